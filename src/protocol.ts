@@ -86,6 +86,8 @@ export interface CandidateResult {
   summary: string;
   summaryScore: number | null;
   correct: boolean | null;
+  /** Calls behind this candidate that failed for good, e.g. `verification: HTTP 503 …`. */
+  failures: string[];
 }
 
 type Msg<T extends string, P> = MessageBase & { type: T } & P;
@@ -142,13 +144,24 @@ export type ExperienceRequested = Msg<
   'experience.requested',
   { question: string; rollouts: Rollout[]; bank: ExperienceRecord[] }
 >;
-export type ExperienceCompleted = Msg<'experience.completed', { records: ExperienceRecord[]; call: CallInfo }>;
+export type ExperienceCompleted = Msg<
+  'experience.completed',
+  {
+    records: ExperienceRecord[];
+    /** Why the output could not be used, or null. A parse failure is reported, never a silent empty update. */
+    parseError: string | null;
+    call: CallInfo;
+  }
+>;
 
 export type GuidelineRequested = Msg<
   'guideline.requested',
   { question: string; rollouts: Rollout[]; bank: GuidelineRecord[] }
 >;
-export type GuidelineCompleted = Msg<'guideline.completed', { records: GuidelineRecord[]; call: CallInfo }>;
+export type GuidelineCompleted = Msg<
+  'guideline.completed',
+  { records: GuidelineRecord[]; parseError: string | null; call: CallInfo }
+>;
 
 /** The banks after deduplication: E(t) and G(t). */
 export type BankUpdated = Msg<

@@ -1,0 +1,92 @@
+/**
+ * Pure bookkeeping of one iteration's candidates, used by the problem actor:
+ * who is still waiting for what, and what the iteration produced.
+ */
+import { gradeAnswer } from '../src/grader/index.ts';
+import { uniformFor } from '../src/prng.ts';
+import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/protocol.ts';
+import { calibratedScore } from './summary.role.ts';
+
+/** A candidate while its iteration runs. */
+export interface CandidateState {
+  candidate: number;
+  source: CandidateSource;
+  /** null until the solution arrives. */
+  text: string | null;
+  answer: string | null;
+  verifications: Verification[];
+  /** True once the summary arrived or was given up on. */
+  summarized: boolean;
+  summary: string;
+  summaryScore: number | null;
+  /** Calls that failed for good, by role: counted in results, never hidden. */
+  failures: string[];
+}
+
+/**
+ * The source of candidate `candidate` in iteration `iteration` (DESIGN.md section 1):
+ * `normal` at t = 0; after that ε-greedy with a draw keyed by (seed, problem, t, i),
+ * `guideline` (explore) when the draw is below ε, `experience` (exploit) otherwise.
+ */
+export function chooseSource(options: { seed: number; problem: string; iteration: number; candidate: number; epsilon: number }): CandidateSource {
+  if (options.iteration === 0) return 'normal';
+  const u = uniformFor(options.seed, options.problem, options.iteration, options.candidate);
+  return u < options.epsilon ? 'guideline' : 'experience';
+}
+
+/** The N fresh candidates of an iteration. */
+export function createCandidates(options: { seed: number; problem: string; iteration: number; n: number; epsilon: number }): CandidateState[] {
+  return Array.from({ length: options.n }, (_, candidate) => ({
+    candidate,
+    source: chooseSource({ ...options, candidate }),
+    text: null,
+    answer: null,
+    verifications: [],
+    summarized: false,
+    summary: '',
+    summaryScore: null,
+    failures: [],
+  }));
+}
+
+/** Returns a copy of `candidates` with candidate `index` changed by `change`. */
+export function updateCandidate(candidates: CandidateState[], index: number, change: (candidate: CandidateState) => CandidateState): CandidateState[] {
+  return candidates.map((candidate) => (candidate.candidate === index ? change(candidate) : candidate));
+}
+
+/** Adds a verification (or a failed one, with a null score) to a candidate. */
+export function addVerification(candidate: CandidateState, verification: Verification): CandidateState {
+  return { ...candidate, verifications: [...candidate.verifications, verification].sort((a, b) => a.index - b.index) };
+}
+
+/** A candidate whose summary could not be had: the calibrated score is still the verifications' mean. */
+export function withoutSummary(candidate: CandidateState, failure: string): CandidateState {
+  return { ...candidate, summarized: true, summaryScore: calibratedScore(candidate.verifications), failures: [...candidate.failures, failure] };
+}
+
+/** R(t): what the next iteration's exploit prompts and this iteration's bank agents see. */
+export function toRollouts(candidates: CandidateState[]): Rollout[] {
+  return candidates
+    .filter((candidate) => candidate.text !== null)
+    .map((candidate) => ({
+      candidate: candidate.candidate,
+      answer: candidate.answer,
+      summary: candidate.summary,
+      score: candidate.summaryScore,
+      text: candidate.text ?? '',
+    }));
+}
+
+/** The result line of a candidate, graded against the reference answer when there is one. */
+export function toCandidateResult(candidate: CandidateState, reference: string | undefined): CandidateResult {
+  return {
+    candidate: candidate.candidate,
+    source: candidate.source,
+    answer: candidate.answer,
+    verificationScores: candidate.verifications.map((v) => v.score),
+    summary: candidate.summary,
+    summaryScore: candidate.summaryScore,
+    correct: reference === undefined ? null : candidate.answer !== null && gradeAnswer(candidate.answer, reference).equal,
+    failures: candidate.failures,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The contract between role actors and the runtime's LLM call. A role actor
+ * references the call by the name `llm` in `setup({ actors })`; the runtime
+ * provides the implementation (gateway, pool, journal) with `machine.provide()`,
+ * and tests or replay can provide another.
+ */
+import { fromPromise } from 'xstate';
+import { TmasError } from '../src/errors.ts';
+import type { Message, Role, Usage } from '../src/protocol.ts';
+import type { PromptSpec } from './prompt.ts';
+
+/** What a role asks for. */
+export interface LlmInput {
+  role: Role;
+  problem: string;
+  iteration: number;
+  /** Distinguishes the calls of one role in one iteration (candidate, or candidate × M + verification). */
+  index: number;
+  prompt: PromptSpec;
+  /** Sampling temperature; the endpoint default when absent. */
+  temperature?: number;
+  /** The request message this call answers; echoed in the output so the role keeps no state per call. */
+  request: Message;
+}
+
+/** What a successful call returns. */
+export interface LlmOutput {
+  ok: true;
+  request: Message;
+  /** Deterministic journal key of the call. */
+  key: string;
+  content: string;
+  /** Reasoning models' `reasoning_content`, kept apart from `content`. */
+  reasoning: string | null;
+  finishReason: string;
+  usage: Usage;
+  /** Context budget bookkeeping: the prompt's tokens, the prompt budget and the parts left out. */
+  promptTokens: number;
+  budget: number;
+  dropped: string[];
+}
+
+/** A call that failed for good, after the gateway's retries. Failures are results, not exceptions, so the role replies with `llm.failed`. */
+export interface LlmFailure {
+  ok: false;
+  request: Message;
+  code: string;
+  error: string;
+}
+
+/** The output of the `llm` actor. */
+export type LlmResult = LlmOutput | LlmFailure;
+
+/** Placeholder registered in `setup({ actors })`; fails loudly if the runtime did not provide a real one. */
+export const llmNotProvided = fromPromise<LlmResult, LlmInput>(async () => {
+  throw new TmasError('TMAS_NOT_PROVIDED', 'the `llm` actor was not provided: create actors through createRuntime()');
+});

@@ -1,0 +1,50 @@
+/**
+ * Small pure helpers the role definitions share when they turn a completion
+ * into a reply message.
+ */
+import type { CallInfo, Message } from '../src/protocol.ts';
+import type { LlmOutput } from './llm.ts';
+
+/** The fields every reply copies from its request. */
+export function replyBase(request: Message) {
+  return { run: request.run, problem: request.problem, iteration: request.iteration, correlation: request.correlation };
+}
+
+/** What a reply says about its call. */
+export function callInfo(output: LlmOutput): CallInfo {
+  return { key: output.key, usage: output.usage, finishReason: output.finishReason };
+}
+
+/**
+ * The last `SCORE: x` in a text, clamped to [0, 1]; null when there is none.
+ * Accepts markdown emphasis around the label and a percentage.
+ */
+export function parseScore(text: string): number | null {
+  const matches = [...text.matchAll(/score\**\s*[:=]\s*\**\s*(-?\d+(?:\.\d+)?|\.\d+)\s*(%)?/gi)];
+  const last = matches.at(-1);
+  if (!last?.[1]) return null;
+  let value = Number(last[1]);
+  if (last[2] === '%') value /= 100;
+  if (!Number.isFinite(value)) return null;
+  return Math.min(1, Math.max(0, value));
+}
+
+/**
+ * The JSON object of a reply: the last ```json fenced block, else the span from
+ * the first `{` to the last `}`. Throws a SyntaxError saying what was wrong.
+ */
+export function parseJsonReply(text: string): unknown {
+  const fenced = [...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].at(-1)?.[1];
+  const candidate = fenced ?? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
+  if (!candidate.trim()) throw new SyntaxError('no JSON object in the reply');
+  return JSON.parse(candidate);
+}
+
+/** Runs a parser of bank records; a failure becomes `parseError` (reported in the reply) instead of an exception. */
+export function recordsOrError<T>(parse: () => T[], describe: (error: unknown) => string): { records: T[]; parseError: string | null } {
+  try {
+    return { records: parse(), parseError: null };
+  } catch (error) {
+    return { records: [], parseError: describe(error) };
+  }
+}

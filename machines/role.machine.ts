@@ -1,0 +1,108 @@
+/**
+ * The shape shared by every role actor: receive a request message, build the
+ * prompt, spawn one `llm` call per request, parse the completion and post the
+ * reply. A role's behaviour is entirely in its `RoleDefinition`, so swapping a
+ * role means passing another definition (or another machine) to the strategy.
+ *
+ * One role actor serves every problem: it keeps no per-call state (each call's
+ * output carries its request) and stops each finished call so that its
+ * children stay as many as the calls in flight.
+ */
+import { TmasError } from '../src/errors.ts';
+import { enqueueActions, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import type { Message, MessageType, Role } from '../src/protocol.ts';
+import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
+import { postNotProvided, type PostParams } from './post.ts';
+import type { PromptSpec } from './prompt.ts';
+
+/** Settings every role sees. */
+export interface RoleOptions {
+  /** false with `--no-proof`: short answers in \boxed{}; true: proof problems. */
+  proof: boolean;
+  temperature?: number;
+}
+
+/** Everything that makes one role what it is. */
+export interface RoleDefinition<T extends MessageType = MessageType> {
+  role: Role;
+  /** The request message type this role answers. */
+  request: T;
+  /** Tells the calls of one iteration apart: candidate, or candidate × M + verification. */
+  index(request: Extract<Message, { type: T }>): number;
+  /** Builds the prompt. Pure. */
+  prompt(request: Extract<Message, { type: T }>, options: RoleOptions): PromptSpec;
+  /** Turns a completion into the reply message. Pure. */
+  reply(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): Message;
+}
+
+type RoleEvent = Message | DoneActorEvent<LlmResult> | ErrorActorEvent;
+
+function isDone(event: RoleEvent): event is DoneActorEvent<LlmResult> & { actorId: string } {
+  return event.type.startsWith('xstate.done.actor.');
+}
+
+function baseOf(request: Message) {
+  return { run: request.run, problem: request.problem, iteration: request.iteration, correlation: request.correlation };
+}
+
+function trimmedMessage(role: Role, request: Message, output: LlmOutput, index: number): Message {
+  return { type: 'context.trimmed', ...baseOf(request), role, index, dropped: output.dropped, promptTokens: output.promptTokens, budget: output.budget };
+}
+
+function failedMessage(role: Role, request: Message, failure: LlmFailure, index: number): Message {
+  return { type: 'llm.failed', ...baseOf(request), role, index, code: failure.code, error: failure.error };
+}
+
+/** Builds the actor definition of a role from its `RoleDefinition`. */
+export function createRoleMachine<T extends MessageType>(definition: RoleDefinition<T>) {
+  type Request = Extract<Message, { type: T }>;
+  return setup({
+    types: {
+      context: {} as RoleOptions,
+      input: {} as RoleOptions,
+      events: {} as RoleEvent,
+    },
+    actors: { llm: llmNotProvided },
+    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void },
+  }).createMachine({
+    id: definition.role,
+    context: ({ input }) => input,
+    on: {
+      'xstate.done.actor.*': {
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          if (!isDone(event)) return;
+          const result = event.output;
+          const request = result.request as Request;
+          if (result.ok) {
+            if (result.dropped.length > 0) {
+              enqueue({ type: 'post', params: { message: trimmedMessage(definition.role, request, result, definition.index(request)) } });
+            }
+            enqueue({ type: 'post', params: { message: definition.reply(request, result, context) } });
+          } else {
+            enqueue({ type: 'post', params: { message: failedMessage(definition.role, request, result, definition.index(request)) } });
+          }
+          enqueue.stopChild(event.actorId);
+        }),
+      },
+      // Requests: every other event a role receives. A message of another type is a routing bug.
+      '*': {
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          if (event.type !== definition.request) {
+            throw new TmasError('TMAS_MISROUTED', `the ${definition.role} role received ${event.type}`);
+          }
+          const request = event as Request;
+          const input: LlmInput = {
+            role: definition.role,
+            problem: request.problem,
+            iteration: request.iteration,
+            index: definition.index(request),
+            prompt: definition.prompt(request, context),
+            ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
+            request,
+          };
+          enqueue.spawnChild('llm', { id: request.correlation, input });
+        }),
+      },
+    },
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The run actor: spawns the role actors and one problem actor per problem,
+ * keeps at most `maxActive` problems running (0: all), and finishes when every
+ * problem is done. Problems are independent: there is no barrier between them.
+ */
+import { assign, enqueueActions, setup } from 'xstate';
+import { ROLES, type MessageOf } from '../src/protocol.ts';
+import { experienceMachine } from './experience.role.ts';
+import { guidelineMachine } from './guideline.role.ts';
+import { postNotProvided, type PostParams } from './post.ts';
+import { problemMachine, type ProblemInput } from './problem.machine.ts';
+import type { RoleOptions } from './role.machine.ts';
+import { solutionMachine } from './solution.role.ts';
+import { summaryMachine } from './summary.role.ts';
+import { verificationMachine } from './verification.role.ts';
+
+export interface RunInput {
+  run: string;
+  problems: ProblemInput[];
+  roleOptions: RoleOptions;
+  /** Problems running at once; 0 runs all at once. */
+  maxActive: number;
+  simulated: boolean;
+}
+
+interface RunContext extends RunInput {
+  next: number;
+  completed: number;
+}
+
+/** The systemId of a problem actor: the bus delivers `problem:<id>` messages to it. */
+export function problemAddress(id: string): `problem:${string}` {
+  return `problem:${id}`;
+}
+
+/** The run actor's definition. */
+export const runMachine = setup({
+  types: {
+    context: {} as RunContext,
+    input: {} as RunInput,
+    events: {} as MessageOf<'problem.completed'>,
+    output: {} as { completed: number },
+  },
+  actors: {
+    problem: problemMachine,
+    solution: solutionMachine,
+    verification: verificationMachine,
+    summary: summaryMachine,
+    experience: experienceMachine,
+    guideline: guidelineMachine,
+  },
+  actions: {
+    post: postNotProvided as (_: unknown, params: PostParams) => void,
+    startProblems: enqueueActions(({ context, enqueue }) => {
+      const limit = context.maxActive > 0 ? context.maxActive : context.problems.length;
+      let next = context.next;
+      for (; next < context.problems.length && next - context.completed < limit; next++) {
+        const input = context.problems[next];
+        if (!input) break;
+        const address = problemAddress(input.problem.id);
+        enqueue.spawnChild('problem', { id: address, systemId: address, input });
+      }
+      if (next !== context.next) enqueue.assign({ next });
+    }),
+  },
+  guards: {
+    allDone: ({ context }) => context.completed >= context.problems.length,
+  },
+}).createMachine({
+  id: 'run',
+  context: ({ input }) => ({ ...input, next: 0, completed: 0 }),
+  initial: 'running',
+  states: {
+    running: {
+      entry: [
+        enqueueActions(({ context, enqueue }) => {
+          for (const role of ROLES) {
+            enqueue.spawnChild(role, { id: `role:${role}`, systemId: `role:${role}`, input: context.roleOptions });
+          }
+          enqueue({
+            type: 'post',
+            params: {
+              message: { type: 'run.started', run: context.run, problem: '', iteration: -1, correlation: 'run/start', problems: context.problems.length, simulated: context.simulated },
+            },
+          });
+        }),
+        'startProblems',
+      ],
+      always: { guard: 'allDone', target: 'done' },
+      on: {
+        'problem.completed': {
+          actions: [
+            enqueueActions(({ event, enqueue }) => enqueue.stopChild(problemAddress(event.problem))),
+            assign({ completed: ({ context }) => context.completed + 1 }),
+            'startProblems',
+          ],
+        },
+      },
+    },
+    done: {
+      type: 'final',
+      entry: {
+        type: 'post',
+        params: ({ context }) => ({
+          message: { type: 'run.completed', run: context.run, problem: '', iteration: -1, correlation: 'run/done', problems: context.problems.length },
+        }),
+      },
+    },
+  },
+  output: ({ context }) => ({ completed: context.completed }),
+});

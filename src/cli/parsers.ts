@@ -1,0 +1,51 @@
+/**
+ * Option value parsers for commander: each rejects a bad value with a message
+ * that says what the flag accepts. Commander prefixes the flag and the value.
+ */
+import { InvalidArgumentError } from 'commander';
+
+/** An integer in [min, max]. */
+export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `expected a whole number >= ${min}` : `expected a whole number from ${min} to ${max}`);
+    }
+    return parsed;
+  };
+}
+
+/** A number in [min, max]. */
+export function decimal(min: number, max: number) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}`);
+    }
+    return parsed;
+  };
+}
+
+/** An http(s) URL. */
+export function url(value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL such as http://localhost:8000/v1');
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * Accepts the reference implementation's snake_case spellings (`--input_file`)
+ * by rewriting them to kebab-case before commander sees them.
+ */
+export function kebabCaseFlags(argv: string[]): string[] {
+  return argv.map((arg) => {
+    if (!arg.startsWith('--')) return arg;
+    const equals = arg.indexOf('=');
+    const name = equals < 0 ? arg : arg.slice(0, equals);
+    return name.replaceAll('_', '-') + (equals < 0 ? '' : arg.slice(equals));
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * `tmas run`: the options of the reference implementation, in kebab-case, and
+ * their translation into a validated `RunConfig` plus the API keys.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import type { RunConfig, Secrets } from '../config.ts';
+import { UserError } from '../errors.ts';
+import { checkEncoding } from '../pool.ts';
+import type { Role } from '../protocol.ts';
+import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
+
+/** The demo problem set shipped with tmas. */
+export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', import.meta.url));
+
+/** Settings of `--demo`, chosen so the demo finishes in well under a minute on two cores. */
+const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128 } as const;
+
+/** Per-role flag prefixes, as in the reference CLI. */
+const ROLE_PREFIX: Record<Exclude<Role, 'solution'>, string> = {
+  verification: 'verify',
+  summary: 'summary',
+  experience: 'exp',
+  guideline: 'guide',
+};
+
+/** The raw options commander hands over. */
+export interface RunFlags {
+  demo?: boolean;
+  inputFile?: string;
+  idColumn: string;
+  questionColumn: string;
+  answerColumn: string;
+  outputFile?: string;
+  tokenizer: string;
+  baseUrl?: string;
+  modelName?: string;
+  apiKey?: string;
+  nCandidates?: number;
+  nVerifications?: number;
+  maxIterations?: number;
+  maxTokens: number;
+  concurrency?: number;
+  epsilon: number;
+  proof: boolean;
+  seed: number;
+  jaccardThreshold: number;
+  temperature: number;
+  timeout: number;
+  maxRetries: number;
+  activeProblems: number;
+  simLatencyMs: number;
+  simP99Ms: number;
+  simOutputTokens: number;
+  [roleFlag: string]: unknown;
+}
+
+/** Declares the options of `tmas run` on a command. */
+export function defineRunOptions(command: Command): Command {
+  command
+    .option('--demo', `run the bundled demo: problems/demo.jsonl, --no-proof, ${DEMO.maxIterations} iterations, N=${DEMO.nCandidates}, M=${DEMO.nVerifications}`)
+    .option('--input-file <file>', 'problems: JSONL with problem_id, question and optional answer (or a .csv)')
+    .option('--id-column <name>', 'CSV input: the column of problem ids', 'Problem ID')
+    .option('--question-column <name>', 'CSV input: the column of questions', 'Problem')
+    .option('--answer-column <name>', 'CSV input: the column of reference answers', 'Short Answer')
+    .option('--output-file <dir>', 'output directory for the store, results.jsonl and metrics.json (default: runs/<input>-<time>)')
+    .option('--tokenizer <name>', 'tokenizer for the context budget: o200k_base, cl100k_base or p50k_base', 'o200k_base')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1 (default: the embedded simulated model)', url)
+    .option('--model-name <name>', 'model of the solution agent (default: the first model the endpoint lists)')
+    .option('--api-key <key>', 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)')
+    .option('--n-candidates <n>', 'candidates per iteration, N (default 8)', integer(1, 1024))
+    .option('--n-verifications <n>', 'verifications per candidate, M (default 8)', integer(1, 1024))
+    .option('--max-iterations <n>', 'iterations per problem, T (default 20)', integer(1, 10_000))
+    .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
+    .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
+    .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
+    .option('--no-proof', 'short answers in \\boxed{} graded against the reference (default: proof problems)')
+    .option('--seed <n>', 'seed of every random choice and of the per-call sampling seeds', integer(0, 2 ** 31 - 1), 0)
+    .option('--jaccard-threshold <x>', 'a new bank record is dropped when its Jaccard similarity to a kept one is at least this', decimal(0, 1), 0.7)
+    .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
+    .option('--timeout <seconds>', 'per-call timeout', decimal(1, 86_400), 600)
+    .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
+    .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0);
+  for (const [role, prefix] of Object.entries(ROLE_PREFIX)) {
+    command
+      .option(`--${prefix}-base-url <url>`, `endpoint of the ${role} agent (default: the solution agent's)`, url)
+      .option(`--${prefix}-model-name <name>`, `model of the ${role} agent (default: the solution agent's)`)
+      .option(`--${prefix}-api-key <key>`, `API key of the ${role} agent (default: the solution agent's)`);
+  }
+  command
+    .addOption(new Option('--sim-latency-ms <ms>', 'simulated model: median latency (0: none)').argParser(decimal(0, 600_000)).default(0))
+    .addOption(new Option('--sim-p99-ms <ms>', 'simulated model: 99th percentile latency').argParser(decimal(0, 600_000)).default(0))
+    .addOption(new Option('--sim-output-tokens <n>', 'simulated model: approximate tokens of a solution').argParser(integer(1)).default(250));
+  return command;
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function timestamp(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
+}
+
+/** Turns the flags into a run configuration and the API keys. */
+export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new Date()): { config: RunConfig; secrets: Secrets } {
+  const demo = flags.demo === true;
+  const input = flags.inputFile ?? (demo ? DEMO_PROBLEMS : undefined);
+  if (input === undefined) {
+    throw new UserError('TMAS_USAGE', 'tmas run needs the problems to solve: give --input-file FILE (JSONL with problem_id, question, answer), or --demo to run the bundled demo set.');
+  }
+  const outputDir = path.resolve(flags.outputFile ?? path.join('runs', `${path.basename(input).replace(/\.[^.]+$/, '')}-${timestamp(now)}`));
+  const key = flags.apiKey ?? env.OPENAI_API_KEY ?? env.API_KEY ?? 'EMPTY';
+  const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim') };
+  const endpoints = { solution } as RunConfig['endpoints'];
+  const secrets = { solution: key } as Secrets;
+  for (const [role, prefix] of Object.entries(ROLE_PREFIX) as Array<[Exclude<Role, 'solution'>, string]>) {
+    const baseUrl = (flags[camel(`${prefix}-base-url`)] as string | undefined) ?? solution.baseUrl;
+    const model = (flags[camel(`${prefix}-model-name`)] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
+    endpoints[role] = { baseUrl, model };
+    secrets[role] = (flags[camel(`${prefix}-api-key`)] as string | undefined) ?? key;
+  }
+  const config: RunConfig = {
+    inputFile: path.resolve(input),
+    columns: { id: flags.idColumn, question: flags.questionColumn, answer: flags.answerColumn },
+    outputDir,
+    tokenizer: checkEncoding(flags.tokenizer),
+    maxTokens: flags.maxTokens,
+    nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
+    nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),
+    maxIterations: flags.maxIterations ?? (demo ? DEMO.maxIterations : 20),
+    concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
+    epsilon: flags.epsilon,
+    proof: demo ? false : flags.proof,
+    seed: flags.seed,
+    jaccardThreshold: flags.jaccardThreshold,
+    temperature: flags.temperature,
+    timeoutSeconds: flags.timeout,
+    maxRetries: flags.maxRetries,
+    activeProblems: flags.activeProblems,
+    endpoints,
+    sim: { latencyMedianMs: flags.simLatencyMs, latencyP99Ms: Math.max(flags.simP99Ms, flags.simLatencyMs), outputTokens: flags.simOutputTokens },
+  };
+  return { config, secrets };
+}
+
+/** Parses `tmas run` arguments (kebab- or snake_case) into flags with their defaults, as the CLI would. */
+export function parseRunFlags(argv: string[]): RunFlags {
+  const command = defineRunOptions(new Command('run').exitOverride().configureOutput({ writeErr: () => {} }));
+  command.parse(kebabCaseFlags(argv), { from: 'user' });
+  return command.opts<RunFlags>();
+}

@@ -1,0 +1,56 @@
+/**
+ * The configuration of a run, as the CLI builds it and the manifest stores it.
+ * API keys are not part of it: they live in `Secrets`, which is never written.
+ */
+import type { Role } from './protocol.ts';
+
+/** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
+export interface RoleEndpoint {
+  baseUrl: string | null;
+  model: string;
+}
+
+/** The simulated model's settings (used when no --base-url is given). */
+export interface SimSettings {
+  latencyMedianMs: number;
+  latencyP99Ms: number;
+  outputTokens: number;
+}
+
+/** Everything that shapes a run. */
+export interface RunConfig {
+  inputFile: string;
+  /** Column names when the input is CSV. */
+  columns: { id: string; question: string; answer: string };
+  outputDir: string;
+  tokenizer: string;
+  /** The model's context window in tokens. */
+  maxTokens: number;
+  nCandidates: number;
+  nVerifications: number;
+  maxIterations: number;
+  concurrency: number;
+  epsilon: number;
+  /** false with --no-proof: numeric/short answers in \boxed{}. */
+  proof: boolean;
+  seed: number;
+  jaccardThreshold: number;
+  temperature: number;
+  timeoutSeconds: number;
+  maxRetries: number;
+  /** Problems running at once; 0 = all. */
+  activeProblems: number;
+  endpoints: Record<Role, RoleEndpoint>;
+  sim: SimSettings;
+}
+
+/** API keys per role. Never logged, journaled or printed. */
+export type Secrets = Record<Role, string>;
+
+/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
+export const CONTEXT_MARGIN = 256;
+
+/** True when every role goes to the embedded simulated model. */
+export function usesSimulator(config: RunConfig): boolean {
+  return Object.values(config.endpoints).some((endpoint) => endpoint.baseUrl === null);
+}

@@ -1,0 +1,52 @@
+/**
+ * Reachability check run before any problem starts: `GET /v1/models` on every
+ * distinct endpoint, so a wrong URL or key fails in seconds with a clear
+ * message instead of after the first call's retries.
+ */
+import OpenAI from 'openai';
+import { UserError } from '../errors.ts';
+import type { Endpoint } from './gateway.ts';
+import { describeFailure } from './retry.ts';
+
+/** A model as `/v1/models` lists it. */
+export interface ListedModel {
+  id: string;
+  ownedBy: string;
+}
+
+/** `owned_by` of the simulated model, so a run against `tmas sim-server` is marked simulated too. */
+export const SIMULATED_OWNER = 'tmas-sim';
+
+/**
+ * Throws a UserError (TMAS_ENDPOINT) naming the flag to fix when an endpoint
+ * does not answer; returns the model ids each base URL lists.
+ */
+export async function checkEndpoints(endpoints: Array<{ endpoint: Endpoint; flag: string }>, timeoutMs = 10_000): Promise<Map<string, ListedModel[]>> {
+  const models = new Map<string, ListedModel[]>();
+  for (const { endpoint, flag } of endpoints) {
+    if (models.has(endpoint.baseUrl)) continue;
+    const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
+    try {
+      const ids: ListedModel[] = [];
+      for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
+      models.set(endpoint.baseUrl, ids);
+    } catch (error) {
+      throw new UserError(
+        'TMAS_ENDPOINT',
+        `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${describeFailure(error)}. ` +
+          `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
+          'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
+        { cause: error },
+      );
+    }
+  }
+  return models;
+}
+
+/** The model a role uses: the one named, else the first one its endpoint lists. */
+export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string): string {
+  if (named) return named;
+  const first = listed?.[0]?.id;
+  if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint lists no model: name one with ${flag}.`);
+  return first;
+}

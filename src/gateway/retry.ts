@@ -1,0 +1,71 @@
+/**
+ * Which call failures are worth retrying, and how long to wait before the next
+ * attempt: exponential backoff with full jitter, or what the server asked for
+ * in `Retry-After` / `retry-after-ms`.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+
+/** How a failed attempt is classified. */
+export type FailureKind = 'transient' | 'context-length' | 'fatal' | 'aborted';
+
+/** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
+export function classifyFailure(error: unknown): FailureKind {
+  if (error instanceof APIUserAbortError) return 'aborted';
+  if (error instanceof APIConnectionError) return 'transient';
+  if (error instanceof APIError) {
+    const status = error.status ?? 0;
+    if (status === 400 && isContextLengthError(error)) return 'context-length';
+    if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
+    return 'fatal';
+  }
+  // A 200 whose body is not JSON surfaces as a SyntaxError from the client.
+  if (error instanceof SyntaxError) return 'transient';
+  // A connection reset while the body streams in surfaces as undici's `TypeError: terminated`.
+  if (error instanceof TypeError && (error.message === 'terminated' || (error.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET')) {
+    return 'transient';
+  }
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
+  return 'fatal';
+}
+
+function isContextLengthError(error: APIError): boolean {
+  return error.code === 'context_length_exceeded' || /maximum context length|context length|too many tokens/i.test(error.message);
+}
+
+/** The server's requested wait in milliseconds, if it sent one. */
+export function retryAfterMs(error: unknown): number | null {
+  if (!(error instanceof APIError) || !error.headers) return null;
+  const ms = Number(error.headers.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const header = error.headers.get('retry-after');
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** Backoff settings. */
+export interface BackoffOptions {
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * The wait before attempt `attempt + 1` (attempt counts from 1). Full jitter
+ * spreads retries of many calls that failed together; `random` is injectable
+ * for tests. A server's Retry-After wins, with a little jitter on top.
+ */
+export function backoffMs(attempt: number, error: unknown, options: BackoffOptions, random = Math.random): number {
+  const asked = retryAfterMs(error);
+  if (asked !== null) return Math.min(options.capMs, asked) + random() * Math.min(1000, options.baseMs);
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** A short description of a failure for messages and logs (never the request, so never a key). */
+export function describeFailure(error: unknown): string {
+  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
+  return String(error).slice(0, 500);
+}

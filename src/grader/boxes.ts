@@ -1,0 +1,82 @@
+/**
+ * Finding `\boxed{...}` (and `\fbox`) answers in a model response. Models box
+ * one answer, or several boxes in a row for a multi-part answer ("\boxed{2}
+ * and \boxed{3}"); the last run of adjacent boxes is the final answer.
+ */
+import { readBraced } from './scan.ts';
+
+interface Box {
+  start: number;
+  end: number;
+  inner: string;
+}
+
+const BOX_COMMAND = /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/g;
+
+/** Every box in `text`, in order of appearance. */
+function findBoxes(text: string): Box[] {
+  const boxes: Box[] = [];
+  for (const match of text.matchAll(BOX_COMMAND)) {
+    const start = match.index;
+    let i = start + match[0].length;
+    while (text[i] === ' ') i += 1;
+    if (text[i] === '{') {
+      const { inner, end } = readBraced(text, i);
+      boxes.push({ start, end, inner });
+    } else {
+      // "\boxed 5": the argument is the next run of non-space characters.
+      const rest = /^[^\s$]+/.exec(text.slice(i));
+      if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0] });
+    }
+  }
+  return boxes;
+}
+
+/**
+ * True when the text between two boxes only separates them ("," / "and" /
+ * "\quad \text{and} \quad" / ") and \( y_2 ="), so both belong to one answer.
+ * Anything else ("no no no", "but") means the earlier box was superseded.
+ */
+function isSeparatorGap(gap: string): boolean {
+  let g = gap
+    .replace(/\\(?:text|textbf|textrm|mbox|mathrm)\s*\{([^{}]*)\}/g, ' $1 ')
+    .replace(/\\[()[\]]|\$+|\\q?quad|\\[,;:! ]|~|\\\\|&/g, ' ');
+  // "\boxed{1} and y_2 = \boxed{2}": a label before the next box is not content.
+  g = g.replace(/[A-Za-z](?:_\{[^{}]*\}|_\w)?\s*=\s*$/, '').trim();
+  if (g.length > 60) return false;
+  if (g === '' || g === ',' || g === ';') return true;
+  return /(?:^|[\s,;])(?:and|or)\s*[,;]?$/i.test(g) || /^(?:and|or)$/i.test(g);
+}
+
+/**
+ * Content of the last box, joined (", ") with the boxes right before it when
+ * only separators stand between them; null when the text has no box.
+ */
+export function lastBoxedAnswer(text: string): string | null {
+  const boxes = findBoxes(text);
+  const last = boxes[boxes.length - 1];
+  if (last === undefined) return null;
+  const run: string[] = [last.inner.trim()];
+  for (let k = boxes.length - 2; k >= 0; k -= 1) {
+    const box = boxes[k];
+    const next = boxes[k + 1];
+    if (box === undefined || next === undefined) break;
+    if (box.end > next.start) break; // nested box: keep the outer reading
+    if (!isSeparatorGap(text.slice(box.end, next.start))) break;
+    run.unshift(box.inner.trim());
+  }
+  // A response that boxes the same answer twice in a row still has one answer.
+  const distinct = run.filter((item, index) => run.indexOf(item) === index);
+  return distinct.join(', ');
+}
+
+/** Index just past the last box, or -1 when there is none. */
+export function lastBoxEnd(text: string): number {
+  const boxes = findBoxes(text);
+  return boxes[boxes.length - 1]?.end ?? -1;
+}
+
+/** True when the text contains a box command. */
+export function hasBox(text: string): boolean {
+  return /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/.test(text);
+}

@@ -1,0 +1,127 @@
+/**
+ * String-level normalisation of an extracted answer before it is parsed:
+ * delimiters, spacing macros, `\left`/`\right`, synonyms of the same command,
+ * thousands separators and broken escapes. Everything here preserves meaning;
+ * decisions that could change it (units, percent) are made by the parser.
+ */
+import { readBraced } from './scan.ts';
+
+/**
+ * Python strings written without `r""` turn `\f`, `\b`, `\a`, `\v` and `\t`
+ * into control characters ("\frac" becomes form feed + "rac"). They never
+ * occur in a real answer, so they are put back.
+ */
+function repairEscapes(s: string): string {
+  return s
+    .replace(/\x0c/g, '\\f')
+    .replace(/\x08/g, '\\b')
+    .replace(/\x07/g, '\\a')
+    .replace(/\x0b/g, '\\v')
+    .replace(/\t(?=[a-z])/g, '\\t')
+    .replace(/\r(?=ight)/g, '\\r');
+}
+
+/** Commands whose doubled backslash ("\\frac") is a JSON double-escape, not a line break. */
+const COMMAND_WORDS =
+  'frac|dfrac|tfrac|cfrac|sqrt|left|right|boxed|text|mathrm|mathbf|le|leq|ge|geq|lt|gt|ne|neq|pi|infty|cdot|times|div|pm|mp|in|cup|cap|circ|sin|cos|tan|log|ln|exp|alpha|beta|gamma|theta|lambda|mu|rho|sigma|phi|varphi|omega|begin|end|quad|qquad|dots|ldots|cdots|approx|binom|dbinom|mbox|operatorname|lfloor|rfloor|lceil|rceil|emptyset|varnothing|mathbb';
+const DOUBLE_ESCAPED = new RegExp(`(^|[^\\\\])\\\\\\\\(${COMMAND_WORDS})(?![a-zA-Z])`, 'g');
+
+/** Synonyms mapped to one spelling so later stages match a single form. */
+const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\\[dtc]frac(?![a-zA-Z])/g, '\\frac'],
+  [/\\[dt]binom(?![a-zA-Z])/g, '\\binom'],
+  [/\\(?:leqslant|leq|le)(?![a-zA-Z])|<=|≤|⩽/g, '\\le '],
+  [/\\(?:geqslant|geq|ge)(?![a-zA-Z])|>=|≥|⩾/g, '\\ge '],
+  [/\\(?:neq|ne)(?![a-zA-Z])|!=|≠/g, '\\ne '],
+  [/\\lt(?![a-zA-Z])/g, '<'],
+  [/\\gt(?![a-zA-Z])/g, '>'],
+  [/\\(?:varnothing|emptyset)(?![a-zA-Z])|∅/g, '\\emptyset '],
+  [/\\(?:to|rightarrow)(?![a-zA-Z])/g, '\\to '],
+  [/\\(?:textbf|textit|textrm|textnormal|textup|textsf|texttt|mbox|hbox)\s*\{/g, '\\text{'],
+  [/\\mathrm\s*\{\s*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
+  [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
+  [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{([^{}]*)\}/g, '$1'],
+  [/π/g, '\\pi '],
+  [/∞/g, '\\infty '],
+  [/√/g, '\\sqrt'],
+  [/[·⋅]/g, '\\cdot '],
+  [/×/g, '\\times '],
+  [/÷/g, '\\div '],
+  [/[−–]/g, '-'],
+  [/∪/g, '\\cup '],
+  [/∈/g, '\\in '],
+  [/²/g, '^2'],
+  [/³/g, '^3'],
+  [/\\infin(?![a-zA-Z])/g, '\\infty'],
+  [/\\(?:cdotp|bullet)(?![a-zA-Z])/g, '\\cdot'],
+  [/\\(?:lvert|rvert|vert)(?![a-zA-Z])/g, '|'],
+  [/\\(?:lbrace)(?![a-zA-Z])/g, '\\{'],
+  [/\\(?:rbrace)(?![a-zA-Z])/g, '\\}'],
+  [/\\(?:dots|ldots|cdots)(?![a-zA-Z])|…/g, '\\dots '],
+];
+
+/** Layout-only commands: spacing, sizing, display style. */
+const LAYOUT =
+  /\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|[bB]igg?[lrm]?|middle)(?![a-zA-Z])|\\(?:hspace|vspace|phantom|hphantom)\s*\{[^{}]*\}|\\q?quad(?![a-zA-Z])|(?<!\\)\\[,:;! ]|~/g;
+
+/** Removes `\left` / `\right` (and `\left.` / `\right.`), keeping the delimiter. */
+function dropSizing(s: string): string {
+  return s.replace(/\\(?:left|right)(?![a-zA-Z])\s*\.?/g, '');
+}
+
+/**
+ * Thousands separators: "14{,}916", "11,\!111", "7,425,000" (a comma before
+ * exactly three digits, not after a leading 0 and not inside a decimal part).
+ */
+function dropThousands(s: string): string {
+  let out = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d)/g, '$1').replace(/(\d),\\!\s*(?=\d)/g, '$1');
+  // Not inside a two-element bracket, where "(12,102)" is an interval.
+  out = out.replace(/(?<![\d.,])([1-9]\d{0,2})((?:,\d{3})+)(?![\d])(?!,\d)/g, (m: string, head: string, groups: string, offset: number) => {
+    const before = out.slice(0, offset).trimEnd();
+    const after = out.slice(offset + m.length).trimStart();
+    if (/[([]-?$/.test(before) && /^[)\]]/.test(after)) return m;
+    return head + groups.replace(/,/g, '');
+  });
+  // "1 000": digit groups separated by single spaces, only as a whole answer.
+  if (/^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$/.test(out.trim())) out = out.replace(/ /g, '');
+  return out;
+}
+
+/** Unwraps every `\boxed{X}` / `\fbox{X}` to X (an answer may arrive still boxed). */
+function unbox(s: string): string {
+  let out = s;
+  for (let guard = 0; guard < 20; guard += 1) {
+    const m = /\\(?:boxed|fbox|framebox)\s*\{/.exec(out);
+    if (m === null) break;
+    const open = m.index + m[0].length - 1;
+    const { inner, end } = readBraced(out, open);
+    out = out.slice(0, m.index) + inner + out.slice(end);
+  }
+  return out.replace(/\\(?:boxed|fbox)(?![a-zA-Z])/g, '');
+}
+
+/**
+ * Canonical LaTeX for an extracted answer: no math delimiters, no layout
+ * commands, one spelling per command, no thousands separators, single spaces.
+ */
+export function cleanLatex(raw: string): string {
+  let s = repairEscapes(raw);
+  s = s.replace(DOUBLE_ESCAPED, '$1\\$2');
+  s = s.replace(/\\\$/g, ' '); // a currency sign is not part of the value
+  s = s.replace(/\\?["“”]/g, ' '); // quotes around an answer ("the answer is "5"")
+  s = s.replace(/\$+/g, ' ').replace(/\\[()[\]]/g, ' ');
+  s = s.replace(/\\n(?![a-zA-Z])/g, ' '); // literal "\n" from double-escaped JSON
+  s = unbox(s);
+  s = s.replace(/\\begin\{(?:align\*?|aligned|equation\*?|gather\*?)\}|\\end\{(?:align\*?|aligned|equation\*?|gather\*?)\}/g, ' ');
+  for (const [pattern, replacement] of SYNONYMS) s = s.replace(pattern, replacement);
+  s = dropThousands(s);
+  s = dropSizing(s);
+  s = s.replace(LAYOUT, ' ');
+  s = s.replace(/\\%|％/g, '%');
+  s = s.replace(/\s+/g, ' ').trim();
+  // Sentence punctuation after the answer ("5.", "x = 2;") is not part of
+  // it; "!" is kept because it is a factorial.
+  s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
+  s = s.replace(/^[:=]\s*/, '');
+  return s;
+}

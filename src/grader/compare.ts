@@ -1,0 +1,226 @@
+/**
+ * Structural equivalence of two parsed answers. The rules, in order: equal
+ * text; labelled equations against their value; relations against relations
+ * or the sets they describe; lists and sets without order, tuples with it;
+ * intervals and unions by membership; expressions numerically.
+ */
+import { exprEqual } from './expr-equal.ts';
+import { isLabel } from './labels.ts';
+import { sameRealSet, toRealSet } from './real-sets.ts';
+import { relationsEqual } from './relations.ts';
+import type { Answer, ResolvedOptions } from './types.ts';
+import { canonicalUnit } from './units.ts';
+
+type Relation = Extract<Answer, { kind: 'relation' }>;
+
+/**
+ * Loose text form: spaces, `\text`, and "(C)" vs "C" do not matter; case
+ * matters only in mathematics (x and X are different variables, "Even" and
+ * "even" the same word).
+ */
+export function textKey(answer: Answer, ignoreCase = answer.kind === 'text'): string {
+  const raw = rawText(answer);
+  return (ignoreCase ? raw.toLowerCase() : raw)
+    .replace(/\\text\{([^{}]*)\}/g, '$1')
+    .replace(/\s+/g, '')
+    .replace(/^\(([a-zA-Z])\)$/, '$1');
+}
+
+function rawText(answer: Answer): string {
+  switch (answer.kind) {
+    case 'expr':
+      return answer.tex + (answer.percent ? '%' : '');
+    case 'text':
+      return answer.text;
+    case 'tuple':
+      return answer.open + answer.items.map(rawText).join(',') + answer.close;
+    case 'set':
+      return `\\{${answer.items.map(rawText).join(',')}\\}`;
+    case 'list':
+      return answer.items.map(rawText).join(',');
+    case 'union':
+      return answer.parts.map(rawText).join('\\cup');
+    case 'relation':
+      return answer.parts.map(rawText).reduce((acc, part, k) => `${acc}${answer.ops[k - 1] ?? ''}${part}`);
+  }
+}
+
+/** The value an equation with a name on the left states ("x = 5" → 5). */
+function labelledRhs(r: Relation): Answer | null {
+  if (r.ops.length !== 1 || (r.ops[0] !== '=' && r.ops[0] !== '\\in')) return null;
+  const [lhs, rhs] = r.parts;
+  if (lhs === undefined || rhs === undefined) return null;
+  const name = lhs.kind === 'expr' ? lhs.tex : lhs.kind === 'tuple' ? rawText(lhs) : null;
+  return name !== null && isLabel(name) ? rhs : null;
+}
+
+function isAssignmentList(items: readonly Answer[]): boolean {
+  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=');
+}
+
+/** Unordered equality with duplicates ignored: each item has a partner on the other side. */
+function sameMembers(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
+  if (a.length === 0 || b.length === 0) return a.length === b.length;
+  return a.every((x) => b.some((y) => eq(x, y))) && b.every((y) => a.some((x) => eq(x, y)));
+}
+
+function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
+  return a.length === b.length && a.every((x, k) => {
+    const y = b[k];
+    return y !== undefined && eq(x, y);
+  });
+}
+
+const isIntervalLike = (a: Answer): boolean =>
+  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set';
+
+/** Compares two answers; `gold` and `pred` roles matter for equations only. */
+export class AnswerComparer {
+  constructor(private readonly options: ResolvedOptions) {}
+
+  equal(gold: Answer, pred: Answer): boolean {
+    if (this.sameText(gold, pred)) return true;
+    if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
+    if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
+    if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
+    if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
+    if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
+    if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
+    if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
+    if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
+    if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
+    return false;
+  }
+
+  private sameText(gold: Answer, pred: Answer): boolean {
+    if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
+    const words = gold.kind === 'text' || pred.kind === 'text';
+    const g = textKey(gold, words);
+    return g !== '' && g === textKey(pred, words);
+  }
+
+  private relationCase(gold: Answer, pred: Answer): boolean {
+    if (gold.kind === 'relation' && pred.kind === 'relation') return this.relations(collapse(gold), collapse(pred));
+    return this.relationOnOneSide(gold, pred);
+  }
+
+  private relations(gold: Relation, pred: Relation): boolean {
+    const gv = labelledRhs(gold);
+    const pv = labelledRhs(pred);
+    // "x = 5" against "y = 5" differ, but a value list "W(n) = 1" against
+    // "W(x) = 1" should still meet.
+    if (gv !== null && pv !== null && gold.ops[0] === pred.ops[0] && this.sameLabel(gold, pred)) return this.equal(gv, pv);
+    return relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+  }
+
+  private relationOnOneSide(gold: Answer, pred: Answer): boolean {
+    if (gold.kind === 'relation') {
+      const value = labelledRhs(gold);
+      if (value !== null) return this.equal(value, pred);
+      if (gold.ops.length > 1 && gold.ops.every((op) => op === '=')) {
+        const last = gold.parts[gold.parts.length - 1];
+        return last !== undefined && this.equal(last, pred);
+      }
+      return this.options.relationsAsSets && isIntervalLike(pred) && this.realSets(gold, pred);
+    }
+    if (pred.kind === 'relation') {
+      // A derivation ending in the answer ("\frac12 = \frac{10}{20}"): a
+      // prediction's equation states its last side, whatever the left is.
+      if (pred.ops.every((op) => op === '=')) {
+        const last = pred.parts[pred.parts.length - 1];
+        return last !== undefined && this.equal(gold, last);
+      }
+      const value = labelledRhs(pred);
+      if (value !== null) return this.equal(gold, value);
+      return this.options.relationsAsSets && isIntervalLike(gold) && this.realSets(gold, pred);
+    }
+    return false;
+  }
+
+  /**
+   * Same name on the left: "W(n)" and "W(x)" in lists of solutions, and
+   * "f(x)" and "g(x)" (a function's letter is not the answer) both count.
+   */
+  private sameLabel(a: Relation, b: Relation): boolean {
+    const key = (r: Relation): string => {
+      const lhs = r.parts[0];
+      const text = lhs === undefined ? '' : rawText(lhs).replace(/\s+/g, '');
+      return /^[a-zA-Z]'*\([^()]*\)$/.test(text) ? 'f()' : text.replace(/\([^()]*\)/g, '()');
+    };
+    return key(a) === key(b);
+  }
+
+  private listCase(gold: Answer, pred: Answer): boolean {
+    const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
+    const items = (a: Answer): Answer[] | null =>
+      a.kind === 'list' || a.kind === 'set' ? a.items : a.kind === 'tuple' ? a.items : null;
+    const g = items(gold);
+    const p = items(pred);
+    // "x = 1, x = 1" against "1": as sets, repeats do not count.
+    if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
+    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
+    if (g === null || p === null) return false;
+    // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return samePositions(g, p, eq);
+    const assignG = isAssignmentList(g);
+    const assignP = isAssignmentList(p);
+    if (assignG !== assignP) {
+      const values = (list: Answer[], assign: boolean): Answer[] =>
+        assign ? list.map((i) => (i.kind === 'relation' ? (labelledRhs(i) ?? i) : i)) : list;
+      return samePositions(values(g, assignG), values(p, assignP), eq);
+    }
+    if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
+    return sameMembers(g, p, eq);
+  }
+
+  private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {
+    const bracketed = (t: typeof gold): boolean => t.open === '[' || t.close === ']';
+    if (gold.items.length === 2 && (bracketed(gold) || bracketed(pred))) {
+      if (gold.open !== pred.open || gold.close !== pred.close) return false;
+    }
+    return samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+  }
+
+  private realSets(gold: Answer, pred: Answer): boolean {
+    const a = toRealSet(gold);
+    const b = toRealSet(pred);
+    if (a === null || b === null) return false;
+    return sameRealSet(a, b) === true;
+  }
+
+  private exprs(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+    if (this.options.units === 'strict' && canonicalUnit(gold.unit) !== canonicalUnit(pred.unit)) return false;
+    const precision = this.options.precision;
+    const readings = this.percentReadings(gold.percent, pred.percent);
+    for (const [scaleA, scaleB] of readings) {
+      const verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
+      if (verdict === true) return true;
+      // Not an expression we can evaluate (\dots, \int): same text or nothing.
+      if (verdict === null) return textKey(gold) === textKey(pred);
+    }
+    return false;
+  }
+
+  /**
+   * Scales to try for (gold, pred). Lenient: a percent on one side only may
+   * be read as the bare number or as its hundredth; on both sides the
+   * numbers compare directly.
+   */
+  private percentReadings(goldPercent: boolean, predPercent: boolean): Array<[number, number]> {
+    if (this.options.percent === 'value') return [[goldPercent ? 0.01 : 1, predPercent ? 0.01 : 1]];
+    if (goldPercent === predPercent) return [[1, 1]];
+    return goldPercent ? [[1, 1], [0.01, 1]] : [[1, 1], [1, 0.01]];
+  }
+}
+
+/** "x = 5 + 5 + 1 = 11": a chain of equalities states its two ends. */
+function collapse(r: Relation): Relation {
+  if (r.ops.length < 2 || !r.ops.every((op) => op === '=')) return r;
+  const first = r.parts[0];
+  const last = r.parts[r.parts.length - 1];
+  return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+function unitOf(a: Answer): string {
+  return a.kind === 'expr' ? canonicalUnit(a.unit) : '';
+}

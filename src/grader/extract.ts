@@ -1,0 +1,115 @@
+/**
+ * Final-answer extraction from a model response: boxed answer first, then an
+ * announced answer ("The final answer is X"), then a trailing choice letter.
+ */
+import { lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
+import { mathSegments, numbers, reduceProse, type Segment } from './segments.ts';
+
+/**
+ * Phrases that announce an answer, in several languages. The last match in a
+ * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
+ */
+const ANSWER_MARKER =
+  /(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为|:|：)?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?/gi;
+
+/** A trailing multiple-choice letter: "(B)", "B)", "**(C)**". */
+const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
+
+/** Looks like a stated answer: mathematics, a choice letter, or a word or two. */
+function isAnswerLike(text: string): boolean {
+  if (/^not\b/i.test(text)) return false;
+  return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text) || text.split(/\s+/).length <= 2;
+}
+
+/** The statement right after an answer marker ending at `end`, reduced to its answer. */
+function statementAt(response: string, end: number): string | null {
+  const rest = response.slice(end).replace(/^[\s*]+/, '');
+  const math = mathSegments(rest.slice(0, 2000))[0];
+  if (math !== undefined && math.start === 0) return math.text;
+  // The sentence ends at a line break or at a period followed by a space (a
+  // period between digits is a decimal point).
+  const sentence = rest.slice(0, 2000).split(/\n|\.(?=\s|$)|。/)[0] ?? '';
+  const cleaned = sentence.replace(/\*\*/g, '').trim();
+  return cleaned === '' ? null : reduceProse(cleaned, 'first');
+}
+
+/**
+ * The answer announced last, with where its marker ends. A later marker
+ * that states no answer ("note that the answer is independent of n") gives
+ * way to an earlier one that does.
+ */
+function announcedAnswer(response: string): { text: string; end: number } | null {
+  const ends = [...response.matchAll(ANSWER_MARKER)].map((m) => m.index + m[0].length);
+  let fallback: { text: string; end: number } | null = null;
+  for (let k = ends.length - 1; k >= 0; k -= 1) {
+    const end = ends[k] ?? 0;
+    const text = statementAt(response, end);
+    if (text === null || text === '') continue;
+    if (isAnswerLike(text)) return { text, end };
+    fallback ??= { text, end };
+  }
+  return fallback;
+}
+
+/**
+ * Final answer from a model response: content of the LAST `\boxed{...}`
+ * (nested braces, also `\fbox` and `\boxed 5`; boxes separated only by "," or
+ * "and" are joined into one list), else the statement after "final answer:" /
+ * "the answer is", else a lone multiple-choice letter "(B)" / "B)" at the end;
+ * null if none.
+ *
+ * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
+ */
+export function extractAnswer(response: string): string | null {
+  const boxed = lastBoxedAnswer(response);
+  const announced = announcedAnswer(response);
+  // "\boxed{200} ... The final answer is $10,455$": a statement after the
+  // last box is the later, and final, word, if it states mathematics ("the
+  // answer is not 7" or "... is different" do not).
+  if (boxed !== null && boxed !== '') {
+    const mathematical = announced !== null && /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(announced.text) && isAnswerLike(announced.text);
+    return mathematical && announced.end > lastBoxEnd(response) ? announced.text : boxed;
+  }
+  if (announced !== null) return announced.text;
+  const choice = CHOICE_AT_END.exec(response.trimEnd().slice(-40));
+  return choice?.[1] ?? null;
+}
+
+/**
+ * Looser extraction for responses that neither box nor announce an answer:
+ * after {@link extractAnswer}, whichever comes last of the last math segment
+ * and the last number in prose (`numbers: false` leaves numbers out, for
+ * graders that only read LaTeX). Meant for grading free-form outputs (other
+ * graders' test data, chat models), not for the runtime's own prompts, which
+ * ask for `\boxed{}`.
+ */
+export function extractFinalMath(response: string, options?: { numbers?: boolean }): string | null {
+  const strict = extractAnswer(response);
+  if (strict !== null) return strict;
+  const math = mathSegments(response);
+  const lastMath = math[math.length - 1];
+  const outside = blankOut(response, math);
+  const nums = options?.numbers === false ? [] : numbers(outside);
+  const lastNumber = nums[nums.length - 1];
+  const chosen = pickLater(lastMath, lastNumber);
+  if (chosen === undefined) return null;
+  return chosen === lastMath ? reduceProse(chosen.text, 'last') : chosen.text;
+}
+
+function pickLater(a: Segment | undefined, b: Segment | undefined): Segment | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return b.start > a.start ? b : a;
+}
+
+/** Replaces the given segments by spaces so numbers inside them are not found twice. */
+function blankOut(text: string, segments: readonly Segment[]): string {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const s of segments) {
+    pieces.push(text.slice(at, s.start), ' '.repeat(s.end - s.start));
+    at = s.end;
+  }
+  pieces.push(text.slice(at));
+  return pieces.join('');
+}

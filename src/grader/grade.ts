@@ -1,0 +1,99 @@
+/**
+ * The grader's entry points: `gradeAnswer` and `normalizeAnswer`. Both are
+ * total (never throw) because they run on whatever a model produced, and
+ * cache parsed answers because voting grades the same strings many times.
+ */
+import { cleanLatex } from './clean.ts';
+import { AnswerComparer, textKey } from './compare.ts';
+import { parseTop } from './parse.ts';
+import { printAnswer } from './print.ts';
+import { resolveOptions, type Answer, type Grade, type GradeOptions } from './types.ts';
+
+/** Longer inputs are compared as cleaned text only, to bound the work per call. */
+const MAX_PARSED_LENGTH = 4000;
+const CACHE_LIMIT = 5000;
+
+interface Prepared {
+  cleaned: string;
+  answer: Answer;
+  /** "1,22" may be a decimal comma: the other reading, when there is one. */
+  alternative: Answer | null;
+  printed: string;
+}
+
+const prepared = new Map<string, Prepared>();
+
+function prepare(raw: string): Prepared {
+  const hit = prepared.get(raw);
+  if (hit !== undefined) return hit;
+  const cleaned = cleanLatex(raw.length > MAX_PARSED_LENGTH * 4 ? raw.slice(-MAX_PARSED_LENGTH * 4) : raw);
+  let answer: Answer;
+  let alternative: Answer | null = null;
+  let printed: string;
+  try {
+    if (cleaned.length > MAX_PARSED_LENGTH) throw new RangeError('answer too long to parse');
+    answer = parseTop(cleaned);
+    // "1000,99" and "0,111": a comma between digits that is not a thousands
+    // separator may be a decimal comma (much of the world writes them). "1,2"
+    // stays a list only: one digit after the comma is too likely a list.
+    if (/^-?(?:0,\d+|\d+,\d{2,})$/.test(cleaned)) alternative = parseTop(cleaned.replace(',', '.'));
+    printed = printAnswer(answer);
+  } catch {
+    answer = { kind: 'text', text: cleaned };
+    printed = cleaned;
+  }
+  const result: Prepared = { cleaned, answer, alternative, printed };
+  if (prepared.size >= CACHE_LIMIT) {
+    const oldest = prepared.keys().next();
+    if (oldest.done !== true) prepared.delete(oldest.value);
+  }
+  prepared.set(raw, result);
+  return result;
+}
+
+/**
+ * Canonical printable form of an answer, used as the majority-vote key: two
+ * answers that grade equal usually normalise to the same string (numbers by
+ * value, sets sorted, "x = 5" as "5", units dropped, percent kept as "%").
+ *
+ * @example normalizeAnswer('\\dfrac{2}{4}') // '0.5'
+ */
+export function normalizeAnswer(answer: string): string {
+  try {
+    return prepare(answer).printed;
+  } catch {
+    return answer.trim();
+  }
+}
+
+/**
+ * Decides whether a predicted final answer (already extracted) is equivalent
+ * to the reference. Never throws; a null prediction is never equal.
+ *
+ * @example gradeAnswer('0.5', '\\frac{1}{2}').equal // true
+ */
+export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions): Grade {
+  const g = safePrepare(gold);
+  if (pred === null) return { equal: false, pred: '', gold: g.printed };
+  const p = safePrepare(pred);
+  let equal = false;
+  try {
+    const comparer = new AnswerComparer(resolveOptions(options));
+    const golds = [g.answer, ...(g.alternative === null ? [] : [g.alternative])];
+    const preds = [p.answer, ...(p.alternative === null ? [] : [p.alternative])];
+    equal = golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)));
+  } catch {
+    // Pathological input (deep nesting, huge numbers): fall back to text.
+    equal = textKey(g.answer) === textKey(p.answer) && g.cleaned !== '';
+  }
+  return { equal, pred: p.printed, gold: g.printed };
+}
+
+function safePrepare(raw: string): Prepared {
+  try {
+    return prepare(raw);
+  } catch {
+    const text = String(raw);
+    return { cleaned: text, answer: { kind: 'text', text }, alternative: null, printed: text };
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The answer grader: extraction of a final answer from a model response,
+ * equivalence of a predicted answer with the reference, and the canonical
+ * form used for majority voting.
+ */
+export { extractAnswer, extractFinalMath } from './extract.ts';
+export { gradeAnswer, normalizeAnswer } from './grade.ts';
+export type { Grade, GradeOptions } from './types.ts';

@@ -1,0 +1,33 @@
+/**
+ * Labels: the left-hand sides that name an answer rather than constrain it
+ * ("x = 5", "f(x) = 2x+1", "(p, q) = (3, 2)", "AB:CD = 7:32", "|AB| = 1").
+ * An equation with a label on the left equals its right-hand side alone;
+ * "7 = 11a + c" or "a + 3z = 0" do not, because their left sides carry content.
+ */
+
+/** Strips `{}`-free parenthesised groups repeatedly: "f(x-1)" → "f()". */
+function withoutArguments(tex: string): string {
+  let out = tex;
+  for (let guard = 0; guard < 10; guard += 1) {
+    const next = out.replace(/\([^()]*\)/g, '()');
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/** True when `tex` is a name-like expression that an equation's left side may carry. */
+export function isLabel(tex: string): boolean {
+  const t = tex
+    .trim()
+    .replace(/_\{[^{}]*\}|_\\?[a-zA-Z0-9]+/g, '')
+    .replace(/\^\s*\{?\\prime\}?|'/g, '');
+  if (!/[a-zA-Z]/.test(t)) return false;
+  const bare = withoutArguments(t);
+  if (/\d/.test(bare)) return false;
+  if (/[+\-=<>*]|\\(?:cdot|times|pm|le|ge|ne|sqrt|infty|pi)(?![a-zA-Z])/.test(bare)) return false;
+  // A Greek or other single-letter command is a name; longer control
+  // structures (\sum, \int) are not.
+  const commands = bare.match(/\\[a-zA-Z]+/g) ?? [];
+  return commands.every((c) => /^\\(?:frac|angle|overline|text|mathrm|[a-zA-Z]{2,8})$/.test(c) && !/^\\(?:sum|int|prod|lim)$/.test(c));
+}

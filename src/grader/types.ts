@@ -1,0 +1,74 @@
+/**
+ * Public option and result types of the grader, and the parsed shape of an
+ * answer that the comparison works on.
+ */
+
+/** How `gradeAnswer` treats conventions on which graders disagree. */
+export interface GradeOptions {
+  /** 'ignore' (default): "5 cm" equals "5". 'strict': units must match too. */
+  units?: 'ignore' | 'strict';
+  /**
+   * 'lenient' (default): "50\%" equals "50", "0.5" and "\frac12", because
+   * models often drop the sign or give the fraction. 'value': "50\%" is 0.5
+   * only.
+   */
+  percent?: 'lenient' | 'value';
+  /**
+   * 'unordered' (default): a bare list "1, 2" is an answer set, so it equals
+   * "2, 1". 'ordered': position matters (as in hendrycks/math's `is_equiv`).
+   * Parenthesised tuples "(1, 2)" are always ordered.
+   */
+  lists?: 'unordered' | 'ordered';
+  /**
+   * Decimal places that must agree when either side is written as a decimal
+   * ("0.3333" against "\frac13" needs 4). Default 6. Exact forms (integers,
+   * fractions, radicals) are compared to floating-point accuracy instead.
+   */
+  precision?: number;
+  /**
+   * true (default): an inequality or membership statement equals the set it
+   * describes ("x \le 3" equals "(-\infty, 3]").
+   */
+  relationsAsSets?: boolean;
+}
+
+/** Outcome of one comparison; `pred` and `gold` are the normalised forms. */
+export interface Grade {
+  equal: boolean;
+  pred: string;
+  gold: string;
+}
+
+/** Comparison operators of a relation, after synonyms are unified. */
+export type RelationOp = '=' | '<' | '>' | '\\le' | '\\ge' | '\\ne' | '\\in' | '\\to';
+
+/** A parsed answer: the structure that comparison and printing walk. */
+export type Answer =
+  /** One mathematical expression, in cleaned LaTeX. */
+  | { kind: 'expr'; tex: string; percent: boolean; unit: string | null }
+  /** Words ("odd", "\text{Evelyn}", a choice letter), compared as text. */
+  | { kind: 'text'; text: string }
+  /** "(a, b)" or "[a, b)": a tuple, or an interval when it has two items. */
+  | { kind: 'tuple'; items: Answer[]; open: '(' | '['; close: ')' | ']' }
+  /** "\{a, b\}": unordered, duplicates ignored. */
+  | { kind: 'set'; items: Answer[] }
+  /** A bare list "a, b" / "a and b": unordered unless options say otherwise. */
+  | { kind: 'list'; items: Answer[] }
+  /** "A \cup B". */
+  | { kind: 'union'; parts: Answer[] }
+  /** "a < b \le c": parts.length === ops.length + 1. */
+  | { kind: 'relation'; parts: Answer[]; ops: RelationOp[] };
+
+/** Options with every default filled in. */
+export type ResolvedOptions = Required<GradeOptions>;
+
+/** Fills in the documented defaults. */
+export function resolveOptions(options: GradeOptions | undefined): ResolvedOptions {
+  return {
+    units: options?.units ?? 'ignore',
+    percent: options?.percent ?? 'lenient',
+    lists: options?.lists ?? 'unordered',
+    precision: options?.precision ?? 6,
+    relationsAsSets: options?.relationsAsSets ?? true,
+  };
+}

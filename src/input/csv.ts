@@ -1,0 +1,107 @@
+/**
+ * CSV problem files, parsed by csv-parse (quoted fields may hold commas, quotes
+ * and newlines). The first record is the header; columns are picked by name, and
+ * every other column is kept in `extra`. Each problem's line is the line its CSV
+ * record starts on, which differs from the record number once a field spans lines.
+ */
+import { parse } from 'csv-parse/sync';
+import { inputError, quote } from './input-error.ts';
+import type { LocatedProblem, SourceLocation } from './problem.ts';
+
+/** Which header names hold the fields of a problem. */
+export interface CsvColumns {
+  id: string;
+  question: string;
+  answer: string;
+  /**
+   * Whether a missing answer column is an error. False for the default name, so
+   * a CSV without answers loads (ungraded); true when the user named the column,
+   * because then a missing column is a typo.
+   */
+  answerRequired: boolean;
+}
+
+const QUOTING_FIX =
+  'Wrap any field that contains commas, double quotes or line breaks in double quotes, and write a double quote inside such a field as ""';
+
+/** Parses CSV text into problems, with every record's starting line. */
+export function parseCsvProblems(text: string, file: string, columns: CsvColumns): LocatedProblem[] {
+  // One line-end convention keeps csv-parse's line counts and ours in step.
+  const normalized = text.replace(/\r\n/g, '\n');
+  const lines = normalized.split('\n');
+  const startLineAfter = (endLine: number): number => {
+    let line = endLine + 1;
+    while (lines[line - 1] === '') line++;
+    return line;
+  };
+  const endLines: number[] = [];
+  let records: string[][];
+  try {
+    records = parse(normalized, {
+      skip_empty_lines: true,
+      on_record: (record, context) => {
+        endLines.push(context.lines);
+        return record;
+      },
+    });
+  } catch (error) {
+    const where = { file, line: startLineAfter(endLines.at(-1) ?? 0) };
+    const reason = error instanceof Error ? error.message.replace(/\s+(at|on) line \d+/g, '') : String(error);
+    throw inputError(where, `the CSV record starting here cannot be parsed (${reason})`, QUOTING_FIX, error);
+  }
+  const [header, ...rows] = records;
+  const headerWhere = { file, line: startLineAfter(0) };
+  if (header === undefined) throw inputError(headerWhere, 'the CSV has no header row', 'Start the file with a header row');
+  checkHeader(header, headerWhere);
+  const index = (name: string, option: string, required: boolean): number => {
+    const at = header.indexOf(name);
+    if (at === -1 && required) {
+      throw inputError(
+        headerWhere,
+        `the CSV header has no column ${quote(name)} (it has: ${header.map((h) => quote(h)).join(', ')})`,
+        `Rename the column in the file, or name the column to use with the ${option} option (${toFlag(option)} on the command line)`,
+      );
+    }
+    return at;
+  };
+  const idAt = index(columns.id, 'idColumn', true);
+  const questionAt = index(columns.question, 'questionColumn', true);
+  const answerAt = index(columns.answer, 'answerColumn', columns.answerRequired);
+  if (rows.length === 0) {
+    throw inputError(headerWhere, 'the CSV has a header row but no problems', 'Add one row per problem below the header');
+  }
+  return rows.map((row, k) => {
+    const where = { file, line: startLineAfter(endLines[k] ?? 0) };
+    const cell = (at: number): string => row[at] ?? '';
+    const id = requireCell(cell(idAt), columns.id, where, 'Give every row a unique id');
+    const question = requireCell(cell(questionAt), columns.question, where, 'Write the problem statement, or delete the row');
+    const answer = answerAt === -1 ? '' : cell(answerAt);
+    const used = new Set([idAt, questionAt, answerAt]);
+    const extra = Object.fromEntries(header.flatMap((name, at) => (used.has(at) ? [] : [[name, cell(at)]])));
+    return {
+      // A blank answer cell is how spreadsheets say "no answer".
+      problem: { id, question, ...(answer.trim() === '' ? {} : { answer }), extra },
+      where,
+    };
+  });
+}
+
+function checkHeader(header: string[], where: SourceLocation): void {
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name)) {
+      throw inputError(where, `the CSV header names the column ${quote(name)} twice`, 'Give every column a distinct name');
+    }
+    seen.add(name);
+  }
+}
+
+function requireCell(value: string, column: string, where: SourceLocation, fix: string): string {
+  if (value.trim() === '') throw inputError(where, `the ${quote(column)} cell is empty`, fix);
+  return value;
+}
+
+/** `idColumn` → `--id-column`: the CLI spells each loader option as a kebab-case flag. */
+function toFlag(option: string): string {
+  return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}

@@ -1,0 +1,126 @@
+/**
+ * Turns one parsed JSON value (a JSONL line or an element of a JSON array) into
+ * a `Problem`: field aliases, type checks, and every other field kept in `extra`.
+ *
+ * Accepted fields: `problem_id` (alias `id`), `question` (alias `problem`),
+ * optional `answer` and `solution`. `null` or a blank string for an optional
+ * field means "not given". When both a name and its alias are present the name
+ * wins and the alias is kept in `extra`.
+ */
+import { inputError } from './input-error.ts';
+import { describeJson, isJsonObject } from './json-parse.ts';
+import type { LocatedProblem, SourceLocation } from './problem.ts';
+
+/** One parsed JSON value and where it starts in its file. */
+export interface JsonItem {
+  value: unknown;
+  where: SourceLocation;
+}
+
+const ID_KEYS = ['problem_id', 'id'] as const;
+const QUESTION_KEYS = ['question', 'problem'] as const;
+
+/** Validates one JSON item and converts it to a problem; throws `TMAS_INPUT` at its line. */
+export function toProblemFromJson(item: JsonItem): LocatedProblem {
+  const { value, where } = item;
+  const subject = where.index === undefined ? 'the line' : 'the array element';
+  if (!isJsonObject(value)) {
+    throw inputError(
+      where,
+      `${subject} is ${describeJson(value)}, not a JSON object`,
+      'Give each problem as one object, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
+    );
+  }
+  const idKey = pickKey(value, ID_KEYS);
+  const questionKey = pickKey(value, QUESTION_KEYS);
+  const id = toId(idKey === undefined ? undefined : value[idKey], where);
+  const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where);
+  const answer = toAnswer(value['answer'], where);
+  const solution = toSolution(value['solution'], where);
+  const used = new Set<string>([idKey ?? '', questionKey ?? '', 'answer', 'solution']);
+  // fromEntries defines properties, so a "__proto__" field stays a plain field.
+  const extra = Object.fromEntries(Object.entries(value).filter(([key]) => !used.has(key)));
+  return {
+    problem: {
+      id,
+      question,
+      ...(answer === undefined ? {} : { answer }),
+      ...(solution === undefined ? {} : { solution }),
+      extra,
+    },
+    where,
+  };
+}
+
+function pickKey(object: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  return keys.find((key) => Object.hasOwn(object, key) && object[key] !== null);
+}
+
+function toId(value: unknown, where: SourceLocation): string {
+  if (value === undefined) {
+    // Rejected rather than numbered by position: results are keyed by id, and a
+    // position-based id would point at another problem once the file is edited.
+    throw inputError(
+      where,
+      '"problem_id" is missing',
+      'Add a unique "problem_id": "<id>" to every problem (the alias "id" is also accepted); ids key the saved results, so an interrupted run can resume',
+    );
+  }
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) {
+      // A large integer has already been rounded by JSON.parse, so two ids could merge.
+      const why = Number.isInteger(value) ? 'too large for a JSON number to hold exactly' : 'not an integer';
+      throw inputError(where, `"problem_id" is the number ${value}, ${why}`, 'Write the id as a string, e.g. "problem_id": "42"');
+    }
+    return String(value);
+  }
+  if (typeof value !== 'string') {
+    throw inputError(where, `"problem_id" is ${describeJson(value)}`, 'Make it a string (or an integer), e.g. "problem_id": "p1"');
+  }
+  if (value.trim() === '') throw inputError(where, '"problem_id" is empty', 'Give every problem a unique, non-empty id');
+  return value;
+}
+
+function toQuestion(value: unknown, key: string | undefined, where: SourceLocation): string {
+  const name = key ?? 'question';
+  if (value === undefined) {
+    throw inputError(
+      where,
+      '"question" is missing',
+      'Add "question": "<the problem statement>" (the alias "problem" is also accepted)',
+    );
+  }
+  if (typeof value !== 'string') {
+    throw inputError(where, `"${name}" is ${describeJson(value)}, not a string`, 'Write the problem statement as a JSON string');
+  }
+  if (value.trim() === '') throw inputError(where, `"${name}" is empty`, 'Write the problem statement, or delete the problem');
+  return value;
+}
+
+function toAnswer(value: unknown, where: SourceLocation): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      // JSON.parse has already rounded it; grading against the rounded value would be wrong.
+      throw inputError(
+        where,
+        `"answer" is the number ${value}, too large for a JSON number to hold exactly`,
+        'Write the answer as a string, e.g. "answer": "12345678901234567890"',
+      );
+    }
+    return String(value);
+  }
+  if (typeof value !== 'string') {
+    throw inputError(where, `"answer" is ${describeJson(value)}`, 'Write the answer as a string (or a number), e.g. "answer": "\\\\frac{3}{8}"');
+  }
+  return value.trim() === '' ? undefined : value;
+}
+
+function toSolution(value: unknown, where: SourceLocation): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    throw inputError(where, `"solution" is ${describeJson(value)}, not a string`, 'Write the reference solution as a JSON string, or remove the field');
+  }
+  return value.trim() === '' ? undefined : value;
+}
+

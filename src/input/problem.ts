@@ -1,0 +1,32 @@
+/**
+ * The problem record every run starts from, and where in its file each one came
+ * from (kept only while loading, so that errors can point at a line).
+ */
+
+/** One benchmark problem, as loaded from a problem file. */
+export interface Problem {
+  /** Unique within its file; keys the saved results, so a run can resume. */
+  id: string;
+  question: string;
+  /** The reference answer; absent when the file gives none (the run then cannot grade it). */
+  answer?: string;
+  /** A reference solution, optional. */
+  solution?: string;
+  /** Unknown extra fields, kept as given. */
+  extra: Record<string, unknown>;
+}
+
+/** Where a problem (or a mistake) sits in its file. */
+export interface SourceLocation {
+  file: string;
+  /** 1-based line where the record starts. */
+  line: number;
+  /** Index in the top-level JSON array, when the file is one. */
+  index?: number;
+}
+
+/** A loaded problem with the place it came from, for duplicate-id messages. */
+export interface LocatedProblem {
+  problem: Problem;
+  where: SourceLocation;
+}

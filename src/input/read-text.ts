@@ -1,0 +1,110 @@
+/**
+ * Reads a problem file as text: strict UTF-8 (a bad byte is reported with its
+ * line and byte offset rather than silently turned into U+FFFD), BOM removed.
+ */
+import { readFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { inputError } from './input-error.ts';
+
+/** Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the file on any failure. */
+export async function readProblemText(file: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw readError(file, error);
+  }
+  if (!isUtf8(bytes)) throw encodingError(file, bytes);
+  const text = bytes.toString('utf8');
+  // Editors on Windows like to start UTF-8 files with a BOM; it is not part of the data.
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+function readError(file: string, error: unknown): Error {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
+  if (code === 'ENOENT') {
+    return inputError(
+      file,
+      'file not found',
+      `Check the path; a relative path is resolved from ${process.cwd()}`,
+      error,
+    );
+  }
+  if (code === 'EISDIR') {
+    return inputError(file, 'this is a directory, not a file', 'Pass the path of a .jsonl or .csv problem file', error);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return inputError(
+    file,
+    `cannot read the file (${reason})`,
+    'Check that the file exists and that you have permission to read it',
+    error,
+  );
+}
+
+function encodingError(file: string, bytes: Buffer): Error {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16) {
+    return inputError(
+      { file, line: 1 },
+      'the file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8',
+      'Save it as UTF-8, e.g. iconv -f utf-16 -t utf-8 in > out',
+    );
+  }
+  const offset = firstInvalidUtf8(bytes);
+  const byte = bytes[offset] ?? 0;
+  return inputError(
+    { file, line: lineOfByte(bytes, offset) },
+    `invalid UTF-8 at byte offset ${offset} (counting from 0; byte 0x${byte.toString(16).padStart(2, '0')} does not start or continue a valid UTF-8 sequence)`,
+    'Save the file as UTF-8; if it came from a legacy encoding, convert it, e.g. iconv -f latin1 -t utf-8 in > out',
+  );
+}
+
+function lineOfByte(bytes: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+  return line;
+}
+
+/**
+ * Offset of the first byte that starts an ill-formed sequence, by the rules of
+ * the Unicode standard (table 3-7): no overlong forms, no surrogates, nothing
+ * above U+10FFFF. Only called once `isUtf8` has said no, so speed does not matter.
+ */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] ?? 0;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const shape = sequenceShape(lead);
+    if (shape === undefined) return i;
+    for (let k = 1; k <= shape.trailing; k++) {
+      const next = bytes[i + k];
+      const [low, high] = k === 1 ? [shape.low, shape.high] : [0x80, 0xbf];
+      if (next === undefined || next < low || next > high) return i;
+    }
+    i += shape.trailing + 1;
+  }
+  return bytes.length;
+}
+
+interface SequenceShape {
+  trailing: number;
+  /** Range of the first continuation byte, which is what rules out overlongs and surrogates. */
+  low: number;
+  high: number;
+}
+
+function sequenceShape(lead: number): SequenceShape | undefined {
+  if (lead >= 0xc2 && lead <= 0xdf) return { trailing: 1, low: 0x80, high: 0xbf };
+  if (lead === 0xe0) return { trailing: 2, low: 0xa0, high: 0xbf };
+  if (lead === 0xed) return { trailing: 2, low: 0x80, high: 0x9f };
+  if (lead >= 0xe1 && lead <= 0xef) return { trailing: 2, low: 0x80, high: 0xbf };
+  if (lead === 0xf0) return { trailing: 3, low: 0x90, high: 0xbf };
+  if (lead >= 0xf1 && lead <= 0xf3) return { trailing: 3, low: 0x80, high: 0xbf };
+  if (lead === 0xf4) return { trailing: 3, low: 0x80, high: 0x8f };
+  return undefined;
+}

@@ -1,0 +1,97 @@
+/**
+ * The runtime's implementation of the `llm` actor that every role references:
+ * fit the prompt to the context window in the worker pool, answer from the
+ * journal when this exact call already completed, otherwise call the gateway
+ * and journal the result before the reply message can be delivered.
+ */
+import { fromPromise } from 'xstate';
+import type { LlmInput, LlmResult } from '../machines/llm.ts';
+import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
+import { TmasError } from './errors.ts';
+import { CallFailedError, type Endpoint, type Gateway } from './gateway/gateway.ts';
+import type { Pool } from './pool.ts';
+import { hashOf, seedFor } from './prng.ts';
+import type { Role } from './protocol.ts';
+import type { CallRecord, Store } from './store/store.ts';
+
+/** What the call needs from the runtime. */
+export interface LlmCallDeps {
+  config: RunConfig;
+  secrets: Secrets;
+  /** Base URL of the embedded simulated model, for roles without their own. */
+  simulatorUrl: string | null;
+  pool: Pool;
+  gateway: Gateway;
+  store: Store;
+  /** Counts calls answered from the journal and calls sent, for the resume summary. */
+  counters: { reused: number; issued: number };
+}
+
+/** The endpoint a role's calls go to. */
+export function endpointFor(role: Role, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
+  const { baseUrl, model } = deps.config.endpoints[role];
+  const url = baseUrl ?? deps.simulatorUrl;
+  if (!url) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
+  return { baseUrl: url, model, apiKey: deps.secrets[role] };
+}
+
+/** The prompt budget: the window less a completion reserve (a quarter of the window, at most 16k) and the margin. */
+export function promptBudget(window: number): number {
+  return window - Math.min(16_384, Math.floor(window / 4)) - CONTEXT_MARGIN;
+}
+
+/** Creates the `llm` actor logic. */
+export function createLlmCall(deps: LlmCallDeps) {
+  return fromPromise<LlmResult, LlmInput>(async ({ input, signal }) => {
+    const { config } = deps;
+    const endpoint = endpointFor(input.role, deps);
+    const budget = promptBudget(config.maxTokens);
+    const fitted = await deps.pool.fit(
+      { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget },
+      { signal },
+    );
+    const messages = [
+      { role: 'system' as const, content: input.prompt.system },
+      { role: 'user' as const, content: fitted.user },
+    ];
+    const maxTokens = Math.max(1, config.maxTokens - fitted.promptTokens - CONTEXT_MARGIN);
+    const seed = seedFor(config.seed, input.problem, input.iteration, input.role, input.index);
+    const temperature = input.temperature ?? null;
+    // The key names what the call is about and hashes everything that shapes its answer.
+    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, messages, maxTokens, temperature, seed })}`;
+    const common = { request: input.request, key, promptTokens: fitted.promptTokens, budget, dropped: fitted.dropped };
+
+    const journaled = await deps.store.getCall(key);
+    if (journaled) {
+      deps.counters.reused++;
+      return { ok: true, ...common, ...journaled.response, usage: journaled.usage };
+    }
+
+    const startedAt = Date.now();
+    try {
+      deps.counters.issued++;
+      const completion = await deps.gateway.complete(
+        { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }) },
+        { signal },
+      );
+      const record: CallRecord = {
+        key,
+        role: input.role,
+        problem: input.problem,
+        iteration: input.iteration,
+        index: input.index,
+        request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
+        response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
+        usage: completion.usage,
+        timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
+        attempts: completion.attempts,
+      };
+      // Durable before the reply exists: a crash after this line never pays for the call again.
+      await deps.store.putCall(record);
+      return { ok: true, ...common, ...record.response, usage: record.usage };
+    } catch (error) {
+      if (error instanceof CallFailedError) return { ok: false, request: input.request, code: error.code, error: error.message };
+      throw error;
+    }
+  });
+}

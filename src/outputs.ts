@@ -1,0 +1,42 @@
+/**
+ * The files a finished run leaves beside its store: `results.jsonl` (one line
+ * per problem and iteration, in input order) and `metrics.json` (per
+ * iteration). Both are derived from the store, so they can be rewritten at any
+ * time from it.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { RunConfig } from './config.ts';
+import type { IterationMetrics } from './metrics.ts';
+import type { Store } from './store/store.ts';
+
+/** Writes results.jsonl and metrics.json into the output directory. */
+export async function writeOutputs(options: {
+  store: Store;
+  outputDir: string;
+  simulated: boolean;
+  iterations: IterationMetrics[];
+  calls: { issued: number; reused: number };
+  wallSeconds: number;
+  config: RunConfig;
+}): Promise<void> {
+  const results = createWriteStream(path.join(options.outputDir, 'results.jsonl'));
+  for await (const record of options.store.iterationRecords()) {
+    const line = JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
+    if (!results.write(`${line}\n`)) await once(results, 'drain');
+  }
+  results.end();
+  await finished(results);
+
+  const metrics = {
+    simulated: options.simulated,
+    models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
+    iterations: options.iterations,
+    calls: options.calls,
+    wallSeconds: Math.round(options.wallSeconds * 10) / 10,
+  };
+  await writeFile(path.join(options.outputDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
+}

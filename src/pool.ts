@@ -1,0 +1,152 @@
+/**
+ * The worker pool client: the only module that knows about Piscina (DESIGN.md
+ * section 4). Token counting, prompt fitting and bank deduplication run on
+ * worker threads so that the event loop, which carries hundreds of in-flight
+ * LLM calls, stays responsive.
+ *
+ * @example
+ * ```ts
+ * const pool = createPool({ encoding: 'o200k_base' });
+ * const { user, promptTokens, dropped } = await pool.fit({ system, parts, budget: 30_000 });
+ * await pool.close();
+ * ```
+ */
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { TmasError, UserError } from './errors.ts';
+import type {
+  CountTask,
+  DedupInput,
+  DedupOutput,
+  EncodingName,
+  FitOutput,
+  FitTask,
+  TaskEnvelope,
+} from '../workers/tasks.ts';
+
+export type { DedupInput, DedupOutput, EncodingName, FitOutput, FitPart } from '../workers/tasks.ts';
+
+/** Input of `Pool.fit`: the `fit` task, whose encoding defaults to the pool's. */
+export type FitInput = Omit<FitTask, 'encoding'> & { encoding?: string };
+
+/** Options every pool call takes. */
+export interface TaskOptions {
+  /** Aborting rejects the call; a task already running is stopped with its thread. */
+  signal?: AbortSignal;
+}
+
+/** CPU-bound tasks run off the main thread. */
+export interface Pool {
+  /** Fits a prompt into `budget` tokens, dropping parts by `drop` rank (see `workers/tokenize.worker.ts`). */
+  fit(input: FitInput, options?: TaskOptions): Promise<FitOutput>;
+  /** Tokens of each text, in the pool's encoding unless `encoding` says otherwise. */
+  countTokens(texts: string[], options?: TaskOptions & { encoding?: string }): Promise<number[]>;
+  /** Which incoming bank records to keep (see `workers/jaccard.worker.ts`). */
+  dedup(input: DedupInput, options?: TaskOptions): Promise<DedupOutput>;
+  /** Tasks queued + running, for the progress display. */
+  readonly pending: number;
+  /** Waits for the tasks in progress, then stops the threads. Later calls reject. */
+  close(): Promise<void>;
+}
+
+/** Options of `createPool`. */
+export interface PoolOptions {
+  /** Worker threads; see `defaultThreads`. */
+  threads?: number;
+  /** The tokenizer encoding (`--tokenizer`); `o200k_base` when absent. */
+  encoding?: string;
+}
+
+/** The encoding used when none is given. */
+export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
+
+// A record rather than a list so that the compiler notices a name added to `EncodingName`.
+const ENCODINGS: Record<EncodingName, true> = { o200k_base: true, cl100k_base: true, p50k_base: true };
+
+/** The encodings `--tokenizer` accepts. */
+export const SUPPORTED_ENCODINGS = Object.keys(ENCODINGS) as EncodingName[];
+
+/** Throws the user error for an encoding name the tokenizer worker cannot load. */
+export function checkEncoding(name: string): EncodingName {
+  if (Object.hasOwn(ENCODINGS, name)) return name as EncodingName;
+  throw new UserError(
+    'TMAS_TOKENIZER',
+    `Unknown tokenizer "${name}" (--tokenizer). Use one of: ${SUPPORTED_ENCODINGS.join(', ')}.`,
+  );
+}
+
+/**
+ * One thread per core but one, left to the event loop (the gateway, the actors,
+ * the message log), and at most 8: each thread holds its own copy of the token
+ * ranks (tens of MB for o200k_base), and the tasks are short bursts between LLM
+ * calls, so more threads cost memory without shortening a run.
+ */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(8, os.availableParallelism() - 1));
+}
+
+// Every thread starts from the plain-JS shim, which makes the TypeScript worker
+// modules loadable whether or not this process runs under tsx or vitest.
+const LOADER = new URL('../workers/load.mjs', import.meta.url);
+const TOKENIZE_WORKER = new URL('../workers/tokenize.worker.ts', import.meta.url).href;
+const JACCARD_WORKER = new URL('../workers/jaccard.worker.ts', import.meta.url).href;
+
+/** Threads are kept this long when idle, so the ranks are not reloaded between bursts of work. */
+const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/** Creates a pool; throws `TMAS_TOKENIZER` at once for an unknown encoding. */
+export function createPool(options: PoolOptions = {}): Pool {
+  const encoding = checkEncoding(options.encoding ?? DEFAULT_ENCODING);
+  const threads = options.threads ?? defaultThreads();
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new TypeError(`threads must be a positive integer, got ${threads}`);
+  }
+  const piscina = new Piscina<TaskEnvelope<unknown>, unknown>({
+    filename: LOADER.href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  let pending = 0;
+  let closed = false;
+
+  async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
+    if (closed) throw new TmasError('TMAS_POOL_CLOSED', `the worker pool is closed (task "${name}")`);
+    pending += 1;
+    try {
+      const envelope: TaskEnvelope<I> = { file, name, input };
+      return (await piscina.run(envelope, signal === undefined ? {} : { signal })) as O;
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new TmasError('TMAS_WORKER', `worker task "${name}" failed: ${String(error)}`, { cause: error });
+    } finally {
+      pending -= 1;
+    }
+  }
+
+  return {
+    async fit(input, taskOptions) {
+      const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
+      return run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, taskOptions?.signal);
+    },
+    async countTokens(texts, taskOptions) {
+      const task: CountTask = { encoding: checkEncoding(taskOptions?.encoding ?? encoding), texts };
+      return run<CountTask, number[]>(TOKENIZE_WORKER, 'count', task, taskOptions?.signal);
+    },
+    async dedup(input, taskOptions) {
+      return run<DedupInput, DedupOutput>(JACCARD_WORKER, 'dedup', input, taskOptions?.signal);
+    },
+    get pending() {
+      return pending;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await piscina.close();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * POST /v1/chat/completions: validate, find the role and the problem, decide
+ * this attempt's fault, wait the drawn latency, and send the reply (or the
+ * fault). The reply itself never depends on the fault, the attempt or the time.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Catalogue } from './catalogue.ts';
+import { finish, promptTokensOf, toResponseBody, type Finished } from './completion.ts';
+import { decideFault, sendsRetryAfter, type FaultKind, type FaultRates } from './faults.ts';
+import { tokensOf } from './filler.ts';
+import { readBody, sendError, sendJson } from './http.ts';
+import { latencyMs, type LatencyOptions } from './latency.ts';
+import { rngOf } from './random.ts';
+import type { RequestLog, RequestLogEntry } from './request-log.ts';
+import { isRequestProblem, toChatRequest } from './request.ts';
+import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
+import { roleOf, splitProblem } from './wire.ts';
+
+/** Counters the server reports through `stats()`. */
+export interface SimStats {
+  /** Every HTTP request, whatever its route or outcome. */
+  requests: number;
+  /** Chat completion requests by role. */
+  byRole: Record<string, number>;
+  /** Injected faults by kind. */
+  faults: Record<string, number>;
+  /** Chat requests whose `<problem>` block matched none of the server's problems. */
+  unknownProblems: number;
+}
+
+/** What the chat handler needs from the server. */
+export interface ChatContext {
+  settings: ReplySettings;
+  model: string;
+  catalogue: Catalogue;
+  faults: FaultRates;
+  latency: LatencyOptions | 0;
+  /** Epoch seconds the server started: the `created` of every response. */
+  created: number;
+  stats: SimStats;
+  /** Attempts seen per request body whose last attempt failed (the key is the body's sha256). */
+  attempts: Map<string, number>;
+  log: RequestLog | null;
+  /** Resolves true after `ms`, or false as soon as the server closes. */
+  sleep(ms: number): Promise<boolean>;
+  /** Keeps a response open until the client gives up or the server closes. */
+  hold(res: ServerResponse): void;
+}
+
+/** Bodies whose attempts are tracked at most; the oldest are forgotten first. */
+const MAX_TRACKED = 100_000;
+
+function track(attempts: Map<string, number>, key: string, attempt: number): void {
+  attempts.delete(key);
+  if (attempts.size >= MAX_TRACKED) {
+    const oldest = attempts.keys().next();
+    if (!oldest.done) attempts.delete(oldest.value);
+  }
+  attempts.set(key, attempt);
+}
+
+const ROLE_HINT =
+  'the system message must say "You are the <Role> agent" with Role one of Solution, Verification, Summary, Experience, Guideline';
+
+/** Handles one chat completion request. */
+export async function handleChat(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
+  const entry: RequestLogEntry = { at: Date.now(), role: null, problem: null, key: '', status: null, fault: null };
+  const done = (status: number | null): void => {
+    context.log?.write({ ...entry, status });
+  };
+  const reject = (status: number, message: string, param: string | null, code: string | null = null): void => {
+    sendError(res, status, message, { param, code });
+    done(status);
+  };
+
+  const body = await readBody(req);
+  if (body === null) return reject(413, 'the request body is too large for the simulated model', null, 'request_too_large');
+  entry.key = createHash('sha256').update(body).digest('hex');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return reject(400, 'the request body is not valid JSON', null, 'invalid_json');
+  }
+  const request = toChatRequest(parsed, context.model);
+  if (isRequestProblem(request)) return reject(400, request.message, request.param);
+  if (request.stream) return reject(400, 'streaming is not supported by the simulated model: send "stream": false', 'stream');
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer')?.content ?? '';
+  const role = roleOf(system);
+  if (role === null) return reject(400, `cannot tell which agent this request is for: ${ROLE_HINT}`, 'messages', 'unknown_role');
+  const user = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const { problem, rest } = splitProblem(user, context.catalogue);
+  entry.role = role;
+  entry.problem = problem.id;
+  context.stats.byRole[role] = (context.stats.byRole[role] ?? 0) + 1;
+  if (!problem.known) context.stats.unknownProblems++;
+
+  const seed = context.settings.seed;
+  const attempt = (context.attempts.get(entry.key) ?? 0) + 1;
+  const fault = decideFault(context.faults, seed, entry.key, attempt);
+  if (fault === null) context.attempts.delete(entry.key);
+  else {
+    track(context.attempts, entry.key, attempt);
+    context.stats.faults[fault] = (context.stats.faults[fault] ?? 0) + 1;
+    entry.fault = fault;
+  }
+
+  const promptTokens = promptTokensOf(request.messages);
+  // Rejections a real server makes before any work come back at once.
+  if (fault === '429') {
+    const headers = sendsRetryAfter(seed, entry.key, attempt) ? { 'retry-after': '1' } : {};
+    sendError(res, 429, `Rate limit reached for ${request.model} (simulated fault). Please try again later.`, {
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+      headers,
+    });
+    return done(429);
+  }
+  if (fault === 'context') {
+    const requested = promptTokens + (request.maxTokens ?? 0);
+    const window = 2 ** Math.floor(Math.log2(Math.max(2, requested - 1)));
+    return reject(
+      400,
+      `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens ` +
+        `(${promptTokens} in the messages, ${request.maxTokens ?? 0} in the completion). ` +
+        'Please reduce the length of the messages or completion. (simulated fault)',
+      'messages',
+      'context_length_exceeded',
+    );
+  }
+  if (fault === 'hang') {
+    context.hold(res);
+    return done(null);
+  }
+
+  const delay = latencyMs(context.latency, rngOf(seed, 'latency', entry.key, attempt));
+  if (delay > 0 && !(await context.sleep(delay))) return;
+  if (fault === '500' || fault === '503') {
+    const message = fault === '500' ? 'The server had an error while processing your request' : 'The server is overloaded or not ready yet';
+    sendError(res, Number(fault), `${message} (simulated fault).`, { type: 'server_error', code: null });
+    return done(Number(fault));
+  }
+
+  const reply = replyTo(role, problem, rest, replyKeyOf(seed, request), context.settings);
+  const finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
+  const responseBody = toResponseBody(
+    { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },
+    finished,
+  );
+  if (fault === 'malformed' || fault === 'reset') return sendBroken(res, JSON.stringify(responseBody), fault, () => done(fault === 'reset' ? null : 200));
+  sendJson(res, 200, responseBody);
+  done(200);
+}
+
+/** The `length` and `empty` faults: a reply that arrives but is damaged. */
+function damage(reply: Finished, fault: FaultKind | null): Finished {
+  const reasoningTokens = reply.reasoning === null ? 0 : tokensOf(reply.reasoning);
+  if (fault === 'empty') return { ...reply, content: '', finishReason: 'stop', completionTokens: reasoningTokens };
+  if (fault === 'length') {
+    const content = reply.content.slice(0, Math.floor(reply.content.length / 2));
+    return { ...reply, content, finishReason: 'length', completionTokens: reasoningTokens + tokensOf(content) };
+  }
+  return reply;
+}
+
+/**
+ * `malformed`: a 200 whose body is cut in half, so it is not JSON.
+ * `reset`: the headers promise the whole body, half is sent, then the socket is destroyed.
+ */
+function sendBroken(res: ServerResponse, text: string, fault: 'malformed' | 'reset', done: () => void): void {
+  if (res.destroyed) return;
+  const half = text.slice(0, Math.floor(text.length / 2));
+  const length = Buffer.byteLength(fault === 'reset' ? text : half);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
+  if (fault === 'malformed') res.end(half);
+  else res.write(half, () => res.socket?.destroy());
+  done();
+}

@@ -1,0 +1,68 @@
+/**
+ * Dispatches a request to its role's responder and adds the optional
+ * reasoning text. The reply is a pure function of (server seed, messages,
+ * seed, temperature, model): it never depends on arrival order, time or faults.
+ */
+import type { SimProblem } from './catalogue.ts';
+import { CHARS_PER_TOKEN, filler } from './filler.ts';
+import { respondExperience } from './experience.responder.ts';
+import { respondGuideline } from './guideline.responder.ts';
+import { createRng, digestOf, rngOf } from './random.ts';
+import type { ChatRequest } from './request.ts';
+import { jitteredTokens, type Responder } from './responder.ts';
+import { respondSolution } from './solution.responder.ts';
+import { respondSummary } from './summary.responder.ts';
+import { respondVerification } from './verification.responder.ts';
+import type { SimRole } from './wire.ts';
+
+const RESPONDERS: Record<SimRole, Responder> = {
+  solution: respondSolution,
+  verification: respondVerification,
+  summary: respondSummary,
+  experience: respondExperience,
+  guideline: respondGuideline,
+};
+
+/** What a reply is keyed by: everything that may shape it, and nothing else. */
+export function replyKeyOf(seed: number, request: ChatRequest): string {
+  const canonical = JSON.stringify([
+    request.model,
+    request.temperature,
+    request.seed,
+    request.messages.map((m) => [m.role, m.content]),
+  ]);
+  return digestOf(seed, canonical).toString('hex');
+}
+
+/** Settings a reply depends on. */
+export interface ReplySettings {
+  seed: number;
+  outputTokens: number;
+  verifierAccuracy: number;
+  reasoning: boolean;
+}
+
+/** The reply to one request, before the completion limit. */
+export function replyTo(
+  role: SimRole,
+  problem: SimProblem,
+  rest: string,
+  replyKey: string,
+  settings: ReplySettings,
+): { content: string; reasoning: string | null } {
+  const rng = createRng(Buffer.from(replyKey, 'hex'));
+  const content = RESPONDERS[role]({
+    seed: settings.seed,
+    problem,
+    rest,
+    rng,
+    outputTokens: settings.outputTokens,
+    verifierAccuracy: settings.verifierAccuracy,
+  });
+  if (!settings.reasoning) return { content, reasoning: null };
+  // A generator of its own, so turning reasoning on does not change the content.
+  const thinking = rngOf(replyKey, 'reasoning');
+  const lead = `Thinking as the ${role} agent about problem ${problem.id}.\n`;
+  const reasoning = lead + filler(jitteredTokens(settings.outputTokens / 2, thinking) * CHARS_PER_TOKEN - lead.length, thinking);
+  return { content, reasoning };
+}

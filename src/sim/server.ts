@@ -1,0 +1,186 @@
+/**
+ * The embedded simulated model (DESIGN.md section 6): a real OpenAI-compatible
+ * HTTP server on loopback that the runtime's `openai` client talks to over
+ * real sockets. It is not a model. It knows each problem's reference answer,
+ * answers every TMAS role in that role's output format with a hidden accuracy
+ * model that makes the loop dynamics visible, and can add latency and faults.
+ *
+ * Routes: GET /v1/models, GET /v1/models/:id, POST /v1/chat/completions;
+ * anything else is a 404 JSON error. No streaming. Every field of a reply is a
+ * function of the request, except `created` (the server's start time).
+ *
+ * @example
+ * const sim = await startSimServer({ problems: [{ id: 'p1', question: 'What is 1+1?', answer: '2' }] });
+ * const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim' });
+ * // ... run against it, then:
+ * await sim.close();
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCatalogue, type ProblemInput } from './catalogue.ts';
+import { handleChat, type ChatContext, type SimStats } from './chat.ts';
+import { checkFaultRates, FAULT_KINDS, type FaultRates } from './faults.ts';
+import { sendError, sendJson } from './http.ts';
+import { checkLatency, type LatencyOptions } from './latency.ts';
+import { openRequestLog } from './request-log.ts';
+import { SIM_ROLES } from './wire.ts';
+
+export type { FaultKind, FaultRates } from './faults.ts';
+export { FAULT_KINDS, parseFaults } from './faults.ts';
+export type { LatencyOptions } from './latency.ts';
+export type { SimStats } from './chat.ts';
+
+/** Settings of the simulated model. */
+export interface SimOptions {
+  /** The problems it knows; a reference answer is invented for those without one. */
+  problems: ProblemInput[];
+  /** Seeds everything: difficulties, distractors, replies, faults. Default 0. */
+  seed?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Log-normal latency per request, or 0 (the default) to answer at once. */
+  latency?: LatencyOptions | 0;
+  /** Approximate length of a solution in tokens (±30%); verifications are about half. Default 250. */
+  outputTokens?: number;
+  /** Fault rates per attempt; none by default. */
+  faults?: FaultRates;
+  /** Also send `reasoning_content`, as reasoning models behind vLLM or DeepSeek do. */
+  reasoning?: boolean;
+  /** Append one JSON line per chat request to this file. */
+  requestLog?: string;
+  /** The model id listed by /v1/models. Requests may name any model; it is echoed back. Default 'tmas-sim'. */
+  model?: string;
+  /** Chance that a verification's verdict is right. Default 0.8. */
+  verifierAccuracy?: number;
+}
+
+/** A running simulated model. */
+export interface SimServer {
+  /** Base URL for the `openai` client, e.g. http://127.0.0.1:PORT/v1. */
+  url: string;
+  /** Counters since start. */
+  stats(): SimStats;
+  /** Stops listening, drops open and hanging connections, flushes the request log. */
+  close(): Promise<void>;
+}
+
+/** Idle keep-alive sockets live longer than clients keep them (undici: 4 s), so a client never reuses one the server is closing. */
+const KEEP_ALIVE_MS = 65_000;
+/** Room for 800 clients connecting at once. */
+const BACKLOG = 4096;
+
+function checkOptions(options: SimOptions): void {
+  if (!Array.isArray(options.problems)) throw new TypeError('problems must be an array of { id, question, answer? }');
+  if (options.outputTokens !== undefined && !(options.outputTokens >= 1)) throw new TypeError(`outputTokens must be >= 1, got ${options.outputTokens}`);
+  const accuracy = options.verifierAccuracy;
+  if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 1)) throw new TypeError(`verifierAccuracy must be in [0, 1], got ${accuracy}`);
+  if (options.latency) checkLatency(options.latency);
+  if (options.faults) checkFaultRates(options.faults);
+}
+
+function zeroCounts(names: readonly string[]): Record<string, number> {
+  return Object.fromEntries(names.map((name) => [name, 0]));
+}
+
+/** Starts the simulated model and resolves once it listens. */
+export async function startSimServer(options: SimOptions): Promise<SimServer> {
+  checkOptions(options);
+  const seed = options.seed ?? 0;
+  const model = options.model ?? 'tmas-sim';
+  const host = options.host ?? '127.0.0.1';
+  const log = options.requestLog ? await openRequestLog(options.requestLog) : null;
+  const stats: SimStats = { requests: 0, byRole: zeroCounts(SIM_ROLES), faults: zeroCounts(FAULT_KINDS), unknownProblems: 0 };
+  const created = Math.floor(Date.now() / 1000);
+  const held = new Set<ServerResponse>();
+  const sleepers = new Set<{ timer: NodeJS.Timeout; wake: (ok: boolean) => void }>();
+  let closing = false;
+
+  const context: ChatContext = {
+    settings: {
+      seed,
+      outputTokens: options.outputTokens ?? 250,
+      verifierAccuracy: options.verifierAccuracy ?? 0.8,
+      reasoning: options.reasoning ?? false,
+    },
+    model,
+    catalogue: createCatalogue(seed, options.problems),
+    faults: options.faults ?? {},
+    latency: options.latency ?? 0,
+    created,
+    stats,
+    attempts: new Map(),
+    log,
+    sleep(ms) {
+      if (closing) return Promise.resolve(false);
+      return new Promise((resolve) => {
+        const sleeper = {
+          timer: setTimeout(() => {
+            sleepers.delete(sleeper);
+            resolve(true);
+          }, ms),
+          wake: resolve,
+        };
+        sleepers.add(sleeper);
+      });
+    },
+    hold(res) {
+      held.add(res);
+      res.on('close', () => held.delete(res));
+    },
+  };
+
+  const modelCard = { id: model, object: 'model', created, owned_by: 'tmas-sim' };
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.requests++;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'POST' && path === '/v1/chat/completions') return handleChat(req, res, context);
+    if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [modelCard] });
+    if (req.method === 'GET' && path === `/v1/models/${model}`) return sendJson(res, 200, modelCard);
+    req.resume(); // drain any body so the connection stays usable
+    sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models and POST /v1/chat/completions`, {
+      code: 'not_found',
+    });
+  }
+
+  const server = createServer({ noDelay: true, keepAlive: true, requestTimeout: 300_000, headersTimeout: KEEP_ALIVE_MS + 5_000 }, (req, res) => {
+    route(req, res).catch((error: unknown) => {
+      // A bug in the simulator, not a simulated fault: say so in the reply.
+      sendError(res, 500, `simulator bug: ${error instanceof Error ? error.message : String(error)}`, { type: 'server_error', code: 'sim_internal' });
+    });
+  });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port: options.port ?? 0, backlog: BACKLOG }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await log?.close();
+    throw error;
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${shownHost}:${address.port}/v1`,
+    stats: () => structuredClone(stats),
+    async close() {
+      if (closing) return;
+      closing = true;
+      for (const sleeper of sleepers) {
+        clearTimeout(sleeper.timer);
+        sleeper.wake(false);
+      }
+      sleepers.clear();
+      for (const res of held) res.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await log?.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The per-iteration results table printed at the end of a run.
+ */
+import type { IterationMetrics } from './metrics.ts';
+
+function percent(value: number | null): string {
+  return value === null ? '-' : `${(value * 100).toFixed(1)}%`;
+}
+
+function kilo(value: number): string {
+  return value >= 10_000 ? `${(value / 1000).toFixed(0)}k` : String(value);
+}
+
+/** Renders the metrics as a fixed-width text table; `simulated` marks every figure as coming from the simulator. */
+export function formatIterationTable(iterations: IterationMetrics[], options: { simulated: boolean }): string {
+  const header = ['iter', 'problems', 'Pass@1', 'majority', 'best-verified', 'pass@N', 'mean score', 'E bank', 'G bank', 'tokens', 'failed calls'];
+  const rows = iterations.map((it) => {
+    const tokens = Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
+    return [
+      String(it.iteration),
+      it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`,
+      percent(it.pass1),
+      percent(it.majority),
+      percent(it.bestVerified),
+      percent(it.oracle),
+      it.meanScore === null ? '-' : it.meanScore.toFixed(3),
+      it.experienceBank.toFixed(1),
+      it.guidelineBank.toFixed(1),
+      kilo(tokens),
+      String(it.failures),
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padStart(widths[column] ?? 0)).join('  ');
+  const title = options.simulated
+    ? 'Results per iteration (simulated model: these figures exercise the runtime, they measure no real LLM)'
+    : 'Results per iteration';
+  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { runCli, test } from './fixtures.ts';
+
+const good = JSON.stringify({ problem_id: 'a', question: 'What is 1 + 1?', answer: '2' });
+
+/** Each case: the input file's content (or null for the default good file), extra flags, and what stderr must say. */
+const badInputs: Array<{ name: string; content: string | null; flags: string[]; says: RegExp }> = [
+  { name: 'a malformed JSONL line', content: `${good}\n{"problem_id": "b", "question": \n`, flags: [], says: /problems\.jsonl:2:/ },
+  { name: 'a missing question', content: `${good}\n${JSON.stringify({ problem_id: 'b', answer: '3' })}\n`, flags: [], says: /problems\.jsonl:2:.*question/ },
+  { name: 'a duplicate problem_id', content: `${good}\n${good}\n`, flags: [], says: /problems\.jsonl:2:.*duplicate.*line 1/i },
+  { name: 'an empty file', content: '', flags: [], says: /problems\.jsonl.*(empty|no problems)/i },
+  { name: 'an unknown flag', content: null, flags: ['--n-candidatez', '3'], says: /unknown option '--n-candidatez'/ },
+  { name: 'ε outside [0, 1]', content: null, flags: ['--epsilon', '1.5'], says: /--epsilon.*1\.5/ },
+  { name: 'N < 1', content: null, flags: ['--n-candidates', '0'], says: /--n-candidates.*0/ },
+  { name: 'an unreachable endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(from --base-url\)/ },
+];
+
+describe('tmas run refuses bad input', () => {
+  for (const { name, content, flags, says } of badInputs) {
+    test(`${name}: one-paragraph error, exit code 2, no output directory`, async ({ dir }) => {
+      const input = path.join(dir, 'problems.jsonl');
+      await writeFile(input, content ?? `${good}\n`);
+      const output = path.join(dir, 'out');
+      const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof', ...flags]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(says);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(existsSync(output)).toBe(false);
+    });
+  }
+
+  test('snake_case spellings of the reference CLI are accepted', async ({ dir }) => {
+    const input = path.join(dir, 'problems.jsonl');
+    await writeFile(input, `${good}\n`);
+    const output = path.join(dir, 'out');
+    const result = await runCli(['run', '--input_file', input, '--output_file', output, '--no-proof', '--n_candidates', '2', '--n_verifications', '1', '--max_iterations', '1']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/simulated/);
+    expect(existsSync(path.join(output, 'results.jsonl'))).toBe(true);
+  });
+
+  test('--help explains each run option with its default', async () => {
+    const result = await runCli(['run', '--help']);
+    expect(result.code).toBe(0);
+    for (const flag of ['--input-file', '--n-candidates', '--epsilon', '--jaccard-threshold', '--verify-base-url', '--guide-model-name', '--tokenizer']) {
+      expect(result.stdout).toContain(flag);
+    }
+    expect(result.stdout).toMatch(/default: 0\.2/);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Shared vitest fixtures: a fresh temporary directory per test (removed
+ * afterwards), and helpers to run tmas in-process or as a child process.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base } from 'vitest';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { loadProblems } from '../src/problems.ts';
+import type { Envelope } from '../src/protocol.ts';
+import { runEvaluation, type RunOutcome } from '../src/runtime.ts';
+import { Store } from '../src/store/store.ts';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = path.join(REPO, 'src', 'bin.mjs');
+
+/** `test` with a `dir` fixture: a new empty temporary directory. */
+export const test = base.extend<{ dir: string }>({
+  // eslint-disable-next-line no-empty-pattern
+  dir: async ({}, use) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-test-'));
+    await use(dir);
+    await rm(dir, { recursive: true, force: true });
+  },
+});
+
+/** Writes problems as JSONL and returns the path. */
+export async function writeProblems(dir: string, problems: Array<{ problem_id: string; question: string; answer?: string }>): Promise<string> {
+  const file = path.join(dir, 'problems.jsonl');
+  await writeFile(file, problems.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  return file;
+}
+
+/** A few small problems with answers. */
+export function smallProblems(count: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    problem_id: `p${i + 1}`,
+    question: `Compute ${i + 2} times ${i + 3}.`,
+    answer: String((i + 2) * (i + 3)),
+  }));
+}
+
+/** Runs an evaluation in-process with CLI arguments, as `tmas run` would, quietly. */
+export async function runInProcess(args: string[]): Promise<RunOutcome> {
+  const { config, secrets } = toRunConfig(parseRunFlags(args), {});
+  const problems = await loadProblems(config.inputFile);
+  const quiet = { stdout: () => {}, stderr: () => {} };
+  return runEvaluation(config, secrets, problems, quiet);
+}
+
+/** Every envelope of a finished run's message log, in sequence order. */
+export async function readLog(outputDir: string): Promise<Envelope[]> {
+  const store = await Store.open(outputDir);
+  try {
+    const envelopes: Envelope[] = [];
+    for await (const value of store.messages().values()) envelopes.push(value as Envelope);
+    return envelopes;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs the `tmas` executable as a child process. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,228 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { describe, expect, test as base } from 'vitest';
+import { isUserError } from '../src/errors.ts';
+import { createPool, type FitPart, type Pool } from '../src/pool.ts';
+import { jaccard } from '../workers/jaccard.worker.ts';
+import { MESSAGE_OVERHEAD_TOKENS } from '../workers/tokenize.worker.ts';
+
+// One real pool per file: each thread loads its token ranks once, which is the slow part.
+const test = base.extend<{ pool: Pool }>({
+  pool: [
+    async ({}, use) => {
+      const pool = createPool({ threads: 2 });
+      await use(pool);
+      await pool.close();
+    },
+    { scope: 'file' },
+  ],
+});
+
+const o200kEncoder = new Tiktoken(o200k);
+const count = (text: string, encoder = o200kEncoder): number => (text === '' ? 0 : encoder.encode(text, [], []).length);
+const promptCount = (system: string, user: string): number =>
+  (system === '' ? 0 : count(system) + MESSAGE_OVERHEAD_TOKENS) + count(user) + MESSAGE_OVERHEAD_TOKENS;
+
+/** A seeded PRNG (mulberry32), so that every run sees the same random cases. */
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomWords(random: () => number, vocabulary: string[], length: number): string {
+  return Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)] ?? '').join(' ');
+}
+
+/** `words` words of a part named `id`; parts start and end with a word so joins do not merge tokens. */
+function wordPart(id: string, words: number, drop?: number): FitPart {
+  const text = `${id} ${Array.from({ length: words }, (_, index) => `word${index % 50}`).join(' ')} end`;
+  return drop === undefined ? { id, text } : { id, text, drop };
+}
+
+describe('fit', () => {
+  const system = 'You are a careful mathematician.';
+
+  test('keeps every part, in order, when the prompt fits', async ({ pool }) => {
+    const parts = [wordPart('a', 20), wordPart('b', 20, 0), wordPart('c', 20, 1)];
+    const result = await pool.fit({ system, parts, budget: 10_000 });
+    expect(result.dropped).toEqual([]);
+    expect(result.user).toBe(parts.map((part) => part.text).join('\n\n'));
+    expect(result.promptTokens).toBe(promptCount(system, result.user));
+  });
+
+  test('drops by ascending rank, ties by position, never an undroppable part', async ({ pool }) => {
+    const parts = [
+      wordPart('A', 100),
+      wordPart('B', 100, 2),
+      wordPart('C', 100, 1),
+      wordPart('D', 100, 1),
+      wordPart('E', 100),
+      wordPart('F', 100, 0),
+    ];
+    const kept = [parts[0], parts[1], parts[4]].map((part) => part?.text).join('\n\n');
+    const budget = promptCount(system, kept);
+    const result = await pool.fit({ system, parts, budget });
+    expect(result.dropped).toEqual(['F', 'C', 'D']);
+    expect(result.user).toBe(kept);
+    expect(result.promptTokens).toBe(budget);
+
+    // Below what the undroppable parts need: everything droppable goes, the rest is returned.
+    const tight = await pool.fit({ system, parts, budget: 50 });
+    expect(tight.dropped).toEqual(['F', 'C', 'D', 'B']);
+    expect(tight.user).toBe(`${parts[0]?.text}\n\n${parts[4]?.text}`);
+    expect(tight.promptTokens).toBe(promptCount(system, tight.user));
+    expect(tight.promptTokens).toBeGreaterThan(50);
+  });
+
+  test('promptTokens is exact, and within budget while a part can still go, at every budget', async ({ pool }) => {
+    // Joins where BPE merges across the separator: punctuation and newlines (the
+    // per-part sum over-counts), and whitespace runs with tabs (it under-counts).
+    const cases: FitPart[][] = [
+      [
+        { id: 'q', text: '<problem>\nFind all n such that n^2 + 1 divides 2^n.\n</problem>' },
+        { id: 'r0', text: 'Solution:\nBy parity, n is even.\n', drop: 0 },
+        { id: 'r1', text: '\nSolution:\nTry n = 1; then 2 divides 2.', drop: 1 },
+        { id: 'e0', text: '- [pitfall] Forgetting n = 0!', drop: 2 },
+        { id: 'tail', text: '</rollouts>' },
+      ],
+      [
+        { id: 'a', text: 'Solution: \t', drop: 0 },
+        { id: 'b', text: '\n\t\t\n', drop: 1 },
+        { id: 'c', text: 'x = 1.', drop: 2 },
+      ],
+    ];
+    let sawDrops = 0;
+    for (const parts of cases) {
+      const droppable = parts.filter((part) => part.drop !== undefined).length;
+      const full = promptCount('', parts.map((part) => part.text).join('\n\n'));
+      for (let budget = 0; budget <= full + 1; budget++) {
+        const result = await pool.fit({ system: '', parts, budget });
+        expect(result.promptTokens).toBe(promptCount('', result.user));
+        if (result.dropped.length < droppable) expect(result.promptTokens).toBeLessThanOrEqual(budget);
+        sawDrops += result.dropped.length;
+      }
+    }
+    expect(sawDrops).toBeGreaterThan(0);
+  });
+
+  test('drops a 130,000-token rollout and keeps the rest', async ({ pool }) => {
+    const random = createRandom(7);
+    const vocabulary = Array.from({ length: 500 }, (_, index) => `w${index.toString(36)}`);
+    let huge = '';
+    while (count(huge) < 130_000) huge += `${randomWords(random, vocabulary, 20_000)}\n`;
+    const parts: FitPart[] = [wordPart('question', 50), { id: 'rollout', text: huge, drop: 0 }, wordPart('ask', 20)];
+    const result = await pool.fit({ system, parts, budget: 8_000 });
+    expect(result.dropped).toEqual(['rollout']);
+    expect(result.user).toBe(`${parts[0]?.text}\n\n${parts[2]?.text}`);
+    expect(result.promptTokens).toBe(promptCount(system, result.user));
+  });
+});
+
+describe('countTokens', () => {
+  const texts = [
+    '',
+    'Let $x^2 + y^2 = z^2$; show that 60 divides xyz.',
+    'Quoted model output: <|endoftext|> is plain text here.',
+    'Ünïcödé, 数学, and emoji 🧮 in one line.\n\n\tindented',
+  ];
+
+  test('matches js-tiktoken on the main thread', async ({ pool }) => {
+    expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
+  });
+
+  test('uses the encoding asked for', async ({ pool }) => {
+    const cl100kEncoder = new Tiktoken(cl100k);
+    expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(
+      texts.map((text) => count(text, cl100kEncoder)),
+    );
+  });
+
+  test('an unknown encoding is a TMAS_TOKENIZER user error naming the flag', async ({ pool }) => {
+    const error: unknown = await pool.countTokens(['x'], { encoding: 'gpt-5' }).catch((caught: unknown) => caught);
+    expect(isUserError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'TMAS_TOKENIZER', message: expect.stringContaining('--tokenizer') });
+    await expect(pool.fit({ encoding: 'llama3', system: '', parts: [], budget: 10 })).rejects.toMatchObject({
+      code: 'TMAS_TOKENIZER',
+    });
+    expect(() => createPool({ encoding: 'bert' })).toThrow(expect.objectContaining({ code: 'TMAS_TOKENIZER' }));
+  });
+
+  test('pending counts the tasks in flight', async ({ pool }) => {
+    const tasks = [pool.countTokens(['one']), pool.countTokens(['two']), pool.dedup({ existing: [], incoming: ['x'], threshold: 0.5 })];
+    expect(pool.pending).toBe(3);
+    await Promise.all(tasks);
+    expect(pool.pending).toBe(0);
+  });
+
+  test('an aborted signal rejects the task and the pool stays usable', async ({ pool }) => {
+    await expect(pool.countTokens(['x'], { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(pool.pending).toBe(0);
+    expect(await pool.countTokens(['hello world'])).toEqual([2]);
+  });
+});
+
+describe('dedup', () => {
+  const bank = [
+    'The sum of the roots of x^2 - 5x + 6 is 5 by Vieta.',
+    'Pitfall: dividing by n - 1 without checking that n is not 1.',
+  ];
+
+  test('drops a near-duplicate and keeps a distinct record', async ({ pool }) => {
+    const incoming = [
+      'the sum of the roots of x^2 - 5x + 6 is 5, by Vieta!',
+      'Induction on n shows every term of the sequence is odd.',
+    ];
+    expect(await pool.dedup({ existing: bank, incoming, threshold: 0.7 })).toEqual({ keep: [false, true] });
+  });
+
+  test('an incoming record is compared with the incoming records kept before it', async ({ pool }) => {
+    const incoming = [
+      'Modular arithmetic mod 9 settles the digit sum question.',
+      'Modular arithmetic mod 9 settles the digit sum question quickly.',
+      'Pitfall: dividing by n - 1 without checking that n is not 1.',
+    ];
+    expect(await pool.dedup({ existing: bank, incoming, threshold: 0.7 })).toEqual({ keep: [true, false, false] });
+    // With nothing in the bank, the first of two duplicates stays.
+    expect(await pool.dedup({ existing: [], incoming: [bank[0] ?? '', bank[0] ?? ''], threshold: 0.9 })).toEqual({
+      keep: [true, false],
+    });
+  });
+
+  test('the indexed decisions equal brute-force Jaccard on random banks', async ({ pool }) => {
+    const random = createRandom(20_260_514);
+    // Exact fractions too, where a similarity lands on the threshold itself.
+    const thresholds = [1 / 3, 0.5, 2 / 3, 0.75];
+    let kept = 0;
+    let dropped = 0;
+    for (let round = 0; round < 50; round++) {
+      const vocabulary = Array.from({ length: 4 + Math.floor(random() * 10) }, (_, index) => `v${index}`);
+      const record = (): string => randomWords(random, vocabulary, Math.floor(random() * 14));
+      const existing = Array.from({ length: Math.floor(random() * 60) }, record);
+      const incoming = Array.from({ length: 1 + Math.floor(random() * 40) }, record);
+      const threshold = round < thresholds.length * 3 ? (thresholds[round % thresholds.length] ?? 0.5) : 0.3 + random() * 0.6;
+      const shingle = 1 + (round % 3);
+
+      const expected: boolean[] = [];
+      const keptTexts = [...existing];
+      for (const text of incoming) {
+        const keep = keptTexts.every((other) => jaccard(text, other, shingle) < threshold);
+        expected.push(keep);
+        if (keep) keptTexts.push(text);
+      }
+      const { keep } = await pool.dedup({ existing, incoming, threshold, shingle });
+      expect(keep, `round ${round}`).toEqual(expected);
+      kept += expected.filter(Boolean).length;
+      dropped += expected.filter((flag) => !flag).length;
+    }
+    // Both outcomes must occur, or the comparison proves nothing.
+    expect(kept).toBeGreaterThan(100);
+    expect(dropped).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,372 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test as base } from 'vitest';
+import { isUserError, type UserError } from '../src/errors.ts';
+import { loadProblems, type LoadOptions } from '../src/problems.ts';
+
+interface Fixtures {
+  /** A fresh temp dir per test, removed afterwards. */
+  dir: string;
+  /** Writes a fixture file into `dir` and returns its path. */
+  write: (name: string, content: string | Uint8Array) => Promise<string>;
+}
+
+const test = base.extend<Fixtures>({
+  // The empty pattern is required: vitest reads a fixture's dependencies from its destructuring.
+  dir: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'tmas-problems-'));
+    await use(dir);
+    await rm(dir, { recursive: true, force: true });
+  },
+  write: async ({ dir }, use) => {
+    await use(async (name, content) => {
+      const path = join(dir, name);
+      await writeFile(path, content);
+      return path;
+    });
+  },
+});
+
+/** Loads a file that must fail, and checks the shape every input error shares. */
+async function loadError(file: string, options?: LoadOptions): Promise<UserError> {
+  let caught: unknown;
+  try {
+    await loadProblems(file, options);
+  } catch (error) {
+    caught = error;
+  }
+  if (!isUserError(caught)) throw new Error(`expected a UserError, got ${String(caught)}`);
+  expect(caught.code).toBe('TMAS_INPUT');
+  expect(caught.message).not.toContain('\n');
+  return caught;
+}
+
+/** Asserts the message starts `<file>:<line>: `, the form editors link to. */
+function expectAt(error: UserError, file: string, line: number): void {
+  expect(error.message.startsWith(`${file}:${line}`), error.message).toBe(true);
+}
+
+const jsonl = (...rows: unknown[]): string => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
+
+describe('loadProblems: JSONL that loads', () => {
+  test('reads ids, questions, answers and solutions', async ({ write }) => {
+    const file = await write(
+      'p.jsonl',
+      jsonl(
+        { problem_id: 'a', question: 'What is 1+1?', answer: '2', solution: '1+1=2' },
+        { problem_id: 'b', question: 'Unanswered' },
+      ),
+    );
+    expect(await loadProblems(file)).toEqual([
+      { id: 'a', question: 'What is 1+1?', answer: '2', solution: '1+1=2', extra: {} },
+      { id: 'b', question: 'Unanswered', extra: {} },
+    ]);
+  });
+
+  test('a UTF-8 BOM, CRLF line ends and blank lines load correctly', async ({ write }) => {
+    const body = '\uFEFF{"problem_id":"x","question":"Été?","answer":"1"}\r\n\r\n   \r\n{"problem_id":"y","question":"Q2"}\r\n';
+    const problems = await loadProblems(await write('bom.jsonl', body));
+    expect(problems.map((p) => [p.id, p.question, p.answer])).toEqual([
+      ['x', 'Été?', '1'],
+      ['y', 'Q2', undefined],
+    ]);
+  });
+
+  test('numeric ids and answers become decimal strings', async ({ write }) => {
+    const file = await write('n.jsonl', '{"problem_id": 7, "question": "q", "answer": 42}\n{"problem_id": -3, "question": "r", "answer": 0.375}\n');
+    const problems = await loadProblems(file);
+    expect(problems.map((p) => [p.id, p.answer])).toEqual([
+      ['7', '42'],
+      ['-3', '0.375'],
+    ]);
+  });
+
+  test('aliases id and problem are accepted and unknown fields are kept in extra', async ({ write }) => {
+    const file = await write(
+      'alias.jsonl',
+      jsonl({ id: 'p1', problem: 'Aliased?', answer: null, topic: 'algebra', meta: { level: 3, tags: ['x'] } }),
+    );
+    expect(await loadProblems(file)).toEqual([
+      { id: 'p1', question: 'Aliased?', extra: { topic: 'algebra', meta: { level: 3, tags: ['x'] } } },
+    ]);
+  });
+
+  test('a 10 MB question loads intact', async ({ write }) => {
+    const question = 'x'.repeat(10 * 1024 * 1024 - 3) + '\\n?';
+    const file = await write('big.jsonl', jsonl({ problem_id: 'big', question, answer: '1' }, { problem_id: 'small', question: 'q' }));
+    const problems = await loadProblems(file);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]?.question.length).toBe(question.length);
+    expect(problems[0]?.question).toBe(question);
+  });
+
+  test('a file that is one JSON array of objects loads', async ({ write }) => {
+    const file = await write(
+      'arr.json',
+      JSON.stringify([{ problem_id: 'a', question: 'q1', answer: 1 }, { id: 2, problem: 'q2', topic: 't' }], null, 2),
+    );
+    expect(await loadProblems(file)).toEqual([
+      { id: 'a', question: 'q1', answer: '1', extra: {} },
+      { id: '2', question: 'q2', extra: { topic: 't' } },
+    ]);
+  });
+});
+
+describe('loadProblems: file-level errors', () => {
+  test('a missing file names the file', async ({ dir }) => {
+    const file = join(dir, 'nope.jsonl');
+    const error = await loadError(file);
+    expect(error.message.startsWith(`${file}: file not found.`), error.message).toBe(true);
+  });
+
+  test('a directory is reported as unreadable', async ({ dir }) => {
+    const error = await loadError(dir);
+    expect(error.message.startsWith(`${dir}: `)).toBe(true);
+    expect(error.message).toContain('directory');
+  });
+
+  test('an empty file, or one of only blank lines, has no problems', async ({ write }) => {
+    for (const [name, body] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \r\n\n'], ['empty.csv', '\uFEFF']] as const) {
+      const file = await write(name, body);
+      const error = await loadError(file);
+      expect(error.message.startsWith(`${file}: no problems found`), error.message).toBe(true);
+    }
+  });
+
+  test('invalid UTF-8 names the line and byte offset', async ({ write }) => {
+    const head = Buffer.from('{"problem_id":"a","question":"ok"}\n{"problem_id":"b","question":"caf');
+    const bytes = Buffer.concat([head, Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    const file = await write('latin1.jsonl', bytes);
+    const error = await loadError(file);
+    expectAt(error, file, 2);
+    expect(error.message).toContain(`byte offset ${head.length}`);
+    expect(error.message).toContain('0xe9');
+  });
+
+  test('a UTF-16 file is told apart from stray bad bytes', async ({ write }) => {
+    const file = await write('u16.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', 'utf16le')]));
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('UTF-16');
+  });
+});
+
+describe('loadProblems: JSONL line errors', () => {
+  test('a line that is not JSON quotes the parser and names the line', async ({ write }) => {
+    const file = await write('bad.jsonl', '{"problem_id":"a","question":"q"}\n\n{"problem_id":"b", "question": oops}\n');
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toMatch(/not valid JSON \(Unexpected token 'o'\)/);
+  });
+
+  test('the parser reason is cut short on a huge broken line', async ({ write }) => {
+    const file = await write('huge.jsonl', `{"problem_id":"a","question":"${'y'.repeat(100_000)}" trailing}\n`);
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message.length).toBeLessThan(600);
+  });
+
+  test('a line that is JSON but not an object', async ({ write }) => {
+    const file = await write('arr-line.jsonl', '{"problem_id":"a","question":"q"}\n"just a string"\n');
+    const error = await loadError(file);
+    expectAt(error, file, 2);
+    expect(error.message).toContain('is a string, not a JSON object');
+  });
+
+  test('JSONL whose first line is an array is read as JSONL, not as an array file', async ({ write }) => {
+    const file = await write('first-array.jsonl', '[1, 2]\n{"problem_id":"a","question":"q"}\n');
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('is an array, not a JSON object');
+  });
+
+  test('a missing question', async ({ write }) => {
+    const file = await write('noq.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b', answer: '3' }));
+    const error = await loadError(file);
+    expectAt(error, file, 2);
+    expect(error.message).toContain('"question" is missing');
+  });
+
+  test('an empty question', async ({ write }) => {
+    const file = await write('emptyq.jsonl', jsonl({ problem_id: 'a', question: '  ' }));
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('"question" is empty');
+  });
+
+  test('a question that is not a string', async ({ write }) => {
+    const file = await write('numq.jsonl', jsonl({ problem_id: 'a', question: 12 }));
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('"question" is a number');
+  });
+
+  test('a missing problem_id is rejected, not numbered', async ({ write }) => {
+    const file = await write('noid.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b', question: 'q' }, { question: 'r' }));
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('"problem_id" is missing');
+  });
+
+  test('a duplicate problem_id names both lines', async ({ write }) => {
+    const file = await write('dup.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b', question: 'q' }, { id: 'a', question: 'r' }));
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('duplicate problem id "a", already used on line 1');
+  });
+
+  test('an id that is not an integer is rejected', async ({ write }) => {
+    const file = await write('fracid.jsonl', '{"problem_id":"a","question":"q"}\n{"problem_id":1.5,"question":"q"}\n');
+    const error = await loadError(file);
+    expectAt(error, file, 2);
+    expect(error.message).toContain('"problem_id" is the number 1.5, not an integer');
+  });
+
+  test('an integer answer too large for a JSON number is rejected', async ({ write }) => {
+    const file = await write('bigint.jsonl', '{"problem_id":"a","question":"q","answer":12345678901234567890}\n');
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('Write the answer as a string');
+  });
+});
+
+describe('loadProblems: JSON array errors', () => {
+  test('an element that is not an object names its index and line', async ({ write }) => {
+    const file = await write('arr.json', '[\n  {"problem_id": "a", "question": "q"},\n  "stray"\n]\n');
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('(array index 1)');
+    expect(error.message).toContain('not a JSON object');
+  });
+
+  test('broken JSON inside an element names that element', async ({ write }) => {
+    const file = await write('arr.json', '[\n  {"problem_id": "a", "question": "q"},\n  {"problem_id": "b",\n   "question": nope}\n]\n');
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('(array index 1)');
+    expect(error.message).toContain('not valid JSON');
+  });
+
+  test('a trailing comma is pointed at', async ({ write }) => {
+    const file = await write('arr.json', '[\n  {"problem_id": "a", "question": "q"},\n]\n');
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('trailing comma');
+  });
+
+  test('a missing question in an element names the index', async ({ write }) => {
+    const file = await write('arr.json', JSON.stringify([{ problem_id: 'a', question: 'q' }, { problem_id: 'b' }], null, 1));
+    const error = await loadError(file);
+    expectAt(error, file, 6);
+    expect(error.message).toContain('(array index 1): "question" is missing');
+  });
+
+  test('a duplicate id in an array names both elements', async ({ write }) => {
+    const file = await write('arr.json', '[{"problem_id":"a","question":"q"},\n{"problem_id":"a","question":"r"}]');
+    const error = await loadError(file);
+    expect(error.message.startsWith(`${file}:2 (array index 1): duplicate problem id "a", already used on line 1 (array index 0)`), error.message).toBe(true);
+  });
+
+  test('an empty array has no problems', async ({ write }) => {
+    const file = await write('arr.json', '[ ]\n');
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('array is empty');
+  });
+});
+
+describe('loadProblems: CSV', () => {
+  const bench =
+    '\uFEFFProblem ID,Problem,Short Answer,Category,Subcategory,Source\r\n' +
+    'imo-1,"Find $x$ such that\r\n$x^2 = 4$, $x > 0$.",2,Algebra,Equations,"Made up, 2025"\r\n' +
+    '\r\n' +
+    'imo-2,"He said ""hi"".",,Combinatorics,Counting,X\r\n';
+
+  test('default columns, BOM, CRLF, quoted newlines, commas and quotes', async ({ write }) => {
+    const problems = await loadProblems(await write('bench.csv', bench));
+    expect(problems).toEqual([
+      {
+        id: 'imo-1',
+        question: 'Find $x$ such that\n$x^2 = 4$, $x > 0$.',
+        answer: '2',
+        extra: { Category: 'Algebra', Subcategory: 'Equations', Source: 'Made up, 2025' },
+      },
+      { id: 'imo-2', question: 'He said "hi".', extra: { Category: 'Combinatorics', Subcategory: 'Counting', Source: 'X' } },
+    ]);
+  });
+
+  test('column mapping options pick other columns', async ({ write }) => {
+    const file = await write('mine.CSV', 'key,text,gold,notes\n1,"a\nb",7,n\n');
+    const problems = await loadProblems(file, { idColumn: 'key', questionColumn: 'text', answerColumn: 'gold' });
+    expect(problems).toEqual([{ id: '1', question: 'a\nb', answer: '7', extra: { notes: 'n' } }]);
+  });
+
+  test('a CSV without the default answer column loads without answers', async ({ write }) => {
+    const problems = await loadProblems(await write('noans.csv', 'Problem ID,Problem\np,q\n'));
+    expect(problems).toEqual([{ id: 'p', question: 'q', extra: {} }]);
+  });
+
+  test('a missing column is named, with the header that was found', async ({ write }) => {
+    const file = await write('cols.csv', 'id,question,answer\n1,q,2\n');
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('no column "Problem ID" (it has: "id", "question", "answer")');
+    expect(error.message).toContain('--id-column');
+  });
+
+  test('an answer column named explicitly must exist', async ({ write }) => {
+    const file = await write('cols.csv', 'Problem ID,Problem\n1,q\n');
+    const error = await loadError(file, { answerColumn: 'Answer' });
+    expectAt(error, file, 1);
+    expect(error.message).toContain('no column "Answer"');
+  });
+
+  test('row errors report the line their record starts on', async ({ write }) => {
+    // Record 2 spans lines 2-4, so the empty-id record 3 starts on line 6 (after a blank line).
+    const file = await write('rows.csv', 'Problem ID,Problem\na,"one\ntwo\nthree"\n\n,"four"\n');
+    const error = await loadError(file);
+    expectAt(error, file, 6);
+    expect(error.message).toContain('the "Problem ID" cell is empty');
+  });
+
+  test('a quote that is never closed points at its record', async ({ write }) => {
+    const file = await write('quote.csv', 'Problem ID,Problem\na,b\nc,"open\nstill open\n');
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('Quote Not Closed');
+  });
+
+  test('a row with the wrong number of fields points at its record', async ({ write }) => {
+    const file = await write('fields.csv', 'Problem ID,Problem\na,"x\ny"\nb,c,d\n');
+    const error = await loadError(file);
+    expectAt(error, file, 4);
+    expect(error.message).toContain('Invalid Record Length');
+  });
+
+  test('duplicate ids across CSV rows name both lines', async ({ write }) => {
+    const file = await write('dup.csv', 'Problem ID,Problem\na,"x\ny"\na,z\n');
+    const error = await loadError(file);
+    expectAt(error, file, 4);
+    expect(error.message).toContain('already used on line 2');
+  });
+
+  test('a header with no rows has no problems', async ({ write }) => {
+    const file = await write('header.csv', 'Problem ID,Problem,Short Answer\n');
+    const error = await loadError(file);
+    expectAt(error, file, 1);
+    expect(error.message).toContain('no problems');
+  });
+});
+
+describe('problems/demo.jsonl', () => {
+  test('loads at least 30 problems, all answered, with unique ids', async () => {
+    const file = fileURLToPath(new URL('../problems/demo.jsonl', import.meta.url));
+    const problems = await loadProblems(file);
+    expect(problems.length).toBeGreaterThanOrEqual(30);
+    expect(problems.every((p) => p.answer !== undefined && p.answer.trim() !== '')).toBe(true);
+    expect(new Set(problems.map((p) => p.id)).size).toBe(problems.length);
+    expect(problems.every((p) => typeof p.extra['topic'] === 'string')).toBe(true);
+  });
+});

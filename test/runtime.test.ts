@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import type { Envelope, Message } from '../src/protocol.ts';
+import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const N = 4;
+const M = 2;
+const T = 3;
+
+function count(log: Envelope[], type: Message['type'], problem: string, iteration: number): number {
+  return log.filter((e) => e.message.type === type && e.message.problem === problem && e.message.iteration === iteration).length;
+}
+
+function sources(log: Envelope[]): string[] {
+  return log.flatMap((e) => (e.message.type === 'solution.requested' && e.message.iteration > 0 ? [e.message.source] : []));
+}
+
+describe('the TMAS loop against the simulated model', () => {
+  test('each problem and iteration has N solutions, N×M verifications, N summaries, one experience and one guideline update', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', `${N}`, '--n-verifications', `${M}`, '--max-iterations', `${T}`, '--sim-latency-ms', '5']);
+    const log = await readLog(output);
+    for (const problem of ['p1', 'p2', 'p3']) {
+      for (let t = 0; t < T; t++) {
+        expect(count(log, 'solution.completed', problem, t), `${problem} iteration ${t}`).toBe(N);
+        expect(count(log, 'verification.completed', problem, t)).toBe(N * M);
+        expect(count(log, 'summary.completed', problem, t)).toBe(N);
+        expect(count(log, 'experience.completed', problem, t)).toBe(1);
+        expect(count(log, 'guideline.completed', problem, t)).toBe(1);
+        expect(count(log, 'iteration.completed', problem, t)).toBe(1);
+      }
+      expect(count(log, 'solution.completed', problem, T)).toBe(0);
+    }
+    const results = (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(results).toHaveLength(3 * T);
+    expect(results[0]).toMatchObject({ problem: 'p1', iteration: 0, simulated: true });
+    expect(results[0].candidates).toHaveLength(N);
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8'));
+    expect(metrics.simulated).toBe(true);
+    expect(metrics.iterations).toHaveLength(T);
+  });
+
+  test('a candidate is verified before the last candidate of its iteration is written', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', '6', '--n-verifications', '2', '--max-iterations', '1', '--sim-latency-ms', '30', '--sim-p99-ms', '300']);
+    const log = await readLog(output);
+    for (const problem of ['p1', 'p2']) {
+      const lastSolution = Math.max(...log.filter((e) => e.message.type === 'solution.completed' && e.message.problem === problem).map((e) => e.seq));
+      const firstVerification = Math.min(...log.filter((e) => e.message.type === 'verification.requested' && e.message.problem === problem).map((e) => e.seq));
+      expect(firstVerification).toBeLessThan(lastSolution);
+    }
+  });
+
+  test('ε = 0 never explores and ε = 1 never exploits after iteration 0', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '3'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'greedy'), '--epsilon', '0']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'explore'), '--epsilon', '1']);
+    const greedy = sources(await readLog(path.join(dir, 'greedy')));
+    const explore = sources(await readLog(path.join(dir, 'explore')));
+    expect(greedy).toHaveLength(2 * 2 * 4);
+    expect(new Set(greedy)).toEqual(new Set(['experience']));
+    expect(explore).toHaveLength(2 * 2 * 4);
+    expect(new Set(explore)).toEqual(new Set(['guideline']));
+  });
+
+  test('exploit prompts carry R(t-1) and E(t-1); explore prompts carry G(t-1)', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', '8', '--n-verifications', '1', '--max-iterations', '3', '--epsilon', '0.5']);
+    const requests = (await readLog(output)).flatMap((e) => (e.message.type === 'solution.requested' && e.message.iteration === 2 ? [e.message] : []));
+    const exploit = requests.filter((r) => r.source === 'experience');
+    const explore = requests.filter((r) => r.source === 'guideline');
+    expect(exploit.length).toBeGreaterThan(0);
+    expect(explore.length).toBeGreaterThan(0);
+    for (const request of exploit) {
+      expect(request.rollouts).toHaveLength(8);
+      expect(request.rollouts.every((rollout) => rollout.summary.length > 0)).toBe(true);
+      expect(request.experience.length).toBeGreaterThan(0);
+      expect(request.guidelines).toEqual([]);
+    }
+    for (const request of explore) {
+      expect(request.guidelines.length).toBeGreaterThan(0);
+      expect(request.rollouts).toEqual([]);
+      expect(request.experience).toEqual([]);
+    }
+  });
+
+  test('the same seed at concurrency 1 and 64 gives identical results.jsonl', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--seed', '7', '--sim-latency-ms', '3', '--sim-p99-ms', '40'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'one'), '--concurrency', '1']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'many'), '--concurrency', '64']);
+    const one = await readFile(path.join(dir, 'one', 'results.jsonl'), 'utf8');
+    const many = await readFile(path.join(dir, 'many', 'results.jsonl'), 'utf8');
+    expect(one.length).toBeGreaterThan(0);
+    expect(many).toBe(one);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The wire format between the pool client (`src/pool.ts`) and the workers: the
+ * input and output of every task. Types only, so that importing this file from
+ * either side loads nothing.
+ */
+
+/** The js-tiktoken encodings the tokenizer worker can load. */
+export type EncodingName = 'o200k_base' | 'cl100k_base' | 'p50k_base';
+
+/** One piece of a user message; parts with a `drop` rank may be left out, lowest rank first. */
+export interface FitPart {
+  id: string;
+  text: string;
+  drop?: number;
+}
+
+/** Input of the `fit` task: a system message and the parts of the user message. */
+export interface FitTask {
+  encoding: string;
+  system: string;
+  parts: FitPart[];
+  /** The most prompt tokens allowed (system + user, overhead included). */
+  budget: number;
+}
+
+/** Output of the `fit` task. */
+export interface FitOutput {
+  /** The kept parts' texts joined with a blank line, in their original order. */
+  user: string;
+  /** Exact token count of the final prompt, per-message overhead included; may exceed the budget if nothing more could be dropped. */
+  promptTokens: number;
+  /** Ids of the parts left out, in the order they were dropped. */
+  dropped: string[];
+}
+
+/** Input of the `count` task. */
+export interface CountTask {
+  encoding: string;
+  texts: string[];
+}
+
+/** Input of the `dedup` task: the kept bank and the new records, in the order they are considered. */
+export interface DedupInput {
+  existing: string[];
+  incoming: string[];
+  /** A new record is dropped when its Jaccard similarity to a kept record is at least this. */
+  threshold: number;
+  /** Words per shingle; 3 when absent. */
+  shingle?: number;
+}
+
+/** Output of the `dedup` task: one flag per incoming record. */
+export interface DedupOutput {
+  keep: boolean[];
+}
+
+/** What the loader shim (`workers/load.mjs`) receives: which worker module, which export, and its input. */
+export interface TaskEnvelope<I> {
+  /** `file:` URL of the worker module. */
+  file: string;
+  /** Name of the exported task function. */
+  name: string;
+  input: I;
+}

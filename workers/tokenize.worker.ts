@@ -1,0 +1,131 @@
+/**
+ * Token counting and prompt fitting with js-tiktoken (DESIGN.md sections 4 and 5).
+ *
+ * Pure functions run by the pool: the only I/O is loading an encoding's ranks,
+ * lazily and once per thread, for the encoding a task names.
+ */
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
+
+/**
+ * Tokens counted per chat message for its framing (role markers, separators).
+ * Chat templates differ by model (OpenAI's own counting recipe uses 3 per message
+ * plus 3 for the reply); 4 per message slightly over-counts, which only makes the
+ * completion limit a little smaller, never the request too long.
+ */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** What joins the kept parts of a user message. */
+export const PART_SEPARATOR = '\n\n';
+
+// Each rank file is megabytes of source: import only the one a task asks for.
+const RANKS = {
+  o200k_base: () => import('js-tiktoken/ranks/o200k_base'),
+  cl100k_base: () => import('js-tiktoken/ranks/cl100k_base'),
+  p50k_base: () => import('js-tiktoken/ranks/p50k_base'),
+} satisfies Record<EncodingName, () => Promise<{ default: TiktokenBPE }>>;
+
+const encoders = new Map<string, Promise<Tiktoken>>();
+
+function isEncodingName(name: string): name is EncodingName {
+  return Object.hasOwn(RANKS, name);
+}
+
+/** The encoder for `name`, built once per thread. */
+export function getEncoder(name: string): Promise<Tiktoken> {
+  let encoder = encoders.get(name);
+  if (encoder === undefined) {
+    if (!isEncodingName(name)) {
+      // The pool client checks names before dispatch; reaching this is a bug.
+      throw new TypeError(`unknown encoding "${name}"`);
+    }
+    encoder = RANKS[name]().then((ranks) => new Tiktoken(ranks.default));
+    encoders.set(name, encoder);
+  }
+  return encoder;
+}
+
+/**
+ * Tokens of `text` as plain text. Special-token strings such as `<|endoftext|>`
+ * count as ordinary text: prompts quote model output, and a count must not throw.
+ */
+export function countText(encoder: Tiktoken, text: string): number {
+  return text === '' ? 0 : encoder.encode(text, [], []).length;
+}
+
+/** Prompt tokens outside the user text: the system message (sent only when non-empty) and both messages' framing. */
+function framingTokens(encoder: Tiktoken, system: string): number {
+  const systemTokens = system === '' ? 0 : countText(encoder, system) + MESSAGE_OVERHEAD_TOKENS;
+  return systemTokens + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** The `count` task: tokens of each text. */
+export async function count(task: CountTask): Promise<number[]> {
+  const encoder = await getEncoder(task.encoding);
+  return task.texts.map((text) => countText(encoder, text));
+}
+
+/**
+ * The `fit` task: drops droppable parts, lowest `drop` rank first (ties by
+ * position), until system + user fit `budget` tokens.
+ *
+ * Each part is encoded once, and drops are decided on the sum of those counts
+ * plus the separators'; the kept text is then encoded once, for the exact
+ * `promptTokens`. BPE merges tokens across a join (a trailing "." absorbs the
+ * blank line after it), so the sum usually over-counts the joined text by about
+ * a token per join: when the budget falls within those few tokens, one part
+ * more than strictly needed may go. We accept that to avoid re-encoding a
+ * prompt that may hold a 100,000-token rollout after every drop. When the sum
+ * under-counts instead (rare: a part that starts with a newline) and the exact
+ * count is over the budget, the next part in drop order goes and the kept text
+ * is recounted.
+ */
+export async function fit(task: FitTask): Promise<FitOutput> {
+  const encoder = await getEncoder(task.encoding);
+  const { system, parts, budget } = task;
+  for (const part of parts) {
+    if (part.drop !== undefined && !Number.isFinite(part.drop)) {
+      throw new TypeError(`part "${part.id}" has a drop rank that is not a finite number`);
+    }
+  }
+
+  const partTokens = parts.map((part) => countText(encoder, part.text));
+  const separatorTokens = countText(encoder, PART_SEPARATOR);
+  const fixedTokens = framingTokens(encoder, system);
+
+  const dropOrder: number[] = [];
+  parts.forEach((part, index) => {
+    if (part.drop !== undefined) dropOrder.push(index);
+  });
+  // Array.prototype.sort is stable, so equal ranks keep their original order.
+  dropOrder.sort((a, b) => (parts[a]?.drop ?? 0) - (parts[b]?.drop ?? 0));
+
+  const kept = parts.map(() => true);
+  let keptCount = parts.length;
+  let keptTokens = partTokens.reduce((sum, tokens) => sum + tokens, 0);
+  let dropped = 0;
+  const dropNext = (): void => {
+    const index = dropOrder[dropped++] ?? 0;
+    kept[index] = false;
+    keptCount -= 1;
+    keptTokens -= partTokens[index] ?? 0;
+  };
+  const estimate = (): number => fixedTokens + keptTokens + Math.max(0, keptCount - 1) * separatorTokens;
+
+  while (estimate() > budget && dropped < dropOrder.length) dropNext();
+
+  const join = (): string =>
+    parts
+      .filter((_, index) => kept[index])
+      .map((part) => part.text)
+      .join(PART_SEPARATOR);
+  let user = join();
+  let promptTokens = fixedTokens + countText(encoder, user);
+  while (promptTokens > budget && dropped < dropOrder.length) {
+    dropNext();
+    user = join();
+    promptTokens = fixedTokens + countText(encoder, user);
+  }
+
+  return { user, promptTokens, dropped: dropOrder.slice(0, dropped).map((index) => parts[index]?.id ?? '') };
+}
