@@ -6,12 +6,14 @@
  */
 import { fromPromise } from 'xstate';
 import { TmasError } from '../src/errors.ts';
-import type { Message, Role, Usage } from '../src/protocol.ts';
+import type { EndpointSlot, Message, Usage } from '../src/protocol.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** What a role asks for. */
 export interface LlmInput {
-  role: Role;
+  role: string;
+  /** Which endpoint (`--base-url`, `--verify-base-url`, …) the call goes to. */
+  endpoint: EndpointSlot;
   problem: string;
   iteration: number;
   /** Distinguishes the calls of one role in one iteration (candidate, or candidate × M + verification). */

@@ -10,7 +10,7 @@
  */
 import { TmasError } from '../src/errors.ts';
 import { enqueueActions, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
-import type { Message, MessageType, Role } from '../src/protocol.ts';
+import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/protocol.ts';
 import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import type { PromptSpec } from './prompt.ts';
@@ -24,7 +24,10 @@ export interface RoleOptions {
 
 /** Everything that makes one role what it is. */
 export interface RoleDefinition<T extends MessageType = MessageType> {
-  role: Role;
+  /** The role's name: it receives `<role>.requested` messages at the address `role:<role>`. */
+  role: string;
+  /** The endpoint its calls go to; the role's own name when that is a slot, else `solution`. */
+  endpoint?: EndpointSlot;
   /** The request message type this role answers. */
   request: T;
   /** Tells the calls of one iteration apart: candidate, or candidate × M + verification. */
@@ -45,12 +48,18 @@ function baseOf(request: Message) {
   return { run: request.run, problem: request.problem, iteration: request.iteration, correlation: request.correlation };
 }
 
-function trimmedMessage(role: Role, request: Message, output: LlmOutput, index: number): Message {
+function trimmedMessage(role: string, request: Message, output: LlmOutput, index: number): Message {
   return { type: 'context.trimmed', ...baseOf(request), role, index, dropped: output.dropped, promptTokens: output.promptTokens, budget: output.budget };
 }
 
-function failedMessage(role: Role, request: Message, failure: LlmFailure, index: number): Message {
+function failedMessage(role: string, request: Message, failure: LlmFailure, index: number): Message {
   return { type: 'llm.failed', ...baseOf(request), role, index, code: failure.code, error: failure.error };
+}
+
+/** The endpoint slot a role's calls go to. */
+export function endpointSlotOf(definition: Pick<RoleDefinition, 'role' | 'endpoint'>): EndpointSlot {
+  if (definition.endpoint) return definition.endpoint;
+  return (ENDPOINT_SLOTS as readonly string[]).includes(definition.role) ? (definition.role as EndpointSlot) : 'solution';
 }
 
 /** Builds the actor definition of a role from its `RoleDefinition`. */
@@ -93,6 +102,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
           const request = event as Request;
           const input: LlmInput = {
             role: definition.role,
+            endpoint: endpointSlotOf(definition),
             problem: request.problem,
             iteration: request.iteration,
             index: definition.index(request),

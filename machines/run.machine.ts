@@ -4,18 +4,15 @@
  * problem is done. Problems are independent: there is no barrier between them.
  */
 import { assign, enqueueActions, setup } from 'xstate';
-import { ROLES, type MessageOf } from '../src/protocol.ts';
-import { experienceMachine } from './experience.role.ts';
-import { guidelineMachine } from './guideline.role.ts';
+import type { MessageOf } from '../src/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import { problemMachine, type ProblemInput } from './problem.machine.ts';
 import type { RoleOptions } from './role.machine.ts';
-import { solutionMachine } from './solution.role.ts';
-import { summaryMachine } from './summary.role.ts';
-import { verificationMachine } from './verification.role.ts';
 
 export interface RunInput {
   run: string;
+  /** The role actors to spawn, by the name under which the strategy provides them. */
+  roles: string[];
   problems: ProblemInput[];
   roleOptions: RoleOptions;
   /** Problems running at once; 0 runs all at once. */
@@ -42,12 +39,8 @@ export const runMachine = setup({
     output: {} as { completed: number },
   },
   actors: {
+    // The strategy provides the problem machine and the role machines (by name) with `provide()`.
     problem: problemMachine,
-    solution: solutionMachine,
-    verification: verificationMachine,
-    summary: summaryMachine,
-    experience: experienceMachine,
-    guideline: guidelineMachine,
   },
   actions: {
     post: postNotProvided as (_: unknown, params: PostParams) => void,
@@ -74,8 +67,9 @@ export const runMachine = setup({
     running: {
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          for (const role of ROLES) {
-            enqueue.spawnChild(role, { id: `role:${role}`, systemId: `role:${role}`, input: context.roleOptions });
+          for (const role of context.roles) {
+            // Role machines are provided by name, so their names are not known to the types here.
+            enqueue.spawnChild(role as 'problem', { id: `role:${role}`, systemId: `role:${role}`, input: context.roleOptions as never });
           }
           enqueue({
             type: 'post',

@@ -11,7 +11,7 @@ import { TmasError } from './errors.ts';
 import { CallFailedError, type Endpoint, type Gateway } from './gateway/gateway.ts';
 import type { Pool } from './pool.ts';
 import { hashOf, seedFor } from './prng.ts';
-import type { Role } from './protocol.ts';
+import type { EndpointSlot } from './protocol.ts';
 import type { CallRecord, Store } from './store/store.ts';
 
 /** What the call needs from the runtime. */
@@ -28,7 +28,7 @@ export interface LlmCallDeps {
 }
 
 /** The endpoint a role's calls go to. */
-export function endpointFor(role: Role, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
+export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
   const { baseUrl, model } = deps.config.endpoints[role];
   const url = baseUrl ?? deps.simulatorUrl;
   if (!url) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
@@ -44,7 +44,7 @@ export function promptBudget(window: number): number {
 export function createLlmCall(deps: LlmCallDeps) {
   return fromPromise<LlmResult, LlmInput>(async ({ input, signal }) => {
     const { config } = deps;
-    const endpoint = endpointFor(input.role, deps);
+    const endpoint = endpointFor(input.endpoint, deps);
     const budget = promptBudget(config.maxTokens);
     const fitted = await deps.pool.fit(
       { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget },

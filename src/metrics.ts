@@ -7,7 +7,7 @@
  * candidate with the highest calibrated score); oracle pass@N (any correct).
  */
 import { normalizeAnswer } from './grader/index.ts';
-import type { CandidateResult, Envelope, Role } from './protocol.ts';
+import type { CandidateResult, Envelope } from './protocol.ts';
 
 /** Figures of one iteration, over the problems that have a reference answer. */
 export interface IterationMetrics {
@@ -23,7 +23,7 @@ export interface IterationMetrics {
   meanScore: number | null;
   experienceBank: number;
   guidelineBank: number;
-  tokens: Partial<Record<Role, { prompt: number; completion: number }>>;
+  tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
   trims: number;
@@ -94,7 +94,7 @@ interface IterationAccumulator {
   problems: Map<string, ProblemIteration>;
   experienceBank: Map<string, number>;
   guidelineBank: Map<string, number>;
-  tokens: Partial<Record<Role, { prompt: number; completion: number }>>;
+  tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
   trims: number;
@@ -134,7 +134,7 @@ export function createMetricsCollector(): MetricsCollector {
         default:
           if ('call' in message) {
             const accumulator = at(message.iteration);
-            const role = message.type.slice(0, message.type.indexOf('.')) as Role;
+            const role = message.type.slice(0, message.type.lastIndexOf('.'));
             const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
             tokens.prompt += message.call.usage.promptTokens;
             tokens.completion += message.call.usage.completionTokens;

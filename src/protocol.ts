@@ -14,6 +14,13 @@ export const PROTOCOL_VERSION = 1;
 export const ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * The endpoint slots: each role's calls go to one of these (`--base-url`,
+ * `--verify-base-url`, …). Roles of other strategies name the slot they use.
+ */
+export const ENDPOINT_SLOTS = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;
+export type EndpointSlot = (typeof ENDPOINT_SLOTS)[number];
+
 /** Where a candidate's prompt came from (DESIGN.md section 1). */
 export type CandidateSource = 'normal' | 'experience' | 'guideline';
 
@@ -177,11 +184,11 @@ export type IterationCompleted = Msg<'iteration.completed', { candidates: Candid
 /** A prompt did not fit the context window; `dropped` names the parts left out, oldest and lowest-scored first. */
 export type ContextTrimmed = Msg<
   'context.trimmed',
-  { role: Role; index: number; dropped: string[]; promptTokens: number; budget: number }
+  { role: string; index: number; dropped: string[]; promptTokens: number; budget: number }
 >;
 
 /** A call failed for good (after its retries). The problem actor records the failure and goes on. */
-export type LlmFailed = Msg<'llm.failed', { role: Role; index: number; code: string; error: string }>;
+export type LlmFailed = Msg<'llm.failed', { role: string; index: number; code: string; error: string }>;
 
 export type Message =
   | RunStarted
@@ -209,7 +216,7 @@ export type MessageType = Message['type'];
 export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
 
 /** An actor address on the bus: `run`, `problem:<id>`, `role:<role>`, or `log` for messages no actor consumes. */
-export type Address = 'run' | 'log' | `problem:${string}` | `role:${Role}`;
+export type Address = 'run' | 'log' | `problem:${string}` | `role:${string}`;
 
 /** A message as it travels on the bus and is stored in the log. */
 export interface Envelope<M extends Message = Message> {

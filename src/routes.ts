@@ -2,15 +2,12 @@
  * Who sends and who receives each message type. Actors post messages without
  * naming an address; the bus stamps `from` and `to` from here, so the routing
  * of the whole protocol reads in one place.
+ *
+ * The rule for role messages is by suffix, so a strategy's new roles route
+ * without a change here: `<role>.requested` goes from the problem to
+ * `role:<role>`, and `<role>.completed` back to the problem.
  */
-import { ROLES, type Address, type Message, type Role } from './protocol.ts';
-
-const roles = new Set<string>(ROLES);
-
-function roleOf(type: string): Role | null {
-  const owner = type.slice(0, type.indexOf('.'));
-  return roles.has(owner) ? (owner as Role) : null;
-}
+import type { Address, Message } from './protocol.ts';
 
 /** The sender and the recipient of a message. `log` receives what no actor consumes. */
 export function routeOf(message: Message): { from: Address; to: Address } {
@@ -30,11 +27,13 @@ export function routeOf(message: Message): { from: Address; to: Address } {
     case 'llm.failed':
       return { from: `role:${message.role}`, to: problem };
     default: {
-      const role = roleOf(message.type);
-      if (role === null) throw new TypeError(`no route for message type ${(message as Message).type}`);
-      return message.type.endsWith('.requested')
-        ? { from: problem, to: `role:${role}` }
-        : { from: `role:${role}`, to: problem };
+      const type: string = message.type;
+      const dot = type.lastIndexOf('.');
+      const role = type.slice(0, dot);
+      const verb = type.slice(dot + 1);
+      if (verb === 'requested') return { from: problem, to: `role:${role}` };
+      if (verb === 'completed') return { from: `role:${role}`, to: problem };
+      throw new TypeError(`no route for message type ${type}`);
     }
   }
 }

@@ -7,14 +7,10 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import { problemMachine, type DedupBanksInput, type DedupBanksOutput, type SaveIterationInput } from '../machines/problem.machine.ts';
+import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../machines/problem.machine.ts';
 import { dedupBanks } from './banks.ts';
-import { experienceMachine } from '../machines/experience.role.ts';
-import { guidelineMachine } from '../machines/guideline.role.ts';
 import { runMachine } from '../machines/run.machine.ts';
-import { solutionMachine } from '../machines/solution.role.ts';
-import { summaryMachine } from '../machines/summary.role.ts';
-import { verificationMachine } from '../machines/verification.role.ts';
+import { tmasStrategy, type Strategy } from '../machines/strategy.ts';
 import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
 import { UserError } from './errors.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER } from './gateway/check.ts';
@@ -70,7 +66,14 @@ async function ensureFreshOutputDir(dir: string): Promise<void> {
 }
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
-export async function runEvaluation(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+export async function runEvaluation(
+  config: RunConfig,
+  secrets: Secrets,
+  problems: Problem[],
+  io: RunIO,
+  options: { signal?: AbortSignal; strategy?: Strategy } = {},
+): Promise<RunOutcome> {
+  const strategy = options.strategy ?? tmasStrategy;
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
@@ -134,15 +137,12 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const post = (_: unknown, params: { message: Parameters<typeof bus.publish>[0] }) => queueMicrotask(() => void bus.publish(params.message));
     const llm = createLlmCall({ ...deps, pool, gateway, store, counters });
     const roleImplementations = { actors: { llm }, actions: { post } };
+    const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({
       actions: { post },
       actors: {
-        solution: solutionMachine.provide(roleImplementations),
-        verification: verificationMachine.provide(roleImplementations),
-        summary: summaryMachine.provide(roleImplementations),
-        experience: experienceMachine.provide(roleImplementations),
-        guideline: guidelineMachine.provide(roleImplementations),
-        problem: problemMachine.provide({
+        ...roles,
+        problem: strategy.problem.provide({
           actions: { post },
           actors: {
             dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, signal)),
@@ -160,6 +160,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const actor = createActor(machine, {
       input: {
         run: runId,
+        roles: Object.keys(strategy.roles),
         simulated,
         maxActive: config.activeProblems,
         roleOptions: { proof: config.proof, temperature: config.temperature },
