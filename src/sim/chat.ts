@@ -61,11 +61,11 @@ function track(attempts: Map<string, number>, key: string, attempt: number): voi
 }
 
 const ROLE_HINT =
-  'the system message must say "You are the <Role> agent" with Role one of Solution, Verification, Summary, Experience, Guideline';
+  'the system message must say "You are the <Role> agent" with Role one of Solution, Verification, Summary, Experience, Guideline, Judge';
 
 /** Handles one chat completion request. */
 export async function handleChat(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
-  const entry: RequestLogEntry = { at: Date.now(), role: null, problem: null, key: '', status: null, fault: null };
+  const entry: RequestLogEntry = { at: Date.now(), role: null, problem: null, key: '', seed: null, status: null, fault: null };
   const done = (status: number | null): void => {
     context.log?.write({ ...entry, status });
   };
@@ -93,6 +93,7 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   const { problem, rest } = splitProblem(user, context.catalogue);
   entry.role = role;
   entry.problem = problem.id;
+  entry.seed = request.seed ?? null;
   context.stats.byRole[role] = (context.stats.byRole[role] ?? 0) + 1;
   if (!problem.known) context.stats.unknownProblems++;
 
@@ -142,7 +143,7 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     return done(Number(fault));
   }
 
-  const reply = replyTo(role, problem, rest, replyKeyOf(seed, request), context.settings);
+  const reply = replyTo(role, problem, rest, replyKeyOf(seed, request), context.settings, system);
   const finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
   const responseBody = toResponseBody(
     { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },

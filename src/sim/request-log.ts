@@ -15,6 +15,8 @@ export interface RequestLogEntry {
   problem: string | null;
   /** sha256 of the request body: equal for a retry of the same request. */
   key: string;
+  /** The request's sampling `seed`: tmas derives it from (seed, problem, iteration, role, index), so it names the call. */
+  seed: number | null;
   /** HTTP status sent; null when no complete response was sent (reset, hang). */
   status: number | null;
   fault: string | null;

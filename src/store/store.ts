@@ -6,7 +6,9 @@
  */
 import path from 'node:path';
 import { Level } from 'level';
-import { UserError } from '../errors.ts';
+import { TmasError, UserError } from '../errors.ts';
+import type { RunConfig } from '../config.ts';
+import type { Problem } from '../problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../protocol.ts';
 
 /** A completed LLM call as the journal keeps it. */
@@ -21,6 +23,18 @@ export interface CallRecord {
   usage: { promptTokens: number; completionTokens: number };
   timings: { startedAt: number; latencyMs: number };
   attempts: number;
+}
+
+/** What a run directory says about its run. Never holds an API key. */
+export interface Manifest {
+  run: string;
+  config: RunConfig;
+  configHash: string;
+  tmasVersion: string;
+  protocolVersion: number;
+  simulated: boolean;
+  strategy: string;
+  createdAt: string;
 }
 
 /** One problem's state at the end of an iteration: what resume and `show` need. */
@@ -50,13 +64,41 @@ function iterationKey(ordinal: number, iteration: number): string {
 
 /** An open store. */
 export class Store {
+  /** Writes not yet settled: close() waits for them, so an interrupted run loses no journaled call. */
+  private readonly pending = new Set<Promise<unknown>>();
+
   private constructor(
     readonly dir: string,
     private readonly db: Level<string, unknown>,
   ) {}
 
+  private track<T>(write: Promise<T>): Promise<T> {
+    this.pending.add(write);
+    const forget = () => this.pending.delete(write);
+    write.then(forget, forget);
+    return write;
+  }
+
+  /** Sublevels are made once: creating one per call showed in the profile at thousands of calls per second. */
+  private readonly sublevels = new Map<string, ReturnType<Level<string, unknown>['sublevel']>>();
+
+  /**
+   * The keys journaled by this process, when the journal was empty at open: a
+   * fresh run then answers a lookup of any other key without a read. null: the
+   * journal held calls at open (resume, replay), so every lookup reads.
+   */
+  private journalKeys: Set<string> | null = null;
+
+  /** Journal writes waiting for the next batch: one LevelDB batch per event-loop turn instead of one put per call. */
+  private callBatch: Array<{ record: CallRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
+
   private sub(name: string) {
-    return this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
+    let sublevel = this.sublevels.get(name);
+    if (!sublevel) {
+      sublevel = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
+      this.sublevels.set(name, sublevel);
+    }
+    return sublevel;
   }
 
   readonly manifest = () => this.sub('manifest');
@@ -64,6 +106,49 @@ export class Store {
   readonly messages = () => this.sub('messages');
   readonly banks = () => this.sub('banks');
   readonly iterations = () => this.sub('iterations');
+  readonly problems = () => this.sub('problems');
+
+  /** The run manifest, or undefined for a store that never started a run. */
+  async getManifest(): Promise<Manifest | undefined> {
+    return (await this.manifest().get('manifest')) as Manifest | undefined;
+  }
+
+  /** Writes the manifest and the problems of a new run, in one batch. */
+  async startRun(manifest: Manifest, problems: Problem[]): Promise<void> {
+    await this.db.batch([
+      { type: 'put', sublevel: this.manifest(), key: 'manifest', value: manifest },
+      ...problems.map((problem, ordinal) => ({ type: 'put' as const, sublevel: this.problems(), key: String(ordinal).padStart(6, '0'), value: problem })),
+    ]);
+  }
+
+  /** The problems of the run, in input order. */
+  async loadProblems(): Promise<Problem[]> {
+    const problems: Problem[] = [];
+    for await (const value of this.problems().values()) problems.push(value as Problem);
+    return problems;
+  }
+
+  /** The sequence number after the last logged message (0 for an empty log). */
+  async nextSeq(): Promise<number> {
+    for await (const key of this.messages().keys({ reverse: true, limit: 1 })) return Number(key) + 1;
+    return 0;
+  }
+
+  /** The last completed iteration of a problem, with its banks, or undefined when none completed. */
+  async lastIteration(ordinal: number): Promise<{ record: IterationRecord; banks: BankRecord } | undefined> {
+    const prefix = `${String(ordinal).padStart(6, '0')}!`;
+    for await (const [key, value] of this.iterations().iterator({ gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
+      const banks = (await this.banks().get(key)) as BankRecord | undefined;
+      if (!banks) throw new TmasError('TMAS_STORE', `iteration ${key} has no banks: the store is damaged`);
+      return { record: value as IterationRecord, banks };
+    }
+    return undefined;
+  }
+
+  /** Every logged envelope, in sequence order. Streams. */
+  async *envelopes(): AsyncGenerator<Envelope> {
+    for await (const value of this.messages().values()) yield value as Envelope;
+  }
 
   /** Opens (creating if needed) the store of a run directory. A second process gets a UserError naming the directory. */
   static async open(runDir: string): Promise<Store> {
@@ -78,30 +163,61 @@ export class Store {
       }
       throw error;
     }
-    return new Store(dir, db);
+    const store = new Store(dir, db);
+    let empty = true;
+    for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
+    if (empty) store.journalKeys = new Set();
+    return store;
   }
 
   async getCall(key: string): Promise<CallRecord | undefined> {
+    if (this.journalKeys && !this.journalKeys.has(key)) return undefined;
     return (await this.calls().get(key)) as CallRecord | undefined;
   }
 
+  /** Journals a call; resolves once it is on disk (written with the other calls that completed in the same event-loop turn). */
   async putCall(record: CallRecord): Promise<void> {
-    await this.calls().put(record.key, record);
+    await this.track(
+      new Promise<void>((resolve, reject) => {
+        this.callBatch.push({ record, resolve, reject });
+        if (this.callBatch.length === 1) setImmediate(() => this.flushCalls());
+      }),
+    );
+  }
+
+  private flushCalls(): void {
+    const batch = this.callBatch;
+    this.callBatch = [];
+    this.calls()
+      .batch(batch.map(({ record }) => ({ type: 'put' as const, key: record.key, value: record })))
+      .then(
+        () => {
+          for (const { record, resolve } of batch) {
+            this.journalKeys?.add(record.key);
+            resolve();
+          }
+        },
+        (error: unknown) => {
+          for (const { reject } of batch) reject(error);
+        },
+      );
   }
 
   /** Writes a batch of envelopes of the message log. */
   async appendMessages(envelopes: Envelope[]): Promise<void> {
     const messages = this.messages();
-    await messages.batch(envelopes.map((envelope) => ({ type: 'put' as const, key: seqKey(envelope.seq), value: envelope })));
+    await this.track(messages.batch(envelopes.map((envelope) => ({ type: 'put' as const, key: seqKey(envelope.seq), value: envelope }))));
   }
 
   /** The bank update and the iteration-complete mark, as one atomic batch. */
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
     const key = iterationKey(record.ordinal, record.iteration);
-    await this.db.batch([
-      { type: 'put', sublevel: this.banks(), key, value: banks },
-      { type: 'put', sublevel: this.iterations(), key, value: record },
-    ]);
+    await this.track(
+      this.db.batch([
+        { type: 'put', sublevel: this.banks(), key, value: banks },
+        { type: 'put', sublevel: this.iterations(), key, value: record },
+      ]),
+    );
   }
 
   /** Every iteration record, in input order then iteration order. Streams: nothing is held beyond one record. */
@@ -114,6 +230,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
     await this.db.close();
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * The commands that read a run directory: `tmas log`, `tmas show` and
+ * `tmas export`. None of them writes to the store.
+ */
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { runExportCommand } from '../analysis/export.command.ts';
+import { runLogCommand } from '../analysis/log.command.ts';
+import { runShowCommand } from '../analysis/show.command.ts';
+import { integer } from './parsers.ts';
+
+/** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
+async function writeLine(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+}
+
+/** Adds log, show and export to the program. */
+export function defineAnalysisCommands(program: Command, io: { stdout(line: string): void; stderr(line: string): void }): void {
+  program
+    .command('log')
+    .description('stream the message log of a run as JSONL (for jq or pandas)')
+    .argument('<dir>', 'the run directory (--output-file of the run)')
+    .option('--problem <id>', 'only messages about this problem')
+    .option('--iteration <t>', 'only messages of this iteration', integer(-1))
+    .option('--role <role>', 'only messages to or from this role (solution, verification, …)')
+    .option('--type <type>', 'only this message type, or a prefix ending in "." (e.g. bank.)')
+    .exitOverride()
+    .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
+      await runLogCommand(dir, filters, writeLine);
+    });
+
+  program
+    .command('show')
+    .description("print a problem's candidates, scores, summaries and both banks at the end of an iteration")
+    .argument('<dir>', 'the run directory')
+    .requiredOption('--problem <id>', 'the problem id')
+    .option('--iteration <t>', 'the iteration (default: the last completed)', integer(0))
+    .exitOverride()
+    .action(async (dir: string, options: { problem: string; iteration?: number }) => {
+      for (const line of await runShowCommand(dir, options)) io.stdout(line);
+    });
+
+  program
+    .command('export')
+    .description('export the trajectories as RL training records (JSONL and Parquet)')
+    .argument('<dir>', 'the run directory')
+    .option('--format <format>', 'the record format', 'rl')
+    .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
+    .exitOverride()
+    .action(async (dir: string, options: { format: string; out?: string }) => {
+      const result = await runExportCommand(dir, options);
+      io.stdout(`${result.records} records: ${result.jsonl}, ${result.parquet}`);
+    });
+}

@@ -1,0 +1,199 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { describe, expect } from 'vitest';
+import { Store } from '../src/store/store.ts';
+import { BIN, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** Starts `tmas sim-server` as its own process, with a request log; resolves its base URL. */
+async function startSimProcess(problems: string, requestLog: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'sim-server', '--problems', problems, '--port', '0', '--latency-median-ms', '40', '--latency-p99-ms', '200', '--request-log', requestLog], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/\S+\/v1/.exec(out);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', () => reject(new Error(`sim-server exited: ${out}`)));
+  });
+  return { url, child };
+}
+
+interface LoggedRequest {
+  at: number;
+  role: string | null;
+  seed: number | null;
+  status: number | null;
+}
+
+async function requests(file: string): Promise<LoggedRequest[]> {
+  if (!existsSync(file)) return [];
+  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedRequest);
+}
+
+/** Runs `tmas` and SIGKILLs it once `when` holds for the request log; resolves when it is dead. */
+async function runUntilKilled(args: string[], requestLog: string, when: (log: LoggedRequest[]) => boolean): Promise<void> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the run finished before the kill point');
+    if (when(await requests(requestLog))) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** The journal's call seeds (each names one call) and every stored bank, read back from a run's store. */
+async function storeContents(runDir: string) {
+  const store = await Store.open(runDir);
+  try {
+    const seeds: number[] = [];
+    for await (const value of store.calls().values()) seeds.push((value as { request: { seed: number } }).request.seed);
+    const banks: Array<[string, unknown]> = [];
+    for await (const entry of store.banks().iterator()) banks.push(entry);
+    return { seeds, banks };
+  } finally {
+    await store.close();
+  }
+}
+
+const count = (role: string) => (log: LoggedRequest[]) => log.filter((r) => r.role === role).length;
+
+describe('durable runs', () => {
+  test('SIGKILL during solutions, verifications and a bank update, resumed each time, gives the results and banks of an uninterrupted run and re-issues no completed call', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(6));
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const sim = await startSimProcess(problems, requestLog);
+    try {
+      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '6', '--seed', '3'];
+      const clean = await runCli(['run', ...common, '--output-file', path.join(dir, 'clean')]);
+      expect(clean.code).toBe(0);
+      const cleanRequests = (await requests(requestLog)).length;
+
+      const run = path.join(dir, 'killed');
+      const resume = ['run', '--resume', run];
+      const afterClean = (log: LoggedRequest[]) => log.slice(cleanRequests);
+      // 1: while the first solutions are being written.
+      await runUntilKilled(['run', ...common, '--output-file', run], requestLog, (log) => count('solution')(afterClean(log)) >= 10);
+      // 2: while verifications run.
+      let mark = (await requests(requestLog)).length;
+      await runUntilKilled(resume, requestLog, (log) => count('verification')(log.slice(mark)) >= 20);
+      // 3: while the experience and guideline agents evolve the banks.
+      mark = (await requests(requestLog)).length;
+      await runUntilKilled(resume, requestLog, (log) => count('experience')(log.slice(mark)) >= 3);
+      const journaledBeforeLastResume = new Set((await storeContents(run)).seeds);
+      mark = (await requests(requestLog)).length;
+      const finished = await runCli(resume);
+      expect(finished.code, finished.stderr).toBe(0);
+      expect(finished.stdout).toMatch(/answered from the journal/);
+
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
+      const [cleanStore, killedStore] = [await storeContents(path.join(dir, 'clean')), await storeContents(run)];
+      expect(killedStore.banks).toEqual(cleanStore.banks);
+      expect(killedStore.seeds.sort()).toEqual(cleanStore.seeds.sort());
+      // No call that was journaled before the last resume went to the server again.
+      const reissued = (await requests(requestLog)).slice(mark).filter((r) => r.seed !== null && journaledBeforeLastResume.has(r.seed));
+      expect(reissued).toEqual([]);
+    } finally {
+      sim.child.kill();
+    }
+  });
+
+  test('SIGINT stops cleanly with a resume hint, and the resumed run completes', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(8));
+    const run = path.join(dir, 'run');
+    const child = spawn(process.execPath, [BIN, 'run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '4', '--sim-latency-ms', '40'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    while (!stderr.includes('problem-iterations') && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`tmas run --resume ${run}`);
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(8 * 2);
+  });
+
+  test('a resume that changes what the calls would be is refused with the differences, and accepted with --force', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'run');
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--seed', '9', '--n-candidates', '3']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--n-candidates: the run has 2, this command gives 3/);
+    expect(refused.stderr).toMatch(/--seed: the run has 0, this command gives 9/);
+    const extended = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+    expect(extended.code, extended.stderr).toBe(0);
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2 * 2);
+    const forced = await runCli(['run', '--resume', run, '--max-iterations', '3', '--seed', '9', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2 * 3);
+  });
+
+  test('a second process on the same run directory gets a clear lock error', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    const holder = await Store.open(run);
+    try {
+      const second = await runCli(['run', '--resume', run]);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(/in use by another tmas process/);
+      expect(second.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await holder.close();
+    }
+  });
+
+  test('log filters, show, and an RL export whose records carry the banks of the iteration before', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'run');
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2'])).code).toBe(0);
+
+    const log = await runCli(['log', run, '--problem', 'p2', '--iteration', '1', '--type', 'bank.']);
+    const envelopes = log.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(envelopes).toHaveLength(1);
+    expect(envelopes[0].message).toMatchObject({ type: 'bank.updated', problem: 'p2', iteration: 1 });
+    const roles = (await runCli(['log', run, '--role', 'verification'])).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(roles.length).toBe(2 * 2 * 2 * 2); // requests and replies: 2 problems × 2 iterations × N=2 × M=1
+    expect(new Set(roles.map((e) => e.message.type))).toEqual(new Set(['verification.requested', 'verification.completed']));
+
+    const show = await runCli(['show', run, '--problem', 'p1', '--iteration', '0']);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/problem p1, iteration 0/);
+    expect(show.stdout).toMatch(/experience bank \(\d+ records\)/);
+
+    const out = path.join(dir, 'rl');
+    const exported = await runCli(['export', run, '--format', 'rl', '--out', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const records = (await readFile(`${out}.jsonl`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(2 * 2 * 2);
+    const store = await Store.open(run);
+    try {
+      for (const record of records) {
+        const { problem_id, iteration } = record.extra_info;
+        const ordinal = problem_id === 'p1' ? 0 : 1;
+        const before = iteration > 0 ? await store.getBanks(ordinal, iteration - 1) : undefined;
+        expect(record.extra_info.experience_bank).toEqual((before?.experience ?? []).map((r) => ({ kind: r.kind, text: r.text })));
+        expect(record.extra_info.guideline_bank).toEqual((before?.guidelines ?? []).map((r) => ({ strategy: r.strategy, outcome: r.outcome })));
+        expect(record.reward_model.ground_truth).toBe(problem_id === 'p1' ? '6' : '12');
+        expect(['normal', 'experience', 'guideline']).toContain(record._source);
+        expect(record.prompt[0].role).toBe('system');
+      }
+      expect(records.some((r) => r.extra_info.iteration === 1 && r.extra_info.experience_bank.length > 0)).toBe(true);
+    } finally {
+      await store.close();
+    }
+    const buffer = await readFile(`${out}.parquet`);
+    const rows = await parquetReadObjects({ file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) });
+    expect(rows).toHaveLength(records.length);
+    expect(JSON.parse(String(rows[0]?.extra_info))).toEqual(records[0].extra_info);
+  });
+});
