@@ -196,4 +196,20 @@ describe('durable runs', () => {
     expect(rows).toHaveLength(records.length);
     expect(JSON.parse(String(rows[0]?.extra_info))).toEqual(records[0].extra_info);
   });
+
+  test('replay reports "identical" for an unchanged run and points at the first changed message after a Jaccard threshold change (0: every new record that has a kept one to compare with is dropped)', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'run');
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '16'])).code).toBe(0);
+    const same = await runCli(['replay', run]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/^identical: \d+ messages/);
+
+    const changed = await runCli(['replay', run, '--jaccard-threshold', '0']);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(/^diverges at bank\.updated p\d\/0\/bank\/0/);
+    expect(changed.stdout).toMatch(/logged: +\{"type":"bank\.updated"/);
+    expect(changed.stdout).toMatch(/replayed: \{"type":"bank\.updated"/);
+    expect(changed.stdout).toMatch(/calls changed, so the journal had no answer/);
+  });
 });

@@ -7,7 +7,12 @@ import type { Command } from 'commander';
 import { runExportCommand } from '../analysis/export.command.ts';
 import { runLogCommand } from '../analysis/log.command.ts';
 import { runShowCommand } from '../analysis/show.command.ts';
-import { integer } from './parsers.ts';
+import path from 'node:path';
+import { formatReplayReport } from '../analysis/replay-report.ts';
+import { replayRun } from '../analysis/replay.ts';
+import type { Secrets } from '../config.ts';
+import { ENDPOINT_SLOTS } from '../protocol.ts';
+import { decimal, integer } from './parsers.ts';
 
 /** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
 async function writeLine(line: string): Promise<void> {
@@ -27,6 +32,26 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .exitOverride()
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
       await runLogCommand(dir, filters, writeLine);
+    });
+
+  program
+    .command('replay')
+    .description('re-run the actors with every completion served from the journal (no network) and compare with the message log')
+    .argument('<dir>', 'the run directory')
+    .option('--jaccard-threshold <x>', 'replay with another bank deduplication threshold', decimal(0, 1))
+    .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy")')
+    .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
+    .exitOverride()
+    .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean }) => {
+      const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
+      const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
+      const changes = {
+        ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
+        ...(options.agents === undefined ? {} : { agents: path.resolve(options.agents) }),
+      };
+      const report = await replayRun(dir, { changes, live: options.live, secrets });
+      for (const line of formatReplayReport(report)) io.stdout(line);
+      process.exitCode = report.identical ? 0 : 1;
     });
 
   program

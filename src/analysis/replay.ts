@@ -1,0 +1,104 @@
+/**
+ * `tmas replay DIR`: re-runs the actors of a finished run with every
+ * completion served from its journal and no network, and reports whether the
+ * messages are identical to the logged ones or the first one that diverges.
+ *
+ * The run's store is copied to a temporary directory and its iteration marks
+ * and banks are cleared, so the replay starts every problem from iteration 0
+ * while the journal (and the old log, for comparison) stay. The run directory
+ * itself is never written. Messages are matched by (type, correlation), since
+ * a run at concurrency > 1 logs them in arrival order.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunConfig, Secrets } from '../config.ts';
+import type { Envelope, Message } from '../protocol.ts';
+import { resolveStrategy } from '../plugins.ts';
+import { runEvaluation } from '../runtime.ts';
+import { seqKey, Store } from '../store/store.ts';
+import { openRun } from './open-run.ts';
+
+/** What a replay found. */
+export interface ReplayReport {
+  identical: boolean;
+  compared: number;
+  /** The first replayed message that differs from the log (or is not in it), with the logged version. */
+  divergence: { replayed: Envelope; logged: Envelope | null } | null;
+  /** Logged messages the replay never produced. */
+  notReproduced: number;
+  /** Calls whose request changed, so the journal had no answer (sent to the endpoint with --live). */
+  misses: Array<{ role: string; problem: string; iteration: number; index: number }>;
+}
+
+function keyOf(message: Message): string {
+  return `${message.type}\u0000${message.correlation}`;
+}
+
+/** Replays a run. `changes` are settings to alter (e.g. the Jaccard threshold); `live` sends journal misses to the endpoint. */
+export async function replayRun(
+  runDir: string,
+  options: { changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents'>>; live?: boolean; secrets: Secrets; stderr?: (line: string) => void },
+): Promise<ReplayReport> {
+  const { store: original, manifest } = await openRun(runDir);
+  let logEnd: number;
+  let problems;
+  try {
+    logEnd = await original.nextSeq();
+    problems = await original.loadProblems();
+  } finally {
+    await original.close();
+  }
+  const work = await mkdtemp(path.join(os.tmpdir(), 'tmas-replay-'));
+  try {
+    await cp(path.join(runDir, 'store'), path.join(work, 'store'), { recursive: true });
+    const copy = await Store.open(work);
+    await copy.iterations().clear();
+    await copy.banks().clear();
+    await copy.close();
+
+    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work };
+    const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
+    await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, strategy: await resolveStrategy(config) });
+    return await compareLogs(work, logEnd);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Compares the replayed messages (seq ≥ logEnd) with the logged ones (seq < logEnd) of one store. */
+async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> {
+  const store = await Store.open(work);
+  try {
+    // Only keys and sequence numbers are held, never the messages.
+    const logged = new Map<string, number>();
+    for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
+      const key = keyOf((envelope as Envelope).message);
+      if (!logged.has(key)) logged.set(key, (envelope as Envelope).seq);
+    }
+    const reproduced = new Set<string>();
+    const misses: ReplayReport['misses'] = [];
+    let divergence: ReplayReport['divergence'] = null;
+    let compared = 0;
+    for await (const value of store.messages().values({ gte: seqKey(logEnd) })) {
+      const replayed = value as Envelope;
+      const { message } = replayed;
+      if (message.type === 'llm.failed' && message.code === 'TMAS_REPLAY_MISS') {
+        misses.push({ role: message.role, problem: message.problem, iteration: message.iteration, index: message.index });
+      }
+      const key = keyOf(message);
+      if (reproduced.has(key)) continue;
+      reproduced.add(key);
+      compared++;
+      if (divergence) continue;
+      const seq = logged.get(key);
+      const old = seq === undefined ? null : ((await store.messages().get(seqKey(seq))) as Envelope | undefined) ?? null;
+      if (!old || JSON.stringify(old.message) !== JSON.stringify(message)) divergence = { replayed, logged: old };
+    }
+    let notReproduced = 0;
+    for (const key of logged.keys()) if (!reproduced.has(key)) notReproduced++;
+    return { identical: divergence === null && notReproduced === 0, compared, divergence, notReproduced, misses };
+  } finally {
+    await store.close();
+  }
+}
