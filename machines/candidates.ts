@@ -21,6 +21,10 @@ export interface CandidateState {
   summaryScore: number | null;
   /** Calls that failed for good, by role: counted in results, never hidden. */
   failures: string[];
+  /** The LLM judge's verdicts by pass (null: unparseable or failed); absent or empty when no judge runs. */
+  verdicts?: Array<boolean | null>;
+  /** Judge passes requested and not yet answered (absent: none). */
+  judgePending?: number;
 }
 
 /**
@@ -46,6 +50,8 @@ export function createCandidates(options: { seed: number; problem: string; itera
     summary: '',
     summaryScore: null,
     failures: [],
+    verdicts: [],
+    judgePending: 0,
   }));
 }
 
@@ -77,8 +83,11 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
     }));
 }
 
-/** The result line of a candidate, graded against the reference answer when there is one. */
-export function toCandidateResult(candidate: CandidateState, reference: string | undefined): CandidateResult {
+/**
+ * The result line of a candidate, graded against the reference answer when there is one
+ * (rule-based), and by the LLM judge's `passes` when it ran (0: it did not).
+ */
+export function toCandidateResult(candidate: CandidateState, reference: string | undefined, passes = 0): CandidateResult {
   return {
     candidate: candidate.candidate,
     source: candidate.source,
@@ -87,6 +96,16 @@ export function toCandidateResult(candidate: CandidateState, reference: string |
     summary: candidate.summary,
     summaryScore: candidate.summaryScore,
     correct: reference === undefined ? null : candidate.answer !== null && gradeAnswer(candidate.answer, reference).equal,
+    ...judgeGrade(candidate, passes),
     failures: candidate.failures,
   };
+}
+
+/** The judge's part of a result: every pass's verdict, and their mean; a candidate without a solution is wrong. */
+function judgeGrade(candidate: CandidateState, passes: number): Pick<CandidateResult, 'judge' | 'correctJudge'> {
+  if (passes === 0) return { judge: null, correctJudge: null };
+  const verdicts = Array.from({ length: passes }, (_, pass) => candidate.verdicts?.[pass] ?? null);
+  const parsed = verdicts.filter((verdict): verdict is boolean => verdict !== null);
+  const correctJudge = candidate.text === null ? 0 : parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length;
+  return { judge: { verdicts }, correctJudge };
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ExperienceRecord, MessageOf } from '../src/protocol.ts';
-import { callInfo, parseJsonReply, recordsOrError, replyBase } from './reply.ts';
+import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from './reply.ts';
 import { experienceParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from './prompt.ts';
 import { createRoleMachine, type RoleDefinition } from './role.machine.ts';
 
@@ -61,6 +61,8 @@ export const experienceRole = {
     ...recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError),
     call: callInfo(output),
   }),
+  validate: (request, output) =>
+    unusableBecause(recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError).parseError, output),
 } satisfies RoleDefinition<'experience.requested'>;
 
 /** The Experience agent's actor definition. */

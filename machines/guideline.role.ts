@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { GuidelineRecord, MessageOf } from '../src/protocol.ts';
 import { describeParseError } from './experience.role.ts';
-import { callInfo, parseJsonReply, recordsOrError, replyBase } from './reply.ts';
+import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from './reply.ts';
 import { guidelineParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from './prompt.ts';
 import { createRoleMachine, type RoleDefinition } from './role.machine.ts';
 
@@ -61,6 +61,8 @@ export const guidelineRole = {
     ...recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError),
     call: callInfo(output),
   }),
+  validate: (request, output) =>
+    unusableBecause(recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError).parseError, output),
 } satisfies RoleDefinition<'guideline.requested'>;
 
 /** The Guideline agent's actor definition. */

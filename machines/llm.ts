@@ -23,6 +23,8 @@ export interface LlmInput {
   temperature?: number;
   /** The request message this call answers; echoed in the output so the role keeps no state per call. */
   request: Message;
+  /** 0 for the first call; n for the n-th retry after unusable output (another seed, so another request). */
+  attempt?: number;
 }
 
 /** What a successful call returns. */
@@ -40,6 +42,10 @@ export interface LlmOutput {
   promptTokens: number;
   budget: number;
   dropped: string[];
+  /** The input's `attempt`, echoed. */
+  attempt?: number;
+  /** Context-length errors the endpoint returned before the prompt fitted (each shrank the window). */
+  contextErrors?: number;
 }
 
 /** A call that failed for good, after the gateway's retries. Failures are results, not exceptions, so the role replies with `llm.failed`. */
@@ -48,6 +54,8 @@ export interface LlmFailure {
   request: Message;
   code: string;
   error: string;
+  /** The input's `attempt`, echoed. */
+  attempt?: number;
 }
 
 /** The output of the `llm` actor. */

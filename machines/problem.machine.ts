@@ -21,6 +21,7 @@ import {
   withoutSummary,
   type CandidateState,
 } from './candidates.ts';
+import { addVerdict, awaitJudge, fromJudgeIndex, judgePassesOf, judgeRequests } from './judging.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 
 /** The problem as the actor sees it. */
@@ -28,6 +29,8 @@ export interface ProblemSpec {
   id: string;
   question: string;
   answer?: string;
+  /** A reference solution: what the judge compares against in proof mode. */
+  solution?: string;
 }
 
 /** The method's settings that shape the loop. */
@@ -39,6 +42,14 @@ export interface LoopSettings {
   epsilon: number;
   seed: number;
   jaccardThreshold: number;
+  /** The `majority` strategy's samples per problem (`--samples`). */
+  samples?: number;
+  /** `barrier`: verifications start once all N solutions are in, summaries once all N×M verifications are; `pipelined` (default) starts each as soon as its inputs exist. */
+  schedule?: 'pipelined' | 'barrier';
+  /** LLM judge passes per candidate when the problem has a reference (0 or absent: no judge). */
+  judgePasses?: number;
+  /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
+  proof?: boolean;
 }
 
 /** Where a problem starts: iteration 0 with empty banks, or where an earlier run stopped. */
@@ -99,6 +110,7 @@ type ProblemEvent =
   | MessageOf<'summary.completed'>
   | MessageOf<'experience.completed'>
   | MessageOf<'guideline.completed'>
+  | MessageOf<'judge.completed'>
   | MessageOf<'llm.failed'>;
 
 function base(context: ProblemContext) {
@@ -114,7 +126,9 @@ function failure(event: MessageOf<'llm.failed'>): string {
 }
 
 function results(context: ProblemContext) {
-  return context.candidates.map((candidate) => toCandidateResult(candidate, context.problem.answer));
+  // A proof is not graded by its boxed answer: in proof mode only the judge grades.
+  const reference = context.settings.proof ? undefined : context.problem.answer;
+  return context.candidates.map((candidate) => toCandidateResult(candidate, reference, judgePassesOf(context)));
 }
 
 /** The problem actor's definition. */
@@ -173,7 +187,7 @@ export const problemMachine = setup({
     }),
   },
   guards: {
-    allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized),
+    allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized && (candidate.judgePending ?? 0) === 0),
     banksEvolved: ({ context }) => context.newExperience !== null && context.newGuidelines !== null,
     lastIteration: ({ context }) => context.iteration + 1 >= context.settings.maxIterations,
   },
@@ -207,38 +221,28 @@ export const problemMachine = setup({
       on: {
         'solution.completed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
-            enqueue.assign({
-              candidates: updateCandidate(context.candidates, event.candidate, (candidate) => ({
-                ...candidate,
-                text: event.text,
-                answer: event.answer,
-              })),
-            });
-            // Verification starts as soon as the candidate exists, not when the iteration's last one does.
-            for (let index = 0; index < context.settings.nVerifications; index++) {
-              enqueue({
-                type: 'post',
-                params: {
-                  message: {
-                    type: 'verification.requested',
-                    ...base(context),
-                    correlation: correlation(context, 'verification', `${event.candidate}.${index}`),
-                    candidate: event.candidate,
-                    index,
-                    question: context.problem.question,
-                    solution: event.text,
-                  },
-                },
-              });
-            }
+            const candidates = updateCandidate(context.candidates, event.candidate, (candidate) =>
+              awaitJudge({ ...candidate, text: event.text, answer: event.answer }, judgePassesOf(context)),
+            );
+            enqueue.assign({ candidates });
+            // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
+            const ready = isBarrier(context) ? (allSolved(candidates) ? candidates : []) : candidates.filter((candidate) => candidate.candidate === event.candidate);
+            for (const message of verificationRequests(context, ready)) enqueue({ type: 'post', params: { message } });
+            // The judge needs only the solution: its passes start at once, whatever the schedule.
+            for (const message of judgeRequests({ ...context, base: base(context) }, event)) enqueue({ type: 'post', params: { message } });
           }),
+        },
+        'judge.completed': {
+          actions: assign(({ context, event }) => ({
+            candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)),
+          })),
         },
         'verification.completed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
             const verification = { index: event.index, score: event.score, analysis: event.analysis };
-            const { candidates, summaryRequest } = settleVerification(context, event.candidate, verification, null);
+            const { candidates, summaryRequests } = settleVerification(context, event.candidate, verification, null);
             enqueue.assign({ candidates });
-            if (summaryRequest) enqueue({ type: 'post', params: { message: summaryRequest } });
+            for (const message of summaryRequests) enqueue({ type: 'post', params: { message } });
           }),
         },
         'summary.completed': {
@@ -256,21 +260,31 @@ export const problemMachine = setup({
             const candidate = event.role === 'verification' ? Math.floor(event.index / 10_000) : event.index;
             if (event.role === 'solution') {
               // No solution: nothing to verify or summarise; the candidate counts as unanswered.
+              const candidates = updateCandidate(context.candidates, candidate, (state) => ({
+                ...state,
+                text: null,
+                summarized: true,
+                failures: [...state.failures, failure(event)],
+              }));
+              enqueue.assign({ candidates });
+              if (isBarrier(context) && allSolved(candidates)) {
+                for (const message of verificationRequests(context, candidates)) enqueue({ type: 'post', params: { message } });
+              }
+            } else if (event.role === 'verification') {
+              const verification = { index: event.index % 10_000, score: null, analysis: '' };
+              const { candidates, summaryRequests } = settleVerification(context, candidate, verification, failure(event));
+              enqueue.assign({ candidates });
+              for (const message of summaryRequests) enqueue({ type: 'post', params: { message } });
+            } else if (event.role === 'summary') {
+              enqueue.assign({ candidates: updateCandidate(context.candidates, candidate, (state) => withoutSummary(state, failure(event))) });
+            } else if (event.role === 'judge') {
+              const judged = fromJudgeIndex(event.index);
               enqueue.assign({
-                candidates: updateCandidate(context.candidates, candidate, (state) => ({
-                  ...state,
-                  text: null,
-                  summarized: true,
+                candidates: updateCandidate(context.candidates, judged.candidate, (state) => ({
+                  ...addVerdict(state, judged.pass, null),
                   failures: [...state.failures, failure(event)],
                 })),
               });
-            } else if (event.role === 'verification') {
-              const verification = { index: event.index % 10_000, score: null, analysis: '' };
-              const { candidates, summaryRequest } = settleVerification(context, candidate, verification, failure(event));
-              enqueue.assign({ candidates });
-              if (summaryRequest) enqueue({ type: 'post', params: { message: summaryRequest } });
-            } else if (event.role === 'summary') {
-              enqueue.assign({ candidates: updateCandidate(context.candidates, candidate, (state) => withoutSummary(state, failure(event))) });
             }
           }),
         },
@@ -358,32 +372,66 @@ export const problemMachine = setup({
   },
 });
 
+function isBarrier(context: ProblemContext): boolean {
+  return context.settings.schedule === 'barrier';
+}
+
+/** True once every candidate's solution is in or has failed for good. */
+function allSolved(candidates: CandidateState[]): boolean {
+  return candidates.every((candidate) => candidate.text !== null || candidate.summarized);
+}
+
+/** The M verification requests of each of `candidates` that has a solution. */
+function verificationRequests(context: ProblemContext, candidates: CandidateState[]): Message[] {
+  const messages: Message[] = [];
+  for (const candidate of candidates) {
+    if (candidate.text === null) continue;
+    for (let index = 0; index < context.settings.nVerifications; index++) {
+      messages.push({
+        type: 'verification.requested',
+        ...base(context),
+        correlation: correlation(context, 'verification', `${candidate.candidate}.${index}`),
+        candidate: candidate.candidate,
+        index,
+        question: context.problem.question,
+        solution: candidate.text,
+      });
+    }
+  }
+  return messages;
+}
+
+function summaryRequest(context: ProblemContext, candidate: CandidateState): Message {
+  return {
+    type: 'summary.requested',
+    ...base(context),
+    correlation: correlation(context, 'summary', candidate.candidate),
+    candidate: candidate.candidate,
+    question: context.problem.question,
+    solution: candidate.text ?? '',
+    verifications: candidate.verifications,
+  };
+}
+
 /**
  * Records a verification; once the candidate has all M, returns its summary
- * request too.
+ * request too (under a barrier: once every candidate with a solution has all M,
+ * every summary request).
  */
 function settleVerification(
   context: ProblemContext,
   index: number,
   verification: { index: number; score: number | null; analysis: string },
   failed: string | null,
-): { candidates: CandidateState[]; summaryRequest: Message | null } {
+): { candidates: CandidateState[]; summaryRequests: Message[] } {
   const before = context.candidates.find((candidate) => candidate.candidate === index);
-  if (!before) return { candidates: context.candidates, summaryRequest: null };
+  if (!before) return { candidates: context.candidates, summaryRequests: [] };
   let after = addVerification(before, verification);
   if (failed) after = { ...after, failures: [...after.failures, failed] };
   const candidates = updateCandidate(context.candidates, index, () => after);
-  if (after.verifications.length < context.settings.nVerifications) return { candidates, summaryRequest: null };
-  return {
-    candidates,
-    summaryRequest: {
-      type: 'summary.requested',
-      ...base(context),
-      correlation: correlation(context, 'summary', index),
-      candidate: index,
-      question: context.problem.question,
-      solution: after.text ?? '',
-      verifications: after.verifications,
-    },
-  };
+  const verified = (candidate: CandidateState) => candidate.verifications.length >= context.settings.nVerifications;
+  if (!verified(after)) return { candidates, summaryRequests: [] };
+  if (!isBarrier(context)) return { candidates, summaryRequests: [summaryRequest(context, after)] };
+  const waiting = candidates.filter((candidate) => candidate.text !== null && !candidate.summarized);
+  return { candidates, summaryRequests: waiting.every(verified) ? waiting.map((candidate) => summaryRequest(context, candidate)) : [] };
 }

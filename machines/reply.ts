@@ -48,3 +48,10 @@ export function recordsOrError<T>(parse: () => T[], describe: (error: unknown) =
     return { records: [], parseError: describe(error) };
   }
 }
+
+/** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut at the length limit. */
+export function unusableBecause(problem: string | null, output: LlmOutput): string | null {
+  if (problem === null) return null;
+  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  return output.finishReason === 'length' ? `${problem}; the answer was cut off at the length limit` : problem;
+}

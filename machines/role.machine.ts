@@ -20,7 +20,12 @@ export interface RoleOptions {
   /** false with `--no-proof`: short answers in \boxed{}; true: proof problems. */
   proof: boolean;
   temperature?: number;
+  /** Retries of a call whose output `validate` rejects (`--parse-retries`); default 2. */
+  parseRetries?: number;
 }
+
+/** Retries after unusable output when the run does not say. */
+export const DEFAULT_PARSE_RETRIES = 2;
 
 /** Everything that makes one role what it is. */
 export interface RoleDefinition<T extends MessageType = MessageType> {
@@ -36,6 +41,12 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   prompt(request: Extract<Message, { type: T }>, options: RoleOptions): PromptSpec;
   /** Turns a completion into the reply message. Pure. */
   reply(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): Message;
+  /**
+   * What makes a completion unusable (no parseable score, JSON not of the
+   * schema, …), or null when it is fine. An unusable output is asked again up
+   * to `parseRetries` times, then replied with the problem recorded. Pure.
+   */
+  validate?(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): string | null;
 }
 
 type RoleEvent = Message | DoneActorEvent<LlmResult> | ErrorActorEvent;
@@ -49,7 +60,19 @@ function baseOf(request: Message) {
 }
 
 function trimmedMessage(role: string, request: Message, output: LlmOutput, index: number): Message {
-  return { type: 'context.trimmed', ...baseOf(request), role, index, dropped: output.dropped, promptTokens: output.promptTokens, budget: output.budget };
+  const contextErrors = output.contextErrors ? { contextErrors: output.contextErrors } : {};
+  return { type: 'context.trimmed', ...baseOf(request), role, index, dropped: output.dropped, promptTokens: output.promptTokens, budget: output.budget, ...contextErrors };
+}
+
+function invalidMessage(role: string, request: Message, output: LlmOutput, index: number, reason: string, retrying: boolean): Message {
+  const attempt = output.attempt ?? 0;
+  // One message per attempt: the correlation names the attempt, so a log folded by (type, correlation) counts each.
+  return { type: 'output.invalid', ...baseOf(request), correlation: `${request.correlation}#${attempt}`, role, index, attempt, reason, finishReason: output.finishReason, empty: output.content.trim() === '', retrying };
+}
+
+/** The note appended to a retried prompt, so the model hears what was wrong (and the request differs from the first). */
+function retryNote(reason: string): PromptSpec['parts'][number] {
+  return { id: 'retry-note', text: `Note: a previous answer to this request could not be used (${reason}). Follow the requested output format exactly.` };
 }
 
 function failedMessage(role: string, request: Message, failure: LlmFailure, index: number): Message {
@@ -65,6 +88,21 @@ export function endpointSlotOf(definition: Pick<RoleDefinition, 'role' | 'endpoi
 /** Builds the actor definition of a role from its `RoleDefinition`. */
 export function createRoleMachine<T extends MessageType>(definition: RoleDefinition<T>) {
   type Request = Extract<Message, { type: T }>;
+  // The call of a request; a retry after unusable output carries its attempt number and a note on what was wrong.
+  function callInput(request: Request, context: RoleOptions, attempt: number, note: string | null): LlmInput {
+    const prompt = definition.prompt(request, context);
+    return {
+      role: definition.role,
+      endpoint: endpointSlotOf(definition),
+      problem: request.problem,
+      iteration: request.iteration,
+      index: definition.index(request),
+      prompt: note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] },
+      ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
+      request,
+      ...(attempt === 0 ? {} : { attempt }),
+    };
+  }
   return setup({
     types: {
       context: {} as RoleOptions,
@@ -83,8 +121,20 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
           const result = event.output;
           const request = result.request as Request;
           if (result.ok) {
-            if (result.dropped.length > 0) {
-              enqueue({ type: 'post', params: { message: trimmedMessage(definition.role, request, result, definition.index(request)) } });
+            const index = definition.index(request);
+            if (result.dropped.length > 0 || (result.contextErrors ?? 0) > 0) {
+              enqueue({ type: 'post', params: { message: trimmedMessage(definition.role, request, result, index) } });
+            }
+            const problem = definition.validate?.(request, result, context) ?? null;
+            const attempt = result.attempt ?? 0;
+            if (problem !== null) {
+              const retrying = attempt < (context.parseRetries ?? DEFAULT_PARSE_RETRIES);
+              enqueue({ type: 'post', params: { message: invalidMessage(definition.role, request, result, index, problem, retrying) } });
+              if (retrying) {
+                enqueue.stopChild(event.actorId);
+                enqueue.spawnChild('llm', { id: `${request.correlation}#${attempt + 1}`, input: callInput(request, context, attempt + 1, problem) });
+                return;
+              }
             }
             enqueue({ type: 'post', params: { message: definition.reply(request, result, context) } });
           } else {
@@ -100,17 +150,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
             throw new TmasError('TMAS_MISROUTED', `the ${definition.role} role received ${event.type}`);
           }
           const request = event as Request;
-          const input: LlmInput = {
-            role: definition.role,
-            endpoint: endpointSlotOf(definition),
-            problem: request.problem,
-            iteration: request.iteration,
-            index: definition.index(request),
-            prompt: definition.prompt(request, context),
-            ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
-            request,
-          };
-          enqueue.spawnChild('llm', { id: request.correlation, input });
+          enqueue.spawnChild('llm', { id: request.correlation, input: callInput(request, context, 0, null) });
         }),
       },
     },

@@ -7,6 +7,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import type { MessageOf } from '../src/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import { problemMachine, type ProblemInput } from './problem.machine.ts';
+import { ROLE_SHARDS, roleShardId } from '../src/routes.ts';
 import type { RoleOptions } from './role.machine.ts';
 
 export interface RunInput {
@@ -69,7 +70,11 @@ export const runMachine = setup({
         enqueueActions(({ context, enqueue }) => {
           for (const role of context.roles) {
             // Role machines are provided by name, so their names are not known to the types here.
-            enqueue.spawnChild(role as 'problem', { id: `role:${role}`, systemId: `role:${role}`, input: context.roleOptions as never });
+            // Several actors per role (see ROLE_SHARDS): the bus delivers each request to one of them.
+            for (let shard = 0; shard < ROLE_SHARDS; shard++) {
+              const id = roleShardId(`role:${role}`, shard);
+              enqueue.spawnChild(role as 'problem', { id, systemId: id, input: context.roleOptions as never });
+            }
           }
           enqueue({
             type: 'post',

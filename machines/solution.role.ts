@@ -65,7 +65,8 @@ export const solutionRole = {
     candidate: request.candidate,
     source: request.source,
     text: output.content,
-    answer: extractAnswer(output.content),
+    // A solution cut at the length limit has no final answer, even if a \boxed{} made it into the first part.
+    answer: output.finishReason === 'length' ? null : extractAnswer(output.content),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'solution.requested'>;

@@ -5,12 +5,19 @@
  * strategy never reaches past the message protocol.
  */
 import type { AnyStateMachine } from 'xstate';
-import { experienceMachine } from './experience.role.ts';
-import { guidelineMachine } from './guideline.role.ts';
+import { experienceMachine, experienceRole } from './experience.role.ts';
+import { guidelineMachine, guidelineRole } from './guideline.role.ts';
+import { judgeMachine, judgeRole } from './judge.role.ts';
 import { problemMachine } from './problem.machine.ts';
-import { solutionMachine } from './solution.role.ts';
-import { summaryMachine } from './summary.role.ts';
-import { verificationMachine } from './verification.role.ts';
+import type { RoleDefinition } from './role.machine.ts';
+import { solutionMachine, solutionRole } from './solution.role.ts';
+import { summaryMachine, summaryRole } from './summary.role.ts';
+import { verificationMachine, verificationRole } from './verification.role.ts';
+import { majorityStrategy } from './strategies/majority/index.ts';
+import { masCeoStrategy } from './strategies/mas-ceo/index.ts';
+import { rseStrategy } from './strategies/rse/index.ts';
+import { selfRefineStrategy } from './strategies/self-refine/index.ts';
+import { verifyRefineStrategy } from './strategies/verify-refine/index.ts';
 
 /** A method the runtime can run. */
 export interface Strategy {
@@ -20,6 +27,8 @@ export interface Strategy {
   roles: Record<string, AnyStateMachine>;
   /** The per-problem loop. Takes `ProblemInput` and ends with `problem.completed`. */
   problem: AnyStateMachine;
+  /** The `RoleDefinition` behind each role built with `createRoleMachine`: what a plugin's `prompt`/`reply` override applies to. */
+  definitions?: Record<string, RoleDefinition>;
 }
 
 /** TMAS, the reference method (DESIGN.md section 1). */
@@ -32,11 +41,18 @@ export const tmasStrategy: Strategy = {
     summary: summaryMachine,
     experience: experienceMachine,
     guideline: guidelineMachine,
+    judge: judgeMachine,
   },
   problem: problemMachine,
+  definitions: { solution: solutionRole, verification: verificationRole, summary: summaryRole, experience: experienceRole, guideline: guidelineRole, judge: judgeRole },
 };
 
 /** Every built-in strategy, by name. */
 export const STRATEGIES: Record<string, Strategy> = {
   tmas: tmasStrategy,
+  majority: majorityStrategy,
+  'self-refine': selfRefineStrategy,
+  'verify-refine': verifyRefineStrategy,
+  rse: rseStrategy,
+  'mas-ceo': masCeoStrategy,
 };

@@ -4,7 +4,7 @@
  * parseable verification scores, computed here rather than asked of the model.
  */
 import type { MessageOf, Verification } from '../src/protocol.ts';
-import { callInfo, replyBase } from './reply.ts';
+import { callInfo, replyBase, unusableBecause } from './reply.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from './prompt.ts';
 import { createRoleMachine, type RoleDefinition } from './role.machine.ts';
 
@@ -66,6 +66,7 @@ export const summaryRole = {
     score: calibratedScore(request.verifications),
     call: callInfo(output),
   }),
+  validate: (_, output) => unusableBecause(parseSummary(output.content) === '' ? 'no summary text' : null, output),
 } satisfies RoleDefinition<'summary.requested'>;
 
 /** The Summary agent's actor definition. */

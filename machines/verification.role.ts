@@ -4,7 +4,7 @@
  * silent zero.
  */
 import type { MessageOf } from '../src/protocol.ts';
-import { callInfo, parseScore, replyBase } from './reply.ts';
+import { callInfo, parseScore, replyBase, unusableBecause } from './reply.ts';
 import { instructionPart, problemPart, solutionPart, type PromptSpec } from './prompt.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from './role.machine.ts';
 
@@ -42,6 +42,7 @@ export const verificationRole = {
     analysis: output.content,
     call: callInfo(output),
   }),
+  validate: (_, output) => unusableBecause(parseScore(output.content) === null ? 'no parseable "SCORE: s" line' : null, output),
 } satisfies RoleDefinition<'verification.requested'>;
 
 /** The Verification agent's actor definition. */

@@ -6,10 +6,14 @@
  */
 import { Command, CommanderError } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './cli/parsers.ts';
-import { defineRunOptions, toRunConfig, type RunFlags } from './cli/run.command.ts';
-import { isUserError, UserError } from './errors.ts';
+import { defineAnalysisCommands } from './cli/analysis.commands.ts';
+import { prepareRun } from './cli/prepare-run.ts';
+import { defineRunOptions, type RunFlags } from './cli/run.command.ts';
+import { interruptOnSignals } from './cli/signals.ts';
+import { isUserError, TmasError, UserError } from './errors.ts';
 import { runGradeCommand } from './grade-command.ts';
-import { loadProblems } from './problems.ts';
+import { runReportCommand } from './report/command.ts';
+import { resolveStrategy } from './plugins.ts';
 import { runEvaluation } from './runtime.ts';
 import { runSimServerCommand } from './sim/command.ts';
 import { formatIterationTable } from './table.ts';
@@ -18,6 +22,7 @@ import { VERSION } from './version.ts';
 const io = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
   stderr: (line: string) => void process.stderr.write(`${line}\n`),
+  terminal: process.stderr.isTTY ? process.stderr : undefined,
 };
 
 function createProgram(): Command {
@@ -32,15 +37,14 @@ function createProgram(): Command {
       .command('run')
       .description('run an evaluation (with no --base-url, against the embedded simulated model)')
       .exitOverride(),
-  ).action(async (flags: RunFlags) => {
-    const { config, secrets } = toRunConfig(flags, process.env);
+  ).action(async (flags: RunFlags, command: Command) => {
+    const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
     }
-    // Validate the input before anything is created on disk.
-    const problems = await loadProblems(config.inputFile, { idColumn: config.columns.id, questionColumn: config.columns.question, answerColumn: config.columns.answer });
-    const controller = new AbortController();
-    const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal });
+    const controller = interruptOnSignals(io);
+    const strategy = await resolveStrategy(config);
+    const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy });
     io.stdout('');
     io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated }));
     io.stdout('');
@@ -75,6 +79,19 @@ function createProgram(): Command {
     });
 
   program
+    .command('bench')
+    .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
+    .option('--quick', 'smaller sizes, for development', false)
+    .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
+    .option('--only <names>', 'comma-separated: overhead,pipelining,event-loop,memory,dedup,tokenizer', '')
+    .option('--keep', 'keep the run directories', false)
+    .exitOverride()
+    .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {
+      const { runBenchmarks } = await import('./bench/runner.ts');
+      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only: flags.only.split(',').filter((name) => name !== '') }, io);
+    });
+
+  program
     .command('grade')
     .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
     .option('--gold <answer>', 'the reference answer')
@@ -90,6 +107,18 @@ function createProgram(): Command {
       process.exitCode = await runGradeCommand({ ...flags, units: flags.units }, io);
     });
 
+  program
+    .command('report')
+    .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
+    .argument('<dirs...>', 'run output directories (each holding metrics.json)')
+    .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
+    .option('--format <format>', 'html or md', 'html')
+    .exitOverride()
+    .action(async (dirs: string[], flags: { out?: string; format: string }) => {
+      await runReportCommand(dirs, flags, io);
+    });
+
+  defineAnalysisCommands(program, io);
   return program;
 }
 
@@ -107,6 +136,10 @@ export async function main(argv: string[]): Promise<number> {
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message}`);
       return 2;
+    }
+    if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
+      io.stderr(`tmas: ${error.message}`);
+      return 130;
     }
     io.stderr(`tmas: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

@@ -2,7 +2,7 @@
  * The configuration of a run, as the CLI builds it and the manifest stores it.
  * API keys are not part of it: they live in `Secrets`, which is never written.
  */
-import type { Role } from './protocol.ts';
+import type { EndpointSlot } from './protocol.ts';
 
 /** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
 export interface RoleEndpoint {
@@ -38,14 +38,31 @@ export interface RunConfig {
   temperature: number;
   timeoutSeconds: number;
   maxRetries: number;
+  /** Retries of a call whose output a role cannot use (`--parse-retries`); default 2. */
+  parseRetries?: number;
+  /** First backoff step of the gateway's retries in ms (`--retry-base-ms`, hidden; tests use a small one); default 1000. */
+  retryBaseMs?: number;
   /** Problems running at once; 0 = all. */
   activeProblems: number;
-  endpoints: Record<Role, RoleEndpoint>;
+  /** `pipelined` (default): each call starts as soon as its inputs exist; `barrier`: each phase of a problem waits for the whole previous phase (for comparison). */
+  schedule?: Schedule;
+  /** LLM judge passes per candidate (`--judge-passes`); 0 turns the judge off. Absent in runs made before the judge existed. */
+  judgePasses?: number;
+  /** The method (`--strategy`, a name in machines/strategy.ts STRATEGIES); absent means `tmas`. */
+  strategy?: string;
+  /** The `majority` strategy's samples per problem (`--samples`); default 64. */
+  samples?: number;
+  /** The user module of agent overrides (`--agents FILE`), resolved; absent when none. */
+  agents?: string;
+  endpoints: Record<EndpointSlot, RoleEndpoint>;
   sim: SimSettings;
 }
 
+/** How a problem's phases overlap (`--schedule`). */
+export type Schedule = 'pipelined' | 'barrier';
+
 /** API keys per role. Never logged, journaled or printed. */
-export type Secrets = Record<Role, string>;
+export type Secrets = Record<EndpointSlot, string>;
 
 /** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
 export const CONTEXT_MARGIN = 256;

@@ -25,6 +25,8 @@ export interface LlmCallDeps {
   store: Store;
   /** Counts calls answered from the journal and calls sent, for the resume summary. */
   counters: { reused: number; issued: number };
+  /** Replay without network: a call missing from the journal fails with TMAS_REPLAY_MISS instead of being sent. */
+  offline?: boolean;
 }
 
 /** The endpoint a role's calls go to. */
@@ -40,58 +42,85 @@ export function promptBudget(window: number): number {
   return window - Math.min(16_384, Math.floor(window / 4)) - CONTEXT_MARGIN;
 }
 
+/** Context-length errors a call may meet before it gives up: each one shrinks the window. */
+const MAX_CONTEXT_REFITS = 3;
+
+/**
+ * The window to fit into after a context-length error: the one the server
+ * states ("maximum context length is N tokens") when smaller, else half.
+ */
+export function shrunkWindow(window: number, message: string): number {
+  const stated = /maximum context length is (\d+)/i.exec(message)?.[1];
+  const next = stated !== undefined && Number(stated) < window ? Number(stated) : Math.floor(window / 2);
+  return Math.max(CONTEXT_MARGIN * 2, next);
+}
+
 /** Creates the `llm` actor logic. */
 export function createLlmCall(deps: LlmCallDeps) {
   return fromPromise<LlmResult, LlmInput>(async ({ input, signal }) => {
     const { config } = deps;
     const endpoint = endpointFor(input.endpoint, deps);
-    const budget = promptBudget(config.maxTokens);
-    const fitted = await deps.pool.fit(
-      { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget },
-      { signal },
-    );
-    const messages = [
-      { role: 'system' as const, content: input.prompt.system },
-      { role: 'user' as const, content: fitted.user },
-    ];
-    const maxTokens = Math.max(1, config.maxTokens - fitted.promptTokens - CONTEXT_MARGIN);
-    const seed = seedFor(config.seed, input.problem, input.iteration, input.role, input.index);
+    const attempt = input.attempt ?? 0;
+    // A retry after unusable output is another request (another seed), journaled under its own key.
+    const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
     const temperature = input.temperature ?? null;
-    // The key names what the call is about and hashes everything that shapes its answer.
-    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, messages, maxTokens, temperature, seed })}`;
-    const common = { request: input.request, key, promptTokens: fitted.promptTokens, budget, dropped: fitted.dropped };
-
-    const journaled = await deps.store.getCall(key);
-    if (journaled) {
-      deps.counters.reused++;
-      return { ok: true, ...common, ...journaled.response, usage: journaled.usage };
-    }
-
-    const startedAt = Date.now();
-    try {
-      deps.counters.issued++;
-      const completion = await deps.gateway.complete(
-        { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }) },
+    let window = config.maxTokens;
+    for (let contextErrors = 0; ; contextErrors++) {
+      const budget = promptBudget(window);
+      const fitted = await deps.pool.fit(
+        { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget },
         { signal },
       );
-      const record: CallRecord = {
-        key,
-        role: input.role,
-        problem: input.problem,
-        iteration: input.iteration,
-        index: input.index,
-        request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
-        response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
-        usage: completion.usage,
-        timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
-        attempts: completion.attempts,
-      };
-      // Durable before the reply exists: a crash after this line never pays for the call again.
-      await deps.store.putCall(record);
-      return { ok: true, ...common, ...record.response, usage: record.usage };
-    } catch (error) {
-      if (error instanceof CallFailedError) return { ok: false, request: input.request, code: error.code, error: error.message };
-      throw error;
+      const messages = [
+        { role: 'system' as const, content: input.prompt.system },
+        { role: 'user' as const, content: fitted.user },
+      ];
+      const maxTokens = Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN);
+      // The key names what the call is about and hashes everything that shapes its answer.
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, messages, maxTokens, temperature, seed })}`;
+      const common = { request: input.request, key, promptTokens: fitted.promptTokens, budget, dropped: fitted.dropped, attempt, ...(contextErrors > 0 ? { contextErrors } : {}) };
+
+      const journaled = await deps.store.getCall(key);
+      if (journaled) {
+        deps.counters.reused++;
+        return { ok: true, ...common, ...journaled.response, usage: journaled.usage };
+      }
+
+      if (deps.offline) {
+        return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
+      }
+      const startedAt = Date.now();
+      try {
+        const completion = await deps.gateway.complete(
+          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }) },
+          { signal },
+        );
+        const record: CallRecord = {
+          key,
+          role: input.role,
+          problem: input.problem,
+          iteration: input.iteration,
+          index: input.index,
+          request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
+          response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
+          usage: completion.usage,
+          timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
+          attempts: completion.attempts,
+        };
+        // Durable before the reply exists: a crash after this line never pays for the call again.
+        await deps.store.putCall(record);
+        // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
+        deps.counters.issued++;
+        return { ok: true, ...common, ...record.response, usage: record.usage };
+      } catch (error) {
+        if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
+          // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.
+          window = shrunkWindow(window, error.message);
+          continue;
+        }
+        if (error instanceof CallFailedError) return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
+        throw error;
+      }
     }
   });
 }

@@ -14,6 +14,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from './errors.ts';
+import { fitKey } from '../workers/fit-key.ts';
 import type {
   CountTask,
   DedupInput,
@@ -91,8 +92,40 @@ const LOADER = new URL('../workers/load.mjs', import.meta.url);
 const TOKENIZE_WORKER = new URL('../workers/tokenize.worker.ts', import.meta.url).href;
 const JACCARD_WORKER = new URL('../workers/jaccard.worker.ts', import.meta.url).href;
 
+/**
+ * Fit results kept for reuse. The M verification prompts of a candidate (and
+ * the exploit prompts of an iteration) are identical, so one count serves them
+ * all; the cap bounds memory by characters, since a prompt may hold 130k tokens.
+ */
+const FIT_CACHE_ENTRIES = 1024;
+const FIT_CACHE_CHARS = 64 * 2 ** 20;
+
 /** Threads are kept this long when idle, so the ranks are not reloaded between bursts of work. */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** `promise`, or an AbortError as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
+}
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
@@ -113,6 +146,9 @@ export function createPool(options: PoolOptions = {}): Pool {
   });
   let pending = 0;
   let closed = false;
+  // Insertion-ordered, so the first key is the least recently used; a promise, so concurrent equal tasks share one run.
+  const fitCache = new Map<string, Promise<FitOutput>>();
+  let fitCacheChars = 0;
 
   async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
     if (closed) throw new TmasError('TMAS_POOL_CLOSED', `the worker pool is closed (task "${name}")`);
@@ -131,7 +167,29 @@ export function createPool(options: PoolOptions = {}): Pool {
   return {
     async fit(input, taskOptions) {
       const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
-      return run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, taskOptions?.signal);
+      const key = fitKey(task);
+      const cached = fitCache.get(key);
+      if (cached) {
+        fitCache.delete(key);
+        fitCache.set(key, cached);
+        return cached;
+      }
+      // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
+      const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
+      fitCache.set(key, result);
+      fitCacheChars += key.length;
+      result.catch(() => {
+        if (fitCache.get(key) === result) {
+          fitCache.delete(key);
+          fitCacheChars -= key.length;
+        }
+      });
+      for (const [oldest] of fitCache) {
+        if (fitCache.size <= FIT_CACHE_ENTRIES && fitCacheChars <= FIT_CACHE_CHARS) break;
+        fitCache.delete(oldest);
+        fitCacheChars -= oldest.length;
+      }
+      return abortable(result, taskOptions?.signal);
     },
     async countTokens(texts, taskOptions) {
       const task: CountTask = { encoding: checkEncoding(taskOptions?.encoding ?? encoding), texts };

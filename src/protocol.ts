@@ -18,7 +18,7 @@ export type Role = (typeof ROLES)[number];
  * The endpoint slots: each role's calls go to one of these (`--base-url`,
  * `--verify-base-url`, …). Roles of other strategies name the slot they use.
  */
-export const ENDPOINT_SLOTS = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;
+export const ENDPOINT_SLOTS = ['solution', 'verification', 'summary', 'experience', 'guideline', 'judge'] as const;
 export type EndpointSlot = (typeof ENDPOINT_SLOTS)[number];
 
 /** Where a candidate's prompt came from (DESIGN.md section 1). */
@@ -93,6 +93,10 @@ export interface CandidateResult {
   summary: string;
   summaryScore: number | null;
   correct: boolean | null;
+  /** The LLM judge's verdicts, one per pass (null: unparseable or failed); null when no judge ran. */
+  judge: { verdicts: Array<boolean | null> } | null;
+  /** The judge's grade: the mean of its parseable verdicts; null when there is none. */
+  correctJudge: number | null;
   /** Calls behind this candidate that failed for good, e.g. `verification: HTTP 503 …`. */
   failures: string[];
 }
@@ -170,6 +174,24 @@ export type GuidelineCompleted = Msg<
   { records: GuidelineRecord[]; parseError: string | null; call: CallInfo }
 >;
 
+export type JudgeRequested = Msg<
+  'judge.requested',
+  {
+    candidate: number;
+    pass: number;
+    question: string;
+    /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
+    reference: string;
+    /** The candidate's final answer (--no-proof), or its whole solution (proof mode); null when it stated none. */
+    response: string | null;
+  }
+>;
+/** One judge pass: is the candidate equivalent to the reference? `verdict` is null when the reply had no verdict. */
+export type JudgeCompleted = Msg<
+  'judge.completed',
+  { candidate: number; pass: number; verdict: boolean | null; call: CallInfo }
+>;
+
 /** The banks after deduplication: E(t) and G(t). */
 export type BankUpdated = Msg<
   'bank.updated',
@@ -184,11 +206,72 @@ export type IterationCompleted = Msg<'iteration.completed', { candidates: Candid
 /** A prompt did not fit the context window; `dropped` names the parts left out, oldest and lowest-scored first. */
 export type ContextTrimmed = Msg<
   'context.trimmed',
-  { role: string; index: number; dropped: string[]; promptTokens: number; budget: number }
+  {
+    role: string;
+    index: number;
+    dropped: string[];
+    promptTokens: number;
+    budget: number;
+    /** Context-length errors from the endpoint before the prompt fitted (each shrank the window); absent when none. */
+    contextErrors?: number;
+  }
 >;
 
 /** A call failed for good (after its retries). The problem actor records the failure and goes on. */
 export type LlmFailed = Msg<'llm.failed', { role: string; index: number; code: string; error: string }>;
+
+/**
+ * A completion the role could not use (no parseable score, no summary text,
+ * JSON not of the schema, an empty or cut-off answer). `retrying`: the call is
+ * asked again (attempt + 1, another seed, with a note on what was wrong);
+ * otherwise the reply goes on without it, with the problem recorded.
+ */
+export type OutputInvalid = Msg<
+  'output.invalid',
+  { role: string; index: number; attempt: number; reason: string; finishReason: string; empty: boolean; retrying: boolean }
+>;
+
+// Baseline strategies (machines/strategies/*): their roles' requests and replies.
+
+/** self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null. */
+export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
+export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; call: CallInfo }>;
+/** self-refine: the rewrite of a solution in the light of its critique. */
+export type RewriteRequested = Msg<'rewrite.requested', { candidate: number; question: string; solution: string; critique: string }>;
+export type RewriteCompleted = Msg<'rewrite.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+/** verify-refine: the refinement of a solution using its verifications. */
+export type RefineRequested = Msg<'refine.requested', { candidate: number; question: string; solution: string; verifications: Verification[] }>;
+export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+/** rse: a rollout sampled with the problem's experience bank in the system prompt. */
+export type RolloutRequested = Msg<'rollout.requested', { candidate: number; question: string; experience: ExperienceRecord[] }>;
+export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+/** rse: one rollout distilled into verified propositions and pitfalls (strict JSON); `attempt` counts retries after invalid output. */
+export type DistillRequested = Msg<'distill.requested', { candidate: number; attempt: number; question: string; solution: string }>;
+export type DistillCompleted = Msg<
+  'distill.completed',
+  { candidate: number; attempt: number; propositions: string[]; pitfalls: string[]; parseError: string | null; call: CallInfo }
+>;
+/** mas-ceo: the CEO's plan for a round, already clamped; `parseError` says what was missing from the fixed format. */
+export type CeoRequested = Msg<'ceo.requested', { question: string; solution: string | null; advice: string | null }>;
+export type CeoCompleted = Msg<
+  'ceo.completed',
+  { decision: 'continue' | 'stop'; experts: number; direction: string; budget: number; parseError: string | null; call: CallInfo }
+>;
+/** mas-ceo: the expert recruiter's descriptions, exactly `experts` of them. */
+export type RecruiterRequested = Msg<'recruiter.requested', { question: string; experts: number; direction: string }>;
+export type RecruiterCompleted = Msg<'recruiter.completed', { experts: string[]; call: CallInfo }>;
+/** mas-ceo: the solver's (re)written solution at inner turn `turn`. */
+export type SolverRequested = Msg<
+  'solver.requested',
+  { turn: number; question: string; expert: string; direction: string; budget: number; previous: string | null; critiques: string[] }
+>;
+export type SolverCompleted = Msg<'solver.completed', { turn: number; text: string; answer: string | null; call: CallInfo }>;
+/** mas-ceo: one critic's review at inner turn `turn`, ending with agree or disagree. */
+export type CriticRequested = Msg<'critic.requested', { turn: number; critic: number; question: string; expert: string; solution: string }>;
+export type CriticCompleted = Msg<'critic.completed', { turn: number; critic: number; agree: boolean; critique: string; call: CallInfo }>;
+/** mas-ceo: the evaluator's verdict on the round's solution (null when unparseable) and its advice. */
+export type EvaluatorRequested = Msg<'evaluator.requested', { question: string; solution: string }>;
+export type EvaluatorCompleted = Msg<'evaluator.completed', { correct: boolean | null; advice: string; call: CallInfo }>;
 
 export type Message =
   | RunStarted
@@ -205,10 +288,33 @@ export type Message =
   | ExperienceCompleted
   | GuidelineRequested
   | GuidelineCompleted
+  | JudgeRequested
+  | JudgeCompleted
   | BankUpdated
   | IterationCompleted
   | ContextTrimmed
-  | LlmFailed;
+  | LlmFailed
+  | OutputInvalid
+  | CritiqueRequested
+  | CritiqueCompleted
+  | RewriteRequested
+  | RewriteCompleted
+  | RefineRequested
+  | RefineCompleted
+  | RolloutRequested
+  | RolloutCompleted
+  | DistillRequested
+  | DistillCompleted
+  | CeoRequested
+  | CeoCompleted
+  | RecruiterRequested
+  | RecruiterCompleted
+  | SolverRequested
+  | SolverCompleted
+  | CriticRequested
+  | CriticCompleted
+  | EvaluatorRequested
+  | EvaluatorCompleted;
 
 export type MessageType = Message['type'];
 

@@ -23,6 +23,7 @@ export function routeOf(message: Message): { from: Address; to: Address } {
     case 'problem.completed':
       return { from: problem, to: 'run' };
     case 'context.trimmed':
+    case 'output.invalid':
       return { from: `role:${message.role}`, to: 'log' };
     case 'llm.failed':
       return { from: `role:${message.role}`, to: problem };
@@ -36,4 +37,27 @@ export function routeOf(message: Message): { from: Address; to: Address } {
       throw new TypeError(`no route for message type ${type}`);
     }
   }
+}
+
+/**
+ * Role actors per role. Each call of a role is an XState child of the role
+ * actor that asked for it, and XState copies an actor's whole child map on
+ * every spawn and stop, so one actor holding thousands of calls (100 problems ×
+ * 64 verifications queued at the gateway) costs quadratic time. Shards keep
+ * each child map small; a role actor keeps no state between calls, so which
+ * shard serves a request changes no result.
+ */
+export const ROLE_SHARDS = 32;
+
+/** The system id of shard `shard` of a role address; shard 0 is the address itself. */
+export function roleShardId(address: string, shard: number): string {
+  return shard === 0 ? address : `${address}#${shard}`;
+}
+
+/** The actor that serves a message sent to `address`: for a role, the shard chosen by the message's correlation id (FNV-1a). */
+export function deliveryId(address: Address, correlation: string): string {
+  if (!address.startsWith('role:')) return address;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < correlation.length; i++) hash = Math.imul(hash ^ correlation.charCodeAt(i), 0x01000193);
+  return roleShardId(address, (hash >>> 0) % ROLE_SHARDS);
 }

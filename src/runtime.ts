@@ -6,24 +6,30 @@
  * run actor to completion and writes the outputs.
  */
 import { mkdir, readdir } from 'node:fs/promises';
+import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../machines/problem.machine.ts';
 import { dedupBanks } from './banks.ts';
 import { runMachine } from '../machines/run.machine.ts';
-import { tmasStrategy, type Strategy } from '../machines/strategy.ts';
+import type { Strategy } from '../machines/strategy.ts';
+import { strategyNamed } from './plugins.ts';
 import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
-import { UserError } from './errors.ts';
-import { checkEndpoints, resolveModel, SIMULATED_OWNER } from './gateway/check.ts';
-import { createGateway } from './gateway/gateway.ts';
+import { isUserError, TmasError, UserError } from './errors.ts';
+import { DEFAULT_PARSE_RETRIES } from '../machines/role.machine.ts';
+import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from './gateway/check.ts';
+import { createGateway, type Gateway } from './gateway/gateway.ts';
 import { createBus } from './bus.ts';
 import { createLlmCall, endpointFor } from './llm-call.ts';
 import { createMetricsCollector, type IterationMetrics } from './metrics.ts';
 import { createPool } from './pool.ts';
 import type { Problem } from './problems.ts';
-import { showProgress } from './progress.ts';
+import { showProgress, tmasExpectedCalls } from './progress.ts';
 import { hashOf } from './prng.ts';
-import { PROTOCOL_VERSION, ROLES, type Envelope } from './protocol.ts';
+import { loadStarts } from './resume.ts';
+import { metricsFromLog } from './log-metrics.ts';
+import { ENDPOINT_SLOTS, PROTOCOL_VERSION, type Envelope } from './protocol.ts';
 import { writeOutputs } from './outputs.ts';
+import { deliveryId } from './routes.ts';
 import { startSimServer, type SimServer } from './sim/server.ts';
 import { writeMessageLog } from './store/message-log.ts';
 import { Store } from './store/store.ts';
@@ -33,6 +39,14 @@ import { VERSION } from './version.ts';
 export interface RunIO {
   stdout(line: string): void;
   stderr(line: string): void;
+  /** A terminal for the live progress display; plain progress lines on `stderr` when absent. */
+  terminal?: NodeJS.WriteStream | undefined;
+}
+
+/** What a benchmark or a monitor may watch while a run goes: the gateway's counters and the bus. */
+export interface RunObservables {
+  gateway: Pick<Gateway, 'stats'>;
+  envelopes$: Observable<Envelope>;
 }
 
 /** What a finished run reports. */
@@ -50,6 +64,7 @@ const FLAG_OF_ROLE = {
   summary: { url: '--summary-base-url', model: '--summary-model-name' },
   experience: { url: '--exp-base-url', model: '--exp-model-name' },
   guideline: { url: '--guide-base-url', model: '--guide-model-name' },
+  judge: { url: '--judge-base-url', model: '--judge-model-name' },
 } as const;
 
 async function ensureFreshOutputDir(dir: string): Promise<void> {
@@ -65,20 +80,32 @@ async function ensureFreshOutputDir(dir: string): Promise<void> {
   });
 }
 
+/** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
+const OFFLINE_URL = 'http://offline.invalid/v1';
+
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(
   config: RunConfig,
   secrets: Secrets,
   problems: Problem[],
   io: RunIO,
-  options: { signal?: AbortSignal; strategy?: Strategy } = {},
+  options: {
+    signal?: AbortSignal;
+    strategy?: Strategy;
+    /** Continue the run stored in `config.outputDir` instead of starting a new one. */
+    resume?: boolean;
+    /** Replay: answer every call from the journal and contact no endpoint; a miss becomes `llm.failed` (TMAS_REPLAY_MISS). */
+    offline?: boolean;
+    /** Called once the gateway and bus exist, for benchmarks and monitors. */
+    observe?: (parts: RunObservables) => void;
+  } = {},
 ): Promise<RunOutcome> {
-  const strategy = options.strategy ?? tmasStrategy;
+  const strategy = options.strategy ?? strategyNamed(config.strategy);
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
     let sim: SimServer | null = null;
-    if (usesSimulator(config)) {
+    if (usesSimulator(config) && !options.offline) {
       sim = await startSimServer({
         problems,
         seed: config.seed,
@@ -88,31 +115,58 @@ export async function runEvaluation(
       cleanups.push(() => sim?.close());
       io.stderr(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
     }
-    const reachable = { config, secrets, simulatorUrl: sim?.url ?? null };
-    const listed = await checkEndpoints(ROLES.map((role) => ({ endpoint: endpointFor(role, reachable), flag: FLAG_OF_ROLE[role].url })));
+    const reachable = { config, secrets, simulatorUrl: sim?.url ?? (options.offline ? OFFLINE_URL : null) };
+    // A run made before the judge existed has no judge endpoint: it is the solution agent's.
+    config.endpoints.judge ??= { ...config.endpoints.solution };
+    secrets.judge ??= secrets.solution;
+    // Offline (replay): no endpoint is contacted, so none is checked; models are the manifest's.
+    const listed = options.offline
+      ? new Map<string, ListedModel[]>()
+      : await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, { ...reachable, simulatorUrl: reachable.simulatorUrl ?? OFFLINE_URL }), flag: FLAG_OF_ROLE[role].url })));
     // A role without --model-name uses the first model its endpoint serves (vLLM and SGLang serve one).
-    for (const role of ROLES) {
+    for (const role of ENDPOINT_SLOTS) {
       const endpoint = endpointFor(role, reachable);
+      if (options.offline) continue;
       config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpoint.baseUrl), FLAG_OF_ROLE[role].model);
     }
     const deps = reachable;
     // Every result must say when it came from the simulator, also when that runs as `tmas sim-server`.
-    const simulated =
+    let simulated =
       usesSimulator(config) ||
-      ROLES.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
+      ENDPOINT_SLOTS.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
 
-    await ensureFreshOutputDir(config.outputDir);
+    if (!options.resume) await ensureFreshOutputDir(config.outputDir);
     const store = await Store.open(config.outputDir);
     cleanups.push(() => store.close());
-    const runId = hashOf({ config, at: Date.now() }, 12);
-    await store.manifest().put('manifest', { run: runId, config, configHash: hashOf(config), tmasVersion: VERSION, protocolVersion: PROTOCOL_VERSION, simulated, createdAt: new Date().toISOString() });
+    const previous = options.resume ? await store.getManifest() : undefined;
+    // Offline, no endpoint was listed: the run is as simulated as it was.
+    if (options.offline && previous) simulated = previous.simulated;
+    const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
+    const manifest = {
+      run: runId,
+      config,
+      configHash: hashOf(config),
+      tmasVersion: VERSION,
+      protocolVersion: PROTOCOL_VERSION,
+      simulated,
+      strategy: strategy.name,
+      createdAt: previous?.createdAt ?? new Date().toISOString(),
+    };
+    if (previous) await store.manifest().put('manifest', manifest);
+    else await store.startRun(manifest, problems);
+    const starts = options.resume ? await loadStarts(store, problems.length) : null;
 
     const pool = createPool({ encoding: config.tokenizer });
     cleanups.push(() => pool.close());
-    const gateway = createGateway({ concurrency: config.concurrency, timeoutMs: config.timeoutSeconds * 1000, maxRetries: config.maxRetries });
+    const gateway = createGateway({
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutSeconds * 1000,
+      maxRetries: config.maxRetries,
+      backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
+    });
     cleanups.push(() => gateway.close());
     const counters = { reused: 0, issued: 0 };
-    const bus = createBus();
+    const bus = createBus({ firstSeq: await store.nextSeq() });
     const log = writeMessageLog(bus.envelopes$, store);
     const metrics = createMetricsCollector();
     bus.envelopes$.subscribe((envelope) => metrics.observe(envelope));
@@ -120,10 +174,16 @@ export async function runEvaluation(
       totalProblems: problems.length,
       totalIterations: config.maxIterations,
       write: io.stderr,
+      terminal: io.terminal,
+      simulated,
+      ...(strategy.name === 'tmas' ? { expectedCalls: expectedTmasCalls(config, problems) } : {}),
       probe: {
+        retriesByCause: () => gateway.stats.retriesByCause,
         inFlight: () => gateway.stats.inFlight,
         queued: () => gateway.stats.queued,
         retries: () => gateway.stats.retries,
+        // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
+        limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
         pass1: () => {
           const done = metrics.iterations().filter((it) => it.problems === problems.length).at(-1);
           return done ? { iteration: done.iteration, value: done.pass1 } : null;
@@ -131,11 +191,12 @@ export async function runEvaluation(
       },
     });
     cleanups.push(() => progress.stop());
+    options.observe?.({ gateway, envelopes$: bus.envelopes$ });
 
     // Delivery is deferred to a microtask: an action must not run another actor's transition inside its own.
     // Microtasks run in order, so the log order is still the order in which actors posted.
     const post = (_: unknown, params: { message: Parameters<typeof bus.publish>[0] }) => queueMicrotask(() => void bus.publish(params.message));
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters });
+    const llm = createLlmCall({ ...deps, simulatorUrl: deps.simulatorUrl ?? OFFLINE_URL, pool, gateway, store, counters, offline: options.offline === true });
     const roleImplementations = { actors: { llm }, actions: { post } };
     const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({
@@ -163,11 +224,16 @@ export async function runEvaluation(
         roles: Object.keys(strategy.roles),
         simulated,
         maxActive: config.activeProblems,
-        roleOptions: { proof: config.proof, temperature: config.temperature },
+        roleOptions: { proof: config.proof, temperature: config.temperature, parseRetries: config.parseRetries ?? DEFAULT_PARSE_RETRIES },
         problems: problems.map((problem, ordinal) => ({
           run: runId,
           ordinal,
-          problem: { id: problem.id, question: problem.question, ...(problem.answer === undefined ? {} : { answer: problem.answer }) },
+          problem: {
+            id: problem.id,
+            question: problem.question,
+            ...(problem.answer === undefined ? {} : { answer: problem.answer }),
+            ...(problem.solution === undefined ? {} : { solution: problem.solution }),
+          },
           settings: {
             nCandidates: config.nCandidates,
             nVerifications: config.nVerifications,
@@ -175,15 +241,19 @@ export async function runEvaluation(
             epsilon: config.epsilon,
             seed: config.seed,
             jaccardThreshold: config.jaccardThreshold,
+            ...(config.samples === undefined ? {} : { samples: config.samples }),
+            schedule: config.schedule ?? 'pipelined',
+            judgePasses: config.judgePasses ?? 0,
+            proof: config.proof,
           },
-          start: { iteration: 0, experience: [], guidelines: [], rollouts: [] },
+          start: starts?.[ordinal] ?? { iteration: 0, experience: [], guidelines: [], rollouts: [] },
         })),
       },
     });
     const routingFailure = new Promise<never>((_, reject) => {
       bus.envelopes$.subscribe((envelope: Envelope) => {
         if (envelope.to === 'log') return;
-        const target = envelope.to === 'run' ? actor : actor.system.get(envelope.to);
+        const target = envelope.to === 'run' ? actor : actor.system.get(deliveryId(envelope.to, envelope.message.correlation));
         if (!target) {
           reject(new Error(`no actor at ${envelope.to} for ${envelope.message.type} (seq ${envelope.seq})`));
           return;
@@ -195,16 +265,59 @@ export async function runEvaluation(
       options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
     });
     actor.start();
-    await Promise.race([toPromise(actor), routingFailure, aborted]);
+    let interrupted: unknown = null;
+    try {
+      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, store.failed]);
+    } catch (raced) {
+      // A failed store write (a full disk) may surface first as an actor error: the store's reason wins.
+      const storeError = store.writeError;
+      if (storeError !== null) {
+        actor.stop();
+        progress.stop();
+        throw new UserError(
+          'TMAS_STORE_WRITE',
+          `Cannot write to the run's store in ${config.outputDir}: ${(storeError as Error).message}. Every call journaled before this point is kept: ` +
+            `free some space (or fix the mount), then continue with: tmas run --resume ${config.outputDir}`,
+          { cause: storeError },
+        );
+      }
+      const error = raced;
+      // An endpoint that stays down stops the run as Ctrl-C does, then reports itself (TMAS_ENDPOINT_DOWN).
+      if (!options.signal?.aborted && !(isUserError(error) && error.code === 'TMAS_ENDPOINT_DOWN')) throw error;
+      interrupted = error;
+      // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
+      actor.stop();
+    }
 
     progress.stop();
     bus.complete();
     await log.flush();
-    const iterations = metrics.iterations();
+    const iterations = await metricsFromLog(store);
     const wallSeconds = (performance.now() - started) / 1000;
-    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config });
+    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats });
+    if (isUserError(interrupted)) throw interrupted;
+    if (interrupted !== null) {
+      throw new TmasError(
+        'TMAS_INTERRUPTED',
+        `Interrupted: ${counters.issued} calls issued and journaled so far (${counters.reused} answered from the journal); the run is resumable with: tmas run --resume ${config.outputDir}`,
+        { cause: interrupted },
+      );
+    }
     return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
+}
+
+/** The calls a TMAS run will complete per role, for the progress bars. */
+function expectedTmasCalls(config: RunConfig, problems: Problem[]): Record<string, number> {
+  const judged = problems.filter((problem) => (config.proof ? problem.solution : problem.answer) !== undefined).length;
+  return tmasExpectedCalls({
+    problems: problems.length,
+    judgedProblems: judged,
+    iterations: config.maxIterations,
+    nCandidates: config.nCandidates,
+    nVerifications: config.nVerifications,
+    judgePasses: config.judgePasses ?? 0,
+  });
 }

@@ -11,18 +11,24 @@ function kilo(value: number): string {
   return value >= 10_000 ? `${(value / 1000).toFixed(0)}k` : String(value);
 }
 
-/** Renders the metrics as a fixed-width text table; `simulated` marks every figure as coming from the simulator. */
+/**
+ * Renders the metrics as a fixed-width text table; `simulated` marks every figure as coming from the simulator.
+ * When a judge ran, Pass@1 is the judge's and the rule-based Pass@1 and the disagreements get columns of their own.
+ */
 export function formatIterationTable(iterations: IterationMetrics[], options: { simulated: boolean }): string {
-  const header = ['iter', 'problems', 'Pass@1', 'majority', 'best-verified', 'pass@N', 'mean score', 'E bank', 'G bank', 'tokens', 'failed calls'];
+  const judged = iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
+  const header = ['iter', 'problems', judged ? 'Pass@1 judge' : 'Pass@1', ...(judged ? ['Pass@1 rule', 'disagree'] : []), 'majority', 'best-verified', 'pass@N', 'flips R→W/W→R', 'mean score', 'E bank', 'G bank', 'tokens', 'failed calls'];
   const rows = iterations.map((it) => {
     const tokens = Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
     return [
       String(it.iteration),
       it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`,
       percent(it.pass1),
+      ...(judged ? [percent(it.pass1Rule ?? null), `${it.disagreements ?? 0}/${it.judged ?? 0}`] : []),
       percent(it.majority),
       percent(it.bestVerified),
       percent(it.oracle),
+      it.flips ? `${it.flips.majority.rightToWrong}/${it.flips.majority.wrongToRight}` : '-',
       it.meanScore === null ? '-' : it.meanScore.toFixed(3),
       it.experienceBank.toFixed(1),
       it.guidelineBank.toFixed(1),

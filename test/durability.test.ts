@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
@@ -211,5 +211,47 @@ describe('durable runs', () => {
     expect(changed.stdout).toMatch(/logged: +\{"type":"bank\.updated"/);
     expect(changed.stdout).toMatch(/replayed: \{"type":"bank\.updated"/);
     expect(changed.stdout).toMatch(/calls changed, so the journal had no answer/);
+  });
+});
+
+/** Mounts a tmpfs of `size` at `dir`; false where this machine does not allow it (not root, no CAP_SYS_ADMIN). */
+function mountSmallDisk(dir: string, size: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a disk that fills during the run', () => {
+  test('stops cleanly with a message, and the run resumes to the same results once space is freed', async ({ dir, skip }) => {
+    const disk = path.join(dir, 'disk');
+    await mkdir(disk);
+    if (!mountSmallDisk(disk, '1200k')) skip('cannot mount a tmpfs here (needs root)');
+    try {
+      const problems = await writeProblems(dir, smallProblems(20));
+      const args = ['--input-file', problems, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3'];
+      const run = path.join(disk, 'run');
+      const full = await runCli(['run', ...args, '--output-file', run]);
+      expect(full.code).toBe(2);
+      expect(full.stderr).toMatch(/Cannot write to the run's store in .*No space left on device/);
+      expect(full.stderr).toContain(`tmas run --resume ${run}`);
+      expect(full.stderr).not.toMatch(/\n\s+at /);
+
+      execFileSync('mount', ['-o', 'remount,size=256m', disk]);
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(/[1-9]\d* answered from the journal/);
+      const clean = await runCli(['run', ...args, '--output-file', path.join(dir, 'clean')]);
+      expect(clean.code).toBe(0);
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
+    } finally {
+      try {
+        execFileSync('umount', [disk], { stdio: 'ignore' });
+      } catch {
+        // not mounted: the test was skipped
+      }
+    }
   });
 });

@@ -5,28 +5,31 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import type { RunConfig, Secrets } from '../config.ts';
+import type { RunConfig, Schedule, Secrets } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { checkEncoding } from '../pool.ts';
-import type { Role } from '../protocol.ts';
+import type { EndpointSlot } from '../protocol.ts';
 import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
 
 /** The demo problem set shipped with tmas. */
 export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', import.meta.url));
 
 /** Settings of `--demo`, chosen so the demo finishes in well under a minute on two cores. */
-const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128 } as const;
+const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128, judgePasses: 2 } as const;
 
 /** Per-role flag prefixes, as in the reference CLI. */
-const ROLE_PREFIX: Record<Exclude<Role, 'solution'>, string> = {
+const ROLE_PREFIX: Record<Exclude<EndpointSlot, 'solution'>, string> = {
   verification: 'verify',
   summary: 'summary',
   experience: 'exp',
   guideline: 'guide',
+  judge: 'judge',
 };
 
 /** The raw options commander hands over. */
 export interface RunFlags {
+  resume?: string;
+  force?: boolean;
   demo?: boolean;
   inputFile?: string;
   idColumn: string;
@@ -40,6 +43,7 @@ export interface RunFlags {
   nCandidates?: number;
   nVerifications?: number;
   maxIterations?: number;
+  judgePasses?: number;
   maxTokens: number;
   concurrency?: number;
   epsilon: number;
@@ -49,7 +53,13 @@ export interface RunFlags {
   temperature: number;
   timeout: number;
   maxRetries: number;
+  parseRetries: number;
+  retryBaseMs: number;
   activeProblems: number;
+  schedule: string;
+  strategy: string;
+  samples: number;
+  agents?: string;
   simLatencyMs: number;
   simP99Ms: number;
   simOutputTokens: number;
@@ -59,6 +69,8 @@ export interface RunFlags {
 /** Declares the options of `tmas run` on a command. */
 export function defineRunOptions(command: Command): Command {
   command
+    .option('--resume <dir>', 'continue the run in this output directory: completed calls are answered from its journal; --max-iterations is the total target')
+    .option('--force', 'with --resume: accept settings that change the calls (the changed calls are issued anew)')
     .option('--demo', `run the bundled demo: problems/demo.jsonl, --no-proof, ${DEMO.maxIterations} iterations, N=${DEMO.nCandidates}, M=${DEMO.nVerifications}`)
     .option('--input-file <file>', 'problems: JSONL with problem_id, question and optional answer (or a .csv)')
     .option('--id-column <name>', 'CSV input: the column of problem ids', 'Problem ID')
@@ -72,6 +84,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--n-candidates <n>', 'candidates per iteration, N (default 8)', integer(1, 1024))
     .option('--n-verifications <n>', 'verifications per candidate, M (default 8)', integer(1, 1024))
     .option('--max-iterations <n>', 'iterations per problem, T (default 20)', integer(1, 10_000))
+    .option('--judge-passes <n>', 'LLM judge passes per candidate when the problem has a reference (default 4; 0: rule-based grading only)', integer(0, 99))
     .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
     .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
     .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
@@ -81,7 +94,13 @@ export function defineRunOptions(command: Command): Command {
     .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
     .option('--timeout <seconds>', 'per-call timeout', decimal(1, 86_400), 600)
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
-    .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0);
+    .option('--parse-retries <n>', 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)', integer(0, 100), 2)
+    .addOption(new Option('--retry-base-ms <ms>', 'first backoff step of retries (tests)').argParser(integer(1, 600_000)).default(1000).hideHelp())
+    .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
+    .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
+    .option('--strategy <name>', 'the method: tmas, majority, self-refine, verify-refine, rse or mas-ceo', 'tmas')
+    .option('--samples <k>', 'majority strategy: samples per problem, k of MV@k', integer(1, 100_000), 64)
+    .option('--agents <file>', 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (see README "Write your own strategy")');
   for (const [role, prefix] of Object.entries(ROLE_PREFIX)) {
     command
       .option(`--${prefix}-base-url <url>`, `endpoint of the ${role} agent (default: the solution agent's)`, url)
@@ -93,6 +112,11 @@ export function defineRunOptions(command: Command): Command {
     .addOption(new Option('--sim-p99-ms <ms>', 'simulated model: 99th percentile latency').argParser(decimal(0, 600_000)).default(0))
     .addOption(new Option('--sim-output-tokens <n>', 'simulated model: approximate tokens of a solution').argParser(integer(1)).default(250));
   return command;
+}
+
+function toSchedule(value: string): Schedule {
+  if (value === 'pipelined' || value === 'barrier') return value;
+  throw new UserError('TMAS_USAGE', `--schedule must be pipelined or barrier, got "${value}".`);
 }
 
 function camel(flag: string): string {
@@ -116,7 +140,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
   const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim') };
   const endpoints = { solution } as RunConfig['endpoints'];
   const secrets = { solution: key } as Secrets;
-  for (const [role, prefix] of Object.entries(ROLE_PREFIX) as Array<[Exclude<Role, 'solution'>, string]>) {
+  for (const [role, prefix] of Object.entries(ROLE_PREFIX) as Array<[Exclude<EndpointSlot, 'solution'>, string]>) {
     const baseUrl = (flags[camel(`${prefix}-base-url`)] as string | undefined) ?? solution.baseUrl;
     const model = (flags[camel(`${prefix}-model-name`)] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
     endpoints[role] = { baseUrl, model };
@@ -131,6 +155,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
     nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),
     maxIterations: flags.maxIterations ?? (demo ? DEMO.maxIterations : 20),
+    judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : 4),
     concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
     epsilon: flags.epsilon,
     proof: demo ? false : flags.proof,
@@ -139,7 +164,13 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     temperature: flags.temperature,
     timeoutSeconds: flags.timeout,
     maxRetries: flags.maxRetries,
+    parseRetries: flags.parseRetries,
+    retryBaseMs: flags.retryBaseMs,
     activeProblems: flags.activeProblems,
+    schedule: toSchedule(flags.schedule),
+    strategy: flags.strategy,
+    samples: flags.samples,
+    ...(flags.agents === undefined ? {} : { agents: path.resolve(flags.agents) }),
     endpoints,
     sim: { latencyMedianMs: flags.simLatencyMs, latencyP99Ms: Math.max(flags.simP99Ms, flags.simLatencyMs), outputTokens: flags.simOutputTokens },
   };

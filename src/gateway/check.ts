@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { UserError } from '../errors.ts';
-import type { Endpoint } from './gateway.ts';
+import { redactKeys, type Endpoint } from './gateway.ts';
 import { describeFailure } from './retry.ts';
 
 /** A model as `/v1/models` lists it. */
@@ -33,7 +33,7 @@ export async function checkEndpoints(endpoints: Array<{ endpoint: Endpoint; flag
     } catch (error) {
       throw new UserError(
         'TMAS_ENDPOINT',
-        `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${describeFailure(error)}. ` +
+        `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
           `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
           'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
         { cause: error },

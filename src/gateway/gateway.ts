@@ -3,10 +3,11 @@
  * through one global in-flight limit, is retried with backoff on transient
  * failures, and reports its usage, attempts and latency.
  */
-import OpenAI from 'openai';
-import { TmasError } from '../errors.ts';
+import OpenAI, { APIError } from 'openai';
+import { TmasError, UserError } from '../errors.ts';
+import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
-import { backoffMs, classifyFailure, describeFailure, type BackoffOptions } from './retry.ts';
+import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
 /** Where a role's calls go. */
 export interface Endpoint {
@@ -50,13 +51,49 @@ export interface GatewayOptions {
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;
+  /**
+   * Calls in a row on one endpoint that may fail for good (retries exhausted)
+   * before the endpoint counts as down and the gateway gives up on it. Default 3.
+   */
+  downAfter?: number;
   onRetry?: (event: RetryEvent) => void;
+}
+
+/** The live state of one endpoint (one base URL). */
+export interface EndpointStats {
+  baseUrl: string;
+  /** The adaptive (AIMD) in-flight limit, at most the global `--concurrency`. */
+  limit: number;
+  inFlight: number;
+  /** Calls waiting for a slot under `limit`. */
+  waiting: number;
+  /** Times the limit was halved after a 429 or 503. */
+  decreases: number;
+  down: boolean;
+}
+
+/** Counters of the gateway, for progress and metrics.json. */
+export interface GatewayStats {
+  inFlight: number;
+  queued: number;
+  /** The global in-flight limit (`--concurrency`). */
+  limit: number;
+  retries: number;
+  /** Retries by what caused them: `429`, `503`, `timeout`, `reset`, `malformed`, … */
+  retriesByCause: Record<string, number>;
+  failures: number;
+  endpoints: EndpointStats[];
 }
 
 /** The gateway as the runtime sees it. */
 export interface Gateway {
   complete(request: CompletionRequest, options?: { signal?: AbortSignal }): Promise<Completion>;
-  readonly stats: { inFlight: number; queued: number; limit: number; retries: number; failures: number };
+  readonly stats: GatewayStats;
+  /**
+   * Rejects with a UserError (TMAS_ENDPOINT_DOWN) naming the endpoint and its
+   * last error once an endpoint is down; never resolves. Race the run against it.
+   */
+  readonly down: Promise<never>;
   close(): void;
 }
 
@@ -69,6 +106,21 @@ export class CallFailedError extends TmasError {
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
+const DEFAULT_DOWN_AFTER = 3;
+
+interface EndpointState {
+  gate: AimdGate;
+  /** Calls in a row that failed for good; a success resets it. */
+  consecutiveFailures: number;
+  down: UserError | null;
+}
+
+/** Replaces every API key in a text by `[redacted]`: servers may echo a key in an error message. */
+export function redactKeys(text: string, keys: Iterable<string>): string {
+  let result = text;
+  for (const key of keys) if (key.length >= 4) result = result.split(key).join('[redacted]');
+  return result;
+}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -96,10 +148,48 @@ export function createGateway(options: GatewayOptions): Gateway {
   const limiter: Limiter = createLimiter(options.concurrency);
   const clients = new Map<string, OpenAI>();
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const downAfter = options.downAfter ?? DEFAULT_DOWN_AFTER;
+  const endpoints = new Map<string, EndpointState>();
+  const keys = new Set<string>();
+  const retriesByCause: Record<string, number> = {};
   let retries = 0;
   let failures = 0;
+  let declareDown: (error: UserError) => void = () => {};
+  const down = new Promise<never>((_, reject) => {
+    declareDown = reject;
+  });
+  // Handled here so that a run that never races `down` gets no unhandled rejection.
+  down.catch(() => {});
+
+  function stateOf(baseUrl: string): EndpointState {
+    let state = endpoints.get(baseUrl);
+    if (!state) {
+      state = { gate: createAimdGate(options.concurrency), consecutiveFailures: 0, down: null };
+      endpoints.set(baseUrl, state);
+    }
+    return state;
+  }
+
+  function describe(error: unknown): string {
+    return redactKeys(describeFailure(error), keys);
+  }
+
+  function failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void {
+    if (!transient || state.down) return;
+    state.consecutiveFailures++;
+    if (state.consecutiveFailures < downAfter) return;
+    state.down = new UserError(
+      'TMAS_ENDPOINT_DOWN',
+      `The model endpoint ${request.endpoint.baseUrl} (${request.endpoint.model}) stays down: ${state.consecutiveFailures} calls in a row ` +
+        `failed after ${attempts} attempts each; the last error was ${describe(error)}. The run stopped; every completed call is kept ` +
+        'in the store. Check the server (or lower --concurrency), then resume the run with --resume on its output directory.',
+      { cause: error },
+    );
+    declareDown(state.down);
+  }
 
   function clientFor(endpoint: Endpoint): OpenAI {
+    keys.add(endpoint.apiKey);
     const id = `${endpoint.baseUrl}\u0000${endpoint.apiKey}`;
     let client = clients.get(id);
     if (!client) {
@@ -138,30 +228,62 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     async complete(request, { signal } = {}) {
       const started = performance.now();
+      const state = stateOf(request.endpoint.baseUrl);
       for (let attempts = 1; ; attempts++) {
+        if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
         try {
-          const result = await limiter.schedule(() => attempt(request, signal), signal);
+          await state.gate.acquire(signal);
+          let result: Omit<Completion, 'attempts' | 'latencyMs'>;
+          try {
+            result = await limiter.schedule(() => attempt(request, signal), signal);
+          } finally {
+            state.gate.release();
+          }
+          state.gate.onSuccess();
+          state.consecutiveFailures = 0;
           return { ...result, attempts, latencyMs: performance.now() - started };
         } catch (error) {
           const kind = classifyFailure(error);
           if (kind === 'aborted' || signal?.aborted) throw error;
+          if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.gate.onOverload();
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
             const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
-            throw new CallFailedError(code, `${request.endpoint.baseUrl} (${request.endpoint.model}): ${describeFailure(error)}`, attempts, {
+            failedForGood(state, request, error, attempts, kind === 'transient');
+            throw new CallFailedError(code, `${request.endpoint.baseUrl} (${request.endpoint.model}): ${describe(error)}`, attempts, {
               cause: error,
             });
           }
           retries++;
+          const cause = failureLabel(error);
+          retriesByCause[cause] = (retriesByCause[cause] ?? 0) + 1;
           const waitMs = backoffMs(attempts, error, backoff);
-          options.onRetry?.({ endpoint: request.endpoint.baseUrl, attempt: attempts, error: describeFailure(error), waitMs });
+          options.onRetry?.({ endpoint: request.endpoint.baseUrl, attempt: attempts, error: describe(error), waitMs });
           await sleep(waitMs, signal);
         }
       }
     },
     get stats() {
-      return { inFlight: limiter.inFlight, queued: limiter.queued, limit: limiter.limit, retries, failures };
+      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, down: isDown }]) => ({
+        baseUrl,
+        limit: gate.limit,
+        inFlight: gate.inFlight,
+        waiting: gate.waiting,
+        decreases: gate.decreases,
+        down: isDown !== null,
+      }));
+      const waiting = perEndpoint.reduce((sum, endpoint) => sum + endpoint.waiting, 0);
+      return {
+        inFlight: limiter.inFlight,
+        queued: limiter.queued + waiting,
+        limit: limiter.limit,
+        retries,
+        retriesByCause: { ...retriesByCause },
+        failures,
+        endpoints: perEndpoint,
+      };
     },
+    down,
     close: () => limiter.close(),
   };
 }

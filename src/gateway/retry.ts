@@ -3,7 +3,7 @@
  * attempt: exponential backoff with full jitter, or what the server asked for
  * in `Retry-After` / `retry-after-ms`.
  */
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'context-length' | 'fatal' | 'aborted';
@@ -68,4 +68,14 @@ export function describeFailure(error: unknown): string {
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
+}
+
+/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
+export function failureLabel(error: unknown): string {
+  if (error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof APIConnectionError) return 'connection';
+  if (error instanceof APIError && error.status !== undefined) return String(error.status);
+  if (error instanceof SyntaxError) return 'malformed';
+  if (error instanceof TypeError) return 'reset';
+  return 'other';
 }

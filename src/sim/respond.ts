@@ -7,12 +7,14 @@ import type { SimProblem } from './catalogue.ts';
 import { CHARS_PER_TOKEN, filler } from './filler.ts';
 import { respondExperience } from './experience.responder.ts';
 import { respondGuideline } from './guideline.responder.ts';
+import { respondJudge } from './judge.responder.ts';
 import { createRng, digestOf, rngOf } from './random.ts';
 import type { ChatRequest } from './request.ts';
 import { jitteredTokens, type Responder } from './responder.ts';
 import { respondSolution } from './solution.responder.ts';
 import { respondSummary } from './summary.responder.ts';
 import { respondVerification } from './verification.responder.ts';
+import { STRATEGY_RESPONDERS } from './strategies/index.ts';
 import type { SimRole } from './wire.ts';
 
 const RESPONDERS: Record<SimRole, Responder> = {
@@ -21,6 +23,8 @@ const RESPONDERS: Record<SimRole, Responder> = {
   summary: respondSummary,
   experience: respondExperience,
   guideline: respondGuideline,
+  judge: respondJudge,
+  ...STRATEGY_RESPONDERS,
 };
 
 /** What a reply is keyed by: everything that may shape it, and nothing else. */
@@ -49,12 +53,15 @@ export function replyTo(
   rest: string,
   replyKey: string,
   settings: ReplySettings,
+  /** The system message, for roles that carry material there (the `rse` rollouts' experience bank). */
+  system = '',
 ): { content: string; reasoning: string | null } {
   const rng = createRng(Buffer.from(replyKey, 'hex'));
   const content = RESPONDERS[role]({
     seed: settings.seed,
     problem,
     rest,
+    system,
     rng,
     outputTokens: settings.outputTokens,
     verifierAccuracy: settings.verifierAccuracy,

@@ -17,6 +17,8 @@ export interface ResponderInput {
   outputTokens: number;
   /** Chance that a verification's verdict is right. */
   verifierAccuracy: number;
+  /** The system message (most roles read only `rest`). */
+  system?: string;
 }
 
 /** A role responder: the reply text for one request. */

@@ -5,9 +5,10 @@
  * joined with a blank line, so an opening tag is a line of its own.
  */
 import type { Catalogue, SimProblem } from './catalogue.ts';
+import { STRATEGY_SIM_ROLES } from './strategies/roles.ts';
 
 /** The roles the simulator answers, by the name in "You are the X agent". */
-export const SIM_ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;
+export const SIM_ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline', 'judge', ...STRATEGY_SIM_ROLES] as const;
 export type SimRole = (typeof SIM_ROLES)[number];
 
 /** The role named by a system message, or null. */

@@ -5,6 +5,7 @@
  * (per problem and iteration). One process owns a store at a time.
  */
 import path from 'node:path';
+import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
 import { TmasError, UserError } from '../errors.ts';
 import type { RunConfig } from '../config.ts';
@@ -70,17 +71,36 @@ export class Store {
   private constructor(
     readonly dir: string,
     private readonly db: Level<string, unknown>,
-  ) {}
+  ) {
+    this.failed.catch(() => {});
+  }
+
+  private rejectFailed: (error: unknown) => void = () => {};
+
+  /** The first write error, if any write failed. */
+  writeError: unknown = null;
+
+  /**
+   * Rejects with the first write that failed (a full disk, a lost mount), so
+   * the runtime can stop the run cleanly instead of going on without a journal.
+   */
+  readonly failed: Promise<never> = new Promise<never>((_, reject) => {
+    this.rejectFailed = reject;
+  });
 
   private track<T>(write: Promise<T>): Promise<T> {
     this.pending.add(write);
     const forget = () => this.pending.delete(write);
-    write.then(forget, forget);
+    write.then(forget, (error: unknown) => {
+      forget();
+      this.writeError ??= error;
+      this.rejectFailed(error);
+    });
     return write;
   }
 
   /** Sublevels are made once: creating one per call showed in the profile at thousands of calls per second. */
-  private readonly sublevels = new Map<string, ReturnType<Level<string, unknown>['sublevel']>>();
+  private readonly sublevels = new Map<string, AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown>>();
 
   /**
    * The keys journaled by this process, when the journal was empty at open: a
@@ -92,7 +112,7 @@ export class Store {
   /** Journal writes waiting for the next batch: one LevelDB batch per event-loop turn instead of one put per call. */
   private callBatch: Array<{ record: CallRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
 
-  private sub(name: string) {
+  private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
     let sublevel = this.sublevels.get(name);
     if (!sublevel) {
       sublevel = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });

@@ -1,0 +1,14 @@
+/** The `majority` strategy (MV@k): k independent samples and a majority vote. */
+import { solutionMachine, solutionRole } from '../../solution.role.ts';
+import type { Strategy } from '../../strategy.ts';
+import { createProgramMachine } from '../program.machine.ts';
+import { majorityProgram } from './majority.program.ts';
+
+/** MV@k as a strategy. */
+export const majorityStrategy: Strategy = {
+  name: 'majority',
+  description: 'MV@k: k independent samples (--samples, default 64), majority vote; iteration t holds the first k·(t+1)/T samples',
+  roles: { solution: solutionMachine },
+  definitions: { solution: solutionRole },
+  problem: createProgramMachine(majorityProgram),
+};

@@ -1,0 +1,69 @@
+/**
+ * MV@k: k independent samples of the Solution agent, majority vote. Its
+ * "iterations" are growing sample counts so it plots on the same axis as the
+ * iterative methods: iteration t holds the first max(1, ⌊k·(t+1)/T⌋) samples,
+ * so the last iteration is MV@k. Every sample is requested up front (all in
+ * iteration 0 of the journal); the iterations are announced once all are in.
+ */
+import type { MessageOf } from '../../../src/protocol.ts';
+import type { ProblemInput } from '../../problem.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+
+/** Samples per problem when `--samples` is not given. */
+export const DEFAULT_SAMPLES = 64;
+
+interface MajorityState {
+  samples: Array<CandidateView | null>;
+  /** The iteration being saved, once all samples are in. */
+  iteration: number;
+}
+
+/** The samples iteration `iteration` of `total` holds, out of `k`. */
+export function samplesAt(iteration: number, total: number, k: number): number {
+  return Math.max(1, Math.floor((k * (iteration + 1)) / total));
+}
+
+function save(state: MajorityState, input: ProblemInput): Step<MajorityState> {
+  const k = state.samples.length;
+  const shown = state.samples.slice(0, samplesAt(state.iteration, input.settings.maxIterations, k));
+  const candidates = shown.map((view, candidate) => resultOf(view ?? { candidate, text: null, answer: null }, input));
+  return { state, post: [], effect: { kind: 'save', iteration: state.iteration, candidates } };
+}
+
+function settle(state: MajorityState, view: CandidateView, input: ProblemInput): Step<MajorityState> {
+  const samples = state.samples.map((sample, index) => (index === view.candidate ? view : sample));
+  const next = { ...state, samples };
+  return samples.every((sample) => sample !== null) ? save(next, input) : waiting(next);
+}
+
+/** The majority-vote program. */
+export const majorityProgram: ProblemProgram<MajorityState> = {
+  id: 'majority',
+  start(input) {
+    const k = input.settings.samples ?? DEFAULT_SAMPLES;
+    const post = Array.from({ length: k }, (_, candidate): MessageOf<'solution.requested'> => ({
+      type: 'solution.requested',
+      ...messageBase(input, 0, 'solution', candidate),
+      candidate,
+      source: 'normal',
+      question: input.problem.question,
+      rollouts: [],
+      experience: [],
+      guidelines: [],
+    }));
+    return waiting({ samples: Array.from({ length: k }, () => null), iteration: 0 }, post);
+  },
+  receive(state, message, input) {
+    if (message.type === 'solution.completed') return settle(state, { candidate: message.candidate, text: message.text, answer: message.answer }, input);
+    if (message.type === 'llm.failed' && message.role === 'solution') {
+      return settle(state, { candidate: message.index, text: null, answer: null, failures: [failureOf(message)] }, input);
+    }
+    return waiting(state);
+  },
+  saved(state, input) {
+    const iteration = state.iteration + 1;
+    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    return save({ ...state, iteration }, input);
+  },
+};

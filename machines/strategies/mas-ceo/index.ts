@@ -1,0 +1,14 @@
+/** The `mas-ceo` strategy (MAS-TTS): a CEO agent plans each round of a recruited expert team. */
+import type { Strategy } from '../../strategy.ts';
+import { createProgramMachine } from '../program.machine.ts';
+import { ceoMachine, ceoRole, criticMachine, criticRole, evaluatorMachine, evaluatorRole, recruiterMachine, recruiterRole, solverMachine, solverRole } from './mas-ceo.roles.ts';
+import { masCeoProgram } from './mas-ceo.program.ts';
+
+/** MAS-TTS with the adaptive CEO as a strategy. */
+export const masCeoStrategy: Strategy = {
+  name: 'mas-ceo',
+  description: 'MAS-TTS: per round a CEO plans (continue/stop, experts, direction, budget), a recruited team solves and critiques to consensus, an evaluator judges',
+  roles: { ceo: ceoMachine, recruiter: recruiterMachine, solver: solverMachine, critic: criticMachine, evaluator: evaluatorMachine },
+  definitions: { ceo: ceoRole, recruiter: recruiterRole, solver: solverRole, critic: criticRole, evaluator: evaluatorRole },
+  problem: createProgramMachine(masCeoProgram),
+};

@@ -1,0 +1,179 @@
+/**
+ * MAS-TTS with its adaptive CEO: one round per iteration. A round is
+ *   CEO plan → recruiter (n experts) → solver (expert 1) → n − 1 critics,
+ *   repeated solver revision + critics until all agree or MAX_INNER_TURNS,
+ *   → evaluator (correctness 0/1 and advice).
+ * The problem stops when the evaluator says correct, the CEO says stop, or
+ * after --max-iterations rounds. A stopped problem keeps its last solution for
+ * the remaining iterations (announced without any call), so every problem has
+ * a result at every iteration and the per-iteration metrics compare with the
+ * other strategies.
+ */
+import type { Message } from '../../../src/protocol.ts';
+import type { ProblemInput } from '../../problem.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
+
+/** Solver turns per round at most (the first draft included). */
+export const MAX_INNER_TURNS = 3;
+
+interface Plan {
+  experts: number;
+  direction: string;
+  budget: number;
+}
+
+interface CeoState {
+  round: number;
+  plan: Plan;
+  experts: string[];
+  turn: number;
+  /** The solution of this round so far (null before the solver answers or when it failed). */
+  solution: { text: string; answer: string | null } | null;
+  /** This turn's critic replies by critic number (1 … n − 1); null while pending. */
+  critics: Array<{ agree: boolean; critique: string } | null>;
+  failures: string[];
+  /** The result announced for the latest round; carried forward once stopped. */
+  result: CandidateView | null;
+  advice: string | null;
+  stopped: boolean;
+}
+
+function ask(input: ProblemInput, state: CeoState): Message {
+  return { type: 'ceo.requested', ...messageBase(input, state.round, 'ceo', 0), question: input.problem.question, solution: state.result?.text ?? null, advice: state.advice };
+}
+
+function solve(input: ProblemInput, state: CeoState, previous: string | null, critiques: string[]): Message {
+  return {
+    type: 'solver.requested',
+    ...messageBase(input, state.round, 'solver', state.turn),
+    turn: state.turn,
+    question: input.problem.question,
+    expert: state.experts[0] ?? 'a careful mathematician',
+    direction: state.plan.direction,
+    budget: state.plan.budget,
+    previous,
+    critiques,
+  };
+}
+
+function evaluate(input: ProblemInput, state: CeoState): Step<CeoState> {
+  if (state.solution === null) return finishRound(input, state, null, '');
+  return waiting(state, [{ type: 'evaluator.requested', ...messageBase(input, state.round, 'evaluator', 0), question: input.problem.question, solution: state.solution.text }]);
+}
+
+/** After the solver's draft or revision: ask the critics, or go to the evaluator when there are none. */
+function critique(input: ProblemInput, state: CeoState): Step<CeoState> {
+  const count = state.experts.length - 1;
+  if (count <= 0 || state.solution === null) return evaluate(input, state);
+  const solution = state.solution.text;
+  const post = Array.from({ length: count }, (_, i): Message => ({
+    type: 'critic.requested',
+    ...messageBase(input, state.round, 'critic', `${state.turn}.${i + 1}`),
+    turn: state.turn,
+    critic: i + 1,
+    question: input.problem.question,
+    expert: state.experts[i + 1] ?? '',
+    solution,
+  }));
+  return waiting({ ...state, critics: Array.from({ length: count }, () => null) }, post);
+}
+
+function settleCritic(input: ProblemInput, state: CeoState, critic: number, verdict: { agree: boolean; critique: string }, failure: string | null): Step<CeoState> {
+  const critics = state.critics.map((c, i) => (i === critic - 1 ? verdict : c));
+  const next = { ...state, critics, failures: failure ? [...state.failures, failure] : state.failures };
+  if (critics.some((c) => c === null)) return waiting(next);
+  const objections = critics.filter((c) => c !== null && !c.agree).map((c) => c?.critique ?? '');
+  if (objections.length === 0 || next.turn + 1 >= MAX_INNER_TURNS) return evaluate(input, next);
+  const revised = { ...next, turn: next.turn + 1 };
+  return waiting(revised, [solve(input, revised, next.solution?.text ?? null, objections)]);
+}
+
+function finishRound(input: ProblemInput, state: CeoState, correct: boolean | null, advice: string): Step<CeoState> {
+  const result: CandidateView = {
+    candidate: 0,
+    text: state.solution?.text ?? null,
+    answer: state.solution?.answer ?? null,
+    score: correct === null ? null : correct ? 1 : 0,
+    summary: advice,
+    failures: state.failures,
+  };
+  const next = { ...state, result, advice, stopped: correct === true };
+  return { state: next, post: [], effect: { kind: 'save', iteration: state.round, candidates: [resultOf(result, input)] } };
+}
+
+function fresh(round: number, result: CeoState['result'], advice: string | null): CeoState {
+  const plan = { experts: CEO_LIMITS.experts.default, direction: '', budget: CEO_LIMITS.budget.default };
+  return { round, plan, experts: [], turn: 0, solution: null, critics: [], failures: [], result, advice, stopped: false };
+}
+
+/** The MAS-TTS CEO program. */
+export const masCeoProgram: ProblemProgram<CeoState> = {
+  id: 'mas-ceo',
+  start(input) {
+    const state = fresh(0, null, null);
+    return waiting(state, [ask(input, state)]);
+  },
+  receive(state, message, input) {
+    switch (message.type) {
+      case 'ceo.completed': {
+        if (message.decision === 'stop') {
+          // The CEO's decision is honoured: this round and the rest keep the latest solution.
+          const carried = { ...state, stopped: true, solution: state.result?.text ? { text: state.result.text, answer: state.result.answer } : null };
+          const result = state.result ?? { candidate: 0, text: null, answer: null };
+          return { state: { ...carried, result }, post: [], effect: { kind: 'save', iteration: state.round, candidates: [resultOf(result, input)] } };
+        }
+        const plan = { experts: message.experts, direction: message.direction, budget: message.budget };
+        const post: Message[] = [{ type: 'recruiter.requested', ...messageBase(input, state.round, 'recruiter', 0), question: input.problem.question, experts: plan.experts, direction: plan.direction }];
+        return waiting({ ...state, plan }, post);
+      }
+      case 'recruiter.completed': {
+        const next = { ...state, experts: message.experts };
+        return waiting(next, [solve(input, next, null, [])]);
+      }
+      case 'solver.completed':
+        return critique(input, { ...state, solution: { text: message.text, answer: message.answer } });
+      case 'critic.completed':
+        if (message.turn !== state.turn) return waiting(state);
+        return settleCritic(input, state, message.critic, { agree: message.agree, critique: message.critique }, null);
+      case 'evaluator.completed':
+        return finishRound(input, state, message.correct, message.advice);
+      case 'llm.failed': {
+        const failures = [...state.failures, failureOf(message)];
+        const next = { ...state, failures };
+        switch (message.role) {
+          case 'ceo':
+            // No plan: the round goes ahead with the defaults.
+            return waiting(next, [{ type: 'recruiter.requested', ...messageBase(input, state.round, 'recruiter', 0), question: input.problem.question, experts: state.plan.experts, direction: '' }]);
+          case 'recruiter': {
+            const recruited = { ...next, experts: parseExperts('', state.plan.experts) };
+            return waiting(recruited, [solve(input, recruited, null, [])]);
+          }
+          case 'solver':
+            // A failed revision keeps the draft; a failed first draft leaves the round without a solution.
+            return evaluate(input, next);
+          case 'critic':
+            // A critic that cannot answer raises no objection; the failure is recorded.
+            return settleCritic(input, state, message.index % 100, { agree: true, critique: '' }, failureOf(message));
+          case 'evaluator':
+            return finishRound(input, next, null, '');
+          default:
+            return waiting(state);
+        }
+      }
+      default:
+        return waiting(state);
+    }
+  },
+  saved(state, input) {
+    const round = state.round + 1;
+    if (round >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: round } };
+    if (state.stopped) {
+      const result = state.result ?? { candidate: 0, text: null, answer: null };
+      return { state: { ...state, round }, post: [], effect: { kind: 'save', iteration: round, candidates: [resultOf(result, input)] } };
+    }
+    const next = fresh(round, state.result, state.advice);
+    return waiting(next, [ask(input, next)]);
+  },
+};

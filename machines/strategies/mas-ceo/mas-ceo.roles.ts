@@ -1,0 +1,174 @@
+/**
+ * The roles of `mas-ceo` (MAS-TTS, "Two Heads are Better Than One"): the CEO
+ * plans each round in a fixed format, the Recruiter describes the experts,
+ * the Solver writes a solution as the first expert, each Critic (one per
+ * other expert) ends with agree or disagree, and the Evaluator answers
+ * correctness 0/1 with advice.
+ */
+import { extractAnswer } from '../../../src/grader/index.ts';
+import type { MessageOf } from '../../../src/protocol.ts';
+import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
+import { callInfo, replyBase } from '../../reply.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { answerInstruction, roleLine } from '../shared.ts';
+
+/** Sane ranges the CEO's numbers are clamped to, and what a missing field defaults to. */
+export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 512, max: 32_768, default: 4096 } } as const;
+
+function clamp(value: number, range: { min: number; max: number }): number {
+  return Math.min(range.max, Math.max(range.min, Math.round(value)));
+}
+
+/** The CEO's plan, parsed from its fixed format and clamped; `parseError` names the fields that were missing. */
+export function parseCeo(text: string): { decision: 'continue' | 'stop'; experts: number; direction: string; budget: number; parseError: string | null } {
+  const field = (name: string) => new RegExp(`^\\W*${name}\\W*:\\s*(.+?)\\s*$`, 'im').exec(text)?.[1];
+  const missing: string[] = [];
+  const decisionText = field('decision')?.toLowerCase();
+  if (decisionText === undefined || !/continue|stop/.test(decisionText)) missing.push('Decision');
+  const experts = Number(field('experts')?.match(/\d+/)?.[0]);
+  if (!Number.isFinite(experts)) missing.push('Experts');
+  const budget = Number(field('budget')?.match(/\d+/)?.[0]);
+  if (!Number.isFinite(budget)) missing.push('Budget');
+  const direction = field('direction') ?? '';
+  return {
+    // Only an explicit stop stops: an unreadable decision must not end the search.
+    decision: decisionText !== undefined && decisionText.includes('stop') && !decisionText.includes('continue') ? 'stop' : 'continue',
+    experts: clamp(Number.isFinite(experts) ? experts : CEO_LIMITS.experts.default, CEO_LIMITS.experts),
+    budget: clamp(Number.isFinite(budget) ? budget : CEO_LIMITS.budget.default, CEO_LIMITS.budget),
+    direction,
+    parseError: missing.length === 0 ? null : `missing or unreadable: ${missing.join(', ')}`,
+  };
+}
+
+/** The advice block a CEO prompt carries. */
+function advicePart(advice: string): PromptPart {
+  return { id: 'advice', text: `<advice>\n${advice}\n</advice>` };
+}
+
+/** The CEO agent's definition. */
+export const ceoRole = {
+  role: 'ceo',
+  endpoint: 'solution',
+  request: 'ceo.requested',
+  index: () => 0,
+  prompt: (request): PromptSpec => ({
+    system: roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
+    parts: [
+      problemPart(request.question),
+      ...(request.solution === null ? [] : [solutionPart(request.solution)]),
+      ...(request.advice === null ? [] : [advicePart(request.advice)]),
+      instructionPart(
+        `Decide the next round. Answer in exactly this format:\nDecision: continue or stop\nExperts: number of experts to recruit (${CEO_LIMITS.experts.min}-${CEO_LIMITS.experts.max})\n` +
+          `Direction: one line on what the team should try\nBudget: token budget for the solution (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
+      ),
+    ],
+  }),
+  reply: (request, output) => ({ type: 'ceo.completed', ...replyBase(request), ...parseCeo(output.content), call: callInfo(output) }),
+} satisfies RoleDefinition<'ceo.requested'>;
+
+/** The expert descriptions of a recruiter reply (`Expert k: …` lines), padded or cut to `count`. */
+export function parseExperts(text: string, count: number): string[] {
+  const found = [...text.matchAll(/^\W*Expert\s*\d+\W*:\s*(.+?)\s*$/gim)].map((m) => m[1] ?? '').filter(Boolean);
+  return Array.from({ length: count }, (_, i) => found[i] ?? `A careful generalist mathematician (expert ${i + 1}).`);
+}
+
+/** The Recruiter agent's definition. */
+export const recruiterRole = {
+  role: 'recruiter',
+  endpoint: 'solution',
+  request: 'recruiter.requested',
+  index: () => 0,
+  prompt: (request): PromptSpec => ({
+    system: roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
+    parts: [
+      problemPart(request.question),
+      instructionPart(`<recruit count="${request.experts}">\nDirection: ${request.direction}\nDescribe ${request.experts} experts, one per line, as "Expert k: description".`),
+    ],
+  }),
+  reply: (request, output) => ({ type: 'recruiter.completed', ...replyBase(request), experts: parseExperts(output.content, request.experts), call: callInfo(output) }),
+} satisfies RoleDefinition<'recruiter.requested'>;
+
+/** Builds the solver prompt: first draft, or a revision answering the critics. */
+export function solverPrompt(request: MessageOf<'solver.requested'>, options: RoleOptions): PromptSpec {
+  const revision = request.previous === null ? [] : [solutionPart(request.previous), { id: 'critiques', text: `<critiques>\n${request.critiques.join('\n---\n')}\n</critiques>` }];
+  return {
+    system: roleLine('Solver', `You are ${request.expert}`),
+    parts: [
+      problemPart(request.question),
+      ...revision,
+      instructionPart(
+        `${request.previous === null ? 'Solve the problem above.' : 'Revise your solution above to answer every critique.'} Direction: ${request.direction}. ` +
+          `Keep within about ${request.budget} tokens. ${answerInstruction(options.proof)}`,
+      ),
+    ],
+  };
+}
+
+/** The Solver agent's definition. */
+export const solverRole = {
+  role: 'solver',
+  endpoint: 'solution',
+  request: 'solver.requested',
+  index: (request) => request.turn,
+  prompt: solverPrompt,
+  reply: (request, output) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+} satisfies RoleDefinition<'solver.requested'>;
+
+/** Whether a critic agrees: its last `Decision: agree|disagree` line; anything else is disagreement. */
+export function parseAgreement(text: string): boolean {
+  const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)/gi)].at(-1)?.[1];
+  return last?.toLowerCase() === 'agree';
+}
+
+/** The Critic agent's definition. */
+export const criticRole = {
+  role: 'critic',
+  endpoint: 'verification',
+  request: 'critic.requested',
+  // Unique within a round as long as there are fewer than 100 critics.
+  index: (request) => request.turn * 100 + request.critic,
+  prompt: (request): PromptSpec => ({
+    system: roleLine('Critic', `You are ${request.expert}`),
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.solution),
+      instructionPart('Review the solution above from your expertise. Point out any error. End with "Decision: agree" if it is correct and complete, else "Decision: disagree".'),
+    ],
+  }),
+  reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, call: callInfo(output) }),
+} satisfies RoleDefinition<'critic.requested'>;
+
+/** The evaluator's verdict: `Correctness: 0|1` (null when absent) and the `Advice:` text. */
+export function parseEvaluation(text: string): { correct: boolean | null; advice: string } {
+  const verdict = [...text.matchAll(/correctness\W*:\s*([01])\b/gi)].at(-1)?.[1];
+  const advice = /advice\W*:\s*([\s\S]+)$/im.exec(text)?.[1]?.trim() ?? '';
+  return { correct: verdict === undefined ? null : verdict === '1', advice };
+}
+
+/** The Evaluator agent's definition. */
+export const evaluatorRole = {
+  role: 'evaluator',
+  endpoint: 'verification',
+  request: 'evaluator.requested',
+  index: () => 0,
+  prompt: (request): PromptSpec => ({
+    system: roleLine('Evaluator', 'You judge whether the team\'s solution is correct.'),
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.solution),
+      instructionPart('Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.'),
+    ],
+  }),
+  reply: (request, output) => ({ type: 'evaluator.completed', ...replyBase(request), ...parseEvaluation(output.content), call: callInfo(output) }),
+} satisfies RoleDefinition<'evaluator.requested'>;
+
+/** The CEO agent's actor definition. */
+export const ceoMachine = createRoleMachine(ceoRole);
+/** The Recruiter agent's actor definition. */
+export const recruiterMachine = createRoleMachine(recruiterRole);
+/** The Solver agent's actor definition. */
+export const solverMachine = createRoleMachine(solverRole);
+/** The Critic agent's actor definition. */
+export const criticMachine = createRoleMachine(criticRole);
+/** The Evaluator agent's actor definition. */
+export const evaluatorMachine = createRoleMachine(evaluatorRole);

@@ -1,0 +1,106 @@
+/**
+ * RSE (Recycling Search Experience): per iteration, N rollouts sampled with
+ * the problem's experience bank in the system prompt; each rollout distilled
+ * into verified propositions and pitfalls (strict JSON, retried up to
+ * MAX_DISTILL_ATTEMPTS on invalid output); the new records merged into the
+ * bank with the same Jaccard deduplication as TMAS (`dedupBanks`), persisted
+ * with the iteration.
+ */
+import type { ExperienceRecord, Message } from '../../../src/protocol.ts';
+import type { ProblemInput } from '../../problem.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import { MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
+
+interface Candidate extends CandidateView {
+  distilled: boolean;
+  failures: string[];
+}
+
+interface RseState {
+  iteration: number;
+  candidates: Candidate[];
+  bank: ExperienceRecord[];
+  fresh: ExperienceRecord[];
+}
+
+function rollouts(input: ProblemInput, iteration: number, bank: ExperienceRecord[]): { candidates: Candidate[]; post: Message[] } {
+  const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, distilled: false, failures: [] }));
+  const post = candidates.map((c): Message => ({ type: 'rollout.requested', ...messageBase(input, iteration, 'rollout', c.candidate), candidate: c.candidate, question: input.problem.question, experience: bank }));
+  return { candidates, post };
+}
+
+function distill(input: ProblemInput, iteration: number, candidate: number, attempt: number, solution: string): Message {
+  return { type: 'distill.requested', ...messageBase(input, iteration, 'distill', `${candidate}.${attempt}`), candidate, attempt, question: input.problem.question, solution };
+}
+
+function change(state: RseState, index: number, update: (candidate: Candidate) => Candidate, input: ProblemInput, fresh: ExperienceRecord[] = []): Step<RseState> {
+  const candidates = state.candidates.map((candidate) => (candidate.candidate === index ? update(candidate) : candidate));
+  const next = { ...state, candidates, fresh: [...state.fresh, ...fresh] };
+  if (!candidates.every((candidate) => candidate.distilled)) return waiting(next);
+  // Candidate order, not arrival order, decides which of two near-duplicates is kept.
+  const ordered = [...next.fresh].sort((a, b) => (a.provenance.candidate ?? 0) - (b.provenance.candidate ?? 0));
+  return { state: next, post: [], effect: { kind: 'dedup', input: { experience: state.bank, newExperience: ordered, guidelines: [], newGuidelines: [], threshold: input.settings.jaccardThreshold } } };
+}
+
+/** The RSE program. */
+export const rseProgram: ProblemProgram<RseState> = {
+  id: 'rse',
+  start(input) {
+    const { candidates, post } = rollouts(input, 0, []);
+    return waiting({ iteration: 0, candidates, bank: [], fresh: [] }, post);
+  },
+  receive(state, message, input) {
+    switch (message.type) {
+      case 'rollout.completed':
+        return {
+          ...change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer }), input),
+          post: [distill(input, state.iteration, message.candidate, 0, message.text)],
+        };
+      case 'distill.completed': {
+        const current = state.candidates.find((c) => c.candidate === message.candidate);
+        if (message.parseError !== null && message.attempt + 1 < MAX_DISTILL_ATTEMPTS && current?.text) {
+          return waiting(state, [distill(input, state.iteration, message.candidate, message.attempt + 1, current.text)]);
+        }
+        const provenance = { iteration: state.iteration, candidate: message.candidate, callKey: message.call.key };
+        const records: ExperienceRecord[] = [
+          ...message.propositions.map((text): ExperienceRecord => ({ kind: 'conclusion', text, provenance })),
+          ...message.pitfalls.map((text): ExperienceRecord => ({ kind: 'pitfall', text, provenance })),
+        ];
+        const failed = message.parseError === null ? [] : [`distill: invalid JSON after ${message.attempt + 1} attempts: ${message.parseError}`];
+        return change(state, message.candidate, (c) => ({ ...c, distilled: true, failures: [...c.failures, ...failed] }), input, records);
+      }
+      case 'llm.failed': {
+        if (message.role !== 'rollout' && message.role !== 'distill') return waiting(state);
+        const candidate = message.role === 'rollout' ? message.index : Math.floor(message.index / MAX_DISTILL_ATTEMPTS);
+        // A rollout that failed has nothing to distill; a distillation that failed adds nothing.
+        return change(state, candidate, (c) => ({ ...c, ...(message.role === 'rollout' ? { text: null, answer: null } : {}), distilled: true, failures: [...c.failures, failureOf(message)] }), input);
+      }
+      default:
+        return waiting(state);
+    }
+  },
+  deduped(state, output, input) {
+    const before = state.bank.length;
+    const after = output.experience.length;
+    const bank = output.experience;
+    const stats = { added: after - before, dropped: before + state.fresh.length - after, size: after };
+    return {
+      state: { ...state, bank },
+      post: [],
+      effect: {
+        kind: 'save',
+        iteration: state.iteration,
+        candidates: state.candidates.map((c) => resultOf(c, input)),
+        experience: bank,
+        bank: { experience: stats, guideline: { added: 0, dropped: 0, size: 0 } },
+      },
+    };
+  },
+  saved(state, input) {
+    const iteration = state.iteration + 1;
+    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const { candidates, post } = rollouts(input, iteration, state.bank);
+    return waiting({ ...state, iteration, candidates, fresh: [] }, post);
+  },
+};

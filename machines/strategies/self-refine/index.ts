@@ -1,0 +1,15 @@
+/** The `self-refine` strategy: each candidate critiques and rewrites its own solution every iteration. */
+import { solutionMachine, solutionRole } from '../../solution.role.ts';
+import type { Strategy } from '../../strategy.ts';
+import { createProgramMachine } from '../program.machine.ts';
+import { critiqueMachine, critiqueRole, rewriteMachine, rewriteRole } from './self-refine.roles.ts';
+import { selfRefineProgram } from './self-refine.program.ts';
+
+/** Self-Refine as a strategy. */
+export const selfRefineStrategy: Strategy = {
+  name: 'self-refine',
+  description: 'Self-Refine: N candidates; each iteration every candidate critiques, then rewrites, its own solution',
+  roles: { solution: solutionMachine, critique: critiqueMachine, rewrite: rewriteMachine },
+  definitions: { solution: solutionRole, critique: critiqueRole, rewrite: rewriteRole },
+  problem: createProgramMachine(selfRefineProgram),
+};

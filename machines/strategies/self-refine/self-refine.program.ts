@@ -1,0 +1,76 @@
+/**
+ * Self-Refine: iteration 0 writes N candidates; every later iteration, each
+ * candidate critiques its own solution and then rewrites it (one critique and
+ * one rewrite per candidate per iteration). A candidate whose solution failed
+ * is solved afresh; a failed critique or rewrite keeps the solution it had.
+ */
+import type { Message } from '../../../src/protocol.ts';
+import type { ProblemInput } from '../../problem.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+
+interface Candidate extends CandidateView {
+  settled: boolean;
+  failures: string[];
+}
+
+interface SelfRefineState {
+  iteration: number;
+  candidates: Candidate[];
+}
+
+function solve(input: ProblemInput, iteration: number, candidate: number): Message {
+  return { type: 'solution.requested', ...messageBase(input, iteration, 'solution', candidate), candidate, source: 'normal', question: input.problem.question, rollouts: [], experience: [], guidelines: [] };
+}
+
+function change(state: SelfRefineState, index: number, update: (candidate: Candidate) => Candidate, input: ProblemInput, post: Message[] = []): Step<SelfRefineState> {
+  const candidates = state.candidates.map((candidate) => (candidate.candidate === index ? update(candidate) : candidate));
+  const next = { ...state, candidates };
+  if (!candidates.every((candidate) => candidate.settled)) return waiting(next, post);
+  return { state: next, post, effect: { kind: 'save', iteration: state.iteration, candidates: candidates.map((candidate) => resultOf(candidate, input)) } };
+}
+
+/** The Self-Refine program. */
+export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
+  id: 'self-refine',
+  start(input) {
+    const n = input.settings.nCandidates;
+    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, settled: false, failures: [] }));
+    return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
+  },
+  receive(state, message, input) {
+    switch (message.type) {
+      case 'solution.completed':
+      case 'rewrite.completed':
+        return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, settled: true }), input);
+      case 'critique.completed': {
+        const current = state.candidates.find((c) => c.candidate === message.candidate);
+        const rewrite: Message = {
+          type: 'rewrite.requested',
+          ...messageBase(input, state.iteration, 'rewrite', message.candidate),
+          candidate: message.candidate,
+          question: input.problem.question,
+          solution: current?.text ?? '',
+          critique: message.critique,
+        };
+        return waiting(state, [rewrite]);
+      }
+      case 'llm.failed':
+        // Solution: the candidate has nothing this iteration; critique or rewrite: it keeps its solution.
+        return change(state, message.index, (c) => ({ ...c, ...(message.role === 'solution' ? { text: null, answer: null } : {}), settled: true, failures: [...c.failures, failureOf(message)] }), input);
+      default:
+        return waiting(state);
+    }
+  },
+  saved(state, input) {
+    const iteration = state.iteration + 1;
+    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const candidates = state.candidates.map((c) => ({ ...c, settled: false, failures: [] }));
+    const post = candidates.map((c): Message =>
+      c.text === null
+        ? solve(input, iteration, c.candidate)
+        : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
+    );
+    return waiting({ iteration, candidates }, post);
+  },
+};

@@ -1,0 +1,66 @@
+/**
+ * The roles of `self-refine`: the Critique agent reviews a candidate's own
+ * solution (ending with `SCORE: s`), the Rewrite agent rewrites it in the light
+ * of that critique. The first solution comes from the Solution agent.
+ */
+import { extractAnswer } from '../../../src/grader/index.ts';
+import type { MessageOf } from '../../../src/protocol.ts';
+import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
+import { callInfo, parseScore, replyBase } from '../../reply.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { answerInstruction, roleLine } from '../shared.ts';
+
+/** The critique block a rewrite prompt carries. */
+export function critiquePart(text: string): { id: string; text: string } {
+  return { id: 'critique', text: `<critique>\n${text}\n</critique>` };
+}
+
+/** Builds the critique prompt. */
+export function critiquePrompt(request: MessageOf<'critique.requested'>): PromptSpec {
+  return {
+    system: roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.solution),
+      instructionPart('Critique the solution above: list its errors, gaps and unjustified steps, and what should change. On the last line write "SCORE: s", s in [0, 1].'),
+    ],
+  };
+}
+
+/** The Critique agent's definition. */
+export const critiqueRole = {
+  role: 'critique',
+  endpoint: 'verification',
+  request: 'critique.requested',
+  index: (request) => request.candidate,
+  prompt: critiquePrompt,
+  reply: (request, output) => ({ type: 'critique.completed', ...replyBase(request), candidate: request.candidate, critique: output.content, score: parseScore(output.content), call: callInfo(output) }),
+} satisfies RoleDefinition<'critique.requested'>;
+
+/** Builds the rewrite prompt. */
+export function rewritePrompt(request: MessageOf<'rewrite.requested'>, options: RoleOptions): PromptSpec {
+  return {
+    system: roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.solution),
+      critiquePart(request.critique),
+      instructionPart(`Rewrite the solution above, fixing every point of the critique. ${answerInstruction(options.proof)}`),
+    ],
+  };
+}
+
+/** The Rewrite agent's definition. */
+export const rewriteRole = {
+  role: 'rewrite',
+  endpoint: 'solution',
+  request: 'rewrite.requested',
+  index: (request) => request.candidate,
+  prompt: rewritePrompt,
+  reply: (request, output) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+} satisfies RoleDefinition<'rewrite.requested'>;
+
+/** The Critique agent's actor definition. */
+export const critiqueMachine = createRoleMachine(critiqueRole);
+/** The Rewrite agent's actor definition. */
+export const rewriteMachine = createRoleMachine(rewriteRole);

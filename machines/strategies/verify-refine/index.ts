@@ -1,0 +1,16 @@
+/** The `verify-refine` strategy: each candidate is verified, then refined using the verification. */
+import { solutionMachine, solutionRole } from '../../solution.role.ts';
+import type { Strategy } from '../../strategy.ts';
+import { verificationMachine, verificationRole } from '../../verification.role.ts';
+import { createProgramMachine } from '../program.machine.ts';
+import { refineMachine, refineRole } from './refine.role.ts';
+import { verifyRefineProgram } from './verify-refine.program.ts';
+
+/** Verify-Refine as a strategy. */
+export const verifyRefineStrategy: Strategy = {
+  name: 'verify-refine',
+  description: 'Verify-Refine (V-R): N candidates, M verifications each; each iteration refines every candidate using its verifications',
+  roles: { solution: solutionMachine, verification: verificationMachine, refine: refineMachine },
+  definitions: { solution: solutionRole, verification: verificationRole, refine: refineRole },
+  problem: createProgramMachine(verifyRefineProgram),
+};

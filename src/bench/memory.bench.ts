@@ -1,0 +1,60 @@
+/**
+ * Benchmark 4, memory over a long run: 100 problems × 20 iterations × 8 × 8
+ * with ~8,000-token outputs at zero latency (with --full; a scaled run by
+ * default, to fit the 10-minute budget). Reports peak RSS and the RSS when
+ * every problem has finished iterations 5, 10 and 20.
+ * Targets: peak ≤ 1.5 GB; RSS after 20 ≤ 1.2 × RSS after 5.
+ */
+import type { Envelope } from '../protocol.ts';
+import { writeBenchProblems } from './problems.ts';
+import { startSimProcess } from './sim-process.ts';
+import { mb, measureRun } from './tmas-run.ts';
+import type { Benchmark } from './types.ts';
+
+const GB = 2 ** 30;
+
+/** The memory benchmark. */
+export const memoryBenchmark: Benchmark = {
+  name: 'memory',
+  async run({ quick, full, dir, log }) {
+    const problems = full ? 100 : quick ? 4 : 10;
+    const iterations = 20;
+    const [n, m] = quick ? [4, 2] : [8, 8];
+    const outputTokens = quick ? 2000 : 8000;
+    const file = await writeBenchProblems(dir, problems);
+    const sim = await startSimProcess({ problems: file, outputTokens });
+    const rssAfter = new Map<number, number>();
+    try {
+      log(`memory: ${problems} problems × ${iterations} iterations × ${n} × ${m}, ${outputTokens}-token outputs, zero latency`);
+      const done = new Map<number, number>();
+      const run = await measureRun({
+        dir,
+        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', String(n), '--n-verifications', String(m), '--concurrency', '800'],
+        observe: ({ envelopes$ }) => {
+          envelopes$.subscribe((envelope: Envelope) => {
+            if (envelope.message.type !== 'iteration.completed') return;
+            const finished = envelope.message.iteration + 1;
+            const count = (done.get(finished) ?? 0) + 1;
+            done.set(finished, count);
+            if (count === problems) rssAfter.set(finished, process.memoryUsage.rss());
+          });
+        },
+      });
+      const at = (iteration: number) => rssAfter.get(iteration) ?? NaN;
+      const growth = at(20) / at(5);
+      const sizes = `${problems} problems × ${iterations} it × ${n} × ${m} = ${run.outcome.calls.issued} calls, ${outputTokens}-token outputs, ${(run.wallMs / 1000).toFixed(0)} s${full ? '' : '; scaled from 100 problems to fit 10 minutes (use --full)'}`;
+      return [
+        { figure: 'memory: peak RSS', target: '≤ 1.5 GB', measured: mb(run.peakRss), pass: run.peakRss <= 1.5 * GB, note: sizes },
+        {
+          figure: 'memory: RSS after iterations 5 / 10 / 20',
+          target: '@20 ≤ 1.2 × @5',
+          measured: `${mb(at(5))} / ${mb(at(10))} / ${mb(at(20))} (×${growth.toFixed(2)})`,
+          pass: growth <= 1.2,
+          note: 'RSS when the last problem finished that iteration',
+        },
+      ];
+    } finally {
+      await sim.stop();
+    }
+  },
+};

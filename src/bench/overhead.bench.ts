@@ -1,0 +1,45 @@
+/**
+ * Benchmark 1, overhead: a zero-latency sim-server, 100 problems × 2
+ * iterations × 8 × 8 (16,400 calls) at concurrency 800, against the same
+ * requests sent straight through the `openai` client (the ceiling).
+ * Target: the runtime reaches at least 80% of the ceiling's calls per second.
+ */
+import { readJournaledRequests, sendRaw } from './ceiling.ts';
+import { writeBenchProblems } from './problems.ts';
+import { startSimProcess } from './sim-process.ts';
+import { mb, measureRun } from './tmas-run.ts';
+import type { Benchmark } from './types.ts';
+
+/** The overhead benchmark. */
+export const overheadBenchmark: Benchmark = {
+  name: 'overhead',
+  async run({ quick, dir, log }) {
+    const problems = quick ? 20 : 100;
+    const concurrency = 800;
+    const file = await writeBenchProblems(dir, problems);
+    const sim = await startSimProcess({ problems: file });
+    try {
+      log(`overhead: tmas, ${problems} problems × 2 iterations × 8 × 8 at concurrency ${concurrency}`);
+      const run = await measureRun({
+        dir,
+        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '2', '--n-candidates', '8', '--n-verifications', '8', '--concurrency', String(concurrency)],
+      });
+      const calls = run.outcome.calls.issued;
+      const runtimeRate = calls / (run.wallMs / 1000);
+      log(`overhead: ${calls} calls in ${(run.wallMs / 1000).toFixed(1)} s; ceiling: the same requests through the openai client`);
+      const requests = await readJournaledRequests(run.outcome.outputDir);
+      const ceiling = await sendRaw(sim.url, requests, concurrency);
+      const ceilingRate = ceiling.calls / (ceiling.wallMs / 1000);
+      const share = runtimeRate / ceilingRate;
+      const sizes = `${problems} problems × 2 it × 8 × 8 = ${calls} calls, concurrency ${concurrency}, zero latency, sim-server in its own process`;
+      return [
+        { figure: 'overhead: runtime calls/s', target: '≥ 80% of ceiling', measured: `${runtimeRate.toFixed(0)} calls/s (${(share * 100).toFixed(0)}% of ceiling)`, pass: share >= 0.8, note: sizes },
+        { figure: 'overhead: ceiling calls/s (openai client, no actors)', target: '—', measured: `${ceilingRate.toFixed(0)} calls/s`, pass: null, note: `${ceiling.calls} journaled requests replayed` },
+        { figure: 'overhead: runtime CPU per call', target: '—', measured: `${(run.cpuMs / calls).toFixed(2)} ms (ceiling client: ${(ceiling.cpuMs / ceiling.calls).toFixed(2)} ms)`, pass: null, note: 'process.cpuUsage of the runtime process (main thread + pool threads)' },
+        { figure: 'overhead: runtime peak RSS', target: '—', measured: mb(run.peakRss), pass: null },
+      ];
+    } finally {
+      await sim.stop();
+    }
+  },
+};

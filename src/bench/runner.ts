@@ -1,0 +1,55 @@
+/**
+ * `tmas bench`: runs the benchmarks one after another (never in parallel: they
+ * measure the same two cores), prints one table and writes it as JSON.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { dedupBenchmark } from './dedup.bench.ts';
+import { eventLoopBenchmark } from './event-loop.bench.ts';
+import { memoryBenchmark } from './memory.bench.ts';
+import { overheadBenchmark } from './overhead.bench.ts';
+import { pipeliningBenchmark } from './pipelining.bench.ts';
+import { formatBenchTable, writeBenchJson } from './report.ts';
+import { tokenizerBenchmark } from './tokenizer.bench.ts';
+import type { Benchmark, BenchRow } from './types.ts';
+
+/** Every benchmark, in the order of the issue. */
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark];
+
+/** Options of `tmas bench`. */
+export interface BenchOptions {
+  quick: boolean;
+  full: boolean;
+  /** Names of the benchmarks to run; all when empty. */
+  only: string[];
+  /** Keep the run directories (for profiling or inspection). */
+  keep: boolean;
+}
+
+/** Runs the benchmarks, prints the table on stdout and returns the JSON path. */
+export async function runBenchmarks(options: BenchOptions, io: { stdout(line: string): void; stderr(line: string): void }): Promise<string> {
+  const chosen = options.only.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => options.only.includes(benchmark.name));
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const rows: BenchRow[] = [];
+  for (const benchmark of chosen) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), `tmas-bench-${benchmark.name}-`));
+    const t0 = performance.now();
+    try {
+      rows.push(...(await benchmark.run({ quick: options.quick, full: options.full, dir, log: (line) => io.stderr(`bench ${line}`) })));
+    } catch (error) {
+      rows.push({ figure: `${benchmark.name}: failed`, target: '—', measured: error instanceof Error ? error.message : String(error), pass: false });
+    } finally {
+      if (!options.keep) await rm(dir, { recursive: true, force: true });
+      io.stderr(`bench ${benchmark.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  io.stdout(formatBenchTable(rows));
+  io.stdout(`\n${chosen.length} benchmarks in ${wallSeconds.toFixed(0)} s${options.quick ? ' (--quick sizes)' : ''}; the model is the simulator (tmas sim-server), not a real LLM.`);
+  const machine = { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+  const file = await writeBenchJson({ startedAt, wallSeconds, quick: options.quick, full: options.full, machine, rows });
+  io.stdout(`JSON: ${file}`);
+  return file;
+}

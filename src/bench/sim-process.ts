@@ -1,0 +1,57 @@
+/**
+ * The simulated model as a separate process (`tmas sim-server --port 0`), so
+ * that a benchmark measures a real client and a real server on their own
+ * event loops. The URL is read from the line the server prints on stdout.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
+
+/** A running sim-server child. */
+export interface SimProcess {
+  /** Base URL, e.g. `http://127.0.0.1:40123/v1`. */
+  url: string;
+  pid: number;
+  /** CPU seconds the child used so far is not visible from here; this stops it and waits for its exit. */
+  stop(): Promise<void>;
+}
+
+/** Options of the simulated model (the `tmas sim-server` flags). */
+export interface SimProcessOptions {
+  problems: string;
+  seed?: number;
+  latencyMedianMs?: number;
+  latencyP99Ms?: number;
+  outputTokens?: number;
+}
+
+/** Starts `tmas sim-server` and resolves once it listens. */
+export async function startSimProcess(options: SimProcessOptions): Promise<SimProcess> {
+  const args = [BIN, 'sim-server', '--problems', options.problems, '--port', '0', '--seed', String(options.seed ?? 0)];
+  if (options.latencyMedianMs) args.push('--latency-median-ms', String(options.latencyMedianMs), '--latency-p99-ms', String(options.latencyP99Ms ?? options.latencyMedianMs));
+  if (options.outputTokens) args.push('--output-tokens', String(options.outputTokens));
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (\S+)/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`sim-server exited with code ${code} before listening: ${stderr}`)));
+  });
+  return {
+    url,
+    pid: child.pid ?? -1,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

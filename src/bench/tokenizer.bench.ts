@@ -1,0 +1,44 @@
+/**
+ * Benchmark 6, tokenizer: tokens per second counted on the main thread
+ * against the pool, and how the pool scales from 1 to 2 threads.
+ */
+import { createPool } from '../pool.ts';
+import { countText, getEncoder } from '../../workers/tokenize.worker.ts';
+import { createRandom, randomWords } from './random-text.ts';
+import type { Benchmark, BenchRow } from './types.ts';
+
+function makeTexts(chunks: number, words: number): string[] {
+  const random = createRandom(6);
+  // Prose-like: words, numbers and LaTeX, as the prompts carry.
+  return Array.from({ length: chunks }, (_, i) => `Step ${i}: ${randomWords(random, 5_000, words)} so $x^{${i}} + \\frac{1}{${i + 2}}$ holds.`);
+}
+
+/** The tokenizer benchmark. */
+export const tokenizerBenchmark: Benchmark = {
+  name: 'tokenizer',
+  async run({ quick, log }) {
+    const texts = makeTexts(quick ? 32 : 96, 4_000);
+    log(`tokenizer: ${texts.length} texts of ~4,000 words`);
+    const encoder = await getEncoder('o200k_base');
+    countText(encoder, texts[0] ?? '');
+    let started = performance.now();
+    let tokens = 0;
+    for (const text of texts) tokens += countText(encoder, text);
+    const mainRate = tokens / ((performance.now() - started) / 1000);
+    const rows: BenchRow[] = [{ figure: 'tokenizer: main thread', target: '—', measured: `${(mainRate / 1e6).toFixed(2)} M tokens/s`, pass: null, note: `${tokens} tokens, o200k_base` }];
+    for (const threads of [1, 2]) {
+      const pool = createPool({ threads });
+      try {
+        // Warm every thread: each loads its own ranks.
+        await Promise.all(Array.from({ length: threads * 2 }, () => pool.countTokens(['warm up'])));
+        started = performance.now();
+        const counts = await Promise.all(texts.map((text) => pool.countTokens([text])));
+        const rate = counts.flat().reduce((sum, n) => sum + n, 0) / ((performance.now() - started) / 1000);
+        rows.push({ figure: `tokenizer: pool, ${threads} thread${threads > 1 ? 's' : ''}`, target: '—', measured: `${(rate / 1e6).toFixed(2)} M tokens/s (${((rate / mainRate) * 100).toFixed(0)}% of main thread)`, pass: null, note: threads === 2 ? 'this machine has 2 cores, shared with the runtime and other processes' : undefined });
+      } finally {
+        await pool.close();
+      }
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * Reading what a report shows from a run directory: its metrics.json, and
+ * from its store what metrics.json may lack (per-problem figures of runs made
+ * before they were written there) plus the call latencies. Everything read
+ * from the store is streamed and folded: no call or message is kept.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../errors.ts';
+import type { IterationMetrics } from '../metrics.ts';
+import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../metrics-run.ts';
+import { Store } from '../store/store.ts';
+import { readDetails, type ProblemDetail } from './details.ts';
+
+/** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
+export const LATENCY_BOUNDS_MS = [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000] as const;
+
+/** One run as the report shows it. */
+export interface ReportRun {
+  /** The directory's name: how the run is labelled. */
+  name: string;
+  dir: string;
+  simulated: boolean;
+  strategy: string | null;
+  /** A one-line description of the settings, e.g. `N=8 M=4 T=4 judge×2`. */
+  settings: string;
+  iterations: IterationMetrics[];
+  totals: RunTotals;
+  problems: ProblemFigures[];
+  /** Calls per latency bucket (LATENCY_BOUNDS_MS), by role; empty when the store could not be read. */
+  latency: Record<string, number[]>;
+  /** Candidates, summaries and banks per problem and iteration; empty when the store could not be read. */
+  details: Map<string, ProblemDetail>;
+}
+
+interface MetricsFile {
+  simulated?: boolean;
+  iterations?: IterationMetrics[];
+  totals?: RunTotals;
+  problems?: ProblemFigures[];
+  wallSeconds?: number;
+}
+
+function bucketOf(ms: number): number {
+  const index = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
+  return index < 0 ? LATENCY_BOUNDS_MS.length : index;
+}
+
+/** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
+export async function loadRun(dir: string): Promise<ReportRun> {
+  const file = path.join(dir, 'metrics.json');
+  let metrics: MetricsFile;
+  try {
+    metrics = JSON.parse(await readFile(file, 'utf8')) as MetricsFile;
+  } catch (error) {
+    throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
+  }
+  const iterations = metrics.iterations ?? [];
+  let problems = metrics.problems ?? null;
+  const latency: Record<string, number[]> = {};
+  let strategy: string | null = null;
+  let settings = '';
+  let details = new Map<string, ProblemDetail>();
+  let store: Store | null = null;
+  try {
+    store = await Store.open(dir);
+  } catch {
+    // A report is still useful from metrics.json alone (e.g. a copied file, or a run still holding its lock).
+  }
+  if (store) {
+    try {
+      const manifest = (await store.manifest().get('manifest')) as
+        | { strategy?: string; config?: { nCandidates?: number; nVerifications?: number; maxIterations?: number; judgePasses?: number; proof?: boolean } }
+        | undefined;
+      strategy = manifest?.strategy ?? null;
+      const c = manifest?.config;
+      if (c) settings = `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}`;
+      if (problems === null) {
+        const table = createProblemTable();
+        for await (const record of store.iterationRecords()) table.add(record);
+        problems = table.rows();
+      }
+      details = await readDetails(store);
+      for await (const call of store.calls().values()) {
+        const record = call as { role?: string; timings?: { latencyMs?: number } };
+        if (record.role === undefined || record.timings?.latencyMs === undefined) continue;
+        const counts = (latency[record.role] ??= Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, () => 0));
+        const bucket = bucketOf(record.timings.latencyMs);
+        counts[bucket] = (counts[bucket] ?? 0) + 1;
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  return {
+    name: path.basename(path.resolve(dir)),
+    dir: path.resolve(dir),
+    simulated: metrics.simulated === true,
+    strategy,
+    settings,
+    iterations,
+    totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
+    problems: problems ?? [],
+    latency,
+    details,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The simulated agents of `rse`. The Rollout agent answers as the Solution
+ * agent would with the experience bank of its system prompt (the
+ * `<experience>` lines), so true propositions and pitfalls move its odds as in
+ * TMAS. The Distill agent grades the rollout with the verifiers' accuracy and
+ * writes a proposition (judged right) or a pitfall (judged wrong) in strict
+ * JSON, except for an occasional malformed reply that exercises the retries.
+ */
+import { classifyAnswer } from '../catalogue.ts';
+import { conclusionText, pitfallText } from '../records.ts';
+import type { Responder } from '../responder.ts';
+import { respondSolution } from '../solution.responder.ts';
+import { reviewSolution } from './judging.ts';
+
+/** Share of Distill replies that are not valid JSON. */
+export const DISTILL_MALFORMED = 0.15;
+
+/** Answers a Rollout-agent request. */
+export const respondRollout: Responder = (input) => {
+  const bank = /^<experience>$[\s\S]*?^<\/experience>$/m.exec(input.system ?? '')?.[0];
+  // Exploit mode reads the bank; an empty rollouts block means "no earlier attempts shown".
+  const rest = bank === undefined ? '' : `\n\n<rollouts>\n</rollouts>\n\n${bank}`;
+  return respondSolution({ ...input, rest });
+};
+
+/** Answers a Distill-agent request. */
+export const respondDistill: Responder = (input) => {
+  const { seed, problem, rng } = input;
+  const { answer, saysCorrect } = reviewSolution(input);
+  if (rng.next() < DISTILL_MALFORMED) return '{"propositions": ["the attempt is sound up to the last step"], "pitfalls": [';
+  const propositions: string[] = [];
+  const pitfalls: string[] = [];
+  if (answer !== null) {
+    const about = classifyAnswer(problem, answer);
+    const score = saysCorrect ? 0.7 + 0.3 * rng.next() : 0.3 * rng.next();
+    if (saysCorrect) propositions.push(conclusionText(seed, problem, about, 0, score));
+    else pitfalls.push(pitfallText(seed, problem, about, 0, score));
+  }
+  return JSON.stringify({ propositions, pitfalls });
+};

@@ -1,0 +1,152 @@
+/**
+ * Endpoint faults, end to end: runs against a real simulated model that
+ * injects them (tmas sim-server --faults), through the real gateway, pool and
+ * store. Transient faults must not change any result; answer-changing faults
+ * must be survived and counted where the user sees them; an endpoint that
+ * stays down must stop the run cleanly.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import type { FaultCounts } from '../src/fault-counts.ts';
+import { loadProblems } from '../src/problems.ts';
+import { runEvaluation } from '../src/runtime.ts';
+import { startSimServer, type FaultRates } from '../src/sim/server.ts';
+import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const PROBLEMS = smallProblems(20);
+
+/** Runs tmas in-process against a sim-server with these faults; returns what the user gets. */
+async function runAgainst(dir: string, name: string, faults: FaultRates, extra: string[] = []) {
+  const sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 7, faults });
+  try {
+    const input = await writeProblems(dir, PROBLEMS);
+    const outputDir = path.join(dir, name);
+    const args = [
+      '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
+      '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '3', '--seed', '11',
+      '--timeout', '2', '--retry-base-ms', '5', '--concurrency', '32', '--judge-passes', '0', ...extra,
+    ];
+    const { config, secrets } = toRunConfig(parseRunFlags(args), {});
+    const stderr: string[] = [];
+    await runEvaluation(config, secrets, await loadProblems(config.inputFile), { stdout: () => {}, stderr: (line) => stderr.push(line) });
+    const results = await readFile(path.join(outputDir, 'results.jsonl'), 'utf8');
+    const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as {
+      gateway: { retries: number; retriesByCause: Record<string, number>; failures: number };
+      iterations: Array<{ faults: FaultCounts; failures: number }>;
+    };
+    return { results, metrics, stderr, simStats: sim.stats(), outputDir };
+  } finally {
+    await sim.close();
+  }
+}
+
+function total(metrics: { iterations: Array<{ faults: FaultCounts }> }, field: keyof FaultCounts): number {
+  return metrics.iterations.reduce((sum, it) => sum + it.faults[field], 0);
+}
+
+describe('endpoint faults', () => {
+  test('transient faults (429, 503, reset, hang, malformed body) leave results.jsonl identical to a clean run, retries counted', async ({ dir }) => {
+    const clean = await runAgainst(dir, 'clean', {});
+    const faulty = await runAgainst(dir, 'faulty', { '429': 0.05, '503': 0.02, reset: 0.02, hang: 0.01, malformed: 0.02 });
+
+    expect(clean.results.trim().split('\n')).toHaveLength(60);
+    expect(faulty.results).toBe(clean.results);
+    // Each kind was really injected, and each injection was retried by the gateway.
+    for (const kind of ['429', '503', 'reset', 'hang', 'malformed']) expect(faulty.simStats.faults[kind] ?? 0).toBeGreaterThan(0);
+    const injected = Object.values(faulty.simStats.faults).reduce((a, b) => a + b, 0);
+    // At least: on a loaded machine a slow answer may also time out once and be retried.
+    expect(faulty.metrics.gateway.retries).toBeGreaterThanOrEqual(injected);
+    expect(faulty.metrics.gateway.failures).toBe(0);
+    expect(faulty.metrics.gateway.retriesByCause['429']).toBe(faulty.simStats.faults['429']);
+    expect(faulty.metrics.gateway.retriesByCause['503']).toBe(faulty.simStats.faults['503']);
+    expect(faulty.metrics.gateway.retriesByCause.timeout).toBeGreaterThanOrEqual(faulty.simStats.faults.hang ?? 0);
+    expect(Object.values(clean.simStats.faults).every((n) => n === 0)).toBe(true);
+  });
+
+  test('length, empty and context-length faults: the run completes and each case is counted in metrics.json and progress', async ({ dir }) => {
+    const run = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06, context: 0.06 });
+    expect(run.results.trim().split('\n')).toHaveLength(60);
+    expect(run.simStats.faults.length ?? 0).toBeGreaterThan(0);
+    expect(total(run.metrics, 'truncated')).toBeGreaterThan(0);
+    expect(total(run.metrics, 'emptyAnswers')).toBeGreaterThan(0);
+    // At most: a reply the client gave up on (a timeout on a loaded machine) is injected but never seen.
+    expect(total(run.metrics, 'contextErrors')).toBeGreaterThan(0);
+    expect(total(run.metrics, 'contextErrors')).toBeLessThanOrEqual(run.simStats.faults.context ?? 0);
+    expect(total(run.metrics, 'parseRetries')).toBeGreaterThan(0);
+    // Nothing failed for good: a context-length error re-fits the prompt, a damaged answer is asked again or kept as no answer.
+    expect(run.metrics.iterations.every((it) => it.failures === 0)).toBe(true);
+    const last = run.stderr.at(-1) ?? '';
+    expect(last).toMatch(/answers: .*truncated \d+/);
+    expect(last).toMatch(/empty \d+/);
+    expect(last).toMatch(/context-length \d+/);
+
+    const log = await readLog(run.outputDir);
+    const invalid = log.filter((e) => e.message.type === 'output.invalid');
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(log.some((e) => e.message.type === 'context.trimmed' && (e.message.contextErrors ?? 0) > 0)).toBe(true);
+    // A truncated solution is a candidate without an answer, never a crash.
+    const truncatedSolutions = log.flatMap((e) => (e.message.type === 'solution.completed' && e.message.call.finishReason === 'length' ? [e.message] : []));
+    expect(truncatedSolutions.length).toBeGreaterThan(0);
+    expect(truncatedSolutions.every((m) => m.answer === null)).toBe(true);
+  });
+
+  test('an endpoint that stays down stops the run with a message naming it and its last error, exit 2, store readable', async ({ dir }) => {
+    const sim = await startSimServer({ problems: PROBLEMS.slice(0, 3).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), faults: { '503': 1 } });
+    try {
+      const input = await writeProblems(dir, PROBLEMS.slice(0, 3));
+      const outputDir = path.join(dir, 'down');
+      const { code, stderr } = await runCli([
+        'run', '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
+        '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--max-retries', '2', '--retry-base-ms', '1',
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`The model endpoint ${sim.url}`);
+      expect(stderr).toContain('stays down');
+      expect(stderr).toContain('HTTP 503');
+      expect(stderr).not.toContain('internal error');
+      // The store closed cleanly: it opens again and holds the log of what happened.
+      const log = await readLog(outputDir);
+      expect(log.some((e) => e.message.type === 'run.started')).toBe(true);
+      // No new calls after the endpoint was declared down: 3 calls × 3 attempts at most per wave of in-flight calls.
+      expect(sim.stats().byRole.solution ?? 0).toBeLessThanOrEqual(6 * 3);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('hostile input and paths at the command line', () => {
+  const good = JSON.stringify({ problem_id: 'a', question: 'What is 1 + 1?', answer: '2' });
+  const cases: Array<{ name: string; bytes: Buffer; says: RegExp }> = [
+    { name: 'invalid UTF-8', bytes: Buffer.concat([Buffer.from(`${good}\n{"problem_id": "b", "question": "caf`), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]), says: /problems\.jsonl:2\b.*UTF-8/ },
+    { name: 'a line that is JSON but not an object', bytes: Buffer.from(`${good}\n[1, 2]\n`), says: /problems\.jsonl:2\b.*object/ },
+  ];
+  for (const { name, bytes, says } of cases) {
+    test(`${name}: error naming file and line, exit 2, nothing written`, async ({ dir }) => {
+      const input = path.join(dir, 'problems.jsonl');
+      await writeFile(input, bytes);
+      const output = path.join(dir, 'out');
+      const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(says);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(output)).toBe(false);
+    });
+  }
+
+  test('an output directory that cannot be created: error naming it and --output-file, exit 2', async ({ dir }) => {
+    const input = await writeProblems(dir, PROBLEMS.slice(0, 1));
+    // Below a regular file nothing can be created, whoever runs the test (root ignores permission bits).
+    const blocker = path.join(dir, 'a-file');
+    await writeFile(blocker, '');
+    const output = path.join(blocker, 'out');
+    const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof', '--max-iterations', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(output);
+    expect(result.stderr).toContain('--output-file');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The gateway's adaptive per-endpoint concurrency (AIMD) and its "endpoint
+ * stays down" breaker, against the real simulated model over HTTP.
+ */
+import { describe, expect, test } from 'vitest';
+import { createAimdGate, OVERLOADS_IN_A_ROW } from '../src/gateway/aimd.ts';
+import { CallFailedError, createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import { isUserError } from '../src/errors.ts';
+import { startSimServer, type FaultRates } from '../src/sim/server.ts';
+
+const PROBLEMS = [{ id: 'p1', question: 'What is 2+3?', answer: '5' }];
+
+function request(url: string, seed: number): CompletionRequest {
+  return {
+    endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'sim' },
+    messages: [
+      { role: 'system', content: 'You are the Solution agent of a team that solves hard mathematics problems.' },
+      { role: 'user', content: `<problem>\n${PROBLEMS[0]?.question}\n</problem>` },
+    ],
+    maxTokens: 2000,
+    seed,
+  };
+}
+
+async function withSim<T>(faults: FaultRates, body: (url: string, requests: () => number) => Promise<T>): Promise<T> {
+  const sim = await startSimServer({ problems: PROBLEMS, faults });
+  try {
+    return await body(sim.url, () => sim.stats().byRole.solution ?? 0);
+  } finally {
+    await sim.close();
+  }
+}
+
+describe('AIMD gate', () => {
+  test('halves after overloads in a row, once per window, never below 1; isolated overloads do not count', async () => {
+    const gate = createAimdGate(8);
+    gate.onOverload();
+    gate.onSuccess();
+    gate.onOverload();
+    gate.onOverload();
+    expect(gate.limit).toBe(8);
+    for (let i = 0; i < OVERLOADS_IN_A_ROW; i++) gate.onOverload();
+    expect(gate.limit).toBe(4);
+    // The rest of the window's overloads were sent under the old limit: no second halving yet.
+    for (let i = 0; i < OVERLOADS_IN_A_ROW; i++) gate.onOverload();
+    expect(gate.limit).toBe(4);
+    for (let halving = 0; halving < 5; halving++) {
+      // A window's worth of completed calls.
+      for (let i = 0; i < 8; i++) {
+        await gate.acquire();
+        gate.release();
+      }
+      for (let i = 0; i < OVERLOADS_IN_A_ROW; i++) gate.onOverload();
+    }
+    expect(gate.limit).toBe(1);
+    expect(gate.decreases).toBe(3);
+  });
+
+  test('grows by one per window of successes, up to the maximum', () => {
+    const gate = createAimdGate(4);
+    for (let i = 0; i < OVERLOADS_IN_A_ROW; i++) gate.onOverload();
+    expect(gate.limit).toBe(2);
+    gate.onSuccess();
+    expect(gate.limit).toBe(2);
+    gate.onSuccess();
+    expect(gate.limit).toBe(3);
+    for (let i = 0; i < 20; i++) gate.onSuccess();
+    expect(gate.limit).toBe(4);
+  });
+
+  test('a call over the limit waits for a slot; an abort while waiting rejects it', async () => {
+    const gate = createAimdGate(1);
+    await gate.acquire();
+    let second = false;
+    const waiting = gate.acquire().then(() => (second = true));
+    const controller = new AbortController();
+    const aborted = gate.acquire(controller.signal);
+    expect(gate.waiting).toBe(2);
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(second).toBe(false);
+    gate.release();
+    await waiting;
+    expect(second).toBe(true);
+    expect(gate.inFlight).toBe(1);
+  });
+});
+
+describe('gateway', () => {
+  test('429s in a row lower the endpoint limit, which stats show, and every call still succeeds', async () => {
+    await withSim({ '429': 0.6 }, async (url) => {
+      const gateway = createGateway({ concurrency: 16, timeoutMs: 5000, maxRetries: 30, backoff: { baseMs: 1, capMs: 5 } });
+      try {
+        // Half of the sim's 429s say Retry-After: 1 s; the cap keeps the test short.
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => gateway.complete(request(url, i))));
+        expect(results.every((r) => r.content.length > 0)).toBe(true);
+        const [endpoint] = gateway.stats.endpoints;
+        expect(endpoint?.baseUrl).toBe(url);
+        expect(endpoint?.decreases).toBeGreaterThan(0);
+        expect(endpoint?.limit).toBeLessThan(16);
+        expect(gateway.stats.retriesByCause['429']).toBe(gateway.stats.retries);
+      } finally {
+        gateway.close();
+      }
+    });
+  });
+
+  test('an endpoint that keeps failing is declared down: `down` rejects naming it, later calls are not sent', async () => {
+    await withSim({ '503': 1 }, async (url, sent) => {
+      const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 2, backoff: { baseMs: 1, capMs: 5 }, downAfter: 3 });
+      try {
+        const calls = await Promise.allSettled([0, 1, 2].map((i) => gateway.complete(request(url, i))));
+        expect(calls.every((c) => c.status === 'rejected' && c.reason instanceof CallFailedError && c.reason.code === 'TMAS_CALL_FAILED')).toBe(true);
+        const down = await gateway.down.catch((error: unknown) => error);
+        expect(isUserError(down) && down.code).toBe('TMAS_ENDPOINT_DOWN');
+        expect(String((down as Error).message)).toContain(url);
+        expect(String((down as Error).message)).toContain('HTTP 503');
+        const before = sent();
+        const later = await gateway.complete(request(url, 9)).catch((error: unknown) => error);
+        expect(later instanceof CallFailedError && later.code).toBe('TMAS_ENDPOINT_DOWN');
+        expect(sent()).toBe(before);
+        expect(gateway.stats.endpoints[0]?.down).toBe(true);
+      } finally {
+        gateway.close();
+      }
+    });
+  });
+
+  test('a success between failures keeps the endpoint up', async () => {
+    await withSim({ '503': 0.5 }, async (url) => {
+      const gateway = createGateway({ concurrency: 1, timeoutMs: 5000, maxRetries: 0, backoff: { baseMs: 1, capMs: 5 }, downAfter: 3 });
+      try {
+        const outcomes = [];
+        for (let i = 0; i < 12; i++) outcomes.push(await gateway.complete(request(url, i)).then(() => 'ok', (e: CallFailedError) => e.code));
+        let run = 0;
+        let longest = 0;
+        for (const outcome of outcomes) longest = Math.max(longest, (run = outcome === 'ok' ? 0 : run + 1));
+        // This seed's draws must hold both outcomes, or the test proves nothing.
+        expect(outcomes).toContain('ok');
+        expect(outcomes).toContain('TMAS_CALL_FAILED');
+        expect(gateway.stats.endpoints[0]?.down).toBe(longest >= 3);
+      } finally {
+        gateway.close();
+      }
+    });
+  });
+});

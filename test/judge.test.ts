@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { parseVerdict } from '../machines/judge.role.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import type { CandidateResult } from '../src/protocol.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
+import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const N = 3;
+const PASSES = 2;
+const T = 2;
+
+async function results(output: string): Promise<Array<{ problem: string; iteration: number; candidates: CandidateResult[] }>> {
+  return (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+}
+
+async function judgeCalls(output: string): Promise<CallRecord[]> {
+  const store = await Store.open(output);
+  try {
+    const calls: CallRecord[] = [];
+    for await (const value of store.calls().values()) if ((value as CallRecord).role === 'judge') calls.push(value as CallRecord);
+    return calls;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('the LLM judge against the simulated model', () => {
+  test('--judge-passes 2 makes exactly N×2 judge calls per problem-iteration, each seeded apart, and results carry both grades', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const output = path.join(dir, 'run');
+    const outcome = await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', `${N}`, '--n-verifications', '1', '--max-iterations', `${T}`, '--judge-passes', `${PASSES}`, '--temperature', '0.7']);
+    const log = await readLog(output);
+    for (const problem of ['p1', 'p2']) {
+      for (let t = 0; t < T; t++) {
+        const judged = log.filter((e) => e.message.type === 'judge.completed' && e.message.problem === problem && e.message.iteration === t);
+        expect(judged, `${problem} iteration ${t}`).toHaveLength(N * PASSES);
+        // Every judge verdict of the iteration is in before it completes.
+        const done = log.find((e) => e.message.type === 'iteration.completed' && e.message.problem === problem && e.message.iteration === t);
+        expect(Math.max(...judged.map((e) => e.seq))).toBeLessThan(done?.seq ?? -1);
+      }
+    }
+
+    const calls = await judgeCalls(output);
+    expect(calls).toHaveLength(2 * T * N * PASSES);
+    expect(new Set(calls.map((c) => c.request.temperature))).toEqual(new Set([0.7]));
+    // One seed per (problem, iteration, candidate, pass).
+    expect(new Set(calls.map((c) => c.request.seed)).size).toBe(calls.length);
+    expect(new Set(calls.map((c) => c.index))).toEqual(new Set([0, 1, 100, 101, 200, 201]));
+
+    const lines = await results(output);
+    expect(lines).toHaveLength(2 * T);
+    for (const line of lines) {
+      for (const candidate of line.candidates) {
+        expect(typeof candidate.correct).toBe('boolean');
+        expect(candidate.judge?.verdicts).toHaveLength(PASSES);
+        expect(candidate.correctJudge).not.toBeNull();
+      }
+    }
+    const figures = outcome.iterations[0];
+    expect(figures?.pass1Judge).not.toBeNull();
+    expect(figures?.pass1Rule).not.toBeNull();
+    expect(figures?.judged).toBe(2 * N);
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8'));
+    expect(metrics.iterations).toHaveLength(T);
+    expect(metrics.totals.tokensByRole.judge.prompt).toBeGreaterThan(0);
+  });
+
+  test('--judge-passes 0 makes no judge call and leaves the judge grade empty', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0']);
+    expect((await readLog(output)).filter((e) => e.message.type === 'judge.requested')).toHaveLength(0);
+    const [line] = await results(output);
+    expect(line?.candidates.every((c) => c.judge === null && c.correctJudge === null && typeof c.correct === 'boolean')).toBe(true);
+  });
+
+  test('proof mode: judged against the reference solution when there is one, otherwise verification scores only', async ({ dir }) => {
+    const problems = [
+      { problem_id: 'with', question: 'Prove that 2 + 2 = 4.', answer: '4', solution: 'Counting: two and two make \\boxed{4}.' },
+      { problem_id: 'without', question: 'Prove that 3 + 3 = 6.', answer: '6' },
+    ];
+    const input = await writeProblems(dir, problems);
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '2']);
+    const requests = (await readLog(output)).flatMap((e) => (e.message.type === 'judge.requested' ? [e.message] : []));
+    expect(requests).toHaveLength(2 * 2);
+    expect(new Set(requests.map((r) => r.problem))).toEqual(new Set(['with']));
+    expect(requests.every((r) => r.reference === problems[0]?.solution)).toBe(true);
+    const lines = await results(output);
+    const judged = lines.find((l) => l.problem === 'with');
+    const unjudged = lines.find((l) => l.problem === 'without');
+    expect(judged?.candidates.every((c) => c.correct === null && c.correctJudge !== null)).toBe(true);
+    expect(unjudged?.candidates.every((c) => c.correct === null && c.judge === null && c.summaryScore !== null)).toBe(true);
+  });
+
+  test('the default is 4 judge passes; the demo uses fewer; --judge-* endpoints default to the solution agent', () => {
+    const plain = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--base-url', 'http://localhost:8000/v1', '--model-name', 'm']), {});
+    expect(plain.config.judgePasses).toBe(4);
+    expect(plain.config.endpoints.judge).toEqual({ baseUrl: 'http://localhost:8000/v1', model: 'm' });
+    const own = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-base-url', 'http://judge:9000/v1', '--judge-model-name', 'j', '--judge-api-key', 'k']), {});
+    expect(own.config.endpoints.judge).toEqual({ baseUrl: 'http://judge:9000/v1', model: 'j' });
+    expect(own.secrets.judge).toBe('k');
+    expect(toRunConfig(parseRunFlags(['--demo']), {}).config.judgePasses).toBeLessThan(4);
+  });
+
+  test('verdicts are parsed from the last VERDICT line; none gives null', () => {
+    expect(parseVerdict('They match.\nVERDICT: equivalent')).toBe(true);
+    expect(parseVerdict('VERDICT: equivalent\nOn reflection no.\n**Verdict:** not equivalent')).toBe(false);
+    expect(parseVerdict('I cannot tell.')).toBeNull();
+  });
+});

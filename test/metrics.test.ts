@@ -1,0 +1,150 @@
+import { describe, expect, test } from 'vitest';
+import { createMetricsCollector, scoreIteration } from '../src/metrics.ts';
+import { createProblemTable, runTotals } from '../src/metrics-run.ts';
+import type { CandidateResult, Envelope, Message } from '../src/protocol.ts';
+
+/** A candidate with an answer, a rule-based grade, an optional judge and a score. */
+function candidate(index: number, answer: string | null, correct: boolean | null, options: { verdicts?: Array<boolean | null>; score?: number } = {}): CandidateResult {
+  const verdicts = options.verdicts;
+  const parsed = verdicts?.filter((v): v is boolean => v !== null) ?? [];
+  return {
+    candidate: index,
+    source: 'normal',
+    answer,
+    verificationScores: [],
+    summary: '',
+    summaryScore: options.score ?? 0.5,
+    correct,
+    judge: verdicts ? { verdicts } : null,
+    correctJudge: verdicts ? (parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length) : null,
+    failures: [],
+  };
+}
+
+let seq = 0;
+function envelope(message: Message, at = seq * 10): Envelope {
+  seq++;
+  return { seq, at, from: 'log', to: 'log', message };
+}
+
+function completed(problem: string, iteration: number, candidates: CandidateResult[], at?: number): Envelope {
+  return envelope({ type: 'iteration.completed', run: 'r', problem, iteration, correlation: `${problem}/${iteration}/iteration/0`, candidates }, at);
+}
+
+/** Majority answer right (two of three say "4") or wrong (two of three say "5"). */
+function iterationWith(right: boolean): CandidateResult[] {
+  return right
+    ? [candidate(0, '4', true), candidate(1, '4', true), candidate(2, '5', false)]
+    : [candidate(0, '5', false), candidate(1, '5', false), candidate(2, '4', true)];
+}
+
+describe('metrics on hand-built results with known answers', () => {
+  test('Pass@1, majority, best-verified and pass@N of one iteration', () => {
+    const figures = scoreIteration([candidate(0, '4', true, { score: 0.2 }), candidate(1, '5', false, { score: 0.9 }), candidate(2, '5', false, { score: 0.1 })]);
+    expect(figures.pass1).toBeCloseTo(1 / 3);
+    expect(figures.majority).toBe(false);
+    expect(figures.bestVerified).toBe(false);
+    expect(figures.oracle).toBe(true);
+    expect(figures.answer).toBe('5');
+  });
+
+  test('flips count right→wrong and wrong→right of the majority answer between consecutive iterations of a problem', () => {
+    const metrics = createMetricsCollector();
+    // p1: right, wrong, right, right → one right→wrong at 1, one wrong→right at 2.
+    // p2: wrong, wrong, right, wrong → one wrong→right at 2, one right→wrong at 3.
+    const p1 = [true, false, true, true];
+    const p2 = [false, false, true, false];
+    for (let t = 0; t < 4; t++) {
+      metrics.observe(completed('p1', t, iterationWith(p1[t] ?? false)));
+      metrics.observe(completed('p2', t, iterationWith(p2[t] ?? false)));
+    }
+    const flips = metrics.iterations().map((it) => it.flips.majority);
+    expect(flips).toEqual([
+      { rightToWrong: 0, wrongToRight: 0 },
+      { rightToWrong: 1, wrongToRight: 0 },
+      { rightToWrong: 0, wrongToRight: 2 },
+      { rightToWrong: 1, wrongToRight: 0 },
+    ]);
+    expect(runTotals(metrics.iterations()).flips.majority).toEqual({ rightToWrong: 2, wrongToRight: 2 });
+
+    const table = createProblemTable();
+    for (let t = 0; t < 4; t++) table.add({ problem: 'p1', iteration: t, candidates: iterationWith(p1[t] ?? false) });
+    expect(table.rows()[0]?.flips).toEqual({ rightToWrong: 1, wrongToRight: 1 });
+  });
+
+  test('with a judge, Pass@1 is the mean over candidates × passes and disagreements with the rule are counted', () => {
+    const candidates = [
+      // Rule: right; judge: 2 of 2 → agrees.
+      candidate(0, '4', true, { verdicts: [true, true] }),
+      // Rule: right; judge: 0 of 2 → disagrees.
+      candidate(1, '2+2', true, { verdicts: [false, false] }),
+      // Rule: wrong; judge: 2 of 2 → disagrees.
+      candidate(2, '5', false, { verdicts: [true, true] }),
+      // Rule: wrong; judge: 0 of 2 → agrees.
+      candidate(3, '6', false, { verdicts: [false, false] }),
+      // Rule: wrong; judge: 1 of 2, a tie, is not "equivalent" → agrees.
+      candidate(4, '7', false, { verdicts: [true, false] }),
+    ];
+    const figures = scoreIteration(candidates);
+    expect(figures.pass1Judge).toBeCloseTo(5 / 10);
+    expect(figures.pass1).toBeCloseTo(5 / 10);
+    expect(figures.pass1Rule).toBeCloseTo(2 / 5);
+    expect(figures.judged).toBe(5);
+    expect(figures.disagreements).toBe(2);
+
+    const metrics = createMetricsCollector();
+    metrics.observe(completed('p1', 0, candidates));
+    metrics.observe(completed('p2', 0, [candidate(0, '4', true, { verdicts: [true, true] }), candidate(1, '4', true, { verdicts: [true, null] })]));
+    const [it] = metrics.iterations();
+    expect(it?.pass1Judge).toBeCloseTo((0.5 + 1) / 2);
+    expect(it?.pass1Rule).toBeCloseTo((0.4 + 1) / 2);
+    expect(it?.disagreements).toBe(2);
+    expect(it?.judged).toBe(7);
+  });
+
+  test('with a judge, the majority answer is graded by the verdicts on every candidate that gave it', () => {
+    // "4" wins the vote; its first candidate alone is a tie, but over both candidates 3 of 4 passes say equivalent.
+    const figures = scoreIteration([
+      candidate(0, '4', true, { verdicts: [true, false] }),
+      candidate(1, '4', true, { verdicts: [true, true] }),
+      candidate(2, '5', false, { verdicts: [false, false] }),
+    ]);
+    expect(figures.majority).toBe(true);
+    // And the other way round: a lone lucky pass does not make a wrong majority answer right.
+    const wrong = scoreIteration([
+      candidate(0, '5', false, { verdicts: [true, true] }),
+      candidate(1, '5', false, { verdicts: [false, false] }),
+      candidate(2, '5', false, { verdicts: [false, false] }),
+    ]);
+    expect(wrong.majority).toBe(false);
+    expect(wrong.oracle).toBe(false);
+  });
+
+  test('a problem without any grade has no Pass@1 and is left out of the averages', () => {
+    const metrics = createMetricsCollector();
+    metrics.observe(completed('p1', 0, [candidate(0, '4', true), candidate(1, '5', false)]));
+    metrics.observe(completed('p2', 0, [candidate(0, '4', null), candidate(1, '5', null)]));
+    const [it] = metrics.iterations();
+    expect(it?.problems).toBe(2);
+    expect(it?.graded).toBe(1);
+    expect(it?.pass1).toBeCloseTo(0.5);
+  });
+
+  test('tokens, calls and wall time fold per iteration; run totals give tokens per solved problem', () => {
+    const metrics = createMetricsCollector();
+    const call = (tokens: number) => ({ key: 'k', usage: { promptTokens: tokens, completionTokens: tokens / 2 }, finishReason: 'stop' });
+    metrics.observe(envelope({ type: 'solution.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'c', candidate: 0, source: 'normal', text: '', answer: '4', call: call(100) }, 1000));
+    metrics.observe(envelope({ type: 'judge.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'c', candidate: 0, pass: 0, verdict: true, call: call(40) }, 1500));
+    metrics.observe(completed('p1', 0, iterationWith(true), 4000));
+    const iterations = metrics.iterations();
+    expect(iterations[0]?.tokens).toEqual({ solution: { prompt: 100, completion: 50 }, judge: { prompt: 40, completion: 20 } });
+    expect(iterations[0]?.calls).toBe(2);
+    expect(iterations[0]?.wallSeconds).toBeCloseTo(3);
+    expect(iterations[0]?.problemSeconds).toBeCloseTo(3);
+    const totals = runTotals(iterations, { retries: 3 });
+    expect(totals.tokens.total).toBe(210);
+    expect(totals.solved).toBe(1);
+    expect(totals.tokensPerSolved).toBe(210);
+    expect(totals.retries).toBe(3);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * The plugin API: a user's module, written to a temporary directory and loaded
+ * with `--agents`, replaces the verification actor (or only its prompt); the
+ * run's messages change exactly where that role's output is, compared with a
+ * plain run of the same seed.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/plugin-api.ts';
+import { loadProblems } from '../src/problems.ts';
+import type { Message, MessageOf, MessageType } from '../src/protocol.ts';
+import { runEvaluation } from '../src/runtime.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
+import { readLog, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const API = JSON.stringify(path.join(REPO, 'src', 'plugin-api.ts'));
+
+/** A verification actor that asks the model twice and keeps the stricter score. */
+const STRICTER_VERIFIER = `
+import { callInfo, defineAgents, parseScore, replyBase, verificationRole, type LlmOutput, type MessageOf } from ${API};
+
+export default defineAgents({
+  verification: {
+    actor: {
+      ...verificationRole,
+      calls: [{}, { endpoint: 'verification' }],
+      reply: (request: MessageOf<'verification.requested'>, outputs: LlmOutput[]) => {
+        const scored = outputs.map((output) => ({ output, score: parseScore(output.content) }));
+        const strict = scored.reduce((a, b) => (b.score !== null && (a.score === null || b.score < a.score) ? b : a));
+        return { type: 'verification.completed', ...replyBase(request), candidate: request.candidate, index: request.index, score: strict.score, analysis: strict.output.content, call: callInfo(strict.output) };
+      },
+    },
+  },
+});
+`;
+
+const HARSH = 'Be harsh: any unjustified step makes the solution wrong.';
+
+/** Replaces only the verification prompt, in plain JavaScript. */
+const HARSH_PROMPT = `
+import { defineAgents, verificationPrompt } from ${API};
+export default defineAgents({
+  verification: {
+    prompt: (request, options) => {
+      const spec = verificationPrompt(request, options);
+      return { ...spec, system: spec.system + ' ${HARSH}' };
+    },
+  },
+});
+`;
+
+const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '0', '--seed', '7', '--concurrency', '16', '--sim-output-tokens', '60'];
+
+async function run(dir: string, name: string, agents: string | null): Promise<{ messages: Message[]; output: string }> {
+  const output = path.join(dir, name);
+  const args = ['--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, ...(agents ? ['--agents', agents] : [])];
+  const { config, secrets } = toRunConfig(parseRunFlags(args), {});
+  const strategy = await resolveStrategy(config);
+  await runEvaluation(config, secrets, await loadProblems(config.inputFile), { stdout: () => {}, stderr: () => {} }, { strategy });
+  // The run id differs between runs by design; everything else must be comparable.
+  return { messages: (await readLog(output)).map(({ message }) => ({ ...message, run: '' })), output };
+}
+
+function ofType<T extends MessageType>(messages: Message[], type: T): Array<MessageOf<T>> {
+  return messages.filter((m): m is MessageOf<T> => m.type === type).sort((a, b) => a.correlation.localeCompare(b.correlation));
+}
+
+async function journaledRoles(output: string): Promise<Map<string, number>> {
+  const store = await Store.open(output);
+  const roles = new Map<string, number>();
+  try {
+    for await (const value of store.calls().values()) {
+      const role = (value as CallRecord).role;
+      roles.set(role, (roles.get(role) ?? 0) + 1);
+    }
+  } finally {
+    await store.close();
+  }
+  return roles;
+}
+
+describe('--agents', () => {
+  test('a module replacing the verification actor changes its messages, and only its', async ({ dir }) => {
+    await writeProblems(dir, smallProblems(2));
+    const file = path.join(dir, 'stricter.ts');
+    await writeFile(file, STRICTER_VERIFIER);
+    const plain = await run(dir, 'plain', null);
+    const plugged = await run(dir, 'plugged', file);
+
+    // What the verification actor does not produce is untouched: the solutions and the requests it receives.
+    for (const type of ['solution.requested', 'solution.completed', 'verification.requested'] as const) {
+      expect(ofType(plugged.messages, type)).toEqual(ofType(plain.messages, type));
+    }
+    // Same message pattern: the same types in the same numbers.
+    const pattern = (messages: Message[]) => messages.map((m) => `${m.type} ${m.correlation}`).sort();
+    expect(pattern(plugged.messages)).toEqual(pattern(plain.messages));
+
+    // Its replies: the first of its two calls is the plain run's call, so its score is never above the plain one.
+    const before = ofType(plain.messages, 'verification.completed');
+    const after = ofType(plugged.messages, 'verification.completed');
+    expect(after).toHaveLength(8);
+    let stricter = 0;
+    after.forEach((reply, i) => {
+      const original = before[i];
+      expect(reply.correlation).toBe(original?.correlation);
+      expect(reply.score).not.toBeNull();
+      expect(reply.score ?? 1).toBeLessThanOrEqual(original?.score ?? 0);
+      if ((reply.score ?? 1) < (original?.score ?? 0)) stricter++;
+    });
+    expect(stricter).toBeGreaterThan(0);
+    // The summaries downstream see the stricter scores.
+    const summaries = ofType(plugged.messages, 'summary.requested');
+    expect(summaries.flatMap((m) => m.verifications.map((v) => v.score)).sort()).toEqual(after.map((m) => m.score).sort());
+
+    // Its second call is one more call per verification, journaled under its own name.
+    const roles = await journaledRoles(plugged.output);
+    expect(roles.get('verification#1')).toBe(8);
+    expect(roles.get('verification')).toBe((await journaledRoles(plain.output)).get('verification'));
+  });
+
+  test('a JavaScript module replacing only the verification prompt keeps the reply parser', async ({ dir }) => {
+    await writeProblems(dir, smallProblems(2));
+    const file = path.join(dir, 'harsh.mjs');
+    await writeFile(file, HARSH_PROMPT);
+    const plain = await run(dir, 'plain', null);
+    const plugged = await run(dir, 'plugged', file);
+
+    for (const type of ['solution.requested', 'solution.completed', 'verification.requested'] as const) {
+      expect(ofType(plugged.messages, type)).toEqual(ofType(plain.messages, type));
+    }
+    const before = ofType(plain.messages, 'verification.completed');
+    const after = ofType(plugged.messages, 'verification.completed');
+    expect(after.map((m) => m.correlation)).toEqual(before.map((m) => m.correlation));
+    // A new prompt is a new call; the built-in parser still reads its score.
+    after.forEach((reply, i) => expect(reply.call.key).not.toBe(before[i]?.call.key));
+    expect(after.every((m) => m.score !== null)).toBe(true);
+
+    const store = await Store.open(plugged.output);
+    try {
+      const call = await store.getCall(after[0]?.call.key ?? '');
+      expect(call?.request.messages[0]?.content).toContain(HARSH);
+      const solution = await store.getCall(ofType(plugged.messages, 'solution.completed')[0]?.call.key ?? '');
+      expect(solution?.request.messages[0]?.content).not.toContain(HARSH);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('mistakes in a plugin are user errors that name the file; machines and definitions apply as given', async ({ dir }) => {
+    const broken = path.join(dir, 'broken.ts');
+    await writeFile(broken, 'export default defineAgents({ verification: { prompt: ( } });\n');
+    await expect(loadAgents(broken)).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(broken) });
+    const missing = path.join(dir, 'missing.ts');
+    await expect(loadAgents(missing)).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(missing) });
+    const wrongRole = path.join(dir, 'wrong-role.mjs');
+    await writeFile(wrongRole, 'export default { critique: { prompt: () => ({ system: "", parts: [] }) } };\n');
+    await expect(resolveStrategy({ strategy: 'tmas', agents: wrongRole })).rejects.toMatchObject({
+      code: 'TMAS_AGENTS',
+      message: expect.stringMatching(/wrong-role\.mjs.*no critique role/),
+    });
+    // The same override suits a strategy that has the role.
+    const selfRefine = strategyNamed('self-refine');
+    const refined = applyAgents(selfRefine, defineAgents({ critique: { prompt: () => ({ system: '', parts: [] }) } }));
+    expect(refined.roles.critique).not.toBe(selfRefine.roles.critique);
+    expect(refined.roles.rewrite).toBe(selfRefine.roles.rewrite);
+    // A machine replaces the actor as it is; its prompt can then no longer be swapped on its own.
+    const machine = createRoleMachine({ ...verificationRole, prompt: () => ({ system: 'You are the Verification agent.', parts: [] }) });
+    const tmas = applyAgents(strategyNamed('tmas'), defineAgents({ verification: { actor: machine } }));
+    expect(tmas.roles.verification).toBe(machine);
+    expect(() => applyAgents(tmas, defineAgents({ verification: { prompt: () => ({ system: '', parts: [] }) } }))).toThrow(/custom machine/);
+  });
+
+  test('tmas run --agents loads a TypeScript module from the command line', async ({ dir }) => {
+    await writeProblems(dir, smallProblems(1));
+    const file = path.join(dir, 'stricter.ts');
+    await writeFile(file, STRICTER_VERIFIER);
+    const output = path.join(dir, 'cli');
+    const result = await runCli(['run', '--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--agents', file]);
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(0);
+    expect((await journaledRoles(output)).get('verification#1')).toBe(4);
+
+  });
+});

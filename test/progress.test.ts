@@ -1,0 +1,30 @@
+import { Subject } from 'rxjs';
+import { describe, expect, test } from 'vitest';
+import { showProgress } from '../src/progress.ts';
+import type { Envelope, Message } from '../src/protocol.ts';
+
+const probe = { inFlight: () => 7, queued: () => 3, retries: () => 2, retriesByCause: () => ({ '429': 2 }), pass1: () => ({ iteration: 0, value: 0.5 }) };
+
+describe('progress when stderr is not a terminal', () => {
+  test('prints plain lines with counts, requests in flight and queued, retries, errors and Pass@1', () => {
+    const bus = new Subject<Envelope>();
+    const lines: string[] = [];
+    const progress = showProgress(bus, { totalProblems: 2, totalIterations: 2, probe, write: (line) => lines.push(line), intervalMs: 60_000 });
+    let seq = 0;
+    const send = (message: Message) => bus.next({ seq: seq++, at: 0, from: 'log', to: 'log', message });
+    const base = { run: 'r', problem: 'p1', iteration: 0, correlation: 'c' };
+    send({ type: 'solution.completed', ...base, candidate: 0, source: 'normal', text: '', answer: '1', call: { key: 'k', usage: { promptTokens: 10, completionTokens: 5 }, finishReason: 'stop' } });
+    send({ type: 'llm.failed', ...base, role: 'verification', index: 0, code: 'TMAS_CALL_FAILED', error: 'HTTP 503' });
+    send({ type: 'iteration.completed', ...base, candidates: [] });
+    progress.stop();
+    progress.stop();
+    expect(lines).toHaveLength(1);
+    const line = lines[0] ?? '';
+    expect(line).toContain('problem-iterations 1/4 (25%)');
+    expect(line).toContain('in flight 7 queued 3');
+    expect(line).toContain('retries 2 (429: 2) failed 1');
+    expect(line).toContain('Pass@1 it0 50.0%');
+    expect(line).toContain('solution 1');
+    expect(line).not.toMatch(/\u001b\[/);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Secrets never leak: API keys given as flags or in the environment must not
+ * appear anywhere in a run directory (store files read as bytes, results,
+ * metrics), on stdout or stderr, or in error messages, also when an endpoint
+ * fails or echoes the key back.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { startSimServer } from '../src/sim/server.ts';
+import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const FLAG_KEY = 'sk-PLANTED-flag-7f3a9c1e5b';
+const ENV_KEY = 'sk-PLANTED2-env-4d8e2b6a0c';
+const VERIFY_KEY = 'sk-PLANTED3-verify-9a1c3e5f7b';
+const KEYS = [FLAG_KEY, ENV_KEY, VERIFY_KEY];
+
+/** Every file under `dir`, as bytes. */
+async function filesUnder(dir: string): Promise<Array<{ file: string; bytes: Buffer }>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return Promise.all(
+    entries.filter((e) => e.isFile()).map(async (e) => {
+      const file = path.join(e.parentPath, e.name);
+      return { file, bytes: await readFile(file) };
+    }),
+  );
+}
+
+function leaks(texts: Array<{ where: string; bytes: Buffer }>): string[] {
+  return texts.flatMap(({ where, bytes }) => KEYS.filter((key) => bytes.includes(key)).map((key) => `${key} in ${where}`));
+}
+
+describe('secrets', () => {
+  test('keys from flags and the environment appear nowhere in the run directory, stdout or stderr', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const outputDir = path.join(dir, 'run');
+    const { code, stdout, stderr } = await runCli(
+      ['run', '--input-file', input, '--output-file', outputDir, '--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2',
+        '--api-key', FLAG_KEY, '--verify-api-key', VERIFY_KEY],
+      { env: { OPENAI_API_KEY: ENV_KEY } },
+    );
+    expect(code).toBe(0);
+    expect(stderr).toContain('prefer the OPENAI_API_KEY or API_KEY environment variable');
+    const files = await filesUnder(outputDir);
+    // The store is really there and read as bytes: LevelDB's log or table files.
+    expect(files.some((f) => /\.(log|ldb)$/.test(f.file) && f.bytes.length > 0)).toBe(true);
+    expect(files.some((f) => f.file.endsWith('results.jsonl'))).toBe(true);
+    expect(leaks([...files.map((f) => ({ where: f.file, bytes: f.bytes })), { where: 'stdout', bytes: Buffer.from(stdout) }, { where: 'stderr', bytes: Buffer.from(stderr) }])).toEqual([]);
+  });
+
+  test('a run stopped by a failing endpoint leaks no key in its error or its directory', async ({ dir }) => {
+    const problems = smallProblems(2);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), faults: { '503': 1 } });
+    try {
+      const input = await writeProblems(dir, problems);
+      const outputDir = path.join(dir, 'down');
+      const { code, stdout, stderr } = await runCli(
+        ['run', '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof', '--max-retries', '1', '--retry-base-ms', '1', '--max-iterations', '1'],
+        { env: { OPENAI_API_KEY: ENV_KEY } },
+      );
+      expect(code).toBe(2);
+      expect(stderr).toContain('stays down');
+      const files = await filesUnder(outputDir);
+      expect(leaks([...files.map((f) => ({ where: f.file, bytes: f.bytes })), { where: 'stdout', bytes: Buffer.from(stdout) }, { where: 'stderr', bytes: Buffer.from(stderr) }])).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  test('an endpoint that echoes the key in its error message: the key is redacted from what the user sees', async ({ dir }) => {
+    // A fake OpenAI-compatible server that rejects every key the way OpenAI does, quoting it.
+    const server = createServer((req, res) => {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const input = await writeProblems(dir, smallProblems(1));
+      const { code, stdout, stderr } = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'x'), '--base-url', url, '--model-name', 'm'], {
+        env: { OPENAI_API_KEY: ENV_KEY },
+      });
+      expect(code).toBe(2);
+      expect(stderr).toContain('Incorrect API key provided: [redacted]');
+      expect(leaks([{ where: 'stdout', bytes: Buffer.from(stdout) }, { where: 'stderr', bytes: Buffer.from(stderr) }])).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
