@@ -144,7 +144,7 @@ describe('routes', () => {
     const { client } = await sims.start();
     const user = `<problem>\n${FIRST.question}\n</problem>`;
     await expect(
-      client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'You are the Judge agent.' }, { role: 'user', content: user }] }),
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'You are the Astrologer agent.' }, { role: 'user', content: user }] }),
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Solution, Verification, Summary, Experience, Guideline') });
     const spec = solutionPrompt(solutionRequest(FIRST, 'normal'), options);
     await expect(

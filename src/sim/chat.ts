@@ -15,7 +15,7 @@ import { rngOf } from './random.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
 import { isRequestProblem, toChatRequest } from './request.ts';
 import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
-import { roleOf, splitProblem } from './wire.ts';
+import { roleOf, SIM_ROLES, splitProblem } from './wire.ts';
 
 /** Counters the server reports through `stats()`. */
 export interface SimStats {
@@ -60,8 +60,7 @@ function track(attempts: Map<string, number>, key: string, attempt: number): voi
   attempts.set(key, attempt);
 }
 
-const ROLE_HINT =
-  'the system message must say "You are the <Role> agent" with Role one of Solution, Verification, Summary, Experience, Guideline, Judge';
+const ROLE_HINT = `the system message must say "You are the <Role> agent" with Role one of ${SIM_ROLES.map((role) => role[0]?.toUpperCase() + role.slice(1)).join(', ')}`;
 
 /** Handles one chat completion request. */
 export async function handleChat(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
