@@ -17,7 +17,7 @@ const GB = 2 ** 30;
 export const memoryBenchmark: Benchmark = {
   name: 'memory',
   async run({ quick, full, dir, log }) {
-    const problems = full ? 100 : quick ? 4 : 10;
+    const problems = full ? 100 : quick ? 4 : 3;
     const iterations = 20;
     const [n, m] = quick ? [4, 2] : [8, 8];
     const outputTokens = quick ? 2000 : 8000;
