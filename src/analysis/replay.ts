@@ -19,6 +19,9 @@ import { runEvaluation } from '../runtime.ts';
 import { seqKey, Store } from '../store/store.ts';
 import { openRun } from './open-run.ts';
 
+/** Problems replayed at once. */
+const REPLAY_ACTIVE_PROBLEMS = 4;
+
 /** What a replay found. */
 export interface ReplayReport {
   identical: boolean;
@@ -57,7 +60,9 @@ export async function replayRun(
     await copy.banks().clear();
     await copy.close();
 
-    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work };
+    // Journal answers come at once, so every problem would be in memory together; a few at a time
+    // gives the same messages (problems are independent) in bounded memory.
+    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work, activeProblems: REPLAY_ACTIVE_PROBLEMS };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, strategy: await resolveStrategy(config) });
     return await compareLogs(work, logEnd);

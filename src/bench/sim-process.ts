@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
+/** The tmas executable. */
+export const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
 
 /** A running sim-server child. */
 export interface SimProcess {

@@ -1,0 +1,38 @@
+/**
+ * Runs a `tmas` command as a child process and measures its wall time and
+ * peak RSS (VmHWM from /proc, sampled every 100 ms; 0 where /proc is absent).
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { BIN } from './sim-process.ts';
+
+/** What one measured command reports. */
+export interface MeasuredCommand {
+  code: number | null;
+  wallMs: number;
+  peakRss: number;
+  stdout: string;
+}
+
+async function highWaterMark(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : 0;
+}
+
+/** Runs `tmas <args>`; stdout is kept only up to 64 kB (a `log` command's output is counted, not kept). */
+export async function measureCommand(args: string[]): Promise<MeasuredCommand> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (stdout.length < 65_536) stdout += chunk.toString();
+  });
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    if (child.pid !== undefined) void highWaterMark(child.pid).then((rss) => (peakRss = Math.max(peakRss, rss)));
+  }, 100);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearInterval(sampler);
+  return { code, wallMs: performance.now() - started, peakRss, stdout };
+}
