@@ -13,13 +13,13 @@ import { dedupBanks } from './banks.ts';
 import { runMachine } from '../machines/run.machine.ts';
 import type { Strategy } from '../machines/strategy.ts';
 import { strategyNamed } from './plugins.ts';
-import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
+import type { RunConfig, Secrets } from './config.ts';
 import { isUserError, TmasError, UserError } from './errors.ts';
 import { DEFAULT_PARSE_RETRIES } from '../machines/role.machine.ts';
-import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from './gateway/check.ts';
 import { createGateway, type Gateway } from './gateway/gateway.ts';
 import { createBus } from './bus.ts';
-import { createLlmCall, endpointFor } from './llm-call.ts';
+import { prepareEndpoints } from './endpoints.ts';
+import { createLlmCall } from './llm-call.ts';
 import { createMetricsCollector, type IterationMetrics } from './metrics.ts';
 import { createPool } from './pool.ts';
 import type { Problem } from './problems.ts';
@@ -27,10 +27,9 @@ import { showProgress, tmasExpectedCalls } from './progress.ts';
 import { hashOf } from './prng.ts';
 import { loadStarts } from './resume.ts';
 import { metricsFromLog } from './log-metrics.ts';
-import { ENDPOINT_SLOTS, PROTOCOL_VERSION, type Envelope } from './protocol.ts';
+import { PROTOCOL_VERSION, type Envelope } from './protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { deliveryId } from './routes.ts';
-import { startSimServer, type SimServer } from './sim/server.ts';
 import { writeMessageLog } from './store/message-log.ts';
 import { Store } from './store/store.ts';
 import { VERSION } from './version.ts';
@@ -58,14 +57,6 @@ export interface RunOutcome {
   wallSeconds: number;
 }
 
-const FLAG_OF_ROLE = {
-  solution: { url: '--base-url', model: '--model-name' },
-  verification: { url: '--verify-base-url', model: '--verify-model-name' },
-  summary: { url: '--summary-base-url', model: '--summary-model-name' },
-  experience: { url: '--exp-base-url', model: '--exp-model-name' },
-  guideline: { url: '--guide-base-url', model: '--guide-model-name' },
-  judge: { url: '--judge-base-url', model: '--judge-model-name' },
-} as const;
 
 async function ensureFreshOutputDir(dir: string): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
@@ -79,9 +70,6 @@ async function ensureFreshOutputDir(dir: string): Promise<void> {
     throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
   });
 }
-
-/** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
-const OFFLINE_URL = 'http://offline.invalid/v1';
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(
@@ -104,36 +92,10 @@ export async function runEvaluation(
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
-    let sim: SimServer | null = null;
-    if (usesSimulator(config) && !options.offline) {
-      sim = await startSimServer({
-        problems,
-        seed: config.seed,
-        latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
-        outputTokens: config.sim.outputTokens,
-      });
-      cleanups.push(() => sim?.close());
-      io.stderr(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
-    }
-    const reachable = { config, secrets, simulatorUrl: sim?.url ?? (options.offline ? OFFLINE_URL : null) };
-    // A run made before the judge existed has no judge endpoint: it is the solution agent's.
-    config.endpoints.judge ??= { ...config.endpoints.solution };
-    secrets.judge ??= secrets.solution;
-    // Offline (replay): no endpoint is contacted, so none is checked; models are the manifest's.
-    const listed = options.offline
-      ? new Map<string, ListedModel[]>()
-      : await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, { ...reachable, simulatorUrl: reachable.simulatorUrl ?? OFFLINE_URL }), flag: FLAG_OF_ROLE[role].url })));
-    // A role without --model-name uses the first model its endpoint serves (vLLM and SGLang serve one).
-    for (const role of ENDPOINT_SLOTS) {
-      const endpoint = endpointFor(role, reachable);
-      if (options.offline) continue;
-      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpoint.baseUrl), FLAG_OF_ROLE[role].model);
-    }
-    const deps = reachable;
-    // Every result must say when it came from the simulator, also when that runs as `tmas sim-server`.
-    let simulated =
-      usesSimulator(config) ||
-      ENDPOINT_SLOTS.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
+    const endpoints = await prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
+    cleanups.push(() => endpoints.sim?.close());
+    const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
+    let simulated = endpoints.simulated;
 
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
     const store = await Store.open(config.outputDir);
@@ -196,7 +158,7 @@ export async function runEvaluation(
     // Delivery is deferred to a microtask: an action must not run another actor's transition inside its own.
     // Microtasks run in order, so the log order is still the order in which actors posted.
     const post = (_: unknown, params: { message: Parameters<typeof bus.publish>[0] }) => queueMicrotask(() => void bus.publish(params.message));
-    const llm = createLlmCall({ ...deps, simulatorUrl: deps.simulatorUrl ?? OFFLINE_URL, pool, gateway, store, counters, offline: options.offline === true });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
     const roleImplementations = { actors: { llm }, actions: { post } };
     const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({

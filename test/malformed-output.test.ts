@@ -19,7 +19,6 @@ import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 import { readLog, runInProcess, test, writeProblems } from './fixtures.ts';
 
 const base = { run: 'r', problem: 'p1', iteration: 0, correlation: 'c' };
-const options = { proof: false };
 
 function output(request: Message, content: string, finishReason = 'stop'): LlmOutput {
   return { ok: true, request, key: 'k', content, reasoning: null, finishReason, usage: { promptTokens: 1, completionTokens: 1 }, promptTokens: 1, budget: 100, dropped: [] };
