@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
+import { readChartLibrary } from './chart-library.ts';
 import { renderReportHtml } from './html.ts';
 import { loadRun } from './load.ts';
 import { renderReportMarkdown } from './markdown.ts';
@@ -41,7 +42,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
     return path.resolve(flags.out);
   }
   const out = path.resolve(flags.out ?? 'report.html');
-  await writeFile(out, renderReportHtml(runs));
+  await writeFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary() }));
   io.stdout(`Report: ${out}`);
   return out;
 }

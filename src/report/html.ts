@@ -1,107 +1,22 @@
 /**
- * The HTML report: one self-contained file (inline CSS and SVG, no script, no
- * network) comparing one or more runs: accuracy curves per iteration (one
- * line per run), accuracy against tokens spent, bank growth, tokens per
- * iteration and per role, the latency distribution, run totals and a
- * per-problem table whose rows open each problem's per-iteration figures.
+ * The HTML report: one self-contained file (inline CSS, the Chart.js bundle,
+ * the chart data as JSON and a small script; nothing fetched from a network)
+ * comparing one or more runs: accuracy curves per iteration (one line per
+ * run), accuracy against tokens spent, bank growth, tokens per iteration and
+ * per role, the latency distribution, run totals and a per-problem table whose
+ * links open each problem's per-iteration candidates, summaries and banks.
  * A simulated run is labelled on every chart and in every table.
  */
-import type { IterationMetrics } from '../metrics.ts';
 import type { ProblemDetail } from './details.ts';
+import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
+import { CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
+import { escapeXml, shortNumber } from './format.ts';
 import type { ReportRun } from './load.ts';
-import { LATENCY_BOUNDS_MS } from './load.ts';
-import { escapeXml, lineChart, PALETTE, shortNumber, stackedBars, type Series } from './svg.ts';
 
-const ROLE_COLORS: Record<string, string> = {
-  solution: '#4e79a7',
-  verification: '#f28e2b',
-  summary: '#59a14f',
-  experience: '#e15759',
-  guideline: '#76b7b2',
-  judge: '#b07aa1',
-};
-
-function roleColor(role: string, index: number): string {
-  return ROLE_COLORS[role] ?? PALETTE[index % PALETTE.length] ?? '#888';
-}
+export { runLabel } from './charts.ts';
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
-}
-
-function tokensOf(it: IterationMetrics): number {
-  return Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
-}
-
-/** A run's label on charts: its name, marked when simulated. */
-export function runLabel(run: ReportRun): string {
-  return run.simulated ? `${run.name} (simulated)` : run.name;
-}
-
-function seriesOf(runs: ReportRun[], pick: (it: IterationMetrics) => number | null | undefined, x: (it: IterationMetrics, i: number, all: IterationMetrics[]) => number = (it) => it.iteration): Series[] {
-  return runs.map((run, r) => ({
-    name: runLabel(run),
-    color: PALETTE[r % PALETTE.length] ?? '#888',
-    points: run.iterations.flatMap((it, i, all) => {
-      const y = pick(it);
-      return y === null || y === undefined ? [] : [[x(it, i, all), y] as [number, number]];
-    }),
-  }));
-}
-
-function cumulativeTokens(_: IterationMetrics, i: number, all: IterationMetrics[]): number {
-  return all.slice(0, i + 1).reduce((sum, it) => sum + tokensOf(it), 0);
-}
-
-function charts(runs: ReportRun[]): string[] {
-  const badge = runs.some((run) => run.simulated) ? 'simulated' : undefined;
-  const common = { xLabel: 'iteration', ...(badge ? { badge } : {}) };
-  const share = { ...common, yMax: 1, percent: true };
-  const banks: Series[] = runs.flatMap((run, r) => {
-    const color = PALETTE[r % PALETTE.length] ?? '#888';
-    return [
-      { name: `${runLabel(run)}: experience`, color, points: run.iterations.map((it) => [it.iteration, it.experienceBank] as [number, number]) },
-      { name: `${runLabel(run)}: guideline`, color, dashed: true, points: run.iterations.map((it) => [it.iteration, it.guidelineBank] as [number, number]) },
-    ];
-  });
-  const roles = [...new Set(runs.flatMap((run) => Object.keys(run.totals.tokensByRole)))];
-  const latencyLabels = [...LATENCY_BOUNDS_MS.map((b) => (b >= 1000 ? `${b / 1000}s` : `${b}ms`)), 'more'];
-  const latency: Series[] = runs.map((run, r) => {
-    const counts = Object.values(run.latency).reduce<number[]>((sum, c) => sum.map((v, i) => v + (c[i] ?? 0)), Array.from({ length: latencyLabels.length }, () => 0));
-    const total = counts.reduce((a, b) => a + b, 0);
-    return { name: runLabel(run), color: PALETTE[r % PALETTE.length] ?? '#888', points: total === 0 ? [] : counts.map((c, i) => [i, c / total] as [number, number]) };
-  });
-  return [
-    lineChart({ ...share, title: 'Pass@1 per iteration', yLabel: 'Pass@1', series: seriesOf(runs, (it) => it.pass1) }),
-    lineChart({ ...share, title: 'Majority vote per iteration', yLabel: 'majority correct', series: seriesOf(runs, (it) => it.majority) }),
-    lineChart({ ...share, title: 'Best-verified per iteration', yLabel: 'best-verified correct', series: seriesOf(runs, (it) => it.bestVerified) }),
-    lineChart({ ...share, title: 'Oracle pass@N per iteration', yLabel: 'pass@N', series: seriesOf(runs, (it) => it.oracle) }),
-    lineChart({ ...share, title: 'Pass@1 against tokens spent', xLabel: 'tokens spent (cumulative)', yLabel: 'Pass@1', series: seriesOf(runs, (it) => it.pass1, cumulativeTokens) }),
-    lineChart({ ...common, title: 'Tokens per iteration', yLabel: 'tokens', series: seriesOf(runs, tokensOf) }),
-    lineChart({ ...common, title: 'Banks: experience —, guideline - -', yLabel: 'records per problem', series: banks }),
-    stackedBars({
-      title: 'Tokens per role',
-      unit: 'tokens',
-      ...(badge ? { badge } : {}),
-      bars: runs.map((run) => ({
-        label: runLabel(run),
-        segments: roles.map((role, i) => {
-          const t = run.totals.tokensByRole[role];
-          return { name: role, color: roleColor(role, i), value: t ? t.prompt + t.completion : 0 };
-        }),
-      })),
-    }),
-    lineChart({
-      ...common,
-      title: 'Call latency (share of calls per bucket)',
-      xLabel: 'latency at most',
-      xTickLabels: latencyLabels,
-      yLabel: 'share of calls',
-      yMax: 1,
-      percent: true,
-      series: latency,
-    }),
-  ];
 }
 
 function totalsTable(runs: ReportRun[]): string {
@@ -145,11 +60,16 @@ export function problemAnchor(problem: string): string {
   return `problem-${problem.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
 }
 
+/** The id of one run's iteration (a number) or final banks ('banks') inside a problem's details. */
+export function detailAnchor(problem: string, run: number, part: number | 'banks'): string {
+  return `${problemAnchor(problem)}--r${run}-${part === 'banks' ? 'banks' : `i${part}`}`;
+}
+
 /** A problem's candidates per iteration (hover a candidate for the start of its summary), bank sizes, and its final banks. */
-function candidateSection(detail: ProblemDetail | undefined): string {
+function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string): string {
   if (!detail) return '';
   const rows = detail.iterations.map((it) => [
-    String(it.iteration),
+    `<span id="${anchor(it.iteration)}">${it.iteration}</span>`,
     it.candidates
       .map((c) => {
         const grade = c.correctJudge !== null ? c.correctJudge >= 0.5 : c.correct;
@@ -165,19 +85,23 @@ function candidateSection(detail: ProblemDetail | undefined): string {
   const list = (items: string[]) => (items.length === 0 ? '<p class="hint">(empty)</p>' : `<ul>${items.map((i) => `<li>${escapeXml(i)}</li>`).join('')}</ul>`);
   return (
     table(['iteration', 'candidates: answer, grade, calibrated score (hover: summary)', 'E bank', 'G bank'], rows) +
-    `<details class="banks"><summary>final banks</summary><h5>experience</h5>${list(detail.finalBanks.experience)}<h5>guidelines</h5>${list(detail.finalBanks.guidelines)}</details>`
+    `<details class="banks" id="${anchor('banks')}"><summary>final banks</summary><h5>experience</h5>${list(detail.finalBanks.experience)}<h5>guidelines</h5>${list(detail.finalBanks.guidelines)}</details>`
   );
 }
 
 function problemTable(runs: ReportRun[]): string {
   const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
   const byRun = runs.map((run) => new Map(run.problems.map((p) => [p.problem, p])));
-  const header = ['problem', ...runs.flatMap((run) => [`${run.name}${run.simulated ? ' (simulated)' : ''}: final Pass@1`, 'majority answer', 'flips R→W / W→R'])];
+  const header = ['problem', ...runs.flatMap((run) => [`${run.name}${run.simulated ? ' (simulated)' : ''}: final Pass@1`, 'majority answer', 'flips R→W / W→R', 'candidates per iteration, banks'])];
   const rows = ids.map((id) => {
-    const cells = runs.flatMap((_, r) => {
+    const cells = runs.flatMap((run, r) => {
       const p = byRun[r]?.get(id);
       const last = p?.iterations.at(-1);
-      return [percent(last?.pass1), last ? `${escapeXml(last.answer ?? '–')} ${mark(last.majority)}` : '–', p ? `${p.flips.rightToWrong} / ${p.flips.wrongToRight}` : '–'];
+      const detail = run.details.get(id);
+      const links = detail
+        ? [...detail.iterations.map((it) => `<a href="#${detailAnchor(id, r, it.iteration)}">${it.iteration}</a>`), `<a href="#${detailAnchor(id, r, 'banks')}">banks</a>`].join(' ')
+        : '–';
+      return [percent(last?.pass1), last ? `${escapeXml(last.answer ?? '–')} ${mark(last.majority)}` : '–', p ? `${p.flips.rightToWrong} / ${p.flips.wrongToRight}` : '–', links];
     });
     return [`<a href="#${problemAnchor(id)}">${escapeXml(id)}</a>`, ...cells];
   });
@@ -198,9 +122,9 @@ function problemTable(runs: ReportRun[]): string {
         it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–',
       ]);
       const figures = table(['iteration', 'Pass@1', 'rule', 'judge', 'majority', 'best-verified', 'pass@N', 'mean score', 'majority answer', 'disagreements'], rows);
-      return `<h4>${escapeXml(runLabel(run))}</h4>${figures}${candidateSection(run.details.get(id))}`;
+      return `<h4>${escapeXml(runLabel(run))}</h4>${figures}${candidateSection(run.details.get(id), (part) => detailAnchor(id, r, part))}`;
     });
-    // The anchor sits inside the closed <details>: following a link to it opens them (browsers auto-expand on fragment navigation).
+    // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).
     return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts: <code>results.jsonl</code> and <code>tmas show</code> on the run directory.</p></details>`;
   });
   return `${table(header, rows)}<h3>Per-problem details</h3>${details.join('')}`;
@@ -211,15 +135,10 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1120px}
 h1{font-size:22px;margin:0 0 4px}
 .sim{background:#b8860b;color:#fff;border-radius:4px;padding:1px 6px;font-size:12px;font-weight:600}
 .banner{background:#fff4d6;border:1px solid #e0b84c;padding:8px 12px;border-radius:6px;margin:12px 0}
-.charts{display:grid;grid-template-columns:repeat(2,1fr);gap:12px}
-.chart{border:1px solid #ddd;border-radius:6px;padding:4px}
-svg .title{font-size:14px;font-weight:600}
-svg .tick,svg .legend{font-size:11px;fill:#444}
-svg .label{font-size:12px;fill:#333}
-svg .grid{stroke:#eee}
-svg .axis{stroke:#888}
-svg .badge{fill:#b8860b}
-svg .badge-text{font-size:11px;fill:#fff;font-weight:600}
+.charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px}
+.chart{border:1px solid #ddd;border-radius:6px;padding:4px;margin:0;position:relative}
+.chart .sim{position:absolute;top:6px;right:6px}
+.chart-box{position:relative;height:320px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}
 th{background:#f4f4f4}
@@ -231,18 +150,30 @@ td .cand{white-space:nowrap}
 .anchor{font-weight:600;margin-top:6px}
 .ok{color:#2a7a2a}.bad{color:#b22}
 details.problem{margin:4px 0}
-details.problem:has(:target){outline:2px solid #1f77b4}
+details.problem:has(:target),details.problem:has(:target) :target{outline:2px solid #1f77b4}
 .hint{color:#666;font-size:12px}
 `;
 
-/** Renders the report of `runs` as one self-contained HTML document. */
-export function renderReportHtml(runs: ReportRun[], options: { generatedAt?: Date } = {}): string {
+/** A chart's place in the page: a canvas the script draws on, tagged when the runs are simulated. */
+function chartFigure(spec: ChartSpec, simulated: boolean): string {
+  const height = spec.stacked ? 120 + 36 * spec.runs : 320;
+  return `<figure class="chart" data-chart="${escapeXml(spec.id)}">${simulated ? '<span class="sim">simulated</span>' : ''}<div class="chart-box" style="height:${height}px"><canvas id="chart-${escapeXml(spec.id)}" role="img" aria-label="${escapeXml(spec.title)}"></canvas></div></figure>`;
+}
+
+/** JSON as the content of a `<script>` element: "<" escaped so no "</script>" or "<!--" can end or confuse it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle (readChartLibrary). */
+export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; generatedAt?: Date }): string {
   const simulated = runs.filter((run) => run.simulated);
   const banner =
     simulated.length > 0
       ? `<div class="banner"><span class="sim">simulated</span> ${simulated.map((run) => escapeXml(run.name)).join(', ')} ran against the simulated model: these figures exercise the runtime, they measure no real LLM.</div>`
       : '';
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
+  const specs = chartSpecs(runs);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${STYLE}</style></head>
 <body>
@@ -252,9 +183,13 @@ ${banner}
 <h2>Runs</h2>
 ${totalsTable(runs)}
 <h2>Charts</h2>
-<div class="charts">${charts(runs).map((svg) => `<div class="chart">${svg}</div>`).join('')}</div>
+<noscript><p class="hint">The charts are drawn by a script embedded in this file (Chart.js); allow scripts to see them. <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
+<div class="charts">${specs.map((spec) => chartFigure(spec, simulated.length > 0)).join('')}</div>
 <h2>Problems</h2>
 ${problemTable(runs)}
+<script>${options.chartLibrary}</script>
+<script type="application/json" id="${CHART_DATA_ID}">${scriptJson(specs)}</script>
+<script>${CLIENT_SCRIPT}</script>
 </body></html>
 `;
 }

@@ -1,0 +1,159 @@
+/**
+ * What the report's charts show, as plain data: one ChartSpec per chart,
+ * embedded in the HTML as JSON and drawn there by Chart.js (client.ts).
+ * Every dataset names the run it belongs to, so a reader (or a test) can tell
+ * that each chart drew data for every run. A chart of simulated runs says so
+ * in its title.
+ */
+import type { IterationMetrics } from '../metrics.ts';
+import { PALETTE } from './format.ts';
+import type { ReportRun } from './load.ts';
+import { LATENCY_BOUNDS_MS } from './load.ts';
+
+/** One dataset: a line (points) or one series of bars (values, one per label). */
+export interface DatasetSpec {
+  label: string;
+  color: string;
+  /** Index of the run this dataset belongs to; null when the runs are the chart's labels. */
+  run: number | null;
+  dashed?: boolean;
+  /** [x, y] points of a line. */
+  points?: Array<[number, number]>;
+  /** Bar values, one per label. */
+  values?: number[];
+}
+
+/** One chart, as the browser script draws it. */
+export interface ChartSpec {
+  id: string;
+  title: string;
+  kind: 'line' | 'bar';
+  xTitle: string;
+  yTitle: string;
+  /** Shows y values (x for horizontal bars) as percentages of 1. */
+  percent: boolean;
+  /** The x axis counts iterations: whole-number ticks. */
+  integerX: boolean;
+  /** Categories of a bar chart. */
+  labels?: string[];
+  /** Bars drawn horizontally and stacked (labels are runs). */
+  stacked?: boolean;
+  /** When the runs are the labels (stacked bars), label i is run i. */
+  runsAreLabels?: boolean;
+  datasets: DatasetSpec[];
+  /** Number of runs the chart should show data for. */
+  runs: number;
+}
+
+const ROLE_COLORS: Record<string, string> = {
+  solution: '#4e79a7',
+  verification: '#f28e2b',
+  summary: '#59a14f',
+  experience: '#e15759',
+  guideline: '#76b7b2',
+  judge: '#b07aa1',
+};
+
+function runColor(index: number): string {
+  return PALETTE[index % PALETTE.length] ?? '#888';
+}
+
+/** A run's label on charts: its name, marked when simulated. */
+export function runLabel(run: ReportRun): string {
+  return run.simulated ? `${run.name} (simulated)` : run.name;
+}
+
+/** Prompt plus completion tokens of one iteration, over all roles. */
+export function tokensOf(it: IterationMetrics): number {
+  return Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
+}
+
+type Pick = (it: IterationMetrics) => number | null | undefined;
+type X = (it: IterationMetrics, i: number, all: IterationMetrics[]) => number;
+
+function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration): DatasetSpec[] {
+  return runs.map((run, r) => ({
+    label: runLabel(run),
+    color: runColor(r),
+    run: r,
+    points: run.iterations.flatMap((it, i, all) => {
+      const y = pick(it);
+      return y === null || y === undefined ? [] : [[x(it, i, all), y] as [number, number]];
+    }),
+  }));
+}
+
+function cumulativeTokens(_: IterationMetrics, i: number, all: IterationMetrics[]): number {
+  return all.slice(0, i + 1).reduce((sum, it) => sum + tokensOf(it), 0);
+}
+
+function latencyLabel(bound: number): string {
+  return bound >= 1000 ? `≤${bound / 1000}s` : `≤${bound}ms`;
+}
+
+/** The report's charts for `runs`; the latency chart only when some run recorded call latencies. */
+export function chartSpecs(runs: ReportRun[]): ChartSpec[] {
+  const simulated = runs.some((run) => run.simulated);
+  const titled = (title: string) => (simulated ? `${title} · simulated model` : title);
+  const base = { kind: 'line' as const, xTitle: 'iteration', percent: false, integerX: true, runs: runs.length };
+  const share = { ...base, percent: true };
+  const specs: ChartSpec[] = [
+    { ...share, id: 'pass1', title: titled('Pass@1 per iteration'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1) },
+    { ...share, id: 'majority', title: titled('Majority vote per iteration'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority) },
+    { ...share, id: 'best-verified', title: titled('Best-verified per iteration'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified) },
+    { ...share, id: 'oracle', title: titled('Oracle pass@N per iteration'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle) },
+    { ...share, id: 'pass1-tokens', title: titled('Pass@1 against tokens spent'), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens) },
+    { ...base, id: 'tokens', title: titled('Tokens per iteration'), yTitle: 'tokens', datasets: lines(runs, tokensOf) },
+    {
+      ...base,
+      id: 'banks',
+      title: titled('Bank growth: experience —, guideline - -'),
+      yTitle: 'records per problem',
+      datasets: runs.flatMap((run, r) => [
+        { label: `${runLabel(run)}: experience`, color: runColor(r), run: r, points: run.iterations.map((it) => [it.iteration, it.experienceBank] as [number, number]) },
+        { label: `${runLabel(run)}: guideline`, color: runColor(r), run: r, dashed: true, points: run.iterations.map((it) => [it.iteration, it.guidelineBank] as [number, number]) },
+      ]),
+    },
+  ];
+  const roles = [...new Set(runs.flatMap((run) => Object.keys(run.totals.tokensByRole)))];
+  specs.push({
+    ...base,
+    id: 'tokens-by-role',
+    kind: 'bar',
+    title: titled('Tokens per role'),
+    xTitle: 'tokens',
+    yTitle: 'run',
+    labels: runs.map(runLabel),
+    stacked: true,
+    runsAreLabels: true,
+    datasets: roles.map((role, i) => ({
+      label: role,
+      color: ROLE_COLORS[role] ?? runColor(i),
+      run: null,
+      values: runs.map((run) => {
+        const t = run.totals.tokensByRole[role];
+        return t ? t.prompt + t.completion : 0;
+      }),
+    })),
+  });
+  const buckets = LATENCY_BOUNDS_MS.length + 1;
+  const latency = runs.map((run) => Object.values(run.latency).reduce<number[]>((sum, c) => sum.map((v, i) => v + (c[i] ?? 0)), Array.from({ length: buckets }, () => 0)));
+  if (latency.some((counts) => counts.some((c) => c > 0))) {
+    specs.push({
+      ...base,
+      id: 'latency',
+      kind: 'bar',
+      percent: true,
+      title: titled('Call latency (share of calls per bucket)'),
+      xTitle: 'latency',
+      yTitle: 'share of calls',
+      labels: [...LATENCY_BOUNDS_MS.map(latencyLabel), `>${latencyLabel(LATENCY_BOUNDS_MS.at(-1) ?? 0).slice(1)}`],
+      datasets: runs.map((run, r) => {
+        const counts = latency[r] ?? [];
+        const total = counts.reduce((a, b) => a + b, 0);
+        return { label: runLabel(run), color: runColor(r), run: r, values: total === 0 ? [] : counts.map((c) => c / total) };
+      }),
+    });
+  }
+  return specs;
+}

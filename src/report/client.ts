@@ -1,0 +1,107 @@
+/**
+ * The report's browser script, inlined after Chart.js and the chart data: it
+ * draws every ChartSpec (charts.ts) with Chart.js, records per chart how many
+ * points it drew for each run in `window.__tmasCharts` (what the browser test
+ * reads), and opens the problem details a link points to. Plain ES2017 in a
+ * string: it runs in the reader's browser, not in Node.
+ */
+
+/** Id of the `<script type="application/json">` element holding the ChartSpec list. */
+export const CHART_DATA_ID = 'tmas-chart-data';
+
+/** The script's source. */
+export const CLIENT_SCRIPT = `(function () {
+  'use strict';
+  var specs = JSON.parse(document.getElementById('${CHART_DATA_ID}').textContent);
+  function percent(v) { return Math.round(v * 1000) / 10 + '%'; }
+  function short(v) {
+    var a = Math.abs(v);
+    if (a >= 1e6) return Number((v / 1e6).toPrecision(3)) + 'M';
+    if (a >= 1e4) return Number((v / 1e3).toPrecision(3)) + 'k';
+    return String(Number(Number(v).toPrecision(4)));
+  }
+  function axis(title, extra) {
+    var a = { title: { display: true, text: title } };
+    for (var k in extra) a[k] = extra[k];
+    return a;
+  }
+  function pointsPerRun(chart, spec) {
+    var counts = [];
+    for (var r = 0; r < spec.runs; r++) counts.push(0);
+    chart.data.datasets.forEach(function (ds, i) {
+      var meta = chart.getDatasetMeta(i);
+      if (meta.hidden) return;
+      meta.data.forEach(function (el, j) {
+        if (!Number.isFinite(el.x) || !Number.isFinite(el.y)) return;
+        if (spec.kind === 'bar' && !(ds.data[j] > 0)) return;
+        var run = spec.runsAreLabels ? j : ds.tmasRun;
+        if (run !== null && run >= 0 && run < counts.length) counts[run] += 1;
+      });
+    });
+    return counts;
+  }
+  // Runs with equal figures draw on top of each other (the first run on top): later runs get wider lines and larger markers of their own shape, so each stays visible.
+  var MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+  var drawn = [];
+  specs.forEach(function (spec) {
+    var canvas = document.getElementById('chart-' + spec.id);
+    var horizontal = spec.kind === 'bar' && spec.stacked === true;
+    var format = spec.percent ? percent : short;
+    var tick = { callback: function (v) { return format(v); } };
+    var datasets = spec.datasets.map(function (d) {
+      var ds = { label: d.label, borderColor: d.color, backgroundColor: d.color, tmasRun: d.run };
+      if (spec.kind === 'line') {
+        ds.data = d.points.map(function (p) { return { x: p[0], y: p[1] }; });
+        ds.borderDash = d.dashed ? [6, 4] : [];
+        var rank = Math.min(d.run || 0, 3);
+        ds.borderWidth = 2 + 2 * rank;
+        ds.pointStyle = MARKERS[(d.run || 0) % MARKERS.length];
+        ds.pointRadius = 4 + 2 * rank;
+        ds.fill = false;
+      } else {
+        ds.data = d.values;
+      }
+      return ds;
+    });
+    var scales;
+    if (spec.kind === 'line') {
+      scales = {
+        x: axis(spec.xTitle, { type: 'linear', ticks: spec.integerX ? { stepSize: 1, precision: 0 } : { callback: function (v) { return short(v); } } }),
+        y: axis(spec.yTitle, { beginAtZero: true, max: spec.percent ? 1 : undefined, ticks: tick }),
+      };
+    } else if (horizontal) {
+      scales = { x: axis(spec.xTitle, { stacked: true, beginAtZero: true, ticks: tick }), y: axis(spec.yTitle, { stacked: true }) };
+    } else {
+      scales = { x: axis(spec.xTitle, {}), y: axis(spec.yTitle, { beginAtZero: true, max: spec.percent ? 1 : undefined, ticks: tick }) };
+    }
+    var chart = new Chart(canvas, {
+      type: spec.kind,
+      data: { labels: spec.labels, datasets: datasets },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        indexAxis: horizontal ? 'y' : 'x',
+        scales: scales,
+        plugins: {
+          title: { display: true, text: spec.title, font: { size: 14 } },
+          legend: { position: 'bottom', labels: { boxWidth: 18 } },
+          tooltip: { callbacks: { label: function (ctx) { return ctx.dataset.label + ': ' + format(horizontal ? ctx.parsed.x : ctx.parsed.y); } } },
+        },
+      },
+    });
+    drawn.push({ id: spec.id, title: chart.options.plugins.title.text, type: chart.config.type, datasets: chart.data.datasets.length, pointsPerRun: pointsPerRun(chart, spec) });
+  });
+  window.__tmasCharts = drawn;
+  // Browsers open a closed <details> around a link's target only in some versions: open it here, and its ancestors.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id ? document.getElementById(id) : null;
+    if (!target) return;
+    for (var d = target.closest('details'); d; d = d.parentElement ? d.parentElement.closest('details') : null) d.open = true;
+    target.scrollIntoView();
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+})();
+`;

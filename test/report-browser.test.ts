@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { runReportCommand } from '../src/report/command.ts';
+import { detailAnchor, problemAnchor } from '../src/report/html.ts';
+import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** Debian's Chromium (`.ci/run` installs it); without it these tests skip. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** What the report's script records per chart (client.ts). */
+interface DrawnChart {
+  id: string;
+  title: string;
+  type: string;
+  datasets: number;
+  pointsPerRun: number[];
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
+  test('draws every chart with data for every run, logs no error, fetches nothing, and a problem link opens its details', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '1'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'eps-low'), '--epsilon', '0']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'eps-high'), '--epsilon', '1']);
+    const out = path.join(dir, 'report.html');
+    await runReportCommand([path.join(dir, 'eps-low'), path.join(dir, 'eps-high')], { out, format: 'html' }, { stdout: () => {} });
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      // The report must need no network: every request but the file itself is refused and recorded.
+      const fetched: string[] = [];
+      await page.route('**/*', async (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:')) return route.continue();
+        fetched.push(url);
+        return route.abort();
+      });
+      // Inline scripts have run by the load event.
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      expect(errors).toEqual([]);
+      const charts = await page.evaluate(() => (window as unknown as { __tmasCharts?: DrawnChart[] }).__tmasCharts ?? []);
+
+      expect(charts.map((c) => c.id)).toEqual(['pass1', 'majority', 'best-verified', 'oracle', 'pass1-tokens', 'tokens', 'banks', 'tokens-by-role', 'latency']);
+      for (const chart of charts) {
+        expect(chart.title, chart.id).toMatch(/simulated/);
+        expect(chart.pointsPerRun, chart.id).toHaveLength(2);
+        for (const points of chart.pointsPerRun) expect(points, chart.id).toBeGreaterThan(0);
+      }
+      // One line per run on the Pass@1 chart, a point per iteration; two bank lines per run.
+      expect(charts.find((c) => c.id === 'pass1')).toMatchObject({ type: 'line', datasets: 2, pointsPerRun: [2, 2] });
+      expect(charts.find((c) => c.id === 'banks')).toMatchObject({ datasets: 4, pointsPerRun: [4, 4] });
+      // Every canvas has pixels painted on it, not just a chart object behind it.
+      const painted = await page.evaluate(() =>
+        [...document.querySelectorAll('canvas')].map((canvas) => {
+          const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+          let count = 0;
+          for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] ?? 0) > 0) count += 1;
+          return count;
+        }),
+      );
+      expect(painted).toHaveLength(charts.length);
+      for (const count of painted) expect(count).toBeGreaterThan(1000);
+
+      // A problem link opens that problem's details, and only that one.
+      const p2 = page.locator(`details.problem:has(#${problemAnchor('p2')})`);
+      const p1 = page.locator(`details.problem:has(#${problemAnchor('p1')})`);
+      expect(await p2.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      await page.click(`a[href="#${problemAnchor('p2')}"]`);
+      await page.waitForFunction((id) => document.getElementById(id)?.closest('details')?.open === true, problemAnchor('p2'));
+      expect(await p2.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await p1.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      expect(await page.locator(`#${detailAnchor('p2', 1, 1)}`).isVisible()).toBe(true);
+      expect(await p2.locator('.cand').count()).toBeGreaterThan(0);
+      // An iteration link of the second run opens p1 at that iteration's candidates.
+      await page.click(`a[href="#${detailAnchor('p1', 1, 1)}"]`);
+      await page.waitForFunction((id) => document.getElementById(id)?.closest('details')?.open === true, detailAnchor('p1', 1, 1));
+      expect(await page.locator(`#${detailAnchor('p1', 1, 1)}`).isVisible()).toBe(true);
+
+      // Clicking scrolled the wide problem table sideways: back to its first column for the picture.
+      await page.evaluate(() => {
+        for (const box of document.querySelectorAll('.scroll')) box.scrollLeft = 0;
+        window.scrollTo(0, 0);
+      });
+      await page.screenshot({ path: '/tmp/report.png', fullPage: true });
+      expect(errors).toEqual([]);
+      expect(fetched).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
