@@ -11,7 +11,7 @@
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { TmasError } from '../src/errors.ts';
-import type { BankUpdated, ExperienceRecord, GuidelineRecord, Message, MessageOf, Rollout } from '../src/protocol.ts';
+import type { BankUpdated, CandidateResult, ExperienceRecord, GuidelineRecord, Message, MessageOf, Rollout } from '../src/protocol.ts';
 import {
   addVerification,
   createCandidates,
@@ -101,7 +101,9 @@ interface ProblemContext extends ProblemInput {
   rollouts: Rollout[];
   newExperience: ExperienceRecord[] | null;
   newGuidelines: GuidelineRecord[] | null;
-  bankUpdate: BankUpdated['experience'] extends infer S ? { experience: S; guideline: S } | null : never;
+  bankUpdate: { experience: BankUpdated['experience']; guideline: BankUpdated['guideline'] } | null;
+  /** The iteration's graded results, computed once when the iteration ends: they are both saved and announced. */
+  graded: CandidateResult[];
 }
 
 type ProblemEvent =
@@ -159,13 +161,14 @@ export const problemMachine = setup({
       newExperience: null,
       newGuidelines: null,
       bankUpdate: null,
+      graded: [],
     })),
     announceIteration: enqueueActions(({ context, enqueue }) => {
       if (context.bankUpdate) {
         const message: Message = { type: 'bank.updated', ...base(context), correlation: correlation(context, 'bank', 0), ...context.bankUpdate };
         enqueue({ type: 'post', params: { message } });
       }
-      const message: Message = { type: 'iteration.completed', ...base(context), correlation: correlation(context, 'iteration', 0), candidates: results(context) };
+      const message: Message = { type: 'iteration.completed', ...base(context), correlation: correlation(context, 'iteration', 0), candidates: context.graded };
       enqueue({ type: 'post', params: { message } });
     }),
     requestSolutions: enqueueActions(({ context, enqueue }) => {
@@ -203,6 +206,7 @@ export const problemMachine = setup({
     newExperience: null,
     newGuidelines: null,
     bankUpdate: null,
+    graded: [],
   }),
   initial: 'starting',
   states: {
@@ -337,6 +341,7 @@ export const problemMachine = setup({
               },
               experience: event.output.experience,
               guidelines: event.output.guidelines,
+              graded: results(context),
             };
           }),
         },
@@ -349,7 +354,7 @@ export const problemMachine = setup({
           problem: context.problem.id,
           ordinal: context.ordinal,
           iteration: context.iteration,
-          candidates: results(context),
+          candidates: context.graded,
           rollouts: context.rollouts,
           experience: context.experience,
           guidelines: context.guidelines,

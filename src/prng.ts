@@ -24,3 +24,18 @@ export function seedFor(...parts: ReadonlyArray<string | number>): number {
 export function hashOf(value: unknown, length = 16): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, length);
 }
+
+/**
+ * A sequential seeded PRNG (mulberry32) for generated test and benchmark
+ * inputs, where a stream of draws is wanted rather than one draw per key.
+ */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}

@@ -1,6 +1,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import { createRandom } from '../src/prng.ts';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError } from '../src/errors.ts';
 import { createPool, type FitPart, type Pool } from '../src/pool.ts';
@@ -23,18 +24,6 @@ const o200kEncoder = new Tiktoken(o200k);
 const count = (text: string, encoder = o200kEncoder): number => (text === '' ? 0 : encoder.encode(text, [], []).length);
 const promptCount = (system: string, user: string): number =>
   (system === '' ? 0 : count(system) + MESSAGE_OVERHEAD_TOKENS) + count(user) + MESSAGE_OVERHEAD_TOKENS;
-
-/** A seeded PRNG (mulberry32), so that every run sees the same random cases. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomWords(random: () => number, vocabulary: string[], length: number): string {
   return Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)] ?? '').join(' ');

@@ -19,9 +19,6 @@ import { runEvaluation } from '../runtime.ts';
 import { seqKey, Store } from '../store/store.ts';
 import { openRun } from './open-run.ts';
 
-/** Problems replayed at once. */
-const REPLAY_ACTIVE_PROBLEMS = 4;
-
 /** What a replay found. */
 export interface ReplayReport {
   identical: boolean;
@@ -60,9 +57,7 @@ export async function replayRun(
     await copy.banks().clear();
     await copy.close();
 
-    // Journal answers come at once, so every problem would be in memory together; a few at a time
-    // gives the same messages (problems are independent) in bounded memory.
-    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work, activeProblems: REPLAY_ACTIVE_PROBLEMS };
+    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, strategy: await resolveStrategy(config) });
     return await compareLogs(work, logEnd);
