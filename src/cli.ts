@@ -3,19 +3,17 @@
  * everything it can before touching the disk, and hands over to the runtime.
  * A user mistake prints one paragraph and exits 2; anything else is a bug and
  * prints its stack.
+ *
+ * Each command loads its implementation when it runs: the runtime, the grader
+ * (mathjs) and the simulator cost about 140 MB of memory and a second of
+ * start-up, which `tmas log` or `tmas --help` should not pay.
  */
 import { Command, CommanderError } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './cli/parsers.ts';
 import { defineAnalysisCommands } from './cli/analysis.commands.ts';
-import { prepareRun } from './cli/prepare-run.ts';
 import { defineRunOptions, type RunFlags } from './cli/run.command.ts';
 import { interruptOnSignals } from './cli/signals.ts';
 import { isUserError, TmasError, UserError } from './errors.ts';
-import { runGradeCommand } from './grade-command.ts';
-import { runReportCommand } from './report/command.ts';
-import { resolveStrategy } from './plugins.ts';
-import { runEvaluation } from './runtime.ts';
-import { runSimServerCommand } from './sim/command.ts';
 import { formatIterationTable } from './table.ts';
 import { VERSION } from './version.ts';
 
@@ -38,6 +36,7 @@ function createProgram(): Command {
       .description('run an evaluation (with no --base-url, against the embedded simulated model)')
       .exitOverride(),
   ).action(async (flags: RunFlags, command: Command) => {
+    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }] = await Promise.all([import('./cli/prepare-run.ts'), import('./plugins.ts'), import('./runtime.ts')]);
     const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
@@ -70,6 +69,7 @@ function createProgram(): Command {
     .option('--request-log <file>', 'append one JSONL line per request')
     .exitOverride()
     .action(async (flags) => {
+      const { runSimServerCommand } = await import('./sim/command.ts');
       const server = await runSimServerCommand({ ...flags, latencyMedianMs: flags.latencyMedianMs, latencyP99Ms: Math.max(flags.latencyP99Ms, flags.latencyMedianMs) }, io);
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve);
@@ -104,6 +104,7 @@ function createProgram(): Command {
       if (flags.jsonl === undefined && (flags.gold === undefined || flags.pred === undefined)) {
         throw new UserError('TMAS_USAGE', 'tmas grade needs --gold and --pred, or --jsonl FILE.');
       }
+      const { runGradeCommand } = await import('./grade-command.ts');
       process.exitCode = await runGradeCommand({ ...flags, units: flags.units }, io);
     });
 
@@ -115,6 +116,7 @@ function createProgram(): Command {
     .option('--format <format>', 'html or md', 'html')
     .exitOverride()
     .action(async (dirs: string[], flags: { out?: string; format: string }) => {
+      const { runReportCommand } = await import('./report/command.ts');
       await runReportCommand(dirs, flags, io);
     });
 

@@ -5,7 +5,7 @@
  * and journal the result before the reply message can be delivered.
  */
 import { fromPromise } from 'xstate';
-import type { LlmInput, LlmResult } from '../machines/llm.ts';
+import type { LlmInput, LlmOutput, LlmResult } from '../machines/llm.ts';
 import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
 import { TmasError } from './errors.ts';
 import { CallFailedError, type Endpoint, type Gateway } from './gateway/gateway.ts';
@@ -67,28 +67,41 @@ export function createLlmCall(deps: LlmCallDeps) {
     let window = config.maxTokens;
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);
-      const fitted = await deps.pool.fit(
-        { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget },
-        { signal },
-      );
-      const messages = [
-        { role: 'system' as const, content: input.prompt.system },
-        { role: 'user' as const, content: fitted.user },
-      ];
-      const maxTokens = Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN);
-      // The key names what the call is about and hashes everything that shapes its answer.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, messages, maxTokens, temperature, seed })}`;
-      const common = { request: input.request, key, promptTokens: fitted.promptTokens, budget, dropped: fitted.dropped, attempt, ...(contextErrors > 0 ? { contextErrors } : {}) };
+      const task = { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
+      // The key names what the call is about and hashes everything that shapes its request: the
+      // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
+      // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
+      // call up before tokenizing anything: a journaled call costs one read, no pool task.
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, task, temperature, seed })}`;
+
+      const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
+        ok: true,
+        request: input.request,
+        key,
+        promptTokens: call.fit.promptTokens,
+        budget,
+        dropped: call.fit.dropped,
+        attempt,
+        ...(contextErrors > 0 ? { contextErrors } : {}),
+        ...call.response,
+        usage: call.usage,
+      });
 
       const journaled = await deps.store.getCall(key);
       if (journaled) {
         deps.counters.reused++;
-        return { ok: true, ...common, ...journaled.response, usage: journaled.usage };
+        return answer(journaled);
       }
 
       if (deps.offline) {
         return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
       }
+      const fitted = await deps.pool.fit(task, { signal });
+      const messages = [
+        { role: 'system' as const, content: input.prompt.system },
+        { role: 'user' as const, content: fitted.user },
+      ];
+      const maxTokens = Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN);
       const startedAt = Date.now();
       try {
         const completion = await deps.gateway.complete(
@@ -102,6 +115,7 @@ export function createLlmCall(deps: LlmCallDeps) {
           iteration: input.iteration,
           index: input.index,
           request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
+          fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
           response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
           usage: completion.usage,
           timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
@@ -111,7 +125,7 @@ export function createLlmCall(deps: LlmCallDeps) {
         await deps.store.putCall(record);
         // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
         deps.counters.issued++;
-        return { ok: true, ...common, ...record.response, usage: record.usage };
+        return answer(record);
       } catch (error) {
         if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
           // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.

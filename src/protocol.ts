@@ -7,8 +7,12 @@
  * the solution role, `problem.*` and `iteration.*` from a problem actor, and so on.
  */
 
-/** Bumped whenever a message shape changes in a way that breaks replay of old logs. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped whenever a message shape or the journal's keys or records change in a
+ * way that breaks replay or resume of old runs. 2: call keys hash the prompt
+ * before fitting, and journal records keep the fit.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** The agent roles of the TMAS method. */
 export const ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;

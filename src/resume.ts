@@ -10,7 +10,9 @@
 import type { LoopStart } from '../machines/problem.machine.ts';
 import type { RunConfig } from './config.ts';
 import { UserError } from './errors.ts';
-import type { Store } from './store/store.ts';
+import { PROTOCOL_VERSION } from './protocol.ts';
+import type { Manifest, Store } from './store/store.ts';
+import { VERSION } from './version.ts';
 
 /** A setting a resume may give again: its flag, whether it shapes calls, and how to read it. */
 interface Setting {
@@ -103,4 +105,16 @@ export async function loadStarts(store: Store, count: number): Promise<LoopStart
     );
   }
   return starts;
+}
+
+/**
+ * Refuses a run written under another protocol version: its journal keys would
+ * not match this version's, so a resume or replay would pay for every call again.
+ */
+export function checkProtocol(manifest: Manifest, runDir: string): void {
+  if (manifest.protocolVersion === PROTOCOL_VERSION) return;
+  throw new UserError(
+    'TMAS_RESUME',
+    `${runDir} was written by tmas ${manifest.tmasVersion} (protocol ${manifest.protocolVersion}); this tmas ${VERSION} uses protocol ${PROTOCOL_VERSION} and cannot reuse its journal. Resume or replay it with tmas ${manifest.tmasVersion}.`,
+  );
 }

@@ -152,6 +152,23 @@ describe('durable runs', () => {
     }
   });
 
+  test('a run written by another protocol version is refused on resume and replay, since its journal keys would not match', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    const store = await Store.open(run);
+    const manifest = await store.getManifest();
+    await store.manifest().put('manifest', { ...manifest, protocolVersion: 1, tmasVersion: '0.0.1' });
+    await store.close();
+    for (const args of [['run', '--resume', run, '--max-iterations', '2'], ['replay', run]]) {
+      const refused = await runCli(args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(/written by tmas 0\.0\.1 \(protocol 1\).*cannot reuse its journal/);
+      expect(refused.stderr).toContain(run);
+    }
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1);
+  });
+
   test('log filters, show, and an RL export whose records carry the banks of the iteration before', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { RunConfig, Secrets } from '../config.ts';
 import type { Envelope, Message } from '../protocol.ts';
 import { resolveStrategy } from '../plugins.ts';
+import { checkProtocol } from '../resume.ts';
 import { runEvaluation } from '../runtime.ts';
 import { seqKey, Store } from '../store/store.ts';
 import { openRun } from './open-run.ts';
@@ -31,6 +32,15 @@ export interface ReplayReport {
   misses: Array<{ role: string; problem: string; iteration: number; index: number }>;
 }
 
+/**
+ * Problems replayed at once. Served from the journal, a problem runs as fast
+ * as the CPU allows, so more at once only holds more state: on a run of
+ * 100 problems and 199,402 messages, all 100 at once peaked at 662 MB RSS in
+ * 74 s; 8 at once at 485 MB in 56 s; 16 at 503 MB in 61 s; 4 at 476 MB in 57 s.
+ * It does not change what is replayed: the active-problem limit shapes no call.
+ */
+const REPLAY_ACTIVE_PROBLEMS = 8;
+
 function keyOf(message: Message): string {
   return `${message.type}\u0000${message.correlation}`;
 }
@@ -44,6 +54,7 @@ export async function replayRun(
   let logEnd: number;
   let problems;
   try {
+    checkProtocol(manifest, runDir);
     logEnd = await original.nextSeq();
     problems = await original.loadProblems();
   } finally {
@@ -57,7 +68,9 @@ export async function replayRun(
     await copy.banks().clear();
     await copy.close();
 
-    const config: RunConfig = { ...structuredClone(manifest.config), ...options.changes, outputDir: work };
+    const stored = manifest.config;
+    const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
+    const config: RunConfig = { ...structuredClone(stored), ...options.changes, outputDir: work, activeProblems };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, strategy: await resolveStrategy(config) });
     return await compareLogs(work, logEnd);
@@ -66,17 +79,20 @@ export async function replayRun(
   }
 }
 
+const REPRODUCED = -1;
+
 /** Compares the replayed messages (seq ≥ logEnd) with the logged ones (seq < logEnd) of one store. */
 async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> {
   const store = await Store.open(work);
   try {
-    // Only keys and sequence numbers are held, never the messages.
+    // Only keys and sequence numbers are held, never the messages. A logged
+    // message's entry becomes REPRODUCED once the replay produced it.
     const logged = new Map<string, number>();
     for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
       const key = keyOf((envelope as Envelope).message);
       if (!logged.has(key)) logged.set(key, (envelope as Envelope).seq);
     }
-    const reproduced = new Set<string>();
+    const unlogged = new Set<string>();
     const misses: ReplayReport['misses'] = [];
     let divergence: ReplayReport['divergence'] = null;
     let compared = 0;
@@ -87,16 +103,17 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
         misses.push({ role: message.role, problem: message.problem, iteration: message.iteration, index: message.index });
       }
       const key = keyOf(message);
-      if (reproduced.has(key)) continue;
-      reproduced.add(key);
-      compared++;
-      if (divergence) continue;
       const seq = logged.get(key);
+      if (seq === REPRODUCED || unlogged.has(key)) continue;
+      compared++;
+      if (seq === undefined) unlogged.add(key);
+      else logged.set(key, REPRODUCED);
+      if (divergence) continue;
       const old = seq === undefined ? null : ((await store.messages().get(seqKey(seq))) as Envelope | undefined) ?? null;
       if (!old || JSON.stringify(old.message) !== JSON.stringify(message)) divergence = { replayed, logged: old };
     }
     let notReproduced = 0;
-    for (const key of logged.keys()) if (!reproduced.has(key)) notReproduced++;
+    for (const seq of logged.values()) if (seq !== REPRODUCED) notReproduced++;
     return { identical: divergence === null && notReproduced === 0, compared, divergence, notReproduced, misses };
   } finally {
     await store.close();

@@ -9,8 +9,8 @@ import { runLogCommand } from '../analysis/log.command.ts';
 import { runShowCommand } from '../analysis/show.command.ts';
 import path from 'node:path';
 import { formatReplayReport } from '../analysis/replay-report.ts';
-import { replayRun } from '../analysis/replay.ts';
 import type { Secrets } from '../config.ts';
+import { collectGarbageEagerly } from '../eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../protocol.ts';
 import { decimal, integer } from './parsers.ts';
 
@@ -31,6 +31,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--type <type>', 'only this message type, or a prefix ending in "." (e.g. bank.)')
     .exitOverride()
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
+      collectGarbageEagerly();
       await runLogCommand(dir, filters, writeLine);
     });
 
@@ -43,12 +44,15 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
     .exitOverride()
     .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean }) => {
+      collectGarbageEagerly();
       const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
       const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
       const changes = {
         ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
         ...(options.agents === undefined ? {} : { agents: path.resolve(options.agents) }),
       };
+      // The whole runtime: loaded only when a replay runs.
+      const { replayRun } = await import('../analysis/replay.ts');
       const report = await replayRun(dir, { changes, live: options.live, secrets });
       for (const line of formatReplayReport(report)) io.stdout(line);
       process.exitCode = report.identical ? 0 : 1;
@@ -73,6 +77,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
     .exitOverride()
     .action(async (dir: string, options: { format: string; out?: string }) => {
+      collectGarbageEagerly();
       const result = await runExportCommand(dir, options);
       io.stdout(`${result.records} records: ${result.jsonl}, ${result.parquet}`);
     });

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { RunConfig, Secrets } from '../config.ts';
 import { UserError } from '../errors.ts';
 import { loadProblems, type Problem } from '../problems.ts';
-import { resumeConfig } from '../resume.ts';
+import { checkProtocol, resumeConfig } from '../resume.ts';
 import { Store } from '../store/store.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
 
@@ -40,6 +40,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   try {
     const manifest = await store.getManifest();
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
+    checkProtocol(manifest, runDir);
     const problems = await store.loadProblems();
     const { config: requested, secrets } = toRunConfig({ ...flags, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
     const config = resumeConfig(manifest.config, requested, givenOptions(command), { force: flags.force === true, runDir });
