@@ -1,7 +1,7 @@
 /**
  * The shape shared by every role actor: receive a request message, build the
- * prompt, spawn one `llm` call per request, parse the completion and post the
- * reply. A role's behaviour is entirely in its `RoleDefinition`, so swapping a
+ * prompt, start one `llm` call per request (see start-call.ts), parse the
+ * completion and post the reply. A role's behaviour is entirely in its `RoleDefinition`, so swapping a
  * role means passing another definition (or another machine) to the strategy.
  *
  * One role actor serves every problem: it keeps no per-call state (each call's
@@ -9,10 +9,11 @@
  * children stay as many as the calls in flight.
  */
 import { TmasError } from '../src/errors.ts';
-import { enqueueActions, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { enqueueActions, setup } from 'xstate';
 import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/protocol.ts';
 import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
+import { startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** Settings every role sees. */
@@ -49,11 +50,7 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   validate?(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): string | null;
 }
 
-type RoleEvent = Message | DoneActorEvent<LlmResult> | ErrorActorEvent;
-
-function isDone(event: RoleEvent): event is DoneActorEvent<LlmResult> & { actorId: string } {
-  return event.type.startsWith('xstate.done.actor.');
-}
+type RoleEvent = Message | CallDoneEvent | CallErrorEvent;
 
 function baseOf(request: Message) {
   return { run: request.run, problem: request.problem, iteration: request.iteration, correlation: request.correlation };
@@ -115,9 +112,14 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
     id: definition.role,
     context: ({ input }) => input,
     on: {
-      'xstate.done.actor.*': {
+      'llm.error': {
+        // A call that threw is a bug: fail the role actor, and with it the run, with that error.
+        actions: ({ event }): void => {
+          throw event.error;
+        },
+      },
+      'llm.done': {
         actions: enqueueActions(({ context, event, enqueue }) => {
-          if (!isDone(event)) return;
           const result = event.output;
           const request = result.request as Request;
           if (result.ok) {
@@ -131,8 +133,8 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
               const retrying = attempt < (context.parseRetries ?? DEFAULT_PARSE_RETRIES);
               enqueue({ type: 'post', params: { message: invalidMessage(definition.role, request, result, index, problem, retrying) } });
               if (retrying) {
-                enqueue.stopChild(event.actorId);
-                enqueue.spawnChild('llm', { id: `${request.correlation}#${attempt + 1}`, input: callInput(request, context, attempt + 1, problem) });
+                const input = callInput(request, context, attempt + 1, problem);
+                enqueue(({ self }) => startCall(self, `${request.correlation}#${attempt + 1}`, input));
                 return;
               }
             }
@@ -140,7 +142,6 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
           } else {
             enqueue({ type: 'post', params: { message: failedMessage(definition.role, request, result, definition.index(request)) } });
           }
-          enqueue.stopChild(event.actorId);
         }),
       },
       // Requests: every other event a role receives. A message of another type is a routing bug.
@@ -150,7 +151,8 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
             throw new TmasError('TMAS_MISROUTED', `the ${definition.role} role received ${event.type}`);
           }
           const request = event as Request;
-          enqueue.spawnChild('llm', { id: request.correlation, input: callInput(request, context, 0, null) });
+          const input = callInput(request, context, 0, null);
+          enqueue(({ self }) => startCall(self, request.correlation, input));
         }),
       },
     },

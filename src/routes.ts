@@ -40,12 +40,13 @@ export function routeOf(message: Message): { from: Address; to: Address } {
 }
 
 /**
- * Role actors per role. Each call of a role is an XState child of the role
- * actor that asked for it, and XState copies an actor's whole child map on
- * every spawn and stop, so one actor holding thousands of calls (100 problems ×
- * 64 verifications queued at the gateway) costs quadratic time. Shards keep
- * each child map small; a role actor keeps no state between calls, so which
- * shard serves a request changes no result.
+ * Role actors per role. A role actor that keeps state per request (a
+ * multi-call role keeps each request's results until all its calls are in)
+ * copies that state on every event, so one actor serving thousands of queued
+ * requests (100 problems × 64 verifications) costs quadratic time. Shards keep
+ * each one small; a request's calls all reach the same shard (by correlation),
+ * so which shard serves a request changes no result. (Calls themselves are not
+ * children of the role actor: see machines/start-call.ts.)
  */
 export const ROLE_SHARDS = 32;
 

@@ -176,7 +176,8 @@ export async function runEvaluation(
               ),
             ),
           },
-        }),
+          // A strategy's problem machine is typed loosely (AnyStateMachine); the run machine checks nothing more of it.
+        }) as never,
       },
     });
 

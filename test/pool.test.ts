@@ -126,6 +126,20 @@ describe('countTokens', () => {
     expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
   });
 
+  test('counting chunk by chunk, with the counts of chunks seen before, equals js-tiktoken on random texts of tricky characters', async ({ pool }) => {
+    // Whitespace runs before letters and newlines, apostrophe suffixes, digit runs, case
+    // changes, punctuation with newlines and slashes, non-Latin letters, emoji, special tokens.
+    const pieces = [' ', '  ', '\t', '\n', '\r\n', '\n\n', ' \n ', 'a', 'Word', 'WORD', 'wOrd', "'s", "'LL", "n't", '7', '12345', '.', '...\n', '/', '\\frac{1}{2}', '$x^2$', 'é', 'Ünï', '数学', '🧮', '<|endoftext|>', '-', '—', '(', ')'];
+    const random = createRandom(11);
+    const texts = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(random() * 60) }, () => pieces[Math.floor(random() * pieces.length)] ?? '').join(''));
+    const cl100kEncoder = new Tiktoken(cl100k);
+    // Twice each: the second pass is answered from the chunk counts the first one kept.
+    for (let pass = 0; pass < 2; pass++) {
+      expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
+      expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(texts.map((text) => count(text, cl100kEncoder)));
+    }
+  });
+
   test('uses the encoding asked for', async ({ pool }) => {
     const cl100kEncoder = new Tiktoken(cl100k);
     expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(

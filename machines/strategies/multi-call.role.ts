@@ -9,12 +9,13 @@
  * k ≥ 1 is journaled under the role name `<role>#k`, which also gives it a
  * sampling seed of its own.
  */
-import { enqueueActions, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
+import { enqueueActions, setup } from 'xstate';
 import { TmasError } from '../../src/errors.ts';
 import type { EndpointSlot, Message, MessageType } from '../../src/protocol.ts';
 import { llmNotProvided, type LlmInput, type LlmOutput, type LlmResult } from '../llm.ts';
 import { postNotProvided, type PostParams } from '../post.ts';
 import { endpointSlotOf, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { startCall, type CallDoneEvent, type CallErrorEvent } from '../start-call.ts';
 
 /** One of the calls a multi-call role makes per request. */
 export interface CallSpec {
@@ -36,11 +37,7 @@ interface MultiCallContext extends RoleOptions {
   results: Record<string, Array<LlmResult | null>>;
 }
 
-type MultiCallEvent = Message | DoneActorEvent<LlmResult> | ErrorActorEvent;
-
-function isDone(event: MultiCallEvent): event is DoneActorEvent<LlmResult> & { actorId: string } {
-  return event.type.startsWith('xstate.done.actor.');
-}
+type MultiCallEvent = Message | CallDoneEvent | CallErrorEvent;
 
 function base(request: Message) {
   return { run: request.run, problem: request.problem, iteration: request.iteration, correlation: request.correlation };
@@ -58,14 +55,18 @@ export function createMultiCallRoleMachine<T extends MessageType>(definition: Mu
     id: definition.role,
     context: ({ input }) => ({ ...input, results: {} }),
     on: {
-      'xstate.done.actor.*': {
+      'llm.error': {
+        // A call that threw is a bug: fail the role actor, and with it the run, with that error.
+        actions: ({ event }): void => {
+          throw event.error;
+        },
+      },
+      'llm.done': {
         actions: enqueueActions(({ context, event, enqueue }) => {
-          if (!isDone(event)) return;
           const request = event.output.request as Request;
-          const call = Number(event.actorId.slice(event.actorId.lastIndexOf('#') + 1));
+          const call = Number(event.id.slice(event.id.lastIndexOf('#') + 1));
           const results = [...(context.results[request.correlation] ?? definition.calls.map(() => null))];
           results[call] = event.output;
-          enqueue.stopChild(event.actorId);
           const { [request.correlation]: _, ...others } = context.results;
           if (results.some((result) => result === null)) {
             enqueue.assign({ results: { ...others, [request.correlation]: results } });
@@ -106,7 +107,7 @@ export function createMultiCallRoleMachine<T extends MessageType>(definition: Mu
               ...(temperature === undefined ? {} : { temperature }),
               request,
             };
-            enqueue.spawnChild('llm', { id: `${request.correlation}#${call}`, input });
+            enqueue(({ self }) => startCall(self, `${request.correlation}#${call}`, input));
           });
         }),
       },

@@ -22,7 +22,7 @@ export const overheadBenchmark: Benchmark = {
       log(`overhead: tmas, ${problems} problems × 2 iterations × 8 × 8 at concurrency ${concurrency}`);
       const run = await measureRun({
         dir,
-        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '2', '--n-candidates', '8', '--n-verifications', '8', '--concurrency', String(concurrency)],
+        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--judge-passes', '0', '--max-iterations', '2', '--n-candidates', '8', '--n-verifications', '8', '--concurrency', String(concurrency)],
       });
       const calls = run.outcome.calls.issued;
       const runtimeRate = calls / (run.wallMs / 1000);
