@@ -10,6 +10,7 @@ import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
 import { TmasError } from './errors.ts';
 import { CallFailedError, type Endpoint, type Gateway } from './gateway/gateway.ts';
 import type { Pool } from './pool.ts';
+import { fitKey } from '../workers/fit-key.ts';
 import { hashOf, seedFor } from './prng.ts';
 import type { EndpointSlot } from './protocol.ts';
 import type { CallRecord, Store } from './store/store.ts';
@@ -72,7 +73,7 @@ export function createLlmCall(deps: LlmCallDeps) {
       // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
       // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
       // call up before tokenizing anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, task, temperature, seed })}`;
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed })}`;
 
       const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
         ok: true,

@@ -95,7 +95,8 @@ const JACCARD_WORKER = new URL('../workers/jaccard.worker.ts', import.meta.url).
 /**
  * Fit results kept for reuse. The M verification prompts of a candidate (and
  * the exploit prompts of an iteration) are identical, so one count serves them
- * all; the cap bounds memory by characters, since a prompt may hold 130k tokens.
+ * all; the cap bounds memory by the characters of the prompts (each result
+ * holds its fitted text), since a prompt may hold 130k tokens.
  */
 const FIT_CACHE_ENTRIES = 1024;
 const FIT_CACHE_CHARS = 64 * 2 ** 20;
@@ -147,7 +148,7 @@ export function createPool(options: PoolOptions = {}): Pool {
   let pending = 0;
   let closed = false;
   // Insertion-ordered, so the first key is the least recently used; a promise, so concurrent equal tasks share one run.
-  const fitCache = new Map<string, Promise<FitOutput>>();
+  const fitCache = new Map<string, { result: Promise<FitOutput>; chars: number }>();
   let fitCacheChars = 0;
 
   async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
@@ -172,22 +173,23 @@ export function createPool(options: PoolOptions = {}): Pool {
       if (cached) {
         fitCache.delete(key);
         fitCache.set(key, cached);
-        return cached;
+        return abortable(cached.result, taskOptions?.signal);
       }
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
-      fitCache.set(key, result);
-      fitCacheChars += key.length;
+      const chars = task.parts.reduce((sum, part) => sum + part.text.length, task.system.length);
+      fitCache.set(key, { result, chars });
+      fitCacheChars += chars;
       result.catch(() => {
-        if (fitCache.get(key) === result) {
+        if (fitCache.get(key)?.result === result) {
           fitCache.delete(key);
-          fitCacheChars -= key.length;
+          fitCacheChars -= chars;
         }
       });
-      for (const [oldest] of fitCache) {
+      for (const [oldest, entry] of fitCache) {
         if (fitCache.size <= FIT_CACHE_ENTRIES && fitCacheChars <= FIT_CACHE_CHARS) break;
         fitCache.delete(oldest);
-        fitCacheChars -= oldest.length;
+        fitCacheChars -= entry.chars;
       }
       return abortable(result, taskOptions?.signal);
     },

@@ -1,12 +1,38 @@
 /**
  * The identity of a `fit` task: two tasks with the same key have the same
- * output, so the pool client can answer the second from the first. Exact, not
- * a hash: the key holds every input that the output depends on.
+ * output, so the pool client can answer the second from the first, and the
+ * journal keys a call by it (with the sampling parameters).
+ *
+ * Texts enter by digest, so a key stays short whatever the prompt holds. The
+ * digest of each text is kept while the text recurs: the M verification
+ * prompts of a candidate all carry its solution, which may be 130,000 tokens,
+ * and serialising and hashing it per prompt took 16% of the main thread.
  */
+import { createHash } from 'node:crypto';
 import type { FitTask } from './tasks.ts';
+
+/** Characters of text whose digests are kept; the cache starts over when it would hold more. */
+const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
+
+const digests = new Map<string, string>();
+let digestChars = 0;
+
+/** A SHA-256 digest of `text` (128 bits, base64url). */
+export function textDigest(text: string): string {
+  const cached = digests.get(text);
+  if (cached !== undefined) return cached;
+  const digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  if (digestChars + text.length > DIGEST_CACHE_CHARS) {
+    digests.clear();
+    digestChars = 0;
+  }
+  digests.set(text, digest);
+  digestChars += text.length;
+  return digest;
+}
 
 /** A string that equals another task's exactly when their outputs must be equal. */
 export function fitKey(task: FitTask): string {
-  // JSON quoting keeps texts from running into each other; `drop` and `id` shape the output too.
-  return JSON.stringify([task.encoding, task.budget, task.system, task.parts.map((part) => [part.id, part.drop ?? null, part.text])]);
+  // `drop` and `id` shape the output too.
+  return JSON.stringify([task.encoding, task.budget, textDigest(task.system), task.parts.map((part) => [part.id, part.drop ?? null, textDigest(part.text)])]);
 }

@@ -56,6 +56,13 @@ export interface BankRecord {
   guidelines: GuidelineRecord[];
 }
 
+/**
+ * The most characters of serialised values in one write batch. Encoding a
+ * batch is synchronous, and with 130,000-token outputs an unbounded one held
+ * the event loop for seconds.
+ */
+export const BATCH_CHARS = 2 ** 20;
+
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
   return String(seq).padStart(12, '0');
@@ -123,7 +130,8 @@ export class Store {
   private journalKeys: Set<string> | null = null;
 
   /** Journal writes waiting for the next batch: one LevelDB batch per event-loop turn instead of one put per call. */
-  private callBatch: Array<{ record: CallRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private callBatch: Array<{ key: string; json: string; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private callBatchChars = 0;
 
   private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
     let sublevel = this.sublevels.get(name);
@@ -208,25 +216,34 @@ export class Store {
     return (await this.calls().get(key)) as CallRecord | undefined;
   }
 
-  /** Journals a call; resolves once it is on disk (written with the other calls that completed in the same event-loop turn). */
+  /**
+   * Journals a call; resolves once it is on disk (written with the other calls
+   * that completed in the same event-loop turn, up to BATCH_CHARS of them).
+   */
   async putCall(record: CallRecord): Promise<void> {
+    // Serialised here, one record at a time, rather than a whole batch at once in LevelDB's encoder.
+    const json = JSON.stringify(record);
     await this.track(
       new Promise<void>((resolve, reject) => {
-        this.callBatch.push({ record, resolve, reject });
-        if (this.callBatch.length === 1) setImmediate(() => this.flushCalls());
+        this.callBatch.push({ key: record.key, json, resolve, reject });
+        this.callBatchChars += json.length;
+        if (this.callBatchChars >= BATCH_CHARS) this.flushCalls();
+        else if (this.callBatch.length === 1) setImmediate(() => this.flushCalls());
       }),
     );
   }
 
   private flushCalls(): void {
     const batch = this.callBatch;
+    if (batch.length === 0) return;
     this.callBatch = [];
+    this.callBatchChars = 0;
     this.calls()
-      .batch(batch.map(({ record }) => ({ type: 'put' as const, key: record.key, value: record })))
+      .batch(batch.map(({ key, json }) => ({ type: 'put' as const, key, value: json, valueEncoding: 'utf8' })))
       .then(
         () => {
-          for (const { record, resolve } of batch) {
-            this.journalKeys?.add(record.key);
+          for (const { key, resolve } of batch) {
+            this.journalKeys?.add(key);
             resolve();
           }
         },
@@ -236,10 +253,10 @@ export class Store {
       );
   }
 
-  /** Writes a batch of envelopes of the message log. */
-  async appendMessages(envelopes: Envelope[]): Promise<void> {
+  /** Writes a batch of the message log: envelopes already serialised, by sequence number. */
+  async appendMessages(entries: Array<{ seq: number; json: string }>): Promise<void> {
     const messages = this.messages();
-    await this.track(messages.batch(envelopes.map((envelope) => ({ type: 'put' as const, key: seqKey(envelope.seq), value: envelope }))));
+    await this.track(messages.batch(entries.map(({ seq, json }) => ({ type: 'put' as const, key: seqKey(seq), value: json, valueEncoding: 'utf8' }))));
   }
 
   /** The bank update and the iteration-complete mark, as one atomic batch. */
