@@ -13,7 +13,7 @@ import { enqueueActions, setup } from 'xstate';
 import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/protocol.ts';
 import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import { startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
+import { failOnCallError, startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** Settings every role sees. */
@@ -112,12 +112,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
     id: definition.role,
     context: ({ input }) => input,
     on: {
-      'llm.error': {
-        // A call that threw is a bug: fail the role actor, and with it the run, with that error.
-        actions: ({ event }): void => {
-          throw event.error;
-        },
-      },
+      'llm.error': failOnCallError,
       'llm.done': {
         actions: enqueueActions(({ context, event, enqueue }) => {
           const result = event.output;

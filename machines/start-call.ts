@@ -29,6 +29,17 @@ export interface CallErrorEvent {
   error: unknown;
 }
 
+/**
+ * The transition every role machine takes on `llm.error`. A call that threw is
+ * a bug, not a failed request: fail the role actor, and with it the run, with
+ * that error.
+ */
+export const failOnCallError = {
+  actions: ({ event }: { event: CallErrorEvent }): void => {
+    throw event.error;
+  },
+};
+
 // The calls in progress per role actor, stopped together when the role stops.
 const running = new WeakMap<AnyActorRef, Set<AnyActor>>();
 

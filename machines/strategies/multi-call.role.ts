@@ -15,7 +15,7 @@ import type { EndpointSlot, Message, MessageType } from '../../src/protocol.ts';
 import { llmNotProvided, type LlmInput, type LlmOutput, type LlmResult } from '../llm.ts';
 import { postNotProvided, type PostParams } from '../post.ts';
 import { endpointSlotOf, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
-import { startCall, type CallDoneEvent, type CallErrorEvent } from '../start-call.ts';
+import { failOnCallError, startCall, type CallDoneEvent, type CallErrorEvent } from '../start-call.ts';
 
 /** One of the calls a multi-call role makes per request. */
 export interface CallSpec {
@@ -55,12 +55,7 @@ export function createMultiCallRoleMachine<T extends MessageType>(definition: Mu
     id: definition.role,
     context: ({ input }) => ({ ...input, results: {} }),
     on: {
-      'llm.error': {
-        // A call that threw is a bug: fail the role actor, and with it the run, with that error.
-        actions: ({ event }): void => {
-          throw event.error;
-        },
-      },
+      'llm.error': failOnCallError,
       'llm.done': {
         actions: enqueueActions(({ context, event, enqueue }) => {
           const request = event.output.request as Request;
