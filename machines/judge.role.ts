@@ -10,7 +10,7 @@
  * the temperature it ran at.
  */
 import type { MessageOf } from '../src/protocol.ts';
-import { instructionPart, problemPart, type PromptSpec } from './prompt.ts';
+import { instructionPart, problemPart, solutionPart, type PromptSpec } from './prompt.ts';
 import { callInfo, replyBase } from './reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from './role.machine.ts';
 
@@ -26,7 +26,7 @@ export function judgeIndex(candidate: number, pass: number): number {
 export function judgePrompt(request: MessageOf<'judge.requested'>, options: RoleOptions): PromptSpec {
   const what = options.proof ? 'solution' : 'final answer';
   const candidate = options.proof
-    ? `<solution>\n${request.response ?? '(no solution)'}\n</solution>`
+    ? solutionPart(request.response ?? '(no solution)').text
     : `<candidate-answer>\n${request.response ?? '(none stated)'}\n</candidate-answer>`;
   return {
     system:

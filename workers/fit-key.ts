@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { FitTask } from './tasks.ts';
 
-/** Characters of text whose digests are kept; the cache starts over when it would hold more. */
+/** Characters of text whose digests are kept; the least recently used go first when it would hold more. */
 const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
 
 const digests = new Map<string, string>();
@@ -20,14 +20,20 @@ let digestChars = 0;
 /** A SHA-256 digest of `text` (128 bits, base64url). */
 export function textDigest(text: string): string {
   const cached = digests.get(text);
-  if (cached !== undefined) return cached;
-  const digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
-  if (digestChars + text.length > DIGEST_CACHE_CHARS) {
-    digests.clear();
-    digestChars = 0;
+  if (cached !== undefined) {
+    // Least recently used goes first: move this one to the end.
+    digests.delete(text);
+    digests.set(text, cached);
+    return cached;
   }
+  const digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
   digests.set(text, digest);
   digestChars += text.length;
+  for (const oldest of digests.keys()) {
+    if (digestChars <= DIGEST_CACHE_CHARS) break;
+    digests.delete(oldest);
+    digestChars -= oldest.length;
+  }
   return digest;
 }
 

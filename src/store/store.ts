@@ -11,6 +11,7 @@ import { TmasError, UserError } from '../errors.ts';
 import type { RunConfig } from '../config.ts';
 import type { Problem } from '../problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../protocol.ts';
+import { WriteQueue } from './write-queue.ts';
 
 /** A completed LLM call as the journal keeps it. */
 export interface CallRecord {
@@ -56,13 +57,6 @@ export interface BankRecord {
   guidelines: GuidelineRecord[];
 }
 
-/**
- * The most characters of serialised values in one write batch. Encoding a
- * batch is synchronous, and with 130,000-token outputs an unbounded one held
- * the event loop for seconds.
- */
-export const BATCH_CHARS = 2 ** 20;
-
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
   return String(seq).padStart(12, '0');
@@ -93,7 +87,11 @@ export class Store {
     private readonly db: Level<string, unknown>,
   ) {
     this.failed.catch(() => {});
+    this.writes = new WriteQueue(db);
   }
+
+  /** Every write of the run, in order, one batch per event-loop turn. */
+  private readonly writes: WriteQueue;
 
   private rejectFailed: (error: unknown) => void = () => {};
 
@@ -128,10 +126,6 @@ export class Store {
    * journal held calls at open (resume, replay), so every lookup reads.
    */
   private journalKeys: Set<string> | null = null;
-
-  /** Journal writes waiting for the next batch: one LevelDB batch per event-loop turn instead of one put per call. */
-  private callBatch: Array<{ key: string; json: string; resolve: () => void; reject: (error: unknown) => void }> = [];
-  private callBatchChars = 0;
 
   private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
     let sublevel = this.sublevels.get(name);
@@ -216,56 +210,30 @@ export class Store {
     return (await this.calls().get(key)) as CallRecord | undefined;
   }
 
-  /**
-   * Journals a call; resolves once it is on disk (written with the other calls
-   * that completed in the same event-loop turn, up to BATCH_CHARS of them).
-   */
+  /** Journals a call; resolves once it is on disk (with the writes queued before it). */
   async putCall(record: CallRecord): Promise<void> {
-    // Serialised here, one record at a time, rather than a whole batch at once in LevelDB's encoder.
-    const json = JSON.stringify(record);
-    await this.track(
-      new Promise<void>((resolve, reject) => {
-        this.callBatch.push({ key: record.key, json, resolve, reject });
-        this.callBatchChars += json.length;
-        if (this.callBatchChars >= BATCH_CHARS) this.flushCalls();
-        else if (this.callBatch.length === 1) setImmediate(() => this.flushCalls());
-      }),
-    );
+    await this.track(this.writes.write([{ sublevel: this.calls(), key: record.key, value: record }]));
+    this.journalKeys?.add(record.key);
   }
 
-  private flushCalls(): void {
-    const batch = this.callBatch;
-    if (batch.length === 0) return;
-    this.callBatch = [];
-    this.callBatchChars = 0;
-    this.calls()
-      .batch(batch.map(({ key, json }) => ({ type: 'put' as const, key, value: json, valueEncoding: 'utf8' })))
-      .then(
-        () => {
-          for (const { key, resolve } of batch) {
-            this.journalKeys?.add(key);
-            resolve();
-          }
-        },
-        (error: unknown) => {
-          for (const { reject } of batch) reject(error);
-        },
-      );
+  /** Logs a bus message. It lands after every write queued before it; `flushed()` waits for it. */
+  logMessage(envelope: Envelope): void {
+    void this.track(this.writes.write([{ sublevel: this.messages(), key: seqKey(envelope.seq), value: envelope }]));
   }
 
-  /** Writes a batch of the message log: envelopes already serialised, by sequence number. */
-  async appendMessages(entries: Array<{ seq: number; json: string }>): Promise<void> {
-    const messages = this.messages();
-    await this.track(messages.batch(entries.map(({ seq, json }) => ({ type: 'put' as const, key: seqKey(seq), value: json, valueEncoding: 'utf8' }))));
+  /** Resolves once every write made so far is on disk; rejects with the first write error. */
+  async flushed(): Promise<void> {
+    await this.writes.flushed();
+    if (this.writeError !== null) throw this.writeError;
   }
 
   /** The bank update and the iteration-complete mark, as one atomic batch. */
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
     const key = iterationKey(record.ordinal, record.iteration);
     await this.track(
-      this.db.batch([
-        { type: 'put', sublevel: this.banks(), key, value: banks },
-        { type: 'put', sublevel: this.iterations(), key, value: record },
+      this.writes.write([
+        { sublevel: this.banks(), key, value: banks },
+        { sublevel: this.iterations(), key, value: record },
       ]),
     );
   }

@@ -1,0 +1,137 @@
+/**
+ * The store's one writer. Every write of a run (journaled calls, the message
+ * log, iteration marks) joins one first-in-first-out queue, and the queue
+ * writes one LevelDB batch at a time, at most one per event-loop turn, of at
+ * most BATCH_CHARS characters (or one write, when that is larger).
+ *
+ * Why one batch per turn: putting a value into a batch converts it to UTF-8
+ * and copies it on the main thread, and serialising it is as dear. With
+ * 130,000-token outputs, the writes that became due in one turn held the event
+ * loop for tens of milliseconds; spread over turns, each costs a few.
+ *
+ * Why one queue: writes land in the order they were made, so a crash leaves a
+ * prefix of them. A call is journaled before any message it caused, the
+ * message log has no holes, and an iteration mark lands after its messages.
+ *
+ * Values are serialised by the writer, not when queued: a value must not be
+ * changed after it is queued (messages and call records never are).
+ */
+import type { AbstractLevel } from 'abstract-level';
+
+/** Any LevelDB database or sublevel with string keys; its other type parameters do not matter to a put. */
+type Db = AbstractLevel<any, string, any>;
+
+/**
+ * The most characters of serialised values in one batch. Encoding 900 kB takes
+ * about 0.5 ms alone, five times that when the text holds any character beyond
+ * Latin-1 (V8 then stores it two bytes per character), and several times more
+ * again while the pool and the model server share the cores. In the event-loop
+ * benchmark 512 kB gave a p99 delay of 20-24 ms, 256 kB 16-21 ms.
+ */
+const BATCH_CHARS = 2 ** 18;
+
+/** The most writes in one batch, so that many small ones also leave the loop free. */
+const BATCH_WRITES = 512;
+
+/** One put: `value` is written as JSON into `sublevel` under `key`. */
+export interface Put {
+  sublevel: Db;
+  key: string;
+  value: unknown;
+}
+
+/** A put as LevelDB's batch takes it, the value already serialised. */
+interface Operation {
+  type: 'put';
+  sublevel: Db;
+  key: string;
+  value: string;
+  valueEncoding: 'utf8';
+}
+
+/** Puts that land together (one atomic batch at most), and who waits for them. */
+interface Write {
+  puts: Put[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A FIFO writer over one LevelDB database. */
+export class WriteQueue {
+  private queue: Write[] = [];
+  private head = 0;
+  private busy = false;
+  private failure: unknown = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Queues puts that land in one batch; resolves once they are on disk. */
+  write(puts: Put[]): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ puts, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once every write queued so far is on disk. */
+  flushed(): Promise<void> {
+    return this.write([]);
+  }
+
+  private schedule(): void {
+    if (this.busy) return;
+    this.busy = true;
+    setImmediate(() => this.writeNext());
+  }
+
+  private writeNext(): void {
+    const writes: Write[] = [];
+    const operations: Operation[] = [];
+    let chars = 0;
+    // A value that cannot be serialised (a BigInt, a cycle) fails its write and
+    // every later one; the writes before it still land, so the store holds a prefix.
+    let unwritable: { write: Write; error: unknown } | null = null;
+    while (this.head < this.queue.length && chars < BATCH_CHARS && operations.length < BATCH_WRITES) {
+      const write = this.queue[this.head++] as Write;
+      const before = operations.length;
+      try {
+        for (const { sublevel, key, value } of write.puts) {
+          const json = JSON.stringify(value);
+          chars += json.length;
+          operations.push({ type: 'put', sublevel, key, value: json, valueEncoding: 'utf8' });
+        }
+      } catch (error) {
+        operations.length = before;
+        unwritable = { write, error };
+        break;
+      }
+      writes.push(write);
+    }
+    // Compact the array now and then rather than shifting it per write.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    const settle = (error: unknown) => {
+      for (const write of writes) (error === null ? write.resolve() : write.reject(error));
+      if (error === null && unwritable !== null) {
+        unwritable.write.reject(unwritable.error);
+        error = unwritable.error;
+      }
+      if (error !== null) this.fail(error);
+      else if (this.head < this.queue.length) setImmediate(() => this.writeNext());
+      else this.busy = false;
+    };
+    if (operations.length === 0) settle(null);
+    else this.db.batch(operations as never).then(() => settle(null), settle);
+  }
+
+  /** After a failed write nothing more is written: what is queued is rejected, so the run stops on a prefix. */
+  private fail(error: unknown): void {
+    this.failure = error;
+    for (const write of this.queue.slice(this.head)) write.reject(error);
+    this.queue = [];
+    this.head = 0;
+  }
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import type { Envelope } from '../src/protocol.ts';
+import { Store } from '../src/store/store.ts';
+import { test } from './fixtures.ts';
+
+function envelope(seq: number, extra: Record<string, unknown> = {}): Envelope {
+  return { seq, at: 0, from: 'run', to: 'p1', message: { type: 'problem.started', problem: 'p1', ...extra } } as unknown as Envelope;
+}
+
+async function logged(runDir: string): Promise<number[]> {
+  const store = await Store.open(runDir);
+  try {
+    const seqs: number[] = [];
+    for await (const value of store.envelopes()) seqs.push(value.seq);
+    return seqs;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('the store writer', () => {
+  test('writes every message, in order, across many event-loop turns', async ({ dir }) => {
+    const runDir = path.join(dir, 'run');
+    const store = await Store.open(runDir);
+    // Large and small messages mixed, so that batches are cut by size and by count.
+    for (let seq = 0; seq < 2000; seq++) store.logMessage(envelope(seq, seq % 100 === 0 ? { text: 'x'.repeat(300_000) } : {}));
+    await store.flushed();
+    await store.close();
+    expect(await logged(runDir)).toEqual(Array.from({ length: 2000 }, (_, seq) => seq));
+  });
+
+  test('a message that cannot be stored stops the log there: what came before is on disk, nothing after it', async ({ dir }) => {
+    const runDir = path.join(dir, 'run');
+    const store = await Store.open(runDir);
+    store.logMessage(envelope(0));
+    store.logMessage(envelope(1));
+    await store.flushed();
+    store.logMessage(envelope(2));
+    store.logMessage(envelope(3, { count: 1n }));
+    store.logMessage(envelope(4));
+    await expect(store.flushed()).rejects.toThrow(/BigInt/);
+    await expect(store.failed).rejects.toThrow(/BigInt/);
+    await store.close();
+    expect(await logged(runDir)).toEqual([0, 1, 2]);
+  });
+});
