@@ -49,22 +49,26 @@ export interface ProgressOptions {
   intervalMs?: number;
 }
 
-/** The calls a TMAS run makes per role: N solutions, N×M verifications, N summaries, N×J judge passes, 1 experience and 1 guideline per problem-iteration. */
+/**
+ * The calls a TMAS run makes per role: N solutions, N×M verifications, N
+ * summaries, N×J judge passes, 1 experience and 1 guideline per
+ * problem-iteration still to run (a resumed run counts only those).
+ */
 export function tmasExpectedCalls(options: {
-  problems: number;
-  judgedProblems: number;
-  iterations: number;
+  problemIterations: number;
+  /** Problem-iterations of problems with a reference, which the judge checks. */
+  judgedProblemIterations: number;
   nCandidates: number;
   nVerifications: number;
   judgePasses: number;
 }): Record<string, number> {
-  const pi = options.problems * options.iterations;
+  const pi = options.problemIterations;
   const expected: Record<string, number> = {
     solution: pi * options.nCandidates,
     verification: pi * options.nCandidates * options.nVerifications,
     summary: pi * options.nCandidates,
   };
-  if (options.judgePasses > 0 && options.judgedProblems > 0) expected.judge = options.judgedProblems * options.iterations * options.nCandidates * options.judgePasses;
+  if (options.judgePasses > 0 && options.judgedProblemIterations > 0) expected.judge = options.judgedProblemIterations * options.nCandidates * options.judgePasses;
   expected.experience = pi;
   expected.guideline = pi;
   return expected;
@@ -74,7 +78,10 @@ export function tmasExpectedCalls(options: {
 interface Tally {
   completed: Record<string, number>;
   problemsDone: number;
+  /** Problem-iterations completed by this process. */
   iterationsDone: number;
+  /** Problem-iterations an earlier process completed (a resumed run's `problem.started` says how many). */
+  iterationsBefore: number;
   /** Problems done per iteration. */
   byIteration: Map<number, number>;
   failures: number;
@@ -84,10 +91,13 @@ interface Tally {
 }
 
 function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe(): void } {
-  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
+  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
   const subscription = envelopes$.subscribe(({ message }) => {
     countFaults(state.faults, message);
-    if (message.type === 'problem.completed') state.problemsDone++;
+    if (message.type === 'problem.started') {
+      state.iterationsBefore += message.fromIteration;
+      for (let iteration = 0; iteration < message.fromIteration; iteration++) state.byIteration.set(iteration, (state.byIteration.get(iteration) ?? 0) + 1);
+    } else if (message.type === 'problem.completed') state.problemsDone++;
     else if (message.type === 'iteration.completed') {
       state.iterationsDone++;
       state.byIteration.set(message.iteration, (state.byIteration.get(message.iteration) ?? 0) + 1);
@@ -105,8 +115,10 @@ function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe():
 function figures(state: Tally, options: ProgressOptions, started: number) {
   const seconds = (performance.now() - started) / 1000;
   const total = options.totalProblems * options.totalIterations;
-  const share = total === 0 ? 1 : state.iterationsDone / total;
-  const eta = share > 0 && share < 1 ? Math.round((seconds / share) * (1 - share)) : null;
+  const done = state.iterationsBefore + state.iterationsDone;
+  const share = total === 0 ? 1 : done / total;
+  // At this process's pace: what an earlier process completed took none of these seconds.
+  const eta = state.iterationsDone > 0 && done < total ? Math.round((seconds / state.iterationsDone) * (total - done)) : null;
   const pass1 = options.probe.pass1();
   const accuracy = pass1 && pass1.value !== null ? `Pass@1 it${pass1.iteration} ${(pass1.value * 100).toFixed(1)}%` : 'Pass@1 -';
   const causes = Object.entries(options.probe.retriesByCause?.() ?? {})
@@ -117,7 +129,7 @@ function figures(state: Tally, options: ProgressOptions, started: number) {
   const rate = Math.round(state.tokens / Math.max(seconds, 0.001));
   const limited = options.probe.limits?.() ?? [];
   const limits = limited.length > 0 ? ` | limit ${limited.join(', ')}` : '';
-  return { seconds, total, share, eta, accuracy, retries, rate, limits, damaged: damagedAnswers(state.faults) };
+  return { seconds, total, done, share, eta, accuracy, retries, rate, limits, damaged: damagedAnswers(state.faults) };
 }
 
 /** ` | answers: truncated 2, empty 1, …` when the model's answers were damaged, else ''. */
@@ -148,7 +160,7 @@ function showLines(envelopes$: Observable<Envelope>, options: ProgressOptions): 
     const f = figures(state, options, started);
     const calls = Object.entries(state.completed).map(([role, n]) => `${role} ${n}`).join(', ');
     return (
-      `[${f.seconds.toFixed(1)}s] problem-iterations ${state.iterationsDone}/${f.total} (${(f.share * 100).toFixed(0)}%)${f.eta === null ? '' : ` eta ${f.eta}s`} | ` +
+      `[${f.seconds.toFixed(1)}s] problem-iterations ${f.done}/${f.total} (${(f.share * 100).toFixed(0)}%)${f.eta === null ? '' : ` eta ${f.eta}s`} | ` +
       `problems done ${state.problemsDone}/${options.totalProblems} | in flight ${probe.inFlight()} queued ${probe.queued()} | ` +
       `${f.rate} tok/s | ${f.retries} failed ${state.failures}${f.limits}${f.damaged} | ${f.accuracy}` +
       (calls ? ` | ${calls}` : '')
@@ -211,7 +223,7 @@ function showLive(envelopes$: Observable<Envelope>, options: ProgressOptions, te
 
   function redraw(): void {
     const f = figures(state, options, started);
-    run.update(state.iterationsDone);
+    run.update(f.done);
     timing.update(0, { line: `elapsed ${duration(f.seconds)} | eta ${duration(f.eta)} | ${f.accuracy}${options.simulated ? ' (simulated model)' : ''}` });
     for (const [role, n] of Object.entries(state.completed)) {
       const bar = phaseBar(role);

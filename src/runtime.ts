@@ -8,7 +8,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../machines/problem.machine.ts';
+import type { DedupBanksInput, DedupBanksOutput, LoopStart, SaveIterationInput } from '../machines/problem.machine.ts';
 import { dedupBanks } from './banks.ts';
 import { runMachine } from '../machines/run.machine.ts';
 import type { Strategy } from '../machines/strategy.ts';
@@ -138,7 +138,7 @@ export async function runEvaluation(
       write: io.stderr,
       terminal: io.terminal,
       simulated,
-      ...(strategy.name === 'tmas' ? { expectedCalls: expectedTmasCalls(config, problems) } : {}),
+      ...(strategy.name === 'tmas' ? { expectedCalls: expectedTmasCalls(config, problems, starts) } : {}),
       probe: {
         retriesByCause: () => gateway.stats.retriesByCause,
         inFlight: () => gateway.stats.inFlight,
@@ -272,13 +272,18 @@ export async function runEvaluation(
   }
 }
 
-/** The calls a TMAS run will complete per role, for the progress bars. */
-function expectedTmasCalls(config: RunConfig, problems: Problem[]): Record<string, number> {
-  const judged = problems.filter((problem) => (config.proof ? problem.solution : problem.answer) !== undefined).length;
+/** The calls a TMAS run will complete per role, for the progress bars: a resumed run counts only the iterations it has left. */
+function expectedTmasCalls(config: RunConfig, problems: Problem[], starts: LoopStart[] | null): Record<string, number> {
+  let problemIterations = 0;
+  let judgedProblemIterations = 0;
+  problems.forEach((problem, ordinal) => {
+    const remaining = Math.max(0, config.maxIterations - (starts?.[ordinal]?.iteration ?? 0));
+    problemIterations += remaining;
+    if ((config.proof ? problem.solution : problem.answer) !== undefined) judgedProblemIterations += remaining;
+  });
   return tmasExpectedCalls({
-    problems: problems.length,
-    judgedProblems: judged,
-    iterations: config.maxIterations,
+    problemIterations,
+    judgedProblemIterations,
     nCandidates: config.nCandidates,
     nVerifications: config.nVerifications,
     judgePasses: config.judgePasses ?? 0,

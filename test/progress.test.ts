@@ -27,4 +27,18 @@ describe('progress when stderr is not a terminal', () => {
     expect(line).toContain('solution 1');
     expect(line).not.toMatch(/\u001b\[/);
   });
+
+  test('a resumed run counts the iterations an earlier process completed', () => {
+    const bus = new Subject<Envelope>();
+    const lines: string[] = [];
+    const progress = showProgress(bus, { totalProblems: 2, totalIterations: 3, probe, write: (line) => lines.push(line), intervalMs: 60_000 });
+    let seq = 0;
+    const send = (message: Message) => bus.next({ seq: seq++, at: 0, from: 'log', to: 'log', message });
+    // p1 had finished iteration 0 and p2 iterations 0 and 1 before the crash.
+    send({ type: 'problem.started', run: 'r', problem: 'p1', iteration: 1, correlation: 'p1/start', fromIteration: 1 });
+    send({ type: 'problem.started', run: 'r', problem: 'p2', iteration: 2, correlation: 'p2/start', fromIteration: 2 });
+    send({ type: 'iteration.completed', run: 'r', problem: 'p1', iteration: 1, correlation: 'c', candidates: [] });
+    progress.stop();
+    expect(lines[0]).toContain('problem-iterations 4/6 (67%)');
+  });
 });
