@@ -2,6 +2,8 @@
  * The gateway's adaptive per-endpoint concurrency (AIMD) and its "endpoint
  * stays down" breaker, against the real simulated model over HTTP.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createAimdGate, OVERLOADS_IN_A_ROW } from '../src/gateway/aimd.ts';
 import { CallFailedError, createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
@@ -143,5 +145,45 @@ describe('gateway', () => {
         gateway.close();
       }
     });
+  });
+});
+
+describe('the request on the wire', () => {
+  test('is the chat completion request, any text intact, and a retry resends it unchanged', async () => {
+    const bodies: Array<{ contentType: string | undefined; body: unknown }> = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push({ contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        // The first request fails, so that the same one is sent again.
+        if (bodies.length === 1) {
+          res.writeHead(503).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const gateway = createGateway({ concurrency: 2, timeoutMs: 5000, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 } });
+    try {
+      const messages = [
+        { role: 'system' as const, content: 'Σ system "quoted" \\ back\nslash' },
+        { role: 'user' as const, content: `prove ∀ε>0 ∃δ — 数学 😀 ${'x'.repeat(100_000)}` },
+      ];
+      const completion = await gateway.complete({ endpoint: { baseUrl: url, model: 'my-model', apiKey: 'k' }, messages, maxTokens: 123, temperature: 0.7, seed: 42 });
+      expect(completion.content).toBe('ok');
+      expect(completion.attempts).toBe(2);
+      const expected = { model: 'my-model', max_tokens: 123, seed: 42, temperature: 0.7, messages };
+      expect(bodies).toEqual([
+        { contentType: 'application/json', body: expected },
+        { contentType: 'application/json', body: expected },
+      ]);
+    } finally {
+      gateway.close();
+      server.close();
+    }
   });
 });

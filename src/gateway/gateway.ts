@@ -4,9 +4,11 @@
  * failures, and reports its usage, attempts and latency.
  */
 import OpenAI, { APIError } from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { TmasError, UserError } from '../errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
+import { requestBody } from './request-body.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
 /** Where a role's calls go. */
@@ -200,17 +202,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     return client;
   }
 
-  async function attempt(request: CompletionRequest, signal?: AbortSignal): Promise<Omit<Completion, 'attempts' | 'latencyMs'>> {
-    const response = await clientFor(request.endpoint).chat.completions.create(
-      {
-        model: request.endpoint.model,
-        messages: request.messages,
-        max_tokens: request.maxTokens,
-        seed: request.seed,
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      },
-      signal ? { signal } : {},
-    );
+  async function attempt(request: CompletionRequest, body: Buffer, signal?: AbortSignal): Promise<Omit<Completion, 'attempts' | 'latencyMs'>> {
+    // What `chat.completions.create` sends, encoded by us (request-body.ts).
+    const response = await clientFor(request.endpoint).post<ChatCompletion>('/chat/completions', {
+      body,
+      headers: { 'content-type': 'application/json' },
+      ...(signal ? { signal } : {}),
+    });
     const choice = response.choices?.[0];
     if (!choice) throw new SyntaxError('the response has no choices');
     const message = choice.message as ReasoningMessage;
@@ -229,13 +227,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     async complete(request, { signal } = {}) {
       const started = performance.now();
       const state = stateOf(request.endpoint.baseUrl);
+      const body = requestBody(request);
       for (let attempts = 1; ; attempts++) {
         if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
         try {
           await state.gate.acquire(signal);
           let result: Omit<Completion, 'attempts' | 'latencyMs'>;
           try {
-            result = await limiter.schedule(() => attempt(request, signal), signal);
+            result = await limiter.schedule(() => attempt(request, body, signal), signal);
           } finally {
             state.gate.release();
           }
