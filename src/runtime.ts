@@ -98,8 +98,12 @@ export async function runEvaluation(
     let simulated = endpoints.simulated;
 
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
+    // One thread of its own, so that writes never wait behind token counting; closed after the store.
+    const storeEncoder = createPool({ threads: 1 });
+    cleanups.push(() => storeEncoder.close());
     const store = await Store.open(config.outputDir);
     cleanups.push(() => store.close());
+    store.encodeWith((json) => storeEncoder.encodeUtf8(json));
     const previous = options.resume ? await store.getManifest() : undefined;
     // Offline, no endpoint was listed: the run is as simulated as it was.
     if (options.offline && previous) simulated = previous.simulated;

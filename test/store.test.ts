@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Envelope } from '../src/protocol.ts';
+import { createPool } from '../src/pool.ts';
 import { Store } from '../src/store/store.ts';
 import { test } from './fixtures.ts';
 
@@ -43,5 +44,28 @@ describe('the store writer', () => {
     await expect(store.failed).rejects.toThrow(/BigInt/);
     await store.close();
     expect(await logged(runDir)).toEqual([0, 1, 2]);
+  });
+
+  test('large values encoded on a pool thread read back exactly, in order with the small ones', async ({ dir }) => {
+    const runDir = path.join(dir, 'run');
+    const pool = createPool({ threads: 1 });
+    const texts = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? `∀ε>0 — 数学 😀 "${i}"\n`.repeat(20_000) : `plain ${i}`));
+    try {
+      const store = await Store.open(runDir);
+      store.encodeWith((json) => pool.encodeUtf8(json));
+      texts.forEach((text, seq) => store.logMessage(envelope(seq, { text })));
+      await store.flushed();
+      await store.close();
+    } finally {
+      await pool.close();
+    }
+    const store = await Store.open(runDir);
+    try {
+      const read: unknown[] = [];
+      for await (const value of store.envelopes()) read.push((value.message as unknown as { text: string }).text);
+      expect(read).toEqual(texts);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -210,6 +210,14 @@ export class Store {
     return (await this.calls().get(key)) as CallRecord | undefined;
   }
 
+  /**
+   * Encodes large values to UTF-8 with `encode` (a pool thread) rather than on
+   * the main thread. Writes still land in order; each waits for its encoding.
+   */
+  encodeWith(encode: (json: string) => Promise<Uint8Array>): void {
+    this.writes.encoder = encode;
+  }
+
   /** Journals a call; resolves once it is on disk (with the writes queued before it). */
   async putCall(record: CallRecord): Promise<void> {
     await this.track(this.writes.write([{ sublevel: this.calls(), key: record.key, value: record }]));

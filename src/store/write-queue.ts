@@ -40,14 +40,21 @@ export interface Put {
   value: unknown;
 }
 
-/** A put as LevelDB's batch takes it, the value already serialised. */
+/** A put as LevelDB's batch takes it, the value already serialised (and, if large, encoded). */
 interface Operation {
   type: 'put';
   sublevel: Db;
   key: string;
-  value: string;
-  valueEncoding: 'utf8';
+  value: string | Uint8Array;
+  valueEncoding: 'utf8' | 'view';
 }
+
+/**
+ * Serialised values from this size up are encoded to UTF-8 by the encoder
+ * thread: below it, handing the string over and the bytes back costs about
+ * what encoding it here does.
+ */
+const ENCODE_OFF_THREAD_CHARS = 64 * 2 ** 10;
 
 /** Puts that land together (one atomic batch at most), and who waits for them. */
 interface Write {
@@ -64,6 +71,9 @@ export class WriteQueue {
   private failure: unknown = null;
 
   constructor(private readonly db: Db) {}
+
+  /** Encodes large values to UTF-8 off the main thread, when set (see `Store.encodeWith`). */
+  encoder: ((json: string) => Promise<Uint8Array>) | null = null;
 
   /** Queues puts that land in one batch; resolves once they are on disk. */
   write(puts: Put[]): Promise<void> {
@@ -124,7 +134,20 @@ export class WriteQueue {
       else this.busy = false;
     };
     if (operations.length === 0) settle(null);
-    else this.db.batch(operations as never).then(() => settle(null), settle);
+    else this.encodeLarge(operations).then(() => this.db.batch(operations as never)).then(() => settle(null), settle);
+  }
+
+  /** Replaces the large serialised values of a batch by their UTF-8 bytes, encoded by the encoder. */
+  private async encodeLarge(operations: Operation[]): Promise<void> {
+    const encoder = this.encoder;
+    if (encoder === null) return;
+    await Promise.all(
+      operations.map(async (operation) => {
+        if (typeof operation.value !== 'string' || operation.value.length < ENCODE_OFF_THREAD_CHARS) return;
+        operation.value = await encoder(operation.value);
+        operation.valueEncoding = 'view';
+      }),
+    );
   }
 
   /** After a failed write nothing more is written: what is queued is rejected, so the run stops on a prefix. */
