@@ -44,8 +44,8 @@ export interface Pool {
   countTokens(texts: string[], options?: TaskOptions & { encoding?: string }): Promise<number[]>;
   /** Which incoming bank records to keep (see `workers/jaccard.worker.ts`). */
   dedup(input: DedupInput, options?: TaskOptions): Promise<DedupOutput>;
-  /** `text` as UTF-8 bytes (see `workers/utf8.worker.ts`). */
-  encodeUtf8(text: string): Promise<Uint8Array>;
+  /** `value` as JSON in UTF-8 bytes (see `workers/json.worker.ts`). */
+  encodeJson(value: unknown): Promise<Uint8Array>;
   /** Tasks queued + running, for the progress display. */
   readonly pending: number;
   /** Waits for the tasks in progress, then stops the threads. Later calls reject. */
@@ -93,7 +93,7 @@ export function defaultThreads(): number {
 const LOADER = new URL('../workers/load.mjs', import.meta.url);
 const TOKENIZE_WORKER = new URL('../workers/tokenize.worker.ts', import.meta.url).href;
 const JACCARD_WORKER = new URL('../workers/jaccard.worker.ts', import.meta.url).href;
-const UTF8_WORKER = new URL('../workers/utf8.worker.ts', import.meta.url).href;
+const JSON_WORKER = new URL('../workers/json.worker.ts', import.meta.url).href;
 
 /**
  * Fit results kept for reuse. The M verification prompts of a candidate (and
@@ -203,8 +203,8 @@ export function createPool(options: PoolOptions = {}): Pool {
     async dedup(input, taskOptions) {
       return run<DedupInput, DedupOutput>(JACCARD_WORKER, 'dedup', input, taskOptions?.signal);
     },
-    async encodeUtf8(text) {
-      return run<string, Uint8Array>(UTF8_WORKER, 'encodeUtf8', text, undefined);
+    async encodeJson(value) {
+      return run<unknown, Uint8Array>(JSON_WORKER, 'encodeJson', value, undefined);
     },
     get pending() {
       return pending;

@@ -103,7 +103,7 @@ export async function runEvaluation(
     cleanups.push(() => storeEncoder.close());
     const store = await Store.open(config.outputDir);
     cleanups.push(() => store.close());
-    store.encodeWith((json) => storeEncoder.encodeUtf8(json));
+    store.encodeWith((value) => storeEncoder.encodeJson(value));
     const previous = options.resume ? await store.getManifest() : undefined;
     // Offline, no endpoint was listed: the run is as simulated as it was.
     if (options.offline && previous) simulated = previous.simulated;

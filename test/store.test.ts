@@ -52,7 +52,7 @@ describe('the store writer', () => {
     const texts = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? `∀ε>0 — 数学 😀 "${i}"\n`.repeat(20_000) : `plain ${i}`));
     try {
       const store = await Store.open(runDir);
-      store.encodeWith((json) => pool.encodeUtf8(json));
+      store.encodeWith((value) => pool.encodeJson(value));
       texts.forEach((text, seq) => store.logMessage(envelope(seq, { text })));
       await store.flushed();
       await store.close();

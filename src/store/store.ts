@@ -211,10 +211,10 @@ export class Store {
   }
 
   /**
-   * Encodes large values to UTF-8 with `encode` (a pool thread) rather than on
-   * the main thread. Writes still land in order; each waits for its encoding.
+   * Serialises large values to JSON in UTF-8 with `encode` (a pool thread)
+   * rather than on the main thread. Writes still land in order.
    */
-  encodeWith(encode: (json: string) => Promise<Uint8Array>): void {
+  encodeWith(encode: (value: unknown) => Promise<Uint8Array>): void {
     this.writes.encoder = encode;
   }
 

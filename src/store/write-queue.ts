@@ -14,7 +14,8 @@
  * message log has no holes, and an iteration mark lands after its messages.
  *
  * Values are serialised by the writer, not when queued: a value must not be
- * changed after it is queued (messages and call records never are).
+ * changed after it is queued (messages and call records never are). Large
+ * values are serialised and encoded on the encoder's thread when one is set.
  */
 import type { AbstractLevel } from 'abstract-level';
 
@@ -40,21 +41,35 @@ export interface Put {
   value: unknown;
 }
 
-/** A put as LevelDB's batch takes it, the value already serialised (and, if large, encoded). */
+/** A put as LevelDB's batch takes it: the value serialised here, or bytes from the encoder once it has encoded `source`. */
 interface Operation {
   type: 'put';
   sublevel: Db;
   key: string;
   value: string | Uint8Array;
   valueEncoding: 'utf8' | 'view';
+  source?: unknown;
 }
 
 /**
- * Serialised values from this size up are encoded to UTF-8 by the encoder
- * thread: below it, handing the string over and the bytes back costs about
- * what encoding it here does.
+ * Values of about this many characters and more are serialised and encoded
+ * by the encoder thread: below it, handing the value over and the bytes back
+ * costs about what doing it here does.
  */
 const ENCODE_OFF_THREAD_CHARS = 64 * 2 ** 10;
+
+/** About the length of `value` as JSON: its strings and keys, and a few characters per other value. Cheap: a walk, no copy. */
+export function approximateChars(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  let chars = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) chars += approximateChars(item) + 1;
+    return chars;
+  }
+  for (const key in value) chars += key.length + 4 + approximateChars((value as Record<string, unknown>)[key]);
+  return chars;
+}
 
 /** Puts that land together (one atomic batch at most), and who waits for them. */
 interface Write {
@@ -72,8 +87,8 @@ export class WriteQueue {
 
   constructor(private readonly db: Db) {}
 
-  /** Encodes large values to UTF-8 off the main thread, when set (see `Store.encodeWith`). */
-  encoder: ((json: string) => Promise<Uint8Array>) | null = null;
+  /** Serialises and encodes large values to UTF-8 off the main thread, when set (see `Store.encodeWith`). */
+  encoder: ((value: unknown) => Promise<Uint8Array>) | null = null;
 
   /** Queues puts that land in one batch; resolves once they are on disk. */
   write(puts: Put[]): Promise<void> {
@@ -107,9 +122,15 @@ export class WriteQueue {
       const before = operations.length;
       try {
         for (const { sublevel, key, value } of write.puts) {
-          const json = JSON.stringify(value);
-          chars += json.length;
-          operations.push({ type: 'put', sublevel, key, value: json, valueEncoding: 'utf8' });
+          const size = this.encoder === null ? 0 : approximateChars(value);
+          if (size >= ENCODE_OFF_THREAD_CHARS) {
+            chars += size;
+            operations.push({ type: 'put', sublevel, key, value: '', valueEncoding: 'view', source: value });
+          } else {
+            const json = JSON.stringify(value);
+            chars += json.length;
+            operations.push({ type: 'put', sublevel, key, value: json, valueEncoding: 'utf8' });
+          }
         }
       } catch (error) {
         operations.length = before;
@@ -137,15 +158,15 @@ export class WriteQueue {
     else this.encodeLarge(operations).then(() => this.db.batch(operations as never)).then(() => settle(null), settle);
   }
 
-  /** Replaces the large serialised values of a batch by their UTF-8 bytes, encoded by the encoder. */
+  /** Has the encoder serialise and encode the large values of a batch. */
   private async encodeLarge(operations: Operation[]): Promise<void> {
     const encoder = this.encoder;
     if (encoder === null) return;
     await Promise.all(
       operations.map(async (operation) => {
-        if (typeof operation.value !== 'string' || operation.value.length < ENCODE_OFF_THREAD_CHARS) return;
-        operation.value = await encoder(operation.value);
-        operation.valueEncoding = 'view';
+        if (operation.source === undefined) return;
+        operation.value = await encoder(operation.source);
+        delete operation.source;
       }),
     );
   }
