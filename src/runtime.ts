@@ -98,12 +98,14 @@ export async function runEvaluation(
     let simulated = endpoints.simulated;
 
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
-    // One thread of its own, so that writes never wait behind token counting; closed after the store.
-    const storeEncoder = createPool({ threads: 1 });
-    cleanups.push(() => storeEncoder.close());
+    // Serialises large store values and request bodies: a thread of its own, so that neither
+    // waits behind token counting; closed after the store and the gateway.
+    const jsonEncoder = createPool({ threads: 1 });
+    cleanups.push(() => jsonEncoder.close());
+    const encodeJson = (value: unknown) => jsonEncoder.encodeJson(value);
     const store = await Store.open(config.outputDir);
     cleanups.push(() => store.close());
-    store.encodeWith((value) => storeEncoder.encodeJson(value));
+    store.encodeWith(encodeJson);
     const previous = options.resume ? await store.getManifest() : undefined;
     // Offline, no endpoint was listed: the run is as simulated as it was.
     if (options.offline && previous) simulated = previous.simulated;
@@ -129,6 +131,7 @@ export async function runEvaluation(
       timeoutMs: config.timeoutSeconds * 1000,
       maxRetries: config.maxRetries,
       backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
+      encodeJson,
     });
     cleanups.push(() => gateway.close());
     const counters = { reused: 0, issued: 0 };

@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { createAimdGate, OVERLOADS_IN_A_ROW } from '../src/gateway/aimd.ts';
 import { CallFailedError, createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import { isUserError } from '../src/errors.ts';
+import { createPool } from '../src/pool.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 2+3?', answer: '5' }];
@@ -149,7 +150,8 @@ describe('gateway', () => {
 });
 
 describe('the request on the wire', () => {
-  test('is the chat completion request, any text intact, and a retry resends it unchanged', async () => {
+  test.each(['on the main thread', 'on a pool thread'])('is the chat completion request, any text intact, and a retry resends it unchanged (large bodies serialised %s)', async (where) => {
+    const pool = where === 'on a pool thread' ? createPool({ threads: 1 }) : null;
     const bodies: Array<{ contentType: string | undefined; body: unknown }> = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -167,7 +169,7 @@ describe('the request on the wire', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const gateway = createGateway({ concurrency: 2, timeoutMs: 5000, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 } });
+    const gateway = createGateway({ concurrency: 2, timeoutMs: 5000, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, ...(pool ? { encodeJson: (value: unknown) => pool.encodeJson(value) } : {}) });
     try {
       const messages = [
         { role: 'system' as const, content: 'Σ system "quoted" \\ back\nslash' },
@@ -184,6 +186,7 @@ describe('the request on the wire', () => {
     } finally {
       gateway.close();
       server.close();
+      await pool?.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { TmasError, UserError } from '../errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
-import { requestBody } from './request-body.ts';
+import { requestBody, type JsonEncoder } from './request-body.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
 /** Where a role's calls go. */
@@ -59,6 +59,8 @@ export interface GatewayOptions {
    */
   downAfter?: number;
   onRetry?: (event: RetryEvent) => void;
+  /** Serialises large request bodies off the main thread (see request-body.ts); on the main thread when absent. */
+  encodeJson?: JsonEncoder;
 }
 
 /** The live state of one endpoint (one base URL). */
@@ -227,7 +229,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     async complete(request, { signal } = {}) {
       const started = performance.now();
       const state = stateOf(request.endpoint.baseUrl);
-      const body = requestBody(request);
+      const body = await requestBody(request, options.encodeJson);
       for (let attempts = 1; ; attempts++) {
         if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
         try {

@@ -4,22 +4,27 @@
  * Given an object, the `openai` client serialises it and fetch then converts
  * the string to UTF-8, checking it character by character on the way: for a
  * 130,000-token prompt that holds the event loop for several milliseconds per
- * request. Bytes go through both untouched. The M verification requests of a
+ * request. Bytes go through both untouched, and large messages are serialised
+ * on a pool thread when the gateway has one. The M verification requests of a
  * candidate carry the same messages (the pool answers their equal prompts
  * with one fitted string), so the encoded messages are kept while they recur,
  * and a retry sends the bytes it already has.
  */
+import { approximateChars, OFF_THREAD_JSON_CHARS } from '../approximate-chars.ts';
 import type { CompletionRequest } from './gateway.ts';
 
-/** Bytes of encoded messages kept; the least recently used go first. */
-const CACHE_BYTES = 32 * 2 ** 20;
+/** Serialises a value to JSON in UTF-8 bytes, off the main thread. */
+export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;
+
+/** About how many characters of encoded messages are kept; the least recently used go first. */
+const CACHE_CHARS = 32 * 2 ** 20;
 
 /** Encoded messages of recent prompts, by user message: most prompts are a system message and a user message. */
-const recent = new Map<string, { system: string; bytes: Buffer }>();
-let recentBytes = 0;
+const recent = new Map<string, { system: string; bytes: Promise<Uint8Array>; chars: number }>();
+let recentChars = 0;
 
 /** The request's body: the model's parameters, then its messages. */
-export function requestBody(request: CompletionRequest): Buffer {
+export async function requestBody(request: CompletionRequest, encode?: JsonEncoder): Promise<Buffer> {
   const head = {
     model: request.endpoint.model,
     max_tokens: request.maxTokens,
@@ -28,28 +33,42 @@ export function requestBody(request: CompletionRequest): Buffer {
   };
   // `{"model":…,"seed":…` + `,"messages":[…]}`
   const prefix = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"messages":`);
-  return Buffer.concat([prefix, encodedMessages(request.messages), CLOSE]);
+  return Buffer.concat([prefix, await encodedMessages(request.messages, encode), CLOSE]);
 }
 
 const CLOSE = Buffer.from('}');
 
-function encodedMessages(messages: CompletionRequest['messages']): Buffer {
+function encodedMessages(messages: CompletionRequest['messages'], encode: JsonEncoder | undefined): Promise<Uint8Array> {
   const [system, user, ...rest] = messages;
-  if (system?.role !== 'system' || user?.role !== 'user' || rest.length > 0) return Buffer.from(JSON.stringify(messages));
+  if (system?.role !== 'system' || user?.role !== 'user' || rest.length > 0) return encodeNow(messages, encode);
   const cached = recent.get(user.content);
   if (cached !== undefined && cached.system === system.content) {
     recent.delete(user.content);
     recent.set(user.content, cached);
     return cached.bytes;
   }
-  const bytes = Buffer.from(JSON.stringify(messages));
-  if (cached !== undefined) recentBytes -= cached.bytes.length;
-  recent.set(user.content, { system: system.content, bytes });
-  recentBytes += bytes.length;
-  for (const [oldest, entry] of recent) {
-    if (recentBytes <= CACHE_BYTES) break;
+  const chars = approximateChars(messages);
+  const bytes = encodeNow(messages, encode, chars);
+  if (cached !== undefined) recentChars -= cached.chars;
+  const entry = { system: system.content, bytes, chars };
+  recent.set(user.content, entry);
+  recentChars += chars;
+  // A failed encoding is not kept: the next request with these messages tries again.
+  bytes.catch(() => {
+    if (recent.get(user.content) === entry) {
+      recent.delete(user.content);
+      recentChars -= chars;
+    }
+  });
+  for (const [oldest, old] of recent) {
+    if (recentChars <= CACHE_CHARS) break;
     recent.delete(oldest);
-    recentBytes -= entry.bytes.length;
+    recentChars -= old.chars;
   }
   return bytes;
+}
+
+async function encodeNow(messages: CompletionRequest['messages'], encode: JsonEncoder | undefined, chars = approximateChars(messages)): Promise<Uint8Array> {
+  if (encode !== undefined && chars >= OFF_THREAD_JSON_CHARS) return encode(messages);
+  return Buffer.from(JSON.stringify(messages));
 }

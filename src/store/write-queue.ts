@@ -18,6 +18,7 @@
  * values are serialised and encoded on the encoder's thread when one is set.
  */
 import type { AbstractLevel } from 'abstract-level';
+import { approximateChars, OFF_THREAD_JSON_CHARS } from '../approximate-chars.ts';
 
 /** Any LevelDB database or sublevel with string keys; its other type parameters do not matter to a put. */
 type Db = AbstractLevel<any, string, any>;
@@ -51,25 +52,7 @@ interface Operation {
   source?: unknown;
 }
 
-/**
- * Values of about this many characters and more are serialised and encoded
- * by the encoder thread: below it, handing the value over and the bytes back
- * costs about what doing it here does.
- */
-const ENCODE_OFF_THREAD_CHARS = 64 * 2 ** 10;
 
-/** About the length of `value` as JSON: its strings and keys, and a few characters per other value. Cheap: a walk, no copy. */
-export function approximateChars(value: unknown): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (value === null || typeof value !== 'object') return 8;
-  let chars = 2;
-  if (Array.isArray(value)) {
-    for (const item of value) chars += approximateChars(item) + 1;
-    return chars;
-  }
-  for (const key in value) chars += key.length + 4 + approximateChars((value as Record<string, unknown>)[key]);
-  return chars;
-}
 
 /** Puts that land together (one atomic batch at most), and who waits for them. */
 interface Write {
@@ -123,7 +106,7 @@ export class WriteQueue {
       try {
         for (const { sublevel, key, value } of write.puts) {
           const size = this.encoder === null ? 0 : approximateChars(value);
-          if (size >= ENCODE_OFF_THREAD_CHARS) {
+          if (size >= OFF_THREAD_JSON_CHARS) {
             chars += size;
             operations.push({ type: 'put', sublevel, key, value: '', valueEncoding: 'view', source: value });
           } else {
