@@ -52,8 +52,6 @@ interface Operation {
   source?: unknown;
 }
 
-
-
 /** Puts that land together (one atomic batch at most), and who waits for them. */
 interface Write {
   puts: Put[];
