@@ -89,29 +89,7 @@ export function guidelineParts(bank: GuidelineRecord[]): PromptPart[] {
   return [{ id: 'guidelines-open', text: '<guidelines>' }, ...records, { id: 'guidelines-close', text: '</guidelines>' }];
 }
 
-/**
- * Solution blocks made lately, by solution text, oldest first. A candidate's M
- * verification prompts (and often its summary and judge prompts) then carry one
- * block string, not M equal ones, so the prompt digest that keys each call
- * (workers/fit-key.ts) hashes it once: with 130,000-token solutions each hash
- * holds the event loop for about a millisecond.
- */
-const recentSolutionBlocks = new Map<string, string>();
-let recentSolutionBlocksChars = 0;
-const RECENT_SOLUTION_BLOCKS_CHARS = 8 * 2 ** 20;
-
 /** A candidate solution block, as the verification, summary and judge agents see it. */
 export function solutionPart(text: string): PromptPart {
-  let block = recentSolutionBlocks.get(text);
-  if (block === undefined) {
-    block = `<solution>\n${text}\n</solution>`;
-    recentSolutionBlocksChars += block.length;
-    for (const [oldest, oldBlock] of recentSolutionBlocks) {
-      if (recentSolutionBlocksChars <= RECENT_SOLUTION_BLOCKS_CHARS) break;
-      recentSolutionBlocks.delete(oldest);
-      recentSolutionBlocksChars -= oldBlock.length;
-    }
-    recentSolutionBlocks.set(text, block);
-  }
-  return { id: 'solution', text: block };
+  return { id: 'solution', text: `<solution>\n${text}\n</solution>` };
 }

@@ -15,6 +15,7 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from './errors.ts';
 import { fitKey } from '../workers/fit-key.ts';
+import { SizedLru } from '../workers/sized-lru.ts';
 import type {
   CountTask,
   DedupInput,
@@ -150,9 +151,8 @@ export function createPool(options: PoolOptions = {}): Pool {
   });
   let pending = 0;
   let closed = false;
-  // Insertion-ordered, so the first key is the least recently used; a promise, so concurrent equal tasks share one run.
-  const fitCache = new Map<string, { result: Promise<FitOutput>; chars: number }>();
-  let fitCacheChars = 0;
+  // Promises, so that concurrent equal tasks share one run.
+  const fitCache = new SizedLru<string, Promise<FitOutput>>(FIT_CACHE_CHARS, FIT_CACHE_ENTRIES);
 
   async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
     if (closed) throw new TmasError('TMAS_POOL_CLOSED', `the worker pool is closed (task "${name}")`);
@@ -173,27 +173,11 @@ export function createPool(options: PoolOptions = {}): Pool {
       const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
       const key = fitKey(task);
       const cached = fitCache.get(key);
-      if (cached) {
-        fitCache.delete(key);
-        fitCache.set(key, cached);
-        return abortable(cached.result, taskOptions?.signal);
-      }
+      if (cached) return abortable(cached, taskOptions?.signal);
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
-      const chars = task.parts.reduce((sum, part) => sum + part.text.length, task.system.length);
-      fitCache.set(key, { result, chars });
-      fitCacheChars += chars;
-      result.catch(() => {
-        if (fitCache.get(key)?.result === result) {
-          fitCache.delete(key);
-          fitCacheChars -= chars;
-        }
-      });
-      for (const [oldest, entry] of fitCache) {
-        if (fitCache.size <= FIT_CACHE_ENTRIES && fitCacheChars <= FIT_CACHE_CHARS) break;
-        fitCache.delete(oldest);
-        fitCacheChars -= entry.chars;
-      }
+      fitCache.set(key, result, task.parts.reduce((sum, part) => sum + part.text.length, task.system.length));
+      result.catch(() => fitCache.delete(key, result));
       return abortable(result, taskOptions?.signal);
     },
     async countTokens(texts, taskOptions) {

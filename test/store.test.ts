@@ -21,7 +21,7 @@ async function logged(runDir: string): Promise<number[]> {
 }
 
 describe('the store writer', () => {
-  test('writes every message, in order, across many event-loop turns', async ({ dir }) => {
+  test('writes every message when batches are cut by size and by count over many event-loop turns', async ({ dir }) => {
     const runDir = path.join(dir, 'run');
     const store = await Store.open(runDir);
     // Large and small messages mixed, so that batches are cut by size and by count.

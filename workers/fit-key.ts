@@ -9,30 +9,20 @@
  * and serialising and hashing it per prompt took 16% of the main thread.
  */
 import { createHash } from 'node:crypto';
+import { SizedLru } from './sized-lru.ts';
 import type { FitTask } from './tasks.ts';
 
 /** Characters of text whose digests are kept; the least recently used go first when it would hold more. */
 const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
 
-const digests = new Map<string, string>();
-let digestChars = 0;
+const digests = new SizedLru<string, string>(DIGEST_CACHE_CHARS);
 
 /** A SHA-256 digest of `text` (128 bits, base64url). */
 export function textDigest(text: string): string {
-  const cached = digests.get(text);
-  if (cached !== undefined) {
-    // Least recently used goes first: move this one to the end.
-    digests.delete(text);
-    digests.set(text, cached);
-    return cached;
-  }
-  const digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
-  digests.set(text, digest);
-  digestChars += text.length;
-  for (const oldest of digests.keys()) {
-    if (digestChars <= DIGEST_CACHE_CHARS) break;
-    digests.delete(oldest);
-    digestChars -= oldest.length;
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    digests.set(text, digest, text.length);
   }
   return digest;
 }

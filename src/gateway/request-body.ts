@@ -11,17 +11,14 @@
  * and a retry sends the bytes it already has.
  */
 import { approximateChars, OFF_THREAD_JSON_CHARS } from '../approximate-chars.ts';
+import { SizedLru } from '../../workers/sized-lru.ts';
 import type { CompletionRequest } from './gateway.ts';
 
 /** Serialises a value to JSON in UTF-8 bytes, off the main thread. */
 export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;
 
-/** About how many characters of encoded messages are kept; the least recently used go first. */
-const CACHE_CHARS = 32 * 2 ** 20;
-
-/** Encoded messages of recent prompts, by user message: most prompts are a system message and a user message. */
-const recent = new Map<string, { system: string; bytes: Promise<Uint8Array>; chars: number }>();
-let recentChars = 0;
+/** Encoded messages of recent prompts, by user message (most prompts are a system message and a user message), up to about 32 M characters. */
+const recent = new SizedLru<string, { system: string; bytes: Promise<Uint8Array> }>(32 * 2 ** 20);
 
 /** The request's body: the model's parameters, then its messages. */
 export async function requestBody(request: CompletionRequest, encode?: JsonEncoder): Promise<Buffer> {
@@ -42,30 +39,13 @@ function encodedMessages(messages: CompletionRequest['messages'], encode: JsonEn
   const [system, user, ...rest] = messages;
   if (system?.role !== 'system' || user?.role !== 'user' || rest.length > 0) return encodeNow(messages, encode);
   const cached = recent.get(user.content);
-  if (cached !== undefined && cached.system === system.content) {
-    recent.delete(user.content);
-    recent.set(user.content, cached);
-    return cached.bytes;
-  }
+  if (cached !== undefined && cached.system === system.content) return cached.bytes;
   const chars = approximateChars(messages);
-  const bytes = encodeNow(messages, encode, chars);
-  if (cached !== undefined) recentChars -= cached.chars;
-  const entry = { system: system.content, bytes, chars };
-  recent.set(user.content, entry);
-  recentChars += chars;
+  const entry = { system: system.content, bytes: encodeNow(messages, encode, chars) };
+  recent.set(user.content, entry, chars);
   // A failed encoding is not kept: the next request with these messages tries again.
-  bytes.catch(() => {
-    if (recent.get(user.content) === entry) {
-      recent.delete(user.content);
-      recentChars -= chars;
-    }
-  });
-  for (const [oldest, old] of recent) {
-    if (recentChars <= CACHE_CHARS) break;
-    recent.delete(oldest);
-    recentChars -= old.chars;
-  }
-  return bytes;
+  entry.bytes.catch(() => recent.delete(user.content, entry));
+  return entry.bytes;
 }
 
 async function encodeNow(messages: CompletionRequest['messages'], encode: JsonEncoder | undefined, chars = approximateChars(messages)): Promise<Uint8Array> {

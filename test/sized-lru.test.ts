@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { SizedLru } from '../workers/sized-lru.ts';
+
+describe('SizedLru', () => {
+  test('lets the least recently used go first when the sizes exceed the bound', () => {
+    const cache = new SizedLru<string, number>(10);
+    cache.set('a', 1, 4);
+    cache.set('b', 2, 4);
+    expect(cache.get('a')).toBe(1); // now b is the least recently used
+    cache.set('c', 3, 4);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+    // Replacing a key counts its new size only.
+    cache.set('a', 4, 6);
+    expect([cache.get('a'), cache.get('c')]).toEqual([4, 3]);
+  });
+
+  test('also bounds the number of entries', () => {
+    const cache = new SizedLru<number, number>(Number.POSITIVE_INFINITY, 2);
+    for (let i = 0; i < 5; i++) cache.set(i, i, 1);
+    expect([0, 1, 2, 3, 4].map((i) => cache.get(i))).toEqual([undefined, undefined, undefined, 3, 4]);
+  });
+
+  test('deletes a key only while it holds the value named', () => {
+    const cache = new SizedLru<string, object>(100);
+    const first = {};
+    const second = {};
+    cache.set('k', first, 1);
+    cache.set('k', second, 1);
+    cache.delete('k', first);
+    expect(cache.get('k')).toBe(second);
+    cache.delete('k', second);
+    expect(cache.get('k')).toBeUndefined();
+  });
+});
