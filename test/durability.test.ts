@@ -31,7 +31,10 @@ interface LoggedRequest {
 
 async function requests(file: string): Promise<LoggedRequest[]> {
   if (!existsSync(file)) return [];
-  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedRequest);
+  // The sim may be mid-way through a line: only whole lines (ending in a newline) are read.
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((line) => JSON.parse(line) as LoggedRequest);
 }
 
 /** Runs `tmas` and SIGKILLs it once `when` holds for the request log; resolves when it is dead. */
