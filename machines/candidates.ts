@@ -3,9 +3,9 @@
  * who is still waiting for what, and what the iteration produced.
  */
 import { gradeAnswer } from '../src/grader/index.ts';
-import { uniformFor } from '../src/prng.ts';
-import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/protocol.ts';
-import { calibratedScore } from './summary.role.ts';
+import { uniformFor } from '../src/kernel/prng.ts';
+import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
+import { calibratedScore } from './roles/summary.role.ts';
 
 /** A candidate while its iteration runs. */
 export interface CandidateState {

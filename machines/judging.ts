@@ -7,9 +7,9 @@
  * candidate's passes are requested as soon as its solution arrives; the
  * iteration completes only once they are all in (or failed for good).
  */
-import type { Message } from '../src/protocol.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 import type { CandidateState } from './candidates.ts';
-import { MAX_JUDGE_PASSES } from './judge.role.ts';
+import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
 
 /** What the judge needs to know about the problem and the settings. */
 export interface JudgeSetup {

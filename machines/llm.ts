@@ -5,8 +5,8 @@
  * and tests or replay can provide another.
  */
 import { fromPromise } from 'xstate';
-import { TmasError } from '../src/errors.ts';
-import type { EndpointSlot, Message, Usage } from '../src/protocol.ts';
+import { TmasError } from '../src/kernel/errors.ts';
+import type { EndpointSlot, Message, Usage } from '../src/kernel/protocol.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** What a role asks for. */

@@ -3,8 +3,8 @@
  * by name; the runtime provides the implementation that puts the message on the
  * bus, which routes it by its type (src/routes.ts).
  */
-import { TmasError } from '../src/errors.ts';
-import type { Message } from '../src/protocol.ts';
+import { TmasError } from '../src/kernel/errors.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 
 /** Parameters of the `post` action. */
 export interface PostParams {

@@ -7,7 +7,7 @@
  * The tags below (`<problem>`, `<solution>`, `<rollout …>`) are also what the
  * simulated model reads, so they are the wire format between prompts and the sim.
  */
-import type { ExperienceRecord, GuidelineRecord, Rollout } from '../src/protocol.ts';
+import type { ExperienceRecord, GuidelineRecord, Rollout } from '../src/kernel/protocol.ts';
 
 /** One piece of the user message. */
 export interface PromptPart {

@@ -2,7 +2,7 @@
  * Small pure helpers the role definitions share when they turn a completion
  * into a reply message.
  */
-import type { CallInfo, Message } from '../src/protocol.ts';
+import type { CallInfo, Message } from '../src/kernel/protocol.ts';
 import type { LlmOutput } from './llm.ts';
 
 /** The fields every reply copies from its request. */

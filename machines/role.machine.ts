@@ -8,9 +8,9 @@
  * output carries its request) and stops each finished call so that its
  * children stay as many as the calls in flight.
  */
-import { TmasError } from '../src/errors.ts';
+import { TmasError } from '../src/kernel/errors.ts';
 import { enqueueActions, setup } from 'xstate';
-import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/protocol.ts';
+import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/kernel/protocol.ts';
 import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import { failOnCallError, startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';

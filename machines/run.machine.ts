@@ -4,10 +4,10 @@
  * problem is done. Problems are independent: there is no barrier between them.
  */
 import { assign, enqueueActions, setup } from 'xstate';
-import type { MessageOf } from '../src/protocol.ts';
+import type { MessageOf } from '../src/kernel/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import { problemMachine, type ProblemInput } from './problem.machine.ts';
-import { ROLE_SHARDS, roleShardId } from '../src/routes.ts';
+import { problemMachine, type ProblemInput } from './strategies/tmas/tmas.machine.ts';
+import { ROLE_SHARDS, roleShardId } from '../src/kernel/routes.ts';
 import type { RoleOptions } from './role.machine.ts';
 
 export interface RunInput {

@@ -11,7 +11,7 @@
  * role actor stops, as a child would be.
  */
 import { createActor, type AnyActor, type AnyActorLogic, type AnyActorRef } from 'xstate';
-import { TmasError } from '../src/errors.ts';
+import { TmasError } from '../src/kernel/errors.ts';
 import type { LlmInput, LlmResult } from './llm.ts';
 
 /** What a finished call sends to the role actor that started it. */

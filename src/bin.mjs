@@ -4,4 +4,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./cli.ts');
+await import('./cli/main.ts');

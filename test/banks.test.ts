@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { dedupBanks } from '../src/banks.ts';
-import { createPool } from '../src/pool.ts';
-import type { ExperienceRecord, GuidelineRecord } from '../src/protocol.ts';
+import { dedupBanks } from '../src/host/banks.ts';
+import { createPool } from '../src/pool/pool.ts';
+import type { ExperienceRecord, GuidelineRecord } from '../src/kernel/protocol.ts';
 
 const pool = createPool();
 afterAll(() => pool.close());

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import type { Envelope } from '../src/protocol.ts';
+import type { Envelope } from '../src/kernel/protocol.ts';
 import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Per (problem, iteration), the log positions of each message type. */

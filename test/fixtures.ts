@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { loadProblems } from '../src/problems.ts';
-import type { Envelope } from '../src/protocol.ts';
-import { runEvaluation, type RunOutcome } from '../src/runtime.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import type { Envelope } from '../src/kernel/protocol.ts';
+import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createAimdGate, OVERLOADS_IN_A_ROW } from '../src/gateway/aimd.ts';
 import { CallFailedError, createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
-import { isUserError } from '../src/errors.ts';
-import { createPool } from '../src/pool.ts';
+import { isUserError } from '../src/kernel/errors.ts';
+import { createPool } from '../src/pool/pool.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 2+3?', answer: '5' }];

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { parseVerdict } from '../machines/judge.role.ts';
+import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import type { CandidateResult } from '../src/protocol.ts';
+import type { CandidateResult } from '../src/kernel/protocol.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

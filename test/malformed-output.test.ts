@@ -8,13 +8,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { experienceRole } from '../machines/experience.role.ts';
-import { guidelineRole } from '../machines/guideline.role.ts';
+import { experienceRole } from '../machines/strategies/tmas/experience.role.ts';
+import { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
 import type { LlmOutput } from '../machines/llm.ts';
 import { parseJsonReply, parseScore } from '../machines/reply.ts';
-import { summaryRole } from '../machines/summary.role.ts';
-import { verificationRole } from '../machines/verification.role.ts';
-import type { CandidateResult, Message, MessageOf } from '../src/protocol.ts';
+import { summaryRole } from '../machines/roles/summary.role.ts';
+import { verificationRole } from '../machines/roles/verification.role.ts';
+import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 import { readLog, runInProcess, test, writeProblems } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createMetricsCollector, scoreIteration } from '../src/metrics.ts';
-import { createProblemTable, runTotals } from '../src/metrics-run.ts';
-import type { CandidateResult, Envelope, Message } from '../src/protocol.ts';
+import { createMetricsCollector, scoreIteration } from '../src/observers/metrics.ts';
+import { createProblemTable, runTotals } from '../src/observers/metrics-run.ts';
+import type { CandidateResult, Envelope, Message } from '../src/kernel/protocol.ts';
 
 /** A candidate with an answer, a rule-based grade, an optional judge and a score. */
 function candidate(index: number, answer: string | null, correct: boolean | null, options: { verdicts?: Array<boolean | null>; score?: number } = {}): CandidateResult {

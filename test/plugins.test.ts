@@ -8,14 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/plugin-api.ts';
-import { loadProblems } from '../src/problems.ts';
-import type { Message, MessageOf, MessageType } from '../src/protocol.ts';
-import { runEvaluation } from '../src/runtime.ts';
+import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/index.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
+import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { readLog, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
-const API = JSON.stringify(path.join(REPO, 'src', 'plugin-api.ts'));
+const API = JSON.stringify(path.join(REPO, 'src', 'index.ts'));
 
 /** A verification actor that asks the model twice and keeps the stricter score. */
 const STRICTER_VERIFIER = `

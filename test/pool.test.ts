@@ -1,10 +1,10 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { createRandom } from '../src/prng.ts';
+import { createRandom } from '../src/kernel/prng.ts';
 import { describe, expect, test as base } from 'vitest';
-import { isUserError } from '../src/errors.ts';
-import { createPool, type FitPart, type Pool } from '../src/pool.ts';
+import { isUserError } from '../src/kernel/errors.ts';
+import { createPool, type FitPart, type Pool } from '../src/pool/pool.ts';
 import { jaccard } from '../workers/jaccard.worker.ts';
 import { MESSAGE_OVERHEAD_TOKENS } from '../workers/tokenize.worker.ts';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
-import { isUserError, type UserError } from '../src/errors.ts';
-import { loadProblems, type LoadOptions } from '../src/problems.ts';
+import { isUserError, type UserError } from '../src/kernel/errors.ts';
+import { loadProblems, type LoadOptions } from '../src/input/problems.ts';
 
 interface Fixtures {
   /** A fresh temp dir per test, removed afterwards. */

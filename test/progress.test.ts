@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, test } from 'vitest';
-import { showProgress } from '../src/progress.ts';
-import type { Envelope, Message } from '../src/protocol.ts';
+import { showProgress } from '../src/observers/progress.ts';
+import type { Envelope, Message } from '../src/kernel/protocol.ts';
 
 const probe = { inFlight: () => 7, queued: () => 3, retries: () => 2, retriesByCause: () => ({ '429': 2 }), pass1: () => ({ iteration: 0, value: 0.5 }) };
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { SizedLru } from '../workers/sized-lru.ts';
+import { SizedLru } from '../src/pool/sized-lru.ts';
 
 describe('SizedLru', () => {
   test('lets the least recently used go first when the sizes exceed the bound', () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import type { Envelope } from '../src/protocol.ts';
-import { createPool } from '../src/pool.ts';
+import type { Envelope } from '../src/kernel/protocol.ts';
+import { createPool } from '../src/pool/pool.ts';
 import { Store } from '../src/store/store.ts';
 import { test } from './fixtures.ts';
 

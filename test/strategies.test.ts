@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
 import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
-import type { Envelope, Message, MessageOf, MessageType } from '../src/protocol.ts';
+import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { Store } from '../src/store/store.ts';
 import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The wire format between the pool client (`src/pool.ts`) and the workers: the
+ * The wire format between the pool client (`src/pool/pool.ts`) and the workers: the
  * input and output of every task. Types only, so that importing this file from
  * either side loads nothing.
  */

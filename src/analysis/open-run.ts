@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.ts';
+import { UserError } from '../kernel/errors.ts';
 import { Store, type Manifest } from '../store/store.ts';
 
 /** Opens the store of a run directory and reads its manifest; the caller closes the store. */

@@ -12,11 +12,11 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunConfig, Secrets } from '../config.ts';
-import type { Envelope, Message } from '../protocol.ts';
-import { resolveStrategy } from '../plugins.ts';
-import { checkProtocol } from '../resume.ts';
-import { runEvaluation } from '../runtime.ts';
+import type { RunConfig, Secrets } from '../host/config.ts';
+import type { Envelope, Message } from '../kernel/protocol.ts';
+import { resolveStrategy } from '../host/plugins.ts';
+import { checkProtocol } from '../host/resume.ts';
+import { runEvaluation } from '../host/run-evaluation.ts';
 import { seqKey, Store } from '../store/store.ts';
 import { openRun } from './open-run.ts';
 

@@ -4,7 +4,7 @@
  * time to decide which new ones are kept, and whether the decisions equal
  * brute-force exact Jaccard. Target ≤ 100 ms with the same decisions.
  */
-import { createPool } from '../pool.ts';
+import { createPool } from '../pool/pool.ts';
 import { decideKeeps, toShingles } from '../../workers/jaccard.worker.ts';
 import { createRandom, randomWords } from './random-text.ts';
 import type { Benchmark } from './types.ts';

@@ -5,7 +5,7 @@
  * every problem has finished iterations 5, 10 and 20.
  * Targets: peak ≤ 1.5 GB; RSS after 20 ≤ 1.2 × RSS after 5.
  */
-import type { Envelope } from '../protocol.ts';
+import type { Envelope } from '../kernel/protocol.ts';
 import { writeBenchProblems } from './problems.ts';
 import { startSimProcess } from './sim-process.ts';
 import { mb, measureRun } from './tmas-run.ts';

@@ -3,7 +3,7 @@
  * run measures the same input.
  */
 
-export { createRandom } from '../prng.ts';
+export { createRandom } from '../kernel/prng.ts';
 
 /** `length` words drawn from a vocabulary of `vocabulary` made-up words. */
 export function randomWords(random: () => number, vocabulary: number, length: number): string {

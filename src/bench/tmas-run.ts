@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { parseRunFlags, toRunConfig } from '../cli/run.command.ts';
-import { loadProblems } from '../problems.ts';
-import { runEvaluation, type RunObservables, type RunOutcome } from '../runtime.ts';
+import { loadProblems } from '../input/problems.ts';
+import { runEvaluation, type RunObservables, type RunOutcome } from '../host/run-evaluation.ts';
 
 /** What one measured run reports. */
 export interface MeasuredRun {

@@ -2,7 +2,7 @@
  * Benchmark 6, tokenizer: tokens per second counted on the main thread
  * against the pool, and how the pool scales from 1 to 2 threads.
  */
-import { createPool } from '../pool.ts';
+import { createPool } from '../pool/pool.ts';
 import { countText, getEncoding } from '../../workers/tokenize.worker.ts';
 import { createRandom, randomWords } from './random-text.ts';
 import type { Benchmark, BenchRow } from './types.ts';

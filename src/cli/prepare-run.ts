@@ -4,10 +4,10 @@
  * from the store and merges the flags given on this command line.
  */
 import type { Command } from 'commander';
-import type { RunConfig, Secrets } from '../config.ts';
-import { UserError } from '../errors.ts';
-import { loadProblems, type Problem } from '../problems.ts';
-import { checkProtocol, resumeConfig } from '../resume.ts';
+import type { RunConfig, Secrets } from '../host/config.ts';
+import { UserError } from '../kernel/errors.ts';
+import { loadProblems, type Problem } from '../input/problems.ts';
+import { checkProtocol, resumeConfig } from '../host/resume.ts';
 import { Store } from '../store/store.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
 

@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import type { RunConfig, Schedule, Secrets } from '../config.ts';
-import { UserError } from '../errors.ts';
-import { checkEncoding } from '../pool.ts';
-import type { EndpointSlot } from '../protocol.ts';
+import type { RunConfig, Schedule, Secrets } from '../host/config.ts';
+import { UserError } from '../kernel/errors.ts';
+import { checkEncoding } from '../pool/pool.ts';
+import type { EndpointSlot } from '../kernel/protocol.ts';
 import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
 
 /** The demo problem set shipped with tmas. */

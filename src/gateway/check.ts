@@ -4,7 +4,7 @@
  * message instead of after the first call's retries.
  */
 import OpenAI from 'openai';
-import { UserError } from '../errors.ts';
+import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { describeFailure } from './retry.ts';
 

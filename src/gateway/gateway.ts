@@ -5,7 +5,7 @@
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { TmasError, UserError } from '../errors.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
 import { requestBody, type JsonEncoder } from './request-body.ts';

@@ -10,8 +10,8 @@
  * with one fitted string), so the encoded messages are kept while they recur,
  * and a retry sends the bytes it already has.
  */
-import { approximateChars, OFF_THREAD_JSON_CHARS } from '../approximate-chars.ts';
-import { SizedLru } from '../../workers/sized-lru.ts';
+import { approximateChars, OFF_THREAD_JSON_CHARS } from '../pool/approximate-chars.ts';
+import { SizedLru } from '../pool/sized-lru.ts';
 import type { CompletionRequest } from './gateway.ts';
 
 /** Serialises a value to JSON in UTF-8 bytes, off the main thread. */

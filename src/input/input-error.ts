@@ -3,7 +3,7 @@
  * `TMAS_INPUT` whose message is one paragraph, `<file>:<line>: <what>. <fix>`,
  * so terminals and editors can link straight to the line.
  */
-import { UserError } from '../errors.ts';
+import { UserError } from '../kernel/errors.ts';
 import type { SourceLocation } from './problem.ts';
 
 /** Error code of every mistake in a problem file. */

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { TmasError } from '../errors.ts';
+import { TmasError } from '../kernel/errors.ts';
 
 /** The bundle's file name next to the package's CommonJS entry (the package exports no path to it). */
 const BUNDLE = 'chart.umd.min.js';

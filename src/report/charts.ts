@@ -5,7 +5,7 @@
  * that each chart drew data for every run. A chart of simulated runs says so
  * in its title.
  */
-import type { IterationMetrics } from '../metrics.ts';
+import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';

@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../errors.ts';
-import type { IterationMetrics } from '../metrics.ts';
-import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../metrics-run.ts';
+import { UserError } from '../kernel/errors.ts';
+import type { IterationMetrics } from '../observers/metrics.ts';
+import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import { Store } from '../store/store.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 

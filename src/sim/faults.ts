@@ -4,7 +4,7 @@
  * the same request eventually succeeds, the same run sees the same faults at
  * any concurrency, and a fault never changes what a successful reply contains.
  */
-import { UserError } from '../errors.ts';
+import { UserError } from '../kernel/errors.ts';
 import { uniformOf } from './random.ts';
 
 /** The faults the simulator can inject. */

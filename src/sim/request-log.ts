@@ -5,7 +5,7 @@
  * fails at start rather than on the first request.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { TmasError, UserError } from '../errors.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
 
 /** One line of the request log. */
 export interface RequestLogEntry {

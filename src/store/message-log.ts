@@ -4,7 +4,7 @@
  * them on disk in order, a batch per event-loop turn (see write-queue.ts).
  */
 import type { Observable, Subscription } from 'rxjs';
-import type { Envelope } from '../protocol.ts';
+import type { Envelope } from '../kernel/protocol.ts';
 import type { Store } from './store.ts';
 
 /** A running log writer. */

@@ -7,10 +7,10 @@
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
-import { TmasError, UserError } from '../errors.ts';
-import type { RunConfig } from '../config.ts';
-import type { Problem } from '../problems.ts';
-import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../protocol.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
+import type { RunConfig } from '../host/config.ts';
+import type { Problem } from '../input/problems.ts';
+import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue } from './write-queue.ts';
 
 /** A completed LLM call as the journal keeps it. */

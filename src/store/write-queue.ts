@@ -18,7 +18,7 @@
  * values are serialised and encoded on the encoder's thread when one is set.
  */
 import type { AbstractLevel } from 'abstract-level';
-import { approximateChars, OFF_THREAD_JSON_CHARS } from '../approximate-chars.ts';
+import { approximateChars, OFF_THREAD_JSON_CHARS } from '../pool/approximate-chars.ts';
 
 /** Any LevelDB database or sublevel with string keys; its other type parameters do not matter to a put. */
 type Db = AbstractLevel<any, string, any>;

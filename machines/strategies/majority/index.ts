@@ -1,7 +1,7 @@
 /** The `majority` strategy (MV@k): k independent samples and a majority vote. */
-import { solutionMachine, solutionRole } from '../../solution.role.ts';
-import type { Strategy } from '../../strategy.ts';
-import { createProgramMachine } from '../program.machine.ts';
+import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import type { Strategy } from '../index.ts';
+import { createProgramMachine } from '../../program.machine.ts';
 import { majorityProgram } from './majority.program.ts';
 
 /** MV@k as a strategy. */

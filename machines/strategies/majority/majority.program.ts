@@ -5,10 +5,10 @@
  * so the last iteration is MV@k. Every sample is requested up front (all in
  * iteration 0 of the journal); the iterations are announced once all are in.
  */
-import type { MessageOf } from '../../../src/protocol.ts';
-import type { ProblemInput } from '../../problem.machine.ts';
-import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 
 /** Samples per problem when `--samples` is not given. */
 export const DEFAULT_SAMPLES = 64;

@@ -1,6 +1,6 @@
 /** The `mas-ceo` strategy (MAS-TTS): a CEO agent plans each round of a recruited expert team. */
-import type { Strategy } from '../../strategy.ts';
-import { createProgramMachine } from '../program.machine.ts';
+import type { Strategy } from '../index.ts';
+import { createProgramMachine } from '../../program.machine.ts';
 import { ceoMachine, ceoRole, criticMachine, criticRole, evaluatorMachine, evaluatorRole, recruiterMachine, recruiterRole, solverMachine, solverRole } from './mas-ceo.roles.ts';
 import { masCeoProgram } from './mas-ceo.program.ts';
 

@@ -9,10 +9,10 @@
  * a result at every iteration and the per-iteration metrics compare with the
  * other strategies.
  */
-import type { Message } from '../../../src/protocol.ts';
-import type { ProblemInput } from '../../problem.machine.ts';
-import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import type { Message } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
 /** Solver turns per round at most (the first draft included). */

@@ -6,11 +6,11 @@
  * correctness 0/1 with advice.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/protocol.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
 import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../shared.ts';
+import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** Sane ranges the CEO's numbers are clamped to, and what a missing field defaults to. */
 export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 512, max: 32_768, default: 4096 } } as const;

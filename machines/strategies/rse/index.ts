@@ -1,6 +1,6 @@
 /** The `rse` strategy (Recycling Search Experience): rollouts distilled into a per-problem experience bank that the next rollouts see. */
-import type { Strategy } from '../../strategy.ts';
-import { createProgramMachine } from '../program.machine.ts';
+import type { Strategy } from '../index.ts';
+import { createProgramMachine } from '../../program.machine.ts';
 import { distillMachine, distillRole, rolloutMachine, rolloutRole } from './rse.roles.ts';
 import { rseProgram } from './rse.program.ts';
 

@@ -6,10 +6,10 @@
  * bank with the same Jaccard deduplication as TMAS (`dedupBanks`), persisted
  * with the iteration.
  */
-import type { ExperienceRecord, Message } from '../../../src/protocol.ts';
-import type { ProblemInput } from '../../problem.machine.ts';
-import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 import { MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 
 interface Candidate extends CandidateView {

@@ -6,11 +6,11 @@
  * prompts (`- [conclusion] …`, `- [pitfall] …`), which the simulator reads.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { ExperienceRecord, MessageOf } from '../../../src/protocol.ts';
+import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
 import { callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../shared.ts';
+import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** Retries of a distillation per rollout, index-keyed so each attempt is a new call: index = candidate × this + attempt. */
 export const MAX_DISTILL_ATTEMPTS = 3;

@@ -1,7 +1,7 @@
 /** The `self-refine` strategy: each candidate critiques and rewrites its own solution every iteration. */
-import { solutionMachine, solutionRole } from '../../solution.role.ts';
-import type { Strategy } from '../../strategy.ts';
-import { createProgramMachine } from '../program.machine.ts';
+import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import type { Strategy } from '../index.ts';
+import { createProgramMachine } from '../../program.machine.ts';
 import { critiqueMachine, critiqueRole, rewriteMachine, rewriteRole } from './self-refine.roles.ts';
 import { selfRefineProgram } from './self-refine.program.ts';
 

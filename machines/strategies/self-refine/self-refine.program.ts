@@ -4,10 +4,10 @@
  * one rewrite per candidate per iteration). A candidate whose solution failed
  * is solved afresh; a failed critique or rewrite keeps the solution it had.
  */
-import type { Message } from '../../../src/protocol.ts';
-import type { ProblemInput } from '../../problem.machine.ts';
-import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import type { Message } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   settled: boolean;

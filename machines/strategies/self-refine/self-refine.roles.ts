@@ -4,11 +4,11 @@
  * of that critique. The first solution comes from the Solution agent.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/protocol.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
 import { callInfo, parseScore, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../shared.ts';
+import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** The critique block a rewrite prompt carries. */
 export function critiquePart(text: string): { id: string; text: string } {

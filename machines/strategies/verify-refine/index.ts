@@ -1,8 +1,8 @@
 /** The `verify-refine` strategy: each candidate is verified, then refined using the verification. */
-import { solutionMachine, solutionRole } from '../../solution.role.ts';
-import type { Strategy } from '../../strategy.ts';
-import { verificationMachine, verificationRole } from '../../verification.role.ts';
-import { createProgramMachine } from '../program.machine.ts';
+import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import type { Strategy } from '../index.ts';
+import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
+import { createProgramMachine } from '../../program.machine.ts';
 import { refineMachine, refineRole } from './refine.role.ts';
 import { verifyRefineProgram } from './verify-refine.program.ts';
 

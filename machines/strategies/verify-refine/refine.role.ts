@@ -3,11 +3,11 @@
  * verifications of it (each with its analysis and score).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/protocol.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
 import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../shared.ts';
+import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** Builds the refine prompt. */
 export function refinePrompt(request: MessageOf<'refine.requested'>, options: RoleOptions): PromptSpec {

@@ -4,11 +4,11 @@
  * verifications of it. In every iteration each candidate gets M verifications
  * (the TMAS Verification agent) as soon as it exists; its score is their mean.
  */
-import type { Message, Verification } from '../../../src/protocol.ts';
-import type { ProblemInput } from '../../problem.machine.ts';
-import { calibratedScore } from '../../summary.role.ts';
-import { waiting, type ProblemProgram, type Step } from '../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../shared.ts';
+import type { Message, Verification } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { calibratedScore } from '../../roles/summary.role.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   verifications: Verification[];

@@ -1,0 +1,58 @@
+/**
+ * Small pure helpers the baseline strategies share: message bases and
+ * correlation ids, the result line of a candidate, and prompt lines.
+ */
+import type { CandidateResult, MessageOf, Verification } from '../src/kernel/protocol.ts';
+import { toCandidateResult } from './candidates.ts';
+import type { ProblemInput } from './strategies/tmas/tmas.machine.ts';
+
+/** The fields every message of a problem's iteration carries, with a deterministic correlation id. */
+export function messageBase(input: ProblemInput, iteration: number, role: string, index: number | string) {
+  return { run: input.run, problem: input.problem.id, iteration, correlation: `${input.problem.id}/${iteration}/${role}/${index}` };
+}
+
+/** How a failed call is recorded in a candidate's `failures`. */
+export function failureOf(event: MessageOf<'llm.failed'>): string {
+  return `${event.role}: ${event.code}: ${event.error}`;
+}
+
+/** What a baseline knows about one candidate at the end of an iteration. */
+export interface CandidateView {
+  candidate: number;
+  text: string | null;
+  answer: string | null;
+  verifications?: Verification[];
+  score?: number | null;
+  summary?: string;
+  failures?: string[];
+}
+
+/** The result line of a candidate, graded against the problem's reference answer when there is one. */
+export function resultOf(view: CandidateView, input: ProblemInput): CandidateResult {
+  return toCandidateResult(
+    {
+      candidate: view.candidate,
+      source: 'normal',
+      text: view.text,
+      answer: view.answer,
+      verifications: view.verifications ?? [],
+      summarized: true,
+      summary: view.summary ?? '',
+      summaryScore: view.score ?? null,
+      failures: view.failures ?? [],
+    },
+    input.problem.answer,
+  );
+}
+
+/** The system line that names a role to the model (and to the simulator, which reads "You are the X agent"). */
+export function roleLine(name: string, duty: string): string {
+  return `You are the ${name} agent of a team that solves hard mathematics problems. ${duty}`;
+}
+
+/** The closing instruction of every prompt that asks for a solution. */
+export function answerInstruction(proof: boolean): string {
+  return proof
+    ? 'Write a complete and rigorous proof, and state the final result in \\boxed{} on the last line.'
+    : 'Reason step by step, and put the final answer, and only the final answer, in \\boxed{} on the last line.';
+}

@@ -1,0 +1,198 @@
+/**
+ * The problem machine of the baseline strategies, built from a pure program:
+ * each strategy says, as a reducer, what to post when a reply arrives and when
+ * an iteration is finished; this machine does the rest the same way for all of
+ * them: `problem.started`, deduplication through the `dedupBanks` actor, one
+ * `saveIteration` per iteration followed by `iteration.completed` (so metrics,
+ * results.jsonl and the table work unchanged), and `problem.completed`.
+ *
+ * Every baseline iteration is a barrier (no request is in flight while an
+ * iteration is saved), so replies are only consumed in the `running` state.
+ */
+import { enqueueActions, fromPromise, setup } from 'xstate';
+import { TmasError } from '../src/kernel/errors.ts';
+import type { BankUpdated, CandidateResult, ExperienceRecord, Message, Rollout } from '../src/kernel/protocol.ts';
+import { postNotProvided, type PostParams } from './post.ts';
+import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from './strategies/tmas/tmas.machine.ts';
+
+/** What the program wants done after a step. */
+export type Effect =
+  | { kind: 'wait' }
+  | {
+      kind: 'save';
+      iteration: number;
+      candidates: CandidateResult[];
+      rollouts?: Rollout[];
+      experience?: ExperienceRecord[];
+      /** Posted as `bank.updated` before `iteration.completed`. */
+      bank?: Omit<BankUpdated, 'type' | 'run' | 'problem' | 'iteration' | 'correlation'>;
+    }
+  | { kind: 'dedup'; input: DedupBanksInput }
+  | { kind: 'done'; iterations: number };
+
+/** One step of a program: its new state, the messages to post (in order) and what comes next. */
+export interface Step<S> {
+  state: S;
+  post: Message[];
+  effect: Effect;
+}
+
+/** A strategy's per-problem loop as pure functions. */
+export interface ProblemProgram<S> {
+  id: string;
+  /** The first requests. */
+  start(input: ProblemInput): Step<S>;
+  /** A reply (`<role>.completed` or `llm.failed`) arrived. */
+  receive(state: S, message: Message, input: ProblemInput): Step<S>;
+  /** The `dedupBanks` actor answered a `dedup` effect. */
+  deduped?(state: S, output: DedupBanksOutput, input: ProblemInput): Step<S>;
+  /** The iteration of the last `save` effect is durable and announced. */
+  saved(state: S, input: ProblemInput): Step<S>;
+}
+
+interface ProgramContext<S> {
+  input: ProblemInput;
+  state: S;
+  effect: Effect;
+  /** The first step's requests, posted after `problem.started`. */
+  pending: Message[];
+}
+
+/** A step that only waits for replies. */
+export function waiting<S>(state: S, post: Message[] = []): Step<S> {
+  return { state, post, effect: { kind: 'wait' } };
+}
+
+function correlation(input: ProblemInput, iteration: number, what: string): string {
+  return `${input.problem.id}/${iteration}/${what}/0`;
+}
+
+/** Every baseline iteration is a barrier: a reply while an iteration is being saved is a bug in its program. */
+function unexpected(id: string, event: { type: string }): never {
+  throw new TmasError('TMAS_MISROUTED', `the ${id} problem actor received ${event.type} between iterations`);
+}
+
+/** Builds the problem actor definition of a strategy from its program. */
+export function createProgramMachine<S>(program: ProblemProgram<S>) {
+  const isEffect = (kind: Effect['kind']) => ({ context }: { context: ProgramContext<S> }) => context.effect.kind === kind;
+
+  return setup({
+    types: {
+      context: {} as ProgramContext<S>,
+      input: {} as ProblemInput,
+      events: {} as Message,
+    },
+    actors: {
+      dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(async () => {
+        throw new TmasError('TMAS_NOT_PROVIDED', 'the `dedupBanks` actor was not provided');
+      }),
+      saveIteration: fromPromise<void, SaveIterationInput>(async () => {
+        throw new TmasError('TMAS_NOT_PROVIDED', 'the `saveIteration` actor was not provided');
+      }),
+    },
+    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void },
+  }).createMachine({
+    id: program.id,
+    context: ({ input }) => {
+      const first = program.start(input);
+      return { input, state: first.state, effect: first.effect, pending: first.post };
+    },
+    initial: 'running',
+    entry: enqueueActions(({ context, enqueue }) => {
+      const { input } = context;
+      enqueue({
+        type: 'post',
+        // Programs always start at iteration 0: on resume the journal answers every call that completed.
+        params: { message: { type: 'problem.started', run: input.run, problem: input.problem.id, iteration: 0, correlation: `${input.problem.id}/start`, fromIteration: 0 } },
+      });
+      for (const message of context.pending) enqueue({ type: 'post', params: { message } });
+      enqueue.assign({ pending: [] });
+    }),
+    states: {
+      running: {
+        always: [
+          { guard: isEffect('save'), target: 'saving' },
+          { guard: isEffect('dedup'), target: 'deduplicating' },
+          { guard: isEffect('done'), target: 'done' },
+        ],
+        on: {
+          '*': {
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const next = program.receive(context.state, event, context.input);
+              enqueue.assign({ state: next.state, effect: next.effect });
+              for (const message of next.post) enqueue({ type: 'post', params: { message } });
+            }),
+          },
+        },
+      },
+      deduplicating: {
+        on: { '*': { actions: ({ event }) => unexpected(program.id, event) } },
+        invoke: {
+          src: 'dedupBanks',
+          input: ({ context }) => {
+            if (context.effect.kind !== 'dedup') throw new TmasError('TMAS_INTERNAL', 'deduplicating without a dedup effect');
+            return context.effect.input;
+          },
+          onDone: {
+            target: 'running',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              if (!program.deduped) throw new TmasError('TMAS_INTERNAL', `the ${program.id} program asked for deduplication but has no deduped()`);
+              const next = program.deduped(context.state, event.output, context.input);
+              enqueue.assign({ state: next.state, effect: next.effect });
+              for (const message of next.post) enqueue({ type: 'post', params: { message } });
+            }),
+          },
+        },
+      },
+      saving: {
+        on: { '*': { actions: ({ event }) => unexpected(program.id, event) } },
+        invoke: {
+          src: 'saveIteration',
+          input: ({ context }) => {
+            const effect = context.effect;
+            if (effect.kind !== 'save') throw new TmasError('TMAS_INTERNAL', 'saving without a save effect');
+            return {
+              problem: context.input.problem.id,
+              ordinal: context.input.ordinal,
+              iteration: effect.iteration,
+              candidates: effect.candidates,
+              rollouts: effect.rollouts ?? [],
+              experience: effect.experience ?? [],
+              guidelines: [],
+            };
+          },
+          onDone: {
+            target: 'running',
+            actions: enqueueActions(({ context, enqueue }) => {
+              const effect = context.effect;
+              if (effect.kind !== 'save') return;
+              const { input } = context;
+              const base = { run: input.run, problem: input.problem.id, iteration: effect.iteration };
+              if (effect.bank) {
+                enqueue({ type: 'post', params: { message: { type: 'bank.updated', ...base, correlation: correlation(input, effect.iteration, 'bank'), ...effect.bank } } });
+              }
+              enqueue({
+                type: 'post',
+                params: { message: { type: 'iteration.completed', ...base, correlation: correlation(input, effect.iteration, 'iteration'), candidates: effect.candidates } },
+              });
+              const next = program.saved(context.state, input);
+              enqueue.assign({ state: next.state, effect: next.effect });
+              for (const message of next.post) enqueue({ type: 'post', params: { message } });
+            }),
+          },
+        },
+      },
+      done: {
+        type: 'final',
+        entry: enqueueActions(({ context, enqueue }) => {
+          const { input, effect } = context;
+          const iterations = effect.kind === 'done' ? effect.iterations : 0;
+          enqueue({
+            type: 'post',
+            params: { message: { type: 'problem.completed', run: input.run, problem: input.problem.id, iteration: Math.max(0, iterations - 1), correlation: `${input.problem.id}/done`, iterations } },
+          });
+        }),
+      },
+    },
+  });
+}

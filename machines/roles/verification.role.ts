@@ -1,0 +1,49 @@
+/**
+ * The Verification agent: checks one candidate and ends with `SCORE: s`,
+ * s in [0, 1]. A reply without a parseable score gives `score: null`, never a
+ * silent zero.
+ */
+import type { MessageOf } from '../../src/kernel/protocol.ts';
+import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
+import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../prompt.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+
+/** Builds the verification prompt for one check of a candidate. */
+export function verificationPrompt(request: MessageOf<'verification.requested'>, options: RoleOptions): PromptSpec {
+  const what = options.proof ? 'proof' : 'solution';
+  return {
+    system:
+      'You are the Verification agent of a team that solves hard mathematics problems. ' +
+      `You check a candidate ${what} step by step and judge whether it is correct and complete.`,
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.solution),
+      instructionPart(
+        `Check every step of the ${what} above. Point out errors, gaps and unjustified claims. ` +
+          'Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means fully correct, 0 means wrong.',
+      ),
+    ],
+  };
+}
+
+/** The Verification agent's definition. */
+export const verificationRole = {
+  role: 'verification',
+  request: 'verification.requested',
+  // Unique within an iteration as long as M < 10,000.
+  index: (request) => request.candidate * 10_000 + request.index,
+  prompt: verificationPrompt,
+  reply: (request, output) => ({
+    type: 'verification.completed',
+    ...replyBase(request),
+    candidate: request.candidate,
+    index: request.index,
+    score: parseScore(output.content),
+    analysis: output.content,
+    call: callInfo(output),
+  }),
+  validate: (_, output) => unusableBecause(parseScore(output.content) === null ? 'no parseable "SCORE: s" line' : null, output),
+} satisfies RoleDefinition<'verification.requested'>;
+
+/** The Verification agent's actor definition. */
+export const verificationMachine = createRoleMachine(verificationRole);

@@ -1,0 +1,69 @@
+/**
+ * The Experience agent: distils the iteration's rollouts into reliable
+ * intermediate conclusions and pitfalls, as strict JSON. The problem actor
+ * merges them into the bank with Jaccard deduplication.
+ */
+import { z } from 'zod';
+import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
+import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
+import { experienceParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from '../../prompt.ts';
+import { createRoleMachine, type RoleDefinition } from '../../role.machine.ts';
+
+const item = z.object({ text: z.string().min(1), candidate: z.number().int().nonnegative().nullable().optional() });
+const schema = z.object({ conclusions: z.array(item).default([]), pitfalls: z.array(item).default([]) });
+
+/** Builds the experience prompt for an iteration. */
+export function experiencePrompt(request: MessageOf<'experience.requested'>): PromptSpec {
+  return {
+    system:
+      'You are the Experience agent of a team that solves hard mathematics problems. ' +
+      'You distil reusable knowledge from a round of attempts at one problem.',
+    parts: [
+      problemPart(request.question),
+      ...rolloutParts(request.rollouts),
+      ...experienceParts(request.bank),
+      instructionPart(
+        'From the attempts above, extract (1) reliable intermediate conclusions that verified steps support, and ' +
+          '(2) pitfalls: the errors that made attempts fail. Do not repeat what the experience bank already holds. ' +
+          'Answer with JSON only, in a ```json block: ' +
+          '{"conclusions": [{"text": "...", "candidate": 0}], "pitfalls": [{"text": "...", "candidate": 2}]}',
+      ),
+    ],
+  };
+}
+
+/** The new records of a reply, with provenance; throws when the reply is not the schema. */
+export function parseExperience(text: string, iteration: number, callKey: string): ExperienceRecord[] {
+  const parsed = schema.parse(parseJsonReply(text));
+  const record = (kind: ExperienceRecord['kind']) => (entry: z.infer<typeof item>): ExperienceRecord => ({
+    kind,
+    text: entry.text,
+    provenance: { iteration, candidate: entry.candidate ?? null, callKey },
+  });
+  return [...parsed.conclusions.map(record('conclusion')), ...parsed.pitfalls.map(record('pitfall'))];
+}
+
+/** A one-line reason for a parse failure. */
+export function describeParseError(error: unknown): string {
+  if (error instanceof z.ZodError) return `not the expected schema: ${error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The Experience agent's definition. */
+export const experienceRole = {
+  role: 'experience',
+  request: 'experience.requested',
+  index: () => 0,
+  prompt: experiencePrompt,
+  reply: (request, output) => ({
+    type: 'experience.completed',
+    ...replyBase(request),
+    ...recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError),
+    call: callInfo(output),
+  }),
+  validate: (request, output) =>
+    unusableBecause(recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError).parseError, output),
+} satisfies RoleDefinition<'experience.requested'>;
+
+/** The Experience agent's actor definition. */
+export const experienceMachine = createRoleMachine(experienceRole);

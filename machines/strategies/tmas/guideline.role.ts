@@ -1,0 +1,69 @@
+/**
+ * The Guideline agent: names the high-level strategies the iteration's rollouts
+ * used and how each fared, as strict JSON. Explore prompts of the next
+ * iteration ask for a strategy that differs from all of them.
+ */
+import { z } from 'zod';
+import type { GuidelineRecord, MessageOf } from '../../../src/kernel/protocol.ts';
+import { describeParseError } from './experience.role.ts';
+import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
+import { guidelineParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from '../../prompt.ts';
+import { createRoleMachine, type RoleDefinition } from '../../role.machine.ts';
+
+const schema = z.object({
+  guidelines: z.array(
+    z.object({
+      strategy: z.string().min(1),
+      outcome: z.string().default(''),
+      candidates: z.array(z.number().int().nonnegative()).default([]),
+    }),
+  ),
+});
+
+/** Builds the guideline prompt for an iteration. */
+export function guidelinePrompt(request: MessageOf<'guideline.requested'>): PromptSpec {
+  return {
+    system:
+      'You are the Guideline agent of a team that solves hard mathematics problems. ' +
+      'You name the high-level strategies that attempts used and how each fared.',
+    parts: [
+      problemPart(request.question),
+      ...rolloutParts(request.rollouts),
+      ...guidelineParts(request.bank),
+      instructionPart(
+        'List the distinct high-level strategies used by the attempts above, each with its outcome (which ' +
+          'candidates used it, their answers and scores). Do not repeat strategies the guideline bank already holds. ' +
+          'Answer with JSON only, in a ```json block: ' +
+          '{"guidelines": [{"strategy": "...", "outcome": "...", "candidates": [0, 3]}]}',
+      ),
+    ],
+  };
+}
+
+/** The new records of a reply, with provenance; throws when the reply is not the schema. */
+export function parseGuidelines(text: string, iteration: number, callKey: string): GuidelineRecord[] {
+  return schema.parse(parseJsonReply(text)).guidelines.map((entry) => ({
+    strategy: entry.strategy,
+    outcome: entry.outcome,
+    provenance: { iteration, candidate: entry.candidates[0] ?? null, callKey },
+  }));
+}
+
+/** The Guideline agent's definition. */
+export const guidelineRole = {
+  role: 'guideline',
+  request: 'guideline.requested',
+  index: () => 0,
+  prompt: guidelinePrompt,
+  reply: (request, output) => ({
+    type: 'guideline.completed',
+    ...replyBase(request),
+    ...recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError),
+    call: callInfo(output),
+  }),
+  validate: (request, output) =>
+    unusableBecause(recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError).parseError, output),
+} satisfies RoleDefinition<'guideline.requested'>;
+
+/** The Guideline agent's actor definition. */
+export const guidelineMachine = createRoleMachine(guidelineRole);

@@ -1,0 +1,442 @@
+/**
+ * The problem actor: the TMAS iteration loop of DESIGN.md section 1 for one
+ * problem. It talks to the role actors only through messages, and to the
+ * runtime only through two named actors: `dedupBanks` (the worker pool) and
+ * `saveIteration` (the store).
+ *
+ * Per iteration: N solution requests; each candidate's M verifications as soon
+ * as that candidate exists; its summary once its M verifications are in; the
+ * experience and guideline updates in parallel once all N summaries are in;
+ * then the banks are deduplicated and persisted with the iteration mark.
+ */
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { TmasError } from '../../../src/kernel/errors.ts';
+import type { BankUpdated, CandidateResult, ExperienceRecord, GuidelineRecord, Message, MessageOf, Rollout } from '../../../src/kernel/protocol.ts';
+import {
+  addVerification,
+  createCandidates,
+  toCandidateResult,
+  toRollouts,
+  updateCandidate,
+  withoutSummary,
+  type CandidateState,
+} from '../../candidates.ts';
+import { addVerdict, awaitJudge, fromJudgeIndex, judgePassesOf, judgeRequests } from '../../judging.ts';
+import { postNotProvided, type PostParams } from '../../post.ts';
+
+/** The problem as the actor sees it. */
+export interface ProblemSpec {
+  id: string;
+  question: string;
+  answer?: string;
+  /** A reference solution: what the judge compares against in proof mode. */
+  solution?: string;
+}
+
+/** The method's settings that shape the loop. */
+export interface LoopSettings {
+  nCandidates: number;
+  nVerifications: number;
+  /** Total iterations: the loop stops after iteration maxIterations - 1. */
+  maxIterations: number;
+  epsilon: number;
+  seed: number;
+  jaccardThreshold: number;
+  /** The `majority` strategy's samples per problem (`--samples`). */
+  samples?: number;
+  /** `barrier`: verifications start once all N solutions are in, summaries once all N×M verifications are; `pipelined` (default) starts each as soon as its inputs exist. */
+  schedule?: 'pipelined' | 'barrier';
+  /** LLM judge passes per candidate when the problem has a reference (0 or absent: no judge). */
+  judgePasses?: number;
+  /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
+  proof?: boolean;
+}
+
+/** Where a problem starts: iteration 0 with empty banks, or where an earlier run stopped. */
+export interface LoopStart {
+  iteration: number;
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  rollouts: Rollout[];
+}
+
+export interface ProblemInput {
+  run: string;
+  problem: ProblemSpec;
+  ordinal: number;
+  settings: LoopSettings;
+  start: LoopStart;
+}
+
+/** Input and output of the `dedupBanks` actor. */
+export interface DedupBanksInput {
+  experience: ExperienceRecord[];
+  newExperience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  newGuidelines: GuidelineRecord[];
+  threshold: number;
+}
+export interface DedupBanksOutput {
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+}
+
+/** Input of the `saveIteration` actor: one atomic write of banks and iteration mark. */
+export interface SaveIterationInput {
+  problem: string;
+  ordinal: number;
+  iteration: number;
+  candidates: ReturnType<typeof toCandidateResult>[];
+  rollouts: Rollout[];
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+}
+
+interface ProblemContext extends ProblemInput {
+  iteration: number;
+  candidates: CandidateState[];
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  /** R(t-1) while iteration t runs; R(t) once its summaries are in. */
+  rollouts: Rollout[];
+  newExperience: ExperienceRecord[] | null;
+  newGuidelines: GuidelineRecord[] | null;
+  bankUpdate: { experience: BankUpdated['experience']; guideline: BankUpdated['guideline'] } | null;
+  /** The iteration's graded results, computed once when the iteration ends: they are both saved and announced. */
+  graded: CandidateResult[];
+}
+
+type ProblemEvent =
+  | MessageOf<'solution.completed'>
+  | MessageOf<'verification.completed'>
+  | MessageOf<'summary.completed'>
+  | MessageOf<'experience.completed'>
+  | MessageOf<'guideline.completed'>
+  | MessageOf<'judge.completed'>
+  | MessageOf<'llm.failed'>;
+
+function base(context: ProblemContext) {
+  return { run: context.run, problem: context.problem.id, iteration: context.iteration };
+}
+
+function correlation(context: ProblemContext, role: string, index: number | string): string {
+  return `${context.problem.id}/${context.iteration}/${role}/${index}`;
+}
+
+function failure(event: MessageOf<'llm.failed'>): string {
+  return `${event.role}: ${event.code}: ${event.error}`;
+}
+
+function results(context: ProblemContext) {
+  // A proof is not graded by its boxed answer: in proof mode only the judge grades.
+  const reference = context.settings.proof ? undefined : context.problem.answer;
+  return context.candidates.map((candidate) => toCandidateResult(candidate, reference, judgePassesOf(context)));
+}
+
+/** The problem actor's definition. */
+export const problemMachine = setup({
+  types: {
+    context: {} as ProblemContext,
+    input: {} as ProblemInput,
+    events: {} as ProblemEvent,
+  },
+  actors: {
+    dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(async () => {
+      throw new TmasError('TMAS_NOT_PROVIDED', 'the `dedupBanks` actor was not provided');
+    }),
+    saveIteration: fromPromise<void, SaveIterationInput>(async () => {
+      throw new TmasError('TMAS_NOT_PROVIDED', 'the `saveIteration` actor was not provided');
+    }),
+  },
+  actions: {
+    post: postNotProvided as (_: unknown, params: PostParams) => void,
+    startIteration: assign(({ context }) => ({
+      candidates: createCandidates({
+        seed: context.settings.seed,
+        problem: context.problem.id,
+        iteration: context.iteration,
+        n: context.settings.nCandidates,
+        epsilon: context.settings.epsilon,
+      }),
+      newExperience: null,
+      newGuidelines: null,
+      bankUpdate: null,
+      graded: [],
+    })),
+    announceIteration: enqueueActions(({ context, enqueue }) => {
+      if (context.bankUpdate) {
+        const message: Message = { type: 'bank.updated', ...base(context), correlation: correlation(context, 'bank', 0), ...context.bankUpdate };
+        enqueue({ type: 'post', params: { message } });
+      }
+      const message: Message = { type: 'iteration.completed', ...base(context), correlation: correlation(context, 'iteration', 0), candidates: context.graded };
+      enqueue({ type: 'post', params: { message } });
+    }),
+    requestSolutions: enqueueActions(({ context, enqueue }) => {
+      for (const candidate of context.candidates) {
+        const exploit = candidate.source === 'experience';
+        const message: Message = {
+          type: 'solution.requested',
+          ...base(context),
+          correlation: correlation(context, 'solution', candidate.candidate),
+          candidate: candidate.candidate,
+          source: candidate.source,
+          question: context.problem.question,
+          rollouts: exploit ? context.rollouts : [],
+          experience: exploit ? context.experience : [],
+          guidelines: candidate.source === 'guideline' ? context.guidelines : [],
+        };
+        enqueue({ type: 'post', params: { message } });
+      }
+    }),
+  },
+  guards: {
+    allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized && (candidate.judgePending ?? 0) === 0),
+    banksEvolved: ({ context }) => context.newExperience !== null && context.newGuidelines !== null,
+    lastIteration: ({ context }) => context.iteration + 1 >= context.settings.maxIterations,
+  },
+}).createMachine({
+  id: 'problem',
+  context: ({ input }) => ({
+    ...input,
+    iteration: input.start.iteration,
+    candidates: [],
+    experience: input.start.experience,
+    guidelines: input.start.guidelines,
+    rollouts: input.start.rollouts,
+    newExperience: null,
+    newGuidelines: null,
+    bankUpdate: null,
+    graded: [],
+  }),
+  initial: 'starting',
+  states: {
+    starting: {
+      entry: {
+        type: 'post',
+        params: ({ context }) => ({
+          message: { type: 'problem.started', ...base(context), correlation: `${context.problem.id}/start`, fromIteration: context.iteration },
+        }),
+      },
+      always: [{ guard: ({ context }) => context.iteration >= context.settings.maxIterations, target: 'done' }, { target: 'solving' }],
+    },
+    solving: {
+      entry: ['startIteration', 'requestSolutions'],
+      always: { guard: 'allSummarized', target: 'evolving' },
+      on: {
+        'solution.completed': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const candidates = updateCandidate(context.candidates, event.candidate, (candidate) =>
+              awaitJudge({ ...candidate, text: event.text, answer: event.answer }, judgePassesOf(context)),
+            );
+            enqueue.assign({ candidates });
+            // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
+            const ready = isBarrier(context) ? (allSolved(candidates) ? candidates : []) : candidates.filter((candidate) => candidate.candidate === event.candidate);
+            for (const message of verificationRequests(context, ready)) enqueue({ type: 'post', params: { message } });
+            // The judge needs only the solution: its passes start at once, whatever the schedule.
+            for (const message of judgeRequests({ ...context, base: base(context) }, event)) enqueue({ type: 'post', params: { message } });
+          }),
+        },
+        'judge.completed': {
+          actions: assign(({ context, event }) => ({
+            candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)),
+          })),
+        },
+        'verification.completed': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const verification = { index: event.index, score: event.score, analysis: event.analysis };
+            const { candidates, summaryRequests } = settleVerification(context, event.candidate, verification, null);
+            enqueue.assign({ candidates });
+            for (const message of summaryRequests) enqueue({ type: 'post', params: { message } });
+          }),
+        },
+        'summary.completed': {
+          actions: assign(({ context, event }) => ({
+            candidates: updateCandidate(context.candidates, event.candidate, (candidate) => ({
+              ...candidate,
+              summarized: true,
+              summary: event.summary,
+              summaryScore: event.score,
+            })),
+          })),
+        },
+        'llm.failed': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const candidate = event.role === 'verification' ? Math.floor(event.index / 10_000) : event.index;
+            if (event.role === 'solution') {
+              // No solution: nothing to verify or summarise; the candidate counts as unanswered.
+              const candidates = updateCandidate(context.candidates, candidate, (state) => ({
+                ...state,
+                text: null,
+                summarized: true,
+                failures: [...state.failures, failure(event)],
+              }));
+              enqueue.assign({ candidates });
+              if (isBarrier(context) && allSolved(candidates)) {
+                for (const message of verificationRequests(context, candidates)) enqueue({ type: 'post', params: { message } });
+              }
+            } else if (event.role === 'verification') {
+              const verification = { index: event.index % 10_000, score: null, analysis: '' };
+              const { candidates, summaryRequests } = settleVerification(context, candidate, verification, failure(event));
+              enqueue.assign({ candidates });
+              for (const message of summaryRequests) enqueue({ type: 'post', params: { message } });
+            } else if (event.role === 'summary') {
+              enqueue.assign({ candidates: updateCandidate(context.candidates, candidate, (state) => withoutSummary(state, failure(event))) });
+            } else if (event.role === 'judge') {
+              const judged = fromJudgeIndex(event.index);
+              enqueue.assign({
+                candidates: updateCandidate(context.candidates, judged.candidate, (state) => ({
+                  ...addVerdict(state, judged.pass, null),
+                  failures: [...state.failures, failure(event)],
+                })),
+              });
+            }
+          }),
+        },
+      },
+    },
+    evolving: {
+      entry: [
+        assign(({ context }) => ({ rollouts: toRollouts(context.candidates) })),
+        enqueueActions(({ context, enqueue }) => {
+          const shared = { ...base(context), question: context.problem.question, rollouts: context.rollouts };
+          enqueue({
+            type: 'post',
+            params: { message: { type: 'experience.requested', ...shared, correlation: correlation(context, 'experience', 0), bank: context.experience } },
+          });
+          enqueue({
+            type: 'post',
+            params: { message: { type: 'guideline.requested', ...shared, correlation: correlation(context, 'guideline', 0), bank: context.guidelines } },
+          });
+        }),
+      ],
+      always: { guard: 'banksEvolved', target: 'deduplicating' },
+      on: {
+        'experience.completed': { actions: assign({ newExperience: ({ event }) => event.records }) },
+        'guideline.completed': { actions: assign({ newGuidelines: ({ event }) => event.records }) },
+        'llm.failed': {
+          actions: assign(({ event }) =>
+            event.role === 'experience' ? { newExperience: [] } : event.role === 'guideline' ? { newGuidelines: [] } : {},
+          ),
+        },
+      },
+    },
+    deduplicating: {
+      invoke: {
+        src: 'dedupBanks',
+        input: ({ context }) => ({
+          experience: context.experience,
+          newExperience: context.newExperience ?? [],
+          guidelines: context.guidelines,
+          newGuidelines: context.newGuidelines ?? [],
+          threshold: context.settings.jaccardThreshold,
+        }),
+        onDone: {
+          target: 'saving',
+          actions: assign(({ context, event }) => {
+            const stats = (before: number, added: number, after: number) => ({ added: after - before, dropped: before + added - after, size: after });
+            return {
+              bankUpdate: {
+                experience: stats(context.experience.length, context.newExperience?.length ?? 0, event.output.experience.length),
+                guideline: stats(context.guidelines.length, context.newGuidelines?.length ?? 0, event.output.guidelines.length),
+              },
+              experience: event.output.experience,
+              guidelines: event.output.guidelines,
+              graded: results(context),
+            };
+          }),
+        },
+      },
+    },
+    saving: {
+      invoke: {
+        src: 'saveIteration',
+        input: ({ context }) => ({
+          problem: context.problem.id,
+          ordinal: context.ordinal,
+          iteration: context.iteration,
+          candidates: context.graded,
+          rollouts: context.rollouts,
+          experience: context.experience,
+          guidelines: context.guidelines,
+        }),
+        onDone: [
+          { guard: 'lastIteration', target: 'done', actions: 'announceIteration' },
+          { target: 'solving', reenter: true, actions: ['announceIteration', assign({ iteration: ({ context }) => context.iteration + 1 })] },
+        ],
+      },
+    },
+    done: {
+      type: 'final',
+      entry: {
+        type: 'post',
+        params: ({ context }) => ({
+          message: { type: 'problem.completed', ...base(context), correlation: `${context.problem.id}/done`, iterations: context.iteration + 1 },
+        }),
+      },
+    },
+  },
+});
+
+function isBarrier(context: ProblemContext): boolean {
+  return context.settings.schedule === 'barrier';
+}
+
+/** True once every candidate's solution is in or has failed for good. */
+function allSolved(candidates: CandidateState[]): boolean {
+  return candidates.every((candidate) => candidate.text !== null || candidate.summarized);
+}
+
+/** The M verification requests of each of `candidates` that has a solution. */
+function verificationRequests(context: ProblemContext, candidates: CandidateState[]): Message[] {
+  const messages: Message[] = [];
+  for (const candidate of candidates) {
+    if (candidate.text === null) continue;
+    for (let index = 0; index < context.settings.nVerifications; index++) {
+      messages.push({
+        type: 'verification.requested',
+        ...base(context),
+        correlation: correlation(context, 'verification', `${candidate.candidate}.${index}`),
+        candidate: candidate.candidate,
+        index,
+        question: context.problem.question,
+        solution: candidate.text,
+      });
+    }
+  }
+  return messages;
+}
+
+function summaryRequest(context: ProblemContext, candidate: CandidateState): Message {
+  return {
+    type: 'summary.requested',
+    ...base(context),
+    correlation: correlation(context, 'summary', candidate.candidate),
+    candidate: candidate.candidate,
+    question: context.problem.question,
+    solution: candidate.text ?? '',
+    verifications: candidate.verifications,
+  };
+}
+
+/**
+ * Records a verification; once the candidate has all M, returns its summary
+ * request too (under a barrier: once every candidate with a solution has all M,
+ * every summary request).
+ */
+function settleVerification(
+  context: ProblemContext,
+  index: number,
+  verification: { index: number; score: number | null; analysis: string },
+  failed: string | null,
+): { candidates: CandidateState[]; summaryRequests: Message[] } {
+  const before = context.candidates.find((candidate) => candidate.candidate === index);
+  if (!before) return { candidates: context.candidates, summaryRequests: [] };
+  let after = addVerification(before, verification);
+  if (failed) after = { ...after, failures: [...after.failures, failed] };
+  const candidates = updateCandidate(context.candidates, index, () => after);
+  const verified = (candidate: CandidateState) => candidate.verifications.length >= context.settings.nVerifications;
+  if (!verified(after)) return { candidates, summaryRequests: [] };
+  if (!isBarrier(context)) return { candidates, summaryRequests: [summaryRequest(context, after)] };
+  const waiting = candidates.filter((candidate) => candidate.text !== null && !candidate.summarized);
+  return { candidates, summaryRequests: waiting.every(verified) ? waiting.map((candidate) => summaryRequest(context, candidate)) : [] };
+}

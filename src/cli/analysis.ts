@@ -1,0 +1,84 @@
+/**
+ * The commands that read a run directory: `tmas log`, `tmas show` and
+ * `tmas export`. None of them writes to the store.
+ */
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { runExportCommand } from './export.command.ts';
+import { runLogCommand } from './log.command.ts';
+import { runShowCommand } from './show.command.ts';
+import path from 'node:path';
+import { formatReplayReport } from '../analysis/replay-report.ts';
+import type { Secrets } from '../host/config.ts';
+import { collectGarbageEagerly } from './eager-gc.ts';
+import { ENDPOINT_SLOTS } from '../kernel/protocol.ts';
+import { decimal, integer } from './parsers.ts';
+
+/** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
+async function writeLine(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+}
+
+/** Adds log, show and export to the program. */
+export function defineAnalysisCommands(program: Command, io: { stdout(line: string): void; stderr(line: string): void }): void {
+  program
+    .command('log')
+    .description('stream the message log of a run as JSONL (for jq or pandas)')
+    .argument('<dir>', 'the run directory (--output-file of the run)')
+    .option('--problem <id>', 'only messages about this problem')
+    .option('--iteration <t>', 'only messages of this iteration', integer(-1))
+    .option('--role <role>', 'only messages to or from this role (solution, verification, …)')
+    .option('--type <type>', 'only this message type, or a prefix ending in "." (e.g. bank.)')
+    .exitOverride()
+    .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
+      collectGarbageEagerly();
+      await runLogCommand(dir, filters, writeLine);
+    });
+
+  program
+    .command('replay')
+    .description('re-run the actors with every completion served from the journal (no network) and compare with the message log')
+    .argument('<dir>', 'the run directory')
+    .option('--jaccard-threshold <x>', 'replay with another bank deduplication threshold', decimal(0, 1))
+    .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy")')
+    .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
+    .exitOverride()
+    .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean }) => {
+      collectGarbageEagerly();
+      const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
+      const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
+      const changes = {
+        ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
+        ...(options.agents === undefined ? {} : { agents: path.resolve(options.agents) }),
+      };
+      // The whole runtime: loaded only when a replay runs.
+      const { replayRun } = await import('../analysis/replay.ts');
+      const report = await replayRun(dir, { changes, live: options.live, secrets });
+      for (const line of formatReplayReport(report)) io.stdout(line);
+      process.exitCode = report.identical ? 0 : 1;
+    });
+
+  program
+    .command('show')
+    .description("print a problem's candidates, scores, summaries and both banks at the end of an iteration")
+    .argument('<dir>', 'the run directory')
+    .requiredOption('--problem <id>', 'the problem id')
+    .option('--iteration <t>', 'the iteration (default: the last completed)', integer(0))
+    .exitOverride()
+    .action(async (dir: string, options: { problem: string; iteration?: number }) => {
+      for (const line of await runShowCommand(dir, options)) io.stdout(line);
+    });
+
+  program
+    .command('export')
+    .description('export the trajectories as RL training records (JSONL and Parquet)')
+    .argument('<dir>', 'the run directory')
+    .option('--format <format>', 'the record format', 'rl')
+    .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
+    .exitOverride()
+    .action(async (dir: string, options: { format: string; out?: string }) => {
+      collectGarbageEagerly();
+      const result = await runExportCommand(dir, options);
+      io.stdout(`${result.records} records: ${result.jsonl}, ${result.parquet}`);
+    });
+}

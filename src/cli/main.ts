@@ -1,0 +1,152 @@
+/**
+ * The `tmas` command line. Each subcommand parses its flags, validates
+ * everything it can before touching the disk, and hands over to the runtime.
+ * A user mistake prints one paragraph and exits 2; anything else is a bug and
+ * prints its stack.
+ *
+ * Each command loads its implementation when it runs: the runtime, the grader
+ * (mathjs) and the simulator cost about 140 MB of memory and a second of
+ * start-up, which `tmas log` or `tmas --help` should not pay.
+ */
+import { Command, CommanderError } from 'commander';
+import { decimal, integer, kebabCaseFlags } from './parsers.ts';
+import { defineAnalysisCommands } from './analysis.ts';
+import { defineRunOptions, type RunFlags } from './run.command.ts';
+import { interruptOnSignals } from './signals.ts';
+import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
+import { formatIterationTable } from '../observers/table.ts';
+import { VERSION } from '../kernel/version.ts';
+
+const io = {
+  stdout: (line: string) => void process.stdout.write(`${line}\n`),
+  stderr: (line: string) => void process.stderr.write(`${line}\n`),
+  terminal: process.stderr.isTTY ? process.stderr : undefined,
+};
+
+function createProgram(): Command {
+  const program = new Command('tmas')
+    .description('Test-time-scaling evaluations of language models on math benchmarks, as an actor runtime (TMAS and baselines).')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for the options)')
+    .exitOverride();
+
+  defineRunOptions(
+    program
+      .command('run')
+      .description('run an evaluation (with no --base-url, against the embedded simulated model)')
+      .exitOverride(),
+  ).action(async (flags: RunFlags, command: Command) => {
+    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }] = await Promise.all([import('./prepare-run.ts'), import('../host/plugins.ts'), import('../host/run-evaluation.ts')]);
+    const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
+    if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
+      io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
+    }
+    const controller = interruptOnSignals(io);
+    const strategy = await resolveStrategy(config);
+    const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy });
+    io.stdout('');
+    io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated }));
+    io.stdout('');
+    io.stdout(
+      `${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}: ` +
+        `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
+    );
+    io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+  });
+
+  program
+    .command('sim-server')
+    .description('serve the simulated model on its own (an OpenAI-compatible HTTP server; not a real LLM)')
+    .requiredOption('--problems <file>', 'the problems whose reference answers it knows (JSONL or CSV)')
+    .option('--port <n>', 'port (0: any free port)', integer(0, 65_535), 8000)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--seed <n>', 'seed of its answers', integer(0), 0)
+    .option('--latency-median-ms <ms>', 'median latency (0: none)', decimal(0, 600_000), 0)
+    .option('--latency-p99-ms <ms>', '99th percentile latency', decimal(0, 600_000), 0)
+    .option('--output-tokens <n>', 'approximate tokens of a solution', integer(1), 250)
+    .option('--faults <spec>', 'fault injection rates, e.g. 429=0.05,503=0.02,reset=0.02,hang=0.01,malformed=0.02,length=0.02,empty=0.01')
+    .option('--reasoning', 'also send reasoning_content, as reasoning models do', false)
+    .option('--request-log <file>', 'append one JSONL line per request')
+    .exitOverride()
+    .action(async (flags) => {
+      const { runSimServerCommand } = await import('./sim-server.command.ts');
+      const server = await runSimServerCommand({ ...flags, latencyMedianMs: flags.latencyMedianMs, latencyP99Ms: Math.max(flags.latencyP99Ms, flags.latencyMedianMs) }, io);
+      await new Promise<void>((resolve) => {
+        const stop = () => void server.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+
+  program
+    .command('bench')
+    .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
+    .option('--quick', 'smaller sizes, for development', false)
+    .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
+    .option('--only <names>', 'comma-separated: overhead,pipelining,event-loop,memory,dedup,tokenizer', '')
+    .option('--keep', 'keep the run directories', false)
+    .exitOverride()
+    .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {
+      const { runBenchmarks } = await import('../bench/runner.ts');
+      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only: flags.only.split(',').filter((name) => name !== '') }, io);
+    });
+
+  program
+    .command('grade')
+    .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
+    .option('--gold <answer>', 'the reference answer')
+    .option('--pred <answer>', 'the predicted answer (or a whole response: its last \\boxed{} is used)')
+    .option('--jsonl <file>', 'grade every {gold, pred} line of a file; prints agreement when lines carry `equal`')
+    .option('--units <policy>', 'ignore or strict: whether "5 cm" equals "5"', 'ignore')
+    .exitOverride()
+    .action(async (flags: { gold?: string; pred?: string; jsonl?: string; units: string }) => {
+      if (flags.units !== 'ignore' && flags.units !== 'strict') throw new UserError('TMAS_USAGE', `--units must be ignore or strict, got ${flags.units}.`);
+      if (flags.jsonl === undefined && (flags.gold === undefined || flags.pred === undefined)) {
+        throw new UserError('TMAS_USAGE', 'tmas grade needs --gold and --pred, or --jsonl FILE.');
+      }
+      const { runGradeCommand } = await import('./grade.command.ts');
+      process.exitCode = await runGradeCommand({ ...flags, units: flags.units }, io);
+    });
+
+  program
+    .command('report')
+    .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
+    .argument('<dirs...>', 'run output directories (each holding metrics.json)')
+    .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
+    .option('--format <format>', 'html or md', 'html')
+    .exitOverride()
+    .action(async (dirs: string[], flags: { out?: string; format: string }) => {
+      const { runReportCommand } = await import('./report.command.ts');
+      await runReportCommand(dirs, flags, io);
+    });
+
+  defineAnalysisCommands(program, io);
+  return program;
+}
+
+/** Runs the CLI on `argv` (without the node and script paths) and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; a flag error has already been printed by commander.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (isUserError(error)) {
+      io.stderr(`tmas: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
+      io.stderr(`tmas: ${error.message}`);
+      return 130;
+    }
+    io.stderr(`tmas: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}
+
+// Exit explicitly: every resource is closed by now, and a stray handle must not keep a finished run alive.
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,48 @@
+/**
+ * `tmas report DIR [DIR…] [--out FILE] [--format html|md]`: reads each run
+ * directory and writes one report comparing them (HTML by default, to
+ * `report.html`; Markdown with `--format md`, to stdout unless `--out` is given).
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../kernel/errors.ts';
+import { readChartLibrary } from '../report/chart-library.ts';
+import { renderReportHtml } from '../report/html.ts';
+import { loadRun } from '../report/load.ts';
+import { renderReportMarkdown } from '../report/markdown.ts';
+
+/** Flags of `tmas report`. */
+export interface ReportFlags {
+  out?: string;
+  format: string;
+}
+
+/** Writes the report of `dirs`; returns the file written, or null when Markdown went to stdout. */
+export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }): Promise<string | null> {
+  if (flags.format !== 'html' && flags.format !== 'md') {
+    throw new UserError('TMAS_USAGE', `--format must be html or md, got "${flags.format}".`);
+  }
+  if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
+  const runs = [];
+  for (const dir of dirs) runs.push(await loadRun(dir));
+  const names = new Map<string, number>();
+  // Two directories with the same base name must still be told apart on the charts.
+  for (const run of runs) {
+    const seen = names.get(run.name) ?? 0;
+    names.set(run.name, seen + 1);
+    if (seen > 0) run.name = `${run.name} (${seen + 1})`;
+  }
+  if (flags.format === 'md') {
+    const text = renderReportMarkdown(runs);
+    if (flags.out === undefined) {
+      io.stdout(text);
+      return null;
+    }
+    await writeFile(flags.out, text);
+    return path.resolve(flags.out);
+  }
+  const out = path.resolve(flags.out ?? 'report.html');
+  await writeFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary() }));
+  io.stdout(`Report: ${out}`);
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * `tmas sim-server`: runs the simulated model on its own, so another tool (or
+ * another tmas run, with --base-url) can talk to it.
+ */
+import { loadProblems } from '../input/problems.ts';
+import { parseFaults } from '../sim/faults.ts';
+import { startSimServer, type SimServer } from '../sim/server.ts';
+
+/** Options of the sim-server command, as the CLI parses them. */
+export interface SimServerCommandOptions {
+  port: number;
+  host: string;
+  /** Problem file (JSONL, JSON array or CSV). */
+  problems: string;
+  seed: number;
+  latencyMedianMs: number;
+  latencyP99Ms: number;
+  outputTokens: number;
+  /** Fault spec, e.g. `429=0.05,503=0.02,reset=0.02`. */
+  faults?: string;
+  reasoning: boolean;
+  requestLog?: string;
+}
+
+/**
+ * Loads the problems, starts the simulated model and prints where it listens.
+ * Resolves with the running server; the caller closes it (e.g. on Ctrl-C).
+ * Throws UserError for a bad problem file (`TMAS_INPUT`) or fault spec (`TMAS_USAGE`).
+ */
+export async function runSimServerCommand(options: SimServerCommandOptions, io: { stdout(line: string): void }): Promise<SimServer> {
+  const faults = options.faults === undefined ? {} : parseFaults(options.faults);
+  const problems = await loadProblems(options.problems);
+  const latency = options.latencyMedianMs > 0 ? { medianMs: options.latencyMedianMs, p99Ms: Math.max(options.latencyMedianMs, options.latencyP99Ms) } : 0;
+  const server = await startSimServer({
+    problems,
+    seed: options.seed,
+    host: options.host,
+    port: options.port,
+    latency,
+    outputTokens: options.outputTokens,
+    faults,
+    reasoning: options.reasoning,
+    ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+  });
+  io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}`);
+  return server;
+}

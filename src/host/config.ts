@@ -1,0 +1,73 @@
+/**
+ * The configuration of a run, as the CLI builds it and the manifest stores it.
+ * API keys are not part of it: they live in `Secrets`, which is never written.
+ */
+import type { EndpointSlot } from '../kernel/protocol.ts';
+
+/** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
+export interface RoleEndpoint {
+  baseUrl: string | null;
+  model: string;
+}
+
+/** The simulated model's settings (used when no --base-url is given). */
+export interface SimSettings {
+  latencyMedianMs: number;
+  latencyP99Ms: number;
+  outputTokens: number;
+}
+
+/** Everything that shapes a run. */
+export interface RunConfig {
+  inputFile: string;
+  /** Column names when the input is CSV. */
+  columns: { id: string; question: string; answer: string };
+  outputDir: string;
+  tokenizer: string;
+  /** The model's context window in tokens. */
+  maxTokens: number;
+  nCandidates: number;
+  nVerifications: number;
+  maxIterations: number;
+  concurrency: number;
+  epsilon: number;
+  /** false with --no-proof: numeric/short answers in \boxed{}. */
+  proof: boolean;
+  seed: number;
+  jaccardThreshold: number;
+  temperature: number;
+  timeoutSeconds: number;
+  maxRetries: number;
+  /** Retries of a call whose output a role cannot use (`--parse-retries`); default 2. */
+  parseRetries?: number;
+  /** First backoff step of the gateway's retries in ms (`--retry-base-ms`, hidden; tests use a small one); default 1000. */
+  retryBaseMs?: number;
+  /** Problems running at once; 0 = all. */
+  activeProblems: number;
+  /** `pipelined` (default): each call starts as soon as its inputs exist; `barrier`: each phase of a problem waits for the whole previous phase (for comparison). */
+  schedule?: Schedule;
+  /** LLM judge passes per candidate (`--judge-passes`); 0 turns the judge off. Absent in runs made before the judge existed. */
+  judgePasses?: number;
+  /** The method (`--strategy`, a name in machines/strategies/index.ts STRATEGIES); absent means `tmas`. */
+  strategy?: string;
+  /** The `majority` strategy's samples per problem (`--samples`); default 64. */
+  samples?: number;
+  /** The user module of agent overrides (`--agents FILE`), resolved; absent when none. */
+  agents?: string;
+  endpoints: Record<EndpointSlot, RoleEndpoint>;
+  sim: SimSettings;
+}
+
+/** How a problem's phases overlap (`--schedule`). */
+export type Schedule = 'pipelined' | 'barrier';
+
+/** API keys per role. Never logged, journaled or printed. */
+export type Secrets = Record<EndpointSlot, string>;
+
+/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
+export const CONTEXT_MARGIN = 256;
+
+/** True when every role goes to the embedded simulated model. */
+export function usesSimulator(config: RunConfig): boolean {
+  return Object.values(config.endpoints).some((endpoint) => endpoint.baseUrl === null);
+}

@@ -1,0 +1,75 @@
+/**
+ * Getting the model endpoints ready before a run: start the embedded
+ * simulated model when a role has no --base-url, check that every endpoint
+ * answers, fill in model names from `/v1/models`, and tell whether the run is
+ * simulated (also when the simulator runs as `tmas sim-server`).
+ */
+import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
+import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../gateway/check.ts';
+import { endpointFor } from './llm-call.ts';
+import type { Problem } from '../input/problems.ts';
+import { ENDPOINT_SLOTS } from '../kernel/protocol.ts';
+import { startSimServer, type SimServer } from '../sim/server.ts';
+
+const FLAG_OF_ROLE = {
+  solution: { url: '--base-url', model: '--model-name' },
+  verification: { url: '--verify-base-url', model: '--verify-model-name' },
+  summary: { url: '--summary-base-url', model: '--summary-model-name' },
+  experience: { url: '--exp-base-url', model: '--exp-model-name' },
+  guideline: { url: '--guide-base-url', model: '--guide-model-name' },
+  judge: { url: '--judge-base-url', model: '--judge-model-name' },
+} as const;
+
+/** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
+export const OFFLINE_URL = 'http://offline.invalid/v1';
+
+/** Endpoints ready for calls. */
+export interface PreparedEndpoints {
+  /** The embedded simulated model, when one was started; the caller closes it. */
+  sim: SimServer | null;
+  simulatorUrl: string;
+  simulated: boolean;
+}
+
+/**
+ * Prepares the endpoints of a run. Fills in `config.endpoints[*].model` where
+ * it was left empty (a role without --model-name uses the first model its
+ * endpoint serves: vLLM and SGLang serve one). Offline (replay), nothing is
+ * started or contacted and the models are the manifest's.
+ */
+export async function prepareEndpoints(
+  config: RunConfig,
+  secrets: Secrets,
+  problems: Problem[],
+  options: { offline: boolean; say: (line: string) => void },
+): Promise<PreparedEndpoints> {
+  let sim: SimServer | null = null;
+  if (usesSimulator(config) && !options.offline) {
+    sim = await startSimServer({
+      problems,
+      seed: config.seed,
+      latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
+      outputTokens: config.sim.outputTokens,
+    });
+    options.say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
+  }
+  try {
+    const deps = { config, secrets, simulatorUrl: sim?.url ?? OFFLINE_URL };
+    // A run made before the judge existed has no judge endpoint: it is the solution agent's.
+    config.endpoints.judge ??= { ...config.endpoints.solution };
+    secrets.judge ??= secrets.solution;
+    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
+
+    const listed: Map<string, ListedModel[]> = await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: FLAG_OF_ROLE[role].url })));
+    for (const role of ENDPOINT_SLOTS) {
+      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpointFor(role, deps).baseUrl), FLAG_OF_ROLE[role].model);
+    }
+    const simulated =
+      usesSimulator(config) ||
+      ENDPOINT_SLOTS.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
+    return { sim, simulatorUrl: deps.simulatorUrl, simulated };
+  } catch (error) {
+    await sim?.close();
+    throw error;
+  }
+}

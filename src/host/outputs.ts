@@ -1,0 +1,53 @@
+/**
+ * The files a finished run leaves beside its store: `results.jsonl` (one line
+ * per problem and iteration, in input order) and `metrics.json` (per
+ * iteration). Both are derived from the store, so they can be rewritten at any
+ * time from it.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { RunConfig } from './config.ts';
+import type { IterationMetrics } from '../observers/metrics.ts';
+import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
+import type { Store } from '../store/store.ts';
+import type { GatewayStats } from '../gateway/gateway.ts';
+
+/** Writes results.jsonl and metrics.json into the output directory. */
+export async function writeOutputs(options: {
+  store: Store;
+  outputDir: string;
+  simulated: boolean;
+  iterations: IterationMetrics[];
+  calls: { issued: number; reused: number };
+  wallSeconds: number;
+  config: RunConfig;
+  /** Retries the gateway made, when known. */
+  retries?: number;
+  /** The gateway's counters at the end: retries by cause, failures, per-endpoint adaptive limits. */
+  gateway?: GatewayStats;
+}): Promise<void> {
+  const results = createWriteStream(path.join(options.outputDir, 'results.jsonl'));
+  const problems = createProblemTable();
+  for await (const record of options.store.iterationRecords()) {
+    problems.add(record);
+    const line = JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
+    if (!results.write(`${line}\n`)) await once(results, 'drain');
+  }
+  results.end();
+  await finished(results);
+
+  const metrics = {
+    simulated: options.simulated,
+    models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
+    iterations: options.iterations,
+    calls: options.calls,
+    ...(options.gateway ? { gateway: { retries: options.gateway.retries, retriesByCause: options.gateway.retriesByCause, failures: options.gateway.failures, endpoints: options.gateway.endpoints } } : {}),
+    wallSeconds: Math.round(options.wallSeconds * 10) / 10,
+    totals: runTotals(options.iterations, { wallSeconds: Math.round(options.wallSeconds * 10) / 10, ...(options.retries === undefined ? {} : { retries: options.retries }) }),
+    problems: problems.rows(),
+  };
+  await writeFile(path.join(options.outputDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
+}

@@ -1,0 +1,173 @@
+/**
+ * The plugin API: a user's module replaces the actor definition of any role
+ * of the chosen strategy, or only its prompt and/or its reply parser.
+ *
+ * ```ts
+ * // my-agents.ts, run with: tmas run --agents ./my-agents.ts …
+ * import { defineAgents } from './path/to/tmas/src/plugin-api.ts';
+ * export default defineAgents({
+ *   verification: { prompt: (request, options) => ({ system: 'You are the Verification agent. …', parts: [] }) },
+ * });
+ * ```
+ *
+ * Programmatically: `applyAgents(STRATEGIES.tmas, agents)` returns a new
+ * strategy to pass to `runEvaluation(…, { strategy })`. A replaced role still
+ * talks only through the message protocol and the runtime's `llm` and `post`,
+ * so journal, metrics and report work unchanged.
+ */
+import { stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import type { AnyStateMachine } from 'xstate';
+import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../machines/multi-call.role.ts';
+import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
+import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
+import type { RunConfig } from './config.ts';
+import { UserError } from '../kernel/errors.ts';
+import type { MessageType } from '../kernel/protocol.ts';
+
+/** The name of every role with a request message in the protocol (`solution`, `verification`, `ceo`, …). */
+export type RoleName = Extract<MessageType, `${string}.requested`> extends `${infer R}.requested` ? R : never;
+
+/** The request type of a role. */
+export type RequestOf<R extends RoleName> = Extract<MessageType, `${R}.requested`>;
+
+/** What a plugin may replace for one role: the whole actor, or its prompt and/or reply parser. */
+export interface RoleOverride<R extends RoleName = RoleName> {
+  /** A whole actor definition: a `RoleDefinition` (one call per request), a `MultiCallRoleDefinition` (several), or a machine. */
+  actor?: RoleDefinition<RequestOf<R>> | MultiCallRoleDefinition<RequestOf<R>> | AnyStateMachine;
+  /** Only the prompt; the strategy's definition keeps the rest. */
+  prompt?: RoleDefinition<RequestOf<R>>['prompt'];
+  /** Only the output parser; the strategy's definition keeps the rest. */
+  reply?: RoleDefinition<RequestOf<R>>['reply'];
+}
+
+/** A plugin: overrides by role name, for whichever strategy the run uses. */
+export type Agents = { [R in RoleName]?: RoleOverride<R> };
+
+/** Declares a plugin's overrides, typed by role. Returns its argument. */
+export function defineAgents<const A extends Agents>(agents: A): A {
+  return agents;
+}
+
+/** Declares a one-call role definition, typed by its request (an identity, for type inference). */
+export function defineRole<T extends MessageType>(definition: RoleDefinition<T>): RoleDefinition<T> {
+  return definition;
+}
+
+/** Declares a role that makes several calls per request, typed by its request (an identity, for type inference). */
+export function defineMultiCallRole<T extends MessageType>(definition: MultiCallRoleDefinition<T>): MultiCallRoleDefinition<T> {
+  return definition;
+}
+
+/** The built-in strategy of a name, or a user error listing the names. */
+export function strategyNamed(name: string | undefined): Strategy {
+  const strategy = STRATEGIES[name ?? 'tmas'];
+  if (!strategy) {
+    throw new UserError('TMAS_USAGE', `Unknown --strategy ${name}. Choose one of: ${Object.keys(STRATEGIES).join(', ')}.`);
+  }
+  return strategy;
+}
+
+function isMachine(value: unknown): value is AnyStateMachine {
+  return typeof value === 'object' && value !== null && typeof (value as { provide?: unknown }).provide === 'function' && 'config' in value;
+}
+
+function isMultiCall(value: object): value is MultiCallRoleDefinition {
+  return Array.isArray((value as { calls?: unknown }).calls);
+}
+
+function problem(where: string, what: string): UserError {
+  return new UserError('TMAS_AGENTS', `${where}: ${what}`);
+}
+
+/**
+ * Applies a plugin's overrides to a strategy and returns the new strategy.
+ * `where` names the plugin in error messages (its file, for `--agents`).
+ */
+export function applyAgents(strategy: Strategy, agents: Agents, where = 'the agents plugin'): Strategy {
+  if (typeof agents !== 'object' || agents === null) throw problem(where, 'it must export an object made with defineAgents({...}).');
+  const roles = { ...strategy.roles };
+  const definitions: Record<string, RoleDefinition> = { ...strategy.definitions };
+  for (const [role, override] of Object.entries(agents) as Array<[string, RoleOverride | undefined]>) {
+    if (override === undefined) continue;
+    if (!(role in roles)) {
+      throw problem(where, `the ${strategy.name} strategy has no ${role} role. Its roles are: ${Object.keys(roles).join(', ')}. Choose another --strategy or another role.`);
+    }
+    if (typeof override !== 'object' || override === null || (override.actor === undefined && override.prompt === undefined && override.reply === undefined)) {
+      throw problem(where, `the ${role} override must set actor, prompt or reply.`);
+    }
+    if (override.actor !== undefined && (override.prompt !== undefined || override.reply !== undefined)) {
+      throw problem(where, `the ${role} override sets actor together with prompt or reply: put them in the actor definition instead.`);
+    }
+    const actor: unknown = override.actor;
+    if (actor !== undefined) {
+      if (isMachine(actor)) {
+        roles[role] = actor;
+        delete definitions[role];
+      } else if (typeof actor === 'object' && actor !== null && typeof (actor as RoleDefinition).prompt === 'function' && typeof (actor as RoleDefinition).reply === 'function') {
+        const definition = actor as RoleDefinition | MultiCallRoleDefinition;
+        if (definition.role !== role || definition.request !== `${role}.requested`) {
+          throw problem(where, `the ${role} actor must have role '${role}' and request '${role}.requested' (it has '${definition.role}' and '${definition.request}').`);
+        }
+        if (isMultiCall(definition)) {
+          roles[role] = createMultiCallRoleMachine(definition);
+          delete definitions[role];
+        } else {
+          roles[role] = createRoleMachine(definition);
+          definitions[role] = definition;
+        }
+      } else {
+        throw problem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
+      }
+      continue;
+    }
+    const base = definitions[role];
+    if (!base) throw problem(where, `the ${role} role of ${strategy.name} is a custom machine: replace its whole actor instead of its prompt or reply.`);
+    for (const key of ['prompt', 'reply'] as const) {
+      if (override[key] !== undefined && typeof override[key] !== 'function') throw problem(where, `the ${role} ${key} must be a function.`);
+    }
+    const definition: RoleDefinition = {
+      ...base,
+      ...(override.prompt ? { prompt: override.prompt as RoleDefinition['prompt'] } : {}),
+      ...(override.reply ? { reply: override.reply as RoleDefinition['reply'] } : {}),
+    };
+    roles[role] = createRoleMachine(definition);
+    definitions[role] = definition;
+  }
+  return { ...strategy, roles, definitions };
+}
+
+/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export. */
+export async function loadAgents(file: string): Promise<Agents> {
+  const where = `The agents module ${file} (--agents)`;
+  await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
+  });
+  let module: { default?: unknown; agents?: unknown };
+  try {
+    // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
+    // which cannot require tmas's ES modules while the CLI module is still evaluating.
+    const url = pathToFileURL(file).href;
+    module = (/\.[cm]?tsx?$/.test(file) ? await tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
+  } catch (error) {
+    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
+  }
+  let agents = module.default ?? module.agents;
+  // A TypeScript module that tsx compiled as CommonJS arrives wrapped once more: { default: module.exports }.
+  if (typeof agents === 'object' && agents !== null && '__esModule' in agents) {
+    const inner = agents as { default?: unknown; agents?: unknown };
+    agents = inner.default ?? inner.agents;
+  }
+  if (typeof agents !== 'object' || agents === null) {
+    throw new UserError('TMAS_AGENTS', `${where} exports no agents: export default defineAgents({...}) (or a named export \`agents\`).`);
+  }
+  return agents as Agents;
+}
+
+/** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one. */
+export async function resolveStrategy(config: Pick<RunConfig, 'strategy' | 'agents'>): Promise<Strategy> {
+  const strategy = strategyNamed(config.strategy);
+  if (config.agents === undefined) return strategy;
+  return applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
+}

@@ -1,0 +1,120 @@
+/**
+ * Resuming a run: which settings may change between the first start and a
+ * resume, and where each problem picks up.
+ *
+ * Settings that shape the calls (N, M, models, prompts, seed, ε, tokenizer, …)
+ * are refused when they differ from the manifest, unless `--force`: then the
+ * calls they change are issued anew and the unchanged ones are still answered
+ * from the journal, since the journal is keyed by the request itself.
+ */
+import type { LoopStart } from '../../machines/strategies/tmas/tmas.machine.ts';
+import type { RunConfig } from './config.ts';
+import { UserError } from '../kernel/errors.ts';
+import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
+import type { Manifest, Store } from '../store/store.ts';
+import { VERSION } from '../kernel/version.ts';
+
+/** A setting a resume may give again: its flag, whether it shapes calls, and how to read it. */
+interface Setting {
+  flag: string;
+  /** Option names (camelCase, as commander keys them) that set it. */
+  options: string[];
+  shapesCalls: boolean;
+  read: (config: RunConfig) => unknown;
+  write: (target: RunConfig, source: RunConfig) => void;
+}
+
+function field<K extends keyof RunConfig>(key: K, flag: string, shapesCalls: boolean, option: string = key): Setting {
+  return { flag, options: [option], shapesCalls, read: (c) => c[key], write: (t, s) => void (t[key] = s[key]) };
+}
+
+const SETTINGS: Setting[] = [
+  field('nCandidates', '--n-candidates', true),
+  field('nVerifications', '--n-verifications', true),
+  field('seed', '--seed', true),
+  field('epsilon', '--epsilon', true),
+  field('tokenizer', '--tokenizer', true),
+  field('temperature', '--temperature', true),
+  field('maxTokens', '--max-tokens', true),
+  field('jaccardThreshold', '--jaccard-threshold', true),
+  field('proof', '--no-proof', true),
+  field('strategy', '--strategy', true),
+  field('samples', '--samples', true),
+  field('agents', '--agents', true),
+  field('maxIterations', '--max-iterations', false),
+  field('concurrency', '--concurrency', false),
+  field('timeoutSeconds', '--timeout', false, 'timeout'),
+  field('maxRetries', '--max-retries', false),
+  field('activeProblems', '--active-problems', false),
+  {
+    flag: '--model-name (and the per-role model names)',
+    options: ['modelName', 'verifyModelName', 'summaryModelName', 'expModelName', 'guideModelName'],
+    shapesCalls: true,
+    read: (c) => Object.values(c.endpoints).map((e) => e.model).join(', '),
+    write: (t, s) => {
+      for (const [role, endpoint] of Object.entries(s.endpoints)) t.endpoints[role as keyof RunConfig['endpoints']].model = endpoint.model;
+    },
+  },
+  {
+    flag: '--base-url (and the per-role base URLs)',
+    options: ['baseUrl', 'verifyBaseUrl', 'summaryBaseUrl', 'expBaseUrl', 'guideBaseUrl'],
+    shapesCalls: false,
+    read: (c) => Object.values(c.endpoints).map((e) => e.baseUrl ?? 'simulated').join(', '),
+    write: (t, s) => {
+      for (const [role, endpoint] of Object.entries(s.endpoints)) t.endpoints[role as keyof RunConfig['endpoints']].baseUrl = endpoint.baseUrl;
+    },
+  },
+];
+
+/**
+ * The configuration of a resumed run: the manifest's, with the settings the
+ * user gave on this command line. Throws TMAS_RESUME_CONFLICT listing every
+ * call-shaping difference unless `force`.
+ */
+export function resumeConfig(stored: RunConfig, requested: RunConfig, given: ReadonlySet<string>, options: { force: boolean; runDir: string }): RunConfig {
+  const merged: RunConfig = structuredClone(stored);
+  const conflicts: string[] = [];
+  for (const setting of SETTINGS) {
+    if (!setting.options.some((option) => given.has(option))) continue;
+    const before = setting.read(stored);
+    const after = setting.read(requested);
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    if (setting.shapesCalls) conflicts.push(`${setting.flag}: the run has ${JSON.stringify(before)}, this command gives ${JSON.stringify(after)}`);
+    setting.write(merged, requested);
+  }
+  if (conflicts.length > 0 && !options.force) {
+    throw new UserError(
+      'TMAS_RESUME_CONFLICT',
+      `Refusing to resume ${options.runDir} with settings that change what the calls would be: ${conflicts.join('; ')}. ` +
+        'Leave these flags out to continue the run as it was, or add --force to issue the changed calls anew (unchanged calls are still answered from the journal).',
+    );
+  }
+  merged.outputDir = stored.outputDir;
+  return merged;
+}
+
+/** Where each problem of a stored run picks up: after its last completed iteration, with the banks and rollouts of then. */
+export async function loadStarts(store: Store, count: number): Promise<LoopStart[]> {
+  const starts: LoopStart[] = [];
+  for (let ordinal = 0; ordinal < count; ordinal++) {
+    const last = await store.lastIteration(ordinal);
+    starts.push(
+      last
+        ? { iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts }
+        : { iteration: 0, experience: [], guidelines: [], rollouts: [] },
+    );
+  }
+  return starts;
+}
+
+/**
+ * Refuses a run written under another protocol version: its journal keys would
+ * not match this version's, so a resume or replay would pay for every call again.
+ */
+export function checkProtocol(manifest: Manifest, runDir: string): void {
+  if (manifest.protocolVersion === PROTOCOL_VERSION) return;
+  throw new UserError(
+    'TMAS_RESUME',
+    `${runDir} was written by tmas ${manifest.tmasVersion} (protocol ${manifest.protocolVersion}); this tmas ${VERSION} uses protocol ${PROTOCOL_VERSION} and cannot reuse its journal. Resume or replay it with tmas ${manifest.tmasVersion}.`,
+  );
+}

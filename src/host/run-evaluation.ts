@@ -1,0 +1,298 @@
+/**
+ * The runtime: puts the parts together for one run. It starts the simulated
+ * model when no endpoint is given, opens the store, the worker pool, the
+ * gateway and the bus, subscribes the message log, the metrics and the
+ * progress display, provides the side-effect actors to the machines, runs the
+ * run actor to completion and writes the outputs.
+ */
+import { mkdir, readdir } from 'node:fs/promises';
+import type { Observable } from 'rxjs';
+import { createActor, fromPromise, toPromise } from 'xstate';
+import type { DedupBanksInput, DedupBanksOutput, LoopStart, SaveIterationInput } from '../../machines/strategies/tmas/tmas.machine.ts';
+import { dedupBanks } from './banks.ts';
+import { runMachine } from '../../machines/run.machine.ts';
+import type { Strategy } from '../../machines/strategies/index.ts';
+import { strategyNamed } from './plugins.ts';
+import type { RunConfig, Secrets } from './config.ts';
+import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
+import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
+import { createGateway, type Gateway } from '../gateway/gateway.ts';
+import { createBus } from '../kernel/bus.ts';
+import { prepareEndpoints } from './endpoints.ts';
+import { createLlmCall } from './llm-call.ts';
+import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
+import { createPool } from '../pool/pool.ts';
+import type { Problem } from '../input/problems.ts';
+import { showProgress, tmasExpectedCalls } from '../observers/progress.ts';
+import { hashOf } from '../kernel/prng.ts';
+import { loadStarts } from './resume.ts';
+import { metricsFromLog } from '../observers/log-metrics.ts';
+import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
+import { writeOutputs } from './outputs.ts';
+import { deliveryId } from '../kernel/routes.ts';
+import { writeMessageLog } from '../store/message-log.ts';
+import { Store } from '../store/store.ts';
+import { VERSION } from '../kernel/version.ts';
+
+/** Where the runtime writes what the user reads. */
+export interface RunIO {
+  stdout(line: string): void;
+  stderr(line: string): void;
+  /** A terminal for the live progress display; plain progress lines on `stderr` when absent. */
+  terminal?: NodeJS.WriteStream | undefined;
+}
+
+/** What a benchmark or a monitor may watch while a run goes: the gateway's counters and the bus. */
+export interface RunObservables {
+  gateway: Pick<Gateway, 'stats'>;
+  envelopes$: Observable<Envelope>;
+}
+
+/** What a finished run reports. */
+export interface RunOutcome {
+  outputDir: string;
+  simulated: boolean;
+  iterations: IterationMetrics[];
+  calls: { issued: number; reused: number };
+  wallSeconds: number;
+}
+
+
+async function ensureFreshOutputDir(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw new UserError('TMAS_OUTPUT', `Cannot read the output directory ${dir}: ${error.message}. Choose another --output-file.`, { cause: error });
+  });
+  if (entries.length > 0) {
+    throw new UserError('TMAS_OUTPUT', `The output directory ${dir} is not empty. Choose a new --output-file, or remove the directory to start over.`);
+  }
+  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
+  });
+}
+
+/** Runs one evaluation to completion. `problems` must already be validated. */
+export async function runEvaluation(
+  config: RunConfig,
+  secrets: Secrets,
+  problems: Problem[],
+  io: RunIO,
+  options: {
+    signal?: AbortSignal;
+    strategy?: Strategy;
+    /** Continue the run stored in `config.outputDir` instead of starting a new one. */
+    resume?: boolean;
+    /** Replay: answer every call from the journal and contact no endpoint; a miss becomes `llm.failed` (TMAS_REPLAY_MISS). */
+    offline?: boolean;
+    /** Called once the gateway and bus exist, for benchmarks and monitors. */
+    observe?: (parts: RunObservables) => void;
+  } = {},
+): Promise<RunOutcome> {
+  const strategy = options.strategy ?? strategyNamed(config.strategy);
+  const started = performance.now();
+  const cleanups: Array<() => Promise<void> | void> = [];
+  try {
+    const endpoints = await prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
+    cleanups.push(() => endpoints.sim?.close());
+    const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
+    let simulated = endpoints.simulated;
+
+    if (!options.resume) await ensureFreshOutputDir(config.outputDir);
+    // Serialises large store values and request bodies: a thread of its own, so that neither
+    // waits behind token counting; closed after the store and the gateway.
+    const jsonEncoder = createPool({ threads: 1 });
+    cleanups.push(() => jsonEncoder.close());
+    const encodeJson = (value: unknown) => jsonEncoder.encodeJson(value);
+    const store = await Store.open(config.outputDir);
+    cleanups.push(() => store.close());
+    store.encodeWith(encodeJson);
+    const previous = options.resume ? await store.getManifest() : undefined;
+    // Offline, no endpoint was listed: the run is as simulated as it was.
+    if (options.offline && previous) simulated = previous.simulated;
+    const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
+    const manifest = {
+      run: runId,
+      config,
+      configHash: hashOf(config),
+      tmasVersion: VERSION,
+      protocolVersion: PROTOCOL_VERSION,
+      simulated,
+      strategy: strategy.name,
+      createdAt: previous?.createdAt ?? new Date().toISOString(),
+    };
+    if (previous) await store.manifest().put('manifest', manifest);
+    else await store.startRun(manifest, problems);
+    const starts = options.resume ? await loadStarts(store, problems.length) : null;
+
+    const pool = createPool({ encoding: config.tokenizer });
+    cleanups.push(() => pool.close());
+    const gateway = createGateway({
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutSeconds * 1000,
+      maxRetries: config.maxRetries,
+      backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
+      encodeJson,
+    });
+    cleanups.push(() => gateway.close());
+    const counters = { reused: 0, issued: 0 };
+    const bus = createBus({ firstSeq: await store.nextSeq() });
+    const log = writeMessageLog(bus.envelopes$, store);
+    const metrics = createMetricsCollector();
+    bus.envelopes$.subscribe((envelope) => metrics.observe(envelope));
+    const progress = showProgress(bus.envelopes$, {
+      totalProblems: problems.length,
+      totalIterations: config.maxIterations,
+      write: io.stderr,
+      terminal: io.terminal,
+      simulated,
+      ...(strategy.name === 'tmas' ? { expectedCalls: expectedTmasCalls(config, problems, starts) } : {}),
+      probe: {
+        retriesByCause: () => gateway.stats.retriesByCause,
+        inFlight: () => gateway.stats.inFlight,
+        queued: () => gateway.stats.queued,
+        retries: () => gateway.stats.retries,
+        // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
+        limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
+        pass1: () => {
+          const done = metrics.iterations().filter((it) => it.problems === problems.length).at(-1);
+          return done ? { iteration: done.iteration, value: done.pass1 } : null;
+        },
+      },
+    });
+    cleanups.push(() => progress.stop());
+    options.observe?.({ gateway, envelopes$: bus.envelopes$ });
+
+    // Delivery is deferred to a microtask: an action must not run another actor's transition inside its own.
+    // Microtasks run in order, so the log order is still the order in which actors posted.
+    const post = (_: unknown, params: { message: Parameters<typeof bus.publish>[0] }) => queueMicrotask(() => void bus.publish(params.message));
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
+    const roleImplementations = { actors: { llm }, actions: { post } };
+    const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
+    const machine = runMachine.provide({
+      actions: { post },
+      actors: {
+        ...roles,
+        problem: strategy.problem.provide({
+          actions: { post },
+          actors: {
+            dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, signal)),
+            saveIteration: fromPromise<void, SaveIterationInput>(({ input }) =>
+              store.saveIteration(
+                { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts },
+                { experience: input.experience, guidelines: input.guidelines },
+              ),
+            ),
+          },
+          // A strategy's problem machine is typed loosely (AnyStateMachine); the run machine checks nothing more of it.
+        }) as never,
+      },
+    });
+
+    const actor = createActor(machine, {
+      input: {
+        run: runId,
+        roles: Object.keys(strategy.roles),
+        simulated,
+        maxActive: config.activeProblems,
+        roleOptions: { proof: config.proof, temperature: config.temperature, parseRetries: config.parseRetries ?? DEFAULT_PARSE_RETRIES },
+        problems: problems.map((problem, ordinal) => ({
+          run: runId,
+          ordinal,
+          problem: {
+            id: problem.id,
+            question: problem.question,
+            ...(problem.answer === undefined ? {} : { answer: problem.answer }),
+            ...(problem.solution === undefined ? {} : { solution: problem.solution }),
+          },
+          settings: {
+            nCandidates: config.nCandidates,
+            nVerifications: config.nVerifications,
+            maxIterations: config.maxIterations,
+            epsilon: config.epsilon,
+            seed: config.seed,
+            jaccardThreshold: config.jaccardThreshold,
+            ...(config.samples === undefined ? {} : { samples: config.samples }),
+            schedule: config.schedule ?? 'pipelined',
+            judgePasses: config.judgePasses ?? 0,
+            proof: config.proof,
+          },
+          start: starts?.[ordinal] ?? { iteration: 0, experience: [], guidelines: [], rollouts: [] },
+        })),
+      },
+    });
+    const routingFailure = new Promise<never>((_, reject) => {
+      bus.envelopes$.subscribe((envelope: Envelope) => {
+        if (envelope.to === 'log') return;
+        const target = envelope.to === 'run' ? actor : actor.system.get(deliveryId(envelope.to, envelope.message.correlation));
+        if (!target) {
+          reject(new Error(`no actor at ${envelope.to} for ${envelope.message.type} (seq ${envelope.seq})`));
+          return;
+        }
+        target.send(envelope.message as never);
+      });
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
+    });
+    actor.start();
+    let interrupted: unknown = null;
+    try {
+      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, store.failed]);
+    } catch (raced) {
+      // A failed store write (a full disk) may surface first as an actor error: the store's reason wins.
+      const storeError = store.writeError;
+      if (storeError !== null) {
+        actor.stop();
+        progress.stop();
+        throw new UserError(
+          'TMAS_STORE_WRITE',
+          `Cannot write to the run's store in ${config.outputDir}: ${(storeError as Error).message}. Every call journaled before this point is kept: ` +
+            `free some space (or fix the mount), then continue with: tmas run --resume ${config.outputDir}`,
+          { cause: storeError },
+        );
+      }
+      const error = raced;
+      // An endpoint that stays down stops the run as Ctrl-C does, then reports itself (TMAS_ENDPOINT_DOWN).
+      if (!options.signal?.aborted && !(isUserError(error) && error.code === 'TMAS_ENDPOINT_DOWN')) throw error;
+      interrupted = error;
+      // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
+      actor.stop();
+    }
+
+    progress.stop();
+    bus.complete();
+    await log.flush();
+    const iterations = await metricsFromLog(store);
+    const wallSeconds = (performance.now() - started) / 1000;
+    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats });
+    if (isUserError(interrupted)) throw interrupted;
+    if (interrupted !== null) {
+      throw new TmasError(
+        'TMAS_INTERRUPTED',
+        `Interrupted: ${counters.issued} calls issued and journaled so far (${counters.reused} answered from the journal); the run is resumable with: tmas run --resume ${config.outputDir}`,
+        { cause: interrupted },
+      );
+    }
+    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/** The calls a TMAS run will complete per role, for the progress bars: a resumed run counts only the iterations it has left. */
+function expectedTmasCalls(config: RunConfig, problems: Problem[], starts: LoopStart[] | null): Record<string, number> {
+  let problemIterations = 0;
+  let judgedProblemIterations = 0;
+  problems.forEach((problem, ordinal) => {
+    const remaining = Math.max(0, config.maxIterations - (starts?.[ordinal]?.iteration ?? 0));
+    problemIterations += remaining;
+    if ((config.proof ? problem.solution : problem.answer) !== undefined) judgedProblemIterations += remaining;
+  });
+  return tmasExpectedCalls({
+    problemIterations,
+    judgedProblemIterations,
+    nCandidates: config.nCandidates,
+    nVerifications: config.nVerifications,
+    judgePasses: config.judgePasses ?? 0,
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Everything a plugin (`tmas run --agents ./my-agents.ts`) or a new strategy
+ * needs, from one entry. Import it by path from your tmas checkout, e.g.
+ * `import { defineAgents } from '/opt/tmas/src/plugin-api.ts'`; see the README,
+ * "Write your own strategy".
+ */
+
+// Declaring and applying plugins.
+export { applyAgents, defineAgents, defineMultiCallRole, defineRole, loadAgents, resolveStrategy, strategyNamed, type Agents, type RequestOf, type RoleName, type RoleOverride } from './host/plugins.ts';
+
+// Role actors: one call per request, or several.
+export { createRoleMachine, endpointSlotOf, type RoleDefinition, type RoleOptions } from '../machines/role.machine.ts';
+export { createMultiCallRoleMachine, type CallSpec, type MultiCallRoleDefinition } from '../machines/multi-call.role.ts';
+export type { LlmOutput } from '../machines/llm.ts';
+
+// Prompt and reply building blocks (the tags are what the simulated model reads).
+export { experienceParts, guidelineParts, instructionPart, problemPart, rolloutParts, solutionPart, type PromptPart, type PromptSpec } from '../machines/prompt.ts';
+export { callInfo, parseJsonReply, parseScore, replyBase } from '../machines/reply.ts';
+
+// The built-in roles, to reuse or wrap.
+export { solutionPrompt, solutionRole } from '../machines/roles/solution.role.ts';
+export { verificationPrompt, verificationRole } from '../machines/roles/verification.role.ts';
+export { summaryRole } from '../machines/roles/summary.role.ts';
+export { experienceRole } from '../machines/strategies/tmas/experience.role.ts';
+export { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
+
+// Strategies: the registry, and the pieces the baselines are built from.
+export { STRATEGIES, type Strategy } from '../machines/strategies/index.ts';
+export { createProgramMachine, waiting, type Effect, type ProblemProgram, type Step } from '../machines/program.machine.ts';
+export { messageBase, resultOf, failureOf, roleLine, answerInstruction, type CandidateView } from '../machines/kit.ts';
+export type { ProblemInput } from '../machines/strategies/tmas/tmas.machine.ts';
+
+// The message protocol.
+export type { CandidateResult, EndpointSlot, Message, MessageOf, MessageType, Verification } from './kernel/protocol.ts';

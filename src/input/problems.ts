@@ -1,0 +1,98 @@
+/**
+ * Loading a problem file: JSONL (or one JSON array of objects), or CSV when the
+ * name ends in `.csv`. Every mistake is a `UserError` with code `TMAS_INPUT`
+ * whose message reads `<file>:<line>: <what is wrong>. <how to fix it>`.
+ *
+ * Decisions worth knowing:
+ * - A missing problem id is an error, not numbered by position: results are
+ *   keyed by id, and a position would name another problem after an edit.
+ * - A file that starts with `[` and is one JSON array of objects is accepted;
+ *   its errors name the array index and the line the element starts on.
+ * - Ids must be unique; a duplicate names both lines.
+ */
+import { parseCsvProblems, type CsvColumns } from './csv.ts';
+import { inputError, quote } from './input-error.ts';
+import { parseJsonArray } from './json-array.ts';
+import { toProblemFromJson } from './json-record.ts';
+import { parseJsonLines } from './jsonl.ts';
+import type { LocatedProblem, Problem } from './problem.ts';
+import { readProblemText } from './read-text.ts';
+
+export type { Problem } from './problem.ts';
+export { INPUT_ERROR_CODE } from './input-error.ts';
+
+/** How to read a problem file. */
+export interface LoadOptions {
+  /**
+   * CSV column mapping; defaults match the IMO-AnswerBench CSV header:
+   * Problem ID,Problem,Short Answer,Category,Subcategory,Source
+   */
+  idColumn?: string;
+  questionColumn?: string;
+  answerColumn?: string;
+}
+
+/** The CSV columns used when `LoadOptions` names none. */
+export const DEFAULT_CSV_COLUMNS = { id: 'Problem ID', question: 'Problem', answer: 'Short Answer' } as const;
+
+/**
+ * Loads and validates a problem file (JSONL, or CSV by extension .csv).
+ * Throws UserError (code 'TMAS_INPUT') naming the file, the line, what is wrong
+ * and how to fix it. Never writes anything.
+ *
+ * @example
+ * const problems = await loadProblems('problems/demo.jsonl');
+ * const bench = await loadProblems('answerbench.csv', { answerColumn: 'Answer' });
+ */
+export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
+  const text = await readProblemText(file);
+  const csv = file.toLowerCase().endsWith('.csv');
+  if (text.trim() === '') {
+    throw inputError(
+      file,
+      'no problems found: the file is empty or holds only blank lines',
+      csv
+        ? `Write a header row (e.g. ${Object.values(DEFAULT_CSV_COLUMNS).join(',')}) and one row per problem`
+        : 'Write one JSON object per line, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
+    );
+  }
+  const located = csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file);
+  checkUniqueIds(located);
+  return located.map(({ problem }) => problem);
+}
+
+function parseJsonProblems(text: string, file: string): LocatedProblem[] {
+  const items = parseJsonArray(text, file) ?? parseJsonLines(text, file);
+  if (items.length === 0) {
+    // Blank text was caught earlier, so this is an empty array.
+    throw inputError({ file, line: 1 }, 'no problems found: the JSON array is empty', 'Add one object per problem');
+  }
+  return items.map(toProblemFromJson);
+}
+
+function toCsvColumns(options: LoadOptions): CsvColumns {
+  return {
+    id: options.idColumn ?? DEFAULT_CSV_COLUMNS.id,
+    question: options.questionColumn ?? DEFAULT_CSV_COLUMNS.question,
+    answer: options.answerColumn ?? DEFAULT_CSV_COLUMNS.answer,
+    answerRequired: options.answerColumn !== undefined,
+  };
+}
+
+function checkUniqueIds(located: LocatedProblem[]): void {
+  const first = new Map<string, LocatedProblem>();
+  for (const entry of located) {
+    const earlier = first.get(entry.problem.id);
+    if (earlier === undefined) {
+      first.set(entry.problem.id, entry);
+      continue;
+    }
+    const { line, index } = earlier.where;
+    const place = index === undefined ? `line ${line}` : `line ${line} (array index ${index})`;
+    throw inputError(
+      entry.where,
+      `duplicate problem id ${quote(entry.problem.id)}, already used on ${place}`,
+      'Give every problem a unique id; results are saved under it',
+    );
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What went wrong with the model's answers, counted from the message stream:
+ * the part of the metrics fold that issue "survives the real world" adds.
+ * Endpoint-level retries (429, 503, resets, …) are not messages; the gateway
+ * counts those (metrics.json `gateway`).
+ */
+import type { Message } from '../kernel/protocol.ts';
+
+/** Per-iteration counts of damaged or unusable answers. */
+export interface FaultCounts {
+  /** Replies cut at the length limit (`finish_reason: "length"`). */
+  truncated: number;
+  /** Replies with empty content. */
+  emptyAnswers: number;
+  /** Context-length errors from the endpoint, each answered by re-fitting the prompt into a smaller window. */
+  contextErrors: number;
+  /** Calls asked again because their output could not be used (`output.invalid`, retrying). */
+  parseRetries: number;
+  /** Outputs still unusable after the parse retries: the reply went on without them. */
+  invalidOutputs: number;
+}
+
+/** Zero counts. */
+export function createFaultCounts(): FaultCounts {
+  return { truncated: 0, emptyAnswers: 0, contextErrors: 0, parseRetries: 0, invalidOutputs: 0 };
+}
+
+/** Adds what one message says about damaged answers to `counts`. */
+export function countFaults(counts: FaultCounts, message: Message): void {
+  if (message.type === 'context.trimmed') {
+    counts.contextErrors += message.contextErrors ?? 0;
+  } else if (message.type === 'output.invalid') {
+    if (message.retrying) counts.parseRetries++;
+    else counts.invalidOutputs++;
+    // A final invalid output is also a completed reply, whose call info counts its truncation below.
+    if (message.retrying && message.finishReason === 'length') counts.truncated++;
+    // Every empty output of a role with validation is invalid, so it is counted here exactly once.
+    if (message.empty) counts.emptyAnswers++;
+  } else if ('call' in message) {
+    if (message.call.finishReason === 'length') counts.truncated++;
+    if (message.type === 'solution.completed' && message.text.trim() === '') counts.emptyAnswers++;
+  }
+}

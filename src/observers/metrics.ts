@@ -1,0 +1,298 @@
+/**
+ * TTS metrics as a fold over the message stream: a bus subscriber that keeps
+ * small per-(problem, iteration) figures, never the messages themselves.
+ *
+ * Per iteration (the paper's protocol): Pass@1 = mean correctness over the N
+ * candidates, averaged over problems; majority vote; best-verified (the
+ * candidate with the highest calibrated score); oracle pass@N (any correct).
+ *
+ * Grades. A candidate has a rule-based grade (`correct`, the grader against
+ * the reference answer) and, when the LLM judge ran, a judge grade
+ * (`correctJudge`, the mean of its passes' verdicts). When a problem was
+ * judged, the judge grade is the headline one: Pass@1 is the mean of
+ * `correctJudge` over candidates (= over candidates × passes when every pass
+ * gave a verdict). For majority, best-verified and pass@N an answer counts as
+ * correct when more than half of the judge passes over all candidates giving
+ * that (normalised) answer said so: one noisy pass on one candidate does not
+ * decide an answer. Both grades are kept (`pass1Rule`, `pass1Judge`); a
+ * candidate is a disagreement when its rule-based grade differs from the
+ * judge's (more than half of its own passes; a tie counts as not equivalent).
+ *
+ * Flips: a problem's answer at iteration t is its majority-vote answer (and,
+ * counted apart, its best-verified answer). A flip is a change of that
+ * answer's correctness between iterations t-1 and t of the same problem:
+ * right→wrong or wrong→right, counted at iteration t.
+ */
+import { normalizeAnswer } from '../grader/index.ts';
+import type { CandidateResult, Envelope } from '../kernel/protocol.ts';
+import { countFaults, createFaultCounts, type FaultCounts } from './fault-counts.ts';
+
+/** Right→wrong and wrong→right changes of an answer's correctness between consecutive iterations. */
+export interface Flips {
+  rightToWrong: number;
+  wrongToRight: number;
+}
+
+/** Figures of one iteration, over the problems that have a reference answer. */
+export interface IterationMetrics {
+  iteration: number;
+  /** Problems that finished this iteration. */
+  problems: number;
+  /** Problems among them with a grade (the denominators below). */
+  graded: number;
+  /** The headline Pass@1: the judge's when the problems were judged, else the rule-based one. */
+  pass1: number | null;
+  /** Pass@1 by the rule-based grader alone. */
+  pass1Rule: number | null;
+  /** Pass@1 by the LLM judge alone (mean over candidates × passes); null when no judge ran. */
+  pass1Judge: number | null;
+  majority: number | null;
+  bestVerified: number | null;
+  oracle: number | null;
+  meanScore: number | null;
+  /** Candidates graded by both the rule and the judge, and how many of them the two grades disagree on. */
+  judged: number;
+  disagreements: number;
+  /** Correctness changes of the majority-vote and the best-verified answers since the previous iteration. */
+  flips: { majority: Flips; bestVerified: Flips };
+  experienceBank: number;
+  guidelineBank: number;
+  tokens: Record<string, { prompt: number; completion: number }>;
+  calls: number;
+  failures: number;
+  trims: number;
+  /** Truncated, empty and unusable answers, context-length errors and parse retries. */
+  faults: FaultCounts;
+  /** Seconds from the iteration's first message to its last, over all problems. */
+  wallSeconds: number;
+  /** Mean seconds one problem spent on this iteration. */
+  problemSeconds: number | null;
+}
+
+/** The figures of one problem's iteration (small: no texts beyond the majority answer). */
+export interface ProblemIteration {
+  pass1: number | null;
+  pass1Rule: number | null;
+  pass1Judge: number | null;
+  majority: boolean | null;
+  bestVerified: boolean | null;
+  oracle: boolean | null;
+  meanScore: number | null;
+  judged: number;
+  disagreements: number;
+  /** The majority-vote answer, as given by its first candidate. */
+  answer: string | null;
+}
+
+function mean(values: number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** The candidate chosen by majority vote over normalised answers; ties go to the higher total score, then the lower index. */
+export function majorityCandidate(candidates: CandidateResult[]): CandidateResult | null {
+  const groups = new Map<string, { votes: number; score: number; first: CandidateResult }>();
+  for (const candidate of candidates) {
+    if (candidate.answer === null) continue;
+    const key = normalizeAnswer(candidate.answer);
+    const group = groups.get(key) ?? { votes: 0, score: 0, first: candidate };
+    group.votes++;
+    group.score += candidate.summaryScore ?? 0;
+    groups.set(key, group);
+  }
+  let best: { votes: number; score: number; first: CandidateResult } | null = null;
+  for (const group of groups.values()) {
+    if (!best || group.votes > best.votes || (group.votes === best.votes && group.score > best.score)) best = group;
+  }
+  return best?.first ?? null;
+}
+
+/** The candidate with the highest calibrated score (lowest index on ties). */
+export function bestVerifiedCandidate(candidates: CandidateResult[]): CandidateResult | null {
+  let best: CandidateResult | null = null;
+  for (const candidate of candidates) {
+    if (candidate.answer === null) continue;
+    if (!best || (candidate.summaryScore ?? -1) > (best.summaryScore ?? -1)) best = candidate;
+  }
+  return best;
+}
+
+/** The judge's yes/no for a candidate: more than half its passes said equivalent. */
+function judgeSays(candidate: CandidateResult): boolean | null {
+  return candidate.correctJudge === null || candidate.correctJudge === undefined ? null : candidate.correctJudge > 0.5;
+}
+
+/**
+ * The judge's yes/no for the answer of `chosen`: more than half of the verdicts on every
+ * candidate that gave the same normalised answer (`keys`: each candidate's normalised answer).
+ */
+function judgeSaysOfAnswer(candidates: CandidateResult[], keys: Map<CandidateResult, string | null>, chosen: CandidateResult): boolean | null {
+  const key = keys.get(chosen) ?? null;
+  const same = key === null ? [chosen] : candidates.filter((c) => keys.get(c) === key);
+  const value = mean(same.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge])));
+  return value === null ? null : value > 0.5;
+}
+
+/** The metrics of one problem's iteration. */
+export function scoreIteration(candidates: CandidateResult[]): ProblemIteration {
+  const scores = candidates.flatMap((c) => (c.summaryScore === null ? [] : [c.summaryScore]));
+  const ruleGraded = candidates.length > 0 && candidates.every((c) => c.correct !== null);
+  const judgeGraded = candidates.length > 0 && candidates.every((c) => c.judge != null) && candidates.some((c) => judgeSays(c) !== null);
+  const pass1Rule = ruleGraded ? candidates.filter((c) => c.correct).length / candidates.length : null;
+  const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
+  const both = candidates.filter((c) => c.correct !== null && judgeSays(c) !== null);
+  const keys = new Map(judgeGraded ? candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const) : []);
+  const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
+  const majority = majorityCandidate(candidates);
+  const figures = {
+    pass1Rule,
+    pass1Judge,
+    meanScore: mean(scores),
+    judged: both.length,
+    disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
+    answer: majority?.answer ?? null,
+  };
+  if (!ruleGraded && !judgeGraded) return { ...figures, pass1: null, majority: null, bestVerified: null, oracle: null };
+  return {
+    ...figures,
+    pass1: judgeGraded ? pass1Judge : pass1Rule,
+    majority: primary(majority),
+    bestVerified: primary(bestVerifiedCandidate(candidates)),
+    oracle: candidates.some((c) => primary(c)),
+  };
+}
+
+/** Adds the flip between two consecutive correctness values of one answer. */
+export function countFlip(flips: Flips, before: boolean | null | undefined, after: boolean | null): void {
+  if (before === null || before === undefined || after === null || before === after) return;
+  if (before) flips.rightToWrong++;
+  else flips.wrongToRight++;
+}
+
+/** A running fold of the message stream into metrics. */
+export interface MetricsCollector {
+  observe(envelope: Envelope): void;
+  /** The figures so far, one entry per iteration that at least one problem finished. */
+  iterations(): IterationMetrics[];
+}
+
+interface IterationAccumulator {
+  problems: Map<string, ProblemIteration>;
+  seconds: number[];
+  experienceBank: Map<string, number>;
+  guidelineBank: Map<string, number>;
+  tokens: Record<string, { prompt: number; completion: number }>;
+  calls: number;
+  failures: number;
+  trims: number;
+  faults: FaultCounts;
+  firstAt: number;
+  lastAt: number;
+}
+
+/** Creates a metrics collector. */
+export function createMetricsCollector(): MetricsCollector {
+  const byIteration = new Map<number, IterationAccumulator>();
+  // When each running (problem, iteration) saw its first message; dropped when it completes.
+  const startedAt = new Map<string, number>();
+
+  function at(iteration: number, time: number): IterationAccumulator {
+    let accumulator = byIteration.get(iteration);
+    if (!accumulator) {
+      accumulator = {
+        problems: new Map(),
+        seconds: [],
+        experienceBank: new Map(),
+        guidelineBank: new Map(),
+        tokens: {},
+        calls: 0,
+        failures: 0,
+        trims: 0,
+        faults: createFaultCounts(),
+        firstAt: time,
+        lastAt: time,
+      };
+      byIteration.set(iteration, accumulator);
+    }
+    accumulator.firstAt = Math.min(accumulator.firstAt, time);
+    accumulator.lastAt = Math.max(accumulator.lastAt, time);
+    return accumulator;
+  }
+
+  return {
+    observe({ message, at: time }) {
+      if (message.iteration < 0) return;
+      const accumulator = at(message.iteration, time);
+      const key = `${message.problem}\u0000${message.iteration}`;
+      if (!startedAt.has(key) && message.type !== 'iteration.completed' && message.type !== 'bank.updated') startedAt.set(key, time);
+      countFaults(accumulator.faults, message);
+      switch (message.type) {
+        case 'iteration.completed': {
+          accumulator.problems.set(message.problem, scoreIteration(message.candidates));
+          const start = startedAt.get(key);
+          if (start !== undefined) accumulator.seconds.push((time - start) / 1000);
+          startedAt.delete(key);
+          return;
+        }
+        case 'bank.updated':
+          accumulator.experienceBank.set(message.problem, message.experience.size);
+          accumulator.guidelineBank.set(message.problem, message.guideline.size);
+          return;
+        case 'llm.failed':
+          accumulator.failures++;
+          return;
+        case 'context.trimmed':
+          accumulator.trims++;
+          return;
+        default:
+          if ('call' in message) {
+            const role = message.type.slice(0, message.type.lastIndexOf('.'));
+            const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
+            tokens.prompt += message.call.usage.promptTokens;
+            tokens.completion += message.call.usage.completionTokens;
+            accumulator.calls++;
+          }
+      }
+    },
+    iterations() {
+      return [...byIteration.entries()]
+        .sort(([a], [b]) => a - b)
+        .filter(([, accumulator]) => accumulator.problems.size > 0)
+        .map(([iteration, accumulator]) => {
+          const problems = [...accumulator.problems.values()];
+          const graded = problems.filter((p) => p.pass1 !== null);
+          const share = (pick: (p: ProblemIteration) => boolean | null) => mean(graded.map((p) => (pick(p) ? 1 : 0)));
+          const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
+          const previous = byIteration.get(iteration - 1)?.problems;
+          for (const [problem, now] of accumulator.problems) {
+            const before = previous?.get(problem);
+            countFlip(flips.majority, before?.majority, now.majority);
+            countFlip(flips.bestVerified, before?.bestVerified, now.bestVerified);
+          }
+          return {
+            iteration,
+            problems: problems.length,
+            graded: graded.length,
+            pass1: mean(graded.map((p) => p.pass1 ?? 0)),
+            pass1Rule: mean(problems.flatMap((p) => (p.pass1Rule === null ? [] : [p.pass1Rule]))),
+            pass1Judge: mean(problems.flatMap((p) => (p.pass1Judge === null ? [] : [p.pass1Judge]))),
+            majority: share((p) => p.majority),
+            bestVerified: share((p) => p.bestVerified),
+            oracle: share((p) => p.oracle),
+            meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
+            judged: problems.reduce((sum, p) => sum + p.judged, 0),
+            disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
+            flips,
+            experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,
+            guidelineBank: mean([...accumulator.guidelineBank.values()]) ?? 0,
+            tokens: accumulator.tokens,
+            calls: accumulator.calls,
+            failures: accumulator.failures,
+            trims: accumulator.trims,
+            faults: { ...accumulator.faults },
+            wallSeconds: Math.round(accumulator.lastAt - accumulator.firstAt) / 1000,
+            problemSeconds: mean(accumulator.seconds),
+          };
+        });
+    },
+  };
+}

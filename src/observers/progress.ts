@@ -1,0 +1,256 @@
+/**
+ * Progress output: a bus subscriber that counts what happens and shows it on
+ * stderr (so stdout stays clean for results).
+ *
+ * - On a terminal (`terminal` given and a TTY): a live multi-line display drawn
+ *   with cli-progress: the run's share of problem-iterations with elapsed time,
+ *   ETA and current Pass@1; one bar per phase (role) against the calls the run
+ *   will make; the lowest unfinished iteration's problems; and a line with
+ *   requests in flight and queued, tokens per second, retries and errors.
+ * - Otherwise (CI, a log file): one plain line every few seconds.
+ */
+import cliProgress, { type Bar } from 'cli-progress';
+import type { Observable } from 'rxjs';
+import type { Envelope } from '../kernel/protocol.ts';
+import { countFaults, createFaultCounts, type FaultCounts } from './fault-counts.ts';
+
+/** Live figures the runtime adds to the display. */
+export interface ProgressProbe {
+  inFlight(): number;
+  queued(): number;
+  retries(): number;
+  /** Retries by cause (`429`, `503`, `timeout`, …), when the gateway keeps them. */
+  retriesByCause?(): Record<string, number>;
+  /** Endpoints whose adaptive in-flight limit is below `--concurrency`, e.g. `host:8000 96`. */
+  limits?(): string[];
+  /** Pass@1 of the latest iteration that every active problem finished, if any. */
+  pass1(): { iteration: number; value: number | null } | null;
+}
+
+/** A running progress display. */
+export interface Progress {
+  /** Prints a last line (or the final state of the bars) and stops. */
+  stop(): void;
+}
+
+/** What `showProgress` needs. */
+export interface ProgressOptions {
+  totalProblems: number;
+  totalIterations: number;
+  probe: ProgressProbe;
+  /** Where plain lines go. */
+  write: (line: string) => void;
+  /** A terminal stream for the live display; plain lines when absent or not a TTY. */
+  terminal?: NodeJS.WriteStream | undefined;
+  /** Calls each role will complete over the run, when known: the phase bars' totals. */
+  expectedCalls?: Record<string, number>;
+  /** Whether the run goes to the simulated model (said on the display). */
+  simulated?: boolean;
+  intervalMs?: number;
+}
+
+/**
+ * The calls a TMAS run makes per role: N solutions, N×M verifications, N
+ * summaries, N×J judge passes, 1 experience and 1 guideline per
+ * problem-iteration still to run (a resumed run counts only those).
+ */
+export function tmasExpectedCalls(options: {
+  problemIterations: number;
+  /** Problem-iterations of problems with a reference, which the judge checks. */
+  judgedProblemIterations: number;
+  nCandidates: number;
+  nVerifications: number;
+  judgePasses: number;
+}): Record<string, number> {
+  const pi = options.problemIterations;
+  const expected: Record<string, number> = {
+    solution: pi * options.nCandidates,
+    verification: pi * options.nCandidates * options.nVerifications,
+    summary: pi * options.nCandidates,
+  };
+  if (options.judgePasses > 0 && options.judgedProblemIterations > 0) expected.judge = options.judgedProblemIterations * options.nCandidates * options.judgePasses;
+  expected.experience = pi;
+  expected.guideline = pi;
+  return expected;
+}
+
+/** Counts of what the bus carried so far. */
+interface Tally {
+  completed: Record<string, number>;
+  problemsDone: number;
+  /** Problem-iterations completed by this process. */
+  iterationsDone: number;
+  /** Problem-iterations an earlier process completed (a resumed run's `problem.started` says how many). */
+  iterationsBefore: number;
+  /** Problems done per iteration. */
+  byIteration: Map<number, number>;
+  failures: number;
+  tokens: number;
+  /** Truncated, empty and unusable answers, context-length errors. */
+  faults: FaultCounts;
+}
+
+function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe(): void } {
+  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
+  const subscription = envelopes$.subscribe(({ message }) => {
+    countFaults(state.faults, message);
+    if (message.type === 'problem.started') {
+      state.iterationsBefore += message.fromIteration;
+      for (let iteration = 0; iteration < message.fromIteration; iteration++) state.byIteration.set(iteration, (state.byIteration.get(iteration) ?? 0) + 1);
+    } else if (message.type === 'problem.completed') state.problemsDone++;
+    else if (message.type === 'iteration.completed') {
+      state.iterationsDone++;
+      state.byIteration.set(message.iteration, (state.byIteration.get(message.iteration) ?? 0) + 1);
+    } else if (message.type === 'llm.failed') state.failures++;
+    else if ('call' in message) {
+      const role = message.type.slice(0, message.type.lastIndexOf('.'));
+      state.completed[role] = (state.completed[role] ?? 0) + 1;
+      state.tokens += message.call.usage.completionTokens;
+    }
+  });
+  return { tally: state, unsubscribe: () => subscription.unsubscribe() };
+}
+
+/** The figures both displays show. */
+function figures(state: Tally, options: ProgressOptions, started: number) {
+  const seconds = (performance.now() - started) / 1000;
+  const total = options.totalProblems * options.totalIterations;
+  const done = state.iterationsBefore + state.iterationsDone;
+  const share = total === 0 ? 1 : done / total;
+  // At this process's pace: what an earlier process completed took none of these seconds.
+  const eta = state.iterationsDone > 0 && done < total ? Math.round((seconds / state.iterationsDone) * (total - done)) : null;
+  const pass1 = options.probe.pass1();
+  const accuracy = pass1 && pass1.value !== null ? `Pass@1 it${pass1.iteration} ${(pass1.value * 100).toFixed(1)}%` : 'Pass@1 -';
+  const causes = Object.entries(options.probe.retriesByCause?.() ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([cause, n]) => `${cause}: ${n}`)
+    .join(', ');
+  const retries = `retries ${options.probe.retries()}${causes ? ` (${causes})` : ''}`;
+  const rate = Math.round(state.tokens / Math.max(seconds, 0.001));
+  const limited = options.probe.limits?.() ?? [];
+  const limits = limited.length > 0 ? ` | limit ${limited.join(', ')}` : '';
+  return { seconds, total, done, share, eta, accuracy, retries, rate, limits, damaged: damagedAnswers(state.faults) };
+}
+
+/** ` | answers: truncated 2, empty 1, …` when the model's answers were damaged, else ''. */
+function damagedAnswers(faults: FaultCounts): string {
+  const parts = (
+    [
+      [faults.truncated, 'truncated'],
+      [faults.emptyAnswers, 'empty'],
+      [faults.contextErrors, 'context-length'],
+      [faults.parseRetries, 'asked again'],
+      [faults.invalidOutputs, 'unusable'],
+    ] as const
+  ).flatMap(([count, label]) => (count > 0 ? [`${label} ${count}`] : []));
+  return parts.length > 0 ? ` | answers: ${parts.join(', ')}` : '';
+}
+
+/** Subscribes the progress display to the bus. */
+export function showProgress(envelopes$: Observable<Envelope>, options: ProgressOptions): Progress {
+  return options.terminal?.isTTY ? showLive(envelopes$, options, options.terminal) : showLines(envelopes$, options);
+}
+
+function showLines(envelopes$: Observable<Envelope>, options: ProgressOptions): Progress {
+  const started = performance.now();
+  const { tally: state, unsubscribe } = tally(envelopes$);
+
+  function line(): string {
+    const { probe } = options;
+    const f = figures(state, options, started);
+    const calls = Object.entries(state.completed).map(([role, n]) => `${role} ${n}`).join(', ');
+    return (
+      `[${f.seconds.toFixed(1)}s] problem-iterations ${f.done}/${f.total} (${(f.share * 100).toFixed(0)}%)${f.eta === null ? '' : ` eta ${f.eta}s`} | ` +
+      `problems done ${state.problemsDone}/${options.totalProblems} | in flight ${probe.inFlight()} queued ${probe.queued()} | ` +
+      `${f.rate} tok/s | ${f.retries} failed ${state.failures}${f.limits}${f.damaged} | ${f.accuracy}` +
+      (calls ? ` | ${calls}` : '')
+    );
+  }
+
+  const timer = setInterval(() => options.write(line()), options.intervalMs ?? 2000);
+  timer.unref();
+  let stopped = false;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      options.write(line());
+    },
+  };
+}
+
+function duration(seconds: number | null): string {
+  if (seconds === null) return '-';
+  const s = Math.round(seconds);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+const LABEL_WIDTH = 14;
+
+function showLive(envelopes$: Observable<Envelope>, options: ProgressOptions, terminal: NodeJS.WriteStream): Progress {
+  const started = performance.now();
+  const { tally: state, unsubscribe } = tally(envelopes$);
+  const multibar = new cliProgress.MultiBar({
+    stream: terminal,
+    format: ' {label} {bar} {value}/{total} {note}',
+    barsize: 28,
+    hideCursor: true,
+    clearOnComplete: false,
+    stopOnComplete: false,
+    gracefulExit: false,
+    emptyOnZero: true,
+    linewrap: false,
+    fps: 5,
+  });
+  const label = (text: string) => text.padEnd(LABEL_WIDTH);
+  const f0 = figures(state, options, started);
+  const run = multibar.create(Math.max(1, f0.total), 0, { label: label(options.simulated ? 'run (sim)' : 'run'), note: 'problem-iterations' });
+  const timing = multibar.create(1, 0, { line: '' }, { format: ' {line}' });
+  const phases = new Map<string, Bar>();
+  const phaseBar = (role: string) => {
+    let bar = phases.get(role);
+    if (!bar) {
+      bar = multibar.create(Math.max(1, options.expectedCalls?.[role] ?? 0), 0, { label: label(role), note: 'calls' });
+      phases.set(role, bar);
+    }
+    return bar;
+  };
+  for (const role of Object.keys(options.expectedCalls ?? {})) phaseBar(role);
+  const iteration = multibar.create(Math.max(1, options.totalProblems), 0, { label: label('iteration 0'), note: 'problems' });
+  const stats = multibar.create(1, 0, { line: '' }, { format: ' {line}' });
+
+  function redraw(): void {
+    const f = figures(state, options, started);
+    run.update(f.done);
+    timing.update(0, { line: `elapsed ${duration(f.seconds)} | eta ${duration(f.eta)} | ${f.accuracy}${options.simulated ? ' (simulated model)' : ''}` });
+    for (const [role, n] of Object.entries(state.completed)) {
+      const bar = phaseBar(role);
+      if (options.expectedCalls?.[role] === undefined) bar.setTotal(Math.max(1, n));
+      bar.update(n);
+    }
+    // The lowest iteration that not every problem has finished.
+    let current = 0;
+    while (current < options.totalIterations - 1 && (state.byIteration.get(current) ?? 0) >= options.totalProblems) current++;
+    iteration.update(state.byIteration.get(current) ?? 0, { label: label(`iteration ${current}`) });
+    stats.update(0, {
+      line: `requests: ${options.probe.inFlight()} in flight, ${options.probe.queued()} queued | ${f.rate} tok/s | ${f.retries} | errors ${state.failures}${f.limits}${f.damaged}`,
+    });
+  }
+
+  redraw();
+  const timer = setInterval(redraw, options.intervalMs === undefined ? 250 : Math.min(options.intervalMs, 1000));
+  timer.unref();
+  let stopped = false;
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      redraw();
+      unsubscribe();
+      multibar.stop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The identity of a `fit` task: two tasks with the same key have the same
+ * output, so the pool client can answer the second from the first, and the
+ * journal keys a call by it (with the sampling parameters).
+ *
+ * Texts enter by digest, so a key stays short whatever the prompt holds. The
+ * digest of each text is kept while the text recurs: the M verification
+ * prompts of a candidate all carry its solution, which may be 130,000 tokens,
+ * and serialising and hashing it per prompt took 16% of the main thread.
+ */
+import { createHash } from 'node:crypto';
+import { SizedLru } from './sized-lru.ts';
+import type { FitTask } from '../../workers/tasks.ts';
+
+/** Characters of text whose digests are kept; the least recently used go first when it would hold more. */
+const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
+
+const digests = new SizedLru<string, string>(DIGEST_CACHE_CHARS);
+
+/** A SHA-256 digest of `text` (128 bits, base64url). */
+export function textDigest(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    digests.set(text, digest, text.length);
+  }
+  return digest;
+}
+
+/** A string that equals another task's exactly when their outputs must be equal. */
+export function fitKey(task: FitTask): string {
+  // `drop` and `id` shape the output too.
+  return JSON.stringify([task.encoding, task.budget, textDigest(task.system), task.parts.map((part) => [part.id, part.drop ?? null, textDigest(part.text)])]);
+}

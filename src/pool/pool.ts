@@ -1,0 +1,202 @@
+/**
+ * The worker pool client: the only module that knows about Piscina (DESIGN.md
+ * section 4). Token counting, prompt fitting and bank deduplication run on
+ * worker threads so that the event loop, which carries hundreds of in-flight
+ * LLM calls, stays responsive.
+ *
+ * @example
+ * ```ts
+ * const pool = createPool({ encoding: 'o200k_base' });
+ * const { user, promptTokens, dropped } = await pool.fit({ system, parts, budget: 30_000 });
+ * await pool.close();
+ * ```
+ */
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { TmasError, UserError } from '../kernel/errors.ts';
+import { fitKey } from './fit-key.ts';
+import { SizedLru } from './sized-lru.ts';
+import type {
+  CountTask,
+  DedupInput,
+  DedupOutput,
+  EncodingName,
+  FitOutput,
+  FitTask,
+  TaskEnvelope,
+} from '../../workers/tasks.ts';
+
+export type { DedupInput, DedupOutput, EncodingName, FitOutput, FitPart } from '../../workers/tasks.ts';
+
+/** Input of `Pool.fit`: the `fit` task, whose encoding defaults to the pool's. */
+export type FitInput = Omit<FitTask, 'encoding'> & { encoding?: string };
+
+/** Options every pool call takes. */
+export interface TaskOptions {
+  /** Aborting rejects the call; a task already running is stopped with its thread. */
+  signal?: AbortSignal;
+}
+
+/** CPU-bound tasks run off the main thread. */
+export interface Pool {
+  /** Fits a prompt into `budget` tokens, dropping parts by `drop` rank (see `workers/tokenize.worker.ts`). */
+  fit(input: FitInput, options?: TaskOptions): Promise<FitOutput>;
+  /** Tokens of each text, in the pool's encoding unless `encoding` says otherwise. */
+  countTokens(texts: string[], options?: TaskOptions & { encoding?: string }): Promise<number[]>;
+  /** Which incoming bank records to keep (see `workers/jaccard.worker.ts`). */
+  dedup(input: DedupInput, options?: TaskOptions): Promise<DedupOutput>;
+  /** `value` as JSON in UTF-8 bytes (see `workers/json.worker.ts`). */
+  encodeJson(value: unknown): Promise<Uint8Array>;
+  /** Tasks queued + running, for the progress display. */
+  readonly pending: number;
+  /** Waits for the tasks in progress, then stops the threads. Later calls reject. */
+  close(): Promise<void>;
+}
+
+/** Options of `createPool`. */
+export interface PoolOptions {
+  /** Worker threads; see `defaultThreads`. */
+  threads?: number;
+  /** The tokenizer encoding (`--tokenizer`); `o200k_base` when absent. */
+  encoding?: string;
+}
+
+/** The encoding used when none is given. */
+export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
+
+// A record rather than a list so that the compiler notices a name added to `EncodingName`.
+const ENCODINGS: Record<EncodingName, true> = { o200k_base: true, cl100k_base: true, p50k_base: true };
+
+/** The encodings `--tokenizer` accepts. */
+export const SUPPORTED_ENCODINGS = Object.keys(ENCODINGS) as EncodingName[];
+
+/** Throws the user error for an encoding name the tokenizer worker cannot load. */
+export function checkEncoding(name: string): EncodingName {
+  if (Object.hasOwn(ENCODINGS, name)) return name as EncodingName;
+  throw new UserError(
+    'TMAS_TOKENIZER',
+    `Unknown tokenizer "${name}" (--tokenizer). Use one of: ${SUPPORTED_ENCODINGS.join(', ')}.`,
+  );
+}
+
+/**
+ * One thread per core but one, left to the event loop (the gateway, the actors,
+ * the message log), and at most 8: each thread holds its own copy of the token
+ * ranks (tens of MB for o200k_base), and the tasks are short bursts between LLM
+ * calls, so more threads cost memory without shortening a run.
+ */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(8, os.availableParallelism() - 1));
+}
+
+// Every thread starts from the plain-JS shim, which makes the TypeScript worker
+// modules loadable whether or not this process runs under tsx or vitest.
+const LOADER = new URL('../../workers/load.mjs', import.meta.url);
+const TOKENIZE_WORKER = new URL('../../workers/tokenize.worker.ts', import.meta.url).href;
+const JACCARD_WORKER = new URL('../../workers/jaccard.worker.ts', import.meta.url).href;
+const JSON_WORKER = new URL('../../workers/json.worker.ts', import.meta.url).href;
+
+/**
+ * Fit results kept for reuse. The M verification prompts of a candidate (and
+ * the exploit prompts of an iteration) are identical, so one count serves them
+ * all; the cap bounds memory by the characters of the prompts (each result
+ * holds its fitted text), since a prompt may hold 130k tokens.
+ */
+const FIT_CACHE_ENTRIES = 1024;
+const FIT_CACHE_CHARS = 64 * 2 ** 20;
+
+/** Threads are kept this long when idle, so the ranks are not reloaded between bursts of work. */
+const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** `promise`, or an AbortError as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error && signal.reason.name === 'AbortError' ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/** Creates a pool; throws `TMAS_TOKENIZER` at once for an unknown encoding. */
+export function createPool(options: PoolOptions = {}): Pool {
+  const encoding = checkEncoding(options.encoding ?? DEFAULT_ENCODING);
+  const threads = options.threads ?? defaultThreads();
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new TypeError(`threads must be a positive integer, got ${threads}`);
+  }
+  const piscina = new Piscina<TaskEnvelope<unknown>, unknown>({
+    filename: LOADER.href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  let pending = 0;
+  let closed = false;
+  // Promises, so that concurrent equal tasks share one run.
+  const fitCache = new SizedLru<string, Promise<FitOutput>>(FIT_CACHE_CHARS, FIT_CACHE_ENTRIES);
+
+  async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
+    if (closed) throw new TmasError('TMAS_POOL_CLOSED', `the worker pool is closed (task "${name}")`);
+    pending += 1;
+    try {
+      const envelope: TaskEnvelope<I> = { file, name, input };
+      return (await piscina.run(envelope, signal === undefined ? {} : { signal })) as O;
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new TmasError('TMAS_WORKER', `worker task "${name}" failed: ${String(error)}`, { cause: error });
+    } finally {
+      pending -= 1;
+    }
+  }
+
+  return {
+    async fit(input, taskOptions) {
+      const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
+      const key = fitKey(task);
+      const cached = fitCache.get(key);
+      if (cached) return abortable(cached, taskOptions?.signal);
+      // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
+      const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
+      fitCache.set(key, result, task.parts.reduce((sum, part) => sum + part.text.length, task.system.length));
+      result.catch(() => fitCache.delete(key, result));
+      return abortable(result, taskOptions?.signal);
+    },
+    async countTokens(texts, taskOptions) {
+      const task: CountTask = { encoding: checkEncoding(taskOptions?.encoding ?? encoding), texts };
+      return run<CountTask, number[]>(TOKENIZE_WORKER, 'count', task, taskOptions?.signal);
+    },
+    async dedup(input, taskOptions) {
+      return run<DedupInput, DedupOutput>(JACCARD_WORKER, 'dedup', input, taskOptions?.signal);
+    },
+    async encodeJson(value) {
+      return run<unknown, Uint8Array>(JSON_WORKER, 'encodeJson', value, undefined);
+    },
+    get pending() {
+      return pending;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await piscina.close();
+    },
+  };
+}
