@@ -4,7 +4,7 @@
  */
 import type { CandidateResult, MessageOf, Verification } from '../src/kernel/protocol.ts';
 import { toCandidateResult } from './candidates.ts';
-import type { ProblemInput } from './strategies/tmas/tmas.machine.ts';
+import type { ProblemInput } from './contract.ts';
 
 /** The fields every message of a problem's iteration carries, with a deterministic correlation id. */
 export function messageBase(input: ProblemInput, iteration: number, role: string, index: number | string) {

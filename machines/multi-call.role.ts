@@ -15,7 +15,7 @@ import type { EndpointSlot, Message, MessageType } from '../src/kernel/protocol.
 import { llmNotProvided, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import { endpointSlotOf, type RoleDefinition, type RoleOptions } from './role.machine.ts';
-import { failOnCallError, startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
+import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 
 /** One of the calls a multi-call role makes per request. */
 export interface CallSpec {
@@ -50,7 +50,7 @@ export function createMultiCallRoleMachine<T extends MessageType>(definition: Mu
   return setup({
     types: { context: {} as MultiCallContext, input: {} as RoleOptions, events: {} as MultiCallEvent },
     actors: { llm: llmNotProvided },
-    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void },
+    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void, callLlm: callLlmNotProvided },
   }).createMachine({
     id: definition.role,
     context: ({ input }) => ({ ...input, results: {} }),
@@ -102,7 +102,7 @@ export function createMultiCallRoleMachine<T extends MessageType>(definition: Mu
               ...(temperature === undefined ? {} : { temperature }),
               request,
             };
-            enqueue(({ self }) => startCall(self, `${request.correlation}#${call}`, input));
+            enqueue({ type: 'callLlm', params: { id: `${request.correlation}#${call}`, input } });
           });
         }),
       },

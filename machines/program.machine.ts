@@ -13,7 +13,7 @@ import { enqueueActions, fromPromise, setup } from 'xstate';
 import { TmasError } from '../src/kernel/errors.ts';
 import type { BankUpdated, CandidateResult, ExperienceRecord, Message, Rollout } from '../src/kernel/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from './strategies/tmas/tmas.machine.ts';
+import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from './contract.ts';
 
 /** What the program wants done after a step. */
 export type Effect =

@@ -13,7 +13,7 @@ import { enqueueActions, setup } from 'xstate';
 import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/kernel/protocol.ts';
 import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import { failOnCallError, startCall, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
+import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** Settings every role sees. */
@@ -107,7 +107,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
       events: {} as RoleEvent,
     },
     actors: { llm: llmNotProvided },
-    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void },
+    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void, callLlm: callLlmNotProvided },
   }).createMachine({
     id: definition.role,
     context: ({ input }) => input,
@@ -129,7 +129,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
               enqueue({ type: 'post', params: { message: invalidMessage(definition.role, request, result, index, problem, retrying) } });
               if (retrying) {
                 const input = callInput(request, context, attempt + 1, problem);
-                enqueue(({ self }) => startCall(self, `${request.correlation}#${attempt + 1}`, input));
+                enqueue({ type: 'callLlm', params: { id: `${request.correlation}#${attempt + 1}`, input } });
                 return;
               }
             }
@@ -147,7 +147,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
           }
           const request = event as Request;
           const input = callInput(request, context, 0, null);
-          enqueue(({ self }) => startCall(self, request.correlation, input));
+          enqueue({ type: 'callLlm', params: { id: request.correlation, input } });
         }),
       },
     },

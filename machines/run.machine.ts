@@ -3,10 +3,11 @@
  * keeps at most `maxActive` problems running (0: all), and finishes when every
  * problem is done. Problems are independent: there is no barrier between them.
  */
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { TmasError } from '../src/kernel/errors.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import { problemMachine, type ProblemInput } from './strategies/tmas/tmas.machine.ts';
+import type { ProblemInput } from './contract.ts';
 import { ROLE_SHARDS, roleShardId } from '../src/kernel/routes.ts';
 import type { RoleOptions } from './role.machine.ts';
 
@@ -32,6 +33,11 @@ export function problemAddress(id: string): `problem:${string}` {
 }
 
 /** The run actor's definition. */
+/** Placeholder for the strategy's problem machine; fails loudly if the host did not provide one. */
+const problemNotProvided = fromPromise<never, ProblemInput>(async () => {
+  throw new TmasError('TMAS_NOT_PROVIDED', 'the run machine was not provided with a strategy\'s problem machine');
+});
+
 export const runMachine = setup({
   types: {
     context: {} as RunContext,
@@ -40,8 +46,8 @@ export const runMachine = setup({
     output: {} as { completed: number },
   },
   actors: {
-    // The strategy provides the problem machine and the role machines (by name) with `provide()`.
-    problem: problemMachine,
+    // The host provides the strategy's problem machine and its role machines (by name) with `provide()`.
+    problem: problemNotProvided,
   },
   actions: {
     post: postNotProvided as (_: unknown, params: PostParams) => void,

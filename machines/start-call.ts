@@ -1,7 +1,7 @@
 /**
  * How a role actor runs its LLM calls: each call is an actor of the `llm`
- * logic the role machine was provided with, started on its own rather than
- * spawned as a child.
+ * logic, started on its own rather than spawned as a child, by the `callLlm`
+ * action that the host provides (`callLlmWith(llm)`) to every role machine.
  *
  * Why not `spawnChild`: XState copies a machine's whole child map on every
  * spawn and every stop, and a role actor starts and stops a child per call. At
@@ -43,13 +43,6 @@ export const failOnCallError = {
 // The calls in progress per role actor, stopped together when the role stops.
 const running = new WeakMap<AnyActorRef, Set<AnyActor>>();
 
-function llmLogicOf(role: AnyActorRef): AnyActorLogic {
-  const implementations = (role as unknown as { logic?: { implementations?: { actors?: Record<string, unknown> } } }).logic?.implementations;
-  const logic = implementations?.actors?.llm;
-  if (logic === undefined) throw new TmasError('TMAS_NOT_PROVIDED', `the role actor ${role.id} has no \`llm\` actor logic`);
-  return logic as AnyActorLogic;
-}
-
 function callsOf(role: AnyActorRef): Set<AnyActor> {
   let calls = running.get(role);
   if (calls === undefined) {
@@ -65,10 +58,25 @@ function callsOf(role: AnyActorRef): Set<AnyActor> {
   return calls;
 }
 
-/** Starts a call of `role`'s `llm` logic; its result comes back to `role` as `llm.done` (or `llm.error`). */
-export function startCall(role: AnyActorRef, id: string, input: LlmInput): void {
+/** Parameters of the `callLlm` action: the id the role gives the call, and its input. */
+export interface CallLlmParams {
+  id: string;
+  input: LlmInput;
+}
+
+/** Placeholder registered in `setup({ actions })`; fails loudly if the host did not provide the LLM. */
+export function callLlmNotProvided(_: unknown, params: CallLlmParams): void {
+  throw new TmasError('TMAS_NOT_PROVIDED', `cannot start call ${params.id}: the \`callLlm\` action was not provided`);
+}
+
+/** The `callLlm` action for calls of `logic`: each result comes back to the role that asked as `llm.done` (or `llm.error`). */
+export function callLlmWith(logic: AnyActorLogic): (args: { self: AnyActorRef }, params: CallLlmParams) => void {
+  return ({ self }, { id, input }) => startCall(self, id, input, logic);
+}
+
+function startCall(role: AnyActorRef, id: string, input: LlmInput, logic: AnyActorLogic): void {
   const calls = callsOf(role);
-  const call = createActor(llmLogicOf(role), { id, input });
+  const call = createActor(logic, { id, input });
   calls.add(call);
   call.subscribe({
     complete: () => {

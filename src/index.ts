@@ -1,8 +1,8 @@
 /**
  * Everything a plugin (`tmas run --agents ./my-agents.ts`) or a new strategy
- * needs, from one entry. Import it by path from your tmas checkout, e.g.
- * `import { defineAgents } from '/opt/tmas/src/plugin-api.ts'`; see the README,
- * "Write your own strategy".
+ * needs, from one entry: `import { defineAgents } from 'tmas'` (the package's
+ * `exports`; a module loaded with `--agents` resolves `tmas` to the tmas that
+ * loads it). See the README, "Write your own strategy".
  */
 
 // Declaring and applying plugins.
@@ -25,10 +25,10 @@ export { experienceRole } from '../machines/strategies/tmas/experience.role.ts';
 export { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
 
 // Strategies: the registry, and the pieces the baselines are built from.
-export { STRATEGIES, type Strategy } from '../machines/strategies/index.ts';
+export { STRATEGIES } from '../machines/strategies/index.ts';
 export { createProgramMachine, waiting, type Effect, type ProblemProgram, type Step } from '../machines/program.machine.ts';
 export { messageBase, resultOf, failureOf, roleLine, answerInstruction, type CandidateView } from '../machines/kit.ts';
-export type { ProblemInput } from '../machines/strategies/tmas/tmas.machine.ts';
+export { optionOf, type LoopSettings, type ProblemInput, type Strategy, type StrategyFlag } from '../machines/contract.ts';
 
 // The message protocol.
 export type { CandidateResult, EndpointSlot, Message, MessageOf, MessageType, Verification } from './kernel/protocol.ts';

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createActor } from 'xstate';
 import { describe, expect } from 'vitest';
-import type { Envelope } from '../src/kernel/protocol.ts';
+import type { ProblemInput } from '../machines/contract.ts';
+import { problemMachine } from '../machines/strategies/tmas/tmas.machine.ts';
+import type { Envelope, Message, MessageOf } from '../src/kernel/protocol.ts';
 import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Per (problem, iteration), the log positions of each message type. */
@@ -34,11 +37,29 @@ describe('schedules', () => {
       // Barrier: the first verification is asked for after the last solution came back, the first summary after the last verification.
       expect(Math.min(...phase(barrier, 'verification.requested'))).toBeGreaterThan(Math.max(...phase(barrier, 'solution.completed')));
       expect(Math.min(...phase(barrier, 'summary.requested'))).toBeGreaterThan(Math.max(...phase(barrier, 'verification.completed')));
-      // Pipelined: a candidate's verifications are asked for while later solutions are still outstanding.
-      expect(Math.min(...phase(pipelined, 'verification.requested'))).toBeLessThan(Math.max(...phase(pipelined, 'solution.completed')));
       expect(phase(barrier, 'verification.requested')).toHaveLength(6);
       expect(phase(barrier, 'summary.requested')).toHaveLength(3);
     }
+  });
+
+  // Whether a run's log shows the overlap depends on timing (journal writes land in batches); the problem actor shows it for sure.
+  test.each(['pipelined', 'barrier'] as const)('%s: what the problem actor asks for when one of its N solutions is in', (schedule) => {
+    const posted: Message[] = [];
+    const input: ProblemInput = {
+      run: 'r',
+      ordinal: 0,
+      problem: { id: 'p1', question: 'What is 1 + 1?', answer: '2' },
+      settings: { nCandidates: 3, nVerifications: 2, maxIterations: 1, epsilon: 0.2, seed: 0, jaccardThreshold: 0.7, schedule, judgePasses: 0, proof: false },
+      start: { iteration: 0, experience: [], guidelines: [], rollouts: [] },
+    };
+    const actor = createActor(problemMachine.provide({ actions: { post: (_, params) => void posted.push(params.message) } }), { input });
+    actor.start();
+    expect(posted.filter((message) => message.type === 'solution.requested')).toHaveLength(3);
+    actor.send({ type: 'solution.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/solution/0', candidate: 0, source: 'normal', text: 'So \\boxed{2}.', answer: '2', call: { key: 'k0', usage: { promptTokens: 10, completionTokens: 5 }, finishReason: 'stop' } });
+    const asked = posted.filter((message) => message.type === 'verification.requested');
+    // Pipelined: candidate 0's M verifications start while the other two solutions are outstanding; barrier: nothing yet.
+    expect(asked.map((message) => (message as MessageOf<'verification.requested'>).candidate)).toEqual(schedule === 'pipelined' ? [0, 0] : []);
+    actor.stop();
   });
 
   test('an unknown --schedule is a usage error naming the flag', async ({ dir }) => {

@@ -15,7 +15,8 @@ import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { readLog, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
-const API = JSON.stringify(path.join(REPO, 'src', 'index.ts'));
+// As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
+const API = JSON.stringify('tmas');
 
 /** A verification actor that asks the model twice and keeps the stricter score. */
 const STRICTER_VERIFIER = `

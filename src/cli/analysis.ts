@@ -11,7 +11,7 @@ import path from 'node:path';
 import { formatReplayReport } from '../analysis/replay-report.ts';
 import type { Secrets } from '../host/config.ts';
 import { collectGarbageEagerly } from './eager-gc.ts';
-import { ENDPOINT_SLOTS } from '../kernel/protocol.ts';
+import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import { decimal, integer } from './parsers.ts';
 
 /** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */

@@ -42,8 +42,11 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkProtocol(manifest, runDir);
     const problems = await store.loadProblems();
-    const { config: requested, secrets } = toRunConfig({ ...flags, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
-    const config = resumeConfig(manifest.config, requested, givenOptions(command), { force: flags.force === true, runDir });
+    const given = givenOptions(command);
+    // The run's own strategy, unless this command changes it: its flags are read against that one.
+    const strategy = given.has('strategy') ? flags.strategy : (manifest.config.strategy ?? 'tmas');
+    const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
+    const config = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
     return { config, secrets, problems, resume: true };
   } finally {
     await store.close();

@@ -8,8 +8,11 @@ import { Command, Option } from 'commander';
 import type { RunConfig, Schedule, Secrets } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkEncoding } from '../pool/pool.ts';
-import type { EndpointSlot } from '../kernel/protocol.ts';
+import { ENDPOINT_SLOTS, slotAgent, slotFlag, slotOption } from '../kernel/slots.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
+import { strategyNamed } from '../host/plugins.ts';
 import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
+import { defineStrategyFlags, strategyOptionsOf } from './strategy-flags.ts';
 
 /** The demo problem set shipped with tmas. */
 export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', import.meta.url));
@@ -17,14 +20,8 @@ export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', 
 /** Settings of `--demo`, chosen so the demo finishes in well under a minute on two cores. */
 const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128, judgePasses: 2 } as const;
 
-/** Per-role flag prefixes, as in the reference CLI. */
-const ROLE_PREFIX: Record<Exclude<EndpointSlot, 'solution'>, string> = {
-  verification: 'verify',
-  summary: 'summary',
-  experience: 'exp',
-  guideline: 'guide',
-  judge: 'judge',
-};
+/** The slots whose flags default to the solution agent's. */
+const OTHER_SLOTS = ENDPOINT_SLOTS.filter((slot) => slot !== 'solution');
 
 /** The raw options commander hands over. */
 export interface RunFlags {
@@ -58,7 +55,6 @@ export interface RunFlags {
   activeProblems: number;
   schedule: string;
   strategy: string;
-  samples: number;
   agents?: string;
   simLatencyMs: number;
   simP99Ms: number;
@@ -98,14 +94,14 @@ export function defineRunOptions(command: Command): Command {
     .addOption(new Option('--retry-base-ms <ms>', 'first backoff step of retries (tests)').argParser(integer(1, 600_000)).default(1000).hideHelp())
     .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
     .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
-    .option('--strategy <name>', 'the method: tmas, majority, self-refine, verify-refine, rse or mas-ceo', 'tmas')
-    .option('--samples <k>', 'majority strategy: samples per problem, k of MV@k', integer(1, 100_000), 64)
+    .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
     .option('--agents <file>', 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (see README "Write your own strategy")');
-  for (const [role, prefix] of Object.entries(ROLE_PREFIX)) {
+  defineStrategyFlags(command);
+  for (const slot of OTHER_SLOTS) {
     command
-      .option(`--${prefix}-base-url <url>`, `endpoint of the ${role} agent (default: the solution agent's)`, url)
-      .option(`--${prefix}-model-name <name>`, `model of the ${role} agent (default: the solution agent's)`)
-      .option(`--${prefix}-api-key <key>`, `API key of the ${role} agent (default: the solution agent's)`);
+      .option(`${slotFlag(slot, 'base-url')} <url>`, `endpoint of ${slotAgent(slot)} (default: the solution agent's)`, url)
+      .option(`${slotFlag(slot, 'model-name')} <name>`, `model of ${slotAgent(slot)} (default: the solution agent's)`)
+      .option(`${slotFlag(slot, 'api-key')} <key>`, `API key of ${slotAgent(slot)} (default: the solution agent's)`);
   }
   command
     .addOption(new Option('--sim-latency-ms <ms>', 'simulated model: median latency (0: none)').argParser(decimal(0, 600_000)).default(0))
@@ -117,10 +113,6 @@ export function defineRunOptions(command: Command): Command {
 function toSchedule(value: string): Schedule {
   if (value === 'pipelined' || value === 'barrier') return value;
   throw new UserError('TMAS_USAGE', `--schedule must be pipelined or barrier, got "${value}".`);
-}
-
-function camel(flag: string): string {
-  return flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function timestamp(date: Date): string {
@@ -140,12 +132,14 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
   const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim') };
   const endpoints = { solution } as RunConfig['endpoints'];
   const secrets = { solution: key } as Secrets;
-  for (const [role, prefix] of Object.entries(ROLE_PREFIX) as Array<[Exclude<EndpointSlot, 'solution'>, string]>) {
-    const baseUrl = (flags[camel(`${prefix}-base-url`)] as string | undefined) ?? solution.baseUrl;
-    const model = (flags[camel(`${prefix}-model-name`)] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
-    endpoints[role] = { baseUrl, model };
-    secrets[role] = (flags[camel(`${prefix}-api-key`)] as string | undefined) ?? key;
+  for (const slot of OTHER_SLOTS) {
+    const baseUrl = (flags[slotOption(slot, 'base-url')] as string | undefined) ?? solution.baseUrl;
+    const model = (flags[slotOption(slot, 'model-name')] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
+    endpoints[slot] = { baseUrl, model };
+    secrets[slot] = (flags[slotOption(slot, 'api-key')] as string | undefined) ?? key;
   }
+  const strategy = strategyNamed(flags.strategy);
+  const strategyOptions = strategyOptionsOf(strategy, flags);
   const config: RunConfig = {
     inputFile: path.resolve(input),
     columns: { id: flags.idColumn, question: flags.questionColumn, answer: flags.answerColumn },
@@ -168,8 +162,8 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     retryBaseMs: flags.retryBaseMs,
     activeProblems: flags.activeProblems,
     schedule: toSchedule(flags.schedule),
-    strategy: flags.strategy,
-    samples: flags.samples,
+    strategy: strategy.name,
+    ...(Object.keys(strategyOptions).length === 0 ? {} : { strategyOptions }),
     ...(flags.agents === undefined ? {} : { agents: path.resolve(flags.agents) }),
     endpoints,
     sim: { latencyMedianMs: flags.simLatencyMs, latencyP99Ms: Math.max(flags.simP99Ms, flags.simLatencyMs), outputTokens: flags.simOutputTokens },

@@ -1,3 +1,5 @@
+import { TmasError } from '../kernel/errors.ts';
+
 /**
  * Ctrl-C handling for a run: the first SIGINT or SIGTERM aborts the run
  * cleanly (no new calls, in-flight ones aborted, the journal flushed, the
@@ -12,7 +14,7 @@ export function interruptOnSignals(io: { stderr(line: string): void }): AbortCon
       process.exit(130);
     }
     io.stderr(`tmas: ${signal}: stopping (no new calls; flushing the journal). Press Ctrl-C again to exit at once.`);
-    controller.abort(new Error(`received ${signal}`));
+    controller.abort(new TmasError('TMAS_INTERRUPTED', `received ${signal}`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

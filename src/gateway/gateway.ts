@@ -5,38 +5,14 @@
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { TmasError, UserError } from '../kernel/errors.ts';
+import { TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
 import { requestBody, type JsonEncoder } from './request-body.ts';
+import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
-/** Where a role's calls go. */
-export interface Endpoint {
-  baseUrl: string;
-  model: string;
-  apiKey: string;
-}
-
-/** One chat completion request. */
-export interface CompletionRequest {
-  endpoint: Endpoint;
-  messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
-  maxTokens: number;
-  temperature?: number;
-  seed: number;
-}
-
-/** One chat completion result. */
-export interface Completion {
-  content: string;
-  /** `reasoning_content` of reasoning models (vLLM, DeepSeek), kept apart from `content`. */
-  reasoning: string | null;
-  finishReason: string;
-  usage: { promptTokens: number; completionTokens: number };
-  attempts: number;
-  latencyMs: number;
-}
+export type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 
 /** What happened to one failed attempt; the progress display and the metrics count these. */
 export interface RetryEvent {
@@ -103,7 +79,7 @@ export interface Gateway {
 
 /** A call that failed for good, with the last error's classification. */
 export class CallFailedError extends TmasError {
-  constructor(code: string, message: string, readonly attempts: number, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, readonly attempts: number, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'CallFailedError';
   }

@@ -12,7 +12,7 @@
  */
 import { approximateChars, OFF_THREAD_JSON_CHARS } from '../pool/approximate-chars.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
-import type { CompletionRequest } from './gateway.ts';
+import type { CompletionRequest } from './completion.ts';
 
 /** Serialises a value to JSON in UTF-8 bytes, off the main thread. */
 export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;

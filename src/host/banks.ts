@@ -3,7 +3,7 @@
  * where a new record is dropped when its Jaccard similarity to a kept one is at
  * least the threshold. The similarity is computed in the worker pool.
  */
-import type { DedupBanksInput, DedupBanksOutput } from '../../machines/strategies/tmas/tmas.machine.ts';
+import type { DedupBanksInput, DedupBanksOutput } from '../../machines/contract.ts';
 import type { Pool } from '../pool/pool.ts';
 
 /**

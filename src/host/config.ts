@@ -2,7 +2,8 @@
  * The configuration of a run, as the CLI builds it and the manifest stores it.
  * API keys are not part of it: they live in `Secrets`, which is never written.
  */
-import type { EndpointSlot } from '../kernel/protocol.ts';
+import type { StrategyOptionValue } from '../../machines/contract.ts';
+import type { EndpointSlot } from '../kernel/slots.ts';
 
 /** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
 export interface RoleEndpoint {
@@ -50,8 +51,8 @@ export interface RunConfig {
   judgePasses?: number;
   /** The method (`--strategy`, a name in machines/strategies/index.ts STRATEGIES); absent means `tmas`. */
   strategy?: string;
-  /** The `majority` strategy's samples per problem (`--samples`); default 64. */
-  samples?: number;
+  /** The chosen strategy's own flags (`Strategy.flags`) by option name, defaults filled in; absent when it has none. */
+  strategyOptions?: Record<string, StrategyOptionValue>;
   /** The user module of agent overrides (`--agents FILE`), resolved; absent when none. */
   agents?: string;
   endpoints: Record<EndpointSlot, RoleEndpoint>;
@@ -70,4 +71,14 @@ export const CONTEXT_MARGIN = 256;
 /** True when every role goes to the embedded simulated model. */
 export function usesSimulator(config: RunConfig): boolean {
   return Object.values(config.endpoints).some((endpoint) => endpoint.baseUrl === null);
+}
+
+/**
+ * A stored configuration in today's shape. Runs made before strategies
+ * declared their own flags kept `majority`'s `--samples` at the top level.
+ */
+export function upgradeConfig(stored: RunConfig): RunConfig {
+  const { samples, ...config } = stored as RunConfig & { samples?: number };
+  if (samples === undefined) return stored;
+  return (config.strategy ?? 'tmas') === 'majority' ? { ...config, strategyOptions: { samples, ...config.strategyOptions } } : config;
 }

@@ -8,17 +8,8 @@ import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../gateway/check.ts';
 import { endpointFor } from './llm-call.ts';
 import type { Problem } from '../input/problems.ts';
-import { ENDPOINT_SLOTS } from '../kernel/protocol.ts';
+import { ENDPOINT_SLOTS, slotFlag } from '../kernel/slots.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
-
-const FLAG_OF_ROLE = {
-  solution: { url: '--base-url', model: '--model-name' },
-  verification: { url: '--verify-base-url', model: '--verify-model-name' },
-  summary: { url: '--summary-base-url', model: '--summary-model-name' },
-  experience: { url: '--exp-base-url', model: '--exp-model-name' },
-  guideline: { url: '--guide-base-url', model: '--guide-model-name' },
-  judge: { url: '--judge-base-url', model: '--judge-model-name' },
-} as const;
 
 /** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
 export const OFFLINE_URL = 'http://offline.invalid/v1';
@@ -60,9 +51,9 @@ export async function prepareEndpoints(
     secrets.judge ??= secrets.solution;
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
 
-    const listed: Map<string, ListedModel[]> = await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: FLAG_OF_ROLE[role].url })));
+    const listed: Map<string, ListedModel[]> = await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url') })));
     for (const role of ENDPOINT_SLOTS) {
-      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpointFor(role, deps).baseUrl), FLAG_OF_ROLE[role].model);
+      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpointFor(role, deps).baseUrl), slotFlag(role, 'model-name'));
     }
     const simulated =
       usesSimulator(config) ||

@@ -4,7 +4,7 @@
  *
  * ```ts
  * // my-agents.ts, run with: tmas run --agents ./my-agents.ts …
- * import { defineAgents } from './path/to/tmas/src/plugin-api.ts';
+ * import { defineAgents } from 'tmas';
  * export default defineAgents({
  *   verification: { prompt: (request, options) => ({ system: 'You are the Verification agent. …', parts: [] }) },
  * });
@@ -16,7 +16,8 @@
  * so journal, metrics and report work unchanged.
  */
 import { stat } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
+import Module, { register } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../machines/multi-call.role.ts';
@@ -138,6 +139,27 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
   return { ...strategy, roles, definitions };
 }
 
+let selfImportRegistered = false;
+
+/** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
+type CjsResolver = (request: string, ...rest: unknown[]) => string;
+
+/**
+ * Lets a plugin `import { defineAgents } from 'tmas'` from anywhere: the name
+ * resolves to this checkout's entry, for ES modules (a resolve hook) and for
+ * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
+ * has no public hook for `require`, so its resolver is wrapped, for this one name).
+ */
+function resolveTmasToSelf(): void {
+  if (selfImportRegistered) return;
+  register(new URL('./self-import.hooks.mjs', import.meta.url));
+  const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
+  const cjs = Module as unknown as { _resolveFilename: CjsResolver };
+  const resolveFilename = cjs._resolveFilename;
+  cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));
+  selfImportRegistered = true;
+}
+
 /** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export. */
 export async function loadAgents(file: string): Promise<Agents> {
   const where = `The agents module ${file} (--agents)`;
@@ -145,6 +167,7 @@ export async function loadAgents(file: string): Promise<Agents> {
     throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
   });
   let module: { default?: unknown; agents?: unknown };
+  resolveTmasToSelf();
   try {
     // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
     // which cannot require tmas's ES modules while the CLI module is still evaluating.

@@ -7,9 +7,11 @@
  * calls they change are issued anew and the unchanged ones are still answered
  * from the journal, since the journal is keyed by the request itself.
  */
-import type { LoopStart } from '../../machines/strategies/tmas/tmas.machine.ts';
+import { toOptionName, type LoopStart } from '../../machines/contract.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
 import type { RunConfig } from './config.ts';
 import { UserError } from '../kernel/errors.ts';
+import { ENDPOINT_SLOTS, slotFlag, slotOption, type EndpointSlot, type SlotSetting } from '../kernel/slots.ts';
 import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import type { Manifest, Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
@@ -28,6 +30,11 @@ function field<K extends keyof RunConfig>(key: K, flag: string, shapesCalls: boo
   return { flag, options: [option], shapesCalls, read: (c) => c[key], write: (t, s) => void (t[key] = s[key]) };
 }
 
+/** A slot's own flag, and the solution agent's, which every other slot follows unless given its own. */
+function optionsOf(slot: EndpointSlot, setting: SlotSetting): string[] {
+  return slot === 'solution' ? [slotOption(slot, setting)] : [slotOption(slot, setting), slotOption('solution', setting)];
+}
+
 const SETTINGS: Setting[] = [
   field('nCandidates', '--n-candidates', true),
   field('nVerifications', '--n-verifications', true),
@@ -38,32 +45,49 @@ const SETTINGS: Setting[] = [
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),
   field('proof', '--no-proof', true),
-  field('strategy', '--strategy', true),
-  field('samples', '--samples', true),
+  {
+    // Another strategy brings its own options.
+    ...field('strategy', '--strategy', true),
+    write: (t, s) => {
+      t.strategy = s.strategy;
+      if (s.strategyOptions === undefined) delete t.strategyOptions;
+      else t.strategyOptions = { ...s.strategyOptions };
+    },
+  },
   field('agents', '--agents', true),
   field('maxIterations', '--max-iterations', false),
   field('concurrency', '--concurrency', false),
   field('timeoutSeconds', '--timeout', false, 'timeout'),
   field('maxRetries', '--max-retries', false),
   field('activeProblems', '--active-problems', false),
-  {
-    flag: '--model-name (and the per-role model names)',
-    options: ['modelName', 'verifyModelName', 'summaryModelName', 'expModelName', 'guideModelName'],
-    shapesCalls: true,
-    read: (c) => Object.values(c.endpoints).map((e) => e.model).join(', '),
-    write: (t, s) => {
-      for (const [role, endpoint] of Object.entries(s.endpoints)) t.endpoints[role as keyof RunConfig['endpoints']].model = endpoint.model;
+  ...Object.values(STRATEGIES).flatMap((strategy) =>
+    (strategy.flags ?? []).map((flag) => {
+      const option = toOptionName(flag.name);
+      return {
+        flag: `--${flag.name}`,
+        options: [option],
+        shapesCalls: flag.shapesCalls,
+        read: (c: RunConfig) => c.strategyOptions?.[option] ?? flag.default,
+        write: (t: RunConfig, s: RunConfig) => void (t.strategyOptions = { ...t.strategyOptions, [option]: s.strategyOptions?.[option] ?? flag.default }),
+      };
+    }),
+  ),
+  ...ENDPOINT_SLOTS.flatMap((slot) => [
+    {
+      flag: slotFlag(slot, 'model-name'),
+      options: optionsOf(slot, 'model-name'),
+      shapesCalls: true,
+      read: (c: RunConfig) => c.endpoints[slot]?.model,
+      write: (t: RunConfig, s: RunConfig) => void (t.endpoints[slot] = { ...t.endpoints[slot], model: s.endpoints[slot].model }),
     },
-  },
-  {
-    flag: '--base-url (and the per-role base URLs)',
-    options: ['baseUrl', 'verifyBaseUrl', 'summaryBaseUrl', 'expBaseUrl', 'guideBaseUrl'],
-    shapesCalls: false,
-    read: (c) => Object.values(c.endpoints).map((e) => e.baseUrl ?? 'simulated').join(', '),
-    write: (t, s) => {
-      for (const [role, endpoint] of Object.entries(s.endpoints)) t.endpoints[role as keyof RunConfig['endpoints']].baseUrl = endpoint.baseUrl;
+    {
+      flag: slotFlag(slot, 'base-url'),
+      options: optionsOf(slot, 'base-url'),
+      shapesCalls: false,
+      read: (c: RunConfig) => c.endpoints[slot]?.baseUrl ?? 'simulated',
+      write: (t: RunConfig, s: RunConfig) => void (t.endpoints[slot] = { ...t.endpoints[slot], baseUrl: s.endpoints[slot].baseUrl }),
     },
-  },
+  ]),
 ];
 
 /**

@@ -8,9 +8,12 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import type { DedupBanksInput, DedupBanksOutput, LoopStart, SaveIterationInput } from '../../machines/strategies/tmas/tmas.machine.ts';
+import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../../machines/contract.ts';
+import { deliver, postTo } from './delivery.ts';
+import { expectedCallsOf, toProblemInputs } from './problem-inputs.ts';
 import { dedupBanks } from './banks.ts';
 import { runMachine } from '../../machines/run.machine.ts';
+import { callLlmWith } from '../../machines/start-call.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
 import type { RunConfig, Secrets } from './config.ts';
@@ -23,13 +26,12 @@ import { createLlmCall } from './llm-call.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
 import { createPool } from '../pool/pool.ts';
 import type { Problem } from '../input/problems.ts';
-import { showProgress, tmasExpectedCalls } from '../observers/progress.ts';
+import { showProgress } from '../observers/progress.ts';
 import { hashOf } from '../kernel/prng.ts';
 import { loadStarts } from './resume.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
-import { deliveryId } from '../kernel/routes.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import { Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
@@ -123,6 +125,7 @@ export async function runEvaluation(
     if (previous) await store.manifest().put('manifest', manifest);
     else await store.startRun(manifest, problems);
     const starts = options.resume ? await loadStarts(store, problems.length) : null;
+    const inputs = toProblemInputs(runId, config, problems, starts);
 
     const pool = createPool({ encoding: config.tokenizer });
     cleanups.push(() => pool.close());
@@ -145,7 +148,7 @@ export async function runEvaluation(
       write: io.stderr,
       terminal: io.terminal,
       simulated,
-      ...(strategy.name === 'tmas' ? { expectedCalls: expectedTmasCalls(config, problems, starts) } : {}),
+      expectedCalls: expectedCallsOf(strategy, inputs, config.proof),
       probe: {
         retriesByCause: () => gateway.stats.retriesByCause,
         inFlight: () => gateway.stats.inFlight,
@@ -162,11 +165,9 @@ export async function runEvaluation(
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
 
-    // Delivery is deferred to a microtask: an action must not run another actor's transition inside its own.
-    // Microtasks run in order, so the log order is still the order in which actors posted.
-    const post = (_: unknown, params: { message: Parameters<typeof bus.publish>[0] }) => queueMicrotask(() => void bus.publish(params.message));
+    const post = postTo(bus);
     const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
-    const roleImplementations = { actors: { llm }, actions: { post } };
+    const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({
       actions: { post },
@@ -195,42 +196,10 @@ export async function runEvaluation(
         simulated,
         maxActive: config.activeProblems,
         roleOptions: { proof: config.proof, temperature: config.temperature, parseRetries: config.parseRetries ?? DEFAULT_PARSE_RETRIES },
-        problems: problems.map((problem, ordinal) => ({
-          run: runId,
-          ordinal,
-          problem: {
-            id: problem.id,
-            question: problem.question,
-            ...(problem.answer === undefined ? {} : { answer: problem.answer }),
-            ...(problem.solution === undefined ? {} : { solution: problem.solution }),
-          },
-          settings: {
-            nCandidates: config.nCandidates,
-            nVerifications: config.nVerifications,
-            maxIterations: config.maxIterations,
-            epsilon: config.epsilon,
-            seed: config.seed,
-            jaccardThreshold: config.jaccardThreshold,
-            ...(config.samples === undefined ? {} : { samples: config.samples }),
-            schedule: config.schedule ?? 'pipelined',
-            judgePasses: config.judgePasses ?? 0,
-            proof: config.proof,
-          },
-          start: starts?.[ordinal] ?? { iteration: 0, experience: [], guidelines: [], rollouts: [] },
-        })),
+        problems: inputs,
       },
     });
-    const routingFailure = new Promise<never>((_, reject) => {
-      bus.envelopes$.subscribe((envelope: Envelope) => {
-        if (envelope.to === 'log') return;
-        const target = envelope.to === 'run' ? actor : actor.system.get(deliveryId(envelope.to, envelope.message.correlation));
-        if (!target) {
-          reject(new Error(`no actor at ${envelope.to} for ${envelope.message.type} (seq ${envelope.seq})`));
-          return;
-        }
-        target.send(envelope.message as never);
-      });
-    });
+    const routingFailure = deliver(bus, actor);
     const aborted = new Promise<never>((_, reject) => {
       options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
     });
@@ -277,22 +246,4 @@ export async function runEvaluation(
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
-}
-
-/** The calls a TMAS run will complete per role, for the progress bars: a resumed run counts only the iterations it has left. */
-function expectedTmasCalls(config: RunConfig, problems: Problem[], starts: LoopStart[] | null): Record<string, number> {
-  let problemIterations = 0;
-  let judgedProblemIterations = 0;
-  problems.forEach((problem, ordinal) => {
-    const remaining = Math.max(0, config.maxIterations - (starts?.[ordinal]?.iteration ?? 0));
-    problemIterations += remaining;
-    if ((config.proof ? problem.solution : problem.answer) !== undefined) judgedProblemIterations += remaining;
-  });
-  return tmasExpectedCalls({
-    problemIterations,
-    judgedProblemIterations,
-    nCandidates: config.nCandidates,
-    nVerifications: config.nVerifications,
-    judgePasses: config.judgePasses ?? 0,
-  });
 }

@@ -2,11 +2,50 @@
  * Errors with a stable `code` (match on it, never on the message text) and an
  * optional `cause`. A `UserError` is something the user can fix (a flag, a file,
  * an endpoint): the CLI prints its message without a stack trace and exits 2.
+ *
+ * `ERROR_CODES` is the one list of codes: the README's table is checked
+ * against it by a test, and a code that is not in it does not type-check.
  */
-export class TmasError extends Error {
-  readonly code: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+/** Every error code tmas raises, with what it means (the README's "Error codes" table says the same). */
+export const ERROR_CODES = {
+  TMAS_USAGE: 'a flag is missing or has a bad value',
+  TMAS_INPUT: 'the problem file is wrong (the message names file and line)',
+  TMAS_TOKENIZER: 'unknown --tokenizer',
+  TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
+  TMAS_OUTPUT: 'the output directory is not empty or not writable',
+  TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
+  TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',
+  TMAS_REPORT_LIBRARY: 'the chart library the HTML report embeds is not installed',
+  TMAS_LOCKED: 'another tmas process holds the run directory',
+  TMAS_RESUME: '--resume was given a directory that holds no tmas run, or a run of another protocol version',
+  TMAS_RUN_DIR: 'an analysis command was given a directory that holds no tmas run',
+  TMAS_RESUME_CONFLICT: 'a resume would change what the calls are',
+  TMAS_INTERRUPTED: 'the run was stopped by Ctrl-C or SIGTERM; it is resumable',
+  TMAS_REPLAY_MISS: 'during tmas replay, a call whose request changed has no journaled answer',
+  TMAS_STORE: 'the store is damaged (an iteration mark without its banks)',
+  TMAS_STORE_WRITE: 'a write to the store failed (a full disk); what was journaled before is kept',
+  TMAS_CALL_FAILED: 'a call failed for good after its retries',
+  TMAS_CALL_REJECTED: 'the endpoint refused a call (a 4xx other than 429)',
+  TMAS_CONTEXT_LENGTH: 'the prompt does not fit the context window',
+  TMAS_ENDPOINT_DOWN: 'an endpoint kept failing after its retries; the run stopped cleanly and can be resumed',
+  TMAS_WORKER: 'a worker-pool task failed',
+  TMAS_POOL_CLOSED: 'a task was given to a closed worker pool',
+  TMAS_SIM_LOG: "the simulator's request log cannot be opened or written",
+  TMAS_NOT_PROVIDED: 'wiring bug: an actor or action a machine needs was not provided',
+  TMAS_MISROUTED: 'wiring bug: a message was addressed to an actor that does not exist or does not take it',
+  TMAS_NO_ENDPOINT: 'wiring bug: a role names no endpoint slot',
+  TMAS_INTERNAL: 'a bug in tmas: please report it',
+} as const;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error with a stable code. */
+export class TmasError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'TmasError';
     this.code = code;
@@ -15,7 +54,7 @@ export class TmasError extends Error {
 
 /** A mistake in what the user gave us: the message says what, where and how to fix it. */
 export class UserError extends TmasError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = 'UserError';
   }

@@ -14,16 +14,8 @@
  */
 export const PROTOCOL_VERSION = 2;
 
-/** The agent roles of the TMAS method. */
-export const ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline'] as const;
-export type Role = (typeof ROLES)[number];
-
-/**
- * The endpoint slots: each role's calls go to one of these (`--base-url`,
- * `--verify-base-url`, …). Roles of other strategies name the slot they use.
- */
-export const ENDPOINT_SLOTS = ['solution', 'verification', 'summary', 'experience', 'guideline', 'judge'] as const;
-export type EndpointSlot = (typeof ENDPOINT_SLOTS)[number];
+/** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
+export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
 
 /** Where a candidate's prompt came from (DESIGN.md section 1). */
 export type CandidateSource = 'normal' | 'experience' | 'guideline';

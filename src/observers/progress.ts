@@ -49,31 +49,6 @@ export interface ProgressOptions {
   intervalMs?: number;
 }
 
-/**
- * The calls a TMAS run makes per role: N solutions, N×M verifications, N
- * summaries, N×J judge passes, 1 experience and 1 guideline per
- * problem-iteration still to run (a resumed run counts only those).
- */
-export function tmasExpectedCalls(options: {
-  problemIterations: number;
-  /** Problem-iterations of problems with a reference, which the judge checks. */
-  judgedProblemIterations: number;
-  nCandidates: number;
-  nVerifications: number;
-  judgePasses: number;
-}): Record<string, number> {
-  const pi = options.problemIterations;
-  const expected: Record<string, number> = {
-    solution: pi * options.nCandidates,
-    verification: pi * options.nCandidates * options.nVerifications,
-    summary: pi * options.nCandidates,
-  };
-  if (options.judgePasses > 0 && options.judgedProblemIterations > 0) expected.judge = options.judgedProblemIterations * options.nCandidates * options.judgePasses;
-  expected.experience = pi;
-  expected.guideline = pi;
-  return expected;
-}
-
 /** Counts of what the bus carried so far. */
 interface Tally {
   completed: Record<string, number>;

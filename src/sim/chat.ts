@@ -15,7 +15,8 @@ import { rngOf } from './random.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
 import { isRequestProblem, toChatRequest } from './request.ts';
 import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
-import { roleOf, SIM_ROLES, splitProblem } from './wire.ts';
+import { SIM_ROLES } from './sim-roles.ts';
+import { roleOf, splitProblem } from './wire.ts';
 
 /** Counters the server reports through `stats()`. */
 export interface SimStats {

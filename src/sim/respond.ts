@@ -14,17 +14,27 @@ import { jitteredTokens, type Responder } from './responder.ts';
 import { respondSolution } from './solution.responder.ts';
 import { respondSummary } from './summary.responder.ts';
 import { respondVerification } from './verification.responder.ts';
-import { STRATEGY_RESPONDERS } from './strategies/index.ts';
-import type { SimRole } from './wire.ts';
+import { respondCeo, respondCritic, respondEvaluator, respondRecruiter } from './strategies/mas-ceo.responder.ts';
+import { respondRevision } from './strategies/revision.responder.ts';
+import { respondDistill, respondRollout } from './strategies/rse.responder.ts';
+import type { SimFormat } from '../kernel/sim-formats.ts';
+import { SIM_ROLE_FORMATS } from './sim-roles.ts';
 
-const RESPONDERS: Record<SimRole, Responder> = {
+/** The responder of every reply format (a strategy maps its roles to formats). */
+const RESPONDERS: Record<SimFormat, Responder> = {
   solution: respondSolution,
   verification: respondVerification,
   summary: respondSummary,
   experience: respondExperience,
   guideline: respondGuideline,
   judge: respondJudge,
-  ...STRATEGY_RESPONDERS,
+  revision: respondRevision,
+  'rse-rollout': respondRollout,
+  'rse-distill': respondDistill,
+  ceo: respondCeo,
+  recruiter: respondRecruiter,
+  critic: respondCritic,
+  evaluator: respondEvaluator,
 };
 
 /** What a reply is keyed by: everything that may shape it, and nothing else. */
@@ -48,7 +58,8 @@ export interface ReplySettings {
 
 /** The reply to one request, before the completion limit. */
 export function replyTo(
-  role: SimRole,
+  /** A role name the simulator answers (see sim-roles.ts). */
+  role: string,
   problem: SimProblem,
   rest: string,
   replyKey: string,
@@ -57,7 +68,9 @@ export function replyTo(
   system = '',
 ): { content: string; reasoning: string | null } {
   const rng = createRng(Buffer.from(replyKey, 'hex'));
-  const content = RESPONDERS[role]({
+  const format = SIM_ROLE_FORMATS.get(role);
+  if (format === undefined) throw new TypeError(`the simulator has no reply format for the ${role} role`);
+  const content = RESPONDERS[format]({
     seed: settings.seed,
     problem,
     rest,

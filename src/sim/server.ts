@@ -23,7 +23,7 @@ import { checkFaultRates, FAULT_KINDS, type FaultRates } from './faults.ts';
 import { sendError, sendJson } from './http.ts';
 import { checkLatency, type LatencyOptions } from './latency.ts';
 import { openRequestLog } from './request-log.ts';
-import { SIM_ROLES } from './wire.ts';
+import { SIM_ROLES } from './sim-roles.ts';
 
 export type { FaultKind, FaultRates } from './faults.ts';
 export { FAULT_KINDS, parseFaults } from './faults.ts';

@@ -5,16 +5,12 @@
  * joined with a blank line, so an opening tag is a line of its own.
  */
 import type { Catalogue, SimProblem } from './catalogue.ts';
-import { STRATEGY_SIM_ROLES } from './strategies/roles.ts';
+import { SIM_ROLE_FORMATS } from './sim-roles.ts';
 
-/** The roles the simulator answers, by the name in "You are the X agent". */
-export const SIM_ROLES = ['solution', 'verification', 'summary', 'experience', 'guideline', 'judge', ...STRATEGY_SIM_ROLES] as const;
-export type SimRole = (typeof SIM_ROLES)[number];
-
-/** The role named by a system message, or null. */
-export function roleOf(system: string): SimRole | null {
+/** The role named by a system message ("You are the X agent"), when the simulator answers it; else null. */
+export function roleOf(system: string): string | null {
   const named = /You are the (\w+) agent/i.exec(system)?.[1]?.toLowerCase();
-  return (SIM_ROLES as readonly string[]).includes(named ?? '') ? (named as SimRole) : null;
+  return named !== undefined && SIM_ROLE_FORMATS.has(named) ? named : null;
 }
 
 /** The problem a user message is about, and the text after its `<problem>` block. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
-import type { RunConfig } from '../host/config.ts';
+import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -145,7 +145,8 @@ export class Store {
 
   /** The run manifest, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
-    return (await this.manifest().get('manifest')) as Manifest | undefined;
+    const manifest = (await this.manifest().get('manifest')) as Manifest | undefined;
+    return manifest && { ...manifest, config: upgradeConfig(manifest.config) };
   }
 
   /** Writes the manifest and the problems of a new run, in one batch. */

@@ -1,8 +1,8 @@
 /** The `majority` strategy (MV@k): k independent samples and a majority vote. */
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
-import type { Strategy } from '../index.ts';
+import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
-import { majorityProgram } from './majority.program.ts';
+import { majorityProgram, SAMPLES_FLAG, samplesOf } from './majority.program.ts';
 
 /** MV@k as a strategy. */
 export const majorityStrategy: Strategy = {
@@ -11,4 +11,8 @@ export const majorityStrategy: Strategy = {
   roles: { solution: solutionMachine },
   definitions: { solution: solutionRole },
   problem: createProgramMachine(majorityProgram),
+  flags: [SAMPLES_FLAG],
+  // Every sample is requested in iteration 0, also on resume (the journal answers those that completed).
+  expectedCalls: (settings) => ({ solution: samplesOf(settings) }),
+  sim: { solution: 'solution' },
 };

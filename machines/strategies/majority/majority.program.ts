@@ -6,12 +6,26 @@
  * iteration 0 of the journal); the iterations are announced once all are in.
  */
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 
-/** Samples per problem when `--samples` is not given. */
-export const DEFAULT_SAMPLES = 64;
+/** `--samples`: samples per problem, k of MV@k. */
+export const SAMPLES_FLAG = {
+  name: 'samples',
+  value: '<k>',
+  description: 'samples per problem, k of MV@k',
+  type: 'integer',
+  min: 1,
+  max: 100_000,
+  default: 64,
+  shapesCalls: true,
+} as const satisfies StrategyFlag;
+
+/** The samples per problem of a run's settings. */
+export function samplesOf(settings: LoopSettings): number {
+  return Number(optionOf(settings, SAMPLES_FLAG));
+}
 
 interface MajorityState {
   samples: Array<CandidateView | null>;
@@ -41,7 +55,7 @@ function settle(state: MajorityState, view: CandidateView, input: ProblemInput):
 export const majorityProgram: ProblemProgram<MajorityState> = {
   id: 'majority',
   start(input) {
-    const k = input.settings.samples ?? DEFAULT_SAMPLES;
+    const k = samplesOf(input.settings);
     const post = Array.from({ length: k }, (_, candidate): MessageOf<'solution.requested'> => ({
       type: 'solution.requested',
       ...messageBase(input, 0, 'solution', candidate),

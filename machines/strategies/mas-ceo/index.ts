@@ -1,5 +1,5 @@
 /** The `mas-ceo` strategy (MAS-TTS): a CEO agent plans each round of a recruited expert team. */
-import type { Strategy } from '../index.ts';
+import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { ceoMachine, ceoRole, criticMachine, criticRole, evaluatorMachine, evaluatorRole, recruiterMachine, recruiterRole, solverMachine, solverRole } from './mas-ceo.roles.ts';
 import { masCeoProgram } from './mas-ceo.program.ts';
@@ -11,4 +11,7 @@ export const masCeoStrategy: Strategy = {
   roles: { ceo: ceoMachine, recruiter: recruiterMachine, solver: solverMachine, critic: criticMachine, evaluator: evaluatorMachine },
   definitions: { ceo: ceoRole, recruiter: recruiterRole, solver: solverRole, critic: criticRole, evaluator: evaluatorRole },
   problem: createProgramMachine(masCeoProgram),
+  // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
+  expectedCalls: () => ({}),
+  sim: { ceo: 'ceo', recruiter: 'recruiter', solver: 'revision', critic: 'critic', evaluator: 'evaluator' },
 };

@@ -10,7 +10,7 @@
  * other strategies.
  */
 import type { Message } from '../../../src/kernel/protocol.ts';
-import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';

@@ -1,5 +1,5 @@
 /** The `rse` strategy (Recycling Search Experience): rollouts distilled into a per-problem experience bank that the next rollouts see. */
-import type { Strategy } from '../index.ts';
+import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { distillMachine, distillRole, rolloutMachine, rolloutRole } from './rse.roles.ts';
 import { rseProgram } from './rse.program.ts';
@@ -11,4 +11,7 @@ export const rseStrategy: Strategy = {
   roles: { rollout: rolloutMachine, distill: distillMachine },
   definitions: { rollout: rolloutRole, distill: distillRole },
   problem: createProgramMachine(rseProgram),
+  // A program restarts at iteration 0 on resume (the journal answers what completed); distillations are retried on invalid output, so their count varies.
+  expectedCalls: (settings) => ({ rollout: settings.nCandidates * settings.maxIterations }),
+  sim: { rollout: 'rse-rollout', distill: 'rse-distill' },
 };

@@ -7,7 +7,7 @@
  * with the iteration.
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
-import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 import { MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';

@@ -1,6 +1,6 @@
 /** The `self-refine` strategy: each candidate critiques and rewrites its own solution every iteration. */
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
-import type { Strategy } from '../index.ts';
+import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { critiqueMachine, critiqueRole, rewriteMachine, rewriteRole } from './self-refine.roles.ts';
 import { selfRefineProgram } from './self-refine.program.ts';
@@ -12,4 +12,11 @@ export const selfRefineStrategy: Strategy = {
   roles: { solution: solutionMachine, critique: critiqueMachine, rewrite: rewriteMachine },
   definitions: { solution: solutionRole, critique: critiqueRole, rewrite: rewriteRole },
   problem: createProgramMachine(selfRefineProgram),
+  // A program restarts at iteration 0 on resume (the journal answers what completed).
+  expectedCalls: ({ nCandidates, maxIterations }) => ({
+    solution: nCandidates,
+    critique: nCandidates * (maxIterations - 1),
+    rewrite: nCandidates * (maxIterations - 1),
+  }),
+  sim: { solution: 'solution', critique: 'verification', rewrite: 'revision' },
 };

@@ -5,7 +5,7 @@
  * is solved afresh; a failed critique or rewrite keeps the solution it had.
  */
 import type { Message } from '../../../src/kernel/protocol.ts';
-import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
 

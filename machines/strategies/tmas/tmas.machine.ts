@@ -22,75 +22,8 @@ import {
   type CandidateState,
 } from '../../candidates.ts';
 import { addVerdict, awaitJudge, fromJudgeIndex, judgePassesOf, judgeRequests } from '../../judging.ts';
+import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from '../../contract.ts';
 import { postNotProvided, type PostParams } from '../../post.ts';
-
-/** The problem as the actor sees it. */
-export interface ProblemSpec {
-  id: string;
-  question: string;
-  answer?: string;
-  /** A reference solution: what the judge compares against in proof mode. */
-  solution?: string;
-}
-
-/** The method's settings that shape the loop. */
-export interface LoopSettings {
-  nCandidates: number;
-  nVerifications: number;
-  /** Total iterations: the loop stops after iteration maxIterations - 1. */
-  maxIterations: number;
-  epsilon: number;
-  seed: number;
-  jaccardThreshold: number;
-  /** The `majority` strategy's samples per problem (`--samples`). */
-  samples?: number;
-  /** `barrier`: verifications start once all N solutions are in, summaries once all N×M verifications are; `pipelined` (default) starts each as soon as its inputs exist. */
-  schedule?: 'pipelined' | 'barrier';
-  /** LLM judge passes per candidate when the problem has a reference (0 or absent: no judge). */
-  judgePasses?: number;
-  /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
-  proof?: boolean;
-}
-
-/** Where a problem starts: iteration 0 with empty banks, or where an earlier run stopped. */
-export interface LoopStart {
-  iteration: number;
-  experience: ExperienceRecord[];
-  guidelines: GuidelineRecord[];
-  rollouts: Rollout[];
-}
-
-export interface ProblemInput {
-  run: string;
-  problem: ProblemSpec;
-  ordinal: number;
-  settings: LoopSettings;
-  start: LoopStart;
-}
-
-/** Input and output of the `dedupBanks` actor. */
-export interface DedupBanksInput {
-  experience: ExperienceRecord[];
-  newExperience: ExperienceRecord[];
-  guidelines: GuidelineRecord[];
-  newGuidelines: GuidelineRecord[];
-  threshold: number;
-}
-export interface DedupBanksOutput {
-  experience: ExperienceRecord[];
-  guidelines: GuidelineRecord[];
-}
-
-/** Input of the `saveIteration` actor: one atomic write of banks and iteration mark. */
-export interface SaveIterationInput {
-  problem: string;
-  ordinal: number;
-  iteration: number;
-  candidates: ReturnType<typeof toCandidateResult>[];
-  rollouts: Rollout[];
-  experience: ExperienceRecord[];
-  guidelines: GuidelineRecord[];
-}
 
 interface ProblemContext extends ProblemInput {
   iteration: number;

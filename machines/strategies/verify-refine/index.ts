@@ -1,6 +1,6 @@
 /** The `verify-refine` strategy: each candidate is verified, then refined using the verification. */
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
-import type { Strategy } from '../index.ts';
+import type { Strategy } from '../../contract.ts';
 import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { refineMachine, refineRole } from './refine.role.ts';
@@ -13,4 +13,11 @@ export const verifyRefineStrategy: Strategy = {
   roles: { solution: solutionMachine, verification: verificationMachine, refine: refineMachine },
   definitions: { solution: solutionRole, verification: verificationRole, refine: refineRole },
   problem: createProgramMachine(verifyRefineProgram),
+  // A program restarts at iteration 0 on resume (the journal answers what completed).
+  expectedCalls: ({ nCandidates, nVerifications, maxIterations }) => ({
+    solution: nCandidates,
+    verification: nCandidates * nVerifications * maxIterations,
+    refine: nCandidates * (maxIterations - 1),
+  }),
+  sim: { solution: 'solution', verification: 'verification', refine: 'revision' },
 };

@@ -5,7 +5,7 @@
  * (the TMAS Verification agent) as soon as it exists; its score is their mean.
  */
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
-import type { ProblemInput } from '../tmas/tmas.machine.ts';
+import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';

@@ -1,0 +1,139 @@
+/**
+ * The contract of a strategy: what a strategy is (its roles, its problem
+ * machine, its flags, the calls it promises, how the simulator answers its
+ * roles), and what a problem actor takes and gives. Every strategy under
+ * machines/strategies/ implements it; the host reads nothing else of them.
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { CandidateResult, ExperienceRecord, GuidelineRecord, Rollout } from '../src/kernel/protocol.ts';
+import type { SimFormat } from '../src/kernel/sim-formats.ts';
+import type { RoleDefinition } from './role.machine.ts';
+
+/** The problem as the actor sees it. */
+export interface ProblemSpec {
+  id: string;
+  question: string;
+  answer?: string;
+  /** A reference solution: what the judge compares against in proof mode. */
+  solution?: string;
+}
+
+/** The value of a strategy's own flag. */
+export type StrategyOptionValue = number | string;
+
+/** The method's settings that shape the loop. */
+export interface LoopSettings {
+  nCandidates: number;
+  nVerifications: number;
+  /** Total iterations: the loop stops after iteration maxIterations - 1. */
+  maxIterations: number;
+  epsilon: number;
+  seed: number;
+  jaccardThreshold: number;
+  /** `barrier`: verifications start once all N solutions are in, summaries once all N×M verifications are; `pipelined` (default) starts each as soon as its inputs exist. */
+  schedule?: 'pipelined' | 'barrier';
+  /** LLM judge passes per candidate when the problem has a reference (0 or absent: no judge). */
+  judgePasses?: number;
+  /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
+  proof?: boolean;
+  /** The strategy's own flags (`Strategy.flags`), by option name, defaults filled in. */
+  options?: Readonly<Record<string, StrategyOptionValue>>;
+}
+
+/** Where a problem starts: iteration 0 with empty banks, or where an earlier run stopped. */
+export interface LoopStart {
+  iteration: number;
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  rollouts: Rollout[];
+}
+
+/** The input of a problem actor. */
+export interface ProblemInput {
+  run: string;
+  problem: ProblemSpec;
+  ordinal: number;
+  settings: LoopSettings;
+  start: LoopStart;
+}
+
+/** Input of the `dedupBanks` actor. */
+export interface DedupBanksInput {
+  experience: ExperienceRecord[];
+  newExperience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  newGuidelines: GuidelineRecord[];
+  threshold: number;
+}
+
+/** Output of the `dedupBanks` actor. */
+export interface DedupBanksOutput {
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+}
+
+/** Input of the `saveIteration` actor: one atomic write of banks and iteration mark. */
+export interface SaveIterationInput {
+  problem: string;
+  ordinal: number;
+  iteration: number;
+  candidates: CandidateResult[];
+  rollouts: Rollout[];
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+}
+
+/** A flag of `tmas run` that belongs to one strategy (`--samples` of `majority`). */
+export interface StrategyFlag {
+  /** The flag without its dashes, kebab-case: `samples` is `--samples`; its option name is the camelCase form. */
+  name: string;
+  /** What the help shows as its value: `<k>`. */
+  value: string;
+  description: string;
+  type: 'integer' | 'decimal' | 'string';
+  min?: number;
+  max?: number;
+  default: StrategyOptionValue;
+  /** A different value changes what the calls are: a resume refuses the change without --force. */
+  shapesCalls: boolean;
+}
+
+/** The iterations a problem still has to run, for the counts a strategy promises. */
+export interface CallSpan {
+  /** The first iteration to run (0, or where a resumed problem picks up). */
+  from: number;
+  /** The problem has a reference (answer, or solution in proof mode): the judge checks it. */
+  judged: boolean;
+}
+
+/** A method the runtime can run. */
+export interface Strategy {
+  name: string;
+  description: string;
+  /** Role actors by role name; each receives `<name>.requested` messages. */
+  roles: Record<string, AnyStateMachine>;
+  /** The per-problem loop. Takes `ProblemInput` and ends with `problem.completed`. */
+  problem: AnyStateMachine;
+  /** The `RoleDefinition` behind each role built with `createRoleMachine`: what a plugin's `prompt`/`reply` override applies to. */
+  definitions?: Record<string, RoleDefinition>;
+  /** Flags of its own; `tmas run` offers them, the manifest keeps them, a resume checks them. */
+  flags?: readonly StrategyFlag[];
+  /**
+   * The `<role>.completed` messages one problem makes from `span.from` to the
+   * last iteration, by role (progress totals, and the contract test holds a
+   * strategy to them). Roles whose count depends on the replies are left out.
+   */
+  expectedCalls(settings: LoopSettings, span: CallSpan): Partial<Record<string, number>>;
+  /** How the simulated model answers each role, by the name its prompt gives ("You are the X agent"). */
+  sim: Record<string, SimFormat>;
+}
+
+/** A strategy option of the settings, or its declared default. */
+export function optionOf(settings: LoopSettings, flag: StrategyFlag): StrategyOptionValue {
+  return settings.options?.[toOptionName(flag.name)] ?? flag.default;
+}
+
+/** The option name of a kebab-case flag name: `max-rounds` → `maxRounds`. */
+export function toOptionName(flagName: string): string {
+  return flagName.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

@@ -1,0 +1,55 @@
+/**
+ * The flags strategies declare for themselves (`Strategy.flags`), offered by
+ * `tmas run` and turned into the chosen strategy's options: a flag of another
+ * strategy is refused rather than silently ignored.
+ */
+import type { Command } from 'commander';
+import { toOptionName, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
+import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
+import { UserError } from '../kernel/errors.ts';
+import { decimal, integer } from './parsers.ts';
+
+/** Every registered strategy's flags, with the strategy that owns each; a name declared twice is a registry bug. */
+export function strategyFlags(strategies: Record<string, Strategy> = STRATEGIES): Array<{ owner: string; flag: StrategyFlag }> {
+  const owners = new Map<string, string>();
+  const all: Array<{ owner: string; flag: StrategyFlag }> = [];
+  for (const strategy of Object.values(strategies)) {
+    for (const flag of strategy.flags ?? []) {
+      const owner = owners.get(flag.name);
+      if (owner !== undefined) throw new TypeError(`--${flag.name} is declared by both the ${owner} and the ${strategy.name} strategy`);
+      owners.set(flag.name, strategy.name);
+      all.push({ owner: strategy.name, flag });
+    }
+  }
+  return all;
+}
+
+function parserOf(flag: StrategyFlag): ((value: string) => StrategyOptionValue) | undefined {
+  if (flag.type === 'integer') return integer(flag.min ?? Number.MIN_SAFE_INTEGER, flag.max);
+  if (flag.type === 'decimal') return decimal(flag.min ?? -Number.MAX_VALUE, flag.max ?? Number.MAX_VALUE);
+  return undefined;
+}
+
+/** Declares every strategy's flags on `tmas run`. No commander default: a flag given is told apart from one left out. */
+export function defineStrategyFlags(command: Command): void {
+  for (const { owner, flag } of strategyFlags()) {
+    const help = `${owner} strategy: ${flag.description} (default ${flag.default})`;
+    const parse = parserOf(flag);
+    if (parse) command.option(`--${flag.name} ${flag.value}`, help, parse);
+    else command.option(`--${flag.name} ${flag.value}`, help);
+  }
+}
+
+/** The chosen strategy's options from the parsed flags, defaults filled in; a flag of another strategy is a usage error. */
+export function strategyOptionsOf(strategy: Strategy, flags: Record<string, unknown>): Record<string, StrategyOptionValue> {
+  const options: Record<string, StrategyOptionValue> = {};
+  for (const { owner, flag } of strategyFlags()) {
+    const given = flags[toOptionName(flag.name)] as StrategyOptionValue | undefined;
+    if (owner !== strategy.name) {
+      if (given !== undefined) throw new UserError('TMAS_USAGE', `--${flag.name} belongs to the ${owner} strategy; this run uses --strategy ${strategy.name}. Leave it out, or add --strategy ${owner}.`);
+      continue;
+    }
+    options[toOptionName(flag.name)] = given ?? flag.default;
+  }
+  return options;
+}

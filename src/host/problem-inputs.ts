@@ -1,0 +1,54 @@
+/**
+ * From the run's configuration to what each problem actor is given: its
+ * problem, the loop settings, and where it starts; and the calls the run's
+ * strategy promises for the problems still to run (the progress bars' totals).
+ */
+import type { LoopSettings, LoopStart, ProblemInput, Strategy } from '../../machines/contract.ts';
+import type { Problem } from '../input/problems.ts';
+import type { RunConfig } from './config.ts';
+
+const FRESH: LoopStart = { iteration: 0, experience: [], guidelines: [], rollouts: [] };
+
+/** The loop settings of every problem of a run. */
+export function loopSettingsOf(config: RunConfig): LoopSettings {
+  return {
+    nCandidates: config.nCandidates,
+    nVerifications: config.nVerifications,
+    maxIterations: config.maxIterations,
+    epsilon: config.epsilon,
+    seed: config.seed,
+    jaccardThreshold: config.jaccardThreshold,
+    ...(config.strategyOptions === undefined ? {} : { options: config.strategyOptions }),
+    schedule: config.schedule ?? 'pipelined',
+    judgePasses: config.judgePasses ?? 0,
+    proof: config.proof,
+  };
+}
+
+/** The input of each problem actor, in the order of the problem file. `starts` is null for a new run. */
+export function toProblemInputs(run: string, config: RunConfig, problems: Problem[], starts: LoopStart[] | null): ProblemInput[] {
+  const settings = loopSettingsOf(config);
+  return problems.map((problem, ordinal) => ({
+    run,
+    ordinal,
+    problem: {
+      id: problem.id,
+      question: problem.question,
+      ...(problem.answer === undefined ? {} : { answer: problem.answer }),
+      ...(problem.solution === undefined ? {} : { solution: problem.solution }),
+    },
+    settings,
+    start: starts?.[ordinal] ?? FRESH,
+  }));
+}
+
+/** The `<role>.completed` messages the run will carry, by role, summed over its problems as the strategy declares them. */
+export function expectedCallsOf(strategy: Strategy, inputs: ProblemInput[], proof: boolean): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const input of inputs) {
+    const judged = (proof ? input.problem.solution : input.problem.answer) !== undefined;
+    const calls = strategy.expectedCalls(input.settings, { from: input.start.iteration, judged });
+    for (const [role, count] of Object.entries(calls)) total[role] = (total[role] ?? 0) + (count ?? 0);
+  }
+  return total;
+}
