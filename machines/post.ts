@@ -1,7 +1,7 @@
 /**
  * The one way an actor sends a message: the `post` action. Actors reference it
  * by name; the runtime provides the implementation that puts the message on the
- * bus, which routes it by its type (src/routes.ts).
+ * bus, which routes it by its type (src/kernel/routes.ts).
  */
 import { TmasError } from '../src/kernel/errors.ts';
 import type { Message } from '../src/kernel/protocol.ts';

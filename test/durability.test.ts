@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
-import { Store } from '../src/store/store.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
 import { BIN, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Starts `tmas sim-server` as its own process, with a request log; resolves its base URL. */
@@ -138,6 +138,52 @@ describe('durable runs', () => {
     expect(forced.code, forced.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2 * 3);
+  });
+
+  test('every endpoint slot is checked on resume: a changed --judge-model-name is refused, and applied with --force', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    const first = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '1'];
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, ...first])).code).toBe(0);
+    const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--judge-model-name: the run has "tmas-sim", this command gives "strict-judge"/);
+    const forced = await runCli(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    const store = await Store.open(run);
+    try {
+      const manifest = await store.getManifest();
+      expect(manifest?.config.endpoints.judge.model).toBe('strict-judge');
+      expect(manifest?.config.endpoints.solution.model).toBe('tmas-sim');
+      const models = new Map<string, Set<string>>();
+      for await (const value of store.calls().values()) {
+        const call = value as CallRecord;
+        const key = `${call.role} ${call.iteration}`;
+        models.set(key, new Set([...(models.get(key) ?? []), call.request.model]));
+      }
+      expect(models.get('judge 0')).toEqual(new Set(['tmas-sim']));
+      expect(models.get('judge 1')).toEqual(new Set(['strict-judge']));
+      expect(models.get('solution 1')).toEqual(new Set(['tmas-sim']));
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("a strategy's own flag is kept by the run and checked on resume; another strategy's flag is refused", async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    const wrong = await runCli(['run', '--input-file', problems, '--output-file', run, '--samples', '4']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--samples belongs to the majority strategy; this run uses --strategy tmas/);
+    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '2'])).code).toBe(0);
+    const refused = await runCli(['run', '--resume', run, '--max-iterations', '3', '--samples', '6']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--samples: the run has 4, this command gives 6/);
+    const extended = await runCli(['run', '--resume', run, '--max-iterations', '3', '--samples', '4']);
+    expect(extended.code, extended.stderr).toBe(0);
+    const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { iteration: number; candidates: unknown[] });
+    // Iteration t of MV@k holds the first max(1, floor(k(t+1)/T)) of the k = 4 samples: 1, 2 and 4 for T = 3.
+    expect(lines.map((line) => line.candidates.length)).toEqual([1, 2, 4]);
   });
 
   test('a second process on the same run directory gets a clear lock error', async ({ dir }) => {

@@ -9,7 +9,7 @@
  */
 import { Store, type CallRecord } from '../store/store.ts';
 
-/** Verification indexes are candidate × this + verification (see machines/verification.role.ts). */
+/** Verification indexes are candidate × this + verification (see machines/roles/verification.role.ts). */
 const VERIFICATION_STRIDE = 10_000;
 
 interface IterationCalls {
