@@ -90,7 +90,8 @@ export interface StrategyFlag {
   /** What the help shows as its value: `<k>`. */
   value: string;
   description: string;
-  type: 'integer' | 'decimal' | 'string';
+  /** `integer-list`: comma-separated integers in [min, max], kept as a string ("8,8,4"). */
+  type: 'integer' | 'decimal' | 'string' | 'integer-list';
   min?: number;
   max?: number;
   default: StrategyOptionValue;

@@ -8,6 +8,7 @@
 import type { Strategy } from '../contract.ts';
 import { majorityStrategy } from './majority/index.ts';
 import { masCeoStrategy } from './mas-ceo/index.ts';
+import { pacoreStrategy } from './pacore/index.ts';
 import { rseStrategy } from './rse/index.ts';
 import { selfRefineStrategy } from './self-refine/index.ts';
 import { tmasStrategy } from './tmas/index.ts';
@@ -15,7 +16,7 @@ import { verifyRefineStrategy } from './verify-refine/index.ts';
 
 /** Every built-in strategy, by name; the first is the default. */
 export const STRATEGIES: Record<string, Strategy> = Object.fromEntries(
-  [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, rseStrategy, masCeoStrategy].map((strategy) => [strategy.name, strategy]),
+  [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, rseStrategy, masCeoStrategy, pacoreStrategy].map((strategy) => [strategy.name, strategy]),
 );
 
 export type { Strategy } from '../contract.ts';

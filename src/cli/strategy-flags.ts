@@ -3,7 +3,7 @@
  * `tmas run` and turned into the chosen strategy's options: a flag of another
  * strategy is refused rather than silently ignored.
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { toOptionName, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
@@ -24,7 +24,21 @@ export function strategyFlags(strategies: Record<string, Strategy> = STRATEGIES)
   return all;
 }
 
+/** A comma-separated list of integers in [min, max], normalised ("8, 8" → "8,8"). */
+function integerList(min: number, max: number) {
+  const one = integer(min, max);
+  return (value: string): string => {
+    if (value.trim() === '') return '';
+    try {
+      return value.split(',').map((item) => one(item.trim())).join(',');
+    } catch {
+      throw new InvalidArgumentError(`expected whole numbers from ${min} to ${max}, separated by commas (e.g. 8,8,4)`);
+    }
+  };
+}
+
 function parserOf(flag: StrategyFlag): ((value: string) => StrategyOptionValue) | undefined {
+  if (flag.type === 'integer-list') return integerList(flag.min ?? 0, flag.max ?? Number.MAX_SAFE_INTEGER);
   if (flag.type === 'integer') return integer(flag.min ?? Number.MIN_SAFE_INTEGER, flag.max);
   if (flag.type === 'decimal') return decimal(flag.min ?? -Number.MAX_VALUE, flag.max ?? Number.MAX_VALUE);
   return undefined;
@@ -33,7 +47,7 @@ function parserOf(flag: StrategyFlag): ((value: string) => StrategyOptionValue) 
 /** Declares every strategy's flags on `tmas run`. No commander default: a flag given is told apart from one left out. */
 export function defineStrategyFlags(command: Command): void {
   for (const { owner, flag } of strategyFlags()) {
-    const help = `${owner} strategy: ${flag.description} (default ${flag.default})`;
+    const help = `${owner} strategy: ${flag.description}${flag.default === '' ? '' : ` (default ${flag.default})`}`;
     const parse = parserOf(flag);
     if (parse) command.option(`--${flag.name} ${flag.value}`, help, parse);
     else command.option(`--${flag.name} ${flag.value}`, help);

@@ -98,8 +98,9 @@ export function createLlmCall(deps: LlmCallDeps) {
         return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
       }
       const fitted = await deps.pool.fit(task, { signal });
+      // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
       const messages = [
-        { role: 'system' as const, content: input.prompt.system },
+        ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
         { role: 'user' as const, content: fitted.user },
       ];
       const maxTokens = Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN);

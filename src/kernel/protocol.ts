@@ -269,6 +269,10 @@ export type CriticCompleted = Msg<'critic.completed', { turn: number; critic: nu
 export type EvaluatorRequested = Msg<'evaluator.requested', { question: string; solution: string }>;
 export type EvaluatorCompleted = Msg<'evaluator.completed', { correct: boolean | null; advice: string; call: CallInfo }>;
 
+/** pacore: one response of a round; round 0 asks the problem alone, later rounds with the previous round's answers as references. */
+export type SynthesisRequested = Msg<'synthesis.requested', { candidate: number; question: string; references: string[] }>;
+export type SynthesisCompleted = Msg<'synthesis.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+
 export type Message =
   | RunStarted
   | RunCompleted
@@ -310,7 +314,9 @@ export type Message =
   | CriticRequested
   | CriticCompleted
   | EvaluatorRequested
-  | EvaluatorCompleted;
+  | EvaluatorCompleted
+  | SynthesisRequested
+  | SynthesisCompleted;
 
 export type MessageType = Message['type'];
 

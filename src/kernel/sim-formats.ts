@@ -30,6 +30,8 @@ export const SIM_FORMATS = [
   'critic',
   /** MAS-CEO: the evaluator's verdict and advice. */
   'evaluator',
+  /** A bare prompt (no system message): the problem alone, or the problem quoted with reference answers to weigh (PaCoRe). */
+  'synthesis',
 ] as const;
 
 /** One reply format of the simulated model. */

@@ -129,6 +129,8 @@ export interface Catalogue {
   lookup(question: string): SimProblem;
   /** Statements that contain `</problem>`, which the block parser cannot cut reliably. */
   readonly awkward: readonly string[];
+  /** The longest known statement that `text` quotes, or null: how a prompt without a `<problem>` block names its problem. */
+  quotedIn(text: string): string | null;
   readonly size: number;
 }
 
@@ -159,6 +161,13 @@ export function createCatalogue(seed: number, problems: readonly ProblemInput[])
       return toSimProblem(seed, { id: `unknown-${hexOf(question).slice(0, 12)}`, question }, false);
     },
     awkward,
+    quotedIn(text) {
+      let best: string | null = null;
+      for (const question of byQuestion.keys()) {
+        if (question.length > (best?.length ?? 0) && question.length <= text.length && text.includes(question)) best = question;
+      }
+      return best;
+    },
     size: byQuestion.size,
   };
 }

@@ -15,8 +15,8 @@ import { rngOf } from './random.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
 import { isRequestProblem, toChatRequest } from './request.ts';
 import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
-import { SIM_ROLES } from './sim-roles.ts';
-import { roleOf, splitProblem } from './wire.ts';
+import { BARE_PROMPT_ROLE, SIM_ROLES } from './sim-roles.ts';
+import { roleOf, splitBarePrompt, splitProblem } from './wire.ts';
 
 /** Counters the server reports through `stats()`. */
 export interface SimStats {
@@ -61,7 +61,7 @@ function track(attempts: Map<string, number>, key: string, attempt: number): voi
   attempts.set(key, attempt);
 }
 
-const ROLE_HINT = `the system message must say "You are the <Role> agent" with Role one of ${SIM_ROLES.map((role) => role[0]?.toUpperCase() + role.slice(1)).join(', ')}`;
+const ROLE_HINT = `a request without a system message is answered as a bare prompt; otherwise the system message must say "You are the <Role> agent" with Role one of ${SIM_ROLES.map((role) => role[0]?.toUpperCase() + role.slice(1)).join(', ')}`;
 
 /** Handles one chat completion request. */
 export async function handleChat(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
@@ -87,10 +87,10 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   if (isRequestProblem(request)) return reject(400, request.message, request.param);
   if (request.stream) return reject(400, 'streaming is not supported by the simulated model: send "stream": false', 'stream');
   const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer')?.content ?? '';
-  const role = roleOf(system);
+  const role = system === '' ? BARE_PROMPT_ROLE : roleOf(system);
   if (role === null) return reject(400, `cannot tell which agent this request is for: ${ROLE_HINT}`, 'messages', 'unknown_role');
   const user = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const { problem, rest } = splitProblem(user, context.catalogue);
+  const { problem, rest } = system === '' ? splitBarePrompt(user, context.catalogue) : splitProblem(user, context.catalogue);
   entry.role = role;
   entry.problem = problem.id;
   entry.seed = request.seed ?? null;

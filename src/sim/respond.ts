@@ -12,6 +12,7 @@ import { createRng, digestOf, rngOf } from './random.ts';
 import type { ChatRequest } from './request.ts';
 import { jitteredTokens, type Responder } from './responder.ts';
 import { respondSolution } from './solution.responder.ts';
+import { respondSynthesis } from './synthesis.responder.ts';
 import { respondSummary } from './summary.responder.ts';
 import { respondVerification } from './verification.responder.ts';
 import { respondCeo, respondCritic, respondEvaluator, respondRecruiter } from './strategies/mas-ceo.responder.ts';
@@ -35,6 +36,7 @@ const RESPONDERS: Record<SimFormat, Responder> = {
   recruiter: respondRecruiter,
   critic: respondCritic,
   evaluator: respondEvaluator,
+  synthesis: respondSynthesis,
 };
 
 /** What a reply is keyed by: everything that may shape it, and nothing else. */

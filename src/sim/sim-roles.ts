@@ -23,5 +23,8 @@ function collect(): Map<string, SimFormat> {
 /** Reply format by role name. */
 export const SIM_ROLE_FORMATS: ReadonlyMap<string, SimFormat> = collect();
 
+/** The role a request without a system message is answered as: a bare prompt, as PaCoRe sends. */
+export const BARE_PROMPT_ROLE = 'synthesis';
+
 /** Every role name the simulator answers. */
 export const SIM_ROLES: readonly string[] = [...SIM_ROLE_FORMATS.keys()];

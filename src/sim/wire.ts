@@ -29,6 +29,17 @@ export function splitProblem(user: string, catalogue: Catalogue): { problem: Sim
   return { problem: catalogue.lookup(user.slice(OPEN.length, end)), rest: user.slice(end + CLOSE.length) };
 }
 
+/**
+ * A bare prompt (no system message, no `<problem>` block, as PaCoRe sends):
+ * the problem is the whole message, or the known statement the message
+ * quotes; the rest is what follows that statement (reference responses).
+ */
+export function splitBarePrompt(user: string, catalogue: Catalogue): { problem: SimProblem; rest: string } {
+  const quoted = catalogue.quotedIn(user);
+  if (quoted === null || quoted === user) return { problem: catalogue.lookup(user), rest: '' };
+  return { problem: catalogue.lookup(quoted), rest: user.slice(user.indexOf(quoted) + quoted.length) };
+}
+
 /** The lines strictly between an opening and a closing tag line, or null when the block is absent. */
 function block(text: string, tag: string): string | null {
   const open = new RegExp(`^<${tag}>$`, 'm').exec(text);

@@ -1,0 +1,18 @@
+/** The `pacore` strategy: PaCoRe's parallel coordinated reasoning, one round per iteration. */
+import type { Strategy } from '../../contract.ts';
+import { createProgramMachine } from '../../program.machine.ts';
+import { pacoreProgram, ROUND_WIDTHS_FLAG, widthOf } from './pacore.program.ts';
+import { synthesisMachine, synthesisRole } from './synthesis.role.ts';
+
+/** PaCoRe as a strategy. */
+export const pacoreStrategy: Strategy = {
+  name: 'pacore',
+  description: "PaCoRe: K responses per round; each later round answers again with the previous round's responses (after their last </think>) as references",
+  roles: { synthesis: synthesisMachine },
+  definitions: { synthesis: synthesisRole },
+  problem: createProgramMachine(pacoreProgram),
+  flags: [ROUND_WIDTHS_FLAG],
+  // A program restarts at round 0 on resume (the journal answers what completed).
+  expectedCalls: (settings) => ({ synthesis: Array.from({ length: settings.maxIterations }, (_, round) => widthOf(settings, round)).reduce((a, b) => a + b, 0) }),
+  sim: { synthesis: 'synthesis' },
+};
