@@ -56,3 +56,13 @@ export function answerInstruction(proof: boolean): string {
     ? 'Write a complete and rigorous proof, and state the final result in \\boxed{} on the last line.'
     : 'Reason step by step, and put the final answer, and only the final answer, in \\boxed{} on the last line.';
 }
+
+/** The `save` effect of an iteration whose candidates are `views`: their result lines, and what the judge stage reads of each. */
+export function saveOf(iteration: number, views: CandidateView[], input: ProblemInput) {
+  return {
+    kind: 'save' as const,
+    iteration,
+    candidates: views.map((view) => resultOf(view, input)),
+    responses: views.map(({ candidate, text, answer }) => ({ candidate, text, answer })),
+  };
+}

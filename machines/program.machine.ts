@@ -9,9 +9,11 @@
  * Every baseline iteration is a barrier (no request is in flight while an
  * iteration is saved), so replies are only consumed in the `running` state.
  */
-import { enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { TmasError } from '../src/kernel/errors.ts';
 import type { BankUpdated, CandidateResult, ExperienceRecord, Message, Rollout } from '../src/kernel/protocol.ts';
+import { fromJudgeIndex, judgePassesOf } from './judging.ts';
+import { idleJudgeStage, judged, recordVerdict, startJudging, type JudgedResponse, type JudgeStage } from './judge-stage.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from './contract.ts';
 
@@ -26,6 +28,8 @@ export type Effect =
       experience?: ExperienceRecord[];
       /** Posted as `bank.updated` before `iteration.completed`. */
       bank?: Omit<BankUpdated, 'type' | 'run' | 'problem' | 'iteration' | 'correlation'>;
+      /** What the judge stage reads of each candidate (`saveOf` in kit.ts fills it); without it the iteration is not judged. */
+      responses?: JudgedResponse[];
     }
   | { kind: 'dedup'; input: DedupBanksInput }
   | { kind: 'done'; iterations: number };
@@ -56,6 +60,8 @@ interface ProgramContext<S> {
   effect: Effect;
   /** The first step's requests, posted after `problem.started`. */
   pending: Message[];
+  /** The judge stage of the iteration being saved. */
+  judging: JudgeStage;
 }
 
 /** A step that only waits for replies. */
@@ -95,7 +101,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
     id: program.id,
     context: ({ input }) => {
       const first = program.start(input);
-      return { input, state: first.state, effect: first.effect, pending: first.post };
+      return { input, state: first.state, effect: first.effect, pending: first.post, judging: idleJudgeStage() };
     },
     initial: 'running',
     entry: enqueueActions(({ context, enqueue }) => {
@@ -111,6 +117,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
     states: {
       running: {
         always: [
+          { guard: ({ context }) => context.effect.kind === 'save' && context.effect.responses !== undefined && judgePassesOf(context.input) > 0, target: 'judging' },
           { guard: isEffect('save'), target: 'saving' },
           { guard: isEffect('dedup'), target: 'deduplicating' },
           { guard: isEffect('done'), target: 'done' },
@@ -142,6 +149,29 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
               for (const message of next.post) enqueue({ type: 'post', params: { message } });
             }),
           },
+        },
+      },
+      // The grading stage every strategy's candidates pass through: the LLM judge's passes on each candidate.
+      judging: {
+        entry: enqueueActions(({ context, enqueue }) => {
+          const { effect, input } = context;
+          if (effect.kind !== 'save' || effect.responses === undefined) throw new TmasError('TMAS_INTERNAL', 'judging without a save effect');
+          const { stage, post } = startJudging(context.judging, input, effect.iteration, effect.responses);
+          enqueue.assign({ judging: stage });
+          for (const message of post) enqueue({ type: 'post', params: { message } });
+        }),
+        always: { guard: ({ context }) => context.judging.pending === 0, target: 'saving', actions: assign(({ context }) => judged(context)) },
+        on: {
+          'judge.completed': { actions: assign(({ context, event }) => ({ judging: recordVerdict(context.judging, event.candidate, event.pass, event.verdict) })) },
+          'llm.failed': {
+            actions: assign(({ context, event }) => {
+              if (event.role !== 'judge') unexpected(program.id, event);
+              // A judge call that failed for good, after its retries: that pass is not covered (null), never a guess.
+              const { candidate, pass } = fromJudgeIndex(event.index);
+              return { judging: recordVerdict(context.judging, candidate, pass, null) };
+            }),
+          },
+          '*': { actions: ({ event }) => unexpected(program.id, event) },
         },
       },
       saving: {

@@ -147,4 +147,29 @@ describe('metrics on hand-built results with known answers', () => {
     expect(totals.tokensPerSolved).toBe(210);
     expect(totals.retries).toBe(3);
   });
+
+  test('the exploit prompts\' mean prompt tokens per iteration show how much of the window the banks take', () => {
+    const metrics = createMetricsCollector();
+    const call = (tokens: number) => ({ key: 'k', usage: { promptTokens: tokens, completionTokens: 10 }, finishReason: 'stop' });
+    const solution = (iteration: number, source: 'normal' | 'experience' | 'guideline', tokens: number) =>
+      envelope({ type: 'solution.completed', run: 'r', problem: 'p1', iteration, correlation: 'c', candidate: 0, source, text: 'x', answer: '4', call: call(tokens) });
+    metrics.observe(solution(0, 'normal', 100));
+    metrics.observe(completed('p1', 0, iterationWith(true)));
+    metrics.observe(solution(1, 'experience', 3000));
+    metrics.observe(solution(1, 'experience', 5000));
+    metrics.observe(solution(1, 'guideline', 400));
+    metrics.observe(completed('p1', 1, iterationWith(true)));
+    expect(metrics.iterations().map((it) => it.exploitPromptTokens)).toEqual([null, 4000]);
+  });
+
+  test('a judged problem whose judge gave no verdict has no Pass@1: it is not replaced by its rule grade', () => {
+    const metrics = createMetricsCollector();
+    metrics.observe(completed('p1', 0, [candidate(0, '4', true, { verdicts: [true] }), candidate(1, '5', false, { verdicts: [false] })]));
+    metrics.observe(completed('p2', 0, [candidate(0, '4', true, { verdicts: [null] }), candidate(1, '4', true, { verdicts: [null] })]));
+    const [it] = metrics.iterations();
+    expect(it?.grade).toBe('judge');
+    expect(it?.graded).toBe(1);
+    expect(it?.pass1).toBeCloseTo(0.5);
+    expect(it?.judgeCoverage).toBeCloseTo(0.5);
+  });
 });

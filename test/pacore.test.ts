@@ -76,7 +76,7 @@ describe('pacore', () => {
     const log = await readLog(output);
     for (const problem of ['p1', 'p2']) {
       const question = smallProblems(2).find((p) => p.problem_id === problem)?.question ?? '';
-      const round = (t: number) => calls.filter((call) => call.problem === problem && call.iteration === t);
+      const round = (t: number) => calls.filter((call) => call.role === 'synthesis' && call.problem === problem && call.iteration === t);
       expect([0, 1, 2].map((t) => round(t).length)).toEqual([3, 2, 2]);
       // Round 0: the problem unchanged, no system message.
       for (const call of round(0)) expect(call.request.messages).toEqual([{ role: 'user', content: question }]);

@@ -12,6 +12,7 @@ import { Command, CommanderError } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
 import { defineRunOptions, type RunFlags } from './run.command.ts';
+import { TABLE1_STRATEGIES, type Table1Flags } from './table1.command.ts';
 import { interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { formatIterationTable } from '../observers/table.ts';
@@ -52,6 +53,18 @@ function createProgram(): Command {
         `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
     );
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+  });
+
+  defineRunOptions(
+    program
+      .command('table1')
+      .description("TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html")
+      .option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(','))
+      .exitOverride(),
+  ).action(async (flags: Table1Flags, command: Command) => {
+    const { runTable1Command } = await import('./table1.command.ts');
+    const controller = interruptOnSignals(io);
+    await runTable1Command(flags, command, io, controller.signal);
   });
 
   program

@@ -41,12 +41,15 @@ export interface RunFlags {
   nVerifications?: number;
   maxIterations?: number;
   judgePasses?: number;
+  judgeMaxTokens: number;
   maxTokens: number;
   concurrency?: number;
   epsilon: number;
   proof: boolean;
   seed: number;
   jaccardThreshold: number;
+  jaccardShingle: number;
+  bankMaxRecords: number;
   temperature: number;
   timeout: number;
   maxRetries: number;
@@ -80,13 +83,16 @@ export function defineRunOptions(command: Command): Command {
     .option('--n-candidates <n>', 'candidates per iteration, N (default 8)', integer(1, 1024))
     .option('--n-verifications <n>', 'verifications per candidate, M (default 8)', integer(1, 1024))
     .option('--max-iterations <n>', 'iterations per problem, T (default 20)', integer(1, 10_000))
-    .option('--judge-passes <n>', 'LLM judge passes per candidate when the problem has a reference (default 4; 0: rule-based grading only)', integer(0, 99))
+    .option('--judge-passes <n>', 'LLM judge passes per candidate when the problem has a reference (default: 4 when a judge endpoint is given, else 0: rule-based grading; N > 0 without one makes the solver its own judge)', integer(0, 99))
+    .option('--judge-max-tokens <n>', "completion limit of a judge call (hosted judges cap their output; a verdict needs little)", integer(16), 4096)
     .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
     .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
     .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
     .option('--no-proof', 'short answers in \\boxed{} graded against the reference (default: proof problems)')
     .option('--seed <n>', 'seed of every random choice and of the per-call sampling seeds', integer(0, 2 ** 31 - 1), 0)
     .option('--jaccard-threshold <x>', 'a new bank record is dropped when its Jaccard similarity to a kept one is at least this', decimal(0, 1), 0.7)
+    .option('--jaccard-shingle <n>', 'words per shingle the Jaccard similarity compares: 3 drops near-verbatim repeats; 1 compares word sets, which also drops rewordings', integer(1, 16), 3)
+    .option('--bank-max-records <n>', 'records each bank keeps at most: the oldest are evicted first (0: no limit)', integer(0), 64)
     .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
     .option('--timeout <seconds>', 'per-call timeout', decimal(1, 86_400), 600)
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
@@ -120,6 +126,11 @@ function timestamp(date: Date): string {
   return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
 }
 
+/** Whether the flags name a judge endpoint of its own (`--judge-base-url` or `--judge-model-name`). */
+function judgeNamed(flags: RunFlags): boolean {
+  return flags[slotOption('judge', 'base-url')] !== undefined || flags[slotOption('judge', 'model-name')] !== undefined;
+}
+
 /** Turns the flags into a run configuration and the API keys. */
 export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new Date()): { config: RunConfig; secrets: Secrets } {
   const demo = flags.demo === true;
@@ -149,12 +160,16 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
     nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),
     maxIterations: flags.maxIterations ?? (demo ? DEMO.maxIterations : 20),
-    judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : 4),
+    // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
+    judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : judgeNamed(flags) ? 4 : 0),
+    judgeMaxTokens: flags.judgeMaxTokens,
     concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
     epsilon: flags.epsilon,
     proof: demo ? false : flags.proof,
     seed: flags.seed,
     jaccardThreshold: flags.jaccardThreshold,
+    jaccardShingle: flags.jaccardShingle,
+    bankMaxRecords: flags.bankMaxRecords,
     temperature: flags.temperature,
     timeoutSeconds: flags.timeout,
     maxRetries: flags.maxRetries,

@@ -36,6 +36,10 @@ export interface RunConfig {
   proof: boolean;
   seed: number;
   jaccardThreshold: number;
+  /** Words per shingle of the bank deduplication (`--jaccard-shingle`; 1: word sets); absent in older runs: 3. */
+  jaccardShingle?: number;
+  /** Records a bank keeps at most, the oldest evicted first (`--bank-max-records`; 0: no limit); absent in older runs: no limit. */
+  bankMaxRecords?: number;
   temperature: number;
   timeoutSeconds: number;
   maxRetries: number;
@@ -49,6 +53,8 @@ export interface RunConfig {
   schedule?: Schedule;
   /** LLM judge passes per candidate (`--judge-passes`); 0 turns the judge off. Absent in runs made before the judge existed. */
   judgePasses?: number;
+  /** Completion limit of a judge call (`--judge-max-tokens`); absent in runs made before it existed (no limit but the window). */
+  judgeMaxTokens?: number;
   /** The method (`--strategy`, a name in machines/strategies/index.ts STRATEGIES); absent means `tmas`. */
   strategy?: string;
   /** The chosen strategy's own flags (`Strategy.flags`) by option name, defaults filled in; absent when it has none. */

@@ -65,6 +65,8 @@ export function createLlmCall(deps: LlmCallDeps) {
     // A retry after unusable output is another request (another seed), journaled under its own key.
     const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
     const temperature = input.temperature ?? null;
+    // The judge has its own completion limit: a hosted judge rejects one near the whole window.
+    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : undefined;
     let window = config.maxTokens;
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);
@@ -73,7 +75,7 @@ export function createLlmCall(deps: LlmCallDeps) {
       // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
       // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
       // call up before tokenizing anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed })}`;
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed, ...(cap === undefined ? {} : { cap }) })}`;
 
       const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
         ok: true,
@@ -103,7 +105,7 @@ export function createLlmCall(deps: LlmCallDeps) {
         ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
         { role: 'user' as const, content: fitted.user },
       ];
-      const maxTokens = Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN);
+      const maxTokens = Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN));
       const startedAt = Date.now();
       try {
         const completion = await deps.gateway.complete(

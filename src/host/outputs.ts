@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { RunConfig } from './config.ts';
+import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
@@ -41,6 +42,7 @@ export async function writeOutputs(options: {
 
   const metrics = {
     simulated: options.simulated,
+    protocol: runProtocol(options.config),
     models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,

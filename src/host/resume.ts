@@ -44,6 +44,8 @@ const SETTINGS: Setting[] = [
   field('temperature', '--temperature', true),
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),
+  field('jaccardShingle', '--jaccard-shingle', true),
+  field('bankMaxRecords', '--bank-max-records', true),
   field('proof', '--no-proof', true),
   {
     // Another strategy brings its own options.
@@ -55,6 +57,8 @@ const SETTINGS: Setting[] = [
     },
   },
   field('agents', '--agents', true),
+  field('judgePasses', '--judge-passes', true),
+  field('judgeMaxTokens', '--judge-max-tokens', true),
   field('maxIterations', '--max-iterations', false),
   field('concurrency', '--concurrency', false),
   field('timeoutSeconds', '--timeout', false, 'timeout'),

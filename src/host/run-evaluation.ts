@@ -14,6 +14,7 @@ import { expectedCallsOf, toProblemInputs } from './problem-inputs.ts';
 import { dedupBanks } from './banks.ts';
 import { runMachine } from '../../machines/run.machine.ts';
 import { callLlmWith } from '../../machines/start-call.ts';
+import { judgeMachine } from '../../machines/roles/judge.role.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
 import type { RunConfig, Secrets } from './config.ts';
@@ -99,6 +100,13 @@ export async function runEvaluation(
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let simulated = endpoints.simulated;
 
+    const { judge, solution } = config.endpoints;
+    if ((config.judgePasses ?? 0) > 0 && !simulated && judge.baseUrl === solution.baseUrl && judge.model === solution.model) {
+      io.stderr(
+        `tmas: warning: the LLM judge is the model under test (${solution.model}) grading itself; ` +
+          'give --judge-base-url and --judge-model-name for an independent judge, or --judge-passes 0 for the rule-based grade.',
+      );
+    }
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
     // Serialises large store values and request bodies: a thread of its own, so that neither
     // waits behind token counting; closed after the store and the gateway.
@@ -168,7 +176,9 @@ export async function runEvaluation(
     const post = postTo(bus);
     const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
-    const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
+    // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
+    const strategyRoles = { judge: judgeMachine, ...strategy.roles };
+    const roles = Object.fromEntries(Object.entries(strategyRoles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({
       actions: { post },
       actors: {
@@ -176,7 +186,7 @@ export async function runEvaluation(
         problem: strategy.problem.provide({
           actions: { post },
           actors: {
-            dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, signal)),
+            dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, { shingle: config.jaccardShingle ?? 3, maxRecords: config.bankMaxRecords ?? 0 }, signal)),
             saveIteration: fromPromise<void, SaveIterationInput>(({ input }) =>
               store.saveIteration(
                 { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts },
@@ -192,7 +202,7 @@ export async function runEvaluation(
     const actor = createActor(machine, {
       input: {
         run: runId,
-        roles: Object.keys(strategy.roles),
+        roles: Object.keys(strategyRoles),
         simulated,
         maxActive: config.activeProblems,
         roleOptions: { proof: config.proof, temperature: config.temperature, parseRetries: config.parseRetries ?? DEFAULT_PARSE_RETRIES },

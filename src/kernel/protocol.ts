@@ -10,9 +10,10 @@
 /**
  * Bumped whenever a message shape or the journal's keys or records change in a
  * way that breaks replay or resume of old runs. 2: call keys hash the prompt
- * before fitting, and journal records keep the fit.
+ * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
+ * limit (`--judge-max-tokens`).
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';

@@ -40,8 +40,12 @@ export interface IterationMetrics {
   problems: number;
   /** Problems among them with a grade (the denominators below). */
   graded: number;
-  /** The headline Pass@1: the judge's when the problems were judged, else the rule-based one. */
+  /** The headline Pass@1: the judge's when the run has a judge (over the candidates it judged), else the rule-based one. */
   pass1: number | null;
+  /** Which grade `pass1` and the majority, best-verified and pass@N shares are: never a mix. */
+  grade: 'judge' | 'rule';
+  /** Share of the candidates the judge graded (at least one pass with a verdict, or no answer at all); null without a judge. */
+  judgeCoverage: number | null;
   /** Pass@1 by the rule-based grader alone. */
   pass1Rule: number | null;
   /** Pass@1 by the LLM judge alone (mean over candidates × passes); null when no judge ran. */
@@ -57,6 +61,8 @@ export interface IterationMetrics {
   flips: { majority: Flips; bestVerified: Flips };
   experienceBank: number;
   guidelineBank: number;
+  /** Mean prompt tokens of the exploit prompts (R(t-1) and E(t-1)); null when none ran. How much of the window the banks take. */
+  exploitPromptTokens: number | null;
   tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
@@ -72,6 +78,11 @@ export interface IterationMetrics {
 /** The figures of one problem's iteration (small: no texts beyond the majority answer). */
 export interface ProblemIteration {
   pass1: number | null;
+  /** The judge ran on this problem's candidates (its verdicts may still have failed). */
+  judgeRan: boolean;
+  /** Candidates with a judge grade, of `candidates`. */
+  judgeCovered: number;
+  candidates: number;
   pass1Rule: number | null;
   pass1Judge: number | null;
   majority: boolean | null;
@@ -136,7 +147,11 @@ function judgeSaysOfAnswer(candidates: CandidateResult[], keys: Map<CandidateRes
 export function scoreIteration(candidates: CandidateResult[]): ProblemIteration {
   const scores = candidates.flatMap((c) => (c.summaryScore === null ? [] : [c.summaryScore]));
   const ruleGraded = candidates.length > 0 && candidates.every((c) => c.correct !== null);
-  const judgeGraded = candidates.length > 0 && candidates.every((c) => c.judge != null) && candidates.some((c) => judgeSays(c) !== null);
+  // When the judge ran, its grade is the problem's, over the candidates it graded: a problem whose judge calls
+  // all failed has no Pass@1 (its coverage says so), never the rule grade or 0 in its place.
+  const judgeRan = candidates.length > 0 && candidates.every((c) => c.judge != null);
+  const judgeCovered = judgeRan ? candidates.filter((c) => c.correctJudge != null).length : 0;
+  const judgeGraded = judgeRan && judgeCovered > 0;
   const pass1Rule = ruleGraded ? candidates.filter((c) => c.correct).length / candidates.length : null;
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
   const both = candidates.filter((c) => c.correct !== null && judgeSays(c) !== null);
@@ -144,6 +159,9 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
   const majority = majorityCandidate(candidates);
   const figures = {
+    judgeRan,
+    judgeCovered,
+    candidates: candidates.length,
     pass1Rule,
     pass1Judge,
     meanScore: mean(scores),
@@ -151,7 +169,7 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
     answer: majority?.answer ?? null,
   };
-  if (!ruleGraded && !judgeGraded) return { ...figures, pass1: null, majority: null, bestVerified: null, oracle: null };
+  if (judgeRan ? !judgeGraded : !ruleGraded) return { ...figures, pass1: null, majority: null, bestVerified: null, oracle: null };
   return {
     ...figures,
     pass1: judgeGraded ? pass1Judge : pass1Rule,
@@ -180,6 +198,7 @@ interface IterationAccumulator {
   seconds: number[];
   experienceBank: Map<string, number>;
   guidelineBank: Map<string, number>;
+  exploitPromptTokens: number[];
   tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
@@ -203,6 +222,7 @@ export function createMetricsCollector(): MetricsCollector {
         seconds: [],
         experienceBank: new Map(),
         guidelineBank: new Map(),
+        exploitPromptTokens: [],
         tokens: {},
         calls: 0,
         failures: 0,
@@ -244,6 +264,7 @@ export function createMetricsCollector(): MetricsCollector {
           accumulator.trims++;
           return;
         default:
+          if (message.type === 'solution.completed' && message.source === 'experience') accumulator.exploitPromptTokens.push(message.call.usage.promptTokens);
           if ('call' in message) {
             const role = message.type.slice(0, message.type.lastIndexOf('.'));
             const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
@@ -260,6 +281,8 @@ export function createMetricsCollector(): MetricsCollector {
         .map(([iteration, accumulator]) => {
           const problems = [...accumulator.problems.values()];
           const graded = problems.filter((p) => p.pass1 !== null);
+          const judgedProblems = problems.filter((p) => p.judgeRan);
+          const asked = judgedProblems.reduce((sum, p) => sum + p.candidates, 0);
           const share = (pick: (p: ProblemIteration) => boolean | null) => mean(graded.map((p) => (pick(p) ? 1 : 0)));
           const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
           const previous = byIteration.get(iteration - 1)?.problems;
@@ -273,6 +296,8 @@ export function createMetricsCollector(): MetricsCollector {
             problems: problems.length,
             graded: graded.length,
             pass1: mean(graded.map((p) => p.pass1 ?? 0)),
+            grade: judgedProblems.length > 0 ? ('judge' as const) : ('rule' as const),
+            judgeCoverage: asked === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeCovered, 0) / asked,
             pass1Rule: mean(problems.flatMap((p) => (p.pass1Rule === null ? [] : [p.pass1Rule]))),
             pass1Judge: mean(problems.flatMap((p) => (p.pass1Judge === null ? [] : [p.pass1Judge]))),
             majority: share((p) => p.majority),
@@ -284,6 +309,7 @@ export function createMetricsCollector(): MetricsCollector {
             flips,
             experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,
             guidelineBank: mean([...accumulator.guidelineBank.values()]) ?? 0,
+            exploitPromptTokens: mean(accumulator.exploitPromptTokens),
             tokens: accumulator.tokens,
             calls: accumulator.calls,
             failures: accumulator.failures,

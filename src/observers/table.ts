@@ -23,7 +23,8 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
     return [
       String(it.iteration),
       it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`,
-      percent(it.pass1),
+      // Pass@1 over the candidates the judge graded: when some were not (failed judge calls), say how many were.
+      it.judgeCoverage != null && it.judgeCoverage < 1 ? `${percent(it.pass1)} (${percent(it.judgeCoverage)} judged)` : percent(it.pass1),
       ...(judged ? [percent(it.pass1Rule ?? null), `${it.disagreements ?? 0}/${it.judged ?? 0}`] : []),
       percent(it.majority),
       percent(it.bestVerified),
@@ -41,5 +42,8 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const title = options.simulated
     ? 'Results per iteration (simulated model: these figures exercise the runtime, they measure no real LLM)'
     : 'Results per iteration';
-  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  const grading = judged
+    ? []
+    : ['Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).'];
+  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...grading].join('\n');
 }

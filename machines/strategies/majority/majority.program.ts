@@ -8,7 +8,7 @@
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 /** `--samples`: samples per problem, k of MV@k. */
 export const SAMPLES_FLAG = {
@@ -41,8 +41,8 @@ export function samplesAt(iteration: number, total: number, k: number): number {
 function save(state: MajorityState, input: ProblemInput): Step<MajorityState> {
   const k = state.samples.length;
   const shown = state.samples.slice(0, samplesAt(state.iteration, input.settings.maxIterations, k));
-  const candidates = shown.map((view, candidate) => resultOf(view ?? { candidate, text: null, answer: null }, input));
-  return { state, post: [], effect: { kind: 'save', iteration: state.iteration, candidates } };
+  const views = shown.map((view, candidate) => view ?? { candidate, text: null, answer: null });
+  return { state, post: [], effect: saveOf(state.iteration, views, input) };
 }
 
 function settle(state: MajorityState, view: CandidateView, input: ProblemInput): Step<MajorityState> {

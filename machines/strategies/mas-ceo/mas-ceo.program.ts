@@ -12,7 +12,7 @@
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
 /** Solver turns per round at most (the first draft included). */
@@ -100,7 +100,7 @@ function finishRound(input: ProblemInput, state: CeoState, correct: boolean | nu
     failures: state.failures,
   };
   const next = { ...state, result, advice, stopped: correct === true };
-  return { state: next, post: [], effect: { kind: 'save', iteration: state.round, candidates: [resultOf(result, input)] } };
+  return { state: next, post: [], effect: saveOf(state.round, [result], input) };
 }
 
 function fresh(round: number, result: CeoState['result'], advice: string | null): CeoState {
@@ -122,7 +122,7 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
           // The CEO's decision is honoured: this round and the rest keep the latest solution.
           const carried = { ...state, stopped: true, solution: state.result?.text ? { text: state.result.text, answer: state.result.answer } : null };
           const result = state.result ?? { candidate: 0, text: null, answer: null };
-          return { state: { ...carried, result }, post: [], effect: { kind: 'save', iteration: state.round, candidates: [resultOf(result, input)] } };
+          return { state: { ...carried, result }, post: [], effect: saveOf(state.round, [result], input) };
         }
         const plan = { experts: message.experts, direction: message.direction, budget: message.budget };
         const post: Message[] = [{ type: 'recruiter.requested', ...messageBase(input, state.round, 'recruiter', 0), question: input.problem.question, experts: plan.experts, direction: plan.direction }];
@@ -171,7 +171,7 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
     if (round >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: round } };
     if (state.stopped) {
       const result = state.result ?? { candidate: 0, text: null, answer: null };
-      return { state: { ...state, round }, post: [], effect: { kind: 'save', iteration: round, candidates: [resultOf(result, input)] } };
+      return { state: { ...state, round }, post: [], effect: saveOf(round, [result], input) };
     }
     const next = fresh(round, state.result, state.advice);
     return waiting(next, [ask(input, next)]);

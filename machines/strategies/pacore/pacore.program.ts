@@ -12,7 +12,7 @@
 import type { Message } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 
 /** `--round-widths`: responses per round. */
@@ -89,7 +89,7 @@ function settle(state: PacoreState, index: number, update: Partial<Response>, in
   const responses = state.responses.map((r) => (r.candidate === index ? { ...r, ...update, settled: true } : r));
   const next = { ...state, responses };
   if (!responses.every((r) => r.settled)) return waiting(next);
-  return { state: next, post: [], effect: { kind: 'save', iteration: state.round, candidates: responses.map((r) => resultOf(r, input)) } };
+  return { state: next, post: [], effect: saveOf(state.round, responses, input) };
 }
 
 /** The PaCoRe program. */

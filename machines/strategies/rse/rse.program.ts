@@ -9,7 +9,7 @@
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 
 interface Candidate extends CandidateView {
@@ -89,9 +89,7 @@ export const rseProgram: ProblemProgram<RseState> = {
       state: { ...state, bank },
       post: [],
       effect: {
-        kind: 'save',
-        iteration: state.iteration,
-        candidates: state.candidates.map((c) => resultOf(c, input)),
+        ...saveOf(state.iteration, state.candidates, input),
         experience: bank,
         bank: { experience: stats, guideline: { added: 0, dropped: 0, size: 0 } },
       },

@@ -7,7 +7,7 @@
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   settled: boolean;
@@ -27,7 +27,7 @@ function change(state: SelfRefineState, index: number, update: (candidate: Candi
   const candidates = state.candidates.map((candidate) => (candidate.candidate === index ? update(candidate) : candidate));
   const next = { ...state, candidates };
   if (!candidates.every((candidate) => candidate.settled)) return waiting(next, post);
-  return { state: next, post, effect: { kind: 'save', iteration: state.iteration, candidates: candidates.map((candidate) => resultOf(candidate, input)) } };
+  return { state: next, post, effect: saveOf(state.iteration, candidates, input) };
 }
 
 /** The Self-Refine program. */

@@ -8,7 +8,7 @@ import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
-import { failureOf, messageBase, resultOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   verifications: Verification[];
@@ -46,7 +46,7 @@ function update(state: VerifyRefineState, index: number, change: (candidate: Can
   });
   const next = { ...state, candidates };
   if (!candidates.every((candidate) => candidate.settled)) return waiting(next, post);
-  return { state: next, post, effect: { kind: 'save', iteration: state.iteration, candidates: candidates.map((candidate) => resultOf(candidate, input)) } };
+  return { state: next, post, effect: saveOf(state.iteration, candidates, input) };
 }
 
 function addVerification(candidate: Candidate, verification: Verification): Candidate {

@@ -1,0 +1,108 @@
+/**
+ * `tmas table1`: the comparison of TMAS's Table 1 in one command. Runs each
+ * chosen strategy on one problem set with the paper's protocol (N = 8,
+ * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
+ * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
+ * per iteration per method, MV@k as one figure) and one report of all runs.
+ * A directory that already holds a run is resumed: nothing is paid twice.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { toOptionName } from '../../machines/contract.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
+import { UserError } from '../kernel/errors.ts';
+import type { RunOutcome } from '../host/run-evaluation.ts';
+import type { RunFlags } from './run.command.ts';
+import { strategyFlags } from './strategy-flags.ts';
+
+/** The methods of Table 1, in its order. */
+export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
+
+/** The protocol's settings, used where the command line gives none. */
+const PROTOCOL = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
+
+/** Flags of `tmas table1`: those of `tmas run`, plus the strategies to compare. */
+export interface Table1Flags extends RunFlags {
+  strategies: string;
+}
+
+/** One method's row source: its name and its run's outcome. */
+interface MethodRun {
+  strategy: string;
+  outcome: RunOutcome;
+  /** The strategy's own options (majority's `samples` is the k of MV@k). */
+  options: Record<string, number | string>;
+}
+
+/** The flags of one strategy's run: the shared ones, that strategy's own, and its directory. */
+function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boolean): RunFlags {
+  const own = { ...flags } as Record<string, unknown>;
+  for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
+  delete own.strategies;
+  return {
+    ...(own as RunFlags),
+    strategy,
+    nCandidates: flags.nCandidates ?? PROTOCOL.nCandidates,
+    nVerifications: flags.nVerifications ?? PROTOCOL.nVerifications,
+    maxIterations: flags.maxIterations ?? PROTOCOL.maxIterations,
+    judgePasses: flags.judgePasses ?? PROTOCOL.judgePasses,
+    ...(resume ? { resume: dir, outputFile: undefined } : { outputFile: dir, resume: undefined }),
+  };
+}
+
+function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : `${(value * 100).toFixed(1)}`;
+}
+
+/** Table 1 as Markdown: Pass@1 per iteration (rows) and method (columns), and MV@k as a figure. */
+export function formatTable1(runs: MethodRun[]): string {
+  const iterative = runs.filter((run) => run.strategy !== 'majority');
+  const majority = runs.find((run) => run.strategy === 'majority');
+  const depth = Math.max(0, ...iterative.map((run) => run.outcome.iterations.length));
+  const lines = [
+    `| iteration | ${iterative.map((run) => run.strategy).join(' | ')} |`,
+    `|---|${iterative.map(() => '---:').join('|')}|`,
+    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${iterative.map((run) => percent(run.outcome.iterations[t]?.pass1)).join(' | ')} |`),
+  ];
+  if (majority) {
+    const last = majority.outcome.iterations.at(-1);
+    const k = majority.options.samples ?? '?';
+    lines.push('', `MV@${k} (majority vote over all of majority's samples, judge-graded when a judge ran): ${percent(last?.majority)}`);
+  }
+  const grades = new Set(runs.flatMap((run) => run.outcome.iterations.map((it) => it.grade)));
+  lines.push('', `Pass@1 in % (${[...grades].join(', ')} grade); mean over each iteration's candidates (and judge passes), then over problems.`);
+  return lines.join('\n');
+}
+
+/** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
+export async function runTable1Command(flags: Table1Flags, command: Command, io: { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream }, signal: AbortSignal): Promise<void> {
+  const strategies = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of strategies) {
+    if (!STRATEGIES[name]) throw new UserError('TMAS_USAGE', `--strategies: unknown strategy "${name}". Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  }
+  if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
+  if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
+  const out = path.resolve(flags.outputFile);
+  await mkdir(out, { recursive: true });
+  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }] = await Promise.all([
+    import('./prepare-run.ts'),
+    import('../host/plugins.ts'),
+    import('../host/run-evaluation.ts'),
+    import('./report.command.ts'),
+  ]);
+  const runs: MethodRun[] = [];
+  for (const strategy of strategies) {
+    const dir = path.join(out, strategy);
+    const resume = existsSync(path.join(dir, 'store'));
+    io.stderr(`tmas table1: ${resume ? 'resuming' : 'running'} ${strategy} in ${dir}`);
+    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
+    const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config) });
+    runs.push({ strategy, outcome, options: config.strategyOptions ?? {} });
+  }
+  const table = formatTable1(runs);
+  await writeFile(path.join(out, 'table1.md'), `${table}\n`);
+  io.stdout(table);
+  await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io);
+}

@@ -1,0 +1,109 @@
+/**
+ * One grading protocol for every strategy: with a judge named, each
+ * strategy's Pass@1 is the judge's and says so; without one, it is the rule
+ * grade and says so; a judge that fails on one problem lowers that
+ * iteration's coverage and leaves Pass@1 computed over the candidates it
+ * judged, never a substitute grade.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect } from 'vitest';
+import { STRATEGIES } from '../machines/strategies/index.ts';
+import type { IterationMetrics } from '../src/observers/metrics.ts';
+import { formatIterationTable } from '../src/observers/table.ts';
+import type { CandidateResult } from '../src/kernel/protocol.ts';
+import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4'];
+
+async function outputs(dir: string) {
+  const metrics = JSON.parse(await readFile(path.join(dir, 'metrics.json'), 'utf8')) as { iterations: IterationMetrics[] };
+  const results = (await readFile(path.join(dir, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { problem: string; candidates: CandidateResult[] });
+  return { metrics: metrics.iterations, results };
+}
+
+/** A judge endpoint of our own: says "equivalent" to everything, except that calls about `failing` get a 400 (refused for good). */
+async function startJudge(failing: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'judge-model', object: 'model', owned_by: 'test' }] }));
+      if (body.includes(failing)) {
+        res.statusCode = 400;
+        return res.end(JSON.stringify({ error: { message: 'this judge refuses the problem', type: 'invalid_request_error' } }));
+      }
+      const content = 'The forms agree.\nVERDICT: equivalent';
+      res.end(
+        JSON.stringify({
+          id: 'j',
+          object: 'chat.completion',
+          created: 0,
+          model: 'judge-model',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('grading protocol', () => {
+  let judge: { close: () => Promise<void> } | null = null;
+  afterEach(async () => {
+    await judge?.close();
+    judge = null;
+  });
+
+  test.for(Object.keys(STRATEGIES))('%s: Pass@1 is the judge\'s when a judge is named, the rule grade otherwise, and each says which', async (strategy, { dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const flags = SMALL.filter((_, i, all) => strategy === 'majority' || (all[i] !== '--samples' && all[i - 1] !== '--samples'));
+    await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'rule'), '--strategy', strategy, ...flags]);
+    const rule = await outputs(path.join(dir, 'rule'));
+    for (const it of rule.metrics) {
+      expect(it.grade).toBe('rule');
+      expect(it.pass1).toBe(it.pass1Rule);
+      expect(it.judgeCoverage).toBeNull();
+    }
+    expect(rule.results.every((line) => line.candidates.every((c) => c.judge === null))).toBe(true);
+    expect(formatIterationTable(rule.metrics, { simulated: true })).toMatch(/Pass@1 is the rule-based grade: no LLM judge ran/);
+
+    await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'judged'), '--strategy', strategy, '--judge-model-name', 'tmas-sim', ...flags]);
+    const judged = await outputs(path.join(dir, 'judged'));
+    for (const it of judged.metrics) {
+      expect(it.grade).toBe('judge');
+      expect(it.pass1).toBe(it.pass1Judge);
+      expect(it.judgeCoverage).toBe(1);
+    }
+    // Four passes by default once a judge is named.
+    expect(judged.results.every((line) => line.candidates.every((c) => c.judge?.verdicts.length === 4))).toBe(true);
+  });
+
+  test('a judge that fails on one problem: coverage drops, and Pass@1 is over the judged candidates only', async ({ dir }) => {
+    const problems = smallProblems(2);
+    const input = await writeProblems(dir, problems);
+    const server = await startJudge(problems[0]?.question ?? '');
+    judge = server;
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '4', '--no-proof', '--max-iterations', '1', '--judge-base-url', server.url, '--judge-model-name', 'judge-model', '--max-retries', '0']);
+    const { metrics, results } = await outputs(output);
+    const [it] = metrics;
+    const failed = results.find((line) => line.problem === 'p1');
+    const fine = results.find((line) => line.problem === 'p2');
+    // p1's candidates have no verdict at all; p2's are all "equivalent".
+    expect(failed?.candidates.every((c) => c.correctJudge === null)).toBe(true);
+    expect(fine?.candidates.every((c) => c.correctJudge === 1)).toBe(true);
+    expect(it?.judgeCoverage).toBe(0.5);
+    // Pass@1 over the judged candidates: p2's 100%, not the mean with p1's rule grade or a 0.
+    expect(it?.grade).toBe('judge');
+    expect(it?.pass1).toBe(1);
+    expect(it?.graded).toBe(1);
+    expect(formatIterationTable(metrics, { simulated: false })).toMatch(/100\.0% \(50\.0% judged\)/);
+  });
+});
