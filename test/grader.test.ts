@@ -395,7 +395,7 @@ describe('gradeAnswer: robustness', () => {
 
   it('reports the normalised forms', () => {
     const grade = gradeAnswer('\\dfrac{6}{12}', '0.5');
-    expect(grade).toEqual({ equal: true, pred: '0.5', gold: '0.5' });
+    expect(grade).toEqual({ equal: true, verdict: 'equal', pred: '0.5', gold: '0.5' });
   });
 });
 

@@ -76,6 +76,13 @@ const isIntervalLike = (a: Answer): boolean =>
 
 /** Compares two answers; `gold` and `pred` roles matter for equations only. */
 export class AnswerComparer {
+  /**
+   * Set when some comparison on the way could not be decided (free text,
+   * notation the translator does not read, values that agree only in
+   * floating point): a "not equal" is then `unsure`.
+   */
+  unsure = false;
+
   constructor(private readonly options: ResolvedOptions) {}
 
   equal(gold: Answer, pred: Answer): boolean {
@@ -96,7 +103,10 @@ export class AnswerComparer {
     if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
     const words = gold.kind === 'text' || pred.kind === 'text';
     const g = textKey(gold, words);
-    return g !== '' && g === textKey(pred, words);
+    if (g !== '' && g === textKey(pred, words)) return true;
+    // Words beyond a name or a choice letter are free text: nobody here can say they differ.
+    if (isFreeText(gold) || isFreeText(pred)) this.unsure = true;
+    return false;
   }
 
   private relationCase(gold: Answer, pred: Answer): boolean {
@@ -194,9 +204,14 @@ export class AnswerComparer {
     const readings = this.percentReadings(gold.percent, pred.percent);
     for (const [scaleA, scaleB] of readings) {
       const verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
-      if (verdict === true) return true;
-      // Not an expression we can evaluate (\dots, \int): same text or nothing.
-      if (verdict === null) return textKey(gold) === textKey(pred);
+      if (verdict === 'equal') return true;
+      if (verdict === 'unsure') this.unsure = true;
+      if (verdict === null) {
+        // Not an expression we can evaluate (\dots, \int): same text, or nobody can say.
+        if (textKey(gold) === textKey(pred)) return true;
+        this.unsure = true;
+        return false;
+      }
     }
     return false;
   }
@@ -219,6 +234,11 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+/** Text of three words or more: a sentence, not a name or a letter. */
+function isFreeText(a: Answer): boolean {
+  return a.kind === 'text' && a.text.trim().split(/\s+/).length >= 3;
 }
 
 function unitOf(a: Answer): string {

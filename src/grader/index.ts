@@ -5,4 +5,4 @@
  */
 export { extractAnswer, extractFinalMath } from './extract.ts';
 export { gradeAnswer, normalizeAnswer } from './grade.ts';
-export type { Grade, GradeOptions } from './types.ts';
+export type { Grade, GradeOptions, Verdict } from './types.ts';

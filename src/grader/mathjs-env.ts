@@ -31,10 +31,31 @@ math.import(
 );
 
 /**
- * High-precision instance for integers beyond double range ("2^{2024}+1"
- * against "2^{2024}"), where double evaluation would call them equal.
+ * BigNumber instance whose parser keeps decimal literals exact (exact.ts
+ * reads them as rationals); it is not used to evaluate.
  */
 export const bigMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 1000 });
+
+/** 60-digit instance that confirms irrational constants agreeing in double precision. */
+const preciseMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 60 });
+
+/**
+ * Whether a·scaleA and b·scaleB (mathjs source of constants) agree to 40
+ * digits; null when the 60-digit instance cannot evaluate them (a function
+ * without a BigNumber version, a complex value).
+ */
+export function preciseEqual(a: string, b: string, scaleA: number, scaleB: number): boolean | null {
+  try {
+    const va: unknown = preciseMath.evaluate(`(${a}) * ${scaleA}`);
+    const vb: unknown = preciseMath.evaluate(`(${b}) * ${scaleB}`);
+    if (!preciseMath.isBigNumber(va) || !preciseMath.isBigNumber(vb) || !va.isFinite() || !vb.isFinite()) return null;
+    const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
+    if (scale.isZero()) return true;
+    return va.minus(vb).abs().div(scale).lt('1e-40');
+  } catch {
+    return null;
+  }
+}
 
 /** A translated and compiled expression. */
 export interface Compiled extends Translation {
