@@ -89,3 +89,62 @@ describe('one tolerance rule: relative, with a stated policy for rounded decimal
     expectVerdict('different', [['\\frac{2}{3}', '0.6667', { precision: 5 }]]);
   });
 });
+
+describe('units are stripped only when what is left is a number', () => {
+  it('never deletes a letter that is a variable', () => {
+    expectVerdict('different', [
+      ['3-3k', '0'],
+      ['a_1 a_2 t^2', 'a_1 a_2'],
+      ['\\frac{1}{3}\\pi r^2 h', '\\frac{1}{3}\\pi r^2'],
+      ['7 - 7s', '7'],
+    ]);
+    expectVerdict('equal', [
+      ['3-3k', '3(1-k)'],
+      ['a_1 a_2 t^2', 't^2 a_2 a_1'],
+    ]);
+  });
+
+  it('reads a one-letter unit after a number as unsure, never as equal', () => {
+    expectVerdict('unsure', [['6', '6m'], ['6', '6 s']]);
+    expectVerdict('different', [['6m', '6'], ['2m', '6m']]);
+  });
+
+  it('still strips units of several letters after a number, and words after a value only when they are units', () => {
+    expectVerdict('equal', [['45', '45 \\text{ km}'], ['45', '45km'], ['12', '12 \\text{ square units}']]);
+    expectNotEqual([['n', 'n \\text{ is odd}']]);
+  });
+
+  it('reads degree marks inside an expression', () => {
+    expectVerdict('equal', [['90^\\circ - \\theta', '90 - \\theta'], ['120°', '120']]);
+    expectVerdict('different', [['90^\\circ - \\theta', '90 + \\theta']]);
+  });
+});
+
+describe('commas inside brackets separate items', () => {
+  it('never reads a tuple or a set as one number', () => {
+    expectVerdict('different', [
+      ['3125125', '\\left(3,125,125\\right)'],
+      ['(3,125,125)', '(3,125,126)'],
+      ['\\{4,100,200\\}', '\\{4,100\\}'],
+    ]);
+    expectVerdict('equal', [
+      ['(3,125,125)', '\\left(3,125,125\\right)'],
+      ['\\{4,100,200\\}', '\\left\\{200,4,100\\right\\}'],
+      ['3125125', '3,125,125'],
+    ]);
+  });
+});
+
+describe('Unicode radicals take their whole argument', () => {
+  it('reads √ with every digit after it', () => {
+    expectVerdict('different', [['\\sqrt{7}', '√72'], ['2\\sqrt{3}', '2√33']]);
+    expectVerdict('equal', [['\\sqrt{72}', '√72'], ['6\\sqrt{2}', '√72'], ['\\sqrt{x+1}', '√(x+1)'], ['\\sqrt[3]{5}', '∛5']]);
+  });
+});
+
+describe('less frequent notation', () => {
+  it('drops a trailing backslash and never equates two empty answers', () => {
+    expectVerdict('equal', [['12', '12\\']]);
+    expect(gradeAnswer('', '').equal).toBe(false);
+  });
+});

@@ -206,6 +206,7 @@ export class AnswerComparer {
       const verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
       if (verdict === 'equal') return true;
       if (verdict === 'unsure') this.unsure = true;
+      if (verdict === 'different' && this.unitLetterMatches(gold, pred)) this.unsure = true;
       if (verdict === null) {
         // Not an expression we can evaluate (\dots, \int): same text, or nobody can say.
         if (textKey(gold) === textKey(pred)) return true;
@@ -214,6 +215,22 @@ export class AnswerComparer {
       }
     }
     return false;
+  }
+
+  /**
+   * "4m" predicted against "4": the letter may be metres or a variable of
+   * the question, which the grader does not see; unless the reference uses
+   * that letter, a match without it is `unsure`, never `equal`. A letter in
+   * the reference is the reference's variable, so only predictions are read so.
+   */
+  private unitLetterMatches(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+    const stripped = (a: typeof gold, other: typeof gold): string | null => {
+      if (a.looseUnit == null) return null;
+      const letter = a.tex.slice(a.looseUnit.length).trim().replace(/\^.*$/, '');
+      return new RegExp(`(?<![\\\\a-zA-Z])${letter}(?![a-zA-Z])`).test(other.tex) ? null : a.looseUnit;
+    };
+    const p = stripped(pred, gold);
+    return p !== null && exprEqual(gold.tex, p, { precision: this.options.precision }) === 'equal';
   }
 
   /**

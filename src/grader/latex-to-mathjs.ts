@@ -133,7 +133,10 @@ class Reader {
   private factor(): string {
     let base = this.primary();
     for (;;) {
-      if (this.isOp('^')) {
+      if (this.degreeAhead()) {
+        // "180^\circ - 2\alpha": a degree mark inside an expression is a unit, read as 1.
+        this.pos += this.isOp('{', 1) ? 4 : 2;
+      } else if (this.isOp('^')) {
         this.pos += 1;
         base = `(${base} ^ ${this.exponent()})`;
       } else if (this.isOp('!')) {
@@ -149,6 +152,13 @@ class Reader {
         this.pos += 1; // a prime after a value (not a function name) is notation only
       } else return base;
     }
+  }
+
+  /** "^\circ" or "^{\circ}" next. */
+  private degreeAhead(): boolean {
+    if (!this.isOp('^')) return false;
+    const circ = (tok: Token | undefined): boolean => tok?.t === 'cmd' && tok.v === 'circ';
+    return circ(this.peek(1)) || (this.isOp('{', 1) && circ(this.peek(2)) && this.isOp('}', 3));
   }
 
   private exponent(): string {

@@ -148,7 +148,8 @@ function parseItem(input: string): Answer {
   const quantity = splitQuantity(tex);
   if (quantity.tex === '') return textAnswer(tex);
   if (isProse(quantity.tex)) return textAnswer(tex);
-  return { kind: 'expr', tex: quantity.tex.replace(/\\text\{([^{}]*)\}/g, '$1'), percent: quantity.percent, unit: quantity.unit };
+  const value = quantity.tex.replace(/\\text\{([^{}]*)\}/g, '$1');
+  return { kind: 'expr', tex: value, percent: quantity.percent, unit: quantity.unit, looseUnit: quantity.looseUnit };
 }
 
 /**

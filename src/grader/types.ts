@@ -55,7 +55,7 @@ export type RelationOp = '=' | '<' | '>' | '\\le' | '\\ge' | '\\ne' | '\\in' | '
 /** A parsed answer: the structure that comparison and printing walk. */
 export type Answer =
   /** One mathematical expression, in cleaned LaTeX. */
-  | { kind: 'expr'; tex: string; percent: boolean; unit: string | null }
+  | { kind: 'expr'; tex: string; percent: boolean; unit: string | null; looseUnit?: string | null }
   /** Words ("odd", "\text{Evelyn}", a choice letter), compared as text. */
   | { kind: 'text'; text: string }
   /** "(a, b)" or "[a, b)": a tuple, or an interval when it has two items. */
