@@ -6,6 +6,8 @@
  */
 import { exprEqual } from './expr-equal.ts';
 import { isLabel } from './labels.ts';
+import { bindArguments } from './parse.ts';
+import { equalUpToRenaming } from './renaming.ts';
 import { sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import type { Answer, ResolvedOptions } from './types.ts';
@@ -51,7 +53,7 @@ function labelledRhs(r: Relation): Answer | null {
   const [lhs, rhs] = r.parts;
   if (lhs === undefined || rhs === undefined) return null;
   const name = lhs.kind === 'expr' ? lhs.tex : lhs.kind === 'tuple' ? rawText(lhs) : null;
-  return name !== null && isLabel(name) ? rhs : null;
+  return name !== null && isLabel(name) ? bindArguments(name, rhs) : null;
 }
 
 function isAssignmentList(items: readonly Answer[]): boolean {
@@ -203,7 +205,12 @@ export class AnswerComparer {
     const precision = this.options.precision;
     const readings = this.percentReadings(gold.percent, pred.percent);
     for (const [scaleA, scaleB] of readings) {
-      const verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
+      let verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
+      if (verdict === 'different' && scaleA === scaleB) {
+        // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
+        const renamed = equalUpToRenaming(gold, pred, precision);
+        if (renamed !== 'different') verdict = renamed;
+      }
       if (verdict === 'equal') return true;
       if (verdict === 'unsure') this.unsure = true;
       if (verdict === 'different' && this.unitLetterMatches(gold, pred)) this.unsure = true;

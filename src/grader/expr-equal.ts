@@ -81,6 +81,8 @@ export interface ExprCompareOptions {
   precision: number;
   scaleA?: number;
   scaleB?: number;
+  /** Variables of B to evaluate under A's names (identifier → identifier): renaming.ts. */
+  rename?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -147,7 +149,8 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
   const ca = compileLatex(a);
   const cb = compileLatex(b);
   if (ca === null || cb === null) return null;
-  const names = [...new Set([...ca.vars, ...cb.vars])];
+  const rename = options.rename ?? new Map<string, string>();
+  const names = [...new Set([...ca.vars, ...cb.vars.map((v) => rename.get(v) ?? v)])];
   const funcs = [...new Set([...ca.funcs, ...cb.funcs])];
   if (names.length === 0 && funcs.length === 0) return constantsEqual(a, ca, b, cb, options);
   const tol = ca.hasFloat || cb.hasFloat ? roundedTolerance(options.precision) : EXACT_TOLERANCE;
@@ -156,7 +159,7 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
   const total = POINTS + (integers ? INTEGER_POINTS : 0);
   for (let p = 0; p < total; p += 1) {
     const scope = p < POINTS ? scopeAt(names, funcs, p) : integerScope(names, funcs, p - POINTS);
-    const verdict = valuesClose(scaleValue(evaluateAt(ca, scope), scaleA), scaleValue(evaluateAt(cb, scope), scaleB), tol);
+    const verdict = valuesClose(scaleValue(evaluateAt(ca, scope), scaleA), scaleValue(evaluateAt(cb, renamed(scope, rename)), scaleB), tol);
     if (verdict === false) return 'different';
     if (verdict === true) agreed += 1;
   }
@@ -166,6 +169,14 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
 }
 
 const INTEGER_POINTS = 40;
+
+/** The scope with B's variables given the values of the A names they stand for. */
+function renamed(scope: Map<string, unknown>, rename: ReadonlyMap<string, string>): Map<string, unknown> {
+  if (rename.size === 0) return scope;
+  const out = new Map(scope);
+  for (const [from, to] of rename) out.set(from, scope.get(to));
+  return out;
+}
 
 function integerScope(names: readonly string[], funcs: readonly string[], p: number): Map<string, unknown> {
   const scope = scopeAt([], funcs, p);

@@ -7,6 +7,7 @@ import { cleanLatex } from './clean.ts';
 import { AnswerComparer, textKey } from './compare.ts';
 import { parseTop } from './parse.ts';
 import { printAnswer } from './print.ts';
+import { canonicalWords } from './words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeOptions, type Verdict } from './types.ts';
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
@@ -32,7 +33,8 @@ function prepare(raw: string): Prepared {
   let printed: string;
   try {
     if (cleaned.length > MAX_PARSED_LENGTH) throw new RangeError('answer too long to parse');
-    answer = parseTop(cleaned);
+    const worded = canonicalWords(cleaned);
+    answer = worded.freeText ? { kind: 'text', text: worded.tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() } : parseTop(worded.tex);
     // "1000,99" and "0,111": a comma between digits that is not a thousands
     // separator may be a decimal comma (much of the world writes them). "1,2"
     // stays a list only: one digit after the comma is too likely a list.

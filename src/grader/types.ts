@@ -55,7 +55,16 @@ export type RelationOp = '=' | '<' | '>' | '\\le' | '\\ge' | '\\ne' | '\\in' | '
 /** A parsed answer: the structure that comparison and printing walk. */
 export type Answer =
   /** One mathematical expression, in cleaned LaTeX. */
-  | { kind: 'expr'; tex: string; percent: boolean; unit: string | null; looseUnit?: string | null }
+  | {
+      kind: 'expr';
+      tex: string;
+      percent: boolean;
+      unit: string | null;
+      /** The value without a trailing one-letter unit or variable ("4m" → "4"). */
+      looseUnit?: string | null;
+      /** The bound variables when this is the right side of "f(x) = ...": a function's other letters are its free constants. */
+      bound?: string[];
+    }
   /** Words ("odd", "\text{Evelyn}", a choice letter), compared as text. */
   | { kind: 'text'; text: string }
   /** "(a, b)" or "[a, b)": a tuple, or an interval when it has two items. */
