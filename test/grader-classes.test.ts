@@ -148,3 +148,106 @@ describe('less frequent notation', () => {
     expect(gradeAnswer('', '').equal).toBe(false);
   });
 });
+
+describe('answers with words: qualifiers removed by rule, sets named once', () => {
+  it('does not let words hide a different answer', () => {
+    expectNotEqual([
+      ['n \\text{ is even}', 'odd n'],
+      ['\\text{all odd } m', 'm \\text{ is prime}'],
+      ['\\emptyset', '\\{0\\}'],
+      ['g(x) = 3x + 1 \\text{ for all } x', 'g(x) = 3x - 1 \\text{ for all } x'],
+      ['Q(x) = x^2 + d \\text{ for some constant } d', 'Q(x) = x^2'],
+      ['y = 2x', 'y = 2x + 2'],
+      ['k = 3t + 1', 'k = 3t + 2'],
+    ]);
+  });
+
+  it('equates the same set in words and in symbols', () => {
+    expectVerdict('equal', [
+      ['m \\text{ is even}', 'even m'],
+      ['\\text{all even } m', 'm \\equiv 0 \\pmod 2'],
+      ['\\text{odd } k', 'k = 2j + 1'],
+      ['\\text{no solutions}', '\\varnothing'],
+      ['\\text{none}', '\\emptyset'],
+      ['k \\equiv 2 \\pmod 5', 'k = 5t + 2'],
+      ['k \\equiv 2 \\pmod 5', 'k = 5t - 3'],
+    ]);
+  });
+
+  it('removes qualifiers that do not change the answer', () => {
+    expectVerdict('equal', [
+      ['g(x) = 3x + 1', 'g(x) = 3x + 1 \\text{ for all } x'],
+      ['g(x) = 3x + 1', 'g(x) = 3x + 1 \\quad \\forall x \\in \\mathbb{R}'],
+      ['Q(x) = x^2 + d', 'Q(x) = x^2 + d \\text{ for some constant } d'],
+      ['Q(x) = x^2 + d', 'Q(x) = x^2 + d, \\; d \\in \\mathbb{R}'],
+      ['Q(x) = x^2 + d \\text{ where } d \\text{ is a real constant}', 'Q(x) = x^2 + d'],
+    ]);
+  });
+
+  it('keeps qualifiers that carry the answer, and calls the rest unsure', () => {
+    expectNotEqual([['x = 2k\\pi \\text{ for some integer } k', 'x = 2k\\pi']]);
+    expectVerdict('unsure', [['1 \\text{ if } n \\text{ is even, otherwise } 0', '1']]);
+  });
+});
+
+describe('functions up to renaming', () => {
+  it('does not accept a renamed function that is wrong', () => {
+    expectVerdict('different', [
+      ['h(t) = t^2 + 1', 'h(s) = s^2 - 1'],
+      ['h(t) = t^2 + 1', 'h(s) = (s+1)^2 + 1'],
+      ['h(t) = t + c', 'h(s) = c'],
+      ['h(x) = ax + b', 'h(x) = ax'],
+    ]);
+  });
+
+  it('renames the bound variable and free constants', () => {
+    expectVerdict('equal', [
+      ['h(t) = t^2 + 1', 'h(s) = s^2 + 1'],
+      ['h(x) = kx^3', 'h(x) = Kx^3'],
+      ['x^3 + K', 'x^3 + k'],
+      ['d(x+2)^2(x-3)', 'b(x+2)^2(x-3)'],
+      ['T(a, b) = a - b', 'T(u, v) = u - v'],
+    ]);
+  });
+
+  it('is unsure when only a renaming of bare letters makes two expressions meet', () => {
+    expectVerdict('unsure', [['3R', '3r']]);
+    expectVerdict('different', [['R - 3r', 'r - 3R']]);
+  });
+});
+
+describe('relations, intervals and sets in one normal form', () => {
+  it('equates an inequality with its interval both ways', () => {
+    expectVerdict('equal', [
+      ['y \\ge -\\frac{7}{3}', '[-\\frac{7}{3}, \\infty)'],
+      ['[-\\frac{7}{3}, \\infty)', 'y \\ge -\\frac{7}{3}'],
+      ['t < \\frac{5}{4}', '(-\\infty, 1.25)'],
+    ]);
+    expectVerdict('different', [['y \\ge -\\frac{7}{3}', '(-\\frac{7}{3}, \\infty)']]);
+  });
+});
+
+describe('floor and ceiling are sampled at integers too', () => {
+  it('tells neighbouring floors apart', () => {
+    expectVerdict('different', [
+      ['\\lfloor \\frac{q}{7} \\rfloor', '\\lfloor \\frac{q}{6} \\rfloor'],
+      ['\\lceil \\frac{m}{5} \\rceil', '\\lfloor \\frac{m}{5} \\rfloor + 1'],
+      ['\\lfloor \\frac{m+1}{3} \\rfloor', '\\lfloor \\frac{m}{3} \\rfloor'],
+      ['g(x) = \\lfloor x \\rfloor', 'g(x) = x'],
+    ]);
+    expectVerdict('equal', [['\\lfloor m \\rfloor + 1', '\\lfloor m + 1 \\rfloor'], ['\\lceil \\frac{m}{3} \\rceil', '-\\lfloor -\\frac{m}{3} \\rfloor']]);
+  });
+});
+
+describe('mixed numbers, choice letters, the gamma function', () => {
+  it('reads them as people write them', () => {
+    expectVerdict('equal', [
+      ['\\frac{9}{4}', '2 1/4'],
+      ['B, E', 'BE'],
+      ['(B) \\text{ and } (E)', 'B, E'],
+      ['(d)', 'D'],
+      ['\\Gamma(m+1)', 'm!'],
+    ]);
+    expectVerdict('different', [['\\frac{9}{4}', '2 1/5'], ['B, E', 'B'], ['\\Gamma(m+1)', '(m+1)!']]);
+  });
+});

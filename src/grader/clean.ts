@@ -170,6 +170,8 @@ export function cleanLatex(raw: string): string {
   // it; "!" is kept because it is a factorial.
   s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
   s = s.replace(/^[:=]\s*/, '');
+  // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
+  s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
   // A trailing lone backslash is a cut-off command, not content.
   return s.replace(/(?<!\\)\\$/, '').trim();
 }

@@ -76,6 +76,8 @@ function call(name: string, args: Array<Q.Rational | null>): Q.Rational | null {
   switch (name) {
     case 'factorial':
       return Q.factorial(a);
+    case 'gamma':
+      return Q.factorial(Q.sub(a, Q.rational(1n)));
     case 'dfact':
       return Q.doubleFactorial(a);
     case 'binom':

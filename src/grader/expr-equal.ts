@@ -67,7 +67,7 @@ export function evaluateAt(c: Compiled, scope: Map<string, unknown>): unknown {
 const PLAIN_INTEGER = /^[+-]?\d+$/;
 
 /** Arguments of these functions are usually integers: sample at integers too. */
-const INTEGER_FUNCTIONS = /\b(?:floor|ceil|factorial|dfact|binom|gcd|lcm|mod)\(/;
+const INTEGER_FUNCTIONS = /\b(?:floor|ceil|factorial|dfact|binom|gcd|lcm|mod|gamma)\(/;
 
 /** Value of variable `name` at integer point `p`: small ones cover the first steps, wide ones the rest. */
 function integerPointValue(name: string, p: number): number {

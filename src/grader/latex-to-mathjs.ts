@@ -374,6 +374,11 @@ class Reader {
         break;
     }
     if (name in FUNCTIONS) return this.fn(name);
+    // "\Gamma(n+1)" is the gamma function; a bare \Gamma stays a symbol.
+    if (name === 'Gamma' && this.isOp('(')) {
+      this.pos += 1;
+      return `gamma(${this.argumentList(')').join(', ')})`;
+    }
     if (LETTER_COMMANDS.has(name)) return this.symbol(name, true);
     if (DECORATIONS.has(name)) {
       const inner = this.isOp('{') ? (this.pos += 1, this.rawUntil('}')) : this.next().v;

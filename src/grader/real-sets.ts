@@ -169,7 +169,10 @@ export function toRealSet(answer: Answer): RealSet | null {
       const closedHi = answer.close === ']';
       return {
         boundaries: [lo, hi].filter(Number.isFinite),
-        has: (x) => (closedLo ? x >= lo : x > lo) && (closedHi ? x <= hi : x < hi),
+        // The same tolerance as relations: a boundary found by bisection is off by an ulp.
+        has: (x) =>
+          (lo === -Infinity || holds(closedLo ? '\\ge' : '>', x, lo) === true) &&
+          (hi === Infinity || holds(closedHi ? '\\le' : '<', x, hi) === true),
       };
     }
     case 'set':

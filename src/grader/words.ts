@@ -11,12 +11,17 @@
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
 
+/** One letter or a list of them ("c", "a, b"). */
+const LETTERS = String.raw`[a-zA-Z](?:\s*,\s*[a-zA-Z])*`;
+
 /** Trailing qualifiers that leave the answer unchanged. */
 const QUALIFIERS: readonly RegExp[] = [
   // "for all x", "for all real x", "\forall x \in \mathbb{R}", "for every x \ne 0" (a domain, not a value).
   new RegExp(String.raw`[,;]?\s*\(?\s*(?:for\s+(?:all|every|any|each)|\\forall)\s+(?:real\s+|positive\s+|nonzero\s+|complex\s+)?(?:numbers?\s+|values?\s+(?:of\s+)?)?[a-zA-Z](?:\s*(?:\\in\s*\\mathbb\s*\{?\s*[RCQ]\s*\}?(?:\^\+|_\{?\s*>\s*0\s*\}?)?|\\ne\s*-?\d+|>\s*0))?\s*\)?\s*$`, 'i'),
-  // "for some constant c", "for some real c", "for any constant c", "where c is a constant", "(c \in \mathbb R)".
-  new RegExp(String.raw`[,;]?\s*\(?\s*(?:for\s+(?:some|any|an?\s+arbitrary|every|all)\s+(?:real\s+|complex\s+)?(?:constants?\s+|numbers?\s+|parameters?\s+)?[a-zA-Z](?:\s*,\s*[a-zA-Z])*(?:\s*${ANY_REAL})?|(?:where|with)?\s*[a-zA-Z](?:\s*,\s*[a-zA-Z])*\s*${ANY_REAL})\s*\)?\s*$`, 'i'),
+  // "for some constant c", "for some real c", "for any constant c".
+  new RegExp(String.raw`\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|every|all)\s+(?:real\s+|complex\s+)?(?:constants?\s+|numbers?\s+|parameters?\s+)?${LETTERS}(?:\s*${ANY_REAL})?\s*\)?\s*$`, 'i'),
+  // ", c \in \mathbb{R}", "where c is a constant", "(c \in \mathbb R)": after a separator, never inside the formula.
+  new RegExp(String.raw`\s*(?:[,;]|\bwhere\b|\bwith\b|\()\s*${LETTERS}\s*${ANY_REAL}\s*\)?\s*$`, 'i'),
 ];
 
 /** The residue class of "n = 4k + 3", "n \equiv 3 \pmod 4", "odd n": a text that names it once. */
@@ -33,7 +38,8 @@ function residueItem(item: string): string | null {
   const congruence = new RegExp(String.raw`^(?:[a-zA-Z]\s*\\equiv\s*)?(-?\d+)\s*${MOD}$`).exec(t);
   if (congruence !== null && /\\equiv/.test(t)) return residue(BigInt(congruence[1] ?? '0'), BigInt(congruence[2] ?? congruence[3] ?? '1'));
   // "n = 4k + 3", "4k+3", "n = 2k": the variable on the left differs from the parameter.
-  const form = /^(?:(?:all\s+(?:numbers|integers)\s+of\s+the\s+form\s+)|([a-zA-Z])\s*=\s*)?(\d+)\s*([a-zA-Z])\s*(?:([+-])\s*(\d+))?$/i.exec(t);
+  // The parameter is a letter conventionally an integer; "y = 2x" is a line, not a residue class.
+  const form = /^(?:(?:all\s+(?:numbers|integers)\s+of\s+the\s+form\s+)|([a-wA-W])\s*=\s*)?(\d+)\s*([jklmqrst])\s*(?:([+-])\s*(\d+))?$/i.exec(t);
   if (form !== null && form[1] !== form[3] && (form[1] !== undefined || /form/i.test(t))) {
     const r = BigInt(form[5] ?? '0') * (form[4] === '-' ? -1n : 1n);
     const m = BigInt(form[2] ?? '1');
@@ -42,6 +48,22 @@ function residueItem(item: string): string | null {
   const parity = /^(?:all\s+)?(?:(odd|even)\s+(?:positive\s+)?(?:integers?|numbers?|values?\s+of\s+[a-zA-Z]|[a-zA-Z])?|([a-zA-Z])\s+(?:is\s+)?(odd|even))$/i.exec(t);
   if (parity !== null) return residue((parity[1] ?? parity[3] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
   return null;
+}
+
+/**
+ * Multiple-choice letters as one spelling: "BD", "B, D", "(B) and (D)",
+ * "(b)" are the choices B and D, or B. A bare lowercase letter stays a
+ * variable.
+ */
+function choiceLetters(text: string): string | null {
+  const t = text.trim();
+  let letters: string[] | null = null;
+  if (/^[A-J]{1,5}$/.test(t)) letters = [...t];
+  else if (/^\(?[A-J]\)?(?:\s*(?:,|and|or|\s)\s*\(?[A-J]\)?)+$/.test(t) || /^\([a-jA-J]\)$/.test(t)) letters = t.replace(/\b(?:and|or)\b/g, ' ').match(/[A-Ja-j]/g) ?? [];
+  if (letters === null || letters.length === 0) return null;
+  const distinct = [...new Set(letters.map((l) => l.toUpperCase()))].sort();
+  if (distinct.length !== letters.length) return null;
+  return `\\text{choice ${distinct.join(' ')}}`;
 }
 
 /** Whole answers that state a named set. */
@@ -54,7 +76,7 @@ const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** Words that are mathematics or list glue, not prose. */
-const NOT_PROSE = /^(?:and|or|sin|cos|tan|sec|csc|cot|log|ln|exp|sqrt|max|min|gcd|lcm|det|mod|pmod|bmod|pi|text|residue)$/i;
+const NOT_PROSE = /^(?:and|or|sin|cos|tan|sec|csc|cot|log|ln|exp|sqrt|max|min|gcd|lcm|det|mod|pmod|bmod|pi|text|residue|choice)$/i;
 
 /** Words that make an answer a case distinction or a condition: free text, whatever else it holds. */
 const CONDITION_WORDS = /\b(?:if|otherwise|unless|when|which|where|such\s+that|iff)\b/i;
@@ -72,7 +94,9 @@ function plain(tex: string): string {
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
   let tex = cleaned;
-  if (!/[a-zA-Z]{2}/.test(tex.replace(/\\[a-zA-Z]+/g, ''))) return { tex, freeText: false };
+  // Most answers have no words at all: leave them at once.
+  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex);
+  if (!words) return { tex, freeText: false };
   let text = plain(tex);
   for (let guard = 0; guard < 3; guard += 1) {
     const before = text;
@@ -84,6 +108,8 @@ export function canonicalWords(cleaned: string): Worded {
   }
   if (text !== plain(tex)) tex = text;
   for (const [pattern, replacement] of NAMED_SETS) if (pattern.test(text)) return { tex: replacement, freeText: false };
+  const choice = choiceLetters(text);
+  if (choice !== null) return { tex: choice, freeText: false };
   const items = text.split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
   const residues = items.map(residueItem);
   if (residues.every((r) => r !== null)) return { tex: residues.join(', '), freeText: false };
@@ -91,7 +117,7 @@ export function canonicalWords(cleaned: string): Worded {
   const counted = tex
     .replace(/\\(?:begin|end|operatorname|mathbb|mathrm|mathcal|mathfrak)\s*\{[^{}]*\}/g, ' ')
     .replace(/(\d\s*)\\text\s*\{[^{}]*\}\s*(?:\^\s*\{?\d\}?)?$/, '$1');
-  const words = (plain(counted).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
-  const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || words.length >= 2;
+  const prose = (plain(counted).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
+  const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || prose.length >= 2;
   return { tex, freeText };
 }
