@@ -27,7 +27,8 @@ const QUALIFIERS: readonly RegExp[] = [
 /** The residue class of "n = 4k + 3", "n \equiv 3 \pmod 4", "odd n": a text that names it once. */
 function residue(r: bigint, m: bigint): string {
   const rr = ((r % m) + m) % m;
-  return `\\text{residue ${rr} mod ${m}}`;
+  // One word, so that two different classes are different words, not free text.
+  return `\\text{residue_${rr}_mod_${m}}`;
 }
 
 const MOD = String.raw`(?:\\pmod\s*\{?\s*(\d+)\s*\}?|\(?\s*(?:\\bmod|\\mod|mod)\s*\{?\s*(\d+)\s*\}?\s*\)?)`;
@@ -63,7 +64,7 @@ function choiceLetters(text: string): string | null {
   if (letters === null || letters.length === 0) return null;
   const distinct = [...new Set(letters.map((l) => l.toUpperCase()))].sort();
   if (distinct.length !== letters.length) return null;
-  return `\\text{choice ${distinct.join(' ')}}`;
+  return `\\text{choice_${distinct.join('')}}`;
 }
 
 /** Whole answers that state a named set. */
