@@ -4,7 +4,11 @@
  * Every case here is written for this project.
  */
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer, type GradeOptions, type Verdict } from '../src/grader/index.ts';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runGradeCommand } from '../src/grade-command.ts';
+import { extractAnswer, gradeAnswer, statedAnswer, type GradeOptions, type Verdict } from '../src/grader/index.ts';
 
 type Case = [gold: string, pred: string, options?: GradeOptions];
 
@@ -249,5 +253,37 @@ describe('mixed numbers, choice letters, the gamma function', () => {
       ['\\Gamma(m+1)', 'm!'],
     ]);
     expectVerdict('different', [['\\frac{9}{4}', '2 1/5'], ['B, E', 'B'], ['\\Gamma(m+1)', '(m+1)!']]);
+  });
+});
+
+describe('one extraction for runs and for tmas grade', () => {
+  it('reads unannounced bare mathematics at run time, and nothing from prose without mathematics', () => {
+    expect(extractAnswer('y = -4')).toBe('y = -4');
+    expect(extractAnswer('$\\frac{3}{7}$')).toBe('\\frac{3}{7}');
+    expect(extractAnswer('We simplify the sum.\n\nThe value is $27$.')).toBe('27');
+    expect(extractAnswer('Final Answer: $\\frac{3}{7}$')).toBe('\\frac{3}{7}');
+    expect(extractAnswer('I could not finish the count of the cases here.')).toBeNull();
+  });
+
+  it('grades a saved response through the CLI as a run would, and keeps a bare answer as it is', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tmas-grade-classes-'));
+    try {
+      const file = path.join(dir, 'rows.jsonl');
+      await writeFile(file, [
+        JSON.stringify({ gold: '\\frac{3}{7}', pred: 'Counting the paths gives the ratio.\nFinal Answer: $\\frac{6}{14}$' }),
+        JSON.stringify({ gold: 'm \\text{ is even}', pred: 'm is even' }),
+        JSON.stringify({ gold: '1 \\text{ if } n \\text{ is even, otherwise } 0', pred: '1' }),
+      ].join('\n'));
+      const lines: string[] = [];
+      expect(await runGradeCommand({ jsonl: file }, { stdout: (l) => lines.push(l) })).toBe(0);
+      expect(lines.slice(0, 3).map((l) => (JSON.parse(l) as { verdict: string }).verdict)).toEqual(['equal', 'equal', 'unsure']);
+      expect(lines[3]).toBe('unsure: 1');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(statedAnswer('The result is $12$.')).toBe('12');
+    const out: string[] = [];
+    expect(await runGradeCommand({ gold: '1 \\text{ if } n \\text{ is even, otherwise } 0', pred: '1' }, { stdout: (l) => out.push(l) })).toBe(2);
+    expect(out[0]).toBe('unsure');
   });
 });
