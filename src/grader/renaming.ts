@@ -4,8 +4,9 @@
  * "a(x-1)^2" is "c(x-1)^2" as a family of answers). Renaming is what makes
  * these equal, so it is allowed only where a function definition says which
  * letter is bound, or where both sides are expressions in x; otherwise a
- * match found only by renaming ("2R" against "2r", when the question may
- * name both) is `unsure`.
+ * match found only by renaming ("2a" against "2b", when the question may
+ * name both) is `unsure`. Only letters conventionally used for constants
+ * are renamed ("2x + y" against "2x + z" stays different).
  */
 import { exprEqual, type ExprVerdict } from './expr-equal.ts';
 import { identifierFragment } from './latex-commands.ts';
@@ -13,6 +14,9 @@ import { compileLatex } from './mathjs-env.ts';
 import type { Answer } from './types.ts';
 
 type Expr = Extract<Answer, { kind: 'expr' }>;
+
+/** Letters used for arbitrary constants (a-d, k, A-D, C, K, with subscripts): never x, y, z, n, p, r, t... */
+const CONSTANT_LIKE = /^v_(?:[a-dkA-DCK])(?:_[A-Za-z0-9]+)?$/;
 
 /** More free constants than this are not permuted (4! = 24 comparisons at most). */
 const MAX_FREE = 4;
@@ -49,6 +53,8 @@ export function equalUpToRenaming(gold: Expr, pred: Expr, precision: number): Ex
   const open = cg.vars.filter((v) => !usedByPred.has(v) && !boundTargets.has(v));
   if (rename.size === 0 && unmatched.length === 0) return 'different';
   if (unmatched.length !== open.length || unmatched.length > MAX_FREE) return 'different';
+  // Only letters conventionally constants are matched; "2x + y" and "2x + z" name different variables.
+  if (![...unmatched, ...open].every((name) => CONSTANT_LIKE.test(name))) return 'different';
   // Between bare expressions, an x on both sides is read as a function's variable ("x^2 + C").
   const inFunction = gold.bound !== undefined || pred.bound !== undefined || (cg.vars.includes('v_x') && cp.vars.includes('v_x') && !rename.has('v_x'));
   for (const order of permutations(open)) {
