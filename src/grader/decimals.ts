@@ -2,11 +2,11 @@
  * The policy for rounded decimals. A whole answer written as one decimal
  * numeral ("0.2857", "-1.414214", "1.5\times10^{-5}") stands for every value
  * that rounds (or truncates) to it at its last written digit, provided it
- * carries enough significant digits: `precision` of them, or as many as the
- * reference when the reference is itself a rounded decimal. So "0.285714"
- * equals \frac27 at the default precision 6, "0.2857" does not, "0.0000005"
- * never equals 0, and two decimals written to the same place are equal only
- * when they are the same number.
+ * carries at least `precision` significant digits; a shorter decimal stands
+ * for its exact value only. So "0.285714" equals \frac27 at the default
+ * precision 6, "0.2857" does not, "0.0000005" never equals 0, a reference
+ * "0.1" is never \frac17, and two decimals written to the same place are
+ * equal only when they are the same number.
  */
 import * as Q from './rational.ts';
 
@@ -61,7 +61,10 @@ function roundsTo(exact: Q.Rational | number, rounded: Decimal): boolean {
 /**
  * Compares a reference and a prediction when at least one is a whole decimal
  * numeral; the other is a decimal too, an exact rational, or a double (an
- * irrational value). null when neither is a decimal (not this rule's case).
+ * irrational value). A decimal is read as rounded only when it carries at
+ * least `precision` significant digits: a short one ("0.1", "2.74") may well
+ * be exact, and then only its exact value equals it (so "0.1" is never
+ * \frac17). null when neither side is a decimal (not this rule's case).
  */
 export function decimalsAgree(
   gold: { decimal: Decimal | null; exact: Q.Rational | null; value: number },
@@ -70,16 +73,16 @@ export function decimalsAgree(
 ): boolean | null {
   const g = gold.decimal;
   const p = pred.decimal;
-  const required = Math.min(precision, g?.digits ?? precision);
+  const rounded = (d: Decimal): boolean => d.digits >= precision;
   if (g !== null && p !== null) {
     if (Q.same(g.value, p.value)) return true;
-    // The one written to fewer places is the rounding of the other.
+    // The one written to fewer places may be the rounding of the other.
     const coarse = Q.toNumber(g.ulp) >= Q.toNumber(p.ulp) ? g : p;
     const fine = coarse === g ? p : g;
     if (Q.same(coarse.ulp, fine.ulp)) return false;
-    return coarse.digits >= required && roundsTo(fine.value, coarse);
+    return rounded(coarse) && roundsTo(fine.value, coarse);
   }
-  if (p !== null) return p.digits >= required && roundsTo(gold.exact ?? gold.value, p);
-  if (g !== null) return roundsTo(pred.exact ?? pred.value, g);
+  if (p !== null) return rounded(p) && roundsTo(gold.exact ?? gold.value, p);
+  if (g !== null) return rounded(g) && roundsTo(pred.exact ?? pred.value, g);
   return null;
 }
