@@ -233,6 +233,18 @@ describe('relations, intervals and sets in one normal form', () => {
     ]);
     expectVerdict('different', [['y \\ge -\\frac{7}{3}', '(-\\frac{7}{3}, \\infty)']]);
   });
+
+  it('reads set differences and named sets of numbers', () => {
+    expectVerdict('equal', [
+      ['\\mathbb{R} \\setminus \\{2\\}', '(-\\infty, 2) \\cup (2, \\infty)'],
+      ['[0, 3] \\setminus \\{1\\}', '[0, 1) \\cup (1, 3]'],
+      ['\\mathbb{Z}_{>0}', '\\text{all positive integers}'],
+    ]);
+    expectVerdict('different', [
+      ['\\mathbb{R} \\setminus \\{2\\}', '(-\\infty, 2) \\cup (2, 3)'],
+      ['[0, 3] \\setminus \\{1\\}', '[0, 3]'],
+    ]);
+  });
 });
 
 describe('floor and ceiling are sampled at integers too', () => {

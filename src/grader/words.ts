@@ -96,7 +96,7 @@ function plain(tex: string): string {
 export function canonicalWords(cleaned: string): Worded {
   let tex = cleaned;
   // Most answers have no words at all: leave them at once.
-  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex);
+  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex);
   if (!words) return { tex, freeText: false };
   let text = plain(tex);
   for (let guard = 0; guard < 3; guard += 1) {
