@@ -1,6 +1,7 @@
 /**
  * Equivalence of two expressions: exact for rational constants, in high
- * precision for other constants, numeric otherwise. Expressions with variables are compared at fixed pseudo-random
+ * precision for other constants, numeric otherwise. Expressions with
+ * variables are compared at fixed pseudo-random
  * points (symbolic equality such as 2(x+1) = 2x+2 holds at every point; a
  * chance agreement at all of them is vanishingly unlikely), and unknown
  * functions f(x) become fixed pseudo-random functions, the same on both sides.
@@ -12,6 +13,8 @@ import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose } from './values.ts';
 
 const POINTS = 8;
+/** Integer points added when integer-valued functions occur: 32 small, 8 wide. */
+const INTEGER_POINTS = 40;
 
 /** FNV-1a: a stable hash for seeding per-name values. */
 export function hashString(text: string): number {
@@ -167,8 +170,6 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
 }
-
-const INTEGER_POINTS = 40;
 
 /** The scope with B's variables given the values of the A names they stand for. */
 function renamed(scope: Map<string, unknown>, rename: ReadonlyMap<string, string>): Map<string, unknown> {
