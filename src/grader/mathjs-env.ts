@@ -3,7 +3,7 @@
  * cache. Private instances, so that our imports (double factorial, a real
  * binomial) never leak into other users of mathjs.
  */
-import { all, create, type EvalFunction, type MathJsInstance } from 'mathjs';
+import { all, create, type BigNumber, type EvalFunction, type MathJsInstance } from 'mathjs';
 import { latexToMathjs, type Translation } from './latex-to-mathjs.ts';
 
 function factories(): NonNullable<typeof all> {
@@ -39,22 +39,46 @@ export const bigMath: MathJsInstance = create(factories(), { number: 'BigNumber'
 /** 60-digit instance that confirms irrational constants agreeing in double precision. */
 const preciseMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 60 });
 
+/** Entries kept in each cache here: about a run's distinct answers. */
+const CACHE_LIMIT = 5000;
+
+type Precise = BigNumber;
+
+const preciseCache = new Map<string, Precise | null>();
+
+/** The 60-digit value of mathjs source `code`, or null (not a finite real there). Cached. */
+function preciseValue(code: string): Precise | null {
+  const hit = preciseCache.get(code);
+  if (hit !== undefined || preciseCache.has(code)) return hit ?? null;
+  let value: Precise | null = null;
+  try {
+    const v: unknown = preciseMath.evaluate(code);
+    value = preciseMath.isBigNumber(v) && v.isFinite() ? v : null;
+  } catch {
+    value = null;
+  }
+  if (preciseCache.size >= CACHE_LIMIT) {
+    const oldest = preciseCache.keys().next();
+    if (oldest.done !== true) preciseCache.delete(oldest.value);
+  }
+  preciseCache.set(code, value);
+  return value;
+}
+
 /**
  * Whether a·scaleA and b·scaleB (mathjs source of constants) agree to 40
  * digits; null when the 60-digit instance cannot evaluate them (a function
  * without a BigNumber version, a complex value).
  */
 export function preciseEqual(a: string, b: string, scaleA: number, scaleB: number): boolean | null {
-  try {
-    const va: unknown = preciseMath.evaluate(`(${a}) * ${scaleA}`);
-    const vb: unknown = preciseMath.evaluate(`(${b}) * ${scaleB}`);
-    if (!preciseMath.isBigNumber(va) || !preciseMath.isBigNumber(vb) || !va.isFinite() || !vb.isFinite()) return null;
-    const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
-    if (scale.isZero()) return true;
-    return va.minus(vb).abs().div(scale).lt('1e-40');
-  } catch {
-    return null;
-  }
+  const pa = preciseValue(a);
+  const pb = preciseValue(b);
+  if (pa === null || pb === null) return null;
+  const va = pa.times(scaleA);
+  const vb = pb.times(scaleB);
+  const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
+  if (scale.isZero()) return true;
+  return va.minus(vb).abs().div(scale).lt('1e-40');
 }
 
 /** A translated and compiled expression. */
@@ -63,7 +87,6 @@ export interface Compiled extends Translation {
 }
 
 const cache = new Map<string, Compiled | null>();
-const CACHE_LIMIT = 5000;
 
 /** Compiles cleaned LaTeX; null when it is not an expression we can evaluate. Cached. */
 export function compileLatex(tex: string): Compiled | null {
