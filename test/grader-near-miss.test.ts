@@ -19,11 +19,14 @@ import { gradeAnswer, normalizeAnswer } from '../src/grader/index.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const imoFile = path.resolve(repoRoot, '..', 'shared', 'data', 'imo_answerbench.jsonl');
+const mathFile = path.resolve(repoRoot, '..', 'shared', 'data', 'math500.jsonl');
 const hasImo = existsSync(imoFile);
+const hasMath = existsSync(mathFile);
 if (!hasImo) console.log(`grader-near-miss: skipping, ${imoFile} is absent (it is not part of the repository)`);
+if (!hasMath) console.log(`grader-near-miss: skipping the MATH-500 check, ${mathFile} is absent (it is not part of the repository)`);
 
-function answers(): string[] {
-  return readFileSync(imoFile, 'utf8')
+function answers(file = imoFile): string[] {
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
@@ -113,5 +116,20 @@ describe.skipIf(!hasImo)('IMO-AnswerBench references under normalisation and nea
     console.log(`grader-near-miss: ${total} near misses, ${falsePositives.length} graded equal; by kind ${JSON.stringify(Object.fromEntries(byKind))}`);
     if (falsePositives.length > 0) console.log(`grader-near-miss: graded equal:\n  ${falsePositives.join('\n  ')}`);
     expect(falsePositives).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasMath)('MATH-500 references under normalisation', () => {
+  it('normalises every reference to a form that still equals it, and an off-by-one never equals it', () => {
+    const refs = answers(mathFile);
+    const failures: string[] = [];
+    for (const answer of refs) {
+      const normal = normalizeAnswer(answer);
+      if (!gradeAnswer(normal, answer).equal) failures.push(`changed: ${answer} => ${normal}`);
+      const miss = nearMisses(answer).find((m) => m.kind === 'off by one');
+      if (miss !== undefined && gradeAnswer(miss.text, answer).equal) failures.push(`equal: ${answer} <= ${miss.text}`);
+    }
+    console.log(`grader-near-miss: MATH-500 references unchanged by normalisation ${refs.length - failures.filter((f) => f.startsWith('changed')).length}/${refs.length}`);
+    expect(failures).toEqual([]);
   });
 });

@@ -41,6 +41,13 @@ function printNumber(x: number): string {
   return String(Number(x.toPrecision(10)));
 }
 
+/** A matrix (rows of entries) or a vector as a pmatrix, which reads back as the same matrix. */
+function printMatrix(rows: unknown[]): string | null {
+  const lines = rows.map((row) => (Array.isArray(row) ? row.map((x: unknown) => printValue(x)) : [printValue(row)]));
+  if (lines.some((line) => line.some((x) => x === null))) return null;
+  return `\\begin{pmatrix} ${lines.map((line) => line.join(' & ')).join(' \\\\ ')} \\end{pmatrix}`;
+}
+
 function printValue(v: unknown): string | null {
   if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) >= 1e15 ? null : printNumber(v);
   if (typeof v === 'object' && v !== null) {
@@ -48,10 +55,7 @@ function printValue(v: unknown): string | null {
       const arr: unknown = v.toArray();
       return printValue(arr);
     }
-    if (Array.isArray(v)) {
-      const items = v.map((x: unknown) => printValue(x));
-      return items.some((x) => x === null) ? null : `[${items.join(', ')}]`;
-    }
+    if (Array.isArray(v)) return printMatrix(v);
     if ('re' in v && 'im' in v && typeof v.re === 'number' && typeof v.im === 'number') {
       const im = printNumber(Math.abs(v.im));
       return `${printNumber(v.re)} ${v.im < 0 ? '-' : '+'} ${im}i`;
