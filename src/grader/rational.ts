@@ -65,9 +65,9 @@ export function pow(a: Rational, n: Rational): Rational | null {
   return n.p < 0n ? div(rational(1n), r) : r;
 }
 
-/** n! for an integer 0 ≤ n ≤ 5000; null otherwise. */
+/** n! for an integer 0 ≤ n ≤ 3000; null otherwise. */
 export function factorial(n: Rational): Rational | null {
-  if (!isInteger(n) || n.p < 0n || n.p > 5000n) return null;
+  if (!isInteger(n) || n.p < 0n || n.p > 3000n) return null;
   let r = 1n;
   for (let k = 2n; k <= n.p; k += 1n) r *= k;
   return rational(r);
@@ -81,11 +81,13 @@ export function doubleFactorial(n: Rational): Rational | null {
   return rational(r);
 }
 
-/** The binomial coefficient for integers n ≥ 0 (0 when k is out of range); null otherwise. */
+/** The binomial coefficient for integers 0 ≤ n ≤ 100000, min(k, n−k) ≤ 2000 (0 when k is out of range); null otherwise. */
 export function binomial(n: Rational, k: Rational): Rational | null {
   if (!isInteger(n) || !isInteger(k) || n.p < 0n || n.p > 100_000n) return null;
   if (k.p < 0n || k.p > n.p) return rational(0n);
   const kk = k.p > n.p - k.p ? n.p - k.p : k.p;
+  // Beyond this the product costs more than it is worth: the caller compares in floating point.
+  if (kk > 2000n) return null;
   let r = 1n;
   for (let j = 1n; j <= kk; j += 1n) r = (r * (n.p - kk + j)) / j;
   return rational(r);
