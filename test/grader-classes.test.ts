@@ -118,7 +118,7 @@ describe('units are stripped only when what is left is a number', () => {
   });
 
   it('still strips units of several letters after a number, and words after a value only when they are units', () => {
-    expectVerdict('equal', [['45', '45 \\text{ km}'], ['45', '45km'], ['12', '12 \\text{ square units}']]);
+    expectVerdict('equal', [['45', '45 \\text{ km}'], ['45', '45km'], ['12', '12 \\text{ square units}'], ['12', '12 square meters']]);
     expectNotEqual([['n', 'n \\text{ is odd}']]);
   });
 
@@ -167,6 +167,7 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
       ['Q(x) = x^2 + d \\text{ for some constant } d', 'Q(x) = x^2'],
       ['y = 2x', 'y = 2x + 2'],
       ['k = 3t + 1', 'k = 3t + 2'],
+      ['p = 2q + 1', 'p \\equiv 1 \\pmod 2'],
     ]);
   });
 

@@ -7,6 +7,7 @@
  * the answer (an integer k, a bound on a constant) are kept, and what is
  * still prose afterwards is free text, compared as such.
  */
+import { splitQuantity } from './units.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -40,7 +41,7 @@ function residueItem(item: string): string | null {
   if (congruence !== null && /\\equiv/.test(t)) return residue(BigInt(congruence[1] ?? '0'), BigInt(congruence[2] ?? congruence[3] ?? '1'));
   // "n = 4k + 3", "4k+3", "n = 2k": the variable on the left differs from the parameter.
   // The parameter is a letter conventionally an integer; "y = 2x" is a line, not a residue class.
-  const form = /^(?:(?:all\s+(?:numbers|integers)\s+of\s+the\s+form\s+)|([a-wA-W])\s*=\s*)?(\d+)\s*([jklmqrst])\s*(?:([+-])\s*(\d+))?$/i.exec(t);
+  const form = /^(?:(?:all\s+(?:numbers|integers)\s+of\s+the\s+form\s+)|([a-wA-W])\s*=\s*)?(\d+)\s*([jklmt])\s*(?:([+-])\s*(\d+))?$/i.exec(t);
   if (form !== null && form[1] !== form[3] && (form[1] !== undefined || /form/i.test(t))) {
     const r = BigInt(form[5] ?? '0') * (form[4] === '-' ? -1n : 1n);
     const m = BigInt(form[2] ?? '1');
@@ -77,7 +78,7 @@ const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** Words that are mathematics or list glue, not prose. */
-const NOT_PROSE = /^(?:and|or|sin|cos|tan|sec|csc|cot|log|ln|exp|sqrt|max|min|gcd|lcm|det|mod|pmod|bmod|pi|text|residue|choice)$/i;
+const NOT_PROSE = /^(?:and|or|sin|cos|tan|sec|csc|cot|arcsin|arccos|arctan|sinh|cosh|tanh|log|ln|exp|sqrt|abs|floor|ceil|max|min|gcd|lcm|det|mod|pmod|bmod|pi|text|residue|choice)$/i;
 
 /** Words that make an answer a case distinction or a condition: free text, whatever else it holds. */
 const CONDITION_WORDS = /\b(?:if|otherwise|unless|when|which|where|such\s+that|iff)\b/i;
@@ -118,7 +119,8 @@ export function canonicalWords(cleaned: string): Worded {
   const counted = tex
     .replace(/\\(?:begin|end|operatorname|mathbb|mathrm|mathcal|mathfrak)\s*\{[^{}]*\}/g, ' ')
     .replace(/(\d\s*)\\text\s*\{[^{}]*\}\s*(?:\^\s*\{?\d\}?)?$/, '$1');
-  const prose = (plain(counted).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
+  const value = splitQuantity(counted).tex;
+  const prose = (plain(value).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
   const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || prose.length >= 2;
   return { tex, freeText };
 }
