@@ -220,7 +220,8 @@ describe('functions up to renaming', () => {
   });
 
   it('is unsure when only a renaming of bare letters makes two expressions meet', () => {
-    expectVerdict('unsure', [['3a', '3b']]);
+    expectVerdict('unsure', [['3a', '3b'], ['h(t) = t^2 + 1', 's^2 + 1']]);
+    expectVerdict('different', [['h(t) = t^2 + 1', 's^2 - 1']]);
     expectVerdict('different', [['R - 3r', 'r - 3R'], ['3R', '3r'], ['2x + y', '2x + z'], ['h(x) = x + y', 'h(x) = x + z']]);
   });
 });

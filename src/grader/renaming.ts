@@ -32,6 +32,16 @@ function permutations<T>(items: readonly T[]): T[][] {
 }
 
 /**
+ * A bare prediction whose one extra letter stands for the reference
+ * function's variable: equal under that reading is `unsure`, because the
+ * letter might as well be a constant ("c + 1" against "f(x) = x + 1").
+ */
+function boundByAnotherName(gold: Expr, pred: Expr, precision: number, letter: string, bound: string): ExprVerdict {
+  const mapping = new Map([[letter, bound]]);
+  return exprEqual(gold.tex, pred.tex, { precision, rename: mapping }) === 'equal' ? 'unsure' : 'different';
+}
+
+/**
  * Whether gold and pred are equal once pred's bound variables take gold's
  * names and pred's other letters are matched one to one with gold's letters
  * that pred does not use. `different` when no renaming helps.
@@ -52,6 +62,9 @@ export function equalUpToRenaming(gold: Expr, pred: Expr, precision: number): Ex
   const usedByPred = new Set([...predVars, ...boundTargets]);
   const open = cg.vars.filter((v) => !usedByPred.has(v) && !boundTargets.has(v));
   if (rename.size === 0 && unmatched.length === 0) return 'different';
+  // "n + 1" against "f(x) = x + 1": a bare prediction may use another letter for the function's variable.
+  const missingBound = pred.bound === undefined ? goldBound.filter((b) => !cp.vars.includes(b)) : [];
+  if (missingBound.length === 1 && unmatched.length === 1 && open.length === 0) return boundByAnotherName(gold, pred, precision, unmatched[0] ?? '', missingBound[0] ?? '');
   if (unmatched.length !== open.length || unmatched.length > MAX_FREE) return 'different';
   // Only letters conventionally constants are matched; "2x + y" and "2x + z" name different variables.
   if (![...unmatched, ...open].every((name) => CONSTANT_LIKE.test(name))) return 'different';
