@@ -3,6 +3,7 @@
  * total (never throw) because they run on whatever a model produced, and
  * cache parsed answers because voting grades the same strings many times.
  */
+import { remember } from './bounded.ts';
 import { cleanLatex } from './clean.ts';
 import { AnswerComparer, textKey } from './compare.ts';
 import { parseTop } from './parse.ts';
@@ -12,7 +13,6 @@ import { resolveOptions, type Answer, type Grade, type GradeOptions, type Verdic
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
 const MAX_PARSED_LENGTH = 4000;
-const CACHE_LIMIT = 5000;
 
 interface Prepared {
   cleaned: string;
@@ -45,12 +45,7 @@ function prepare(raw: string): Prepared {
     printed = cleaned;
   }
   const result: Prepared = { cleaned, answer, alternative, printed };
-  if (prepared.size >= CACHE_LIMIT) {
-    const oldest = prepared.keys().next();
-    if (oldest.done !== true) prepared.delete(oldest.value);
-  }
-  prepared.set(raw, result);
-  return result;
+  return remember(prepared, raw, result);
 }
 
 /**

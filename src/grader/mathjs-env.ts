@@ -4,6 +4,7 @@
  * binomial) never leak into other users of mathjs.
  */
 import { all, create, type BigNumber, type EvalFunction, type MathJsInstance } from 'mathjs';
+import { remember } from './bounded.ts';
 import { latexToMathjs, type Translation } from './latex-to-mathjs.ts';
 
 function factories(): NonNullable<typeof all> {
@@ -39,9 +40,6 @@ export const bigMath: MathJsInstance = create(factories(), { number: 'BigNumber'
 /** 60-digit instance that confirms irrational constants agreeing in double precision. */
 const preciseMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 60 });
 
-/** Entries kept in each cache here: about a run's distinct answers. */
-const CACHE_LIMIT = 5000;
-
 type Precise = BigNumber;
 
 const preciseCache = new Map<string, Precise | null>();
@@ -57,12 +55,7 @@ function preciseValue(code: string): Precise | null {
   } catch {
     value = null;
   }
-  if (preciseCache.size >= CACHE_LIMIT) {
-    const oldest = preciseCache.keys().next();
-    if (oldest.done !== true) preciseCache.delete(oldest.value);
-  }
-  preciseCache.set(code, value);
-  return value;
+  return remember(preciseCache, code, value);
 }
 
 /**
@@ -99,10 +92,5 @@ export function compileLatex(tex: string): Compiled | null {
   } catch {
     compiled = null;
   }
-  if (cache.size >= CACHE_LIMIT) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
-  cache.set(tex, compiled);
-  return compiled;
+  return remember(cache, tex, compiled);
 }
