@@ -85,9 +85,11 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
 
 /**
  * The result line of a candidate, graded against the reference answer when there is one
- * (rule-based), and by the LLM judge's `passes` when it ran (0: it did not).
+ * (rule-based, marked `unsure` when the grader could not decide), and by the LLM judge's
+ * `passes` when it ran (0: it did not).
  */
 export function toCandidateResult(candidate: CandidateState, reference: string | undefined, passes = 0): CandidateResult {
+  const grade = reference === undefined || candidate.answer === null ? null : gradeAnswer(candidate.answer, reference);
   return {
     candidate: candidate.candidate,
     source: candidate.source,
@@ -95,7 +97,8 @@ export function toCandidateResult(candidate: CandidateState, reference: string |
     verificationScores: candidate.verifications.map((v) => v.score),
     summary: candidate.summary,
     summaryScore: candidate.summaryScore,
-    correct: reference === undefined ? null : candidate.answer !== null && gradeAnswer(candidate.answer, reference).equal,
+    correct: reference === undefined ? null : grade?.equal === true,
+    ...(grade?.verdict === 'unsure' ? { unsure: true } : {}),
     ...judgeGrade(candidate, passes),
     failures: candidate.failures,
   };

@@ -395,7 +395,7 @@ describe('gradeAnswer: robustness', () => {
 
   it('reports the normalised forms', () => {
     const grade = gradeAnswer('\\dfrac{6}{12}', '0.5');
-    expect(grade).toEqual({ equal: true, pred: '0.5', gold: '0.5' });
+    expect(grade).toEqual({ equal: true, verdict: 'equal', pred: '0.5', gold: '0.5' });
   });
 });
 
@@ -453,11 +453,12 @@ describe('runGradeCommand', () => {
       const lines: string[] = [];
       expect(await runGradeCommand({ jsonl: file }, { stdout: (l) => lines.push(l) })).toBe(0);
       expect(lines.slice(0, 3).map((l) => JSON.parse(l) as unknown)).toEqual([
-        { line: 1, equal: true, pred: '2', gold: '2' },
-        { line: 3, equal: false, pred: '{1, 3}', gold: '{1, 2}' },
-        { line: 4, equal: false, pred: '', gold: '7' },
+        { line: 1, equal: true, verdict: 'equal', pred: '2', gold: '2' },
+        { line: 3, equal: false, verdict: 'different', pred: '\\{1, 3\\}', gold: '\\{1, 2\\}' },
+        { line: 4, equal: false, verdict: 'different', pred: '', gold: '7' },
       ]);
       expect(lines[3]).toBe('agreement: 1/2 (50.0%)');
+      expect(lines[4]).toBe('unsure: 0');
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../kernel/errors.ts';
-import { extractAnswer, gradeAnswer, type GradeOptions } from '../grader/index.ts';
+import { gradeAnswer, statedAnswer, type GradeOptions } from '../grader/index.ts';
 
 /** Flags of `tmas grade`. */
 export interface GradeCommandOptions {
@@ -22,9 +22,9 @@ export interface GradeCommandIo {
 
 const INPUT = 'TMAS_INPUT';
 
-/** A prediction may be a whole response: its boxed answer is what is graded. */
-function answerOf(text: string): string | null {
-  return /\\(?:boxed|fbox)(?![a-zA-Z])/.test(text) ? extractAnswer(text) : text;
+/** A reference is an answer; a boxed one is read as a response would be. */
+function referenceOf(text: string): string {
+  return /\\(?:boxed|fbox)(?![a-zA-Z])/.test(text) ? statedAnswer(text) : text;
 }
 
 function inputError(place: string, what: string, fix: string, cause?: unknown): UserError {
@@ -64,6 +64,7 @@ async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo
   const lines = await readLines(file);
   let labelled = 0;
   let agreed = 0;
+  let unsure = 0;
   for (let index = 0; index < lines.length; index += 1) {
     const text = (lines[index] ?? '').trim();
     if (text === '') continue;
@@ -76,25 +77,29 @@ async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo
       throw inputError(place, `invalid JSON (${reason})`, 'Each line must be one complete JSON object', error);
     }
     const row = toRow(value, place);
-    const grade = gradeAnswer(row.pred === null ? null : answerOf(row.pred), answerOf(row.gold) ?? row.gold, options);
-    io.stdout(JSON.stringify({ line: index + 1, equal: grade.equal, pred: grade.pred, gold: grade.gold }));
+    const grade = gradeAnswer(row.pred === null ? null : statedAnswer(row.pred), referenceOf(row.gold), options);
+    if (grade.verdict === 'unsure') unsure += 1;
+    io.stdout(JSON.stringify({ line: index + 1, equal: grade.equal, verdict: grade.verdict, pred: grade.pred, gold: grade.gold }));
     if (row.equal !== undefined) {
       labelled += 1;
       if (row.equal === grade.equal) agreed += 1;
     }
   }
   if (labelled > 0) io.stdout(`agreement: ${agreed}/${labelled} (${((100 * agreed) / labelled).toFixed(1)}%)`);
+  io.stdout(`unsure: ${unsure}`);
   return 0;
 }
 
 /**
  * Runs `tmas grade` and returns the exit code. With `--gold G --pred P` it
- * prints `equal` or `not equal`, then `pred: ...` and `gold: ...` (the
- * normalised forms), and exits 0 when equal, 1 when not (like `cmp`), so
- * scripts can test the result. With `--jsonl FILE` it prints one JSON line
- * `{line, equal, pred, gold}` per row, then `agreement: X/Y (Z%)` when rows
- * carry an `equal` label, and exits 0. A prediction containing `\boxed` is
- * treated as a whole response and its boxed answer graded.
+ * prints `equal`, `not equal` or `unsure`, then `pred: ...` and `gold: ...`
+ * (the normalised forms), and exits 0 when equal, 1 when not (like `cmp`),
+ * 2 when unsure, so scripts can test the result. With `--jsonl FILE` it
+ * prints one JSON line `{line, equal, verdict, pred, gold}` per row, then
+ * `agreement: X/Y (Z%)` when rows carry an `equal` label, then `unsure: N`,
+ * and exits 0. A prediction is read with the run's extraction
+ * (`statedAnswer`): a whole response is reduced to its answer, a bare answer
+ * is kept.
  *
  * @throws UserError `TMAS_INPUT` for a missing or unreadable file or a bad
  * line (the message names file and line), or for missing flags.
@@ -105,9 +110,9 @@ export async function runGradeCommand(options: GradeCommandOptions, io: GradeCom
   if (options.gold === undefined || options.pred === undefined) {
     throw new UserError(INPUT, 'tmas grade needs --gold G and --pred P, or --jsonl FILE.');
   }
-  const grade = gradeAnswer(answerOf(options.pred), answerOf(options.gold) ?? options.gold, gradeOptions);
-  io.stdout(grade.equal ? 'equal' : 'not equal');
+  const grade = gradeAnswer(statedAnswer(options.pred), referenceOf(options.gold), gradeOptions);
+  io.stdout(grade.verdict === 'different' ? 'not equal' : grade.verdict);
   io.stdout(`pred: ${grade.pred}`);
   io.stdout(`gold: ${grade.gold}`);
-  return grade.equal ? 0 : 1;
+  return grade.verdict === 'equal' ? 0 : grade.verdict === 'unsure' ? 2 : 1;
 }

@@ -4,7 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
-import { readBraced } from './scan.ts';
+import { matchingClose, readBraced } from './scan.ts';
 
 /**
  * Python strings written without `r""` turn `\f`, `\b`, `\a`, `\v` and `\t`
@@ -43,13 +43,13 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{([^{}]*)\}/g, '$1'],
   [/π/g, '\\pi '],
   [/∞/g, '\\infty '],
-  [/√/g, '\\sqrt'],
   [/[·⋅]/g, '\\cdot '],
   [/×/g, '\\times '],
   [/÷/g, '\\div '],
   [/[−–]/g, '-'],
   [/∪/g, '\\cup '],
   [/∈/g, '\\in '],
+  [/°/g, '^\\circ '],
   [/²/g, '^2'],
   [/³/g, '^3'],
   [/\\infin(?![a-zA-Z])/g, '\\infty'],
@@ -69,21 +69,67 @@ function dropSizing(s: string): string {
   return s.replace(/\\(?:left|right)(?![a-zA-Z])\s*\.?/g, '');
 }
 
+/** Bracket depth (round, square, curly and \\{ \\}) at each index of `s`. */
+function depths(s: string): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < s.length; i += 1) {
+    const ch = s[i];
+    out.push(depth);
+    if (ch === '\\' && (s[i + 1] === '{' || s[i + 1] === '}')) {
+      depth += s[i + 1] === '{' ? 1 : -1;
+      out.push(depth);
+      i += 1;
+    } else if (ch === '(' || ch === '[' || ch === '{') depth += 1;
+    else if (ch === ')' || ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
+  }
+  return out;
+}
+
 /**
  * Thousands separators: "14{,}916", "11,\!111", "7,425,000" (a comma before
  * exactly three digits, not after a leading 0 and not inside a decimal part).
+ * A bare comma counts only outside brackets: inside "(2,251,252)" or
+ * "\{2,251,252\}" it separates items.
  */
 function dropThousands(s: string): string {
   let out = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d)/g, '$1').replace(/(\d),\\!\s*(?=\d)/g, '$1');
-  // Not inside a two-element bracket, where "(12,102)" is an interval.
-  out = out.replace(/(?<![\d.,])([1-9]\d{0,2})((?:,\d{3})+)(?![\d])(?!,\d)/g, (m: string, head: string, groups: string, offset: number) => {
-    const before = out.slice(0, offset).trimEnd();
-    const after = out.slice(offset + m.length).trimStart();
-    if (/[([]-?$/.test(before) && /^[)\]]/.test(after)) return m;
-    return head + groups.replace(/,/g, '');
-  });
+  const depth = depths(out);
+  out = out.replace(/(?<![\d.,])([1-9]\d{0,2})((?:,\d{3})+)(?![\d])(?!,\d)/g, (m: string, head: string, groups: string, offset: number) =>
+    (depth[offset] ?? 0) > 0 ? m : head + groups.replace(/,/g, ''),
+  );
   // "1 000": digit groups separated by single spaces, only as a whole answer.
   if (/^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$/.test(out.trim())) out = out.replace(/ /g, '');
+  return out;
+}
+
+/**
+ * Unicode radicals: "√51" is the root of 51, not √5 times 1; "√(x+1)" and
+ * "∛2" as their LaTeX spellings.
+ */
+function unicodeRoots(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i += 1) {
+    const ch = s[i] ?? '';
+    if (ch !== '√' && ch !== '∛' && ch !== '∜') {
+      out += ch;
+      continue;
+    }
+    const command = ch === '√' ? '\\sqrt' : ch === '∛' ? '\\sqrt[3]' : '\\sqrt[4]';
+    let j = i + 1;
+    while (s[j] === ' ') j += 1;
+    const rest = s.slice(j);
+    const simple = /^(?:\d+(?:\.\d+)?|[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+)/.exec(rest);
+    if (s[j] === '(' || s[j] === '{') {
+      const close = matchingClose(s, j);
+      const end = close < 0 ? s.length : close;
+      out += `${command}{${s.slice(j + 1, end)}}`;
+      i = end;
+    } else if (simple !== null) {
+      out += `${command}{${simple[0]}}`;
+      i = j + simple[0].length - 1;
+    } else out += command;
+  }
   return out;
 }
 
@@ -113,9 +159,10 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/\\n(?![a-zA-Z])/g, ' '); // literal "\n" from double-escaped JSON
   s = unbox(s);
   s = s.replace(/\\begin\{(?:align\*?|aligned|equation\*?|gather\*?)\}|\\end\{(?:align\*?|aligned|equation\*?|gather\*?)\}/g, ' ');
+  s = unicodeRoots(s);
   for (const [pattern, replacement] of SYNONYMS) s = s.replace(pattern, replacement);
-  s = dropThousands(s);
   s = dropSizing(s);
+  s = dropThousands(s);
   s = s.replace(LAYOUT, ' ');
   s = s.replace(/\\%|％/g, '%');
   s = s.replace(/\s+/g, ' ').trim();
@@ -123,5 +170,8 @@ export function cleanLatex(raw: string): string {
   // it; "!" is kept because it is a factorial.
   s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
   s = s.replace(/^[:=]\s*/, '');
-  return s;
+  // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
+  s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
+  // A trailing lone backslash is a cut-off command, not content.
+  return s.replace(/(?<!\\)\\$/, '').trim();
 }

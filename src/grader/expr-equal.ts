@@ -1,15 +1,20 @@
 /**
- * Equivalence of two expressions: exact for plain numerals, numeric
- * otherwise. Expressions with variables are compared at fixed pseudo-random
+ * Equivalence of two expressions: exact for rational constants, in high
+ * precision for other constants, numeric otherwise. Expressions with
+ * variables are compared at fixed pseudo-random
  * points (symbolic equality such as 2(x+1) = 2x+2 holds at every point; a
  * chance agreement at all of them is vanishingly unlikely), and unknown
  * functions f(x) become fixed pseudo-random functions, the same on both sides.
  */
-import type { MathType } from 'mathjs';
-import { bigMath, compileLatex, type Compiled } from './mathjs-env.ts';
-import { scaleValue, valuesClose, type Tolerance } from './values.ts';
+import { decimalsAgree, toDecimal } from './decimals.ts';
+import { exactValue } from './exact.ts';
+import { compileLatex, preciseEqual, type Compiled } from './mathjs-env.ts';
+import * as Q from './rational.ts';
+import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose } from './values.ts';
 
 const POINTS = 8;
+/** Integer points added when integer-valued functions occur: 32 small, 8 wide. */
+const INTEGER_POINTS = 40;
 
 /** FNV-1a: a stable hash for seeding per-name values. */
 export function hashString(text: string): number {
@@ -62,86 +67,122 @@ export function evaluateAt(c: Compiled, scope: Map<string, unknown>): unknown {
   }
 }
 
-const PLAIN_DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+const PLAIN_INTEGER = /^[+-]?\d+$/;
 
-/** Exact comparison of two decimal numerals ("1000" = "1000.0", "0.5" = ".5"). */
-function sameDecimal(a: string, b: string): boolean {
-  const canon = (s: string): string => {
-    const neg = s.startsWith('-');
-    let body = s.replace(/^[+-]/, '');
-    if (!body.includes('.')) body += '.';
-    let [int = '', frac = ''] = body.split('.');
-    int = int.replace(/^0+/, '');
-    frac = frac.replace(/0+$/, '');
-    const mag = `${int}.${frac}`;
-    return mag === '.' ? '0' : (neg ? '-' : '') + mag;
-  };
-  return canon(a) === canon(b);
-}
+/** Arguments of these functions are usually integers: sample at integers too. */
+const INTEGER_FUNCTIONS = /\b(?:floor|ceil|factorial|dfact|binom|gcd|lcm|mod|gamma)\(/;
 
-/** Arithmetic on numerals only: safe to redo at high precision. */
-const ARITHMETIC_ONLY = /^[\d\s()+\-*/^.]+$/;
-
-function bigEqual(a: Compiled, b: Compiled): boolean | null {
-  if (!ARITHMETIC_ONLY.test(a.code) || !ARITHMETIC_ONLY.test(b.code)) return null;
-  try {
-    const va: MathType = bigMath.evaluate(a.code);
-    const vb: MathType = bigMath.evaluate(b.code);
-    // mathjs's equal() forgives a relative 1e-12; here only exact will do.
-    if (!bigMath.isBigNumber(va) || !bigMath.isBigNumber(vb)) return null;
-    return va.eq(vb);
-  } catch {
-    return null;
-  }
+/** Value of variable `name` at integer point `p`: small ones cover the first steps, wide ones the rest. */
+function integerPointValue(name: string, p: number): number {
+  const u = hashString(`${name}@${p}`);
+  return p < 32 ? (u % 61) - 10 : (u % 2_000_001) - 1_000_000;
 }
 
 /** Percent and similar readings multiply a side's value by a constant. */
 export interface ExprCompareOptions {
+  /** Significant digits a rounded decimal must carry (decimals.ts). */
   precision: number;
   scaleA?: number;
   scaleB?: number;
+  /** Variables of B to evaluate under A's names (identifier → identifier): renaming.ts. */
+  rename?: ReadonlyMap<string, string>;
 }
 
 /**
- * Whether two cleaned LaTeX expressions are equal; null when either is not
- * an expression the translator understands (the caller compares text).
+ * Verdict of a comparison: equal, different, or unsure (the values agree in
+ * floating point but could not be confirmed); null when a side is not an
+ * expression the translator understands (the caller compares text).
  */
-export function exprEqual(texA: string, texB: string, options: ExprCompareOptions): boolean | null {
+export type ExprVerdict = 'equal' | 'different' | 'unsure' | null;
+
+function scaled(r: Q.Rational | null, scale: number): Q.Rational | null {
+  if (r === null || scale === 1) return r;
+  return scale === 0.01 ? Q.div(r, Q.rational(100n)) : null;
+}
+
+/** High-precision check of two irrational constants that agree in floating point. */
+function confirmPrecisely(a: Compiled, b: Compiled, scaleA: number, scaleB: number, magnitude: number): ExprVerdict {
+  const verdict = preciseEqual(a.code, b.code, scaleA, scaleB);
+  if (verdict !== null) return verdict ? 'equal' : 'different';
+  // Beyond about 2^{40} a double cannot tell an off-by-one apart.
+  return magnitude >= 2 ** 40 ? 'unsure' : 'equal';
+}
+
+function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, options: ExprCompareOptions): ExprVerdict {
+  const scaleA = options.scaleA ?? 1;
+  const scaleB = options.scaleB ?? 1;
+  const ra = scaled(exactValue(ca), scaleA);
+  const rb = scaled(exactValue(cb), scaleB);
+  if (ra !== null && rb !== null) {
+    if (Q.same(ra, rb)) return 'equal';
+    if (!ca.hasFloat && !cb.hasFloat) return 'different';
+  }
+  const va = scaleValue(evaluateAt(ca, new Map()), scaleA);
+  const vb = scaleValue(evaluateAt(cb, new Map()), scaleB);
+  if (!ca.hasFloat && !cb.hasFloat) {
+    const close = valuesClose(va, vb, EXACT_TOLERANCE);
+    if (close !== true) return close === false ? 'different' : 'unsure';
+    if (typeof va !== 'number' || typeof vb !== 'number' || !Number.isFinite(va)) return 'equal';
+    return confirmPrecisely(ca, cb, scaleA, scaleB, Math.abs(va));
+  }
+  const da = scaleA === 1 ? toDecimal(a) : null;
+  const db = scaleB === 1 ? toDecimal(b) : null;
+  if ((da !== null || db !== null) && typeof va === 'number' && typeof vb === 'number') {
+    const agree = decimalsAgree({ decimal: da, exact: ra, value: va }, { decimal: db, exact: rb, value: vb }, options.precision);
+    if (agree !== null) return agree ? 'equal' : 'different';
+  }
+  const close = valuesClose(va, vb, roundedTolerance(options.precision));
+  return close === null ? 'unsure' : close ? 'equal' : 'different';
+}
+
+/**
+ * Whether two cleaned LaTeX expressions are equal. Constants are compared
+ * exactly when rational, in high precision when not; expressions with
+ * variables at sample points (integers as well as reals when a floor,
+ * factorial or the like is involved, because real points between 0 and 3
+ * cannot tell \lfloor p/9 \rfloor from \lfloor p/8 \rfloor).
+ */
+export function exprEqual(texA: string, texB: string, options: ExprCompareOptions): ExprVerdict {
   const scaleA = options.scaleA ?? 1;
   const scaleB = options.scaleB ?? 1;
   const a = texA.trim();
   const b = texB.trim();
-  if (PLAIN_DECIMAL.test(a) && PLAIN_DECIMAL.test(b)) {
-    if (scaleA === scaleB && sameDecimal(a, b)) return true;
-    // Two integers are equal exactly or not at all, however large.
-    if (scaleA === scaleB && !a.includes('.') && !b.includes('.')) return false;
-  }
+  // Two integers are equal exactly or not at all, however large.
+  if (scaleA === scaleB && PLAIN_INTEGER.test(a) && PLAIN_INTEGER.test(b)) return BigInt(a) === BigInt(b) ? 'equal' : 'different';
   const ca = compileLatex(a);
   const cb = compileLatex(b);
   if (ca === null || cb === null) return null;
-  const tol: Tolerance = { exact: !ca.hasFloat && !cb.hasFloat, precision: options.precision };
-  const names = [...new Set([...ca.vars, ...cb.vars])];
+  const rename = options.rename ?? new Map<string, string>();
+  const names = [...new Set([...ca.vars, ...cb.vars.map((v) => rename.get(v) ?? v)])];
   const funcs = [...new Set([...ca.funcs, ...cb.funcs])];
-  if (names.length === 0 && funcs.length === 0) {
-    const va = evaluateAt(ca, new Map());
-    const vb = evaluateAt(cb, new Map());
-    if (typeof va === 'number' && typeof vb === 'number' && scaleA === scaleB && tol.exact) {
-      const huge = (v: number): boolean => !Number.isFinite(v) || Math.abs(v) >= 2 ** 53;
-      if (huge(va) && huge(vb) && !ca.hasInfinity && !cb.hasInfinity) {
-        const big = bigEqual(ca, cb);
-        if (big !== null) return big;
-      }
-    }
-    return valuesClose(scaleValue(va, scaleA), scaleValue(vb, scaleB), tol) === true;
-  }
+  if (names.length === 0 && funcs.length === 0) return constantsEqual(a, ca, b, cb, options);
+  const tol = ca.hasFloat || cb.hasFloat ? roundedTolerance(options.precision) : EXACT_TOLERANCE;
+  const integers = INTEGER_FUNCTIONS.test(ca.code) || INTEGER_FUNCTIONS.test(cb.code);
   let agreed = 0;
-  for (let p = 0; p < POINTS; p += 1) {
-    const scope = scopeAt(names, funcs, p);
-    const verdict = valuesClose(scaleValue(evaluateAt(ca, scope), scaleA), scaleValue(evaluateAt(cb, scope), scaleB), tol);
-    if (verdict === false) return false;
+  const total = POINTS + (integers ? INTEGER_POINTS : 0);
+  for (let p = 0; p < total; p += 1) {
+    const scope = p < POINTS ? scopeAt(names, funcs, p) : integerScope(names, funcs, p - POINTS);
+    const verdict = valuesClose(scaleValue(evaluateAt(ca, scope), scaleA), scaleValue(evaluateAt(cb, renamed(scope, rename)), scaleB), tol);
+    if (verdict === false) return 'different';
     if (verdict === true) agreed += 1;
   }
-  return agreed >= 2;
+  if (agreed >= 2) return 'equal';
+  // Nowhere comparable (domain errors everywhere): nothing was shown either way.
+  return 'unsure';
+}
+
+/** The scope with B's variables given the values of the A names they stand for. */
+function renamed(scope: Map<string, unknown>, rename: ReadonlyMap<string, string>): Map<string, unknown> {
+  if (rename.size === 0) return scope;
+  const out = new Map(scope);
+  for (const [from, to] of rename) out.set(from, scope.get(to));
+  return out;
+}
+
+function integerScope(names: readonly string[], funcs: readonly string[], p: number): Map<string, unknown> {
+  const scope = scopeAt([], funcs, p);
+  for (const n of names) scope.set(n, integerPointValue(n, p));
+  return scope;
 }
 
 /** Numeric value of a constant expression, or null (variables, errors, non-real). */
@@ -156,4 +197,3 @@ export function constantValue(tex: string): number | null {
 export function compiled(tex: string): Compiled | null {
   return compileLatex(tex.trim());
 }
-

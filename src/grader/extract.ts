@@ -1,9 +1,10 @@
 /**
  * Final-answer extraction from a model response: boxed answer first, then an
- * announced answer ("The final answer is X"), then a trailing choice letter.
+ * announced answer ("The final answer is X"), then a trailing choice letter,
+ * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
-import { mathSegments, numbers, reduceProse, type Segment } from './segments.ts';
+import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /**
  * Phrases that announce an answer, in several languages. The last match in a
@@ -55,12 +56,18 @@ function announcedAnswer(response: string): { text: string; end: number } | null
  * Final answer from a model response: content of the LAST `\boxed{...}`
  * (nested braces, also `\fbox` and `\boxed 5`; boxes separated only by "," or
  * "and" are joined into one list), else the statement after "final answer:" /
- * "the answer is", else a lone multiple-choice letter "(B)" / "B)" at the end;
- * null if none.
+ * "the answer is", else a lone multiple-choice letter "(B)" / "B)" at the end,
+ * else the whole response when it is bare mathematics ("x = 3"), else the
+ * last math segment of its last paragraph ("The result is $3$."); null if none.
  *
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
+  return declaredAnswer(response) ?? unannouncedAnswer(response);
+}
+
+/** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
+function declaredAnswer(response: string): string | null {
   const boxed = lastBoxedAnswer(response);
   const announced = announcedAnswer(response);
   // "\boxed{200} ... The final answer is $10,455$": a statement after the
@@ -75,16 +82,50 @@ export function extractAnswer(response: string): string | null {
   return choice?.[1] ?? null;
 }
 
+/** Longest response read whole as a bare answer ("x = 3", "$\\frac{1}{2}$"). */
+const BARE_ANSWER_LENGTH = 300;
+
+/**
+ * A response that neither boxes nor announces: the response itself when it
+ * is bare mathematics (no prose), else the last math segment of its last
+ * paragraph ("The result is $3$."). Numbers in prose are not read here: a
+ * run's responses that state no answer must not be given one.
+ */
+function unannouncedAnswer(response: string): string | null {
+  const trimmed = response.trim();
+  if (trimmed === '') return null;
+  if (trimmed.length <= BARE_ANSWER_LENGTH && proseWordCount(trimmed) < 2 && !trimmed.includes('\n')) {
+    const whole = mathSegments(trimmed);
+    const only = whole.length === 1 ? whole[0] : undefined;
+    return only !== undefined && only.start === 0 && only.end === trimmed.length ? only.text : trimmed;
+  }
+  const paragraphs = trimmed.split(/\n\s*\n/);
+  const last = paragraphs[paragraphs.length - 1] ?? '';
+  const math = mathSegments(last);
+  const final = math[math.length - 1];
+  return final === undefined ? null : reduceProse(final.text, 'last');
+}
+
+/**
+ * The answer a text states, for grading saved outputs: a model response is
+ * reduced by {@link extractAnswer}, the same extraction a run uses; a text
+ * from which it extracts nothing is taken as an answer already ("n is odd").
+ */
+export function statedAnswer(text: string): string {
+  return extractAnswer(text) ?? text.trim();
+}
+
 /**
  * Looser extraction for responses that neither box nor announce an answer:
- * after {@link extractAnswer}, whichever comes last of the last math segment
+ * after what {@link extractAnswer} reads first (box, announcement, choice
+ * letter), whichever comes last of the last math segment
  * and the last number in prose (`numbers: false` leaves numbers out, for
  * graders that only read LaTeX). Meant for grading free-form outputs (other
  * graders' test data, chat models), not for the runtime's own prompts, which
  * ask for `\boxed{}`.
  */
 export function extractFinalMath(response: string, options?: { numbers?: boolean }): string | null {
-  const strict = extractAnswer(response);
+  const strict = declaredAnswer(response);
   if (strict !== null) return strict;
   const math = mathSegments(response);
   const lastMath = math[math.length - 1];

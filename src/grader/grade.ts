@@ -3,15 +3,16 @@
  * total (never throw) because they run on whatever a model produced, and
  * cache parsed answers because voting grades the same strings many times.
  */
+import { remember } from './bounded.ts';
 import { cleanLatex } from './clean.ts';
 import { AnswerComparer, textKey } from './compare.ts';
 import { parseTop } from './parse.ts';
 import { printAnswer } from './print.ts';
-import { resolveOptions, type Answer, type Grade, type GradeOptions } from './types.ts';
+import { canonicalWords } from './words.ts';
+import { resolveOptions, type Answer, type Grade, type GradeOptions, type Verdict } from './types.ts';
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
 const MAX_PARSED_LENGTH = 4000;
-const CACHE_LIMIT = 5000;
 
 interface Prepared {
   cleaned: string;
@@ -32,7 +33,8 @@ function prepare(raw: string): Prepared {
   let printed: string;
   try {
     if (cleaned.length > MAX_PARSED_LENGTH) throw new RangeError('answer too long to parse');
-    answer = parseTop(cleaned);
+    const worded = canonicalWords(cleaned);
+    answer = worded.freeText ? { kind: 'text', text: worded.tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() } : parseTop(worded.tex);
     // "1000,99" and "0,111": a comma between digits that is not a thousands
     // separator may be a decimal comma (much of the world writes them). "1,2"
     // stays a list only: one digit after the comma is too likely a list.
@@ -43,12 +45,7 @@ function prepare(raw: string): Prepared {
     printed = cleaned;
   }
   const result: Prepared = { cleaned, answer, alternative, printed };
-  if (prepared.size >= CACHE_LIMIT) {
-    const oldest = prepared.keys().next();
-    if (oldest.done !== true) prepared.delete(oldest.value);
-  }
-  prepared.set(raw, result);
-  return result;
+  return remember(prepared, raw, result);
 }
 
 /**
@@ -68,25 +65,34 @@ export function normalizeAnswer(answer: string): string {
 
 /**
  * Decides whether a predicted final answer (already extracted) is equivalent
- * to the reference. Never throws; a null prediction is never equal.
+ * to the reference. Never throws; a null or empty prediction is never equal.
+ * `verdict` is `unsure` when either side could not be parsed or compared with
+ * confidence; `equal` is true only for `equal`.
  *
- * @example gradeAnswer('0.5', '\\frac{1}{2}').equal // true
+ * @example gradeAnswer('0.5', '\\frac{1}{2}').verdict // 'equal'
  */
 export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions): Grade {
   const g = safePrepare(gold);
-  if (pred === null) return { equal: false, pred: '', gold: g.printed };
+  if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   const p = safePrepare(pred);
-  let equal = false;
+  const verdict = compareBoth(g, p, options);
+  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
+}
+
+function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined): Verdict {
+  // Nothing to compare against: a missing reference is no reason to call an answer wrong.
+  if (g.cleaned === '') return 'unsure';
+  if (p.cleaned === '') return 'different';
+  const comparer = new AnswerComparer(resolveOptions(options));
   try {
-    const comparer = new AnswerComparer(resolveOptions(options));
     const golds = [g.answer, ...(g.alternative === null ? [] : [g.alternative])];
     const preds = [p.answer, ...(p.alternative === null ? [] : [p.alternative])];
-    equal = golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)));
+    if (golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)))) return 'equal';
+    return comparer.unsure ? 'unsure' : 'different';
   } catch {
-    // Pathological input (deep nesting, huge numbers): fall back to text.
-    equal = textKey(g.answer) === textKey(p.answer) && g.cleaned !== '';
+    // Pathological input (deep nesting, huge numbers): only the same text is sure.
+    return textKey(g.answer) === textKey(p.answer) ? 'equal' : 'unsure';
   }
-  return { equal, pred: p.printed, gold: g.printed };
 }
 
 function safePrepare(raw: string): Prepared {

@@ -3,6 +3,6 @@
  * equivalence of a predicted answer with the reference, and the canonical
  * form used for majority voting.
  */
-export { extractAnswer, extractFinalMath } from './extract.ts';
+export { extractAnswer, extractFinalMath, statedAnswer } from './extract.ts';
 export { gradeAnswer, normalizeAnswer } from './grade.ts';
-export type { Grade, GradeOptions } from './types.ts';
+export type { Grade, GradeOptions, Verdict } from './types.ts';

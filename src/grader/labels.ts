@@ -31,3 +31,15 @@ export function isLabel(tex: string): boolean {
   const commands = bare.match(/\\[a-zA-Z]+/g) ?? [];
   return commands.every((c) => /^\\(?:frac|angle|overline|text|mathrm|[a-zA-Z]{2,8})$/.test(c) && !/^\\(?:sum|int|prod|lim)$/.test(c));
 }
+
+/**
+ * The argument names of a function label ("f(x)" → ["x"], "T(p,q,r)" →
+ * ["p","q","r"], "P'(n)" → ["n"]); null when the label is not a function
+ * of plain variables ("f(2)", "x").
+ */
+export function functionArguments(label: string): string[] | null {
+  const m = /^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?'*\s*\(([^()]*)\)\s*$/.exec(label);
+  if (m?.[1] === undefined) return null;
+  const args = m[1].split(',').map((a) => a.trim());
+  return args.every((a) => /^(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?[A-Za-z0-9]+\}?)?$/.test(a)) ? args : null;
+}

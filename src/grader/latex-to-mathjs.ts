@@ -133,7 +133,10 @@ class Reader {
   private factor(): string {
     let base = this.primary();
     for (;;) {
-      if (this.isOp('^')) {
+      if (this.degreeAhead()) {
+        // "180^\circ - 2\alpha": a degree mark inside an expression is a unit, read as 1.
+        this.pos += this.isOp('{', 1) ? 4 : 2;
+      } else if (this.isOp('^')) {
         this.pos += 1;
         base = `(${base} ^ ${this.exponent()})`;
       } else if (this.isOp('!')) {
@@ -149,6 +152,13 @@ class Reader {
         this.pos += 1; // a prime after a value (not a function name) is notation only
       } else return base;
     }
+  }
+
+  /** "^\circ" or "^{\circ}" next. */
+  private degreeAhead(): boolean {
+    if (!this.isOp('^')) return false;
+    const circ = (tok: Token | undefined): boolean => tok?.t === 'cmd' && tok.v === 'circ';
+    return circ(this.peek(1)) || (this.isOp('{', 1) && circ(this.peek(2)) && this.isOp('}', 3));
   }
 
   private exponent(): string {
@@ -364,6 +374,11 @@ class Reader {
         break;
     }
     if (name in FUNCTIONS) return this.fn(name);
+    // "\Gamma(n+1)" is the gamma function; a bare \Gamma stays a symbol.
+    if (name === 'Gamma' && this.isOp('(')) {
+      this.pos += 1;
+      return `gamma(${this.argumentList(')').join(', ')})`;
+    }
     if (LETTER_COMMANDS.has(name)) return this.symbol(name, true);
     if (DECORATIONS.has(name)) {
       const inner = this.isOp('{') ? (this.pos += 1, this.rawUntil('}')) : this.next().v;

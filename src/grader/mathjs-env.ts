@@ -3,7 +3,8 @@
  * cache. Private instances, so that our imports (double factorial, a real
  * binomial) never leak into other users of mathjs.
  */
-import { all, create, type EvalFunction, type MathJsInstance } from 'mathjs';
+import { all, create, type BigNumber, type EvalFunction, type MathJsInstance } from 'mathjs';
+import { remember } from './bounded.ts';
 import { latexToMathjs, type Translation } from './latex-to-mathjs.ts';
 
 function factories(): NonNullable<typeof all> {
@@ -31,10 +32,47 @@ math.import(
 );
 
 /**
- * High-precision instance for integers beyond double range ("2^{2024}+1"
- * against "2^{2024}"), where double evaluation would call them equal.
+ * BigNumber instance whose parser keeps decimal literals exact (exact.ts
+ * reads them as rationals); it is not used to evaluate.
  */
 export const bigMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 1000 });
+
+/** 60-digit instance that confirms irrational constants agreeing in double precision. */
+const preciseMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 60 });
+
+type Precise = BigNumber;
+
+const preciseCache = new Map<string, Precise | null>();
+
+/** The 60-digit value of mathjs source `code`, or null (not a finite real there). Cached. */
+function preciseValue(code: string): Precise | null {
+  const hit = preciseCache.get(code);
+  if (hit !== undefined || preciseCache.has(code)) return hit ?? null;
+  let value: Precise | null = null;
+  try {
+    const v: unknown = preciseMath.evaluate(code);
+    value = preciseMath.isBigNumber(v) && v.isFinite() ? v : null;
+  } catch {
+    value = null;
+  }
+  return remember(preciseCache, code, value);
+}
+
+/**
+ * Whether a·scaleA and b·scaleB (mathjs source of constants) agree to 40
+ * digits; null when the 60-digit instance cannot evaluate them (a function
+ * without a BigNumber version, a complex value).
+ */
+export function preciseEqual(a: string, b: string, scaleA: number, scaleB: number): boolean | null {
+  const pa = preciseValue(a);
+  const pb = preciseValue(b);
+  if (pa === null || pb === null) return null;
+  const va = pa.times(scaleA);
+  const vb = pb.times(scaleB);
+  const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
+  if (scale.isZero()) return true;
+  return va.minus(vb).abs().div(scale).lt('1e-40');
+}
 
 /** A translated and compiled expression. */
 export interface Compiled extends Translation {
@@ -42,7 +80,6 @@ export interface Compiled extends Translation {
 }
 
 const cache = new Map<string, Compiled | null>();
-const CACHE_LIMIT = 5000;
 
 /** Compiles cleaned LaTeX; null when it is not an expression we can evaluate. Cached. */
 export function compileLatex(tex: string): Compiled | null {
@@ -55,10 +92,5 @@ export function compileLatex(tex: string): Compiled | null {
   } catch {
     compiled = null;
   }
-  if (cache.size >= CACHE_LIMIT) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
-  cache.set(tex, compiled);
-  return compiled;
+  return remember(cache, tex, compiled);
 }

@@ -3,7 +3,7 @@
  * intervals, unions, relation chains, and the expressions or words at the
  * leaves. Expressions stay LaTeX here; they are evaluated only when compared.
  */
-import { isLabel } from './labels.ts';
+import { functionArguments, isLabel } from './labels.ts';
 import { isWrapped, splitTopLevel, splitTopLevelWith } from './scan.ts';
 import type { Answer, RelationOp } from './types.ts';
 import { splitQuantity } from './units.ts';
@@ -53,8 +53,14 @@ function labelledValue(answer: Answer): Answer | null {
   if (answer.kind !== 'relation' || answer.ops.length !== 1 || answer.ops[0] !== '=') return null;
   const [lhs, rhs] = answer.parts;
   if (lhs === undefined || rhs === undefined) return null;
-  if ((lhs.kind === 'expr' || lhs.kind === 'tuple') && isLabel(printLabel(lhs))) return rhs;
+  if ((lhs.kind === 'expr' || lhs.kind === 'tuple') && isLabel(printLabel(lhs))) return bindArguments(printLabel(lhs), rhs);
   return null;
+}
+
+/** The right side of "f(x) = rhs", knowing that x is bound in it. */
+export function bindArguments(label: string, rhs: Answer): Answer {
+  const args = functionArguments(label);
+  return args === null || rhs.kind !== 'expr' ? rhs : { ...rhs, bound: args };
 }
 
 function printLabel(answer: Answer): string {
@@ -148,7 +154,8 @@ function parseItem(input: string): Answer {
   const quantity = splitQuantity(tex);
   if (quantity.tex === '') return textAnswer(tex);
   if (isProse(quantity.tex)) return textAnswer(tex);
-  return { kind: 'expr', tex: quantity.tex.replace(/\\text\{([^{}]*)\}/g, '$1'), percent: quantity.percent, unit: quantity.unit };
+  const value = quantity.tex.replace(/\\text\{([^{}]*)\}/g, '$1');
+  return { kind: 'expr', tex: value, percent: quantity.percent, unit: quantity.unit, looseUnit: quantity.looseUnit };
 }
 
 /**

@@ -1,104 +1,90 @@
 /**
  * Canonical printing of parsed answers, for majority voting and reports.
- * Numbers print by value (so "0.5", "\frac12" and "\dfrac{2}{4}" all print
- * "0.5", "\frac13" prints "1/3", and "\sqrt{12}" and "2\sqrt3" both print
+ * Numbers print by exact value (so "0.5", "\frac12" and "\dfrac{2}{4}" all
+ * print "0.5", "\frac13" prints "1/3", "2^{40}" prints its digits) and
+ * irrational ones to ten digits ("\sqrt{12}" and "2\sqrt3" both print
  * "3.464101615"); sets and unordered lists print sorted; expressions with
- * variables print in tidied notation only, so "2(x+1)" and "2x+2" stay
- * apart (grading, not printing, decides that they are equal).
+ * variables print as their LaTeX with uniform spacing, so "2(x+1)" and
+ * "2x+2" stay apart (grading, not printing, decides that they are equal).
+ * Every printed form is LaTeX the grader reads back as an equal answer.
  */
-import { compileLatex, math } from './mathjs-env.ts';
+import { exactValue } from './exact.ts';
+import { compileLatex } from './mathjs-env.ts';
+import * as Q from './rational.ts';
 import type { Answer, RelationOp } from './types.ts';
 import { isLabel } from './labels.ts';
 
-/** p/q with q ≤ 10000 when x is that rational to within rounding error. */
-function asFraction(x: number): string | null {
-  if (!Number.isFinite(x)) return null;
-  let h0 = 0;
-  let h1 = 1;
-  let k0 = 1;
-  let k1 = 0;
-  let rest = x;
-  for (let step = 0; step < 30; step += 1) {
-    const a = Math.floor(rest);
-    [h0, h1] = [h1, a * h1 + h0];
-    [k0, k1] = [k1, a * k1 + k0];
-    if (k1 > 10_000) return null;
-    if (Math.abs(h1 / k1 - x) <= 1e-12 * Math.max(1, Math.abs(x))) return k1 === 1 ? String(h1) : `${h1}/${k1}`;
-    const frac = rest - a;
-    if (frac < 1e-15) return null;
-    rest = 1 / frac;
+/**
+ * A rational exactly: as a decimal when it terminates within twelve places
+ * ("0.5", "0.0000005"), else as p/q ("1/3"); null when it would be too long
+ * to be a useful key (the caller prints the expression instead).
+ */
+function printRational(r: Q.Rational): string | null {
+  const sign = r.p < 0n ? '-' : '';
+  const p = r.p < 0n ? -r.p : r.p;
+  if (p.toString().length + r.q.toString().length > 400) return null;
+  if (r.q === 1n) return `${sign}${p}`;
+  for (let places = 1; places <= 12; places += 1) {
+    const scale = 10n ** BigInt(places);
+    if ((p * scale) % r.q === 0n) {
+      const digits = ((p * scale) / r.q).toString().padStart(places + 1, '0');
+      return `${sign}${digits.slice(0, -places)}.${digits.slice(-places)}`;
+    }
   }
-  return null;
+  return `${sign}${p}/${r.q}`;
 }
 
-function printNumber(x: number, hasFloat: boolean): string {
+/** An irrational (or complex) value to ten significant digits: equal to the exact form under the rounding rule. */
+function printNumber(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? 'oo' : '-oo';
-  const value = hasFloat ? Number(x.toFixed(6)) : x;
-  if (Math.abs(value) < 1e15 && Number.isInteger(Math.round(value)) && Math.abs(value - Math.round(value)) <= 1e-9 * Math.max(1, Math.abs(value))) {
-    return String(Math.round(value));
-  }
-  // A rational prints as the decimal when that terminates within six places
-  // ("0.5", "2.74"), else as a fraction ("1/3"): the same string whichever
-  // way the answer was written.
-  const scaled = value * 1e6;
-  if (Math.abs(scaled) < 1e15 && Math.abs(scaled - Math.round(scaled)) <= 1e-9 * Math.max(1, Math.abs(scaled))) {
-    return String(Number(value.toFixed(6)));
-  }
-  const fraction = asFraction(value);
-  if (fraction !== null) return fraction;
-  return String(Number(value.toPrecision(10)));
+  if (!Number.isFinite(x)) return x > 0 ? '\\infty' : '-\\infty';
+  return String(Number(x.toPrecision(10)));
 }
 
-function printValue(v: unknown, hasFloat: boolean): string | null {
-  if (typeof v === 'number') return printNumber(v, hasFloat);
+/** A matrix (rows of entries) or a vector as a pmatrix, which reads back as the same matrix. */
+function printMatrix(rows: unknown[]): string | null {
+  const lines = rows.map((row) => (Array.isArray(row) ? row.map((x: unknown) => printValue(x)) : [printValue(row)]));
+  if (lines.some((line) => line.some((x) => x === null))) return null;
+  return `\\begin{pmatrix} ${lines.map((line) => line.join(' & ')).join(' \\\\ ')} \\end{pmatrix}`;
+}
+
+function printValue(v: unknown): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) >= 1e15 ? null : printNumber(v);
   if (typeof v === 'object' && v !== null) {
     if ('toArray' in v && typeof v.toArray === 'function') {
       const arr: unknown = v.toArray();
-      return printValue(arr, hasFloat);
+      return printValue(arr);
     }
-    if (Array.isArray(v)) {
-      const items = v.map((x: unknown) => printValue(x, hasFloat));
-      return items.some((x) => x === null) ? null : `[${items.join(', ')}]`;
-    }
+    if (Array.isArray(v)) return printMatrix(v);
     if ('re' in v && 'im' in v && typeof v.re === 'number' && typeof v.im === 'number') {
-      const im = printNumber(Math.abs(v.im), hasFloat);
-      return `${printNumber(v.re, hasFloat)} ${v.im < 0 ? '-' : '+'} ${im}i`;
+      const im = printNumber(Math.abs(v.im));
+      return `${printNumber(v.re)} ${v.im < 0 ? '-' : '+'} ${im}i`;
     }
   }
   return null;
 }
 
-/** mathjs identifiers back to readable names: v_x → x, uf_f → f. */
-function readable(code: string): string {
-  return code.replace(/\b(?:v|uf)_([A-Za-z0-9_]+)/g, '$1');
+/** LaTeX with spacing made uniform: what an expression with variables prints as (it re-parses to itself). */
+function tidy(tex: string): string {
+  return tex.replace(/\s+/g, ' ').replace(/ ?([-+=^_{}()[\],*/]) ?/g, '$1').trim();
 }
 
 function printExpr(tex: string): string {
   const trimmed = tex.trim();
   if (/^\d+$/.test(trimmed)) return trimmed.replace(/^0+(?=\d)/, '');
   const c = compileLatex(trimmed);
-  if (c === null) return trimmed.replace(/\s+/g, ' ');
-  if (c.vars.length === 0 && c.funcs.length === 0) {
-    try {
-      const printed = printValue(c.fn.evaluate(new Map()), c.hasFloat);
-      if (printed !== null) return printed;
-    } catch {
-      // Falls through to the symbolic form.
-    }
-  }
-  // mathjs's simplify() and rationalize() would make "2(x+1)" and "2x+2"
-  // print alike, but cost 1 to 20 ms per call, too much for a per-candidate
-  // key; the parsed form only tidies notation.
+  if (c === null || c.vars.length > 0 || c.funcs.length > 0) return tidy(trimmed);
+  const exact = exactValue(c);
+  if (exact !== null) return printRational(exact) ?? tidy(trimmed);
   try {
-    return readable(math.parse(c.code).toString({ parenthesis: 'auto' }));
+    return printValue(c.fn.evaluate(new Map())) ?? tidy(trimmed);
   } catch {
-    return readable(c.code);
+    return tidy(trimmed);
   }
 }
 
 const OP_TEXT: Record<RelationOp, string> = {
-  '=': '=', '<': '<', '>': '>', '\\le': '<=', '\\ge': '>=', '\\ne': '!=', '\\in': 'in', '\\to': '->',
+  '=': '=', '<': '<', '>': '>', '\\le': '\\le', '\\ge': '\\ge', '\\ne': '\\ne', '\\in': '\\in', '\\to': '\\to',
 };
 
 /** Distinct items, numbers in numeric order first, then the rest as text. */
@@ -122,20 +108,26 @@ export function printAnswer(answer: Answer): string {
     case 'tuple':
       return `${answer.open}${answer.items.map(printAnswer).join(', ')}${answer.close}`;
     case 'set':
-      return `{${sorted(answer.items.map(printAnswer)).join(', ')}}`;
+      return `\\{${sorted(answer.items.map(printAnswer)).join(', ')}\\}`;
     case 'list':
+      // "a = 1, b = 2" is read in order against "1, 2": it prints in order, labels kept.
+      if (answer.items.some((i) => i.kind === 'relation')) return answer.items.map(printRelation).join(', ');
       return sorted(answer.items.map(printAnswer)).join(', ');
     case 'union':
-      return sorted(answer.parts.map(printAnswer)).join(' U ');
+      return sorted(answer.parts.map(printAnswer)).join(' \\cup ');
     case 'relation': {
       const [lhs, rhs] = answer.parts;
       // "x = 5" grades equal to "5", so it prints the same.
       if (answer.ops.length === 1 && (answer.ops[0] === '=' || answer.ops[0] === '\\in') && lhs?.kind === 'expr' && rhs !== undefined && isLabel(lhs.tex)) {
         return printAnswer(rhs);
       }
-      return answer.parts
-        .map(printAnswer)
-        .reduce((acc, part, k) => `${acc} ${OP_TEXT[answer.ops[k - 1] ?? '=']} ${part}`);
+      return printRelation(answer);
     }
   }
+}
+
+/** A relation with every side ("a = s+t"); other answers as usual. */
+function printRelation(answer: Answer): string {
+  if (answer.kind !== 'relation') return printAnswer(answer);
+  return answer.parts.map(printAnswer).reduce((acc, part, k) => `${acc} ${OP_TEXT[answer.ops[k - 1] ?? '=']} ${part}`);
 }

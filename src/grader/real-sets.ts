@@ -6,6 +6,8 @@
  * sign changes on a wide grid, refined by bisection.
  */
 import { isLabel } from './labels.ts';
+import { parseTop } from './parse.ts';
+import { splitTopLevel } from './scan.ts';
 import { constantValue, compiled, evaluateAt } from './expr-equal.ts';
 import type { Answer, RelationOp } from './types.ts';
 
@@ -169,7 +171,10 @@ export function toRealSet(answer: Answer): RealSet | null {
       const closedHi = answer.close === ']';
       return {
         boundaries: [lo, hi].filter(Number.isFinite),
-        has: (x) => (closedLo ? x >= lo : x > lo) && (closedHi ? x <= hi : x < hi),
+        // The same tolerance as relations: a boundary found by bisection is off by an ulp.
+        has: (x) =>
+          (lo === -Infinity || holds(closedLo ? '\\ge' : '>', x, lo) === true) &&
+          (hi === Infinity || holds(closedHi ? '\\le' : '<', x, hi) === true),
       };
     }
     case 'set':
@@ -201,12 +206,29 @@ export function toRealSet(answer: Answer): RealSet | null {
     }
     case 'relation':
       return relationSet(answer);
-    case 'expr':
-      if (answer.tex === '\\mathbb{R}' || answer.tex === 'R') return { boundaries: [], has: () => true };
-      return null;
+    case 'expr': {
+      if (/^\\mathbb\s*\{?\s*R\s*\}?$/.test(answer.tex) || answer.tex === 'R') return { boundaries: [], has: () => true };
+      return difference(answer.tex);
+    }
     default:
       return null;
   }
+}
+
+/** "\\mathbb{R} \\setminus \\{0\\}", "[0, 2] \\setminus \\{1\\}": the members of the left not in the right. */
+function difference(tex: string): RealSet | null {
+  const parts = splitTopLevel(tex, ['\\setminus']);
+  if (parts.length !== 2) return null;
+  const [left, right] = parts.map((p) => toRealSet(parseTop(p.trim())));
+  if (left == null || right == null) return null;
+  return {
+    boundaries: [...left.boundaries, ...right.boundaries],
+    has(x) {
+      const inLeft = left.has(x);
+      const inRight = right.has(x);
+      return inLeft === null || inRight === null ? null : inLeft && !inRight;
+    },
+  };
 }
 
 /** Whether two real sets have the same members (null when undecidable). */

@@ -20,9 +20,10 @@ export interface GradeOptions {
    */
   lists?: 'unordered' | 'ordered';
   /**
-   * Decimal places that must agree when either side is written as a decimal
-   * ("0.3333" against "\frac13" needs 4). Default 6. Exact forms (integers,
-   * fractions, radicals) are compared to floating-point accuracy instead.
+   * Significant digits a rounded decimal must carry to equal an exact value
+   * ("0.3333" against "\frac13" needs 4), unless the reference is itself a
+   * decimal with fewer. Default 6. Exact forms are compared exactly
+   * (rationals) or to about 40 digits (other constants). See decimals.ts.
    */
   precision?: number;
   /**
@@ -32,9 +33,18 @@ export interface GradeOptions {
   relationsAsSets?: boolean;
 }
 
+/**
+ * Verdict of a comparison: `unsure` when an answer could not be parsed or
+ * compared with confidence (free text, notation beyond the rules), so that a
+ * judge, or a person, decides.
+ */
+export type Verdict = 'equal' | 'different' | 'unsure';
+
 /** Outcome of one comparison; `pred` and `gold` are the normalised forms. */
 export interface Grade {
+  /** True only for `verdict === 'equal'`. */
   equal: boolean;
+  verdict: Verdict;
   pred: string;
   gold: string;
 }
@@ -45,7 +55,16 @@ export type RelationOp = '=' | '<' | '>' | '\\le' | '\\ge' | '\\ne' | '\\in' | '
 /** A parsed answer: the structure that comparison and printing walk. */
 export type Answer =
   /** One mathematical expression, in cleaned LaTeX. */
-  | { kind: 'expr'; tex: string; percent: boolean; unit: string | null }
+  | {
+      kind: 'expr';
+      tex: string;
+      percent: boolean;
+      unit: string | null;
+      /** The value without a trailing one-letter unit or variable ("4m" → "4"). */
+      looseUnit?: string | null;
+      /** The bound variables when this is the right side of "f(x) = ...": a function's other letters are its free constants. */
+      bound?: string[];
+    }
   /** Words ("odd", "\text{Evelyn}", a choice letter), compared as text. */
   | { kind: 'text'; text: string }
   /** "(a, b)" or "[a, b)": a tuple, or an interval when it has two items. */

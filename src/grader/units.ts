@@ -2,9 +2,30 @@
  * Separating a quantity into its value, its unit and a percent sign:
  * "15\text{ cm}^2", "90^\circ", "28 percent", "1,000.99m²", "125 miles".
  */
+import { compileLatex } from './mathjs-env.ts';
 
-/** Short units that may be glued to the number ("5cm", "3m^2"). */
-const GLUED_UNIT = /^(?:mm|cm|dm|km|m|kg|mg|g|ml|mL|l|L|s|ms|min|h|hr|hrs|ft|in|yd|mi|lb|lbs|oz)(?:\^\{?[23]\}?)?$/;
+/** Short units that may be glued to the number ("5cm", "3km^2"). */
+const GLUED_UNIT = /^(?:mm|cm|dm|km|kg|mg|ml|mL|ms|min|hr|hrs|ft|in|yd|mi|lb|lbs|oz)(?:\^\{?[23]\}?)?$/;
+
+/**
+ * One-letter units. After a number they are as likely a variable ("4m" where
+ * the question has an m) as metres, so they are never stripped; the parser
+ * records the reading without them (`looseUnit`) and the comparison says
+ * `unsure` when only that reading would match.
+ */
+const LETTER_UNIT = /^(?:m|g|s|h|l|L)(?:\^\{?[23]\}?)?$/;
+
+/** A numeral or a fraction of numerals: what a one-letter unit may follow. */
+const NUMERAL = /^-?(?:\d+(?:\.\d+)?|\\frac\{\d+\}\{\d+\})$/;
+
+/** Words that qualify an answer rather than name a unit ("\text{ for all } x", "\text{ is odd}"). */
+const NOT_UNIT_WORDS = /^(?:is|are|be|for|all|some|any|every|each|or|and|if|otherwise|where|with|when|such|that|the|of|not|no|none|only|odd|even|prime|integer|integers|real|reals|positive|negative|constant|constants|solution|solutions)$/i;
+
+/** True when `tex` is a number (a constant expression): only then may what follows it be a unit. */
+function isNumber(tex: string): boolean {
+  const c = compileLatex(tex.trim());
+  return c !== null && c.vars.length === 0 && c.funcs.length === 0;
+}
 
 /** Words that are mathematics, never units. */
 const MATH_WORDS = new Set([
@@ -17,6 +38,8 @@ export interface Quantity {
   tex: string;
   unit: string | null;
   percent: boolean;
+  /** The value without a trailing one-letter unit or variable ("4m" → "4"); null when there is none. */
+  looseUnit: string | null;
 }
 
 function joinUnit(a: string | null, b: string): string {
@@ -45,18 +68,20 @@ export function splitQuantity(input: string): Quantity {
     const text = /^(.*\S)\s*\\text\{([^{}]*)\}\s*(\^\s*\{?\s*\d\s*\}?)?$/.exec(tex);
     if (text?.[1] !== undefined && text[2] !== undefined && !/^\s*$/.test(text[2])) {
       const head = text[1].trim();
-      if (head !== '' && !/[=<>]$|\\(?:le|ge|ne|in)$/.test(head)) {
+      const words = text[2].trim().split(/\s+/);
+      const unitLike = words.length <= 3 && words.every((w) => /^[a-zA-Z.\\/^{}0-9]+$/.test(w) && !NOT_UNIT_WORDS.test(w));
+      if (head !== '' && unitLike && isNumber(head)) {
         tex = head;
         unit = joinUnit(unit, (text[2] + (text[3] ?? '')).replace(/\s+/g, ''));
       }
     }
     // Bare unit words after a number: "125 miles", "10 units", "1000.99m^2".
     const bare = /^(.*[\d})\]])(\s*)([a-zA-Z][a-zA-Z\s]*(?:\^\s*\{?\d\}?)?)$/.exec(tex);
-    if (bare?.[1] !== undefined && bare[3] !== undefined && /\d/.test(bare[1])) {
+    if (bare?.[1] !== undefined && bare[3] !== undefined && /\d/.test(bare[1]) && isNumber(bare[1])) {
       const words = bare[3].trim();
       const spaced = (bare[2] ?? '') !== '';
       const wordList = words.replace(/\^.*$/, '').split(/\s+/);
-      const unitLike = wordList.every((w) => w.length >= 2 && !MATH_WORDS.has(w.toLowerCase()));
+      const unitLike = wordList.every((w) => w.length >= 2 && !MATH_WORDS.has(w.toLowerCase()) && !NOT_UNIT_WORDS.test(w));
       if ((spaced && unitLike) || GLUED_UNIT.test(words)) {
         tex = bare[1].trim();
         unit = joinUnit(unit, words.replace(/\s+/g, ''));
@@ -64,7 +89,9 @@ export function splitQuantity(input: string): Quantity {
     }
     if (tex === before) break;
   }
-  return { tex, unit, percent };
+  const letter = /^(.*[\d})\]])\s*([a-zA-Z](?:\^\s*\{?\d\}?)?)$/.exec(tex);
+  const looseUnit = letter?.[1] !== undefined && letter[2] !== undefined && LETTER_UNIT.test(letter[2]) && NUMERAL.test(letter[1].trim()) ? letter[1].trim() : null;
+  return { tex, unit, percent, looseUnit };
 }
 
 /** Canonical spelling of a unit for strict comparison ("cm^2" = "cm^{2}" = "cm2"). */

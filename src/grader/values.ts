@@ -1,34 +1,42 @@
 /**
  * Closeness of evaluated mathjs values: numbers, complex numbers, matrices.
- * Exact answers are compared to floating-point accuracy; an answer written
- * with decimals must agree to `precision` decimal places, the way a person
- * rounding the exact value would.
+ * One rule, relative: exact forms may differ only by floating-point error;
+ * a side written with decimals may differ by half a unit in its
+ * `precision`-th significant digit (decimals.ts states the finer rule for a
+ * whole answer that is one rounded decimal).
  */
 
 /** How close two numbers must be. */
 export interface Tolerance {
-  /** Neither side has a decimal literal: only rounding error is forgiven. */
-  exact: boolean;
-  /** Decimal places that must agree otherwise. */
-  precision: number;
+  /** Largest relative difference accepted. */
+  relative: number;
+}
+
+/** Floating-point error only: for answers written without decimals. */
+export const EXACT_TOLERANCE: Tolerance = { relative: 1e-9 };
+
+/** The tolerance for a comparison where a side has decimals, at `precision` significant digits. */
+export function roundedTolerance(precision: number): Tolerance {
+  return { relative: 0.5 * 10 ** (1 - Math.max(1, precision)) };
 }
 
 /** Result of comparing two values: null when they cannot be compared (domain error). */
 export type Verdict = boolean | null;
+
+/**
+ * Below this, two values count as zero: floating-point noise of an exact
+ * form ("\sin\pi" is 1.2e-16). Only irrational forms get here; rational
+ * ones are compared exactly before (exact.ts).
+ */
+const NOISE = 1e-12;
 
 function numbersClose(a: number, b: number, tol: Tolerance): Verdict {
   if (Number.isNaN(a) || Number.isNaN(b)) return null;
   if (!Number.isFinite(a) || !Number.isFinite(b)) return a === b;
   const diff = Math.abs(a - b);
   const scale = Math.max(Math.abs(a), Math.abs(b));
-  if (diff <= 1e-12 * Math.max(1, scale)) return true;
-  if (tol.exact) return diff <= 1e-9 * scale;
-  const step = 10 ** -tol.precision;
-  // Below one unit of the last place, rounding says nothing: ask for
-  // relative agreement instead, so 1e-8 and 2e-8 stay different (against an
-  // exact 0, rounding is all there is).
-  if (scale < step && Math.min(Math.abs(a), Math.abs(b)) > 0) return diff <= 1e-6 * scale;
-  return diff <= step * (1 + 1e-9);
+  if (scale <= NOISE) return true;
+  return diff <= tol.relative * scale;
 }
 
 interface ComplexLike {

@@ -90,6 +90,8 @@ export interface CandidateResult {
   summary: string;
   summaryScore: number | null;
   correct: boolean | null;
+  /** True when the rule-based grader's verdict was `unsure` (then `correct` is false and a judge, if any, decides); absent otherwise. */
+  unsure?: boolean;
   /** The LLM judge's verdicts, one per pass (null: unparseable or failed); null when no judge ran. */
   judge: { verdicts: Array<boolean | null> } | null;
   /** The judge's grade: the mean of its parseable verdicts; null when there is none. */

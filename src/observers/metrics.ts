@@ -57,6 +57,8 @@ export interface IterationMetrics {
   /** Candidates graded by both the rule and the judge, and how many of them the two grades disagree on. */
   judged: number;
   disagreements: number;
+  /** Candidates the rule-based grader was unsure of (counted as not correct by the rule; the judge decides when it ran). */
+  unsure: number;
   /** Correctness changes of the majority-vote and the best-verified answers since the previous iteration. */
   flips: { majority: Flips; bestVerified: Flips };
   experienceBank: number;
@@ -91,6 +93,8 @@ export interface ProblemIteration {
   meanScore: number | null;
   judged: number;
   disagreements: number;
+  /** Candidates the rule-based grader was unsure of. */
+  unsure: number;
   /** The majority-vote answer, as given by its first candidate. */
   answer: string | null;
 }
@@ -167,6 +171,7 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     meanScore: mean(scores),
     judged: both.length,
     disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
+    unsure: candidates.filter((c) => c.unsure === true).length,
     answer: majority?.answer ?? null,
   };
   if (judgeRan ? !judgeGraded : !ruleGraded) return { ...figures, pass1: null, majority: null, bestVerified: null, oracle: null };
@@ -306,6 +311,7 @@ export function createMetricsCollector(): MetricsCollector {
             meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
             judged: problems.reduce((sum, p) => sum + p.judged, 0),
             disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
+            unsure: problems.reduce((sum, p) => sum + p.unsure, 0),
             flips,
             experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,
             guidelineBank: mean([...accumulator.guidelineBank.values()]) ?? 0,
