@@ -135,13 +135,18 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;
     }
+    // Every message names its code: the README's "Error codes" table says what each means.
     if (isUserError(error)) {
-      io.stderr(`tmas: ${error.message}`);
+      io.stderr(`tmas: ${error.message} [${error.code}]`);
       return 2;
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
-      io.stderr(`tmas: ${error.message}`);
+      io.stderr(`tmas: ${error.message} [${error.code}]`);
       return 130;
+    }
+    if (error instanceof TmasError) {
+      io.stderr(`tmas: internal error (please report it) [${error.code}]: ${error.stack ?? error.message}`);
+      return 1;
     }
     io.stderr(`tmas: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

@@ -5,7 +5,6 @@
  * progress display, provides the side-effect actors to the machines, runs the
  * run actor to completion and writes the outputs.
  */
-import { mkdir, readdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../../machines/contract.ts';
@@ -34,6 +33,7 @@ import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import { Store } from '../store/store.ts';
+import { createRunStore, ensureFreshOutputDir } from './output-dir.ts';
 import { VERSION } from '../kernel/version.ts';
 
 /** Where the runtime writes what the user reads. */
@@ -59,19 +59,6 @@ export interface RunOutcome {
   wallSeconds: number;
 }
 
-
-async function ensureFreshOutputDir(dir: string): Promise<void> {
-  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw new UserError('TMAS_OUTPUT', `Cannot read the output directory ${dir}: ${error.message}. Choose another --output-file.`, { cause: error });
-  });
-  if (entries.length > 0) {
-    throw new UserError('TMAS_OUTPUT', `The output directory ${dir} is not empty. Choose a new --output-file, or remove the directory to start over.`);
-  }
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
-  });
-}
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(
@@ -105,10 +92,10 @@ export async function runEvaluation(
     const jsonEncoder = createPool({ threads: 1 });
     cleanups.push(() => jsonEncoder.close());
     const encodeJson = (value: unknown) => jsonEncoder.encodeJson(value);
-    const store = await Store.open(config.outputDir);
-    cleanups.push(() => store.close());
-    store.encodeWith(encodeJson);
-    const previous = options.resume ? await store.getManifest() : undefined;
+    // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
+    const resumed = options.resume ? await Store.open(config.outputDir) : null;
+    if (resumed) cleanups.push(() => resumed.close());
+    const previous = await resumed?.getManifest();
     // Offline, no endpoint was listed: the run is as simulated as it was.
     if (options.offline && previous) simulated = previous.simulated;
     const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
@@ -122,8 +109,10 @@ export async function runEvaluation(
       strategy: strategy.name,
       createdAt: previous?.createdAt ?? new Date().toISOString(),
     };
-    if (previous) await store.manifest().put('manifest', manifest);
-    else await store.startRun(manifest, problems);
+    const store = resumed ?? (await createRunStore(config.outputDir, manifest, problems));
+    if (!resumed) cleanups.push(() => store.close());
+    store.encodeWith(encodeJson);
+    if (resumed) await store.manifest().put('manifest', manifest);
     const starts = options.resume ? await loadStarts(store, problems.length) : null;
     const inputs = toProblemInputs(runId, config, problems, starts);
 
