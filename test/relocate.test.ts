@@ -96,6 +96,19 @@ describe('start and stop edges', () => {
     const same = await runCli(['run', '--resume', run, '--input-file', problems]);
     expect(same.code, same.stderr).toBe(0);
     expect(issued(same.stdout)).toBe(0);
+
+    // Outputs are renamed into place, and metrics.json names the results.jsonl it goes with:
+    // what a kill between the two renames leaves is refused by report, and a resume rewrites both.
+    expect((await readdir(run)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    const md = await runCli(['report', run, '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    await writeFile(path.join(run, 'results.jsonl'), '');
+    const stale = await runCli(['report', run, '--format', 'md']);
+    expect(stale.code).toBe(2);
+    expect(stale.stderr).toMatch(/\[TMAS_REPORT_INCONSISTENT\]/);
+    expect(stale.stderr).toContain(`tmas run --resume ${run}`);
+    expect((await runCli(['run', '--resume', run])).code).toBe(0);
+    expect((await runCli(['report', run, '--format', 'md'])).code).toBe(0);
   });
 
   test('a directory stopped before its manifest was written is reused by the same command, and --resume says so', async ({ dir }) => {

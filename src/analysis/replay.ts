@@ -85,11 +85,17 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
   try {
     // Only keys and sequence numbers are held, never the messages. A logged
     // message's entry becomes REPRODUCED once the replay produced it.
+    // The last logged version of each message counts: a resume re-posts a stopped iteration's
+    // messages, and a call that failed and then succeeded is replaced by its reply.
     const logged = new Map<string, number>();
+    const answered = new Set<string>();
     for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
-      const key = keyOf((envelope as Envelope).message);
-      if (!logged.has(key)) logged.set(key, (envelope as Envelope).seq);
+      const { message } = envelope as Envelope;
+      // A resumed problem starts again from a later iteration; the replay starts from 0, as the first start did.
+      if (!(message.type === 'problem.started' && logged.has(keyOf(message)))) logged.set(keyOf(message), (envelope as Envelope).seq);
+      if (message.type.endsWith('.completed')) answered.add(message.correlation);
     }
+    for (const correlation of answered) logged.delete(`llm.failed\u0000${correlation}`);
     const unlogged = new Set<string>();
     const misses: ReplayReport['misses'] = [];
     let divergence: ReplayReport['divergence'] = null;

@@ -52,6 +52,10 @@ function createProgram(): Command {
         `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
     );
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+    if (outcome.stopped.length > 0) {
+      const { incompleteRunError } = await import('../host/call-failures.ts');
+      throw incompleteRunError(outcome.stopped, outcome.outputDir);
+    }
   });
 
   program
@@ -138,7 +142,8 @@ export async function main(argv: string[]): Promise<number> {
     // Every message names its code: the README's "Error codes" table says what each means.
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
-      return 2;
+      // A run that ended with failed calls did run: 3 tells it from a mistake that stopped it before it started.
+      return error.code === 'TMAS_RUN_INCOMPLETE' ? 3 : 2;
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
       io.stderr(`tmas: ${error.message} [${error.code}]`);

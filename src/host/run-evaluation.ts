@@ -7,7 +7,8 @@
  */
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../../machines/contract.ts';
+import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput, SaveIterationOutput } from '../../machines/contract.ts';
+import { createCallFailures, type StoppedIteration } from './call-failures.ts';
 import { deliver, postTo } from './delivery.ts';
 import { expectedCallsOf, toProblemInputs } from './problem-inputs.ts';
 import { dedupBanks } from './banks.ts';
@@ -21,9 +22,9 @@ import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
 import { prepareEndpoints } from './endpoints.ts';
-import { createLlmCall } from './llm-call.ts';
+import { createLlmCall, promptBudget } from './llm-call.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
-import { createPool } from '../pool/pool.ts';
+import { createPool, type Pool } from '../pool/pool.ts';
 import type { Problem } from '../input/problems.ts';
 import { showProgress } from '../observers/progress.ts';
 import { hashOf } from '../kernel/prng.ts';
@@ -57,8 +58,22 @@ export interface RunOutcome {
   iterations: IterationMetrics[];
   calls: { issued: number; reused: number };
   wallSeconds: number;
+  /** Problems stopped at an iteration with calls that failed for good (not marked; a resume issues them again). */
+  stopped: StoppedIteration[];
 }
 
+
+/** Warns before anything is sent about questions that alone exceed the prompt budget: their calls will not be sent. */
+async function warnUnfit(pool: Pool, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
+  const budget = promptBudget(config.maxTokens);
+  const counts = await pool.countTokens(problems.map((problem) => problem.question));
+  const unfit = problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : []));
+  if (unfit.length === 0) return;
+  io.stderr(
+    `tmas: warning: ${unfit.length} question(s) cannot fit the prompt budget of ${budget} tokens (--max-tokens ${config.maxTokens}) even alone: ${unfit.slice(0, 10).join(', ')}${unfit.length > 10 ? ', …' : ''}. ` +
+      'Their calls are not sent; each candidate records TMAS_CONTEXT_LENGTH. Raise --max-tokens if the model\'s window allows.',
+  );
+}
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(
@@ -118,6 +133,7 @@ export async function runEvaluation(
 
     const pool = createPool({ encoding: config.tokenizer });
     cleanups.push(() => pool.close());
+    await warnUnfit(pool, problems, config, io);
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
@@ -155,7 +171,13 @@ export async function runEvaluation(
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
 
     const post = postTo(bus);
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
+    const failures = createCallFailures();
+    let stopRun: (error: UserError) => void = () => {};
+    const runStopped = new Promise<never>((_, reject) => {
+      stopRun = reject;
+    });
+    runStopped.catch(() => {});
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     const roles = Object.fromEntries(Object.entries(strategy.roles).map(([name, role]) => [name, role.provide(roleImplementations as never)]));
     const machine = runMachine.provide({
@@ -166,12 +188,15 @@ export async function runEvaluation(
           actions: { post },
           actors: {
             dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, signal)),
-            saveIteration: fromPromise<void, SaveIterationInput>(({ input }) =>
-              store.saveIteration(
+            saveIteration: fromPromise<SaveIterationOutput, SaveIterationInput>(async ({ input }) => {
+              // The journal holds successes only, and so do the iteration marks: a resume does this iteration again.
+              if (failures.isStopped(input.problem, input.iteration)) return { saved: false };
+              await store.saveIteration(
                 { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts },
                 { experience: input.experience, guidelines: input.guidelines },
-              ),
-            ),
+              );
+              return { saved: true };
+            }),
           },
           // A strategy's problem machine is typed loosely (AnyStateMachine); the run machine checks nothing more of it.
         }) as never,
@@ -195,7 +220,7 @@ export async function runEvaluation(
     actor.start();
     let interrupted: unknown = null;
     try {
-      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, store.failed]);
+      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, runStopped, store.failed]);
     } catch (raced) {
       // A failed store write (a full disk) may surface first as an actor error: the store's reason wins.
       const storeError = store.writeError;
@@ -211,7 +236,7 @@ export async function runEvaluation(
       }
       const error = raced;
       // An endpoint that stays down stops the run as Ctrl-C does, then reports itself (TMAS_ENDPOINT_DOWN).
-      if (!options.signal?.aborted && !(isUserError(error) && error.code === 'TMAS_ENDPOINT_DOWN')) throw error;
+      if (!options.signal?.aborted && !(isUserError(error) && (error.code === 'TMAS_ENDPOINT_DOWN' || error.code === 'TMAS_AUTH'))) throw error;
       interrupted = error;
       // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
       actor.stop();
@@ -222,7 +247,7 @@ export async function runEvaluation(
     await log.flush();
     const iterations = await metricsFromLog(store);
     const wallSeconds = (performance.now() - started) / 1000;
-    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats });
+    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
     if (isUserError(interrupted)) throw interrupted;
     if (interrupted !== null) {
       throw new TmasError(
@@ -231,7 +256,7 @@ export async function runEvaluation(
         { cause: interrupted },
       );
     }
-    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds };
+    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
