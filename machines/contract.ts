@@ -72,6 +72,15 @@ export interface DedupBanksOutput {
   guidelines: GuidelineRecord[];
 }
 
+/**
+ * Output of the `saveIteration` actor. `saved: false`: a call of the
+ * iteration failed for good, so the iteration is not a result and was not
+ * marked; the problem stops there (a resume does the iteration again).
+ */
+export interface SaveIterationOutput {
+  saved: boolean;
+}
+
 /** Input of the `saveIteration` actor: one atomic write of banks and iteration mark. */
 export interface SaveIterationInput {
   problem: string;

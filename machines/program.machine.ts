@@ -15,7 +15,7 @@ import type { BankUpdated, CandidateResult, ExperienceRecord, Message, Rollout }
 import { fromJudgeIndex, judgePassesOf } from './judging.ts';
 import { idleJudgeStage, judged, recordVerdict, startJudging, type JudgedResponse, type JudgeStage } from './judge-stage.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from './contract.ts';
+import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from './contract.ts';
 
 /** What the program wants done after a step. */
 export type Effect =
@@ -92,7 +92,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
       dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(async () => {
         throw new TmasError('TMAS_NOT_PROVIDED', 'the `dedupBanks` actor was not provided');
       }),
-      saveIteration: fromPromise<void, SaveIterationInput>(async () => {
+      saveIteration: fromPromise<SaveIterationOutput, SaveIterationInput>(async () => {
         throw new TmasError('TMAS_NOT_PROVIDED', 'the `saveIteration` actor was not provided');
       }),
     },
@@ -191,7 +191,14 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
               guidelines: [],
             };
           },
-          onDone: {
+          onDone: [
+            {
+              // A call of this iteration failed for good: nothing of it is a result; the problem stops here, unmarked.
+              guard: ({ event }) => !event.output.saved,
+              target: 'done',
+              actions: assign(({ context }) => ({ effect: { kind: 'done' as const, iterations: context.effect.kind === 'save' ? context.effect.iteration : 0 } })),
+            },
+            {
             target: 'running',
             actions: enqueueActions(({ context, enqueue }) => {
               const effect = context.effect;
@@ -209,7 +216,8 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
               enqueue.assign({ state: next.state, effect: next.effect });
               for (const message of next.post) enqueue({ type: 'post', params: { message } });
             }),
-          },
+            },
+          ],
         },
       },
       done: {

@@ -23,7 +23,7 @@ async function logged(runDir: string): Promise<number[]> {
 describe('the store writer', () => {
   test('writes every message when batches are cut by size and by count over many event-loop turns', async ({ dir }) => {
     const runDir = path.join(dir, 'run');
-    const store = await Store.open(runDir);
+    const store = await Store.open(runDir, { create: true });
     // Large and small messages mixed, so that batches are cut by size and by count.
     for (let seq = 0; seq < 2000; seq++) store.logMessage(envelope(seq, seq % 100 === 0 ? { text: 'x'.repeat(300_000) } : {}));
     await store.flushed();
@@ -33,7 +33,7 @@ describe('the store writer', () => {
 
   test('a message that cannot be stored stops the log there: what came before is on disk, nothing after it', async ({ dir }) => {
     const runDir = path.join(dir, 'run');
-    const store = await Store.open(runDir);
+    const store = await Store.open(runDir, { create: true });
     store.logMessage(envelope(0));
     store.logMessage(envelope(1));
     await store.flushed();
@@ -51,7 +51,7 @@ describe('the store writer', () => {
     const pool = createPool({ threads: 1 });
     const texts = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? `∀ε>0 — 数学 😀 "${i}"\n`.repeat(20_000) : `plain ${i}`));
     try {
-      const store = await Store.open(runDir);
+      const store = await Store.open(runDir, { create: true });
       store.encodeWith((value) => pool.encodeJson(value));
       texts.forEach((text, seq) => store.logMessage(envelope(seq, { text })));
       await store.flushed();

@@ -1,18 +1,19 @@
 /**
  * Opening a finished (or stopped) run directory for reading, with a clear
- * error when the directory holds no tmas run.
+ * error when the directory holds no tmas run. The store is read through a
+ * private copy (see store/check.ts): the run directory is never written, a
+ * damaged store is named, and a read-only (archived) run can be read.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
-import { Store, type Manifest } from '../store/store.ts';
+import { hasStore, openStoreCopy } from '../store/check.ts';
+import type { Manifest, Store } from '../store/store.ts';
 
-/** Opens the store of a run directory and reads its manifest; the caller closes the store. */
-export async function openRun(runDir: string): Promise<{ store: Store; manifest: Manifest }> {
-  if (!existsSync(path.join(runDir, 'store'))) {
+/** Opens a copy of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the copy goes (kept). */
+export async function openRun(runDir: string, into?: string): Promise<{ store: Store; manifest: Manifest }> {
+  if (!hasStore(runDir)) {
     throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
   }
-  const store = await Store.open(runDir);
+  const store = await openStoreCopy(runDir, into);
   const manifest = await store.getManifest();
   if (!manifest) {
     await store.close();

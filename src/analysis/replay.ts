@@ -9,7 +9,7 @@
  * itself is never written. Messages are matched by (type, correlation), since
  * a run at concurrency > 1 logs them in arrival order.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunConfig, Secrets } from '../host/config.ts';
@@ -50,23 +50,21 @@ export async function replayRun(
   runDir: string,
   options: { changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents'>>; live?: boolean; secrets: Secrets; stderr?: (line: string) => void },
 ): Promise<ReplayReport> {
-  const { store: original, manifest } = await openRun(runDir);
-  let logEnd: number;
-  let problems;
-  try {
-    checkProtocol(manifest, runDir);
-    logEnd = await original.nextSeq();
-    problems = await original.loadProblems();
-  } finally {
-    await original.close();
-  }
   const work = await mkdtemp(path.join(os.tmpdir(), 'tmas-replay-'));
   try {
-    await cp(path.join(runDir, 'store'), path.join(work, 'store'), { recursive: true });
-    const copy = await Store.open(work);
-    await copy.iterations().clear();
-    await copy.banks().clear();
-    await copy.close();
+    // The copy is the replay's own store: the run directory is never written.
+    const { store: copy, manifest } = await openRun(runDir, work);
+    let logEnd: number;
+    let problems;
+    try {
+      checkProtocol(manifest, runDir);
+      logEnd = await copy.nextSeq();
+      problems = await copy.loadProblems();
+      await copy.iterations().clear();
+      await copy.banks().clear();
+    } finally {
+      await copy.close();
+    }
 
     const stored = manifest.config;
     const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
@@ -87,11 +85,17 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
   try {
     // Only keys and sequence numbers are held, never the messages. A logged
     // message's entry becomes REPRODUCED once the replay produced it.
+    // The last logged version of each message counts: a resume re-posts a stopped iteration's
+    // messages, and a call that failed and then succeeded is replaced by its reply.
     const logged = new Map<string, number>();
+    const answered = new Set<string>();
     for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
-      const key = keyOf((envelope as Envelope).message);
-      if (!logged.has(key)) logged.set(key, (envelope as Envelope).seq);
+      const { message } = envelope as Envelope;
+      // A resumed problem starts again from a later iteration; the replay starts from 0, as the first start did.
+      if (!(message.type === 'problem.started' && logged.has(keyOf(message)))) logged.set(keyOf(message), (envelope as Envelope).seq);
+      if (message.type.endsWith('.completed')) answered.add(message.correlation);
     }
+    for (const correlation of answered) logged.delete(`llm.failed\u0000${correlation}`);
     const unlogged = new Set<string>();
     const misses: ReplayReport['misses'] = [];
     let divergence: ReplayReport['divergence'] = null;

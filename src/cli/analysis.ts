@@ -1,6 +1,7 @@
 /**
  * The commands that read a run directory: `tmas log`, `tmas show` and
- * `tmas export`. None of them writes to the store.
+ * `tmas export` (none of them writes to the run directory), `tmas replay`,
+ * and `tmas repair`, which mends a damaged store.
  */
 import { once } from 'node:events';
 import type { Command } from 'commander';
@@ -56,6 +57,22 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       const report = await replayRun(dir, { changes, live: options.live, secrets });
       for (const line of formatReplayReport(report)) io.stdout(line);
       process.exitCode = report.identical ? 0 : 1;
+    });
+
+  program
+    .command('repair')
+    .description("let LevelDB repair a run's damaged store (a copy of it is kept first) and report what the journal holds")
+    .argument('<dir>', 'the run directory')
+    .exitOverride()
+    .action(async (dir: string) => {
+      const { repairStore } = await import('../store/repair.ts');
+      const report = await repairStore(path.resolve(dir));
+      io.stdout(`Repaired ${path.resolve(dir)}/store; the store as it was is kept in ${report.kept}.`);
+      io.stdout(
+        `It holds ${report.manifest ? 'the run manifest' : 'NO manifest'}, ${report.problems} problems, ${report.calls} journaled calls, ` +
+          `${report.iterations} completed iterations and ${report.messages} logged messages.`,
+      );
+      io.stdout(report.manifest ? `Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).` : 'Without its manifest the run cannot be resumed: start it again in a new directory.');
     });
 
   program

@@ -53,6 +53,10 @@ function createProgram(): Command {
         `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
     );
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+    if (outcome.stopped.length > 0) {
+      const { incompleteRunError } = await import('../host/call-failures.ts');
+      throw incompleteRunError(outcome.stopped, outcome.outputDir);
+    }
   });
 
   defineRunOptions(
@@ -148,13 +152,19 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;
     }
+    // Every message names its code: the README's "Error codes" table says what each means.
     if (isUserError(error)) {
-      io.stderr(`tmas: ${error.message}`);
-      return 2;
+      io.stderr(`tmas: ${error.message} [${error.code}]`);
+      // A run that ended with failed calls did run: 3 tells it from a mistake that stopped it before it started.
+      return error.code === 'TMAS_RUN_INCOMPLETE' ? 3 : 2;
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
-      io.stderr(`tmas: ${error.message}`);
+      io.stderr(`tmas: ${error.message} [${error.code}]`);
       return 130;
+    }
+    if (error instanceof TmasError) {
+      io.stderr(`tmas: internal error (please report it) [${error.code}]: ${error.stack ?? error.message}`);
+      return 1;
     }
     io.stderr(`tmas: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

@@ -3,13 +3,17 @@
  * input file; a resumed run (`--resume DIR`) reads its manifest and problems
  * from the store and merges the flags given on this command line.
  */
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { isDeepStrictEqual } from 'node:util';
 import type { RunConfig, Secrets } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { loadProblems, type Problem } from '../input/problems.ts';
 import { checkProtocol, resumeConfig } from '../host/resume.ts';
-import { Store } from '../store/store.ts';
+import { hasStore, openStoreCopy } from '../store/check.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
+import { NEW_STORE_DIR } from '../host/output-dir.ts';
 
 /** A run ready to start. */
 export interface PreparedRun {
@@ -32,16 +36,17 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const problems = await loadProblems(config.inputFile, { idColumn: config.columns.id, questionColumn: config.columns.question, answerColumn: config.columns.answer });
     return { config, secrets, problems, resume: false };
   }
-  const runDir = flags.resume;
-  const store = await Store.open(runDir).catch((error: unknown) => {
-    if (error instanceof UserError) throw error;
-    throw new UserError('TMAS_RESUME', `Cannot open ${runDir} to resume it: ${(error as Error).message}. Give the output directory of an earlier tmas run.`, { cause: error });
-  });
+  const runDir = path.resolve(flags.resume);
+  refuseNewRunFlags(flags, runDir);
+  await checkResumable(runDir);
+  // A verified private copy: a damaged store is refused before anything in the run directory is written.
+  const store = await openStoreCopy(runDir);
   try {
     const manifest = await store.getManifest();
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkProtocol(manifest, runDir);
     const problems = await store.loadProblems();
+    if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir);
     const given = givenOptions(command);
     // The run's own strategy, unless this command changes it: its flags are read against that one.
     const strategy = given.has('strategy') ? flags.strategy : (manifest.config.strategy ?? 'tmas');
@@ -51,4 +56,51 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   } finally {
     await store.close();
   }
+}
+
+/** Flags that choose what a new run is: a resume keeps its run's problems and directory, so they are refused rather than ignored. */
+function refuseNewRunFlags(flags: RunFlags, runDir: string): void {
+  if (flags.demo === true) {
+    throw new UserError('TMAS_USAGE', `--demo starts a new run and cannot apply to --resume ${runDir}: leave it out to continue that run.`);
+  }
+  if (flags.outputFile !== undefined && path.resolve(flags.outputFile) !== runDir) {
+    throw new UserError(
+      'TMAS_USAGE',
+      `--output-file cannot apply to --resume: a resumed run writes into its own directory ${runDir}. To continue it elsewhere, copy the directory there and resume the copy.`,
+    );
+  }
+}
+
+/** Refuses, before anything is created, a directory that holds no run or cannot be written. */
+async function checkResumable(runDir: string): Promise<void> {
+  if (!hasStore(runDir)) {
+    const stoppedEarly = hasStore(path.join(runDir, NEW_STORE_DIR));
+    throw new UserError(
+      'TMAS_RESUME',
+      stoppedEarly
+        ? `${runDir} holds no run to resume: it was stopped before its run started. Run the same command again (with --output-file ${runDir}): the directory is reused.`
+        : `${runDir} holds no tmas run (it has no store/). Give the output directory of an earlier tmas run.`,
+    );
+  }
+  await access(path.join(runDir, 'store'), constants.W_OK).catch((error: unknown) => {
+    throw new UserError(
+      'TMAS_OUTPUT',
+      `Cannot resume ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and resume the copy; tmas log, show, export and replay read it as it is.`,
+      { cause: error },
+    );
+  });
+}
+
+/** `--input-file` on a resume is accepted only when it holds the run's own problems. */
+async function checkSameProblems(flags: RunFlags, stored: Problem[], runDir: string): Promise<void> {
+  const file = flags.inputFile as string;
+  // As the store keeps them: JSON, without undefined fields.
+  const given = JSON.parse(JSON.stringify(await loadProblems(file, { idColumn: flags.idColumn, questionColumn: flags.questionColumn, answerColumn: flags.answerColumn }))) as Problem[];
+  if (isDeepStrictEqual(given, stored)) return;
+  const at = given.findIndex((problem, i) => !isDeepStrictEqual(problem, stored[i]));
+  const where = at === -1 ? `it has ${given.length} problems, the run ${stored.length}` : `problem ${at + 1} differs (${given[at]?.id ?? '?'} against the run's ${stored[at]?.id ?? 'none'})`;
+  throw new UserError(
+    'TMAS_RESUME_CONFLICT',
+    `--input-file ${file} is not the input of the run in ${runDir}: ${where}. A resume continues the run's own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.`,
+  );
 }

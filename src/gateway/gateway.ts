@@ -225,7 +225,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.gate.onOverload();
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
-            const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
+            const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'auth' ? 'TMAS_AUTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
             failedForGood(state, request, error, attempts, kind === 'transient');
             throw new CallFailedError(code, `${request.endpoint.baseUrl} (${request.endpoint.model}): ${describe(error)}`, attempts, {
               cause: error,

@@ -6,7 +6,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'fatal' | 'aborted';
 
 /** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
 export function classifyFailure(error: unknown): FailureKind {
@@ -15,6 +15,8 @@ export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     if (status === 400 && isContextLengthError(error)) return 'context-length';
+    // A refused key fails every call alike: the run stops at once rather than spend its retries.
+    if (status === 401 || status === 403) return 'auth';
     if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
     return 'fatal';
   }

@@ -7,7 +7,9 @@
 import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../machines/llm.ts';
 import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
-import { TmasError } from '../kernel/errors.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
+import { slotAgent, slotFlag } from '../kernel/slots.ts';
+import type { CallFailures } from './call-failures.ts';
 import { CallFailedError, type Endpoint, type Gateway } from '../gateway/gateway.ts';
 import type { Pool } from '../pool/pool.ts';
 import { fitKey } from '../pool/fit-key.ts';
@@ -28,6 +30,17 @@ export interface LlmCallDeps {
   counters: { reused: number; issued: number };
   /** Replay without network: a call missing from the journal fails with TMAS_REPLAY_MISS instead of being sent. */
   offline?: boolean;
+  /** Calls that failed for good: their iteration sends no more calls and is not marked. */
+  failures: CallFailures;
+  /** Stops the whole run (a refused API key: every other call would fail the same way). */
+  stopRun: (error: UserError) => void;
+}
+
+/** The flag or variable that sets a slot's key, for messages. */
+function keySource(slot: EndpointSlot): string {
+  return slot === 'solution'
+    ? '--api-key or the OPENAI_API_KEY (or API_KEY) environment variable'
+    : `${slotFlag(slot, 'api-key')} (default: the solution agent's --api-key, OPENAI_API_KEY or API_KEY)`;
 }
 
 /** The endpoint a role's calls go to. */
@@ -97,9 +110,27 @@ export function createLlmCall(deps: LlmCallDeps) {
       }
 
       if (deps.offline) {
+        deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_REPLAY_MISS`);
         return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
       }
+      if (deps.failures.isStopped(input.problem, input.iteration)) {
+        // The iteration is done again on resume: a call now would be paid for a result that is thrown away.
+        deps.failures.skip(input.problem, input.iteration);
+        return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
+      }
       const fitted = await deps.pool.fit(task, { signal });
+      if (fitted.promptTokens > budget) {
+        // Trimming could not bring it within the window (the question alone is too long): a call
+        // would be paid for, or refused, for nothing. This is the call's result, the same on every
+        // resume, so it is recorded with the candidate rather than stopping the iteration.
+        return {
+          ok: false,
+          request: input.request,
+          code: 'TMAS_CONTEXT_LENGTH',
+          error: `not sent: the prompt needs ${fitted.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`,
+          attempt,
+        };
+      }
       // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
       const messages = [
         ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
@@ -136,7 +167,22 @@ export function createLlmCall(deps: LlmCallDeps) {
           window = shrunkWindow(window, error.message);
           continue;
         }
-        if (error instanceof CallFailedError) return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
+        if (error instanceof CallFailedError) {
+          if (error.code === 'TMAS_AUTH') {
+            deps.stopRun(
+              new UserError(
+                'TMAS_AUTH',
+                `The endpoint of ${slotAgent(input.endpoint)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
+                  `Give a valid key with ${keySource(input.endpoint)}, then continue with: tmas run --resume ${config.outputDir}`,
+                { cause: error },
+              ),
+            );
+          }
+          // The judge is a grading stage the loop does not depend on: its failure leaves that pass without a
+          // verdict (the iteration's judge coverage shows it), it does not stop the problem.
+          if (input.role !== 'judge') deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
+          return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
+        }
         throw error;
       }
     }

@@ -2,11 +2,14 @@
  * The files a finished run leaves beside its store: `results.jsonl` (one line
  * per problem and iteration, in input order) and `metrics.json` (per
  * iteration). Both are derived from the store, so they can be rewritten at any
- * time from it.
+ * time from it. Each is written under a temporary name and renamed, so a kill
+ * leaves a whole file; metrics.json records the digest of the results.jsonl it
+ * goes with, so a kill between the two renames shows (see `tmas report`).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { RunConfig } from './config.ts';
@@ -15,6 +18,10 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
 import type { GatewayStats } from '../gateway/gateway.ts';
+import type { StoppedIteration } from './call-failures.ts';
+
+/** The suffix of an output file being written. */
+const PARTIAL = '.partial';
 
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {
@@ -29,13 +36,20 @@ export async function writeOutputs(options: {
   retries?: number;
   /** The gateway's counters at the end: retries by cause, failures, per-endpoint adaptive limits. */
   gateway?: GatewayStats;
+  /** Iterations a failed call stopped in this process (not in results.jsonl; a resume does them again). */
+  stopped?: StoppedIteration[];
 }): Promise<void> {
-  const results = createWriteStream(path.join(options.outputDir, 'results.jsonl'));
+  const resultsFile = path.join(options.outputDir, 'results.jsonl');
+  const results = createWriteStream(`${resultsFile}${PARTIAL}`);
+  const digest = createHash('sha256');
+  let lines = 0;
   const problems = createProblemTable();
   for await (const record of options.store.iterationRecords()) {
     problems.add(record);
-    const line = JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
-    if (!results.write(`${line}\n`)) await once(results, 'drain');
+    const line = `${JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates })}\n`;
+    digest.update(line);
+    lines++;
+    if (!results.write(line)) await once(results, 'drain');
   }
   results.end();
   await finished(results);
@@ -50,6 +64,11 @@ export async function writeOutputs(options: {
     wallSeconds: Math.round(options.wallSeconds * 10) / 10,
     totals: runTotals(options.iterations, { wallSeconds: Math.round(options.wallSeconds * 10) / 10, ...(options.retries === undefined ? {} : { retries: options.retries }) }),
     problems: problems.rows(),
+    incomplete: options.stopped ?? [],
+    results: { lines, sha256: digest.digest('hex') },
   };
-  await writeFile(path.join(options.outputDir, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
+  const metricsFile = path.join(options.outputDir, 'metrics.json');
+  await writeFile(`${metricsFile}${PARTIAL}`, `${JSON.stringify(metrics, null, 2)}\n`);
+  await rename(`${resultsFile}${PARTIAL}`, resultsFile);
+  await rename(`${metricsFile}${PARTIAL}`, metricsFile);
 }

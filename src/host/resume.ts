@@ -117,7 +117,8 @@ export function resumeConfig(stored: RunConfig, requested: RunConfig, given: Rea
         'Leave these flags out to continue the run as it was, or add --force to issue the changed calls anew (unchanged calls are still answered from the journal).',
     );
   }
-  merged.outputDir = stored.outputDir;
+  // Every path of a run derives from the directory the user named: a copied or moved run writes only where it is now.
+  merged.outputDir = options.runDir;
   return merged;
 }
 

@@ -5,10 +5,10 @@
  * progress display, provides the side-effect actors to the machines, runs the
  * run actor to completion and writes the outputs.
  */
-import { mkdir, readdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
-import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput } from '../../machines/contract.ts';
+import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput, SaveIterationOutput } from '../../machines/contract.ts';
+import { createCallFailures, type StoppedIteration } from './call-failures.ts';
 import { deliver, postTo } from './delivery.ts';
 import { expectedCallsOf, toProblemInputs } from './problem-inputs.ts';
 import { dedupBanks } from './banks.ts';
@@ -23,9 +23,9 @@ import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
 import { prepareEndpoints } from './endpoints.ts';
-import { createLlmCall } from './llm-call.ts';
+import { createLlmCall, promptBudget } from './llm-call.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
-import { createPool } from '../pool/pool.ts';
+import { createPool, type Pool } from '../pool/pool.ts';
 import type { Problem } from '../input/problems.ts';
 import { showProgress } from '../observers/progress.ts';
 import { hashOf } from '../kernel/prng.ts';
@@ -35,6 +35,7 @@ import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import { Store } from '../store/store.ts';
+import { createRunStore, ensureFreshOutputDir } from './output-dir.ts';
 import { VERSION } from '../kernel/version.ts';
 
 /** Where the runtime writes what the user reads. */
@@ -58,20 +59,21 @@ export interface RunOutcome {
   iterations: IterationMetrics[];
   calls: { issued: number; reused: number };
   wallSeconds: number;
+  /** Problems stopped at an iteration with calls that failed for good (not marked; a resume issues them again). */
+  stopped: StoppedIteration[];
 }
 
 
-async function ensureFreshOutputDir(dir: string): Promise<void> {
-  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw new UserError('TMAS_OUTPUT', `Cannot read the output directory ${dir}: ${error.message}. Choose another --output-file.`, { cause: error });
-  });
-  if (entries.length > 0) {
-    throw new UserError('TMAS_OUTPUT', `The output directory ${dir} is not empty. Choose a new --output-file, or remove the directory to start over.`);
-  }
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
-  });
+/** Warns before anything is sent about questions that alone exceed the prompt budget: their calls will not be sent. */
+async function warnUnfit(pool: Pool, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
+  const budget = promptBudget(config.maxTokens);
+  const counts = await pool.countTokens(problems.map((problem) => problem.question));
+  const unfit = problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : []));
+  if (unfit.length === 0) return;
+  io.stderr(
+    `tmas: warning: ${unfit.length} question(s) cannot fit the prompt budget of ${budget} tokens (--max-tokens ${config.maxTokens}) even alone: ${unfit.slice(0, 10).join(', ')}${unfit.length > 10 ? ', …' : ''}. ` +
+      'Their calls are not sent; each candidate records TMAS_CONTEXT_LENGTH. Raise --max-tokens if the model\'s window allows.',
+  );
 }
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
@@ -113,10 +115,10 @@ export async function runEvaluation(
     const jsonEncoder = createPool({ threads: 1 });
     cleanups.push(() => jsonEncoder.close());
     const encodeJson = (value: unknown) => jsonEncoder.encodeJson(value);
-    const store = await Store.open(config.outputDir);
-    cleanups.push(() => store.close());
-    store.encodeWith(encodeJson);
-    const previous = options.resume ? await store.getManifest() : undefined;
+    // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
+    const resumed = options.resume ? await Store.open(config.outputDir) : null;
+    if (resumed) cleanups.push(() => resumed.close());
+    const previous = await resumed?.getManifest();
     // Offline, no endpoint was listed: the run is as simulated as it was.
     if (options.offline && previous) simulated = previous.simulated;
     const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
@@ -130,13 +132,16 @@ export async function runEvaluation(
       strategy: strategy.name,
       createdAt: previous?.createdAt ?? new Date().toISOString(),
     };
-    if (previous) await store.manifest().put('manifest', manifest);
-    else await store.startRun(manifest, problems);
+    const store = resumed ?? (await createRunStore(config.outputDir, manifest, problems));
+    if (!resumed) cleanups.push(() => store.close());
+    store.encodeWith(encodeJson);
+    if (resumed) await store.manifest().put('manifest', manifest);
     const starts = options.resume ? await loadStarts(store, problems.length) : null;
     const inputs = toProblemInputs(runId, config, problems, starts);
 
     const pool = createPool({ encoding: config.tokenizer });
     cleanups.push(() => pool.close());
+    await warnUnfit(pool, problems, config, io);
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
@@ -174,7 +179,13 @@ export async function runEvaluation(
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
 
     const post = postTo(bus);
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true });
+    const failures = createCallFailures();
+    let stopRun: (error: UserError) => void = () => {};
+    const runStopped = new Promise<never>((_, reject) => {
+      stopRun = reject;
+    });
+    runStopped.catch(() => {});
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
     const strategyRoles = { judge: judgeMachine, ...strategy.roles };
@@ -187,12 +198,15 @@ export async function runEvaluation(
           actions: { post },
           actors: {
             dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, { shingle: config.jaccardShingle ?? 3, maxRecords: config.bankMaxRecords ?? 0 }, signal)),
-            saveIteration: fromPromise<void, SaveIterationInput>(({ input }) =>
-              store.saveIteration(
+            saveIteration: fromPromise<SaveIterationOutput, SaveIterationInput>(async ({ input }) => {
+              // The journal holds successes only, and so do the iteration marks: a resume does this iteration again.
+              if (failures.isStopped(input.problem, input.iteration)) return { saved: false };
+              await store.saveIteration(
                 { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts },
                 { experience: input.experience, guidelines: input.guidelines },
-              ),
-            ),
+              );
+              return { saved: true };
+            }),
           },
           // A strategy's problem machine is typed loosely (AnyStateMachine); the run machine checks nothing more of it.
         }) as never,
@@ -216,7 +230,7 @@ export async function runEvaluation(
     actor.start();
     let interrupted: unknown = null;
     try {
-      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, store.failed]);
+      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, runStopped, store.failed]);
     } catch (raced) {
       // A failed store write (a full disk) may surface first as an actor error: the store's reason wins.
       const storeError = store.writeError;
@@ -232,7 +246,7 @@ export async function runEvaluation(
       }
       const error = raced;
       // An endpoint that stays down stops the run as Ctrl-C does, then reports itself (TMAS_ENDPOINT_DOWN).
-      if (!options.signal?.aborted && !(isUserError(error) && error.code === 'TMAS_ENDPOINT_DOWN')) throw error;
+      if (!options.signal?.aborted && !(isUserError(error) && (error.code === 'TMAS_ENDPOINT_DOWN' || error.code === 'TMAS_AUTH'))) throw error;
       interrupted = error;
       // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
       actor.stop();
@@ -243,7 +257,7 @@ export async function runEvaluation(
     await log.flush();
     const iterations = await metricsFromLog(store);
     const wallSeconds = (performance.now() - started) / 1000;
-    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats });
+    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
     if (isUserError(interrupted)) throw interrupted;
     if (interrupted !== null) {
       throw new TmasError(
@@ -252,7 +266,7 @@ export async function runEvaluation(
         { cause: interrupted },
       );
     }
-    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds };
+    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }

@@ -1,20 +1,32 @@
 /**
  * The metrics of a whole run, folded from its stored message log. A resumed
  * run logs again the replies of the iteration that was cut short (answered
- * from the journal), so each (type, correlation) counts once.
+ * from the journal), so each (type, correlation) counts once; and a call that
+ * failed and succeeded on a later resume counts as the success only, as in
+ * results.jsonl. Failures wait to the end of the log (they are few) to learn
+ * whether a reply superseded them.
  */
 import { createMetricsCollector, type IterationMetrics } from './metrics.ts';
 import type { Store } from '../store/store.ts';
+import type { Envelope } from '../kernel/protocol.ts';
 
 /** Streams the log of a run into its per-iteration metrics. */
 export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> {
   const collector = createMetricsCollector();
   const seen = new Set<string>();
+  const failed = new Map<string, Envelope>();
   for await (const envelope of store.envelopes()) {
-    const key = `${envelope.message.type}\u0000${envelope.message.correlation}`;
+    const { message } = envelope;
+    if (message.type === 'llm.failed') {
+      failed.set(message.correlation, envelope);
+      continue;
+    }
+    if (message.type.endsWith('.completed')) failed.delete(message.correlation);
+    const key = `${message.type}\u0000${message.correlation}`;
     if (seen.has(key)) continue;
     seen.add(key);
     collector.observe(envelope);
   }
+  for (const envelope of failed.values()) collector.observe(envelope);
   return collector.iterations();
 }

@@ -263,7 +263,8 @@ export function createMetricsCollector(): MetricsCollector {
           accumulator.guidelineBank.set(message.problem, message.guideline.size);
           return;
         case 'llm.failed':
-          accumulator.failures++;
+          // A call not sent because its iteration already failed is no failure of its own.
+          if (message.code !== 'TMAS_CALL_SKIPPED') accumulator.failures++;
           return;
         case 'context.trimmed':
           accumulator.trims++;

@@ -4,6 +4,7 @@
  * before they were written there) plus the call latencies. Everything read
  * from the store is streamed and folded: no call or message is kept.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
@@ -39,6 +40,8 @@ interface MetricsFile {
   totals?: RunTotals;
   problems?: ProblemFigures[];
   wallSeconds?: number;
+  /** The results.jsonl written with this file. */
+  results?: { lines: number; sha256: string };
 }
 
 function bucketOf(ms: number): number {
@@ -47,6 +50,20 @@ function bucketOf(ms: number): number {
 }
 
 /** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
+/** Refuses a results.jsonl that is not the one metrics.json was written with (a kill between the two renames). */
+async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
+  const expected = metrics.results;
+  if (!expected) return; // written before the digest was recorded
+  const text = await readFile(path.join(dir, 'results.jsonl')).catch(() => null);
+  const actual = text === null ? null : createHash('sha256').update(text).digest('hex');
+  if (actual === expected.sha256) return;
+  throw new UserError(
+    'TMAS_REPORT_INCONSISTENT',
+    `${dir}: results.jsonl ${actual === null ? 'is missing' : 'is not the one metrics.json was written with'} (the run was stopped while writing them). ` +
+      `Rewrite both from the store with: tmas run --resume ${dir}`,
+  );
+}
+
 export async function loadRun(dir: string): Promise<ReportRun> {
   const file = path.join(dir, 'metrics.json');
   let metrics: MetricsFile;
@@ -55,6 +72,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   } catch (error) {
     throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
   }
+  await checkResults(dir, metrics);
   const iterations = metrics.iterations ?? [];
   let problems = metrics.problems ?? null;
   const latency: Record<string, number[]> = {};

@@ -57,6 +57,20 @@ export interface BankRecord {
   guidelines: GuidelineRecord[];
 }
 
+/** The coded error for a store that cannot be opened. */
+function openError(error: unknown, runDir: string): Error {
+  const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+  if (code === 'LEVEL_LOCKED') {
+    return new UserError('TMAS_LOCKED', `The run directory ${runDir} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
+  }
+  const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
+  return new UserError('TMAS_STORE_DAMAGED', `The store of ${runDir} cannot be opened: ${reason}. ${REPAIR_ADVICE(runDir)}`, { cause: error });
+}
+
+/** What to do about a damaged store. */
+export const REPAIR_ADVICE = (runDir: string) =>
+  `Nothing was changed. Run \`tmas repair ${runDir}\` to let LevelDB recover what it can (a copy of the damaged store is kept), then resume the run.`;
+
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
   return String(seq).padStart(12, '0');
@@ -186,24 +200,38 @@ export class Store {
     for await (const value of this.messages().values()) yield value as Envelope;
   }
 
-  /** Opens (creating if needed) the store of a run directory. A second process gets a UserError naming the directory. */
-  static async open(runDir: string): Promise<Store> {
+  /**
+   * Opens the store of a run directory. `create` makes a new one (a new run);
+   * otherwise the store must exist: LevelDB's create-if-missing would make an
+   * empty database over a damaged one and delete its table files. A second
+   * process gets TMAS_LOCKED; a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
+   */
+  static async open(runDir: string, options: { create?: boolean } = {}): Promise<Store> {
     const dir = path.join(runDir, 'store');
-    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', maxOpenFiles: MAX_OPEN_FILES, maxFileSize: MAX_FILE_SIZE });
+    const create = options.create === true;
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', maxOpenFiles: MAX_OPEN_FILES, maxFileSize: MAX_FILE_SIZE, createIfMissing: create, errorIfExists: create });
     try {
       await db.open();
     } catch (error) {
-      const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-      if (code === 'LEVEL_LOCKED') {
-        throw new UserError('TMAS_LOCKED', `The run directory ${runDir} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
-      }
-      throw error;
+      throw openError(error, runDir);
     }
     const store = new Store(dir, db);
     let empty = true;
-    for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
+    try {
+      for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw openError(error, runDir);
+    }
     if (empty) store.journalKeys = new Set();
     return store;
+  }
+
+  /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */
+  async readAll(): Promise<number> {
+    let entries = 0;
+    for await (const _ of this.db.keys({ keyEncoding: 'buffer', fillCache: false })) entries++;
+    return entries;
   }
 
   async getCall(key: string): Promise<CallRecord | undefined> {
@@ -256,8 +284,12 @@ export class Store {
     return (await this.banks().get(iterationKey(ordinal, iteration))) as BankRecord | undefined;
   }
 
+  /** Called once the database is closed (a private copy removes itself). */
+  onClosed: (() => Promise<void>) | null = null;
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.pending]);
     await this.db.close();
+    await this.onClosed?.();
   }
 }

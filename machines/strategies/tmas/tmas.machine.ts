@@ -22,7 +22,7 @@ import {
   type CandidateState,
 } from '../../candidates.ts';
 import { addVerdict, awaitJudge, fromJudgeIndex, judgePassesOf, judgeRequests } from '../../judging.ts';
-import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput } from '../../contract.ts';
+import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from '../../contract.ts';
 import { postNotProvided, type PostParams } from '../../post.ts';
 
 interface ProblemContext extends ProblemInput {
@@ -77,7 +77,7 @@ export const problemMachine = setup({
     dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(async () => {
       throw new TmasError('TMAS_NOT_PROVIDED', 'the `dedupBanks` actor was not provided');
     }),
-    saveIteration: fromPromise<void, SaveIterationInput>(async () => {
+    saveIteration: fromPromise<SaveIterationOutput, SaveIterationInput>(async () => {
       throw new TmasError('TMAS_NOT_PROVIDED', 'the `saveIteration` actor was not provided');
     }),
   },
@@ -293,6 +293,8 @@ export const problemMachine = setup({
           guidelines: context.guidelines,
         }),
         onDone: [
+          // A call of this iteration failed for good: nothing of it is a result; the problem stops here, unmarked.
+          { guard: ({ event }) => !event.output.saved, target: 'stopped' },
           { guard: 'lastIteration', target: 'done', actions: 'announceIteration' },
           { target: 'solving', reenter: true, actions: ['announceIteration', assign({ iteration: ({ context }) => context.iteration + 1 })] },
         ],
@@ -302,8 +304,19 @@ export const problemMachine = setup({
       type: 'final',
       entry: {
         type: 'post',
+        params: ({ context }) => {
+          // Entered from `starting` on a resume of a finished problem, context.iteration is already past the last one.
+          const iterations = Math.min(context.iteration + 1, context.settings.maxIterations);
+          return { message: { type: 'problem.completed', ...base(context), iteration: Math.max(0, iterations - 1), correlation: `${context.problem.id}/done`, iterations } };
+        },
+      },
+    },
+    stopped: {
+      type: 'final',
+      entry: {
+        type: 'post',
         params: ({ context }) => ({
-          message: { type: 'problem.completed', ...base(context), correlation: `${context.problem.id}/done`, iterations: context.iteration + 1 },
+          message: { type: 'problem.completed', ...base(context), correlation: `${context.problem.id}/done`, iterations: context.iteration },
         }),
       },
     },

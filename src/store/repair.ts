@@ -1,0 +1,70 @@
+/**
+ * `tmas repair DIR`: LevelDB's own repair of a damaged store (it rebuilds the
+ * MANIFEST and CURRENT from the table and log files, keeping every entry it
+ * can read), after a copy of the store as it was is kept beside it. Then
+ * reports what the store holds: a resume re-issues only the calls the journal
+ * lost.
+ */
+import { constants } from 'node:fs';
+import { access, cp } from 'node:fs/promises';
+import path from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { UserError } from '../kernel/errors.ts';
+import { hasStore } from './check.ts';
+import { Store } from './store.ts';
+
+/** What a repaired store holds. */
+export interface RepairReport {
+  /** Where the store as it was before the repair was copied. */
+  kept: string;
+  manifest: boolean;
+  problems: number;
+  calls: number;
+  iterations: number;
+  messages: number;
+}
+
+async function count(entries: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of entries) n++;
+  return n;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+}
+
+/** Repairs the store of a run directory in place, keeping a copy of it first. */
+export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
+  if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
+  const storeDir = path.join(runDir, 'store');
+  await access(storeDir, constants.W_OK).catch((error: unknown) => {
+    throw new UserError('TMAS_OUTPUT', `Cannot repair ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and repair the copy.`, { cause: error });
+  });
+  const kept = path.join(runDir, `store.damaged-${stamp(now)}`);
+  await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
+  // A store another process holds must not be repaired under it: an open of a whole store tells (and only that open may write).
+  await Store.open(runDir).then(
+    (store) => store.close(),
+    (error: unknown) => {
+      if (error instanceof UserError && error.code === 'TMAS_LOCKED') throw error;
+    },
+  );
+  await ClassicLevel.repair(storeDir).catch((error: unknown) => {
+    throw new UserError('TMAS_STORE_DAMAGED', `LevelDB could not repair ${storeDir}: ${(error as Error).message}. The store as it was is kept in ${kept}.`, { cause: error });
+  });
+  const store = await Store.open(runDir);
+  try {
+    await store.readAll();
+    return {
+      kept,
+      manifest: (await store.getManifest()) !== undefined,
+      problems: await count(store.problems().keys()),
+      calls: await count(store.calls().keys()),
+      iterations: await count(store.iterations().keys()),
+      messages: await count(store.messages().keys()),
+    };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { chmod, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { Store } from '../src/store/store.ts';
+import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** sha256 of every file under `dir`, by relative path. */
+async function hashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
+  }
+  return out;
+}
+
+async function journaled(run: string): Promise<number> {
+  const store = await Store.open(run);
+  let n = 0;
+  for await (const _ of store.calls().keys()) n++;
+  await store.close();
+  return n;
+}
+
+/** A finished two-problem run whose journal lies in table files (an open and close moves LevelDB's log into a table). */
+async function finishedRun(dir: string): Promise<{ run: string; calls: number }> {
+  const problems = await writeProblems(dir, smallProblems(2));
+  const run = path.join(dir, 'run');
+  const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+  expect(done.code, done.stderr).toBe(0);
+  return { run, calls: await journaled(run) };
+}
+
+async function largestTable(run: string): Promise<string> {
+  const store = path.join(run, 'store');
+  const tables = (await readdir(store)).filter((name) => name.endsWith('.ldb'));
+  const sizes = await Promise.all(tables.map(async (name) => ({ name, size: (await stat(path.join(store, name))).size })));
+  const largest = sizes.sort((a, b) => b.size - a.size)[0];
+  if (!largest) throw new Error('no table file');
+  return path.join(store, largest.name);
+}
+
+async function flipBytes(file: string, from: number, count: number): Promise<void> {
+  const bytes = await readFile(file);
+  for (let i = from; i < Math.min(bytes.length, from + count); i++) bytes[i] = (bytes[i] ?? 0) ^ 0xff;
+  await writeFile(file, bytes);
+}
+
+const damages: Array<{ name: string; damage: (run: string) => Promise<void>; says: RegExp }> = [
+  { name: 'store/CURRENT missing', damage: (run) => rm(path.join(run, 'store', 'CURRENT')), says: /CURRENT.*missing/ },
+  {
+    name: 'a truncated table file',
+    damage: async (run) => {
+      const table = await largestTable(run);
+      await truncate(table, Math.floor((await stat(table)).size / 2));
+    },
+    says: /\.ldb|table/,
+  },
+  {
+    name: 'a corrupted table file',
+    damage: async (run) => {
+      const table = await largestTable(run);
+      await flipBytes(table, 100, 2000);
+    },
+    says: /corrupt|checksum|table/i,
+  },
+  {
+    name: 'a flipped MANIFEST',
+    damage: async (run) => {
+      const manifest = (await readdir(path.join(run, 'store'))).find((name) => name.startsWith('MANIFEST-'));
+      await flipBytes(path.join(run, 'store', manifest as string), 0, 64);
+    },
+    says: /MANIFEST|corrupt|checksum/i,
+  },
+];
+
+describe('a damaged store is named and never changed', () => {
+  for (const { name, damage, says } of damages) {
+    test(`${name}: resume and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir }) => {
+      const { run, calls } = await finishedRun(dir);
+      await damage(run);
+      const before = await hashes(run);
+      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
+        const refused = await runCli(args);
+        expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+        expect(refused.stderr, args[0]).toMatch(says);
+        expect(refused.stderr, args[0]).toMatch(/tmas repair/);
+        expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
+        expect(await hashes(run), args[0]).toEqual(before);
+      }
+
+      const repaired = await runCli(['repair', run]);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      const kept = /kept in (\S+)\./.exec(repaired.stdout)?.[1];
+      expect(kept).toBeDefined();
+      // The copy kept is the damaged store, byte for byte.
+      const keptHashes = await hashes(kept as string);
+      expect(Object.values(keptHashes).sort()).toEqual(Object.entries(before).filter(([file]) => file.startsWith('store')).map(([, hash]) => hash).sort());
+      const left = Number(/(\d+) journaled calls/.exec(repaired.stdout)?.[1]);
+      expect(left).toBeLessThanOrEqual(calls);
+      if (!/the run manifest/.test(repaired.stdout)) return;
+      const resumed = await runCli(['run', '--resume', run]);
+      if (resumed.code !== 0) {
+        // Repair may keep an iteration mark whose banks it lost: then the store still says so, with a code.
+        expect(resumed.stderr).toMatch(/TMAS_STORE/);
+        return;
+      }
+      const issued = Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1]);
+      expect(issued).toBe(calls - left);
+      expect(await journaled(run)).toBe(calls);
+    });
+  }
+
+  test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir }) => {
+    const { run, calls } = await finishedRun(dir);
+    await rm(path.join(run, 'store', 'CURRENT'));
+    const repaired = await runCli(['repair', run]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toContain(`${calls} journaled calls`);
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/ 0 calls issued/);
+  });
+
+  test('a read-only run directory: log, show, export and replay read it; a resume says what to do; nothing changes', async ({ dir }) => {
+    const { run } = await finishedRun(dir);
+    const archived = path.join(dir, 'archived');
+    await cp(run, archived, { recursive: true });
+    await chmod(dir, 0o755);
+    for (const entry of [archived, ...(await readdir(archived, { recursive: true })).map((name) => path.join(archived, name))]) {
+      await chmod(entry, (await stat(entry)).isDirectory() ? 0o555 : 0o444);
+    }
+    await mkdir(path.join(dir, 'out'), { mode: 0o777 });
+    await chmod(path.join(dir, 'out'), 0o777);
+    const before = await hashes(archived);
+    // As root a mode bit stops no write: the commands then run as nobody, for whom it does.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    try {
+      for (const args of [['log', archived], ['show', archived, '--problem', 'p1'], ['replay', archived]]) {
+        const read = await runCli(args, asUser);
+        expect(read.code, `${args[0]}: ${read.stderr}`).toBe(0);
+      }
+      const exported = await runCli(['export', archived, '--out', path.join(dir, 'out', 'rl')], asUser);
+      expect(exported.code === 0 || /TMAS_/.test(exported.stderr), exported.stderr).toBe(true);
+      const resumed = await runCli(['run', '--resume', archived], asUser);
+      expect(resumed.code).toBe(2);
+      expect(resumed.stderr).toMatch(/TMAS_OUTPUT/);
+      expect(resumed.stderr).toMatch(/not writable.*Copy the directory/);
+      expect(await hashes(archived)).toEqual(before);
+    } finally {
+      await chmod(archived, 0o755);
+      for (const name of await readdir(archived, { recursive: true })) await chmod(path.join(archived, name), 0o755);
+    }
+  });
+});

@@ -1,0 +1,170 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/**
+ * A misbehaving endpoint of our own: a proxy in front of the simulator whose
+ * `refuse` decides, per chat call (counted from 1), to answer with an error
+ * status instead. GET /v1/models always answers, as a server with a revoked
+ * key or a failing model still lists its models.
+ */
+async function startProxy(target: string, refuse: { current: (call: number, body: string) => number | null }): Promise<{ url: string; server: Server }> {
+  let calls = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const status = req.url?.endsWith('/chat/completions') ? refuse.current(++calls, body) : null;
+      if (status !== null) {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: status === 401 ? 'Incorrect API key provided' : 'refused by the test proxy', type: 'error', code: null } }));
+        return;
+      }
+      void fetch(`${target}${req.url?.replace(/^\/v1/, '') ?? ''}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body } : {}) }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
+}
+
+const PROBLEMS = smallProblems(2);
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--model-name', 'tmas-sim', '--max-retries', '0', '--retry-base-ms', '1'];
+
+interface ResultLine {
+  problem: string;
+  iteration: number;
+  candidates: Array<{ failures: string[] }>;
+}
+
+async function results(run: string): Promise<ResultLine[]> {
+  const text = await readFile(path.join(run, 'results.jsonl'), 'utf8');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ResultLine);
+}
+
+async function failuresInMetrics(run: string): Promise<number> {
+  const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: Array<{ failures: number }> };
+  return metrics.iterations.reduce((sum, iteration) => sum + iteration.failures, 0);
+}
+
+describe('a failed call is never a result', () => {
+  test('a key revoked mid-run (401 while /v1/models answers) stops the run at once with exit 2 naming role, endpoint and key; a resume with a good key completes, and results, metrics and replay agree with an uninterrupted run', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const refuse = { current: (call: number): number | null => (call > 6 ? 401 : null) };
+    const proxy = await startProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const stopped = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      expect(stopped.code, stopped.stderr).toBe(2);
+      expect(stopped.stderr).toMatch(/\[TMAS_AUTH\]/);
+      expect(stopped.stderr).toMatch(/of (the \w+ agent|the LLM judge) refused its API key/);
+      expect(stopped.stderr).toContain(proxy.url);
+      expect(stopped.stderr).toMatch(/--(\w+-)?api-key/);
+      expect(stopped.stderr).toMatch(/OPENAI_API_KEY/);
+      expect(stopped.stderr).toContain(`tmas run --resume ${run}`);
+      for (const line of await results(run)) for (const candidate of line.candidates) expect(candidate.failures).toEqual([]);
+
+      refuse.current = () => null;
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const fresh = path.join(dir, 'fresh');
+      expect((await runCli(['run', '--input-file', problems, '--output-file', fresh, '--base-url', proxy.url, ...SMALL])).code).toBe(0);
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(fresh, 'results.jsonl'), 'utf8'));
+      expect(await failuresInMetrics(run)).toBe(0);
+      const replay = await runCli(['replay', run]);
+      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  test('calls that fail for good leave their iteration unmarked: the run exits 3 saying how many and where, and a resume issues them again; metrics and replay agree', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    // Every call about the second problem is refused (a 400 the gateway does not retry).
+    const refuse = { current: (_call: number, body: string): number | null => (body.includes(PROBLEMS[1]?.question ?? '?') ? 400 : null) };
+    const proxy = await startProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const ended = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      expect(ended.code, ended.stderr).toBe(3);
+      expect(ended.stderr).toMatch(/\[TMAS_RUN_INCOMPLETE\]/);
+      expect(ended.stderr).toMatch(/\d+ calls failed for good, in 1 problems: p2 at iteration 0/);
+      const lines = await results(run);
+      expect(lines.map((line) => line.problem)).toEqual(['p1', 'p1']);
+      const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { incomplete: Array<{ problem: string; iteration: number }> };
+      expect(metrics.incomplete.map((entry) => [entry.problem, entry.iteration])).toEqual([['p2', 0]]);
+
+      refuse.current = () => null;
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect((await results(run)).map((line) => `${line.problem}/${line.iteration}`)).toEqual(['p1/0', 'p1/1', 'p2/0', 'p2/1']);
+      expect(await failuresInMetrics(run)).toBe(0);
+      const replay = await runCli(['replay', run]);
+      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  test('an endpoint that goes down mid-run: after the stop and a good resume, metrics count no failure and replay is identical', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const refuse = { current: (call: number): number | null => (call > 10 ? 503 : null) };
+    const proxy = await startProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const down = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      expect(down.code, down.stderr).toBe(2);
+      expect(down.stderr).toMatch(/\[TMAS_ENDPOINT_DOWN\]/);
+      refuse.current = () => null;
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      for (const line of await results(run)) for (const candidate of line.candidates) expect(candidate.failures).toEqual([]);
+      expect(await failuresInMetrics(run)).toBe(0);
+      const replay = await runCli(['replay', run]);
+      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  test('a question that cannot fit the window is never sent: a warning at start, and each candidate records TMAS_CONTEXT_LENGTH', async ({ dir }) => {
+    const huge = `Compute the sum of these numbers: ${Array.from({ length: 3000 }, (_, i) => `${i * 7919 % 10007}`).join(' + ')}.`;
+    const problems = await writeProblems(dir, [PROBLEMS[0] as (typeof PROBLEMS)[number], { problem_id: 'huge', question: huge, answer: '1' }]);
+    let sentHuge = 0;
+    const refuse = {
+      current: (_call: number, body: string): number | null => {
+        if (body.includes('Compute the sum of these numbers')) sentHuge++;
+        return null;
+      },
+    };
+    const proxy = await startProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stderr).toMatch(/warning: 1 question\(s\) cannot fit the prompt budget of \d+ tokens \(--max-tokens 2048\) even alone: huge \(\d+ tokens\)/);
+      expect(sentHuge).toBe(0);
+      const lines = (await results(run)).filter((line) => line.problem === 'huge');
+      expect(lines).toHaveLength(2);
+      for (const line of lines) for (const candidate of line.candidates) expect(candidate.failures.join(' ')).toMatch(/TMAS_CONTEXT_LENGTH: not sent: the prompt needs \d+ tokens/);
+    } finally {
+      proxy.server.close();
+    }
+  });
+});
