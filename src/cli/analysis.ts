@@ -1,6 +1,6 @@
 /**
- * The commands that read a run directory: `tmas log`, `tmas show` and
- * `tmas export`. None of them writes to the store.
+ * The commands that read a run directory: `tmas log`, `tmas calls`,
+ * `tmas show`, `tmas view` and `tmas export`. None of them writes to the store.
  */
 import { once } from 'node:events';
 import type { Command } from 'commander';
@@ -33,6 +33,40 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
       collectGarbageEagerly();
       await runLogCommand(dir, filters, writeLine);
+    });
+
+  program
+    .command('calls')
+    .description('stream the journaled LLM calls of a run as JSONL: prompt as sent, response, usage, latency, attempts')
+    .argument('<dir>', 'the run directory (--output-file of the run)')
+    .option('--problem <id>', 'only calls about this problem')
+    .option('--iteration <t>', 'only calls of this iteration', integer(0))
+    .option('--role <role>', 'only calls of this role (solution, verification, summary, …)')
+    .option('--with-reasoning', "include the reasoning text of reasoning models (left out by default: it is often most of the bytes)", false)
+    .exitOverride()
+    .action(async (dir: string, options: { problem?: string; iteration?: number; role?: string; withReasoning: boolean }) => {
+      collectGarbageEagerly();
+      const { runCallsCommand } = await import('./calls.command.ts');
+      await runCallsCommand(dir, options, writeLine);
+    });
+
+  program
+    .command('view')
+    .description('serve a read-only web viewer of runs on loopback: curves, problems, candidates, verifications, banks and every call')
+    .argument('<dirs...>', 'run directories (each is locked while viewed: a running run is viewed with tmas run --view)')
+    .option('--port <n>', 'port (0: any free port)', integer(0, 65_535), 8765)
+    .option('--open', 'open the page in the desktop browser', false)
+    .exitOverride()
+    .action(async (dirs: string[], options: { port: number; open: boolean }) => {
+      const { runViewCommand, openInBrowser } = await import('./view.command.ts');
+      const viewer = await runViewCommand(dirs, { port: options.port });
+      io.stdout(`tmas view: ${viewer.url} (read-only; Ctrl-C to stop)`);
+      if (options.open) openInBrowser(viewer.url);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await viewer.close();
     });
 
   program

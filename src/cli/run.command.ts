@@ -59,6 +59,8 @@ export interface RunFlags {
   simLatencyMs: number;
   simP99Ms: number;
   simOutputTokens: number;
+  /** `--view [port]`: serve the viewer of this run while it goes (true: any free port). */
+  view?: boolean | number;
   [roleFlag: string]: unknown;
 }
 
@@ -95,6 +97,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
     .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
     .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
+    .option('--view [port]', 'serve the web viewer of this run on loopback while it goes, and after it until Ctrl-C (port: default any free one)', integer(0, 65_535))
     .option('--agents <file>', 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (see README "Write your own strategy")');
   defineStrategyFlags(command);
   for (const slot of OTHER_SLOTS) {
