@@ -105,7 +105,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
 
   program
     .command('export')
-    .description('export the trajectories as RL training records (JSONL and Parquet)')
+    .description('export every generation of a run as RL training records (JSONL and Parquet with nested columns)')
     .argument('<dir>', 'the run directory')
     .option('--format <format>', 'the record format', 'rl')
     .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
@@ -113,6 +113,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .action(async (dir: string, options: { format: string; out?: string }) => {
       collectGarbageEagerly();
       const result = await runExportCommand(dir, options);
-      io.stdout(`${result.records} records: ${result.jsonl}, ${result.parquet}`);
+      const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');
+      io.stdout(`${result.records} records (one per generation: ${kinds}): ${result.jsonl}, ${result.parquet}`);
     });
 }

@@ -61,6 +61,8 @@
     }
     return el('div', { class: 'block', 'data-kind': options.kind }, [el('b', { text: label }), body]);
   }
+  // An answer is LaTeX without delimiters: typeset it inline unless it already has some.
+  function asMath(answer) { return /\$|\\\(/.test(answer) ? answer : '$' + answer + '$'; }
   function setStatus(text) { statusLine.textContent = text; }
 
   function destroyCharts() {
@@ -156,15 +158,16 @@
           var last = Math.max(0, row.iterations - 1);
           var cells = el('td', { class: 'cands' }, row.candidates.map(function (c, i) {
             var cls = c.correct === true ? 'ok' : c.correct === false ? 'bad' : 'unk';
-            return el('a', { class: 'cand ' + cls, href: '#/run/' + run.index + '/problem/' + row.ordinal + '/' + last + '?c=' + i, title: 'candidate ' + i + (c.failures ? ', ' + c.failures + ' failed call(s)' : ''), text: (c.answer === null ? '∅' : c.answer) + (run.hasVerifier ? ' · ' + score(c.score) : '') });
+            return el('a', { class: 'cand ' + cls, href: '#/run/' + run.index + '/problem/' + row.ordinal + '/' + last + '?c=' + i, title: 'candidate ' + i + (c.failures ? ', ' + c.failures + ' failed call(s)' : ''), text: (c.answer === null ? '∅' : asMath(c.answer)) + (run.hasVerifier ? ' · ' + score(c.score) : '') });
           }));
           table.appendChild(el('tr', {}, [
             el('td', {}, [el('a', { href: '#/run/' + run.index + '/problem/' + row.ordinal + '/' + last, text: row.id })]),
-            el('td', { text: row.answer === null ? '–' : row.answer }),
+            el('td', { text: row.answer === null ? '–' : asMath(row.answer) }),
             el('td', { text: String(row.iterations) }),
             cells,
           ]));
         });
+        math(table);
         next = page.next;
         more.hidden = next === null;
         state.total.textContent = page.total + ' problems';
@@ -272,7 +275,7 @@
     var grade = c.correctJudge !== null && c.correctJudge !== undefined ? c.correctJudge > 0.5 : c.correct;
     var verdicts = c.judge ? c.judge.verdicts.map(function (v) { return v === null ? '?' : v ? '✓' : '✗'; }).join(' ') : null;
     var card = el('div', { class: 'candidate ' + (grade === true ? 'ok' : grade === false ? 'bad' : 'unk'), id: 'cand-' + c.candidate, 'data-candidate': String(c.candidate) }, [
-      el('h3', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : c.answer) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') }),
+      el('h3', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : asMath(c.answer)) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') }),
       el('p', { class: 'muted', text: (run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '') + (verdicts ? ' · judge ' + verdicts + (c.correct === null ? '' : ' · rule ' + (c.correct ? 'correct' : 'wrong')) : '') }),
       c.failures.length ? el('p', { class: 'bad-text', text: 'failed calls: ' + c.failures.join('; ') }) : null,
       solution ? textBlock('solution', solution.response.content, { kind: 'solution', collapsed: true }) : null,
@@ -308,7 +311,7 @@
       var head = el('section', { class: 'card problem' }, [
         el('h2', { text: 'problem ' + p.id }),
         el('div', { class: 'text question', text: p.question }),
-        p.answer !== undefined ? el('p', {}, ['reference answer: ', el('span', { class: 'text', text: p.answer })]) : null,
+        p.answer !== undefined ? el('p', {}, ['reference answer: ', el('span', { class: 'text', text: asMath(p.answer) })]) : null,
         p.solution ? textBlock('reference solution', p.solution, { kind: 'reference', collapsed: true }) : null,
         nav,
       ]);
