@@ -9,11 +9,10 @@
  * with `--full`.
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { writeBenchProblems } from './problems.ts';
-import { BIN, startSimProcess } from './sim-process.ts';
-import { mb, measureRun } from './tmas-run.ts';
-import { Store } from '../store/store.ts';
+import { highWaterMark } from './child-process.ts';
+import { makeLongRun } from './long-run.ts';
+import { BIN } from './sim-process.ts';
+import { mb } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
 /** What viewing a run costs. */
@@ -28,11 +27,6 @@ export interface ViewMeasure {
   peakRss: number;
 }
 
-async function highWaterMark(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  return kb ? Number(kb) * 1024 : 0;
-}
 
 async function get(url: string): Promise<unknown> {
   const response = await fetch(url);
@@ -92,23 +86,7 @@ export async function measureView(runDir: string): Promise<ViewMeasure> {
 export const viewBenchmark: Benchmark = {
   name: 'view',
   async run(context): Promise<BenchRow[]> {
-    const [problems, iterations] = context.full ? [100, 12] : context.quick ? [10, 2] : [30, 4];
-    const file = await writeBenchProblems(context.dir, problems);
-    const sim = await startSimProcess({ problems: file });
-    let runDir: string;
-    try {
-      context.log(`view: making a run of ${problems} problems × ${iterations} iterations × 8 × 8`);
-      const made = await measureRun({
-        dir: context.dir,
-        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--judge-passes', '0', '--n-candidates', '8', '--n-verifications', '8', '--max-iterations', String(iterations), '--concurrency', '256'],
-      });
-      runDir = made.outcome.outputDir;
-    } finally {
-      await sim.stop();
-    }
-    const store = await Store.open(runDir);
-    const messages = await store.nextSeq().finally(() => store.close());
-    const size = `${messages.toLocaleString('en-US')} messages${context.full ? '' : ' (the issue asks 200,000: --full)'}`;
+    const { runDir, size } = await makeLongRun(context, 'view');
     context.log('view: tmas view');
     const measured = await measureView(runDir);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
