@@ -19,6 +19,8 @@ import type { Benchmark, BenchRow } from './types.ts';
 export interface ViewMeasure {
   /** From spawning `tmas view` to the first page's data answered. */
   firstPageMs: number;
+  /** The first page's requests alone, once the server listens (without Node's start-up). */
+  firstPageServedMs: number;
   /** A problem's page: its record, its last iteration's calls and banks. */
   problemPageMs: number;
   /** One page of a text search over the journal (bounded scan). */
@@ -58,12 +60,14 @@ export async function measureView(runDir: string): Promise<ViewMeasure> {
       });
       child.once('exit', (code) => reject(new Error(`tmas view exited with ${code}`)));
     });
+    const listening = performance.now();
     const api = `${base}api/runs`;
     await get(base);
     await get(api);
     await get(`${api}/0/curves`);
     const table = (await get(`${api}/0/problems?limit=50`)) as { rows: Array<{ ordinal: number; id: string; iterations: number }> };
     const firstPageMs = performance.now() - started;
+    const firstPageServedMs = performance.now() - listening;
     const row = table.rows.at(-1);
     if (!row) throw new Error('the run has no problems');
     const last = row.iterations - 1;
@@ -74,7 +78,7 @@ export async function measureView(runDir: string): Promise<ViewMeasure> {
     const errorsMs = await timed(() => get(`${api}/0/messages?type=errors&limit=100`));
     await new Promise((resolve) => setTimeout(resolve, 200));
     if (child.pid !== undefined) peakRss = Math.max(peakRss, await highWaterMark(child.pid));
-    return { firstPageMs, problemPageMs, searchMs, errorsMs, peakRss };
+    return { firstPageMs, firstPageServedMs, problemPageMs, searchMs, errorsMs, peakRss };
   } finally {
     clearInterval(sampler);
     child.kill('SIGINT');
@@ -91,7 +95,7 @@ export const viewBenchmark: Benchmark = {
     const measured = await measureView(runDir);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return [
-      { figure: 'view: first page', target: '< 5 s', measured: seconds(measured.firstPageMs), pass: measured.firstPageMs < 5000, note: `${size}; from starting the process` },
+      { figure: 'view: first page', target: '< 5 s', measured: seconds(measured.firstPageMs), pass: measured.firstPageMs < 5000, note: `${size}; from starting the process (${seconds(measured.firstPageServedMs)} once it listens)` },
       { figure: 'view: a problem page', target: '—', measured: seconds(measured.problemPageMs), pass: null, note: 'its iterations, every call of its last iteration, its banks' },
       { figure: 'view: journal search page', target: '—', measured: seconds(measured.searchMs), pass: null, note: 'a phrase found nowhere: one bounded scan' },
       { figure: 'view: errors page', target: '—', measured: seconds(measured.errorsMs), pass: null, note: 'one bounded scan of the log' },
