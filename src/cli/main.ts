@@ -11,7 +11,7 @@
 import { Command, CommanderError } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
-import { defineRunOptions, type RunFlags } from './run.command.ts';
+import { defineRunOptions, proofModeWarning, type RunFlags } from './run.command.ts';
 import { interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { formatIterationTable } from '../observers/table.ts';
@@ -41,6 +41,8 @@ function createProgram(): Command {
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
     }
+    const warning = proofModeWarning(config, problems);
+    if (warning !== null) io.stderr(warning);
     const controller = interruptOnSignals(io);
     const strategy = await resolveStrategy(config);
     const viewing = flags.view === undefined ? null : await import('./view.command.ts');
@@ -48,12 +50,10 @@ function createProgram(): Command {
     const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputDir, say: io.stderr, listening: (port) => (viewPort = port) });
     const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
     io.stdout('');
-    io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated }));
+    io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide: flags.wide === true }));
     io.stdout('');
-    io.stdout(
-      `${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}: ` +
-        `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
-    );
+    io.stdout(`${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}:`);
+    io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
     if (viewing) {
       // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
