@@ -17,7 +17,9 @@ interface DrawnChart {
   title: string;
   type: string;
   datasets: number;
+  bands?: number;
   pointsPerRun: number[];
+  empty?: string;
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
@@ -58,6 +60,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
       }
       // One line per run on the Pass@1 chart, a point per iteration; two bank lines per run.
       expect(charts.find((c) => c.id === 'pass1')).toMatchObject({ type: 'line', datasets: 2, pointsPerRun: [2, 2] });
+      // Each accuracy curve carries its 95% bootstrap interval over problems: two band edges per run.
+      for (const id of ['pass1', 'majority', 'best-verified', 'oracle']) expect(charts.find((c) => c.id === id)?.bands, id).toBe(4);
       expect(charts.find((c) => c.id === 'banks')).toMatchObject({ datasets: 4, pointsPerRun: [4, 4] });
       // Every canvas has pixels painted on it, not just a chart object behind it.
       const painted = await page.evaluate(() =>
@@ -94,6 +98,42 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
       await page.screenshot({ path: '/tmp/report.png', fullPage: true });
       expect(errors).toEqual([]);
       expect(fetched).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('a proof-mode run without reference solutions explains its empty charts, and a strategy without verifier has no best-verified figures', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const base = ['--input-file', input, '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+    await runInProcess([...base, '--output-file', path.join(dir, 'proof')]);
+    await runInProcess([...base, '--output-file', path.join(dir, 'majority'), '--strategy', 'majority', '--samples', '2', '--no-proof']);
+    const alone = path.join(dir, 'alone.html');
+    const both = path.join(dir, 'both.html');
+    await runReportCommand([path.join(dir, 'proof')], { out: alone, format: 'html' }, { stdout: () => {} });
+    await runReportCommand([path.join(dir, 'proof'), path.join(dir, 'majority')], { out: both, format: 'html' }, { stdout: () => {} });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      const chartsOf = () => page.evaluate(() => (window as unknown as { __tmasCharts?: DrawnChart[] }).__tmasCharts ?? []);
+
+      // In proof mode (no --no-proof) and without reference solutions nothing is graded: the chart says why instead of staying empty.
+      await page.goto(pathToFileURL(alone).href, { waitUntil: 'load' });
+      expect((await chartsOf()).find((c) => c.id === 'pass1')?.empty).toMatch(/No candidate was graded.*proof mode.*--no-proof/);
+      expect(await page.locator('[data-chart="pass1"] .empty-chart').textContent()).toContain('--no-proof');
+
+      // majority has no verifier: no best-verified line or figure for it; the tmas run has one.
+      await page.goto(pathToFileURL(both).href, { waitUntil: 'load' });
+      const charts = await chartsOf();
+      expect(charts.find((c) => c.id === 'pass1')?.pointsPerRun).toEqual([0, 1]);
+      expect(charts.find((c) => c.id === 'best-verified')?.empty).toMatch(/No candidate was graded/);
+      expect(await page.locator('table').first().locator('td:text-is("n/a")').count()).toBe(1);
+      // The runs table fits a 1400 px window: nothing to scroll sideways.
+      const overflow = await page.evaluate(() => [...document.querySelectorAll('.scroll')].slice(0, 1).map((box) => box.scrollWidth - box.clientWidth));
+      expect(overflow).toEqual([0]);
+      expect(errors).toEqual([]);
     } finally {
       await browser.close();
     }

@@ -23,7 +23,9 @@ describe('tmas report', () => {
     expect(html).toContain('eps-high');
     expect(html).toContain('simulated');
     // Nothing to fetch: no external script, stylesheet, image, frame, font or link; Chart.js itself is inlined.
-    expect(html).not.toMatch(/\b(?:src|href|action|poster|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
+    // The only absolute links are the ones a reader clicks into `tmas view` on loopback.
+    expect(html).toMatch(/href="http:\/\/127\.0\.0\.1:8765\/#\/run\/1\/problem\/0\/1"/);
+    expect(html.replaceAll('href="http://127.0.0.1:8765/#', 'href="#')).not.toMatch(/\b(?:src|href|action|poster|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
     expect(html).not.toMatch(/<script[^>]*\ssrc\s*=/i);
     expect(html).not.toMatch(/<(?:link|img|iframe|object|embed)\b/i);
     expect(html).not.toMatch(/url\(\s*["']?\s*(?:https?:)?\/\/|@import/i);

@@ -77,26 +77,33 @@ export async function replayRun(
   }
 }
 
-const REPRODUCED = -1;
-
-/** Compares the replayed messages (seq ≥ logEnd) with the logged ones (seq < logEnd) of one store. */
+/**
+ * Compares the replayed messages (seq ≥ logEnd) with the logged ones (seq < logEnd) of one store.
+ *
+ * A run extended with `--resume --max-iterations` logged some messages more than once: the first
+ * process's `problem.completed {iterations: 2}` and the extension's `{iterations: 3}`, its
+ * `problem.started {fromIteration: 2}`. Both belong to the run's history, so a replayed message
+ * matches when it equals any logged version of its (type, correlation).
+ */
 async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> {
   const store = await Store.open(work);
   try {
-    // Only keys and sequence numbers are held, never the messages. A logged
-    // message's entry becomes REPRODUCED once the replay produced it.
-    // The last logged version of each message counts: a resume re-posts a stopped iteration's
-    // messages, and a call that failed and then succeeded is replaced by its reply.
-    const logged = new Map<string, number>();
+    // Only keys and sequence numbers are held, never the messages; a key is deleted once the replay produced it.
+    // A message may be logged more than once (a resume re-posts a stopped iteration's messages, an extended run
+    // starts its problems again): the replay matches any logged version of it.
+    const logged = new Map<string, number[]>();
     const answered = new Set<string>();
     for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
       const { message } = envelope as Envelope;
-      // A resumed problem starts again from a later iteration; the replay starts from 0, as the first start did.
-      if (!(message.type === 'problem.started' && logged.has(keyOf(message)))) logged.set(keyOf(message), (envelope as Envelope).seq);
+      const key = keyOf(message);
+      const seqs = logged.get(key);
+      if (seqs) seqs.push((envelope as Envelope).seq);
+      else logged.set(key, [(envelope as Envelope).seq]);
       if (message.type.endsWith('.completed')) answered.add(message.correlation);
     }
+    // A call that failed and later succeeded (on resume) is its reply: the replay, served by the journal, never fails it.
     for (const correlation of answered) logged.delete(`llm.failed\u0000${correlation}`);
-    const unlogged = new Set<string>();
+    const seen = new Set<string>();
     const misses: ReplayReport['misses'] = [];
     let divergence: ReplayReport['divergence'] = null;
     let compared = 0;
@@ -107,17 +114,24 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
         misses.push({ role: message.role, problem: message.problem, iteration: message.iteration, index: message.index });
       }
       const key = keyOf(message);
-      const seq = logged.get(key);
-      if (seq === REPRODUCED || unlogged.has(key)) continue;
+      if (seen.has(key)) continue;
+      seen.add(key);
       compared++;
-      if (seq === undefined) unlogged.add(key);
-      else logged.set(key, REPRODUCED);
-      if (divergence) continue;
-      const old = seq === undefined ? null : ((await store.messages().get(seqKey(seq))) as Envelope | undefined) ?? null;
-      if (!old || JSON.stringify(old.message) !== JSON.stringify(message)) divergence = { replayed, logged: old };
+      const seqs = logged.get(key) ?? [];
+      logged.delete(key);
+      const text = JSON.stringify(message);
+      let last: Envelope | null = null;
+      let matched = false;
+      for (const seq of seqs) {
+        last = ((await store.messages().get(seqKey(seq))) as Envelope | undefined) ?? null;
+        if (last && JSON.stringify(last.message) === text) {
+          matched = true;
+          break;
+        }
+      }
+      if (!matched && !divergence) divergence = { replayed, logged: last };
     }
-    let notReproduced = 0;
-    for (const seq of logged.values()) if (seq !== REPRODUCED) notReproduced++;
+    const notReproduced = logged.size;
     return { identical: divergence === null && notReproduced === 0, compared, divergence, notReproduced, misses };
   } finally {
     await store.close();

@@ -14,7 +14,8 @@ export interface MeasuredCommand {
   stdout: string;
 }
 
-async function highWaterMark(pid: number): Promise<number> {
+/** A process's peak resident memory so far (VmHWM), in bytes; 0 where /proc is absent. */
+export async function highWaterMark(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Number(kb) * 1024 : 0;

@@ -6,45 +6,19 @@
  * messages (`--full`); the default run is smaller to fit the bench budget.
  */
 import path from 'node:path';
-import { Store } from '../store/store.ts';
 import { measureCommand } from './child-process.ts';
-import { writeBenchProblems } from './problems.ts';
-import { startSimProcess } from './sim-process.ts';
-import { mb, measureRun } from './tmas-run.ts';
+import { makeLongRun } from './long-run.ts';
+import { mb } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
 const RSS_TARGET = 500 * 2 ** 20;
 
-async function messageCount(runDir: string): Promise<number> {
-  const store = await Store.open(runDir);
-  try {
-    return await store.nextSeq();
-  } finally {
-    await store.close();
-  }
-}
 
 /** The replay, export and log benchmark. */
 export const replayExportBenchmark: Benchmark = {
   name: 'replay-export',
   async run(context): Promise<BenchRow[]> {
-    // 82 calls per problem-iteration at N = M = 8, about two messages per call.
-    const [problems, iterations] = context.full ? [100, 12] : context.quick ? [10, 2] : [30, 4];
-    const file = await writeBenchProblems(context.dir, problems);
-    const sim = await startSimProcess({ problems: file });
-    let runDir: string;
-    try {
-      context.log(`replay-export: making a run of ${problems} problems × ${iterations} iterations × 8 × 8`);
-      const made = await measureRun({
-        dir: context.dir,
-        args: ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--judge-passes', '0', '--n-candidates', '8', '--n-verifications', '8', '--max-iterations', String(iterations), '--concurrency', '256'],
-      });
-      runDir = made.outcome.outputDir;
-    } finally {
-      await sim.stop();
-    }
-    const messages = await messageCount(runDir);
-    const size = `${messages.toLocaleString('en-US')} messages${context.full ? '' : ' (the issue asks 200,000: --full)'}`;
+    const { runDir, messages, size } = await makeLongRun(context, 'replay-export');
     const rows: BenchRow[] = [];
     const commands: Array<[string, string[]]> = [
       ['replay', ['replay', runDir]],

@@ -12,12 +12,13 @@ import { overheadBenchmark } from './overhead.bench.ts';
 import { pipeliningBenchmark } from './pipelining.bench.ts';
 import { replayExportBenchmark } from './replay-export.bench.ts';
 import { graderBenchmark } from './grader.bench.ts';
+import { viewBenchmark } from './view.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
 import { tokenizerBenchmark } from './tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {

@@ -1,7 +1,7 @@
 /**
- * The commands that read a run directory: `tmas log`, `tmas show` and
- * `tmas export` (none of them writes to the run directory), `tmas replay`,
- * and `tmas repair`, which mends a damaged store.
+ * The commands that read a run directory: `tmas log`, `tmas calls`,
+ * `tmas show`, `tmas view` and `tmas export` (none of them writes to the run
+ * directory), `tmas replay`, and `tmas repair`, which mends a damaged store.
  */
 import { once } from 'node:events';
 import type { Command } from 'commander';
@@ -34,6 +34,40 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
       collectGarbageEagerly();
       await runLogCommand(dir, filters, writeLine);
+    });
+
+  program
+    .command('calls')
+    .description('stream the journaled LLM calls of a run as JSONL: prompt as sent, response, usage, latency, attempts')
+    .argument('<dir>', 'the run directory (--output-file of the run)')
+    .option('--problem <id>', 'only calls about this problem')
+    .option('--iteration <t>', 'only calls of this iteration', integer(0))
+    .option('--role <role>', 'only calls of this role (solution, verification, summary, …)')
+    .option('--with-reasoning', "include the reasoning text of reasoning models (left out by default: it is often most of the bytes)", false)
+    .exitOverride()
+    .action(async (dir: string, options: { problem?: string; iteration?: number; role?: string; withReasoning: boolean }) => {
+      collectGarbageEagerly();
+      const { runCallsCommand } = await import('./calls.command.ts');
+      await runCallsCommand(dir, options, writeLine);
+    });
+
+  program
+    .command('view')
+    .description('serve a read-only web viewer of runs on loopback: curves, problems, candidates, verifications, banks and every call')
+    .argument('<dirs...>', 'run directories (each is locked while viewed: a running run is viewed with tmas run --view)')
+    .option('--port <n>', 'port (0: any free port)', integer(0, 65_535), 8765)
+    .option('--open', 'open the page in the desktop browser', false)
+    .exitOverride()
+    .action(async (dirs: string[], options: { port: number; open: boolean }) => {
+      const { runViewCommand, openInBrowser } = await import('./view.command.ts');
+      const viewer = await runViewCommand(dirs, { port: options.port });
+      io.stdout(`tmas view: ${viewer.url} (read-only; Ctrl-C to stop)`);
+      if (options.open) openInBrowser(viewer.url);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      await viewer.close();
     });
 
   program
@@ -88,7 +122,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
 
   program
     .command('export')
-    .description('export the trajectories as RL training records (JSONL and Parquet)')
+    .description('export every generation of a run as RL training records (JSONL and Parquet with nested columns)')
     .argument('<dir>', 'the run directory')
     .option('--format <format>', 'the record format', 'rl')
     .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
@@ -96,6 +130,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .action(async (dir: string, options: { format: string; out?: string }) => {
       collectGarbageEagerly();
       const result = await runExportCommand(dir, options);
-      io.stdout(`${result.records} records: ${result.jsonl}, ${result.parquet}`);
+      const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');
+      io.stdout(`${result.records} records (one per generation: ${kinds}): ${result.jsonl}, ${result.parquet}`);
     });
 }

@@ -11,7 +11,7 @@
 import { Command, CommanderError } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
-import { defineRunOptions, type RunFlags } from './run.command.ts';
+import { defineRunOptions, proofModeWarning, type RunFlags } from './run.command.ts';
 import { TABLE1_STRATEGIES, type Table1Flags } from './table1.command.ts';
 import { interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
@@ -42,17 +42,27 @@ function createProgram(): Command {
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
     }
+    const warning = proofModeWarning(config, problems);
+    if (warning !== null) io.stderr(warning);
     const controller = interruptOnSignals(io);
     const strategy = await resolveStrategy(config);
-    const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy });
+    const viewing = flags.view === undefined ? null : await import('./view.command.ts');
+    let viewPort = typeof flags.view === 'number' ? flags.view : 0;
+    const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputDir, say: io.stderr, listening: (port) => (viewPort = port) });
+    const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
     io.stdout('');
-    io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated }));
+    io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide: flags.wide === true }));
     io.stdout('');
-    io.stdout(
-      `${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}: ` +
-        `${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`,
-    );
+    io.stdout(`${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}:`);
+    io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+    if (viewing) {
+      // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
+      const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
+      io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
+      await new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+      await viewer.close();
+    }
     if (outcome.stopped.length > 0) {
       const { incompleteRunError } = await import('../host/call-failures.ts');
       throw incompleteRunError(outcome.stopped, outcome.outputDir);
@@ -170,6 +180,12 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+// A reader that closed the pipe (`tmas log DIR | head`) has all it wanted: stop quietly, with no stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 // Exit explicitly: every resource is closed by now, and a stray handle must not keep a finished run alive.
 process.exit(await main(process.argv.slice(2)));

@@ -62,6 +62,10 @@ export interface RunFlags {
   simLatencyMs: number;
   simP99Ms: number;
   simOutputTokens: number;
+  /** `--view [port]`: serve the viewer of this run while it goes (true: any free port). */
+  view?: boolean | number;
+  /** `--wide`: every column of the final table (default: the essential ones, within 80 columns). */
+  wide?: boolean;
   [roleFlag: string]: unknown;
 }
 
@@ -101,6 +105,8 @@ export function defineRunOptions(command: Command): Command {
     .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
     .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
     .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
+    .option('--wide', 'print every column of the final table (default: the essential ones, within 80 columns)')
+    .option('--view [port]', 'serve the web viewer of this run on loopback while it goes, and after it until Ctrl-C (port: default any free one)', integer(0, 65_535))
     .option('--agents <file>', 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (see README "Write your own strategy")');
   defineStrategyFlags(command);
   for (const slot of OTHER_SLOTS) {
@@ -184,6 +190,21 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     sim: { latencyMedianMs: flags.simLatencyMs, latencyP99Ms: Math.max(flags.simP99Ms, flags.simLatencyMs), outputTokens: flags.simOutputTokens },
   };
   return { config, secrets };
+}
+
+/**
+ * The warning for a run in proof mode (the default) whose problems carry
+ * short answers but no reference solution: nothing grades them then, and the
+ * curves stay empty. Null when the run is not in that case.
+ */
+export function proofModeWarning(config: Pick<RunConfig, 'proof'>, problems: Array<{ answer?: string; solution?: string }>): string | null {
+  if (!config.proof) return null;
+  const answered = problems.filter((p) => p.answer !== undefined && p.answer !== '').length;
+  if (answered === 0 || problems.some((p) => p.solution !== undefined && p.solution !== '')) return null;
+  return (
+    `tmas: warning: this run is in proof mode (the default), but ${answered} of its ${problems.length} problems carry a short answer and none a reference solution: ` +
+    'candidates are then not graded against the answers, and Pass@1 and the curves stay empty. For short answers in \\boxed{}, add --no-proof.'
+  );
 }
 
 /** Parses `tmas run` arguments (kebab- or snake_case) into flags with their defaults, as the CLI would. */

@@ -105,4 +105,10 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   await writeFile(path.join(out, 'table1.md'), `${table}\n`);
   io.stdout(table);
   await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io);
+  // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).
+  const incomplete = runs.find((run) => run.outcome.stopped.length > 0);
+  if (incomplete) {
+    const { incompleteRunError } = await import('../host/call-failures.ts');
+    throw incompleteRunError(incomplete.outcome.stopped, incomplete.outcome.outputDir);
+  }
 }

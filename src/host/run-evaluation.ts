@@ -34,7 +34,7 @@ import { metricsFromLog } from '../observers/log-metrics.ts';
 import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { writeMessageLog } from '../store/message-log.ts';
-import { Store } from '../store/store.ts';
+import { Store, type Manifest } from '../store/store.ts';
 import { createRunStore, ensureFreshOutputDir } from './output-dir.ts';
 import { VERSION } from '../kernel/version.ts';
 
@@ -49,6 +49,14 @@ export interface RunIO {
 /** What a benchmark or a monitor may watch while a run goes: the gateway's counters and the bus. */
 export interface RunObservables {
   gateway: Pick<Gateway, 'stats'>;
+  envelopes$: Observable<Envelope>;
+}
+
+/** What a viewer of the running run reads: its store, manifest, live metrics and bus. */
+export interface LiveRunParts {
+  store: Store;
+  manifest: Manifest;
+  metrics: () => IterationMetrics[];
   envelopes$: Observable<Envelope>;
 }
 
@@ -91,6 +99,8 @@ export async function runEvaluation(
     offline?: boolean;
     /** Called once the gateway and bus exist, for benchmarks and monitors. */
     observe?: (parts: RunObservables) => void;
+    /** Serves the run while it goes (`tmas run --view`); the returned stop runs before the store closes. */
+    view?: (run: LiveRunParts) => Promise<() => Promise<void>>;
   } = {},
 ): Promise<RunOutcome> {
   const strategy = options.strategy ?? strategyNamed(config.strategy);
@@ -177,6 +187,7 @@ export async function runEvaluation(
     });
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
+    if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));
 
     const post = postTo(bus);
     const failures = createCallFailures();

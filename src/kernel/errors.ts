@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   TMAS_LOCKED: 'another tmas process holds the run directory',
   TMAS_RESUME: '--resume was given a directory that holds no tmas run, or a run of another protocol version',
   TMAS_RUN_DIR: 'an analysis command was given a directory that holds no tmas run',
+  TMAS_EXPORT_EMPTY: 'tmas export found no generation in the run to export',
   TMAS_RESUME_CONFLICT: 'a resume would change what the calls are',
   TMAS_INTERRUPTED: 'the run was stopped by Ctrl-C or SIGTERM; it is resumable',
   TMAS_REPLAY_MISS: 'during tmas replay, a call whose request changed has no journaled answer',

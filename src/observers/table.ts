@@ -1,49 +1,89 @@
 /**
- * The per-iteration results table printed at the end of a run.
+ * The per-iteration results table printed at the end of a run. By default it
+ * holds the essential columns and fits an 80-column terminal; `wide` adds the
+ * rest (rule-based Pass@1 and disagreements beside the judge's, flips, mean
+ * score, bank sizes). Columns that mean nothing for the run (best-verified and
+ * scores without a verifier, banks without banks) are left out either way.
  */
 import type { IterationMetrics } from './metrics.ts';
 
-function percent(value: number | null): string {
-  return value === null ? '-' : `${(value * 100).toFixed(1)}%`;
+function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : `${(value * 100).toFixed(1)}%`;
 }
 
 function kilo(value: number): string {
   return value >= 10_000 ? `${(value / 1000).toFixed(0)}k` : String(value);
 }
 
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  return [...lines, current];
+}
+
+interface Column {
+  title: string;
+  cell(it: IterationMetrics): string;
+  /** Shown without --wide. */
+  essential: boolean;
+}
+
+/** The width the default table keeps within. */
+export const NARROW_WIDTH = 80;
+
 /**
  * Renders the metrics as a fixed-width text table; `simulated` marks every figure as coming from the simulator.
- * When a judge ran, Pass@1 is the judge's and the rule-based Pass@1 and the disagreements get columns of their own.
+ * When a judge ran, Pass@1 is the judge's; with `wide`, the rule-based Pass@1 and the disagreements get columns of their own.
  */
-export function formatIterationTable(iterations: IterationMetrics[], options: { simulated: boolean }): string {
+export function formatIterationTable(iterations: IterationMetrics[], options: { simulated: boolean; wide?: boolean }): string {
   const judged = iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
-  const header = ['iter', 'problems', judged ? 'Pass@1 judge' : 'Pass@1', ...(judged ? ['Pass@1 rule', 'disagree'] : []), 'majority', 'best-verified', 'pass@N', 'flips R→W/W→R', 'mean score', 'E bank', 'G bank', 'tokens', 'failed calls'];
-  const rows = iterations.map((it) => {
-    const tokens = Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
-    return [
-      String(it.iteration),
-      it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`,
+  const scored = iterations.some((it) => it.meanScore !== null);
+  const banked = iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0);
+  const columns: Column[] = [
+    { title: 'iter', cell: (it) => String(it.iteration), essential: true },
+    { title: 'problems', cell: (it) => (it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`), essential: true },
+    {
+      title: judged ? 'Pass@1 judge' : 'Pass@1',
       // Pass@1 over the candidates the judge graded: when some were not (failed judge calls), say how many were.
-      it.judgeCoverage != null && it.judgeCoverage < 1 ? `${percent(it.pass1)} (${percent(it.judgeCoverage)} judged)` : percent(it.pass1),
-      ...(judged ? [percent(it.pass1Rule ?? null), `${it.disagreements ?? 0}/${it.judged ?? 0}`] : []),
-      percent(it.majority),
-      percent(it.bestVerified),
-      percent(it.oracle),
-      it.flips ? `${it.flips.majority.rightToWrong}/${it.flips.majority.wrongToRight}` : '-',
-      it.meanScore === null ? '-' : it.meanScore.toFixed(3),
-      it.experienceBank.toFixed(1),
-      it.guidelineBank.toFixed(1),
-      kilo(tokens),
-      String(it.failures),
-    ];
-  });
+      cell: (it) => (it.judgeCoverage != null && it.judgeCoverage < 1 ? `${percent(it.pass1)} (${percent(it.judgeCoverage)} judged)` : percent(it.pass1)),
+      essential: true,
+    },
+    ...(judged
+      ? [
+          { title: 'Pass@1 rule', cell: (it: IterationMetrics) => percent(it.pass1Rule), essential: false },
+          { title: 'disagree', cell: (it: IterationMetrics) => `${it.disagreements ?? 0}/${it.judged ?? 0}`, essential: false },
+        ]
+      : []),
+    { title: 'majority', cell: (it) => percent(it.majority), essential: true },
+    ...(scored ? [{ title: 'best-verified', cell: (it: IterationMetrics) => percent(it.bestVerified), essential: true }] : []),
+    { title: 'pass@N', cell: (it) => percent(it.oracle), essential: true },
+    { title: 'flips R→W/W→R', cell: (it) => (it.flips ? `${it.flips.majority.rightToWrong}/${it.flips.majority.wrongToRight}` : '-'), essential: false },
+    ...(scored ? [{ title: 'mean score', cell: (it: IterationMetrics) => (it.meanScore === null ? '-' : it.meanScore.toFixed(3)), essential: false }] : []),
+    ...(banked
+      ? [
+          { title: 'E bank', cell: (it: IterationMetrics) => it.experienceBank.toFixed(1), essential: false },
+          { title: 'G bank', cell: (it: IterationMetrics) => it.guidelineBank.toFixed(1), essential: false },
+        ]
+      : []),
+    { title: 'tokens', cell: (it) => kilo(Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0)), essential: true },
+    { title: 'failed', cell: (it) => String(it.failures), essential: true },
+  ];
+  const shown = columns.filter((column) => options.wide === true || column.essential);
+  const header = shown.map((column) => column.title);
+  const rows = iterations.map((it) => shown.map((column) => column.cell(it)));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padStart(widths[column] ?? 0)).join('  ');
-  const title = options.simulated
-    ? 'Results per iteration (simulated model: these figures exercise the runtime, they measure no real LLM)'
-    : 'Results per iteration';
+  const title = options.simulated ? ['Results per iteration (simulated model: these figures exercise the runtime,', 'they measure no real LLM)'] : ['Results per iteration'];
+  const hidden = columns.length - shown.length;
+  const footer = hidden > 0 ? wrap(`(--wide adds ${columns.filter((c) => !shown.includes(c)).map((c) => c.title).join(', ')})`, NARROW_WIDTH) : [];
   const grading = judged
     ? []
-    : ['Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).'];
-  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...grading].join('\n');
+    : wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).', NARROW_WIDTH);
+  return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...grading].join('\n');
 }

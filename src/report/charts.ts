@@ -9,6 +9,7 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
+import { bootstrapBand, type ProblemFigure } from './bootstrap.ts';
 
 /** One dataset: a line (points) or one series of bars (values, one per label). */
 export interface DatasetSpec {
@@ -21,6 +22,8 @@ export interface DatasetSpec {
   points?: Array<[number, number]>;
   /** Bar values, one per label. */
   values?: number[];
+  /** A line's 95% bootstrap interval over problems: [x, low, high], drawn as a shaded band. */
+  band?: Array<[number, number, number]>;
 }
 
 /** One chart, as the browser script draws it. */
@@ -43,6 +46,8 @@ export interface ChartSpec {
   datasets: DatasetSpec[];
   /** Number of runs the chart should show data for. */
   runs: number;
+  /** Why the chart has nothing to draw, shown in its place; absent when it has data. */
+  empty?: string;
 }
 
 const ROLE_COLORS: Record<string, string> = {
@@ -71,16 +76,40 @@ export function tokensOf(it: IterationMetrics): number {
 type Pick = (it: IterationMetrics) => number | null | undefined;
 type X = (it: IterationMetrics, i: number, all: IterationMetrics[]) => number;
 
-function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration): DatasetSpec[] {
-  return runs.map((run, r) => ({
-    label: runLabel(run),
-    color: runColor(r),
-    run: r,
-    points: run.iterations.flatMap((it, i, all) => {
-      const y = pick(it);
-      return y === null || y === undefined ? [] : [[x(it, i, all), y] as [number, number]];
-    }),
-  }));
+function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, options: { band?: ProblemFigure; only?: (run: ReportRun) => boolean } = {}): DatasetSpec[] {
+  return runs.flatMap((run, r) => {
+    if (options.only && !options.only(run)) return [];
+    const band = options.band === undefined ? undefined : bootstrapBand(run.problems, options.band, run.dir);
+    return [
+      {
+        label: runLabel(run),
+        color: runColor(r),
+        run: r,
+        points: run.iterations.flatMap((it, i, all) => {
+          const y = pick(it);
+          return y === null || y === undefined ? [] : [[x(it, i, all), y] as [number, number]];
+        }),
+        ...(band && band.length > 0 ? { band } : {}),
+      },
+    ];
+  });
+}
+
+/** Why an accuracy chart of these runs is empty: no candidate of any run was graded. */
+function ungradedReason(runs: ReportRun[]): string {
+  const proof = runs.some((run) => run.proof);
+  return (
+    'No candidate was graded, so there is nothing to plot. ' +
+    (proof
+      ? 'The runs are in proof mode (the default), which grades only against reference solutions or with the LLM judge; for problems with short answers, run with --no-proof.'
+      : 'The problems have no reference answers.')
+  );
+}
+
+/** Marks a chart whose datasets hold no point or value with the reason. */
+function withReason(spec: ChartSpec, reason: string): ChartSpec {
+  const drawn = spec.datasets.some((d) => (d.points?.length ?? 0) > 0 || (d.values ?? []).some((v) => v > 0));
+  return drawn ? spec : { ...spec, empty: reason };
 }
 
 function cumulativeTokens(_: IterationMetrics, i: number, all: IterationMetrics[]): number {
@@ -97,24 +126,34 @@ export function chartSpecs(runs: ReportRun[]): ChartSpec[] {
   const titled = (title: string) => (simulated ? `${title} · simulated model` : title);
   const base = { kind: 'line' as const, xTitle: 'iteration', percent: false, integerX: true, runs: runs.length };
   const share = { ...base, percent: true };
+  const ungraded = ungradedReason(runs);
+  const verified = (run: ReportRun) => run.verifier;
   const specs: ChartSpec[] = [
-    { ...share, id: 'pass1', title: titled('Pass@1 per iteration'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1) },
-    { ...share, id: 'majority', title: titled('Majority vote per iteration'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority) },
-    { ...share, id: 'best-verified', title: titled('Best-verified per iteration'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified) },
-    { ...share, id: 'oracle', title: titled('Oracle pass@N per iteration'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle) },
+    { ...share, id: 'pass1', title: titled('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1' }) },
+    { ...share, id: 'majority', title: titled('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority' }) },
+    ...(runs.some(verified)
+      ? [{ ...share, id: 'best-verified', title: titled('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]
+      : []),
+    { ...share, id: 'oracle', title: titled('Oracle pass@N per iteration (95% interval)'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle, undefined, { band: 'oracle' }) },
     { ...share, id: 'pass1-tokens', title: titled('Pass@1 against tokens spent'), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens) },
-    { ...base, id: 'tokens', title: titled('Tokens per iteration'), yTitle: 'tokens', datasets: lines(runs, tokensOf) },
-    {
+  ].map((spec) => withReason(spec, ungraded));
+  specs.push(withReason({ ...base, id: 'tokens', title: titled('Tokens per iteration'), yTitle: 'tokens', datasets: lines(runs, tokensOf) }, 'No iteration completed.'));
+  if (runs.some((run) => run.iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0))) {
+    specs.push({
       ...base,
       id: 'banks',
       title: titled('Bank growth: experience —, guideline - -'),
       yTitle: 'records per problem',
-      datasets: runs.flatMap((run, r) => [
-        { label: `${runLabel(run)}: experience`, color: runColor(r), run: r, points: run.iterations.map((it) => [it.iteration, it.experienceBank] as [number, number]) },
-        { label: `${runLabel(run)}: guideline`, color: runColor(r), run: r, dashed: true, points: run.iterations.map((it) => [it.iteration, it.guidelineBank] as [number, number]) },
-      ]),
-    },
-  ];
+      datasets: runs.flatMap((run, r) =>
+        run.verifier
+          ? [
+              { label: `${runLabel(run)}: experience`, color: runColor(r), run: r, points: run.iterations.map((it) => [it.iteration, it.experienceBank] as [number, number]) },
+              { label: `${runLabel(run)}: guideline`, color: runColor(r), run: r, dashed: true, points: run.iterations.map((it) => [it.iteration, it.guidelineBank] as [number, number]) },
+            ]
+          : [],
+      ),
+    });
+  }
   const roles = [...new Set(runs.flatMap((run) => Object.keys(run.totals.tokensByRole)))];
   specs.push({
     ...base,

@@ -30,7 +30,7 @@ export const CLIENT_SCRIPT = `(function () {
     for (var r = 0; r < spec.runs; r++) counts.push(0);
     chart.data.datasets.forEach(function (ds, i) {
       var meta = chart.getDatasetMeta(i);
-      if (meta.hidden) return;
+      if (meta.hidden || ds.tmasBand) return;
       meta.data.forEach(function (el, j) {
         if (!Number.isFinite(el.x) || !Number.isFinite(el.y)) return;
         if (spec.kind === 'bar' && !(ds.data[j] > 0)) return;
@@ -45,10 +45,26 @@ export const CLIENT_SCRIPT = `(function () {
   var drawn = [];
   specs.forEach(function (spec) {
     var canvas = document.getElementById('chart-' + spec.id);
+    if (spec.empty) {
+      // Nothing to draw: say why in the chart's place instead of an empty frame.
+      var box = canvas.parentNode;
+      box.style.height = 'auto';
+      var why = document.createElement('p');
+      why.className = 'empty-chart';
+      var title = document.createElement('b');
+      title.textContent = spec.title;
+      why.appendChild(title);
+      why.appendChild(document.createElement('br'));
+      why.appendChild(document.createTextNode(spec.empty));
+      box.replaceChildren(why);
+      drawn.push({ id: spec.id, title: spec.title, type: spec.kind, datasets: 0, pointsPerRun: spec.datasets.map(function () { return 0; }), empty: spec.empty });
+      return;
+    }
     var horizontal = spec.kind === 'bar' && spec.stacked === true;
     var format = spec.percent ? percent : short;
     var tick = { callback: function (v) { return format(v); } };
-    var datasets = spec.datasets.map(function (d) {
+    var datasets = [];
+    spec.datasets.forEach(function (d) {
       var ds = { label: d.label, borderColor: d.color, backgroundColor: d.color, tmasRun: d.run };
       if (spec.kind === 'line') {
         ds.data = d.points.map(function (p) { return { x: p[0], y: p[1] }; });
@@ -61,7 +77,13 @@ export const CLIENT_SCRIPT = `(function () {
       } else {
         ds.data = d.values;
       }
-      return ds;
+      datasets.push(ds);
+      if (d.band) {
+        // The 95% interval as a shaded band: a lower edge, and an upper edge filled down to it.
+        var edge = { borderWidth: 0, pointRadius: 0, pointHitRadius: 0, tmasBand: true, tmasRun: d.run, label: d.label + ' (95% interval)' };
+        datasets.push(Object.assign({}, edge, { data: d.band.map(function (b) { return { x: b[0], y: b[1] }; }), fill: false }));
+        datasets.push(Object.assign({}, edge, { data: d.band.map(function (b) { return { x: b[0], y: b[2] }; }), fill: '-1', backgroundColor: d.color + '2e' }));
+      }
     });
     var scales;
     if (spec.kind === 'line') {
@@ -85,12 +107,13 @@ export const CLIENT_SCRIPT = `(function () {
         scales: scales,
         plugins: {
           title: { display: true, text: spec.title, font: { size: 14 } },
-          legend: { position: 'bottom', labels: { boxWidth: 18 } },
-          tooltip: { callbacks: { label: function (ctx) { return ctx.dataset.label + ': ' + format(horizontal ? ctx.parsed.x : ctx.parsed.y); } } },
+          legend: { position: 'bottom', labels: { boxWidth: 18, filter: function (item, data) { return !data.datasets[item.datasetIndex].tmasBand; } } },
+          tooltip: { filter: function (item) { return !item.dataset.tmasBand; }, callbacks: { label: function (ctx) { return ctx.dataset.label + ': ' + format(horizontal ? ctx.parsed.x : ctx.parsed.y); } } },
         },
       },
     });
-    drawn.push({ id: spec.id, title: chart.options.plugins.title.text, type: chart.config.type, datasets: chart.data.datasets.length, pointsPerRun: pointsPerRun(chart, spec) });
+    var lines = chart.data.datasets.filter(function (ds) { return !ds.tmasBand; }).length;
+    drawn.push({ id: spec.id, title: chart.options.plugins.title.text, type: chart.config.type, datasets: lines, bands: chart.data.datasets.length - lines, pointsPerRun: pointsPerRun(chart, spec) });
   });
   window.__tmasCharts = drawn;
   // Browsers open a closed <details> around a link's target only in some versions: open it here, and its ancestors.

@@ -31,6 +31,8 @@ export interface IterationDetail {
 
 /** Everything the details of one problem show. */
 export interface ProblemDetail {
+  /** The problem's position in the run's input: how `tmas view` addresses it. */
+  ordinal: number;
   iterations: IterationDetail[];
   /** The records of the banks after the problem's last iteration. */
   finalBanks: { experience: string[]; guidelines: string[] };
@@ -48,7 +50,7 @@ export async function readDetails(store: Store): Promise<Map<string, ProblemDeta
   for await (const record of store.iterationRecords()) {
     let detail = details.get(record.problem);
     if (!detail) {
-      detail = { iterations: [], finalBanks: { experience: [], guidelines: [] } };
+      detail = { ordinal: record.ordinal, iterations: [], finalBanks: { experience: [], guidelines: [] } };
       details.set(record.problem, detail);
     }
     const banks = await store.getBanks(record.ordinal, record.iteration);

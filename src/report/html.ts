@@ -19,28 +19,26 @@ function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
 }
 
+/** The runs table: one row per run, its description wrapped in the first cell, columns only where some run has the figure. */
 function totalsTable(runs: ReportRun[]): string {
-  const header = ['run', 'strategy', 'settings', 'problems', 'iters', 'Pass@1', 'majority', 'best-verif.', 'pass@N', 'solved', 'tokens', 'tok/solved', 'calls', 'failed', 'retries', 'flips R→W/W→R', 'judge disagr.', 'wall'];
+  const verified = runs.some((run) => run.verifier);
+  const judged = runs.some((run) => run.totals.judged > 0);
+  const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved)', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
   const rows = runs.map((run) => {
     const t = run.totals;
+    const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
     return [
-      `${escapeXml(run.name)}${run.simulated ? ' <span class="sim">simulated</span>' : ''}`,
-      escapeXml(run.strategy ?? '–'),
-      escapeXml(run.settings || '–'),
-      String(t.problems),
-      String(t.iterations),
+      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
+      `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),
-      percent(t.final?.bestVerified),
+      ...(verified ? [run.verifier ? percent(t.final?.bestVerified) : 'n/a'] : []),
       percent(t.final?.oracle),
       t.solved === null ? '–' : String(t.solved),
-      shortNumber(t.tokens.total),
-      t.tokensPerSolved === null ? '–' : shortNumber(t.tokensPerSolved),
-      String(t.calls),
-      String(t.failures),
-      t.retries === null ? '–' : String(t.retries),
+      `${shortNumber(t.tokens.total)} (${t.tokensPerSolved === null ? '–' : shortNumber(t.tokensPerSolved)})`,
+      `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})`,
       `${t.flips.majority.rightToWrong} / ${t.flips.majority.wrongToRight}`,
-      t.judged > 0 ? `${t.disagreements} of ${t.judged}` : '–',
+      ...(judged ? [t.judged > 0 ? `${t.disagreements} of ${t.judged}` : '–'] : []),
       t.wallSeconds === null ? '–' : `${t.wallSeconds.toFixed(1)} s`,
     ];
   });
@@ -66,28 +64,33 @@ export function detailAnchor(problem: string, run: number, part: number | 'banks
 }
 
 /** A problem's candidates per iteration (hover a candidate for the start of its summary), bank sizes, and its final banks. */
-function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string): string {
+function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string, verifier: boolean): string {
   if (!detail) return '';
   const rows = detail.iterations.map((it) => [
     `<span id="${anchor(it.iteration)}">${it.iteration}</span>`,
     it.candidates
       .map((c) => {
-        const grade = c.correctJudge !== null ? c.correctJudge >= 0.5 : c.correct;
-        const score = c.score === null ? '' : ` ${c.score.toFixed(2)}`;
+        // One rule for judge ties everywhere (as the metrics count them): correct only when more than half of the passes say so.
+        const grade = c.correctJudge !== null ? c.correctJudge > 0.5 : c.correct;
+        const score = c.score === null || !verifier ? '' : ` ${c.score.toFixed(2)}`;
         return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${escapeXml(c.answer ?? '∅')} ${mark(grade)}${score}</span>`;
       })
       .join(' ')
       .replace(/^/, '<div class="cands">')
       .concat('</div>'),
-    it.experience === null ? '–' : String(it.experience),
-    it.guidelines === null ? '–' : String(it.guidelines),
+    ...(verifier ? [it.experience === null ? '–' : String(it.experience), it.guidelines === null ? '–' : String(it.guidelines)] : []),
   ]);
   const list = (items: string[]) => (items.length === 0 ? '<p class="hint">(empty)</p>' : `<ul>${items.map((i) => `<li>${escapeXml(i)}</li>`).join('')}</ul>`);
   return (
-    table(['iteration', 'candidates: answer, grade, calibrated score (hover: summary)', 'E bank', 'G bank'], rows) +
-    `<details class="banks" id="${anchor('banks')}"><summary>final banks</summary><h5>experience</h5>${list(detail.finalBanks.experience)}<h5>guidelines</h5>${list(detail.finalBanks.guidelines)}</details>`
+    table(['iteration', verifier ? 'candidates: answer, grade, calibrated score (hover: summary)' : 'candidates: answer, grade', ...(verifier ? ['E bank', 'G bank'] : [])], rows) +
+    (verifier
+      ? `<details class="banks" id="${anchor('banks')}"><summary>final banks</summary><h5>experience</h5>${list(detail.finalBanks.experience)}<h5>guidelines</h5>${list(detail.finalBanks.guidelines)}</details>`
+      : `<span id="${anchor('banks')}"></span>`)
   );
 }
+
+/** Where `tmas view` listens by default: the report links each problem's texts there. */
+const VIEW_URL = 'http://127.0.0.1:8765/';
 
 function problemTable(runs: ReportRun[]): string {
   const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
@@ -109,29 +112,32 @@ function problemTable(runs: ReportRun[]): string {
     const sections = runs.map((run, r) => {
       const p = byRun[r]?.get(id);
       if (!p) return '';
+      const judged = p.iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
       const rows = p.iterations.map((it) => [
         String(it.iteration),
         percent(it.pass1),
-        percent(it.pass1Rule),
-        percent(it.pass1Judge),
+        ...(judged ? [percent(it.pass1Rule), percent(it.pass1Judge)] : []),
         mark(it.majority),
-        mark(it.bestVerified),
+        ...(run.verifier ? [mark(it.bestVerified)] : []),
         mark(it.oracle),
-        it.meanScore === null ? '–' : it.meanScore.toFixed(3),
+        ...(run.verifier ? [it.meanScore === null ? '–' : it.meanScore.toFixed(3)] : []),
         escapeXml(it.answer ?? '–'),
-        it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–',
+        ...(judged ? [it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–'] : []),
       ]);
-      const figures = table(['iteration', 'Pass@1', 'rule', 'judge', 'majority', 'best-verified', 'pass@N', 'mean score', 'majority answer', 'disagreements'], rows);
-      return `<h4>${escapeXml(runLabel(run))}</h4>${figures}${candidateSection(run.details.get(id), (part) => detailAnchor(id, r, part))}`;
+      const header = ['iteration', 'Pass@1', ...(judged ? ['rule', 'judge'] : []), 'majority', ...(run.verifier ? ['best-verified'] : []), 'pass@N', ...(run.verifier ? ['mean score'] : []), 'majority answer', ...(judged ? ['disagreements'] : [])];
+      const detail = run.details.get(id);
+      const last = p.iterations.at(-1)?.iteration ?? 0;
+      const viewLink = detail ? ` <a class="view" href="${VIEW_URL}#/run/${r}/problem/${detail.ordinal}/${last}">solutions, verifications, prompts in tmas view</a>` : '';
+      return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier)}`;
     });
     // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).
-    return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts: <code>results.jsonl</code> and <code>tmas show</code> on the run directory.</p></details>`;
+    return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts (each candidate's solution, reasoning, verifications, summary, judge verdicts, and every prompt as sent): the links above open them in <code>tmas view ${escapeXml(runs.map((run) => run.dir).join(' '))}</code>, which must be running on its default port.</p></details>`;
   });
   return `${table(header, rows)}<h3>Per-problem details</h3>${details.join('')}`;
 }
 
 const STYLE = `
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1120px}
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1352px}
 h1{font-size:22px;margin:0 0 4px}
 .sim{background:#b8860b;color:#fff;border-radius:4px;padding:1px 6px;font-size:12px;font-weight:600}
 .banner{background:#fff4d6;border:1px solid #e0b84c;padding:8px 12px;border-radius:6px;margin:12px 0}
@@ -152,6 +158,9 @@ td .cand{white-space:nowrap}
 details.problem{margin:4px 0}
 details.problem:has(:target),details.problem:has(:target) :target{outline:2px solid #1f77b4}
 .hint{color:#666;font-size:12px}
+.run-cell{white-space:normal;min-width:14em;max-width:30em}
+.empty-chart{padding:12px;color:#444;white-space:normal}
+a.view{font-size:12px;font-weight:normal;margin-left:8px}
 `;
 
 /** A chart's place in the page: a canvas the script draws on, tagged when the runs are simulated. */

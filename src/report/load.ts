@@ -11,6 +11,7 @@ import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import { Store } from '../store/store.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
@@ -25,6 +26,12 @@ export interface ReportRun {
   strategy: string | null;
   /** A one-line description of the settings, e.g. `N=8 M=4 T=4 judge×2`. */
   settings: string;
+  /** The models per endpoint slot and the sampling, e.g. `tmas-sim (all roles) · temperature 0.6, seed 0`. */
+  models: string;
+  /** In proof mode (graded only against reference solutions or by the judge). */
+  proof: boolean;
+  /** The strategy has verifiers: best-verified, scores and banks mean something for it. */
+  verifier: boolean;
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -42,6 +49,19 @@ interface MetricsFile {
   wallSeconds?: number;
   /** The results.jsonl written with this file. */
   results?: { lines: number; sha256: string };
+}
+
+/** `model-a (solution, summary); model-b (verification)`: each distinct model with the slots it serves. */
+function describeModels(endpoints: Record<string, { model: string }>): string {
+  const bySlot = new Map<string, string[]>();
+  for (const [slot, endpoint] of Object.entries(endpoints)) bySlot.set(endpoint.model, [...(bySlot.get(endpoint.model) ?? []), slot]);
+  return bySlot.size === 1 ? `${[...bySlot.keys()][0]} (all roles)` : [...bySlot].map(([model, slots]) => `${model} (${slots.join(', ')})`).join('; ');
+}
+
+/** Whether a strategy has verifiers (from the registry; a plugin's from whether its candidates carry scores). */
+function hasVerifier(strategy: string | null, iterations: IterationMetrics[]): boolean {
+  const roles = strategy === null ? undefined : STRATEGIES[strategy]?.roles;
+  return roles ? 'verification' in roles : iterations.some((it) => it.meanScore !== null);
 }
 
 function bucketOf(ms: number): number {
@@ -78,6 +98,8 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   const latency: Record<string, number[]> = {};
   let strategy: string | null = null;
   let settings = '';
+  let models = '';
+  let proof = false;
   let details = new Map<string, ProblemDetail>();
   let store: Store | null = null;
   try {
@@ -88,11 +110,25 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   if (store) {
     try {
       const manifest = (await store.manifest().get('manifest')) as
-        | { strategy?: string; config?: { nCandidates?: number; nVerifications?: number; maxIterations?: number; judgePasses?: number; proof?: boolean } }
+        | {
+            strategy?: string;
+            config?: {
+              nCandidates?: number;
+              nVerifications?: number;
+              maxIterations?: number;
+              judgePasses?: number;
+              proof?: boolean;
+              temperature?: number;
+              seed?: number;
+              endpoints?: Record<string, { model: string; baseUrl: string | null }>;
+            };
+          }
         | undefined;
       strategy = manifest?.strategy ?? null;
       const c = manifest?.config;
       if (c) settings = `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}`;
+      proof = c?.proof === true;
+      if (c?.endpoints) models = `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}`;
       if (problems === null) {
         const table = createProblemTable();
         for await (const record of store.iterationRecords()) table.add(record);
@@ -116,6 +152,9 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     simulated: metrics.simulated === true,
     strategy,
     settings,
+    models,
+    proof,
+    verifier: hasVerifier(strategy, iterations),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: problems ?? [],

@@ -28,7 +28,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
         run.settings || '–',
         percent(run.totals.final?.pass1),
         percent(run.totals.final?.majority),
-        percent(run.totals.final?.bestVerified),
+        run.verifier ? percent(run.totals.final?.bestVerified) : 'n/a',
         percent(run.totals.final?.oracle),
         run.totals.solved === null ? '–' : String(run.totals.solved),
         String(run.totals.tokens.total),

@@ -87,7 +87,8 @@ export function seqKey(seq: number): string {
 const MAX_OPEN_FILES = 74;
 const MAX_FILE_SIZE = 2 ** 20;
 
-function iterationKey(ordinal: number, iteration: number): string {
+/** The key of a problem's iteration in the `iterations` and `banks` sublevels: input position, then iteration. */
+export function iterationKey(ordinal: number, iteration: number): string {
   return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
 }
 

@@ -1,0 +1,134 @@
+/**
+ * The RL training records of a run, one per generation: every journaled call
+ * (a call that failed for good is never journaled, and each retry after an
+ * unusable output is a generation of its own). Shaped as the TMAS release
+ * shapes them: `prompt` the chat messages as sent, `response` the text with
+ * the reasoning apart, `data_source` `math` for generations that write a
+ * solution and `math_grm` for those that judge one (the generative-reward
+ * records), `reward_model` {ground_truth, style}, `extra_info` with the ids
+ * and the banks the prompt drew on, and `_source`. Streamed in journal-key
+ * order, so an export never holds the run in memory.
+ */
+import type { CandidateResult } from '../kernel/protocol.ts';
+import type { Problem } from '../input/problems.ts';
+import { iterationKey, type BankRecord, type CallRecord, type IterationRecord, type Store } from '../store/store.ts';
+
+/** One RL training record. */
+export interface RlRecord {
+  prompt: Array<{ role: string; content: string }>;
+  response: string;
+  /** The reasoning text of a reasoning model, kept apart from `response`; null when the model sent none. */
+  reasoning: string | null;
+  data_source: string;
+  reward_model: { ground_truth: string | null; style: 'rule' | 'model' };
+  extra_info: {
+    problem_id: string;
+    iteration: number;
+    role: string;
+    index: number;
+    call_key: string;
+    model: string;
+    /** The candidate a solution, verification, summary or judge call is about; null for other calls. */
+    candidate: number | null;
+    /** For a solution: its extracted answer, grade and calibrated score. */
+    answer: string | null;
+    correct: boolean | null;
+    score: number | null;
+    /** For a verification or judge generation: the grade of the candidate it judged (what a GRM reward compares with). */
+    candidate_correct: boolean | null;
+    finish_reason: string;
+    prompt_tokens: number;
+    completion_tokens: number;
+    /** The banks E(t-1) and G(t-1) the prompt drew on (empty when it drew on none). */
+    experience_bank: Array<{ kind: string; text: string }>;
+    guideline_bank: Array<{ strategy: string; outcome: string }>;
+  };
+  /** Where a solution's prompt came from (normal, experience, guideline); the role for other generations. */
+  _source: string;
+}
+
+/** Roles whose output is a solution of the problem (every strategy's). */
+const SOLUTION_ROLES = new Set(['solution', 'rewrite', 'refine', 'rollout', 'solver']);
+/** Roles whose output judges a solution: the generative-reward records. */
+const VERIFIER_ROLES = new Set(['verification', 'judge', 'critique', 'critic', 'evaluator']);
+
+/** `math`, `math_grm`, or `tmas_<role>` for the other generations (summaries, bank updates, plans). */
+export function dataSourceOf(role: string): string {
+  if (SOLUTION_ROLES.has(role)) return 'math';
+  if (VERIFIER_ROLES.has(role)) return 'math_grm';
+  return `tmas_${role}`;
+}
+
+/** The candidate a TMAS-role call is about, from its index (see the roles' `index` functions). */
+function candidateOf(role: string, index: number): number | null {
+  if (role === 'verification') return Math.floor(index / 10_000);
+  if (role === 'judge') return Math.floor(index / 100);
+  if (role === 'solution' || role === 'summary') return index;
+  return null;
+}
+
+function gradeOf(candidate: CandidateResult | undefined): boolean | null {
+  if (!candidate) return null;
+  // One rule for judge ties everywhere: correct only when more than half of the passes say so.
+  if (candidate.correctJudge !== null && candidate.correctJudge !== undefined) return candidate.correctJudge > 0.5;
+  return candidate.correct;
+}
+
+/** What a (problem, iteration) adds to its calls' records: the candidates and the banks before it. */
+interface IterationContext {
+  key: string;
+  candidates: CandidateResult[];
+  before: BankRecord | undefined;
+}
+
+/** Streams the RL records of a run. */
+export async function* rlRecords(store: Store, options: { proof: boolean }): AsyncGenerator<RlRecord> {
+  const problems = await store.loadProblems();
+  const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
+  let context = null as IterationContext | null;
+  for await (const value of store.calls().values()) {
+    const call = value as CallRecord;
+    const known = ordinals.get(call.problem);
+    if (!known) continue;
+    const contextKey = iterationKey(known.ordinal, call.iteration);
+    if (context?.key !== contextKey) {
+      const record = (await store.iterations().get(contextKey)) as IterationRecord | undefined;
+      const before = call.iteration > 0 ? await store.getBanks(known.ordinal, call.iteration - 1) : undefined;
+      context = { key: contextKey, candidates: record?.candidates ?? [], before };
+    }
+    const candidateIndex = candidateOf(call.role, call.index);
+    const candidate = candidateIndex === null ? undefined : context.candidates.find((c) => c.candidate === candidateIndex);
+    const source = call.role === 'solution' && candidate ? candidate.source : call.role;
+    // TMAS's exploit prompt draws on E(t-1), its explore prompt on G(t-1); rse's rollouts on its experience.
+    const banks = call.iteration > 0 ? context.before : undefined;
+    const experience = source === 'experience' || call.role === 'rollout' ? (banks?.experience ?? []) : [];
+    const guidelines = source === 'guideline' ? (banks?.guidelines ?? []) : [];
+    const reference = options.proof ? (known.problem.solution ?? known.problem.answer ?? null) : (known.problem.answer ?? null);
+    yield {
+      prompt: call.request.messages.map((m) => ({ role: m.role, content: m.content })),
+      response: call.response.content,
+      reasoning: call.response.reasoning === '' ? null : call.response.reasoning,
+      data_source: dataSourceOf(call.role),
+      reward_model: { ground_truth: reference, style: options.proof ? 'model' : 'rule' },
+      extra_info: {
+        problem_id: call.problem,
+        iteration: call.iteration,
+        role: call.role,
+        index: call.index,
+        call_key: call.key,
+        model: call.request.model,
+        candidate: candidateIndex,
+        answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
+        correct: call.role === 'solution' ? gradeOf(candidate) : null,
+        score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
+        candidate_correct: VERIFIER_ROLES.has(call.role) ? gradeOf(candidate) : null,
+        finish_reason: call.response.finishReason,
+        prompt_tokens: call.usage.promptTokens,
+        completion_tokens: call.usage.completionTokens,
+        experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),
+        guideline_bank: guidelines.map((r) => ({ strategy: r.strategy, outcome: r.outcome })),
+      },
+      _source: source,
+    };
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The viewer's HTTP server: read-only, on loopback. It serves the page, the
+ * bundled libraries (Chart.js and KaTeX, from node_modules: the page needs no
+ * network) and a small JSON API over the runs' stores. Every API answer is one
+ * bounded page (queries.ts), so the server's memory does not grow with a run.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UserError } from '../kernel/errors.ts';
+import { chartLibraryFile } from '../report/chart-library.ts';
+import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
+import { runSummary } from './run-summary.ts';
+import { viewerPage } from './page.ts';
+import type { ViewedRun } from './viewed-run.ts';
+
+/** A listening viewer. */
+export interface ViewerServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+/** Hosts a loopback page may be reached by; anything else is refused (a DNS-rebinding page cannot read a run). */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
+
+class NotFound extends Error {}
+
+/** The page's own script and style, served as they are. */
+const BROWSER_DIR = fileURLToPath(new URL('./browser/', import.meta.url));
+
+function katexDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('katex'));
+}
+
+function sendJson(response: ServerResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(body);
+}
+
+async function sendFile(response: ServerResponse, file: string): Promise<void> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new NotFound(file);
+  response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': info.size, 'cache-control': 'max-age=3600' });
+  createReadStream(file).pipe(response);
+}
+
+function integerParam(params: URLSearchParams, name: string): number | undefined {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return undefined;
+  const value = Number(raw);
+  return Number.isInteger(value) ? value : undefined;
+}
+
+function textParam(params: URLSearchParams, name: string): string | undefined {
+  const raw = params.get(name);
+  return raw === null || raw === '' ? undefined : raw;
+}
+
+async function answerApi(runs: ViewedRun[], parts: string[], params: URLSearchParams): Promise<unknown> {
+  if (parts.length === 0) return Promise.all(runs.map((run, index) => runSummary(run, index)));
+  const run = runs[Number(parts[0])];
+  if (!run) throw new NotFound(parts.join('/'));
+  const what = parts[1];
+  const limit = Math.min(integerParam(params, 'limit') ?? 50, 500);
+  if (what === 'curves') return { live: run.live(), iterations: await run.curves() };
+  if (what === 'problems' && parts.length === 2) {
+    const filter = (textParam(params, 'filter') ?? 'all') as ProblemFilter;
+    return problemPage(run.store, { from: integerParam(params, 'from') ?? 0, limit, filter, search: textParam(params, 'search') ?? '' });
+  }
+  if (what === 'problems' && parts.length === 3) {
+    const detail = await problemDetail(run.store, Number(parts[2]));
+    if (!detail) throw new NotFound(parts.join('/'));
+    return detail;
+  }
+  if (what === 'problems' && parts[3] === 'banks') {
+    return (await banksAfter(run.store, Number(parts[2]), Number(parts[4]))) ?? { experience: [], guidelines: [] };
+  }
+  if (what === 'calls') {
+    const filters = { problem: textParam(params, 'problem'), iteration: integerParam(params, 'iteration'), role: textParam(params, 'role'), search: textParam(params, 'search') };
+    const after = textParam(params, 'after');
+    return callPage(run.store, filters, { limit, ...(after === undefined ? {} : { after }) });
+  }
+  if (what === 'messages') {
+    const filters = { problem: textParam(params, 'problem'), iteration: integerParam(params, 'iteration'), type: textParam(params, 'type') };
+    const after = textParam(params, 'after');
+    return messagePage(run.store, filters, { limit, ...(after === undefined ? {} : { after }) });
+  }
+  throw new NotFound(parts.join('/'));
+}
+
+async function handle(runs: ViewedRun[], request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!LOOPBACK_HOST.test(request.headers.host ?? '')) {
+    response.writeHead(403, { 'content-type': 'text/plain' }).end('tmas view answers only on loopback');
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('the viewer is read-only');
+    return;
+  }
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const route = url.pathname;
+  if (route === '/') {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(viewerPage());
+  } else if (route === '/assets/viewer.js' || route === '/assets/viewer.css') {
+    await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
+  } else if (route === '/assets/chart.js') {
+    await sendFile(response, chartLibraryFile());
+  } else if (route.startsWith('/assets/katex/')) {
+    const root = katexDir();
+    const file = path.resolve(root, `.${decodeURIComponent(route.slice('/assets/katex'.length))}`);
+    if (!file.startsWith(`${root}${path.sep}`)) throw new NotFound(route);
+    await sendFile(response, file);
+  } else if (route === '/api/runs' || route.startsWith('/api/runs/')) {
+    const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeURIComponent);
+    sendJson(response, await answerApi(runs, parts, url.searchParams));
+  } else {
+    throw new NotFound(route);
+  }
+}
+
+/** Starts the viewer on `host:port` (port 0: any free one). */
+export async function startViewer(runs: ViewedRun[], options: { port: number; host?: string }): Promise<ViewerServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer((request, response) => {
+    handle(runs, request, response).catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const notFound = error instanceof NotFound;
+      response.writeHead(notFound ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(notFound ? `not found: ${error.message}` : `error: ${(error as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new UserError('TMAS_USAGE', `--port ${options.port}: the port is in use. Choose another, or 0 for any free port.`, { cause: error }) : error),
+    );
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { expect } from 'vitest';
+import { replayRun } from '../src/analysis/replay.ts';
+import type { Secrets } from '../src/host/config.ts';
+import { ENDPOINT_SLOTS } from '../src/kernel/slots.ts';
+import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
+
+test('a run extended with --resume --max-iterations replays as identical: the extension is part of its history', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(2));
+  const run = path.join(dir, 'run');
+  await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '1']);
+  const extended = await runCli(['run', '--resume', run, '--max-iterations', '3']);
+  expect(extended.code, extended.stderr).toBe(0);
+
+  const report = await replayRun(run, { secrets: SECRETS });
+  expect(report.divergence).toBeNull();
+  expect(report.notReproduced).toBe(0);
+  expect(report.identical).toBe(true);
+  expect(report.misses).toEqual([]);
+});

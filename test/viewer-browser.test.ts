@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { runViewCommand, serveLiveRun } from '../src/cli/view.command.ts';
+import { runEvaluation } from '../src/host/run-evaluation.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
+import { runInProcess, test, writeProblems } from './fixtures.ts';
+
+/** Debian's Chromium (`.ci/run` installs it); without it these tests skip. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Problems whose questions carry LaTeX, so that the page has math to render. */
+const MATH_PROBLEMS = [
+  { problem_id: 'p1', question: 'What is the remainder when $2^{10}$ is divided by $7$?', answer: '2' },
+  { problem_id: 'p2', question: 'Compute $\\frac{12}{4} + 3$.', answer: '6' },
+  { problem_id: 'p3', question: 'Find $x$ if $x^2 = 49$ and $x > 0$.', answer: '7' },
+];
+
+/** A page that records console errors and every request that leaves loopback (those are refused). */
+async function watchedPage(browser: Browser): Promise<{ page: Page; errors: string[]; outside: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  return { page, errors, outside };
+}
+
+async function firstCall(dir: string, prefix: string): Promise<CallRecord> {
+  const store = await Store.open(dir);
+  try {
+    for await (const value of store.calls().values({ gte: prefix, lt: `${prefix}\uffff`, limit: 1 })) return value as CallRecord;
+    throw new Error(`no call under ${prefix}`);
+  } finally {
+    await store.close();
+  }
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
+  test('a finished run: a candidate\'s verification text and its prompt as sent are on the page, math is rendered, nothing leaves loopback', async ({ dir }) => {
+    const input = await writeProblems(dir, MATH_PROBLEMS);
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1']);
+    const verification = await firstCall(run, 'p1/1/verification/');
+    const solution = await firstCall(run, 'p1/1/solution/');
+
+    const viewer = await runViewCommand([run], { port: 0 });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const { page, errors, outside } = await watchedPage(browser);
+      await page.goto(viewer.url, { waitUntil: 'load' });
+      // One run: the page opens it, with its curves and problem table.
+      await page.waitForSelector('body[data-ready="#/run/0"]');
+      expect(await page.locator('table.problems tr').count()).toBe(1 + MATH_PROBLEMS.length);
+      expect(await page.evaluate(() => (window as unknown as { __tmasView: { points: Record<number, number> } }).__tmasView.points[0])).toBe(2);
+
+      // From the problem table to p1's last iteration.
+      await page.click('table.problems a:text("p1")');
+      await page.waitForSelector('body[data-ready="#/run/0/problem/0/1"]');
+      // The question's LaTeX is typeset by KaTeX.
+      expect(await page.locator('.question .katex').count()).toBeGreaterThan(0);
+
+      // The candidate's verification, as the verifier wrote it: collapsed, then opened.
+      const candidate = Math.floor(verification.index / 10_000);
+      const block = page.locator(`#cand-${candidate} details[data-kind="verification"]`).first();
+      expect(await block.locator('.text').isVisible()).toBe(false);
+      await block.locator('summary').click();
+      expect(await block.locator('.text').isVisible()).toBe(true);
+      expect(await block.locator('.text').textContent()).toBe(verification.response.content);
+
+      // The solution call's prompt, message by message as it was sent.
+      const call = page.locator(`.call[data-key="${solution.key}"]`);
+      await call.locator('details[data-kind="prompt"] > summary').click();
+      const system = solution.request.messages.find((m) => m.role === 'system');
+      expect(system).toBeDefined();
+      expect(await call.locator('.message .text').first().textContent()).toBe(system?.content);
+      expect(await call.locator('.call-head').textContent()).toMatch(/tokens · \d+ ms · 1 attempt/);
+
+      // The call list's search finds the verification by a phrase of its text.
+      await page.goto(`${viewer.url}#/run/0/calls?problem=p1&iteration=1&role=verification`);
+      await page.waitForSelector('body[data-ready^="#/run/0/calls"]');
+      expect(await page.locator('.call[data-role="verification"]').count()).toBe(3 * 2);
+
+      await page.screenshot({ path: path.join(dir, 'viewer.png'), fullPage: false });
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+      await viewer.close();
+    }
+  });
+
+  test('a running run (tmas run --view): the curves gain a point while it goes', async ({ dir }) => {
+    const input = await writeProblems(dir, MATH_PROBLEMS);
+    const args = ['--input-file', input, '--output-file', path.join(dir, 'live'), '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '10', '--judge-passes', '0'];
+    const { config, secrets } = toRunConfig(parseRunFlags([...args, '--sim-latency-ms', '60', '--sim-p99-ms', '120']), {});
+    const problems = await loadProblems(config.inputFile);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    let url: string | null = null;
+    let signalUrl: (value: string) => void = () => {};
+    const listening = new Promise<string>((resolve) => (signalUrl = resolve));
+    const view = serveLiveRun({ port: 0, dir: config.outputDir, say: (line) => signalUrl((url = line.match(/http:\S+/)?.[0] ?? '')) });
+    const quiet = { stdout: () => {}, stderr: () => {} };
+    const running = runEvaluation(config, secrets, problems, quiet, { view });
+    try {
+      await Promise.race([listening, running]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const { page, errors, outside } = await watchedPage(browser);
+      await page.goto(url ?? '', { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="#/run/0"]');
+      expect(await page.locator('.tag.live').count()).toBe(1);
+      const points = () => page.evaluate(() => (window as unknown as { __tmasView: { points: Record<number, number> } }).__tmasView.points[0] ?? 0);
+      const before = await points();
+      expect(before).toBeLessThan(10);
+      // The page polls the running process: a later iteration shows up as a new point without a reload.
+      await page.waitForFunction((n) => ((window as unknown as { __tmasView: { points: Record<number, number> } }).__tmasView.points[0] ?? 0) > n, before, { timeout: 60_000 });
+      expect(await points()).toBeGreaterThan(before);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      // Closed before the run ends, when its viewer goes away with it.
+      await page.close();
+    } finally {
+      await running;
+      await browser.close();
+    }
+  });
+});
