@@ -26,6 +26,18 @@ export function decimal(min: number, max: number) {
   };
 }
 
+/** A JSON object (`--extra-body`). */
+export function jsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`expected a JSON object such as '{"top_k":20}': ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object such as \'{"top_k":20}\'');
+  return parsed as Record<string, unknown>;
+}
+
 /** An http(s) URL. */
 export function url(value: string): string {
   try {

@@ -43,8 +43,19 @@ export async function checkEndpoints(endpoints: Array<{ endpoint: Endpoint; flag
   return models;
 }
 
-/** The model a role uses: the one named, else the first one its endpoint lists. */
-export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string): string {
+/**
+ * The model a role uses: the one named, else the first one its endpoint
+ * lists. A named model the endpoint does not list stops the run before any
+ * call (TMAS_MODEL_NOT_SERVED): every call would fail with a 404.
+ */
+export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = ''): string {
+  if (named && listed !== undefined && !listed.some((model) => model.id === named)) {
+    const served = listed.length === 0 ? 'no model' : listed.map((model) => model.id).join(', ');
+    throw new UserError(
+      'TMAS_MODEL_NOT_SERVED',
+      `The endpoint ${baseUrl} does not serve the model "${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`,
+    );
+  }
   if (named) return named;
   const first = listed?.[0]?.id;
   if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint lists no model: name one with ${flag}.`);

@@ -5,10 +5,23 @@
 import type { StrategyOptionValue } from '../../machines/contract.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
 
+/** A slot's own sampling settings (`--top-p`, `--verify-temperature`, `--extra-body`, …); a field is absent when not set. */
+export interface SlotSampling {
+  /** Overrides the temperature the role asks for (the run's `--temperature`). */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  /** A JSON object merged into each request last. */
+  extraBody?: Record<string, unknown>;
+}
+
 /** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
 export interface RoleEndpoint {
   baseUrl: string | null;
   model: string;
+  /** Absent when no sampling flag applies to the slot, so that such runs keep their call keys. */
+  sampling?: SlotSampling;
 }
 
 /** The simulated model's settings (used when no --base-url is given). */
@@ -37,7 +50,14 @@ export interface RunConfig {
   seed: number;
   jaccardThreshold: number;
   temperature: number;
+  /** The idle limit of a call (`--timeout`): no byte for this long gives an attempt up. */
   timeoutSeconds: number;
+  /** `--total-timeout`: a limit on one attempt's whole duration; absent: none. */
+  totalTimeoutSeconds?: number;
+  /** false with `--no-stream`; absent: streamed. */
+  stream?: boolean;
+  /** `openai-reasoning` with `--openai-reasoning`; absent: `chat`, switched per endpoint when one refuses it. */
+  dialect?: 'chat' | 'openai-reasoning';
   maxRetries: number;
   /** Retries of a call whose output a role cannot use (`--parse-retries`); default 2. */
   parseRetries?: number;

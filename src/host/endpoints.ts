@@ -53,11 +53,18 @@ export async function prepareEndpoints(
 
     const listed: Map<string, ListedModel[]> = await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url') })));
     for (const role of ENDPOINT_SLOTS) {
-      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpointFor(role, deps).baseUrl), slotFlag(role, 'model-name'));
+      const { baseUrl } = endpointFor(role, deps);
+      // The embedded simulator answers to any model name it is given.
+      const served = config.endpoints[role].baseUrl === null ? undefined : listed.get(baseUrl);
+      config.endpoints[role].model = resolveModel(config.endpoints[role].model, served, slotFlag(role, 'model-name'), baseUrl);
     }
+    // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =
       usesSimulator(config) ||
-      ENDPOINT_SLOTS.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
+      ENDPOINT_SLOTS.every((role) => {
+        const served = listed.get(endpointFor(role, deps).baseUrl) ?? [];
+        return served.length > 0 && served.every((model) => model.ownedBy === SIMULATED_OWNER);
+      });
     return { sim, simulatorUrl: deps.simulatorUrl, simulated };
   } catch (error) {
     await sim?.close();

@@ -64,7 +64,10 @@ export function createLlmCall(deps: LlmCallDeps) {
     const attempt = input.attempt ?? 0;
     // A retry after unusable output is another request (another seed), journaled under its own key.
     const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
-    const temperature = input.temperature ?? null;
+    const { temperature: slotTemperature, ...rest } = config.endpoints[input.endpoint].sampling ?? {};
+    // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
+    const temperature = slotTemperature ?? input.temperature ?? null;
+    const sampling = Object.keys(rest).length > 0 ? rest : undefined;
     let window = config.maxTokens;
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);
@@ -73,7 +76,7 @@ export function createLlmCall(deps: LlmCallDeps) {
       // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
       // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
       // call up before tokenizing anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed })}`;
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed, ...(sampling === undefined ? {} : { sampling }) })}`;
 
       const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
         ok: true,
@@ -106,20 +109,36 @@ export function createLlmCall(deps: LlmCallDeps) {
       const startedAt = Date.now();
       try {
         const completion = await deps.gateway.complete(
-          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }) },
+          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }), ...(sampling === undefined ? {} : { sampling }) },
           { signal },
         );
+        // A reply without usage is counted with the run's tokenizer, and marked so.
+        const usage = completion.usage ?? {
+          promptTokens: fitted.promptTokens,
+          completionTokens: (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
+          estimated: true as const,
+        };
         const record: CallRecord = {
           key,
           role: input.role,
           problem: input.problem,
           iteration: input.iteration,
           index: input.index,
-          request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
+          request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
           fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
-          response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
-          usage: completion.usage,
-          timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
+          response: {
+            content: completion.content,
+            reasoning: completion.reasoning,
+            finishReason: completion.finishReason,
+            ...(completion.reasoningDialect === null ? {} : { reasoningDialect: completion.reasoningDialect }),
+            ...(completion.model === null || completion.model === endpoint.model ? {} : { model: completion.model }),
+          },
+          usage,
+          timings: {
+            startedAt,
+            latencyMs: Math.round(completion.latencyMs),
+            ...(completion.firstTokenMs === null ? {} : { firstTokenMs: Math.round(completion.firstTokenMs) }),
+          },
           attempts: completion.attempts,
         };
         // Durable before the reply exists: a crash after this line never pays for the call again.

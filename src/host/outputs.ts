@@ -13,7 +13,7 @@ import type { RunConfig } from './config.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
-import type { GatewayStats } from '../gateway/gateway.ts';
+import { gatewaySummary, type GatewayStats } from '../gateway/gateway.ts';
 
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {
@@ -44,7 +44,7 @@ export async function writeOutputs(options: {
     models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,
-    ...(options.gateway ? { gateway: { retries: options.gateway.retries, retriesByCause: options.gateway.retriesByCause, failures: options.gateway.failures, endpoints: options.gateway.endpoints } } : {}),
+    ...(options.gateway ? { gateway: gatewaySummary(options.gateway) } : {}),
     wallSeconds: Math.round(options.wallSeconds * 10) / 10,
     totals: runTotals(options.iterations, { wallSeconds: Math.round(options.wallSeconds * 10) / 10, ...(options.retries === undefined ? {} : { retries: options.retries }) }),
     problems: problems.rows(),

@@ -44,6 +44,18 @@ export interface RunIO {
   terminal?: NodeJS.WriteStream | undefined;
 }
 
+/** The rate of generation in the open streams, from the gateway's streamed characters (about 4 per token) since the last look. */
+function streamRateOf(gateway: Gateway): () => number | null {
+  let last = { chars: 0, at: performance.now() };
+  return () => {
+    if (gateway.stats.streamedChars === 0) return null;
+    const now = { chars: gateway.stats.streamedChars, at: performance.now() };
+    const rate = (now.chars - last.chars) / 4 / Math.max((now.at - last.at) / 1000, 0.001);
+    last = now;
+    return rate;
+  };
+}
+
 /** What a benchmark or a monitor may watch while a run goes: the gateway's counters and the bus. */
 export interface RunObservables {
   gateway: Pick<Gateway, 'stats'>;
@@ -132,6 +144,10 @@ export async function runEvaluation(
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
+      totalTimeoutMs: config.totalTimeoutSeconds === undefined ? null : config.totalTimeoutSeconds * 1000,
+      stream: config.stream ?? true,
+      dialect: config.dialect ?? 'chat',
+      onDialect: (endpoint, dialect, reason) => io.stderr(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
       maxRetries: config.maxRetries,
       backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
       encodeJson,
@@ -154,6 +170,7 @@ export async function runEvaluation(
         inFlight: () => gateway.stats.inFlight,
         queued: () => gateway.stats.queued,
         retries: () => gateway.stats.retries,
+        streamRate: streamRateOf(gateway),
         // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
         limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
         pass1: () => {
