@@ -49,15 +49,19 @@ export function url(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** The reference implementation's names for flags tmas calls otherwise. */
+const ALIASES: Record<string, string> = { '--resume-path': '--resume' };
+
 /**
  * Accepts the reference implementation's snake_case spellings (`--input_file`)
- * by rewriting them to kebab-case before commander sees them.
+ * by rewriting them to kebab-case before commander sees them, and its names
+ * for flags tmas calls otherwise (`--resume_path`).
  */
 export function kebabCaseFlags(argv: string[]): string[] {
   return argv.map((arg) => {
     if (!arg.startsWith('--')) return arg;
     const equals = arg.indexOf('=');
-    const name = equals < 0 ? arg : arg.slice(0, equals);
-    return name.replaceAll('_', '-') + (equals < 0 ? '' : arg.slice(equals));
+    const name = (equals < 0 ? arg : arg.slice(0, equals)).replaceAll('_', '-');
+    return (ALIASES[name] ?? name) + (equals < 0 ? '' : arg.slice(equals));
   });
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
-import { checkEncoding } from '../pool/pool.ts';
+import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { strategyNamed } from '../host/plugins.ts';
@@ -34,6 +34,7 @@ export interface RunFlags {
   answerColumn: string;
   outputFile?: string;
   tokenizer: string;
+  tokenizerPath?: string;
   baseUrl?: string;
   modelName?: string;
   apiKey?: string;
@@ -77,6 +78,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--answer-column <name>', 'CSV input: the column of reference answers', 'Short Answer')
     .option('--output-file <dir>', 'output directory for the store, results.jsonl and metrics.json (default: runs/<input>-<time>)')
     .option('--tokenizer <name>', 'tokenizer for the context budget: o200k_base, cl100k_base or p50k_base', 'o200k_base')
+    .option('--tokenizer-path <dir|file>', "the model's own Hugging Face tokenizer for the context budget: a directory with tokenizer.json (and tokenizer_config.json), or the file; read from disk, never downloaded")
     .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1 (default: the embedded simulated model)', url)
     .option('--model-name <name>', 'model of the solution agent (default: the first model the endpoint lists)')
     .option('--api-key <key>', 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)')
@@ -176,7 +178,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     inputFile: path.resolve(input),
     columns: { id: flags.idColumn, question: flags.questionColumn, answer: flags.answerColumn },
     outputDir,
-    tokenizer: checkEncoding(flags.tokenizer),
+    tokenizer: flags.tokenizerPath === undefined ? checkEncoding(flags.tokenizer) : hfTokenizerName(flags.tokenizerPath),
     maxTokens: flags.maxTokens,
     nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
     nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),

@@ -40,7 +40,7 @@ const SETTINGS: Setting[] = [
   field('nVerifications', '--n-verifications', true),
   field('seed', '--seed', true),
   field('epsilon', '--epsilon', true),
-  field('tokenizer', '--tokenizer', true),
+  { ...field('tokenizer', '--tokenizer', true), options: ['tokenizer', 'tokenizerPath'] },
   field('temperature', '--temperature', true),
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),
