@@ -98,9 +98,9 @@ describe('the LLM judge against the simulated model', () => {
   test('the default is 4 judge passes; the demo uses fewer; --judge-* endpoints default to the solution agent', () => {
     const plain = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--base-url', 'http://localhost:8000/v1', '--model-name', 'm']), {});
     expect(plain.config.judgePasses).toBe(4);
-    expect(plain.config.endpoints.judge).toEqual({ baseUrl: 'http://localhost:8000/v1', model: 'm' });
+    expect(plain.config.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm' });
     const own = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-base-url', 'http://judge:9000/v1', '--judge-model-name', 'j', '--judge-api-key', 'k']), {});
-    expect(own.config.endpoints.judge).toEqual({ baseUrl: 'http://judge:9000/v1', model: 'j' });
+    expect(own.config.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j' });
     expect(own.secrets.judge).toBe('k');
     expect(toRunConfig(parseRunFlags(['--demo']), {}).config.judgePasses).toBeLessThan(4);
   });

@@ -397,3 +397,55 @@ describe('tmas run against real-looking servers', () => {
     }
   });
 });
+
+describe('replica pools', () => {
+  test('a pool of three replicas, one of them down, finishes with results byte-identical to one endpoint; metrics show each replica', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(3));
+    const [a, b] = await Promise.all([startSimProcess(['--problems', problems]), startSimProcess(['--problems', problems])]);
+    // A port nothing listens on: every attempt is refused.
+    const dead = await serve(() => {});
+    await dead.close();
+    try {
+      const common = ['run', '--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
+      const single = await runCli([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
+      expect(single.code, single.stderr).toBe(0);
+      const pooled = await runCli([...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
+      expect(pooled.code, pooled.stderr).toBe(0);
+      expect(pooled.stderr).toContain(`the replica ${dead.url} does not answer`);
+      const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');
+      expect(await results('pool')).toBe(await results('single'));
+
+      const metrics = JSON.parse(await readFile(path.join(dir, 'pool', 'metrics.json'), 'utf8')) as {
+        gateway: { endpoints: Array<{ baseUrl: string; calls: number; errors: number; drained: boolean; limit: number; inFlight: number }> };
+      };
+      const replica = (url: string) => metrics.gateway.endpoints.find((endpoint) => endpoint.baseUrl === url);
+      expect(replica(dead.url)).toMatchObject({ calls: 0, drained: true });
+      expect(replica(a.url)?.calls).toBeGreaterThan(0);
+      expect(replica(b.url)?.calls).toBeGreaterThan(0);
+      expect(replica(a.url)?.drained).toBe(false);
+    } finally {
+      a.child.kill();
+      b.child.kill();
+    }
+  });
+
+  test('a pool whose every replica is down stops the run, resumable (TMAS_ENDPOINT_DOWN)', async () => {
+    const failing = await serve((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'GPU fell off the bus', type: 'server_error' } }));
+    });
+    const other = await serve((_req, res) => res.socket?.destroy());
+    const gateway = createGateway({ ...FAST, maxRetries: 8, timeoutMs: 5000, stream: false });
+    try {
+      const request = { ...solutionCall(failing.url), endpoint: { baseUrl: failing.url, model: 'm', apiKey: 'k', replicas: [failing.url, other.url] } };
+      const failure = await gateway.complete(request).catch((error: unknown) => error);
+      expect((failure as CallFailedError).code).toBe('TMAS_ENDPOINT_DOWN');
+      await expect(gateway.down).rejects.toMatchObject({ code: 'TMAS_ENDPOINT_DOWN', message: expect.stringContaining('Every replica') });
+      expect(gateway.stats.endpoints.every((endpoint) => endpoint.drained)).toBe(true);
+    } finally {
+      gateway.close();
+      await failing.close();
+      await other.close();
+    }
+  });
+});

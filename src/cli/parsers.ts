@@ -26,6 +26,13 @@ export function decimal(min: number, max: number) {
   };
 }
 
+/** One or more http(s) URLs, comma-separated; a repeated flag adds to the list (a replica pool). */
+export function urls(value: string, previous: string[] | undefined): string[] {
+  const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '').map(url);
+  if (given.length === 0) throw new InvalidArgumentError('expected an http(s) URL such as http://localhost:8000/v1');
+  return [...new Set([...(previous ?? []), ...given])];
+}
+
 /** A JSON object (`--extra-body`). */
 export function jsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;

@@ -11,7 +11,7 @@ import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { strategyNamed } from '../host/plugins.ts';
-import { decimal, integer, jsonObject, kebabCaseFlags, url } from './parsers.ts';
+import { decimal, integer, jsonObject, kebabCaseFlags, urls } from './parsers.ts';
 import { defineStrategyFlags, strategyOptionsOf } from './strategy-flags.ts';
 
 /** The demo problem set shipped with tmas. */
@@ -35,7 +35,7 @@ export interface RunFlags {
   outputFile?: string;
   tokenizer: string;
   tokenizerPath?: string;
-  baseUrl?: string;
+  baseUrl?: string[];
   modelName?: string;
   apiKey?: string;
   nCandidates?: number;
@@ -50,6 +50,7 @@ export interface RunFlags {
   jaccardThreshold: number;
   temperature: number;
   timeout: number;
+  replicaMaxInFlight?: number;
   totalTimeout?: number;
   stream: boolean;
   openaiReasoning?: boolean;
@@ -79,7 +80,8 @@ export function defineRunOptions(command: Command): Command {
     .option('--output-file <dir>', 'output directory for the store, results.jsonl and metrics.json (default: runs/<input>-<time>)')
     .option('--tokenizer <name>', 'tokenizer for the context budget: o200k_base, cl100k_base or p50k_base', 'o200k_base')
     .option('--tokenizer-path <dir|file>', "the model's own Hugging Face tokenizer for the context budget: a directory with tokenizer.json (and tokenizer_config.json), or the file; read from disk, never downloaded")
-    .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1 (default: the embedded simulated model)', url)
+    .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1; several (comma-separated or repeated) make a replica pool (default: the embedded simulated model)', urls)
+    .option('--replica-max-in-flight <n>', 'the most calls in flight on one replica of a pool (default: no cap but --concurrency)', integer(1, 100_000))
     .option('--model-name <name>', 'model of the solution agent (default: the first model the endpoint lists)')
     .option('--api-key <key>', 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)')
     .option('--n-candidates <n>', 'candidates per iteration, N (default 8)', integer(1, 1024))
@@ -111,7 +113,7 @@ export function defineRunOptions(command: Command): Command {
   defineStrategyFlags(command);
   for (const slot of OTHER_SLOTS) {
     command
-      .option(`${slotFlag(slot, 'base-url')} <url>`, `endpoint of ${slotAgent(slot)} (default: the solution agent's)`, url)
+      .option(`${slotFlag(slot, 'base-url')} <url>`, `endpoint of ${slotAgent(slot)}, or several for a replica pool (default: the solution agent's)`, urls)
       .option(`${slotFlag(slot, 'model-name')} <name>`, `model of ${slotAgent(slot)} (default: the solution agent's)`)
       .option(`${slotFlag(slot, 'api-key')} <key>`, `API key of ${slotAgent(slot)} (default: the solution agent's)`)
       .option(`${slotFlag(slot, 'temperature')} <x>`, `temperature of ${slotAgent(slot)} (default: the role's, --temperature)`, decimal(0, 2))
@@ -166,7 +168,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
   const endpoints = { solution } as RunConfig['endpoints'];
   const secrets = { solution: key } as Secrets;
   for (const slot of OTHER_SLOTS) {
-    const baseUrl = (flags[slotOption(slot, 'base-url')] as string | undefined) ?? solution.baseUrl;
+    const baseUrl = (flags[slotOption(slot, 'base-url')] as string[] | undefined) ?? solution.baseUrl;
     const model = (flags[slotOption(slot, 'model-name')] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
     const sampling = samplingOf(slot, flags);
     endpoints[slot] = { baseUrl, model, ...(sampling ? { sampling } : {}) };
@@ -192,6 +194,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     temperature: flags.temperature,
     timeoutSeconds: flags.timeout,
     ...(flags.totalTimeout === undefined ? {} : { totalTimeoutSeconds: flags.totalTimeout }),
+    ...(flags.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: flags.replicaMaxInFlight }),
     ...(flags.stream ? {} : { stream: false }),
     ...(flags.openaiReasoning === true ? { dialect: 'openai-reasoning' as const } : {}),
     maxRetries: flags.maxRetries,

@@ -19,28 +19,49 @@ export const SIMULATED_OWNER = 'tmas-sim';
 
 /**
  * Throws a UserError (TMAS_ENDPOINT) naming the flag to fix when an endpoint
- * does not answer; returns the model ids each base URL lists.
+ * does not answer; returns the model ids each base URL lists. A replica of a
+ * pool (`endpoint.replicas`) may be unreachable as long as another answers:
+ * `onUnreachable` hears of it, and the gateway drains it if it stays so.
  */
-export async function checkEndpoints(endpoints: Array<{ endpoint: Endpoint; flag: string }>, timeoutMs = 10_000): Promise<Map<string, ListedModel[]>> {
+export async function checkEndpoints(
+  endpoints: Array<{ endpoint: Endpoint; flag: string }>,
+  options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void } = {},
+): Promise<Map<string, ListedModel[]>> {
   const models = new Map<string, ListedModel[]>();
+  const unreachable = new Map<string, UserError>();
   for (const { endpoint, flag } of endpoints) {
-    if (models.has(endpoint.baseUrl)) continue;
-    const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
-    try {
-      const ids: ListedModel[] = [];
-      for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
-      models.set(endpoint.baseUrl, ids);
-    } catch (error) {
-      throw new UserError(
-        'TMAS_ENDPOINT',
-        `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
-          `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
-          'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
-        { cause: error },
-      );
+    for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
+      if (models.has(url) || unreachable.has(url)) continue;
+      try {
+        models.set(url, await listModels({ ...endpoint, baseUrl: url }, flag, options.timeoutMs ?? 10_000));
+      } catch (error) {
+        if (!(error instanceof UserError) || !endpoint.replicas) throw error;
+        unreachable.set(url, error);
+      }
     }
+    const pool = endpoint.replicas ?? [];
+    if (pool.length > 0 && pool.every((url) => unreachable.has(url))) throw unreachable.get(pool[0] ?? '') ?? new TypeError('empty pool');
   }
+  for (const [url, error] of unreachable) options.onUnreachable?.(url, error);
   return models;
+}
+
+/** The models one base URL lists; a UserError (TMAS_ENDPOINT) naming the flag when it does not answer. */
+async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): Promise<ListedModel[]> {
+  const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
+  try {
+    const ids: ListedModel[] = [];
+    for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
+    return ids;
+  } catch (error) {
+    throw new UserError(
+      'TMAS_ENDPOINT',
+      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
+        `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
+        'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -3,9 +3,12 @@ import type { ReasoningDialect } from './reasoning.ts';
 
 /** Where a role's calls go. */
 export interface Endpoint {
+  /** The endpoint, or the first replica of a pool. */
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** Every base URL of a replica pool serving the same model (two or more); absent for one endpoint. */
+  replicas?: readonly string[];
 }
 
 /** Sampling fields beyond the temperature, sent only when set (a server's own defaults apply otherwise). */
@@ -41,6 +44,8 @@ export interface Completion {
   model: string | null;
   /** Time from the attempt's start to the first streamed text; null when not streamed. */
   firstTokenMs: number | null;
+  /** The base URL that answered (a replica of a pool, or the endpoint). */
+  replica: string;
   attempts: number;
   latencyMs: number;
 }

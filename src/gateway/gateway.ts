@@ -50,6 +50,8 @@ export interface GatewayOptions {
    */
   downAfter?: number;
   onRetry?: (event: RetryEvent) => void;
+  /** The most calls in flight on one replica of a pool (`--replica-max-in-flight`); none when absent. */
+  replicaMaxInFlight?: number;
   /** Serialises large request bodies off the main thread (see request-body.ts); on the main thread when absent. */
   encodeJson?: JsonEncoder;
 }
@@ -67,6 +69,11 @@ export interface EndpointStats {
   down: boolean;
   /** How requests to it are sent. */
   dialect: RequestDialect;
+  /** Attempts it answered, and attempts that failed on it. */
+  calls: number;
+  errors: number;
+  /** A replica of a pool that kept failing and gets no more calls. */
+  drained: boolean;
 }
 
 /** Counters of the gateway, for progress and metrics.json. */
@@ -125,8 +132,14 @@ const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;
 
 interface EndpointState {
+  url: string;
   gate: AimdGate;
   dialect: RequestDialect;
+  calls: number;
+  errors: number;
+  /** Failed attempts in a row (overloads aside): a replica of a pool is drained after `downAfter`. */
+  failedAttempts: number;
+  drained: boolean;
   /** Calls in a row that failed for good; a success resets it. */
   consecutiveFailures: number;
   down: UserError | null;
@@ -185,7 +198,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   function stateOf(baseUrl: string): EndpointState {
     let state = endpoints.get(baseUrl);
     if (!state) {
-      state = { gate: createAimdGate(options.concurrency), dialect: options.dialect ?? 'chat', consecutiveFailures: 0, down: null };
+      const max = Math.min(options.concurrency, options.replicaMaxInFlight ?? options.concurrency);
+      state = { url: baseUrl, gate: createAimdGate(max), dialect: options.dialect ?? 'chat', calls: 0, errors: 0, failedAttempts: 0, drained: false, consecutiveFailures: 0, down: null };
       endpoints.set(baseUrl, state);
     }
     return state;
@@ -193,6 +207,59 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function describe(error: unknown): string {
     return redactKeys(describeFailure(error), keys);
+  }
+
+  /** Pools that stopped because every replica was drained, by pool (its URLs joined). */
+  const downPools = new Map<string, UserError>();
+
+  /**
+   * The replica an attempt goes to: the one with the fewest calls outstanding
+   * (in flight and waiting), ties broken by an order seeded by the call, so
+   * that equal replicas share the work. Without replicas, the endpoint itself.
+   * Throws once the endpoint, or every replica of the pool, is down.
+   */
+  function pick(request: CompletionRequest, attempts: number): EndpointState {
+    const urls = request.endpoint.replicas ?? [request.endpoint.baseUrl];
+    if (urls.length === 1) {
+      const state = stateOf(urls[0] ?? request.endpoint.baseUrl);
+      if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
+      return state;
+    }
+    const pool = urls.join(',');
+    const down = downPools.get(pool);
+    if (down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', down.message, attempts - 1, { cause: down });
+    let best: EndpointState | null = null;
+    let bestLoad = Infinity;
+    let bestRank = Infinity;
+    urls.forEach((url, index) => {
+      const state = stateOf(url);
+      if (state.drained) return;
+      const load = state.gate.inFlight + state.gate.waiting;
+      const rank = (index + request.seed + attempts) % urls.length;
+      if (load < bestLoad || (load === bestLoad && rank < bestRank)) [best, bestLoad, bestRank] = [state, load, rank];
+    });
+    if (best === null) throw new TypeError('a pool with every replica drained must be down');
+    return best;
+  }
+
+  /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
+  function replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void {
+    const urls = request.endpoint.replicas;
+    // Overloads are the AIMD limit's business, not a sign of a dead replica.
+    if (!urls || urls.length < 2 || state.drained || (error instanceof APIError && (error.status === 429 || error.status === 503))) return;
+    if (++state.failedAttempts < downAfter) return;
+    state.drained = true;
+    options.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
+    if (!urls.every((url) => stateOf(url).drained)) return;
+    const pool = urls.join(',');
+    const down = new UserError(
+      'TMAS_ENDPOINT_DOWN',
+      `Every replica of the model endpoint pool ${pool} (${request.endpoint.model}) stays down; the last error was ${describe(error)}. The run stopped; ` +
+        'every completed call is kept in the store. Check the servers, then resume the run with --resume on its output directory.',
+      { cause: error },
+    );
+    downPools.set(pool, down);
+    declareDown(down);
   }
 
   function failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void {
@@ -226,12 +293,12 @@ export function createGateway(options: GatewayOptions): Gateway {
    * request to the body's last byte, the optional total limit, and a size cap
    * derived from the completion limit.
    */
-  async function attempt(request: CompletionRequest, body: Buffer, signal?: AbortSignal): Promise<Reply> {
+  async function attempt(request: CompletionRequest, url: string, body: Buffer, signal?: AbortSignal): Promise<Reply> {
     const watchdog = startWatchdog({ idleMs: options.timeoutMs, totalMs: options.totalTimeoutMs ?? null, signal });
     const started = performance.now();
     try {
       // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
-      const response = await clientFor(request.endpoint)
+      const response = await clientFor({ ...request.endpoint, baseUrl: url })
         .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
         .asResponse();
       watchdog.touch();
@@ -278,7 +345,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     async complete(request, { signal } = {}) {
       const started = performance.now();
-      const state = stateOf(request.endpoint.baseUrl);
       // Encoded once per dialect: a retry sends the bytes it already has.
       const bodies = new Map<RequestDialect, Promise<Buffer>>();
       const bodyFor = (dialect: RequestDialect) => {
@@ -287,14 +353,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         return body;
       };
       for (let attempts = 1; ; attempts++) {
-        if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
+        const state = pick(request, attempts);
         try {
           const dialect = state.dialect;
           const body = await bodyFor(dialect);
           await state.gate.acquire(signal);
           let result: Reply;
           try {
-            result = await limiter.schedule(() => attempt(request, body, signal), signal).catch((error: unknown) => {
+            result = await limiter.schedule(() => attempt(request, state.url, body, signal), signal).catch((error: unknown) => {
               throw dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
             });
           } finally {
@@ -302,8 +368,10 @@ export function createGateway(options: GatewayOptions): Gateway {
           }
           state.gate.onSuccess();
           state.consecutiveFailures = 0;
+          state.failedAttempts = 0;
+          state.calls++;
           note(request, result);
-          return { ...result, attempts, latencyMs: performance.now() - started };
+          return { ...result, replica: state.url, attempts, latencyMs: performance.now() - started };
         } catch (error) {
           if (error instanceof DialectAdopted) {
             // Not a failure of the call: it is sent again at once in the dialect the endpoint asked for.
@@ -312,12 +380,14 @@ export function createGateway(options: GatewayOptions): Gateway {
           }
           const kind = classifyFailure(error);
           if (kind === 'aborted' || signal?.aborted) throw error;
+          state.errors++;
           if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.gate.onOverload();
+          if (kind === 'transient') replicaFailed(state, request, error);
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
             const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
             failedForGood(state, request, error, attempts, kind === 'transient');
-            throw new CallFailedError(code, `${request.endpoint.baseUrl} (${request.endpoint.model}): ${describe(error)}`, attempts, {
+            throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
               cause: error,
             });
           }
@@ -325,13 +395,13 @@ export function createGateway(options: GatewayOptions): Gateway {
           const cause = failureLabel(error);
           retriesByCause[cause] = (retriesByCause[cause] ?? 0) + 1;
           const waitMs = backoffMs(attempts, error, backoff);
-          options.onRetry?.({ endpoint: request.endpoint.baseUrl, attempt: attempts, error: describe(error), waitMs });
+          options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
           await sleep(waitMs, signal);
         }
       }
     },
     get stats() {
-      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, dialect, down: isDown }]) => ({
+      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, dialect, calls, errors, drained, down: isDown }]) => ({
         baseUrl,
         limit: gate.limit,
         inFlight: gate.inFlight,
@@ -339,6 +409,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         decreases: gate.decreases,
         down: isDown !== null,
         dialect,
+        calls,
+        errors,
+        drained,
       }));
       const waiting = perEndpoint.reduce((sum, endpoint) => sum + endpoint.waiting, 0);
       return {

@@ -16,9 +16,9 @@ export interface SlotSampling {
   extraBody?: Record<string, unknown>;
 }
 
-/** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
+/** Where one role's calls go. `baseUrl: null` means the embedded simulated model; several URLs are a replica pool. */
 export interface RoleEndpoint {
-  baseUrl: string | null;
+  baseUrl: string[] | null;
   model: string;
   /** Absent when no sampling flag applies to the slot, so that such runs keep their call keys. */
   sampling?: SlotSampling;
@@ -54,6 +54,8 @@ export interface RunConfig {
   timeoutSeconds: number;
   /** `--total-timeout`: a limit on one attempt's whole duration; absent: none. */
   totalTimeoutSeconds?: number;
+  /** `--replica-max-in-flight`: the most calls in flight on one replica of a pool; absent: none but `--concurrency`. */
+  replicaMaxInFlight?: number;
   /** false with `--no-stream`; absent: streamed. */
   stream?: boolean;
   /** `openai-reasoning` with `--openai-reasoning`; absent: `chat`, switched per endpoint when one refuses it. */
@@ -98,6 +100,10 @@ export function usesSimulator(config: RunConfig): boolean {
  * declared their own flags kept `majority`'s `--samples` at the top level.
  */
 export function upgradeConfig(stored: RunConfig): RunConfig {
+  // Runs made before replica pools kept one base URL per role as a string.
+  for (const endpoint of Object.values(stored.endpoints) as Array<{ baseUrl: string[] | string | null }>) {
+    if (typeof endpoint.baseUrl === 'string') endpoint.baseUrl = [endpoint.baseUrl];
+  }
   const { samples, ...config } = stored as RunConfig & { samples?: number };
   if (samples === undefined) return stored;
   return (config.strategy ?? 'tmas') === 'majority' ? { ...config, strategyOptions: { samples, ...config.strategyOptions } } : config;

@@ -33,9 +33,10 @@ export interface LlmCallDeps {
 /** The endpoint a role's calls go to. */
 export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
   const { baseUrl, model } = deps.config.endpoints[role];
-  const url = baseUrl ?? deps.simulatorUrl;
-  if (!url) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
-  return { baseUrl: url, model, apiKey: deps.secrets[role] };
+  const urls = baseUrl ?? (deps.simulatorUrl === null ? [] : [deps.simulatorUrl]);
+  const [first] = urls;
+  if (first === undefined) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
+  return { baseUrl: first, model, apiKey: deps.secrets[role], ...(urls.length > 1 ? { replicas: urls } : {}) };
 }
 
 /** The prompt budget: the window less a completion reserve (a quarter of the window, at most 16k) and the margin. */
@@ -124,7 +125,7 @@ export function createLlmCall(deps: LlmCallDeps) {
           problem: input.problem,
           iteration: input.iteration,
           index: input.index,
-          request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
+          request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
           fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
           response: {
             content: completion.content,

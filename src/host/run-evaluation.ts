@@ -17,6 +17,7 @@ import { callLlmWith } from '../../machines/start-call.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
 import type { RunConfig, Secrets } from './config.ts';
+import { replicaFigures, streamRateOf } from './gateway-probe.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
@@ -42,18 +43,6 @@ export interface RunIO {
   stderr(line: string): void;
   /** A terminal for the live progress display; plain progress lines on `stderr` when absent. */
   terminal?: NodeJS.WriteStream | undefined;
-}
-
-/** The rate of generation in the open streams, from the gateway's streamed characters (about 4 per token) since the last look. */
-function streamRateOf(gateway: Gateway): () => number | null {
-  let last = { chars: 0, at: performance.now() };
-  return () => {
-    if (gateway.stats.streamedChars === 0) return null;
-    const now = { chars: gateway.stats.streamedChars, at: performance.now() };
-    const rate = (now.chars - last.chars) / 4 / Math.max((now.at - last.at) / 1000, 0.001);
-    last = now;
-    return rate;
-  };
 }
 
 /** What a benchmark or a monitor may watch while a run goes: the gateway's counters and the bus. */
@@ -146,6 +135,7 @@ export async function runEvaluation(
       timeoutMs: config.timeoutSeconds * 1000,
       totalTimeoutMs: config.totalTimeoutSeconds === undefined ? null : config.totalTimeoutSeconds * 1000,
       stream: config.stream ?? true,
+      ...(config.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
       dialect: config.dialect ?? 'chat',
       onDialect: (endpoint, dialect, reason) => io.stderr(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
       maxRetries: config.maxRetries,
@@ -171,6 +161,7 @@ export async function runEvaluation(
         queued: () => gateway.stats.queued,
         retries: () => gateway.stats.retries,
         streamRate: streamRateOf(gateway),
+        replicas: () => replicaFigures(gateway, config),
         // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
         limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
         pass1: () => {
