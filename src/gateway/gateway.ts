@@ -4,7 +4,6 @@
  * failures, and reports its usage, attempts and latency.
  */
 import OpenAI, { APIError } from 'openai';
-import { Stream } from 'openai/streaming';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
@@ -13,6 +12,7 @@ import { requestBody, type JsonEncoder, type RequestDialect } from './request-bo
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
+import { sseEvents } from './sse.ts';
 import { createLatencySample, type LatencySummary } from './latency-sample.ts';
 import { rejectsChatDialect } from './dialect.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
@@ -305,7 +305,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!response.body) throw new ReplyError('malformed', 'the response has no body');
       const bytes = boundedBody(response.body, replyByteCap(request.maxTokens, stream), watchdog);
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
-      const chunks = Stream.fromSSEResponse<ChatCompletionChunk>(new Response(bytes, { headers: response.headers }), watchdog.controller);
+      // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
+      const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk>;
       const reply = await fromStream(chunks, { started, onText });
       if (reply.firstTokenMs !== null) {
         firstTokenMs.add(reply.firstTokenMs);
@@ -330,7 +331,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (reason === null) return error;
     if (state.dialect === 'chat') {
       state.dialect = 'openai-reasoning';
-      options.onDialect?.(request.endpoint.baseUrl, 'openai-reasoning', describe(error));
+      options.onDialect?.(state.url, 'openai-reasoning', describe(error));
     }
     return new DialectAdopted();
   }
