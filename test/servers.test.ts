@@ -15,6 +15,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type CompletionRequest, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { requestBody } from '../src/gateway/request-body.ts';
+import { sseEvents } from '../src/gateway/sse.ts';
 import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
@@ -447,5 +448,32 @@ describe('replica pools', () => {
       await failing.close();
       await other.close();
     }
+  });
+});
+
+describe('the event-stream reader', () => {
+  /** A body delivered in the given pieces of bytes. */
+  function bodyOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+    return new ReadableStream({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+  }
+
+  test('reads events split anywhere, even inside a character, with CRLF, comments and multi-line data; stops at [DONE]; an error event throws the server message', async () => {
+    const text = ': keep-alive\r\ndata: {"n":1,"s":"数学😀"}\r\n\r\nevent: x\ndata: {"n":\ndata: 2}\n\ndata:{"n":3}\n\ndata: [DONE]\n\ndata: {"n":4}\n\n';
+    const bytes = Buffer.from(text);
+    // Every split point, one byte at a time included.
+    for (const size of [1, 2, 3, 7, bytes.length]) {
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+      const events: unknown[] = [];
+      for await (const event of sseEvents(bodyOf(pieces), new Headers())) events.push(event);
+      expect(events).toEqual([{ n: 1, s: '数学😀' }, { n: 2 }, { n: 3 }]);
+    }
+    const failing = sseEvents(bodyOf([Buffer.from('data: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());
+    await expect(failing.next()).rejects.toMatchObject({ message: expect.stringContaining('out of KV cache') });
   });
 });
