@@ -41,7 +41,7 @@ function createProgram(): Command {
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
     }
-    const controller = interruptOnSignals(io);
+    const controller = interruptOnSignals(io, { outputDir: config.outputDir });
     const strategy = await resolveStrategy(config);
     const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy });
     io.stdout('');

@@ -176,8 +176,9 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     context.reasoningDialect,
   );
   if (request.stream) {
-    await sendStream(res, responseBody, { settings: context.stream, includeUsage: request.includeUsage, stall: fault === 'stall', sleep: context.sleep, hold: context.hold });
-    return done(fault === 'stall' ? null : 200);
+    const broken = fault === 'stall' || fault === 'reset' || fault === 'malformed' ? fault : null;
+    await sendStream(res, responseBody, { settings: context.stream, includeUsage: request.includeUsage, fault: broken, sleep: context.sleep, hold: context.hold });
+    return done(broken === 'stall' || broken === 'reset' ? null : 200);
   }
   if (fault === 'stall') return sendStalled(res, JSON.stringify(responseBody), context.hold, () => done(null));
   if (fault === 'malformed' || fault === 'reset') return sendBroken(res, JSON.stringify(responseBody), fault, () => done(fault === 'reset' ? null : 200));

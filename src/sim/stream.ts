@@ -30,14 +30,29 @@ function deltas(message: Body['choices'][number]['message'], size: number): Arra
   return pieces;
 }
 
+/** The fault of a stream, half-way through it. */
+function strike(res: ServerResponse, fault: 'stall' | 'reset' | 'malformed' | null, hold: (res: ServerResponse) => void): void {
+  if (fault === 'stall') hold(res);
+  else if (fault === 'reset') res.socket?.destroy();
+  else res.end('data: {"choices": [{"delta": {"content": "cut\n\n');
+}
+
 /**
- * Streams `body`. `stall` stops after half the chunks and holds the socket
- * open; `sleep` resolves false when the server closes, which ends the stream.
+ * Streams `body`. A fault strikes after half the chunks: `stall` holds the
+ * socket open and silent, `reset` destroys it, `malformed` sends an event that
+ * is not JSON and ends. `sleep` resolves false when the server closes, which
+ * ends the stream.
  */
 export async function sendStream(
   res: ServerResponse,
   body: Body,
-  options: { settings: StreamSettings; includeUsage: boolean; stall: boolean; sleep: (ms: number) => Promise<boolean>; hold: (res: ServerResponse) => void },
+  options: {
+    settings: StreamSettings;
+    includeUsage: boolean;
+    fault: 'stall' | 'reset' | 'malformed' | null;
+    sleep: (ms: number) => Promise<boolean>;
+    hold: (res: ServerResponse) => void;
+  },
 ): Promise<void> {
   if (res.destroyed) return;
   const chunkTokens = options.settings.chunkTokens ?? 8;
@@ -50,15 +65,15 @@ export async function sendStream(
   const pieces = deltas(choice.message, chunkTokens * CHARS_PER_TOKEN);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }));
-  const stallAt = options.stall ? Math.floor(pieces.length / 2) : -1;
+  const faultAt = options.fault === null ? -1 : Math.floor(pieces.length / 2);
   for (const [index, delta] of pieces.entries()) {
-    if (index === stallAt) return options.hold(res);
+    if (index === faultAt) return strike(res, options.fault, options.hold);
     if (gapMs > 0 && !(await options.sleep(gapMs))) return;
     if (res.destroyed) return;
     const flushed = res.write(event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] }));
     if (!flushed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
   }
-  if (options.stall) return options.hold(res);
+  if (options.fault !== null) return strike(res, options.fault, options.hold);
   res.write(event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }] }));
   if (options.includeUsage) res.write(event({ ...head, choices: [], usage: body.usage }));
   res.end('data: [DONE]\n\n');
