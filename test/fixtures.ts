@@ -2,7 +2,7 @@
  * Shared vitest fixtures: a fresh temporary directory per test (removed
  * afterwards), and helpers to run tmas in-process or as a child process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,4 +80,19 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Starts `tmas sim-server` as its own process; resolves its base URL. */
+export async function startSimProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'sim-server', '--port', '0', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/\S+\/v1/.exec(out);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', () => reject(new Error(`sim-server exited: ${out}`)));
+  });
+  return { url, child };
 }

@@ -169,7 +169,15 @@ describe('the request on the wire', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const gateway = createGateway({ concurrency: 2, timeoutMs: 5000, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, ...(pool ? { encodeJson: (value: unknown) => pool.encodeJson(value) } : {}) });
+    const gateway = createGateway({
+      concurrency: 2,
+      timeoutMs: 5000,
+      maxRetries: 1,
+      backoff: { baseMs: 1, capMs: 5 },
+      // This server answers whole replies; streamed requests are checked in test/servers.test.ts.
+      stream: false,
+      ...(pool ? { encodeJson: (value: unknown) => pool.encodeJson(value) } : {}),
+    });
     try {
       const messages = [
         { role: 'system' as const, content: 'Σ system "quoted" \\ back\nslash' },

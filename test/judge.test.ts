@@ -98,11 +98,11 @@ describe('the LLM judge against the simulated model', () => {
   test('the judge is off unless one is named, then 4 passes; the demo uses fewer; --judge-* endpoints default to the solution agent', () => {
     const plain = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--base-url', 'http://localhost:8000/v1', '--model-name', 'm']), {});
     expect(plain.config.judgePasses).toBe(0);
-    expect(plain.config.endpoints.judge).toEqual({ baseUrl: 'http://localhost:8000/v1', model: 'm' });
+    expect(plain.config.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm' });
     const own = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-base-url', 'http://judge:9000/v1', '--judge-model-name', 'j', '--judge-api-key', 'k']), {});
     expect(own.config.judgePasses).toBe(4);
     expect(own.config.judgeMaxTokens).toBe(4096);
-    expect(own.config.endpoints.judge).toEqual({ baseUrl: 'http://judge:9000/v1', model: 'j' });
+    expect(own.config.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j' });
     expect(own.secrets.judge).toBe('k');
     // Only a model named: the judge is that model at the solution agent's endpoint.
     expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-model-name', 'j']), {}).config.judgePasses).toBe(4);

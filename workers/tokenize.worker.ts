@@ -5,6 +5,8 @@
  * lazily and once per thread, for the encoding a task names.
  */
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { Tokenizer } from '@huggingface/tokenizers';
+import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
 import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
 /**
@@ -44,19 +46,36 @@ export interface Encoding {
   chunkTokens: Map<string, number>;
 }
 
+/** A model's own tokenizer (`--tokenizer-path`): counted whole by its library, since its pre-tokenizer and normalizer differ by model. */
+interface HfEncoding {
+  hf: Tokenizer;
+}
+
 /** Distinct chunks whose counts a thread keeps per encoding; the map starts over when full. */
 const CHUNK_CACHE_ENTRIES = 200_000;
 
-const encodings = new Map<string, Promise<Encoding>>();
+const encodings = new Map<string, Promise<Encoding | HfEncoding>>();
 
 function isEncodingName(name: string): name is EncodingName {
   return Object.hasOwn(RANKS, name);
 }
 
-/** The encoding `name`, built once per thread. */
-export function getEncoding(name: string): Promise<Encoding> {
+/** The tiktoken encoding `name`, built once per thread. */
+export async function getEncoding(name: EncodingName): Promise<Encoding> {
+  const encoding = await getCounter(name);
+  if ('hf' in encoding) throw new TypeError(`"${name}" is not a tiktoken encoding`);
+  return encoding;
+}
+
+/** The encoding `name` (a tiktoken name, or `hf:` + a tokenizer.json path), built once per thread. */
+function getCounter(name: string): Promise<Encoding | HfEncoding> {
   let encoding = encodings.get(name);
   if (encoding === undefined) {
+    if (isHfTokenizerName(name)) {
+      encoding = Promise.resolve().then(() => ({ hf: loadHfTokenizer(name.slice(HF_PREFIX.length)) }));
+      encodings.set(name, encoding);
+      return encoding;
+    }
     if (!isEncodingName(name)) {
       // The pool client checks names before dispatch; reaching this is a bug.
       throw new TypeError(`unknown encoding "${name}"`);
@@ -75,7 +94,8 @@ export function getEncoding(name: string): Promise<Encoding> {
  * Tokens of `text` as plain text. Special-token strings such as `<|endoftext|>`
  * count as ordinary text: prompts quote model output, and a count must not throw.
  */
-export function countText(encoding: Encoding, text: string): number {
+export function countText(encoding: Encoding | HfEncoding, text: string): number {
+  if ('hf' in encoding) return countHf(encoding.hf, text);
   const { encoder, chunks, chunkTokens } = encoding;
   let tokens = 0;
   for (const [chunk] of text.matchAll(chunks)) {
@@ -91,14 +111,14 @@ export function countText(encoding: Encoding, text: string): number {
 }
 
 /** Prompt tokens outside the user text: the system message (sent only when non-empty) and both messages' framing. */
-function framingTokens(encoding: Encoding, system: string): number {
+function framingTokens(encoding: Encoding | HfEncoding, system: string): number {
   const systemTokens = system === '' ? 0 : countText(encoding, system) + MESSAGE_OVERHEAD_TOKENS;
   return systemTokens + MESSAGE_OVERHEAD_TOKENS;
 }
 
 /** The `count` task: tokens of each text. */
 export async function count(task: CountTask): Promise<number[]> {
-  const encoding = await getEncoding(task.encoding);
+  const encoding = await getCounter(task.encoding);
   return task.texts.map((text) => countText(encoding, text));
 }
 
@@ -119,7 +139,7 @@ export async function count(task: CountTask): Promise<number[]> {
  * is recounted.
  */
 export async function fit(task: FitTask): Promise<FitOutput> {
-  const encoding = await getEncoding(task.encoding);
+  const encoding = await getCounter(task.encoding);
   const { system, parts, budget } = task;
   for (const part of parts) {
     if (part.drop !== undefined && !Number.isFinite(part.drop)) {

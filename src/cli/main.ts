@@ -13,7 +13,7 @@ import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
 import { defineRunOptions, proofModeWarning, type RunFlags } from './run.command.ts';
 import { TABLE1_STRATEGIES, type Table1Flags } from './table1.command.ts';
-import { interruptOnSignals } from './signals.ts';
+import { interruptedBy, interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { formatIterationTable } from '../observers/table.ts';
 import { VERSION } from '../kernel/version.ts';
@@ -44,7 +44,7 @@ function createProgram(): Command {
     }
     const warning = proofModeWarning(config, problems);
     if (warning !== null) io.stderr(warning);
-    const controller = interruptOnSignals(io);
+    const controller = interruptOnSignals(io, { outputDir: config.outputDir });
     const strategy = await resolveStrategy(config);
     const viewing = flags.view === undefined ? null : await import('./view.command.ts');
     let viewPort = typeof flags.view === 'number' ? flags.view : 0;
@@ -92,7 +92,11 @@ function createProgram(): Command {
     .option('--latency-p99-ms <ms>', '99th percentile latency', decimal(0, 600_000), 0)
     .option('--output-tokens <n>', 'approximate tokens of a solution', integer(1), 250)
     .option('--faults <spec>', 'fault injection rates, e.g. 429=0.05,503=0.02,reset=0.02,hang=0.01,malformed=0.02,length=0.02,empty=0.01')
-    .option('--reasoning', 'also send reasoning_content, as reasoning models do', false)
+    .option('--reasoning [dialect]', 'also send reasoning, as reasoning models do: reasoning_content (the default), reasoning, or think-tags (inline <think>…</think>)', false)
+    .option('--model <id>', 'a model it serves (repeat for several); a request for another gets vLLM\'s 404 (default: tmas-sim, and any name accepted)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--stream-tokens-per-second <n>', 'pace of streamed replies per stream (0: as fast as possible)', decimal(0, 1_000_000), 0)
+    .option('--stream-chunk-tokens <n>', 'tokens per streamed chunk', integer(1, 100_000), 8)
+    .option('--openai-reasoning', "refuse max_tokens and sampling fields with a 400, as OpenAI's reasoning models do", false)
     .option('--request-log <file>', 'append one JSONL line per request')
     .exitOverride()
     .action(async (flags) => {
@@ -170,6 +174,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof TmasError && error.code === 'TMAS_INTERRUPTED') {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
+      return 130;
+    }
+    if (interruptedBy() !== null) {
+      // Whatever failed while stopping (a store close that timed out, an aborted stream) is part of the stop, not a bug.
+      io.stderr(`tmas: [TMAS_INTERRUPTED] stopped by ${interruptedBy()}: ${error instanceof Error ? error.message : String(error)}. The run is resumable with --resume.`);
       return 130;
     }
     if (error instanceof TmasError) {

@@ -26,6 +26,25 @@ export function decimal(min: number, max: number) {
   };
 }
 
+/** One or more http(s) URLs, comma-separated; a repeated flag adds to the list (a replica pool). */
+export function urls(value: string, previous: string[] | undefined): string[] {
+  const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '').map(url);
+  if (given.length === 0) throw new InvalidArgumentError('expected an http(s) URL such as http://localhost:8000/v1');
+  return [...new Set([...(previous ?? []), ...given])];
+}
+
+/** A JSON object (`--extra-body`). */
+export function jsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`expected a JSON object such as '{"top_k":20}': ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object such as \'{"top_k":20}\'');
+  return parsed as Record<string, unknown>;
+}
+
 /** An http(s) URL. */
 export function url(value: string): string {
   try {
@@ -37,15 +56,19 @@ export function url(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** The reference implementation's names for flags tmas calls otherwise. */
+const ALIASES: Record<string, string> = { '--resume-path': '--resume' };
+
 /**
  * Accepts the reference implementation's snake_case spellings (`--input_file`)
- * by rewriting them to kebab-case before commander sees them.
+ * by rewriting them to kebab-case before commander sees them, and its names
+ * for flags tmas calls otherwise (`--resume_path`).
  */
 export function kebabCaseFlags(argv: string[]): string[] {
   return argv.map((arg) => {
     if (!arg.startsWith('--')) return arg;
     const equals = arg.indexOf('=');
-    const name = equals < 0 ? arg : arg.slice(0, equals);
-    return name.replaceAll('_', '-') + (equals < 0 ? '' : arg.slice(equals));
+    const name = (equals < 0 ? arg : arg.slice(0, equals)).replaceAll('_', '-');
+    return (ALIASES[name] ?? name) + (equals < 0 ? '' : arg.slice(equals));
   });
 }

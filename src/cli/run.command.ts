@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import type { RunConfig, Schedule, Secrets } from '../host/config.ts';
+import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
-import { checkEncoding } from '../pool/pool.ts';
-import { ENDPOINT_SLOTS, slotAgent, slotFlag, slotOption } from '../kernel/slots.ts';
+import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
+import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { strategyNamed } from '../host/plugins.ts';
-import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
+import { decimal, integer, jsonObject, kebabCaseFlags, urls } from './parsers.ts';
 import { defineStrategyFlags, strategyOptionsOf } from './strategy-flags.ts';
 
 /** The demo problem set shipped with tmas. */
@@ -34,7 +34,8 @@ export interface RunFlags {
   answerColumn: string;
   outputFile?: string;
   tokenizer: string;
-  baseUrl?: string;
+  tokenizerPath?: string;
+  baseUrl?: string[];
   modelName?: string;
   apiKey?: string;
   nCandidates?: number;
@@ -52,6 +53,10 @@ export interface RunFlags {
   bankMaxRecords: number;
   temperature: number;
   timeout: number;
+  replicaMaxInFlight?: number;
+  totalTimeout?: number;
+  stream: boolean;
+  openaiReasoning?: boolean;
   maxRetries: number;
   parseRetries: number;
   retryBaseMs: number;
@@ -81,7 +86,9 @@ export function defineRunOptions(command: Command): Command {
     .option('--answer-column <name>', 'CSV input: the column of reference answers', 'Short Answer')
     .option('--output-file <dir>', 'output directory for the store, results.jsonl and metrics.json (default: runs/<input>-<time>)')
     .option('--tokenizer <name>', 'tokenizer for the context budget: o200k_base, cl100k_base or p50k_base', 'o200k_base')
-    .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1 (default: the embedded simulated model)', url)
+    .option('--tokenizer-path <dir|file>', "the model's own Hugging Face tokenizer for the context budget: a directory with tokenizer.json (and tokenizer_config.json), or the file; read from disk, never downloaded")
+    .option('--base-url <url>', 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1; several (comma-separated or repeated) make a replica pool (default: the embedded simulated model)', urls)
+    .option('--replica-max-in-flight <n>', 'the most calls in flight on one replica of a pool (default: no cap but --concurrency)', integer(1, 100_000))
     .option('--model-name <name>', 'model of the solution agent (default: the first model the endpoint lists)')
     .option('--api-key <key>', 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)')
     .option('--n-candidates <n>', 'candidates per iteration, N (default 8)', integer(1, 1024))
@@ -98,7 +105,14 @@ export function defineRunOptions(command: Command): Command {
     .option('--jaccard-shingle <n>', 'words per shingle the Jaccard similarity compares: 3 drops near-verbatim repeats; 1 compares word sets, which also drops rewordings', integer(1, 16), 3)
     .option('--bank-max-records <n>', 'records each bank keeps at most: the oldest are evicted first (0: no limit)', integer(0), 64)
     .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
-    .option('--timeout <seconds>', 'per-call timeout', decimal(1, 86_400), 600)
+    .option('--top-p <x>', 'top_p of every role (default: the server\'s)', decimal(0, 1))
+    .option('--top-k <n>', 'top_k of every role (vLLM, SGLang; default: the server\'s)', integer(-1, 1_000_000))
+    .option('--min-p <x>', 'min_p of every role (vLLM, SGLang; default: the server\'s)', decimal(0, 1))
+    .option('--extra-body <json>', 'a JSON object merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":true}}\'', jsonObject)
+    .option('--timeout <seconds>', 'idle limit of a call: no byte from the server for this long (waiting for headers or inside the body) gives the attempt up and retries it', decimal(0.1, 86_400), 300)
+    .option('--total-timeout <seconds>', 'limit on one attempt of a call from start to last byte (default: none; long generations are legitimate)', decimal(1, 7 * 86_400))
+    .option('--no-stream', 'send non-streaming requests (for servers that cannot stream); --timeout then covers the wait for the whole reply')
+    .option('--openai-reasoning', "send max_completion_tokens and no sampling fields, as OpenAI's reasoning models require (adopted per endpoint anyway after a 400 that refuses max_tokens or temperature)")
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
     .option('--parse-retries <n>', 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)', integer(0, 100), 2)
     .addOption(new Option('--retry-base-ms <ms>', 'first backoff step of retries (tests)').argParser(integer(1, 600_000)).default(1000).hideHelp())
@@ -111,9 +125,14 @@ export function defineRunOptions(command: Command): Command {
   defineStrategyFlags(command);
   for (const slot of OTHER_SLOTS) {
     command
-      .option(`${slotFlag(slot, 'base-url')} <url>`, `endpoint of ${slotAgent(slot)} (default: the solution agent's)`, url)
+      .option(`${slotFlag(slot, 'base-url')} <url>`, `endpoint of ${slotAgent(slot)}, or several for a replica pool (default: the solution agent's)`, urls)
       .option(`${slotFlag(slot, 'model-name')} <name>`, `model of ${slotAgent(slot)} (default: the solution agent's)`)
-      .option(`${slotFlag(slot, 'api-key')} <key>`, `API key of ${slotAgent(slot)} (default: the solution agent's)`);
+      .option(`${slotFlag(slot, 'api-key')} <key>`, `API key of ${slotAgent(slot)} (default: the solution agent's)`)
+      .option(`${slotFlag(slot, 'temperature')} <x>`, `temperature of ${slotAgent(slot)} (default: the role's, --temperature)`, decimal(0, 2))
+      .option(`${slotFlag(slot, 'top-p')} <x>`, `top_p of ${slotAgent(slot)} (default: --top-p)`, decimal(0, 1))
+      .option(`${slotFlag(slot, 'top-k')} <n>`, `top_k of ${slotAgent(slot)} (default: --top-k)`, integer(-1, 1_000_000))
+      .option(`${slotFlag(slot, 'min-p')} <x>`, `min_p of ${slotAgent(slot)} (default: --min-p)`, decimal(0, 1))
+      .option(`${slotFlag(slot, 'extra-body')} <json>`, `JSON merged into the requests of ${slotAgent(slot)} (default: --extra-body)`, jsonObject);
   }
   command
     .addOption(new Option('--sim-latency-ms <ms>', 'simulated model: median latency (0: none)').argParser(decimal(0, 600_000)).default(0))
@@ -137,6 +156,21 @@ function judgeNamed(flags: RunFlags): boolean {
   return flags[slotOption('judge', 'base-url')] !== undefined || flags[slotOption('judge', 'model-name')] !== undefined;
 }
 
+/**
+ * A slot's sampling settings: its own flags, else the solution agent's (the
+ * run-wide ones). The solution slot's temperature is the run's `--temperature`,
+ * so it has none here. Null when nothing is set.
+ */
+function samplingOf(slot: EndpointSlot, flags: RunFlags): SlotSampling | null {
+  const sampling: Record<string, unknown> = {};
+  for (const [setting, field] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, string]>) {
+    if (slot === 'solution' && setting === 'temperature') continue;
+    const value = flags[slotOption(slot, setting)] ?? (setting === 'temperature' ? undefined : flags[slotOption('solution', setting)]);
+    if (value !== undefined) sampling[field] = value;
+  }
+  return Object.keys(sampling).length > 0 ? (sampling as SlotSampling) : null;
+}
+
 /** Turns the flags into a run configuration and the API keys. */
 export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new Date()): { config: RunConfig; secrets: Secrets } {
   const demo = flags.demo === true;
@@ -146,13 +180,15 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
   }
   const outputDir = path.resolve(flags.outputFile ?? path.join('runs', `${path.basename(input).replace(/\.[^.]+$/, '')}-${timestamp(now)}`));
   const key = flags.apiKey ?? env.OPENAI_API_KEY ?? env.API_KEY ?? 'EMPTY';
-  const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim') };
+  const solutionSampling = samplingOf('solution', flags);
+  const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim'), ...(solutionSampling ? { sampling: solutionSampling } : {}) };
   const endpoints = { solution } as RunConfig['endpoints'];
   const secrets = { solution: key } as Secrets;
   for (const slot of OTHER_SLOTS) {
-    const baseUrl = (flags[slotOption(slot, 'base-url')] as string | undefined) ?? solution.baseUrl;
+    const baseUrl = (flags[slotOption(slot, 'base-url')] as string[] | undefined) ?? solution.baseUrl;
     const model = (flags[slotOption(slot, 'model-name')] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
-    endpoints[slot] = { baseUrl, model };
+    const sampling = samplingOf(slot, flags);
+    endpoints[slot] = { baseUrl, model, ...(sampling ? { sampling } : {}) };
     secrets[slot] = (flags[slotOption(slot, 'api-key')] as string | undefined) ?? key;
   }
   const strategy = strategyNamed(flags.strategy);
@@ -161,7 +197,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     inputFile: path.resolve(input),
     columns: { id: flags.idColumn, question: flags.questionColumn, answer: flags.answerColumn },
     outputDir,
-    tokenizer: checkEncoding(flags.tokenizer),
+    tokenizer: flags.tokenizerPath === undefined ? checkEncoding(flags.tokenizer) : hfTokenizerName(flags.tokenizerPath),
     maxTokens: flags.maxTokens,
     nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
     nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),
@@ -178,6 +214,10 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     bankMaxRecords: flags.bankMaxRecords,
     temperature: flags.temperature,
     timeoutSeconds: flags.timeout,
+    ...(flags.totalTimeout === undefined ? {} : { totalTimeoutSeconds: flags.totalTimeout }),
+    ...(flags.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: flags.replicaMaxInFlight }),
+    ...(flags.stream ? {} : { stream: false }),
+    ...(flags.openaiReasoning === true ? { dialect: 'openai-reasoning' as const } : {}),
     maxRetries: flags.maxRetries,
     parseRetries: flags.parseRetries,
     retryBaseMs: flags.retryBaseMs,

@@ -5,6 +5,8 @@
 import { loadProblems } from '../input/problems.ts';
 import { parseFaults } from '../sim/faults.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
+import { SIM_REASONING_DIALECTS, type SimReasoningDialect } from '../sim/completion.ts';
+import { UserError } from '../kernel/errors.ts';
 
 /** Options of the sim-server command, as the CLI parses them. */
 export interface SimServerCommandOptions {
@@ -18,8 +20,21 @@ export interface SimServerCommandOptions {
   outputTokens: number;
   /** Fault spec, e.g. `429=0.05,503=0.02,reset=0.02`. */
   faults?: string;
-  reasoning: boolean;
+  /** `true` (reasoning_content) or a dialect name; false for none. */
+  reasoning: boolean | string;
+  /** Models served; absent: tmas-sim, and any name accepted. */
+  model?: string[];
+  streamTokensPerSecond?: number;
+  streamChunkTokens?: number;
+  openaiReasoning?: boolean;
   requestLog?: string;
+}
+
+function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
+  if (typeof value === 'boolean') return value;
+  const dialect = SIM_REASONING_DIALECTS.find((name) => name === value);
+  if (dialect === undefined) throw new UserError('TMAS_USAGE', `--reasoning must be one of ${SIM_REASONING_DIALECTS.join(', ')}, got "${value}".`);
+  return dialect;
 }
 
 /**
@@ -39,7 +54,10 @@ export async function runSimServerCommand(options: SimServerCommandOptions, io: 
     latency,
     outputTokens: options.outputTokens,
     faults,
-    reasoning: options.reasoning,
+    reasoning: reasoningOf(options.reasoning),
+    stream: { tokensPerSecond: options.streamTokensPerSecond ?? 0, chunkTokens: options.streamChunkTokens ?? 8 },
+    openaiReasoning: options.openaiReasoning ?? false,
+    ...(options.model === undefined ? {} : { models: options.model }),
     ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
   });
   io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}`);

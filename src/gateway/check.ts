@@ -19,32 +19,64 @@ export const SIMULATED_OWNER = 'tmas-sim';
 
 /**
  * Throws a UserError (TMAS_ENDPOINT) naming the flag to fix when an endpoint
- * does not answer; returns the model ids each base URL lists.
+ * does not answer; returns the model ids each base URL lists. A replica of a
+ * pool (`endpoint.replicas`) may be unreachable as long as another answers:
+ * `onUnreachable` hears of it, and the gateway drains it if it stays so.
  */
-export async function checkEndpoints(endpoints: Array<{ endpoint: Endpoint; flag: string }>, timeoutMs = 10_000): Promise<Map<string, ListedModel[]>> {
+export async function checkEndpoints(
+  endpoints: Array<{ endpoint: Endpoint; flag: string }>,
+  options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void } = {},
+): Promise<Map<string, ListedModel[]>> {
   const models = new Map<string, ListedModel[]>();
+  const unreachable = new Map<string, UserError>();
   for (const { endpoint, flag } of endpoints) {
-    if (models.has(endpoint.baseUrl)) continue;
-    const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
-    try {
-      const ids: ListedModel[] = [];
-      for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
-      models.set(endpoint.baseUrl, ids);
-    } catch (error) {
-      throw new UserError(
-        'TMAS_ENDPOINT',
-        `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
-          `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
-          'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
-        { cause: error },
-      );
+    for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
+      if (models.has(url) || unreachable.has(url)) continue;
+      try {
+        models.set(url, await listModels({ ...endpoint, baseUrl: url }, flag, options.timeoutMs ?? 10_000));
+      } catch (error) {
+        if (!(error instanceof UserError) || !endpoint.replicas) throw error;
+        unreachable.set(url, error);
+      }
     }
+    const pool = endpoint.replicas ?? [];
+    if (pool.length > 0 && pool.every((url) => unreachable.has(url))) throw unreachable.get(pool[0] ?? '') ?? new TypeError('empty pool');
   }
+  for (const [url, error] of unreachable) options.onUnreachable?.(url, error);
   return models;
 }
 
-/** The model a role uses: the one named, else the first one its endpoint lists. */
-export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string): string {
+/** The models one base URL lists; a UserError (TMAS_ENDPOINT) naming the flag when it does not answer. */
+async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): Promise<ListedModel[]> {
+  const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
+  try {
+    const ids: ListedModel[] = [];
+    for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
+    return ids;
+  } catch (error) {
+    throw new UserError(
+      'TMAS_ENDPOINT',
+      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
+        `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
+        'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The model a role uses: the one named, else the first one its endpoint
+ * lists. A named model the endpoint does not list stops the run before any
+ * call (TMAS_MODEL_NOT_SERVED): every call would fail with a 404.
+ */
+export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = ''): string {
+  if (named && listed !== undefined && !listed.some((model) => model.id === named)) {
+    const served = listed.length === 0 ? 'no model' : listed.map((model) => model.id).join(', ');
+    throw new UserError(
+      'TMAS_MODEL_NOT_SERVED',
+      `The endpoint ${baseUrl} does not serve the model "${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`,
+    );
+  }
   if (named) return named;
   const first = listed?.[0]?.id;
   if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint lists no model: name one with ${flag}.`);

@@ -1,10 +1,23 @@
 /** The shapes of one chat completion as the gateway takes and gives it. */
+import type { ReasoningDialect } from './reasoning.ts';
 
 /** Where a role's calls go. */
 export interface Endpoint {
+  /** The endpoint, or the first replica of a pool. */
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** Every base URL of a replica pool serving the same model (two or more); absent for one endpoint. */
+  replicas?: readonly string[];
+}
+
+/** Sampling fields beyond the temperature, sent only when set (a server's own defaults apply otherwise). */
+export interface Sampling {
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  /** `--extra-body`: merged into the request last (`chat_template_kwargs`, `reasoning_effort`, `repetition_penalty`, …). */
+  extraBody?: Record<string, unknown>;
 }
 
 /** One chat completion request. */
@@ -13,16 +26,26 @@ export interface CompletionRequest {
   messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
   maxTokens: number;
   temperature?: number;
+  sampling?: Sampling;
   seed: number;
 }
 
 /** One chat completion result. */
 export interface Completion {
   content: string;
-  /** `reasoning_content` of reasoning models (vLLM, DeepSeek), kept apart from `content`. */
+  /** The reasoning of reasoning models, in whichever dialect it came, kept apart from `content`. */
   reasoning: string | null;
+  /** How the reasoning arrived; null when there was none. */
+  reasoningDialect: ReasoningDialect | null;
   finishReason: string;
-  usage: { promptTokens: number; completionTokens: number };
+  /** The server's usage block; null when the reply had none. */
+  usage: { promptTokens: number; completionTokens: number } | null;
+  /** The model the reply names; null when it names none. */
+  model: string | null;
+  /** Time from the attempt's start to the first streamed text; null when not streamed. */
+  firstTokenMs: number | null;
+  /** The base URL that answered (a replica of a pool, or the endpoint). */
+  replica: string;
   attempts: number;
   latencyMs: number;
 }

@@ -4,15 +4,21 @@
  * failures, and reports its usage, attempts and latency.
  */
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import { createAimdGate, type AimdGate } from './aimd.ts';
 import { createLimiter, type Limiter } from './limiter.ts';
-import { requestBody, type JsonEncoder } from './request-body.ts';
+import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
+import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
+import { fromStream, fromWholeReply, type Reply } from './reply.ts';
+import { sseEvents } from './sse.ts';
+import { createLatencySample, type LatencySummary } from './latency-sample.ts';
+import { rejectsChatDialect } from './dialect.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
-export type { Completion, CompletionRequest, Endpoint } from './completion.ts';
+export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
+export type { RequestDialect } from './request-body.ts';
 
 /** What happened to one failed attempt; the progress display and the metrics count these. */
 export interface RetryEvent {
@@ -25,7 +31,16 @@ export interface RetryEvent {
 /** Gateway settings. */
 export interface GatewayOptions {
   concurrency: number;
+  /** The idle limit: an attempt that receives no byte for this long (headers or body) is given up and retried. */
   timeoutMs: number;
+  /** A limit on one attempt's whole duration; none when absent or null. */
+  totalTimeoutMs?: number | null;
+  /** Stream completions (SSE); default true. */
+  stream?: boolean;
+  /** How requests start out on every endpoint; an endpoint that refuses `max_tokens` or sampling fields in a 400 is switched to `openai-reasoning`. Default `chat`. */
+  dialect?: RequestDialect;
+  /** Told once per endpoint when it is switched to the `openai-reasoning` dialect. */
+  onDialect?: (endpoint: string, dialect: RequestDialect, reason: string) => void;
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;
@@ -35,6 +50,8 @@ export interface GatewayOptions {
    */
   downAfter?: number;
   onRetry?: (event: RetryEvent) => void;
+  /** The most calls in flight on one replica of a pool (`--replica-max-in-flight`); none when absent. */
+  replicaMaxInFlight?: number;
   /** Serialises large request bodies off the main thread (see request-body.ts); on the main thread when absent. */
   encodeJson?: JsonEncoder;
 }
@@ -50,6 +67,13 @@ export interface EndpointStats {
   /** Times the limit was halved after a 429 or 503. */
   decreases: number;
   down: boolean;
+  /** How requests to it are sent. */
+  dialect: RequestDialect;
+  /** Attempts it answered, and attempts that failed on it. */
+  calls: number;
+  errors: number;
+  /** A replica of a pool that kept failing and gets no more calls. */
+  drained: boolean;
 }
 
 /** Counters of the gateway, for progress and metrics.json. */
@@ -62,7 +86,23 @@ export interface GatewayStats {
   /** Retries by what caused them: `429`, `503`, `timeout`, `reset`, `malformed`, … */
   retriesByCause: Record<string, number>;
   failures: number;
+  /** Replies that named another model than the one asked for. */
+  otherModel: number;
+  /** Replies without a usage block (their usage is then estimated with the run's tokenizer). */
+  noUsage: number;
+  /** Replies whose reasoning came in each dialect (`reasoning_content`, `reasoning`, `think-tags`). */
+  reasoningDialects: Record<string, number>;
+  /** Characters of text streamed so far, reasoning included: the progress display's rate of generation. */
+  streamedChars: number;
+  /** Successful attempts' time to first token and generation time (streamed calls only). */
+  latency: { firstTokenMs: LatencySummary; generationMs: LatencySummary };
   endpoints: EndpointStats[];
+}
+
+/** What metrics.json keeps of the gateway's counters at the end of a run (in-flight counts are 0 by then). */
+export function gatewaySummary(stats: GatewayStats) {
+  const { retries, retriesByCause, failures, otherModel, noUsage, reasoningDialects, latency, endpoints } = stats;
+  return { retries, retriesByCause, failures, otherModel, noUsage, reasoningDialects, latency, endpoints };
 }
 
 /** The gateway as the runtime sees it. */
@@ -85,11 +125,21 @@ export class CallFailedError extends TmasError {
   }
 }
 
+/** Thrown inside `complete` when an endpoint was just switched to another dialect. */
+class DialectAdopted extends Error {}
+
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;
 
 interface EndpointState {
+  url: string;
   gate: AimdGate;
+  dialect: RequestDialect;
+  calls: number;
+  errors: number;
+  /** Failed attempts in a row (overloads aside): a replica of a pool is drained after `downAfter`. */
+  failedAttempts: number;
+  drained: boolean;
   /** Calls in a row that failed for good; a success resets it. */
   consecutiveFailures: number;
   down: UserError | null;
@@ -117,12 +167,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-interface ReasoningMessage {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-}
-
 /** Creates a gateway. */
 export function createGateway(options: GatewayOptions): Gateway {
   const limiter: Limiter = createLimiter(options.concurrency);
@@ -132,8 +176,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   const endpoints = new Map<string, EndpointState>();
   const keys = new Set<string>();
   const retriesByCause: Record<string, number> = {};
+  const stream = options.stream ?? true;
   let retries = 0;
   let failures = 0;
+  let otherModel = 0;
+  let noUsage = 0;
+  let streamedChars = 0;
+  const reasoningDialects: Record<string, number> = {};
+  const firstTokenMs = createLatencySample();
+  const generationMs = createLatencySample();
+  const onText = (chars: number) => {
+    streamedChars += chars;
+  };
   let declareDown: (error: UserError) => void = () => {};
   const down = new Promise<never>((_, reject) => {
     declareDown = reject;
@@ -144,7 +198,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   function stateOf(baseUrl: string): EndpointState {
     let state = endpoints.get(baseUrl);
     if (!state) {
-      state = { gate: createAimdGate(options.concurrency), consecutiveFailures: 0, down: null };
+      const max = Math.min(options.concurrency, options.replicaMaxInFlight ?? options.concurrency);
+      state = { url: baseUrl, gate: createAimdGate(max), dialect: options.dialect ?? 'chat', calls: 0, errors: 0, failedAttempts: 0, drained: false, consecutiveFailures: 0, down: null };
       endpoints.set(baseUrl, state);
     }
     return state;
@@ -152,6 +207,59 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function describe(error: unknown): string {
     return redactKeys(describeFailure(error), keys);
+  }
+
+  /** Pools that stopped because every replica was drained, by pool (its URLs joined). */
+  const downPools = new Map<string, UserError>();
+
+  /**
+   * The replica an attempt goes to: the one with the fewest calls outstanding
+   * (in flight and waiting), ties broken by an order seeded by the call, so
+   * that equal replicas share the work. Without replicas, the endpoint itself.
+   * Throws once the endpoint, or every replica of the pool, is down.
+   */
+  function pick(request: CompletionRequest, attempts: number): EndpointState {
+    const urls = request.endpoint.replicas ?? [request.endpoint.baseUrl];
+    if (urls.length === 1) {
+      const state = stateOf(urls[0] ?? request.endpoint.baseUrl);
+      if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
+      return state;
+    }
+    const pool = urls.join(',');
+    const down = downPools.get(pool);
+    if (down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', down.message, attempts - 1, { cause: down });
+    let best: EndpointState | null = null;
+    let bestLoad = Infinity;
+    let bestRank = Infinity;
+    urls.forEach((url, index) => {
+      const state = stateOf(url);
+      if (state.drained) return;
+      const load = state.gate.inFlight + state.gate.waiting;
+      const rank = (index + request.seed + attempts) % urls.length;
+      if (load < bestLoad || (load === bestLoad && rank < bestRank)) [best, bestLoad, bestRank] = [state, load, rank];
+    });
+    if (best === null) throw new TypeError('a pool with every replica drained must be down');
+    return best;
+  }
+
+  /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
+  function replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void {
+    const urls = request.endpoint.replicas;
+    // Overloads are the AIMD limit's business, not a sign of a dead replica.
+    if (!urls || urls.length < 2 || state.drained || (error instanceof APIError && (error.status === 429 || error.status === 503))) return;
+    if (++state.failedAttempts < downAfter) return;
+    state.drained = true;
+    options.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
+    if (!urls.every((url) => stateOf(url).drained)) return;
+    const pool = urls.join(',');
+    const down = new UserError(
+      'TMAS_ENDPOINT_DOWN',
+      `Every replica of the model endpoint pool ${pool} (${request.endpoint.model}) stays down; the last error was ${describe(error)}. The run stopped; ` +
+        'every completed call is kept in the store. Check the servers, then resume the run with --resume on its output directory.',
+      { cause: error },
+    );
+    downPools.set(pool, down);
+    declareDown(down);
   }
 
   function failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void {
@@ -174,60 +282,113 @@ export function createGateway(options: GatewayOptions): Gateway {
     let client = clients.get(id);
     if (!client) {
       // Retries are ours: we count them, honour Retry-After and release the slot while waiting.
-      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: options.timeoutMs });
+      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(options.timeoutMs) });
       clients.set(id, client);
     }
     return client;
   }
 
-  async function attempt(request: CompletionRequest, body: Buffer, signal?: AbortSignal): Promise<Omit<Completion, 'attempts' | 'latencyMs'>> {
-    // What `chat.completions.create` sends, encoded by us (request-body.ts).
-    const response = await clientFor(request.endpoint).post<ChatCompletion>('/chat/completions', {
-      body,
-      headers: { 'content-type': 'application/json' },
-      ...(signal ? { signal } : {}),
-    });
-    const choice = response.choices?.[0];
-    if (!choice) throw new SyntaxError('the response has no choices');
-    const message = choice.message as ReasoningMessage;
-    return {
-      content: message.content ?? '',
-      reasoning: message.reasoning_content ?? message.reasoning ?? null,
-      finishReason: choice.finish_reason ?? 'unknown',
-      usage: {
-        promptTokens: response.usage?.prompt_tokens ?? 0,
-        completionTokens: response.usage?.completion_tokens ?? 0,
-      },
-    };
+  /**
+   * One attempt under its bounds (reply-bounds.ts): the idle limit from the
+   * request to the body's last byte, the optional total limit, and a size cap
+   * derived from the completion limit.
+   */
+  async function attempt(request: CompletionRequest, url: string, body: Buffer, signal?: AbortSignal): Promise<Reply> {
+    const watchdog = startWatchdog({ idleMs: options.timeoutMs, totalMs: options.totalTimeoutMs ?? null, signal });
+    const started = performance.now();
+    try {
+      // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
+      const response = await clientFor({ ...request.endpoint, baseUrl: url })
+        .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
+        .asResponse();
+      watchdog.touch();
+      if (!response.body) throw new ReplyError('malformed', 'the response has no body');
+      const bytes = boundedBody(response.body, replyByteCap(request.maxTokens, stream), watchdog);
+      if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
+      // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
+      const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk>;
+      const reply = await fromStream(chunks, { started, onText });
+      if (reply.firstTokenMs !== null) {
+        firstTokenMs.add(reply.firstTokenMs);
+        generationMs.add(performance.now() - started - reply.firstTokenMs);
+      }
+      return reply;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      throw watchdog.failure ?? error;
+    } finally {
+      watchdog.dispose();
+    }
+  }
+
+  /**
+   * An endpoint that refuses `max_tokens` or a sampling field in a 400 (as
+   * OpenAI's reasoning models do) is switched to the `openai-reasoning`
+   * dialect for the rest of the run; the call is then sent again in it.
+   */
+  function adoptReasoningDialect(state: EndpointState, request: CompletionRequest, error: unknown): unknown {
+    const reason = rejectsChatDialect(error);
+    if (reason === null) return error;
+    if (state.dialect === 'chat') {
+      state.dialect = 'openai-reasoning';
+      options.onDialect?.(state.url, 'openai-reasoning', describe(error));
+    }
+    return new DialectAdopted();
+  }
+
+  /** Counts what a reply says beyond its text: another model, no usage, its reasoning dialect. */
+  function note(request: CompletionRequest, reply: Reply): void {
+    if (reply.model !== null && reply.model !== request.endpoint.model) otherModel++;
+    if (reply.usage === null) noUsage++;
+    if (reply.reasoningDialect !== null) reasoningDialects[reply.reasoningDialect] = (reasoningDialects[reply.reasoningDialect] ?? 0) + 1;
   }
 
   return {
     async complete(request, { signal } = {}) {
       const started = performance.now();
-      const state = stateOf(request.endpoint.baseUrl);
-      const body = await requestBody(request, options.encodeJson);
+      // Encoded once per dialect: a retry sends the bytes it already has.
+      const bodies = new Map<RequestDialect, Promise<Buffer>>();
+      const bodyFor = (dialect: RequestDialect) => {
+        let body = bodies.get(dialect);
+        if (body === undefined) bodies.set(dialect, (body = requestBody(request, options.encodeJson, { dialect, stream })));
+        return body;
+      };
       for (let attempts = 1; ; attempts++) {
-        if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
+        const state = pick(request, attempts);
         try {
+          const dialect = state.dialect;
+          const body = await bodyFor(dialect);
           await state.gate.acquire(signal);
-          let result: Omit<Completion, 'attempts' | 'latencyMs'>;
+          let result: Reply;
           try {
-            result = await limiter.schedule(() => attempt(request, body, signal), signal);
+            result = await limiter.schedule(() => attempt(request, state.url, body, signal), signal).catch((error: unknown) => {
+              throw dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
+            });
           } finally {
             state.gate.release();
           }
           state.gate.onSuccess();
           state.consecutiveFailures = 0;
-          return { ...result, attempts, latencyMs: performance.now() - started };
+          state.failedAttempts = 0;
+          state.calls++;
+          note(request, result);
+          return { ...result, replica: state.url, attempts, latencyMs: performance.now() - started };
         } catch (error) {
+          if (error instanceof DialectAdopted) {
+            // Not a failure of the call: it is sent again at once in the dialect the endpoint asked for.
+            attempts--;
+            continue;
+          }
           const kind = classifyFailure(error);
           if (kind === 'aborted' || signal?.aborted) throw error;
+          state.errors++;
           if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.gate.onOverload();
+          if (kind === 'transient') replicaFailed(state, request, error);
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
             const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'auth' ? 'TMAS_AUTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
             failedForGood(state, request, error, attempts, kind === 'transient');
-            throw new CallFailedError(code, `${request.endpoint.baseUrl} (${request.endpoint.model}): ${describe(error)}`, attempts, {
+            throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
               cause: error,
             });
           }
@@ -235,19 +396,23 @@ export function createGateway(options: GatewayOptions): Gateway {
           const cause = failureLabel(error);
           retriesByCause[cause] = (retriesByCause[cause] ?? 0) + 1;
           const waitMs = backoffMs(attempts, error, backoff);
-          options.onRetry?.({ endpoint: request.endpoint.baseUrl, attempt: attempts, error: describe(error), waitMs });
+          options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
           await sleep(waitMs, signal);
         }
       }
     },
     get stats() {
-      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, down: isDown }]) => ({
+      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, dialect, calls, errors, drained, down: isDown }]) => ({
         baseUrl,
         limit: gate.limit,
         inFlight: gate.inFlight,
         waiting: gate.waiting,
         decreases: gate.decreases,
         down: isDown !== null,
+        dialect,
+        calls,
+        errors,
+        drained,
       }));
       const waiting = perEndpoint.reduce((sum, endpoint) => sum + endpoint.waiting, 0);
       return {
@@ -257,6 +422,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         retries,
         retriesByCause: { ...retriesByCause },
         failures,
+        otherModel,
+        noUsage,
+        reasoningDialects: { ...reasoningDialects },
+        streamedChars,
+        latency: { firstTokenMs: firstTokenMs.summary(), generationMs: generationMs.summary() },
         endpoints: perEndpoint,
       };
     },

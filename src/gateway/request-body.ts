@@ -20,16 +20,44 @@ export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;
 /** Encoded messages of recent prompts, by user message (most prompts are a system message and a user message), up to about 32 M characters. */
 const recent = new SizedLru<string, { system: string; bytes: Promise<Uint8Array> }>(32 * 2 ** 20);
 
+/** How the completion limit and sampling are sent: `chat` (vLLM, SGLang, most servers) or `openai-reasoning` (OpenAI's o-series and gpt-5: `max_completion_tokens`, no sampling fields). */
+export type RequestDialect = 'chat' | 'openai-reasoning';
+
+/** How one request is sent. */
+export interface BodyOptions {
+  dialect: RequestDialect;
+  stream: boolean;
+}
+
+/** The request's parameters, before its messages. Sampling fields appear only when set; `--extra-body` is merged last. */
+export function requestHead(request: CompletionRequest, options: BodyOptions): Record<string, unknown> {
+  const sampling = request.sampling ?? {};
+  const head: Record<string, unknown> =
+    options.dialect === 'openai-reasoning'
+      ? { model: request.endpoint.model, max_completion_tokens: request.maxTokens, seed: request.seed }
+      : {
+          model: request.endpoint.model,
+          max_tokens: request.maxTokens,
+          seed: request.seed,
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(sampling.topP === undefined ? {} : { top_p: sampling.topP }),
+          ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+          ...(sampling.minP === undefined ? {} : { min_p: sampling.minP }),
+        };
+  Object.assign(head, sampling.extraBody);
+  // `--extra-body` may not change what tmas itself must control: the model, the messages and how the reply is read.
+  head['model'] = request.endpoint.model;
+  delete head['messages'];
+  delete head['stream'];
+  delete head['stream_options'];
+  if (options.stream) Object.assign(head, { stream: true, stream_options: { include_usage: true } });
+  return head;
+}
+
 /** The request's body: the model's parameters, then its messages. */
-export async function requestBody(request: CompletionRequest, encode?: JsonEncoder): Promise<Buffer> {
-  const head = {
-    model: request.endpoint.model,
-    max_tokens: request.maxTokens,
-    seed: request.seed,
-    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-  };
+export async function requestBody(request: CompletionRequest, encode: JsonEncoder | undefined, options: BodyOptions): Promise<Buffer> {
   // `{"model":…,"seed":…` + `,"messages":[…]}`
-  const prefix = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"messages":`);
+  const prefix = Buffer.from(`${JSON.stringify(requestHead(request, options)).slice(0, -1)},"messages":`);
   return Buffer.concat([prefix, await encodedMessages(request.messages, encode), CLOSE]);
 }
 

@@ -4,6 +4,7 @@
  * in `Retry-After` / `retry-after-ms`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ReplyError } from './reply-bounds.ts';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'context-length' | 'auth' | 'fatal' | 'aborted';
@@ -11,6 +12,8 @@ export type FailureKind = 'transient' | 'context-length' | 'auth' | 'fatal' | 'a
 /** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof APIUserAbortError) return 'aborted';
+  // A reply past its idle or total limit, over its size cap, or a stream cut short.
+  if (error instanceof ReplyError) return 'transient';
   if (error instanceof APIConnectionError) return 'transient';
   if (error instanceof APIError) {
     const status = error.status ?? 0;
@@ -74,6 +77,7 @@ export function describeFailure(error: unknown): string {
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
 export function failureLabel(error: unknown): string {
+  if (error instanceof ReplyError) return error.fault;
   if (error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof APIConnectionError) return 'connection';
   if (error instanceof APIError && error.status !== undefined) return String(error.status);

@@ -5,10 +5,23 @@
 import type { StrategyOptionValue } from '../../machines/contract.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
 
-/** Where one role's calls go. `baseUrl: null` means the embedded simulated model. */
+/** A slot's own sampling settings (`--top-p`, `--verify-temperature`, `--extra-body`, …); a field is absent when not set. */
+export interface SlotSampling {
+  /** Overrides the temperature the role asks for (the run's `--temperature`). */
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  /** A JSON object merged into each request last. */
+  extraBody?: Record<string, unknown>;
+}
+
+/** Where one role's calls go. `baseUrl: null` means the embedded simulated model; several URLs are a replica pool. */
 export interface RoleEndpoint {
-  baseUrl: string | null;
+  baseUrl: string[] | null;
   model: string;
+  /** Absent when no sampling flag applies to the slot, so that such runs keep their call keys. */
+  sampling?: SlotSampling;
 }
 
 /** The simulated model's settings (used when no --base-url is given). */
@@ -41,7 +54,16 @@ export interface RunConfig {
   /** Records a bank keeps at most, the oldest evicted first (`--bank-max-records`; 0: no limit); absent in older runs: no limit. */
   bankMaxRecords?: number;
   temperature: number;
+  /** The idle limit of a call (`--timeout`): no byte for this long gives an attempt up. */
   timeoutSeconds: number;
+  /** `--total-timeout`: a limit on one attempt's whole duration; absent: none. */
+  totalTimeoutSeconds?: number;
+  /** `--replica-max-in-flight`: the most calls in flight on one replica of a pool; absent: none but `--concurrency`. */
+  replicaMaxInFlight?: number;
+  /** false with `--no-stream`; absent: streamed. */
+  stream?: boolean;
+  /** `openai-reasoning` with `--openai-reasoning`; absent: `chat`, switched per endpoint when one refuses it. */
+  dialect?: 'chat' | 'openai-reasoning';
   maxRetries: number;
   /** Retries of a call whose output a role cannot use (`--parse-retries`); default 2. */
   parseRetries?: number;
@@ -84,6 +106,10 @@ export function usesSimulator(config: RunConfig): boolean {
  * declared their own flags kept `majority`'s `--samples` at the top level.
  */
 export function upgradeConfig(stored: RunConfig): RunConfig {
+  // Runs made before replica pools kept one base URL per role as a string.
+  for (const endpoint of Object.values(stored.endpoints) as Array<{ baseUrl: string[] | string | null }>) {
+    if (typeof endpoint.baseUrl === 'string') endpoint.baseUrl = [endpoint.baseUrl];
+  }
   const { samples, ...config } = stored as RunConfig & { samples?: number };
   if (samples === undefined) return stored;
   return (config.strategy ?? 'tmas') === 'majority' ? { ...config, strategyOptions: { samples, ...config.strategyOptions } } : config;

@@ -8,7 +8,7 @@ import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../gateway/check.ts';
 import { endpointFor } from './llm-call.ts';
 import type { Problem } from '../input/problems.ts';
-import { ENDPOINT_SLOTS, slotFlag } from '../kernel/slots.ts';
+import { ENDPOINT_SLOTS, slotFlag, type EndpointSlot } from '../kernel/slots.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
 
 /** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
@@ -51,13 +51,32 @@ export async function prepareEndpoints(
     secrets.judge ??= secrets.solution;
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
 
-    const listed: Map<string, ListedModel[]> = await checkEndpoints(ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url') })));
+    const listed: Map<string, ListedModel[]> = await checkEndpoints(
+      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url') })),
+      { onUnreachable: (url) => options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; its calls go to the other replicas, and it is drained if it stays down.`) },
+    );
+    /** What the answering endpoints (or replicas) of a role list. */
+    const servedBy = (role: EndpointSlot) => {
+      const endpoint = endpointFor(role, deps);
+      return (endpoint.replicas ?? [endpoint.baseUrl]).flatMap((url) => {
+        const models = listed.get(url);
+        return models === undefined ? [] : [{ url, models }];
+      });
+    };
     for (const role of ENDPOINT_SLOTS) {
-      config.endpoints[role].model = resolveModel(config.endpoints[role].model, listed.get(endpointFor(role, deps).baseUrl), slotFlag(role, 'model-name'));
+      // The embedded simulator answers to any model name it is given.
+      if (config.endpoints[role].baseUrl === null) continue;
+      const flag = slotFlag(role, 'model-name');
+      // Every replica must serve the model: a call may go to any of them.
+      for (const { url, models } of servedBy(role)) config.endpoints[role].model = resolveModel(config.endpoints[role].model, models, flag, url);
     }
+    // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =
       usesSimulator(config) ||
-      ENDPOINT_SLOTS.every((role) => listed.get(endpointFor(role, deps).baseUrl)?.some((model) => model.id === config.endpoints[role].model && model.ownedBy === SIMULATED_OWNER));
+      ENDPOINT_SLOTS.every((role) => {
+        const served = servedBy(role).flatMap(({ models }) => models);
+        return served.length > 0 && served.every((model) => model.ownedBy === SIMULATED_OWNER);
+      });
     return { sim, simulatorUrl: deps.simulatorUrl, simulated };
   } catch (error) {
     await sim?.close();

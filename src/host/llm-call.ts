@@ -46,9 +46,10 @@ function keySource(slot: EndpointSlot): string {
 /** The endpoint a role's calls go to. */
 export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
   const { baseUrl, model } = deps.config.endpoints[role];
-  const url = baseUrl ?? deps.simulatorUrl;
-  if (!url) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
-  return { baseUrl: url, model, apiKey: deps.secrets[role] };
+  const urls = baseUrl ?? (deps.simulatorUrl === null ? [] : [deps.simulatorUrl]);
+  const [first] = urls;
+  if (first === undefined) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
+  return { baseUrl: first, model, apiKey: deps.secrets[role], ...(urls.length > 1 ? { replicas: urls } : {}) };
 }
 
 /** The prompt budget: the window less a completion reserve (a quarter of the window, at most 16k) and the margin. */
@@ -77,7 +78,10 @@ export function createLlmCall(deps: LlmCallDeps) {
     const attempt = input.attempt ?? 0;
     // A retry after unusable output is another request (another seed), journaled under its own key.
     const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
-    const temperature = input.temperature ?? null;
+    const { temperature: slotTemperature, ...rest } = config.endpoints[input.endpoint].sampling ?? {};
+    // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
+    const temperature = slotTemperature ?? input.temperature ?? null;
+    const sampling = Object.keys(rest).length > 0 ? rest : undefined;
     // The judge has its own completion limit: a hosted judge rejects one near the whole window.
     const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : undefined;
     let window = config.maxTokens;
@@ -88,7 +92,7 @@ export function createLlmCall(deps: LlmCallDeps) {
       // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
       // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
       // call up before tokenizing anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed, ...(cap === undefined ? {} : { cap }) })}`;
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
 
       const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
         ok: true,
@@ -140,20 +144,36 @@ export function createLlmCall(deps: LlmCallDeps) {
       const startedAt = Date.now();
       try {
         const completion = await deps.gateway.complete(
-          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }) },
+          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }), ...(sampling === undefined ? {} : { sampling }) },
           { signal },
         );
+        // A reply without usage is counted with the run's tokenizer, and marked so.
+        const usage = completion.usage ?? {
+          promptTokens: fitted.promptTokens,
+          completionTokens: (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
+          estimated: true as const,
+        };
         const record: CallRecord = {
           key,
           role: input.role,
           problem: input.problem,
           iteration: input.iteration,
           index: input.index,
-          request: { baseUrl: endpoint.baseUrl, model: endpoint.model, messages, maxTokens, temperature, seed },
+          request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
           fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
-          response: { content: completion.content, reasoning: completion.reasoning, finishReason: completion.finishReason },
-          usage: completion.usage,
-          timings: { startedAt, latencyMs: Math.round(completion.latencyMs) },
+          response: {
+            content: completion.content,
+            reasoning: completion.reasoning,
+            finishReason: completion.finishReason,
+            ...(completion.reasoningDialect === null ? {} : { reasoningDialect: completion.reasoningDialect }),
+            ...(completion.model === null || completion.model === endpoint.model ? {} : { model: completion.model }),
+          },
+          usage,
+          timings: {
+            startedAt,
+            latencyMs: Math.round(completion.latencyMs),
+            ...(completion.firstTokenMs === null ? {} : { firstTokenMs: Math.round(completion.firstTokenMs) }),
+          },
           attempts: completion.attempts,
         };
         // Durable before the reply exists: a crash after this line never pays for the call again.

@@ -17,7 +17,7 @@ import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
-import type { GatewayStats } from '../gateway/gateway.ts';
+import { gatewaySummary, type GatewayStats } from '../gateway/gateway.ts';
 import type { StoppedIteration } from './call-failures.ts';
 
 /** The suffix of an output file being written. */
@@ -60,7 +60,7 @@ export async function writeOutputs(options: {
     models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,
-    ...(options.gateway ? { gateway: { retries: options.gateway.retries, retriesByCause: options.gateway.retriesByCause, failures: options.gateway.failures, endpoints: options.gateway.endpoints } } : {}),
+    ...(options.gateway ? { gateway: gatewaySummary(options.gateway) } : {}),
     wallSeconds: Math.round(options.wallSeconds * 10) / 10,
     totals: runTotals(options.iterations, { wallSeconds: Math.round(options.wallSeconds * 10) / 10, ...(options.retries === undefined ? {} : { retries: options.retries }) }),
     problems: problems.rows(),

@@ -9,9 +9,9 @@
  */
 import { toOptionName, type LoopStart } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig, SlotSampling } from './config.ts';
 import { UserError } from '../kernel/errors.ts';
-import { ENDPOINT_SLOTS, slotFlag, slotOption, type EndpointSlot, type SlotSetting } from '../kernel/slots.ts';
+import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../kernel/slots.ts';
 import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import type { Manifest, Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
@@ -40,7 +40,7 @@ const SETTINGS: Setting[] = [
   field('nVerifications', '--n-verifications', true),
   field('seed', '--seed', true),
   field('epsilon', '--epsilon', true),
-  field('tokenizer', '--tokenizer', true),
+  { ...field('tokenizer', '--tokenizer', true), options: ['tokenizer', 'tokenizerPath'] },
   field('temperature', '--temperature', true),
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),
@@ -62,6 +62,10 @@ const SETTINGS: Setting[] = [
   field('maxIterations', '--max-iterations', false),
   field('concurrency', '--concurrency', false),
   field('timeoutSeconds', '--timeout', false, 'timeout'),
+  field('totalTimeoutSeconds', '--total-timeout', false, 'totalTimeout'),
+  field('replicaMaxInFlight', '--replica-max-in-flight', false),
+  field('stream', '--no-stream', false),
+  field('dialect', '--openai-reasoning', false, 'openaiReasoning'),
   field('maxRetries', '--max-retries', false),
   field('activeProblems', '--active-problems', false),
   ...Object.values(STRATEGIES).flatMap((strategy) =>
@@ -84,11 +88,27 @@ const SETTINGS: Setting[] = [
       read: (c: RunConfig) => c.endpoints[slot]?.model,
       write: (t: RunConfig, s: RunConfig) => void (t.endpoints[slot] = { ...t.endpoints[slot], model: s.endpoints[slot].model }),
     },
+    ...(Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, keyof SlotSampling]>)
+      // The solution agent's temperature is the run's --temperature, above.
+      .filter(([setting]) => slot !== 'solution' || setting !== 'temperature')
+      .map(([setting, key]) => ({
+        flag: slotFlag(slot, setting),
+        options: setting === 'temperature' ? [slotOption(slot, setting)] : optionsOf(slot, setting),
+        shapesCalls: true,
+        read: (c: RunConfig) => c.endpoints[slot]?.sampling?.[key],
+        write: (t: RunConfig, s: RunConfig) => {
+          const { sampling, ...endpoint } = t.endpoints[slot];
+          const value = s.endpoints[slot].sampling?.[key];
+          const next = { ...sampling, [key]: value };
+          if (value === undefined) delete next[key];
+          t.endpoints[slot] = Object.keys(next).length > 0 ? { ...endpoint, sampling: next } : endpoint;
+        },
+      })),
     {
       flag: slotFlag(slot, 'base-url'),
       options: optionsOf(slot, 'base-url'),
       shapesCalls: false,
-      read: (c: RunConfig) => c.endpoints[slot]?.baseUrl ?? 'simulated',
+      read: (c: RunConfig) => c.endpoints[slot]?.baseUrl?.join(',') ?? 'simulated',
       write: (t: RunConfig, s: RunConfig) => void (t.endpoints[slot] = { ...t.endpoints[slot], baseUrl: s.endpoints[slot].baseUrl }),
     },
   ]),

@@ -18,6 +18,7 @@ import { judgeMachine } from '../../machines/roles/judge.role.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
 import type { RunConfig, Secrets } from './config.ts';
+import { replicaFigures, streamRateOf } from './gateway-probe.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
@@ -155,6 +156,11 @@ export async function runEvaluation(
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
+      totalTimeoutMs: config.totalTimeoutSeconds === undefined ? null : config.totalTimeoutSeconds * 1000,
+      stream: config.stream ?? true,
+      ...(config.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
+      dialect: config.dialect ?? 'chat',
+      onDialect: (endpoint, dialect, reason) => io.stderr(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
       maxRetries: config.maxRetries,
       backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
       encodeJson,
@@ -177,6 +183,8 @@ export async function runEvaluation(
         inFlight: () => gateway.stats.inFlight,
         queued: () => gateway.stats.queued,
         retries: () => gateway.stats.retries,
+        streamRate: streamRateOf(gateway),
+        replicas: () => replicaFigures(gateway, config),
         // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
         limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
         pass1: () => {

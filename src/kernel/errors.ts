@@ -11,8 +11,9 @@
 export const ERROR_CODES = {
   TMAS_USAGE: 'a flag is missing or has a bad value',
   TMAS_INPUT: 'the problem file is wrong (the message names file and line)',
-  TMAS_TOKENIZER: 'unknown --tokenizer',
+  TMAS_TOKENIZER: 'unknown --tokenizer, or no loadable tokenizer.json at --tokenizer-path',
   TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
+  TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists",
   TMAS_OUTPUT: 'the output directory is not empty or not writable',
   TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',

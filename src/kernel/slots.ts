@@ -21,8 +21,20 @@ export type EndpointSlot = keyof typeof SLOT_TABLE;
 /** Every slot, the solution agent's first: the others default to it. */
 export const ENDPOINT_SLOTS = Object.keys(SLOT_TABLE) as EndpointSlot[];
 
+/** The sampling flags every slot has, and the field of `SlotSampling` (src/host/config.ts) each sets. */
+export const SAMPLING_SETTINGS = {
+  temperature: 'temperature',
+  'top-p': 'topP',
+  'top-k': 'topK',
+  'min-p': 'minP',
+  'extra-body': 'extraBody',
+} as const;
+
+/** A sampling flag of a slot. */
+export type SamplingSetting = keyof typeof SAMPLING_SETTINGS;
+
 /** What a slot's flags set. */
-export type SlotSetting = 'base-url' | 'model-name' | 'api-key';
+export type SlotSetting = 'base-url' | 'model-name' | 'api-key' | SamplingSetting;
 
 /** The flag of a slot's setting: `--base-url`, `--verify-model-name`, … */
 export function slotFlag(slot: EndpointSlot, setting: SlotSetting): string {

@@ -23,6 +23,10 @@ export interface ProgressProbe {
   retriesByCause?(): Record<string, number>;
   /** Endpoints whose adaptive in-flight limit is below `--concurrency`, e.g. `host:8000 96`. */
   limits?(): string[];
+  /** Tokens per second being generated in the open streams now (an estimate from streamed characters); null when not streaming. */
+  streamRate?(): number | null;
+  /** Per-replica figures when a role has several (`host:port 12/64 calls 340 errors 2`). */
+  replicas?(): string[];
   /** Pass@1 of the latest iteration that every active problem finished, if any. */
   pass1(): { iteration: number; value: number | null } | null;
 }
@@ -101,9 +105,11 @@ function figures(state: Tally, options: ProgressOptions, started: number) {
     .map(([cause, n]) => `${cause}: ${n}`)
     .join(', ');
   const retries = `retries ${options.probe.retries()}${causes ? ` (${causes})` : ''}`;
-  const rate = Math.round(state.tokens / Math.max(seconds, 0.001));
+  const streaming = options.probe.streamRate?.() ?? null;
+  const rate = `${Math.round(state.tokens / Math.max(seconds, 0.001))}${streaming === null ? '' : ` (generating ~${Math.round(streaming)})`}`;
   const limited = options.probe.limits?.() ?? [];
-  const limits = limited.length > 0 ? ` | limit ${limited.join(', ')}` : '';
+  const replicas = options.probe.replicas?.() ?? [];
+  const limits = (limited.length > 0 ? ` | limit ${limited.join(', ')}` : '') + (replicas.length > 0 ? ` | replicas ${replicas.join(', ')}` : '');
   return { seconds, total, done, share, eta, accuracy, retries, rate, limits, damaged: damagedAnswers(state.faults) };
 }
 

@@ -16,6 +16,7 @@ import { Piscina } from 'piscina';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
+import { HF_PREFIX, isHfTokenizerName, loadHfTokenizer, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
 import type {
   CountTask,
   DedupInput,
@@ -64,15 +65,34 @@ export interface PoolOptions {
 /** The encoding used when none is given. */
 export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 
+/**
+ * The tokenizer name of a `--tokenizer-path` (a directory with tokenizer.json,
+ * or the file): `hf:` + the file's absolute path. Loads it once here, so a
+ * file that is missing or not a tokenizer is a user error at start rather than
+ * a worker failure mid-run.
+ */
+export function hfTokenizerName(given: string): string {
+  const file = tokenizerFileOf(given);
+  if (file === null) {
+    throw new UserError('TMAS_TOKENIZER', `No tokenizer.json at ${given} (--tokenizer-path): give a Hugging Face model directory that holds tokenizer.json, or the file itself.`);
+  }
+  try {
+    loadHfTokenizer(file);
+  } catch (error) {
+    throw new UserError('TMAS_TOKENIZER', `Cannot load the tokenizer ${file} (--tokenizer-path): ${(error as Error).message}`, { cause: error });
+  }
+  return `${HF_PREFIX}${file}`;
+}
+
 // A record rather than a list so that the compiler notices a name added to `EncodingName`.
 const ENCODINGS: Record<EncodingName, true> = { o200k_base: true, cl100k_base: true, p50k_base: true };
 
 /** The encodings `--tokenizer` accepts. */
 export const SUPPORTED_ENCODINGS = Object.keys(ENCODINGS) as EncodingName[];
 
-/** Throws the user error for an encoding name the tokenizer worker cannot load. */
-export function checkEncoding(name: string): EncodingName {
-  if (Object.hasOwn(ENCODINGS, name)) return name as EncodingName;
+/** Throws the user error for an encoding name the tokenizer worker cannot load. A Hugging Face tokenizer (`hf:` + its file) was checked when named. */
+export function checkEncoding(name: string): string {
+  if (Object.hasOwn(ENCODINGS, name) || isHfTokenizerName(name)) return name;
   throw new UserError(
     'TMAS_TOKENIZER',
     `Unknown tokenizer "${name}" (--tokenizer). Use one of: ${SUPPORTED_ENCODINGS.join(', ')}.`,

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.ts';
-import { finish, promptTokensOf, toResponseBody, type Finished } from './completion.ts';
+import { finish, promptTokensOf, toResponseBody, type Finished, type SimReasoningDialect } from './completion.ts';
+import { sendStream, type StreamSettings } from './stream.ts';
 import { decideFault, sendsRetryAfter, type FaultKind, type FaultRates } from './faults.ts';
 import { tokensOf } from './filler.ts';
 import { readBody, sendError, sendJson } from './http.ts';
@@ -34,6 +35,12 @@ export interface SimStats {
 export interface ChatContext {
   settings: ReplySettings;
   model: string;
+  /** The models served; null: any name is accepted and echoed. */
+  models: ReadonlySet<string> | null;
+  reasoningDialect: SimReasoningDialect;
+  stream: StreamSettings;
+  /** Refuse `max_tokens` and sampling fields as OpenAI's reasoning models do. */
+  openaiReasoning: boolean;
   catalogue: Catalogue;
   faults: FaultRates;
   latency: LatencyOptions | 0;
@@ -83,9 +90,27 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   } catch {
     return reject(400, 'the request body is not valid JSON', null, 'invalid_json');
   }
+  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    const { messages: _messages, ...params } = parsed as Record<string, unknown>;
+    entry.params = params;
+  }
   const request = toChatRequest(parsed, context.model);
   if (isRequestProblem(request)) return reject(400, request.message, request.param);
-  if (request.stream) return reject(400, 'streaming is not supported by the simulated model: send "stream": false', 'stream');
+  if (context.models !== null && !context.models.has(request.model)) {
+    // vLLM's answer to a model it does not serve.
+    sendJson(res, 404, { object: 'error', message: `The model \`${request.model}\` does not exist.`, type: 'NotFoundError', param: null, code: 404 });
+    return done(404);
+  }
+  if (context.openaiReasoning) {
+    if (request.sentMaxTokens) {
+      return reject(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+    }
+    if (request.temperature !== null && request.temperature !== 1) {
+      return reject(400, `Unsupported value: 'temperature' does not support ${request.temperature} with this model. Only the default (1) value is supported.`, 'temperature', 'unsupported_value');
+    }
+    const [field] = request.sampling;
+    if (field !== undefined) return reject(400, `Unsupported parameter: '${field}' is not supported with this model.`, field, 'unsupported_parameter');
+  }
   const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer')?.content ?? '';
   const role = system === '' ? BARE_PROMPT_ROLE : roleOf(system);
   if (role === null) return reject(400, `cannot tell which agent this request is for: ${ROLE_HINT}`, 'messages', 'unknown_role');
@@ -148,10 +173,26 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   const responseBody = toResponseBody(
     { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },
     finished,
+    context.reasoningDialect,
   );
+  if (request.stream) {
+    const broken = fault === 'stall' || fault === 'reset' || fault === 'malformed' ? fault : null;
+    await sendStream(res, responseBody, { settings: context.stream, includeUsage: request.includeUsage, fault: broken, sleep: context.sleep, hold: context.hold });
+    return done(broken === 'stall' || broken === 'reset' ? null : 200);
+  }
+  if (fault === 'stall') return sendStalled(res, JSON.stringify(responseBody), context.hold, () => done(null));
   if (fault === 'malformed' || fault === 'reset') return sendBroken(res, JSON.stringify(responseBody), fault, () => done(fault === 'reset' ? null : 200));
   sendJson(res, 200, responseBody);
   done(200);
+}
+
+/** `stall` without streaming: the headers and half the body, then silence until the client gives up. */
+function sendStalled(res: ServerResponse, text: string, hold: (res: ServerResponse) => void, done: () => void): void {
+  if (res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  hold(res);
+  done();
 }
 
 /** The `length` and `empty` faults: a reply that arrives but is damaged. */

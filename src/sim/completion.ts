@@ -48,8 +48,21 @@ export interface ResponseMeta {
   promptTokens: number;
 }
 
-/** The OpenAI response body. `reasoning_content` is present only when the server sends reasoning. */
-export function toResponseBody(meta: ResponseMeta, reply: Finished) {
+/** How the simulated server sends reasoning: as vLLM's and DeepSeek's `reasoning_content`, newer vLLM's and OpenRouter's `reasoning`, or inline `<think>…</think>` (no reasoning parser). */
+export type SimReasoningDialect = 'reasoning_content' | 'reasoning' | 'think-tags';
+
+/** The simulator's reasoning dialects, for the CLI. */
+export const SIM_REASONING_DIALECTS: readonly SimReasoningDialect[] = ['reasoning_content', 'reasoning', 'think-tags'];
+
+/** The message fields of a reply in a dialect. */
+function messageOf(reply: Finished, dialect: SimReasoningDialect): { content: string; reasoning_content?: string; reasoning?: string } {
+  if (reply.reasoning === null) return { content: reply.content };
+  if (dialect === 'think-tags') return { content: `<think>\n${reply.reasoning}\n</think>\n\n${reply.content}` };
+  return dialect === 'reasoning' ? { content: reply.content, reasoning: reply.reasoning } : { content: reply.content, reasoning_content: reply.reasoning };
+}
+
+/** The OpenAI response body. The reasoning is present only when the server sends reasoning, in `dialect`. */
+export function toResponseBody(meta: ResponseMeta, reply: Finished, dialect: SimReasoningDialect = 'reasoning_content') {
   return {
     id: meta.id,
     object: 'chat.completion',
@@ -60,9 +73,8 @@ export function toResponseBody(meta: ResponseMeta, reply: Finished) {
       {
         index: 0,
         message: {
-          role: 'assistant',
-          content: reply.content,
-          ...(reply.reasoning === null ? {} : { reasoning_content: reply.reasoning }),
+          role: 'assistant' as const,
+          ...messageOf(reply, dialect),
           refusal: null,
         },
         logprobs: null,

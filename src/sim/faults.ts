@@ -8,9 +8,13 @@ import { UserError } from '../kernel/errors.ts';
 import { uniformOf } from './random.ts';
 
 /** The faults the simulator can inject. */
-export const FAULT_KINDS = ['429', '503', '500', 'reset', 'hang', 'malformed', 'length', 'empty', 'context'] as const;
+export const FAULT_KINDS = ['429', '503', '500', 'reset', 'hang', 'malformed', 'length', 'empty', 'context', 'stall'] as const;
 
-/** One kind of fault: an HTTP status, a dropped or silent connection, or a damaged reply. */
+/**
+ * One kind of fault: an HTTP status, a dropped or silent connection (`hang`:
+ * no headers; `stall`: half the body, streamed or not, then silence), or a
+ * damaged reply. New kinds go last: the draw of the others stays the same.
+ */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Probability of each fault per attempt, in [0, 1]; their sum must not exceed 1. */

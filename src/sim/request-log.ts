@@ -20,6 +20,8 @@ export interface RequestLogEntry {
   /** HTTP status sent; null when no complete response was sent (reset, hang). */
   status: number | null;
   fault: string | null;
+  /** The request's parameters besides its messages (model, limits, sampling, stream, extra fields), so a test can see what reached the server. */
+  params?: Record<string, unknown>;
 }
 
 /** An open request log. */

@@ -17,7 +17,13 @@ export interface ChatRequest {
   temperature: number | null;
   /** `max_completion_tokens`, else `max_tokens`, else null (no limit). */
   maxTokens: number | null;
+  /** Whether the limit came as `max_tokens` (which OpenAI's reasoning models refuse). */
+  sentMaxTokens: boolean;
+  /** Sampling fields besides the temperature that were sent (`top_p`, `top_k`, `min_p`). */
+  sampling: string[];
   stream: boolean;
+  /** `stream_options.include_usage`. */
+  includeUsage: boolean;
 }
 
 /** Why a body is not a chat completion request: a message and the offending parameter. */
@@ -84,7 +90,10 @@ export function toChatRequest(body: unknown, defaultModel: string): ChatRequest 
     seed,
     temperature,
     maxTokens: limit,
+    sentMaxTokens: body['max_tokens'] !== undefined && body['max_tokens'] !== null,
+    sampling: ['top_p', 'top_k', 'min_p'].filter((name) => body[name] !== undefined && body[name] !== null),
     stream: body['stream'] === true,
+    includeUsage: isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true,
   };
 }
 

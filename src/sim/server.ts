@@ -6,7 +6,7 @@
  * model that makes the loop dynamics visible, and can add latency and faults.
  *
  * Routes: GET /v1/models, GET /v1/models/:id, POST /v1/chat/completions;
- * anything else is a 404 JSON error. No streaming. Every field of a reply is a
+ * anything else is a 404 JSON error. Streams (SSE) when asked. Every field of a reply is a
  * function of the request, except `created` (the server's start time).
  *
  * @example
@@ -24,6 +24,8 @@ import { sendError, sendJson } from './http.ts';
 import { checkLatency, type LatencyOptions } from './latency.ts';
 import { openRequestLog } from './request-log.ts';
 import { SIM_ROLES } from './sim-roles.ts';
+import type { SimReasoningDialect } from './completion.ts';
+import type { StreamSettings } from './stream.ts';
 
 export type { FaultKind, FaultRates } from './faults.ts';
 export { FAULT_KINDS, parseFaults } from './faults.ts';
@@ -46,11 +48,17 @@ export interface SimOptions {
   outputTokens?: number;
   /** Fault rates per attempt; none by default. */
   faults?: FaultRates;
-  /** Also send `reasoning_content`, as reasoning models behind vLLM or DeepSeek do. */
-  reasoning?: boolean;
+  /** Also send reasoning, as reasoning models do: `true` or `reasoning_content` (vLLM, DeepSeek), `reasoning` (newer vLLM, OpenRouter), `think-tags` (inline in the content). */
+  reasoning?: boolean | SimReasoningDialect;
+  /** Pace and chunking of streamed replies (`"stream": true`). */
+  stream?: StreamSettings;
+  /** Refuse `max_tokens`, a temperature other than 1 and other sampling fields with a 400, as OpenAI's reasoning models do. */
+  openaiReasoning?: boolean;
+  /** The models served and listed: a request for another gets vLLM's 404. Default: lists `model` and accepts any name. */
+  models?: string[];
   /** Append one JSON line per chat request to this file. */
   requestLog?: string;
-  /** The model id listed by /v1/models. Requests may name any model; it is echoed back. Default 'tmas-sim'. */
+  /** The model id listed by /v1/models when `models` is not given. Requests may then name any model; it is echoed back. Default 'tmas-sim'. */
   model?: string;
   /** Chance that a verification's verdict is right. Default 0.8. */
   verifierAccuracy?: number;
@@ -88,7 +96,8 @@ function zeroCounts(names: readonly string[]): Record<string, number> {
 export async function startSimServer(options: SimOptions): Promise<SimServer> {
   checkOptions(options);
   const seed = options.seed ?? 0;
-  const model = options.model ?? 'tmas-sim';
+  const model = options.models?.[0] ?? options.model ?? 'tmas-sim';
+  const served = options.models ?? [model];
   const host = options.host ?? '127.0.0.1';
   const log = options.requestLog ? await openRequestLog(options.requestLog) : null;
   const stats: SimStats = { requests: 0, byRole: zeroCounts(SIM_ROLES), faults: zeroCounts(FAULT_KINDS), unknownProblems: 0 };
@@ -102,9 +111,13 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
       seed,
       outputTokens: options.outputTokens ?? 250,
       verifierAccuracy: options.verifierAccuracy ?? 0.8,
-      reasoning: options.reasoning ?? false,
+      reasoning: (options.reasoning ?? false) !== false,
     },
     model,
+    models: options.models ? new Set(options.models) : null,
+    reasoningDialect: typeof options.reasoning === 'string' ? options.reasoning : 'reasoning_content',
+    stream: options.stream ?? {},
+    openaiReasoning: options.openaiReasoning ?? false,
     catalogue: createCatalogue(seed, options.problems),
     faults: options.faults ?? {},
     latency: options.latency ?? 0,
@@ -131,13 +144,14 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     },
   };
 
-  const modelCard = { id: model, object: 'model', created, owned_by: 'tmas-sim' };
+  const cards = served.map((id) => ({ id, object: 'model', created, owned_by: 'tmas-sim' }));
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'POST' && path === '/v1/chat/completions') return handleChat(req, res, context);
-    if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, { object: 'list', data: [modelCard] });
-    if (req.method === 'GET' && path === `/v1/models/${model}`) return sendJson(res, 200, modelCard);
+    if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, { object: 'list', data: cards });
+    const card = cards.find((c) => path === `/v1/models/${c.id}`);
+    if (req.method === 'GET' && card) return sendJson(res, 200, card);
     req.resume(); // drain any body so the connection stays usable
     sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models and POST /v1/chat/completions`, {
       code: 'not_found',

@@ -12,6 +12,8 @@ import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue } from './write-queue.ts';
+import type { Sampling } from '../gateway/completion.ts';
+import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
 /** A completed LLM call as the journal keeps it. */
 export interface CallRecord {
@@ -20,12 +22,24 @@ export interface CallRecord {
   problem: string;
   iteration: number;
   index: number;
-  request: { baseUrl: string; model: string; messages: Array<{ role: string; content: string }>; maxTokens: number; temperature: number | null; seed: number };
+  request: {
+    baseUrl: string;
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    maxTokens: number;
+    temperature: number | null;
+    seed: number;
+    /** top_p, top_k, min_p and --extra-body, when any was set. */
+    sampling?: Sampling;
+  };
   /** What fitting the prompt to the window gave: its token count and the parts it left out. */
   fit: { promptTokens: number; dropped: string[] };
-  response: { content: string; reasoning: string | null; finishReason: string };
-  usage: { promptTokens: number; completionTokens: number };
-  timings: { startedAt: number; latencyMs: number };
+  /** `reasoningDialect`: how the reasoning arrived, when there was some; `model`: the model the reply named, when another than asked. */
+  response: { content: string; reasoning: string | null; finishReason: string; reasoningDialect?: ReasoningDialect; model?: string };
+  /** `estimated`: the reply had no usage block, so the run's tokenizer counted it. */
+  usage: { promptTokens: number; completionTokens: number; estimated?: true };
+  /** `firstTokenMs`: time to the first streamed text, when streamed. */
+  timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
   attempts: number;
 }
 

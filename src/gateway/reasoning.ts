@@ -1,0 +1,41 @@
+/**
+ * Reasoning text arrives in three dialects: a `reasoning_content` field (vLLM's
+ * reasoning parsers, DeepSeek), a `reasoning` field (newer vLLM, OpenRouter),
+ * or inline in `content` between `<think>` and `</think>` (a server without a
+ * reasoning parser). All three end up apart from the answer.
+ */
+
+/** Which dialect a reply's reasoning came in. */
+export type ReasoningDialect = 'reasoning_content' | 'reasoning' | 'think-tags';
+
+const OPEN = '<think>';
+const CLOSE = '</think>';
+
+/**
+ * Splits `<think>…</think>` off the start of `content`. Qwen3 and DeepSeek-R1
+ * chat templates put the opening tag in the prompt, so the reply may start
+ * inside the reasoning and hold only the closing tag. Content without a
+ * closing tag is left as it is: an answer may mention `<think>` itself.
+ */
+export function splitThinkTags(content: string): { content: string; reasoning: string } | null {
+  const close = content.indexOf(CLOSE);
+  if (close < 0) return null;
+  const head = content.slice(0, close);
+  const open = head.indexOf(OPEN);
+  // Text before an opening tag is not reasoning: leave such a reply alone.
+  if (open >= 0 && head.slice(0, open).trim() !== '') return null;
+  const reasoning = (open >= 0 ? head.slice(open + OPEN.length) : head).trim();
+  return { content: content.slice(close + CLOSE.length).replace(/^\s+/, ''), reasoning };
+}
+
+/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none). */
+export function separateReasoning(
+  content: string,
+  fields: { reasoningContent: string | null; reasoning: string | null },
+): { content: string; reasoning: string | null; dialect: ReasoningDialect | null } {
+  if (fields.reasoningContent !== null) return { content, reasoning: fields.reasoningContent, dialect: 'reasoning_content' };
+  if (fields.reasoning !== null) return { content, reasoning: fields.reasoning, dialect: 'reasoning' };
+  const split = splitThinkTags(content);
+  if (split) return { ...split, dialect: 'think-tags' };
+  return { content, reasoning: null, dialect: null };
+}

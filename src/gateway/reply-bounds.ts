@@ -1,0 +1,133 @@
+/**
+ * Bounds on a reply, whatever the server does once it has answered: an idle
+ * limit (no byte for that long aborts the attempt, from the request until the
+ * last byte of the body, streamed or not), an optional total limit, and a cap
+ * on the bytes a reply may have. Without them a body that trickles a byte
+ * every few seconds, or an event stream that never ends, holds a call forever,
+ * and a huge body is buffered whole.
+ */
+
+/** Why a reply was given up: `timeout` (idle or total limit) or `malformed` (over the size cap, or an incomplete stream). */
+export type ReplyFault = 'timeout' | 'malformed';
+
+/** A reply that broke one of its bounds or its format; retried like a timeout or an unparseable body. */
+export class ReplyError extends Error {
+  constructor(
+    readonly fault: ReplyFault,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReplyError';
+  }
+}
+
+/** Bytes a reply may have beyond what its completion limit explains (headers of the JSON, usage, an error body). */
+const BASE_REPLY_BYTES = 1 << 20;
+/** Bytes per completion token a whole JSON reply may take: a token is a few characters, escaped at worst six times. */
+const JSON_BYTES_PER_TOKEN = 64;
+/** Bytes per completion token an event stream may take: vLLM sends one ~250-byte chunk per token, usage may ride along. */
+const STREAM_BYTES_PER_TOKEN = 1024;
+
+/** The most bytes a reply to a request with this completion limit may have. */
+export function replyByteCap(maxTokens: number, stream: boolean): number {
+  return BASE_REPLY_BYTES + maxTokens * (stream ? STREAM_BYTES_PER_TOKEN : JSON_BYTES_PER_TOKEN);
+}
+
+/** The abort signal of one attempt, aborted when the caller aborts or a time limit passes. */
+export interface Watchdog {
+  /** Pass to fetch: aborting it drops the connection. */
+  readonly controller: AbortController;
+  /** Call on every byte received: restarts the idle limit. */
+  touch(): void;
+  /** The bound that aborted the attempt, as a ReplyError; null while none did. */
+  readonly failure: ReplyError | null;
+  /** Aborts the attempt for a broken bound. */
+  fail(error: ReplyError): void;
+  /** Stops the timers. */
+  dispose(): void;
+}
+
+/**
+ * Starts the limits of one attempt. One timer serves the idle limit: it is
+ * rearmed only when it fires early, so a chunk costs a clock read, not a
+ * timer; at thousands of chunks per second that matters.
+ */
+export function startWatchdog(options: { idleMs: number; totalMs: number | null; signal?: AbortSignal | undefined }): Watchdog {
+  const controller = new AbortController();
+  const started = performance.now();
+  let lastByte = started;
+  let failure: ReplyError | null = null;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let totalTimer: NodeJS.Timeout | undefined;
+  const expire = (error: ReplyError) => {
+    if (controller.signal.aborted) return;
+    failure = error;
+    controller.abort(error);
+  };
+  const armIdle = (ms: number) => {
+    idleTimer = setTimeout(() => {
+      const quiet = performance.now() - lastByte;
+      if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${Math.round(quiet / 1000)} s (--timeout ${options.idleMs / 1000})`));
+      else armIdle(options.idleMs - quiet);
+    }, ms);
+  };
+  armIdle(options.idleMs);
+  if (options.totalMs !== null) {
+    const totalMs = options.totalMs;
+    totalTimer = setTimeout(() => expire(new ReplyError('timeout', `the call took longer than --total-timeout ${totalMs / 1000} s`)), totalMs);
+  }
+  const onAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    controller,
+    touch() {
+      lastByte = performance.now();
+    },
+    get failure() {
+      return failure;
+    },
+    fail: expire,
+    dispose() {
+      clearTimeout(idleTimer);
+      clearTimeout(totalTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * The body as a stream that touches the watchdog on every chunk and errors
+ * (dropping the connection) once more than `cap` bytes arrived, so memory
+ * stays bounded while a reply arrives.
+ */
+export function boundedBody(body: ReadableStream<Uint8Array>, cap: number, watchdog: Watchdog): ReadableStream<Uint8Array> {
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        watchdog.touch();
+        size += chunk.byteLength;
+        if (size > cap) {
+          const error = new ReplyError('malformed', `the reply exceeded ${cap} bytes, more than its completion limit explains`);
+          controller.error(error);
+          watchdog.fail(error);
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** Reads a whole bounded body into one buffer. */
+export async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,47 @@
+/**
+ * Server-sent events of a streamed chat completion, read in one pass.
+ *
+ * The `openai` client's own reader copies the rest of its buffer after every
+ * event it cuts off; a network read of 64 kB holds a few hundred chunk events,
+ * so a 130,000-token stream was copied hundreds of megabytes over and the
+ * garbage held the event loop (p99 delay over a second at 64 such streams).
+ * Here each read is decoded once and split on line ends; only the unfinished
+ * last line is carried over.
+ */
+import { APIError } from 'openai';
+
+/** The JSON payload of each `data:` event until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
+export async function* sseEvents(body: ReadableStream<Uint8Array>, headers: Headers): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let data: string[] = [];
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = pending.split('\n');
+      // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
+      pending = done ? '' : (lines.pop() ?? '');
+      if (done) lines.push('');
+      for (const raw of lines) {
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (line === '') {
+          if (data.length === 0) continue;
+          const payload = data.join('\n');
+          data = [];
+          if (payload === '[DONE]') return;
+          const event: unknown = JSON.parse(payload);
+          if (typeof event === 'object' && event !== null && 'error' in event && event.error) throw new APIError(undefined, event.error as object, undefined, headers);
+          yield event;
+        } else if (line.startsWith('data:')) {
+          data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+        }
+        // `event:`, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
+      }
+      if (done) return;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

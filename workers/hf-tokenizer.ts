@@ -1,0 +1,45 @@
+/**
+ * A Hugging Face tokenizer (`tokenizer.json`, with `tokenizer_config.json`
+ * beside it when present) read from local disk, through the
+ * `@huggingface/tokenizers` library: the model's own tokenizer for the
+ * context budget (`--tokenizer-path`). Nothing is downloaded.
+ *
+ * A tokenizer is named in tasks as `hf:` + the absolute path of its
+ * `tokenizer.json`, so the name alone tells a worker what to load.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+
+/** The prefix of a Hugging Face tokenizer's name in tasks and the manifest. */
+export const HF_PREFIX = 'hf:';
+
+/** True when a tokenizer name names a Hugging Face tokenizer file. */
+export function isHfTokenizerName(name: string): boolean {
+  return name.startsWith(HF_PREFIX);
+}
+
+/** The `tokenizer.json` a `--tokenizer-path` names: the file itself, or the one inside a directory. Null when there is none. */
+export function tokenizerFileOf(given: string): string | null {
+  const resolved = path.resolve(given);
+  if (!existsSync(resolved)) return null;
+  const file = statSync(resolved).isDirectory() ? path.join(resolved, 'tokenizer.json') : resolved;
+  return existsSync(file) ? file : null;
+}
+
+/** Reads a tokenizer and its config; throws with the file named when either is not JSON or not a tokenizer. */
+export function loadHfTokenizer(file: string): Tokenizer {
+  const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
+  const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
+  const config = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as object) : {};
+  return new Tokenizer(json, config);
+}
+
+/**
+ * Tokens of `text` as the library counts them, without the special tokens a
+ * template would add (the per-message framing is counted apart).
+ */
+export function countHf(tokenizer: Tokenizer, text: string): number {
+  return tokenizer.encode(text, { add_special_tokens: false }).ids.length;
+}
