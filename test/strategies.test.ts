@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
+import { masCeoProgram, MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
 import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
@@ -125,11 +125,24 @@ describe('--strategy', () => {
       const last = ofType(messages, 'rollout.requested', problem, 2)[0];
       const call = ofType(messages, 'rollout.completed', problem, 2)[0]?.call.key ?? '';
       const system = await systemPromptOf(dir, call);
-      for (const record of last?.experience ?? []) expect(system).toContain(`- [${record.kind}] ${record.text}`);
+      for (const record of last?.experience ?? []) expect(system).toContain(`- [${record.kind === 'conclusion' ? 'proposition' : 'pitfall'}] ${record.text}`);
       expect(system).toContain('<experience>');
+      // As upstream: the propositions are hypotheses to check, not facts to rely on.
+      expect(system).toContain('not established facts');
     }
     // The simulator sends some malformed JSON: the retry path ran.
     expect(retries).toBeGreaterThan(0);
+  });
+
+  test('mas-ceo: a CEO "stop" is recorded but, as in MAS-TTS, the round goes ahead', () => {
+    const input = { run: 'r', problem: { id: 'p1', question: 'Q', answer: '1' }, ordinal: 0, settings: { nCandidates: 1, nVerifications: 1, maxIterations: 3, epsilon: 0, seed: 0, jaccardThreshold: 0.7 }, start: { iteration: 0, experience: [], guidelines: [], rollouts: [] } };
+    const started = masCeoProgram.start(input);
+    const call = { key: 'k', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' };
+    const stop: Message = { type: 'ceo.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/ceo/0', decision: 'stop', experts: 2, direction: 'd', budget: 4096, parseError: null, call };
+    const step = masCeoProgram.receive(started.state, stop, input);
+    // Round 0 has no solution yet: a stop honoured here would leave the problem at 0 for every iteration.
+    expect(step.effect).toEqual({ kind: 'wait' });
+    expect(step.post.map((m) => m.type)).toEqual(['recruiter.requested']);
   });
 
   test('mas-ceo: one CEO call per round, critics = recruited experts − 1, inner turns stop at consensus', async ({ dir }) => {
@@ -154,11 +167,6 @@ describe('--strategy', () => {
         if (!plan) throw new Error(`no CEO reply in round ${round}`);
         expect(plan.experts).toBeGreaterThanOrEqual(2);
         expect(plan.experts).toBeLessThanOrEqual(5);
-        if (plan.decision === 'stop') {
-          expect(ofType(messages, 'recruiter.requested', problem, round)).toHaveLength(0);
-          stopped = true;
-          continue;
-        }
         const recruited = ofType(messages, 'recruiter.completed', problem, round)[0];
         expect(recruited?.experts).toHaveLength(plan.experts);
         const solvers = ofType(messages, 'solver.requested', problem, round);

@@ -9,6 +9,7 @@ import type { RunConfig, Schedule, Secrets } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkEncoding } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, slotAgent, slotFlag, slotOption } from '../kernel/slots.ts';
+import { DEFAULT_TEMPERATURE } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { strategyNamed } from '../host/plugins.ts';
 import { decimal, integer, kebabCaseFlags, url } from './parsers.ts';
@@ -50,7 +51,8 @@ export interface RunFlags {
   jaccardThreshold: number;
   jaccardShingle: number;
   bankMaxRecords: number;
-  temperature: number;
+  temperature?: number;
+  completionMaxTokens?: number;
   timeout: number;
   maxRetries: number;
   parseRetries: number;
@@ -86,6 +88,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--judge-passes <n>', 'LLM judge passes per candidate when the problem has a reference (default: 4 when a judge endpoint is given, else 0: rule-based grading; N > 0 without one makes the solver its own judge)', integer(0, 99))
     .option('--judge-max-tokens <n>', "completion limit of a judge call (hosted judges cap their output; a verdict needs little)", integer(16), 4096)
     .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
+    .option('--completion-max-tokens <n>', "completion limit of every call but the judge's (default: the strategy's upstream budget, e.g. rse 38912; else what the window leaves)", integer(16))
     .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
     .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
     .option('--no-proof', 'short answers in \\boxed{} graded against the reference (default: proof problems)')
@@ -93,7 +96,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--jaccard-threshold <x>', 'a new bank record is dropped when its Jaccard similarity to a kept one is at least this', decimal(0, 1), 0.7)
     .option('--jaccard-shingle <n>', 'words per shingle the Jaccard similarity compares: 3 drops near-verbatim repeats; 1 compares word sets, which also drops rewordings', integer(1, 16), 3)
     .option('--bank-max-records <n>', 'records each bank keeps at most: the oldest are evicted first (0: no limit)', integer(0), 64)
-    .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
+    .option('--temperature <x>', `sampling temperature of every role (default: the strategy's upstream default, ${DEFAULT_TEMPERATURE} when it declares none)`, decimal(0, 2))
     .option('--timeout <seconds>', 'per-call timeout', decimal(1, 86_400), 600)
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
     .option('--parse-retries <n>', 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)', integer(0, 100), 2)
@@ -114,6 +117,11 @@ export function defineRunOptions(command: Command): Command {
     .addOption(new Option('--sim-p99-ms <ms>', 'simulated model: 99th percentile latency').argParser(decimal(0, 600_000)).default(0))
     .addOption(new Option('--sim-output-tokens <n>', 'simulated model: approximate tokens of a solution').argParser(integer(1)).default(250));
   return command;
+}
+
+/** The `completionMaxTokens` field of a configuration: absent when there is no limit, so older call keys stay as they were. */
+function completionLimitOf(limit: number | undefined): Pick<RunConfig, 'completionMaxTokens'> {
+  return limit === undefined ? {} : { completionMaxTokens: limit };
 }
 
 function toSchedule(value: string): Schedule {
@@ -163,6 +171,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
     judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : judgeNamed(flags) ? 4 : 0),
     judgeMaxTokens: flags.judgeMaxTokens,
+    ...completionLimitOf(flags.completionMaxTokens ?? strategy.completionMaxTokens),
     concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
     epsilon: flags.epsilon,
     proof: demo ? false : flags.proof,
@@ -170,7 +179,8 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     jaccardThreshold: flags.jaccardThreshold,
     jaccardShingle: flags.jaccardShingle,
     bankMaxRecords: flags.bankMaxRecords,
-    temperature: flags.temperature,
+    // The strategy's upstream default unless the user chose one; the manifest keeps the value used.
+    temperature: flags.temperature ?? strategy.sampling?.temperature ?? DEFAULT_TEMPERATURE,
     timeoutSeconds: flags.timeout,
     maxRetries: flags.maxRetries,
     parseRetries: flags.parseRetries,

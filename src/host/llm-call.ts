@@ -65,8 +65,9 @@ export function createLlmCall(deps: LlmCallDeps) {
     // A retry after unusable output is another request (another seed), journaled under its own key.
     const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
     const temperature = input.temperature ?? null;
-    // The judge has its own completion limit: a hosted judge rejects one near the whole window.
-    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : undefined;
+    // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
+    // other roles have the run's, when it has one (RSE's upstream budget).
+    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
     let window = config.maxTokens;
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);

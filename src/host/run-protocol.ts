@@ -3,7 +3,8 @@
  * a reader needs to know whether two runs' figures compare (strategy and its
  * options, N, M, T, ε, sampling, seed, models, how candidates were graded).
  */
-import type { LoopSettings } from '../../machines/contract.ts';
+import type { LoopSettings, StrategySampling } from '../../machines/contract.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
@@ -20,12 +21,20 @@ export interface RunProtocol extends LoopSettings {
   tokenizer: string;
   /** Model per endpoint slot ('simulated' for the embedded simulator). */
   models: Record<EndpointSlot, string>;
-  /** Sampling per endpoint slot. */
-  sampling: Record<EndpointSlot, { temperature: number }>;
+  /**
+   * Sampling per endpoint slot: the temperature the calls used, and the
+   * top_p/top_k the strategy declares as its upstream defaults (absent when it declares none).
+   */
+  sampling: Record<EndpointSlot, SlotSampling>;
+  /** Completion limit of the non-judge calls; null: what the window leaves. */
+  completionMaxTokens: number | null;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
   judge: { model: string; passes: number; maxTokens: number | null; independent: boolean } | null;
 }
+
+/** The sampling of one endpoint slot. */
+export type SlotSampling = { temperature: number } & Pick<StrategySampling, 'topP' | 'topK'>;
 
 /** The protocol of a run from its configuration. */
 export function runProtocol(config: RunConfig): RunProtocol {
@@ -41,11 +50,21 @@ export function runProtocol(config: RunConfig): RunProtocol {
     contextWindow: config.maxTokens,
     tokenizer: config.tokenizer,
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,
-    sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, { temperature: config.temperature }])) as Record<EndpointSlot, { temperature: number }>,
+    sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config)])) as Record<EndpointSlot, SlotSampling>,
+    completionMaxTokens: config.completionMaxTokens ?? null,
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
         ? { model: modelOf('judge'), passes, maxTokens: config.judgeMaxTokens ?? null, independent: judge.baseUrl !== solution.baseUrl || judge.model !== solution.model }
         : null,
+  };
+}
+
+function samplingOf(config: RunConfig): SlotSampling {
+  const declared = STRATEGIES[config.strategy ?? 'tmas']?.sampling ?? {};
+  return {
+    temperature: config.temperature,
+    ...(declared.topP === undefined ? {} : { topP: declared.topP }),
+    ...(declared.topK === undefined ? {} : { topK: declared.topK }),
   };
 }
