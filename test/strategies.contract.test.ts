@@ -28,7 +28,7 @@ const QUIET = { stdout: () => {}, stderr: () => {} };
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
 
 /** Strategies whose generations `tmas export --format rl` does not yet turn into records (issue "See every call"). */
-const EXPORTS_NOTHING_YET = new Set(['rse', 'mas-ceo', 'pacore']);
+const EXPORTS_NOTHING_YET = new Set(['rse', 'mas-ceo', 'pacore', 'verify-refine']);
 
 /** The calls a run's journal holds: each one paid for once. */
 async function journalSize(runDir: string): Promise<number> {

@@ -68,14 +68,20 @@ describe('--strategy', () => {
           const critique = ofType(messages, 'critique.completed', problem, iteration).find((m) => m.candidate === rewrite.candidate);
           expect(rewrite.critique).toBe(critique?.critique);
           expect(critiques.find((m) => m.candidate === rewrite.candidate)?.solution).toBe(rewrite.solution);
+          // As upstream Self-Refine: the rewrite also sees every earlier attempt of the candidate with its critique.
+          const earlier = [1, 2].filter((t) => t < iteration).map((t) => {
+            const asked = ofType(messages, 'rewrite.requested', problem, t).find((m) => m.candidate === rewrite.candidate);
+            return { solution: asked?.solution, critique: asked?.critique };
+          });
+          expect(rewrite.history).toEqual(earlier);
         }
         expect(before?.candidates).toHaveLength(3);
       }
     }
   });
 
-  test('verify-refine: M verifications per candidate, then a refinement that carries them', async ({ dir }) => {
-    const messages = await run(dir, 'verify-refine', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
+  test('verify-refine-chains: M verifications per candidate, then a refinement that carries them', async ({ dir }) => {
+    const messages = await run(dir, 'verify-refine-chains', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem, 0)).toHaveLength(2);
       expect(ofType(messages, 'verification.requested', problem, 0)).toHaveLength(4);
@@ -197,6 +203,6 @@ describe('--strategy', () => {
   });
 
   test('an unknown strategy is a usage error that lists the strategies', async ({ dir }) => {
-    await expect(run(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, rse, mas-ceo') });
+    await expect(run(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, verify-refine-chains, rse, mas-ceo') });
   });
 });
