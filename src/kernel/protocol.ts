@@ -11,9 +11,11 @@
  * Bumped whenever a message shape or the journal's keys or records change in a
  * way that breaks replay or resume of old runs. 2: call keys hash the prompt
  * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
- * limit (`--judge-max-tokens`).
+ * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
+ * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
+ * older run of them neither replays nor resumes as it ran.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
