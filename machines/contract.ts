@@ -116,6 +116,13 @@ export interface CallSpan {
   judged: boolean;
 }
 
+/** Sampling parameters a method's upstream code uses by default. */
+export interface StrategySampling {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+}
+
 /** A method the runtime can run. */
 export interface Strategy {
   name: string;
@@ -136,7 +143,18 @@ export interface Strategy {
   expectedCalls(settings: LoopSettings, span: CallSpan): Partial<Record<string, number>>;
   /** How the simulated model answers each role, by the name its prompt gives ("You are the X agent"). */
   sim: Record<string, SimFormat>;
+  /**
+   * The method's upstream sampling defaults: `temperature` is what a run uses
+   * when `--temperature` is not given (0.6 when absent); all of them are
+   * recorded in metrics.json's `protocol.sampling`.
+   */
+  sampling?: StrategySampling;
+  /** The completion limit of its non-judge calls when `--completion-max-tokens` is not given (absent: whatever the window leaves). */
+  completionMaxTokens?: number;
 }
+
+/** The temperature of a run that gives no `--temperature` and whose strategy declares none. */
+export const DEFAULT_TEMPERATURE = 0.6;
 
 /** A strategy option of the settings, or its declared default. */
 export function optionOf(settings: LoopSettings, flag: StrategyFlag): StrategyOptionValue {

@@ -24,7 +24,7 @@ async function outputs(dir: string) {
   return { metrics: metrics.iterations, results };
 }
 
-/** A judge endpoint of our own: says "equivalent" to everything, except that calls about `failing` get a 400 (refused for good). */
+/** A judge endpoint of our own (whole replies: the run uses --no-stream): says "equivalent" to everything, except that calls about `failing` get a 400 (refused for good). */
 async function startJudge(failing: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -91,7 +91,7 @@ describe('grading protocol', () => {
     const server = await startJudge(problems[0]?.question ?? '');
     judge = server;
     const output = path.join(dir, 'run');
-    await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '4', '--no-proof', '--max-iterations', '1', '--judge-base-url', server.url, '--judge-model-name', 'judge-model', '--max-retries', '0']);
+    await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '4', '--no-proof', '--max-iterations', '1', '--judge-base-url', server.url, '--judge-model-name', 'judge-model', '--max-retries', '0', '--no-stream']);
     const { metrics, results } = await outputs(output);
     const [it] = metrics;
     const failed = results.find((line) => line.problem === 'p1');

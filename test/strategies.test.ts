@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
+import { masCeoProgram, MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
 import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
@@ -68,14 +68,20 @@ describe('--strategy', () => {
           const critique = ofType(messages, 'critique.completed', problem, iteration).find((m) => m.candidate === rewrite.candidate);
           expect(rewrite.critique).toBe(critique?.critique);
           expect(critiques.find((m) => m.candidate === rewrite.candidate)?.solution).toBe(rewrite.solution);
+          // As upstream Self-Refine: the rewrite also sees every earlier attempt of the candidate with its critique.
+          const earlier = [1, 2].filter((t) => t < iteration).map((t) => {
+            const asked = ofType(messages, 'rewrite.requested', problem, t).find((m) => m.candidate === rewrite.candidate);
+            return { solution: asked?.solution, critique: asked?.critique };
+          });
+          expect(rewrite.history).toEqual(earlier);
         }
         expect(before?.candidates).toHaveLength(3);
       }
     }
   });
 
-  test('verify-refine: M verifications per candidate, then a refinement that carries them', async ({ dir }) => {
-    const messages = await run(dir, 'verify-refine', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
+  test('verify-refine-chains: M verifications per candidate, then a refinement that carries them', async ({ dir }) => {
+    const messages = await run(dir, 'verify-refine-chains', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem, 0)).toHaveLength(2);
       expect(ofType(messages, 'verification.requested', problem, 0)).toHaveLength(4);
@@ -125,11 +131,24 @@ describe('--strategy', () => {
       const last = ofType(messages, 'rollout.requested', problem, 2)[0];
       const call = ofType(messages, 'rollout.completed', problem, 2)[0]?.call.key ?? '';
       const system = await systemPromptOf(dir, call);
-      for (const record of last?.experience ?? []) expect(system).toContain(`- [${record.kind}] ${record.text}`);
+      for (const record of last?.experience ?? []) expect(system).toContain(`- [${record.kind === 'conclusion' ? 'proposition' : 'pitfall'}] ${record.text}`);
       expect(system).toContain('<experience>');
+      // As upstream: the propositions are hypotheses to check, not facts to rely on.
+      expect(system).toContain('not established facts');
     }
     // The simulator sends some malformed JSON: the retry path ran.
     expect(retries).toBeGreaterThan(0);
+  });
+
+  test('mas-ceo: a CEO "stop" is recorded but, as in MAS-TTS, the round goes ahead', () => {
+    const input = { run: 'r', problem: { id: 'p1', question: 'Q', answer: '1' }, ordinal: 0, settings: { nCandidates: 1, nVerifications: 1, maxIterations: 3, epsilon: 0, seed: 0, jaccardThreshold: 0.7 }, start: { iteration: 0, experience: [], guidelines: [], rollouts: [] } };
+    const started = masCeoProgram.start(input);
+    const call = { key: 'k', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' };
+    const stop: Message = { type: 'ceo.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/ceo/0', decision: 'stop', experts: 2, direction: 'd', budget: 4096, parseError: null, call };
+    const step = masCeoProgram.receive(started.state, stop, input);
+    // Round 0 has no solution yet: a stop honoured here would leave the problem at 0 for every iteration.
+    expect(step.effect).toEqual({ kind: 'wait' });
+    expect(step.post.map((m) => m.type)).toEqual(['recruiter.requested']);
   });
 
   test('mas-ceo: one CEO call per round, critics = recruited experts − 1, inner turns stop at consensus', async ({ dir }) => {
@@ -154,11 +173,6 @@ describe('--strategy', () => {
         if (!plan) throw new Error(`no CEO reply in round ${round}`);
         expect(plan.experts).toBeGreaterThanOrEqual(2);
         expect(plan.experts).toBeLessThanOrEqual(5);
-        if (plan.decision === 'stop') {
-          expect(ofType(messages, 'recruiter.requested', problem, round)).toHaveLength(0);
-          stopped = true;
-          continue;
-        }
         const recruited = ofType(messages, 'recruiter.completed', problem, round)[0];
         expect(recruited?.experts).toHaveLength(plan.experts);
         const solvers = ofType(messages, 'solver.requested', problem, round);
@@ -189,6 +203,6 @@ describe('--strategy', () => {
   });
 
   test('an unknown strategy is a usage error that lists the strategies', async ({ dir }) => {
-    await expect(run(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, rse, mas-ceo') });
+    await expect(run(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, verify-refine-chains, rse, mas-ceo') });
   });
 });

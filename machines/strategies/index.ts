@@ -13,10 +13,11 @@ import { rseStrategy } from './rse/index.ts';
 import { selfRefineStrategy } from './self-refine/index.ts';
 import { tmasStrategy } from './tmas/index.ts';
 import { verifyRefineStrategy } from './verify-refine/index.ts';
+import { verifyRefineChainsStrategy } from './verify-refine-chains/index.ts';
 
 /** Every built-in strategy, by name; the first is the default. */
 export const STRATEGIES: Record<string, Strategy> = Object.fromEntries(
-  [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, rseStrategy, masCeoStrategy, pacoreStrategy].map((strategy) => [strategy.name, strategy]),
+  [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, verifyRefineChainsStrategy, rseStrategy, masCeoStrategy, pacoreStrategy].map((strategy) => [strategy.name, strategy]),
 );
 
 export type { Strategy } from '../contract.ts';

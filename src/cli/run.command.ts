@@ -9,6 +9,7 @@ import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.
 import { UserError } from '../kernel/errors.ts';
 import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
+import { DEFAULT_TEMPERATURE, type Strategy } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { strategyNamed } from '../host/plugins.ts';
 import { decimal, integer, jsonObject, kebabCaseFlags, urls } from './parsers.ts';
@@ -51,7 +52,8 @@ export interface RunFlags {
   jaccardThreshold: number;
   jaccardShingle: number;
   bankMaxRecords: number;
-  temperature: number;
+  temperature?: number;
+  completionMaxTokens?: number;
   timeout: number;
   replicaMaxInFlight?: number;
   totalTimeout?: number;
@@ -97,6 +99,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--judge-passes <n>', 'LLM judge passes per candidate when the problem has a reference (default: 4 when a judge endpoint is given, else 0: rule-based grading; N > 0 without one makes the solver its own judge)', integer(0, 99))
     .option('--judge-max-tokens <n>', "completion limit of a judge call (hosted judges cap their output; a verdict needs little)", integer(16), 4096)
     .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
+    .option('--completion-max-tokens <n>', "completion limit of every call but the judge's (default: the strategy's upstream budget, e.g. rse 38912; else what the window leaves)", integer(16))
     .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
     .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
     .option('--no-proof', 'short answers in \\boxed{} graded against the reference (default: proof problems)')
@@ -104,7 +107,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--jaccard-threshold <x>', 'a new bank record is dropped when its Jaccard similarity to a kept one is at least this', decimal(0, 1), 0.7)
     .option('--jaccard-shingle <n>', 'words per shingle the Jaccard similarity compares: 3 drops near-verbatim repeats; 1 compares word sets, which also drops rewordings', integer(1, 16), 3)
     .option('--bank-max-records <n>', 'records each bank keeps at most: the oldest are evicted first (0: no limit)', integer(0), 64)
-    .option('--temperature <x>', 'sampling temperature of every role', decimal(0, 2), 0.6)
+    .option('--temperature <x>', `sampling temperature of every role (default: the strategy's upstream default, ${DEFAULT_TEMPERATURE} when it declares none)`, decimal(0, 2))
     .option('--top-p <x>', 'top_p of every role (default: the server\'s)', decimal(0, 1))
     .option('--top-k <n>', 'top_k of every role (vLLM, SGLang; default: the server\'s)', integer(-1, 1_000_000))
     .option('--min-p <x>', 'min_p of every role (vLLM, SGLang; default: the server\'s)', decimal(0, 1))
@@ -141,6 +144,11 @@ export function defineRunOptions(command: Command): Command {
   return command;
 }
 
+/** The `completionMaxTokens` field of a configuration: absent when there is no limit, so older call keys stay as they were. */
+function completionLimitOf(limit: number | undefined): Pick<RunConfig, 'completionMaxTokens'> {
+  return limit === undefined ? {} : { completionMaxTokens: limit };
+}
+
 function toSchedule(value: string): Schedule {
   if (value === 'pipelined' || value === 'barrier') return value;
   throw new UserError('TMAS_USAGE', `--schedule must be pipelined or barrier, got "${value}".`);
@@ -161,11 +169,13 @@ function judgeNamed(flags: RunFlags): boolean {
  * run-wide ones). The solution slot's temperature is the run's `--temperature`,
  * so it has none here. Null when nothing is set.
  */
-function samplingOf(slot: EndpointSlot, flags: RunFlags): SlotSampling | null {
+function samplingOf(slot: EndpointSlot, flags: RunFlags, strategy: Strategy): SlotSampling | null {
+  // The strategy's upstream top_p / top_k, where no flag sets them; the judge samples as the flags say, not as the method does.
+  const declared: Record<string, unknown> = slot === 'judge' ? {} : { topP: strategy.sampling?.topP, topK: strategy.sampling?.topK };
   const sampling: Record<string, unknown> = {};
   for (const [setting, field] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, string]>) {
     if (slot === 'solution' && setting === 'temperature') continue;
-    const value = flags[slotOption(slot, setting)] ?? (setting === 'temperature' ? undefined : flags[slotOption('solution', setting)]);
+    const value = flags[slotOption(slot, setting)] ?? (setting === 'temperature' ? undefined : (flags[slotOption('solution', setting)] ?? declared[field]));
     if (value !== undefined) sampling[field] = value;
   }
   return Object.keys(sampling).length > 0 ? (sampling as SlotSampling) : null;
@@ -180,18 +190,18 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
   }
   const outputDir = path.resolve(flags.outputFile ?? path.join('runs', `${path.basename(input).replace(/\.[^.]+$/, '')}-${timestamp(now)}`));
   const key = flags.apiKey ?? env.OPENAI_API_KEY ?? env.API_KEY ?? 'EMPTY';
-  const solutionSampling = samplingOf('solution', flags);
+  const strategy = strategyNamed(flags.strategy);
+  const solutionSampling = samplingOf('solution', flags, strategy);
   const solution = { baseUrl: flags.baseUrl ?? null, model: flags.modelName ?? (flags.baseUrl ? '' : 'tmas-sim'), ...(solutionSampling ? { sampling: solutionSampling } : {}) };
   const endpoints = { solution } as RunConfig['endpoints'];
   const secrets = { solution: key } as Secrets;
   for (const slot of OTHER_SLOTS) {
     const baseUrl = (flags[slotOption(slot, 'base-url')] as string[] | undefined) ?? solution.baseUrl;
     const model = (flags[slotOption(slot, 'model-name')] as string | undefined) ?? (baseUrl === solution.baseUrl ? solution.model : baseUrl ? '' : 'tmas-sim');
-    const sampling = samplingOf(slot, flags);
+    const sampling = samplingOf(slot, flags, strategy);
     endpoints[slot] = { baseUrl, model, ...(sampling ? { sampling } : {}) };
     secrets[slot] = (flags[slotOption(slot, 'api-key')] as string | undefined) ?? key;
   }
-  const strategy = strategyNamed(flags.strategy);
   const strategyOptions = strategyOptionsOf(strategy, flags);
   const config: RunConfig = {
     inputFile: path.resolve(input),
@@ -205,6 +215,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
     judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : judgeNamed(flags) ? 4 : 0),
     judgeMaxTokens: flags.judgeMaxTokens,
+    ...completionLimitOf(flags.completionMaxTokens ?? strategy.completionMaxTokens),
     concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
     epsilon: flags.epsilon,
     proof: demo ? false : flags.proof,
@@ -212,7 +223,8 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     jaccardThreshold: flags.jaccardThreshold,
     jaccardShingle: flags.jaccardShingle,
     bankMaxRecords: flags.bankMaxRecords,
-    temperature: flags.temperature,
+    // The strategy's upstream default unless the user chose one; the manifest keeps the value used.
+    temperature: flags.temperature ?? strategy.sampling?.temperature ?? DEFAULT_TEMPERATURE,
     timeoutSeconds: flags.timeout,
     ...(flags.totalTimeout === undefined ? {} : { totalTimeoutSeconds: flags.totalTimeout }),
     ...(flags.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: flags.replicaMaxInFlight }),

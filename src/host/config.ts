@@ -53,7 +53,10 @@ export interface RunConfig {
   jaccardShingle?: number;
   /** Records a bank keeps at most, the oldest evicted first (`--bank-max-records`; 0: no limit); absent in older runs: no limit. */
   bankMaxRecords?: number;
+  /** Sampling temperature of every role: `--temperature`, else the strategy's declared default, else 0.6. */
   temperature: number;
+  /** Completion limit of every non-judge call (`--completion-max-tokens`, else the strategy's `completionMaxTokens`); absent: what the window leaves. */
+  completionMaxTokens?: number;
   /** The idle limit of a call (`--timeout`): no byte for this long gives an attempt up. */
   timeoutSeconds: number;
   /** `--total-timeout`: a limit on one attempt's whole duration; absent: none. */

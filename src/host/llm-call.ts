@@ -82,8 +82,9 @@ export function createLlmCall(deps: LlmCallDeps) {
     // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
     const temperature = slotTemperature ?? input.temperature ?? null;
     const sampling = Object.keys(rest).length > 0 ? rest : undefined;
-    // The judge has its own completion limit: a hosted judge rejects one near the whole window.
-    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : undefined;
+    // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
+    // other roles have the run's, when it has one (RSE's upstream budget).
+    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
     let window = config.maxTokens;
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);

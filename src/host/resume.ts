@@ -59,6 +59,7 @@ const SETTINGS: Setting[] = [
   field('agents', '--agents', true),
   field('judgePasses', '--judge-passes', true),
   field('judgeMaxTokens', '--judge-max-tokens', true),
+  field('completionMaxTokens', '--completion-max-tokens', true),
   field('maxIterations', '--max-iterations', false),
   field('concurrency', '--concurrency', false),
   field('timeoutSeconds', '--timeout', false, 'timeout'),

@@ -114,7 +114,7 @@ export async function runEvaluation(
     let simulated = endpoints.simulated;
 
     const { judge, solution } = config.endpoints;
-    if ((config.judgePasses ?? 0) > 0 && !simulated && judge.baseUrl === solution.baseUrl && judge.model === solution.model) {
+    if ((config.judgePasses ?? 0) > 0 && !simulated && JSON.stringify(judge.baseUrl) === JSON.stringify(solution.baseUrl) && judge.model === solution.model) {
       io.stderr(
         `tmas: warning: the LLM judge is the model under test (${solution.model}) grading itself; ` +
           'give --judge-base-url and --judge-model-name for an independent judge, or --judge-passes 0 for the rule-based grade.',

@@ -20,12 +20,20 @@ export interface RunProtocol extends LoopSettings {
   tokenizer: string;
   /** Model per endpoint slot ('simulated' for the embedded simulator). */
   models: Record<EndpointSlot, string>;
-  /** Sampling per endpoint slot. */
-  sampling: Record<EndpointSlot, { temperature: number }>;
+  /**
+   * Sampling per endpoint slot: the temperature the calls used, and the
+   * top_p/top_k the strategy declares as its upstream defaults (absent when it declares none).
+   */
+  sampling: Record<EndpointSlot, SlotSampling>;
+  /** Completion limit of the non-judge calls; null: what the window leaves. */
+  completionMaxTokens: number | null;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
   judge: { model: string; passes: number; maxTokens: number | null; independent: boolean } | null;
 }
+
+/** The sampling of one endpoint slot. */
+export type SlotSampling = { temperature: number; topP?: number; topK?: number; minP?: number };
 
 /** The protocol of a run from its configuration. */
 export function runProtocol(config: RunConfig): RunProtocol {
@@ -41,11 +49,23 @@ export function runProtocol(config: RunConfig): RunProtocol {
     contextWindow: config.maxTokens,
     tokenizer: config.tokenizer,
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,
-    sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, { temperature: config.temperature }])) as Record<EndpointSlot, { temperature: number }>,
+    sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config, slot)])) as Record<EndpointSlot, SlotSampling>,
+    completionMaxTokens: config.completionMaxTokens ?? null,
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
-        ? { model: modelOf('judge'), passes, maxTokens: config.judgeMaxTokens ?? null, independent: judge.baseUrl !== solution.baseUrl || judge.model !== solution.model }
+        ? { model: modelOf('judge'), passes, maxTokens: config.judgeMaxTokens ?? null, independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model }
         : null,
+  };
+}
+
+/** What a slot's calls were sampled with: the run's temperature unless the slot has its own, and the fields its requests carried. */
+function samplingOf(config: RunConfig, slot: EndpointSlot): SlotSampling {
+  const { temperature, topP, topK, minP } = config.endpoints[slot]?.sampling ?? {};
+  return {
+    temperature: temperature ?? config.temperature,
+    ...(topP === undefined ? {} : { topP }),
+    ...(topK === undefined ? {} : { topK }),
+    ...(minP === undefined ? {} : { minP }),
   };
 }

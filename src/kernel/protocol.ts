@@ -11,9 +11,11 @@
  * Bumped whenever a message shape or the journal's keys or records change in a
  * way that breaks replay or resume of old runs. 2: call keys hash the prompt
  * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
- * limit (`--judge-max-tokens`).
+ * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
+ * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
+ * older run of them neither replays nor resumes as it ran.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
@@ -42,6 +44,12 @@ export interface CallInfo {
   key: string;
   usage: Usage;
   finishReason: string;
+}
+
+/** An earlier attempt of a self-refine candidate and the critique it got. */
+export interface RefinementStep {
+  solution: string;
+  critique: string;
 }
 
 /** One rollout of the previous iteration, as shown to the exploit prompt: R(t-1). */
@@ -235,16 +243,31 @@ export type OutputInvalid = Msg<
 /** self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null. */
 export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
 export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; call: CallInfo }>;
-/** self-refine: the rewrite of a solution in the light of its critique. */
-export type RewriteRequested = Msg<'rewrite.requested', { candidate: number; question: string; solution: string; critique: string }>;
+/** self-refine: the rewrite of a solution in the light of its critique; `history`: the candidate's earlier attempts with their critiques, oldest first. */
+export type RewriteRequested = Msg<'rewrite.requested', { candidate: number; question: string; solution: string; critique: string; history: RefinementStep[] }>;
 export type RewriteCompleted = Msg<'rewrite.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
-/** verify-refine: the refinement of a solution using its verifications. */
+/**
+ * verify-refine (DeepSeek-Math-V2): a proof written with its self-evaluation, from scratch
+ * (`refine` null) or as a refinement of one proof of the pool shown with its ratings.
+ */
+export type ProverRequested = Msg<'prover.requested', { candidate: number; question: string; refine: { proof: string; ratings: string[] } | null }>;
+/**
+ * `text`: the proof (the `## Solution` section; the whole reply when `proof` is null);
+ * `proof`: null when the reply is unusable as upstream reads it (cut off, or without its two sections);
+ * `selfScore`: the last \boxed{} of the self-evaluation (0 when unreadable, as upstream).
+ */
+export type ProverCompleted = Msg<'prover.completed', { candidate: number; text: string; proof: string | null; selfScore: number; answer: string | null; call: CallInfo }>;
+/** verify-refine: one rating of a proof; `score` is its last \boxed{} (0, 0.5 or 1), null when unreadable. */
+export type RaterRequested = Msg<'rater.requested', { candidate: number; index: number; question: string; proof: string }>;
+export type RaterCompleted = Msg<'rater.completed', { candidate: number; index: number; score: number | null; rating: string; call: CallInfo }>;
+/** verify-refine-chains: the refinement of a solution using its verifications. */
 export type RefineRequested = Msg<'refine.requested', { candidate: number; question: string; solution: string; verifications: Verification[] }>;
 export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
 /** rse: a rollout sampled with the problem's experience bank in the system prompt. */
 export type RolloutRequested = Msg<'rollout.requested', { candidate: number; question: string; experience: ExperienceRecord[] }>;
-export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
-/** rse: one rollout distilled into verified propositions and pitfalls (strict JSON); `attempt` counts retries after invalid output. */
+/** `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream. */
+export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; call: CallInfo }>;
+/** rse: one rollout (its reasoning, then its answer text) distilled into verified propositions and critical pitfalls (JSON); `attempt` counts retries after invalid output. */
 export type DistillRequested = Msg<'distill.requested', { candidate: number; attempt: number; question: string; solution: string }>;
 export type DistillCompleted = Msg<
   'distill.completed',
@@ -304,6 +327,10 @@ export type Message =
   | RewriteCompleted
   | RefineRequested
   | RefineCompleted
+  | ProverRequested
+  | ProverCompleted
+  | RaterRequested
+  | RaterCompleted
   | RolloutRequested
   | RolloutCompleted
   | DistillRequested

@@ -30,6 +30,10 @@ export const SIM_FORMATS = [
   'critic',
   /** MAS-CEO: the evaluator's verdict and advice. */
   'evaluator',
+  /** verify-refine: a `## Solution` section, then a `## Self Evaluation` ending in a boxed score; a revision when a `<solution>` is shown. */
+  'self-evaluated',
+  /** verify-refine: an evaluation of the `<solution>` ending in a boxed score 0, 0.5 or 1. */
+  'rating',
   /** A bare prompt (no system message): the problem alone, or the problem quoted with reference answers to weigh (PaCoRe). */
   'synthesis',
 ] as const;

@@ -18,6 +18,7 @@ import { respondVerification } from './verification.responder.ts';
 import { respondCeo, respondCritic, respondEvaluator, respondRecruiter } from './strategies/mas-ceo.responder.ts';
 import { respondRevision } from './strategies/revision.responder.ts';
 import { respondDistill, respondRollout } from './strategies/rse.responder.ts';
+import { respondProver, respondRater } from './strategies/verify-refine.responder.ts';
 import type { SimFormat } from '../kernel/sim-formats.ts';
 import { SIM_ROLE_FORMATS } from './sim-roles.ts';
 
@@ -37,6 +38,8 @@ const RESPONDERS: Record<SimFormat, Responder> = {
   critic: respondCritic,
   evaluator: respondEvaluator,
   synthesis: respondSynthesis,
+  'self-evaluated': respondProver,
+  rating: respondRater,
 };
 
 /** What a reply is keyed by: everything that may shape it, and nothing else. */

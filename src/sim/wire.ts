@@ -97,7 +97,8 @@ export interface ExperienceLine {
 export function readExperience(rest: string): ExperienceLine[] {
   const section = block(rest, 'experience');
   if (section === null) return [];
-  return [...section.matchAll(/^- \[(conclusion|pitfall)\] (.*)$/gm)].map((m) => ({
+  // `proposition` is how the rse bank names a conclusion.
+  return [...section.matchAll(/^- \[(conclusion|proposition|pitfall)\] (.*)$/gm)].map((m) => ({
     kind: m[1] === 'pitfall' ? 'pitfall' : 'conclusion',
     text: m[2] ?? '',
   }));

@@ -14,4 +14,6 @@ export const masCeoStrategy: Strategy = {
   // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
   expectedCalls: () => ({}),
   sim: { ceo: 'ceo', recruiter: 'recruiter', solver: 'revision', critic: 'critic', evaluator: 'evaluator' },
+  // jincan333/MAS-TTS agentverse/tasks/tasksolving/*/m1-32b/config.yaml: temperature 0.7 for every agent.
+  sampling: { temperature: 0.7 },
 };

@@ -3,8 +3,12 @@
  *   CEO plan → recruiter (n experts) → solver (expert 1) → n − 1 critics,
  *   repeated solver revision + critics until all agree or MAX_INNER_TURNS,
  *   → evaluator (correctness 0/1 and advice).
- * The problem stops when the evaluator says correct, the CEO says stop, or
- * after --max-iterations rounds. A stopped problem keeps its last solution for
+ * The problem stops when the evaluator says correct or after --max-iterations
+ * rounds. The CEO's continue/stop decision is recorded in its reply but does
+ * not end the loop: MAS-TTS parses it (agentverse/output_parser/output_parser.py,
+ * CEOParser) and its environment never reads it (environments/tasksolving_env/
+ * basic.py: `is_done` is turns ≥ max_turn or the evaluator's success), while
+ * the paper describes a CEO that can terminate. A stopped problem keeps its last solution for
  * the remaining iterations (announced without any call), so every problem has
  * a result at every iteration and the per-iteration metrics compare with the
  * other strategies.
@@ -118,12 +122,7 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
   receive(state, message, input) {
     switch (message.type) {
       case 'ceo.completed': {
-        if (message.decision === 'stop') {
-          // The CEO's decision is honoured: this round and the rest keep the latest solution.
-          const carried = { ...state, stopped: true, solution: state.result?.text ? { text: state.result.text, answer: state.result.answer } : null };
-          const result = state.result ?? { candidate: 0, text: null, answer: null };
-          return { state: { ...carried, result }, post: [], effect: saveOf(state.round, [result], input) };
-        }
+        // A "stop" goes no further than MAS-TTS takes it: the round goes ahead (see above).
         const plan = { experts: message.experts, direction: message.direction, budget: message.budget };
         const post: Message[] = [{ type: 'recruiter.requested', ...messageBase(input, state.round, 'recruiter', 0), question: input.problem.question, experts: plan.experts, direction: plan.direction }];
         return waiting({ ...state, plan }, post);

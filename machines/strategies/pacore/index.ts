@@ -15,4 +15,6 @@ export const pacoreStrategy: Strategy = {
   // A program restarts at round 0 on resume (the journal answers what completed).
   expectedCalls: (settings) => ({ synthesis: Array.from({ length: settings.maxIterations }, (_, round) => widthOf(settings, round)).reduce((a, b) => a + b, 0) }),
   sim: { synthesis: 'synthesis' },
+  // stepfun-ai/PaCoRe and its paper: temperature 1.0, top_p 1.0.
+  sampling: { temperature: 1.0, topP: 1.0 },
 };

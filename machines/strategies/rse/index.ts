@@ -7,11 +7,14 @@ import { rseProgram } from './rse.program.ts';
 /** RSE as a strategy. */
 export const rseStrategy: Strategy = {
   name: 'rse',
-  description: 'RSE: N rollouts per iteration, each distilled (strict JSON) into verified propositions and pitfalls merged into a deduplicated bank in the next rollouts\' system prompt',
+  description: "RSE: N rollouts per iteration, each distilled (JSON, up to 6 attempts) into verified propositions and critical pitfalls, merged into a deduplicated bank that the next rollouts' system prompt shows as pitfalls to avoid and hypotheses to verify",
   roles: { rollout: rolloutMachine, distill: distillMachine },
   definitions: { rollout: rolloutRole, distill: distillRole },
   problem: createProgramMachine(rseProgram),
   // A program restarts at iteration 0 on resume (the journal answers what completed); distillations are retried on invalid output, so their count varies.
   expectedCalls: (settings) => ({ rollout: settings.nCandidates * settings.maxIterations }),
   sim: { rollout: 'rse-rollout', distill: 'rse-distill' },
+  // WangXinglin/RSE scripts/run.sh: TEMPERATURE=0.6, TOP_P=0.95, TOP_K=20, MAX_TOKENS=38912 for every step.
+  sampling: { temperature: 0.6, topP: 0.95, topK: 20 },
+  completionMaxTokens: 38_912,
 };

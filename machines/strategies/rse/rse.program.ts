@@ -1,18 +1,23 @@
 /**
- * RSE (Recycling Search Experience): per iteration, N rollouts sampled with
- * the problem's experience bank in the system prompt; each rollout distilled
- * into verified propositions and pitfalls (strict JSON, retried up to
- * MAX_DISTILL_ATTEMPTS on invalid output); the new records merged into the
- * bank with the same Jaccard deduplication as TMAS (`dedupBanks`), persisted
- * with the iteration.
+ * RSE (Recycling Search Experience, WangXinglin/RSE scripts/run.sh): per
+ * iteration, N rollouts sampled with the problem's experience bank in the
+ * system prompt (none at iteration 0: plain sampling); each rollout's
+ * reasoning and text distilled into verified propositions and critical
+ * pitfalls (one JSON object, asked up to MAX_DISTILL_ATTEMPTS times while the
+ * reply is not valid JSON); the new records merged into the bank with the
+ * earlier ones (upstream merges the previous bank with the new records and
+ * deduplicates them by embedding similarity; here the Jaccard deduplication of
+ * TMAS, `dedupBanks`), persisted with the iteration.
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
-import { MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
+import { attemptText, MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 
 interface Candidate extends CandidateView {
+  /** What the distiller reads: the rollout's reasoning and text. */
+  attempt?: string;
   distilled: boolean;
   failures: string[];
 }
@@ -52,15 +57,19 @@ export const rseProgram: ProblemProgram<RseState> = {
   },
   receive(state, message, input) {
     switch (message.type) {
-      case 'rollout.completed':
-        return {
-          ...change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer }), input),
-          post: [distill(input, state.iteration, message.candidate, 0, message.text)],
-        };
+      case 'rollout.completed': {
+        const attempt = attemptText(message.text, message.reasoning);
+        // An empty rollout is not distilled, as upstream skips it.
+        if (attempt.trim() === '') return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, distilled: true }), input);
+        return waiting(
+          { ...state, candidates: state.candidates.map((c) => (c.candidate === message.candidate ? { ...c, text: message.text, answer: message.answer, attempt } : c)) },
+          [distill(input, state.iteration, message.candidate, 0, attempt)],
+        );
+      }
       case 'distill.completed': {
         const current = state.candidates.find((c) => c.candidate === message.candidate);
-        if (message.parseError !== null && message.attempt + 1 < MAX_DISTILL_ATTEMPTS && current?.text) {
-          return waiting(state, [distill(input, state.iteration, message.candidate, message.attempt + 1, current.text)]);
+        if (message.parseError !== null && message.attempt + 1 < MAX_DISTILL_ATTEMPTS && current?.attempt) {
+          return waiting(state, [distill(input, state.iteration, message.candidate, message.attempt + 1, current.attempt)]);
         }
         const provenance = { iteration: state.iteration, candidate: message.candidate, callKey: message.call.key };
         const records: ExperienceRecord[] = [

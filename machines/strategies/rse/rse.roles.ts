@@ -1,9 +1,14 @@
 /**
- * The roles of `rse` (Recycling Search Experience): the Rollout agent solves
- * with the problem's experience bank in its system prompt; the Distill agent
- * turns one rollout into verified propositions and critical pitfalls as strict
- * JSON. The bank is shown in the `<experience>` line format of the TMAS
- * prompts (`- [conclusion] …`, `- [pitfall] …`), which the simulator reads.
+ * The roles of `rse` (Recycling Search Experience, WangXinglin/RSE). The
+ * Rollout agent solves with the problem's experience bank in its system
+ * prompt, as upstream's code/experience_guided_search.py does: the pitfalls
+ * are to be avoided, the propositions are hypotheses to check before use,
+ * never facts to rely on. The Distill agent turns one rollout (its reasoning
+ * and its answer) into verified propositions and critical pitfalls as one JSON
+ * object, with the inclusion rules and formats of upstream's
+ * code/experience_distillation.py, restated in our words. The bank is shown in
+ * the `<experience>` line format the simulator reads (`- [pitfall] …`,
+ * `- [proposition] …`).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
@@ -12,50 +17,90 @@ import { callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
 
-/** Retries of a distillation per rollout, index-keyed so each attempt is a new call: index = candidate × this + attempt. */
-export const MAX_DISTILL_ATTEMPTS = 3;
+/** Distillations of one rollout at most: upstream asks once and retries up to 5 times while the reply is not valid JSON. Index-keyed: index = candidate × this + attempt. */
+export const MAX_DISTILL_ATTEMPTS = 6;
 
-/** The system prompt of a rollout: the bank, so every rollout of the iteration sees the same experience. */
+/** How a rollout is told to use the bank: upstream's operational guidelines, in our words. */
+const GUIDANCE = [
+  'Earlier attempts at this very problem were analysed into propositions (intermediate results) and critical pitfalls (errors and dead ends). Use them only to navigate; solve the problem from its own definitions.',
+  '1. Propositions are hypotheses about the structure of the problem, not established facts. Prefer the ones that give an abstract insight (a simplification, an identity, an invariant, a symmetry). Distrust bare numerical claims and claimed final answers: never use a number from the bank unless you have derived the reasoning that produces it yourself. Before taking a shortcut a proposition offers, check its premise; keep it only if the premise holds and agrees with your own derivation, and discard it at once if it contradicts your reasoning.',
+  '2. Never repeat a critical pitfall. When you reach a decision point a pitfall describes, take a different route.',
+  '3. If you derive contradictory results (two values for one quantity, say), do not just pick the easier or more familiar one: the contradiction usually means a basic assumption (the configuration, a definition) is wrong, so go back to the problem statement and question your initial setup.',
+].join('\n');
+
+/** The bank's lines: pitfalls first, then propositions, each list in lexicographic order, as upstream aggregates them. */
+export function experienceLines(experience: ExperienceRecord[]): string[] {
+  const sorted = (kind: ExperienceRecord['kind']) => experience.filter((record) => record.kind === kind).map((record) => record.text).sort();
+  return [...sorted('pitfall').map((text) => `- [pitfall] ${text}`), ...sorted('conclusion').map((text) => `- [proposition] ${text}`)];
+}
+
+/** The system prompt of a rollout: with no bank (iteration 0), the plain solver's; else the guidance and the bank. */
 export function rolloutSystem(experience: ExperienceRecord[], options: RoleOptions): string {
   const lead = roleLine('Rollout', answerInstruction(options.proof));
   if (experience.length === 0) return lead;
-  const lines = experience.map((record) => `- [${record.kind}] ${record.text}`);
-  return `${lead}\nExperience from earlier attempts at this problem: rely on the verified propositions, avoid the pitfalls.\n<experience>\n${lines.join('\n')}\n</experience>`;
+  return (
+    `${lead}\n${GUIDANCE}\n` +
+    'Experience bank (pitfalls: strictly avoid; propositions: verify before use):\n' +
+    `<experience>\n${experienceLines(experience).join('\n')}\n</experience>\n` +
+    'Reason step by step; consult the bank critically: avoid the pitfalls, and use a proposition only when it speeds up work you have checked.'
+  );
 }
 
-/** The Rollout agent's definition. */
+/** The Rollout agent's definition. The user message is the problem alone, as upstream sends it. */
 export const rolloutRole = {
   role: 'rollout',
   endpoint: 'solution',
   request: 'rollout.requested',
   index: (request) => request.candidate,
-  prompt: (request, options): PromptSpec => ({ system: rolloutSystem(request.experience, options), parts: [problemPart(request.question), instructionPart('Solve the problem above.')] }),
-  reply: (request, output) => ({ type: 'rollout.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+  prompt: (request, options): PromptSpec => ({ system: rolloutSystem(request.experience, options), parts: [problemPart(request.question)] }),
+  reply: (request, output) => ({
+    type: 'rollout.completed',
+    ...replyBase(request),
+    candidate: request.candidate,
+    text: output.content,
+    reasoning: output.reasoning,
+    answer: extractAnswer(output.content),
+    call: callInfo(output),
+  }),
 } satisfies RoleDefinition<'rollout.requested'>;
 
-/** Parses the Distill agent's strict JSON: `{"propositions": string[], "pitfalls": string[]}`. Throws a SyntaxError saying what is wrong. */
-export function parseDistillation(text: string): { propositions: string[]; pitfalls: string[] } {
-  const value = parseJsonReply(text);
-  const isStrings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
-  if (typeof value !== 'object' || value === null) throw new SyntaxError('the reply is not a JSON object');
-  const { propositions, pitfalls } = value as Record<string, unknown>;
-  if (!isStrings(propositions) || !isStrings(pitfalls)) throw new SyntaxError('"propositions" and "pitfalls" must both be arrays of strings');
-  return { propositions, pitfalls };
+/** What the distiller reads of a rollout: its reasoning, then its answer text, as upstream joins them. */
+export function attemptText(text: string, reasoning: string | null): string {
+  return reasoning ? `${reasoning}\n\n${text}` : text;
 }
 
-/** Builds the distill prompt. */
+/**
+ * Parses the Distill agent's JSON, read after its last `</think>`: any JSON
+ * object is valid (upstream retries only unparseable replies); the string
+ * items of `verified_propositions` and `critical_pitfalls` are kept. Throws a
+ * SyntaxError saying what is wrong.
+ */
+export function parseDistillation(text: string): { propositions: string[]; pitfalls: string[] } {
+  const value = parseJsonReply(text.split('</think>').at(-1) ?? text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('the reply is not a JSON object');
+  const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
+  const fields = value as Record<string, unknown>;
+  return { propositions: strings(fields.verified_propositions), pitfalls: strings(fields.critical_pitfalls) };
+}
+
+/** The distiller's instructions: upstream's two tasks, their rules and formats, in our words. */
+const DISTILL_TASK = [
+  'Build an experience bank from the attempt above for the next attempts at this problem: the next solver will use the verified propositions as anchors and avoid the critical pitfalls.',
+  'Stay neutral: you do not know the correct answer, so make no assumption about whether the attempt\'s final answer is right. Treat the attempt as an unverified hypothesis and check each step on logic and mathematics alone.',
+  '',
+  'Task 1, "verified_propositions" (list of strings): only sound, reusable facts. Keep a statement only if you can verify it yourself from standard mathematics or from earlier valid steps; state every condition it needs (e.g. "for x ≠ 0, …"); split compound claims into the smallest reusable pieces; leave out anything only "probably true" or checked on examples without a derivation; make each one self-contained, naming variables and expressions instead of "it" or "the equation". Look for correct intermediate results, equivalent forms of equations, implications and domain constraints, and theorems applied with their hypotheses visibly met. Format: "<statement with its conditions>. (Source: <derivation or method>)".',
+  '',
+  'Task 2, "critical_pitfalls" (list of strings): warnings for later attempts. Look for dead ends (valid approaches that lead to unmanageable complexity or circularity), fatal flaws (non-equivalent transformations, confusing necessary and sufficient conditions, calculation errors), potential risks (steps that skip a needed check, such as dividing by a quantity that may vanish or squaring without checking for extraneous roots) and missing proof obligations (ignored cases, theorems used without their preconditions). Format: "<context or step> -> <Dead End | Fatal Flaw | Potential Risk> -> <trigger; what was done wrong or not checked; consequence>".',
+  '',
+  'Output only the raw JSON object, without Markdown fences or any other text, with LaTeX backslashes escaped for JSON:',
+  '{"verified_propositions": ["..."], "critical_pitfalls": ["..."]}',
+].join('\n');
+
+/** Builds the distill prompt: the problem and the attempt (upstream puts them after its instructions; here the problem opens every user message, as the simulator reads it), then the instructions. */
 export function distillPrompt(request: MessageOf<'distill.requested'>): PromptSpec {
   return {
-    system: roleLine('Distill', 'You recycle a solution attempt into reusable experience. You answer in strict JSON only.'),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      instructionPart(
-        'Check the attempt above. Extract (1) verified propositions: intermediate results you have checked and that will help solve the problem, ' +
-          'and (2) critical pitfalls: mistakes in it that lead to a wrong answer. Answer with one JSON object and nothing else: ' +
-          '{"propositions": ["..."], "pitfalls": ["..."]}',
-      ),
-    ],
+    system: roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
+    parts: [problemPart(request.question), solutionPart(request.solution), instructionPart(DISTILL_TASK)],
   };
 }
 

@@ -1,15 +1,24 @@
 /**
  * Self-Refine: iteration 0 writes N candidates; every later iteration, each
  * candidate critiques its own solution and then rewrites it (one critique and
- * one rewrite per candidate per iteration). A candidate whose solution failed
- * is solved afresh; a failed critique or rewrite keeps the solution it had.
+ * one rewrite per candidate per iteration). As in madaan/self-refine (the
+ * task_iterate prompts get every earlier attempt with its feedback; the gsm
+ * feedback prompt grows by each attempt), a rewrite sees the candidate's
+ * whole history: its earlier attempts with their critiques, then the current
+ * attempt and critique; the critique sees the current attempt. A candidate
+ * whose solution failed is solved afresh (and its history is cleared); a
+ * failed critique or rewrite keeps the solution it had.
  */
-import type { Message } from '../../../src/kernel/protocol.ts';
+import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
+  /** Earlier attempts with their critiques, oldest first. */
+  history: RefinementStep[];
+  /** This iteration's critique of `text`, once in. */
+  critique?: string;
   settled: boolean;
   failures: string[];
 }
@@ -35,14 +44,20 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   id: 'self-refine',
   start(input) {
     const n = input.settings.nCandidates;
-    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, settled: false, failures: [] }));
+    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, history: [], settled: false, failures: [] }));
     return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
   },
   receive(state, message, input) {
     switch (message.type) {
       case 'solution.completed':
+        return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, history: [], settled: true }), input);
       case 'rewrite.completed':
-        return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, settled: true }), input);
+        return change(
+          state,
+          message.candidate,
+          (c) => ({ ...c, history: [...c.history, { solution: c.text ?? '', critique: c.critique ?? '' }], text: message.text, answer: message.answer, settled: true }),
+          input,
+        );
       case 'critique.completed': {
         const current = state.candidates.find((c) => c.candidate === message.candidate);
         const rewrite: Message = {
@@ -52,8 +67,10 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
           question: input.problem.question,
           solution: current?.text ?? '',
           critique: message.critique,
+          history: current?.history ?? [],
         };
-        return waiting(state, [rewrite]);
+        const candidates = state.candidates.map((c) => (c.candidate === message.candidate ? { ...c, critique: message.critique } : c));
+        return waiting({ ...state, candidates }, [rewrite]);
       }
       case 'llm.failed':
         // Solution: the candidate has nothing this iteration; critique or rewrite: it keeps its solution.
@@ -65,7 +82,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   saved(state, input) {
     const iteration = state.iteration + 1;
     if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
-    const candidates = state.candidates.map((c) => ({ ...c, settled: false, failures: [] }));
+    const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: false, failures: [] }));
     const post = candidates.map((c): Message =>
       c.text === null
         ? solve(input, iteration, c.candidate)

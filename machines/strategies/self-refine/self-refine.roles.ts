@@ -4,8 +4,8 @@
  * of that critique. The first solution comes from the Solution agent.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
+import type { MessageOf, RefinementStep } from '../../../src/kernel/protocol.ts';
+import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
 import { callInfo, parseScore, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
@@ -37,15 +37,31 @@ export const critiqueRole = {
   reply: (request, output) => ({ type: 'critique.completed', ...replyBase(request), candidate: request.candidate, critique: output.content, score: parseScore(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'critique.requested'>;
 
-/** Builds the rewrite prompt. */
+/**
+ * The candidate's earlier attempts with their critiques, oldest first. When
+ * the prompt does not fit the window, the oldest go first; the current
+ * attempt and critique are always kept.
+ */
+export function historyParts(history: RefinementStep[]): PromptPart[] {
+  if (history.length === 0) return [];
+  const steps = history.map((step, index): PromptPart => ({
+    id: `history-${index}`,
+    text: `<attempt index="${index}">\n${step.solution}\n</attempt>\n<feedback index="${index}">\n${step.critique}\n</feedback>`,
+    drop: index,
+  }));
+  return [{ id: 'history-open', text: '<history>\nYour earlier attempts at this problem and the critique each got, oldest first:' }, ...steps, { id: 'history-close', text: '</history>' }];
+}
+
+/** Builds the rewrite prompt: the earlier attempts and critiques, then the current attempt and its critique. */
 export function rewritePrompt(request: MessageOf<'rewrite.requested'>, options: RoleOptions): PromptSpec {
   return {
     system: roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
     parts: [
       problemPart(request.question),
+      ...historyParts(request.history),
       solutionPart(request.solution),
       critiquePart(request.critique),
-      instructionPart(`Rewrite the solution above, fixing every point of the critique. ${answerInstruction(options.proof)}`),
+      instructionPart(`Rewrite the solution above, fixing every point of the critique${request.history.length > 0 ? ' without repeating the mistakes of the earlier attempts' : ''}. ${answerInstruction(options.proof)}`),
     ],
   };
 }

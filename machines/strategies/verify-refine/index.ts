@@ -1,23 +1,20 @@
-/** The `verify-refine` strategy: each candidate is verified, then refined using the verification. */
-import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+/** The `verify-refine` strategy: DeepSeek-Math-V2's verify-refine over a pool of rated proofs. */
 import type { Strategy } from '../../contract.ts';
-import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
 import { createProgramMachine } from '../../program.machine.ts';
-import { refineMachine, refineRole } from './refine.role.ts';
-import { verifyRefineProgram } from './verify-refine.program.ts';
+import { REFINE_PROOFS_FLAG, verifyRefineProgram } from './verify-refine.program.ts';
+import { proverMachine, proverRole, raterMachine, raterRole } from './verify-refine.roles.ts';
 
-/** Verify-Refine as a strategy. */
+/** Verify-Refine (DeepSeek-Math-V2) as a strategy. */
 export const verifyRefineStrategy: Strategy = {
   name: 'verify-refine',
-  description: 'Verify-Refine (V-R): N candidates, M verifications each; each iteration refines every candidate using its verifications',
-  roles: { solution: solutionMachine, verification: verificationMachine, refine: refineMachine },
-  definitions: { solution: solutionRole, verification: verificationRole, refine: refineRole },
+  description: 'Verify-Refine (DeepSeek-Math-V2): N self-evaluated proofs a round, M ratings (0, 0.5, 1) each, pooled over all rounds; the best-scored are refined; stops once a proof scores 1',
+  roles: { prover: proverMachine, rater: raterMachine },
+  definitions: { prover: proverRole, rater: raterRole },
   problem: createProgramMachine(verifyRefineProgram),
-  // A program restarts at iteration 0 on resume (the journal answers what completed).
-  expectedCalls: ({ nCandidates, nVerifications, maxIterations }) => ({
-    solution: nCandidates,
-    verification: nCandidates * nVerifications * maxIterations,
-    refine: nCandidates * (maxIterations - 1),
-  }),
-  sim: { solution: 'solution', verification: 'verification', refine: 'revision' },
+  flags: [REFINE_PROOFS_FLAG],
+  // Rounds end early once a proof scores 1, and only proofs that parse are rated: no count is fixed in advance.
+  expectedCalls: () => ({}),
+  sim: { prover: 'self-evaluated', rater: 'rating' },
+  // deepseek-ai/DeepSeek-Math-V2 inference/main.py: temperature 1.0 (--proof_gen_temp, --proof_verification_temp), top_p 0.95.
+  sampling: { temperature: 1.0, topP: 0.95 },
 };

@@ -27,7 +27,7 @@ export const respondRollout: Responder = (input) => {
 export const respondDistill: Responder = (input) => {
   const { seed, problem, rng } = input;
   const { answer, saysCorrect } = reviewSolution(input);
-  if (rng.next() < DISTILL_MALFORMED) return '{"propositions": ["the attempt is sound up to the last step"], "pitfalls": [';
+  if (rng.next() < DISTILL_MALFORMED) return '{"verified_propositions": ["the attempt is sound up to the last step"], "critical_pitfalls": [';
   const propositions: string[] = [];
   const pitfalls: string[] = [];
   if (answer !== null) {
@@ -36,5 +36,5 @@ export const respondDistill: Responder = (input) => {
     if (saysCorrect) propositions.push(conclusionText(seed, problem, about, 0, score));
     else pitfalls.push(pitfallText(seed, problem, about, 0, score));
   }
-  return JSON.stringify({ propositions, pitfalls });
+  return JSON.stringify({ verified_propositions: propositions, critical_pitfalls: pitfalls });
 };

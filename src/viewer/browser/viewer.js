@@ -349,7 +349,10 @@
     }
     return { parts: hash.split('/').filter(Boolean), query: query };
   }
+  // Each navigation renders anew; only the latest one may say the page is ready (a test waits for that).
+  var routes = 0;
   function route() {
+    var generation = ++routes;
     destroyCharts();
     var r = parseHash();
     var p = r.parts;
@@ -358,7 +361,7 @@
     else if (p[0] === 'run') done = showRun(Number(p[1]), p[2] || 'problems', r.query);
     else done = showHome();
     setStatus('');
-    Promise.resolve(done).then(function () { document.body.setAttribute('data-ready', location.hash); }).catch(function (e) { setStatus('error: ' + e.message); });
+    Promise.resolve(done).then(function () { if (generation === routes) document.body.setAttribute('data-ready', location.hash); }).catch(function (e) { setStatus('error: ' + e.message); });
   }
 
   api('').then(function (list) {

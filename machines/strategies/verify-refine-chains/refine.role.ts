@@ -1,5 +1,5 @@
 /**
- * The Refine agent of `verify-refine`: rewrites a candidate using the
+ * The Refine agent of `verify-refine-chains`: rewrites a candidate using the
  * verifications of it (each with its analysis and score).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';

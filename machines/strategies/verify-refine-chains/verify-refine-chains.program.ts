@@ -1,0 +1,99 @@
+/**
+ * Verify-Refine in independent chains: iteration 0 writes N candidates; every later
+ * iteration refines each candidate using the previous iteration's
+ * verifications of it. In every iteration each candidate gets M verifications
+ * (the TMAS Verification agent) as soon as it exists; its score is their mean.
+ */
+import type { Message, Verification } from '../../../src/kernel/protocol.ts';
+import type { ProblemInput } from '../../contract.ts';
+import { calibratedScore } from '../../roles/summary.role.ts';
+import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+
+interface Candidate extends CandidateView {
+  verifications: Verification[];
+  /** False until the solution (or its failure) and all M verifications are in. */
+  settled: boolean;
+  failures: string[];
+}
+
+interface VerifyRefineState {
+  iteration: number;
+  candidates: Candidate[];
+}
+
+function solve(input: ProblemInput, iteration: number, candidate: number): Message {
+  return { type: 'solution.requested', ...messageBase(input, iteration, 'solution', candidate), candidate, source: 'normal', question: input.problem.question, rollouts: [], experience: [], guidelines: [] };
+}
+
+function verify(input: ProblemInput, iteration: number, candidate: number, solution: string): Message[] {
+  return Array.from({ length: input.settings.nVerifications }, (_, index): Message => ({
+    type: 'verification.requested',
+    ...messageBase(input, iteration, 'verification', `${candidate}.${index}`),
+    candidate,
+    index,
+    question: input.problem.question,
+    solution,
+  }));
+}
+
+function update(state: VerifyRefineState, index: number, change: (candidate: Candidate) => Candidate, input: ProblemInput, post: Message[] = []): Step<VerifyRefineState> {
+  const candidates = state.candidates.map((candidate) => {
+    if (candidate.candidate !== index) return candidate;
+    const changed = change(candidate);
+    const settled = changed.text === null || changed.verifications.length >= input.settings.nVerifications;
+    return { ...changed, settled, score: calibratedScore(changed.verifications) };
+  });
+  const next = { ...state, candidates };
+  if (!candidates.every((candidate) => candidate.settled)) return waiting(next, post);
+  return { state: next, post, effect: saveOf(state.iteration, candidates, input) };
+}
+
+function addVerification(candidate: Candidate, verification: Verification): Candidate {
+  return { ...candidate, verifications: [...candidate.verifications, verification].sort((a, b) => a.index - b.index) };
+}
+
+/** The Verify-Refine-in-chains program. */
+export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
+  id: 'verify-refine-chains',
+  start(input) {
+    const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, verifications: [], settled: false, failures: [] }));
+    return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
+  },
+  receive(state, message, input) {
+    switch (message.type) {
+      case 'solution.completed':
+      case 'refine.completed':
+        return update(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer }), input, verify(input, state.iteration, message.candidate, message.text));
+      case 'verification.completed':
+        return update(state, message.candidate, (c) => addVerification(c, { index: message.index, score: message.score, analysis: message.analysis }), input);
+      case 'llm.failed': {
+        const failure = failureOf(message);
+        if (message.role === 'verification') {
+          const candidate = Math.floor(message.index / 10_000);
+          return update(state, candidate, (c) => ({ ...addVerification(c, { index: message.index % 10_000, score: null, analysis: '' }), failures: [...c.failures, failure] }), input);
+        }
+        if (message.role === 'solution') return update(state, message.index, (c) => ({ ...c, text: null, answer: null, failures: [...c.failures, failure] }), input);
+        if (message.role === 'refine') {
+          // The refinement failed: the candidate keeps its solution, which is verified again.
+          const current = state.candidates.find((c) => c.candidate === message.index);
+          return update(state, message.index, (c) => ({ ...c, failures: [...c.failures, failure] }), input, current?.text ? verify(input, state.iteration, message.index, current.text) : []);
+        }
+        return waiting(state);
+      }
+      default:
+        return waiting(state);
+    }
+  },
+  saved(state, input) {
+    const iteration = state.iteration + 1;
+    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const post = state.candidates.map((c): Message =>
+      c.text === null
+        ? solve(input, iteration, c.candidate)
+        : { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications },
+    );
+    const candidates = state.candidates.map((c) => ({ ...c, verifications: [], settled: false, failures: [] }));
+    return waiting({ iteration, candidates }, post);
+  },
+};

@@ -1,0 +1,173 @@
+/**
+ * The roles of `verify-refine`, after DeepSeek-Math-V2's inference
+ * (deepseek-ai/DeepSeek-Math-V2, inference/math_templates.py): the Prover
+ * writes a proof followed by its own evaluation of it (`## Solution`, then
+ * `## Self Evaluation` ending in a \boxed{} score), either from scratch or by
+ * refining one earlier proof shown with its ratings; the Rater scores a proof
+ * 0, 0.5 or 1 against the same rubric. The instructions are upstream's,
+ * restated in our words; the section headings and the boxed scores are kept
+ * because upstream's parsing reads them.
+ */
+import { extractAnswer } from '../../../src/grader/index.ts';
+import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
+import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
+import { callInfo, replyBase } from '../../reply.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { roleLine } from '../../kit.ts';
+
+/** Ratings of one proof per candidate at most: index = candidate × this + rating. */
+export const RATER_INDEX_STRIDE = 10_000;
+
+/** The scoring rubric the Prover is told it will be rated by and the Rater applies. */
+const RUBRIC = [
+  'A solution is rated as follows. The problem may ask for a proof or for an answer; when an answer is asked for, the solution must give it and also prove rigorously that it is right.',
+  '- Score 1: completely correct, every step carried out properly and shown clearly.',
+  '- Score 0.5: correct in substance, with some details left out or minor errors.',
+  '- Score 0: does not address the problem, contains a fatal error, or leaves out something essential.',
+  'Citing a result from a paper does not replace proving it: unless the solution also proves the cited result correctly, rate it by the criteria above, and never 1.',
+].join('\n');
+
+/** The closing instruction of a proof: what the Solution section ends with. */
+function solutionEnding(proof: boolean): string {
+  return proof
+    ? 'End the Solution section with the final result in \\boxed{} on its last line.'
+    : 'End the Solution section with the final answer, and only the final answer, in \\boxed{} on its last line.';
+}
+
+/** The Prover's task (upstream's proof_generation template, in our words). */
+function proverTask(options: RoleOptions): string {
+  return [
+    'Solve the problem above. Your final solution must be thorough and easy to follow: it will be rated by this rubric.',
+    RUBRIC,
+    'You can rate a solution yourself: reason about the problem, evaluate your approach by the rubric, and improve the solution by fixing what you find, until you can improve it no further.',
+    'Your final response presents your best solution and then an honest evaluation of it. Look hard for issues in your own solution and fix as many as you can; if some remain that you cannot resolve, say so plainly. Give yourself 1 only if you find no issue at all: a wrong solution presented as correct is the worst possible response.',
+    'Answer in exactly this format:',
+    '## Solution',
+    `(your complete solution; ${solutionEnding(options.proof)})`,
+    '## Self Evaluation',
+    'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for each, say why it is right or what is wrong and what that breaks)',
+    'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1, given only after re-examining the solution.',
+  ].join('\n');
+}
+
+/** One proof to refine with its ratings, as upstream lays it out ("Solution 0" and its numbered evaluations). */
+function refinementParts(refine: { proof: string; ratings: string[] }): PromptPart[] {
+  const ratings = refine.ratings.map((rating, index) => `=== Evaluation ${index} of Solution 0 ===\n${rating}`);
+  return [
+    {
+      id: 'refine',
+      text:
+        '## Candidate solution to refine\nHere is an earlier solution with evaluations of it. Write a better solution by resolving the issues the evaluations raise, by reusing its promising ideas, or both.\n' +
+        `--- Solution 0 ---\n<solution>\n${refine.proof}\n</solution>\n\n${ratings.join('\n\n')}`,
+    },
+  ];
+}
+
+/** Builds the Prover prompt: the problem, the proof to refine with its ratings (if any), the task. */
+export function proverPrompt(request: MessageOf<'prover.requested'>, options: RoleOptions): PromptSpec {
+  return {
+    system: roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
+    parts: [
+      problemPart(request.question),
+      ...(request.refine === null ? [] : refinementParts(request.refine)),
+      instructionPart(request.refine === null ? proverTask(options) : `${proverTask(options)}\nYour response must follow this format: a "## Solution" section, then a "## Self Evaluation" section.`),
+    ],
+  };
+}
+
+/** Upstream's normalisation of the two headings (bold or spaced variants become `## Solution` / `## Self Evaluation`). */
+function normalized(text: string): string {
+  return `\n${text.trim()}`
+    .replace(/\n\s*\*+\s*Solution\s*\*+\s*\n/g, '\n## Solution\n')
+    .replace(/\n\s*\*+\s*Self Evaluation\s*\*+\s*\n/g, '\n## Self Evaluation\n')
+    .replace(/\n## Solution[ \t]*\n/g, '\n## Solution\n')
+    .replace(/\n## Self Evaluation[ \t]*\n/g, '\n## Self Evaluation\n');
+}
+
+/**
+ * The proof and the self-evaluation score of a Prover reply, read after its
+ * last `</think>`, as upstream's extract_solution / extract_self_eval do; null
+ * when a section is missing.
+ */
+export function parseProverReply(content: string): { proof: string; selfScore: number } | null {
+  const text = normalized(content.split('</think>').at(-1) ?? content);
+  const evaluation = text.indexOf('\n## Self Evaluation\n');
+  const start = text.indexOf('\n## Solution\n');
+  if (evaluation < 0 || start < 0 || start > evaluation) return null;
+  const proof = text.slice(start + '\n## Solution\n'.length, evaluation).trim();
+  const score = Number(lastBoxedAnswer(text.slice(evaluation))?.trim());
+  return { proof, selfScore: Number.isFinite(score) ? score : 0 };
+}
+
+/** The Prover's definition. */
+export const proverRole = {
+  role: 'prover',
+  endpoint: 'solution',
+  request: 'prover.requested',
+  index: (request) => request.candidate,
+  prompt: proverPrompt,
+  reply: (request, output) => {
+    // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
+    const parsed = output.finishReason === 'length' ? null : parseProverReply(output.content);
+    const text = parsed?.proof ?? output.content;
+    return {
+      type: 'prover.completed',
+      ...replyBase(request),
+      candidate: request.candidate,
+      text,
+      proof: parsed?.proof ?? null,
+      selfScore: parsed?.selfScore ?? 0,
+      // The self-evaluation ends in a boxed score: the answer is the Solution section's.
+      answer: parsed === null ? null : extractAnswer(parsed.proof),
+      call: callInfo(output),
+    };
+  },
+} satisfies RoleDefinition<'prover.requested'>;
+
+/** Builds the Rater prompt (upstream's proof_verification template, in our words). */
+export function raterPrompt(request: MessageOf<'rater.requested'>): PromptSpec {
+  return {
+    system: roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
+    parts: [
+      problemPart(request.question),
+      solutionPart(request.proof),
+      instructionPart(
+        [
+          'Evaluate the solution above and score it.',
+          RUBRIC,
+          'Reason carefully about the quality of the solution. Answer in this format:',
+          'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for a correct step, say why you doubted it and why it holds; for a wrong one, say what is wrong and what it breaks)',
+          'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1 and nothing else.',
+        ].join('\n'),
+      ),
+    ],
+  };
+}
+
+/** A rating's score: the last \boxed{} after the last `</think>`, when it is a number (upstream keeps any number). */
+export function parseRating(content: string): { score: number | null; rating: string } {
+  const rating = (content.split('</think>').at(-1) ?? content).trim();
+  const boxed = lastBoxedAnswer(rating)?.trim();
+  const score = boxed === undefined || boxed === '' ? Number.NaN : Number(boxed);
+  return { score: Number.isFinite(score) ? score : null, rating };
+}
+
+/** The Rater's definition. */
+export const raterRole = {
+  role: 'rater',
+  endpoint: 'verification',
+  request: 'rater.requested',
+  index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,
+  prompt: raterPrompt,
+  reply: (request, output) => {
+    // A rating cut off at the limit is not read, as upstream reads only finished ones.
+    const parsed = output.finishReason === 'length' ? { score: null, rating: output.content } : parseRating(output.content);
+    return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, call: callInfo(output) };
+  },
+} satisfies RoleDefinition<'rater.requested'>;
+
+/** The Prover's actor definition. */
+export const proverMachine = createRoleMachine(proverRole);
+/** The Rater's actor definition. */
+export const raterMachine = createRoleMachine(raterRole);
