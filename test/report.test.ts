@@ -71,4 +71,20 @@ describe('tmas report', () => {
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });
+
+  test('runs graded otherwise than the rest are marked not comparable, in HTML and Markdown', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'judged-a'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'judged-b'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'rule')]);
+    const dirs = ['judged-a', 'judged-b', 'rule'].map((name) => path.join(dir, name));
+    const out = path.join(dir, 'report.md');
+    await runReportCommand(dirs, { out, format: 'md' }, { stdout: () => {} });
+    const markdown = await readFile(out, 'utf8');
+    expect(markdown).toMatch(/\| judged-a \(simulated\) \| [^|]+ \| judge simulated ×4 \|/);
+    expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \|/);
+    await runReportCommand(dirs, { out: path.join(dir, 'report.html'), format: 'html' }, { stdout: () => {} });
+    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain('rule: not comparable');
+  });
 });

@@ -11,6 +11,7 @@ import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
 import { escapeXml, shortNumber } from './format.ts';
+import { commonGrading } from './grading.ts';
 import type { ReportRun } from './load.ts';
 
 export { runLabel } from './charts.ts';
@@ -24,11 +25,14 @@ function totalsTable(runs: ReportRun[]): string {
   const verified = runs.some((run) => run.verifier);
   const judged = runs.some((run) => run.totals.judged > 0);
   const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved)', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
+  const usual = commonGrading(runs);
   const rows = runs.map((run) => {
     const t = run.totals;
     const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
+    // A run graded otherwise than the others (the rule against a judge, another judge) does not compare with them.
+    const grading = run.grading === usual ? escapeXml(run.grading) : `<span class="bad">${escapeXml(run.grading)}: not comparable</span>`;
     return [
-      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
+      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),

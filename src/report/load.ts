@@ -28,6 +28,8 @@ export interface ReportRun {
   settings: string;
   /** The models per endpoint slot and the sampling, e.g. `tmas-sim (all roles) · temperature 0.6, seed 0`. */
   models: string;
+  /** How Pass@1 was graded: `judge m ×4` (the judge's model and passes) or `rule`. Runs graded otherwise do not compare. */
+  grading: string;
   /** In proof mode (graded only against reference solutions or by the judge). */
   proof: boolean;
   /** The strategy has verifiers: best-verified, scores and banks mean something for it. */
@@ -49,6 +51,16 @@ interface MetricsFile {
   wallSeconds?: number;
   /** The results.jsonl written with this file. */
   results?: { lines: number; sha256: string };
+  /** The run's protocol (absent in runs made before it was written). */
+  protocol?: { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number } | null };
+}
+
+/** The grading label of a run: the judge's model and passes, or the rule-based grader. */
+function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
+  const protocol = metrics.protocol;
+  if (protocol?.grading === 'judge' && protocol.judge) return `judge ${protocol.judge.model} ×${protocol.judge.passes}`;
+  if (protocol?.grading === 'rule') return 'rule';
+  return (judgePasses ?? 0) > 0 ? `judge ×${judgePasses}` : 'rule';
 }
 
 /** `model-a (solution, summary); model-b (verification)`: each distinct model with the slots it serves. */
@@ -99,6 +111,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   let strategy: string | null = null;
   let settings = '';
   let models = '';
+  let judgePasses: number | undefined;
   let proof = false;
   let details = new Map<string, ProblemDetail>();
   let store: Store | null = null;
@@ -128,6 +141,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
       const c = manifest?.config;
       if (c) settings = `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}`;
       proof = c?.proof === true;
+      judgePasses = c?.judgePasses;
       if (c?.endpoints) models = `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}`;
       if (problems === null) {
         const table = createProblemTable();
@@ -153,6 +167,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     strategy,
     settings,
     models,
+    grading: gradingOf(metrics, judgePasses),
     proof,
     verifier: hasVerifier(strategy, iterations),
     iterations,

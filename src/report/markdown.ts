@@ -2,6 +2,7 @@
  * The report as Markdown (`tmas report --format md`), for terminals and pull
  * requests: one table of run totals and one of figures per iteration per run.
  */
+import { commonGrading } from './grading.ts';
 import type { ReportRun } from './load.ts';
 
 function percent(value: number | null | undefined): string {
@@ -20,12 +21,14 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
   if (simulated.length > 0) {
     out.push(`> **simulated**: ${simulated.map((run) => run.name).join(', ')} ran against the simulated model; these figures exercise the runtime, they measure no real LLM.`, '');
   }
+  const usual = commonGrading(runs);
   out.push(
     table(
-      ['run', 'settings', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved'],
+      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved'],
       runs.map((run) => [
         run.simulated ? `${run.name} (simulated)` : run.name,
         run.settings || '–',
+        run.grading === usual ? run.grading : `${run.grading}: not comparable`,
         percent(run.totals.final?.pass1),
         percent(run.totals.final?.majority),
         run.verifier ? percent(run.totals.final?.bestVerified) : 'n/a',
