@@ -52,7 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
       expect(errors).toEqual([]);
       const charts = await page.evaluate(() => (window as unknown as { __tmasCharts?: DrawnChart[] }).__tmasCharts ?? []);
 
-      expect(charts.map((c) => c.id)).toEqual(['pass1', 'majority', 'best-verified', 'oracle', 'pass1-tokens', 'tokens', 'banks', 'tokens-by-role', 'latency']);
+      expect(charts.map((c) => c.id)).toEqual(['pass1', 'majority', 'best-verified', 'oracle', 'pass1-tokens', 'tokens', 'banks', 'exploit-prompt', 'tokens-by-role', 'latency']);
       for (const chart of charts) {
         expect(chart.title, chart.id).toMatch(/simulated/);
         expect(chart.pointsPerRun, chart.id).toHaveLength(2);

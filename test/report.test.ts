@@ -33,7 +33,7 @@ describe('tmas report', () => {
     // The chart data: the Pass@1 chart has one line per run, each with a point per iteration.
     const data = /<script type="application\/json" id="tmas-chart-data">(.*?)<\/script>/s.exec(html)?.[1];
     const specs = JSON.parse(data ?? 'null') as ChartSpec[];
-    expect(specs.map((spec) => spec.id)).toEqual(['pass1', 'majority', 'best-verified', 'oracle', 'pass1-tokens', 'tokens', 'banks', 'tokens-by-role', 'latency']);
+    expect(specs.map((spec) => spec.id)).toEqual(['pass1', 'majority', 'best-verified', 'oracle', 'pass1-tokens', 'tokens', 'banks', 'exploit-prompt', 'tokens-by-role', 'latency']);
     const pass1 = specs.find((spec) => spec.id === 'pass1');
     expect(pass1?.datasets.map((d) => [d.label, d.run, d.points?.length])).toEqual([
       ['eps-low (simulated)', 0, 2],

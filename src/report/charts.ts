@@ -154,6 +154,21 @@ export function chartSpecs(runs: ReportRun[]): ChartSpec[] {
       ),
     });
   }
+  // Whether late iterations are starved of completion budget: the exploit prompt's size beside the trims and truncations.
+  if (runs.some((run) => run.iterations.some((it) => it.exploitPromptTokens != null))) {
+    specs.push({
+      ...base,
+      id: 'exploit-prompt',
+      title: titled('Exploit prompt tokens (mean) —; trimmed prompts and truncated answers - -'),
+      yTitle: 'tokens / count',
+      datasets: runs.flatMap((run, r) => [
+        ...(run.iterations.some((it) => it.exploitPromptTokens != null)
+          ? [{ label: `${runLabel(run)}: exploit prompt tokens`, color: runColor(r), run: r, points: run.iterations.flatMap((it) => (it.exploitPromptTokens == null ? [] : [[it.iteration, it.exploitPromptTokens] as [number, number]])) }]
+          : []),
+        { label: `${runLabel(run)}: trimmed + truncated`, color: runColor(r), run: r, dashed: true, points: run.iterations.map((it) => [it.iteration, it.trims + (it.faults?.truncated ?? 0)] as [number, number]) },
+      ]),
+    });
+  }
   const roles = [...new Set(runs.flatMap((run) => Object.keys(run.totals.tokensByRole)))];
   specs.push({
     ...base,

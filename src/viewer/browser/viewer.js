@@ -349,10 +349,12 @@
     }
     return { parts: hash.split('/').filter(Boolean), query: query };
   }
-  // Each navigation renders anew; only the latest one may say the page is ready (a test waits for that).
+  // Each navigation renders anew; only the latest one, still on its own hash (the home page of one run moves on to
+  // that run), may say the page is ready: a test waits for that.
   var routes = 0;
   function route() {
     var generation = ++routes;
+    var hash = location.hash;
     destroyCharts();
     var r = parseHash();
     var p = r.parts;
@@ -361,7 +363,7 @@
     else if (p[0] === 'run') done = showRun(Number(p[1]), p[2] || 'problems', r.query);
     else done = showHome();
     setStatus('');
-    Promise.resolve(done).then(function () { if (generation === routes) document.body.setAttribute('data-ready', location.hash); }).catch(function (e) { setStatus('error: ' + e.message); });
+    Promise.resolve(done).then(function () { if (generation === routes && location.hash === hash) document.body.setAttribute('data-ready', hash); }).catch(function (e) { setStatus('error: ' + e.message); });
   }
 
   api('').then(function (list) {
