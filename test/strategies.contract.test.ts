@@ -27,7 +27,6 @@ const SETTINGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2',
 const QUIET = { stdout: () => {}, stderr: () => {} };
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
 
-
 /** The calls a run's journal holds: each one paid for once. */
 async function journalSize(runDir: string): Promise<number> {
   const store = await Store.open(runDir);
