@@ -25,6 +25,8 @@ export interface LlmInput {
   request: Message;
   /** 0 for the first call; n for the n-th retry after unusable output (another seed, so another request). */
   attempt?: number;
+  /** The call grades a candidate (the judge) rather than produces one: its failure leaves a grade missing, it does not stop the problem. */
+  grading?: true;
 }
 
 /** What a successful call returns. */

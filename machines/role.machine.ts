@@ -48,6 +48,8 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
    * to `parseRetries` times, then replied with the problem recorded. Pure.
    */
   validate?(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): string | null;
+  /** The role grades candidates (the judge): the loop does not depend on it, so its failed calls do not stop the problem. */
+  grading?: true;
 }
 
 type RoleEvent = Message | CallDoneEvent | CallErrorEvent;
@@ -98,6 +100,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
       ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
       request,
       ...(attempt === 0 ? {} : { attempt }),
+      ...(definition.grading ? { grading: true } : {}),
     };
   }
   return setup({

@@ -10,22 +10,8 @@ import { describe, expect } from 'vitest';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import { parseProverReply, parseRating } from '../machines/strategies/verify-refine/verify-refine.roles.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
-import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
-
-async function run(dir: string, strategy: string, flags: string[], problems: number): Promise<Message[]> {
-  const input = await writeProblems(dir, smallProblems(problems));
-  const output = path.join(dir, 'out');
-  await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', strategy, '--concurrency', '16', '--sim-output-tokens', '60', ...flags]);
-  return (await readLog(output)).map((envelope: Envelope) => envelope.message);
-}
-
-function ofType<T extends MessageType>(messages: Message[], type: T, problem?: string, iteration?: number): Array<MessageOf<T>> {
-  return messages.filter(
-    (m): m is MessageOf<T> => m.type === type && (problem === undefined || m.problem === problem) && (iteration === undefined || m.iteration === iteration),
-  );
-}
+import { ofType, runStrategy, test } from './fixtures.ts';
 
 async function callsOf(dir: string, keys: string[]): Promise<CallRecord[]> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -51,7 +37,7 @@ interface Pooled {
 
 describe('baselines as their upstream code runs them', () => {
   test('rse: plain rollouts first, then the bank as hypotheses; each rollout distilled up to 6 times; 38,912-token completions at 0.6 / 0.95 / 20', async ({ dir }) => {
-    const messages = await run(dir, 'rse', ['--n-candidates', '3', '--max-iterations', '3'], 3);
+    const messages = await runStrategy(dir, 'rse', ['--n-candidates', '3', '--max-iterations', '3'], 3);
     for (const problem of ['p1', 'p2', 'p3']) {
       // Iteration 0 is standard sampling: no bank, no guidance.
       const first = ofType(messages, 'rollout.completed', problem, 0);
@@ -98,7 +84,7 @@ describe('baselines as their upstream code runs them', () => {
     const m = 2;
     const k = 2;
     const problems = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
-    const messages = await run(dir, 'verify-refine', ['--n-candidates', String(n), '--n-verifications', String(m), '--max-iterations', '4', '--refine-proofs', String(k)], problems.length);
+    const messages = await runStrategy(dir, 'verify-refine', ['--n-candidates', String(n), '--n-verifications', String(m), '--max-iterations', '4', '--refine-proofs', String(k)], problems.length);
     let refinedRounds = 0;
     let stoppedRounds = 0;
     let unparsed = 0;

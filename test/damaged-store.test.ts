@@ -1,28 +1,7 @@
-import { createHash } from 'node:crypto';
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { Store } from '../src/store/store.ts';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
-
-/** sha256 of every file under `dir`, by relative path. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
-  }
-  return out;
-}
-
-async function journaled(run: string): Promise<number> {
-  const store = await Store.open(run);
-  let n = 0;
-  for await (const _ of store.calls().keys()) n++;
-  await store.close();
-  return n;
-}
+import { fileHashes, readJournal, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A finished two-problem run whose journal lies in table files (an open and close moves LevelDB's log into a table). */
 async function finishedRun(dir: string): Promise<{ run: string; calls: number }> {
@@ -30,7 +9,7 @@ async function finishedRun(dir: string): Promise<{ run: string; calls: number }>
   const run = path.join(dir, 'run');
   const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
   expect(done.code, done.stderr).toBe(0);
-  return { run, calls: await journaled(run) };
+  return { run, calls: (await readJournal(run)).length };
 }
 
 async function largestTable(run: string): Promise<string> {
@@ -81,7 +60,7 @@ describe('a damaged store is named and never changed', () => {
     test(`${name}: resume and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir }) => {
       const { run, calls } = await finishedRun(dir);
       await damage(run);
-      const before = await hashes(run);
+      const before = await fileHashes(run);
       for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
         const refused = await runCli(args);
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
@@ -89,7 +68,7 @@ describe('a damaged store is named and never changed', () => {
         expect(refused.stderr, args[0]).toMatch(says);
         expect(refused.stderr, args[0]).toMatch(/tmas repair/);
         expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
-        expect(await hashes(run), args[0]).toEqual(before);
+        expect(await fileHashes(run), args[0]).toEqual(before);
       }
 
       const repaired = await runCli(['repair', run]);
@@ -97,7 +76,7 @@ describe('a damaged store is named and never changed', () => {
       const kept = /kept in (\S+)\./.exec(repaired.stdout)?.[1];
       expect(kept).toBeDefined();
       // The copy kept is the damaged store, byte for byte.
-      const keptHashes = await hashes(kept as string);
+      const keptHashes = await fileHashes(kept as string);
       expect(Object.values(keptHashes).sort()).toEqual(Object.entries(before).filter(([file]) => file.startsWith('store')).map(([, hash]) => hash).sort());
       const left = Number(/(\d+) journaled calls/.exec(repaired.stdout)?.[1]);
       expect(left).toBeLessThanOrEqual(calls);
@@ -110,7 +89,7 @@ describe('a damaged store is named and never changed', () => {
       }
       const issued = Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1]);
       expect(issued).toBe(calls - left);
-      expect(await journaled(run)).toBe(calls);
+      expect((await readJournal(run)).length).toBe(calls);
     });
   }
 
@@ -135,7 +114,7 @@ describe('a damaged store is named and never changed', () => {
     }
     await mkdir(path.join(dir, 'out'), { mode: 0o777 });
     await chmod(path.join(dir, 'out'), 0o777);
-    const before = await hashes(archived);
+    const before = await fileHashes(archived);
     // As root a mode bit stops no write: the commands then run as nobody, for whom it does.
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     try {
@@ -149,7 +128,7 @@ describe('a damaged store is named and never changed', () => {
       expect(resumed.code).toBe(2);
       expect(resumed.stderr).toMatch(/TMAS_OUTPUT/);
       expect(resumed.stderr).toMatch(/not writable.*Copy the directory/);
-      expect(await hashes(archived)).toEqual(before);
+      expect(await fileHashes(archived)).toEqual(before);
     } finally {
       await chmod(archived, 0o755);
       for (const name of await readdir(archived, { recursive: true })) await chmod(path.join(archived, name), 0o755);

@@ -1,26 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { Store, type CallRecord } from '../src/store/store.ts';
-import { BIN, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
-
-/** Starts `tmas sim-server` as its own process, with a request log; resolves its base URL. */
-async function startSimProcess(problems: string, requestLog: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'sim-server', '--problems', problems, '--port', '0', '--latency-median-ms', '40', '--latency-p99-ms', '200', '--request-log', requestLog], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /http:\/\/\S+\/v1/.exec(out);
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', () => reject(new Error(`sim-server exited: ${out}`)));
-  });
-  return { url, child };
-}
+import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
   at: number;
@@ -70,7 +55,7 @@ describe('durable runs', () => {
   test('SIGKILL during solutions, verifications and a bank update, resumed each time, gives the results and banks of an uninterrupted run and re-issues no completed call', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(6));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(problems, requestLog);
+    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '40', '--latency-p99-ms', '200', '--request-log', requestLog]);
     try {
       const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '6', '--seed', '3'];
       const clean = await runCli(['run', ...common, '--output-file', path.join(dir, 'clean')]);

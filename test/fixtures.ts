@@ -3,16 +3,17 @@
  * afterwards), and helpers to run tmas in-process or as a child process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import { loadProblems } from '../src/input/problems.ts';
-import type { Envelope } from '../src/kernel/protocol.ts';
+import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
-import { Store } from '../src/store/store.ts';
+import { Store, type CallRecord } from '../src/store/store.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = path.join(REPO, 'src', 'bin.mjs');
@@ -95,4 +96,42 @@ export async function startSimProcess(args: string[]): Promise<{ url: string; ch
     child.once('exit', () => reject(new Error(`sim-server exited: ${out}`)));
   });
   return { url, child };
+}
+
+/** Every journaled call of a run, in key order (problem, iteration, role, index). */
+export async function readJournal(outputDir: string): Promise<CallRecord[]> {
+  const store = await Store.open(outputDir);
+  try {
+    const calls: CallRecord[] = [];
+    for await (const value of store.calls().values()) calls.push(value as CallRecord);
+    return calls;
+  } finally {
+    await store.close();
+  }
+}
+
+/** sha256 of every file under `dir`, by relative path: to show that a command changed no file. */
+export async function fileHashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
+  }
+  return out;
+}
+
+/** Runs a strategy in-process on `problems` small problems into `dir/out`; resolves the messages of its log. */
+export async function runStrategy(dir: string, strategy: string, flags: string[], problems = 2): Promise<Message[]> {
+  const input = await writeProblems(dir, smallProblems(problems));
+  const output = path.join(dir, 'out');
+  await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', strategy, '--concurrency', '16', '--sim-output-tokens', '60', ...flags]);
+  return (await readLog(output)).map((envelope) => envelope.message);
+}
+
+/** The messages of one type, optionally of one problem and iteration. */
+export function ofType<T extends MessageType>(messages: Message[], type: T, problem?: string, iteration?: number): Array<MessageOf<T>> {
+  return messages.filter(
+    (m): m is MessageOf<T> => m.type === type && (problem === undefined || m.problem === problem) && (iteration === undefined || m.iteration === iteration),
+  );
 }

@@ -4,8 +4,8 @@ import { describe, expect } from 'vitest';
 import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
-import { Store, type CallRecord } from '../src/store/store.ts';
-import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import type { CallRecord } from '../src/store/store.ts';
+import { readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const N = 3;
 const PASSES = 2;
@@ -16,14 +16,7 @@ async function results(output: string): Promise<Array<{ problem: string; iterati
 }
 
 async function judgeCalls(output: string): Promise<CallRecord[]> {
-  const store = await Store.open(output);
-  try {
-    const calls: CallRecord[] = [];
-    for await (const value of store.calls().values()) if ((value as CallRecord).role === 'judge') calls.push(value as CallRecord);
-    return calls;
-  } finally {
-    await store.close();
-  }
+  return (await readJournal(output)).filter((call) => call.role === 'judge');
 }
 
 describe('the LLM judge against the simulated model', () => {

@@ -12,21 +12,9 @@ import { compactResponse, referencesOf, widthOf } from '../machines/strategies/p
 import { synthesisPrompt } from '../machines/strategies/pacore/synthesis.role.ts';
 import type { LoopSettings } from '../machines/contract.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
-import { Store, type CallRecord } from '../src/store/store.ts';
-import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SETTINGS: LoopSettings = { nCandidates: 8, nVerifications: 1, maxIterations: 4, epsilon: 0, seed: 7, jaccardThreshold: 0.7 };
-
-async function journal(runDir: string): Promise<CallRecord[]> {
-  const store = await Store.open(runDir);
-  try {
-    const calls: CallRecord[] = [];
-    for await (const value of store.calls().values()) calls.push(value as CallRecord);
-    return calls.sort((a, b) => a.problem.localeCompare(b.problem) || a.iteration - b.iteration || a.index - b.index);
-  } finally {
-    await store.close();
-  }
-}
 
 describe('pacore', () => {
   test('a response is compacted to the text after its last </think>, or kept whole', () => {
@@ -72,7 +60,7 @@ describe('pacore', () => {
     const input = await writeProblems(dir, smallProblems(2));
     const output = path.join(dir, 'run');
     await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', 'pacore', '--max-iterations', '3', '--round-widths', '3,2', '--seed', '5']);
-    const calls = await journal(output);
+    const calls = (await readJournal(output)).sort((a, b) => a.problem.localeCompare(b.problem) || a.iteration - b.iteration || a.index - b.index);
     const log = await readLog(output);
     for (const problem of ['p1', 'p2']) {
       const question = smallProblems(2).find((p) => p.problem_id === problem)?.question ?? '';

@@ -1,19 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
-
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
-  }
-  return out;
-}
+import { fileHashes, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1'];
 
@@ -30,11 +19,11 @@ describe('run directories can be copied and moved', () => {
 
     const copy = path.join(dir, 'copy');
     await cp(run, copy, { recursive: true });
-    const original = await hashes(run);
+    const original = await fileHashes(run);
     const extended = await runCli(['run', '--resume', copy, '--max-iterations', '2']);
     expect(extended.code, extended.stderr).toBe(0);
     expect(extended.stdout).toContain(`Outputs: ${copy}/results.jsonl`);
-    expect(await hashes(run)).toEqual(original);
+    expect(await fileHashes(run)).toEqual(original);
     const copyLines = (await readFile(path.join(copy, 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(copyLines).toHaveLength(4);
 
@@ -70,7 +59,7 @@ describe('start and stop edges', () => {
 
     const run = path.join(dir, 'run');
     expect((await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1'])).code).toBe(0);
-    const before = await hashes(run);
+    const before = await fileHashes(run);
 
     const rerun = await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL]);
     expect(rerun.code).toBe(2);
@@ -91,7 +80,7 @@ describe('start and stop edges', () => {
       expect(refused.stderr, flags[0]).toMatch(says);
     }
     expect(existsSync(path.join(dir, 'another'))).toBe(false);
-    expect(await hashes(run)).toEqual(before);
+    expect(await fileHashes(run)).toEqual(before);
     // The run's own input file is accepted.
     const same = await runCli(['run', '--resume', run, '--input-file', problems]);
     expect(same.code, same.stderr).toBe(0);

@@ -19,25 +19,12 @@ import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
 import { expectedCallsOf, toProblemInputs } from '../src/host/problem-inputs.ts';
 import { isUserError } from '../src/kernel/errors.ts';
 import type { Secrets } from '../src/host/config.ts';
-import { Store } from '../src/store/store.ts';
-import { smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Small settings every strategy accepts; each strategy's own flags keep their defaults. */
 const SETTINGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1', '--concurrency', '8'];
 const QUIET = { stdout: () => {}, stderr: () => {} };
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
-
-/** The calls a run's journal holds: each one paid for once. */
-async function journalSize(runDir: string): Promise<number> {
-  const store = await Store.open(runDir);
-  try {
-    let count = 0;
-    for await (const _ of store.calls().keys()) count++;
-    return count;
-  } finally {
-    await store.close();
-  }
-}
 
 /** Runs a strategy in-process; `stopAfter` aborts it once that many replies are on the bus, as Ctrl-C would. */
 async function run(args: string[], options: { resume?: boolean; stopAfter?: number } = {}): Promise<{ outcome: RunOutcome | null; completed: Record<string, number> }> {
@@ -92,7 +79,7 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     const total = Object.values(whole.completed).reduce((sum, n) => sum + n, 0);
     const first = await run([...base, '--output-file', split], { stopAfter: Math.ceil(total * 0.3) });
     expect(first.outcome).toBeNull();
-    const paidBefore = await journalSize(split);
+    const paidBefore = (await readJournal(split)).length;
     expect(paidBefore).toBeGreaterThan(0);
     expect(paidBefore).toBeLessThan(issuedWhole);
     const second = await run([...base, '--output-file', split], { resume: true });
@@ -100,7 +87,7 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     // Nothing paid twice: what the resumed process issued is exactly what the interrupted one had not completed.
     expect(second.outcome?.calls.reused).toBeGreaterThanOrEqual(paidBefore);
     expect(paidBefore + (second.outcome?.calls.issued ?? 0)).toBe(issuedWhole);
-    expect(await journalSize(split)).toBe(issuedWhole);
+    expect((await readJournal(split)).length).toBe(issuedWhole);
 
     // Replay: every completion from the journal, the same messages.
     const replay = await replayRun(full, { secrets: SECRETS });

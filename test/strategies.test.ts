@@ -7,9 +7,9 @@ import { describe, expect } from 'vitest';
 import { masCeoProgram, MAX_INNER_TURNS } from '../machines/strategies/mas-ceo/mas-ceo.program.ts';
 import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
-import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 import { Store } from '../src/store/store.ts';
-import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { ofType, runStrategy, test } from './fixtures.ts';
 
 async function systemPromptOf(dir: string, key: string): Promise<string> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -20,22 +20,9 @@ async function systemPromptOf(dir: string, key: string): Promise<string> {
   }
 }
 
-async function run(dir: string, strategy: string, flags: string[], problems = 2): Promise<Message[]> {
-  const input = await writeProblems(dir, smallProblems(problems));
-  const output = path.join(dir, 'out');
-  await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', strategy, '--concurrency', '16', '--sim-output-tokens', '60', ...flags]);
-  return (await readLog(output)).map((envelope: Envelope) => envelope.message);
-}
-
-function ofType<T extends MessageType>(messages: Message[], type: T, problem?: string, iteration?: number): Array<MessageOf<T>> {
-  return messages.filter(
-    (m): m is MessageOf<T> => m.type === type && (problem === undefined || m.problem === problem) && (iteration === undefined || m.iteration === iteration),
-  );
-}
-
 describe('--strategy', () => {
   test('majority: k samples, and iteration t holds the first k·(t+1)/T of them', async ({ dir }) => {
-    const messages = await run(dir, 'majority', ['--samples', '6', '--max-iterations', '3']);
+    const messages = await runStrategy(dir, 'majority', ['--samples', '6', '--max-iterations', '3']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem)).toHaveLength(6);
       const iterations = ofType(messages, 'iteration.completed', problem);
@@ -48,7 +35,7 @@ describe('--strategy', () => {
   });
 
   test('self-refine: per iteration after the first, N critiques then N rewrites of each candidate’s own solution', async ({ dir }) => {
-    const messages = await run(dir, 'self-refine', ['--n-candidates', '3', '--max-iterations', '3']);
+    const messages = await runStrategy(dir, 'self-refine', ['--n-candidates', '3', '--max-iterations', '3']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem, 0)).toHaveLength(3);
       expect(ofType(messages, 'critique.requested', problem, 0)).toHaveLength(0);
@@ -81,7 +68,7 @@ describe('--strategy', () => {
   });
 
   test('verify-refine-chains: M verifications per candidate, then a refinement that carries them', async ({ dir }) => {
-    const messages = await run(dir, 'verify-refine-chains', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
+    const messages = await runStrategy(dir, 'verify-refine-chains', ['--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem, 0)).toHaveLength(2);
       expect(ofType(messages, 'verification.requested', problem, 0)).toHaveLength(4);
@@ -103,7 +90,7 @@ describe('--strategy', () => {
   });
 
   test('rse: rollouts see the deduplicated bank in the system prompt; invalid distillations are retried up to the limit', async ({ dir }) => {
-    const messages = await run(dir, 'rse', ['--n-candidates', '4', '--max-iterations', '3'], 3);
+    const messages = await runStrategy(dir, 'rse', ['--n-candidates', '4', '--max-iterations', '3'], 3);
     let retries = 0;
     for (const problem of ['p1', 'p2', 'p3']) {
       let bank = 0;
@@ -152,7 +139,7 @@ describe('--strategy', () => {
   });
 
   test('mas-ceo: one CEO call per round, critics = recruited experts − 1, inner turns stop at consensus', async ({ dir }) => {
-    const messages = await run(dir, 'mas-ceo', ['--max-iterations', '4'], 4);
+    const messages = await runStrategy(dir, 'mas-ceo', ['--max-iterations', '4'], 4);
     let revisions = 0;
     let stoppedEarly = 0;
     for (const problem of ['p1', 'p2', 'p3', 'p4']) {
@@ -203,6 +190,6 @@ describe('--strategy', () => {
   });
 
   test('an unknown strategy is a usage error that lists the strategies', async ({ dir }) => {
-    await expect(run(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, verify-refine-chains, rse, mas-ceo') });
+    await expect(runStrategy(dir, 'nope', [])).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('majority, self-refine, verify-refine, verify-refine-chains, rse, mas-ceo') });
   });
 });

@@ -58,6 +58,7 @@ export function parseVerdict(text: string): boolean | null {
 export const judgeRole = {
   role: 'judge',
   endpoint: 'judge',
+  grading: true,
   request: 'judge.requested',
   index: (request) => judgeIndex(request.candidate, request.pass),
   prompt: judgePrompt,

@@ -199,9 +199,9 @@ export function createLlmCall(deps: LlmCallDeps) {
               ),
             );
           }
-          // The judge is a grading stage the loop does not depend on: its failure leaves that pass without a
-          // verdict (the iteration's judge coverage shows it), it does not stop the problem.
-          if (input.role !== 'judge') deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
+          // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
+          // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
+          if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
           return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
         }
         throw error;
