@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.ts';
+import type { DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
@@ -64,6 +65,9 @@ export interface RunFlags {
   retryBaseMs: number;
   activeProblems: number;
   schedule: string;
+  serverQueue: string;
+  loadPollMs: number;
+  dispatchOrder: string;
   strategy: string;
   agents?: string;
   simLatencyMs: number;
@@ -119,8 +123,15 @@ export function defineRunOptions(command: Command): Command {
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
     .option('--parse-retries <n>', 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)', integer(0, 100), 2)
     .addOption(new Option('--retry-base-ms <ms>', 'first backoff step of retries (tests)').argParser(integer(1, 600_000)).default(1000).hideHelp())
+    .addOption(new Option('--load-poll-ms <ms>', "how often each busy server's load is read (tests, and simulated servers running faster than real time)").argParser(integer(10, 60_000)).default(500).hideHelp())
     .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
     .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
+    .option(
+      '--server-queue <mode>',
+      "short: hand each server about what it runs plus a small margin (its load read from its /metrics, vLLM's or SGLang's, else inferred from the streams) and hold the rest in tmas, sent by --dispatch-order; server: hand each server all --concurrency allows and let its first-come queue decide (for comparison)",
+      'short',
+    )
+    .option('--dispatch-order <order>', 'rank: the calls tmas holds go by their problem\'s progress (earliest iteration, then earliest step first), judge calls last; fifo: first come first served (for comparison)', 'rank')
     .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
     .option('--wide', 'print every column of the final table (default: the essential ones, within 80 columns)')
     .option('--view [port]', 'serve the web viewer of this run on loopback while it goes, and after it until Ctrl-C (port: default any free one)', integer(0, 65_535))
@@ -152,6 +163,16 @@ function completionLimitOf(limit: number | undefined): Pick<RunConfig, 'completi
 function toSchedule(value: string): Schedule {
   if (value === 'pipelined' || value === 'barrier') return value;
   throw new UserError('TMAS_USAGE', `--schedule must be pipelined or barrier, got "${value}".`);
+}
+
+function toServerQueue(value: string): ServerQueue {
+  if (value === 'short' || value === 'server') return value;
+  throw new UserError('TMAS_USAGE', `--server-queue must be short or server, got "${value}".`);
+}
+
+function toDispatchOrder(value: string): DispatchOrder {
+  if (value === 'rank' || value === 'fifo') return value;
+  throw new UserError('TMAS_USAGE', `--dispatch-order must be rank or fifo, got "${value}".`);
 }
 
 function timestamp(date: Date): string {
@@ -233,8 +254,11 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     maxRetries: flags.maxRetries,
     parseRetries: flags.parseRetries,
     retryBaseMs: flags.retryBaseMs,
+    ...(flags.loadPollMs === 500 ? {} : { loadPollMs: flags.loadPollMs }),
     activeProblems: flags.activeProblems,
     schedule: toSchedule(flags.schedule),
+    ...(flags.serverQueue === 'short' ? {} : { serverQueue: toServerQueue(flags.serverQueue) }),
+    ...(flags.dispatchOrder === 'rank' ? {} : { dispatchOrder: toDispatchOrder(flags.dispatchOrder) }),
     strategy: strategy.name,
     ...(Object.keys(strategyOptions).length === 0 ? {} : { strategyOptions }),
     ...(flags.agents === undefined ? {} : { agents: path.resolve(flags.agents) }),

@@ -20,6 +20,19 @@ export interface Sampling {
   extraBody?: Record<string, unknown>;
 }
 
+/**
+ * Where a call stands in its run, which decides the order in which the calls
+ * the gateway holds are sent (dispatcher.ts): smaller first, field by field.
+ */
+export interface CallRank {
+  /** A grading call (the judge) waits while any call of the loop is held: grading never delays the run. */
+  grading: boolean;
+  /** The iteration of the call's problem: the problems furthest behind go first. */
+  iteration: number;
+  /** The call's step within its iteration (solutions 0, their verifications 1, …): earlier steps have the longer chain ahead. */
+  step: number;
+}
+
 /** One chat completion request. */
 export interface CompletionRequest {
   endpoint: Endpoint;
@@ -28,6 +41,8 @@ export interface CompletionRequest {
   temperature?: number;
   sampling?: Sampling;
   seed: number;
+  /** The call's place in the run; a call without one ranks as the first step of the first iteration. */
+  rank?: CallRank;
 }
 
 /** One chat completion result. */

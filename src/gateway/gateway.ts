@@ -1,13 +1,18 @@
 /**
- * The LLM gateway: the only place that talks to endpoints. Every call goes
- * through one global in-flight limit, is retried with backoff on transient
+ * The LLM gateway: the only place that talks to endpoints. Every call waits
+ * for a slot under the run's in-flight limit and under its server's own
+ * limit, which follows the server's load (dispatcher.ts, load-limit.ts); held
+ * calls are sent by rank. A call is retried with backoff on transient
  * failures, and reports its usage, attempts and latency.
  */
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
-import { createAimdGate, type AimdGate } from './aimd.ts';
-import { createLimiter, type Limiter } from './limiter.ts';
+import { createAimdLimit, type AimdLimit } from './aimd.ts';
+import { createDispatcher, type DispatchOrder } from './dispatcher.ts';
+import { createFirstTokenWatch, type FirstTokenWatch } from './first-token.ts';
+import { createLoadLimit, type LoadLimit } from './load-limit.ts';
+import { metricsUrlOf, readServerLoad } from './server-load.ts';
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
@@ -19,6 +24,15 @@ import { backoffMs, classifyFailure, describeFailure, failureLabel, type Backoff
 
 export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
 export type { RequestDialect } from './request-body.ts';
+export type { DispatchOrder } from './dispatcher.ts';
+
+/**
+ * Where calls wait when the servers are saturated: `short` keeps each
+ * server's own queue short (its limit follows its load) and holds the rest
+ * in the gateway, ordered by rank; `server` hands every server all it may
+ * take under the limits and lets its first-come queue decide (for comparison).
+ */
+export type ServerQueue = 'short' | 'server';
 
 /** What happened to one failed attempt; the progress display and the metrics count these. */
 export interface RetryEvent {
@@ -54,16 +68,24 @@ export interface GatewayOptions {
   replicaMaxInFlight?: number;
   /** Serialises large request bodies off the main thread (see request-body.ts); on the main thread when absent. */
   encodeJson?: JsonEncoder;
+  /** Where calls wait when the servers are saturated; default `short`. */
+  serverQueue?: ServerQueue;
+  /** How held calls are ordered; default `rank`. */
+  dispatchOrder?: DispatchOrder;
+  /** How often each busy server's load is read; default 500 ms. */
+  loadPollMs?: number;
 }
 
 /** The live state of one endpoint (one base URL). */
 export interface EndpointStats {
   baseUrl: string;
-  /** The adaptive (AIMD) in-flight limit, at most the global `--concurrency`. */
+  /** The adaptive in-flight limit (the server's load, and AIMD after overloads), at most the global `--concurrency`. */
   limit: number;
   inFlight: number;
-  /** Calls waiting for a slot under `limit`. */
+  /** Calls held in the gateway that may go to it. */
   waiting: number;
+  /** The server's load at the last reading, and where it came from; null before one (or with `--server-queue server`). */
+  server: { running: number; waiting: number; source: 'metrics' | 'streams' } | null;
   /** Times the limit was halved after a 429 or 503. */
   decreases: number;
   down: boolean;
@@ -128,12 +150,27 @@ export class CallFailedError extends TmasError {
 /** Thrown inside `complete` when an endpoint was just switched to another dialect. */
 class DialectAdopted extends Error {}
 
+/** The rank of a call that has none: the first step of the first iteration. */
+const FIRST_RANK = { grading: false, iteration: 0, step: 0 } as const;
+
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;
+/** Unanswered `/metrics` readings after which a server counts as having none (its load is then inferred from streams). */
+const METRICS_MISSES = 3;
 
 interface EndpointState {
   url: string;
-  gate: AimdGate;
+  /** The pool it belongs to (its URLs joined); its own URL without replicas. */
+  pool: string;
+  apiKey: string;
+  /** Calls in flight on it (the dispatcher counts them). */
+  inFlight: number;
+  readonly limit: number;
+  aimd: AimdLimit;
+  load: LoadLimit;
+  watch: FirstTokenWatch;
+  /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
+  metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
   dialect: RequestDialect;
   calls: number;
   errors: number;
@@ -169,7 +206,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Creates a gateway. */
 export function createGateway(options: GatewayOptions): Gateway {
-  const limiter: Limiter = createLimiter(options.concurrency);
+  const dispatcher = createDispatcher<EndpointState>(options.concurrency, options.dispatchOrder ?? 'rank');
+  const serverQueue = options.serverQueue ?? 'short';
+  let sequence = 0;
   const clients = new Map<string, OpenAI>();
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const downAfter = options.downAfter ?? DEFAULT_DOWN_AFTER;
@@ -195,11 +234,32 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Handled here so that a run that never races `down` gets no unhandled rejection.
   down.catch(() => {});
 
-  function stateOf(baseUrl: string): EndpointState {
+  function stateOf(baseUrl: string, endpoint: Endpoint): EndpointState {
     let state = endpoints.get(baseUrl);
     if (!state) {
       const max = Math.min(options.concurrency, options.replicaMaxInFlight ?? options.concurrency);
-      state = { url: baseUrl, gate: createAimdGate(max), dialect: options.dialect ?? 'chat', calls: 0, errors: 0, failedAttempts: 0, drained: false, consecutiveFailures: 0, down: null };
+      const aimd = createAimdLimit(max);
+      const load = createLoadLimit(max);
+      state = {
+        url: baseUrl,
+        pool: (endpoint.replicas ?? [baseUrl]).join(','),
+        apiKey: endpoint.apiKey,
+        inFlight: 0,
+        get limit() {
+          return serverQueue === 'short' ? Math.min(aimd.limit, load.limit) : aimd.limit;
+        },
+        aimd,
+        load,
+        watch: createFirstTokenWatch(),
+        metrics: { state: 'unknown', misses: 0, pending: false },
+        dialect: options.dialect ?? 'chat',
+        calls: 0,
+        errors: 0,
+        failedAttempts: 0,
+        drained: false,
+        consecutiveFailures: 0,
+        down: null,
+      };
       endpoints.set(baseUrl, state);
     }
     return state;
@@ -213,34 +273,53 @@ export function createGateway(options: GatewayOptions): Gateway {
   const downPools = new Map<string, UserError>();
 
   /**
-   * The replica an attempt goes to: the one with the fewest calls outstanding
-   * (in flight and waiting), ties broken by an order seeded by the call, so
-   * that equal replicas share the work. Without replicas, the endpoint itself.
-   * Throws once the endpoint, or every replica of the pool, is down.
+   * The replicas an attempt may go to (the dispatcher picks the freest when
+   * it is sent); without replicas, the endpoint itself. Throws once the
+   * endpoint, or every replica of the pool, is down.
    */
-  function pick(request: CompletionRequest, attempts: number): EndpointState {
+  function replicasOf(request: CompletionRequest, attempts: number): { pool: string; replicas: EndpointState[] } {
     const urls = request.endpoint.replicas ?? [request.endpoint.baseUrl];
-    if (urls.length === 1) {
-      const state = stateOf(urls[0] ?? request.endpoint.baseUrl);
-      if (state.down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', state.down.message, attempts - 1, { cause: state.down });
-      return state;
-    }
+    const replicas = urls.map((url) => stateOf(url, request.endpoint));
     const pool = urls.join(',');
-    const down = downPools.get(pool);
+    const down = urls.length === 1 ? replicas[0]?.down : downPools.get(pool);
     if (down) throw new CallFailedError('TMAS_ENDPOINT_DOWN', down.message, attempts - 1, { cause: down });
-    let best: EndpointState | null = null;
-    let bestLoad = Infinity;
-    let bestRank = Infinity;
-    urls.forEach((url, index) => {
-      const state = stateOf(url);
-      if (state.drained) return;
-      const load = state.gate.inFlight + state.gate.waiting;
-      const rank = (index + request.seed + attempts) % urls.length;
-      if (load < bestLoad || (load === bestLoad && rank < bestRank)) [best, bestLoad, bestRank] = [state, load, rank];
-    });
-    if (best === null) throw new TypeError('a pool with every replica drained must be down');
-    return best;
+    return { pool, replicas };
   }
+
+  /** Gives up the calls held for a pool that is down: they would never be sent. */
+  function refuseHeld(pool: string, down: UserError): void {
+    dispatcher.rejectPool(pool, new CallFailedError('TMAS_ENDPOINT_DOWN', down.message, 0, { cause: down }));
+  }
+
+  /** Reads each busy server's load and moves its limit (`--server-queue short`). */
+  async function readLoad(state: EndpointState): Promise<void> {
+    if (state.metrics.state !== 'no') {
+      state.metrics.pending = true;
+      const load = await readServerLoad(metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
+      state.metrics.pending = false;
+      if (load !== null) {
+        state.metrics = { state: 'yes', misses: 0, pending: false };
+        state.load.onReading(load, state.inFlight);
+        return;
+      }
+      // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
+      if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
+      if (state.metrics.state !== 'no') return;
+    }
+    const inferred = state.watch.reading();
+    if (inferred !== null) state.load.onReading(inferred, state.inFlight);
+  }
+
+  const poller =
+    serverQueue === 'short'
+      ? setInterval(() => {
+          for (const state of endpoints.values()) {
+            if (state.drained || state.down || state.metrics.pending || (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0)) continue;
+            void readLoad(state).then(() => dispatcher.pump());
+          }
+        }, options.loadPollMs ?? 500)
+      : null;
+  poller?.unref();
 
   /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
   function replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void {
@@ -250,7 +329,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (++state.failedAttempts < downAfter) return;
     state.drained = true;
     options.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
-    if (!urls.every((url) => stateOf(url).drained)) return;
+    if (!urls.every((url) => stateOf(url, request.endpoint).drained)) {
+      // Its held calls go to the other replicas.
+      dispatcher.pump();
+      return;
+    }
     const pool = urls.join(',');
     const down = new UserError(
       'TMAS_ENDPOINT_DOWN',
@@ -259,6 +342,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       { cause: error },
     );
     downPools.set(pool, down);
+    refuseHeld(pool, down);
     declareDown(down);
   }
 
@@ -273,6 +357,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         'in the store. Check the server (or lower --concurrency), then resume the run with --resume on its output directory.',
       { cause: error },
     );
+    refuseHeld(state.pool, state.down);
     declareDown(state.down);
   }
 
@@ -293,12 +378,13 @@ export function createGateway(options: GatewayOptions): Gateway {
    * request to the body's last byte, the optional total limit, and a size cap
    * derived from the completion limit.
    */
-  async function attempt(request: CompletionRequest, url: string, body: Buffer, signal?: AbortSignal): Promise<Reply> {
+  async function attempt(request: CompletionRequest, state: EndpointState, body: Buffer, signal?: AbortSignal): Promise<Reply> {
     const watchdog = startWatchdog({ idleMs: options.timeoutMs, totalMs: options.totalTimeoutMs ?? null, signal });
     const started = performance.now();
+    const watched = state.watch.watch();
     try {
       // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
-      const response = await clientFor({ ...request.endpoint, baseUrl: url })
+      const response = await clientFor({ ...request.endpoint, baseUrl: state.url })
         .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
         .asResponse();
       watchdog.touch();
@@ -307,7 +393,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
       const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk>;
-      const reply = await fromStream(chunks, { started, onText });
+      const reply = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started() });
       if (reply.firstTokenMs !== null) {
         firstTokenMs.add(reply.firstTokenMs);
         generationMs.add(performance.now() - started - reply.firstTokenMs);
@@ -317,6 +403,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (signal?.aborted) throw signal.reason ?? error;
       throw watchdog.failure ?? error;
     } finally {
+      watched.ended();
       watchdog.dispose();
     }
   }
@@ -336,6 +423,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     return new DialectAdopted();
   }
 
+  function serverOf(state: EndpointState): EndpointStats['server'] {
+    const last = state.load.last;
+    if (serverQueue !== 'short' || last === null) return null;
+    return { running: last.running, waiting: last.waiting, source: state.metrics.state === 'yes' ? 'metrics' : 'streams' };
+  }
+
   /** Counts what a reply says beyond its text: another model, no usage, its reasoning dialect. */
   function note(request: CompletionRequest, reply: Reply): void {
     if (reply.model !== null && reply.model !== request.endpoint.model) otherModel++;
@@ -353,21 +446,28 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (body === undefined) bodies.set(dialect, (body = requestBody(request, options.encodeJson, { dialect, stream })));
         return body;
       };
+      const rank = request.rank ?? FIRST_RANK;
+      // A retry keeps the call's place among the held calls of its rank.
+      const arrival = sequence++;
       for (let attempts = 1; ; attempts++) {
-        const state = pick(request, attempts);
+        const { pool, replicas } = replicasOf(request, attempts);
+        // Encoded before waiting for a slot, in the dialect the first replica speaks; a slot is not held for it.
+        await bodyFor((replicas[0] as EndpointState).dialect);
+        // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
+        const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
         try {
           const dialect = state.dialect;
-          const body = await bodyFor(dialect);
-          await state.gate.acquire(signal);
           let result: Reply;
           try {
-            result = await limiter.schedule(() => attempt(request, state.url, body, signal), signal).catch((error: unknown) => {
+            const body = await bodyFor(dialect);
+            result = await attempt(request, state, body, signal).catch((error: unknown) => {
               throw dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
             });
           } finally {
-            state.gate.release();
+            state.aimd.onDone();
+            dispatcher.release(state);
           }
-          state.gate.onSuccess();
+          state.aimd.onSuccess();
           state.consecutiveFailures = 0;
           state.failedAttempts = 0;
           state.calls++;
@@ -382,7 +482,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           const kind = classifyFailure(error);
           if (kind === 'aborted' || signal?.aborted) throw error;
           state.errors++;
-          if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.gate.onOverload();
+          if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
           if (kind === 'transient') replicaFailed(state, request, error);
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
@@ -402,23 +502,23 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     },
     get stats() {
-      const perEndpoint = [...endpoints.entries()].map(([baseUrl, { gate, dialect, calls, errors, drained, down: isDown }]) => ({
-        baseUrl,
-        limit: gate.limit,
-        inFlight: gate.inFlight,
-        waiting: gate.waiting,
-        decreases: gate.decreases,
-        down: isDown !== null,
-        dialect,
-        calls,
-        errors,
-        drained,
+      const perEndpoint = [...endpoints.values()].map((state) => ({
+        baseUrl: state.url,
+        limit: state.limit,
+        inFlight: state.inFlight,
+        waiting: dispatcher.heldFor(state.pool),
+        server: serverOf(state),
+        decreases: state.aimd.decreases,
+        down: state.down !== null,
+        dialect: state.dialect,
+        calls: state.calls,
+        errors: state.errors,
+        drained: state.drained,
       }));
-      const waiting = perEndpoint.reduce((sum, endpoint) => sum + endpoint.waiting, 0);
       return {
-        inFlight: limiter.inFlight,
-        queued: limiter.queued + waiting,
-        limit: limiter.limit,
+        inFlight: dispatcher.inFlight,
+        queued: dispatcher.held,
+        limit: dispatcher.concurrency,
         retries,
         retriesByCause: { ...retriesByCause },
         failures,
@@ -431,6 +531,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       };
     },
     down,
-    close: () => limiter.close(),
+    close: () => {
+      if (poller !== null) clearInterval(poller);
+    },
   };
 }

@@ -44,11 +44,11 @@ export function fromWholeReply(response: ChatCompletion): Reply {
 
 /**
  * Assembles streamed chunks. `onText` hears of every delta's size, for the
- * progress display's tokens per second.
+ * progress display's tokens per second; `onFirstEvent` of the first chunk.
  */
 export async function fromStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  options: { started: number; onText?: (chars: number) => void },
+  options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void },
 ): Promise<Reply> {
   const content: string[] = [];
   const reasoningContent: string[] = [];
@@ -59,7 +59,13 @@ export async function fromStream(
   let usage: Reply['usage'] = null;
   let model: string | null = null;
   let firstTokenMs: number | null = null;
+  let first = true;
   for await (const chunk of chunks) {
+    if (first) {
+      // The server's first event comes when the request is scheduled and prefilled: it runs from now on.
+      first = false;
+      options.onFirstEvent?.();
+    }
     model ??= chunk.model ?? null;
     if (chunk.usage) usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];

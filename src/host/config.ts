@@ -4,6 +4,7 @@
  */
 import type { StrategyOptionValue } from '../../machines/contract.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
+import type { DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 
 /** A slot's own sampling settings (`--top-p`, `--verify-temperature`, `--extra-body`, …); a field is absent when not set. */
 export interface SlotSampling {
@@ -76,6 +77,12 @@ export interface RunConfig {
   activeProblems: number;
   /** `pipelined` (default): each call starts as soon as its inputs exist; `barrier`: each phase of a problem waits for the whole previous phase (for comparison). */
   schedule?: Schedule;
+  /** `--server-queue`: where calls wait when the servers are saturated; absent: `short`. */
+  serverQueue?: ServerQueue;
+  /** How often each busy server's load is read in ms (`--load-poll-ms`, hidden); default 500. */
+  loadPollMs?: number;
+  /** `--dispatch-order`: how the calls held in tmas are ordered; absent: `rank`. */
+  dispatchOrder?: DispatchOrder;
   /** LLM judge passes per candidate (`--judge-passes`); 0 turns the judge off. Absent in runs made before the judge existed. */
   judgePasses?: number;
   /** Completion limit of a judge call (`--judge-max-tokens`); absent in runs made before it existed (no limit but the window). */

@@ -16,6 +16,7 @@ import { fitKey } from '../pool/fit-key.ts';
 import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallRecord, Store } from '../store/store.ts';
+import type { CallRanks } from './call-ranks.ts';
 
 /** What the call needs from the runtime. */
 export interface LlmCallDeps {
@@ -34,6 +35,8 @@ export interface LlmCallDeps {
   failures: CallFailures;
   /** Stops the whole run (a refused API key: every other call would fail the same way). */
   stopRun: (error: UserError) => void;
+  /** Where each call stands in the run: the gateway sends held calls by it. */
+  ranks: CallRanks;
 }
 
 /** The flag or variable that sets a slot's key, for messages. */
@@ -145,7 +148,15 @@ export function createLlmCall(deps: LlmCallDeps) {
       const startedAt = Date.now();
       try {
         const completion = await deps.gateway.complete(
-          { endpoint, messages, maxTokens, seed, ...(temperature === null ? {} : { temperature }), ...(sampling === undefined ? {} : { sampling }) },
+          {
+            endpoint,
+            messages,
+            maxTokens,
+            seed,
+            rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
+            ...(temperature === null ? {} : { temperature }),
+            ...(sampling === undefined ? {} : { sampling }),
+          },
           { signal },
         );
         // A reply without usage is counted with the run's tokenizer, and marked so.

@@ -69,6 +69,9 @@ const SETTINGS: Setting[] = [
   field('dialect', '--openai-reasoning', false, 'openaiReasoning'),
   field('maxRetries', '--max-retries', false),
   field('activeProblems', '--active-problems', false),
+  field('serverQueue', '--server-queue', false),
+  field('dispatchOrder', '--dispatch-order', false),
+  field('loadPollMs', '--load-poll-ms', false),
   ...Object.values(STRATEGIES).flatMap((strategy) =>
     (strategy.flags ?? []).map((flag) => {
       const option = toOptionName(flag.name);

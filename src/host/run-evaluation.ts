@@ -25,6 +25,7 @@ import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
 import { prepareEndpoints } from './endpoints.ts';
 import { createLlmCall, promptBudget } from './llm-call.ts';
+import { createCallRanks } from './call-ranks.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
 import { createPool, type Pool } from '../pool/pool.ts';
 import type { Problem } from '../input/problems.ts';
@@ -164,6 +165,9 @@ export async function runEvaluation(
       maxRetries: config.maxRetries,
       backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
       encodeJson,
+      ...(config.serverQueue === undefined ? {} : { serverQueue: config.serverQueue }),
+      ...(config.dispatchOrder === undefined ? {} : { dispatchOrder: config.dispatchOrder }),
+      ...(config.loadPollMs === undefined ? {} : { loadPollMs: config.loadPollMs }),
     });
     cleanups.push(() => gateway.close());
     const counters = { reused: 0, issued: 0 };
@@ -186,7 +190,11 @@ export async function runEvaluation(
         streamRate: streamRateOf(gateway),
         replicas: () => replicaFigures(gateway, config),
         // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
-        limits: () => gateway.stats.endpoints.filter((e) => e.limit < config.concurrency).map((e) => `${new URL(e.baseUrl).host} ${e.limit}`),
+        // The adaptive limits below --concurrency, with the server's own queue when its load is known.
+        limits: () =>
+          gateway.stats.endpoints
+            .filter((e) => e.limit < config.concurrency)
+            .map((e) => `${new URL(e.baseUrl).host} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued)`}`),
         pass1: () => {
           const done = metrics.iterations().filter((it) => it.problems === problems.length).at(-1);
           return done ? { iteration: done.iteration, value: done.pass1 } : null;
@@ -204,7 +212,7 @@ export async function runEvaluation(
       stopRun = reject;
     });
     runStopped.catch(() => {});
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks() });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
     const strategyRoles = { judge: judgeMachine, ...strategy.roles };

@@ -1,0 +1,192 @@
+/**
+ * Who sends next. A call is sent when the run has a slot free under
+ * `--concurrency` and a replica of its endpoint has one free under that
+ * replica's own limit (which follows the server's load: server-load.ts);
+ * until then the gateway holds it. Held calls leave by rank (held-calls.ts),
+ * not in the order they came, so that when the servers are saturated the
+ * calls that hold the run back go first, and the waiting happens here, where
+ * the order is ours, rather than in a server's first-come queue.
+ */
+import { HeldCalls, compareHeld, type Held } from './held-calls.ts';
+import type { CallRank } from './completion.ts';
+
+/** A replica as the dispatcher sees it. */
+export interface Slots {
+  inFlight: number;
+  /** Calls it may have in flight now. */
+  readonly limit: number;
+  /** A replica that gets no more calls. */
+  readonly drained: boolean;
+}
+
+/** How held calls are ordered: by rank (the default), or first come first served (for comparison). */
+export type DispatchOrder = 'rank' | 'fifo';
+
+interface Ticket<S extends Slots> extends Held {
+  readonly replicas: readonly S[];
+  /** Breaks ties between equally free replicas, so that equal replicas share the work. */
+  readonly tieBreak: number;
+  resolve(replica: S): void;
+  reject(reason: unknown): void;
+  /** Aborted while held: it stays in the heap until it surfaces, and is then dropped. */
+  settled: boolean;
+}
+
+/** The dispatcher of one gateway. */
+export interface Dispatcher<S extends Slots> {
+  /**
+   * Resolves with the replica the call goes to once it may be sent, with a
+   * slot taken there and in the run. `pool` names the replicas' group (calls
+   * of one group wait in one line). Rejects with the signal's reason if it
+   * aborts first, or with `reject`'s reason.
+   */
+  admit(call: { pool: string; replicas: readonly S[]; rank: CallRank; sequence: number; tieBreak: number }, signal?: AbortSignal): Promise<S>;
+  /** Gives back the slot of a call that finished, whatever its outcome. */
+  release(replica: S): void;
+  /** Sends what may now be sent: after a limit rose or a replica was drained. */
+  pump(): void;
+  /** Rejects every call held for `pool` (its every replica is down). */
+  rejectPool(pool: string, reason: unknown): void;
+  readonly inFlight: number;
+  /** Calls held, in all. */
+  readonly held: number;
+  /** Calls held for one pool. */
+  heldFor(pool: string): number;
+  readonly concurrency: number;
+}
+
+/** The replica with the most free slots, ties broken by `tieBreak`; null when none is free. */
+function freest<S extends Slots>(replicas: readonly S[], tieBreak: number): S | null {
+  let best: S | null = null;
+  let bestFree = 0;
+  let bestOrder = Infinity;
+  replicas.forEach((replica, index) => {
+    if (replica.drained) return;
+    const free = replica.limit - replica.inFlight;
+    const order = (index + tieBreak) % replicas.length;
+    if (free > bestFree || (free === bestFree && free > 0 && order < bestOrder)) [best, bestFree, bestOrder] = [replica, free, order];
+  });
+  return best;
+}
+
+/** Creates a dispatcher with `concurrency` slots for the whole run. */
+export function createDispatcher<S extends Slots>(concurrency: number, order: DispatchOrder = 'rank'): Dispatcher<S> {
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be a positive integer, got ${concurrency}`);
+  const lines = new Map<string, { calls: HeldCalls<Ticket<S>>; waiting: number }>();
+  let inFlight = 0;
+  let held = 0;
+  // Under `fifo` every call has the same rank, so the sequence alone decides.
+  const FLAT: CallRank = { grading: false, iteration: 0, step: 0 };
+
+  function send(ticket: Ticket<S>, replica: S): void {
+    ticket.settled = true;
+    replica.inFlight++;
+    inFlight++;
+    ticket.resolve(replica);
+  }
+
+  /** The first live call of a line, dropping the aborted ones above it. */
+  function head(line: { calls: HeldCalls<Ticket<S>> }): Ticket<S> | undefined {
+    let top = line.calls.peek();
+    while (top?.settled) {
+      line.calls.pop();
+      top = line.calls.peek();
+    }
+    return top;
+  }
+
+  function pump(): void {
+    while (inFlight < concurrency) {
+      let chosen: { ticket: Ticket<S>; replica: S; line: { calls: HeldCalls<Ticket<S>>; waiting: number } } | null = null;
+      for (const [pool, line] of lines) {
+        const ticket = head(line);
+        if (ticket === undefined) {
+          lines.delete(pool);
+          continue;
+        }
+        const replica = freest(ticket.replicas, ticket.tieBreak);
+        if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
+      }
+      if (chosen === null) return;
+      chosen.line.calls.pop();
+      chosen.line.waiting--;
+      held--;
+      send(chosen.ticket, chosen.replica);
+    }
+  }
+
+  return {
+    admit(call, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const line = lines.get(call.pool);
+      if (inFlight < concurrency && (line === undefined || line.waiting === 0)) {
+        const replica = freest(call.replicas, call.tieBreak);
+        if (replica !== null) {
+          replica.inFlight++;
+          inFlight++;
+          return Promise.resolve(replica);
+        }
+      }
+      return new Promise<S>((resolve, reject) => {
+        const onAbort = () => {
+          if (ticket.settled) return;
+          ticket.settled = true;
+          held--;
+          const own = lines.get(call.pool);
+          if (own) own.waiting--;
+          reject(signal?.reason);
+        };
+        const ticket: Ticket<S> = {
+          rank: order === 'rank' ? call.rank : FLAT,
+          sequence: call.sequence,
+          replicas: call.replicas,
+          tieBreak: call.tieBreak,
+          settled: false,
+          resolve: (replica) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(replica);
+          },
+          reject: (reason) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(reason);
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        let own = lines.get(call.pool);
+        if (own === undefined) lines.set(call.pool, (own = { calls: new HeldCalls(), waiting: 0 }));
+        own.calls.push(ticket);
+        own.waiting++;
+        held++;
+        // A replica may have room the last pump did not see (a limit that rose since).
+        pump();
+      });
+    },
+    release(replica) {
+      replica.inFlight--;
+      inFlight--;
+      pump();
+    },
+    pump,
+    rejectPool(pool, reason) {
+      const line = lines.get(pool);
+      if (!line) return;
+      lines.delete(pool);
+      for (let ticket = line.calls.pop(); ticket !== undefined; ticket = line.calls.pop()) {
+        if (ticket.settled) continue;
+        ticket.settled = true;
+        held--;
+        ticket.reject(reason);
+      }
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get held() {
+      return held;
+    },
+    heldFor(pool) {
+      return lines.get(pool)?.waiting ?? 0;
+    },
+    concurrency,
+  };
+}

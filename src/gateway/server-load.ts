@@ -1,0 +1,89 @@
+/**
+ * What a model server says of its own load: requests running and waiting in
+ * its queue, from its Prometheus `/metrics` (vLLM always serves it; SGLang
+ * with `--enable-metrics`). Read at the server's root: a base URL
+ * `http://host:8000/v1` is read at `http://host:8000/metrics`.
+ */
+
+/** One reading of a server's load. */
+export interface ServerLoad {
+  running: number;
+  waiting: number;
+  /** Fraction of the KV cache in use, when the server says. */
+  kvUsage: number | null;
+}
+
+/** The gauges each server names, in the order they are looked for. */
+const GAUGES = {
+  running: ['vllm:num_requests_running', 'sglang:num_running_reqs'],
+  waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs'],
+  kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage'],
+} as const;
+
+/** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
+const MAX_METRICS_BYTES = 8 * 2 ** 20;
+/** A /metrics answer slower than this says nothing current. */
+const METRICS_TIMEOUT_MS = 2_000;
+
+/** Sums of each named gauge over its series (data-parallel engines report one series each). */
+function gaugeSums(text: string, names: ReadonlySet<string>): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const nameEnd = line.search(/[{\s]/);
+    const name = nameEnd < 0 ? line : line.slice(0, nameEnd);
+    if (!names.has(name)) continue;
+    // The value follows the labels (which may hold spaces inside quotes); an optional timestamp follows it.
+    const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
+    const value = Number(afterLabels.trim().split(/\s+/)[0]);
+    if (Number.isFinite(value)) sums.set(name, (sums.get(name) ?? 0) + value);
+  }
+  return sums;
+}
+
+/** The load in a Prometheus text page; null when it names neither vLLM's nor SGLang's gauges. */
+export function parseServerLoad(text: string): ServerLoad | null {
+  const sums = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
+  const first = (names: readonly string[]) => names.map((name) => sums.get(name)).find((value) => value !== undefined);
+  const running = first(GAUGES.running);
+  const waiting = first(GAUGES.waiting);
+  if (running === undefined || waiting === undefined) return null;
+  return { running, waiting, kvUsage: first(GAUGES.kvUsage) ?? null };
+}
+
+/** Where a server's metrics are, from its OpenAI base URL. */
+export function metricsUrlOf(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/v1\/?$/, '/').replace(/\/?$/, '/') + 'metrics';
+  url.search = '';
+  return url.toString();
+}
+
+/**
+ * Reads a server's load. Resolves null when the server has no usable
+ * metrics (no route, another format, too large, too slow); never rejects.
+ */
+export async function readServerLoad(metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
+  try {
+    const response = await fetch(metricsUrl, { headers, signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
+    if (!response.ok || response.body === null) {
+      await response.body?.cancel();
+      return null;
+    }
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (declared > MAX_METRICS_BYTES) {
+      await response.body.cancel();
+      return null;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_METRICS_BYTES) return null;
+      chunks.push(chunk);
+    }
+    return parseServerLoad(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * Who sends next: the dispatcher's order and limits, the server-load readings
+ * that move each server's limit, and the gateway doing both over real HTTP.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { createDispatcher, type Slots } from '../src/gateway/dispatcher.ts';
+import { createLoadLimit, marginOf } from '../src/gateway/load-limit.ts';
+import { metricsUrlOf, parseServerLoad } from '../src/gateway/server-load.ts';
+import { createFirstTokenWatch } from '../src/gateway/first-token.ts';
+import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import type { CallRank } from '../src/gateway/completion.ts';
+import { createCallRanks } from '../src/host/call-ranks.ts';
+
+function replica(limit: number): Slots & { limit: number; drained: boolean } {
+  return { inFlight: 0, limit, drained: false };
+}
+
+const rank = (iteration: number, step: number, grading = false): CallRank => ({ grading, iteration, step });
+
+describe('dispatcher', () => {
+  test('held calls leave by rank: earliest iteration, then earliest step, then arrival; grading calls last', async () => {
+    const server = replica(1);
+    const dispatcher = createDispatcher(10);
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const order: string[] = [];
+    const calls: Array<[string, CallRank]> = [
+      ['judge it0', rank(0, 0, true)],
+      ['it2 solution', rank(2, 0)],
+      ['it1 summary', rank(1, 2)],
+      ['it1 verification a', rank(1, 1)],
+      ['it1 verification b', rank(1, 1)],
+      ['it1 solution', rank(1, 0)],
+    ];
+    const sent = calls.map(([name, callRank], index) =>
+      dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
+        order.push(name);
+        // Each call finishes at once, freeing the one slot for the next.
+        queueMicrotask(() => dispatcher.release(slot));
+      }),
+    );
+    expect(dispatcher.held).toBe(6);
+    dispatcher.release(first);
+    await Promise.all(sent);
+    expect(order).toEqual(['it1 solution', 'it1 verification a', 'it1 verification b', 'it1 summary', 'it2 solution', 'judge it0']);
+    expect(dispatcher.inFlight).toBe(0);
+  });
+
+  test('fifo order ignores ranks', async () => {
+    const server = replica(1);
+    const dispatcher = createDispatcher(10, 'fifo');
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const order: number[] = [];
+    const sent = [rank(3, 0), rank(1, 0), rank(0, 0, true)].map((callRank, index) =>
+      dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
+        order.push(index);
+        queueMicrotask(() => dispatcher.release(slot));
+      }),
+    );
+    dispatcher.release(first);
+    await Promise.all(sent);
+    expect(order).toEqual([0, 1, 2]);
+  });
+
+  test('an abort while held rejects the call, which never takes a slot', async () => {
+    const server = replica(1);
+    const dispatcher = createDispatcher(10);
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const controller = new AbortController();
+    const aborted = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 1, tieBreak: 0 }, controller.signal);
+    const next = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(5, 0), sequence: 2, tieBreak: 0 });
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(dispatcher.held).toBe(1);
+    dispatcher.release(first);
+    expect(await next).toBe(server);
+    expect(server.inFlight).toBe(1);
+  });
+
+  test('the run-wide limit and each replica limit both hold; a call goes to the freest replica, never to a drained one', async () => {
+    const small = replica(1);
+    const large = replica(3);
+    const dispatcher = createDispatcher(3);
+    const admit = (sequence: number) => dispatcher.admit({ pool: 'p', replicas: [small, large], rank: rank(0, 0), sequence, tieBreak: 0 });
+    expect(await admit(0)).toBe(large);
+    expect(await admit(1)).toBe(large);
+    // Both have one free slot now: the tie goes by the call's tie-break order.
+    expect([small, large]).toContain(await admit(2));
+    expect(dispatcher.inFlight).toBe(3);
+    let fourth = false;
+    const held = admit(3).then((slot) => ((fourth = true), slot));
+    await Promise.resolve();
+    expect(fourth).toBe(false);
+    small.drained = true;
+    dispatcher.release(small.inFlight > 0 ? small : large);
+    expect(await held).toBe(large);
+  });
+
+  test('calls held for a pool that goes down are refused, not left waiting', async () => {
+    const server = replica(1);
+    const dispatcher = createDispatcher(10);
+    await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const held = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 1, tieBreak: 0 });
+    dispatcher.rejectPool('a', new Error('down'));
+    await expect(held).rejects.toThrow('down');
+    expect(dispatcher.held).toBe(0);
+  });
+});
+
+describe('server load', () => {
+  test("reads vLLM's and SGLang's gauges, summed over engines, and nothing from other pages", () => {
+    const vllm = [
+      '# HELP vllm:num_requests_running Number of requests in model execution batches.',
+      '# TYPE vllm:num_requests_running gauge',
+      'vllm:num_requests_running{engine="0",model_name="Qwen/Qwen3-32B"} 120.0',
+      'vllm:num_requests_running{engine="1",model_name="Qwen/Qwen3-32B"} 100.0',
+      'vllm:num_requests_waiting{engine="0",model_name="Qwen/Qwen3-32B"} 7.0',
+      'vllm:num_requests_waiting{engine="1",model_name="Qwen/Qwen3-32B"} 0.0 1700000000000',
+      'vllm:kv_cache_usage_perc{engine="0",model_name="Qwen/Qwen3-32B"} 0.93',
+      'vllm:time_to_first_token_seconds_bucket{le="0.001",model_name="Qwen/Qwen3-32B"} 0.0',
+    ].join('\n');
+    expect(parseServerLoad(vllm)).toEqual({ running: 220, waiting: 7, kvUsage: 0.93 });
+    const older = 'vllm:num_requests_running{model_name="m"} 3\nvllm:num_requests_waiting{model_name="m"} 1\nvllm:gpu_cache_usage_perc{model_name="m"} 0.5\n';
+    expect(parseServerLoad(older)).toEqual({ running: 3, waiting: 1, kvUsage: 0.5 });
+    const sglang = 'sglang:num_running_reqs{model_name="a b"} 64\nsglang:num_queue_reqs{model_name="a b"} 12\nsglang:token_usage{model_name="a b"} 0.8\n';
+    expect(parseServerLoad(sglang)).toEqual({ running: 64, waiting: 12, kvUsage: 0.8 });
+    expect(parseServerLoad('# nothing here\nhttp_requests_total 5\n')).toBeNull();
+    expect(metricsUrlOf('http://gpu-1:8000/v1')).toBe('http://gpu-1:8000/metrics');
+    expect(metricsUrlOf('http://gpu-1:8000/v1/')).toBe('http://gpu-1:8000/metrics');
+    expect(metricsUrlOf('https://proxy/team/vllm/v1')).toBe('https://proxy/team/vllm/metrics');
+  });
+
+  test('the limit drops by the excess waiting in the server, and grows back while our calls fill it and the queue stays empty', () => {
+    const limit = createLoadLimit(800);
+    // 800 sent, the server runs 260 and queues the rest.
+    limit.onReading({ running: 260, waiting: 540 }, 800);
+    expect(limit.limit).toBe(800 - 540 + marginOf(260));
+    // Our calls fill the limit and the server's queue is empty: it has room again.
+    const before = limit.limit;
+    limit.onReading({ running: 273, waiting: 0 }, before);
+    expect(limit.limit).toBeGreaterThan(before);
+    // Not filling it: no growth.
+    const now = limit.limit;
+    limit.onReading({ running: 100, waiting: 0 }, 100);
+    expect(limit.limit).toBe(now);
+    // Never below one.
+    limit.onReading({ running: 0, waiting: 10_000 }, 5);
+    expect(limit.limit).toBe(1);
+  });
+
+  test('without metrics, streams silent well past the usual first token count as queued', () => {
+    const watch = createFirstTokenWatch();
+    expect(watch.reading()).toBeNull();
+    const a = watch.watch();
+    a.started();
+    const b = watch.watch();
+    const c = watch.watch();
+    const now = performance.now();
+    // Just sent: not yet late.
+    expect(watch.reading(now)).toEqual({ running: 1, waiting: 0 });
+    // Long silent: queued.
+    expect(watch.reading(now + 60_000)).toEqual({ running: 1, waiting: 2 });
+    b.started();
+    c.ended();
+    a.ended();
+    expect(watch.reading(now + 60_000)).toEqual({ running: 1, waiting: 0 });
+  });
+
+  test('call ranks number the steps of an iteration by the order its roles first call', () => {
+    const ranks = createCallRanks();
+    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'solution', grading: false })).toEqual(rank(0, 0));
+    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'verification', grading: false })).toEqual(rank(0, 1));
+    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'solution', grading: false })).toEqual(rank(0, 0));
+    expect(ranks.rankOf({ problem: 'q', iteration: 0, role: 'verification', grading: false })).toEqual(rank(0, 0));
+    expect(ranks.rankOf({ problem: 'p', iteration: 1, role: 'judge', grading: true })).toEqual(rank(1, 0, true));
+  });
+});
+
+/** A server that reports a load on /metrics and answers chat requests (streamed) only when released. */
+async function heldServer(load: { running: number; waiting: number }) {
+  const arrivals: number[] = [];
+  const waiting: Array<() => void> = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/metrics') {
+      res.end(`vllm:num_requests_running{model_name="m"} ${load.running}\nvllm:num_requests_waiting{model_name="m"} ${load.waiting}\n`);
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      arrivals.push((JSON.parse(body) as { seed: number }).seed);
+      waiting.push(() => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        res.end(chunk({ role: 'assistant', content: 'ok' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return {
+    url,
+    arrivals,
+    held: () => waiting.length,
+    releaseOne: () => waiting.shift()?.(),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()),
+  };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('the gateway over HTTP', () => {
+  test("a server whose /metrics show a queue gets fewer calls; the held ones are sent by rank as the server's calls finish", async () => {
+    const load = { running: 2, waiting: 0 };
+    const server = await heldServer(load);
+    const gateway = createGateway({ concurrency: 20, timeoutMs: 10_000, maxRetries: 0, loadPollMs: 20 });
+    try {
+      const request = (seed: number, callRank: CallRank): CompletionRequest => ({
+        endpoint: { baseUrl: server.url, model: 'm', apiKey: 'k' },
+        messages: [{ role: 'user', content: 'hi' }],
+        maxTokens: 10,
+        seed,
+        rank: callRank,
+      });
+      // Four calls of iteration 3 reach the server; it says it runs 2 and queues 3 more than its margin.
+      const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(3, 0))));
+      await until(() => server.held() === 4);
+      load.waiting = 3 + marginOf(2);
+      // Our share drops by the excess: one call at a time from now on, so the server sees them in the order sent.
+      await until(() => gateway.stats.endpoints[0]?.limit === 1);
+      expect(gateway.stats.endpoints[0]?.server).toEqual({ running: 2, waiting: load.waiting, source: 'metrics' });
+      // Later calls are held in the gateway, then sent best rank first.
+      const late = [
+        [10, rank(4, 0)],
+        [11, rank(3, 2)],
+        [12, rank(0, 0, true)],
+        [13, rank(3, 1)],
+      ] as const;
+      const lateCalls = late.map(([seed, callRank]) => gateway.complete(request(seed, callRank)));
+      await until(() => gateway.stats.queued === 4);
+      expect(server.arrivals).toEqual([1, 2, 3, 4]);
+      while (server.arrivals.length < 8) {
+        server.releaseOne();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      while (server.held() > 0) server.releaseOne();
+      await Promise.all([...early, ...lateCalls]);
+      expect(server.arrivals.slice(4)).toEqual([13, 11, 10, 12]);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
