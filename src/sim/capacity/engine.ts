@@ -165,15 +165,18 @@ export function createCapacityEngine(settings: CapacitySettings, clock: SimClock
 
   function next(): Next | null {
     let best: Next | null = null;
-    const consider = (candidate: Next) => {
-      if (best === null || candidate.at < best.at) best = candidate;
-    };
     const head = prefilling[0];
-    if (head) consider({ at: time + Math.max(0, head.prefillLeft) / P, kind: 'prefill' });
+    if (head) best = { at: time + Math.max(0, head.prefillLeft) / P, kind: 'prefill' };
     const r = rate();
     const top = liveTop();
-    if (top && r > 0) consider({ at: time + Math.max(0, top.mark - mark) / r, kind: 'target' });
-    if (admitted.length > 1 && decoding > 0) consider({ at: time + Math.max(0, K - kvUsed()) / (decoding * r), kind: 'overflow' });
+    if (top && r > 0) {
+      const at = time + Math.max(0, top.mark - mark) / r;
+      if (best === null || at < best.at) best = { at, kind: 'target' };
+    }
+    if (admitted.length > 1 && decoding > 0) {
+      const at = time + Math.max(0, K - kvUsed()) / (decoding * r);
+      if (best === null || at < best.at) best = { at, kind: 'overflow' };
+    }
     return best;
   }
 
