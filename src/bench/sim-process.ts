@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { CapacityOptions } from '../sim/capacity/options.ts';
+import { capacityFlagOf } from '../cli/sim-server.command.ts';
 
 /** The tmas executable. */
 export const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
@@ -25,6 +27,17 @@ export interface SimProcessOptions {
   latencyMedianMs?: number;
   latencyP99Ms?: number;
   outputTokens?: number;
+  /** The capacity model (`--capacity` and its flags); off when absent. */
+  capacity?: CapacityOptions;
+}
+
+/** The `tmas sim-server` flags of the capacity model. */
+function capacityArgs(capacity: CapacityOptions): string[] {
+  const args = ['--capacity'];
+  for (const [field, value] of Object.entries(capacity)) {
+    if (value !== undefined) args.push(capacityFlagOf(field as keyof CapacityOptions), String(value));
+  }
+  return args;
 }
 
 /** Starts `tmas sim-server` and resolves once it listens. */
@@ -32,6 +45,7 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   const args = [BIN, 'sim-server', '--problems', options.problems, '--port', '0', '--seed', String(options.seed ?? 0)];
   if (options.latencyMedianMs) args.push('--latency-median-ms', String(options.latencyMedianMs), '--latency-p99-ms', String(options.latencyP99Ms ?? options.latencyMedianMs));
   if (options.outputTokens) args.push('--output-tokens', String(options.outputTokens));
+  if (options.capacity) args.push(...capacityArgs(options.capacity));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

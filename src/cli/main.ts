@@ -98,6 +98,14 @@ function createProgram(): Command {
     .option('--stream-chunk-tokens <n>', 'tokens per streamed chunk', integer(1, 100_000), 8)
     .option('--openai-reasoning', "refuse max_tokens and sampling fields with a 400, as OpenAI's reasoning models do", false)
     .option('--request-log <file>', 'append one JSONL line per request')
+    .option('--capacity', 'model one GPU server under load (continuous batching, KV cache, prefill, prefix caching): replies take the time the load gives them, report drawn output lengths, and /metrics and /sim/stats report it; replaces --latency-* and --stream-tokens-per-second', false)
+    .option('--decode-tokens-per-second <n>', 'with --capacity: decode throughput D shared by all sequences (default 8000)', integer(1))
+    .option('--sequence-tokens-per-second <n>', 'with --capacity: decode ceiling c of one sequence (default 100)', integer(1))
+    .option('--kv-tokens <n>', 'with --capacity: KV cache capacity K in tokens, prompts plus generated (default 2000000)', integer(1))
+    .option('--prefill-tokens-per-second <n>', 'with --capacity: prefill throughput P (default 50000)', integer(1))
+    .option('--output-tokens-median <n>', 'with --capacity: median output length drawn per request (default 12000)', integer(1))
+    .option('--output-tokens-p99 <n>', 'with --capacity: 99th percentile output length (default 60000)', integer(1))
+    .option('--time-scale <k>', 'with --capacity: simulated seconds per real second (default 1; 1000 runs a day in under 2 minutes)', decimal(0.001, 1_000_000))
     .exitOverride()
     .action(async (flags) => {
       const { runSimServerCommand } = await import('./sim-server.command.ts');

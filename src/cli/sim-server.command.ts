@@ -7,9 +7,10 @@ import { parseFaults } from '../sim/faults.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
 import { SIM_REASONING_DIALECTS, type SimReasoningDialect } from '../sim/completion.ts';
 import { UserError } from '../kernel/errors.ts';
+import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
 
 /** Options of the sim-server command, as the CLI parses them. */
-export interface SimServerCommandOptions {
+export interface SimServerCommandOptions extends CapacityOptions {
   port: number;
   host: string;
   /** Problem file (JSONL, JSON array or CSV). */
@@ -28,6 +29,31 @@ export interface SimServerCommandOptions {
   streamChunkTokens?: number;
   openaiReasoning?: boolean;
   requestLog?: string;
+  /** Turns the capacity model on; the CapacityOptions fields tune it. */
+  capacity?: boolean;
+}
+
+/** The flag of a capacity option: its field in kebab case (`kvTokens` → `--kv-tokens`), so the option list is the one list of flags. */
+export function capacityFlagOf(field: keyof CapacityOptions): string {
+  return `--${field.replace(/[A-Z0-9]+/g, (part) => `-${part.toLowerCase()}`)}`;
+}
+
+const CAPACITY_FIELDS = Object.keys(CAPACITY_DEFAULTS) as Array<keyof CapacityOptions>;
+
+/** The capacity model's options from the flags, or undefined when it is off; UserError for flags that contradict each other. */
+function capacityOf(options: SimServerCommandOptions): CapacityOptions | undefined {
+  const given = CAPACITY_FIELDS.filter((field) => options[field] !== undefined);
+  if (!options.capacity) {
+    const [field] = given;
+    if (field !== undefined) throw new UserError('TMAS_USAGE', `${capacityFlagOf(field)} tunes the capacity model: add --capacity, or drop ${capacityFlagOf(field)}.`);
+    return undefined;
+  }
+  if (options.latencyMedianMs > 0) throw new UserError('TMAS_USAGE', '--latency-median-ms cannot be combined with --capacity: the capacity model decides when each reply comes. Drop one of them.');
+  if ((options.streamTokensPerSecond ?? 0) > 0) throw new UserError('TMAS_USAGE', '--stream-tokens-per-second cannot be combined with --capacity: the capacity model paces streams. Drop one of them.');
+  const median = options.outputTokensMedian ?? CAPACITY_DEFAULTS.outputTokensMedian;
+  const p99 = options.outputTokensP99 ?? CAPACITY_DEFAULTS.outputTokensP99;
+  if (p99 < median) throw new UserError('TMAS_USAGE', `--output-tokens-p99 (${p99}) must be at least --output-tokens-median (${median}).`);
+  return Object.fromEntries(given.map((field) => [field, options[field]]));
 }
 
 function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
@@ -44,6 +70,7 @@ function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
  */
 export async function runSimServerCommand(options: SimServerCommandOptions, io: { stdout(line: string): void }): Promise<SimServer> {
   const faults = options.faults === undefined ? {} : parseFaults(options.faults);
+  const capacity = capacityOf(options);
   const problems = await loadProblems(options.problems);
   const latency = options.latencyMedianMs > 0 ? { medianMs: options.latencyMedianMs, p99Ms: Math.max(options.latencyMedianMs, options.latencyP99Ms) } : 0;
   const server = await startSimServer({
@@ -59,7 +86,9 @@ export async function runSimServerCommand(options: SimServerCommandOptions, io: 
     openaiReasoning: options.openaiReasoning ?? false,
     ...(options.model === undefined ? {} : { models: options.model }),
     ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+    ...(capacity === undefined ? {} : { capacity }),
   });
-  io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}`);
+  const model = capacity === undefined ? '' : `; capacity model on (simulated, time scale ${capacity.timeScale ?? CAPACITY_DEFAULTS.timeScale})`;
+  io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}${model}`);
   return server;
 }

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.ts';
 import { finish, promptTokensOf, toResponseBody, type Finished, type SimReasoningDialect } from './completion.ts';
-import { sendStream, type StreamSettings } from './stream.ts';
+import { sendStream, toStreamEvents, type StreamSettings } from './stream.ts';
+import type { CapacityEngine } from './capacity/engine.ts';
+import type { CapacitySettings } from './capacity/options.ts';
+import { outputLengthOf } from './capacity/output-length.ts';
+import { sendPaced } from './capacity/paced-reply.ts';
 import { decideFault, sendsRetryAfter, type FaultKind, type FaultRates } from './faults.ts';
 import { tokensOf } from './filler.ts';
 import { readBody, sendError, sendJson } from './http.ts';
@@ -44,6 +48,8 @@ export interface ChatContext {
   catalogue: Catalogue;
   faults: FaultRates;
   latency: LatencyOptions | 0;
+  /** The capacity model, when on: it decides when replies come and how many tokens they report. */
+  capacity: { engine: CapacityEngine; settings: CapacitySettings } | null;
   /** Epoch seconds the server started: the `created` of every response. */
   created: number;
   stats: SimStats;
@@ -160,30 +166,47 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     return done(null);
   }
 
-  const delay = latencyMs(context.latency, rngOf(seed, 'latency', entry.key, attempt));
-  if (delay > 0 && !(await context.sleep(delay))) return;
+  const capacity = context.capacity;
+  if (capacity === null) {
+    const delay = latencyMs(context.latency, rngOf(seed, 'latency', entry.key, attempt));
+    if (delay > 0 && !(await context.sleep(delay))) return;
+  }
   if (fault === '500' || fault === '503') {
     const message = fault === '500' ? 'The server had an error while processing your request' : 'The server is overloaded or not ready yet';
     sendError(res, Number(fault), `${message} (simulated fault).`, { type: 'server_error', code: null });
     return done(Number(fault));
   }
 
-  const reply = replyTo(role, problem, rest, replyKeyOf(seed, request), context.settings, system);
-  const finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
+  const replyKey = replyKeyOf(seed, request);
+  const reply = replyTo(role, problem, rest, replyKey, context.settings, system);
+  let finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
+  // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
+  const outputTokens = capacity === null ? 0 : outputLengthOf(replyKey, { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99 }, request.maxTokens);
+  if (capacity !== null && fault !== 'empty' && fault !== 'length') finished = { ...finished, completionTokens: outputTokens };
   const responseBody = toResponseBody(
     { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },
     finished,
     context.reasoningDialect,
   );
+  const broken = fault === 'stall' || fault === 'reset' || fault === 'malformed' ? fault : null;
+  const sendWhole = (): void => {
+    if (fault === 'stall') return sendStalled(res, JSON.stringify(responseBody), context.hold, () => done(null));
+    if (fault === 'malformed' || fault === 'reset') return sendBroken(res, JSON.stringify(responseBody), fault, () => done(fault === 'reset' ? null : 200));
+    sendJson(res, 200, responseBody);
+    done(200);
+  };
+  if (capacity !== null) {
+    const stream = request.stream ? toStreamEvents(responseBody, context.stream.chunkTokens ?? 8, request.includeUsage) : null;
+    const prompt = request.messages.map((m) => `${m.role}\n${m.content}\n`).join('');
+    await sendPaced(res, { engine: capacity.engine, prompt, promptTokens, outputTokens, stream, fault: broken, hold: context.hold, sendWhole });
+    if (request.stream) done(broken === 'stall' || broken === 'reset' || res.destroyed ? null : 200);
+    return;
+  }
   if (request.stream) {
-    const broken = fault === 'stall' || fault === 'reset' || fault === 'malformed' ? fault : null;
     await sendStream(res, responseBody, { settings: context.stream, includeUsage: request.includeUsage, fault: broken, sleep: context.sleep, hold: context.hold });
     return done(broken === 'stall' || broken === 'reset' ? null : 200);
   }
-  if (fault === 'stall') return sendStalled(res, JSON.stringify(responseBody), context.hold, () => done(null));
-  if (fault === 'malformed' || fault === 'reset') return sendBroken(res, JSON.stringify(responseBody), fault, () => done(fault === 'reset' ? null : 200));
-  sendJson(res, 200, responseBody);
-  done(200);
+  sendWhole();
 }
 
 /** `stall` without streaming: the headers and half the body, then silence until the client gives up. */

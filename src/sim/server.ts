@@ -5,8 +5,9 @@
  * answers every TMAS role in that role's output format with a hidden accuracy
  * model that makes the loop dynamics visible, and can add latency and faults.
  *
- * Routes: GET /v1/models, GET /v1/models/:id, POST /v1/chat/completions;
- * anything else is a 404 JSON error. Streams (SSE) when asked. Every field of a reply is a
+ * Routes: GET /v1/models, GET /v1/models/:id, POST /v1/chat/completions,
+ * GET /metrics (Prometheus, vLLM's names) and, with the capacity model on,
+ * GET /sim/stats; anything else is a 404 JSON error. Streams (SSE) when asked. Every field of a reply is a
  * function of the request, except `created` (the server's start time).
  *
  * @example
@@ -26,11 +27,17 @@ import { openRequestLog } from './request-log.ts';
 import { SIM_ROLES } from './sim-roles.ts';
 import type { SimReasoningDialect } from './completion.ts';
 import type { StreamSettings } from './stream.ts';
+import { createScaledClock } from './capacity/clock.ts';
+import { createCapacityEngine, type CapacityEngine, type CapacityStats } from './capacity/engine.ts';
+import { resolveCapacity, type CapacityOptions, type CapacitySettings } from './capacity/options.ts';
+import { idleMetrics, toPrometheusText } from './capacity/prometheus.ts';
 
 export type { FaultKind, FaultRates } from './faults.ts';
 export { FAULT_KINDS, parseFaults } from './faults.ts';
 export type { LatencyOptions } from './latency.ts';
 export type { SimStats } from './chat.ts';
+export type { CapacityOptions } from './capacity/options.ts';
+export type { CapacityStats } from './capacity/engine.ts';
 
 /** Settings of the simulated model. */
 export interface SimOptions {
@@ -62,6 +69,13 @@ export interface SimOptions {
   model?: string;
   /** Chance that a verification's verdict is right. Default 0.8. */
   verifierAccuracy?: number;
+  /**
+   * The capacity model of one GPU server (off by default): replies take the
+   * time continuous batching would give them under the current load, and
+   * report drawn output lengths. Cannot be combined with `latency` or a
+   * stream pace, which it replaces.
+   */
+  capacity?: CapacityOptions;
 }
 
 /** A running simulated model. */
@@ -70,6 +84,8 @@ export interface SimServer {
   url: string;
   /** Counters since start. */
   stats(): SimStats;
+  /** The capacity model's figures (simulated seconds), or null when it is off. */
+  capacityStats(): CapacityStats | null;
   /** Stops listening, drops open and hanging connections, flushes the request log. */
   close(): Promise<void>;
 }
@@ -86,6 +102,18 @@ function checkOptions(options: SimOptions): void {
   if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 1)) throw new TypeError(`verifierAccuracy must be in [0, 1], got ${accuracy}`);
   if (options.latency) checkLatency(options.latency);
   if (options.faults) checkFaultRates(options.faults);
+  if (options.capacity) {
+    if (options.latency) throw new TypeError('latency cannot be combined with capacity: the capacity model decides when each reply comes');
+    if (options.stream?.tokensPerSecond) throw new TypeError('stream.tokensPerSecond cannot be combined with capacity: the capacity model paces streams');
+    resolveCapacity(options.capacity);
+  }
+}
+
+/** The capacity model of a server, started on the wall clock sped up by its time scale. */
+function startCapacity(options: CapacityOptions | undefined): { engine: CapacityEngine; settings: CapacitySettings } | null {
+  if (options === undefined) return null;
+  const settings = resolveCapacity(options);
+  return { engine: createCapacityEngine(settings, createScaledClock(settings.timeScale)), settings };
 }
 
 function zeroCounts(names: readonly string[]): Record<string, number> {
@@ -121,6 +149,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     catalogue: createCatalogue(seed, options.problems),
     faults: options.faults ?? {},
     latency: options.latency ?? 0,
+    capacity: startCapacity(options.capacity),
     created,
     stats,
     attempts: new Map(),
@@ -145,15 +174,33 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   };
 
   const cards = served.map((id) => ({ id, object: 'model', created, owned_by: 'tmas-sim' }));
+  let inProgress = 0;
+  const capacity = context.capacity;
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'POST' && path === '/v1/chat/completions') return handleChat(req, res, context);
+    if (req.method === 'POST' && path === '/v1/chat/completions') {
+      inProgress++;
+      res.once('close', () => inProgress--);
+      return handleChat(req, res, context);
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      req.resume();
+      const text = toPrometheusText(model, capacity === null ? idleMetrics(inProgress) : capacity.engine.metrics());
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+    if (req.method === 'GET' && path === '/sim/stats') {
+      req.resume();
+      if (capacity === null) return sendError(res, 404, 'the capacity model is off: start the simulator with --capacity (or SimOptions.capacity) for GET /sim/stats', { code: 'not_found' });
+      return sendJson(res, 200, capacity.engine.stats());
+    }
     if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, { object: 'list', data: cards });
     const card = cards.find((c) => path === `/v1/models/${c.id}`);
     if (req.method === 'GET' && card) return sendJson(res, 200, card);
     req.resume(); // drain any body so the connection stays usable
-    sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models and POST /v1/chat/completions`, {
+    sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models, POST /v1/chat/completions, GET /metrics and GET /sim/stats`, {
       code: 'not_found',
     });
   }
@@ -182,9 +229,11 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   return {
     url: `http://${shownHost}:${address.port}/v1`,
     stats: () => structuredClone(stats),
+    capacityStats: () => capacity?.engine.stats() ?? null,
     async close() {
       if (closing) return;
       closing = true;
+      capacity?.engine.close();
       for (const sleeper of sleepers) {
         clearTimeout(sleeper.timer);
         sleeper.wake(false);

@@ -31,7 +31,7 @@ function deltas(message: Body['choices'][number]['message'], size: number): Arra
 }
 
 /** The fault of a stream, half-way through it. */
-function strike(res: ServerResponse, fault: 'stall' | 'reset' | 'malformed' | null, hold: (res: ServerResponse) => void): void {
+export function strike(res: ServerResponse, fault: 'stall' | 'reset' | 'malformed' | null, hold: (res: ServerResponse) => void): void {
   if (fault === 'stall') hold(res);
   else if (fault === 'reset') res.socket?.destroy();
   else res.end('data: {"choices": [{"delta": {"content": "cut\n\n');
@@ -58,23 +58,55 @@ export async function sendStream(
   const chunkTokens = options.settings.chunkTokens ?? 8;
   const pace = options.settings.tokensPerSecond ?? 0;
   const gapMs = pace > 0 ? (chunkTokens / pace) * 1000 : 0;
-  const choice = body.choices[0];
-  if (!choice) return;
-  const head = { id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, system_fingerprint: body.system_fingerprint };
-  const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
-  const pieces = deltas(choice.message, chunkTokens * CHARS_PER_TOKEN);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.write(event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }));
-  const faultAt = options.fault === null ? -1 : Math.floor(pieces.length / 2);
-  for (const [index, delta] of pieces.entries()) {
+  const events = toStreamEvents(body, chunkTokens, options.includeUsage);
+  if (events === null) return;
+  openStream(res, events);
+  const faultAt = options.fault === null ? -1 : Math.floor(events.pieces.length / 2);
+  for (const [index, piece] of events.pieces.entries()) {
     if (index === faultAt) return strike(res, options.fault, options.hold);
     if (gapMs > 0 && !(await options.sleep(gapMs))) return;
     if (res.destroyed) return;
-    const flushed = res.write(event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] }));
+    const flushed = res.write(piece());
     if (!flushed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
   }
   if (options.fault !== null) return strike(res, options.fault, options.hold);
-  res.write(event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }] }));
-  if (options.includeUsage) res.write(event({ ...head, choices: [], usage: body.usage }));
-  res.end('data: [DONE]\n\n');
+  closeStream(res, events);
+}
+
+/** The server-sent events of one streamed reply; the pieces are built when written, so a long reply is not held twice. */
+export interface StreamEvents {
+  opening: string;
+  pieces: Array<() => string>;
+  closing: string[];
+}
+
+/** The events of `body` cut into pieces of `chunkTokens`; null for a body without a choice. */
+export function toStreamEvents(body: Body, chunkTokens: number, includeUsage: boolean): StreamEvents | null {
+  const choice = body.choices[0];
+  if (!choice) return null;
+  const head = { id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, system_fingerprint: body.system_fingerprint };
+  const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+  const closing = [event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }] })];
+  if (includeUsage) closing.push(event({ ...head, choices: [], usage: body.usage }));
+  closing.push('data: [DONE]\n\n');
+  return {
+    opening: event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }),
+    pieces: deltas(choice.message, chunkTokens * CHARS_PER_TOKEN).map((delta) => () => event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })),
+    closing,
+  };
+}
+
+/** Sends the headers and the role chunk. */
+export function openStream(res: ServerResponse, events: StreamEvents): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(events.opening);
+}
+
+/** Sends the finishing chunk, the usage chunk when asked, and [DONE]. */
+export function closeStream(res: ServerResponse, events: StreamEvents): void {
+  const [last, ...rest] = events.closing;
+  res.write(last ?? '');
+  const done = rest.pop() ?? '';
+  for (const event of rest) res.write(event);
+  res.end(done);
 }

@@ -1,0 +1,53 @@
+/**
+ * Settings of the capacity model, their defaults and their checks. The
+ * defaults describe one H200 serving a ~30B-class reasoning model with vLLM;
+ * they are approximations (the README says where each comes from).
+ */
+
+/** Settings of the capacity model; every field has a default. */
+export interface CapacityOptions {
+  /** Aggregate decode throughput D, tokens/s, shared equally by the sequences decoding. Default 8000. */
+  decodeTokensPerSecond?: number;
+  /** Per-sequence decode ceiling c, tokens/s. Default 100. */
+  sequenceTokensPerSecond?: number;
+  /** KV cache capacity K, tokens (prompt + generated) across admitted sequences. Default 2,000,000. */
+  kvTokens?: number;
+  /** Prefill throughput P, tokens/s, one sequence at a time. Default 50,000. */
+  prefillTokensPerSecond?: number;
+  /** Median of the log-normal output length, tokens. Default 12,000. */
+  outputTokensMedian?: number;
+  /** 99th percentile of the output length, tokens. Default 60,000. */
+  outputTokensP99?: number;
+  /** Simulated seconds per real second. Default 1. */
+  timeScale?: number;
+}
+
+/** Every setting, resolved. */
+export type CapacitySettings = Required<CapacityOptions>;
+
+/** The defaults. */
+export const CAPACITY_DEFAULTS = {
+  decodeTokensPerSecond: 8000,
+  sequenceTokensPerSecond: 100,
+  kvTokens: 2_000_000,
+  prefillTokensPerSecond: 50_000,
+  outputTokensMedian: 12_000,
+  outputTokensP99: 60_000,
+  timeScale: 1,
+} as const satisfies CapacitySettings;
+
+/** The settings with defaults filled in; throws a TypeError naming the first bad field. */
+export function resolveCapacity(options: CapacityOptions): CapacitySettings {
+  const settings: CapacitySettings = { ...CAPACITY_DEFAULTS, ...definedOf(options) };
+  for (const [field, value] of Object.entries(settings)) {
+    if (!(value > 0) || !Number.isFinite(value)) throw new TypeError(`capacity.${field} must be a finite number > 0, got ${value}`);
+  }
+  if (settings.outputTokensP99 < settings.outputTokensMedian) {
+    throw new TypeError(`capacity.outputTokensP99 (${settings.outputTokensP99}) must be >= outputTokensMedian (${settings.outputTokensMedian})`);
+  }
+  return settings;
+}
+
+function definedOf(options: CapacityOptions): CapacityOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
