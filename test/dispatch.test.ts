@@ -17,21 +17,21 @@ function replica(limit: number): Slots & { limit: number; drained: boolean } {
   return { inFlight: 0, limit, drained: false };
 }
 
-const rank = (iteration: number, step: number, grading = false): CallRank => ({ grading, iteration, step });
+const rank = (lead: number, grading = false): CallRank => ({ grading, lead });
 
 describe('dispatcher', () => {
-  test('held calls leave by rank: earliest iteration, then earliest step, then arrival; grading calls last', async () => {
+  test('held calls leave by rank: problems ahead of the slowest wait, the rest go by arrival; grading calls last', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10);
-    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
     const order: string[] = [];
     const calls: Array<[string, CallRank]> = [
-      ['judge it0', rank(0, 0, true)],
-      ['it2 solution', rank(2, 0)],
-      ['it1 summary', rank(1, 2)],
-      ['it1 verification a', rank(1, 1)],
-      ['it1 verification b', rank(1, 1)],
-      ['it1 solution', rank(1, 0)],
+      ['judge', rank(0, true)],
+      ['two ahead', rank(2)],
+      ['one ahead', rank(1)],
+      ['verification a', rank(0)],
+      ['verification b', rank(0)],
+      ['solution', rank(0)],
     ];
     const sent = calls.map(([name, callRank], index) =>
       dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
@@ -43,16 +43,16 @@ describe('dispatcher', () => {
     expect(dispatcher.held).toBe(6);
     dispatcher.release(first);
     await Promise.all(sent);
-    expect(order).toEqual(['it1 solution', 'it1 verification a', 'it1 verification b', 'it1 summary', 'it2 solution', 'judge it0']);
+    expect(order).toEqual(['verification a', 'verification b', 'solution', 'one ahead', 'two ahead', 'judge']);
     expect(dispatcher.inFlight).toBe(0);
   });
 
   test('fifo order ignores ranks', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10, 'fifo');
-    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
     const order: number[] = [];
-    const sent = [rank(3, 0), rank(1, 0), rank(0, 0, true)].map((callRank, index) =>
+    const sent = [rank(3), rank(1), rank(0, true)].map((callRank, index) =>
       dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
         order.push(index);
         queueMicrotask(() => dispatcher.release(slot));
@@ -66,10 +66,10 @@ describe('dispatcher', () => {
   test('an abort while held rejects the call, which never takes a slot', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10);
-    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
     const controller = new AbortController();
-    const aborted = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 1, tieBreak: 0 }, controller.signal);
-    const next = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(5, 0), sequence: 2, tieBreak: 0 });
+    const aborted = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 1, tieBreak: 0 }, controller.signal);
+    const next = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(5), sequence: 2, tieBreak: 0 });
     controller.abort(new Error('stop'));
     await expect(aborted).rejects.toThrow('stop');
     expect(dispatcher.held).toBe(1);
@@ -82,7 +82,7 @@ describe('dispatcher', () => {
     const small = replica(1);
     const large = replica(3);
     const dispatcher = createDispatcher(3);
-    const admit = (sequence: number) => dispatcher.admit({ pool: 'p', replicas: [small, large], rank: rank(0, 0), sequence, tieBreak: 0 });
+    const admit = (sequence: number) => dispatcher.admit({ pool: 'p', replicas: [small, large], rank: rank(0), sequence, tieBreak: 0 });
     expect(await admit(0)).toBe(large);
     expect(await admit(1)).toBe(large);
     // Both have one free slot now: the tie goes by the call's tie-break order.
@@ -100,8 +100,8 @@ describe('dispatcher', () => {
   test('calls held for a pool that goes down are refused, not left waiting', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10);
-    await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 0, tieBreak: 0 });
-    const held = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0, 0), sequence: 1, tieBreak: 0 });
+    await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
+    const held = dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 1, tieBreak: 0 });
     dispatcher.rejectPool('a', new Error('down'));
     await expect(held).rejects.toThrow('down');
     expect(dispatcher.held).toBe(0);
@@ -167,13 +167,19 @@ describe('server load', () => {
     expect(watch.reading(now + 60_000)).toEqual({ running: 1, waiting: 0 });
   });
 
-  test('call ranks number the steps of an iteration by the order its roles first call', () => {
+  test('a call ranks by how far its problem is ahead of the slowest problem, beyond one iteration', () => {
     const ranks = createCallRanks();
-    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'solution', grading: false })).toEqual(rank(0, 0));
-    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'verification', grading: false })).toEqual(rank(0, 1));
-    expect(ranks.rankOf({ problem: 'p', iteration: 0, role: 'solution', grading: false })).toEqual(rank(0, 0));
-    expect(ranks.rankOf({ problem: 'q', iteration: 0, role: 'verification', grading: false })).toEqual(rank(0, 0));
-    expect(ranks.rankOf({ problem: 'p', iteration: 1, role: 'judge', grading: true })).toEqual(rank(1, 0, true));
+    const rankOf = (problem: string, iteration: number, grading = false) => ranks.rankOf({ problem, iteration, grading });
+    expect(rankOf('p', 0)).toEqual(rank(0));
+    expect(rankOf('q', 0)).toEqual(rank(0));
+    expect(rankOf('p', 1)).toEqual(rank(0));
+    expect(rankOf('p', 2)).toEqual(rank(1));
+    expect(rankOf('p', 3, true)).toEqual(rank(2, true));
+    // The slowest catches up: p is within one iteration of it again.
+    expect(rankOf('q', 2)).toEqual(rank(0));
+    expect(rankOf('p', 3)).toEqual(rank(0));
+    // A late call of an older iteration is never ahead.
+    expect(rankOf('q', 1)).toEqual(rank(0));
   });
 });
 
@@ -226,7 +232,7 @@ describe('the gateway over HTTP', () => {
         rank: callRank,
       });
       // Four calls of iteration 3 reach the server; it says it runs 2 and queues 3 more than its margin.
-      const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(3, 0))));
+      const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(1))));
       await until(() => server.held() === 4);
       load.waiting = 3 + marginOf(2);
       // Our share drops by the excess: one call at a time from now on, so the server sees them in the order sent.
@@ -234,10 +240,10 @@ describe('the gateway over HTTP', () => {
       expect(gateway.stats.endpoints[0]?.server).toEqual({ running: 2, waiting: load.waiting, source: 'metrics' });
       // Later calls are held in the gateway, then sent best rank first.
       const late = [
-        [10, rank(4, 0)],
-        [11, rank(3, 2)],
-        [12, rank(0, 0, true)],
-        [13, rank(3, 1)],
+        [10, rank(2)],
+        [11, rank(1)],
+        [12, rank(0, true)],
+        [13, rank(0)],
       ] as const;
       const lateCalls = late.map(([seed, callRank]) => gateway.complete(request(seed, callRank)));
       await until(() => gateway.stats.queued === 4);

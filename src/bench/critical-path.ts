@@ -1,7 +1,7 @@
 /**
  * A lower bound on a TMAS run's makespan from its journal: the time the run
- * would take with unlimited slots and no runtime cost, given the latency each
- * call actually had. Per problem and iteration, candidate i needs its solution,
+ * would take with unlimited slots and no runtime cost, given what each call
+ * cost (by default the latency it actually had). Per problem and iteration, candidate i needs its solution,
  * then its slowest verification, then its summary; the banks need every
  * summary, then the slower of the experience and guideline calls; the next
  * iteration needs the banks. Judge calls and retries are left out, which only
@@ -19,8 +19,11 @@ interface IterationCalls {
   banks: number;
 }
 
-/** The bound in milliseconds, over every problem of the run in `runDir`. */
-export async function criticalPathMs(runDir: string): Promise<number> {
+/** What one call costs on the critical path: its journaled latency in ms by default. */
+export type CallCost = (call: CallRecord) => number;
+
+/** The bound in the unit of `costOf` (milliseconds by default), over every problem of the run in `runDir`. */
+export async function criticalPathMs(runDir: string, costOf: CallCost = (call) => call.timings.latencyMs): Promise<number> {
   const iterations = new Map<string, Map<number, IterationCalls>>();
   const store = await Store.open(runDir);
   try {
@@ -30,7 +33,7 @@ export async function criticalPathMs(runDir: string): Promise<number> {
       if (!problem) iterations.set(call.problem, (problem = new Map()));
       let calls = problem.get(call.iteration);
       if (!calls) problem.set(call.iteration, (calls = { solution: new Map(), verification: new Map(), summary: new Map(), banks: 0 }));
-      const latency = call.timings.latencyMs;
+      const latency = costOf(call);
       // A retried call keeps its slowest attempt only: the bound stays a bound.
       const slowest = (map: Map<number, number>, key: number) => map.set(key, Math.max(map.get(key) ?? 0, latency));
       if (call.role === 'solution') slowest(calls.solution, call.index);

@@ -131,7 +131,7 @@ export function defineRunOptions(command: Command): Command {
       "short: hand each server about what it runs plus a small margin (its load read from its /metrics, vLLM's or SGLang's, else inferred from the streams) and hold the rest in tmas, sent by --dispatch-order; server: hand each server all --concurrency allows and let its first-come queue decide (for comparison)",
       'short',
     )
-    .option('--dispatch-order <order>', 'rank: the calls tmas holds go by their problem\'s progress (earliest iteration, then earliest step first), judge calls last; fifo: first come first served (for comparison)', 'rank')
+    .option('--dispatch-order <order>', 'rank: of the calls tmas holds, those of problems more than an iteration ahead of the slowest wait, judge calls last, the rest first come first served; fifo: first come first served (for comparison)', 'rank')
     .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
     .option('--wide', 'print every column of the final table (default: the essential ones, within 80 columns)')
     .option('--view [port]', 'serve the web viewer of this run on loopback while it goes, and after it until Ctrl-C (port: default any free one)', integer(0, 65_535))

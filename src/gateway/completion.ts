@@ -27,10 +27,8 @@ export interface Sampling {
 export interface CallRank {
   /** A grading call (the judge) waits while any call of the loop is held: grading never delays the run. */
   grading: boolean;
-  /** The iteration of the call's problem: the problems furthest behind go first. */
-  iteration: number;
-  /** The call's step within its iteration (solutions 0, their verifications 1, …): earlier steps have the longer chain ahead. */
-  step: number;
+  /** Iterations the call's problem is ahead of the slowest problem beyond the allowed slack (src/host/call-ranks.ts): 0 goes first. */
+  lead: number;
 }
 
 /** One chat completion request. */
@@ -41,7 +39,7 @@ export interface CompletionRequest {
   temperature?: number;
   sampling?: Sampling;
   seed: number;
-  /** The call's place in the run; a call without one ranks as the first step of the first iteration. */
+  /** The call's place in the run; a call without one ranks first (a loop call of a problem not ahead). */
   rank?: CallRank;
 }
 

@@ -150,8 +150,8 @@ export class CallFailedError extends TmasError {
 /** Thrown inside `complete` when an endpoint was just switched to another dialect. */
 class DialectAdopted extends Error {}
 
-/** The rank of a call that has none: the first step of the first iteration. */
-const FIRST_RANK = { grading: false, iteration: 0, step: 0 } as const;
+/** The rank of a call that has none: a loop call of a problem not ahead of the others. */
+const FIRST_RANK = { grading: false, lead: 0 } as const;
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;

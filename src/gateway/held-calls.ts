@@ -18,8 +18,7 @@ export interface Held {
 export function compareHeld(a: Held, b: Held): number {
   return (
     Number(a.rank.grading) - Number(b.rank.grading) ||
-    a.rank.iteration - b.rank.iteration ||
-    a.rank.step - b.rank.step ||
+    a.rank.lead - b.rank.lead ||
     a.sequence - b.sequence
   );
 }
