@@ -1,8 +1,11 @@
 /**
  * The run's LevelDB store, under `<output>/store`, in sublevels:
- * `manifest` (the configuration), `calls` (the call journal), `messages` (the
- * bus log, keyed by zero-padded sequence number), `banks` and `iterations`
- * (per problem and iteration). One process owns a store at a time.
+ * `manifest` (the configuration, and the store's `format`), `calls` (the call
+ * journal), `messages` (the bus log, keyed by zero-padded sequence number),
+ * `banks` and `iterations` (per problem and iteration), and `texts`: the long
+ * strings of all of these, each distinct chunk once under its digest
+ * (texts.ts). Records are read through the methods here, which put their texts
+ * back. One process owns a store at a time.
  */
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
@@ -11,7 +14,9 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
-import { WriteQueue } from './write-queue.ts';
+import { WriteQueue, type Put } from './write-queue.ts';
+import { chunkText, hasTexts, referencedDigests, restoreTexts, takeTexts } from './texts.ts';
+import { SizedLru } from '../pool/sized-lru.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -85,6 +90,25 @@ function openError(error: unknown, runDir: string): Error {
 export const REPAIR_ADVICE = (runDir: string) =>
   `Nothing was changed. Run \`tmas repair ${runDir}\` to let LevelDB recover what it can (a copy of the damaged store is kept), then resume the run.`;
 
+/**
+ * The store's layout. 1 (no `format` key): every record holds its texts inline.
+ * 2: long strings are kept once in `texts` and records refer to them by digest
+ * (records written by format 1 still read as they are).
+ */
+export const STORE_FORMAT = 2;
+
+/** Chunk digests known to be in `texts`, so a recurring text is not written again (a forgotten one is written again, harmlessly). */
+const WRITTEN_DIGESTS = 2 ** 19;
+
+/** Characters of recent texts whose chunking is kept: the M verification prompts of a candidate are one text, chunked once. */
+const CHUNKED_CHARS = 16 * 2 ** 20;
+
+/** Characters of chunks kept after a read: a solution is read back for each of the M messages that carry it. */
+const READ_CHUNK_CHARS = 8 * 2 ** 20;
+
+/** How many chunks one read asks LevelDB for. */
+const READ_BATCH = 256;
+
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
   return String(seq).padStart(12, '0');
@@ -104,6 +128,16 @@ const MAX_FILE_SIZE = 2 ** 20;
 /** The key of a problem's iteration in the `iterations` and `banks` sublevels: input position, then iteration. */
 export function iterationKey(ordinal: number, iteration: number): string {
   return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
+}
+
+/** A key range of a sublevel, as LevelDB's iterators take it. */
+export interface RecordRange {
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+  reverse?: boolean;
+  limit?: number;
 }
 
 /** An open store. */
@@ -171,6 +205,90 @@ export class Store {
   readonly banks = () => this.sub('banks');
   readonly iterations = () => this.sub('iterations');
   readonly problems = () => this.sub('problems');
+  readonly texts = () => this.sub('texts');
+
+  /** The store's format (STORE_FORMAT once anything refers to `texts`). */
+  private format = 1;
+
+  /** Where the store's run directory is, as errors name it (a private copy names the original). */
+  runDir = '';
+
+  /** See WRITTEN_DIGESTS. */
+  private readonly written = new SizedLru<string, true>(Number.POSITIVE_INFINITY, WRITTEN_DIGESTS);
+
+  /** See CHUNKED_CHARS: a text's chunk digests, by the text. */
+  private readonly chunked = new SizedLru<string, string[]>(CHUNKED_CHARS);
+
+  /** See READ_CHUNK_CHARS. */
+  private readonly readChunks = new SizedLru<string, string>(READ_CHUNK_CHARS);
+
+  /**
+   * The puts that store `value` as `key` in `sublevel`: its new text chunks
+   * first, then the record referring to them, for one batch (see texts.ts).
+   */
+  private putsOf(sublevel: Put['sublevel'], key: string, value: unknown): Put[] {
+    const puts: Put[] = [];
+    const stored = takeTexts(value, (text) => {
+      let digests = this.chunked.get(text);
+      if (digests !== undefined && digests.every((digest) => this.written.get(digest) !== undefined)) return digests;
+      const { digests: fresh, chunks } = chunkText(text);
+      digests = fresh;
+      this.chunked.set(text, digests, text.length);
+      digests.forEach((digest, i) => {
+        if (this.written.get(digest) !== undefined) return;
+        this.written.set(digest, true, 0);
+        puts.push({ sublevel: this.texts(), key: digest, value: chunks[i] });
+      });
+      return digests;
+    });
+    if (hasTexts(stored) && this.format < STORE_FORMAT) {
+      this.format = STORE_FORMAT;
+      puts.push({ sublevel: this.manifest(), key: 'format', value: STORE_FORMAT });
+    }
+    puts.push({ sublevel, key, value: stored });
+    return puts;
+  }
+
+  /** The error for a record that refers to a text the store does not hold: never read as an empty text. */
+  private missingText(where: string, digest: string): UserError {
+    return new UserError('TMAS_STORE_DAMAGED', `The store of ${this.runDir} is damaged: ${where} refers to text ${digest}, which the store does not hold. ${REPAIR_ADVICE(this.runDir)}`);
+  }
+
+  /** The chunks of these digests that the store holds, from the cache or one read per READ_BATCH. */
+  private async loadChunks(digests: string[]): Promise<Map<string, string>> {
+    const chunks = new Map<string, string>();
+    const wanted: string[] = [];
+    for (const digest of digests) {
+      if (chunks.has(digest)) continue;
+      const cached = this.readChunks.get(digest);
+      if (cached !== undefined) chunks.set(digest, cached);
+      else if (!wanted.includes(digest)) wanted.push(digest);
+    }
+    for (let from = 0; from < wanted.length; from += READ_BATCH) {
+      const batch = wanted.slice(from, from + READ_BATCH);
+      const values = await this.texts().getMany(batch);
+      batch.forEach((digest, i) => {
+        const chunk = values[i];
+        if (typeof chunk !== 'string') return;
+        chunks.set(digest, chunk);
+        this.readChunks.set(digest, chunk, chunk.length);
+      });
+    }
+    return chunks;
+  }
+
+  /** A stored record with its texts put back; `where` names it in an error. */
+  private async restore<T>(stored: unknown, where: () => string): Promise<T> {
+    if (!hasTexts(stored)) return stored as T;
+    const { value, missing } = restoreTexts(stored, await this.loadChunks(referencedDigests(stored)));
+    if (missing !== null) throw this.missingText(where(), missing);
+    return value as T;
+  }
+
+  /** Reads a sublevel's records in key order with their texts put back. Streams. */
+  private async *records<T>(sublevel: Put['sublevel'], name: string, range: RecordRange = {}): AsyncGenerator<[string, T]> {
+    for await (const [key, stored] of sublevel.iterator(range)) yield [key as string, await this.restore<T>(stored, () => `${name} record ${String(key)}`)];
+  }
 
   /** The run manifest, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
@@ -180,8 +298,10 @@ export class Store {
 
   /** Writes the manifest and the problems of a new run, in one batch. */
   async startRun(manifest: Manifest, problems: Problem[]): Promise<void> {
+    this.format = STORE_FORMAT;
     await this.db.batch([
       { type: 'put', sublevel: this.manifest(), key: 'manifest', value: manifest },
+      { type: 'put', sublevel: this.manifest(), key: 'format', value: STORE_FORMAT },
       ...problems.map((problem, ordinal) => ({ type: 'put' as const, sublevel: this.problems(), key: String(ordinal).padStart(6, '0'), value: problem })),
     ]);
   }
@@ -202,17 +322,39 @@ export class Store {
   /** The last completed iteration of a problem, with its banks, or undefined when none completed. */
   async lastIteration(ordinal: number): Promise<{ record: IterationRecord; banks: BankRecord } | undefined> {
     const prefix = `${String(ordinal).padStart(6, '0')}!`;
-    for await (const [key, value] of this.iterations().iterator({ gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
-      const banks = (await this.banks().get(key)) as BankRecord | undefined;
+    for await (const [key, record] of this.records<IterationRecord>(this.iterations(), 'iteration', { gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
+      const banks = await this.getBanksAt(key);
       if (!banks) throw new TmasError('TMAS_STORE', `iteration ${key} has no banks: the store is damaged`);
-      return { record: value as IterationRecord, banks };
+      return { record, banks };
     }
     return undefined;
   }
 
-  /** Every logged envelope, in sequence order. Streams. */
-  async *envelopes(): AsyncGenerator<Envelope> {
-    for await (const value of this.messages().values()) yield value as Envelope;
+  /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
+  async *envelopes(range: RecordRange = {}): AsyncGenerator<Envelope> {
+    for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
+  }
+
+  /** The logged envelopes with their keys (see seqKey), in sequence order. Streams. */
+  messageEntries(range: RecordRange = {}): AsyncGenerator<[string, Envelope]> {
+    return this.records<Envelope>(this.messages(), 'message', range);
+  }
+
+  /** The logged envelope of a sequence number, or undefined. */
+  async getMessage(seq: number): Promise<Envelope | undefined> {
+    const key = seqKey(seq);
+    const stored = await this.messages().get(key);
+    return stored === undefined ? undefined : this.restore<Envelope>(stored, () => `message record ${key}`);
+  }
+
+  /** The journaled calls in a range of call keys (all by default), in key order, with their keys. Streams. */
+  callEntries(range: RecordRange = {}): AsyncGenerator<[string, CallRecord]> {
+    return this.records<CallRecord>(this.calls(), 'call', range);
+  }
+
+  /** The journaled calls in a range of call keys (all by default), in key order. Streams. */
+  async *callRecords(range: RecordRange = {}): AsyncGenerator<CallRecord> {
+    for await (const [, call] of this.callEntries(range)) yield call;
   }
 
   /**
@@ -231,13 +373,24 @@ export class Store {
       throw openError(error, runDir);
     }
     const store = new Store(dir, db);
+    store.runDir = runDir;
     let empty = true;
+    let format: unknown;
     try {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
+      format = (await store.manifest().get('format')) ?? 1;
     } catch (error) {
       await db.close().catch(() => {});
       throw openError(error, runDir);
     }
+    if (typeof format !== 'number' || format > STORE_FORMAT) {
+      await db.close().catch(() => {});
+      throw new UserError(
+        'TMAS_STORE_FORMAT',
+        `The store of ${runDir} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
+      );
+    }
+    store.format = format;
     if (empty) store.journalKeys = new Set();
     return store;
   }
@@ -249,9 +402,38 @@ export class Store {
     return entries;
   }
 
+  /**
+   * Checks that every text a record refers to is in `texts`: a reference to a
+   * missing text is damage (a lost table), never an empty text. Reads every
+   * record and every text key once. `drop` deletes the records that refer to a
+   * missing text (a repair: the journal then lacks those calls, which a resume
+   * issues again). Returns the records found so, as `sublevel record key`.
+   */
+  async danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
+    const held = new Set<string>();
+    for await (const digest of this.texts().keys()) held.add(digest);
+    const dangling: string[] = [];
+    const sublevels = { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() };
+    for (const [name, sublevel] of Object.entries(sublevels)) {
+      const lost: string[] = [];
+      for await (const [key, stored] of sublevel.iterator()) {
+        const missing = referencedDigests(stored).find((digest) => !held.has(digest));
+        if (missing === undefined) continue;
+        lost.push(key);
+        dangling.push(`${name} record ${key} (text ${missing})`);
+      }
+      if (options.drop !== true || lost.length === 0) continue;
+      // An iteration mark and its banks go together: one without the other is damage of its own.
+      const together = name === 'iteration' || name === 'banks' ? [this.iterations(), this.banks()] : [sublevel];
+      for (const each of together) await each.batch(lost.map((key) => ({ type: 'del' as const, key })));
+    }
+    return dangling;
+  }
+
   async getCall(key: string): Promise<CallRecord | undefined> {
     if (this.journalKeys && !this.journalKeys.has(key)) return undefined;
-    return (await this.calls().get(key)) as CallRecord | undefined;
+    const stored = await this.calls().get(key);
+    return stored === undefined ? undefined : this.restore<CallRecord>(stored, () => `call record ${key}`);
   }
 
   /**
@@ -264,13 +446,13 @@ export class Store {
 
   /** Journals a call; resolves once it is on disk (with the writes queued before it). */
   async putCall(record: CallRecord): Promise<void> {
-    await this.track(this.writes.write([{ sublevel: this.calls(), key: record.key, value: record }]));
+    await this.track(this.writes.write(this.putsOf(this.calls(), record.key, record)));
     this.journalKeys?.add(record.key);
   }
 
   /** Logs a bus message. It lands after every write queued before it; `flushed()` waits for it. */
   logMessage(envelope: Envelope): void {
-    void this.track(this.writes.write([{ sublevel: this.messages(), key: seqKey(envelope.seq), value: envelope }]));
+    void this.track(this.writes.write(this.putsOf(this.messages(), seqKey(envelope.seq), envelope)));
   }
 
   /** Resolves once every write made so far is on disk; rejects with the first write error. */
@@ -283,20 +465,28 @@ export class Store {
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
     const key = iterationKey(record.ordinal, record.iteration);
     await this.track(
-      this.writes.write([
-        { sublevel: this.banks(), key, value: banks },
-        { sublevel: this.iterations(), key, value: record },
-      ]),
+      this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record)]),
     );
   }
 
-  /** Every iteration record, in input order then iteration order. Streams: nothing is held beyond one record. */
-  async *iterationRecords(): AsyncGenerator<IterationRecord> {
-    for await (const value of this.iterations().values()) yield value as IterationRecord;
+  /** The iteration records in a range of iteration keys (all by default), in input order then iteration order. Streams: nothing is held beyond one record. */
+  async *iterationRecords(range: RecordRange = {}): AsyncGenerator<IterationRecord> {
+    for await (const [, record] of this.records<IterationRecord>(this.iterations(), 'iteration', range)) yield record;
+  }
+
+  /** The iteration record under an iteration key (see iterationKey), or undefined. */
+  async getIteration(key: string): Promise<IterationRecord | undefined> {
+    const stored = await this.iterations().get(key);
+    return stored === undefined ? undefined : this.restore<IterationRecord>(stored, () => `iteration record ${key}`);
   }
 
   async getBanks(ordinal: number, iteration: number): Promise<BankRecord | undefined> {
-    return (await this.banks().get(iterationKey(ordinal, iteration))) as BankRecord | undefined;
+    return this.getBanksAt(iterationKey(ordinal, iteration));
+  }
+
+  private async getBanksAt(key: string): Promise<BankRecord | undefined> {
+    const stored = await this.banks().get(key);
+    return stored === undefined ? undefined : this.restore<BankRecord>(stored, () => `banks record ${key}`);
   }
 
   /** Called once the database is closed (a private copy removes itself). */
