@@ -2,9 +2,9 @@
  * The run's LevelDB store, under `<output>/store`, in sublevels:
  * `manifest` (the configuration, and the store's `format`), `calls` (the call
  * journal), `messages` (the bus log, keyed by zero-padded sequence number),
- * `banks` and `iterations` (per problem and iteration), and `texts`: the long
- * strings of all of these, each distinct chunk once under its digest
- * (texts.ts). Records are read through the methods here, which put their texts
+ * `banks` and `iterations` (per problem and iteration), and `texts` and
+ * `chunks`: the long strings of all of these, each distinct one once under
+ * its digest (texts.ts). Records are read through the methods here, which put their texts
  * back. One process owns a store at a time.
  */
 import path from 'node:path';
@@ -15,8 +15,8 @@ import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { chunkText, hasTexts, referencedDigests, restoreTexts, takeTexts } from './texts.ts';
-import { SizedLru } from '../pool/sized-lru.ts';
+import { hasTexts, referencedTexts } from './texts.ts';
+import { MissingText, TextStore } from './text-store.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -92,22 +92,10 @@ export const REPAIR_ADVICE = (runDir: string) =>
 
 /**
  * The store's layout. 1 (no `format` key): every record holds its texts inline.
- * 2: long strings are kept once in `texts` and records refer to them by digest
+ * 2: long strings are kept once in `texts` and `chunks` (texts.ts) and records refer to them by digest
  * (records written by format 1 still read as they are).
  */
 export const STORE_FORMAT = 2;
-
-/** Chunk digests known to be in `texts`, so a recurring text is not written again (a forgotten one is written again, harmlessly). */
-const WRITTEN_DIGESTS = 2 ** 19;
-
-/** Characters of recent texts whose chunking is kept: the M verification prompts of a candidate are one text, chunked once. */
-const CHUNKED_CHARS = 16 * 2 ** 20;
-
-/** Characters of chunks kept after a read: a solution is read back for each of the M messages that carry it. */
-const READ_CHUNK_CHARS = 8 * 2 ** 20;
-
-/** How many chunks one read asks LevelDB for. */
-const READ_BATCH = 256;
 
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
@@ -151,6 +139,7 @@ export class Store {
   ) {
     this.failed.catch(() => {});
     this.writes = new WriteQueue(db);
+    this.textStore = new TextStore(this.texts(), this.chunks());
   }
 
   /** Every write of the run, in order, one batch per event-loop turn. */
@@ -206,6 +195,7 @@ export class Store {
   readonly iterations = () => this.sub('iterations');
   readonly problems = () => this.sub('problems');
   readonly texts = () => this.sub('texts');
+  readonly chunks = () => this.sub('chunks');
 
   /** The store's format (STORE_FORMAT once anything refers to `texts`). */
   private format = 1;
@@ -213,34 +203,16 @@ export class Store {
   /** Where the store's run directory is, as errors name it (a private copy names the original). */
   runDir = '';
 
-  /** See WRITTEN_DIGESTS. */
-  private readonly written = new SizedLru<string, true>(Number.POSITIVE_INFINITY, WRITTEN_DIGESTS);
-
-  /** See CHUNKED_CHARS: a text's chunk digests, by the text. */
-  private readonly chunked = new SizedLru<string, string[]>(CHUNKED_CHARS);
-
-  /** See READ_CHUNK_CHARS. */
-  private readonly readChunks = new SizedLru<string, string>(READ_CHUNK_CHARS);
+  /** Texts and chunks (set in the constructor: it needs the database). */
+  private readonly textStore: TextStore;
 
   /**
-   * The puts that store `value` as `key` in `sublevel`: its new text chunks
-   * first, then the record referring to them, for one batch (see texts.ts).
+   * The puts that store `value` as `key` in `sublevel`: the texts and chunks
+   * it needs that are not yet written, then the record, for one batch.
    */
   private putsOf(sublevel: Put['sublevel'], key: string, value: unknown): Put[] {
     const puts: Put[] = [];
-    const stored = takeTexts(value, (text) => {
-      let digests = this.chunked.get(text);
-      if (digests !== undefined && digests.every((digest) => this.written.get(digest) !== undefined)) return digests;
-      const { digests: fresh, chunks } = chunkText(text);
-      digests = fresh;
-      this.chunked.set(text, digests, text.length);
-      digests.forEach((digest, i) => {
-        if (this.written.get(digest) !== undefined) return;
-        this.written.set(digest, true, 0);
-        puts.push({ sublevel: this.texts(), key: digest, value: chunks[i] });
-      });
-      return digests;
-    });
+    const stored = this.textStore.take(value, puts);
     if (hasTexts(stored) && this.format < STORE_FORMAT) {
       this.format = STORE_FORMAT;
       puts.push({ sublevel: this.manifest(), key: 'format', value: STORE_FORMAT });
@@ -249,40 +221,15 @@ export class Store {
     return puts;
   }
 
-  /** The error for a record that refers to a text the store does not hold: never read as an empty text. */
-  private missingText(where: string, digest: string): UserError {
-    return new UserError('TMAS_STORE_DAMAGED', `The store of ${this.runDir} is damaged: ${where} refers to text ${digest}, which the store does not hold. ${REPAIR_ADVICE(this.runDir)}`);
-  }
-
-  /** The chunks of these digests that the store holds, from the cache or one read per READ_BATCH. */
-  private async loadChunks(digests: string[]): Promise<Map<string, string>> {
-    const chunks = new Map<string, string>();
-    const wanted: string[] = [];
-    for (const digest of digests) {
-      if (chunks.has(digest)) continue;
-      const cached = this.readChunks.get(digest);
-      if (cached !== undefined) chunks.set(digest, cached);
-      else if (!wanted.includes(digest)) wanted.push(digest);
-    }
-    for (let from = 0; from < wanted.length; from += READ_BATCH) {
-      const batch = wanted.slice(from, from + READ_BATCH);
-      const values = await this.texts().getMany(batch);
-      batch.forEach((digest, i) => {
-        const chunk = values[i];
-        if (typeof chunk !== 'string') return;
-        chunks.set(digest, chunk);
-        this.readChunks.set(digest, chunk, chunk.length);
-      });
-    }
-    return chunks;
-  }
-
   /** A stored record with its texts put back; `where` names it in an error. */
   private async restore<T>(stored: unknown, where: () => string): Promise<T> {
-    if (!hasTexts(stored)) return stored as T;
-    const { value, missing } = restoreTexts(stored, await this.loadChunks(referencedDigests(stored)));
-    if (missing !== null) throw this.missingText(where(), missing);
-    return value as T;
+    try {
+      return (await this.textStore.restore(stored)) as T;
+    } catch (error) {
+      if (!(error instanceof MissingText)) throw error;
+      // Never read as an empty text: the table that held it is lost.
+      throw new UserError('TMAS_STORE_DAMAGED', `The store of ${this.runDir} is damaged: ${where()} refers to text ${error.digest}, which the store does not hold whole. ${REPAIR_ADVICE(this.runDir)}`, { cause: error });
+    }
   }
 
   /** Reads a sublevel's records in key order with their texts put back. Streams. */
@@ -410,14 +357,13 @@ export class Store {
    * issues again). Returns the records found so, as `sublevel record key`.
    */
   async danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
-    const held = new Set<string>();
-    for await (const digest of this.texts().keys()) held.add(digest);
+    const held = await this.textStore.whole();
     const dangling: string[] = [];
     const sublevels = { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() };
     for (const [name, sublevel] of Object.entries(sublevels)) {
       const lost: string[] = [];
       for await (const [key, stored] of sublevel.iterator()) {
-        const missing = referencedDigests(stored).find((digest) => !held.has(digest));
+        const missing = referencedTexts(stored).find((digest) => !held.has(digest));
         if (missing === undefined) continue;
         lost.push(key);
         dangling.push(`${name} record ${key} (text ${missing})`);

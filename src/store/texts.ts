@@ -2,13 +2,16 @@
  * Content-addressed texts: how the store keeps each distinct text once.
  *
  * A record (a journaled call, a logged envelope, an iteration mark, the banks)
- * is stored with every string of TEXT_MIN_CHARS or more taken out: the string
- * is cut into chunks at content-defined boundaries, each chunk goes into the
- * `texts` sublevel under its digest, and the record keeps the chunk digests in
- * its place. A record with such texts is stored as `[value, refs]`, where
- * `value` has "" at each text's place and `refs` lists `[path, digests]`; a
- * record without any keeps its plain shape, as every record of a store from
- * before this format did, so both read the same way.
+ * is stored with every string of TEXT_MIN_CHARS or more taken out. Each
+ * distinct string is a text, kept once in the `texts` sublevel under its
+ * digest as the list of its chunks' digests; it is cut into chunks at
+ * content-defined boundaries, and each distinct chunk is kept once in the
+ * `chunks` sublevel under its own digest. A record with such texts is stored
+ * as `[value, refs]`, where `value` has "" at each text's place and `refs`
+ * lists `[path, text digest]`; a record without any keeps its plain shape, as
+ * every record of a store from before this format did, so both read the same
+ * way. A text that recurs (a solution in each of its M verification requests,
+ * a verification prompt in each of its M calls) costs one digest per record.
  *
  * Why chunks rather than whole strings: the same text recurs inside larger
  * ones. A candidate's solution is an output, then the middle of each of its M
@@ -18,9 +21,9 @@
  * as in FastCDC) fall at the same places inside the larger text, so all but
  * the chunks at its edges are shared.
  *
- * Why the digests are written ahead of the record: a chunk goes into the same
- * batch as the first record that refers to it (or an earlier one), so a crash
- * never leaves a reference to a missing text.
+ * Why chunks and texts are written ahead of the record: they go into the same
+ * batch as the first record that refers to them (or an earlier one), so a
+ * crash never leaves a reference to a missing text.
  */
 import { createHash } from 'node:crypto';
 
@@ -70,13 +73,19 @@ export function chunkEnds(text: string): number[] {
   return ends;
 }
 
-/** A SHA-256 digest of a chunk (128 bits, base64url): its key in the `texts` sublevel. */
+/** A SHA-256 digest (128 bits, base64url): a chunk's key in the `chunks` sublevel. */
 export function chunkDigest(chunk: string): string {
   return createHash('sha256').update(chunk).digest('base64url').slice(0, 22);
 }
 
-/** A text's chunks, with their digests. */
+/** A text's digest, its key in the `texts` sublevel: the digest of its chunks' digests, so the text is hashed once. */
+export function textDigest(digests: string[]): string {
+  return chunkDigest(digests.join(''));
+}
+
+/** A text's chunks, with their digests, and the text's own digest. */
 export interface Chunked {
+  digest: string;
   digests: string[];
   chunks: string[];
 }
@@ -92,25 +101,25 @@ export function chunkText(text: string): Chunked {
     digests.push(chunkDigest(chunk));
     start = end;
   }
-  return { digests, chunks };
+  return { digest: textDigest(digests), digests, chunks };
 }
 
 /** Where a text sits in a record: object keys and array indices from the top. */
 export type TextPath = Array<string | number>;
 
-/** A text taken out of a record: its place and its chunk digests, in order. */
-export type TextRef = [TextPath, string[]];
+/** A text taken out of a record: its place and its digest. */
+export type TextRef = [TextPath, string];
 
 /** A record as stored with its texts taken out. */
 export type StoredWithTexts = [unknown, TextRef[]];
 
 /**
- * Takes every long string out of `value`. `onText` chunks a string and returns
- * its digests (the caller stores the chunks). Returns the value to store: the
+ * Takes every long string out of `value`. `onText` returns a string's digest
+ * (the caller stores the text). Returns the value to store: the
  * value itself when it holds no long string, else `[copy, refs]`, where the
  * copy shares every part of `value` that holds none. `value` is never changed.
  */
-export function takeTexts(value: unknown, onText: (text: string) => string[]): unknown {
+export function takeTexts(value: unknown, onText: (text: string) => string): unknown {
   const refs: TextRef[] = [];
   const path: TextPath = [];
   const walk = (node: unknown): unknown => {
@@ -149,26 +158,22 @@ export function hasTexts(stored: unknown): stored is StoredWithTexts {
   return Array.isArray(stored);
 }
 
-/** Every chunk digest a stored value refers to, in order, repeats included. */
-export function referencedDigests(stored: unknown): string[] {
-  return hasTexts(stored) ? stored[1].flatMap(([, digests]) => digests) : [];
+/** The digests of the texts a stored value refers to, in order, repeats included. */
+export function referencedTexts(stored: unknown): string[] {
+  return hasTexts(stored) ? stored[1].map(([, digest]) => digest) : [];
 }
 
 /**
  * Puts the texts back into a stored value (parsed from JSON, so it is changed
- * in place). `chunks` maps each digest to its chunk; a digest it lacks is
+ * in place). `texts` maps each text digest to its text; a digest it lacks is
  * returned for the caller to report, and the value is then incomplete.
  */
-export function restoreTexts(stored: unknown, chunks: Map<string, string>): { value: unknown; missing: string | null } {
+export function restoreTexts(stored: unknown, texts: Map<string, string>): { value: unknown; missing: string | null } {
   if (!hasTexts(stored)) return { value: stored, missing: null };
   const [value, refs] = stored;
-  for (const [path, digests] of refs) {
-    let text = '';
-    for (const digest of digests) {
-      const chunk = chunks.get(digest);
-      if (chunk === undefined) return { value, missing: digest };
-      text += chunk;
-    }
+  for (const [path, digest] of refs) {
+    const text = texts.get(digest);
+    if (text === undefined) return { value, missing: digest };
     if (path.length === 0) return { value: text, missing: null };
     let node = value as Record<string | number, unknown>;
     for (let i = 0; i < path.length - 1; i++) node = node[path[i] as string | number] as Record<string | number, unknown>;
