@@ -9,14 +9,18 @@ import type { Put } from './write-queue.ts';
 import { chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts } from './texts.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
 
-/** Digests (texts and chunks) known to be in the store. */
-const WRITTEN_DIGESTS = 2 ** 19;
+/**
+ * Digests (texts and chunks) known to be in the store, the most recently used
+ * kept: about 12 MB of them, which remember about 170 MB of chunks, many
+ * iterations of a large run.
+ */
+const WRITTEN_DIGESTS = 2 ** 17;
 
 /** Characters of recent texts whose digest is kept: the M verification prompts of a candidate are one text, chunked and hashed once. */
-const DIGESTED_CHARS = 16 * 2 ** 20;
+const DIGESTED_CHARS = 4 * 2 ** 20;
 
 /** Characters of texts kept after a read: a solution is read back for each of the M messages that carry it. */
-const READ_CHARS = 8 * 2 ** 20;
+const READ_CHARS = 4 * 2 ** 20;
 
 /** How many keys one read asks LevelDB for. */
 const READ_BATCH = 256;
