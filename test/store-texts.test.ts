@@ -6,7 +6,7 @@ import { checkStore } from '../src/store/check.ts';
 import { repairStore } from '../src/store/repair.ts';
 import { STORE_FORMAT, Store, type CallRecord, type Manifest } from '../src/store/store.ts';
 import { chunkText, TEXT_MIN_CHARS } from '../src/store/texts.ts';
-import { test } from './fixtures.ts';
+import { runCli, test } from './fixtures.ts';
 
 /** Prose that does not repeat itself (so that chunking cannot share its parts), different per seed. */
 function prose(seed: number, chars: number): string {
@@ -134,6 +134,11 @@ describe('a reference to a missing text is damage', () => {
     } finally {
       await reader.close();
     }
+
+    const logged = await runCli(['log', runDir]);
+    expect(logged.code).toBe(2);
+    expect(logged.stderr).toMatch(/refer to texts the store does not hold.*TMAS_STORE_DAMAGED/s);
+    expect(logged.stdout).toBe('');
 
     const report = await repairStore(runDir);
     expect(report.dropped).toEqual([expect.stringMatching(/^message record 000000000001/)]);

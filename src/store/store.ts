@@ -15,8 +15,8 @@ import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { hasTexts, referencedTexts } from './texts.ts';
-import { MissingText, TextStore } from './text-store.ts';
+import { hasTexts } from './texts.ts';
+import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -342,38 +342,16 @@ export class Store {
     return store;
   }
 
+  /** The records that refer to a text the store does not hold whole (see text-store.ts); `drop` deletes them. */
+  danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
+    return danglingRecords(this, { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() }, options);
+  }
+
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */
   async readAll(): Promise<number> {
     let entries = 0;
     for await (const _ of this.db.keys({ keyEncoding: 'buffer', fillCache: false })) entries++;
     return entries;
-  }
-
-  /**
-   * Checks that every text a record refers to is in `texts`: a reference to a
-   * missing text is damage (a lost table), never an empty text. Reads every
-   * record and every text key once. `drop` deletes the records that refer to a
-   * missing text (a repair: the journal then lacks those calls, which a resume
-   * issues again). Returns the records found so, as `sublevel record key`.
-   */
-  async danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
-    const held = await this.textStore.whole();
-    const dangling: string[] = [];
-    const sublevels = { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() };
-    for (const [name, sublevel] of Object.entries(sublevels)) {
-      const lost: string[] = [];
-      for await (const [key, stored] of sublevel.iterator()) {
-        const missing = referencedTexts(stored).find((digest) => !held.has(digest));
-        if (missing === undefined) continue;
-        lost.push(key);
-        dangling.push(`${name} record ${key} (text ${missing})`);
-      }
-      if (options.drop !== true || lost.length === 0) continue;
-      // An iteration mark and its banks go together: one without the other is damage of its own.
-      const together = name === 'iteration' || name === 'banks' ? [this.iterations(), this.banks()] : [sublevel];
-      for (const each of together) await each.batch(lost.map((key) => ({ type: 'del' as const, key })));
-    }
-    return dangling;
   }
 
   async getCall(key: string): Promise<CallRecord | undefined> {

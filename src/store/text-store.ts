@@ -109,18 +109,46 @@ export class TextStore {
     }
     return found;
   }
+}
 
-  /**
-   * The digests of the texts the store holds whole (every chunk of them there).
-   * Reads every text list and every chunk key once.
-   */
-  async whole(): Promise<Set<string>> {
-    const chunks = new Set<string>();
-    for await (const key of this.chunks.keys()) chunks.add(key as string);
-    const whole = new Set<string>();
-    for await (const [digest, list] of this.texts.iterator()) {
-      if (Array.isArray(list) && list.every((chunk) => chunks.has(chunk as string))) whole.add(digest as string);
-    }
-    return whole;
+/**
+ * The digests of the texts a store holds whole (every chunk of them there).
+ * Reads every text list and every chunk key once.
+ */
+async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Promise<Set<string>> {
+  const held = new Set<string>();
+  for await (const key of chunks.keys()) held.add(key as string);
+  const whole = new Set<string>();
+  for await (const [digest, list] of texts.iterator()) {
+    if (Array.isArray(list) && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
   }
+  return whole;
+}
+
+/** The sublevels whose records may refer to texts, by the name an error gives a record of each. */
+type RecordSublevels = Record<'call' | 'message' | 'iteration' | 'banks', Put['sublevel']>;
+
+/**
+ * The records that refer to a text the store does not hold whole, as
+ * `<kind> record <key> (text <digest>)`: damage (a lost table), never an empty
+ * text. Reads every record and every text key once. `drop` deletes them (a
+ * repair: the journal then lacks those calls, which a resume issues again).
+ */
+export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(): Put['sublevel'] }, records: RecordSublevels, options: { drop?: boolean } = {}): Promise<string[]> {
+  const held = await wholeTexts(store.texts(), store.chunks());
+  const dangling: string[] = [];
+  for (const [name, sublevel] of Object.entries(records)) {
+    const lost: string[] = [];
+    for await (const [key, stored] of sublevel.iterator()) {
+      const missing = referencedTexts(stored).find((digest) => !held.has(digest));
+      if (missing === undefined) continue;
+      lost.push(key as string);
+      dangling.push(`${name} record ${String(key)} (text ${missing})`);
+    }
+    if (options.drop !== true || lost.length === 0) continue;
+    // An iteration mark and its banks go together: one without the other is damage of its own.
+    const together = name === 'iteration' || name === 'banks' ? [records.iteration, records.banks] : [sublevel];
+    for (const each of together) await each.batch(lost.map((key) => ({ type: 'del' as const, key })));
+  }
+  return dangling;
 }
