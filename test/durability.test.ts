@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
-import { Store, type CallRecord } from '../src/store/store.ts';
+import { iterationKey, Store } from '../src/store/store.ts';
 import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
@@ -40,9 +40,12 @@ async function storeContents(runDir: string) {
   const store = await Store.open(runDir);
   try {
     const seeds: number[] = [];
-    for await (const value of store.calls().values()) seeds.push((value as { request: { seed: number } }).request.seed);
+    for await (const call of store.callRecords()) seeds.push(call.request.seed);
     const banks: Array<[string, unknown]> = [];
-    for await (const entry of store.banks().iterator()) banks.push(entry);
+    for await (const record of store.iterationRecords()) {
+      const key = iterationKey(record.ordinal, record.iteration);
+      banks.push([key, await store.getBanks(record.ordinal, record.iteration)]);
+    }
     return { seeds, banks };
   } finally {
     await store.close();
@@ -141,8 +144,7 @@ describe('durable runs', () => {
       expect(manifest?.config.endpoints.judge.model).toBe('strict-judge');
       expect(manifest?.config.endpoints.solution.model).toBe('tmas-sim');
       const models = new Map<string, Set<string>>();
-      for await (const value of store.calls().values()) {
-        const call = value as CallRecord;
+      for await (const call of store.callRecords()) {
         const key = `${call.role} ${call.iteration}`;
         models.set(key, new Set([...(models.get(key) ?? []), call.request.model]));
       }

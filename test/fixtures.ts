@@ -57,7 +57,7 @@ export async function readLog(outputDir: string): Promise<Envelope[]> {
   const store = await Store.open(outputDir);
   try {
     const envelopes: Envelope[] = [];
-    for await (const value of store.messages().values()) envelopes.push(value as Envelope);
+    for await (const envelope of store.envelopes()) envelopes.push(envelope);
     return envelopes;
   } finally {
     await store.close();
@@ -103,7 +103,7 @@ export async function readJournal(outputDir: string): Promise<CallRecord[]> {
   const store = await Store.open(outputDir);
   try {
     const calls: CallRecord[] = [];
-    for await (const value of store.calls().values()) calls.push(value as CallRecord);
+    for await (const call of store.callRecords()) calls.push(call);
     return calls;
   } finally {
     await store.close();

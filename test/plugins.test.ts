@@ -12,7 +12,7 @@ import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrate
 import { loadProblems } from '../src/input/problems.ts';
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run-evaluation.ts';
-import { Store, type CallRecord } from '../src/store/store.ts';
+import { Store } from '../src/store/store.ts';
 import { readLog, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 // As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
@@ -72,8 +72,7 @@ async function journaledRoles(output: string): Promise<Map<string, number>> {
   const store = await Store.open(output);
   const roles = new Map<string, number>();
   try {
-    for await (const value of store.calls().values()) {
-      const role = (value as CallRecord).role;
+    for await (const { role } of store.callRecords()) {
       roles.set(role, (roles.get(role) ?? 0) + 1);
     }
   } finally {

@@ -20,7 +20,7 @@ import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
 import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
-import { Store, type CallRecord } from '../src/store/store.ts';
+import { Store } from '../src/store/store.ts';
 import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
@@ -385,7 +385,7 @@ describe('tmas run against real-looking servers', () => {
 
       const journaled = new Set<number>();
       const store = await Store.open(run);
-      for await (const value of store.calls().values()) journaled.add((value as CallRecord).request.seed);
+      for await (const call of store.callRecords()) journaled.add(call.request.seed);
       await store.close();
       expect(journaled.size).toBeGreaterThan(0);
       const before = (await loggedRequests(requestLog)).length;

@@ -41,7 +41,7 @@ async function watchedPage(browser: Browser): Promise<{ page: Page; errors: stri
 async function firstCall(dir: string, prefix: string): Promise<CallRecord> {
   const store = await Store.open(dir);
   try {
-    for await (const value of store.calls().values({ gte: prefix, lt: `${prefix}\uffff`, limit: 1 })) return value as CallRecord;
+    for await (const call of store.callRecords({ gte: prefix, lt: `${prefix}\uffff`, limit: 1 })) return call;
     throw new Error(`no call under ${prefix}`);
   } finally {
     await store.close();

@@ -93,12 +93,12 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
     // starts its problems again): the replay matches any logged version of it.
     const logged = new Map<string, number[]>();
     const answered = new Set<string>();
-    for await (const envelope of store.messages().values({ lt: seqKey(logEnd) })) {
-      const { message } = envelope as Envelope;
+    for await (const envelope of store.envelopes({ lt: seqKey(logEnd) })) {
+      const { message } = envelope;
       const key = keyOf(message);
       const seqs = logged.get(key);
-      if (seqs) seqs.push((envelope as Envelope).seq);
-      else logged.set(key, [(envelope as Envelope).seq]);
+      if (seqs) seqs.push(envelope.seq);
+      else logged.set(key, [envelope.seq]);
       if (message.type.endsWith('.completed')) answered.add(message.correlation);
     }
     // A call that failed and later succeeded (on resume) is its reply: the replay, served by the journal, never fails it.
@@ -107,8 +107,7 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
     const misses: ReplayReport['misses'] = [];
     let divergence: ReplayReport['divergence'] = null;
     let compared = 0;
-    for await (const value of store.messages().values({ gte: seqKey(logEnd) })) {
-      const replayed = value as Envelope;
+    for await (const replayed of store.envelopes({ gte: seqKey(logEnd) })) {
       const { message } = replayed;
       if (message.type === 'llm.failed' && message.code === 'TMAS_REPLAY_MISS') {
         misses.push({ role: message.role, problem: message.problem, iteration: message.iteration, index: message.index });
@@ -123,7 +122,7 @@ async function compareLogs(work: string, logEnd: number): Promise<ReplayReport> 
       let last: Envelope | null = null;
       let matched = false;
       for (const seq of seqs) {
-        last = ((await store.messages().get(seqKey(seq))) as Envelope | undefined) ?? null;
+        last = (await store.getMessage(seq)) ?? null;
         if (last && JSON.stringify(last.message) === text) {
           matched = true;
           break;

@@ -15,7 +15,7 @@ export async function readJournaledRequests(outputDir: string): Promise<Journale
   const store = await Store.open(path.resolve(outputDir));
   try {
     const requests: JournaledRequest[] = [];
-    for await (const value of store.calls().values()) requests.push((value as CallRecord).request);
+    for await (const call of store.callRecords()) requests.push(call.request);
     return requests;
   } finally {
     await store.close();

@@ -7,7 +7,7 @@
  * iteration needs the banks. Judge calls and retries are left out, which only
  * lowers the bound, so it is a bound whatever they did.
  */
-import { Store, type CallRecord } from '../store/store.ts';
+import { Store } from '../store/store.ts';
 
 /** Verification indexes are candidate × this + verification (see machines/roles/verification.role.ts). */
 const VERIFICATION_STRIDE = 10_000;
@@ -27,8 +27,7 @@ export async function criticalPathMs(runDir: string, costOf: CallCost = (call) =
   const iterations = new Map<string, Map<number, IterationCalls>>();
   const store = await Store.open(runDir);
   try {
-    for await (const value of store.calls().values()) {
-      const call = value as CallRecord;
+    for await (const call of store.callRecords()) {
       let problem = iterations.get(call.problem);
       if (!problem) iterations.set(call.problem, (problem = new Map()));
       let calls = problem.get(call.iteration);

@@ -27,8 +27,7 @@ export async function runCallsCommand(
   const filters: CallFilters = { problem: options.problem, iteration: options.iteration, role: options.role };
   let count = 0;
   try {
-    for await (const value of store.calls().values(callRange(filters))) {
-      const call = value as CallRecord;
+    for await (const call of store.callRecords(callRange(filters))) {
       if (!callMatches(call, filters)) continue;
       await write(JSON.stringify(toCallLine(call, options.withReasoning === true)));
       count++;

@@ -11,7 +11,7 @@
  */
 import type { CandidateResult } from '../kernel/protocol.ts';
 import type { Problem } from '../input/problems.ts';
-import { iterationKey, type BankRecord, type CallRecord, type IterationRecord, type Store } from '../store/store.ts';
+import { iterationKey, type BankRecord, type Store } from '../store/store.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -86,13 +86,12 @@ export async function* rlRecords(store: Store, options: { proof: boolean }): Asy
   const problems = await store.loadProblems();
   const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
   let context = null as IterationContext | null;
-  for await (const value of store.calls().values()) {
-    const call = value as CallRecord;
+  for await (const call of store.callRecords()) {
     const known = ordinals.get(call.problem);
     if (!known) continue;
     const contextKey = iterationKey(known.ordinal, call.iteration);
     if (context?.key !== contextKey) {
-      const record = (await store.iterations().get(contextKey)) as IterationRecord | undefined;
+      const record = await store.getIteration(contextKey);
       const before = call.iteration > 0 ? await store.getBanks(known.ordinal, call.iteration - 1) : undefined;
       context = { key: contextKey, candidates: record?.candidates ?? [], before };
     }

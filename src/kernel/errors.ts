@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   TMAS_REPLAY_MISS: 'during tmas replay, a call whose request changed has no journaled answer',
   TMAS_STORE: 'the store is damaged (an iteration mark without its banks)',
   TMAS_STORE_DAMAGED: 'a run directory\'s store is incomplete or corrupt (named in the message); nothing was changed: `tmas repair DIR`',
+  TMAS_STORE_FORMAT: 'a run directory\'s store was written by a newer tmas, in a layout this one cannot read',
   TMAS_STORE_WRITE: 'a write to the store failed (a full disk); what was journaled before is kept',
   TMAS_CALL_FAILED: 'a call failed for good after its retries',
   TMAS_CALL_REJECTED: 'the endpoint refused a call (a 4xx other than 429)',

@@ -149,7 +149,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
         problems = table.rows();
       }
       details = await readDetails(store);
-      for await (const call of store.calls().values()) {
+      for await (const call of store.callRecords()) {
         const record = call as { role?: string; timings?: { latencyMs?: number } };
         if (record.role === undefined || record.timings?.latencyMs === undefined) continue;
         const counts = (latency[record.role] ??= Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, () => 0));

@@ -37,7 +37,8 @@ async function checkFiles(runDir: string): Promise<void> {
 
 /**
  * Copies a run's store into `into` (a new temporary directory when absent),
- * opens the copy and reads every table of it. Resolves with the open copy,
+ * opens the copy, reads every table of it and checks that every text a record
+ * refers to is there. Resolves with the open copy,
  * which removes itself on close when it made its own directory. Throws
  * TMAS_STORE_DAMAGED naming what is missing or corrupt; the run directory is
  * never written.
@@ -77,6 +78,11 @@ export async function openStoreCopy(runDir: string, into?: string): Promise<Stor
     } catch (error) {
       const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
       throw damaged(runDir, `a table cannot be read (${inOriginal(reason)})`, error);
+    }
+    store.runDir = runDir;
+    const dangling = await store.danglingRecords();
+    if (dangling.length > 0) {
+      throw damaged(runDir, `${dangling.length} records refer to texts the store does not hold (the first: ${dangling[0]})`);
     }
     store.onClosed = remove;
     return store;

@@ -1,7 +1,9 @@
 /**
  * The message log: a bus subscriber that writes every envelope to the store's
- * `messages` sublevel, keyed by sequence number. The store's write queue puts
- * them on disk in order, a batch per event-loop turn (see write-queue.ts).
+ * `messages` sublevel, keyed by sequence number, its long strings by digest
+ * (texts.ts: a solution carried by M verification requests is stored once).
+ * The store's write queue puts them on disk in order, a batch per event-loop
+ * turn (see write-queue.ts).
  */
 import type { Observable, Subscription } from 'rxjs';
 import type { Envelope } from '../kernel/protocol.ts';

@@ -1,8 +1,9 @@
 /**
  * `tmas repair DIR`: LevelDB's own repair of a damaged store (it rebuilds the
  * MANIFEST and CURRENT from the table and log files, keeping every entry it
- * can read), after a copy of the store as it was is kept beside it. Then
- * reports what the store holds: a resume re-issues only the calls the journal
+ * can read), after a copy of the store as it was is kept beside it. A record
+ * whose text was lost is dropped (a journaled call so becomes one to issue
+ * again). Then reports what the store holds: a resume re-issues only the calls the journal
  * lost.
  */
 import { constants } from 'node:fs';
@@ -22,6 +23,8 @@ export interface RepairReport {
   calls: number;
   iterations: number;
   messages: number;
+  /** Records dropped because a text they refer to was lost (their calls are issued again on resume). */
+  dropped: string[];
 }
 
 async function count(entries: AsyncIterable<unknown>): Promise<number> {
@@ -56,7 +59,9 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   const store = await Store.open(runDir);
   try {
     await store.readAll();
+    const dropped = await store.danglingRecords({ drop: true });
     return {
+      dropped,
       kept,
       manifest: (await store.getManifest()) !== undefined,
       problems: await count(store.problems().keys()),

@@ -1,8 +1,11 @@
 /**
  * The run's LevelDB store, under `<output>/store`, in sublevels:
- * `manifest` (the configuration), `calls` (the call journal), `messages` (the
- * bus log, keyed by zero-padded sequence number), `banks` and `iterations`
- * (per problem and iteration). One process owns a store at a time.
+ * `manifest` (the configuration, and the store's `format`), `calls` (the call
+ * journal), `messages` (the bus log, keyed by zero-padded sequence number),
+ * `banks` and `iterations` (per problem and iteration), and `texts` and
+ * `chunks`: the long strings of all of these, each distinct one once under
+ * its digest (texts.ts). Records are read through the methods here, which put their texts
+ * back. One process owns a store at a time.
  */
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
@@ -11,7 +14,9 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
-import { WriteQueue } from './write-queue.ts';
+import { WriteQueue, type Put } from './write-queue.ts';
+import { hasTexts } from './texts.ts';
+import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -85,6 +90,13 @@ function openError(error: unknown, runDir: string): Error {
 export const REPAIR_ADVICE = (runDir: string) =>
   `Nothing was changed. Run \`tmas repair ${runDir}\` to let LevelDB recover what it can (a copy of the damaged store is kept), then resume the run.`;
 
+/**
+ * The store's layout. 1 (no `format` key): every record holds its texts inline.
+ * 2: long strings are kept once in `texts` and `chunks` (texts.ts) and records refer to them by digest
+ * (records written by format 1 still read as they are).
+ */
+export const STORE_FORMAT = 2;
+
 /** Zero-padded so that keys sort as numbers. */
 export function seqKey(seq: number): string {
   return String(seq).padStart(12, '0');
@@ -106,6 +118,16 @@ export function iterationKey(ordinal: number, iteration: number): string {
   return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
 }
 
+/** A key range of a sublevel, as LevelDB's iterators take it. */
+export interface RecordRange {
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+  reverse?: boolean;
+  limit?: number;
+}
+
 /** An open store. */
 export class Store {
   /** Writes not yet settled: close() waits for them, so an interrupted run loses no journaled call. */
@@ -117,6 +139,7 @@ export class Store {
   ) {
     this.failed.catch(() => {});
     this.writes = new WriteQueue(db);
+    this.textStore = new TextStore(this.texts(), this.chunks());
   }
 
   /** Every write of the run, in order, one batch per event-loop turn. */
@@ -171,6 +194,48 @@ export class Store {
   readonly banks = () => this.sub('banks');
   readonly iterations = () => this.sub('iterations');
   readonly problems = () => this.sub('problems');
+  readonly texts = () => this.sub('texts');
+  readonly chunks = () => this.sub('chunks');
+
+  /** The store's format (STORE_FORMAT once anything refers to `texts`). */
+  private format = 1;
+
+  /** Where the store's run directory is, as errors name it (a private copy names the original). */
+  runDir = '';
+
+  /** Texts and chunks (set in the constructor: it needs the database). */
+  private readonly textStore: TextStore;
+
+  /**
+   * The puts that store `value` as `key` in `sublevel`: the texts and chunks
+   * it needs that are not yet written, then the record, for one batch.
+   */
+  private putsOf(sublevel: Put['sublevel'], key: string, value: unknown): Put[] {
+    const puts: Put[] = [];
+    const stored = this.textStore.take(value, puts);
+    if (hasTexts(stored) && this.format < STORE_FORMAT) {
+      this.format = STORE_FORMAT;
+      puts.push({ sublevel: this.manifest(), key: 'format', value: STORE_FORMAT });
+    }
+    puts.push({ sublevel, key, value: stored });
+    return puts;
+  }
+
+  /** A stored record with its texts put back; `where` names it in an error. */
+  private async restore<T>(stored: unknown, where: () => string): Promise<T> {
+    try {
+      return (await this.textStore.restore(stored)) as T;
+    } catch (error) {
+      if (!(error instanceof MissingText)) throw error;
+      // Never read as an empty text: the table that held it is lost.
+      throw new UserError('TMAS_STORE_DAMAGED', `The store of ${this.runDir} is damaged: ${where()} refers to text ${error.digest}, which the store does not hold whole. ${REPAIR_ADVICE(this.runDir)}`, { cause: error });
+    }
+  }
+
+  /** Reads a sublevel's records in key order with their texts put back. Streams. */
+  private async *records<T>(sublevel: Put['sublevel'], name: string, range: RecordRange = {}): AsyncGenerator<[string, T]> {
+    for await (const [key, stored] of sublevel.iterator(range)) yield [key as string, await this.restore<T>(stored, () => `${name} record ${String(key)}`)];
+  }
 
   /** The run manifest, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
@@ -180,8 +245,10 @@ export class Store {
 
   /** Writes the manifest and the problems of a new run, in one batch. */
   async startRun(manifest: Manifest, problems: Problem[]): Promise<void> {
+    this.format = STORE_FORMAT;
     await this.db.batch([
       { type: 'put', sublevel: this.manifest(), key: 'manifest', value: manifest },
+      { type: 'put', sublevel: this.manifest(), key: 'format', value: STORE_FORMAT },
       ...problems.map((problem, ordinal) => ({ type: 'put' as const, sublevel: this.problems(), key: String(ordinal).padStart(6, '0'), value: problem })),
     ]);
   }
@@ -202,17 +269,39 @@ export class Store {
   /** The last completed iteration of a problem, with its banks, or undefined when none completed. */
   async lastIteration(ordinal: number): Promise<{ record: IterationRecord; banks: BankRecord } | undefined> {
     const prefix = `${String(ordinal).padStart(6, '0')}!`;
-    for await (const [key, value] of this.iterations().iterator({ gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
-      const banks = (await this.banks().get(key)) as BankRecord | undefined;
+    for await (const [key, record] of this.records<IterationRecord>(this.iterations(), 'iteration', { gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
+      const banks = await this.getBanksAt(key);
       if (!banks) throw new TmasError('TMAS_STORE', `iteration ${key} has no banks: the store is damaged`);
-      return { record: value as IterationRecord, banks };
+      return { record, banks };
     }
     return undefined;
   }
 
-  /** Every logged envelope, in sequence order. Streams. */
-  async *envelopes(): AsyncGenerator<Envelope> {
-    for await (const value of this.messages().values()) yield value as Envelope;
+  /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
+  async *envelopes(range: RecordRange = {}): AsyncGenerator<Envelope> {
+    for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
+  }
+
+  /** The logged envelopes with their keys (see seqKey), in sequence order. Streams. */
+  messageEntries(range: RecordRange = {}): AsyncGenerator<[string, Envelope]> {
+    return this.records<Envelope>(this.messages(), 'message', range);
+  }
+
+  /** The logged envelope of a sequence number, or undefined. */
+  async getMessage(seq: number): Promise<Envelope | undefined> {
+    const key = seqKey(seq);
+    const stored = await this.messages().get(key);
+    return stored === undefined ? undefined : this.restore<Envelope>(stored, () => `message record ${key}`);
+  }
+
+  /** The journaled calls in a range of call keys (all by default), in key order, with their keys. Streams. */
+  callEntries(range: RecordRange = {}): AsyncGenerator<[string, CallRecord]> {
+    return this.records<CallRecord>(this.calls(), 'call', range);
+  }
+
+  /** The journaled calls in a range of call keys (all by default), in key order. Streams. */
+  async *callRecords(range: RecordRange = {}): AsyncGenerator<CallRecord> {
+    for await (const [, call] of this.callEntries(range)) yield call;
   }
 
   /**
@@ -231,15 +320,31 @@ export class Store {
       throw openError(error, runDir);
     }
     const store = new Store(dir, db);
+    store.runDir = runDir;
     let empty = true;
+    let format: unknown;
     try {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
+      format = (await store.manifest().get('format')) ?? 1;
     } catch (error) {
       await db.close().catch(() => {});
       throw openError(error, runDir);
     }
+    if (typeof format !== 'number' || format > STORE_FORMAT) {
+      await db.close().catch(() => {});
+      throw new UserError(
+        'TMAS_STORE_FORMAT',
+        `The store of ${runDir} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
+      );
+    }
+    store.format = format;
     if (empty) store.journalKeys = new Set();
     return store;
+  }
+
+  /** The records that refer to a text the store does not hold whole (see text-store.ts); `drop` deletes them. */
+  danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
+    return danglingRecords(this, { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() }, options);
   }
 
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */
@@ -251,7 +356,8 @@ export class Store {
 
   async getCall(key: string): Promise<CallRecord | undefined> {
     if (this.journalKeys && !this.journalKeys.has(key)) return undefined;
-    return (await this.calls().get(key)) as CallRecord | undefined;
+    const stored = await this.calls().get(key);
+    return stored === undefined ? undefined : this.restore<CallRecord>(stored, () => `call record ${key}`);
   }
 
   /**
@@ -264,13 +370,13 @@ export class Store {
 
   /** Journals a call; resolves once it is on disk (with the writes queued before it). */
   async putCall(record: CallRecord): Promise<void> {
-    await this.track(this.writes.write([{ sublevel: this.calls(), key: record.key, value: record }]));
+    await this.track(this.writes.write(this.putsOf(this.calls(), record.key, record)));
     this.journalKeys?.add(record.key);
   }
 
   /** Logs a bus message. It lands after every write queued before it; `flushed()` waits for it. */
   logMessage(envelope: Envelope): void {
-    void this.track(this.writes.write([{ sublevel: this.messages(), key: seqKey(envelope.seq), value: envelope }]));
+    void this.track(this.writes.write(this.putsOf(this.messages(), seqKey(envelope.seq), envelope)));
   }
 
   /** Resolves once every write made so far is on disk; rejects with the first write error. */
@@ -283,20 +389,28 @@ export class Store {
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
     const key = iterationKey(record.ordinal, record.iteration);
     await this.track(
-      this.writes.write([
-        { sublevel: this.banks(), key, value: banks },
-        { sublevel: this.iterations(), key, value: record },
-      ]),
+      this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record)]),
     );
   }
 
-  /** Every iteration record, in input order then iteration order. Streams: nothing is held beyond one record. */
-  async *iterationRecords(): AsyncGenerator<IterationRecord> {
-    for await (const value of this.iterations().values()) yield value as IterationRecord;
+  /** The iteration records in a range of iteration keys (all by default), in input order then iteration order. Streams: nothing is held beyond one record. */
+  async *iterationRecords(range: RecordRange = {}): AsyncGenerator<IterationRecord> {
+    for await (const [, record] of this.records<IterationRecord>(this.iterations(), 'iteration', range)) yield record;
+  }
+
+  /** The iteration record under an iteration key (see iterationKey), or undefined. */
+  async getIteration(key: string): Promise<IterationRecord | undefined> {
+    const stored = await this.iterations().get(key);
+    return stored === undefined ? undefined : this.restore<IterationRecord>(stored, () => `iteration record ${key}`);
   }
 
   async getBanks(ordinal: number, iteration: number): Promise<BankRecord | undefined> {
-    return (await this.banks().get(iterationKey(ordinal, iteration))) as BankRecord | undefined;
+    return this.getBanksAt(iterationKey(ordinal, iteration));
+  }
+
+  private async getBanksAt(key: string): Promise<BankRecord | undefined> {
+    const stored = await this.banks().get(key);
+    return stored === undefined ? undefined : this.restore<BankRecord>(stored, () => `banks record ${key}`);
   }
 
   /** Called once the database is closed (a private copy removes itself). */

@@ -39,7 +39,7 @@ export type ProblemFilter = 'all' | 'correct' | 'wrong' | 'failed';
 
 async function lastRecord(store: Store, ordinal: number): Promise<IterationRecord | undefined> {
   const prefix = `${ordinalKey(ordinal)}!`;
-  for await (const value of store.iterations().values({ gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) return value as IterationRecord;
+  for await (const record of store.iterationRecords({ gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) return record;
   return undefined;
 }
 
@@ -83,7 +83,7 @@ export async function problemDetail(store: Store, ordinal: number): Promise<{ pr
   if (!problem) return undefined;
   const prefix = `${ordinalKey(ordinal)}!`;
   const iterations: IterationRecord[] = [];
-  for await (const value of store.iterations().values({ gte: prefix, lt: `${prefix}~` })) iterations.push(value as IterationRecord);
+  for await (const record of store.iterationRecords({ gte: prefix, lt: `${prefix}~` })) iterations.push(record);
   return { problem, iterations };
 }
 
@@ -140,10 +140,9 @@ export async function callPage(
   let last: string | null = null;
   const budget = options.budget ?? SCAN_BUDGET;
   const bounds = options.after === undefined ? range : { ...range, gte: undefined, gt: options.after };
-  for await (const [key, value] of store.calls().iterator(dropUndefined(bounds))) {
+  for await (const [key, call] of store.callEntries(dropUndefined(bounds))) {
     last = key;
     scanned++;
-    const call = value as CallRecord;
     if (callMatches(call, filters)) calls.push(call);
     if (calls.length >= options.limit || scanned >= budget) return { calls, next: last };
   }
@@ -182,10 +181,10 @@ export async function messagePage(
   const messages: Envelope[] = [];
   let scanned = 0;
   let last: string | null = null;
-  for await (const [key, value] of store.messages().iterator(options.after === undefined ? {} : { gt: options.after })) {
+  for await (const [key, envelope] of store.messageEntries(options.after === undefined ? {} : { gt: options.after })) {
     last = key;
     scanned++;
-    if (messageMatches(value as Envelope, filters)) messages.push(value as Envelope);
+    if (messageMatches(envelope, filters)) messages.push(envelope);
     if (messages.length >= options.limit || scanned >= SCAN_BUDGET) return { messages, next: last };
   }
   return { messages, next: null };

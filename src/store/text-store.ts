@@ -1,0 +1,154 @@
+/**
+ * The store's side of content-addressed texts (texts.ts): which texts and
+ * chunks a record's batch must carry, and reading them back. Two sublevels:
+ * `texts` (text digest → its chunk digests) and `chunks` (chunk digest →
+ * chunk). What was written is remembered (bounded), so a text that recurs
+ * costs a digest; one forgotten is written again, which is harmless.
+ */
+import type { Put } from './write-queue.ts';
+import { chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts } from './texts.ts';
+import { SizedLru } from '../pool/sized-lru.ts';
+
+/**
+ * Digests (texts and chunks) known to be in the store, the most recently used
+ * kept: about 12 MB of them, which remember about 170 MB of chunks, many
+ * iterations of a large run.
+ */
+const WRITTEN_DIGESTS = 2 ** 17;
+
+/** Characters of recent texts whose digest is kept: the M verification prompts of a candidate are one text, chunked and hashed once. */
+const DIGESTED_CHARS = 4 * 2 ** 20;
+
+/** Characters of texts kept after a read: a solution is read back for each of the M messages that carry it. */
+const READ_CHARS = 4 * 2 ** 20;
+
+/** How many keys one read asks LevelDB for. */
+const READ_BATCH = 256;
+
+/** A text digest that a record refers to and the store cannot give back. */
+export class MissingText extends Error {
+  constructor(readonly digest: string) {
+    super(`text ${digest} is missing`);
+  }
+}
+
+/** Texts and chunks of one store. */
+export class TextStore {
+  private readonly written = new SizedLru<string, true>(Number.POSITIVE_INFINITY, WRITTEN_DIGESTS);
+  private readonly digested = new SizedLru<string, string>(DIGESTED_CHARS);
+  private readonly read = new SizedLru<string, string>(READ_CHARS);
+
+  constructor(
+    private readonly texts: Put['sublevel'],
+    private readonly chunks: Put['sublevel'],
+  ) {}
+
+  /**
+   * `value` as it is to be stored, and the puts of the texts and chunks it
+   * needs that were not written before: they go ahead of the record, in its batch.
+   */
+  take(value: unknown, puts: Put[]): unknown {
+    return takeTexts(value, (text) => {
+      const known = this.digested.get(text);
+      if (known !== undefined && this.written.get(known) !== undefined) return known;
+      const { digest, digests, chunks } = chunkText(text);
+      this.digested.set(text, digest, text.length);
+      if (this.written.get(digest) !== undefined) return digest;
+      digests.forEach((chunk, i) => {
+        if (this.written.get(chunk) !== undefined) return;
+        this.written.set(chunk, true, 0);
+        puts.push({ sublevel: this.chunks, key: chunk, value: chunks[i] });
+      });
+      this.written.set(digest, true, 0);
+      puts.push({ sublevel: this.texts, key: digest, value: digests });
+      return digest;
+    });
+  }
+
+  /** A stored value with its texts put back; throws MissingText for a text or chunk the store lacks. */
+  async restore(stored: unknown): Promise<unknown> {
+    if (!hasTexts(stored)) return stored;
+    const texts = await this.load(referencedTexts(stored));
+    const { value, missing } = restoreTexts(stored, texts);
+    if (missing !== null) throw new MissingText(missing);
+    return value;
+  }
+
+  /** The texts of these digests that the store holds whole, from the cache or a read per READ_BATCH keys. */
+  private async load(digests: string[]): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    const wanted = new Set<string>();
+    for (const digest of digests) {
+      const cached = this.read.get(digest);
+      if (cached !== undefined) texts.set(digest, cached);
+      else wanted.add(digest);
+    }
+    if (wanted.size === 0) return texts;
+    const lists = await this.getMany(this.texts, [...wanted]);
+    const chunks = await this.getMany(this.chunks, [...new Set([...lists.values()].flatMap((list) => (Array.isArray(list) ? (list as string[]) : [])))]);
+    for (const [digest, list] of lists) {
+      if (!Array.isArray(list)) continue;
+      const parts = (list as string[]).map((chunk) => chunks.get(chunk));
+      // A text with a chunk missing is not given back: the caller reports it as damage.
+      if (!parts.every((part) => typeof part === 'string')) continue;
+      const text = parts.join('');
+      texts.set(digest, text);
+      this.read.set(digest, text, text.length);
+    }
+    return texts;
+  }
+
+  private async getMany(sublevel: Put['sublevel'], keys: string[]): Promise<Map<string, unknown>> {
+    const found = new Map<string, unknown>();
+    for (let from = 0; from < keys.length; from += READ_BATCH) {
+      const batch = keys.slice(from, from + READ_BATCH);
+      const values = await sublevel.getMany(batch);
+      batch.forEach((key, i) => {
+        if (values[i] !== undefined) found.set(key, values[i]);
+      });
+    }
+    return found;
+  }
+}
+
+/**
+ * The digests of the texts a store holds whole (every chunk of them there).
+ * Reads every text list and every chunk key once.
+ */
+async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Promise<Set<string>> {
+  const held = new Set<string>();
+  for await (const key of chunks.keys()) held.add(key as string);
+  const whole = new Set<string>();
+  for await (const [digest, list] of texts.iterator()) {
+    if (Array.isArray(list) && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
+  }
+  return whole;
+}
+
+/** The sublevels whose records may refer to texts, by the name an error gives a record of each. */
+type RecordSublevels = Record<'call' | 'message' | 'iteration' | 'banks', Put['sublevel']>;
+
+/**
+ * The records that refer to a text the store does not hold whole, as
+ * `<kind> record <key> (text <digest>)`: damage (a lost table), never an empty
+ * text. Reads every record and every text key once. `drop` deletes them (a
+ * repair: the journal then lacks those calls, which a resume issues again).
+ */
+export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(): Put['sublevel'] }, records: RecordSublevels, options: { drop?: boolean } = {}): Promise<string[]> {
+  const held = await wholeTexts(store.texts(), store.chunks());
+  const dangling: string[] = [];
+  for (const [name, sublevel] of Object.entries(records)) {
+    const lost: string[] = [];
+    for await (const [key, stored] of sublevel.iterator()) {
+      const missing = referencedTexts(stored).find((digest) => !held.has(digest));
+      if (missing === undefined) continue;
+      lost.push(key as string);
+      dangling.push(`${name} record ${String(key)} (text ${missing})`);
+    }
+    if (options.drop !== true || lost.length === 0) continue;
+    // An iteration mark and its banks go together: one without the other is damage of its own.
+    const together = name === 'iteration' || name === 'banks' ? [records.iteration, records.banks] : [sublevel];
+    for (const each of together) await each.batch(lost.map((key) => ({ type: 'del' as const, key })));
+  }
+  return dangling;
+}
