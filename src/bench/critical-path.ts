@@ -7,7 +7,7 @@
  * iteration needs the banks. Judge calls and retries are left out, which only
  * lowers the bound, so it is a bound whatever they did.
  */
-import { Store } from '../store/store.ts';
+import { Store, type CallRecord } from '../store/store.ts';
 
 /** Verification indexes are candidate × this + verification (see machines/roles/verification.role.ts). */
 const VERIFICATION_STRIDE = 10_000;
