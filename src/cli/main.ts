@@ -16,6 +16,7 @@ import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
 import type { RunFlags } from './run.command.ts';
 import type { Table1Flags } from './table1.command.ts';
+import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptedBy, interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { VERSION } from '../kernel/version.ts';
@@ -57,6 +58,7 @@ function createProgram(): Command {
     defineRunOptions(command);
   });
   runCommand.action(async (flags: RunFlags, command: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
     const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { proofModeWarning }, { formatIterationTable }] = await Promise.all([
       import('./prepare-run.ts'),
       import('../host/plugins.ts'),
@@ -104,6 +106,7 @@ function createProgram(): Command {
     defineRunOptions(command.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(',')));
   });
   table1Command.action(async (flags: Table1Flags, command: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
     const { runTable1Command } = await import('./table1.command.ts');
     const controller = interruptOnSignals(io);
     await runTable1Command(flags, command, io, controller.signal);
