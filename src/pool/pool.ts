@@ -46,7 +46,7 @@ export interface Pool {
   countTokens(texts: string[], options?: TaskOptions & { encoding?: string }): Promise<number[]>;
   /** Which incoming bank records to keep (see `workers/jaccard.worker.ts`). */
   dedup(input: DedupInput, options?: TaskOptions): Promise<DedupOutput>;
-  /** `value` as JSON in UTF-8 bytes (see `workers/json.worker.ts`). */
+  /** `value` as JSON in UTF-8 bytes (see `workers/json.worker.mjs`). */
   encodeJson(value: unknown): Promise<Uint8Array>;
   /** Tasks queued + running, for the progress display. */
   readonly pending: number;
@@ -115,7 +115,7 @@ export function defaultThreads(): number {
 const LOADER = new URL('../../workers/load.mjs', import.meta.url);
 const TOKENIZE_WORKER = new URL('../../workers/tokenize.worker.ts', import.meta.url).href;
 const JACCARD_WORKER = new URL('../../workers/jaccard.worker.ts', import.meta.url).href;
-const JSON_WORKER = new URL('../../workers/json.worker.ts', import.meta.url).href;
+const JSON_WORKER = new URL('../../workers/json.worker.mjs', import.meta.url).href;
 
 /**
  * Fit results kept for reuse. The M verification prompts of a candidate (and
