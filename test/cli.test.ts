@@ -50,4 +50,15 @@ describe('tmas run refuses bad input', () => {
     }
     expect(result.stdout).toMatch(/default: 0\.2/);
   });
+
+  test('the options of run and table1, declared only when asked for, are all there however help is asked, and listed as options in tmas --help', async () => {
+    const [runHelp, helpRun, table1Help, top] = await Promise.all([runCli(['run', '--help']), runCli(['help', 'run']), runCli(['table1', '--help']), runCli(['--help'])]);
+    expect(helpRun.stdout).toBe(runHelp.stdout);
+    // A strategy's own flag comes from the strategy registry.
+    expect(runHelp.stdout).toContain('--samples');
+    expect(table1Help.stdout).toContain('--strategies');
+    expect(table1Help.stdout).toContain('--samples');
+    expect(top.stdout).toMatch(/^ {2}run \[options\] /m);
+    expect(top.stdout).toMatch(/^ {2}table1 \[options\] /m);
+  });
 });

@@ -1,15 +1,45 @@
-import { chmod, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { fileHashes, readJournal, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, readJournal, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
-/** A finished two-problem run whose journal lies in table files (an open and close moves LevelDB's log into a table). */
-async function finishedRun(dir: string): Promise<{ run: string; calls: number }> {
-  const problems = await writeProblems(dir, smallProblems(2));
+/** A finished run: its directory and how many calls its journal holds. */
+interface FinishedRun {
+  run: string;
+  calls: number;
+}
+
+/**
+ * `test` with `finished`: one finished two-problem run per file, whose journal
+ * lies in table files (an open and close moves LevelDB's log into a table).
+ * Every test damages a copy of its own (see `finishedRun`), so the run is made
+ * once rather than once per test.
+ */
+const test = base.extend<{ finished: FinishedRun }>({
+  finished: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-damaged-'));
+      try {
+        const problems = await writeProblems(dir, smallProblems(2));
+        const run = path.join(dir, 'run');
+        const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+        expect(done.code, done.stderr).toBe(0);
+        await use({ run, calls: (await readJournal(run)).length });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'file' },
+  ],
+});
+
+/** A copy of the file's finished run in `dir`, for a test to damage. */
+async function finishedRun(dir: string, finished: FinishedRun): Promise<FinishedRun> {
   const run = path.join(dir, 'run');
-  const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-  expect(done.code, done.stderr).toBe(0);
-  return { run, calls: (await readJournal(run)).length };
+  await cp(finished.run, run, { recursive: true });
+  return { run, calls: finished.calls };
 }
 
 async function largestTable(run: string): Promise<string> {
@@ -57,8 +87,8 @@ const damages: Array<{ name: string; damage: (run: string) => Promise<void>; say
 
 describe('a damaged store is named and never changed', () => {
   for (const { name, damage, says } of damages) {
-    test(`${name}: resume and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir }) => {
-      const { run, calls } = await finishedRun(dir);
+    test(`${name}: resume and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
+      const { run, calls } = await finishedRun(dir, finished);
       await damage(run);
       const before = await fileHashes(run);
       for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
@@ -93,8 +123,8 @@ describe('a damaged store is named and never changed', () => {
     });
   }
 
-  test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir }) => {
-    const { run, calls } = await finishedRun(dir);
+  test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
+    const { run, calls } = await finishedRun(dir, finished);
     await rm(path.join(run, 'store', 'CURRENT'));
     const repaired = await runCli(['repair', run]);
     expect(repaired.code, repaired.stderr).toBe(0);
@@ -104,8 +134,8 @@ describe('a damaged store is named and never changed', () => {
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
   });
 
-  test('a read-only run directory: log, show, export and replay read it; a resume says what to do; nothing changes', async ({ dir }) => {
-    const { run } = await finishedRun(dir);
+  test('a read-only run directory: log, show, export and replay read it; a resume says what to do; nothing changes', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
     const archived = path.join(dir, 'archived');
     await cp(run, archived, { recursive: true });
     await chmod(dir, 0o755);

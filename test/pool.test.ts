@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
@@ -138,6 +139,15 @@ describe('countTokens', () => {
       expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
       expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(texts.map((text) => count(text, cl100kEncoder)));
     }
+  });
+
+  test('equals js-tiktoken on long real texts (this repository\'s README and sources), in both encodings', async ({ pool }) => {
+    // Thousands of distinct words, identifiers, LaTeX and punctuation runs: most chunks are merged by byte pairs, not found whole.
+    const files = ['README.md', 'src/grader/latex-to-mathjs.ts', 'workers/tokenize.worker.ts', 'problems/demo.jsonl'];
+    const texts = files.map((file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'));
+    const cl100kEncoder = new Tiktoken(cl100k);
+    expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
+    expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(texts.map((text) => count(text, cl100kEncoder)));
   });
 
   test('uses the encoding asked for', async ({ pool }) => {

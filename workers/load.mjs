@@ -32,7 +32,26 @@ if (process.platform === 'linux') {
 // top-level await makes it fail everywhere, so every version takes import().
 await Promise.resolve();
 
-const tsx = register({ namespace: 'tmas-worker' });
+/**
+ * tsx, registered by the first task whose module is TypeScript: a thread that
+ * runs only plain-JS modules (the run's JSON encoder) never starts tsx's
+ * loader thread.
+ *
+ * @type {ReturnType<typeof register> | null}
+ */
+let tsx = null;
+
+/**
+ * Imports a worker module: TypeScript through tsx, JavaScript as it is.
+ *
+ * @param {string} file
+ * @returns {Promise<Record<string, unknown>>}
+ */
+function importModule(file) {
+  if (!file.endsWith('.ts')) return import(file);
+  tsx ??= register({ namespace: 'tmas-worker' });
+  return tsx.import(file, import.meta.url);
+}
 
 /** @type {Map<string, Promise<Record<string, unknown>>>} */
 const modules = new Map();
@@ -47,7 +66,7 @@ const modules = new Map();
 export default async function runTask({ file, name, input }) {
   let loading = modules.get(file);
   if (loading === undefined) {
-    loading = tsx.import(file, import.meta.url);
+    loading = importModule(file);
     modules.set(file, loading);
   }
   const task = (await loading)[name];

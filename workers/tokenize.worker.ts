@@ -4,8 +4,9 @@
  * Pure functions run by the pool: the only I/O is loading an encoding's ranks,
  * lazily and once per thread, for the encoding a task names.
  */
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { TiktokenBPE } from 'js-tiktoken/lite';
 import type { Tokenizer } from '@huggingface/tokenizers';
+import { createBpeCounter, type BpeCounter } from './bpe.ts';
 import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
 import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
@@ -41,7 +42,7 @@ const RANKS = {
  * gives the tokens it has inside the text.
  */
 export interface Encoding {
-  encoder: Tiktoken;
+  encoder: BpeCounter;
   chunks: RegExp;
   chunkTokens: Map<string, number>;
 }
@@ -81,7 +82,7 @@ function getCounter(name: string): Promise<Encoding | HfEncoding> {
       throw new TypeError(`unknown encoding "${name}"`);
     }
     encoding = RANKS[name]().then(({ default: ranks }) => ({
-      encoder: new Tiktoken(ranks),
+      encoder: createBpeCounter(ranks),
       chunks: new RegExp(ranks.pat_str, 'gu'),
       chunkTokens: new Map<string, number>(),
     }));
@@ -101,7 +102,7 @@ export function countText(encoding: Encoding | HfEncoding, text: string): number
   for (const [chunk] of text.matchAll(chunks)) {
     let count = chunkTokens.get(chunk);
     if (count === undefined) {
-      count = encoder.encode(chunk, [], []).length;
+      count = encoder.countChunk(chunk);
       if (chunkTokens.size >= CHUNK_CACHE_ENTRIES) chunkTokens.clear();
       chunkTokens.set(chunk, count);
     }

@@ -5,6 +5,7 @@
  * optional probes on the gateway's counters and on the bus.
  */
 import path from 'node:path';
+import { collectGarbageEagerly, RUN_HEAP_GROWTH } from '../cli/eager-gc.ts';
 import { parseRunFlags, toRunConfig } from '../cli/run.command.ts';
 import { loadProblems } from '../input/problems.ts';
 import { runEvaluation, type RunObservables, type RunOutcome } from '../host/run-evaluation.ts';
@@ -34,6 +35,8 @@ export async function measureRun(options: MeasureOptions): Promise<MeasuredRun> 
   const { config, secrets } = toRunConfig(parseRunFlags([...options.args, '--output-file', outputDir]), { OPENAI_API_KEY: 'bench' });
   const problems = await loadProblems(config.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };
+  // As `tmas run` does, so that the peak RSS measured is the command's.
+  collectGarbageEagerly(RUN_HEAP_GROWTH);
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());

@@ -2,14 +2,11 @@
  * The commands that read a run directory: `tmas log`, `tmas calls`,
  * `tmas show`, `tmas view` and `tmas export` (none of them writes to the run
  * directory), `tmas replay`, and `tmas repair`, which mends a damaged store.
+ * Each command imports its implementation when it runs (see main.ts).
  */
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { runExportCommand } from './export.command.ts';
-import { runLogCommand } from './log.command.ts';
-import { runShowCommand } from './show.command.ts';
 import path from 'node:path';
-import { formatReplayReport } from '../analysis/replay-report.ts';
 import type { Secrets } from '../host/config.ts';
 import { collectGarbageEagerly } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
@@ -33,6 +30,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .exitOverride()
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
       collectGarbageEagerly();
+      const { runLogCommand } = await import('./log.command.ts');
       await runLogCommand(dir, filters, writeLine);
     });
 
@@ -87,7 +85,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
         ...(options.agents === undefined ? {} : { agents: path.resolve(options.agents) }),
       };
       // The whole runtime: loaded only when a replay runs.
-      const { replayRun } = await import('../analysis/replay.ts');
+      const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../analysis/replay.ts'), import('../analysis/replay-report.ts')]);
       const report = await replayRun(dir, { changes, live: options.live, secrets });
       for (const line of formatReplayReport(report)) io.stdout(line);
       process.exitCode = report.identical ? 0 : 1;
@@ -118,6 +116,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--iteration <t>', 'the iteration (default: the last completed)', integer(0))
     .exitOverride()
     .action(async (dir: string, options: { problem: string; iteration?: number }) => {
+      const { runShowCommand } = await import('./show.command.ts');
       for (const line of await runShowCommand(dir, options)) io.stdout(line);
     });
 
@@ -130,6 +129,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .exitOverride()
     .action(async (dir: string, options: { format: string; out?: string }) => {
       collectGarbageEagerly();
+      const { runExportCommand } = await import('./export.command.ts');
       const result = await runExportCommand(dir, options);
       const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');
       io.stdout(`${result.records} records (one per generation: ${kinds}): ${result.jsonl}, ${result.parquet}`);

@@ -1,5 +1,6 @@
 /**
- * Makes V8 collect garbage sooner, for the commands that stream a long log.
+ * Makes V8 collect garbage sooner, for the commands that stream a long log
+ * and for runs.
  *
  * Reading a store allocates far more than it keeps: every record is parsed,
  * used and dropped. V8 grows the heap with the allocation rate, so a replay of
@@ -8,8 +9,19 @@
  * collection time. The flag is read at every collection, so setting it after
  * start-up takes effect (unlike --max-old-space-size), and it applies to the
  * worker threads too.
+ *
+ * A run is the same on a smaller scale: hundreds of calls in flight outlive
+ * the young generation, so their request bodies, streamed chunks and actor
+ * states die in the old one. With V8's own factor (up to 4) the overhead
+ * benchmark's heap reached 410 MB over 110-170 MB live; `RUN_HEAP_GROWTH`
+ * (a factor of 2, V8's own cap when memory is short) keeps it near 290 MB
+ * for CPU time within the noise of two-core runs. 50% and 25% saved another
+ * 60-80 MB for 20-30% more CPU, which the throughput target cannot afford.
  */
 import v8 from 'node:v8';
+
+/** The heap growth step of `tmas run` and `tmas table1`, in percent (see above). */
+export const RUN_HEAP_GROWTH = 100;
 
 /** Caps V8's heap growth at `percent` per collection, for the rest of the process. */
 export function collectGarbageEagerly(percent = 25): void {

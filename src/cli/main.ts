@@ -6,16 +6,19 @@
  *
  * Each command loads its implementation when it runs: the runtime, the grader
  * (mathjs) and the simulator cost about 140 MB of memory and a second of
- * start-up, which `tmas log` or `tmas --help` should not pay.
+ * start-up, which `tmas log` or `tmas --help` should not pay. The options of
+ * `run` and `table1` include every strategy's own flags, so they are declared
+ * from the strategy registry (the machines, XState, zod: a third of a second)
+ * only when one of those two commands, or its help, is about to parse.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { decimal, integer, kebabCaseFlags } from './parsers.ts';
 import { defineAnalysisCommands } from './analysis.ts';
-import { defineRunOptions, proofModeWarning, type RunFlags } from './run.command.ts';
-import { TABLE1_STRATEGIES, type Table1Flags } from './table1.command.ts';
+import type { RunFlags } from './run.command.ts';
+import type { Table1Flags } from './table1.command.ts';
+import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptedBy, interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
-import { formatIterationTable } from '../observers/table.ts';
 import { VERSION } from '../kernel/version.ts';
 
 const io = {
@@ -24,20 +27,45 @@ const io = {
   terminal: process.stderr.isTTY ? process.stderr : undefined,
 };
 
+/** Declares the options of `run` or `table1` on their command, once. */
+type OptionsLoader = (command: Command) => Promise<void>;
+
+/** Commands whose options are declared just before they parse, by the loader given. */
+const lateOptions = new WeakMap<Command, OptionsLoader>();
+
+/** The commands' list in `tmas --help` marks a command whose options are not declared yet as taking options, as it will. */
+class LateOptionsHelp extends Help {
+  override subcommandTerm(command: Command): string {
+    const term = super.subcommandTerm(command);
+    return lateOptions.has(command) && command.options.length === 0 ? term.replace(command.name(), `${command.name()} [options]`) : term;
+  }
+}
+
 function createProgram(): Command {
   const program = new Command('tmas')
     .description('Test-time-scaling evaluations of language models on math benchmarks, as an actor runtime (TMAS and baselines).')
     .version(VERSION)
     .showHelpAfterError('(run with --help for the options)')
     .exitOverride();
+  program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
 
-  defineRunOptions(
-    program
-      .command('run')
-      .description('run an evaluation (with no --base-url, against the embedded simulated model)')
-      .exitOverride(),
-  ).action(async (flags: RunFlags, command: Command) => {
-    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }] = await Promise.all([import('./prepare-run.ts'), import('../host/plugins.ts'), import('../host/run-evaluation.ts')]);
+  const runCommand = program
+    .command('run')
+    .description('run an evaluation (with no --base-url, against the embedded simulated model)')
+    .exitOverride();
+  lateOptions.set(runCommand, async (command) => {
+    const { defineRunOptions } = await import('./run.command.ts');
+    defineRunOptions(command);
+  });
+  runCommand.action(async (flags: RunFlags, command: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
+    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { proofModeWarning }, { formatIterationTable }] = await Promise.all([
+      import('./prepare-run.ts'),
+      import('../host/plugins.ts'),
+      import('../host/run-evaluation.ts'),
+      import('./run.command.ts'),
+      import('../observers/table.ts'),
+    ]);
     const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
@@ -69,13 +97,16 @@ function createProgram(): Command {
     }
   });
 
-  defineRunOptions(
-    program
-      .command('table1')
-      .description("TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html")
-      .option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(','))
-      .exitOverride(),
-  ).action(async (flags: Table1Flags, command: Command) => {
+  const table1Command = program
+    .command('table1')
+    .description("TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html")
+    .exitOverride();
+  lateOptions.set(table1Command, async (command) => {
+    const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run.command.ts'), import('./table1.command.ts')]);
+    defineRunOptions(command.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(',')));
+  });
+  table1Command.action(async (flags: Table1Flags, command: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
     const { runTable1Command } = await import('./table1.command.ts');
     const controller = interruptOnSignals(io);
     await runTable1Command(flags, command, io, controller.signal);
@@ -163,10 +194,26 @@ function createProgram(): Command {
   return program;
 }
 
+/**
+ * Declares the late options of the command `argv` runs or asks help about
+ * (`tmas run …`, `tmas help run`): its first word that is not a flag, since
+ * the program's own options (--help, --version) take no value.
+ */
+async function declareLateOptions(program: Command, argv: string[]): Promise<void> {
+  const words = argv.filter((word) => !word.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  const command = program.commands.find((candidate) => candidate.name() === name);
+  const declare = command === undefined ? undefined : lateOptions.get(command);
+  if (command === undefined || declare === undefined) return;
+  lateOptions.delete(command);
+  await declare(command);
+}
+
 /** Runs the CLI on `argv` (without the node and script paths) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
   try {
+    await declareLateOptions(program, argv);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

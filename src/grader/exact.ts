@@ -14,7 +14,7 @@ const cache = new WeakMap<Compiled, Q.Rational | null>();
 function constantOf(node: MathNode): Q.Rational | null {
   if (!('value' in node)) return null;
   const v: unknown = node.value;
-  if (bigMath.isBigNumber(v)) return Q.parseDecimal(v.toFixed());
+  if (bigMath().isBigNumber(v)) return Q.parseDecimal(v.toFixed());
   if (typeof v === 'number' && Number.isFinite(v)) return Q.parseDecimal(String(v));
   return null;
 }
@@ -104,7 +104,7 @@ export function exactValue(c: Compiled): Q.Rational | null {
   if (hit !== undefined || cache.has(c)) return hit ?? null;
   let value: Q.Rational | null = null;
   try {
-    value = evaluate(bigMath.parse(c.code));
+    value = evaluate(bigMath().parse(c.code));
   } catch {
     value = null;
   }

@@ -5,4 +5,5 @@
  */
 export { extractAnswer, extractFinalMath, statedAnswer } from './extract.ts';
 export { gradeAnswer, normalizeAnswer } from './grade.ts';
+export { preloadMathjs } from './mathjs-env.ts';
 export type { Grade, GradeOptions, Verdict } from './types.ts';

@@ -3,42 +3,67 @@
  * cache. Private instances, so that our imports (double factorial, a real
  * binomial) never leak into other users of mathjs.
  */
-import { all, create, type BigNumber, type EvalFunction, type MathJsInstance } from 'mathjs';
+import { createRequire } from 'node:module';
+import type { BigNumber, EvalFunction, MathJsInstance } from 'mathjs';
 import { remember } from './bounded.ts';
 import { latexToMathjs, type Translation } from './latex-to-mathjs.ts';
 
-function factories(): NonNullable<typeof all> {
-  if (all === undefined) throw new Error('mathjs exports no factory functions');
-  return all;
+/** The grader's three instances: double precision, exact decimal literals, 60 digits. */
+interface Instances {
+  /** Double-precision instance used for nearly all comparisons. */
+  math: MathJsInstance;
+  /** BigNumber instance whose parser keeps decimal literals exact (exact.ts reads them as rationals); it is not used to evaluate. */
+  big: MathJsInstance;
+  /** 60-digit instance that confirms irrational constants agreeing in double precision. */
+  precise: MathJsInstance;
 }
 
-/** Double-precision instance used for nearly all comparisons. */
-export const math: MathJsInstance = create(factories(), {});
-
-function realGamma(x: number): number {
-  const v: unknown = math.gamma(x);
-  return typeof v === 'number' ? v : Number.NaN;
-}
-
-math.import(
-  {
-    // Double factorial continued to the reals, so random non-integer points work.
-    dfact: (n: number) => 2 ** (n / 2) * realGamma(n / 2 + 1) * (2 / Math.PI) ** ((1 - Math.cos(Math.PI * n)) / 4),
-    // Binomial through the gamma function: defined for the random real points
-    // that symbolic answers ("\binom{2k}{k}") are checked at.
-    binom: (n: number, k: number) => realGamma(n + 1) / (realGamma(k + 1) * realGamma(n - k + 1)),
-  },
-  { override: true },
-);
+let instances: Instances | null = null;
 
 /**
- * BigNumber instance whose parser keeps decimal literals exact (exact.ts
- * reads them as rationals); it is not used to evaluate.
+ * The instances, made on first use. mathjs is a thousand modules (over half a
+ * second and tens of MB to load), and most answers (integers, fractions,
+ * words) are graded without it, so neither `tmas --help` nor a run whose
+ * answers never need an expression pays for it. Loaded through `require`
+ * (mathjs ships a CommonJS build) because grading is synchronous.
  */
-export const bigMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 1000 });
+function mathjs(): Instances {
+  if (instances !== null) return instances;
+  const { all, create } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
+  if (all === undefined) throw new Error('mathjs exports no factory functions');
+  const math = create(all, {});
+  const realGamma = (x: number): number => {
+    const v: unknown = math.gamma(x);
+    return typeof v === 'number' ? v : Number.NaN;
+  };
+  math.import(
+    {
+      // Double factorial continued to the reals, so random non-integer points work.
+      dfact: (n: number) => 2 ** (n / 2) * realGamma(n / 2 + 1) * (2 / Math.PI) ** ((1 - Math.cos(Math.PI * n)) / 4),
+      // Binomial through the gamma function: defined for the random real points
+      // that symbolic answers ("\binom{2k}{k}") are checked at.
+      binom: (n: number, k: number) => realGamma(n + 1) / (realGamma(k + 1) * realGamma(n - k + 1)),
+    },
+    { override: true },
+  );
+  instances = { math, big: create(all, { number: 'BigNumber', precision: 1000 }), precise: create(all, { number: 'BigNumber', precision: 60 }) };
+  return instances;
+}
 
-/** 60-digit instance that confirms irrational constants agreeing in double precision. */
-const preciseMath: MathJsInstance = create(factories(), { number: 'BigNumber', precision: 60 });
+/**
+ * Loads mathjs now rather than on the first expression. For processes that
+ * grade while streams are in flight (a run, the simulator): there, loading on
+ * first use would stall the event loop for half a second mid-traffic, long
+ * enough to trip a stream's idle limit.
+ */
+export function preloadMathjs(): void {
+  mathjs();
+}
+
+/** The BigNumber instance whose parser keeps decimal literals exact (see `exactValue`); loads mathjs on first use. */
+export function bigMath(): MathJsInstance {
+  return mathjs().big;
+}
 
 type Precise = BigNumber;
 
@@ -50,6 +75,7 @@ function preciseValue(code: string): Precise | null {
   if (hit !== undefined || preciseCache.has(code)) return hit ?? null;
   let value: Precise | null = null;
   try {
+    const preciseMath = mathjs().precise;
     const v: unknown = preciseMath.evaluate(code);
     value = preciseMath.isBigNumber(v) && v.isFinite() ? v : null;
   } catch {
@@ -88,7 +114,7 @@ export function compileLatex(tex: string): Compiled | null {
   let compiled: Compiled | null = null;
   try {
     const translation = latexToMathjs(tex);
-    compiled = { ...translation, fn: math.compile(translation.code) };
+    compiled = { ...translation, fn: mathjs().math.compile(translation.code) };
   } catch {
     compiled = null;
   }

@@ -5,6 +5,7 @@
  * progress display, provides the side-effect actors to the machines, runs the
  * run actor to completion and writes the outputs.
  */
+import { preloadMathjs } from '../grader/index.ts';
 import type { Observable } from 'rxjs';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { DedupBanksInput, DedupBanksOutput, SaveIterationInput, SaveIterationOutput } from '../../machines/contract.ts';
@@ -106,6 +107,8 @@ export async function runEvaluation(
   } = {},
 ): Promise<RunOutcome> {
   const strategy = options.strategy ?? strategyNamed(config.strategy);
+  // Before any call is in flight: the first grade would otherwise load mathjs mid-traffic.
+  preloadMathjs();
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {

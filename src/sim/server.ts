@@ -16,6 +16,7 @@
  * // ... run against it, then:
  * await sim.close();
  */
+import { preloadMathjs } from '../grader/index.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCatalogue, type ProblemInput } from './catalogue.ts';
@@ -123,6 +124,8 @@ function zeroCounts(names: readonly string[]): Record<string, number> {
 /** Starts the simulated model and resolves once it listens. */
 export async function startSimServer(options: SimOptions): Promise<SimServer> {
   checkOptions(options);
+  // The simulator grades answers while replies stream: load mathjs before serving.
+  preloadMathjs();
   const seed = options.seed ?? 0;
   const model = options.models?.[0] ?? options.model ?? 'tmas-sim';
   const served = options.models ?? [model];

@@ -6,10 +6,19 @@
  * megabyte-sized string for its collector; handing the record to a thread
  * copies its strings as they are, in a fraction of that. The bytes come back
  * transferred, not copied.
+ *
+ * Plain JavaScript, unlike the other worker modules: the run's encoder thread
+ * loads only this file, so it never registers tsx (a loader thread and about
+ * 30 MB of its own; see load.mjs).
  */
 import { Piscina } from 'piscina';
 
-/** `value` as JSON in UTF-8 bytes, moved to the caller. */
-export function encodeJson(value: unknown): unknown {
+/**
+ * `value` as JSON in UTF-8 bytes, moved to the caller.
+ *
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function encodeJson(value) {
   return Piscina.move(Buffer.from(JSON.stringify(value), 'utf8'));
 }

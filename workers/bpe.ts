@@ -1,0 +1,83 @@
+/**
+ * Byte-pair token counting over a tiktoken rank file, in a table a tenth the
+ * size of js-tiktoken's.
+ *
+ * js-tiktoken's `Tiktoken` keeps every token twice: a map from the token's
+ * bytes written as decimal text ("104,101,108") to its rank, and a map from
+ * the rank to a `Uint8Array` for decoding. For o200k_base that is about 90 MB
+ * of heap per pool thread, plus as much garbage while it is built, and the
+ * pool never decodes. Here each token is one map entry keyed by its bytes as a
+ * Latin-1 string (one character per byte), built straight from the rank file.
+ *
+ * The merge rule is js-tiktoken's (`bytePairMerge`): repeatedly join the
+ * adjacent pair whose concatenation has the lowest rank, the leftmost on a
+ * tie, until no adjacent pair is a token. The counts are the same, which
+ * test/pool.test.ts checks against js-tiktoken on tricky texts.
+ */
+import type { TiktokenBPE } from 'js-tiktoken/lite';
+
+/** Counts the tokens of one pre-tokenized chunk (one match of the encoding's pattern). */
+export interface BpeCounter {
+  countChunk(chunk: string): number;
+}
+
+/** Decodes one base64 token of a rank file to a Latin-1 string of its bytes. */
+function tokenBytes(base64: string): string {
+  return Buffer.from(base64, 'base64').toString('latin1');
+}
+
+/**
+ * Reads a rank file's `bpe_ranks`: lines of `! <first rank> <token> <token>…`,
+ * ranks consecutive within a line, tokens in base64.
+ */
+function readRanks(bpeRanks: string): Map<string, number> {
+  const ranks = new Map<string, number>();
+  let start = 0;
+  while (start < bpeRanks.length) {
+    let end = bpeRanks.indexOf('\n', start);
+    if (end === -1) end = bpeRanks.length;
+    const fields = bpeRanks.slice(start, end).split(' ');
+    start = end + 1;
+    if (fields.length < 2) continue;
+    const first = Number.parseInt(fields[1] ?? '', 10);
+    for (let i = 2; i < fields.length; i++) ranks.set(tokenBytes(fields[i] ?? ''), first + i - 2);
+  }
+  return ranks;
+}
+
+/** Builds the counter of one encoding from its rank file. */
+export function createBpeCounter(file: TiktokenBPE): BpeCounter {
+  const ranks = readRanks(file.bpe_ranks);
+  // Reused between chunks: the start of each part of the piece being merged.
+  let starts = new Int32Array(64);
+
+  function countPiece(piece: string): number {
+    if (piece.length <= 1 || ranks.has(piece)) return piece.length === 0 ? 0 : 1;
+    if (starts.length < piece.length + 1) starts = new Int32Array(piece.length * 2);
+    // parts i spans piece[starts[i], starts[i + 1]); `parts` of them are live.
+    let parts = piece.length;
+    for (let i = 0; i <= parts; i++) starts[i] = i;
+    while (parts > 1) {
+      let minRank = Infinity;
+      let minAt = -1;
+      for (let i = 0; i < parts - 1; i++) {
+        const rank = ranks.get(piece.slice(starts[i] ?? 0, starts[i + 2] ?? 0));
+        if (rank !== undefined && rank < minRank) {
+          minRank = rank;
+          minAt = i;
+        }
+      }
+      if (minAt === -1) break;
+      // Joining parts minAt and minAt + 1 removes the boundary between them.
+      starts.copyWithin(minAt + 1, minAt + 2, parts + 1);
+      parts -= 1;
+    }
+    return parts;
+  }
+
+  return {
+    countChunk(chunk) {
+      return countPiece(Buffer.from(chunk, 'utf8').toString('latin1'));
+    },
+  };
+}
