@@ -46,10 +46,14 @@ function solutionCall(url: string, seed = 1, maxTokens = 4096): CompletionReques
 
 const FAST: Omit<GatewayOptions, 'timeoutMs'> = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 } };
 
-/** Starts a plain HTTP server of this test; closed with the returned function. */
+/** Starts a plain HTTP server of this test, without metrics (the gateway's load reads get a 404); closed with the returned function. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
   let requests = 0;
   const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
     requests++;
     req.resume();
     req.on('end', () => handler(req, res));
