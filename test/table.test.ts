@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { formatIterationTable, NARROW_WIDTH } from '../src/observers/table.ts';
+import { loadRun } from '../src/report/load.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SETTINGS = ['--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '3', '--judge-passes', '2'];
@@ -25,4 +26,12 @@ test('a strategy without verifier or banks gets no best-verified, score or bank 
   const wide = formatIterationTable(outcome.iterations, { simulated: true, wide: true });
   for (const title of ['best-verified', 'mean score', 'E bank', 'G bank']) expect(wide).not.toContain(title);
   expect(wide).toContain('majority');
+});
+
+test("the report gives best-verified figures to a strategy whose verifier has another role name (V-R's rater), and none to majority", async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(2));
+  await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'vr'), '--strategy', 'verify-refine', ...SETTINGS]);
+  await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'mv'), '--strategy', 'majority', '--samples', '4', ...SETTINGS]);
+  expect((await loadRun(path.join(dir, 'vr'))).verifier).toBe(true);
+  expect((await loadRun(path.join(dir, 'mv'))).verifier).toBe(false);
 });

@@ -11,7 +11,6 @@ import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import { Store } from '../store/store.ts';
-import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
@@ -70,10 +69,9 @@ function describeModels(endpoints: Record<string, { model: string }>): string {
   return bySlot.size === 1 ? `${[...bySlot.keys()][0]} (all roles)` : [...bySlot].map(([model, slots]) => `${model} (${slots.join(', ')})`).join('; ');
 }
 
-/** Whether a strategy has verifiers (from the registry; a plugin's from whether its candidates carry scores). */
-function hasVerifier(strategy: string | null, iterations: IterationMetrics[]): boolean {
-  const roles = strategy === null ? undefined : STRATEGIES[strategy]?.roles;
-  return roles ? 'verification' in roles : iterations.some((it) => it.meanScore !== null);
+/** Whether a run's candidates were scored by a verifier, whatever its role is called (TMAS's `verification`, V-R's `rater`, a plugin's). */
+function hasVerifier(iterations: IterationMetrics[]): boolean {
+  return iterations.some((it) => it.meanScore !== null);
 }
 
 function bucketOf(ms: number): number {
@@ -169,7 +167,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     models,
     grading: gradingOf(metrics, judgePasses),
     proof,
-    verifier: hasVerifier(strategy, iterations),
+    verifier: hasVerifier(iterations),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: problems ?? [],

@@ -2,7 +2,6 @@
  * What the viewer says about a run at the top of its page: the strategy, the
  * models per endpoint slot, the sampling settings and whether it is live.
  */
-import { STRATEGIES } from '../../machines/strategies/index.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
 /** A run's description for the page. */
@@ -33,9 +32,8 @@ export async function runSummary(run: ViewedRun, index: number): Promise<RunSumm
     const label = `${endpoint.model}${endpoint.baseUrl === null ? ' (simulated)' : ` at ${endpoint.baseUrl}`}`;
     byEndpoint.set(label, [...(byEndpoint.get(label) ?? []), slot]);
   }
-  const roles = Object.keys(STRATEGIES[run.manifest.strategy]?.roles ?? {});
-  // A strategy outside the registry (a plugin) shows what its figures hold.
-  const hasVerifier = roles.length > 0 ? roles.includes('verification') : (await run.curves()).some((it) => it.meanScore !== null);
+  // Scored candidates, whatever the verifier role is called (TMAS's `verification`, V-R's `rater`, a plugin's).
+  const hasVerifier = (await run.curves()).some((it) => it.meanScore !== null);
   return {
     index,
     name: run.name,
