@@ -185,6 +185,31 @@ describe('replies have bounds', () => {
   });
 });
 
+test('an error answer whose body never ends is cut at 64 KB: the call is retried, then fails, with a short message', async () => {
+  const chunk = Buffer.alloc(2 ** 20, 'e');
+  const server = await serve((_req, res) => {
+    res.writeHead(500, { 'content-type': 'text/html' });
+    // An error page that keeps coming: 1 MB at a time, for as long as the client reads.
+    const more = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', more);
+    };
+    more();
+  });
+  const gateway = createGateway({ ...FAST, timeoutMs: 10_000 });
+  try {
+    const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
+    expect((failure as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+    expect((failure as Error).message).toMatch(/500/);
+    expect((failure as Error).message.length).toBeLessThan(70 * 1024);
+    expect(gateway.stats.retriesByCause).toEqual({ '500': 1 });
+    expect(server.requests()).toBe(2);
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+});
+
 describe('streamed completions', () => {
   test('a stream that lasts longer than the idle limit but never pauses that long completes in one attempt, with the text of a whole reply', async () => {
     await withSim({ stream: { tokensPerSecond: 400, chunkTokens: 8 }, outputTokens: 400 }, async (sim) => {

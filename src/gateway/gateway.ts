@@ -18,6 +18,7 @@ import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
+import { fetchWithBoundedErrors } from './bounded-errors.ts';
 import { createLatencySample, type LatencySummary } from './latency-sample.ts';
 import { rejectsChatDialect } from './dialect.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
@@ -367,7 +368,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     let client = clients.get(id);
     if (!client) {
       // Retries are ours: we count them, honour Retry-After and release the slot while waiting.
-      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(options.timeoutMs) });
+      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(options.timeoutMs), fetch: fetchWithBoundedErrors });
       clients.set(id, client);
     }
     return client;
