@@ -167,6 +167,20 @@ describe('server load', () => {
     expect(watch.reading(now + 60_000)).toEqual({ running: 1, waiting: 0 });
   });
 
+  test('a server whose first event usually takes seconds (hidden reasoning) has no load inferred', async () => {
+    let now = 0;
+    const watch = createFirstTokenWatch(() => now);
+    const silent = watch.watch();
+    // The first event after 2.5 s, as a hosted reasoning model sends it.
+    const stream = watch.watch();
+    now = 2_500;
+    stream.started();
+    // The other one has been silent a minute: no queue is read into it.
+    now = 60_000;
+    expect(watch.reading()).toBeNull();
+    silent.ended();
+  });
+
   test('a call ranks by how far its problem is ahead of the slowest problem, beyond one iteration', () => {
     const ranks = createCallRanks();
     const rankOf = (problem: string, iteration: number, grading = false) => ranks.rankOf({ problem, iteration, grading });
