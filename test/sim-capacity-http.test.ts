@@ -85,7 +85,8 @@ describe('the capacity model over HTTP', () => {
   });
 
   test('/metrics shows running and waiting requests while the cache is full; /sim/stats counts the aborted ones as wasted', async ({ startSim }) => {
-    // A cache of 100 tokens holds at most eight of these ~12-token prompts, so some always wait.
+    // A cache of 100 tokens (less vLLM's 1% watermark) cannot hold ten of these ~12-token prompts, so one at least
+    // always waits; how many depends on how far the running ones have grown (their tokens count too) when read.
     const sim = await startSim({ capacity: { kvTokens: 100, outputTokensMedian: 1_000_000, outputTokensP99: 1_000_000 } });
     const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
     const controller = new AbortController();
@@ -98,7 +99,7 @@ describe('the capacity model over HTTP', () => {
       metrics = await readMetrics(sim);
     }
     expect(metrics.get(`vllm:num_requests_running${LABEL}`)).toBeGreaterThanOrEqual(1);
-    expect(metrics.get(`vllm:num_requests_waiting${LABEL}`)).toBeGreaterThanOrEqual(2);
+    expect(metrics.get(`vllm:num_requests_waiting${LABEL}`)).toBeGreaterThanOrEqual(1);
     expect(metrics.get(`vllm:kv_cache_usage_perc${LABEL}`)).toBeGreaterThan(0);
     expect(metrics.get(`vllm:gpu_cache_usage_perc${LABEL}`)).toBe(metrics.get(`vllm:kv_cache_usage_perc${LABEL}`));
     for (const name of ['vllm:prompt_tokens_total', 'vllm:generation_tokens_total', 'vllm:num_preemptions_total', 'vllm:prefix_cache_queries_total', 'vllm:prefix_cache_hits_total']) {
