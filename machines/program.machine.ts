@@ -69,6 +69,11 @@ export function waiting<S>(state: S, post: Message[] = []): Step<S> {
   return { state, post, effect: { kind: 'wait' } };
 }
 
+/** The step that ends the problem after `iterations` iterations (rounds); null while `--max-iterations` is not reached. */
+export function finishedAfter<S>(state: S, iterations: number, input: ProblemInput): Step<S> | null {
+  return iterations >= input.settings.maxIterations ? { state, post: [], effect: { kind: 'done', iterations } } : null;
+}
+
 function correlation(input: ProblemInput, iteration: number, what: string): string {
   return `${input.problem.id}/${iteration}/${what}/0`;
 }

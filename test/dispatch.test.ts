@@ -12,6 +12,7 @@ import { createFirstTokenWatch } from '../src/gateway/first-token.ts';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import type { CallRank } from '../src/gateway/completion.ts';
 import { createCallRanks } from '../src/host/call-ranks.ts';
+import { chatChunkEvent } from './fixtures.ts';
 
 function replica(limit: number): Slots & { limit: number; drained: boolean } {
   return { inFlight: 0, limit, drained: false };
@@ -212,8 +213,7 @@ async function heldServer(load: { running: number; waiting: number }) {
       arrivals.push((JSON.parse(body) as { seed: number }).seed);
       waiting.push(() => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-        res.end(chunk({ role: 'assistant', content: 'ok' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+        res.end(chatChunkEvent({ role: 'assistant', content: 'ok' }, null, 'm') + chatChunkEvent({}, 'stop', 'm') + 'data: [DONE]\n\n');
       });
     });
   });

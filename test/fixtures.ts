@@ -135,3 +135,21 @@ export function ofType<T extends MessageType>(messages: Message[], type: T, prob
     (m): m is MessageOf<T> => m.type === type && (problem === undefined || m.problem === problem) && (iteration === undefined || m.iteration === iteration),
   );
 }
+
+/** A whole chat completion body, as an OpenAI-compatible server answers; `extra` overrides any field (`usage: undefined` drops it). */
+export function chatCompletionBody(content: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'tmas-sim',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+    ...extra,
+  });
+}
+
+/** One server-sent event of a streamed chat completion. */
+export function chatChunkEvent(delta: Record<string, unknown>, finishReason: string | null = null, model = 'tmas-sim'): string {
+  return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+}

@@ -10,6 +10,7 @@ import { CallFailedError, createGateway, type CompletionRequest } from '../src/g
 import { isUserError } from '../src/kernel/errors.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
+import { chatCompletionBody } from './fixtures.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 2+3?', answer: '5' }];
 
@@ -144,7 +145,7 @@ describe('the request on the wire', () => {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }));
+        res.end(chatCompletionBody('ok', { model: 'm' }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

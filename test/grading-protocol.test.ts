@@ -14,7 +14,7 @@ import { STRATEGIES } from '../machines/strategies/index.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
-import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { chatCompletionBody, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4'];
 
@@ -36,17 +36,7 @@ async function startJudge(failing: string): Promise<{ url: string; close: () => 
         res.statusCode = 400;
         return res.end(JSON.stringify({ error: { message: 'this judge refuses the problem', type: 'invalid_request_error' } }));
       }
-      const content = 'The forms agree.\nVERDICT: equivalent';
-      res.end(
-        JSON.stringify({
-          id: 'j',
-          object: 'chat.completion',
-          created: 0,
-          model: 'judge-model',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        }),
-      );
+      res.end(chatCompletionBody('The forms agree.\nVERDICT: equivalent', { model: 'judge-model' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -21,7 +21,7 @@ import { startSimServer, type SimOptions, type SimServer } from '../src/sim/serv
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
 import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
 import { Store } from '../src/store/store.ts';
-import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
 
@@ -70,18 +70,6 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   };
 }
 
-/** A whole chat completion body. */
-function whole(content: string, extra: Record<string, unknown> = {}) {
-  return JSON.stringify({
-    id: 'x',
-    object: 'chat.completion',
-    created: 0,
-    model: 'tmas-sim',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
-    ...extra,
-  });
-}
 
 async function withSim<T>(options: Omit<SimOptions, 'problems'>, body: (sim: SimServer) => Promise<T>): Promise<T> {
   const sim = await startSimServer({ problems: [FIRST], ...options });
@@ -96,7 +84,7 @@ describe('replies have bounds', () => {
   test('a body that trickles a byte at a time more slowly than the idle limit is given up as a timeout, retried, then fails', async () => {
     const timers = new Set<NodeJS.Timeout>();
     const server = await serve((_req, res) => {
-      const text = whole('ok');
+      const text = chatCompletionBody('ok');
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       let at = 0;
       const drip = () => {
@@ -126,7 +114,7 @@ describe('replies have bounds', () => {
     const timers = new Set<NodeJS.Timeout>();
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: 'x'.repeat(4000) }, finish_reason: null }] })}\n\n`;
+      const chunk = chatChunkEvent({ content: 'x'.repeat(4000) });
       const send = () => {
         if (res.destroyed) return;
         res.write(chunk);
@@ -151,7 +139,7 @@ describe('replies have bounds', () => {
   test('an event stream that goes silent before its end is given up at the idle limit', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: 'half' }, finish_reason: null }] })}\n\n`);
+      res.write(chatChunkEvent({ content: 'half' }));
     });
     const gateway = createGateway({ ...FAST, timeoutMs: 300, maxRetries: 0 });
     try {
@@ -289,7 +277,7 @@ describe('what a reply says beyond its text', () => {
   test('a reply without usage and a reply for another model are counted', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(whole('ok', { model: 'some-other-model', usage: undefined }));
+      res.end(chatCompletionBody('ok', { model: 'some-other-model', usage: undefined }));
     });
     const gateway = createGateway({ ...FAST, timeoutMs: 5000, stream: false });
     try {

@@ -15,6 +15,7 @@ import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
+import { CAPACITY_DEFAULTS } from '../sim/capacity/options.ts';
 
 /** One run's figures, in simulated seconds and fractions. */
 interface CapacityFigures {
@@ -29,8 +30,9 @@ interface CapacityFigures {
   calls: number;
 }
 
-const D = 8000;
-const C = 100;
+// The benchmark's server is the model's defaults.
+const D = CAPACITY_DEFAULTS.decodeTokensPerSecond;
+const C = CAPACITY_DEFAULTS.sequenceTokensPerSecond;
 
 async function simStats(url: string): Promise<CapacityStats> {
   const response = await fetch(new URL('/sim/stats', url));
@@ -128,7 +130,14 @@ export const capacityBenchmark: Benchmark = {
         },
       );
     }
-    rows.push({ figure: 'capacity: the server', target: '—', measured: `simulated: D ${D} tok/s, ${C} tok/s per sequence, 2M KV tokens, prefill 50k tok/s, outputs log-normal median 12k p99 60k`, pass: null, note: `time scale ${timeScale}; every figure above is simulated time` });
+    const { kvTokens, prefillTokensPerSecond, outputTokensMedian, outputTokensP99 } = CAPACITY_DEFAULTS;
+    rows.push({
+      figure: 'capacity: the server',
+      target: '—',
+      measured: `simulated: D ${D} tok/s, ${C} tok/s per sequence, ${kvTokens} KV tokens, prefill ${prefillTokensPerSecond} tok/s, outputs log-normal median ${outputTokensMedian} p99 ${outputTokensP99}`,
+      pass: null,
+      note: `time scale ${timeScale}; every figure above is simulated time`,
+    });
     return rows;
   },
 };

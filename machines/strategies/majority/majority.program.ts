@@ -7,7 +7,7 @@
  */
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 /** `--samples`: samples per problem, k of MV@k. */
@@ -77,7 +77,8 @@ export const majorityProgram: ProblemProgram<MajorityState> = {
   },
   saved(state, input) {
     const iteration = state.iteration + 1;
-    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const finished = finishedAfter(state, iteration, input);
+    if (finished) return finished;
     return save({ ...state, iteration }, input);
   },
 };

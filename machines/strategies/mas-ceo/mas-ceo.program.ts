@@ -15,7 +15,7 @@
  */
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
@@ -167,7 +167,8 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
   },
   saved(state, input) {
     const round = state.round + 1;
-    if (round >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: round } };
+    const finished = finishedAfter(state, round, input);
+    if (finished) return finished;
     if (state.stopped) {
       const result = state.result ?? { candidate: 0, text: null, answer: null };
       return { state: { ...state, round }, post: [], effect: saveOf(round, [result], input) };

@@ -13,7 +13,7 @@ import type { Message } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 
 /** `--round-widths`: responses per round. */
 export const ROUND_WIDTHS_FLAG = {
@@ -107,7 +107,8 @@ export const pacoreProgram: ProblemProgram<PacoreState> = {
   },
   saved(state, input) {
     const round = state.round + 1;
-    if (round >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: round } };
+    const finished = finishedAfter(state, round, input);
+    if (finished) return finished;
     const { responses, post } = ask(input, round, referencesOf(state.responses, input.settings.seed));
     return waiting({ round, responses }, post);
   },

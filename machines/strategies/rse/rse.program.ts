@@ -11,7 +11,7 @@
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { attemptText, MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 
@@ -106,7 +106,8 @@ export const rseProgram: ProblemProgram<RseState> = {
   },
   saved(state, input) {
     const iteration = state.iteration + 1;
-    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const finished = finishedAfter(state, iteration, input);
+    if (finished) return finished;
     const { candidates, post } = rollouts(input, iteration, state.bank);
     return waiting({ ...state, iteration, candidates, fresh: [] }, post);
   },

@@ -11,7 +11,7 @@
  */
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
@@ -81,7 +81,8 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   },
   saved(state, input) {
     const iteration = state.iteration + 1;
-    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const finished = finishedAfter(state, iteration, input);
+    if (finished) return finished;
     const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: false, failures: [] }));
     const post = candidates.map((c): Message =>
       c.text === null

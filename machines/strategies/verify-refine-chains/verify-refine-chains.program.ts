@@ -7,7 +7,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
@@ -87,7 +87,8 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   },
   saved(state, input) {
     const iteration = state.iteration + 1;
-    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const finished = finishedAfter(state, iteration, input);
+    if (finished) return finished;
     const post = state.candidates.map((c): Message =>
       c.text === null
         ? solve(input, iteration, c.candidate)

@@ -23,7 +23,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { RATER_INDEX_STRIDE } from './verify-refine.roles.ts';
 
@@ -209,7 +209,8 @@ export const verifyRefineProgram: ProblemProgram<VerifyRefineState> = {
   },
   saved(state, input) {
     const iteration = state.iteration + 1;
-    if (iteration >= input.settings.maxIterations) return { state, post: [], effect: { kind: 'done', iterations: iteration } };
+    const finished = finishedAfter(state, iteration, input);
+    if (finished) return finished;
     const pool = state.stopped ? state.pool : pooled(state.pool, state.candidates, state.iteration);
     // Upstream's early stop: a proof whose every rating is 1 ends the refinement of its problem.
     const stopped = state.stopped || pool.some((entry) => entry.meanScore > 0.99999);
