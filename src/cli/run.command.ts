@@ -22,6 +22,15 @@ export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', 
 /** Settings of `--demo`, chosen so the demo finishes in well under a minute on two cores. */
 const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128, judgePasses: 2 } as const;
 
+/**
+ * The default of `--concurrency`: enough to fill two GPUs' batches (one H200
+ * runs about 260 thinking-length sequences). It is only an upper bound: each
+ * server gets about what it is running (gateway/load-limit.ts), so a high cap
+ * costs nothing, while a low one starves the GPU (64 measured 1.39x the
+ * bound on the capacity model, against 1.13x at 100 to 800).
+ */
+const DEFAULT_CONCURRENCY = 512;
+
 /** The slots whose flags default to the solution agent's. */
 const OTHER_SLOTS = ENDPOINT_SLOTS.filter((slot) => slot !== 'solution');
 
@@ -104,7 +113,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--judge-max-tokens <n>', "completion limit of a judge call (hosted judges cap their output; a verdict needs little)", integer(16), 4096)
     .option('--max-tokens <n>', "the model's context window in tokens", integer(512), 131_072)
     .option('--completion-max-tokens <n>', "completion limit of every call but the judge's (default: the strategy's upstream budget, e.g. rse 38912; else what the window leaves)", integer(16))
-    .option('--concurrency <n>', 'LLM requests in flight at once, over all problems and roles (default 64)', integer(1, 100_000))
+    .option('--concurrency <n>', `LLM requests in flight at once, over all problems and roles: an upper bound; each server's own limit follows its load (default ${DEFAULT_CONCURRENCY})`, integer(1, 100_000))
     .option('--epsilon <x>', 'explore probability per candidate from iteration 1 on', decimal(0, 1), 0.2)
     .option('--no-proof', 'short answers in \\boxed{} graded against the reference (default: proof problems)')
     .option('--seed <n>', 'seed of every random choice and of the per-call sampling seeds', integer(0, 2 ** 31 - 1), 0)
@@ -237,7 +246,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     judgePasses: flags.judgePasses ?? (demo ? DEMO.judgePasses : judgeNamed(flags) ? 4 : 0),
     judgeMaxTokens: flags.judgeMaxTokens,
     ...completionLimitOf(flags.completionMaxTokens ?? strategy.completionMaxTokens),
-    concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : 64),
+    concurrency: flags.concurrency ?? (demo ? DEMO.concurrency : DEFAULT_CONCURRENCY),
     epsilon: flags.epsilon,
     proof: demo ? false : flags.proof,
     seed: flags.seed,
