@@ -4,7 +4,8 @@
  * binomial) never leak into other users of mathjs.
  */
 import { createRequire } from 'node:module';
-import type { BigNumber, EvalFunction, MathJsInstance } from 'mathjs';
+import path from 'node:path';
+import type { BigNumber, EvalFunction, FactoryFunctionMap, MathJsInstance } from 'mathjs';
 import { remember } from './bounded.ts';
 import { latexToMathjs, type Translation } from './latex-to-mathjs.ts';
 
@@ -29,8 +30,7 @@ let instances: Instances | null = null;
  */
 function mathjs(): Instances {
   if (instances !== null) return instances;
-  const { all, create } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
-  if (all === undefined) throw new Error('mathjs exports no factory functions');
+  const { all, create } = loadFactories();
   const math = create(all, {});
   const realGamma = (x: number): number => {
     const v: unknown = math.gamma(x);
@@ -48,6 +48,28 @@ function mathjs(): Instances {
   );
   instances = { math, big: create(all, { number: 'BigNumber', precision: 1000 }), precise: create(all, { number: 'BigNumber', precision: 60 }) };
   return instances;
+}
+
+/**
+ * mathjs's factories and `create`, without its default instance. The package
+ * entry builds that instance eagerly, every function of it (28 MB of heap, 66
+ * MB of RSS), and the grader never uses it: it makes its own three, whose
+ * functions are built on first use. So the two modules are required by path
+ * (the package's `exports` map names neither); a mathjs whose layout differs
+ * gets the entry instead.
+ */
+function loadFactories(): { all: FactoryFunctionMap; create: typeof import('mathjs').create } {
+  const require = createRequire(import.meta.url);
+  let loaded: Partial<Pick<typeof import('mathjs'), 'all' | 'create'>>;
+  try {
+    const lib = path.dirname(require.resolve('mathjs'));
+    loaded = { all: require(path.join(lib, 'factoriesAny.js')), create: require(path.join(lib, 'core', 'create.js')).create };
+  } catch {
+    loaded = require('mathjs');
+  }
+  const { all, create } = loaded;
+  if (all === undefined || typeof create !== 'function') throw new Error('mathjs exports no factory functions');
+  return { all, create };
 }
 
 /**
