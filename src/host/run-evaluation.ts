@@ -28,7 +28,7 @@ import { prepareEndpoints } from './endpoints.ts';
 import { createLlmCall, promptBudget } from './llm-call.ts';
 import { createCallRanks } from './call-ranks.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
-import { createPool, type Pool } from '../pool/pool.ts';
+import { createPool } from '../pool/pool.ts';
 import type { Problem } from '../input/problems.ts';
 import { showProgress } from '../observers/progress.ts';
 import { hashOf } from '../kernel/prng.ts';
@@ -75,10 +75,10 @@ export interface RunOutcome {
 }
 
 
-/** Warns before anything is sent about questions that alone exceed the prompt budget: their calls will not be sent. */
-async function warnUnfit(pool: Pool, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
+/** Warns before anything is sent about questions that alone exceed the prompt budget (`counts`: their tokens): their calls will not be sent. */
+async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
   const budget = promptBudget(config.maxTokens);
-  const counts = await pool.countTokens(problems.map((problem) => problem.question));
+  const counts = await counting;
   const unfit = problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : []));
   if (unfit.length === 0) return;
   io.stderr(
@@ -107,12 +107,20 @@ export async function runEvaluation(
   } = {},
 ): Promise<RunOutcome> {
   const strategy = options.strategy ?? strategyNamed(config.strategy);
-  // Before any call is in flight: the first grade would otherwise load mathjs mid-traffic.
-  preloadMathjs();
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
-    const endpoints = await prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
+    // First, so that its thread starts and loads the tokenizer (about 0.45 s) while mathjs, the
+    // endpoints and the store get ready, rather than after them, before the first call.
+    const pool = createPool({ encoding: config.tokenizer });
+    cleanups.push(() => pool.close());
+    const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
+    // Awaited below, after the checks that come first; a failure is reported there.
+    questionTokens.catch(() => {});
+    const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
+    // Before any call is in flight (the first grade would otherwise load mathjs mid-traffic), while the endpoints answer.
+    preloadMathjs();
+    const endpoints = await checkingEndpoints;
     cleanups.push(() => endpoints.sim?.close());
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let simulated = endpoints.simulated;
@@ -154,9 +162,7 @@ export async function runEvaluation(
     const starts = options.resume ? await loadStarts(store, problems.length) : null;
     const inputs = toProblemInputs(runId, config, problems, starts);
 
-    const pool = createPool({ encoding: config.tokenizer });
-    cleanups.push(() => pool.close());
-    await warnUnfit(pool, problems, config, io);
+    await warnUnfit(questionTokens, problems, config, io);
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
