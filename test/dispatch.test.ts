@@ -145,8 +145,19 @@ describe('server load', () => {
     const now = limit.limit;
     limit.onReading({ running: 100, waiting: 0 }, 100);
     expect(limit.limit).toBe(now);
-    // Never below one.
-    limit.onReading({ running: 0, waiting: 10_000 }, 5);
+  });
+
+  test('on a server shared with another client, whose requests wait beyond all of ours, the limit does not yield to them', () => {
+    const limit = createLoadLimit(800);
+    limit.onReading({ running: 260, waiting: 540 }, 800);
+    const alone = limit.limit;
+    expect(alone).toBe(800 - 540 + marginOf(260));
+    // Another client queues 400: more wait than we have in flight, so they are not all ours.
+    limit.onReading({ running: 260, waiting: 400 + 10 }, alone);
+    expect(limit.limit).toBeGreaterThan(alone);
+    // 60 waiting against 40 of ours left: but 300 were ours while the server counted (the rest
+    // ended as it answered), so the queue can be all ours, and the limit drops, to its floor.
+    limit.onReading({ running: 260, waiting: 60 }, 40, 300);
     expect(limit.limit).toBe(1);
   });
 

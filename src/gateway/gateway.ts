@@ -296,11 +296,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function readLoad(state: EndpointState): Promise<void> {
     if (state.metrics.state !== 'no') {
       state.metrics.pending = true;
+      // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
+      const before = state.inFlight;
       const load = await readServerLoad(metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
       state.metrics.pending = false;
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
-        state.load.onReading(load, state.inFlight);
+        state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
         return;
       }
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.

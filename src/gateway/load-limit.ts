@@ -10,6 +10,8 @@
  * margin, our limit drops by the excess; when (nearly) none wait and our
  * calls fill the limit, it grows by an eighth, so a server that frees room
  * (sequences finish, KV cache frees) is filled again within a few readings.
+ * Requests waiting beyond all of our calls are another client's: against
+ * those the limit grows as if none waited (see onReading).
  */
 import type { ServerLoad } from './server-load.ts';
 
@@ -21,8 +23,11 @@ export interface LoadLimit {
   readonly limit: number;
   /** The last reading, for progress and metrics; null before the first. */
   readonly last: LoadReading | null;
-  /** A reading taken while `inFlight` of our calls were on the server. */
-  onReading(reading: LoadReading, inFlight: number): void;
+  /**
+   * A reading taken while `inFlight` of our calls were on the server (and at
+   * most `oursAtMost` while it answered; by default `inFlight`).
+   */
+  onReading(reading: LoadReading, inFlight: number, oursAtMost?: number): void;
 }
 
 /** Calls allowed to wait in a server's own queue: enough that a finished sequence is replaced at once. */
@@ -42,11 +47,20 @@ export function createLoadLimit(max: number): LoadLimit {
     get last() {
       return last;
     },
-    onReading(reading, inFlight) {
+    onReading(reading, inFlight, oursAtMost = inFlight) {
       last = reading;
       const margin = marginOf(reading.running);
-      if (reading.waiting > margin) limit = Math.max(1, Math.min(limit, inFlight - (reading.waiting - margin)));
-      else if (reading.waiting * 2 <= margin && inFlight >= limit - margin) limit = Math.min(max, limit + Math.max(margin, Math.ceil(limit / 8)));
+      const grow = () => {
+        if (inFlight >= limit - margin) limit = Math.min(max, limit + Math.max(margin, Math.ceil(limit / 8)));
+      };
+      // More waiting than all our calls: other clients share the server. Its queue is first come
+      // first served, so holding ours back would only hand them our places, down to a call or two
+      // in flight; ours compete for it instead, as under --server-queue server. (Ours already
+      // streaming can be waiting again: a server short of KV cache preempts running sequences
+      // back into its queue, so only the whole of ours bounds what is ours there.)
+      if (reading.waiting - oursAtMost > margin) grow();
+      else if (reading.waiting > margin) limit = Math.max(1, Math.min(limit, inFlight - (reading.waiting - margin)));
+      else if (reading.waiting * 2 <= margin) grow();
     },
   };
 }
