@@ -529,7 +529,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         noUsage,
         reasoningDialects: { ...reasoningDialects },
         streamedChars,
-        latency: { firstTokenMs: firstTokenMs.summary(), generationMs: generationMs.summary() },
+        // Sorts two samples of up to 20,000 latencies: only when read (metrics.json), not on every
+        // progress redraw, which reads the counts above four times a second on a terminal.
+        get latency() {
+          return { firstTokenMs: firstTokenMs.summary(), generationMs: generationMs.summary() };
+        },
         endpoints: perEndpoint,
       };
     },
