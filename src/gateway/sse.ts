@@ -11,14 +11,14 @@
 import { APIError } from 'openai';
 
 /** The JSON payload of each `data:` event until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
-export async function* sseEvents(body: ReadableStream<Uint8Array>, headers: Headers): AsyncGenerator<unknown> {
+export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown> {
   const decoder = new TextDecoder();
   let pending = '';
   let data: string[] = [];
-  const reader = body.getReader();
+  const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await chunks.next();
       pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
       const lines = pending.split('\n');
       // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
@@ -42,6 +42,6 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>, headers: Head
       if (done) return;
     }
   } finally {
-    reader.releaseLock();
+    await chunks.return?.();
   }
 }
