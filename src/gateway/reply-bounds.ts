@@ -103,6 +103,9 @@ export function startWatchdog(options: { idleMs: number; totalMs: number | null;
  * TransformStream, each chunk cost a handful of promises, and building the
  * pipe cost more again on every call.
  */
+/** Why a body is given up before its end; one instance, since the fetch would otherwise build a DOMException (and its stack) for every call. */
+const READ_ENOUGH = new Error('the reply was read to its end marker');
+
 export async function* boundedBody(body: ReadableStream<Uint8Array>, cap: number, watchdog: Watchdog): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = body.getReader();
   let size = 0;
@@ -125,7 +128,7 @@ export async function* boundedBody(body: ReadableStream<Uint8Array>, cap: number
     }
   } finally {
     // Left before its end (the reader had enough, or failed): the rest is not wanted.
-    if (!ended) await reader.cancel().catch(() => {});
+    if (!ended) await reader.cancel(READ_ENOUGH).catch(() => {});
     reader.releaseLock();
   }
 }
