@@ -113,6 +113,17 @@ describe('fit', () => {
     expect(result.user).toBe(`${parts[0]?.text}\n\n${parts[2]?.text}`);
     expect(result.promptTokens).toBe(promptCount(system, result.user));
   });
+
+  test('a prompt changed in place after a fit is fitted anew, not answered from the first', async ({ pool }) => {
+    const parts = [wordPart('a', 20), wordPart('b', 20)];
+    const first = await pool.fit({ system, parts, budget: 10_000 });
+    parts[1] = wordPart('c', 40);
+    const second = await pool.fit({ system, parts, budget: 10_000 });
+    expect(second.user).toBe(`${parts[0]?.text}\n\n${parts[1]?.text}`);
+    expect(second.user).not.toBe(first.user);
+    (parts[0] as FitPart).text = 'a changed question';
+    expect((await pool.fit({ system, parts, budget: 10_000 })).user.startsWith('a changed question')).toBe(true);
+  });
 });
 
 describe('countTokens', () => {
