@@ -64,10 +64,10 @@ export const capacityBenchmark: Benchmark = {
     const file = await writeBenchProblems(dir, problems);
     const base = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
     // The simulated server runs 200 times faster than real time: its load is read every 25 ms (5 simulated s), as a real one every 500 ms would be read against calls that last minutes.
-    const variants: Array<{ name: string; args: string[]; judge?: boolean }> = [
+    const variants: Array<{ name: string; args: string[] }> = [
       { name: 'tmas (pipelined, held in tmas by rank)', args: ['--judge-passes', '0'] },
       { name: 'asyncio-like (barrier, server queue)', args: ['--judge-passes', '0', '--schedule', 'barrier', '--server-queue', 'server', '--dispatch-order', 'fifo'] },
-      { name: 'tmas with --judge-passes 4', args: ['--judge-passes', '4'], judge: true },
+      { name: 'tmas with --judge-passes 4', args: ['--judge-passes', '4'] },
       { name: 'ablation: pipelined, server queue (before)', args: ['--judge-passes', '0', '--server-queue', 'server', '--dispatch-order', 'fifo'] },
       { name: 'ablation: pipelined, held in tmas, fifo', args: ['--judge-passes', '0', '--dispatch-order', 'fifo'] },
       { name: 'ablation: barrier, held in tmas by rank', args: ['--judge-passes', '0', '--schedule', 'barrier'] },

@@ -96,6 +96,9 @@ export function startWatchdog(options: { idleMs: number; totalMs: number | null;
   };
 }
 
+/** Why a body is given up before its end; one instance, since the fetch would otherwise build a DOMException (and its stack) for every call. */
+const READ_ENOUGH = new Error('the reply was read to its end marker');
+
 /**
  * The body's chunks, touching the watchdog on each, failing (and dropping the
  * connection) once more than `cap` bytes arrived, so memory stays bounded
@@ -103,9 +106,6 @@ export function startWatchdog(options: { idleMs: number; totalMs: number | null;
  * TransformStream, each chunk cost a handful of promises, and building the
  * pipe cost more again on every call.
  */
-/** Why a body is given up before its end; one instance, since the fetch would otherwise build a DOMException (and its stack) for every call. */
-const READ_ENOUGH = new Error('the reply was read to its end marker');
-
 export async function* boundedBody(body: ReadableStream<Uint8Array>, cap: number, watchdog: Watchdog): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = body.getReader();
   let size = 0;

@@ -75,7 +75,7 @@ export interface RunOutcome {
 }
 
 
-/** Warns before anything is sent about questions that alone exceed the prompt budget (`counts`: their tokens): their calls will not be sent. */
+/** Warns before anything is sent about questions that alone exceed the prompt budget (`counting`: their tokens): their calls will not be sent. */
 async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
   const budget = promptBudget(config.maxTokens);
   const counts = await counting;
