@@ -4,6 +4,7 @@
  * at the same concurrency, with no actors, no pool and no store.
  */
 import OpenAI from 'openai';
+import type { HttpTransport } from '../gateway/http-transport.ts';
 import path from 'node:path';
 import { Store, type CallRecord } from '../store/store.ts';
 
@@ -22,9 +23,14 @@ export async function readJournaledRequests(outputDir: string): Promise<Journale
   }
 }
 
-/** Sends every request once, `concurrency` at a time; resolves with wall and CPU milliseconds. */
-export async function sendRaw(baseUrl: string, requests: JournaledRequest[], concurrency: number): Promise<{ wallMs: number; cpuMs: number; calls: number }> {
-  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench', maxRetries: 0, timeout: 600_000 });
+/** Sends every request once, `concurrency` at a time, with the client's default fetch unless one is given; resolves with wall and CPU milliseconds. */
+export async function sendRaw(
+  baseUrl: string,
+  requests: JournaledRequest[],
+  concurrency: number,
+  fetch?: HttpTransport['fetch'],
+): Promise<{ wallMs: number; cpuMs: number; calls: number }> {
+  const client = new OpenAI({ baseURL: baseUrl, apiKey: 'bench', maxRetries: 0, timeout: 600_000, ...(fetch === undefined ? {} : { fetch }) });
   let next = 0;
   const cpu = process.cpuUsage();
   const started = performance.now();

@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
+import { createHttpTransport } from './http-transport.ts';
 import { describeFailure } from './retry.ts';
 
 /** A model as `/v1/models` lists it. */
@@ -48,7 +49,9 @@ export async function checkEndpoints(
 
 /** The models one base URL lists; a UserError (TMAS_ENDPOINT) naming the flag when it does not answer. */
 async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): Promise<ListedModel[]> {
-  const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs });
+  // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
+  const transport = createHttpTransport();
+  const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
   try {
     const ids: ListedModel[] = [];
     for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
@@ -61,6 +64,8 @@ async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): 
         'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
       { cause: error },
     );
+  } finally {
+    transport.close();
   }
 }
 

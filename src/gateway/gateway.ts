@@ -18,7 +18,7 @@ import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
-import { fetchWithBoundedErrors } from './bounded-errors.ts';
+import { createHttpTransport, type TransportResponse } from './http-transport.ts';
 import { createLatencySample, type LatencySummary } from './latency-sample.ts';
 import { rejectsChatDialect } from './dialect.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
@@ -211,6 +211,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const serverQueue = options.serverQueue ?? 'short';
   let sequence = 0;
   const clients = new Map<string, OpenAI>();
+  const transport = createHttpTransport();
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const downAfter = options.downAfter ?? DEFAULT_DOWN_AFTER;
   const endpoints = new Map<string, EndpointState>();
@@ -298,7 +299,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       state.metrics.pending = true;
       // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
       const before = state.inFlight;
-      const load = await readServerLoad(metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
+      const load = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
       state.metrics.pending = false;
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
@@ -370,7 +371,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     let client = clients.get(id);
     if (!client) {
       // Retries are ours: we count them, honour Retry-After and release the slot while waiting.
-      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(options.timeoutMs), fetch: fetchWithBoundedErrors });
+      client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: Math.ceil(options.timeoutMs), fetch: transport.fetch });
       clients.set(id, client);
     }
     return client;
@@ -391,8 +392,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
         .asResponse();
       watchdog.touch();
-      if (!response.body) throw new ReplyError('malformed', 'the response has no body');
-      const bytes = boundedBody(response.body, replyByteCap(request.maxTokens, stream), watchdog);
+      // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
+      const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
       const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk>;
@@ -540,6 +541,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     down,
     close: () => {
       if (poller !== null) clearInterval(poller);
+      transport.close();
     },
   };
 }

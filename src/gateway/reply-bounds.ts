@@ -96,40 +96,23 @@ export function startWatchdog(options: { idleMs: number; totalMs: number | null;
   };
 }
 
-/** Why a body is given up before its end; one instance, since the fetch would otherwise build a DOMException (and its stack) for every call. */
-const READ_ENOUGH = new Error('the reply was read to its end marker');
-
 /**
  * The body's chunks, touching the watchdog on each, failing (and dropping the
  * connection) once more than `cap` bytes arrived, so memory stays bounded
- * while a reply arrives. A plain reader loop: piped through a
- * TransformStream, each chunk cost a handful of promises, and building the
- * pipe cost more again on every call.
+ * while a reply arrives. A reader that stops early returns the body's
+ * iterator, which tells the transport the rest is not wanted.
  */
-export async function* boundedBody(body: ReadableStream<Uint8Array>, cap: number, watchdog: Watchdog): AsyncGenerator<Uint8Array, void, undefined> {
-  const reader = body.getReader();
+export async function* boundedBody(body: AsyncIterable<Uint8Array>, cap: number, watchdog: Watchdog): AsyncGenerator<Uint8Array, void, undefined> {
   let size = 0;
-  let ended = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        return;
-      }
-      watchdog.touch();
-      size += value.byteLength;
-      if (size > cap) {
-        const error = new ReplyError('malformed', `the reply exceeded ${cap} bytes, more than its completion limit explains`);
-        watchdog.fail(error);
-        throw error;
-      }
-      yield value;
+  for await (const value of body) {
+    watchdog.touch();
+    size += value.byteLength;
+    if (size > cap) {
+      const error = new ReplyError('malformed', `the reply exceeded ${cap} bytes, more than its completion limit explains`);
+      watchdog.fail(error);
+      throw error;
     }
-  } finally {
-    // Left before its end (the reader had enough, or failed): the rest is not wanted.
-    if (!ended) await reader.cancel(READ_ENOUGH).catch(() => {});
-    reader.releaseLock();
+    yield value;
   }
 }
 

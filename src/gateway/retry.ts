@@ -4,6 +4,7 @@
  * in `Retry-After` / `retry-after-ms`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ConnectionLostError } from './http-transport.ts';
 import { ReplyError } from './reply-bounds.ts';
 
 /** How a failed attempt is classified. */
@@ -15,6 +16,8 @@ export function classifyFailure(error: unknown): FailureKind {
   // A reply past its idle or total limit, over its size cap, or a stream cut short.
   if (error instanceof ReplyError) return 'transient';
   if (error instanceof APIConnectionError) return 'transient';
+  // A reset or a close while the body arrived (http-transport.ts).
+  if (error instanceof ConnectionLostError) return 'transient';
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     if (status === 400 && isContextLengthError(error)) return 'context-length';
@@ -25,10 +28,6 @@ export function classifyFailure(error: unknown): FailureKind {
   }
   // A 200 whose body is not JSON surfaces as a SyntaxError from the client.
   if (error instanceof SyntaxError) return 'transient';
-  // A connection reset while the body streams in surfaces as undici's `TypeError: terminated`.
-  if (error instanceof TypeError && (error.message === 'terminated' || (error.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET')) {
-    return 'transient';
-  }
   if (error instanceof Error && error.name === 'AbortError') return 'aborted';
   return 'fatal';
 }
@@ -78,10 +77,10 @@ export function describeFailure(error: unknown): string {
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
 export function failureLabel(error: unknown): string {
   if (error instanceof ReplyError) return error.fault;
+  if (error instanceof ConnectionLostError) return 'reset';
   if (error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof APIConnectionError) return 'connection';
   if (error instanceof APIError && error.status !== undefined) return String(error.status);
   if (error instanceof SyntaxError) return 'malformed';
-  if (error instanceof TypeError) return 'reset';
   return 'other';
 }

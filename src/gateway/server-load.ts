@@ -4,6 +4,7 @@
  * with `--enable-metrics`). Read at the server's root: a base URL
  * `http://host:8000/v1` is read at `http://host:8000/metrics`.
  */
+import type { HttpTransport } from './http-transport.ts';
 
 /** One reading of a server's load. */
 export interface ServerLoad {
@@ -63,16 +64,12 @@ export function metricsUrlOf(baseUrl: string): string {
  * Reads a server's load. Resolves null when the server has no usable
  * metrics (no route, another format, too large, too slow); never rejects.
  */
-export async function readServerLoad(metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
+export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
   try {
-    const response = await fetch(metricsUrl, { headers, signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
-    if (!response.ok || response.body === null) {
-      await response.body?.cancel();
-      return null;
-    }
+    const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
     const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > MAX_METRICS_BYTES) {
-      await response.body.cancel();
+    if (!response.ok || declared > MAX_METRICS_BYTES) {
+      response.body.cancel();
       return null;
     }
     const chunks: Uint8Array[] = [];

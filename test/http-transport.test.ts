@@ -1,0 +1,211 @@
+/**
+ * The gateway's HTTP transport (src/gateway/http-transport.ts), seen through
+ * calls: connections kept across calls, given up when a reply will not end,
+ * dropped on an abort; compressed replies and redirects handled as fetch
+ * would. Each server here is a plain HTTP server of the test.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import { chatChunkEvent, chatCompletionBody } from './fixtures.ts';
+
+interface TestServer {
+  url: string;
+  /** Connections that carried a completion request so far, and connections still open. */
+  connections: () => number;
+  open: () => number;
+  /** The path and body of every request, in order. */
+  requests: { path: string; body: string }[];
+  close: () => Promise<void>;
+}
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
+  const sockets = new Set<Socket>();
+  // The gateway's load reads (GET /metrics) go through a connection of their own.
+  const calling = new Set<Socket>();
+  const requests: TestServer['requests'] = [];
+  const server = createServer((req, res) => {
+    if (req.url?.endsWith('/metrics')) {
+      res.writeHead(404).end();
+      return;
+    }
+    calling.add(req.socket);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      requests.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      handler(req, res);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    connections: () => calling.size,
+    open: () => sockets.size,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function call(url: string, seed = 1): CompletionRequest {
+  return {
+    endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'sim' },
+    messages: [
+      { role: 'system', content: 'You are a careful solver.' },
+      { role: 'user', content: `What is ${seed} + 1?` },
+    ],
+    maxTokens: 100,
+    seed,
+  };
+}
+
+/** A streamed reply of `text` in two chunks, then `[DONE]`. */
+function streamReply(res: ServerResponse, text: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(chatChunkEvent({ role: 'assistant', content: text.slice(0, 2) }));
+  res.write(chatChunkEvent({ content: text.slice(2) }, 'stop'));
+  res.write('data: [DONE]\n\n');
+}
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('connections', () => {
+  test('streamed calls one after another reuse their connections', async () => {
+    const server = await serve((_req, res) => {
+      streamReply(res, 'The answer is 2.');
+      res.end();
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
+    try {
+      for (let seed = 1; seed <= 20; seed++) {
+        expect((await gateway.complete(call(server.url, seed))).content).toBe('The answer is 2.');
+      }
+      // Not always one: a call may start while the last reply's end is still being read off its connection.
+      expect(server.connections()).toBeLessThan(5);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a stream that goes on after [DONE] completes the call at once; its connection is dropped, not reused', async () => {
+    const server = await serve((_req, res) => {
+      streamReply(res, 'The answer is 2.');
+      // A broken server: the stream stays open and keeps sending comments.
+      const beat = setInterval(() => res.write(`: ${'x'.repeat(4096)}\n\n`), 20);
+      res.on('close', () => clearInterval(beat));
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 60_000, maxRetries: 0 });
+    try {
+      expect((await gateway.complete(call(server.url, 1))).content).toBe('The answer is 2.');
+      expect((await gateway.complete(call(server.url, 2))).content).toBe('The answer is 2.');
+      // Each call needed a connection of its own, and neither is left open.
+      expect(server.connections()).toBe(2);
+      await until(() => server.open() === 0);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('an aborted call closes its connection while the reply streams', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const beat = setInterval(() => res.write(chatChunkEvent({ content: 'more ' })), 20);
+      res.on('close', () => clearInterval(beat));
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 60_000, maxRetries: 0 });
+    try {
+      const controller = new AbortController();
+      const calling = gateway.complete(call(server.url), { signal: controller.signal });
+      await until(() => gateway.stats.streamedChars > 0);
+      controller.abort(new Error('stopped by the test'));
+      await expect(calling).rejects.toThrow('stopped by the test');
+      await until(() => server.open() === 0);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
+
+describe('broken connections', () => {
+  test.each([true, false])('a connection reset while the reply arrives is retried and counted as a reset (streamed: %s)', async (stream) => {
+    let attempts = 0;
+    const server = await serve((_req, res) => {
+      attempts++;
+      if (attempts > 1) {
+        if (stream) streamReply(res, 'Second time lucky: 2.');
+        else res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(stream ? undefined : chatCompletionBody('Second time lucky: 2.'));
+        return;
+      }
+      // Headers that promise a long body, a piece of it, then the socket goes.
+      res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json', 'content-length': '100000' });
+      res.write(stream ? chatChunkEvent({ role: 'assistant', content: 'Sec' }) : '{"id":"x",');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 2, stream, backoff: { baseMs: 1, capMs: 5 } });
+    try {
+      expect((await gateway.complete(call(server.url))).content).toBe('Second time lucky: 2.');
+      expect(gateway.stats.retriesByCause).toEqual({ reset: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
+
+describe('what fetch would do', () => {
+  test('a gzip-compressed whole reply is decoded', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(chatCompletionBody('Compressed, and still 2.')));
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0, stream: false });
+    try {
+      expect((await gateway.complete(call(server.url))).content).toBe('Compressed, and still 2.');
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a 307 redirect is followed with the same body', async () => {
+    const server = await serve((req, res) => {
+      if (!req.url?.startsWith('/moved')) {
+        res.writeHead(307, { location: `/moved${req.url}` }).end();
+        return;
+      }
+      streamReply(res, 'Found it: 2.');
+      res.end();
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
+    try {
+      expect((await gateway.complete(call(server.url))).content).toBe('Found it: 2.');
+      const [first, second] = server.requests;
+      expect(second?.path).toBe('/moved/v1/chat/completions');
+      expect(second?.body).toBe(first?.body);
+      expect(JSON.parse(second?.body ?? '{}')).toMatchObject({ model: 'tmas-sim', seed: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
