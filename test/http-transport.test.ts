@@ -170,6 +170,28 @@ describe('broken connections', () => {
       await server.close();
     }
   });
+  test('a kept connection the server closes as it is reused is not a failed call: the request goes out again on a new one', async () => {
+    const served = new Map<unknown, number>();
+    const server = await serve((req, res) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      // Every connection answers once; the next request on it finds it closed, as after a server's keep-alive timeout.
+      if (count > 1) {
+        req.socket.destroy();
+        return;
+      }
+      streamReply(res, 'Fresh connection: 2.');
+      res.end();
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
+    try {
+      for (let seed = 1; seed <= 5; seed++) expect((await gateway.complete(call(server.url, seed))).content).toBe('Fresh connection: 2.');
+      expect(gateway.stats.retries).toBe(0);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
 });
 
 describe('what fetch would do', () => {

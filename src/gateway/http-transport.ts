@@ -20,7 +20,9 @@
  *   its connection back when the rest is already here or follows at once,
  *   and drops it otherwise;
  * - a compressed reply is decompressed, and 307/308 redirects are followed as
- *   fetch would (a few hops, with the body sent again).
+ *   fetch would (a few hops, with the body sent again);
+ * - a request on a kept connection that the server had closed is sent again
+ *   on another connection, as the server never read it.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -33,6 +35,9 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Redirects followed before the last answer is returned as it is. */
 const MAX_REDIRECTS = 5;
+
+/** Times a request is sent again after kept connections turned out closed by the server. */
+const MAX_RESENDS = 64;
 
 /** How long a body left before its end may take to finish, and how much it may still send, before its connection is dropped instead of reused. */
 const DRAIN_MS = 1_000;
@@ -84,7 +89,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
   };
 
-  async function send(url: URL, init: RequestInit, redirects: number): Promise<TransportResponse> {
+  async function send(url: URL, init: RequestInit, redirects: number, resent = 0): Promise<TransportResponse> {
     const agent = agents[url.protocol as keyof typeof agents];
     if (agent === undefined) throw new TypeError(`unsupported protocol in ${url.href}: only http: and https: are`);
     const body = bodyBytes(init.body);
@@ -107,6 +112,10 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       reply = await answer;
     } catch (error) {
       release();
+      // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
+      // fails as soon as it is used, before the server read the request: sent again, on another one.
+      // After a pause every kept connection may be closed; each failure drops one.
+      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error) && !signal?.aborted) return send(url, init, redirects, resent + 1);
       throw error;
     }
     // From here a broken connection surfaces as the reply's error, where the body is read.
@@ -137,6 +146,11 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       agents['https:'].destroy();
     },
   };
+}
+
+function isClosedByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** The error a fetch rejects with on an abort: the signal's reason when it is an error, an AbortError otherwise. */
