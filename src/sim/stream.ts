@@ -33,7 +33,9 @@ function deltas(message: Body['choices'][number]['message'], size: number): Arra
 /** The fault of a stream, half-way through it. */
 export function strike(res: ServerResponse, fault: 'stall' | 'reset' | 'malformed' | null, hold: (res: ServerResponse) => void): void {
   if (fault === 'stall') hold(res);
-  else if (fault === 'reset') res.socket?.destroy();
+  // The reset comes once what was written left, as when a server dies mid-stream: destroyed at once, the
+  // socket could drop the whole reply unsent, which a client cannot tell from a kept connection closed idle.
+  else if (fault === 'reset') res.write('data: {"choices": [{"delta"', () => res.socket?.destroy());
   else res.end('data: {"choices": [{"delta": {"content": "cut\n\n');
 }
 
