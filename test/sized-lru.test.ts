@@ -16,6 +16,18 @@ describe('SizedLru', () => {
     expect([cache.get('a'), cache.get('c')]).toEqual([4, 3]);
   });
 
+  test('a read entry is spared once when its turn comes, then goes like the others unless read again', () => {
+    const cache = new SizedLru<string, number>(9);
+    for (const [index, key] of ['a', 'b', 'c'].entries()) cache.set(key, index, 3);
+    cache.get('a');
+    cache.set('d', 3, 3); // b goes: a was read, so it is spared and moves behind d
+    cache.set('e', 4, 3); // c goes
+    expect([cache.has('a'), cache.has('b'), cache.has('c')]).toEqual([true, false, false]);
+    cache.set('f', 5, 3); // d goes
+    cache.set('g', 6, 3); // a goes: not read since it was spared
+    expect(['a', 'd', 'e', 'f', 'g'].map((key) => cache.has(key))).toEqual([false, false, true, true, true]);
+  });
+
   test('also bounds the number of entries', () => {
     const cache = new SizedLru<number, number>(Number.POSITIVE_INFINITY, 2);
     for (let i = 0; i < 5; i++) cache.set(i, i, 1);
