@@ -488,7 +488,7 @@ describe('the event-stream reader', () => {
       const pieces: Uint8Array[] = [];
       for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
       const events: unknown[] = [];
-      for await (const event of sseEvents(bodyOf(pieces), new Headers())) events.push(event);
+      for await (const read of sseEvents(bodyOf(pieces), new Headers())) events.push(...read);
       expect(events).toEqual([{ n: 1, s: '数学😀' }, { n: 2 }, { n: 3 }]);
     }
     const failing = sseEvents(bodyOf([Buffer.from('data: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());

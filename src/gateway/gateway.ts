@@ -396,7 +396,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
-      const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk>;
+      const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
       const reply = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started() });
       if (reply.firstTokenMs !== null) {
         firstTokenMs.add(reply.firstTokenMs);

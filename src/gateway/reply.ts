@@ -43,11 +43,12 @@ export function fromWholeReply(response: ChatCompletion): Reply {
 }
 
 /**
- * Assembles streamed chunks. `onText` hears of every delta's size, for the
- * progress display's tokens per second; `onFirstEvent` of the first chunk.
+ * Assembles streamed chunks, given as the chunks of each read. `onText` hears
+ * of the text each read brought, for the progress display's tokens per
+ * second; `onFirstEvent` of the first read.
  */
 export async function fromStream(
-  chunks: AsyncIterable<ChatCompletionChunk>,
+  reads: AsyncIterable<ChatCompletionChunk[]>,
   options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void },
 ): Promise<Reply> {
   const content: string[] = [];
@@ -60,37 +61,39 @@ export async function fromStream(
   let model: string | null = null;
   let firstTokenMs: number | null = null;
   let first = true;
-  for await (const chunk of chunks) {
+  for await (const chunks of reads) {
     if (first) {
       // The server's first event comes when the request is scheduled and prefilled: it runs from now on.
       first = false;
       options.onFirstEvent?.();
     }
-    model ??= chunk.model ?? null;
-    if (chunk.usage) usage = usageOf(chunk.usage);
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    const delta = choice.delta as ReasoningFields | undefined;
     let chars = 0;
-    if (delta?.content) {
-      content.push(delta.content);
-      chars += delta.content.length;
-    }
-    if (typeof delta?.reasoning_content === 'string') {
-      sawReasoningContent = true;
-      reasoningContent.push(delta.reasoning_content);
-      chars += delta.reasoning_content.length;
-    }
-    if (typeof delta?.reasoning === 'string') {
-      sawReasoning = true;
-      reasoning.push(delta.reasoning);
-      chars += delta.reasoning.length;
+    for (const chunk of chunks) {
+      model ??= chunk.model ?? null;
+      if (chunk.usage) usage = usageOf(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta as ReasoningFields | undefined;
+      if (delta?.content) {
+        content.push(delta.content);
+        chars += delta.content.length;
+      }
+      if (typeof delta?.reasoning_content === 'string') {
+        sawReasoningContent = true;
+        reasoningContent.push(delta.reasoning_content);
+        chars += delta.reasoning_content.length;
+      }
+      if (typeof delta?.reasoning === 'string') {
+        sawReasoning = true;
+        reasoning.push(delta.reasoning);
+        chars += delta.reasoning.length;
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
     }
     if (chars > 0) {
       firstTokenMs ??= performance.now() - options.started;
       options.onText?.(chars);
     }
-    if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   if (finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
   const separated = separateReasoning(content.join(''), {

@@ -6,12 +6,13 @@
  * so a 130,000-token stream was copied hundreds of megabytes over and the
  * garbage held the event loop (p99 delay over a second at 64 such streams).
  * Here each read is decoded once and split on line ends; only the unfinished
- * last line is carried over.
+ * last line is carried over. The events of one read come out together: a
+ * generator's step costs a few promises, and a read holds dozens of events.
  */
 import { APIError } from 'openai';
 
-/** The JSON payload of each `data:` event until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown> {
+/** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
+export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
   const decoder = new TextDecoder();
   let pending = '';
   let data: string[] = [];
@@ -24,21 +25,26 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
       pending = done ? '' : (lines.pop() ?? '');
       if (done) lines.push('');
+      const events: unknown[] = [];
       for (const raw of lines) {
         const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (line === '') {
           if (data.length === 0) continue;
           const payload = data.join('\n');
           data = [];
-          if (payload === '[DONE]') return;
+          if (payload === '[DONE]') {
+            if (events.length > 0) yield events;
+            return;
+          }
           const event: unknown = JSON.parse(payload);
           if (typeof event === 'object' && event !== null && 'error' in event && event.error) throw new APIError(undefined, event.error as object, undefined, headers);
-          yield event;
+          events.push(event);
         } else if (line.startsWith('data:')) {
           data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
         }
         // `event:`, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
       }
+      if (events.length > 0) yield events;
       if (done) return;
     }
   } finally {
