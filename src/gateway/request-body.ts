@@ -17,8 +17,15 @@ import type { CompletionRequest } from './completion.ts';
 /** Serialises a value to JSON in UTF-8 bytes, off the main thread. */
 export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;
 
-/** Encoded messages of recent prompts, by user message (most prompts are a system message and a user message), up to about 32 M characters. */
-const recent = new SizedLru<string, { system: string; bytes: Promise<Uint8Array> }>(32 * 2 ** 20);
+/**
+ * Encoded messages of recent prompts, by user message (most prompts are a
+ * system message and a user message), up to about 4 M characters. The M
+ * verification requests of a candidate ask for their body together, before
+ * waiting for a slot, so a few entries serve them; the bytes live outside V8's
+ * heap and count in full in the process's memory (at 32 M characters the
+ * overhead benchmark peaked 40 MB higher).
+ */
+const recent = new SizedLru<string, { system: string; bytes: Promise<Uint8Array> }>(4 * 2 ** 20);
 
 /** How the completion limit and sampling are sent: `chat` (vLLM, SGLang, most servers) or `openai-reasoning` (OpenAI's o-series and gpt-5: `max_completion_tokens`, no sampling fields). */
 export type RequestDialect = 'chat' | 'openai-reasoning';
