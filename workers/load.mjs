@@ -9,7 +9,6 @@
 // not) and never touches the parent's module graph. `tsx/esm/api` resolves from
 // this file, so the working directory does not matter.
 import { setPriority } from 'node:os';
-import { register } from 'tsx/esm/api';
 
 // Pool threads run below the main thread's priority. The main thread is the
 // event loop: every reply, message and write waits on it, while a count or a
@@ -33,11 +32,11 @@ if (process.platform === 'linux') {
 await Promise.resolve();
 
 /**
- * tsx, registered by the first task whose module is TypeScript: a thread that
- * runs only plain-JS modules (the run's JSON encoder) never starts tsx's
- * loader thread.
+ * tsx, loaded and registered by the first task whose module is TypeScript: a
+ * thread that runs only plain-JS modules (the build's, src/build.mjs, or the
+ * run's JSON encoder) never loads tsx nor starts its loader thread.
  *
- * @type {ReturnType<typeof register> | null}
+ * @type {Promise<ReturnType<typeof import('tsx/esm/api').register>> | null}
  */
 let tsx = null;
 
@@ -47,10 +46,10 @@ let tsx = null;
  * @param {string} file
  * @returns {Promise<Record<string, unknown>>}
  */
-function importModule(file) {
+async function importModule(file) {
   if (!file.endsWith('.ts')) return import(file);
-  tsx ??= register({ namespace: 'tmas-worker' });
-  return tsx.import(file, import.meta.url);
+  tsx ??= import('tsx/esm/api').then(({ register }) => register({ namespace: 'tmas-worker' }));
+  return (await tsx).import(file, import.meta.url);
 }
 
 /** @type {Map<string, Promise<Record<string, unknown>>>} */

@@ -152,8 +152,10 @@ type CjsResolver = (request: string, ...rest: unknown[]) => string;
  */
 function resolveTmasToSelf(): void {
   if (selfImportRegistered) return;
-  register(new URL('./self-import.hooks.mjs', import.meta.url));
-  const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
+  // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
+  const entryUrl = new URL(new URL(import.meta.url).pathname.endsWith('.ts') ? '../index.ts' : '../index.js', import.meta.url);
+  register(new URL('./self-import.hooks.mjs', import.meta.url), { data: { entry: entryUrl.href } });
+  const entry = fileURLToPath(entryUrl);
   const cjs = Module as unknown as { _resolveFilename: CjsResolver };
   const resolveFilename = cjs._resolveFilename;
   cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));

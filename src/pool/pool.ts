@@ -113,8 +113,10 @@ export function defaultThreads(): number {
 // Every thread starts from the plain-JS shim, which makes the TypeScript worker
 // modules loadable whether or not this process runs under tsx or vitest.
 const LOADER = new URL('../../workers/load.mjs', import.meta.url);
-const TOKENIZE_WORKER = new URL('../../workers/tokenize.worker.ts', import.meta.url).href;
-const JACCARD_WORKER = new URL('../../workers/jaccard.worker.ts', import.meta.url).href;
+// The worker modules are TypeScript beside the sources, JavaScript in the build (src/build.mjs).
+const MODULE_EXTENSION = new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js';
+const TOKENIZE_WORKER = new URL(`../../workers/tokenize.worker${MODULE_EXTENSION}`, import.meta.url).href;
+const JACCARD_WORKER = new URL(`../../workers/jaccard.worker${MODULE_EXTENSION}`, import.meta.url).href;
 const JSON_WORKER = new URL('../../workers/json.worker.mjs', import.meta.url).href;
 
 /**

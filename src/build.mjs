@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `npm run build` (and `npm install`, through `prepare`): compiles src/,
+// machines/ and workers/ to plain JavaScript under dist/, with the few files
+// they read beside them, so that the `tmas` command runs without compiling
+// TypeScript in every process and thread. tsx stays the fallback: bin.mjs uses
+// dist/ only while it is newer than every source file, so an edit is never
+// run stale. What it saves, measured on 100 problems x 2 iterations x 8 x 8:
+// about 30 MB of peak RSS (tsx's loader threads and the sources it keeps) and
+// a third of the start-up.
+//
+// Types are not checked here (`npm run typecheck` does): the build only strips
+// them, and never fails on a type error.
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = path.join(ROOT, 'dist');
+/** Written last, with the time the build started: bin.mjs compares the sources with it (and names the same folders). */
+const BUILD_STAMP = path.join(DIST, '.built');
+/** The folders compiled, each to dist/<folder>. */
+const SOURCE_DIRS = ['src', 'machines', 'workers'];
+/** Files read at run time beside the modules, by paths relative to them. */
+const ASSETS = ['package.json', 'problems', 'src/viewer/browser'];
+
+let ts;
+try {
+  ts = (await import('typescript')).default;
+} catch {
+  // Installed without dev dependencies: the command runs through tsx instead.
+  console.log('tmas build: typescript is not installed; the tmas command will compile its sources as it runs (tsx)');
+  process.exit(0);
+}
+
+const started = new Date();
+rmSync(DIST, { recursive: true, force: true });
+
+const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+if (!parsed) throw new Error('tmas build: cannot read tsconfig.json');
+const inSources = (file) => SOURCE_DIRS.some((dir) => path.relative(path.join(ROOT, dir), file).split(path.sep)[0] !== '..');
+const program = ts.createProgram({
+  rootNames: parsed.fileNames.filter(inSources),
+  options: {
+    ...parsed.options,
+    noEmit: false,
+    outDir: DIST,
+    rootDir: ROOT,
+    // `./x.ts` in an import becomes `./x.js`, dynamic imports included.
+    rewriteRelativeImportExtensions: true,
+    noCheck: true,
+    declaration: false,
+    sourceMap: false,
+  },
+});
+const emitted = program.emit();
+const errors = emitted.diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
+if (emitted.emitSkipped || errors.length > 0) {
+  console.error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
+  console.error('tmas build: nothing usable was built; the tmas command will compile its sources as it runs (tsx)');
+  rmSync(DIST, { recursive: true, force: true });
+  process.exit(1);
+}
+
+// Plain-JS modules (the bin, worker shims, hooks) and the files modules read beside them.
+const LAUNCHERS = ['src/bin.mjs', 'src/build.mjs'];
+const mjsFiles = (dir) =>
+  readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.mjs'))
+    .map((name) => path.join(dir, name))
+    .filter((relative) => !LAUNCHERS.includes(relative.split(path.sep).join('/')));
+for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
+  const from = path.join(ROOT, relative);
+  if (!existsSync(from)) continue;
+  mkdirSync(path.dirname(path.join(DIST, relative)), { recursive: true });
+  cpSync(from, path.join(DIST, relative), { recursive: true });
+}
+
+// The benchmarks start the bin beside their own modules; inside the build that is this one.
+writeFileSync(path.join(DIST, 'src', 'bin.mjs'), "#!/usr/bin/env node\n// The tmas executable inside the build (src/build.mjs).\nawait import('./cli/main.js');\n");
+
+writeFileSync(BUILD_STAMP, `built ${started.toISOString()}\n`);
+// The start time, not the end: a source saved while this ran is newer, so it is not taken as built.
+utimesSync(BUILD_STAMP, started, started);
+console.log(`tmas build: dist/ in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);

@@ -1,0 +1,62 @@
+/**
+ * The build (src/build.mjs) and the bin's choice between it and the sources:
+ * on a copy of the checkout, so that the repository's own dist/ is untouched.
+ */
+import { execFile } from 'node:child_process';
+import { cp, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect } from 'vitest';
+import { REPO, test } from './fixtures.ts';
+
+const run = promisify(execFile);
+
+/** A copy of what the bin needs: sources, package.json, problems, and the repository's node_modules. */
+async function copyCheckout(dir: string): Promise<string> {
+  const copy = path.join(dir, 'tmas');
+  for (const entry of ['src', 'machines', 'workers', 'problems', 'package.json', 'tsconfig.json']) {
+    await cp(path.join(REPO, entry), path.join(copy, entry), { recursive: true });
+  }
+  await symlink(path.join(REPO, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
+async function version(copy: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), '--version'], { cwd: copy });
+  return stdout.trim();
+}
+
+describe('the build', () => {
+  test('the bin runs the build while it is current, and the sources once one of them is newer', async ({ dir }) => {
+    const copy = await copyCheckout(dir);
+    await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });
+    // The build reads the version from its own copy of package.json: marking it shows which tree ran.
+    const builtPackage = path.join(copy, 'dist', 'package.json');
+    const manifest = JSON.parse(await readFile(builtPackage, 'utf8')) as { version: string };
+    await writeFile(builtPackage, JSON.stringify({ ...manifest, version: '0.0.0-built' }));
+    expect(await version(copy)).toBe('0.0.0-built');
+
+    // An edited source, even one file deep in a folder: the build is stale, the sources run.
+    const edited = path.join(copy, 'machines', 'roles', 'solution.role.ts');
+    const later = new Date(Date.now() + 5_000);
+    await utimes(edited, later, later);
+    expect(await version(copy)).toBe(manifest.version);
+  });
+
+  test('a run from the build gives the results of a run from the sources', async ({ dir }) => {
+    const copy = await copyCheckout(dir);
+    await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });
+    const args = ['run', '--demo', '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '2', '--judge-passes', '0'];
+    const results: string[] = [];
+    for (const [name, env] of [
+      ['built', {}],
+      ['sources', { TMAS_FROM_SOURCES: '1' }],
+    ] as const) {
+      const output = path.join(dir, name);
+      await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), ...args, '--output-file', output], { cwd: copy, env: { ...process.env, ...env } });
+      results.push(await readFile(path.join(output, 'results.jsonl'), 'utf8'));
+    }
+    expect(results[0]).not.toBe('');
+    expect(results[0]).toBe(results[1]);
+  });
+});
