@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
+import { checkEndpoints } from '../src/gateway/check.ts';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import { chatChunkEvent, chatCompletionBody } from './fixtures.ts';
 
@@ -194,6 +195,21 @@ describe('broken connections', () => {
   });
 });
 
+describe('the endpoint check', () => {
+  test('a model list whose body stalls fails the check at its timeout, saying so', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"object":"list","data":[');
+    });
+    try {
+      const checking = checkEndpoints([{ endpoint: { baseUrl: server.url, model: 'tmas-sim', apiKey: 'k' }, flag: '--base-url' }], { timeoutMs: 500 });
+      await expect(checking).rejects.toThrow('no whole answer to GET /models within 0.5 s');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('what fetch would do', () => {
   test('a gzip-compressed whole reply is decoded', async () => {
     const server = await serve((_req, res) => {
@@ -203,6 +219,32 @@ describe('what fetch would do', () => {
     const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0, stream: false });
     try {
       expect((await gateway.complete(call(server.url))).content).toBe('Compressed, and still 2.');
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a compressed error page far over 64 KB fails the call with its status; the connection is dropped, nothing else breaks', async () => {
+    const page = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `<p>bad gateway ${i}</p>\n`).join(''));
+    const server = await serve((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      const compressed = gzipSync(page);
+      // In pieces, so that the reader stops while more is still coming.
+      let at = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        if (at >= compressed.length) return void res.end();
+        res.write(compressed.subarray(at, (at += 16_384)));
+        setTimeout(next, 5);
+      };
+      next();
+    });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
+    try {
+      await expect(gateway.complete(call(server.url))).rejects.toThrow(/502/);
+      // An error raised on the dropped connection's decoder would surface here as an unhandled error.
+      await until(() => server.open() === 0);
     } finally {
       gateway.close();
       await server.close();

@@ -52,14 +52,16 @@ async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): 
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
+  const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const ids: ListedModel[] = [];
-    for await (const model of client.models.list()) ids.push({ id: model.id, ownedBy: model.owned_by });
+    // The client's timeout ends at the headers: the signal bounds the body too.
+    for await (const model of client.models.list({ signal: deadline })) ids.push({ id: model.id, ownedBy: model.owned_by });
     return ids;
   } catch (error) {
     throw new UserError(
       'TMAS_ENDPOINT',
-      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
+      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
         `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
         'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
       { cause: error },

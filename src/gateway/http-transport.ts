@@ -27,7 +27,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
@@ -36,8 +36,14 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Redirects followed before the last answer is returned as it is. */
 const MAX_REDIRECTS = 5;
 
-/** Times a request is sent again after kept connections turned out closed by the server. */
-const MAX_RESENDS = 64;
+/**
+ * Times a request is sent again after a kept connection turned out closed by
+ * the server. Few: the agent drops a connection as soon as the server's close
+ * arrives, so only one that closed as it was taken fails this way (two, when
+ * the server closed several together); a server or proxy that resets requests
+ * it has read is left to the gateway's retries, which count and space them.
+ */
+const MAX_RESENDS = 2;
 
 /** How long a body left before its end may take to finish, and how much it may still send, before its connection is dropped instead of reused. */
 const DRAIN_MS = 1_000;
@@ -114,7 +120,6 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       release();
       // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
       // fails as soon as it is used, before the server read the request: sent again, on another one.
-      // After a pause every kept connection may be closed; each failure drops one.
       if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error) && !signal?.aborted) return send(url, init, redirects, resent + 1);
       throw error;
     }
@@ -215,7 +220,9 @@ function replyBody(reply: IncomingMessage, request: http.ClientRequest, release:
     if (ended || cancelled) return;
     cancelled = true;
     release();
-    drainOrDrop(reply, request);
+    // A compressed body's rest would have to go through its decoder to be drained: its connection is dropped.
+    if (decoded !== reply) request.destroy();
+    else drainOrDrop(reply, request);
   };
   async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
     let kept = 0;
@@ -267,11 +274,8 @@ function decompressed(reply: IncomingMessage): Readable {
           ? zlib.createBrotliDecompress()
           : null;
   if (decoder === null) return reply;
-  reply.on('error', (error) => decoder.destroy(error));
-  decoder.on('close', () => {
-    if (!reply.complete) reply.destroy();
-  });
-  return reply.pipe(decoder);
+  // A pipeline, not a pipe: an error on either side destroys both and reaches the reader, never the process.
+  return pipeline(reply, decoder, () => {});
 }
 
 /**
