@@ -4,28 +4,26 @@
 // source file; otherwise tsx compiles the TypeScript sources on the fly, so a
 // clean clone, an edited checkout or an install without dev dependencies runs
 // the sources as they are.
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildFingerprint } from './build-fingerprint.mjs';
 
-const ROOT = new URL('..', import.meta.url);
-const SOURCE_DIRS = ['src', 'machines', 'workers'];
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Whether dist/ holds a build of the sources as they are now. */
+/** Whether dist/ holds a build of the sources as they are now (src/build-fingerprint.mjs). */
 function builtIsCurrent() {
   let built;
   try {
-    built = statSync(new URL('dist/.built', ROOT)).mtimeMs;
+    built = readFileSync(new URL('../dist/.built', import.meta.url), 'utf8');
   } catch {
     return false;
   }
-  // About 300 files: a few milliseconds.
-  for (const dir of SOURCE_DIRS) {
-    const root = fileURLToPath(new URL(`${dir}/`, ROOT));
-    for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-      if (statSync(root + name).mtimeMs > built) return false;
-    }
+  try {
+    return built === buildFingerprint(ROOT);
+  } catch {
+    // A folder that cannot be read: the sources run, and say what is wrong if it matters.
+    return false;
   }
-  return true;
 }
 
 if (process.env.TMAS_FROM_SOURCES !== '1' && builtIsCurrent()) {

@@ -3,10 +3,11 @@
  * on a copy of the checkout, so that the repository's own dist/ is untouched.
  */
 import { execFile } from 'node:child_process';
-import { cp, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
+import { buildFingerprint } from '../src/build-fingerprint.mjs';
 import { REPO, test } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -41,6 +42,41 @@ describe('the build', () => {
     const later = new Date(Date.now() + 5_000);
     await utimes(edited, later, later);
     expect(await version(copy)).toBe(manifest.version);
+  });
+
+  test('the build counts as stale after an edit dated earlier, a deleted or added file, or a changed asset', async ({ dir }) => {
+    const copy = await copyCheckout(dir);
+    const restore: Array<() => Promise<void>> = [];
+    const edits: Array<[string, () => Promise<void>]> = [
+      [
+        'a source put back with an older time (cp -p, rsync -a)',
+        async () => {
+          const file = path.join(copy, 'src', 'kernel', 'version.ts');
+          await writeFile(file, (await readFile(file, 'utf8')).replace('version', 'VERSION'));
+          await utimes(file, new Date(2001, 0, 1), new Date(2001, 0, 1));
+        },
+      ],
+      [
+        'a deleted source',
+        async () => {
+          const file = path.join(copy, 'machines', 'roles', 'judge.role.ts');
+          const text = await readFile(file, 'utf8');
+          await rm(file);
+          // Put back once the fingerprint is taken, so that the sources still run below.
+          restore.push(() => writeFile(file, text));
+        },
+      ],
+      ["an editor's lock file, a dangling link", () => symlink('user@host.123', path.join(copy, 'src', 'cli', '.#main.ts'))],
+      ['a changed problem file', () => writeFile(path.join(copy, 'problems', 'demo.jsonl'), '{"problem_id":"1","question":"1+1?","answer":"2"}\n')],
+    ];
+    for (const [what, edit] of edits) {
+      const before = buildFingerprint(copy);
+      await edit();
+      expect(buildFingerprint(copy), what).not.toBe(before);
+    }
+    for (const undo of restore) await undo();
+    // And the bin still starts with the dangling link there.
+    expect(await version(copy)).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   test('a run from the build gives the results of a run from the sources', async ({ dir }) => {

@@ -1,0 +1,32 @@
+// What a build (src/build.mjs) is made of, as one string: the path, size and
+// modification time of every file it compiles or copies. The build writes it
+// to dist/.built; the bin (src/bin.mjs) runs dist/ only while the files give
+// the same string, so an edit, an added or deleted file, a file put back with
+// an older time (cp -p, rsync -a, tar) or a changed asset all send it back to
+// the sources. About 300 files: a few milliseconds.
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** Everything the build reads, relative to the checkout. */
+export const BUILD_INPUTS = ['src', 'machines', 'workers', 'problems', 'package.json', 'tsconfig.json'];
+
+/** The fingerprint of the build inputs under `root`, as they are now. */
+export function buildFingerprint(root) {
+  const lines = [];
+  const add = (relative, stat) => lines.push(`${relative}\t${stat.size}\t${stat.mtimeMs}`);
+  for (const input of BUILD_INPUTS) {
+    const stat = lstatSync(path.join(root, input), { throwIfNoEntry: false });
+    if (stat === undefined) {
+      lines.push(`${input}\tmissing`);
+    } else if (!stat.isDirectory()) {
+      add(input, stat);
+    } else {
+      for (const name of readdirSync(path.join(root, input), { recursive: true, encoding: 'utf8' }).sort()) {
+        // lstat: a dangling link (an editor's lock file) is a file like any other; one gone since the listing is left out.
+        const entry = lstatSync(path.join(root, input, name), { throwIfNoEntry: false });
+        if (entry !== undefined && !entry.isDirectory()) add(`${input}/${name}`, entry);
+      }
+    }
+  }
+  return lines.join('\n');
+}
