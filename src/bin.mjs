@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `tmas` executable. It runs the build in dist/ (src/build.mjs, run by
-// `npm install` and `npm run build`) while that build is newer than every
-// source file; otherwise tsx compiles the TypeScript sources on the fly, so a
-// clean clone, an edited checkout or an install without dev dependencies runs
-// the sources as they are.
+// `npm install` and `npm run build`) while the files it was built from are as
+// they were (src/build-fingerprint.mjs); otherwise tsx compiles the TypeScript
+// sources on the fly, so an edited checkout, a clone not yet built or an
+// install without dev dependencies runs the sources as they are.
+// TMAS_FROM_SOURCES=1 runs the sources whatever dist/ holds.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildFingerprint } from './build-fingerprint.mjs';

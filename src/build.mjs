@@ -4,9 +4,11 @@
 // they read beside them, so that the `tmas` command runs without compiling
 // TypeScript in every process and thread. tsx stays the fallback: bin.mjs uses
 // dist/ only while the sources are as they were built from
-// (src/build-fingerprint.mjs), so an edit is never run stale. What it saves, measured on 100 problems x 2 iterations x 8 x 8:
-// about 30 MB of peak RSS (tsx's loader threads and the sources it keeps) and
-// a third of the start-up.
+// (src/build-fingerprint.mjs), so an edit is never run stale. What it saves,
+// measured on 100 problems x 2 iterations x 8 x 8: 466-475 MB of peak RSS
+// through tsx against 388-412 MB from dist/ (tsx's loader threads, in the main
+// thread and each pool thread, and the compiled sources it keeps), and
+// `tmas --version` answers in 0.09 s instead of 0.21 s.
 //
 // Types are not checked here (`npm run typecheck` does): the build only strips
 // them, and never fails on a type error.
