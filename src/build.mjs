@@ -63,7 +63,8 @@ if (emitted.emitSkipped || errors.length > 0) {
   console.error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
   console.error('tmas build: nothing usable was built; the tmas command will compile its sources as it runs (tsx)');
   rmSync(DIST, { recursive: true, force: true });
-  process.exit(1);
+  // Under `npm install` (prepare) a failed build must not fail the install: the sources still run.
+  process.exit(process.env.npm_lifecycle_event === 'prepare' ? 0 : 1);
 }
 
 // Plain-JS modules (the bin, worker shims, hooks) and the files modules read beside them.
