@@ -15,7 +15,7 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'an unknown flag', content: null, flags: ['--n-candidatez', '3'], says: /unknown option '--n-candidatez'/ },
   { name: 'ε outside [0, 1]', content: null, flags: ['--epsilon', '1.5'], says: /--epsilon.*1\.5/ },
   { name: 'N < 1', content: null, flags: ['--n-candidates', '0'], says: /--n-candidates.*0/ },
-  { name: 'an unreachable endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(from --base-url\)/ },
+  { name: 'an unreachable endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(from --base-url\): connection failed: connect ECONNREFUSED 127\.0\.0\.1:9\./ },
 ];
 
 describe('tmas run refuses bad input', () => {

@@ -70,6 +70,12 @@ export function backoffMs(attempt: number, error: unknown, options: BackoffOptio
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
+  // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
+  if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
+    const code = (error.cause as NodeJS.ErrnoException).code;
+    const cause = code !== undefined && !error.cause.message.includes(code) ? `${code}: ${error.cause.message}` : error.cause.message;
+    return `connection failed: ${cause}`.slice(0, 500);
+  }
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
 }
