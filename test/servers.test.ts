@@ -15,6 +15,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type CompletionRequest, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { requestBody } from '../src/gateway/request-body.ts';
+import { boundedBody, startWatchdog } from '../src/gateway/reply-bounds.ts';
 import { sseEvents } from '../src/gateway/sse.ts';
 import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
@@ -196,6 +197,27 @@ test('an error answer whose body never ends is cut at 64 KB: the call is retried
     gateway.close();
     await server.close();
   }
+});
+
+describe('reading a body already here', () => {
+  test('a body that arrived whole lets other callbacks run while it is read, not only after it', async () => {
+    // 8 MB in chunks that are all ready at once, as a fast server's event stream is.
+    async function* ready(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 512; i++) yield new Uint8Array(16 * 1024);
+    }
+    const watchdog = startWatchdog({ idleMs: 60_000, totalMs: null });
+    let read = 0;
+    let readWhenTimerRan = -1;
+    setImmediate(() => (readWhenTimerRan = read));
+    try {
+      for await (const chunk of boundedBody(ready(), 64 * 2 ** 20, watchdog)) read += chunk.byteLength;
+    } finally {
+      watchdog.dispose();
+    }
+    expect(read).toBe(8 * 2 ** 20);
+    expect(readWhenTimerRan).toBeGreaterThanOrEqual(0);
+    expect(readWhenTimerRan).toBeLessThan(read);
+  });
 });
 
 describe('streamed completions', () => {
