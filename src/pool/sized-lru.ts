@@ -1,3 +1,10 @@
+/** A value held, its size, and whether it was read since it was set or last spared. */
+interface Entry<V> {
+  value: V;
+  size: number;
+  read: boolean;
+}
+
 /**
  * A cache bounded by the total size of its values (and, optionally, by their
  * number) that lets the least recently used go first, by the clock rule: an
@@ -19,8 +26,15 @@
  */
 export class SizedLru<K, V> {
   // A Map iterates in insertion order, so its first key is the next to go (or to be spared).
-  private readonly entries = new Map<K, { value: V; size: number; read: boolean }>();
+  private readonly entries = new Map<K, Entry<V>>();
   private size = 0;
+  /**
+   * The clock's hand: one iterator kept across sets, since a fresh one starts
+   * over the holes every deletion leaves at the front (a run of spared entries
+   * cost its length squared). It visits entries added behind it, spared ones
+   * included, and everything before it is gone.
+   */
+  private hand: Iterator<[K, Entry<V>]> | null = null;
 
   constructor(
     private readonly maxSize: number,
@@ -45,17 +59,30 @@ export class SizedLru<K, V> {
     this.delete(key);
     this.entries.set(key, { value, size, read: false });
     this.size += size;
-    // Each pass spares an entry at most once (its mark is cleared), so the loop ends.
+    // Each entry is spared at most once (its mark is cleared), so the loop ends.
     while (this.size > this.maxSize || this.entries.size > this.maxEntries) {
-      const [oldest, entry] = this.entries.entries().next().value as [K, { value: V; size: number; read: boolean }];
-      this.entries.delete(oldest);
+      const oldest = this.nextInTurn();
+      if (oldest === undefined) break;
+      const [key, entry] = oldest;
+      this.entries.delete(key);
       if (entry.read) {
         entry.read = false;
-        this.entries.set(oldest, entry);
+        this.entries.set(key, entry);
       } else {
         this.size -= entry.size;
       }
     }
+  }
+
+  /** The entry under the hand, which then moves on; a hand that reached the end starts again at the front. */
+  private nextInTurn(): [K, Entry<V>] | undefined {
+    for (let fresh = 0; fresh < 2; fresh++) {
+      this.hand ??= this.entries.entries();
+      const step = this.hand.next();
+      if (!step.done) return step.value;
+      this.hand = null;
+    }
+    return undefined;
   }
 
   /** Forgets `key`; with `only`, only while it still holds that value (a failed promise, say). */
