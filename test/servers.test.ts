@@ -513,7 +513,9 @@ describe('the event-stream reader', () => {
       for await (const read of sseEvents(bodyOf(pieces), new Headers())) events.push(...read);
       expect(events).toEqual([{ n: 1, s: '数学😀' }, { n: 2 }, { n: 3 }]);
     }
-    const failing = sseEvents(bodyOf([Buffer.from('data: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());
+    // The events before the error, in the same read, still come out first.
+    const failing = sseEvents(bodyOf([Buffer.from('data: {"n":1}\n\ndata: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());
+    expect((await failing.next()).value).toEqual([{ n: 1 }]);
     await expect(failing.next()).rejects.toMatchObject({ message: expect.stringContaining('out of KV cache') });
   });
 });

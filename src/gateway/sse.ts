@@ -36,8 +36,21 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
             if (events.length > 0) yield events;
             return;
           }
-          const event: unknown = JSON.parse(payload);
-          if (typeof event === 'object' && event !== null && 'error' in event && event.error) throw new APIError(undefined, event.error as object, undefined, headers);
+          let event: unknown;
+          let failure: Error | null = null;
+          try {
+            event = JSON.parse(payload);
+          } catch (error) {
+            failure = error as Error;
+          }
+          if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
+            failure = new APIError(undefined, event.error as object, undefined, headers);
+          }
+          if (failure !== null) {
+            // The events before it in this read still reach the reader (its first token, its progress).
+            if (events.length > 0) yield events;
+            throw failure;
+          }
           events.push(event);
         } else if (line.startsWith('data:')) {
           data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
