@@ -11,7 +11,7 @@
 import { TmasError } from '../src/kernel/errors.ts';
 import { enqueueActions, setup } from 'xstate';
 import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/kernel/protocol.ts';
-import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
+import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';

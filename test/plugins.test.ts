@@ -13,7 +13,7 @@ import { loadProblems } from '../src/input/problems.ts';
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
-import { readLog, REPO, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 // As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
 const API = JSON.stringify('tmas');

@@ -15,7 +15,7 @@ import { createLoadLimit, type LoadLimit } from './load-limit.ts';
 import { metricsUrlOf, readServerLoad } from './server-load.ts';
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
-import { boundedBody, readAll, replyByteCap, ReplyError, startWatchdog } from './reply-bounds.ts';
+import { boundedBody, readAll, replyByteCap, startWatchdog } from './reply-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
 import { createHttpTransport, type TransportResponse } from './http-transport.ts';
