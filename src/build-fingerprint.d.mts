@@ -1,5 +1,8 @@
 /** Types of build-fingerprint.mjs, plain JavaScript so that the bin can use it before anything is compiled. */
 
+/** The folders the build compiles, each to dist/<folder>. */
+export declare const SOURCE_DIRS: readonly string[];
+
 /** Everything the build reads, relative to the checkout. */
 export declare const BUILD_INPUTS: readonly string[];
 

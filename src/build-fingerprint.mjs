@@ -7,8 +7,11 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
+/** The folders the build compiles, each to dist/<folder>. */
+export const SOURCE_DIRS = ['src', 'machines', 'workers'];
+
 /** Everything the build reads, relative to the checkout. */
-export const BUILD_INPUTS = ['src', 'machines', 'workers', 'problems', 'package.json', 'tsconfig.json'];
+export const BUILD_INPUTS = [...SOURCE_DIRS, 'problems', 'package.json', 'tsconfig.json'];
 
 /** The fingerprint of the build inputs under `root`, as they are now. */
 export function buildFingerprint(root) {

@@ -15,14 +15,12 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFingerprint } from './build-fingerprint.mjs';
+import { buildFingerprint, SOURCE_DIRS } from './build-fingerprint.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 /** Written last: the fingerprint of the sources as the build found them, which bin.mjs compares with theirs now. */
 const BUILD_STAMP = path.join(DIST, '.built');
-/** The folders compiled, each to dist/<folder>. */
-const SOURCE_DIRS = ['src', 'machines', 'workers'];
 /** Files read at run time beside the modules, by paths relative to them. */
 const ASSETS = ['package.json', 'problems', 'src/viewer/browser'];
 

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
-import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import { createGateway, type CompletionRequest, type Gateway, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { chatChunkEvent, chatCompletionBody } from './fixtures.ts';
 
 interface TestServer {
@@ -58,6 +58,22 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   };
 }
 
+/** Runs `body` with a test server answering by `handler` and a gateway made with `options`; closes both. */
+async function withGateway(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: GatewayOptions,
+  body: (gateway: Gateway, server: TestServer) => Promise<void>,
+): Promise<void> {
+  const server = await serve(handler);
+  const gateway = createGateway(options);
+  try {
+    await body(gateway, server);
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+}
+
 function call(url: string, seed = 1): CompletionRequest {
   return {
     endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'sim' },
@@ -88,68 +104,53 @@ async function until(condition: () => boolean, ms = 5000): Promise<void> {
 
 describe('connections', () => {
   test('streamed calls one after another reuse their connections', async () => {
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       streamReply(res, 'The answer is 2.');
       res.end();
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
       for (let seed = 1; seed <= 20; seed++) {
         expect((await gateway.complete(call(server.url, seed))).content).toBe('The answer is 2.');
       }
       // Not always one: a call may start while the last reply's end is still being read off its connection.
       expect(server.connections()).toBeLessThan(5);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 
   test('a stream that goes on after [DONE] completes the call at once; its connection is dropped, not reused', async () => {
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       streamReply(res, 'The answer is 2.');
       // A broken server: the stream stays open and keeps sending comments.
       const beat = setInterval(() => res.write(`: ${'x'.repeat(4096)}\n\n`), 20);
       res.on('close', () => clearInterval(beat));
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 60_000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 60_000, maxRetries: 0 }, async (gateway, server) => {
       expect((await gateway.complete(call(server.url, 1))).content).toBe('The answer is 2.');
       expect((await gateway.complete(call(server.url, 2))).content).toBe('The answer is 2.');
       // Each call needed a connection of its own, and neither is left open.
       expect(server.connections()).toBe(2);
       await until(() => server.open() === 0);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 
   test('an aborted call closes its connection while the reply streams', async () => {
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const beat = setInterval(() => res.write(chatChunkEvent({ content: 'more ' })), 20);
       res.on('close', () => clearInterval(beat));
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 60_000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 60_000, maxRetries: 0 }, async (gateway, server) => {
       const controller = new AbortController();
       const calling = gateway.complete(call(server.url), { signal: controller.signal });
       await until(() => gateway.stats.streamedChars > 0);
       controller.abort(new Error('stopped by the test'));
       await expect(calling).rejects.toThrow('stopped by the test');
       await until(() => server.open() === 0);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('broken connections', () => {
   test.each([true, false])('a connection reset while the reply arrives is retried and counted as a reset (streamed: %s)', async (stream) => {
     let attempts = 0;
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       attempts++;
       if (attempts > 1) {
         if (stream) streamReply(res, 'Second time lucky: 2.');
@@ -161,19 +162,15 @@ describe('broken connections', () => {
       res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json', 'content-length': '100000' });
       res.write(stream ? chatChunkEvent({ role: 'assistant', content: 'Sec' }) : '{"id":"x",');
       setTimeout(() => res.socket?.destroy(), 20);
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 2, stream, backoff: { baseMs: 1, capMs: 5 } });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 2, stream, backoff: { baseMs: 1, capMs: 5 } }, async (gateway, server) => {
       expect((await gateway.complete(call(server.url))).content).toBe('Second time lucky: 2.');
       expect(gateway.stats.retriesByCause).toEqual({ reset: 1 });
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
+
   test('a kept connection the server closes as it is reused is not a failed call: the request goes out again on a new one', async () => {
     const served = new Map<unknown, number>();
-    const server = await serve((req, res) => {
+    await withGateway((req, res) => {
       const count = (served.get(req.socket) ?? 0) + 1;
       served.set(req.socket, count);
       // Every connection answers once; the next request on it finds it closed, as after a server's keep-alive timeout.
@@ -183,15 +180,10 @@ describe('broken connections', () => {
       }
       streamReply(res, 'Fresh connection: 2.');
       res.end();
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
       for (let seed = 1; seed <= 5; seed++) expect((await gateway.complete(call(server.url, seed))).content).toBe('Fresh connection: 2.');
       expect(gateway.stats.retries).toBe(0);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 });
 
@@ -212,22 +204,17 @@ describe('the endpoint check', () => {
 
 describe('what fetch would do', () => {
   test('a gzip-compressed whole reply is decoded', async () => {
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipSync(chatCompletionBody('Compressed, and still 2.')));
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0, stream: false });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0, stream: false }, async (gateway, server) => {
       expect((await gateway.complete(call(server.url))).content).toBe('Compressed, and still 2.');
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 
   test('a compressed error page far over 64 KB fails the call with its status; the connection is dropped, nothing else breaks', async () => {
     const page = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `<p>bad gateway ${i}</p>\n`).join(''));
-    const server = await serve((_req, res) => {
+    await withGateway((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
       const compressed = gzipSync(page);
       // In pieces, so that the reader stops while more is still coming.
@@ -239,37 +226,27 @@ describe('what fetch would do', () => {
         setTimeout(next, 5);
       };
       next();
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
       await expect(gateway.complete(call(server.url))).rejects.toThrow(/502/);
       // An error raised on the dropped connection's decoder would surface here as an unhandled error.
       await until(() => server.open() === 0);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 
   test('a 307 redirect is followed with the same body', async () => {
-    const server = await serve((req, res) => {
+    await withGateway((req, res) => {
       if (!req.url?.startsWith('/moved')) {
         res.writeHead(307, { location: `/moved${req.url}` }).end();
         return;
       }
       streamReply(res, 'Found it: 2.');
       res.end();
-    });
-    const gateway = createGateway({ concurrency: 4, timeoutMs: 5000, maxRetries: 0 });
-    try {
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
       expect((await gateway.complete(call(server.url))).content).toBe('Found it: 2.');
       const [first, second] = server.requests;
       expect(second?.path).toBe('/moved/v1/chat/completions');
       expect(second?.body).toBe(first?.body);
       expect(JSON.parse(second?.body ?? '{}')).toMatchObject({ model: 'tmas-sim', seed: 1 });
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    });
   });
 });

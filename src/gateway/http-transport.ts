@@ -29,6 +29,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { readAll } from './reply-bounds.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -193,11 +194,7 @@ function responseOf(url: URL, reply: IncomingMessage, request: http.ClientReques
   }
   const status = reply.statusCode ?? 0;
   const body = replyBody(reply, request, release, signal, limit);
-  const read = async () => {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of body) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8');
-  };
+  const read = async () => (await readAll(body)).toString('utf8');
   return {
     ok: status >= 200 && status < 300,
     status,
