@@ -18,21 +18,21 @@ function replica(limit: number): Slots & { limit: number; drained: boolean } {
   return { inFlight: 0, limit, drained: false };
 }
 
-const rank = (lead: number, grading = false): CallRank => ({ grading, lead });
+const rank = (remaining: number, grading = false): CallRank => ({ grading, remaining });
 
 describe('dispatcher', () => {
-  test('held calls leave by rank: problems ahead of the slowest wait, the rest go by arrival; grading calls last', async () => {
+  test('held calls leave by rank: the problems with the most left first, equals by arrival; grading calls last', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10);
-    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
+    const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(4), sequence: 0, tieBreak: 0 });
     const order: string[] = [];
     const calls: Array<[string, CallRank]> = [
-      ['judge', rank(0, true)],
+      ['judge', rank(9, true)],
       ['two ahead', rank(2)],
-      ['one ahead', rank(1)],
-      ['verification a', rank(0)],
-      ['verification b', rank(0)],
-      ['solution', rank(0)],
+      ['one ahead', rank(3)],
+      ['verification a', rank(4)],
+      ['verification b', rank(4)],
+      ['solution', rank(4)],
     ];
     const sent = calls.map(([name, callRank], index) =>
       dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
@@ -53,7 +53,7 @@ describe('dispatcher', () => {
     const dispatcher = createDispatcher(10, 'fifo');
     const first = await dispatcher.admit({ pool: 'a', replicas: [server], rank: rank(0), sequence: 0, tieBreak: 0 });
     const order: number[] = [];
-    const sent = [rank(3), rank(1), rank(0, true)].map((callRank, index) =>
+    const sent = [rank(1), rank(3), rank(4, true)].map((callRank, index) =>
       dispatcher.admit({ pool: 'a', replicas: [server], rank: callRank, sequence: index + 1, tieBreak: 0 }).then((slot) => {
         order.push(index);
         queueMicrotask(() => dispatcher.release(slot));
@@ -110,7 +110,7 @@ describe('dispatcher', () => {
 });
 
 describe('server load', () => {
-  test("reads vLLM's and SGLang's gauges, summed over engines, and nothing from other pages", () => {
+  test("reads vLLM's and SGLang's gauges and token counters, summed over engines, and nothing from other pages", () => {
     const vllm = [
       '# HELP vllm:num_requests_running Number of requests in model execution batches.',
       '# TYPE vllm:num_requests_running gauge',
@@ -119,13 +119,16 @@ describe('server load', () => {
       'vllm:num_requests_waiting{engine="0",model_name="Qwen/Qwen3-32B"} 7.0',
       'vllm:num_requests_waiting{engine="1",model_name="Qwen/Qwen3-32B"} 0.0 1700000000000',
       'vllm:kv_cache_usage_perc{engine="0",model_name="Qwen/Qwen3-32B"} 0.93',
+      '# TYPE vllm:generation_tokens_total counter',
+      'vllm:generation_tokens_total{engine="0",model_name="Qwen/Qwen3-32B"} 1.5e+06',
+      'vllm:generation_tokens_total{engine="1",model_name="Qwen/Qwen3-32B"} 500000.0 1700000000250',
       'vllm:time_to_first_token_seconds_bucket{le="0.001",model_name="Qwen/Qwen3-32B"} 0.0',
     ].join('\n');
-    expect(parseServerLoad(vllm)).toEqual({ running: 220, waiting: 7, kvUsage: 0.93 });
+    expect(parseServerLoad(vllm)).toEqual({ running: 220, waiting: 7, kvUsage: 0.93, generationTokens: 2_000_000, generationTokensAtMs: 1_700_000_000_250 });
     const older = 'vllm:num_requests_running{model_name="m"} 3\nvllm:num_requests_waiting{model_name="m"} 1\nvllm:gpu_cache_usage_perc{model_name="m"} 0.5\n';
-    expect(parseServerLoad(older)).toEqual({ running: 3, waiting: 1, kvUsage: 0.5 });
-    const sglang = 'sglang:num_running_reqs{model_name="a b"} 64\nsglang:num_queue_reqs{model_name="a b"} 12\nsglang:token_usage{model_name="a b"} 0.8\n';
-    expect(parseServerLoad(sglang)).toEqual({ running: 64, waiting: 12, kvUsage: 0.8 });
+    expect(parseServerLoad(older)).toEqual({ running: 3, waiting: 1, kvUsage: 0.5, generationTokens: null, generationTokensAtMs: null });
+    const sglang = 'sglang:num_running_reqs{model_name="a b"} 64\nsglang:num_queue_reqs{model_name="a b"} 12\nsglang:token_usage{model_name="a b"} 0.8\nsglang:generation_tokens_total{model_name="a b"} 7557572\n';
+    expect(parseServerLoad(sglang)).toEqual({ running: 64, waiting: 12, kvUsage: 0.8, generationTokens: 7_557_572, generationTokensAtMs: null });
     expect(parseServerLoad('# nothing here\nhttp_requests_total 5\n')).toBeNull();
     expect(metricsUrlOf('http://gpu-1:8000/v1')).toBe('http://gpu-1:8000/metrics');
     expect(metricsUrlOf('http://gpu-1:8000/v1/')).toBe('http://gpu-1:8000/metrics');
@@ -193,19 +196,30 @@ describe('server load', () => {
     silent.ended();
   });
 
-  test('a call ranks by how far its problem is ahead of the slowest problem, beyond one iteration', () => {
-    const ranks = createCallRanks();
-    const rankOf = (problem: string, iteration: number, grading = false) => ranks.rankOf({ problem, iteration, grading });
-    expect(rankOf('p', 0)).toEqual(rank(0));
-    expect(rankOf('q', 0)).toEqual(rank(0));
-    expect(rankOf('p', 1)).toEqual(rank(0));
-    expect(rankOf('p', 2)).toEqual(rank(1));
-    expect(rankOf('p', 3, true)).toEqual(rank(2, true));
-    // The slowest catches up: p is within one iteration of it again.
-    expect(rankOf('q', 2)).toEqual(rank(0));
-    expect(rankOf('p', 3)).toEqual(rank(0));
-    // A late call of an older iteration is never ahead.
-    expect(rankOf('q', 1)).toEqual(rank(0));
+  test('a call ranks by what is left of its problem: iterations to go, times how long its calls run against the run\'s', () => {
+    const ranks = createCallRanks(4);
+    const remaining = (problem: string, iteration: number) => ranks.rankOf({ problem, iteration, grading: false }).remaining;
+    // Nothing known yet: iterations alone.
+    expect(remaining('p', 0)).toBe(4);
+    expect(remaining('q', 3)).toBe(1);
+    expect(ranks.rankOf({ problem: 'p', iteration: 1, grading: true })).toEqual(rank(3, true));
+    // p thinks three times as long as q: at the same iteration p goes first, by more as its calls add up.
+    for (let call = 0; call < 8; call++) {
+      ranks.record('p', 30_000);
+      ranks.record('q', 10_000);
+    }
+    expect(remaining('p', 2)).toBeGreaterThan(remaining('q', 2));
+    const early = remaining('p', 2) / remaining('q', 2);
+    for (let call = 0; call < 56; call++) {
+      ranks.record('p', 30_000);
+      ranks.record('q', 10_000);
+    }
+    expect(remaining('p', 2) / remaining('q', 2)).toBeGreaterThan(early);
+    // Shrunk toward the run's mean, the ratio stays under the raw 3; an iteration more to go still outweighs it.
+    expect(remaining('p', 2) / remaining('q', 2)).toBeLessThan(3);
+    expect(remaining('q', 0)).toBeGreaterThan(remaining('p', 3));
+    // A problem not seen yet counts as the run's mean.
+    expect(remaining('r', 2)).toBe(2);
   });
 });
 
@@ -257,7 +271,7 @@ describe('the gateway over HTTP', () => {
         rank: callRank,
       });
       // Four calls of iteration 3 reach the server; it says it runs 2 and queues 3 more than its margin.
-      const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(1))));
+      const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(3))));
       await until(() => server.held() === 4);
       load.waiting = 3 + marginOf(2);
       // Our share drops by the excess: one call at a time from now on, so the server sees them in the order sent.
@@ -266,9 +280,9 @@ describe('the gateway over HTTP', () => {
       // Later calls are held in the gateway, then sent best rank first.
       const late = [
         [10, rank(2)],
-        [11, rank(1)],
-        [12, rank(0, true)],
-        [13, rank(0)],
+        [11, rank(3)],
+        [12, rank(4, true)],
+        [13, rank(4)],
       ] as const;
       const lateCalls = late.map(([seed, callRank]) => gateway.complete(request(seed, callRank)));
       await until(() => gateway.stats.queued === 4);

@@ -14,7 +14,7 @@ import { chatChunkEvent, chatCompletionBody } from './fixtures.ts';
 
 interface TestServer {
   url: string;
-  /** Connections that carried a completion request so far, and connections still open. */
+  /** Connections that carried a completion request so far, and those of them still open. */
   connections: () => number;
   open: () => number;
   /** The path and body of every request, in order. */
@@ -48,7 +48,8 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     connections: () => calling.size,
-    open: () => sockets.size,
+    // Connections that carried a call and are still open (a kept-alive load read's is not one).
+    open: () => [...sockets].filter((socket) => calling.has(socket)).length,
     requests,
     close: () =>
       new Promise((resolve) => {

@@ -77,7 +77,7 @@ describe('the TMAS loop against the simulated model', () => {
     }
   });
 
-  test('the schedule changes no result: identical results.jsonl at concurrency 1 and 800, pipelined or barrier, whatever the dispatch', async ({ dir }) => {
+  test('the schedule changes no result: identical results.jsonl at concurrency 1 and 800, pipelined or barrier, whatever the dispatch and cap', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--seed', '7', '--sim-latency-ms', '3', '--sim-p99-ms', '40'];
     const variants = {
@@ -85,6 +85,7 @@ describe('the TMAS loop against the simulated model', () => {
       many: ['--concurrency', '800'],
       barrier: ['--concurrency', '800', '--schedule', 'barrier', '--server-queue', 'server', '--dispatch-order', 'fifo'],
       held: ['--concurrency', '4', '--dispatch-order', 'fifo'],
+      uncapped: ['--concurrency', '800', '--batch-cap', 'none'],
     };
     const results: Record<string, string> = {};
     for (const [name, flags] of Object.entries(variants)) {

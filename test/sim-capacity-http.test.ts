@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import { describe, expect, test as base } from 'vitest';
 import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
+import { parseServerLoad } from '../src/gateway/server-load.ts';
 import { outputLengthOf } from '../src/sim/capacity/output-length.ts';
 import { isRequestProblem, toChatRequest } from '../src/sim/request.ts';
 import { replyKeyOf } from '../src/sim/respond.ts';
@@ -37,7 +38,8 @@ async function readMetrics(server: SimServer): Promise<Map<string, number>> {
   const samples = new Map<string, number>();
   for (const line of (await response.text()).split('\n')) {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    // A sample may end with the moment it was read (the counters do).
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)(?: (\d+))?$/.exec(line);
     if (!match?.[1] || !match[2]) throw new Error(`not a Prometheus sample: ${line}`);
     samples.set(match[1], Number(match[2]));
   }
@@ -105,6 +107,11 @@ describe('the capacity model over HTTP', () => {
     for (const name of ['vllm:prompt_tokens_total', 'vllm:generation_tokens_total', 'vllm:num_preemptions_total', 'vllm:prefix_cache_queries_total', 'vllm:prefix_cache_hits_total']) {
       expect(metrics.has(`${name}${LABEL}`), name).toBe(true);
     }
+    // The token counter says when it was read, so that a client's rates do not depend on when the answer reached it.
+    const asked = Date.now();
+    const load = parseServerLoad(await (await fetch(`${rootOf(sim)}/metrics`)).text());
+    expect(load?.generationTokensAtMs).toBeGreaterThanOrEqual(asked);
+    expect(load?.generationTokensAtMs).toBeLessThanOrEqual(Date.now());
     expect(metrics.get('vllm:time_to_first_token_seconds_bucket{model_name="tmas-sim",le="+Inf"}')).toBe(metrics.get(`vllm:time_to_first_token_seconds_count${LABEL}`));
     expect(metrics.has(`vllm:e2e_request_latency_seconds_sum${LABEL}`)).toBe(true);
 

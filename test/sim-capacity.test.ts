@@ -129,6 +129,26 @@ describe('determinism', () => {
     expect(outputLengthOf('k1', shape, 50)).toBe(Math.min(50, outputLengthOf('k1', shape, null)));
   });
 
+  test('with a problem spread, a problem\'s calls share its factor: medians differ by problem, not by call', () => {
+    const medianOf = (problem: string, spread: number) => {
+      const draws = Array.from({ length: 2001 }, (_, i) => outputLengthOf(`${problem}-call-${i}`, { median: 12_000, p99: 60_000, problemSpread: spread, problem }, null));
+      return draws.sort((x, y) => x - y)[1000] as number;
+    };
+    const problems = Array.from({ length: 12 }, (_, i) => `problem-${i}`);
+    const spread = problems.map((problem) => medianOf(problem, 0.5));
+    // σ = 0.5 between problems: a dozen medians span well over a factor of 2.
+    expect(Math.max(...spread) / Math.min(...spread)).toBeGreaterThan(2);
+    // Without it, every problem's median is the call median.
+    for (const problem of problems.slice(0, 3)) {
+      expect(medianOf(problem, 0)).toBeGreaterThan(12_000 * 0.9);
+      expect(medianOf(problem, 0)).toBeLessThan(12_000 * 1.1);
+    }
+    // The factor is the problem's: the same problem gives the same lengths whatever else is asked.
+    expect(outputLengthOf('k', { median: 12_000, p99: 60_000, problemSpread: 0.5, problem: 'p' }, null)).toBe(
+      outputLengthOf('k', { median: 12_000, p99: 60_000, problemSpread: 0.5, problem: 'p' }, null),
+    );
+  });
+
   test('the same schedule gives the same simulated timeline', () => {
     const play = () => {
       const { clock, engine, submit } = harness({ kvTokens: 50_000 });

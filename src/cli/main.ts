@@ -136,6 +136,7 @@ function createProgram(): Command {
     .option('--prefill-tokens-per-second <n>', 'with --capacity: prefill throughput P (default 50000)', integer(1))
     .option('--output-tokens-median <n>', 'with --capacity: median output length drawn per request (default 12000)', integer(1))
     .option('--output-tokens-p99 <n>', 'with --capacity: 99th percentile output length (default 60000)', integer(1))
+    .option('--output-tokens-problem-spread <s>', "with --capacity: how much lengths depend on the problem: a problem's calls share a factor exp(s × z), z drawn per problem (default 0: independent)", decimal(0, 3))
     .option('--time-scale <k>', 'with --capacity: simulated seconds per real second (default 1; 1000 runs a day in under 2 minutes)', decimal(0.001, 1_000_000))
     .exitOverride()
     .action(async (flags) => {
@@ -153,7 +154,7 @@ function createProgram(): Command {
     .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
     .option('--quick', 'smaller sizes, for development', false)
     .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
-    .option('--only <names>', 'comma-separated: overhead,pipelining,event-loop,memory,dedup,tokenizer', '')
+    .option('--only <names>', 'comma-separated: overhead,pipelining,capacity,capacity-spread,event-loop,memory,dedup,tokenizer,replay-export,grader,view', '')
     .option('--keep', 'keep the run directories', false)
     .exitOverride()
     .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {

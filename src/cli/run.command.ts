@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.ts';
-import type { DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
+import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
@@ -77,6 +77,7 @@ export interface RunFlags {
   serverQueue: string;
   loadPollMs: number;
   dispatchOrder: string;
+  batchCap: string;
   strategy: string;
   agents?: string;
   simLatencyMs: number;
@@ -140,7 +141,8 @@ export function defineRunOptions(command: Command): Command {
       "short: hand each server about what it runs plus a small margin (its load read from its /metrics, vLLM's or SGLang's, else inferred from the streams) and hold the rest in tmas, sent by --dispatch-order; server: hand each server all --concurrency allows and let its first-come queue decide (for comparison)",
       'short',
     )
-    .option('--dispatch-order <order>', 'rank: of the calls tmas holds, those of problems more than an iteration ahead of the slowest wait, judge calls last, the rest first come first served; fifo: first come first served (for comparison)', 'rank')
+    .option('--dispatch-order <order>', 'rank: of the calls tmas holds, those of the problems with the most left to run go first (iterations to go, times how long their calls run), judge calls last; fifo: first come first served (for comparison)', 'rank')
+    .option('--batch-cap <mode>', "knee: with --server-queue short, also cap each server's calls a little above the batch past which its throughput stops growing (read from its token counter in /metrics), so that each sequence decodes at full speed; none: no such cap (for comparison)", 'knee')
     .option('--strategy <name>', `the method: ${Object.keys(STRATEGIES).join(', ')}`, 'tmas')
     .option('--wide', 'print every column of the final table (default: the essential ones, within 80 columns)')
     .option('--view [port]', 'serve the web viewer of this run on loopback while it goes, and after it until Ctrl-C (port: default any free one)', integer(0, 65_535))
@@ -182,6 +184,11 @@ function toServerQueue(value: string): ServerQueue {
 function toDispatchOrder(value: string): DispatchOrder {
   if (value === 'rank' || value === 'fifo') return value;
   throw new UserError('TMAS_USAGE', `--dispatch-order must be rank or fifo, got "${value}".`);
+}
+
+function toBatchCap(value: string): BatchCap {
+  if (value === 'knee' || value === 'none') return value;
+  throw new UserError('TMAS_USAGE', `--batch-cap must be knee or none, got "${value}".`);
 }
 
 function timestamp(date: Date): string {
@@ -268,6 +275,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     schedule: toSchedule(flags.schedule),
     ...(flags.serverQueue === 'short' ? {} : { serverQueue: toServerQueue(flags.serverQueue) }),
     ...(flags.dispatchOrder === 'rank' ? {} : { dispatchOrder: toDispatchOrder(flags.dispatchOrder) }),
+    ...(flags.batchCap === 'knee' ? {} : { batchCap: toBatchCap(flags.batchCap) }),
     strategy: strategy.name,
     ...(Object.keys(strategyOptions).length === 0 ? {} : { strategyOptions }),
     ...(flags.agents === undefined ? {} : { agents: path.resolve(flags.agents) }),

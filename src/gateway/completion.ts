@@ -27,8 +27,8 @@ export interface Sampling {
 export interface CallRank {
   /** A grading call (the judge) waits while any call of the loop is held: grading never delays the run. */
   grading: boolean;
-  /** Iterations the call's problem is ahead of the slowest problem beyond the allowed slack (src/host/call-ranks.ts): 0 goes first. */
-  lead: number;
+  /** What is left of the call's problem, in expected tokens along its chain (src/host/call-ranks.ts): more goes first. */
+  remaining: number;
 }
 
 /** One chat completion request. */

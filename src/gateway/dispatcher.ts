@@ -76,7 +76,7 @@ export function createDispatcher<S extends Slots>(concurrency: number, order: Di
   let inFlight = 0;
   let held = 0;
   // Under `fifo` every call has the same rank, so the sequence alone decides.
-  const FLAT: CallRank = { grading: false, lead: 0 };
+  const FLAT: CallRank = { grading: false, remaining: 0 };
 
   function send(ticket: Ticket<S>, replica: S): void {
     ticket.settled = true;

@@ -12,6 +12,7 @@ import { createAimdLimit, type AimdLimit } from './aimd.ts';
 import { createDispatcher, type DispatchOrder } from './dispatcher.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from './first-token.ts';
 import { createLoadLimit, type LoadLimit } from './load-limit.ts';
+import { createThroughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import { metricsUrlOf, readServerLoad } from './server-load.ts';
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
@@ -34,6 +35,13 @@ export type { DispatchOrder } from './dispatcher.ts';
  * take under the limits and lets its first-come queue decide (for comparison).
  */
 export type ServerQueue = 'short' | 'server';
+
+/**
+ * Whether each server's calls are also capped a little above its throughput
+ * knee (throughput-knee.ts; with `short` only): `knee` (the default) or
+ * `none` (for comparison).
+ */
+export type BatchCap = 'knee' | 'none';
 
 /** What happened to one failed attempt; the progress display and the metrics count these. */
 export interface RetryEvent {
@@ -73,6 +81,8 @@ export interface GatewayOptions {
   serverQueue?: ServerQueue;
   /** How held calls are ordered; default `rank`. */
   dispatchOrder?: DispatchOrder;
+  /** Whether each server's calls are capped near its throughput knee (with `short`); default `knee`. */
+  batchCap?: BatchCap;
   /** How often each busy server's load is read; default 500 ms. */
   loadPollMs?: number;
 }
@@ -82,6 +92,8 @@ export interface EndpointStats {
   baseUrl: string;
   /** The adaptive in-flight limit (the server's load, and AIMD after overloads), at most the global `--concurrency`. */
   limit: number;
+  /** The batch (sequences) past which the server's throughput stops growing, from its token counter; null until found or without one. */
+  knee: number | null;
   inFlight: number;
   /** Calls held in the gateway that may go to it. */
   waiting: number;
@@ -151,11 +163,12 @@ export class CallFailedError extends TmasError {
 /** Thrown inside `complete` when an endpoint was just switched to another dialect. */
 class DialectAdopted extends Error {}
 
-/** The rank of a call that has none: a loop call of a problem not ahead of the others. */
-const FIRST_RANK = { grading: false, lead: 0 } as const;
+/** The rank of a call that has none: a loop call ahead of every ranked one. */
+const FIRST_RANK = { grading: false, remaining: Number.POSITIVE_INFINITY } as const;
 
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;
+const DEFAULT_LOAD_POLL_MS = 500;
 /** Unanswered `/metrics` readings after which a server counts as having none (its load is then inferred from streams). */
 const METRICS_MISSES = 3;
 
@@ -169,6 +182,8 @@ interface EndpointState {
   readonly limit: number;
   aimd: AimdLimit;
   load: LoadLimit;
+  /** The batch past which the server gets no faster in all, read from its token counter. */
+  knee: ThroughputKnee;
   watch: FirstTokenWatch;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
   metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
@@ -242,16 +257,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       const max = Math.min(options.concurrency, options.replicaMaxInFlight ?? options.concurrency);
       const aimd = createAimdLimit(max);
       const load = createLoadLimit(max);
+      const knee = createThroughputKnee(options.loadPollMs ?? DEFAULT_LOAD_POLL_MS);
+      if (options.batchCap === 'none') knee.disable();
       state = {
         url: baseUrl,
         pool: (endpoint.replicas ?? [baseUrl]).join(','),
         apiKey: endpoint.apiKey,
         inFlight: 0,
         get limit() {
-          return serverQueue === 'short' ? Math.min(aimd.limit, load.limit) : aimd.limit;
+          return serverQueue === 'short' ? Math.min(aimd.limit, load.limit, knee.cap) : aimd.limit;
         },
         aimd,
         load,
+        knee,
         watch: createFirstTokenWatch(),
         metrics: { state: 'unknown', misses: 0, pending: false },
         dialect: options.dialect ?? 'chat',
@@ -263,6 +281,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         down: null,
       };
       endpoints.set(baseUrl, state);
+      // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
+      if (serverQueue === 'short') {
+        const created = state;
+        created.metrics.pending = true;
+        void readLoad(created).then(() => dispatcher.pump());
+      }
     }
     return state;
   }
@@ -299,13 +323,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       state.metrics.pending = true;
       // Our calls on the server while it answers, at most (calls that end meanwhile were there when asked).
       const before = state.inFlight;
+      const askedAt = performance.now();
       const load = await readServerLoad(transport, metricsUrlOf(state.url), { authorization: `Bearer ${state.apiKey}` });
+      // The server read its counter somewhere between the question and the answer.
+      const readAt = (askedAt + performance.now()) / 2;
       state.metrics.pending = false;
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
         state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
+        state.knee.onReading(load, load.generationTokensAtMs ?? readAt, state.inFlight);
         return;
       }
+      // A server that has not answered with metrics yet may have none: its calls are not held for a slow start.
+      if (state.metrics.state === 'unknown') state.knee.disable();
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
       if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
       if (state.metrics.state !== 'no') return;
@@ -321,7 +351,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             if (state.drained || state.down || state.metrics.pending || (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0)) continue;
             void readLoad(state).then(() => dispatcher.pump());
           }
-        }, options.loadPollMs ?? 500)
+        }, options.loadPollMs ?? DEFAULT_LOAD_POLL_MS)
       : null;
   poller?.unref();
 
@@ -509,6 +539,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const perEndpoint = [...endpoints.values()].map((state) => ({
         baseUrl: state.url,
         limit: state.limit,
+        knee: serverQueue === 'short' ? state.knee.knee : null,
         inFlight: state.inFlight,
         waiting: dispatcher.heldFor(state.pool),
         server: serverOf(state),

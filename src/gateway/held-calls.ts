@@ -18,7 +18,7 @@ export interface Held {
 export function compareHeld(a: Held, b: Held): number {
   return (
     Number(a.rank.grading) - Number(b.rank.grading) ||
-    a.rank.lead - b.rank.lead ||
+    b.rank.remaining - a.rank.remaining ||
     a.sequence - b.sequence
   );
 }

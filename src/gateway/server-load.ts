@@ -12,13 +12,18 @@ export interface ServerLoad {
   waiting: number;
   /** Fraction of the KV cache in use, when the server says. */
   kvUsage: number | null;
+  /** Tokens it has generated since it started (a counter), when it says: its throughput is read from it (throughput-knee.ts). */
+  generationTokens: number | null;
+  /** When the server read that counter (epoch ms), when its samples carry a timestamp (vLLM's do not; the simulator's do). */
+  generationTokensAtMs: number | null;
 }
 
-/** The gauges each server names, in the order they are looked for. */
+/** The gauges (and the counter) each server names, in the order they are looked for. */
 const GAUGES = {
   running: ['vllm:num_requests_running', 'sglang:num_running_reqs'],
   waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs'],
   kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage'],
+  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total'],
 } as const;
 
 /** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
@@ -26,9 +31,10 @@ const MAX_METRICS_BYTES = 8 * 2 ** 20;
 /** A /metrics answer slower than this says nothing current. */
 const METRICS_TIMEOUT_MS = 2_000;
 
-/** Sums of each named gauge over its series (data-parallel engines report one series each). */
-function gaugeSums(text: string, names: ReadonlySet<string>): Map<string, number> {
+/** Sums of each named gauge over its series (data-parallel engines report one series each), and the latest timestamp any of its samples carried. */
+function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string, number>; stamps: Map<string, number> } {
   const sums = new Map<string, number>();
+  const stamps = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
     const nameEnd = line.search(/[{\s]/);
@@ -36,20 +42,30 @@ function gaugeSums(text: string, names: ReadonlySet<string>): Map<string, number
     if (!names.has(name)) continue;
     // The value follows the labels (which may hold spaces inside quotes); an optional timestamp follows it.
     const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
-    const value = Number(afterLabels.trim().split(/\s+/)[0]);
+    const [valueText, stampText] = afterLabels.trim().split(/\s+/);
+    const value = Number(valueText);
     if (Number.isFinite(value)) sums.set(name, (sums.get(name) ?? 0) + value);
+    const stamp = stampText === undefined ? Number.NaN : Number(stampText);
+    if (Number.isFinite(stamp)) stamps.set(name, Math.max(stamps.get(name) ?? stamp, stamp));
   }
-  return sums;
+  return { sums, stamps };
 }
 
 /** The load in a Prometheus text page; null when it names neither vLLM's nor SGLang's gauges. */
 export function parseServerLoad(text: string): ServerLoad | null {
-  const sums = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
+  const { sums, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
   const first = (names: readonly string[]) => names.map((name) => sums.get(name)).find((value) => value !== undefined);
+  const counter = GAUGES.generationTokens.find((name) => sums.has(name));
   const running = first(GAUGES.running);
   const waiting = first(GAUGES.waiting);
   if (running === undefined || waiting === undefined) return null;
-  return { running, waiting, kvUsage: first(GAUGES.kvUsage) ?? null };
+  return {
+    running,
+    waiting,
+    kvUsage: first(GAUGES.kvUsage) ?? null,
+    generationTokens: counter === undefined ? null : (sums.get(counter) ?? null),
+    generationTokensAtMs: counter === undefined ? null : (stamps.get(counter) ?? null),
+  };
 }
 
 /** Where a server's metrics are, from its OpenAI base URL. */

@@ -1,41 +1,48 @@
 /**
- * The rank of each call (gateway/held-calls.ts orders held calls by it): how
- * far its problem is ahead of the slowest problem of the run. Problems within
- * one iteration of the slowest rank alike, so their calls go first come first
- * served and the problems drift apart freely (holding them in lockstep would
- * bring all their iteration ends, where a problem's work narrows to one
- * chain, at the same moments: the GPU then idles); a problem further ahead
- * waits, so that none is left far behind to run its last iterations alone at
- * the end of the run. Measured on the capacity model (README, *Keeping the
- * servers busy*).
+ * The rank of each call (gateway/held-calls.ts sends held calls by it): how
+ * much of its problem is left to run, in expected tokens along the problem's
+ * chain of dependent calls. That is the iterations it has left, this one
+ * included, times what its calls have cost so far, relative to the run's
+ * mean and shrunk toward it while the problem has few calls (a problem whose
+ * model thinks longer keeps doing so, and its chain is the longer one).
+ *
+ * The problem furthest from its end goes first, so that none is left to run
+ * its last iterations alone at the end of the run; among problems equally
+ * far, the one that thinks longer (longest first, as in list scheduling).
+ * Measured on the capacity model (README, *Keeping the servers busy*).
  */
 import type { CallRank } from '../gateway/completion.ts';
 
-/** Iterations a problem may be ahead of the slowest before its calls wait behind the others'. */
-const SLACK = 1;
+/** How many calls of the run's mean a problem's own mean is shrunk toward: its first calls say little. */
+const PRIOR_CALLS = 8;
 
-/** Ranks calls as they come. */
+/** Ranks calls as they come, and learns from the ones that finish. */
 export interface CallRanks {
   rankOf(call: { problem: string; iteration: number; grading: boolean }): CallRank;
+  /** A loop call of `problem` finished (from the server or the journal) with `completionTokens`. */
+  record(problem: string, completionTokens: number): void;
 }
 
-/** Creates an empty ranking. */
-export function createCallRanks(): CallRanks {
-  const latest = new Map<string, number>();
-  // Problems at each iteration, so the slowest is found without a scan.
-  const atIteration = new Map<number, number>();
-  let slowest = Infinity;
+/** Creates the ranking of a run of `iterations` iterations per problem. */
+export function createCallRanks(iterations: number): CallRanks {
+  const problems = new Map<string, { calls: number; tokens: number }>();
+  let calls = 0;
+  let tokens = 0;
   return {
     rankOf({ problem, iteration, grading }) {
-      const before = latest.get(problem);
-      if (before === undefined || iteration > before) {
-        latest.set(problem, iteration);
-        atIteration.set(iteration, (atIteration.get(iteration) ?? 0) + 1);
-        if (before !== undefined) atIteration.set(before, (atIteration.get(before) ?? 1) - 1);
-        slowest = Math.min(slowest, iteration);
-        while ((atIteration.get(slowest) ?? 0) === 0 && slowest < iteration) slowest++;
-      }
-      return { grading, lead: Math.max(0, iteration - slowest - SLACK) };
+      const own = problems.get(problem);
+      // A problem's cost per call relative to the run's: 1 until something is known.
+      const relative = own === undefined || tokens === 0 ? 1 : (own.tokens / (tokens / calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
+      return { grading, remaining: Math.max(1, iterations - iteration) * relative };
+    },
+    record(problem, completionTokens) {
+      if (!(completionTokens >= 0)) return;
+      const own = problems.get(problem) ?? { calls: 0, tokens: 0 };
+      own.calls++;
+      own.tokens += completionTokens;
+      problems.set(problem, own);
+      calls++;
+      tokens += completionTokens;
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { StrategyOptionValue } from '../../machines/contract.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
-import type { DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
+import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 
 /** A slot's own sampling settings (`--top-p`, `--verify-temperature`, `--extra-body`, …); a field is absent when not set. */
 export interface SlotSampling {
@@ -83,6 +83,8 @@ export interface RunConfig {
   loadPollMs?: number;
   /** `--dispatch-order`: how the calls held in tmas are ordered; absent: `rank`. */
   dispatchOrder?: DispatchOrder;
+  /** `--batch-cap`: whether each server's calls are capped near its throughput knee; absent: `knee`. */
+  batchCap?: BatchCap;
   /** LLM judge passes per candidate (`--judge-passes`); 0 turns the judge off. Absent in runs made before the judge existed. */
   judgePasses?: number;
   /** Completion limit of a judge call (`--judge-max-tokens`); absent in runs made before it existed (no limit but the window). */

@@ -114,6 +114,7 @@ export function createLlmCall(deps: LlmCallDeps) {
       const journaled = await deps.store.getCall(key);
       if (journaled) {
         deps.counters.reused++;
+        if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
         return answer(journaled);
       }
 
@@ -192,6 +193,7 @@ export function createLlmCall(deps: LlmCallDeps) {
         await deps.store.putCall(record);
         // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
         deps.counters.issued++;
+        if (input.grading !== true) deps.ranks.record(input.problem, usage.completionTokens);
         return answer(record);
       } catch (error) {
         if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {

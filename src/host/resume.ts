@@ -71,6 +71,7 @@ const SETTINGS: Setting[] = [
   field('activeProblems', '--active-problems', false),
   field('serverQueue', '--server-queue', false),
   field('dispatchOrder', '--dispatch-order', false),
+  field('batchCap', '--batch-cap', false),
   field('loadPollMs', '--load-poll-ms', false),
   ...Object.values(STRATEGIES).flatMap((strategy) =>
     (strategy.flags ?? []).map((flag) => {

@@ -176,6 +176,7 @@ export async function runEvaluation(
       encodeJson,
       ...(config.serverQueue === undefined ? {} : { serverQueue: config.serverQueue }),
       ...(config.dispatchOrder === undefined ? {} : { dispatchOrder: config.dispatchOrder }),
+      ...(config.batchCap === undefined ? {} : { batchCap: config.batchCap }),
       ...(config.loadPollMs === undefined ? {} : { loadPollMs: config.loadPollMs }),
     });
     cleanups.push(() => gateway.close());
@@ -198,12 +199,12 @@ export async function runEvaluation(
         retries: () => gateway.stats.retries,
         streamRate: streamRateOf(gateway),
         replicas: () => replicaFigures(gateway, config),
-        // Only endpoints that 429/503 pushed below --concurrency: the adaptive limit is news only then.
-        // The adaptive limits below --concurrency, with the server's own queue when its load is known.
+        // The adaptive limits below --concurrency, with the server's own queue when its load is known
+        // and its throughput knee once found.
         limits: () =>
           gateway.stats.endpoints
             .filter((e) => e.limit < config.concurrency)
-            .map((e) => `${new URL(e.baseUrl).host} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued)`}`),
+            .map((e) => `${new URL(e.baseUrl).host} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued${e.knee === null ? '' : `, knee ${Math.round(e.knee)}`})`}`),
         pass1: () => {
           const done = metrics.iterations().filter((it) => it.problems === problems.length).at(-1);
           return done ? { iteration: done.iteration, value: done.pass1 } : null;
@@ -221,7 +222,7 @@ export async function runEvaluation(
       stopRun = reject;
     });
     runStopped.catch(() => {});
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks() });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.maxIterations) });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
     const strategyRoles = { judge: judgeMachine, ...strategy.roles };

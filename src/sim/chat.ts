@@ -181,7 +181,14 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   const reply = replyTo(role, problem, rest, replyKey, context.settings, system);
   let finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
   // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
-  const outputTokens = capacity === null ? 0 : outputLengthOf(replyKey, { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99 }, request.maxTokens);
+  const outputTokens =
+    capacity === null
+      ? 0
+      : outputLengthOf(
+          replyKey,
+          { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99, problemSpread: capacity.settings.outputTokensProblemSpread, problem: problem.id },
+          request.maxTokens,
+        );
   if (capacity !== null && fault !== 'empty' && fault !== 'length') finished = { ...finished, completionTokens: outputTokens };
   const responseBody = toResponseBody(
     { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },

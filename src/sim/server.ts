@@ -189,7 +189,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     }
     if (req.method === 'GET' && path === '/metrics') {
       req.resume();
-      const text = toPrometheusText(model, capacity === null ? idleMetrics(inProgress) : capacity.engine.metrics());
+      const text = toPrometheusText(model, capacity === null ? idleMetrics(inProgress) : capacity.engine.metrics(), Date.now());
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
       return;

@@ -18,6 +18,13 @@ export interface CapacityOptions {
   outputTokensMedian?: number;
   /** 99th percentile of the output length, tokens. Default 60,000. */
   outputTokensP99?: number;
+  /**
+   * How much output lengths depend on the problem: each problem's calls share
+   * a factor exp(spread × z), z drawn once per problem (a hard problem makes
+   * every call think longer), on top of the per-call draw. Default 0: calls
+   * independent of their problem.
+   */
+  outputTokensProblemSpread?: number;
   /** Simulated seconds per real second. Default 1. */
   timeScale?: number;
 }
@@ -33,6 +40,7 @@ export const CAPACITY_DEFAULTS = {
   prefillTokensPerSecond: 50_000,
   outputTokensMedian: 12_000,
   outputTokensP99: 60_000,
+  outputTokensProblemSpread: 0,
   timeScale: 1,
 } as const satisfies CapacitySettings;
 
@@ -40,7 +48,9 @@ export const CAPACITY_DEFAULTS = {
 export function resolveCapacity(options: CapacityOptions): CapacitySettings {
   const settings: CapacitySettings = { ...CAPACITY_DEFAULTS, ...definedOf(options) };
   for (const [field, value] of Object.entries(settings)) {
-    if (!(value > 0) || !Number.isFinite(value)) throw new TypeError(`capacity.${field} must be a finite number > 0, got ${value}`);
+    // The spread alone may be 0 (lengths independent of the problem).
+    const least = field === 'outputTokensProblemSpread' ? value >= 0 : value > 0;
+    if (!least || !Number.isFinite(value)) throw new TypeError(`capacity.${field} must be a finite number ${field === 'outputTokensProblemSpread' ? '>= 0' : '> 0'}, got ${value}`);
   }
   if (settings.outputTokensP99 < settings.outputTokensMedian) {
     throw new TypeError(`capacity.outputTokensP99 (${settings.outputTokensP99}) must be >= outputTokensMedian (${settings.outputTokensMedian})`);

@@ -35,7 +35,7 @@ function histogramLines(lines: string[], name: string, model: string, histogram:
  * The exposition text. With only the gauges (the model off), only the gauges
  * are sent; with the full metrics, the counters and histograms too.
  */
-export function toPrometheusText(model: string, metrics: Pick<CapacityMetrics, 'running' | 'waiting' | 'kvUsage'> | CapacityMetrics): string {
+export function toPrometheusText(model: string, metrics: Pick<CapacityMetrics, 'running' | 'waiting' | 'kvUsage'> | CapacityMetrics, readAtMs?: number): string {
   const label = labelOf(model);
   const lines: string[] = [];
   const gauge = (name: string, help: string, value: number) => {
@@ -44,7 +44,9 @@ export function toPrometheusText(model: string, metrics: Pick<CapacityMetrics, '
   };
   const counter = (name: string, help: string, value: number) => {
     family(lines, `${name}_total`, 'counter', help);
-    lines.push(`${name}_total${label} ${value}`);
+    // The counters carry the (wall-clock) moment they were read, as the text format allows: a client
+    // measuring rates from them is then not misled by the time the answer took to reach it.
+    lines.push(`${name}_total${label} ${value}${readAtMs === undefined ? '' : ` ${readAtMs}`}`);
   };
   gauge('vllm:num_requests_running', 'Number of requests in model execution batches (simulated).', metrics.running);
   gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed (simulated).', metrics.waiting);

@@ -1,0 +1,109 @@
+/**
+ * The throughput knee: found on the simulator's capacity model (a server
+ * with a sharp knee), grown back on a server without one, and off where a
+ * server does not count its tokens.
+ */
+import { describe, expect, test } from 'vitest';
+import { CAP_OVER_KNEE, SLOW_START_CAP, createThroughputKnee, type ThroughputKnee } from '../src/gateway/throughput-knee.ts';
+import { createCapacityEngine } from '../src/sim/capacity/engine.ts';
+import { createManualClock } from '../src/sim/capacity/clock.ts';
+import { resolveCapacity } from '../src/sim/capacity/options.ts';
+
+/** The reading period of the tests (the gateway's default). */
+const READING_MS = 500;
+/** On the capacity model, a reading every 5 simulated seconds. */
+const SIMULATED_READING_MS = 5_000;
+
+/** Keeps up to the knee's cap of long sequences on a capacity model, reading its metrics every 5 simulated seconds. */
+function runOnCapacityModel(knee: ThroughputKnee, readings: number): { running: number[] } {
+  const clock = createManualClock();
+  const engine = createCapacityEngine(resolveCapacity({ decodeTokensPerSecond: 8000, sequenceTokensPerSecond: 100, kvTokens: 2_000_000 }), clock);
+  let inFlight = 0;
+  let sent = 0;
+  const running: number[] = [];
+  const fill = () => {
+    // At most 300 in flight, as the load limit keeps a server with room for about 260 sequences.
+    while (inFlight < Math.min(knee.cap, 300)) {
+      inFlight++;
+      sent++;
+      // 5,000 to 20,000 tokens each, so that sequences finish and are replaced all along.
+      engine.submit({ prompt: `p${sent}`, promptTokens: 100, outputTokens: 5_000 + ((sent * 7_919) % 15_000), steps: 1, onFinish: () => inFlight-- });
+    }
+  };
+  fill();
+  for (let reading = 1; reading <= readings; reading++) {
+    clock.advanceTo(reading * 5);
+    const metrics = engine.metrics();
+    knee.onReading({ running: metrics.running, generationTokens: metrics.generationTokens }, reading * SIMULATED_READING_MS, inFlight);
+    running.push(metrics.running);
+    fill();
+  }
+  engine.close();
+  return { running };
+}
+
+describe('throughput knee', () => {
+  test('on a server that shares 8,000 tokens/s at most 100 per sequence, the cap settles just over 80 sequences', () => {
+    const knee = createThroughputKnee(SIMULATED_READING_MS);
+    expect(knee.cap).toBe(SLOW_START_CAP);
+    const { running } = runOnCapacityModel(knee, 300);
+    expect(knee.knee).toBeCloseTo(80, 0);
+    expect(knee.cap).toBe(Math.round(80 * CAP_OVER_KNEE));
+    // The slow start went past the knee once to see the throughput stop growing, then came back.
+    expect(Math.max(...running)).toBeGreaterThan(128);
+    expect(running.at(-1)).toBeGreaterThan(80);
+    expect(running.at(-1)).toBeLessThanOrEqual(knee.cap);
+  });
+
+  test('on a server whose throughput keeps growing with its batch, a cap that costs throughput grows back', () => {
+    // No sharp knee: 2,000 tokens/s × b / (b + 20), so 44% of it at a batch of 16, 93% at 256, 98% at 1,024.
+    const throughputOf = (batch: number) => (2000 * batch) / (batch + 20);
+    const knee = createThroughputKnee(READING_MS);
+    let tokens = 0;
+    const caps: number[] = [];
+    for (let reading = 1; reading <= 300; reading++) {
+      const batch = Math.min(knee.cap, 2000);
+      tokens += throughputOf(batch) * 0.5;
+      knee.onReading({ running: batch, generationTokens: tokens }, reading * READING_MS, batch);
+      caps.push(knee.cap);
+    }
+    // The knee read from the slow start (the peak over the rate of one sequence at 16: about 35) is too low for this server:
+    // the cap went there, then grew back until the server gave at least 90% of the most it was seen to give.
+    expect(knee.knee).toBeLessThan(40);
+    expect(Math.min(...caps)).toBeLessThan(40);
+    expect(throughputOf(caps.at(-1) as number)).toBeGreaterThanOrEqual(0.9 * throughputOf(1024));
+    expect(caps.at(-1)).toBeLessThan(1024);
+  });
+
+  test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {
+    const knee = createThroughputKnee(READING_MS);
+    const rate = 0.1; // tokens per ms per sequence: no knee within reach
+    let at = 0;
+    let tokens = 0;
+    for (let reading = 0; reading < 40; reading++) {
+      const step = reading % 5 === 0 ? 1 : reading % 7 === 0 ? 900 : READING_MS;
+      at += step;
+      tokens += rate * knee.cap * step;
+      knee.onReading({ running: knee.cap, generationTokens: tokens }, at, knee.cap);
+    }
+    expect(knee.cap).toBeGreaterThanOrEqual(SLOW_START_CAP * 16);
+    expect(knee.knee).toBeNull();
+  });
+
+  test('a server without a token counter, or one that restarts, never holds calls back for it', () => {
+    const none = createThroughputKnee(READING_MS);
+    none.onReading({ running: 3, generationTokens: null }, 0, 3);
+    expect(none.cap).toBe(Number.POSITIVE_INFINITY);
+    const off = createThroughputKnee(READING_MS);
+    off.disable();
+    expect(off.cap).toBe(Number.POSITIVE_INFINITY);
+    // A counter that goes back (a restarted server), or a gap in the readings, is not read as a slow server.
+    const restarted = createThroughputKnee(READING_MS);
+    restarted.onReading({ running: 16, generationTokens: 1_000_000 }, 0, 16);
+    restarted.onReading({ running: 16, generationTokens: 1_000_800 }, 500, 16);
+    restarted.onReading({ running: 16, generationTokens: 10 }, 1_000, 16);
+    restarted.onReading({ running: 16, generationTokens: 11 }, 60_000, 16);
+    expect(restarted.knee).toBeNull();
+    expect(restarted.cap).toBeGreaterThanOrEqual(SLOW_START_CAP);
+  });
+});
