@@ -90,6 +90,18 @@ describe('throughput knee', () => {
     expect(knee.knee).toBeNull();
   });
 
+  test('on a server that other clients share, ours are not capped: that would only hand them our share', () => {
+    const knee = createThroughputKnee(READING_MS);
+    knee.onReading({ running: 16, generationTokens: 0 }, 0, 16);
+    expect(knee.cap).toBe(SLOW_START_CAP);
+    // 200 running, 16 of them ours.
+    knee.onReading({ running: 200, generationTokens: 1_000 }, READING_MS, 16);
+    expect(knee.cap).toBe(Number.POSITIVE_INFINITY);
+    // The others are gone: the slow start goes on where it was.
+    knee.onReading({ running: 16, generationTokens: 2_000 }, 2 * READING_MS, 16);
+    expect(knee.cap).toBe(SLOW_START_CAP);
+  });
+
   test('a server without a token counter, or one that restarts, never holds calls back for it', () => {
     const none = createThroughputKnee(READING_MS);
     none.onReading({ running: 3, generationTokens: null }, 0, 3);

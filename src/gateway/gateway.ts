@@ -331,7 +331,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
         state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
-        state.knee.onReading(load, load.generationTokensAtMs ?? readAt, state.inFlight);
+        state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
         return;
       }
       // A server that has not answered with metrics yet may have none: its calls are not held for a slow start.

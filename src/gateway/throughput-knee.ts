@@ -9,7 +9,7 @@
  * by rank (held-calls.ts). Measured on the capacity model (README, *Keeping
  * the servers busy*).
  *
- * How the knee is found: rates are measured over windows of a few readings,
+ * How the knee is found: rates are measured over windows of four reading periods,
  * never from one reading to the next. The cap starts low and grows fourfold
  * after each window (a slow start, a few seconds of a run) until the server's
  * throughput stops growing with its batch, then settles at (peak throughput
@@ -18,6 +18,7 @@
  * throughput falls short of the peak, the cap grows again, so a wrong knee
  * costs a few readings, never the run. A server without the counter has no cap.
  */
+import { marginOf } from './load-limit.ts';
 
 /** What one reading of the server says, with when it was taken. */
 export interface ThroughputReading {
@@ -46,7 +47,7 @@ const SLOW_START_STEP = 4;
 /** The cap over the knee: a few sequences in hand, so the server never runs under its knee while finished ones are replaced. */
 export const CAP_OVER_KNEE = 1.1;
 /** Reading periods measured as one window: the jitter of each reading's time is spread over all of them. */
-export const WINDOW = 3;
+export const WINDOW = 4;
 /** A sequence running below this fraction of the fastest rate seen shares the throughput with the others. */
 const SHARED_BELOW = 0.8;
 /** A step of the slow start must raise the throughput by this factor, or the server is past its knee. */
@@ -74,6 +75,7 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
   /** Readings since the cap last moved (the reading at which it moved excluded: its interval mixes two batches and the new calls' prefill). */
   let window: Sample[] = [];
   let last: Sample | null = null;
+  let othersRunning = false;
   /** Fastest per-sequence rate measured, tokens/ms. */
   let sequenceRate = 0;
   /** Highest throughput measured, tokens/ms. */
@@ -90,7 +92,7 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
 
   return {
     get cap() {
-      return disabled ? Number.POSITIVE_INFINITY : cap;
+      return disabled || othersRunning ? Number.POSITIVE_INFINITY : cap;
     },
     get knee() {
       return knee;
@@ -104,6 +106,9 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
         disabled = true;
         return;
       }
+      // The server runs more than all of ours: other clients share it. Capping ours would only hand
+      // them our share of its batch (its queue is first come first served), so no cap while they do.
+      othersRunning = reading.running > inFlight + marginOf(reading.running);
       const sample = { running: reading.running, tokens: reading.generationTokens, atMs, inFlight };
       const before = last;
       last = sample;
@@ -135,8 +140,11 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
           }
           return;
         }
-      } else if (binding && throughput < SHORT_OF_PEAK * peak) {
-        floor = Math.ceil(cap * REGROW);
+      } else {
+        // Each window sharpens the peak and the fastest rate: the knee follows, up only, since one
+        // noisy window too slow at the first saturated step would otherwise keep the cap under it.
+        knee = Math.max(knee, peak / sequenceRate);
+        if (binding && throughput < SHORT_OF_PEAK * peak) floor = Math.ceil(cap * REGROW);
       }
       const next = Math.max(floor, Math.round(knee * CAP_OVER_KNEE));
       if (next !== cap) moveCap(next);
