@@ -270,7 +270,7 @@ describe('the gateway over HTTP', () => {
         seed,
         rank: callRank,
       });
-      // Four calls of iteration 3 reach the server; it says it runs 2 and queues 3 more than its margin.
+      // Four calls reach the server; it says it runs 2 and queues 3 more than its margin.
       const early = [1, 2, 3, 4].map((seed) => gateway.complete(request(seed, rank(3))));
       await until(() => server.held() === 4);
       load.waiting = 3 + marginOf(2);

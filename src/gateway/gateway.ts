@@ -282,11 +282,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       };
       endpoints.set(baseUrl, state);
       // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
-      if (serverQueue === 'short') {
-        const created = state;
-        created.metrics.pending = true;
-        void readLoad(created).then(() => dispatcher.pump());
-      }
+      if (serverQueue === 'short') void readLoad(state).then(() => dispatcher.pump());
     }
     return state;
   }
