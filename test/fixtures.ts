@@ -14,6 +14,7 @@ import { loadProblems } from '../src/input/problems.ts';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
+import type { CompletionRequest } from '../src/gateway/gateway.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = path.join(REPO, 'src', 'bin.mjs');
@@ -150,6 +151,19 @@ export function chatCompletionBody(content: string, extra: Record<string, unknow
 }
 
 /** One server-sent event of a streamed chat completion. */
+/** A solver's chat request to `url` for the test servers: "What is seed + 1?". */
+export function additionRequest(url: string, seed = 1, maxTokens = 100): CompletionRequest {
+  return {
+    endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'sim' },
+    messages: [
+      { role: 'system', content: 'You are a careful solver.' },
+      { role: 'user', content: `What is ${seed} + 1?` },
+    ],
+    maxTokens,
+    seed,
+  };
+}
+
 export function chatChunkEvent(delta: Record<string, unknown>, finishReason: string | null = null, model = 'tmas-sim'): string {
   return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
 }

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
 import { createGateway, type CompletionRequest, type Gateway, type GatewayOptions } from '../src/gateway/gateway.ts';
-import { chatChunkEvent, chatCompletionBody } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody } from './fixtures.ts';
 
 interface TestServer {
   url: string;
@@ -75,17 +75,7 @@ async function withGateway(
   }
 }
 
-function call(url: string, seed = 1): CompletionRequest {
-  return {
-    endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'sim' },
-    messages: [
-      { role: 'system', content: 'You are a careful solver.' },
-      { role: 'user', content: `What is ${seed} + 1?` },
-    ],
-    maxTokens: 100,
-    seed,
-  };
-}
+const call = (url: string, seed = 1): CompletionRequest => additionRequest(url, seed);
 
 /** A streamed reply of `text` in two chunks, then `[DONE]`. */
 function streamReply(res: ServerResponse, text: string): void {

@@ -141,6 +141,37 @@ describe('the capacity model over HTTP', () => {
     expect(sim.capacityStats()).toBeNull();
   });
 
+  test('with continuous_usage_stats every chunk carries the usage so far, growing to the drawn length; without it none does', async ({ startSim }) => {
+    const sim = await startSim({ capacity: { timeScale: 100_000, outputTokensMedian: SHAPE.median, outputTokensP99: SHAPE.p99 } });
+    const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
+    const messages = [{ role: 'user' as const, content: PROBLEM.question }];
+    const streamed = async (streamOptions: Record<string, boolean>) => {
+      const stream = await client.chat.completions.create({ model: 'tmas-sim', messages, max_tokens: 50_000, stream: true, stream_options: streamOptions as { include_usage: boolean } });
+      const sofar: Array<number | null> = [];
+      for await (const chunk of stream) if (chunk.choices.length > 0) sofar.push(chunk.usage?.completion_tokens ?? null);
+      return sofar;
+    };
+    const drawn = drawnLength({ model: 'tmas-sim', messages, max_tokens: 50_000 }, 50_000);
+    const continuous = await streamed({ include_usage: true, continuous_usage_stats: true });
+    expect(continuous.length).toBeGreaterThan(3);
+    expect(continuous.every((tokens) => tokens !== null)).toBe(true);
+    expect(continuous[0]).toBe(0);
+    expect(continuous.at(-1)).toBe(drawn);
+    expect(continuous).toEqual([...continuous].sort((a, b) => (a as number) - (b as number)));
+    expect((await streamed({ include_usage: true })).every((tokens) => tokens === null)).toBe(true);
+  });
+
+  test('--metrics gauges serves the request and cache gauges only; --metrics none has no /metrics', async ({ startSim }) => {
+    const gauges = await startSim({ capacity: { timeScale: 100_000 }, metrics: 'gauges' });
+    const metrics = await readMetrics(gauges);
+    expect(metrics.get(`vllm:num_requests_running${LABEL}`)).toBe(0);
+    expect(metrics.has(`vllm:kv_cache_usage_perc${LABEL}`)).toBe(true);
+    expect([...metrics.keys()].filter((name) => name.includes('_total') || name.includes('_seconds'))).toEqual([]);
+    const none = await startSim({ capacity: { timeScale: 100_000 }, metrics: 'none' });
+    expect((await fetch(`${rootOf(none)}/metrics`)).status).toBe(404);
+    expect((await fetch(`${rootOf(none)}/sim/stats`)).status).toBe(200);
+  });
+
   test('faults still strike with the model on', async ({ startSim }) => {
     const sim = await startSim({ capacity: { timeScale: 100_000, outputTokensMedian: 100, outputTokensP99: 200 }, faults: { '503': 1 } });
     const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
@@ -151,6 +182,10 @@ describe('the capacity model over HTTP', () => {
 describe('the sim-server capacity flags', () => {
   const flags = { port: 0, host: '127.0.0.1', seed: 0, latencyMedianMs: 0, latencyP99Ms: 0, outputTokens: 100, reasoning: false, problems: 'unused.jsonl' };
   const io = { stdout: () => undefined };
+
+  test('--metrics takes vllm, gauges or none', async () => {
+    await expect(runSimServerCommand({ ...flags, metrics: 'prometheus' }, io)).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('--metrics must be one of vllm, gauges, none') });
+  });
 
   test('a capacity flag without --capacity is a usage error naming it', async () => {
     await expect(runSimServerCommand({ ...flags, kvTokens: 1000 }, io)).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('--kv-tokens') });

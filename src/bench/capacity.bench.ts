@@ -18,6 +18,7 @@ import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
 import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
+import type { SimMetrics } from '../sim/server.ts';
 
 /** One run's figures, in simulated seconds and fractions. */
 interface CapacityFigures {
@@ -56,10 +57,11 @@ function busyBetween(stats: CapacityStats, from: number, to: number): number {
   return covered === 0 ? 0 : busy / covered;
 }
 
-/** One run of the benchmark: its name and the `tmas run` flags it adds. */
+/** One run of the benchmark: its name, the `tmas run` flags it adds, and what the server's /metrics expose (vllm when absent). */
 interface Variant {
   name: string;
   args: string[];
+  metrics?: SimMetrics;
 }
 
 /** The default run, whose figures carry the targets. */
@@ -82,12 +84,12 @@ async function capacityRows(
   const figures = new Map<string, CapacityFigures>();
   for (const variant of quick ? variants.slice(0, 2) : variants) {
     // A fresh server per run, so that its queue, cache and timeline are this run's alone.
-    const sim = await startSimProcess({ problems: file, capacity: { ...model.capacity, timeScale } });
+    const sim = await startSimProcess({ problems: file, capacity: { ...model.capacity, timeScale }, ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }) });
     try {
       log(`${model.label}: ${variant.name}, ${problems} problems × ${iterations} iterations × 8 × 8`);
       const before = await simStats(sim.url);
-      // The simulated server runs 200 times faster than real time: its load is read every 25 ms (5 simulated s), as a real one every 500 ms would be read against calls that last minutes.
-      const run = await measureRun({ dir, args: [...base, '--base-url', sim.url, '--load-poll-ms', '25', ...variant.args] });
+      // With tmas's defaults: the server runs 200 times faster than real time, and tmas reads its load as often as its pace asks (poll-period.ts).
+      const run = await measureRun({ dir, args: [...base, '--base-url', sim.url, ...variant.args] });
       const after = await simStats(sim.url);
       // From the server's first busy moment: tmas's own start-up (a second of real time) would count 200 times over.
       const firstBusy = after.timeline.find((point) => point.busy > 0)?.t ?? before.elapsedSeconds;
@@ -164,6 +166,8 @@ export const capacityBenchmark: Benchmark = {
         { name: 'ablation: pipelined, server queue (before)', args: ['--judge-passes', '0', '--server-queue', 'server', '--dispatch-order', 'fifo'] },
         { name: 'ablation: held in tmas, capped, fifo', args: ['--judge-passes', '0', '--dispatch-order', 'fifo'] },
         { name: 'ablation: barrier, held in tmas by rank, capped', args: ['--judge-passes', '0', '--schedule', 'barrier'] },
+        { name: 'tmas, server without a token counter (gauges only: knee from the streams)', args: ['--judge-passes', '0'], metrics: 'gauges' },
+        { name: 'tmas, server without /metrics (load and knee from the streams)', args: ['--judge-passes', '0'], metrics: 'none' },
       ],
       { label: 'capacity', capacity: {} },
     );

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CapacityOptions } from '../sim/capacity/options.ts';
 import { capacityFlagOf } from '../cli/sim-server.command.ts';
+import type { SimMetrics } from '../sim/server.ts';
 
 /** The tmas executable. */
 export const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
@@ -29,6 +30,8 @@ export interface SimProcessOptions {
   outputTokens?: number;
   /** The capacity model (`--capacity` and its flags); off when absent. */
   capacity?: CapacityOptions;
+  /** What its GET /metrics exposes (`--metrics`); vllm when absent. */
+  metrics?: SimMetrics;
 }
 
 /** The `tmas sim-server` flags of the capacity model. */
@@ -46,6 +49,7 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   if (options.latencyMedianMs) args.push('--latency-median-ms', String(options.latencyMedianMs), '--latency-p99-ms', String(options.latencyP99Ms ?? options.latencyMedianMs));
   if (options.outputTokens) args.push('--output-tokens', String(options.outputTokens));
   if (options.capacity) args.push(...capacityArgs(options.capacity));
+  if (options.metrics) args.push('--metrics', options.metrics);
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

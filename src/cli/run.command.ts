@@ -133,7 +133,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)
     .option('--parse-retries <n>', 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)', integer(0, 100), 2)
     .addOption(new Option('--retry-base-ms <ms>', 'first backoff step of retries (tests)').argParser(integer(1, 600_000)).default(1000).hideHelp())
-    .addOption(new Option('--load-poll-ms <ms>', "how often each busy server's load is read (tests, and simulated servers running faster than real time)").argParser(integer(10, 60_000)).default(500).hideHelp())
+    .addOption(new Option('--load-poll-ms <ms>', "the longest period between two readings of a busy server's load (a server decoding fast is read more often, down to every 25 ms)").argParser(integer(10, 60_000)).default(500).hideHelp())
     .option('--active-problems <n>', 'problems running at once (0: all)', integer(0), 0)
     .option('--schedule <mode>', 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)', 'pipelined')
     .option(

@@ -4,7 +4,7 @@
  */
 import { loadProblems } from '../input/problems.ts';
 import { parseFaults } from '../sim/faults.ts';
-import { startSimServer, type SimServer } from '../sim/server.ts';
+import { SIM_METRICS, startSimServer, type SimMetrics, type SimServer } from '../sim/server.ts';
 import { SIM_REASONING_DIALECTS, type SimReasoningDialect } from '../sim/completion.ts';
 import { UserError } from '../kernel/errors.ts';
 import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
@@ -31,6 +31,8 @@ export interface SimServerCommandOptions extends CapacityOptions {
   requestLog?: string;
   /** Turns the capacity model on; the CapacityOptions fields tune it. */
   capacity?: boolean;
+  /** What GET /metrics exposes: vllm (the default), gauges or none. */
+  metrics?: string;
 }
 
 /** The flag of a capacity option: its field in kebab case (`kvTokens` → `--kv-tokens`), so the option list is the one list of flags. */
@@ -56,6 +58,13 @@ function capacityOf(options: SimServerCommandOptions): CapacityOptions | undefin
   return Object.fromEntries(given.map((field) => [field, options[field]]));
 }
 
+function metricsOf(value: string | undefined): SimMetrics | undefined {
+  if (value === undefined) return undefined;
+  const metrics = SIM_METRICS.find((name) => name === value);
+  if (metrics === undefined) throw new UserError('TMAS_USAGE', `--metrics must be one of ${SIM_METRICS.join(', ')}, got "${value}".`);
+  return metrics;
+}
+
 function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
   if (typeof value === 'boolean') return value;
   const dialect = SIM_REASONING_DIALECTS.find((name) => name === value);
@@ -71,6 +80,7 @@ function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
 export async function runSimServerCommand(options: SimServerCommandOptions, io: { stdout(line: string): void }): Promise<SimServer> {
   const faults = options.faults === undefined ? {} : parseFaults(options.faults);
   const capacity = capacityOf(options);
+  const metrics = metricsOf(options.metrics);
   const problems = await loadProblems(options.problems);
   const latency = options.latencyMedianMs > 0 ? { medianMs: options.latencyMedianMs, p99Ms: Math.max(options.latencyMedianMs, options.latencyP99Ms) } : 0;
   const server = await startSimServer({
@@ -87,6 +97,7 @@ export async function runSimServerCommand(options: SimServerCommandOptions, io: 
     ...(options.model === undefined ? {} : { models: options.model }),
     ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     ...(capacity === undefined ? {} : { capacity }),
+    ...(metrics === undefined ? {} : { metrics }),
   });
   const model = capacity === undefined ? '' : `; capacity model on (simulated, time scale ${capacity.timeScale ?? CAPACITY_DEFAULTS.timeScale})`;
   io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}${model}`);

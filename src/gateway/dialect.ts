@@ -1,7 +1,8 @@
 /**
- * Recognising an endpoint that speaks OpenAI's reasoning-model dialect: it
+ * Recognising what an endpoint refuses: OpenAI's reasoning-model dialect
  * refuses `max_tokens` ("Use 'max_completion_tokens' instead") and any
- * sampling field but the defaults, with a 400 that names the field.
+ * sampling field but the defaults, with a 400 that names the field; a server
+ * that knows only OpenAI's `stream_options` refuses `continuous_usage_stats`.
  */
 import { APIError } from 'openai';
 
@@ -17,4 +18,11 @@ export function rejectsChatDialect(error: unknown): string | null {
   return /unsupported|not supported|does not support|only the default|use 'max_completion_tokens'/i.test(error.message) || error.code === 'unsupported_parameter' || error.code === 'unsupported_value'
     ? field
     : null;
+}
+
+/** Whether `error` is a 400 about `stream_options` or `continuous_usage_stats`, the field the gateway adds to count a server's tokens from its streams. */
+export function rejectsContinuousUsage(error: unknown): boolean {
+  if (!(error instanceof APIError) || error.status !== 400) return false;
+  const param = typeof error.param === 'string' ? error.param : '';
+  return /stream_options|continuous_usage_stats/.test(`${param} ${error.message}`);
 }

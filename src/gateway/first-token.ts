@@ -33,6 +33,8 @@ export interface FirstTokenWatch {
   watch(): WatchedStream;
   /** The inferred load now; null until a time to first token was seen. */
   reading(now?: number): LoadReading | null;
+  /** Streams that sent their first event and have not ended. */
+  readonly running: number;
 }
 
 /** Creates the watch of one server; `clock` gives milliseconds (tests pass their own). */
@@ -64,6 +66,9 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
           state = 'ended';
         },
       };
+    },
+    get running() {
+      return running;
     },
     reading(now = clock()) {
       if (samples.length === 0) return null;

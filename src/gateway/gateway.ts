@@ -13,6 +13,7 @@ import { createDispatcher, type DispatchOrder } from './dispatcher.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from './first-token.ts';
 import { createLoadLimit, type LoadLimit } from './load-limit.ts';
 import { createThroughputKnee, type ThroughputKnee } from './throughput-knee.ts';
+import { createPollPeriod, FASTEST_MS, type PollPeriod } from './poll-period.ts';
 import { metricsUrlOf, readServerLoad } from './server-load.ts';
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
@@ -21,7 +22,7 @@ import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
 import { createHttpTransport, type TransportResponse } from './http-transport.ts';
 import { createLatencySample, type LatencySummary } from './latency-sample.ts';
-import { rejectsChatDialect } from './dialect.ts';
+import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
 import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
 
 export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
@@ -83,7 +84,7 @@ export interface GatewayOptions {
   dispatchOrder?: DispatchOrder;
   /** Whether each server's calls are capped near its throughput knee (with `short`); default `knee`. */
   batchCap?: BatchCap;
-  /** How often each busy server's load is read; default 500 ms. */
+  /** The longest period between two readings of a busy server's load; shorter for a fast server (poll-period.ts). Default 500 ms. */
   loadPollMs?: number;
 }
 
@@ -94,6 +95,8 @@ export interface EndpointStats {
   limit: number;
   /** The batch (sequences) past which the server's throughput stops growing, from its token counter; null until found or without one. */
   knee: number | null;
+  /** What the knee is measured from: the server's token counter, the usage our streams carry (a server without the counter), or nothing (no cap). */
+  kneeSource: 'server' | 'streams' | null;
   inFlight: number;
   /** Calls held in the gateway that may go to it. */
   waiting: number;
@@ -182,9 +185,19 @@ interface EndpointState {
   readonly limit: number;
   aimd: AimdLimit;
   load: LoadLimit;
-  /** The batch past which the server gets no faster in all, read from its token counter. */
+  /** The batch past which the server gets no faster in all, read from its token counter or, without one, from our streams. */
   knee: ThroughputKnee;
+  /**
+   * Whether its streams are asked for their usage in every chunk, to count the
+   * tokens it decodes when its metrics have no counter: asked until its
+   * `/metrics` show the counter (then off), refused by a server that rejects
+   * the field or ignores it; `tokens` counts what the streams reported.
+   */
+  streamUsage: { state: 'asked' | 'off' | 'refused'; tokens: number };
   watch: FirstTokenWatch;
+  /** How often its load is read, and when next (performance.now() ms). */
+  poll: PollPeriod;
+  nextReadAt: number;
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
   metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
   dialect: RequestDialect;
@@ -233,6 +246,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keys = new Set<string>();
   const retriesByCause: Record<string, number> = {};
   const stream = options.stream ?? true;
+  const maxPollMs = options.loadPollMs ?? DEFAULT_LOAD_POLL_MS;
   let retries = 0;
   let failures = 0;
   let otherModel = 0;
@@ -257,7 +271,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const max = Math.min(options.concurrency, options.replicaMaxInFlight ?? options.concurrency);
       const aimd = createAimdLimit(max);
       const load = createLoadLimit(max);
-      const knee = createThroughputKnee(options.loadPollMs ?? DEFAULT_LOAD_POLL_MS);
+      const poll = createPollPeriod(maxPollMs);
+      const knee = createThroughputKnee(() => poll.ms);
       if (options.batchCap === 'none') knee.disable();
       state = {
         url: baseUrl,
@@ -270,7 +285,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         aimd,
         load,
         knee,
+        streamUsage: { state: serverQueue === 'short' && stream && options.batchCap !== 'none' ? 'asked' : 'off', tokens: 0 },
         watch: createFirstTokenWatch(),
+        poll,
+        nextReadAt: performance.now() + poll.ms,
         metrics: { state: 'unknown', misses: 0, pending: false },
         dialect: options.dialect ?? 'chat',
         calls: 0,
@@ -327,27 +345,51 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
         state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
-        state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
+        // The server counts its tokens: our streams need not.
+        if (load.generationTokens !== null && state.streamUsage.state === 'asked') state.streamUsage.state = 'off';
+        if (load.generationTokens === null && state.streamUsage.state === 'asked') {
+          const now = performance.now();
+          state.poll.onReading(state.streamUsage.tokens, load.running, now);
+          state.knee.onReading({ running: load.running, generationTokens: state.streamUsage.tokens }, now, state.inFlight);
+        } else {
+          state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
+          state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
+        }
         return;
       }
-      // A server that has not answered with metrics yet may have none: its calls are not held for a slow start.
-      if (state.metrics.state === 'unknown') state.knee.disable();
+      state.poll.onReading(null, 0, readAt);
+      // A server that has not answered with metrics yet may have none: unless our streams count its tokens, its calls are not held for a slow start.
+      if (state.metrics.state === 'unknown' && state.streamUsage.state !== 'asked') state.knee.disable();
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
       if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
       if (state.metrics.state !== 'no') return;
     }
     const inferred = state.watch.reading();
     if (inferred !== null) state.load.onReading(inferred, state.inFlight);
+    const counted = state.streamUsage.state === 'asked' ? state.streamUsage.tokens : null;
+    const now = performance.now();
+    state.poll.onReading(counted, state.watch.running, now);
+    if (counted !== null) state.knee.onReading({ running: state.watch.running, generationTokens: counted }, now, state.inFlight);
   }
 
+  /** A server that rejects or ignores `continuous_usage_stats`: its streams are not asked again, and without its counter there is no cap. */
+  function refuseStreamUsage(state: EndpointState): void {
+    if (state.streamUsage.state !== 'asked') return;
+    state.streamUsage.state = 'refused';
+    state.knee.disable();
+  }
+
+  // Each busy server is read when its period (poll-period.ts) has passed; the timer ticks at the shortest period.
   const poller =
     serverQueue === 'short'
       ? setInterval(() => {
+          const now = performance.now();
           for (const state of endpoints.values()) {
-            if (state.drained || state.down || state.metrics.pending || (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0)) continue;
+            if (state.drained || state.down || state.metrics.pending || now < state.nextReadAt || (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0)) continue;
+            state.nextReadAt = now + state.poll.ms;
             void readLoad(state).then(() => dispatcher.pump());
           }
-        }, options.loadPollMs ?? DEFAULT_LOAD_POLL_MS)
+        }, Math.min(FASTEST_MS, maxPollMs))
       : null;
   poller?.unref();
 
@@ -408,10 +450,18 @@ export function createGateway(options: GatewayOptions): Gateway {
    * request to the body's last byte, the optional total limit, and a size cap
    * derived from the completion limit.
    */
-  async function attempt(request: CompletionRequest, state: EndpointState, body: Buffer, signal?: AbortSignal): Promise<Reply> {
+  async function attempt(request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Reply> {
     const watchdog = startWatchdog({ idleMs: options.timeoutMs, totalMs: options.totalTimeoutMs ?? null, signal });
     const started = performance.now();
     const watched = state.watch.watch();
+    // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
+    let reported = 0;
+    const onUsage = (completionTokens: number | null) => {
+      if (!askedUsage) return;
+      if (completionTokens === null) return refuseStreamUsage(state);
+      if (completionTokens > reported) state.streamUsage.tokens += completionTokens - reported;
+      reported = Math.max(reported, completionTokens);
+    };
     try {
       // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
       const response = await clientFor({ ...request.endpoint, baseUrl: state.url })
@@ -423,10 +473,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
       const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
-      const reply = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started() });
+      const reply = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage });
       if (reply.firstTokenMs !== null) {
+        const decodeMs = performance.now() - started - reply.firstTokenMs;
         firstTokenMs.add(reply.firstTokenMs);
-        generationMs.add(performance.now() - started - reply.firstTokenMs);
+        generationMs.add(decodeMs);
+        if (reply.usage !== null) state.poll.onCall(reply.usage.completionTokens, decodeMs);
       }
       return reply;
     } catch (error) {
@@ -459,6 +511,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     return { running: last.running, waiting: last.waiting, source: state.metrics.state === 'yes' ? 'metrics' : 'streams' };
   }
 
+  function kneeSourceOf(state: EndpointState): EndpointStats['kneeSource'] {
+    if (serverQueue !== 'short' || !state.knee.active) return null;
+    return state.streamUsage.state === 'asked' ? 'streams' : 'server';
+  }
+
   /** Counts what a reply says beyond its text: another model, no usage, its reasoning dialect. */
   function note(request: CompletionRequest, reply: Reply): void {
     if (reply.model !== null && reply.model !== request.endpoint.model) otherModel++;
@@ -469,11 +526,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     async complete(request, { signal } = {}) {
       const started = performance.now();
-      // Encoded once per dialect: a retry sends the bytes it already has.
-      const bodies = new Map<RequestDialect, Promise<Buffer>>();
-      const bodyFor = (dialect: RequestDialect) => {
-        let body = bodies.get(dialect);
-        if (body === undefined) bodies.set(dialect, (body = requestBody(request, options.encodeJson, { dialect, stream })));
+      // Encoded once per dialect and usage asked: a retry sends the bytes it already has.
+      const bodies = new Map<string, Promise<Buffer>>();
+      const bodyFor = (state: EndpointState) => {
+        const { dialect } = state;
+        const continuousUsage = state.streamUsage.state === 'asked';
+        const key = `${dialect} ${continuousUsage}`;
+        let body = bodies.get(key);
+        if (body === undefined) bodies.set(key, (body = requestBody(request, options.encodeJson, { dialect, stream, continuousUsage })));
         return body;
       };
       const rank = request.rank ?? FIRST_RANK;
@@ -481,16 +541,21 @@ export function createGateway(options: GatewayOptions): Gateway {
       const arrival = sequence++;
       for (let attempts = 1; ; attempts++) {
         const { pool, replicas } = replicasOf(request, attempts);
-        // Encoded before waiting for a slot, in the dialect the first replica speaks; a slot is not held for it.
-        await bodyFor((replicas[0] as EndpointState).dialect);
+        // Encoded before waiting for a slot, as the first replica takes it; a slot is not held for it.
+        await bodyFor(replicas[0] as EndpointState);
         // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
         const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
         try {
           const dialect = state.dialect;
+          const askedUsage = state.streamUsage.state === 'asked';
           let result: Reply;
           try {
-            const body = await bodyFor(dialect);
-            result = await attempt(request, state, body, signal).catch((error: unknown) => {
+            const body = await bodyFor(state);
+            result = await attempt(request, state, body, askedUsage, signal).catch((error: unknown) => {
+              if (askedUsage && rejectsContinuousUsage(error)) {
+                refuseStreamUsage(state);
+                throw new DialectAdopted();
+              }
               throw dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
             });
           } finally {
@@ -536,6 +601,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         baseUrl: state.url,
         limit: state.limit,
         knee: serverQueue === 'short' ? state.knee.knee : null,
+        kneeSource: kneeSourceOf(state),
         inFlight: state.inFlight,
         waiting: dispatcher.heldFor(state.pool),
         server: serverOf(state),

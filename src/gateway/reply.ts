@@ -45,11 +45,13 @@ export function fromWholeReply(response: ChatCompletion): Reply {
 /**
  * Assembles streamed chunks, given as the chunks of each read. `onText` hears
  * of the text each read brought, for the progress display's tokens per
- * second; `onFirstEvent` of the first read.
+ * second; `onFirstEvent` of the first read; `onUsage` of the completion tokens
+ * so far that a chunk carries (`continuous_usage_stats`), or of null for a
+ * chunk with text and no usage.
  */
 export async function fromStream(
   reads: AsyncIterable<ChatCompletionChunk[]>,
-  options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void },
+  options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void; onUsage?: (completionTokens: number | null) => void },
 ): Promise<Reply> {
   const content: string[] = [];
   const reasoningContent: string[] = [];
@@ -73,6 +75,7 @@ export async function fromStream(
       if (chunk.usage) usage = usageOf(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
+      const before = chars;
       const delta = choice.delta as ReasoningFields | undefined;
       if (delta?.content) {
         content.push(delta.content);
@@ -89,6 +92,9 @@ export async function fromStream(
         chars += delta.reasoning.length;
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
+      const sofar = chunk.usage?.completion_tokens;
+      if (typeof sofar === 'number') options.onUsage?.(sofar);
+      else if (chars > before) options.onUsage?.(null);
     }
     if (chars > 0) {
       firstTokenMs ??= performance.now() - options.started;

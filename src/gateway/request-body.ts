@@ -34,6 +34,8 @@ export type RequestDialect = 'chat' | 'openai-reasoning';
 export interface BodyOptions {
   dialect: RequestDialect;
   stream: boolean;
+  /** Asks a stream for its usage in every chunk (`continuous_usage_stats`, vLLM and SGLang): the tokens it decodes, as they come. */
+  continuousUsage?: boolean;
 }
 
 /** The request's parameters, before its messages. Sampling fields appear only when set; `--extra-body` is merged last. */
@@ -57,7 +59,7 @@ export function requestHead(request: CompletionRequest, options: BodyOptions): R
   delete head['messages'];
   delete head['stream'];
   delete head['stream_options'];
-  if (options.stream) Object.assign(head, { stream: true, stream_options: { include_usage: true } });
+  if (options.stream) Object.assign(head, { stream: true, stream_options: { include_usage: true, ...(options.continuousUsage === true ? { continuous_usage_stats: true } : {}) } });
   return head;
 }
 

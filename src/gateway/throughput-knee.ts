@@ -9,14 +9,19 @@
  * by rank (held-calls.ts). Measured on the capacity model (README, *Keeping
  * the servers busy*).
  *
- * How the knee is found: rates are measured over windows of four reading periods,
- * never from one reading to the next. The cap starts low and grows fourfold
- * after each window (a slow start, a few seconds of a run) until the server's
- * throughput stops growing with its batch, then settles at (peak throughput
- * ÷ the fastest per-sequence rate seen) × CAP_OVER_KNEE. A server whose throughput keeps
- * growing with its batch (no sharp knee) shows it: when the cap binds and the
- * throughput falls short of the peak, the cap grows again, so a wrong knee
- * costs a few readings, never the run. A server without the counter has no cap.
+ * How the knee is found: rates are measured over windows of four reading
+ * periods (poll-period.ts sets their length), never from one reading to the
+ * next. The cap starts low and grows fourfold after each window (a slow
+ * start, a few seconds of a run) until the server's throughput stops growing
+ * with its batch, then settles at (its saturated throughput ÷ the fastest
+ * per-sequence rate of the slow start) × CAP_OVER_KNEE. The saturated
+ * throughput is the median of the windows at the largest batches seen (at
+ * least half the largest), not their highest: windows are noisy (a counter
+ * summed from our streams more so), and the highest of many lies well above
+ * the truth. A server whose throughput keeps growing with its batch (no sharp
+ * knee) shows it: when the cap binds for several windows and the throughput
+ * falls short of the saturated one, the cap grows again, so a wrong knee costs
+ * a few readings, never the run. A server without the counter has no cap.
  */
 import { marginOf } from './load-limit.ts';
 
@@ -36,6 +41,8 @@ export interface ThroughputKnee {
   readonly knee: number | null;
   /** A reading taken at `atMs` (any monotonic clock) while `inFlight` of our calls were on the server. */
   onReading(reading: ThroughputReading, atMs: number, inFlight: number): void;
+  /** False once disabled: no cap, ever. */
+  readonly active: boolean;
   /** The server has no usable metrics: no cap from now on. */
   disable(): void;
 }
@@ -46,14 +53,20 @@ export const SLOW_START_CAP = 16;
 const SLOW_START_STEP = 4;
 /** The cap over the knee: a few sequences in hand, so the server never runs under its knee while finished ones are replaced. */
 export const CAP_OVER_KNEE = 1.1;
-/** Reading periods measured as one window: the jitter of each reading's time is spread over all of them. */
+/** Reading periods (intervals between readings) measured as one window: the jitter of each reading's time is spread over all of them. */
 export const WINDOW = 4;
 /** A sequence running below this fraction of the fastest rate seen shares the throughput with the others. */
 const SHARED_BELOW = 0.8;
 /** A step of the slow start must raise the throughput by this factor, or the server is past its knee. */
 const GROWTH = 1.1;
-/** With the cap binding, throughput below this fraction of the peak means the cap is under the knee. */
+/** With the cap binding, throughput below this fraction of the saturated throughput means the cap is under the knee. */
 const SHORT_OF_PEAK = 0.9;
+/** Windows at the largest batches whose median is the saturated throughput. */
+const SATURATED_KEPT = 15;
+/** A window counts as saturated at a batch of at least this fraction of the largest seen. */
+const LARGE_BATCH = 0.5;
+/** Binding windows at one cap whose median must fall short before the cap grows. */
+const SHORT_WINDOWS = 5;
 /** How much the cap grows when it turned out to be under the knee. */
 const REGROW = 1.25;
 /** A gap this many reading periods long between two readings spans a pause (no calls, so no readings): not measured. */
@@ -66,9 +79,10 @@ interface Sample {
   inFlight: number;
 }
 
-/** Creates a knee finder in its slow start, for a server read every `periodMs` (while it has calls). */
-export function createThroughputKnee(periodMs: number): ThroughputKnee {
-  if (!(periodMs > 0)) throw new TypeError(`periodMs must be > 0, got ${periodMs}`);
+/** Creates a knee finder in its slow start, for a server read every `periodMs` (while it has calls; a function when the period moves). */
+export function createThroughputKnee(periodMs: number | (() => number)): ThroughputKnee {
+  if (typeof periodMs === 'number' && !(periodMs > 0)) throw new TypeError(`periodMs must be > 0, got ${periodMs}`);
+  const period = typeof periodMs === 'number' ? () => periodMs : periodMs;
   let cap = SLOW_START_CAP;
   let knee: number | null = null;
   let disabled = false;
@@ -76,10 +90,13 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
   let window: Sample[] = [];
   let last: Sample | null = null;
   let othersRunning = false;
-  /** Fastest per-sequence rate measured, tokens/ms. */
+  /** Fastest per-sequence rate measured in the slow start, tokens/ms. */
   let sequenceRate = 0;
-  /** Highest throughput measured, tokens/ms. */
-  let peak = 0;
+  /** The recent windows at the largest batches: their sequences running and throughput (tokens/ms). */
+  let saturated: Array<{ running: number; throughput: number }> = [];
+  let largestBatch = 0;
+  /** Throughput of the windows in which the current cap bound. */
+  let bindingAtCap: number[] = [];
   /** Throughput measured at the slow start's previous cap. */
   let beforeStep = 0;
   /** The lowest the cap may go, raised each time a cap proved to be under the knee. */
@@ -88,7 +105,9 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
   const moveCap = (to: number) => {
     cap = to;
     window = [];
+    bindingAtCap = [];
   };
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
   return {
     get cap() {
@@ -96,6 +115,9 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
     },
     get knee() {
       return knee;
+    },
+    get active() {
+      return !disabled;
     },
     disable() {
       disabled = true;
@@ -113,10 +135,10 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
       const before = last;
       last = sample;
       // A restarted server resets its counter; a gap in the readings (no calls) spans a pause; a clock that goes back is another clock: measure afresh.
-      if (before !== null && (atMs < before.atMs || sample.tokens < before.tokens || atMs - before.atMs > PAUSE * periodMs)) window = [];
+      if (before !== null && (atMs < before.atMs || sample.tokens < before.tokens || atMs - before.atMs > PAUSE * period())) window = [];
       window.push(sample);
       const first = window[0] as Sample;
-      if (sample.atMs - first.atMs < WINDOW * periodMs) return;
+      if (window.length <= WINDOW || sample.atMs <= first.atMs) return;
       const measured = window;
       // Windows do not overlap: the next one starts here.
       window = [sample];
@@ -126,13 +148,15 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
       if (decoded <= 0 || running < 1) return;
       const throughput = decoded / (sample.atMs - first.atMs);
       const perSequence = throughput / running;
-      sequenceRate = Math.max(sequenceRate, perSequence);
-      peak = Math.max(peak, throughput);
       const binding = measured.every((s) => s.inFlight >= cap - 1) && running >= 0.9 * cap;
+      if (running >= LARGE_BATCH * largestBatch) {
+        largestBatch = Math.max(largestBatch, running);
+        saturated = saturated.filter((kept) => kept.running >= LARGE_BATCH * largestBatch).slice(-(SATURATED_KEPT - 1));
+        saturated.push({ running, throughput });
+      }
       if (knee === null) {
-        const saturated = perSequence < SHARED_BELOW * sequenceRate && throughput < GROWTH * beforeStep;
-        if (saturated) knee = peak / sequenceRate;
-        else {
+        sequenceRate = Math.max(sequenceRate, perSequence);
+        if (!(perSequence < SHARED_BELOW * sequenceRate && throughput < GROWTH * beforeStep)) {
           // Still in the slow start: step up once our calls fill the cap.
           if (binding) {
             beforeStep = throughput;
@@ -140,14 +164,15 @@ export function createThroughputKnee(periodMs: number): ThroughputKnee {
           }
           return;
         }
-      } else {
-        // Each window sharpens the peak and the fastest rate: the knee follows, up only, since one
-        // noisy window too slow at the first saturated step would otherwise keep the cap under it.
-        knee = Math.max(knee, peak / sequenceRate);
-        if (binding && throughput < SHORT_OF_PEAK * peak) floor = Math.ceil(cap * REGROW);
       }
+      const peak = median(saturated.map((window) => window.throughput));
+      knee = peak / sequenceRate;
+      if (binding) bindingAtCap.push(throughput);
+      // The cap binds and the server gives less than when saturated: the cap is under its knee.
+      if (bindingAtCap.length >= SHORT_WINDOWS && median(bindingAtCap) < SHORT_OF_PEAK * peak) floor = Math.ceil(cap * REGROW);
       const next = Math.max(floor, Math.round(knee * CAP_OVER_KNEE));
       if (next !== cap) moveCap(next);
+      else if (bindingAtCap.length >= SHORT_WINDOWS) bindingAtCap = [];
     },
   };
 }

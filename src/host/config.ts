@@ -79,7 +79,7 @@ export interface RunConfig {
   schedule?: Schedule;
   /** `--server-queue`: where calls wait when the servers are saturated; absent: `short`. */
   serverQueue?: ServerQueue;
-  /** How often each busy server's load is read in ms (`--load-poll-ms`, hidden); default 500. */
+  /** The longest period between two readings of a busy server's load in ms (`--load-poll-ms`, hidden; poll-period.ts); default 500. */
   loadPollMs?: number;
   /** `--dispatch-order`: how the calls held in tmas are ordered; absent: `rank`. */
   dispatchOrder?: DispatchOrder;

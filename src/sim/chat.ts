@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalogue } from './catalogue.ts';
 import { finish, promptTokensOf, toResponseBody, type Finished, type SimReasoningDialect } from './completion.ts';
-import { sendStream, toStreamEvents, type StreamSettings } from './stream.ts';
+import { sendStream, toStreamEvents, type StreamSettings, type StreamUsage } from './stream.ts';
 import type { CapacityEngine } from './capacity/engine.ts';
 import type { CapacitySettings } from './capacity/options.ts';
 import { outputLengthOf } from './capacity/output-length.ts';
@@ -18,7 +18,7 @@ import { readBody, sendError, sendJson } from './http.ts';
 import { latencyMs, type LatencyOptions } from './latency.ts';
 import { rngOf } from './random.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
-import { isRequestProblem, toChatRequest } from './request.ts';
+import { isRequestProblem, toChatRequest, type ChatRequest } from './request.ts';
 import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
 import { BARE_PROMPT_ROLE, SIM_ROLES } from './sim-roles.ts';
 import { roleOf, splitBarePrompt, splitProblem } from './wire.ts';
@@ -203,17 +203,23 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     done(200);
   };
   if (capacity !== null) {
-    const stream = request.stream ? toStreamEvents(responseBody, context.stream.chunkTokens ?? 8, request.includeUsage) : null;
+    const stream = request.stream ? toStreamEvents(responseBody, context.stream.chunkTokens ?? 8, usageOf(request)) : null;
     const prompt = request.messages.map((m) => `${m.role}\n${m.content}\n`).join('');
     await sendPaced(res, { engine: capacity.engine, prompt, promptTokens, outputTokens, stream, fault: broken, hold: context.hold, sendWhole });
     if (request.stream) done(broken === 'stall' || broken === 'reset' || res.destroyed ? null : 200);
     return;
   }
   if (request.stream) {
-    await sendStream(res, responseBody, { settings: context.stream, includeUsage: request.includeUsage, fault: broken, sleep: context.sleep, hold: context.hold });
+    // Without the capacity model the server ignores continuous_usage_stats, as many servers do (llama.cpp, hosted APIs): it models no decoding to report.
+    await sendStream(res, responseBody, { settings: context.stream, usage: { final: request.includeUsage, continuous: false }, fault: broken, sleep: context.sleep, hold: context.hold });
     return done(broken === 'stall' || broken === 'reset' ? null : 200);
   }
   sendWhole();
+}
+
+/** The usage a stream of `request` sends under the capacity model. */
+function usageOf(request: ChatRequest): StreamUsage {
+  return { final: request.includeUsage, continuous: request.continuousUsage };
 }
 
 /** `stall` without streaming: the headers and half the body, then silence until the client gives up. */

@@ -24,6 +24,8 @@ export interface ChatRequest {
   stream: boolean;
   /** `stream_options.include_usage`. */
   includeUsage: boolean;
+  /** `stream_options.continuous_usage_stats` (vLLM, SGLang) with `include_usage`: usage so far in every chunk. */
+  continuousUsage: boolean;
 }
 
 /** Why a body is not a chat completion request: a message and the offending parameter. */
@@ -84,6 +86,7 @@ export function toChatRequest(body: unknown, defaultModel: string): ChatRequest 
   if (limit !== null && limit < 1) return { message: `the completion token limit must be at least 1, got ${limit}`, param: 'max_tokens' };
   const n = body['n'];
   if (n !== undefined && n !== null && n !== 1) return { message: "'n' must be 1: the simulated model returns one choice", param: 'n' };
+  const includeUsage = isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true;
   return {
     model: typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : defaultModel,
     messages,
@@ -93,7 +96,8 @@ export function toChatRequest(body: unknown, defaultModel: string): ChatRequest 
     sentMaxTokens: body['max_tokens'] !== undefined && body['max_tokens'] !== null,
     sampling: ['top_p', 'top_k', 'min_p'].filter((name) => body[name] !== undefined && body[name] !== null),
     stream: body['stream'] === true,
-    includeUsage: isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true,
+    includeUsage,
+    continuousUsage: includeUsage && isRecord(body['stream_options']) && body['stream_options']['continuous_usage_stats'] === true,
   };
 }
 

@@ -6,7 +6,7 @@
  * model that makes the loop dynamics visible, and can add latency and faults.
  *
  * Routes: GET /v1/models, GET /v1/models/:id, POST /v1/chat/completions,
- * GET /metrics (Prometheus, vLLM's names) and, with the capacity model on,
+ * GET /metrics (Prometheus, vLLM's names; see SimOptions.metrics) and, with the capacity model on,
  * GET /sim/stats; anything else is a 404 JSON error. Streams (SSE) when asked. Every field of a reply is a
  * function of the request, except `created` (the server's start time).
  *
@@ -77,7 +77,18 @@ export interface SimOptions {
    * stream pace, which it replaces.
    */
   capacity?: CapacityOptions;
+  /**
+   * What GET /metrics exposes: `vllm` (the default: vLLM's gauges, counters
+   * and histograms), `gauges` (only the request and KV-cache gauges, as an
+   * exporter without counters) or `none` (a 404, as an endpoint without
+   * Prometheus metrics, such as a proxy in front of the server).
+   */
+  metrics?: SimMetrics;
 }
+
+/** What the simulator's GET /metrics exposes. */
+export const SIM_METRICS = ['vllm', 'gauges', 'none'] as const;
+export type SimMetrics = (typeof SIM_METRICS)[number];
 
 /** A running simulated model. */
 export interface SimServer {
@@ -108,6 +119,7 @@ function checkOptions(options: SimOptions): void {
     if (options.stream?.tokensPerSecond) throw new TypeError('stream.tokensPerSecond cannot be combined with capacity: the capacity model paces streams');
     resolveCapacity(options.capacity);
   }
+  if (options.metrics !== undefined && !SIM_METRICS.includes(options.metrics)) throw new TypeError(`metrics must be one of ${SIM_METRICS.join(', ')}, got ${String(options.metrics)}`);
 }
 
 /** The capacity model of a server, started on the wall clock sped up by its time scale. */
@@ -179,6 +191,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   const cards = served.map((id) => ({ id, object: 'model', created, owned_by: 'tmas-sim' }));
   let inProgress = 0;
   const capacity = context.capacity;
+  const exposed = options.metrics ?? 'vllm';
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     stats.requests++;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -187,9 +200,11 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
       res.once('close', () => inProgress--);
       return handleChat(req, res, context);
     }
-    if (req.method === 'GET' && path === '/metrics') {
+    if (req.method === 'GET' && path === '/metrics' && exposed !== 'none') {
       req.resume();
-      const text = toPrometheusText(model, capacity === null ? idleMetrics(inProgress) : capacity.engine.metrics(), Date.now());
+      const full = capacity === null ? idleMetrics(inProgress) : capacity.engine.metrics();
+      const { running, waiting, kvUsage } = full;
+      const text = toPrometheusText(model, exposed === 'gauges' ? { running, waiting, kvUsage } : full, Date.now());
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       res.end(text);
       return;
@@ -203,7 +218,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     const card = cards.find((c) => path === `/v1/models/${c.id}`);
     if (req.method === 'GET' && card) return sendJson(res, 200, card);
     req.resume(); // drain any body so the connection stays usable
-    sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models, POST /v1/chat/completions, GET /metrics and GET /sim/stats`, {
+    sendError(res, 404, `no route ${req.method ?? '?'} ${path}: the simulated model serves GET /v1/models, POST /v1/chat/completions, ${exposed === 'none' ? '' : 'GET /metrics '}and GET /sim/stats`, {
       code: 'not_found',
     });
   }

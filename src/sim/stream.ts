@@ -3,6 +3,9 @@
  * sends, one `chat.completion.chunk` per few tokens, paced at a configurable
  * rate, then the usage chunk (with `stream_options.include_usage`) and
  * `data: [DONE]`. The text streamed is exactly the text a whole reply holds.
+ * Under the capacity model, with `continuous_usage_stats` as well, every chunk
+ * carries the usage so far, as vLLM and SGLang send it: the completion tokens
+ * grow evenly over the pieces, up to the drawn count.
  */
 import type { ServerResponse } from 'node:http';
 import { CHARS_PER_TOKEN } from './filler.ts';
@@ -50,7 +53,7 @@ export async function sendStream(
   body: Body,
   options: {
     settings: StreamSettings;
-    includeUsage: boolean;
+    usage: StreamUsage;
     fault: 'stall' | 'reset' | 'malformed' | null;
     sleep: (ms: number) => Promise<boolean>;
     hold: (res: ServerResponse) => void;
@@ -60,7 +63,7 @@ export async function sendStream(
   const chunkTokens = options.settings.chunkTokens ?? 8;
   const pace = options.settings.tokensPerSecond ?? 0;
   const gapMs = pace > 0 ? (chunkTokens / pace) * 1000 : 0;
-  const events = toStreamEvents(body, chunkTokens, options.includeUsage);
+  const events = toStreamEvents(body, chunkTokens, options.usage);
   if (events === null) return;
   openStream(res, events);
   const faultAt = options.fault === null ? -1 : Math.floor(events.pieces.length / 2);
@@ -82,18 +85,30 @@ export interface StreamEvents {
   closing: string[];
 }
 
+/** The usage a stream sends (`stream_options`): at its end (`include_usage`), and in every chunk too (`continuous_usage_stats`). */
+export interface StreamUsage {
+  final: boolean;
+  continuous: boolean;
+}
+
 /** The events of `body` cut into pieces of `chunkTokens`; null for a body without a choice. */
-export function toStreamEvents(body: Body, chunkTokens: number, includeUsage: boolean): StreamEvents | null {
+export function toStreamEvents(body: Body, chunkTokens: number, usage: StreamUsage): StreamEvents | null {
   const choice = body.choices[0];
   if (!choice) return null;
   const head = { id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, system_fingerprint: body.system_fingerprint };
   const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
-  const closing = [event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }] })];
-  if (includeUsage) closing.push(event({ ...head, choices: [], usage: body.usage }));
+  const deltaList = deltas(choice.message, chunkTokens * CHARS_PER_TOKEN);
+  const { prompt_tokens: promptTokens, completion_tokens: completionTokens } = body.usage;
+  /** The usage after `generated` tokens, in chunks that carry it. */
+  const sofar = (generated: number) => (usage.continuous ? { usage: { prompt_tokens: promptTokens, completion_tokens: generated, total_tokens: promptTokens + generated } } : {});
+  const closing = [event({ ...head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: choice.finish_reason }], ...sofar(completionTokens) })];
+  if (usage.final) closing.push(event({ ...head, choices: [], usage: body.usage }));
   closing.push('data: [DONE]\n\n');
   return {
-    opening: event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] }),
-    pieces: deltas(choice.message, chunkTokens * CHARS_PER_TOKEN).map((delta) => () => event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })),
+    opening: event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }], ...sofar(0) }),
+    pieces: deltaList.map(
+      (delta, index) => () => event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }], ...sofar(Math.round((completionTokens * (index + 1)) / deltaList.length)) }),
+    ),
     closing,
   };
 }

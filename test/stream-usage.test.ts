@@ -1,0 +1,128 @@
+/**
+ * A server whose metrics have no token counter (SGLang without
+ * --enable-metrics, a proxy, an exporter of gauges only): the gateway asks its
+ * streams for their usage in every chunk (`continuous_usage_stats`) and
+ * measures the throughput knee from them. A server that refuses the field, or
+ * ignores it, is asked no more and gets no cap, and no call fails for it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
+import { SLOW_START_CAP } from '../src/gateway/throughput-knee.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { additionRequest, chatChunkEvent } from './fixtures.ts';
+
+const call = (url: string, seed: number): CompletionRequest => additionRequest(url, seed, 1000);
+
+/** Whether a request body asked for usage in every chunk. */
+function asksUsage(body: string): boolean {
+  return (JSON.parse(body) as { stream_options?: { continuous_usage_stats?: boolean } }).stream_options?.continuous_usage_stats === true;
+}
+
+/** A test server without /metrics; `handler` answers each chat request, given its body and how many came before. */
+async function serve(handler: (res: ServerResponse, body: string, index: number) => void) {
+  const bodies: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.endsWith('/metrics')) return void res.writeHead(404).end();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
+      handler(res, body, bodies.length - 1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    bodies,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** A streamed reply in two text chunks without usage, as a server that ignores `continuous_usage_stats` sends it. */
+function replyWithoutUsage(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write(chatChunkEvent({ role: 'assistant', content: 'The answer ' }));
+  res.end(`${chatChunkEvent({ content: 'is 2.' }, 'stop')}data: [DONE]\n\n`);
+}
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function endpointOf(gateway: Gateway) {
+  const [endpoint] = gateway.stats.endpoints;
+  if (endpoint === undefined) throw new Error('no endpoint');
+  return endpoint;
+}
+
+describe('the knee from our streams', () => {
+  test('on a simulated GPU without /metrics, the knee is measured from the usage our streams carry', async () => {
+    const sim = await startSimServer({
+      problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }],
+      capacity: { timeScale: 2_000, outputTokensMedian: 2_000, outputTokensP99: 4_000 },
+      metrics: 'none',
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      // Bare prompts (no system message): the simulator answers them as such.
+      const bare = (seed: number): CompletionRequest => ({ ...call(sim.url, seed), messages: [{ role: 'user', content: `What is ${seed} + 1?` }] });
+      const replies = await Promise.all(Array.from({ length: 60 }, (_, seed) => gateway.complete(bare(seed))));
+      expect(replies.every((reply) => reply.finishReason === 'stop' && (reply.usage?.completionTokens ?? 0) > 0)).toBe(true);
+      expect(endpointOf(gateway).kneeSource).toBe('streams');
+      expect(endpointOf(gateway).server?.source).toBe('streams');
+    } finally {
+      gateway.close();
+      await sim.close();
+    }
+  });
+
+  test('a server that ignores the field is asked no more and gets no cap: more than the slow start runs at once', async () => {
+    const held: ServerResponse[] = [];
+    const calls = SLOW_START_CAP * 2;
+    const server = await serve((res, _body, index) => {
+      // The first reply comes at once (and shows the field ignored); the others only once all are in.
+      if (index === 0) return replyWithoutUsage(res);
+      held.push(res);
+      if (held.length === calls - 1) for (const waiting of held) replyWithoutUsage(waiting);
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      await gateway.complete(call(server.url, 0));
+      expect(asksUsage(server.bodies[0] as string)).toBe(true);
+      await Promise.all(Array.from({ length: calls - 1 }, (_, seed) => gateway.complete(call(server.url, seed + 1))));
+      expect(server.bodies.slice(1).some(asksUsage)).toBe(false);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a server that refuses the field with a 400 gets the call again without it, and no call fails', async () => {
+    const server = await serve((res, body) => {
+      if (!asksUsage(body)) return replyWithoutUsage(res);
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: "Unrecognized request argument supplied: stream_options.continuous_usage_stats", type: 'invalid_request_error', param: 'stream_options', code: null } }));
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      const replies = await Promise.all(Array.from({ length: 5 }, (_, seed) => gateway.complete(call(server.url, seed))));
+      expect(replies.map((reply) => reply.content)).toEqual(Array(5).fill('The answer is 2.'));
+      expect(replies.every((reply) => reply.attempts === 1)).toBe(true);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+      expect(gateway.stats.failures).toBe(0);
+      await until(() => server.bodies.length >= 5);
+      expect(asksUsage(server.bodies.at(-1) as string)).toBe(false);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
