@@ -259,7 +259,8 @@ describe('streamed completions', () => {
       return gateway.complete(solutionCall(sim.url, seed)).finally(() => gateway.close());
     });
     await withSim({ faults: rates }, async (sim) => {
-      const gateway = createGateway({ ...FAST, timeoutMs: 300 });
+      // Without the knee's cap no stream is asked for continuous usage, so both attempts send the body whose faults were looked up above.
+      const gateway = createGateway({ ...FAST, timeoutMs: 300, batchCap: 'none' });
       try {
         const completion = await gateway.complete(solutionCall(sim.url, seed));
         expect(completion.attempts).toBe(2);
