@@ -105,6 +105,26 @@ describe('the knee from our streams', () => {
     }
   });
 
+  // The slow start holds such a server's calls for 5 s (UNCONFIRMED_HOLD_MS) before it lets them all go.
+  test('a server without metrics whose first text comes late (a hidden reasoning) is held at the slow start for seconds, not until its first text', async () => {
+    const held: ServerResponse[] = [];
+    const calls = SLOW_START_CAP * 2;
+    // No reply until every call is in: capped at the slow start, they never would be.
+    const server = await serve((res) => {
+      held.push(res);
+      if (held.length === calls) for (const waiting of held) replyWithoutUsage(waiting);
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      const replies = await Promise.all(Array.from({ length: calls }, (_, seed) => gateway.complete(call(server.url, seed))));
+      expect(replies).toHaveLength(calls);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test('a server that refuses the field with a 400 gets the call again without it, and no call fails', async () => {
     const server = await serve((res, body) => {
       if (!asksUsage(body)) return replyWithoutUsage(res);

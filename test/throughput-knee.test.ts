@@ -44,7 +44,7 @@ function runOnCapacityModel(knee: ThroughputKnee, readings: number): { running: 
 
 describe('throughput knee', () => {
   test('on a server that shares 8,000 tokens/s at most 100 per sequence, the cap settles just over 80 sequences', () => {
-    const knee = createThroughputKnee(SIMULATED_READING_MS);
+    const knee = createThroughputKnee();
     expect(knee.cap).toBe(SLOW_START_CAP);
     const { running } = runOnCapacityModel(knee, 300);
     expect(knee.knee).toBeCloseTo(80, 0);
@@ -58,7 +58,7 @@ describe('throughput knee', () => {
   test('on a server whose throughput keeps growing with its batch, a cap that costs throughput grows back', () => {
     // No sharp knee: 2,000 tokens/s × b / (b + 20), so 44% of it at a batch of 16, 93% at 256, 98% at 1,024.
     const throughputOf = (batch: number) => (2000 * batch) / (batch + 20);
-    const knee = createThroughputKnee(READING_MS);
+    const knee = createThroughputKnee();
     let tokens = 0;
     const caps: number[] = [];
     for (let reading = 1; reading <= 300; reading++) {
@@ -76,7 +76,7 @@ describe('throughput knee', () => {
   });
 
   test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {
-    const knee = createThroughputKnee(READING_MS);
+    const knee = createThroughputKnee();
     const rate = 0.1; // tokens per ms per sequence: no knee within reach
     let at = 0;
     let tokens = 0;
@@ -91,7 +91,7 @@ describe('throughput knee', () => {
   });
 
   test('on a server that other clients share, ours are not capped: that would only hand them our share', () => {
-    const knee = createThroughputKnee(READING_MS);
+    const knee = createThroughputKnee();
     knee.onReading({ running: 16, generationTokens: 0 }, 0, 16);
     expect(knee.cap).toBe(SLOW_START_CAP);
     // 200 running, 16 of them ours.
@@ -103,19 +103,41 @@ describe('throughput knee', () => {
   });
 
   test('a server without a token counter, or one that restarts, never holds calls back for it', () => {
-    const none = createThroughputKnee(READING_MS);
+    const none = createThroughputKnee();
     none.onReading({ running: 3, generationTokens: null }, 0, 3);
     expect(none.cap).toBe(Number.POSITIVE_INFINITY);
-    const off = createThroughputKnee(READING_MS);
+    const off = createThroughputKnee();
     off.disable();
     expect(off.cap).toBe(Number.POSITIVE_INFINITY);
-    // A counter that goes back (a restarted server), or a gap in the readings, is not read as a slow server.
-    const restarted = createThroughputKnee(READING_MS);
+    // A counter that goes back (a restarted server), or a pause (no calls, so no readings), is not read as a slow server.
+    const restarted = createThroughputKnee();
     restarted.onReading({ running: 16, generationTokens: 1_000_000 }, 0, 16);
     restarted.onReading({ running: 16, generationTokens: 1_000_800 }, 500, 16);
     restarted.onReading({ running: 16, generationTokens: 10 }, 1_000, 16);
-    restarted.onReading({ running: 16, generationTokens: 11 }, 60_000, 16);
+    restarted.pause();
+    for (let reading = 1; reading <= 4; reading++) restarted.onReading({ running: 16, generationTokens: 11 + reading }, 60_000 + reading * 500, 16);
     expect(restarted.knee).toBeNull();
     expect(restarted.cap).toBeGreaterThanOrEqual(SLOW_START_CAP);
+  });
+
+  test('when the tokens move to another counter (ours to the server\'s), the knee is measured afresh: a jump is not a throughput', () => {
+    const knee = createThroughputKnee();
+    let at = 0;
+    let tokens = 0;
+    // Our streams' count: 16 sequences at 0.1 tokens/ms.
+    for (let reading = 0; reading < 6; reading++) {
+      knee.onReading({ running: knee.cap, generationTokens: tokens }, (at += READING_MS), knee.cap);
+      tokens += 0.1 * knee.cap * READING_MS;
+    }
+    const inFlight = knee.cap;
+    // The server's own counter appears, millions of tokens ahead (other clients, earlier runs).
+    knee.restart(inFlight);
+    tokens += 5_000_000;
+    for (let reading = 0; reading < 12; reading++) {
+      knee.onReading({ running: Math.min(knee.cap, 300), generationTokens: tokens }, (at += READING_MS), Math.min(knee.cap, 300));
+      tokens += 0.1 * Math.min(knee.cap, 300) * READING_MS;
+      expect(knee.cap).toBeGreaterThanOrEqual(inFlight);
+    }
+    expect(knee.knee).toBeNull();
   });
 });

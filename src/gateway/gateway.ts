@@ -174,6 +174,8 @@ const DEFAULT_DOWN_AFTER = 3;
 const DEFAULT_LOAD_POLL_MS = 500;
 /** Unanswered `/metrics` readings after which a server counts as having none (its load is then inferred from streams). */
 const METRICS_MISSES = 3;
+/** How long the slow start holds the calls of a server without a token counter while its streams have not yet shown whether they carry usage. */
+const UNCONFIRMED_HOLD_MS = 5_000;
 
 interface EndpointState {
   url: string;
@@ -187,13 +189,18 @@ interface EndpointState {
   load: LoadLimit;
   /** The batch past which the server gets no faster in all, read from its token counter or, without one, from our streams. */
   knee: ThroughputKnee;
+  /** Whether its `/metrics` have a generation token counter: null until they answer (or fail to). */
+  counter: boolean | null;
+  /** When its first call came (performance.now() ms). */
+  createdAt: number;
   /**
    * Whether its streams are asked for their usage in every chunk, to count the
-   * tokens it decodes when its metrics have no counter: asked until its
-   * `/metrics` show the counter (then off), refused by a server that rejects
-   * the field or ignores it; `tokens` counts what the streams reported.
+   * tokens it decodes when its metrics have no counter: asked until a chunk
+   * carries it (then counting) or its `/metrics` show the counter (then off);
+   * refused by a server that rejects the field or ignores it. `tokens` sums
+   * what the streams reported while counting.
    */
-  streamUsage: { state: 'asked' | 'off' | 'refused'; tokens: number };
+  streamUsage: { state: 'asked' | 'counting' | 'off' | 'refused'; tokens: number };
   watch: FirstTokenWatch;
   /** How often its load is read, and when next (performance.now() ms). */
   poll: PollPeriod;
@@ -272,7 +279,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const aimd = createAimdLimit(max);
       const load = createLoadLimit(max);
       const poll = createPollPeriod(maxPollMs);
-      const knee = createThroughputKnee(() => poll.ms);
+      const knee = createThroughputKnee();
       if (options.batchCap === 'none') knee.disable();
       state = {
         url: baseUrl,
@@ -280,11 +287,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         apiKey: endpoint.apiKey,
         inFlight: 0,
         get limit() {
-          return serverQueue === 'short' ? Math.min(aimd.limit, load.limit, knee.cap) : aimd.limit;
+          return serverQueue === 'short' ? Math.min(aimd.limit, load.limit, kneeCapOf(this)) : aimd.limit;
         },
         aimd,
         load,
         knee,
+        counter: null,
+        createdAt: performance.now(),
         streamUsage: { state: serverQueue === 'short' && stream && options.batchCap !== 'none' ? 'asked' : 'off', tokens: 0 },
         watch: createFirstTokenWatch(),
         poll,
@@ -345,28 +354,37 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (load !== null) {
         state.metrics = { state: 'yes', misses: 0, pending: false };
         state.load.onReading(load, state.inFlight, Math.max(before, state.inFlight));
-        // The server counts its tokens: our streams need not.
-        if (load.generationTokens !== null && state.streamUsage.state === 'asked') state.streamUsage.state = 'off';
-        if (load.generationTokens === null && state.streamUsage.state === 'asked') {
+        state.counter = load.generationTokens !== null;
+        if (load.generationTokens !== null) {
+          // The server counts its tokens: our streams need not, and the knee is measured from its counter.
+          if (state.streamUsage.state === 'counting') state.knee.restart(state.inFlight);
+          if (state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting') state.streamUsage.state = 'off';
+          state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
+          state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
+        } else if (state.streamUsage.state === 'counting') {
           const now = performance.now();
           state.poll.onReading(state.streamUsage.tokens, load.running, now);
           state.knee.onReading({ running: load.running, generationTokens: state.streamUsage.tokens }, now, state.inFlight);
         } else {
-          state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
-          state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
+          state.poll.onReading(null, load.running, readAt);
+          // Nothing counts its tokens, nor will: no cap.
+          if (state.streamUsage.state !== 'asked') state.knee.disable();
         }
         return;
       }
       state.poll.onReading(null, 0, readAt);
-      // A server that has not answered with metrics yet may have none: unless our streams count its tokens, its calls are not held for a slow start.
-      if (state.metrics.state === 'unknown' && state.streamUsage.state !== 'asked') state.knee.disable();
+      // A server that has not answered with metrics yet may have none: unless our streams may count its tokens, its calls are not held for a slow start.
+      if (state.metrics.state === 'unknown') {
+        state.counter = false;
+        if (state.streamUsage.state !== 'asked' && state.streamUsage.state !== 'counting') state.knee.disable();
+      }
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
       if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
       if (state.metrics.state !== 'no') return;
     }
     const inferred = state.watch.reading();
     if (inferred !== null) state.load.onReading(inferred, state.inFlight);
-    const counted = state.streamUsage.state === 'asked' ? state.streamUsage.tokens : null;
+    const counted = state.streamUsage.state === 'counting' ? state.streamUsage.tokens : null;
     const now = performance.now();
     state.poll.onReading(counted, state.watch.running, now);
     if (counted !== null) state.knee.onReading({ running: state.watch.running, generationTokens: counted }, now, state.inFlight);
@@ -374,9 +392,28 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   /** A server that rejects or ignores `continuous_usage_stats`: its streams are not asked again, and without its counter there is no cap. */
   function refuseStreamUsage(state: EndpointState): void {
-    if (state.streamUsage.state !== 'asked') return;
+    if (state.streamUsage.state !== 'asked' && state.streamUsage.state !== 'counting') return;
     state.streamUsage.state = 'refused';
-    state.knee.disable();
+    if (state.counter !== true) state.knee.disable();
+  }
+
+  /** A stream carried its usage: from now on the knee counts the server's tokens from our streams. */
+  function confirmStreamUsage(state: EndpointState): void {
+    if (state.streamUsage.state !== 'asked') return;
+    state.streamUsage.state = 'counting';
+    // A server without the counter may have gone uncapped (UNCONFIRMED_HOLD_MS): the slow start begins from the calls it has.
+    if (state.counter !== true) state.knee.restart(state.inFlight);
+  }
+
+  /**
+   * The knee's cap, except on a server known to have no counter whose streams
+   * have not shown their usage within UNCONFIRMED_HOLD_MS: a server that
+   * ignores the field says so only with its first text (minutes, behind a
+   * hidden reasoning), and its calls are not held at a slow start that long.
+   */
+  function kneeCapOf(state: EndpointState): number {
+    const unconfirmed = state.streamUsage.state === 'asked' && state.counter === false && performance.now() - state.createdAt > UNCONFIRMED_HOLD_MS;
+    return unconfirmed ? Number.POSITIVE_INFINITY : state.knee.cap;
   }
 
   // Each busy server is read when its period (poll-period.ts) has passed; the timer ticks at the shortest period.
@@ -385,7 +422,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? setInterval(() => {
           const now = performance.now();
           for (const state of endpoints.values()) {
-            if (state.drained || state.down || state.metrics.pending || now < state.nextReadAt || (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0)) continue;
+            if (state.drained || state.down) continue;
+            // No calls, no readings: the knee's next window starts afresh.
+            if (state.inFlight === 0 && dispatcher.heldFor(state.pool) === 0) {
+              state.knee.pause();
+              continue;
+            }
+            if (state.metrics.pending || now < state.nextReadAt) continue;
             state.nextReadAt = now + state.poll.ms;
             void readLoad(state).then(() => dispatcher.pump());
           }
@@ -459,7 +502,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const onUsage = (completionTokens: number | null) => {
       if (!askedUsage) return;
       if (completionTokens === null) return refuseStreamUsage(state);
-      if (completionTokens > reported) state.streamUsage.tokens += completionTokens - reported;
+      confirmStreamUsage(state);
+      if (completionTokens > reported && state.streamUsage.state === 'counting') state.streamUsage.tokens += completionTokens - reported;
       reported = Math.max(reported, completionTokens);
     };
     try {
@@ -513,7 +557,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function kneeSourceOf(state: EndpointState): EndpointStats['kneeSource'] {
     if (serverQueue !== 'short' || !state.knee.active) return null;
-    return state.streamUsage.state === 'asked' ? 'streams' : 'server';
+    if (state.streamUsage.state === 'counting') return 'streams';
+    return state.counter === true ? 'server' : null;
   }
 
   /** Counts what a reply says beyond its text: another model, no usage, its reasoning dialect. */
@@ -530,7 +575,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const bodies = new Map<string, Promise<Buffer>>();
       const bodyFor = (state: EndpointState) => {
         const { dialect } = state;
-        const continuousUsage = state.streamUsage.state === 'asked';
+        const continuousUsage = state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
         const key = `${dialect} ${continuousUsage}`;
         let body = bodies.get(key);
         if (body === undefined) bodies.set(key, (body = requestBody(request, options.encodeJson, { dialect, stream, continuousUsage })));
@@ -547,7 +592,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
         try {
           const dialect = state.dialect;
-          const askedUsage = state.streamUsage.state === 'asked';
+          const askedUsage = state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
           let result: Reply;
           try {
             const body = await bodyFor(state);

@@ -45,10 +45,22 @@ export interface ThroughputKnee {
   readonly active: boolean;
   /** The server has no usable metrics: no cap from now on. */
   disable(): void;
+  /** Its calls paused (no reading was taken): the next reading starts a new window. */
+  pause(): void;
+  /**
+   * The tokens now come from another counter (the server's instead of our
+   * streams'): measure afresh, in a slow start from `startCap` (the calls in
+   * flight, when more than the slow start's first cap: they are not recalled).
+   */
+  restart(startCap: number): void;
 }
 
 /** The cap during the slow start, before the first window is measured. */
 export const SLOW_START_CAP = 16;
+/** The cap never goes below this, whatever a window measured. */
+const LEAST_CAP = 4;
+/** The cap moves to a new knee only when it changes by this fraction at least: a knee that wavers by a sequence does not reset the windows at the cap. */
+const MOVE_BY = 0.05;
 /** The slow start's step: the cap is multiplied by this while the throughput grows with it. */
 const SLOW_START_STEP = 4;
 /** The cap over the knee: a few sequences in hand, so the server never runs under its knee while finished ones are replaced. */
@@ -69,8 +81,6 @@ const LARGE_BATCH = 0.5;
 const SHORT_WINDOWS = 5;
 /** How much the cap grows when it turned out to be under the knee. */
 const REGROW = 1.25;
-/** A gap this many reading periods long between two readings spans a pause (no calls, so no readings): not measured. */
-const PAUSE = 4;
 
 interface Sample {
   running: number;
@@ -79,10 +89,8 @@ interface Sample {
   inFlight: number;
 }
 
-/** Creates a knee finder in its slow start, for a server read every `periodMs` (while it has calls; a function when the period moves). */
-export function createThroughputKnee(periodMs: number | (() => number)): ThroughputKnee {
-  if (typeof periodMs === 'number' && !(periodMs > 0)) throw new TypeError(`periodMs must be > 0, got ${periodMs}`);
-  const period = typeof periodMs === 'number' ? () => periodMs : periodMs;
+/** Creates a knee finder in its slow start, for a server read while it has calls (pause() between). */
+export function createThroughputKnee(): ThroughputKnee {
   let cap = SLOW_START_CAP;
   let knee: number | null = null;
   let disabled = false;
@@ -122,6 +130,19 @@ export function createThroughputKnee(periodMs: number | (() => number)): Through
     disable() {
       disabled = true;
     },
+    pause() {
+      window = [];
+    },
+    restart(startCap) {
+      knee = null;
+      last = null;
+      sequenceRate = 0;
+      saturated = [];
+      largestBatch = 0;
+      beforeStep = 0;
+      floor = 0;
+      moveCap(Math.max(SLOW_START_CAP, Math.round(startCap)));
+    },
     onReading(reading, atMs, inFlight) {
       if (disabled) return;
       if (reading.generationTokens === null) {
@@ -134,8 +155,8 @@ export function createThroughputKnee(periodMs: number | (() => number)): Through
       const sample = { running: reading.running, tokens: reading.generationTokens, atMs, inFlight };
       const before = last;
       last = sample;
-      // A restarted server resets its counter; a gap in the readings (no calls) spans a pause; a clock that goes back is another clock: measure afresh.
-      if (before !== null && (atMs < before.atMs || sample.tokens < before.tokens || atMs - before.atMs > PAUSE * period())) window = [];
+      // A restarted server resets its counter; a clock that goes back is another clock: measure afresh.
+      if (before !== null && (atMs < before.atMs || sample.tokens < before.tokens)) window = [];
       window.push(sample);
       const first = window[0] as Sample;
       if (window.length <= WINDOW || sample.atMs <= first.atMs) return;
@@ -170,8 +191,8 @@ export function createThroughputKnee(periodMs: number | (() => number)): Through
       if (binding) bindingAtCap.push(throughput);
       // The cap binds and the server gives less than when saturated: the cap is under its knee.
       if (bindingAtCap.length >= SHORT_WINDOWS && median(bindingAtCap) < SHORT_OF_PEAK * peak) floor = Math.ceil(cap * REGROW);
-      const next = Math.max(floor, Math.round(knee * CAP_OVER_KNEE));
-      if (next !== cap) moveCap(next);
+      const next = Math.max(LEAST_CAP, floor, Math.round(knee * CAP_OVER_KNEE));
+      if (Math.abs(next - cap) >= Math.max(1, MOVE_BY * cap)) moveCap(next);
       else if (bindingAtCap.length >= SHORT_WINDOWS) bindingAtCap = [];
     },
   };
