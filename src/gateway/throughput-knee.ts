@@ -186,7 +186,7 @@ export function createThroughputKnee(): ThroughputKnee {
           return;
         }
       }
-      const peak = median(saturated.map((window) => window.throughput));
+      const peak = median(saturated.map((kept) => kept.throughput));
       knee = peak / sequenceRate;
       if (binding) bindingAtCap.push(throughput);
       // The cap binds and the server gives less than when saturated: the cap is under its knee.
