@@ -125,6 +125,42 @@ describe('the knee from our streams', () => {
     }
   });
 
+  test("a server that answers the field with a 422 naming nothing (FastAPI's validation error) gets the call again without it", async () => {
+    const server = await serve((res, body) => {
+      if (!asksUsage(body)) return replyWithoutUsage(res);
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options', 'continuous_usage_stats'], msg: 'Extra inputs are not permitted' }] }));
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      const first = await gateway.complete(call(server.url, 0));
+      expect(first).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+      const later = await gateway.complete(call(server.url, 1));
+      expect(later.content).toBe('The answer is 2.');
+      // Asked once, answered without; the next call was not asked at all.
+      expect(server.bodies.map(asksUsage)).toEqual([true, false, false]);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a 400 that is not about the field still fails the call, after one request without the field', async () => {
+    const server = await serve((res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'This model does not exist in this universe.', type: 'invalid_request_error', param: 'model', code: null } }));
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 3, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      await expect(gateway.complete(call(server.url, 0))).rejects.toMatchObject({ code: 'TMAS_CALL_REJECTED' });
+      expect(server.bodies.map(asksUsage)).toEqual([true, false]);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test('a server that refuses the field with a 400 gets the call again without it, and no call fails', async () => {
     const server = await serve((res, body) => {
       if (!asksUsage(body)) return replyWithoutUsage(res);

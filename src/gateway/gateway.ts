@@ -571,11 +571,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     async complete(request, { signal } = {}) {
       const started = performance.now();
+      // Set when a 400 or 422 that names nothing came back to a request asking for continuous usage: it is sent once without.
+      let usageDropped = false;
+      const asksUsage = (state: EndpointState) => !usageDropped && (state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting');
       // Encoded once per dialect and usage asked: a retry sends the bytes it already has.
       const bodies = new Map<string, Promise<Buffer>>();
       const bodyFor = (state: EndpointState) => {
         const { dialect } = state;
-        const continuousUsage = state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
+        const continuousUsage = asksUsage(state);
         const key = `${dialect} ${continuousUsage}`;
         let body = bodies.get(key);
         if (body === undefined) bodies.set(key, (body = requestBody(request, options.encodeJson, { dialect, stream, continuousUsage })));
@@ -592,7 +595,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
         try {
           const dialect = state.dialect;
-          const askedUsage = state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
+          const askedUsage = asksUsage(state);
           let result: Reply;
           try {
             const body = await bodyFor(state);
@@ -601,12 +604,20 @@ export function createGateway(options: GatewayOptions): Gateway {
                 refuseStreamUsage(state);
                 throw new DialectAdopted();
               }
-              throw dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
+              const adopted = dialect === 'chat' ? adoptReasoningDialect(state, request, error) : error;
+              // A validation error that names no field (FastAPI's 422, a bare 400) may be about ours: the call is sent once without it.
+              if (askedUsage && !(adopted instanceof DialectAdopted) && error instanceof APIError && (error.status === 400 || error.status === 422)) {
+                usageDropped = true;
+                throw new DialectAdopted();
+              }
+              throw adopted;
             });
           } finally {
             state.aimd.onDone();
             dispatcher.release(state);
           }
+          // Refused with the field, answered without it: the field was the trouble.
+          if (usageDropped) refuseStreamUsage(state);
           state.aimd.onSuccess();
           state.consecutiveFailures = 0;
           state.failedAttempts = 0;
