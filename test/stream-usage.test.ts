@@ -41,6 +41,20 @@ async function serve(handler: (res: ServerResponse, body: string, index: number)
   };
 }
 
+type TestServer = Awaited<ReturnType<typeof serve>>;
+
+/** Runs `body` against a test server answering by `handler` and a gateway that holds calls by the server's load; closes both. */
+async function withServer(handler: Parameters<typeof serve>[0], body: (gateway: Gateway, server: TestServer) => Promise<void>, maxRetries = 0): Promise<void> {
+  const server = await serve(handler);
+  const gateway = createGateway({ concurrency: 800, maxRetries, timeoutMs: 30_000, loadPollMs: 25 });
+  try {
+    await body(gateway, server);
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+}
+
 /** A streamed reply in two text chunks without usage, as a server that ignores `continuous_usage_stats` sends it. */
 function replyWithoutUsage(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -86,23 +100,21 @@ describe('the knee from our streams', () => {
   test('a server that ignores the field is asked no more and gets no cap: more than the slow start runs at once', async () => {
     const held: ServerResponse[] = [];
     const calls = SLOW_START_CAP * 2;
-    const server = await serve((res, _body, index) => {
-      // The first reply comes at once (and shows the field ignored); the others only once all are in.
-      if (index === 0) return replyWithoutUsage(res);
-      held.push(res);
-      if (held.length === calls - 1) for (const waiting of held) replyWithoutUsage(waiting);
-    });
-    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
-    try {
-      await gateway.complete(call(server.url, 0));
-      expect(asksUsage(server.bodies[0] as string)).toBe(true);
-      await Promise.all(Array.from({ length: calls - 1 }, (_, seed) => gateway.complete(call(server.url, seed + 1))));
-      expect(server.bodies.slice(1).some(asksUsage)).toBe(false);
-      expect(endpointOf(gateway).kneeSource).toBeNull();
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    await withServer(
+      (res, _body, index) => {
+        // The first reply comes at once (and shows the field ignored); the others only once all are in.
+        if (index === 0) return replyWithoutUsage(res);
+        held.push(res);
+        if (held.length === calls - 1) for (const waiting of held) replyWithoutUsage(waiting);
+      },
+      async (gateway, server) => {
+        await gateway.complete(call(server.url, 0));
+        expect(asksUsage(server.bodies[0] as string)).toBe(true);
+        await Promise.all(Array.from({ length: calls - 1 }, (_, seed) => gateway.complete(call(server.url, seed + 1))));
+        expect(server.bodies.slice(1).some(asksUsage)).toBe(false);
+        expect(endpointOf(gateway).kneeSource).toBeNull();
+      },
+    );
   });
 
   // The slow start holds such a server's calls for 5 s (UNCONFIRMED_HOLD_MS) before it lets them all go.
@@ -110,75 +122,68 @@ describe('the knee from our streams', () => {
     const held: ServerResponse[] = [];
     const calls = SLOW_START_CAP * 2;
     // No reply until every call is in: capped at the slow start, they never would be.
-    const server = await serve((res) => {
-      held.push(res);
-      if (held.length === calls) for (const waiting of held) replyWithoutUsage(waiting);
-    });
-    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
-    try {
-      const replies = await Promise.all(Array.from({ length: calls }, (_, seed) => gateway.complete(call(server.url, seed))));
-      expect(replies).toHaveLength(calls);
-      expect(endpointOf(gateway).kneeSource).toBeNull();
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    await withServer(
+      (res) => {
+        held.push(res);
+        if (held.length === calls) for (const waiting of held) replyWithoutUsage(waiting);
+      },
+      async (gateway, server) => {
+        const replies = await Promise.all(Array.from({ length: calls }, (_, seed) => gateway.complete(call(server.url, seed))));
+        expect(replies).toHaveLength(calls);
+        expect(endpointOf(gateway).kneeSource).toBeNull();
+      },
+    );
   });
 
   test("a server that answers the field with a 422 naming nothing (FastAPI's validation error) gets the call again without it", async () => {
-    const server = await serve((res, body) => {
-      if (!asksUsage(body)) return replyWithoutUsage(res);
-      res.writeHead(422, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options', 'continuous_usage_stats'], msg: 'Extra inputs are not permitted' }] }));
-    });
-    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
-    try {
-      const first = await gateway.complete(call(server.url, 0));
-      expect(first).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
-      const later = await gateway.complete(call(server.url, 1));
-      expect(later.content).toBe('The answer is 2.');
-      // Asked once, answered without; the next call was not asked at all.
-      expect(server.bodies.map(asksUsage)).toEqual([true, false, false]);
-      expect(endpointOf(gateway).kneeSource).toBeNull();
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    await withServer(
+      (res, body) => {
+        if (!asksUsage(body)) return replyWithoutUsage(res);
+        res.writeHead(422, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options', 'continuous_usage_stats'], msg: 'Extra inputs are not permitted' }] }));
+      },
+      async (gateway, server) => {
+        const first = await gateway.complete(call(server.url, 0));
+        expect(first).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+        const later = await gateway.complete(call(server.url, 1));
+        expect(later.content).toBe('The answer is 2.');
+        // Asked once, answered without; the next call was not asked at all.
+        expect(server.bodies.map(asksUsage)).toEqual([true, false, false]);
+        expect(endpointOf(gateway).kneeSource).toBeNull();
+      },
+    );
   });
 
   test('a 400 that is not about the field still fails the call, after one request without the field', async () => {
-    const server = await serve((res) => {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'This model does not exist in this universe.', type: 'invalid_request_error', param: 'model', code: null } }));
-    });
-    const gateway = createGateway({ concurrency: 800, maxRetries: 3, timeoutMs: 30_000, loadPollMs: 25 });
-    try {
-      await expect(gateway.complete(call(server.url, 0))).rejects.toMatchObject({ code: 'TMAS_CALL_REJECTED' });
-      expect(server.bodies.map(asksUsage)).toEqual([true, false]);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    await withServer(
+      (res) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'This model does not exist in this universe.', type: 'invalid_request_error', param: 'model', code: null } }));
+      },
+      async (gateway, server) => {
+        await expect(gateway.complete(call(server.url, 0))).rejects.toMatchObject({ code: 'TMAS_CALL_REJECTED' });
+        expect(server.bodies.map(asksUsage)).toEqual([true, false]);
+      },
+      3,
+    );
   });
 
   test('a server that refuses the field with a 400 gets the call again without it, and no call fails', async () => {
-    const server = await serve((res, body) => {
-      if (!asksUsage(body)) return replyWithoutUsage(res);
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: "Unrecognized request argument supplied: stream_options.continuous_usage_stats", type: 'invalid_request_error', param: 'stream_options', code: null } }));
-    });
-    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
-    try {
-      const replies = await Promise.all(Array.from({ length: 5 }, (_, seed) => gateway.complete(call(server.url, seed))));
-      expect(replies.map((reply) => reply.content)).toEqual(Array(5).fill('The answer is 2.'));
-      expect(replies.every((reply) => reply.attempts === 1)).toBe(true);
-      expect(endpointOf(gateway).kneeSource).toBeNull();
-      expect(gateway.stats.failures).toBe(0);
-      await until(() => server.bodies.length >= 5);
-      expect(asksUsage(server.bodies.at(-1) as string)).toBe(false);
-    } finally {
-      gateway.close();
-      await server.close();
-    }
+    await withServer(
+      (res, body) => {
+        if (!asksUsage(body)) return replyWithoutUsage(res);
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: "Unrecognized request argument supplied: stream_options.continuous_usage_stats", type: 'invalid_request_error', param: 'stream_options', code: null } }));
+      },
+      async (gateway, server) => {
+        const replies = await Promise.all(Array.from({ length: 5 }, (_, seed) => gateway.complete(call(server.url, seed))));
+        expect(replies.map((reply) => reply.content)).toEqual(Array(5).fill('The answer is 2.'));
+        expect(replies.every((reply) => reply.attempts === 1)).toBe(true);
+        expect(endpointOf(gateway).kneeSource).toBeNull();
+        expect(gateway.stats.failures).toBe(0);
+        await until(() => server.bodies.length >= 5);
+        expect(asksUsage(server.bodies.at(-1) as string)).toBe(false);
+      },
+    );
   });
 });

@@ -358,13 +358,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (load.generationTokens !== null) {
           // The server counts its tokens: our streams need not, and the knee is measured from its counter.
           if (state.streamUsage.state === 'counting') state.knee.restart(state.inFlight);
-          if (state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting') state.streamUsage.state = 'off';
+          if (askingUsage(state)) state.streamUsage.state = 'off';
           state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
           state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
         } else if (state.streamUsage.state === 'counting') {
-          const now = performance.now();
-          state.poll.onReading(state.streamUsage.tokens, load.running, now);
-          state.knee.onReading({ running: load.running, generationTokens: state.streamUsage.tokens }, now, state.inFlight);
+          readStreamCount(state, load.running);
         } else {
           state.poll.onReading(null, load.running, readAt);
           // Nothing counts its tokens, nor will: no cap.
@@ -376,7 +374,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // A server that has not answered with metrics yet may have none: unless our streams may count its tokens, its calls are not held for a slow start.
       if (state.metrics.state === 'unknown') {
         state.counter = false;
-        if (state.streamUsage.state !== 'asked' && state.streamUsage.state !== 'counting') state.knee.disable();
+        if (!askingUsage(state)) state.knee.disable();
       }
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
       if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
@@ -384,15 +382,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const inferred = state.watch.reading();
     if (inferred !== null) state.load.onReading(inferred, state.inFlight);
-    const counted = state.streamUsage.state === 'counting' ? state.streamUsage.tokens : null;
+    if (state.streamUsage.state === 'counting') readStreamCount(state, state.watch.running);
+    else state.poll.onReading(null, state.watch.running, performance.now());
+  }
+
+  /** A reading of the tokens our streams counted, with `running` sequences on the server: it paces the readings and measures the knee. */
+  function readStreamCount(state: EndpointState, running: number): void {
     const now = performance.now();
-    state.poll.onReading(counted, state.watch.running, now);
-    if (counted !== null) state.knee.onReading({ running: state.watch.running, generationTokens: counted }, now, state.inFlight);
+    state.poll.onReading(state.streamUsage.tokens, running, now);
+    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens }, now, state.inFlight);
+  }
+
+  /** Whether its streams are asked for their usage in every chunk. */
+  function askingUsage(state: EndpointState): boolean {
+    return state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
   }
 
   /** A server that rejects or ignores `continuous_usage_stats`: its streams are not asked again, and without its counter there is no cap. */
   function refuseStreamUsage(state: EndpointState): void {
-    if (state.streamUsage.state !== 'asked' && state.streamUsage.state !== 'counting') return;
+    if (!askingUsage(state)) return;
     state.streamUsage.state = 'refused';
     if (state.counter !== true) state.knee.disable();
   }
@@ -573,7 +581,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const started = performance.now();
       // Set when a 400 or 422 that names nothing came back to a request asking for continuous usage: it is sent once without.
       let usageDropped = false;
-      const asksUsage = (state: EndpointState) => !usageDropped && (state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting');
+      const asksUsage = (state: EndpointState) => !usageDropped && askingUsage(state);
       // Encoded once per dialect and usage asked: a retry sends the bytes it already has.
       const bodies = new Map<string, Promise<Buffer>>();
       const bodyFor = (state: EndpointState) => {
