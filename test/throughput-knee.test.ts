@@ -75,6 +75,40 @@ describe('throughput knee', () => {
     expect(caps.at(-1)).toBeLessThan(1024);
   });
 
+  test('a server that counts fewer running than we have in flight (calls in transit) but queues none of them still takes more: the slow start moves on', () => {
+    // 8,000 tokens/s at most 100 per sequence; a fifth of our calls are always between us and the
+    // server (sent and not yet admitted, finished and not yet received), as when outputs last seconds.
+    const knee = createThroughputKnee();
+    let tokens = 0;
+    let running = 0;
+    for (let reading = 1; reading <= 120; reading++) {
+      const inFlight = Math.min(knee.cap, 800);
+      running = Math.floor(0.8 * inFlight);
+      tokens += Math.min(8, running * 0.1) * READING_MS;
+      knee.onReading({ running, waiting: 0, generationTokens: tokens }, reading * READING_MS, inFlight);
+    }
+    // The server ends up running at least its knee (80), not held at the slow start's first steps.
+    expect(knee.knee).toBeCloseTo(80, 0);
+    expect(running).toBeGreaterThanOrEqual(80);
+  });
+
+  test('a run that has fewer calls ready than the knee for a while does not take its own batches for the server\'s saturation', () => {
+    // 8,000 tokens/s at most 100 per sequence (knee 80). For the first 80 readings the run has
+    // 30 to 100 calls ready (short outputs, problems waiting on their chains), then 800.
+    const knee = createThroughputKnee();
+    let tokens = 0;
+    let running = 0;
+    for (let reading = 1; reading <= 200; reading++) {
+      const ready = reading <= 80 ? 30 + ((reading * 37) % 71) : 800;
+      running = Math.min(knee.cap, ready);
+      tokens += Math.min(8, running * 0.1) * READING_MS;
+      knee.onReading({ running, waiting: 0, generationTokens: tokens }, reading * READING_MS, running);
+    }
+    // Within 5% (its batch swung under the knee in most windows), and the server runs at least its knee.
+    expect(Math.abs((knee.knee as number) - 80)).toBeLessThan(4);
+    expect(running).toBeGreaterThanOrEqual(80);
+  });
+
   test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {
     const knee = createThroughputKnee();
     const rate = 0.1; // tokens per ms per sequence: no knee within reach

@@ -362,7 +362,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
           state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
         } else if (state.streamUsage.state === 'counting') {
-          readStreamCount(state, load.running);
+          readStreamCount(state, load.running, load.waiting);
         } else {
           state.poll.onReading(null, load.running, readAt);
           // Nothing counts its tokens, nor will: no cap.
@@ -386,11 +386,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     else state.poll.onReading(null, state.watch.running, performance.now());
   }
 
-  /** A reading of the tokens our streams counted, with `running` sequences on the server: it paces the readings and measures the knee. */
-  function readStreamCount(state: EndpointState, running: number): void {
+  /** A reading of the tokens our streams counted, with `running` sequences on the server (and `waiting` in its queue, when read): it paces the readings and measures the knee. */
+  function readStreamCount(state: EndpointState, running: number, waiting?: number): void {
     const now = performance.now();
     state.poll.onReading(state.streamUsage.tokens, running, now);
-    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens }, now, state.inFlight);
+    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens, ...(waiting === undefined ? {} : { waiting }) }, now, state.inFlight);
   }
 
   /** Whether its streams are asked for their usage in every chunk. */

@@ -15,10 +15,15 @@
  * start, a few seconds of a run) until the server's throughput stops growing
  * with its batch, then settles at (its saturated throughput ÷ the fastest
  * per-sequence rate of the slow start) × CAP_OVER_KNEE. The saturated
- * throughput is the median of the windows at the largest batches seen (at
- * least half the largest), not their highest: windows are noisy (a counter
- * summed from our streams more so), and the highest of many lies well above
- * the truth. A server whose throughput keeps growing with its batch (no sharp
+ * throughput is the median of the windows whose sequences shared it (each
+ * ran clearly slower than the fastest rate), at the largest batches seen (at
+ * least half the largest), not their highest: windows are
+ * noisy (a counter summed from our streams more so), and the highest of many
+ * lies well above the truth. A window at a large batch is not enough: when a
+ * run has fewer calls ready than the knee (outputs of seconds, problems
+ * waiting on their chains), its largest batches lie under the knee, and their
+ * throughput, taken for the server's, held the cap there with hundreds of
+ * calls waiting. A server whose throughput keeps growing with its batch (no sharp
  * knee) shows it: when the cap binds for several windows and the throughput
  * falls short of the saturated one, the cap grows again, so a wrong knee costs
  * a few readings, never the run. A server without the counter has no cap.
@@ -31,6 +36,8 @@ export interface ThroughputReading {
   running: number;
   /** Its generation token counter; null when it exposes none. */
   generationTokens: number | null;
+  /** Requests in its own queue, when it says (its /metrics). */
+  waiting?: number;
 }
 
 /** The knee of one server. */
@@ -67,16 +74,18 @@ const SLOW_START_STEP = 4;
 export const CAP_OVER_KNEE = 1.1;
 /** Reading periods (intervals between readings) measured as one window: the jitter of each reading's time is spread over all of them. */
 export const WINDOW = 4;
-/** A sequence running below this fraction of the fastest rate seen shares the throughput with the others. */
+/** A sequence running below this fraction of the fastest rate seen shares the throughput with the others: its window is saturated. */
 const SHARED_BELOW = 0.8;
 /** A step of the slow start must raise the throughput by this factor, or the server is past its knee. */
 const GROWTH = 1.1;
 /** With the cap binding, throughput below this fraction of the saturated throughput means the cap is under the knee. */
 const SHORT_OF_PEAK = 0.9;
-/** Windows at the largest batches whose median is the saturated throughput. */
+/** Saturated windows at the largest batches whose median is the saturated throughput. */
 const SATURATED_KEPT = 15;
-/** A window counts as saturated at a batch of at least this fraction of the largest seen. */
+/** A saturated window counts at a batch of at least this fraction of the largest seen: on a server without a sharp knee, windows at small batches share too, and give less. */
 const LARGE_BATCH = 0.5;
+/** A window's batch is steady when its smallest reading is at least this fraction of its largest. */
+const STEADY = 0.8;
 /** Binding windows at one cap whose median must fall short before the cap grows. */
 const SHORT_WINDOWS = 5;
 /** How much the cap grows when it turned out to be under the knee. */
@@ -84,6 +93,7 @@ const REGROW = 1.25;
 
 interface Sample {
   running: number;
+  waiting: number | undefined;
   tokens: number;
   atMs: number;
   inFlight: number;
@@ -100,7 +110,7 @@ export function createThroughputKnee(): ThroughputKnee {
   let othersRunning = false;
   /** Fastest per-sequence rate measured in the slow start, tokens/ms. */
   let sequenceRate = 0;
-  /** The recent windows at the largest batches: their sequences running and throughput (tokens/ms). */
+  /** The recent saturated windows at the largest batches: their sequences running and throughput (tokens/ms). */
   let saturated: Array<{ running: number; throughput: number }> = [];
   let largestBatch = 0;
   /** Throughput of the windows in which the current cap bound. */
@@ -114,6 +124,13 @@ export function createThroughputKnee(): ThroughputKnee {
     cap = to;
     window = [];
     bindingAtCap = [];
+  };
+  /** Keeps a saturated window among those at the largest batches. */
+  const keepSaturated = (running: number, throughput: number) => {
+    if (running < LARGE_BATCH * largestBatch) return;
+    largestBatch = Math.max(largestBatch, running);
+    saturated = saturated.filter((kept) => kept.running >= LARGE_BATCH * largestBatch).slice(-(SATURATED_KEPT - 1));
+    saturated.push({ running, throughput });
   };
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -152,7 +169,7 @@ export function createThroughputKnee(): ThroughputKnee {
       // The server runs more than all of ours: other clients share it. Capping ours would only hand
       // them our share of its batch (its queue is first come first served), so no cap while they do.
       othersRunning = reading.running > inFlight + marginOf(reading.running);
-      const sample = { running: reading.running, tokens: reading.generationTokens, atMs, inFlight };
+      const sample = { running: reading.running, waiting: reading.waiting, tokens: reading.generationTokens, atMs, inFlight };
       const before = last;
       last = sample;
       // A restarted server resets its counter; a clock that goes back is another clock: measure afresh.
@@ -164,20 +181,31 @@ export function createThroughputKnee(): ThroughputKnee {
       // Windows do not overlap: the next one starts here.
       window = [sample];
       const decoded = sample.tokens - first.tokens;
-      const running = measured.reduce((sum, s) => sum + s.running, 0) / measured.length;
+      // The batch over the window's intervals, each read at its two ends (trapezoids): the window's
+      // first and last readings bound one interval each, the others two.
+      const running = measured.reduce((sum, s, index) => sum + s.running * (index === 0 || index === measured.length - 1 ? 0.5 : 1), 0) / (measured.length - 1);
       // An idle window says nothing.
       if (decoded <= 0 || running < 1) return;
       const throughput = decoded / (sample.atMs - first.atMs);
       const perSequence = throughput / running;
-      const binding = measured.every((s) => s.inFlight >= cap - 1) && running >= 0.9 * cap;
-      if (running >= LARGE_BATCH * largestBatch) {
-        largestBatch = Math.max(largestBatch, running);
-        saturated = saturated.filter((kept) => kept.running >= LARGE_BATCH * largestBatch).slice(-(SATURATED_KEPT - 1));
-        saturated.push({ running, throughput });
-      }
+      // The cap binds when our calls fill it and the server runs them all. Its count of running
+      // sequences lags ours by the calls in transit (sent and not yet admitted, finished and not yet
+      // received): a fifth of the cap when outputs last seconds, which held the slow start at a
+      // cap under the knee. So a server that says what it queues runs them all when it queues no
+      // more than a margin; only for one that does not is its running count compared with the cap.
+      const runsThem = measured.every((s) => s.waiting !== undefined)
+        ? measured.every((s) => (s.waiting as number) <= marginOf(s.running))
+        : running >= 0.9 * cap;
+      const binding = measured.every((s) => s.inFlight >= cap - 1) && runsThem;
+      // A batch that swung within the window gives less than its mean would (the throughput is
+      // concave in the batch): only a steady one's sharing says the server was saturated.
+      const runnings = measured.map((s) => s.running);
+      const steady = Math.min(...runnings) >= STEADY * Math.max(...runnings);
+      const shared = steady && perSequence < SHARED_BELOW * sequenceRate;
       if (knee === null) {
         sequenceRate = Math.max(sequenceRate, perSequence);
-        if (!(perSequence < SHARED_BELOW * sequenceRate && throughput < GROWTH * beforeStep)) {
+        if (!(shared && throughput < GROWTH * beforeStep)) {
+          if (shared) keepSaturated(running, throughput);
           // Still in the slow start: step up once our calls fill the cap.
           if (binding) {
             beforeStep = throughput;
@@ -185,7 +213,11 @@ export function createThroughputKnee(): ThroughputKnee {
           }
           return;
         }
+        // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.
+        largestBatch = Math.min(largestBatch, running);
       }
+      if (shared) keepSaturated(running, throughput);
+      if (saturated.length === 0) return;
       const peak = median(saturated.map((kept) => kept.throughput));
       knee = peak / sequenceRate;
       if (binding) bindingAtCap.push(throughput);
