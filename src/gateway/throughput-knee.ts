@@ -17,9 +17,9 @@
  * per-sequence rate of the slow start) × CAP_OVER_KNEE. The saturated
  * throughput is the median of the windows whose sequences shared it (each
  * ran clearly slower than the fastest rate), at the largest batches seen (at
- * least half the largest), not their highest: windows are
- * noisy (a counter summed from our streams more so), and the highest of many
- * lies well above the truth. A window at a large batch is not enough: when a
+ * least half the largest), not their highest: windows are noisy (a counter
+ * summed from our streams more so), and the highest of many lies well above
+ * the truth. A window at a large batch is not enough: when a
  * run has fewer calls ready than the knee (outputs of seconds, problems
  * waiting on their chains), its largest batches lie under the knee, and their
  * throughput, taken for the server's, held the cap there with hundreds of
@@ -194,29 +194,27 @@ export function createThroughputKnee(): ThroughputKnee {
       // cap under the knee. So a server that says what it queues runs them all when it queues no
       // more than a margin; only for one that does not is its running count compared with the cap.
       const runsThem = measured.every((s) => s.waiting !== undefined)
-        ? measured.every((s) => (s.waiting as number) <= marginOf(s.running))
+        ? measured.every((s) => (s.waiting ?? 0) <= marginOf(s.running))
         : running >= 0.9 * cap;
       const binding = measured.every((s) => s.inFlight >= cap - 1) && runsThem;
+      if (knee === null) sequenceRate = Math.max(sequenceRate, perSequence);
       // A batch that swung within the window gives less than its mean would (the throughput is
       // concave in the batch): only a steady one's sharing says the server was saturated.
       const runnings = measured.map((s) => s.running);
       const steady = Math.min(...runnings) >= STEADY * Math.max(...runnings);
       const shared = steady && perSequence < SHARED_BELOW * sequenceRate;
-      if (knee === null) {
-        sequenceRate = Math.max(sequenceRate, perSequence);
-        if (!(shared && throughput < GROWTH * beforeStep)) {
-          if (shared) keepSaturated(running, throughput);
-          // Still in the slow start: step up once our calls fill the cap.
-          if (binding) {
-            beforeStep = throughput;
-            moveCap(cap * SLOW_START_STEP);
-          }
-          return;
-        }
-        // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.
-        largestBatch = Math.min(largestBatch, running);
-      }
+      const endsSlowStart = knee === null && shared && throughput < GROWTH * beforeStep;
+      // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.
+      if (endsSlowStart) largestBatch = Math.min(largestBatch, running);
       if (shared) keepSaturated(running, throughput);
+      if (knee === null && !endsSlowStart) {
+        // Still in the slow start: step up once our calls fill the cap.
+        if (binding) {
+          beforeStep = throughput;
+          moveCap(cap * SLOW_START_STEP);
+        }
+        return;
+      }
       if (saturated.length === 0) return;
       const peak = median(saturated.map((kept) => kept.throughput));
       knee = peak / sequenceRate;
