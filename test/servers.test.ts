@@ -444,9 +444,10 @@ describe('replica pools', () => {
   test('a pool of three replicas, one of them down, finishes with results byte-identical to one endpoint; metrics show each replica', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
     const [a, b] = await Promise.all([startSimProcess(['--problems', problems]), startSimProcess(['--problems', problems])]);
-    // A port nothing listens on: every attempt is refused.
-    const dead = await serve(() => {});
-    await dead.close();
+    // A privileged port nothing listens on: every attempt is refused. (A port freed by closing a
+    // server of our own could be handed to another test file's server mid-run, whose answers then
+    // went into this run's results.)
+    const dead = { url: 'http://127.0.0.1:9/v1' };
     try {
       const common = ['run', '--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
       const single = await runCli([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
