@@ -4,6 +4,7 @@
  * server does not count its tokens.
  */
 import { describe, expect, test } from 'vitest';
+import { createLoadLimit } from '../src/gateway/load-limit.ts';
 import { CAP_OVER_KNEE, SLOW_START_CAP, createThroughputKnee, type ThroughputKnee } from '../src/gateway/throughput-knee.ts';
 import { createCapacityEngine } from '../src/sim/capacity/engine.ts';
 import { createManualClock } from '../src/sim/capacity/clock.ts';
@@ -107,6 +108,36 @@ describe('throughput knee', () => {
     // Within 5% (its batch swung under the knee in most windows), and the server runs at least its knee.
     expect(Math.abs((knee.knee as number) - 80)).toBeLessThan(4);
     expect(running).toBeGreaterThanOrEqual(80);
+  });
+
+  test.each([
+    ['says how full its KV cache is', true],
+    ['says only what it queues', false],
+  ])('on a server whose memory holds fewer sequences than its decode could serve (and that %s), the cap never holds it under what its memory holds', (_, saysKv) => {
+    // Decode would serve 80 sequences at 100 tokens/s each. Early in the run sequences are short and
+    // its KV cache holds 120 of them; then it holds 40, the rest wait in its queue, and it preempts
+    // sequences to make room: a quarter of those it counts as running are prefilling again (recompute),
+    // so each of them gives three quarters of its rate while the batch is far under the knee.
+    const HELD = 40;
+    const knee = createThroughputKnee();
+    const load = createLoadLimit(800);
+    const caps: number[] = [];
+    let tokens = 0;
+    let at = 0;
+    let inFlight = 0;
+    for (let reading = 1; reading <= 300; reading++) {
+      inFlight = Math.min(knee.cap, load.limit);
+      const held = reading <= 12 ? 3 * HELD : HELD;
+      const running = Math.min(inFlight, held);
+      const waiting = inFlight - running;
+      const recomputing = reading <= 12 ? 1 : 0.75;
+      tokens += Math.min(8, running * 0.1) * recomputing * READING_MS;
+      at += READING_MS;
+      load.onReading({ running, waiting }, inFlight);
+      knee.onReading({ running, waiting, kvUsage: saysKv ? (0.98 * running) / held : null, generationTokens: tokens }, at, inFlight);
+      caps.push(knee.cap);
+    }
+    expect(Math.min(...caps.slice(20))).toBeGreaterThanOrEqual(HELD);
   });
 
   test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {

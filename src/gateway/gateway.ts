@@ -14,7 +14,7 @@ import { createFirstTokenWatch, type FirstTokenWatch } from './first-token.ts';
 import { createLoadLimit, type LoadLimit } from './load-limit.ts';
 import { createThroughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import { createPollPeriod, FASTEST_MS, type PollPeriod } from './poll-period.ts';
-import { metricsUrlOf, readServerLoad } from './server-load.ts';
+import { metricsUrlOf, readServerLoad, type ServerLoad } from './server-load.ts';
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, startWatchdog } from './reply-bounds.ts';
@@ -362,7 +362,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
           state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
         } else if (state.streamUsage.state === 'counting') {
-          readStreamCount(state, load.running, load.waiting);
+          readStreamCount(state, load.running, load);
         } else {
           state.poll.onReading(null, load.running, readAt);
           // Nothing counts its tokens, nor will: no cap.
@@ -386,11 +386,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     else state.poll.onReading(null, state.watch.running, performance.now());
   }
 
-  /** A reading of the tokens our streams counted, with `running` sequences on the server (and `waiting` in its queue, when read): it paces the readings and measures the knee. */
-  function readStreamCount(state: EndpointState, running: number, waiting?: number): void {
+  /** A reading of the tokens our streams counted, with `running` sequences on the server (and its queue and KV cache, when read): it paces the readings and measures the knee. */
+  function readStreamCount(state: EndpointState, running: number, server?: Pick<ServerLoad, 'waiting' | 'kvUsage'>): void {
     const now = performance.now();
     state.poll.onReading(state.streamUsage.tokens, running, now);
-    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens, ...(waiting === undefined ? {} : { waiting }) }, now, state.inFlight);
+    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens, ...(server === undefined ? {} : { waiting: server.waiting, kvUsage: server.kvUsage }) }, now, state.inFlight);
   }
 
   /** Whether its streams are asked for their usage in every chunk. */

@@ -23,7 +23,10 @@
  * run has fewer calls ready than the knee (outputs of seconds, problems
  * waiting on their chains), its largest batches lie under the knee, and their
  * throughput, taken for the server's, held the cap there with hundreds of
- * calls waiting. A server whose throughput keeps growing with its batch (no sharp
+ * calls waiting. Nor is a window in which the server's memory was full (its KV
+ * cache, or a queue it keeps): it runs what fits, not what its decode could
+ * serve, and a knee read there held a run under what the memory held. A
+ * server whose throughput keeps growing with its batch (no sharp
  * knee) shows it: when the cap binds for several windows and the throughput
  * falls short of the saturated one, the cap grows again, so a wrong knee costs
  * a few readings, never the run. A server without the counter has no cap.
@@ -38,6 +41,8 @@ export interface ThroughputReading {
   generationTokens: number | null;
   /** Requests in its own queue, when it says (its /metrics). */
   waiting?: number;
+  /** Fraction of its KV cache in use, when it says. */
+  kvUsage?: number | null;
 }
 
 /** The knee of one server. */
@@ -86,6 +91,8 @@ const SATURATED_KEPT = 15;
 const LARGE_BATCH = 0.5;
 /** A window's batch is steady when its smallest reading is at least this fraction of its largest. */
 const STEADY = 0.8;
+/** A KV cache this full admits no more sequences (vLLM keeps a little free for the running ones to grow into). */
+const KV_FULL = 0.9;
 /** Binding windows at one cap whose median must fall short before the cap grows. */
 const SHORT_WINDOWS = 5;
 /** How much the cap grows when it turned out to be under the knee. */
@@ -94,6 +101,7 @@ const REGROW = 1.25;
 interface Sample {
   running: number;
   waiting: number | undefined;
+  kvUsage: number | null;
   tokens: number;
   atMs: number;
   inFlight: number;
@@ -169,7 +177,7 @@ export function createThroughputKnee(): ThroughputKnee {
       // The server runs more than all of ours: other clients share it. Capping ours would only hand
       // them our share of its batch (its queue is first come first served), so no cap while they do.
       othersRunning = reading.running > inFlight + marginOf(reading.running);
-      const sample = { running: reading.running, waiting: reading.waiting, tokens: reading.generationTokens, atMs, inFlight };
+      const sample = { running: reading.running, waiting: reading.waiting, kvUsage: reading.kvUsage ?? null, tokens: reading.generationTokens, atMs, inFlight };
       const before = last;
       last = sample;
       // A restarted server resets its counter; a clock that goes back is another clock: measure afresh.
@@ -202,7 +210,15 @@ export function createThroughputKnee(): ThroughputKnee {
       // concave in the batch): only a steady one's sharing says the server was saturated.
       const runnings = measured.map((s) => s.running);
       const steady = Math.min(...runnings) >= STEADY * Math.max(...runnings);
-      const shared = steady && perSequence < SHARED_BELOW * sequenceRate;
+      // A server whose memory is full runs as many sequences as fit, not as many as its decode can
+      // serve: its throughput stops growing with our calls, and it preempts sequences to make room,
+      // which then count as running while they prefill again, each giving less. Taken for
+      // saturation, that set a knee of 27 on a server whose memory held 40, and capped it there for
+      // the rest of a run. Its memory is full when its KV cache says so, or when it keeps some of our
+      // calls queued (one with room admits each at its next step), or queues more than a margin.
+      const memoryFull =
+        measured.some((s) => (s.kvUsage ?? 0) >= KV_FULL || (s.waiting ?? 0) > marginOf(s.running)) || measured.every((s) => (s.waiting ?? 0) > 0);
+      const shared = steady && !memoryFull && perSequence < SHARED_BELOW * sequenceRate;
       const endsSlowStart = knee === null && shared && throughput < GROWTH * beforeStep;
       // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.
       if (endsSlowStart) largestBatch = Math.min(largestBatch, running);
