@@ -144,6 +144,13 @@ export interface Strategy {
   /** How the simulated model answers each role, by the name its prompt gives ("You are the X agent"). */
   sim: Record<string, SimFormat>;
   /**
+   * Where each role's calls stand in one iteration's chain of dependent calls,
+   * from 0 (TMAS: solutions 0, their verifications 1, summaries 2, bank updates
+   * 3). Held calls are sent by what is left of their problem's chain
+   * (src/host/call-ranks.ts); a role not named here is at stage 0.
+   */
+  stages?: Readonly<Record<string, number>>;
+  /**
    * The method's upstream sampling defaults: `temperature` is what a run uses
    * when `--temperature` is not given (0.6 when absent); all of them are
    * recorded in metrics.json's `protocol.sampling`.

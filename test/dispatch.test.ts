@@ -12,6 +12,7 @@ import { createFirstTokenWatch } from '../src/gateway/first-token.ts';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import type { CallRank } from '../src/gateway/completion.ts';
 import { createCallRanks } from '../src/host/call-ranks.ts';
+import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 import { chatChunkEvent } from './fixtures.ts';
 
 function replica(limit: number): Slots & { limit: number; drained: boolean } {
@@ -198,11 +199,11 @@ describe('server load', () => {
 
   test('a call ranks by what is left of its problem: iterations to go, times how long its calls run against the run\'s', () => {
     const ranks = createCallRanks(4);
-    const remaining = (problem: string, iteration: number) => ranks.rankOf({ problem, iteration, grading: false }).remaining;
+    const remaining = (problem: string, iteration: number) => ranks.rankOf({ problem, iteration, role: 'solution', grading: false }).remaining;
     // Nothing known yet: iterations alone.
     expect(remaining('p', 0)).toBe(4);
     expect(remaining('q', 3)).toBe(1);
-    expect(ranks.rankOf({ problem: 'p', iteration: 1, grading: true })).toEqual(rank(3, true));
+    expect(ranks.rankOf({ problem: 'p', iteration: 1, role: 'judge', grading: true })).toEqual(rank(3, true));
     // p thinks three times as long as q: at the same iteration p goes first, by more as its calls add up.
     for (let call = 0; call < 8; call++) {
       ranks.record('p', 30_000);
@@ -220,6 +221,27 @@ describe('server load', () => {
     expect(remaining('q', 0)).toBeGreaterThan(remaining('p', 3));
     // A problem not seen yet counts as the run's mean.
     expect(remaining('r', 2)).toBe(2);
+  });
+
+  test('within an iteration, a call ranks by the stages of its problem\'s chain still to run: problems move through their iterations together', () => {
+    const ranks = createCallRanks(3, tmasStrategy.stages);
+    const order = (calls: Array<[problem: string, iteration: number, role: string]>) =>
+      calls
+        .map(([problem, iteration, role]) => ({ call: `${problem} ${iteration} ${role}`, remaining: ranks.rankOf({ problem, iteration, role, grading: false }).remaining }))
+        .sort((a, b) => b.remaining - a.remaining)
+        .map(({ call }) => call);
+    expect(
+      order([
+        ['a', 1, 'solution'],
+        ['b', 0, 'guideline'],
+        ['c', 0, 'summary'],
+        ['d', 0, 'verification'],
+        ['e', 2, 'experience'],
+        ['f', 0, 'solution'],
+      ]),
+    ).toEqual(['f 0 solution', 'd 0 verification', 'c 0 summary', 'b 0 guideline', 'a 1 solution', 'e 2 experience']);
+    // The last stage of the last iteration still ranks above nothing: at least one stage is left.
+    expect(ranks.rankOf({ problem: 'e', iteration: 2, role: 'guideline', grading: false }).remaining).toBe(1);
   });
 });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { capacityBenchmark, capacitySpreadBenchmark } from './capacity.bench.ts';
 import { dedupBenchmark } from './dedup.bench.ts';
+import { scheduleBenchmark } from './schedule.bench.ts';
 import { eventLoopBenchmark } from './event-loop.bench.ts';
 import { memoryBenchmark } from './memory.bench.ts';
 import { overheadBenchmark } from './overhead.bench.ts';
@@ -19,7 +20,7 @@ import { tokenizerBenchmark } from './tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacitySpreadBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacitySpreadBenchmark, scheduleBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {

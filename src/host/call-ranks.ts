@@ -1,15 +1,22 @@
 /**
  * The rank of each call (gateway/held-calls.ts sends held calls by it): how
  * much of its problem is left to run, in expected tokens along the problem's
- * chain of dependent calls. That is the iterations it has left, this one
- * included, times what its calls have cost so far, relative to the run's
- * mean and shrunk toward it while the problem has few calls (a problem whose
- * model thinks longer keeps doing so, and its chain is the longer one).
+ * chain of dependent calls. That is the stages it has left, this one
+ * included (the iterations to go times the stages of one iteration, less the
+ * stages of this iteration already behind it: the strategy says where each
+ * role stands, machines/contract.ts `stages`), times what its calls have cost
+ * so far, relative to the run's mean and shrunk toward it while the problem
+ * has few calls (a problem whose model thinks longer keeps doing so, and its
+ * chain is the longer one).
  *
  * The problem furthest from its end goes first, so that none is left to run
  * its last iterations alone at the end of the run; among problems equally
  * far, the one that thinks longer (longest first, as in list scheduling).
- * Measured on the capacity model (README, *Keeping the servers busy*).
+ * Counting stages rather than whole iterations puts a problem whose iteration
+ * is nearly done behind one that has just begun the same iteration, so the
+ * problems move through their iterations together, stage by stage, as
+ * evenly as their lengths allow. Measured on the capacity model (README,
+ * *Keeping the servers busy*).
  */
 import type { CallRank } from '../gateway/completion.ts';
 
@@ -18,22 +25,24 @@ const PRIOR_CALLS = 8;
 
 /** Ranks calls as they come, and learns from the ones that finish. */
 export interface CallRanks {
-  rankOf(call: { problem: string; iteration: number; grading: boolean }): CallRank;
+  rankOf(call: { problem: string; iteration: number; role: string; grading: boolean }): CallRank;
   /** A loop call of `problem` finished (from the server or the journal) with `completionTokens`. */
   record(problem: string, completionTokens: number): void;
 }
 
-/** Creates the ranking of a run of `iterations` iterations per problem. */
-export function createCallRanks(iterations: number): CallRanks {
+/** Creates the ranking of a run of `iterations` iterations per problem, whose roles stand at `stages` of an iteration (0 when not named). */
+export function createCallRanks(iterations: number, stages: Readonly<Record<string, number>> = {}): CallRanks {
+  const stagesPerIteration = Math.max(0, ...Object.values(stages)) + 1;
   const problems = new Map<string, { calls: number; tokens: number }>();
   let calls = 0;
   let tokens = 0;
   return {
-    rankOf({ problem, iteration, grading }) {
+    rankOf({ problem, iteration, role, grading }) {
       const own = problems.get(problem);
       // A problem's cost per call relative to the run's: 1 until something is known.
       const relative = own === undefined || tokens === 0 ? 1 : (own.tokens / (tokens / calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
-      return { grading, remaining: Math.max(1, iterations - iteration) * relative };
+      const stagesLeft = (iterations - iteration) * stagesPerIteration - (stages[role] ?? 0);
+      return { grading, remaining: Math.max(1, stagesLeft) * relative };
     },
     record(problem, completionTokens) {
       if (!(completionTokens >= 0)) return;

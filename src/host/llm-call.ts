@@ -154,7 +154,7 @@ export function createLlmCall(deps: LlmCallDeps) {
             messages,
             maxTokens,
             seed,
-            rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, grading: input.grading === true }),
+            rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
             ...(temperature === null ? {} : { temperature }),
             ...(sampling === undefined ? {} : { sampling }),
           },

@@ -222,7 +222,7 @@ export async function runEvaluation(
       stopRun = reject;
     });
     runStopped.catch(() => {});
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.maxIterations) });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.maxIterations, strategy.stages) });
     const roleImplementations = { actors: { llm }, actions: { post, callLlm: callLlmWith(llm) } };
     // Grading is a stage every strategy's candidates pass through: the judge is a role of every run.
     const strategyRoles = { judge: judgeMachine, ...strategy.roles };

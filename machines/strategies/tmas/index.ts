@@ -37,4 +37,5 @@ export const tmasStrategy: Strategy = {
     };
   },
   sim: { solution: 'solution', verification: 'verification', summary: 'summary', experience: 'experience', guideline: 'guideline', judge: 'judge' },
+  stages: { solution: 0, verification: 1, summary: 2, experience: 3, guideline: 3 },
 };

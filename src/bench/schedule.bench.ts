@@ -1,0 +1,194 @@
+/**
+ * The schedule benchmark: the order in which held calls go, compared over many
+ * draws of the output lengths. TMAS's chain of dependent calls (per problem and
+ * iteration: N solutions, M verifications of each, a summary of each, then the
+ * two bank updates) runs as a discrete-event simulation on the simulator's
+ * capacity model (src/sim/capacity/engine.ts on a manual clock: no HTTP, no
+ * wall time), its lengths drawn as the simulator draws them
+ * (src/sim/capacity/output-length.ts), its held calls ranked by the run's own
+ * rank (src/host/call-ranks.ts) in the gateway's own heap
+ * (src/gateway/held-calls.ts) and sent up to the knee's cap.
+ *
+ * Why: a live capacity run (bench `capacity`) is one draw of the lengths per
+ * 80 s, and one draw moves the makespan by up to ±7 points by itself, more
+ * than the rules differ. Here each rule meets the same 24 draws, in half a minute.
+ * What it leaves out: the gateway's reading of the load and the knee (the cap
+ * is the true knee's), the network and the process, the prefix cache (every
+ * prompt is its own); the live benchmark keeps those.
+ */
+import { HeldCalls, type Held } from '../gateway/held-calls.ts';
+import type { CallRank } from '../gateway/completion.ts';
+import { createCallRanks, type CallRanks } from '../host/call-ranks.ts';
+import { tmasStrategy } from '../../machines/strategies/tmas/index.ts';
+import { createManualClock } from '../sim/capacity/clock.ts';
+import { createCapacityEngine } from '../sim/capacity/engine.ts';
+import { CAPACITY_DEFAULTS, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
+import { outputLengthOf } from '../sim/capacity/output-length.ts';
+import { CAP_OVER_KNEE } from '../gateway/throughput-knee.ts';
+import type { Benchmark, BenchRow } from './types.ts';
+
+/** The run's shape, as in the issue's reference figures. */
+const RUN = { problems: 30, iterations: 3, candidates: 8, verifications: 8, concurrency: 800 };
+/** Prompt sizes by role, in tokens: they set only the KV cache each call holds. */
+const PROMPT_TOKENS: Record<string, number> = { solution: 500, verification: 2_500, summary: 4_000, experience: 4_000, guideline: 4_000 };
+/** A completion limit, as a run's window sets one. */
+const MAX_OUTPUT = 120_000;
+
+/** How held calls are ordered and how many go to the server. */
+interface Rule {
+  label: string;
+  /** A fresh ranking per draw, or null for first come first served. */
+  ranks: (() => CallRanks) | null;
+  /** Each phase of a problem waits for the whole previous phase (the asyncio-like client), instead of each call for its own inputs. */
+  barrier: boolean;
+  /** Calls in flight at most: the knee's cap, or the whole concurrency (the server queues the rest). */
+  capped: boolean;
+}
+
+const RULES: Rule[] = [
+  { label: 'tmas (rank by stages left, capped at the knee)', ranks: () => createCallRanks(RUN.iterations, tmasStrategy.stages), barrier: false, capped: true },
+  { label: 'rank by iterations left (before stages), capped', ranks: () => createCallRanks(RUN.iterations), barrier: false, capped: true },
+  { label: 'first come first served, capped', ranks: null, barrier: false, capped: true },
+  { label: 'asyncio-like (barrier per phase, server queue)', ranks: null, barrier: true, capped: false },
+];
+
+interface Call extends Held {
+  problem: number;
+  iteration: number;
+  role: string;
+  outputTokens: number;
+  done(): void;
+}
+
+/** One run of `rule` on `draw`: its makespan over the lower bound (decoded tokens / D, or the longest problem's chain at the per-sequence ceiling). */
+export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number): number {
+  const settings = resolveCapacity(capacity);
+  const clock = createManualClock();
+  const engine = createCapacityEngine(settings, clock);
+  const cap = rule.capped ? Math.round((CAP_OVER_KNEE * settings.decodeTokensPerSecond) / settings.sequenceTokensPerSecond) : RUN.concurrency;
+  const ranks = rule.ranks?.() ?? null;
+  const held = new HeldCalls<Call>();
+  const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
+  const lengthOf = (problem: number, key: string) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, MAX_OUTPUT);
+  let inFlight = 0;
+  let sequence = 0;
+  let decoded = 0;
+  const chains = new Array<number>(RUN.problems).fill(0);
+
+  const pump = (): void => {
+    for (let call = inFlight < cap ? held.pop() : undefined; call !== undefined; call = inFlight < cap ? held.pop() : undefined) {
+      inFlight++;
+      const sent = call;
+      engine.submit({
+        prompt: `${sent.problem}/${sent.iteration}/${sent.role}/${sent.sequence}`,
+        promptTokens: PROMPT_TOKENS[sent.role] ?? 1_000,
+        outputTokens: sent.outputTokens,
+        steps: 1,
+        onFinish: () => {
+          inFlight--;
+          decoded += sent.outputTokens;
+          ranks?.record(String(sent.problem), sent.outputTokens);
+          sent.done();
+          pump();
+        },
+      });
+    }
+  };
+  const send = (problem: number, iteration: number, role: string, outputTokens: number, done: () => void): void => {
+    const rank: CallRank = ranks?.rankOf({ problem: String(problem), iteration, role, grading: false }) ?? { grading: false, remaining: 0 };
+    held.push({ rank, sequence: sequence++, problem, iteration, role, outputTokens, done });
+  };
+  /** Sends `count` calls and calls `then` once all are done. */
+  const all = (count: number, each: (index: number, done: () => void) => void, then: () => void): void => {
+    let left = count;
+    for (let index = 0; index < count; index++) each(index, () => --left === 0 && then());
+  };
+
+  const iterate = (problem: number, iteration: number): void => {
+    if (iteration >= RUN.iterations) return;
+    const { candidates: n, verifications: m } = RUN;
+    const solutions = Array.from({ length: n }, (_, k) => lengthOf(problem, `${iteration}/solution/${k}`));
+    const checks = solutions.map((_, k) => Array.from({ length: m }, (__, v) => lengthOf(problem, `${iteration}/verification/${k}/${v}`)));
+    const summaries = solutions.map((_, k) => lengthOf(problem, `${iteration}/summary/${k}`));
+    const banks = ['experience', 'guideline'].map((role) => lengthOf(problem, `${iteration}/${role}`));
+    const updateBanks = () =>
+      all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, done), () => {
+        const longest = Math.max(...solutions.map((s, k) => s + Math.max(...(checks[k] as number[])) + (summaries[k] as number)));
+        chains[problem] = (chains[problem] as number) + longest + Math.max(...banks);
+        iterate(problem, iteration + 1);
+      });
+    if (rule.barrier) {
+      all(n, (k, done) => send(problem, iteration, 'solution', solutions[k] as number, done), () =>
+        all(n * m, (j, done) => send(problem, iteration, 'verification', (checks[Math.floor(j / m)] as number[])[j % m] as number, done), () =>
+          all(n, (k, done) => send(problem, iteration, 'summary', summaries[k] as number, done), updateBanks),
+        ),
+      );
+    } else {
+      all(
+        n,
+        (k, done) =>
+          send(problem, iteration, 'solution', solutions[k] as number, () =>
+            all(m, (v, checked) => send(problem, iteration, 'verification', (checks[k] as number[])[v] as number, checked), () => send(problem, iteration, 'summary', summaries[k] as number, done)),
+          ),
+        updateBanks,
+      );
+    }
+    pump();
+  };
+
+  for (let problem = 0; problem < RUN.problems; problem++) iterate(problem, 0);
+  pump();
+  clock.runAll();
+  const makespan = clock.now();
+  engine.close();
+  const bound = Math.max(decoded / settings.decodeTokensPerSecond, Math.max(...chains) / settings.sequenceTokensPerSecond);
+  return makespan / bound;
+}
+
+const SHAPES: Array<{ label: string; capacity: CapacityOptions }> = [
+  { label: 'defaults', capacity: {} },
+  { label: 'median 5,000', capacity: { outputTokensMedian: 5_000 } },
+  { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 } },
+];
+
+/** The schedule benchmark. */
+export const scheduleBenchmark: Benchmark = {
+  name: 'schedule',
+  async run({ quick, log }) {
+    const draws = quick ? 6 : 24;
+    const rows: BenchRow[] = [];
+    for (const shape of SHAPES) {
+      const ratios = new Map<Rule, number[]>();
+      for (const rule of RULES) {
+        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape.capacity, draw + 1)));
+        // The simulation is synchronous: let the runner's progress through between rules.
+        await new Promise((resolve) => setImmediate(resolve));
+        log(`schedule ${shape.label}: ${rule.label} done`);
+      }
+      const baseline = ratios.get(RULES[RULES.length - 1] as Rule) as number[];
+      for (const rule of RULES) {
+        const values = ratios.get(rule) as number[];
+        const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+        const ahead = values.filter((value, draw) => value < (baseline[draw] as number)).length;
+        rows.push({
+          figure: `schedule ${shape.label}: ${rule.label}: makespan / bound`,
+          target: '—',
+          measured: `mean ${mean.toFixed(3)}x, ${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)}x${rule === RULES[RULES.length - 1] ? '' : `; ahead of asyncio-like in ${ahead} of ${draws}`}`,
+          pass: null,
+        });
+      }
+      rows.push({
+        figure: `schedule ${shape.label}: the server`,
+        target: '—',
+        measured: `simulated: ${describe(shape.capacity)}; ${RUN.problems} × ${RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
+        pass: null,
+      });
+    }
+    return rows;
+  },
+};
+
+function describe(capacity: CapacityOptions): string {
+  const s = { ...CAPACITY_DEFAULTS, ...capacity };
+  return `D ${s.decodeTokensPerSecond} tok/s, ${s.sequenceTokensPerSecond} per sequence, ${s.kvTokens} KV tokens, outputs median ${s.outputTokensMedian} p99 ${s.outputTokensP99}, problem spread ${s.outputTokensProblemSpread}`;
+}
