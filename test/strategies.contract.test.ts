@@ -57,6 +57,13 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     expect(Object.keys(strategy.sim).sort()).toEqual(Object.keys(strategy.roles).sort());
   });
 
+  test('places only its own roles at stages of an iteration, counted from 0', () => {
+    for (const [role, stage] of Object.entries(strategy.stages ?? {})) {
+      expect(Object.keys(strategy.roles)).toContain(role);
+      expect(Number.isInteger(stage) && stage >= 0, `${role} at stage ${stage}`).toBe(true);
+    }
+  });
+
   test('completes T iterations with the calls it declares, resumes after an interruption paying for no call twice, replays as identical and exports', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const full = path.join(dir, 'full');
