@@ -123,18 +123,15 @@ describe('throughput knee', () => {
     const load = createLoadLimit(800);
     const caps: number[] = [];
     let tokens = 0;
-    let at = 0;
-    let inFlight = 0;
     for (let reading = 1; reading <= 300; reading++) {
-      inFlight = Math.min(knee.cap, load.limit);
+      const inFlight = Math.min(knee.cap, load.limit);
       const held = reading <= 12 ? 3 * HELD : HELD;
       const running = Math.min(inFlight, held);
       const waiting = inFlight - running;
       const recomputing = reading <= 12 ? 1 : 0.75;
       tokens += Math.min(8, running * 0.1) * recomputing * READING_MS;
-      at += READING_MS;
       load.onReading({ running, waiting }, inFlight);
-      knee.onReading({ running, waiting, kvUsage: saysKv ? (0.98 * running) / held : null, generationTokens: tokens }, at, inFlight);
+      knee.onReading({ running, waiting, kvUsage: saysKv ? (0.98 * running) / held : null, generationTokens: tokens }, reading * READING_MS, inFlight);
       caps.push(knee.cap);
     }
     expect(Math.min(...caps.slice(20))).toBeGreaterThanOrEqual(HELD);

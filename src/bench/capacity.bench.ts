@@ -17,7 +17,7 @@ import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
-import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
+import { CAPACITY_DEFAULTS, describeCapacity, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
 import type { SimMetrics } from '../sim/server.ts';
 
 /** One run's figures, in simulated seconds and fractions. */
@@ -140,12 +140,10 @@ async function capacityRows(
       },
     );
   }
-  const { kvTokens, prefillTokensPerSecond, outputTokensMedian, outputTokensP99 } = CAPACITY_DEFAULTS;
-  const spread = model.capacity.outputTokensProblemSpread ?? CAPACITY_DEFAULTS.outputTokensProblemSpread;
   rows.push({
     figure: `${model.label}: the server`,
     target: '—',
-    measured: `simulated: D ${D} tok/s, ${C} tok/s per sequence, ${kvTokens} KV tokens, prefill ${prefillTokensPerSecond} tok/s, outputs log-normal median ${outputTokensMedian} p99 ${outputTokensP99}, problem spread ${spread}`,
+    measured: `simulated: ${describeCapacity(resolveCapacity(model.capacity))}`,
     pass: null,
     note: `time scale ${timeScale}; every figure above is simulated time`,
   });

@@ -22,7 +22,7 @@ import { createCallRanks, type CallRanks } from '../host/call-ranks.ts';
 import { tmasStrategy } from '../../machines/strategies/tmas/index.ts';
 import { createManualClock } from '../sim/capacity/clock.ts';
 import { createCapacityEngine } from '../sim/capacity/engine.ts';
-import { CAPACITY_DEFAULTS, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
+import { describeCapacity, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
 import { outputLengthOf } from '../sim/capacity/output-length.ts';
 import { CAP_OVER_KNEE } from '../gateway/throughput-knee.ts';
 import type { Benchmark, BenchRow } from './types.ts';
@@ -76,9 +76,10 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   const chains = new Array<number>(RUN.problems).fill(0);
 
   const pump = (): void => {
-    for (let call = inFlight < cap ? held.pop() : undefined; call !== undefined; call = inFlight < cap ? held.pop() : undefined) {
+    while (inFlight < cap) {
+      const sent = held.pop();
+      if (sent === undefined) return;
       inFlight++;
-      const sent = call;
       engine.submit({
         prompt: `${sent.problem}/${sent.iteration}/${sent.role}/${sent.sequence}`,
         promptTokens: PROMPT_TOKENS[sent.role] ?? 1_000,
@@ -180,15 +181,10 @@ export const scheduleBenchmark: Benchmark = {
       rows.push({
         figure: `schedule ${shape.label}: the server`,
         target: '—',
-        measured: `simulated: ${describe(shape.capacity)}; ${RUN.problems} × ${RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
+        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}; ${RUN.problems} × ${RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
         pass: null,
       });
     }
     return rows;
   },
 };
-
-function describe(capacity: CapacityOptions): string {
-  const s = { ...CAPACITY_DEFAULTS, ...capacity };
-  return `D ${s.decodeTokensPerSecond} tok/s, ${s.sequenceTokensPerSecond} per sequence, ${s.kvTokens} KV tokens, outputs median ${s.outputTokensMedian} p99 ${s.outputTokensP99}, problem spread ${s.outputTokensProblemSpread}`;
-}

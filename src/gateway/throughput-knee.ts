@@ -201,9 +201,8 @@ export function createThroughputKnee(): ThroughputKnee {
       // received): a fifth of the cap when outputs last seconds, which held the slow start at a
       // cap under the knee. So a server that says what it queues runs them all when it queues no
       // more than a margin; only for one that does not is its running count compared with the cap.
-      const runsThem = measured.every((s) => s.waiting !== undefined)
-        ? measured.every((s) => (s.waiting ?? 0) <= marginOf(s.running))
-        : running >= 0.9 * cap;
+      const overMargin = measured.some((s) => (s.waiting ?? 0) > marginOf(s.running));
+      const runsThem = measured.every((s) => s.waiting !== undefined) ? !overMargin : running >= 0.9 * cap;
       const binding = measured.every((s) => s.inFlight >= cap - 1) && runsThem;
       if (knee === null) sequenceRate = Math.max(sequenceRate, perSequence);
       // A batch that swung within the window gives less than its mean would (the throughput is
@@ -216,8 +215,7 @@ export function createThroughputKnee(): ThroughputKnee {
       // saturation, that set a knee of 27 on a server whose memory held 40, and capped it there for
       // the rest of a run. Its memory is full when its KV cache says so, or when it keeps some of our
       // calls queued (one with room admits each at its next step), or queues more than a margin.
-      const memoryFull =
-        measured.some((s) => (s.kvUsage ?? 0) >= KV_FULL || (s.waiting ?? 0) > marginOf(s.running)) || measured.every((s) => (s.waiting ?? 0) > 0);
+      const memoryFull = overMargin || measured.some((s) => (s.kvUsage ?? 0) >= KV_FULL) || measured.every((s) => (s.waiting ?? 0) > 0);
       const shared = steady && !memoryFull && perSequence < SHARED_BELOW * sequenceRate;
       const endsSlowStart = knee === null && shared && throughput < GROWTH * beforeStep;
       // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.

@@ -58,6 +58,12 @@ export function resolveCapacity(options: CapacityOptions): CapacitySettings {
   return settings;
 }
 
+/** The settings in words, for a benchmark's table. */
+export function describeCapacity(settings: CapacitySettings): string {
+  const s = settings;
+  return `D ${s.decodeTokensPerSecond} tok/s, ${s.sequenceTokensPerSecond} tok/s per sequence, ${s.kvTokens} KV tokens, prefill ${s.prefillTokensPerSecond} tok/s, outputs log-normal median ${s.outputTokensMedian} p99 ${s.outputTokensP99}, problem spread ${s.outputTokensProblemSpread}`;
+}
+
 function definedOf(options: CapacityOptions): CapacityOptions {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
