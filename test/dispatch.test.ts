@@ -111,7 +111,7 @@ describe('dispatcher', () => {
 });
 
 describe('server load', () => {
-  test("reads vLLM's and SGLang's gauges and token counters, summed over engines, and nothing from other pages", () => {
+  test("reads vLLM's and SGLang's gauges and token counters, summed over engines (the KV cache's fraction: the fullest engine's), and nothing from other pages", () => {
     const vllm = [
       '# HELP vllm:num_requests_running Number of requests in model execution batches.',
       '# TYPE vllm:num_requests_running gauge',
@@ -120,6 +120,7 @@ describe('server load', () => {
       'vllm:num_requests_waiting{engine="0",model_name="Qwen/Qwen3-32B"} 7.0',
       'vllm:num_requests_waiting{engine="1",model_name="Qwen/Qwen3-32B"} 0.0 1700000000000',
       'vllm:kv_cache_usage_perc{engine="0",model_name="Qwen/Qwen3-32B"} 0.93',
+      'vllm:kv_cache_usage_perc{engine="1",model_name="Qwen/Qwen3-32B"} 0.41',
       '# TYPE vllm:generation_tokens_total counter',
       'vllm:generation_tokens_total{engine="0",model_name="Qwen/Qwen3-32B"} 1.5e+06',
       'vllm:generation_tokens_total{engine="1",model_name="Qwen/Qwen3-32B"} 500000.0 1700000000250',

@@ -31,9 +31,10 @@ const MAX_METRICS_BYTES = 8 * 2 ** 20;
 /** A /metrics answer slower than this says nothing current. */
 const METRICS_TIMEOUT_MS = 2_000;
 
-/** Sums of each named gauge over its series (data-parallel engines report one series each), and the latest timestamp any of its samples carried. */
-function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string, number>; stamps: Map<string, number> } {
+/** Sums and maxima of each named gauge over its series (data-parallel engines report one series each), and the latest timestamp any of its samples carried. */
+function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string, number>; maxima: Map<string, number>; stamps: Map<string, number> } {
   const sums = new Map<string, number>();
+  const maxima = new Map<string, number>();
   const stamps = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
@@ -44,17 +45,20 @@ function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string
     const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
     const [valueText, stampText] = afterLabels.trim().split(/\s+/);
     const value = Number(valueText);
-    if (Number.isFinite(value)) sums.set(name, (sums.get(name) ?? 0) + value);
+    if (Number.isFinite(value)) {
+      sums.set(name, (sums.get(name) ?? 0) + value);
+      maxima.set(name, Math.max(maxima.get(name) ?? value, value));
+    }
     const stamp = stampText === undefined ? Number.NaN : Number(stampText);
     if (Number.isFinite(stamp)) stamps.set(name, Math.max(stamps.get(name) ?? stamp, stamp));
   }
-  return { sums, stamps };
+  return { sums, maxima, stamps };
 }
 
 /** The load in a Prometheus text page; null when it names neither vLLM's nor SGLang's gauges. */
 export function parseServerLoad(text: string): ServerLoad | null {
-  const { sums, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
-  const first = (names: readonly string[]) => names.map((name) => sums.get(name)).find((value) => value !== undefined);
+  const { sums, maxima, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
+  const first = (names: readonly string[], of = sums) => names.map((name) => of.get(name)).find((value) => value !== undefined);
   const counter = GAUGES.generationTokens.find((name) => sums.has(name));
   const running = first(GAUGES.running);
   const waiting = first(GAUGES.waiting);
@@ -62,7 +66,8 @@ export function parseServerLoad(text: string): ServerLoad | null {
   return {
     running,
     waiting,
-    kvUsage: first(GAUGES.kvUsage) ?? null,
+    // A fraction per engine: the fullest engine's, since its own requests queue when it fills, whatever the others hold.
+    kvUsage: first(GAUGES.kvUsage, maxima) ?? null,
     generationTokens: counter === undefined ? null : (sums.get(counter) ?? null),
     generationTokensAtMs: counter === undefined ? null : (stamps.get(counter) ?? null),
   };
