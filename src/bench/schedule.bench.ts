@@ -7,7 +7,9 @@
  * wall time), its lengths drawn as the simulator draws them
  * (src/sim/capacity/output-length.ts), its held calls ranked by the run's own
  * rank (src/host/call-ranks.ts) in the gateway's own heap
- * (src/gateway/held-calls.ts) and sent up to the knee's cap.
+ * (src/gateway/held-calls.ts) and sent up to the knee's cap. A clairvoyant
+ * rule, which ranks each call by the true length of its chain to the end, is
+ * the bar: how far an order alone could go if lengths were known.
  *
  * Why: a live capacity run (bench `capacity`) is one draw of the lengths per
  * 80 s, and one draw moves the makespan by up to ±7 points by itself, more
@@ -37,8 +39,8 @@ const MAX_OUTPUT = 120_000;
 /** How held calls are ordered and how many go to the server. */
 interface Rule {
   label: string;
-  /** A fresh ranking per draw, or null for first come first served. */
-  ranks: (() => CallRanks) | null;
+  /** A fresh ranking per draw, null for first come first served, or 'clairvoyant': each call ranked by the true length of the longest chain from it to its problem's end (what no client can know: the bar for the others). */
+  ranks: (() => CallRanks) | 'clairvoyant' | null;
   /** Each phase of a problem waits for the whole previous phase (the asyncio-like client), instead of each call for its own inputs. */
   barrier: boolean;
   /** Calls in flight at most: the knee's cap, or the whole concurrency (the server queues the rest). */
@@ -49,8 +51,21 @@ const RULES: Rule[] = [
   { label: 'tmas (rank by stages left, capped at the knee)', ranks: () => createCallRanks(RUN.iterations, tmasStrategy.stages), barrier: false, capped: true },
   { label: 'rank by iterations left (before stages), capped', ranks: () => createCallRanks(RUN.iterations), barrier: false, capped: true },
   { label: 'first come first served, capped', ranks: null, barrier: false, capped: true },
+  { label: 'clairvoyant (true longest chain left first), capped', ranks: 'clairvoyant', barrier: false, capped: true },
   { label: 'asyncio-like (barrier per phase, server queue)', ranks: null, barrier: true, capped: false },
 ];
+
+/** One problem's iteration, every length drawn. */
+interface IterationPlan {
+  solutions: number[];
+  /** checks[k][v]: the v-th verification of candidate k. */
+  checks: number[][];
+  summaries: number[];
+  /** The experience and guideline calls. */
+  banks: number[];
+  /** The longest chain through the iteration: a candidate's solution, slowest check and summary, then the slower bank. */
+  longest: number;
+}
 
 interface Call extends Held {
   problem: number;
@@ -60,20 +75,38 @@ interface Call extends Held {
   done(): void;
 }
 
+/** Every length of one draw: plans[problem][iteration]. */
+function drawPlans(capacity: CapacityOptions, draw: number): IterationPlan[][] {
+  const settings = resolveCapacity(capacity);
+  const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
+  const { problems, iterations, candidates: n, verifications: m } = RUN;
+  return Array.from({ length: problems }, (_, problem) => {
+    const lengthOf = (key: string) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, MAX_OUTPUT);
+    return Array.from({ length: iterations }, (__, iteration) => {
+      const solutions = Array.from({ length: n }, (_s, k) => lengthOf(`${iteration}/solution/${k}`));
+      const checks = solutions.map((_s, k) => Array.from({ length: m }, (_c, v) => lengthOf(`${iteration}/verification/${k}/${v}`)));
+      const summaries = solutions.map((_s, k) => lengthOf(`${iteration}/summary/${k}`));
+      const banks = ['experience', 'guideline'].map((role) => lengthOf(`${iteration}/${role}`));
+      const longest = Math.max(...solutions.map((s, k) => s + Math.max(...(checks[k] as number[])) + (summaries[k] as number))) + Math.max(...banks);
+      return { solutions, checks, summaries, banks, longest };
+    });
+  });
+}
+
 /** One run of `rule` on `draw`: its makespan over the lower bound (decoded tokens / D, or the longest problem's chain at the per-sequence ceiling). */
 export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number): number {
   const settings = resolveCapacity(capacity);
   const clock = createManualClock();
   const engine = createCapacityEngine(settings, clock);
   const cap = rule.capped ? Math.round((CAP_OVER_KNEE * settings.decodeTokensPerSecond) / settings.sequenceTokensPerSecond) : RUN.concurrency;
-  const ranks = rule.ranks?.() ?? null;
+  const ranks = typeof rule.ranks === 'function' ? rule.ranks() : null;
+  const plans = drawPlans(capacity, draw);
+  // after[problem][iteration]: the longest chain from the end of that iteration's banks to the problem's end.
+  const after = plans.map((iterations) => iterations.map((_, iteration) => iterations.slice(iteration + 1).reduce((sum, plan) => sum + plan.longest, 0)));
   const held = new HeldCalls<Call>();
-  const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
-  const lengthOf = (problem: number, key: string) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, MAX_OUTPUT);
   let inFlight = 0;
   let sequence = 0;
   let decoded = 0;
-  const chains = new Array<number>(RUN.problems).fill(0);
 
   const pump = (): void => {
     while (inFlight < cap) {
@@ -95,8 +128,10 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
       });
     }
   };
-  const send = (problem: number, iteration: number, role: string, outputTokens: number, done: () => void): void => {
-    const rank: CallRank = ranks?.rankOf({ problem: String(problem), iteration, role, grading: false }) ?? { grading: false, remaining: 0 };
+  /** Holds one call; `chain` is the true longest chain from its start to its problem's end, which only the clairvoyant rule reads. */
+  const send = (problem: number, iteration: number, role: string, outputTokens: number, chain: number, done: () => void): void => {
+    const rank: CallRank =
+      rule.ranks === 'clairvoyant' ? { grading: false, remaining: chain } : (ranks?.rankOf({ problem: String(problem), iteration, role, grading: false }) ?? { grading: false, remaining: 0 });
     held.push({ rank, sequence: sequence++, problem, iteration, role, outputTokens, done });
   };
   /** Sends `count` calls and calls `then` once all are done. */
@@ -106,33 +141,25 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   };
 
   const iterate = (problem: number, iteration: number): void => {
-    if (iteration >= RUN.iterations) return;
+    const plan = plans[problem]?.[iteration];
+    if (plan === undefined) return;
+    const { solutions, checks, summaries, banks } = plan;
     const { candidates: n, verifications: m } = RUN;
-    const solutions = Array.from({ length: n }, (_, k) => lengthOf(problem, `${iteration}/solution/${k}`));
-    const checks = solutions.map((_, k) => Array.from({ length: m }, (__, v) => lengthOf(problem, `${iteration}/verification/${k}/${v}`)));
-    const summaries = solutions.map((_, k) => lengthOf(problem, `${iteration}/summary/${k}`));
-    const banks = ['experience', 'guideline'].map((role) => lengthOf(problem, `${iteration}/${role}`));
+    const rest = (after[problem] as number[])[iteration] as number;
+    const afterSummary = Math.max(...banks) + rest;
+    const check = (k: number, v: number) => (checks[k] as number[])[v] as number;
+    const sendSolution = (k: number, done: () => void) =>
+      send(problem, iteration, 'solution', solutions[k] as number, (solutions[k] as number) + Math.max(...(checks[k] as number[])) + (summaries[k] as number) + afterSummary, done);
+    const sendCheck = (k: number, v: number, done: () => void) => send(problem, iteration, 'verification', check(k, v), check(k, v) + (summaries[k] as number) + afterSummary, done);
+    const sendSummary = (k: number, done: () => void) => send(problem, iteration, 'summary', summaries[k] as number, (summaries[k] as number) + afterSummary, done);
     const updateBanks = () =>
-      all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, done), () => {
-        const longest = Math.max(...solutions.map((s, k) => s + Math.max(...(checks[k] as number[])) + (summaries[k] as number)));
-        chains[problem] = (chains[problem] as number) + longest + Math.max(...banks);
-        iterate(problem, iteration + 1);
-      });
+      all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, (banks[b] as number) + rest, done), () => iterate(problem, iteration + 1));
     if (rule.barrier) {
-      all(n, (k, done) => send(problem, iteration, 'solution', solutions[k] as number, done), () =>
-        all(n * m, (j, done) => send(problem, iteration, 'verification', (checks[Math.floor(j / m)] as number[])[j % m] as number, done), () =>
-          all(n, (k, done) => send(problem, iteration, 'summary', summaries[k] as number, done), updateBanks),
-        ),
+      all(n, sendSolution, () =>
+        all(n * m, (j, done) => sendCheck(Math.floor(j / m), j % m, done), () => all(n, sendSummary, updateBanks)),
       );
     } else {
-      all(
-        n,
-        (k, done) =>
-          send(problem, iteration, 'solution', solutions[k] as number, () =>
-            all(m, (v, checked) => send(problem, iteration, 'verification', (checks[k] as number[])[v] as number, checked), () => send(problem, iteration, 'summary', summaries[k] as number, done)),
-          ),
-        updateBanks,
-      );
+      all(n, (k, done) => sendSolution(k, () => all(m, (v, checked) => sendCheck(k, v, checked), () => sendSummary(k, done))), updateBanks);
     }
     pump();
   };
@@ -142,7 +169,8 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   clock.runAll();
   const makespan = clock.now();
   engine.close();
-  const bound = Math.max(decoded / settings.decodeTokensPerSecond, Math.max(...chains) / settings.sequenceTokensPerSecond);
+  const longestProblem = Math.max(...plans.map((iterations) => iterations.reduce((sum, plan) => sum + plan.longest, 0)));
+  const bound = Math.max(decoded / settings.decodeTokensPerSecond, longestProblem / settings.sequenceTokensPerSecond);
   return makespan / bound;
 }
 
