@@ -111,7 +111,7 @@ describe('dispatcher', () => {
 });
 
 describe('server load', () => {
-  test("reads vLLM's and SGLang's gauges and token counters, summed over engines (the KV cache's fraction: the fullest engine's), and nothing from other pages", () => {
+  test("reads vLLM's, SGLang's, TGI's and llama.cpp's gauges and token counters, summed over engines (the KV cache's fraction: the fullest engine's), and nothing from other pages", () => {
     const vllm = [
       '# HELP vllm:num_requests_running Number of requests in model execution batches.',
       '# TYPE vllm:num_requests_running gauge',
@@ -131,6 +131,10 @@ describe('server load', () => {
     expect(parseServerLoad(older)).toEqual({ running: 3, waiting: 1, kvUsage: 0.5, generationTokens: null, generationTokensAtMs: null });
     const sglang = 'sglang:num_running_reqs{model_name="a b"} 64\nsglang:num_queue_reqs{model_name="a b"} 12\nsglang:token_usage{model_name="a b"} 0.8\nsglang:generation_tokens_total{model_name="a b"} 7557572\n';
     expect(parseServerLoad(sglang)).toEqual({ running: 64, waiting: 12, kvUsage: 0.8, generationTokens: 7_557_572, generationTokensAtMs: null });
+    const tgi = '# TYPE tgi_batch_current_size gauge\ntgi_batch_current_size 48\n# TYPE tgi_queue_size gauge\ntgi_queue_size 3\ntgi_request_count 900\n';
+    expect(parseServerLoad(tgi)).toEqual({ running: 48, waiting: 3, kvUsage: null, generationTokens: null, generationTokensAtMs: null });
+    const llamacpp = 'llamacpp:tokens_predicted_total 7801\nllamacpp:kv_cache_usage_ratio 0.25\nllamacpp:requests_processing 4\nllamacpp:requests_deferred 12\n';
+    expect(parseServerLoad(llamacpp)).toEqual({ running: 4, waiting: 12, kvUsage: 0.25, generationTokens: 7801, generationTokensAtMs: null });
     expect(parseServerLoad('# nothing here\nhttp_requests_total 5\n')).toBeNull();
     expect(metricsUrlOf('http://gpu-1:8000/v1')).toBe('http://gpu-1:8000/metrics');
     expect(metricsUrlOf('http://gpu-1:8000/v1/')).toBe('http://gpu-1:8000/metrics');

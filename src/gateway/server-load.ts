@@ -1,7 +1,8 @@
 /**
  * What a model server says of its own load: requests running and waiting in
  * its queue, from its Prometheus `/metrics` (vLLM always serves it; SGLang
- * with `--enable-metrics`). Read at the server's root: a base URL
+ * with `--enable-metrics`; TGI always, its gauges only; llama.cpp's
+ * llama-server with `--metrics`). Read at the server's root: a base URL
  * `http://host:8000/v1` is read at `http://host:8000/metrics`.
  */
 import type { HttpTransport } from './http-transport.ts';
@@ -20,10 +21,10 @@ export interface ServerLoad {
 
 /** The gauges (and the counter) each server names, in the order they are looked for. */
 const GAUGES = {
-  running: ['vllm:num_requests_running', 'sglang:num_running_reqs'],
-  waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs'],
-  kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage'],
-  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total'],
+  running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'tgi_batch_current_size', 'llamacpp:requests_processing'],
+  waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'tgi_queue_size', 'llamacpp:requests_deferred'],
+  kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage', 'llamacpp:kv_cache_usage_ratio'],
+  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total', 'llamacpp:tokens_predicted_total'],
 } as const;
 
 /** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
@@ -55,7 +56,7 @@ function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string
   return { sums, maxima, stamps };
 }
 
-/** The load in a Prometheus text page; null when it names neither vLLM's nor SGLang's gauges. */
+/** The load in a Prometheus text page; null when it names no server's running and waiting gauges that we know. */
 export function parseServerLoad(text: string): ServerLoad | null {
   const { sums, maxima, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
   const first = (names: readonly string[], of = sums) => names.map((name) => of.get(name)).find((value) => value !== undefined);
