@@ -111,7 +111,7 @@ describe('dispatcher', () => {
 });
 
 describe('server load', () => {
-  test("reads vLLM's, SGLang's, TGI's and llama.cpp's gauges and token counters, summed over engines (the KV cache's fraction: the fullest engine's), and nothing from other pages", () => {
+  test("reads vLLM's, SGLang's, TGI's and llama.cpp's gauges and vLLM's and SGLang's token counters, summed over engines (the KV cache's fraction: the fullest engine's), and nothing from other pages", () => {
     const vllm = [
       '# HELP vllm:num_requests_running Number of requests in model execution batches.',
       '# TYPE vllm:num_requests_running gauge',
@@ -134,7 +134,7 @@ describe('server load', () => {
     const tgi = '# TYPE tgi_batch_current_size gauge\ntgi_batch_current_size 48\n# TYPE tgi_queue_size gauge\ntgi_queue_size 3\ntgi_request_count 900\n';
     expect(parseServerLoad(tgi)).toEqual({ running: 48, waiting: 3, kvUsage: null, generationTokens: null, generationTokensAtMs: null });
     const llamacpp = 'llamacpp:tokens_predicted_total 7801\nllamacpp:kv_cache_usage_ratio 0.25\nllamacpp:requests_processing 4\nllamacpp:requests_deferred 12\n';
-    expect(parseServerLoad(llamacpp)).toEqual({ running: 4, waiting: 12, kvUsage: 0.25, generationTokens: 7801, generationTokensAtMs: null });
+    expect(parseServerLoad(llamacpp)).toEqual({ running: 4, waiting: 12, kvUsage: 0.25, generationTokens: null, generationTokensAtMs: null });
     expect(parseServerLoad('# nothing here\nhttp_requests_total 5\n')).toBeNull();
     expect(metricsUrlOf('http://gpu-1:8000/v1')).toBe('http://gpu-1:8000/metrics');
     expect(metricsUrlOf('http://gpu-1:8000/v1/')).toBe('http://gpu-1:8000/metrics');

@@ -24,7 +24,8 @@ const GAUGES = {
   running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'tgi_batch_current_size', 'llamacpp:requests_processing'],
   waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'tgi_queue_size', 'llamacpp:requests_deferred'],
   kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage', 'llamacpp:kv_cache_usage_ratio'],
-  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total', 'llamacpp:tokens_predicted_total'],
+  // Counters that grow as tokens are decoded. llama.cpp's `tokens_predicted_total` grows only as requests end, too late to measure a rate by.
+  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total'],
 } as const;
 
 /** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
