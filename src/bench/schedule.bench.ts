@@ -74,6 +74,8 @@ interface IterationPlan {
   summaries: number[];
   /** The experience and guideline calls. */
   banks: number[];
+  /** judges[k][p]: the p-th judge pass on candidate k (none without the judge). */
+  judges: number[][];
   /** The longest chain through the iteration: a candidate's solution, slowest check and summary, then the slower bank. */
   longest: number;
 }
@@ -87,7 +89,7 @@ interface Call extends Held {
 }
 
 /** Every length of one draw: plans[problem][iteration]. */
-function drawPlans(capacity: CapacityOptions, draw: number): IterationPlan[][] {
+function drawPlans(capacity: CapacityOptions, draw: number, judgePasses: number): IterationPlan[][] {
   const settings = resolveCapacity(capacity);
   const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
   const { problems, iterations, candidates: n, verifications: m } = RUN;
@@ -98,14 +100,22 @@ function drawPlans(capacity: CapacityOptions, draw: number): IterationPlan[][] {
       const checks = solutions.map((_s, k) => Array.from({ length: m }, (_c, v) => lengthOf(`${iteration}/verification/${k}/${v}`)));
       const summaries = solutions.map((_s, k) => lengthOf(`${iteration}/summary/${k}`));
       const banks = ['experience', 'guideline'].map((role) => lengthOf(`${iteration}/${role}`));
+      const judges = solutions.map((_s, k) => Array.from({ length: judgePasses }, (_j, p) => lengthOf(`${iteration}/judge/${k}/${p}`)));
       const longest = Math.max(...solutions.map((s, k) => s + Math.max(...(checks[k] as number[])) + (summaries[k] as number))) + Math.max(...banks);
-      return { solutions, checks, summaries, banks, longest };
+      return { solutions, checks, summaries, banks, judges, longest };
     });
   });
 }
 
-/** One run of `rule` on `draw`: its makespan over the lower bound (decoded tokens / D, or the longest problem's chain at the per-sequence ceiling). */
-export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number): number {
+/**
+ * One run of `rule` on `draw`: its makespan over the lower bound (decoded
+ * tokens / D, or the longest problem's chain at the per-sequence ceiling).
+ * With `judgePasses`, each solution is graded that many times as soon as it
+ * is written, by calls that go after every call of the loop, and its
+ * iteration ends only once they are in (as tmas's TMAS loop does); the chain
+ * leaves them out, as the live benchmark's does.
+ */
+export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number, judgePasses = 0): number {
   const settings = resolveCapacity(capacity);
   const clock = createManualClock();
   const engine = createCapacityEngine(settings, clock);
@@ -116,7 +126,7 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
     return waiting < marginOf(running);
   };
   const ranks = typeof rule.ranks === 'function' ? rule.ranks() : null;
-  const plans = drawPlans(capacity, draw);
+  const plans = drawPlans(capacity, draw, judgePasses);
   // after[problem][iteration]: the longest chain from the end of that iteration's banks to the problem's end.
   const after = plans.map((iterations) => iterations.map((_, iteration) => iterations.slice(iteration + 1).reduce((sum, plan) => sum + plan.longest, 0)));
   const held = new HeldCalls<Call>();
@@ -146,8 +156,9 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   };
   /** Holds one call; `chain` is the true longest chain from its start to its problem's end, which only the clairvoyant rule reads. */
   const send = (problem: number, iteration: number, role: string, outputTokens: number, chain: number, done: () => void): void => {
+    const grading = role === 'judge';
     const rank: CallRank =
-      rule.ranks === 'clairvoyant' ? { grading: false, remaining: chain } : (ranks?.rankOf({ problem: String(problem), iteration, role, grading: false }) ?? { grading: false, remaining: 0 });
+      rule.ranks === 'clairvoyant' ? { grading, remaining: chain } : (ranks?.rankOf({ problem: String(problem), iteration, role, grading }) ?? { grading, remaining: 0 });
     held.push({ rank, sequence: sequence++, problem, iteration, role, outputTokens, done });
   };
   /** Sends `count` calls and calls `then` once all are done. */
@@ -159,7 +170,7 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   const iterate = (problem: number, iteration: number): void => {
     const plan = plans[problem]?.[iteration];
     if (plan === undefined) return;
-    const { solutions, checks, summaries, banks } = plan;
+    const { solutions, checks, summaries, banks, judges } = plan;
     const { candidates: n, verifications: m } = RUN;
     const rest = (after[problem] as number[])[iteration] as number;
     const afterSummary = Math.max(...banks) + rest;
@@ -168,14 +179,27 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
       send(problem, iteration, 'solution', solutions[k] as number, (solutions[k] as number) + Math.max(...(checks[k] as number[])) + (summaries[k] as number) + afterSummary, done);
     const sendCheck = (k: number, v: number, done: () => void) => send(problem, iteration, 'verification', check(k, v), check(k, v) + (summaries[k] as number) + afterSummary, done);
     const sendSummary = (k: number, done: () => void) => send(problem, iteration, 'summary', summaries[k] as number, (summaries[k] as number) + afterSummary, done);
+    const sendJudge = (k: number, p: number, done: () => void) => send(problem, iteration, 'judge', (judges[k] as number[])[p] as number, 0, done);
     const updateBanks = () =>
       all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, (banks[b] as number) + rest, done), () => iterate(problem, iteration + 1));
     if (rule.barrier) {
+      // The judge passes go with the verifications, the phase after the solutions.
       all(n, sendSolution, () =>
-        all(n * m, (j, done) => sendCheck(Math.floor(j / m), j % m, done), () => all(n, sendSummary, updateBanks)),
+        all(
+          n * (m + judgePasses),
+          (j, done) => (j < n * m ? sendCheck(Math.floor(j / m), j % m, done) : sendJudge(Math.floor((j - n * m) / judgePasses), (j - n * m) % judgePasses, done)),
+          () => all(n, sendSummary, updateBanks),
+        ),
       );
     } else {
-      all(n, (k, done) => sendSolution(k, () => all(m, (v, checked) => sendCheck(k, v, checked), () => sendSummary(k, done))), updateBanks);
+      // Once its solution is in, a candidate's verifications (then its summary) and its judge passes go side by side; it is done when all are.
+      const candidate = (k: number, done: () => void) =>
+        sendSolution(k, () => {
+          const branches = [(part: () => void) => all(m, (v, checked) => sendCheck(k, v, checked), () => sendSummary(k, part))];
+          for (let p = 0; p < judgePasses; p++) branches.push((part) => sendJudge(k, p, part));
+          all(branches.length, (b, part) => (branches[b] as (part: () => void) => void)(part), done);
+        });
+      all(n, candidate, updateBanks);
     }
     pump();
   };
@@ -191,8 +215,9 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
 }
 
 /** The shapes of the server and the lengths, each with the rules it compares (besides the asyncio-like client). */
-const SHAPES: Array<{ label: string; capacity: CapacityOptions; rules: Rule[] }> = [
+const SHAPES: Array<{ label: string; capacity: CapacityOptions; rules: Rule[]; judgePasses?: number }> = [
   { label: 'defaults', capacity: {}, rules: RULES },
+  { label: 'defaults, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4 },
   { label: 'median 5,000', capacity: { outputTokensMedian: 5_000 }, rules: RULES },
   { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 }, rules: RULES },
   // About 45 sequences fit, fewer than the knee's 80: memory binds, and the bound (which ignores it) is far below.
@@ -209,7 +234,7 @@ export const scheduleBenchmark: Benchmark = {
       const rules = [...shape.rules, ASYNCIO];
       const ratios = new Map<Rule, number[]>();
       for (const rule of rules) {
-        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape.capacity, draw + 1)));
+        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape.capacity, draw + 1, shape.judgePasses)));
         // The simulation is synchronous: let the runner's progress through between rules.
         await new Promise((resolve) => setImmediate(resolve));
         log(`schedule ${shape.label}: ${rule.label} done`);
