@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { startSimServer } from '../src/sim/server.ts';
 import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
@@ -58,6 +61,53 @@ describe('the LLM judge against the simulated model', () => {
     const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8'));
     expect(metrics.iterations).toHaveLength(T);
     expect(metrics.totals.tokensByRole.judge.prompt).toBeGreaterThan(0);
+  });
+
+  test("TMAS's bank updates do not wait for the judge: only the iteration's results do", async ({ dir }) => {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })) });
+    // A proxy that holds every judge call until the loop has asked for its experience update (or
+    // 20 s, so that a loop that waits for the judge fails on its order instead of hanging).
+    let experienceAsked: () => void = () => {};
+    const experience = new Promise<void>((resolve) => {
+      experienceAsked = resolve;
+      setTimeout(resolve, 20_000).unref();
+    });
+    const target = new URL(sim.url);
+    const proxy: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        if (text.includes('You are the Experience agent')) experienceAsked();
+        if (text.includes('You are the Judge agent')) await experience;
+        const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        });
+        upstream.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const input = await writeProblems(dir, problems);
+      const output = path.join(dir, 'run');
+      const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+      await runInProcess(['--input-file', input, '--output-file', output, '--base-url', base, '--model-name', 'tmas-sim', '--no-proof', '--n-candidates', `${N}`, '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', `${PASSES}`]);
+      const log = await readLog(output);
+      const seqOf = (type: string) => log.filter((e) => e.message.type === type).map((e) => e.seq);
+      // The experience update went out while the judge's passes were still held, and the results came after them.
+      expect(Math.min(...seqOf('experience.requested'))).toBeLessThan(Math.min(...seqOf('judge.completed')));
+      expect(seqOf('judge.completed')).toHaveLength(N * PASSES);
+      expect(Math.max(...seqOf('judge.completed'))).toBeLessThan(Math.min(...seqOf('iteration.completed')));
+      const [line] = await results(output);
+      expect(line?.candidates.every((c) => c.judge?.verdicts.length === PASSES && c.correctJudge !== null)).toBe(true);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await sim.close();
+    }
   });
 
   test('--judge-passes 0 makes no judge call and leaves the judge grade empty', async ({ dir }) => {

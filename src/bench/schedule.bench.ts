@@ -38,6 +38,8 @@ const RUN = { problems: 30, iterations: 3, candidates: 8, verifications: 8, conc
 const PROMPT_TOKENS: Record<string, number> = { solution: 500, verification: 2_500, summary: 4_000, experience: 4_000, guideline: 4_000 };
 /** A completion limit, as a run's window sets one. */
 const MAX_OUTPUT = 120_000;
+/** A judge call's completion limit (`--judge-max-tokens`' default). */
+const JUDGE_MAX_OUTPUT = 4_096;
 
 /** How held calls are ordered and how many go to the server. */
 interface Rule {
@@ -94,13 +96,13 @@ function drawPlans(capacity: CapacityOptions, draw: number, judgePasses: number)
   const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
   const { problems, iterations, candidates: n, verifications: m } = RUN;
   return Array.from({ length: problems }, (_, problem) => {
-    const lengthOf = (key: string) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, MAX_OUTPUT);
+    const lengthOf = (key: string, limit = MAX_OUTPUT) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, limit);
     return Array.from({ length: iterations }, (__, iteration) => {
       const solutions = Array.from({ length: n }, (_s, k) => lengthOf(`${iteration}/solution/${k}`));
       const checks = solutions.map((_s, k) => Array.from({ length: m }, (_c, v) => lengthOf(`${iteration}/verification/${k}/${v}`)));
       const summaries = solutions.map((_s, k) => lengthOf(`${iteration}/summary/${k}`));
       const banks = ['experience', 'guideline'].map((role) => lengthOf(`${iteration}/${role}`));
-      const judges = solutions.map((_s, k) => Array.from({ length: judgePasses }, (_j, p) => lengthOf(`${iteration}/judge/${k}/${p}`)));
+      const judges = solutions.map((_s, k) => Array.from({ length: judgePasses }, (_j, p) => lengthOf(`${iteration}/judge/${k}/${p}`, JUDGE_MAX_OUTPUT)));
       const longest = Math.max(...solutions.map((s, k) => s + Math.max(...(checks[k] as number[])) + (summaries[k] as number))) + Math.max(...banks);
       return { solutions, checks, summaries, banks, judges, longest };
     });
@@ -111,9 +113,9 @@ function drawPlans(capacity: CapacityOptions, draw: number, judgePasses: number)
  * One run of `rule` on `draw`: its makespan over the lower bound (decoded
  * tokens / D, or the longest problem's chain at the per-sequence ceiling).
  * With `judgePasses`, each solution is graded that many times as soon as it
- * is written, by calls that go after every call of the loop, and its
- * iteration ends only once they are in (as tmas's TMAS loop does); the chain
- * leaves them out, as the live benchmark's does.
+ * is written, by calls that go after every call of the loop; the bank
+ * updates do not wait for them, the next iteration does (as tmas's TMAS loop
+ * does); the chain leaves them out, as the live benchmark's does.
  */
 export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number, judgePasses = 0): number {
   const settings = resolveCapacity(capacity);
@@ -180,26 +182,38 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
     const sendCheck = (k: number, v: number, done: () => void) => send(problem, iteration, 'verification', check(k, v), check(k, v) + (summaries[k] as number) + afterSummary, done);
     const sendSummary = (k: number, done: () => void) => send(problem, iteration, 'summary', summaries[k] as number, (summaries[k] as number) + afterSummary, done);
     const sendJudge = (k: number, p: number, done: () => void) => send(problem, iteration, 'judge', (judges[k] as number[])[p] as number, 0, done);
-    const updateBanks = () =>
-      all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, (banks[b] as number) + rest, done), () => iterate(problem, iteration + 1));
+    const updateBanks = (then: () => void) =>
+      all(2, (b, done) => send(problem, iteration, b === 0 ? 'experience' : 'guideline', banks[b] as number, (banks[b] as number) + rest, done), then);
     if (rule.barrier) {
       // The judge passes go with the verifications, the phase after the solutions.
       all(n, sendSolution, () =>
         all(
           n * (m + judgePasses),
           (j, done) => (j < n * m ? sendCheck(Math.floor(j / m), j % m, done) : sendJudge(Math.floor((j - n * m) / judgePasses), (j - n * m) % judgePasses, done)),
-          () => all(n, sendSummary, updateBanks),
+          () => all(n, sendSummary, () => updateBanks(() => iterate(problem, iteration + 1))),
         ),
       );
     } else {
-      // Once its solution is in, a candidate's verifications (then its summary) and its judge passes go side by side; it is done when all are.
+      // Once its solution is in, a candidate's judge passes start; the bank updates wait only for the
+      // summaries, and the next iteration for the banks and every judge pass (as the TMAS loop does).
+      let judgesLeft = n * judgePasses;
+      let banksDone = false;
+      const next = () => banksDone && judgesLeft === 0 && iterate(problem, iteration + 1);
+      const judged = () => {
+        judgesLeft--;
+        next();
+      };
       const candidate = (k: number, done: () => void) =>
         sendSolution(k, () => {
-          const branches = [(part: () => void) => all(m, (v, checked) => sendCheck(k, v, checked), () => sendSummary(k, part))];
-          for (let p = 0; p < judgePasses; p++) branches.push((part) => sendJudge(k, p, part));
-          all(branches.length, (b, part) => (branches[b] as (part: () => void) => void)(part), done);
+          for (let p = 0; p < judgePasses; p++) sendJudge(k, p, judged);
+          all(m, (v, checked) => sendCheck(k, v, checked), () => sendSummary(k, done));
         });
-      all(n, candidate, updateBanks);
+      all(n, candidate, () =>
+        updateBanks(() => {
+          banksDone = true;
+          next();
+        }),
+      );
     }
     pump();
   };

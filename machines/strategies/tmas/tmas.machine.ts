@@ -8,6 +8,10 @@
  * as that candidate exists; its summary once its M verifications are in; the
  * experience and guideline updates in parallel once all N summaries are in;
  * then the banks are deduplicated and persisted with the iteration mark.
+ * With the LLM judge on, each solution's passes start as soon as it exists,
+ * and only the iteration's results wait for them: the bank updates do not
+ * (the judge's calls go after the loop's, README *Keeping the servers busy*,
+ * so a loop that waited on them would be held back by its own grading).
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { TmasError } from '../../../src/kernel/errors.ts';
@@ -60,6 +64,12 @@ function failure(event: MessageOf<'llm.failed'>): string {
   return `${event.role}: ${event.code}: ${event.error}`;
 }
 
+/** The candidates once a judge call failed for good: that pass is not covered (null), never a guess. */
+function judgeFailed(context: ProblemContext, event: MessageOf<'llm.failed'>): CandidateState[] {
+  const judged = fromJudgeIndex(event.index);
+  return updateCandidate(context.candidates, judged.candidate, (state) => ({ ...addVerdict(state, judged.pass, null), failures: [...state.failures, failure(event)] }));
+}
+
 function results(context: ProblemContext) {
   // A proof is not graded by its boxed answer: in proof mode only the judge grades.
   const reference = context.settings.proof ? undefined : context.problem.answer;
@@ -104,6 +114,12 @@ export const problemMachine = setup({
       const message: Message = { type: 'iteration.completed', ...base(context), correlation: correlation(context, 'iteration', 0), candidates: context.graded };
       enqueue({ type: 'post', params: { message } });
     }),
+    recordVerdict: assign(({ context, event }) => {
+      if (event.type !== 'judge.completed') return {};
+      return { candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)) };
+    }),
+    /** In the states where only judge calls can still be out. */
+    recordJudgeFailure: assign(({ context, event }) => (event.type === 'llm.failed' && event.role === 'judge' ? { candidates: judgeFailed(context, event) } : {})),
     requestSolutions: enqueueActions(({ context, enqueue }) => {
       for (const candidate of context.candidates) {
         const exploit = candidate.source === 'experience';
@@ -123,7 +139,8 @@ export const problemMachine = setup({
     }),
   },
   guards: {
-    allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized && (candidate.judgePending ?? 0) === 0),
+    allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized),
+    allJudged: ({ context }) => context.candidates.every((candidate) => (candidate.judgePending ?? 0) === 0),
     banksEvolved: ({ context }) => context.newExperience !== null && context.newGuidelines !== null,
     lastIteration: ({ context }) => context.iteration + 1 >= context.settings.maxIterations,
   },
@@ -169,11 +186,7 @@ export const problemMachine = setup({
             for (const message of judgeRequests({ ...context, base: base(context) }, event)) enqueue({ type: 'post', params: { message } });
           }),
         },
-        'judge.completed': {
-          actions: assign(({ context, event }) => ({
-            candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)),
-          })),
-        },
+        'judge.completed': { actions: 'recordVerdict' },
         'verification.completed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
             const verification = { index: event.index, score: event.score, analysis: event.analysis };
@@ -215,13 +228,7 @@ export const problemMachine = setup({
             } else if (event.role === 'summary') {
               enqueue.assign({ candidates: updateCandidate(context.candidates, candidate, (state) => withoutSummary(state, failure(event))) });
             } else if (event.role === 'judge') {
-              const judged = fromJudgeIndex(event.index);
-              enqueue.assign({
-                candidates: updateCandidate(context.candidates, judged.candidate, (state) => ({
-                  ...addVerdict(state, judged.pass, null),
-                  failures: [...state.failures, failure(event)],
-                })),
-              });
+              enqueue.assign({ candidates: judgeFailed(context, event) });
             }
           }),
         },
@@ -246,9 +253,16 @@ export const problemMachine = setup({
       on: {
         'experience.completed': { actions: assign({ newExperience: ({ event }) => event.records }) },
         'guideline.completed': { actions: assign({ newGuidelines: ({ event }) => event.records }) },
+        'judge.completed': { actions: 'recordVerdict' },
         'llm.failed': {
-          actions: assign(({ event }) =>
-            event.role === 'experience' ? { newExperience: [] } : event.role === 'guideline' ? { newGuidelines: [] } : {},
+          actions: assign(({ context, event }) =>
+            event.role === 'experience'
+              ? { newExperience: [] }
+              : event.role === 'guideline'
+                ? { newGuidelines: [] }
+                : event.role === 'judge'
+                  ? { candidates: judgeFailed(context, event) }
+                  : {},
           ),
         },
       },
@@ -264,7 +278,7 @@ export const problemMachine = setup({
           threshold: context.settings.jaccardThreshold,
         }),
         onDone: {
-          target: 'saving',
+          target: 'judging',
           actions: assign(({ context, event }) => {
             const stats = (before: number, added: number, after: number) => ({ added: after - before, dropped: before + added - after, size: after });
             return {
@@ -274,10 +288,21 @@ export const problemMachine = setup({
               },
               experience: event.output.experience,
               guidelines: event.output.guidelines,
-              graded: results(context),
             };
           }),
         },
+      },
+      on: {
+        'judge.completed': { actions: 'recordVerdict' },
+        'llm.failed': { actions: 'recordJudgeFailure' },
+      },
+    },
+    // The iteration's results need every judge pass; whatever is still out is waited for here.
+    judging: {
+      always: { guard: 'allJudged', target: 'saving', actions: assign({ graded: ({ context }) => results(context) }) },
+      on: {
+        'judge.completed': { actions: 'recordVerdict' },
+        'llm.failed': { actions: 'recordJudgeFailure' },
       },
     },
     saving: {
