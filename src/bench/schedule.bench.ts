@@ -34,6 +34,7 @@ import type { Benchmark, BenchRow } from './types.ts';
 
 /** The run's shape, as in the issue's reference figures. */
 const RUN = { problems: 30, iterations: 3, candidates: 8, verifications: 8, concurrency: 800 };
+type RunShape = typeof RUN;
 /** Prompt sizes by role, in tokens: they set only the KV cache each call holds. */
 const PROMPT_TOKENS: Record<string, number> = { solution: 500, verification: 2_500, summary: 4_000, experience: 4_000, guideline: 4_000 };
 /** A completion limit, as a run's window sets one. */
@@ -45,7 +46,7 @@ const JUDGE_MAX_OUTPUT = 4_096;
 interface Rule {
   label: string;
   /** A fresh ranking per draw, null for first come first served, or 'clairvoyant': each call ranked by the true length of the longest chain from it to its problem's end (what no client can know: the bar for the others). */
-  ranks: (() => CallRanks) | 'clairvoyant' | null;
+  ranks: ((iterations: number) => CallRanks) | 'clairvoyant' | null;
   /** Each phase of a problem waits for the whole previous phase (the asyncio-like client), instead of each call for its own inputs. */
   barrier: boolean;
   /**
@@ -58,15 +59,15 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { label: 'tmas (rank by stages left, capped at the knee)', ranks: () => createCallRanks(RUN.iterations, tmasStrategy.stages), barrier: false, limit: 'knee' },
-  { label: 'rank by iterations left (before stages), capped', ranks: () => createCallRanks(RUN.iterations), barrier: false, limit: 'knee' },
+  { label: 'tmas (rank by stages left, capped at the knee)', ranks: (iterations) => createCallRanks(iterations, tmasStrategy.stages), barrier: false, limit: 'knee' },
+  { label: 'rank by iterations left (before stages), capped', ranks: (iterations) => createCallRanks(iterations), barrier: false, limit: 'knee' },
   { label: 'first come first served, capped', ranks: null, barrier: false, limit: 'knee' },
   { label: 'clairvoyant (true longest chain left first), capped', ranks: 'clairvoyant', barrier: false, limit: 'knee' },
 ];
 /** The baseline every rule is compared with, on every shape. */
 const ASYNCIO: Rule = { label: 'asyncio-like (barrier per phase, server queue)', ranks: null, barrier: true, limit: 'none' };
 /** tmas where the KV cache binds before decode: no knee is found (throughput-knee.ts sets such windows aside), the load limit keeps the server's queue short. */
-const TMAS_MEMORY_BOUND: Rule = { label: 'tmas (rank by stages left, server queue at its margin: no knee)', ranks: () => createCallRanks(RUN.iterations, tmasStrategy.stages), barrier: false, limit: 'margin' };
+const TMAS_MEMORY_BOUND: Rule = { label: 'tmas (rank by stages left, server queue at its margin: no knee)', ranks: (iterations) => createCallRanks(iterations, tmasStrategy.stages), barrier: false, limit: 'margin' };
 
 /** One problem's iteration, every length drawn. */
 interface IterationPlan {
@@ -91,10 +92,10 @@ interface Call extends Held {
 }
 
 /** Every length of one draw: plans[problem][iteration]. */
-function drawPlans(capacity: CapacityOptions, draw: number, judgePasses: number): IterationPlan[][] {
+function drawPlans(capacity: CapacityOptions, run: RunShape, draw: number, judgePasses: number): IterationPlan[][] {
   const settings = resolveCapacity(capacity);
   const shape = { median: settings.outputTokensMedian, p99: settings.outputTokensP99, problemSpread: settings.outputTokensProblemSpread };
-  const { problems, iterations, candidates: n, verifications: m } = RUN;
+  const { problems, iterations, candidates: n, verifications: m } = run;
   return Array.from({ length: problems }, (_, problem) => {
     const lengthOf = (key: string, limit = MAX_OUTPUT) => outputLengthOf(`${draw}/${problem}/${key}`, { ...shape, problem: `${draw}/${problem}` }, limit);
     return Array.from({ length: iterations }, (__, iteration) => {
@@ -117,18 +118,20 @@ function drawPlans(capacity: CapacityOptions, draw: number, judgePasses: number)
  * updates do not wait for them, the next iteration does (as tmas's TMAS loop
  * does); the chain leaves them out, as the live benchmark's does.
  */
-export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: number, judgePasses = 0): number {
+export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number {
+  const { capacity, judgePasses = 0 } = shape;
+  const run = { ...RUN, ...shape.run };
   const settings = resolveCapacity(capacity);
   const clock = createManualClock();
   const engine = createCapacityEngine(settings, clock);
-  const cap = rule.limit === 'knee' ? Math.round((CAP_OVER_KNEE * settings.decodeTokensPerSecond) / settings.sequenceTokensPerSecond) : RUN.concurrency;
+  const cap = rule.limit === 'knee' ? Math.round((CAP_OVER_KNEE * settings.decodeTokensPerSecond) / settings.sequenceTokensPerSecond) : run.concurrency;
   const underMargin = (): boolean => {
     if (rule.limit !== 'margin') return true;
     const { running, waiting } = engine.metrics();
     return waiting < marginOf(running);
   };
-  const ranks = typeof rule.ranks === 'function' ? rule.ranks() : null;
-  const plans = drawPlans(capacity, draw, judgePasses);
+  const ranks = typeof rule.ranks === 'function' ? rule.ranks(run.iterations) : null;
+  const plans = drawPlans(capacity, run, draw, judgePasses);
   // after[problem][iteration]: the longest chain from the end of that iteration's banks to the problem's end.
   const after = plans.map((iterations) => iterations.map((_, iteration) => iterations.slice(iteration + 1).reduce((sum, plan) => sum + plan.longest, 0)));
   const held = new HeldCalls<Call>();
@@ -173,7 +176,7 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
     const plan = plans[problem]?.[iteration];
     if (plan === undefined) return;
     const { solutions, checks, summaries, banks, judges } = plan;
-    const { candidates: n, verifications: m } = RUN;
+    const { candidates: n, verifications: m } = run;
     const rest = (after[problem] as number[])[iteration] as number;
     const afterSummary = Math.max(...banks) + rest;
     const check = (k: number, v: number) => (checks[k] as number[])[v] as number;
@@ -218,7 +221,7 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
     pump();
   };
 
-  for (let problem = 0; problem < RUN.problems; problem++) iterate(problem, 0);
+  for (let problem = 0; problem < run.problems; problem++) iterate(problem, 0);
   pump();
   clock.runAll();
   const makespan = clock.now();
@@ -228,9 +231,19 @@ export function simulateSchedule(rule: Rule, capacity: CapacityOptions, draw: nu
   return makespan / bound;
 }
 
-/** The shapes of the server and the lengths, each with the rules it compares (besides the asyncio-like client). */
-const SHAPES: Array<{ label: string; capacity: CapacityOptions; rules: Rule[]; judgePasses?: number }> = [
+/** A server and its lengths, the rules compared on it (besides the asyncio-like client), and the run when not RUN's. */
+interface Shape {
+  label: string;
+  capacity: CapacityOptions;
+  rules: Rule[];
+  judgePasses?: number;
+  run?: Pick<RunShape, 'problems' | 'iterations'>;
+}
+
+const SHAPES: Shape[] = [
   { label: 'defaults', capacity: {}, rules: RULES },
+  // The capacity benchmark's run, whose live figures are one draw of these.
+  { label: 'defaults, 24 × 4', capacity: {}, rules: [RULES[0] as Rule], run: { problems: 24, iterations: 4 } },
   { label: 'defaults, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4 },
   { label: 'median 5,000', capacity: { outputTokensMedian: 5_000 }, rules: RULES },
   { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 }, rules: RULES },
@@ -248,7 +261,7 @@ export const scheduleBenchmark: Benchmark = {
       const rules = [...shape.rules, ASYNCIO];
       const ratios = new Map<Rule, number[]>();
       for (const rule of rules) {
-        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape.capacity, draw + 1, shape.judgePasses)));
+        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape, draw + 1)));
         // The simulation is synchronous: let the runner's progress through between rules.
         await new Promise((resolve) => setImmediate(resolve));
         log(`schedule ${shape.label}: ${rule.label} done`);
@@ -268,7 +281,7 @@ export const scheduleBenchmark: Benchmark = {
       rows.push({
         figure: `schedule ${shape.label}: the server`,
         target: '—',
-        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}; ${RUN.problems} × ${RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
+        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}; ${shape.run?.problems ?? RUN.problems} × ${shape.run?.iterations ?? RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
         pass: null,
       });
     }
