@@ -39,12 +39,13 @@ const MAX_REDIRECTS = 5;
 
 /**
  * Times a request is sent again after a kept connection turned out closed by
- * the server. Few: the agent drops a connection as soon as the server's close
- * arrives, so only one that closed as it was taken fails this way (two, when
- * the server closed several together); a server or proxy that resets requests
- * it has read is left to the gateway's retries, which count and space them.
+ * the server: once, on a fresh connection. Not on another kept one: the
+ * others kept as long may be closed too (a proxy that drops idle connections
+ * without a word, a server that closes each as it is reused), and a chain of
+ * them failed a call in the suite. A fresh connection that fails is the
+ * gateway's retries' business, which count and space them.
  */
-const MAX_RESENDS = 2;
+const MAX_RESENDS = 1;
 
 /** How long a body left before its end may take to finish, and how much it may still send, before its connection is dropped instead of reused. */
 const DRAIN_MS = 1_000;
@@ -104,7 +105,8 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     if (body !== null) headers['content-length'] = String(body.byteLength);
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent });
+    // A resend takes a connection of its own (agent: false), not another kept one that may be closed as well.
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent });
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
       request.once('error', reject);
@@ -120,7 +122,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     } catch (error) {
       release();
       // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
-      // fails as soon as it is used, before the server read the request: sent again, on another one.
+      // fails as soon as it is used, before the server read the request: sent again, on a fresh one.
       if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error) && !signal?.aborted) return send(url, init, redirects, resent + 1);
       throw error;
     }
