@@ -86,6 +86,7 @@ describe('the LLM judge against the simulated model', () => {
           res.writeHead(reply.statusCode ?? 502, reply.headers);
           reply.pipe(res);
         });
+        upstream.on('error', () => res.destroy());
         upstream.end(body);
       });
     });

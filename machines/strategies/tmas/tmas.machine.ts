@@ -118,7 +118,7 @@ export const problemMachine = setup({
       if (event.type !== 'judge.completed') return {};
       return { candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)) };
     }),
-    /** In the states where only judge calls can still be out. */
+    /** Where no state handles llm.failed itself: only judge calls can still be out there. */
     recordJudgeFailure: assign(({ context, event }) => (event.type === 'llm.failed' && event.role === 'judge' ? { candidates: judgeFailed(context, event) } : {})),
     requestSolutions: enqueueActions(({ context, enqueue }) => {
       for (const candidate of context.candidates) {
@@ -159,6 +159,13 @@ export const problemMachine = setup({
     graded: [],
   }),
   initial: 'starting',
+  // Judge passes run from a candidate's solution until the iteration is saved, across the states
+  // between: their replies are taken wherever they arrive (solving and evolving handle llm.failed
+  // themselves, judge failures included).
+  on: {
+    'judge.completed': { actions: 'recordVerdict' },
+    'llm.failed': { actions: 'recordJudgeFailure' },
+  },
   states: {
     starting: {
       entry: {
@@ -186,7 +193,6 @@ export const problemMachine = setup({
             for (const message of judgeRequests({ ...context, base: base(context) }, event)) enqueue({ type: 'post', params: { message } });
           }),
         },
-        'judge.completed': { actions: 'recordVerdict' },
         'verification.completed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
             const verification = { index: event.index, score: event.score, analysis: event.analysis };
@@ -253,7 +259,6 @@ export const problemMachine = setup({
       on: {
         'experience.completed': { actions: assign({ newExperience: ({ event }) => event.records }) },
         'guideline.completed': { actions: assign({ newGuidelines: ({ event }) => event.records }) },
-        'judge.completed': { actions: 'recordVerdict' },
         'llm.failed': {
           actions: assign(({ context, event }) =>
             event.role === 'experience'
@@ -292,18 +297,10 @@ export const problemMachine = setup({
           }),
         },
       },
-      on: {
-        'judge.completed': { actions: 'recordVerdict' },
-        'llm.failed': { actions: 'recordJudgeFailure' },
-      },
     },
     // The iteration's results need every judge pass; whatever is still out is waited for here.
     judging: {
       always: { guard: 'allJudged', target: 'saving', actions: assign({ graded: ({ context }) => results(context) }) },
-      on: {
-        'judge.completed': { actions: 'recordVerdict' },
-        'llm.failed': { actions: 'recordJudgeFailure' },
-      },
     },
     saving: {
       invoke: {
