@@ -64,6 +64,12 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     }
   });
 
+  test('places every role when it has several, so that the held calls are sent by what is left of each problem', () => {
+    // The judge grades; its calls are ranked apart, after the loop's.
+    const roles = Object.keys(strategy.roles).filter((role) => role !== 'judge');
+    if (roles.length > 1) expect(Object.keys(strategy.stages ?? {}).sort()).toEqual(roles.sort());
+  });
+
   test('completes T iterations with the calls it declares, resumes after an interruption paying for no call twice, replays as identical and exports', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const full = path.join(dir, 'full');

@@ -14,6 +14,8 @@ export const masCeoStrategy: Strategy = {
   // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
   expectedCalls: () => ({}),
   sim: { ceo: 'ceo', recruiter: 'recruiter', solver: 'revision', critic: 'critic', evaluator: 'evaluator' },
+  // A round's order; the solver's revisions after a critique repeat stages 2-3 (up to the turn limit).
+  stages: { ceo: 0, recruiter: 1, solver: 2, critic: 3, evaluator: 4 },
   // jincan333/MAS-TTS agentverse/tasks/tasksolving/*/m1-32b/config.yaml: temperature 0.7 for every agent.
   sampling: { temperature: 0.7 },
 };

@@ -14,6 +14,7 @@ export const rseStrategy: Strategy = {
   // A program restarts at iteration 0 on resume (the journal answers what completed); distillations are retried on invalid output, so their count varies.
   expectedCalls: (settings) => ({ rollout: settings.nCandidates * settings.maxIterations }),
   sim: { rollout: 'rse-rollout', distill: 'rse-distill' },
+  stages: { rollout: 0, distill: 1 },
   // WangXinglin/RSE scripts/run.sh: TEMPERATURE=0.6, TOP_P=0.95, TOP_K=20, MAX_TOKENS=38912 for every step.
   sampling: { temperature: 0.6, topP: 0.95, topK: 20 },
   completionMaxTokens: 38_912,

@@ -19,4 +19,6 @@ export const selfRefineStrategy: Strategy = {
     rewrite: nCandidates * (maxIterations - 1),
   }),
   sim: { solution: 'solution', critique: 'verification', rewrite: 'revision' },
+  // A candidate's critique, then its rewrite; a solution is its iteration's last call, like a rewrite.
+  stages: { critique: 0, rewrite: 1, solution: 1 },
 };

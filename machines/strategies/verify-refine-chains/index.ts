@@ -20,4 +20,5 @@ export const verifyRefineChainsStrategy: Strategy = {
     refine: nCandidates * (maxIterations - 1),
   }),
   sim: { solution: 'solution', verification: 'verification', refine: 'revision' },
+  stages: { solution: 0, refine: 0, verification: 1 },
 };

@@ -15,6 +15,7 @@ export const verifyRefineStrategy: Strategy = {
   // Rounds end early once a proof scores 1, and only proofs that parse are rated: no count is fixed in advance.
   expectedCalls: () => ({}),
   sim: { prover: 'self-evaluated', rater: 'rating' },
+  stages: { prover: 0, rater: 1 },
   // deepseek-ai/DeepSeek-Math-V2 inference/main.py: temperature 1.0 (--proof_gen_temp, --proof_verification_temp), top_p 0.95.
   sampling: { temperature: 1.0, topP: 0.95 },
 };
