@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import { buildFingerprint } from '../src/build-fingerprint.mjs';
-import { REPO, test } from './fixtures.ts';
+import { REPO, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const run = promisify(execFile);
 
@@ -28,9 +28,26 @@ async function version(copy: string): Promise<string> {
 }
 
 describe('the build', () => {
-  test('the bin runs the build while it is current, and the sources once one of them is newer', async ({ dir }) => {
+  // One test, so that the checkout is copied and built once (a build is 8 s of CPU).
+  test('the bin runs the build while it is current, with the results of the sources, and the sources once one of them is newer', async ({ dir }) => {
     const copy = await copyCheckout(dir);
     await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });
+
+    // A run from the build gives the results of a run from the sources.
+    const problems = await writeProblems(dir, smallProblems(3));
+    const args = ['run', '--input-file', problems, '--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '2', '--judge-passes', '0'];
+    const results: string[] = [];
+    for (const [name, env] of [
+      ['built', {}],
+      ['sources', { TMAS_FROM_SOURCES: '1' }],
+    ] as const) {
+      const output = path.join(dir, name);
+      await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), ...args, '--output-file', output], { cwd: copy, env: { ...process.env, ...env } });
+      results.push(await readFile(path.join(output, 'results.jsonl'), 'utf8'));
+    }
+    expect(results[0]).not.toBe('');
+    expect(results[0]).toBe(results[1]);
+
     // The build reads the version from its own copy of package.json: marking it shows which tree ran.
     const builtPackage = path.join(copy, 'dist', 'package.json');
     const manifest = JSON.parse(await readFile(builtPackage, 'utf8')) as { version: string };
@@ -77,22 +94,5 @@ describe('the build', () => {
     for (const undo of restore) await undo();
     // And the bin still starts with the dangling link there.
     expect(await version(copy)).toMatch(/^\d+\.\d+\.\d+$/);
-  });
-
-  test('a run from the build gives the results of a run from the sources', async ({ dir }) => {
-    const copy = await copyCheckout(dir);
-    await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });
-    const args = ['run', '--demo', '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '2', '--judge-passes', '0'];
-    const results: string[] = [];
-    for (const [name, env] of [
-      ['built', {}],
-      ['sources', { TMAS_FROM_SOURCES: '1' }],
-    ] as const) {
-      const output = path.join(dir, name);
-      await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), ...args, '--output-file', output], { cwd: copy, env: { ...process.env, ...env } });
-      results.push(await readFile(path.join(output, 'results.jsonl'), 'utf8'));
-    }
-    expect(results[0]).not.toBe('');
-    expect(results[0]).toBe(results[1]);
   });
 });

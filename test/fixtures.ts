@@ -9,10 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base } from 'vitest';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { loadProblems } from '../src/input/problems.ts';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
-import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
+import type { RunOutcome } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import type { CompletionRequest } from '../src/gateway/gateway.ts';
 
@@ -47,6 +45,8 @@ export function smallProblems(count: number) {
 
 /** Runs an evaluation in-process with CLI arguments, as `tmas run` would, quietly. */
 export async function runInProcess(args: string[]): Promise<RunOutcome> {
+  // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, and most files that use these fixtures run tmas as a child process.
+  const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run-evaluation.ts')]);
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
   const problems = await loadProblems(config.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };

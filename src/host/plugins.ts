@@ -18,7 +18,6 @@
 import { stat } from 'node:fs/promises';
 import Module, { register } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../machines/multi-call.role.ts';
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
@@ -174,7 +173,9 @@ export async function loadAgents(file: string): Promise<Agents> {
     // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
     // which cannot require tmas's ES modules while the CLI module is still evaluating.
     const url = pathToFileURL(file).href;
-    module = (/\.[cm]?tsx?$/.test(file) ? await tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
+    // tsx is loaded only here: every run would otherwise pay for it (80 ms of CPU) without a plugin to compile.
+    const typescript = /\.[cm]?tsx?$/.test(file);
+    module = (typescript ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
   } catch (error) {
     throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
   }
