@@ -63,14 +63,16 @@ describe('the LLM judge against the simulated model', () => {
     expect(metrics.totals.tokensByRole.judge.prompt).toBeGreaterThan(0);
   });
 
-  test("TMAS's bank updates do not wait for the judge: only the iteration's results do", async ({ dir }) => {
+  test("TMAS's loop does not wait for the judge: the next iteration runs while the passes are out, and only the results wait for them", async ({ dir }) => {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })) });
-    // A proxy that holds every judge call until the loop has asked for its experience update (or
-    // 20 s, so that a loop that waits for the judge fails on its order instead of hanging).
-    let experienceAsked: () => void = () => {};
-    const experience = new Promise<void>((resolve) => {
-      experienceAsked = resolve;
+    // A proxy that holds every judge call until the loop has asked for its second iteration's
+    // experience update (or 20 s, so that a loop that waits for the judge fails on its order
+    // instead of hanging).
+    let experienceAsked = 0;
+    let secondIteration: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      secondIteration = resolve;
       setTimeout(resolve, 20_000).unref();
     });
     const target = new URL(sim.url);
@@ -80,8 +82,8 @@ describe('the LLM judge against the simulated model', () => {
       req.on('end', async () => {
         const body = Buffer.concat(chunks);
         const text = body.toString('utf8');
-        if (text.includes('You are the Experience agent')) experienceAsked();
-        if (text.includes('You are the Judge agent')) await experience;
+        if (text.includes('You are the Experience agent') && ++experienceAsked === 2) secondIteration();
+        if (text.includes('You are the Judge agent')) await released;
         const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (reply) => {
           res.writeHead(reply.statusCode ?? 502, reply.headers);
           reply.pipe(res);
@@ -95,15 +97,20 @@ describe('the LLM judge against the simulated model', () => {
       const input = await writeProblems(dir, problems);
       const output = path.join(dir, 'run');
       const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
-      await runInProcess(['--input-file', input, '--output-file', output, '--base-url', base, '--model-name', 'tmas-sim', '--no-proof', '--n-candidates', `${N}`, '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', `${PASSES}`]);
+      await runInProcess(['--input-file', input, '--output-file', output, '--base-url', base, '--model-name', 'tmas-sim', '--no-proof', '--n-candidates', `${N}`, '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', `${PASSES}`]);
       const log = await readLog(output);
-      const seqOf = (type: string) => log.filter((e) => e.message.type === type).map((e) => e.seq);
-      // The experience update went out while the judge's passes were still held, and the results came after them.
-      expect(Math.min(...seqOf('experience.requested'))).toBeLessThan(Math.min(...seqOf('judge.completed')));
-      expect(seqOf('judge.completed')).toHaveLength(N * PASSES);
-      expect(Math.max(...seqOf('judge.completed'))).toBeLessThan(Math.min(...seqOf('iteration.completed')));
-      const [line] = await results(output);
-      expect(line?.candidates.every((c) => c.judge?.verdicts.length === PASSES && c.correctJudge !== null)).toBe(true);
+      const seqOf = (type: string, iteration: number) => log.filter((e) => e.message.type === type && e.message.iteration === iteration).map((e) => e.seq);
+      // Iteration 1's whole loop, up to its experience update, ran while iteration 0's passes were held.
+      expect(Math.min(...seqOf('experience.requested', 1))).toBeLessThan(Math.min(...seqOf('judge.completed', 0)));
+      for (const iteration of [0, 1]) {
+        expect(seqOf('judge.completed', iteration)).toHaveLength(N * PASSES);
+        // Each iteration's results came after its passes, and in order.
+        expect(Math.max(...seqOf('judge.completed', iteration))).toBeLessThan(Math.min(...seqOf('iteration.completed', iteration)));
+      }
+      expect(Math.min(...seqOf('iteration.completed', 0))).toBeLessThan(Math.min(...seqOf('iteration.completed', 1)));
+      const lines = await results(output);
+      expect(lines.map((line) => line.iteration)).toEqual([0, 1]);
+      expect(lines.every((line) => line.candidates.every((c) => c.judge?.verdicts.length === PASSES && c.correctJudge !== null))).toBe(true);
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));

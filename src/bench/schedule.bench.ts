@@ -114,9 +114,10 @@ function drawPlans(capacity: CapacityOptions, run: RunShape, draw: number, judge
  * One run of `rule` on `draw`: its makespan over the lower bound (decoded
  * tokens / D, or the longest problem's chain at the per-sequence ceiling).
  * With `judgePasses`, each solution is graded that many times as soon as it
- * is written, by calls that go after every call of the loop; the bank
- * updates do not wait for them, the next iteration does (as tmas's TMAS loop
- * does); the chain leaves them out, as the live benchmark's does.
+ * is written, by calls that go after every call of the loop; neither the
+ * bank updates nor the next iteration wait for them, the one after that does
+ * (as tmas's TMAS loop does); the chain leaves them out, as the live
+ * benchmark's does.
  */
 export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number {
   const { capacity, judgePasses = 0 } = shape;
@@ -135,6 +136,9 @@ export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number
   // after[problem][iteration]: the longest chain from the end of that iteration's banks to the problem's end.
   const after = plans.map((iterations) => iterations.map((_, iteration) => iterations.slice(iteration + 1).reduce((sum, plan) => sum + plan.longest, 0)));
   const held = new HeldCalls<Call>();
+  // judgesLeft[problem][iteration]: its judge passes still out; gradedWaiters: the next iteration waiting on them.
+  const judgesLeft: number[][] = [];
+  const gradedWaiters: Array<Map<number, () => void>> = [];
   let inFlight = 0;
   let sequence = 0;
   let decoded = 0;
@@ -198,13 +202,26 @@ export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number
       );
     } else {
       // Once its solution is in, a candidate's judge passes start; the bank updates wait only for the
-      // summaries, and the next iteration for the banks and every judge pass (as the TMAS loop does).
-      let judgesLeft = n * judgePasses;
+      // summaries, and the next iteration for the banks and the previous iteration's judge passes
+      // (as the TMAS loop does: it runs at most one iteration ahead of its grading).
+      const judging = (judgesLeft[problem] ??= []);
+      judging[iteration] = n * judgePasses;
       let banksDone = false;
-      const next = () => banksDone && judgesLeft === 0 && iterate(problem, iteration + 1);
-      const judged = () => {
-        judgesLeft--;
-        next();
+      let started = false;
+      const next = (): void => {
+        if (started || !banksDone) return;
+        if ((judging[iteration - 1] ?? 0) > 0) {
+          (gradedWaiters[problem] ??= new Map()).set(iteration - 1, next);
+          return;
+        }
+        started = true;
+        iterate(problem, iteration + 1);
+      };
+      const judged = (): void => {
+        if (--(judging[iteration] as number) > 0) return;
+        const waiter = gradedWaiters[problem]?.get(iteration);
+        gradedWaiters[problem]?.delete(iteration);
+        waiter?.();
       };
       const candidate = (k: number, done: () => void) =>
         sendSolution(k, () => {
@@ -245,6 +262,7 @@ const SHAPES: Shape[] = [
   // The capacity benchmark's run, whose live figures are one draw of these.
   { label: 'defaults, 24 × 4', capacity: {}, rules: [RULES[0] as Rule], run: { problems: 24, iterations: 4 } },
   { label: 'defaults, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4 },
+  { label: 'defaults, 24 × 4, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4, run: { problems: 24, iterations: 4 } },
   { label: 'median 5,000', capacity: { outputTokensMedian: 5_000 }, rules: RULES },
   { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 }, rules: RULES },
   // About 45 sequences fit, fewer than the knee's 80: memory binds, and the bound (which ignores it) is far below.

@@ -9,11 +9,17 @@
  * experience and guideline updates in parallel once all N summaries are in;
  * then the banks are deduplicated and persisted with the iteration mark.
  * With the LLM judge on, each solution's passes start as soon as it exists,
- * and only the iteration's results wait for them: the bank updates do not
- * (the judge's calls go after the loop's, README *Keeping the servers busy*,
- * so a loop that waited on them would be held back by its own grading).
+ * and only the iteration's results wait for them: the bank updates do not,
+ * and neither does the next iteration. The judge's calls go after the loop's
+ * (README *Keeping the servers busy*), so a loop that waited on them would be
+ * held back by its own grading. An iteration whose passes are still out
+ * stays behind as `previous` while the next one runs; it is saved and
+ * announced at the next one's handoff, which waits for its passes if need be.
+ * So the loop runs at most one iteration ahead of its grading: the held judge
+ * calls stay bounded, iterations are still saved in order, and a resume starts
+ * from the last saved one (the journal answers the calls made after it).
  */
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, not, setup } from 'xstate';
 import { TmasError } from '../../../src/kernel/errors.ts';
 import type { BankUpdated, CandidateResult, ExperienceRecord, GuidelineRecord, Message, MessageOf, Rollout } from '../../../src/kernel/protocol.ts';
 import {
@@ -41,6 +47,21 @@ interface ProblemContext extends ProblemInput {
   bankUpdate: { experience: BankUpdated['experience']; guideline: BankUpdated['guideline'] } | null;
   /** The iteration's graded results, computed once when the iteration ends: they are both saved and announced. */
   graded: CandidateResult[];
+  /** The iteration before this one, while its judge passes are still out. */
+  previous: GradedIteration | null;
+  /** A loop call of this iteration failed for good: the iteration will not be saved, so none follows it. */
+  loopFailed: boolean;
+}
+
+/** An iteration whose loop is done, waiting for its judge passes to be saved and announced. */
+interface GradedIteration {
+  iteration: number;
+  candidates: CandidateState[];
+  rollouts: Rollout[];
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+  bankUpdate: ProblemContext['bankUpdate'];
+  graded: CandidateResult[];
 }
 
 type ProblemEvent =
@@ -64,16 +85,55 @@ function failure(event: MessageOf<'llm.failed'>): string {
   return `${event.role}: ${event.code}: ${event.error}`;
 }
 
-/** The candidates once a judge call failed for good: that pass is not covered (null), never a guess. */
-function judgeFailed(context: ProblemContext, event: MessageOf<'llm.failed'>): CandidateState[] {
-  const judged = fromJudgeIndex(event.index);
-  return updateCandidate(context.candidates, judged.candidate, (state) => ({ ...addVerdict(state, judged.pass, null), failures: [...state.failures, failure(event)] }));
+/**
+ * Records a judge pass (its verdict, or null with the failure when the call
+ * failed for good: that pass is not covered, never a guess) on the candidates
+ * of the iteration it belongs to: this one or the one still being graded.
+ */
+function recordPass(context: ProblemContext, iteration: number, index: { candidate: number; pass: number }, verdict: boolean | null, failed?: string): Partial<ProblemContext> {
+  const record = (candidates: CandidateState[]) =>
+    updateCandidate(candidates, index.candidate, (state) => {
+      const judged = addVerdict(state, index.pass, verdict);
+      return failed === undefined ? judged : { ...judged, failures: [...judged.failures, failed] };
+    });
+  if (iteration === context.iteration) return { candidates: record(context.candidates) };
+  if (context.previous !== null && iteration === context.previous.iteration) return { previous: { ...context.previous, candidates: record(context.previous.candidates) } };
+  return {};
 }
 
-function results(context: ProblemContext) {
+function judgeFailed(context: ProblemContext, event: MessageOf<'llm.failed'>): Partial<ProblemContext> {
+  return recordPass(context, event.iteration, fromJudgeIndex(event.index), null, failure(event));
+}
+
+function results(context: ProblemContext, candidates: CandidateState[]) {
   // A proof is not graded by its boxed answer: in proof mode only the judge grades.
   const reference = context.settings.proof ? undefined : context.problem.answer;
-  return context.candidates.map((candidate) => toCandidateResult(candidate, reference, judgePassesOf(context)));
+  return candidates.map((candidate) => toCandidateResult(candidate, reference, judgePassesOf(context)));
+}
+
+function allJudged(candidates: CandidateState[]): boolean {
+  return candidates.every((candidate) => (candidate.judgePending ?? 0) === 0);
+}
+
+/** This iteration as it waits for its judge passes. */
+function toGraded(context: ProblemContext): GradedIteration {
+  const { iteration, candidates, rollouts, experience, guidelines, bankUpdate } = context;
+  return { iteration, candidates, rollouts, experience, guidelines, bankUpdate, graded: [] };
+}
+
+/** What `saveIteration` stores of an iteration. */
+function saveInput(context: ProblemContext, saved: GradedIteration): SaveIterationInput {
+  const { iteration, graded: candidates, rollouts, experience, guidelines } = saved;
+  return { problem: context.problem.id, ordinal: context.ordinal, iteration, candidates, rollouts, experience, guidelines };
+}
+
+/** The messages that announce a saved iteration: its banks' update and its results. */
+function announcement(context: ProblemContext, saved: GradedIteration): Message[] {
+  const at = { run: context.run, problem: context.problem.id, iteration: saved.iteration };
+  const messages: Message[] = [];
+  if (saved.bankUpdate) messages.push({ type: 'bank.updated', ...at, correlation: `${context.problem.id}/${saved.iteration}/bank/0`, ...saved.bankUpdate });
+  messages.push({ type: 'iteration.completed', ...at, correlation: `${context.problem.id}/${saved.iteration}/iteration/0`, candidates: saved.graded });
+  return messages;
 }
 
 /** The problem actor's definition. */
@@ -105,21 +165,19 @@ export const problemMachine = setup({
       newGuidelines: null,
       bankUpdate: null,
       graded: [],
+      loopFailed: false,
     })),
     announceIteration: enqueueActions(({ context, enqueue }) => {
-      if (context.bankUpdate) {
-        const message: Message = { type: 'bank.updated', ...base(context), correlation: correlation(context, 'bank', 0), ...context.bankUpdate };
-        enqueue({ type: 'post', params: { message } });
-      }
-      const message: Message = { type: 'iteration.completed', ...base(context), correlation: correlation(context, 'iteration', 0), candidates: context.graded };
-      enqueue({ type: 'post', params: { message } });
+      for (const message of announcement(context, { ...toGraded(context), graded: context.graded })) enqueue({ type: 'post', params: { message } });
     }),
-    recordVerdict: assign(({ context, event }) => {
-      if (event.type !== 'judge.completed') return {};
-      return { candidates: updateCandidate(context.candidates, event.candidate, (candidate) => addVerdict(candidate, event.pass, event.verdict)) };
+    announcePrevious: enqueueActions(({ context, enqueue }) => {
+      if (context.previous === null) return;
+      for (const message of announcement(context, context.previous)) enqueue({ type: 'post', params: { message } });
+      enqueue.assign({ previous: null });
     }),
+    recordVerdict: assign(({ context, event }) => (event.type === 'judge.completed' ? recordPass(context, event.iteration, event, event.verdict) : {})),
     /** Where no state handles llm.failed itself: only judge calls can still be out there. */
-    recordJudgeFailure: assign(({ context, event }) => (event.type === 'llm.failed' && event.role === 'judge' ? { candidates: judgeFailed(context, event) } : {})),
+    recordJudgeFailure: assign(({ context, event }) => (event.type === 'llm.failed' && event.role === 'judge' ? judgeFailed(context, event) : {})),
     requestSolutions: enqueueActions(({ context, enqueue }) => {
       for (const candidate of context.candidates) {
         const exploit = candidate.source === 'experience';
@@ -140,7 +198,10 @@ export const problemMachine = setup({
   },
   guards: {
     allSummarized: ({ context }) => context.candidates.every((candidate) => candidate.summarized),
-    allJudged: ({ context }) => context.candidates.every((candidate) => (candidate.judgePending ?? 0) === 0),
+    allJudged: ({ context }) => allJudged(context.candidates),
+    previousJudged: ({ context }) => context.previous === null || allJudged(context.previous.candidates),
+    /** The next iteration may start before this one's judge passes are in: not the last, not one that lost a loop call, not under a barrier. */
+    mayRunAhead: ({ context }) => context.iteration + 1 < context.settings.maxIterations && !context.loopFailed && !isBarrier(context),
     banksEvolved: ({ context }) => context.newExperience !== null && context.newGuidelines !== null,
     lastIteration: ({ context }) => context.iteration + 1 >= context.settings.maxIterations,
   },
@@ -157,6 +218,8 @@ export const problemMachine = setup({
     newGuidelines: null,
     bankUpdate: null,
     graded: [],
+    previous: null,
+    loopFailed: false,
   }),
   initial: 'starting',
   // Judge passes run from a candidate's solution until the iteration is saved, across the states
@@ -213,6 +276,11 @@ export const problemMachine = setup({
         },
         'llm.failed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
+            if (event.role === 'judge') {
+              enqueue.assign(judgeFailed(context, event));
+              return;
+            }
+            enqueue.assign({ loopFailed: true });
             const candidate = event.role === 'verification' ? Math.floor(event.index / 10_000) : event.index;
             if (event.role === 'solution') {
               // No solution: nothing to verify or summarise; the candidate counts as unanswered.
@@ -233,8 +301,6 @@ export const problemMachine = setup({
               for (const message of summaryRequests) enqueue({ type: 'post', params: { message } });
             } else if (event.role === 'summary') {
               enqueue.assign({ candidates: updateCandidate(context.candidates, candidate, (state) => withoutSummary(state, failure(event))) });
-            } else if (event.role === 'judge') {
-              enqueue.assign({ candidates: judgeFailed(context, event) });
             }
           }),
         },
@@ -262,11 +328,11 @@ export const problemMachine = setup({
         'llm.failed': {
           actions: assign(({ context, event }) =>
             event.role === 'experience'
-              ? { newExperience: [] }
+              ? { newExperience: [], loopFailed: true }
               : event.role === 'guideline'
-                ? { newGuidelines: [] }
+                ? { newGuidelines: [], loopFailed: true }
                 : event.role === 'judge'
-                  ? { candidates: judgeFailed(context, event) }
+                  ? judgeFailed(context, event)
                   : {},
           ),
         },
@@ -283,7 +349,7 @@ export const problemMachine = setup({
           threshold: context.settings.jaccardThreshold,
         }),
         onDone: {
-          target: 'judging',
+          target: 'handoff',
           actions: assign(({ context, event }) => {
             const stats = (before: number, added: number, after: number) => ({ added: after - before, dropped: before + added - after, size: after });
             return {
@@ -298,22 +364,59 @@ export const problemMachine = setup({
         },
       },
     },
+    // The loop of this iteration is done: the one before it is saved once its judge passes are in, then the next starts.
+    handoff: {
+      initial: 'previous',
+      states: {
+        previous: {
+          always: [
+            { guard: ({ context }) => context.previous === null, target: 'next' },
+            {
+              guard: 'previousJudged',
+              target: 'savingPrevious',
+              actions: assign(({ context }) => ({ previous: context.previous && { ...context.previous, graded: results(context, context.previous.candidates) } })),
+            },
+          ],
+        },
+        savingPrevious: {
+          invoke: {
+            src: 'saveIteration',
+            input: ({ context }) => {
+              if (context.previous === null) throw new TmasError('TMAS_INTERNAL', 'saving the previous iteration without one');
+              return saveInput(context, context.previous);
+            },
+            onDone: [
+              // A judge call of the previous iteration failed for good: nothing after it is saved either.
+              { guard: ({ event }) => !event.output.saved, target: '#problem.draining' },
+              { target: 'next', actions: 'announcePrevious' },
+            ],
+          },
+        },
+        next: {
+          always: [
+            {
+              guard: and(['mayRunAhead', not('allJudged')]),
+              target: '#problem.solving',
+              actions: assign(({ context }) => ({ previous: toGraded(context), iteration: context.iteration + 1 })),
+            },
+            { target: '#problem.judging' },
+          ],
+        },
+      },
+    },
     // The iteration's results need every judge pass; whatever is still out is waited for here.
     judging: {
-      always: { guard: 'allJudged', target: 'saving', actions: assign({ graded: ({ context }) => results(context) }) },
+      always: { guard: 'allJudged', target: 'saving', actions: assign({ graded: ({ context }) => results(context, context.candidates) }) },
+    },
+    // The previous iteration was not saved: this one's judge passes are let in (a resume finds them
+    // journaled), then the problem stops where the previous one did.
+    draining: {
+      always: { guard: 'allJudged', target: 'stopped', actions: assign(({ context }) => ({ iteration: context.previous?.iteration ?? context.iteration, previous: null })) },
     },
     saving: {
       invoke: {
         src: 'saveIteration',
-        input: ({ context }) => ({
-          problem: context.problem.id,
-          ordinal: context.ordinal,
-          iteration: context.iteration,
-          candidates: context.graded,
-          rollouts: context.rollouts,
-          experience: context.experience,
-          guidelines: context.guidelines,
-        }),
+        input: ({ context }) => saveInput(context, { ...toGraded(context), graded: context.graded }),
         onDone: [
           // A call of this iteration failed for good: nothing of it is a result; the problem stops here, unmarked.
           { guard: ({ event }) => !event.output.saved, target: 'stopped' },
