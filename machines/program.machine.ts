@@ -6,8 +6,16 @@
  * `saveIteration` per iteration followed by `iteration.completed` (so metrics,
  * results.jsonl and the table work unchanged), and `problem.completed`.
  *
- * Every baseline iteration is a barrier (no request is in flight while an
- * iteration is saved), so replies are only consumed in the `running` state.
+ * Every baseline iteration is a barrier (no request of the loop is in flight
+ * while an iteration is saved), so the loop's replies are only consumed in the
+ * `running` state. The judge's passes are not: with the judge on, the program
+ * goes on to its next iteration while an iteration's passes are out (the
+ * judge's calls go after the loop's, so a loop that waited on them would be
+ * held back by its own grading). That iteration stays behind as `previous`,
+ * and is saved and announced before the next save: at most one iteration is
+ * ahead of its grading, saves stay in order, and the next iteration's judge
+ * stage starts with every verdict of the one before known (a response judged
+ * before is not judged again).
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { TmasError } from '../src/kernel/errors.ts';
@@ -62,7 +70,13 @@ interface ProgramContext<S> {
   pending: Message[];
   /** The judge stage of the iteration being saved. */
   judging: JudgeStage;
+  /** The iteration before, while its judge passes are out: its save effect and its judge stage. */
+  previous: { effect: SaveEffect; judging: JudgeStage } | null;
+  /** A call of the loop failed for good in this iteration: it will not be saved, so the next does not start ahead of it. */
+  loopFailed: boolean;
 }
+
+type SaveEffect = Extract<Effect, { kind: 'save' }>;
 
 /** A step that only waits for replies. */
 export function waiting<S>(state: S, post: Message[] = []): Step<S> {
@@ -76,6 +90,41 @@ export function finishedAfter<S>(state: S, iterations: number, input: ProblemInp
 
 function correlation(input: ProblemInput, iteration: number, what: string): string {
   return `${input.problem.id}/${iteration}/${what}/0`;
+}
+
+/** The messages that announce a saved iteration: its banks' update and its results. */
+function announcement(input: ProblemInput, effect: SaveEffect): Message[] {
+  const base = { run: input.run, problem: input.problem.id, iteration: effect.iteration };
+  const messages: Message[] = [];
+  if (effect.bank) messages.push({ type: 'bank.updated', ...base, correlation: correlation(input, effect.iteration, 'bank'), ...effect.bank });
+  messages.push({ type: 'iteration.completed', ...base, correlation: correlation(input, effect.iteration, 'iteration'), candidates: effect.candidates });
+  return messages;
+}
+
+/** What `saveIteration` stores of an iteration. */
+function saveInput(input: ProblemInput, effect: SaveEffect): SaveIterationInput {
+  return {
+    problem: input.problem.id,
+    ordinal: input.ordinal,
+    iteration: effect.iteration,
+    candidates: effect.candidates,
+    rollouts: effect.rollouts ?? [],
+    experience: effect.experience ?? [],
+    guidelines: [],
+  };
+}
+
+/** A judge reply (a verdict, or a judge call that failed for good) of the iteration still being graded. */
+function previousVerdict<S>(context: ProgramContext<S>, event: Message): Partial<ProgramContext<S>> | null {
+  const { previous } = context;
+  if (previous === null || event.iteration !== previous.effect.iteration) return null;
+  if (event.type === 'judge.completed') return { previous: { ...previous, judging: recordVerdict(previous.judging, event.candidate, event.pass, event.verdict) } };
+  if (event.type === 'llm.failed' && event.role === 'judge') {
+    // A judge call that failed for good, after its retries: that pass is not covered (null), never a guess.
+    const { candidate, pass } = fromJudgeIndex(event.index);
+    return { previous: { ...previous, judging: recordVerdict(previous.judging, candidate, pass, null) } };
+  }
+  return null;
 }
 
 /** Every baseline iteration is a barrier: a reply while an iteration is being saved is a bug in its program. */
@@ -106,7 +155,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
     id: program.id,
     context: ({ input }) => {
       const first = program.start(input);
-      return { input, state: first.state, effect: first.effect, pending: first.post, judging: idleJudgeStage() };
+      return { input, state: first.state, effect: first.effect, pending: first.post, judging: idleJudgeStage(), previous: null, loopFailed: false };
     },
     initial: 'running',
     entry: enqueueActions(({ context, enqueue }) => {
@@ -122,6 +171,8 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
     states: {
       running: {
         always: [
+          // The iteration still being graded is saved before anything else is.
+          { guard: ({ context }) => context.previous !== null && (context.effect.kind === 'save' || context.effect.kind === 'done'), target: 'flushing' },
           { guard: ({ context }) => context.effect.kind === 'save' && context.effect.responses !== undefined && judgePassesOf(context.input) > 0, target: 'judging' },
           { guard: isEffect('save'), target: 'saving' },
           { guard: isEffect('dedup'), target: 'deduplicating' },
@@ -130,6 +181,12 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
         on: {
           '*': {
             actions: enqueueActions(({ context, event, enqueue }) => {
+              const graded = previousVerdict(context, event);
+              if (graded !== null) {
+                enqueue.assign(graded);
+                return;
+              }
+              if (event.type === 'llm.failed' && event.role !== 'judge') enqueue.assign({ loopFailed: true });
               const next = program.receive(context.state, event, context.input);
               enqueue.assign({ state: next.state, effect: next.effect });
               for (const message of next.post) enqueue({ type: 'post', params: { message } });
@@ -138,7 +195,15 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
         },
       },
       deduplicating: {
-        on: { '*': { actions: ({ event }) => unexpected(program.id, event) } },
+        on: {
+          '*': {
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const graded = previousVerdict(context, event);
+              if (graded === null) unexpected(program.id, event);
+              enqueue.assign(graded);
+            }),
+          },
+        },
         invoke: {
           src: 'dedupBanks',
           input: ({ context }) => {
@@ -165,7 +230,24 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
           enqueue.assign({ judging: stage });
           for (const message of post) enqueue({ type: 'post', params: { message } });
         }),
-        always: { guard: ({ context }) => context.judging.pending === 0, target: 'saving', actions: assign(({ context }) => judged(context)) },
+        always: [
+          { guard: ({ context }) => context.judging.pending === 0, target: 'saving', actions: assign(({ context }) => judged(context)) },
+          {
+            // Passes are out: the program goes on to its next iteration, and this one is saved before the next save.
+            guard: ({ context }) => {
+              const { effect, input } = context;
+              return effect.kind === 'save' && effect.iteration + 1 < input.settings.maxIterations && !context.loopFailed && input.settings.schedule !== 'barrier';
+            },
+            target: 'running',
+            actions: enqueueActions(({ context, enqueue }) => {
+              if (context.effect.kind !== 'save') return;
+              enqueue.assign({ previous: { effect: context.effect, judging: context.judging }, loopFailed: false });
+              const next = program.saved(context.state, context.input);
+              enqueue.assign({ state: next.state, effect: next.effect });
+              for (const message of next.post) enqueue({ type: 'post', params: { message } });
+            }),
+          },
+        ],
         on: {
           'judge.completed': { actions: assign(({ context, event }) => ({ judging: recordVerdict(context.judging, event.candidate, event.pass, event.verdict) })) },
           'llm.failed': {
@@ -179,6 +261,58 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
           '*': { actions: ({ event }) => unexpected(program.id, event) },
         },
       },
+      // The iteration before is saved once its judge passes are in; then the current effect is taken up again.
+      flushing: {
+        initial: 'grading',
+        on: {
+          '*': {
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const graded = previousVerdict(context, event);
+              if (graded === null) unexpected(program.id, event);
+              enqueue.assign(graded);
+            }),
+          },
+        },
+        states: {
+          grading: {
+            always: {
+              guard: ({ context }) => context.previous !== null && context.previous.judging.pending === 0,
+              target: 'saving',
+              actions: assign(({ context }) => {
+                const previous = context.previous as NonNullable<ProgramContext<S>['previous']>;
+                // The verdicts join those known, so that the next judge stage does not ask again.
+                const graded = judged({ effect: previous.effect, judging: previous.judging, input: context.input });
+                return { previous: { effect: graded.effect as SaveEffect, judging: graded.judging as JudgeStage }, judging: { ...context.judging, known: (graded.judging as JudgeStage).known } };
+              }),
+            },
+          },
+          saving: {
+            invoke: {
+              src: 'saveIteration',
+              input: ({ context }) => {
+                if (context.previous === null) throw new TmasError('TMAS_INTERNAL', 'flushing without an iteration to save');
+                return saveInput(context.input, context.previous.effect);
+              },
+              onDone: [
+                {
+                  // A call of that iteration failed for good: nothing from it on is a result; the problem stops there, unmarked.
+                  guard: ({ event }) => !event.output.saved,
+                  target: '#' + program.id + '.done',
+                  actions: assign(({ context }) => ({ effect: { kind: 'done' as const, iterations: context.previous?.effect.iteration ?? 0 }, previous: null })),
+                },
+                {
+                  target: '#' + program.id + '.running',
+                  actions: enqueueActions(({ context, enqueue }) => {
+                    if (context.previous === null) return;
+                    for (const message of announcement(context.input, context.previous.effect)) enqueue({ type: 'post', params: { message } });
+                    enqueue.assign({ previous: null });
+                  }),
+                },
+              ],
+            },
+          },
+        },
+      },
       saving: {
         on: { '*': { actions: ({ event }) => unexpected(program.id, event) } },
         invoke: {
@@ -186,15 +320,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
           input: ({ context }) => {
             const effect = context.effect;
             if (effect.kind !== 'save') throw new TmasError('TMAS_INTERNAL', 'saving without a save effect');
-            return {
-              problem: context.input.problem.id,
-              ordinal: context.input.ordinal,
-              iteration: effect.iteration,
-              candidates: effect.candidates,
-              rollouts: effect.rollouts ?? [],
-              experience: effect.experience ?? [],
-              guidelines: [],
-            };
+            return saveInput(context.input, effect);
           },
           onDone: [
             {
@@ -209,16 +335,9 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
               const effect = context.effect;
               if (effect.kind !== 'save') return;
               const { input } = context;
-              const base = { run: input.run, problem: input.problem.id, iteration: effect.iteration };
-              if (effect.bank) {
-                enqueue({ type: 'post', params: { message: { type: 'bank.updated', ...base, correlation: correlation(input, effect.iteration, 'bank'), ...effect.bank } } });
-              }
-              enqueue({
-                type: 'post',
-                params: { message: { type: 'iteration.completed', ...base, correlation: correlation(input, effect.iteration, 'iteration'), candidates: effect.candidates } },
-              });
+              for (const message of announcement(input, effect)) enqueue({ type: 'post', params: { message } });
               const next = program.saved(context.state, input);
-              enqueue.assign({ state: next.state, effect: next.effect });
+              enqueue.assign({ state: next.state, effect: next.effect, loopFailed: false });
               for (const message of next.post) enqueue({ type: 'post', params: { message } });
             }),
             },

@@ -8,7 +8,7 @@ import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
-import { readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const N = 3;
 const PASSES = 2;
@@ -116,6 +116,22 @@ describe('the LLM judge against the simulated model', () => {
       await new Promise((resolve) => proxy.close(resolve));
       await sim.close();
     }
+  });
+
+  // Deterministic without a proxy: the next iteration's requests go out in the same step as the
+  // judge requests of the one before, so before any verdict can come back.
+  test.for(['self-refine', 'verify-refine-chains', 'rse', 'pacore'])("%s's next iteration does not wait for the judge either, and its results are saved in order once their passes are in", async (strategy, { dir }) => {
+    const messages = await runStrategy(dir, strategy, ['--max-iterations', '3', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', `${PASSES}`], 1);
+    const at = (iteration: number, match: (type: string) => boolean) => messages.flatMap((m, i) => (m.iteration === iteration && match(m.type) ? [i] : []));
+    const loopRequest = (type: string) => type.endsWith('.requested') && type !== 'judge.requested';
+    expect(Math.min(...at(1, loopRequest))).toBeLessThan(Math.min(...at(0, (type) => type === 'judge.completed')));
+    for (const iteration of [0, 1, 2]) {
+      const [completed] = at(iteration, (type) => type === 'iteration.completed');
+      expect(Math.max(...at(iteration, (type) => type === 'judge.completed'))).toBeLessThan(completed as number);
+    }
+    const lines = await results(path.join(dir, 'out'));
+    expect(lines.map((line) => line.iteration)).toEqual([0, 1, 2]);
+    expect(lines.every((line) => line.candidates.every((c) => c.judge?.verdicts.length === PASSES))).toBe(true);
   });
 
   test('--judge-passes 0 makes no judge call and leaves the judge grade empty', async ({ dir }) => {
