@@ -150,7 +150,15 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
         throw new TmasError('TMAS_NOT_PROVIDED', 'the `saveIteration` actor was not provided');
       }),
     },
-    actions: { post: postNotProvided as (_: unknown, params: PostParams) => void },
+    actions: {
+      post: postNotProvided as (_: unknown, params: PostParams) => void,
+      /** Between the loop's replies only the judge passes of the iteration still being graded can arrive. */
+      takePreviousVerdict: enqueueActions(({ context, event, enqueue }) => {
+        const graded = previousVerdict(context, event);
+        if (graded === null) unexpected(program.id, event);
+        enqueue.assign(graded);
+      }),
+    },
   }).createMachine({
     id: program.id,
     context: ({ input }) => {
@@ -195,15 +203,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
         },
       },
       deduplicating: {
-        on: {
-          '*': {
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const graded = previousVerdict(context, event);
-              if (graded === null) unexpected(program.id, event);
-              enqueue.assign(graded);
-            }),
-          },
-        },
+        on: { '*': { actions: 'takePreviousVerdict' } },
         invoke: {
           src: 'dedupBanks',
           input: ({ context }) => {
@@ -264,15 +264,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
       // The iteration before is saved once its judge passes are in; then the current effect is taken up again.
       flushing: {
         initial: 'grading',
-        on: {
-          '*': {
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const graded = previousVerdict(context, event);
-              if (graded === null) unexpected(program.id, event);
-              enqueue.assign(graded);
-            }),
-          },
-        },
+        on: { '*': { actions: 'takePreviousVerdict' } },
         states: {
           grading: {
             always: {
