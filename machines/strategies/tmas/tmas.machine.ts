@@ -386,7 +386,7 @@ export const problemMachine = setup({
               return saveInput(context, context.previous);
             },
             onDone: [
-              // A judge call of the previous iteration failed for good: nothing after it is saved either.
+              // The previous iteration could not be saved (a call of it failed for good): nothing after it is saved either.
               { guard: ({ event }) => !event.output.saved, target: '#problem.draining' },
               { target: 'next', actions: 'announcePrevious' },
             ],
