@@ -76,6 +76,26 @@ describe('throughput knee', () => {
     expect(caps.at(-1)).toBeLessThan(1024);
   });
 
+  test('a slow start that overshot and misread the saturated throughput (its window full of prefill) does not hold the cap under the knee: the cap grows while its sequences run at full speed', () => {
+    // 8,000 tokens/s at most 100 per sequence (knee 80). Above 200 sequences the server spends a
+    // quarter of its time on the prefill of those just admitted, so the window that ends the slow
+    // start reads 6,000 tokens/s: a knee of 60.
+    const throughputOf = (batch: number) => Math.min(8_000, 100 * batch) * (batch > 200 ? 0.75 : 1);
+    const knee = createThroughputKnee();
+    let tokens = 0;
+    const caps: number[] = [];
+    for (let reading = 1; reading <= 200; reading++) {
+      const batch = Math.min(knee.cap, 500);
+      tokens += throughputOf(batch) * (READING_MS / 1000);
+      knee.onReading({ running: batch, waiting: 0, generationTokens: tokens }, reading * READING_MS, batch);
+      caps.push(knee.cap);
+    }
+    // The misread knee put the cap under 80 for a while, then the cap grew to the knee or above.
+    expect(Math.min(...caps.slice(20))).toBeLessThan(80);
+    expect(caps.at(-1)).toBeGreaterThanOrEqual(80);
+    expect(caps.at(-1)).toBeLessThan(500);
+  });
+
   test('a server that counts fewer running than we have in flight (calls in transit) but queues none of them still takes more: the slow start moves on', () => {
     // 8,000 tokens/s at most 100 per sequence; a fifth of our calls are always between us and the
     // server (sent and not yet admitted, finished and not yet received), as when outputs last seconds.

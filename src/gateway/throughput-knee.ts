@@ -95,6 +95,8 @@ const STEADY = 0.8;
 const KV_FULL = 0.9;
 /** Binding windows at one cap whose median must fall short before the cap grows. */
 const SHORT_WINDOWS = 5;
+/** A sequence running at this fraction of the fastest rate seen at least runs at full speed: nothing is shared. */
+const FULL_SPEED = 0.95;
 /** How much the cap grows when it turned out to be under the knee. */
 const REGROW = 1.25;
 
@@ -123,6 +125,8 @@ export function createThroughputKnee(): ThroughputKnee {
   let largestBatch = 0;
   /** Throughput of the windows in which the current cap bound. */
   let bindingAtCap: number[] = [];
+  /** Windows in which the current cap bound while every sequence ran at full speed. */
+  let roomAtCap = 0;
   /** Throughput measured at the slow start's previous cap. */
   let beforeStep = 0;
   /** The lowest the cap may go, raised each time a cap proved to be under the knee. */
@@ -132,6 +136,7 @@ export function createThroughputKnee(): ThroughputKnee {
     cap = to;
     window = [];
     bindingAtCap = [];
+    roomAtCap = 0;
   };
   /** Keeps a saturated window among those at the largest batches. */
   const keepSaturated = (running: number, throughput: number) => {
@@ -233,8 +238,21 @@ export function createThroughputKnee(): ThroughputKnee {
       const peak = median(saturated.map((kept) => kept.throughput));
       knee = peak / sequenceRate;
       if (binding) bindingAtCap.push(throughput);
+      if (binding && steady && !memoryFull && perSequence >= FULL_SPEED * sequenceRate) roomAtCap++;
       // The cap binds and the server gives less than when saturated: the cap is under its knee.
       if (bindingAtCap.length >= SHORT_WINDOWS && median(bindingAtCap) < SHORT_OF_PEAK * peak) floor = Math.ceil(cap * REGROW);
+      // The cap binds and its sequences run at full speed: the server has room,
+      // so the cap is under its knee, whatever the saturated windows said. They were misread: in a
+      // slow start that overshot into hundreds of calls, a window of their prefill read 1.2M tokens/s
+      // on a server of 1.6M (at 200x), set the knee at 65 against a true 80, and the cap, giving more
+      // than that "saturated" throughput, never counted as short of it. Measured afresh from here.
+      if (roomAtCap >= SHORT_WINDOWS) {
+        floor = Math.ceil(cap * REGROW);
+        saturated = [];
+        largestBatch = 0;
+        moveCap(floor);
+        return;
+      }
       const next = Math.max(LEAST_CAP, floor, Math.round(knee * CAP_OVER_KNEE));
       if (Math.abs(next - cap) >= Math.max(1, MOVE_BY * cap)) moveCap(next);
       else if (bindingAtCap.length >= SHORT_WINDOWS) bindingAtCap = [];
