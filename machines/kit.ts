@@ -2,13 +2,26 @@
  * Small pure helpers the baseline strategies share: message bases and
  * correlation ids, the result line of a candidate, and prompt lines.
  */
-import type { CandidateResult, MessageOf, Verification } from '../src/kernel/protocol.ts';
+import type { BankUpdated, CandidateResult, Message, MessageOf, Verification } from '../src/kernel/protocol.ts';
 import { toCandidateResult } from './candidates.ts';
 import type { ProblemInput } from './contract.ts';
 
 /** The fields every message of a problem's iteration carries, with a deterministic correlation id. */
 export function messageBase(input: ProblemInput, iteration: number, role: string, index: number | string) {
   return { run: input.run, problem: input.problem.id, iteration, correlation: `${input.problem.id}/${iteration}/${role}/${index}` };
+}
+
+/** The messages that announce a saved iteration: its banks' update (when it has banks) and its results. */
+export function iterationAnnouncement(
+  input: ProblemInput,
+  iteration: number,
+  candidates: CandidateResult[],
+  bank?: Omit<BankUpdated, 'type' | 'run' | 'problem' | 'iteration' | 'correlation'> | null,
+): Message[] {
+  const messages: Message[] = [];
+  if (bank) messages.push({ type: 'bank.updated', ...messageBase(input, iteration, 'bank', 0), ...bank });
+  messages.push({ type: 'iteration.completed', ...messageBase(input, iteration, 'iteration', 0), candidates });
+  return messages;
 }
 
 /** How a failed call is recorded in a candidate's `failures`. */

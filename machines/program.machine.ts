@@ -22,6 +22,7 @@ import { TmasError } from '../src/kernel/errors.ts';
 import type { BankUpdated, CandidateResult, ExperienceRecord, Message, Rollout } from '../src/kernel/protocol.ts';
 import { fromJudgeIndex, judgePassesOf } from './judging.ts';
 import { idleJudgeStage, judged, recordVerdict, startJudging, type JudgedResponse, type JudgeStage } from './judge-stage.ts';
+import { iterationAnnouncement } from './kit.ts';
 import { postNotProvided, type PostParams } from './post.ts';
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from './contract.ts';
 
@@ -88,17 +89,8 @@ export function finishedAfter<S>(state: S, iterations: number, input: ProblemInp
   return iterations >= input.settings.maxIterations ? { state, post: [], effect: { kind: 'done', iterations } } : null;
 }
 
-function correlation(input: ProblemInput, iteration: number, what: string): string {
-  return `${input.problem.id}/${iteration}/${what}/0`;
-}
-
-/** The messages that announce a saved iteration: its banks' update and its results. */
-function announcement(input: ProblemInput, effect: SaveEffect): Message[] {
-  const base = { run: input.run, problem: input.problem.id, iteration: effect.iteration };
-  const messages: Message[] = [];
-  if (effect.bank) messages.push({ type: 'bank.updated', ...base, correlation: correlation(input, effect.iteration, 'bank'), ...effect.bank });
-  messages.push({ type: 'iteration.completed', ...base, correlation: correlation(input, effect.iteration, 'iteration'), candidates: effect.candidates });
-  return messages;
+function announcementOf(input: ProblemInput, effect: SaveEffect): Message[] {
+  return iterationAnnouncement(input, effect.iteration, effect.candidates, effect.bank);
 }
 
 /** What `saveIteration` stores of an iteration. */
@@ -296,7 +288,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
                   target: '#' + program.id + '.running',
                   actions: enqueueActions(({ context, enqueue }) => {
                     if (context.previous === null) return;
-                    for (const message of announcement(context.input, context.previous.effect)) enqueue({ type: 'post', params: { message } });
+                    for (const message of announcementOf(context.input, context.previous.effect)) enqueue({ type: 'post', params: { message } });
                     enqueue.assign({ previous: null });
                   }),
                 },
@@ -327,7 +319,7 @@ export function createProgramMachine<S>(program: ProblemProgram<S>) {
               const effect = context.effect;
               if (effect.kind !== 'save') return;
               const { input } = context;
-              for (const message of announcement(input, effect)) enqueue({ type: 'post', params: { message } });
+              for (const message of announcementOf(input, effect)) enqueue({ type: 'post', params: { message } });
               const next = program.saved(context.state, input);
               enqueue.assign({ state: next.state, effect: next.effect, loopFailed: false });
               for (const message of next.post) enqueue({ type: 'post', params: { message } });

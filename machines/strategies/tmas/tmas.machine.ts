@@ -33,6 +33,7 @@ import {
 } from '../../candidates.ts';
 import { addVerdict, awaitJudge, fromJudgeIndex, judgePassesOf, judgeRequests } from '../../judging.ts';
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from '../../contract.ts';
+import { iterationAnnouncement } from '../../kit.ts';
 import { postNotProvided, type PostParams } from '../../post.ts';
 
 interface ProblemContext extends ProblemInput {
@@ -127,13 +128,9 @@ function saveInput(context: ProblemContext, saved: GradedIteration): SaveIterati
   return { problem: context.problem.id, ordinal: context.ordinal, iteration, candidates, rollouts, experience, guidelines };
 }
 
-/** The messages that announce a saved iteration: its banks' update and its results. */
+/** The messages that announce a saved iteration. */
 function announcement(context: ProblemContext, saved: GradedIteration): Message[] {
-  const at = { run: context.run, problem: context.problem.id, iteration: saved.iteration };
-  const messages: Message[] = [];
-  if (saved.bankUpdate) messages.push({ type: 'bank.updated', ...at, correlation: `${context.problem.id}/${saved.iteration}/bank/0`, ...saved.bankUpdate });
-  messages.push({ type: 'iteration.completed', ...at, correlation: `${context.problem.id}/${saved.iteration}/iteration/0`, candidates: saved.graded });
-  return messages;
+  return iterationAnnouncement(context, saved.iteration, saved.graded, saved.bankUpdate);
 }
 
 /** The problem actor's definition. */
@@ -168,7 +165,7 @@ export const problemMachine = setup({
       loopFailed: false,
     })),
     announceIteration: enqueueActions(({ context, enqueue }) => {
-      for (const message of announcement(context, { ...toGraded(context), graded: context.graded })) enqueue({ type: 'post', params: { message } });
+      for (const message of iterationAnnouncement(context, context.iteration, context.graded, context.bankUpdate)) enqueue({ type: 'post', params: { message } });
     }),
     announcePrevious: enqueueActions(({ context, enqueue }) => {
       if (context.previous === null) return;
