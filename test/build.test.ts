@@ -28,7 +28,7 @@ async function version(copy: string): Promise<string> {
 }
 
 describe('the build', () => {
-  // One test, so that the checkout is copied and built once (a build is 8 s of CPU).
+  // One test, so that the checkout is copied and built once.
   test('the bin runs the build while it is current, with the results of the sources, and the sources once one of them is newer', async ({ dir }) => {
     const copy = await copyCheckout(dir);
     await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });

@@ -4,13 +4,13 @@
  * event loops. The URL is read from the line the server prints on stdout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../kernel/package-root.ts';
 import type { CapacityOptions } from '../sim/capacity/options.ts';
 import { capacityFlagOf } from '../cli/sim-server.command.ts';
 import type { SimMetrics } from '../sim/server.ts';
 
 /** The tmas executable. */
-export const BIN = fileURLToPath(new URL('../bin.mjs', import.meta.url));
+export const BIN = packagePath('src/bin.mjs');
 
 /** A running sim-server child. */
 export interface SimProcess {

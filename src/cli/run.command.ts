@@ -3,11 +3,11 @@
  * their translation into a validated `RunConfig` plus the API keys.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.ts';
 import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 import { UserError } from '../kernel/errors.ts';
+import { packagePath } from '../kernel/package-root.ts';
 import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { DEFAULT_TEMPERATURE, type Strategy } from '../../machines/contract.ts';
@@ -17,7 +17,7 @@ import { decimal, integer, jsonObject, kebabCaseFlags, urls } from './parsers.ts
 import { defineStrategyFlags, strategyOptionsOf } from './strategy-flags.ts';
 
 /** The demo problem set shipped with tmas. */
-export const DEMO_PROBLEMS = fileURLToPath(new URL('../../problems/demo.jsonl', import.meta.url));
+export const DEMO_PROBLEMS = packagePath('problems/demo.jsonl');
 
 /** Settings of `--demo`, chosen so the demo finishes in well under a minute on two cores. */
 const DEMO = { maxIterations: 4, nCandidates: 8, nVerifications: 4, concurrency: 128, judgePasses: 2 } as const;

@@ -17,13 +17,14 @@
  */
 import { stat } from 'node:fs/promises';
 import Module, { register } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../machines/multi-call.role.ts';
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import type { RunConfig } from './config.ts';
 import { UserError } from '../kernel/errors.ts';
+import { modulePath, packagePath } from '../kernel/package-root.ts';
 import type { MessageType } from '../kernel/protocol.ts';
 
 /** The name of every role with a request message in the protocol (`solution`, `verification`, `ceo`, …). */
@@ -152,9 +153,8 @@ type CjsResolver = (request: string, ...rest: unknown[]) => string;
 function resolveTmasToSelf(): void {
   if (selfImportRegistered) return;
   // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
-  const entryUrl = new URL(new URL(import.meta.url).pathname.endsWith('.ts') ? '../index.ts' : '../index.js', import.meta.url);
-  register(new URL('./self-import.hooks.mjs', import.meta.url), { data: { entry: entryUrl.href } });
-  const entry = fileURLToPath(entryUrl);
+  const entry = modulePath('src/index.ts');
+  register(pathToFileURL(packagePath('src/host/self-import.hooks.mjs')), { data: { entry: pathToFileURL(entry).href } });
   const cjs = Module as unknown as { _resolveFilename: CjsResolver };
   const resolveFilename = cjs._resolveFilename;
   cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));

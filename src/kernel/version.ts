@@ -1,9 +1,8 @@
 /**
  * The tmas version, read from package.json so there is one place to bump it.
  */
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { readFileSync } from 'node:fs';
+import { packagePath } from './package-root.ts';
 
 /** The version of this tmas checkout. */
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;

@@ -12,8 +12,10 @@
  * ```
  */
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from '../kernel/errors.ts';
+import { modulePath, packagePath } from '../kernel/package-root.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
 import { HF_PREFIX, isHfTokenizerName, loadHfTokenizer, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
@@ -112,12 +114,11 @@ export function defaultThreads(): number {
 
 // Every thread starts from the plain-JS shim, which makes the TypeScript worker
 // modules loadable whether or not this process runs under tsx or vitest.
-const LOADER = new URL('../../workers/load.mjs', import.meta.url);
+const LOADER = pathToFileURL(packagePath('workers/load.mjs'));
 // The worker modules are TypeScript beside the sources, JavaScript in the build (src/build.mjs).
-const MODULE_EXTENSION = new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js';
-const TOKENIZE_WORKER = new URL(`../../workers/tokenize.worker${MODULE_EXTENSION}`, import.meta.url).href;
-const JACCARD_WORKER = new URL(`../../workers/jaccard.worker${MODULE_EXTENSION}`, import.meta.url).href;
-const JSON_WORKER = new URL('../../workers/json.worker.mjs', import.meta.url).href;
+const TOKENIZE_WORKER = pathToFileURL(modulePath('workers/tokenize.worker.ts')).href;
+const JACCARD_WORKER = pathToFileURL(modulePath('workers/jaccard.worker.ts')).href;
+const JSON_WORKER = pathToFileURL(packagePath('workers/json.worker.mjs')).href;
 
 /**
  * Fit results kept for reuse. The M verification prompts of a candidate (and

@@ -10,8 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UserError } from '../kernel/errors.ts';
+import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
 import { runSummary } from './run-summary.ts';
@@ -38,7 +38,7 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 class NotFound extends Error {}
 
 /** The page's own script and style, served as they are. */
-const BROWSER_DIR = fileURLToPath(new URL('./browser/', import.meta.url));
+const BROWSER_DIR = packagePath('src/viewer/browser');
 
 function katexDir(): string {
   return path.dirname(createRequire(import.meta.url).resolve('katex'));
