@@ -3,12 +3,15 @@
  * --enable-metrics, a proxy, an exporter of gauges only): the gateway asks its
  * streams for their usage in every chunk (`continuous_usage_stats`) and
  * measures the throughput knee from them. A server that refuses the field, or
- * ignores it, is asked no more and gets no cap, and no call fails for it.
+ * ignores it, is asked no more, and the knee is measured from the text its
+ * streams carry, unless that text comes only after a hidden reasoning; no
+ * call fails for it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
+import { CALLS_TO_JUDGE } from '../src/gateway/streamed-text.ts';
 import { SLOW_START_CAP } from '../src/gateway/throughput-knee.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { additionRequest, chatChunkEvent } from './fixtures.ts';
@@ -62,6 +65,11 @@ function replyWithoutUsage(res: ServerResponse): void {
   res.end(`${chatChunkEvent({ content: 'is 2.' }, 'stop')}data: [DONE]\n\n`);
 }
 
+/** The chunk that carries a stream's usage at its end (`include_usage`). */
+function usageChunkEvent(completionTokens: number): string {
+  return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [], usage: { prompt_tokens: 10, completion_tokens: completionTokens, total_tokens: 10 + completionTokens } })}\n\n`;
+}
+
 async function until(condition: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
@@ -97,28 +105,59 @@ describe('the knee from our streams', () => {
     }
   });
 
-  test('a server that ignores the field is asked no more and gets no cap: more than the slow start runs at once', async () => {
-    const held: ServerResponse[] = [];
-    const calls = SLOW_START_CAP * 2;
+  test('a server whose streams ignore the field and carry their usage only at the end, with a text steady in characters per token (TGI, llama.cpp): the field is asked no more, and the knee is counted from the text once enough calls have ended', async () => {
     await withServer(
       (res, _body, index) => {
-        // The first reply comes at once (and shows the field ignored); the others only once all are in.
-        if (index === 0) return replyWithoutUsage(res);
-        held.push(res);
-        if (held.length === calls - 1) for (const waiting of held) replyWithoutUsage(waiting);
+        // 100 tokens of 3.8 to 4.2 characters each, the usage in the last chunk only.
+        const text = 'x'.repeat(380 + (index % 5) * 10);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let at = 0; at < text.length; at += 40) res.write(chatChunkEvent({ content: text.slice(at, at + 40) }));
+        res.write(chatChunkEvent({}, 'stop'));
+        res.end(`${usageChunkEvent(100)}data: [DONE]\n\n`);
       },
       async (gateway, server) => {
-        await gateway.complete(call(server.url, 0));
-        expect(asksUsage(server.bodies[0] as string)).toBe(true);
-        await Promise.all(Array.from({ length: calls - 1 }, (_, seed) => gateway.complete(call(server.url, seed + 1))));
-        expect(server.bodies.slice(1).some(asksUsage)).toBe(false);
+        for (let seed = 0; seed < CALLS_TO_JUDGE - 1; seed++) await gateway.complete(call(server.url, seed));
+        expect(server.bodies.map(asksUsage)).toEqual([true, ...Array(CALLS_TO_JUDGE - 2).fill(false)]);
+        // Not judged yet: no cap.
         expect(endpointOf(gateway).kneeSource).toBeNull();
+        await gateway.complete(call(server.url, CALLS_TO_JUDGE));
+        expect(endpointOf(gateway).kneeSource).toBe('text');
       },
     );
   });
 
-  // The slow start holds such a server's calls for 5 s (UNCONFIRMED_HOLD_MS) before it lets them all go.
-  test('a server without metrics whose first text comes late (a hidden reasoning) is held at the slow start for seconds, not until its first text', async () => {
+  test("a text that is not what the server decodes (the simulator's: its usage is drawn, its text is not) is judged unsteady: no cap, and no call fails", async () => {
+    const sim = await startSimServer({
+      problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }],
+      capacity: { timeScale: 2_000 },
+      metrics: 'gauges',
+      continuousUsage: false,
+    });
+    const gateway = createGateway({ concurrency: 800, maxRetries: 0, timeoutMs: 30_000, loadPollMs: 25 });
+    try {
+      const bare = (seed: number): CompletionRequest => ({ ...call(sim.url, seed), messages: [{ role: 'user', content: `What is ${seed} + 1?` }] });
+      const replies = await Promise.all(Array.from({ length: 40 }, (_, seed) => gateway.complete(bare(seed))));
+      expect(replies.every((reply) => reply.finishReason === 'stop' && (reply.usage?.completionTokens ?? 0) > 0)).toBe(true);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+      expect(endpointOf(gateway).server?.source).toBe('metrics');
+    } finally {
+      gateway.close();
+      await sim.close();
+    }
+  });
+
+  test('a server that ignores the field and never says its usage is asked it no more, and gets no cap', async () => {
+    await withServer(replyWithoutUsage, async (gateway, server) => {
+      await gateway.complete(call(server.url, 0));
+      await Promise.all(Array.from({ length: 5 }, (_, seed) => gateway.complete(call(server.url, seed + 1))));
+      expect(server.bodies.map(asksUsage)).toEqual([true, false, false, false, false, false]);
+      expect(endpointOf(gateway).kneeSource).toBeNull();
+    });
+  });
+
+  // The slow start holds such a server's calls for 5 s (UNCONFIRMED_HOLD_MS) before it lets them all go;
+  // its text, 5 s after the request, then says it cannot be counted: it gets no cap.
+  test('a server without metrics whose first text comes late (a hidden reasoning) is held at the slow start for seconds, not until its first text, and gets no cap', async () => {
     const held: ServerResponse[] = [];
     const calls = SLOW_START_CAP * 2;
     // No reply until every call is in: capped at the slow start, they never would be.

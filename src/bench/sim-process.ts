@@ -32,6 +32,8 @@ export interface SimProcessOptions {
   capacity?: CapacityOptions;
   /** What its GET /metrics exposes (`--metrics`); vllm when absent. */
   metrics?: SimMetrics;
+  /** False: streams ignore continuous_usage_stats (`--no-continuous-usage`). */
+  continuousUsage?: boolean;
 }
 
 /** The `tmas sim-server` flags of the capacity model. */
@@ -50,6 +52,7 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   if (options.outputTokens) args.push('--output-tokens', String(options.outputTokens));
   if (options.capacity) args.push(...capacityArgs(options.capacity));
   if (options.metrics) args.push('--metrics', options.metrics);
+  if (options.continuousUsage === false) args.push('--no-continuous-usage');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

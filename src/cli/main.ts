@@ -130,6 +130,7 @@ function createProgram(): Command {
     .option('--openai-reasoning', "refuse max_tokens and sampling fields with a 400, as OpenAI's reasoning models do", false)
     .option('--request-log <file>', 'append one JSONL line per request')
     .option('--metrics <which>', "what GET /metrics exposes: vllm (vLLM's gauges, counters and histograms), gauges (only the request and KV-cache gauges) or none (a 404, as a server without Prometheus metrics)", 'vllm')
+    .option('--no-continuous-usage', 'with --capacity: ignore stream_options.continuous_usage_stats (usage only at the end of a stream), as TGI, llama.cpp and hosted APIs do')
     .option('--capacity', 'model one GPU server under load (continuous batching, KV cache, prefill, prefix caching): replies take the time the load gives them, report drawn output lengths, and /metrics and /sim/stats report it; replaces --latency-* and --stream-tokens-per-second', false)
     .option('--decode-tokens-per-second <n>', 'with --capacity: decode throughput D shared by all sequences (default 8000)', integer(1))
     .option('--sequence-tokens-per-second <n>', 'with --capacity: decode ceiling c of one sequence (default 100)', integer(1))

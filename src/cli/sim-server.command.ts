@@ -33,6 +33,8 @@ export interface SimServerCommandOptions extends CapacityOptions {
   capacity?: boolean;
   /** What GET /metrics exposes: vllm (the default), gauges or none. */
   metrics?: string;
+  /** False (`--no-continuous-usage`): streams ignore continuous_usage_stats. */
+  continuousUsage?: boolean;
 }
 
 /** The flag of a capacity option: its field in kebab case (`kvTokens` → `--kv-tokens`), so the option list is the one list of flags. */
@@ -98,6 +100,7 @@ export async function runSimServerCommand(options: SimServerCommandOptions, io: 
     ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     ...(capacity === undefined ? {} : { capacity }),
     ...(metrics === undefined ? {} : { metrics }),
+    ...(options.continuousUsage === false ? { continuousUsage: false } : {}),
   });
   const model = capacity === undefined ? '' : `; capacity model on (simulated, time scale ${capacity.timeScale ?? CAPACITY_DEFAULTS.timeScale})`;
   io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}${model}`);

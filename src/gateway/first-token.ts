@@ -4,7 +4,9 @@
  * one still silent well past the usual time to first token is waiting in the
  * server's queue. "Usual" is a low quantile of the recent times to first
  * token, which prefill alone sets when nothing queues. Servers whose first
- * event usually takes seconds are left alone (see MAX_USUAL_MS).
+ * event usually takes seconds are left alone (see MAX_USUAL_MS). The same
+ * watch tells whether a server's text flows as it is decoded (its first text
+ * usually within MAX_USUAL_MS), which counting that text needs (gateway.ts).
  */
 import type { LoadReading } from './load-limit.ts';
 
@@ -24,6 +26,8 @@ const MAX_USUAL_MS = 2_000;
 export interface WatchedStream {
   /** Its first event arrived. */
   started(): void;
+  /** Its first text (content or reasoning) arrived. */
+  texted(): void;
   /** It ended, whatever the outcome. */
   ended(): void;
 }
@@ -33,6 +37,12 @@ export interface FirstTokenWatch {
   watch(): WatchedStream;
   /** The inferred load now; null until a time to first token was seen. */
   reading(now?: number): LoadReading | null;
+  /**
+   * Whether the server's text usually comes as it is decoded (its first text
+   * within MAX_USUAL_MS), so that counting it measures the decoding; false
+   * when it comes only after a hidden reasoning; null before any.
+   */
+  textFlows(): boolean | null;
   /** Streams that sent their first event and have not ended. */
   readonly running: number;
 }
@@ -42,8 +52,13 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
   const silent = new Map<number, number>();
   let next = 0;
   let running = 0;
-  const samples: number[] = [];
-  let at = 0;
+  const samples = recentSample();
+  const textSamples = recentSample();
+  /** The usual time to a first event or text: a low quantile, which prefill alone sets when nothing queues. */
+  const usual = (sample: ReturnType<typeof recentSample>) => {
+    const sorted = [...sample.values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 10)] ?? 0;
+  };
   return {
     watch() {
       const id = next++;
@@ -56,9 +71,10 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
           state = 'running';
           silent.delete(id);
           running++;
-          const ttft = clock() - sentAt;
-          if (samples.length < SAMPLES) samples.push(ttft);
-          else samples[at++ % SAMPLES] = ttft;
+          samples.add(clock() - sentAt);
+        },
+        texted() {
+          textSamples.add(clock() - sentAt);
         },
         ended() {
           if (state === 'running') running--;
@@ -71,14 +87,29 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
       return running;
     },
     reading(now = clock()) {
-      if (samples.length === 0) return null;
-      const sorted = [...samples].sort((a, b) => a - b);
-      const usual = sorted[Math.floor(sorted.length / 10)] ?? 0;
-      if (usual > MAX_USUAL_MS) return null;
-      const queuedAfter = QUEUED_AFTER * usual + SLACK_MS;
+      if (samples.values.length === 0) return null;
+      const usualMs = usual(samples);
+      if (usualMs > MAX_USUAL_MS) return null;
+      const queuedAfter = QUEUED_AFTER * usualMs + SLACK_MS;
       let waiting = 0;
       for (const sentAt of silent.values()) if (now - sentAt > queuedAfter) waiting++;
       return { running, waiting };
     },
+    textFlows() {
+      return textSamples.values.length === 0 ? null : usual(textSamples) <= MAX_USUAL_MS;
+    },
+  };
+}
+
+/** The last SAMPLES values added. */
+function recentSample(): { add(value: number): void; readonly values: readonly number[] } {
+  const values: number[] = [];
+  let at = 0;
+  return {
+    add(value) {
+      if (values.length < SAMPLES) values.push(value);
+      else values[at++ % SAMPLES] = value;
+    },
+    values,
   };
 }

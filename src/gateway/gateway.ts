@@ -12,6 +12,7 @@ import { createAimdLimit, type AimdLimit } from './aimd.ts';
 import { createDispatcher, type DispatchOrder } from './dispatcher.ts';
 import { createFirstTokenWatch, type FirstTokenWatch } from './first-token.ts';
 import { createLoadLimit, type LoadLimit } from './load-limit.ts';
+import { createStreamedText, type StreamedText } from './streamed-text.ts';
 import { createThroughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import { createPollPeriod, FASTEST_MS, type PollPeriod } from './poll-period.ts';
 import { metricsUrlOf, readServerLoad, type ServerLoad } from './server-load.ts';
@@ -95,8 +96,12 @@ export interface EndpointStats {
   limit: number;
   /** The batch (sequences) past which the server's throughput stops growing, from its token counter; null until found or without one. */
   knee: number | null;
-  /** What the knee is measured from: the server's token counter, the usage our streams carry (a server without the counter), or nothing (no cap). */
-  kneeSource: 'server' | 'streams' | null;
+  /**
+   * What the knee is measured from: the server's token counter, the usage our
+   * streams carry (a server without the counter), the text they carry (a
+   * server whose streams carry no usage either), or nothing (no cap).
+   */
+  kneeSource: 'server' | 'streams' | 'text' | null;
   inFlight: number;
   /** Calls held in the gateway that may go to it. */
   waiting: number;
@@ -196,11 +201,16 @@ interface EndpointState {
   /**
    * Whether its streams are asked for their usage in every chunk, to count the
    * tokens it decodes when its metrics have no counter: asked until a chunk
-   * carries it (then counting) or its `/metrics` show the counter (then off);
-   * refused by a server that rejects the field or ignores it. `tokens` sums
-   * what the streams reported while counting.
+   * carries it (then counting) or its `/metrics` show the counter (then off).
+   * A server that rejects the field or ignores it is asked no more, and the
+   * text its streams carry is counted instead (`text`, streamed-text.ts) once
+   * finished calls show it steady in characters per token, while it flows as
+   * it is decoded (a server whose text comes only after a hidden reasoning
+   * gets no cap). `tokens` sums what the streams reported while counting.
    */
-  streamUsage: { state: 'asked' | 'counting' | 'off' | 'refused'; tokens: number };
+  streamUsage: { state: 'asked' | 'counting' | 'text' | 'off'; tokens: number };
+  /** The text of its streams, counted while `streamUsage` is `text`. */
+  text: StreamedText;
   watch: FirstTokenWatch;
   /** How often its load is read, and when next (performance.now() ms). */
   poll: PollPeriod;
@@ -295,6 +305,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         counter: null,
         createdAt: performance.now(),
         streamUsage: { state: serverQueue === 'short' && stream && options.batchCap !== 'none' ? 'asked' : 'off', tokens: 0 },
+        text: createStreamedText(),
         watch: createFirstTokenWatch(),
         poll,
         nextReadAt: performance.now() + poll.ms,
@@ -357,16 +368,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         state.counter = load.generationTokens !== null;
         if (load.generationTokens !== null) {
           // The server counts its tokens: our streams need not, and the knee is measured from its counter.
-          if (state.streamUsage.state === 'counting') state.knee.restart(state.inFlight);
-          if (askingUsage(state)) state.streamUsage.state = 'off';
+          if (countingStreams(state)) state.knee.restart(state.inFlight);
+          state.streamUsage.state = 'off';
           state.poll.onReading(load.generationTokens, load.running, load.generationTokensAtMs ?? readAt);
           state.knee.onReading(load, load.generationTokensAtMs ?? readAt, Math.max(before, state.inFlight));
-        } else if (state.streamUsage.state === 'counting') {
+        } else if (countingStreams(state)) {
           readStreamCount(state, load.running, load);
         } else {
           state.poll.onReading(null, load.running, readAt);
           // Nothing counts its tokens, nor will: no cap.
-          if (state.streamUsage.state !== 'asked') state.knee.disable();
+          if (state.streamUsage.state === 'off') state.knee.disable();
         }
         return;
       }
@@ -374,7 +385,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // A server that has not answered with metrics yet may have none: unless our streams may count its tokens, its calls are not held for a slow start.
       if (state.metrics.state === 'unknown') {
         state.counter = false;
-        if (!askingUsage(state)) state.knee.disable();
+        if (state.streamUsage.state === 'off') state.knee.disable();
       }
       // A server that never answered with metrics has none; one that did and stops may be busy: keep asking.
       if (state.metrics.state === 'unknown' && ++state.metrics.misses >= METRICS_MISSES) state.metrics.state = 'no';
@@ -382,15 +393,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const inferred = state.watch.reading();
     if (inferred !== null) state.load.onReading(inferred, state.inFlight);
-    if (state.streamUsage.state === 'counting') readStreamCount(state, state.watch.running);
+    if (countingStreams(state)) readStreamCount(state, state.watch.running);
     else state.poll.onReading(null, state.watch.running, performance.now());
   }
 
   /** A reading of the tokens our streams counted, with `running` sequences on the server (and its queue and KV cache, when read): it paces the readings and measures the knee. */
   function readStreamCount(state: EndpointState, running: number, server?: Pick<ServerLoad, 'waiting' | 'kvUsage'>): void {
     const now = performance.now();
-    state.poll.onReading(state.streamUsage.tokens, running, now);
-    state.knee.onReading({ running, generationTokens: state.streamUsage.tokens, ...(server === undefined ? {} : { waiting: server.waiting, kvUsage: server.kvUsage }) }, now, state.inFlight);
+    const tokens = state.streamUsage.state === 'text' ? state.text.tokens : state.streamUsage.tokens;
+    state.poll.onReading(tokens, running, now);
+    state.knee.onReading({ running, generationTokens: tokens, ...(server === undefined ? {} : { waiting: server.waiting, kvUsage: server.kvUsage }) }, now, state.inFlight);
   }
 
   /** Whether its streams are asked for their usage in every chunk. */
@@ -398,11 +410,36 @@ export function createGateway(options: GatewayOptions): Gateway {
     return state.streamUsage.state === 'asked' || state.streamUsage.state === 'counting';
   }
 
-  /** A server that rejects or ignores `continuous_usage_stats`: its streams are not asked again, and without its counter there is no cap. */
+  /** Whether the knee counts the tokens from our streams: their usage, or their text once it is known steady. */
+  function countingStreams(state: EndpointState): boolean {
+    return state.streamUsage.state === 'counting' || (state.streamUsage.state === 'text' && state.text.verdict === 'steady');
+  }
+
+  /** A server that rejects or ignores `continuous_usage_stats`: its streams are not asked again, and their text is counted instead. */
   function refuseStreamUsage(state: EndpointState): void {
     if (!askingUsage(state)) return;
-    state.streamUsage.state = 'refused';
+    state.streamUsage = { state: 'text', tokens: 0 };
+  }
+
+  /** Its streams' text cannot count its tokens: no cap (unless its own counter gives one). */
+  function stopCountingText(state: EndpointState): void {
+    state.streamUsage.state = 'off';
     if (state.counter !== true) state.knee.disable();
+  }
+
+  /** The first text of a stream came: a server whose text comes long after the request (a hidden reasoning) cannot be counted by it. */
+  function onFirstText(state: EndpointState): void {
+    if (state.streamUsage.state === 'text' && state.watch.textFlows() === false) stopCountingText(state);
+  }
+
+  /** A call ended with `chars` of text: its characters per token judge the text (streamed-text.ts). */
+  function onTextEnded(state: EndpointState, chars: number, usage: Reply['usage']): void {
+    if (state.streamUsage.state !== 'text') return;
+    const before = state.text.verdict;
+    state.text.ended(chars, usage?.completionTokens ?? null);
+    if (state.text.verdict === 'unsteady') return stopCountingText(state);
+    // Counted from now on: the slow start begins from the calls the server has (it ran uncapped meanwhile).
+    if (before !== 'steady' && state.text.verdict === 'steady' && state.counter !== true) state.knee.restart(state.inFlight);
   }
 
   /** A stream carried its usage: from now on the knee counts the server's tokens from our streams. */
@@ -417,11 +454,14 @@ export function createGateway(options: GatewayOptions): Gateway {
    * The knee's cap, except on a server known to have no counter whose streams
    * have not shown their usage within UNCONFIRMED_HOLD_MS: a server that
    * ignores the field says so only with its first text (minutes, behind a
-   * hidden reasoning), and its calls are not held at a slow start that long.
+   * hidden reasoning), and its calls are not held at a slow start that long;
+   * nor on one whose text is still being judged (streamed-text.ts).
    */
   function kneeCapOf(state: EndpointState): number {
     const unconfirmed = state.streamUsage.state === 'asked' && state.counter === false && performance.now() - state.createdAt > UNCONFIRMED_HOLD_MS;
-    return unconfirmed ? Number.POSITIVE_INFINITY : state.knee.cap;
+    // A judgment takes several finished calls, minutes of a real run: its calls are not held meanwhile.
+    const judging = state.streamUsage.state === 'text' && state.text.verdict !== 'steady' && state.counter !== true;
+    return unconfirmed || judging ? Number.POSITIVE_INFINITY : state.knee.cap;
   }
 
   // Each busy server is read when its period (poll-period.ts) has passed; the timer ticks at the shortest period.
@@ -525,7 +565,18 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
       const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
-      const reply = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage });
+      let chars = 0;
+      const onStreamText = (count: number) => {
+        onText(count);
+        if (state.streamUsage.state === 'text') state.text.add(count);
+        if (chars === 0) {
+          watched.texted();
+          onFirstText(state);
+        }
+        chars += count;
+      };
+      const reply = await fromStream(chunks, { started, onText: onStreamText, onFirstEvent: () => watched.started(), onUsage });
+      onTextEnded(state, chars, reply.usage);
       if (reply.firstTokenMs !== null) {
         const decodeMs = performance.now() - started - reply.firstTokenMs;
         firstTokenMs.add(reply.firstTokenMs);
@@ -566,6 +617,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   function kneeSourceOf(state: EndpointState): EndpointStats['kneeSource'] {
     if (serverQueue !== 'short' || !state.knee.active) return null;
     if (state.streamUsage.state === 'counting') return 'streams';
+    if (countingStreams(state)) return 'text';
     return state.counter === true ? 'server' : null;
   }
 

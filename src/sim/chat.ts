@@ -50,6 +50,8 @@ export interface ChatContext {
   latency: LatencyOptions | 0;
   /** The capacity model, when on: it decides when replies come and how many tokens they report. */
   capacity: { engine: CapacityEngine; settings: CapacitySettings } | null;
+  /** Under the capacity model, whether `continuous_usage_stats` is honoured (SimOptions.continuousUsage). */
+  continuousUsage: boolean;
   /** Epoch seconds the server started: the `created` of every response. */
   created: number;
   stats: SimStats;
@@ -203,7 +205,7 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     done(200);
   };
   if (capacity !== null) {
-    const stream = request.stream ? toStreamEvents(responseBody, context.stream.chunkTokens ?? 8, usageOf(request)) : null;
+    const stream = request.stream ? toStreamEvents(responseBody, context.stream.chunkTokens ?? 8, usageOf(request, context.continuousUsage)) : null;
     const prompt = request.messages.map((m) => `${m.role}\n${m.content}\n`).join('');
     await sendPaced(res, { engine: capacity.engine, prompt, promptTokens, outputTokens, stream, fault: broken, hold: context.hold, sendWhole });
     if (request.stream) done(broken === 'stall' || broken === 'reset' || res.destroyed ? null : 200);
@@ -218,8 +220,8 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
 }
 
 /** The usage a stream of `request` sends under the capacity model. */
-function usageOf(request: ChatRequest): StreamUsage {
-  return { final: request.includeUsage, continuous: request.continuousUsage };
+function usageOf(request: ChatRequest, honoured: boolean): StreamUsage {
+  return { final: request.includeUsage, continuous: honoured && request.continuousUsage };
 }
 
 /** `stall` without streaming: the headers and half the body, then silence until the client gives up. */

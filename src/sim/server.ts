@@ -84,6 +84,13 @@ export interface SimOptions {
    * Prometheus metrics, such as a proxy in front of the server).
    */
   metrics?: SimMetrics;
+  /**
+   * Under the capacity model, whether a stream asked for
+   * `stream_options.continuous_usage_stats` carries the usage so far in every
+   * chunk, as vLLM and SGLang do (the default), or only at its end, as TGI,
+   * llama.cpp and hosted APIs, which ignore the field.
+   */
+  continuousUsage?: boolean;
 }
 
 /** What the simulator's GET /metrics exposes. */
@@ -165,6 +172,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     faults: options.faults ?? {},
     latency: options.latency ?? 0,
     capacity: startCapacity(options.capacity),
+    continuousUsage: options.continuousUsage ?? true,
     created,
     stats,
     attempts: new Map(),
