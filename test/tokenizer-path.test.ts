@@ -5,8 +5,8 @@
  * the reference implementation's command line, run unchanged against a
  * sim-server, then resumed with `--resume_path`.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect } from 'vitest';
@@ -39,6 +39,17 @@ describe('--tokenizer-path', () => {
     const { code, stderr } = await runCli(['run', '--demo', '--output-file', path.join(dir, 'x'), '--tokenizer_path', dir]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/No tokenizer\.json at .* \(--tokenizer-path\)/);
+  });
+
+  test('a file that is not a tokenizer is a user error naming it and the flag, and the run writes nothing', async ({ dir }) => {
+    const notATokenizer = path.join(dir, 'tokenizer.json');
+    await writeFile(notATokenizer, JSON.stringify({ version: '1.0', vocab: {} }));
+    const output = path.join(dir, 'out');
+    const { code, stderr } = await runCli(['run', '--demo', '--output-file', output, '--tokenizer-path', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`Cannot load the tokenizer ${notATokenizer} (--tokenizer-path)`);
+    expect(stderr).toMatch(/has no "model"/);
+    expect(existsSync(output)).toBe(false);
   });
 
   test('the reference command, with only `python code/main.py` replaced, runs against a sim-server with the model\'s tokenizer, and resumes with --resume_path', async ({ dir }) => {

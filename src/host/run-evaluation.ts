@@ -28,7 +28,8 @@ import { prepareEndpoints } from './endpoints.ts';
 import { createLlmCall, promptBudget } from './llm-call.ts';
 import { createCallRanks } from './call-ranks.ts';
 import { createMetricsCollector, type IterationMetrics } from '../observers/metrics.ts';
-import { createPool } from '../pool/pool.ts';
+import { createPool, tokenizerLoadError } from '../pool/pool.ts';
+import { isHfTokenizerName } from '../../workers/hf-tokenizer.ts';
 import type { Problem } from '../input/problems.ts';
 import { showProgress } from '../observers/progress.ts';
 import { hashOf } from '../kernel/prng.ts';
@@ -132,6 +133,9 @@ export async function runEvaluation(
           'give --judge-base-url and --judge-model-name for an independent judge, or --judge-passes 0 for the rule-based grade.',
       );
     }
+    // The model's tokenizer (--tokenizer-path) is loaded first by the pool's thread, for this count:
+    // a file that is not one stops the run here, before anything is written.
+    if (isHfTokenizerName(config.tokenizer)) await questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.tokenizer, error)));
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
     // Serialises large store values and request bodies: a thread of its own, so that neither
     // waits behind token counting; closed after the store and the gateway.

@@ -18,7 +18,7 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
-import { HF_PREFIX, isHfTokenizerName, loadHfTokenizer, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
+import { HF_PREFIX, isHfTokenizerName, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
 import type {
   CountTask,
   DedupInput,
@@ -69,21 +69,25 @@ export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 
 /**
  * The tokenizer name of a `--tokenizer-path` (a directory with tokenizer.json,
- * or the file): `hf:` + the file's absolute path. Loads it once here, so a
- * file that is missing or not a tokenizer is a user error at start rather than
- * a worker failure mid-run.
+ * or the file): `hf:` + the file's absolute path; a user error when there is
+ * no such file. Whether the file is a tokenizer is found where it is loaded,
+ * in the pool's thread, by the run's first count (`tokenizerLoadError`), not
+ * here: a model's tokenizer takes 1.2-2.2 s of CPU and a hundred MB to load,
+ * which the main thread would pay for nothing.
  */
 export function hfTokenizerName(given: string): string {
   const file = tokenizerFileOf(given);
   if (file === null) {
     throw new UserError('TMAS_TOKENIZER', `No tokenizer.json at ${given} (--tokenizer-path): give a Hugging Face model directory that holds tokenizer.json, or the file itself.`);
   }
-  try {
-    loadHfTokenizer(file);
-  } catch (error) {
-    throw new UserError('TMAS_TOKENIZER', `Cannot load the tokenizer ${file} (--tokenizer-path): ${(error as Error).message}`, { cause: error });
-  }
   return `${HF_PREFIX}${file}`;
+}
+
+/** The user error for a `--tokenizer-path` file (tokenizer `name`) that the pool's first task failed to load with `error`. */
+export function tokenizerLoadError(name: string, error: unknown): UserError {
+  const cause = error instanceof TmasError && error.cause !== undefined ? error.cause : error;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new UserError('TMAS_TOKENIZER', `Cannot load the tokenizer ${name.slice(HF_PREFIX.length)} (--tokenizer-path): ${reason}`, { cause: error });
 }
 
 // A record rather than a list so that the compiler notices a name added to `EncodingName`.
