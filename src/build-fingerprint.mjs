@@ -5,6 +5,7 @@
 // an older time (cp -p, rsync -a, tar) or a changed asset all send it back to
 // the sources. About 300 files: a few milliseconds.
 import { lstatSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** The folders the build compiles, each to dist/<folder>. */
@@ -31,5 +32,17 @@ export function buildFingerprint(root) {
       }
     }
   }
+  // The mathjs the build bundled into dist/vendor/: another one installed since makes the build stale.
+  lines.push(`mathjs\t${mathjsStamp(root)}`);
   return lines.join('\n');
+}
+
+/** The size and time of the mathjs module the build bundles, as the build resolves it; `missing` when none resolves. */
+function mathjsStamp(root) {
+  try {
+    const stat = lstatSync(path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('mathjs')), 'factoriesAny.js'));
+    return `${stat.size}\t${stat.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
 }

@@ -25,7 +25,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 /** Written last: the fingerprint of the sources as the build found them, which bin.mjs compares with theirs now. */
 const BUILD_STAMP = path.join(DIST, '.built');
-/** Files read at run time beside the modules, by paths relative to them. */
+/** Files read at run time, by their paths from the package root (src/kernel/package-root.ts): dist/ holds them as the checkout does. */
 const ASSETS = ['package.json', 'problems', 'src/viewer/browser'];
 
 let esbuild;
@@ -61,14 +61,16 @@ try {
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     // A module imported by several entries or by a dynamic import is a chunk of its own, loaded
-    // once: the command and a plugin's `tmas` share one runtime, and what a command imports
+    // once: the command and a JavaScript plugin's `tmas` share one runtime (tsx loads a
+    // TypeScript plugin's imports in a namespace of its own), and what a command imports
     // only when it runs (the grader, the simulator, the benchmarks) stays out of `tmas --help`.
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     // Packages stay in node_modules: a plugin that imports xstate or rxjs gets the very copy the
-    // runtime uses, and native or path-loaded ones (classic-level, mathjs, piscina) load as they expect.
+    // runtime uses, and native or path-loaded ones (classic-level, piscina) load as they expect.
+    // (mathjs's factories are also bundled on their own, below, for the grader alone.)
     packages: 'external',
     logLevel: 'warning',
   });

@@ -21,6 +21,8 @@ const SLACK_MS = 10;
  * silence says nothing about a queue, and no load is inferred.
  */
 const MAX_USUAL_MS = 2_000;
+/** First texts seen before saying whether text flows. */
+const TEXTS_TO_JUDGE = 8;
 
 /** One attempt being watched. */
 export interface WatchedStream {
@@ -40,7 +42,8 @@ export interface FirstTokenWatch {
   /**
    * Whether the server's text usually comes as it is decoded (its first text
    * within MAX_USUAL_MS), so that counting it measures the decoding; false
-   * when it comes only after a hidden reasoning; null before any.
+   * when it comes only after a hidden reasoning; null before TEXTS_TO_JUDGE
+   * first texts (one late text may have waited in a queue).
    */
   textFlows(): boolean | null;
   /** Streams that sent their first event and have not ended. */
@@ -96,7 +99,7 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
       return { running, waiting };
     },
     textFlows() {
-      return textSamples.values.length === 0 ? null : usual(textSamples) <= MAX_USUAL_MS;
+      return textSamples.values.length < TEXTS_TO_JUDGE ? null : usual(textSamples) <= MAX_USUAL_MS;
     },
   };
 }

@@ -204,9 +204,9 @@ interface EndpointState {
    * carries it (then counting) or its `/metrics` show the counter (then off).
    * A server that rejects the field or ignores it is asked no more, and the
    * text its streams carry is counted instead (`text`, streamed-text.ts) once
-   * finished calls show it steady in characters per token, while it flows as
-   * it is decoded (a server whose text comes only after a hidden reasoning
-   * gets no cap). `tokens` sums what the streams reported while counting.
+   * finished calls show it steady in characters per token and flowing as it
+   * is decoded (a server whose text comes only after a hidden reasoning gets
+   * no cap). `tokens` sums what the streams reported while counting.
    */
   streamUsage: { state: 'asked' | 'counting' | 'text' | 'off'; tokens: number };
   /** The text of its streams, counted while `streamUsage` is `text`. */
@@ -421,25 +421,32 @@ export function createGateway(options: GatewayOptions): Gateway {
     state.streamUsage = { state: 'text', tokens: 0 };
   }
 
-  /** Its streams' text cannot count its tokens: no cap (unless its own counter gives one). */
+  /**
+   * Its streams' text cannot count its tokens: no cap, once its metrics are
+   * known to have no counter (until they answer, the readings decide:
+   * readLoad disables the knee of a server whose tokens nothing counts).
+   */
   function stopCountingText(state: EndpointState): void {
     state.streamUsage.state = 'off';
-    if (state.counter !== true) state.knee.disable();
+    if (state.counter === false) state.knee.disable();
   }
 
-  /** The first text of a stream came: a server whose text comes long after the request (a hidden reasoning) cannot be counted by it. */
-  function onFirstText(state: EndpointState): void {
-    if (state.streamUsage.state === 'text' && state.watch.textFlows() === false) stopCountingText(state);
-  }
-
-  /** A call ended with `chars` of text: its characters per token judge the text (streamed-text.ts). */
+  /**
+   * A call ended with `chars` of text: its characters per token judge the
+   * text (streamed-text.ts). Judged steady, the text counts from now on,
+   * unless the first text of the calls usually came late (a hidden reasoning:
+   * text at the end, not as it is decoded), which is asked once, then: later
+   * waits in a busy server's queue say nothing of it.
+   */
   function onTextEnded(state: EndpointState, chars: number, usage: Reply['usage']): void {
     if (state.streamUsage.state !== 'text') return;
     const before = state.text.verdict;
     state.text.ended(chars, usage?.completionTokens ?? null);
     if (state.text.verdict === 'unsteady') return stopCountingText(state);
-    // Counted from now on: the slow start begins from the calls the server has (it ran uncapped meanwhile).
-    if (before !== 'steady' && state.text.verdict === 'steady' && state.counter !== true) state.knee.restart(state.inFlight);
+    if (before === 'steady' || state.text.verdict !== 'steady') return;
+    if (state.watch.textFlows() === false) return stopCountingText(state);
+    // The slow start begins from the calls the server has (it ran uncapped meanwhile).
+    if (state.counter !== true) state.knee.restart(state.inFlight);
   }
 
   /** A stream carried its usage: from now on the knee counts the server's tokens from our streams. */
@@ -569,10 +576,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const onStreamText = (count: number) => {
         onText(count);
         if (state.streamUsage.state === 'text') state.text.add(count);
-        if (chars === 0) {
-          watched.texted();
-          onFirstText(state);
-        }
+        if (chars === 0) watched.texted();
         chars += count;
       };
       const reply = await fromStream(chunks, { started, onText: onStreamText, onFirstEvent: () => watched.started(), onUsage });

@@ -24,8 +24,8 @@ function findRoot(from: string): string {
 /** The checkout, or dist/ when this runs from the build. */
 export const PACKAGE_ROOT = findRoot(fileURLToPath(import.meta.url));
 
-/** Whether this runs from the build: its modules are JavaScript, the sources' TypeScript. */
-export const FROM_BUILD = !import.meta.url.endsWith('.ts');
+/** Whether this runs from the build: its modules are JavaScript, the sources' TypeScript (tsx may add a query to the URL). */
+export const FROM_BUILD = !new URL(import.meta.url).pathname.endsWith('.ts');
 
 /** The path of a file of tmas, by its path in the checkout (`/`-separated). */
 export function packagePath(relative: string): string {

@@ -96,7 +96,7 @@ const ENCODINGS: Record<EncodingName, true> = { o200k_base: true, cl100k_base: t
 /** The encodings `--tokenizer` accepts. */
 export const SUPPORTED_ENCODINGS = Object.keys(ENCODINGS) as EncodingName[];
 
-/** Throws the user error for an encoding name the tokenizer worker cannot load. A Hugging Face tokenizer (`hf:` + its file) was checked when named. */
+/** Throws the user error for an encoding name the tokenizer worker cannot load. A Hugging Face tokenizer (`hf:` + its file) is loaded, and found wanting, by the pool's threads. */
 export function checkEncoding(name: string): string {
   if (Object.hasOwn(ENCODINGS, name) || isHfTokenizerName(name)) return name;
   throw new UserError(
