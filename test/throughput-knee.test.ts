@@ -184,6 +184,16 @@ describe('throughput knee', () => {
     expect(knee.cap).toBe(SLOW_START_CAP);
   });
 
+  test('counted from our streams, the batch is ours, and the server\'s own count still tells that other clients share it', () => {
+    const knee = createThroughputKnee();
+    knee.onReading({ running: 16, serverRunning: 16, generationTokens: 0 }, 0, 16);
+    expect(knee.cap).toBe(SLOW_START_CAP);
+    knee.onReading({ running: 16, serverRunning: 200, generationTokens: 1_000 }, READING_MS, 16);
+    expect(knee.cap).toBe(Number.POSITIVE_INFINITY);
+    knee.onReading({ running: 16, serverRunning: 16, generationTokens: 2_000 }, 2 * READING_MS, 16);
+    expect(knee.cap).toBe(SLOW_START_CAP);
+  });
+
   test('a server without a token counter, or one that restarts, never holds calls back for it', () => {
     const none = createThroughputKnee();
     none.onReading({ running: 3, generationTokens: null }, 0, 3);

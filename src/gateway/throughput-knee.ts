@@ -35,8 +35,14 @@ import { marginOf } from './load-limit.ts';
 
 /** What one reading of the server says, with when it was taken. */
 export interface ThroughputReading {
-  /** Sequences the server runs. */
+  /** Sequences the server runs (of ours, counted as the tokens are: see `serverRunning`). */
   running: number;
+  /**
+   * All the sequences the server says it runs, when the tokens are counted
+   * from our streams (`running` is then ours that stream, read on the same
+   * clock as the tokens): only whether another client shares it is read from it.
+   */
+  serverRunning?: number;
   /** Its generation token counter; null when it exposes none. */
   generationTokens: number | null;
   /** Requests in its own queue, when it says (its /metrics). */
@@ -181,7 +187,8 @@ export function createThroughputKnee(): ThroughputKnee {
       }
       // The server runs more than all of ours: other clients share it. Capping ours would only hand
       // them our share of its batch (its queue is first come first served), so no cap while they do.
-      othersRunning = reading.running > inFlight + marginOf(reading.running);
+      const serverRunning = reading.serverRunning ?? reading.running;
+      othersRunning = serverRunning > inFlight + marginOf(serverRunning);
       const sample = { running: reading.running, waiting: reading.waiting, kvUsage: reading.kvUsage ?? null, tokens: reading.generationTokens, atMs, inFlight };
       const before = last;
       last = sample;
