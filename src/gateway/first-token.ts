@@ -9,6 +9,7 @@
  * usually within MAX_USUAL_MS), which counting that text needs (gateway.ts).
  */
 import type { LoadReading } from './load-limit.ts';
+import { createRecentValues, type RecentValues } from './recent-values.ts';
 
 /** Recent times to first token kept, per server. */
 const SAMPLES = 256;
@@ -55,13 +56,10 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
   const silent = new Map<number, number>();
   let next = 0;
   let running = 0;
-  const samples = recentSample();
-  const textSamples = recentSample();
+  const samples = createRecentValues(SAMPLES);
+  const textSamples = createRecentValues(SAMPLES);
   /** The usual time to a first event or text: a low quantile, which prefill alone sets when nothing queues. */
-  const usual = (sample: ReturnType<typeof recentSample>) => {
-    const sorted = [...sample.values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 10)] ?? 0;
-  };
+  const usual = (sample: RecentValues) => sample.quantile(0.1) ?? 0;
   return {
     watch() {
       const id = next++;
@@ -90,7 +88,7 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
       return running;
     },
     reading(now = clock()) {
-      if (samples.values.length === 0) return null;
+      if (samples.size === 0) return null;
       const usualMs = usual(samples);
       if (usualMs > MAX_USUAL_MS) return null;
       const queuedAfter = QUEUED_AFTER * usualMs + SLACK_MS;
@@ -99,20 +97,7 @@ export function createFirstTokenWatch(clock: () => number = () => performance.no
       return { running, waiting };
     },
     textFlows() {
-      return textSamples.values.length < TEXTS_TO_JUDGE ? null : usual(textSamples) <= MAX_USUAL_MS;
+      return textSamples.size < TEXTS_TO_JUDGE ? null : usual(textSamples) <= MAX_USUAL_MS;
     },
-  };
-}
-
-/** The last SAMPLES values added. */
-function recentSample(): { add(value: number): void; readonly values: readonly number[] } {
-  const values: number[] = [];
-  let at = 0;
-  return {
-    add(value) {
-      if (values.length < SAMPLES) values.push(value);
-      else values[at++ % SAMPLES] = value;
-    },
-    values,
   };
 }

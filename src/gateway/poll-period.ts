@@ -14,6 +14,7 @@
  * Until either is known the first readings come quickly, a few only, so a
  * server that gives no pace is then read every `maxMs`.
  */
+import { createRecentValues } from './recent-values.ts';
 
 /** Tokens one sequence decodes between two readings. */
 export const READ_EVERY_TOKENS = 100;
@@ -36,33 +37,17 @@ export interface PollPeriod {
   onCall(tokens: number, decodeMs: number): void;
 }
 
-/** A median-of-recent sample of paces, tokens per ms. */
-function recentPaces(): { add(pace: number): void; readonly median: number | null } {
-  const paces: number[] = [];
-  return {
-    add(pace) {
-      paces.push(pace);
-      if (paces.length > KEPT) paces.shift();
-    },
-    get median() {
-      if (paces.length === 0) return null;
-      const sorted = [...paces].sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)] ?? null;
-    },
-  };
-}
-
 /** Creates the period of a server read at most every `maxMs`. */
 export function createPollPeriod(maxMs: number): PollPeriod {
   if (!(maxMs > 0)) throw new TypeError(`maxMs must be > 0, got ${maxMs}`);
   const fastest = Math.min(FASTEST_MS, maxMs);
-  const fromCounter = recentPaces();
-  const fromCalls = recentPaces();
+  const fromCounter = createRecentValues(KEPT);
+  const fromCalls = createRecentValues(KEPT);
   let last: { tokens: number; atMs: number } | null = null;
   let readings = 0;
   return {
     get ms() {
-      const pace = fromCounter.median ?? fromCalls.median;
+      const pace = fromCounter.quantile(0.5) ?? fromCalls.quantile(0.5);
       if (pace === null || !(pace > 0)) return readings < QUICK_READINGS ? fastest : maxMs;
       return Math.min(maxMs, Math.max(fastest, READ_EVERY_TOKENS / pace));
     },

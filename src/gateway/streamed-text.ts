@@ -13,17 +13,19 @@
  * and is never taken for the decoding.
  */
 
+import { createRecentValues } from './recent-values.ts';
+
 /** Finished calls needed before the text is judged. */
 export const CALLS_TO_JUDGE = 8;
 /** Calls kept for the judgment, the most recent. */
 const KEPT = 32;
 /** The largest ratio of the 90th to the 10th percentile of characters per token that counts as steady. */
-export const MAX_SPREAD = 1.5;
+const MAX_SPREAD = 1.5;
 /** Calls shorter than this say little of their ratio (a few tokens of framing weigh too much). */
 const LEAST_TOKENS = 100;
 
 /** What the finished calls say of the text. */
-export type TextVerdict = 'unknown' | 'steady' | 'unsteady';
+type TextVerdict = 'unknown' | 'steady' | 'unsteady';
 
 /** The text of one server's streams. */
 export interface StreamedText {
@@ -37,7 +39,7 @@ export interface StreamedText {
 }
 
 export function createStreamedText(): StreamedText {
-  const ratios: number[] = [];
+  const ratios = createRecentValues(KEPT);
   let chars = 0;
   let verdict: TextVerdict = 'unknown';
   let charsPerToken = Number.NaN;
@@ -47,11 +49,9 @@ export function createStreamedText(): StreamedText {
     },
     ended(count, completionTokens) {
       if (verdict === 'unsteady' || completionTokens === null || completionTokens < LEAST_TOKENS || count <= 0) return;
-      ratios.push(count / completionTokens);
-      if (ratios.length > KEPT) ratios.shift();
-      if (ratios.length < CALLS_TO_JUDGE) return;
-      const sorted = [...ratios].sort((a, b) => a - b);
-      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+      ratios.add(count / completionTokens);
+      if (ratios.size < CALLS_TO_JUDGE) return;
+      const at = (q: number) => ratios.quantile(q) as number;
       if (at(0.9) / at(0.1) > MAX_SPREAD) {
         verdict = 'unsteady';
         return;
