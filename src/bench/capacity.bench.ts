@@ -11,11 +11,14 @@
  * with the judge, and ablations of each part of the policy; and a second
  * benchmark where output lengths depend on the problem.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { criticalPathMs } from './critical-path.ts';
 import { writeBenchProblems } from './problems.ts';
 import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
+import type { EndpointStats } from '../gateway/gateway.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
 import { CAPACITY_DEFAULTS, describeCapacity, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
 import type { SimMetrics } from '../sim/server.ts';
@@ -31,6 +34,8 @@ interface CapacityFigures {
   waiting: { p50: number; p90: number };
   queueWait: { p50: number; p90: number };
   calls: number;
+  /** Each server's knee as the gateway read it at the end: `knee 79 (counter), limit 87`. */
+  knees: string[];
 }
 
 // The benchmark's server is the model's defaults.
@@ -55,6 +60,12 @@ function busyBetween(stats: CapacityStats, from: number, to: number): number {
     busy += point.busy * overlap;
   });
   return covered === 0 ? 0 : busy / covered;
+}
+
+/** What the run's metrics.json says of each server's knee and final limit, so that an outlier can be traced after the fact. */
+async function kneesOf(outputDir: string): Promise<string[]> {
+  const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as { gateway?: { endpoints?: EndpointStats[] } };
+  return (metrics.gateway?.endpoints ?? []).map((e) => (e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`));
 }
 
 /** One run of the benchmark: its name, the `tmas run` flags it adds, and what the server's /metrics expose (vllm when absent). */
@@ -107,6 +118,7 @@ async function capacityRows(
         waiting: after.waiting,
         queueWait: after.queueWaitSeconds,
         calls: run.outcome.calls.issued,
+        knees: await kneesOf(run.outcome.outputDir),
       });
       log(`${model.label}: ${variant.name}: makespan ${makespan.toFixed(0)} s, bound ${bound.toFixed(0)} s, ${run.outcome.calls.issued} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
     } finally {
@@ -124,7 +136,7 @@ async function capacityRows(
         target: isDefault ? '≤ 1.04, ahead of barrier' : '—',
         measured: `${ratio.toFixed(3)}x (${(f.makespan / 3600).toFixed(2)} h / ${(f.bound / 3600).toFixed(2)} h simulated)`,
         pass: isDefault ? ratio <= 1.04 && (barrier === undefined || f.makespan < barrier.makespan) : null,
-        note: `${f.calls} calls; bound = max(decoded tokens / ${D}, longest problem chain at ${C} tok/s)`,
+        note: `${f.calls} calls; bound = max(decoded tokens / ${D}, longest problem chain at ${C} tok/s); ${f.knees.join('; ')}`,
       },
       {
         figure: `${model.label}: ${name}: utilization (run, last tenth)`,

@@ -75,8 +75,9 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--jaccard-threshold <x>', 'replay with another bank deduplication threshold', decimal(0, 1))
     .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy")')
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
+    .option('--tokenizer-path <dir|file>', "where the run's own tokenizer lies now, when the run or the tokenizer was moved (the same tokenizer.json)")
     .exitOverride()
-    .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean }) => {
+    .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean; tokenizerPath?: string }) => {
       collectGarbageEagerly();
       const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
       const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
@@ -86,7 +87,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       };
       // The whole runtime: loaded only when a replay runs.
       const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../analysis/replay.ts'), import('../analysis/replay-report.ts')]);
-      const report = await replayRun(dir, { changes, live: options.live, secrets });
+      const report = await replayRun(dir, { changes, live: options.live, secrets, ...(options.tokenizerPath === undefined ? {} : { tokenizerPath: options.tokenizerPath }) });
       for (const line of formatReplayReport(report)) io.stdout(line);
       process.exitCode = report.identical ? 0 : 1;
     });

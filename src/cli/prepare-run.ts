@@ -11,6 +11,7 @@ import type { RunConfig, Secrets } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { loadProblems, type Problem } from '../input/problems.ts';
 import { checkProtocol, resumeConfig } from '../host/resume.ts';
+import { checkRunTokenizer } from '../host/run-tokenizer.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
@@ -51,7 +52,10 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     // The run's own strategy, unless this command changes it: its flags are read against that one.
     const strategy = given.has('strategy') ? flags.strategy : (manifest.config.strategy ?? 'tmas');
     const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
-    const config = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
+    // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
+    if (manifest.config.tokenizerDigest === undefined) delete requested.tokenizerDigest;
+    const merged = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
+    const config = checkRunTokenizer(merged, runDir, { force: flags.force === true, command: `tmas run --resume ${runDir}` });
     return { config, secrets, problems, resume: true };
   } finally {
     await store.close();

@@ -8,7 +8,8 @@ import type { RunConfig, Schedule, Secrets, SlotSampling } from '../host/config.
 import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
-import { checkEncoding, hfTokenizerName } from '../pool/pool.ts';
+import { checkEncoding } from '../pool/pool.ts';
+import { runTokenizerAt } from '../host/run-tokenizer.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { DEFAULT_TEMPERATURE, type Strategy } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
@@ -244,7 +245,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     inputFile: path.resolve(input),
     columns: { id: flags.idColumn, question: flags.questionColumn, answer: flags.answerColumn },
     outputDir,
-    tokenizer: flags.tokenizerPath === undefined ? checkEncoding(flags.tokenizer) : hfTokenizerName(flags.tokenizerPath),
+    ...(flags.tokenizerPath === undefined ? { tokenizer: checkEncoding(flags.tokenizer) } : runTokenizerAt(flags.tokenizerPath)),
     maxTokens: flags.maxTokens,
     nCandidates: flags.nCandidates ?? (demo ? DEMO.nCandidates : 8),
     nVerifications: flags.nVerifications ?? (demo ? DEMO.nVerifications : 8),

@@ -38,7 +38,10 @@ export interface RunConfig {
   /** Column names when the input is CSV. */
   columns: { id: string; question: string; answer: string };
   outputDir: string;
+  /** A tiktoken encoding, or `hf:` + the tokenizer.json of `--tokenizer-path` (run-tokenizer.ts). */
   tokenizer: string;
+  /** With `--tokenizer-path`: a digest of what the tokenizer file holds, which identifies it wherever it lies. */
+  tokenizerDigest?: string;
   /** The model's context window in tokens. */
   maxTokens: number;
   nCandidates: number;

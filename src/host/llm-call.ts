@@ -17,6 +17,7 @@ import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
+import { tokenizerIdentity } from './run-tokenizer.ts';
 
 /** What the call needs from the runtime. */
 export interface LlmCallDeps {
@@ -89,14 +90,16 @@ export function createLlmCall(deps: LlmCallDeps) {
     // other roles have the run's, when it has one (RSE's upstream budget).
     const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
     let window = config.maxTokens;
+    const tokenizer = tokenizerIdentity(config);
     for (let contextErrors = 0; ; contextErrors++) {
       const budget = promptBudget(window);
       const task = { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
       // The key names what the call is about and hashes everything that shapes its request: the
-      // prompt before fitting, the budget and tokenizer that fit it, and the sampling parameters.
-      // Hashing the inputs of the fit rather than its output lets a resume or a replay look the
-      // call up before tokenizing anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey(task), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+      // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
+      // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
+      // rather than its output lets a resume or a replay look the call up before tokenizing
+      // anything: a journaled call costs one read, no pool task.
+      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
 
       const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
         ok: true,

@@ -40,7 +40,20 @@ const SETTINGS: Setting[] = [
   field('nVerifications', '--n-verifications', true),
   field('seed', '--seed', true),
   field('epsilon', '--epsilon', true),
-  { ...field('tokenizer', '--tokenizer', true), options: ['tokenizer', 'tokenizerPath'] },
+  {
+    // A tokenizer file is the same one wherever it lies (its digest); a tiktoken encoding, its name.
+    flag: '--tokenizer',
+    options: ['tokenizer', 'tokenizerPath'],
+    shapesCalls: true,
+    read: (c) => c.tokenizerDigest ?? c.tokenizer,
+    write: (t, s) => {
+      t.tokenizer = s.tokenizer;
+      if (s.tokenizerDigest === undefined) delete t.tokenizerDigest;
+      else t.tokenizerDigest = s.tokenizerDigest;
+    },
+  },
+  // Where the same tokenizer lies now (a run moved to another machine): shapes no call.
+  { flag: '--tokenizer-path', options: ['tokenizerPath'], shapesCalls: false, read: (c) => c.tokenizer, write: (t, s) => void (t.tokenizer = s.tokenizer) },
   field('temperature', '--temperature', true),
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),

@@ -8,6 +8,7 @@ import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
 import { loopSettingsOf } from './problem-inputs.ts';
+import { tokenizerIdentity } from './run-tokenizer.ts';
 
 /** The protocol block of metrics.json: the loop settings every problem ran with, and what else shapes the figures. */
 export interface RunProtocol extends LoopSettings {
@@ -17,6 +18,7 @@ export interface RunProtocol extends LoopSettings {
   jaccardShingle: number;
   bankMaxRecords: number;
   contextWindow: number;
+  /** A tiktoken encoding, or a model's tokenizer by its content (`hf:sha256:…`), the same on every machine. */
   tokenizer: string;
   /** Model per endpoint slot ('simulated' for the embedded simulator). */
   models: Record<EndpointSlot, string>;
@@ -47,7 +49,7 @@ export function runProtocol(config: RunConfig): RunProtocol {
     jaccardShingle: config.jaccardShingle ?? 3,
     bankMaxRecords: config.bankMaxRecords ?? 0,
     contextWindow: config.maxTokens,
-    tokenizer: config.tokenizer,
+    tokenizer: tokenizerIdentity(config),
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,
     sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config, slot)])) as Record<EndpointSlot, SlotSampling>,
     completionMaxTokens: config.completionMaxTokens ?? null,
