@@ -161,6 +161,35 @@ describe('the capacity model over HTTP', () => {
     expect((await streamed({ include_usage: true })).every((tokens) => tokens === null)).toBe(true);
   });
 
+  test('with textCharsPerToken the streamed text grows with the drawn length, and the answer is still in it; without it the text is the answer alone', async ({ startSim }) => {
+    const messages = [{ role: 'user' as const, content: PROBLEM.question }];
+    const drawn = drawnLength({ model: 'tmas-sim', messages, max_tokens: 50_000 }, 50_000);
+    const textOf = async (textCharsPerToken: number) => {
+      const sim = await startSim({ capacity: { timeScale: 100_000, outputTokensMedian: SHAPE.median, outputTokensP99: SHAPE.p99, textCharsPerToken } });
+      const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
+      const stream = await client.chat.completions.create({ model: 'tmas-sim', messages, max_tokens: 50_000, stream: true, stream_options: { include_usage: true } });
+      let text = '';
+      let content = '';
+      let tokens = 0;
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta as { content?: string | null; reasoning_content?: string } | undefined;
+        text += (delta?.reasoning_content ?? '') + (delta?.content ?? '');
+        content += delta?.content ?? '';
+        tokens = chunk.usage?.completion_tokens ?? tokens;
+      }
+      return { text, content, tokens };
+    };
+    const padded = await textOf(2);
+    expect(padded.tokens).toBe(drawn);
+    // The padding ends at a sentence: within one sentence of two characters a token.
+    expect(Math.abs(padded.text.length - 2 * drawn)).toBeLessThan(150);
+    expect(padded.content).toContain('\\boxed{');
+    const plain = await textOf(0);
+    expect(plain.tokens).toBe(drawn);
+    expect(plain.text.length).toBeLessThan(drawn);
+    expect(plain.content).toBe(padded.content);
+  });
+
   test('--metrics gauges serves the request and cache gauges only; --metrics none has no /metrics', async ({ startSim }) => {
     const gauges = await startSim({ capacity: { timeScale: 100_000 }, metrics: 'gauges' });
     const metrics = await readMetrics(gauges);

@@ -68,11 +68,18 @@ async function kneesOf(outputDir: string): Promise<string[]> {
   return (metrics.gateway?.endpoints ?? []).map((e) => (e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`));
 }
 
-/** One run of the benchmark: its name, the `tmas run` flags it adds, and what the server's /metrics expose (vllm when absent). */
+/**
+ * One run of the benchmark: its name, the `tmas run` flags it adds, what the
+ * server's /metrics expose (vllm when absent), whether its streams honour
+ * `continuous_usage_stats` (true when absent), and how many characters of
+ * text it streams per token (the model's setting when absent).
+ */
 interface Variant {
   name: string;
   args: string[];
   metrics?: SimMetrics;
+  continuousUsage?: false;
+  textCharsPerToken?: number;
 }
 
 /** The default run, whose figures carry the targets. */
@@ -95,7 +102,12 @@ async function capacityRows(
   const figures = new Map<string, CapacityFigures>();
   for (const variant of quick ? variants.slice(0, 2) : variants) {
     // A fresh server per run, so that its queue, cache and timeline are this run's alone.
-    const sim = await startSimProcess({ problems: file, capacity: { ...model.capacity, timeScale }, ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }) });
+    const sim = await startSimProcess({
+      problems: file,
+      capacity: { ...model.capacity, timeScale, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
+      ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
+      ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
+    });
     try {
       log(`${model.label}: ${variant.name}, ${problems} problems × ${iterations} iterations × 8 × 8`);
       const before = await simStats(sim.url);
@@ -178,6 +190,14 @@ export const capacityBenchmark: Benchmark = {
         { name: 'ablation: barrier, held in tmas by rank, capped', args: ['--judge-passes', '0', '--schedule', 'barrier'] },
         { name: 'tmas, server without a token counter (gauges only: knee from the streams)', args: ['--judge-passes', '0'], metrics: 'gauges' },
         { name: 'tmas, server without /metrics (load and knee from the streams)', args: ['--judge-passes', '0'], metrics: 'none' },
+        {
+          // As TGI or llama.cpp: no metrics, usage only at the end; a thinking model's text, half a character a token (a quarter of a real one's, to keep the store small).
+          name: 'tmas, server without /metrics or usage in its chunks (knee from the streamed text)',
+          args: ['--judge-passes', '0'],
+          metrics: 'none',
+          continuousUsage: false,
+          textCharsPerToken: 0.5,
+        },
       ],
       { label: 'capacity', capacity: {} },
     );

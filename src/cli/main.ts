@@ -139,6 +139,7 @@ function createProgram(): Command {
     .option('--output-tokens-median <n>', 'with --capacity: median output length drawn per request (default 12000)', integer(1))
     .option('--output-tokens-p99 <n>', 'with --capacity: 99th percentile output length (default 60000)', integer(1))
     .option('--output-tokens-problem-spread <s>', "with --capacity: how much lengths depend on the problem: a problem's calls share a factor exp(s × z), z drawn per problem (default 0: independent)", decimal(0, 3))
+    .option('--text-chars-per-token <x>', "with --capacity: pad each reply's reasoning to x characters per drawn output token, as a thinking model's text grows with its tokens (default 0: the answer's text only)", decimal(0, 100))
     .option('--time-scale <k>', 'with --capacity: simulated seconds per real second (default 1; 1000 runs a day in under 2 minutes)', decimal(0.001, 1_000_000))
     .exitOverride()
     .action(async (flags) => {

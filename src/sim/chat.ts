@@ -13,7 +13,7 @@ import type { CapacitySettings } from './capacity/options.ts';
 import { outputLengthOf } from './capacity/output-length.ts';
 import { sendPaced } from './capacity/paced-reply.ts';
 import { decideFault, sendsRetryAfter, type FaultKind, type FaultRates } from './faults.ts';
-import { tokensOf } from './filler.ts';
+import { filler, tokensOf } from './filler.ts';
 import { readBody, sendError, sendJson } from './http.ts';
 import { latencyMs, type LatencyOptions } from './latency.ts';
 import { rngOf } from './random.ts';
@@ -191,7 +191,12 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
           { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99, problemSpread: capacity.settings.outputTokensProblemSpread, problem: problem.id },
           request.maxTokens,
         );
-  if (capacity !== null && fault !== 'empty' && fault !== 'length') finished = { ...finished, completionTokens: outputTokens };
+  if (capacity !== null && fault !== 'empty' && fault !== 'length') {
+    // A thinking model's text grows with its tokens: padded reasoning, when asked, so that counting the text counts the decoding.
+    const padding = Math.round(outputTokens * capacity.settings.textCharsPerToken) - finished.content.length - (finished.reasoning?.length ?? 0);
+    const reasoning = padding > 0 ? `${finished.reasoning ?? ''}${filler(padding, rngOf(seed, 'thinking', entry.key, 0))}` : finished.reasoning;
+    finished = { ...finished, reasoning, completionTokens: outputTokens };
+  }
   const responseBody = toResponseBody(
     { id: `chatcmpl-sim-${entry.key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },
     finished,

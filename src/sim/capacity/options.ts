@@ -25,6 +25,14 @@ export interface CapacityOptions {
    * independent of their problem.
    */
   outputTokensProblemSpread?: number;
+  /**
+   * Characters of streamed text per drawn output token: each reply's
+   * reasoning is padded with prose to that length, as a thinking model's
+   * text grows with its tokens, so a client that counts text sees the
+   * decoding (the gateway's knee on servers without a token count).
+   * Default 0: the text is the answer alone, however many tokens are drawn.
+   */
+  textCharsPerToken?: number;
   /** Simulated seconds per real second. Default 1. */
   timeScale?: number;
 }
@@ -41,6 +49,7 @@ export const CAPACITY_DEFAULTS = {
   outputTokensMedian: 12_000,
   outputTokensP99: 60_000,
   outputTokensProblemSpread: 0,
+  textCharsPerToken: 0,
   timeScale: 1,
 } as const satisfies CapacitySettings;
 
@@ -48,9 +57,10 @@ export const CAPACITY_DEFAULTS = {
 export function resolveCapacity(options: CapacityOptions): CapacitySettings {
   const settings: CapacitySettings = { ...CAPACITY_DEFAULTS, ...definedOf(options) };
   for (const [field, value] of Object.entries(settings)) {
-    // The spread alone may be 0 (lengths independent of the problem).
-    const least = field === 'outputTokensProblemSpread' ? value >= 0 : value > 0;
-    if (!least || !Number.isFinite(value)) throw new TypeError(`capacity.${field} must be a finite number ${field === 'outputTokensProblemSpread' ? '>= 0' : '> 0'}, got ${value}`);
+    // These may be 0: lengths independent of the problem, text as the answer makes it.
+    const zeroAllowed = field === 'outputTokensProblemSpread' || field === 'textCharsPerToken';
+    const least = zeroAllowed ? value >= 0 : value > 0;
+    if (!least || !Number.isFinite(value)) throw new TypeError(`capacity.${field} must be a finite number ${zeroAllowed ? '>= 0' : '> 0'}, got ${value}`);
   }
   if (settings.outputTokensP99 < settings.outputTokensMedian) {
     throw new TypeError(`capacity.outputTokensP99 (${settings.outputTokensP99}) must be >= outputTokensMedian (${settings.outputTokensMedian})`);
@@ -61,7 +71,7 @@ export function resolveCapacity(options: CapacityOptions): CapacitySettings {
 /** The settings in words, for a benchmark's table. */
 export function describeCapacity(settings: CapacitySettings): string {
   const s = settings;
-  return `D ${s.decodeTokensPerSecond} tok/s, ${s.sequenceTokensPerSecond} tok/s per sequence, ${s.kvTokens} KV tokens, prefill ${s.prefillTokensPerSecond} tok/s, outputs log-normal median ${s.outputTokensMedian} p99 ${s.outputTokensP99}, problem spread ${s.outputTokensProblemSpread}`;
+  return `D ${s.decodeTokensPerSecond} tok/s, ${s.sequenceTokensPerSecond} tok/s per sequence, ${s.kvTokens} KV tokens, prefill ${s.prefillTokensPerSecond} tok/s, outputs log-normal median ${s.outputTokensMedian} p99 ${s.outputTokensP99}, problem spread ${s.outputTokensProblemSpread}${s.textCharsPerToken > 0 ? `, text ${s.textCharsPerToken} chars/token` : ''}`;
 }
 
 function definedOf(options: CapacityOptions): CapacityOptions {
