@@ -12,7 +12,7 @@ export default defineConfig({
       forks: {
         maxForks: 4,
         // Each fork keeps the modules it loaded from one test file to the next, so the runtime
-        // loads once per fork, not once per file: 353 s and 666 CPU-s became 268 s and 505 CPU-s.
+        // loads once per fork, not once per file: 353 s and 666 CPU-s became 268 s and 507 CPU-s.
         // No test mocks a module, stubs the environment or fakes timers, and the suite passes in
         // a shuffled file order too (--sequence.shuffle.files).
         isolate: false,
