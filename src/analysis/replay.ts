@@ -74,10 +74,11 @@ export async function replayRun(
       await copy.close();
     }
 
-    const stored = checkRunTokenizer(options.tokenizerPath === undefined ? manifest.config : relocateRunTokenizer(manifest.config, options.tokenizerPath, runDir), runDir, {
-      force: false,
-      command: 'tmas replay',
-    });
+    // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
+    const stored =
+      options.tokenizerPath === undefined
+        ? checkRunTokenizer(manifest.config, runDir, { force: false, command: 'tmas replay' })
+        : relocateRunTokenizer(manifest.config, options.tokenizerPath, runDir);
     const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
     const config: RunConfig = { ...structuredClone(stored), ...options.changes, outputDir: work, activeProblems };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };

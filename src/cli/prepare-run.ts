@@ -55,7 +55,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
     if (manifest.config.tokenizerDigest === undefined) delete requested.tokenizerDigest;
     const merged = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
-    const config = checkRunTokenizer(merged, runDir, { force: flags.force === true, command: `tmas run --resume ${runDir}` });
+    // A tokenizer given on this command was read and hashed just now; the manifest's is checked to be still there and the same.
+    const config = given.has('tokenizerPath') ? merged : checkRunTokenizer(merged, runDir, { force: flags.force === true, command: `tmas run --resume ${runDir}` });
     return { config, secrets, problems, resume: true };
   } finally {
     await store.close();

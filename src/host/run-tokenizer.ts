@@ -55,7 +55,7 @@ export function tokenizerDigest(file: string): string {
  * With `force` (a resume's `--force`), a changed file is accepted and its
  * digest recorded: calls whose prompts it fits differently are then issued anew.
  */
-export function checkRunTokenizer(config: RunConfig, runDir: string, options: { force: boolean; command: string }): RunConfig {
+export function checkRunTokenizer<C extends RunTokenizer>(config: C, runDir: string, options: { force: boolean; command: string }): C {
   if (!isHfTokenizerName(config.tokenizer)) return config;
   const file = config.tokenizer.slice(HF_PREFIX.length);
   const recorded = config.tokenizerDigest;
@@ -81,7 +81,7 @@ export function checkRunTokenizer(config: RunConfig, runDir: string, options: { 
  * A stored run's configuration with its tokenizer found at `given` instead
  * (a replay's `--tokenizer-path`): refused unless it is the same tokenizer.
  */
-export function relocateRunTokenizer(config: RunConfig, given: string, runDir: string): RunConfig {
+export function relocateRunTokenizer<C extends RunTokenizer>(config: C, given: string, runDir: string): C {
   if (!isHfTokenizerName(config.tokenizer)) {
     throw new UserError('TMAS_USAGE', `--tokenizer-path: the run in ${runDir} counts tokens with ${config.tokenizer}, not with a model's tokenizer; leave the flag out.`);
   }
