@@ -4,7 +4,7 @@
  * run's messages change exactly where that role's output is, compared with a
  * plain run of the same seed.
  */
-import { writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
@@ -182,5 +182,48 @@ describe('--agents', () => {
     expect(result.code).toBe(0);
     expect((await journaledRoles(output)).get('verification#1')).toBe(4);
 
+  });
+
+  test('a run moved with its agents module resumes and replays once told where the same module lies; another or an edited module is refused', async ({ dir }) => {
+    // Machine A: the problems, the module and the run side by side; then all of it moves (to B).
+    const a = path.join(dir, 'a');
+    await mkdir(a);
+    await writeProblems(a, smallProblems(1));
+    await writeFile(path.join(a, 'stricter.ts'), STRICTER_VERIFIER);
+    const started = await runCli(['run', '--input-file', path.join(a, 'problems.jsonl'), '--output-file', path.join(a, 'run'), ...FLAGS, '--agents', path.join(a, 'stricter.ts')]);
+    expect(started.code, started.stderr).toBe(0);
+    await rename(a, path.join(dir, 'b'));
+    const run = path.join(dir, 'b', 'run');
+    const moved = path.join(dir, 'b', 'stricter.ts');
+
+    const lost = await runCli(['replay', run]);
+    expect(lost.code, lost.stderr).toBe(2);
+    expect(lost.stderr).toContain(`uses the agents module ${path.join(a, 'stricter.ts')} (sha256:`);
+    expect(lost.stderr).toContain('give tmas replay --agents');
+    const replayed = await runCli(['replay', run, '--agents', moved]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain('identical');
+
+    // Another module is another run's.
+    const harsh = path.join(dir, 'harsh.mjs');
+    await writeFile(harsh, HARSH_PROMPT);
+    const other = await runCli(['run', '--resume', run, '--max-iterations', '2', '--agents', harsh]);
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toContain('TMAS_RESUME_CONFLICT');
+    expect(other.stderr).toContain('--agents: the run has "sha256:');
+    // The same module at its new place is no change: the run goes on, its first iteration answered from the journal.
+    const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2', '--agents', moved]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/answered from the journal/);
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
+
+    // Edited in place since: refused, unless --force, which goes on with it as it is.
+    await appendFile(moved, '\n// a later edit\n');
+    const edited = await runCli(['run', '--resume', run, '--max-iterations', '3']);
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toContain(`The agents module ${moved} has changed since the run`);
+    const forced = await runCli(['run', '--resume', run, '--max-iterations', '3', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(3);
   });
 });

@@ -16,6 +16,7 @@ import type { RunConfig, Secrets } from '../host/config.ts';
 import type { Envelope, Message } from '../kernel/protocol.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { checkProtocol } from '../host/resume.ts';
+import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../host/run-tokenizer.ts';
 import { runEvaluation } from '../host/run-evaluation.ts';
 import { seqKey, Store } from '../store/store.ts';
@@ -50,7 +51,7 @@ function keyOf(message: Message): string {
 export async function replayRun(
   runDir: string,
   options: {
-    changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents'>>;
+    changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents' | 'agentsDigest'>>;
     live?: boolean;
     secrets: Secrets;
     stderr?: (line: string) => void;
@@ -75,10 +76,12 @@ export async function replayRun(
     }
 
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
-    const stored =
+    const located =
       options.tokenizerPath === undefined
         ? checkRunTokenizer(manifest.config, runDir, { force: false, command: 'tmas replay' })
         : relocateRunTokenizer(manifest.config, options.tokenizerPath, runDir);
+    // Its agents module: the one given (a change, or the same module moved), else the manifest's, still there and the same.
+    const stored = options.changes?.agents === undefined ? checkRunAgents(located, runDir, { force: false, command: 'tmas replay' }) : located;
     const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
     const config: RunConfig = { ...structuredClone(stored), ...options.changes, outputDir: work, activeProblems };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };

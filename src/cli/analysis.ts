@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import path from 'node:path';
+import { runAgentsAt } from '../host/run-agents.ts';
 import type { Secrets } from '../host/config.ts';
 import { collectGarbageEagerly } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
@@ -73,7 +74,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .description('re-run the actors with every completion served from the journal (no network) and compare with the message log')
     .argument('<dir>', 'the run directory')
     .option('--jaccard-threshold <x>', 'replay with another bank deduplication threshold', decimal(0, 1))
-    .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy")')
+    .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy"), or the run\'s own module where it lies now')
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
     .option('--tokenizer-path <dir|file>', "where the run's own tokenizer lies now, when the run or the tokenizer was moved (the same tokenizer.json)")
     .exitOverride()
@@ -83,7 +84,7 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
       const changes = {
         ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
-        ...(options.agents === undefined ? {} : { agents: path.resolve(options.agents) }),
+        ...(options.agents === undefined ? {} : runAgentsAt(options.agents)),
       };
       // The whole runtime: loaded only when a replay runs.
       const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../analysis/replay.ts'), import('../analysis/replay-report.ts')]);

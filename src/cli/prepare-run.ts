@@ -11,6 +11,7 @@ import type { RunConfig, Secrets } from '../host/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { loadProblems, type Problem } from '../input/problems.ts';
 import { checkProtocol, resumeConfig } from '../host/resume.ts';
+import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer } from '../host/run-tokenizer.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
@@ -54,9 +55,13 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
     // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
     if (manifest.config.tokenizerDigest === undefined) delete requested.tokenizerDigest;
+    // So does one started before agents modules had digests, by the module's path.
+    if (manifest.config.agentsDigest === undefined) delete requested.agentsDigest;
     const merged = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
-    // A tokenizer given on this command was read and hashed just now; the manifest's is checked to be still there and the same.
-    const config = given.has('tokenizerPath') ? merged : checkRunTokenizer(merged, runDir, { force: flags.force === true, command: `tmas run --resume ${runDir}` });
+    // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
+    const check = { force: flags.force === true, command: `tmas run --resume ${runDir}` };
+    const withTokenizer = given.has('tokenizerPath') ? merged : checkRunTokenizer(merged, runDir, check);
+    const config = given.has('agents') ? withTokenizer : checkRunAgents(withTokenizer, runDir, check);
     return { config, secrets, problems, resume: true };
   } finally {
     await store.close();

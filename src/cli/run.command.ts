@@ -9,6 +9,7 @@ import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts
 import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { checkEncoding } from '../pool/pool.ts';
+import { runAgentsAt } from '../host/run-agents.ts';
 import { runTokenizerAt } from '../host/run-tokenizer.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting } from '../kernel/slots.ts';
 import { DEFAULT_TEMPERATURE, type Strategy } from '../../machines/contract.ts';
@@ -279,7 +280,7 @@ export function toRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv, now = new D
     ...(flags.batchCap === 'knee' ? {} : { batchCap: toBatchCap(flags.batchCap) }),
     strategy: strategy.name,
     ...(Object.keys(strategyOptions).length === 0 ? {} : { strategyOptions }),
-    ...(flags.agents === undefined ? {} : { agents: path.resolve(flags.agents) }),
+    ...(flags.agents === undefined ? {} : runAgentsAt(flags.agents)),
     endpoints,
     sim: { latencyMedianMs: flags.simLatencyMs, latencyP99Ms: Math.max(flags.simP99Ms, flags.simLatencyMs), outputTokens: flags.simOutputTokens },
   };

@@ -98,6 +98,8 @@ export interface RunConfig {
   strategyOptions?: Record<string, StrategyOptionValue>;
   /** The user module of agent overrides (`--agents FILE`), resolved; absent when none. */
   agents?: string;
+  /** With `--agents`: a digest of what the module's file holds, which identifies it wherever it lies (run-agents.ts). */
+  agentsDigest?: string;
   endpoints: Record<EndpointSlot, RoleEndpoint>;
   sim: SimSettings;
 }

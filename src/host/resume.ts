@@ -30,6 +30,33 @@ function field<K extends keyof RunConfig>(key: K, flag: string, shapesCalls: boo
   return { flag, options: [option], shapesCalls, read: (c) => c[key], write: (t, s) => void (t[key] = s[key]) };
 }
 
+/**
+ * A file the run reads, known by its digest wherever it lies: which file it is
+ * shapes calls (its digest; its path in runs made before digests), where it
+ * lies now does not (a run moved to another machine).
+ */
+function fileSettings(
+  pathKey: 'tokenizer' | 'agents',
+  digestKey: 'tokenizerDigest' | 'agentsDigest',
+  identity: Pick<Setting, 'flag' | 'options'>,
+  location: Pick<Setting, 'flag' | 'options'>,
+): Setting[] {
+  const moveTo = (t: RunConfig, s: RunConfig) => void Object.assign(t, { [pathKey]: s[pathKey] });
+  return [
+    {
+      ...identity,
+      shapesCalls: true,
+      read: (c) => c[digestKey] ?? c[pathKey],
+      write: (t, s) => {
+        moveTo(t, s);
+        if (s[digestKey] === undefined) delete t[digestKey];
+        else t[digestKey] = s[digestKey];
+      },
+    },
+    { ...location, shapesCalls: false, read: (c) => c[pathKey], write: moveTo },
+  ];
+}
+
 /** A slot's own flag, and the solution agent's, which every other slot follows unless given its own. */
 function optionsOf(slot: EndpointSlot, setting: SlotSetting): string[] {
   return slot === 'solution' ? [slotOption(slot, setting)] : [slotOption(slot, setting), slotOption('solution', setting)];
@@ -40,20 +67,8 @@ const SETTINGS: Setting[] = [
   field('nVerifications', '--n-verifications', true),
   field('seed', '--seed', true),
   field('epsilon', '--epsilon', true),
-  {
-    // A tokenizer file is the same one wherever it lies (its digest); a tiktoken encoding, its name.
-    flag: '--tokenizer',
-    options: ['tokenizer', 'tokenizerPath'],
-    shapesCalls: true,
-    read: (c) => c.tokenizerDigest ?? c.tokenizer,
-    write: (t, s) => {
-      t.tokenizer = s.tokenizer;
-      if (s.tokenizerDigest === undefined) delete t.tokenizerDigest;
-      else t.tokenizerDigest = s.tokenizerDigest;
-    },
-  },
-  // Where the same tokenizer lies now (a run moved to another machine): shapes no call.
-  { flag: '--tokenizer-path', options: ['tokenizerPath'], shapesCalls: false, read: (c) => c.tokenizer, write: (t, s) => void (t.tokenizer = s.tokenizer) },
+  // A tokenizer file is the same one wherever it lies (its digest); a tiktoken encoding, its name.
+  ...fileSettings('tokenizer', 'tokenizerDigest', { flag: '--tokenizer', options: ['tokenizer', 'tokenizerPath'] }, { flag: '--tokenizer-path', options: ['tokenizerPath'] }),
   field('temperature', '--temperature', true),
   field('maxTokens', '--max-tokens', true),
   field('jaccardThreshold', '--jaccard-threshold', true),
@@ -69,7 +84,7 @@ const SETTINGS: Setting[] = [
       else t.strategyOptions = { ...s.strategyOptions };
     },
   },
-  field('agents', '--agents', true),
+  ...fileSettings('agents', 'agentsDigest', { flag: '--agents', options: ['agents'] }, { flag: '--agents', options: ['agents'] }),
   field('judgePasses', '--judge-passes', true),
   field('judgeMaxTokens', '--judge-max-tokens', true),
   field('completionMaxTokens', '--completion-max-tokens', true),
