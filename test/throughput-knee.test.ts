@@ -157,6 +157,26 @@ describe('throughput knee', () => {
     expect(Math.min(...caps.slice(20))).toBeGreaterThanOrEqual(HELD);
   });
 
+  test('a server whose memory fills once the slow start has stepped past the knee still gets its knee from the windows that shared the throughput before', () => {
+    // Decode serves 80 sequences at 100 tokens/s each. From 64 to 256 the throughput still grows by a
+    // quarter (6,400 to 8,000 tokens/s), so the slow start steps on; by then its sequences have grown
+    // and the KV cache holds 200 of them: the rest wait, and no later window measures the decode.
+    const knee = createThroughputKnee();
+    const load = createLoadLimit(800);
+    let tokens = 0;
+    for (let reading = 1; reading <= 200; reading++) {
+      const inFlight = Math.min(knee.cap, load.limit);
+      const held = reading <= 15 ? 800 : 200;
+      const running = Math.min(inFlight, held);
+      const waiting = inFlight - running;
+      tokens += Math.min(8, running * 0.1) * READING_MS;
+      load.onReading({ running, waiting }, inFlight);
+      knee.onReading({ running, waiting, kvUsage: running >= held ? 0.99 : 0.5, generationTokens: tokens }, reading * READING_MS, inFlight);
+    }
+    expect(knee.knee).toBeCloseTo(80, 0);
+    expect(knee.cap).toBe(Math.round(80 * CAP_OVER_KNEE));
+  });
+
   test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {
     const knee = createThroughputKnee();
     const rate = 0.1; // tokens per ms per sequence: no knee within reach

@@ -233,7 +233,13 @@ export function createThroughputKnee(): ThroughputKnee {
       // The window that ends the slow start is kept whatever its batch: the largest seen may have been a swing.
       if (endsSlowStart) largestBatch = Math.min(largestBatch, running);
       if (shared) keepSaturated(running, throughput);
-      if (knee === null && !endsSlowStart) {
+      // The memory filled before the throughput stopped growing: the slow start's step past the knee
+      // (64 to 256 on the capacity model) still gained a quarter, and at the next step the KV cache was
+      // full, so no window measured again. The slow start ended only when the run's last calls thinned
+      // out: a 50 × 8 run went uncapped for 87% of its time, its server preempting 66,000 sequences.
+      // The windows that shared the throughput before the memory filled give the knee.
+      const memoryEndsSlowStart = knee === null && memoryFull && saturated.length > 0;
+      if (knee === null && !endsSlowStart && !memoryEndsSlowStart) {
         // Still in the slow start: step up once our calls fill the cap.
         if (binding) {
           beforeStep = throughput;
