@@ -5,11 +5,13 @@
  *
  * Lower bound of the makespan: max(total decoded tokens / D, the longest
  * problem's chain of dependent calls decoded at the per-sequence ceiling c).
- * The runs: tmas as it is (pipelined, calls held in tmas by rank, each
- * server capped a little above its throughput knee), the way a plain asyncio
- * client runs (phase barriers, everything handed to the server), the same
- * with the judge, and ablations of each part of the policy; and a second
- * benchmark where output lengths depend on the problem.
+ * `capacity` carries the targets, at the size the issue names (50 problems
+ * × 8 iterations): tmas as it is (pipelined, calls held in tmas by rank,
+ * each server capped a little above its throughput knee), the way a plain
+ * asyncio client runs (phase barriers, everything handed to the server), and
+ * tmas with the judge. `capacity-ablations` takes each part of the policy
+ * away on a smaller run (24 × 4, about 80 s each), and `capacity-spread`
+ * repeats the main rows where output lengths depend on the problem.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -88,14 +90,26 @@ const TMAS: Variant = { name: 'tmas (pipelined, held in tmas by rank, capped at 
 const ASYNCIO: Variant = { name: 'asyncio-like (barrier, server queue)', args: ['--judge-passes', '0', '--schedule', 'barrier', '--server-queue', 'server', '--dispatch-order', 'fifo'] };
 const NO_KNEE: Variant = { name: 'ablation: no cap at the knee', args: ['--judge-passes', '0', '--batch-cap', 'none'] };
 
-/** Runs `variants` of one TMAS run against fresh capacity models, and reports each against its bound. */
+const JUDGED: Variant = { name: 'tmas with --judge-passes 4', args: ['--judge-passes', '4'] };
+
+/** The size of one TMAS run (× 8 candidates × 8 verifications). */
+interface RunSize {
+  problems: number;
+  iterations: number;
+}
+/** The issue's size: about 5.5 minutes a run at the time scale below. */
+const TARGET_SIZE: RunSize = { problems: 50, iterations: 8 };
+/** For comparisons between variants: about 80 s a run. The last problems' chains (about 1,500 simulated s) weigh four times as much in it. */
+const ABLATION_SIZE: RunSize = { problems: 24, iterations: 4 };
+const QUICK_SIZE: RunSize = { problems: 8, iterations: 2 };
+
+/** Runs `variants` of one TMAS run against fresh capacity models, and reports each against its bound (and the targets, when `targets`). */
 async function capacityRows(
   { quick, dir, log }: Parameters<Benchmark['run']>[0],
   variants: Variant[],
-  model: { label: string; capacity: CapacityOptions },
+  model: { label: string; capacity: CapacityOptions; size: RunSize; targets: boolean },
 ): Promise<BenchRow[]> {
-  const problems = quick ? 8 : 24;
-  const iterations = quick ? 2 : 4;
+  const { problems, iterations } = quick ? QUICK_SIZE : model.size;
   const timeScale = 200;
   const file = await writeBenchProblems(dir, problems);
   const base = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
@@ -141,7 +155,7 @@ async function capacityRows(
   const barrier = figures.get(ASYNCIO.name);
   for (const [name, f] of figures) {
     const ratio = f.makespan / f.bound;
-    const isDefault = name === TMAS.name;
+    const isDefault = model.targets && name === TMAS.name;
     rows.push(
       {
         figure: `${model.label}: ${name}: makespan / bound`,
@@ -169,21 +183,29 @@ async function capacityRows(
     target: '—',
     measured: `simulated: ${describeCapacity(resolveCapacity(model.capacity))}`,
     pass: null,
-    note: `time scale ${timeScale}; every figure above is simulated time`,
+    note: `${problems} problems × ${iterations} iterations × 8 × 8; time scale ${timeScale}; every figure above is simulated time`,
   });
   return rows;
 }
 
-/** The capacity benchmark: output lengths independent of their problem (the model's default). */
+/** The capacity benchmark, which carries the targets: output lengths independent of their problem (the model's default). */
 export const capacityBenchmark: Benchmark = {
   name: 'capacity',
+  run(context) {
+    return capacityRows(context, [TMAS, ASYNCIO, JUDGED], { label: 'capacity', capacity: {}, size: TARGET_SIZE, targets: true });
+  },
+};
+
+/** What each part of the policy is worth: each taken away in turn, on the smaller run. */
+export const capacityAblationsBenchmark: Benchmark = {
+  name: 'capacity-ablations',
   run(context) {
     return capacityRows(
       context,
       [
         TMAS,
         ASYNCIO,
-        { name: 'tmas with --judge-passes 4', args: ['--judge-passes', '4'] },
+        JUDGED,
         NO_KNEE,
         { name: 'ablation: pipelined, server queue (before)', args: ['--judge-passes', '0', '--server-queue', 'server', '--dispatch-order', 'fifo'] },
         { name: 'ablation: held in tmas, capped, fifo', args: ['--judge-passes', '0', '--dispatch-order', 'fifo'] },
@@ -199,7 +221,7 @@ export const capacityBenchmark: Benchmark = {
           textCharsPerToken: 0.5,
         },
       ],
-      { label: 'capacity', capacity: {} },
+      { label: 'capacity-ablations', capacity: {}, size: ABLATION_SIZE, targets: false },
     );
   },
 };
@@ -215,6 +237,8 @@ export const capacitySpreadBenchmark: Benchmark = {
     return capacityRows(context, [TMAS, ASYNCIO, NO_KNEE, { name: 'ablation: fifo (no rank), no cap', args: ['--judge-passes', '0', '--dispatch-order', 'fifo', '--batch-cap', 'none'] }], {
       label: 'capacity-spread',
       capacity: { outputTokensProblemSpread: 0.4 },
+      size: ABLATION_SIZE,
+      targets: false,
     });
   },
 };

@@ -5,9 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { capacityBenchmark, capacitySpreadBenchmark } from './capacity.bench.ts';
+import { capacityAblationsBenchmark, capacityBenchmark, capacitySpreadBenchmark } from './capacity.bench.ts';
 import { dedupBenchmark } from './dedup.bench.ts';
 import { scheduleBenchmark } from './schedule.bench.ts';
+import { storeBenchmark } from './store.bench.ts';
 import { eventLoopBenchmark } from './event-loop.bench.ts';
 import { memoryBenchmark } from './memory.bench.ts';
 import { overheadBenchmark } from './overhead.bench.ts';
@@ -18,9 +19,10 @@ import { viewBenchmark } from './view.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
 import { tokenizerBenchmark } from './tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './types.ts';
+import { UserError } from '../kernel/errors.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacitySpreadBenchmark, scheduleBenchmark, eventLoopBenchmark, memoryBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {
@@ -34,6 +36,10 @@ export interface BenchOptions {
 
 /** Runs the benchmarks, prints the table on stdout and returns the JSON path. */
 export async function runBenchmarks(options: BenchOptions, io: { stdout(line: string): void; stderr(line: string): void }): Promise<string> {
+  const unknown = options.only.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));
+  if (unknown.length > 0) {
+    throw new UserError('TMAS_USAGE', `--only names no benchmark called ${unknown.join(', ')}. The benchmarks are ${BENCHMARKS.map((benchmark) => benchmark.name).join(', ')}.`);
+  }
   const chosen = options.only.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => options.only.includes(benchmark.name));
   const startedAt = new Date().toISOString();
   const started = performance.now();
