@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/index.ts';
 import { loadProblems } from '../src/input/problems.ts';
+import { checkRunAgents, runAgentsAt } from '../src/host/run-agents.ts';
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
@@ -217,13 +218,12 @@ describe('--agents', () => {
     expect(resumed.stdout).toMatch(/answered from the journal/);
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
 
-    // Edited in place since: refused, unless --force, which goes on with it as it is.
+    // Edited in place since: refused, unless --force, which goes on with it under its new digest.
+    const recorded = runAgentsAt(moved);
     await appendFile(moved, '\n// a later edit\n');
-    const edited = await runCli(['run', '--resume', run, '--max-iterations', '3']);
-    expect(edited.code, edited.stderr).toBe(2);
-    expect(edited.stderr).toContain(`The agents module ${moved} has changed since the run`);
-    const forced = await runCli(['run', '--resume', run, '--max-iterations', '3', '--force']);
-    expect(forced.code, forced.stderr).toBe(0);
-    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(3);
+    expect(() => checkRunAgents(recorded, run, { force: false, command: 'tmas run --resume' })).toThrow(`The agents module ${moved} has changed since the run`);
+    const forced = checkRunAgents(recorded, run, { force: true, command: 'tmas run --resume' });
+    expect(forced.agentsDigest).toBe(runAgentsAt(moved).agentsDigest);
+    expect(forced.agentsDigest).not.toBe(recorded.agentsDigest);
   });
 });
