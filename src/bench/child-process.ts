@@ -12,6 +12,8 @@ export interface MeasuredCommand {
   wallMs: number;
   peakRss: number;
   stdout: string;
+  /** Bytes the command printed on stdout, all of them. */
+  stdoutBytes: number;
 }
 
 /** A process's peak resident memory so far (VmHWM), in bytes; 0 where /proc is absent. */
@@ -26,7 +28,9 @@ export async function measureCommand(args: string[]): Promise<MeasuredCommand> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
+  let stdoutBytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
     if (stdout.length < 65_536) stdout += chunk.toString();
   });
   let peakRss = 0;
@@ -35,5 +39,5 @@ export async function measureCommand(args: string[]): Promise<MeasuredCommand> {
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   clearInterval(sampler);
-  return { code, wallMs: performance.now() - started, peakRss, stdout };
+  return { code, wallMs: performance.now() - started, peakRss, stdout, stdoutBytes };
 }

@@ -11,12 +11,12 @@
  *   this one writes nothing else meanwhile.
  * - What `tmas log` prints for the run, every message whole.
  */
-import { spawn } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Store } from '../store/store.ts';
 import { writeBenchProblems } from './problems.ts';
-import { BIN, startSimProcess } from './sim-process.ts';
+import { measureCommand } from './child-process.ts';
+import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark } from './types.ts';
 
@@ -55,16 +55,6 @@ async function distinctTexts(runDir: string): Promise<{ bytes: number; texts: nu
   }
 }
 
-/** Runs `tmas log DIR` and counts what it prints. */
-async function logBytes(runDir: string): Promise<number> {
-  const child = spawn(process.execPath, [BIN, 'log', runDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let bytes = 0;
-  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`tmas log exited with code ${code}`);
-  return bytes;
-}
-
 const MB = 2 ** 20;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
@@ -94,7 +84,8 @@ export const storeBenchmark: Benchmark = {
     }
     const store = await sizeOf(path.join(runDir, 'store'));
     const texts = await distinctTexts(runDir);
-    const printed = await logBytes(runDir);
+    const printed = await measureCommand(['log', runDir]);
+    if (printed.code !== 0) throw new Error(`tmas log exited with code ${printed.code}`);
     const size = `${problems} problems × ${iterations} it × 8 × 8 = ${calls} calls, ${outputTokens}-token outputs${quick ? ' (--quick)' : ''}`;
     return [
       {
@@ -111,7 +102,7 @@ export const storeBenchmark: Benchmark = {
         pass: written === null ? null : written <= 3 * store,
         note: 'write_bytes of the run process: LevelDB log, tables and compactions, and the run outputs',
       },
-      { figure: 'store: tmas log output', target: '—', measured: mb(printed), pass: null, note: 'every message whole, texts put back' },
+      { figure: 'store: tmas log output', target: '—', measured: mb(printed.stdoutBytes), pass: null, note: 'every message whole, texts put back' },
     ];
   },
 };

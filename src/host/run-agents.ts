@@ -10,10 +10,10 @@
  * call. Only the module's own file is hashed: what it imports is the user's to
  * keep the same.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunConfig } from './config.ts';
+import { checkRecordedFile, sha256Of, shortDigest } from './file-digest.ts';
 import { UserError } from '../kernel/errors.ts';
 
 /** The agents fields of a run's configuration. */
@@ -29,12 +29,7 @@ export function runAgentsAt(given: string): Required<RunAgents> {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new UserError('TMAS_AGENTS', `The agents module ${file} (--agents) cannot be read: ${code}. Give the path of a .ts or .js module.`, { cause: error });
   }
-  return { agents: file, agentsDigest: agentsDigest(text) };
-}
-
-/** `sha256:` + the hex digest of the module's text. */
-function agentsDigest(text: Buffer): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  return { agents: file, agentsDigest: sha256Of(text) };
 }
 
 /**
@@ -49,24 +44,18 @@ export function checkRunAgents<C extends RunAgents>(config: C, runDir: string, o
   const file = config.agents;
   const recorded = config.agentsDigest;
   const hint = `give ${options.command} --agents with the module the run started with`;
-  if (!existsSync(file)) {
-    throw new UserError(
-      'TMAS_AGENTS',
-      `The run in ${runDir} uses the agents module ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the module was moved. To go on, ${hint}.`,
-    );
-  }
-  // A run started before modules had digests is taken at its word: its path is all it named.
-  if (recorded === undefined) return config;
-  const now = runAgentsAt(file).agentsDigest;
-  if (now === recorded) return config;
-  if (options.force) return { ...config, agentsDigest: now };
-  throw new UserError(
-    'TMAS_AGENTS',
-    `The agents module ${file} has changed since the run in ${runDir} started: it holds ${shortDigest(now)}, the run used ${shortDigest(recorded)}. To go on, ${hint}; or add --force to continue with it as it is now (calls its agents make differently are issued anew).`,
-  );
-}
-
-/** The digest as a message shows it: enough hex to tell two modules apart. */
-function shortDigest(digest: string): string {
-  return digest.slice(0, 'sha256:'.length + 12);
+  const digest = checkRecordedFile(file, recorded, () => runAgentsAt(file).agentsDigest, {
+    force: options.force,
+    missing: () =>
+      new UserError(
+        'TMAS_AGENTS',
+        `The run in ${runDir} uses the agents module ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the module was moved. To go on, ${hint}.`,
+      ),
+    changed: (now) =>
+      new UserError(
+        'TMAS_AGENTS',
+        `The agents module ${file} has changed since the run in ${runDir} started: it holds ${shortDigest(now)}, the run used ${shortDigest(recorded ?? '')}. To go on, ${hint}; or add --force to continue with it as it is now (calls its agents make differently are issued anew).`,
+      ),
+  });
+  return digest === recorded ? config : { ...config, agentsDigest: digest };
 }

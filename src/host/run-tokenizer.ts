@@ -9,10 +9,10 @@
  * different tokenizer left at the old path is noticed before it fits a
  * single prompt differently.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunConfig } from './config.ts';
+import { checkRecordedFile, sha256Of, shortDigest } from './file-digest.ts';
 import { UserError } from '../kernel/errors.ts';
 import { hfTokenizerName } from '../pool/pool.ts';
 import { HF_PREFIX, isHfTokenizerName } from '../../workers/hf-tokenizer.ts';
@@ -42,10 +42,8 @@ export function runTokenizerAt(given: string): Required<RunTokenizer> {
  * (7-11 MB) and hashing it takes about 30 ms.
  */
 export function tokenizerDigest(file: string): string {
-  const hash = createHash('sha256').update(readFileSync(file));
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
-  if (existsSync(configFile)) hash.update('\0tokenizer_config.json\0').update(readFileSync(configFile));
-  return `sha256:${hash.digest('hex')}`;
+  return sha256Of(readFileSync(file), ...(existsSync(configFile) ? ['\0tokenizer_config.json\0', readFileSync(configFile)] : []));
 }
 
 /**
@@ -60,21 +58,20 @@ export function checkRunTokenizer<C extends RunTokenizer>(config: C, runDir: str
   const file = config.tokenizer.slice(HF_PREFIX.length);
   const recorded = config.tokenizerDigest;
   const hint = `give ${options.command} --tokenizer-path with the tokenizer the run started with (a directory holding that tokenizer.json, or the file)`;
-  if (!existsSync(file)) {
-    throw new UserError(
-      'TMAS_TOKENIZER',
-      `The run in ${runDir} counts tokens with the tokenizer ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the tokenizer was moved. To go on, ${hint}.`,
-    );
-  }
-  // A run started before tokenizers had digests is taken at its word: its file is all it named.
-  if (recorded === undefined) return config;
-  const now = tokenizerDigest(file);
-  if (now === recorded) return config;
-  if (options.force) return { ...config, tokenizerDigest: now };
-  throw new UserError(
-    'TMAS_TOKENIZER',
-    `The tokenizer ${file} is not the one the run in ${runDir} started with: it holds ${shortDigest(now)}, the run counted with ${shortDigest(recorded)}. To go on, ${hint}; or add --force to continue with this one (calls whose prompts it fits differently are issued anew).`,
-  );
+  const digest = checkRecordedFile(file, recorded, () => tokenizerDigest(file), {
+    force: options.force,
+    missing: () =>
+      new UserError(
+        'TMAS_TOKENIZER',
+        `The run in ${runDir} counts tokens with the tokenizer ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the tokenizer was moved. To go on, ${hint}.`,
+      ),
+    changed: (now) =>
+      new UserError(
+        'TMAS_TOKENIZER',
+        `The tokenizer ${file} is not the one the run in ${runDir} started with: it holds ${shortDigest(now)}, the run counted with ${shortDigest(recorded ?? '')}. To go on, ${hint}; or add --force to continue with this one (calls whose prompts it fits differently are issued anew).`,
+      ),
+  });
+  return digest === recorded ? config : { ...config, tokenizerDigest: digest };
 }
 
 /**
@@ -93,9 +90,4 @@ export function relocateRunTokenizer<C extends RunTokenizer>(config: C, given: s
     );
   }
   return { ...config, ...located };
-}
-
-/** The digest as a message shows it: enough hex to tell two tokenizers apart. */
-function shortDigest(digest: string): string {
-  return digest.slice(0, 'sha256:'.length + 12);
 }
