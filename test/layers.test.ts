@@ -78,7 +78,7 @@ describe('layers', () => {
 
   test('the import graph was read (a broken pattern would make every check below pass)', () => {
     expect(graph.get('src/host/run-evaluation.ts')).toContain('machines/run.machine.ts');
-    expect(graph.get('src/cli/main.ts')).toContain('src/host/plugins.ts');
+    expect(graph.get('src/cli/program.ts')).toContain('src/host/plugins.ts');
   });
 
   test('no import cycles', () => {

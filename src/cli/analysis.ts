@@ -11,7 +11,7 @@ import { runAgentsAt } from '../host/run-agents.ts';
 import type { Secrets } from '../host/config.ts';
 import { collectGarbageEagerly } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
-import { decimal, integer } from './parsers.ts';
+import { decimal, integer } from '../settings/parsers.ts';
 
 /** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
 async function writeLine(line: string): Promise<void> {

@@ -3,11 +3,11 @@
  * `tmas run` and turned into the chosen strategy's options: a flag of another
  * strategy is refused rather than silently ignored.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { toOptionName, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
-import { decimal, integer } from './parsers.ts';
+import { decimal, integer } from '../settings/parsers.ts';
 
 /** Every registered strategy's flags, with the strategy that owns each; a name declared twice is a registry bug. */
 export function strategyFlags(strategies: Record<string, Strategy> = STRATEGIES): Array<{ owner: string; flag: StrategyFlag }> {
@@ -48,9 +48,9 @@ function parserOf(flag: StrategyFlag): ((value: string) => StrategyOptionValue) 
 export function defineStrategyFlags(command: Command): void {
   for (const { owner, flag } of strategyFlags()) {
     const help = `${owner} strategy: ${flag.description}${flag.default === '' ? '' : ` (default ${flag.default})`}`;
+    const option = new Option(`--${flag.name} ${flag.value}`, help).helpGroup("The strategies' own flags:");
     const parse = parserOf(flag);
-    if (parse) command.option(`--${flag.name} ${flag.value}`, help, parse);
-    else command.option(`--${flag.name} ${flag.value}`, help);
+    command.addOption(parse ? option.argParser(parse) : option);
   }
 }
 

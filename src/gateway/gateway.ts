@@ -174,9 +174,11 @@ class DialectAdopted extends Error {}
 /** The rank of a call that has none: a loop call ahead of every ranked one. */
 const FIRST_RANK = { grading: false, remaining: Number.POSITIVE_INFINITY } as const;
 
-const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
+/** The retries' backoff when none is given: the first step (`--retry-base-ms`) and the longest wait. */
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
 const DEFAULT_DOWN_AFTER = 3;
-const DEFAULT_LOAD_POLL_MS = 500;
+/** The longest period between two readings of a busy server's load when none is given (`--load-poll-ms`). */
+export const DEFAULT_LOAD_POLL_MS = 500;
 /** Unanswered `/metrics` readings after which a server counts as having none (its load is then inferred from streams). */
 const METRICS_MISSES = 3;
 /** How long the slow start holds the calls of a server without a token counter while its streams have not yet shown whether they carry usage. */

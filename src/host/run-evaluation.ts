@@ -22,7 +22,7 @@ import type { RunConfig, Secrets } from './config.ts';
 import { replicaFigures, streamRateOf } from './gateway-probe.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
-import { createGateway, type Gateway } from '../gateway/gateway.ts';
+import { createGateway, DEFAULT_BACKOFF, type Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
 import { prepareEndpoints } from './endpoints.ts';
 import { createLlmCall, promptBudget } from './llm-call.ts';
@@ -176,7 +176,7 @@ export async function runEvaluation(
       dialect: config.dialect ?? 'chat',
       onDialect: (endpoint, dialect, reason) => io.stderr(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
       maxRetries: config.maxRetries,
-      backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
+      ...(config.retryBaseMs === undefined ? {} : { backoff: { ...DEFAULT_BACKOFF, baseMs: config.retryBaseMs } }),
       encodeJson,
       ...(config.serverQueue === undefined ? {} : { serverQueue: config.serverQueue }),
       ...(config.dispatchOrder === undefined ? {} : { dispatchOrder: config.dispatchOrder }),

@@ -1,0 +1,46 @@
+/**
+ * Every setting of `tmas run`, each declared once in the file of the part it
+ * configures. A new flag is its declaration here plus the code that reads
+ * its field of the configuration; the CLI, resume and the reference follow.
+ */
+import { CONTEXT_SETTINGS } from './context.settings.ts';
+import { GATEWAY_SETTINGS } from './gateway.settings.ts';
+import { JUDGE_SETTINGS } from './judge.settings.ts';
+import { LOOP_SETTINGS } from './loop.settings.ts';
+import { OUTPUT_SETTINGS } from './outputs.settings.ts';
+import { PROBLEM_SETTINGS } from './problems.settings.ts';
+import { ROLE_SETTINGS } from './roles.settings.ts';
+import { RUN_SETTINGS } from './run.settings.ts';
+import type { Setting, SettingSection } from './setting.ts';
+import { SIM_SETTINGS } from './sim.settings.ts';
+
+/** The sections in the order `--help` and the reference list them, with a title each. */
+export const SECTIONS: Record<SettingSection, string> = {
+  run: 'Which run',
+  problems: 'Problems',
+  outputs: 'Outputs',
+  loop: 'The method and its loop',
+  context: 'Context budget',
+  roles: 'Endpoints and sampling of the roles',
+  judge: 'The LLM judge',
+  gateway: 'Gateway: calls in flight, time limits, retries',
+  sim: 'The embedded simulated model',
+};
+
+/** Every setting of `tmas run` but the strategies' own (machines/strategies/*: `Strategy.flags`). */
+export const SETTINGS: readonly Setting[] = [
+  ...RUN_SETTINGS,
+  ...PROBLEM_SETTINGS,
+  ...OUTPUT_SETTINGS,
+  ...LOOP_SETTINGS,
+  ...CONTEXT_SETTINGS,
+  ...ROLE_SETTINGS,
+  ...JUDGE_SETTINGS,
+  ...GATEWAY_SETTINGS,
+  ...SIM_SETTINGS,
+];
+
+export { DEMO } from './run.settings.ts';
+export { DEMO_PROBLEMS } from './problems.settings.ts';
+export { secretsOf } from './roles.settings.ts';
+export type { Flags, Setting, SettingSection } from './setting.ts';

@@ -1,0 +1,33 @@
+/** Settings of the grading stage's LLM judge (its endpoint and sampling are its slot's, in roles.settings.ts). */
+import { integer } from './parsers.ts';
+import { DEMO } from './run.settings.ts';
+import { judgeNamed } from './roles.settings.ts';
+import { setting } from './setting.ts';
+
+/** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's protocol. */
+const NAMED_JUDGE_PASSES = 4;
+
+/** `--judge-passes`, `--judge-max-tokens`. */
+export const JUDGE_SETTINGS = [
+  setting<number>({
+    flags: '--judge-passes <n>',
+    section: 'judge',
+    help: 'LLM judge passes per candidate when the problem has a reference; N > 0 without a judge endpoint makes the solver its own judge',
+    defaultText: `${NAMED_JUDGE_PASSES} when a judge endpoint is given, else 0: rule-based grading`,
+    parse: integer(0, 99),
+    demo: DEMO.judgePasses,
+    shapesCalls: true,
+    config: 'judgePasses',
+    // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
+    resolve: (passes, { flags }) => passes ?? (judgeNamed(flags) ? NAMED_JUDGE_PASSES : 0),
+  }),
+  setting<number>({
+    flags: '--judge-max-tokens <n>',
+    section: 'judge',
+    help: 'completion limit of a judge call (hosted judges cap their output; a verdict needs little)',
+    parse: integer(16),
+    default: 4096,
+    shapesCalls: true,
+    config: 'judgeMaxTokens',
+  }),
+];

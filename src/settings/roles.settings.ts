@@ -1,0 +1,127 @@
+/**
+ * Settings of each endpoint slot (kernel/slots.ts): where its calls go, the
+ * model, the key and the sampling. Every slot but the solution agent's takes
+ * the solution agent's value where its own flag is not given; the judge
+ * never takes the method's sampling (the grading protocol is one for all).
+ */
+import type { Secrets } from '../host/config.ts';
+import { DEFAULT_TEMPERATURE } from '../../machines/contract.ts';
+import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../kernel/slots.ts';
+import { decimal, integer, jsonObject, urls } from './parsers.ts';
+import { setting, type Flags, type Setting, type SettingContext } from './setting.ts';
+
+/** The model name of the embedded simulator, the default where no endpoint is given. */
+const SIM_MODEL = 'tmas-sim';
+
+/** Each sampling setting's value placeholder, parser and help. */
+const SAMPLING = {
+  temperature: { value: '<x>', parse: decimal(0, 2), help: 'temperature' },
+  'top-p': { value: '<x>', parse: decimal(0, 1), help: 'top_p' },
+  'top-k': { value: '<n>', parse: integer(-1, 1_000_000), help: 'top_k (vLLM, SGLang)' },
+  'min-p': { value: '<x>', parse: decimal(0, 1), help: 'min_p (vLLM, SGLang)' },
+  'extra-body': { value: '<json>', parse: jsonObject, help: 'a JSON object merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":true}}\';' },
+} satisfies Record<SamplingSetting, { value: string; parse: (value: string) => unknown; help: string }>;
+
+function own(flags: Flags, slot: EndpointSlot, name: SlotSetting): unknown {
+  return flags[slotOption(slot, name)];
+}
+
+/** The slot's own option and, for the slots that follow it, the solution agent's. */
+function followed(slot: EndpointSlot, name: SlotSetting): string[] {
+  return slot === 'solution' ? [] : [slotOption('solution', name)];
+}
+
+/** A slot's sampling value: its flag, else the solution agent's (not for temperature), else the strategy's upstream top_p / top_k. */
+function samplingValue(slot: EndpointSlot, name: SamplingSetting, { flags, strategy }: SettingContext): unknown {
+  // The judge samples as the flags say, not as the method does.
+  const declared = slot === 'judge' ? undefined : name === 'top-p' ? strategy.sampling?.topP : name === 'top-k' ? strategy.sampling?.topK : undefined;
+  if (name === 'temperature') return own(flags, slot, name);
+  return own(flags, slot, name) ?? own(flags, 'solution', name) ?? declared;
+}
+
+function slotSettings(slot: EndpointSlot): Setting[] {
+  const agent = slotAgent(slot);
+  const section = slot === 'judge' ? 'judge' : 'roles';
+  const follows = slot === 'solution' ? '' : ` (default: the solution agent's)`;
+  const at = `endpoints.${slot}`;
+  const settings: Setting[] = [
+    setting<string[]>({
+      flags: `${slotFlag(slot, 'base-url')} <url>`,
+      section,
+      help:
+        slot === 'solution'
+          ? 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1; several (comma-separated or repeated) make a replica pool (default: the embedded simulated model)'
+          : `endpoint of ${agent}, or several for a replica pool${follows}`,
+      parse: urls,
+      shapesCalls: false,
+      config: `${at}.baseUrl`,
+      givenAlsoBy: followed(slot, 'base-url'),
+      resolve: (value, { flags }) => value ?? (own(flags, 'solution', 'base-url') as string[] | undefined) ?? null,
+    }),
+    setting<string>({
+      flags: `${slotFlag(slot, 'model-name')} <name>`,
+      section,
+      help: slot === 'solution' ? 'model of the solution agent (default: the first model the endpoint lists)' : `model of ${agent}${follows}`,
+      shapesCalls: true,
+      config: `${at}.model`,
+      givenAlsoBy: followed(slot, 'model-name'),
+      resolve: (value, { flags }) => {
+        const solution = (own(flags, 'solution', 'model-name') as string | undefined) ?? (own(flags, 'solution', 'base-url') ? '' : SIM_MODEL);
+        if (slot === 'solution') return solution;
+        // A slot on the solution agent's endpoint uses its model; one on an endpoint of its own, that endpoint's first.
+        return value ?? (own(flags, slot, 'base-url') === undefined ? solution : '');
+      },
+    }),
+    setting<string>({
+      flags: `${slotFlag(slot, 'api-key')} <key>`,
+      section,
+      help: slot === 'solution' ? 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)' : `API key of ${agent}${follows}`,
+    }),
+  ];
+  for (const [name, field] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, string]>) {
+    // The solution agent's temperature is the run's --temperature (below), which every role asks for.
+    if (slot === 'solution' && name === 'temperature') continue;
+    const { value, parse, help } = SAMPLING[name];
+    const fallback = name === 'temperature' ? "the role's, --temperature" : slot === 'judge' ? `--${name}, never the strategy's` : `--${name}`;
+    settings.push(
+      setting<unknown>({
+        flags: `${slotFlag(slot, name)} ${value}`,
+        section,
+        help: slot === 'solution' ? `${help} of every role (default: the strategy's upstream value, else the server's)` : `${help} of ${agent} (default: ${fallback})`,
+        parse,
+        shapesCalls: true,
+        config: `${at}.sampling.${field}`,
+        givenAlsoBy: name === 'temperature' ? [] : followed(slot, name),
+        resolve: (_, context) => samplingValue(slot, name, context),
+      }),
+    );
+  }
+  return settings;
+}
+
+/** Every slot's settings, the solution agent's first, then the run-wide `--temperature`. */
+export const ROLE_SETTINGS: Setting[] = [
+  ...ENDPOINT_SLOTS.flatMap(slotSettings),
+  setting<number>({
+    flags: '--temperature <x>',
+    section: 'roles',
+    help: 'sampling temperature of every role',
+    defaultText: `the strategy's upstream default, ${DEFAULT_TEMPERATURE} when it declares none`,
+    parse: decimal(0, 2),
+    shapesCalls: true,
+    config: 'temperature',
+    // The strategy's upstream default unless the user chose one; the manifest keeps the value used.
+    resolve: (value, { strategy }) => value ?? strategy.sampling?.temperature ?? DEFAULT_TEMPERATURE,
+  }),
+];
+
+/** The API key of every slot: its flag, else the solution agent's, else OPENAI_API_KEY or API_KEY, else `EMPTY` (vLLM's). */
+export function secretsOf(flags: Flags, env: NodeJS.ProcessEnv): Secrets {
+  const key = (flags.apiKey as string | undefined) ?? env.OPENAI_API_KEY ?? env.API_KEY ?? 'EMPTY';
+  return Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, (own(flags, slot, 'api-key') as string | undefined) ?? key])) as Secrets;
+}
+
+/** Whether the flags name a judge endpoint of its own (`--judge-base-url` or `--judge-model-name`). */
+export function judgeNamed(flags: Flags): boolean {
+  return own(flags, 'judge', 'base-url') !== undefined || own(flags, 'judge', 'model-name') !== undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * The reference pages in docs/reference/ are what the code gives: a flag, a
+ * default, an error code or a message added without `npm run docs` fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { packagePath } from '../src/kernel/package-root.ts';
+import { ERROR_CODES } from '../src/kernel/errors.ts';
+import { renderReference } from '../src/reference/index.ts';
+import { cell } from '../src/reference/markdown.ts';
+import { SETTINGS } from '../src/settings/index.ts';
+import { flagName } from '../src/settings/setting.ts';
+
+const pages = await renderReference();
+
+test.each(Object.keys(pages))('%s is up to date (npm run docs writes it)', (page) => {
+  const onDisk = readFileSync(packagePath(page), 'utf8');
+  expect(onDisk, `${page} is stale: run npm run docs and commit it`).toBe(pages[page]);
+});
+
+test('the CLI page names every flag of tmas run, with its default', () => {
+  const cli = pages['docs/reference/cli.md'] as string;
+  for (const setting of SETTINGS) expect(cli).toContain(cell(`\`${setting.flags}\``));
+  // Hidden flags are in the reference, though not in --help.
+  expect(cli).toMatch(/`--retry-base-ms <ms>` \| 1000 \|/);
+  expect(cli).toMatch(/`--n-verifications <n>` \| 8 \(--demo: 4\) \| refused unless --force \|/);
+  expect(cli).toContain('## `tmas sim-server`');
+  expect(cli).toContain('`--samples <k>`');
+});
+
+test('the error page lists every code once', () => {
+  const errors = pages['docs/reference/errors.md'] as string;
+  const listed = [...errors.matchAll(/^\| `(TMAS_[A-Z_]+)` \|/gm)].map((match) => match[1]);
+  expect(listed.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+});
+
+test('the message page lists every message type with its route', () => {
+  const messages = pages['docs/reference/messages.md'] as string;
+  expect(messages).toMatch(/\| `solution.requested` \| `problem:<id>` → `role:solution` \| `candidate: number`/);
+  expect(messages).toMatch(/\| `llm.failed` \| `role:<role>` → `problem:<id>` \|/);
+  expect(messages.match(/^\| `[a-z-]+\.[a-z]+` \|/gm)?.length).toBeGreaterThan(40);
+});
+
+test('every setting is declared once', () => {
+  const flags = SETTINGS.map(flagName);
+  expect(flags.filter((flag, index) => flags.indexOf(flag) !== index)).toEqual([]);
+});
