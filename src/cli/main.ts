@@ -21,6 +21,15 @@ import { interruptedBy, interruptOnSignals } from './signals.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
 import { VERSION } from '../kernel/version.ts';
 
+/** Where commands write: stdout for results, stderr for everything said along the way. */
+export interface CliIo {
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+/** Declares more commands on the program: those that stand above the CLI (`tmas bench`), added by the executable's entry, src/main.ts. */
+export type DefineCommands = (program: Command, io: CliIo) => void;
+
 const io = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
   stderr: (line: string) => void process.stderr.write(`${line}\n`),
@@ -153,19 +162,6 @@ function createProgram(): Command {
     });
 
   program
-    .command('bench')
-    .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
-    .option('--quick', 'smaller sizes, for development', false)
-    .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
-    .option('--only <names>', 'comma-separated: overhead,pipelining,capacity,capacity-ablations,capacity-spread,schedule,event-loop,memory,store,dedup,tokenizer,replay-export,grader,view', '')
-    .option('--keep', 'keep the run directories', false)
-    .exitOverride()
-    .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {
-      const { runBenchmarks } = await import('../bench/runner.ts');
-      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only: flags.only.split(',').filter((name) => name !== '') }, io);
-    });
-
-  program
     .command('grade')
     .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
     .option('--gold <answer>', 'the reference answer')
@@ -213,9 +209,10 @@ async function declareLateOptions(program: Command, argv: string[]): Promise<voi
   await declare(command);
 }
 
-/** Runs the CLI on `argv` (without the node and script paths) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/** Runs the CLI, with the commands `more` declares, on `argv` (without the node and script paths) and returns the exit code. */
+export async function main(argv: string[], more: readonly DefineCommands[] = []): Promise<number> {
   const program = createProgram();
+  for (const define of more) define(program, io);
   try {
     await declareLateOptions(program, argv);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
@@ -248,12 +245,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-
-// A reader that closed the pipe (`tmas log DIR | head`) has all it wanted: stop quietly, with no stack trace.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
-// Exit explicitly: every resource is closed by now, and a stray handle must not keep a finished run alive.
-process.exit(await main(process.argv.slice(2)));
