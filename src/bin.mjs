@@ -28,9 +28,9 @@ function builtIsCurrent() {
 }
 
 if (process.env.TMAS_FROM_SOURCES !== '1' && builtIsCurrent()) {
-  await import('../dist/src/cli/main.js');
+  await import('../dist/src/main.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('./cli/main.ts');
+  await import('./main.ts');
 }

@@ -43,7 +43,7 @@ try {
  * (src/pool/pool.ts). Everything they import, dynamic imports included, is
  * bundled with them.
  */
-const ENTRIES = ['src/cli/main.ts', 'src/index.ts', 'workers/tokenize.worker.ts', 'workers/jaccard.worker.ts'];
+const ENTRIES = ['src/main.ts', 'src/index.ts', 'workers/tokenize.worker.ts', 'workers/jaccard.worker.ts'];
 
 const started = Date.now();
 // Taken first: a source saved while this runs no longer matches, so it is not taken as built.
@@ -55,7 +55,7 @@ try {
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
     outdir: DIST,
-    // Each entry where its source lies (dist/src/cli/main.js, ...); what several share, once, in dist/chunks/.
+    // Each entry where its source lies (dist/src/main.js, ...); what several share, once, in dist/chunks/.
     outbase: ROOT,
     entryNames: '[dir]/[name]',
     chunkNames: 'chunks/[name]-[hash]',
@@ -119,7 +119,7 @@ for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
 }
 
 // The benchmarks start the bin beside their own modules; inside the build that is this one.
-writeFileSync(path.join(DIST, 'src', 'bin.mjs'), "#!/usr/bin/env node\n// The tmas executable inside the build (src/build.mjs).\nawait import('./cli/main.js');\n");
+writeFileSync(path.join(DIST, 'src', 'bin.mjs'), "#!/usr/bin/env node\n// The tmas executable inside the build (src/build.mjs).\nawait import('./main.js');\n");
 
 writeFileSync(BUILD_STAMP, fingerprint);
 console.log(`tmas build: dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

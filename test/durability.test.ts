@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { iterationKey, Store } from '../src/store/store.ts';
+import { readRunManifest } from '../src/host/run-manifest.ts';
 import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
@@ -140,7 +141,7 @@ describe('durable runs', () => {
     expect(forced.code, forced.stderr).toBe(0);
     const store = await Store.open(run);
     try {
-      const manifest = await store.getManifest();
+      const manifest = await readRunManifest(store);
       expect(manifest?.config.endpoints.judge.model).toBe('strict-judge');
       expect(manifest?.config.endpoints.solution.model).toBe('tmas-sim');
       const models = new Map<string, Set<string>>();

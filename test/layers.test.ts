@@ -1,7 +1,40 @@
 /**
- * The direction of imports reads from the path (DESIGN.md section 7): the
- * kernel imports nothing above it, machines/ only the kernel and the grader,
- * workers/ only each other, and no module imports itself through a cycle.
+ * Every import runs downward. DESIGN.md section 7 says who may import whom:
+ * the kernel imports nothing above it, machines/ only the kernel and the
+ * grader, the host everything a run is assembled from. The table below says
+ * it for every folder of src/, machines/ and workers/, from the bottom up (a
+ * folder may import its own modules and the folders of its row, nothing else):
+ *
+ *   src/kernel/          nothing: protocol, routes, bus, errors, slots, sim formats
+ *   src/types/           nothing: declarations of untyped packages
+ *   workers/             nothing: pure CPU tasks run in worker threads
+ *   src/grader/          kernel
+ *   src/input/           kernel
+ *   src/pool/            kernel, workers/ (the tasks it dispatches)
+ *   src/gateway/         kernel, pool (its size-bounded LRU and size estimate)
+ *   src/sim/             kernel, grader: the wire and its own formats, never a strategy
+ *                        (the host hands it the role names it answers)
+ *   machines/            kernel, grader: the kit never knows a strategy
+ *   machines/strategies/ machines/, kernel, grader
+ *   src/store/           kernel, input, pool, gateway (the shapes of a call): the
+ *                        manifest's config is opaque to it
+ *   src/observers/       kernel, grader, store
+ *   src/report/          kernel, observers, store
+ *   src/host/            everything a run is assembled from: machines/, strategies,
+ *                        workers/, kernel, grader, input, pool, gateway, sim, store,
+ *                        observers
+ *   src/analysis/        kernel, store, host (replay re-runs the host)
+ *   src/viewer/          kernel, input, store, observers, report, host (a run's settings)
+ *   src/settings/        the run's settings, declared once: kernel, machines/ and
+ *                        strategies (their defaults and flags), pool, gateway (their
+ *                        defaults), host (the configuration they make)
+ *   src/cli/             every folder above except the bench
+ *   src/bench/           every folder above, the CLI included (its benchmarks run tmas)
+ *   src/reference/       every folder above: the generated reference reads the program
+ *   src/*.ts, *.mjs      the entries (the program, the package's exports, the bin, the
+ *                        build): everything, and dist/
+ *
+ * No module imports itself through a cycle, and no folder does either.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +42,43 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Folders the host assembles a run from. */
+const RUN_PARTS = ['machines/', 'machines/strategies/', 'workers/', 'src/kernel/', 'src/grader/', 'src/input/', 'src/pool/', 'src/gateway/', 'src/sim/', 'src/store/', 'src/observers/'];
+
+/** Which folders each folder's modules may import besides their own: the table of the header. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'src/kernel/': [],
+  'src/types/': [],
+  'workers/': [],
+  'src/grader/': ['src/kernel/'],
+  'src/input/': ['src/kernel/'],
+  'src/pool/': ['src/kernel/', 'workers/'],
+  'src/gateway/': ['src/kernel/', 'src/pool/'],
+  'src/sim/': ['src/kernel/', 'src/grader/'],
+  'machines/': ['src/kernel/', 'src/grader/'],
+  'machines/strategies/': ['machines/', 'src/kernel/', 'src/grader/'],
+  'src/store/': ['src/kernel/', 'src/input/', 'src/pool/', 'src/gateway/'],
+  'src/observers/': ['src/kernel/', 'src/grader/', 'src/store/'],
+  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/'],
+  'src/host/': RUN_PARTS,
+  'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/'],
+  'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/'],
+  'src/settings/': ['src/kernel/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/host/'],
+  'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/'],
+  'src/bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/'],
+  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/', 'src/bench/'],
+  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/', 'src/bench/', 'src/reference/', 'dist/'],
+};
+
+/** The table's folder that holds `file`: the longest folder of the table it lies in. */
+function folderOf(file: string): string {
+  const found = Object.keys(MAY_IMPORT)
+    .filter((folder) => file.startsWith(folder))
+    .sort((a, b) => b.length - a.length)[0];
+  // Outside the table's folders (dist/, what the bin runs when built): the top folder.
+  return found ?? `${file.split('/')[0]}/`;
+}
 
 function sources(dir: string): string[] {
   return readdirSync(path.join(REPO, dir), { recursive: true, withFileTypes: true })
@@ -29,7 +99,19 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
-/** The strongly connected components with more than one module (Tarjan). */
+/** The module graph folded onto the table's folders: which folder imports which (its own left out). */
+function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    const into = folders.get(from) ?? new Set<string>();
+    for (const target of targets) if (folderOf(target) !== from) into.add(folderOf(target));
+    folders.set(from, into);
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets]]));
+}
+
+/** The strongly connected components with more than one node (Tarjan). */
 function cycles(graph: Map<string, string[]>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
@@ -63,12 +145,13 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-/** The imports of files under `from` that leave the folders in `allowed`. */
-function crossings(graph: Map<string, string[]>, from: string, allowed: string[]): string[] {
+/** The imports of the modules in `folder` that reach a folder outside its row of the table. */
+function upwardImports(graph: Map<string, string[]>, folder: string): string[] {
+  const allowed = new Set([folder, ...(MAY_IMPORT[folder] ?? [])]);
   const out: string[] = [];
   for (const [file, targets] of graph) {
-    if (!file.startsWith(from)) continue;
-    for (const target of targets) if (!allowed.some((folder) => target.startsWith(folder))) out.push(`${file} -> ${target}`);
+    if (folderOf(file) !== folder) continue;
+    for (const target of targets) if (!allowed.has(folderOf(target))) out.push(`${file} -> ${target}`);
   }
   return out;
 }
@@ -79,25 +162,33 @@ describe('layers', () => {
   test('the import graph was read (a broken pattern would make every check below pass)', () => {
     expect(graph.get('src/host/run-evaluation.ts')).toContain('machines/run.machine.ts');
     expect(graph.get('src/cli/program.ts')).toContain('src/host/plugins.ts');
+    expect(graph.get('src/main.ts')).toContain('src/bench/bench.command.ts');
   });
 
-  test('no import cycles', () => {
+  test('an upward import is found: the store importing the host, as it once did', () => {
+    const upward = new Map([['src/store/store.ts', ['src/store/texts.ts', 'src/kernel/errors.ts', 'src/host/config.ts']]]);
+    expect(upwardImports(upward, 'src/store/')).toEqual(['src/store/store.ts -> src/host/config.ts']);
+    expect(cycles(folderGraph(new Map([...upward, ['src/host/config.ts', ['src/store/store.ts']]])))).toEqual([['src/host/', 'src/store/']]);
+  });
+
+  test('every folder of src/ has its row in the table (machines/ and workers/ have theirs), and rows name only folders of the table', () => {
+    const folders = readdirSync(path.join(REPO, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `src/${entry.name}/`);
+    expect(folders.filter((folder) => !(folder in MAY_IMPORT))).toEqual([]);
+    const named = new Set(Object.values(MAY_IMPORT).flat());
+    expect([...named].filter((folder) => folder !== 'dist/' && !(folder in MAY_IMPORT))).toEqual([]);
+  });
+
+  test.each(Object.keys(MAY_IMPORT))('%s imports only its own modules and the folders of its row', (folder) => {
+    expect(upwardImports(graph, folder)).toEqual([]);
+  });
+
+  test('no import cycles between modules', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  test('the kernel imports nothing from the host, the observers or machines/', () => {
-    expect(crossings(graph, 'src/kernel/', ['src/kernel/'])).toEqual([]);
-  });
-
-  test('machines/ imports only machines/, the kernel and the grader', () => {
-    expect(crossings(graph, 'machines/', ['machines/', 'src/kernel/', 'src/grader/'])).toEqual([]);
-  });
-
-  test('workers/ holds only what runs in a worker thread: it imports nothing outside it', () => {
-    expect(crossings(graph, 'workers/', ['workers/'])).toEqual([]);
-  });
-
-  test('the grader is a leaf: it imports only itself and the kernel', () => {
-    expect(crossings(graph, 'src/grader/', ['src/grader/', 'src/kernel/'])).toEqual([]);
+  test('no import cycles between folders', () => {
+    expect(cycles(folderGraph(graph))).toEqual([]);
   });
 });

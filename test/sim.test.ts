@@ -165,6 +165,18 @@ describe('routes', () => {
     expect(finish).toBe(whole.choices[0]?.finish_reason);
     expect(usage).toEqual(whole.usage);
   });
+
+  test('the roles it answers are the ones it is started with: a role named there replies in the format given, counted under its name', async ({ sims }) => {
+    const spec = verificationPrompt(verificationRequest(FIRST, `The answer is \\boxed{${FIRST.answer}}.`), options);
+    const astrologer = { ...spec, system: spec.system.replace(/You are the Verification agent/i, 'You are the Astrologer agent') };
+    expect(astrologer.system).not.toBe(spec.system);
+    const { client, server } = await sims.start({ roles: new Map([['astrologer', 'verification']]) });
+    const reply = await ask(client, astrologer);
+    expect(parseScore(reply.content)).not.toBeNull();
+    expect(server.stats().byRole).toEqual({ astrologer: 1 });
+    // Started with that table only, it no longer answers the role named after the format.
+    await expect(ask(client, spec)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Role one of Astrologer') });
+  });
 });
 
 describe('each role answers in the format its own parser accepts', () => {

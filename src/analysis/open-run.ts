@@ -6,15 +6,16 @@
  */
 import { UserError } from '../kernel/errors.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
-import type { Manifest, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import { readRunManifest, type RunManifest } from '../host/run-manifest.ts';
 
 /** Opens a copy of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the copy goes (kept). */
-export async function openRun(runDir: string, into?: string): Promise<{ store: Store; manifest: Manifest }> {
+export async function openRun(runDir: string, into?: string): Promise<{ store: Store; manifest: RunManifest }> {
   if (!hasStore(runDir)) {
     throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
   }
   const store = await openStoreCopy(runDir, into);
-  const manifest = await store.getManifest();
+  const manifest = await readRunManifest(store);
   if (!manifest) {
     await store.close();
     throw new UserError('TMAS_RUN_DIR', `${runDir} holds no tmas run (its store has no manifest).`);

@@ -6,13 +6,14 @@
  */
 import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
-import { createProgram, declareLateOptions, io } from './program.ts';
+import { createProgram, declareLateOptions, io, type DefineCommands } from './program.ts';
 import { interruptedBy } from './signals.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 
-/** Runs the CLI on `argv` (without the node and script paths) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/** Runs the CLI, with the commands `more` declares, on `argv` (without the node and script paths) and returns the exit code. */
+export async function main(argv: string[], more: readonly DefineCommands[] = []): Promise<number> {
   const program = createProgram();
+  for (const define of more) define(program, io);
   try {
     await declareLateOptions(program, argv);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
@@ -22,7 +23,7 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;
     }
-    // Every message names its code: the README's "Error codes" table says what each means.
+    // Every message names its code: docs/reference/errors.md says what each means.
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
       // A run that ended with failed calls did run: 3 tells it from a mistake that stopped it before it started.
@@ -45,12 +46,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-
-// A reader that closed the pipe (`tmas log DIR | head`) has all it wanted: stop quietly, with no stack trace.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
-// Exit explicitly: every resource is closed by now, and a stray handle must not keep a finished run alive.
-process.exit(await main(process.argv.slice(2)));

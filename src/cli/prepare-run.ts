@@ -14,6 +14,7 @@ import { checkProtocol } from '../host/resume.ts';
 import { resumeConfig } from '../settings/resume.ts';
 import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer } from '../host/run-tokenizer.ts';
+import { readRunManifest } from '../host/run-manifest.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
@@ -45,7 +46,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   // A verified private copy: a damaged store is refused before anything in the run directory is written.
   const store = await openStoreCopy(runDir);
   try {
-    const manifest = await store.getManifest();
+    const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkProtocol(manifest, runDir);
     const problems = await store.loadProblems();

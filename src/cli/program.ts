@@ -17,6 +17,15 @@ import { interruptOnSignals } from './signals.ts';
 import { UserError } from '../kernel/errors.ts';
 import { VERSION } from '../kernel/version.ts';
 
+/** Where commands write: stdout for results, stderr for everything said along the way. */
+export interface CliIo {
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+/** Declares more commands on the program: those that stand above the CLI (`tmas bench`), added by the executable's entry, src/main.ts. */
+export type DefineCommands = (program: Command, io: CliIo) => void;
+
 /** Where the commands write: stdout, stderr, and the terminal for progress when there is one. */
 export const io = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
@@ -148,19 +157,6 @@ export function createProgram(): Command {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
-    });
-
-  program
-    .command('bench')
-    .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
-    .option('--quick', 'smaller sizes, for development', false)
-    .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
-    .option('--only <names>', 'comma-separated: overhead,pipelining,capacity,capacity-ablations,capacity-spread,schedule,event-loop,memory,store,dedup,tokenizer,replay-export,grader,view', '')
-    .option('--keep', 'keep the run directories', false)
-    .exitOverride()
-    .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {
-      const { runBenchmarks } = await import('../bench/runner.ts');
-      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only: flags.only.split(',').filter((name) => name !== '') }, io);
     });
 
   program

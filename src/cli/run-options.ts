@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import { UserError } from '../kernel/errors.ts';
 import { SECTIONS, SETTINGS, type Setting } from '../settings/index.ts';
 import { flagName } from '../settings/setting.ts';
-import { defineStrategyFlags } from './strategy-flags.ts';
+import { defineStrategyFlags } from '../settings/strategy-flags.ts';
 
 /** A parser that accepts only the setting's choices, and says which they are. */
 function choiceParser(setting: Setting): (value: string) => string {

@@ -5,6 +5,7 @@
 import { loadProblems } from '../input/problems.ts';
 import { parseFaults } from '../sim/faults.ts';
 import { SIM_METRICS, startSimServer, type SimMetrics, type SimServer } from '../sim/server.ts';
+import { SIM_ROLES } from '../../machines/strategies/sim-roles.ts';
 import { SIM_REASONING_DIALECTS, type SimReasoningDialect } from '../sim/completion.ts';
 import { UserError } from '../kernel/errors.ts';
 import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
@@ -87,6 +88,7 @@ export async function runSimServerCommand(options: SimServerCommandOptions, io: 
   const latency = options.latencyMedianMs > 0 ? { medianMs: options.latencyMedianMs, p99Ms: Math.max(options.latencyMedianMs, options.latencyP99Ms) } : 0;
   const server = await startSimServer({
     problems,
+    roles: SIM_ROLES,
     seed: options.seed,
     host: options.host,
     port: options.port,

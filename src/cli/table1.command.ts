@@ -15,7 +15,7 @@ import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
 import type { RunFlags } from './run.command.ts';
-import { strategyFlags } from './strategy-flags.ts';
+import { strategyFlags } from '../settings/strategy-flags.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;

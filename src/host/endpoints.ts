@@ -10,6 +10,7 @@ import { endpointFor } from './llm-call.ts';
 import type { Problem } from '../input/problems.ts';
 import { ENDPOINT_SLOTS, slotFlag, type EndpointSlot } from '../kernel/slots.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
+import { SIM_ROLES } from '../../machines/strategies/sim-roles.ts';
 
 /** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
 export const OFFLINE_URL = 'http://offline.invalid/v1';
@@ -38,6 +39,7 @@ export async function prepareEndpoints(
   if (usesSimulator(config) && !options.offline) {
     sim = await startSimServer({
       problems,
+      roles: SIM_ROLES,
       seed: config.seed,
       latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
       outputTokens: config.sim.outputTokens,

@@ -38,7 +38,8 @@ import { metricsFromLog } from '../observers/log-metrics.ts';
 import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { writeMessageLog } from '../store/message-log.ts';
-import { Store, type Manifest } from '../store/store.ts';
+import { Store } from '../store/store.ts';
+import type { RunManifest } from './run-manifest.ts';
 import { createRunStore, ensureFreshOutputDir } from './output-dir.ts';
 import { VERSION } from '../kernel/version.ts';
 
@@ -59,7 +60,7 @@ export interface RunObservables {
 /** What a viewer of the running run reads: its store, manifest, live metrics and bus. */
 export interface LiveRunParts {
   store: Store;
-  manifest: Manifest;
+  manifest: RunManifest;
   metrics: () => IterationMetrics[];
   envelopes$: Observable<Envelope>;
 }

@@ -4,7 +4,7 @@
  * resume may change them, read from the program and the settings' declarations.
  */
 import type { Command, Option } from 'commander';
-import { strategyFlags } from '../cli/strategy-flags.ts';
+import { strategyFlags } from '../settings/strategy-flags.ts';
 import { SECTIONS, SETTINGS, type Setting, type SettingSection } from '../settings/index.ts';
 import { generatedBanner, table } from './markdown.ts';
 

@@ -3,7 +3,8 @@
  * command line, the error codes and the messages. `npm run docs` writes
  * them; a test fails when a page on disk is not what the code gives.
  */
-import { createProgram, declareAllLateOptions } from '../cli/program.ts';
+import { defineBenchCommand } from '../bench/bench.command.ts';
+import { createProgram, declareAllLateOptions, io } from '../cli/program.ts';
 import { renderCliReference } from './cli.ts';
 import { renderErrorReference } from './errors.ts';
 import { renderMessageReference } from './messages.ts';
@@ -11,6 +12,7 @@ import { renderMessageReference } from './messages.ts';
 /** Each page's path under the package root, and its text. */
 export async function renderReference(): Promise<Record<string, string>> {
   const program = createProgram();
+  defineBenchCommand(program, io);
   await declareAllLateOptions(program);
   return {
     'docs/reference/cli.md': renderCliReference(program),

@@ -1,6 +1,6 @@
 /** Settings of the method and its loop: the strategy, N, M, T, ε, the seed, the banks, the schedule. */
 import { STRATEGIES } from '../../machines/strategies/index.ts';
-import { strategyOptionsOf } from '../cli/strategy-flags.ts';
+import { strategyOptionsOf } from './strategy-flags.ts';
 import { runAgentsAt } from '../host/run-agents.ts';
 import { decimal, integer } from './parsers.ts';
 import { DEMO } from './run.settings.ts';

@@ -20,7 +20,7 @@ import { rngOf } from './random.ts';
 import type { RequestLog, RequestLogEntry } from './request-log.ts';
 import { isRequestProblem, toChatRequest, type ChatRequest } from './request.ts';
 import { replyKeyOf, replyTo, type ReplySettings } from './respond.ts';
-import { BARE_PROMPT_ROLE, SIM_ROLES } from './sim-roles.ts';
+import { BARE_PROMPT, type SimRoles } from './sim-roles.ts';
 import { roleOf, splitBarePrompt, splitProblem } from './wire.ts';
 
 /** Counters the server reports through `stats()`. */
@@ -46,6 +46,8 @@ export interface ChatContext {
   /** Refuse `max_tokens` and sampling fields as OpenAI's reasoning models do. */
   openaiReasoning: boolean;
   catalogue: Catalogue;
+  /** The role names it answers and each one's reply format (SimOptions.roles). */
+  roles: SimRoles;
   faults: FaultRates;
   latency: LatencyOptions | 0;
   /** The capacity model, when on: it decides when replies come and how many tokens they report. */
@@ -76,7 +78,11 @@ function track(attempts: Map<string, number>, key: string, attempt: number): voi
   attempts.set(key, attempt);
 }
 
-const ROLE_HINT = `a request without a system message is answered as a bare prompt; otherwise the system message must say "You are the <Role> agent" with Role one of ${SIM_ROLES.map((role) => role[0]?.toUpperCase() + role.slice(1)).join(', ')}`;
+/** What a request must say to be answered, naming the roles this server answers. */
+function roleHint(roles: SimRoles): string {
+  const names = [...roles.keys()].map((role) => role[0]?.toUpperCase() + role.slice(1));
+  return `a request without a system message is answered as a bare prompt; otherwise the system message must say "You are the <Role> agent" with Role one of ${names.join(', ')}`;
+}
 
 /** Handles one chat completion request. */
 export async function handleChat(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
@@ -120,14 +126,14 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
     if (field !== undefined) return reject(400, `Unsupported parameter: '${field}' is not supported with this model.`, field, 'unsupported_parameter');
   }
   const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer')?.content ?? '';
-  const role = system === '' ? BARE_PROMPT_ROLE : roleOf(system);
-  if (role === null) return reject(400, `cannot tell which agent this request is for: ${ROLE_HINT}`, 'messages', 'unknown_role');
+  const asked = system === '' ? BARE_PROMPT : roleOf(system, context.roles);
+  if (asked === null) return reject(400, `cannot tell which agent this request is for: ${roleHint(context.roles)}`, 'messages', 'unknown_role');
   const user = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const { problem, rest } = system === '' ? splitBarePrompt(user, context.catalogue) : splitProblem(user, context.catalogue);
-  entry.role = role;
+  entry.role = asked.role;
   entry.problem = problem.id;
   entry.seed = request.seed ?? null;
-  context.stats.byRole[role] = (context.stats.byRole[role] ?? 0) + 1;
+  context.stats.byRole[asked.role] = (context.stats.byRole[asked.role] ?? 0) + 1;
   if (!problem.known) context.stats.unknownProblems++;
 
   const seed = context.settings.seed;
@@ -180,7 +186,7 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, cont
   }
 
   const replyKey = replyKeyOf(seed, request);
-  const reply = replyTo(role, problem, rest, replyKey, context.settings, system);
+  const reply = replyTo(asked, problem, rest, replyKey, context.settings, system);
   let finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
   // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
   const outputTokens =

@@ -20,7 +20,7 @@ import { respondRevision } from './strategies/revision.responder.ts';
 import { respondDistill, respondRollout } from './strategies/rse.responder.ts';
 import { respondProver, respondRater } from './strategies/verify-refine.responder.ts';
 import type { SimFormat } from '../kernel/sim-formats.ts';
-import { SIM_ROLE_FORMATS } from './sim-roles.ts';
+import type { AskedRole } from './sim-roles.ts';
 
 /** The responder of every reply format (a strategy maps its roles to formats). */
 const RESPONDERS: Record<SimFormat, Responder> = {
@@ -63,8 +63,8 @@ export interface ReplySettings {
 
 /** The reply to one request, before the completion limit. */
 export function replyTo(
-  /** A role name the simulator answers (see sim-roles.ts). */
-  role: string,
+  /** The role the request names (its reasoning says so) and the format that answers it (sim-roles.ts). */
+  asked: AskedRole,
   problem: SimProblem,
   rest: string,
   replyKey: string,
@@ -73,9 +73,7 @@ export function replyTo(
   system = '',
 ): { content: string; reasoning: string | null } {
   const rng = createRng(Buffer.from(replyKey, 'hex'));
-  const format = SIM_ROLE_FORMATS.get(role);
-  if (format === undefined) throw new TypeError(`the simulator has no reply format for the ${role} role`);
-  const content = RESPONDERS[format]({
+  const content = RESPONDERS[asked.format]({
     seed: settings.seed,
     problem,
     rest,
@@ -87,7 +85,7 @@ export function replyTo(
   if (!settings.reasoning) return { content, reasoning: null };
   // A generator of its own, so turning reasoning on does not change the content.
   const thinking = rngOf(replyKey, 'reasoning');
-  const lead = `Thinking as the ${role} agent about problem ${problem.id}.\n`;
+  const lead = `Thinking as the ${asked.role} agent about problem ${problem.id}.\n`;
   const reasoning = lead + filler(jitteredTokens(settings.outputTokens / 2, thinking) * CHARS_PER_TOKEN - lead.length, thinking);
   return { content, reasoning };
 }

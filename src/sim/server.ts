@@ -25,7 +25,7 @@ import { checkFaultRates, FAULT_KINDS, type FaultRates } from './faults.ts';
 import { sendError, sendJson } from './http.ts';
 import { checkLatency, type LatencyOptions } from './latency.ts';
 import { openRequestLog } from './request-log.ts';
-import { SIM_ROLES } from './sim-roles.ts';
+import { FORMAT_ROLES, type SimRoles } from './sim-roles.ts';
 import type { SimReasoningDialect } from './completion.ts';
 import type { StreamSettings } from './stream.ts';
 import { createScaledClock } from './capacity/clock.ts';
@@ -44,6 +44,12 @@ export type { CapacityStats } from './capacity/engine.ts';
 export interface SimOptions {
   /** The problems it knows; a reference answer is invented for those without one. */
   problems: ProblemInput[];
+  /**
+   * The role names it answers ("You are the X agent") and the reply format of
+   * each: tmas passes its strategies' declarations (machines/strategies/sim-roles.ts).
+   * Default: each format answers the role named after it (src/sim/sim-roles.ts).
+   */
+  roles?: SimRoles;
   /** Seeds everything: difficulties, distractors, replies, faults. Default 0. */
   seed?: number;
   /** Default 127.0.0.1. */
@@ -150,7 +156,8 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   const served = options.models ?? [model];
   const host = options.host ?? '127.0.0.1';
   const log = options.requestLog ? await openRequestLog(options.requestLog) : null;
-  const stats: SimStats = { requests: 0, byRole: zeroCounts(SIM_ROLES), faults: zeroCounts(FAULT_KINDS), unknownProblems: 0 };
+  const roles = options.roles ?? FORMAT_ROLES;
+  const stats: SimStats = { requests: 0, byRole: zeroCounts([...roles.keys()]), faults: zeroCounts(FAULT_KINDS), unknownProblems: 0 };
   const created = Math.floor(Date.now() / 1000);
   const held = new Set<ServerResponse>();
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: (ok: boolean) => void }>();
@@ -169,6 +176,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     stream: options.stream ?? {},
     openaiReasoning: options.openaiReasoning ?? false,
     catalogue: createCatalogue(seed, options.problems),
+    roles,
     faults: options.faults ?? {},
     latency: options.latency ?? 0,
     capacity: startCapacity(options.capacity),

@@ -1,30 +1,25 @@
 /**
- * The roles the simulated model answers, by the name a prompt gives them
- * ("You are the X agent"), and the reply format of each: read from every
- * registered strategy's `sim` declaration, so a new strategy needs no edit here.
+ * Which reply format answers which role. A request names its role in its
+ * system message ("You are the X agent"); the simulator knows only the wire
+ * and its own formats (src/kernel/sim-formats.ts), never tmas's strategies.
+ * Whoever starts it hands it the role names it answers and each one's format
+ * (`SimOptions.roles`: the host passes every registered strategy's `sim`
+ * declaration, machines/strategies/sim-roles.ts); left out, each format
+ * answers the role named after it.
  */
-import { STRATEGIES } from '../../machines/strategies/index.ts';
-import type { SimFormat } from '../kernel/sim-formats.ts';
-
-function collect(): Map<string, SimFormat> {
-  const formats = new Map<string, SimFormat>();
-  for (const strategy of Object.values(STRATEGIES)) {
-    for (const [role, format] of Object.entries(strategy.sim)) {
-      const known = formats.get(role);
-      if (known !== undefined && known !== format) {
-        throw new TypeError(`the ${strategy.name} strategy answers the ${role} role as ${format}, another strategy as ${known}: a role name has one format`);
-      }
-      formats.set(role, format);
-    }
-  }
-  return formats;
-}
+import { SIM_FORMATS, type SimFormat } from '../kernel/sim-formats.ts';
 
 /** Reply format by role name. */
-export const SIM_ROLE_FORMATS: ReadonlyMap<string, SimFormat> = collect();
+export type SimRoles = ReadonlyMap<string, SimFormat>;
 
-/** The role a request without a system message is answered as: a bare prompt, as PaCoRe sends. */
-export const BARE_PROMPT_ROLE = 'synthesis';
+/** Each format answering the role of its own name: the roles a simulator started with no `roles` answers. */
+export const FORMAT_ROLES: SimRoles = new Map(SIM_FORMATS.map((format) => [format, format]));
 
-/** Every role name the simulator answers. */
-export const SIM_ROLES: readonly string[] = [...SIM_ROLE_FORMATS.keys()];
+/** A role a request asks for and the format that answers it. */
+export interface AskedRole {
+  role: string;
+  format: SimFormat;
+}
+
+/** How a request without a system message is answered (and counted): a bare prompt, as PaCoRe sends. */
+export const BARE_PROMPT: AskedRole = { role: 'synthesis', format: 'synthesis' };

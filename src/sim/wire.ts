@@ -5,12 +5,13 @@
  * joined with a blank line, so an opening tag is a line of its own.
  */
 import type { Catalogue, SimProblem } from './catalogue.ts';
-import { SIM_ROLE_FORMATS } from './sim-roles.ts';
+import type { AskedRole, SimRoles } from './sim-roles.ts';
 
-/** The role named by a system message ("You are the X agent"), when the simulator answers it; else null. */
-export function roleOf(system: string): string | null {
+/** The role named by a system message ("You are the X agent") and its format, when it is one of `roles`; else null. */
+export function roleOf(system: string, roles: SimRoles): AskedRole | null {
   const named = /You are the (\w+) agent/i.exec(system)?.[1]?.toLowerCase();
-  return named !== undefined && SIM_ROLE_FORMATS.has(named) ? named : null;
+  const format = named === undefined ? undefined : roles.get(named);
+  return named === undefined || format === undefined ? null : { role: named, format };
 }
 
 /** The problem a user message is about, and the text after its `<problem>` block. */

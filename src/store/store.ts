@@ -11,7 +11,6 @@ import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
-import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
@@ -48,10 +47,14 @@ export interface CallRecord {
   attempts: number;
 }
 
-/** What a run directory says about its run. Never holds an API key. */
-export interface Manifest {
+/**
+ * What a run directory says about its run. Never holds an API key. The store
+ * keeps `config` as it is given and never reads it: its type (`C`) and its
+ * upgrades from older versions belong to the host (src/host/run-manifest.ts).
+ */
+export interface Manifest<C = unknown> {
   run: string;
-  config: RunConfig;
+  config: C;
   configHash: string;
   tmasVersion: string;
   protocolVersion: number;
@@ -237,10 +240,9 @@ export class Store {
     for await (const [key, stored] of sublevel.iterator(range)) yield [key as string, await this.restore<T>(stored, () => `${name} record ${String(key)}`)];
   }
 
-  /** The run manifest, or undefined for a store that never started a run. */
+  /** The run manifest as it was written, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
-    const manifest = (await this.manifest().get('manifest')) as Manifest | undefined;
-    return manifest && { ...manifest, config: upgradeConfig(manifest.config) };
+    return (await this.manifest().get('manifest')) as Manifest | undefined;
   }
 
   /** Writes the manifest and the problems of a new run, in one batch. */

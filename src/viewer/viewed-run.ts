@@ -11,7 +11,8 @@ import type { Observable } from 'rxjs';
 import type { Envelope } from '../kernel/protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
-import type { Manifest, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { RunManifest } from '../host/run-manifest.ts';
 
 /** One run the viewer shows. */
 export interface ViewedRun {
@@ -19,7 +20,7 @@ export interface ViewedRun {
   name: string;
   dir: string;
   store: Store;
-  manifest: Manifest;
+  manifest: RunManifest;
   /** True while the run is going on (served by `tmas run --view`). */
   live(): boolean;
   /** The per-iteration figures so far. */
@@ -27,7 +28,7 @@ export interface ViewedRun {
 }
 
 /** A finished (or stopped) run read from its directory. */
-export function finishedRun(dir: string, store: Store, manifest: Manifest): ViewedRun {
+export function finishedRun(dir: string, store: Store, manifest: RunManifest): ViewedRun {
   let curves: Promise<IterationMetrics[]> | null = null;
   const read = async (): Promise<IterationMetrics[]> => {
     try {
@@ -49,7 +50,7 @@ export function finishedRun(dir: string, store: Store, manifest: Manifest): View
 }
 
 /** The run of this process, while it goes: `metrics` is the live collector's current figures. */
-export function liveRun(options: { dir: string; store: Store; manifest: Manifest; metrics: () => IterationMetrics[]; envelopes$: Observable<Envelope> }): ViewedRun {
+export function liveRun(options: { dir: string; store: Store; manifest: RunManifest; metrics: () => IterationMetrics[]; envelopes$: Observable<Envelope> }): ViewedRun {
   let finished = false;
   options.envelopes$.subscribe({
     next: (envelope) => {

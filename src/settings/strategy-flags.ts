@@ -7,7 +7,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { toOptionName, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
-import { decimal, integer } from '../settings/parsers.ts';
+import { decimal, integer } from './parsers.ts';
 
 /** Every registered strategy's flags, with the strategy that owns each; a name declared twice is a registry bug. */
 export function strategyFlags(strategies: Record<string, Strategy> = STRATEGIES): Array<{ owner: string; flag: StrategyFlag }> {
