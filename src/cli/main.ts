@@ -154,7 +154,7 @@ function createProgram(): Command {
 
   program
     .command('bench')
-    .description('run the benchmark suite against the simulated model (as a separate process); prints a table and writes JSON under the temp directory')
+    .description('run the benchmark suite against the simulated model (as a separate process); prints a table, writes it as JSON under the temp directory and merges its rows into bench/results.json')
     .option('--quick', 'smaller sizes, for development', false)
     .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
     .option('--only <names>', 'comma-separated: overhead,pipelining,capacity,capacity-ablations,capacity-spread,schedule,event-loop,memory,store,dedup,tokenizer,replay-export,grader,view', '')
@@ -225,7 +225,7 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; a flag error has already been printed by commander.
       return error.exitCode === 0 ? 0 : 2;
     }
-    // Every message names its code: the README's "Error codes" table says what each means.
+    // Every message names its code: docs/reference/errors.md says what each means.
     if (isUserError(error)) {
       io.stderr(`tmas: ${error.message} [${error.code}]`);
       // A run that ended with failed calls did run: 3 tells it from a mistake that stopped it before it started.
