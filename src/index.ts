@@ -2,7 +2,7 @@
  * Everything a plugin (`tmas run --agents ./my-agents.ts`) or a new strategy
  * needs, from one entry: `import { defineAgents } from 'tmas'` (the package's
  * `exports`; a module loaded with `--agents` resolves `tmas` to the tmas that
- * loads it). See the README, "Write your own strategy".
+ * loads it). See docs/extending/agents-module.md and docs/extending/strategy.md.
  */
 
 // Declaring and applying plugins.

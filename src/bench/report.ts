@@ -1,9 +1,12 @@
 /**
- * The benchmark table (figure, target, measured, pass/fail) and its JSON twin.
+ * The benchmark table (figure, target, measured, pass/fail) and its JSON twins:
+ * the whole run under the temp directory, and each benchmark's rows merged
+ * into the tracked bench/results.json (results-file.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { BENCH_RESULTS_FILE, recordBenchResults } from './results-file.ts';
 import type { BenchRow } from './types.ts';
 
 /** The rows as a plain-text table, notes under their row. */
@@ -25,9 +28,27 @@ export function formatBenchTable(rows: BenchRow[]): string {
   return out.join('\n');
 }
 
-/** Writes the report as JSON under the system temp directory and returns the path. */
-export async function writeBenchJson(report: { startedAt: string; wallSeconds: number; quick: boolean; full: boolean; machine: object; rows: BenchRow[] }): Promise<string> {
+/** What one `tmas bench` run measured: every row, and which benchmark gave which. */
+export interface BenchReport {
+  startedAt: string;
+  wallSeconds: number;
+  quick: boolean;
+  full: boolean;
+  machine: object;
+  rows: BenchRow[];
+  /** The rows again, by benchmark; a failed benchmark keeps its recorded figures. */
+  benchmarks: { name: string; rows: BenchRow[]; failed: boolean }[];
+}
+
+/**
+ * Writes the report as JSON under the system temp directory, merges each
+ * benchmark's rows into `resultsFile` (bench/results.json of the checkout),
+ * and returns both paths.
+ */
+export async function writeBenchJson(report: BenchReport, resultsFile: string = BENCH_RESULTS_FILE): Promise<{ file: string; resultsFile: string }> {
   const file = path.join(os.tmpdir(), `tmas-bench-${report.startedAt.replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-  return file;
+  const { benchmarks, ...whole } = report;
+  await writeFile(file, `${JSON.stringify(whole, null, 2)}\n`);
+  await recordBenchResults({ startedAt: report.startedAt, quick: report.quick, full: report.full, machine: report.machine, benchmarks }, resultsFile);
+  return { file, resultsFile };
 }

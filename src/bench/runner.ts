@@ -44,23 +44,28 @@ export async function runBenchmarks(options: BenchOptions, io: { stdout(line: st
   const startedAt = new Date().toISOString();
   const started = performance.now();
   const rows: BenchRow[] = [];
+  const ran: { name: string; rows: BenchRow[]; failed: boolean }[] = [];
   for (const benchmark of chosen) {
     const dir = await mkdtemp(path.join(os.tmpdir(), `tmas-bench-${benchmark.name}-`));
     const t0 = performance.now();
+    const first = rows.length;
+    let failed = false;
     try {
       rows.push(...(await benchmark.run({ quick: options.quick, full: options.full, dir, log: (line) => io.stderr(`bench ${line}`) })));
     } catch (error) {
+      failed = true;
       rows.push({ figure: `${benchmark.name}: failed`, target: '—', measured: error instanceof Error ? error.message : String(error), pass: false });
     } finally {
       if (!options.keep) await rm(dir, { recursive: true, force: true });
       io.stderr(`bench ${benchmark.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
+    ran.push({ name: benchmark.name, rows: rows.slice(first), failed });
   }
   const wallSeconds = (performance.now() - started) / 1000;
   io.stdout(formatBenchTable(rows));
   io.stdout(`\n${chosen.length} benchmarks in ${wallSeconds.toFixed(0)} s${options.quick ? ' (--quick sizes)' : ''}; the model is the simulator (tmas sim-server), not a real LLM.`);
   const machine = { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
-  const file = await writeBenchJson({ startedAt, wallSeconds, quick: options.quick, full: options.full, machine, rows });
-  io.stdout(`JSON: ${file}`);
+  const { file, resultsFile } = await writeBenchJson({ startedAt, wallSeconds, quick: options.quick, full: options.full, machine, rows, benchmarks: ran });
+  io.stdout(`JSON: ${file}; each benchmark's rows recorded in ${resultsFile}`);
   return file;
 }

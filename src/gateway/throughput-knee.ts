@@ -6,8 +6,8 @@
  * all the others, the calls that hold the run back among them, and gains
  * nothing. Capping our calls a little above the knee keeps each sequence at
  * full speed while the server stays saturated; the calls we hold are then sent
- * by rank (held-calls.ts). Measured on the capacity model (README, *Keeping
- * the servers busy*).
+ * by rank (held-calls.ts). Measured on the capacity model (the capacity
+ * benchmarks in bench/results.json; docs/guide/keeping-servers-busy.md).
  *
  * How the knee is found: rates are measured over windows of four reading
  * periods (poll-period.ts sets their length), never from one reading to the

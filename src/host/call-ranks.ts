@@ -15,8 +15,8 @@
  * Counting stages rather than whole iterations puts a problem whose iteration
  * is nearly done behind one that has just begun the same iteration, so the
  * problems move through their iterations together, stage by stage, as
- * evenly as their lengths allow. Measured on the capacity model (README,
- * *Keeping the servers busy*).
+ * evenly as their lengths allow. Measured on the capacity model (the schedule
+ * benchmark in bench/results.json; docs/guide/keeping-servers-busy.md).
  */
 import type { CallRank } from '../gateway/completion.ts';
 

@@ -3,11 +3,11 @@
  * optional `cause`. A `UserError` is something the user can fix (a flag, a file,
  * an endpoint): the CLI prints its message without a stack trace and exits 2.
  *
- * `ERROR_CODES` is the one list of codes: the README's table is checked
+ * `ERROR_CODES` is the one list of codes: docs/reference/errors.md is checked
  * against it by a test, and a code that is not in it does not type-check.
  */
 
-/** Every error code tmas raises, with what it means (the README's "Error codes" table says the same). */
+/** Every error code tmas raises, with what it means (docs/reference/errors.md says the same). */
 export const ERROR_CODES = {
   TMAS_USAGE: 'a flag is missing or has a bad value',
   TMAS_INPUT: 'the problem file is wrong (the message names file and line)',

@@ -35,7 +35,7 @@ export const LOOP_SETTINGS = [
   setting<string>({
     flags: '--agents <file>',
     section: 'loop',
-    help: 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (see docs/extending)',
+    help: 'a TS or JS module exporting defineAgents({...}): replaces roles of the chosen strategy (docs/extending/agents-module.md)',
     shapesCalls: true,
     toConfig: (file) => (file === undefined ? {} : runAgentsAt(file)),
     // A module is the same one wherever it lies (its digest); where it lies now changes no call.

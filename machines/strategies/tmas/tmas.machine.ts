@@ -11,7 +11,7 @@
  * With the LLM judge on, each solution's passes start as soon as it exists,
  * and only the iteration's results wait for them: the bank updates do not,
  * and neither does the next iteration. The judge's calls go after the loop's
- * (README *Keeping the servers busy*), so a loop that waited on them would be
+ * (docs/guide/keeping-servers-busy.md), so a loop that waited on them would be
  * held back by its own grading. An iteration whose passes are still out
  * stays behind as `previous` while the next one runs; it is saved and
  * announced at the next one's handoff, which waits for its passes if need be.

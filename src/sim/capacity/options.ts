@@ -1,7 +1,8 @@
 /**
  * Settings of the capacity model, their defaults and their checks. The
  * defaults describe one H200 serving a ~30B-class reasoning model with vLLM;
- * they are approximations (the README says where each comes from).
+ * they are approximations (docs/guide/simulated-model.md says where each
+ * comes from).
  */
 
 /** Settings of the capacity model; every field has a default. */

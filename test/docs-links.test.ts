@@ -1,0 +1,95 @@
+/**
+ * Every relative link of the README and of docs/ points at a file that exists
+ * and, when it names an anchor in a Markdown page, at a heading of that page,
+ * so that moving or renaming a page cannot leave a reader at a dead end.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** README.md and every Markdown file under docs/. */
+function pages(): string[] {
+  const docs = readdirSync(path.join(ROOT, 'docs'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  return [path.join(ROOT, 'README.md'), ...docs];
+}
+
+/** The text a reader sees as Markdown: fenced code blocks and inline code taken out. */
+function prose(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** GitHub's anchor of a heading: lowercased, punctuation dropped, spaces to hyphens. */
+function slugOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a page's headings (code blocks left out), with GitHub's -1, -2 suffixes for repeats. */
+function anchorsOf(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const match of text.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    const base = slugOf(match[1] ?? '');
+    const count = seen.get(base) ?? 0;
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+    seen.set(base, count + 1);
+  }
+  return anchors;
+}
+
+/** Every relative link of a page: [text](target), not inside code. */
+function relativeLinks(file: string): string[] {
+  const links = [...prose(readFileSync(file, 'utf8')).matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+  return links.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+/** What is wrong with one link, or null. */
+function brokenBecause(from: string, target: string): string | null {
+  const [pathPart = '', anchor] = target.split('#');
+  const resolved = pathPart === '' ? from : path.resolve(path.dirname(from), decodeURIComponent(pathPart));
+  if (!resolved.startsWith(ROOT)) return 'points outside the repository';
+  if (!existsSync(resolved)) return 'no such file';
+  if (anchor === undefined || anchor === '') return null;
+  if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) return 'an anchor in a file that is not a Markdown page';
+  return anchorsOf(resolved).has(anchor) ? null : `no heading with the anchor #${anchor}`;
+}
+
+test('every relative link in README.md and docs/ points at an existing file and heading', () => {
+  const broken: string[] = [];
+  let checked = 0;
+  for (const file of pages()) {
+    for (const target of relativeLinks(file)) {
+      checked++;
+      const why = brokenBecause(file, target);
+      if (why !== null) broken.push(`${path.relative(ROOT, file)}: (${target}) ${why}`);
+    }
+  }
+  expect(broken).toEqual([]);
+  // The README links into docs/, and docs/ into each other: a parser that found nothing would pass vacuously.
+  expect(checked).toBeGreaterThan(50);
+});
+
+test('every page of docs/ is reachable from docs/index.md', () => {
+  const index = path.join(ROOT, 'docs', 'index.md');
+  const linked = new Set(relativeLinks(index).map((target) => path.resolve(path.dirname(index), target.split('#')[0] ?? '')));
+  const orphans = pages()
+    .filter((file) => file.startsWith(path.join(ROOT, 'docs')) && file !== index)
+    .filter((file) => !linked.has(file))
+    .map((file) => path.relative(ROOT, file));
+  expect(orphans).toEqual([]);
+});
+
+test('the anchor rule follows GitHub: code and punctuation dropped, spaces to hyphens, repeats numbered', () => {
+  expect(slugOf('The capacity model (`--capacity`)')).toBe('the-capacity-model---capacity');
+  expect(slugOf("The store's format")).toBe('the-stores-format');
+  expect([...anchorsOf(path.join(ROOT, 'docs', 'guide', 'simulated-model.md'))]).toContain('the-capacity-model---capacity');
+});
