@@ -5,7 +5,7 @@
  * benchmarks load only when the command runs.
  */
 import type { Command } from 'commander';
-import type { CliIo } from '../cli/program.ts';
+import type { CliIo } from '../cli/cli-io.ts';
 
 /** Adds `tmas bench` to the program. */
 export function defineBenchCommand(program: Command, io: CliIo): void {

@@ -6,7 +6,8 @@
  */
 import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
-import { createProgram, declareLateOptions, io, type DefineCommands } from './program.ts';
+import type { DefineCommands } from './cli-io.ts';
+import { createProgram, declareLateOptions, io } from './program.ts';
 import { interruptedBy } from './signals.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 

@@ -1,0 +1,56 @@
+/**
+ * What `tmas run` does once its flags are parsed: prepare the run (new or
+ * resumed), run it, print its table and where its outputs are, and keep the
+ * live viewer up after it when `--view` asked for one. Loaded when the command
+ * runs: it imports the runtime.
+ */
+import type { Command } from 'commander';
+import { incompleteRunError } from '../host/call-failures.ts';
+import type { RunConfig } from '../host/config.ts';
+import { resolveStrategy } from '../host/plugins.ts';
+import { runEvaluation, type RunOutcome } from '../host/run-evaluation.ts';
+import { formatIterationTable } from '../observers/table.ts';
+import { prepareRun } from './prepare-run.ts';
+import type { CliIo } from './cli-io.ts';
+import { proofModeWarning, type RunFlags } from './run.command.ts';
+import { interruptOnSignals } from './signals.ts';
+
+/** The warnings a run's flags and problems deserve before it starts. */
+function warnBeforeStart(flags: RunFlags, config: RunConfig, problems: Parameters<typeof proofModeWarning>[1], io: CliIo): void {
+  if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
+    io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
+  }
+  const warning = proofModeWarning(config, problems);
+  if (warning !== null) io.stderr(warning);
+}
+
+/** The final table and the counts of a finished run, on stdout. */
+function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo): void {
+  io.stdout('');
+  io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
+  io.stdout('');
+  io.stdout(`${problemCount} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}:`);
+  io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
+  io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+}
+
+/** Runs `tmas run` with its parsed flags. */
+export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
+  const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
+  warnBeforeStart(flags, config, problems, io);
+  const controller = interruptOnSignals(io, { outputDir: config.outputDir });
+  const strategy = await resolveStrategy(config);
+  const viewing = flags.view === undefined ? null : await import('./view.command.ts');
+  let viewPort = typeof flags.view === 'number' ? flags.view : 0;
+  const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputDir, say: io.stderr, listening: (port) => (viewPort = port) });
+  const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
+  printOutcome(outcome, config, problems.length, flags.wide === true, io);
+  if (viewing) {
+    // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
+    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
+    io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
+    await new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+    await viewer.close();
+  }
+  if (outcome.stopped.length > 0) throw incompleteRunError(outcome.stopped, outcome.outputDir);
+}
