@@ -3,7 +3,7 @@
  * distinct endpoint, so a wrong URL or key fails in seconds with a clear
  * message instead of after the first call's retries.
  */
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { createHttpTransport } from './http-transport.ts';
@@ -15,28 +15,46 @@ export interface ListedModel {
   ownedBy: string;
 }
 
+/** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
+export interface KeyOrigin {
+  /** The role that uses it: `the solution agent`. */
+  agent: string;
+  /** False when none was given and the placeholder went instead. */
+  set: boolean;
+  /** The flags and variables that set it, the one that wins first. */
+  setBy: string;
+}
+
+/** An endpoint to check: the flag that names it, and where its key comes from (a generic hint without). */
+export interface EndpointToCheck {
+  endpoint: Endpoint;
+  flag: string;
+  key?: KeyOrigin;
+}
+
 /** `owned_by` of the simulated model, so a run against `tmas sim-server` is marked simulated too. */
 export const SIMULATED_OWNER = 'tmas-sim';
 
 /**
  * Throws a UserError (TMAS_ENDPOINT) naming the flag to fix when an endpoint
- * does not answer; returns the model ids each base URL lists. A replica of a
- * pool (`endpoint.replicas`) may be unreachable as long as another answers:
- * `onUnreachable` hears of it, and the gateway drains it if it stays so.
+ * does not answer, or (TMAS_AUTH) when it refuses the key; returns the model
+ * ids each base URL lists. A replica of a pool (`endpoint.replicas`) may be
+ * unreachable as long as another answers: `onUnreachable` hears of it, and
+ * the gateway drains it if it stays so. A refused key is refused by all.
  */
 export async function checkEndpoints(
-  endpoints: Array<{ endpoint: Endpoint; flag: string }>,
+  endpoints: EndpointToCheck[],
   options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void } = {},
 ): Promise<Map<string, ListedModel[]>> {
   const models = new Map<string, ListedModel[]>();
   const unreachable = new Map<string, UserError>();
-  for (const { endpoint, flag } of endpoints) {
+  for (const { endpoint, flag, key } of endpoints) {
     for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
       if (models.has(url) || unreachable.has(url)) continue;
       try {
-        models.set(url, await listModels({ ...endpoint, baseUrl: url }, flag, options.timeoutMs ?? 10_000));
+        models.set(url, await listModels({ ...endpoint, baseUrl: url }, flag, key, options.timeoutMs ?? 10_000));
       } catch (error) {
-        if (!(error instanceof UserError) || !endpoint.replicas) throw error;
+        if (!(error instanceof UserError) || error.code !== 'TMAS_ENDPOINT' || !endpoint.replicas) throw error;
         unreachable.set(url, error);
       }
     }
@@ -47,8 +65,8 @@ export async function checkEndpoints(
   return models;
 }
 
-/** The models one base URL lists; a UserError (TMAS_ENDPOINT) naming the flag when it does not answer. */
-async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): Promise<ListedModel[]> {
+/** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
+async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, timeoutMs: number): Promise<ListedModel[]> {
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
@@ -59,6 +77,7 @@ async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): 
     for await (const model of client.models.list({ signal: deadline })) ids.push({ id: model.id, ownedBy: model.owned_by });
     return ids;
   } catch (error) {
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     throw new UserError(
       'TMAS_ENDPOINT',
       `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
@@ -69,6 +88,26 @@ async function listModels(endpoint: Endpoint, flag: string, timeoutMs: number): 
   } finally {
     transport.close();
   }
+}
+
+/**
+ * A 401 or 403 on `GET /models`: the key, not the address, is wrong. Says
+ * whether a key was set at all (a server with keys refuses the placeholder
+ * alike) and what sets it.
+ */
+function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, error: APIError): UserError {
+  const answer = redactKeys(describeFailure(error), [endpoint.apiKey]);
+  const what =
+    key === undefined
+      ? 'It refused the API key: give the one it expects with the OPENAI_API_KEY (or API_KEY) environment variable or --api-key.'
+      : key.set
+        ? `It refused the API key set for ${key.agent}, which comes from ${key.setBy}: give the key this server expects there.`
+        : `No API key was set for ${key.agent} (a placeholder went instead), and this server wants one: set it with ${key.setBy}.`;
+  return new UserError(
+    'TMAS_AUTH',
+    `The model endpoint ${endpoint.baseUrl} (from ${flag}) refused GET /models: ${answer}. ${what}`,
+    { cause: error },
+  );
 }
 
 /**

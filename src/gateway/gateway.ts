@@ -21,10 +21,11 @@ import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, startWatchdog } from './reply-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
+import { fromJsonReply, sortBody } from './json-reply.ts';
 import { createHttpTransport, type TransportResponse } from './http-transport.ts';
 import { createLatencySample, type LatencySummary } from './latency-sample.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
-import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions } from './retry.ts';
+import { backoffMs, classifyFailure, describeFailure, failureLabel, type BackoffOptions, type FailureKind } from './retry.ts';
 
 export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
 export type { RequestDialect } from './request-body.ts';
@@ -66,6 +67,8 @@ export interface GatewayOptions {
   dialect?: RequestDialect;
   /** Told once per endpoint when it is switched to the `openai-reasoning` dialect. */
   onDialect?: (endpoint: string, dialect: RequestDialect, reason: string) => void;
+  /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
+  onUnstreamed?: (endpoint: string) => void;
   /** Retries after the first attempt. */
   maxRetries: number;
   backoff?: BackoffOptions;
@@ -171,6 +174,15 @@ export class CallFailedError extends TmasError {
 /** Thrown inside `complete` when an endpoint was just switched to another dialect. */
 class DialectAdopted extends Error {}
 
+/** The code of a call that failed for good, by how its last attempt failed. */
+const FAILURE_CODES = {
+  transient: 'TMAS_CALL_FAILED',
+  'context-length': 'TMAS_CONTEXT_LENGTH',
+  auth: 'TMAS_AUTH',
+  'not-streamed': 'TMAS_NOT_STREAMED',
+  fatal: 'TMAS_CALL_REJECTED',
+} as const satisfies Record<Exclude<FailureKind, 'aborted'>, ErrorCode>;
+
 /** The rank of a call that has none: a loop call ahead of every ranked one. */
 const FIRST_RANK = { grading: false, remaining: Number.POSITIVE_INFINITY } as const;
 
@@ -263,6 +275,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const downAfter = options.downAfter ?? DEFAULT_DOWN_AFTER;
   const endpoints = new Map<string, EndpointState>();
   const keys = new Set<string>();
+  /** Endpoints that answered a streamed request with a whole JSON reply. */
+  const unstreamed = new Set<string>();
   const retriesByCause: Record<string, number> = {};
   const stream = options.stream ?? true;
   const maxPollMs = options.loadPollMs ?? DEFAULT_LOAD_POLL_MS;
@@ -576,8 +590,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
       const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
       if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
+      const sorted = await sortBody(bytes, response.headers);
+      if (sorted.json) return unstreamedReply(state, (await readAll(sorted.body)).toString('utf8'), response.headers);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
-      const chunks = sseEvents(bytes, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
+      const chunks = sseEvents(sorted.body, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
       let chars = 0;
       const onStreamText = (count: number) => {
         onText(count);
@@ -601,6 +617,22 @@ export function createGateway(options: GatewayOptions): Gateway {
       watched.ended();
       watchdog.dispose();
     }
+  }
+
+  /**
+   * A whole JSON reply to a streamed request: read as the completion it holds
+   * (json-reply.ts). Such a server's replies say nothing of its tokens as
+   * they are decoded, so its streams are not counted; the user is told once,
+   * as the idle limit then covers the wait for the whole reply.
+   */
+  function unstreamedReply(state: EndpointState, text: string, headers: Headers): Reply {
+    const reply = fromJsonReply(text, headers);
+    if (state.streamUsage.state !== 'off') stopCountingText(state);
+    if (!unstreamed.has(state.url)) {
+      unstreamed.add(state.url);
+      options.onUnstreamed?.(state.url);
+    }
+    return reply;
   }
 
   /**
@@ -707,7 +739,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           if (kind === 'transient') replicaFailed(state, request, error);
           if (kind !== 'transient' || attempts > options.maxRetries) {
             failures++;
-            const code = kind === 'context-length' ? 'TMAS_CONTEXT_LENGTH' : kind === 'auth' ? 'TMAS_AUTH' : kind === 'fatal' ? 'TMAS_CALL_REJECTED' : 'TMAS_CALL_FAILED';
+            const code = FAILURE_CODES[kind];
             failedForGood(state, request, error, attempts, kind === 'transient');
             throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
               cause: error,

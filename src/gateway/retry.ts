@@ -6,15 +6,18 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ConnectionLostError } from './http-transport.ts';
 import { ReplyError } from './reply-bounds.ts';
+import { NotStreamedError } from './json-reply.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'fatal' | 'aborted';
 
 /** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof APIUserAbortError) return 'aborted';
   // A reply past its idle or total limit, over its size cap, or a stream cut short.
   if (error instanceof ReplyError) return 'transient';
+  // A streamed request answered with JSON that is no completion: every attempt would be answered alike.
+  if (error instanceof NotStreamedError) return 'not-streamed';
   if (error instanceof APIConnectionError) return 'transient';
   // A reset or a close while the body arrived (http-transport.ts).
   if (error instanceof ConnectionLostError) return 'transient';

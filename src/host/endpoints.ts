@@ -7,6 +7,7 @@
 import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../gateway/check.ts';
 import { endpointFor } from './llm-call.ts';
+import { keyOriginOf } from './api-keys.ts';
 import type { Problem } from '../input/problems.ts';
 import { ENDPOINT_SLOTS, slotFlag, type EndpointSlot } from '../kernel/slots.ts';
 import { startSimServer, type SimServer } from '../sim/server.ts';
@@ -54,7 +55,7 @@ export async function prepareEndpoints(
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
 
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
-      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url') })),
+      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), key: keyOriginOf(role, secrets[role]) })),
       { onUnreachable: (url) => options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; its calls go to the other replicas, and it is drained if it stays down.`) },
     );
     /** What the answering endpoints (or replicas) of a role list. */

@@ -8,7 +8,8 @@ import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../machines/llm.ts';
 import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
 import { TmasError, UserError } from '../kernel/errors.ts';
-import { slotAgent, slotFlag } from '../kernel/slots.ts';
+import { slotAgent } from '../kernel/slots.ts';
+import { keySource } from './api-keys.ts';
 import type { CallFailures } from './call-failures.ts';
 import { CallFailedError, type Endpoint, type Gateway } from '../gateway/gateway.ts';
 import type { Pool } from '../pool/pool.ts';
@@ -40,11 +41,29 @@ export interface LlmCallDeps {
   ranks: CallRanks;
 }
 
-/** The flag or variable that sets a slot's key, for messages. */
-function keySource(slot: EndpointSlot): string {
-  return slot === 'solution'
-    ? '--api-key or the OPENAI_API_KEY (or API_KEY) environment variable'
-    : `${slotFlag(slot, 'api-key')} (default: the solution agent's --api-key, OPENAI_API_KEY or API_KEY)`;
+/**
+ * The error that stops the whole run when a call failed this way, else null:
+ * a refused key, or an endpoint that answers streamed requests with JSON that
+ * is no completion; every other call to it would fail the same way.
+ */
+function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError | null {
+  if (error.code === 'TMAS_AUTH') {
+    return new UserError(
+      'TMAS_AUTH',
+      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
+        `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
+  if (error.code === 'TMAS_NOT_STREAMED') {
+    return new UserError(
+      'TMAS_NOT_STREAMED',
+      `The endpoint of ${slotAgent(slot)} does not stream: ${error.message} The run stopped at once; every completed call is kept. ` +
+        `Continue without streaming: tmas run --resume ${outputDir} --no-stream`,
+      { cause: error },
+    );
+  }
+  return null;
 }
 
 /** The endpoint a role's calls go to. */
@@ -205,16 +224,8 @@ export function createLlmCall(deps: LlmCallDeps) {
           continue;
         }
         if (error instanceof CallFailedError) {
-          if (error.code === 'TMAS_AUTH') {
-            deps.stopRun(
-              new UserError(
-                'TMAS_AUTH',
-                `The endpoint of ${slotAgent(input.endpoint)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
-                  `Give a valid key with ${keySource(input.endpoint)}, then continue with: tmas run --resume ${config.outputDir}`,
-                { cause: error },
-              ),
-            );
-          }
+          const stop = runStopping(error, input.endpoint, config.outputDir);
+          if (stop !== null) deps.stopRun(stop);
           // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
           // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
           if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);

@@ -20,7 +20,7 @@ import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
 import type { RunConfig, Secrets } from './config.ts';
 import { replicaFigures, streamRateOf } from './gateway-probe.ts';
-import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
+import { isUserError, TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { createGateway, DEFAULT_BACKOFF, type Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
@@ -76,6 +76,8 @@ export interface RunOutcome {
   stopped: StoppedIteration[];
 }
 
+/** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, an endpoint that answers streams with JSON that is no completion. */
+const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_NOT_STREAMED'] satisfies ErrorCode[]);
 
 /** Warns before anything is sent about questions that alone exceed the prompt budget (`counting`: their tokens): their calls will not be sent. */
 async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
@@ -176,6 +178,11 @@ export async function runEvaluation(
       ...(config.replicaMaxInFlight === undefined ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
       dialect: config.dialect ?? 'chat',
       onDialect: (endpoint, dialect, reason) => io.stderr(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
+      onUnstreamed: (endpoint) =>
+        io.stderr(
+          `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
+            'then covers the wait for a whole reply: raise it for long generations, or give --no-stream.',
+        ),
       maxRetries: config.maxRetries,
       ...(config.retryBaseMs === undefined ? {} : { backoff: { ...DEFAULT_BACKOFF, baseMs: config.retryBaseMs } }),
       encodeJson,
@@ -287,8 +294,7 @@ export async function runEvaluation(
         );
       }
       const error = raced;
-      // An endpoint that stays down stops the run as Ctrl-C does, then reports itself (TMAS_ENDPOINT_DOWN).
-      if (!options.signal?.aborted && !(isUserError(error) && (error.code === 'TMAS_ENDPOINT_DOWN' || error.code === 'TMAS_AUTH'))) throw error;
+      if (!options.signal?.aborted && !(isUserError(error) && STOPPING_CODES.has(error.code))) throw error;
       interrupted = error;
       // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
       actor.stop();

@@ -1,0 +1,85 @@
+/**
+ * A streamed request answered with one JSON body instead of an event stream:
+ * a server or proxy that ignores `stream: true` answers with the whole
+ * `chat.completion`. Read as an event stream it held no `data:` line and
+ * looked like an empty stream, retried until the call failed. Here such a
+ * body is recognised by its first byte and read as the whole reply it is;
+ * a JSON body that is no completion fails the call with a message naming
+ * `--no-stream`.
+ */
+import { APIError } from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { fromWholeReply, type Reply } from './reply.ts';
+
+/** A streamed request answered with JSON that is not a chat completion: the call fails at once (TMAS_NOT_STREAMED). */
+export class NotStreamedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotStreamedError';
+  }
+}
+
+/** A reply's body as it turned out to be: one JSON value, or an event stream; `body` holds every byte, those looked at included. */
+export interface SortedBody {
+  json: boolean;
+  body: AsyncIterable<Uint8Array>;
+}
+
+const OPEN_BRACE = 0x7b;
+/** Space, tab, CR, LF, and the bytes of a UTF-8 byte-order mark, which may come before the JSON. */
+const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
+
+/**
+ * Whether a body is one JSON object rather than an event stream. A body
+ * labelled `text/event-stream` is not looked at; any other is told by its
+ * first byte past white space, as the label may be wrong either way (a proxy
+ * that labels every body `application/json`): an event stream's lines start
+ * with a field name or a colon, never with `{`.
+ */
+export async function sortBody(body: AsyncIterable<Uint8Array>, headers: Headers): Promise<SortedBody> {
+  if ((headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream')) return { json: false, body };
+  const chunks = body[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await chunks.next();
+    // An empty body is no JSON: read as a stream, it ends before a finish reason.
+    if (done) return { json: false, body: rest(seen, chunks) };
+    seen.push(value);
+    const first = value.findIndex((byte) => !LEADING.has(byte));
+    if (first >= 0) return { json: value[first] === OPEN_BRACE, body: rest(seen, chunks) };
+  }
+}
+
+/** The chunks already read, then the others; returning it stops the body. */
+async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
+  try {
+    yield* seen;
+    for (;;) {
+      const { done, value } = await chunks.next();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await chunks.return?.();
+  }
+}
+
+/**
+ * The reply a JSON body to a streamed request holds: its chat completion;
+ * the server's error for an `{"error": …}` body, as in an event stream; a
+ * NotStreamedError naming `--no-stream` for anything else. A body that is
+ * not JSON throws a SyntaxError, retried as any unparseable body.
+ */
+export function fromJsonReply(text: string, headers: Headers): Reply {
+  const value: unknown = JSON.parse(text);
+  if (typeof value === 'object' && value !== null && 'error' in value && value.error) {
+    throw new APIError(undefined, value.error as object, undefined, headers);
+  }
+  const choice = (value as { choices?: unknown } | null)?.choices;
+  const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
+  if (typeof message === 'object' && message !== null) return fromWholeReply(value as ChatCompletion);
+  throw new NotStreamedError(
+    `the server answered a streamed request with a JSON body that is not a chat completion (no choices[0].message): ${text.slice(0, 200)}. ` +
+      'If it cannot stream, run with --no-stream.',
+  );
+}

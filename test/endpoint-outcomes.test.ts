@@ -1,0 +1,201 @@
+/**
+ * Clear outcomes from an endpoint that answers otherwise than asked: a
+ * streamed request answered with plain JSON (a whole completion is read as
+ * the reply; JSON that is no completion stops the run naming --no-stream),
+ * and a key refused at start (TMAS_AUTH, saying whether a key was set). The
+ * servers are plain HTTP servers of this file, some in front of the simulator.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { CallFailedError, createGateway } from '../src/gateway/gateway.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { additionRequest, chatCompletionBody, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+interface TestServer {
+  url: string;
+  /** The chat requests it got, as parsed JSON. */
+  chats: Array<Record<string, unknown>>;
+  close: () => Promise<void>;
+}
+
+/** A plain HTTP server of this test: `handler` answers every request but `/metrics` (a 404), with the request's body read. */
+async function serve(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void): Promise<TestServer> {
+  const chats: TestServer['chats'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url?.endsWith('/metrics')) return void res.writeHead(404).end();
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url?.endsWith('/chat/completions')) chats.push(JSON.parse(body) as Record<string, unknown>);
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    chats,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answerJson(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * A server that cannot stream, in front of the simulator: every chat request
+ * goes on with `stream: false` and is answered with the simulator's whole
+ * JSON reply, whatever it asked; `unusable` answers a streamed request with
+ * JSON that is no completion instead.
+ */
+function unstreamingProxy(target: string, options: { unusable?: boolean } = {}) {
+  return serve((req, body, res) => {
+    const url = `${target}${req.url?.replace(/^\/v1/, '') ?? ''}`;
+    if (req.method !== 'POST') return void fetch(url).then(async (answer) => answerJson(res, answer.status, await answer.text()));
+    const request = JSON.parse(body) as Record<string, unknown>;
+    if (options.unusable && request.stream === true) return answerJson(res, 200, JSON.stringify({ object: 'queued', id: 'job-1', status: 'accepted' }));
+    const { stream_options: _, ...rest } = request;
+    void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...rest, stream: false }) }).then(async (answer) =>
+      answerJson(res, answer.status, await answer.text()),
+    );
+  });
+}
+
+const FAST = { concurrency: 4, timeoutMs: 5_000, maxRetries: 2, backoff: { baseMs: 1, capMs: 5 } };
+const PROBLEMS = smallProblems(2);
+const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--model-name', 'tmas-sim', '--judge-passes', '0'];
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 5 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('a streamed request answered with plain JSON', () => {
+  test('a whole chat completion is the reply, in one attempt; the endpoint is named once', async () => {
+    const server = await serve((_req, _body, res) => answerJson(res, 200, chatCompletionBody('The answer is 2.', { usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } })));
+    const told: string[] = [];
+    const gateway = createGateway({ ...FAST, onUnstreamed: (endpoint) => told.push(endpoint) });
+    try {
+      const first = await gateway.complete(additionRequest(server.url, 1));
+      const second = await gateway.complete(additionRequest(server.url, 2));
+      expect(server.chats.map((chat) => chat.stream)).toEqual([true, true]);
+      for (const reply of [first, second]) {
+        expect(reply).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 5 }, attempts: 1 });
+      }
+      expect(told).toEqual([server.url]);
+      expect(gateway.stats.retries).toBe(0);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('JSON that is no completion fails the call at once, not retried, with TMAS_NOT_STREAMED naming --no-stream; an {"error"} body is the server\'s error', async () => {
+    const server = await serve((_req, body, res) => {
+      const seed = (JSON.parse(body) as { seed?: number }).seed;
+      answerJson(res, 200, seed === 1 ? JSON.stringify({ object: 'queued', id: 'job-1' }) : JSON.stringify({ error: { message: 'model is loading', type: 'server_error' } }));
+    });
+    const gateway = createGateway(FAST);
+    try {
+      const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CallFailedError);
+      expect(failure).toMatchObject({ code: 'TMAS_NOT_STREAMED', attempts: 1 });
+      expect((failure as Error).message).toMatch(/not a chat completion.*--no-stream/);
+      expect(server.chats).toHaveLength(1);
+      const error = await gateway.complete(additionRequest(server.url, 2)).catch((caught: unknown) => caught);
+      expect((error as Error).message).toContain('model is loading');
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('a run against a server that never streams gives the results of the same replies streamed, with one warning', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const proxy = await unstreamingProxy(sim.url);
+    try {
+      const streamed = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'streamed'), '--base-url', sim.url, ...SMALL]);
+      expect(streamed.code, streamed.stderr).toBe(0);
+      const whole = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'whole'), '--base-url', proxy.url, ...SMALL]);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(proxy.chats.length).toBeGreaterThan(8);
+      expect(proxy.chats.every((chat) => chat.stream === true)).toBe(true);
+      expect(whole.stderr.match(/answers streamed requests with whole JSON replies/g)).toHaveLength(1);
+      const results = (name: string) => readFile(path.join(dir, name, 'results.jsonl'), 'utf8');
+      expect(await results('whole')).toBe(await results('streamed'));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a run whose streamed requests get JSON that is no completion stops at once, exit 2, TMAS_NOT_STREAMED; the resume with --no-stream it names completes as a clean run', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const proxy = await unstreamingProxy(sim.url, { unusable: true });
+    try {
+      const run = path.join(dir, 'run');
+      const stopped = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      expect(stopped.code, stopped.stderr).toBe(2);
+      expect(stopped.stderr).toMatch(/\[TMAS_NOT_STREAMED\]/);
+      expect(stopped.stderr).toContain(`tmas run --resume ${run} --no-stream`);
+      // Not retried: at most the calls in flight when the first failed were sent.
+      expect(proxy.chats.length).toBeLessThanOrEqual(4);
+      const resumed = await runCli(['run', '--resume', run, '--no-stream']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const clean = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'clean'), '--base-url', sim.url, ...SMALL]);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('a key refused at start', () => {
+  const PLANTED = 'sk-PLANTED-start-3b7d9f1a';
+
+  test('401 on GET /v1/models: exit 2, TMAS_AUTH, saying whether a key was set and what sets it, never the key; nothing is written', async ({ dir }) => {
+    const server = await serve((req, _body, res) => {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      answerJson(res, 401, JSON.stringify({ error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    });
+    try {
+      const problems = await writeProblems(dir, PROBLEMS);
+      const args = (name: string, extra: string[] = []) => ['run', '--input-file', problems, '--output-file', path.join(dir, name), '--base-url', server.url, ...SMALL, ...extra];
+      const none = await runCli(args('none'), { env: { OPENAI_API_KEY: undefined, API_KEY: undefined } });
+      const wrong = await runCli(args('wrong'), { env: { OPENAI_API_KEY: PLANTED, API_KEY: undefined } });
+      for (const outcome of [none, wrong]) {
+        expect(outcome.code, outcome.stderr).toBe(2);
+        expect(outcome.stderr).toMatch(/\[TMAS_AUTH\]/);
+        expect(outcome.stderr).not.toMatch(/Cannot reach|TMAS_ENDPOINT/);
+        expect(outcome.stderr).toContain(`${server.url} (from --base-url)`);
+        expect(outcome.stderr).toMatch(/--api-key or the OPENAI_API_KEY \(or API_KEY\) environment variable/);
+      }
+      expect(none.stderr).toMatch(/No API key was set for the solution agent/);
+      expect(wrong.stderr).toMatch(/refused the API key set for the solution agent/);
+      expect(wrong.stderr).not.toContain(PLANTED);
+      expect(wrong.stderr).toContain('[redacted]');
+      expect(server.chats).toEqual([]);
+      expect(existsSync(path.join(dir, 'none')) || existsSync(path.join(dir, 'wrong'))).toBe(false);
+
+      // A role with an endpoint of its own names its own flag.
+      const verify = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'verify'), '--verify-base-url', server.url, ...SMALL], { env: { OPENAI_API_KEY: undefined, API_KEY: undefined } });
+      expect(verify.code, verify.stderr).toBe(2);
+      expect(verify.stderr).toMatch(/\(from --verify-base-url\).*No API key was set for the verification agent.*--verify-api-key/);
+    } finally {
+      await server.close();
+    }
+  });
+});
