@@ -1,9 +1,9 @@
 /**
  * The benchmark table (figure, target, measured, pass/fail) and its JSON twin.
  */
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writeOutputFile } from '../host/output-file.ts';
 import type { BenchRow } from './types.ts';
 
 /** The rows as a plain-text table, notes under their row. */
@@ -28,6 +28,6 @@ export function formatBenchTable(rows: BenchRow[]): string {
 /** Writes the report as JSON under the system temp directory and returns the path. */
 export async function writeBenchJson(report: { startedAt: string; wallSeconds: number; quick: boolean; full: boolean; machine: object; rows: BenchRow[] }): Promise<string> {
   const file = path.join(os.tmpdir(), `tmas-bench-${report.startedAt.replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  await writeOutputFile(file, `${JSON.stringify(report, null, 2)}\n`, { advice: 'set TMPDIR to a writable folder' });
   return file;
 }
