@@ -16,7 +16,7 @@ import { upgradeConfig, type RunConfig } from '../host/config.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { hasTexts } from './texts.ts';
+import { hasTexts, outlineTexts } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { acquireRunLock } from './run-lock.ts';
 import type { Sampling } from '../gateway/completion.ts';
@@ -282,6 +282,18 @@ export class Store {
   /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
   async *envelopes(range: RecordRange = {}): AsyncGenerator<Envelope> {
     for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
+  }
+
+  /**
+   * The logged envelopes in sequence order, with the long texts of every
+   * message whose type is not in `whole` left out (outlineTexts): for a fold
+   * that reads no long text of those, such as the metrics. Streams.
+   */
+  async *envelopeOutlines(whole: ReadonlySet<string>): AsyncGenerator<Envelope> {
+    for await (const [key, stored] of this.messages().iterator()) {
+      const type = ((hasTexts(stored) ? stored[0] : stored) as Envelope).message.type;
+      yield whole.has(type) ? await this.restore<Envelope>(stored, () => `message record ${String(key)}`) : (outlineTexts(stored) as Envelope);
+    }
   }
 
   /** The logged envelopes with their keys (see seqKey), in sequence order. Streams. */
