@@ -58,9 +58,9 @@ describe('one Ctrl-C', () => {
   test('after some iterations, with calls in flight: outputs agree with the store, and --resume gives the results of a clean run', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '60', '--request-log', requestLog]);
+    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '50', '--request-log', requestLog]);
     try {
-      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '8'];
+      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '8'];
       const run = path.join(dir, 'run');
       const live = startCli(['run', ...common, '--output-file', run]);
       // Iteration 1's solutions are asked for once a problem finished iteration 0.

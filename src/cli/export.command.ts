@@ -5,6 +5,7 @@
  * run in memory. A run with nothing to export is a user error: no files are
  * left behind and the exit code is 2.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { UserError } from '../kernel/errors.ts';
@@ -33,7 +34,7 @@ export async function runExportCommand(runDir: string, options: { format: string
   const base = options.out ?? path.join(runDir, 'export-rl');
   const advice =
     options.out === undefined
-      ? `give --out a path in a writable folder (without --out the export goes into the run directory), e.g. --out ${path.join('/tmp', `${path.basename(path.resolve(runDir))}-rl`)}`
+      ? `give --out a path in a writable folder (without --out the export goes into the run directory), e.g. --out ${path.join(os.tmpdir(), `${path.basename(path.resolve(runDir))}-rl`)}`
       : 'give --out a path in a folder that exists and is writable';
   const jsonl = await createOutputFile(`${base}.jsonl`, { advice });
   const parquet = await createOutputFile(`${base}.parquet`, { advice }).catch(async (error: unknown) => {
@@ -75,13 +76,11 @@ async function writeRecords(runDir: string, jsonl: OutputFile, parquetFile: Outp
       counts.records++;
       counts.bySource[record.data_source] = (counts.bySource[record.data_source] ?? 0) + 1;
       if (rows.length >= ROW_GROUP) {
-        const group = toColumns(rows);
-        parquetWrite(() => writer.write({ columnData: group }));
+        parquetWrite(() => writer.write({ columnData: toColumns(rows) }));
         rows = [];
       }
     }
-    const last = toColumns(rows);
-    if (rows.length > 0) parquetWrite(() => writer.write({ columnData: last }));
+    if (rows.length > 0) parquetWrite(() => writer.write({ columnData: toColumns(rows) }));
     parquetWrite(() => writer.finish());
   } finally {
     await store.close();

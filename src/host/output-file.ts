@@ -66,7 +66,8 @@ export async function createOutputFile(file: string, options: { advice: string }
     const text = buffered.join('');
     buffered = [];
     chars = 0;
-    await handle.write(text).catch((error: unknown) => Promise.reject(failed(error)));
+    // writeFile on a handle writes all of it at the handle's position (a write() may write part of it).
+    await handle.writeFile(text).catch((error: unknown) => Promise.reject(failed(error)));
   };
   const close = async () => {
     const closing = handle;
