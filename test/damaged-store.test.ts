@@ -107,11 +107,11 @@ const damages: Array<{ name: string; damage: (run: string) => Promise<void>; say
 
 describe('a damaged store is named and never changed', () => {
   for (const { name, damage, says } of damages) {
-    test(`${name}: resume and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
+    test(`${name}: resume, report and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
       const { run, calls } = await finishedRun(dir, finished);
       await damage(run);
       const before = await fileHashes(run);
-      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
+      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['report', run, '--out', path.join(dir, 'report.html')]]) {
         const refused = await runCli(args);
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);

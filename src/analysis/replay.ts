@@ -3,15 +3,12 @@
  * completion served from its journal and no network, and reports whether the
  * messages are identical to the logged ones or the first one that diverges.
  *
- * The run's store is copied to a temporary directory and its iteration marks
+ * The run's store is copied to a scratch directory and its iteration marks
  * and banks are cleared, so the replay starts every problem from iteration 0
  * while the journal (and the old log, for comparison) stay. The run directory
  * itself is never written. Messages are matched by (type, correlation), since
  * a run at concurrency > 1 logs them in arrival order.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { RunConfig, Secrets } from '../host/config.ts';
 import type { Envelope, Message } from '../kernel/protocol.ts';
 import { resolveStrategy } from '../host/plugins.ts';
@@ -20,6 +17,7 @@ import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../host/run-tokenizer.ts';
 import { runEvaluation } from '../host/run-evaluation.ts';
 import { seqKey, Store } from '../store/store.ts';
+import { makeScratchDir, removeScratchDir } from '../store/scratch.ts';
 import { openRun } from './open-run.ts';
 
 /** What a replay found. */
@@ -59,7 +57,8 @@ export async function replayRun(
     tokenizerPath?: string;
   },
 ): Promise<ReplayReport> {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tmas-replay-'));
+  // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
+  const work = await makeScratchDir('replay');
   try {
     // The copy is the replay's own store: the run directory is never written.
     const { store: copy, manifest } = await openRun(runDir, work);
@@ -88,7 +87,7 @@ export async function replayRun(
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, strategy: await resolveStrategy(config) });
     return await compareLogs(work, logEnd);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeScratchDir(work);
   }
 }
 

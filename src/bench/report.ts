@@ -3,9 +3,9 @@
  * the whole run under the temp directory, and each benchmark's rows merged
  * into the tracked bench/results.json (results-file.ts).
  */
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writeOutputFile } from '../host/output-file.ts';
 import { BENCH_RESULTS_FILE, recordBenchResults } from './results-file.ts';
 import type { BenchRow } from './types.ts';
 
@@ -48,7 +48,7 @@ export interface BenchReport {
 export async function writeBenchJson(report: BenchReport, resultsFile: string = BENCH_RESULTS_FILE): Promise<{ file: string; resultsFile: string }> {
   const file = path.join(os.tmpdir(), `tmas-bench-${report.startedAt.replace(/[:.]/g, '-')}.json`);
   const { benchmarks, ...whole } = report;
-  await writeFile(file, `${JSON.stringify(whole, null, 2)}\n`);
+  await writeOutputFile(file, `${JSON.stringify(whole, null, 2)}\n`, { advice: 'set TMPDIR to a writable folder' });
   await recordBenchResults({ startedAt: report.startedAt, quick: report.quick, full: report.full, machine: report.machine, benchmarks }, resultsFile);
   return { file, resultsFile };
 }

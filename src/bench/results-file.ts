@@ -8,7 +8,8 @@
  * replaces their benchmark.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeOutputFile } from '../host/output-file.ts';
 import path from 'node:path';
 import { FROM_BUILD, PACKAGE_ROOT } from '../kernel/package-root.ts';
 import type { BenchRow } from './types.ts';
@@ -91,7 +92,6 @@ export async function recordBenchResults(run: BenchRun, file: string = BENCH_RES
   const sorted = Object.fromEntries(Object.entries(benchmarks).sort(([a], [b]) => a.localeCompare(b)));
   const merged: BenchResults = { about: previous?.about ?? ABOUT, benchmarks: sorted, ...(previous?.recorded ? { recorded: previous.recorded } : {}) };
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(`${file}.partial`, `${JSON.stringify(merged, null, 2)}\n`);
-  await rename(`${file}.partial`, file);
+  await writeOutputFile(file, `${JSON.stringify(merged, null, 2)}\n`, { advice: 'check that bench/ of the checkout is writable' });
   return merged;
 }

@@ -5,14 +5,12 @@
  * run in memory. A run with nothing to export is a user error: no files are
  * left behind and the exit code is 2.
  */
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { once } from 'node:events';
+import os from 'node:os';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { UserError } from '../kernel/errors.ts';
 import { openRun } from '../analysis/open-run.ts';
+import { createOutputFile, outputError, type OutputFile } from '../host/output-file.ts';
 import { rlRecords, type RlRecord } from './rl-records.ts';
 import { RL_SCHEMA, toColumns } from './rl-parquet.ts';
 
@@ -20,39 +18,72 @@ export type { RlRecord } from './rl-records.ts';
 
 const ROW_GROUP = 1000;
 
-/** Writes `<out>.jsonl` and `<out>.parquet`; returns the paths and the record count, one per generation. */
-export async function runExportCommand(runDir: string, options: { format: string; out?: string }): Promise<{ jsonl: string; parquet: string; records: number; bySource: Record<string, number> }> {
+/** What an export found: the record count, per data source. */
+interface ExportCounts {
+  records: number;
+  bySource: Record<string, number>;
+}
+
+/**
+ * Writes `<out>.jsonl` and `<out>.parquet`; returns the paths and the record count, one per generation.
+ * Both are written under temporary names and renamed once whole (output-file.ts); a place that cannot
+ * be written is refused before the store is read.
+ */
+export async function runExportCommand(runDir: string, options: { format: string; out?: string }): Promise<{ jsonl: string; parquet: string } & ExportCounts> {
   if (options.format !== 'rl') throw new UserError('TMAS_USAGE', `--format ${options.format}: the only export format is rl.`);
-  const { store, manifest } = await openRun(runDir);
   const base = options.out ?? path.join(runDir, 'export-rl');
-  const jsonlPath = `${base}.jsonl`;
-  const parquetPath = `${base}.parquet`;
-  let records = 0;
-  const bySource: Record<string, number> = {};
+  const advice =
+    options.out === undefined
+      ? `give --out a path in a writable folder (without --out the export goes into the run directory), e.g. --out ${path.join(os.tmpdir(), `${path.basename(path.resolve(runDir))}-rl`)}`
+      : 'give --out a path in a folder that exists and is writable';
+  const jsonl = await createOutputFile(`${base}.jsonl`, { advice });
+  const parquet = await createOutputFile(`${base}.parquet`, { advice }).catch(async (error: unknown) => {
+    await jsonl.discard();
+    throw error;
+  });
   try {
-    const jsonl = createWriteStream(jsonlPath);
-    const parquet = new ParquetWriter({ writer: fileWriter(parquetPath), schema: RL_SCHEMA });
+    const counts = await writeRecords(runDir, jsonl, parquet, advice);
+    if (counts.records === 0) {
+      throw new UserError('TMAS_EXPORT_EMPTY', `${runDir} has no journaled generation to export (no call of the run completed). Nothing was written.`);
+    }
+    await jsonl.commit();
+    await parquet.commit();
+    return { jsonl: jsonl.file, parquet: parquet.file, ...counts };
+  } catch (error) {
+    await Promise.all([jsonl.discard(), parquet.discard()]);
+    throw error;
+  }
+}
+
+/** Streams the run's records into both files, a row group at a time into Parquet. */
+async function writeRecords(runDir: string, jsonl: OutputFile, parquetFile: OutputFile, advice: string): Promise<ExportCounts> {
+  const { store, manifest } = await openRun(runDir);
+  const counts: ExportCounts = { records: 0, bySource: {} };
+  // Parquet's writer writes to its file synchronously: its errors (a full disk) are the output's.
+  const parquetWrite = <T>(write: () => T): T => {
+    try {
+      return write();
+    } catch (error) {
+      throw (error as NodeJS.ErrnoException).code === undefined ? error : outputError(parquetFile.file, error, advice);
+    }
+  };
+  try {
+    const writer = parquetWrite(() => new ParquetWriter({ writer: fileWriter(parquetFile.partial), schema: RL_SCHEMA }));
     let rows: RlRecord[] = [];
     for await (const record of rlRecords(store, { proof: manifest.config.proof })) {
-      if (!jsonl.write(`${JSON.stringify(record)}\n`)) await once(jsonl, 'drain');
+      await jsonl.write(`${JSON.stringify(record)}\n`);
       rows.push(record);
-      records++;
-      bySource[record.data_source] = (bySource[record.data_source] ?? 0) + 1;
+      counts.records++;
+      counts.bySource[record.data_source] = (counts.bySource[record.data_source] ?? 0) + 1;
       if (rows.length >= ROW_GROUP) {
-        parquet.write({ columnData: toColumns(rows) });
+        parquetWrite(() => writer.write({ columnData: toColumns(rows) }));
         rows = [];
       }
     }
-    if (rows.length > 0) parquet.write({ columnData: toColumns(rows) });
-    parquet.finish();
-    jsonl.end();
-    await finished(jsonl);
+    if (rows.length > 0) parquetWrite(() => writer.write({ columnData: toColumns(rows) }));
+    parquetWrite(() => writer.finish());
   } finally {
     await store.close();
   }
-  if (records === 0) {
-    await Promise.all([rm(jsonlPath, { force: true }), rm(parquetPath, { force: true })]);
-    throw new UserError('TMAS_EXPORT_EMPTY', `${runDir} has no journaled generation to export (no call of the run completed). Nothing was written.`);
-  }
-  return { jsonl: jsonlPath, parquet: parquetPath, records, bySource };
+  return counts;
 }

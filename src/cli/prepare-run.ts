@@ -16,6 +16,7 @@ import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer } from '../host/run-tokenizer.ts';
 import { readRunManifest } from '../host/run-manifest.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
+import { lockedError, runLockHolder } from '../store/run-lock.ts';
 import { toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
 
@@ -101,6 +102,9 @@ async function checkResumable(runDir: string): Promise<void> {
       { cause: error },
     );
   });
+  // Before the store is copied and the endpoints checked: a live run in the directory refuses this one at once.
+  const holder = await runLockHolder(runDir);
+  if (holder) throw lockedError(runDir, holder);
 }
 
 /** `--input-file` on a resume is accepted only when it holds the run's own problems. */

@@ -3,9 +3,9 @@
  * directory and writes one report comparing them (HTML by default, to
  * `report.html`; Markdown with `--format md`, to stdout unless `--out` is given).
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
+import { writeOutputFile } from '../host/output-file.ts';
 import { readChartLibrary } from '../report/chart-library.ts';
 import { renderReportHtml } from '../report/html.ts';
 import { loadRun } from '../report/load.ts';
@@ -38,11 +38,12 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
       io.stdout(text);
       return null;
     }
-    await writeFile(flags.out, text);
+    await writeOutputFile(flags.out, text, { advice: 'give --out a path in a folder that exists and is writable' });
     return path.resolve(flags.out);
   }
   const out = path.resolve(flags.out ?? 'report.html');
-  await writeFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary() }));
+  const advice = flags.out === undefined ? 'give --out a path in a writable folder (without --out the report goes to report.html in the current folder)' : 'give --out a path in a folder that exists and is writable';
+  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary() }), { advice });
   io.stdout(`Report: ${out}`);
   return out;
 }

@@ -7,12 +7,13 @@
  * A directory that already holds a run is resumed: nothing is paid twice.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toOptionName } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
+import { outputError, writeOutputFile } from '../host/output-file.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../settings/strategy-flags.ts';
@@ -85,7 +86,8 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
   const out = path.resolve(flags.outputFile);
-  await mkdir(out, { recursive: true });
+  const advice = 'give --output-file a writable folder';
+  await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
   const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }] = await Promise.all([
     import('./prepare-run.ts'),
     import('../host/plugins.ts'),
@@ -102,7 +104,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     runs.push({ strategy, outcome, options: config.strategyOptions ?? {} });
   }
   const table = formatTable1(runs);
-  await writeFile(path.join(out, 'table1.md'), `${table}\n`);
+  await writeOutputFile(path.join(out, 'table1.md'), `${table}\n`, { advice });
   io.stdout(table);
   await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io);
   // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).

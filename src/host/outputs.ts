@@ -2,16 +2,14 @@
  * The files a finished run leaves beside its store: `results.jsonl` (one line
  * per problem and iteration, in input order) and `metrics.json` (per
  * iteration). Both are derived from the store, so they can be rewritten at any
- * time from it. Each is written under a temporary name and renamed, so a kill
- * leaves a whole file; metrics.json records the digest of the results.jsonl it
- * goes with, so a kill between the two renames shows (see `tmas report`).
+ * time from it. Each is written under a temporary name and renamed
+ * (output-file.ts), so a kill leaves a whole file; metrics.json records the
+ * digest of the results.jsonl it goes with, so a kill between the two renames
+ * shows (see `tmas report`).
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
+import { createOutputFile, type OutputFile } from './output-file.ts';
 import type { RunConfig } from './config.ts';
 import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
@@ -20,8 +18,8 @@ import type { Store } from '../store/store.ts';
 import { gatewaySummary, type GatewayStats } from '../gateway/gateway.ts';
 import type { StoppedIteration } from './call-failures.ts';
 
-/** The suffix of an output file being written. */
-const PARTIAL = '.partial';
+/** What to do when the run directory cannot take its outputs. */
+const ADVICE = 'free some space or fix the folder, then write them again from the store with tmas run --resume';
 
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {
@@ -39,8 +37,24 @@ export async function writeOutputs(options: {
   /** Iterations a failed call stopped in this process (not in results.jsonl; a resume does them again). */
   stopped?: StoppedIteration[];
 }): Promise<void> {
-  const resultsFile = path.join(options.outputDir, 'results.jsonl');
-  const results = createWriteStream(`${resultsFile}${PARTIAL}`);
+  const results = await createOutputFile(path.join(options.outputDir, 'results.jsonl'), { advice: ADVICE });
+  let metricsFile: OutputFile | null = null;
+  try {
+    const { lines, sha256, problems } = await writeResults(options, results);
+    metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE });
+    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }), null, 2)}\n`);
+    await results.commit();
+    await metricsFile.commit();
+  } catch (error) {
+    await Promise.all([results.discard(), metricsFile?.discard()]);
+    throw error;
+  }
+}
+
+type OutputOptions = Parameters<typeof writeOutputs>[0];
+
+/** Writes one line per problem and iteration; returns their count, their digest and the per-problem table. */
+async function writeResults(options: OutputOptions, results: OutputFile) {
   const digest = createHash('sha256');
   let lines = 0;
   const problems = createProblemTable();
@@ -49,12 +63,14 @@ export async function writeOutputs(options: {
     const line = `${JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates })}\n`;
     digest.update(line);
     lines++;
-    if (!results.write(line)) await once(results, 'drain');
+    await results.write(line);
   }
-  results.end();
-  await finished(results);
+  return { lines, sha256: digest.digest('hex'), problems };
+}
 
-  const metrics = {
+/** The content of metrics.json. */
+function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }) {
+  return {
     simulated: options.simulated,
     protocol: runProtocol(options.config),
     models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
@@ -65,10 +81,6 @@ export async function writeOutputs(options: {
     totals: runTotals(options.iterations, { wallSeconds: Math.round(options.wallSeconds * 10) / 10, ...(options.retries === undefined ? {} : { retries: options.retries }) }),
     problems: problems.rows(),
     incomplete: options.stopped ?? [],
-    results: { lines, sha256: digest.digest('hex') },
+    results,
   };
-  const metricsFile = path.join(options.outputDir, 'metrics.json');
-  await writeFile(`${metricsFile}${PARTIAL}`, `${JSON.stringify(metrics, null, 2)}\n`);
-  await rename(`${resultsFile}${PARTIAL}`, resultsFile);
-  await rename(`${metricsFile}${PARTIAL}`, metricsFile);
 }

@@ -37,6 +37,7 @@ import { loadStarts } from './resume.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import { PROTOCOL_VERSION, type Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
+import { beforeStore, whenStopped } from './run-stop.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import { Store } from '../store/store.ts';
 import type { RunManifest } from './run-manifest.ts';
@@ -124,7 +125,7 @@ export async function runEvaluation(
     const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
     // Before any call is in flight (the first grade would otherwise load mathjs mid-traffic), while the endpoints answer.
     preloadMathjs();
-    const endpoints = await checkingEndpoints;
+    const endpoints = await beforeStore(checkingEndpoints, options.signal, (ready) => ready.sim?.close());
     cleanups.push(() => endpoints.sim?.close());
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let simulated = endpoints.simulated;
@@ -138,7 +139,7 @@ export async function runEvaluation(
     }
     // The model's tokenizer (--tokenizer-path) is loaded first by the pool's thread, for this count:
     // a file that is not one stops the run here, before anything is written.
-    if (isHfTokenizerName(config.tokenizer)) await questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.tokenizer, error)));
+    if (isHfTokenizerName(config.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.tokenizer, error))), options.signal);
     if (!options.resume) await ensureFreshOutputDir(config.outputDir);
     // Serialises large store values and request bodies: a thread of its own, so that neither
     // waits behind token counting; closed after the store and the gateway.
@@ -169,7 +170,9 @@ export async function runEvaluation(
     const starts = options.resume ? await loadStarts(store, problems.length) : null;
     const inputs = toProblemInputs(runId, config, problems, starts);
 
-    await warnUnfit(questionTokens, problems, config, io);
+    // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
+    const stopped = whenStopped(options.signal);
+    await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
     const gateway = createGateway({
       concurrency: config.concurrency,
       timeoutMs: config.timeoutSeconds * 1000,
@@ -273,13 +276,11 @@ export async function runEvaluation(
       },
     });
     const routingFailure = deliver(bus, actor);
-    const aborted = new Promise<never>((_, reject) => {
-      options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
-    });
-    actor.start();
+    // A run stopped while it started sends nothing: the race below sees the stop at once.
+    if (!options.signal?.aborted) actor.start();
     let interrupted: unknown = null;
     try {
-      await Promise.race([toPromise(actor), routingFailure, aborted, gateway.down, runStopped, store.failed]);
+      await Promise.race([toPromise(actor), routingFailure, stopped, gateway.down, runStopped, store.failed]);
     } catch (raced) {
       // A failed store write (a full disk) may surface first as an actor error: the store's reason wins.
       const storeError = store.writeError;

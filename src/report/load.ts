@@ -10,7 +10,9 @@ import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
-import { Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import { hasStore, openStoreCopy } from '../store/check.ts';
+import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
@@ -79,7 +81,6 @@ function bucketOf(ms: number): number {
   return index < 0 ? LATENCY_BOUNDS_MS.length : index;
 }
 
-/** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
 /** Refuses a results.jsonl that is not the one metrics.json was written with (a kill between the two renames). */
 async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
   const expected = metrics.results;
@@ -94,6 +95,23 @@ async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
   );
 }
 
+/**
+ * The run's store, read through the same damage check as the other commands (a private copy, check.ts):
+ * a damaged store is TMAS_STORE_DAMAGED. null where there is none to read: a directory holding only
+ * metrics.json, or a run still going (its lock held), whose report comes from metrics.json alone.
+ */
+async function openReportStore(dir: string): Promise<Store | null> {
+  if (!hasStore(dir) || (await runLockHolder(dir)) !== null) return null;
+  try {
+    return await openStoreCopy(dir);
+  } catch (error) {
+    // A run of an older tmas, which takes no lock of its own, changed its store while it was copied.
+    if (error instanceof UserError && error.code === 'TMAS_LOCKED') return null;
+    throw error;
+  }
+}
+
+/** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
 export async function loadRun(dir: string): Promise<ReportRun> {
   const file = path.join(dir, 'metrics.json');
   let metrics: MetricsFile;
@@ -112,12 +130,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   let judgePasses: number | undefined;
   let proof = false;
   let details = new Map<string, ProblemDetail>();
-  let store: Store | null = null;
-  try {
-    store = await Store.open(dir);
-  } catch {
-    // A report is still useful from metrics.json alone (e.g. a copied file, or a run still holding its lock).
-  }
+  const store = await openReportStore(dir);
   if (store) {
     try {
       const manifest = (await store.manifest().get('manifest')) as

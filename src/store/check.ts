@@ -6,11 +6,11 @@
  * directory can still be read.
  */
 import { constants, existsSync } from 'node:fs';
-import { chmod, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { REPAIR_ADVICE, Store } from './store.ts';
+import { makeScratchDir, removeScratchDir } from './scratch.ts';
 
 /** True when the run directory has a store folder at all. */
 export function hasStore(runDir: string): boolean {
@@ -36,7 +36,7 @@ async function checkFiles(runDir: string): Promise<void> {
 }
 
 /**
- * Copies a run's store into `into` (a new temporary directory when absent),
+ * Copies a run's store into `into` (a new scratch directory when absent, see scratch.ts),
  * opens the copy, reads every table of it and checks that every text a record
  * refers to is there. Resolves with the open copy,
  * which removes itself on close when it made its own directory. Throws
@@ -45,8 +45,8 @@ async function checkFiles(runDir: string): Promise<void> {
  */
 export async function openStoreCopy(runDir: string, into?: string): Promise<Store> {
   await checkFiles(runDir);
-  const work = into ?? (await mkdtemp(path.join(os.tmpdir(), 'tmas-store-')));
-  const remove = into === undefined ? () => rm(work, { recursive: true, force: true }) : async () => {};
+  const work = into ?? (await makeScratchDir('store'));
+  const remove = into === undefined ? () => removeScratchDir(work) : async () => {};
   let store: Store | null = null;
   try {
     try {

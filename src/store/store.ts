@@ -7,6 +7,7 @@
  * its digest (texts.ts). Records are read through the methods here, which put their texts
  * back. One process owns a store at a time.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
@@ -14,8 +15,9 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { hasTexts } from './texts.ts';
+import { hasTexts, outlineTexts } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
+import { acquireRunLock } from './run-lock.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -284,6 +286,18 @@ export class Store {
     for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
   }
 
+  /**
+   * The logged envelopes in sequence order, with the long texts of every
+   * message whose type is not in `whole` left out (outlineTexts): for a fold
+   * that reads no long text of those, such as the metrics. Streams.
+   */
+  async *envelopeOutlines(whole: ReadonlySet<string>): AsyncGenerator<Envelope> {
+    for await (const [key, stored] of this.messages().iterator()) {
+      const type = ((hasTexts(stored) ? stored[0] : stored) as Envelope).message.type;
+      yield whole.has(type) ? await this.restore<Envelope>(stored, () => `message record ${String(key)}`) : (outlineTexts(stored) as Envelope);
+    }
+  }
+
   /** The logged envelopes with their keys (see seqKey), in sequence order. Streams. */
   messageEntries(range: RecordRange = {}): AsyncGenerator<[string, Envelope]> {
     return this.records<Envelope>(this.messages(), 'message', range);
@@ -310,30 +324,44 @@ export class Store {
    * Opens the store of a run directory. `create` makes a new one (a new run);
    * otherwise the store must exist: LevelDB's create-if-missing would make an
    * empty database over a damaged one and delete its table files. A second
-   * process gets TMAS_LOCKED; a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
+   * process gets TMAS_LOCKED (from the run directory's own lock, run-lock.ts,
+   * then LevelDB's); a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
    */
   static async open(runDir: string, options: { create?: boolean } = {}): Promise<Store> {
     const dir = path.join(runDir, 'store');
     const create = options.create === true;
+    if (create) await mkdir(runDir, { recursive: true });
+    const unlock = await acquireRunLock(runDir);
     const db = new Level<string, unknown>(dir, { valueEncoding: 'json', maxOpenFiles: MAX_OPEN_FILES, maxFileSize: MAX_FILE_SIZE, createIfMissing: create, errorIfExists: create });
     try {
       await db.open();
     } catch (error) {
+      await unlock();
       throw openError(error, runDir);
     }
-    const store = new Store(dir, db);
+    try {
+      return await Store.ready(runDir, db, unlock);
+    } catch (error) {
+      await db.close().catch(() => {});
+      await unlock();
+      throw error;
+    }
+  }
+
+  /** The store on an open database: its format read, its journal's emptiness known. */
+  private static async ready(runDir: string, db: Level<string, unknown>, unlock: () => Promise<void>): Promise<Store> {
+    const store = new Store(path.join(runDir, 'store'), db);
     store.runDir = runDir;
+    store.unlock = unlock;
     let empty = true;
     let format: unknown;
     try {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
       format = (await store.manifest().get('format')) ?? 1;
     } catch (error) {
-      await db.close().catch(() => {});
       throw openError(error, runDir);
     }
     if (typeof format !== 'number' || format > STORE_FORMAT) {
-      await db.close().catch(() => {});
       throw new UserError(
         'TMAS_STORE_FORMAT',
         `The store of ${runDir} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
@@ -418,9 +446,16 @@ export class Store {
   /** Called once the database is closed (a private copy removes itself). */
   onClosed: (() => Promise<void>) | null = null;
 
+  /** Releases the run directory's lock (run-lock.ts). */
+  private unlock: () => Promise<void> = async () => {};
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.pending]);
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      await this.unlock();
+    }
     await this.onClosed?.();
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * What the commands write for their user: into a folder that cannot take it, a
+ * coded error that names the file and what to do (exit 2, no stack); and only
+ * whole files at their final names, however the command ends.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { describe, expect } from 'vitest';
+import { BIN, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
+
+/** `test` with `finished`: one finished run per file, copied by each test that changes it. */
+const test = base.extend<{ finished: string }>({
+  finished: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-outputs-'));
+      try {
+        const problems = await writeProblems(dir, smallProblems(6));
+        const run = path.join(dir, 'run');
+        const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2']);
+        expect(done.code, done.stderr).toBe(0);
+        await use(run);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'file' },
+  ],
+});
+
+/** A read-only copy of `run` under `dir`: a read-only tmpfs where this machine lets us mount one (the EROFS users meet), else modes (which stop no root). */
+async function readOnlyCopy(run: string, dir: string): Promise<{ run: string; release: () => Promise<void> } | null> {
+  const mount = path.join(dir, 'ro');
+  await mkdir(mount);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mount], { stdio: 'ignore' });
+  } catch {
+    if (process.getuid?.() === 0) return null;
+    await cp(run, path.join(mount, 'run'), { recursive: true });
+    await chmod(path.join(mount, 'run'), 0o555);
+    return { run: path.join(mount, 'run'), release: () => chmod(path.join(mount, 'run'), 0o755) };
+  }
+  await cp(run, path.join(mount, 'run'), { recursive: true });
+  execFileSync('mount', ['-o', 'remount,ro', mount]);
+  return { run: path.join(mount, 'run'), release: async () => void execFileSync('umount', [mount]) };
+}
+
+function expectUserError(result: { code: number | null; stderr: string }, code: string): void {
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stderr).toContain(`[${code}]`);
+  expect(result.stderr).not.toMatch(/internal error|Unhandled|\n\s+at /);
+}
+
+describe('outputs', () => {
+  test('export and report into a folder that does not exist: TMAS_OUTPUT naming it, nothing written', async ({ dir, finished }) => {
+    const missing = path.join(dir, 'no-such-folder');
+    const exported = await runCli(['export', finished, '--out', path.join(missing, 'rl')]);
+    expectUserError(exported, 'TMAS_OUTPUT');
+    expect(exported.stderr).toContain(`the folder ${missing} does not exist`);
+    expect(exported.stderr).toMatch(/--out/);
+    const reported = await runCli(['report', finished, '--out', path.join(missing, 'report.html')]);
+    expectUserError(reported, 'TMAS_OUTPUT');
+    expect(reported.stderr).toContain(missing);
+  });
+
+  test('export of a read-only run directory without --out: TMAS_OUTPUT saying to give --out; with --out elsewhere it exports', async ({ dir, finished, skip }) => {
+    const archived = await readOnlyCopy(finished, dir);
+    if (archived === null) skip('root without a tmpfs mount: no read-only directory can be made here');
+    const { run, release } = archived as NonNullable<typeof archived>;
+    try {
+      const refused = await runCli(['export', run]);
+      expectUserError(refused, 'TMAS_OUTPUT');
+      expect(refused.stderr).toContain(path.join(run, 'export-rl.jsonl'));
+      expect(refused.stderr).toMatch(/read-only|not writable/);
+      expect(refused.stderr).toMatch(/give --out a path in a writable folder/);
+      const exported = await runCli(['export', run, '--out', path.join(dir, 'rl')]);
+      expect(exported.code, exported.stderr).toBe(0);
+    } finally {
+      await release();
+    }
+  });
+
+  test('export killed while it writes leaves no file at its final names; the next export replaces what it left', async ({ dir, finished }) => {
+    const out = path.join(dir, 'rl');
+    const child = spawn(process.execPath, [BIN, 'export', finished, '--out', out], { cwd: REPO, stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Killed as soon as anything of the export shows in its folder.
+    while (child.exitCode === null && (await readdir(dir)).every((name) => !name.startsWith('rl.'))) await new Promise((resolve) => setTimeout(resolve, 2));
+    child.kill('SIGKILL');
+    await exited;
+    const left = await readdir(dir);
+    // Either it had finished (whole files) or it left only its temporary files.
+    if (left.includes('rl.parquet')) {
+      const bytes = await readFile(`${out}.parquet`);
+      expect(bytes.length).toBeGreaterThan(0);
+      await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+    }
+    expect(left.filter((name) => name.startsWith('rl.') && !name.endsWith('.partial'))).toEqual(left.includes('rl.parquet') ? ['rl.jsonl', 'rl.parquet'] : []);
+
+    const again = await runCli(['export', finished, '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await readdir(dir)).filter((name) => name.startsWith('rl.')).sort()).toEqual(['rl.jsonl', 'rl.parquet']);
+    const records = (await readFile(`${out}.jsonl`, 'utf8')).trim().split('\n');
+    const bytes = await readFile(`${out}.parquet`);
+    expect(await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })).toHaveLength(records.length);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * How commands end when they are stopped: one Ctrl-C of a run writes outputs
+ * that agree with the store and exits, however early; a second writer is
+ * refused even when LevelDB's LOCK file was deleted; and no private copy of a
+ * store outlives the command that made it, or, after a kill -9, the next one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { Store } from '../src/store/store.ts';
+import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+
+/** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
+function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, child: ChildProcess): Promise<void> {
+  while (!(await condition())) {
+    if (child.exitCode !== null) throw new Error('the command ended before the point it was to be stopped at');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The roles of the requests the simulator logged so far (whole lines only). */
+async function loggedRoles(file: string): Promise<string[]> {
+  if (!existsSync(file)) return [];
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((line) => (JSON.parse(line) as { role: string }).role);
+}
+
+/** Checks that results.jsonl and metrics.json of a stopped run are one write, of what the store holds. */
+async function expectOutputsOfStore(run: string): Promise<number> {
+  const text = await readFile(path.join(run, 'results.jsonl'), 'utf8');
+  const lines = text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as { problem: string; iteration: number });
+  const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { results: { lines: number; sha256: string } };
+  expect(metrics.results).toEqual({ lines: lines.length, sha256: createHash('sha256').update(text).digest('hex') });
+  const store = await Store.open(run);
+  try {
+    const marked: Array<{ problem: string; iteration: number }> = [];
+    for await (const record of store.iterationRecords()) marked.push({ problem: record.problem, iteration: record.iteration });
+    expect(lines.map(({ problem, iteration }) => ({ problem, iteration }))).toEqual(marked);
+  } finally {
+    await store.close();
+  }
+  return lines.length;
+}
+
+describe('one Ctrl-C', () => {
+  test('after some iterations, with calls in flight: outputs agree with the store, and --resume gives the results of a clean run', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(3));
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '50', '--request-log', requestLog]);
+    try {
+      const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '8'];
+      const run = path.join(dir, 'run');
+      const live = startCli(['run', ...common, '--output-file', run]);
+      // Iteration 1's solutions are asked for once a problem finished iteration 0.
+      await until(async () => (await loggedRoles(requestLog)).filter((role) => role === 'solution').length > 3 * 3 + 1, live.child);
+      live.child.kill('SIGINT');
+      expect(await live.exited).toBe(130);
+      expect(live.stderr()).not.toMatch(/took over|internal error/);
+      expect(await expectOutputsOfStore(run)).toBeGreaterThan(0);
+
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const clean = await runCli(['run', ...common, '--output-file', path.join(dir, 'clean')]);
+      expect(clean.code, clean.stderr).toBe(0);
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
+    } finally {
+      sim.child.kill();
+    }
+  });
+
+  test('while the run starts: it stops, with nothing written or outputs that agree with the store, and runs again to the end', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'run');
+    const args = ['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--sim-latency-ms', '300'];
+    const live = startCli(args);
+    await until(() => live.stderr().includes('embedded simulated model'), live.child);
+    live.child.kill('SIGINT');
+    expect(await live.exited).toBe(130);
+    // Not cut short by the deadline, which writes nothing: the stop itself ended the run.
+    expect(live.stderr()).not.toMatch(/took over|internal error/);
+    const started = existsSync(path.join(run, 'store'));
+    if (started) await expectOutputsOfStore(run);
+    else expect(live.stderr()).toMatch(/nothing was written.*\[TMAS_INTERRUPTED\]/);
+    const again = await runCli(started ? ['run', '--resume', run] : args);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2 * 2);
+  });
+});
+
+describe('one writer per run directory', () => {
+  test('with store/LOCK deleted under a live run, a second --resume is refused naming the live pid; the lock goes when the run ends', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(4));
+    const run = path.join(dir, 'run');
+    const live = startCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '3', '--sim-latency-ms', '200']);
+    try {
+      await until(() => existsSync(path.join(run, 'store', 'LOCK')), live.child);
+      await rm(path.join(run, 'store', 'LOCK'));
+      const second = await runCli(['run', '--resume', run]);
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toContain('[TMAS_LOCKED]');
+      expect(second.stderr).toContain(`pid ${live.child.pid}`);
+      expect(second.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      live.child.kill('SIGINT');
+      await live.exited;
+    }
+    expect(existsSync(path.join(run, 'tmas.lock'))).toBe(false);
+  });
+});
+
+describe('private copies of a store', () => {
+  test('tmas replay stopped by SIGINT removes its copy; killed with SIGKILL, the next command removes it', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'run');
+    const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+    expect(done.code, done.stderr).toBe(0);
+    // A temporary folder of this test's own: copies of every tmas run on the machine go to the system's.
+    const tmp = path.join(dir, 'tmp');
+    await mkdir(tmp);
+    const copies = async () => (await readdir(tmp, { recursive: true })).filter((name) => path.basename(name) === 'CURRENT');
+    for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+      const replay = startCli(['replay', run], { TMPDIR: tmp });
+      await until(async () => (await copies()).length > 0, replay.child);
+      replay.child.kill(signal);
+      await replay.exited;
+      if (signal === 'SIGINT') expect(await copies()).toEqual([]);
+    }
+    expect(await copies()).toHaveLength(1);
+    const log = await runCli(['log', run], { env: { TMPDIR: tmp } });
+    expect(log.code, log.stderr).toBe(0);
+    expect(await copies()).toEqual([]);
+  });
+});
