@@ -160,7 +160,7 @@ describe('layers', () => {
   const graph = importGraph();
 
   test('the import graph was read (a broken pattern would make every check below pass)', () => {
-    expect(graph.get('src/host/run-evaluation.ts')).toContain('machines/run.machine.ts');
+    expect(graph.get('src/host/run-machine.ts')).toContain('machines/run.machine.ts');
     expect(graph.get('src/cli/run-action.ts')).toContain('src/host/plugins.ts');
     expect(graph.get('src/main.ts')).toContain('src/bench/bench.command.ts');
   });

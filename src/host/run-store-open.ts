@@ -1,0 +1,57 @@
+/**
+ * The store of a run: a new run's created whole (manifest and problems
+ * included), a resumed run's opened as it is and its manifest brought up to
+ * date, and where each of its problems picks up.
+ */
+import type { LoopStart, ProblemInput } from '../../machines/contract.ts';
+import type { Strategy } from '../../machines/strategies/index.ts';
+import type { Problem } from '../input/problems.ts';
+import { hashOf } from '../kernel/prng.ts';
+import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
+import { VERSION } from '../kernel/version.ts';
+import { Store } from '../store/store.ts';
+
+import type { RunConfig } from './config.ts';
+import { createRunStore } from './output-dir.ts';
+import { toProblemInputs } from './problem-inputs.ts';
+import { loadStarts } from './resume.ts';
+import type { RunManifest } from './run-manifest.ts';
+
+/** A run's open store, its manifest, and its problems as the problem actors take them. */
+export interface OpenedRun {
+  store: Store;
+  manifest: RunManifest;
+  /** Offline, no endpoint was listed: the run is as simulated as it was. */
+  simulated: boolean;
+  inputs: ProblemInput[];
+}
+
+/** Opens (resume) or creates (new run) the store; `cleanups` gets its close. */
+export async function openRunStore(
+  config: RunConfig,
+  problems: Problem[],
+  options: { strategy: Strategy; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void> },
+): Promise<OpenedRun> {
+  // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
+  const resumed = options.resume ? await Store.open(config.outputDir) : null;
+  if (resumed) options.cleanups.push(() => resumed.close());
+  const previous = await resumed?.getManifest();
+  const simulated = options.offline && previous ? previous.simulated : options.simulated;
+  const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
+  const manifest = {
+    run: runId,
+    config,
+    configHash: hashOf(config),
+    tmasVersion: VERSION,
+    protocolVersion: PROTOCOL_VERSION,
+    simulated,
+    strategy: options.strategy.name,
+    createdAt: previous?.createdAt ?? new Date().toISOString(),
+  };
+  const store = resumed ?? (await createRunStore(config.outputDir, manifest, problems));
+  if (!resumed) options.cleanups.push(() => store.close());
+  store.encodeWith(options.encodeJson);
+  if (resumed) await store.manifest().put('manifest', manifest);
+  const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length) : null;
+  return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts) };
+}
