@@ -5,7 +5,7 @@
  * `banks` and `iterations` (per problem and iteration), and `texts` and
  * `chunks`: the long strings of all of these, each distinct one once under
  * its digest (texts.ts). Records are read through the methods here, which put their texts
- * back. One process owns a store at a time.
+ * back (their shapes and keys: records.ts). One process owns a store at a time.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,73 +13,14 @@ import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
-import type { CandidateResult, Envelope, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
+import type { Envelope } from '../kernel/protocol.ts';
+import { iterationKey, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
 import { hasTexts, outlineTexts } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { acquireRunLock } from './run-lock.ts';
-import type { Sampling } from '../gateway/completion.ts';
-import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
-/** A completed LLM call as the journal keeps it. */
-export interface CallRecord {
-  key: string;
-  role: string;
-  problem: string;
-  iteration: number;
-  index: number;
-  request: {
-    baseUrl: string;
-    model: string;
-    messages: Array<{ role: string; content: string }>;
-    maxTokens: number;
-    temperature: number | null;
-    seed: number;
-    /** top_p, top_k, min_p and --extra-body, when any was set. */
-    sampling?: Sampling;
-  };
-  /** What fitting the prompt to the window gave: its token count and the parts it left out. */
-  fit: { promptTokens: number; dropped: string[] };
-  /** `reasoningDialect`: how the reasoning arrived, when there was some; `model`: the model the reply named, when another than asked. */
-  response: { content: string; reasoning: string | null; finishReason: string; reasoningDialect?: ReasoningDialect; model?: string };
-  /** `estimated`: the reply had no usage block, so the run's tokenizer counted it. */
-  usage: { promptTokens: number; completionTokens: number; estimated?: true };
-  /** `firstTokenMs`: time to the first streamed text, when streamed. */
-  timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
-  attempts: number;
-}
-
-/**
- * What a run directory says about its run. Never holds an API key. The store
- * keeps `config` as it is given and never reads it: its type (`C`) and its
- * upgrades from older versions belong to the host (src/host/run-manifest.ts).
- */
-export interface Manifest<C = unknown> {
-  run: string;
-  config: C;
-  configHash: string;
-  tmasVersion: string;
-  protocolVersion: number;
-  simulated: boolean;
-  strategy: string;
-  createdAt: string;
-}
-
-/** One problem's state at the end of an iteration: what resume and `show` need. */
-export interface IterationRecord {
-  problem: string;
-  /** The problem's position in the input file; keys sort by it so outputs follow the input order. */
-  ordinal: number;
-  iteration: number;
-  candidates: CandidateResult[];
-  rollouts: Rollout[];
-}
-
-/** The banks E(t) and G(t) after an iteration. */
-export interface BankRecord {
-  experience: ExperienceRecord[];
-  guidelines: GuidelineRecord[];
-}
+export { iterationKey, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
 /** The coded error for a store that cannot be opened. */
 function openError(error: unknown, runDir: string): Error {
@@ -102,11 +43,6 @@ export const REPAIR_ADVICE = (runDir: string) =>
  */
 export const STORE_FORMAT = 2;
 
-/** Zero-padded so that keys sort as numbers. */
-export function seqKey(seq: number): string {
-  return String(seq).padStart(12, '0');
-}
-
 /**
  * LevelDB keeps each open table file memory-mapped, and the pages it reads
  * count in the process's RSS: with the defaults (1000 open files of 2 MB), a
@@ -117,21 +53,6 @@ export function seqKey(seq: number): string {
  */
 const MAX_OPEN_FILES = 74;
 const MAX_FILE_SIZE = 2 ** 20;
-
-/** The key of a problem's iteration in the `iterations` and `banks` sublevels: input position, then iteration. */
-export function iterationKey(ordinal: number, iteration: number): string {
-  return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
-}
-
-/** A key range of a sublevel, as LevelDB's iterators take it. */
-export interface RecordRange {
-  gt?: string;
-  gte?: string;
-  lt?: string;
-  lte?: string;
-  reverse?: boolean;
-  limit?: number;
-}
 
 /** An open store. */
 export class Store {

@@ -1,0 +1,87 @@
+/**
+ * What the store holds, record by record: a journaled call, the manifest, an
+ * iteration's state and banks, and how their keys are made and ranged.
+ */
+import type { CandidateResult, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
+import type { Sampling } from '../gateway/completion.ts';
+import type { ReasoningDialect } from '../gateway/reasoning.ts';
+
+/** A completed LLM call as the journal keeps it. */
+export interface CallRecord {
+  key: string;
+  role: string;
+  problem: string;
+  iteration: number;
+  index: number;
+  request: {
+    baseUrl: string;
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    maxTokens: number;
+    temperature: number | null;
+    seed: number;
+    /** top_p, top_k, min_p and --extra-body, when any was set. */
+    sampling?: Sampling;
+  };
+  /** What fitting the prompt to the window gave: its token count and the parts it left out. */
+  fit: { promptTokens: number; dropped: string[] };
+  /** `reasoningDialect`: how the reasoning arrived, when there was some; `model`: the model the reply named, when another than asked. */
+  response: { content: string; reasoning: string | null; finishReason: string; reasoningDialect?: ReasoningDialect; model?: string };
+  /** `estimated`: the reply had no usage block, so the run's tokenizer counted it. */
+  usage: { promptTokens: number; completionTokens: number; estimated?: true };
+  /** `firstTokenMs`: time to the first streamed text, when streamed. */
+  timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
+  attempts: number;
+}
+
+/**
+ * What a run directory says about its run. Never holds an API key. The store
+ * keeps `config` as it is given and never reads it: its type (`C`) and its
+ * upgrades from older versions belong to the host (src/host/run-manifest.ts).
+ */
+export interface Manifest<C = unknown> {
+  run: string;
+  config: C;
+  configHash: string;
+  tmasVersion: string;
+  protocolVersion: number;
+  simulated: boolean;
+  strategy: string;
+  createdAt: string;
+}
+
+/** One problem's state at the end of an iteration: what resume and `show` need. */
+export interface IterationRecord {
+  problem: string;
+  /** The problem's position in the input file; keys sort by it so outputs follow the input order. */
+  ordinal: number;
+  iteration: number;
+  candidates: CandidateResult[];
+  rollouts: Rollout[];
+}
+
+/** The banks E(t) and G(t) after an iteration. */
+export interface BankRecord {
+  experience: ExperienceRecord[];
+  guidelines: GuidelineRecord[];
+}
+
+/** Zero-padded so that keys sort as numbers. */
+export function seqKey(seq: number): string {
+  return String(seq).padStart(12, '0');
+}
+
+/** The key of a problem's iteration in the `iterations` and `banks` sublevels: input position, then iteration. */
+export function iterationKey(ordinal: number, iteration: number): string {
+  return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
+}
+
+/** A key range of a sublevel, as LevelDB's iterators take it. */
+export interface RecordRange {
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+  reverse?: boolean;
+  limit?: number;
+}
