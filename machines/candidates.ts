@@ -5,6 +5,7 @@
 import { gradeAnswer } from '../src/grader/index.ts';
 import { uniformFor } from '../src/kernel/prng.ts';
 import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
+import { judgeGradeOf } from './judge-grade.ts';
 import { calibratedScore } from './roles/summary.role.ts';
 
 /** A candidate while its iteration runs. */
@@ -25,6 +26,8 @@ export interface CandidateState {
   verdicts?: Array<boolean | null>;
   /** Judge passes requested and not yet answered (absent: none). */
   judgePending?: number;
+  /** `--judge-when unsure` left it to the rule-based grader, which was sure: no judge pass (judging.ts awaitJudge). */
+  ruled?: boolean;
 }
 
 /**
@@ -99,16 +102,14 @@ export function toCandidateResult(candidate: CandidateState, reference: string |
     summaryScore: candidate.summaryScore,
     correct: reference === undefined ? null : grade?.equal === true,
     ...(grade?.verdict === 'unsure' ? { unsure: true } : {}),
-    ...judgeGrade(candidate, passes),
+    ...judgeGrade(candidate, grade?.equal === true, passes),
     failures: candidate.failures,
   };
 }
 
-/** The judge's part of a result: every pass's verdict, and their mean; a candidate without a solution is wrong. */
-function judgeGrade(candidate: CandidateState, passes: number): Pick<CandidateResult, 'judge' | 'correctJudge'> {
+/** The judge's part of a result: every pass's verdict, and their mean (judge-grade.ts); a candidate without a solution is wrong. */
+function judgeGrade(candidate: CandidateState, correct: boolean, passes: number): Pick<CandidateResult, 'judge' | 'correctJudge' | 'ruled'> {
   if (passes === 0) return { judge: null, correctJudge: null };
   const verdicts = Array.from({ length: passes }, (_, pass) => candidate.verdicts?.[pass] ?? null);
-  const parsed = verdicts.filter((verdict): verdict is boolean => verdict !== null);
-  const correctJudge = candidate.text === null ? 0 : parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length;
-  return { judge: { verdicts }, correctJudge };
+  return judgeGradeOf({ answered: candidate.text !== null, correct, ruled: candidate.ruled === true }, verdicts);
 }

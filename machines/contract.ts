@@ -34,11 +34,20 @@ export interface LoopSettings {
   schedule?: 'pipelined' | 'barrier';
   /** LLM judge passes per candidate when the problem has a reference (0 or absent: no judge). */
   judgePasses?: number;
+  /** Which candidates the judge grades (`--judge-when`); absent: `always`. */
+  judgeWhen?: JudgeWhen;
   /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
   proof?: boolean;
   /** The strategy's own flags (`Strategy.flags`), by option name, defaults filled in. */
   options?: Readonly<Record<string, StrategyOptionValue>>;
 }
+
+/**
+ * Which candidates the LLM judge grades: `always` every one; `unsure` (hybrid
+ * grading) only those the rule-based grader is unsure of or finds no answer
+ * in, the rule's verdict standing for the rest.
+ */
+export type JudgeWhen = 'always' | 'unsure';
 
 /** Where a problem starts: iteration 0 with empty banks, or where an earlier run stopped. */
 export interface LoopStart {

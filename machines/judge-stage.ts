@@ -11,7 +11,8 @@
  */
 import type { CandidateResult, Message } from '../src/kernel/protocol.ts';
 import type { ProblemInput } from './contract.ts';
-import { judgePassesOf, judgeRequests } from './judging.ts';
+import { judgeGradeOf } from './judge-grade.ts';
+import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
 
 /** What the judge reads of a candidate. */
 export interface JudgedResponse {
@@ -87,8 +88,7 @@ export function judged<C extends { effect: { kind: string; candidates?: Candidat
     const key = judging.keys[result.candidate];
     // Only complete verdicts are reused: a pass that failed is asked again when the response comes back.
     if (key !== undefined && verdicts.every((verdict) => verdict !== null)) known[key] = verdicts;
-    const parsed = verdicts.filter((verdict): verdict is boolean => verdict !== null);
-    return { ...result, judge: { verdicts }, correctJudge: parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length };
+    return { ...result, ...judgeGradeOf({ answered: true, correct: result.correct, ruled: ruledByRule(input, result) }, verdicts) };
   });
   return { effect: { ...effect, candidates }, judging: { ...judging, known } } as Partial<C>;
 }

@@ -1,20 +1,36 @@
 /**
  * The LLM judge's part of the problem actor, as pure helpers: when a problem
- * is judged, the judge requests of a candidate, and recording a verdict.
+ * is judged, which candidates go to the judge, what it reads of each, the
+ * judge requests of a candidate, and recording a verdict.
  *
  * A problem is judged when judge passes > 0 and it has a reference: the short
  * answer with `--no-proof`, the reference solution in proof mode. A
  * candidate's passes are requested as soon as its solution arrives; the
- * iteration completes only once they are all in (or failed for good).
+ * iteration completes only once they are all in (or failed for good). Under
+ * `--judge-when unsure` a candidate the rule-based grader is sure of gets no
+ * pass: the rule's verdict is its grade (`ruled`).
+ *
+ * The judge reads one view of every response, whatever the strategy
+ * (docs/concepts/grading-protocol.md): with `--no-proof` the extracted
+ * answer, or the final text when no answer was extracted; in proof mode the
+ * final text. The final text is what follows the reasoning; the judge's
+ * prompt bounds it in tokens (JUDGE_VIEW_TOKENS in roles/judge.role.ts).
  */
-import type { Message } from '../src/kernel/protocol.ts';
+import { gradeAnswer } from '../src/grader/index.ts';
+import type { JudgeView, Message } from '../src/kernel/protocol.ts';
 import type { CandidateState } from './candidates.ts';
+import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
 
 /** What the judge needs to know about the problem and the settings. */
 export interface JudgeSetup {
   problem: { id: string; question: string; answer?: string; solution?: string };
-  settings: { judgePasses?: number; proof?: boolean };
+  settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen };
+}
+
+/** What decides whether a candidate goes to the judge. */
+interface JudgedCandidate {
+  answer: string | null;
 }
 
 /** The reference the judge compares against, or undefined when the problem is not judged. */
@@ -28,14 +44,44 @@ export function judgePassesOf(setup: JudgeSetup): number {
   return judgeReference(setup) === undefined ? 0 : Math.min(setup.settings.judgePasses ?? 0, MAX_JUDGE_PASSES);
 }
 
-/** The judge requests of one candidate whose solution just arrived (none when the problem is not judged). */
+/**
+ * Whether `--judge-when unsure` leaves this candidate to the rule-based
+ * grader: it has an extracted answer that the grader finds equal or different
+ * with confidence. Never in proof mode, where the rule grades nothing.
+ */
+export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate): boolean {
+  const { settings, problem } = setup;
+  if (settings.judgeWhen !== 'unsure' || settings.proof === true || problem.answer === undefined || candidate.answer === null) return false;
+  if (judgePassesOf(setup) === 0) return false;
+  return gradeAnswer(candidate.answer, problem.answer).verdict !== 'unsure';
+}
+
+/** Judge passes for one candidate: the problem's, or 0 when the rule's verdict stands for it. */
+export function judgePassesFor(setup: JudgeSetup, candidate: JudgedCandidate): number {
+  return ruledByRule(setup, candidate) ? 0 : judgePassesOf(setup);
+}
+
+/** The text of a response after its reasoning: what follows its last `</think>` (a reply whose server left the reasoning inline), else all of it. */
+export function finalText(text: string): string {
+  const end = text.lastIndexOf('</think>');
+  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
+}
+
+/** What the judge reads of a candidate: its answer with `--no-proof` when one was extracted, else its final text. */
+export function judgeViewOf(setup: JudgeSetup, candidate: { text: string; answer: string | null }): { view: JudgeView; response: string } {
+  if (setup.settings.proof !== true && candidate.answer !== null) return { view: 'answer', response: candidate.answer };
+  return { view: 'text', response: finalText(candidate.text) };
+}
+
+/** The judge requests of one candidate whose solution just arrived (none when the problem is not judged, or the rule's verdict stands). */
 export function judgeRequests(
   setup: JudgeSetup & { base: { run: string; problem: string; iteration: number } },
   candidate: { candidate: number; text: string; answer: string | null },
 ): Message[] {
   const reference = judgeReference(setup);
   if (reference === undefined) return [];
-  return Array.from({ length: judgePassesOf(setup) }, (_, pass) => ({
+  const view = judgeViewOf(setup, candidate);
+  return Array.from({ length: judgePassesFor(setup, candidate) }, (_, pass) => ({
     type: 'judge.requested' as const,
     ...setup.base,
     correlation: `${setup.base.problem}/${setup.base.iteration}/judge/${candidate.candidate}.${pass}`,
@@ -43,13 +89,15 @@ export function judgeRequests(
     pass,
     question: setup.problem.question,
     reference,
-    response: setup.settings.proof ? candidate.text : candidate.answer,
+    ...view,
   }));
 }
 
-/** A candidate waiting for its `passes` judge verdicts. */
-export function awaitJudge(candidate: CandidateState, passes: number): CandidateState {
-  return { ...candidate, verdicts: Array.from({ length: passes }, () => null), judgePending: passes };
+/** A candidate waiting for its judge verdicts: the problem's passes, or none when the rule's verdict stands (`ruled`). */
+export function awaitJudge(candidate: CandidateState, setup: JudgeSetup): CandidateState {
+  const passes = judgePassesFor(setup, candidate);
+  const ruled = passes === 0 && judgePassesOf(setup) > 0;
+  return { ...candidate, verdicts: Array.from({ length: passes }, () => null), judgePending: passes, ...(ruled ? { ruled: true } : {}) };
 }
 
 /** Records one pass's verdict (null for a failed call). */

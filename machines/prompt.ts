@@ -15,6 +15,8 @@ export interface PromptPart {
   text: string;
   /** Drop rank: parts with a rank may be left out, lowest rank first. */
   drop?: number;
+  /** At most this many tokens of the part are kept: its first and last halves, with a line saying how many were left out (the judge's view). */
+  maxTokens?: number;
 }
 
 /** What a role asks the model: the system message and the parts of the user message. */

@@ -40,7 +40,9 @@ describe('the LLM judge against the simulated model', () => {
 
     const calls = await judgeCalls(output);
     expect(calls).toHaveLength(2 * T * N * PASSES);
-    expect(new Set(calls.map((c) => c.request.temperature))).toEqual(new Set([0.7]));
+    // The judge samples at its own temperature, not the run's --temperature 0.7.
+    expect(new Set(calls.map((c) => c.request.temperature))).toEqual(new Set([0.6]));
+    expect(calls.every((c) => c.request.sampling?.topP === 0.95)).toBe(true);
     // One seed per (problem, iteration, candidate, pass).
     expect(new Set(calls.map((c) => c.request.seed)).size).toBe(calls.length);
     expect(new Set(calls.map((c) => c.index))).toEqual(new Set([0, 1, 100, 101, 200, 201]));
@@ -165,11 +167,11 @@ describe('the LLM judge against the simulated model', () => {
   test('the judge is off unless one is named, then 4 passes; the demo uses fewer; --judge-* endpoints default to the solution agent', () => {
     const plain = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--base-url', 'http://localhost:8000/v1', '--model-name', 'm']), {});
     expect(plain.config.judgePasses).toBe(0);
-    expect(plain.config.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm' });
+    expect(plain.config.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm', sampling: { temperature: 0.6, topP: 0.95 } });
     const own = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-base-url', 'http://judge:9000/v1', '--judge-model-name', 'j', '--judge-api-key', 'k']), {});
     expect(own.config.judgePasses).toBe(4);
     expect(own.config.judgeMaxTokens).toBe(4096);
-    expect(own.config.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j' });
+    expect(own.config.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j', sampling: { temperature: 0.6, topP: 0.95 } });
     expect(own.secrets.judge).toBe('k');
     // Only a model named: the judge is that model at the solution agent's endpoint.
     expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-model-name', 'j']), {}).config.judgePasses).toBe(4);

@@ -78,12 +78,15 @@ describe('tmas report', () => {
     await runInProcess([...args, '--output-file', path.join(dir, 'judged-a'), '--judge-model-name', 'tmas-sim']);
     await runInProcess([...args, '--output-file', path.join(dir, 'judged-b'), '--judge-model-name', 'tmas-sim']);
     await runInProcess([...args, '--output-file', path.join(dir, 'rule')]);
-    const dirs = ['judged-a', 'judged-b', 'rule'].map((name) => path.join(dir, name));
+    // The same judge sampling otherwise: another grading protocol.
+    await runInProcess([...args, '--output-file', path.join(dir, 'judged-cold'), '--judge-model-name', 'tmas-sim', '--judge-temperature', '0']);
+    const dirs = ['judged-a', 'judged-b', 'rule', 'judged-cold'].map((name) => path.join(dir, name));
     const out = path.join(dir, 'report.md');
     await runReportCommand(dirs, { out, format: 'md' }, { stdout: () => {} });
     const markdown = await readFile(out, 'utf8');
-    expect(markdown).toMatch(/\| judged-a \(simulated\) \| [^|]+ \| judge simulated ×4 \|/);
+    expect(markdown).toMatch(/\| judged-a \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
     expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \|/);
+    expect(markdown).toMatch(/\| judged-cold \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0, top_p 0\.95\): not comparable \|/);
     await runReportCommand(dirs, { out: path.join(dir, 'report.html'), format: 'html' }, { stdout: () => {} });
     expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain('rule: not comparable');
   });

@@ -12,6 +12,8 @@ export interface FitPart {
   id: string;
   text: string;
   drop?: number;
+  /** Cut to at most this many tokens (head and tail kept) before fitting; absent: kept whole. */
+  maxTokens?: number;
 }
 
 /** Input of the `fit` task: a system message and the parts of the user message. */

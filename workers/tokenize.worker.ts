@@ -7,6 +7,7 @@
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import { createBpeCounter, type BpeCounter } from './bpe.ts';
+import { boundTokens } from './bound-tokens.ts';
 import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
 import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
@@ -124,8 +125,9 @@ export async function count(task: CountTask): Promise<number[]> {
 }
 
 /**
- * The `fit` task: drops droppable parts, lowest `drop` rank first (ties by
- * position), until system + user fit `budget` tokens.
+ * The `fit` task: cuts each part with a `maxTokens` bound to it (bound-tokens.ts),
+ * then drops droppable parts, lowest `drop` rank first (ties by position), until
+ * system + user fit `budget` tokens.
  *
  * A prompt that fits whole (the usual case) is counted once, as joined. One
  * that does not has each part counted once, and drops are decided on the sum
@@ -141,7 +143,9 @@ export async function count(task: CountTask): Promise<number[]> {
  */
 export async function fit(task: FitTask): Promise<FitOutput> {
   const encoding = await getCounter(task.encoding);
-  const { system, parts, budget } = task;
+  const { system, budget } = task;
+  // A part with a token bound is cut to it before anything is counted or dropped.
+  const parts = task.parts.map((part) => (part.maxTokens === undefined ? part : { ...part, text: boundTokens(part.text, part.maxTokens, (text) => countText(encoding, text)) }));
   for (const part of parts) {
     if (part.drop !== undefined && !Number.isFinite(part.drop)) {
       throw new TypeError(`part "${part.id}" has a drop rank that is not a finite number`);

@@ -74,6 +74,11 @@ export function formatTable1(runs: MethodRun[]): string {
   }
   const grades = new Set(runs.flatMap((run) => run.outcome.iterations.map((it) => it.grade)));
   lines.push('', `Pass@1 in % (${[...grades].join(', ')} grade); mean over each iteration's candidates (and judge passes), then over problems.`);
+  const asked = runs.map((run) => ({ strategy: run.strategy, shares: run.outcome.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked])) }));
+  if (asked.some(({ shares }) => shares.some((share) => share < 1))) {
+    const shares = asked.map(({ strategy, shares }) => `${strategy} ${percent(shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length))}%`);
+    lines.push('', `Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; share judged: ${shares.join(', ')}.`);
+  }
   return lines.join('\n');
 }
 

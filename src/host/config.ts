@@ -2,7 +2,7 @@
  * The configuration of a run, as the CLI builds it and the manifest stores it.
  * API keys are not part of it: they live in `Secrets`, which is never written.
  */
-import type { StrategyOptionValue } from '../../machines/contract.ts';
+import type { JudgeWhen, StrategyOptionValue } from '../../machines/contract.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
 import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 
@@ -92,6 +92,8 @@ export interface RunConfig {
   judgePasses?: number;
   /** Completion limit of a judge call (`--judge-max-tokens`); absent in runs made before it existed (no limit but the window). */
   judgeMaxTokens?: number;
+  /** `--judge-when unsure`: only the candidates the rule-based grader is unsure of (or finds no answer in) go to the judge; absent: every one. */
+  judgeWhen?: JudgeWhen;
   /** The method (`--strategy`, a name in machines/strategies/index.ts STRATEGIES); absent means `tmas`. */
   strategy?: string;
   /** The chosen strategy's own flags (`Strategy.flags`) by option name, defaults filled in; absent when it has none. */

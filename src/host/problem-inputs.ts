@@ -21,6 +21,7 @@ export function loopSettingsOf(config: RunConfig): LoopSettings {
     ...(config.strategyOptions === undefined ? {} : { options: config.strategyOptions }),
     schedule: config.schedule ?? 'pipelined',
     judgePasses: config.judgePasses ?? 0,
+    ...(config.judgeWhen === undefined ? {} : { judgeWhen: config.judgeWhen }),
     proof: config.proof,
   };
 }
@@ -50,5 +51,7 @@ export function expectedCallsOf(strategy: Strategy, inputs: ProblemInput[], proo
     const calls = strategy.expectedCalls(input.settings, { from: input.start.iteration, judged });
     for (const [role, count] of Object.entries(calls)) total[role] = (total[role] ?? 0) + (count ?? 0);
   }
+  // Under --judge-when unsure the judge's calls depend on the answers: its bar counts up without a total.
+  if (inputs[0]?.settings.judgeWhen === 'unsure') delete total.judge;
   return total;
 }

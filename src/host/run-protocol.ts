@@ -3,7 +3,8 @@
  * a reader needs to know whether two runs' figures compare (strategy and its
  * options, N, M, T, ε, sampling, seed, models, how candidates were graded).
  */
-import type { LoopSettings } from '../../machines/contract.ts';
+import type { JudgeWhen, LoopSettings } from '../../machines/contract.ts';
+import { JUDGE_VIEW_TOKENS } from '../../machines/roles/judge.role.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
@@ -31,7 +32,22 @@ export interface RunProtocol extends LoopSettings {
   completionMaxTokens: number | null;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
-  judge: { model: string; passes: number; maxTokens: number | null; independent: boolean } | null;
+  judge: JudgeProtocol | null;
+}
+
+/** How the LLM judge graded (docs/concepts/grading-protocol.md): the same for every strategy. */
+export interface JudgeProtocol {
+  model: string;
+  passes: number;
+  maxTokens: number | null;
+  /** The judge's own sampling, never the method's: `--judge-temperature` (its run's temperature in runs made before it), `--judge-top-p`. */
+  temperature: number;
+  topP: number | null;
+  /** What the judge reads of a response: the final text after the reasoning, at most `maxTokens` tokens (head and tail kept); with --no-proof the extracted answer, else that text. */
+  view: { reads: 'final-text' | 'answer-else-final-text'; maxTokens: number };
+  /** `always`: every candidate is judged; `unsure`: only those the rule-based grader is unsure of (or finds no answer in), the rule's verdict standing for the rest. */
+  when: JudgeWhen;
+  independent: boolean;
 }
 
 /** The sampling of one endpoint slot. */
@@ -42,6 +58,7 @@ export function runProtocol(config: RunConfig): RunProtocol {
   const modelOf = (slot: EndpointSlot) => (config.endpoints[slot]?.baseUrl === null ? 'simulated' : (config.endpoints[slot]?.model ?? ''));
   const passes = config.judgePasses ?? 0;
   const { judge, solution } = config.endpoints;
+  const judgeSampling = samplingOf(config, 'judge');
   return {
     tmasVersion: VERSION,
     strategy: config.strategy ?? 'tmas',
@@ -56,7 +73,16 @@ export function runProtocol(config: RunConfig): RunProtocol {
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
-        ? { model: modelOf('judge'), passes, maxTokens: config.judgeMaxTokens ?? null, independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model }
+        ? {
+            model: modelOf('judge'),
+            passes,
+            maxTokens: config.judgeMaxTokens ?? null,
+            temperature: judgeSampling.temperature,
+            topP: judgeSampling.topP ?? null,
+            view: { reads: config.proof ? 'final-text' : 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS },
+            when: config.judgeWhen ?? 'always',
+            independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
+          }
         : null,
   };
 }

@@ -13,9 +13,13 @@
  * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
  * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
  * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
- * older run of them neither replays nor resumes as it ran.
+ * older run of them neither replays nor resumes as it ran. 5: the judge samples at its own
+ * temperature and top_p, whatever the strategy, and reads one view of every response (the final
+ * text bounded in tokens; with --no-proof the answer, else that text), which `judge.requested`
+ * states: every judge call's key changed, so an older judged run would re-judge on resume and miss
+ * its judge calls on replay.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
@@ -102,8 +106,10 @@ export interface CandidateResult {
   unsure?: boolean;
   /** The LLM judge's verdicts, one per pass (null: unparseable or failed); null when no judge ran. */
   judge: { verdicts: Array<boolean | null> } | null;
-  /** The judge's grade: the mean of its parseable verdicts; null when there is none. */
+  /** The judge's grade: the mean of its parseable verdicts; null when there is none. Under `ruled`, the rule's grade (1 or 0). */
   correctJudge: number | null;
+  /** `--judge-when unsure` left this candidate to the rule-based grader, which was sure: no judge call, `correctJudge` is its grade. Absent otherwise. */
+  ruled?: true;
   /** Calls behind this candidate that failed for good, e.g. `verification: HTTP 503 …`. */
   failures: string[];
 }
@@ -189,10 +195,19 @@ export type JudgeRequested = Msg<
     question: string;
     /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
     reference: string;
-    /** The candidate's final answer (--no-proof), or its whole solution (proof mode); null when it stated none. */
-    response: string | null;
+    /**
+     * What the judge reads of the candidate (docs/concepts/grading-protocol.md): `answer`, its extracted final
+     * answer (--no-proof); `text`, the final text of its response after the reasoning (proof mode, and --no-proof
+     * when no answer was extracted), which the judge's prompt bounds in tokens.
+     */
+    view: JudgeView;
+    /** The answer or the final text, as `view` says. */
+    response: string;
   }
 >;
+
+/** Which part of a response the judge reads: its extracted answer, or its final text. */
+export type JudgeView = 'answer' | 'text';
 /** One judge pass: is the candidate equivalent to the reference? `verdict` is null when the reply had no verdict. */
 export type JudgeCompleted = Msg<
   'judge.completed',

@@ -44,8 +44,10 @@ export interface IterationMetrics {
   pass1: number | null;
   /** Which grade `pass1` and the majority, best-verified and pass@N shares are: never a mix. */
   grade: 'judge' | 'rule';
-  /** Share of the candidates the judge graded (at least one pass with a verdict, or no answer at all); null without a judge. */
+  /** Share of the candidates with a grade under the judge protocol (a pass with a verdict, the rule's where `--judge-when unsure` left it, or no answer at all); null without a judge. */
   judgeCoverage: number | null;
+  /** Share of the candidates sent to the LLM judge: 1 unless `--judge-when unsure` left some to the rule-based grader; null without a judge. */
+  judgeAsked: number | null;
   /** Pass@1 by the rule-based grader alone. */
   pass1Rule: number | null;
   /** Pass@1 by the LLM judge alone (mean over candidates × passes); null when no judge ran. */
@@ -84,6 +86,8 @@ export interface ProblemIteration {
   judgeRan: boolean;
   /** Candidates with a judge grade, of `candidates`. */
   judgeCovered: number;
+  /** Candidates sent to the judge (not `ruled`), of `candidates`. */
+  judgeAsked: number;
   candidates: number;
   pass1Rule: number | null;
   pass1Judge: number | null;
@@ -158,13 +162,15 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const judgeGraded = judgeRan && judgeCovered > 0;
   const pass1Rule = ruleGraded ? candidates.filter((c) => c.correct).length / candidates.length : null;
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
-  const both = candidates.filter((c) => c.correct !== null && judgeSays(c) !== null);
+  // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared.
+  const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && judgeSays(c) !== null);
   const keys = new Map(judgeGraded ? candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const) : []);
   const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
   const majority = majorityCandidate(candidates);
   const figures = {
     judgeRan,
     judgeCovered,
+    judgeAsked: judgeRan ? candidates.filter((c) => c.ruled !== true).length : 0,
     candidates: candidates.length,
     pass1Rule,
     pass1Judge,
@@ -288,7 +294,7 @@ export function createMetricsCollector(): MetricsCollector {
           const problems = [...accumulator.problems.values()];
           const graded = problems.filter((p) => p.pass1 !== null);
           const judgedProblems = problems.filter((p) => p.judgeRan);
-          const asked = judgedProblems.reduce((sum, p) => sum + p.candidates, 0);
+          const underJudge = judgedProblems.reduce((sum, p) => sum + p.candidates, 0);
           const share = (pick: (p: ProblemIteration) => boolean | null) => mean(graded.map((p) => (pick(p) ? 1 : 0)));
           const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
           const previous = byIteration.get(iteration - 1)?.problems;
@@ -303,7 +309,8 @@ export function createMetricsCollector(): MetricsCollector {
             graded: graded.length,
             pass1: mean(graded.map((p) => p.pass1 ?? 0)),
             grade: judgedProblems.length > 0 ? ('judge' as const) : ('rule' as const),
-            judgeCoverage: asked === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeCovered, 0) / asked,
+            judgeCoverage: underJudge === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeCovered, 0) / underJudge,
+            judgeAsked: underJudge === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeAsked, 0) / underJudge,
             pass1Rule: mean(problems.flatMap((p) => (p.pass1Rule === null ? [] : [p.pass1Rule]))),
             pass1Judge: mean(problems.flatMap((p) => (p.pass1Judge === null ? [] : [p.pass1Judge]))),
             majority: share((p) => p.majority),

@@ -27,6 +27,19 @@ function wrap(text: string, width: number): string[] {
   return [...lines, current];
 }
 
+/**
+ * Pass@1, with what it is over when that is not every candidate: the share
+ * with a grade when judge calls failed for good, the share sent to the
+ * judge under `--judge-when unsure`.
+ */
+function pass1Cell(it: IterationMetrics): string {
+  const notes = [
+    ...(it.judgeCoverage != null && it.judgeCoverage < 1 ? [`${percent(it.judgeCoverage)} judged`] : []),
+    ...(it.judgeAsked != null && it.judgeAsked < 1 ? [`${percent(it.judgeAsked)} to judge`] : []),
+  ];
+  return notes.length === 0 ? percent(it.pass1) : `${percent(it.pass1)} (${notes.join(', ')})`;
+}
+
 interface Column {
   title: string;
   cell(it: IterationMetrics): string;
@@ -48,12 +61,7 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const columns: Column[] = [
     { title: 'iter', cell: (it) => String(it.iteration), essential: true },
     { title: 'problems', cell: (it) => (it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`), essential: true },
-    {
-      title: judged ? 'Pass@1 judge' : 'Pass@1',
-      // Pass@1 over the candidates the judge graded: when some were not (failed judge calls), say how many were.
-      cell: (it) => (it.judgeCoverage != null && it.judgeCoverage < 1 ? `${percent(it.pass1)} (${percent(it.judgeCoverage)} judged)` : percent(it.pass1)),
-      essential: true,
-    },
+    { title: judged ? 'Pass@1 judge' : 'Pass@1', cell: pass1Cell, essential: true },
     ...(judged
       ? [
           { title: 'Pass@1 rule', cell: (it: IterationMetrics) => percent(it.pass1Rule), essential: false },
@@ -82,8 +90,11 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const title = options.simulated ? ['Results per iteration (simulated model: these figures exercise the runtime,', 'they measure no real LLM)'] : ['Results per iteration'];
   const hidden = columns.length - shown.length;
   const footer = hidden > 0 ? wrap(`(--wide adds ${columns.filter((c) => !shown.includes(c)).map((c) => c.title).join(', ')})`, NARROW_WIDTH) : [];
-  const grading = judged
-    ? []
-    : wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).', NARROW_WIDTH);
+  const hybrid = iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1);
+  const grading = !judged
+    ? wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).', NARROW_WIDTH)
+    : hybrid
+      ? wrap("Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of (the share in parentheses), the rule's verdict stands for the rest.", NARROW_WIDTH)
+      : [];
   return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...grading].join('\n');
 }

@@ -29,6 +29,11 @@ export function textDigest(text: string): string {
 
 /** A string that equals another task's exactly when their outputs must be equal. */
 export function fitKey(task: FitTask): string {
-  // `drop` and `id` shape the output too.
-  return JSON.stringify([task.encoding, task.budget, textDigest(task.system), task.parts.map((part) => [part.id, part.drop ?? null, textDigest(part.text)])]);
+  // `drop`, `id` and a token bound shape the output too; a part without a bound keeps the key it had before bounds existed.
+  return JSON.stringify([
+    task.encoding,
+    task.budget,
+    textDigest(task.system),
+    task.parts.map((part) => [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])]),
+  ]);
 }

@@ -52,14 +52,24 @@ interface MetricsFile {
   wallSeconds?: number;
   /** The results.jsonl written with this file. */
   results?: { lines: number; sha256: string };
-  /** The run's protocol (absent in runs made before it was written). */
-  protocol?: { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number } | null };
+  /** The run's protocol (absent in runs made before it was written; the judge's sampling, view and `when` absent before they were). */
+  protocol?: { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number; temperature?: number; topP?: number | null; when?: 'always' | 'unsure' } | null };
 }
 
-/** The grading label of a run: the judge's model and passes, or the rule-based grader. */
+/**
+ * The grading label of a run: the judge's model, passes, sampling and, under
+ * hybrid grading, the share of candidates it graded; or the rule-based grader.
+ * Runs whose labels differ are marked not comparable (grading.ts).
+ */
 function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
   const protocol = metrics.protocol;
-  if (protocol?.grading === 'judge' && protocol.judge) return `judge ${protocol.judge.model} ×${protocol.judge.passes}`;
+  if (protocol?.grading === 'judge' && protocol.judge) {
+    const { model, passes, temperature, topP, when } = protocol.judge;
+    const sampling = temperature === undefined ? '' : ` (T ${temperature}${topP == null ? '' : `, top_p ${topP}`})`;
+    const asked = (metrics.iterations ?? []).flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
+    const share = asked.length === 0 ? '' : ` ${(100 * (asked.reduce((a, b) => a + b, 0) / asked.length)).toFixed(0)}%`;
+    return `judge ${model} ×${passes}${sampling}${when === 'unsure' ? `, on rule-unsure${share}` : ''}`;
+  }
   if (protocol?.grading === 'rule') return 'rule';
   return (judgePasses ?? 0) > 0 ? `judge ×${judgePasses}` : 'rule';
 }

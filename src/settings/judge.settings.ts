@@ -7,7 +7,7 @@ import { setting } from './setting.ts';
 /** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's protocol. */
 const NAMED_JUDGE_PASSES = 4;
 
-/** `--judge-passes`, `--judge-max-tokens`. */
+/** `--judge-passes`, `--judge-max-tokens`, `--judge-when`. */
 export const JUDGE_SETTINGS = [
   setting<number>({
     flags: '--judge-passes <n>',
@@ -29,5 +29,18 @@ export const JUDGE_SETTINGS = [
     default: 4096,
     shapesCalls: true,
     config: 'judgeMaxTokens',
+  }),
+  setting<string>({
+    flags: '--judge-when <when>',
+    section: 'judge',
+    help:
+      'which candidates the LLM judge grades: always (every one), or unsure (hybrid grading: only those the rule-based grader is unsure of or finds no answer in; ' +
+      "the rule's verdict stands for the rest, and the share judged is reported). Proof mode has no rule-based grade: every candidate is judged",
+    choices: ['always', 'unsure'],
+    default: 'always',
+    shapesCalls: true,
+    config: 'judgeWhen',
+    // Runs made before hybrid grading keep their manifest.
+    omitWhen: 'always',
   }),
 ];

@@ -2,7 +2,9 @@
  * Settings of each endpoint slot (kernel/slots.ts): where its calls go, the
  * model, the key and the sampling. Every slot but the solution agent's takes
  * the solution agent's value where its own flag is not given; the judge
- * never takes the method's sampling (the grading protocol is one for all).
+ * never takes the method's sampling (the grading protocol is one for all):
+ * its temperature and top_p are its own flags' or JUDGE_SAMPLING, whatever
+ * the strategy and `--temperature`, `--top-p`, `--top-k`, `--min-p` say.
  */
 import type { Secrets } from '../host/config.ts';
 import { DEFAULT_TEMPERATURE } from '../../machines/contract.ts';
@@ -12,6 +14,17 @@ import { setting, type Flags, type Setting, type SettingContext } from './settin
 
 /** The model name of the embedded simulator, the default where no endpoint is given. */
 const SIM_MODEL = 'tmas-sim';
+
+/**
+ * The judge's sampling when `--judge-temperature` / `--judge-top-p` are not
+ * given, the same for every strategy. Not greedy: the protocol averages k
+ * passes (4 by default), which only tells more than one pass when the passes
+ * can differ, and reasoning models (the usual judges) are advised against
+ * greedy decoding, which makes them repeat themselves; 0.6 and 0.95 are what
+ * DeepSeek-R1 and Qwen3 recommend for their thinking mode, and TMAS's own
+ * default temperature, so a TMAS run's judge samples as it did before.
+ */
+export const JUDGE_SAMPLING = { temperature: 0.6, 'top-p': 0.95 } as const satisfies Partial<Record<SamplingSetting, number>>;
 
 /** Each sampling setting's value placeholder, parser and help. */
 const SAMPLING = {
@@ -31,12 +44,26 @@ function followed(slot: EndpointSlot, name: SlotSetting): string[] {
   return slot === 'solution' ? [] : [slotOption('solution', name)];
 }
 
-/** A slot's sampling value: its flag, else the solution agent's (not for temperature), else the strategy's upstream top_p / top_k. */
+/**
+ * A slot's sampling value: its flag, else the solution agent's (not for temperature), else the strategy's upstream
+ * top_p / top_k. The judge's: its flag, else JUDGE_SAMPLING; only `--extra-body` (what the server needs, such as
+ * chat-template switches) follows the solution agent's.
+ */
 function samplingValue(slot: EndpointSlot, name: SamplingSetting, { flags, strategy }: SettingContext): unknown {
-  // The judge samples as the flags say, not as the method does.
-  const declared = slot === 'judge' ? undefined : name === 'top-p' ? strategy.sampling?.topP : name === 'top-k' ? strategy.sampling?.topK : undefined;
+  if (slot === 'judge') return own(flags, slot, name) ?? (name === 'extra-body' ? own(flags, 'solution', name) : JUDGE_SAMPLING[name as keyof typeof JUDGE_SAMPLING]);
+  const declared = name === 'top-p' ? strategy.sampling?.topP : name === 'top-k' ? strategy.sampling?.topK : undefined;
   if (name === 'temperature') return own(flags, slot, name);
   return own(flags, slot, name) ?? own(flags, 'solution', name) ?? declared;
+}
+
+/** The default a slot's sampling flag names in its help. */
+function fallbackText(slot: EndpointSlot, name: SamplingSetting): string {
+  if (slot === 'judge') {
+    const fixed = JUDGE_SAMPLING[name as keyof typeof JUDGE_SAMPLING];
+    if (fixed !== undefined) return `${fixed} for every strategy`;
+    return name === 'extra-body' ? '--extra-body' : "the server's; never the method's";
+  }
+  return name === 'temperature' ? "the role's, --temperature" : `--${name}`;
 }
 
 function slotSettings(slot: EndpointSlot): Setting[] {
@@ -82,7 +109,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
     // The solution agent's temperature is the run's --temperature (below), which every role asks for.
     if (slot === 'solution' && name === 'temperature') continue;
     const { value, parse, help } = SAMPLING[name];
-    const fallback = name === 'temperature' ? "the role's, --temperature" : slot === 'judge' ? `--${name}, never the strategy's` : `--${name}`;
+    const fallback = fallbackText(slot, name);
     settings.push(
       setting<unknown>({
         flags: `${slotFlag(slot, name)} ${value}`,
@@ -91,7 +118,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
         parse,
         shapesCalls: true,
         config: `${at}.sampling.${field}`,
-        givenAlsoBy: name === 'temperature' ? [] : followed(slot, name),
+        givenAlsoBy: name === 'temperature' || (slot === 'judge' && name !== 'extra-body') ? [] : followed(slot, name),
         resolve: (_, context) => samplingValue(slot, name, context),
       }),
     );

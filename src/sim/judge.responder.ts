@@ -2,8 +2,9 @@
  * The simulated Judge agent: decides whether the candidate in the prompt is
  * equivalent to the reference, and is right with probability
  * `JUDGE_ACCURACY`. It knows the reference: the `<reference>` block of a
- * short-answer prompt, or, for a proof (a `<solution>` block), the problem's
- * known answer against the solution's last `\boxed{}`. The last line is
+ * short-answer prompt, or, for a response it reads whole (a `<solution>`
+ * block: a proof, or a response no answer was extracted from), the problem's
+ * known answer against the response's last `\boxed{}`. The last line is
  * `VERDICT: equivalent` or `VERDICT: not equivalent`.
  */
 import { lastBoxed } from './boxed.ts';

@@ -243,7 +243,7 @@ export const problemMachine = setup({
         'solution.completed': {
           actions: enqueueActions(({ context, event, enqueue }) => {
             const candidates = updateCandidate(context.candidates, event.candidate, (candidate) =>
-              awaitJudge({ ...candidate, text: event.text, answer: event.answer }, judgePassesOf(context)),
+              awaitJudge({ ...candidate, text: event.text, answer: event.answer }, context),
             );
             enqueue.assign({ candidates });
             // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
