@@ -66,19 +66,17 @@ export function createProgram(): Command {
   });
   runCommand.action(async (flags: RunFlags, command: Command) => {
     collectGarbageEagerly(RUN_HEAP_GROWTH);
-    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { proofModeWarning }, { formatIterationTable }] = await Promise.all([
+    const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { formatIterationTable }, { unusableOutputWarnings }] = await Promise.all([
       import('./prepare-run.ts'),
       import('../host/plugins.ts'),
       import('../host/run-evaluation.ts'),
-      import('./run.command.ts'),
       import('../observers/table.ts'),
+      import('../observers/role-outputs.ts'),
     ]);
     const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
     if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
       io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
     }
-    const warning = proofModeWarning(config, problems);
-    if (warning !== null) io.stderr(warning);
     const controller = interruptOnSignals(io, { outputDir: config.outputDir });
     const strategy = await resolveStrategy(config);
     const viewing = flags.view === undefined ? null : await import('./view.command.ts');
@@ -91,6 +89,8 @@ export function createProgram(): Command {
     io.stdout(`${problems.length} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}:`);
     io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
     io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+    // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
+    for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir)) io.stderr(warning);
     if (viewing) {
       // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
       const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
