@@ -18,7 +18,8 @@ import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import type { RequestLogEntry } from '../src/sim/request-log.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
-import { formatTable1 } from '../src/cli/table1.command.ts';
+import { formatTable1 } from '../src/cli/table1-markdown.ts';
+import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
 import type { JudgeProtocol } from '../src/host/run-protocol.ts';
 import { chatCompletionBody, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
@@ -191,13 +192,13 @@ describe('hybrid grading: --judge-when unsure', () => {
   test.for(['tmas', 'self-refine'])('%s: the judge is asked about exactly the unsure candidates, × passes; the rule grades the rest, and the share is reported', async (strategy, { dir }) => {
     const input = await writeProblems(dir, problems);
     const output = path.join(dir, 'run');
-    const outcome = await runInProcess([
+    await runInProcess([
       // One iteration of the baseline: its judge stage keeps a verdict for a candidate whose answer did not change, which is another rule's business.
       ...['--input-file', input, '--output-file', output, '--strategy', strategy, '--no-proof', '--n-candidates', '6', '--n-verifications', '1', '--max-iterations', strategy === 'tmas' ? '2' : '1'],
       ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure'],
     ]);
     const { metrics, results } = await outputs(output);
-    expect(formatTable1([{ strategy, outcome, options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[^\n]*share judged: [\w-]+ \d+\.\d%/);
+    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[^\n]*share judged: [\w-]+ \d+\.\d%/);
     const candidates = results.flatMap((line) => line.candidates);
     const toJudge = candidates.filter((c) => c.unsure === true || c.answer === null);
     expect(toJudge.length).toBeGreaterThan(0);

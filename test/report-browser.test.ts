@@ -124,11 +124,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
       expect((await chartsOf()).find((c) => c.id === 'pass1')?.empty).toMatch(/No candidate was graded.*proof mode.*--no-proof/);
       expect(await page.locator('[data-chart="pass1"] .empty-chart').textContent()).toContain('--no-proof');
 
+      // The proof-mode run and the --no-proof one are graded otherwise: each has its own accuracy charts (groups A and B).
       // majority has no verifier: no best-verified line or figure for it; the tmas run has one.
       await page.goto(pathToFileURL(both).href, { waitUntil: 'load' });
       const charts = await chartsOf();
-      expect(charts.find((c) => c.id === 'pass1')?.pointsPerRun).toEqual([0, 1]);
+      expect(charts.find((c) => c.id === 'pass1')?.pointsPerRun).toEqual([0, 0]);
+      expect(charts.find((c) => c.id === 'pass1-b')?.pointsPerRun).toEqual([0, 1]);
       expect(charts.find((c) => c.id === 'best-verified')?.empty).toMatch(/No candidate was graded/);
+      expect(charts.some((c) => c.id === 'best-verified-b')).toBe(false);
+      expect(await page.locator('[data-chart="pass1-b"] figcaption').textContent()).toMatch(/Not comparable with group A \(here vs A\): .*proof: false vs true/);
       expect(await page.locator('table').first().locator('td:text-is("n/a")').count()).toBe(1);
       // The runs table fits a 1400 px window: nothing to scroll sideways.
       const overflow = await page.evaluate(() => [...document.querySelectorAll('.scroll')].slice(0, 1).map((box) => box.scrollWidth - box.clientWidth));

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/report.command.ts';
@@ -72,22 +72,50 @@ describe('tmas report', () => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });
 
-  test('runs graded otherwise than the rest are marked not comparable, in HTML and Markdown', async ({ dir }) => {
-    const input = await writeProblems(dir, smallProblems(2));
-    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
-    await runInProcess([...args, '--output-file', path.join(dir, 'judged-a'), '--judge-model-name', 'tmas-sim']);
-    await runInProcess([...args, '--output-file', path.join(dir, 'judged-b'), '--judge-model-name', 'tmas-sim']);
-    await runInProcess([...args, '--output-file', path.join(dir, 'rule')]);
-    // The same judge sampling otherwise: another grading protocol.
-    await runInProcess([...args, '--output-file', path.join(dir, 'judged-cold'), '--judge-model-name', 'tmas-sim', '--judge-temperature', '0']);
-    const dirs = ['judged-a', 'judged-b', 'rule', 'judged-cold'].map((name) => path.join(dir, name));
+  test('runs graded otherwise, or over other problems or T, are marked not comparable and charted apart, naming the protocol fields that differ', async ({ dir }) => {
+    const two = await writeProblems(dir, smallProblems(2));
+    const args = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1'];
+    await runInProcess(['--input-file', two, ...args, '--max-iterations', '1', '--output-file', path.join(dir, 'judged-a'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess(['--input-file', two, ...args, '--max-iterations', '1', '--output-file', path.join(dir, 'judged-b'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess(['--input-file', two, ...args, '--max-iterations', '1', '--output-file', path.join(dir, 'rule')]);
+    const one = path.join(dir, 'one');
+    await mkdir(one);
+    await runInProcess(['--input-file', await writeProblems(one, smallProblems(1)), ...args, '--max-iterations', '2', '--output-file', path.join(dir, 'other'), '--judge-model-name', 'tmas-sim']);
+    // A judge protocol field this code does not know (as a later tmas may record): a copy of judged-b whose block has two more.
+    await cp(path.join(dir, 'judged-b'), path.join(dir, 'new-field'), { recursive: true });
+    const file = path.join(dir, 'new-field', 'metrics.json');
+    const metrics = JSON.parse(await readFile(file, 'utf8')) as { protocol: { judge: Record<string, unknown>; judgeReuse?: string } };
+    metrics.protocol.judge.temperature = 0;
+    metrics.protocol.judgeReuse = 'byte-identical';
+    await writeFile(file, JSON.stringify(metrics));
+
+    const dirs = ['judged-a', 'judged-b', 'rule', 'other', 'new-field'].map((name) => path.join(dir, name));
     const out = path.join(dir, 'report.md');
     await runReportCommand(dirs, { out, format: 'md' }, { stdout: () => {} });
     const markdown = await readFile(out, 'utf8');
     expect(markdown).toMatch(/\| judged-a \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
-    expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \|/);
-    expect(markdown).toMatch(/\| judged-cold \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0, top_p 0\.95\): not comparable \|/);
-    await runReportCommand(dirs, { out: path.join(dir, 'report.html'), format: 'html' }, { stdout: () => {} });
-    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain('rule: not comparable');
+    expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \(group B\) \|/);
+    expect(markdown).toContain('- group A: judged-a, judged-b: graded by judge simulated ×4 (T 0.6, top_p 0.95) · 2 problems · T=1\n');
+    expect(markdown).toMatch(/^- group B: rule: graded by rule · 2 problems · T=1; differs from A in \(here vs A\): grading: "rule" vs "judge"; judge: null vs \{"model":"simulated",/m);
+    expect(markdown).toMatch(/^- group C: other: graded by judge simulated ×4 \(T 0\.6, top_p 0\.95\) · 1 problems · T=2; differs from A in \(here vs A\): problems: 1 vs 2 \(1 in common\); T: 2 vs 1$/m);
+    expect(markdown).toMatch(/^- group D: new-field: .*differs from A in \(here vs A\): judge\.temperature: 0 vs 0\.6; judgeReuse: "byte-identical" vs absent$/m);
+
+    const html = path.join(dir, 'report.html');
+    await runReportCommand(dirs, { out: html, format: 'html' }, { stdout: () => {} });
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('rule: not comparable (group B)');
+    expect(page).toContain('These runs do not all compare');
+    const specs = JSON.parse(/<script type="application\/json" id="tmas-chart-data">(.*?)<\/script>/s.exec(page)?.[1] ?? 'null') as ChartSpec[];
+    // Each group's accuracy charts are drawn apart, with only its own runs, its group in the title and what sets it apart under it.
+    const lines = (id: string) => specs.find((spec) => spec.id === id)?.datasets.filter((d) => (d.points?.length ?? 0) > 0).map((d) => d.label);
+    expect(lines('pass1')).toEqual(['judged-a (simulated)', 'judged-b (simulated)']);
+    expect(lines('pass1-b')).toEqual(['rule (simulated)']);
+    expect(lines('pass1-c')).toEqual(['other (simulated)']);
+    expect(lines('pass1-d')).toEqual(['new-field (simulated)']);
+    expect(specs.find((spec) => spec.id === 'pass1-b')?.title).toMatch(/^\[B: graded by rule · 2 problems · T=1\] Pass@1 per iteration/);
+    expect(specs.find((spec) => spec.id === 'majority-c')?.note).toBe('Not comparable with group A (here vs A): problems: 1 vs 2 (1 in common); T: 2 vs 1.');
+    expect(page).toMatch(/<figure class="chart" data-chart="oracle-d">.*?<figcaption class="bad">Not comparable with group A \(here vs A\): judge\.temperature: 0 vs 0\.6/s);
+    // What does not depend on grading stays on one chart.
+    expect(lines('tokens')).toHaveLength(5);
   });
 });

@@ -80,7 +80,7 @@ describe('secrets', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const input = await writeProblems(dir, smallProblems(1));
-      const { code, stdout, stderr } = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'x'), '--base-url', url, '--model-name', 'm'], {
+      const { code, stdout, stderr } = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'x'), '--base-url', url, '--model-name', 'm', '--no-proof'], {
         env: { OPENAI_API_KEY: ENV_KEY },
       });
       expect(code).toBe(2);

@@ -353,7 +353,7 @@ describe('tmas run against real-looking servers', () => {
     const requestLog = path.join(dir, 'requests.jsonl');
     const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-30B-A3B', '--request-log', requestLog]);
     try {
-      const wrong = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B']);
+      const wrong = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B', '--no-proof']);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/does not serve the model "Qwen3-30B" \(from --model-name\); it serves: Qwen\/Qwen3-30B-A3B/);
       expect(await loggedRequests(requestLog)).toEqual([]);

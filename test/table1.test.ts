@@ -1,9 +1,11 @@
-/** `tmas table1`: several strategies with one protocol into sibling directories, one table and one report; run again, it resumes. */
+/** `tmas table1`: several strategies with one protocol into sibling directories, one table (simulated or not, problems, 95% intervals, marks) and one report; run again, it resumes. */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { formatTable1 } from '../src/cli/table1-markdown.ts';
+import { loadRun } from '../src/report/load.ts';
+import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 describe('tmas table1', () => {
   test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
@@ -13,12 +15,19 @@ describe('tmas table1', () => {
     const first = await runCli(args);
     expect(first.code, first.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
-    // Rows are iterations, columns the iterative methods; majority is one MV@k figure, as in the paper.
+    // Where the figures come from, over how many problems, and how sure they are.
+    expect(table).toMatch(/^# Table 1 \(simulated model: these figures exercise the runtime, they measure no real LLM\)$/m);
+    expect(table).toMatch(/over 2 problems \(judge grade\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
+    // Rows are iterations, columns the iterative methods, each cell with its interval; majority is one MV@k figure, as in the paper.
     expect(table).toMatch(/^\| iteration \| tmas \|$/m);
-    expect(table).toMatch(/^\| 0 \| \d+\.\d \|$/m);
-    expect(table).toMatch(/^\| 1 \| \d+\.\d \|$/m);
-    expect(table).toMatch(/^MV@4 .*: \d+\.\d$/m);
-    expect(table).toMatch(/judge grade/);
+    for (const t of [0, 1]) {
+      const [, value, low, high] = new RegExp(`^\\| ${t} \\| (\\d+\\.\\d) \\[(\\d+\\.\\d), (\\d+\\.\\d)\\] \\|$`, 'm').exec(table) ?? [];
+      expect(Number(low)).toBeLessThanOrEqual(Number(value));
+      expect(Number(value)).toBeLessThanOrEqual(Number(high));
+    }
+    expect(table).toMatch(/^\| problems \| 2 \|$/m);
+    expect(table).toMatch(/^MV@4 \(.*\): \d+\.\d \[\d+\.\d, \d+\.\d\] over 2 problems$/m);
+    expect(table).not.toMatch(/[†⚠]/);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
     for (const strategy of ['majority', 'tmas']) {
       const metrics = JSON.parse(await readFile(path.join(out, strategy, 'metrics.json'), 'utf8'));
@@ -33,6 +42,19 @@ describe('tmas table1', () => {
       expect(metrics.calls.issued).toBe(0);
     }
     expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toBe(table);
+  });
+
+  test('a method graded under another protocol is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'judged'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'judged-too'), '--judge-model-name', 'tmas-sim']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'rule')]);
+    const methods = await Promise.all(['judged', 'judged-too', 'rule'].map(async (name) => ({ strategy: name, options: {}, run: await loadRun(path.join(dir, name)) })));
+    const table = formatTable1(methods);
+    expect(table).toMatch(/^\| iteration \| judged \| judged-too \| rule † \|$/m);
+    expect(table).toMatch(/^\| 0 \| \d+\.\d \[–\] \| \d+\.\d \[–\] \| \d+\.\d \[–\] \|$/m);
+    expect(table).toMatch(/^- † rule: not comparable with the other methods \(grading: "rule" vs "judge"; judge: null vs \{.*\}; judgePasses: 0 vs 4; sampling\.judge: absent vs \{.*\}\)\.$/m);
   });
 
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {

@@ -17,7 +17,7 @@ import { checkRunTokenizer } from '../host/run-tokenizer.ts';
 import { readRunManifest } from '../host/run-manifest.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
 import { lockedError, runLockHolder } from '../store/run-lock.ts';
-import { toRunConfig, type RunFlags } from './run.command.ts';
+import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
 
 /** A run ready to start. */
@@ -39,6 +39,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const { config, secrets } = toRunConfig(flags, env);
     // Validate the input before anything is created on disk.
     const problems = await loadProblems(config.inputFile, { idColumn: config.columns.id, questionColumn: config.columns.question, answerColumn: config.columns.answer });
+    checkGradable(config, problems, { force: flags.force === true });
     return { config, secrets, problems, resume: false };
   }
   const runDir = path.resolve(flags.resume);

@@ -9,19 +9,18 @@ import { incompleteRunError } from '../host/call-failures.ts';
 import type { RunConfig } from '../host/config.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../host/run-evaluation.ts';
+import { unusableOutputWarnings } from '../observers/role-outputs.ts';
 import { formatIterationTable } from '../observers/table.ts';
 import { prepareRun } from './prepare-run.ts';
 import type { CliIo } from './cli-io.ts';
-import { proofModeWarning, type RunFlags } from './run.command.ts';
+import type { RunFlags } from './run.command.ts';
 import { interruptOnSignals } from './signals.ts';
 
-/** The warnings a run's flags and problems deserve before it starts. */
-function warnBeforeStart(flags: RunFlags, config: RunConfig, problems: Parameters<typeof proofModeWarning>[1], io: CliIo): void {
+/** The warning an API key given as a flag deserves before the run starts. */
+function warnBeforeStart(flags: RunFlags, io: CliIo): void {
   if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
     io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
   }
-  const warning = proofModeWarning(config, problems);
-  if (warning !== null) io.stderr(warning);
 }
 
 /** The final table and the counts of a finished run, on stdout. */
@@ -37,7 +36,7 @@ function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: numb
 /** Runs `tmas run` with its parsed flags. */
 export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
   const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
-  warnBeforeStart(flags, config, problems, io);
+  warnBeforeStart(flags, io);
   const controller = interruptOnSignals(io, { outputDir: config.outputDir });
   const strategy = await resolveStrategy(config);
   const viewing = flags.view === undefined ? null : await import('./view.command.ts');
@@ -45,6 +44,8 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputDir, say: io.stderr, listening: (port) => (viewPort = port) });
   const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
   printOutcome(outcome, config, problems.length, flags.wide === true, io);
+  // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
+  for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir)) io.stderr(warning);
   if (viewing) {
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
     const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });

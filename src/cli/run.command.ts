@@ -5,6 +5,8 @@
  */
 import { Command } from 'commander';
 import type { RunConfig } from '../host/config.ts';
+import { judgePassesOf } from '../../machines/judging.ts';
+import { UserError } from '../kernel/errors.ts';
 import { kebabCaseFlags } from '../settings/parsers.ts';
 import { defineRunOptions } from './run-options.ts';
 
@@ -40,17 +42,31 @@ export interface RunFlags {
 }
 
 /**
- * The warning for a run in proof mode (the default) whose problems carry
- * short answers but no reference solution: nothing grades them then, and the
- * curves stay empty. Null when the run is not in that case.
+ * Refuses a new run that can grade nothing, before any call: in proof mode
+ * (the default) only the LLM judge grades, against each problem's reference
+ * solution, so problems that carry short answers but no reference solution
+ * would leave Pass@1 and the curves empty after every call was paid for.
+ * Problems with neither are not this case (a run may generate without
+ * grading). `force` (`--force`) runs it anyway.
  */
-export function proofModeWarning(config: Pick<RunConfig, 'proof'>, problems: Array<{ answer?: string; solution?: string }>): string | null {
-  if (!config.proof) return null;
+export function checkGradable(
+  config: Pick<RunConfig, 'proof' | 'judgePasses' | 'inputFile'>,
+  problems: Array<{ id: string; question: string; answer?: string; solution?: string }>,
+  options: { force: boolean },
+): void {
+  if (!config.proof || options.force) return;
   const answered = problems.filter((p) => p.answer !== undefined && p.answer !== '').length;
-  if (answered === 0 || problems.some((p) => p.solution !== undefined && p.solution !== '')) return null;
-  return (
-    `tmas: warning: this run is in proof mode (the default), but ${answered} of its ${problems.length} problems carry a short answer and none a reference solution: ` +
-    'candidates are then not graded against the answers, and Pass@1 and the curves stay empty. For short answers in \\boxed{}, add --no-proof.'
+  if (answered === 0) return;
+  const settings = { proof: true, judgePasses: config.judgePasses ?? 0 };
+  if (problems.some((problem) => judgePassesOf({ problem, settings }) > 0)) return;
+  const judged = settings.judgePasses > 0;
+  throw new UserError(
+    'TMAS_UNGRADABLE',
+    `This run would grade nothing: it is in proof mode (the default), where only an LLM judge grades, against each problem's reference solution, ` +
+      `but ${answered} of the ${problems.length} problems in ${config.inputFile} carry a short answer and none a reference solution` +
+      `${judged ? '' : ', and no judge is named'}. ` +
+      'For short answers in \\boxed{}, add --no-proof (the rule-based grader grades them, and a judge too when one is named: --judge-base-url URL, --judge-model-name NAME, --judge-passes N). ' +
+      'For proofs, give each problem a reference solution (a "solution" field) and name a judge. To run it anyway, ungraded, add --force.',
   );
 }
 

@@ -3,7 +3,8 @@
  * chosen strategy on one problem set with the paper's protocol (N = 8,
  * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
  * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
- * per iteration per method, MV@k as one figure) and one report of all runs.
+ * per iteration per method with 95% intervals, MV@k as one figure: see
+ * table1-markdown.ts) and one report of all runs.
  * A directory that already holds a run is resumed: nothing is paid twice.
  */
 import { existsSync } from 'node:fs';
@@ -29,14 +30,6 @@ export interface Table1Flags extends RunFlags {
   strategies: string;
 }
 
-/** One method's row source: its name and its run's outcome. */
-interface MethodRun {
-  strategy: string;
-  outcome: RunOutcome;
-  /** The strategy's own options (majority's `samples` is the k of MV@k). */
-  options: Record<string, number | string>;
-}
-
 /** The flags of one strategy's run: the shared ones, that strategy's own, and its directory. */
 function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boolean): RunFlags {
   const own = { ...flags } as Record<string, unknown>;
@@ -53,35 +46,6 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   };
 }
 
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '-' : `${(value * 100).toFixed(1)}`;
-}
-
-/** Table 1 as Markdown: Pass@1 per iteration (rows) and method (columns), and MV@k as a figure. */
-export function formatTable1(runs: MethodRun[]): string {
-  const iterative = runs.filter((run) => run.strategy !== 'majority');
-  const majority = runs.find((run) => run.strategy === 'majority');
-  const depth = Math.max(0, ...iterative.map((run) => run.outcome.iterations.length));
-  const lines = [
-    `| iteration | ${iterative.map((run) => run.strategy).join(' | ')} |`,
-    `|---|${iterative.map(() => '---:').join('|')}|`,
-    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${iterative.map((run) => percent(run.outcome.iterations[t]?.pass1)).join(' | ')} |`),
-  ];
-  if (majority) {
-    const last = majority.outcome.iterations.at(-1);
-    const k = majority.options.samples ?? '?';
-    lines.push('', `MV@${k} (majority vote over all of majority's samples, judge-graded when a judge ran): ${percent(last?.majority)}`);
-  }
-  const grades = new Set(runs.flatMap((run) => run.outcome.iterations.map((it) => it.grade)));
-  lines.push('', `Pass@1 in % (${[...grades].join(', ')} grade); mean over each iteration's candidates (and judge passes), then over problems.`);
-  const asked = runs.map((run) => ({ strategy: run.strategy, shares: run.outcome.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked])) }));
-  if (asked.some(({ shares }) => shares.some((share) => share < 1))) {
-    const shares = asked.map(({ strategy, shares }) => `${strategy} ${percent(shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length))}%`);
-    lines.push('', `Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; share judged: ${shares.join(', ')}.`);
-  }
-  return lines.join('\n');
-}
-
 /** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
 export async function runTable1Command(flags: Table1Flags, command: Command, io: { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream }, signal: AbortSignal): Promise<void> {
   const strategies = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
@@ -90,16 +54,19 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   }
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
+  // Nothing is created before the first method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
   const advice = 'give --output-file a writable folder';
-  await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
-  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }] = await Promise.all([
+  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }, { loadRun }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
     import('./prepare-run.ts'),
     import('../host/plugins.ts'),
     import('../host/run-evaluation.ts'),
     import('./report.command.ts'),
+    import('../report/load.ts'),
+    import('./table1-markdown.ts'),
+    import('../observers/role-outputs.ts'),
   ]);
-  const runs: MethodRun[] = [];
+  const runs: Array<{ strategy: string; outcome: RunOutcome; options: Record<string, number | string> }> = [];
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
@@ -108,10 +75,15 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config) });
     runs.push({ strategy, outcome, options: config.strategyOptions ?? {} });
   }
-  const table = formatTable1(runs);
-  await writeOutputFile(path.join(out, 'table1.md'), `${table}\n`, { advice });
+  const methods = [];
+  for (const run of runs) methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir) });
+  const table = formatTable1(methods);
+  await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
+  await writeOutputFile(path.join(out, 'table1.md'), `${table}
+`, { advice });
   io.stdout(table);
   await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io);
+  for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
   // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).
   const incomplete = runs.find((run) => run.outcome.stopped.length > 0);
   if (incomplete) {

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
   TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists",
   TMAS_OUTPUT: 'the output directory is not empty or not writable',
+  TMAS_UNGRADABLE: 'a new run in proof mode (the default) whose problems carry short answers and no reference solution: nothing would grade it (add --no-proof, or --force)',
   TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',
   TMAS_REPORT_INCONSISTENT: 'results.jsonl and metrics.json of a run directory are not from the same write',

@@ -5,6 +5,11 @@
  *
  * Types are dot-namespaced by the actor that sends them: `solution.*` comes from
  * the solution role, `problem.*` and `iteration.*` from a problem actor, and so on.
+ *
+ * A reply (`<role>.completed`) that carries a `parseError` string says that its
+ * role could not use the output; so does `output.invalid`. The metrics count
+ * both per role (src/observers/role-outputs.ts): a new role that can receive
+ * an unusable output reports it one of these two ways, never silently.
  */
 
 /**
@@ -303,12 +308,15 @@ export type SolverRequested = Msg<
   { turn: number; question: string; expert: string; direction: string; budget: number; previous: string | null; critiques: string[] }
 >;
 export type SolverCompleted = Msg<'solver.completed', { turn: number; text: string; answer: string | null; call: CallInfo }>;
-/** mas-ceo: one critic's review at inner turn `turn`, ending with agree or disagree. */
+/**
+ * mas-ceo: one critic's review at inner turn `turn`, ending with agree or disagree; `parseError` when it stated
+ * neither (then it disagrees), absent otherwise, so that the logs of runs made before it replay unchanged.
+ */
 export type CriticRequested = Msg<'critic.requested', { turn: number; critic: number; question: string; expert: string; solution: string }>;
-export type CriticCompleted = Msg<'critic.completed', { turn: number; critic: number; agree: boolean; critique: string; call: CallInfo }>;
-/** mas-ceo: the evaluator's verdict on the round's solution (null when unparseable) and its advice. */
+export type CriticCompleted = Msg<'critic.completed', { turn: number; critic: number; agree: boolean; critique: string; parseError?: string; call: CallInfo }>;
+/** mas-ceo: the evaluator's verdict on the round's solution (null when unparseable, `parseError` saying so; absent otherwise, as the critic's) and its advice. */
 export type EvaluatorRequested = Msg<'evaluator.requested', { question: string; solution: string }>;
-export type EvaluatorCompleted = Msg<'evaluator.completed', { correct: boolean | null; advice: string; call: CallInfo }>;
+export type EvaluatorCompleted = Msg<'evaluator.completed', { correct: boolean | null; advice: string; parseError?: string; call: CallInfo }>;
 
 /** pacore: one response of a round; round 0 asks the problem alone, later rounds with the previous round's answers as references. */
 export type SynthesisRequested = Msg<'synthesis.requested', { candidate: number; question: string; references: string[] }>;

@@ -16,7 +16,11 @@ export interface FaultCounts {
   contextErrors: number;
   /** Calls asked again because their output could not be used (`output.invalid`, retrying). */
   parseRetries: number;
-  /** Outputs still unusable after the parse retries: the reply went on without them. */
+  /**
+   * Outputs the reply went on without: still unusable after the parse retries, or a reply that carries
+   * its own parse error (a strategy that asks again by itself, as RSE's distiller, counts each attempt).
+   * Per role in `outputsByRole`.
+   */
   invalidOutputs: number;
 }
 

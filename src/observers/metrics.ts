@@ -26,6 +26,7 @@
 import { normalizeAnswer } from '../grader/index.ts';
 import type { CandidateResult, Envelope } from '../kernel/protocol.ts';
 import { countFaults, createFaultCounts, type FaultCounts } from './fault-counts.ts';
+import { createRoleOutputCounter, type RoleOutputs } from './role-outputs.ts';
 
 /** Right→wrong and wrong→right changes of an answer's correctness between consecutive iterations. */
 export interface Flips {
@@ -73,6 +74,8 @@ export interface IterationMetrics {
   trims: number;
   /** Truncated, empty and unusable answers, context-length errors and parse retries. */
   faults: FaultCounts;
+  /** Per role: the completions it received and how many of them it could not use (role-outputs.ts). */
+  outputsByRole: Record<string, RoleOutputs>;
   /** Seconds from the iteration's first message to its last, over all problems. */
   wallSeconds: number;
   /** Mean seconds one problem spent on this iteration. */
@@ -215,6 +218,7 @@ interface IterationAccumulator {
   failures: number;
   trims: number;
   faults: FaultCounts;
+  outputsByRole: Record<string, RoleOutputs>;
   firstAt: number;
   lastAt: number;
 }
@@ -224,6 +228,7 @@ export function createMetricsCollector(): MetricsCollector {
   const byIteration = new Map<number, IterationAccumulator>();
   // When each running (problem, iteration) saw its first message; dropped when it completes.
   const startedAt = new Map<string, number>();
+  const roleOutputs = createRoleOutputCounter();
 
   function at(iteration: number, time: number): IterationAccumulator {
     let accumulator = byIteration.get(iteration);
@@ -239,6 +244,7 @@ export function createMetricsCollector(): MetricsCollector {
         failures: 0,
         trims: 0,
         faults: createFaultCounts(),
+        outputsByRole: {},
         firstAt: time,
         lastAt: time,
       };
@@ -256,6 +262,8 @@ export function createMetricsCollector(): MetricsCollector {
       const key = `${message.problem}\u0000${message.iteration}`;
       if (!startedAt.has(key) && message.type !== 'iteration.completed' && message.type !== 'bank.updated') startedAt.set(key, time);
       countFaults(accumulator.faults, message);
+      // A reply whose parse error no output.invalid reported (RSE's distiller, the CEO) is an invalid output too.
+      if (roleOutputs.observe(accumulator.outputsByRole, message)) accumulator.faults.invalidOutputs++;
       switch (message.type) {
         case 'iteration.completed': {
           accumulator.problems.set(message.problem, scoreIteration(message.candidates));
@@ -329,6 +337,7 @@ export function createMetricsCollector(): MetricsCollector {
             failures: accumulator.failures,
             trims: accumulator.trims,
             faults: { ...accumulator.faults },
+            outputsByRole: Object.fromEntries(Object.entries(accumulator.outputsByRole).sort(([a], [b]) => (a < b ? -1 : 1)).map(([role, counts]) => [role, { ...counts }])),
             wallSeconds: Math.round(accumulator.lastAt - accumulator.firstAt) / 1000,
             problemSeconds: mean(accumulator.seconds),
           };

@@ -2,10 +2,13 @@
  * The per-iteration results table printed at the end of a run. By default it
  * holds the essential columns and fits an 80-column terminal; `wide` adds the
  * rest (rule-based Pass@1 and disagreements beside the judge's, flips, mean
- * score, bank sizes). Columns that mean nothing for the run (best-verified and
- * scores without a verifier, banks without banks) are left out either way.
+ * score, bank sizes, unusable outputs). Columns that mean nothing for the run
+ * (best-verified and scores without a verifier, banks without banks) are left
+ * out either way. Unusable outputs are also named per role in a line under
+ * the table at any width: they are never only in --wide.
  */
 import type { IterationMetrics } from './metrics.ts';
+import { roleOutputTotals } from './role-outputs.ts';
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : `${(value * 100).toFixed(1)}%`;
@@ -40,6 +43,20 @@ function pass1Cell(it: IterationMetrics): string {
   return notes.length === 0 ? percent(it.pass1) : `${percent(it.pass1)} (${notes.join(', ')})`;
 }
 
+/** Unusable outputs of an iteration over all roles, `unusable/outputs`. */
+function unusableCell(it: IterationMetrics): string {
+  const counts = Object.values(it.outputsByRole ?? {});
+  return `${counts.reduce((sum, c) => sum + c.unusable, 0)}/${counts.reduce((sum, c) => sum + c.outputs, 0)}`;
+}
+
+/** The line under the table naming each role with unusable outputs (none when every output was usable): never only in --wide. */
+function unusableLines(iterations: IterationMetrics[]): string[] {
+  const roles = Object.entries(roleOutputTotals(iterations)).filter(([, counts]) => counts.unusable > 0);
+  if (roles.length === 0) return [];
+  const parts = roles.map(([role, c]) => `${role} ${c.unusable} of ${c.outputs}${c.retried > 0 ? ` (${c.retried} asked again)` : ''}`);
+  return wrap(`Unusable outputs (unparseable or not of the role's format), all iterations: ${parts.join(', ')}.`, NARROW_WIDTH);
+}
+
 interface Column {
   title: string;
   cell(it: IterationMetrics): string;
@@ -58,6 +75,7 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const judged = iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
   const scored = iterations.some((it) => it.meanScore !== null);
   const banked = iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0);
+  const unusable = unusableLines(iterations);
   const columns: Column[] = [
     { title: 'iter', cell: (it) => String(it.iteration), essential: true },
     { title: 'problems', cell: (it) => (it.graded === it.problems ? String(it.problems) : `${it.problems} (${it.graded} graded)`), essential: true },
@@ -79,6 +97,7 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
           { title: 'G bank', cell: (it: IterationMetrics) => it.guidelineBank.toFixed(1), essential: false },
         ]
       : []),
+    ...(unusable.length > 0 ? [{ title: 'unusable', cell: (it: IterationMetrics) => unusableCell(it), essential: false }] : []),
     { title: 'tokens', cell: (it) => kilo(Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0)), essential: true },
     { title: 'failed', cell: (it) => String(it.failures), essential: true },
   ];
@@ -96,5 +115,5 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
     : hybrid
       ? wrap("Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of (the share in parentheses), the rule's verdict stands for the rest.", NARROW_WIDTH)
       : [];
-  return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...grading].join('\n');
+  return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...unusable, ...grading].join('\n');
 }

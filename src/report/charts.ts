@@ -3,13 +3,15 @@
  * embedded in the HTML as JSON and drawn there by Chart.js (client.ts).
  * Every dataset names the run it belongs to, so a reader (or a test) can tell
  * that each chart drew data for every run. A chart of simulated runs says so
- * in its title.
+ * in its title. Runs whose accuracy figures do not compare (comparable.ts)
+ * get accuracy charts of their own, one set per group.
  */
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
 import { bootstrapBand, type ProblemFigure } from './bootstrap.ts';
+import { comparisonGroups, type RunGroup } from './comparable.ts';
 
 /** One dataset: a line (points) or one series of bars (values, one per label). */
 export interface DatasetSpec {
@@ -48,6 +50,8 @@ export interface ChartSpec {
   runs: number;
   /** Why the chart has nothing to draw, shown in its place; absent when it has data. */
   empty?: string;
+  /** Shown under the chart: what sets its runs apart from the first group's (charts of runs that do not compare). */
+  note?: string;
 }
 
 const ROLE_COLORS: Record<string, string> = {
@@ -120,23 +124,37 @@ function latencyLabel(bound: number): string {
   return bound >= 1000 ? `≤${bound / 1000}s` : `≤${bound}ms`;
 }
 
+/**
+ * The accuracy charts of one group of runs that compare (all runs when they all do). A group after the
+ * first gets ids of its own (`pass1-b`), its name and what its runs share in the title, and a note on what
+ * sets it apart from the first group: runs graded otherwise, or over other problems or T, are drawn apart.
+ */
+function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title: string) => string): ChartSpec[] {
+  const members = new Set(group?.runs ?? runs.map((_, r) => r));
+  const inGroup = runs.filter((_, r) => members.has(r));
+  const id = (name: string) => (group === null || group.name === 'A' ? name : `${name}-${group.name.toLowerCase()}`);
+  const named = (title: string) => titled(group === null ? title : `[${group.name}: ${group.label}] ${title}`);
+  const only = (run: ReportRun) => members.has(runs.indexOf(run));
+  const verified = (run: ReportRun) => run.verifier && only(run);
+  const share = { kind: 'line' as const, xTitle: 'iteration', percent: true, integerX: true, runs: runs.length };
+  const note = group !== null && group.differences.length > 0 ? { note: `Not comparable with group A (here vs A): ${group.differences.join('; ')}.` } : {};
+  return [
+    { ...share, id: id('pass1'), title: named('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1', only }) },
+    { ...share, id: id('majority'), title: named('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority', only }) },
+    ...(inGroup.some((run) => run.verifier)
+      ? [{ ...share, id: id('best-verified'), title: named('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]
+      : []),
+    { ...share, id: id('oracle'), title: named('Oracle pass@N per iteration (95% interval)'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle, undefined, { band: 'oracle', only }) },
+    { ...share, id: id('pass1-tokens'), title: named('Pass@1 against tokens spent'), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens, { only }) },
+  ].map((spec) => ({ ...withReason(spec, ungradedReason(inGroup)), ...note }));
+}
+
 /** The report's charts for `runs`; the latency chart only when some run recorded call latencies. */
-export function chartSpecs(runs: ReportRun[]): ChartSpec[] {
+export function chartSpecs(runs: ReportRun[], groups: RunGroup[] = comparisonGroups(runs)): ChartSpec[] {
   const simulated = runs.some((run) => run.simulated);
   const titled = (title: string) => (simulated ? `${title} · simulated model` : title);
   const base = { kind: 'line' as const, xTitle: 'iteration', percent: false, integerX: true, runs: runs.length };
-  const share = { ...base, percent: true };
-  const ungraded = ungradedReason(runs);
-  const verified = (run: ReportRun) => run.verifier;
-  const specs: ChartSpec[] = [
-    { ...share, id: 'pass1', title: titled('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1' }) },
-    { ...share, id: 'majority', title: titled('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority' }) },
-    ...(runs.some(verified)
-      ? [{ ...share, id: 'best-verified', title: titled('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]
-      : []),
-    { ...share, id: 'oracle', title: titled('Oracle pass@N per iteration (95% interval)'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle, undefined, { band: 'oracle' }) },
-    { ...share, id: 'pass1-tokens', title: titled('Pass@1 against tokens spent'), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens) },
-  ].map((spec) => withReason(spec, ungraded));
+  const specs: ChartSpec[] = groups.length > 1 ? groups.flatMap((group) => accuracySpecs(runs, group, titled)) : accuracySpecs(runs, null, titled);
   specs.push(withReason({ ...base, id: 'tokens', title: titled('Tokens per iteration'), yTitle: 'tokens', datasets: lines(runs, tokensOf) }, 'No iteration completed.'));
   if (runs.some((run) => run.iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0))) {
     specs.push({

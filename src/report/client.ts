@@ -57,7 +57,7 @@ export const CLIENT_SCRIPT = `(function () {
       why.appendChild(document.createElement('br'));
       why.appendChild(document.createTextNode(spec.empty));
       box.replaceChildren(why);
-      drawn.push({ id: spec.id, title: spec.title, type: spec.kind, datasets: 0, pointsPerRun: spec.datasets.map(function () { return 0; }), empty: spec.empty });
+      drawn.push({ id: spec.id, title: spec.title, type: spec.kind, datasets: 0, pointsPerRun: new Array(spec.runs).fill(0), empty: spec.empty });
       return;
     }
     var horizontal = spec.kind === 'bar' && spec.stacked === true;

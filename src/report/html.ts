@@ -11,7 +11,8 @@ import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
 import { escapeXml, shortNumber } from './format.ts';
-import { commonGrading } from './grading.ts';
+import { comparisonGroups, type RunGroup } from './comparable.ts';
+import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
 
 export { runLabel } from './charts.ts';
@@ -21,18 +22,21 @@ function percent(value: number | null | undefined): string {
 }
 
 /** The runs table: one row per run, its description wrapped in the first cell, columns only where some run has the figure. */
-function totalsTable(runs: ReportRun[]): string {
+function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
   const verified = runs.some((run) => run.verifier);
   const judged = runs.some((run) => run.totals.judged > 0);
   const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved)', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
-  const usual = commonGrading(runs);
-  const rows = runs.map((run) => {
+  const rows = runs.map((run, r) => {
     const t = run.totals;
     const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
-    // A run graded otherwise than the others (the rule against a judge, another judge) does not compare with them.
-    const grading = run.grading === usual ? escapeXml(run.grading) : `<span class="bad">${escapeXml(run.grading)}: not comparable</span>`;
+    // A run graded otherwise than the first group (the rule against a judge, another judge protocol), or over other problems or T, does not compare with it.
+    const group = groups.find((g) => g.runs.includes(r));
+    const apart = group !== undefined && group.name !== 'A';
+    const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
+    const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
+    const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
     return [
-      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
+      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),
@@ -164,13 +168,27 @@ details.problem:has(:target),details.problem:has(:target) :target{outline:2px so
 .hint{color:#666;font-size:12px}
 .run-cell{white-space:normal;min-width:14em;max-width:30em}
 .empty-chart{padding:12px;color:#444;white-space:normal}
+.group{background:#555;color:#fff;border-radius:4px;padding:0 5px;font-size:12px;font-weight:600}
+figcaption{font-size:12px;padding:2px 6px;white-space:normal}
 a.view{font-size:12px;font-weight:normal;margin-left:8px}
 `;
 
-/** A chart's place in the page: a canvas the script draws on, tagged when the runs are simulated. */
+/** A chart's place in the page: a canvas the script draws on, tagged when the runs are simulated, with its note (runs that do not compare) under it. */
 function chartFigure(spec: ChartSpec, simulated: boolean): string {
   const height = spec.stacked ? 120 + 36 * spec.runs : 320;
-  return `<figure class="chart" data-chart="${escapeXml(spec.id)}">${simulated ? '<span class="sim">simulated</span>' : ''}<div class="chart-box" style="height:${height}px"><canvas id="chart-${escapeXml(spec.id)}" role="img" aria-label="${escapeXml(spec.title)}"></canvas></div></figure>`;
+  const note = spec.note === undefined ? '' : `<figcaption class="bad">${escapeXml(spec.note)}</figcaption>`;
+  return `<figure class="chart" data-chart="${escapeXml(spec.id)}">${simulated ? '<span class="sim">simulated</span>' : ''}<div class="chart-box" style="height:${height}px"><canvas id="chart-${escapeXml(spec.id)}" role="img" aria-label="${escapeXml(spec.title)}"></canvas></div>${note}</figure>`;
+}
+
+/** When the runs do not all compare: the groups, each charted apart, and what sets each apart from the first. */
+function groupsBanner(runs: ReportRun[], groups: RunGroup[]): string {
+  if (groups.length < 2) return '';
+  const items = groups.map((group) => {
+    const names = group.runs.map((r) => escapeXml(runs[r]?.name ?? '?')).join(', ');
+    const apart = group.differences.length === 0 ? '' : `; differs from A in (here vs A): ${group.differences.map(escapeXml).join('; ')}`;
+    return `<li><span class="group">${group.name}</span> ${names}: ${escapeXml(group.label)}${apart}</li>`;
+  });
+  return `<div class="banner"><b>These runs do not all compare</b> (graded otherwise, or over other problems or T): their accuracy charts are drawn apart, one set per group.<ul>${items.join('')}</ul></div>`;
 }
 
 /** JSON as the content of a `<script>` element: "<" escaped so no "</script>" or "<!--" can end or confuse it. */
@@ -186,7 +204,8 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
       ? `<div class="banner"><span class="sim">simulated</span> ${simulated.map((run) => escapeXml(run.name)).join(', ')} ran against the simulated model: these figures exercise the runtime, they measure no real LLM.</div>`
       : '';
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
-  const specs = chartSpecs(runs);
+  const groups = comparisonGroups(runs);
+  const specs = chartSpecs(runs, groups);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${STYLE}</style></head>
 <body>
@@ -194,7 +213,8 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
 <p class="hint">Generated ${(options.generatedAt ?? new Date()).toISOString()} by <code>tmas report</code>. Pass@1: mean candidate correctness (over judge passes when a judge ran), averaged over problems.</p>
 ${banner}
 <h2>Runs</h2>
-${totalsTable(runs)}
+${totalsTable(runs, groups)}
+${groupsBanner(runs, groups)}
 <h2>Charts</h2>
 <noscript><p class="hint">The charts are drawn by a script embedded in this file (Chart.js); allow scripts to see them. <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
 <div class="charts">${specs.map((spec) => chartFigure(spec, simulated.length > 0)).join('')}</div>

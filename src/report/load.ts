@@ -14,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import { hasStore, openStoreCopy } from '../store/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
+import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
 export const LATENCY_BOUNDS_MS = [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000] as const;
@@ -35,6 +36,12 @@ export interface ReportRun {
   proof: boolean;
   /** The strategy has verifiers: best-verified, scores and banks mean something for it. */
   verifier: boolean;
+  /** metrics.json's protocol block as written (null for runs made before it was): how the run was graded is read from it. */
+  protocol: Record<string, unknown> | null;
+  /** T: the iterations the run was set to (null when neither metrics.json nor the store says). */
+  maxIterations: number | null;
+  /** Roles whose every output was unusable in some iteration (a method that did not run as designed there). */
+  unusable: UnusableRole[];
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -52,14 +59,14 @@ interface MetricsFile {
   wallSeconds?: number;
   /** The results.jsonl written with this file. */
   results?: { lines: number; sha256: string };
-  /** The run's protocol (absent in runs made before it was written; the judge's sampling, view and `when` absent before they were). */
-  protocol?: { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number; temperature?: number; topP?: number | null; when?: 'always' | 'unsure' } | null };
+  /** The run's protocol (absent in runs made before it was written); read as a whole, so fields added later are compared too. */
+  protocol?: Record<string, unknown> & { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number; temperature?: number; topP?: number | null; when?: 'always' | 'unsure' } | null; maxIterations?: number };
 }
 
 /**
  * The grading label of a run: the judge's model, passes, sampling and, under
  * hybrid grading, the share of candidates it graded; or the rule-based grader.
- * Runs whose labels differ are marked not comparable (grading.ts).
+ * Runs graded otherwise are drawn apart (comparable.ts).
  */
 function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
   const protocol = metrics.protocol;
@@ -139,6 +146,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
   let models = '';
   let judgePasses: number | undefined;
   let proof = false;
+  let maxIterations: number | null = metrics.protocol?.maxIterations ?? null;
   let details = new Map<string, ProblemDetail>();
   const store = await openReportStore(dir);
   if (store) {
@@ -162,6 +170,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
       const c = manifest?.config;
       if (c) settings = `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}`;
       proof = c?.proof === true;
+      maxIterations ??= c?.maxIterations ?? null;
       judgePasses = c?.judgePasses;
       if (c?.endpoints) models = `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}`;
       if (problems === null) {
@@ -191,6 +200,9 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     grading: gradingOf(metrics, judgePasses),
     proof,
     verifier: hasVerifier(iterations),
+    protocol: metrics.protocol ?? null,
+    maxIterations,
+    unusable: unusableRoles(iterations),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: problems ?? [],

@@ -1,9 +1,13 @@
 /**
  * The report as Markdown (`tmas report --format md`), for terminals and pull
  * requests: one table of run totals and one of figures per iteration per run.
+ * Runs that do not compare (graded otherwise, or over other problems or T)
+ * are put in groups, named in the table and under it; a role whose outputs
+ * were all unusable is a warning under the table.
  */
-import { commonGrading } from './grading.ts';
+import { comparisonGroups } from './comparable.ts';
 import type { ReportRun } from './load.ts';
+import { describeUnusableRole } from '../observers/role-outputs.ts';
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
@@ -21,14 +25,15 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
   if (simulated.length > 0) {
     out.push(`> **simulated**: ${simulated.map((run) => run.name).join(', ')} ran against the simulated model; these figures exercise the runtime, they measure no real LLM.`, '');
   }
-  const usual = commonGrading(runs);
+  const groups = comparisonGroups(runs);
+  const groupOf = (r: number) => groups.find((group) => group.runs.includes(r))?.name ?? 'A';
   out.push(
     table(
       ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved'],
-      runs.map((run) => [
-        run.simulated ? `${run.name} (simulated)` : run.name,
+      runs.map((run, r) => [
+        `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
         run.settings || '–',
-        run.grading === usual ? run.grading : `${run.grading}: not comparable`,
+        groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
         percent(run.totals.final?.pass1),
         percent(run.totals.final?.majority),
         run.verifier ? percent(run.totals.final?.bestVerified) : 'n/a',
@@ -40,8 +45,17 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     ),
     '',
   );
-  for (const run of runs) {
-    out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}`, '');
+  if (groups.length > 1) {
+    out.push('**These runs do not all compare** (graded otherwise, or over other problems or T): compare figures only within a group.', '');
+    for (const group of groups) {
+      const apart = group.differences.length === 0 ? '' : `; differs from A in (here vs A): ${group.differences.join('; ')}`;
+      out.push(`- group ${group.name}: ${group.runs.map((r) => runs[r]?.name ?? '?').join(', ')}: ${group.label}${apart}`);
+    }
+    out.push('');
+  }
+  for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: the method did not run as designed there.`, '');
+  runs.forEach((run, r) => {
+    out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
     out.push(
       table(
         ['iteration', 'Pass@1', 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
@@ -59,6 +73,6 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
       ),
       '',
     );
-  }
+  });
   return out.join('\n');
 }

@@ -120,6 +120,16 @@ export function parseAgreement(text: string): boolean {
   return last?.toLowerCase() === 'agree';
 }
 
+/** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol). */
+function unusableIf(parseError: string | null): { parseError?: string } {
+  return parseError === null ? {} : { parseError };
+}
+
+/** Why a critic's reply has no decision (it then counts as disagreement), or null when it states one. */
+export function missingDecision(text: string): string | null {
+  return /decision\W*:\s*(agree|disagree)/i.test(text) ? null : 'no "Decision: agree" or "Decision: disagree" line';
+}
+
 /** The Critic agent's definition. */
 export const criticRole = {
   role: 'critic',
@@ -135,14 +145,14 @@ export const criticRole = {
       instructionPart('Review the solution above from your expertise. Point out any error. End with "Decision: agree" if it is correct and complete, else "Decision: disagree".'),
     ],
   }),
-  reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, call: callInfo(output) }),
+  reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
 } satisfies RoleDefinition<'critic.requested'>;
 
-/** The evaluator's verdict: `Correctness: 0|1` (null when absent) and the `Advice:` text. */
-export function parseEvaluation(text: string): { correct: boolean | null; advice: string } {
+/** The evaluator's verdict: `Correctness: 0|1` (null when absent, with `parseError` saying so) and the `Advice:` text. */
+export function parseEvaluation(text: string): { correct: boolean | null; advice: string; parseError?: string } {
   const verdict = [...text.matchAll(/correctness\W*:\s*([01])\b/gi)].at(-1)?.[1];
   const advice = /advice\W*:\s*([\s\S]+)$/im.exec(text)?.[1]?.trim() ?? '';
-  return { correct: verdict === undefined ? null : verdict === '1', advice };
+  return { correct: verdict === undefined ? null : verdict === '1', advice, ...unusableIf(verdict === undefined ? 'no "Correctness: 0" or "Correctness: 1" line' : null) };
 }
 
 /** The Evaluator agent's definition. */

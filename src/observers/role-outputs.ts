@@ -1,0 +1,150 @@
+/**
+ * What each role made of its completions, counted from the message stream:
+ * how many it received and how many it could not use. Two paths report an
+ * unusable output, and both count:
+ *
+ * - the role machine's `validate` rejects it: an `output.invalid` message,
+ *   asked again (`retrying`) or, after the last parse retry, followed by the
+ *   role's reply (counted once, as that reply);
+ * - the reply itself carries a `parseError` (RSE's distiller, the CEO, a
+ *   critic, the bank agents' final reply): a strategy that asks again by
+ *   itself shows each attempt as a reply of its own.
+ *
+ * A role whose every output of an iteration was unusable fed the rest of its
+ * strategy nothing there (an empty bank, a default plan): the end of the run
+ * warns of it, the report marks it, and table1.md notes it beside the method.
+ */
+import type { Message } from '../kernel/protocol.ts';
+
+/** One role's completions in one iteration. */
+export interface RoleOutputs {
+  /** Completions the role received (every attempt, the ones asked again included). */
+  outputs: number;
+  /** Of those, the ones it could not use (unparseable, not of the format or schema, empty). */
+  unusable: number;
+  /** Of the unusable ones, those the role machine asked again (`--parse-retries`). */
+  retried: number;
+  /** One reason given, the first in sort order (so that it does not depend on arrival order); null when none. */
+  reason: string | null;
+}
+
+/** A role whose every output of some iterations was unusable. */
+export interface UnusableRole {
+  role: string;
+  /** The iterations where all of the role's outputs were unusable. */
+  iterations: number[];
+  /** The role's outputs in those iterations (all of them unusable). */
+  outputs: number;
+  reason: string | null;
+}
+
+/** The per-iteration figures this fold reads (`outputsByRole` is absent from metrics written before it was). */
+interface WithRoleOutputs {
+  iteration: number;
+  outputsByRole?: Record<string, RoleOutputs>;
+}
+
+function add(byRole: Record<string, RoleOutputs>, role: string, unusable: boolean, retried: boolean, reason: string | null): void {
+  const counts = (byRole[role] ??= { outputs: 0, unusable: 0, retried: 0, reason: null });
+  counts.outputs++;
+  if (unusable) counts.unusable++;
+  if (retried) counts.retried++;
+  if (reason !== null && (counts.reason === null || reason < counts.reason)) counts.reason = reason;
+}
+
+/** The correlation of the request an `output.invalid` is about: its own ends in `#attempt`. */
+function requestCorrelation(correlation: string): string {
+  const hash = correlation.lastIndexOf('#');
+  return hash < 0 ? correlation : correlation.slice(0, hash);
+}
+
+/** A fold of messages into per-role output counts; one per metrics collector. */
+export function createRoleOutputCounter() {
+  // Final invalid outputs whose reply is still to come (it follows at once): that reply is the one counted.
+  const pending = new Map<string, string>();
+  return {
+    /**
+     * Counts one message into `byRole` (the figures of the message's iteration). Returns true for a
+     * reply that carries a parse error no `output.invalid` reported (the faults count it as an invalid output).
+     */
+    observe(byRole: Record<string, RoleOutputs>, message: Message): boolean {
+      if (message.type === 'output.invalid') {
+        if (message.retrying) add(byRole, message.role, true, true, message.reason);
+        else pending.set(`${message.role}\u0000${requestCorrelation(message.correlation)}`, message.reason);
+        return false;
+      }
+      if (!('call' in message) || !message.type.endsWith('.completed')) return false;
+      const role = message.type.slice(0, -'.completed'.length);
+      const key = `${role}\u0000${message.correlation}`;
+      const reported = pending.get(key);
+      if (reported !== undefined) {
+        pending.delete(key);
+        add(byRole, role, true, false, reported);
+        return false;
+      }
+      const parseError = ('parseError' in message ? message.parseError : null) ?? null;
+      add(byRole, role, parseError !== null, false, parseError);
+      return parseError !== null;
+    },
+  };
+}
+
+/** The roles whose every output was unusable in at least one iteration, with those iterations, by role name. */
+export function unusableRoles(iterations: WithRoleOutputs[]): UnusableRole[] {
+  const byRole = new Map<string, UnusableRole>();
+  for (const it of iterations) {
+    for (const [role, counts] of Object.entries(it.outputsByRole ?? {})) {
+      if (counts.outputs === 0 || counts.unusable < counts.outputs) continue;
+      const entry = byRole.get(role) ?? { role, iterations: [], outputs: 0, reason: null };
+      entry.iterations.push(it.iteration);
+      entry.outputs += counts.outputs;
+      if (counts.reason !== null && (entry.reason === null || counts.reason < entry.reason)) entry.reason = counts.reason;
+      byRole.set(role, entry);
+    }
+  }
+  return [...byRole.values()].sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+}
+
+/** Each role's outputs and unusable outputs over the whole run. */
+export function roleOutputTotals(iterations: WithRoleOutputs[]): Record<string, RoleOutputs> {
+  const totals: Record<string, RoleOutputs> = {};
+  for (const it of iterations) {
+    for (const [role, counts] of Object.entries(it.outputsByRole ?? {})) {
+      const sum = (totals[role] ??= { outputs: 0, unusable: 0, retried: 0, reason: null });
+      sum.outputs += counts.outputs;
+      sum.unusable += counts.unusable;
+      sum.retried += counts.retried;
+      if (counts.reason !== null && (sum.reason === null || counts.reason < sum.reason)) sum.reason = counts.reason;
+    }
+  }
+  return totals;
+}
+
+/** `0-3, 5, 7-8`: iteration numbers as ranges. */
+export function iterationRanges(iterations: number[]): string {
+  const sorted = [...iterations].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const start = sorted[i] ?? 0;
+    let end = start;
+    while (sorted[i + 1] === end + 1) end = sorted[++i] ?? end;
+    parts.push(end === start ? String(start) : `${start}-${end}`);
+  }
+  return parts.join(', ');
+}
+
+/** One sentence on a role whose outputs were all unusable, e.g. `every output of the distill role was unusable in iterations 0-5 (288 outputs; e.g. "…")`. */
+export function describeUnusableRole(entry: UnusableRole): string {
+  const where = entry.iterations.length === 1 ? `iteration ${entry.iterations[0]}` : `iterations ${iterationRanges(entry.iterations)}`;
+  const reason = entry.reason === null ? '' : `; e.g. ${JSON.stringify(entry.reason.length > 120 ? `${entry.reason.slice(0, 117)}...` : entry.reason)}`;
+  return `every output of the ${entry.role} role was unusable in ${where} (${entry.outputs} output${entry.outputs === 1 ? '' : 's'}${reason})`;
+}
+
+/** The warnings printed on stderr at the end of a run in `dir`: one per role whose outputs were all unusable in some iteration. */
+export function unusableOutputWarnings(iterations: WithRoleOutputs[], dir = 'DIR'): string[] {
+  return unusableRoles(iterations).map(
+    (entry) =>
+      `tmas: warning: ${describeUnusableRole(entry)}: what it feeds the strategy (a bank, a plan, a review) was missing there, so the method did not run as designed. ` +
+      `Check that this role's endpoint answers in the role's output format: tmas calls ${dir} (or tmas view ${dir}) shows its replies.`,
+  );
+}

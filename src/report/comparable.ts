@@ -1,0 +1,110 @@
+/**
+ * Which runs' accuracy figures compare: those graded by one protocol, over
+ * the same problems, for the same number of iterations T. Runs are put in
+ * groups of runs that agree on all three; a report draws each group's
+ * accuracy charts apart and names what sets a group apart from the first.
+ *
+ * The grading protocol is read from metrics.json's protocol block without
+ * knowing its fields: `grading`, `proof`, every field whose name starts with
+ * `judge` (the judge block and whatever is added to it or beside it), and the
+ * judge slot's sampling when a judge graded. Two runs grade alike when those
+ * are deep-equal; otherwise the fields that differ are named by their path.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ReportRun } from './load.ts';
+
+/** What decides whether a run's accuracy figures compare with another's. */
+export interface ComparisonBasis {
+  /** The grading part of the protocol block (see the module comment); null for a run made before the block was written. */
+  grading: Record<string, unknown> | null;
+  /** The run's problem ids, sorted. */
+  problems: string[];
+  maxIterations: number | null;
+}
+
+/** Runs that compare with each other. */
+export interface RunGroup {
+  /** `A`, `B`, …: the first group holds the most runs (the first run's on a tie). */
+  name: string;
+  /** Indexes of its runs in the report's order. */
+  runs: number[];
+  /** What its runs share, e.g. `graded by judge m ×4 · 12 problems · T=20`. */
+  label: string;
+  /** How it differs from the first group (empty for the first group). */
+  differences: string[];
+}
+
+/** The fields of a protocol block that say how candidates were graded. */
+export function gradingProtocol(protocol: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (protocol === null) return null;
+  const picked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(protocol)) {
+    if (key === 'grading' || key === 'proof' || key.startsWith('judge')) picked[key] = value;
+  }
+  const sampling = protocol.sampling;
+  if (protocol.grading === 'judge' && typeof sampling === 'object' && sampling !== null && 'judge' in sampling) picked['sampling.judge'] = (sampling as Record<string, unknown>).judge;
+  return picked;
+}
+
+/** The basis of a run's comparison. */
+export function comparisonBasis(run: ReportRun): ComparisonBasis {
+  return { grading: gradingProtocol(run.protocol), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'absent' : JSON.stringify(value);
+}
+
+/** Adds to `out` every field of two JSON values that differs, by its dotted path, as deep as both sides are objects. */
+function differing(a: unknown, b: unknown, path: string, out: string[]): string[] {
+  if (isDeepStrictEqual(a, b)) return out;
+  if (isRecord(a) && isRecord(b)) {
+    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) differing(a[key], b[key], path === '' ? key : `${path}.${key}`, out);
+  } else out.push(`${path}: ${show(a)} vs ${show(b)}`);
+  return out;
+}
+
+/** The fields that differ between two runs' grading protocols, each as `path: a vs b`. */
+export function gradingDifferences(a: Record<string, unknown> | null, b: Record<string, unknown> | null): string[] {
+  if (a === null || b === null) return a === b ? [] : [`protocol block: ${a === null ? 'absent' : 'present'} vs ${b === null ? 'absent' : 'present'} (a run made before metrics.json recorded it)`];
+  return differing(a, b, '', []);
+}
+
+/** What sets basis `a` apart from basis `b`: grading fields, problems, T. */
+export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string[] {
+  const out = gradingDifferences(a.grading, b.grading);
+  if (!isDeepStrictEqual(a.problems, b.problems)) {
+    const shared = a.problems.filter((id) => b.problems.includes(id)).length;
+    out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common)`);
+  }
+  if (a.maxIterations !== b.maxIterations) out.push(`T: ${a.maxIterations ?? '?'} vs ${b.maxIterations ?? '?'}`);
+  return out;
+}
+
+/** Groups of runs whose accuracy figures compare, the largest first. */
+export function comparisonGroups(runs: ReportRun[]): RunGroup[] {
+  const bases: ComparisonBasis[] = [];
+  const members: number[][] = [];
+  runs.forEach((run, index) => {
+    const basis = comparisonBasis(run);
+    const at = bases.findIndex((known) => isDeepStrictEqual(known, basis));
+    if (at >= 0) members[at]?.push(index);
+    else {
+      bases.push(basis);
+      members.push([index]);
+    }
+  });
+  // Largest first; a stable sort keeps the first run's group first on a tie.
+  const order = bases.map((_, i) => i).sort((a, b) => (members[b]?.length ?? 0) - (members[a]?.length ?? 0));
+  const first = bases[order[0] ?? 0];
+  return order.map((i, rank) => {
+    const basis = bases[i] as ComparisonBasis;
+    const run = runs[members[i]?.[0] ?? 0];
+    const label = `graded by ${run?.grading ?? '?'} · ${basis.problems.length} problems · T=${basis.maxIterations ?? '?'}`;
+    return { name: String.fromCharCode(65 + (rank % 26)), runs: members[i] ?? [], label, differences: rank === 0 || !first ? [] : basisDifferences(basis, first) };
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Nothing silent: a role whose outputs cannot be used is counted per role in
+ * metrics.json and under the final table, and a role none of whose outputs of
+ * an iteration was usable is a warning at the end of the run, a mark in the
+ * report and a note beside the method in table1.md. The endpoint is a server
+ * of our own in front of the simulator that answers one role's prompt in
+ * prose, never in the JSON the role asks for, and counts those answers.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { runReportCommand } from '../src/cli/report.command.ts';
+import { criticRole } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
+import type { IterationMetrics } from '../src/observers/metrics.ts';
+import { formatIterationTable } from '../src/observers/table.ts';
+import { unusableOutputWarnings } from '../src/observers/role-outputs.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import { chatCompletionBody, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** How a role's system prompt opens: what the server recognises a call of that role by. */
+const DISTILL = 'You are the Distill agent';
+const EXPERIENCE = 'You are the Experience agent';
+
+/** A server in front of `target` that answers the calls whose body holds `marker` (and, when given, `only`) with prose; it counts them. */
+async function startProseServer(target: string, marker: string, only?: string) {
+  const answered = { count: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      if (req.url?.endsWith('/chat/completions') && body.includes(marker) && (only === undefined || body.includes(only))) {
+        answered.count++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(chatCompletionBody('The attempt looks sound to me, and I would keep its approach; nothing more to add.'));
+        return;
+      }
+      void fetch(`${target}${req.url?.replace(/^\/v1/, '') ?? ''}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body } : {}) }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(await answer.text());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return { url, answered, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const PROBLEMS = smallProblems(2);
+const SMALL = ['--no-proof', '--no-stream', '--model-name', 'tmas-sim', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 5, roles: SIM_ROLES });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+async function iterationsOf(run: string): Promise<IterationMetrics[]> {
+  return (JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: IterationMetrics[] }).iterations;
+}
+
+describe('unusable outputs are counted per role and never silent', () => {
+  test('rse whose distiller never gets JSON back: every distill output counted unusable, a warning at the end, a mark in the report', async ({ dir }) => {
+    const server = await startProseServer(sim.url, DISTILL);
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const run = path.join(dir, 'rse');
+      const result = await runCli(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...SMALL]);
+      expect(result.code, result.stderr).toBe(0);
+
+      // 2 problems × 2 rollouts × 6 attempts per iteration, each answered in prose by our server.
+      const iterations = await iterationsOf(run);
+      expect(server.answered.count).toBe(48);
+      for (const it of iterations) {
+        expect(it.outputsByRole.distill).toMatchObject({ outputs: 24, unusable: 24, retried: 0 });
+        expect(it.outputsByRole.rollout).toMatchObject({ outputs: 4, unusable: 0 });
+        expect(it.faults.invalidOutputs).toBe(24);
+        expect(it.experienceBank).toBe(0);
+      }
+      expect(result.stdout).toMatch(/Unusable outputs .*distill 48 of 48/s);
+      expect(result.stderr).toMatch(/tmas: warning: every output of the distill role was unusable in iterations 0-1 \(48 outputs; e\.g\. "[^"]*JSON[^"]*"\)/);
+      // The warning is the last thing said: after the table, not scrolled away above it.
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/distill role was unusable/);
+
+      const lines: string[] = [];
+      await runReportCommand([run], { format: 'md' }, { stdout: (line) => lines.push(line) });
+      const markdown = lines.join('\n');
+      expect(markdown).toMatch(/^\| rse \(simulated\) ⚠ \|/m);
+      expect(markdown).toContain('> ⚠ rse: every output of the distill role was unusable in iterations 0-1');
+      const html = path.join(dir, 'report.html');
+      await runReportCommand([run], { format: 'html', out: html }, { stdout: () => {} });
+      expect(await readFile(html, 'utf8')).toMatch(/<span class="bad unusable">⚠ every output of the distill role was unusable in iterations 0-1/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("tmas whose experience agent answers one problem in prose: the role machine's retries and its final reply each count once; some outputs usable, no warning", async ({ dir }) => {
+    const server = await startProseServer(sim.url, EXPERIENCE, PROBLEMS[0]?.question);
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const outcome = await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'tmas'), '--base-url', server.url, '--max-iterations', '1', ...SMALL]);
+      // p1: the call and its 2 parse retries, all prose; p2: one good reply.
+      expect(server.answered.count).toBe(3);
+      const [it] = outcome.iterations;
+      expect(it?.outputsByRole.experience).toMatchObject({ outputs: 4, unusable: 3, retried: 2 });
+      expect(it?.outputsByRole.guideline).toMatchObject({ outputs: 2, unusable: 0 });
+      expect(it?.faults).toMatchObject({ parseRetries: 2, invalidOutputs: 1 });
+      expect(unusableOutputWarnings(outcome.iterations)).toEqual([]);
+      expect(formatIterationTable(outcome.iterations, { simulated: true })).toMatch(/Unusable outputs .*experience 3 of 4 \(2 asked again\)/s);
+      expect(formatIterationTable(outcome.iterations, { simulated: true, wide: true })).toMatch(/unusable/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('table1.md marks a method a role of which gave no usable output, with a note saying which and where', async ({ dir }) => {
+    const server = await startProseServer(sim.url, DISTILL);
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const out = path.join(dir, 'table1');
+      const result = await runCli(['table1', '--strategies', 'rse', '--input-file', input, '--output-file', out, '--base-url', server.url, '--max-iterations', '1', ...SMALL]);
+      expect(result.code, result.stderr).toBe(0);
+      const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+      expect(table).toMatch(/^\| iteration \| rse ⚠ \|$/m);
+      expect(table).toMatch(/^- ⚠ rse: every output of the distill role was unusable in iteration 0 \(24 outputs/m);
+      expect(result.stderr).toMatch(/tmas: warning: rse: every output of the distill role was unusable in iteration 0/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a MAS-TTS critic that states no decision is an unusable output, not a silent disagreement", () => {
+    const request = { type: 'critic.requested' as const, run: 'r', problem: 'p', iteration: 0, correlation: 'c', turn: 0, critic: 0, question: 'Q', expert: 'E', solution: 'S' };
+    const output = (content: string) => ({ ok: true as const, request, key: 'k', content, reasoning: null, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, promptTokens: 1, budget: 100, dropped: [] });
+    expect(criticRole.reply(request, output('Looks fine.'))).toMatchObject({ agree: false, parseError: expect.stringMatching(/Decision/) });
+    expect(criticRole.reply(request, output('Checked.\nDecision: agree'))).not.toHaveProperty('parseError');
+    expect(criticRole.reply(request, output('Checked.\nDecision: agree'))).toMatchObject({ agree: true });
+  });
+});
