@@ -73,6 +73,8 @@ export interface DedupBanksInput {
   guidelines: GuidelineRecord[];
   newGuidelines: GuidelineRecord[];
   threshold: number;
+  /** Records each bank keeps at most, the strategy's own (0: every record, as RSE keeps); absent: the run's `--bank-max-records`. */
+  maxRecords?: number;
 }
 
 /** Output of the `dedupBanks` actor. */

@@ -21,6 +21,8 @@ export interface LlmInput {
   prompt: PromptSpec;
   /** Sampling temperature; the endpoint default when absent. */
   temperature?: number;
+  /** The role's own completion limit for this call (MAS-TTS's CEO budget); the lower of it and the run's applies. */
+  maxTokens?: number;
   /** The request message this call answers; echoed in the output so the role keeps no state per call. */
   request: Message;
   /** 0 for the first call; n for the n-th retry after unusable output (another seed, so another request). */

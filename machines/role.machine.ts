@@ -38,6 +38,8 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   request: T;
   /** Tells the calls of one iteration apart: candidate, or candidate × M + verification. */
   index(request: Extract<Message, { type: T }>): number;
+  /** The completion limit of a request's call (MAS-TTS: the CEO's token budget); absent: the run's. Pure. */
+  maxTokens?(request: Extract<Message, { type: T }>): number;
   /** Builds the prompt. Pure. */
   prompt(request: Extract<Message, { type: T }>, options: RoleOptions): PromptSpec;
   /** Turns a completion into the reply message. Pure. */
@@ -98,6 +100,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
       index: definition.index(request),
       prompt: note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] },
       ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
+      ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens(request) }),
       request,
       ...(attempt === 0 ? {} : { attempt }),
       ...(definition.grading ? { grading: true } : {}),

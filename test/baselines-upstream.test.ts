@@ -1,17 +1,25 @@
 /**
  * The baselines against the call pattern of their upstream code, end to end on
- * the simulated model: RSE (WangXinglin/RSE) and Verify-Refine
- * (deepseek-ai/DeepSeek-Math-V2 inference/main.py), and the sampling each
+ * the simulated model or on a server of our own: RSE (WangXinglin/RSE),
+ * Verify-Refine (deepseek-ai/DeepSeek-Math-V2 inference/main.py), Self-Refine
+ * (madaan/self-refine), MAS-TTS (jincan333/MAS-TTS), and the sampling each
  * strategy brings when the user gives none.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { parseAgreement } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
+import { selfRefineProgram } from '../machines/strategies/self-refine/self-refine.program.ts';
+import { critiqueFindsNoError } from '../machines/strategies/self-refine/self-refine.roles.ts';
 import { parseProverReply, parseRating } from '../machines/strategies/verify-refine/verify-refine.roles.ts';
+import type { ProblemInput } from '../machines/contract.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
-import { ofType, runStrategy, test } from './fixtures.ts';
+import { chatCompletionBody, ofType, readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
 
 async function callsOf(dir: string, keys: string[]): Promise<CallRecord[]> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -25,6 +33,32 @@ async function callsOf(dir: string, keys: string[]): Promise<CallRecord[]> {
 
 async function protocolOf(dir: string): Promise<{ sampling: Record<string, unknown>; completionMaxTokens: number | null }> {
   return JSON.parse(await readFile(path.join(dir, 'out', 'metrics.json'), 'utf8')).protocol;
+}
+
+/**
+ * An OpenAI-compatible server of our own that answers RSE: a rollout gets a
+ * short boxed answer, a distillation 40 propositions no earlier reply had
+ * (every word new, so no two are alike). Every request body is kept.
+ */
+async function startRseServer(): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
+  const bodies: string[] = [];
+  let distilled = 0;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] }));
+      bodies.push(body);
+      if (!body.includes('You are the Distill agent')) return res.end(chatCompletionBody('The product is \\boxed{6}.', { model: 'm' }));
+      const reply = distilled++;
+      const propositions = Array.from({ length: 40 }, (_, k) => ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((word) => `${word}${reply}x${k}`).join(' '));
+      res.end(chatCompletionBody(JSON.stringify({ verified_propositions: propositions, critical_pitfalls: [] }), { model: 'm' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** A proof of the pool as the test rebuilds it from the log. */
@@ -77,6 +111,123 @@ describe('baselines as their upstream code runs them', () => {
     const protocol = await protocolOf(dir);
     expect(protocol.sampling.solution).toEqual({ temperature: 0.6, topP: 0.95, topK: 20 });
     expect(protocol.completionMaxTokens).toBe(38_912);
+  });
+
+  test('rse: the bank keeps every deduplicated record, past --bank-max-records (64), as upstream keeps them all', async ({ dir }) => {
+    const server = await startRseServer();
+    try {
+      const input = await writeProblems(dir, smallProblems(1));
+      const output = path.join(dir, 'out');
+      await runInProcess(['--input-file', input, '--output-file', output, '--base-url', server.url, '--model-name', 'm', '--no-proof', '--strategy', 'rse', '--n-candidates', '2', '--max-iterations', '2']);
+      const messages = (await readLog(output)).map((envelope) => envelope.message);
+      // Two rollouts of 40 new propositions each: 80 records after iteration 0, 160 after iteration 1.
+      expect(ofType(messages, 'bank.updated').map((m) => m.experience.size)).toEqual([80, 160]);
+      for (const rollout of ofType(messages, 'rollout.requested', 'p1', 1)) expect(rollout.experience).toHaveLength(80);
+      // The next rollouts' system prompt shows every one of them.
+      const guided = server.bodies.filter((body) => body.includes('You are the Rollout agent') && body.includes('<experience>'));
+      expect(guided).toHaveLength(2);
+      for (const body of guided) expect(body.match(/- \[proposition\] alpha/g)).toHaveLength(80);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('self-refine: a candidate whose critique finds no error is not rewritten, makes no more calls, and keeps its solution', async ({ dir }) => {
+    const problems = ['p1', 'p2', 'p3'];
+    const messages = await runStrategy(dir, 'self-refine', ['--n-candidates', '4', '--max-iterations', '4'], problems.length);
+    let stops = 0;
+    let rewrites = 0;
+    for (const problem of problems) {
+      const stoppedAt = new Map<number, number>();
+      for (const iteration of [1, 2, 3]) {
+        const asked = [
+          ...ofType(messages, 'solution.requested', problem, iteration),
+          ...ofType(messages, 'critique.requested', problem, iteration),
+          ...ofType(messages, 'rewrite.requested', problem, iteration),
+        ].map((m) => m.candidate);
+        // A candidate stopped in an earlier iteration makes no call.
+        for (const candidate of stoppedAt.keys()) expect(asked).not.toContain(candidate);
+        for (const critique of ofType(messages, 'critique.completed', problem, iteration)) {
+          expect(critique.correct).toBe(critiqueFindsNoError(critique.critique));
+          // Upstream's stop: feedback that finds no error is not followed by a rewrite.
+          const rewritten = ofType(messages, 'rewrite.requested', problem, iteration).some((m) => m.candidate === critique.candidate);
+          expect(rewritten).toBe(!critique.correct);
+          if (critique.correct) {
+            stoppedAt.set(critique.candidate, iteration);
+            stops++;
+          } else rewrites++;
+        }
+        // A stopped candidate keeps its result, and still counts, in every later iteration.
+        const before = ofType(messages, 'iteration.completed', problem, iteration - 1)[0]?.candidates ?? [];
+        const now = ofType(messages, 'iteration.completed', problem, iteration)[0]?.candidates ?? [];
+        expect(now).toHaveLength(4);
+        for (const candidate of stoppedAt.keys()) expect(now.find((c) => c.candidate === candidate)).toEqual(before.find((c) => c.candidate === candidate));
+      }
+    }
+    expect(stops).toBeGreaterThan(0);
+    expect(rewrites).toBeGreaterThan(0);
+  });
+
+  test('self-refine reads the stop as a sentence "It is correct" ending a line; an iteration whose candidates have all stopped is saved without a call', () => {
+    expect(critiqueFindsNoError('The count is right.\nIt is correct.\nSCORE: 0.9')).toBe(true);
+    expect(critiqueFindsNoError('There is no error in the code! It is correct!\nSCORE: 1')).toBe(true);
+    expect(critiqueFindsNoError('<think>it is correct</think>\n**It is correct.**')).toBe(true);
+    expect(critiqueFindsNoError('<think>\nIt is correct.\n</think>\nStep 2 drops a sign.')).toBe(false);
+    expect(critiqueFindsNoError('I checked whether it is correct: step 2 drops a sign.\nSCORE: 0.2')).toBe(false);
+    expect(critiqueFindsNoError('It is correct that n is odd, but the bound fails.')).toBe(false);
+    expect(critiqueFindsNoError('It is not correct.')).toBe(false);
+
+    const input: ProblemInput = { run: 'r', problem: { id: 'p1', question: 'Q', answer: '1' }, ordinal: 0, settings: { nCandidates: 1, nVerifications: 1, maxIterations: 3, epsilon: 0, seed: 0, jaccardThreshold: 0.7 }, start: { iteration: 0, experience: [], guidelines: [], rollouts: [] } };
+    const call = { key: 'k', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' };
+    const base = (iteration: number, role: string) => ({ run: 'r', problem: 'p1', iteration, correlation: `p1/${iteration}/${role}/0` });
+    let step = selfRefineProgram.start(input);
+    step = selfRefineProgram.receive(step.state, { type: 'solution.completed', ...base(0, 'solution'), candidate: 0, source: 'normal', text: 'so \\boxed{1}', answer: '1', call } as Message, input);
+    expect(step.effect.kind).toBe('save');
+    step = selfRefineProgram.saved(step.state, input);
+    expect(step.post.map((m) => m.type)).toEqual(['critique.requested']);
+    step = selfRefineProgram.receive(step.state, { type: 'critique.completed', ...base(1, 'critique'), candidate: 0, critique: 'It is correct.', score: 1, correct: true, call }, input);
+    // No rewrite: the iteration is saved with the solution it had.
+    expect(step.post).toEqual([]);
+    expect(step.effect).toMatchObject({ kind: 'save', iteration: 1, candidates: [{ candidate: 0, answer: '1' }] });
+    step = selfRefineProgram.saved(step.state, input);
+    expect(step.post).toEqual([]);
+    expect(step.effect).toMatchObject({ kind: 'save', iteration: 2, candidates: [{ candidate: 0, answer: '1' }] });
+    expect(selfRefineProgram.saved(step.state, input).effect).toEqual({ kind: 'done', iterations: 3 });
+  });
+
+  test('mas-ceo: the CEO\'s budget is the completion limit of the round\'s solver and critic calls; a critic agrees when its final answer is the solution\'s', async ({ dir }) => {
+    const problems = ['p1', 'p2', 'p3', 'p4'];
+    const messages = await runStrategy(dir, 'mas-ceo', ['--max-iterations', '3'], problems.length);
+    const calls = await readJournal(path.join(dir, 'out'));
+    let limited = 0;
+    for (const problem of problems) {
+      for (const ceo of ofType(messages, 'ceo.completed', problem)) {
+        const round = calls.filter((call) => call.problem === problem && call.iteration === ceo.iteration && (call.role === 'solver' || call.role === 'critic'));
+        expect(round.length).toBeGreaterThan(0);
+        for (const call of round) {
+          expect({ role: call.role, maxTokens: call.request.maxTokens }).toEqual({ role: call.role, maxTokens: ceo.budget });
+          const user = call.request.messages.find((m) => m.role === 'user')?.content ?? '';
+          // The budget is the limit, not a hint in the prompt.
+          expect(user).not.toContain(String(ceo.budget));
+          if (call.role === 'critic') {
+            expect(user).toContain("if your final answer is the same as the solution's final answer");
+            expect(user).not.toContain('correct and complete');
+          }
+          limited++;
+        }
+      }
+      // A solution without a final answer has nothing to agree with.
+      for (const critic of ofType(messages, 'critic.completed', problem).filter((m) => m.agree)) {
+        const solver = ofType(messages, 'solver.completed', problem, critic.iteration).find((m) => m.turn === critic.turn);
+        expect(solver?.answer).not.toBeNull();
+      }
+    }
+    expect(limited).toBeGreaterThan(0);
+    // MAS-TTS's own token is read as well as ours; anything else is disagreement.
+    expect(parseAgreement('Same final answer as mine.\n[Agree]')).toBe(true);
+    expect(parseAgreement('My answer is 7, not 6.\n[Disagree]')).toBe(false);
+    expect(parseAgreement('Decision: agree')).toBe(true);
+    expect(parseAgreement('I have no opinion.')).toBe(false);
   });
 
   test('verify-refine: M ratings of every parsed proof; the best of the pool over all rounds refined, shared among the N; no refinement once a proof scores 1', async ({ dir }) => {

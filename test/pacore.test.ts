@@ -6,13 +6,14 @@
  * round widths as configured; references dropped from the end when the
  * window is too small.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { compactResponse, referencesOf, widthOf } from '../machines/strategies/pacore/pacore.program.ts';
 import { synthesisPrompt } from '../machines/strategies/pacore/synthesis.role.ts';
 import type { LoopSettings } from '../machines/contract.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
-import { readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SETTINGS: LoopSettings = { nCandidates: 8, nVerifications: 1, maxIterations: 4, epsilon: 0, seed: 7, jaccardThreshold: 0.7 };
 
@@ -39,10 +40,12 @@ describe('pacore', () => {
     expect(seeds.size).toBeGreaterThan(1);
   });
 
-  test('round widths: the list given, its last width repeating; N when none is given', () => {
-    expect([0, 1, 2, 3].map((round) => widthOf(SETTINGS, round))).toEqual([8, 8, 8, 8]);
+  test('round widths: the list given, its last width repeating; upstream\'s 4 then 1 by default; N every round when the list is empty', () => {
+    expect([0, 1, 2, 3].map((round) => widthOf(SETTINGS, round))).toEqual([4, 1, 1, 1]);
     const widths = { ...SETTINGS, options: { roundWidths: '4,2,1' } };
     expect([0, 1, 2, 3].map((round) => widthOf(widths, round))).toEqual([4, 2, 1, 1]);
+    const empty = { ...SETTINGS, options: { roundWidths: '' } };
+    expect([0, 1, 2, 3].map((round) => widthOf(empty, round))).toEqual([8, 8, 8, 8]);
   });
 
   test('the synthesis prompt: the problem, the numbered references, the request; no system message; the last reference drops first', () => {
@@ -88,6 +91,30 @@ describe('pacore', () => {
       const completed = log.filter((envelope) => envelope.message.type === 'iteration.completed' && envelope.message.problem === problem);
       expect(completed.map((envelope) => (envelope.message as MessageOf<'iteration.completed'>).candidates.length)).toEqual([3, 2, 2]);
     }
+  });
+
+  test('tmas run\'s default is upstream\'s: a round of 4, then one synthesis of its responses; tmas table1 runs N wide every round', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', 'pacore', '--max-iterations', '2']);
+    const calls = await readJournal(output);
+    for (const problem of ['p1', 'p2']) {
+      const round = (t: number) => calls.filter((call) => call.problem === problem && call.iteration === t);
+      expect([0, 1].map((t) => round(t).length)).toEqual([4, 1]);
+      // The final synthesis reads the 4 responses of the first round.
+      const user = round(1)[0]?.request.messages[0]?.content ?? '';
+      expect([1, 2, 3, 4].map((k) => user.includes(`Reference ${k}:`))).toEqual([true, true, true, true]);
+      expect(user).not.toContain('Reference 5:');
+    }
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8'));
+    expect(metrics.protocol.options).toEqual({ roundWidths: '4,1' });
+
+    const table = path.join(dir, 'table1');
+    const result = await runCli(['table1', '--input-file', input, '--output-file', table, '--strategies', 'pacore', '--no-proof', '--n-candidates', '3', '--max-iterations', '2', '--judge-passes', '0']);
+    expect(result.code, result.stderr).toBe(0);
+    const widths = await readJournal(path.join(table, 'pacore'));
+    expect([0, 1].map((t) => widths.filter((call) => call.problem === 'p1' && call.iteration === t).length)).toEqual([3, 3]);
+    expect(JSON.parse(await readFile(path.join(table, 'pacore', 'metrics.json'), 'utf8')).protocol.options).toEqual({ roundWidths: '' });
   });
 
   test('references that do not fit the window are dropped from the end, and the drop is logged', async ({ dir }) => {

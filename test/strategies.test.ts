@@ -34,16 +34,19 @@ describe('--strategy', () => {
     }
   });
 
-  test('self-refine: per iteration after the first, N critiques then N rewrites of each candidate’s own solution', async ({ dir }) => {
+  test('self-refine: per iteration after the first, a critique then a rewrite of each running candidate’s own solution', async ({ dir }) => {
     const messages = await runStrategy(dir, 'self-refine', ['--n-candidates', '3', '--max-iterations', '3']);
     for (const problem of ['p1', 'p2']) {
       expect(ofType(messages, 'solution.requested', problem, 0)).toHaveLength(3);
       expect(ofType(messages, 'critique.requested', problem, 0)).toHaveLength(0);
+      const stopped = new Set<number>();
       for (const iteration of [1, 2]) {
         const critiques = ofType(messages, 'critique.requested', problem, iteration);
         const rewrites = ofType(messages, 'rewrite.requested', problem, iteration);
-        expect(critiques.map((m) => m.candidate).sort()).toEqual([0, 1, 2]);
-        expect(rewrites.map((m) => m.candidate).sort()).toEqual([0, 1, 2]);
+        // Every candidate not stopped is critiqued; every critique that finds an error is followed by a rewrite.
+        expect(critiques.map((m) => m.candidate).sort()).toEqual([0, 1, 2].filter((c) => !stopped.has(c)));
+        for (const critique of ofType(messages, 'critique.completed', problem, iteration)) if (critique.correct) stopped.add(critique.candidate);
+        expect(rewrites.map((m) => m.candidate).sort()).toEqual([0, 1, 2].filter((c) => !stopped.has(c)));
         const before = ofType(messages, 'iteration.completed', problem, iteration - 1)[0];
         const texts = new Map([
           ...ofType(messages, 'solution.completed', problem, iteration - 1).map((m) => [m.candidate, m.text] as const),
@@ -56,10 +59,10 @@ describe('--strategy', () => {
           expect(rewrite.critique).toBe(critique?.critique);
           expect(critiques.find((m) => m.candidate === rewrite.candidate)?.solution).toBe(rewrite.solution);
           // As upstream Self-Refine: the rewrite also sees every earlier attempt of the candidate with its critique.
-          const earlier = [1, 2].filter((t) => t < iteration).map((t) => {
-            const asked = ofType(messages, 'rewrite.requested', problem, t).find((m) => m.candidate === rewrite.candidate);
-            return { solution: asked?.solution, critique: asked?.critique };
-          });
+          const earlier = [1, 2]
+            .filter((t) => t < iteration)
+            .map((t) => ofType(messages, 'rewrite.requested', problem, t).find((m) => m.candidate === rewrite.candidate))
+            .map((asked) => ({ solution: asked?.solution, critique: asked?.critique }));
           expect(rewrite.history).toEqual(earlier);
         }
         expect(before?.candidates).toHaveLength(3);
@@ -184,9 +187,10 @@ describe('--strategy', () => {
   });
 
   test('mas-ceo: the CEO\'s numbers are clamped, a missing field is reported, and only an explicit stop stops', () => {
-    expect(parseCeo('Decision: stop\nExperts: 40\nDirection: try induction\nBudget: 10')).toEqual({ decision: 'stop', experts: 5, direction: 'try induction', budget: 512, parseError: null });
-    expect(parseCeo('**Decision:** continue\nExperts: 1\nBudget: 999999')).toMatchObject({ decision: 'continue', experts: 2, budget: 32_768, parseError: null });
-    expect(parseCeo('I would stop here.')).toMatchObject({ decision: 'continue', experts: 3, budget: 4096, parseError: 'missing or unreadable: Decision, Experts, Budget' });
+    // MAS-TTS's budget range, 2048 to 32000, and its fallback of 32000.
+    expect(parseCeo('Decision: stop\nExperts: 40\nDirection: try induction\nBudget: 10')).toEqual({ decision: 'stop', experts: 5, direction: 'try induction', budget: 2048, parseError: null });
+    expect(parseCeo('**Decision:** continue\nExperts: 1\nBudget: 999999')).toMatchObject({ decision: 'continue', experts: 2, budget: 32_000, parseError: null });
+    expect(parseCeo('I would stop here.')).toMatchObject({ decision: 'continue', experts: 3, budget: 32_000, parseError: 'missing or unreadable: Decision, Experts, Budget' });
   });
 
   test('an unknown strategy is a usage error that lists the strategies', async ({ dir }) => {

@@ -136,7 +136,7 @@ describe('unusable outputs are counted per role and never silent', () => {
   });
 
   test("a MAS-TTS critic that states no decision is an unusable output, not a silent disagreement", () => {
-    const request = { type: 'critic.requested' as const, run: 'r', problem: 'p', iteration: 0, correlation: 'c', turn: 0, critic: 0, question: 'Q', expert: 'E', solution: 'S' };
+    const request = { type: 'critic.requested' as const, run: 'r', problem: 'p', iteration: 0, correlation: 'c', turn: 0, critic: 0, question: 'Q', expert: 'E', solution: 'S', budget: 4096 };
     const output = (content: string) => ({ ok: true as const, request, key: 'k', content, reasoning: null, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, promptTokens: 1, budget: 100, dropped: [] });
     expect(criticRole.reply(request, output('Looks fine.'))).toMatchObject({ agree: false, parseError: expect.stringMatching(/Decision/) });
     expect(criticRole.reply(request, output('Checked.\nDecision: agree'))).not.toHaveProperty('parseError');

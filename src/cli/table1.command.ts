@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { toOptionName } from '../../machines/contract.ts';
+import { toOptionName, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
 import { outputError, writeOutputFile } from '../host/output-file.ts';
@@ -25,6 +25,14 @@ export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'p
 /** The protocol's settings, used where the command line gives none. */
 const PROTOCOL = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
 
+/**
+ * Strategy options the protocol sets where the command line gives none.
+ * PaCoRe runs N wide every round (`--round-widths ''`): each iteration's
+ * Pass@1 is then over N responses, as every other method's is, where `tmas
+ * run`'s default is upstream's round of 4 then one synthesis.
+ */
+const PROTOCOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, StrategyOptionValue>>>> = { pacore: { roundWidths: '' } };
+
 /** Flags of `tmas table1`: those of `tmas run`, plus the strategies to compare. */
 export interface Table1Flags extends RunFlags {
   strategies: string;
@@ -35,6 +43,7 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   const own = { ...flags } as Record<string, unknown>;
   for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
   delete own.strategies;
+  for (const [option, value] of Object.entries(PROTOCOL_OPTIONS[strategy] ?? {})) own[option] ??= value;
   return {
     ...(own as RunFlags),
     strategy,

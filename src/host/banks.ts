@@ -21,19 +21,21 @@ function capped<T>(records: T[], max: number): T[] {
 
 /**
  * Merges the new records into both banks, then evicts the oldest records of a
- * bank over its cap. Experience records are compared on their text; guideline
- * records on their strategy, since the outcome of the same strategy changes
- * from one iteration to the next.
+ * bank over its cap (the strategy's own when its input names one, else the
+ * run's). Experience records are compared on their text; guideline records on
+ * their strategy, since the outcome of the same strategy changes from one
+ * iteration to the next.
  */
 export async function dedupBanks(pool: Pool, input: DedupBanksInput, policy: BankPolicy, signal?: AbortSignal): Promise<DedupBanksOutput> {
   const options = signal ? { signal } : {};
   const { shingle } = policy;
+  const maxRecords = input.maxRecords ?? policy.maxRecords;
   const [experience, guidelines] = await Promise.all([
     pool.dedup({ existing: input.experience.map((r) => r.text), incoming: input.newExperience.map((r) => r.text), threshold: input.threshold, shingle }, options),
     pool.dedup({ existing: input.guidelines.map((r) => r.strategy), incoming: input.newGuidelines.map((r) => r.strategy), threshold: input.threshold, shingle }, options),
   ]);
   return {
-    experience: capped([...input.experience, ...input.newExperience.filter((_, i) => experience.keep[i])], policy.maxRecords),
-    guidelines: capped([...input.guidelines, ...input.newGuidelines.filter((_, i) => guidelines.keep[i])], policy.maxRecords),
+    experience: capped([...input.experience, ...input.newExperience.filter((_, i) => experience.keep[i])], maxRecords),
+    guidelines: capped([...input.guidelines, ...input.newGuidelines.filter((_, i) => guidelines.keep[i])], maxRecords),
   };
 }

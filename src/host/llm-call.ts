@@ -106,8 +106,10 @@ export function createLlmCall(deps: LlmCallDeps) {
     const temperature = slotTemperature ?? input.temperature ?? null;
     const sampling = Object.keys(rest).length > 0 ? rest : undefined;
     // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
-    // other roles have the run's, when it has one (RSE's upstream budget).
-    const cap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
+    // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
+    // one per call (MAS-TTS's CEO budget).
+    const runCap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
+    const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
     let window = config.maxTokens;
     const tokenizer = tokenizerIdentity(config);
     for (let contextErrors = 0; ; contextErrors++) {

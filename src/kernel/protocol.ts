@@ -22,7 +22,10 @@
  * temperature and top_p, whatever the strategy, and reads one view of every response (the final
  * text bounded in tokens; with --no-proof the answer, else that text), which `judge.requested`
  * states: every judge call's key changed, so an older judged run would re-judge on resume and miss
- * its judge calls on replay.
+ * its judge calls on replay. Also in 5: Self-Refine stops a candidate whose
+ * critique finds no error (`critique.completed.correct`); MAS-TTS's critics agree on the final answer
+ * and its solver and critic calls take the CEO's budget as their completion limit (in the call key);
+ * PaCoRe's default widths are upstream's 4,1.
  */
 export const PROTOCOL_VERSION = 5;
 
@@ -260,9 +263,12 @@ export type OutputInvalid = Msg<
 
 // Baseline strategies (machines/strategies/*): their roles' requests and replies.
 
-/** self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null. */
+/**
+ * self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null;
+ * `correct`: the critique found no error (a line of it ends with the sentence "It is correct"), upstream's stop.
+ */
 export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
-export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; call: CallInfo }>;
+export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; correct: boolean; call: CallInfo }>;
 /** self-refine: the rewrite of a solution in the light of its critique; `history`: the candidate's earlier attempts with their critiques, oldest first. */
 export type RewriteRequested = Msg<'rewrite.requested', { candidate: number; question: string; solution: string; critique: string; history: RefinementStep[] }>;
 export type RewriteCompleted = Msg<'rewrite.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
@@ -302,17 +308,19 @@ export type CeoCompleted = Msg<
 /** mas-ceo: the expert recruiter's descriptions, exactly `experts` of them. */
 export type RecruiterRequested = Msg<'recruiter.requested', { question: string; experts: number; direction: string }>;
 export type RecruiterCompleted = Msg<'recruiter.completed', { experts: string[]; call: CallInfo }>;
-/** mas-ceo: the solver's (re)written solution at inner turn `turn`. */
+/** mas-ceo: the solver's (re)written solution at inner turn `turn`; `budget`: the CEO's token budget, the call's completion limit. */
 export type SolverRequested = Msg<
   'solver.requested',
   { turn: number; question: string; expert: string; direction: string; budget: number; previous: string | null; critiques: string[] }
 >;
 export type SolverCompleted = Msg<'solver.completed', { turn: number; text: string; answer: string | null; call: CallInfo }>;
 /**
- * mas-ceo: one critic's review at inner turn `turn`, ending with agree or disagree; `parseError` when it stated
- * neither (then it disagrees), absent otherwise, so that the logs of runs made before it replay unchanged.
+ * mas-ceo: one critic's review at inner turn `turn`, ending with agree (its own final answer is the
+ * solution's) or disagree; `parseError` when it stated neither (then it disagrees), absent otherwise,
+ * so that the logs of runs made before it replay unchanged; `budget`: the CEO's token budget, the
+ * call's completion limit.
  */
-export type CriticRequested = Msg<'critic.requested', { turn: number; critic: number; question: string; expert: string; solution: string }>;
+export type CriticRequested = Msg<'critic.requested', { turn: number; critic: number; question: string; expert: string; solution: string; budget: number }>;
 export type CriticCompleted = Msg<'critic.completed', { turn: number; critic: number; agree: boolean; critique: string; parseError?: string; call: CallInfo }>;
 /** mas-ceo: the evaluator's verdict on the round's solution (null when unparseable, `parseError` saying so; absent otherwise, as the critic's) and its advice. */
 export type EvaluatorRequested = Msg<'evaluator.requested', { question: string; solution: string }>;

@@ -18,6 +18,8 @@ export const SIM_FORMATS = [
   'judge',
   /** A solution revised after feedback (a `<solution>` block and a critique), or a first draft. */
   'revision',
+  /** Self-Refine's feedback: a verification that says "It is correct." when it finds no error. */
+  'critique',
   /** RSE: a solution with the experience bank in the system prompt. */
   'rse-rollout',
   /** RSE: propositions and pitfalls distilled from a rollout (JSON). */

@@ -76,7 +76,7 @@ export const LOOP_SETTINGS = [
   setting<number>({
     flags: '--bank-max-records <n>',
     section: 'loop',
-    help: 'records each bank keeps at most: the oldest are evicted first (0: no limit)',
+    help: 'records each bank keeps at most: the oldest are evicted first (0: no limit); rse keeps every record, as its upstream does',
     parse: integer(0),
     default: 64,
     shapesCalls: true,

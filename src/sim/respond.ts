@@ -14,7 +14,7 @@ import { jitteredTokens, type Responder } from './responder.ts';
 import { respondSolution } from './solution.responder.ts';
 import { respondSynthesis } from './synthesis.responder.ts';
 import { respondSummary } from './summary.responder.ts';
-import { respondVerification } from './verification.responder.ts';
+import { respondCritique, respondVerification } from './verification.responder.ts';
 import { respondCeo, respondCritic, respondEvaluator, respondRecruiter } from './strategies/mas-ceo.responder.ts';
 import { respondRevision } from './strategies/revision.responder.ts';
 import { respondDistill, respondRollout } from './strategies/rse.responder.ts';
@@ -26,6 +26,7 @@ import type { AskedRole } from './sim-roles.ts';
 const RESPONDERS: Record<SimFormat, Responder> = {
   solution: respondSolution,
   verification: respondVerification,
+  critique: respondCritique,
   summary: respondSummary,
   experience: respondExperience,
   guideline: respondGuideline,

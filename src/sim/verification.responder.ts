@@ -2,12 +2,14 @@
  * The simulated Verification agent: grades the candidate's last `\boxed{}`
  * against the reference, then reports the right verdict with probability
  * `verifierAccuracy`. A "correct" verdict scores in [0.7, 1), a "wrong" one
- * in [0, 0.3). The last line is `SCORE: 0.xx`.
+ * in [0, 0.3). The last line is `SCORE: 0.xx`. The simulated Critique agent
+ * (Self-Refine's feedback) is the same review, which also says "It is
+ * correct." when its verdict is that there is no error.
  */
 import { lastBoxed } from './boxed.ts';
 import { CHARS_PER_TOKEN, filler } from './filler.ts';
 import { sameAnswer } from './grade.ts';
-import { jitteredTokens, type Responder } from './responder.ts';
+import { jitteredTokens, type Responder, type ResponderInput } from './responder.ts';
 import { readSolution } from './wire.ts';
 
 const FLAWS = [
@@ -19,7 +21,13 @@ const FLAWS = [
 ] as const;
 
 /** Answers a Verification-agent request. */
-export const respondVerification: Responder = ({ problem, rest, rng, outputTokens, verifierAccuracy }) => {
+export const respondVerification: Responder = (input) => review(input, null);
+
+/** Answers a Critique-agent request: a review that, finding no error, says so in Self-Refine's words. */
+export const respondCritique: Responder = (input) => review(input, 'There is no error in the solution. It is correct.');
+
+/** The review of the candidate's answer; `noError` is the line added to a verdict that finds nothing wrong. */
+function review({ problem, rest, rng, outputTokens, verifierAccuracy }: ResponderInput, noError: string | null): string {
   const solution = readSolution(rest);
   const answer = solution === null ? null : lastBoxed(solution);
   const truth = answer !== null && sameAnswer(answer, problem.answer);
@@ -33,8 +41,8 @@ export const respondVerification: Responder = ({ problem, rest, rng, outputToken
   const verdict = saysCorrect
     ? 'Verdict: every step checks out and the final answer follows from them.'
     : `Verdict: ${rng.pick(FLAWS)}, so the final answer is not justified.`;
-  const tail = [verdict, `SCORE: ${score.toFixed(2)}`];
+  const tail = [verdict, ...(saysCorrect && noError !== null ? [noError] : []), `SCORE: ${score.toFixed(2)}`];
   const fixed = [...head, ...tail].join('\n').length + 2;
   const body = filler(jitteredTokens(outputTokens / 2, rng) * CHARS_PER_TOKEN - fixed, rng);
   return [...head, ...(body ? [body] : []), ...tail].join('\n');
-};
+}

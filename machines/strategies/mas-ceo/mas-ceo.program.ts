@@ -4,7 +4,10 @@
  *   repeated solver revision + critics until all agree or MAX_INNER_TURNS,
  *   → evaluator (correctness 0/1 and advice).
  * The problem stops when the evaluator says correct or after --max-iterations
- * rounds. The CEO's continue/stop decision is recorded in its reply but does
+ * rounds. A critic agrees when its own final answer is the solution's, and the
+ * CEO's budget is the completion limit of the round's solver and critic calls,
+ * both as MAS-TTS does (see mas-ceo.roles.ts). The CEO's continue/stop
+ * decision is recorded in its reply but does
  * not end the loop: MAS-TTS parses it (agentverse/output_parser/output_parser.py,
  * CEOParser) and its environment never reads it (environments/tasksolving_env/
  * basic.py: `is_done` is turns ≥ max_turn or the evaluator's success), while
@@ -80,6 +83,7 @@ function critique(input: ProblemInput, state: CeoState): Step<CeoState> {
     question: input.problem.question,
     expert: state.experts[i + 1] ?? '',
     solution,
+    budget: state.plan.budget,
   }));
   return waiting({ ...state, critics: Array.from({ length: count }, () => null) }, post);
 }

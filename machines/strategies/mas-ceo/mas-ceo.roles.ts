@@ -2,8 +2,12 @@
  * The roles of `mas-ceo` (MAS-TTS, "Two Heads are Better Than One"): the CEO
  * plans each round in a fixed format, the Recruiter describes the experts,
  * the Solver writes a solution as the first expert, each Critic (one per
- * other expert) ends with agree or disagree, and the Evaluator answers
- * correctness 0/1 with advice.
+ * other expert) solves the problem itself and agrees exactly when its final
+ * answer is the solution's (jincan333/MAS-TTS's math critic prompts and
+ * `mgsm-critic-agree` parser), and the Evaluator answers correctness 0/1 with
+ * advice. The CEO's token budget is the completion limit of the round's solver
+ * and critic calls, as MAS-TTS sets their `max_tokens` to it
+ * (environments/tasksolving_env/basic.py).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
@@ -12,8 +16,12 @@ import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
 
-/** Sane ranges the CEO's numbers are clamped to, and what a missing field defaults to. */
-export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 512, max: 32_768, default: 4096 } } as const;
+/**
+ * Ranges the CEO's numbers are clamped to, and what a missing field defaults
+ * to. The budget's are MAS-TTS's (output_parser.py `CEOParser`: 2048 to
+ * 32000; 32000 when unreadable, as agents/tasksolving_agent/ceo.py falls back).
+ */
+export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 2048, max: 32_000, default: 32_000 } } as const;
 
 function clamp(value: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, Math.round(value)));
@@ -59,7 +67,7 @@ export const ceoRole = {
       ...(request.advice === null ? [] : [advicePart(request.advice)]),
       instructionPart(
         `Decide the next round. Answer in exactly this format:\nDecision: continue or stop\nExperts: number of experts to recruit (${CEO_LIMITS.experts.min}-${CEO_LIMITS.experts.max})\n` +
-          `Direction: one line on what the team should try\nBudget: token budget for the solution (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
+          `Direction: one line on what the team should try\nBudget: the most tokens each expert may write this round (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
       ),
     ],
   }),
@@ -98,7 +106,7 @@ export function solverPrompt(request: MessageOf<'solver.requested'>, options: Ro
       ...revision,
       instructionPart(
         `${request.previous === null ? 'Solve the problem above.' : 'Revise your solution above to answer every critique.'} Direction: ${request.direction}. ` +
-          `Keep within about ${request.budget} tokens. ${answerInstruction(options.proof)}`,
+          answerInstruction(options.proof),
       ),
     ],
   };
@@ -110,14 +118,19 @@ export const solverRole = {
   endpoint: 'solution',
   request: 'solver.requested',
   index: (request) => request.turn,
+  maxTokens: (request) => request.budget,
   prompt: solverPrompt,
   reply: (request, output) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'solver.requested'>;
 
-/** Whether a critic agrees: its last `Decision: agree|disagree` line; anything else is disagreement. */
+/**
+ * Whether a critic agrees: its last `Decision: agree|disagree`, or MAS-TTS's
+ * own `[Agree]`/`[Disagree]` token (so a critic prompted with the paper's
+ * template is read too); anything else is disagreement.
+ */
 export function parseAgreement(text: string): boolean {
-  const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)/gi)].at(-1)?.[1];
-  return last?.toLowerCase() === 'agree';
+  const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)|\[(agree|disagree)\]/gi)].at(-1);
+  return (last?.[1] ?? last?.[2])?.toLowerCase() === 'agree';
 }
 
 /** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol). */
@@ -137,12 +150,17 @@ export const criticRole = {
   request: 'critic.requested',
   // Unique within a round as long as there are fewer than 100 critics.
   index: (request) => request.turn * 100 + request.critic,
+  maxTokens: (request) => request.budget,
   prompt: (request): PromptSpec => ({
     system: roleLine('Critic', `You are ${request.expert}`),
     parts: [
       problemPart(request.question),
       solutionPart(request.solution),
-      instructionPart('Review the solution above from your expertise. Point out any error. End with "Decision: agree" if it is correct and complete, else "Decision: disagree".'),
+      instructionPart(
+        'Solve the problem yourself from your expertise, then compare your final answer with the final answer of the solution above (its \\boxed{}). ' +
+          'Write only your critique of that solution, not your own solution or answer. ' +
+          'End with "Decision: agree" if your final answer is the same as the solution\'s final answer, else "Decision: disagree".',
+      ),
     ],
   }),
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),

@@ -7,7 +7,7 @@ import { synthesisMachine, synthesisRole } from './synthesis.role.ts';
 /** PaCoRe as a strategy. */
 export const pacoreStrategy: Strategy = {
   name: 'pacore',
-  description: "PaCoRe: K responses per round; each later round answers again with the previous round's responses (after their last </think>) as references",
+  description: "PaCoRe: K_t responses in round t (default upstream's 4, then 1); each later round answers again with the previous round's responses (after their last </think>) as references",
   roles: { synthesis: synthesisMachine },
   definitions: { synthesis: synthesisRole },
   problem: createProgramMachine(pacoreProgram),

@@ -15,19 +15,23 @@ import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } fro
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
 
-/** `--round-widths`: responses per round. */
+/**
+ * `--round-widths`: responses per round. The default is upstream's
+ * (pacore/batch_inference/base_exp.py: `num_responses_per_round = [4]`, to
+ * which one final synthesis call is always appended): a round of 4, then 1.
+ */
 export const ROUND_WIDTHS_FLAG = {
   name: 'round-widths',
   value: '<k,k,...>',
-  description: 'responses per round, comma-separated; the last width repeats for later rounds; empty: --n-candidates every round',
+  description: "responses per round, comma-separated; the last width repeats for later rounds; empty: --n-candidates every round (tmas table1's choice); the default is upstream's, a round of 4 then one final synthesis",
   type: 'integer-list',
   min: 1,
   max: 1024,
-  default: '',
+  default: '4,1',
   shapesCalls: true,
 } as const satisfies StrategyFlag;
 
-/** The responses of round `round`: its width in `--round-widths` (the last repeating), else N. */
+/** The responses of round `round`: its width in `--round-widths` (the last repeating); N when the list is empty. */
 export function widthOf(settings: LoopSettings, round: number): number {
   const widths = String(optionOf(settings, ROUND_WIDTHS_FLAG))
     .split(',')

@@ -1,4 +1,4 @@
-/** The `rse` strategy (Recycling Search Experience): rollouts distilled into a per-problem experience bank that the next rollouts see. */
+/** The `rse` strategy (Recycling Search Experience): rollouts distilled into a per-problem experience bank, deduplicated and uncapped, that the next rollouts see. */
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { distillMachine, distillRole, rolloutMachine, rolloutRole } from './rse.roles.ts';
@@ -7,7 +7,7 @@ import { rseProgram } from './rse.program.ts';
 /** RSE as a strategy. */
 export const rseStrategy: Strategy = {
   name: 'rse',
-  description: "RSE: N rollouts per iteration, each distilled (JSON, up to 6 attempts) into verified propositions and critical pitfalls, merged into a deduplicated bank that the next rollouts' system prompt shows as pitfalls to avoid and hypotheses to verify",
+  description: "RSE: N rollouts per iteration, each distilled (JSON, up to 6 attempts) into verified propositions and critical pitfalls, merged into a deduplicated, uncapped bank that the next rollouts' system prompt shows as pitfalls to avoid and hypotheses to verify",
   roles: { rollout: rolloutMachine, distill: distillMachine },
   definitions: { rollout: rolloutRole, distill: distillRole },
   problem: createProgramMachine(rseProgram),

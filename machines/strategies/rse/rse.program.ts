@@ -7,7 +7,9 @@
  * reply is not valid JSON); the new records merged into the bank with the
  * earlier ones (upstream merges the previous bank with the new records and
  * deduplicates them by embedding similarity; here the Jaccard deduplication of
- * TMAS, `dedupBanks`), persisted with the iteration.
+ * TMAS, `dedupBanks`), persisted with the iteration. Like upstream's
+ * (code/experience_dedup.py), the bank keeps every deduplicated record: TMAS's
+ * `--bank-max-records` cap does not apply to it.
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
@@ -45,7 +47,9 @@ function change(state: RseState, index: number, update: (candidate: Candidate) =
   if (!candidates.every((candidate) => candidate.distilled)) return waiting(next);
   // Candidate order, not arrival order, decides which of two near-duplicates is kept.
   const ordered = [...next.fresh].sort((a, b) => (a.provenance.candidate ?? 0) - (b.provenance.candidate ?? 0));
-  return { state: next, post: [], effect: { kind: 'dedup', input: { experience: state.bank, newExperience: ordered, guidelines: [], newGuidelines: [], threshold: input.settings.jaccardThreshold } } };
+  // Upstream keeps every record that survives deduplication: the bank has no cap (maxRecords 0), whatever --bank-max-records says.
+  const dedup = { experience: state.bank, newExperience: ordered, guidelines: [], newGuidelines: [], threshold: input.settings.jaccardThreshold, maxRecords: 0 };
+  return { state: next, post: [], effect: { kind: 'dedup', input: dedup } };
 }
 
 /** The RSE program. */

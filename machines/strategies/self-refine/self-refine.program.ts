@@ -5,9 +5,12 @@
  * task_iterate prompts get every earlier attempt with its feedback; the gsm
  * feedback prompt grows by each attempt), a rewrite sees the candidate's
  * whole history: its earlier attempts with their critiques, then the current
- * attempt and critique; the critique sees the current attempt. A candidate
- * whose solution failed is solved afresh (and its history is cleared); a
- * failed critique or rewrite keeps the solution it had.
+ * attempt and critique; the critique sees the current attempt. As upstream
+ * (src/gsm/run.py stops once the feedback says "it is correct"), a candidate
+ * whose critique finds no error is not rewritten and is done: it makes no
+ * more calls and keeps that solution in every later iteration, where it still
+ * counts. A candidate whose solution failed is solved afresh (and its history
+ * is cleared); a failed critique or rewrite keeps the solution it had.
  */
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
@@ -19,6 +22,8 @@ interface Candidate extends CandidateView {
   history: RefinementStep[];
   /** This iteration's critique of `text`, once in. */
   critique?: string;
+  /** Its critique found no error: no more calls, the solution stays. */
+  stopped: boolean;
   settled: boolean;
   failures: string[];
 }
@@ -44,7 +49,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   id: 'self-refine',
   start(input) {
     const n = input.settings.nCandidates;
-    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, history: [], settled: false, failures: [] }));
+    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, history: [], stopped: false, settled: false, failures: [] }));
     return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
   },
   receive(state, message, input) {
@@ -59,6 +64,8 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
           input,
         );
       case 'critique.completed': {
+        // Upstream's stop: nothing to fix, so no rewrite, now or later.
+        if (message.correct) return change(state, message.candidate, (c) => ({ ...c, stopped: true, settled: true }), input);
         const current = state.candidates.find((c) => c.candidate === message.candidate);
         const rewrite: Message = {
           type: 'rewrite.requested',
@@ -83,12 +90,18 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
     const iteration = state.iteration + 1;
     const finished = finishedAfter(state, iteration, input);
     if (finished) return finished;
-    const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: false, failures: [] }));
-    const post = candidates.map((c): Message =>
-      c.text === null
-        ? solve(input, iteration, c.candidate)
-        : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
-    );
-    return waiting({ iteration, candidates }, post);
+    // A stopped candidate is settled from the start: it waits for nothing.
+    const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: c.stopped, failures: [] }));
+    const post = candidates
+      .filter((c) => !c.stopped)
+      .map((c): Message =>
+        c.text === null
+          ? solve(input, iteration, c.candidate)
+          : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
+      );
+    const next = { iteration, candidates };
+    // Every candidate stopped: the iteration is saved as it stands, without a call.
+    if (post.length === 0) return { state: next, post, effect: saveOf(iteration, candidates, input) };
+    return waiting(next, post);
   },
 };

@@ -1,7 +1,8 @@
 /**
  * The roles of `self-refine`: the Critique agent reviews a candidate's own
- * solution (ending with `SCORE: s`), the Rewrite agent rewrites it in the light
- * of that critique. The first solution comes from the Solution agent.
+ * solution (ending with `SCORE: s`, and saying "It is correct." when it finds
+ * no error), the Rewrite agent rewrites it in the light of that critique. The
+ * first solution comes from the Solution agent.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf, RefinementStep } from '../../../src/kernel/protocol.ts';
@@ -15,6 +16,9 @@ export function critiquePart(text: string): { id: string; text: string } {
   return { id: 'critique', text: `<critique>\n${text}\n</critique>` };
 }
 
+/** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
+export const NO_ERROR = 'It is correct.';
+
 /** Builds the critique prompt. */
 export function critiquePrompt(request: MessageOf<'critique.requested'>): PromptSpec {
   return {
@@ -22,9 +26,25 @@ export function critiquePrompt(request: MessageOf<'critique.requested'>): Prompt
     parts: [
       problemPart(request.question),
       solutionPart(request.solution),
-      instructionPart('Critique the solution above: list its errors, gaps and unjustified steps, and what should change. On the last line write "SCORE: s", s in [0, 1].'),
+      instructionPart(
+        'Critique the solution above: list its errors, gaps and unjustified steps, and what should change. ' +
+          `If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
+      ),
     ],
   };
+}
+
+/**
+ * Whether a critique found no error, upstream's stop: in its final text
+ * (after the last `</think>`) a line ends with the sentence "It is correct",
+ * whatever the case and the punctuation or emphasis around it ("There is no
+ * error. It is correct!" as upstream's examples say it). Upstream looks for
+ * the words anywhere in its few-shot-shaped feedback; ours is free prose, where
+ * "check whether it is correct" must not stop a candidate.
+ */
+export function critiqueFindsNoError(text: string): boolean {
+  const final = text.split('</think>').at(-1) ?? text;
+  return /(?:^\s*|[.!?]\s+)[^a-z0-9\s]*it is correct[^a-z0-9]*$/im.test(final);
 }
 
 /** The Critique agent's definition. */
@@ -34,7 +54,15 @@ export const critiqueRole = {
   request: 'critique.requested',
   index: (request) => request.candidate,
   prompt: critiquePrompt,
-  reply: (request, output) => ({ type: 'critique.completed', ...replyBase(request), candidate: request.candidate, critique: output.content, score: parseScore(output.content), call: callInfo(output) }),
+  reply: (request, output) => ({
+    type: 'critique.completed',
+    ...replyBase(request),
+    candidate: request.candidate,
+    critique: output.content,
+    score: parseScore(output.content),
+    correct: critiqueFindsNoError(output.content),
+    call: callInfo(output),
+  }),
 } satisfies RoleDefinition<'critique.requested'>;
 
 /**

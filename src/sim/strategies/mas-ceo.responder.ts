@@ -1,7 +1,8 @@
 /**
  * The simulated agents of `mas-ceo`, each in its fixed format: the CEO
  * (Decision / Experts / Direction / Budget), the Recruiter (`Expert k: …`),
- * the Critic (ends with `Decision: agree|disagree`) and the Evaluator
+ * the Critic (ends with `Decision: agree|disagree`, agreeing when its own
+ * answer is the solution's) and the Evaluator
  * (`Correctness: 0|1`, `Advice: …`). The Solver is the revision responder.
  */
 import { CHARS_PER_TOKEN, filler } from '../filler.ts';
@@ -33,12 +34,22 @@ export const respondRecruiter: Responder = ({ rest, rng }) => {
   return Array.from({ length: count }, (_, i) => `Expert ${i + 1}: a specialist in ${rng.pick(FIELDS)} who checks every step.`).join('\n');
 };
 
-/** Answers a Critic-agent request. */
+/**
+ * Answers a Critic-agent request as MAS-TTS's critic: it solves the problem
+ * itself and agrees exactly when its final answer is the solution's. Its own
+ * answer agrees with the solution's when its (noisy) review calls the solution
+ * right; a solution without a final answer has nothing to agree with.
+ */
 export const respondCritic: Responder = (input) => {
-  const { saysCorrect } = reviewSolution(input);
-  const head = saysCorrect ? 'Every step follows and the final answer is justified.' : 'A step in the middle does not follow, so the final answer is not justified.';
+  const { answer, saysCorrect } = reviewSolution(input);
+  const agree = answer !== null && saysCorrect;
+  const head = agree
+    ? 'My own solution reaches the same final answer; the steps that lead there follow.'
+    : answer === null
+      ? 'The solution states no final answer to compare with mine.'
+      : 'My own solution reaches a different final answer: a step in the middle does not follow.';
   const body = filler(jitteredTokens(input.outputTokens / 4, input.rng) * CHARS_PER_TOKEN - head.length, input.rng);
-  return [head, ...(body ? [body] : []), `Decision: ${saysCorrect ? 'agree' : 'disagree'}`].join('\n');
+  return [head, ...(body ? [body] : []), `Decision: ${agree ? 'agree' : 'disagree'}`].join('\n');
 };
 
 /** Answers an Evaluator-agent request. */
