@@ -54,7 +54,9 @@ describe('--tokenizer-path', () => {
   });
 
   test('the reference command, with only `python code/main.py` replaced, runs against a sim-server with the model\'s tokenizer, and resumes with --resume_path', async ({ dir }) => {
-    const problems = await writeProblems(dir, smallProblems(2));
+    // Proof problems without reference solutions, as the reference's command runs by default: a run that grades
+    // nothing, yet not refused (no problem carries a short answer that --no-proof would have graded).
+    const problems = await writeProblems(dir, smallProblems(2).map(({ problem_id, question }) => ({ problem_id, question })));
     const model = 'Qwen/Qwen3-30B-A3B-Thinking-2507';
     const sim = await startSimProcess(['--problems', problems, '--model', model, '--reasoning', 'think-tags']);
     try {
