@@ -103,89 +103,105 @@ const TARGET_SIZE: RunSize = { problems: 50, iterations: 8 };
 const ABLATION_SIZE: RunSize = { problems: 24, iterations: 4 };
 const QUICK_SIZE: RunSize = { problems: 8, iterations: 2 };
 
+/** The benchmark's model of a server: its label, its capacity, the run's size, and whether its rows carry the targets. */
+interface ServerModel {
+  label: string;
+  capacity: CapacityOptions;
+  size: RunSize;
+  targets: boolean;
+}
+
+/** The server's time scale: 200 simulated seconds a second. */
+const TIME_SCALE = 200;
+
 /** Runs `variants` of one TMAS run against fresh capacity models, and reports each against its bound (and the targets, when `targets`). */
-async function capacityRows(
-  { quick, dir, log }: Parameters<Benchmark['run']>[0],
-  variants: Variant[],
-  model: { label: string; capacity: CapacityOptions; size: RunSize; targets: boolean },
-): Promise<BenchRow[]> {
-  const { problems, iterations } = quick ? QUICK_SIZE : model.size;
-  const timeScale = 200;
-  const file = await writeBenchProblems(dir, problems);
-  const base = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
+async function capacityRows(context: Parameters<Benchmark['run']>[0], variants: Variant[], model: ServerModel): Promise<BenchRow[]> {
+  const { quick, dir } = context;
+  const size = quick ? QUICK_SIZE : model.size;
+  const file = await writeBenchProblems(dir, size.problems);
   const figures = new Map<string, CapacityFigures>();
-  for (const variant of quick ? variants.slice(0, 2) : variants) {
-    // A fresh server per run, so that its queue, cache and timeline are this run's alone.
-    const sim = await startSimProcess({
-      problems: file,
-      capacity: { ...model.capacity, timeScale, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
-      ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
-      ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
-    });
-    try {
-      log(`${model.label}: ${variant.name}, ${problems} problems × ${iterations} iterations × 8 × 8`);
-      const before = await simStats(sim.url);
-      // With tmas's defaults: the server runs 200 times faster than real time, and tmas reads its load as often as its pace asks (poll-period.ts).
-      const run = await measureRun({ dir, args: [...base, '--base-url', sim.url, ...variant.args] });
-      const after = await simStats(sim.url);
-      // From the server's first busy moment: tmas's own start-up (a second of real time) would count 200 times over.
-      const firstBusy = after.timeline.find((point) => point.busy > 0)?.t ?? before.elapsedSeconds;
-      const start = Math.max(before.elapsedSeconds, firstBusy);
-      const makespan = after.elapsedSeconds - start;
-      const chain = (await criticalPathMs(run.outcome.outputDir, (call) => call.usage.completionTokens)) / C;
-      const bound = Math.max(after.tokens.decoded / D, chain);
-      figures.set(variant.name, {
-        makespan,
-        bound,
-        utilization: after.tokens.decoded / (D * makespan),
-        tail: busyBetween(after, start + 0.9 * makespan, start + makespan),
-        wasted: after.tokens.wasted,
-        hitRate: after.prefixCacheHitRate,
-        waiting: after.waiting,
-        queueWait: after.queueWaitSeconds,
-        calls: run.outcome.calls.issued,
-        knees: await kneesOf(run.outcome.outputDir),
-      });
-      log(`${model.label}: ${variant.name}: makespan ${makespan.toFixed(0)} s, bound ${bound.toFixed(0)} s, ${run.outcome.calls.issued} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
-    } finally {
-      await sim.stop();
-    }
-  }
-  const rows: BenchRow[] = [];
-  const barrier = figures.get(ASYNCIO.name);
-  for (const [name, f] of figures) {
-    const ratio = f.makespan / f.bound;
-    const isDefault = model.targets && name === TMAS.name;
-    rows.push(
-      {
-        figure: `${model.label}: ${name}: makespan / bound`,
-        target: isDefault ? '≤ 1.04, ahead of barrier' : '—',
-        measured: `${ratio.toFixed(3)}x (${(f.makespan / 3600).toFixed(2)} h / ${(f.bound / 3600).toFixed(2)} h simulated)`,
-        pass: isDefault ? ratio <= 1.04 && (barrier === undefined || f.makespan < barrier.makespan) : null,
-        note: `${f.calls} calls; bound = max(decoded tokens / ${D}, longest problem chain at ${C} tok/s); ${f.knees.join('; ')}`,
-      },
-      {
-        figure: `${model.label}: ${name}: utilization (run, last tenth)`,
-        target: isDefault ? '≥ 95%, ≥ 60%' : '—',
-        measured: `${(f.utilization * 100).toFixed(1)}%, ${(f.tail * 100).toFixed(1)}%`,
-        pass: isDefault ? f.utilization >= 0.95 && f.tail >= 0.6 : null,
-      },
-      {
-        figure: `${model.label}: ${name}: server queue, cache, waste`,
-        target: isDefault ? '0 wasted' : '—',
-        measured: `waiting p50 ${f.waiting.p50.toFixed(0)} p90 ${f.waiting.p90.toFixed(0)} requests; wait p50 ${f.queueWait.p50.toFixed(0)} s p90 ${f.queueWait.p90.toFixed(0)} s; prefix hits ${(f.hitRate * 100).toFixed(0)}%; wasted ${f.wasted} tokens`,
-        pass: isDefault ? f.wasted === 0 : null,
-      },
-    );
-  }
-  rows.push({
-    figure: `${model.label}: the server`,
-    target: '—',
-    measured: `simulated: ${describeCapacity(resolveCapacity(model.capacity))}`,
-    pass: null,
-    note: `${problems} problems × ${iterations} iterations × 8 × 8; time scale ${timeScale}; every figure above is simulated time`,
+  for (const variant of quick ? variants.slice(0, 2) : variants) figures.set(variant.name, await measureVariant(context, { variant, model, size, file }));
+  return [
+    ...[...figures].flatMap(([name, f]) => figureRows(model, name, f, figures.get(ASYNCIO.name))),
+    {
+      figure: `${model.label}: the server`,
+      target: '—',
+      measured: `simulated: ${describeCapacity(resolveCapacity(model.capacity))}`,
+      pass: null,
+      note: `${size.problems} problems × ${size.iterations} iterations × 8 × 8; time scale ${TIME_SCALE}; every figure above is simulated time`,
+    },
+  ];
+}
+
+/** One TMAS run of `variant` against a fresh capacity model (so that its queue, cache and timeline are this run's alone), measured from the server's figures. */
+async function measureVariant(
+  { dir, log }: Parameters<Benchmark['run']>[0],
+  { variant, model, size, file }: { variant: Variant; model: ServerModel; size: RunSize; file: string },
+): Promise<CapacityFigures> {
+  const { problems, iterations } = size;
+  const base = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
+  const sim = await startSimProcess({
+    problems: file,
+    capacity: { ...model.capacity, timeScale: TIME_SCALE, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
+    ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
+    ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
   });
-  return rows;
+  try {
+    log(`${model.label}: ${variant.name}, ${problems} problems × ${iterations} iterations × 8 × 8`);
+    const before = await simStats(sim.url);
+    // With tmas's defaults: the server runs 200 times faster than real time, and tmas reads its load as often as its pace asks (poll-period.ts).
+    const run = await measureRun({ dir, args: [...base, '--base-url', sim.url, ...variant.args] });
+    const after = await simStats(sim.url);
+    // From the server's first busy moment: tmas's own start-up (a second of real time) would count 200 times over.
+    const firstBusy = after.timeline.find((point) => point.busy > 0)?.t ?? before.elapsedSeconds;
+    const start = Math.max(before.elapsedSeconds, firstBusy);
+    const makespan = after.elapsedSeconds - start;
+    const chain = (await criticalPathMs(run.outcome.outputDir, (call) => call.usage.completionTokens)) / C;
+    const bound = Math.max(after.tokens.decoded / D, chain);
+    const figures: CapacityFigures = {
+      makespan,
+      bound,
+      utilization: after.tokens.decoded / (D * makespan),
+      tail: busyBetween(after, start + 0.9 * makespan, start + makespan),
+      wasted: after.tokens.wasted,
+      hitRate: after.prefixCacheHitRate,
+      waiting: after.waiting,
+      queueWait: after.queueWaitSeconds,
+      calls: run.outcome.calls.issued,
+      knees: await kneesOf(run.outcome.outputDir),
+    };
+    log(`${model.label}: ${variant.name}: makespan ${makespan.toFixed(0)} s, bound ${bound.toFixed(0)} s, ${run.outcome.calls.issued} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
+    return figures;
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** The rows of one variant's figures; the default run's carry the targets (ahead of `barrier`, the asyncio-like run, when it ran). */
+function figureRows(model: ServerModel, name: string, f: CapacityFigures, barrier: CapacityFigures | undefined): BenchRow[] {
+  const ratio = f.makespan / f.bound;
+  const isDefault = model.targets && name === TMAS.name;
+  return [
+    {
+      figure: `${model.label}: ${name}: makespan / bound`,
+      target: isDefault ? '≤ 1.04, ahead of barrier' : '—',
+      measured: `${ratio.toFixed(3)}x (${(f.makespan / 3600).toFixed(2)} h / ${(f.bound / 3600).toFixed(2)} h simulated)`,
+      pass: isDefault ? ratio <= 1.04 && (barrier === undefined || f.makespan < barrier.makespan) : null,
+      note: `${f.calls} calls; bound = max(decoded tokens / ${D}, longest problem chain at ${C} tok/s); ${f.knees.join('; ')}`,
+    },
+    {
+      figure: `${model.label}: ${name}: utilization (run, last tenth)`,
+      target: isDefault ? '≥ 95%, ≥ 60%' : '—',
+      measured: `${(f.utilization * 100).toFixed(1)}%, ${(f.tail * 100).toFixed(1)}%`,
+      pass: isDefault ? f.utilization >= 0.95 && f.tail >= 0.6 : null,
+    },
+    {
+      figure: `${model.label}: ${name}: server queue, cache, waste`,
+      target: isDefault ? '0 wasted' : '—',
+      measured: `waiting p50 ${f.waiting.p50.toFixed(0)} p90 ${f.waiting.p90.toFixed(0)} requests; wait p50 ${f.queueWait.p50.toFixed(0)} s p90 ${f.queueWait.p90.toFixed(0)} s; prefix hits ${(f.hitRate * 100).toFixed(0)}%; wasted ${f.wasted} tokens`,
+      pass: isDefault ? f.wasted === 0 : null,
+    },
+  ];
 }
 
 /** The capacity benchmark, which carries the targets: output lengths independent of their problem (the model's default). */

@@ -18,8 +18,21 @@ async function writeLine(line: string): Promise<void> {
   if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
 }
 
-/** Adds log, show and export to the program. */
-export function defineAnalysisCommands(program: Command, io: { stdout(line: string): void; stderr(line: string): void }): void {
+/** Where the commands write their lines. */
+type Io = { stdout(line: string): void; stderr(line: string): void };
+
+/** Adds log, calls, view, replay, repair, show and export to the program, in that order (the order of `tmas --help`). */
+export function defineAnalysisCommands(program: Command, io: Io): void {
+  defineLog(program);
+  defineCalls(program);
+  defineView(program, io);
+  defineReplay(program, io);
+  defineRepair(program, io);
+  defineShow(program, io);
+  defineExport(program, io);
+}
+
+function defineLog(program: Command): void {
   program
     .command('log')
     .description('stream the message log of a run as JSONL (for jq or pandas)')
@@ -34,7 +47,9 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       const { runLogCommand } = await import('./log.command.ts');
       await runLogCommand(dir, filters, writeLine);
     });
+}
 
+function defineCalls(program: Command): void {
   program
     .command('calls')
     .description('stream the journaled LLM calls of a run as JSONL: prompt as sent, response, usage, latency, attempts')
@@ -49,7 +64,9 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       const { runCallsCommand } = await import('./calls.command.ts');
       await runCallsCommand(dir, options, writeLine);
     });
+}
 
+function defineView(program: Command, io: Io): void {
   program
     .command('view')
     .description('serve a read-only web viewer of runs on loopback: curves, problems, candidates, verifications, banks and every call')
@@ -68,7 +85,17 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       });
       await viewer.close();
     });
+}
 
+/** The options of `tmas replay`. */
+interface ReplayOptions {
+  jaccardThreshold?: number;
+  agents?: string;
+  live: boolean;
+  tokenizerPath?: string;
+}
+
+function defineReplay(program: Command, io: Io): void {
   program
     .command('replay')
     .description('re-run the actors with every completion served from the journal (no network) and compare with the message log')
@@ -78,38 +105,48 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
     .option('--tokenizer-path <dir|file>', "where the run's own tokenizer lies now, when the run or the tokenizer was moved (the same tokenizer.json)")
     .exitOverride()
-    .action(async (dir: string, options: { jaccardThreshold?: number; agents?: string; live: boolean; tokenizerPath?: string }) => {
-      collectGarbageEagerly();
-      const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
-      const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
-      const changes = {
-        ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
-        ...(options.agents === undefined ? {} : runAgentsAt(options.agents)),
-      };
-      // The whole runtime: loaded only when a replay runs.
-      const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../analysis/replay.ts'), import('../analysis/replay-report.ts')]);
-      const report = await replayRun(dir, { changes, live: options.live, secrets, ...(options.tokenizerPath === undefined ? {} : { tokenizerPath: options.tokenizerPath }) });
-      for (const line of formatReplayReport(report)) io.stdout(line);
-      process.exitCode = report.identical ? 0 : 1;
-    });
+    .action((dir: string, options: ReplayOptions) => replay(dir, options, io));
+}
 
+/** `tmas replay`: exit 0 when the replayed run's messages are those of its log, 1 when they diverge. */
+async function replay(dir: string, options: ReplayOptions, io: Io): Promise<void> {
+  collectGarbageEagerly();
+  const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
+  const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
+  const changes = {
+    ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
+    ...(options.agents === undefined ? {} : runAgentsAt(options.agents)),
+  };
+  // The whole runtime: loaded only when a replay runs.
+  const [{ replayRun }, { formatReplayReport }] = await Promise.all([import('../analysis/replay.ts'), import('../analysis/replay-report.ts')]);
+  const report = await replayRun(dir, { changes, live: options.live, secrets, ...(options.tokenizerPath === undefined ? {} : { tokenizerPath: options.tokenizerPath }) });
+  for (const line of formatReplayReport(report)) io.stdout(line);
+  process.exitCode = report.identical ? 0 : 1;
+}
+
+function defineRepair(program: Command, io: Io): void {
   program
     .command('repair')
     .description("let LevelDB repair a run's damaged store (a copy of it is kept first) and report what the journal holds")
     .argument('<dir>', 'the run directory')
     .exitOverride()
-    .action(async (dir: string) => {
-      const { repairStore } = await import('../store/repair.ts');
-      const report = await repairStore(path.resolve(dir));
-      io.stdout(`Repaired ${path.resolve(dir)}/store; the store as it was is kept in ${report.kept}.`);
-      io.stdout(
-        `It holds ${report.manifest ? 'the run manifest' : 'NO manifest'}, ${report.problems} problems, ${report.calls} journaled calls, ` +
-          `${report.iterations} completed iterations and ${report.messages} logged messages.`,
-      );
-      if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records referred to texts the repair could not recover and were dropped (the first: ${report.dropped[0]}).`);
-      io.stdout(report.manifest ? `Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).` : 'Without its manifest the run cannot be resumed: start it again in a new directory.');
-    });
+    .action((dir: string) => repair(dir, io));
+}
 
+/** `tmas repair`: repairs the store and says what it holds and how to go on. */
+async function repair(dir: string, io: Io): Promise<void> {
+  const { repairStore } = await import('../store/repair.ts');
+  const report = await repairStore(path.resolve(dir));
+  io.stdout(`Repaired ${path.resolve(dir)}/store; the store as it was is kept in ${report.kept}.`);
+  io.stdout(
+    `It holds ${report.manifest ? 'the run manifest' : 'NO manifest'}, ${report.problems} problems, ${report.calls} journaled calls, ` +
+      `${report.iterations} completed iterations and ${report.messages} logged messages.`,
+  );
+  if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records referred to texts the repair could not recover and were dropped (the first: ${report.dropped[0]}).`);
+  io.stdout(report.manifest ? `Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).` : 'Without its manifest the run cannot be resumed: start it again in a new directory.');
+}
+
+function defineShow(program: Command, io: Io): void {
   program
     .command('show')
     .description("print a problem's candidates, scores, summaries and both banks at the end of an iteration")
@@ -121,7 +158,9 @@ export function defineAnalysisCommands(program: Command, io: { stdout(line: stri
       const { runShowCommand } = await import('./show.command.ts');
       for (const line of await runShowCommand(dir, options)) io.stdout(line);
     });
+}
 
+function defineExport(program: Command, io: Io): void {
   program
     .command('export')
     .description('export every generation of a run as RL training records (JSONL and Parquet with nested columns)')

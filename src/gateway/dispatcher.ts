@@ -7,8 +7,9 @@
  * calls that hold the run back go first, and the waiting happens here, where
  * the order is ours, rather than in a server's first-come queue.
  */
-import { HeldCalls, compareHeld, type Held } from './held-calls.ts';
 import type { CallRank } from './completion.ts';
+import { createTicket, type Ticket } from './dispatch-ticket.ts';
+import { HeldCalls, compareHeld } from './held-calls.ts';
 
 /** A replica as the dispatcher sees it. */
 export interface Slots {
@@ -21,16 +22,6 @@ export interface Slots {
 
 /** How held calls are ordered: by rank (the default), or first come first served (for comparison). */
 export type DispatchOrder = 'rank' | 'fifo';
-
-interface Ticket<S extends Slots> extends Held {
-  readonly replicas: readonly S[];
-  /** Breaks ties between equally free replicas, so that equal replicas share the work. */
-  readonly tieBreak: number;
-  resolve(replica: S): void;
-  reject(reason: unknown): void;
-  /** Aborted while held: it stays in the heap until it surfaces, and is then dropped. */
-  settled: boolean;
-}
 
 /** The dispatcher of one gateway. */
 export interface Dispatcher<S extends Slots> {
@@ -72,36 +63,89 @@ function freest<S extends Slots>(replicas: readonly S[], tieBreak: number): S | 
 /** Creates a dispatcher with `concurrency` slots for the whole run. */
 export function createDispatcher<S extends Slots>(concurrency: number, order: DispatchOrder = 'rank'): Dispatcher<S> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be a positive integer, got ${concurrency}`);
-  const lines = new Map<string, { calls: HeldCalls<Ticket<S>>; waiting: number }>();
-  let inFlight = 0;
-  let held = 0;
-  // Under `fifo` every call has the same rank, so the sequence alone decides.
-  const FLAT: CallRank = { grading: false, remaining: 0 };
+  return new RunDispatcher<S>(concurrency, order);
+}
 
-  function send(ticket: Ticket<S>, replica: S): void {
-    ticket.settled = true;
-    replica.inFlight++;
-    inFlight++;
-    ticket.resolve(replica);
+/** The calls held for one pool, and how many of them are live (aborted ones stay in the heap until they surface). */
+interface Line<S> {
+  calls: HeldCalls<Ticket<S>>;
+  waiting: number;
+}
+
+/** Under `fifo` every call has the same rank, so the sequence alone decides. */
+const FLAT: CallRank = { grading: false, remaining: 0 };
+
+/** The slots of one run and the lines of calls that wait for them. */
+class RunDispatcher<S extends Slots> implements Dispatcher<S> {
+  private readonly lines = new Map<string, Line<S>>();
+  /** Slots taken in the run. */
+  private taken = 0;
+  /** Live calls held, in all lines. */
+  private holding = 0;
+
+  constructor(
+    readonly concurrency: number,
+    private readonly order: DispatchOrder,
+  ) {}
+
+  get inFlight(): number {
+    return this.taken;
   }
 
-  /** The first live call of a line, dropping the aborted ones above it. */
-  function head(line: { calls: HeldCalls<Ticket<S>> }): Ticket<S> | undefined {
-    let top = line.calls.peek();
-    while (top?.settled) {
-      line.calls.pop();
-      top = line.calls.peek();
+  get held(): number {
+    return this.holding;
+  }
+
+  heldFor(pool: string): number {
+    return this.lines.get(pool)?.waiting ?? 0;
+  }
+
+  admit(call: { pool: string; replicas: readonly S[]; rank: CallRank; sequence: number; tieBreak: number }, signal?: AbortSignal): Promise<S> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const line = this.lines.get(call.pool);
+    if (this.taken < this.concurrency && (line === undefined || line.waiting === 0)) {
+      const replica = freest(call.replicas, call.tieBreak);
+      if (replica !== null) {
+        replica.inFlight++;
+        this.taken++;
+        return Promise.resolve(replica);
+      }
     }
-    return top;
+    return new Promise<S>((resolve, reject) => {
+      const ticket = createTicket<S>({
+        call,
+        rank: this.order === 'rank' ? call.rank : FLAT,
+        settle: { resolve, reject },
+        signal,
+        onAbort: () => {
+          this.holding--;
+          const own = this.lines.get(call.pool);
+          if (own) own.waiting--;
+        },
+      });
+      let own = this.lines.get(call.pool);
+      if (own === undefined) this.lines.set(call.pool, (own = { calls: new HeldCalls(), waiting: 0 }));
+      own.calls.push(ticket);
+      own.waiting++;
+      this.holding++;
+      // A replica may have room the last pump did not see (a limit that rose since).
+      this.pump();
+    });
   }
 
-  function pump(): void {
-    while (inFlight < concurrency) {
-      let chosen: { ticket: Ticket<S>; replica: S; line: { calls: HeldCalls<Ticket<S>>; waiting: number } } | null = null;
-      for (const [pool, line] of lines) {
+  release(replica: S): void {
+    replica.inFlight--;
+    this.taken--;
+    this.pump();
+  }
+
+  pump(): void {
+    while (this.taken < this.concurrency) {
+      let chosen: { ticket: Ticket<S>; replica: S; line: Line<S> } | null = null;
+      for (const [pool, line] of this.lines) {
         const ticket = head(line);
         if (ticket === undefined) {
-          lines.delete(pool);
+          this.lines.delete(pool);
           continue;
         }
         const replica = freest(ticket.replicas, ticket.tieBreak);
@@ -110,83 +154,37 @@ export function createDispatcher<S extends Slots>(concurrency: number, order: Di
       if (chosen === null) return;
       chosen.line.calls.pop();
       chosen.line.waiting--;
-      held--;
-      send(chosen.ticket, chosen.replica);
+      this.holding--;
+      this.send(chosen.ticket, chosen.replica);
     }
   }
 
-  return {
-    admit(call, signal) {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      const line = lines.get(call.pool);
-      if (inFlight < concurrency && (line === undefined || line.waiting === 0)) {
-        const replica = freest(call.replicas, call.tieBreak);
-        if (replica !== null) {
-          replica.inFlight++;
-          inFlight++;
-          return Promise.resolve(replica);
-        }
-      }
-      return new Promise<S>((resolve, reject) => {
-        const onAbort = () => {
-          if (ticket.settled) return;
-          ticket.settled = true;
-          held--;
-          const own = lines.get(call.pool);
-          if (own) own.waiting--;
-          reject(signal?.reason);
-        };
-        const ticket: Ticket<S> = {
-          rank: order === 'rank' ? call.rank : FLAT,
-          sequence: call.sequence,
-          replicas: call.replicas,
-          tieBreak: call.tieBreak,
-          settled: false,
-          resolve: (replica) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(replica);
-          },
-          reject: (reason) => {
-            signal?.removeEventListener('abort', onAbort);
-            reject(reason);
-          },
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        let own = lines.get(call.pool);
-        if (own === undefined) lines.set(call.pool, (own = { calls: new HeldCalls(), waiting: 0 }));
-        own.calls.push(ticket);
-        own.waiting++;
-        held++;
-        // A replica may have room the last pump did not see (a limit that rose since).
-        pump();
-      });
-    },
-    release(replica) {
-      replica.inFlight--;
-      inFlight--;
-      pump();
-    },
-    pump,
-    rejectPool(pool, reason) {
-      const line = lines.get(pool);
-      if (!line) return;
-      lines.delete(pool);
-      for (let ticket = line.calls.pop(); ticket !== undefined; ticket = line.calls.pop()) {
-        if (ticket.settled) continue;
-        ticket.settled = true;
-        held--;
-        ticket.reject(reason);
-      }
-    },
-    get inFlight() {
-      return inFlight;
-    },
-    get held() {
-      return held;
-    },
-    heldFor(pool) {
-      return lines.get(pool)?.waiting ?? 0;
-    },
-    concurrency,
-  };
+  rejectPool(pool: string, reason: unknown): void {
+    const line = this.lines.get(pool);
+    if (!line) return;
+    this.lines.delete(pool);
+    for (let ticket = line.calls.pop(); ticket !== undefined; ticket = line.calls.pop()) {
+      if (ticket.settled) continue;
+      ticket.settled = true;
+      this.holding--;
+      ticket.reject(reason);
+    }
+  }
+
+  private send(ticket: Ticket<S>, replica: S): void {
+    ticket.settled = true;
+    replica.inFlight++;
+    this.taken++;
+    ticket.resolve(replica);
+  }
+}
+
+/** The first live call of a line, dropping the aborted ones above it. */
+function head<S>(line: Line<S>): Ticket<S> | undefined {
+  let top = line.calls.peek();
+  while (top?.settled) {
+    line.calls.pop();
+    top = line.calls.peek();
+  }
+  return top;
 }

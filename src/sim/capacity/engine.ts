@@ -16,67 +16,24 @@
  *
  * Nothing here reads the wall clock: time comes from the injected SimClock,
  * and callbacks run after the engine's state is settled.
+ *
+ * The requests: sequence.ts; the decoding batch and its KV use:
+ * decode-batch.ts; what the model counts: capacity-tally.ts.
  */
 import type { SimClock } from './clock.ts';
-import { createHistogram, E2E_BOUNDS, observe, TTFT_BOUNDS, type Histogram } from './histogram.ts';
+import { CapacityTally, type CapacityMetrics, type CapacityStats } from './capacity-tally.ts';
+import { DecodeBatch } from './decode-batch.ts';
 import type { CapacitySettings } from './options.ts';
-import { BLOCK_TOKENS, createPrefixCache } from './prefix-cache.ts';
-import { TargetHeap } from './target-heap.ts';
-import { createCountQuantiles, createDurationQuantiles, createTimeline, type TimelinePoint } from './timeline.ts';
+import { BLOCK_TOKENS, createPrefixCache, type PrefixCache } from './prefix-cache.ts';
+import { createSequence, type Sequence, type SequenceRequest } from './sequence.ts';
 
-/** One request for the engine. */
-export interface SequenceRequest {
-  /** The prompt's text, for the prefix cache. */
-  prompt: string;
-  promptTokens: number;
-  /** Tokens it generates before it finishes. */
-  outputTokens: number;
-  /** Progress steps, at least 1: `onStep(k)` fires at k/steps of the output for k < steps, `onFinish` at the end. */
-  steps: number;
-  onFirstToken?(): void;
-  onStep?(step: number): void;
-  onFinish?(): void;
-}
+export type { CapacityMetrics, CapacityStats } from './capacity-tally.ts';
+export type { SequenceRequest } from './sequence.ts';
 
 /** A submitted request. */
 export interface SequenceHandle {
   /** The client went away: stop it; what it generated counts as wasted. No-op once finished. */
   abort(): void;
-}
-
-/** What the engine reports; every time and rate is in simulated seconds. */
-export interface CapacityStats {
-  /** Always true: these figures come from the model, not from a GPU. */
-  simulated: true;
-  elapsedSeconds: number;
-  /** Decode tokens/s in use ÷ D, averaged over the whole run. */
-  busyFraction: number;
-  /** Time-averaged busy fraction and waiting requests, at most 2000 points. */
-  timeline: TimelinePoint[];
-  tokens: { decoded: number; wasted: number; prefill: number; prompt: number; cachedPrompt: number };
-  /** Cached prompt tokens ÷ prompt tokens. */
-  prefixCacheHitRate: number;
-  requests: { finished: number; aborted: number; running: number; waiting: number; preemptions: number };
-  /** Requests waiting now, and the time-weighted median and 90th percentile. */
-  waiting: { now: number; p50: number; p90: number };
-  /** Seconds from arrival to first admission. */
-  queueWaitSeconds: { p50: number; p90: number };
-  /** KV tokens in use ÷ K, now. */
-  kvUsage: number;
-}
-
-/** Counters and histograms for the Prometheus endpoint. */
-export interface CapacityMetrics {
-  running: number;
-  waiting: number;
-  kvUsage: number;
-  promptTokens: number;
-  generationTokens: number;
-  preemptions: number;
-  prefixQueries: number;
-  prefixHits: number;
-  ttft: Histogram;
-  e2e: Histogram;
 }
 
 /** The running model. */
@@ -91,278 +48,205 @@ export interface CapacityEngine {
 /** Admission leaves this fraction of the cache free, as vLLM's block manager does, so a preempted sequence does not bounce straight back. */
 const WATERMARK = 0.01;
 
-type Phase = 'waiting' | 'prefill' | 'decode' | 'done';
-
-interface Sequence {
-  request: SequenceRequest;
-  arrivedAt: number;
-  phase: Phase;
-  /** Tokens generated before the current decode stint. */
-  base: number;
-  /** The shared progress mark when the current decode stint began. */
-  start: number;
-  /** Bumped on preemption and abort, voiding pushed targets. */
-  epoch: number;
-  stepsDone: number;
-  prefillLeft: number;
-  admittedBefore: boolean;
-  firstTokenAt: number | null;
-}
-
+/** The model's next event: the head of the prefill queue done, the KV cache full, or a decode target reached. */
 type Next = { at: number; kind: 'prefill' | 'overflow' } | { at: number; kind: 'target' };
 
 /** Starts an engine on `clock` with resolved settings. */
 export function createCapacityEngine(settings: CapacitySettings, clock: SimClock): CapacityEngine {
-  const { decodeTokensPerSecond: D, sequenceTokensPerSecond: c, kvTokens: K, prefillTokensPerSecond: P } = settings;
-  const cache = createPrefixCache(Math.max(1, Math.floor(K / BLOCK_TOKENS)));
-  const timeline = createTimeline();
-  const waitingQuantiles = createCountQuantiles();
-  const queueWaits = createDurationQuantiles();
-  const ttft = createHistogram(TTFT_BOUNDS);
-  const e2e = createHistogram(E2E_BOUNDS);
-  const heap = new TargetHeap<Sequence>();
-  const waiting: Sequence[] = [];
-  const admitted: Sequence[] = [];
-  const prefilling: Sequence[] = [];
-  const effects: Array<() => void> = [];
-  const origin = clock.now();
-  let time = origin;
-  /** Tokens each decoding sequence has moved since the engine started. */
-  let mark = 0;
-  let decoding = 0;
-  /** KV tokens in use = fixed + decoding × mark. */
-  let kvFixed = 0;
-  let timer: unknown = null;
-  let closed = false;
-  const count = { decoded: 0, wasted: 0, prefill: 0, prompt: 0, cachedPrompt: 0, finished: 0, aborted: 0, preemptions: 0 };
+  return new FluidEngine(settings, clock);
+}
 
-  const rate = (): number => (decoding > 0 ? Math.min(c, D / decoding) : 0);
-  const kvUsed = (): number => kvFixed + decoding * mark;
-  const generatedOf = (seq: Sequence): number => (seq.phase === 'decode' ? seq.base + mark - seq.start : seq.base);
-  /** KV tokens a sequence holds, less the decoding share (`decoding × mark`). */
-  const fixedOf = (seq: Sequence): number => seq.request.promptTokens + seq.base - (seq.phase === 'decode' ? seq.start : 0);
+/** The model's state between events, brought up to the clock's now before each use. */
+class FluidEngine implements CapacityEngine {
+  private readonly cache: PrefixCache;
+  private readonly tally: CapacityTally;
+  private readonly batch: DecodeBatch;
+  private readonly waiting: Sequence[] = [];
+  private readonly admitted: Sequence[] = [];
+  private readonly prefilling: Sequence[] = [];
+  /** Callbacks of the requests, run once the engine's state is settled. */
+  private readonly effects: Array<() => void> = [];
+  private readonly origin: number;
+  private time: number;
+  private timer: unknown = null;
+  private closed = false;
 
-  function advance(to: number): void {
-    const dt = to - time;
-    if (dt <= 0) return;
-    const r = rate();
-    mark += r * dt;
-    count.decoded += decoding * r * dt;
-    const head = prefilling[0];
-    if (head) head.prefillLeft -= P * dt;
-    timeline.add(time - origin, dt, (decoding * r) / D, waiting.length);
-    waitingQuantiles.add(waiting.length, dt);
-    time = to;
+  constructor(
+    private readonly settings: CapacitySettings,
+    private readonly clock: SimClock,
+  ) {
+    this.cache = createPrefixCache(Math.max(1, Math.floor(settings.kvTokens / BLOCK_TOKENS)));
+    this.tally = new CapacityTally(settings.decodeTokensPerSecond);
+    this.batch = new DecodeBatch(settings);
+    this.origin = clock.now();
+    this.time = this.origin;
   }
 
-  function liveTop() {
-    for (let top = heap.peek(); top !== undefined; top = heap.peek()) {
-      if (top.epoch === top.owner.epoch && top.owner.phase === 'decode') return top;
-      heap.pop();
+  submit(request: SequenceRequest): SequenceHandle {
+    if (!(request.steps >= 1) || !(request.outputTokens >= 1)) throw new TypeError('a sequence needs steps >= 1 and outputTokens >= 1');
+    this.catchUp();
+    const seq = createSequence(request, this.time);
+    this.waiting.push(seq);
+    this.settle();
+    return { abort: () => this.abort(seq) };
+  }
+
+  stats(): CapacityStats {
+    if (!this.closed) this.catchUp();
+    return this.tally.stats({ elapsedSeconds: this.time - this.origin, ...this.now() });
+  }
+
+  metrics(): CapacityMetrics {
+    if (!this.closed) this.catchUp();
+    return this.tally.metrics(this.now());
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) this.clock.cancel(this.timer);
+    this.timer = null;
+  }
+
+  /** What the tally reports of the state now. */
+  private now(): { running: number; waiting: number; kvUsage: number } {
+    return { running: this.admitted.length, waiting: this.waiting.length, kvUsage: Math.min(1, this.batch.kvUsed() / this.settings.kvTokens) };
+  }
+
+  private abort(seq: Sequence): void {
+    if (seq.phase === 'done' || this.closed) return;
+    this.catchUp();
+    if (seq.phase === 'waiting') {
+      this.waiting.splice(this.waiting.indexOf(seq), 1);
+      seq.epoch++;
+    } else this.release(seq);
+    this.tally.aborted(seq.base);
+    seq.phase = 'done';
+    this.settle();
+  }
+
+  /** Brings the model up to the clock's now, handling every event due on the way. */
+  private catchUp(): void {
+    const now = this.clock.now();
+    for (let event = this.next(); event !== null && event.at <= now; event = this.next()) {
+      this.advance(event.at);
+      this.handle(event);
+      this.admit();
     }
-    return undefined;
+    this.advance(now);
   }
 
-  function next(): Next | null {
+  /** Admits what fits, sets the timer for the next event, then runs the requests' callbacks. */
+  private settle(): void {
+    this.admit();
+    if (this.timer !== null) this.clock.cancel(this.timer);
+    this.timer = null;
+    const event = this.closed ? null : this.next();
+    if (event !== null) {
+      this.timer = this.clock.schedule(event.at, () => {
+        this.timer = null;
+        if (this.closed) return;
+        this.catchUp();
+        this.settle();
+      });
+    }
+    while (this.effects.length > 0) (this.effects.shift() as () => void)();
+  }
+
+  private advance(to: number): void {
+    const dt = to - this.time;
+    if (dt <= 0) return;
+    const flow = this.batch.advance(dt);
+    const head = this.prefilling[0];
+    if (head) head.prefillLeft -= this.settings.prefillTokensPerSecond * dt;
+    this.tally.interval(this.time - this.origin, dt, flow, this.waiting.length);
+    this.time = to;
+  }
+
+  private next(): Next | null {
     let best: Next | null = null;
-    const head = prefilling[0];
-    if (head) best = { at: time + Math.max(0, head.prefillLeft) / P, kind: 'prefill' };
-    const r = rate();
-    const top = liveTop();
-    if (top && r > 0) {
-      const at = time + Math.max(0, top.mark - mark) / r;
+    const head = this.prefilling[0];
+    if (head) best = { at: this.time + Math.max(0, head.prefillLeft) / this.settings.prefillTokensPerSecond, kind: 'prefill' };
+    const toTarget = this.batch.secondsToTarget();
+    if (toTarget !== null) {
+      const at = this.time + toTarget;
       if (best === null || at < best.at) best = { at, kind: 'target' };
     }
-    if (admitted.length > 1 && decoding > 0) {
-      const at = time + Math.max(0, K - kvUsed()) / (decoding * r);
+    if (this.admitted.length > 1 && this.batch.decoding > 0) {
+      const at = this.time + this.batch.secondsToFull();
       if (best === null || at < best.at) best = { at, kind: 'overflow' };
     }
     return best;
   }
 
-  function handle(event: Next): void {
-    if (event.kind === 'prefill') {
-      const seq = prefilling.shift() as Sequence;
-      startDecode(seq);
-    } else if (event.kind === 'overflow') {
-      preempt(admitted[admitted.length - 1] as Sequence);
-    } else {
-      const target = heap.pop();
+  private handle(event: Next): void {
+    if (event.kind === 'prefill') this.startDecode(this.prefilling.shift() as Sequence);
+    else if (event.kind === 'overflow') this.preempt(this.admitted[this.admitted.length - 1] as Sequence);
+    else {
+      const target = this.batch.reachTarget();
       if (target === undefined) return;
-      mark = Math.max(mark, target.mark);
       const seq = target.owner;
       seq.stepsDone = target.step;
-      if (target.step >= seq.request.steps) finish(seq);
+      if (target.step >= seq.request.steps) this.finish(seq);
       else {
         const step = target.step;
-        effects.push(() => seq.request.onStep?.(step));
+        this.effects.push(() => seq.request.onStep?.(step));
       }
     }
   }
 
-  function startDecode(seq: Sequence): void {
-    kvFixed -= fixedOf(seq);
-    seq.phase = 'decode';
-    seq.start = mark;
-    kvFixed += fixedOf(seq);
-    decoding++;
-    const { outputTokens, steps } = seq.request;
-    for (let step = seq.stepsDone + 1; step <= steps; step++) {
-      const tokens = step === steps ? outputTokens : Math.round((outputTokens * step) / steps);
-      heap.push({ mark: mark + Math.max(0, tokens - seq.base), owner: seq, step, epoch: seq.epoch });
-    }
+  private startDecode(seq: Sequence): void {
+    this.batch.startDecode(seq);
     if (seq.firstTokenAt === null) {
-      seq.firstTokenAt = time;
-      observe(ttft, time - seq.arrivedAt);
-      effects.push(() => seq.request.onFirstToken?.());
+      seq.firstTokenAt = this.time;
+      this.tally.firstToken(this.time - seq.arrivedAt);
+      this.effects.push(() => seq.request.onFirstToken?.());
     }
   }
 
   /** Takes a sequence out of the batch, keeping what it generated; returns that. */
-  function release(seq: Sequence): number {
-    const generated = generatedOf(seq);
-    kvFixed -= fixedOf(seq);
-    if (seq.phase === 'decode') decoding--;
-    if (seq.phase === 'prefill') prefilling.splice(prefilling.indexOf(seq), 1);
-    admitted.splice(admitted.indexOf(seq), 1);
+  private release(seq: Sequence): number {
+    const generated = this.batch.release(seq);
+    if (seq.phase === 'prefill') this.prefilling.splice(this.prefilling.indexOf(seq), 1);
+    this.admitted.splice(this.admitted.indexOf(seq), 1);
     seq.epoch++;
     seq.base = generated;
     return generated;
   }
 
-  function preempt(seq: Sequence): void {
-    release(seq);
+  /** The most recently admitted sequence goes back to the front of the queue (vLLM's recompute preemption). */
+  private preempt(seq: Sequence): void {
+    this.release(seq);
     seq.phase = 'waiting';
-    waiting.unshift(seq);
-    count.preemptions++;
+    this.waiting.unshift(seq);
+    this.tally.preempted();
   }
 
-  function finish(seq: Sequence): void {
-    release(seq);
+  private finish(seq: Sequence): void {
+    this.release(seq);
     seq.phase = 'done';
-    count.finished++;
-    observe(e2e, time - seq.arrivedAt);
-    effects.push(() => seq.request.onFinish?.());
+    this.tally.finished(this.time - seq.arrivedAt);
+    this.effects.push(() => seq.request.onFinish?.());
   }
 
-  function admit(): void {
-    for (let seq = waiting[0]; seq !== undefined; seq = waiting[0]) {
+  /** Admits queued sequences first come first served while their prompt (and what they generated) fits the cache. */
+  private admit(): void {
+    for (let seq = this.waiting[0]; seq !== undefined; seq = this.waiting[0]) {
       const need = seq.request.promptTokens + seq.base;
-      if (admitted.length > 0 && kvUsed() + need > K * (1 - WATERMARK)) return;
-      waiting.shift();
+      if (this.admitted.length > 0 && this.batch.kvUsed() + need > this.settings.kvTokens * (1 - WATERMARK)) return;
+      this.waiting.shift();
       if (seq.admittedBefore) seq.prefillLeft = need;
       else {
         seq.admittedBefore = true;
-        queueWaits.add(time - seq.arrivedAt);
-        const cached = cache.admit(seq.request.prompt, seq.request.promptTokens);
-        count.prompt += seq.request.promptTokens;
-        count.cachedPrompt += cached;
+        const cached = this.cache.admit(seq.request.prompt, seq.request.promptTokens);
+        this.tally.firstAdmission(this.time - seq.arrivedAt, seq.request.promptTokens, cached);
         // A fully cached prompt still computes its last token.
         seq.prefillLeft = Math.max(1, seq.request.promptTokens - cached);
       }
-      count.prefill += seq.prefillLeft;
+      this.tally.prefill(seq.prefillLeft);
       seq.phase = 'prefill';
-      kvFixed += fixedOf(seq);
-      admitted.push(seq);
-      prefilling.push(seq);
+      this.batch.hold(seq);
+      this.admitted.push(seq);
+      this.prefilling.push(seq);
     }
   }
-
-  /** Brings the model up to the clock's now, handling every event due on the way. */
-  function catchUp(): void {
-    const now = clock.now();
-    for (let event = next(); event !== null && event.at <= now; event = next()) {
-      advance(event.at);
-      handle(event);
-      admit();
-    }
-    advance(now);
-  }
-
-  function settle(): void {
-    admit();
-    if (timer !== null) clock.cancel(timer);
-    timer = null;
-    const event = closed ? null : next();
-    if (event !== null) {
-      timer = clock.schedule(event.at, () => {
-        timer = null;
-        if (closed) return;
-        catchUp();
-        settle();
-      });
-    }
-    while (effects.length > 0) (effects.shift() as () => void)();
-  }
-
-  return {
-    submit(request) {
-      if (!(request.steps >= 1) || !(request.outputTokens >= 1)) throw new TypeError('a sequence needs steps >= 1 and outputTokens >= 1');
-      catchUp();
-      const seq: Sequence = {
-        request,
-        arrivedAt: time,
-        phase: 'waiting',
-        base: 0,
-        start: 0,
-        epoch: 0,
-        stepsDone: 0,
-        prefillLeft: 0,
-        admittedBefore: false,
-        firstTokenAt: null,
-      };
-      waiting.push(seq);
-      settle();
-      return {
-        abort() {
-          if (seq.phase === 'done' || closed) return;
-          catchUp();
-          if (seq.phase === 'waiting') {
-            waiting.splice(waiting.indexOf(seq), 1);
-            seq.epoch++;
-          } else release(seq);
-          count.wasted += seq.base;
-          count.aborted++;
-          seq.phase = 'done';
-          settle();
-        },
-      };
-    },
-    stats() {
-      if (!closed) catchUp();
-      const elapsed = time - origin;
-      return {
-        simulated: true,
-        elapsedSeconds: elapsed,
-        busyFraction: elapsed > 0 ? count.decoded / (D * elapsed) : 0,
-        timeline: timeline.points(),
-        tokens: { decoded: count.decoded, wasted: count.wasted, prefill: count.prefill, prompt: count.prompt, cachedPrompt: count.cachedPrompt },
-        prefixCacheHitRate: count.prompt > 0 ? count.cachedPrompt / count.prompt : 0,
-        requests: { finished: count.finished, aborted: count.aborted, running: admitted.length, waiting: waiting.length, preemptions: count.preemptions },
-        waiting: { now: waiting.length, p50: waitingQuantiles.quantile(0.5), p90: waitingQuantiles.quantile(0.9) },
-        queueWaitSeconds: { p50: queueWaits.quantile(0.5), p90: queueWaits.quantile(0.9) },
-        kvUsage: Math.min(1, kvUsed() / K),
-      };
-    },
-    metrics() {
-      if (!closed) catchUp();
-      return {
-        running: admitted.length,
-        waiting: waiting.length,
-        kvUsage: Math.min(1, kvUsed() / K),
-        promptTokens: count.prefill,
-        generationTokens: count.decoded,
-        preemptions: count.preemptions,
-        prefixQueries: count.prompt,
-        prefixHits: count.cachedPrompt,
-        ttft: structuredClone(ttft),
-        e2e: structuredClone(e2e),
-      };
-    },
-    close() {
-      closed = true;
-      if (timer !== null) clock.cancel(timer);
-      timer = null;
-    },
-  };
 }

@@ -1,0 +1,56 @@
+/**
+ * The body of the reply to an accepted chat call: the role's answer
+ * (respond.ts), damaged by a `length` or `empty` fault, and under the
+ * capacity model the drawn number of output tokens, which the reply reports
+ * and pays for. The text never depends on the fault's timing, the attempt or
+ * the time.
+ */
+import type { ChatCall } from './chat-call.ts';
+import type { ChatContext } from './chat-context.ts';
+import { finish, toResponseBody } from './completion.ts';
+import { outputLengthOf } from './capacity/output-length.ts';
+import { damage } from './fault-replies.ts';
+import type { FaultKind } from './faults.ts';
+import { filler } from './filler.ts';
+import { rngOf } from './random.ts';
+import { replyKeyOf, replyTo } from './respond.ts';
+
+/** A reply's body, as the OpenAI client receives it. */
+export type ReplyBody = ReturnType<typeof toResponseBody>;
+
+/** What the reply depends on besides the call: its fault, its body's sha256 and its prompt's tokens. */
+export interface ReplyOf {
+  fault: FaultKind | null;
+  key: string;
+  promptTokens: number;
+}
+
+/** The reply to `call`, and the output tokens it reports under the capacity model (0 without it). */
+export function buildReply(call: ChatCall, context: ChatContext, { fault, key, promptTokens }: ReplyOf): { body: ReplyBody; outputTokens: number } {
+  const { request, asked, problem, rest, system } = call;
+  const { capacity, settings } = context;
+  const replyKey = replyKeyOf(settings.seed, request);
+  const reply = replyTo(asked, problem, rest, replyKey, settings, system);
+  let finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
+  // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
+  const outputTokens =
+    capacity === null
+      ? 0
+      : outputLengthOf(
+          replyKey,
+          { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99, problemSpread: capacity.settings.outputTokensProblemSpread, problem: problem.id },
+          request.maxTokens,
+        );
+  if (capacity !== null && fault !== 'empty' && fault !== 'length') {
+    // A thinking model's text grows with its tokens: padded reasoning, when asked, so that counting the text counts the decoding.
+    const padding = Math.round(outputTokens * capacity.settings.textCharsPerToken) - finished.content.length - (finished.reasoning?.length ?? 0);
+    const reasoning = padding > 0 ? `${finished.reasoning ?? ''}${filler(padding, rngOf(settings.seed, 'thinking', key, 0))}` : finished.reasoning;
+    finished = { ...finished, reasoning, completionTokens: outputTokens };
+  }
+  const body = toResponseBody(
+    { id: `chatcmpl-sim-${key.slice(0, 24)}`, created: context.created, model: request.model, promptTokens },
+    finished,
+    context.reasoningDialect,
+  );
+  return { body, outputTokens };
+}
