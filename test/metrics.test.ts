@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createMetricsCollector, scoreIteration } from '../src/observers/metrics.ts';
+import { createMetricsCollector } from '../src/observers/metrics-collector.ts';
+import { scoreIteration } from '../src/observers/metrics.ts';
 import { createProblemTable, runTotals } from '../src/observers/metrics-run.ts';
 import type { CandidateResult, Envelope, Message } from '../src/kernel/protocol.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Gateway } from '../gateway/gateway.ts';
 import type { Bus } from '../kernel/bus.ts';
-import { createMetricsCollector, type MetricsCollector } from '../observers/metrics.ts';
+import { createMetricsCollector, type MetricsCollector } from '../observers/metrics-collector.ts';
 import { showProgress } from '../observers/progress.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import type { Store } from '../store/store.ts';

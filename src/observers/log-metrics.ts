@@ -13,7 +13,8 @@
  * outputs must be written within the 5 s a stop may take. A figure that comes to
  * read another message's long text adds its type to WITH_TEXTS.
  */
-import { createMetricsCollector, type IterationMetrics } from './metrics.ts';
+import { createMetricsCollector } from './metrics-collector.ts';
+import type { IterationMetrics } from './metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { Envelope, MessageType } from '../kernel/protocol.ts';
 

@@ -24,9 +24,9 @@
  * right→wrong or wrong→right, counted at iteration t.
  */
 import { normalizeAnswer } from '../grader/index.ts';
-import type { CandidateResult, Envelope } from '../kernel/protocol.ts';
-import { countFaults, createFaultCounts, type FaultCounts } from './fault-counts.ts';
-import { createRoleOutputCounter, type RoleOutputs } from './role-outputs.ts';
+import type { CandidateResult } from '../kernel/protocol.ts';
+import type { FaultCounts } from './fault-counts.ts';
+import type { RoleOutputs } from './role-outputs.ts';
 
 /** Right→wrong and wrong→right changes of an answer's correctness between consecutive iterations. */
 export interface Flips {
@@ -106,7 +106,8 @@ export interface ProblemIteration {
   answer: string | null;
 }
 
-function mean(values: number[]): number | null {
+/** The mean of the values; null when there are none. */
+export function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
@@ -198,150 +199,4 @@ export function countFlip(flips: Flips, before: boolean | null | undefined, afte
   if (before === null || before === undefined || after === null || before === after) return;
   if (before) flips.rightToWrong++;
   else flips.wrongToRight++;
-}
-
-/** A running fold of the message stream into metrics. */
-export interface MetricsCollector {
-  observe(envelope: Envelope): void;
-  /** The figures so far, one entry per iteration that at least one problem finished. */
-  iterations(): IterationMetrics[];
-}
-
-interface IterationAccumulator {
-  problems: Map<string, ProblemIteration>;
-  seconds: number[];
-  experienceBank: Map<string, number>;
-  guidelineBank: Map<string, number>;
-  exploitPromptTokens: number[];
-  tokens: Record<string, { prompt: number; completion: number }>;
-  calls: number;
-  failures: number;
-  trims: number;
-  faults: FaultCounts;
-  outputsByRole: Record<string, RoleOutputs>;
-  firstAt: number;
-  lastAt: number;
-}
-
-/** Creates a metrics collector. */
-export function createMetricsCollector(): MetricsCollector {
-  const byIteration = new Map<number, IterationAccumulator>();
-  // When each running (problem, iteration) saw its first message; dropped when it completes.
-  const startedAt = new Map<string, number>();
-  const roleOutputs = createRoleOutputCounter();
-
-  function at(iteration: number, time: number): IterationAccumulator {
-    let accumulator = byIteration.get(iteration);
-    if (!accumulator) {
-      accumulator = {
-        problems: new Map(),
-        seconds: [],
-        experienceBank: new Map(),
-        guidelineBank: new Map(),
-        exploitPromptTokens: [],
-        tokens: {},
-        calls: 0,
-        failures: 0,
-        trims: 0,
-        faults: createFaultCounts(),
-        outputsByRole: {},
-        firstAt: time,
-        lastAt: time,
-      };
-      byIteration.set(iteration, accumulator);
-    }
-    accumulator.firstAt = Math.min(accumulator.firstAt, time);
-    accumulator.lastAt = Math.max(accumulator.lastAt, time);
-    return accumulator;
-  }
-
-  return {
-    observe({ message, at: time }) {
-      if (message.iteration < 0) return;
-      const accumulator = at(message.iteration, time);
-      const key = `${message.problem}\u0000${message.iteration}`;
-      if (!startedAt.has(key) && message.type !== 'iteration.completed' && message.type !== 'bank.updated') startedAt.set(key, time);
-      countFaults(accumulator.faults, message);
-      // A reply whose parse error no output.invalid reported (RSE's distiller, the CEO) is an invalid output too.
-      if (roleOutputs.observe(accumulator.outputsByRole, message)) accumulator.faults.invalidOutputs++;
-      switch (message.type) {
-        case 'iteration.completed': {
-          accumulator.problems.set(message.problem, scoreIteration(message.candidates));
-          const start = startedAt.get(key);
-          if (start !== undefined) accumulator.seconds.push((time - start) / 1000);
-          startedAt.delete(key);
-          return;
-        }
-        case 'bank.updated':
-          accumulator.experienceBank.set(message.problem, message.experience.size);
-          accumulator.guidelineBank.set(message.problem, message.guideline.size);
-          return;
-        case 'llm.failed':
-          // A call not sent because its iteration already failed is no failure of its own.
-          if (message.code !== 'TMAS_CALL_SKIPPED') accumulator.failures++;
-          return;
-        case 'context.trimmed':
-          accumulator.trims++;
-          return;
-        default:
-          if (message.type === 'solution.completed' && message.source === 'experience') accumulator.exploitPromptTokens.push(message.call.usage.promptTokens);
-          if ('call' in message) {
-            const role = message.type.slice(0, message.type.lastIndexOf('.'));
-            const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
-            tokens.prompt += message.call.usage.promptTokens;
-            tokens.completion += message.call.usage.completionTokens;
-            accumulator.calls++;
-          }
-      }
-    },
-    iterations() {
-      return [...byIteration.entries()]
-        .sort(([a], [b]) => a - b)
-        .filter(([, accumulator]) => accumulator.problems.size > 0)
-        .map(([iteration, accumulator]) => {
-          const problems = [...accumulator.problems.values()];
-          const graded = problems.filter((p) => p.pass1 !== null);
-          const judgedProblems = problems.filter((p) => p.judgeRan);
-          const underJudge = judgedProblems.reduce((sum, p) => sum + p.candidates, 0);
-          const share = (pick: (p: ProblemIteration) => boolean | null) => mean(graded.map((p) => (pick(p) ? 1 : 0)));
-          const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
-          const previous = byIteration.get(iteration - 1)?.problems;
-          for (const [problem, now] of accumulator.problems) {
-            const before = previous?.get(problem);
-            countFlip(flips.majority, before?.majority, now.majority);
-            countFlip(flips.bestVerified, before?.bestVerified, now.bestVerified);
-          }
-          return {
-            iteration,
-            problems: problems.length,
-            graded: graded.length,
-            pass1: mean(graded.map((p) => p.pass1 ?? 0)),
-            grade: judgedProblems.length > 0 ? ('judge' as const) : ('rule' as const),
-            judgeCoverage: underJudge === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeCovered, 0) / underJudge,
-            judgeAsked: underJudge === 0 ? null : judgedProblems.reduce((sum, p) => sum + p.judgeAsked, 0) / underJudge,
-            pass1Rule: mean(problems.flatMap((p) => (p.pass1Rule === null ? [] : [p.pass1Rule]))),
-            pass1Judge: mean(problems.flatMap((p) => (p.pass1Judge === null ? [] : [p.pass1Judge]))),
-            majority: share((p) => p.majority),
-            bestVerified: share((p) => p.bestVerified),
-            oracle: share((p) => p.oracle),
-            meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
-            judged: problems.reduce((sum, p) => sum + p.judged, 0),
-            disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
-            unsure: problems.reduce((sum, p) => sum + p.unsure, 0),
-            flips,
-            experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,
-            guidelineBank: mean([...accumulator.guidelineBank.values()]) ?? 0,
-            exploitPromptTokens: mean(accumulator.exploitPromptTokens),
-            tokens: accumulator.tokens,
-            calls: accumulator.calls,
-            failures: accumulator.failures,
-            trims: accumulator.trims,
-            faults: { ...accumulator.faults },
-            outputsByRole: Object.fromEntries(Object.entries(accumulator.outputsByRole).sort(([a], [b]) => (a < b ? -1 : 1)).map(([role, counts]) => [role, { ...counts }])),
-            wallSeconds: Math.round(accumulator.lastAt - accumulator.firstAt) / 1000,
-            problemSeconds: mean(accumulator.seconds),
-          };
-        });
-    },
-  };
 }
