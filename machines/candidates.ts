@@ -21,10 +21,6 @@ export interface CandidateState {
   summaryScore: number | null;
   /** Calls that failed for good, by role: counted in results, never hidden. */
   failures: string[];
-  /** The LLM judge's verdicts by pass (null: unparseable or failed); absent or empty when no judge runs. */
-  verdicts?: Array<boolean | null>;
-  /** Judge passes requested and not yet answered (absent: none). */
-  judgePending?: number;
 }
 
 /**
@@ -50,8 +46,6 @@ export function createCandidates(options: { seed: number; problem: string; itera
     summary: '',
     summaryScore: null,
     failures: [],
-    verdicts: [],
-    judgePending: 0,
   }));
 }
 
@@ -85,10 +79,10 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
 
 /**
  * The result line of a candidate, graded against the reference answer when there is one
- * (rule-based, marked `unsure` when the grader could not decide), and by the LLM judge's
- * `passes` when it ran (0: it did not).
+ * (rule-based, marked `unsure` when the grader could not decide). The judge's grade is
+ * empty here: the judge stage of the problem machine fills it (judge-stage.ts).
  */
-export function toCandidateResult(candidate: CandidateState, reference: string | undefined, passes = 0): CandidateResult {
+export function toCandidateResult(candidate: CandidateState, reference: string | undefined): CandidateResult {
   const grade = reference === undefined || candidate.answer === null ? null : gradeAnswer(candidate.answer, reference);
   return {
     candidate: candidate.candidate,
@@ -99,16 +93,8 @@ export function toCandidateResult(candidate: CandidateState, reference: string |
     summaryScore: candidate.summaryScore,
     correct: reference === undefined ? null : grade?.equal === true,
     ...(grade?.verdict === 'unsure' ? { unsure: true } : {}),
-    ...judgeGrade(candidate, passes),
+    judge: null,
+    correctJudge: null,
     failures: candidate.failures,
   };
-}
-
-/** The judge's part of a result: every pass's verdict, and their mean; a candidate without a solution is wrong. */
-function judgeGrade(candidate: CandidateState, passes: number): Pick<CandidateResult, 'judge' | 'correctJudge'> {
-  if (passes === 0) return { judge: null, correctJudge: null };
-  const verdicts = Array.from({ length: passes }, (_, pass) => candidate.verdicts?.[pass] ?? null);
-  const parsed = verdicts.filter((verdict): verdict is boolean => verdict !== null);
-  const correctJudge = candidate.text === null ? 0 : parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length;
-  return { judge: { verdicts }, correctJudge };
 }

@@ -1,6 +1,6 @@
 /**
  * The LLM judge's part of the problem actor, as pure helpers: when a problem
- * is judged, the judge requests of a candidate, and recording a verdict.
+ * is judged, and the judge requests of a candidate (judge-stage.ts records the verdicts).
  *
  * A problem is judged when judge passes > 0 and it has a reference: the short
  * answer with `--no-proof`, the reference solution in proof mode. A
@@ -8,7 +8,6 @@
  * iteration completes only once they are all in (or failed for good).
  */
 import type { Message } from '../src/kernel/protocol.ts';
-import type { CandidateState } from './candidates.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
 
 /** What the judge needs to know about the problem and the settings. */
@@ -45,18 +44,6 @@ export function judgeRequests(
     reference,
     response: setup.settings.proof ? candidate.text : candidate.answer,
   }));
-}
-
-/** A candidate waiting for its `passes` judge verdicts. */
-export function awaitJudge(candidate: CandidateState, passes: number): CandidateState {
-  return { ...candidate, verdicts: Array.from({ length: passes }, () => null), judgePending: passes };
-}
-
-/** Records one pass's verdict (null for a failed call). */
-export function addVerdict(candidate: CandidateState, pass: number, verdict: boolean | null): CandidateState {
-  const verdicts = [...(candidate.verdicts ?? [])];
-  verdicts[pass] = verdict;
-  return { ...candidate, verdicts, judgePending: Math.max(0, (candidate.judgePending ?? 0) - 1) };
 }
 
 /** The candidate and pass of a judge call index (candidate × 100 + pass). */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCandidates, toCandidateResult } from '../machines/candidates.ts';
+import { gradeCandidates, idleJudgeStage } from '../machines/judge-stage.ts';
 import { scoreIteration } from '../src/observers/metrics.ts';
 
 const REFERENCE = '1 \\text{ if } n \\text{ is even, otherwise } 0';
@@ -25,7 +26,7 @@ describe('unsure grades in a run', () => {
     expect(ruleOnly.map((r) => [r.correct, r.unsure])).toEqual([[false, true], [false, true]]);
     expect(scoreIteration(ruleOnly)).toMatchObject({ unsure: 2, pass1: 0 });
 
-    const judged = candidates.map((c, k) => toCandidateResult({ ...c, verdicts: [k === 0] }, REFERENCE, 1));
+    const judged = gradeCandidates(ruleOnly, { ...idleJudgeStage(0), verdicts: { 0: [true], 1: [false] } }, 1);
     expect(scoreIteration(judged)).toMatchObject({ unsure: 2, pass1: 0.5, pass1Rule: 0 });
   });
 

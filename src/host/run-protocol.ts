@@ -4,6 +4,7 @@
  * options, N, M, T, ε, sampling, seed, models, how candidates were graded).
  */
 import type { LoopSettings } from '../../machines/contract.ts';
+import { VERDICT_REUSE, type VerdictReuse } from '../../machines/judge-stage.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
@@ -31,7 +32,8 @@ export interface RunProtocol extends LoopSettings {
   completionMaxTokens: number | null;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
-  judge: { model: string; passes: number; maxTokens: number | null; independent: boolean } | null;
+  /** `verdictReuse`: when a verdict is reused rather than asked again (machines/judge-stage.ts), the same for every strategy. */
+  judge: { model: string; passes: number; maxTokens: number | null; independent: boolean; verdictReuse: VerdictReuse } | null;
 }
 
 /** The sampling of one endpoint slot. */
@@ -56,7 +58,13 @@ export function runProtocol(config: RunConfig): RunProtocol {
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
-        ? { model: modelOf('judge'), passes, maxTokens: config.judgeMaxTokens ?? null, independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model }
+        ? {
+            model: modelOf('judge'),
+            passes,
+            maxTokens: config.judgeMaxTokens ?? null,
+            independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
+            verdictReuse: VERDICT_REUSE,
+          }
         : null,
   };
 }

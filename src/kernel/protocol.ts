@@ -13,9 +13,13 @@
  * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
  * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
  * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
- * older run of them neither replays nor resumes as it ran.
+ * older run of them neither replays nor resumes as it ran. 5: one verdict-reuse rule for every
+ * strategy (a verdict is reused only for an identical judge request), so a baseline's rewritten
+ * responses are judged again and TMAS reuses the verdict of a response it repeats word for word;
+ * TMAS runs on the program machine, and a stopped problem's `problem.completed` names the iteration
+ * it stopped at.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
