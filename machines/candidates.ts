@@ -5,7 +5,6 @@
 import { gradeAnswer } from '../src/grader/index.ts';
 import { uniformFor } from '../src/kernel/prng.ts';
 import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
-import { judgeGradeOf } from './judge-grade.ts';
 import { calibratedScore } from './roles/summary.role.ts';
 
 /** A candidate while its iteration runs. */
@@ -22,12 +21,6 @@ export interface CandidateState {
   summaryScore: number | null;
   /** Calls that failed for good, by role: counted in results, never hidden. */
   failures: string[];
-  /** The LLM judge's verdicts by pass (null: unparseable or failed); absent or empty when no judge runs. */
-  verdicts?: Array<boolean | null>;
-  /** Judge passes requested and not yet answered (absent: none). */
-  judgePending?: number;
-  /** `--judge-when unsure` left it to the rule-based grader, which was sure: no judge pass (judging.ts awaitJudge). */
-  ruled?: boolean;
 }
 
 /**
@@ -53,8 +46,6 @@ export function createCandidates(options: { seed: number; problem: string; itera
     summary: '',
     summaryScore: null,
     failures: [],
-    verdicts: [],
-    judgePending: 0,
   }));
 }
 
@@ -88,10 +79,10 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
 
 /**
  * The result line of a candidate, graded against the reference answer when there is one
- * (rule-based, marked `unsure` when the grader could not decide), and by the LLM judge's
- * `passes` when it ran (0: it did not).
+ * (rule-based, marked `unsure` when the grader could not decide). The judge's grade is
+ * empty here: the judge stage of the problem machine fills it (judge-stage.ts).
  */
-export function toCandidateResult(candidate: CandidateState, reference: string | undefined, passes = 0): CandidateResult {
+export function toCandidateResult(candidate: CandidateState, reference: string | undefined): CandidateResult {
   const grade = reference === undefined || candidate.answer === null ? null : gradeAnswer(candidate.answer, reference);
   return {
     candidate: candidate.candidate,
@@ -102,14 +93,8 @@ export function toCandidateResult(candidate: CandidateState, reference: string |
     summaryScore: candidate.summaryScore,
     correct: reference === undefined ? null : grade?.equal === true,
     ...(grade?.verdict === 'unsure' ? { unsure: true } : {}),
-    ...judgeGrade(candidate, grade?.equal === true, passes),
+    judge: null,
+    correctJudge: null,
     failures: candidate.failures,
   };
-}
-
-/** The judge's part of a result: every pass's verdict, and their mean (judge-grade.ts); a candidate without a solution is wrong. */
-function judgeGrade(candidate: CandidateState, correct: boolean, passes: number): Pick<CandidateResult, 'judge' | 'correctJudge' | 'ruled'> {
-  if (passes === 0) return { judge: null, correctJudge: null };
-  const verdicts = Array.from({ length: passes }, (_, pass) => candidate.verdicts?.[pass] ?? null);
-  return judgeGradeOf({ answered: candidate.text !== null, correct, ruled: candidate.ruled === true }, verdicts);
 }

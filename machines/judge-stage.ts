@@ -1,18 +1,40 @@
 /**
- * The judge as a grading stage of the program machine (the baselines): once a
- * program's iteration is complete, every candidate goes to the LLM judge for
- * the configured passes before the iteration is saved, so every strategy is
- * graded as TMAS is. Pure helpers over the stage's state.
+ * The judge as a grading stage of the problem machine: every strategy's
+ * candidates go to the LLM judge for the configured passes before their
+ * iteration is saved. Pure helpers over the stage of one iteration.
  *
- * A candidate whose response the problem actor already had judged (the same
- * candidate with the same response, as `majority`'s growing sample prefixes
- * and a stopped `mas-ceo` problem carry forward) keeps its verdicts: the same
- * question is not paid for twice.
+ * One rule for reusing a verdict, the same for every strategy
+ * (docs/concepts/grading-protocol.md, `protocol.judge.verdictReuse` in
+ * metrics.json): a pass's verdict is reused only when the judge request would
+ * be the same as one already answered: the same candidate and pass, the same
+ * judge prompt (problem, reference, the response as the judge sees it) and the
+ * same response text; only the iteration it is asked in differs. Anything else
+ * is judged afresh. So `majority`'s growing sample prefixes or a stopped
+ * `mas-ceo` problem keep their verdicts, and a rewritten response is judged
+ * again even when its extracted answer did not change. A pass that failed or
+ * gave no verdict is asked again.
+ *
+ * The rule is applied when the iteration's stage starts, once every earlier
+ * iteration's verdicts are in, so the calls a run makes do not depend on the
+ * order replies arrive in. A program that judges early (TMAS, as each solution
+ * arrives) sends a request at once unless an identical one was asked before;
+ * such a pass waits for the stage, which reuses that verdict or asks again.
  */
-import type { CandidateResult, Message } from '../src/kernel/protocol.ts';
+import { hashOf } from '../src/kernel/prng.ts';
+import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
 import type { ProblemInput } from './contract.ts';
 import { judgeGradeOf } from './judge-grade.ts';
 import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
+
+/**
+ * The verdict-reuse rule, as metrics.json's `protocol.judge.verdictReuse`
+ * states it: `identical-request`, a verdict is reused only for a judge request
+ * identical to one answered before (same candidate, pass, prompt and response text).
+ */
+export const VERDICT_REUSE = 'identical-request';
+
+/** The name of a verdict-reuse rule. */
+export type VerdictReuse = typeof VERDICT_REUSE;
 
 /** What the judge reads of a candidate. */
 export interface JudgedResponse {
@@ -21,74 +43,151 @@ export interface JudgedResponse {
   answer: string | null;
 }
 
-/** The judge stage of one iteration, and the verdicts of responses judged before. */
+/** The judge stage of one iteration. */
 export interface JudgeStage {
-  /** Verdicts per candidate of this iteration (null: no verdict, or a failed call). */
+  /** The iteration it grades (-1: none yet). */
+  iteration: number;
+  /** Verdicts per candidate and pass (null: none yet, no verdict, or a failed call). */
   verdicts: Record<number, Array<boolean | null>>;
-  /** Candidates of this iteration with no response: wrong without asking. */
+  /** Candidates with no response: wrong without asking. */
   silent: number[];
+  /** Passes asked for and not yet answered. */
   pending: number;
-  /** Earlier verdicts by candidate and response. */
-  known: Record<string, Array<boolean | null>>;
-  /** This iteration's keys of `known`, by candidate. */
-  keys: Record<number, string>;
+  /** The request key of each candidate's passes, by pass. */
+  keys: Record<number, string[]>;
+  /** Passes whose identical request was asked before: the stage reuses its verdict or asks again. */
+  deferred: Record<number, number[]>;
+  /** Judge calls that failed for good, by candidate: recorded in its result, never hidden. */
+  failures: Record<number, string[]>;
 }
 
-/** A stage with nothing in flight. */
-export function idleJudgeStage(): JudgeStage {
-  return { verdicts: {}, silent: [], pending: 0, known: {}, keys: {} };
+/**
+ * Every judge request a problem has made, by request key: its verdict once
+ * one is in, null while it is out or when it gave none.
+ */
+export type AskedRequests = Readonly<Record<string, boolean | null>>;
+
+/** A stage with nothing asked yet. */
+export function idleJudgeStage(iteration = -1): JudgeStage {
+  return { iteration, verdicts: {}, silent: [], pending: 0, keys: {}, deferred: {}, failures: {} };
 }
 
-function keyOf(response: JudgedResponse, proof: boolean): string {
-  return `${response.candidate}\u0000${proof ? response.text : response.answer}`;
+/** The reuse key of a judge request: everything the judge is sent and the response it is about, never the iteration. */
+function requestKey(request: MessageOf<'judge.requested'>, text: string): string {
+  const { iteration: _iteration, correlation: _correlation, ...asked } = request;
+  return hashOf({ asked, text }, 32);
 }
 
-/** Starts judging an iteration's responses: the requests to post and the stage awaiting them. */
-export function startJudging(stage: JudgeStage, input: ProblemInput, iteration: number, responses: JudgedResponse[]): { stage: JudgeStage; post: Message[] } {
-  const proof = input.settings.proof === true;
-  const next: JudgeStage = { verdicts: {}, silent: [], pending: 0, known: stage.known, keys: {} };
-  const post: Message[] = [];
+/** The stage of `iteration`: `stage` when it is that iteration's, else a fresh one. */
+export function stageOf(stage: JudgeStage, iteration: number): JudgeStage {
+  return stage.iteration === iteration ? stage : idleJudgeStage(iteration);
+}
+
+/** The judge requests of a candidate with a response, each with its reuse key. */
+function requestsOf(input: ProblemInput, iteration: number, response: JudgedResponse & { text: string }): Array<{ message: MessageOf<'judge.requested'>; key: string }> {
   const base = { run: input.run, problem: input.problem.id, iteration };
+  const requests = judgeRequests({ problem: input.problem, settings: input.settings, base }, response);
+  return requests.flatMap((message) => (message.type === 'judge.requested' ? [{ message, key: requestKey(message, response.text) }] : []));
+}
+
+/** The outcome of asking for responses to be judged: the stage and the registry after it, and the requests to post. */
+export interface Asked {
+  stage: JudgeStage;
+  asked: AskedRequests;
+  post: Message[];
+}
+
+/**
+ * Asks for the passes of `responses` that the stage does not have yet.
+ * `early`: the iteration is still running, so a pass whose identical request
+ * was asked before waits for the stage (its verdict may still be out).
+ */
+export function judgeResponses(start: Asked, input: ProblemInput, responses: JudgedResponse[], early: boolean): Asked {
+  const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, keys: { ...start.stage.keys }, deferred: { ...start.stage.deferred }, silent: [...start.stage.silent] };
+  const asked: Record<string, boolean | null> = { ...start.asked };
+  const post: Message[] = [...start.post];
   for (const response of responses) {
+    if (stage.verdicts[response.candidate] !== undefined || stage.silent.includes(response.candidate)) continue;
     if (response.text === null) {
-      next.silent.push(response.candidate);
+      stage.silent.push(response.candidate);
       continue;
     }
-    const key = keyOf(response, proof);
-    next.keys[response.candidate] = key;
-    const known = stage.known[key];
-    if (known !== undefined) {
-      next.verdicts[response.candidate] = known;
-      continue;
-    }
-    const requests = judgeRequests({ problem: input.problem, settings: input.settings, base }, { candidate: response.candidate, text: response.text, answer: response.answer });
-    next.verdicts[response.candidate] = requests.map(() => null);
-    next.pending += requests.length;
-    post.push(...requests);
+    const requests = requestsOf(input, stage.iteration, { ...response, text: response.text });
+    const verdicts: Array<boolean | null> = [];
+    const deferred: number[] = [];
+    requests.forEach(({ message, key }, pass) => {
+      const known = asked[key];
+      verdicts.push(typeof known === 'boolean' ? known : null);
+      if (typeof known === 'boolean') return;
+      if (known === null && early) {
+        deferred.push(pass);
+        return;
+      }
+      asked[key] = null;
+      stage.pending++;
+      post.push(message);
+    });
+    stage.verdicts[response.candidate] = verdicts;
+    stage.keys[response.candidate] = requests.map(({ key }) => key);
+    if (deferred.length > 0) stage.deferred[response.candidate] = deferred;
   }
-  return { stage: next, post };
+  return { stage, asked, post };
 }
 
-/** Records one pass's verdict. */
-export function recordVerdict(stage: JudgeStage, candidate: number, pass: number, verdict: boolean | null): JudgeStage {
-  const verdicts = [...(stage.verdicts[candidate] ?? [])];
-  verdicts[pass] = verdict;
-  return { ...stage, verdicts: { ...stage.verdicts, [candidate]: verdicts }, pending: Math.max(0, stage.pending - 1) };
+/**
+ * Settles the passes that waited for the stage: every earlier iteration's
+ * verdicts are in now, so each reuses its identical request's verdict, or is
+ * asked again when that request gave none.
+ */
+export function settleDeferred(start: Asked, input: ProblemInput, responses: JudgedResponse[]): Asked {
+  const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, deferred: {} };
+  const asked: Record<string, boolean | null> = { ...start.asked };
+  const post: Message[] = [...start.post];
+  for (const [candidate, passes] of Object.entries(start.stage.deferred).map(([c, p]) => [Number(c), p] as const)) {
+    const response = responses.find((r) => r.candidate === candidate);
+    if (response === undefined || response.text === null) continue;
+    const requests = requestsOf(input, stage.iteration, { ...response, text: response.text });
+    const verdicts = [...(stage.verdicts[candidate] ?? [])];
+    for (const pass of passes) {
+      const request = requests[pass];
+      if (request === undefined) continue;
+      const known = asked[request.key];
+      if (typeof known === 'boolean') {
+        verdicts[pass] = known;
+        continue;
+      }
+      asked[request.key] = null;
+      stage.pending++;
+      post.push(request.message);
+    }
+    stage.verdicts[candidate] = verdicts;
+  }
+  return { stage, asked, post };
 }
 
-/** The save effect with every candidate's judge grade, and the verdicts kept for later iterations. */
-export function judged<C extends { effect: { kind: string; candidates?: CandidateResult[] }; judging: JudgeStage; input: ProblemInput }>(context: C): Partial<C> {
-  const { effect, judging, input } = context;
-  if (effect.kind !== 'save' || effect.candidates === undefined) return {};
+/** Records one pass's verdict (null: none, or a failed call with its `failure`), and learns it for later iterations. */
+export function recordVerdict(start: { stage: JudgeStage; asked: AskedRequests }, reply: { candidate: number; pass: number; verdict: boolean | null; failure?: string }): { stage: JudgeStage; asked: AskedRequests } {
+  const { stage } = start;
+  const verdicts = [...(stage.verdicts[reply.candidate] ?? [])];
+  verdicts[reply.pass] = reply.verdict;
+  const failures = reply.failure === undefined ? stage.failures : { ...stage.failures, [reply.candidate]: [...(stage.failures[reply.candidate] ?? []), reply.failure] };
+  const key = stage.keys[reply.candidate]?.[reply.pass];
+  const asked = key === undefined || reply.verdict === null ? start.asked : { ...start.asked, [key]: reply.verdict };
+  return { stage: { ...stage, verdicts: { ...stage.verdicts, [reply.candidate]: verdicts }, failures, pending: Math.max(0, stage.pending - 1) }, asked };
+}
+
+/**
+ * The candidates with their judge grade (judge-grade.ts): every pass's verdict and their mean; the
+ * rule's grade for a candidate the rule decides under `--judge-when unsure`; a candidate without a
+ * response is wrong.
+ */
+export function gradeCandidates(candidates: CandidateResult[], stage: JudgeStage, input: ProblemInput): CandidateResult[] {
   const passes = judgePassesOf(input);
-  const known = { ...judging.known };
-  const candidates = effect.candidates.map((result): CandidateResult => {
-    if (judging.silent.includes(result.candidate)) return { ...result, judge: { verdicts: Array.from({ length: passes }, () => null) }, correctJudge: 0 };
-    const verdicts = judging.verdicts[result.candidate] ?? Array.from({ length: passes }, () => null);
-    const key = judging.keys[result.candidate];
-    // Only complete verdicts are reused: a pass that failed is asked again when the response comes back.
-    if (key !== undefined && verdicts.every((verdict) => verdict !== null)) known[key] = verdicts;
-    return { ...result, ...judgeGradeOf({ answered: true, correct: result.correct, ruled: ruledByRule(input, result) }, verdicts) };
+  return candidates.map((result): CandidateResult => {
+    const failures = stage.failures[result.candidate] ?? [];
+    const withFailures = failures.length === 0 ? {} : { failures: [...result.failures, ...failures] };
+    const verdicts = Array.from({ length: passes }, (_, pass) => stage.verdicts[result.candidate]?.[pass] ?? null);
+    const answered = !stage.silent.includes(result.candidate);
+    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && ruledByRule(input, result) }, verdicts), ...withFailures };
   });
-  return { effect: { ...effect, candidates }, judging: { ...judging, known } } as Partial<C>;
 }

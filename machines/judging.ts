@@ -1,7 +1,7 @@
 /**
  * The LLM judge's part of the problem actor, as pure helpers: when a problem
- * is judged, which candidates go to the judge, what it reads of each, the
- * judge requests of a candidate, and recording a verdict.
+ * is judged, which candidates go to the judge, what it reads of each, and the
+ * judge requests of a candidate (judge-stage.ts records the verdicts).
  *
  * A problem is judged when judge passes > 0 and it has a reference: the short
  * answer with `--no-proof`, the reference solution in proof mode. A
@@ -18,7 +18,6 @@
  */
 import { gradeAnswer } from '../src/grader/index.ts';
 import type { JudgeView, Message } from '../src/kernel/protocol.ts';
-import type { CandidateState } from './candidates.ts';
 import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
 
@@ -91,20 +90,6 @@ export function judgeRequests(
     reference,
     ...view,
   }));
-}
-
-/** A candidate waiting for its judge verdicts: the problem's passes, or none when the rule's verdict stands (`ruled`). */
-export function awaitJudge(candidate: CandidateState, setup: JudgeSetup): CandidateState {
-  const passes = judgePassesFor(setup, candidate);
-  const ruled = passes === 0 && judgePassesOf(setup) > 0;
-  return { ...candidate, verdicts: Array.from({ length: passes }, () => null), judgePending: passes, ...(ruled ? { ruled: true } : {}) };
-}
-
-/** Records one pass's verdict (null for a failed call). */
-export function addVerdict(candidate: CandidateState, pass: number, verdict: boolean | null): CandidateState {
-  const verdicts = [...(candidate.verdicts ?? [])];
-  verdicts[pass] = verdict;
-  return { ...candidate, verdicts, judgePending: Math.max(0, (candidate.judgePending ?? 0) - 1) };
 }
 
 /** The candidate and pass of a judge call index (candidate × 100 + pass). */

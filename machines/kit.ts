@@ -40,7 +40,12 @@ export interface CandidateView {
   failures?: string[];
 }
 
-/** The result line of a candidate, graded against the problem's reference answer when there is one. */
+/** What the rule-based grader compares against: the short answer; none in proof mode, where only the judge grades. */
+export function ruleReference(input: ProblemInput): string | undefined {
+  return input.settings.proof === true ? undefined : input.problem.answer;
+}
+
+/** The result line of a candidate, rule-graded against the problem's reference answer when there is one. */
 export function resultOf(view: CandidateView, input: ProblemInput): CandidateResult {
   return toCandidateResult(
     {
@@ -54,7 +59,7 @@ export function resultOf(view: CandidateView, input: ProblemInput): CandidateRes
       summaryScore: view.score ?? null,
       failures: view.failures ?? [],
     },
-    input.problem.answer,
+    ruleReference(input),
   );
 }
 

@@ -26,7 +26,8 @@ export { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
 
 // Strategies: the registry, and the pieces the baselines are built from.
 export { STRATEGIES } from '../machines/strategies/index.ts';
-export { createProgramMachine, waiting, type Effect, type ProblemProgram, type Step } from '../machines/program.machine.ts';
+export { createProgramMachine } from '../machines/program.machine.ts';
+export { finishedAfter, waiting, type Effect, type ProblemProgram, type Step } from '../machines/program.ts';
 export { messageBase, resultOf, saveOf, failureOf, roleLine, answerInstruction, type CandidateView } from '../machines/kit.ts';
 export { optionOf, type CallSpan, type LoopSettings, type ProblemInput, type Strategy, type StrategyFlag } from '../machines/contract.ts';
 

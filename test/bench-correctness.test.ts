@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createActor } from 'xstate';
 import { describe, expect } from 'vitest';
 import type { ProblemInput } from '../machines/contract.ts';
-import { problemMachine } from '../machines/strategies/tmas/tmas.machine.ts';
+import { createProgramMachine } from '../machines/program.machine.ts';
+import { tmasProgram } from '../machines/strategies/tmas/tmas.program.ts';
 import type { Envelope, Message, MessageOf } from '../src/kernel/protocol.ts';
 import { readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
@@ -52,7 +53,7 @@ describe('schedules', () => {
       settings: { nCandidates: 3, nVerifications: 2, maxIterations: 1, epsilon: 0.2, seed: 0, jaccardThreshold: 0.7, schedule, judgePasses: 0, proof: false },
       start: { iteration: 0, experience: [], guidelines: [], rollouts: [] },
     };
-    const actor = createActor(problemMachine.provide({ actions: { post: (_, params) => void posted.push(params.message) } }), { input });
+    const actor = createActor(createProgramMachine(tmasProgram).provide({ actions: { post: (_, params) => void posted.push(params.message) } }), { input });
     actor.start();
     expect(posted.filter((message) => message.type === 'solution.requested')).toHaveLength(3);
     actor.send({ type: 'solution.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/solution/0', candidate: 0, source: 'normal', text: 'So \\boxed{2}.', answer: '2', call: { key: 'k0', usage: { promptTokens: 10, completionTokens: 5 }, finishReason: 'stop' } });

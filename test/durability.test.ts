@@ -201,6 +201,8 @@ describe('durable runs', () => {
       const refused = await runCli(args);
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr).toMatch(/written by tmas 0\.0\.1 \(protocol 1\).*cannot reuse its journal/);
+      // How to get the tmas that wrote it: the package version is not bumped with the protocol.
+      expect(refused.stderr).toContain(`with a tmas of protocol 1: in a git clone of tmas, the commit before protocol 2, git checkout "$(git log --format=%h -S 'PROTOCOL_VERSION = 2'`);
       expect(refused.stderr).toContain(run);
     }
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1);

@@ -4,7 +4,9 @@
  * by the rule, and left to the judge when one ran.
  */
 import { describe, expect, it } from 'vitest';
+import type { ProblemInput } from '../machines/contract.ts';
 import { createCandidates, toCandidateResult } from '../machines/candidates.ts';
+import { gradeCandidates, idleJudgeStage } from '../machines/judge-stage.ts';
 import { scoreIteration } from '../src/observers/metrics.ts';
 
 const REFERENCE = '1 \\text{ if } n \\text{ is even, otherwise } 0';
@@ -25,7 +27,9 @@ describe('unsure grades in a run', () => {
     expect(ruleOnly.map((r) => [r.correct, r.unsure])).toEqual([[false, true], [false, true]]);
     expect(scoreIteration(ruleOnly)).toMatchObject({ unsure: 2, pass1: 0 });
 
-    const judged = candidates.map((c, k) => toCandidateResult({ ...c, verdicts: [k === 0] }, REFERENCE, 1));
+    // One judge pass over a problem with a short answer: what the judge stage grades by.
+    const input = { run: 'r', problem: { id: 'p', question: 'q', answer: REFERENCE }, ordinal: 0, settings: { judgePasses: 1, proof: false }, start: { iteration: 0, experience: [], guidelines: [], rollouts: [] } } as unknown as ProblemInput;
+    const judged = gradeCandidates(ruleOnly, { ...idleJudgeStage(0), verdicts: { 0: [true], 1: [false] } }, input);
     expect(scoreIteration(judged)).toMatchObject({ unsure: 2, pass1: 0.5, pass1Rule: 0 });
   });
 

@@ -27,9 +27,17 @@ export async function loadStarts(store: Store, count: number): Promise<LoopStart
  * not match this version's, so a resume or replay would pay for every call again.
  */
 export function checkProtocol(manifest: Manifest, runDir: string): void {
-  if (manifest.protocolVersion === PROTOCOL_VERSION) return;
+  const written = manifest.protocolVersion;
+  if (written === PROTOCOL_VERSION) return;
+  // The package version is not bumped with the protocol, so the way to the tmas that wrote the run is the commit before the next protocol.
+  const how =
+    written < PROTOCOL_VERSION
+      ? `a tmas of protocol ${written}: in a git clone of tmas, the commit before protocol ${written + 1}, ` +
+        `git checkout "$(git log --format=%h -S 'PROTOCOL_VERSION = ${written + 1}' -- src/kernel/protocol.ts | tail -1)~1" && npm ci`
+      : `tmas ${manifest.tmasVersion} (protocol ${written}) or later`;
   throw new UserError(
     'TMAS_RESUME',
-    `${runDir} was written by tmas ${manifest.tmasVersion} (protocol ${manifest.protocolVersion}); this tmas ${VERSION} uses protocol ${PROTOCOL_VERSION} and cannot reuse its journal. Resume or replay it with tmas ${manifest.tmasVersion}.`,
+    `${runDir} was written by tmas ${manifest.tmasVersion} (protocol ${written}); this tmas ${VERSION} uses protocol ${PROTOCOL_VERSION} and cannot reuse its journal ` +
+      `(what changed: the comment on PROTOCOL_VERSION in src/kernel/protocol.ts). Resume or replay it with ${how}; or run it again into a new --output-file.`,
   );
 }

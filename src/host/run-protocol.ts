@@ -5,6 +5,7 @@
  */
 import type { JudgeWhen, LoopSettings } from '../../machines/contract.ts';
 import { JUDGE_VIEW_TOKENS } from '../../machines/roles/judge.role.ts';
+import { VERDICT_REUSE, type VerdictReuse } from '../../machines/judge-stage.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
@@ -48,6 +49,8 @@ export interface JudgeProtocol {
   /** `always`: every candidate is judged; `unsure`: only those the rule-based grader is unsure of (or finds no answer in), the rule's verdict standing for the rest. */
   when: JudgeWhen;
   independent: boolean;
+  /** When a verdict is reused rather than asked again (machines/judge-stage.ts), the same for every strategy. */
+  verdictReuse: VerdictReuse;
 }
 
 /** The sampling of one endpoint slot. */
@@ -82,6 +85,7 @@ export function runProtocol(config: RunConfig): RunProtocol {
             view: { reads: config.proof ? 'final-text' : 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS },
             when: config.judgeWhen ?? 'always',
             independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
+            verdictReuse: VERDICT_REUSE,
           }
         : null,
   };

@@ -14,18 +14,8 @@
 
 /**
  * Bumped whenever a message shape or the journal's keys or records change in a
- * way that breaks replay or resume of old runs. 2: call keys hash the prompt
- * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
- * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
- * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
- * older run of them neither replays nor resumes as it ran. 5: the judge samples at its own
- * temperature and top_p, whatever the strategy, and reads one view of every response (the final
- * text bounded in tokens; with --no-proof the answer, else that text), which `judge.requested`
- * states: every judge call's key changed, so an older judged run would re-judge on resume and miss
- * its judge calls on replay. Also in 5: Self-Refine stops a candidate whose
- * critique finds no error (`critique.completed.correct`); MAS-TTS's critics agree on the final answer
- * and its solver and critic calls take the CEO's budget as their completion limit (in the call key);
- * PaCoRe's default widths are upstream's 4,1.
+ * way that breaks replay or resume of old runs; what each version changed is
+ * in docs/concepts/journal.md ("Protocol versions").
  */
 export const PROTOCOL_VERSION = 5;
 

@@ -7,7 +7,7 @@
  */
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 /** `--samples`: samples per problem, k of MV@k. */

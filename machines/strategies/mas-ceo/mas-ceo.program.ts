@@ -18,7 +18,7 @@
  */
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 

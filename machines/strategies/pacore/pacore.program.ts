@@ -13,7 +13,7 @@ import type { Message } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 
 /**
  * `--round-widths`: responses per round. The default is upstream's

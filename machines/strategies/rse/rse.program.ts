@@ -13,7 +13,7 @@
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { attemptText, MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 

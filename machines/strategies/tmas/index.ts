@@ -6,7 +6,8 @@ import { summaryMachine, summaryRole } from '../../roles/summary.role.ts';
 import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
 import { experienceMachine, experienceRole } from './experience.role.ts';
 import { guidelineMachine, guidelineRole } from './guideline.role.ts';
-import { problemMachine } from './tmas.machine.ts';
+import { createProgramMachine } from '../../program.machine.ts';
+import { tmasProgram } from './tmas.program.ts';
 
 /** TMAS as a strategy. */
 export const tmasStrategy: Strategy = {
@@ -20,7 +21,7 @@ export const tmasStrategy: Strategy = {
     guideline: guidelineMachine,
     judge: judgeMachine,
   },
-  problem: problemMachine,
+  problem: createProgramMachine(tmasProgram),
   definitions: { solution: solutionRole, verification: verificationRole, summary: summaryRole, experience: experienceRole, guideline: guidelineRole, judge: judgeRole },
   // A resumed problem picks up after its last completed iteration.
   expectedCalls: (settings, span) => {

@@ -7,7 +7,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {

@@ -23,7 +23,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.machine.ts';
+import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { RATER_INDEX_STRIDE } from './verify-refine.roles.ts';
 
