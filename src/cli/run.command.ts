@@ -129,7 +129,7 @@ export function defineRunOptions(command: Command): Command {
     .option('--min-p <x>', 'min_p of every role (vLLM, SGLang; default: the server\'s)', decimal(0, 1))
     .option('--extra-body <json>', 'a JSON object merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":true}}\'', jsonObject)
     .option('--timeout <seconds>', 'idle limit of a call: no byte from the server for this long (waiting for headers or inside the body) gives the attempt up and retries it', decimal(0.1, 86_400), 300)
-    .option('--total-timeout <seconds>', 'limit on one attempt of a call from start to last byte (default: none; long generations are legitimate)', decimal(1, 7 * 86_400))
+    .option('--total-timeout <seconds>', 'limit on one attempt of a call from start to last byte (default: 10 min plus the call\'s completion limit at 2 tokens/s, which no healthy generation on a GPU server meets)', decimal(1, 7 * 86_400))
     .option('--no-stream', 'send non-streaming requests (for servers that cannot stream); --timeout then covers the wait for the whole reply')
     .option('--openai-reasoning', "send max_completion_tokens and no sampling fields, as OpenAI's reasoning models require (adopted per endpoint anyway after a 400 that refuses max_tokens or temperature)")
     .option('--max-retries <n>', 'retries of a call after a 429, 5xx, timeout or reset', integer(0, 100), 8)

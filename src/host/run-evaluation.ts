@@ -178,6 +178,7 @@ export async function runEvaluation(
       maxRetries: config.maxRetries,
       backoff: { baseMs: config.retryBaseMs ?? 1000, capMs: 60_000 },
       encodeJson,
+      countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }),
       ...(config.serverQueue === undefined ? {} : { serverQueue: config.serverQueue }),
       ...(config.dispatchOrder === undefined ? {} : { dispatchOrder: config.dispatchOrder }),
       ...(config.batchCap === undefined ? {} : { batchCap: config.batchCap }),
