@@ -1,38 +1,25 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCli, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /**
- * A misbehaving endpoint of our own: a proxy in front of the simulator whose
- * `refuse` decides, per chat call (counted from 1), to answer with an error
- * status instead. GET /v1/models always answers, as a server with a revoked
- * key or a failing model still lists its models.
+ * A proxy in front of the simulator whose `refuse` decides, per chat call
+ * (counted from 1), to answer with an error status instead. GET /v1/models
+ * always answers, as a server with a revoked key or a failing model still
+ * lists its models.
  */
-async function startProxy(target: string, refuse: { current: (call: number, body: string) => number | null }): Promise<{ url: string; server: Server }> {
+async function startRefusingProxy(target: string, refuse: { current: (call: number, body: string) => number | null }): Promise<{ url: string; server: Server }> {
   let calls = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      const status = req.url?.endsWith('/chat/completions') ? refuse.current(++calls, body) : null;
-      if (status !== null) {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: status === 401 ? 'Incorrect API key provided' : 'refused by the test proxy', type: 'error', code: null } }));
-        return;
-      }
-      void fetch(`${target}${req.url?.replace(/^\/v1/, '') ?? ''}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body } : {}) }).then(async (answer) => {
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(await answer.text());
-      });
-    });
+  return startProxy(target, (url, body, res) => {
+    const status = url.endsWith('/chat/completions') ? refuse.current(++calls, body) : null;
+    if (status === null) return false;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: status === 401 ? 'Incorrect API key provided' : 'refused by the test proxy', type: 'error', code: null } }));
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
 }
 
 const PROBLEMS = smallProblems(2);
@@ -67,7 +54,7 @@ describe('a failed call is never a result', () => {
   test('a key revoked mid-run (401 while /v1/models answers) stops the run at once with exit 2 naming role, endpoint and key; a resume with a good key completes, and results, metrics and replay agree with an uninterrupted run', async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     const refuse = { current: (call: number): number | null => (call > 6 ? 401 : null) };
-    const proxy = await startProxy(sim.url, refuse);
+    const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
       const stopped = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
@@ -98,7 +85,7 @@ describe('a failed call is never a result', () => {
     const problems = await writeProblems(dir, PROBLEMS);
     // Every call about the second problem is refused (a 400 the gateway does not retry).
     const refuse = { current: (_call: number, body: string): number | null => (body.includes(PROBLEMS[1]?.question ?? '?') ? 400 : null) };
-    const proxy = await startProxy(sim.url, refuse);
+    const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
       const ended = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
@@ -125,7 +112,7 @@ describe('a failed call is never a result', () => {
   test('an endpoint that goes down mid-run: after the stop and a good resume, metrics count no failure and replay is identical', async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     const refuse = { current: (call: number): number | null => (call > 10 ? 503 : null) };
-    const proxy = await startProxy(sim.url, refuse);
+    const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
       const down = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
@@ -155,7 +142,7 @@ describe('a failed call is never a result', () => {
         return null;
       },
     };
-    const proxy = await startProxy(sim.url, refuse);
+    const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
       const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);

@@ -5,6 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,4 +168,50 @@ export function additionRequest(url: string, seed = 1, maxTokens = 100): Complet
 
 export function chatChunkEvent(delta: Record<string, unknown>, finishReason: string | null = null, model = 'tmas-sim'): string {
   return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+}
+
+/** Starts a plain HTTP server on loopback that answers each request, once its body is read, with `handler`; without metrics (the gateway's load reads get a 404); closed with the returned function. */
+export async function serveHttp(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    requests++;
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A misbehaving endpoint of a test's own: a proxy on loopback in front of
+ * `target` (a simulator) that forwards every request, unless `intercept`
+ * answers it first (given the request's path and body; true when it did).
+ */
+export async function startProxy(target: string, intercept: (url: string, body: string, res: ServerResponse) => boolean): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      if (intercept(req.url ?? '', body, res)) return;
+      void fetch(`${target}${req.url?.replace(/^\/v1/, '') ?? ''}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body } : {}) }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import p50k from 'js-tiktoken/ranks/p50k_base';
 import { createRandom } from '../src/kernel/prng.ts';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError } from '../src/kernel/errors.ts';
@@ -159,6 +160,34 @@ describe('countTokens', () => {
     const cl100kEncoder = new Tiktoken(cl100k);
     expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
     expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(texts.map((text) => count(text, cl100kEncoder)));
+  });
+
+  test('pieces longer than a word (merged through queues, not the rescanning loop) equal js-tiktoken: runs of one or a few characters, letters, CJK, emoji, 33 to 600 bytes, in three encodings', async ({ pool }) => {
+    // One unbroken piece each: the pre-tokenizer cuts nothing inside a run of letters, spaces or punctuation.
+    const alphabets = ['a', 'ab', 'abc', ' ', '=-', '.', 'aA', '数学是的', '😀🧮', 'ж', 'thequickbrownfox', 'é', 'aaaaab'];
+    const random = createRandom(12);
+    // js-tiktoken rescans every pair after each join: 600 bytes is about as far as it goes in a test's time.
+    const texts = Array.from({ length: 120 }, () => {
+      const alphabet = Array.from(alphabets[Math.floor(random() * alphabets.length)] ?? 'a');
+      const length = Math.ceil((33 + random() ** 2 * 567) / Buffer.byteLength(alphabet.join('')) * alphabet.length);
+      // Half repeat a short unit (a degenerate model), half draw every character.
+      const unit = Array.from({ length: 1 + Math.floor(random() * 3) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      return Array.from({ length }, () => (random() < 0.5 ? unit : (alphabet[Math.floor(random() * alphabet.length)] ?? ''))).join('');
+    });
+    const encoders = { o200k_base: o200kEncoder, cl100k_base: new Tiktoken(cl100k), p50k_base: new Tiktoken(p50k) };
+    for (const [encoding, encoder] of Object.entries(encoders)) {
+      expect(await pool.countTokens(texts, { encoding }), encoding).toEqual(texts.map((text) => count(text, encoder)));
+    }
+  });
+
+  test('an 8 MB line of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly', async ({ pool }) => {
+    // js-tiktoken is quadratic in a run's length, so it counts 4,096 characters, and the long runs follow:
+    // "a" x 8 is an o200k token and no longer run of "a" is, so a run of 8k a's is k tokens; "жж" is no token, so each "ж" is one.
+    const sample = 4_096;
+    expect(count('a'.repeat(sample))).toBe(sample / 8);
+    expect(count('ж'.repeat(sample))).toBe(sample);
+    // 5,000,000 "ж" (10 MB of UTF-8) is one match of the pattern, past the 4.2 million characters where V8's backtracking stack overflows.
+    expect(await pool.countTokens(['a'.repeat(8 * 2 ** 20), 'ж'.repeat(5_000_000)])).toEqual([2 ** 20, 5_000_000]);
   });
 
   test('uses the encoding asked for', async ({ pool }) => {

@@ -2,14 +2,12 @@
  * Real model servers and misbehaving ones: streamed replies, the idle limit
  * over the whole response, the size cap, reasoning dialects, the OpenAI
  * reasoning dialect, replies without usage or for another model. The
- * misbehaving servers are plain HTTP servers of this file; the well-behaved
- * one is the simulator.
+ * misbehaving servers are plain HTTP servers (serveHttp, fixtures.ts); the
+ * well-behaved one is the simulator.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -22,7 +20,7 @@ import { startSimServer, type SimOptions, type SimServer } from '../src/sim/serv
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
 import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
 import { Store } from '../src/store/store.ts';
-import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
 
@@ -46,31 +44,6 @@ function solutionCall(url: string, seed = 1, maxTokens = 4096): CompletionReques
 }
 
 const FAST: Omit<GatewayOptions, 'timeoutMs'> = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 } };
-
-/** Starts a plain HTTP server of this test, without metrics (the gateway's load reads get a 404); closed with the returned function. */
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
-  let requests = 0;
-  const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    requests++;
-    req.resume();
-    req.on('end', () => handler(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests: () => requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 
 async function withSim<T>(options: Omit<SimOptions, 'problems'>, body: (sim: SimServer) => Promise<T>): Promise<T> {
   const sim = await startSimServer({ problems: [FIRST], ...options });
@@ -115,7 +88,8 @@ describe('replies have bounds', () => {
     const timers = new Set<NodeJS.Timeout>();
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = chatChunkEvent({ content: 'x'.repeat(4000) });
+      // Little text and much else in each event: the stream's byte cap cuts it before what its text may hold does.
+      const chunk = chatChunkEvent({ content: 'x', padding: 'p'.repeat(4000) });
       const send = () => {
         if (res.destroyed) return;
         res.write(chunk);
@@ -205,7 +179,7 @@ describe('reading a body already here', () => {
     async function* ready(): AsyncGenerator<Uint8Array> {
       for (let i = 0; i < 512; i++) yield new Uint8Array(16 * 1024);
     }
-    const watchdog = startWatchdog({ idleMs: 60_000, totalMs: null });
+    const watchdog = startWatchdog({ idleMs: 60_000, total: null });
     let read = 0;
     let readWhenTimerRan = -1;
     setImmediate(() => (readWhenTimerRan = read));

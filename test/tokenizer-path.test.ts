@@ -20,6 +20,8 @@ const TEXTS = [
   'Prove that for every ε > 0 there is a δ > 0 with |f(x) − f(y)| < ε whenever |x − y| < δ.',
   '数学 😀 \\boxed{\\frac{1}{2}} <think>not a tag here</think> <|im_end|> tabs\tand\nnewlines\n\n',
   'The answer is $$\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}$$.'.repeat(200),
+  // Words longer than the library's cache limit (256 characters), which the pool merges itself (workers/hf-long-words.ts).
+  `${'a'.repeat(40_000)} ${'=-'.repeat(1_500)} ${'ж'.repeat(3_000)} ${'数学是的'.repeat(300)}`,
 ];
 
 describe('--tokenizer-path', () => {
@@ -31,6 +33,22 @@ describe('--tokenizer-path', () => {
       expect(await pool.countTokens(TEXTS)).toEqual(expected);
       // The file itself names the same tokenizer as its directory.
       expect(hfTokenizerName(path.join(dir, 'tokenizer.json'))).toBe(hfTokenizerName(dir));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a megabyte of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly (qwen3)', async () => {
+    const dir = TOKENIZERS[0] as string;
+    const library = new Tokenizer(JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')));
+    // The library counts 40,000 of each in a fraction of a second (a megabyte took it 10 s, 10 MB ran out of memory),
+    // and the long runs follow: a run of 8k a's is k tokens (no longer run of "a" is a token), and each "ж" is one.
+    const sample = 40_000;
+    expect(library.encode('a'.repeat(sample), { add_special_tokens: false }).ids.length).toBe(sample / 8);
+    expect(library.encode('ж'.repeat(sample), { add_special_tokens: false }).ids.length).toBe(sample);
+    const pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
+    try {
+      expect(await pool.countTokens(['a'.repeat(2 ** 20), 'ж'.repeat(5_000_000)])).toEqual([2 ** 17, 5_000_000]);
     } finally {
       await pool.close();
     }

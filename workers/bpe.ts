@@ -12,9 +12,13 @@
  * The merge rule is js-tiktoken's (`bytePairMerge`): repeatedly join the
  * adjacent pair whose concatenation has the lowest rank, the leftmost on a
  * tie, until no adjacent pair is a token. The counts are the same, which
- * test/pool.test.ts checks against js-tiktoken on tricky texts.
+ * test/pool.test.ts checks against js-tiktoken on tricky texts. A word is
+ * merged by rescanning its pairs after each join; a longer piece (a run of
+ * one character can be megabytes) through queues (bpe-merge.ts), in time
+ * near linear in its length.
  */
 import type { TiktokenBPE } from 'js-tiktoken/lite';
+import { mergeParts } from './bpe-merge.ts';
 
 /** Counts the tokens of one pre-tokenized chunk (one match of the encoding's pattern). */
 export interface BpeCounter {
@@ -50,14 +54,44 @@ function readRanks(bpeRanks: string): Map<string, number> {
   return ranks;
 }
 
+/**
+ * Bytes past which a piece is merged through queues (bpe-merge.ts). Below it
+ * the plain rescanning loop is faster (the two cross at 24-36 bytes): its
+ * cost grows with the square of the length, but words are a few bytes long.
+ */
+const LONG_PIECE = 32;
+
 /** Builds the counter of one encoding from its rank file. */
 export function createBpeCounter(file: TiktokenBPE): BpeCounter {
   const ranks = readRanks(file.bpe_ranks);
   // Reused between chunks: the start of each part of the piece being merged.
   let starts = new Int32Array(64);
+  // A pair longer than the longest token never joins: no lookup for it.
+  let longest = 0;
+  for (const token of ranks.keys()) longest = Math.max(longest, token.length);
+  // A byte's id in a long piece is its rank (every byte is a token of these encodings; one that were not gets an id no rank has).
+  const byteIds = Int32Array.from({ length: 256 }, (_, byte) => ranks.get(String.fromCharCode(byte)) ?? 2 ** 30 + byte);
+
+  function countLongPiece(piece: string): number {
+    const count = piece.length;
+    const bounds = new Int32Array(count + 1);
+    const ids = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      bounds[i] = i;
+      ids[i] = byteIds[piece.charCodeAt(i)] as number;
+    }
+    bounds[count] = count;
+    return mergeParts({
+      bounds,
+      count,
+      ids,
+      rank: (a, _b, c) => (c - a > longest ? -1 : (ranks.get(piece.slice(a, c)) ?? -1)),
+    });
+  }
 
   function countPiece(piece: string): number {
     if (piece.length <= 1 || ranks.has(piece)) return piece.length === 0 ? 0 : 1;
+    if (piece.length > LONG_PIECE) return countLongPiece(piece);
     if (starts.length < piece.length + 1) starts = new Int32Array(piece.length * 2);
     // parts i spans piece[starts[i], starts[i + 1]); `parts` of them are live.
     let parts = piece.length;

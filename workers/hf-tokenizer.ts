@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { mergeLongWordsFast } from './hf-long-words.ts';
 
 /** The prefix of a Hugging Face tokenizer's name in tasks and the manifest. */
 export const HF_PREFIX = 'hf:';
@@ -33,7 +34,9 @@ export function loadHfTokenizer(file: string): Tokenizer {
   if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
   const config = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as object) : {};
-  return new Tokenizer(json, config);
+  const tokenizer = new Tokenizer(json, config);
+  mergeLongWordsFast(tokenizer.model);
+  return tokenizer;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Tokenizer } from '@huggingface/tokenizers';
 import { createBpeCounter, type BpeCounter } from './bpe.ts';
 import { boundTokens } from './bound-tokens.ts';
 import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
+import { countGuarded } from './regex-overflow.ts';
 import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface Encoding {
   encoder: BpeCounter;
   chunks: RegExp;
   chunkTokens: Map<string, number>;
+  /** Characters of the chunks `chunkTokens` holds. */
+  cachedChars: number;
 }
 
 /** A model's own tokenizer (`--tokenizer-path`): counted whole by its library, since its pre-tokenizer and normalizer differ by model. */
@@ -55,6 +58,12 @@ interface HfEncoding {
 
 /** Distinct chunks whose counts a thread keeps per encoding; the map starts over when full. */
 const CHUNK_CACHE_ENTRIES = 200_000;
+/**
+ * Characters of those chunks, at most: one unbroken chunk can be megabytes
+ * (a model repeating one character), and a cache of entries alone could hold
+ * gigabytes of them. A chunk longer than this is counted each time.
+ */
+const CHUNK_CACHE_CHARS = 16 * 2 ** 20;
 
 const encodings = new Map<string, Promise<Encoding | HfEncoding>>();
 
@@ -86,6 +95,7 @@ function getCounter(name: string): Promise<Encoding | HfEncoding> {
       encoder: createBpeCounter(ranks),
       chunks: new RegExp(ranks.pat_str, 'gu'),
       chunkTokens: new Map<string, number>(),
+      cachedChars: 0,
     }));
     encodings.set(name, encoding);
   }
@@ -95,17 +105,30 @@ function getCounter(name: string): Promise<Encoding | HfEncoding> {
 /**
  * Tokens of `text` as plain text. Special-token strings such as `<|endoftext|>`
  * count as ordinary text: prompts quote model output, and a count must not throw.
+ * Linear in the length of the text, however long its unbroken runs (bpe-merge.ts,
+ * regex-overflow.ts).
  */
 export function countText(encoding: Encoding | HfEncoding, text: string): number {
-  if ('hf' in encoding) return countHf(encoding.hf, text);
+  if ('hf' in encoding) return countGuarded((part) => countHf(encoding.hf, part), text);
+  return countGuarded((part) => countChunks(encoding, part), text);
+}
+
+/** Tokens of `text`: the sum of its chunks' tokens. */
+function countChunks(encoding: Encoding, text: string): number {
   const { encoder, chunks, chunkTokens } = encoding;
   let tokens = 0;
   for (const [chunk] of text.matchAll(chunks)) {
     let count = chunkTokens.get(chunk);
     if (count === undefined) {
       count = encoder.countChunk(chunk);
-      if (chunkTokens.size >= CHUNK_CACHE_ENTRIES) chunkTokens.clear();
-      chunkTokens.set(chunk, count);
+      if (chunk.length <= CHUNK_CACHE_CHARS) {
+        if (chunkTokens.size >= CHUNK_CACHE_ENTRIES || encoding.cachedChars + chunk.length > CHUNK_CACHE_CHARS) {
+          chunkTokens.clear();
+          encoding.cachedChars = 0;
+        }
+        chunkTokens.set(chunk, count);
+        encoding.cachedChars += chunk.length;
+      }
     }
     tokens += count;
   }

@@ -19,6 +19,7 @@ import { metricsUrlOf, readServerLoad, type ServerLoad } from './server-load.ts'
 import { requestBody, type JsonEncoder, type RequestDialect } from './request-body.ts';
 import type { Completion, CompletionRequest, Endpoint } from './completion.ts';
 import { boundedBody, readAll, replyByteCap, startWatchdog } from './reply-bounds.ts';
+import { createReplyMeter, derivedTotal, overLimit, withinLimit, withinMeteredLimit, type TotalFloor } from './completion-bounds.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
 import { fromJsonReply, sortBody } from './json-reply.ts';
@@ -59,8 +60,12 @@ export interface GatewayOptions {
   concurrency: number;
   /** The idle limit: an attempt that receives no byte for this long (headers or body) is given up and retried. */
   timeoutMs: number;
-  /** A limit on one attempt's whole duration; none when absent or null. */
+  /** A limit on one attempt's whole duration; when absent or null, one derived from each call's completion limit (completion-bounds.ts). */
   totalTimeoutMs?: number | null;
+  /** What the derived total limit is made of; completion-bounds.ts's base and floor rate when absent (tests shorten them). */
+  totalFloor?: TotalFloor;
+  /** Counts texts with the run's tokenizer (the pool): a reply without usage is counted against its completion limit. Unchecked in tokens when absent. */
+  countTokens?: (texts: string[], signal: AbortSignal | undefined) => Promise<number[]>;
   /** Stream completions (SSE); default true. */
   stream?: boolean;
   /** How requests start out on every endpoint; an endpoint that refuses `max_tokens` or sampling fields in a 400 is switched to `openai-reasoning`. Default `chat`. */
@@ -564,17 +569,20 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   /**
-   * One attempt under its bounds (reply-bounds.ts): the idle limit from the
-   * request to the body's last byte, the optional total limit, and a size cap
-   * derived from the completion limit.
+   * One attempt under its bounds (reply-bounds.ts, completion-bounds.ts): the
+   * idle limit from the request to the body's last byte, the total limit
+   * (`--total-timeout`, else derived from the completion limit), a size cap,
+   * and what the completion limit allows the reply to hold.
    */
   async function attempt(request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Reply> {
-    const watchdog = startWatchdog({ idleMs: options.timeoutMs, totalMs: options.totalTimeoutMs ?? null, signal });
+    const watchdog = startWatchdog({ idleMs: options.timeoutMs, total: totalLimitOf(request.maxTokens), signal });
+    const meter = createReplyMeter(request.maxTokens, watchdog);
     const started = performance.now();
     const watched = state.watch.watch();
     // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
     let reported = 0;
     const onUsage = (completionTokens: number | null) => {
+      if (completionTokens !== null) meter.tokens(completionTokens);
       if (!askedUsage) return;
       if (completionTokens === null) return refuseStreamUsage(state);
       confirmStreamUsage(state);
@@ -589,19 +597,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       watchdog.touch();
       // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
       const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
-      if (!stream) return fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion);
+      if (!stream) return withinMeteredLimit(fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion), meter);
       const sorted = await sortBody(bytes, response.headers);
-      if (sorted.json) return unstreamedReply(state, (await readAll(sorted.body)).toString('utf8'), response.headers);
+      if (sorted.json) return withinMeteredLimit(unstreamedReply(state, (await readAll(sorted.body)).toString('utf8'), response.headers), meter);
       // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
       const chunks = sseEvents(sorted.body, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
       let chars = 0;
       const onStreamText = (count: number) => {
+        meter.text(count);
         onText(count);
         if (state.streamUsage.state === 'text') state.text.add(count);
         if (chars === 0) watched.texted();
         chars += count;
       };
-      const reply = await fromStream(chunks, { started, onText: onStreamText, onFirstEvent: () => watched.started(), onUsage });
+      const reply = withinLimit(await fromStream(chunks, { started, onText: onStreamText, onFirstEvent: () => watched.started(), onUsage }), meter);
       onTextEnded(state, chars, reply.usage);
       if (reply.firstTokenMs !== null) {
         const decodeMs = performance.now() - started - reply.firstTokenMs;
@@ -633,6 +642,25 @@ export function createGateway(options: GatewayOptions): Gateway {
       options.onUnstreamed?.(state.url);
     }
     return reply;
+  }
+
+  /**
+   * A reply that says nothing of its usage, counted with the run's tokenizer
+   * when the gateway has one, once its connection is done and its slot free:
+   * past the limit, it fails like a reply whose usage says so (retried).
+   */
+  async function checkCounted(reply: Reply, maxTokens: number, signal: AbortSignal | undefined): Promise<void> {
+    if (reply.usage !== null || options.countTokens === undefined) return;
+    const counts = await options.countTokens([reply.content, reply.reasoning ?? ''], signal);
+    const tokens = counts.reduce((sum, count) => sum + count, 0);
+    if (tokens > maxTokens) throw overLimit(maxTokens, `its text, which came without usage, counts ${tokens} tokens`);
+  }
+
+  /** The total limit of an attempt: `--total-timeout` when given, else derived from the completion limit. */
+  function totalLimitOf(maxTokens: number): { ms: number; label: string } {
+    const given = options.totalTimeoutMs ?? null;
+    if (given !== null) return { ms: given, label: `--total-timeout ${given / 1000} s` };
+    return derivedTotal(maxTokens, options.totalFloor);
   }
 
   /**
@@ -718,6 +746,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             state.aimd.onDone();
             dispatcher.release(state);
           }
+          await checkCounted(result, request.maxTokens, signal);
           // Refused with the field, answered without it: the field was the trouble.
           if (usageDropped) refuseStreamUsage(state);
           state.aimd.onSuccess();

@@ -33,6 +33,9 @@ export function replyByteCap(maxTokens: number, stream: boolean): number {
   return BASE_REPLY_BYTES + maxTokens * (stream ? STREAM_BYTES_PER_TOKEN : JSON_BYTES_PER_TOKEN);
 }
 
+/** The longest delay a Node timer takes (2^31 - 1 ms, 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The abort signal of one attempt, aborted when the caller aborts or a time limit passes. */
 export interface Watchdog {
   /** Pass to fetch: aborting it drops the connection. */
@@ -52,7 +55,7 @@ export interface Watchdog {
  * rearmed only when it fires early, so a chunk costs a clock read, not a
  * timer; at thousands of chunks per second that matters.
  */
-export function startWatchdog(options: { idleMs: number; totalMs: number | null; signal?: AbortSignal | undefined }): Watchdog {
+export function startWatchdog(options: { idleMs: number; total: { ms: number; label: string } | null; signal?: AbortSignal | undefined }): Watchdog {
   const controller = new AbortController();
   const started = performance.now();
   let lastByte = started;
@@ -72,9 +75,10 @@ export function startWatchdog(options: { idleMs: number; totalMs: number | null;
     }, ms);
   };
   armIdle(options.idleMs);
-  if (options.totalMs !== null) {
-    const totalMs = options.totalMs;
-    totalTimer = setTimeout(() => expire(new ReplyError('timeout', `the call took longer than --total-timeout ${totalMs / 1000} s`)), totalMs);
+  if (options.total !== null) {
+    const { ms, label } = options.total;
+    // Node fires a longer timer at once (its delays are 32-bit); 24 days is no limit in practice anyway.
+    totalTimer = setTimeout(() => expire(new ReplyError('timeout', `the call took longer than ${label}`)), Math.min(ms, MAX_TIMER_MS));
   }
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();

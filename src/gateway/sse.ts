@@ -14,16 +14,23 @@ import { APIError } from 'openai';
 /** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
 export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
   const decoder = new TextDecoder();
-  let pending = '';
+  // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
+  // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
+  let pending: string[] = [];
   let data: string[] = [];
   const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
       const { done, value } = await chunks.next();
-      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const lines = pending.split('\n');
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = text.split('\n');
       // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
-      pending = done ? '' : (lines.pop() ?? '');
+      const rest = done ? '' : (lines.pop() ?? '');
+      if (pending.length > 0 && lines.length > 0) {
+        lines[0] = pending.join('') + (lines[0] ?? '');
+        pending = [];
+      }
+      if (rest !== '') pending.push(rest);
       if (done) lines.push('');
       const events: unknown[] = [];
       for (const raw of lines) {

@@ -195,7 +195,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
-    const gateway = createRunGateway(config, { encodeJson, say: io.stderr });
+    const gateway = createRunGateway(config, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
     cleanups.push(() => gateway.close());
     const counters = { reused: 0, issued: 0 };
     const bus = createBus({ firstSeq: await store.nextSeq() });

@@ -1,10 +1,10 @@
 /** The gateway of a run, with its options read from the run's configuration. */
-import { createGateway, DEFAULT_BACKOFF, type Gateway } from '../gateway/gateway.ts';
+import { createGateway, DEFAULT_BACKOFF, type Gateway, type GatewayOptions } from '../gateway/gateway.ts';
 import type { JsonEncoder } from '../gateway/request-body.ts';
 import type { RunConfig } from './config.ts';
 
 /** Creates the gateway the configuration describes; `say` tells the user what it adapts to. */
-export function createRunGateway(config: RunConfig, options: { encodeJson: JsonEncoder; say: (line: string) => void }): Gateway {
+export function createRunGateway(config: RunConfig, options: { encodeJson: JsonEncoder; say: (line: string) => void; countTokens: GatewayOptions['countTokens'] }): Gateway {
   return createGateway({
     concurrency: config.concurrency,
     timeoutMs: config.timeoutSeconds * 1000,
@@ -21,6 +21,7 @@ export function createRunGateway(config: RunConfig, options: { encodeJson: JsonE
     maxRetries: config.maxRetries,
     ...(config.retryBaseMs === undefined ? {} : { backoff: { ...DEFAULT_BACKOFF, baseMs: config.retryBaseMs } }),
     encodeJson: options.encodeJson,
+    ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }),
     ...(config.serverQueue === undefined ? {} : { serverQueue: config.serverQueue }),
     ...(config.dispatchOrder === undefined ? {} : { dispatchOrder: config.dispatchOrder }),
     ...(config.batchCap === undefined ? {} : { batchCap: config.batchCap }),

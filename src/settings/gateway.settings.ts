@@ -48,7 +48,7 @@ export const GATEWAY_SETTINGS = [
     flags: '--total-timeout <seconds>',
     section: 'gateway',
     help: 'limit on one attempt of a call from start to last byte',
-    defaultText: 'none; long generations are legitimate',
+    defaultText: "10 min plus the call's completion limit at 2 tokens/s, which no healthy generation on a GPU server meets",
     parse: decimal(1, 7 * 86_400),
     shapesCalls: false,
     config: 'totalTimeoutSeconds',
