@@ -49,6 +49,17 @@ function isSeparatorGap(gap: string): boolean {
 }
 
 /**
+ * "$\boxed{20}\%$", "$\boxed{20}$ percent": a percent or per mille sign
+ * right after the box changes the boxed number's value, so it belongs to
+ * the answer (a unit word does not, and stays outside).
+ */
+function valueSignAfter(rest: string): string {
+  const m = /^\s*\$*\s*(?:(\\%|%|percent\b|per\s*cent\b|pct\b)|(‰|\\permil\b|per\s*mill?e\b))/i.exec(rest);
+  if (m === null) return '';
+  return m[1] !== undefined ? '\\%' : '‰';
+}
+
+/**
  * Content of the last box, joined (", ") with the boxes right before it when
  * only separators stand between them; null when the text has no box.
  */
@@ -56,7 +67,7 @@ export function lastBoxedAnswer(text: string): string | null {
   const boxes = findBoxes(text);
   const last = boxes[boxes.length - 1];
   if (last === undefined) return null;
-  const run: string[] = [last.inner.trim()];
+  const run: string[] = [last.inner.trim() + valueSignAfter(text.slice(last.end))];
   for (let k = boxes.length - 2; k >= 0; k -= 1) {
     const box = boxes[k];
     const next = boxes[k + 1];

@@ -1,16 +1,23 @@
 /**
  * Structural equivalence of two parsed answers. The rules, in order: equal
- * text; labelled equations against their value; relations against relations
- * or the sets they describe; lists and sets without order, tuples with it;
- * intervals and unions by membership; expressions numerically.
+ * text; answers by cases case by case; a family's parameter range
+ * ("k \in \mathbb{Z}") on both sides or neither; labelled equations against
+ * their value; relations against relations or the sets they describe; lists
+ * and sets without order, tuples with it; intervals and unions by
+ * membership; quantities under their readings (percent, units) and
+ * expressions numerically.
  */
 import { exprEqual } from './expr-equal.ts';
+import { casesVerdict } from './cases.ts';
 import { isLabel } from './labels.ts';
-import { bindArguments } from './parse.ts';
+import { splitParameterRanges } from './parameters.ts';
+import { bindArguments, inequalitiesInOneLetter } from './parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import type { Answer, ResolvedOptions } from './types.ts';
+import { quantityReadings } from './quantity-readings.ts';
+import { unitScale } from './unit-table.ts';
 import { canonicalUnit } from './units.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
@@ -44,6 +51,8 @@ function rawText(answer: Answer): string {
       return answer.parts.map(rawText).join('\\cup');
     case 'relation':
       return answer.parts.map(rawText).reduce((acc, part, k) => `${acc}${answer.ops[k - 1] ?? ''}${part}`);
+    case 'cases':
+      return (answer.label ?? '') + answer.items.map((c) => `${rawText(c.value)}\\text{if ${c.when}}`).join(';');
   }
 }
 
@@ -73,8 +82,9 @@ function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answe
   });
 }
 
+/** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
 const isIntervalLike = (a: Answer): boolean =>
-  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set';
+  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && /\\setminus|^\\mathbb\s*\{?\s*R\s*\}?$/.test(a.tex));
 
 /** Compares two answers; `gold` and `pred` roles matter for equations only. */
 export class AnswerComparer {
@@ -89,6 +99,15 @@ export class AnswerComparer {
 
   equal(gold: Answer, pred: Answer): boolean {
     if (this.sameText(gold, pred)) return true;
+    if (gold.kind === 'cases' || pred.kind === 'cases') return this.casesCase(gold, pred);
+    const g = splitParameterRanges(gold);
+    const p = splitParameterRanges(pred);
+    if (g.core !== gold || p.core !== pred) {
+      if (g.ranges === p.ranges) return this.equal(g.core, p.core);
+      // The formulas may agree while only one side says where the parameter ranges.
+      if (this.equal(g.core, p.core)) this.unsure = true;
+      return false;
+    }
     if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
     if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
     if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
@@ -103,12 +122,20 @@ export class AnswerComparer {
 
   private sameText(gold: Answer, pred: Answer): boolean {
     if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
+    // "3 cm" and "3 mm" read the same without their units: the values decide.
+    if (knownUnit(gold) && knownUnit(pred) && unitOf(gold) !== unitOf(pred)) return false;
     const words = gold.kind === 'text' || pred.kind === 'text';
     const g = textKey(gold, words);
     if (g !== '' && g === textKey(pred, words)) return true;
     // Words beyond a name or a choice letter are free text: nobody here can say they differ.
     if (isFreeText(gold) || isFreeText(pred)) this.unsure = true;
     return false;
+  }
+
+  private casesCase(gold: Answer, pred: Answer): boolean {
+    const verdict = casesVerdict(gold, pred, (x, y) => this.equal(x, y));
+    if (verdict === 'unsure') this.unsure = true;
+    return verdict === 'equal';
   }
 
   private relationCase(gold: Answer, pred: Answer): boolean {
@@ -168,6 +195,12 @@ export class AnswerComparer {
       a.kind === 'list' || a.kind === 'set' ? a.items : a.kind === 'tuple' ? a.items : null;
     const g = items(gold);
     const p = items(pred);
+    // "a \le -1 or a \ge 1" against "a \le -1, a \ge 1": a list of inequalities in one letter states the same union.
+    const pieces = gold.kind === 'list' ? g : p;
+    if ((gold.kind === 'union' || pred.kind === 'union') && pieces !== null && inequalitiesInOneLetter(pieces)) {
+      const union: Answer = { kind: 'union', parts: pieces };
+      return gold.kind === 'list' ? this.realSets(union, pred) : this.realSets(gold, union);
+    }
     // "x = 1, x = 1" against "1": as sets, repeats do not count.
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
@@ -203,20 +236,20 @@ export class AnswerComparer {
   private exprs(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
     if (this.options.units === 'strict' && canonicalUnit(gold.unit) !== canonicalUnit(pred.unit)) return false;
     const precision = this.options.precision;
-    const readings = this.percentReadings(gold.percent, pred.percent);
-    for (const [scaleA, scaleB] of readings) {
-      let verdict = exprEqual(gold.tex, pred.tex, { precision, scaleA, scaleB });
-      if (verdict === 'different' && scaleA === scaleB) {
+    for (const reading of quantityReadings(gold, pred, this.options)) {
+      const { scaleGold: scaleA, scalePred: scaleB } = reading;
+      let verdict = exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
+      if (verdict === 'different' && reading.asWritten && scaleA === scaleB) {
         // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
         const renamed = equalUpToRenaming(gold, pred, precision);
         if (renamed !== 'different') verdict = renamed;
       }
-      if (verdict === 'equal') return true;
-      if (verdict === 'unsure') this.unsure = true;
-      if (verdict === 'different' && this.unitLetterMatches(gold, pred)) this.unsure = true;
+      if (verdict === 'equal' && reading.onMatch === 'equal') return true;
+      if (verdict === 'equal' || verdict === 'unsure') this.unsure = true;
+      if (verdict === 'different' && reading.asWritten && this.unitLetterMatches(gold, pred)) this.unsure = true;
       if (verdict === null) {
         // Not an expression we can evaluate (\dots, \int): same text, or nobody can say.
-        if (textKey(gold) === textKey(pred)) return true;
+        if (textKey(gold) === textKey(pred) && reading.asWritten) return true;
         this.unsure = true;
         return false;
       }
@@ -239,17 +272,6 @@ export class AnswerComparer {
     const p = stripped(pred, gold);
     return p !== null && exprEqual(gold.tex, p, { precision: this.options.precision }) === 'equal';
   }
-
-  /**
-   * Scales to try for (gold, pred). Lenient: a percent on one side only may
-   * be read as the bare number or as its hundredth; on both sides the
-   * numbers compare directly.
-   */
-  private percentReadings(goldPercent: boolean, predPercent: boolean): Array<[number, number]> {
-    if (this.options.percent === 'value') return [[goldPercent ? 0.01 : 1, predPercent ? 0.01 : 1]];
-    if (goldPercent === predPercent) return [[1, 1]];
-    return goldPercent ? [[1, 1], [0.01, 1]] : [[1, 1], [1, 0.01]];
-  }
 }
 
 /** "x = 5 + 5 + 1 = 11": a chain of equalities states its two ends. */
@@ -263,6 +285,10 @@ function collapse(r: Relation): Relation {
 /** Text of three words or more: a sentence, not a name or a letter. */
 function isFreeText(a: Answer): boolean {
   return a.kind === 'text' && a.text.trim().split(/\s+/).length >= 3;
+}
+
+function knownUnit(a: Answer): boolean {
+  return a.kind === 'expr' && unitScale(a.unit) !== null;
 }
 
 function unitOf(a: Answer): string {

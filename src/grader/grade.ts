@@ -8,7 +8,7 @@ import { cleanLatex } from './clean.ts';
 import { AnswerComparer, textKey } from './compare.ts';
 import { parseTop } from './parse.ts';
 import { printAnswer } from './print.ts';
-import { canonicalWords } from './words.ts';
+import { canonicalWords, type Worded } from './words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeOptions, type Verdict } from './types.ts';
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
@@ -19,10 +19,21 @@ interface Prepared {
   answer: Answer;
   /** "1,22" may be a decimal comma: the other reading, when there is one. */
   alternative: Answer | null;
+  /** The restriction a removed "for all ..." stated ("odd prime"); '' for none. */
+  domain: string;
   printed: string;
 }
 
 const prepared = new Map<string, Prepared>();
+
+/** The parsed answer: its cases, its words as free text, or its parsed mathematics. */
+function toAnswer(worded: Worded): Answer {
+  if (worded.cases !== undefined) {
+    return { kind: 'cases', label: worded.cases.label, items: worded.cases.items.map((c) => ({ when: c.when, value: parseTop(c.value) })) };
+  }
+  if (worded.freeText) return { kind: 'text', text: worded.tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() };
+  return parseTop(worded.tex);
+}
 
 function prepare(raw: string): Prepared {
   const hit = prepared.get(raw);
@@ -31,10 +42,12 @@ function prepare(raw: string): Prepared {
   let answer: Answer;
   let alternative: Answer | null = null;
   let printed: string;
+  let domain = '';
   try {
     if (cleaned.length > MAX_PARSED_LENGTH) throw new RangeError('answer too long to parse');
     const worded = canonicalWords(cleaned);
-    answer = worded.freeText ? { kind: 'text', text: worded.tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() } : parseTop(worded.tex);
+    domain = worded.domain;
+    answer = toAnswer(worded);
     // "1000,99" and "0,111": a comma between digits that is not a thousands
     // separator may be a decimal comma (much of the world writes them). "1,2"
     // stays a list only: one digit after the comma is too likely a list.
@@ -44,7 +57,7 @@ function prepare(raw: string): Prepared {
     answer = { kind: 'text', text: cleaned };
     printed = cleaned;
   }
-  const result: Prepared = { cleaned, answer, alternative, printed };
+  const result: Prepared = { cleaned, answer, alternative, domain, printed };
   return remember(prepared, raw, result);
 }
 
@@ -87,7 +100,10 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   try {
     const golds = [g.answer, ...(g.alternative === null ? [] : [g.alternative])];
     const preds = [p.answer, ...(p.alternative === null ? [] : [p.alternative])];
-    if (golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)))) return 'equal';
+    if (golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)))) {
+      // "2 for all odd primes p" against "2 for all primes p": the values agree, the claims do not.
+      return g.domain !== '' && p.domain !== '' && g.domain !== p.domain ? 'unsure' : 'equal';
+    }
     return comparer.unsure ? 'unsure' : 'different';
   } catch {
     // Pathological input (deep nesting, huge numbers): only the same text is sure.
@@ -100,6 +116,6 @@ function safePrepare(raw: string): Prepared {
     return prepare(raw);
   } catch {
     const text = String(raw);
-    return { cleaned: text, answer: { kind: 'text', text }, alternative: null, printed: text };
+    return { cleaned: text, answer: { kind: 'text', text }, alternative: null, domain: '', printed: text };
   }
 }

@@ -94,11 +94,55 @@ function nameKey(label: string): string {
   return label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
 }
 
+/** The one letter of an inequality ("a \le -1", "|x| > 2"); null for anything else or several letters. */
+export function inequalityLetter(answer: Answer): string | null {
+  if (answer.kind !== 'relation' || !answer.ops.every((op) => op === '<' || op === '>' || op === '\\le' || op === '\\ge' || op === '\\ne')) return null;
+  const letters = new Set(answer.parts.flatMap((p) => (p.kind === 'expr' ? (p.tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []) : ['?'])));
+  return letters.size === 1 ? ([...letters][0] ?? null) : null;
+}
+
+/** Inequalities in one and the same letter: pieces of one set of reals. */
+export function inequalitiesInOneLetter(items: readonly Answer[]): boolean {
+  const letters = new Set(items.map(inequalityLetter));
+  return letters.size === 1 && !letters.has(null);
+}
+
+/** "x \ge 0" as (x, ≥, 0); "0 \le x" flipped to the same; null unless one side is `letter` alone. */
+function bound(item: Answer, letter: string): { op: RelationOp; value: Answer } | null {
+  if (item.kind !== 'relation' || item.ops.length !== 1) return null;
+  const [lhs, rhs] = item.parts;
+  const op = item.ops[0];
+  if (lhs === undefined || rhs === undefined || op === undefined) return null;
+  const flipped: Partial<Record<RelationOp, RelationOp>> = { '<': '>', '>': '<', '\\le': '\\ge', '\\ge': '\\le' };
+  if (lhs.kind === 'expr' && lhs.tex.trim() === letter) return { op, value: rhs };
+  const back = flipped[op];
+  return rhs.kind === 'expr' && rhs.tex.trim() === letter && back !== undefined ? { op: back, value: lhs } : null;
+}
+
+/** "a > 0 and a < 1" as the chain "0 < a < 1"; null unless it is one lower and one upper bound of one letter. */
+function intersectionChain(items: readonly Answer[]): Answer | null {
+  const first = items[0];
+  const letter = first === undefined ? null : inequalityLetter(first);
+  if (items.length !== 2 || letter === null || !inequalitiesInOneLetter(items)) return null;
+  const bounds = items.map((i) => bound(i, letter));
+  const lower = bounds.find((b) => b?.op === '>' || b?.op === '\\ge');
+  const upper = bounds.find((b) => b?.op === '<' || b?.op === '\\le');
+  if (lower == null || upper == null) return null;
+  const variable: Answer = { kind: 'expr', tex: letter, percent: false, unit: null };
+  return { kind: 'relation', parts: [lower.value, variable, upper.value], ops: [lower.op === '>' ? '<' : '\\le', upper.op] };
+}
+
 function parseCommaList(tex: string): Answer {
-  const parts = splitTopLevel(tex, LIST_SEPARATORS).map((p) => p.trim()).filter((p) => p !== '');
+  const split = splitTopLevelWith(tex, LIST_SEPARATORS);
+  const parts = split.parts.map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length === 0) return textAnswer(tex);
   if (parts.length === 1) return parseItem(parts[0] ?? '');
-  return { kind: 'list', items: simplifyEquationList(flatten(parts.map(parseItem))) };
+  const items = parts.map(parseItem);
+  // "a \le -1 or a \ge 1": inequalities in one letter joined by "or" are the union of their sets ("and" would be the intersection).
+  if (split.found.every((sep) => sep === 'or') && inequalitiesInOneLetter(items)) return { kind: 'union', parts: items };
+  const chain = split.found.every((sep) => sep === 'and') ? intersectionChain(items) : null;
+  if (chain !== null) return chain;
+  return { kind: 'list', items: simplifyEquationList(flatten(items)) };
 }
 
 function parseRelation(tex: string): Answer | null {
@@ -164,7 +208,8 @@ function parseItem(input: string): Answer {
  */
 export function parseTop(tex: string): Answer {
   const normalized = tex
-    .replace(/\\text\{\s*(and|or|und|et|y|и|和|或)\s*\}/g, ' and ')
+    .replace(/\\text\{\s*(or|或)\s*\}/g, ' or ')
+    .replace(/\\text\{\s*(and|und|et|y|и|和)\s*\}/g, ' and ')
     .replace(/\\(?:quad|qquad)(?![a-zA-Z])/g, ' ');
   const groups = splitTopLevel(normalized, [';']).map((g) => g.trim()).filter((g) => g !== '');
   if (groups.length > 1) {

@@ -8,6 +8,7 @@
  * "2x+2" stay apart (grading, not printing, decides that they are equal).
  * Every printed form is LaTeX the grader reads back as an equal answer.
  */
+import { OTHERWISE } from './cases.ts';
 import { exactValue } from './exact.ts';
 import { compileLatex } from './mathjs-env.ts';
 import * as Q from './rational.ts';
@@ -123,6 +124,12 @@ export function printAnswer(answer: Answer): string {
       }
       return printRelation(answer);
     }
+    case 'cases':
+      // Sorted by condition; each condition is already in the one spelling cases.ts reads back.
+      return (answer.label === null ? '' : `${answer.label} = `) + [...answer.items]
+        .sort((a, b) => (a.when < b.when ? -1 : a.when > b.when ? 1 : 0))
+        .map((c) => `${printAnswer(c.value)} \\text{ ${c.when === OTHERWISE ? OTHERWISE : `if ${c.when}`}}`)
+        .join('; ');
   }
 }
 

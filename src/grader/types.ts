@@ -5,12 +5,19 @@
 
 /** How `gradeAnswer` treats conventions on which graders disagree. */
 export interface GradeOptions {
-  /** 'ignore' (default): "5 cm" equals "5". 'strict': units must match too. */
+  /**
+   * 'ignore' (default): a unit that names what is measured or counted is
+   * dropped ("5 cm" and "7 ways" equal "5" and "7"); units of the same
+   * dimension on both sides are converted ("30 cm" equals "300 mm", "3 cm"
+   * is not "3 mm"); degrees and radians are converted ("60^\circ" equals
+   * "\frac{\pi}{3}"). 'strict': units must match too.
+   */
   units?: 'ignore' | 'strict';
   /**
-   * 'lenient' (default): "50\%" equals "50", "0.5" and "\frac12", because
-   * models often drop the sign or give the fraction. 'value': "50\%" is 0.5
-   * only.
+   * 'lenient' (default): a reference "50\%" equals "50", "0.5" and
+   * "\frac12", because models answering "what percent" often drop the sign;
+   * a percent only in the prediction is its value ("10\%" equals 0.1, never
+   * 10). 'value': "50\%" is 0.5 only. A per mille sign is always its value.
    */
   percent?: 'lenient' | 'value';
   /**
@@ -76,7 +83,9 @@ export type Answer =
   /** "A \cup B". */
   | { kind: 'union'; parts: Answer[] }
   /** "a < b \le c": parts.length === ops.length + 1. */
-  | { kind: 'relation'; parts: Answer[]; ops: RelationOp[] };
+  | { kind: 'relation'; parts: Answer[]; ops: RelationOp[] }
+  /** "1 if n is odd, 0 otherwise": each case's condition in one spelling (cases.ts) and its value. */
+  | { kind: 'cases'; label: string | null; items: Array<{ when: string; value: Answer }> };
 
 /** Options with every default filled in. */
 export type ResolvedOptions = Required<GradeOptions>;

@@ -1,6 +1,7 @@
 /**
  * Separating a quantity into its value, its unit and a percent sign:
  * "15\text{ cm}^2", "90^\circ", "28 percent", "1,000.99m²", "125 miles".
+ * A per mille sign is a value, not a unit: "5‰" is read as 5/1000.
  */
 import { compileLatex } from './mathjs-env.ts';
 
@@ -19,7 +20,7 @@ const LETTER_UNIT = /^(?:m|g|s|h|l|L)(?:\^\{?[23]\}?)?$/;
 const NUMERAL = /^-?(?:\d+(?:\.\d+)?|\\frac\{\d+\}\{\d+\})$/;
 
 /** Words that qualify an answer rather than name a unit ("\text{ for all } x", "\text{ is odd}"). */
-const NOT_UNIT_WORDS = /^(?:is|are|be|for|all|some|any|every|each|or|and|if|otherwise|where|with|when|such|that|the|of|not|no|none|only|odd|even|prime|integer|integers|real|reals|positive|negative|constant|constants|solution|solutions)$/i;
+const NOT_UNIT_WORDS = /^(?:is|are|be|for|all|some|any|every|each|or|and|if|otherwise|where|with|when|such|that|the|of|not|no|none|only|odd|even|prime|integer|integers|real|reals|positive|negative|constant|constants)$/i;
 
 /** True when `tex` is a number (a constant expression): only then may what follows it be a unit. */
 function isNumber(tex: string): boolean {
@@ -58,6 +59,11 @@ export function splitQuantity(input: string): Quantity {
     if (deg?.[1] !== undefined && deg[1] !== '') {
       tex = deg[1].trim();
       unit = joinUnit(unit, deg[2] === undefined ? 'deg' : `deg${deg[2]}`);
+    }
+    const mille = /^(.*?)\s*(?:‰|\\permil(?![a-zA-Z])|\\text\{\s*per\s*mill?e\s*\}|\bper\s*mill?e)$/i.exec(tex);
+    if (mille?.[1] !== undefined && mille[1] !== '' && !percent) {
+      tex = `\\frac{${mille[1].trim()}}{1000}`;
+      break;
     }
     const pct = /^(.*?)\s*(?:%|\\text\{\s*(?:percent|percentage|pct)\s*\}|\b(?:percent|percentage|pct))$/i.exec(tex);
     if (pct?.[1] !== undefined && pct[1] !== '') {

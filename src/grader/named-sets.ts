@@ -1,0 +1,63 @@
+/**
+ * Whole answers that name a set of numbers in words or by a formula with a
+ * parameter: "none" and "no such n exists" are the empty set; "all powers
+ * of 2", "n = 2^k, k \ge 0" and "2^k for some nonnegative integer k" are one
+ * family. Each gets one spelling, so that the comparison sees one text.
+ */
+
+/** Whole answers that state a named set. */
+const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|does\s+not\s+exist|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  [/^(?:all\s+)?(?:primes|prime\s+numbers|prime\s+[a-zA-Z]|[a-zA-Z]\s+(?:is\s+)?(?:a\s+)?prime)$/i, '\\text{prime}'],
+  [/^(?:all|every)\s+positive\s+integers?(?:\s+[a-zA-Z])?$|^\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$/i, '\\text{all positive integers}'],
+  [/^(?:all|every)\s+integers?(?:\s+[a-zA-Z])?$/i, '\\mathbb{Z}'],
+  [/^(?:all|every)\s+real\s+numbers?(?:\s+[a-zA-Z])?$|^all\s+reals$/i, '\\mathbb{R}'],
+];
+
+/** A family b^k: the base and the least exponent. */
+function powerText(base: string, from: number): string {
+  return `\\text{powers_of_${base}_from_${from}}`;
+}
+
+/** Where the exponent k starts, from its qualifier: a number, 'open' for "k \in \mathbb{N}", null when no qualifier reads so. */
+function exponentStart(qualifier: string, k: string): number | 'open' | null {
+  const q = qualifier.trim().replace(/^[,;(]\s*|\s*\)$/g, '').replace(/^(?:for|where|with)\s+/i, '').trim();
+  if (q === '') return null;
+  const bound = new RegExp(String.raw`^${k}\s*(\\ge|>)\s*(-?\d+)$`).exec(q);
+  if (bound !== null) return Number(bound[2]) + (bound[1] === '>' ? 1 : 0);
+  if (new RegExp(String.raw`^${k}\s*=\s*0\s*,\s*1\s*,\s*2\s*,\s*\\dots$`).test(q)) return 0;
+  if (new RegExp(String.raw`^${k}\s*=\s*1\s*,\s*2\s*,\s*3\s*,\s*\\dots$`).test(q)) return 1;
+  if (new RegExp(String.raw`^${k}\s*\\in\s*\\mathbb\s*\{?\s*(?:N\s*\}?\s*_\s*\{?\s*0|Z\s*\}?\s*_\s*\{\s*\\ge\s*0)\s*\}?$`).test(q)) return 0;
+  if (new RegExp(String.raw`^${k}\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$`).test(q)) return 1;
+  // Whether \mathbb{N} holds 0 is a convention the answer does not state.
+  if (new RegExp(String.raw`^${k}\s*\\in\s*\\mathbb\s*\{?\s*N\s*\}?$`).test(q)) return 'open';
+  const words = new RegExp(String.raw`^(?:some|any|an?)\s+(non-?negative|positive)\s+integers?\s+${k}$`, 'i').exec(q);
+  if (words !== null) return /pos/i.test(words[1] ?? '') ? 1 : 0;
+  const bounded = new RegExp(String.raw`^(?:some|any|an?)\s+integers?\s+${k}\s*(\\ge|>)\s*(-?\d+)$`, 'i').exec(q);
+  if (bounded !== null) return Number(bounded[2]) + (bounded[1] === '>' ? 1 : 0);
+  return null;
+}
+
+/**
+ * "all powers of 2", "n is a power of 2" (from 2^0 = 1), "n = 2^k, k \ge 1",
+ * "2^k for some nonnegative integer k": the family's one spelling; null
+ * when `text` is not such a family or its exponent's range is unclear.
+ */
+function powerFamily(text: string): string | null {
+  const words = /^(?:all\s+(?:the\s+)?|[a-zA-Z]\s+is\s+a\s+)?powers?\s+of\s+(\d+)$/i.exec(text);
+  if (words?.[1] !== undefined) return powerText(words[1], 0);
+  const formula = /^(?:[a-zA-Z]\s*=\s*)?(\d+)\s*\^\s*\{?\s*([a-zA-Z])\s*\}?(.*)$/.exec(text);
+  if (formula?.[1] === undefined || formula[2] === undefined || formula[3] === undefined) return null;
+  const from = exponentStart(formula[3], formula[2]);
+  // Free text: equal only to the same words, unsure against the rest.
+  if (from === 'open') return `\\text{powers of ${formula[1]} from an exponent of 0 or 1}`;
+  return from === null || from < 0 ? null : powerText(formula[1], from);
+}
+
+/** The one spelling of a whole answer that names a set; null for any other answer. */
+export function namedSet(text: string): string | null {
+  // "n \in \mathbb{Z}^+" names the set after its member.
+  const set = text.replace(/^[a-zA-Z]\s*\\in\s*(?=\\mathbb)/, '');
+  for (const [pattern, replacement] of NAMED_SETS) if (pattern.test(set)) return replacement;
+  return powerFamily(text.trim());
+}
