@@ -13,9 +13,11 @@
  * before fitting, and journal records keep the fit. 3: a judge call's key includes its completion
  * limit (`--judge-max-tokens`). 4: the baselines follow their upstream code (`verify-refine`
  * is DeepSeek-Math-V2's, with other roles; RSE, Self-Refine prompts and messages changed), so an
- * older run of them neither replays nor resumes as it ran.
+ * older run of them neither replays nor resumes as it ran. 5: every role's user message but the
+ * judge's is a Jinja template over the role's variables, and a call's key hashes the template and
+ * the variables instead of the text parts (the prompts sent are the same).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
