@@ -160,6 +160,17 @@ export function createProgram(): Command {
     });
 
   program
+    .command('prompts')
+    .description("print the built-in user-message template (Jinja) of each role of a strategy, with its variables: where a --prompt ROLE=FILE starts")
+    .option('--strategy <name>', 'the strategy whose roles to print', 'tmas')
+    .option('--role <role>', 'only this role (its section, saved as a file, renders the built-in prompt)')
+    .exitOverride()
+    .action(async (flags: { strategy: string; role?: string }) => {
+      const { runPromptsCommand } = await import('./prompts.command.ts');
+      runPromptsCommand(flags, io);
+    });
+
+  program
     .command('grade')
     .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
     .option('--gold <answer>', 'the reference answer')

@@ -11,7 +11,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toOptionName } from '../../machines/contract.ts';
-import { STRATEGIES } from '../../machines/strategies/index.ts';
+import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
+import { checkPromptsOf, promptSpecsFor } from '../host/prompt-templates.ts';
 import { UserError } from '../kernel/errors.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
 import type { RunFlags } from './run.command.ts';
@@ -41,6 +42,10 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   const own = { ...flags } as Record<string, unknown>;
   for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
   delete own.strategies;
+  // Each method gets the templates of its own roles (checked for all methods before any runs).
+  const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);
+  if (prompts.length === 0) delete own.prompt;
+  else own.prompt = prompts;
   return {
     ...(own as RunFlags),
     strategy,
@@ -84,6 +89,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   }
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
+  checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   const out = path.resolve(flags.outputFile);
   await mkdir(out, { recursive: true });
   const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }] = await Promise.all([

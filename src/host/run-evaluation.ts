@@ -18,6 +18,7 @@ import { callLlmWith } from '../../machines/start-call.ts';
 import { judgeMachine } from '../../machines/roles/judge.role.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
+import { applyPromptTemplates } from './prompt-templates.ts';
 import type { RunConfig, Secrets } from './config.ts';
 import { replicaFigures, streamRateOf } from './gateway-probe.ts';
 import { isUserError, TmasError, UserError } from '../kernel/errors.ts';
@@ -108,7 +109,8 @@ export async function runEvaluation(
     view?: (run: LiveRunParts) => Promise<() => Promise<void>>;
   } = {},
 ): Promise<RunOutcome> {
-  const strategy = options.strategy ?? strategyNamed(config.strategy);
+  // A strategy given is taken as resolved (resolveStrategy applies --agents and --prompt); else the named one, with the run's templates.
+  const strategy = options.strategy ?? applyPromptTemplates(strategyNamed(config.strategy), config.prompts);
   const started = performance.now();
   const cleanups: Array<() => Promise<void> | void> = [];
   try {
