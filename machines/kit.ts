@@ -75,6 +75,9 @@ export function answerInstruction(proof: boolean): string {
     : 'Reason step by step, and put the final answer, and only the final answer, in \\boxed{} on the last line.';
 }
 
+/** The closing instruction of every prompt that asks for a solution, as a template reads it (by its `proof` variable). */
+export const ANSWER_INSTRUCTION = `{% if proof %}${answerInstruction(true)}{% else %}${answerInstruction(false)}{% endif %}`;
+
 /** The `save` effect of an iteration whose candidates are `views`: their result lines, and what the judge stage reads of each. */
 export function saveOf(iteration: number, views: CandidateView[], input: ProblemInput) {
   return {

@@ -1,13 +1,15 @@
 /**
- * Prompt building blocks shared by the role actors.
+ * What a role asks the model, and the plain building blocks of a prompt.
  *
- * A prompt is a system message plus a user message made of named parts. Parts
- * that may be left out when the prompt does not fit the context window carry a
- * `drop` rank: the pool drops the lowest rank first (DESIGN.md section 5).
- * The tags below (`<problem>`, `<solution>`, `<rollout …>`) are also what the
- * simulated model reads, so they are the wire format between prompts and the sim.
+ * A prompt is a system message plus a user message made of named parts: text
+ * parts, and template parts (a Jinja template over variables, which is how
+ * every built-in role but the judge writes its user message: role-template.ts).
+ * Parts, and values of a template part, that may be left out when the prompt
+ * does not fit the context window carry a `drop` rank: the pool drops the
+ * lowest rank first (DESIGN.md section 5). The tags below (`<problem>`,
+ * `<solution>`) are also what the simulated model reads, so they are the wire
+ * format between prompts and the sim.
  */
-import type { ExperienceRecord, GuidelineRecord, Rollout } from '../src/kernel/protocol.ts';
 
 /** One piece of the user message. */
 export interface PromptPart {
@@ -19,15 +21,35 @@ export interface PromptPart {
   maxTokens?: number;
 }
 
-/** What a role asks the model: the system message and the parts of the user message. */
-export interface PromptSpec {
-  system: string;
-  parts: PromptPart[];
+// The template types below mirror the fit task's (workers/tasks.ts), which machines/ may not import:
+// the host hands a prompt to the pool as it is, so the compiler checks that they agree.
+
+/** A value a prompt template reads: JSON. */
+export type TemplateValue = string | number | boolean | null | TemplateValue[] | { [key: string]: TemplateValue };
+
+/** A value a template part may leave out when the prompt does not fit: a list item (removed from its list) or a field (from its object). */
+export interface TemplateDrop {
+  id: string;
+  /** Where the value is in the variables: names of fields and positions in lists. */
+  path: Array<string | number>;
+  /** Drop rank, as a part's: lowest first. */
+  drop: number;
 }
 
-/** Drop ranks: rollout text goes first (lowest score first), then bank records (oldest first). */
-const ROLLOUT_TEXT_RANK = 0;
-const BANK_RECORD_RANK = 100_000;
+/** A piece of the user message that is a Jinja template rendered over variables (see machines/role-template.ts). */
+export interface TemplatePromptPart {
+  id: string;
+  /** The template's source. */
+  template: string;
+  variables: Record<string, TemplateValue>;
+  drops?: TemplateDrop[];
+}
+
+/** What a role asks the model: the system message and the parts of the user message, joined with a blank line. */
+export interface PromptSpec {
+  system: string;
+  parts: Array<PromptPart | TemplatePromptPart>;
+}
 
 /** The problem statement block. Never dropped. */
 export function problemPart(question: string): PromptPart {
@@ -37,58 +59,6 @@ export function problemPart(question: string): PromptPart {
 /** A fixed instruction part. Never dropped. */
 export function instructionPart(text: string): PromptPart {
   return { id: 'instructions', text };
-}
-
-function formatScore(score: number | null): string {
-  return score === null ? 'none' : score.toFixed(3);
-}
-
-/**
- * R(t-1) as prompt parts: per rollout a header (answer, score, summary) that is
- * always kept, and its solution text, which is the first thing dropped when the
- * prompt is too long: lowest-scored rollouts first.
- */
-export function rolloutParts(rollouts: Rollout[]): PromptPart[] {
-  const byScore = [...rollouts].sort(
-    (a, b) => (a.score ?? -1) - (b.score ?? -1) || a.candidate - b.candidate,
-  );
-  const rank = new Map(byScore.map((rollout, position) => [rollout.candidate, position]));
-  const parts: PromptPart[] = [{ id: 'rollouts-open', text: '<rollouts>' }];
-  for (const rollout of rollouts) {
-    parts.push({
-      id: `rollout-${rollout.candidate}`,
-      text:
-        `<rollout candidate="${rollout.candidate}" answer="${rollout.answer ?? 'none'}" score="${formatScore(rollout.score)}">\n` +
-        `Summary: ${rollout.summary || '(none)'}`,
-    });
-    parts.push({
-      id: `rollout-${rollout.candidate}-text`,
-      text: `Solution:\n${rollout.text}\n</rollout>`,
-      drop: ROLLOUT_TEXT_RANK + (rank.get(rollout.candidate) ?? 0),
-    });
-  }
-  parts.push({ id: 'rollouts-close', text: '</rollouts>' });
-  return parts;
-}
-
-/** E(t-1) as prompt parts, one per record; oldest records are dropped first. */
-export function experienceParts(bank: ExperienceRecord[]): PromptPart[] {
-  const records = bank.map((record, index) => ({
-    id: `experience-${index}`,
-    text: `- [${record.kind}] ${record.text}`,
-    drop: BANK_RECORD_RANK + index,
-  }));
-  return [{ id: 'experience-open', text: '<experience>' }, ...records, { id: 'experience-close', text: '</experience>' }];
-}
-
-/** G(t-1) as prompt parts, one per record; oldest records are dropped first. */
-export function guidelineParts(bank: GuidelineRecord[]): PromptPart[] {
-  const records = bank.map((record, index) => ({
-    id: `guideline-${index}`,
-    text: `- ${record.strategy} (outcome: ${record.outcome})`,
-    drop: BANK_RECORD_RANK + index,
-  }));
-  return [{ id: 'guidelines-open', text: '<guidelines>' }, ...records, { id: 'guidelines-close', text: '</guidelines>' }];
 }
 
 /** A candidate solution block, as the verification, summary and judge agents see it. */

@@ -15,6 +15,7 @@ import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput } from '
 import { postNotProvided, type PostParams } from './post.ts';
 import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';
+import type { RoleTemplate } from './role-template.ts';
 
 /** Settings every role sees. */
 export interface RoleOptions {
@@ -42,6 +43,11 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   maxTokens?(request: Extract<Message, { type: T }>): number;
   /** Builds the prompt. Pure. */
   prompt(request: Extract<Message, { type: T }>, options: RoleOptions): PromptSpec;
+  /**
+   * The user message as a template, when `prompt` is `templatePrompt(template)`:
+   * what `tmas prompts` prints and what `--prompt ROLE=FILE` replaces.
+   */
+  template?: RoleTemplate<Extract<Message, { type: T }>, RoleOptions>;
   /** Turns a completion into the reply message. Pure. */
   reply(request: Extract<Message, { type: T }>, output: LlmOutput, options: RoleOptions): Message;
   /**

@@ -14,7 +14,8 @@ export { createMultiCallRoleMachine, type CallSpec, type MultiCallRoleDefinition
 export type { LlmOutput } from '../machines/llm.ts';
 
 // Prompt and reply building blocks (the tags are what the simulated model reads).
-export { experienceParts, guidelineParts, instructionPart, problemPart, rolloutParts, solutionPart, type PromptPart, type PromptSpec } from '../machines/prompt.ts';
+export { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec, type TemplatePromptPart } from '../machines/prompt.ts';
+export { templatePrompt, type RoleTemplate, type TemplateVariable, type VariableShape } from '../machines/role-template.ts';
 export { callInfo, parseJsonReply, parseScore, replyBase } from '../machines/reply.ts';
 
 // The built-in roles, to reuse or wrap.

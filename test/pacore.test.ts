@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { compactResponse, referencesOf, widthOf } from '../machines/strategies/pacore/pacore.program.ts';
 import { synthesisPrompt } from '../machines/strategies/pacore/synthesis.role.ts';
+import { userText } from '../workers/prompt-template.ts';
 import type { LoopSettings } from '../machines/contract.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
 import { readJournal, readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
@@ -50,13 +51,15 @@ describe('pacore', () => {
 
   test('the synthesis prompt: the problem, the numbered references, the request; no system message; the last reference drops first', () => {
     const request = { references: ['first', 'second'], question: 'Q?', candidate: 0 } as MessageOf<'synthesis.requested'>;
-    const prompt = synthesisPrompt(request);
+    const prompt = synthesisPrompt(request, { proof: false });
     expect(prompt.system).toBe('');
-    expect(prompt.parts.map((part) => part.id)).toEqual(['task', 'problem', 'references-open', 'reference-1', 'reference-2', 'instructions']);
-    expect(prompt.parts[1]?.text).toBe('Original problem:\nQ?');
-    expect(prompt.parts[3]).toMatchObject({ text: 'Reference 1:\nfirst', drop: 1 });
-    expect(prompt.parts[4]).toMatchObject({ text: 'Reference 2:\nsecond', drop: 0 });
-    expect(synthesisPrompt({ ...request, references: [] })).toEqual({ system: '', parts: [{ id: 'problem', text: 'Q?' }] });
+    expect(userText(prompt.parts)).toBe(
+      'Here is a problem together with several reference responses to it. Examine the references critically, then write a response of your own.\n\n' +
+        'Original problem:\nQ?\n\nReference responses:\n\nReference 1:\nfirst\n\nReference 2:\nsecond\n\n' +
+        'Using the problem and the reference responses above, write your own complete and comprehensive solution.',
+    );
+    expect(prompt.parts[0]).toMatchObject({ drops: [{ id: 'reference-1', drop: 1 }, { id: 'reference-2', drop: 0 }] });
+    expect(synthesisPrompt({ ...request, references: [] }, { proof: false })).toEqual({ system: '', parts: [{ id: 'problem', text: 'Q?' }] });
   });
 
   test('on the simulated model, every request is the one the previous round implies', async ({ dir }) => {

@@ -18,7 +18,7 @@ import { sseEvents } from '../src/gateway/sse.ts';
 import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
-import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
+import { userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
 import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
@@ -35,7 +35,7 @@ function solutionCall(url: string, seed = 1, maxTokens = 4096): CompletionReques
     endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'k' },
     messages: [
       { role: 'system', content: SPEC.system },
-      { role: 'user', content: SPEC.parts.map((part) => part.text).join(PART_SEPARATOR) },
+      { role: 'user', content: userText(SPEC.parts) },
     ],
     maxTokens,
     temperature: 0.6,

@@ -20,7 +20,7 @@ import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
 import type { CandidateSource, ExperienceRecord, GuidelineRecord, MessageOf, Rollout, Verification } from '../src/kernel/protocol.ts';
 import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
 import { FAULT_KINDS, parseFaults, startSimServer, type FaultKind, type SimOptions, type SimServer } from '../src/sim/server.ts';
-import { PART_SEPARATOR } from '../workers/tokenize.worker.ts';
+import { userText } from '../workers/prompt-template.ts';
 
 interface Problem {
   id: string;
@@ -109,7 +109,7 @@ async function ask(client: OpenAI, spec: PromptSpec, params: Params = {}) {
     model: 'tmas-sim',
     messages: [
       { role: 'system', content: spec.system },
-      { role: 'user', content: spec.parts.map((part) => part.text).join(PART_SEPARATOR) },
+      { role: 'user', content: userText(spec.parts) },
     ],
     seed: params.seed ?? 1,
     ...(params.max_tokens === undefined ? {} : { max_tokens: params.max_tokens }),
@@ -219,7 +219,7 @@ describe('each role answers in the format its own parser accepts', () => {
       solution: `work\n\\boxed{${FIRST.answer}}`,
       verifications,
     };
-    const reply = await ask(client, summaryPrompt(request));
+    const reply = await ask(client, summaryPrompt(request, options));
     expect(reply.content.startsWith('SUMMARY:')).toBe(true);
     expect(parseSummary(reply.content)).toMatch(/can be trusted/);
   });
@@ -234,7 +234,7 @@ describe('each role answers in the format its own parser accepts', () => {
       rollouts: [rollout(0, FIRST.answer, 0.9), rollout(1, '999999', 0.1), rollout(2, null, null)],
       bank: [],
     };
-    const reply = await ask(client, experiencePrompt(request));
+    const reply = await ask(client, experiencePrompt(request, options));
     const records = parseExperience(reply.content, 1, 'k');
     expect(records.map((r) => [r.kind, r.provenance.candidate])).toEqual([
       ['conclusion', 0],
@@ -243,7 +243,7 @@ describe('each role answers in the format its own parser accepts', () => {
     expect(records[1]?.text).toContain('999999');
 
     // What the bank already holds is not repeated.
-    const again = await ask(client, experiencePrompt({ ...request, bank: records }));
+    const again = await ask(client, experiencePrompt({ ...request, bank: records }, options));
     expect(parseExperience(again.content, 2, 'k')).toEqual([]);
   });
 
@@ -259,7 +259,7 @@ describe('each role answers in the format its own parser accepts', () => {
       rollouts: [rollout(0, '1', 0.9, 'plain work'), rollout(1, '2', 0.2, explore.content), rollout(2, '3', 0.5, 'plain work')],
       bank: [],
     };
-    const records = parseGuidelines((await ask(client, guidelinePrompt(request))).content, 1, 'k');
+    const records = parseGuidelines((await ask(client, guidelinePrompt(request, options))).content, 1, 'k');
     expect(records).toHaveLength(2);
     expect(records.map((r) => r.strategy)).toContain(strategy);
     expect(records.find((r) => r.strategy === strategy)?.outcome).toMatch(/candidate 1 answered 2 \(score 0\.20\)/);
@@ -317,11 +317,11 @@ describe('the accuracy model shows the loop dynamics', () => {
           rollouts,
           bank: [],
         });
-        const truthful = parseExperience((await ask(client, experiencePrompt(request([rollout(0, problem.answer, 0.9)])))).content, 0, 'k');
+        const truthful = parseExperience((await ask(client, experiencePrompt(request([rollout(0, problem.answer, 0.9)]), options))).content, 0, 'k');
         const wrongAnswer = extractAnswer((await ask(client, solutionPrompt(solutionRequest(problem, 'normal'), options), { seed: 99 })).content);
         const misleading = gradeAnswer(wrongAnswer, problem.answer).equal
           ? []
-          : parseExperience((await ask(client, experiencePrompt(request([rollout(0, wrongAnswer, 0.9)])))).content, 0, 'k');
+          : parseExperience((await ask(client, experiencePrompt(request([rollout(0, wrongAnswer, 0.9)]), options))).content, 0, 'k');
         for (const seed of [1, 2]) {
           if (isCorrect((await ask(client, solutionPrompt(solutionRequest(problem, 'normal'), options), { seed })).content, problem)) plain++;
           const exploitTrue = solutionPrompt(solutionRequest(problem, 'experience', { experience: truthful }), options);

@@ -16,11 +16,32 @@ export interface FitPart {
   maxTokens?: number;
 }
 
+/** A value a prompt template reads: JSON. */
+export type TemplateValue = string | number | boolean | null | TemplateValue[] | { [key: string]: TemplateValue };
+
+/** A value a template part may leave out when the prompt does not fit: a list item (removed from its list) or a field (removed from its object). */
+export interface TemplateDrop {
+  id: string;
+  /** Where the value is in the variables: names of fields and positions in lists. */
+  path: Array<string | number>;
+  /** Drop rank: lowest first, among the parts' ranks too. */
+  drop: number;
+}
+
+/** A piece of a user message that is a Jinja template rendered over variables (workers/prompt-template.ts). */
+export interface TemplateFitPart {
+  id: string;
+  /** The template's source. */
+  template: string;
+  variables: Record<string, TemplateValue>;
+  drops?: TemplateDrop[];
+}
+
 /** Input of the `fit` task: a system message and the parts of the user message. */
 export interface FitTask {
   encoding: string;
   system: string;
-  parts: FitPart[];
+  parts: Array<FitPart | TemplateFitPart>;
   /** The most prompt tokens allowed (system + user, overhead included). */
   budget: number;
 }
@@ -33,6 +54,8 @@ export interface FitOutput {
   promptTokens: number;
   /** Ids of the parts left out, in the order they were dropped. */
   dropped: string[];
+  /** A template part could not be rendered: what the library said (nothing is sent). */
+  renderError?: string;
 }
 
 /** Input of the `count` task. */

@@ -10,6 +10,7 @@ import { createBpeCounter, type BpeCounter } from './bpe.ts';
 import { boundTokens } from './bound-tokens.ts';
 import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
 import { countGuarded } from './regex-overflow.ts';
+import { fitPrompt } from './fit-prompt.ts';
 import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
 /**
@@ -19,9 +20,6 @@ import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
  * completion limit a little smaller, never the request too long.
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
-
-/** What joins the kept parts of a user message. */
-export const PART_SEPARATOR = '\n\n';
 
 // Each rank file is megabytes of source: import only the one a task asks for.
 const RANKS = {
@@ -148,74 +146,12 @@ export async function count(task: CountTask): Promise<number[]> {
 }
 
 /**
- * The `fit` task: cuts each part with a `maxTokens` bound to it (bound-tokens.ts),
- * then drops droppable parts, lowest `drop` rank first (ties by position), until
- * system + user fit `budget` tokens.
- *
- * A prompt that fits whole (the usual case) is counted once, as joined. One
- * that does not has each part counted once, and drops are decided on the sum
- * of those counts plus the separators'; the kept text is then counted, for the exact
- * `promptTokens`. BPE merges tokens across a join (a trailing "." absorbs the
- * blank line after it), so the sum usually over-counts the joined text by about
- * a token per join: when the budget falls within those few tokens, one part
- * more than strictly needed may go. We accept that to avoid re-encoding a
- * prompt that may hold a 100,000-token rollout after every drop. When the sum
- * under-counts instead (rare: a part that starts with a newline) and the exact
- * count is over the budget, the next part in drop order goes and the kept text
- * is recounted.
+ * The `fit` task: a text part with a token bound (the judge's view, bound-tokens.ts) is cut to it,
+ * then the prompt is fitted to `budget` tokens (fit-prompt.ts).
  */
 export async function fit(task: FitTask): Promise<FitOutput> {
   const encoding = await getCounter(task.encoding);
-  const { system, budget } = task;
-  // A part with a token bound is cut to it before anything is counted or dropped.
-  const parts = task.parts.map((part) => (part.maxTokens === undefined ? part : { ...part, text: boundTokens(part.text, part.maxTokens, (text) => countText(encoding, text)) }));
-  for (const part of parts) {
-    if (part.drop !== undefined && !Number.isFinite(part.drop)) {
-      throw new TypeError(`part "${part.id}" has a drop rank that is not a finite number`);
-    }
-  }
-
-  const fixedTokens = framingTokens(encoding, system);
-  const whole = parts.map((part) => part.text).join(PART_SEPARATOR);
-  const wholeTokens = fixedTokens + countText(encoding, whole);
-  if (wholeTokens <= budget || parts.every((part) => part.drop === undefined)) return { user: whole, promptTokens: wholeTokens, dropped: [] };
-
-  const partTokens = parts.map((part) => countText(encoding, part.text));
-  const separatorTokens = countText(encoding, PART_SEPARATOR);
-
-  const dropOrder: number[] = [];
-  parts.forEach((part, index) => {
-    if (part.drop !== undefined) dropOrder.push(index);
-  });
-  // Array.prototype.sort is stable, so equal ranks keep their original order.
-  dropOrder.sort((a, b) => (parts[a]?.drop ?? 0) - (parts[b]?.drop ?? 0));
-
-  const kept = parts.map(() => true);
-  let keptCount = parts.length;
-  let keptTokens = partTokens.reduce((sum, tokens) => sum + tokens, 0);
-  let dropped = 0;
-  const dropNext = (): void => {
-    const index = dropOrder[dropped++] ?? 0;
-    kept[index] = false;
-    keptCount -= 1;
-    keptTokens -= partTokens[index] ?? 0;
-  };
-  const estimate = (): number => fixedTokens + keptTokens + Math.max(0, keptCount - 1) * separatorTokens;
-
-  while (estimate() > budget && dropped < dropOrder.length) dropNext();
-
-  const join = (): string =>
-    parts
-      .filter((_, index) => kept[index])
-      .map((part) => part.text)
-      .join(PART_SEPARATOR);
-  let user = join();
-  let promptTokens = fixedTokens + countText(encoding, user);
-  while (promptTokens > budget && dropped < dropOrder.length) {
-    dropNext();
-    user = join();
-    promptTokens = fixedTokens + countText(encoding, user);
-  }
-
-  return { user, promptTokens, dropped: dropOrder.slice(0, dropped).map((index) => parts[index]?.id ?? '') };
+  const counter = (text: string) => countText(encoding, text);
+  const parts = task.parts.map((part) => ('maxTokens' in part && part.maxTokens !== undefined ? { ...part, text: boundTokens(part.text, part.maxTokens, counter) } : part));
+  return fitPrompt({ ...task, parts }, framingTokens(encoding, task.system), counter);
 }

@@ -7,7 +7,8 @@
 import { extractAnswer } from '../../src/grader/index.ts';
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, replyBase } from '../reply.ts';
-import { experienceParts, guidelineParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from '../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
+import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../tmas-context.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 function system(options: RoleOptions): string {
@@ -18,40 +19,51 @@ function system(options: RoleOptions): string {
         'Reason step by step and check your work. Put the final answer, and only the final answer, in \\boxed{} on the last line.';
 }
 
+/** The Solution agent's user message: the problem alone, or with R(t-1) and E(t-1) (exploit), or with G(t-1) (explore). */
+export const solutionTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+{% if source == 'experience' %}
+${ROLLOUTS_BLOCK}
+
+${EXPERIENCE_BLOCK}
+
+Above are the previous attempts at this problem, each with its final answer, the summary of its verifications and its score, \
+and an experience bank of reliable intermediate conclusions and known pitfalls. \
+Build on the reliable conclusions, avoid the pitfalls, and write an improved, complete solution.
+{%- elif source == 'guideline' %}
+${GUIDELINES_BLOCK}
+
+Above are the high-level strategies already tried on this problem and how each fared. \
+Solve the problem with a strategy that differs from all of them. Name it on the first line as "Strategy: ...".
+{%- else %}
+Solve the problem above.
+{%- endif %}`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    source: {
+      shape: { oneOf: ['normal', 'experience', 'guideline'] },
+      about: "the candidate's source: 'normal' (iteration 0 and baselines: the problem alone), 'experience' (exploit: with rollouts and experience), 'guideline' (explore: with guidelines)",
+    },
+    rollouts: { ...CONTEXT_VARIABLES.rollouts, about: `${CONTEXT_VARIABLES.rollouts.about}; empty unless source is 'experience'` },
+    experience: { ...CONTEXT_VARIABLES.experience, about: `${CONTEXT_VARIABLES.experience.about}; empty unless source is 'experience'` },
+    guidelines: { ...CONTEXT_VARIABLES.guidelines, about: `${CONTEXT_VARIABLES.guidelines.about}; empty unless source is 'guideline'` },
+  },
+  system: (_, options) => system(options),
+  values: (request, options) => {
+    const rollouts = rolloutValues(request.rollouts);
+    const experience = experienceValues(request.experience);
+    const guidelines = guidelineValues(request.guidelines);
+    return {
+      variables: { problem: request.question, proof: options.proof, source: request.source, rollouts: rollouts.values, experience: experience.values, guidelines: guidelines.values },
+      drops: [...rollouts.drops, ...experience.drops, ...guidelines.drops],
+    };
+  },
+} satisfies RoleTemplate<MessageOf<'solution.requested'>, RoleOptions>;
+
 /** Builds the solution prompt for a candidate. */
-export function solutionPrompt(request: MessageOf<'solution.requested'>, options: RoleOptions): PromptSpec {
-  const problem = problemPart(request.question);
-  switch (request.source) {
-    case 'normal':
-      return { system: system(options), parts: [problem, instructionPart('Solve the problem above.')] };
-    case 'experience':
-      return {
-        system: system(options),
-        parts: [
-          problem,
-          ...rolloutParts(request.rollouts),
-          ...experienceParts(request.experience),
-          instructionPart(
-            'Above are the previous attempts at this problem, each with its final answer, the summary of its ' +
-              'verifications and its score, and an experience bank of reliable intermediate conclusions and known ' +
-              'pitfalls. Build on the reliable conclusions, avoid the pitfalls, and write an improved, complete solution.',
-          ),
-        ],
-      };
-    case 'guideline':
-      return {
-        system: system(options),
-        parts: [
-          problem,
-          ...guidelineParts(request.guidelines),
-          instructionPart(
-            'Above are the high-level strategies already tried on this problem and how each fared. Solve the ' +
-              'problem with a strategy that differs from all of them. Name it on the first line as "Strategy: ...".',
-          ),
-        ],
-      };
-  }
-}
+export const solutionPrompt = templatePrompt(solutionTemplate);
 
 /** The Solution agent's definition. */
 export const solutionRole = {
@@ -59,6 +71,7 @@ export const solutionRole = {
   request: 'solution.requested',
   index: (request) => request.candidate,
   prompt: solutionPrompt,
+  template: solutionTemplate,
   reply: (request, output) => ({
     type: 'solution.completed',
     ...replyBase(request),

@@ -5,8 +5,9 @@
  */
 import type { MessageOf, Verification } from '../../src/kernel/protocol.ts';
 import { callInfo, replyBase, unusableBecause } from '../reply.ts';
-import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
-import { createRoleMachine, type RoleDefinition } from '../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
+import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../tmas-context.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** The mean of the parseable scores, or null when none parsed. */
 export function calibratedScore(verifications: Verification[]): number | null {
@@ -14,36 +15,36 @@ export function calibratedScore(verifications: Verification[]): number | null {
   return scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length;
 }
 
-function verificationParts(verifications: Verification[]): PromptPart[] {
-  return [
-    { id: 'verifications-open', text: '<verifications>' },
-    ...verifications.map((v) => ({
-      id: `verification-${v.index}`,
-      text: `<verification index="${v.index}" score="${v.score === null ? 'none' : v.score.toFixed(3)}">\n${v.analysis}\n</verification>`,
-      // Long analyses go before anything else when the prompt does not fit.
-      drop: v.index,
-    })),
-    { id: 'verifications-close', text: '</verifications>' },
-  ];
-}
+/** The Summary agent's user message: the problem, the candidate and its M verifications. */
+export const summaryTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+<verifications>
+{% for verification in verifications %}
+
+${VERIFICATION_ITEM}
+{% endfor %}
+
+</verifications>
+
+Write a concise summary of the verifications above: which steps were validated, which flaws were found, \
+and whether the final answer can be trusted. Start with "SUMMARY:".`,
+  variables: {
+    ...COMMON_VARIABLES,
+    verifications: { ...CONTEXT_VARIABLES.verifications, about: `${CONTEXT_VARIABLES.verifications.about}; when the prompt does not fit, verifications are left out, first ones first` },
+  },
+  system: () => 'You are the Summary agent of a team that solves hard mathematics problems. ' + 'You condense several independent verifications of one candidate solution.',
+  values: (request, options) => {
+    // Long analyses go before anything else when the prompt does not fit.
+    const verifications = verificationValues(request.verifications, true);
+    return { variables: { problem: request.question, proof: options.proof, solution: request.solution, verifications: verifications.values }, drops: verifications.drops };
+  },
+} satisfies RoleTemplate<MessageOf<'summary.requested'>, RoleOptions>;
 
 /** Builds the summary prompt for a candidate. */
-export function summaryPrompt(request: MessageOf<'summary.requested'>): PromptSpec {
-  return {
-    system:
-      'You are the Summary agent of a team that solves hard mathematics problems. ' +
-      'You condense several independent verifications of one candidate solution.',
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      ...verificationParts(request.verifications),
-      instructionPart(
-        'Write a concise summary of the verifications above: which steps were validated, which flaws were found, ' +
-          'and whether the final answer can be trusted. Start with "SUMMARY:".',
-      ),
-    ],
-  };
-}
+export const summaryPrompt = templatePrompt(summaryTemplate);
 
 /** The summary text: what follows `SUMMARY:`, or the whole reply. */
 export function parseSummary(text: string): string {
@@ -58,6 +59,7 @@ export const summaryRole = {
   request: 'summary.requested',
   index: (request) => request.candidate,
   prompt: summaryPrompt,
+  template: summaryTemplate,
   reply: (request, output) => ({
     type: 'summary.completed',
     ...replyBase(request),

@@ -5,26 +5,27 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
-import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
+/** The Verification agent's user message: the problem, the candidate, and how to score it. */
+export const verificationTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Check every step of the {{ 'proof' if proof else 'solution' }} above. Point out errors, gaps and unjustified claims. \
+Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means fully correct, 0 means wrong.`,
+  variables: COMMON_VARIABLES,
+  system: (_, options) => {
+    const what = options.proof ? 'proof' : 'solution';
+    return 'You are the Verification agent of a team that solves hard mathematics problems. ' + `You check a candidate ${what} step by step and judge whether it is correct and complete.`;
+  },
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+} satisfies RoleTemplate<MessageOf<'verification.requested'>, RoleOptions>;
+
 /** Builds the verification prompt for one check of a candidate. */
-export function verificationPrompt(request: MessageOf<'verification.requested'>, options: RoleOptions): PromptSpec {
-  const what = options.proof ? 'proof' : 'solution';
-  return {
-    system:
-      'You are the Verification agent of a team that solves hard mathematics problems. ' +
-      `You check a candidate ${what} step by step and judge whether it is correct and complete.`,
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      instructionPart(
-        `Check every step of the ${what} above. Point out errors, gaps and unjustified claims. ` +
-          'Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means fully correct, 0 means wrong.',
-      ),
-    ],
-  };
-}
+export const verificationPrompt = templatePrompt(verificationTemplate);
 
 /** The Verification agent's definition. */
 export const verificationRole = {
@@ -33,6 +34,7 @@ export const verificationRole = {
   // Unique within an iteration as long as M < 10,000.
   index: (request) => request.candidate * 10_000 + request.index,
   prompt: verificationPrompt,
+  template: verificationTemplate,
   reply: (request, output) => ({
     type: 'verification.completed',
     ...replyBase(request),

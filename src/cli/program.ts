@@ -58,6 +58,17 @@ function defineTable1Command(program: Command): void {
 /** `tmas grade`: one pair, or a file of pairs. */
 function defineGradeCommand(program: Command): void {
   program
+    .command('prompts')
+    .description("print the built-in user-message template (Jinja) of each role of a strategy, with its variables: where a --prompt ROLE=FILE starts")
+    .option('--strategy <name>', 'the strategy whose roles to print', 'tmas')
+    .option('--role <role>', 'only this role (its section, saved as a file, renders the built-in prompt)')
+    .exitOverride()
+    .action(async (flags: { strategy: string; role?: string }) => {
+      const { runPromptsCommand } = await import('./prompts.command.ts');
+      runPromptsCommand(flags, io);
+    });
+
+  program
     .command('grade')
     .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
     .option('--gold <answer>', 'the reference answer')

@@ -38,6 +38,8 @@ export interface RunFlags {
   view?: boolean | number;
   /** `--wide`: every column of the final table (default: the essential ones, within 80 columns). */
   wide?: boolean;
+  /** `--prompt ROLE=FILE`, as given (tmas table1 gives each method those of its roles). */
+  prompt?: string[];
   [option: string]: unknown;
 }
 

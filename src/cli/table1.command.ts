@@ -12,7 +12,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toOptionName, type StrategyOptionValue } from '../../machines/contract.ts';
-import { STRATEGIES } from '../../machines/strategies/index.ts';
+import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
+import { checkPromptsOf, promptSpecsFor } from '../host/prompt-templates.ts';
 import { UserError } from '../kernel/errors.ts';
 import { outputError, writeOutputFile } from '../host/output-file.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
@@ -44,6 +45,10 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
   delete own.strategies;
   for (const [option, value] of Object.entries(PROTOCOL_OPTIONS[strategy] ?? {})) own[option] ??= value;
+  // Each method gets the templates of its own roles (checked for all methods before any runs).
+  const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);
+  if (prompts.length === 0) delete own.prompt;
+  else own.prompt = prompts;
   return {
     ...(own as RunFlags),
     strategy,
@@ -63,6 +68,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   }
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
+  checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   // Nothing is created before the first method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
   const advice = 'give --output-file a writable folder';

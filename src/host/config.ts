@@ -6,6 +6,16 @@ import type { JudgeWhen, StrategyOptionValue } from '../../machines/contract.ts'
 import type { EndpointSlot } from '../kernel/slots.ts';
 import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
 
+/** A user's template of one role's user message (`--prompt ROLE=FILE`), as a run keeps it. */
+export interface PromptTemplateFile {
+  /** The file it was read from, resolved. */
+  file: string;
+  /** `sha256:` + the hex digest of its text. */
+  sha256: string;
+  /** The template's text. */
+  template: string;
+}
+
 /** A slot's own sampling settings (`--top-p`, `--verify-temperature`, `--extra-body`, …); a field is absent when not set. */
 export interface SlotSampling {
   /** Overrides the temperature the role asks for (the run's `--temperature`). */
@@ -102,6 +112,8 @@ export interface RunConfig {
   agents?: string;
   /** With `--agents`: a digest of what the module's file holds, which identifies it wherever it lies (run-agents.ts). */
   agentsDigest?: string;
+  /** User-message templates given with `--prompt ROLE=FILE`, by role: the file, its SHA-256 and its text (a resume renders the text kept here); absent when none. */
+  prompts?: Record<string, PromptTemplateFile>;
   endpoints: Record<EndpointSlot, RoleEndpoint>;
   sim: SimSettings;
 }

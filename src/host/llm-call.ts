@@ -93,6 +93,25 @@ export function shrunkWindow(window: number, message: string): number {
   return Math.max(CONTEXT_MARGIN * 2, next);
 }
 
+/**
+ * A template that the checks before the run let through but that fails on a
+ * request's values (a filter applied to a value it cannot take): no call is
+ * sent, and the run stops with the user's error, resumable once it is fixed.
+ */
+function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attempt: number): LlmResult {
+  const given = deps.config.prompts?.[input.role];
+  const what = given === undefined ? `The template of the ${input.role} role` : `The template ${given.file} (--prompt ${input.role}=…)`;
+  deps.stopRun(
+    new UserError(
+      'TMAS_PROMPT',
+      `${what} failed to render for problem ${input.problem}, iteration ${input.iteration}: ${error}. The call was not sent and the run stopped; every completed call is kept. ` +
+        `Fix the template, then continue with: tmas run --resume ${deps.config.outputDir} --prompt ${input.role}=FILE --force`,
+    ),
+  );
+  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_PROMPT: ${error}`);
+  return { ok: false, request: input.request, code: 'TMAS_PROMPT', error, attempt };
+}
+
 /** Creates the `llm` actor logic. */
 export function createLlmCall(deps: LlmCallDeps) {
   return fromPromise<LlmResult, LlmInput>(async ({ input, signal }) => {
@@ -152,6 +171,7 @@ export function createLlmCall(deps: LlmCallDeps) {
         return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
       }
       const fitted = await deps.pool.fit(task, { signal });
+      if (fitted.renderError !== undefined) return templateFailed(deps, input, fitted.renderError, attempt);
       if (fitted.promptTokens > budget) {
         // Trimming could not bring it within the window (the question alone is too long): a call
         // would be paid for, or refused, for nothing. This is the call's result, the same on every

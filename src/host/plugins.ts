@@ -23,6 +23,7 @@ import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import type { RunConfig } from './config.ts';
+import { applyPromptTemplates } from './prompt-templates.ts';
 import { UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
 import type { MessageType } from '../kernel/protocol.ts';
@@ -116,7 +117,9 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
           delete definitions[role];
         } else {
           roles[role] = createRoleMachine(definition);
-          definitions[role] = definition;
+          // A template stays replaceable (--prompt) only while the prompt is still the one made from it.
+          const { template: _, ...withoutTemplate } = definition;
+          definitions[role] = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
         }
       } else {
         throw problem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
@@ -128,8 +131,10 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
     for (const key of ['prompt', 'reply'] as const) {
       if (override[key] !== undefined && typeof override[key] !== 'function') throw problem(where, `the ${role} ${key} must be a function.`);
     }
+    const { template: _, ...withoutTemplate } = base;
     const definition: RoleDefinition = {
-      ...base,
+      // A prompt of the module's own is no longer the built-in template: --prompt cannot replace it.
+      ...(override.prompt ? withoutTemplate : base),
       ...(override.prompt ? { prompt: override.prompt as RoleDefinition['prompt'] } : {}),
       ...(override.reply ? { reply: override.reply as RoleDefinition['reply'] } : {}),
     };
@@ -191,9 +196,9 @@ export async function loadAgents(file: string): Promise<Agents> {
   return agents as Agents;
 }
 
-/** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one. */
-export async function resolveStrategy(config: Pick<RunConfig, 'strategy' | 'agents'>): Promise<Strategy> {
+/** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one, then the `--prompt` templates. */
+export async function resolveStrategy(config: Pick<RunConfig, 'strategy' | 'agents' | 'prompts'>): Promise<Strategy> {
   const strategy = strategyNamed(config.strategy);
-  if (config.agents === undefined) return strategy;
-  return applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
+  const plugged = config.agents === undefined ? strategy : applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
+  return applyPromptTemplates(plugged, config.prompts);
 }

@@ -14,6 +14,7 @@ import { deliver, postTo } from './delivery.ts';
 import { expectedCallsOf } from './problem-inputs.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import { strategyNamed } from './plugins.ts';
+import { applyPromptTemplates } from './prompt-templates.ts';
 import type { RunConfig, Secrets } from './config.ts';
 import { isUserError, TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import type { Gateway } from '../gateway/gateway.ts';
@@ -180,7 +181,8 @@ function interruptionError(interrupted: unknown, counters: { issued: number; reu
 
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions = {}): Promise<RunOutcome> {
-  const strategy = options.strategy ?? strategyNamed(config.strategy);
+  // A strategy given is taken as resolved (resolveStrategy applies --agents and --prompt); else the named one, with the run's templates.
+  const strategy = options.strategy ?? applyPromptTemplates(strategyNamed(config.strategy), config.prompts);
   const started = performance.now();
   const cleanups: Cleanups = [];
   try {

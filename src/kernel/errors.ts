@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   TMAS_OUTPUT: 'the output directory is not empty or not writable',
   TMAS_UNGRADABLE: 'a new run in proof mode (the default) whose problems carry short answers and no reference solution: nothing would grade it (add --no-proof, or --force)',
   TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
+  TMAS_PROMPT: 'a --prompt ROLE=FILE names a role the strategy lacks or a file that cannot be read, or its template does not parse, reads a variable the role does not have or fails to render (the message names the file, and the line where it can)',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',
   TMAS_REPORT_INCONSISTENT: 'results.jsonl and metrics.json of a run directory are not from the same write',
   TMAS_REPORT_LIBRARY: 'the chart library the HTML report embeds is not installed',

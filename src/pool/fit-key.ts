@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SizedLru } from './sized-lru.ts';
-import type { FitTask } from '../../workers/tasks.ts';
+import type { FitTask, TemplateValue } from '../../workers/tasks.ts';
 
 /** Characters of text whose digests are kept; the least recently used go first when it would hold more. */
 const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
@@ -27,13 +27,21 @@ export function textDigest(text: string): string {
   return digest;
 }
 
+/** A template's variables with every string by its digest. */
+function digested(value: TemplateValue): TemplateValue {
+  if (typeof value === 'string') return textDigest(value);
+  if (Array.isArray(value)) return value.map(digested);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, digested(item)]));
+}
+
 /** A string that equals another task's exactly when their outputs must be equal. */
 export function fitKey(task: FitTask): string {
-  // `drop`, `id` and a token bound shape the output too; a part without a bound keeps the key it had before bounds existed.
-  return JSON.stringify([
-    task.encoding,
-    task.budget,
-    textDigest(task.system),
-    task.parts.map((part) => [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])]),
-  ]);
+  // `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops.
+  const parts = task.parts.map((part) =>
+    'template' in part
+      ? [part.id, textDigest(part.template), digested(part.variables), (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path])]
+      : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])],
+  );
+  return JSON.stringify([task.encoding, task.budget, textDigest(task.system), parts]);
 }

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
+import { approximateChars } from './approximate-chars.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
 import { HF_PREFIX, isHfTokenizerName, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
@@ -29,7 +30,7 @@ import type {
   TaskEnvelope,
 } from '../../workers/tasks.ts';
 
-export type { DedupInput, DedupOutput, EncodingName, FitOutput, FitPart } from '../../workers/tasks.ts';
+export type { DedupInput, DedupOutput, EncodingName, FitOutput, FitPart, TemplateFitPart } from '../../workers/tasks.ts';
 
 /** Input of `Pool.fit`: the `fit` task, whose encoding defaults to the pool's. */
 export type FitInput = Omit<FitTask, 'encoding'> & { encoding?: string };
@@ -213,7 +214,7 @@ export function createPool(options: PoolOptions = {}): Pool {
       if (cached) return abortable(cached, taskOptions?.signal);
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
-      fitCache.set(key, result, task.parts.reduce((sum, part) => sum + part.text.length, task.system.length));
+      fitCache.set(key, result, task.parts.reduce((sum, part) => sum + ('template' in part ? approximateChars(part.variables) : part.text.length), task.system.length));
       result.catch(() => fitCache.delete(key, result));
       return abortable(result, taskOptions?.signal);
     },

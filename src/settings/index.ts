@@ -9,6 +9,7 @@ import { JUDGE_SETTINGS } from './judge.settings.ts';
 import { LOOP_SETTINGS } from './loop.settings.ts';
 import { OUTPUT_SETTINGS } from './outputs.settings.ts';
 import { PROBLEM_SETTINGS } from './problems.settings.ts';
+import { PROMPT_SETTINGS } from './prompts.settings.ts';
 import { ROLE_SETTINGS } from './roles.settings.ts';
 import { RUN_SETTINGS } from './run.settings.ts';
 import type { Setting, SettingSection } from './setting.ts';
@@ -33,6 +34,7 @@ export const SETTINGS: readonly Setting[] = [
   ...PROBLEM_SETTINGS,
   ...OUTPUT_SETTINGS,
   ...LOOP_SETTINGS,
+  ...PROMPT_SETTINGS,
   ...CONTEXT_SETTINGS,
   ...ROLE_SETTINGS,
   ...JUDGE_SETTINGS,

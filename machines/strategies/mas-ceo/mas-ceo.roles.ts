@@ -11,10 +11,10 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../../kit.ts';
+import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /**
  * Ranges the CEO's numbers are clamped to, and what a missing field defaults
@@ -48,10 +48,34 @@ export function parseCeo(text: string): { decision: 'continue' | 'stop'; experts
   };
 }
 
-/** The advice block a CEO prompt carries. */
-function advicePart(advice: string): PromptPart {
-  return { id: 'advice', text: `<advice>\n${advice}\n</advice>` };
-}
+/** The CEO agent's user message: the problem, the team's latest solution and the evaluator's advice (from the second round), and the plan's format. */
+export const ceoTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+{% if solution is not none %}
+${SOLUTION_BLOCK}
+
+{% endif %}
+{% if advice is not none %}
+<advice>
+{{ advice }}
+</advice>
+
+{% endif %}
+Decide the next round. Answer in exactly this format:
+Decision: continue or stop
+Experts: number of experts to recruit (${CEO_LIMITS.experts.min}-${CEO_LIMITS.experts.max})
+Direction: one line on what the team should try
+Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    solution: { shape: { orNone: 'string' }, about: "the team's latest solution, none in the first round" },
+    advice: { shape: { orNone: 'string' }, about: "the evaluator's advice on it, none in the first round" },
+  },
+  system: () => roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution, advice: request.advice } }),
+} satisfies RoleTemplate<MessageOf<'ceo.requested'>, RoleOptions>;
 
 /** The CEO agent's definition. */
 export const ceoRole = {
@@ -59,18 +83,8 @@ export const ceoRole = {
   endpoint: 'solution',
   request: 'ceo.requested',
   index: () => 0,
-  prompt: (request): PromptSpec => ({
-    system: roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
-    parts: [
-      problemPart(request.question),
-      ...(request.solution === null ? [] : [solutionPart(request.solution)]),
-      ...(request.advice === null ? [] : [advicePart(request.advice)]),
-      instructionPart(
-        `Decide the next round. Answer in exactly this format:\nDecision: continue or stop\nExperts: number of experts to recruit (${CEO_LIMITS.experts.min}-${CEO_LIMITS.experts.max})\n` +
-          `Direction: one line on what the team should try\nBudget: the most tokens each expert may write this round (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
-      ),
-    ],
-  }),
+  prompt: templatePrompt(ceoTemplate),
+  template: ceoTemplate,
   reply: (request, output) => ({ type: 'ceo.completed', ...replyBase(request), ...parseCeo(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'ceo.requested'>;
 
@@ -80,37 +94,65 @@ export function parseExperts(text: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => found[i] ?? `A careful generalist mathematician (expert ${i + 1}).`);
 }
 
+/** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
+export const recruiterTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+<recruit count="{{ experts }}">
+Direction: {{ direction }}
+Describe {{ experts }} experts, one per line, as "Expert k: description".`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    experts: { shape: 'integer', about: 'how many experts the CEO asked for' },
+    direction: { shape: 'string', about: "the CEO's direction for the round" },
+  },
+  system: () => roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, experts: request.experts, direction: request.direction } }),
+} satisfies RoleTemplate<MessageOf<'recruiter.requested'>, RoleOptions>;
+
 /** The Recruiter agent's definition. */
 export const recruiterRole = {
   role: 'recruiter',
   endpoint: 'solution',
   request: 'recruiter.requested',
   index: () => 0,
-  prompt: (request): PromptSpec => ({
-    system: roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
-    parts: [
-      problemPart(request.question),
-      instructionPart(`<recruit count="${request.experts}">\nDirection: ${request.direction}\nDescribe ${request.experts} experts, one per line, as "Expert k: description".`),
-    ],
-  }),
+  prompt: templatePrompt(recruiterTemplate),
+  template: recruiterTemplate,
   reply: (request, output) => ({ type: 'recruiter.completed', ...replyBase(request), experts: parseExperts(output.content, request.experts), call: callInfo(output) }),
 } satisfies RoleDefinition<'recruiter.requested'>;
 
-/** Builds the solver prompt: first draft, or a revision answering the critics. */
-export function solverPrompt(request: MessageOf<'solver.requested'>, options: RoleOptions): PromptSpec {
-  const revision = request.previous === null ? [] : [solutionPart(request.previous), { id: 'critiques', text: `<critiques>\n${request.critiques.join('\n---\n')}\n</critiques>` }];
-  return {
-    system: roleLine('Solver', `You are ${request.expert}`),
-    parts: [
-      problemPart(request.question),
-      ...revision,
-      instructionPart(
-        `${request.previous === null ? 'Solve the problem above.' : 'Revise your solution above to answer every critique.'} Direction: ${request.direction}. ` +
-          answerInstruction(options.proof),
-      ),
-    ],
-  };
-}
+/** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
+export const solverTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+{% if previous is not none %}
+<solution>
+{{ previous }}
+</solution>
+
+<critiques>
+{{ critiques | join('\\n---\\n') }}
+</critiques>
+
+{% endif %}
+{{ 'Solve the problem above.' if previous is none else 'Revise your solution above to answer every critique.' }} Direction: {{ direction }}. ${ANSWER_INSTRUCTION}`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    direction: { shape: 'string', about: "the CEO's direction for the round" },
+    budget: { shape: 'integer', about: "the CEO's token budget: the call's completion limit (not stated in the built-in prompt)" },
+    previous: { shape: { orNone: 'string' }, about: "the solver's previous solution in this round, none for a first draft" },
+    critiques: { shape: { listOf: 'string' }, about: "the critics' critiques of the previous solution (empty for a first draft)" },
+  },
+  system: (request) => roleLine('Solver', `You are ${request.expert}`),
+  values: (request, options) => ({
+    variables: { problem: request.question, proof: options.proof, direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques },
+  }),
+} satisfies RoleTemplate<MessageOf<'solver.requested'>, RoleOptions>;
+
+/** Builds the solver prompt. */
+export const solverPrompt = templatePrompt(solverTemplate);
 
 /** The Solver agent's definition. */
 export const solverRole = {
@@ -120,6 +162,7 @@ export const solverRole = {
   index: (request) => request.turn,
   maxTokens: (request) => request.budget,
   prompt: solverPrompt,
+  template: solverTemplate,
   reply: (request, output) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'solver.requested'>;
 
@@ -143,6 +186,20 @@ export function missingDecision(text: string): string | null {
   return /decision\W*:\s*(agree|disagree)/i.test(text) ? null : 'no "Decision: agree" or "Decision: disagree" line';
 }
 
+/** The Critic agent's user message: the problem and the solver's solution. */
+export const criticTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Solve the problem yourself from your expertise, then compare your final answer with the final answer of the solution above (its \\boxed{}). \
+Write only your critique of that solution, not your own solution or answer. \
+End with "Decision: agree" if your final answer is the same as the solution's final answer, else "Decision: disagree".`,
+  variables: COMMON_VARIABLES,
+  system: (request) => roleLine('Critic', `You are ${request.expert}`),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+} satisfies RoleTemplate<MessageOf<'critic.requested'>, RoleOptions>;
+
 /** The Critic agent's definition. */
 export const criticRole = {
   role: 'critic',
@@ -151,18 +208,8 @@ export const criticRole = {
   // Unique within a round as long as there are fewer than 100 critics.
   index: (request) => request.turn * 100 + request.critic,
   maxTokens: (request) => request.budget,
-  prompt: (request): PromptSpec => ({
-    system: roleLine('Critic', `You are ${request.expert}`),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      instructionPart(
-        'Solve the problem yourself from your expertise, then compare your final answer with the final answer of the solution above (its \\boxed{}). ' +
-          'Write only your critique of that solution, not your own solution or answer. ' +
-          'End with "Decision: agree" if your final answer is the same as the solution\'s final answer, else "Decision: disagree".',
-      ),
-    ],
-  }),
+  prompt: templatePrompt(criticTemplate),
+  template: criticTemplate,
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
 } satisfies RoleDefinition<'critic.requested'>;
 
@@ -173,20 +220,26 @@ export function parseEvaluation(text: string): { correct: boolean | null; advice
   return { correct: verdict === undefined ? null : verdict === '1', advice, ...unusableIf(verdict === undefined ? 'no "Correctness: 0" or "Correctness: 1" line' : null) };
 }
 
+/** The Evaluator agent's user message: the problem and the team's solution. */
+export const evaluatorTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.`,
+  variables: COMMON_VARIABLES,
+  system: () => roleLine('Evaluator', "You judge whether the team's solution is correct."),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+} satisfies RoleTemplate<MessageOf<'evaluator.requested'>, RoleOptions>;
+
 /** The Evaluator agent's definition. */
 export const evaluatorRole = {
   role: 'evaluator',
   endpoint: 'verification',
   request: 'evaluator.requested',
   index: () => 0,
-  prompt: (request): PromptSpec => ({
-    system: roleLine('Evaluator', 'You judge whether the team\'s solution is correct.'),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      instructionPart('Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.'),
-    ],
-  }),
+  prompt: templatePrompt(evaluatorTemplate),
+  template: evaluatorTemplate,
   reply: (request, output) => ({ type: 'evaluator.completed', ...replyBase(request), ...parseEvaluation(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'evaluator.requested'>;
 

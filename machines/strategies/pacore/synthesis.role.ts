@@ -7,34 +7,51 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import type { PromptPart, PromptSpec } from '../../prompt.ts';
+import { COMMON_VARIABLES, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition } from '../../role.machine.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 
 /**
- * The synthesis prompt. References that do not fit the window are dropped
- * from the end (the last one first): each has a drop rank below the one
- * before it, and the `context.trimmed` message names what was left out.
+ * The synthesis user message of a round with references. References that do
+ * not fit the window are left out from the end (the last one first), and the
+ * `context.trimmed` message names what was left out.
  */
-export function synthesisPrompt(request: MessageOf<'synthesis.requested'>): PromptSpec {
-  if (request.references.length === 0) return { system: '', parts: [{ id: 'problem', text: request.question }] };
-  const count = request.references.length;
-  const references: PromptPart[] = request.references.map((text, index) => ({
-    id: `reference-${index + 1}`,
-    text: `Reference ${index + 1}:\n${text}`,
-    drop: count - 1 - index,
-  }));
-  return {
-    system: '',
-    parts: [
-      { id: 'task', text: 'Here is a problem together with several reference responses to it. Examine the references critically, then write a response of your own.' },
-      { id: 'problem', text: `Original problem:\n${request.question}` },
-      { id: 'references-open', text: 'Reference responses:' },
-      ...references,
-      { id: 'instructions', text: 'Using the problem and the reference responses above, write your own complete and comprehensive solution.' },
-    ],
-  };
-}
+export const synthesisTemplate = {
+  source: `Here is a problem together with several reference responses to it. Examine the references critically, then write a response of your own.
+
+Original problem:
+{{ problem }}
+
+Reference responses:
+{% for reference in references %}
+
+Reference {{ loop.index }}:
+{{ reference }}
+{% endfor %}
+
+Using the problem and the reference responses above, write your own complete and comprehensive solution.`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    references: {
+      shape: { listOf: 'string' },
+      about:
+        "the previous round's non-empty responses, each the text after its last </think>, in the order PaCoRe gives them (by length, then a fixed permutation of the run's seed); " +
+        'when the prompt does not fit, the last ones are left out first',
+    },
+  },
+  applies: 'rounds after the first: round 0 sends the problem text alone, as upstream does',
+  system: () => '',
+  values: (request, options) => ({
+    variables: { problem: request.question, proof: options.proof, references: request.references },
+    drops: request.references.map((_, index) => ({ id: `reference-${index + 1}`, path: ['references', index], drop: request.references.length - 1 - index })),
+  }),
+  // Round 0 is the problem as given: no prompt of ours to replace.
+  untemplated: (request) => (request.references.length === 0 ? { system: '', parts: [{ id: 'problem', text: request.question }] } : null),
+} satisfies RoleTemplate<MessageOf<'synthesis.requested'>, RoleOptions>;
+
+/** The synthesis prompt: the problem alone in round 0, else the template. No system message in either, as upstream. */
+export const synthesisPrompt = templatePrompt(synthesisTemplate);
 
 /** The synthesis role's definition. */
 export const synthesisRole = {
@@ -43,6 +60,7 @@ export const synthesisRole = {
   request: 'synthesis.requested',
   index: (request) => request.candidate,
   prompt: synthesisPrompt,
+  template: synthesisTemplate,
   reply: (request, output) => ({
     type: 'synthesis.completed',
     ...replyBase(request),

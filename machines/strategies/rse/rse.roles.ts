@@ -12,7 +12,7 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
@@ -46,13 +46,32 @@ export function rolloutSystem(experience: ExperienceRecord[], options: RoleOptio
   );
 }
 
-/** The Rollout agent's definition. The user message is the problem alone, as upstream sends it. */
+/** The Rollout agent's user message: the problem alone, as upstream sends it (the bank is in the system message). */
+export const rolloutTemplate = {
+  source: PROBLEM_BLOCK,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    experience: {
+      shape: { listOf: 'string' },
+      about: "the problem's experience bank as the system message shows it, one line each ('- [pitfall] …' first, then '- [proposition] …'); empty in the first iteration",
+    },
+  },
+  system: (request, options) => rolloutSystem(request.experience, options),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, experience: experienceLines(request.experience) } }),
+} satisfies RoleTemplate<MessageOf<'rollout.requested'>, RoleOptions>;
+
+/** Builds the rollout prompt. */
+export const rolloutPrompt = templatePrompt(rolloutTemplate);
+
+/** The Rollout agent's definition. */
 export const rolloutRole = {
   role: 'rollout',
   endpoint: 'solution',
   request: 'rollout.requested',
   index: (request) => request.candidate,
-  prompt: (request, options): PromptSpec => ({ system: rolloutSystem(request.experience, options), parts: [problemPart(request.question)] }),
+  prompt: rolloutPrompt,
+  template: rolloutTemplate,
   reply: (request, output) => ({
     type: 'rollout.completed',
     ...replyBase(request),
@@ -96,13 +115,20 @@ const DISTILL_TASK = [
   '{"verified_propositions": ["..."], "critical_pitfalls": ["..."]}',
 ].join('\n');
 
-/** Builds the distill prompt: the problem and the attempt (upstream puts them after its instructions; here the problem opens every user message, as the simulator reads it), then the instructions. */
-export function distillPrompt(request: MessageOf<'distill.requested'>): PromptSpec {
-  return {
-    system: roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
-    parts: [problemPart(request.question), solutionPart(request.solution), instructionPart(DISTILL_TASK)],
-  };
-}
+/** The Distill agent's user message: the problem and the attempt (upstream puts them after its instructions; here the problem opens every user message, as the simulator reads it), then the instructions. */
+export const distillTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+${DISTILL_TASK}`,
+  variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning)" } },
+  system: () => roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+} satisfies RoleTemplate<MessageOf<'distill.requested'>, RoleOptions>;
+
+/** Builds the distill prompt. */
+export const distillPrompt = templatePrompt(distillTemplate);
 
 /** The Distill agent's definition. An invalid reply carries `parseError`; the problem actor retries it. */
 export const distillRole = {
@@ -111,6 +137,7 @@ export const distillRole = {
   request: 'distill.requested',
   index: (request) => request.candidate * MAX_DISTILL_ATTEMPTS + request.attempt,
   prompt: distillPrompt,
+  template: distillTemplate,
   reply: (request, output) => {
     let parsed = { propositions: [] as string[], pitfalls: [] as string[] };
     let parseError: string | null = null;

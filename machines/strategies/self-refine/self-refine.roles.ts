@@ -5,34 +5,29 @@
  * first solution comes from the Solution agent.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf, RefinementStep } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, parseScore, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../../kit.ts';
-
-/** The critique block a rewrite prompt carries. */
-export function critiquePart(text: string): { id: string; text: string } {
-  return { id: 'critique', text: `<critique>\n${text}\n</critique>` };
-}
+import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
 export const NO_ERROR = 'It is correct.';
 
+/** The Critique agent's user message: the problem and the candidate's own solution. */
+export const critiqueTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Critique the solution above: list its errors, gaps and unjustified steps, and what should change. If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
+  variables: COMMON_VARIABLES,
+  system: () => roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+} satisfies RoleTemplate<MessageOf<'critique.requested'>, RoleOptions>;
+
 /** Builds the critique prompt. */
-export function critiquePrompt(request: MessageOf<'critique.requested'>): PromptSpec {
-  return {
-    system: roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      instructionPart(
-        'Critique the solution above: list its errors, gaps and unjustified steps, and what should change. ' +
-          `If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
-      ),
-    ],
-  };
-}
+export const critiquePrompt = templatePrompt(critiqueTemplate);
 
 /**
  * Whether a critique found no error, upstream's stop: in its final text
@@ -54,6 +49,7 @@ export const critiqueRole = {
   request: 'critique.requested',
   index: (request) => request.candidate,
   prompt: critiquePrompt,
+  template: critiqueTemplate,
   reply: (request, output) => ({
     type: 'critique.completed',
     ...replyBase(request),
@@ -65,34 +61,58 @@ export const critiqueRole = {
   }),
 } satisfies RoleDefinition<'critique.requested'>;
 
-/**
- * The candidate's earlier attempts with their critiques, oldest first. When
- * the prompt does not fit the window, the oldest go first; the current
- * attempt and critique are always kept.
- */
-export function historyParts(history: RefinementStep[]): PromptPart[] {
-  if (history.length === 0) return [];
-  const steps = history.map((step, index): PromptPart => ({
-    id: `history-${index}`,
-    text: `<attempt index="${index}">\n${step.solution}\n</attempt>\n<feedback index="${index}">\n${step.critique}\n</feedback>`,
-    drop: index,
-  }));
-  return [{ id: 'history-open', text: '<history>\nYour earlier attempts at this problem and the critique each got, oldest first:' }, ...steps, { id: 'history-close', text: '</history>' }];
-}
+/** The Rewrite agent's user message: the earlier attempts and critiques, then the current attempt and its critique. */
+export const rewriteTemplate = {
+  source: `${PROBLEM_BLOCK}
 
-/** Builds the rewrite prompt: the earlier attempts and critiques, then the current attempt and its critique. */
-export function rewritePrompt(request: MessageOf<'rewrite.requested'>, options: RoleOptions): PromptSpec {
-  return {
-    system: roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
-    parts: [
-      problemPart(request.question),
-      ...historyParts(request.history),
-      solutionPart(request.solution),
-      critiquePart(request.critique),
-      instructionPart(`Rewrite the solution above, fixing every point of the critique${request.history.length > 0 ? ' without repeating the mistakes of the earlier attempts' : ''}. ${answerInstruction(options.proof)}`),
-    ],
-  };
-}
+{% if history %}
+<history>
+Your earlier attempts at this problem and the critique each got, oldest first:
+{% for step in history %}
+
+<attempt index="{{ step.index }}">
+{{ step.solution }}
+</attempt>
+<feedback index="{{ step.index }}">
+{{ step.critique }}
+</feedback>
+{% endfor %}
+
+</history>
+
+{% endif %}
+${SOLUTION_BLOCK}
+
+<critique>
+{{ critique }}
+</critique>
+
+Rewrite the solution above, fixing every point of the critique\
+{% if history %} without repeating the mistakes of the earlier attempts{% endif %}. ${ANSWER_INSTRUCTION}`,
+  variables: {
+    ...COMMON_VARIABLES,
+    solution: { shape: 'string', about: "the candidate's current attempt" },
+    critique: { shape: 'string', about: 'the critique of the current attempt' },
+    history: {
+      shape: { listOf: { fields: { index: 'integer', solution: 'string', critique: 'string' } } },
+      about: "the candidate's earlier attempts with the critique each got, oldest first; when the prompt does not fit, the oldest are left out first",
+    },
+  },
+  system: () => roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
+  values: (request, options) => ({
+    variables: {
+      problem: request.question,
+      proof: options.proof,
+      solution: request.solution,
+      critique: request.critique,
+      history: request.history.map((step, index) => ({ index, solution: step.solution, critique: step.critique })),
+    },
+    drops: request.history.map((_, index) => ({ id: `history-${index}`, path: ['history', index], drop: index })),
+  }),
+} satisfies RoleTemplate<MessageOf<'rewrite.requested'>, RoleOptions>;
+
+/** Builds the rewrite prompt. */
+export const rewritePrompt = templatePrompt(rewriteTemplate);
 
 /** The Rewrite agent's definition. */
 export const rewriteRole = {
@@ -101,6 +121,7 @@ export const rewriteRole = {
   request: 'rewrite.requested',
   index: (request) => request.candidate,
   prompt: rewritePrompt,
+  template: rewriteTemplate,
   reply: (request, output) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'rewrite.requested'>;
 

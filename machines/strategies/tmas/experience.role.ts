@@ -6,31 +6,41 @@
 import { z } from 'zod';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
 import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
-import { experienceParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from '../../prompt.ts';
-import { createRoleMachine, type RoleDefinition } from '../../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, ROLLOUTS_BLOCK, rolloutValues } from '../../tmas-context.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 
 const item = z.object({ text: z.string().min(1), candidate: z.number().int().nonnegative().nullable().optional() });
 const schema = z.object({ conclusions: z.array(item).default([]), pitfalls: z.array(item).default([]) });
 
+/** The Experience agent's user message: the problem, the round's rollouts and the bank so far. */
+export const experienceTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${ROLLOUTS_BLOCK}
+
+${EXPERIENCE_BLOCK}
+
+From the attempts above, extract (1) reliable intermediate conclusions that verified steps support, and \
+(2) pitfalls: the errors that made attempts fail. Do not repeat what the experience bank already holds. \
+Answer with JSON only, in a \`\`\`json block: \
+{"conclusions": [{"text": "...", "candidate": 0}], "pitfalls": [{"text": "...", "candidate": 2}]}`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    rollouts: { ...CONTEXT_VARIABLES.rollouts, about: CONTEXT_VARIABLES.rollouts.about.replace("the previous iteration's rollouts R(t-1)", "this iteration's rollouts R(t)") },
+    experience: CONTEXT_VARIABLES.experience,
+  },
+  system: () => 'You are the Experience agent of a team that solves hard mathematics problems. ' + 'You distil reusable knowledge from a round of attempts at one problem.',
+  values: (request, options) => {
+    const rollouts = rolloutValues(request.rollouts);
+    const experience = experienceValues(request.bank);
+    return { variables: { problem: request.question, proof: options.proof, rollouts: rollouts.values, experience: experience.values }, drops: [...rollouts.drops, ...experience.drops] };
+  },
+} satisfies RoleTemplate<MessageOf<'experience.requested'>, RoleOptions>;
+
 /** Builds the experience prompt for an iteration. */
-export function experiencePrompt(request: MessageOf<'experience.requested'>): PromptSpec {
-  return {
-    system:
-      'You are the Experience agent of a team that solves hard mathematics problems. ' +
-      'You distil reusable knowledge from a round of attempts at one problem.',
-    parts: [
-      problemPart(request.question),
-      ...rolloutParts(request.rollouts),
-      ...experienceParts(request.bank),
-      instructionPart(
-        'From the attempts above, extract (1) reliable intermediate conclusions that verified steps support, and ' +
-          '(2) pitfalls: the errors that made attempts fail. Do not repeat what the experience bank already holds. ' +
-          'Answer with JSON only, in a ```json block: ' +
-          '{"conclusions": [{"text": "...", "candidate": 0}], "pitfalls": [{"text": "...", "candidate": 2}]}',
-      ),
-    ],
-  };
-}
+export const experiencePrompt = templatePrompt(experienceTemplate);
 
 /** The new records of a reply, with provenance; throws when the reply is not the schema. */
 export function parseExperience(text: string, iteration: number, callKey: string): ExperienceRecord[] {
@@ -55,6 +65,7 @@ export const experienceRole = {
   request: 'experience.requested',
   index: () => 0,
   prompt: experiencePrompt,
+  template: experienceTemplate,
   reply: (request, output) => ({
     type: 'experience.completed',
     ...replyBase(request),

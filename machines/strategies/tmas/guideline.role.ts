@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import type { GuidelineRecord, MessageOf } from '../../../src/kernel/protocol.ts';
-import { describeParseError } from './experience.role.ts';
+import { describeParseError, experienceTemplate } from './experience.role.ts';
 import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
-import { guidelineParts, instructionPart, problemPart, rolloutParts, type PromptSpec } from '../../prompt.ts';
-import { createRoleMachine, type RoleDefinition } from '../../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { CONTEXT_VARIABLES, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../../tmas-context.ts';
+import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 
 const schema = z.object({
   guidelines: z.array(
@@ -20,25 +21,34 @@ const schema = z.object({
   ),
 });
 
+/** The Guideline agent's user message: the problem, the round's rollouts and the bank so far. */
+export const guidelineTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${ROLLOUTS_BLOCK}
+
+${GUIDELINES_BLOCK}
+
+List the distinct high-level strategies used by the attempts above, each with its outcome (which \
+candidates used it, their answers and scores). Do not repeat strategies the guideline bank already holds. \
+Answer with JSON only, in a \`\`\`json block: \
+{"guidelines": [{"strategy": "...", "outcome": "...", "candidates": [0, 3]}]}`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    rollouts: experienceTemplate.variables.rollouts,
+    guidelines: CONTEXT_VARIABLES.guidelines,
+  },
+  system: () => 'You are the Guideline agent of a team that solves hard mathematics problems. ' + 'You name the high-level strategies that attempts used and how each fared.',
+  values: (request, options) => {
+    const rollouts = rolloutValues(request.rollouts);
+    const guidelines = guidelineValues(request.bank);
+    return { variables: { problem: request.question, proof: options.proof, rollouts: rollouts.values, guidelines: guidelines.values }, drops: [...rollouts.drops, ...guidelines.drops] };
+  },
+} satisfies RoleTemplate<MessageOf<'guideline.requested'>, RoleOptions>;
+
 /** Builds the guideline prompt for an iteration. */
-export function guidelinePrompt(request: MessageOf<'guideline.requested'>): PromptSpec {
-  return {
-    system:
-      'You are the Guideline agent of a team that solves hard mathematics problems. ' +
-      'You name the high-level strategies that attempts used and how each fared.',
-    parts: [
-      problemPart(request.question),
-      ...rolloutParts(request.rollouts),
-      ...guidelineParts(request.bank),
-      instructionPart(
-        'List the distinct high-level strategies used by the attempts above, each with its outcome (which ' +
-          'candidates used it, their answers and scores). Do not repeat strategies the guideline bank already holds. ' +
-          'Answer with JSON only, in a ```json block: ' +
-          '{"guidelines": [{"strategy": "...", "outcome": "...", "candidates": [0, 3]}]}',
-      ),
-    ],
-  };
-}
+export const guidelinePrompt = templatePrompt(guidelineTemplate);
 
 /** The new records of a reply, with provenance; throws when the reply is not the schema. */
 export function parseGuidelines(text: string, iteration: number, callKey: string): GuidelineRecord[] {
@@ -55,6 +65,7 @@ export const guidelineRole = {
   request: 'guideline.requested',
   index: () => 0,
   prompt: guidelinePrompt,
+  template: guidelineTemplate,
   reply: (request, output) => ({
     type: 'guideline.completed',
     ...replyBase(request),

@@ -4,24 +4,34 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptSpec } from '../../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../../tmas-context.ts';
 import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
-import { answerInstruction, roleLine } from '../../kit.ts';
+import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
+
+/** The Refine agent's user message: the problem, the candidate and every verification of it. */
+export const refineTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+<verifications>
+{% for verification in verifications %}
+${VERIFICATION_ITEM}
+{% endfor %}
+</verifications>
+
+Using the verifications above, correct every flaw they found and write a refined, complete solution. ${ANSWER_INSTRUCTION}`,
+  variables: { ...COMMON_VARIABLES, verifications: CONTEXT_VARIABLES.verifications },
+  system: () => roleLine('Refine', 'You improve a candidate solution using independent verifications of it.'),
+  values: (request, options) => ({
+    variables: { problem: request.question, proof: options.proof, solution: request.solution, verifications: verificationValues(request.verifications, false).values },
+  }),
+} satisfies RoleTemplate<MessageOf<'refine.requested'>, RoleOptions>;
 
 /** Builds the refine prompt. */
-export function refinePrompt(request: MessageOf<'refine.requested'>, options: RoleOptions): PromptSpec {
-  const verifications = request.verifications.map((v) => `<verification index="${v.index}" score="${v.score === null ? 'none' : v.score.toFixed(3)}">\n${v.analysis}\n</verification>`);
-  return {
-    system: roleLine('Refine', 'You improve a candidate solution using independent verifications of it.'),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.solution),
-      { id: 'verifications', text: `<verifications>\n${verifications.join('\n')}\n</verifications>` },
-      instructionPart(`Using the verifications above, correct every flaw they found and write a refined, complete solution. ${answerInstruction(options.proof)}`),
-    ],
-  };
-}
+export const refinePrompt = templatePrompt(refineTemplate);
 
 /** The Refine agent's definition. */
 export const refineRole = {
@@ -30,6 +40,7 @@ export const refineRole = {
   request: 'refine.requested',
   index: (request) => request.candidate,
   prompt: refinePrompt,
+  template: refineTemplate,
   reply: (request, output) => ({ type: 'refine.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'refine.requested'>;
 

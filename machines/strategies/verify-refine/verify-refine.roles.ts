@@ -11,7 +11,7 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../../prompt.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { roleLine } from '../../kit.ts';
@@ -28,53 +28,60 @@ const RUBRIC = [
   'Citing a result from a paper does not replace proving it: unless the solution also proves the cited result correctly, rate it by the criteria above, and never 1.',
 ].join('\n');
 
-/** The closing instruction of a proof: what the Solution section ends with. */
-function solutionEnding(proof: boolean): string {
-  return proof
-    ? 'End the Solution section with the final result in \\boxed{} on its last line.'
-    : 'End the Solution section with the final answer, and only the final answer, in \\boxed{} on its last line.';
-}
-
 /** The Prover's task (upstream's proof_generation template, in our words). */
-function proverTask(options: RoleOptions): string {
-  return [
-    'Solve the problem above. Your final solution must be thorough and easy to follow: it will be rated by this rubric.',
-    RUBRIC,
-    'You can rate a solution yourself: reason about the problem, evaluate your approach by the rubric, and improve the solution by fixing what you find, until you can improve it no further.',
-    'Your final response presents your best solution and then an honest evaluation of it. Look hard for issues in your own solution and fix as many as you can; if some remain that you cannot resolve, say so plainly. Give yourself 1 only if you find no issue at all: a wrong solution presented as correct is the worst possible response.',
-    'Answer in exactly this format:',
-    '## Solution',
-    `(your complete solution; ${solutionEnding(options.proof)})`,
-    '## Self Evaluation',
-    'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for each, say why it is right or what is wrong and what that breaks)',
-    'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1, given only after re-examining the solution.',
-  ].join('\n');
-}
+const PROVER_TASK = [
+  'Solve the problem above. Your final solution must be thorough and easy to follow: it will be rated by this rubric.',
+  RUBRIC,
+  'You can rate a solution yourself: reason about the problem, evaluate your approach by the rubric, and improve the solution by fixing what you find, until you can improve it no further.',
+  'Your final response presents your best solution and then an honest evaluation of it. Look hard for issues in your own solution and fix as many as you can; if some remain that you cannot resolve, say so plainly. Give yourself 1 only if you find no issue at all: a wrong solution presented as correct is the worst possible response.',
+  'Answer in exactly this format:',
+  '## Solution',
+  // What the Solution section ends with.
+  '(your complete solution; {% if proof %}End the Solution section with the final result in \\boxed{} on its last line.{% else %}End the Solution section with the final answer, and only the final answer, in \\boxed{} on its last line.{% endif %})',
+  '## Self Evaluation',
+  'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for each, say why it is right or what is wrong and what that breaks)',
+  'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1, given only after re-examining the solution.',
+].join('\n');
 
-/** One proof to refine with its ratings, as upstream lays it out ("Solution 0" and its numbered evaluations). */
-function refinementParts(refine: { proof: string; ratings: string[] }): PromptPart[] {
-  const ratings = refine.ratings.map((rating, index) => `=== Evaluation ${index} of Solution 0 ===\n${rating}`);
-  return [
-    {
-      id: 'refine',
-      text:
-        '## Candidate solution to refine\nHere is an earlier solution with evaluations of it. Write a better solution by resolving the issues the evaluations raise, by reusing its promising ideas, or both.\n' +
-        `--- Solution 0 ---\n<solution>\n${refine.proof}\n</solution>\n\n${ratings.join('\n\n')}`,
+/** The Prover's user message: the problem, the proof to refine with its ratings (if any, as upstream lays it out: "Solution 0" and its numbered evaluations), the task. */
+export const proverTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+{% if refine is not none %}
+## Candidate solution to refine
+Here is an earlier solution with evaluations of it. Write a better solution by resolving the issues the evaluations raise, by reusing its promising ideas, or both.
+--- Solution 0 ---
+<solution>
+{{ refine.solution }}
+</solution>
+{% for rating in refine.ratings %}
+
+=== Evaluation {{ loop.index0 }} of Solution 0 ===
+{{ rating }}
+{% endfor %}
+
+{% endif %}
+${PROVER_TASK}
+{%- if refine is not none %}
+
+Your response must follow this format: a "## Solution" section, then a "## Self Evaluation" section.
+{%- endif %}`,
+  variables: {
+    problem: COMMON_VARIABLES.problem,
+    proof: COMMON_VARIABLES.proof,
+    refine: {
+      shape: { orNone: { fields: { solution: 'string', ratings: { listOf: 'string' } } } },
+      about: 'the earlier proof to refine, with the ratings of it; none for a proof from scratch',
     },
-  ];
-}
+  },
+  system: () => roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
+  values: (request, options) => ({
+    variables: { problem: request.question, proof: options.proof, refine: request.refine === null ? null : { solution: request.refine.proof, ratings: request.refine.ratings } },
+  }),
+} satisfies RoleTemplate<MessageOf<'prover.requested'>, RoleOptions>;
 
-/** Builds the Prover prompt: the problem, the proof to refine with its ratings (if any), the task. */
-export function proverPrompt(request: MessageOf<'prover.requested'>, options: RoleOptions): PromptSpec {
-  return {
-    system: roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
-    parts: [
-      problemPart(request.question),
-      ...(request.refine === null ? [] : refinementParts(request.refine)),
-      instructionPart(request.refine === null ? proverTask(options) : `${proverTask(options)}\nYour response must follow this format: a "## Solution" section, then a "## Self Evaluation" section.`),
-    ],
-  };
-}
+/** Builds the Prover prompt. */
+export const proverPrompt = templatePrompt(proverTemplate);
 
 /** Upstream's normalisation of the two headings (bold or spaced variants become `## Solution` / `## Self Evaluation`). */
 function normalized(text: string): string {
@@ -107,6 +114,7 @@ export const proverRole = {
   request: 'prover.requested',
   index: (request) => request.candidate,
   prompt: proverPrompt,
+  template: proverTemplate,
   reply: (request, output) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
     const parsed = output.finishReason === 'length' ? null : parseProverReply(output.content);
@@ -125,25 +133,26 @@ export const proverRole = {
   },
 } satisfies RoleDefinition<'prover.requested'>;
 
-/** Builds the Rater prompt (upstream's proof_verification template, in our words). */
-export function raterPrompt(request: MessageOf<'rater.requested'>): PromptSpec {
-  return {
-    system: roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
-    parts: [
-      problemPart(request.question),
-      solutionPart(request.proof),
-      instructionPart(
-        [
-          'Evaluate the solution above and score it.',
-          RUBRIC,
-          'Reason carefully about the quality of the solution. Answer in this format:',
-          'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for a correct step, say why you doubted it and why it holds; for a wrong one, say what is wrong and what it breaks)',
-          'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1 and nothing else.',
-        ].join('\n'),
-      ),
-    ],
-  };
-}
+/** The Rater's user message (upstream's proof_verification template, in our words). */
+export const raterTemplate = {
+  source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+${[
+  'Evaluate the solution above and score it.',
+  RUBRIC,
+  'Reason carefully about the quality of the solution. Answer in this format:',
+  'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for a correct step, say why you doubted it and why it holds; for a wrong one, say what is wrong and what it breaks)',
+  'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1 and nothing else.',
+].join('\n')}`,
+  variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: 'the proof to rate' } },
+  system: () => roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
+  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.proof } }),
+} satisfies RoleTemplate<MessageOf<'rater.requested'>, RoleOptions>;
+
+/** Builds the Rater prompt. */
+export const raterPrompt = templatePrompt(raterTemplate);
 
 /** A rating's score: the last \boxed{} after the last `</think>`, when it is a number (upstream keeps any number). */
 export function parseRating(content: string): { score: number | null; rating: string } {
@@ -160,6 +169,7 @@ export const raterRole = {
   request: 'rater.requested',
   index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,
   prompt: raterPrompt,
+  template: raterTemplate,
   reply: (request, output) => {
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
     const parsed = output.finishReason === 'length' ? { score: null, rating: output.content } : parseRating(output.content);

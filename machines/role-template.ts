@@ -1,0 +1,88 @@
+/**
+ * A role's user message as a Jinja template (DESIGN.md section 2: prompts are
+ * data). The role says which variables it gives a template, what each holds
+ * and its shape, and computes their values per request; its built-in template
+ * (in our words) and a user's (`tmas run --prompt ROLE=FILE`) are rendered by
+ * the same path, in the worker pool, where values that do not fit the context
+ * window are left out before the template is rendered again.
+ *
+ * The system message stays code: it names the role ("You are the X agent"),
+ * which is also how the simulated model knows what to answer.
+ */
+import type { PromptSpec, TemplateDrop, TemplatePromptPart, TemplateValue } from './prompt.ts';
+
+/** The shape of a template variable: what `tmas prompts` prints and what a user's template is tried on before a run. */
+export type VariableShape =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | { oneOf: readonly string[] }
+  | { orNone: VariableShape }
+  | { listOf: VariableShape }
+  | { fields: Readonly<Record<string, VariableShape>> };
+
+/** One variable a role gives its template. */
+export interface TemplateVariable {
+  shape: VariableShape;
+  /** What it holds, in a sentence (and what may be left out of it when the prompt does not fit). */
+  about: string;
+}
+
+/** The values of a role's variables for one request, and which of them may be left out to fit the window. */
+export interface TemplateValues {
+  variables: Record<string, TemplateValue>;
+  drops?: TemplateDrop[];
+}
+
+/** A role's user message as a template: its built-in source, its variables and how a request fills them. */
+export interface RoleTemplate<R = never, O = never> {
+  /** The built-in template (Jinja, as @huggingface/jinja renders it: trim_blocks and lstrip_blocks on). */
+  source: string;
+  /** The variables the template may name; a user's template that names another is refused before the run. */
+  variables: Readonly<Record<string, TemplateVariable>>;
+  /** When the template is rendered, in words, if not for every call. */
+  applies?: string;
+  /** The system message (not templated). */
+  system(request: R, options: O): string;
+  values(request: R, options: O): TemplateValues;
+  /** The whole prompt of a request the template is not rendered for (PaCoRe's round 0: the problem alone), or null. */
+  untemplated?(request: R, options: O): PromptSpec | null;
+}
+
+/** The id of the user message's template part, as `context.trimmed` and the journal see it. */
+export const TEMPLATE_PART_ID = 'user';
+
+/** The template part of a request's prompt. */
+export function templatePart<R, O>(template: RoleTemplate<R, O>, request: R, options: O): TemplatePromptPart {
+  const { variables, drops } = template.values(request, options);
+  return { id: TEMPLATE_PART_ID, template: template.source, variables, ...(drops === undefined || drops.length === 0 ? {} : { drops }) };
+}
+
+/** The `prompt` function of a role whose user message is `template`. */
+export function templatePrompt<R, O>(template: RoleTemplate<R, O>): (request: R, options: O) => PromptSpec {
+  return (request, options) => template.untemplated?.(request, options) ?? { system: template.system(request, options), parts: [templatePart(template, request, options)] };
+}
+
+/** A shape in words: `list of {candidate: integer, text: string}`. */
+export function describeShape(shape: VariableShape): string {
+  if (typeof shape === 'string') return shape;
+  if ('oneOf' in shape) return `one of ${shape.oneOf.map((value) => `'${value}'`).join(', ')}`;
+  if ('orNone' in shape) return `${describeShape(shape.orNone)} or none`;
+  if ('listOf' in shape) return `list of ${typeof shape.listOf === 'string' ? `${shape.listOf}s` : describeShape(shape.listOf)}`;
+  return `{${Object.entries(shape.fields)
+    .map(([name, field]) => `${name}: ${describeShape(field)}`)
+    .join(', ')}}`;
+}
+
+/** The problem block of the built-in templates, as the simulated model reads it. */
+export const PROBLEM_BLOCK = '<problem>\n{{ problem }}\n</problem>';
+
+/** The candidate solution block of the built-in templates. */
+export const SOLUTION_BLOCK = '<solution>\n{{ solution }}\n</solution>';
+
+/** The variables most roles share. */
+export const COMMON_VARIABLES = {
+  problem: { shape: 'string', about: 'the problem text' },
+  proof: { shape: 'boolean', about: 'true in proof mode, false with --no-proof (short answers)' },
+  solution: { shape: 'string', about: "the candidate's solution text" },
+} as const satisfies Record<string, TemplateVariable>;
