@@ -11,9 +11,13 @@ import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { BIN, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
-/** `test` with `finished`: one finished run per file, copied by each test that changes it. */
-const test = base.extend<{ finished: string }>({
-  finished: [
+/**
+ * `test` with `finishedRunDir`: one finished run per file, copied by each test that changes it.
+ * Its name is this file's alone: with `isolate: false`, a file-scoped fixture of the same name in
+ * another file of the same fork (damaged-store's `finished`) would be handed over instead.
+ */
+const test = base.extend<{ finishedRunDir: string }>({
+  finishedRunDir: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-outputs-'));
@@ -55,7 +59,7 @@ function expectUserError(result: { code: number | null; stderr: string }, code: 
 }
 
 describe('outputs', () => {
-  test('export and report into a folder that does not exist: TMAS_OUTPUT naming it, nothing written', async ({ dir, finished }) => {
+  test('export and report into a folder that does not exist: TMAS_OUTPUT naming it, nothing written', async ({ dir, finishedRunDir: finished }) => {
     const missing = path.join(dir, 'no-such-folder');
     const exported = await runCli(['export', finished, '--out', path.join(missing, 'rl')]);
     expectUserError(exported, 'TMAS_OUTPUT');
@@ -66,7 +70,7 @@ describe('outputs', () => {
     expect(reported.stderr).toContain(missing);
   });
 
-  test('export of a read-only run directory without --out: TMAS_OUTPUT saying to give --out; with --out elsewhere it exports', async ({ dir, finished, skip }) => {
+  test('export of a read-only run directory without --out: TMAS_OUTPUT saying to give --out; with --out elsewhere it exports', async ({ dir, finishedRunDir: finished, skip }) => {
     const archived = await readOnlyCopy(finished, dir);
     if (archived === null) skip('root without a tmpfs mount: no read-only directory can be made here');
     const { run, release } = archived as NonNullable<typeof archived>;
@@ -83,7 +87,7 @@ describe('outputs', () => {
     }
   });
 
-  test('export killed while it writes leaves no file at its final names; the next export replaces what it left', async ({ dir, finished }) => {
+  test('export killed while it writes leaves no file at its final names; the next export replaces what it left', async ({ dir, finishedRunDir: finished }) => {
     const out = path.join(dir, 'rl');
     const child = spawn(process.execPath, [BIN, 'export', finished, '--out', out], { cwd: REPO, stdio: 'ignore' });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -159,7 +159,7 @@ describe('prompt templates from files', () => {
     const misspelt = await write('misspelt.jinja', 'Problem:\n{{ problem }}\n\n{% for r in refs %}{{ r }}{% endfor %}\n');
     const broken = await write('broken.jinja', 'Problem:\n{{ problem }}\nSolutions: {{ references | join(", ") + }}\n');
     const run = (strategy: string, prompt: string) =>
-      runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--strategy', strategy, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--prompt', prompt]);
+      runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--strategy', strategy, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--no-proof', '--prompt', prompt]);
 
     const cases: Array<[string, string, RegExp]> = [
       ['pacore', `synthesis=${unclosed}`, new RegExp(`${unclosed}:5: .*"\\{% endif %\\}" closes the "\\{% for %\\}" of line 3`)],
