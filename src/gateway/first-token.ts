@@ -6,7 +6,7 @@
  * token, which prefill alone sets when nothing queues. Servers whose first
  * event usually takes seconds are left alone (see MAX_USUAL_MS). The same
  * watch tells whether a server's text flows as it is decoded (its first text
- * usually within MAX_USUAL_MS), which counting that text needs (gateway.ts).
+ * usually within MAX_USUAL_MS), which counting that text needs (stream-usage.ts).
  */
 import type { LoadReading } from './load-limit.ts';
 import { createRecentValues, type RecentValues } from './recent-values.ts';

@@ -11,8 +11,8 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { slotAgent } from '../kernel/slots.ts';
 import { keySource } from './api-keys.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallFailedError, type Endpoint, type Gateway } from '../gateway/gateway.ts';
-import type { Pool } from '../pool/pool.ts';
+import { CallFailedError, type Endpoint, type Gateway, type Sampling } from '../gateway/gateway.ts';
+import type { FitOutput, Pool } from '../pool/pool.ts';
 import { fitKey } from '../pool/fit-key.ts';
 import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
@@ -112,149 +112,181 @@ function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attem
   return { ok: false, request: input.request, code: 'TMAS_PROMPT', error, attempt };
 }
 
+/** What shapes a call's request apart from its prompt, the same on every refit. */
+interface CallShape {
+  endpoint: Endpoint;
+  attempt: number;
+  seed: number;
+  temperature: number | null;
+  sampling: Sampling | undefined;
+  /** The completion limit, when the run or the role sets one. */
+  cap: number | undefined;
+}
+
+/** The seed, sampling and completion limit of a call. */
+function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
+  const { config } = deps;
+  const endpoint = endpointFor(input.endpoint, deps);
+  const attempt = input.attempt ?? 0;
+  // A retry after unusable output is another request (another seed), journaled under its own key.
+  const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
+  const { temperature: slotTemperature, ...rest } = config.endpoints[input.endpoint].sampling ?? {};
+  // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
+  const temperature = slotTemperature ?? input.temperature ?? null;
+  const sampling = Object.keys(rest).length > 0 ? rest : undefined;
+  // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
+  // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
+  // one per call (MAS-TTS's CEO budget).
+  const runCap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
+  const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
+  return { endpoint, attempt, seed, temperature, sampling, cap };
+}
+
 /** Creates the `llm` actor logic. */
 export function createLlmCall(deps: LlmCallDeps) {
-  return fromPromise<LlmResult, LlmInput>(async ({ input, signal }) => {
-    const { config } = deps;
-    const endpoint = endpointFor(input.endpoint, deps);
-    const attempt = input.attempt ?? 0;
-    // A retry after unusable output is another request (another seed), journaled under its own key.
-    const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
-    const { temperature: slotTemperature, ...rest } = config.endpoints[input.endpoint].sampling ?? {};
-    // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
-    const temperature = slotTemperature ?? input.temperature ?? null;
-    const sampling = Object.keys(rest).length > 0 ? rest : undefined;
-    // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
-    // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
-    // one per call (MAS-TTS's CEO budget).
-    const runCap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
-    const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
-    let window = config.maxTokens;
-    const tokenizer = tokenizerIdentity(config);
-    for (let contextErrors = 0; ; contextErrors++) {
-      const budget = promptBudget(window);
-      const task = { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
-      // The key names what the call is about and hashes everything that shapes its request: the
-      // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
-      // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
-      // rather than its output lets a resume or a replay look the call up before tokenizing
-      // anything: a journaled call costs one read, no pool task.
-      const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+  return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(deps, input, signal));
+}
 
-      const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
-        ok: true,
-        request: input.request,
-        key,
-        promptTokens: call.fit.promptTokens,
-        budget,
-        dropped: call.fit.dropped,
-        attempt,
-        ...(contextErrors > 0 ? { contextErrors } : {}),
-        ...call.response,
-        usage: call.usage,
-      });
+/** One `llm` call: from the journal when it holds it, else fitted, sent and journaled; refitted into a smaller window after a context-length error. */
+async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal): Promise<LlmResult> {
+  const { config } = deps;
+  const shape = shapeOf(deps, input);
+  const { endpoint, attempt, seed, temperature, sampling, cap } = shape;
+  let window = config.maxTokens;
+  const tokenizer = tokenizerIdentity(config);
+  for (let contextErrors = 0; ; contextErrors++) {
+    const budget = promptBudget(window);
+    const task = { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
+    // The key names what the call is about and hashes everything that shapes its request: the
+    // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
+    // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
+    // rather than its output lets a resume or a replay look the call up before tokenizing
+    // anything: a journaled call costs one read, no pool task.
+    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
 
-      const journaled = await deps.store.getCall(key);
-      if (journaled) {
-        deps.counters.reused++;
-        if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
-        return answer(journaled);
-      }
+    const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
+      ok: true,
+      request: input.request,
+      key,
+      promptTokens: call.fit.promptTokens,
+      budget,
+      dropped: call.fit.dropped,
+      attempt,
+      ...(contextErrors > 0 ? { contextErrors } : {}),
+      ...call.response,
+      usage: call.usage,
+    });
 
-      if (deps.offline) {
-        deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_REPLAY_MISS`);
-        return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
-      }
-      if (deps.failures.isStopped(input.problem, input.iteration)) {
-        // The iteration is done again on resume: a call now would be paid for a result that is thrown away.
-        deps.failures.skip(input.problem, input.iteration);
-        return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
-      }
-      const fitted = await deps.pool.fit(task, { signal });
-      if (fitted.renderError !== undefined) return templateFailed(deps, input, fitted.renderError, attempt);
-      if (fitted.promptTokens > budget) {
-        // Trimming could not bring it within the window (the question alone is too long): a call
-        // would be paid for, or refused, for nothing. This is the call's result, the same on every
-        // resume, so it is recorded with the candidate rather than stopping the iteration.
-        return {
-          ok: false,
-          request: input.request,
-          code: 'TMAS_CONTEXT_LENGTH',
-          error: `not sent: the prompt needs ${fitted.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`,
-          attempt,
-        };
-      }
-      // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
-      const messages = [
-        ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
-        { role: 'user' as const, content: fitted.user },
-      ];
-      const maxTokens = Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN));
-      const startedAt = Date.now();
-      try {
-        const completion = await deps.gateway.complete(
-          {
-            endpoint,
-            messages,
-            maxTokens,
-            seed,
-            rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
-            ...(temperature === null ? {} : { temperature }),
-            ...(sampling === undefined ? {} : { sampling }),
-          },
-          { signal },
-        );
-        // A reply without usage is counted with the run's tokenizer, and marked so.
-        const usage = completion.usage ?? {
-          promptTokens: fitted.promptTokens,
-          completionTokens: (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
-          estimated: true as const,
-        };
-        const record: CallRecord = {
-          key,
-          role: input.role,
-          problem: input.problem,
-          iteration: input.iteration,
-          index: input.index,
-          request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
-          fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
-          response: {
-            content: completion.content,
-            reasoning: completion.reasoning,
-            finishReason: completion.finishReason,
-            ...(completion.reasoningDialect === null ? {} : { reasoningDialect: completion.reasoningDialect }),
-            ...(completion.model === null || completion.model === endpoint.model ? {} : { model: completion.model }),
-          },
-          usage,
-          timings: {
-            startedAt,
-            latencyMs: Math.round(completion.latencyMs),
-            ...(completion.firstTokenMs === null ? {} : { firstTokenMs: Math.round(completion.firstTokenMs) }),
-          },
-          attempts: completion.attempts,
-        };
-        // Durable before the reply exists: a crash after this line never pays for the call again.
-        await deps.store.putCall(record);
-        // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
-        deps.counters.issued++;
-        if (input.grading !== true) deps.ranks.record(input.problem, usage.completionTokens);
-        return answer(record);
-      } catch (error) {
-        if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
-          // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.
-          window = shrunkWindow(window, error.message);
-          continue;
-        }
-        if (error instanceof CallFailedError) {
-          const stop = runStopping(error, input.endpoint, config.outputDir);
-          if (stop !== null) deps.stopRun(stop);
-          // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
-          // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
-          if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
-          return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
-        }
-        throw error;
-      }
+    const journaled = await deps.store.getCall(key);
+    if (journaled) {
+      deps.counters.reused++;
+      if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
+      return answer(journaled);
     }
-  });
+    const unsent = notSent(deps, input, key, attempt);
+    if (unsent !== null) return unsent;
+    const fitted = await deps.pool.fit(task, { signal });
+    if (fitted.renderError !== undefined) return templateFailed(deps, input, fitted.renderError, attempt);
+    if (fitted.promptTokens > budget) {
+      // Trimming could not bring it within the window (the question alone is too long): a call
+      // would be paid for, or refused, for nothing. This is the call's result, the same on every
+      // resume, so it is recorded with the candidate rather than stopping the iteration.
+      const error = `not sent: the prompt needs ${fitted.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`;
+      return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
+    }
+    try {
+      const record = await send(deps, input, shape, key, fitted, window, signal);
+      // Durable before the reply exists: a crash after this line never pays for the call again.
+      await deps.store.putCall(record);
+      // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
+      deps.counters.issued++;
+      if (input.grading !== true) deps.ranks.record(input.problem, record.usage.completionTokens);
+      return answer(record);
+    } catch (error) {
+      if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
+        // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.
+        window = shrunkWindow(window, error.message);
+        continue;
+      }
+      if (error instanceof CallFailedError) return failedForGood(deps, input, error, attempt);
+      throw error;
+    }
+  }
+}
+
+/** The result of a call that is not to be sent: a replay that misses the journal, or an iteration stopped by another call's failure; null otherwise. */
+function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: number): LlmResult | null {
+  if (deps.offline) {
+    deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_REPLAY_MISS`);
+    return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
+  }
+  if (deps.failures.isStopped(input.problem, input.iteration)) {
+    // The iteration is done again on resume: a call now would be paid for a result that is thrown away.
+    deps.failures.skip(input.problem, input.iteration);
+    return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
+  }
+  return null;
+}
+
+/** Sends the fitted prompt through the gateway; returns the call's record, to be journaled. */
+async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: string, fitted: FitOutput, window: number, signal: AbortSignal): Promise<CallRecord> {
+  const { endpoint, seed, temperature, sampling, cap } = shape;
+  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
+  const messages = [
+    ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
+    { role: 'user' as const, content: fitted.user },
+  ];
+  const maxTokens = Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN));
+  const startedAt = Date.now();
+  const completion = await deps.gateway.complete(
+    {
+      endpoint,
+      messages,
+      maxTokens,
+      seed,
+      rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
+      ...(temperature === null ? {} : { temperature }),
+      ...(sampling === undefined ? {} : { sampling }),
+    },
+    { signal },
+  );
+  // A reply without usage is counted with the run's tokenizer, and marked so.
+  const usage = completion.usage ?? {
+    promptTokens: fitted.promptTokens,
+    completionTokens: (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
+    estimated: true as const,
+  };
+  return {
+    key,
+    role: input.role,
+    problem: input.problem,
+    iteration: input.iteration,
+    index: input.index,
+    request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
+    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
+    response: {
+      content: completion.content,
+      reasoning: completion.reasoning,
+      finishReason: completion.finishReason,
+      ...(completion.reasoningDialect === null ? {} : { reasoningDialect: completion.reasoningDialect }),
+      ...(completion.model === null || completion.model === endpoint.model ? {} : { model: completion.model }),
+    },
+    usage,
+    timings: {
+      startedAt,
+      latencyMs: Math.round(completion.latencyMs),
+      ...(completion.firstTokenMs === null ? {} : { firstTokenMs: Math.round(completion.firstTokenMs) }),
+    },
+    attempts: completion.attempts,
+  };
+}
+
+/** A call that failed for good: it stops the run when every other call would fail alike, else its iteration (grading calls aside). */
+function failedForGood(deps: LlmCallDeps, input: LlmInput, error: CallFailedError, attempt: number): LlmResult {
+  const stop = runStopping(error, input.endpoint, deps.config.outputDir);
+  if (stop !== null) deps.stopRun(stop);
+  // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
+  // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
+  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
+  return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
 }

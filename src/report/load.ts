@@ -128,64 +128,93 @@ async function openReportStore(dir: string): Promise<Store | null> {
   }
 }
 
-/** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
-export async function loadRun(dir: string): Promise<ReportRun> {
+/** What a run's manifest holds that the report reads. */
+interface ReportManifest {
+  strategy?: string;
+  config?: {
+    nCandidates?: number;
+    nVerifications?: number;
+    maxIterations?: number;
+    judgePasses?: number;
+    proof?: boolean;
+    temperature?: number;
+    seed?: number;
+    endpoints?: Record<string, { model: string; baseUrl: string | null }>;
+  };
+}
+
+/** What a run's store adds to its metrics.json. */
+interface StoreFigures {
+  strategy: string | null;
+  settings: string;
+  models: string;
+  judgePasses: number | undefined;
+  proof: boolean;
+  /** T as the run's settings say. */
+  maxIterations: number | null;
+  /** Per-problem figures rebuilt from the iteration records; null when metrics.json has them. */
+  problems: ProblemFigures[] | null;
+  details: Map<string, ProblemDetail>;
+  latency: Record<string, number[]>;
+}
+
+/** A run's metrics.json; a directory without one is a user mistake naming the directory. */
+async function readMetrics(dir: string): Promise<MetricsFile> {
   const file = path.join(dir, 'metrics.json');
-  let metrics: MetricsFile;
   try {
-    metrics = JSON.parse(await readFile(file, 'utf8')) as MetricsFile;
+    return JSON.parse(await readFile(file, 'utf8')) as MetricsFile;
   } catch (error) {
     throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
   }
+}
+
+/** Reads from a run's store its settings, the per-problem figures when metrics.json lacks them, the details and the latencies. */
+async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigures> {
+  const manifest = (await store.manifest().get('manifest')) as ReportManifest | undefined;
+  const c = manifest?.config;
+  let problems: ProblemFigures[] | null = null;
+  if ((metrics.problems ?? null) === null) {
+    const table = createProblemTable();
+    for await (const record of store.iterationRecords()) table.add(record);
+    problems = table.rows();
+  }
+  const details = await readDetails(store);
+  return {
+    strategy: manifest?.strategy ?? null,
+    settings: c ? `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}` : '',
+    models: c?.endpoints ? `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}` : '',
+    judgePasses: c?.judgePasses,
+    proof: c?.proof === true,
+    maxIterations: c?.maxIterations ?? null,
+    problems,
+    details,
+    latency: await latencyOf(store),
+  };
+}
+
+/** Calls per latency bucket (LATENCY_BOUNDS_MS), by role. */
+async function latencyOf(store: Store): Promise<Record<string, number[]>> {
+  const latency: Record<string, number[]> = {};
+  for await (const call of store.callRecords()) {
+    const record = call as { role?: string; timings?: { latencyMs?: number } };
+    if (record.role === undefined || record.timings?.latencyMs === undefined) continue;
+    const counts = (latency[record.role] ??= Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, () => 0));
+    const bucket = bucketOf(record.timings.latencyMs);
+    counts[bucket] = (counts[bucket] ?? 0) + 1;
+  }
+  return latency;
+}
+
+/** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
+export async function loadRun(dir: string): Promise<ReportRun> {
+  const metrics = await readMetrics(dir);
   await checkResults(dir, metrics);
   const iterations = metrics.iterations ?? [];
-  let problems = metrics.problems ?? null;
-  const latency: Record<string, number[]> = {};
-  let strategy: string | null = null;
-  let settings = '';
-  let models = '';
-  let judgePasses: number | undefined;
-  let proof = false;
-  let maxIterations: number | null = metrics.protocol?.maxIterations ?? null;
-  let details = new Map<string, ProblemDetail>();
   const store = await openReportStore(dir);
+  let figures: StoreFigures | null = null;
   if (store) {
     try {
-      const manifest = (await store.manifest().get('manifest')) as
-        | {
-            strategy?: string;
-            config?: {
-              nCandidates?: number;
-              nVerifications?: number;
-              maxIterations?: number;
-              judgePasses?: number;
-              proof?: boolean;
-              temperature?: number;
-              seed?: number;
-              endpoints?: Record<string, { model: string; baseUrl: string | null }>;
-            };
-          }
-        | undefined;
-      strategy = manifest?.strategy ?? null;
-      const c = manifest?.config;
-      if (c) settings = `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}`;
-      proof = c?.proof === true;
-      maxIterations ??= c?.maxIterations ?? null;
-      judgePasses = c?.judgePasses;
-      if (c?.endpoints) models = `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}`;
-      if (problems === null) {
-        const table = createProblemTable();
-        for await (const record of store.iterationRecords()) table.add(record);
-        problems = table.rows();
-      }
-      details = await readDetails(store);
-      for await (const call of store.callRecords()) {
-        const record = call as { role?: string; timings?: { latencyMs?: number } };
-        if (record.role === undefined || record.timings?.latencyMs === undefined) continue;
-        const counts = (latency[record.role] ??= Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, () => 0));
-        const bucket = bucketOf(record.timings.latencyMs);
-        counts[bucket] = (counts[bucket] ?? 0) + 1;
-      }
+      figures = await readStore(store, metrics);
     } finally {
       await store.close();
     }
@@ -194,19 +223,19 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     name: path.basename(path.resolve(dir)),
     dir: path.resolve(dir),
     simulated: metrics.simulated === true,
-    strategy,
-    settings,
-    models,
-    grading: gradingOf(metrics, judgePasses),
-    proof,
+    strategy: figures?.strategy ?? null,
+    settings: figures?.settings ?? '',
+    models: figures?.models ?? '',
+    grading: gradingOf(metrics, figures?.judgePasses),
+    proof: figures?.proof ?? false,
     verifier: hasVerifier(iterations),
     protocol: metrics.protocol ?? null,
-    maxIterations,
+    maxIterations: metrics.protocol?.maxIterations ?? figures?.maxIterations ?? null,
     unusable: unusableRoles(iterations),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
-    problems: problems ?? [],
-    latency,
-    details,
+    problems: metrics.problems ?? figures?.problems ?? [],
+    latency: figures?.latency ?? {},
+    details: figures?.details ?? new Map<string, ProblemDetail>(),
   };
 }

@@ -1,0 +1,208 @@
+/**
+ * One call, from its first attempt to its last: each attempt waits for a
+ * slot (dispatcher.ts) on one of its replicas (replica-pool.ts), is sent
+ * (attempt.ts), and on a transient failure is retried after a backoff
+ * (retry.ts); an endpoint that asks for another dialect, or refuses the
+ * usage field, gets the call again at once, which is no attempt.
+ */
+import { APIError } from 'openai';
+import type { ErrorCode } from '../kernel/errors.ts';
+import { attempt, checkCounted, type AttemptContext } from './attempt.ts';
+import { CallFailedError } from './call-failed.ts';
+import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
+import { noteReply, type GatewayCounters } from './gateway-stats.ts';
+import { requestBody } from './request-body.ts';
+import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './retry.ts';
+import { askingUsage, refuseStreamUsage } from './stream-usage.ts';
+import type { Completion, CompletionRequest } from './completion.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import type { EndpointState } from './endpoint-state.ts';
+import type { GatewayOptions } from './gateway-options.ts';
+import type { Reply } from './reply.ts';
+import type { ReplicaPool } from './replica-pool.ts';
+
+/** What a call works with. */
+export interface CallContext {
+  options: GatewayOptions;
+  stream: boolean;
+  backoff: BackoffOptions;
+  dispatcher: Dispatcher<EndpointState>;
+  pool: ReplicaPool;
+  counters: GatewayCounters;
+  attempt: AttemptContext;
+  /** An error as the user reads it, keys redacted. */
+  describe: (error: unknown) => string;
+  /** The call's arrival order among all calls. */
+  nextSequence: () => number;
+}
+
+/** Thrown inside a call when an endpoint was just switched to another dialect. */
+class DialectAdopted extends Error {}
+
+/** The code of a call that failed for good, by how its last attempt failed. */
+const FAILURE_CODES = {
+  transient: 'TMAS_CALL_FAILED',
+  'context-length': 'TMAS_CONTEXT_LENGTH',
+  auth: 'TMAS_AUTH',
+  'not-streamed': 'TMAS_NOT_STREAMED',
+  fatal: 'TMAS_CALL_REJECTED',
+} as const satisfies Record<Exclude<FailureKind, 'aborted'>, ErrorCode>;
+
+/** The rank of a call that has none: a loop call ahead of every ranked one. */
+const FIRST_RANK = { grading: false, remaining: Number.POSITIVE_INFINITY } as const;
+
+/** A call's request bodies, and whether it still asks for continuous usage. */
+interface CallBodies {
+  /** Set when a 400 or 422 that names nothing came back to a request asking for continuous usage: it is sent once without. */
+  usageDropped: boolean;
+  asksUsage(state: EndpointState): boolean;
+  bodyFor(state: EndpointState): Promise<Buffer>;
+}
+
+/** Encodes a call's body once per dialect and usage asked: a retry sends the bytes it already has. */
+function callBodies(request: CompletionRequest, options: GatewayOptions, stream: boolean): CallBodies {
+  const bodies = new Map<string, Promise<Buffer>>();
+  const call: CallBodies = {
+    usageDropped: false,
+    asksUsage: (state) => !call.usageDropped && askingUsage(state),
+    bodyFor: (state) => {
+      const { dialect } = state;
+      const continuousUsage = call.asksUsage(state);
+      const key = `${dialect} ${continuousUsage}`;
+      let body = bodies.get(key);
+      if (body === undefined) bodies.set(key, (body = requestBody(request, options.encodeJson, { dialect, stream, continuousUsage })));
+      return body;
+    },
+  };
+  return call;
+}
+
+/** Makes one call, retrying its transient failures. */
+export async function completeCall(context: CallContext, request: CompletionRequest, signal: AbortSignal | undefined): Promise<Completion> {
+  const { dispatcher } = context;
+  const started = performance.now();
+  const call = callBodies(request, context.options, context.stream);
+  const rank = request.rank ?? FIRST_RANK;
+  // A retry keeps the call's place among the held calls of its rank.
+  const arrival = context.nextSequence();
+  for (let attempts = 1; ; attempts++) {
+    const { pool, replicas } = context.pool.replicasOf(request, attempts);
+    // Encoded before waiting for a slot, as the first replica takes it; a slot is not held for it.
+    await call.bodyFor(replicas[0] as EndpointState);
+    // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
+    const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
+    try {
+      const dialect = state.dialect;
+      const askedUsage = call.asksUsage(state);
+      let result: Reply;
+      try {
+        const body = await call.bodyFor(state);
+        result = await attempt(context.attempt, request, state, body, askedUsage, signal).catch((error: unknown) => {
+          throw sendAgainOr(context, state, call, dialect, askedUsage, error);
+        });
+      } finally {
+        state.aimd.onDone();
+        dispatcher.release(state);
+      }
+      await checkCounted(context.options, result, request.maxTokens, signal);
+      // Refused with the field, answered without it: the field was the trouble.
+      if (call.usageDropped) refuseStreamUsage(state);
+      succeeded(context, state, request, result);
+      return { ...result, replica: state.url, attempts, latencyMs: performance.now() - started };
+    } catch (error) {
+      if (error instanceof DialectAdopted) {
+        // Not a failure of the call: it is sent again at once in the dialect the endpoint asked for.
+        attempts--;
+        continue;
+      }
+      await sleep(waitAfter(context, state, request, error, attempts, signal), signal);
+    }
+  }
+}
+
+/**
+ * What an attempt's error means: DialectAdopted when the call is to be sent
+ * again at once (the endpoint refused continuous usage, or was switched to
+ * the reasoning dialect, or gave a validation error that may be about the
+ * usage field), else the error itself.
+ */
+function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodies, dialect: EndpointState['dialect'], askedUsage: boolean, error: unknown): unknown {
+  if (askedUsage && rejectsContinuousUsage(error)) {
+    refuseStreamUsage(state);
+    return new DialectAdopted();
+  }
+  const adopted = dialect === 'chat' ? adoptReasoningDialect(context, state, error) : error;
+  // A validation error that names no field (FastAPI's 422, a bare 400) may be about ours: the call is sent once without it.
+  if (askedUsage && !(adopted instanceof DialectAdopted) && error instanceof APIError && (error.status === 400 || error.status === 422)) {
+    call.usageDropped = true;
+    return new DialectAdopted();
+  }
+  return adopted;
+}
+
+/**
+ * An endpoint that refuses `max_tokens` or a sampling field in a 400 (as
+ * OpenAI's reasoning models do) is switched to the `openai-reasoning`
+ * dialect for the rest of the run; the call is then sent again in it.
+ */
+function adoptReasoningDialect(context: CallContext, state: EndpointState, error: unknown): unknown {
+  const reason = rejectsChatDialect(error);
+  if (reason === null) return error;
+  if (state.dialect === 'chat') {
+    state.dialect = 'openai-reasoning';
+    context.options.onDialect?.(state.url, 'openai-reasoning', context.describe(error));
+  }
+  return new DialectAdopted();
+}
+
+/** An attempt answered: the endpoint's counts of failures in a row start again. */
+function succeeded(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply): void {
+  state.aimd.onSuccess();
+  state.consecutiveFailures = 0;
+  state.failedAttempts = 0;
+  state.calls++;
+  noteReply(context.counters, request, result);
+}
+
+/**
+ * A failed attempt: counted on its endpoint, then either the call fails for
+ * good (throws CallFailedError, or the abort) or the wait before the next
+ * attempt is returned.
+ */
+function waitAfter(context: CallContext, state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, signal: AbortSignal | undefined): number {
+  const { counters, describe } = context;
+  const kind = classifyFailure(error);
+  if (kind === 'aborted' || signal?.aborted) throw error;
+  state.errors++;
+  if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
+  if (kind === 'transient') context.pool.replicaFailed(state, request, error);
+  if (kind !== 'transient' || attempts > context.options.maxRetries) {
+    counters.failures++;
+    const code = FAILURE_CODES[kind];
+    context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
+    throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
+      cause: error,
+    });
+  }
+  counters.retries++;
+  const cause = failureLabel(error);
+  counters.retriesByCause[cause] = (counters.retriesByCause[cause] ?? 0) + 1;
+  const waitMs = backoffMs(attempts, error, context.backoff);
+  context.options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
+  return waitMs;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
