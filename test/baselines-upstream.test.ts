@@ -5,8 +5,6 @@
  * (madaan/self-refine), MAS-TTS (jincan333/MAS-TTS), and the sampling each
  * strategy brings when the user gives none.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -19,7 +17,7 @@ import type { ProblemInput } from '../machines/contract.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
-import { chatCompletionBody, ofType, readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
+import { serveModel, ofType, readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
 
 async function callsOf(dir: string, keys: string[]): Promise<CallRecord[]> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -43,22 +41,14 @@ async function protocolOf(dir: string): Promise<{ sampling: Record<string, unkno
 async function startRseServer(): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
   const bodies: string[] = [];
   let distilled = 0;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] }));
-      bodies.push(body);
-      if (!body.includes('You are the Distill agent')) return res.end(chatCompletionBody('The product is \\boxed{6}.', { model: 'm' }));
-      const reply = distilled++;
-      const propositions = Array.from({ length: 40 }, (_, k) => ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((word) => `${word}${reply}x${k}`).join(' '));
-      res.end(chatCompletionBody(JSON.stringify({ verified_propositions: propositions, critical_pitfalls: [] }), { model: 'm' }));
-    });
+  const server = await serveModel((body) => {
+    bodies.push(body);
+    if (!body.includes('You are the Distill agent')) return 'The product is \\boxed{6}.';
+    const reply = distilled++;
+    const propositions = Array.from({ length: 40 }, (_, k) => ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((word) => `${word}${reply}x${k}`).join(' '));
+    return JSON.stringify({ verified_propositions: propositions, critical_pitfalls: [] });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { ...server, bodies };
 }
 
 /** A proof of the pool as the test rebuilds it from the log. */

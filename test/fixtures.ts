@@ -195,6 +195,37 @@ export async function serveHttp(handler: (req: IncomingMessage, res: ServerRespo
 }
 
 /**
+ * A model server of a test's own on loopback: it lists model `m`, answers each
+ * chat completion with the text `answer` gives for the request's body (a
+ * whole, non-streamed reply), and everything else (its /metrics included)
+ * with a 404.
+ */
+export async function serveModel(answer: (body: string) => string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] }));
+      if (!req.url?.endsWith('/chat/completions')) {
+        res.statusCode = 404;
+        return res.end(JSON.stringify({ error: { message: 'not found' } }));
+      }
+      res.end(chatCompletionBody(answer(body), { model: 'm' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
  * A misbehaving endpoint of a test's own: a proxy on loopback in front of
  * `target` (a simulator) that forwards every request, unless `intercept`
  * answers it first (given the request's path and body; true when it did).

@@ -6,8 +6,6 @@
  * tokens); and `--judge-when unsure` sends it only the candidates the
  * rule-based grader is unsure of.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
@@ -22,7 +20,7 @@ import { formatTable1 } from '../src/cli/table1-markdown.ts';
 import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
 import type { JudgeProtocol } from '../src/host/run-protocol.ts';
-import { chatCompletionBody, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface Outputs {
   metrics: { protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> }; iterations: IterationMetrics[] };
@@ -112,28 +110,15 @@ describe('the judge samples as the protocol says, never as the method does', () 
  */
 async function startServer(solution: (question: string) => string): Promise<{ url: string; judged: string[] }> {
   const judged: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] }));
-      if (!req.url?.endsWith('/chat/completions')) {
-        res.statusCode = 404;
-        return res.end('{}');
-      }
-      const { messages } = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
-      const user = messages.find((m) => m.role === 'user')?.content ?? '';
-      if (messages.some((m) => m.content.includes('You are the Judge agent'))) {
-        judged.push(user);
-        return res.end(chatCompletionBody('Same value.\nVERDICT: equivalent', { model: 'm' }));
-      }
-      res.end(chatCompletionBody(solution(user), { model: 'm' }));
-    });
+  const server = await serveModel((body) => {
+    const { messages } = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
+    const user = messages.find((m) => m.role === 'user')?.content ?? '';
+    if (!messages.some((m) => m.content.includes('You are the Judge agent'))) return solution(user);
+    judged.push(user);
+    return 'Same value.\nVERDICT: equivalent';
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, judged };
+  servers.push(server);
+  return { url: server.url, judged };
 }
 
 describe('the judge reads one view of every response', () => {

@@ -6,8 +6,6 @@
  * answer (judged afresh), on the other the rewrite gives back the same text
  * (judged once, its verdict kept).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createActor, fromPromise, waitFor } from 'xstate';
@@ -16,7 +14,7 @@ import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInpu
 import { createProgramMachine } from '../machines/program.machine.ts';
 import { tmasProgram } from '../machines/strategies/tmas/tmas.program.ts';
 import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
-import { chatCompletionBody, readLog, runInProcess, test, writeProblems } from './fixtures.ts';
+import { serveModel, readLog, runInProcess, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = [
   { problem_id: 'changing', question: 'What is 1 + 1?', answer: '2' },
@@ -40,28 +38,15 @@ function reply(role: string, question: string, rewrites: Map<string, number>): s
 async function startServer(): Promise<{ url: string; judgeCalls: Map<string, number>; close: () => Promise<void> }> {
   const judgeCalls = new Map<string, number>();
   const rewrites = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] }));
-      // No load metrics here (the gateway then sizes by time to first token).
-      if (!req.url?.endsWith('/chat/completions')) {
-        res.statusCode = 404;
-        return res.end(JSON.stringify({ error: { message: 'not found' } }));
-      }
-      const { messages } = JSON.parse(body) as { messages: Array<{ content: string }> };
-      const text = messages.map((message) => message.content).join('\n');
-      const role = /You are the (\w+) agent/.exec(text)?.[1] ?? 'Solution';
-      const question = PROBLEMS.find((problem) => text.includes(problem.question))?.question ?? '';
-      if (role === 'Judge') judgeCalls.set(question, (judgeCalls.get(question) ?? 0) + 1);
-      res.end(chatCompletionBody(reply(role, question, rewrites), { model: 'm' }));
-    });
+  const server = await serveModel((body) => {
+    const { messages } = JSON.parse(body) as { messages: Array<{ content: string }> };
+    const text = messages.map((message) => message.content).join('\n');
+    const role = /You are the (\w+) agent/.exec(text)?.[1] ?? 'Solution';
+    const question = PROBLEMS.find((problem) => text.includes(problem.question))?.question ?? '';
+    if (role === 'Judge') judgeCalls.set(question, (judgeCalls.get(question) ?? 0) + 1);
+    return reply(role, question, rewrites);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, judgeCalls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { ...server, judgeCalls };
 }
 
 describe('verdict reuse', () => {
