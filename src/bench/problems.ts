@@ -4,7 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEMO_PROBLEMS } from '../cli/run.command.ts';
+import { DEMO_PROBLEMS } from '../settings/index.ts';
 
 /** Writes `count` problems as JSONL into `dir` and returns the file. */
 export async function writeBenchProblems(dir: string, count: number): Promise<string> {

@@ -12,7 +12,6 @@ import { defineRunOptions } from './run-options.ts';
 
 export { toRunConfig } from '../settings/to-config.ts';
 export { defineRunOptions } from './run-options.ts';
-export { DEMO_PROBLEMS } from '../settings/index.ts';
 
 /**
  * The options commander hands over, by option name. The fields named here are
