@@ -15,9 +15,9 @@ function row(figure: string, measured: string): BenchRow {
 }
 
 /** A report of one `tmas bench` run of the named benchmarks, one row each. */
-function report(startedAt: string, ran: Array<{ name: string; measured: string; failed?: boolean }>): BenchReport {
+function report(startedAt: string, ran: Array<{ name: string; measured: string; failed?: boolean }>, sizes = { quick: false, full: false }): BenchReport {
   const benchmarks = ran.map(({ name, measured, failed }) => ({ name, rows: [row(`${name}: figure`, measured)], failed: failed ?? false }));
-  return { startedAt, wallSeconds: 1, quick: true, full: false, machine, rows: benchmarks.flatMap((b) => b.rows), benchmarks };
+  return { startedAt, wallSeconds: 1, ...sizes, machine, rows: benchmarks.flatMap((b) => b.rows), benchmarks };
 }
 
 async function readResults(file: string): Promise<BenchResults> {
@@ -38,11 +38,23 @@ test('a run replaces the entries of the benchmarks it ran and keeps the others a
 
   const merged = await readResults(file);
   expect(Object.keys(merged.benchmarks)).toEqual(['dedup', 'store']);
-  expect(merged.benchmarks.dedup).toMatchObject({ date: '2026-02-02T00:00:00.000Z', quick: true, machine, rows: [{ measured: '12 ms' }] });
+  expect(merged.benchmarks.dedup).toMatchObject({ date: '2026-02-02T00:00:00.000Z', quick: false, machine, rows: [{ measured: '12 ms' }] });
   expect(merged.benchmarks.store).toMatchObject({ date: '2026-01-01T00:00:00.000Z', rows: [{ measured: '11 MB' }] });
   // This repository is a git checkout: each entry names the commit it was measured at.
   expect(merged.benchmarks.dedup?.commit).toMatch(/^[0-9a-f]{40}$/);
   expect(merged.recorded).toEqual(recorded);
+});
+
+test('a --full run is kept beside the default sizes, and a --quick run is not recorded', async ({ dir }) => {
+  const file = path.join(dir, 'bench', 'results.json');
+  await writeBenchJson(report('2026-01-01T00:00:00.000Z', [{ name: 'memory', measured: '400 MB' }]), file);
+  await writeBenchJson(report('2026-01-02T00:00:00.000Z', [{ name: 'memory', measured: '440 MB' }], { quick: false, full: true }), file);
+  const quick = await writeBenchJson(report('2026-01-03T00:00:00.000Z', [{ name: 'memory', measured: '90 MB' }], { quick: true, full: false }), file);
+  expect(quick.resultsFile).toBeNull();
+  const merged = await readResults(file);
+  expect(Object.keys(merged.benchmarks)).toEqual(['memory', 'memory:full']);
+  expect(merged.benchmarks.memory?.rows).toMatchObject([{ measured: '400 MB' }]);
+  expect(merged.benchmarks['memory:full']).toMatchObject({ full: true, rows: [{ measured: '440 MB' }] });
 });
 
 test('the tracked results file is the checkout\'s bench/results.json, and every entry says when and where it was measured', async () => {

@@ -42,13 +42,14 @@ export interface BenchReport {
 
 /**
  * Writes the report as JSON under the system temp directory, merges each
- * benchmark's rows into `resultsFile` (bench/results.json of the checkout),
- * and returns both paths.
+ * benchmark's rows into `resultsFile` (bench/results.json of the checkout)
+ * unless the run was `--quick`, and returns both paths (`resultsFile` null
+ * when nothing was recorded).
  */
-export async function writeBenchJson(report: BenchReport, resultsFile: string = BENCH_RESULTS_FILE): Promise<{ file: string; resultsFile: string }> {
+export async function writeBenchJson(report: BenchReport, resultsFile: string = BENCH_RESULTS_FILE): Promise<{ file: string; resultsFile: string | null }> {
   const file = path.join(os.tmpdir(), `tmas-bench-${report.startedAt.replace(/[:.]/g, '-')}.json`);
   const { benchmarks, ...whole } = report;
   await writeOutputFile(file, `${JSON.stringify(whole, null, 2)}\n`, { advice: 'set TMPDIR to a writable folder' });
-  await recordBenchResults({ startedAt: report.startedAt, quick: report.quick, full: report.full, machine: report.machine, benchmarks }, resultsFile);
-  return { file, resultsFile };
+  const recorded = await recordBenchResults({ startedAt: report.startedAt, quick: report.quick, full: report.full, machine: report.machine, benchmarks }, resultsFile);
+  return { file, resultsFile: recorded === null ? null : resultsFile };
 }

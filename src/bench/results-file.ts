@@ -3,7 +3,9 @@
  * repository. Each `tmas bench` replaces the entry of every benchmark it ran
  * (keyed by the benchmark's name, with the date, the commit and the machine)
  * and keeps the others, so the file holds each benchmark's latest figures
- * whichever subset was run last. Figures recorded by hand (`recorded`, and
+ * whichever subset was run last. A `--full` run is kept under `<name>:full`
+ * beside the default sizes' entry (one does not replace the other), and a
+ * `--quick` run is not recorded at all: its sizes are for development. Figures recorded by hand (`recorded`, and
  * entries seeded from the README of before 2026-11-26) stay until a run
  * replaces their benchmark.
  */
@@ -30,7 +32,7 @@ export interface BenchResultEntry {
   dirty?: boolean;
   /** CPUs, CPU model, memory and Node version; a description in words on seeded entries. */
   machine: object | string;
-  /** `--quick` sizes (smaller than the benchmark's own). */
+  /** `--quick` sizes (smaller than the benchmark's own); always false since quick runs stopped being recorded. */
   quick: boolean;
   /** `--full` sizes (the issue's, where the default scales them down). */
   full: boolean;
@@ -71,12 +73,19 @@ function gitState(): { commit: string | null; dirty: boolean } {
   }
 }
 
+/** The key of a benchmark's entry: its name, with `:full` for the issue's full sizes. */
+export function benchEntryKey(name: string, full: boolean): string {
+  return full ? `${name}:full` : name;
+}
+
 /**
  * Merges a run into the results file at `file` and returns the merged
- * contents. A benchmark that failed keeps its earlier figures. Written to a
+ * contents; null for a `--quick` run, which leaves the file as it was. A
+ * benchmark that failed keeps its earlier figures. Written to a
  * temporary name and renamed, so a kill never leaves half a file.
  */
-export async function recordBenchResults(run: BenchRun, file: string = BENCH_RESULTS_FILE): Promise<BenchResults> {
+export async function recordBenchResults(run: BenchRun, file: string = BENCH_RESULTS_FILE): Promise<BenchResults | null> {
+  if (run.quick) return null;
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
@@ -86,7 +95,7 @@ export async function recordBenchResults(run: BenchRun, file: string = BENCH_RES
   const benchmarks: Record<string, BenchResultEntry> = { ...(previous?.benchmarks ?? {}) };
   for (const benchmark of run.benchmarks) {
     if (benchmark.failed) continue;
-    benchmarks[benchmark.name] = { date: run.startedAt, commit, dirty, machine: run.machine, quick: run.quick, full: run.full, rows: benchmark.rows };
+    benchmarks[benchEntryKey(benchmark.name, run.full)] = { date: run.startedAt, commit, dirty, machine: run.machine, quick: run.quick, full: run.full, rows: benchmark.rows };
   }
   // Sorted by name, so that a run changes only the lines of what it ran.
   const sorted = Object.fromEntries(Object.entries(benchmarks).sort(([a], [b]) => a.localeCompare(b)));

@@ -66,6 +66,6 @@ export async function runBenchmarks(options: BenchOptions, io: { stdout(line: st
   io.stdout(`\n${chosen.length} benchmarks in ${wallSeconds.toFixed(0)} s${options.quick ? ' (--quick sizes)' : ''}; the model is the simulator (tmas sim-server), not a real LLM.`);
   const machine = { cpus: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
   const { file, resultsFile } = await writeBenchJson({ startedAt, wallSeconds, quick: options.quick, full: options.full, machine, rows, benchmarks: ran });
-  io.stdout(`JSON: ${file}; each benchmark's rows recorded in ${resultsFile}`);
+  io.stdout(`JSON: ${file}; ${resultsFile === null ? '--quick sizes are not recorded in bench/results.json' : `each benchmark's rows recorded in ${resultsFile}`}`);
   return file;
 }
