@@ -130,12 +130,15 @@ function unstreamedReply(context: AttemptContext, state: EndpointState, text: st
  * A reply that says nothing of its usage, counted with the run's tokenizer
  * when the gateway has one, once its connection is done and its slot free:
  * past the limit, it fails like a reply whose usage says so (retried).
+ * Returns the count (null when not counted), so the caller need not count
+ * the same text again.
  */
-export async function checkCounted(options: Pick<GatewayOptions, 'countTokens'>, reply: Reply, maxTokens: number, signal: AbortSignal | undefined): Promise<void> {
-  if (reply.usage !== null || options.countTokens === undefined) return;
+export async function checkCounted(options: Pick<GatewayOptions, 'countTokens'>, reply: Reply, maxTokens: number, signal: AbortSignal | undefined): Promise<number | null> {
+  if (reply.usage !== null || options.countTokens === undefined) return null;
   const counts = await options.countTokens([reply.content, reply.reasoning ?? ''], signal);
   const tokens = counts.reduce((sum, count) => sum + count, 0);
   if (tokens > maxTokens) throw overLimit(maxTokens, `its text, which came without usage, counts ${tokens} tokens`);
+  return tokens;
 }
 
 /** The total limit of an attempt: `--total-timeout` when given, else derived from the completion limit. */

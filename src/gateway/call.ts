@@ -104,11 +104,11 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         state.aimd.onDone();
         dispatcher.release(state);
       }
-      await checkCounted(context.options, result, request.maxTokens, signal);
+      const countedTokens = await checkCounted(context.options, result, request.maxTokens, signal);
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(context, state, request, result);
-      return { ...result, replica: state.url, attempts, latencyMs: performance.now() - started };
+      return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
         // Not a failure of the call: it is sent again at once in the dialect the endpoint asked for.

@@ -53,6 +53,8 @@ export interface Completion {
   finishReason: string;
   /** The server's usage block; null when the reply had none. */
   usage: { promptTokens: number; completionTokens: number } | null;
+  /** For a reply without usage, its text's tokens as the gateway's tokenizer counted them; null when not counted. */
+  countedTokens: number | null;
   /** The model the reply names; null when it names none. */
   model: string | null;
   /** Time from the attempt's start to the first streamed text; null when not streamed. */

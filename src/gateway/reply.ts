@@ -9,7 +9,7 @@ import { separateReasoning } from './reasoning.ts';
 import { ReplyError } from './reply-bounds.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
-export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica'>;
+export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens'>;
 
 interface ReasoningFields {
   content?: string | null;

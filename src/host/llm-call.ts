@@ -250,10 +250,10 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
     },
     { signal },
   );
-  // A reply without usage is counted with the run's tokenizer, and marked so.
+  // A reply without usage is counted with the run's tokenizer (once: the gateway's count when it made one), and marked so.
   const usage = completion.usage ?? {
     promptTokens: fitted.promptTokens,
-    completionTokens: (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
+    completionTokens: completion.countedTokens ?? (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
     estimated: true as const,
   };
   return {
