@@ -121,7 +121,11 @@ describe('prompt templates from files', () => {
       for (const request of round1) expect(request.messages).toEqual([{ role: 'user', content: expected }]);
     }
     const manifest = await manifestOf(output);
-    expect(manifest?.config.prompts?.synthesis).toEqual({ file: template, sha256: `sha256:${createHash('sha256').update(PAPER_TEMPLATE).digest('hex')}`, template: PAPER_TEMPLATE });
+    const digest = `sha256:${createHash('sha256').update(PAPER_TEMPLATE).digest('hex')}`;
+    expect(manifest?.config.prompts?.synthesis).toEqual({ file: template, sha256: digest, template: PAPER_TEMPLATE });
+    // The protocol block a reader of metrics.json and the report sees names the template by its digest.
+    const protocol = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')).protocol;
+    expect(protocol.prompts).toEqual({ synthesis: digest });
   });
 
   test.for(Object.keys(STRATEGIES))('%s: every role\'s template as `tmas prompts` prints it, given back with --prompt, sends the built-in prompts', async (strategy, { dir }) => {

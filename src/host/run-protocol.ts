@@ -31,6 +31,8 @@ export interface RunProtocol extends LoopSettings {
   sampling: Record<EndpointSlot, SlotSampling>;
   /** Completion limit of the non-judge calls; null: what the window leaves. */
   completionMaxTokens: number | null;
+  /** The SHA-256 of each user template given with `--prompt ROLE=FILE`, by role; empty when every role used its built-in prompt. */
+  prompts: Record<string, string>;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
   judge: JudgeProtocol | null;
@@ -73,6 +75,7 @@ export function runProtocol(config: RunConfig): RunProtocol {
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,
     sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config, slot)])) as Record<EndpointSlot, SlotSampling>,
     completionMaxTokens: config.completionMaxTokens ?? null,
+    prompts: Object.fromEntries(Object.entries(config.prompts ?? {}).map(([role, file]) => [role, file.sha256])),
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
