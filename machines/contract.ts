@@ -55,6 +55,8 @@ export interface LoopStart {
   experience: ExperienceRecord[];
   guidelines: GuidelineRecord[];
   rollouts: Rollout[];
+  /** On resume, the judge verdicts of the iterations done, by request key (judge-stage.ts); absent: none. */
+  judged?: Readonly<Record<string, boolean>>;
 }
 
 /** The input of a problem actor. */
@@ -101,6 +103,8 @@ export interface SaveIterationInput {
   rollouts: Rollout[];
   experience: ExperienceRecord[];
   guidelines: GuidelineRecord[];
+  /** The judge verdicts this iteration's stage holds, by request key: kept so that a resume reuses them as the run would have. */
+  judged: Record<string, boolean>;
 }
 
 /** A flag of `tmas run` that belongs to one strategy (`--samples` of `majority`). */

@@ -72,6 +72,22 @@ export function idleJudgeStage(iteration = -1): JudgeStage {
   return { iteration, verdicts: {}, silent: [], pending: 0, keys: {}, deferred: {}, failures: {} };
 }
 
+/**
+ * The verdicts a stage holds, by request key: what its iteration adds to the
+ * problem's registry. Stored with the iteration, so a resume knows them again
+ * and reuses a verdict exactly where the run, uninterrupted, would have.
+ */
+export function stageVerdicts(stage: JudgeStage): Record<string, boolean> {
+  const verdicts: Record<string, boolean> = {};
+  for (const [candidate, keys] of Object.entries(stage.keys)) {
+    keys.forEach((key, pass) => {
+      const verdict = stage.verdicts[Number(candidate)]?.[pass];
+      if (typeof verdict === 'boolean') verdicts[key] = verdict;
+    });
+  }
+  return verdicts;
+}
+
 /** The reuse key of a judge request: everything the judge is sent and the response it is about, never the iteration. */
 function requestKey(request: MessageOf<'judge.requested'>, text: string): string {
   const { iteration: _iteration, correlation: _correlation, ...asked } = request;

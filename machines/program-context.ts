@@ -10,7 +10,7 @@
 import { TmasError } from '../src/kernel/errors.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import type { ProblemInput, SaveIterationInput } from './contract.ts';
-import { idleJudgeStage, judgeResponses, recordVerdict, stageOf, type AskedRequests, type JudgeStage } from './judge-stage.ts';
+import { idleJudgeStage, judgeResponses, recordVerdict, stageOf, stageVerdicts, type AskedRequests, type JudgeStage } from './judge-stage.ts';
 import { fromJudgeIndex } from './judging.ts';
 import { failureOf, iterationAnnouncement } from './kit.ts';
 import type { Effect, ProblemProgram, SaveEffect, Step } from './program.ts';
@@ -44,7 +44,7 @@ export function initialContext<S>(program: ProblemProgram<S>, input: ProblemInpu
     pending: [],
     judging: idleJudgeStage(),
     previous: null,
-    asked: {},
+    asked: input.start.judged ?? {},
     loopFailed: false,
     stoppedAt: null,
   };
@@ -89,9 +89,10 @@ export function unexpected(id: string, event: { type: string }): never {
   throw new TmasError('TMAS_MISROUTED', `the ${id} problem actor received ${event.type} where only judge replies can arrive`);
 }
 
-/** What `saveIteration` stores of an iteration. */
-export function saveInput(input: ProblemInput, effect: SaveEffect): SaveIterationInput {
+/** What `saveIteration` stores of an iteration, graded by `judging`, its judge stage. */
+export function saveInput(input: ProblemInput, effect: SaveEffect, judging: JudgeStage): SaveIterationInput {
   return {
+    judged: stageVerdicts(judging),
     problem: input.problem.id,
     ordinal: input.ordinal,
     iteration: effect.iteration,

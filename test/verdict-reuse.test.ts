@@ -14,7 +14,7 @@ import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInpu
 import { createProgramMachine } from '../machines/program.machine.ts';
 import { tmasProgram } from '../machines/strategies/tmas/tmas.program.ts';
 import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
-import { serveModel, readLog, runInProcess, test, writeProblems } from './fixtures.ts';
+import { serveModel, readLog, runCli, runInProcess, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = [
   { problem_id: 'changing', question: 'What is 1 + 1?', answer: '2' },
@@ -84,6 +84,24 @@ describe('verdict reuse', () => {
     expect(metrics.protocol.judge.verdictReuse).toBe('identical-request');
   });
 
+  test('a run stopped after iteration 0 and resumed reuses the verdicts it had, as the run without a stop does', async ({ dir }) => {
+    const endpoint = await startServer();
+    server = endpoint;
+    const input = await writeProblems(dir, PROBLEMS);
+    const output = path.join(dir, 'run');
+    const model = ['--base-url', endpoint.url, '--model-name', 'm', '--judge-model-name', 'm', '--judge-passes', '1', '--no-stream'];
+    await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'self-refine', '--no-proof', '--n-candidates', '1', '--max-iterations', '1', ...model]);
+    const resumed = await runCli(['run', '--resume', output, '--max-iterations', '3', ...model]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+
+    const log = await readLog(output);
+    const asked = (problem: string) =>
+      log.flatMap(({ message }) => (message.type === 'judge.requested' && message.problem === problem ? [message.iteration] : []));
+    // The first attempt given back word for word at iterations 1 and 2: its iteration-0 verdict, not a new call.
+    expect(asked('repeating')).toEqual([0]);
+    expect(endpoint.judgeCalls.get(PROBLEMS[1]?.question ?? '')).toBe(1);
+    expect(asked('changing')).toEqual([0, 1, 2]);
+  });
 });
 
 // TMAS sends a candidate's passes as its solution arrives, while the iteration before may still

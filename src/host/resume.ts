@@ -8,16 +8,22 @@ import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import type { Manifest, Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
 
-/** Where each problem of a stored run picks up: after its last completed iteration, with the banks and rollouts of then. */
+/**
+ * Where each problem of a stored run picks up: after its last completed
+ * iteration, with the banks and rollouts of then and, in a run with a judge,
+ * the verdicts of every iteration done (so a verdict is reused as it would
+ * have been without the stop).
+ */
 export async function loadStarts(store: Store, count: number): Promise<LoopStart[]> {
   const starts: LoopStart[] = [];
   for (let ordinal = 0; ordinal < count; ordinal++) {
     const last = await store.lastIteration(ordinal);
-    starts.push(
-      last
-        ? { iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts }
-        : { iteration: 0, experience: [], guidelines: [], rollouts: [] },
-    );
+    if (!last) {
+      starts.push({ iteration: 0, experience: [], guidelines: [], rollouts: [] });
+      continue;
+    }
+    const judged = last.record.judged === undefined ? undefined : await store.judgedRequests(ordinal);
+    starts.push({ iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts, ...(judged ? { judged } : {}) });
   }
   return starts;
 }

@@ -58,6 +58,8 @@ export interface IterationRecord {
   iteration: number;
   candidates: CandidateResult[];
   rollouts: Rollout[];
+  /** The judge verdicts of the iteration by request key (machines/judge-stage.ts); absent in runs made before it was kept. */
+  judged?: Record<string, boolean>;
 }
 
 /** The banks E(t) and G(t) after an iteration. */

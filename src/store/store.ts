@@ -202,6 +202,18 @@ export class Store {
     return undefined;
   }
 
+  /**
+   * The judge verdicts of a problem's completed iterations by request key,
+   * read without their texts: each record's `judged` holds only keys and
+   * booleans, so this costs what the records' outlines weigh, not the texts.
+   */
+  async judgedRequests(ordinal: number): Promise<Record<string, boolean>> {
+    const prefix = `${String(ordinal).padStart(6, '0')}!`;
+    const judged: Record<string, boolean> = {};
+    for await (const stored of this.iterations().values({ gte: prefix, lt: `${prefix}~` })) Object.assign(judged, (outlineTexts(stored) as IterationRecord).judged);
+    return judged;
+  }
+
   /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
   async *envelopes(range: RecordRange = {}): AsyncGenerator<Envelope> {
     for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
