@@ -173,6 +173,8 @@ export interface Strategy {
   sampling?: StrategySampling;
   /** The completion limit of its non-judge calls when `--completion-max-tokens` is not given (absent: whatever the window leaves). */
   completionMaxTokens?: number;
+  /** Its bank's own cap, which `--bank-max-records` does not change (0: every record); absent: the flag's. Recorded in metrics.json's protocol. */
+  bankMaxRecords?: number;
 }
 
 /** The temperature of a run that gives no `--temperature` and whose strategy declares none. */

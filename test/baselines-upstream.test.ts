@@ -117,6 +117,8 @@ describe('baselines as their upstream code runs them', () => {
       const guided = server.bodies.filter((body) => body.includes('You are the Rollout agent') && body.includes('<experience>'));
       expect(guided).toHaveLength(2);
       for (const body of guided) expect(body.match(/- \[proposition\] alpha/g)).toHaveLength(80);
+      // The protocol states the cap the bank kept (none), not the flag's default.
+      expect((await protocolOf(dir)) as unknown).toMatchObject({ bankMaxRecords: 0 });
     } finally {
       await server.close();
     }

@@ -6,6 +6,7 @@
 import type { JudgeWhen, LoopSettings } from '../../machines/contract.ts';
 import { JUDGE_VIEW_TOKENS } from '../../machines/roles/judge.role.ts';
 import { VERDICT_REUSE, type VerdictReuse } from '../../machines/judge-stage.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
 import type { RunConfig } from './config.ts';
@@ -69,7 +70,8 @@ export function runProtocol(config: RunConfig): RunProtocol {
     strategy: config.strategy ?? 'tmas',
     ...loopSettingsOf(config),
     jaccardShingle: config.jaccardShingle ?? 3,
-    bankMaxRecords: config.bankMaxRecords ?? 0,
+    // The cap the banks kept: a strategy's own (rse keeps every record) or the flag's.
+    bankMaxRecords: STRATEGIES[config.strategy ?? 'tmas']?.bankMaxRecords ?? config.bankMaxRecords ?? 0,
     contextWindow: config.maxTokens,
     tokenizer: tokenizerIdentity(config),
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,

@@ -2,7 +2,7 @@
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { distillMachine, distillRole, rolloutMachine, rolloutRole } from './rse.roles.ts';
-import { rseProgram } from './rse.program.ts';
+import { RSE_BANK_MAX_RECORDS, rseProgram } from './rse.program.ts';
 
 /** RSE as a strategy. */
 export const rseStrategy: Strategy = {
@@ -18,4 +18,5 @@ export const rseStrategy: Strategy = {
   // WangXinglin/RSE scripts/run.sh: TEMPERATURE=0.6, TOP_P=0.95, TOP_K=20, MAX_TOKENS=38912 for every step.
   sampling: { temperature: 0.6, topP: 0.95, topK: 20 },
   completionMaxTokens: 38_912,
+  bankMaxRecords: RSE_BANK_MAX_RECORDS,
 };

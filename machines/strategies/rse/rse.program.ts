@@ -17,6 +17,9 @@ import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../pr
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 import { attemptText, MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
 
+/** Upstream keeps every record that survives deduplication: the bank has no cap (0), whatever --bank-max-records says. */
+export const RSE_BANK_MAX_RECORDS = 0;
+
 interface Candidate extends CandidateView {
   /** What the distiller reads: the rollout's reasoning and text. */
   attempt?: string;
@@ -47,8 +50,7 @@ function change(state: RseState, index: number, update: (candidate: Candidate) =
   if (!candidates.every((candidate) => candidate.distilled)) return waiting(next);
   // Candidate order, not arrival order, decides which of two near-duplicates is kept.
   const ordered = [...next.fresh].sort((a, b) => (a.provenance.candidate ?? 0) - (b.provenance.candidate ?? 0));
-  // Upstream keeps every record that survives deduplication: the bank has no cap (maxRecords 0), whatever --bank-max-records says.
-  const dedup = { experience: state.bank, newExperience: ordered, guidelines: [], newGuidelines: [], threshold: input.settings.jaccardThreshold, maxRecords: 0 };
+  const dedup = { experience: state.bank, newExperience: ordered, guidelines: [], newGuidelines: [], threshold: input.settings.jaccardThreshold, maxRecords: RSE_BANK_MAX_RECORDS };
   return { state: next, post: [], effect: { kind: 'dedup', input: dedup } };
 }
 
