@@ -12,6 +12,7 @@ import type { Secrets } from '../host/config.ts';
 import { collectGarbageEagerly } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import { decimal, integer } from '../settings/parsers.ts';
+import { SCAN_LIMITS } from '../viewer/run-folder.ts';
 
 /** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
 async function writeLine(line: string): Promise<void> {
@@ -69,8 +70,8 @@ function defineCalls(program: Command): void {
 function defineView(program: Command, io: Io): void {
   program
     .command('view')
-    .description('serve a read-only web viewer of runs on loopback: curves, problems, candidates, verifications, banks and every call')
-    .argument('<dirs...>', 'run directories (each is locked while viewed: a running run is viewed with tmas run --view)')
+    .description('serve a read-only web viewer of runs on loopback: the runs of a folder, their curves overlaid, a sortable problem list, candidates, verifications, banks and every call')
+    .argument('<dirs...>', `run directories, or folders holding runs (found up to ${SCAN_LIMITS.maxDepth} levels down, ${SCAN_LIMITS.maxRuns} at most); a run another process is writing is shown live`)
     .option('--port <n>', 'port (0: any free port)', integer(0, 65_535), 8765)
     .option('--open', 'open the page in the desktop browser', false)
     .exitOverride()

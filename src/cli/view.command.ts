@@ -1,33 +1,32 @@
 /**
- * `tmas view DIR [DIR...]`: serves the read-only web viewer of finished (or
- * stopped) runs on loopback; and `tmas run --view`: the same viewer for the
+ * `tmas view DIR [DIR...]`: serves the read-only web viewer of the runs in
+ * those folders (each a run directory or a folder holding runs, see
+ * viewer/run-folder.ts) on loopback; and `tmas run --view`: the same viewer for the
  * run in progress, served by the running process, which alone may open its
  * store.
  */
 import { spawn } from 'node:child_process';
 import type { LiveRunParts } from '../host/run-evaluation.ts';
 import { openRun } from '../analysis/open-run.ts';
+import { createRunCatalog, openRunsCatalog } from '../viewer/run-catalog.ts';
+import { findRuns, SCAN_LIMITS, type ScanLimits } from '../viewer/run-folder.ts';
 import { startViewer, type ViewerServer } from '../viewer/server.ts';
-import { finishedRun, liveRun, type ViewedRun } from '../viewer/viewed-run.ts';
+import { liveRun } from '../viewer/viewed-run.ts';
 
-/** Opens every run directory (each store is locked while it is viewed) and starts the viewer. */
-export async function runViewCommand(dirs: string[], options: { port: number; host?: string }): Promise<ViewerServer> {
-  const runs: ViewedRun[] = [];
+/** Finds the runs under the folders and starts the viewer; a run's store is opened (a private copy) when one of its pages is asked for. */
+export async function runViewCommand(dirs: string[], options: { port: number; host?: string; limits?: ScanLimits }): Promise<ViewerServer> {
+  const catalog = createRunCatalog(await findRuns(dirs, options.limits ?? SCAN_LIMITS), openRun);
   try {
-    for (const dir of dirs) {
-      const { store, manifest } = await openRun(dir);
-      runs.push(finishedRun(dir, store, manifest));
-    }
-    const server = await startViewer(runs, options);
+    const server = await startViewer(catalog, options);
     return {
       url: server.url,
       close: async () => {
         await server.close();
-        for (const run of runs) await run.store.close();
+        await catalog.close();
       },
     };
   } catch (error) {
-    for (const run of runs) await run.store.close();
+    await catalog.close();
     throw error;
   }
 }
@@ -41,7 +40,7 @@ export function serveLiveRun(options: {
   listening?: (port: number) => void;
 }): (parts: LiveRunParts) => Promise<() => Promise<void>> {
   return async (parts) => {
-    const server = await startViewer([liveRun({ dir: options.dir, ...parts })], { port: options.port });
+    const server = await startViewer(openRunsCatalog([liveRun({ dir: options.dir, ...parts })]), { port: options.port });
     options.listening?.(Number(new URL(server.url).port));
     options.say(`tmas: viewing the run at ${server.url} while it goes`);
     return () => server.close();

@@ -34,6 +34,9 @@ export interface RunGroup {
   differences: string[];
 }
 
+/** What a comparison reads of a run: a ReportRun has it, and so has the viewer's listing of a run. */
+export type ComparedRun = Pick<ReportRun, 'protocol' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }> };
+
 /** The fields of a protocol block that say how candidates were graded. */
 export function gradingProtocol(protocol: Record<string, unknown> | null): Record<string, unknown> | null {
   if (protocol === null) return null;
@@ -47,7 +50,7 @@ export function gradingProtocol(protocol: Record<string, unknown> | null): Recor
 }
 
 /** The basis of a run's comparison. */
-export function comparisonBasis(run: ReportRun): ComparisonBasis {
+export function comparisonBasis(run: ComparedRun): ComparisonBasis {
   return { grading: gradingProtocol(run.protocol), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
 }
 
@@ -86,7 +89,7 @@ export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string
 }
 
 /** Groups of runs whose accuracy figures compare, the largest first. */
-export function comparisonGroups(runs: ReportRun[]): RunGroup[] {
+export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
   const bases: ComparisonBasis[] = [];
   const members: number[][] = [];
   runs.forEach((run, index) => {

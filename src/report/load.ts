@@ -51,7 +51,8 @@ export interface ReportRun {
   details: Map<string, ProblemDetail>;
 }
 
-interface MetricsFile {
+/** A run's metrics.json, as the report reads it. */
+export interface MetricsFile {
   simulated?: boolean;
   iterations?: IterationMetrics[];
   totals?: RunTotals;
@@ -68,7 +69,7 @@ interface MetricsFile {
  * hybrid grading, the share of candidates it graded; or the rule-based grader.
  * Runs graded otherwise are drawn apart (comparable.ts).
  */
-function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
+export function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
   const protocol = metrics.protocol;
   if (protocol?.grading === 'judge' && protocol.judge) {
     const { model, passes, temperature, topP, when } = protocol.judge;

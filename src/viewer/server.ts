@@ -16,7 +16,8 @@ import { chartLibraryFile } from '../report/chart-library.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
 import { runSummary } from './run-summary.ts';
 import { viewerPage } from './page.ts';
-import type { ViewedRun } from './viewed-run.ts';
+import type { RunCatalog } from './run-catalog.ts';
+import { answerFolder } from './folder-api.ts';
 
 /** A listening viewer. */
 export interface ViewerServer {
@@ -69,10 +70,11 @@ function textParam(params: URLSearchParams, name: string): string | undefined {
   return raw === null || raw === '' ? undefined : raw;
 }
 
-async function answerApi(runs: ViewedRun[], parts: string[], params: URLSearchParams): Promise<unknown> {
-  if (parts.length === 0) return Promise.all(runs.map((run, index) => runSummary(run, index)));
-  const run = runs[Number(parts[0])];
-  if (!run) throw new NotFound(parts.join('/'));
+async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearchParams): Promise<unknown> {
+  const index = Number(parts[0]);
+  if (!Number.isInteger(index) || index < 0 || index >= catalog.size) throw new NotFound(parts.join('/'));
+  const run = await catalog.run(index);
+  if (parts.length === 1) return runSummary(run, index);
   const what = parts[1];
   const limit = Math.min(integerParam(params, 'limit') ?? 50, 500);
   if (what === 'curves') return { live: run.live(), iterations: await run.curves() };
@@ -101,7 +103,7 @@ async function answerApi(runs: ViewedRun[], parts: string[], params: URLSearchPa
   throw new NotFound(parts.join('/'));
 }
 
-async function handle(runs: ViewedRun[], request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(catalog: RunCatalog, request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (!LOOPBACK_HOST.test(request.headers.host ?? '')) {
     response.writeHead(403, { 'content-type': 'text/plain' }).end('tmas view answers only on loopback');
     return;
@@ -114,7 +116,7 @@ async function handle(runs: ViewedRun[], request: IncomingMessage, response: Ser
   const route = url.pathname;
   if (route === '/') {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(viewerPage());
-  } else if (route === '/assets/viewer.js' || route === '/assets/viewer.css') {
+  } else if (/^\/assets\/(viewer|runs|problems)\.(js|css)$/.test(route)) {
     await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
   } else if (route === '/assets/chart.js') {
     await sendFile(response, chartLibraryFile());
@@ -123,26 +125,29 @@ async function handle(runs: ViewedRun[], request: IncomingMessage, response: Ser
     const file = path.resolve(root, `.${decodeURIComponent(route.slice('/assets/katex'.length))}`);
     if (!file.startsWith(`${root}${path.sep}`)) throw new NotFound(route);
     await sendFile(response, file);
-  } else if (route === '/api/runs' || route.startsWith('/api/runs/')) {
+  } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list') {
+    sendJson(response, await answerFolder(catalog, route.slice('/api/'.length), url.searchParams));
+  } else if (route.startsWith('/api/runs/')) {
     const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeURIComponent);
-    sendJson(response, await answerApi(runs, parts, url.searchParams));
+    sendJson(response, await answerApi(catalog, parts, url.searchParams));
   } else {
     throw new NotFound(route);
   }
 }
 
-/** Starts the viewer on `host:port` (port 0: any free one). */
-export async function startViewer(runs: ViewedRun[], options: { port: number; host?: string }): Promise<ViewerServer> {
+/** Starts the viewer of the catalog's runs on `host:port` (port 0: any free one). */
+export async function startViewer(catalog: RunCatalog, options: { port: number; host?: string }): Promise<ViewerServer> {
   const host = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
-    handle(runs, request, response).catch((error: unknown) => {
+    handle(catalog, request, response).catch((error: unknown) => {
       if (response.headersSent) {
         response.destroy();
         return;
       }
       const notFound = error instanceof NotFound;
-      response.writeHead(notFound ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end(notFound ? `not found: ${error.message}` : `error: ${(error as Error).message}`);
+      // A run that cannot be read (a damaged store) is the user's to fix: its code and message, not a server error.
+      response.writeHead(notFound ? 404 : error instanceof UserError ? 422 : 500, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(notFound ? `not found: ${error.message}` : error instanceof UserError ? `${error.code}: ${error.message}` : `error: ${(error as Error).message}`);
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 // The viewer's browser script (plain ES2017, no build step): builds the page
 // from the JSON API of src/viewer/server.ts. Routes live in the URL hash:
-//   #/                          every run, with its curves
+//   #/                          the runs page (runs.js); a lone run opens at #/run/0
+//   #/problems?runs=R,S&sort=…  the problem list of runs R and S (problems.js)
 //   #/run/R                     a run: curves, problem table, calls, errors
 //   #/run/R/problem/O/T         problem O of run R at iteration T
 // Texts are put in with textContent (never innerHTML), then KaTeX renders the math.
@@ -25,14 +26,16 @@
     (children || []).forEach(function (c) { if (c !== null && c !== undefined) node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
     return node;
   }
-  function api(pathname, params) {
+  // GET a JSON answer; an error answer's text becomes the error.
+  function getJson(url, params) {
     var query = [];
     for (var k in params || {}) if (params[k] !== undefined && params[k] !== null && params[k] !== '') query.push(encodeURIComponent(k) + '=' + encodeURIComponent(params[k]));
-    return fetch('/api/runs' + pathname + (query.length ? '?' + query.join('&') : '')).then(function (r) {
+    return fetch(url + (query.length ? '?' + query.join('&') : '')).then(function (r) {
       if (!r.ok) return r.text().then(function (t) { throw new Error(t); });
       return r.json();
     });
   }
+  function api(pathname, params) { return getJson('/api/runs' + pathname, params); }
   function percent(v) { return v === null || v === undefined ? '–' : Math.round(v * 1000) / 10 + '%'; }
   function score(v) { return v === null || v === undefined ? '–' : Number(v).toFixed(2); }
   function math(node) {
@@ -65,10 +68,20 @@
   function asMath(answer) { return /\$|\\\(/.test(answer) ? answer : '$' + answer + '$'; }
   function setStatus(text) { statusLine.textContent = text; }
 
+  var leaving = [];
   function destroyCharts() {
     charts.forEach(function (c) { c.destroy(); });
     charts = [];
     if (poller) { clearInterval(poller); poller = null; }
+    leaving.splice(0).forEach(function (f) { f(); });
+  }
+  // What the pages of other files (runs.js, problems.js) use: they register in window.tmasPages by the route's first part.
+  window.tmasKit = { el: el, getJson: getJson, math: math, percent: percent, asMath: asMath, setStatus: function (t) { setStatus(t); }, onLeave: function (f) { leaving.push(f); } };
+  var pages = window.tmasPages = window.tmasPages || {};
+  // A run's description is asked for when one of its pages is first shown: a folder of many runs opens none up front.
+  function withRun(index) {
+    if (runs[index]) return Promise.resolve(runs[index]);
+    return api('/' + index).then(function (summary) { runs[index] = summary; return summary; });
   }
 
   // The curves of a run: one line per figure that means something for its strategy.
@@ -127,16 +140,6 @@
       el('p', { class: 'muted', text: run.settings + ' · ' + run.sampling }),
       el('ul', { class: 'models' }, run.models.map(function (m) { return el('li', { text: m }); })),
     ]);
-  }
-
-  function showHome() {
-    if (runs.length === 1) { location.hash = '#/run/0'; return Promise.resolve(); }
-    app.replaceChildren();
-    return Promise.all(runs.map(function (run) {
-      var section = el('section', { class: 'card' }, [runHeader(run)]);
-      app.appendChild(section);
-      return drawCurves(section, run);
-    }));
   }
 
   function problemTable(run, container, state) {
@@ -258,6 +261,7 @@
       el('a', { href: '#/run/' + index, class: tab === 'problems' ? 'on' : '', text: 'problems' }), state.total,
       el('a', { href: '#/run/' + index + '/calls', class: tab === 'calls' ? 'on' : '', text: 'calls' }),
       el('a', { href: '#/run/' + index + '/errors', class: tab === 'errors' ? 'on' : '', text: 'errors' }),
+      el('a', { href: '#/problems?runs=' + index, text: 'sortable problem list' }),
     ]);
     app.appendChild(tabs);
     var body = el('section', { class: 'card' });
@@ -359,17 +363,14 @@
     var r = parseHash();
     var p = r.parts;
     var done;
-    if (p[0] === 'run' && p[2] === 'problem') done = showProblem(Number(p[1]), Number(p[3]), Number(p[4] || 0), r.query);
-    else if (p[0] === 'run') done = showRun(Number(p[1]), p[2] || 'problems', r.query);
-    else done = showHome();
+    if (p[0] === 'run' && p[2] === 'problem') done = withRun(Number(p[1])).then(function () { return showProblem(Number(p[1]), Number(p[3]), Number(p[4] || 0), r.query); });
+    else if (p[0] === 'run') done = withRun(Number(p[1])).then(function () { return showRun(Number(p[1]), p[2] || 'problems', r.query); });
+    else if (pages[p[0] || '']) done = pages[p[0] || ''](app, r.query);
+    else done = Promise.reject(new Error('no page ' + location.hash));
     setStatus('');
     Promise.resolve(done).then(function () { if (generation === routes && location.hash === hash) document.body.setAttribute('data-ready', hash); }).catch(function (e) { setStatus('error: ' + e.message); });
   }
 
-  api('').then(function (list) {
-    runs = list;
-    document.getElementById('runs').replaceChildren.apply(document.getElementById('runs'), list.map(function (run) { return el('a', { href: '#/run/' + run.index, text: run.name }); }));
-    window.addEventListener('hashchange', route);
-    route();
-  }).catch(function (e) { app.textContent = 'Cannot reach the viewer: ' + e.message; });
+  window.addEventListener('hashchange', route);
+  route();
 })();

@@ -1,0 +1,129 @@
+/**
+ * A run as the runs page lists it: strategy, models, N/M/T, grading protocol,
+ * final Pass@1, calls and status, and what comparing it with other runs needs
+ * (its protocol block, problem ids, curves). A finished run is listed from its
+ * metrics.json alone, without opening its store; a run without one (going on
+ * in another process, or stopped before writing it) from its open store.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../kernel/errors.ts';
+import type { IterationMetrics } from '../observers/metrics.ts';
+import { gradingOf, type MetricsFile } from '../report/load.ts';
+import type { ComparedRun } from '../report/comparable.ts';
+import type { ViewedRun } from './viewed-run.ts';
+
+/** Whether a run is being written by a process (`live`), ended with every iteration done, or ended before. */
+export type RunStatus = 'live' | 'done' | 'stopped' | 'error';
+
+/** One row of the runs page. */
+export interface RunListing {
+  index: number;
+  /** The run's path below the folder given. */
+  label: string;
+  dir: string;
+  status: RunStatus;
+  /** Why the run cannot be shown (a damaged store, an unreadable folder): a stable code and a message. */
+  error: { code: string; message: string } | null;
+  strategy: string | null;
+  /** Each distinct model, e.g. `tmas-sim`. */
+  models: string[];
+  n: number | null;
+  m: number | null;
+  t: number | null;
+  /** `rule`, or the judge's model and passes (as the report labels it). */
+  grading: string | null;
+  proof: boolean | null;
+  /** Pass@1 of the last completed iteration. */
+  pass1: number | null;
+  /** Iterations completed (of T). */
+  iterations: number;
+  calls: number | null;
+  problems: number | null;
+  simulated: boolean;
+}
+
+/** What the overlay of several runs reads of each: its row, curves and comparison basis. */
+export interface RunFacts extends ComparedRun {
+  listing: RunListing;
+  iterations: IterationMetrics[];
+}
+
+/** metrics.json's fields the listing reads beyond the report's. */
+type ListedMetrics = MetricsFile & {
+  incomplete?: unknown[];
+  models?: Record<string, string>;
+  protocol?: MetricsFile['protocol'] & { strategy?: string; nCandidates?: number; nVerifications?: number; proof?: boolean; models?: Record<string, string> };
+};
+
+/** A run's metrics.json, or null when it has none (a run going on, or stopped before writing it); TMAS_RUN_DIR when it cannot be read. */
+export async function readRunMetrics(dir: string): Promise<ListedMetrics | null> {
+  const file = path.join(dir, 'metrics.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as ListedMetrics;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new UserError('TMAS_RUN_DIR', `Cannot read ${file}: ${(error as Error).message}. Rewrite it from the store with: tmas run --resume ${dir}`, { cause: error });
+  }
+}
+
+/** An empty row for a run: filled from its metrics.json or its store, or left with its error. */
+export function blankListing(index: number, label: string, dir: string, error: RunListing['error']): RunListing {
+  return { index, label, dir, status: error ? 'error' : 'stopped', error, strategy: null, models: [], n: null, m: null, t: null, grading: null, proof: null, pass1: null, iterations: 0, calls: null, problems: null, simulated: false };
+}
+
+function lastPass1(iterations: IterationMetrics[]): number | null {
+  return iterations.at(-1)?.pass1 ?? null;
+}
+
+/** The facts of a finished run, from its metrics.json; `live` when another process holds its lock (a resume going on). */
+export function factsFromMetrics(base: RunListing, metrics: ListedMetrics, live: boolean): RunFacts {
+  const protocol = metrics.protocol ?? null;
+  const iterations = metrics.iterations ?? [];
+  const t = protocol?.maxIterations ?? null;
+  const complete = (metrics.incomplete ?? []).length === 0 && (t === null || iterations.length >= t);
+  const listing: RunListing = {
+    ...base,
+    status: live ? 'live' : complete ? 'done' : 'stopped',
+    strategy: protocol?.strategy ?? null,
+    models: [...new Set(Object.values(metrics.models ?? protocol?.models ?? {}))],
+    n: protocol?.nCandidates ?? null,
+    m: protocol?.nVerifications ?? null,
+    t,
+    grading: gradingOf(metrics, protocol?.judge?.passes),
+    proof: protocol?.proof ?? null,
+    pass1: metrics.totals?.final?.pass1 ?? lastPass1(iterations),
+    iterations: iterations.length,
+    calls: metrics.totals?.calls ?? iterations.reduce((sum, it) => sum + it.calls, 0),
+    problems: metrics.totals?.problems ?? metrics.problems?.length ?? null,
+    simulated: metrics.simulated === true,
+  };
+  return { listing, iterations, protocol, problems: (metrics.problems ?? []).map((p) => ({ problem: p.problem })), maxIterations: t, grading: listing.grading ?? '?' };
+}
+
+/** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. */
+export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<RunFacts> {
+  const { config } = run.manifest;
+  const iterations = await run.curves();
+  const listing: RunListing = {
+    ...base,
+    status: run.live() ? 'live' : 'stopped',
+    strategy: run.manifest.strategy,
+    models: [...new Set(Object.values(config.endpoints).map((endpoint) => (endpoint.baseUrl === null ? 'simulated' : endpoint.model)))],
+    n: config.nCandidates,
+    m: config.nVerifications,
+    t: config.maxIterations,
+    grading: gradingOf({ iterations }, config.judgePasses),
+    proof: config.proof,
+    pass1: lastPass1(iterations),
+    iterations: iterations.length,
+    calls: iterations.reduce((sum, it) => sum + it.calls, 0),
+    problems: null,
+    simulated: run.manifest.simulated,
+  };
+  const problems: Array<{ problem: string }> = [];
+  for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });
+  listing.problems = problems.length;
+  // No protocol block before metrics.json is written: the comparison says so rather than guessing it.
+  return { listing, iterations, protocol: null, problems, maxIterations: config.maxIterations, grading: listing.grading ?? '?' };
+}
