@@ -29,10 +29,21 @@ export interface RoleOptions {
 /** Retries after unusable output when the run does not say. */
 export const DEFAULT_PARSE_RETRIES = 2;
 
+/**
+ * What a role's generations are, whatever the strategy: `solution` writes a
+ * solution of the problem, `grade` verifies, rates or judges one, `memory`
+ * condenses what was tried into what later prompts read (summaries, banks),
+ * `plan` decides what the next calls do. The RL export labels its records by
+ * it (src/cli/rl-records.ts, docs/reference/rl-labels.md).
+ */
+export type GenerationKind = 'solution' | 'grade' | 'memory' | 'plan';
+
 /** Everything that makes one role what it is. */
 export interface RoleDefinition<T extends MessageType = MessageType> {
   /** The role's name: it receives `<role>.requested` messages at the address `role:<role>`. */
   role: string;
+  /** What its generations are (every built-in role declares it; the contract suite checks). A plugin's definition replaces a role, not what the role is: the export reads the built-in strategy's. */
+  kind?: GenerationKind;
   /** The endpoint its calls go to; the role's own name when that is a slot, else `solution`. */
   endpoint?: EndpointSlot;
   /** The request message type this role answers. */

@@ -243,11 +243,11 @@ describe('durable runs', () => {
         const ordinal = problem_id === 'p1' ? 0 : 1;
         const before = iteration > 0 ? await store.getBanks(ordinal, iteration - 1) : undefined;
         // The exploit prompt draws on E(t-1), the explore prompt on G(t-1), the first iteration's on neither.
-        expect(record.extra_info.experience_bank).toEqual(record._source === 'experience' ? (before?.experience ?? []).map((r) => ({ kind: r.kind, text: r.text })) : []);
-        expect(record.extra_info.guideline_bank).toEqual(record._source === 'guideline' ? (before?.guidelines ?? []).map((r) => ({ strategy: r.strategy, outcome: r.outcome })) : []);
+        expect(record.extra_info.experience_bank).toEqual(record._source === 'solution:experience' ? (before?.experience ?? []).map((r) => ({ kind: r.kind, text: r.text })) : []);
+        expect(record.extra_info.guideline_bank).toEqual(record._source === 'solution:guideline' ? (before?.guidelines ?? []).map((r) => ({ strategy: r.strategy, outcome: r.outcome })) : []);
         expect(record.reward_model.ground_truth).toBe(problem_id === 'p1' ? '6' : '12');
         expect(record.data_source).toBe('math');
-        expect(['normal', 'experience', 'guideline']).toContain(record._source);
+        expect(['solution:normal', 'solution:experience', 'solution:guideline']).toContain(record._source);
         expect(record.prompt[0].role).toBe('system');
       }
       expect(solutions.some((r) => r.extra_info.iteration === 1 && r.extra_info.experience_bank.length > 0)).toBe(true);

@@ -83,7 +83,7 @@ describe('tmas export --format rl', () => {
       expect(rows.filter((r) => r.data_source === 'math_grm' && r.extra_info.role === 'verification')).toHaveLength(2 * 2 * 3 * 2);
       const graded = rows.filter((r) => r.extra_info.role === 'solution');
       expect(graded.every((r) => r.extra_info.correct !== null && r.extra_info.candidate !== null)).toBe(true);
-      expect(graded.some((r) => r._source === 'experience' && r.extra_info.experience_bank.length > 0)).toBe(true);
+      expect(graded.some((r) => r._source === 'solution:experience' && r.extra_info.experience_bank.length > 0)).toBe(true);
     } else if (strategy === 'rse') {
       expect(sources).toContain('math');
       expect(rows.filter((r) => r.extra_info.role === 'rollout').length).toBeGreaterThan(0);

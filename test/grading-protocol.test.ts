@@ -13,14 +13,14 @@ import { afterEach, describe, expect } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
-import type { CandidateResult } from '../src/kernel/protocol.ts';
 import { chatCompletionBody, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readResults } from '../src/store/results-line.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4'];
 
 async function outputs(dir: string) {
   const metrics = JSON.parse(await readFile(path.join(dir, 'metrics.json'), 'utf8')) as { iterations: IterationMetrics[] };
-  const results = (await readFile(path.join(dir, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { problem: string; candidates: CandidateResult[] });
+  const results = await readResults(path.join(dir, 'results.jsonl'));
   return { metrics: metrics.iterations, results };
 }
 

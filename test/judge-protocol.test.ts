@@ -21,6 +21,7 @@ import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
 import type { JudgeProtocol } from '../src/host/run-protocol.ts';
 import { serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readResults } from '../src/store/results-line.ts';
 
 interface Outputs {
   metrics: { protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> }; iterations: IterationMetrics[] };
@@ -29,7 +30,7 @@ interface Outputs {
 
 async function outputs(dir: string): Promise<Outputs> {
   const metrics = JSON.parse(await readFile(path.join(dir, 'metrics.json'), 'utf8')) as Outputs['metrics'];
-  const results = (await readFile(path.join(dir, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Outputs['results'][number]);
+  const results = await readResults(path.join(dir, 'results.jsonl'));
   return { metrics, results };
 }
 

@@ -9,13 +9,14 @@ import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
 import { readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readResults } from '../src/store/results-line.ts';
 
 const N = 3;
 const PASSES = 2;
 const T = 2;
 
 async function results(output: string): Promise<Array<{ problem: string; iteration: number; candidates: CandidateResult[] }>> {
-  return (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+  return readResults(path.join(output, 'results.jsonl'));
 }
 
 async function judgeCalls(output: string): Promise<CallRecord[]> {

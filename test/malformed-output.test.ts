@@ -14,9 +14,10 @@ import type { LlmOutput } from '../machines/llm.ts';
 import { parseJsonReply, parseScore } from '../machines/reply.ts';
 import { summaryRole } from '../machines/roles/summary.role.ts';
 import { verificationRole } from '../machines/roles/verification.role.ts';
-import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
+import type { Message, MessageOf } from '../src/kernel/protocol.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 import { readLog, runInProcess, test, writeProblems } from './fixtures.ts';
+import { readResults } from '../src/store/results-line.ts';
 
 const base = { run: 'r', problem: 'p1', iteration: 0, correlation: 'c' };
 
@@ -71,7 +72,7 @@ async function runAgainst(dir: string, problems: typeof PROBLEMS, faults: FaultR
       '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof', '--judge-passes', '0',
       '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '1', ...extra,
     ]);
-    const results = (await readFile(path.join(outputDir, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { candidates: CandidateResult[] });
+    const results = await readResults(path.join(outputDir, 'results.jsonl'));
     const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as { iterations: Array<{ faults: Record<string, number> }> };
     return { results, metrics, log: await readLog(outputDir), stats: sim.stats() };
   } finally {

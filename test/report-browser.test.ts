@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/report.command.ts';
 import { detailAnchor, problemAnchor } from '../src/report/html.ts';
@@ -22,6 +22,24 @@ interface DrawnChart {
   empty?: string;
 }
 
+/** A page of the given width that records errors (console and uncaught) and refuses, and records, every request but a file's: the report must need no network. */
+async function openReport(browser: Browser, width: number): Promise<{ page: Page; errors: string[]; fetched: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const fetched: string[] = [];
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    fetched.push(url);
+    return route.abort();
+  });
+  return { page, errors, fetched };
+}
+
 describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
   test('draws every chart with data for every run, logs no error, fetches nothing, and a problem link opens its details', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
@@ -33,20 +51,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      // The report must need no network: every request but the file itself is refused and recorded.
-      const fetched: string[] = [];
-      await page.route('**/*', async (route) => {
-        const url = route.request().url();
-        if (url.startsWith('file:')) return route.continue();
-        fetched.push(url);
-        return route.abort();
-      });
+      const { page, errors, fetched } = await openReport(browser, 1200);
       // Inline scripts have run by the load event.
       await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
       expect(errors).toEqual([]);
@@ -96,6 +101,92 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
         window.scrollTo(0, 0);
       });
       await page.screenshot({ path: '/tmp/report.png', fullPage: true });
+      expect(errors).toEqual([]);
+      expect(fetched).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('six runs at 1400 px: nothing wider than the window, badges clear of chart titles, typeset answers in a scrolling problem table, one band at a time', async ({ dir }) => {
+    const input = await writeProblems(dir, [...smallProblems(2), { problem_id: 'frac', question: 'Write three quarters as a fraction.', answer: '\\frac{3}{4}' }]);
+    const base = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0'];
+    const strategies: Array<[string, string[]]> = [['tmas', []], ['majority', ['--samples', '2']], ['self-refine', []], ['verify-refine-chains', []], ['rse', []], ['pacore', ['--round-widths', '2,1']]];
+    for (const [strategy, own] of strategies) await runInProcess([...base, '--output-file', path.join(dir, strategy), '--strategy', strategy, ...own]);
+    const out = path.join(dir, 'six.html');
+    await runReportCommand(strategies.map(([strategy]) => path.join(dir, strategy)), { out, format: 'html' }, { stdout: () => {} });
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const { page, errors, fetched } = await openReport(browser, 1400);
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      await page.evaluate(() => document.fonts.ready);
+
+      // Nothing makes the page wider than the window; the runs table fits without scrolling.
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth)).toBeLessThanOrEqual(1400);
+      expect(await page.evaluate(() => [...document.querySelectorAll('.scroll')].slice(0, 1).map((box) => box.scrollWidth - box.clientWidth))).toEqual([0]);
+
+      // The simulated badge of each chart never covers the title Chart.js draws.
+      const overlaps = await page.evaluate(() => {
+        type TitleBox = { left: number; top: number; width: number; height: number };
+        const charting = (window as unknown as { Chart: { getChart(canvas: HTMLCanvasElement): { titleBlock?: TitleBox } | undefined } }).Chart;
+        return [...document.querySelectorAll('figure.chart')].flatMap((figure) => {
+          const badge = figure.querySelector('.sim')?.getBoundingClientRect();
+          const canvas = figure.querySelector('canvas');
+          const title = canvas ? charting.getChart(canvas)?.titleBlock : undefined;
+          if (!badge || !canvas || !title) return [`${figure.getAttribute('data-chart')}: no badge or no title`];
+          const at = canvas.getBoundingClientRect();
+          const box = { left: at.left + title.left, top: at.top + title.top, right: at.left + title.left + title.width, bottom: at.top + title.top + title.height };
+          const apart = badge.right <= box.left || badge.left >= box.right || badge.bottom <= box.top || badge.top >= box.bottom;
+          return apart ? [] : [figure.getAttribute('data-chart') ?? '?'];
+        });
+      });
+      expect(overlaps).toEqual([]);
+
+      // The problem table: typeset answers (KaTeX, its fonts embedded), in a box of its own that scrolls, one column per run.
+      const table = await page.evaluate(() => {
+        const box = document.querySelector('.problems-box');
+        const problems = document.querySelector('table.problems');
+        return {
+          katex: problems?.querySelectorAll('.katex .katex-html').length ?? 0,
+          fraction: problems?.querySelectorAll('.katex .mfrac').length ?? 0,
+          // LaTeX source left as text outside the typeset math (KaTeX keeps the source only in its MathML annotation).
+          raw: (() => {
+            const copy = problems?.cloneNode(true) as HTMLElement | undefined;
+            copy?.querySelectorAll('.katex').forEach((math) => math.remove());
+            return copy?.textContent?.includes('\\frac') ?? true;
+          })(),
+          columns: problems?.querySelectorAll('thead th').length ?? 0,
+          boxWidth: box?.getBoundingClientRect().width ?? Infinity,
+          scrolls: box === null ? '' : getComputedStyle(box).overflowY,
+          font: document.fonts.check('16px KaTeX_Main'),
+        };
+      });
+      expect(table.columns).toBe(1 + 6);
+      expect(table.katex).toBeGreaterThan(0);
+      expect(table.fraction).toBeGreaterThan(0);
+      expect(table.raw).toBe(false);
+      expect(table.boxWidth).toBeLessThanOrEqual(1400);
+      expect(table.scrolls).toBe('auto');
+      expect(table.font).toBe(true);
+
+      // Six banded lines: no band at rest; hovering a run's legend entry draws that run's band alone.
+      const pass1 = () => page.evaluate(() => (window as unknown as { __tmasCharts: Array<DrawnChart & { bandFocus?: number | null }> }).__tmasCharts.find((c) => c.id === 'pass1'));
+      expect((await pass1())?.bandFocus).toBeNull();
+      expect(await page.locator('[data-chart="pass1"] figcaption.hint').textContent()).toMatch(/hover a line or its legend entry/);
+      await page.locator('[data-chart="pass1"]').scrollIntoViewIfNeeded();
+      // The third run's legend entry, in window coordinates.
+      const legendItem = await page.evaluate(() => {
+        const canvas = document.getElementById('chart-pass1') as HTMLCanvasElement;
+        const chart = (window as unknown as { Chart: { getChart(c: HTMLCanvasElement): { legend: { legendHitBoxes: Array<{ left: number; top: number; width: number; height: number }> } } } }).Chart.getChart(canvas);
+        const hit = chart.legend.legendHitBoxes[2];
+        const at = canvas.getBoundingClientRect();
+        return hit ? { x: at.left + hit.left + hit.width / 2, y: at.top + hit.top + hit.height / 2 } : null;
+      });
+      expect(legendItem).not.toBeNull();
+      if (legendItem) await page.mouse.move(legendItem.x, legendItem.y);
+      await page.waitForFunction(() => (window as unknown as { __tmasCharts: Array<{ id: string; bandFocus?: number | null }> }).__tmasCharts.find((c) => c.id === 'pass1')?.bandFocus === 2);
+      await page.screenshot({ path: '/tmp/report-six.png', fullPage: true });
       expect(errors).toEqual([]);
       expect(fetched).toEqual([]);
     } finally {

@@ -42,7 +42,7 @@ describe('tmas report', () => {
     // Every chart is labelled simulated, in its title and on its figure, and has a canvas to draw on.
     for (const spec of specs) expect(spec.title).toMatch(/simulated/);
     expect(html.match(/<canvas /g)).toHaveLength(specs.length);
-    expect(html.match(/<figure class="chart"[^>]*><span class="sim">simulated<\/span>/g)).toHaveLength(specs.length);
+    expect(html.match(/<figure class="chart"[^>]*><div class="chart-head"><span class="sim">simulated<\/span>/g)).toHaveLength(specs.length);
     // Each problem links to its details, and to each run's iterations and banks in them.
     for (const problem of ['p1', 'p2', 'p3']) {
       expect(html).toContain(`href="#${problemAnchor(problem)}"`);

@@ -13,8 +13,9 @@ import { afterEach, describe, expect } from 'vitest';
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from '../machines/contract.ts';
 import { createProgramMachine } from '../machines/program.machine.ts';
 import { tmasProgram } from '../machines/strategies/tmas/tmas.program.ts';
-import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
+import type { Message, MessageOf } from '../src/kernel/protocol.ts';
 import { serveModel, readLog, runCli, runInProcess, test, writeProblems } from './fixtures.ts';
+import { readResults } from '../src/store/results-line.ts';
 
 const PROBLEMS = [
   { problem_id: 'changing', question: 'What is 1 + 1?', answer: '2' },
@@ -77,7 +78,7 @@ describe('verdict reuse', () => {
     expect(endpoint.judgeCalls.get(PROBLEMS[1]?.question ?? '')).toBe(1);
 
     // Every iteration of both problems carries its verdict, reused or not.
-    const lines = (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { problem: string; candidates: CandidateResult[] });
+    const lines = await readResults(path.join(output, 'results.jsonl'));
     expect(lines).toHaveLength(6);
     expect(lines.every((line) => line.candidates.every((c) => c.judge?.verdicts.length === 1 && c.correctJudge === 1))).toBe(true);
     const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { protocol: { judge: { verdictReuse: string } } };

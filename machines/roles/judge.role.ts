@@ -76,6 +76,7 @@ export function parseVerdict(text: string): boolean | null {
 /** The Judge agent's definition. */
 export const judgeRole = {
   role: 'judge',
+  kind: 'grade',
   endpoint: 'judge',
   grading: true,
   request: 'judge.requested',

@@ -68,6 +68,7 @@ export const solutionPrompt = templatePrompt(solutionTemplate);
 /** The Solution agent's definition. */
 export const solutionRole = {
   role: 'solution',
+  kind: 'solution',
   request: 'solution.requested',
   index: (request) => request.candidate,
   prompt: solutionPrompt,

@@ -56,6 +56,7 @@ export function parseSummary(text: string): string {
 /** The Summary agent's definition. */
 export const summaryRole = {
   role: 'summary',
+  kind: 'memory',
   request: 'summary.requested',
   index: (request) => request.candidate,
   prompt: summaryPrompt,

@@ -30,6 +30,7 @@ export const verificationPrompt = templatePrompt(verificationTemplate);
 /** The Verification agent's definition. */
 export const verificationRole = {
   role: 'verification',
+  kind: 'grade',
   request: 'verification.requested',
   // Unique within an iteration as long as M < 10,000.
   index: (request) => request.candidate * 10_000 + request.index,

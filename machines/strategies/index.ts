@@ -6,6 +6,8 @@
  * simulator read everything else from the `Strategy` it exports.
  */
 import type { Strategy } from '../contract.ts';
+import type { GenerationKind } from '../role.machine.ts';
+import { judgeRole } from '../roles/judge.role.ts';
 import { majorityStrategy } from './majority/index.ts';
 import { masCeoStrategy } from './mas-ceo/index.ts';
 import { pacoreStrategy } from './pacore/index.ts';
@@ -19,6 +21,19 @@ import { verifyRefineChainsStrategy } from './verify-refine-chains/index.ts';
 export const STRATEGIES: Record<string, Strategy> = Object.fromEntries(
   [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, verifyRefineChainsStrategy, rseStrategy, masCeoStrategy, pacoreStrategy].map((strategy) => [strategy.name, strategy]),
 );
+
+/**
+ * What each role of a strategy's runs generates, by role name, in the
+ * strategy's order: its own roles, then the judge, which grades every
+ * strategy's candidates (src/host/run-machine.ts adds it). undefined for a
+ * role whose definition declares no kind (a custom machine).
+ */
+export function roleKinds(strategy: Strategy): Record<string, GenerationKind | undefined> {
+  const kinds: Record<string, GenerationKind | undefined> = {};
+  for (const role of Object.keys(strategy.roles)) kinds[role] = strategy.definitions?.[role]?.kind;
+  kinds.judge ??= judgeRole.kind;
+  return kinds;
+}
 
 export type { Strategy } from '../contract.ts';
 export { tmasStrategy };

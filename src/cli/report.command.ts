@@ -8,6 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { writeOutputFile } from '../host/output-file.ts';
 import { readChartLibrary } from '../report/chart-library.ts';
 import { renderReportHtml } from '../report/html.ts';
+import { readMathStyle } from '../report/math.ts';
 import { loadRun } from '../report/load.ts';
 import { renderReportMarkdown } from '../report/markdown.ts';
 
@@ -43,7 +44,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
   }
   const out = path.resolve(flags.out ?? 'report.html');
   const advice = flags.out === undefined ? 'give --out a path in a writable folder (without --out the report goes to report.html in the current folder)' : 'give --out a path in a folder that exists and is writable';
-  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary() }), { advice });
+  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), mathStyle: await readMathStyle() }), { advice });
   io.stdout(`Report: ${out}`);
   return out;
 }

@@ -3,15 +3,18 @@
  * (a call that failed for good is never journaled, and each retry after an
  * unusable output is a generation of its own). Shaped as the TMAS release
  * shapes them: `prompt` the chat messages as sent, `response` the text with
- * the reasoning apart, `data_source` `math` for generations that write a
- * solution and `math_grm` for those that judge one (the generative-reward
- * records), `reward_model` {ground_truth, style}, `extra_info` with the ids
- * and the banks the prompt drew on, and `_source`. Streamed in journal-key
- * order, so an export never holds the run in memory.
+ * the reasoning apart, `data_source` by what the generation is (its role's
+ * declared kind, the same for every strategy: `math` for a solution,
+ * `math_grm` for a verification, rating or judgement of one, `tmas_<role>`
+ * for memory and planning), `reward_model` {ground_truth, style},
+ * `extra_info` with the ids and the banks the prompt drew on, and `_source`.
+ * Streamed in journal-key order, so an export never holds the run in memory.
  */
 import type { CandidateResult } from '../kernel/protocol.ts';
 import type { Problem } from '../input/problems.ts';
 import { iterationKey, type BankRecord, type Store } from '../store/store.ts';
+import type { GenerationKind } from '../../machines/role.machine.ts';
+import { roleKinds, STRATEGIES } from '../../machines/strategies/index.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -43,20 +46,26 @@ export interface RlRecord {
     experience_bank: Array<{ kind: string; text: string }>;
     guideline_bank: Array<{ strategy: string; outcome: string }>;
   };
-  /** Where a solution's prompt came from (normal, experience, guideline); the role for other generations. */
+  /** The role that wrote it; for a `solution` call, with where its prompt came from: `solution:normal`, `solution:experience` (exploit), `solution:guideline` (explore). */
   _source: string;
 }
 
-/** Roles whose output is a solution of the problem (every strategy's). */
-const SOLUTION_ROLES = new Set(['solution', 'rewrite', 'refine', 'rollout', 'solver']);
-/** Roles whose output judges a solution: the generative-reward records. */
-const VERIFIER_ROLES = new Set(['verification', 'judge', 'critique', 'critic', 'evaluator']);
-
-/** `math`, `math_grm`, or `tmas_<role>` for the other generations (summaries, bank updates, plans). */
-export function dataSourceOf(role: string): string {
-  if (SOLUTION_ROLES.has(role)) return 'math';
-  if (VERIFIER_ROLES.has(role)) return 'math_grm';
+/** The `data_source` of a generation of a role of a kind: the same for every strategy (docs/reference/rl-labels.md). */
+export function dataSourceOf(kind: GenerationKind | undefined, role: string): string {
+  if (kind === 'solution') return 'math';
+  if (kind === 'grade') return 'math_grm';
   return `tmas_${role}`;
+}
+
+/** The role a journaled call belongs to: a multi-call role's call k ≥ 1 is journaled as `<role>#k`. */
+function baseRole(role: string): string {
+  const hash = role.indexOf('#');
+  return hash < 0 ? role : role.slice(0, hash);
+}
+
+/** The `_source` of a generation: its role, and for a solution where its prompt came from (so `experience` is only ever the experience agent). */
+export function sourceOf(role: string, candidate: CandidateResult | undefined): string {
+  return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
 }
 
 /** The candidate a TMAS-role call is about, from its index (see the roles' `index` functions). */
@@ -82,7 +91,9 @@ interface IterationContext {
 }
 
 /** Streams the RL records of a run. */
-export async function* rlRecords(store: Store, options: { proof: boolean }): AsyncGenerator<RlRecord> {
+export async function* rlRecords(store: Store, options: { proof: boolean; strategy?: string | undefined }): AsyncGenerator<RlRecord> {
+  const strategy = STRATEGIES[options.strategy ?? 'tmas'];
+  const kinds = strategy ? roleKinds(strategy) : {};
   const problems = await store.loadProblems();
   const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
   let context = null as IterationContext | null;
@@ -97,17 +108,19 @@ export async function* rlRecords(store: Store, options: { proof: boolean }): Asy
     }
     const candidateIndex = candidateOf(call.role, call.index);
     const candidate = candidateIndex === null ? undefined : context.candidates.find((c) => c.candidate === candidateIndex);
-    const source = call.role === 'solution' && candidate ? candidate.source : call.role;
+    const role = baseRole(call.role);
+    const kind = kinds[role];
+    const origin = call.role === 'solution' ? candidate?.source : undefined;
     // TMAS's exploit prompt draws on E(t-1), its explore prompt on G(t-1); rse's rollouts on its experience.
     const banks = call.iteration > 0 ? context.before : undefined;
-    const experience = source === 'experience' || call.role === 'rollout' ? (banks?.experience ?? []) : [];
-    const guidelines = source === 'guideline' ? (banks?.guidelines ?? []) : [];
+    const experience = origin === 'experience' || call.role === 'rollout' ? (banks?.experience ?? []) : [];
+    const guidelines = origin === 'guideline' ? (banks?.guidelines ?? []) : [];
     const reference = options.proof ? (known.problem.solution ?? known.problem.answer ?? null) : (known.problem.answer ?? null);
     yield {
       prompt: call.request.messages.map((m) => ({ role: m.role, content: m.content })),
       response: call.response.content,
       reasoning: call.response.reasoning === '' ? null : call.response.reasoning,
-      data_source: dataSourceOf(call.role),
+      data_source: dataSourceOf(kind, role),
       reward_model: { ground_truth: reference, style: options.proof ? 'model' : 'rule' },
       extra_info: {
         problem_id: call.problem,
@@ -120,14 +133,14 @@ export async function* rlRecords(store: Store, options: { proof: boolean }): Asy
         answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
         correct: call.role === 'solution' ? gradeOf(candidate) : null,
         score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
-        candidate_correct: VERIFIER_ROLES.has(call.role) ? gradeOf(candidate) : null,
+        candidate_correct: kind === 'grade' ? gradeOf(candidate) : null,
         finish_reason: call.response.finishReason,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),
         guideline_bank: guidelines.map((r) => ({ strategy: r.strategy, outcome: r.outcome })),
       },
-      _source: source,
+      _source: sourceOf(call.role, candidate),
     };
   }
 }

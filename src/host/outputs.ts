@@ -1,6 +1,6 @@
 /**
  * The files a finished run leaves beside its store: `results.jsonl` (one line
- * per problem and iteration, in input order) and `metrics.json` (per
+ * per problem and iteration, in input order, snake_case: results-line.ts) and `metrics.json` (per
  * iteration). Both are derived from the store, so they can be rewritten at any
  * time from it. Each is written under a temporary name and renamed
  * (output-file.ts), so a kill leaves a whole file; metrics.json records the
@@ -15,6 +15,7 @@ import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
+import { toResultsLine } from '../store/results-line.ts';
 import { gatewaySummary, type GatewayStats } from '../gateway/gateway.ts';
 import type { StoppedIteration } from './call-failures.ts';
 
@@ -60,7 +61,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
   const problems = createProblemTable();
   for await (const record of options.store.iterationRecords()) {
     problems.add(record);
-    const line = `${JSON.stringify({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates })}\n`;
+    const line = toResultsLine({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
     digest.update(line);
     lines++;
     await results.write(line);

@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   TMAS_PROMPT: 'a --prompt ROLE=FILE names a role the strategy lacks or a file that cannot be read, or its template does not parse, reads a variable the role does not have or fails to render (the message names the file, and the line where it can)',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',
   TMAS_REPORT_INCONSISTENT: 'results.jsonl and metrics.json of a run directory are not from the same write',
-  TMAS_REPORT_LIBRARY: 'the chart library the HTML report embeds is not installed',
+  TMAS_REPORT_LIBRARY: 'a library the HTML report embeds (Chart.js, KaTeX) is not installed',
   TMAS_LOCKED: 'another tmas process holds the run directory',
   TMAS_RESUME: '--resume was given a directory that holds no tmas run, or a run of another protocol version',
   TMAS_RUN_DIR: 'an analysis command was given a directory that holds no tmas run',

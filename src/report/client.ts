@@ -2,9 +2,17 @@
  * The report's browser script, inlined after Chart.js and the chart data: it
  * draws every ChartSpec (charts.ts) with Chart.js, records per chart how many
  * points it drew for each run in `window.__tmasCharts` (what the browser test
- * reads), and opens the problem details a link points to. Plain ES2017 in a
+ * reads), draws one band at a time where many lines carry one, and opens
+ * the problem details a link points to. Plain ES2017 in a
  * string: it runs in the reader's browser, not in Node.
  */
+
+/**
+ * A chart with more lines than this that carry a 95% band draws only the band
+ * of the line the pointer is on (the line or its legend entry): six bands at
+ * once overlap into one mass.
+ */
+export const BANDS_ALL_UP_TO = 2;
 
 /** Id of the `<script type="application/json">` element holding the ChartSpec list. */
 export const CHART_DATA_ID = 'tmas-chart-data';
@@ -64,6 +72,7 @@ export const CLIENT_SCRIPT = `(function () {
     var format = spec.percent ? percent : short;
     var tick = { callback: function (v) { return format(v); } };
     var datasets = [];
+    var focusOnly = spec.datasets.filter(function (d) { return d.band; }).length > ${BANDS_ALL_UP_TO};
     spec.datasets.forEach(function (d) {
       var ds = { label: d.label, borderColor: d.color, backgroundColor: d.color, tmasRun: d.run };
       if (spec.kind === 'line') {
@@ -82,7 +91,8 @@ export const CLIENT_SCRIPT = `(function () {
         // The 95% interval as a shaded band: a lower edge, and an upper edge filled down to it.
         var edge = { borderWidth: 0, pointRadius: 0, pointHitRadius: 0, tmasBand: true, tmasRun: d.run, label: d.label + ' (95% interval)' };
         datasets.push(Object.assign({}, edge, { data: d.band.map(function (b) { return { x: b[0], y: b[1] }; }), fill: false }));
-        datasets.push(Object.assign({}, edge, { data: d.band.map(function (b) { return { x: b[0], y: b[2] }; }), fill: '-1', backgroundColor: d.color + '2e' }));
+        var shade = d.color + '2e';
+        datasets.push(Object.assign({}, edge, { data: d.band.map(function (b) { return { x: b[0], y: b[2] }; }), fill: '-1', tmasShade: shade, backgroundColor: focusOnly ? 'transparent' : shade }));
       }
     });
     var scales;
@@ -96,6 +106,19 @@ export const CLIENT_SCRIPT = `(function () {
     } else {
       scales = { x: axis(spec.xTitle, {}), y: axis(spec.yTitle, { beginAtZero: true, max: spec.percent ? 1 : undefined, ticks: tick }) };
     }
+    var entry = { id: spec.id };
+    // Shows the band of one run (null: none) where a chart draws bands one at a time.
+    function focus(chart, run) {
+      if (!focusOnly || entry.bandFocus === run) return;
+      entry.bandFocus = run;
+      chart.data.datasets.forEach(function (ds) { if (ds.tmasShade) ds.backgroundColor = ds.tmasRun === run ? ds.tmasShade : 'transparent'; });
+      chart.update('none');
+    }
+    function runAt(event, chart) {
+      if (event.type === 'mouseout') return null;
+      var hit = chart.getElementsAtEventForMode(event, 'nearest', { intersect: false }, false)[0];
+      return hit ? chart.data.datasets[hit.datasetIndex].tmasRun : null;
+    }
     var chart = new Chart(canvas, {
       type: spec.kind,
       data: { labels: spec.labels, datasets: datasets },
@@ -105,15 +128,22 @@ export const CLIENT_SCRIPT = `(function () {
         maintainAspectRatio: false,
         indexAxis: horizontal ? 'y' : 'x',
         scales: scales,
+        onHover: function (event, elements, chart) { focus(chart, runAt(event, chart)); },
         plugins: {
           title: { display: true, text: spec.title, font: { size: 14 } },
-          legend: { position: 'bottom', labels: { boxWidth: 18, filter: function (item, data) { return !data.datasets[item.datasetIndex].tmasBand; } } },
+          legend: {
+            position: 'bottom',
+            labels: { boxWidth: 18, filter: function (item, data) { return !data.datasets[item.datasetIndex].tmasBand; } },
+            onHover: function (event, item, legend) { focus(legend.chart, legend.chart.data.datasets[item.datasetIndex].tmasRun); },
+            onLeave: function (event, item, legend) { focus(legend.chart, null); },
+          },
           tooltip: { filter: function (item) { return !item.dataset.tmasBand; }, callbacks: { label: function (ctx) { return ctx.dataset.label + ': ' + format(horizontal ? ctx.parsed.x : ctx.parsed.y); } } },
         },
       },
     });
     var lines = chart.data.datasets.filter(function (ds) { return !ds.tmasBand; }).length;
-    drawn.push({ id: spec.id, title: chart.options.plugins.title.text, type: chart.config.type, datasets: lines, bands: chart.data.datasets.length - lines, pointsPerRun: pointsPerRun(chart, spec) });
+    // bandFocus: the run whose band alone is drawn (null: none yet); absent where every band is drawn.
+    drawn.push(Object.assign(entry, { title: chart.options.plugins.title.text, type: chart.config.type, datasets: lines, bands: chart.data.datasets.length - lines, pointsPerRun: pointsPerRun(chart, spec) }, focusOnly ? { bandFocus: entry.bandFocus === undefined ? null : entry.bandFocus } : {}));
   });
   window.__tmasCharts = drawn;
   // Browsers open a closed <details> around a link's target only in some versions: open it here, and its ancestors.

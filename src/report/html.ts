@@ -9,7 +9,8 @@
  */
 import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
-import { CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
+import { BANDS_ALL_UP_TO, CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
+import { typeset } from './math.ts';
 import { escapeXml, shortNumber } from './format.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
@@ -81,7 +82,7 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
         // One rule for judge ties everywhere (as the metrics count them): correct only when more than half of the passes say so.
         const grade = c.correctJudge !== null ? c.correctJudge > 0.5 : c.correct;
         const score = c.score === null || !verifier ? '' : ` ${c.score.toFixed(2)}`;
-        return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${escapeXml(c.answer ?? '∅')} ${mark(grade)}${score}</span>`;
+        return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${answerHtml(c.answer, '∅')} ${mark(grade)}${score}</span>`;
       })
       .join(' ')
       .replace(/^/, '<div class="cands">')
@@ -100,22 +101,41 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
 /** Where `tmas view` listens by default: the report links each problem's texts there. */
 const VIEW_URL = 'http://127.0.0.1:8765/';
 
-function problemTable(runs: ReportRun[]): string {
-  const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
-  const byRun = runs.map((run) => new Map(run.problems.map((p) => [p.problem, p])));
-  const header = ['problem', ...runs.flatMap((run) => [`${run.name}${run.simulated ? ' (simulated)' : ''}: final Pass@1`, 'majority answer', 'flips R→W / W→R', 'candidates per iteration, banks'])];
+/** An answer typeset (KaTeX, when the report is written), or `none` when there is no answer. */
+function answerHtml(answer: string | null | undefined, none: string): string {
+  return answer === null || answer === undefined || answer === '' ? none : `<span class="answer">${typeset(answer)}</span>`;
+}
+
+/**
+ * One row per problem, one column per run: a compact cell (final Pass@1, the majority answer typeset with its
+ * grade, flips, links to the iterations' candidates), in a box that scrolls on its own, header and problem
+ * column held in place, so that six runs fit the page instead of stretching it.
+ */
+function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<string, ReportRun['problems'][number]>>): string {
+  const header = runs.map((run) => `<th>${escapeXml(run.name)}${run.simulated ? ' <span class="sim">simulated</span>' : ''}</th>`).join('');
   const rows = ids.map((id) => {
-    const cells = runs.flatMap((run, r) => {
+    const cells = runs.map((run, r) => {
       const p = byRun[r]?.get(id);
       const last = p?.iterations.at(-1);
       const detail = run.details.get(id);
       const links = detail
         ? [...detail.iterations.map((it) => `<a href="#${detailAnchor(id, r, it.iteration)}">${it.iteration}</a>`), `<a href="#${detailAnchor(id, r, 'banks')}">banks</a>`].join(' ')
-        : '–';
-      return [percent(last?.pass1), last ? `${escapeXml(last.answer ?? '–')} ${mark(last.majority)}` : '–', p ? `${p.flips.rightToWrong} / ${p.flips.wrongToRight}` : '–', links];
+        : '';
+      if (!last) return `<td>–</td>`;
+      const figures = `<b>${percent(last.pass1)}</b> · ${answerHtml(last.answer, '–')} ${mark(last.majority)} · ${p ? `${p.flips.rightToWrong}/${p.flips.wrongToRight}` : '–'}`;
+      return `<td><div class="pcell">${figures}</div>${links ? `<div class="links">${links}</div>` : ''}</td>`;
     });
-    return [`<a href="#${problemAnchor(id)}">${escapeXml(id)}</a>`, ...cells];
+    return `<tr><th scope="row"><a href="#${problemAnchor(id)}">${escapeXml(id)}</a></th>${cells.join('')}</tr>`;
   });
+  return (
+    '<p class="hint">Each cell: final Pass@1 · majority answer and its grade · flips R→W/W→R; below it, the iterations\' candidates and the banks.</p>' +
+    `<div class="problems-box"><table class="problems"><thead><tr><th>problem</th>${header}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+  );
+}
+
+function problemTable(runs: ReportRun[]): string {
+  const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
+  const byRun = runs.map((run) => new Map(run.problems.map((p) => [p.problem, p])));
   const details = ids.map((id) => {
     const sections = runs.map((run, r) => {
       const p = byRun[r]?.get(id);
@@ -129,7 +149,7 @@ function problemTable(runs: ReportRun[]): string {
         ...(run.verifier ? [mark(it.bestVerified)] : []),
         mark(it.oracle),
         ...(run.verifier ? [it.meanScore === null ? '–' : it.meanScore.toFixed(3)] : []),
-        escapeXml(it.answer ?? '–'),
+        answerHtml(it.answer, '–'),
         ...(judged ? [it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–'] : []),
       ]);
       const header = ['iteration', 'Pass@1', ...(judged ? ['rule', 'judge'] : []), 'majority', ...(run.verifier ? ['best-verified'] : []), 'pass@N', ...(run.verifier ? ['mean score'] : []), 'majority answer', ...(judged ? ['disagreements'] : [])];
@@ -141,7 +161,7 @@ function problemTable(runs: ReportRun[]): string {
     // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).
     return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts (each candidate's solution, reasoning, verifications, summary, judge verdicts, and every prompt as sent): the links above open them in <code>tmas view ${escapeXml(runs.map((run) => run.dir).join(' '))}</code>, which must be running on its default port.</p></details>`;
   });
-  return `${table(header, rows)}<h3>Per-problem details</h3>${details.join('')}`;
+  return `${problemOverview(runs, ids, byRun)}<h3>Per-problem details</h3>${details.join('')}`;
 }
 
 const STYLE = `
@@ -151,11 +171,11 @@ h1{font-size:22px;margin:0 0 4px}
 .banner{background:#fff4d6;border:1px solid #e0b84c;padding:8px 12px;border-radius:6px;margin:12px 0}
 .charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:12px}
 .chart{border:1px solid #ddd;border-radius:6px;padding:4px;margin:0;position:relative}
-.chart .sim{position:absolute;top:6px;right:6px}
+.chart-head{text-align:right;height:20px;padding:0 2px}
 .chart-box{position:relative;height:320px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}
-th{background:#f4f4f4}
+th{background:#f4f4f4;white-space:normal}
 td:first-child,th:first-child{text-align:left}
 .scroll{overflow-x:auto}
 .cand{display:inline-block;background:#f6f6f6;border-radius:3px;padding:0 4px;margin:1px}
@@ -171,13 +191,26 @@ details.problem:has(:target),details.problem:has(:target) :target{outline:2px so
 .group{background:#555;color:#fff;border-radius:4px;padding:0 5px;font-size:12px;font-weight:600}
 figcaption{font-size:12px;padding:2px 6px;white-space:normal}
 a.view{font-size:12px;font-weight:normal;margin-left:8px}
+.problems-box{max-height:70vh;overflow:auto;border:1px solid #ddd;margin:8px 0}
+table.problems{margin:0;width:100%}
+table.problems thead th{position:sticky;top:0;z-index:2}
+table.problems tbody th{position:sticky;left:0;z-index:1;background:#fff;text-align:left;font-weight:normal}
+table.problems thead th:first-child{left:0;z-index:3}
+table.problems td{text-align:left;white-space:normal;min-width:9em;vertical-align:top}
+.pcell{white-space:nowrap}
+.links{font-size:12px}
+.answer .katex{font-size:1.05em}
 `;
 
 /** A chart's place in the page: a canvas the script draws on, tagged when the runs are simulated, with its note (runs that do not compare) under it. */
 function chartFigure(spec: ChartSpec, simulated: boolean): string {
   const height = spec.stacked ? 120 + 36 * spec.runs : 320;
   const note = spec.note === undefined ? '' : `<figcaption class="bad">${escapeXml(spec.note)}</figcaption>`;
-  return `<figure class="chart" data-chart="${escapeXml(spec.id)}">${simulated ? '<span class="sim">simulated</span>' : ''}<div class="chart-box" style="height:${height}px"><canvas id="chart-${escapeXml(spec.id)}" role="img" aria-label="${escapeXml(spec.title)}"></canvas></div>${note}</figure>`;
+  const bands = spec.datasets.filter((d) => d.band !== undefined).length;
+  const hover = bands > BANDS_ALL_UP_TO ? '<figcaption class="hint">95% intervals: hover a line or its legend entry to see its band.</figcaption>' : '';
+  // The badge has a line of its own above the canvas: placed over it, it covered the chart's title.
+  const badge = simulated ? '<div class="chart-head"><span class="sim">simulated</span></div>' : '';
+  return `<figure class="chart" data-chart="${escapeXml(spec.id)}">${badge}<div class="chart-box" style="height:${height}px"><canvas id="chart-${escapeXml(spec.id)}" role="img" aria-label="${escapeXml(spec.title)}"></canvas></div>${hover}${note}</figure>`;
 }
 
 /** When the runs do not all compare: the groups, each charted apart, and what sets each apart from the first. */
@@ -196,8 +229,8 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle (readChartLibrary). */
-export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; generatedAt?: Date }): string {
+/** Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle (readChartLibrary), `mathStyle` KaTeX's stylesheet (readMathStyle). */
+export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; mathStyle: string; generatedAt?: Date }): string {
   const simulated = runs.filter((run) => run.simulated);
   const banner =
     simulated.length > 0
@@ -207,7 +240,7 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${options.mathStyle}</style><style>${STYLE}</style></head>
 <body>
 <h1>${escapeXml(title)}</h1>
 <p class="hint">Generated ${(options.generatedAt ?? new Date()).toISOString()} by <code>tmas report</code>. Pass@1: mean candidate correctness (over judge passes when a judge ran), averaged over problems.</p>

@@ -80,6 +80,7 @@ Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.mi
 /** The CEO agent's definition. */
 export const ceoRole = {
   role: 'ceo',
+  kind: 'plan',
   endpoint: 'solution',
   request: 'ceo.requested',
   index: () => 0,
@@ -114,6 +115,7 @@ Describe {{ experts }} experts, one per line, as "Expert k: description".`,
 /** The Recruiter agent's definition. */
 export const recruiterRole = {
   role: 'recruiter',
+  kind: 'plan',
   endpoint: 'solution',
   request: 'recruiter.requested',
   index: () => 0,
@@ -157,6 +159,7 @@ export const solverPrompt = templatePrompt(solverTemplate);
 /** The Solver agent's definition. */
 export const solverRole = {
   role: 'solver',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'solver.requested',
   index: (request) => request.turn,
@@ -203,6 +206,7 @@ End with "Decision: agree" if your final answer is the same as the solution's fi
 /** The Critic agent's definition. */
 export const criticRole = {
   role: 'critic',
+  kind: 'grade',
   endpoint: 'verification',
   request: 'critic.requested',
   // Unique within a round as long as there are fewer than 100 critics.
@@ -235,6 +239,7 @@ Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on on
 /** The Evaluator agent's definition. */
 export const evaluatorRole = {
   role: 'evaluator',
+  kind: 'grade',
   endpoint: 'verification',
   request: 'evaluator.requested',
   index: () => 0,

@@ -56,6 +56,7 @@ export const synthesisPrompt = templatePrompt(synthesisTemplate);
 /** The synthesis role's definition. */
 export const synthesisRole = {
   role: 'synthesis',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'synthesis.requested',
   index: (request) => request.candidate,

@@ -67,6 +67,7 @@ export const rolloutPrompt = templatePrompt(rolloutTemplate);
 /** The Rollout agent's definition. */
 export const rolloutRole = {
   role: 'rollout',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'rollout.requested',
   index: (request) => request.candidate,
@@ -133,6 +134,7 @@ export const distillPrompt = templatePrompt(distillTemplate);
 /** The Distill agent's definition. An invalid reply carries `parseError`; the problem actor retries it. */
 export const distillRole = {
   role: 'distill',
+  kind: 'memory',
   endpoint: 'experience',
   request: 'distill.requested',
   index: (request) => request.candidate * MAX_DISTILL_ATTEMPTS + request.attempt,

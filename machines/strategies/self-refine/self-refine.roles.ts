@@ -45,6 +45,7 @@ export function critiqueFindsNoError(text: string): boolean {
 /** The Critique agent's definition. */
 export const critiqueRole = {
   role: 'critique',
+  kind: 'grade',
   endpoint: 'verification',
   request: 'critique.requested',
   index: (request) => request.candidate,
@@ -117,6 +118,7 @@ export const rewritePrompt = templatePrompt(rewriteTemplate);
 /** The Rewrite agent's definition. */
 export const rewriteRole = {
   role: 'rewrite',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'rewrite.requested',
   index: (request) => request.candidate,

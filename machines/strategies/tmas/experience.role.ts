@@ -62,6 +62,7 @@ export function describeParseError(error: unknown): string {
 /** The Experience agent's definition. */
 export const experienceRole = {
   role: 'experience',
+  kind: 'memory',
   request: 'experience.requested',
   index: () => 0,
   prompt: experiencePrompt,

@@ -62,6 +62,7 @@ export function parseGuidelines(text: string, iteration: number, callKey: string
 /** The Guideline agent's definition. */
 export const guidelineRole = {
   role: 'guideline',
+  kind: 'memory',
   request: 'guideline.requested',
   index: () => 0,
   prompt: guidelinePrompt,

@@ -36,6 +36,7 @@ export const refinePrompt = templatePrompt(refineTemplate);
 /** The Refine agent's definition. */
 export const refineRole = {
   role: 'refine',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'refine.requested',
   index: (request) => request.candidate,

@@ -110,6 +110,7 @@ export function parseProverReply(content: string): { proof: string; selfScore: n
 /** The Prover's definition. */
 export const proverRole = {
   role: 'prover',
+  kind: 'solution',
   endpoint: 'solution',
   request: 'prover.requested',
   index: (request) => request.candidate,
@@ -165,6 +166,7 @@ export function parseRating(content: string): { score: number | null; rating: st
 /** The Rater's definition. */
 export const raterRole = {
   role: 'rater',
+  kind: 'grade',
   endpoint: 'verification',
   request: 'rater.requested',
   index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,

@@ -1,0 +1,75 @@
+/**
+ * The RL export labels a generation by what it is, the same for every
+ * strategy: one small run of each built-in strategy on the simulated model,
+ * exported, and each record's `data_source` checked against its role's
+ * declared kind; `_source` never names two things.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { roleKinds, STRATEGIES } from '../machines/strategies/index.ts';
+import { runExportCommand } from '../src/cli/export.command.ts';
+import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+interface Row {
+  data_source: string;
+  extra_info: { role: string; candidate_correct: boolean | null };
+  _source: string;
+}
+
+const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1', '--concurrency', '16'];
+/** Flags that keep a strategy's run to a handful of calls. */
+const OWN: Record<string, string[]> = { majority: ['--samples', '2'], pacore: ['--round-widths', '2,1'] };
+
+/** The roles whose generations write a solution, by strategy: what a user filtering `data_source == "math"` expects to find. */
+const WRITERS: Record<string, string[]> = {
+  tmas: ['solution'],
+  majority: ['solution'],
+  'self-refine': ['solution', 'rewrite'],
+  'verify-refine': ['prover'],
+  'verify-refine-chains': ['solution', 'refine'],
+  rse: ['rollout'],
+  'mas-ceo': ['solver'],
+  pacore: ['synthesis'],
+};
+
+test('every role of every built-in strategy declares what its generations are', () => {
+  const undeclared = Object.values(STRATEGIES).flatMap((strategy) =>
+    Object.entries(roleKinds(strategy))
+      .filter(([, kind]) => kind === undefined)
+      .map(([role]) => `${strategy.name}/${role}`),
+  );
+  expect(undeclared).toEqual([]);
+  expect(Object.keys(WRITERS).sort()).toEqual(Object.keys(STRATEGIES).sort());
+});
+
+describe('tmas export --format rl labels', () => {
+  test.for(Object.keys(STRATEGIES))('%s: solutions are math, gradings math_grm, memory and plans tmas_<role>', async (strategy, { dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, strategy);
+    await runInProcess(['--input-file', input, '--output-file', run, '--strategy', strategy, ...SMALL, ...(OWN[strategy] ?? [])]);
+    const exported = await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl') });
+    const rows = (await readFile(exported.jsonl, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Row);
+    const spec = STRATEGIES[strategy];
+    if (!spec) throw new Error(`no strategy ${strategy}`);
+    const kinds = roleKinds(spec);
+    const solutionRows = rows.filter((row) => row.data_source === 'math');
+    expect(new Set(solutionRows.map((row) => row.extra_info.role))).toEqual(new Set(WRITERS[strategy]?.filter((role) => rows.some((r) => r.extra_info.role === role))));
+    expect(solutionRows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const role = row.extra_info.role.split('#')[0] ?? '';
+      const kind = kinds[role];
+      const expected = kind === 'solution' ? 'math' : kind === 'grade' ? 'math_grm' : `tmas_${role}`;
+      expect(row.data_source, `${strategy}/${row.extra_info.role}`).toBe(expected);
+      // `_source` starts with the role that wrote the generation: an exploit solution is never `experience`.
+      expect(row._source === role || row._source.startsWith(`${role}:`), `${row._source} of ${row.extra_info.role}`).toBe(true);
+    }
+    // The judge grades every strategy's candidates, a generative-reward record with the grade it judged.
+    const judged = rows.filter((row) => row.extra_info.role === 'judge');
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.every((row) => row.data_source === 'math_grm' && row.extra_info.candidate_correct !== null)).toBe(true);
+  });
+});
