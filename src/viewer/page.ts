@@ -18,6 +18,7 @@ export function viewerPage(): string {
 <script src="/assets/chart.js"></script>
 <script src="/assets/katex/katex.min.js"></script>
 <script src="/assets/katex/contrib/auto-render.min.js"></script>
+<script src="/assets/transcript.js"></script>
 <script src="/assets/viewer.js"></script>
 </body></html>
 `;
