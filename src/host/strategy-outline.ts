@@ -1,11 +1,11 @@
 /**
  * What a finished run's strategy declares, as the viewer reads it: the roles
  * that made calls (the judge only when the run was judged) and the endpoint
- * slot of each, the shared loop settings it reads, its own flags, and what
- * each call is about (its candidate and pass, from the role's `subject`). The
+ * slot of each, the shared loop settings it reads, and what each call is
+ * about (its candidate and pass, from the role's `subject`). The
  * viewer never decodes call indices itself: a strategy's roles say how.
  */
-import { SHARED_LOOP_SETTINGS, type SharedLoopSetting, type StrategyFlag } from '../../machines/contract.ts';
+import { SHARED_LOOP_SETTINGS, type SharedLoopSetting } from '../../machines/contract.ts';
 import { judgeRole } from '../../machines/roles/judge.role.ts';
 import { endpointSlotOf, type CallSubject, type RoleDefinition } from '../../machines/role.machine.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
@@ -19,7 +19,6 @@ export interface StrategyOutline {
   /** The roles that make calls, in the strategy's order, the judge last when the run has one. */
   roles: Array<{ role: string; slot: EndpointSlot }>;
   loopSettings: readonly SharedLoopSetting[];
-  flags: readonly StrategyFlag[];
   /** What a call is about; null when it is about the problem (or the role is not the strategy's own). */
   subjectOf(role: string, index: number): CallSubject | null;
 }
@@ -37,7 +36,6 @@ export function strategyOutline(strategy: string, judgePasses: number): Strategy
   return {
     roles: names.map((role) => ({ role, slot: endpointSlotOf(definitions[role] ?? { role }) })),
     loopSettings: declared?.loopSettings ?? SHARED_LOOP_SETTINGS,
-    flags: declared?.flags ?? [],
     subjectOf: (role, index) => definitions[role]?.subject?.(index) ?? null,
   };
 }

@@ -40,7 +40,8 @@ const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
 
 function settingsLine(config: RunConfig, outline: StrategyOutline): string {
   const shared = outline.loopSettings.map((name) => SHOWN[name](config));
-  const own = Object.entries(config.strategyOptions ?? {}).map(([name, value]) => `${name}=${value === '' ? '(empty)' : value}`);
+  // The strategy's own flags as the command line spells them: `round-widths=4,1`.
+  const own = Object.entries(config.strategyOptions ?? {}).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
   const judge = config.judgePasses ? [`judge×${config.judgePasses}${config.judgeWhen === 'unsure' ? ' when unsure' : ''}`] : [];
   return [...own, ...shared, ...judge, ...(config.proof ? ['proof'] : [])].join(' ');
 }
