@@ -62,7 +62,8 @@ function byStart(a: CallRecord, b: CallRecord): number {
  * The calls of a per-candidate role that made none in `iteration`, from the
  * latest earlier iteration where it made some: majority asks for every sample
  * in iteration 0, self-refine writes its first solutions there. The judge is
- * left out: a verdict is reused by identical request, not by candidate.
+ * left out here: a verdict is reused by identical request, not by candidate
+ * (earlierJudgeCalls).
  */
 async function earlierCalls(store: Store, outline: StrategyOutline, problem: string, iteration: number, present: Set<string>): Promise<NamedCall[]> {
   const found: NamedCall[] = [];
@@ -78,6 +79,39 @@ async function earlierCalls(store: Store, outline: StrategyOutline, problem: str
   return found;
 }
 
+/**
+ * The judge calls of candidates written in an earlier iteration and not judged
+ * in this one: their verdicts were reused from the identical request of the
+ * latest earlier iteration that judged them (majority's samples, a chain that
+ * did not change). A candidate written in this iteration is never given an
+ * earlier judge call: that one judged another text.
+ */
+async function earlierJudgeCalls(store: Store, outline: StrategyOutline, problem: string, iteration: number, needing: Set<number>): Promise<NamedCall[]> {
+  const found: NamedCall[] = [];
+  for (let earlier = iteration - 1; earlier >= 0 && needing.size > 0; earlier--) {
+    const judged = new Set<number>();
+    for (const call of await callsUnder(store, `${problem}/${earlier}/judge/`, TRANSCRIPT_CALLS)) {
+      const named = nameCall(outline, call);
+      if (named.subject === null || !needing.has(named.subject.candidate)) continue;
+      found.push({ ...named, fromIteration: earlier });
+      judged.add(named.subject.candidate);
+    }
+    for (const candidate of judged) needing.delete(candidate);
+  }
+  return found;
+}
+
+function byCandidate(calls: NamedCall[]): Map<number, NamedCall[]> {
+  const perCandidate = new Map<number, NamedCall[]>();
+  for (const call of calls) {
+    if (call.subject === null) continue;
+    const list = perCandidate.get(call.subject.candidate) ?? [];
+    if (list.length === 0) perCandidate.set(call.subject.candidate, list);
+    list.push(call);
+  }
+  return perCandidate;
+}
+
 /** The transcripts of `problem` (an id) at `iteration`. */
 export async function transcriptOf(run: ViewedRun, problem: string, iteration: number): Promise<Transcript> {
   const outline = outlineOf(run);
@@ -86,19 +120,16 @@ export async function transcriptOf(run: ViewedRun, problem: string, iteration: n
   const calls = read.slice(0, TRANSCRIPT_CALLS).map((call) => nameCall(outline, call));
   const present = new Set(calls.map((call) => call.role));
   calls.push(...(await earlierCalls(run.store, outline, problem, iteration, present)));
-  calls.sort(byStart);
-  const perCandidate = new Map<number, NamedCall[]>();
-  const problemCalls: NamedCall[] = [];
-  for (const call of calls) {
-    if (call.subject === null) problemCalls.push(call);
-    else {
-      const list = perCandidate.get(call.subject.candidate) ?? [];
-      if (list.length === 0) perCandidate.set(call.subject.candidate, list);
-      list.push(call);
+  if (outline.roles.some((r) => r.role === 'judge')) {
+    const needing = new Set<number>();
+    for (const [candidate, list] of byCandidate(calls)) {
+      if (list.some((call) => call.fromIteration !== undefined) && !list.some((call) => call.role === 'judge')) needing.add(candidate);
     }
+    calls.push(...(await earlierJudgeCalls(run.store, outline, problem, iteration, needing)));
   }
-  const candidates = [...perCandidate].sort(([a], [b]) => a - b).map(([candidate, list]) => ({ candidate, calls: list }));
-  return { problem, iteration, candidates, problemCalls, truncated };
+  calls.sort(byStart);
+  const candidates = [...byCandidate(calls)].sort(([a], [b]) => a - b).map(([candidate, list]) => ({ candidate, calls: list }));
+  return { problem, iteration, candidates, problemCalls: calls.filter((call) => call.subject === null), truncated };
 }
 
 /** The transcripts of the problem at input position `ordinal`, or undefined when there is no such problem. */
