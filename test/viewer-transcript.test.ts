@@ -111,6 +111,11 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: transcripts, strategy-aware h
     await page.goto(`${shared?.viewer.url}#/run/1/problem/0/1`);
     await page.waitForSelector('body[data-ready="#/run/1/problem/0/1"]');
     expect(await page.locator('#cand-0 .call-head').first().textContent()).toMatch(/^candidate 0 · solution · .* · made in iteration 0/);
+    // Iteration 0 holds the first 2 samples; the calls of the other 2 stay in view, said to be outside its results.
+    await page.goto(`${shared?.viewer.url}#/run/1/problem/0/0`);
+    await page.waitForSelector('body[data-ready="#/run/1/problem/0/0"]');
+    expect(await page.locator('.candidate').count()).toBe(4);
+    expect(await page.locator('#cand-3 h3').textContent()).toBe('candidate 3 · not among the results of iteration 0 · 1 call');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -2,7 +2,7 @@
 // from the JSON API of src/viewer/server.ts. Routes live in the URL hash:
 //   #/                          every run, with its curves
 //   #/run/R                     a run: curves, problem table, calls, errors
-//   #/run/R/problem/O/T         problem O of run R at iteration T
+//   #/run/R/problem/O/T         problem O of run R at iteration T: a transcript per candidate (transcript.js)
 // Texts are put in with textContent (never innerHTML), then KaTeX renders the math.
 (function () {
   'use strict';
@@ -280,7 +280,11 @@
         el('span', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : asMath(c.answer)) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') + ' · ' + calls.length + ' call' + (calls.length === 1 ? '' : 's') }), ' ',
         views.downloadLink(views.candidateHref(run.index, place.ordinal, place.iteration, c.candidate), 'transcript JSON'),
       ]),
-      el('p', { class: 'muted', text: (run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '') + (verdicts ? ' · judge ' + verdicts + (c.correct === null ? '' : ' · rule ' + (c.correct ? 'correct' : 'wrong')) + (judged ? '' : ' (verdicts reused from an earlier identical judge request)') : '') }),
+      el('p', { class: 'muted', text: [
+        run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '',
+        verdicts ? 'judge ' + verdicts + (judged ? '' : ' (verdicts reused from an earlier identical judge request)') : '',
+        verdicts && c.correct !== null ? 'rule ' + (c.correct ? 'correct' : 'wrong') : '',
+      ].filter(Boolean).join(' · ') }),
       c.failures.length ? el('p', { class: 'bad-text', text: 'failed calls: ' + c.failures.join('; ') }) : null,
       views.candidateTranscript(run.index, calls, { open: wanted ? 'summary' : null, detail: gradeDetail(c) }),
     ]);
@@ -331,6 +335,15 @@
         body.replaceChildren(el('h2', { text: 'iteration ' + iteration + ': ' + record.candidates.length + ' candidates' }));
         if (transcript.truncated) body.appendChild(el('p', { class: 'bad-text', text: 'This iteration has more calls than a page shows; the calls tab lists them all.' }));
         record.candidates.forEach(function (c) { body.appendChild(candidateCard(run, { ordinal: ordinal, iteration: iteration }, c, byCandidate[c.candidate] || [], wanted === c.candidate)); });
+        // Calls about a candidate this iteration's results do not hold (majority's later samples in iteration 0) stay in view.
+        var listed = {};
+        record.candidates.forEach(function (c) { listed[c.candidate] = true; });
+        transcript.candidates.filter(function (t) { return !listed[t.candidate]; }).forEach(function (t) {
+          body.appendChild(el('div', { class: 'candidate unk', id: 'cand-' + t.candidate, 'data-candidate': String(t.candidate) }, [
+            el('h3', { text: 'candidate ' + t.candidate + ' · not among the results of iteration ' + iteration + ' · ' + t.calls.length + ' call' + (t.calls.length === 1 ? '' : 's') }),
+            views.candidateTranscript(index, t.calls),
+          ]));
+        });
         body.appendChild(views.problemTimeline(index, transcript.problemCalls));
         if (run.hasVerifier) body.appendChild(el('section', {}, [el('h2', { text: 'banks after iteration ' + iteration }), banksView(both[1])]));
         math(app);
