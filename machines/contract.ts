@@ -171,11 +171,22 @@ export interface Strategy {
    * recorded in metrics.json's `protocol.sampling`.
    */
   sampling?: StrategySampling;
+  /**
+   * The shared loop settings the method reads (N, M, T, ε, θ): what a run's
+   * header shows beside the strategy's own flags. Absent: all of them.
+   */
+  loopSettings?: readonly SharedLoopSetting[];
   /** The completion limit of its non-judge calls when `--completion-max-tokens` is not given (absent: whatever the window leaves). */
   completionMaxTokens?: number;
   /** Its bank's own cap, which `--bank-max-records` does not change (0: every record); absent: the flag's. Recorded in metrics.json's protocol. */
   bankMaxRecords?: number;
 }
+
+/** A loop setting every strategy is offered: `--n-candidates`, `--n-verifications`, `--max-iterations`, `--epsilon`, `--jaccard-threshold`. */
+export type SharedLoopSetting = 'nCandidates' | 'nVerifications' | 'maxIterations' | 'epsilon' | 'jaccardThreshold';
+
+/** Every shared loop setting, in the order a header shows them. */
+export const SHARED_LOOP_SETTINGS: readonly SharedLoopSetting[] = ['nCandidates', 'nVerifications', 'maxIterations', 'epsilon', 'jaccardThreshold'];
 
 /** The temperature of a run that gives no `--temperature` and whose strategy declares none. */
 export const DEFAULT_TEMPERATURE = 0.6;

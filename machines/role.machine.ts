@@ -26,6 +26,28 @@ export interface RoleOptions {
   parseRetries?: number;
 }
 
+/** What one call is about: a candidate, and which of its calls of the role (verification 3, judge pass 1). */
+export interface CallSubject {
+  candidate: number;
+  /** The call's number among the candidate's calls of its role; absent when the role makes one call per candidate. */
+  pass?: number;
+  /** How the call is named beside its candidate: `judge pass 1`, `verification 3`, `solution`. */
+  label: string;
+}
+
+/** The subject of a role that makes one call per candidate and indexes it by the candidate. */
+export function oneCallPerCandidate(role: string): (index: number) => CallSubject {
+  return (index) => ({ candidate: index, label: role });
+}
+
+/** The subject of a role that indexes its calls `candidate × stride + pass`. */
+export function passesPerCandidate(stride: number, label: (pass: number) => string): (index: number) => CallSubject {
+  return (index) => {
+    const pass = index % stride;
+    return { candidate: Math.floor(index / stride), pass, label: label(pass) };
+  };
+}
+
 /** Retries after unusable output when the run does not say. */
 export const DEFAULT_PARSE_RETRIES = 2;
 
@@ -50,6 +72,13 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   request: T;
   /** Tells the calls of one iteration apart: candidate, or candidate × M + verification. */
   index(request: Extract<Message, { type: T }>): number;
+  /**
+   * The inverse of `index`: which candidate a call of this role is about and
+   * which of that candidate's calls it is (what the viewer's transcripts are
+   * made of). Absent: the call is about the problem, not one candidate
+   * (experience, guideline, a CEO's plan). Pure.
+   */
+  subject?(index: number): CallSubject;
   /** The completion limit of a request's call (MAS-TTS: the CEO's token budget); absent: the run's. Pure. */
   maxTokens?(request: Extract<Message, { type: T }>): number;
   /** Builds the prompt. Pure. */

@@ -10,6 +10,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
+import { judgeRole } from '../machines/roles/judge.role.ts';
+import type { RoleDefinition } from '../machines/role.machine.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import { runExportCommand } from '../src/cli/export.command.ts';
 import { replayRun } from '../src/analysis/replay.ts';
@@ -19,7 +21,7 @@ import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
 import { expectedCallsOf, toProblemInputs } from '../src/host/problem-inputs.ts';
 import { isUserError } from '../src/kernel/errors.ts';
 import type { Secrets } from '../src/host/config.ts';
-import { readJournal, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Small settings every strategy accepts; each strategy's own flags keep their defaults. */
 const SETTINGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1', '--concurrency', '8'];
@@ -112,5 +114,14 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     expect(records).toBe(exported.records);
     // Every generation the strategy made is a record.
     expect(records).toBe(issuedWhole);
+
+    // A call about one candidate says which (the viewer's transcripts): the role's subject inverts its index.
+    const definitions: Record<string, RoleDefinition> = { judge: judgeRole, ...strategy.definitions };
+    for (const { message } of await readLog(full)) {
+      const definition = definitions[message.type.slice(0, -'.requested'.length)];
+      if (!message.type.endsWith('.requested') || !definition || !('candidate' in message)) continue;
+      const subject = definition.subject?.(definition.index(message));
+      expect({ type: message.type, candidate: subject?.candidate }).toEqual({ type: message.type, candidate: message.candidate });
+    }
   });
 });

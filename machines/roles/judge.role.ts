@@ -12,7 +12,7 @@
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
 import { callInfo, replyBase } from '../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** Judge passes per candidate are at most this many: the call index is candidate × 100 + pass. */
 export const MAX_JUDGE_PASSES = 100;
@@ -81,6 +81,7 @@ export const judgeRole = {
   grading: true,
   request: 'judge.requested',
   index: (request) => judgeIndex(request.candidate, request.pass),
+  subject: passesPerCandidate(MAX_JUDGE_PASSES, (pass) => `judge pass ${pass}`),
   prompt: judgePrompt,
   reply: (request, output) => ({
     type: 'judge.completed',

@@ -9,7 +9,7 @@ import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, replyBase } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
 import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../tmas-context.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 function system(options: RoleOptions): string {
   return options.proof
@@ -71,6 +71,7 @@ export const solutionRole = {
   kind: 'solution',
   request: 'solution.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('solution'),
   prompt: solutionPrompt,
   template: solutionTemplate,
   reply: (request, output) => ({

@@ -7,7 +7,7 @@ import type { MessageOf, Verification } from '../../src/kernel/protocol.ts';
 import { callInfo, replyBase, unusableBecause } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
 import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../tmas-context.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** The mean of the parseable scores, or null when none parsed. */
 export function calibratedScore(verifications: Verification[]): number | null {
@@ -59,6 +59,7 @@ export const summaryRole = {
   kind: 'memory',
   request: 'summary.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('summary'),
   prompt: summaryPrompt,
   template: summaryTemplate,
   reply: (request, output) => ({

@@ -6,7 +6,7 @@
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** The Verification agent's user message: the problem, the candidate, and how to score it. */
 export const verificationTemplate = {
@@ -27,13 +27,16 @@ Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means 
 /** Builds the verification prompt for one check of a candidate. */
 export const verificationPrompt = templatePrompt(verificationTemplate);
 
+/** Verification calls are indexed candidate × this + verification: unique within an iteration as long as M < 10,000. */
+export const VERIFICATION_INDEX_STRIDE = 10_000;
+
 /** The Verification agent's definition. */
 export const verificationRole = {
   role: 'verification',
   kind: 'grade',
   request: 'verification.requested',
-  // Unique within an iteration as long as M < 10,000.
-  index: (request) => request.candidate * 10_000 + request.index,
+  index: (request) => request.candidate * VERIFICATION_INDEX_STRIDE + request.index,
+  subject: passesPerCandidate(VERIFICATION_INDEX_STRIDE, (pass) => `verification ${pass}`),
   prompt: verificationPrompt,
   template: verificationTemplate,
   reply: (request, output) => ({

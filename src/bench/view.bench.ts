@@ -2,7 +2,7 @@
  * `tmas view` on a long run (issue "See every call"): the time from starting
  * the command to its first page being answered (the page, the run list, the
  * curves and the first page of the problem table), the time of a problem's
- * page (its iterations, every call of its last iteration, its banks), a text
+ * page (its iterations, its last iteration's transcripts, its banks), a text
  * search over the journal and the error list, and the server's peak RSS over
  * all of it. The viewer reads bounded pages from LevelDB, so neither should
  * grow with the run. Sizes as the replay-export benchmark: 200,000 messages
@@ -72,10 +72,17 @@ export async function measureView(runDir: string): Promise<ViewMeasure> {
     if (!row) throw new Error('the run has no problems');
     const last = row.iterations - 1;
     const problemPageMs = await timed(() =>
-      Promise.all([get(`${api}/0/problems/${row.ordinal}`), get(`${api}/0/calls?problem=${encodeURIComponent(row.id)}&iteration=${last}&limit=500`), get(`${api}/0/problems/${row.ordinal}/banks/${last}`)]),
+      Promise.all([get(`${api}/0/problems/${row.ordinal}`), get(`${api}/0/problems/${row.ordinal}/transcript/${last}`), get(`${api}/0/problems/${row.ordinal}/banks/${last}`)]),
     );
     const searchMs = await timed(() => get(`${api}/0/calls?search=${encodeURIComponent('no such phrase anywhere')}&limit=25`));
-    const errorsMs = await timed(() => get(`${api}/0/messages?type=errors&limit=100`));
+    // As the errors tab reads: on past pages with no match until it finds one or reaches the end of the log.
+    const errorsMs = await timed(async () => {
+      let after: string | null = '';
+      while (after !== null) {
+        const page = (await get(`${api}/0/messages?type=errors&limit=100${after === '' ? '' : `&after=${encodeURIComponent(after)}`}`)) as { messages: unknown[]; next: string | null };
+        after = page.messages.length === 0 ? page.next : null;
+      }
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     if (child.pid !== undefined) peakRss = Math.max(peakRss, await highWaterMark(child.pid));
     return { firstPageMs, firstPageServedMs, problemPageMs, searchMs, errorsMs, peakRss };
@@ -96,9 +103,9 @@ export const viewBenchmark: Benchmark = {
     const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return [
       { figure: 'view: first page', target: '< 5 s', measured: seconds(measured.firstPageMs), pass: measured.firstPageMs < 5000, note: `${size}; from starting the process (${seconds(measured.firstPageServedMs)} once it listens)` },
-      { figure: 'view: a problem page', target: '—', measured: seconds(measured.problemPageMs), pass: null, note: 'its iterations, every call of its last iteration, its banks' },
+      { figure: 'view: a problem page', target: '—', measured: seconds(measured.problemPageMs), pass: null, note: 'its iterations, its last iteration\'s transcripts, its banks' },
       { figure: 'view: journal search page', target: '—', measured: seconds(measured.searchMs), pass: null, note: 'a phrase found nowhere: one bounded scan' },
-      { figure: 'view: errors page', target: '—', measured: seconds(measured.errorsMs), pass: null, note: 'one bounded scan of the log' },
+      { figure: 'view: errors page', target: '—', measured: seconds(measured.errorsMs), pass: null, note: 'bounded scans up to the first error or the end of the log' },
       { figure: 'view: peak RSS', target: '< 500 MB', measured: mb(measured.peakRss), pass: measured.peakRss > 0 && measured.peakRss < 500 * 2 ** 20, note: size },
     ];
   },

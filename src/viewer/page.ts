@@ -22,6 +22,7 @@ export function viewerPage(): string {
 <script src="/assets/katex/contrib/auto-render.min.js"></script>
 <script src="/assets/runs.js"></script>
 <script src="/assets/problems.js"></script>
+<script src="/assets/transcript.js"></script>
 <script src="/assets/viewer.js"></script>
 </body></html>
 `;

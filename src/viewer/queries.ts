@@ -10,7 +10,8 @@ import type { BankRecord, CallRecord, IterationRecord, Store } from '../store/st
 /** Most records one request reads before it answers with what it has and a cursor to go on from. */
 export const SCAN_BUDGET = 5000;
 
-function ordinalKey(ordinal: number): string {
+/** The key of a problem in the `problems` sublevel: its input position, zero-padded. */
+export function ordinalKey(ordinal: number): string {
   return String(ordinal).padStart(6, '0');
 }
 

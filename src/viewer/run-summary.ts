@@ -1,7 +1,11 @@
 /**
- * What the viewer says about a run at the top of its page: the strategy, the
- * models per endpoint slot, the sampling settings and whether it is live.
+ * What the viewer says about a run at the top of its page: the strategy, its
+ * settings and roles as the strategy declares them (a `majority` run shows
+ * its samples and T, no M, ε or verifier), the models per role, the sampling
+ * settings and whether it is live.
  */
+import type { RunConfig } from '../host/config.ts';
+import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy-outline.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
 /** A run's description for the page. */
@@ -13,9 +17,11 @@ export interface RunSummary {
   simulated: boolean;
   live: boolean;
   proof: boolean;
-  /** `N=8 M=4 T=4 judge×2 ε=0.2 seed 0`. */
+  /** The settings the strategy reads: `N=8 M=4 T=4 ε=0.2 θ=0.7 judge×2`, `samples=64 T=4`. */
   settings: string;
-  /** `model (slots…)`, one entry per distinct endpoint. */
+  /** The roles that made calls, the judge only when the run has one. */
+  roles: string[];
+  /** `model (simulated): role, role…`, one entry per distinct endpoint. */
   models: string[];
   /** Sampling as sent: temperature and the seed. */
   sampling: string;
@@ -24,14 +30,37 @@ export interface RunSummary {
   hasVerifier: boolean;
 }
 
+const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
+  nCandidates: (c) => `N=${c.nCandidates}`,
+  nVerifications: (c) => `M=${c.nVerifications}`,
+  maxIterations: (c) => `T=${c.maxIterations}`,
+  epsilon: (c) => `ε=${c.epsilon}`,
+  jaccardThreshold: (c) => `θ=${c.jaccardThreshold}`,
+};
+
+function settingsLine(config: RunConfig, outline: StrategyOutline): string {
+  const shared = outline.loopSettings.map((name) => SHOWN[name](config));
+  // The strategy's own flags as the command line spells them: `round-widths=4,1`.
+  const own = Object.entries(config.strategyOptions ?? {}).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
+  const judge = config.judgePasses ? [`judge×${config.judgePasses}${config.judgeWhen === 'unsure' ? ' when unsure' : ''}`] : [];
+  return [...own, ...shared, ...judge, ...(config.proof ? ['proof'] : [])].join(' ');
+}
+
+/** `model at URL: role, role`, one line per endpoint the run's roles went to. */
+function modelLines(config: RunConfig, outline: StrategyOutline): string[] {
+  const byEndpoint = new Map<string, string[]>();
+  for (const { role, slot } of outline.roles) {
+    const endpoint = config.endpoints[slot];
+    const label = `${endpoint.model}${endpoint.baseUrl === null ? ' (simulated)' : ` at ${endpoint.baseUrl}`}`;
+    byEndpoint.set(label, [...(byEndpoint.get(label) ?? []), role]);
+  }
+  return [...byEndpoint].map(([label, roles]) => `${label}: ${roles.join(', ')}`);
+}
+
 /** Describes a run. */
 export async function runSummary(run: ViewedRun, index: number): Promise<RunSummary> {
   const { config } = run.manifest;
-  const byEndpoint = new Map<string, string[]>();
-  for (const [slot, endpoint] of Object.entries(config.endpoints)) {
-    const label = `${endpoint.model}${endpoint.baseUrl === null ? ' (simulated)' : ` at ${endpoint.baseUrl}`}`;
-    byEndpoint.set(label, [...(byEndpoint.get(label) ?? []), slot]);
-  }
+  const outline = strategyOutline(run.manifest.strategy, config.judgePasses ?? 0);
   // Scored candidates, whatever the verifier role is called (TMAS's `verification`, V-R's `rater`, a plugin's).
   const hasVerifier = (await run.curves()).some((it) => it.meanScore !== null);
   return {
@@ -42,10 +71,9 @@ export async function runSummary(run: ViewedRun, index: number): Promise<RunSumm
     simulated: run.manifest.simulated,
     live: run.live(),
     proof: config.proof,
-    settings:
-      `N=${config.nCandidates} M=${config.nVerifications} T=${config.maxIterations}` +
-      `${config.judgePasses ? ` judge×${config.judgePasses}` : ''} ε=${config.epsilon}${config.proof ? ' proof' : ''}`,
-    models: [...byEndpoint].map(([label, slots]) => `${label}: ${slots.join(', ')}`),
+    settings: settingsLine(config, outline),
+    roles: outline.roles.map((r) => r.role),
+    models: modelLines(config, outline),
     sampling: `temperature ${config.temperature}, seed ${config.seed}, context ${config.maxTokens} tokens`,
     createdAt: run.manifest.createdAt,
     hasVerifier,

@@ -14,7 +14,9 @@ import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
+import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
+import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
 import { answerFolder } from './folder-api.ts';
@@ -87,13 +89,20 @@ async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearch
     if (!detail) throw new NotFound(parts.join('/'));
     return detail;
   }
+  if (what === 'problems' && parts[3] === 'transcript' && parts.length === 5) {
+    const transcript = await transcriptAt(run, Number(parts[2]), Number(parts[4]));
+    if (!transcript) throw new NotFound(parts.join('/'));
+    return transcript;
+  }
   if (what === 'problems' && parts[3] === 'banks') {
     return (await banksAfter(run.store, Number(parts[2]), Number(parts[4]))) ?? { experience: [], guidelines: [] };
   }
   if (what === 'calls') {
     const filters = { problem: textParam(params, 'problem'), iteration: integerParam(params, 'iteration'), role: textParam(params, 'role'), search: textParam(params, 'search') };
     const after = textParam(params, 'after');
-    return callPage(run.store, filters, { limit, ...(after === undefined ? {} : { after }) });
+    const page = await callPage(run.store, filters, { limit, ...(after === undefined ? {} : { after }) });
+    const outline = outlineOf(run);
+    return { ...page, calls: page.calls.map((call) => nameCall(outline, call)) };
   }
   if (what === 'messages') {
     const filters = { problem: textParam(params, 'problem'), iteration: integerParam(params, 'iteration'), type: textParam(params, 'type') };
@@ -116,7 +125,13 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
   const route = url.pathname;
   if (route === '/') {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(viewerPage());
-  } else if (/^\/assets\/(viewer|runs|problems)\.(js|css)$/.test(route)) {
+  } else if (route.startsWith('/download/')) {
+    const [index, ...parts] = route.slice('/download/'.length).split('/').map(decodeURIComponent);
+    if (!/^\d+$/.test(index ?? '') || Number(index) >= catalog.size) throw new NotFound(route);
+    const download = await downloadOf(await catalog.run(Number(index)), parts, url.searchParams);
+    if (!download) throw new NotFound(route);
+    sendDownload(response, download);
+  } else if (/^\/assets\/(viewer|runs|problems|transcript)\.(js|css)$/.test(route)) {
     await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
   } else if (route === '/assets/chart.js') {
     await sendFile(response, chartLibraryFile());

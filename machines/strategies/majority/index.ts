@@ -10,6 +10,7 @@ export const majorityStrategy: Strategy = {
   description: 'MV@k: k independent samples (--samples, default 64), majority vote; iteration t holds the first k·(t+1)/T samples',
   roles: { solution: solutionMachine },
   definitions: { solution: solutionRole },
+  loopSettings: ['maxIterations'],
   problem: createProgramMachine(majorityProgram),
   flags: [SAMPLES_FLAG],
   // Every sample is requested in iteration 0, also on resume (the journal answers those that completed).

@@ -10,6 +10,7 @@ export const masCeoStrategy: Strategy = {
   description: 'MAS-TTS: per round a CEO plans (continue/stop, experts, direction, budget), a recruited team solves and critiques to consensus, an evaluator judges',
   roles: { ceo: ceoMachine, recruiter: recruiterMachine, solver: solverMachine, critic: criticMachine, evaluator: evaluatorMachine },
   definitions: { ceo: ceoRole, recruiter: recruiterRole, solver: solverRole, critic: criticRole, evaluator: evaluatorRole },
+  loopSettings: ['maxIterations'],
   problem: createProgramMachine(masCeoProgram),
   // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
   expectedCalls: () => ({}),

@@ -163,6 +163,8 @@ export const solverRole = {
   endpoint: 'solution',
   request: 'solver.requested',
   index: (request) => request.turn,
+  // The round's one solution is candidate 0: each solver turn drafts or revises it.
+  subject: (turn) => ({ candidate: 0, pass: turn, label: `solver turn ${turn}` }),
   maxTokens: (request) => request.budget,
   prompt: solverPrompt,
   template: solverTemplate,
@@ -211,6 +213,7 @@ export const criticRole = {
   request: 'critic.requested',
   // Unique within a round as long as there are fewer than 100 critics.
   index: (request) => request.turn * 100 + request.critic,
+  subject: (index) => ({ candidate: 0, pass: index, label: `critic ${index % 100} on turn ${Math.floor(index / 100)}` }),
   maxTokens: (request) => request.budget,
   prompt: templatePrompt(criticTemplate),
   template: criticTemplate,

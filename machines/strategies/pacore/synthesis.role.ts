@@ -9,7 +9,7 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 
 /**
  * The synthesis user message of a round with references. References that do
@@ -60,6 +60,7 @@ export const synthesisRole = {
   endpoint: 'solution',
   request: 'synthesis.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('synthesis'),
   prompt: synthesisPrompt,
   template: synthesisTemplate,
   reply: (request, output) => ({

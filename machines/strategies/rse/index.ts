@@ -10,6 +10,7 @@ export const rseStrategy: Strategy = {
   description: "RSE: N rollouts per iteration, each distilled (JSON, up to 6 attempts) into verified propositions and critical pitfalls, merged into a deduplicated, uncapped bank that the next rollouts' system prompt shows as pitfalls to avoid and hypotheses to verify",
   roles: { rollout: rolloutMachine, distill: distillMachine },
   definitions: { rollout: rolloutRole, distill: distillRole },
+  loopSettings: ['nCandidates', 'maxIterations', 'jaccardThreshold'],
   problem: createProgramMachine(rseProgram),
   // A program restarts at iteration 0 on resume (the journal answers what completed); distillations are retried on invalid output, so their count varies.
   expectedCalls: (settings) => ({ rollout: settings.nCandidates * settings.maxIterations }),

@@ -14,7 +14,7 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, parseJsonReply, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** Distillations of one rollout at most: upstream asks once and retries up to 5 times while the reply is not valid JSON. Index-keyed: index = candidate × this + attempt. */
@@ -71,6 +71,7 @@ export const rolloutRole = {
   endpoint: 'solution',
   request: 'rollout.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('rollout'),
   prompt: rolloutPrompt,
   template: rolloutTemplate,
   reply: (request, output) => ({
@@ -138,6 +139,7 @@ export const distillRole = {
   endpoint: 'experience',
   request: 'distill.requested',
   index: (request) => request.candidate * MAX_DISTILL_ATTEMPTS + request.attempt,
+  subject: passesPerCandidate(MAX_DISTILL_ATTEMPTS, (attempt) => `distill attempt ${attempt}`),
   prompt: distillPrompt,
   template: distillTemplate,
   reply: (request, output) => {

@@ -11,6 +11,7 @@ export const selfRefineStrategy: Strategy = {
   description: 'Self-Refine: N candidates; each iteration every candidate critiques, then rewrites, its own solution, until its critique finds no error',
   roles: { solution: solutionMachine, critique: critiqueMachine, rewrite: rewriteMachine },
   definitions: { solution: solutionRole, critique: critiqueRole, rewrite: rewriteRole },
+  loopSettings: ['nCandidates', 'maxIterations'],
   problem: createProgramMachine(selfRefineProgram),
   // A program restarts at iteration 0 on resume (the journal answers what completed). Critiques and
   // rewrites stop once a candidate's critique finds no error, so their counts depend on the replies.

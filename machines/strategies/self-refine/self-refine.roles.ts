@@ -8,7 +8,7 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, parseScore, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
@@ -49,6 +49,7 @@ export const critiqueRole = {
   endpoint: 'verification',
   request: 'critique.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('critique'),
   prompt: critiquePrompt,
   template: critiqueTemplate,
   reply: (request, output) => ({
@@ -122,6 +123,7 @@ export const rewriteRole = {
   endpoint: 'solution',
   request: 'rewrite.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('rewrite'),
   prompt: rewritePrompt,
   template: rewriteTemplate,
   reply: (request, output) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),

@@ -1,5 +1,5 @@
 /** TMAS, the reference method (DESIGN.md section 1). */
-import type { Strategy } from '../../contract.ts';
+import { SHARED_LOOP_SETTINGS, type Strategy } from '../../contract.ts';
 import { judgeMachine, judgeRole } from '../../roles/judge.role.ts';
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
 import { summaryMachine, summaryRole } from '../../roles/summary.role.ts';
@@ -21,6 +21,7 @@ export const tmasStrategy: Strategy = {
     guideline: guidelineMachine,
     judge: judgeMachine,
   },
+  loopSettings: SHARED_LOOP_SETTINGS,
   problem: createProgramMachine(tmasProgram),
   definitions: { solution: solutionRole, verification: verificationRole, summary: summaryRole, experience: experienceRole, guideline: guidelineRole, judge: judgeRole },
   // A resumed problem picks up after its last completed iteration.

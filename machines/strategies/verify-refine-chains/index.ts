@@ -12,6 +12,7 @@ export const verifyRefineChainsStrategy: Strategy = {
   description: 'Verify-Refine in N independent chains: M verifications per candidate; each iteration refines every candidate using its own verifications',
   roles: { solution: solutionMachine, verification: verificationMachine, refine: refineMachine },
   definitions: { solution: solutionRole, verification: verificationRole, refine: refineRole },
+  loopSettings: ['nCandidates', 'nVerifications', 'maxIterations'],
   problem: createProgramMachine(verifyRefineChainsProgram),
   // A program restarts at iteration 0 on resume (the journal answers what completed).
   expectedCalls: ({ nCandidates, nVerifications, maxIterations }) => ({

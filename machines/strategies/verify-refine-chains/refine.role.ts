@@ -7,7 +7,7 @@ import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../../tmas-context.ts';
 import { callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /** The Refine agent's user message: the problem, the candidate and every verification of it. */
@@ -40,6 +40,7 @@ export const refineRole = {
   endpoint: 'solution',
   request: 'refine.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('refine'),
   prompt: refinePrompt,
   template: refineTemplate,
   reply: (request, output) => ({ type: 'refine.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),

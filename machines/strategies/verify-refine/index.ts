@@ -10,6 +10,7 @@ export const verifyRefineStrategy: Strategy = {
   description: 'Verify-Refine (DeepSeek-Math-V2): N self-evaluated proofs a round, M ratings (0, 0.5, 1) each, pooled over all rounds; the best-scored are refined; stops once a proof scores 1',
   roles: { prover: proverMachine, rater: raterMachine },
   definitions: { prover: proverRole, rater: raterRole },
+  loopSettings: ['nCandidates', 'nVerifications', 'maxIterations'],
   problem: createProgramMachine(verifyRefineProgram),
   flags: [REFINE_PROOFS_FLAG],
   // Rounds end early once a proof scores 1, and only proofs that parse are rated: no count is fixed in advance.

@@ -13,7 +13,7 @@ import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { roleLine } from '../../kit.ts';
 
 /** Ratings of one proof per candidate at most: index = candidate × this + rating. */
@@ -114,6 +114,7 @@ export const proverRole = {
   endpoint: 'solution',
   request: 'prover.requested',
   index: (request) => request.candidate,
+  subject: oneCallPerCandidate('prover'),
   prompt: proverPrompt,
   template: proverTemplate,
   reply: (request, output) => {
@@ -170,6 +171,7 @@ export const raterRole = {
   endpoint: 'verification',
   request: 'rater.requested',
   index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,
+  subject: passesPerCandidate(RATER_INDEX_STRIDE, (rating) => `rating ${rating}`),
   prompt: raterPrompt,
   template: raterTemplate,
   reply: (request, output) => {

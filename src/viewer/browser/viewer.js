@@ -3,7 +3,7 @@
 //   #/                          the runs page (runs.js); a lone run opens at #/run/0
 //   #/problems?runs=R,S&sort=…  the problem list of runs R and S (problems.js)
 //   #/run/R                     a run: curves, problem table, calls, errors
-//   #/run/R/problem/O/T         problem O of run R at iteration T
+//   #/run/R/problem/O/T         problem O of run R at iteration T: a transcript per candidate (transcript.js)
 // Texts are put in with textContent (never innerHTML), then KaTeX renders the math.
 (function () {
   'use strict';
@@ -66,6 +66,8 @@
   }
   // An answer is LaTeX without delimiters: typeset it inline unless it already has some.
   function asMath(answer) { return /\$|\\\(/.test(answer) ? answer : '$' + answer + '$'; }
+  // Calls and transcripts (transcript.js).
+  var views = window.tmasTranscript({ el: el, textBlock: textBlock });
   function setStatus(text) { statusLine.textContent = text; }
 
   var leaving = [];
@@ -182,24 +184,6 @@
     return load(true);
   }
 
-  function callSummary(call) {
-    var usage = call.usage ? call.usage.promptTokens + ' + ' + call.usage.completionTokens + ' tokens' : '';
-    return [call.role + ' #' + call.index, 'iteration ' + call.iteration, call.request.model, usage, Math.round(call.timings.latencyMs) + ' ms', call.attempts + ' attempt' + (call.attempts === 1 ? '' : 's'), call.response.finishReason].join(' · ');
-  }
-  // One journaled call: the prompt exactly as sent, the response and the reasoning, each collapsed.
-  function callView(call) {
-    var prompt = el('details', { class: 'prompt', 'data-kind': 'prompt' }, [el('summary', { text: 'prompt as sent (' + call.request.messages.length + ' messages, temperature ' + call.request.temperature + ', seed ' + call.request.seed + ', max ' + call.request.maxTokens + ' tokens)' })].concat(
-      call.request.messages.map(function (m) { return el('div', { class: 'message' }, [el('span', { class: 'tag', text: m.role }), el('div', { class: 'text', text: m.content })]); }),
-    ));
-    return el('div', { class: 'call', 'data-key': call.key, 'data-role': call.role }, [
-      el('div', { class: 'call-head', text: callSummary(call) }),
-      el('div', { class: 'muted small', text: call.key + (call.fit && call.fit.dropped.length ? ' · left out to fit: ' + call.fit.dropped.join(', ') : '') }),
-      prompt,
-      textBlock('response', call.response.content, { kind: 'response', collapsed: true }),
-      call.response.reasoning ? textBlock('reasoning', call.response.reasoning, { kind: 'reasoning', collapsed: true }) : null,
-    ]);
-  }
-
   function callBrowser(run, container, initial) {
     var problem = el('input', { type: 'search', placeholder: 'problem id', value: initial.problem || '' });
     var iteration = el('input', { type: 'number', min: '0', placeholder: 'iteration', value: initial.iteration || '' });
@@ -213,7 +197,7 @@
       var params = { problem: problem.value, role: role.value, search: search.value, after: after, limit: 25 };
       if (problem.value !== '') params.iteration = iteration.value;
       return api('/' + run.index + '/calls', params).then(function (page) {
-        page.calls.forEach(function (call) { list.appendChild(callView(call)); });
+        page.calls.forEach(function (call) { list.appendChild(views.callView(run.index, call)); });
         if (reset && page.calls.length === 0) list.appendChild(el('p', { class: 'muted', text: page.next ? 'No match in the first calls read; ask for more.' : 'No call matches.' }));
         after = page.next;
         more.hidden = after === null;
@@ -228,21 +212,30 @@
     return load(true);
   }
 
+  // The log's error messages. A page that found none before its read budget goes on by itself, so a run without
+  // errors says so instead of offering an empty page and a button.
   function errorBrowser(run, container) {
     var list = el('table', { class: 'errors' });
-    var more = el('button', { text: 'more' });
+    var more = el('button', { text: 'more errors' });
+    var note = el('p', { class: 'muted', text: 'Reading the log…' });
     var after = null;
+    var found = 0;
     function load() {
+      more.hidden = true;
       return api('/' + run.index + '/messages', { type: 'errors', after: after, limit: 100 }).then(function (page) {
         page.messages.forEach(function (e) {
           var m = e.message;
           list.appendChild(el('tr', {}, [el('td', { text: m.type }), el('td', {}, [m.problem ? el('a', { text: m.problem + ' / ' + m.iteration, href: '#/run/' + run.index + '/calls?problem=' + encodeURIComponent(m.problem) + '&iteration=' + m.iteration }) : '']), el('td', { text: m.role || '' }), el('td', { text: m.code || '' }), el('td', { class: 'text', text: m.error || m.reason || JSON.stringify(m.dropped || '') })]));
         });
+        found += page.messages.length;
         after = page.next;
+        if (page.messages.length === 0 && after !== null) return load();
         more.hidden = after === null;
-        if (list.childNodes.length === 0 && after === null) container.appendChild(el('p', { class: 'muted', text: 'No failed call, unusable output or trimmed prompt in this run.' }));
+        note.textContent = found === 0 ? 'No errors in this run: no failed call, unusable output or trimmed prompt' + (run.live ? ' so far.' : '.') : found + ' error message' + (found === 1 ? '' : 's') + (after === null ? '.' : ' so far; more below.');
+        note.className = found === 0 ? 'muted no-errors' : 'muted';
       });
     }
+    container.appendChild(note);
     container.appendChild(list);
     container.appendChild(more);
     more.onclick = load;
@@ -270,27 +263,35 @@
     return Promise.all([drawCurves(curves, run), work]);
   }
 
-  function candidateCard(run, c, calls, wanted) {
-    var mine = function (role, test) { return calls.filter(function (k) { return k.role === role && test(k.index); }); };
-    var solution = mine('solution', function (i) { return i === c.candidate; })[0];
-    var verifications = mine('verification', function (i) { return Math.floor(i / 10000) === c.candidate; });
-    var summary = mine('summary', function (i) { return i === c.candidate; })[0];
-    var judges = mine('judge', function (i) { return Math.floor(i / 100) === c.candidate; });
+  // What a grading call gave, beside its response: a judge pass's verdict, a verification's score.
+  function gradeDetail(c) {
+    return function (call) {
+      var pass = call.subject ? call.subject.pass : undefined;
+      if (pass === undefined) return '';
+      if (call.role === 'judge') { var v = c.judge ? c.judge.verdicts[pass] : undefined; return v === undefined ? '' : v === null ? 'no verdict' : v ? 'verdict ✓' : 'verdict ✗'; }
+      if (call.role === 'verification' || call.role === 'rater') return c.verificationScores[pass] === undefined ? '' : 'score ' + score(c.verificationScores[pass]);
+      return '';
+    };
+  }
+
+  // A candidate: its grade and scores, then its transcript (every call about it, in the order they started).
+  function candidateCard(run, place, c, calls, wanted) {
     var grade = c.correctJudge !== null && c.correctJudge !== undefined ? c.correctJudge > 0.5 : c.correct;
     var verdicts = c.judge ? c.judge.verdicts.map(function (v) { return v === null ? '?' : v ? '✓' : '✗'; }).join(' ') : null;
-    var card = el('div', { class: 'candidate ' + (grade === true ? 'ok' : grade === false ? 'bad' : 'unk'), id: 'cand-' + c.candidate, 'data-candidate': String(c.candidate) }, [
-      el('h3', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : asMath(c.answer)) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') }),
-      el('p', { class: 'muted', text: (run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '') + (verdicts ? ' · judge ' + verdicts + (c.correct === null ? '' : ' · rule ' + (c.correct ? 'correct' : 'wrong')) : '') }),
+    var judged = calls.some(function (k) { return k.role === 'judge'; });
+    return el('div', { class: 'candidate ' + (grade === true ? 'ok' : grade === false ? 'bad' : 'unk'), id: 'cand-' + c.candidate, 'data-candidate': String(c.candidate) }, [
+      el('h3', {}, [
+        el('span', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : asMath(c.answer)) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') + ' · ' + calls.length + ' call' + (calls.length === 1 ? '' : 's') }), ' ',
+        views.downloadLink(views.candidateHref(run.index, place.ordinal, place.iteration, c.candidate), 'transcript JSON'),
+      ]),
+      el('p', { class: 'muted', text: [
+        run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '',
+        verdicts ? 'judge ' + verdicts + (judged ? '' : ' (verdicts reused from an earlier identical judge request)') : '',
+        verdicts && c.correct !== null ? 'rule ' + (c.correct ? 'correct' : 'wrong') : '',
+      ].filter(Boolean).join(' · ') }),
       c.failures.length ? el('p', { class: 'bad-text', text: 'failed calls: ' + c.failures.join('; ') }) : null,
-      solution ? textBlock('solution', solution.response.content, { kind: 'solution', collapsed: true }) : null,
-      solution && solution.response.reasoning ? textBlock('reasoning', solution.response.reasoning, { kind: 'reasoning', collapsed: true }) : null,
+      views.candidateTranscript(run.index, calls, { open: wanted ? 'summary' : null, detail: gradeDetail(c) }),
     ]);
-    verifications.forEach(function (v) {
-      card.appendChild(textBlock('verification ' + (v.index % 10000) + ' (score ' + score(c.verificationScores[v.index % 10000]) + ')', v.response.content, { kind: 'verification', collapsed: true }));
-    });
-    if (c.summary) card.appendChild(textBlock('summary', c.summary, { kind: 'summary', collapsed: !wanted }));
-    judges.forEach(function (j) { card.appendChild(textBlock('judge pass ' + (j.index % 100), j.response.content, { kind: 'judge', collapsed: true })); });
-    return card;
   }
 
   function banksView(banks) {
@@ -317,6 +318,7 @@
         el('div', { class: 'text question', text: p.question }),
         p.answer !== undefined ? el('p', {}, ['reference answer: ', el('span', { class: 'text', text: asMath(p.answer) })]) : null,
         p.solution ? textBlock('reference solution', p.solution, { kind: 'reference', collapsed: true }) : null,
+        el('p', {}, [views.downloadLink(views.problemHref(index, ordinal), 'download the problem as JSON (its iterations and every call)')]),
         nav,
       ]);
       app.appendChild(head);
@@ -327,16 +329,27 @@
       var body = el('section', { class: 'card' }, [el('p', { class: 'muted', text: 'Loading calls…' })]);
       app.appendChild(body);
       return Promise.all([
-        api('/' + index + '/calls', { problem: p.id, iteration: iteration, limit: 500 }),
-        api('/' + index + '/problems/' + ordinal + '/banks/' + iteration),
+        api('/' + index + '/problems/' + ordinal + '/transcript/' + iteration),
+        run.hasVerifier ? api('/' + index + '/problems/' + ordinal + '/banks/' + iteration) : null,
       ]).then(function (both) {
-        var calls = both[0].calls;
+        var transcript = both[0];
+        var byCandidate = {};
+        transcript.candidates.forEach(function (t) { byCandidate[t.candidate] = t.calls; });
         var wanted = query.c === undefined ? null : Number(query.c);
         body.replaceChildren(el('h2', { text: 'iteration ' + iteration + ': ' + record.candidates.length + ' candidates' }));
-        record.candidates.forEach(function (c) { body.appendChild(candidateCard(run, c, calls, wanted === c.candidate)); });
+        if (transcript.truncated) body.appendChild(el('p', { class: 'bad-text', text: 'This iteration has more calls than a page shows; the calls tab lists them all.' }));
+        record.candidates.forEach(function (c) { body.appendChild(candidateCard(run, { ordinal: ordinal, iteration: iteration }, c, byCandidate[c.candidate] || [], wanted === c.candidate)); });
+        // Calls about a candidate this iteration's results do not hold (majority's later samples in iteration 0) stay in view.
+        var listed = {};
+        record.candidates.forEach(function (c) { listed[c.candidate] = true; });
+        transcript.candidates.filter(function (t) { return !listed[t.candidate]; }).forEach(function (t) {
+          body.appendChild(el('div', { class: 'candidate unk', id: 'cand-' + t.candidate, 'data-candidate': String(t.candidate) }, [
+            el('h3', { text: 'candidate ' + t.candidate + ' · not among the results of iteration ' + iteration + ' · ' + t.calls.length + ' call' + (t.calls.length === 1 ? '' : 's') }),
+            views.candidateTranscript(index, t.calls),
+          ]));
+        });
+        body.appendChild(views.problemTimeline(index, transcript.problemCalls));
         if (run.hasVerifier) body.appendChild(el('section', {}, [el('h2', { text: 'banks after iteration ' + iteration }), banksView(both[1])]));
-        body.appendChild(el('h2', { text: 'every call of iteration ' + iteration + ' (' + calls.length + (both[0].next ? '+' : '') + ')' }));
-        calls.forEach(function (call) { body.appendChild(callView(call)); });
         math(app);
         if (wanted !== null) { var target = document.getElementById('cand-' + wanted); if (target) target.scrollIntoView(); }
       });
