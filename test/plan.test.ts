@@ -68,13 +68,15 @@ describe('tmas plan', () => {
     expect(text.stdout).toContain('calls (upper bound: critique, rewrite can make fewer)');
   });
 
-  test('--check sets the forecast from a run\'s own settings beside what it did; --from replays it under other servers and schedules', async ({ dir }) => {
-    const output = await smallRun(dir, 'tmas', await writeProblems(dir, smallProblems(3)));
+  test('--check sets the forecast from a run\'s own settings beside what it did; --lengths-from takes its lengths; --from replays it under other servers and schedules', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const output = await smallRun(dir, 'tmas', input);
     const journal = await readJournal(output);
     // A server slow enough that the run's calls queue on it: four replicas take a quarter of the time, a barrier per phase longer.
     const server = ['--decode-tokens-per-second', '200', '--sequence-tokens-per-second', '50'];
-    const [checked, one, four, barrier] = await Promise.all([
+    const [checked, resampled, one, four, barrier] = await Promise.all([
       plan(['--check', output, '--draws', '1']),
+      plan(['--input-file', input, '--no-proof', ...(RUNS.tmas as string[]), '--draws', '1', '--lengths-from', output, '--price-per-million', '0.5,2']),
       plan(['--from', output, ...server]),
       plan(['--from', output, ...server, '--replicas', '4']),
       plan(['--from', output, ...server, '--replicas', '4', '--schedule', 'barrier']),
@@ -86,6 +88,14 @@ describe('tmas plan', () => {
     expect(rows.get('output tokens')?.actual).toBe(journal.reduce((sum, call) => sum + call.usage.completionTokens, 0));
     // The simulator's replies are about 60 tokens, the forecast's thinking-length defaults 12,000: the largest difference is named.
     expect(check.largest.map((row) => row.figure)).toContain('output tokens');
+
+    // Lengths taken from the run's journal instead of drawn: the output tokens lie within its shortest and longest call, times the calls; on an API, a cost instead of GPU-hours.
+    const lengths = journal.map((call) => call.usage.completionTokens);
+    const outputTokens = resampled.outputTokens as number;
+    expect(outputTokens).toBeGreaterThanOrEqual(Math.min(...lengths) * journal.length);
+    expect(outputTokens).toBeLessThanOrEqual(Math.max(...lengths) * journal.length);
+    expect(resampled.gpuHours).toBeNull();
+    expect(resampled.cost).toBeCloseTo(((resampled.promptTokens as number) * 0.5 + outputTokens * 2) / 1e6, 9);
 
     expect(one.decodedTokens).toBe(journal.reduce((sum, call) => sum + call.usage.completionTokens, 0));
     expect(one.schedule).toBe('pipelined');

@@ -17,13 +17,17 @@ function serversLine(servers: Servers): string {
 
 /** The forecast's figures, as the forecast and --check print them. */
 function forecastLines(forecast: Forecast): string[] {
-  const callsNote = forecast.callsAre === 'exact' ? 'exact' : `upper bound: ${forecast.bounded.join(', ')} can make fewer`;
+  const notes = {
+    exact: 'exact',
+    'upper bound': `upper bound: ${forecast.bounded.join(', ')} can make fewer`,
+    incomplete: `incomplete: the replies decide how many calls ${forecast.uncounted.join(', ')} make, and no figure counts them`,
+  };
+  const callsNote = notes[forecast.callsAre];
   const [low, high] = forecast.makespanInterval;
   return [
     `calls (${callsNote})`,
     ...Object.entries(forecast.calls).map(([role, calls]) => line(role, count(calls))),
     line('total', count(forecast.callsTotal)),
-    ...(forecast.uncounted.length > 0 ? [`  not forecast (the replies decide their count): ${forecast.uncounted.join(', ')}`] : []),
     `tokens`,
     line('prompt', count(forecast.promptTokens)),
     line('output', count(forecast.outputTokens)),
@@ -58,7 +62,7 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
   const rows = check.rows.map((row) => `  ${row.figure.padEnd(24)}${figure(row.forecast, row.figure).padStart(16)}${figure(row.actual, row.figure).padStart(16)}${difference(row.difference).padStart(10)}`);
   const largest = check.largest.map((row) => `${row.figure} (${difference(row.difference)})`);
   return [
-    `tmas plan --check ${journal.dir}: ${forecast.strategy}, ${forecast.problems} problems; calls forecast ${forecast.callsAre === 'exact' ? 'exactly' : 'as an upper bound'}`,
+    `tmas plan --check ${journal.dir}: ${forecast.strategy}, ${forecast.problems} problems; calls forecast ${forecast.callsAre === 'exact' ? 'exactly' : forecast.callsAre === 'upper bound' ? 'as an upper bound' : `in part (${forecast.uncounted.join(', ')} not)`}`,
     `lengths: ${forecast.lengths}`,
     '',
     `  ${'figure'.padEnd(24)}${'forecast'.padStart(16)}${'run'.padStart(16)}${'diff'.padStart(10)}`,

@@ -33,8 +33,8 @@ export interface Forecast {
   /** Calls by role; roles in `bounded` are upper bounds. */
   calls: Record<string, number>;
   callsTotal: number;
-  /** `exact`, or `upper bound` where a role's count is one. */
-  callsAre: 'exact' | 'upper bound';
+  /** `exact`; `upper bound` where a role's count is one; `incomplete` where a role has no count (`uncounted`), whatever the others are. */
+  callsAre: 'exact' | 'upper bound' | 'incomplete';
   bounded: string[];
   /** Roles whose count the strategy does not declare: not in any figure. */
   uncounted: string[];
@@ -90,7 +90,7 @@ export function forecastRun(input: ForecastInput): Forecast {
     problems: input.judged.length,
     calls,
     callsTotal: Object.values(calls).reduce((a, b) => a + b, 0),
-    callsAre: bounded.length > 0 ? 'upper bound' : 'exact',
+    callsAre: uncounted.length > 0 ? 'incomplete' : bounded.length > 0 ? 'upper bound' : 'exact',
     bounded,
     uncounted,
     promptTokens,
