@@ -116,7 +116,7 @@ describe('tmas plan', () => {
     const sim = await startSimServer({ problems: [problem], capacity: { timeScale: 50, outputTokensMedian: 80_000, outputTokensP99: 100_000 } });
     try {
       const input = await writeProblems(dir, smallProblems(2));
-      const flags = ['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--metrics-from', sim.url, '--metrics-seconds', '1', '--json'];
+      const flags = ['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--metrics-from', sim.url, '--metrics-seconds', '1', '--time-scale', '50', '--json'];
       const idle = await runCli(flags);
       expect(idle.code).toBe(2);
       expect(idle.stderr).toContain('decoded nothing');
@@ -130,7 +130,12 @@ describe('tmas plan', () => {
       for (const controller of controllers) controller.abort();
       await Promise.all(load);
       expect(busy.code).toBe(0);
-      expect(busy.stderr).toMatch(/decoded \d+ tokens\/s with [\d.]+ sequences running/);
+      // In the server's own seconds: sixteen sequences at its 100 tokens/s each (the watch may catch a few fewer).
+      const [, decoded, running, each] = /decoded (\d+) tokens\/s with ([\d.]+) sequences running \((\d+) tokens\/s each\)/.exec(busy.stderr) ?? [];
+      expect(Number(running)).toBeGreaterThan(8);
+      expect(Number(each)).toBeGreaterThan(50);
+      expect(Number(each)).toBeLessThan(200);
+      expect(Number(decoded)).toBeGreaterThan(800);
       expect((JSON.parse(busy.stdout) as { makespanSeconds: number }).makespanSeconds).toBeGreaterThan(0);
     } finally {
       await sim.close();

@@ -66,8 +66,9 @@ async function serversOf(flags: PlanFlags, concurrency: number, io: CliIo): Prom
   let sequence = flags.sequenceTokensPerSecond;
   if (flags.metricsFrom !== undefined) {
     const measured = await measureCapacity(flags.metricsFrom, flags.metricsSeconds);
-    decode = Math.round(measured.decodeTokensPerSecond);
-    sequence = Math.max(1, Math.round(measured.sequenceTokensPerSecond));
+    // A sped-up simulator decodes time-scale times faster per real second than in its own seconds.
+    decode = Math.max(1, Math.round(measured.decodeTokensPerSecond / flags.timeScale));
+    sequence = Math.max(1, Math.round(measured.sequenceTokensPerSecond / flags.timeScale));
     io.stderr(`tmas plan: ${flags.metricsFrom} decoded ${decode} tokens/s with ${measured.running.toFixed(1)} sequences running (${sequence} tokens/s each), over ${measured.seconds.toFixed(1)} s`);
   }
   const base = { decodeTokensPerSecond: decode, sequenceTokensPerSecond: sequence, kvTokens: flags.kvTokens, prefillTokensPerSecond: flags.prefillTokensPerSecond };

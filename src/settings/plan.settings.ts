@@ -48,7 +48,7 @@ export const PLAN_SETTINGS = [
   setting<number>({
     flags: '--time-scale <k>',
     section: 'plan',
-    help: "with --check or --from: simulated seconds per real second of the run's server (a tmas sim-server --capacity --time-scale k run), so its makespan is read in the server's seconds",
+    help: "simulated seconds per real second of a tmas sim-server --capacity --time-scale k: with --check or --from, the run's makespan is read in the server's seconds; with --metrics-from, its rates are",
     parse: decimal(0.001, 1_000_000),
     default: 1,
   }),
