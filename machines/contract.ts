@@ -156,6 +156,13 @@ export interface Strategy {
    * strategy to them). Roles whose count depends on the replies are left out.
    */
   expectedCalls(settings: LoopSettings, span: CallSpan): Partial<Record<string, number>>;
+  /**
+   * The most calls one problem makes, by role, of the roles `expectedCalls`
+   * leaves out because the replies decide their count (Self-Refine stops a
+   * candidate once its critique finds no error). `tmas plan` counts them as
+   * an upper bound; a role in neither is not forecast.
+   */
+  callBounds?(settings: LoopSettings): Partial<Record<string, number>>;
   /** How the simulated model answers each role, by the name its prompt gives ("You are the X agent"). */
   sim: Record<string, SimFormat>;
   /**

@@ -25,9 +25,12 @@
  *                        observers
  *   src/analysis/        kernel, store, host (replay re-runs the host)
  *   src/viewer/          kernel, input, store, observers, report, host (a run's settings)
+ *   src/plan/            tmas plan's forecasts: kernel, machines/ (the contract), gateway
+ *                        (its held calls and limits), sim (the capacity model), host (the
+ *                        run's ranking and configuration), analysis (opening a run)
  *   src/settings/        the run's settings, declared once: kernel, machines/ and
- *                        strategies (their defaults and flags), pool, gateway (their
- *                        defaults), host (the configuration they make)
+ *                        strategies (their defaults and flags), pool, gateway and sim
+ *                        (their defaults), host (the configuration they make)
  *   src/cli/             every folder above except the bench
  *   src/bench/           every folder above, the CLI included (its benchmarks run tmas)
  *   src/reference/       every folder above: the generated reference reads the program
@@ -64,11 +67,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/host/': RUN_PARTS,
   'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/'],
   'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/'],
-  'src/settings/': ['src/kernel/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/host/'],
-  'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/'],
-  'src/bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/'],
-  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/', 'src/bench/'],
-  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/settings/', 'src/cli/', 'src/bench/', 'src/reference/', 'dist/'],
+  'src/plan/': ['src/kernel/', 'machines/', 'src/gateway/', 'src/sim/', 'src/host/', 'src/analysis/'],
+  'src/settings/': ['src/kernel/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/', 'src/host/'],
+  'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/'],
+  'src/bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
+  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/bench/'],
+  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/bench/', 'src/reference/', 'dist/'],
 };
 
 /** The table's folder that holds `file`: the longest folder of the table it lies in. */

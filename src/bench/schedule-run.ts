@@ -8,7 +8,8 @@
  */
 import type { IterationPlan, RunShape } from './schedule-plans.ts';
 import type { Rule } from './schedule-rules.ts';
-import type { ScheduledServer } from './schedule-server.ts';
+import { DEFAULT_PROMPT_TOKENS } from '../plan/lengths.ts';
+import type { ScheduledServer } from '../plan/scheduled-server.ts';
 
 /** Sends `count` calls and calls `then` once all are done. */
 function all(count: number, each: (index: number, done: () => void) => void, then: () => void): void {
@@ -57,7 +58,8 @@ class IterationCalls {
   }
 
   private send(role: string, outputTokens: number, chain: number, done: () => void): void {
-    this.server.send(this.problem, this.iteration, role, outputTokens, chain, done);
+    const call = { problem: this.problem, iteration: this.iteration, role, promptTokens: DEFAULT_PROMPT_TOKENS[role] ?? 1_000, outputTokens, chain };
+    this.server.send(call, done);
   }
 }
 

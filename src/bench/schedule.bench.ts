@@ -21,17 +21,17 @@
  * prompt is its own); the live benchmark keeps those.
  *
  * The rules: schedule-rules.ts; the lengths of a draw: schedule-plans.ts; the
- * server and its held calls: schedule-server.ts; the calls of a run and what
+ * server and its held calls: src/plan/scheduled-server.ts; the calls of a run and what
  * each waits for: schedule-run.ts.
  */
 import { createManualClock } from '../sim/capacity/clock.ts';
 import { createCapacityEngine } from '../sim/capacity/engine.ts';
 import { describeCapacity, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
-import { CAP_OVER_KNEE } from '../gateway/throughput-knee.ts';
 import { drawPlans, RUN, type RunShape } from './schedule-plans.ts';
 import { ASYNCIO, RULES, TMAS_MEMORY_BOUND, type Rule } from './schedule-rules.ts';
 import { ScheduleRun } from './schedule-run.ts';
-import { ScheduledServer } from './schedule-server.ts';
+import { ScheduledServer } from '../plan/scheduled-server.ts';
+import { replicaCapOf } from '../plan/simulate.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
 /**
@@ -49,10 +49,11 @@ export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number
   const settings = resolveCapacity(capacity);
   const clock = createManualClock();
   const engine = createCapacityEngine(settings, clock);
-  const cap = rule.limit === 'knee' ? Math.round((CAP_OVER_KNEE * settings.decodeTokensPerSecond) / settings.sequenceTokensPerSecond) : run.concurrency;
+  const knee = rule.limit === 'knee' ? replicaCapOf(settings) : null;
   const ranks = typeof rule.ranks === 'function' ? rule.ranks(run.iterations) : null;
   const plans = drawPlans(capacity, run, draw, judgePasses);
-  const server = new ScheduledServer({ engine, cap, limit: rule.limit, ranks, clairvoyant: rule.ranks === 'clairvoyant' });
+  const limits = knee === null ? { replicaCap: run.concurrency, concurrency: run.concurrency } : { replicaCap: knee, concurrency: knee };
+  const server = new ScheduledServer({ engines: [engine], ...limits, limit: rule.limit, ranks, clairvoyant: rule.ranks === 'clairvoyant' });
   new ScheduleRun(rule, run, plans, judgePasses, server).start();
   clock.runAll();
   const makespan = clock.now();

@@ -11,6 +11,7 @@ import { LateOptionsHelp, lateOptions } from './late-options.ts';
 import { defineSimServerCommand } from './sim-server.options.ts';
 import type { RunFlags } from './run.command.ts';
 import type { Table1Flags } from './table1.command.ts';
+import type { PlanFlags } from './plan.command.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptOnSignals } from './signals.ts';
 import { UserError } from '../kernel/errors.ts';
@@ -34,6 +35,22 @@ function defineRunCommand(program: Command): void {
     collectGarbageEagerly(RUN_HEAP_GROWTH);
     const { runRunCommand } = await import('./run-action.ts');
     await runRunCommand(flags, parsed, io);
+  });
+}
+
+/** `tmas plan`: the options of run that say what the run is, plus the servers and lengths (declared late, as run's). */
+function definePlanCommand(program: Command): void {
+  const command = program
+    .command('plan')
+    .description("forecast a run before it starts: calls by role, tokens, GPU-hours (or cost) and makespan on a capacity model of the servers; --check DIR sets a finished run beside its forecast; --from DIR replays a finished run under other servers, concurrency or schedule")
+    .exitOverride();
+  lateOptions.set(command, async (late) => {
+    const { definePlanOptions } = await import('./plan.command.ts');
+    definePlanOptions(late);
+  });
+  command.action(async (flags: PlanFlags, parsed: Command) => {
+    const { runPlanCommand } = await import('./plan.command.ts');
+    await runPlanCommand(flags, parsed, io);
   });
 }
 
@@ -111,6 +128,7 @@ export function createProgram(): Command {
   program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
   defineRunCommand(program);
   defineTable1Command(program);
+  definePlanCommand(program);
   defineSimServerCommand(program, io);
   defineGradeCommand(program);
   defineReportCommand(program);

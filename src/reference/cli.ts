@@ -23,15 +23,17 @@ function defaultOf(setting: Setting): string {
   return setting.demo === undefined ? value : `${value} (--demo: ${String(setting.demo)})`;
 }
 
-function runSection(section: SettingSection): string {
+function runSection(section: SettingSection): string[] {
   const settings = SETTINGS.filter((setting) => setting.section === section);
+  // Sections of other commands' settings (tmas plan's) have none of run's.
+  if (settings.length === 0) return [];
   const rows = settings.map((setting) => [
     `\`${setting.flags}\``,
     defaultOf(setting),
     onResume(setting),
     `${setting.help}${setting.choices ? ` (one of: ${setting.choices.join(', ')})` : ''}${setting.hidden ? ' (not in --help)' : ''}`,
   ]);
-  return [`### ${SECTIONS[section]}`, '', table(['flag', 'default', 'on --resume', 'what it sets'], rows)].join('\n');
+  return [[`### ${SECTIONS[section]}`, '', table(['flag', 'default', 'on --resume', 'what it sets'], rows)].join('\n'), ''];
 }
 
 function strategyFlagsSection(): string {
@@ -52,7 +54,7 @@ function commandSection(command: Command): string {
   if (args.length > 0) parts.push('', table(['argument', 'what it is'], args));
   if (command.name() === 'run' || command.name() === 'table1') {
     if (command.name() === 'table1') parts.push('', 'Every option of `tmas run` (below), plus:', '', table(['flag', 'default', 'what it sets'], [['`--strategies <list>`', optionDefault(command.options.find((option) => option.long === '--strategies') as Option), 'comma-separated strategies to compare']]));
-    else parts.push('', ...(Object.keys(SECTIONS) as SettingSection[]).flatMap((section) => [runSection(section), '']), strategyFlagsSection());
+    else parts.push('', ...(Object.keys(SECTIONS) as SettingSection[]).flatMap((section) => runSection(section)), strategyFlagsSection());
     return parts.join('\n');
   }
   const options = command.options.map((option) => [`\`${option.flags}\``, optionDefault(option), option.description]);

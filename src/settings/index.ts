@@ -26,6 +26,7 @@ export const SECTIONS: Record<SettingSection, string> = {
   judge: 'The LLM judge',
   gateway: 'Gateway: calls in flight, time limits, retries',
   sim: 'The embedded simulated model',
+  plan: 'tmas plan: the servers, the lengths, the run to check or replay',
 };
 
 /** Every setting of `tmas run` but the strategies' own (machines/strategies/*: `Strategy.flags`). */
@@ -42,7 +43,13 @@ export const SETTINGS: readonly Setting[] = [
   ...SIM_SETTINGS,
 ];
 
+/** The settings of `tmas run` that `tmas plan` takes too: what the run would be (its problems, method, sampling, judge, and calls in flight). */
+export const PLANNED_RUN_SETTINGS: readonly Setting[] = SETTINGS.filter(
+  (setting) => ['problems', 'loop', 'context', 'roles', 'judge'].includes(setting.section) || ['--demo', '--concurrency <n>'].includes(setting.flags),
+);
+
 export { DEMO } from './run.settings.ts';
+export { PLAN_SETTINGS } from './plan.settings.ts';
 export { DEMO_PROBLEMS } from './problems.settings.ts';
 export { secretsOf } from './roles.settings.ts';
 export type { Flags, Setting, SettingSection } from './setting.ts';

@@ -9,7 +9,7 @@ import type { Strategy } from '../../machines/contract.ts';
 import type { RunConfig } from '../host/config.ts';
 
 /** The part of tmas a setting configures: the reference groups settings by it. */
-export type SettingSection = 'run' | 'problems' | 'outputs' | 'loop' | 'context' | 'roles' | 'judge' | 'gateway' | 'sim';
+export type SettingSection = 'run' | 'problems' | 'outputs' | 'loop' | 'context' | 'roles' | 'judge' | 'gateway' | 'sim' | 'plan';
 
 /** The parsed flags of `tmas run`, by commander's option name (`nCandidates`, `verifyModelName`, …). */
 export type Flags = Readonly<Record<string, unknown>>;

@@ -16,6 +16,8 @@ export const selfRefineStrategy: Strategy = {
   // A program restarts at iteration 0 on resume (the journal answers what completed). Critiques and
   // rewrites stop once a candidate's critique finds no error, so their counts depend on the replies.
   expectedCalls: ({ nCandidates }) => ({ solution: nCandidates }),
+  // At most one critique and one rewrite per candidate in each iteration after the first.
+  callBounds: ({ nCandidates, maxIterations }) => ({ critique: nCandidates * Math.max(0, maxIterations - 1), rewrite: nCandidates * Math.max(0, maxIterations - 1) }),
   sim: { solution: 'solution', critique: 'critique', rewrite: 'revision' },
   // A candidate's critique, then its rewrite; a solution is its iteration's last call, like a rewrite.
   stages: { critique: 0, rewrite: 1, solution: 1 },

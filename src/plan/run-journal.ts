@@ -1,0 +1,67 @@
+/**
+ * What a finished (or stopped) run did, from its directory: its settings
+ * (the manifest) and, per journaled call, what it was, its tokens and when
+ * it ran. The run directory is read through a copy (src/analysis/open-run.ts):
+ * it is never written.
+ */
+import type { RunConfig } from '../host/config.ts';
+import { openRun } from '../analysis/open-run.ts';
+import { UserError } from '../kernel/errors.ts';
+
+/** One journaled call, as a plan reads it. */
+export interface JournalCall {
+  problem: string;
+  iteration: number;
+  role: string;
+  index: number;
+  promptTokens: number;
+  outputTokens: number;
+  startedAt: number;
+  latencyMs: number;
+}
+
+/** A run's settings and calls. */
+export interface RunJournal {
+  dir: string;
+  config: RunConfig;
+  /** Whether the run's model was the simulator. */
+  simulated: boolean;
+  calls: JournalCall[];
+  /** The run's problems in the order of its problem file, and whether each has a reference the judge checks. */
+  problems: Array<{ id: string; judged: boolean }>;
+  /** From the first call's start to the last one's end, in the run's own (wall-clock) seconds. */
+  spanSeconds: number;
+}
+
+/** Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay). */
+export async function readRunJournal(dir: string): Promise<RunJournal> {
+  const { store, manifest } = await openRun(dir);
+  const calls: JournalCall[] = [];
+  let problems: Array<{ id: string; judged: boolean }>;
+  try {
+    const proof = manifest.config.proof;
+    problems = (await store.loadProblems()).map((problem) => ({ id: problem.id, judged: (proof ? problem.solution : problem.answer) !== undefined }));
+    for await (const call of store.callRecords()) {
+      calls.push({
+        problem: call.problem,
+        iteration: call.iteration,
+        role: call.role,
+        index: call.index,
+        promptTokens: call.usage.promptTokens,
+        outputTokens: call.usage.completionTokens,
+        startedAt: call.timings.startedAt,
+        latencyMs: call.timings.latencyMs,
+      });
+    }
+  } finally {
+    await store.close();
+  }
+  if (calls.length === 0) throw new UserError('TMAS_USAGE', `${dir} has no journaled call: a plan can compare or replay only a run that made calls.`);
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const call of calls) {
+    first = Math.min(first, call.startedAt);
+    last = Math.max(last, call.startedAt + call.latencyMs);
+  }
+  return { dir, config: manifest.config, simulated: manifest.simulated, calls, problems, spanSeconds: (last - first) / 1000 };
+}

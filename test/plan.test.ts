@@ -1,0 +1,144 @@
+/**
+ * `tmas plan`: its forecast of calls against what real runs (on the embedded
+ * simulator) made, role by role; `--check` on a finished run; the what-if
+ * replay of a finished run under other servers and schedules; and its usage
+ * errors. The makespan's accuracy against a capacity-model run is measured by
+ * the `plan` benchmark (src/bench/plan.bench.ts), not here.
+ */
+import path from 'node:path';
+import OpenAI from 'openai';
+import { describe, expect } from 'vitest';
+import { startSimServer } from '../src/sim/server.ts';
+import { readJournal, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** The loop flags of each strategy's small run; the plan gets the same. */
+const RUNS: Record<string, string[]> = {
+  tmas: ['--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2'],
+  majority: ['--samples', '6'],
+  pacore: ['--max-iterations', '3', '--round-widths', '3,2'],
+  'self-refine': ['--max-iterations', '3', '--n-candidates', '3'],
+};
+
+/** Calls by role of a finished run's journal. */
+async function journaledCalls(outputDir: string): Promise<Record<string, number>> {
+  const calls: Record<string, number> = {};
+  for (const call of await readJournal(outputDir)) calls[call.role] = (calls[call.role] ?? 0) + 1;
+  return calls;
+}
+
+/** Runs `tmas plan` with `args` and --json; the parsed object. */
+async function plan(args: string[]): Promise<Record<string, unknown>> {
+  const result = await runCli(['plan', ...args, '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+/** A small run of `strategy` on the problems in `input`, into dir/<strategy>; its output directory. */
+async function smallRun(dir: string, strategy: string, input: string): Promise<string> {
+  const output = path.join(dir, strategy);
+  await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--strategy', strategy, '--concurrency', '16', '--sim-output-tokens', '60', ...(RUNS[strategy] as string[])]);
+  return output;
+}
+
+describe('tmas plan', () => {
+  test('forecasts exactly the calls, role by role, that runs of tmas, majority and pacore make', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    await Promise.all(
+      ['tmas', 'majority', 'pacore'].map(async (strategy) => {
+        const [output, forecast] = await Promise.all([smallRun(dir, strategy, input), plan(['--input-file', input, '--no-proof', '--strategy', strategy, ...(RUNS[strategy] as string[]), '--draws', '1'])]);
+        expect(forecast.calls, strategy).toEqual(await journaledCalls(output));
+        expect(forecast.callsAre, strategy).toBe('exact');
+        expect(forecast.makespanSeconds, strategy).toBeGreaterThan(0);
+        expect(forecast.gpuHours, strategy).toBeGreaterThan(0);
+        expect(forecast.outputTokens, strategy).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  test('says the calls of a strategy that stops early are an upper bound, and the run stays under it', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const flags = ['--input-file', input, '--no-proof', '--strategy', 'self-refine', ...(RUNS['self-refine'] as string[]), '--draws', '1'];
+    const [output, forecast, text] = await Promise.all([smallRun(dir, 'self-refine', input), plan(flags), runCli(['plan', ...flags])]);
+    expect(forecast.callsAre).toBe('upper bound');
+    expect(forecast.bounded).toEqual(['critique', 'rewrite']);
+    const calls = forecast.calls as Record<string, number>;
+    expect(calls).toEqual({ solution: 9, critique: 18, rewrite: 18 });
+    for (const [role, made] of Object.entries(await journaledCalls(output))) expect(made, role).toBeLessThanOrEqual(calls[role] ?? 0);
+    expect(text.stdout).toContain('calls (upper bound: critique, rewrite can make fewer)');
+  });
+
+  test('--check sets the forecast from a run\'s own settings beside what it did; --lengths-from takes its lengths; --from replays it under other servers and schedules', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const output = await smallRun(dir, 'tmas', input);
+    const journal = await readJournal(output);
+    // A server slow enough that the run's calls queue on it: four replicas take a quarter of the time, a barrier per phase longer.
+    const server = ['--decode-tokens-per-second', '200', '--sequence-tokens-per-second', '50'];
+    const [checked, resampled, one, four, barrier] = await Promise.all([
+      plan(['--check', output, '--draws', '1']),
+      plan(['--input-file', input, '--no-proof', ...(RUNS.tmas as string[]), '--draws', '1', '--lengths-from', output, '--price-per-million', '0.5,2']),
+      plan(['--from', output, ...server]),
+      plan(['--from', output, ...server, '--replicas', '4']),
+      plan(['--from', output, ...server, '--replicas', '4', '--schedule', 'barrier']),
+    ]);
+    const { check } = checked as { check: { rows: Array<{ figure: string; forecast: number; actual: number }>; largest: Array<{ figure: string }> } };
+    const rows = new Map(check.rows.map((row) => [row.figure, row]));
+    expect(rows.get('calls')).toMatchObject({ forecast: journal.length, actual: journal.length });
+    expect(rows.get('calls: verification')).toMatchObject({ forecast: 3 * 2 * 3 * 2, actual: 3 * 2 * 3 * 2 });
+    expect(rows.get('output tokens')?.actual).toBe(journal.reduce((sum, call) => sum + call.usage.completionTokens, 0));
+    // The simulator's replies are about 60 tokens, the forecast's thinking-length defaults 12,000: the largest difference is named.
+    expect(check.largest.map((row) => row.figure)).toContain('output tokens');
+
+    // Lengths taken from the run's journal instead of drawn: the output tokens lie within its shortest and longest call, times the calls; on an API, a cost instead of GPU-hours.
+    const lengths = journal.map((call) => call.usage.completionTokens);
+    const outputTokens = resampled.outputTokens as number;
+    expect(outputTokens).toBeGreaterThanOrEqual(Math.min(...lengths) * journal.length);
+    expect(outputTokens).toBeLessThanOrEqual(Math.max(...lengths) * journal.length);
+    expect(resampled.gpuHours).toBeNull();
+    expect(resampled.cost).toBeCloseTo(((resampled.promptTokens as number) * 0.5 + outputTokens * 2) / 1e6, 9);
+
+    expect(one.decodedTokens).toBe(journal.reduce((sum, call) => sum + call.usage.completionTokens, 0));
+    expect(one.schedule).toBe('pipelined');
+    expect(four.makespanSeconds as number).toBeLessThan((one.makespanSeconds as number) / 2);
+    expect(barrier.makespanSeconds as number).toBeGreaterThan(four.makespanSeconds as number);
+  });
+
+  test('refuses --check with --from, and a directory that holds no run, with exit 2', async ({ dir }) => {
+    const [both, none] = await Promise.all([runCli(['plan', '--check', dir, '--from', dir]), runCli(['plan', '--check', dir])]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('[TMAS_USAGE]');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('[TMAS_RUN_DIR]');
+  });
+
+  test('--metrics-from reads a replica\'s throughput from its /metrics while it is busy, and refuses an idle one', async ({ dir }) => {
+    const problem = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
+    const sim = await startSimServer({ problems: [problem], capacity: { timeScale: 50, outputTokensMedian: 80_000, outputTokensP99: 100_000 } });
+    try {
+      const input = await writeProblems(dir, smallProblems(2));
+      const flags = ['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--metrics-from', sim.url, '--metrics-seconds', '1', '--time-scale', '50', '--json'];
+      const idle = await runCli(flags);
+      expect(idle.code).toBe(2);
+      expect(idle.stderr).toContain('decoded nothing');
+      // Sixteen long replies keep it decoding while tmas plan watches (each about 800 simulated s: 16 real s); they are stopped once it is done.
+      const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
+      const controllers = Array.from({ length: 16 }, () => new AbortController());
+      const load = controllers.map((controller, i) =>
+        client.chat.completions.create({ model: 'tmas-sim', messages: [{ role: 'user', content: `${problem.question} (${i})` }], max_tokens: 500_000 }, { signal: controller.signal }).catch(() => null),
+      );
+      const busy = await runCli(flags);
+      for (const controller of controllers) controller.abort();
+      await Promise.all(load);
+      expect(busy.code).toBe(0);
+      // In the server's own seconds: sixteen sequences at its 100 tokens/s each (the watch may catch a few fewer).
+      const [, decoded, running, each] = /decoded (\d+) tokens\/s with ([\d.]+) sequences running \((\d+) tokens\/s each\)/.exec(busy.stderr) ?? [];
+      expect(Number(running)).toBeGreaterThan(8);
+      expect(Number(each)).toBeGreaterThan(50);
+      expect(Number(each)).toBeLessThan(200);
+      expect(Number(decoded)).toBeGreaterThan(800);
+      expect((JSON.parse(busy.stdout) as { makespanSeconds: number }).makespanSeconds).toBeGreaterThan(0);
+    } finally {
+      await sim.close();
+    }
+  });
+});
