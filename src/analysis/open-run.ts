@@ -1,20 +1,20 @@
 /**
  * Opening a finished (or stopped) run directory for reading, with a clear
  * error when the directory holds no tmas run. The store is read through a
- * private copy (see store/check.ts): the run directory is never written, a
+ * private view (see store/check.ts): the run directory is never written, a
  * damaged store is named, and a read-only (archived) run can be read.
  */
 import { UserError } from '../kernel/errors.ts';
-import { hasStore, openStoreCopy } from '../store/check.ts';
+import { hasStore, openStoreView } from '../store/check.ts';
 import type { Store } from '../store/store.ts';
 import { readRunManifest, type RunManifest } from '../host/run-manifest.ts';
 
-/** Opens a copy of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the copy goes (kept). */
+/** Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept). */
 export async function openRun(runDir: string, into?: string): Promise<{ store: Store; manifest: RunManifest }> {
   if (!hasStore(runDir)) {
     throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
   }
-  const store = await openStoreCopy(runDir, into);
+  const store = await openStoreView(runDir, into);
   const manifest = await readRunManifest(store);
   if (!manifest) {
     await store.close();

@@ -17,13 +17,14 @@ import { pipeliningBenchmark } from './pipelining.bench.ts';
 import { replayExportBenchmark } from './replay-export.bench.ts';
 import { graderBenchmark } from './grader.bench.ts';
 import { viewBenchmark } from './view.bench.ts';
+import { openRunBenchmark } from './open-run.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
 import { tokenizerBenchmark } from './tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 import { UserError } from '../kernel/errors.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark, openRunBenchmark];
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {

@@ -15,7 +15,7 @@ import { resumeConfig } from '../settings/resume.ts';
 import { checkRunAgents } from '../host/run-agents.ts';
 import { checkRunTokenizer } from '../host/run-tokenizer.ts';
 import { readRunManifest } from '../host/run-manifest.ts';
-import { hasStore, openStoreCopy } from '../store/check.ts';
+import { hasStore, openStoreView } from '../store/check.ts';
 import { lockedError, runLockHolder } from '../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
@@ -45,8 +45,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   const runDir = path.resolve(flags.resume);
   refuseNewRunFlags(flags, runDir);
   await checkResumable(runDir);
-  // A verified private copy: a damaged store is refused before anything in the run directory is written.
-  const store = await openStoreCopy(runDir);
+  // A private view, its structure checked: a store with a table, MANIFEST or CURRENT lost is refused before anything in the run directory is written.
+  const store = await openStoreView(runDir);
   try {
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);

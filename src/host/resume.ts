@@ -8,22 +8,27 @@ import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import type { Manifest, Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
 
+/** How many problems' last iterations are read at once: LevelDB's reads run in libuv's threads, and a few at once keep them busy. */
+const STARTS_AT_ONCE = 16;
+
 /**
- * Where each problem of a stored run picks up: after its last completed
- * iteration, with the banks and rollouts of then and, in a run with a judge,
- * the verdicts of every iteration done (so a verdict is reused as it would
- * have been without the stop).
+ * Where one problem picks up: after its last completed iteration, with the
+ * banks and rollouts of then and, in a run with a judge, the verdicts of every
+ * iteration done (so a verdict is reused as it would have been without the stop).
  */
-export async function loadStarts(store: Store, count: number): Promise<LoopStart[]> {
+async function loadStart(store: Store, ordinal: number, judged: boolean): Promise<LoopStart> {
+  const last = await store.lastIteration(ordinal);
+  if (!last) return { iteration: 0, experience: [], guidelines: [], rollouts: [] };
+  const verdicts = judged && last.record.judged !== undefined ? await store.judgedRequests(ordinal) : undefined;
+  return { iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts, ...(verdicts ? { judged: verdicts } : {}) };
+}
+
+/** Where each problem of a stored run picks up, in input order; `judged`: the run has an LLM judge, whose verdicts are read back too. */
+export async function loadStarts(store: Store, count: number, judged: boolean): Promise<LoopStart[]> {
   const starts: LoopStart[] = [];
-  for (let ordinal = 0; ordinal < count; ordinal++) {
-    const last = await store.lastIteration(ordinal);
-    if (!last) {
-      starts.push({ iteration: 0, experience: [], guidelines: [], rollouts: [] });
-      continue;
-    }
-    const judged = last.record.judged === undefined ? undefined : await store.judgedRequests(ordinal);
-    starts.push({ iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts, ...(judged ? { judged } : {}) });
+  for (let from = 0; from < count; from += STARTS_AT_ONCE) {
+    const ordinals = Array.from({ length: Math.min(STARTS_AT_ONCE, count - from) }, (_, i) => from + i);
+    starts.push(...(await Promise.all(ordinals.map((ordinal) => loadStart(store, ordinal, judged)))));
   }
   return starts;
 }

@@ -52,6 +52,6 @@ export async function openRunStore(
   if (!resumed) options.cleanups.push(() => store.close());
   store.encodeWith(options.encodeJson);
   if (resumed) await store.manifest().put('manifest', manifest);
-  const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length) : null;
+  const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length, (config.judgePasses ?? 0) > 0) : null;
   return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts) };
 }

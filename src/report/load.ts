@@ -11,7 +11,7 @@ import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
-import { hasStore, openStoreCopy } from '../store/check.ts';
+import { hasStore, openStoreView } from '../store/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
@@ -114,16 +114,16 @@ async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
 }
 
 /**
- * The run's store, read through the same damage check as the other commands (a private copy, check.ts):
+ * The run's store, read through the same damage check as the other commands (a private view, check.ts):
  * a damaged store is TMAS_STORE_DAMAGED. null where there is none to read: a directory holding only
  * metrics.json, or a run still going (its lock held), whose report comes from metrics.json alone.
  */
 async function openReportStore(dir: string): Promise<Store | null> {
   if (!hasStore(dir) || (await runLockHolder(dir)) !== null) return null;
   try {
-    return await openStoreCopy(dir);
+    return await openStoreView(dir);
   } catch (error) {
-    // A run of an older tmas, which takes no lock of its own, changed its store while it was copied.
+    // A run of an older tmas, which takes no lock of its own, changed its store while its view was made.
     if (error instanceof UserError && error.code === 'TMAS_LOCKED') return null;
     throw error;
   }

@@ -1,12 +1,13 @@
 /**
- * Scratch directories for the private copies of stores (check.ts, replay):
- * a copy is as large as the run's store, so none may outlive its command.
+ * Scratch directories for the private views of stores (check.ts, replay):
+ * a view's tables are links (or, across file systems, copies as large as the
+ * run's store), and what its database writes is its own, so none may outlive its command.
  * They live in one folder per user, `<tmpdir>/tmas-<uid>/`, each named after
  * the process that made it (`<pid>-<host tag>-<label>-XXXXXX`), and are removed:
  * by their owner when done (every normal and error path); at exit, whatever
  * ends the process (process.exit included); on SIGINT or SIGTERM, when no
  * other handler stops the command (a handler that does, as `tmas view`'s, closes
- * the copies itself); and after a kill -9, which nothing can handle, by the
+ * the views itself); and after a kill -9, which nothing can handle, by the
  * next command that makes one, which removes those of processes that are gone.
  */
 import { rmSync } from 'node:fs';
@@ -33,7 +34,7 @@ function removeLive(): void {
   live.clear();
 }
 
-/** Stops the command on a signal nothing else handles, removing the copies first (a signal's default action would leave them). */
+/** Stops the command on a signal nothing else handles, removing the views first (a signal's default action would leave them). */
 function onSignal(signal: keyof typeof SIGNAL_CODES): void {
   if (process.listenerCount(signal) > 1) return;
   removeLive();

@@ -19,22 +19,23 @@ import { WriteQueue, type Put } from './write-queue.ts';
 import { hasTexts, outlineTexts } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { acquireRunLock } from './run-lock.ts';
+import { checkReads } from './checked-level.ts';
+import { REPAIR_ADVICE, storeDamaged } from './damage.ts';
 
 export { iterationKey, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
-/** The coded error for a store that cannot be opened. */
-function openError(error: unknown, runDir: string): Error {
+/** The coded error for a store that cannot be opened; `named` is the run directory errors name, `dir` the store folder opened (a view's). */
+function openError(error: unknown, named: string, dir: string): Error {
+  if (error instanceof UserError) return error;
   const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
   if (code === 'LEVEL_LOCKED') {
-    return new UserError('TMAS_LOCKED', `The run directory ${runDir} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
+    return new UserError('TMAS_LOCKED', `The run directory ${named} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
   }
   const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-  return new UserError('TMAS_STORE_DAMAGED', `The store of ${runDir} cannot be opened: ${reason}. ${REPAIR_ADVICE(runDir)}`, { cause: error });
+  return new UserError('TMAS_STORE_DAMAGED', `The store of ${named} cannot be opened: ${reason.split(dir).join(path.join(named, 'store'))}. ${REPAIR_ADVICE(named)}`, { cause: error });
 }
 
-/** What to do about a damaged store. */
-export const REPAIR_ADVICE = (runDir: string) =>
-  `Nothing was changed. Run \`tmas repair ${runDir}\` to let LevelDB recover what it can (a copy of the damaged store is kept), then resume the run.`;
+export { REPAIR_ADVICE } from './damage.ts';
 
 /**
  * The store's layout. 1 (no `format` key): every record holds its texts inline.
@@ -64,6 +65,8 @@ export class Store {
     private readonly db: Level<string, unknown>,
   ) {
     this.failed.catch(() => {});
+    // A corrupt block is met by whichever read reaches it first: it names the run directory, as a damage found at open does.
+    checkReads(db, (error) => storeDamaged(this.runDir, `a table cannot be read (${this.inRunDir(error.message)})`, error, { written: !this.isView }));
     this.writes = new WriteQueue(db);
     this.textStore = new TextStore(this.texts(), this.chunks());
   }
@@ -126,8 +129,16 @@ export class Store {
   /** The store's format (STORE_FORMAT once anything refers to `texts`). */
   private format = 1;
 
-  /** Where the store's run directory is, as errors name it (a private copy names the original). */
+  /** Where the store's run directory is, as errors name it (a private view names the original). */
   runDir = '';
+
+  /** A private view of a run's store (check.ts): what it writes never reaches the run directory. */
+  private isView = false;
+
+  /** A message of LevelDB's with the store's own folder named as the run directory's (a view's folder is gone by the time it is read). */
+  inRunDir(text: string): string {
+    return text.split(this.dir).join(path.join(this.runDir, 'store'));
+  }
 
   /** Texts and chunks (set in the constructor: it needs the database). */
   private readonly textStore: TextStore;
@@ -154,7 +165,7 @@ export class Store {
     } catch (error) {
       if (!(error instanceof MissingText)) throw error;
       // Never read as an empty text: the table that held it is lost.
-      throw new UserError('TMAS_STORE_DAMAGED', `The store of ${this.runDir} is damaged: ${where()} refers to text ${error.digest}, which the store does not hold whole. ${REPAIR_ADVICE(this.runDir)}`, { cause: error });
+      throw storeDamaged(this.runDir, `${where()} refers to text ${error.digest}, which the store does not hold whole`, error, { written: !this.isView });
     }
   }
 
@@ -259,8 +270,9 @@ export class Store {
    * empty database over a damaged one and delete its table files. A second
    * process gets TMAS_LOCKED (from the run directory's own lock, run-lock.ts,
    * then LevelDB's); a store LevelDB cannot open gets TMAS_STORE_DAMAGED.
+   * `named`: the run directory its errors name, where `runDir` holds a private view of that run's store (check.ts).
    */
-  static async open(runDir: string, options: { create?: boolean } = {}): Promise<Store> {
+  static async open(runDir: string, options: { create?: boolean; named?: string } = {}): Promise<Store> {
     const dir = path.join(runDir, 'store');
     const create = options.create === true;
     if (create) await mkdir(runDir, { recursive: true });
@@ -270,10 +282,10 @@ export class Store {
       await db.open();
     } catch (error) {
       await unlock();
-      throw openError(error, runDir);
+      throw openError(error, options.named ?? runDir, dir);
     }
     try {
-      return await Store.ready(runDir, db, unlock);
+      return await Store.ready(runDir, options.named ?? runDir, db, unlock);
     } catch (error) {
       await db.close().catch(() => {});
       await unlock();
@@ -282,9 +294,10 @@ export class Store {
   }
 
   /** The store on an open database: its format read, its journal's emptiness known. */
-  private static async ready(runDir: string, db: Level<string, unknown>, unlock: () => Promise<void>): Promise<Store> {
+  private static async ready(runDir: string, named: string, db: Level<string, unknown>, unlock: () => Promise<void>): Promise<Store> {
     const store = new Store(path.join(runDir, 'store'), db);
-    store.runDir = runDir;
+    store.runDir = named;
+    store.isView = named !== runDir;
     store.unlock = unlock;
     let empty = true;
     let format: unknown;
@@ -292,12 +305,12 @@ export class Store {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
       format = (await store.manifest().get('format')) ?? 1;
     } catch (error) {
-      throw openError(error, runDir);
+      throw openError(error, named, store.dir);
     }
     if (typeof format !== 'number' || format > STORE_FORMAT) {
       throw new UserError(
         'TMAS_STORE_FORMAT',
-        `The store of ${runDir} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
+        `The store of ${named} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
       );
     }
     store.format = format;
@@ -376,7 +389,7 @@ export class Store {
     return stored === undefined ? undefined : this.restore<BankRecord>(stored, () => `banks record ${key}`);
   }
 
-  /** Called once the database is closed (a private copy removes itself). */
+  /** Called once the database is closed (a private view removes itself). */
   onClosed: (() => Promise<void>) | null = null;
 
   /** Releases the run directory's lock (run-lock.ts). */

@@ -1,0 +1,60 @@
+/**
+ * Reads of a LevelDB database that turn LevelDB's corruption error (a block
+ * that does not parse, a table that cannot be read, found when it is read)
+ * into a coded one. The store is no longer read whole when it is opened
+ * (store-files.ts checks its structure instead), so a corrupt block surfaces
+ * on whichever read meets it: every get, getMany, iterator and clear of the
+ * database and of its sublevels goes through the database's methods below
+ * (abstract-level's implementation interface), which are wrapped.
+ */
+import type { Level } from 'level';
+
+/** The part of abstract-level's implementation interface that meets a table's blocks, which classic-level implements and its types leave out. */
+interface Reads {
+  _get(key: unknown, options: unknown): Promise<unknown>;
+  _getMany(keys: unknown[], options: unknown): Promise<unknown[]>;
+  _iterator(options: unknown): IteratorReads;
+  /** Reads the keys of its range to delete them. */
+  _clear(options: unknown): Promise<void>;
+  /** Fails with the error of a compaction that met a corrupt block (LevelDB then refuses every write). */
+  _batch(operations: unknown[], options: unknown): Promise<void>;
+}
+
+interface IteratorReads {
+  _next(): Promise<unknown>;
+  _nextv(size: number, options: unknown): Promise<unknown[]>;
+}
+
+/** True for LevelDB's own error about a corrupt or unreadable table (never a missing key, a closed database or a lock). */
+export function isCorruption(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && (code === 'LEVEL_CORRUPTION' || code === 'LEVEL_IO_ERROR');
+}
+
+/**
+ * Makes every read of `db` (and a clear, and a batch that fails because a
+ * compaction met a corrupt block) reject with `damage(error)` where LevelDB
+ * finds a corrupt table. A write's I/O error (a full disk) is left as it is.
+ * Call before the database is used.
+ */
+export function checkReads(db: Level<string, unknown>, damage: (error: Error) => Error): void {
+  const reads = db as unknown as Reads;
+  const checked = (error: unknown) => Promise.reject(isCorruption(error) ? damage(error) : error);
+  const get = reads._get.bind(db);
+  const getMany = reads._getMany.bind(db);
+  const iterator = reads._iterator.bind(db);
+  const clear = reads._clear.bind(db);
+  const batch = reads._batch.bind(db);
+  reads._get = (key, options) => get(key, options).catch(checked);
+  reads._getMany = (keys, options) => getMany(keys, options).catch(checked);
+  reads._clear = (options) => clear(options).catch(checked);
+  reads._batch = (operations, options) => batch(operations, options).catch((error: unknown) => Promise.reject((error as { code?: unknown } | null)?.code === 'LEVEL_CORRUPTION' ? damage(error as Error) : error));
+  reads._iterator = (options) => {
+    const it = iterator(options);
+    const next = it._next.bind(it);
+    const nextv = it._nextv.bind(it);
+    it._next = () => next().catch(checked);
+    it._nextv = (size, nextOptions) => nextv(size, nextOptions).catch(checked);
+    return it;
+  };
+}
