@@ -19,8 +19,15 @@ const STARTS_AT_ONCE = 16;
 async function loadStart(store: Store, ordinal: number, judged: boolean): Promise<LoopStart> {
   const last = await store.lastIteration(ordinal);
   if (!last) return { iteration: 0, experience: [], guidelines: [], rollouts: [] };
-  const verdicts = judged && last.record.judged !== undefined ? await store.judgedRequests(ordinal) : undefined;
+  const verdicts = judged && last.record.judged !== undefined ? await judgedRequests(store, ordinal) : undefined;
   return { iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts, ...(verdicts ? { judged: verdicts } : {}) };
+}
+
+/** The judge verdicts of a problem's completed iterations by request key, read from the records' outlines: keys and booleans, no texts. */
+async function judgedRequests(store: Store, ordinal: number): Promise<Record<string, boolean>> {
+  const judged: Record<string, boolean> = {};
+  for await (const record of store.iterationOutlines(ordinal)) Object.assign(judged, record.judged);
+  return judged;
 }
 
 /** Where each problem of a stored run picks up, in input order; `judged`: the run has an LLM judge, whose verdicts are read back too. */

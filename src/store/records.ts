@@ -78,6 +78,12 @@ export function iterationKey(ordinal: number, iteration: number): string {
   return `${String(ordinal).padStart(6, '0')}!${String(iteration).padStart(4, '0')}`;
 }
 
+/** The key range of one problem's iteration records (and banks): every iteration key of its ordinal. */
+export function problemRange(ordinal: number): { gte: string; lt: string } {
+  const prefix = `${String(ordinal).padStart(6, '0')}!`;
+  return { gte: prefix, lt: `${prefix}~` };
+}
+
 /** A key range of a sublevel, as LevelDB's iterators take it. */
 export interface RecordRange {
   gt?: string;

@@ -14,7 +14,7 @@ import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
-import { iterationKey, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+import { iterationKey, problemRange, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
 import { hasTexts, outlineTexts } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
@@ -22,7 +22,7 @@ import { acquireRunLock } from './run-lock.ts';
 import { checkReads } from './checked-level.ts';
 import { REPAIR_ADVICE, storeDamaged } from './damage.ts';
 
-export { iterationKey, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+export { iterationKey, problemRange, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
 /** The coded error for a store that cannot be opened; `named` is the run directory errors name, `dir` the store folder opened (a view's). */
 function openError(error: unknown, named: string, dir: string): Error {
@@ -204,8 +204,7 @@ export class Store {
 
   /** The last completed iteration of a problem, with its banks, or undefined when none completed. */
   async lastIteration(ordinal: number): Promise<{ record: IterationRecord; banks: BankRecord } | undefined> {
-    const prefix = `${String(ordinal).padStart(6, '0')}!`;
-    for await (const [key, record] of this.records<IterationRecord>(this.iterations(), 'iteration', { gte: prefix, lt: `${prefix}~`, reverse: true, limit: 1 })) {
+    for await (const [key, record] of this.records<IterationRecord>(this.iterations(), 'iteration', { ...problemRange(ordinal), reverse: true, limit: 1 })) {
       const banks = await this.getBanksAt(key);
       if (!banks) throw new TmasError('TMAS_STORE', `iteration ${key} has no banks: the store is damaged`);
       return { record, banks };
@@ -213,16 +212,9 @@ export class Store {
     return undefined;
   }
 
-  /**
-   * The judge verdicts of a problem's completed iterations by request key,
-   * read without their texts: each record's `judged` holds only keys and
-   * booleans, so this costs what the records' outlines weigh, not the texts.
-   */
-  async judgedRequests(ordinal: number): Promise<Record<string, boolean>> {
-    const prefix = `${String(ordinal).padStart(6, '0')}!`;
-    const judged: Record<string, boolean> = {};
-    for await (const stored of this.iterations().values({ gte: prefix, lt: `${prefix}~` })) Object.assign(judged, (outlineTexts(stored) as IterationRecord).judged);
-    return judged;
+  /** A problem's iteration records with their long texts left out (outlineTexts), in iteration order: for a reader of none of them. Streams. */
+  async *iterationOutlines(ordinal: number): AsyncGenerator<IterationRecord> {
+    for await (const stored of this.iterations().values(problemRange(ordinal))) yield outlineTexts(stored) as IterationRecord;
   }
 
   /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
