@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { capacityAblationsBenchmark, capacityBenchmark, capacitySpreadBenchmark } from './capacity.bench.ts';
+import { capacityReplicasBenchmark } from './capacity-replicas.bench.ts';
 import { dedupBenchmark } from './dedup.bench.ts';
 import { scheduleBenchmark } from './schedule.bench.ts';
 import { storeBenchmark } from './store.bench.ts';
@@ -22,7 +23,7 @@ import type { Benchmark, BenchRow } from './types.ts';
 import { UserError } from '../kernel/errors.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark];
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {
