@@ -10,6 +10,7 @@
  * ceiling c), R replicas of D tokens/s each.
  */
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { criticalPathMs } from './critical-path.ts';
 import { startSimProcess, type SimProcess } from './sim-process.ts';
@@ -41,6 +42,8 @@ export interface CapacityFigures {
   calls: number;
   /** Each server's knee as the gateway read it at the end: `knee 79 (counter), limit 87`. */
   knees: string[];
+  /** The machine's 1-minute load average when the run started and ended: a loaded machine starves the client, which shows as idle servers. */
+  load: { start: number; end: number };
 }
 
 /**
@@ -126,10 +129,12 @@ export async function measureVariant(
     }
     log(`${label}: ${variant.name}, ${servers.replicas} server(s), ${size.problems} problems × ${size.iterations} iterations × 8 × 8`);
     const before = await Promise.all(sims.map((sim) => simStats(sim.url)));
+    const loadAtStart = os.loadavg()[0] ?? 0;
     // With tmas's defaults: the servers run `timeScale` times faster than real time, and tmas reads their load as often as its pace asks (poll-period.ts).
     const run = await measureRun({ dir, args: [...runArgs(file, size), '--base-url', sims.map((sim) => sim.url).join(','), ...variant.args] });
     const after = await Promise.all(sims.map((sim) => simStats(sim.url)));
-    const figures = await figuresOf(before, after, { servers, outputDir: run.outcome.outputDir, calls: run.outcome.calls.issued });
+    const load = { start: loadAtStart, end: os.loadavg()[0] ?? 0 };
+    const figures = await figuresOf(before, after, { servers, outputDir: run.outcome.outputDir, calls: run.outcome.calls.issued, load });
     log(`${label}: ${variant.name}: makespan ${figures.makespan.toFixed(0)} s, bound ${figures.bound.toFixed(0)} s, ${figures.calls} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
     return figures;
   } finally {
@@ -138,7 +143,11 @@ export async function measureVariant(
 }
 
 /** The run's figures from each server's stats before and after it. */
-async function figuresOf(before: CapacityStats[], after: CapacityStats[], { servers, outputDir, calls }: { servers: ServerSet; outputDir: string; calls: number }): Promise<CapacityFigures> {
+async function figuresOf(
+  before: CapacityStats[],
+  after: CapacityStats[],
+  { servers, outputDir, calls, load }: { servers: ServerSet; outputDir: string; calls: number; load: CapacityFigures['load'] },
+): Promise<CapacityFigures> {
   const { decodeTokensPerSecond: D, sequenceTokensPerSecond: C } = resolveCapacity(servers.capacity);
   // Each server's clock started with its process: each is measured from its own first busy moment, since tmas's own
   // start-up (a second of real time) would count `timeScale` times over; the run's makespan is the longest of them.
@@ -166,5 +175,6 @@ async function figuresOf(before: CapacityStats[], after: CapacityStats[], { serv
     balance: { min: (Math.min(...decodedEach) * R) / decoded, max: (Math.max(...decodedEach) * R) / decoded },
     calls,
     knees: await kneesOf(outputDir),
+    load,
   };
 }

@@ -39,7 +39,7 @@ function replicaRows(f: CapacityFigures, single: CapacityFigures): BenchRow[] {
       target: '—',
       measured: `${(f.makespan / f.bound).toFixed(3)}x (${(f.makespan / 3600).toFixed(2)} h / ${(f.bound / 3600).toFixed(2)} h simulated)`,
       pass: null,
-      note: `${f.calls} calls; bound = max(decoded tokens / (${f.replicas} × ${D}), longest problem chain at ${C} tok/s); ${f.knees.join('; ')}`,
+      note: `${f.calls} calls; bound = max(decoded tokens / (${f.replicas} × ${D}), longest problem chain at ${C} tok/s); load average ${f.load.start.toFixed(0)} at the start, ${f.load.end.toFixed(0)} at the end; ${f.knees.join('; ')}`,
     },
     {
       figure: `${label}: throughput, utilization (run, last tenth)`,
