@@ -8,6 +8,7 @@ import { describe, expect, test as base } from 'vitest';
 import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
 import { parseServerLoad } from '../src/gateway/server-load.ts';
 import { outputLengthOf } from '../src/sim/capacity/output-length.ts';
+import { promptTokensOf } from '../src/sim/completion.ts';
 import { isRequestProblem, toChatRequest } from '../src/sim/request.ts';
 import { replyKeyOf } from '../src/sim/respond.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
@@ -47,6 +48,16 @@ async function readMetrics(server: SimServer): Promise<Map<string, number>> {
 }
 
 const LABEL = '{model_name="tmas-sim"}';
+
+/** /metrics once `count` requests have reached the server (running or waiting), or after 4 s of asking. */
+async function readMetricsOnceArrived(server: SimServer, count: number): Promise<Map<string, number>> {
+  let metrics = await readMetrics(server);
+  for (let tries = 0; tries < 200 && (metrics.get(`vllm:num_requests_running${LABEL}`) ?? 0) + (metrics.get(`vllm:num_requests_waiting${LABEL}`) ?? 0) < count; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    metrics = await readMetrics(server);
+  }
+  return metrics;
+}
 
 /** The output length the server draws for this body. */
 function drawnLength(body: Record<string, unknown>, maxTokens: number | null): number {
@@ -95,11 +106,7 @@ describe('the capacity model over HTTP', () => {
     const calls = Array.from({ length: 10 }, (_, i) =>
       client.chat.completions.create({ model: 'tmas-sim', messages: [{ role: 'user', content: `${PROBLEM.question} (${i})` }] }, { signal: controller.signal }).catch(() => null),
     );
-    let metrics = await readMetrics(sim);
-    for (let tries = 0; tries < 200 && (metrics.get(`vllm:num_requests_running${LABEL}`) ?? 0) + (metrics.get(`vllm:num_requests_waiting${LABEL}`) ?? 0) < 10; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      metrics = await readMetrics(sim);
-    }
+    const metrics = await readMetricsOnceArrived(sim, 10);
     expect(metrics.get(`vllm:num_requests_running${LABEL}`)).toBeGreaterThanOrEqual(1);
     expect(metrics.get(`vllm:num_requests_waiting${LABEL}`)).toBeGreaterThanOrEqual(1);
     expect(metrics.get(`vllm:kv_cache_usage_perc${LABEL}`)).toBeGreaterThan(0);
@@ -129,6 +136,33 @@ describe('the capacity model over HTTP', () => {
     }
     expect(json).toMatchObject({ simulated: true, requests: { aborted: 10, finished: 0, running: 0, waiting: 0 } });
     expect((json['tokens'] as { wasted: number }).wasted).toBeGreaterThan(0);
+  });
+
+  test('requests sharing a long prompt prefix hold it once in the KV cache: all run, and /metrics shows the prefix plus their tails', async ({ startSim }) => {
+    // Eight prompts of about 4,015 tokens, sharing a 4,000-token system message, in a 12,000-token cache:
+    // counted whole, two fit and six wait; sharing their prefix, all eight fit.
+    const K = 12_000;
+    const sim = await startSim({ capacity: { kvTokens: K, outputTokensMedian: 1_000_000, outputTokensP99: 1_000_000 } });
+    const client = new OpenAI({ baseURL: sim.url, apiKey: 'sim', maxRetries: 0 });
+    const controller = new AbortController();
+    const system = `You are the Verification agent. ${'Check the solution step by step. '.repeat(500)}`.slice(0, 16_000);
+    const messagesOf = (i: number) => [
+      { role: 'system' as const, content: system },
+      { role: 'user' as const, content: `${PROBLEM.question} (${i})` },
+    ];
+    const promptTokens = promptTokensOf(messagesOf(0));
+    const calls = Array.from({ length: 8 }, (_, i) => client.chat.completions.create({ model: 'tmas-sim', messages: messagesOf(i) }, { signal: controller.signal }).catch(() => null));
+    const metrics = await readMetricsOnceArrived(sim, 8);
+    expect(metrics.get(`vllm:num_requests_running${LABEL}`)).toBe(8);
+    expect(metrics.get(`vllm:num_requests_waiting${LABEL}`)).toBe(0);
+    expect(metrics.get(`vllm:num_preemptions_total${LABEL}`)).toBe(0);
+    const used = (metrics.get(`vllm:kv_cache_usage_perc${LABEL}`) ?? Number.NaN) * K;
+    // The shared 4,000 tokens once and eight tails (plus what they generated since, at 100 tokens/s each): less than two whole prompts.
+    expect(used).toBeGreaterThanOrEqual(4000);
+    expect(used).toBeLessThan(2 * promptTokens);
+    expect(metrics.get(`vllm:gpu_cache_usage_perc${LABEL}`)).toBe(metrics.get(`vllm:kv_cache_usage_perc${LABEL}`));
+    controller.abort();
+    await Promise.all(calls);
   });
 
   test('with the model off, /metrics still answers (requests in progress, nothing waiting) and /sim/stats is a 404', async ({ startSim }) => {

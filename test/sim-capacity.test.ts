@@ -91,6 +91,78 @@ describe('KV capacity', () => {
   });
 });
 
+describe('shared prefix blocks in the KV cache', () => {
+  /** `count` prompts that share `prefixBlocks` full blocks and end in a tail of their own (`tailChars` characters). */
+  const sharing = (count: number, prefixBlocks: number, tailChars: number) => {
+    const prefix = 'x'.repeat(64 * prefixBlocks);
+    return Array.from({ length: count }, (_, i) => {
+      const prompt = `${prefix}${String(i).padEnd(tailChars, '-')}`;
+      return { prompt, promptTokens: Math.ceil(prompt.length / 4) };
+    });
+  };
+
+  test('M running requests that share a long prompt prefix hold it once: the KV use is the prefix plus M tails, not M prompts', () => {
+    const { engine, submit } = harness({ prefillTokensPerSecond: INSTANT_PREFILL });
+    const M = 8;
+    // 1,000 shared blocks (16,000 tokens), then 94 characters of each one's own: one full block and 30 characters.
+    const prompts = sharing(M, 1000, 94);
+    for (const [i, prompt] of prompts.entries()) submit(`v${i}`, { ...prompt, outputTokens: 1000 });
+    const promptTokens = prompts[0]?.promptTokens ?? Number.NaN;
+    expect(promptTokens).toBe(16_024);
+    const K = 2_000_000;
+    // Read at the moment they are admitted, before any has decoded: 16,000 shared + 8 × 24 of each one's own.
+    expect(engine.stats().requests).toMatchObject({ running: M, waiting: 0 });
+    expect(engine.stats().kvUsage * K).toBeCloseTo(16_000 + M * (promptTokens - 16_000), 6);
+    expect(engine.metrics().kvUsage * K).toBeCloseTo(16_192, 6);
+  });
+
+  test('requests whose prompts share a prefix run together where their whole prompts would not fit side by side', () => {
+    // Eight 8,008-token prompts in a 20,000-token cache: 64,064 tokens counted whole, 8,064 shared.
+    const { clock, engine, submit } = harness({ kvTokens: 20_000, prefillTokensPerSecond: INSTANT_PREFILL });
+    const runs = sharing(8, 500, 30).map((prompt, i) => submit(`v${i}`, { ...prompt, outputTokens: 100 }));
+    expect(engine.stats().requests).toMatchObject({ running: 8, waiting: 0 });
+    clock.runAll();
+    // At 8 × 100 tok/s, 100 tokens each take 1 s: all eight finish together, none having waited.
+    for (const { seen } of runs) expect(seen.finished).toBeCloseTo(1, 6);
+    expect(engine.stats().requests).toMatchObject({ finished: 8, preemptions: 0 });
+  });
+
+  test('a sequence whose prefix is shared is preempted only when the cache is really full, and re-prefills only what the cache lost', () => {
+    // Two 8,008-token prompts sharing 8,000 tokens in a 20,000-token cache: 8,016 held at the start, growing 200 tokens/s.
+    const { clock, engine, submit } = harness({ kvTokens: 20_000, prefillTokensPerSecond: INSTANT_PREFILL });
+    const [first, second] = sharing(2, 500, 30).map((prompt, i) => submit(`v${i}`, { ...prompt, outputTokens: 7000 }));
+    const fullAt = (20_000 - 8016) / 200;
+    // Counting each prompt whole, the cache would fill at (20,000 - 16,016) / 200 = 19.9 s.
+    clock.advanceTo(fullAt - 1);
+    expect(engine.stats().requests.preemptions).toBe(0);
+    expect(engine.stats().kvUsage * 20_000).toBeCloseTo(20_000 - 200, 3);
+    clock.advanceTo(fullAt + 1);
+    expect(engine.stats().requests.preemptions).toBe(1);
+    clock.runAll();
+    const stats = engine.stats();
+    expect(stats.requests).toMatchObject({ finished: 2, preemptions: 1 });
+    expect(second?.seen.finished).toBeGreaterThan(first?.seen.finished ?? Number.NaN);
+    expect(stats.tokens.decoded).toBeCloseTo(14_000, 3);
+    // The first prefills 8,008; the second its 8 own tokens, and on re-admission those 8 and the 5,992 it had generated:
+    // the shared 8,000 were still cached.
+    expect(stats.tokens.prefill).toBeCloseTo(8008 + 8 + 8 + (fullAt * 100), 3);
+  });
+
+  test('cached blocks nobody holds live in the free room: a long prompt that takes the room evicts them, a prompt\'s last blocks first', () => {
+    const { clock, engine, submit } = harness({ kvTokens: 20_000, prefillTokensPerSecond: INSTANT_PREFILL });
+    const [first, again] = sharing(2, 500, 30);
+    submit('first', { ...(first as { prompt: string; promptTokens: number }), outputTokens: 10 });
+    clock.runAll();
+    // 15,000 tokens of another prompt leave room for 5,000 / 16 = 312 of the first prompt's 500 cached blocks.
+    submit('other', { prompt: 'y'.repeat(60_000), promptTokens: 15_000, outputTokens: 10 });
+    clock.runAll();
+    submit('again', { ...(again as { prompt: string; promptTokens: number }), outputTokens: 10 });
+    clock.runAll();
+    // The leading 312 blocks were kept, so the prompt asked again finds them.
+    expect(engine.stats().tokens.cachedPrompt).toBe(312 * BLOCK_TOKENS);
+  });
+});
+
 describe('prefix cache', () => {
   test('M prompts that share a long prefix pay its prefill once', () => {
     const { clock, engine, submit } = harness({});

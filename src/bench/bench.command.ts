@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CliIo } from '../cli/cli-io.ts';
+import { BENCHMARK_NAMES } from './benchmark-names.ts';
 
 /** Adds `tmas bench` to the program. */
 export function defineBenchCommand(program: Command, io: CliIo): void {
@@ -14,7 +15,7 @@ export function defineBenchCommand(program: Command, io: CliIo): void {
     .description('run the benchmark suite against the simulated model (as a separate process); prints a table, writes it as JSON under the temp directory and merges its rows into bench/results.json')
     .option('--quick', 'smaller sizes, for development', false)
     .option('--full', "the issue's full sizes even where they exceed the 10-minute budget (memory: 100 problems)", false)
-    .option('--only <names>', 'comma-separated: overhead,pipelining,capacity,capacity-ablations,capacity-spread,schedule,plan,event-loop,memory,store,dedup,tokenizer,replay-export,grader,view', '')
+    .option('--only <names>', `comma-separated: ${BENCHMARK_NAMES.join(',')}`, '')
     .option('--keep', 'keep the run directories', false)
     .exitOverride()
     .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {

@@ -4,99 +4,32 @@
  * of that capacity sets. All figures are in simulated time.
  *
  * Lower bound of the makespan: max(total decoded tokens / D, the longest
- * problem's chain of dependent calls decoded at the per-sequence ceiling c).
- * `capacity` carries the targets, at the size the issue names (50 problems
- * × 8 iterations): tmas as it is (pipelined, calls held in tmas by rank,
+ * problem's chain of dependent calls decoded at the per-sequence ceiling c)
+ * (capacity-measure.ts runs and measures each). `capacity` carries the
+ * targets, at the size the issue names (50 problems × 8 iterations): tmas as it is (pipelined, calls held in tmas by rank,
  * each server capped a little above its throughput knee), the way a plain
  * asyncio client runs (phase barriers, everything handed to the server), and
  * tmas with the judge. `capacity-ablations` takes each part of the policy
  * away on a smaller run (24 × 4, about 80 s each), and `capacity-spread`
  * repeats the main rows where output lengths depend on the problem.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { criticalPathMs } from './critical-path.ts';
+import { measureVariant, type CapacityFigures, type RunSize, type Variant } from './capacity-measure.ts';
 import { writeBenchProblems } from './problems.ts';
-import { startSimProcess } from './sim-process.ts';
-import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
-import type { EndpointStats } from '../gateway/gateway.ts';
-import type { CapacityStats } from '../sim/capacity/engine.ts';
 import { CAPACITY_DEFAULTS, describeCapacity, resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
-import type { SimMetrics } from '../sim/server.ts';
-
-/** One run's figures, in simulated seconds and fractions. */
-interface CapacityFigures {
-  makespan: number;
-  bound: number;
-  utilization: number;
-  tail: number;
-  wasted: number;
-  hitRate: number;
-  waiting: { p50: number; p90: number };
-  queueWait: { p50: number; p90: number };
-  calls: number;
-  /** Each server's knee as the gateway read it at the end: `knee 79 (counter), limit 87`. */
-  knees: string[];
-}
 
 // The benchmark's server is the model's defaults.
 const D = CAPACITY_DEFAULTS.decodeTokensPerSecond;
 const C = CAPACITY_DEFAULTS.sequenceTokensPerSecond;
 
-async function simStats(url: string): Promise<CapacityStats> {
-  const response = await fetch(new URL('/sim/stats', url));
-  return (await response.json()) as CapacityStats;
-}
-
-/** Mean busy fraction over [from, to) of the timeline (buckets weighted by their overlap). */
-function busyBetween(stats: CapacityStats, from: number, to: number): number {
-  const points = stats.timeline;
-  let covered = 0;
-  let busy = 0;
-  points.forEach((point, index) => {
-    const end = points[index + 1]?.t ?? stats.elapsedSeconds;
-    const overlap = Math.min(end, to) - Math.max(point.t, from);
-    if (overlap <= 0) return;
-    covered += overlap;
-    busy += point.busy * overlap;
-  });
-  return covered === 0 ? 0 : busy / covered;
-}
-
-/** What the run's metrics.json says of each server's knee and final limit, so that an outlier can be traced after the fact. */
-async function kneesOf(outputDir: string): Promise<string[]> {
-  const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as { gateway?: { endpoints?: EndpointStats[] } };
-  return (metrics.gateway?.endpoints ?? []).map((e) => (e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`));
-}
-
-/**
- * One run of the benchmark: its name, the `tmas run` flags it adds, what the
- * server's /metrics expose (vllm when absent), whether its streams honour
- * `continuous_usage_stats` (true when absent), and how many characters of
- * text it streams per token (the model's setting when absent).
- */
-interface Variant {
-  name: string;
-  args: string[];
-  metrics?: SimMetrics;
-  continuousUsage?: false;
-  textCharsPerToken?: number;
-}
-
 /** The default run, whose figures carry the targets. */
-const TMAS: Variant = { name: 'tmas (pipelined, held in tmas by rank, capped at the knee)', args: ['--judge-passes', '0'] };
+export const TMAS: Variant = { name: 'tmas (pipelined, held in tmas by rank, capped at the knee)', args: ['--judge-passes', '0'] };
 /** The way a plain asyncio client runs: phase barriers, everything handed to the server. */
 const ASYNCIO: Variant = { name: 'asyncio-like (barrier, server queue)', args: ['--judge-passes', '0', '--schedule', 'barrier', '--server-queue', 'server', '--dispatch-order', 'fifo'] };
 const NO_KNEE: Variant = { name: 'ablation: no cap at the knee', args: ['--judge-passes', '0', '--batch-cap', 'none'] };
 
 const JUDGED: Variant = { name: 'tmas with --judge-passes 4', args: ['--judge-passes', '4'] };
 
-/** The size of one TMAS run (× 8 candidates × 8 verifications). */
-interface RunSize {
-  problems: number;
-  iterations: number;
-}
 /** The issue's size: about 5.5 minutes a run at the time scale below. */
 const TARGET_SIZE: RunSize = { problems: 50, iterations: 8 };
 /** For comparisons between variants: about 80 s a run. The last problems' chains (about 1,500 simulated s) weigh four times as much in it. */
@@ -120,7 +53,8 @@ async function capacityRows(context: Parameters<Benchmark['run']>[0], variants: 
   const size = quick ? QUICK_SIZE : model.size;
   const file = await writeBenchProblems(dir, size.problems);
   const figures = new Map<string, CapacityFigures>();
-  for (const variant of quick ? variants.slice(0, 2) : variants) figures.set(variant.name, await measureVariant(context, { variant, model, size, file }));
+  const servers = { capacity: model.capacity, replicas: 1, timeScale: TIME_SCALE };
+  for (const variant of quick ? variants.slice(0, 2) : variants) figures.set(variant.name, await measureVariant(context, { variant, servers, size, file, label: model.label }));
   return [
     ...[...figures].flatMap(([name, f]) => figureRows(model, name, f, figures.get(ASYNCIO.name))),
     {
@@ -131,50 +65,6 @@ async function capacityRows(context: Parameters<Benchmark['run']>[0], variants: 
       note: `${size.problems} problems × ${size.iterations} iterations × 8 × 8; time scale ${TIME_SCALE}; every figure above is simulated time`,
     },
   ];
-}
-
-/** One TMAS run of `variant` against a fresh capacity model (so that its queue, cache and timeline are this run's alone), measured from the server's figures. */
-async function measureVariant(
-  { dir, log }: Parameters<Benchmark['run']>[0],
-  { variant, model, size, file }: { variant: Variant; model: ServerModel; size: RunSize; file: string },
-): Promise<CapacityFigures> {
-  const { problems, iterations } = size;
-  const base = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
-  const sim = await startSimProcess({
-    problems: file,
-    capacity: { ...model.capacity, timeScale: TIME_SCALE, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
-    ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
-    ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
-  });
-  try {
-    log(`${model.label}: ${variant.name}, ${problems} problems × ${iterations} iterations × 8 × 8`);
-    const before = await simStats(sim.url);
-    // With tmas's defaults: the server runs 200 times faster than real time, and tmas reads its load as often as its pace asks (poll-period.ts).
-    const run = await measureRun({ dir, args: [...base, '--base-url', sim.url, ...variant.args] });
-    const after = await simStats(sim.url);
-    // From the server's first busy moment: tmas's own start-up (a second of real time) would count 200 times over.
-    const firstBusy = after.timeline.find((point) => point.busy > 0)?.t ?? before.elapsedSeconds;
-    const start = Math.max(before.elapsedSeconds, firstBusy);
-    const makespan = after.elapsedSeconds - start;
-    const chain = (await criticalPathMs(run.outcome.outputDir, (call) => call.usage.completionTokens)) / C;
-    const bound = Math.max(after.tokens.decoded / D, chain);
-    const figures: CapacityFigures = {
-      makespan,
-      bound,
-      utilization: after.tokens.decoded / (D * makespan),
-      tail: busyBetween(after, start + 0.9 * makespan, start + makespan),
-      wasted: after.tokens.wasted,
-      hitRate: after.prefixCacheHitRate,
-      waiting: after.waiting,
-      queueWait: after.queueWaitSeconds,
-      calls: run.outcome.calls.issued,
-      knees: await kneesOf(run.outcome.outputDir),
-    };
-    log(`${model.label}: ${variant.name}: makespan ${makespan.toFixed(0)} s, bound ${bound.toFixed(0)} s, ${run.outcome.calls.issued} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
-    return figures;
-  } finally {
-    await sim.stop();
-  }
 }
 
 /** The rows of one variant's figures; the default run's carry the targets (ahead of `barrier`, the asyncio-like run, when it ran). */

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { capacityAblationsBenchmark, capacityBenchmark, capacitySpreadBenchmark } from './capacity.bench.ts';
+import { capacityReplicasBenchmark } from './capacity-replicas.bench.ts';
 import { dedupBenchmark } from './dedup.bench.ts';
 import { scheduleBenchmark } from './schedule.bench.ts';
 import { planBenchmark } from './plan.bench.ts';
@@ -21,10 +22,16 @@ import { openRunBenchmark } from './open-run.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
 import { tokenizerBenchmark } from './tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './types.ts';
-import { UserError } from '../kernel/errors.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
+import { BENCHMARK_NAMES } from './benchmark-names.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark, openRunBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, viewBenchmark, openRunBenchmark];
+
+// The help lists BENCHMARK_NAMES without loading the benchmarks: the two lists are one.
+if (BENCHMARKS.map((benchmark) => benchmark.name).join() !== BENCHMARK_NAMES.join()) {
+  throw new TmasError('TMAS_INTERNAL', `src/bench/benchmark-names.ts lists ${BENCHMARK_NAMES.join(', ')}; the runner has ${BENCHMARKS.map((benchmark) => benchmark.name).join(', ')}`);
+}
 
 /** Options of `tmas bench`. */
 export interface BenchOptions {

@@ -2,7 +2,9 @@
  * The decoding sequences of the capacity model (engine.ts) and the KV cache
  * they hold. Decoding sequences share D tokens/s equally, each at most c
  * tokens/s, so they all move at the same rate: one shared progress mark
- * stands for all of them, the KV use is a fixed part plus `decoding × mark`,
+ * stands for all of them, the KV use of what each holds on its own (its
+ * prompt's tail and what it generated; shared prompt blocks are
+ * block-pool.ts's) is a fixed part plus `decoding × mark`,
  * and a heap of per-sequence targets (the mark at which each reaches its next
  * step) finds the next event in O(log n).
  */
@@ -33,7 +35,7 @@ export class DecodeBatch {
     return this.decodingCount > 0 ? Math.min(c, D / this.decodingCount) : 0;
   }
 
-  /** KV tokens in use. */
+  /** KV tokens the sequences hold on their own (prompt tails and what they generated). */
   kvUsed(): number {
     return this.kvFixed + this.decodingCount * this.mark;
   }
@@ -57,9 +59,9 @@ export class DecodeBatch {
     return top && r > 0 ? Math.max(0, top.mark - this.mark) / r : null;
   }
 
-  /** Seconds until the KV use reaches the cache's size. */
-  secondsToFull(): number {
-    return Math.max(0, this.settings.kvTokens - this.kvUsed()) / (this.decodingCount * this.rate());
+  /** Seconds until the KV use, with `sharedTokens` held in shared blocks, reaches the cache's size. */
+  secondsToFull(sharedTokens = 0): number {
+    return Math.max(0, this.settings.kvTokens - sharedTokens - this.kvUsed()) / (this.decodingCount * this.rate());
   }
 
   /** Takes the target due next and moves the mark to it; undefined when none is left. */
@@ -69,7 +71,7 @@ export class DecodeBatch {
     return target;
   }
 
-  /** A sequence admitted to prefill now holds its prompt (and what it generated before) in the cache. */
+  /** A sequence admitted to prefill now holds its prompt's own part (and what it generated before) in the cache. */
   hold(seq: Sequence): void {
     this.kvFixed += this.fixedOf(seq);
   }
@@ -96,9 +98,9 @@ export class DecodeBatch {
     return generated;
   }
 
-  /** KV tokens a sequence holds, less the decoding share (`decoding × mark`). */
+  /** KV tokens a sequence holds on its own, less the decoding share (`decoding × mark`); its shared prompt blocks are the pool's. */
   private fixedOf(seq: Sequence): number {
-    return seq.request.promptTokens + seq.base - (seq.phase === 'decode' ? seq.start : 0);
+    return seq.privatePromptTokens + seq.base - (seq.phase === 'decode' ? seq.start : 0);
   }
 
   /** The next target of a sequence still decoding in the stint it was pushed for, dropping the void ones above it. */

@@ -2,8 +2,13 @@
  * The capacity model of one GPU server under vLLM-style continuous batching,
  * as an event-driven fluid model in simulated seconds:
  *
- * - Requests wait in a FIFO queue until their prompt (plus what they had
- *   generated before a preemption) fits the KV cache, less a 1% watermark
+ * - The KV cache holds prompts as vLLM's automatic prefix caching does
+ *   (block-pool.ts): a full 16-token prompt block is one block however many
+ *   running sequences share it; a sequence's partial last block and what it
+ *   generates are its own.
+ * - Requests wait in a FIFO queue until what they add to the cache (their
+ *   prompt less the leading blocks running sequences already hold, plus what
+ *   they had generated before a preemption) fits, less a 1% watermark
  *   (vLLM's FCFS admission).
  * - Admitted requests prefill one at a time at P tokens/s; prompt blocks found
  *   in the prefix cache cost nothing. The first token comes at prefill's end.
@@ -11,20 +16,23 @@
  *   They all move at the same rate, so one shared progress mark and a heap of
  *   per-sequence targets find the next event in O(log n).
  * - When the growing KV use reaches K, the most recently admitted sequence is
- *   preempted to the front of the queue; on re-admission it prefills its
- *   prompt and what it had generated again (recompute), losing no tokens.
+ *   preempted to the front of the queue, freeing what it alone held; on
+ *   re-admission it prefills again what of its prompt the cache no longer
+ *   has, and what it had generated (recompute), losing no tokens.
  *
  * Nothing here reads the wall clock: time comes from the injected SimClock,
  * and callbacks run after the engine's state is settled.
  *
- * The requests: sequence.ts; the decoding batch and its KV use:
- * decode-batch.ts; what the model counts: capacity-tally.ts.
+ * The requests: sequence.ts; the decoding batch and the KV use of what its
+ * sequences hold on their own: decode-batch.ts; the shared prompt blocks:
+ * block-pool.ts; what the model counts: capacity-tally.ts.
  */
 import type { SimClock } from './clock.ts';
 import { CapacityTally, type CapacityMetrics, type CapacityStats } from './capacity-tally.ts';
 import { DecodeBatch } from './decode-batch.ts';
 import type { CapacitySettings } from './options.ts';
-import { BLOCK_TOKENS, createPrefixCache, type PrefixCache } from './prefix-cache.ts';
+import { createBlockPool, type BlockPool } from './block-pool.ts';
+import { BLOCK_TOKENS, blockKeysOf } from './prefix-cache.ts';
 import { createSequence, type Sequence, type SequenceRequest } from './sequence.ts';
 
 export type { CapacityMetrics, CapacityStats } from './capacity-tally.ts';
@@ -58,7 +66,7 @@ export function createCapacityEngine(settings: CapacitySettings, clock: SimClock
 
 /** The model's state between events, brought up to the clock's now before each use. */
 class FluidEngine implements CapacityEngine {
-  private readonly cache: PrefixCache;
+  private readonly pool: BlockPool;
   private readonly tally: CapacityTally;
   private readonly batch: DecodeBatch;
   private readonly waiting: Sequence[] = [];
@@ -75,7 +83,7 @@ class FluidEngine implements CapacityEngine {
     private readonly settings: CapacitySettings,
     private readonly clock: SimClock,
   ) {
-    this.cache = createPrefixCache(Math.max(1, Math.floor(settings.kvTokens / BLOCK_TOKENS)));
+    this.pool = createBlockPool();
     this.tally = new CapacityTally(settings.decodeTokensPerSecond);
     this.batch = new DecodeBatch(settings);
     this.origin = clock.now();
@@ -109,7 +117,17 @@ class FluidEngine implements CapacityEngine {
 
   /** What the tally reports of the state now. */
   private now(): { running: number; waiting: number; kvUsage: number } {
-    return { running: this.admitted.length, waiting: this.waiting.length, kvUsage: Math.min(1, this.batch.kvUsed() / this.settings.kvTokens) };
+    return { running: this.admitted.length, waiting: this.waiting.length, kvUsage: Math.min(1, this.kvUsed() / this.settings.kvTokens) };
+  }
+
+  /** KV tokens in use: the shared prompt blocks once, and what each sequence holds on its own. */
+  private kvUsed(): number {
+    return this.pool.heldTokens + this.batch.kvUsed();
+  }
+
+  /** Cached blocks nobody holds live in the free room (vLLM counts them free): forgets those the room no longer has. */
+  private trimCache(): void {
+    this.pool.trim(Math.floor(Math.max(0, this.settings.kvTokens - this.kvUsed()) / BLOCK_TOKENS));
   }
 
   private abort(seq: Sequence): void {
@@ -172,7 +190,7 @@ class FluidEngine implements CapacityEngine {
       if (best === null || at < best.at) best = { at, kind: 'target' };
     }
     if (this.admitted.length > 1 && this.batch.decoding > 0) {
-      const at = this.time + this.batch.secondsToFull();
+      const at = this.time + this.batch.secondsToFull(this.pool.heldTokens);
       if (best === null || at < best.at) best = { at, kind: 'overflow' };
     }
     return best;
@@ -206,6 +224,9 @@ class FluidEngine implements CapacityEngine {
   /** Takes a sequence out of the batch, keeping what it generated; returns that. */
   private release(seq: Sequence): number {
     const generated = this.batch.release(seq);
+    this.pool.release(seq.heldBlocks);
+    seq.heldBlocks = [];
+    seq.privatePromptTokens = 0;
     if (seq.phase === 'prefill') this.prefilling.splice(this.prefilling.indexOf(seq), 1);
     this.admitted.splice(this.admitted.indexOf(seq), 1);
     seq.epoch++;
@@ -228,23 +249,33 @@ class FluidEngine implements CapacityEngine {
     this.effects.push(() => seq.request.onFinish?.());
   }
 
-  /** Admits queued sequences first come first served while their prompt (and what they generated) fits the cache. */
+  /**
+   * Admits queued sequences first come first served while what they add to
+   * the cache fits: their prompt less the leading blocks running sequences
+   * hold already, and what they generated before a preemption.
+   */
   private admit(): void {
     for (let seq = this.waiting[0]; seq !== undefined; seq = this.waiting[0]) {
-      const need = seq.request.promptTokens + seq.base;
-      if (this.admitted.length > 0 && this.batch.kvUsed() + need > this.settings.kvTokens * (1 - WATERMARK)) return;
+      const { promptTokens } = seq.request;
+      const keys = (seq.blockKeys ??= blockKeysOf(seq.request.prompt));
+      const need = promptTokens - Math.min(promptTokens, this.pool.heldPrefixTokens(keys)) + seq.base;
+      if (this.admitted.length > 0 && this.kvUsed() + need > this.settings.kvTokens * (1 - WATERMARK)) return;
       this.waiting.shift();
-      if (seq.admittedBefore) seq.prefillLeft = need;
-      else {
+      this.trimCache();
+      const holding = this.pool.hold(keys, promptTokens);
+      seq.heldBlocks = holding.keys;
+      seq.privatePromptTokens = holding.privateTokens;
+      const cached = Math.min(promptTokens, holding.cachedTokens);
+      if (!seq.admittedBefore) {
         seq.admittedBefore = true;
-        const cached = this.cache.admit(seq.request.prompt, seq.request.promptTokens);
-        this.tally.firstAdmission(this.time - seq.arrivedAt, seq.request.promptTokens, cached);
-        // A fully cached prompt still computes its last token.
-        seq.prefillLeft = Math.max(1, seq.request.promptTokens - cached);
+        this.tally.firstAdmission(this.time - seq.arrivedAt, promptTokens, cached);
       }
+      // A fully cached prompt still computes its last token; a preempted sequence recomputes what it had generated.
+      seq.prefillLeft = Math.max(1, promptTokens - cached) + seq.base;
       this.tally.prefill(seq.prefillLeft);
       seq.phase = 'prefill';
       this.batch.hold(seq);
+      this.trimCache();
       this.admitted.push(seq);
       this.prefilling.push(seq);
     }

@@ -36,6 +36,12 @@ export interface Sequence {
   prefillLeft: number;
   admittedBefore: boolean;
   firstTokenAt: number | null;
+  /** Chain keys of the prompt's full blocks, hashed once (the queue's head is looked up at every event). */
+  blockKeys: readonly number[] | null;
+  /** Keys of the pool blocks it holds while admitted, shared with whoever else holds them. */
+  heldBlocks: readonly number[];
+  /** Prompt tokens it holds on its own while admitted: the rest of its prompt is in shared blocks. */
+  privatePromptTokens: number;
 }
 
 /** A request that arrived at `arrivedAt` (simulated seconds), queued. */
@@ -51,5 +57,8 @@ export function createSequence(request: SequenceRequest, arrivedAt: number): Seq
     prefillLeft: 0,
     admittedBefore: false,
     firstTokenAt: null,
+    blockKeys: null,
+    heldBlocks: [],
+    privatePromptTokens: 0,
   };
 }

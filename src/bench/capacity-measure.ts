@@ -1,0 +1,180 @@
+/**
+ * One TMAS run of the capacity benchmarks (capacity.bench.ts,
+ * capacity-replicas.bench.ts) against fresh capacity models of one or more
+ * GPU servers, each its own `tmas sim-server --capacity` process, measured
+ * from the servers' own figures (GET /sim/stats). Every figure is in
+ * simulated time.
+ *
+ * Lower bound of the makespan: max(total decoded tokens / (R × D), the
+ * longest problem's chain of dependent calls decoded at the per-sequence
+ * ceiling c), R replicas of D tokens/s each.
+ */
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { criticalPathMs } from './critical-path.ts';
+import { startSimProcess, type SimProcess } from './sim-process.ts';
+import { measureRun } from './tmas-run.ts';
+import type { BenchContext } from './types.ts';
+import type { EndpointStats } from '../gateway/gateway.ts';
+import type { CapacityStats } from '../sim/capacity/engine.ts';
+import { resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
+import type { SimMetrics } from '../sim/server.ts';
+
+/** One run's figures, in simulated seconds and fractions; sums and means over the replicas. */
+export interface CapacityFigures {
+  replicas: number;
+  makespan: number;
+  bound: number;
+  /** Decoded tokens ÷ (R × D × makespan). */
+  utilization: number;
+  /** Decoded tokens per simulated second, all replicas together. */
+  throughput: number;
+  /** Mean busy fraction of the replicas over the run's last tenth. */
+  tail: number;
+  wasted: number;
+  hitRate: number;
+  /** Means over the replicas. */
+  waiting: { p50: number; p90: number };
+  queueWait: { p50: number; p90: number };
+  /** The least and the most a replica decoded, as shares of an even split (1 = even). */
+  balance: { min: number; max: number };
+  calls: number;
+  /** Each server's knee as the gateway read it at the end: `knee 79 (counter), limit 87`. */
+  knees: string[];
+  /** The machine's 1-minute load average when the run started and ended: a loaded machine starves the client, which shows as idle servers. */
+  load: { start: number; end: number };
+}
+
+/**
+ * One run of a benchmark: its name, the `tmas run` flags it adds, what the
+ * server's /metrics expose (vllm when absent), whether its streams honour
+ * `continuous_usage_stats` (true when absent), and how many characters of
+ * text it streams per token (the model's setting when absent).
+ */
+export interface Variant {
+  name: string;
+  args: string[];
+  metrics?: SimMetrics;
+  continuousUsage?: false;
+  textCharsPerToken?: number;
+}
+
+/** The size of one TMAS run (× 8 candidates × 8 verifications). */
+export interface RunSize {
+  problems: number;
+  iterations: number;
+}
+
+/** The servers of a run: how many replicas of which capacity, how many simulated seconds a real second. */
+export interface ServerSet {
+  capacity: CapacityOptions;
+  replicas: number;
+  timeScale: number;
+}
+
+async function simStats(url: string): Promise<CapacityStats> {
+  const response = await fetch(new URL('/sim/stats', url));
+  return (await response.json()) as CapacityStats;
+}
+
+/** Mean busy fraction over [from, to) of the timeline (buckets weighted by their overlap). */
+function busyBetween(stats: CapacityStats, from: number, to: number): number {
+  const points = stats.timeline;
+  let covered = 0;
+  let busy = 0;
+  points.forEach((point, index) => {
+    const end = points[index + 1]?.t ?? stats.elapsedSeconds;
+    const overlap = Math.min(end, to) - Math.max(point.t, from);
+    if (overlap <= 0) return;
+    covered += overlap;
+    busy += point.busy * overlap;
+  });
+  return covered === 0 ? 0 : busy / covered;
+}
+
+/** What the run's metrics.json says of each server's knee and final limit, so that an outlier can be traced after the fact. */
+async function kneesOf(outputDir: string): Promise<string[]> {
+  const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as { gateway?: { endpoints?: EndpointStats[] } };
+  return (metrics.gateway?.endpoints ?? []).map((e) => (e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`));
+}
+
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
+/** The `tmas run` flags of a benchmark run of `size` at --concurrency 800, before the endpoint and the variant's own. */
+export function runArgs(file: string, size: RunSize): string[] {
+  return ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(size.iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800'];
+}
+
+/**
+ * One TMAS run of `variant` against fresh capacity models (so that their
+ * queues, caches and timelines are this run's alone), tmas pointed at all of
+ * them as one replica pool (`--base-url` with a comma list).
+ */
+export async function measureVariant(
+  { dir, log }: Pick<BenchContext, 'dir' | 'log'>,
+  { variant, servers, size, file, label }: { variant: Variant; servers: ServerSet; size: RunSize; file: string; label: string },
+): Promise<CapacityFigures> {
+  const sims: SimProcess[] = [];
+  try {
+    for (let replica = 0; replica < servers.replicas; replica++) {
+      sims.push(
+        await startSimProcess({
+          problems: file,
+          capacity: { ...servers.capacity, timeScale: servers.timeScale, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
+          ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
+          ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
+        }),
+      );
+    }
+    log(`${label}: ${variant.name}, ${servers.replicas} server(s), ${size.problems} problems × ${size.iterations} iterations × 8 × 8`);
+    const before = await Promise.all(sims.map((sim) => simStats(sim.url)));
+    const loadAtStart = os.loadavg()[0] ?? 0;
+    // With tmas's defaults: the servers run `timeScale` times faster than real time, and tmas reads their load as often as its pace asks (poll-period.ts).
+    const run = await measureRun({ dir, args: [...runArgs(file, size), '--base-url', sims.map((sim) => sim.url).join(','), ...variant.args] });
+    const after = await Promise.all(sims.map((sim) => simStats(sim.url)));
+    const load = { start: loadAtStart, end: os.loadavg()[0] ?? 0 };
+    const figures = await figuresOf(before, after, { servers, outputDir: run.outcome.outputDir, calls: run.outcome.calls.issued, load });
+    log(`${label}: ${variant.name}: makespan ${figures.makespan.toFixed(0)} s, bound ${figures.bound.toFixed(0)} s, ${figures.calls} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
+    return figures;
+  } finally {
+    await Promise.all(sims.map((sim) => sim.stop()));
+  }
+}
+
+/** The run's figures from each server's stats before and after it. */
+async function figuresOf(
+  before: CapacityStats[],
+  after: CapacityStats[],
+  { servers, outputDir, calls, load }: { servers: ServerSet; outputDir: string; calls: number; load: CapacityFigures['load'] },
+): Promise<CapacityFigures> {
+  const { decodeTokensPerSecond: D, sequenceTokensPerSecond: C } = resolveCapacity(servers.capacity);
+  // Each server's clock started with its process: each is measured from its own first busy moment, since tmas's own
+  // start-up (a second of real time) would count `timeScale` times over; the run's makespan is the longest of them.
+  const starts = after.map((stats, index) => {
+    const from = before[index]?.elapsedSeconds ?? 0;
+    return Math.max(from, stats.timeline.find((point) => point.busy > 0)?.t ?? from);
+  });
+  const makespan = Math.max(...after.map((stats, index) => stats.elapsedSeconds - (starts[index] ?? 0)));
+  const decodedEach = after.map((stats) => stats.tokens.decoded);
+  const decoded = decodedEach.reduce((sum, tokens) => sum + tokens, 0);
+  const chain = (await criticalPathMs(outputDir, (call) => call.usage.completionTokens)) / C;
+  const R = servers.replicas;
+  const prompt = after.reduce((sum, stats) => sum + stats.tokens.prompt, 0);
+  return {
+    replicas: R,
+    makespan,
+    bound: Math.max(decoded / (R * D), chain),
+    utilization: decoded / (R * D * makespan),
+    throughput: decoded / makespan,
+    tail: mean(after.map((stats, index) => busyBetween(stats, (starts[index] ?? 0) + 0.9 * makespan, (starts[index] ?? 0) + makespan))),
+    wasted: after.reduce((sum, stats) => sum + stats.tokens.wasted, 0),
+    hitRate: prompt > 0 ? after.reduce((sum, stats) => sum + stats.tokens.cachedPrompt, 0) / prompt : 0,
+    waiting: { p50: mean(after.map((stats) => stats.waiting.p50)), p90: mean(after.map((stats) => stats.waiting.p90)) },
+    queueWait: { p50: mean(after.map((stats) => stats.queueWaitSeconds.p50)), p90: mean(after.map((stats) => stats.queueWaitSeconds.p90)) },
+    balance: { min: (Math.min(...decodedEach) * R) / decoded, max: (Math.max(...decodedEach) * R) / decoded },
+    calls,
+    knees: await kneesOf(outputDir),
+    load,
+  };
+}
