@@ -59,6 +59,11 @@ export function addVerification(candidate: CandidateState, verification: Verific
   return { ...candidate, verifications: [...candidate.verifications, verification].sort((a, b) => a.index - b.index) };
 }
 
+/** A candidate with its verifications' scores and indices but not their analyses (its summary request carries those). */
+export function withoutAnalyses(candidate: CandidateState): CandidateState {
+  return { ...candidate, verifications: candidate.verifications.map((verification) => ({ ...verification, analysis: '' })) };
+}
+
 /** A candidate whose summary could not be had: the calibrated score is still the verifications' mean. */
 export function withoutSummary(candidate: CandidateState, failure: string): CandidateState {
   return { ...candidate, summarized: true, summaryScore: calibratedScore(candidate.verifications), failures: [...candidate.failures, failure] };

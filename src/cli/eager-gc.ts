@@ -13,15 +13,21 @@
  * A run is the same on a smaller scale: hundreds of calls in flight outlive
  * the young generation, so their request bodies, streamed chunks and actor
  * states die in the old one. With V8's own factor (up to 4) the overhead
- * benchmark's heap reached 410 MB over 110-170 MB live; `RUN_HEAP_GROWTH`
- * (a factor of 2, V8's own cap when memory is short) keeps it near 290 MB
+ * benchmark's heap reached 410 MB over 110-170 MB live; a factor of 2
+ * (V8's own cap when memory is short) kept it near 290 MB
  * for CPU time within the noise of two-core runs. 50% and 25% saved another
- * 60-80 MB for 20-30% more CPU, which the throughput target cannot afford.
+ * 60-80 MB for 20-30% more CPU then. Measured again with thinking-length
+ * outputs (issue 39), where the live heap is large, 50% cost little CPU and
+ * saved much: 100 × 2 × 8 × 8 at 8,000-token
+ * outputs peaked at 546 MB instead of 612 for 78.7 CPU-s against 79.2;
+ * 20 × 5 × 8 × 8, 380 MB instead of 462 for 39.4 CPU-s against 37.5; the
+ * overhead benchmark's CPU per call stayed within the noise of a loaded
+ * machine (1.7-1.9 × the plain client's either way).
  */
 import v8 from 'node:v8';
 
 /** The heap growth step of `tmas run` and `tmas table1`, in percent (see above). */
-export const RUN_HEAP_GROWTH = 100;
+export const RUN_HEAP_GROWTH = 50;
 
 /** Caps V8's heap growth at `percent` per collection, for the rest of the process. */
 export function collectGarbageEagerly(percent = 25): void {

@@ -11,7 +11,7 @@ import { attempt, checkCounted, type AttemptContext } from './attempt.ts';
 import { CallFailedError } from './call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
 import { noteReply, type GatewayCounters } from './gateway-stats.ts';
-import { requestBody } from './request-body.ts';
+import { joinBody, requestBodyParts, type BodyParts } from './request-body.ts';
 import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './retry.ts';
 import { askingUsage, refuseStreamUsage } from './stream-usage.ts';
 import type { Completion, CompletionRequest } from './completion.ts';
@@ -56,12 +56,12 @@ interface CallBodies {
   /** Set when a 400 or 422 that names nothing came back to a request asking for continuous usage: it is sent once without. */
   usageDropped: boolean;
   asksUsage(state: EndpointState): boolean;
-  bodyFor(state: EndpointState): Promise<Buffer>;
+  bodyFor(state: EndpointState): Promise<BodyParts>;
 }
 
-/** Encodes a call's body once per dialect and usage asked: a retry sends the bytes it already has. */
+/** Encodes a call's body once per dialect and usage asked: a retry sends the pieces it already has. */
 function callBodies(request: CompletionRequest, options: GatewayOptions, stream: boolean): CallBodies {
-  const bodies = new Map<string, Promise<Buffer>>();
+  const bodies = new Map<string, Promise<BodyParts>>();
   const call: CallBodies = {
     usageDropped: false,
     asksUsage: (state) => !call.usageDropped && askingUsage(state),
@@ -70,7 +70,7 @@ function callBodies(request: CompletionRequest, options: GatewayOptions, stream:
       const continuousUsage = call.asksUsage(state);
       const key = `${dialect} ${continuousUsage}`;
       let body = bodies.get(key);
-      if (body === undefined) bodies.set(key, (body = requestBody(request, options.encodeJson, { dialect, stream, continuousUsage })));
+      if (body === undefined) bodies.set(key, (body = requestBodyParts(request, options.encodeJson, { dialect, stream, continuousUsage })));
       return body;
     },
   };
@@ -96,7 +96,8 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       const askedUsage = call.asksUsage(state);
       let result: Reply;
       try {
-        const body = await call.bodyFor(state);
+        // Joined only now: a held call keeps the pieces, whose messages it shares with its equal prompts.
+        const body = joinBody(await call.bodyFor(state));
         result = await attempt(context.attempt, request, state, body, askedUsage, signal).catch((error: unknown) => {
           throw sendAgainOr(context, state, call, dialect, askedUsage, error);
         });

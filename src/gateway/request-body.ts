@@ -63,11 +63,31 @@ export function requestHead(request: CompletionRequest, options: BodyOptions): R
   return head;
 }
 
-/** The request's body: the model's parameters, then its messages. */
-export async function requestBody(request: CompletionRequest, encode: JsonEncoder | undefined, options: BodyOptions): Promise<Buffer> {
+/**
+ * A request's body in pieces: its own parameters, then messages' bytes that
+ * requests with the same messages share. A call waiting for a slot holds
+ * these, and the one copy of the whole body is made as it is sent
+ * (`joinBody`). A whole body per call, made before it waits, cost a copy of
+ * the prompt for each of the thousands of calls a 100-problem run holds back
+ * (the M verifications of a candidate share one prompt), outside V8's heap.
+ */
+export type BodyParts = readonly Uint8Array[];
+
+/** The request's body in pieces: the model's parameters, then its messages. */
+export async function requestBodyParts(request: CompletionRequest, encode: JsonEncoder | undefined, options: BodyOptions): Promise<BodyParts> {
   // `{"model":…,"seed":…` + `,"messages":[…]}`
   const prefix = Buffer.from(`${JSON.stringify(requestHead(request, options)).slice(0, -1)},"messages":`);
-  return Buffer.concat([prefix, await encodedMessages(request.messages, encode), CLOSE]);
+  return [prefix, await encodedMessages(request.messages, encode), CLOSE];
+}
+
+/** The bytes to send of a body in pieces. */
+export function joinBody(parts: BodyParts): Buffer {
+  return Buffer.concat(parts);
+}
+
+/** The request's body: the model's parameters, then its messages. */
+export async function requestBody(request: CompletionRequest, encode: JsonEncoder | undefined, options: BodyOptions): Promise<Buffer> {
+  return joinBody(await requestBodyParts(request, encode, options));
 }
 
 const CLOSE = Buffer.from('}');

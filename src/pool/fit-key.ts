@@ -12,8 +12,14 @@ import { createHash } from 'node:crypto';
 import { SizedLru } from './sized-lru.ts';
 import type { FitTask, TemplateValue } from '../../workers/tasks.ts';
 
-/** Characters of text whose digests are kept; the least recently used go first when it would hold more. */
-const DIGEST_CACHE_CHARS = 16 * 2 ** 20;
+/**
+ * Characters of text whose digests are kept; the least recently used go first
+ * when it would hold more. The cache holds the texts themselves (its keys), so
+ * it is sized for the recurrences that come close together (a candidate's M
+ * verification prompts and its summary's, an iteration's exploit prompts),
+ * not for a whole iteration of every problem's texts.
+ */
+const DIGEST_CACHE_CHARS = 4 * 2 ** 20;
 
 const digests = new SizedLru<string, string>(DIGEST_CACHE_CHARS);
 

@@ -16,7 +16,6 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
-import { approximateChars } from './approximate-chars.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
 import { HF_PREFIX, isHfTokenizerName, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
@@ -127,12 +126,17 @@ const JSON_WORKER = pathToFileURL(packagePath('workers/json.worker.mjs')).href;
 
 /**
  * Fit results kept for reuse. The M verification prompts of a candidate (and
- * the exploit prompts of an iteration) are identical, so one count serves them
- * all; the cap bounds memory by the characters of the prompts (each result
- * holds its fitted text), since a prompt may hold 130k tokens.
+ * the exploit prompts of an iteration) are identical and asked for together,
+ * so a fit in progress is shared by every caller that asks meanwhile, and a
+ * finished one is kept a little longer for stragglers (a retry, a resume's
+ * first calls). The finished ones are bounded by the characters of their
+ * fitted texts: at 64 M characters, as before, they were the largest holder of
+ * a thinking-length run's heap (74 MB of fitted prompts in 600 results on
+ * 20 × 5 × 8 × 8 at 8,000-token outputs), for hits that the sharing in flight
+ * already gave.
  */
 const FIT_CACHE_ENTRIES = 1024;
-const FIT_CACHE_CHARS = 64 * 2 ** 20;
+const FIT_CACHE_CHARS = 4 * 2 ** 20;
 
 /** Threads are kept this long when idle, so the ranks are not reloaded between bursts of work. */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -189,7 +193,8 @@ export function createPool(options: PoolOptions = {}): Pool {
   });
   let pending = 0;
   let closed = false;
-  // Promises, so that concurrent equal tasks share one run.
+  // Fits in progress, shared by equal tasks; then the finished ones, bounded by their texts' characters.
+  const fitting = new Map<string, Promise<FitOutput>>();
   const fitCache = new SizedLru<string, Promise<FitOutput>>(FIT_CACHE_CHARS, FIT_CACHE_ENTRIES);
 
   async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
@@ -210,12 +215,15 @@ export function createPool(options: PoolOptions = {}): Pool {
     async fit(input, taskOptions) {
       const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
       const key = fitKey(task);
-      const cached = fitCache.get(key);
+      const cached = fitting.get(key) ?? fitCache.get(key);
       if (cached) return abortable(cached, taskOptions?.signal);
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
-      fitCache.set(key, result, task.parts.reduce((sum, part) => sum + ('template' in part ? approximateChars(part.variables) : part.text.length), task.system.length));
-      result.catch(() => fitCache.delete(key, result));
+      fitting.set(key, result);
+      result.then(
+        (output) => fitCache.set(key, result, output.user.length),
+        () => {},
+      ).finally(() => fitting.delete(key));
       return abortable(result, taskOptions?.signal);
     },
     async countTokens(texts, taskOptions) {

@@ -12,7 +12,7 @@
  * iteration, from the banks and rollouts saved with it (`input.start`).
  */
 import type { ExperienceRecord, GuidelineRecord, Message, MessageOf } from '../../../src/kernel/protocol.ts';
-import { addVerification, createCandidates, toCandidateResult, toRollouts, updateCandidate, withoutSummary, type CandidateState } from '../../candidates.ts';
+import { addVerification, createCandidates, toCandidateResult, toRollouts, updateCandidate, withoutAnalyses, withoutSummary, type CandidateState } from '../../candidates.ts';
 import type { DedupBanksOutput, ProblemInput } from '../../contract.ts';
 import { failureOf, ruleReference } from '../../kit.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
@@ -38,7 +38,8 @@ function begin(input: ProblemInput, state: TmasState): Step<TmasState> {
   const { seed, nCandidates: n, epsilon } = input.settings;
   const candidates = createCandidates({ seed, problem: input.problem.id, iteration: state.iteration, n, epsilon });
   const next: TmasState = { ...state, candidates, newExperience: null, newGuidelines: null };
-  return waiting(next, solutionRequests(input, next));
+  // R(t-1) travels in the exploit requests, which hold it while their calls run; the state holds R(t) once the summaries are in.
+  return waiting({ ...next, rollouts: [] }, solutionRequests(input, next));
 }
 
 /** After a reply of the solving phase: once every summary is in, R(t) is taken and the two bank updates are asked for. */
@@ -72,9 +73,22 @@ function verified(input: ProblemInput, state: TmasState, index: number, verifica
   const next = { ...state, candidates };
   const complete = (candidate: CandidateState) => candidate.verifications.length >= input.settings.nVerifications;
   if (!complete(after)) return settle(input, next, []);
-  if (!isBarrier(input)) return settle(input, next, [summaryRequest(input, state.iteration, after)]);
+  if (!isBarrier(input)) return summariesAsked(input, next, [after]);
   const waitingOn = candidates.filter((candidate) => candidate.text !== null && !candidate.summarized);
-  return settle(input, next, waitingOn.every(complete) ? waitingOn.map((candidate) => summaryRequest(input, state.iteration, candidate)) : []);
+  return waitingOn.every(complete) ? summariesAsked(input, next, waitingOn) : settle(input, next, []);
+}
+
+/**
+ * Asks for the summaries of `asking`; from then on their requests carry the
+ * verifiers' analyses, and the state keeps only the scores (all that the
+ * results and R(t) read), so that a problem holds its M analyses per
+ * candidate only while they are waited on.
+ */
+function summariesAsked(input: ProblemInput, state: TmasState, asking: CandidateState[]): Step<TmasState> {
+  const post = asking.map((candidate) => summaryRequest(input, state.iteration, candidate));
+  const asked = new Set(asking.map((candidate) => candidate.candidate));
+  const candidates = state.candidates.map((candidate) => (asked.has(candidate.candidate) ? withoutAnalyses(candidate) : candidate));
+  return settle(input, { ...state, candidates }, post);
 }
 
 /** Both bank agents have answered: their new records go to the deduplication. */

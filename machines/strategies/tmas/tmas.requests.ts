@@ -14,7 +14,7 @@ export interface TmasIteration {
   candidates: CandidateState[];
   experience: ExperienceRecord[];
   guidelines: GuidelineRecord[];
-  /** R(t-1) while iteration t solves; R(t) once its summaries are in. */
+  /** R(t-1) when iteration t begins (its solution requests carry it, the state lets it go); R(t) once its summaries are in. */
   rollouts: Rollout[];
 }
 
