@@ -24,6 +24,12 @@ const FULL_TARGETS: Record<string, { seconds: number | null; rss: number }> = {
 /** Smaller runs keep the memory bound: reading streams, whatever the log's length. */
 const RSS_TARGET = 500 * MB;
 
+/** Messages per second, or records (generations) per second for an export, which prints its count. */
+function rateOf(name: string, messages: number, stdout: string, seconds: number): string {
+  const records = name === 'export' ? /^(\d+) records/.exec(stdout)?.[1] : undefined;
+  return records === undefined ? `${Math.round(messages / seconds).toLocaleString('en-US')} messages/s` : `${Math.round(Number(records) / seconds).toLocaleString('en-US')} generations/s`;
+}
+
 /** The replay, export and log benchmark. */
 export const replayExportBenchmark: Benchmark = {
   name: 'replay-export',
@@ -46,7 +52,7 @@ export const replayExportBenchmark: Benchmark = {
       rows.push({
         figure: `${name}: wall time`,
         target: limit === null ? '—' : `< ${limit} s`,
-        measured: ok ? `${seconds.toFixed(1)} s (${Math.round(messages / seconds).toLocaleString('en-US')} messages/s)` : `exit code ${measured.code}`,
+        measured: ok ? `${seconds.toFixed(1)} s (${rateOf(name, messages, measured.stdout, seconds)})` : `exit code ${measured.code}`,
         pass: !ok ? false : limit === null ? null : seconds < limit,
         note: name === 'replay' ? `${size}; ${measured.stdout.split('\n')[0] ?? ''}` : size,
       });
