@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { runAgentsAt } from '../host/run-agents.ts';
 import type { Secrets } from '../host/config.ts';
-import { collectGarbageEagerly } from './eager-gc.ts';
+import { collectGarbageEagerly, EXPORT_HEAP_GROWTH, REPLAY_HEAP_GROWTH } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import { decimal, integer } from '../settings/parsers.ts';
 import { SCAN_LIMITS } from '../viewer/run-folder.ts';
@@ -111,7 +111,7 @@ function defineReplay(program: Command, io: Io): void {
 
 /** `tmas replay`: exit 0 when the replayed run's messages are those of its log, 1 when they diverge. */
 async function replay(dir: string, options: ReplayOptions, io: Io): Promise<void> {
-  collectGarbageEagerly();
+  collectGarbageEagerly(REPLAY_HEAP_GROWTH);
   const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
   const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
   const changes = {
@@ -170,7 +170,7 @@ function defineExport(program: Command, io: Io): void {
     .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
     .exitOverride()
     .action(async (dir: string, options: { format: string; out?: string }) => {
-      collectGarbageEagerly();
+      collectGarbageEagerly(EXPORT_HEAP_GROWTH);
       const { runExportCommand } = await import('./export.command.ts');
       const result = await runExportCommand(dir, options);
       const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');

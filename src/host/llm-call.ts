@@ -177,7 +177,7 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       usage: call.usage,
     });
 
-    const journaled = await deps.store.getCall(key);
+    const journaled = await deps.store.getCallAnswer(key);
     if (journaled) {
       deps.counters.reused++;
       if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);

@@ -94,6 +94,8 @@ export interface RunOptions {
   resume?: boolean;
   /** Replay: answer every call from the journal and contact no endpoint; a miss becomes `llm.failed` (TMAS_REPLAY_MISS). */
   offline?: boolean;
+  /** false: neither results.jsonl nor metrics.json is written, and the outcome has no iterations (a replay, whose store is a copy thrown away, reads neither). */
+  outputs?: boolean;
   /** Called once the gateway and bus exist, for benchmarks and monitors. */
   observe?: (parts: RunObservables) => void;
   /** Serves the run while it goes (`tmas run --view`); the returned stop runs before the store closes. */
@@ -224,9 +226,10 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     progress.stop();
     bus.complete();
     await log.flush();
-    const iterations = await metricsFromLog(store);
+    const outputs = options.outputs !== false;
+    const iterations = outputs ? await metricsFromLog(store) : [];
     const wallSeconds = (performance.now() - started) / 1000;
-    await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
+    if (outputs) await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
     if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputDir);
     return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {

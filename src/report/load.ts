@@ -196,7 +196,8 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
 /** Calls per latency bucket (LATENCY_BOUNDS_MS), by role. */
 async function latencyOf(store: Store): Promise<Record<string, number[]>> {
   const latency: Record<string, number[]> = {};
-  for await (const call of store.callRecords()) {
+  // Only the role and the timings: reading the prompts' and responses' texts back would be most of the time.
+  for await (const call of store.callFields(['role', 'timings'])) {
     const record = call as { role?: string; timings?: { latencyMs?: number } };
     if (record.role === undefined || record.timings?.latencyMs === undefined) continue;
     const counts = (latency[record.role] ??= Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, () => 0));

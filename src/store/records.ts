@@ -34,6 +34,12 @@ export interface CallRecord {
   attempts: number;
 }
 
+/** What a journaled call answered: all that a resume or a replay reads of it. */
+export type CallAnswer = Pick<CallRecord, 'fit' | 'response' | 'usage'>;
+
+/** The fields of a call record that make its answer. */
+export const ANSWER_FIELDS = ['fit', 'response', 'usage'] as const satisfies ReadonlyArray<keyof CallAnswer>;
+
 /**
  * What a run directory says about its run. Never holds an API key. The store
  * keeps `config` as it is given and never reads it: its type (`C`) and its
@@ -92,4 +98,14 @@ export interface RecordRange {
   lte?: string;
   reverse?: boolean;
   limit?: number;
+}
+
+/** The most bytes one native read of a streamed range takes (classic-level's default, 16 kB, is a dozen calls of a run). */
+const ITERATOR_BYTES = 2 ** 20;
+
+/** A range with the iterator options of a streamed read (record-reads.ts): up to ITERATOR_BYTES per native call. */
+export function batchedRange(range: RecordRange = {}): RecordRange {
+  // classic-level's own option, which a sublevel passes on to it (abstract-level's types do not name it).
+  const options: RecordRange & { highWaterMarkBytes: number } = { ...range, highWaterMarkBytes: ITERATOR_BYTES };
+  return options;
 }

@@ -14,26 +14,17 @@ import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
-import { iterationKey, problemRange, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+import { ANSWER_FIELDS, batchedRange, iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { hasTexts, outlineTexts } from './texts.ts';
+import { hasTexts, outlineTexts, pickFields } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
+import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { checkReads } from './checked-level.ts';
-import { REPAIR_ADVICE, storeDamaged } from './damage.ts';
+import { openError, storeDamaged } from './damage.ts';
+import { TABLE_OPTIONS } from './table-options.ts';
 
-export { iterationKey, problemRange, seqKey, type BankRecord, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
-
-/** The coded error for a store that cannot be opened; `named` is the run directory errors name, `dir` the store folder opened (a view's). */
-function openError(error: unknown, named: string, dir: string): Error {
-  if (error instanceof UserError) return error;
-  const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-  if (code === 'LEVEL_LOCKED') {
-    return new UserError('TMAS_LOCKED', `The run directory ${named} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
-  }
-  const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-  return new UserError('TMAS_STORE_DAMAGED', `The store of ${named} cannot be opened: ${reason.split(dir).join(path.join(named, 'store'))}. ${REPAIR_ADVICE(named)}`, { cause: error });
-}
+export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
 export { REPAIR_ADVICE } from './damage.ts';
 
@@ -43,17 +34,6 @@ export { REPAIR_ADVICE } from './damage.ts';
  * (records written by format 1 still read as they are).
  */
 export const STORE_FORMAT = 2;
-
-/**
- * LevelDB keeps each open table file memory-mapped, and the pages it reads
- * count in the process's RSS: with the defaults (1000 open files of 2 MB), a
- * replay of a 280 MB store held 323 MB of them. 74 open files is LevelDB's
- * minimum (64 tables), and 1 MB tables halve what each holds: the replay's
- * peak RSS went from 1,154 MB to 389 MB with the other changes, and neither
- * setting changed the run's or the replay's time measurably.
- */
-const MAX_OPEN_FILES = 74;
-const MAX_FILE_SIZE = 2 ** 20;
 
 /** An open store. */
 export class Store {
@@ -160,18 +140,19 @@ export class Store {
 
   /** A stored record with its texts put back; `where` names it in an error. */
   private async restore<T>(stored: unknown, where: () => string): Promise<T> {
-    try {
-      return (await this.textStore.restore(stored)) as T;
-    } catch (error) {
-      if (!(error instanceof MissingText)) throw error;
-      // Never read as an empty text: the table that held it is lost.
-      throw storeDamaged(this.runDir, `${where()} refers to text ${error.digest}, which the store does not hold whole`, error, { written: !this.isView });
-    }
+    return (await this.textStore.restore(stored).catch((error: unknown) => Promise.reject(this.missingText(error, where)))) as T;
   }
 
-  /** Reads a sublevel's records in key order with their texts put back. Streams. */
-  private async *records<T>(sublevel: Put['sublevel'], name: string, range: RecordRange = {}): AsyncGenerator<[string, T]> {
-    for await (const [key, stored] of sublevel.iterator(range)) yield [key as string, await this.restore<T>(stored, () => `${name} record ${String(key)}`)];
+  /** A missing text as the damage it is (never read as an empty text: the table that held it is lost); other errors as they are. */
+  private missingText(error: unknown, where: () => string): unknown {
+    if (!(error instanceof MissingText)) return error;
+    return storeDamaged(this.runDir, `${where()} refers to text ${error.digest}, which the store does not hold whole`, error, { written: !this.isView });
+  }
+
+  /** Reads a sublevel's records in key order with their texts put back, cut down by `pick` when given. Streams (record-reads.ts). */
+  private records<T>(sublevel: Put['sublevel'], name: string, range: RecordRange = {}, pick?: (stored: unknown) => unknown): AsyncGenerator<[string, T]> {
+    const onError = (error: unknown, key: string) => this.missingText(error, () => `${name} record ${key}`);
+    return streamRecords(sublevel, this.textStore, { range, onError, ...(pick === undefined ? {} : { pick }) }) as AsyncGenerator<[string, T]>;
   }
 
   /** The run manifest as it was written, or undefined for a store that never started a run. */
@@ -227,8 +208,8 @@ export class Store {
    * message whose type is not in `whole` left out (outlineTexts): for a fold
    * that reads no long text of those, such as the metrics. Streams.
    */
-  async *envelopeOutlines(whole: ReadonlySet<string>): AsyncGenerator<Envelope> {
-    for await (const [key, stored] of this.messages().iterator()) {
+  async *envelopeOutlines(whole: ReadonlySet<string>, range: RecordRange = {}): AsyncGenerator<Envelope> {
+    for await (const [key, stored] of this.messages().iterator(batchedRange(range))) {
       const type = ((hasTexts(stored) ? stored[0] : stored) as Envelope).message.type;
       yield whole.has(type) ? await this.restore<Envelope>(stored, () => `message record ${String(key)}`) : (outlineTexts(stored) as Envelope);
     }
@@ -256,6 +237,11 @@ export class Store {
     for await (const [, call] of this.callEntries(range)) yield call;
   }
 
+  /** Some top-level fields of the journaled calls, in key order: only those fields' texts are read. Streams. */
+  async *callFields<F extends keyof CallRecord>(fields: readonly F[], range: RecordRange = {}): AsyncGenerator<Pick<CallRecord, F>> {
+    for await (const [, call] of this.records<Pick<CallRecord, F>>(this.calls(), 'call', range, (stored) => pickFields(stored, fields))) yield call;
+  }
+
   /**
    * Opens the store of a run directory. `create` makes a new one (a new run);
    * otherwise the store must exist: LevelDB's create-if-missing would make an
@@ -269,7 +255,7 @@ export class Store {
     const create = options.create === true;
     if (create) await mkdir(runDir, { recursive: true });
     const unlock = await acquireRunLock(runDir);
-    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', maxOpenFiles: MAX_OPEN_FILES, maxFileSize: MAX_FILE_SIZE, createIfMissing: create, errorIfExists: create });
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', ...TABLE_OPTIONS, createIfMissing: create, errorIfExists: create });
     try {
       await db.open();
     } catch (error) {
@@ -318,7 +304,7 @@ export class Store {
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */
   async readAll(): Promise<number> {
     let entries = 0;
-    for await (const _ of this.db.keys({ keyEncoding: 'buffer', fillCache: false })) entries++;
+    for await (const _ of this.db.keys({ ...batchedRange(), keyEncoding: 'buffer', fillCache: false })) entries++;
     return entries;
   }
 
@@ -326,6 +312,16 @@ export class Store {
     if (this.journalKeys && !this.journalKeys.has(key)) return undefined;
     const stored = await this.calls().get(key);
     return stored === undefined ? undefined : this.restore<CallRecord>(stored, () => `call record ${key}`);
+  }
+
+  /** The journal's lookups of answers: those asked in one event-loop turn are read together (record-reads.ts). */
+  private answers: BatchedGets | null = null;
+
+  /** What a journaled call answered (its prompt left unread), or undefined when the journal lacks it. */
+  async getCallAnswer(key: string): Promise<CallAnswer | undefined> {
+    if (this.journalKeys && !this.journalKeys.has(key)) return undefined;
+    this.answers ??= new BatchedGets(this.calls(), this.textStore, (error, at) => this.missingText(error, () => `call record ${at}`), (stored) => pickFields(stored, ANSWER_FIELDS));
+    return (await this.answers.get(key)) as CallAnswer | undefined;
   }
 
   /**

@@ -6,6 +6,7 @@
  * costs a digest; one forgotten is written again, which is harmless.
  */
 import type { Put } from './write-queue.ts';
+import { batchedRange } from './records.ts';
 import { chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts } from './texts.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
 
@@ -68,10 +69,17 @@ export class TextStore {
   /** A stored value with its texts put back; throws MissingText for a text or chunk the store lacks. */
   async restore(stored: unknown): Promise<unknown> {
     if (!hasTexts(stored)) return stored;
-    const texts = await this.load(referencedTexts(stored));
-    const { value, missing } = restoreTexts(stored, texts);
-    if (missing !== null) throw new MissingText(missing);
-    return value;
+    return restoreFrom(stored, await this.load(referencedTexts(stored)));
+  }
+
+  /**
+   * The texts that a run of stored values refer to, read together: one read of
+   * texts and one of chunks for all of them rather than two per record, which
+   * is most of the time of streaming a sublevel. Give each value with them to
+   * restoreFrom.
+   */
+  textsOf(stored: unknown[]): Promise<Map<string, string>> {
+    return this.load(stored.flatMap(referencedTexts));
   }
 
   /** The texts of these digests that the store holds whole, from the cache or a read per READ_BATCH keys. */
@@ -111,15 +119,22 @@ export class TextStore {
   }
 }
 
+/** A stored value with its texts put back from `texts` (TextStore.textsOf); throws MissingText for one it lacks. */
+export function restoreFrom(stored: unknown, texts: Map<string, string>): unknown {
+  const { value, missing } = restoreTexts(stored, texts);
+  if (missing !== null) throw new MissingText(missing);
+  return value;
+}
+
 /**
  * The digests of the texts a store holds whole (every chunk of them there).
  * Reads every text list and every chunk key once.
  */
 async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Promise<Set<string>> {
   const held = new Set<string>();
-  for await (const key of chunks.keys()) held.add(key as string);
+  for await (const key of chunks.keys(batchedRange())) held.add(key as string);
   const whole = new Set<string>();
-  for await (const [digest, list] of texts.iterator()) {
+  for await (const [digest, list] of texts.iterator(batchedRange())) {
     if (Array.isArray(list) && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
   }
   return whole;
@@ -139,7 +154,7 @@ export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(
   const dangling: string[] = [];
   for (const [name, sublevel] of Object.entries(records)) {
     const lost: string[] = [];
-    for await (const [key, stored] of sublevel.iterator()) {
+    for await (const [key, stored] of sublevel.iterator(batchedRange())) {
       const missing = referencedTexts(stored).find((digest) => !held.has(digest));
       if (missing === undefined) continue;
       lost.push(key as string);

@@ -182,6 +182,19 @@ export function restoreTexts(stored: unknown, texts: Map<string, string>): { val
   return { value, missing: null };
 }
 
+/**
+ * A stored record cut down to some of its top-level fields, with the
+ * references of their texts only: what a reader restores when it needs no
+ * other (a journaled call's answer without its prompt).
+ */
+export function pickFields(stored: unknown, fields: readonly string[]): unknown {
+  const [value, refs] = hasTexts(stored) ? stored : [stored, []];
+  const record = value as Record<string, unknown>;
+  const picked = Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
+  const kept = refs.filter(([path]) => fields.includes(path[0] as string));
+  return kept.length === 0 ? picked : ([picked, kept] satisfies StoredWithTexts);
+}
+
 /** What stands for a long text in an outline (see outlineTexts): never empty, as the text was not. */
 export const TEXT_PLACEHOLDER = '\u0000text ';
 
