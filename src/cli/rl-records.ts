@@ -15,6 +15,10 @@ import type { Problem } from '../input/problems.ts';
 import { iterationKey, type BankRecord, type Store } from '../store/store.ts';
 import type { GenerationKind } from '../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../machines/strategies/index.ts';
+import { judgeRole } from '../../machines/roles/judge.role.ts';
+import { solutionRole } from '../../machines/roles/solution.role.ts';
+import { summaryRole } from '../../machines/roles/summary.role.ts';
+import { verificationRole } from '../../machines/roles/verification.role.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -68,12 +72,10 @@ export function sourceOf(role: string, candidate: CandidateResult | undefined): 
   return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
 }
 
-/** The candidate a TMAS-role call is about, from its index (see the roles' `index` functions). */
+/** The candidate a TMAS-role or judge call is about, as its role declares it (`subject`). */
 function candidateOf(role: string, index: number): number | null {
-  if (role === 'verification') return Math.floor(index / 10_000);
-  if (role === 'judge') return Math.floor(index / 100);
-  if (role === 'solution' || role === 'summary') return index;
-  return null;
+  const definition = { verification: verificationRole, judge: judgeRole, solution: solutionRole, summary: summaryRole }[role];
+  return definition?.subject?.(index).candidate ?? null;
 }
 
 function gradeOf(candidate: CandidateResult | undefined): boolean | null {

@@ -15,6 +15,7 @@ import type { ExperienceRecord, GuidelineRecord, Message, MessageOf } from '../.
 import { addVerification, createCandidates, toCandidateResult, toRollouts, updateCandidate, withoutAnalyses, withoutSummary, type CandidateState } from '../../candidates.ts';
 import type { DedupBanksOutput, ProblemInput } from '../../contract.ts';
 import { failureOf, ruleReference } from '../../kit.ts';
+import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { bankRequests, solutionRequests, summaryRequest, verificationRequests, type TmasIteration } from './tmas.requests.ts';
 
@@ -109,7 +110,7 @@ function failed(input: ProblemInput, state: TmasState, event: MessageOf<'llm.fai
       return settle(input, { ...state, candidates }, post);
     }
     case 'verification':
-      return verified(input, state, Math.floor(event.index / 10_000), { index: event.index % 10_000, score: null, analysis: '' }, failure);
+      return verified(input, state, Math.floor(event.index / VERIFICATION_INDEX_STRIDE), { index: event.index % VERIFICATION_INDEX_STRIDE, score: null, analysis: '' }, failure);
     case 'summary':
       return settle(input, { ...state, candidates: updateCandidate(state.candidates, event.index, (candidate) => withoutSummary(candidate, failure)) }, []);
     case 'experience':

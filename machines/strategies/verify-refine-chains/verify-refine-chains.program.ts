@@ -7,6 +7,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
+import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
 
@@ -70,8 +71,8 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
       case 'llm.failed': {
         const failure = failureOf(message);
         if (message.role === 'verification') {
-          const candidate = Math.floor(message.index / 10_000);
-          return update(state, candidate, (c) => ({ ...addVerification(c, { index: message.index % 10_000, score: null, analysis: '' }), failures: [...c.failures, failure] }), input);
+          const candidate = Math.floor(message.index / VERIFICATION_INDEX_STRIDE);
+          return update(state, candidate, (c) => ({ ...addVerification(c, { index: message.index % VERIFICATION_INDEX_STRIDE, score: null, analysis: '' }), failures: [...c.failures, failure] }), input);
         }
         if (message.role === 'solution') return update(state, message.index, (c) => ({ ...c, text: null, answer: null, failures: [...c.failures, failure] }), input);
         if (message.role === 'refine') {
