@@ -29,6 +29,8 @@ export interface LlmInput {
   attempt?: number;
   /** The call grades a candidate (the judge) rather than produces one: its failure leaves a grade missing, it does not stop the problem. */
   grading?: true;
+  /** The call condenses texts that its problem keeps only for it (a `memory` role: a summary of M analyses, a bank update): its prompt is made before the others waiting. */
+  condenses?: true;
 }
 
 /** What a successful call returns. */

@@ -150,6 +150,7 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
       request,
       ...(attempt === 0 ? {} : { attempt }),
       ...(definition.grading ? { grading: true } : {}),
+      ...(definition.kind === 'memory' ? { condenses: true } : {}),
     };
   }
   return setup({

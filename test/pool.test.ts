@@ -115,6 +115,25 @@ describe('fit', () => {
     expect(result.promptTokens).toBe(promptCount(system, result.user));
   });
 
+  test('a fit asked for ahead is made before every fit queued earlier without it', async () => {
+    // One thread, so that every fit but the first waits in the queue.
+    const single = createPool({ threads: 1 });
+    try {
+      const finished: string[] = [];
+      const fitOf = (id: string, ahead: boolean) =>
+        single.fit({ system, parts: [wordPart(id, 4_000)], budget: 100_000 }, { ahead }).then(() => {
+          finished.push(id);
+        });
+      const queued = Array.from({ length: 12 }, (_, index) => fitOf(`verification${index}`, false));
+      await Promise.all([...queued, fitOf('summary', true)]);
+      // The first fit may have reached the thread before the summary was asked for; no other one did.
+      expect(finished).toHaveLength(13);
+      expect(finished.indexOf('summary')).toBeLessThanOrEqual(1);
+    } finally {
+      await single.close();
+    }
+  });
+
   test('a prompt changed in place after a fit is fitted anew, not answered from the first', async ({ pool }) => {
     const parts = [wordPart('a', 20), wordPart('b', 20)];
     const first = await pool.fit({ system, parts, budget: 10_000 });

@@ -185,7 +185,8 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
     }
     const unsent = notSent(deps, input, key, attempt);
     if (unsent !== null) return unsent;
-    const fitted = await deps.pool.fit(task, { signal });
+    // A memory role's prompt (a summary's M analyses) is fitted ahead of the others waiting, so its problem can let those texts go sooner.
+    const fitted = await deps.pool.fit(task, { signal, ahead: input.condenses === true });
     if (fitted.renderError !== undefined) return templateFailed(deps, input, fitted.renderError, attempt);
     if (fitted.promptTokens > budget) {
       // Trimming could not bring it within the window (the question alone is too long): a call

@@ -18,6 +18,7 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
+import { AHEAD, TaskLanes } from './task-lanes.ts';
 import { HF_PREFIX, isHfTokenizerName, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
 import type {
   CountTask,
@@ -38,6 +39,8 @@ export type FitInput = Omit<FitTask, 'encoding'> & { encoding?: string };
 export interface TaskOptions {
   /** Aborting rejects the call; a task already running is stopped with its thread. */
   signal?: AbortSignal;
+  /** Queued ahead of the tasks without it (task-lanes.ts): a prompt whose texts its problem keeps only for it. */
+  ahead?: boolean;
 }
 
 /** CPU-bound tasks run off the main thread. */
@@ -190,6 +193,7 @@ export function createPool(options: PoolOptions = {}): Pool {
     maxThreads: threads,
     idleTimeout: IDLE_TIMEOUT_MS,
     resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+    taskQueue: new TaskLanes(),
   });
   let pending = 0;
   let closed = false;
@@ -197,11 +201,11 @@ export function createPool(options: PoolOptions = {}): Pool {
   const fitting = new Map<string, Promise<FitOutput>>();
   const fitCache = new SizedLru<string, Promise<FitOutput>>(FIT_CACHE_CHARS, FIT_CACHE_ENTRIES);
 
-  async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined): Promise<O> {
+  async function run<I, O>(file: string, name: string, input: I, signal: AbortSignal | undefined, ahead = false): Promise<O> {
     if (closed) throw new TmasError('TMAS_POOL_CLOSED', `the worker pool is closed (task "${name}")`);
     pending += 1;
     try {
-      const envelope: TaskEnvelope<I> = { file, name, input };
+      const envelope: TaskEnvelope<I> = ahead ? { file, name, input, ...AHEAD } : { file, name, input };
       return (await piscina.run(envelope, signal === undefined ? {} : { signal })) as O;
     } catch (error) {
       if (isAbort(error)) throw error;
@@ -218,7 +222,7 @@ export function createPool(options: PoolOptions = {}): Pool {
       const cached = fitting.get(key) ?? fitCache.get(key);
       if (cached) return abortable(cached, taskOptions?.signal);
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.
-      const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined);
+      const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined, taskOptions?.ahead === true);
       fitting.set(key, result);
       result.then(
         (output) => fitCache.set(key, result, output.user.length),

@@ -1,0 +1,57 @@
+/**
+ * The order in which the pool's queued tasks reach its threads: two lines,
+ * and a task marked `ahead` goes before every task that is not. Within a
+ * line the order is Piscina's own: first come, except that a task it took
+ * but could not place yet goes back to the end of its line (as with
+ * Piscina's default queue). A fit is a pure function of its task, so the
+ * order changes when a prompt is ready, never what it holds.
+ *
+ * Why: on a machine with few cores the pool is where calls wait, and a
+ * summary's prompt (a candidate's M analyses) queued behind hundreds of
+ * verification prompts keeps those analyses alive the whole time. On
+ * 100 × 1 × 8 × 8 at 8,000-token outputs, one line held about 3,300
+ * analyses (52 MB) near the peak, and peak RSS was 540-580 MB; with the
+ * summaries ahead it was 450 MB, with the same results.
+ */
+import { Piscina, type TaskQueue } from 'piscina';
+
+/** What a queued task says of its place (set under Piscina's queue options symbol). */
+export interface LaneOptions {
+  ahead?: boolean;
+}
+
+/** The queue options of a task that goes ahead of the others. */
+export const AHEAD: Record<symbol, LaneOptions> = { [Piscina.queueOptionsSymbol]: { ahead: true } };
+
+/** A task as Piscina's queue sees it: its options under the queue options symbol. */
+type QueuedTask = Parameters<TaskQueue['push']>[0];
+
+/** Piscina's `TaskQueue` in two lines, the `ahead` one first. */
+export class TaskLanes implements TaskQueue {
+  private readonly ahead: QueuedTask[] = [];
+  private readonly rest: QueuedTask[] = [];
+
+  get size(): number {
+    return this.ahead.length + this.rest.length;
+  }
+
+  private laneOf(task: QueuedTask): QueuedTask[] {
+    // Piscina types its symbol as any symbol, not the key of Task's options.
+    const options = (task as unknown as Record<symbol, LaneOptions | null | undefined>)[Piscina.queueOptionsSymbol];
+    return options?.ahead === true ? this.ahead : this.rest;
+  }
+
+  shift(): QueuedTask | null {
+    return this.ahead.shift() ?? this.rest.shift() ?? null;
+  }
+
+  push(task: QueuedTask): void {
+    this.laneOf(task).push(task);
+  }
+
+  remove(task: QueuedTask): void {
+    const lane = this.laneOf(task);
+    const at = lane.indexOf(task);
+    if (at >= 0) lane.splice(at, 1);
+  }
+}
