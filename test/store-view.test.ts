@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect } from 'vitest';
+import { printedUrl } from '../src/bench/child-process.ts';
 import { openStoreView } from '../src/store/check.ts';
 import { BIN, fileHashes, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
@@ -66,15 +67,7 @@ async function viewRunList(run: string, user: { uid?: number; gid?: number }): P
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const url = /http:\/\/\S+\//.exec(out)?.[0];
-        if (url) resolve(url);
-      });
-      child.once('exit', (code) => reject(new Error(`tmas view exited with ${code}: ${stderr}`)));
-    });
+    const base = await printedUrl(child, () => stderr);
     const response = await fetch(`${base}api/runs`);
     expect(response.status).toBe(200);
     return await response.json();

@@ -2,7 +2,7 @@
  * Runs a `tmas` command as a child process and measures its wall time and
  * peak RSS (VmHWM from /proc, sampled every 100 ms; 0 where /proc is absent).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { BIN } from './sim-process.ts';
 
@@ -14,6 +14,19 @@ export interface MeasuredCommand {
   stdout: string;
   /** Bytes the command printed on stdout, all of them. */
   stdoutBytes: number;
+}
+
+/** The first http:// URL a child prints on stdout (`tmas view`'s address); rejects, with `stderr()`, if it exits first. */
+export function printedUrl(child: ChildProcess, stderr: () => string = () => ''): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /http:\/\/\S+\//.exec(out)?.[0];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`tmas exited with ${code} before printing its address: ${stderr()}`)));
+  });
 }
 
 /** A process's peak resident memory so far (VmHWM), in bytes; 0 where /proc is absent. */

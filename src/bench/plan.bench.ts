@@ -24,6 +24,7 @@ import { writeBenchProblems } from './problems.ts';
 import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
+import { JUDGE_MAX_TOKENS } from '../settings/judge.settings.ts';
 
 const TIME_SCALE = 20;
 /** About 3 minutes of real time a run; quick: about 1. */
@@ -52,7 +53,7 @@ export const planBenchmark: Benchmark = {
     const { config } = toRunConfig(parseRunFlags(args), {});
     const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.concurrency };
     const strategy = strategyNamed(config.strategy);
-    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.maxTokens, judgeLimit: 4_096 });
+    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.maxTokens, judgeLimit: JUDGE_MAX_TOKENS });
     const forecast = forecastRun({ strategy, settings: loopSettingsOf(config), judged: Array.from({ length: problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
     log(`plan: forecast ${forecast.makespanSeconds.toFixed(0)} s; running ${problems} × ${iterations} × 8 × 8 on the capacity model`);
     const sim = await startSimProcess({ problems: file, capacity: { timeScale: TIME_SCALE } });

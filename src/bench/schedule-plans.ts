@@ -6,6 +6,7 @@
  */
 import { resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
 import { outputLengthOf } from '../sim/capacity/output-length.ts';
+import { JUDGE_MAX_TOKENS } from '../settings/judge.settings.ts';
 
 /** The run's shape, as in the issue's reference figures. */
 export const RUN = { problems: 30, iterations: 3, candidates: 8, verifications: 8, concurrency: 800 };
@@ -14,7 +15,7 @@ export type RunShape = typeof RUN;
 /** A completion limit, as a run's window sets one. */
 const MAX_OUTPUT = 120_000;
 /** A judge call's completion limit (`--judge-max-tokens`' default). */
-const JUDGE_MAX_OUTPUT = 4_096;
+const JUDGE_MAX_OUTPUT = JUDGE_MAX_TOKENS;
 
 /** One problem's iteration, every length drawn. */
 export interface IterationPlan {

@@ -9,7 +9,7 @@
  * with `--full`.
  */
 import { spawn } from 'node:child_process';
-import { highWaterMark } from './child-process.ts';
+import { highWaterMark, printedUrl } from './child-process.ts';
 import { makeLongRun } from './long-run.ts';
 import { BIN } from './sim-process.ts';
 import { mb } from './tmas-run.ts';
@@ -51,15 +51,7 @@ export async function measureView(runDir: string): Promise<ViewMeasure> {
     if (child.pid !== undefined) void highWaterMark(child.pid).then((rss) => (peakRss = Math.max(peakRss, rss)));
   }, 100);
   try {
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const url = /http:\/\/\S+\//.exec(out)?.[0];
-        if (url) resolve(url);
-      });
-      child.once('exit', (code) => reject(new Error(`tmas view exited with ${code}`)));
-    });
+    const base = await printedUrl(child);
     const listening = performance.now();
     const api = `${base}api/runs`;
     await get(base);

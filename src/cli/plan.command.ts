@@ -20,6 +20,7 @@ import { readRunJournal, type RunJournal } from '../plan/run-journal.ts';
 import type { Servers } from '../plan/simulate.ts';
 import { replayRun } from '../plan/what-if.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../settings/index.ts';
+import { JUDGE_MAX_TOKENS } from '../settings/judge.settings.ts';
 import { defineStrategyFlags } from '../settings/strategy-flags.ts';
 import { toRunConfig } from '../settings/to-config.ts';
 import { resolveCapacity } from '../sim/capacity/options.ts';
@@ -94,7 +95,7 @@ async function lengthsOf(flags: PlanFlags, config: RunConfig): Promise<LengthMod
     p99: flags.outputTokensP99,
     problemSpread: flags.outputTokensProblemSpread,
     completionLimit: config.completionMaxTokens ?? config.maxTokens,
-    judgeLimit: config.judgeMaxTokens ?? 4_096,
+    judgeLimit: config.judgeMaxTokens ?? JUDGE_MAX_TOKENS,
   });
 }
 

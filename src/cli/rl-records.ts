@@ -13,7 +13,7 @@
 import type { CandidateResult } from '../kernel/protocol.ts';
 import type { Problem } from '../input/problems.ts';
 import { iterationKey, type BankRecord, type Store } from '../store/store.ts';
-import type { GenerationKind } from '../../machines/role.machine.ts';
+import type { GenerationKind, RoleDefinition } from '../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../machines/strategies/index.ts';
 import { judgeRole } from '../../machines/roles/judge.role.ts';
 import { solutionRole } from '../../machines/roles/solution.role.ts';
@@ -72,10 +72,12 @@ export function sourceOf(role: string, candidate: CandidateResult | undefined): 
   return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
 }
 
-/** The candidate a TMAS-role or judge call is about, as its role declares it (`subject`). */
+/** The roles whose calls name their candidate in the export: TMAS's and the judge's, by their declared `subject`. */
+const CANDIDATE_ROLES: Readonly<Record<string, Pick<RoleDefinition, 'subject'>>> = { verification: verificationRole, judge: judgeRole, solution: solutionRole, summary: summaryRole };
+
+/** The candidate a TMAS-role or judge call is about, as its role declares it. */
 function candidateOf(role: string, index: number): number | null {
-  const definition = { verification: verificationRole, judge: judgeRole, solution: solutionRole, summary: summaryRole }[role];
-  return definition?.subject?.(index).candidate ?? null;
+  return CANDIDATE_ROLES[role]?.subject?.(index).candidate ?? null;
 }
 
 function gradeOf(candidate: CandidateResult | undefined): boolean | null {

@@ -4,6 +4,9 @@ import { DEMO } from './run.settings.ts';
 import { judgeNamed } from './roles.settings.ts';
 import { setting } from './setting.ts';
 
+/** The completion limit of a judge call without --judge-max-tokens (and of runs whose manifest predates it). */
+export const JUDGE_MAX_TOKENS = 4096;
+
 /** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's protocol. */
 const NAMED_JUDGE_PASSES = 4;
 
@@ -26,7 +29,7 @@ export const JUDGE_SETTINGS = [
     section: 'judge',
     help: 'completion limit of a judge call (hosted judges cap their output; a verdict needs little)',
     parse: integer(16),
-    default: 4096,
+    default: JUDGE_MAX_TOKENS,
     shapesCalls: true,
     config: 'judgeMaxTokens',
   }),
