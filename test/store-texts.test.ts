@@ -114,6 +114,35 @@ describe('texts are stored once', () => {
   });
 });
 
+describe('a reader of outlines reads only the texts it asks for', () => {
+  test('the metrics read a long answer and leave solutions and summaries unread; a blank solution stays inline, so its outline still says it is empty', async ({ dir }) => {
+    const runDir = path.join(dir, 'run');
+    const answer = `\\frac{${'1'.repeat(TEXT_MIN_CHARS)}}{2}`;
+    const summary = prose(3, 20_000);
+    const blank = ' \n'.repeat(TEXT_MIN_CHARS);
+    const candidate = { candidate: 0, source: 'normal', answer, verificationScores: [1], summary, summaryScore: 1, correct: true, judge: null, correctJudge: null, failures: [] };
+    const completed: Envelope = { seq: 0, at: 1000, from: 'problem:p1', to: 'run', message: { type: 'iteration.completed', run: 'r1', problem: 'p1', iteration: 0, correlation: 'p1/0', candidates: [candidate] } } as unknown as Envelope;
+    const solved = (seq: number, text: string): Envelope => ({ seq, at: 1000 + seq, from: 'role:solution', to: 'problem:p1', message: { type: 'solution.completed', run: 'r1', problem: 'p1', iteration: 0, correlation: `p1/0/solution/${seq}`, candidate: seq, text } }) as unknown as Envelope;
+
+    const store = await newRun(runDir);
+    for (const envelope of [completed, solved(1, prose(4, 30_000)), solved(2, blank)]) store.logMessage(envelope);
+    await store.flushed();
+    const answers = (type: string, textPath: Array<string | number>) => type === 'iteration.completed' && textPath[3] === 'answer';
+    const read: Envelope[] = [];
+    for await (const envelope of store.envelopeOutlines(answers)) read.push(envelope);
+    await store.close();
+
+    const [first, second, third] = read.map((envelope) => envelope.message as unknown as Record<string, unknown>);
+    const [readCandidate] = first?.['candidates'] as Array<Record<string, unknown>>;
+    expect(readCandidate?.['answer']).toBe(answer);
+    expect(readCandidate?.['summary']).not.toBe(summary);
+    expect(String(readCandidate?.['summary']).length).toBeLessThan(100);
+    expect(String(second?.['text']).length).toBeLessThan(100);
+    expect(String(second?.['text']).trim()).not.toBe('');
+    expect(third?.['text']).toBe(blank);
+  });
+});
+
 describe('a reference to a missing text is damage', () => {
   test('the check names it with TMAS_STORE_DAMAGED, a read never yields an empty text, and repair drops the record that lost it', async ({ dir }) => {
     const runDir = path.join(dir, 'run');

@@ -4,7 +4,7 @@
  * and both banks as they stood then.
  */
 import { UserError } from '../kernel/errors.ts';
-import type { IterationRecord } from '../store/store.ts';
+import { problemRange, type IterationRecord } from '../store/store.ts';
 import { openRun } from '../analysis/open-run.ts';
 
 function score(value: number | null): string {
@@ -22,8 +22,7 @@ export async function runShowCommand(runDir: string, options: { problem: string;
       throw new UserError('TMAS_USAGE', `--problem ${options.problem}: no such problem in ${runDir} (its problems include ${known}${problems.length > 5 ? ', …' : ''}).`);
     }
     let record: IterationRecord | undefined;
-    for await (const candidate of store.iterationRecords()) {
-      if (candidate.ordinal !== ordinal) continue;
+    for await (const candidate of store.iterationRecords(problemRange(ordinal))) {
       if (options.iteration === undefined || candidate.iteration === options.iteration) record = candidate;
     }
     if (!record) {

@@ -13,7 +13,7 @@ import { createOutputFile, type OutputFile } from './output-file.ts';
 import type { RunConfig } from './config.ts';
 import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
-import { createProblemTable, runTotals } from '../observers/metrics-run.ts';
+import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
 import { toResultsLine } from '../store/results-line.ts';
 import { gatewaySummary, type GatewayStats } from '../gateway/gateway.ts';
@@ -59,7 +59,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
   const digest = createHash('sha256');
   let lines = 0;
   const problems = createProblemTable();
-  for await (const record of options.store.iterationRecords()) {
+  for await (const record of options.store.iterationRecords({}, PROBLEM_TABLE_FIELDS)) {
     problems.add(record);
     const line = toResultsLine({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
     digest.update(line);

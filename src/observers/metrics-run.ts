@@ -21,6 +21,9 @@ export interface ProblemFigures {
   flips: Flips;
 }
 
+/** The fields of an iteration record the problem table reads: a reader asks the store for these only (rollouts are long texts it never needs). */
+export const PROBLEM_TABLE_FIELDS = ['problem', 'iteration', 'candidates'] as const;
+
 /** Folds iteration records (streamed from the store, in input then iteration order) into per-problem figures. */
 export function createProblemTable() {
   const rows = new Map<string, ProblemFigures>();

@@ -47,7 +47,7 @@ function cut(text: string): string {
 export async function readDetails(store: Store): Promise<Map<string, ProblemDetail>> {
   const details = new Map<string, ProblemDetail>();
   const last = new Map<string, { ordinal: number; iteration: number }>();
-  for await (const record of store.iterationRecords()) {
+  for await (const record of store.iterationRecords({}, ['problem', 'ordinal', 'iteration', 'candidates'])) {
     let detail = details.get(record.problem);
     if (!detail) {
       detail = { ordinal: record.ordinal, iterations: [], finalBanks: { experience: [], guidelines: [] } };

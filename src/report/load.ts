@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
-import { createProblemTable, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
+import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
 import { hasStore, openStoreView } from '../store/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
@@ -176,7 +176,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   let problems: ProblemFigures[] | null = null;
   if ((metrics.problems ?? null) === null) {
     const table = createProblemTable();
-    for await (const record of store.iterationRecords()) table.add(record);
+    for await (const record of store.iterationRecords({}, PROBLEM_TABLE_FIELDS)) table.add(record);
     problems = table.rows();
   }
   const details = await readDetails(store);

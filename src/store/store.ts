@@ -16,7 +16,7 @@ import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { ANSWER_FIELDS, batchedRange, iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
-import { hasTexts, outlineTexts, pickFields } from './texts.ts';
+import { hasTexts, outlineTexts, outlineTextsBut, pickFields, type TextsRead } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
@@ -204,14 +204,16 @@ export class Store {
   }
 
   /**
-   * The logged envelopes in sequence order, with the long texts of every
-   * message whose type is not in `whole` left out (outlineTexts): for a fold
-   * that reads no long text of those, such as the metrics. Streams.
+   * The logged envelopes in sequence order, each long text left out
+   * (outlineTexts) unless `reads` asks for it by its message's type and its
+   * path in the envelope: for a fold that reads few texts, such as the
+   * metrics. Streams.
    */
-  async *envelopeOutlines(whole: ReadonlySet<string>, range: RecordRange = {}): AsyncGenerator<Envelope> {
+  async *envelopeOutlines(reads: TextsRead, range: RecordRange = {}): AsyncGenerator<Envelope> {
     for await (const [key, stored] of this.messages().iterator(batchedRange(range))) {
       const type = ((hasTexts(stored) ? stored[0] : stored) as Envelope).message.type;
-      yield whole.has(type) ? await this.restore<Envelope>(stored, () => `message record ${String(key)}`) : (outlineTexts(stored) as Envelope);
+      const outline = outlineTextsBut(stored, (path) => reads(type, path));
+      yield hasTexts(outline) ? await this.restore<Envelope>(outline, () => `message record ${String(key)}`) : (outline as Envelope);
     }
   }
 
@@ -357,9 +359,10 @@ export class Store {
     );
   }
 
-  /** The iteration records in a range of iteration keys (all by default), in input order then iteration order. Streams: nothing is held beyond one record. */
-  async *iterationRecords(range: RecordRange = {}): AsyncGenerator<IterationRecord> {
-    for await (const [, record] of this.records<IterationRecord>(this.iterations(), 'iteration', range)) yield record;
+  /** The iteration records in a range of iteration keys (all by default), in input order then iteration order; with `fields`, those fields only, whose texts alone are read. Streams: nothing is held beyond one record. */
+  async *iterationRecords<F extends keyof IterationRecord = keyof IterationRecord>(range: RecordRange = {}, fields?: readonly F[]): AsyncGenerator<Pick<IterationRecord, F>> {
+    const pick = fields === undefined ? undefined : (stored: unknown) => pickFields(stored, fields);
+    for await (const [, record] of this.records<Pick<IterationRecord, F>>(this.iterations(), 'iteration', range, pick)) yield record;
   }
 
   /** The iteration record under an iteration key (see iterationKey), or undefined. */

@@ -30,6 +30,19 @@ import { createHash } from 'node:crypto';
 /** Strings shorter than this stay inline: a reference would save little and cost a read. */
 export const TEXT_MIN_CHARS = 1024;
 
+/**
+ * Whether a string is taken out of its record: long, and not blank. A blank
+ * string stays inline however long, so that a reader of outlines knows a
+ * placeholder stands for a text with something in it (an empty answer is
+ * counted without reading any solution back: observers/log-metrics.ts).
+ */
+function isText(value: string): boolean {
+  return value.length >= TEXT_MIN_CHARS && !BLANK.test(value);
+}
+
+// `\s` is the set String.prototype.trim removes; the test stops at the first other character.
+const BLANK = /^\s*$/;
+
 /** No chunk is shorter, unless the text ends (so that tiny chunks do not cost a key each). */
 const CHUNK_MIN_CHARS = 256;
 /** No chunk is longer: a text without boundaries is still cut. */
@@ -107,6 +120,9 @@ export function chunkText(text: string): Chunked {
 /** Where a text sits in a record: object keys and array indices from the top. */
 export type TextPath = Array<string | number>;
 
+/** Which long texts of a logged message a reader needs, by the message's type and the text's path in its envelope (store.ts, envelopeOutlines). */
+export type TextsRead = (type: string, path: TextPath) => boolean;
+
 /** A text taken out of a record: its place and its digest. */
 export type TextRef = [TextPath, string];
 
@@ -124,7 +140,7 @@ export function takeTexts(value: unknown, onText: (text: string) => string): unk
   const path: TextPath = [];
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') {
-      if (node.length < TEXT_MIN_CHARS) return node;
+      if (!isText(node)) return node;
       refs.push([[...path], onText(node)]);
       return '';
     }
@@ -204,6 +220,19 @@ export const TEXT_PLACEHOLDER = '\u0000text ';
  * the time of reading a record.
  */
 export function outlineTexts(stored: unknown): unknown {
+  return outlineTextsBut(stored, () => false);
+}
+
+/**
+ * `outlineTexts` but for the texts at the paths `keep` accepts, whose
+ * references are left for the caller to restore: a stored value again, or
+ * the outline itself when none is kept.
+ */
+export function outlineTextsBut(stored: unknown, keep: (path: TextPath) => boolean): unknown {
   if (!hasTexts(stored)) return stored;
-  return restoreTexts(stored, new Map(stored[1].map(([, digest]) => [digest, `${TEXT_PLACEHOLDER}${digest}`]))).value;
+  const [value, refs] = stored;
+  const kept = refs.filter(([path]) => keep(path));
+  const outlined = refs.filter(([path]) => !keep(path));
+  const outline = restoreTexts([value, outlined], new Map(outlined.map(([, digest]) => [digest, `${TEXT_PLACEHOLDER}${digest}`]))).value;
+  return kept.length === 0 ? outline : ([outline, kept] satisfies StoredWithTexts);
 }

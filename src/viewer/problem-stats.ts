@@ -54,7 +54,7 @@ async function foldRun(store: Store): Promise<Map<string, RunProblemStats>> {
     byId.set(id, { problem: id, ordinal: ordinal++, iterations: 0, pass1: null, answer: null, changes: 0, judgeRule: 0, tokens: 0, failures: 0 });
   }
   // Records stream in input order, then iteration order: each problem's come one after the other.
-  for await (const record of store.iterationRecords()) {
+  for await (const record of store.iterationRecords({}, ['problem', 'candidates'])) {
     const stats = byId.get(record.problem);
     if (stats) foldIteration(stats, record.candidates);
   }
