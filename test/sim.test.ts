@@ -375,6 +375,36 @@ describe('the accuracy model shows the loop dynamics', () => {
   });
 });
 
+describe('streaming', () => {
+  test('a long reply streamed to a reader that falls behind leaves no listeners piling up on the response', async ({ sims }) => {
+    const { server } = await sims.start({ outputTokens: 130_000 });
+    const spec = solutionPrompt(solutionRequest(FIRST, 'normal'), options);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const response = await fetch(`${server.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tmas-sim', stream: true, seed: 1, messages: [{ role: 'system', content: spec.system }, { role: 'user', content: userText(spec.parts) }] }),
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let bytes = 0;
+      // A reader slower than the server, so that the server's writes wait for the socket to drain again and again.
+      for (let read = 0; ; read++) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        if (read % 8 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      expect(bytes).toBeGreaterThan(1_000_000);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+  });
+});
+
 describe('faults', () => {
   const spec = solutionPrompt(solutionRequest(FIRST, 'normal'), options);
 

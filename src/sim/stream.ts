@@ -72,10 +72,26 @@ export async function sendStream(
     if (gapMs > 0 && !(await options.sleep(gapMs))) return;
     if (res.destroyed) return;
     const flushed = res.write(piece());
-    if (!flushed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!flushed) await drainedOrClosed(res);
   }
   if (options.fault !== null) return strike(res, options.fault, options.hold);
   closeStream(res, events);
+}
+
+/**
+ * Resolves when the reply may take more (or is gone), and leaves no listener
+ * behind: a long reply waits here at every full buffer, and the listener of
+ * the event that did not come would pile up on the response (Node warned of
+ * 11 'close' listeners on one reply at 8,000-token outputs).
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 /** The server-sent events of one streamed reply; the pieces are built when written, so a long reply is not held twice. */
