@@ -7,6 +7,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { Completion } from './completion.ts';
 import { separateReasoning } from './reasoning.ts';
 import { ReplyError } from './reply-bounds.ts';
+import { TextPieces } from './text-pieces.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens'>;
@@ -53,9 +54,9 @@ export async function fromStream(
   reads: AsyncIterable<ChatCompletionChunk[]>,
   options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void; onUsage?: (completionTokens: number | null) => void },
 ): Promise<Reply> {
-  const content: string[] = [];
-  const reasoningContent: string[] = [];
-  const reasoning: string[] = [];
+  const content = new TextPieces();
+  const reasoningContent = new TextPieces();
+  const reasoning = new TextPieces();
   let sawReasoningContent = false;
   let sawReasoning = false;
   let finishReason: string | null = null;
@@ -102,9 +103,9 @@ export async function fromStream(
     }
   }
   if (finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
-  const separated = separateReasoning(content.join(''), {
-    reasoningContent: sawReasoningContent ? reasoningContent.join('') : null,
-    reasoning: sawReasoning ? reasoning.join('') : null,
+  const separated = separateReasoning(content.text(), {
+    reasoningContent: sawReasoningContent ? reasoningContent.text() : null,
+    reasoning: sawReasoning ? reasoning.text() : null,
   });
   return {
     content: separated.content,
