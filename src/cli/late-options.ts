@@ -6,7 +6,7 @@
  */
 import { Help, type Command } from 'commander';
 
-/** Declares the options of `run` or `table1` on their command, once. */
+/** Declares the options of a late command (`run`, `plan`, `table1`) on it, once. */
 export type OptionsLoader = (command: Command) => Promise<void>;
 
 /** Commands whose options are declared just before they parse, by the loader given. */

@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import { defineAnalysisCommands } from './analysis.ts';
-import { LateOptionsHelp, lateOptions } from './late-options.ts';
+import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
 import { defineSimServerCommand } from './sim-server.options.ts';
 import type { RunFlags } from './run.command.ts';
 import type { Table1Flags } from './table1.command.ts';
@@ -24,52 +24,66 @@ export const io = {
   terminal: process.stderr.isTTY ? process.stderr : undefined,
 };
 
+/**
+ * A command whose options are declared late (late-options.ts): `define` adds
+ * them once the command is named, `act` loads its work and runs it.
+ */
+function defineLateCommand<F>(program: Command, name: string, description: string, define: OptionsLoader, act: (flags: F, parsed: Command) => Promise<void>): void {
+  const command = program.command(name).description(description).exitOverride();
+  lateOptions.set(command, define);
+  command.action(act);
+}
+
 /** `tmas run`: its options from the settings (declared late), its work in run-action.ts. */
 function defineRunCommand(program: Command): void {
-  const command = program.command('run').description('run an evaluation (with no --base-url, against the embedded simulated model)').exitOverride();
-  lateOptions.set(command, async (late) => {
-    const { defineRunOptions } = await import('./run.command.ts');
-    defineRunOptions(late);
-  });
-  command.action(async (flags: RunFlags, parsed: Command) => {
-    collectGarbageEagerly(RUN_HEAP_GROWTH);
-    const { runRunCommand } = await import('./run-action.ts');
-    await runRunCommand(flags, parsed, io);
-  });
+  defineLateCommand<RunFlags>(
+    program,
+    'run',
+    'run an evaluation (with no --base-url, against the embedded simulated model)',
+    async (late) => {
+      (await import('./run.command.ts')).defineRunOptions(late);
+    },
+    async (flags, parsed) => {
+      collectGarbageEagerly(RUN_HEAP_GROWTH);
+      const { runRunCommand } = await import('./run-action.ts');
+      await runRunCommand(flags, parsed, io);
+    },
+  );
 }
 
 /** `tmas plan`: the options of run that say what the run is, plus the servers and lengths (declared late, as run's). */
 function definePlanCommand(program: Command): void {
-  const command = program
-    .command('plan')
-    .description("forecast a run before it starts: calls by role, tokens, GPU-hours (or cost) and makespan on a capacity model of the servers; --check DIR sets a finished run beside its forecast; --from DIR replays a finished run under other servers, concurrency or schedule")
-    .exitOverride();
-  lateOptions.set(command, async (late) => {
-    const { definePlanOptions } = await import('./plan.command.ts');
-    definePlanOptions(late);
-  });
-  command.action(async (flags: PlanFlags, parsed: Command) => {
-    const { runPlanCommand } = await import('./plan.command.ts');
-    await runPlanCommand(flags, parsed, io);
-  });
+  defineLateCommand<PlanFlags>(
+    program,
+    'plan',
+    "forecast a run before it starts: calls by role, tokens, GPU-hours (or cost) and makespan on a capacity model of the servers; --check DIR sets a finished run beside its forecast; --from DIR replays a finished run under other servers, concurrency or schedule",
+    async (late) => {
+      (await import('./plan.command.ts')).definePlanOptions(late);
+    },
+    async (flags, parsed) => {
+      const { runPlanCommand } = await import('./plan.command.ts');
+      await runPlanCommand(flags, parsed, io);
+    },
+  );
 }
 
 /** `tmas table1`: the options of run, plus the strategies to compare. */
 function defineTable1Command(program: Command): void {
-  const command = program
-    .command('table1')
-    .description("TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html")
-    .exitOverride();
-  lateOptions.set(command, async (late) => {
-    const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run.command.ts'), import('./table1.command.ts')]);
-    defineRunOptions(late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(',')));
-  });
-  command.action(async (flags: Table1Flags, parsed: Command) => {
-    collectGarbageEagerly(RUN_HEAP_GROWTH);
-    const { runTable1Command } = await import('./table1.command.ts');
-    const controller = interruptOnSignals(io);
-    await runTable1Command(flags, parsed, io, controller.signal);
-  });
+  defineLateCommand<Table1Flags>(
+    program,
+    'table1',
+    "TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html",
+    async (late) => {
+      const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run.command.ts'), import('./table1.command.ts')]);
+      defineRunOptions(late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(',')));
+    },
+    async (flags, parsed) => {
+      collectGarbageEagerly(RUN_HEAP_GROWTH);
+      const { runTable1Command } = await import('./table1.command.ts');
+      const controller = interruptOnSignals(io);
+      await runTable1Command(flags, parsed, io, controller.signal);
+    },
+  );
 }
 
 /** `tmas grade`: one pair, or a file of pairs. */
