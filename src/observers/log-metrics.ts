@@ -27,10 +27,34 @@ function readsText(type: string, path: TextPath): boolean {
   return type === 'iteration.completed' && path[0] === 'message' && path[1] === 'candidates' && path[3] === 'answer';
 }
 
+/**
+ * The (type, correlation) pairs of the log read so far. A correlation is kept
+ * once, with the types seen under it as one character each: a set of joined
+ * keys held 58 MB for the 332,202 messages of a 100 × 20 × 8 × 8 run, at the
+ * end of the run, when the run's own state is still in memory.
+ */
+class SeenMessages {
+  private readonly typeCodes = new Map<string, string>();
+  private readonly typesOf = new Map<string, string>();
+
+  /** Whether this pair is new; it is seen from now on. */
+  firstTime(type: string, correlation: string): boolean {
+    let code = this.typeCodes.get(type);
+    if (code === undefined) {
+      code = String.fromCharCode(this.typeCodes.size);
+      this.typeCodes.set(type, code);
+    }
+    const types = this.typesOf.get(correlation) ?? '';
+    if (types.includes(code)) return false;
+    this.typesOf.set(correlation, types + code);
+    return true;
+  }
+}
+
 /** Streams the log of a run into its per-iteration metrics. */
 export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> {
   const collector = createMetricsCollector();
-  const seen = new Set<string>();
+  const seen = new SeenMessages();
   const failed = new Map<string, Envelope>();
   for await (const envelope of store.envelopeOutlines(readsText)) {
     const { message } = envelope;
@@ -39,9 +63,7 @@ export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> 
       continue;
     }
     if (message.type.endsWith('.completed')) failed.delete(message.correlation);
-    const key = `${message.type}\u0000${message.correlation}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (!seen.firstTime(message.type, message.correlation)) continue;
     collector.observe(envelope);
   }
   for (const envelope of failed.values()) collector.observe(envelope);
