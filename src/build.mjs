@@ -15,7 +15,7 @@
 //
 // Types are not checked here (`npm run typecheck` does): the build only strips
 // them, and never fails on a type error.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,8 +118,10 @@ for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
   cpSync(from, path.join(DIST, relative), { recursive: true });
 }
 
-// The benchmarks start the bin beside their own modules; inside the build that is this one.
-writeFileSync(path.join(DIST, 'src', 'bin.mjs'), "#!/usr/bin/env node\n// The tmas executable inside the build (src/build.mjs).\nawait import('./main.js');\n");
+// The benchmarks start the bin beside their own modules; inside the build that is this one,
+// with the same first two lines (the shell's start of node with the executable's V8 flags).
+const launcher = readFileSync(path.join(ROOT, 'src', 'bin.mjs'), 'utf8').split('\n').slice(0, 2).join('\n');
+writeFileSync(path.join(DIST, 'src', 'bin.mjs'), `${launcher}\n// The tmas executable inside the build (src/build.mjs).\nawait import('./main.js');\n`, { mode: 0o755 });
 
 writeFileSync(BUILD_STAMP, fingerprint);
 console.log(`tmas build: dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { BIN } from './sim-process.ts';
+import { tmasCommand } from './sim-process.ts';
 
 /** What one measured command reports. */
 export interface MeasuredCommand {
@@ -39,7 +39,7 @@ export async function highWaterMark(pid: number): Promise<number> {
 /** Runs `tmas <args>`; stdout is kept only up to 64 kB (a `log` command's output is counted, not kept). */
 export async function measureCommand(args: string[]): Promise<MeasuredCommand> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...tmasCommand(args), { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   let stdoutBytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {

@@ -63,7 +63,7 @@ export const memoryBenchmark: Benchmark = {
       const heapAt = (iteration: number) => heapAfter.get(iteration) ?? NaN;
       const growth = at(20) / at(5);
       const heapGrowth = heapAt(20) / heapAt(5);
-      const sizes = `${problems} problems × ${iterations} it × ${n} × ${m} = ${run.outcome.calls.issued} calls, ${outputTokens}-token outputs, ${(run.wallMs / 1000).toFixed(0)} s (${(run.cpuMs / 1000).toFixed(0)} s of CPU)${full ? '' : '; scaled from 100 problems to fit 10 minutes (use --full)'}`;
+      const sizes = `${problems} problems × ${iterations} it × ${n} × ${m} = ${run.outcome.calls.issued} calls, ${outputTokens}-token outputs, ${(run.wallMs / 1000).toFixed(0)} s (${(run.cpuMs / 1000).toFixed(0)} s of CPU)${full ? '' : '; scaled from 100 problems to fit 10 minutes (use --full)'}; node flags: ${process.execArgv.join(' ') || "none (V8's young generation)"}`;
       return [
         { figure: 'memory: peak RSS', target: '≤ 450 MB', measured: mb(run.peakRss), pass: run.peakRss <= PEAK_RSS, note: sizes },
         {

@@ -10,7 +10,7 @@ import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startFirstCallServer } from './first-call-server.ts';
 import { writeBenchProblems } from './problems.ts';
-import { BIN, startSimProcess } from './sim-process.ts';
+import { BIN, startSimProcess, tmasCommand } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchContext, BenchRow } from './types.ts';
 import { measureView } from './view.bench.ts';
@@ -44,7 +44,7 @@ export async function measureResume(runDir: string, iterations: number, scratch:
   await cp(runDir, copy, { recursive: true });
   const endpoint = await startFirstCallServer('tmas-sim');
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'run', '--resume', copy, '--max-iterations', String(iterations + 1), '--base-url', endpoint.url, '--model-name', 'tmas-sim'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(...tmasCommand(['run', '--resume', copy, '--max-iterations', String(iterations + 1), '--base-url', endpoint.url, '--model-name', 'tmas-sim'], bin), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

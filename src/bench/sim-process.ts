@@ -12,6 +12,15 @@ import type { SimMetrics } from '../sim/server.ts';
 /** The tmas executable. */
 export const BIN = packagePath('src/bin.mjs');
 
+/**
+ * The command and arguments that start `tmas <args>` as a user's `npx tmas`
+ * does: through sh, so that the executable's V8 flags (src/bin.mjs, line 2)
+ * apply to what a benchmark measures.
+ */
+export function tmasCommand(args: string[], bin = BIN): [string, string[]] {
+  return ['sh', [bin, ...args]];
+}
+
 /** A running sim-server child. */
 export interface SimProcess {
   /** Base URL, e.g. `http://127.0.0.1:40123/v1`. */

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { highWaterMark, printedUrl } from './child-process.ts';
 import { makeLongRun } from './long-run.ts';
-import { BIN } from './sim-process.ts';
+import { tmasCommand } from './sim-process.ts';
 import { mb } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
 
@@ -45,7 +45,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 /** Starts `tmas view` on a run directory as a child process and measures it. */
 export async function measureView(runDir: string): Promise<ViewMeasure> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'view', runDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...tmasCommand(['view', runDir, '--port', '0']), { stdio: ['ignore', 'pipe', 'inherit'] });
   let peakRss = 0;
   const sampler = setInterval(() => {
     if (child.pid !== undefined) void highWaterMark(child.pid).then((rss) => (peakRss = Math.max(peakRss, rss)));
