@@ -238,7 +238,8 @@ export function createPool(options: PoolOptions = {}): Pool {
       return run<DedupInput, DedupOutput>(JACCARD_WORKER, 'dedup', input, taskOptions?.signal);
     },
     async encodeJson(value) {
-      return run<unknown, Uint8Array>(JSON_WORKER, 'encodeJson', value, undefined);
+      // Ahead of queued fits: store writes and request bodies wait on it, and it takes a fraction of a fit's time.
+      return run<unknown, Uint8Array>(JSON_WORKER, 'encodeJson', value, undefined, true);
     },
     get pending() {
       return pending;
