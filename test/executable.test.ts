@@ -12,7 +12,7 @@ import { REPO, test } from './fixtures.ts';
 
 const run = promisify(execFile);
 
-test('started through a link, tmas runs node with its young generation capped at 4 MB semi-spaces; started by node, with the flags node was given', async ({ dir }) => {
+test('started through a link, tmas run starts node with its young generation capped at 4 MB semi-spaces; other commands, and tmas started by node, with the flags node was given', async ({ dir }) => {
   const link = path.join(dir, 'tmas');
   await symlink(path.join(REPO, 'src', 'bin.mjs'), link);
   // Loaded before the program by every node the command starts: says which flags the main thread got.
@@ -20,11 +20,15 @@ test('started through a link, tmas runs node with its young generation capped at
   await writeFile(probe, "if (require('node:worker_threads').isMainThread) process.stderr.write('flags ' + JSON.stringify(process.execArgv) + '\\n');\n");
   const env = { ...process.env, NODE_OPTIONS: `--require ${probe}` };
 
-  const linked = await run(link, ['--version'], { env });
-  expect(linked.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  const linked = await run(link, ['run', '--help'], { env });
+  expect(linked.stdout).toContain('Usage: tmas run');
   expect(linked.stderr).toContain('flags ["--max-semi-space-size=4"]');
 
-  const byNode = await run(process.execPath, [path.join(REPO, 'src', 'bin.mjs'), '--version'], { env });
+  const other = await run(link, ['--version'], { env });
+  expect(other.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  expect(other.stderr).toContain('flags []');
+
+  const byNode = await run(process.execPath, [path.join(REPO, 'src', 'bin.mjs'), 'run', '--help'], { env });
   expect(byNode.stdout).toBe(linked.stdout);
   expect(byNode.stderr).toContain('flags []');
 });
