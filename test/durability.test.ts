@@ -84,6 +84,12 @@ describe('durable runs', () => {
       expect(finished.stdout).toMatch(/answered from the journal/);
 
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
+      // The resumed runs logged the replies of each cut iteration again: the metrics count each once.
+      const counted = async (runDir: string) => {
+        const metrics = JSON.parse(await readFile(path.join(runDir, 'metrics.json'), 'utf8')) as { iterations: Array<Record<string, unknown>> };
+        return metrics.iterations.map(({ iteration, calls, tokens, outputsByRole, pass1 }) => ({ iteration, calls, tokens, outputsByRole, pass1 }));
+      };
+      expect(await counted(run)).toEqual(await counted(path.join(dir, 'clean')));
       const [cleanStore, killedStore] = [await storeContents(path.join(dir, 'clean')), await storeContents(run)];
       expect(killedStore.banks).toEqual(cleanStore.banks);
       expect(killedStore.seeds.sort()).toEqual(cleanStore.seeds.sort());

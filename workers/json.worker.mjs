@@ -7,9 +7,9 @@
  * copies its strings as they are, in a fraction of that. The bytes come back
  * transferred, not copied.
  *
- * Plain JavaScript, unlike the other worker modules: the run's encoder thread
- * loads only this file, so it never registers tsx (a loader thread and about
- * 30 MB of its own; see load.mjs).
+ * Plain JavaScript, unlike the other worker modules: a thread that runs only
+ * this file never registers tsx (a loader thread and about 30 MB of its own;
+ * see load.mjs). A run's encodes share the token-counting pool's threads.
  */
 import { Piscina } from 'piscina';
 

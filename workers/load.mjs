@@ -33,8 +33,8 @@ await Promise.resolve();
 
 /**
  * tsx, loaded and registered by the first task whose module is TypeScript: a
- * thread that runs only plain-JS modules (the build's, src/build.mjs, or the
- * run's JSON encoder) never loads tsx nor starts its loader thread.
+ * thread that runs only plain-JS modules (the build's, src/build.mjs, or
+ * json.worker.mjs) never loads tsx nor starts its loader thread.
  *
  * @type {Promise<ReturnType<typeof import('tsx/esm/api').register>> | null}
  */
