@@ -307,16 +307,16 @@ describe('baselines as their upstream code runs them', () => {
   });
 
   test('the temperature is the strategy\'s upstream default unless --temperature is given; 0.6 for one that declares none', () => {
-    const temperature = (args: string[]) => toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', ...args]), {}).config.temperature;
+    const temperature = (args: string[]) => toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', ...args]), {}).config.roles.temperature;
     expect(temperature(['--strategy', 'pacore'])).toBe(1);
     expect(temperature(['--strategy', 'verify-refine'])).toBe(1);
     expect(temperature(['--strategy', 'mas-ceo'])).toBe(0.7);
     expect(temperature(['--strategy', 'rse'])).toBe(0.6);
     expect(temperature(['--strategy', 'tmas'])).toBe(0.6);
     expect(temperature(['--strategy', 'pacore', '--temperature', '0.3'])).toBe(0.3);
-    const limit = (args: string[]) => toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', ...args]), {}).config.completionMaxTokens;
+    const limit = (args: string[]) => toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', ...args]), {}).config.context.completionMaxTokens;
     expect(limit(['--strategy', 'rse'])).toBe(38_912);
-    expect(limit(['--strategy', 'tmas'])).toBeUndefined();
+    expect(limit(['--strategy', 'tmas'])).toBeNull();
     expect(limit(['--strategy', 'rse', '--completion-max-tokens', '2048'])).toBe(2048);
   });
 });

@@ -148,8 +148,8 @@ describe('durable runs', () => {
     const store = await Store.open(run);
     try {
       const manifest = await readRunManifest(store);
-      expect(manifest?.config.endpoints.judge.model).toBe('strict-judge');
-      expect(manifest?.config.endpoints.solution.model).toBe('tmas-sim');
+      expect(manifest?.config.roles.endpoints.judge.model).toBe('strict-judge');
+      expect(manifest?.config.roles.endpoints.solution.model).toBe('tmas-sim');
       const models = new Map<string, Set<string>>();
       for await (const call of store.callRecords()) {
         const key = `${call.role} ${call.iteration}`;

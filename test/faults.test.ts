@@ -31,7 +31,7 @@ async function runAgainst(dir: string, name: string, faults: FaultRates, extra: 
     ];
     const { config, secrets } = toRunConfig(parseRunFlags(args), {});
     const stderr: string[] = [];
-    await runEvaluation(config, secrets, await loadProblems(config.inputFile), { stdout: () => {}, stderr: (line) => stderr.push(line) });
+    await runEvaluation(config, secrets, await loadProblems(config.problems.inputFile), { stdout: () => {}, stderr: (line) => stderr.push(line) });
     const results = await readFile(path.join(outputDir, 'results.jsonl'), 'utf8');
     const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as {
       gateway: { retries: number; retriesByCause: Record<string, number>; failures: number };

@@ -50,7 +50,7 @@ export async function runInProcess(args: string[]): Promise<RunOutcome> {
   // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, and most files that use these fixtures run tmas as a child process.
   const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run-evaluation.ts')]);
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
-  const problems = await loadProblems(config.inputFile);
+  const problems = await loadProblems(config.problems.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };
   return runEvaluation(config, secrets, problems, quiet);
 }

@@ -167,18 +167,18 @@ describe('the LLM judge against the simulated model', () => {
 
   test('the judge is off unless one is named, then 4 passes; the demo uses fewer; --judge-* endpoints default to the solution agent', () => {
     const plain = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--base-url', 'http://localhost:8000/v1', '--model-name', 'm']), {});
-    expect(plain.config.judgePasses).toBe(0);
-    expect(plain.config.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm', sampling: { temperature: 0.6, topP: 0.95 } });
+    expect(plain.config.judge.passes).toBe(0);
+    expect(plain.config.roles.endpoints.judge).toEqual({ baseUrl: ['http://localhost:8000/v1'], model: 'm', sampling: { temperature: 0.6, topP: 0.95, topK: null, minP: null, extraBody: null } });
     const own = toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-base-url', 'http://judge:9000/v1', '--judge-model-name', 'j', '--judge-api-key', 'k']), {});
-    expect(own.config.judgePasses).toBe(4);
-    expect(own.config.judgeMaxTokens).toBe(4096);
-    expect(own.config.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j', sampling: { temperature: 0.6, topP: 0.95 } });
+    expect(own.config.judge.passes).toBe(4);
+    expect(own.config.judge.maxTokens).toBe(4096);
+    expect(own.config.roles.endpoints.judge).toEqual({ baseUrl: ['http://judge:9000/v1'], model: 'j', sampling: { temperature: 0.6, topP: 0.95, topK: null, minP: null, extraBody: null } });
     expect(own.secrets.judge).toBe('k');
     // Only a model named: the judge is that model at the solution agent's endpoint.
-    expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-model-name', 'j']), {}).config.judgePasses).toBe(4);
+    expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-model-name', 'j']), {}).config.judge.passes).toBe(4);
     // Passes asked for with no judge named: the model under test judges itself (the run warns).
-    expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-passes', '2']), {}).config.judgePasses).toBe(2);
-    expect(toRunConfig(parseRunFlags(['--demo']), {}).config.judgePasses).toBe(2);
+    expect(toRunConfig(parseRunFlags(['--input-file', 'x.jsonl', '--judge-passes', '2']), {}).config.judge.passes).toBe(2);
+    expect(toRunConfig(parseRunFlags(['--demo']), {}).config.judge.passes).toBe(2);
   });
 
   test('verdicts are parsed from the last VERDICT line; none gives null', () => {

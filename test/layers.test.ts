@@ -16,21 +16,23 @@
  *                        (the host hands it the role names it answers)
  *   machines/            kernel, grader: the kit never knows a strategy
  *   machines/strategies/ machines/, kernel, grader
+ *   src/settings/        the run's settings, declared once, and the configuration they
+ *                        fill (its type, its upgrade from older manifests): kernel,
+ *                        workers/ (the tokenizer's name), machines/ and strategies
+ *                        (their defaults and flags, as data), pool, gateway and sim
+ *                        (their defaults)
  *   src/store/           kernel, input, pool, gateway (the shapes of a call): the
  *                        manifest's config is opaque to it
  *   src/observers/       kernel, grader, store
- *   src/report/          kernel, observers, store
+ *   src/report/          kernel, observers, store, settings (a run's configuration)
  *   src/host/            everything a run is assembled from: machines/, strategies,
  *                        workers/, kernel, grader, input, pool, gateway, sim, store,
- *                        observers
- *   src/analysis/        kernel, store, host (replay re-runs the host)
- *   src/viewer/          kernel, input, store, observers, report, host (a run's settings)
+ *                        observers, settings (the configuration)
+ *   src/analysis/        kernel, store, host (replay re-runs the host), settings
+ *   src/viewer/          kernel, input, store, observers, report, host, settings
  *   src/plan/            tmas plan's forecasts: kernel, machines/ (the contract), gateway
  *                        (its held calls and limits), sim (the capacity model), host (the
- *                        run's ranking and configuration), analysis (opening a run)
- *   src/settings/        the run's settings, declared once: kernel, machines/ and
- *                        strategies (their defaults and flags), pool, gateway and sim
- *                        (their defaults), host (the configuration they make)
+ *                        run's ranking), settings (the configuration), analysis (opening a run)
  *   src/cli/             every folder above except the bench
  *   src/bench/           every folder above, the CLI included (its benchmarks run tmas)
  *   src/reference/       every folder above: the generated reference reads the program
@@ -61,14 +63,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/sim/': ['src/kernel/', 'src/grader/'],
   'machines/': ['src/kernel/', 'src/grader/'],
   'machines/strategies/': ['machines/', 'src/kernel/', 'src/grader/'],
+  'src/settings/': ['src/kernel/', 'workers/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/'],
   'src/store/': ['src/kernel/', 'src/input/', 'src/pool/', 'src/gateway/'],
   'src/observers/': ['src/kernel/', 'src/grader/', 'src/store/'],
-  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/'],
-  'src/host/': RUN_PARTS,
-  'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/'],
-  'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/'],
-  'src/plan/': ['src/kernel/', 'machines/', 'src/gateway/', 'src/sim/', 'src/host/', 'src/analysis/'],
-  'src/settings/': ['src/kernel/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/', 'src/host/'],
+  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/', 'src/settings/'],
+  'src/host/': [...RUN_PARTS, 'src/settings/'],
+  'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/', 'src/settings/'],
+  'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/', 'src/settings/'],
+  'src/plan/': ['src/kernel/', 'machines/', 'src/gateway/', 'src/sim/', 'src/host/', 'src/settings/', 'src/analysis/'],
   'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/'],
   'src/bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
   'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/bench/'],

@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/index.ts';
 import { loadProblems } from '../src/input/problems.ts';
-import { checkRunAgents, runAgentsAt } from '../src/host/run-agents.ts';
+import { checkRunAgents, runAgentsAt } from '../src/settings/files/agents-file.ts';
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
@@ -59,8 +59,8 @@ async function run(dir: string, name: string, agents: string | null): Promise<{ 
   const output = path.join(dir, name);
   const args = ['--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, ...(agents ? ['--agents', agents] : [])];
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
-  const strategy = await resolveStrategy(config);
-  await runEvaluation(config, secrets, await loadProblems(config.inputFile), { stdout: () => {}, stderr: () => {} }, { strategy });
+  const strategy = await resolveStrategy(config.loop);
+  await runEvaluation(config, secrets, await loadProblems(config.problems.inputFile), { stdout: () => {}, stderr: () => {} }, { strategy });
   // The run id differs between runs by design; everything else must be comparable.
   return { messages: (await readLog(output)).map(({ message }) => ({ ...message, run: '' })), output };
 }
@@ -157,7 +157,7 @@ describe('--agents', () => {
     await expect(loadAgents(missing)).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(missing) });
     const wrongRole = path.join(dir, 'wrong-role.mjs');
     await writeFile(wrongRole, 'export default { critique: { prompt: () => ({ system: "", parts: [] }) } };\n');
-    await expect(resolveStrategy({ strategy: 'tmas', agents: wrongRole })).rejects.toMatchObject({
+    await expect(resolveStrategy({ strategy: 'tmas', agents: wrongRole, prompts: {} })).rejects.toMatchObject({
       code: 'TMAS_AGENTS',
       message: expect.stringMatching(/wrong-role\.mjs.*no critique role/),
     });

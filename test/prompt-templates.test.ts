@@ -122,7 +122,7 @@ describe('prompt templates from files', () => {
     }
     const manifest = await manifestOf(output);
     const digest = `sha256:${createHash('sha256').update(PAPER_TEMPLATE).digest('hex')}`;
-    expect(manifest?.config.prompts?.synthesis).toEqual({ file: template, sha256: digest, template: PAPER_TEMPLATE });
+    expect(manifest?.config.loop.prompts.synthesis).toEqual({ file: template, sha256: digest, template: PAPER_TEMPLATE });
     // The protocol block a reader of metrics.json and the report sees names the template by its digest.
     const protocol = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')).protocol;
     expect(protocol.prompts).toEqual({ synthesis: digest });
@@ -232,7 +232,7 @@ describe('prompt templates from files', () => {
     // Round 0 sends the problem alone, untouched by the template: answered from the journal. Round 1's two calls per problem are new.
     expect(resent).toHaveLength(4);
     expect(resent.every((request) => request.messages[0]?.content.includes('## The problem\n'))).toBe(true);
-    expect((await manifestOf(output))?.config.prompts?.synthesis?.sha256).toBe(`sha256:${createHash('sha256').update(await readFile(second)).digest('hex')}`);
+    expect((await manifestOf(output))?.config.loop.prompts.synthesis?.sha256).toBe(`sha256:${createHash('sha256').update(await readFile(second)).digest('hex')}`);
   });
 
   test('references that do not fit the window are left out of the variables, the last first, and the template is rendered again', async () => {
@@ -272,8 +272,8 @@ describe('prompt templates from files', () => {
 
     const ran = await runCli([...args, '--prompt', `synthesis=${template}`]);
     expect(ran.code, ran.stderr).toBe(0);
-    expect((await manifestOf(path.join(out, 'pacore')))?.config.prompts?.synthesis?.file).toBe(template);
-    expect((await manifestOf(path.join(out, 'majority')))?.config.prompts).toBeUndefined();
+    expect((await manifestOf(path.join(out, 'pacore')))?.config.loop.prompts.synthesis?.file).toBe(template);
+    expect((await manifestOf(path.join(out, 'majority')))?.config.loop.prompts).toEqual({});
   });
 
   test('docs/extending/prompts.md names every role that has a template, with its strategies and variables', async () => {

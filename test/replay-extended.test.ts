@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { replayRun } from '../src/analysis/replay.ts';
-import type { Secrets } from '../src/host/config.ts';
+import type { Secrets } from '../src/settings/config.ts';
 import { ENDPOINT_SLOTS } from '../src/kernel/slots.ts';
 import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -3,19 +3,46 @@
  * configuration in today's shape (src/host/run-manifest.ts), so a run made by
  * an older tmas still resumes, replays and shows.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { readRunManifest } from '../src/host/run-manifest.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { upgradeConfig } from '../src/settings/upgrade.ts';
 import { Store } from '../src/store/store.ts';
 import { test } from './fixtures.ts';
 
-/** A majority run's manifest as tmas wrote it before replica pools and strategy flags: one base URL a string, --samples at the top level. */
+/** A majority run's manifest as tmas wrote it before replica pools, strategy flags and the judge: one base URL a string, --samples at the top level, no judge endpoint. */
 const OLD_MANIFEST = {
   run: 'r-old',
   config: {
+    inputFile: '/data/p.jsonl',
+    columns: { id: 'Problem ID', question: 'Problem', answer: 'Short Answer' },
+    outputDir: '/runs/old',
+    tokenizer: 'o200k_base',
+    maxTokens: 32_768,
+    nCandidates: 8,
+    nVerifications: 8,
+    maxIterations: 3,
+    concurrency: 64,
+    epsilon: 0.2,
+    proof: false,
+    seed: 0,
+    jaccardThreshold: 0.7,
+    temperature: 0.6,
+    timeoutSeconds: 300,
+    maxRetries: 8,
+    activeProblems: 0,
+    sim: { latencyMedianMs: 0, latencyP99Ms: 0, outputTokens: 250 },
     strategy: 'majority',
     samples: 16,
-    endpoints: { solution: { baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }, verification: { baseUrl: null, model: 'tmas-sim' } },
+    endpoints: {
+      solution: { baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' },
+      verification: { baseUrl: null, model: 'tmas-sim' },
+      summary: { baseUrl: null, model: 'tmas-sim' },
+      experience: { baseUrl: null, model: 'tmas-sim' },
+      guideline: { baseUrl: null, model: 'tmas-sim' },
+    },
   },
   configHash: 'h',
   tmasVersion: '0.0.9',
@@ -33,13 +60,36 @@ describe('a run manifest written by an older tmas', () => {
       await store.manifest().put('manifest', OLD_MANIFEST);
       expect(await store.getManifest()).toEqual(OLD_MANIFEST);
       const manifest = await readRunManifest(store);
-      expect(manifest?.config.strategyOptions).toEqual({ samples: 16 });
-      expect(manifest?.config).not.toHaveProperty('samples');
-      expect(manifest?.config.endpoints.solution.baseUrl).toEqual(['http://127.0.0.1:8000/v1']);
-      expect(manifest?.config.endpoints.verification.baseUrl).toBeNull();
+      const config = manifest?.config;
+      expect(config?.loop.strategyOptions).toEqual({ samples: 16 });
+      expect(config).not.toHaveProperty('samples');
+      expect(config?.roles.endpoints.solution.baseUrl).toEqual(['http://127.0.0.1:8000/v1']);
+      expect(config?.roles.endpoints.verification.baseUrl).toBeNull();
+      // What runs made before each setting did: no judge (its endpoint the solution agent's), every bank record kept, no cap.
+      expect(config?.judge).toEqual({ passes: 0, maxTokens: null, when: 'always' });
+      expect(config?.roles.endpoints.judge.baseUrl).toEqual(['http://127.0.0.1:8000/v1']);
+      expect(config?.loop.bankMaxRecords).toBe(0);
+      expect(config?.gateway).toMatchObject({ stream: true, dialect: 'chat', replicaMaxInFlight: null, totalTimeoutSeconds: null, serverQueue: 'short' });
       expect({ ...manifest, config: undefined }).toEqual({ ...OLD_MANIFEST, config: undefined });
     } finally {
       await store.close();
     }
+  });
+});
+
+/** Flat configurations written by tmas 0.1.0 (before sections) for a few command lines: test/fixtures/manifests/flat-0.1.0.json. */
+const FLAT = JSON.parse(readFileSync(new URL('./fixtures/manifests/flat-0.1.0.json', import.meta.url), 'utf8')) as Record<string, { args: string[]; config: unknown }>;
+
+describe('a flat configuration from before sections', () => {
+  for (const [name, { args, config }] of Object.entries(FLAT)) {
+    test(`reads as today's configuration of the same command line (${name})`, () => {
+      expect(upgradeConfig(config, '/runs/x')).toEqual(toRunConfig(parseRunFlags(args), {}, new Date(0)).config);
+    });
+  }
+
+  test('a manifest that lacks a field every tmas wrote is damaged, and says which', () => {
+    const { config } = FLAT.plain as { config: Record<string, unknown> };
+    const { seed: _, ...damaged } = config;
+    expect(() => upgradeConfig(damaged, '/runs/x')).toThrow(expect.objectContaining({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining('loop.seed') }));
   });
 });

@@ -20,7 +20,7 @@ import { ENDPOINT_SLOTS } from '../src/kernel/slots.ts';
 import { runEvaluation, type RunOutcome } from '../src/host/run-evaluation.ts';
 import { expectedCallsOf, toProblemInputs } from '../src/host/problem-inputs.ts';
 import { isUserError } from '../src/kernel/errors.ts';
-import type { Secrets } from '../src/host/config.ts';
+import type { Secrets } from '../src/settings/config.ts';
 import { readJournal, readLog, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** Small settings every strategy accepts; each strategy's own flags keep their defaults. */
@@ -31,7 +31,7 @@ const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])
 /** Runs a strategy in-process; `stopAfter` aborts it once that many replies are on the bus, as Ctrl-C would. */
 async function run(args: string[], options: { resume?: boolean; stopAfter?: number } = {}): Promise<{ outcome: RunOutcome | null; completed: Record<string, number> }> {
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
-  const problems = await loadProblems(config.inputFile);
+  const problems = await loadProblems(config.problems.inputFile);
   const completed: Record<string, number> = {};
   const controller = new AbortController();
   let replies = 0;
@@ -84,7 +84,7 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     expect(lines.map((line) => `${line.problem}/${line.iteration}`).sort()).toEqual(['p1/0', 'p1/1', 'p2/0', 'p2/1']);
     const { config } = toRunConfig(parseRunFlags([...base, '--output-file', full]), {});
     const problems = await loadProblems(input);
-    const declared = expectedCallsOf(strategy, toProblemInputs('r', config, problems, null), config.proof);
+    const declared = expectedCallsOf(strategy, toProblemInputs('r', config, problems, null), config.loop.proof);
     for (const [role, count] of Object.entries(declared)) expect({ role, count: whole.completed[role] ?? 0 }).toEqual({ role, count });
     const issuedWhole = whole.outcome?.calls.issued ?? 0;
     expect(issuedWhole).toBeGreaterThan(0);

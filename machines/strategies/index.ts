@@ -6,6 +6,7 @@
  * simulator read everything else from the `Strategy` it exports.
  */
 import type { Strategy } from '../contract.ts';
+import { UserError } from '../../src/kernel/errors.ts';
 import type { GenerationKind } from '../role.machine.ts';
 import { judgeRole } from '../roles/judge.role.ts';
 import { majorityStrategy } from './majority/index.ts';
@@ -21,6 +22,15 @@ import { verifyRefineChainsStrategy } from './verify-refine-chains/index.ts';
 export const STRATEGIES: Record<string, Strategy> = Object.fromEntries(
   [tmasStrategy, majorityStrategy, selfRefineStrategy, verifyRefineStrategy, verifyRefineChainsStrategy, rseStrategy, masCeoStrategy, pacoreStrategy].map((strategy) => [strategy.name, strategy]),
 );
+
+/** The built-in strategy of a name, or a user error listing the names. */
+export function strategyNamed(name: string | undefined): Strategy {
+  const strategy = STRATEGIES[name ?? 'tmas'];
+  if (!strategy) {
+    throw new UserError('TMAS_USAGE', `Unknown --strategy ${name}. Choose one of: ${Object.keys(STRATEGIES).join(', ')}.`);
+  }
+  return strategy;
+}
 
 /**
  * What each role of a strategy's runs generates, by role name, in the

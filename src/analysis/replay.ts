@@ -9,11 +9,11 @@
  * itself is never written. Messages are matched by (type, correlation), since
  * a run at concurrency > 1 logs them in arrival order.
  */
-import type { RunConfig, Secrets } from '../host/config.ts';
+import type { LoopConfig, RunConfig, Secrets } from '../settings/config.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { checkProtocol } from '../host/resume.ts';
-import { checkRunAgents } from '../host/run-agents.ts';
-import { checkRunTokenizer, relocateRunTokenizer } from '../host/run-tokenizer.ts';
+import { checkRunAgents } from '../settings/files/agents-file.ts';
+import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { runEvaluation } from '../host/run-evaluation.ts';
 import { makeScratchDir, removeScratchDir } from '../store/scratch.ts';
 import { openRun } from './open-run.ts';
@@ -34,7 +34,7 @@ const REPLAY_ACTIVE_PROBLEMS = 8;
 export async function replayRun(
   runDir: string,
   options: {
-    changes?: Partial<Pick<RunConfig, 'jaccardThreshold' | 'agents' | 'agentsDigest'>>;
+    changes?: Partial<Pick<LoopConfig, 'jaccardThreshold' | 'agents' | 'agentsDigest'>>;
     live?: boolean;
     secrets: Secrets;
     stderr?: (line: string) => void;
@@ -62,14 +62,15 @@ export async function replayRun(
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined
-        ? checkRunTokenizer(manifest.config, runDir, { force: false, command: 'tmas replay' })
-        : relocateRunTokenizer(manifest.config, options.tokenizerPath, runDir);
+        ? checkRunTokenizer(manifest.config.context, runDir, { force: false, command: 'tmas replay' })
+        : relocateRunTokenizer(manifest.config.context, options.tokenizerPath, runDir);
     // Its agents module: the one given (a change, or the same module moved), else the manifest's, still there and the same.
-    const stored = options.changes?.agents === undefined ? checkRunAgents(located, runDir, { force: false, command: 'tmas replay' }) : located;
-    const activeProblems = stored.activeProblems === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(stored.activeProblems, REPLAY_ACTIVE_PROBLEMS);
-    const config: RunConfig = { ...structuredClone(stored), ...options.changes, outputDir: work, activeProblems };
+    const loop = options.changes?.agents === undefined ? checkRunAgents(manifest.config.loop, runDir, { force: false, command: 'tmas replay' }) : manifest.config.loop;
+    const active = loop.activeProblems;
+    const activeProblems = active === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(active, REPLAY_ACTIVE_PROBLEMS);
+    const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { dir: work } };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
-    await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy: await resolveStrategy(config) });
+    await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy: await resolveStrategy(config.loop) });
     return await compareLogs(work, logEnd);
   } finally {
     await removeScratchDir(work);

@@ -12,7 +12,7 @@
  * the run 2.2 times the forecast; at 20: 1.03).
  */
 import { loopSettingsOf } from '../host/problem-inputs.ts';
-import { strategyNamed } from '../host/plugins.ts';
+import { strategyNamed } from '../../machines/strategies/index.ts';
 import { parseRunFlags, toRunConfig } from '../cli/run.command.ts';
 import { forecastRun } from '../plan/forecast.ts';
 import { drawnLengths } from '../plan/lengths.ts';
@@ -24,7 +24,6 @@ import { writeBenchProblems } from './problems.ts';
 import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { Benchmark, BenchRow } from './types.ts';
-import { JUDGE_MAX_TOKENS } from '../settings/judge.settings.ts';
 
 const TIME_SCALE = 20;
 /** About 3 minutes of real time a run; quick: about 1. */
@@ -51,9 +50,9 @@ export const planBenchmark: Benchmark = {
     const file = await writeBenchProblems(dir, problems);
     const args = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800', '--judge-passes', '0'];
     const { config } = toRunConfig(parseRunFlags(args), {});
-    const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.concurrency };
-    const strategy = strategyNamed(config.strategy);
-    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.maxTokens, judgeLimit: JUDGE_MAX_TOKENS });
+    const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.gateway.concurrency };
+    const strategy = strategyNamed(config.loop.strategy);
+    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: config.judge.maxTokens ?? config.context.window });
     const forecast = forecastRun({ strategy, settings: loopSettingsOf(config), judged: Array.from({ length: problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
     log(`plan: forecast ${forecast.makespanSeconds.toFixed(0)} s; running ${problems} × ${iterations} × 8 × 8 on the capacity model`);
     const sim = await startSimProcess({ problems: file, capacity: { timeScale: TIME_SCALE } });

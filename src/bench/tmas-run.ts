@@ -33,7 +33,7 @@ export interface MeasureOptions {
 export async function measureRun(options: MeasureOptions): Promise<MeasuredRun> {
   const outputDir = path.join(options.dir, `run-${Date.now()}-${Math.floor(Math.random() * 1e6)}`);
   const { config, secrets } = toRunConfig(parseRunFlags([...options.args, '--output-file', outputDir]), { OPENAI_API_KEY: 'bench' });
-  const problems = await loadProblems(config.inputFile);
+  const problems = await loadProblems(config.problems.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };
   // As `tmas run` does, so that the peak RSS measured is the command's.
   collectGarbageEagerly(RUN_HEAP_GROWTH);

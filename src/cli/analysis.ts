@@ -7,8 +7,8 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import path from 'node:path';
-import { runAgentsAt } from '../host/run-agents.ts';
-import type { Secrets } from '../host/config.ts';
+import { runAgentsAt } from '../settings/files/agents-file.ts';
+import type { Secrets } from '../settings/config.ts';
 import { collectGarbageEagerly, EXPORT_HEAP_GROWTH, REPLAY_HEAP_GROWTH } from './eager-gc.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import { decimal, integer } from '../settings/parsers.ts';

@@ -70,7 +70,7 @@ async function writeRecords(runDir: string, jsonl: OutputFile, parquetFile: Outp
   try {
     const writer = parquetWrite(() => new ParquetWriter({ writer: fileWriter(parquetFile.partial), schema: RL_SCHEMA }));
     let rows: RlRecord[] = [];
-    for await (const record of rlRecords(store, { proof: manifest.config.proof, strategy: manifest.strategy })) {
+    for await (const record of rlRecords(store, { proof: manifest.config.loop.proof, strategy: manifest.strategy })) {
       await jsonl.write(`${JSON.stringify(record)}\n`);
       rows.push(record);
       counts.records++;

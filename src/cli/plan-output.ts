@@ -1,5 +1,5 @@
 /** What `tmas plan` prints: a forecast, a forecast beside its run (--check), a what-if (--from). */
-import type { RunConfig } from '../host/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import type { CheckResult } from '../plan/check.ts';
 import type { Forecast } from '../plan/forecast.ts';
 import type { RunJournal } from '../plan/run-journal.ts';
@@ -41,7 +41,7 @@ function forecastLines(forecast: Forecast): string[] {
 /** The plan of a run before it starts. */
 export function forecastText(forecast: Forecast, servers: Servers, config: RunConfig): string {
   return [
-    `tmas plan: ${forecast.strategy}, ${forecast.problems} problems, T=${config.maxIterations}, N=${config.nCandidates}, M=${config.nVerifications}, ${config.schedule ?? 'pipelined'}`,
+    `tmas plan: ${forecast.strategy}, ${forecast.problems} problems, T=${config.loop.maxIterations}, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}, ${config.loop.schedule}`,
     `servers: ${forecast.cost === null ? serversLine(servers) : `a metered API, ${servers.capacity.sequenceTokensPerSecond} tok/s per call; --concurrency ${servers.concurrency}`}`,
     `lengths: ${forecast.lengths}`,
     '',

@@ -8,8 +8,8 @@
  */
 import type { Command } from 'commander';
 import { loopSettingsOf } from '../host/problem-inputs.ts';
-import { strategyNamed } from '../host/plugins.ts';
-import type { RunConfig } from '../host/config.ts';
+import { strategyNamed } from '../../machines/strategies/index.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { loadProblems } from '../input/problems.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkForecast } from '../plan/check.ts';
@@ -20,7 +20,6 @@ import { readRunJournal, type RunJournal } from '../plan/run-journal.ts';
 import type { Servers } from '../plan/simulate.ts';
 import { replayRun } from '../plan/what-if.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../settings/index.ts';
-import { JUDGE_MAX_TOKENS } from '../settings/judge.settings.ts';
 import { defineStrategyFlags } from '../settings/strategy-flags.ts';
 import { toRunConfig } from '../settings/to-config.ts';
 import { resolveCapacity } from '../sim/capacity/options.ts';
@@ -94,16 +93,17 @@ async function lengthsOf(flags: PlanFlags, config: RunConfig): Promise<LengthMod
     median: flags.outputTokensMedian,
     p99: flags.outputTokensP99,
     problemSpread: flags.outputTokensProblemSpread,
-    completionLimit: config.completionMaxTokens ?? config.maxTokens,
-    judgeLimit: config.judgeMaxTokens ?? JUDGE_MAX_TOKENS,
+    // No limit (null) is what the window leaves.
+    completionLimit: config.context.completionMaxTokens ?? config.context.window,
+    judgeLimit: config.judge.maxTokens ?? config.context.window,
   });
 }
 
 /** The forecast of the run `config` describes, over problems judged as `judged` says. */
 async function forecastOf(flags: PlanFlags, config: RunConfig, judged: boolean[], io: CliIo): Promise<{ forecast: Forecast; servers: Servers }> {
-  const { servers, billing } = await serversOf(flags, config.concurrency, io);
+  const { servers, billing } = await serversOf(flags, config.gateway.concurrency, io);
   const lengths = await lengthsOf(flags, config);
-  const forecast = forecastRun({ strategy: strategyNamed(config.strategy), settings: loopSettingsOf(config), judged, lengths, servers, draws: flags.draws, billing });
+  const forecast = forecastRun({ strategy: strategyNamed(config.loop.strategy), settings: loopSettingsOf(config), judged, lengths, servers, draws: flags.draws, billing });
   return { forecast, servers };
 }
 
@@ -119,10 +119,10 @@ export async function runPlanCommand(flags: PlanFlags, command: Command, io: Cli
   const print = (text: string, json: unknown) => io.stdout(flags.json ? JSON.stringify(json, null, 2) : text);
   if (flags.from !== undefined) {
     const journal = await readRunJournal(flags.from);
-    const concurrency = given(command, 'concurrency') ? flags.concurrency : journal.config.concurrency;
-    const schedule = given(command, 'schedule') ? flags.schedule : (journal.config.schedule ?? 'pipelined');
+    const concurrency = given(command, 'concurrency') ? flags.concurrency : journal.config.gateway.concurrency;
+    const schedule = given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule;
     const { servers } = await serversOf(flags, concurrency, io);
-    const replayed = replayRun(journal, { strategy: strategyNamed(journal.config.strategy), servers, schedule });
+    const replayed = replayRun(journal, { strategy: strategyNamed(journal.config.loop.strategy), servers, schedule });
     const result = { run: journal.dir, calls: journal.calls.length, runMakespanSeconds: journal.spanSeconds * flags.timeScale, replicas: servers.replicas, concurrency, schedule, ...replayed };
     print(whatIfText(result, servers), result);
     return;
@@ -136,8 +136,8 @@ export async function runPlanCommand(flags: PlanFlags, command: Command, io: Cli
     return;
   }
   const { config } = toRunConfig(flags, process.env);
-  const problems = await loadProblems(config.inputFile, { idColumn: config.columns.id, questionColumn: config.columns.question, answerColumn: config.columns.answer });
-  const judged = problems.map((problem) => (config.proof ? problem.solution : problem.answer) !== undefined);
+  const problems = await loadProblems(config.problems.inputFile, config.problems);
+  const judged = problems.map((problem) => (config.loop.proof ? problem.solution : problem.answer) !== undefined);
   const { forecast, servers } = await forecastOf(flags, config, judged, io);
   print(forecastText(forecast, servers, config), forecast);
 }

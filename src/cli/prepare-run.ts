@@ -7,13 +7,13 @@ import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { isDeepStrictEqual } from 'node:util';
-import type { RunConfig, Secrets } from '../host/config.ts';
+import type { RunConfig, Secrets } from '../settings/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { loadProblems, type Problem } from '../input/problems.ts';
 import { checkProtocol } from '../host/resume.ts';
 import { resumeConfig } from '../settings/resume.ts';
-import { checkRunAgents } from '../host/run-agents.ts';
-import { checkRunTokenizer } from '../host/run-tokenizer.ts';
+import { checkRunAgents } from '../settings/files/agents-file.ts';
+import { checkRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { readRunManifest } from '../host/run-manifest.ts';
 import { hasStore, openStoreView } from '../store/check.ts';
 import { lockedError, runLockHolder } from '../store/run-lock.ts';
@@ -38,8 +38,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   if (flags.resume === undefined) {
     const { config, secrets } = toRunConfig(flags, env);
     // Validate the input before anything is created on disk.
-    const problems = await loadProblems(config.inputFile, { idColumn: config.columns.id, questionColumn: config.columns.question, answerColumn: config.columns.answer });
-    checkGradable(config, problems, { force: flags.force === true });
+    const problems = await loadProblems(config.problems.inputFile, config.problems);
+    checkGradable({ proof: config.loop.proof, judgePasses: config.judge.passes, inputFile: config.problems.inputFile }, problems, { force: flags.force === true });
     return { config, secrets, problems, resume: false };
   }
   const runDir = path.resolve(flags.resume);
@@ -55,17 +55,18 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir);
     const given = givenOptions(command);
     // The run's own strategy, unless this command changes it: its flags are read against that one.
-    const strategy = given.has('strategy') ? flags.strategy : (manifest.config.strategy ?? 'tmas');
-    const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.inputFile, outputFile: runDir }, env);
+    const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
+    const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: runDir }, env);
     // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
-    if (manifest.config.tokenizerDigest === undefined) delete requested.tokenizerDigest;
+    if (manifest.config.context.tokenizerDigest === null) requested.context.tokenizerDigest = null;
     // So does one started before agents modules had digests, by the module's path.
-    if (manifest.config.agentsDigest === undefined) delete requested.agentsDigest;
+    if (manifest.config.loop.agentsDigest === null) requested.loop.agentsDigest = null;
     const merged = resumeConfig(manifest.config, requested, given, { force: flags.force === true, runDir });
     // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
     const check = { force: flags.force === true, command: `tmas run --resume ${runDir}` };
-    const withTokenizer = given.has('tokenizerPath') ? merged : checkRunTokenizer(merged, runDir, check);
-    const config = given.has('agents') ? withTokenizer : checkRunAgents(withTokenizer, runDir, check);
+    const context = given.has('tokenizerPath') ? merged.context : checkRunTokenizer(merged.context, runDir, check);
+    const loop = given.has('agents') ? merged.loop : checkRunAgents(merged.loop, runDir, check);
+    const config = { ...merged, context, loop };
     return { config, secrets, problems, resume: true };
   } finally {
     await store.close();

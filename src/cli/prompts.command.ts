@@ -8,7 +8,7 @@
 import { describeShape, type RoleTemplate } from '../../machines/role-template.ts';
 import type { Strategy } from '../../machines/contract.ts';
 import { UserError } from '../kernel/errors.ts';
-import { strategyNamed } from '../host/plugins.ts';
+import { strategyNamed } from '../../machines/strategies/index.ts';
 import { templatedRoles } from '../host/prompt-templates.ts';
 
 /** Width the comment's lines are wrapped to. */

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { incompleteRunError } from '../host/call-failures.ts';
-import type { RunConfig } from '../host/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../host/run-evaluation.ts';
 import { unusableOutputWarnings } from '../observers/role-outputs.ts';
@@ -28,7 +28,7 @@ function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: numb
   io.stdout('');
   io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
   io.stdout('');
-  io.stdout(`${problemCount} problems, ${config.maxIterations} iterations, N=${config.nCandidates}, M=${config.nVerifications}:`);
+  io.stdout(`${problemCount} problems, ${config.loop.maxIterations} iterations, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}:`);
   io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
   io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
 }
@@ -37,11 +37,11 @@ function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: numb
 export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
   const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
   warnBeforeStart(flags, io);
-  const controller = interruptOnSignals(io, { outputDir: config.outputDir });
-  const strategy = await resolveStrategy(config);
+  const controller = interruptOnSignals(io, { outputDir: config.outputs.dir });
+  const strategy = await resolveStrategy(config.loop);
   const viewing = flags.view === undefined ? null : await import('./view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
-  const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputDir, say: io.stderr, listening: (port) => (viewPort = port) });
+  const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
   const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
   printOutcome(outcome, config, problems.length, flags.wide === true, io);
   // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.

@@ -4,7 +4,6 @@
  * reads and parses an argument list as the CLI would.
  */
 import { Command } from 'commander';
-import type { RunConfig } from '../host/config.ts';
 import { judgePassesOf } from '../../machines/judging.ts';
 import { UserError } from '../kernel/errors.ts';
 import { kebabCaseFlags } from '../settings/parsers.ts';
@@ -51,20 +50,20 @@ export interface RunFlags {
  * grading). `force` (`--force`) runs it anyway.
  */
 export function checkGradable(
-  config: Pick<RunConfig, 'proof' | 'judgePasses' | 'inputFile'>,
+  run: { proof: boolean; judgePasses: number; inputFile: string },
   problems: Array<{ id: string; question: string; answer?: string; solution?: string }>,
   options: { force: boolean },
 ): void {
-  if (!config.proof || options.force) return;
+  if (!run.proof || options.force) return;
   const answered = problems.filter((p) => p.answer !== undefined && p.answer !== '').length;
   if (answered === 0) return;
-  const settings = { proof: true, judgePasses: config.judgePasses ?? 0 };
+  const settings = { proof: true, judgePasses: run.judgePasses };
   if (problems.some((problem) => judgePassesOf({ problem, settings }) > 0)) return;
   const judged = settings.judgePasses > 0;
   throw new UserError(
     'TMAS_UNGRADABLE',
     `This run would grade nothing: it is in proof mode (the default), where only an LLM judge grades, against each problem's reference solution, ` +
-      `but ${answered} of the ${problems.length} problems in ${config.inputFile} carry a short answer and none a reference solution` +
+      `but ${answered} of the ${problems.length} problems in ${run.inputFile} carry a short answer and none a reference solution` +
       `${judged ? '' : ', and no judge is named'}. ` +
       'For short answers in \\boxed{}, add --no-proof (the rule-based grader grades them, and a judge too when one is named: --judge-base-url URL, --judge-model-name NAME, --judge-passes N). ' +
       'For proofs, give each problem a reference solution (a "solution" field) and name a judge. To run it anyway, ungraded, add --force.',

@@ -87,8 +87,8 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     const resume = existsSync(path.join(dir, 'store'));
     io.stderr(`tmas table1: ${resume ? 'resuming' : 'running'} ${strategy} in ${dir}`);
     const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
-    const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config) });
-    runs.push({ strategy, outcome, options: config.strategyOptions ?? {} });
+    const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config.loop) });
+    runs.push({ strategy, outcome, options: config.loop.strategyOptions });
   }
   const methods = [];
   for (const run of runs) methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir) });

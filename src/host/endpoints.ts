@@ -4,7 +4,7 @@
  * answers, fill in model names from `/v1/models`, and tell whether the run is
  * simulated (also when the simulator runs as `tmas sim-server`).
  */
-import { usesSimulator, type RunConfig, type Secrets } from './config.ts';
+import { usesSimulator, type RunConfig, type Secrets } from '../settings/config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../gateway/check.ts';
 import { endpointFor } from './llm-call.ts';
 import { keyOriginOf } from './api-keys.ts';
@@ -41,7 +41,7 @@ export async function prepareEndpoints(
     sim = await startSimServer({
       problems,
       roles: SIM_ROLES,
-      seed: config.seed,
+      seed: config.loop.seed,
       latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
       outputTokens: config.sim.outputTokens,
     });
@@ -49,8 +49,6 @@ export async function prepareEndpoints(
   }
   try {
     const deps = { config, secrets, simulatorUrl: sim?.url ?? OFFLINE_URL };
-    // A run made before the judge existed has no judge endpoint: it is the solution agent's.
-    config.endpoints.judge ??= { ...config.endpoints.solution };
     secrets.judge ??= secrets.solution;
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
 
@@ -68,10 +66,10 @@ export async function prepareEndpoints(
     };
     for (const role of ENDPOINT_SLOTS) {
       // The embedded simulator answers to any model name it is given.
-      if (config.endpoints[role].baseUrl === null) continue;
+      if (config.roles.endpoints[role].baseUrl === null) continue;
       const flag = slotFlag(role, 'model-name');
       // Every replica must serve the model: a call may go to any of them.
-      for (const { url, models } of servedBy(role)) config.endpoints[role].model = resolveModel(config.endpoints[role].model, models, flag, url);
+      for (const { url, models } of servedBy(role)) config.roles.endpoints[role].model = resolveModel(config.roles.endpoints[role].model, models, flag, url);
     }
     // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =

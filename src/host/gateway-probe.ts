@@ -1,6 +1,6 @@
 /** What the progress display reads from the gateway beyond its counters: the rate of generation in open streams and each replica of a pool. */
 import type { Gateway } from '../gateway/gateway.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 
 /** The rate of generation in the open streams, from the gateway's streamed characters (about 4 per token) since the last look. */
 export function streamRateOf(gateway: Gateway): () => number | null {
@@ -16,7 +16,7 @@ export function streamRateOf(gateway: Gateway): () => number | null {
 
 /** Each replica of a pool as the progress line shows it: `host:port in-flight/limit calls n errors n`. */
 export function replicaFigures(gateway: Gateway, config: RunConfig): string[] {
-  const pooled = new Set(Object.values(config.endpoints).flatMap((endpoint) => (endpoint.baseUrl !== null && endpoint.baseUrl.length > 1 ? endpoint.baseUrl : [])));
+  const pooled = new Set(Object.values(config.roles.endpoints).flatMap((endpoint) => (endpoint.baseUrl !== null && endpoint.baseUrl.length > 1 ? endpoint.baseUrl : [])));
   if (pooled.size === 0) return [];
   return gateway.stats.endpoints
     .filter((endpoint) => pooled.has(endpoint.baseUrl))

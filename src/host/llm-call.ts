@@ -6,7 +6,10 @@
  */
 import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../machines/llm.ts';
-import { CONTEXT_MARGIN, type RunConfig, type Secrets } from './config.ts';
+import type { RunConfig, Secrets } from '../settings/config.ts';
+
+/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
+const CONTEXT_MARGIN = 256;
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { slotAgent } from '../kernel/slots.ts';
 import { keySource } from './api-keys.ts';
@@ -18,7 +21,7 @@ import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
-import { tokenizerIdentity } from './run-tokenizer.ts';
+import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
 /** What the call needs from the runtime. */
 export interface LlmCallDeps {
@@ -68,7 +71,7 @@ function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: stri
 
 /** The endpoint a role's calls go to. */
 export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
-  const { baseUrl, model } = deps.config.endpoints[role];
+  const { baseUrl, model } = deps.config.roles.endpoints[role];
   const urls = baseUrl ?? (deps.simulatorUrl === null ? [] : [deps.simulatorUrl]);
   const [first] = urls;
   if (first === undefined) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
@@ -99,13 +102,13 @@ export function shrunkWindow(window: number, message: string): number {
  * sent, and the run stops with the user's error, resumable once it is fixed.
  */
 function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attempt: number): LlmResult {
-  const given = deps.config.prompts?.[input.role];
+  const given = deps.config.loop.prompts[input.role];
   const what = given === undefined ? `The template of the ${input.role} role` : `The template ${given.file} (--prompt ${input.role}=…)`;
   deps.stopRun(
     new UserError(
       'TMAS_PROMPT',
       `${what} failed to render for problem ${input.problem}, iteration ${input.iteration}: ${error}. The call was not sent and the run stopped; every completed call is kept. ` +
-        `Fix the template, then continue with: tmas run --resume ${deps.config.outputDir} --prompt ${input.role}=FILE --force`,
+        `Fix the template, then continue with: tmas run --resume ${deps.config.outputs.dir} --prompt ${input.role}=FILE --force`,
     ),
   );
   if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_PROMPT: ${error}`);
@@ -129,15 +132,16 @@ function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
   const endpoint = endpointFor(input.endpoint, deps);
   const attempt = input.attempt ?? 0;
   // A retry after unusable output is another request (another seed), journaled under its own key.
-  const seed = attempt === 0 ? seedFor(config.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.seed, input.problem, input.iteration, input.role, input.index, attempt);
-  const { temperature: slotTemperature, ...rest } = config.endpoints[input.endpoint].sampling ?? {};
+  const seed = attempt === 0 ? seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index, attempt);
+  const { temperature: slotTemperature, ...rest } = config.roles.endpoints[input.endpoint].sampling;
   // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
   const temperature = slotTemperature ?? input.temperature ?? null;
-  const sampling = Object.keys(rest).length > 0 ? rest : undefined;
+  const set = Object.entries(rest).filter(([, value]) => value !== null);
+  const sampling = set.length > 0 ? (Object.fromEntries(set) as Sampling) : undefined;
   // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
   // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
   // one per call (MAS-TTS's CEO budget).
-  const runCap = input.endpoint === 'judge' ? config.judgeMaxTokens : config.completionMaxTokens;
+  const runCap = (input.endpoint === 'judge' ? config.judge.maxTokens : config.context.completionMaxTokens) ?? undefined;
   const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
   return { endpoint, attempt, seed, temperature, sampling, cap };
 }
@@ -152,11 +156,11 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
   const { config } = deps;
   const shape = shapeOf(deps, input);
   const { endpoint, attempt, seed, temperature, sampling, cap } = shape;
-  let window = config.maxTokens;
-  const tokenizer = tokenizerIdentity(config);
+  let window = config.context.window;
+  const tokenizer = tokenizerIdentity(config.context);
   for (let contextErrors = 0; ; contextErrors++) {
     const budget = promptBudget(window);
-    const task = { encoding: config.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
+    const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
     // The key names what the call is about and hashes everything that shapes its request: the
     // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
     // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
@@ -284,7 +288,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
 
 /** A call that failed for good: it stops the run when every other call would fail alike, else its iteration (grading calls aside). */
 function failedForGood(deps: LlmCallDeps, input: LlmInput, error: CallFailedError, attempt: number): LlmResult {
-  const stop = runStopping(error, input.endpoint, deps.config.outputDir);
+  const stop = runStopping(error, input.endpoint, deps.config.outputs.dir);
   if (stop !== null) deps.stopRun(stop);
   // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
   // a verdict (the iteration's judge coverage shows it), it does not stop the problem.

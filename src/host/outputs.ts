@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createOutputFile, type OutputFile } from './output-file.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { runProtocol } from './run-protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../observers/metrics-run.ts';
@@ -74,7 +74,7 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
   return {
     simulated: options.simulated,
     protocol: runProtocol(options.config),
-    models: Object.fromEntries(Object.entries(options.config.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
+    models: Object.fromEntries(Object.entries(options.config.roles.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,
     ...(options.gateway ? { gateway: gatewaySummary(options.gateway) } : {}),

@@ -21,8 +21,8 @@ import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../machines/multi-call.role.ts';
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
-import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
-import type { RunConfig } from './config.ts';
+import { strategyNamed, type Strategy } from '../../machines/strategies/index.ts';
+import type { LoopConfig } from '../settings/config.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
 import { UserError } from '../kernel/errors.ts';
 import { modulePath, packagePath } from '../kernel/package-root.ts';
@@ -60,15 +60,6 @@ export function defineRole<T extends MessageType>(definition: RoleDefinition<T>)
 /** Declares a role that makes several calls per request, typed by its request (an identity, for type inference). */
 export function defineMultiCallRole<T extends MessageType>(definition: MultiCallRoleDefinition<T>): MultiCallRoleDefinition<T> {
   return definition;
-}
-
-/** The built-in strategy of a name, or a user error listing the names. */
-export function strategyNamed(name: string | undefined): Strategy {
-  const strategy = STRATEGIES[name ?? 'tmas'];
-  if (!strategy) {
-    throw new UserError('TMAS_USAGE', `Unknown --strategy ${name}. Choose one of: ${Object.keys(STRATEGIES).join(', ')}.`);
-  }
-  return strategy;
 }
 
 function isMachine(value: unknown): value is AnyStateMachine {
@@ -197,8 +188,8 @@ export async function loadAgents(file: string): Promise<Agents> {
 }
 
 /** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one, then the `--prompt` templates. */
-export async function resolveStrategy(config: Pick<RunConfig, 'strategy' | 'agents' | 'prompts'>): Promise<Strategy> {
+export async function resolveStrategy(config: Pick<LoopConfig, 'strategy' | 'agents' | 'prompts'>): Promise<Strategy> {
   const strategy = strategyNamed(config.strategy);
-  const plugged = config.agents === undefined ? strategy : applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
+  const plugged = config.agents === null ? strategy : applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
   return applyPromptTemplates(plugged, config.prompts);
 }

@@ -5,29 +5,31 @@
  */
 import type { LoopSettings, LoopStart, ProblemInput, Strategy } from '../../machines/contract.ts';
 import type { Problem } from '../input/problems.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 
 const FRESH: LoopStart = { iteration: 0, experience: [], guidelines: [], rollouts: [] };
 
 /** The loop settings of every problem of a run. */
-export function loopSettingsOf(config: RunConfig): LoopSettings {
+export function loopSettingsOf(config: Pick<RunConfig, 'loop' | 'judge'>): LoopSettings {
+  const { loop, judge } = config;
   return {
-    nCandidates: config.nCandidates,
-    nVerifications: config.nVerifications,
-    maxIterations: config.maxIterations,
-    epsilon: config.epsilon,
-    seed: config.seed,
-    jaccardThreshold: config.jaccardThreshold,
-    ...(config.strategyOptions === undefined ? {} : { options: config.strategyOptions }),
-    schedule: config.schedule ?? 'pipelined',
-    judgePasses: config.judgePasses ?? 0,
-    ...(config.judgeWhen === undefined ? {} : { judgeWhen: config.judgeWhen }),
-    proof: config.proof,
+    nCandidates: loop.nCandidates,
+    nVerifications: loop.nVerifications,
+    maxIterations: loop.maxIterations,
+    epsilon: loop.epsilon,
+    seed: loop.seed,
+    jaccardThreshold: loop.jaccardThreshold,
+    // Left out when empty and when `always`, as in the settings of runs made before either existed.
+    ...(Object.keys(loop.strategyOptions).length === 0 ? {} : { options: loop.strategyOptions }),
+    schedule: loop.schedule,
+    judgePasses: judge.passes,
+    ...(judge.when === 'always' ? {} : { judgeWhen: judge.when }),
+    proof: loop.proof,
   };
 }
 
 /** The input of each problem actor, in the order of the problem file. `starts` is null for a new run. */
-export function toProblemInputs(run: string, config: RunConfig, problems: Problem[], starts: LoopStart[] | null): ProblemInput[] {
+export function toProblemInputs(run: string, config: Pick<RunConfig, 'loop' | 'judge'>, problems: Problem[], starts: LoopStart[] | null): ProblemInput[] {
   const settings = loopSettingsOf(config);
   return problems.map((problem, ordinal) => ({
     run,

@@ -8,49 +8,16 @@
  * path, and a call's journal key hashes the template, so a changed template
  * is a changed call.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
 import { templatePrompt } from '../../machines/role-template.ts';
 import type { Strategy } from '../../machines/contract.ts';
 import { UserError } from '../kernel/errors.ts';
-import type { PromptTemplateFile, RunConfig } from './config.ts';
-import { sha256Of } from './file-digest.ts';
+import type { LoopConfig } from '../settings/config.ts';
+import { readPromptTemplates, splitPromptSpec } from '../settings/files/prompt-files.ts';
 import { checkTemplate } from './template-check.ts';
 
 /** The role the judge's calls run as: its prompt is the grading protocol's, not a method's. */
 const JUDGE_ROLE = 'judge';
-
-/** `ROLE=FILE` as given: the role and the file. Throws TMAS_PROMPT when it is not of that form. */
-export function splitPromptSpec(spec: string): { role: string; file: string } {
-  const at = spec.indexOf('=');
-  const role = spec.slice(0, Math.max(0, at)).trim();
-  const file = spec.slice(at + 1).trim();
-  if (at < 0 || !/^[a-z][\w-]*$/.test(role) || file === '') {
-    throw new UserError('TMAS_PROMPT', `--prompt ${spec}: give ROLE=FILE, a role of the strategy and the template's file (e.g. --prompt synthesis=./synthesis.jinja).`);
-  }
-  return { role, file };
-}
-
-/** Reads each `ROLE=FILE` of `--prompt`: the configuration's `prompts`. */
-export function readPromptTemplates(specs: readonly string[]): Record<string, PromptTemplateFile> {
-  const prompts: Record<string, PromptTemplateFile> = {};
-  for (const spec of specs) {
-    const { role, file: given } = splitPromptSpec(spec);
-    const file = path.resolve(given);
-    if (prompts[role]) throw new UserError('TMAS_PROMPT', `--prompt names the ${role} role twice (${prompts[role].file} and ${file}): give one template per role.`);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new UserError('TMAS_PROMPT', `The template ${file} (--prompt ${role}=${given}) cannot be read: ${code}. Give the path of a Jinja template file.`, { cause: error });
-    }
-    // Line ends as jinja2 reads them: a file saved with CRLF renders as one saved with LF.
-    prompts[role] = { file, sha256: sha256Of(bytes), template: bytes.toString('utf8').replace(/\r\n?/g, '\n') };
-  }
-  return prompts;
-}
 
 /** The roles of a strategy whose user message is a template (what `--prompt` may name). */
 export function templatedRoles(strategy: Strategy): string[] {
@@ -77,8 +44,8 @@ function roleProblem(strategy: Strategy, role: string, file: string): UserError 
  * ones. Throws TMAS_PROMPT, before anything runs, for a role the strategy
  * lacks and for a template that does not check, naming its file and line.
  */
-export function applyPromptTemplates(strategy: Strategy, prompts: RunConfig['prompts']): Strategy {
-  if (prompts === undefined || Object.keys(prompts).length === 0) return strategy;
+export function applyPromptTemplates(strategy: Strategy, prompts: LoopConfig['prompts']): Strategy {
+  if (Object.keys(prompts).length === 0) return strategy;
   const roles = { ...strategy.roles };
   const definitions: Record<string, RoleDefinition> = { ...strategy.definitions };
   for (const [role, given] of Object.entries(prompts)) {

@@ -13,9 +13,9 @@ import { createCallFailures, type StoppedIteration } from './call-failures.ts';
 import { deliver, postTo } from './delivery.ts';
 import { expectedCallsOf } from './problem-inputs.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
-import { strategyNamed } from './plugins.ts';
+import { strategyNamed } from '../../machines/strategies/index.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
-import type { RunConfig, Secrets } from './config.ts';
+import type { RunConfig, Secrets } from '../settings/config.ts';
 import { isUserError, TmasError, UserError, type ErrorCode } from '../kernel/errors.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
@@ -76,12 +76,12 @@ const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS
 
 /** Warns before anything is sent about questions that alone exceed the prompt budget (`counting`: their tokens): their calls will not be sent. */
 async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
-  const budget = promptBudget(config.maxTokens);
+  const budget = promptBudget(config.context.window);
   const counts = await counting;
   const unfit = problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : []));
   if (unfit.length === 0) return;
   io.stderr(
-    `tmas: warning: ${unfit.length} question(s) cannot fit the prompt budget of ${budget} tokens (--max-tokens ${config.maxTokens}) even alone: ${unfit.slice(0, 10).join(', ')}${unfit.length > 10 ? ', …' : ''}. ` +
+    `tmas: warning: ${unfit.length} question(s) cannot fit the prompt budget of ${budget} tokens (--max-tokens ${config.context.window}) even alone: ${unfit.slice(0, 10).join(', ')}${unfit.length > 10 ? ', …' : ''}. ` +
       'Their calls are not sent; each candidate records TMAS_CONTEXT_LENGTH. Raise --max-tokens if the model\'s window allows.',
   );
 }
@@ -90,7 +90,7 @@ async function warnUnfit(counting: Promise<number[]>, problems: Problem[], confi
 export interface RunOptions {
   signal?: AbortSignal;
   strategy?: Strategy;
-  /** Continue the run stored in `config.outputDir` instead of starting a new one. */
+  /** Continue the run stored in `config.outputs.dir` instead of starting a new one. */
   resume?: boolean;
   /** Replay: answer every call from the journal and contact no endpoint; a miss becomes `llm.failed` (TMAS_REPLAY_MISS). */
   offline?: boolean;
@@ -107,8 +107,8 @@ type Cleanups = Array<() => Promise<void> | void>;
 
 /** Warns when the judge is the model under test grading itself. */
 function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void {
-  const { judge, solution } = config.endpoints;
-  if ((config.judgePasses ?? 0) > 0 && !simulated && JSON.stringify(judge.baseUrl) === JSON.stringify(solution.baseUrl) && judge.model === solution.model) {
+  const { judge, solution } = config.roles.endpoints;
+  if (config.judge.passes > 0 && !simulated && JSON.stringify(judge.baseUrl) === JSON.stringify(solution.baseUrl) && judge.model === solution.model) {
     io.stderr(
       `tmas: warning: the LLM judge is the model under test (${solution.model}) grading itself; ` +
         'give --judge-base-url and --judge-model-name for an independent judge, or --judge-passes 0 for the rule-based grade.',
@@ -122,7 +122,7 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
  * stop a run before anything is written. A stop meanwhile ends the start with nothing written.
  */
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
-  const pool = createPool({ encoding: config.tokenizer });
+  const pool = createPool({ encoding: config.context.tokenizer });
   cleanups.push(() => pool.close());
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
   // Awaited below, after the checks that come first; a failure is reported there.
@@ -135,8 +135,8 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   warnSelfJudging(config, endpoints.simulated, io);
   // The model's tokenizer (--tokenizer-path) is loaded first by the pool's thread, for this count:
   // a file that is not one stops the run here, before anything is written.
-  if (isHfTokenizerName(config.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.tokenizer, error))), options.signal);
-  if (!options.resume) await ensureFreshOutputDir(config.outputDir);
+  if (isHfTokenizerName(config.context.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.context.tokenizer, error))), options.signal);
+  if (!options.resume) await ensureFreshOutputDir(config.outputs.dir);
   return { pool, questionTokens, endpoints };
 }
 
@@ -144,8 +144,8 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
 function storeWriteError(config: RunConfig, storeError: unknown): UserError {
   return new UserError(
     'TMAS_STORE_WRITE',
-    `Cannot write to the run's store in ${config.outputDir}: ${(storeError as Error).message}. Every call journaled before this point is kept: ` +
-      `free some space (or fix the mount), then continue with: tmas run --resume ${config.outputDir}`,
+    `Cannot write to the run's store in ${config.outputs.dir}: ${(storeError as Error).message}. Every call journaled before this point is kept: ` +
+      `free some space (or fix the mount), then continue with: tmas run --resume ${config.outputs.dir}`,
     { cause: storeError },
   );
 }
@@ -184,7 +184,7 @@ function interruptionError(interrupted: unknown, counters: { issued: number; reu
 /** Runs one evaluation to completion. `problems` must already be validated. */
 export async function runEvaluation(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions = {}): Promise<RunOutcome> {
   // A strategy given is taken as resolved (resolveStrategy applies --agents and --prompt); else the named one, with the run's templates.
-  const strategy = options.strategy ?? applyPromptTemplates(strategyNamed(config.strategy), config.prompts);
+  const strategy = options.strategy ?? applyPromptTemplates(strategyNamed(config.loop.strategy), config.loop.prompts);
   const started = performance.now();
   const cleanups: Cleanups = [];
   try {
@@ -198,11 +198,11 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
-    const gateway = createRunGateway(config, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
+    const gateway = createRunGateway(config.gateway, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
     cleanups.push(() => gateway.close());
     const counters = { reused: 0, issued: 0 };
     const bus = createBus({ firstSeq: await store.nextSeq() });
-    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsOf(strategy, inputs, config.proof) }, io);
+    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsOf(strategy, inputs, config.loop.proof) }, io);
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
     if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));
@@ -215,7 +215,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     });
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.maxIterations, strategy.stages) });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages) });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.
@@ -228,9 +228,9 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const outputs = options.outputs !== false;
     const iterations = outputs ? await metricsFromLog(store) : [];
     const wallSeconds = (performance.now() - started) / 1000;
-    if (outputs) await writeOutputs({ store, outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
-    if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputDir);
-    return { outputDir: config.outputDir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
+    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
+    if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputs.dir);
+    return { outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }

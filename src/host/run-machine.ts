@@ -6,7 +6,6 @@
  */
 import { createActor, fromPromise, type Actor, type AnyActorLogic } from 'xstate';
 import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInput, SaveIterationOutput } from '../../machines/contract.ts';
-import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { judgeMachine } from '../../machines/roles/judge.role.ts';
 import { runMachine } from '../../machines/run.machine.ts';
 import { callLlmWith } from '../../machines/start-call.ts';
@@ -15,7 +14,7 @@ import type { Pool } from '../pool/pool.ts';
 import type { Store } from '../store/store.ts';
 import { dedupBanks } from './banks.ts';
 import type { CallFailures } from './call-failures.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import type { postTo } from './delivery.ts';
 
 /** What the run's machines are given to act on the world. */
@@ -30,7 +29,7 @@ export interface RunEffects {
 /** The problem machine's own actors: deduplicating banks in the pool, saving an iteration unless one of its calls failed for good. */
 function problemActors(config: RunConfig, { pool, store, failures }: RunEffects) {
   return {
-    dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, { shingle: config.jaccardShingle ?? 3, maxRecords: config.bankMaxRecords ?? 0 }, signal)),
+    dedupBanks: fromPromise<DedupBanksOutput, DedupBanksInput>(({ input, signal }) => dedupBanks(pool, input, { shingle: config.loop.jaccardShingle, maxRecords: config.loop.bankMaxRecords }, signal)),
     saveIteration: fromPromise<SaveIterationOutput, SaveIterationInput>(async ({ input }) => {
       // The journal holds successes only, and so do the iteration marks: a resume does this iteration again.
       if (failures.isStopped(input.problem, input.iteration)) return { saved: false };
@@ -68,8 +67,8 @@ export function createRunActor(
       run: input.run,
       roles: Object.keys(strategyRoles),
       simulated: input.simulated,
-      maxActive: config.activeProblems,
-      roleOptions: { proof: config.proof, temperature: config.temperature, parseRetries: config.parseRetries ?? DEFAULT_PARSE_RETRIES },
+      maxActive: config.loop.activeProblems,
+      roleOptions: { proof: config.loop.proof, temperature: config.roles.temperature, parseRetries: config.roles.parseRetries },
       problems: input.problems,
     },
   });

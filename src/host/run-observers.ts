@@ -8,7 +8,7 @@ import { createMetricsCollector, type MetricsCollector } from '../observers/metr
 import { showProgress } from '../observers/progress.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import type { Store } from '../store/store.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { replicaFigures, streamRateOf } from './gateway-probe.ts';
 
 /** What observes a run: the log writer, the metrics and the progress display. */
@@ -30,7 +30,7 @@ export function observeRun(
   bus.envelopes$.subscribe((envelope) => metrics.observe(envelope));
   const progress = showProgress(bus.envelopes$, {
     totalProblems: parts.problems,
-    totalIterations: config.maxIterations,
+    totalIterations: config.loop.maxIterations,
     write: io.stderr,
     terminal: io.terminal,
     simulated: parts.simulated,
@@ -46,7 +46,7 @@ export function observeRun(
       // and its throughput knee once found.
       limits: () =>
         gateway.stats.endpoints
-          .filter((e) => e.limit < config.concurrency)
+          .filter((e) => e.limit < config.gateway.concurrency)
           .map((e) => `${new URL(e.baseUrl).host} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued${e.knee === null ? '' : `, knee ${Math.round(e.knee)}`})`}`),
       pass1: () => {
         const done = metrics.iterations().filter((it) => it.problems === parts.problems).at(-1);

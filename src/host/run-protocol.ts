@@ -9,9 +9,9 @@ import { VERDICT_REUSE, type VerdictReuse } from '../../machines/judge-stage.ts'
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { ENDPOINT_SLOTS, type EndpointSlot } from '../kernel/slots.ts';
 import { VERSION } from '../kernel/version.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { loopSettingsOf } from './problem-inputs.ts';
-import { tokenizerIdentity } from './run-tokenizer.ts';
+import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
 /** The protocol block of metrics.json: the loop settings every problem ran with, and what else shapes the figures. */
 export interface RunProtocol extends LoopSettings {
@@ -61,34 +61,35 @@ export type SlotSampling = { temperature: number; topP?: number; topK?: number; 
 
 /** The protocol of a run from its configuration. */
 export function runProtocol(config: RunConfig): RunProtocol {
-  const modelOf = (slot: EndpointSlot) => (config.endpoints[slot]?.baseUrl === null ? 'simulated' : (config.endpoints[slot]?.model ?? ''));
-  const passes = config.judgePasses ?? 0;
-  const { judge, solution } = config.endpoints;
+  const { endpoints } = config.roles;
+  const modelOf = (slot: EndpointSlot) => (endpoints[slot].baseUrl === null ? 'simulated' : endpoints[slot].model);
+  const { passes } = config.judge;
+  const { judge, solution } = endpoints;
   const judgeSampling = samplingOf(config, 'judge');
   return {
     tmasVersion: VERSION,
-    strategy: config.strategy ?? 'tmas',
+    strategy: config.loop.strategy,
     ...loopSettingsOf(config),
-    jaccardShingle: config.jaccardShingle ?? 3,
+    jaccardShingle: config.loop.jaccardShingle,
     // The cap the banks kept: a strategy's own (rse keeps every record) or the flag's.
-    bankMaxRecords: STRATEGIES[config.strategy ?? 'tmas']?.bankMaxRecords ?? config.bankMaxRecords ?? 0,
-    contextWindow: config.maxTokens,
-    tokenizer: tokenizerIdentity(config),
+    bankMaxRecords: STRATEGIES[config.loop.strategy]?.bankMaxRecords ?? config.loop.bankMaxRecords,
+    contextWindow: config.context.window,
+    tokenizer: tokenizerIdentity(config.context),
     models: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, modelOf(slot)])) as Record<EndpointSlot, string>,
     sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config, slot)])) as Record<EndpointSlot, SlotSampling>,
-    completionMaxTokens: config.completionMaxTokens ?? null,
-    prompts: Object.fromEntries(Object.entries(config.prompts ?? {}).map(([role, file]) => [role, file.sha256])),
+    completionMaxTokens: config.context.completionMaxTokens,
+    prompts: Object.fromEntries(Object.entries(config.loop.prompts).map(([role, file]) => [role, file.sha256])),
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
         ? {
             model: modelOf('judge'),
             passes,
-            maxTokens: config.judgeMaxTokens ?? null,
+            maxTokens: config.judge.maxTokens,
             temperature: judgeSampling.temperature,
             topP: judgeSampling.topP ?? null,
-            view: { reads: config.proof ? 'final-text' : 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS },
-            when: config.judgeWhen ?? 'always',
+            view: { reads: config.loop.proof ? 'final-text' : 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS },
+            when: config.judge.when,
             independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
             verdictReuse: VERDICT_REUSE,
           }
@@ -98,11 +99,11 @@ export function runProtocol(config: RunConfig): RunProtocol {
 
 /** What a slot's calls were sampled with: the run's temperature unless the slot has its own, and the fields its requests carried. */
 function samplingOf(config: RunConfig, slot: EndpointSlot): SlotSampling {
-  const { temperature, topP, topK, minP } = config.endpoints[slot]?.sampling ?? {};
+  const { temperature, topP, topK, minP } = config.roles.endpoints[slot].sampling;
   return {
-    temperature: temperature ?? config.temperature,
-    ...(topP === undefined ? {} : { topP }),
-    ...(topK === undefined ? {} : { topK }),
-    ...(minP === undefined ? {} : { minP }),
+    temperature: temperature ?? config.roles.temperature,
+    ...(topP === null ? {} : { topP }),
+    ...(topK === null ? {} : { topK }),
+    ...(minP === null ? {} : { minP }),
   };
 }

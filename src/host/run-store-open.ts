@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import { VERSION } from '../kernel/version.ts';
 import { Store } from '../store/store.ts';
 
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { createRunStore } from './output-dir.ts';
 import { toProblemInputs } from './problem-inputs.ts';
 import { loadStarts } from './resume.ts';
@@ -33,7 +33,7 @@ export async function openRunStore(
   options: { strategy: Strategy; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void> },
 ): Promise<OpenedRun> {
   // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
-  const resumed = options.resume ? await Store.open(config.outputDir) : null;
+  const resumed = options.resume ? await Store.open(config.outputs.dir) : null;
   if (resumed) options.cleanups.push(() => resumed.close());
   const previous = await resumed?.getManifest();
   const simulated = options.offline && previous ? previous.simulated : options.simulated;
@@ -48,10 +48,10 @@ export async function openRunStore(
     strategy: options.strategy.name,
     createdAt: previous?.createdAt ?? new Date().toISOString(),
   };
-  const store = resumed ?? (await createRunStore(config.outputDir, manifest, problems));
+  const store = resumed ?? (await createRunStore(config.outputs.dir, manifest, problems));
   if (!resumed) options.cleanups.push(() => store.close());
   store.encodeWith(options.encodeJson);
   if (resumed) await store.manifest().put('manifest', manifest);
-  const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length, (config.judgePasses ?? 0) > 0) : null;
+  const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length, config.judge.passes > 0) : null;
   return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts) };
 }

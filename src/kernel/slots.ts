@@ -21,7 +21,7 @@ export type EndpointSlot = keyof typeof SLOT_TABLE;
 /** Every slot, the solution agent's first: the others default to it. */
 export const ENDPOINT_SLOTS = Object.keys(SLOT_TABLE) as EndpointSlot[];
 
-/** The sampling flags every slot has, and the field of `SlotSampling` (src/host/config.ts) each sets. */
+/** The sampling flags every slot has, and the field of `SlotSampling` (src/settings/config.ts) each sets. */
 export const SAMPLING_SETTINGS = {
   temperature: 'temperature',
   'top-p': 'topP',

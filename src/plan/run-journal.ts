@@ -4,7 +4,7 @@
  * it ran. The run directory is read through a copy (src/analysis/open-run.ts):
  * it is never written.
  */
-import type { RunConfig } from '../host/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { openRun } from '../analysis/open-run.ts';
 import { UserError } from '../kernel/errors.ts';
 
@@ -39,7 +39,7 @@ export async function readRunJournal(dir: string): Promise<RunJournal> {
   const calls: JournalCall[] = [];
   let problems: Array<{ id: string; judged: boolean }>;
   try {
-    const proof = manifest.config.proof;
+    const proof = manifest.config.loop.proof;
     problems = (await store.loadProblems()).map((problem) => ({ id: problem.id, judged: (proof ? problem.solution : problem.answer) !== undefined }));
     for await (const call of store.callRecords()) {
       calls.push({

@@ -36,5 +36,5 @@ export function journaledCalls(journal: RunJournal): IterationCalls[][] {
 export function replayRun(journal: RunJournal, options: { strategy: Strategy; servers: Servers; schedule: 'pipelined' | 'barrier' }): Simulated {
   const stages = options.strategy.stages ?? {};
   const graph = buildCallGraph(journaledCalls(journal), { stages, schedule: options.schedule });
-  return simulateCalls(graph, { servers: options.servers, iterations: journal.config.maxIterations, stages });
+  return simulateCalls(graph, { servers: options.servers, iterations: journal.config.loop.maxIterations, stages });
 }

@@ -11,6 +11,7 @@ import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
+import { upgradeConfig } from '../settings/upgrade.ts';
 import { hasStore, openStoreView } from '../store/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
@@ -132,16 +133,7 @@ async function openReportStore(dir: string): Promise<Store | null> {
 /** What a run's manifest holds that the report reads. */
 interface ReportManifest {
   strategy?: string;
-  config?: {
-    nCandidates?: number;
-    nVerifications?: number;
-    maxIterations?: number;
-    judgePasses?: number;
-    proof?: boolean;
-    temperature?: number;
-    seed?: number;
-    endpoints?: Record<string, { model: string; baseUrl: string | null }>;
-  };
+  config?: unknown;
 }
 
 /** What a run's store adds to its metrics.json. */
@@ -172,7 +164,7 @@ async function readMetrics(dir: string): Promise<MetricsFile> {
 /** Reads from a run's store its settings, the per-problem figures when metrics.json lacks them, the details and the latencies. */
 async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigures> {
   const manifest = (await store.manifest().get('manifest')) as ReportManifest | undefined;
-  const c = manifest?.config;
+  const c = manifest?.config === undefined ? undefined : upgradeConfig(manifest.config, store.runDir || store.dir);
   let problems: ProblemFigures[] | null = null;
   if ((metrics.problems ?? null) === null) {
     const table = createProblemTable();
@@ -182,11 +174,11 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   const details = await readDetails(store);
   return {
     strategy: manifest?.strategy ?? null,
-    settings: c ? `N=${c.nCandidates} M=${c.nVerifications} T=${c.maxIterations}${c.judgePasses ? ` judge×${c.judgePasses}` : ''}${c.proof ? ' proof' : ''}` : '',
-    models: c?.endpoints ? `${describeModels(c.endpoints)} · temperature ${c.temperature}, seed ${c.seed}` : '',
-    judgePasses: c?.judgePasses,
-    proof: c?.proof === true,
-    maxIterations: c?.maxIterations ?? null,
+    settings: c ? `N=${c.loop.nCandidates} M=${c.loop.nVerifications} T=${c.loop.maxIterations}${c.judge.passes ? ` judge×${c.judge.passes}` : ''}${c.loop.proof ? ' proof' : ''}` : '',
+    models: c ? `${describeModels(c.roles.endpoints)} · temperature ${c.roles.temperature}, seed ${c.loop.seed}` : '',
+    judgePasses: c?.judge.passes,
+    proof: c?.loop.proof === true,
+    maxIterations: c?.loop.maxIterations ?? null,
     problems,
     details,
     latency: await latencyOf(store),

@@ -1,8 +1,10 @@
 /** Settings of the LLM gateway: how many calls are in flight, their time limits, retries, and where calls wait. */
-import { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from '../gateway/gateway.ts';
+import { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS, type BatchCap, type DispatchOrder, type ServerQueue } from '../gateway/gateway.ts';
+import type { GatewayConfig } from './config.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { decimal, integer } from './parsers.ts';
 import { DEMO } from './run.settings.ts';
+import { field } from './field.ts';
 import { setting } from './setting.ts';
 
 /**
@@ -24,16 +26,18 @@ export const GATEWAY_SETTINGS = [
     default: DEFAULT_CONCURRENCY,
     demo: DEMO.concurrency,
     shapesCalls: false,
-    config: 'concurrency',
+    field: field('gateway', 'concurrency'),
   }),
-  setting<number>({
+  setting<number, number | null>({
     flags: '--replica-max-in-flight <n>',
     section: 'gateway',
     help: 'the most calls in flight on one replica of a pool',
     defaultText: 'no cap but --concurrency',
     parse: integer(1, 100_000),
     shapesCalls: false,
-    config: 'replicaMaxInFlight',
+    field: field('gateway', 'replicaMaxInFlight'),
+    resolve: (cap) => cap ?? null,
+    before: null,
   }),
   setting<number>({
     flags: '--timeout <seconds>',
@@ -42,16 +46,18 @@ export const GATEWAY_SETTINGS = [
     parse: decimal(0.1, 86_400),
     default: 300,
     shapesCalls: false,
-    config: 'timeoutSeconds',
+    field: field('gateway', 'timeoutSeconds'),
   }),
-  setting<number>({
+  setting<number, number | null>({
     flags: '--total-timeout <seconds>',
     section: 'gateway',
     help: 'limit on one attempt of a call from start to last byte',
     defaultText: "10 min plus the call's completion limit at 2 tokens/s, which no healthy generation on a GPU server meets",
     parse: decimal(1, 7 * 86_400),
     shapesCalls: false,
-    config: 'totalTimeoutSeconds',
+    field: field('gateway', 'totalTimeoutSeconds'),
+    resolve: (limit) => limit ?? null,
+    before: null,
   }),
   setting<boolean>({
     flags: '--no-stream',
@@ -59,27 +65,29 @@ export const GATEWAY_SETTINGS = [
     help: 'send non-streaming requests (for servers that cannot stream); --timeout then covers the wait for the whole reply',
     default: true,
     shapesCalls: false,
-    config: 'stream',
-    omitWhen: true,
+    field: field('gateway', 'stream'),
+    before: true,
   }),
-  setting<boolean>({
+  setting<boolean, GatewayConfig['dialect']>({
     flags: '--openai-reasoning',
     section: 'gateway',
     help: "send max_completion_tokens and no sampling fields, as OpenAI's reasoning models require (adopted per endpoint anyway after a 400 that refuses max_tokens or temperature)",
     shapesCalls: false,
-    config: 'dialect',
-    resolve: (on) => (on === true ? 'openai-reasoning' : undefined),
+    field: field('gateway', 'dialect'),
+    resolve: (on) => (on === true ? 'openai-reasoning' : 'chat'),
+    before: 'chat',
   }),
-  setting<number>({ flags: '--max-retries <n>', section: 'gateway', help: 'retries of a call after a 429, 5xx, timeout or reset', parse: integer(0, 100), default: 8, shapesCalls: false, config: 'maxRetries' }),
+  setting<number>({ flags: '--max-retries <n>', section: 'gateway', help: 'retries of a call after a 429, 5xx, timeout or reset', parse: integer(0, 100), default: 8, shapesCalls: false, field: field('gateway', 'maxRetries') }),
   setting<number>({
     flags: '--parse-retries <n>',
     section: 'roles',
     help: 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)',
     parse: integer(0, 100),
     default: DEFAULT_PARSE_RETRIES,
-    config: 'parseRetries',
+    field: field('roles', 'parseRetries'),
+    before: DEFAULT_PARSE_RETRIES,
   }),
-  setting<number>({ flags: '--retry-base-ms <ms>', section: 'gateway', help: 'first backoff step of retries (tests)', parse: integer(1, 600_000), default: DEFAULT_BACKOFF.baseMs, hidden: true, config: 'retryBaseMs' }),
+  setting<number>({ flags: '--retry-base-ms <ms>', section: 'gateway', help: 'first backoff step of retries (tests)', parse: integer(1, 600_000), default: DEFAULT_BACKOFF.baseMs, hidden: true, field: field('gateway', 'retryBaseMs'), before: DEFAULT_BACKOFF.baseMs }),
   setting<number>({
     flags: '--load-poll-ms <ms>',
     section: 'gateway',
@@ -88,37 +96,37 @@ export const GATEWAY_SETTINGS = [
     default: DEFAULT_LOAD_POLL_MS,
     hidden: true,
     shapesCalls: false,
-    config: 'loadPollMs',
-    omitWhen: DEFAULT_LOAD_POLL_MS,
+    field: field('gateway', 'loadPollMs'),
+    before: DEFAULT_LOAD_POLL_MS,
   }),
-  setting<string>({
+  setting<ServerQueue>({
     flags: '--server-queue <mode>',
     section: 'gateway',
     help: "short: hand each server about what it runs plus a small margin (its load read from its /metrics, vLLM's or SGLang's, else inferred from the streams) and hold the rest in tmas, sent by --dispatch-order; server: hand each server all --concurrency allows and let its first-come queue decide (for comparison)",
     choices: ['short', 'server'],
     default: 'short',
     shapesCalls: false,
-    config: 'serverQueue',
-    omitWhen: 'short',
+    field: field('gateway', 'serverQueue'),
+    before: 'short',
   }),
-  setting<string>({
+  setting<DispatchOrder>({
     flags: '--dispatch-order <order>',
     section: 'gateway',
     help: 'rank: of the calls tmas holds, those of the problems with the most left to run go first (iterations to go, times how long their calls run), judge calls last; fifo: first come first served (for comparison)',
     choices: ['rank', 'fifo'],
     default: 'rank',
     shapesCalls: false,
-    config: 'dispatchOrder',
-    omitWhen: 'rank',
+    field: field('gateway', 'dispatchOrder'),
+    before: 'rank',
   }),
-  setting<string>({
+  setting<BatchCap>({
     flags: '--batch-cap <mode>',
     section: 'gateway',
     help: "knee: with --server-queue short, also cap each server's calls a little above the batch past which its throughput stops growing (read from its token counter in /metrics), so that each sequence decodes at full speed; none: no such cap (for comparison)",
     choices: ['knee', 'none'],
     default: 'knee',
     shapesCalls: false,
-    config: 'batchCap',
-    omitWhen: 'knee',
+    field: field('gateway', 'batchCap'),
+    before: 'knee',
   }),
 ];

@@ -2,7 +2,9 @@
 import { integer } from './parsers.ts';
 import { DEMO } from './run.settings.ts';
 import { judgeNamed } from './roles.settings.ts';
+import { field } from './field.ts';
 import { setting } from './setting.ts';
+import type { JudgeWhen } from '../../machines/contract.ts';
 
 /** The completion limit of a judge call without --judge-max-tokens (and of runs whose manifest predates it). */
 export const JUDGE_MAX_TOKENS = 4096;
@@ -20,20 +22,24 @@ export const JUDGE_SETTINGS = [
     parse: integer(0, 99),
     demo: DEMO.judgePasses,
     shapesCalls: true,
-    config: 'judgePasses',
+    field: field('judge', 'passes'),
+    // Runs made before the judge existed graded by rule alone.
+    before: 0,
     // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
     resolve: (passes, { flags }) => passes ?? (judgeNamed(flags) ? NAMED_JUDGE_PASSES : 0),
   }),
-  setting<number>({
+  setting<number, number | null>({
     flags: '--judge-max-tokens <n>',
     section: 'judge',
     help: 'completion limit of a judge call (hosted judges cap their output; a verdict needs little)',
     parse: integer(16),
     default: JUDGE_MAX_TOKENS,
     shapesCalls: true,
-    config: 'judgeMaxTokens',
+    field: field('judge', 'maxTokens'),
+    // Runs made before the flag existed had no limit but the window.
+    before: null,
   }),
-  setting<string>({
+  setting<JudgeWhen>({
     flags: '--judge-when <when>',
     section: 'judge',
     help:
@@ -42,8 +48,7 @@ export const JUDGE_SETTINGS = [
     choices: ['always', 'unsure'],
     default: 'always',
     shapesCalls: true,
-    config: 'judgeWhen',
-    // Runs made before hybrid grading keep their manifest.
-    omitWhen: 'always',
+    field: field('judge', 'when'),
+    before: 'always',
   }),
 ];

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { integer } from './parsers.ts';
+import { field } from './field.ts';
 import { setting, type SettingContext } from './setting.ts';
 
 /** A local time as `20261126-134502`, for default run directory names. */
@@ -39,7 +40,7 @@ export const OUTPUT_SETTINGS = [
     help: 'output directory for the store, results.jsonl and metrics.json',
     defaultText: 'runs/<input>-<time>',
     parse: outputDirectory,
-    config: 'outputDir',
+    field: field('outputs', 'dir'),
     resolve: (dir, context) => path.resolve(dir ?? defaultOutputDir(context, context.now)),
   }),
   setting<boolean>({ flags: '--wide', section: 'outputs', help: 'print every column of the final table (default: the essential ones, within 80 columns)' }),

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
+import { field } from './field.ts';
 import { setting } from './setting.ts';
 
 /** The demo problem set shipped with tmas. */
@@ -13,7 +14,7 @@ export const PROBLEM_SETTINGS = [
     flags: '--input-file <file>',
     section: 'problems',
     help: 'problems: JSONL with problem_id, question and optional answer (or a .csv)',
-    config: 'inputFile',
+    field: field('problems', 'inputFile'),
     resolve: (file, { demo }) => {
       const input = file ?? (demo ? DEMO_PROBLEMS : undefined);
       if (input === undefined) {
@@ -22,7 +23,7 @@ export const PROBLEM_SETTINGS = [
       return path.resolve(input);
     },
   }),
-  setting<string>({ flags: '--id-column <name>', section: 'problems', help: 'CSV input: the column of problem ids', default: 'Problem ID', config: 'columns.id' }),
-  setting<string>({ flags: '--question-column <name>', section: 'problems', help: 'CSV input: the column of questions', default: 'Problem', config: 'columns.question' }),
-  setting<string>({ flags: '--answer-column <name>', section: 'problems', help: 'CSV input: the column of reference answers', default: 'Short Answer', config: 'columns.answer' }),
+  setting<string>({ flags: '--id-column <name>', section: 'problems', help: 'CSV input: the column of problem ids', default: 'Problem ID', field: field('problems', 'idColumn') }),
+  setting<string>({ flags: '--question-column <name>', section: 'problems', help: 'CSV input: the column of questions', default: 'Problem', field: field('problems', 'questionColumn') }),
+  setting<string>({ flags: '--answer-column <name>', section: 'problems', help: 'CSV input: the column of reference answers', default: 'Short Answer', field: field('problems', 'answerColumn') }),
 ];

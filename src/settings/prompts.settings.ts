@@ -1,7 +1,7 @@
 /** Settings of the roles' prompts: a user's template in place of a role's built-in one. */
 import { InvalidArgumentError } from 'commander';
-import type { RunConfig } from '../host/config.ts';
-import { readPromptTemplates } from '../host/prompt-templates.ts';
+import type { RunConfig } from './config.ts';
+import { readPromptTemplates } from './files/prompt-files.ts';
 import { setting } from './setting.ts';
 
 /** `ROLE=FILE`, checked for its form; a repeated flag adds to the list. */
@@ -11,9 +11,8 @@ function roleFiles(value: string, previous: string[] | undefined): string[] {
 }
 
 /** What identifies the templates of a run: the SHA-256 of each, by role (where the files lie changes no call). */
-function digests(config: RunConfig): Record<string, string> | undefined {
-  if (config.prompts === undefined) return undefined;
-  return Object.fromEntries(Object.entries(config.prompts).map(([role, template]) => [role, template.sha256]));
+function digests(config: RunConfig): Record<string, string> {
+  return Object.fromEntries(Object.entries(config.loop.prompts).map(([role, template]) => [role, template.sha256]));
 }
 
 /** `--prompt ROLE=FILE`. */
@@ -27,15 +26,7 @@ export const PROMPT_SETTINGS = [
     parse: roleFiles,
     shapesCalls: true,
     // The text is kept in the manifest: a resume renders it wherever the file is now.
-    toConfig: (specs) => (specs === undefined || specs.length === 0 ? {} : { prompts: readPromptTemplates(specs) }),
-    resume: [
-      {
-        read: digests,
-        write: (target, source) => {
-          if (source.prompts === undefined) delete target.prompts;
-          else target.prompts = structuredClone(source.prompts);
-        },
-      },
-    ],
+    write: (config, specs) => void (config.loop.prompts = readPromptTemplates(specs ?? [])),
+    resume: [{ read: digests, write: (target, source) => void (target.loop.prompts = structuredClone(source.loop.prompts)) }],
   }),
 ];

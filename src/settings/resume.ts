@@ -7,10 +7,10 @@
  */
 import { toOptionName } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
-import type { RunConfig } from '../host/config.ts';
+import type { RunConfig } from './config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { SETTINGS } from './index.ts';
-import { flagName, optionName, setValueAt, valueAt, type ResumeAccess, type Setting } from './setting.ts';
+import { flagName, optionName, type ResumeAccess, type Setting } from './setting.ts';
 
 /** A setting as a resume compares it: its flag, the options that give it, and how to read and copy it. */
 interface Comparison extends ResumeAccess {
@@ -19,20 +19,14 @@ interface Comparison extends ResumeAccess {
   shapesCalls: boolean;
 }
 
-/** The comparisons of one declared setting: its own access, or a path of the configuration. */
+/** The comparisons of one declared setting: its own access, or its field of the configuration. */
 function comparisonsOf(setting: Setting): Comparison[] {
   if (setting.shapesCalls === undefined) return [];
   const base = { flag: flagName(setting), options: [optionName(setting), ...(setting.givenAlsoBy ?? [])], shapesCalls: setting.shapesCalls };
   if (setting.resume) return setting.resume.map((access) => ({ ...base, ...access, shapesCalls: access.shapesCalls ?? setting.shapesCalls ?? false }));
-  const path = setting.config;
-  if (path === undefined) throw new TypeError(`${base.flag} shapes calls but declares neither a configuration path nor a resume access`);
-  return [
-    {
-      ...base,
-      read: (c) => valueAt(c, path),
-      write: (t, s) => setValueAt(t as unknown as Record<string, unknown>, path, structuredClone(valueAt(s, path))),
-    },
-  ];
+  const field = setting.field;
+  if (field === undefined) throw new TypeError(`${base.flag} shapes calls but declares neither a configuration field nor a resume access`);
+  return [{ ...base, read: (c) => field.get(c), write: (t, s) => field.set(t, structuredClone(field.get(s))) }];
 }
 
 /** The strategies' own flags: the value in the run's options, the declared default where absent. */
@@ -44,8 +38,8 @@ function strategyComparisons(): Comparison[] {
         flag: `--${flag.name}`,
         options: [option],
         shapesCalls: flag.shapesCalls,
-        read: (c: RunConfig) => c.strategyOptions?.[option] ?? flag.default,
-        write: (t: RunConfig, s: RunConfig) => void (t.strategyOptions = { ...t.strategyOptions, [option]: s.strategyOptions?.[option] ?? flag.default }),
+        read: (c: RunConfig) => c.loop.strategyOptions[option] ?? flag.default,
+        write: (t: RunConfig, s: RunConfig) => void (t.loop.strategyOptions = { ...t.loop.strategyOptions, [option]: s.loop.strategyOptions[option] ?? flag.default }),
       };
     }),
   );
@@ -75,6 +69,6 @@ export function resumeConfig(stored: RunConfig, requested: RunConfig, given: Rea
     );
   }
   // Every path of a run derives from the directory the user named: a copied or moved run writes only where it is now.
-  merged.outputDir = options.runDir;
+  merged.outputs.dir = options.runDir;
   return merged;
 }

@@ -6,10 +6,11 @@
  * its temperature and top_p are its own flags' or JUDGE_SAMPLING, whatever
  * the strategy and `--temperature`, `--top-p`, `--top-k`, `--min-p` say.
  */
-import type { Secrets } from '../host/config.ts';
+import type { Secrets, SlotSampling } from './config.ts';
 import { DEFAULT_TEMPERATURE } from '../../machines/contract.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../kernel/slots.ts';
 import { decimal, integer, jsonObject, urls } from './parsers.ts';
+import { endpointField, field, samplingField } from './field.ts';
 import { setting, type Flags, type Setting, type SettingContext } from './setting.ts';
 
 /** The model name of the embedded simulator, the default where no endpoint is given. */
@@ -66,13 +67,29 @@ function fallbackText(slot: EndpointSlot, name: SamplingSetting): string {
   return name === 'temperature' ? "the role's, --temperature" : `--${name}`;
 }
 
+/** A slot's sampling setting `name`, landing in its sampling's `key`. */
+function samplingSetting<K extends keyof SlotSampling>(slot: EndpointSlot, name: SamplingSetting, key: K): Setting {
+  const { value, parse, help } = SAMPLING[name];
+  const agent = slotAgent(slot);
+  return setting<unknown, SlotSampling[K]>({
+    flags: `${slotFlag(slot, name)} ${value}`,
+    section: slot === 'judge' ? 'judge' : 'roles',
+    help: slot === 'solution' ? `${help} of every role (default: the strategy's upstream value, else the server's)` : `${help} of ${agent} (default: ${fallbackText(slot, name)})`,
+    parse,
+    shapesCalls: true,
+    field: samplingField(slot, key),
+    givenAlsoBy: name === 'temperature' || (slot === 'judge' && name !== 'extra-body') ? [] : followed(slot, name),
+    // The flags are parsed by SAMPLING[name].parse, whose values are the field's type; not given: null, and not sent.
+    resolve: (_, context) => (samplingValue(slot, name, context) ?? null) as SlotSampling[K],
+  });
+}
+
 function slotSettings(slot: EndpointSlot): Setting[] {
   const agent = slotAgent(slot);
   const section = slot === 'judge' ? 'judge' : 'roles';
   const follows = slot === 'solution' ? '' : ` (default: the solution agent's)`;
-  const at = `endpoints.${slot}`;
   const settings: Setting[] = [
-    setting<string[]>({
+    setting<string[], string[] | null>({
       flags: `${slotFlag(slot, 'base-url')} <url>`,
       section,
       help:
@@ -81,7 +98,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
           : `endpoint of ${agent}, or several for a replica pool${follows}`,
       parse: urls,
       shapesCalls: false,
-      config: `${at}.baseUrl`,
+      field: endpointField(slot, 'baseUrl'),
       givenAlsoBy: followed(slot, 'base-url'),
       resolve: (value, { flags }) => value ?? (own(flags, 'solution', 'base-url') as string[] | undefined) ?? null,
     }),
@@ -90,7 +107,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
       section,
       help: slot === 'solution' ? 'model of the solution agent (default: the first model the endpoint lists)' : `model of ${agent}${follows}`,
       shapesCalls: true,
-      config: `${at}.model`,
+      field: endpointField(slot, 'model'),
       givenAlsoBy: followed(slot, 'model-name'),
       resolve: (value, { flags }) => {
         const solution = (own(flags, 'solution', 'model-name') as string | undefined) ?? (own(flags, 'solution', 'base-url') ? '' : SIM_MODEL);
@@ -105,23 +122,10 @@ function slotSettings(slot: EndpointSlot): Setting[] {
       help: slot === 'solution' ? 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)' : `API key of ${agent}${follows}`,
     }),
   ];
-  for (const [name, field] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, string]>) {
+  for (const [name, key] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, keyof SlotSampling]>) {
     // The solution agent's temperature is the run's --temperature (below), which every role asks for.
     if (slot === 'solution' && name === 'temperature') continue;
-    const { value, parse, help } = SAMPLING[name];
-    const fallback = fallbackText(slot, name);
-    settings.push(
-      setting<unknown>({
-        flags: `${slotFlag(slot, name)} ${value}`,
-        section,
-        help: slot === 'solution' ? `${help} of every role (default: the strategy's upstream value, else the server's)` : `${help} of ${agent} (default: ${fallback})`,
-        parse,
-        shapesCalls: true,
-        config: `${at}.sampling.${field}`,
-        givenAlsoBy: name === 'temperature' || (slot === 'judge' && name !== 'extra-body') ? [] : followed(slot, name),
-        resolve: (_, context) => samplingValue(slot, name, context),
-      }),
-    );
+    settings.push(samplingSetting(slot, name, key));
   }
   return settings;
 }
@@ -136,7 +140,7 @@ export const ROLE_SETTINGS: Setting[] = [
     defaultText: `the strategy's upstream default, ${DEFAULT_TEMPERATURE} when it declares none`,
     parse: decimal(0, 2),
     shapesCalls: true,
-    config: 'temperature',
+    field: field('roles', 'temperature'),
     // The strategy's upstream default unless the user chose one; the manifest keeps the value used.
     resolve: (value, { strategy }) => value ?? strategy.sampling?.temperature ?? DEFAULT_TEMPERATURE,
   }),

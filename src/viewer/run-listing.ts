@@ -109,12 +109,12 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
     ...base,
     status: run.live() ? 'live' : 'stopped',
     strategy: run.manifest.strategy,
-    models: [...new Set(Object.values(config.endpoints).map((endpoint) => (endpoint.baseUrl === null ? 'simulated' : endpoint.model)))],
-    n: config.nCandidates,
-    m: config.nVerifications,
-    t: config.maxIterations,
-    grading: gradingOf({ iterations }, config.judgePasses),
-    proof: config.proof,
+    models: [...new Set(Object.values(config.roles.endpoints).map((endpoint) => (endpoint.baseUrl === null ? 'simulated' : endpoint.model)))],
+    n: config.loop.nCandidates,
+    m: config.loop.nVerifications,
+    t: config.loop.maxIterations,
+    grading: gradingOf({ iterations }, config.judge.passes),
+    proof: config.loop.proof,
     pass1: lastPass1(iterations),
     iterations: iterations.length,
     calls: iterations.reduce((sum, it) => sum + it.calls, 0),
@@ -125,5 +125,5 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
   for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });
   listing.problems = problems.length;
   // No protocol block before metrics.json is written: the comparison says so rather than guessing it.
-  return { listing, iterations, protocol: null, problems, maxIterations: config.maxIterations, grading: listing.grading ?? '?' };
+  return { listing, iterations, protocol: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?' };
 }

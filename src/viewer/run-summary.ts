@@ -4,7 +4,7 @@
  * its samples and T, no M, ε or verifier), the models per role, the sampling
  * settings and whether it is live.
  */
-import type { RunConfig } from '../host/config.ts';
+import type { RunConfig } from '../settings/config.ts';
 import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy-outline.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
@@ -31,26 +31,26 @@ export interface RunSummary {
 }
 
 const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
-  nCandidates: (c) => `N=${c.nCandidates}`,
-  nVerifications: (c) => `M=${c.nVerifications}`,
-  maxIterations: (c) => `T=${c.maxIterations}`,
-  epsilon: (c) => `ε=${c.epsilon}`,
-  jaccardThreshold: (c) => `θ=${c.jaccardThreshold}`,
+  nCandidates: (c) => `N=${c.loop.nCandidates}`,
+  nVerifications: (c) => `M=${c.loop.nVerifications}`,
+  maxIterations: (c) => `T=${c.loop.maxIterations}`,
+  epsilon: (c) => `ε=${c.loop.epsilon}`,
+  jaccardThreshold: (c) => `θ=${c.loop.jaccardThreshold}`,
 };
 
 function settingsLine(config: RunConfig, outline: StrategyOutline): string {
   const shared = outline.loopSettings.map((name) => SHOWN[name](config));
   // The strategy's own flags as the command line spells them: `round-widths=4,1`.
-  const own = Object.entries(config.strategyOptions ?? {}).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
-  const judge = config.judgePasses ? [`judge×${config.judgePasses}${config.judgeWhen === 'unsure' ? ' when unsure' : ''}`] : [];
-  return [...own, ...shared, ...judge, ...(config.proof ? ['proof'] : [])].join(' ');
+  const own = Object.entries(config.loop.strategyOptions).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
+  const judge = config.judge.passes > 0 ? [`judge×${config.judge.passes}${config.judge.when === 'unsure' ? ' when unsure' : ''}`] : [];
+  return [...own, ...shared, ...judge, ...(config.loop.proof ? ['proof'] : [])].join(' ');
 }
 
 /** `model at URL: role, role`, one line per endpoint the run's roles went to. */
 function modelLines(config: RunConfig, outline: StrategyOutline): string[] {
   const byEndpoint = new Map<string, string[]>();
   for (const { role, slot } of outline.roles) {
-    const endpoint = config.endpoints[slot];
+    const endpoint = config.roles.endpoints[slot];
     const label = `${endpoint.model}${endpoint.baseUrl === null ? ' (simulated)' : ` at ${endpoint.baseUrl}`}`;
     byEndpoint.set(label, [...(byEndpoint.get(label) ?? []), role]);
   }
@@ -60,7 +60,7 @@ function modelLines(config: RunConfig, outline: StrategyOutline): string[] {
 /** Describes a run. */
 export async function runSummary(run: ViewedRun, index: number): Promise<RunSummary> {
   const { config } = run.manifest;
-  const outline = strategyOutline(run.manifest.strategy, config.judgePasses ?? 0);
+  const outline = strategyOutline(run.manifest.strategy, config.judge.passes);
   // Scored candidates, whatever the verifier role is called (TMAS's `verification`, V-R's `rater`, a plugin's).
   const hasVerifier = (await run.curves()).some((it) => it.meanScore !== null);
   return {
@@ -70,11 +70,11 @@ export async function runSummary(run: ViewedRun, index: number): Promise<RunSumm
     strategy: run.manifest.strategy,
     simulated: run.manifest.simulated,
     live: run.live(),
-    proof: config.proof,
+    proof: config.loop.proof,
     settings: settingsLine(config, outline),
     roles: outline.roles.map((r) => r.role),
     models: modelLines(config, outline),
-    sampling: `temperature ${config.temperature}, seed ${config.seed}, context ${config.maxTokens} tokens`,
+    sampling: `temperature ${config.roles.temperature}, seed ${config.loop.seed}, context ${config.context.window} tokens`,
     createdAt: run.manifest.createdAt,
     hasVerifier,
   };

@@ -38,7 +38,7 @@ export interface Transcript {
 
 /** The outline of a viewed run's strategy. */
 export function outlineOf(run: ViewedRun): StrategyOutline {
-  return strategyOutline(run.manifest.strategy, run.manifest.config.judgePasses ?? 0);
+  return strategyOutline(run.manifest.strategy, run.manifest.config.judge.passes);
 }
 
 /** A call with its subject and name. */

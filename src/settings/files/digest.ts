@@ -2,7 +2,7 @@
  * Files a run reads from outside its directory (a model's tokenizer, an
  * agents module), recorded in its manifest by path and by a digest of what
  * they hold: the digest says whether a resume or a replay reads the same
- * file, wherever it lies now (run-tokenizer.ts, run-agents.ts).
+ * file, wherever it lies now (tokenizer-file.ts, agents-file.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -28,12 +28,12 @@ export function shortDigest(digest: string): string {
  */
 export function checkRecordedFile(
   file: string,
-  recorded: string | undefined,
+  recorded: string | null,
   digestNow: () => string,
   options: { force: boolean; missing: () => Error; changed: (now: string) => Error },
-): string | undefined {
+): string | null {
   if (!existsSync(file)) throw options.missing();
-  if (recorded === undefined) return undefined;
+  if (recorded === null) return null;
   const now = digestNow();
   if (now === recorded || options.force) return now;
   throw options.changed(now);

@@ -11,14 +11,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunConfig } from './config.ts';
-import { checkRecordedFile, sha256Of, shortDigest } from './file-digest.ts';
-import { UserError } from '../kernel/errors.ts';
-import { hfTokenizerName } from '../pool/pool.ts';
-import { HF_PREFIX, isHfTokenizerName } from '../../workers/hf-tokenizer.ts';
+import type { ContextConfig } from '../config.ts';
+import { checkRecordedFile, sha256Of, shortDigest } from './digest.ts';
+import { UserError } from '../../kernel/errors.ts';
+import { hfTokenizerName } from '../../pool/pool.ts';
+import { HF_PREFIX, isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 
 /** The tokenizer fields of a run's configuration. */
-export type RunTokenizer = Pick<RunConfig, 'tokenizer' | 'tokenizerDigest'>;
+export type RunTokenizer = Pick<ContextConfig, 'tokenizer' | 'tokenizerDigest'>;
 
 /**
  * What identifies the tokenizer in the keys of the run's calls and in its
@@ -27,11 +27,11 @@ export type RunTokenizer = Pick<RunConfig, 'tokenizer' | 'tokenizerDigest'>;
  * keyed so).
  */
 export function tokenizerIdentity(config: RunTokenizer): string {
-  return config.tokenizerDigest === undefined ? config.tokenizer : `${HF_PREFIX}${config.tokenizerDigest}`;
+  return config.tokenizerDigest === null ? config.tokenizer : `${HF_PREFIX}${config.tokenizerDigest}`;
 }
 
 /** The tokenizer named by `--tokenizer-path` (a directory holding tokenizer.json, or the file), with its digest. */
-export function runTokenizerAt(given: string): Required<RunTokenizer> {
+export function runTokenizerAt(given: string): { tokenizer: string; tokenizerDigest: string } {
   const tokenizer = hfTokenizerName(given);
   return { tokenizer, tokenizerDigest: tokenizerDigest(tokenizer.slice(HF_PREFIX.length)) };
 }
@@ -63,7 +63,7 @@ export function checkRunTokenizer<C extends RunTokenizer>(config: C, runDir: str
     missing: () =>
       new UserError(
         'TMAS_TOKENIZER',
-        `The run in ${runDir} counts tokens with the tokenizer ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the tokenizer was moved. To go on, ${hint}.`,
+        `The run in ${runDir} counts tokens with the tokenizer ${file}${recorded === null ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the tokenizer was moved. To go on, ${hint}.`,
       ),
     changed: (now) =>
       new UserError(
@@ -83,7 +83,7 @@ export function relocateRunTokenizer<C extends RunTokenizer>(config: C, given: s
     throw new UserError('TMAS_USAGE', `--tokenizer-path: the run in ${runDir} counts tokens with ${config.tokenizer}, not with a model's tokenizer; leave the flag out.`);
   }
   const located = runTokenizerAt(given);
-  if (config.tokenizerDigest !== undefined && located.tokenizerDigest !== config.tokenizerDigest) {
+  if (config.tokenizerDigest !== null && located.tokenizerDigest !== config.tokenizerDigest) {
     throw new UserError(
       'TMAS_TOKENIZER',
       `--tokenizer-path ${given} holds another tokenizer than the run in ${runDir} started with: ${shortDigest(located.tokenizerDigest)}, the run counted with ${shortDigest(config.tokenizerDigest)}.`,

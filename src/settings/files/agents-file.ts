@@ -12,15 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunConfig } from './config.ts';
-import { checkRecordedFile, sha256Of, shortDigest } from './file-digest.ts';
-import { UserError } from '../kernel/errors.ts';
+import type { LoopConfig } from '../config.ts';
+import { checkRecordedFile, sha256Of, shortDigest } from './digest.ts';
+import { UserError } from '../../kernel/errors.ts';
 
 /** The agents fields of a run's configuration. */
-export type RunAgents = Pick<RunConfig, 'agents' | 'agentsDigest'>;
+export type RunAgents = Pick<LoopConfig, 'agents' | 'agentsDigest'>;
 
 /** The module named by `--agents` (resolved from the working directory), with its digest. */
-export function runAgentsAt(given: string): Required<RunAgents> {
+export function runAgentsAt(given: string): { agents: string; agentsDigest: string } {
   const file = path.resolve(given);
   let text: Buffer;
   try {
@@ -40,7 +40,7 @@ export function runAgentsAt(given: string): Required<RunAgents> {
  * agents make differently are then issued anew.
  */
 export function checkRunAgents<C extends RunAgents>(config: C, runDir: string, options: { force: boolean; command: string }): C {
-  if (config.agents === undefined) return config;
+  if (config.agents === null) return config;
   const file = config.agents;
   const recorded = config.agentsDigest;
   const hint = `give ${options.command} --agents with the module the run started with`;
@@ -49,7 +49,7 @@ export function checkRunAgents<C extends RunAgents>(config: C, runDir: string, o
     missing: () =>
       new UserError(
         'TMAS_AGENTS',
-        `The run in ${runDir} uses the agents module ${file}${recorded === undefined ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the module was moved. To go on, ${hint}.`,
+        `The run in ${runDir} uses the agents module ${file}${recorded === null ? '' : ` (${shortDigest(recorded)})`}, which is not there: the run or the module was moved. To go on, ${hint}.`,
       ),
     changed: (now) =>
       new UserError(
