@@ -36,11 +36,16 @@ export interface TemplateDrop {
   drop: number;
 }
 
+/** How a template's block tags treat the whitespace around them: `jinja2`, Python jinja2's defaults; `trimmed`, trim_blocks and lstrip_blocks on. */
+export type TemplateWhitespace = 'jinja2' | 'trimmed';
+
 /** A piece of the user message that is a Jinja template rendered over variables (see machines/role-template.ts). */
 export interface TemplatePromptPart {
   id: string;
   /** The template's source. */
   template: string;
+  /** How it renders; absent: `trimmed`, as the built-in templates are written. */
+  whitespace?: TemplateWhitespace;
   variables: Record<string, TemplateValue>;
   drops?: TemplateDrop[];
 }

@@ -9,7 +9,7 @@
  * The system message stays code: it names the role ("You are the X agent"),
  * which is also how the simulated model knows what to answer.
  */
-import type { PromptSpec, TemplateDrop, TemplatePromptPart, TemplateValue } from './prompt.ts';
+import type { PromptSpec, TemplateDrop, TemplatePromptPart, TemplateValue, TemplateWhitespace } from './prompt.ts';
 
 /** The shape of a template variable: what `tmas prompts` prints and what a user's template is tried on before a run. */
 export type VariableShape =
@@ -36,8 +36,14 @@ export interface TemplateValues {
 
 /** A role's user message as a template: its built-in source, its variables and how a request fills them. */
 export interface RoleTemplate<R = never, O = never> {
-  /** The built-in template (Jinja, as @huggingface/jinja renders it: trim_blocks and lstrip_blocks on). */
+  /** The template (Jinja): the built-in one, in our words, or a user's (`--prompt ROLE=FILE`). */
   source: string;
+  /**
+   * How its block tags treat the whitespace around them. Absent: `trimmed`, trim_blocks and lstrip_blocks
+   * on, as @huggingface/jinja renders chat templates: the built-in templates are written so (a line that
+   * holds only a block tag leaves no line). A user's template is `jinja2`: as Python's jinja2 renders by default.
+   */
+  whitespace?: TemplateWhitespace;
   /** The variables the template may name; a user's template that names another is refused before the run. */
   variables: Readonly<Record<string, TemplateVariable>>;
   /** When the template is rendered, in words, if not for every call. */
@@ -55,7 +61,13 @@ export const TEMPLATE_PART_ID = 'user';
 /** The template part of a request's prompt. */
 export function templatePart<R, O>(template: RoleTemplate<R, O>, request: R, options: O): TemplatePromptPart {
   const { variables, drops } = template.values(request, options);
-  return { id: TEMPLATE_PART_ID, template: template.source, variables, ...(drops === undefined || drops.length === 0 ? {} : { drops }) };
+  return {
+    id: TEMPLATE_PART_ID,
+    template: template.source,
+    ...(template.whitespace === undefined ? {} : { whitespace: template.whitespace }),
+    variables,
+    ...(drops === undefined || drops.length === 0 ? {} : { drops }),
+  };
 }
 
 /** The `prompt` function of a role whose user message is `template`. */

@@ -38,12 +38,15 @@ You are given a problem and {{ references | length }} solutions proposed by othe
 Compare the proposed solutions, settle where they disagree, and write a complete solution of your own. End with the final answer in \\boxed{}.
 `;
 
-/** What the template above renders, written out by hand. */
+/**
+ * What the template above renders, written out by hand: as Python's jinja2 renders it by default, each line
+ * that holds only a `{% for %}` or `{% endfor %}` leaves its newline, and the file's final newline is dropped.
+ */
 function paperPrompt(problem: string, references: string[]): string {
-  const solutions = references.map((text, i) => `### Solution ${i + 1}\n${text}\n\n`).join('');
+  const solutions = references.map((text, i) => `\n### Solution ${i + 1}\n${text}\n\n`).join('');
   return (
     `You are given a problem and ${references.length} solutions proposed by other solvers.\n\n## Problem\n${problem}\n\n## Proposed solutions\n${solutions}` +
-    'Compare the proposed solutions, settle where they disagree, and write a complete solution of your own. End with the final answer in \\boxed{}.'
+    '\nCompare the proposed solutions, settle where they disagree, and write a complete solution of your own. End with the final answer in \\boxed{}.'
   );
 }
 
@@ -52,7 +55,7 @@ interface LoggedRequest {
   messages: Array<{ role: string; content: string }>;
 }
 
-/** An OpenAI-compatible server that logs every request and answers each with a text that depends only on the request. */
+/** An OpenAI-compatible server that logs every request and answers each with a text that depends only on the request, its reasoning inline, a blank line after it. */
 async function startLoggingServer(): Promise<{ url: string; requests: LoggedRequest[]; close: () => Promise<void> }> {
   const requests: LoggedRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -65,7 +68,7 @@ async function startLoggingServer(): Promise<{ url: string; requests: LoggedRequ
       if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'paper-model', object: 'model', owned_by: 'test' }] }));
       const user = parsed.messages?.at(-1)?.content ?? '';
       const digest = createHash('sha256').update(user).digest('hex').slice(0, 8);
-      res.end(chatCompletionBody(`<think>scratch ${digest}</think>Reply ${digest}: so the answer is \\boxed{${user.length % 5}}.`, { model: 'paper-model' }));
+      res.end(chatCompletionBody(`<think>scratch ${digest}</think>\n\nReply ${digest}: so the answer is \\boxed{${user.length % 5}}.`, { model: 'paper-model' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -110,10 +113,10 @@ describe('prompt templates from files', () => {
       expect(round0).toHaveLength(3);
       const asked = log.filter((m): m is MessageOf<'synthesis.requested'> => m.type === 'synthesis.requested' && m.problem === problem.problem_id && m.iteration === 1);
       expect(asked).toHaveLength(2);
-      // The references PaCoRe gives: the round-0 replies after their </think>, none of them empty.
+      // The references PaCoRe gives: the round-0 replies after their </think> as they came, the blank line included, as upstream reads them.
       const references = asked[0]?.references ?? [];
       expect(references).toHaveLength(3);
-      expect(references.every((text) => text.startsWith('Reply '))).toBe(true);
+      expect(references.every((text) => text.startsWith('\n\nReply '))).toBe(true);
       const expected = paperPrompt(problem.question, references);
       const round1 = sent.filter((request) => request.messages.some((message) => message.content.includes(`## Problem\n${problem.question}\n`)));
       expect(round1).toHaveLength(2);
@@ -243,6 +246,7 @@ describe('prompt templates from files', () => {
       const part = {
         id: 'user',
         template: PAPER_TEMPLATE,
+        whitespace: 'jinja2' as const,
         variables: { problem: 'What is 2 + 2?', references },
         drops: references.map((_, index) => ({ id: `reference-${index + 1}`, path: ['references', index], drop: references.length - 1 - index })),
       };

@@ -64,7 +64,7 @@ export function fitPrompt(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: 
 function fitRendered(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: number, count: (text: string) => number): FitOutput {
   const { parts, budget } = task;
   const units = dropOrder(parts);
-  const rendered = parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables) : part.text));
+  const rendered = parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables, part.whitespace) : part.text));
   const whole = rendered.join(PART_SEPARATOR);
   const wholeTokens = fixedTokens + count(whole);
   if (wholeTokens <= budget || units.length === 0) return { user: whole, promptTokens: wholeTokens, dropped: [] };
@@ -101,7 +101,7 @@ function fitRendered(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: numbe
       .flatMap((part, index) => {
         if (!kept[index]) return [];
         const drops = templateDrops[index] ?? [];
-        return [isTemplatePart(part) && drops.length > 0 ? renderTemplate(part.template, withoutDrops(part.variables, drops)) : (rendered[index] ?? '')];
+        return [isTemplatePart(part) && drops.length > 0 ? renderTemplate(part.template, withoutDrops(part.variables, drops), part.whitespace) : (rendered[index] ?? '')];
       })
       .join(PART_SEPARATOR);
   let user = join();

@@ -1,22 +1,26 @@
 /**
  * Prompt templates as they are rendered: Jinja, by `@huggingface/jinja` (the
- * library Hugging Face's JavaScript renders chat templates with), with its
- * settings: `trim_blocks` and `lstrip_blocks` on, and a template's one final
- * newline left out, as Python's jinja2 does. What a prompt leaves out to fit
- * the context window is left out of the variables, and the template is
- * rendered again, so a template always sees a consistent set of values.
+ * library Hugging Face's JavaScript renders chat templates with), in one of
+ * two modes (template-whitespace.ts): a user's template as Python's jinja2
+ * renders it by default, the built-in templates with trim_blocks and
+ * lstrip_blocks on, as they are written; both drop a template's one final
+ * newline. What a prompt leaves out to fit the context window is left out of
+ * the variables, and the template is rendered again, so a template always
+ * sees a consistent set of values.
  *
  * Pure: the pool renders in its threads, the host renders samples to check a
  * user's template before any call.
  */
-import { Template } from '@huggingface/jinja';
-import type { FitPart, TemplateDrop, TemplateFitPart, TemplateValue } from './tasks.ts';
+import type { Template } from '@huggingface/jinja';
+import type { FitPart, TemplateDrop, TemplateFitPart, TemplateValue, TemplateWhitespace } from './tasks.ts';
+import { parseTemplate } from './template-whitespace.ts';
 
 /** What joins the parts of a user message. */
 export const PART_SEPARATOR = '\n\n';
 
 /** Parsed templates kept per thread: a run has one per role, so a few. */
 const MAX_TEMPLATES = 256;
+/** By mode, then source. */
 const parsed = new Map<string, Template>();
 
 /** A template that failed to render: the library's message, with the part it was. */
@@ -24,21 +28,26 @@ export class TemplateRenderError extends Error {
   override name = 'TemplateRenderError';
 }
 
-/** The parsed template of `source`, kept for the next render. Throws the library's error when it does not parse. */
-export function compileTemplate(source: string): Template {
-  let template = parsed.get(source);
+/**
+ * The parsed template of `source`, kept for the next render. Throws the
+ * library's error when it does not parse. `whitespace` absent: trimmed, as
+ * the built-in templates are written.
+ */
+export function compileTemplate(source: string, whitespace: TemplateWhitespace = 'trimmed'): Template {
+  const key = `${whitespace}:${source}`;
+  let template = parsed.get(key);
   if (template === undefined) {
-    template = new Template(source);
+    template = parseTemplate(source, whitespace);
     if (parsed.size >= MAX_TEMPLATES) parsed.clear();
-    parsed.set(source, template);
+    parsed.set(key, template);
   }
   return template;
 }
 
-/** `source` rendered over `variables`. Throws a TemplateRenderError saying what failed. */
-export function renderTemplate(source: string, variables: Record<string, TemplateValue>): string {
+/** `source` rendered over `variables` (`whitespace` as for compileTemplate). Throws a TemplateRenderError saying what failed. */
+export function renderTemplate(source: string, variables: Record<string, TemplateValue>, whitespace?: TemplateWhitespace): string {
   try {
-    return compileTemplate(source).render(variables);
+    return compileTemplate(source, whitespace).render(variables);
   } catch (error) {
     throw new TemplateRenderError(error instanceof Error ? error.message : String(error), { cause: error });
   }
@@ -121,5 +130,5 @@ export function isTemplatePart(part: FitPart | TemplateFitPart): part is Templat
 
 /** The user message of `parts` with nothing left out: each part's text or rendering, joined with a blank line. */
 export function userText(parts: ReadonlyArray<FitPart | TemplateFitPart>): string {
-  return parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables) : part.text)).join(PART_SEPARATOR);
+  return parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables, part.whitespace) : part.text)).join(PART_SEPARATOR);
 }

@@ -28,11 +28,21 @@ export interface TemplateDrop {
   drop: number;
 }
 
+/**
+ * How a template's block tags treat the whitespace around them
+ * (workers/template-whitespace.ts): `jinja2`, as Python's jinja2 renders by
+ * default (a user's template); `trimmed`, with trim_blocks and lstrip_blocks
+ * on (the built-in templates, written so).
+ */
+export type TemplateWhitespace = 'jinja2' | 'trimmed';
+
 /** A piece of a user message that is a Jinja template rendered over variables (workers/prompt-template.ts). */
 export interface TemplateFitPart {
   id: string;
   /** The template's source. */
   template: string;
+  /** How it renders; absent: `trimmed`. */
+  whitespace?: TemplateWhitespace;
   variables: Record<string, TemplateValue>;
   drops?: TemplateDrop[];
 }

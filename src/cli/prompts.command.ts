@@ -1,11 +1,14 @@
 /**
  * `tmas prompts --strategy S [--role R]`: each role's built-in user-message
  * template, in the Jinja a `--prompt ROLE=FILE` takes, headed by a Jinja
- * comment that lists the role's variables. The comment renders to nothing, so
- * a role's section saved as a file is a template that renders exactly the
- * built-in prompt: the place to start a paper's template from.
+ * comment that lists the role's variables. A user's template renders with
+ * jinja2's defaults, so a built-in one (written for trim_blocks and
+ * lstrip_blocks) is printed rewritten for them; the comment renders to
+ * nothing, so a role's section saved as a file is a template that renders
+ * exactly the built-in prompt: the place to start a paper's template from.
  */
 import { describeShape, type RoleTemplate } from '../../machines/role-template.ts';
+import { asJinja2Defaults } from '../../workers/template-whitespace.ts';
 import type { Strategy } from '../../machines/contract.ts';
 import { UserError } from '../kernel/errors.ts';
 import { strategyNamed } from '../../machines/strategies/index.ts';
@@ -27,8 +30,14 @@ function wrap(text: string, indent: string): string[] {
   return lines;
 }
 
+/** A role's template as a user's renders (jinja2's defaults). */
+function jinja2Source(template: RoleTemplate<never, never>): string {
+  return template.whitespace === 'jinja2' ? template.source : asJinja2Defaults(template.source);
+}
+
 /** A role's section: the comment that documents it, then its template. */
 export function promptSection(strategy: Strategy, role: string, template: RoleTemplate<never, never>): string {
+  const source = jinja2Source(template);
   const width = Math.max(...Object.keys(template.variables).map((name) => name.length));
   const variables = Object.entries(template.variables).flatMap(([name, variable]) => [
     `    ${name.padEnd(width)}  ${describeShape(variable.shape)}`,
@@ -40,12 +49,13 @@ export function promptSection(strategy: Strategy, role: string, template: RoleTe
     '  Variables:',
     ...variables,
     ...wrap(
-      'Rendered by @huggingface/jinja as Hugging Face chat templates are (trim_blocks and lstrip_blocks on; the final newline of a file is dropped). This comment renders to nothing.',
+      "Rendered as Python's jinja2 renders by default (trim_blocks and lstrip_blocks off: a line that holds only a block tag leaves its newline; " +
+        'the final newline of the file is dropped). This comment renders to nothing.',
       '  ',
     ),
     `  Use a copy with: tmas run --strategy ${strategy.name} --prompt ${role}=FILE`,
-    '#}',
-    template.source,
+    // `-#}` also removes the newline after the comment, unless the template starts with whitespace of its own, which it would remove too.
+    /^\s/.test(source) ? `#}${source}` : `-#}\n${source}`,
   ].join('\n');
 }
 

@@ -15,7 +15,10 @@ const CLOSE = '</think>';
  * Splits `<think>…</think>` off the start of `content`. Qwen3 and DeepSeek-R1
  * chat templates put the opening tag in the prompt, so the reply may start
  * inside the reasoning and hold only the closing tag. Content without a
- * closing tag is left as it is: an answer may mention `<think>` itself.
+ * closing tag is left as it is: an answer may mention `<think>` itself. The
+ * answer is the text after the closing tag as it came, its leading newlines
+ * included: what vLLM's reasoning parsers send as `content`, and what a
+ * method's code that splits at `</think>` itself reads (PaCoRe's references).
  */
 export function splitThinkTags(content: string): { content: string; reasoning: string } | null {
   const close = content.indexOf(CLOSE);
@@ -25,7 +28,7 @@ export function splitThinkTags(content: string): { content: string; reasoning: s
   // Text before an opening tag is not reasoning: leave such a reply alone.
   if (open >= 0 && head.slice(0, open).trim() !== '') return null;
   const reasoning = (open >= 0 ? head.slice(open + OPEN.length) : head).trim();
-  return { content: content.slice(close + CLOSE.length).replace(/^\s+/, ''), reasoning };
+  return { content: content.slice(close + CLOSE.length), reasoning };
 }
 
 /** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none). */

@@ -5,8 +5,9 @@
  * file is now. Before any call it is checked against the strategy's role (it
  * parses, it reads only the role's variables, it renders on sample values) and
  * put in place of the role's built-in template: both are rendered by the same
- * path, and a call's journal key hashes the template, so a changed template
- * is a changed call.
+ * path (the user's with jinja2's defaults, the built-in with trim_blocks and
+ * lstrip_blocks, as it is written), and a call's journal key hashes the
+ * template, so a changed template is a changed call.
  */
 import { createRoleMachine, type RoleDefinition } from '../../machines/role.machine.ts';
 import { templatePrompt } from '../../machines/role-template.ts';
@@ -60,7 +61,8 @@ export function applyPromptTemplates(strategy: Strategy, prompts: LoopConfig['pr
           `(tmas prompts --strategy ${strategy.name} --role ${role} prints them with its built-in template). Fix the file, or leave --prompt ${role}=… out.`,
       );
     }
-    const template = { ...definition.template, source: given.template };
+    // A user's template renders as Python's jinja2 renders it by default, as the paper's code that wrote it did.
+    const template = { ...definition.template, source: given.template, whitespace: 'jinja2' as const };
     const replaced: RoleDefinition = { ...definition, template, prompt: templatePrompt(template) };
     roles[role] = createRoleMachine(replaced);
     definitions[role] = replaced;

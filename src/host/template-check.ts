@@ -1,7 +1,7 @@
 /**
  * Checks a user's prompt template before any call: that it parses, that it
  * names only variables its role has, and that it renders on sample values of
- * the role's variables. `@huggingface/jinja` reports no positions, so the line
+ * the role's variables (with jinja2's defaults, as a user's template renders). `@huggingface/jinja` reports no positions, so the line
  * of a problem is found here: the tags are read from the source with their
  * lines, a tag that does not parse on its own is the one at fault, and
  * otherwise the blocks are matched (an `endfor` that closes an `if`, an `if`
@@ -56,7 +56,8 @@ function tagsOf(source: string): { tags: Tag[]; unclosed: TemplateProblem | null
 
 function parses(text: string): string | null {
   try {
-    compileTemplate(text);
+    // The markers a template may hold parse the same in either mode; a user's is rendered with jinja2's defaults.
+    compileTemplate(text, 'jinja2');
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -194,7 +195,7 @@ function lineOfName(source: string, name: string): number {
 
 /** Variables a template reads that the role does not give it. */
 function unknownNames(source: string, variables: Readonly<Record<string, TemplateVariable>>): string[] {
-  const { used, bound } = namesOf(compileTemplate(source).parsed);
+  const { used, bound } = namesOf(compileTemplate(source, 'jinja2').parsed);
   return [...used].filter((name) => !Object.hasOwn(variables, name) && !bound.has(name) && !GLOBALS.has(name));
 }
 
@@ -245,7 +246,7 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
   if (unknown !== undefined) return { line: lineOfName(source, unknown), what: `it reads the variable "${unknown}", which this role does not have` };
   for (const sample of sampleVariables(variables)) {
     try {
-      renderTemplate(source, sample);
+      renderTemplate(source, sample, 'jinja2');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // The library names what failed (a filter, a test, an attribute) in quotes or last: its tag is the likely place.

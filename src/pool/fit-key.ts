@@ -43,10 +43,17 @@ function digested(value: TemplateValue): TemplateValue {
 
 /** A string that equals another task's exactly when their outputs must be equal. */
 export function fitKey(task: FitTask): string {
-  // `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops.
+  // `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops,
+  // and how it renders (named only when not trimmed, the built-in templates' mode, so that their calls keep the keys they had).
   const parts = task.parts.map((part) =>
     'template' in part
-      ? [part.id, textDigest(part.template), digested(part.variables), (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path])]
+      ? [
+          part.id,
+          textDigest(part.template),
+          digested(part.variables),
+          (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path]),
+          ...(part.whitespace === undefined || part.whitespace === 'trimmed' ? [] : [part.whitespace]),
+        ]
       : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])],
   );
   return JSON.stringify([task.encoding, task.budget, textDigest(task.system), parts]);

@@ -36,7 +36,8 @@ Using the problem and the reference responses above, write your own complete and
     references: {
       shape: { listOf: 'string' },
       about:
-        "the previous round's non-empty responses, each the text after its last </think>, in the order PaCoRe gives them (by length, then a fixed permutation of the run's seed); " +
+        "the previous round's non-empty responses, each the text after its last </think> as it came (leading newlines kept), " +
+        "in the order PaCoRe gives them (by length, then a fixed permutation of the run's seed); " +
         'when the prompt does not fit, the last ones are left out first',
     },
   },

@@ -1,0 +1,78 @@
+/**
+ * A user's template (`tmas run --prompt ROLE=FILE`) renders as Python's
+ * jinja2 renders it by default, byte for byte: checked against
+ * test/fixtures/jinja2/rendered.json, which Python's jinja2 rendered once
+ * from templates written for this project (test/fixtures/jinja2/render.py
+ * says how). Each template is written to a file, read as tmas reads a
+ * `--prompt` file and rendered by the worker pool as a user's template is.
+ * And a built-in template, which is written for trim_blocks and
+ * lstrip_blocks, is printed by `tmas prompts` rewritten so that, given back
+ * as a user's file, it renders the very prompt the built-in one does.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { STRATEGIES } from '../machines/strategies/index.ts';
+import type { RoleTemplate } from '../machines/role-template.ts';
+import { runPromptsCommand } from '../src/cli/prompts.command.ts';
+import { readPromptTemplates, templatedRoles } from '../src/host/prompt-templates.ts';
+import { sampleVariables } from '../src/host/template-check.ts';
+import { createPool } from '../src/pool/pool.ts';
+import { renderTemplate } from '../workers/prompt-template.ts';
+import type { TemplateValue } from '../workers/tasks.ts';
+import { REPO, test } from './fixtures.ts';
+
+interface Case {
+  name: string;
+  template: string;
+  variables: Record<string, TemplateValue>;
+  expected: string;
+}
+
+const FIXTURES = path.join(REPO, 'test', 'fixtures', 'jinja2', 'rendered.json');
+
+describe("templates render as Python's jinja2 renders them by default", () => {
+  test('every fixture: the template read from a file and rendered by the pool gives jinja2\'s bytes', async ({ dir }) => {
+    const { cases } = JSON.parse(await readFile(FIXTURES, 'utf8')) as { cases: Case[] };
+    expect(cases.length).toBeGreaterThanOrEqual(20);
+    const pool = createPool({ threads: 1 });
+    try {
+      for (const [index, { name, template, variables, expected }] of cases.entries()) {
+        const file = path.join(dir, `case-${index}.jinja`);
+        await writeFile(file, template);
+        const read = readPromptTemplates([`synthesis=${file}`]).synthesis?.template ?? '';
+        const fitted = await pool.fit({ system: '', parts: [{ id: 'user', template: read, whitespace: 'jinja2', variables }], budget: 100_000 });
+        expect(fitted.renderError, name).toBeUndefined();
+        expect(fitted.user, name).toBe(expected);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('the same templates rendered as the built-in ones are (trim_blocks and lstrip_blocks on) differ where a line holds only a block tag', async () => {
+    const { cases } = JSON.parse(await readFile(FIXTURES, 'utf8')) as { cases: Case[] };
+    const pacoreLike = cases.find((c) => c.name === 'a PaCoRe-like synthesis prompt');
+    expect(pacoreLike).toBeDefined();
+    const { template, variables, expected } = pacoreLike as Case;
+    expect(renderTemplate(template, variables, 'jinja2')).toBe(expected);
+    // Trimmed, the newline the `{% for %}` line leaves before each of the 3 references is gone, and so is the one the `{% endfor %}` line leaves.
+    const trimmed = renderTemplate(template, variables, 'trimmed');
+    const newlines = (text: string) => text.split('\n').length - 1;
+    expect(newlines(expected) - newlines(trimmed)).toBe(3 + 1);
+  });
+
+  test.for(Object.keys(STRATEGIES))("%s: each role's built-in template as `tmas prompts` prints it renders, as a user's, the built-in prompt on every sample", async (strategy) => {
+    const definitions = STRATEGIES[strategy]?.definitions ?? {};
+    const roles = templatedRoles(STRATEGIES[strategy] as never);
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) {
+      const builtIn = definitions[role]?.template as unknown as RoleTemplate<never, never>;
+      let printed = '';
+      runPromptsCommand({ strategy, role }, { stdout: (line) => (printed += `${line}\n`) });
+      for (const sample of sampleVariables(builtIn.variables)) {
+        expect(renderTemplate(printed, sample, 'jinja2'), `${strategy} ${role}`).toBe(renderTemplate(builtIn.source, sample));
+      }
+    }
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * How a template's block tags treat the whitespace around them. Python's
+ * jinja2 renders by default (`jinja2.Template(text)`, as a paper's code renders
+ * its prompt) every character outside the tags: a line that holds only
+ * `{% for … %}` leaves its newline, the indent before a tag stays, and only
+ * the markers `{%-`, `-%}`, `{{-`, `-}}`, `{#-`, `-#}` remove whitespace; a
+ * template's one final newline is dropped. `@huggingface/jinja`'s `Template`
+ * always parses with trim_blocks (the newline after a block tag or comment is
+ * removed) and lstrip_blocks (spaces and tabs before one at the start of a
+ * line are removed) on, as Hugging Face's chat templates are rendered: the
+ * built-in templates are written for that, a user's template is parsed
+ * without them.
+ */
+import { parse, Template, tokenize } from '@huggingface/jinja';
+import type { TemplateWhitespace } from './tasks.ts';
+
+/** A template parsed with jinja2's defaults: the library's own constructor always turns trim_blocks and lstrip_blocks on. */
+class Jinja2Template extends Template {
+  constructor(source: string) {
+    // The base class parses its argument in trimmed mode; an empty one costs nothing, and the source is parsed here instead.
+    super('');
+    this.parsed = parse(tokenize(source, {}));
+  }
+}
+
+/** `source` parsed to render as `whitespace` says. Throws the library's error when it does not parse. */
+export function parseTemplate(source: string, whitespace: TemplateWhitespace): Template {
+  return whitespace === 'jinja2' ? new Jinja2Template(source) : new Template(source);
+}
+
+/**
+ * A template written for the trimmed mode rewritten to render the same text
+ * with jinja2's defaults: the edits trim_blocks and lstrip_blocks make to the
+ * source before it is parsed, made to the text itself. Indents before a
+ * block tag or comment at the start of a line go, and so does the newline
+ * right after one (the library also counts `{-` as an opening and `-}` as a
+ * closing, so this does too). What `tmas prompts` prints of a built-in
+ * template, so that the file a user saves renders the built-in prompt.
+ */
+export function asJinja2Defaults(trimmed: string): string {
+  return trimmed.replace(/^[ \t]*(?=\{[#%-])/gm, '').replace(/([#%-]\})\n/g, '$1');
+}
