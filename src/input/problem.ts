@@ -19,10 +19,12 @@ export interface Problem {
 /** Where a problem (or a mistake) sits in its file. */
 export interface SourceLocation {
   file: string;
-  /** 1-based line where the record starts. */
+  /** 1-based line where the record starts (its row, when `unit` is `row`). */
   line: number;
   /** Index in the top-level JSON array, when the file is one. */
   index?: number;
+  /** `row` in a file of rows rather than lines of text (Parquet): `line` counts rows, from 1. */
+  unit?: 'row';
 }
 
 /** A loaded problem with the place it came from, for duplicate-id messages. */
