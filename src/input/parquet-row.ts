@@ -8,7 +8,7 @@
 import { inputError, quote } from './input-error.ts';
 import type { ResolvedColumns } from './parquet-columns.ts';
 import { cellText, jsonCell } from './parquet-values.ts';
-import type { LocatedProblem, SourceLocation } from './problem.ts';
+import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
 /** Converts one row; throws `TMAS_INPUT` naming the row and the column. */
 export function toProblemFromRow(row: Record<string, unknown>, columns: ResolvedColumns, where: SourceLocation): LocatedProblem {
@@ -29,14 +29,5 @@ export function toProblemFromRow(row: Record<string, unknown>, columns: Resolved
   const used = new Set<string>([columns.id, columns.question, columns.answer ?? '', columns.solution ?? '']);
   // fromEntries defines properties, so a "__proto__" column stays a plain field.
   const extra = Object.fromEntries(Object.entries(row).filter(([column]) => !used.has(column)).map(([column, value]) => [column, jsonCell(value, column, where)]));
-  return {
-    problem: {
-      id,
-      question,
-      ...(answer === undefined ? {} : { answer }),
-      ...(solution === undefined ? {} : { solution }),
-      extra,
-    },
-    where,
-  };
+  return locatedProblem({ id, question, answer, solution, extra }, where);
 }

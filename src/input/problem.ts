@@ -32,3 +32,18 @@ export interface LocatedProblem {
   problem: Problem;
   where: SourceLocation;
 }
+
+/**
+ * A problem from its fields, with the place it came from; an answer or a
+ * solution that is undefined is left out, so the stored JSON has no such key.
+ */
+export function locatedProblem(
+  fields: { id: string; question: string; answer: string | undefined; solution: string | undefined; extra: Record<string, unknown> },
+  where: SourceLocation,
+): LocatedProblem {
+  const { id, question, answer, solution, extra } = fields;
+  return {
+    problem: { id, question, ...(answer === undefined ? {} : { answer }), ...(solution === undefined ? {} : { solution }), extra },
+    where,
+  };
+}
