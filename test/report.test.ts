@@ -24,7 +24,7 @@ describe('tmas report', () => {
     expect(html).toContain('simulated');
     // Nothing to fetch: no external script, stylesheet, image, frame, font or link; Chart.js itself is inlined.
     // The only absolute links are the ones a reader clicks into `tmas view` on loopback.
-    expect(html).toMatch(/href="http:\/\/127\.0\.0\.1:8765\/#\/run\/1\/problem\/0\/1"/);
+    expect(html).toMatch(/href="http:\/\/127\.0\.0\.1:8765\/#\/run\/1\/problem\/p1\/1"/);
     expect(html.replaceAll('href="http://127.0.0.1:8765/#', 'href="#')).not.toMatch(/\b(?:src|href|action|poster|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
     expect(html).not.toMatch(/<script[^>]*\ssrc\s*=/i);
     expect(html).not.toMatch(/<(?:link|img|iframe|object|embed)\b/i);

@@ -68,7 +68,8 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
 
       // From the problem table to p1's last iteration.
       await page.click('table.problems a:text("p1")');
-      await page.waitForSelector('body[data-ready="#/run/0/problem/0/1"]');
+      // Its link names it by its id.
+      await page.waitForSelector('body[data-ready="#/run/0/problem/p1/1"]');
       // The question's LaTeX is typeset by KaTeX.
       expect(await page.locator('.question .katex').count()).toBeGreaterThan(0);
 
@@ -94,6 +95,65 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       expect(await page.locator('.call[data-role="verification"]').count()).toBe(3 * 2);
 
       await page.screenshot({ path: path.join(dir, 'viewer.png'), fullPage: false });
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+      await viewer.close();
+    }
+  });
+
+  test('problems are named by id in the URL: an id, one that needs encoding, an id of digits before a position, and a position when no id matches', async ({ dir }) => {
+    const odd = 'AIME 2024/I #3? 50% & é';
+    const problems = [
+      { problem_id: '2', question: 'Compute $1 + 1$.', answer: '2' },
+      { problem_id: odd, question: 'Compute $2 + 2$.', answer: '4' },
+      { problem_id: 'demo-003', question: 'Compute $3 + 3$.', answer: '6' },
+    ];
+    const input = await writeProblems(dir, problems);
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0']);
+    const viewer = await runViewCommand([run], { port: 0 });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const hash = (id: string, iteration: number) => `#/run/0/problem/${encodeURIComponent(id)}/${iteration}`;
+    try {
+      const { page, errors, outside } = await watchedPage(browser);
+      const openProblem = async (route: string): Promise<string | null> => {
+        await page.goto(`${viewer.url}${route}`, { waitUntil: 'load' });
+        await page.waitForSelector(`body[data-ready="${route}"]`);
+        return page.locator('h2').first().textContent();
+      };
+      expect(await openProblem('#/run/0/problem/demo-003/1')).toBe('problem demo-003');
+      // The odd id, encoded: its page, its transcripts and its downloads.
+      expect(await openProblem(hash(odd, 1))).toBe(`problem ${odd}`);
+      expect(await page.locator('.candidate .call').count()).toBeGreaterThan(0);
+      const download = await page.getAttribute('a.download:text("download the problem as JSON")', 'href');
+      expect(download).toBe(`/download/0/problem/${encodeURIComponent(odd)}`);
+      const body = (await (await page.request.get(`${viewer.url}${download?.slice(1) ?? ''}`)).json()) as { problem: { id: string }; calls: Array<{ problem: string }> };
+      expect(body.problem.id).toBe(odd);
+      expect(body.calls.length).toBeGreaterThan(0);
+      expect(body.calls.every((call) => call.problem === odd)).toBe(true);
+      expect(await page.locator('nav.tabs a:text-is("0")').getAttribute('href')).toBe(hash(odd, 0));
+      // "2" is an id (the first problem) before it is a position (the third).
+      expect(await openProblem('#/run/0/problem/2/0')).toBe('problem 2');
+      // No problem has the id "1": it is the position, from 0.
+      expect(await openProblem('#/run/0/problem/1/0')).toBe(`problem ${odd}`);
+      await page.goto(`${viewer.url}#/run/0/problem/7/0`);
+      await page.waitForSelector('#status:has-text("not found")');
+      // That page's 404 is the only error the browser logs.
+      expect(errors.splice(0)).toEqual([expect.stringContaining('404')]);
+
+      // Every link to a problem names its id: the run's problem table, its candidates, and the problem list.
+      await page.goto(`${viewer.url}#/run/0`, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="#/run/0"]');
+      expect(await page.locator('table.problems td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(problems.map((p) => hash(p.problem_id, 1)));
+      expect(await page.locator(`table.problems a.cand[href^="${hash(odd, 1)}?c="]`).count()).toBe(2);
+      await page.click(`table.problems a:text-is("${odd}")`);
+      await page.waitForSelector(`body[data-ready="${hash(odd, 1)}"]`);
+      await page.goto(`${viewer.url}#/problems?runs=0`, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="#/problems?runs=0"]');
+      const listed = await page.locator('table.problem-list td.id a').evaluateAll((links) => links.map((a) => a.getAttribute('href')?.split('?')[0]));
+      expect(listed.sort()).toEqual(problems.map((p) => hash(p.problem_id, 1)).sort());
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
     } finally {

@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view of a folder of runs in headles
       expect(await ids()).toEqual(['p2']);
       expect(await page.inputValue('input[name="q"]')).toBe('p2');
       await page.click('table.problem-list tr[data-id="p2"] td.id a');
-      await page.waitForSelector('body[data-ready^="#/run/0/problem/1/1"]');
+      await page.waitForSelector('body[data-ready^="#/run/0/problem/p2/1?list="]');
       expect(await page.getAttribute('#back-to-list', 'href')).toBe(listHash);
       await page.goBack();
       await page.waitForSelector(`body[data-ready="${listHash}"]`);

@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: transcripts, strategy-aware h
   test('a candidate\'s transcript: its solution, M verifications, summary and judge passes in the order they started, with tokens, named by candidate and pass', async () => {
     const expected = candidateCalls(shared?.journal ?? [], 1);
     expect(expected.map((c) => c.role).sort()).toEqual(['judge', 'judge', 'solution', 'summary', 'verification', 'verification']);
-    const { page, errors } = await open('#/run/0/problem/0/1');
+    const { page, errors } = await open('#/run/0/problem/p1/1');
     const entries = page.locator('#cand-1 ol.transcript > li.entry > .call');
     expect(await entries.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-key')))).toEqual(expected.map((c) => c.key));
     const heads = await entries.locator('.call-head').allTextContents();

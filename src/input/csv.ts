@@ -5,7 +5,7 @@
  * record starts on, which differs from the record number once a field spans lines.
  */
 import { parse } from 'csv-parse/sync';
-import { inputError, quote } from './input-error.ts';
+import { inputError, optionHint, quote } from './input-error.ts';
 import type { LocatedProblem, SourceLocation } from './problem.ts';
 
 /** Which header names hold the fields of a problem. */
@@ -59,7 +59,7 @@ export function parseCsvProblems(text: string, file: string, columns: CsvColumns
       throw inputError(
         headerWhere,
         `the CSV header has no column ${quote(name)} (it has: ${header.map((h) => quote(h)).join(', ')})`,
-        `Rename the column in the file, or name the column to use with the ${option} option (${toFlag(option)} on the command line)`,
+        `Rename the column in the file, or name the column to use with ${optionHint(option)}`,
       );
     }
     return at;
@@ -99,9 +99,4 @@ function checkHeader(header: string[], where: SourceLocation): void {
 function requireCell(value: string, column: string, where: SourceLocation, fix: string): string {
   if (value.trim() === '') throw inputError(where, `the ${quote(column)} cell is empty`, fix);
   return value;
-}
-
-/** `idColumn` → `--id-column`: the CLI spells each loader option as a kebab-case flag. */
-function toFlag(option: string): string {
-  return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }

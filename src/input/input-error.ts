@@ -9,10 +9,26 @@ import type { SourceLocation } from './problem.ts';
 /** Error code of every mistake in a problem file. */
 export const INPUT_ERROR_CODE = 'TMAS_INPUT';
 
-/** Formats a location as `file:line`, adding the array index when the file is one JSON array. */
+/**
+ * Formats a location as `file:line`, adding the array index when the file is
+ * one JSON array; a row of a Parquet file as `file row N` (no editor opens it at a line).
+ */
 export function formatLocation(where: SourceLocation): string {
+  if (where.unit === 'row') return `${where.file} row ${where.line}`;
   const index = where.index === undefined ? '' : ` (array index ${where.index})`;
   return `${where.file}:${where.line}${index}`;
+}
+
+/** A place within its file, for a message that names a second one: `line 3`, `row 3`, `line 3 (array index 1)`. */
+export function formatPlace(where: SourceLocation): string {
+  const index = where.index === undefined ? '' : ` (array index ${where.index})`;
+  return `${where.unit ?? 'line'} ${where.line}${index}`;
+}
+
+/** How a message names a loader option: `the idColumn option (--id-column on the command line)`. */
+export function optionHint(option: string): string {
+  const flag = `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return `the ${option} option (${flag} on the command line)`;
 }
 
 /**

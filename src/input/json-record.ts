@@ -9,7 +9,7 @@
  */
 import { inputError } from './input-error.ts';
 import { describeJson, isJsonObject } from './json-parse.ts';
-import type { LocatedProblem, SourceLocation } from './problem.ts';
+import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
 /** One parsed JSON value and where it starts in its file. */
 export interface JsonItem {
@@ -40,16 +40,7 @@ export function toProblemFromJson(item: JsonItem): LocatedProblem {
   const used = new Set<string>([idKey ?? '', questionKey ?? '', 'answer', 'solution']);
   // fromEntries defines properties, so a "__proto__" field stays a plain field.
   const extra = Object.fromEntries(Object.entries(value).filter(([key]) => !used.has(key)));
-  return {
-    problem: {
-      id,
-      question,
-      ...(answer === undefined ? {} : { answer }),
-      ...(solution === undefined ? {} : { solution }),
-      extra,
-    },
-    where,
-  };
+  return locatedProblem({ id, question, answer, solution, extra }, where);
 }
 
 function pickKey(object: Record<string, unknown>, keys: readonly string[]): string | undefined {

@@ -1,6 +1,6 @@
 /**
- * Loading a problem file: JSONL (or one JSON array of objects), or CSV when the
- * name ends in `.csv`. Every mistake is a `UserError` with code `TMAS_INPUT`
+ * Loading a problem file: JSONL (or one JSON array of objects), CSV when the
+ * name ends in `.csv`, Parquet when it ends in `.parquet`. Every mistake is a `UserError` with code `TMAS_INPUT`
  * whose message reads `<file>:<line>: <what is wrong>. <how to fix it>`.
  *
  * Decisions worth knowing:
@@ -8,44 +8,61 @@
  *   keyed by id, and a position would name another problem after an edit.
  * - A file that starts with `[` and is one JSON array of objects is accepted;
  *   its errors name the array index and the line the element starts on.
- * - Ids must be unique; a duplicate names both lines.
+ * - Ids must be unique; a duplicate names both lines (rows, in Parquet).
+ * - No file over MAX_INPUT_BYTES is read, whatever its format.
  */
 import { parseCsvProblems, type CsvColumns } from './csv.ts';
-import { inputError, quote } from './input-error.ts';
+import { formatPlace, inputError, quote } from './input-error.ts';
+import { MAX_INPUT_BYTES } from './input-size.ts';
 import { parseJsonArray } from './json-array.ts';
 import { toProblemFromJson } from './json-record.ts';
 import { parseJsonLines } from './jsonl.ts';
+import { readParquetProblems } from './parquet.ts';
 import type { LocatedProblem, Problem } from './problem.ts';
 import { readProblemText } from './read-text.ts';
 
 export type { Problem } from './problem.ts';
 export { INPUT_ERROR_CODE } from './input-error.ts';
+export { MAX_INPUT_BYTES } from './input-size.ts';
 
 /** How to read a problem file. */
 export interface LoadOptions {
   /**
-   * CSV column mapping; defaults match the IMO-AnswerBench CSV header:
-   * Problem ID,Problem,Short Answer,Category,Subcategory,Source
+   * CSV and Parquet column mapping; defaults match the IMO-AnswerBench CSV header:
+   * Problem ID,Problem,Short Answer,Category,Subcategory,Source. A Parquet file
+   * without those columns falls back to the JSONL names (parquet-columns.ts).
    */
   idColumn?: string;
   questionColumn?: string;
   answerColumn?: string;
+  /** Most bytes of a problem file (default MAX_INPUT_BYTES); a larger one is refused unread. */
+  maxBytes?: number;
 }
 
 /** The CSV columns used when `LoadOptions` names none. */
 export const DEFAULT_CSV_COLUMNS = { id: 'Problem ID', question: 'Problem', answer: 'Short Answer' } as const;
 
 /**
- * Loads and validates a problem file (JSONL, or CSV by extension .csv).
+ * Loads and validates a problem file (JSONL, or by extension CSV or Parquet).
  * Throws UserError (code 'TMAS_INPUT') naming the file, the line, what is wrong
  * and how to fix it. Never writes anything.
  *
  * @example
  * const problems = await loadProblems('problems/demo.jsonl');
  * const bench = await loadProblems('answerbench.csv', { answerColumn: 'Answer' });
+ * const hub = await loadProblems('test-00000-of-00001.parquet');
  */
 export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
-  const text = await readProblemText(file);
+  const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
+  const located = file.toLowerCase().endsWith('.parquet')
+    ? await readParquetProblems(file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn }, maxBytes)
+    : await readTextProblems(file, options, maxBytes);
+  checkUniqueIds(located);
+  return located.map(({ problem }) => problem);
+}
+
+async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
+  const text = await readProblemText(file, maxBytes);
   const csv = file.toLowerCase().endsWith('.csv');
   if (text.trim() === '') {
     throw inputError(
@@ -56,9 +73,7 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
         : 'Write one JSON object per line, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  const located = csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file);
-  checkUniqueIds(located);
-  return located.map(({ problem }) => problem);
+  return csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file);
 }
 
 function parseJsonProblems(text: string, file: string): LocatedProblem[] {
@@ -87,11 +102,9 @@ function checkUniqueIds(located: LocatedProblem[]): void {
       first.set(entry.problem.id, entry);
       continue;
     }
-    const { line, index } = earlier.where;
-    const place = index === undefined ? `line ${line}` : `line ${line} (array index ${index})`;
     throw inputError(
       entry.where,
-      `duplicate problem id ${quote(entry.problem.id)}, already used on ${place}`,
+      `duplicate problem id ${quote(entry.problem.id)}, already used on ${formatPlace(earlier.where)}`,
       'Give every problem a unique id; results are saved under it',
     );
   }

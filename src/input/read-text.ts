@@ -2,25 +2,43 @@
  * Reads a problem file as text: strict UTF-8 (a bad byte is reported with its
  * line and byte offset rather than silently turned into U+FFFD), BOM removed.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
+import { isUserError } from '../kernel/errors.ts';
 import { inputError } from './input-error.ts';
+import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
 
-/** Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the file on any failure. */
-export async function readProblemText(file: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw readError(file, error);
-  }
+/**
+ * Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the
+ * file on any failure, and on a file over `maxBytes` before reading it.
+ */
+export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+  const bytes = await readProblemBytes(file, maxBytes);
   if (!isUtf8(bytes)) throw encodingError(file, bytes);
   const text = bytes.toString('utf8');
   // Editors on Windows like to start UTF-8 files with a BOM; it is not part of the data.
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
-function readError(file: string, error: unknown): Error {
+/** The file's bytes, its size checked first (a file too large is never read). */
+async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer> {
+  try {
+    const handle = await open(file);
+    try {
+      const info = await handle.stat();
+      // A directory's size means nothing here: reading it fails with EISDIR, reported as such.
+      if (!info.isDirectory()) checkInputSize(file, info.size, maxBytes);
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw isUserError(error) ? error : readError(file, error);
+  }
+}
+
+/** The message of a file that cannot be opened or read: not found, a directory, no permission. */
+export function readError(file: string, error: unknown): Error {
   const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
   if (code === 'ENOENT') {
     return inputError(
@@ -30,9 +48,7 @@ function readError(file: string, error: unknown): Error {
       error,
     );
   }
-  if (code === 'EISDIR') {
-    return inputError(file, 'this is a directory, not a file', 'Pass the path of a .jsonl or .csv problem file', error);
-  }
+  if (code === 'EISDIR') return directoryError(file, error);
   const reason = error instanceof Error ? error.message : String(error);
   return inputError(
     file,
@@ -40,6 +56,11 @@ function readError(file: string, error: unknown): Error {
     'Check that the file exists and that you have permission to read it',
     error,
   );
+}
+
+/** The message of a path that names a directory. */
+export function directoryError(file: string, cause?: unknown): Error {
+  return inputError(file, 'this is a directory, not a file', 'Pass the path of a .jsonl, .csv or .parquet problem file', cause);
 }
 
 function encodingError(file: string, bytes: Buffer): Error {

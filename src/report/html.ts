@@ -155,7 +155,7 @@ function problemTable(runs: ReportRun[]): string {
       const header = ['iteration', 'Pass@1', ...(judged ? ['rule', 'judge'] : []), 'majority', ...(run.verifier ? ['best-verified'] : []), 'pass@N', ...(run.verifier ? ['mean score'] : []), 'majority answer', ...(judged ? ['disagreements'] : [])];
       const detail = run.details.get(id);
       const last = p.iterations.at(-1)?.iteration ?? 0;
-      const viewLink = detail ? ` <a class="view" href="${VIEW_URL}#/run/${r}/problem/${detail.ordinal}/${last}">solutions, verifications, prompts in tmas view</a>` : '';
+      const viewLink = detail ? ` <a class="view" href="${VIEW_URL}#/run/${r}/problem/${encodeURIComponent(id)}/${last}">solutions, verifications, prompts in tmas view</a>` : '';
       return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier)}`;
     });
     // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Problem } from '../input/problems.ts';
 import type { CallRecord } from '../store/store.ts';
+import { problemOrdinal } from './problem-key.ts';
 import { problemDetail } from './queries.ts';
 import { nameCall, outlineOf, transcriptOf, type NamedCall } from './transcript.ts';
 import type { ViewedRun } from './viewed-run.ts';
@@ -76,18 +77,20 @@ async function problemDownload(run: ViewedRun, ordinal: number): Promise<Downloa
 }
 
 /**
- * The download a path names, or null when there is none:
- * `call?key=K`, `problem/O`, `problem/O/iteration/T/candidate/C` (after `/download/R/`).
+ * The download a path names, or null when there is none: `call?key=K`,
+ * `problem/P`, `problem/P/iteration/T/candidate/C` (after `/download/R/`), P
+ * being the problem's id or its input position (problem-key.ts).
  */
 export async function downloadOf(run: ViewedRun, parts: string[], params: URLSearchParams): Promise<Download | null> {
-  const [what, ordinal, , iteration, , candidate] = parts;
+  const [what, problem, , iteration, , candidate] = parts;
   const number = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) ? Number(text) : null);
   if (what === 'call' && parts.length === 1) {
     const key = params.get('key');
     return key === null ? null : callDownload(run, key);
   }
-  const o = number(ordinal);
-  if (what !== 'problem' || o === null) return null;
+  if (what !== 'problem' || problem === undefined) return null;
+  const o = (await problemOrdinal(run.store, problem)) ?? null;
+  if (o === null) return null;
   if (parts.length === 2) return problemDownload(run, o);
   const t = number(iteration);
   const c = number(candidate);

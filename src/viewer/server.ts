@@ -20,6 +20,8 @@ import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
 import { answerFolder } from './folder-api.ts';
+import { problemOrdinal } from './problem-key.ts';
+import type { ViewedRun } from './viewed-run.ts';
 
 /** A listening viewer. */
 export interface ViewerServer {
@@ -72,6 +74,26 @@ function textParam(params: URLSearchParams, name: string): string | undefined {
   return raw === null || raw === '' ? undefined : raw;
 }
 
+/** `problems/P`, `problems/P/transcript/T`, `problems/P/banks/T`: P is the problem's id, or its input position (problem-key.ts). */
+async function answerProblem(run: ViewedRun, parts: string[]): Promise<unknown> {
+  const ordinal = await problemOrdinal(run.store, parts[2] ?? '');
+  if (ordinal === undefined) throw new NotFound(parts.join('/'));
+  if (parts.length === 3) {
+    const detail = await problemDetail(run.store, ordinal);
+    if (!detail) throw new NotFound(parts.join('/'));
+    return detail;
+  }
+  if (parts[3] === 'transcript' && parts.length === 5) {
+    const transcript = await transcriptAt(run, ordinal, Number(parts[4]));
+    if (!transcript) throw new NotFound(parts.join('/'));
+    return transcript;
+  }
+  if (parts[3] === 'banks' && parts.length === 5) {
+    return (await banksAfter(run.store, ordinal, Number(parts[4]))) ?? { experience: [], guidelines: [] };
+  }
+  throw new NotFound(parts.join('/'));
+}
+
 async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearchParams): Promise<unknown> {
   const index = Number(parts[0]);
   if (!Number.isInteger(index) || index < 0 || index >= catalog.size) throw new NotFound(parts.join('/'));
@@ -84,19 +106,7 @@ async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearch
     const filter = (textParam(params, 'filter') ?? 'all') as ProblemFilter;
     return problemPage(run.store, { from: integerParam(params, 'from') ?? 0, limit, filter, search: textParam(params, 'search') ?? '' });
   }
-  if (what === 'problems' && parts.length === 3) {
-    const detail = await problemDetail(run.store, Number(parts[2]));
-    if (!detail) throw new NotFound(parts.join('/'));
-    return detail;
-  }
-  if (what === 'problems' && parts[3] === 'transcript' && parts.length === 5) {
-    const transcript = await transcriptAt(run, Number(parts[2]), Number(parts[4]));
-    if (!transcript) throw new NotFound(parts.join('/'));
-    return transcript;
-  }
-  if (what === 'problems' && parts[3] === 'banks') {
-    return (await banksAfter(run.store, Number(parts[2]), Number(parts[4]))) ?? { experience: [], guidelines: [] };
-  }
+  if (what === 'problems') return answerProblem(run, parts);
   if (what === 'calls') {
     const filters = { problem: textParam(params, 'problem'), iteration: integerParam(params, 'iteration'), role: textParam(params, 'role'), search: textParam(params, 'search') };
     const after = textParam(params, 'after');

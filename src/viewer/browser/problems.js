@@ -56,7 +56,7 @@
   // The problem's page in each run that has it; its URL carries this list, which the header links back to.
   function problemHref(s, run) {
     var last = Math.max(0, s.iterations - 1);
-    return '#/run/' + run + '/problem/' + s.ordinal + '/' + last + '?list=' + encodeURIComponent(location.hash.slice(1));
+    return window.tmasKit.problemHash(run, s.problem, last) + '?list=' + encodeURIComponent(location.hash.slice(1));
   }
 
   function row(kit, r, selected, runs) {

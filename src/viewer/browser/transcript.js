@@ -71,8 +71,9 @@
       candidateTranscript: candidateTranscript,
       problemTimeline: problemTimeline,
       downloadLink: downloadLink,
-      candidateHref: function (runIndex, ordinal, iteration, candidate) { return '/download/' + runIndex + '/problem/' + ordinal + '/iteration/' + iteration + '/candidate/' + candidate; },
-      problemHref: function (runIndex, ordinal) { return '/download/' + runIndex + '/problem/' + ordinal; },
+      // A problem's downloads name it by its id, URL-encoded, as its page does.
+      candidateHref: function (runIndex, id, iteration, candidate) { return '/download/' + runIndex + '/problem/' + encodeURIComponent(id) + '/iteration/' + iteration + '/candidate/' + candidate; },
+      problemHref: function (runIndex, id) { return '/download/' + runIndex + '/problem/' + encodeURIComponent(id); },
     };
   };
 })();

@@ -3,7 +3,9 @@
 //   #/                          the runs page (runs.js); a lone run opens at #/run/0
 //   #/problems?runs=R,S&sort=…  the problem list of runs R and S (problems.js)
 //   #/run/R                     a run: curves, problem table, calls, errors
-//   #/run/R/problem/O/T         problem O of run R at iteration T: a transcript per candidate (transcript.js)
+//   #/run/R/problem/P/T         problem P of run R at iteration T: a transcript per candidate (transcript.js);
+//                               P is the problem's id, URL-encoded (every link writes it so), or its input
+//                               position from 0 when no problem has that id (the server resolves it)
 // Texts are put in with textContent (never innerHTML), then KaTeX renders the math.
 (function () {
   'use strict';
@@ -64,6 +66,8 @@
     }
     return el('div', { class: 'block', 'data-kind': options.kind }, [el('b', { text: label }), body]);
   }
+  // The page of a problem at an iteration: named by its id, which stays right when the input is reordered.
+  function problemHash(runIndex, id, iteration) { return '#/run/' + runIndex + '/problem/' + encodeURIComponent(id) + '/' + iteration; }
   // An answer is LaTeX without delimiters: typeset it inline unless it already has some.
   function asMath(answer) { return /\$|\\\(/.test(answer) ? answer : '$' + answer + '$'; }
   // Calls and transcripts (transcript.js).
@@ -78,7 +82,7 @@
     leaving.splice(0).forEach(function (f) { f(); });
   }
   // What the pages of other files (runs.js, problems.js) use: they register in window.tmasPages by the route's first part.
-  window.tmasKit = { el: el, getJson: getJson, math: math, percent: percent, asMath: asMath, setStatus: function (t) { setStatus(t); }, onLeave: function (f) { leaving.push(f); } };
+  window.tmasKit = { el: el, getJson: getJson, math: math, percent: percent, asMath: asMath, problemHash: problemHash, setStatus: function (t) { setStatus(t); }, onLeave: function (f) { leaving.push(f); } };
   var pages = window.tmasPages = window.tmasPages || {};
   // A run's description is asked for when one of its pages is first shown: a folder of many runs opens none up front.
   function withRun(index) {
@@ -163,10 +167,10 @@
           var last = Math.max(0, row.iterations - 1);
           var cells = el('td', { class: 'cands' }, row.candidates.map(function (c, i) {
             var cls = c.correct === true ? 'ok' : c.correct === false ? 'bad' : 'unk';
-            return el('a', { class: 'cand ' + cls, href: '#/run/' + run.index + '/problem/' + row.ordinal + '/' + last + '?c=' + i, title: 'candidate ' + i + (c.failures ? ', ' + c.failures + ' failed call(s)' : ''), text: (c.answer === null ? '∅' : asMath(c.answer)) + (run.hasVerifier ? ' · ' + score(c.score) : '') });
+            return el('a', { class: 'cand ' + cls, href: problemHash(run.index, row.id, last) + '?c=' + i, title: 'candidate ' + i + (c.failures ? ', ' + c.failures + ' failed call(s)' : ''), text: (c.answer === null ? '∅' : asMath(c.answer)) + (run.hasVerifier ? ' · ' + score(c.score) : '') });
           }));
           table.appendChild(el('tr', {}, [
-            el('td', {}, [el('a', { href: '#/run/' + run.index + '/problem/' + row.ordinal + '/' + last, text: row.id })]),
+            el('td', {}, [el('a', { href: problemHash(run.index, row.id, last), text: row.id })]),
             el('td', { text: row.answer === null ? '–' : asMath(row.answer) }),
             el('td', { text: String(row.iterations) }),
             cells,
@@ -282,7 +286,7 @@
     return el('div', { class: 'candidate ' + (grade === true ? 'ok' : grade === false ? 'bad' : 'unk'), id: 'cand-' + c.candidate, 'data-candidate': String(c.candidate) }, [
       el('h3', {}, [
         el('span', { text: 'candidate ' + c.candidate + ' · ' + c.source + ' · answer ' + (c.answer === null ? '(none)' : asMath(c.answer)) + ' · ' + (grade === true ? 'correct' : grade === false ? 'wrong' : 'ungraded') + ' · ' + calls.length + ' call' + (calls.length === 1 ? '' : 's') }), ' ',
-        views.downloadLink(views.candidateHref(run.index, place.ordinal, place.iteration, c.candidate), 'transcript JSON'),
+        views.downloadLink(views.candidateHref(run.index, place.id, place.iteration, c.candidate), 'transcript JSON'),
       ]),
       el('p', { class: 'muted', text: [
         run.hasVerifier ? 'verification scores ' + c.verificationScores.map(score).join(' ') + ' · summary score ' + score(c.summaryScore) : '',
@@ -303,22 +307,24 @@
     ]);
   }
 
-  function showProblem(index, ordinal, iteration, query) {
+  // `key` is what the URL names the problem by (its id, or a position); once found, it is asked for by its id.
+  function showProblem(index, key, iteration, query) {
     var run = runs[index];
     destroyCharts();
     app.replaceChildren(runHeader(run));
-    return api('/' + index + '/problems/' + ordinal).then(function (detail) {
+    return api('/' + index + '/problems/' + encodeURIComponent(key)).then(function (detail) {
       var p = detail.problem;
+      var ref = encodeURIComponent(p.id);
       var record = detail.iterations.filter(function (r) { return r.iteration === iteration; })[0];
       var nav = el('nav', { class: 'tabs' }, [el('span', { text: 'iteration: ' })].concat(detail.iterations.map(function (r) {
-        return el('a', { href: '#/run/' + index + '/problem/' + ordinal + '/' + r.iteration, class: r.iteration === iteration ? 'on' : '', text: String(r.iteration) });
+        return el('a', { href: problemHash(index, p.id, r.iteration), class: r.iteration === iteration ? 'on' : '', text: String(r.iteration) });
       })).concat([el('a', { href: '#/run/' + index + '/calls?problem=' + encodeURIComponent(p.id), text: 'every call of this problem' })]));
       var head = el('section', { class: 'card problem' }, [
         el('h2', { text: 'problem ' + p.id }),
         el('div', { class: 'text question', text: p.question }),
         p.answer !== undefined ? el('p', {}, ['reference answer: ', el('span', { class: 'text', text: asMath(p.answer) })]) : null,
         p.solution ? textBlock('reference solution', p.solution, { kind: 'reference', collapsed: true }) : null,
-        el('p', {}, [views.downloadLink(views.problemHref(index, ordinal), 'download the problem as JSON (its iterations and every call)')]),
+        el('p', {}, [views.downloadLink(views.problemHref(index, p.id), 'download the problem as JSON (its iterations and every call)')]),
         nav,
       ]);
       app.appendChild(head);
@@ -329,8 +335,8 @@
       var body = el('section', { class: 'card' }, [el('p', { class: 'muted', text: 'Loading calls…' })]);
       app.appendChild(body);
       return Promise.all([
-        api('/' + index + '/problems/' + ordinal + '/transcript/' + iteration),
-        run.hasVerifier ? api('/' + index + '/problems/' + ordinal + '/banks/' + iteration) : null,
+        api('/' + index + '/problems/' + ref + '/transcript/' + iteration),
+        run.hasVerifier ? api('/' + index + '/problems/' + ref + '/banks/' + iteration) : null,
       ]).then(function (both) {
         var transcript = both[0];
         var byCandidate = {};
@@ -338,7 +344,7 @@
         var wanted = query.c === undefined ? null : Number(query.c);
         body.replaceChildren(el('h2', { text: 'iteration ' + iteration + ': ' + record.candidates.length + ' candidates' }));
         if (transcript.truncated) body.appendChild(el('p', { class: 'bad-text', text: 'This iteration has more calls than a page shows; the calls tab lists them all.' }));
-        record.candidates.forEach(function (c) { body.appendChild(candidateCard(run, { ordinal: ordinal, iteration: iteration }, c, byCandidate[c.candidate] || [], wanted === c.candidate)); });
+        record.candidates.forEach(function (c) { body.appendChild(candidateCard(run, { id: p.id, iteration: iteration }, c, byCandidate[c.candidate] || [], wanted === c.candidate)); });
         // Calls about a candidate this iteration's results do not hold (majority's later samples in iteration 0) stay in view.
         var listed = {};
         record.candidates.forEach(function (c) { listed[c.candidate] = true; });
@@ -364,7 +370,8 @@
       hash.slice(q + 1).split('&').forEach(function (pair) { var kv = pair.split('='); if (kv[0]) query[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1] || ''); });
       hash = hash.slice(0, q);
     }
-    return { parts: hash.split('/').filter(Boolean), query: query };
+    // A part may be an encoded problem id (a "/" in it is %2F); one that is not valid encoding is taken as written.
+    return { parts: hash.split('/').filter(Boolean).map(function (part) { try { return decodeURIComponent(part); } catch (e) { return part; } }), query: query };
   }
   // Each navigation renders anew; only the latest one, still on its own hash (the home page of one run moves on to
   // that run), may say the page is ready: a test waits for that.
@@ -376,7 +383,7 @@
     var r = parseHash();
     var p = r.parts;
     var done;
-    if (p[0] === 'run' && p[2] === 'problem') done = withRun(Number(p[1])).then(function () { return showProblem(Number(p[1]), Number(p[3]), Number(p[4] || 0), r.query); });
+    if (p[0] === 'run' && p[2] === 'problem') done = withRun(Number(p[1])).then(function () { return showProblem(Number(p[1]), p[3] || '', Number(p[4] || 0), r.query); });
     else if (p[0] === 'run') done = withRun(Number(p[1])).then(function () { return showRun(Number(p[1]), p[2] || 'problems', r.query); });
     else if (pages[p[0] || '']) done = pages[p[0] || ''](app, r.query);
     else done = Promise.reject(new Error('no page ' + location.hash));
