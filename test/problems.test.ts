@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
 import { loadProblems, type LoadOptions } from '../src/input/problems.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
 
 interface Fixtures {
   /** A fresh temp dir per test, removed afterwards. */
@@ -306,6 +307,13 @@ describe('loadProblems: CSV', () => {
   test('a CSV without the default answer column loads without answers', async ({ write }) => {
     const problems = await loadProblems(await write('noans.csv', 'Problem ID,Problem\np,q\n'));
     expect(problems).toEqual([{ id: 'p', question: 'q', extra: {} }]);
+  });
+
+  test('through tmas run\'s settings too: no column flag loads a CSV without answers; a named one must exist', async ({ write }) => {
+    const file = await write('noans.csv', 'Problem ID,Problem\np,q\n');
+    const configured = (args: string[]) => toRunConfig(parseRunFlags(['--input-file', file, ...args]), {}).config.problems;
+    expect(await loadProblems(file, configured([]))).toEqual([{ id: 'p', question: 'q', extra: {} }]);
+    expect((await loadError(file, configured(['--answer-column', 'Short Answer']))).message).toContain('no column "Short Answer"');
   });
 
   test('a missing column is named, with the header that was found', async ({ write }) => {

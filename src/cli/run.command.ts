@@ -22,9 +22,9 @@ export interface RunFlags {
   force?: boolean;
   demo?: boolean;
   inputFile?: string;
-  idColumn: string;
-  questionColumn: string;
-  answerColumn: string;
+  idColumn?: string;
+  questionColumn?: string;
+  answerColumn?: string;
   outputFile?: string;
   strategy: string;
   apiKey?: string;

@@ -32,9 +32,10 @@ export interface LoadOptions {
    * Problem ID,Problem,Short Answer,Category,Subcategory,Source. A Parquet file
    * without those columns falls back to the JSONL names (parquet-columns.ts).
    */
-  idColumn?: string;
-  questionColumn?: string;
-  answerColumn?: string;
+  /** null or absent: the format's own names. */
+  idColumn?: string | null;
+  questionColumn?: string | null;
+  answerColumn?: string | null;
   /** Most bytes of a problem file (default MAX_INPUT_BYTES); a larger one is refused unread. */
   maxBytes?: number;
 }
@@ -55,7 +56,7 @@ export const DEFAULT_CSV_COLUMNS = { id: 'Problem ID', question: 'Problem', answ
 export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
   const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
   const located = file.toLowerCase().endsWith('.parquet')
-    ? await readParquetProblems(file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn }, maxBytes)
+    ? await readParquetProblems(file, { id: options.idColumn ?? undefined, question: options.questionColumn ?? undefined, answer: options.answerColumn ?? undefined }, maxBytes)
     : await readTextProblems(file, options, maxBytes);
   checkUniqueIds(located);
   return located.map(({ problem }) => problem);
@@ -90,7 +91,7 @@ function toCsvColumns(options: LoadOptions): CsvColumns {
     id: options.idColumn ?? DEFAULT_CSV_COLUMNS.id,
     question: options.questionColumn ?? DEFAULT_CSV_COLUMNS.question,
     answer: options.answerColumn ?? DEFAULT_CSV_COLUMNS.answer,
-    answerRequired: options.answerColumn !== undefined,
+    answerRequired: options.answerColumn != null,
   };
 }
 

@@ -20,12 +20,13 @@ export interface PromptTemplateFile {
   template: string;
 }
 
-/** The problems a run reads: the file and, for CSV, its columns. */
+/** The problems a run reads: the file and, for CSV or Parquet, its columns (null: the format's own names). */
 export interface ProblemsConfig {
   inputFile: string;
-  idColumn: string;
-  questionColumn: string;
-  answerColumn: string;
+  idColumn: string | null;
+  questionColumn: string | null;
+  /** Named: the column must be there; null: a file without answers loads ungraded. */
+  answerColumn: string | null;
 }
 
 /** What a run writes. */

@@ -8,12 +8,24 @@ import { setting } from './setting.ts';
 /** The demo problem set shipped with tmas. */
 export const DEMO_PROBLEMS = packagePath('problems/demo.jsonl');
 
-/** `--input-file` and the CSV columns. */
+/** A column flag of CSV and Parquet input: null when not given, the format's own names then. */
+function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string) {
+  return setting<string, string | null>({
+    flags,
+    section: 'problems',
+    help: `CSV and Parquet input: the column of ${what}`,
+    defaultText: `${names} (Parquet tries each; CSV the first)`,
+    field: field('problems', key),
+    resolve: (name) => name ?? null,
+  });
+}
+
+/** `--input-file` and the CSV and Parquet columns. */
 export const PROBLEM_SETTINGS = [
   setting<string>({
     flags: '--input-file <file>',
     section: 'problems',
-    help: 'problems: JSONL with problem_id, question and optional answer (or a .csv)',
+    help: 'problems: JSONL with problem_id, question and optional answer, or a .csv or .parquet file',
     field: field('problems', 'inputFile'),
     resolve: (file, { demo }) => {
       const input = file ?? (demo ? DEMO_PROBLEMS : undefined);
@@ -23,7 +35,7 @@ export const PROBLEM_SETTINGS = [
       return path.resolve(input);
     },
   }),
-  setting<string>({ flags: '--id-column <name>', section: 'problems', help: 'CSV input: the column of problem ids', default: 'Problem ID', field: field('problems', 'idColumn') }),
-  setting<string>({ flags: '--question-column <name>', section: 'problems', help: 'CSV input: the column of questions', default: 'Problem', field: field('problems', 'questionColumn') }),
-  setting<string>({ flags: '--answer-column <name>', section: 'problems', help: 'CSV input: the column of reference answers', default: 'Short Answer', field: field('problems', 'answerColumn') }),
+  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id'),
+  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem'),
+  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer; a file without it loads ungraded'),
 ];

@@ -30,7 +30,7 @@ function sectionsOfFlat(flat: Stored): Stored {
   // Runs made before strategies declared their own flags kept majority's --samples at the top level.
   const options = { ...(strategy === 'majority' && samples !== undefined ? { samples } : {}), ...(f.strategyOptions as object | undefined) };
   return {
-    problems: { inputFile: f.inputFile, idColumn: columns?.id, questionColumn: columns?.question, answerColumn: columns?.answer },
+    problems: { inputFile: f.inputFile, idColumn: named(columns?.id, 'Problem ID'), questionColumn: named(columns?.question, 'Problem'), answerColumn: named(columns?.answer, 'Short Answer') },
     outputs: { dir: f.outputDir },
     loop: {
       ...pick(f, ['nCandidates', 'nVerifications', 'maxIterations', 'epsilon', 'proof', 'seed', 'jaccardThreshold', 'jaccardShingle', 'bankMaxRecords', 'activeProblems', 'schedule']),
@@ -46,6 +46,11 @@ function sectionsOfFlat(flat: Stored): Stored {
     gateway: pick(f, ['concurrency', 'replicaMaxInFlight', 'timeoutSeconds', 'totalTimeoutSeconds', 'stream', 'dialect', 'maxRetries', 'retryBaseMs', 'loadPollMs', 'serverQueue', 'dispatchOrder', 'batchCap']),
     sim: f.sim,
   };
+}
+
+/** A CSV column as flat manifests kept it: tmas then wrote the default name for a column the user did not name. */
+function named(column: string | undefined, formerDefault: string): string | null | undefined {
+  return column === formerDefault ? null : column;
 }
 
 function pick(object: Stored, keys: readonly string[]): Stored {
