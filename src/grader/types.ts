@@ -41,6 +41,27 @@ export interface GradeOptions {
 }
 
 /**
+ * What the grader may know beyond the two answers, so as not to call equal
+ * what it cannot know to be: without it, answers are compared as values.
+ */
+export interface GradeContext {
+  /**
+   * The problem's text. When it asks for a form ("Factor …", "in simplest
+   * form", "in interval notation", "in the form …", "Express … as …"), a
+   * prediction equal in value but written in another form than the reference
+   * is `unsure` (asked-form.ts, form-key.ts).
+   */
+  question?: string;
+  /**
+   * The whole response the prediction was extracted from. When it gives
+   * several final answers that are not all the same value (several boxes
+   * apart, as in "(a) \boxed{No} … (c) \boxed{Yes}"), the verdict is
+   * `unsure`: which one answers the question is for a reader to say.
+   */
+  response?: string;
+}
+
+/**
  * Verdict of a comparison: `unsure` when an answer could not be parsed or
  * compared with confidence (free text, notation beyond the rules), so that a
  * judge, or a person, decides.
