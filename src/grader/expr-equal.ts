@@ -137,7 +137,7 @@ function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, option
     if (da !== null) return approximationVerdict(rb ?? vb, da);
     if (db !== null) return approximationVerdict(ra ?? va, db);
   }
-  const close = valuesClose(va, vb, roundedTolerance(options.precision));
+  const close = valuesClose(va, vb, roundedTolerance(Math.min(options.precision, fewestDigits(a), fewestDigits(b))));
   return close === false ? 'different' : 'unsure';
 }
 
@@ -165,9 +165,16 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
   const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
   if (exact !== 'different' || (!ca.hasFloat && !cb.hasFloat)) return exact;
-  // Decimals in an expression ("1.414x" against "\sqrt2 x"): agreement only
+  // Decimals in an expression ("1.732x" against "\sqrt3 x"): agreement only
   // within their rounding is an approximation, which the rule cannot judge.
-  return agreeAtPoints(pair, roundedTolerance(options.precision)) === 'different' ? 'different' : 'unsure';
+  const digits = Math.min(options.precision, fewestDigits(a), fewestDigits(b));
+  return agreeAtPoints(pair, roundedTolerance(digits)) === 'different' ? 'different' : 'unsure';
+}
+
+/** The fewest significant digits of a decimal numeral in `tex` (Infinity when it has none). */
+function fewestDigits(tex: string): number {
+  const counts = [...tex.matchAll(/(\d*)\.(\d+)/g)].map((m) => `${m[1] ?? ''}${m[2] ?? ''}`.replace(/^0+/, '').length);
+  return Math.min(...counts.filter((n) => n > 0));
 }
 
 /** Two compiled expressions with what their sample points need. */
