@@ -105,12 +105,14 @@ describe('several final answers in one response', () => {
     expectVerdict('unsure', [['Yes', 'Yes'], ['No', 'Yes']], { response: parts });
     expectVerdict('unsure', [['14', '14'], ['12', '14']], { response: corrected });
     expectVerdict('unsure', [['9', '9']], { response: 'Final answer (a): 4\nFinal answer (b): 9' });
+    expectVerdict('unsure', [['455', '455']], { response: 'The first account earns $\\boxed{200}$. Final answer: $455$' });
   });
 
   it('is one answer when the boxes are one list, the same value twice, or inside the reasoning', () => {
     expectVerdict('equal', [['2, 5', '2, 5']], { response: 'The roots are $\\boxed{2}$ and $\\boxed{5}$.' });
     expectVerdict('equal', [['\\frac12', '0.5']], { response: 'So $p = \\boxed{\\frac12}$, that is, $\\boxed{0.5}$.' });
     expectVerdict('equal', [['4', '4']], { response: '<think>Is it $\\boxed{3}$? No.</think>The answer is $\\boxed{4}$.' });
+    expectVerdict('equal', [['5', '5']], { response: 'Final Answer: The final answer is $5$. I hope it is correct.' });
   });
 });
 

@@ -126,17 +126,27 @@ const FINAL_ANSWER_MARKER = /\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：
 
 /**
  * Every final answer a response gives after its reasoning, in order: each
- * run of adjacent boxes, or, when it boxes nothing, each statement after
- * "final answer". A reply to a question in several parts ("(a) \boxed{No}
- * ... (c) \boxed{Yes}"), or one that boxes a first answer and then another,
- * gives several; {@link extractAnswer} reads only the last.
+ * run of adjacent boxes, then each statement after "final answer" that
+ * follows the last box (all of them when it boxes nothing). A reply to a
+ * question in several parts ("(a) \boxed{No} ... (c) \boxed{Yes}"), one
+ * that boxes a first answer and then another, or one that boxes a step and
+ * then announces a final answer gives several; {@link extractAnswer} reads
+ * only the last.
  */
 export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
   const boxed = boxedRuns(text).filter((answer) => answer !== '');
-  if (boxed.length > 0) return boxed;
-  const stated = [...text.matchAll(FINAL_ANSWER_MARKER)].map((m) => statementAt(text, m.index + m[0].length));
-  return stated.filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
+  const afterBoxes = lastBoxEnd(text);
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes);
+  // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
+  const stated = markers
+    .filter((m, k) => {
+      const next = markers[k + 1];
+      return next === undefined || !/^[\s*]*(?:the\s+)?$/i.test(text.slice(m.index + m[0].length, next.index));
+    })
+    .map((m) => statementAt(text, m.index + m[0].length))
+    .filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
+  return [...boxed, ...stated];
 }
 
 /**

@@ -27,10 +27,13 @@ export interface GradeOptions {
    */
   lists?: 'unordered' | 'ordered';
   /**
-   * Significant digits a rounded decimal must carry to equal an exact value
-   * ("0.3333" against "\frac13" needs 4), unless the reference is itself a
-   * decimal with fewer. Default 6. Exact forms are compared exactly
-   * (rationals) or to about 40 digits (other constants). See decimals.ts.
+   * Significant digits a decimal must carry to equal another decimal written
+   * to more places that rounds to it ("0.6667" against "0.66667" needs 4),
+   * and the most digits a decimal inside an expression is taken to be
+   * rounded at. Default 6. A decimal never equals a closed form it is not
+   * exactly ("0.333333" against "\frac13" is `unsure`); exact forms are
+   * compared exactly (rationals) or to about 40 digits (other constants).
+   * See decimals.ts.
    */
   precision?: number;
   /**
