@@ -118,7 +118,12 @@ function severalAnswers(answers: readonly string[], options: GradeOptions | unde
  * its extracted answer, the last, does not say which one answers.
  */
 export function givesSeveralAnswers(response: string, options?: GradeOptions): boolean {
-  return severalAnswers(finalAnswers(response), options);
+  try {
+    return severalAnswers(finalAnswers(response), options);
+  } catch {
+    // A response the extraction cannot walk states no answer of its own here.
+    return false;
+  }
 }
 
 /** Whether the prediction is written in the reference's form (form-key.ts), in either reading of a decimal comma. */
