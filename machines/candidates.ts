@@ -2,10 +2,10 @@
  * Pure bookkeeping of one iteration's candidates, used by the problem actor:
  * who is still waiting for what, and what the iteration produced.
  */
-import { gradeAnswer } from '../src/grader/index.ts';
 import { uniformFor } from '../src/kernel/prng.ts';
 import type { CandidateResult, CandidateSource, Rollout, Verification } from '../src/kernel/protocol.ts';
 import { calibratedScore } from './roles/summary.role.ts';
+import { ruleGrade } from './rule-grade.ts';
 
 /** A candidate while its iteration runs. */
 export interface CandidateState {
@@ -84,11 +84,12 @@ export function toRollouts(candidates: CandidateState[]): Rollout[] {
 
 /**
  * The result line of a candidate, graded against the reference answer when there is one
- * (rule-based, marked `unsure` when the grader could not decide). The judge's grade is
- * empty here: the judge stage of the problem machine fills it (judge-stage.ts).
+ * (rule-based, read with the problem's `question`, marked `unsure` when the grader could
+ * not decide: rule-grade.ts). The judge's grade is empty here: the judge stage of the
+ * problem machine fills it (judge-stage.ts).
  */
-export function toCandidateResult(candidate: CandidateState, reference: string | undefined): CandidateResult {
-  const grade = reference === undefined || candidate.answer === null ? null : gradeAnswer(candidate.answer, reference);
+export function toCandidateResult(candidate: CandidateState, reference: string | undefined, question: string): CandidateResult {
+  const grade = reference === undefined ? null : ruleGrade(candidate, reference, question);
   return {
     candidate: candidate.candidate,
     source: candidate.source,

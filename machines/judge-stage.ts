@@ -24,7 +24,7 @@ import { hashOf } from '../src/kernel/prng.ts';
 import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
 import type { ProblemInput } from './contract.ts';
 import { judgeGradeOf } from './judge-grade.ts';
-import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
+import { judgePassesOf, judgeRequests, ruledResult } from './judging.ts';
 
 /**
  * The verdict-reuse rule, as metrics.json's `protocol.judge.verdictReuse`
@@ -204,6 +204,6 @@ export function gradeCandidates(candidates: CandidateResult[], stage: JudgeStage
     const withFailures = failures.length === 0 ? {} : { failures: [...result.failures, ...failures] };
     const verdicts = Array.from({ length: passes }, (_, pass) => stage.verdicts[result.candidate]?.[pass] ?? null);
     const answered = !stage.silent.includes(result.candidate);
-    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && ruledByRule(input, result) }, verdicts), ...withFailures };
+    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && ruledResult(input, result) }, verdicts), ...withFailures };
   });
 }

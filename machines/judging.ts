@@ -12,24 +12,22 @@
  *
  * The judge reads one view of every response, whatever the strategy
  * (docs/concepts/grading-protocol.md): with `--no-proof` the extracted
- * answer, or the final text when no answer was extracted; in proof mode the
- * final text. The final text is what follows the reasoning; the judge's
- * prompt bounds it in tokens (JUDGE_VIEW_TOKENS in roles/judge.role.ts).
+ * answer, or the final text when no answer was extracted or the response
+ * gives several different final answers (the extracted one, the last, would
+ * hide the others); in proof mode the final text. The final text is what
+ * follows the reasoning; the judge's prompt bounds it in tokens
+ * (JUDGE_VIEW_TOKENS in roles/judge.role.ts).
  */
-import { gradeAnswer } from '../src/grader/index.ts';
-import type { JudgeView, Message } from '../src/kernel/protocol.ts';
+import { afterReasoning, givesSeveralAnswers } from '../src/grader/index.ts';
+import type { CandidateResult, JudgeView, Message } from '../src/kernel/protocol.ts';
 import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
+import { ruleGrade, type RuleGraded } from './rule-grade.ts';
 
 /** What the judge needs to know about the problem and the settings. */
 export interface JudgeSetup {
   problem: { id: string; question: string; answer?: string; solution?: string };
   settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen };
-}
-
-/** What decides whether a candidate goes to the judge. */
-interface JudgedCandidate {
-  answer: string | null;
 }
 
 /** The reference the judge compares against, or undefined when the problem is not judged. */
@@ -44,32 +42,49 @@ export function judgePassesOf(setup: JudgeSetup): number {
 }
 
 /**
- * Whether `--judge-when unsure` leaves this candidate to the rule-based
- * grader: it has an extracted answer that the grader finds equal or different
- * with confidence. Never in proof mode, where the rule grades nothing.
+ * Whether `--judge-when unsure` lets the rule-based grader decide this
+ * problem's candidates where it is sure. Never in proof mode, where the rule
+ * grades nothing, nor for a problem without a short answer or not judged.
  */
-export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate): boolean {
+function ruleMayDecide(setup: JudgeSetup): boolean {
   const { settings, problem } = setup;
-  if (settings.judgeWhen !== 'unsure' || settings.proof === true || problem.answer === undefined || candidate.answer === null) return false;
-  if (judgePassesOf(setup) === 0) return false;
-  return gradeAnswer(candidate.answer, problem.answer).verdict !== 'unsure';
+  return settings.judgeWhen === 'unsure' && settings.proof !== true && problem.answer !== undefined && judgePassesOf(setup) > 0;
+}
+
+/**
+ * Whether `--judge-when unsure` leaves this candidate to the rule-based
+ * grader: it has an extracted answer that the grader, reading the question
+ * and the response (rule-grade.ts), finds equal or different with confidence.
+ */
+export function ruledByRule(setup: JudgeSetup, candidate: RuleGraded): boolean {
+  const reference = setup.problem.answer;
+  if (!ruleMayDecide(setup) || reference === undefined) return false;
+  const grade = ruleGrade(candidate, reference, setup.problem.question);
+  return grade !== null && grade.verdict !== 'unsure';
+}
+
+/**
+ * The same decision read from a candidate's result line, whose `unsure` the
+ * rule wrote with the same reference, question and response
+ * (candidates.ts): what the judge stage saw when it asked, or did not ask.
+ */
+export function ruledResult(setup: JudgeSetup, result: Pick<CandidateResult, 'answer' | 'unsure'>): boolean {
+  return ruleMayDecide(setup) && result.answer !== null && result.unsure !== true;
 }
 
 /** Judge passes for one candidate: the problem's, or 0 when the rule's verdict stands for it. */
-export function judgePassesFor(setup: JudgeSetup, candidate: JudgedCandidate): number {
+export function judgePassesFor(setup: JudgeSetup, candidate: RuleGraded): number {
   return ruledByRule(setup, candidate) ? 0 : judgePassesOf(setup);
 }
 
-/** The text of a response after its reasoning: what follows its last `</think>` (a reply whose server left the reasoning inline), else all of it. */
-export function finalText(text: string): string {
-  const end = text.lastIndexOf('</think>');
-  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
-}
-
-/** What the judge reads of a candidate: its answer with `--no-proof` when one was extracted, else its final text. */
+/**
+ * What the judge reads of a candidate: with `--no-proof` its answer when one
+ * was extracted and the response gives no other final answer, else its final
+ * text (the text after its reasoning).
+ */
 export function judgeViewOf(setup: JudgeSetup, candidate: { text: string; answer: string | null }): { view: JudgeView; response: string } {
-  if (setup.settings.proof !== true && candidate.answer !== null) return { view: 'answer', response: candidate.answer };
-  return { view: 'text', response: finalText(candidate.text) };
+  if (setup.settings.proof !== true && candidate.answer !== null && !givesSeveralAnswers(candidate.text)) return { view: 'answer', response: candidate.answer };
+  return { view: 'text', response: afterReasoning(candidate.text) };
 }
 
 /** The judge requests of one candidate whose solution just arrived (none when the problem is not judged, or the rule's verdict stands). */

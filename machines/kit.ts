@@ -60,6 +60,7 @@ export function resultOf(view: CandidateView, input: ProblemInput): CandidateRes
       failures: view.failures ?? [],
     },
     ruleReference(input),
+    input.problem.question,
   );
 }
 

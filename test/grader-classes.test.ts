@@ -65,36 +65,42 @@ describe('one tolerance rule: relative, with a stated policy for rounded decimal
       ['0', '10^{-9}'],
       ['1.5\\times10^{-5}', '1.6\\times10^{-5}'],
       ['2.4 \\times 10^{-8}', '2.5 \\times 10^{-8}'],
-      ['\\frac{1}{3000000}', '0.0000003'],
       ['0.000012', '0.000013'],
     ]);
+    // One significant digit of \frac{1}{3000000}: an approximation, never equal.
+    expectVerdict('unsure', [['\\frac{1}{3000000}', '0.0000003']]);
   });
 
-  it('accepts a decimal rounded or truncated at enough significant digits', () => {
-    expectVerdict('equal', [
+  it('leaves a decimal that rounds or truncates an exact value to the judge, however many digits it has', () => {
+    expectVerdict('unsure', [
       ['\\frac{1}{3000000}', '3.33333\\times 10^{-7}'],
       ['\\frac{2}{3}', '0.666667'],
       ['\\frac{2}{3}', '0.666666'],
-      ['\\sqrt{2}', '1.414213'],
-      ['12345.6789', '12345.68'],
-      ['0.333333', '\\frac{1}{3}'],
-    ]);
-    expectVerdict('different', [
       ['\\frac{2}{3}', '0.6667'],
-      ['\\frac{2}{3}', '0.666665'],
-      ['12345.6789', '12345.66'],
-      ['0.33', '0.3'],
+      ['\\sqrt{2}', '1.414213'],
+      ['0.333333', '\\frac{1}{3}'],
       ['0.33', '\\frac{1}{3}'],
       ['0.1', '\\frac{1}{7}'],
-      ['0.1', '0.14'],
-      ['2.5', '\\frac{7}{3}'],
       ['\\pi', '3.1416'],
+    ]);
+    expectVerdict('different', [
+      ['\\frac{2}{3}', '0.666665'],
+      ['2.5', '\\frac{7}{3}'],
     ]);
   });
 
-  it('lets the precision option lower the digits required', () => {
-    expectVerdict('equal', [['\\frac{2}{3}', '0.6667', { precision: 4 }]]);
-    expectVerdict('different', [['\\frac{2}{3}', '0.6667', { precision: 5 }]]);
+  it('compares two decimals as written', () => {
+    expectVerdict('equal', [['12345.6789', '12345.68']]);
+    expectVerdict('different', [
+      ['12345.6789', '12345.66'],
+      ['0.33', '0.3'],
+      ['0.1', '0.14'],
+    ]);
+  });
+
+  it('lets the precision option lower the digits a decimal needs to round another', () => {
+    expectVerdict('equal', [['0.66667', '0.6667', { precision: 4 }]]);
+    expectVerdict('different', [['0.66667', '0.6667', { precision: 5 }]]);
   });
 });
 

@@ -23,7 +23,7 @@ function candidatesWith(answers: string[]) {
 describe('unsure grades in a run', () => {
   it('marks and counts the candidates the grader is unsure of, and the judge decides them', () => {
     const candidates = candidatesWith(['1', '2']);
-    const ruleOnly = candidates.map((c) => toCandidateResult(c, REFERENCE));
+    const ruleOnly = candidates.map((c) => toCandidateResult(c, REFERENCE, 'q'));
     expect(ruleOnly.map((r) => [r.correct, r.unsure])).toEqual([[false, true], [false, true]]);
     expect(scoreIteration(ruleOnly)).toMatchObject({ unsure: 2, pass1: 0 });
 
@@ -34,7 +34,7 @@ describe('unsure grades in a run', () => {
   });
 
   it('leaves a decided grade unmarked', () => {
-    const [result] = candidatesWith(['3']).map((c) => toCandidateResult(c, '3'));
+    const [result] = candidatesWith(['3']).map((c) => toCandidateResult(c, '3', 'q'));
     expect(result?.correct).toBe(true);
     expect(result?.unsure).toBeUndefined();
   });

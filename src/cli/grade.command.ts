@@ -45,6 +45,8 @@ interface Row {
   gold: string;
   pred: string | null;
   equal?: boolean;
+  /** The problem's text, when the line gives it: a form it asks for is then read (GradeContext). */
+  question?: string;
 }
 
 /** Validates one parsed line; throws `TMAS_INPUT` naming file and line. */
@@ -54,10 +56,12 @@ function toRow(value: unknown, place: string): Row {
   const gold: unknown = Reflect.get(value, 'gold');
   const pred: unknown = Reflect.get(value, 'pred');
   const equal: unknown = Reflect.get(value, 'equal');
+  const question: unknown = Reflect.get(value, 'question');
   if (typeof gold !== 'string') throw inputError(place, '"gold" is missing or not a string', fix);
   if (typeof pred !== 'string' && pred !== null) throw inputError(place, '"pred" is missing or not a string (null is allowed)', fix);
   if (equal !== undefined && typeof equal !== 'boolean') throw inputError(place, '"equal" must be true or false when present', fix);
-  return equal === undefined ? { gold, pred } : { gold, pred, equal };
+  if (question !== undefined && typeof question !== 'string') throw inputError(place, '"question" must be a string when present', fix);
+  return { gold, pred, ...(equal === undefined ? {} : { equal }), ...(question === undefined ? {} : { question }) };
 }
 
 async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo): Promise<number> {
@@ -77,7 +81,8 @@ async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo
       throw inputError(place, `invalid JSON (${reason})`, 'Each line must be one complete JSON object', error);
     }
     const row = toRow(value, place);
-    const grade = gradeAnswer(row.pred === null ? null : statedAnswer(row.pred), referenceOf(row.gold), options);
+    const context = { ...(row.pred === null ? {} : { response: row.pred }), ...(row.question === undefined ? {} : { question: row.question }) };
+    const grade = gradeAnswer(row.pred === null ? null : statedAnswer(row.pred), referenceOf(row.gold), options, context);
     if (grade.verdict === 'unsure') unsure += 1;
     io.stdout(JSON.stringify({ line: index + 1, equal: grade.equal, verdict: grade.verdict, pred: grade.pred, gold: grade.gold }));
     if (row.equal !== undefined) {
@@ -99,7 +104,9 @@ async function gradeFile(file: string, options: GradeOptions, io: GradeCommandIo
  * `agreement: X/Y (Z%)` when rows carry an `equal` label, then `unsure: N`,
  * and exits 0. A prediction is read with the run's extraction
  * (`statedAnswer`): a whole response is reduced to its answer, a bare answer
- * is kept.
+ * is kept; a response that gives several different final answers is
+ * `unsure`, as in a run. A row's optional `question` is read as a run reads
+ * the problem's (a form it asks for).
  *
  * @throws UserError `TMAS_INPUT` for a missing or unreadable file or a bad
  * line (the message names file and line), or for missing flags.
@@ -110,7 +117,7 @@ export async function runGradeCommand(options: GradeCommandOptions, io: GradeCom
   if (options.gold === undefined || options.pred === undefined) {
     throw new UserError(INPUT, 'tmas grade needs --gold G and --pred P, or --jsonl FILE.');
   }
-  const grade = gradeAnswer(statedAnswer(options.pred), referenceOf(options.gold), gradeOptions);
+  const grade = gradeAnswer(statedAnswer(options.pred), referenceOf(options.gold), gradeOptions, { response: options.pred });
   io.stdout(grade.verdict === 'different' ? 'not equal' : grade.verdict);
   io.stdout(`pred: ${grade.pred}`);
   io.stdout(`gold: ${grade.gold}`);

@@ -81,6 +81,27 @@ export function lastBoxedAnswer(text: string): string | null {
   return distinct.join(', ');
 }
 
+/**
+ * Every answer a text boxes, in order: each run of boxes that only
+ * separators keep apart is one answer (joined with ", ", as
+ * `lastBoxedAnswer` joins the last run); a box inside another is part of it.
+ * "(a) \boxed{No} ... (c) \boxed{Yes}" gives two answers, "\boxed{2} and
+ * \boxed{3}" one.
+ */
+export function boxedRuns(text: string): string[] {
+  const runs: Array<{ items: string[]; end: number }> = [];
+  for (const box of findBoxes(text)) {
+    const previous = runs[runs.length - 1];
+    if (previous !== undefined && box.start < previous.end) continue;
+    const item = box.inner.trim() + valueSignAfter(text.slice(box.end));
+    if (previous !== undefined && isSeparatorGap(text.slice(previous.end, box.start))) {
+      previous.items.push(item);
+      previous.end = box.end;
+    } else runs.push({ items: [item], end: box.end });
+  }
+  return runs.map(({ items }) => items.filter((item, index) => items.indexOf(item) === index).join(', '));
+}
+
 /** Index just past the last box, or -1 when there is none. */
 export function lastBoxEnd(text: string): number {
   const boxes = findBoxes(text);

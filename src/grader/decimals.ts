@@ -1,12 +1,16 @@
 /**
- * The policy for rounded decimals. A whole answer written as one decimal
- * numeral ("0.2857", "-1.414214", "1.5\times10^{-5}") stands for every value
- * that rounds (or truncates) to it at its last written digit, provided it
- * carries at least `precision` significant digits; a shorter decimal stands
- * for its exact value only. So "0.285714" equals \frac27 at the default
- * precision 6, "0.2857" does not, "0.0000005" never equals 0, a reference
- * "0.1" is never \frac17, and two decimals written to the same place are
- * equal only when they are the same number.
+ * The policy for decimals. A whole answer written as one decimal numeral
+ * ("0.2857", "-1.414214", "1.5\times10^{-5}") equals a closed form (a
+ * fraction, a root, \pi, an integer) only when it is exactly its value
+ * ("0.25" and \frac14). Otherwise it is an approximation, right or wrong in
+ * intent (did the question ask for a decimal, to how many places?), which no
+ * rule can know: `unsure` when it is the closed form rounded or truncated at
+ * its last written digit ("0.285714" or "0.29" against \frac27, "23.14"
+ * against e^\pi, "0.1" against \frac17), `different` when it is not even
+ * that ("0.27" against \frac27, "3.15" against \pi). Two decimals are
+ * compared as written: equal when the same number, or when the one written
+ * to fewer places carries at least `precision` significant digits and is
+ * the other rounded there.
  */
 import * as Q from './rational.ts';
 
@@ -59,30 +63,26 @@ function roundsTo(exact: Q.Rational | number, rounded: Decimal): boolean {
 }
 
 /**
- * Compares a reference and a prediction when at least one is a whole decimal
- * numeral; the other is a decimal too, an exact rational, or a double (an
- * irrational value). A decimal is read as rounded only when it carries at
- * least `precision` significant digits: a short one ("0.1", "2.74") may well
- * be exact, and then only its exact value equals it (so "0.1" is never
- * \frac17). null when neither side is a decimal (not this rule's case).
+ * Compares two whole decimal numerals (a reference and a prediction): the
+ * same number, or the coarser one, when it carries at least `precision`
+ * significant digits, is the finer one rounded or truncated at its last
+ * digit. "0.33" and "0.3" differ; so do "2.74" and "2.7401".
  */
-export function decimalsAgree(
-  gold: { decimal: Decimal | null; exact: Q.Rational | null; value: number },
-  pred: { decimal: Decimal | null; exact: Q.Rational | null; value: number },
-  precision: number,
-): boolean | null {
-  const g = gold.decimal;
-  const p = pred.decimal;
-  const rounded = (d: Decimal): boolean => d.digits >= precision;
-  if (g !== null && p !== null) {
-    if (Q.same(g.value, p.value)) return true;
-    // The one written to fewer places may be the rounding of the other.
-    const coarse = Q.toNumber(g.ulp) >= Q.toNumber(p.ulp) ? g : p;
-    const fine = coarse === g ? p : g;
-    if (Q.same(coarse.ulp, fine.ulp)) return false;
-    return rounded(coarse) && roundsTo(fine.value, coarse);
-  }
-  if (p !== null) return rounded(p) && roundsTo(gold.exact ?? gold.value, p);
-  if (g !== null) return rounded(g) && roundsTo(pred.exact ?? pred.value, g);
-  return null;
+export function decimalsAgree(gold: Decimal, pred: Decimal, precision: number): boolean {
+  if (Q.same(gold.value, pred.value)) return true;
+  const coarse = Q.toNumber(gold.ulp) >= Q.toNumber(pred.ulp) ? gold : pred;
+  const fine = coarse === gold ? pred : gold;
+  if (Q.same(coarse.ulp, fine.ulp)) return false;
+  return coarse.digits >= precision && roundsTo(fine.value, coarse);
+}
+
+/**
+ * A decimal numeral against a closed form that is not exactly its value
+ * (the caller has checked): `unsure` when the decimal is that value rounded
+ * or truncated at its last digit, however few digits it carries (an
+ * approximation the question may or may not have asked for), `different`
+ * otherwise. `exact` is the closed form's value, as a rational when it is one.
+ */
+export function approximationVerdict(exact: Q.Rational | number, decimal: Decimal): 'unsure' | 'different' {
+  return roundsTo(exact, decimal) ? 'unsure' : 'different';
 }

@@ -6,11 +6,11 @@
  * chance agreement at all of them is vanishingly unlikely), and unknown
  * functions f(x) become fixed pseudo-random functions, the same on both sides.
  */
-import { decimalsAgree, toDecimal } from './decimals.ts';
+import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
 import { compileLatex, preciseEqual, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
-import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose } from './values.ts';
+import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
 
 const POINTS = 8;
 /** Integer points added when integer-valued functions occur: 32 small, 8 wide. */
@@ -125,14 +125,20 @@ function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, option
     if (typeof va !== 'number' || typeof vb !== 'number' || !Number.isFinite(va)) return 'equal';
     return confirmPrecisely(ca, cb, scaleA, scaleB, Math.abs(va));
   }
+  // A side written with decimals equals the other only exactly: to 40 digits
+  // when not rational, to floating-point error where 40 digits cannot be had
+  // (a matrix); short of that it is an approximation (decimals.ts).
+  const exactly = ra === null || rb === null ? valuesClose(va, vb, EXACT_TOLERANCE) === true && preciseEqual(ca.code, cb.code, scaleA, scaleB) !== false : false;
+  if (exactly) return 'equal';
   const da = scaleA === 1 ? toDecimal(a) : null;
   const db = scaleB === 1 ? toDecimal(b) : null;
-  if ((da !== null || db !== null) && typeof va === 'number' && typeof vb === 'number') {
-    const agree = decimalsAgree({ decimal: da, exact: ra, value: va }, { decimal: db, exact: rb, value: vb }, options.precision);
-    if (agree !== null) return agree ? 'equal' : 'different';
+  if (typeof va === 'number' && typeof vb === 'number') {
+    if (da !== null && db !== null) return decimalsAgree(da, db, options.precision) ? 'equal' : 'different';
+    if (da !== null) return approximationVerdict(rb ?? vb, da);
+    if (db !== null) return approximationVerdict(ra ?? va, db);
   }
-  const close = valuesClose(va, vb, roundedTolerance(options.precision));
-  return close === null ? 'unsure' : close ? 'equal' : 'different';
+  const close = valuesClose(va, vb, roundedTolerance(Math.min(options.precision, fewestDigits(a), fewestDigits(b))));
+  return close === false ? 'different' : 'unsure';
 }
 
 /**
@@ -156,13 +162,41 @@ export function exprEqual(texA: string, texB: string, options: ExprCompareOption
   const names = [...new Set([...ca.vars, ...cb.vars.map((v) => rename.get(v) ?? v)])];
   const funcs = [...new Set([...ca.funcs, ...cb.funcs])];
   if (names.length === 0 && funcs.length === 0) return constantsEqual(a, ca, b, cb, options);
-  const tol = ca.hasFloat || cb.hasFloat ? roundedTolerance(options.precision) : EXACT_TOLERANCE;
-  const integers = INTEGER_FUNCTIONS.test(ca.code) || INTEGER_FUNCTIONS.test(cb.code);
+  const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
+  const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
+  if (exact !== 'different' || (!ca.hasFloat && !cb.hasFloat)) return exact;
+  // Decimals in an expression ("1.732x" against "\sqrt3 x"): agreement only
+  // within their rounding is an approximation, which the rule cannot judge.
+  const digits = Math.min(options.precision, fewestDigits(a), fewestDigits(b));
+  return agreeAtPoints(pair, roundedTolerance(digits)) === 'different' ? 'different' : 'unsure';
+}
+
+/** The fewest significant digits of a decimal numeral in `tex` (Infinity when it has none). */
+function fewestDigits(tex: string): number {
+  const counts = [...tex.matchAll(/(\d*)\.(\d+)/g)].map((m) => `${m[1] ?? ''}${m[2] ?? ''}`.replace(/^0+/, '').length);
+  return Math.min(...counts.filter((n) => n > 0));
+}
+
+/** Two compiled expressions with what their sample points need. */
+interface SampledPair {
+  a: Compiled;
+  b: Compiled;
+  names: string[];
+  funcs: string[];
+  rename: ReadonlyMap<string, string>;
+  scaleA: number;
+  scaleB: number;
+}
+
+/** Agreement at the sample points (integers too when a floor, factorial or the like occurs) within `tol`. */
+function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different' | 'unsure' {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  const integers = INTEGER_FUNCTIONS.test(a.code) || INTEGER_FUNCTIONS.test(b.code);
   let agreed = 0;
   const total = POINTS + (integers ? INTEGER_POINTS : 0);
   for (let p = 0; p < total; p += 1) {
     const scope = p < POINTS ? scopeAt(names, funcs, p) : integerScope(names, funcs, p - POINTS);
-    const verdict = valuesClose(scaleValue(evaluateAt(ca, scope), scaleA), scaleValue(evaluateAt(cb, renamed(scope, rename)), scaleB), tol);
+    const verdict = valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), tol);
     if (verdict === false) return 'different';
     if (verdict === true) agreed += 1;
   }

@@ -3,7 +3,7 @@
  * announced answer ("The final answer is X"), then a trailing choice letter,
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
-import { lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
+import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /**
@@ -113,6 +113,40 @@ function unannouncedAnswer(response: string): string | null {
  */
 export function statedAnswer(text: string): string {
   return extractAnswer(text) ?? text.trim();
+}
+
+/** What a response says after its reasoning: the text after its last `</think>` (a server that leaves the reasoning inline), else all of it. */
+export function afterReasoning(text: string): string {
+  const end = text.lastIndexOf('</think>');
+  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
+}
+
+/** "Final answer:", "The final answer is", "Final answer (b):": a response's own final word. */
+const FINAL_ANSWER_MARKER = /\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)/gi;
+
+/**
+ * Every final answer a response gives after its reasoning, in order: each
+ * run of adjacent boxes, then each statement after "final answer" that
+ * follows the last box (all of them when it boxes nothing). A reply to a
+ * question in several parts ("(a) \boxed{No} ... (c) \boxed{Yes}"), one
+ * that boxes a first answer and then another, or one that boxes a step and
+ * then announces a final answer gives several; {@link extractAnswer} reads
+ * only the last.
+ */
+export function finalAnswers(response: string): string[] {
+  const text = afterReasoning(response);
+  const boxed = boxedRuns(text).filter((answer) => answer !== '');
+  const afterBoxes = lastBoxEnd(text);
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes);
+  // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
+  const stated = markers
+    .filter((m, k) => {
+      const next = markers[k + 1];
+      return next === undefined || !/^[\s*]*(?:the\s+)?$/i.test(text.slice(m.index + m[0].length, next.index));
+    })
+    .map((m) => statementAt(text, m.index + m[0].length))
+    .filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
+  return [...boxed, ...stated];
 }
 
 /**

@@ -3,13 +3,16 @@
  * total (never throw) because they run on whatever a model produced, and
  * cache parsed answers because voting grades the same strings many times.
  */
+import { askedForm } from './asked-form.ts';
 import { remember } from './bounded.ts';
 import { cleanLatex } from './clean.ts';
 import { AnswerComparer, textKey } from './compare.ts';
+import { finalAnswers } from './extract.ts';
+import { formKey } from './form-key.ts';
 import { parseTop } from './parse.ts';
 import { printAnswer } from './print.ts';
 import { canonicalWords, type Worded } from './words.ts';
-import { resolveOptions, type Answer, type Grade, type GradeOptions, type Verdict } from './types.ts';
+import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './types.ts';
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
 const MAX_PARSED_LENGTH = 4000;
@@ -80,16 +83,59 @@ export function normalizeAnswer(answer: string): string {
  * Decides whether a predicted final answer (already extracted) is equivalent
  * to the reference. Never throws; a null or empty prediction is never equal.
  * `verdict` is `unsure` when either side could not be parsed or compared with
- * confidence; `equal` is true only for `equal`.
+ * confidence; `equal` is true only for `equal`. With a `context`, what only a
+ * reader can decide is `unsure` too: a match in value where the question asks
+ * for a form the prediction is not written in, and a response that gives
+ * several different final answers.
  *
  * @example gradeAnswer('0.5', '\\frac{1}{2}').verdict // 'equal'
  */
-export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions): Grade {
+export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions, context?: GradeContext): Grade {
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   const p = safePrepare(pred);
-  const verdict = compareBoth(g, p, options);
+  const verdict = inContext(compareBoth(g, p, options), g, p, options, context);
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
+}
+
+/** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */
+function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOptions | undefined, context: GradeContext | undefined): Verdict {
+  if (context?.response !== undefined && givesSeveralAnswers(context.response, options)) return 'unsure';
+  const asked = context?.question === undefined ? null : askedForm(context.question);
+  if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
+  return verdict;
+}
+
+/** More than one final answer, and not all the same value. */
+function severalAnswers(answers: readonly string[], options: GradeOptions | undefined): boolean {
+  const [first, ...rest] = answers;
+  return first !== undefined && rest.some((answer) => gradeAnswer(answer, first, options).verdict !== 'equal');
+}
+
+/**
+ * Whether a response gives several final answers that are not all the same
+ * value ("(a) \boxed{No} … (c) \boxed{Yes}", or a box and then another):
+ * its extracted answer, the last, does not say which one answers.
+ */
+export function givesSeveralAnswers(response: string, options?: GradeOptions): boolean {
+  try {
+    return severalAnswers(finalAnswers(response), options);
+  } catch {
+    // A response the extraction cannot walk states no answer of its own here.
+    return false;
+  }
+}
+
+/** Whether the prediction is written in the reference's form (form-key.ts), in either reading of a decimal comma. */
+function sameForm(g: Prepared, p: Prepared): boolean {
+  const keys = (side: Prepared): string[] => [side.answer, ...(side.alternative === null ? [] : [side.alternative])].map(formKey);
+  try {
+    const golds = keys(g);
+    return keys(p).some((key) => golds.includes(key));
+  } catch {
+    // Too deep to walk: nothing shows the forms are the same.
+    return false;
+  }
 }
 
 function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined): Verdict {

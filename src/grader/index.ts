@@ -3,7 +3,8 @@
  * equivalence of a predicted answer with the reference, and the canonical
  * form used for majority voting.
  */
-export { extractAnswer, extractFinalMath, statedAnswer } from './extract.ts';
-export { gradeAnswer, normalizeAnswer } from './grade.ts';
+export { askedForm } from './asked-form.ts';
+export { afterReasoning, extractAnswer, extractFinalMath, finalAnswers, statedAnswer } from './extract.ts';
+export { givesSeveralAnswers, gradeAnswer, normalizeAnswer } from './grade.ts';
 export { preloadMathjs } from './mathjs-env.ts';
-export type { Grade, GradeOptions, Verdict } from './types.ts';
+export type { Grade, GradeContext, GradeOptions, Verdict } from './types.ts';

@@ -27,10 +27,13 @@ export interface GradeOptions {
    */
   lists?: 'unordered' | 'ordered';
   /**
-   * Significant digits a rounded decimal must carry to equal an exact value
-   * ("0.3333" against "\frac13" needs 4), unless the reference is itself a
-   * decimal with fewer. Default 6. Exact forms are compared exactly
-   * (rationals) or to about 40 digits (other constants). See decimals.ts.
+   * Significant digits a decimal must carry to equal another decimal written
+   * to more places that rounds to it ("0.6667" against "0.66667" needs 4),
+   * and the most digits a decimal inside an expression is taken to be
+   * rounded at. Default 6. A decimal never equals a closed form it is not
+   * exactly ("0.333333" against "\frac13" is `unsure`); exact forms are
+   * compared exactly (rationals) or to about 40 digits (other constants).
+   * See decimals.ts.
    */
   precision?: number;
   /**
@@ -38,6 +41,27 @@ export interface GradeOptions {
    * describes ("x \le 3" equals "(-\infty, 3]").
    */
   relationsAsSets?: boolean;
+}
+
+/**
+ * What the grader may know beyond the two answers, so as not to call equal
+ * what it cannot know to be: without it, answers are compared as values.
+ */
+export interface GradeContext {
+  /**
+   * The problem's text. When it asks for a form ("Factor …", "in simplest
+   * form", "in interval notation", "in the form …", "Express … as …"), a
+   * prediction equal in value but written in another form than the reference
+   * is `unsure` (asked-form.ts, form-key.ts).
+   */
+  question?: string;
+  /**
+   * The whole response the prediction was extracted from. When it gives
+   * several final answers that are not all the same value (several boxes
+   * apart, as in "(a) \boxed{No} … (c) \boxed{Yes}"), the verdict is
+   * `unsure`: which one answers the question is for a reader to say.
+   */
+  response?: string;
 }
 
 /**

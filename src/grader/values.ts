@@ -1,9 +1,9 @@
 /**
  * Closeness of evaluated mathjs values: numbers, complex numbers, matrices.
  * One rule, relative: exact forms may differ only by floating-point error;
- * a side written with decimals may differ by half a unit in its
- * `precision`-th significant digit (decimals.ts states the finer rule for a
- * whole answer that is one rounded decimal).
+ * a side written with decimals that differs by up to half a unit in its last
+ * significant digit is an approximation, `unsure` (decimals.ts states the
+ * finer rule for a whole answer that is one decimal).
  */
 
 /** How close two numbers must be. */

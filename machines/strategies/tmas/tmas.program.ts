@@ -137,7 +137,7 @@ function deduped(state: TmasState, output: DedupBanksOutput, input: ProblemInput
     effect: {
       kind: 'save',
       iteration: state.iteration,
-      candidates: state.candidates.map((candidate) => toCandidateResult(candidate, reference)),
+      candidates: state.candidates.map((candidate) => toCandidateResult(candidate, reference, input.problem.question)),
       rollouts: state.rollouts,
       experience: output.experience,
       guidelines: output.guidelines,

@@ -1,0 +1,198 @@
+/**
+ * The rule grader knows what it cannot know: a decimal against a closed form
+ * it does not exactly equal, a value match where the question asks for a
+ * form the answer is not in, and a response with several different final
+ * answers are `unsure`, never `equal`; under `--judge-when unsure` they go
+ * to the judge, while their counter-cases stay decided by the rule. Every
+ * case here is written for this project.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditedByJudge } from '../machines/judge-audit.ts';
+import { runGradeCommand } from '../src/cli/grade.command.ts';
+import type { MessageOf } from '../src/kernel/protocol.ts';
+import { readResults } from '../src/store/results-line.ts';
+import { askedForm, extractAnswer, finalAnswers, gradeAnswer, type GradeContext, type Verdict } from '../src/grader/index.ts';
+import { readJournal, readLog, runInProcess, serveModel, test, writeProblems } from './fixtures.ts';
+
+type Case = [gold: string, pred: string];
+
+function expectVerdict(verdict: Verdict, cases: Case[], context?: GradeContext): void {
+  for (const [gold, pred] of cases) {
+    expect(gradeAnswer(pred, gold, undefined, context).verdict, `${pred} against ${gold}`).toBe(verdict);
+  }
+}
+
+describe('a decimal against a closed form', () => {
+  it('is unsure when it rounds or truncates a value it is not exactly', () => {
+    expectVerdict('unsure', [
+      ['e^{\\pi}', '23.14069'],
+      ['\\frac{1}{7}', '0.142857'],
+      ['\\sqrt{2}', '1.414214'],
+      ['\\frac{5}{3}', '1.67'],
+      ['\\ln 2', '0.6931'],
+      ['2\\sqrt{3}', '3.464'],
+      ['(\\sqrt{3}, 2)', '(1.732, 2)'],
+      ['\\sqrt{3}\\,x', '1.732x'],
+    ]);
+  });
+
+  it('stays equal when the decimal is exactly the value', () => {
+    expectVerdict('equal', [
+      ['\\frac{1}{2}', '0.5'],
+      ['\\frac14', '0.25'],
+      ['\\frac{3}{8}', '0.375'],
+      ['-\\frac{5}{2}', '-2.5'],
+      ['12', '12.0'],
+      ['\\sin\\frac{\\pi}{6}', '0.5'],
+      ['\\frac{7}{4}x', '1.75x'],
+    ]);
+  });
+
+  it('stays different when it is not even a rounding of the value', () => {
+    expectVerdict('different', [
+      ['\\frac{1}{7}', '0.15'],
+      ['\\pi', '3.15'],
+      ['\\sqrt{2}', '1.42'],
+      ['\\frac{2}{3}', '0.65'],
+    ]);
+  });
+});
+
+describe('a question that asks for a form', () => {
+  // [question, reference, the value in another form, the same form written otherwise]
+  const asked: Array<[string, string, string, string]> = [
+    ['Factor $x^2 - 9$ completely.', '(x-3)(x+3)', 'x^2-9', '(x+3)(x-3)'],
+    ['Expand $(x+3)^2$.', 'x^2+6x+9', '(x+3)^2', '9 + 6x + x^2'],
+    ['Write $\\frac{10}{15}$ in lowest terms.', '\\frac{2}{3}', '\\frac{10}{15}', '2/3'],
+    ['Solve $|x| \\le 2$. Give your answer in interval notation.', '[-2, 2]', '-2 \\le x \\le 2', 'x \\in [-2,2]'],
+    ['Write $\\sqrt{72}$ in the form $a\\sqrt{b}$ with $b$ square-free.', '6\\sqrt{2}', '\\sqrt{72}', '6 \\sqrt 2'],
+    ['Express $0.375$ as a common fraction.', '\\frac{3}{8}', '0.375', '\\dfrac{3}{8}'],
+  ];
+
+  it('makes a match in value only unsure, and keeps the same form equal', () => {
+    for (const [question, gold, otherForm, sameForm] of asked) {
+      expect(askedForm(question), question).not.toBeNull();
+      expectVerdict('unsure', [[gold, otherForm]], { question });
+      expectVerdict('equal', [[gold, sameForm]], { question });
+      // Without the question, values are all the rule compares.
+      expectVerdict('equal', [[gold, otherForm]]);
+    }
+  });
+
+  it('leaves a wrong answer different', () => {
+    expectVerdict('different', [['(x-3)(x+3)', '(x-3)(x+2)']], { question: 'Factor $x^2 - 9$ completely.' });
+  });
+
+  it('reads no form into a question that names none, or says "factor" as a noun', () => {
+    for (const question of ['Find the greatest common factor of 12 and 18.', 'Let $p(x) = x^2 - 9$. Which polynomial is $p$?', 'How many divisors does 12 have?']) {
+      expect(askedForm(question), question).toBeNull();
+    }
+    expectVerdict('equal', [['6', '2 \\cdot 3']], { question: 'Find the greatest common factor of 12 and 18.' });
+    expectVerdict('equal', [['(x-3)(x+3)', 'x^2-9']], { question: 'Let $p(x) = x^2 - 9$. Which polynomial is $p$?' });
+  });
+});
+
+describe('several final answers in one response', () => {
+  const parts = '(a) Is 7 prime? $\\boxed{Yes}$. (b) Is 9 prime? $\\boxed{No}$. (c) Is 11 prime? $\\boxed{Yes}$.';
+  const corrected = 'Counting the corners once: $\\boxed{12}$. But each corner was counted twice, so the total is $\\boxed{14}$.';
+
+  it('is unsure whatever the last answer says, while extraction still reads the last', () => {
+    expect(extractAnswer(parts)).toBe('Yes');
+    expect(finalAnswers(parts)).toEqual(['Yes', 'No', 'Yes']);
+    expectVerdict('unsure', [['Yes', 'Yes'], ['No', 'Yes']], { response: parts });
+    expectVerdict('unsure', [['14', '14'], ['12', '14']], { response: corrected });
+    expectVerdict('unsure', [['9', '9']], { response: 'Final answer (a): 4\nFinal answer (b): 9' });
+    expectVerdict('unsure', [['455', '455']], { response: 'The first account earns $\\boxed{200}$. Final answer: $455$' });
+  });
+
+  it('is one answer when the boxes are one list, the same value twice, or inside the reasoning', () => {
+    expectVerdict('equal', [['2, 5', '2, 5']], { response: 'The roots are $\\boxed{2}$ and $\\boxed{5}$.' });
+    expectVerdict('equal', [['\\frac12', '0.5']], { response: 'So $p = \\boxed{\\frac12}$, that is, $\\boxed{0.5}$.' });
+    expectVerdict('equal', [['4', '4']], { response: '<think>Is it $\\boxed{3}$? No.</think>The answer is $\\boxed{4}$.' });
+    expectVerdict('equal', [['5', '5']], { response: 'Final Answer: The final answer is $5$. I hope it is correct.' });
+  });
+});
+
+describe('tmas grade reads the response and a question', () => {
+  it('grades a JSONL line with its question and a multi-part response as a run would', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tmas-grade-context-'));
+    try {
+      const file = path.join(dir, 'cases.jsonl');
+      const lines = [
+        { gold: '(x-1)(x+1)', pred: 'Expanding gives \\boxed{x^2-1}.', question: 'Factor $x^2-1$.' },
+        { gold: '(x-1)(x+1)', pred: '\\boxed{(x+1)(x-1)}', question: 'Factor $x^2-1$.' },
+        { gold: 'Yes', pred: '(a) \\boxed{No} (b) \\boxed{Yes}' },
+      ];
+      await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n${JSON.stringify({ gold: '1', pred: '1', question: 3 })}\n`);
+      const out: string[] = [];
+      await expect(runGradeCommand({ jsonl: file }, { stdout: (line) => out.push(line) })).rejects.toThrow(`${file}:4: "question" must be a string`);
+      expect(out.slice(0, 3).map((line) => (JSON.parse(line) as { verdict: string }).verdict)).toEqual(['unsure', 'equal', 'unsure']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the audited share of rule-decided candidates', () => {
+  const ids = Array.from({ length: 4000 }, (_, k) => `p${k % 40}/${Math.floor(k / 40) % 5}/${k % 8}-${k}`);
+
+  it('is the same candidates for the same seed, about the share asked, and grows by adding', () => {
+    const picked = (seed: number, share: number): string[] => ids.filter((id) => auditedByJudge(seed, id, share));
+    expect(picked(7, 0.1)).toEqual(picked(7, 0.1));
+    expect(picked(7, 0.1).length / ids.length).toBeGreaterThan(0.08);
+    expect(picked(7, 0.1).length / ids.length).toBeLessThan(0.12);
+    const larger = new Set(picked(7, 0.25));
+    expect(picked(7, 0.1).every((id) => larger.has(id))).toBe(true);
+    expect(picked(8, 0.1)).not.toEqual(picked(7, 0.1));
+    expect(picked(7, 0)).toEqual([]);
+    expect(picked(7, 1)).toEqual(ids);
+    expect(() => auditedByJudge(7, 'p/0/0', 1.5)).toThrow(RangeError);
+  });
+});
+
+let servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+describe('--judge-when unsure in a run', () => {
+  // Each problem's one solution, by a word of its question; the judge always says "equivalent".
+  const problems = [
+    { problem_id: 'approx', question: 'Compute e to the power pi.', answer: 'e^{\\pi}', reply: 'Numerically, $\\boxed{23.14069}$.' },
+    { problem_id: 'factor', question: 'Factor $x^2+x-2$.', answer: '(x-1)(x+2)', reply: 'Multiplying out: $\\boxed{x^2+x-2}$.' },
+    { problem_id: 'parts', question: 'Is 9 prime (part a)? Is 11 prime (part b)?', answer: 'Yes', reply: '(a) $\\boxed{No}$. (b) $\\boxed{Yes}$.' },
+    { problem_id: 'exact', question: 'What is one quarter?', answer: '\\frac14', reply: 'It is $\\boxed{0.25}$.' },
+    { problem_id: 'factored', question: 'Factor $x^2-1$.', answer: '(x-1)(x+1)', reply: 'So $\\boxed{(x+1)(x-1)}$.' },
+    { problem_id: 'twice', question: 'How many legs do a cat and a bird have together?', answer: '6', reply: 'Four and two: $\\boxed{6}$. Checking again: $\\boxed{6}$.' },
+  ];
+
+  test('sends the unsure classes to the judge, the parts reply as its text, and lets the rule decide their counter-cases', async ({ dir }) => {
+    const server = await serveModel((body) => {
+      const { messages } = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
+      if (messages.some((m) => m.content.includes('You are the Judge agent'))) return 'Same.\nVERDICT: equivalent';
+      const user = messages.find((m) => m.role === 'user')?.content ?? '';
+      return problems.find((p) => user.includes(p.question))?.reply ?? 'No idea.';
+    });
+    servers.push(server);
+    const input = await writeProblems(dir, problems);
+    const output = path.join(dir, 'run');
+    await runInProcess([
+      ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--base-url', server.url, '--model-name', 'm'],
+      ...['--no-proof', '--no-stream', '--max-iterations', '1', '--judge-passes', '1', '--judge-when', 'unsure'],
+    ]);
+    const judged = (await readJournal(output)).filter((call) => call.role === 'judge');
+    expect(judged).toHaveLength(3);
+    const requests = (await readLog(output)).flatMap((e) => (e.message.type === 'judge.requested' ? [e.message as MessageOf<'judge.requested'>] : []));
+    expect(requests.map((r) => r.problem).sort()).toEqual(['approx', 'factor', 'parts']);
+    expect(requests.find((r) => r.problem === 'parts')).toMatchObject({ view: 'text', response: problems[2]?.reply });
+    expect(requests.find((r) => r.problem === 'factor')).toMatchObject({ view: 'answer', response: 'x^2+x-2' });
+    const results = await readResults(path.join(output, 'results.jsonl'));
+    const byProblem = new Map(results.map((line) => [line.problem, line.candidates[0]]));
+    for (const id of ['approx', 'factor', 'parts']) expect(byProblem.get(id), id).toMatchObject({ correct: false, unsure: true, correctJudge: 1 });
+    for (const id of ['exact', 'factored', 'twice']) expect(byProblem.get(id), id).toMatchObject({ correct: true, ruled: true, correctJudge: 1 });
+  });
+});
