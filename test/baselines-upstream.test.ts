@@ -318,5 +318,6 @@ describe('baselines as their upstream code runs them', () => {
     expect(limit(['--strategy', 'rse'])).toBe(38_912);
     expect(limit(['--strategy', 'tmas'])).toBeNull();
     expect(limit(['--strategy', 'rse', '--completion-max-tokens', '2048'])).toBe(2048);
+    expect(limit(['--strategy', 'rse', '--completion-max-tokens', 'window'])).toBeNull();
   });
 });

@@ -57,6 +57,30 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^- † rule: not comparable with the other methods \(grading: "rule" vs "judge"; judge: null vs \{.*\}; judgePasses: 0 vs 4; sampling\.judge: absent vs \{.*\}\)\.$/m);
   });
 
+  test('every column gets one completion limit unless --budgets upstream; the budget of each column is on the table; another limit or N is marked †', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const out = path.join(dir, 'table1');
+    const small = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+    const shared = await runCli(['table1', ...small, '--output-file', out, '--strategies', 'rse,tmas']);
+    expect(shared.code, shared.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    // rse's upstream 38,912 is not applied: both columns get what the window leaves.
+    expect(table).toMatch(/Every method had the same completion limit and window\./);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| none \(rule\) \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 \| 1 \| 131072 \| none \(rule\) \|$/m);
+    const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
+    expect(upstream.code, upstream.stderr).toBe(0);
+    expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
+
+    await runInProcess([...small, '--output-file', path.join(dir, 'capped'), '--completion-max-tokens', '512']);
+    await runInProcess([...small, '--output-file', path.join(dir, 'wide'), '--n-candidates', '3']);
+    const methods = await Promise.all([path.join(out, 'tmas'), path.join(dir, 'capped'), path.join(dir, 'wide')].map(async (runDir, i) => ({ strategy: ['tmas', 'capped', 'wide'][i] as string, options: {}, run: await loadRun(runDir) })));
+    const marked = formatTable1(methods);
+    expect(marked).toMatch(/^- † capped: not comparable with the other methods \(completionMaxTokens: 512 vs null\)\.$/m);
+    expect(marked).toMatch(/^- † wide: not comparable with the other methods \(nCandidates: 3 vs 2\)\.$/m);
+    expect(marked).toMatch(/did not all have the same completion limit and window/);
+  });
+
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const result = await runCli(['table1', '--input-file', input, '--output-file', path.join(dir, 'x'), '--strategies', 'tmas,best-of-n']);

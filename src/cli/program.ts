@@ -5,7 +5,7 @@
  * `tmas log` or `tmas --help` should not pay. The options of `run` and
  * `table1` are declared late (late-options.ts).
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './analysis.ts';
 import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
 import { defineSimServerCommand } from './sim-server.options.ts';
@@ -75,7 +75,16 @@ function defineTable1Command(program: Command): void {
     "TMAS's Table 1: run several strategies with the paper's protocol (N=8, M=8, T=20, MV@64, 4 judge passes) into DIR/<strategy>, then write DIR/table1.md and DIR/report.html",
     async (late) => {
       const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run.command.ts'), import('./table1.command.ts')]);
-      defineRunOptions(late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(',')));
+      late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(','));
+      late.addOption(
+        new Option(
+          '--budgets <which>',
+          "shared: every method gets the same completion limit (--completion-max-tokens, else what the window leaves); upstream: each method its upstream budget where it has one (rse 38912), as tmas run gives it",
+        )
+          .choices(['shared', 'upstream'])
+          .default('shared'),
+      );
+      defineRunOptions(late);
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);

@@ -22,6 +22,7 @@ import type { ReportRun } from '../report/load.ts';
 import { seedFor } from '../kernel/prng.ts';
 import type { ProblemFigure } from '../report/bootstrap.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
+import { budgetTable } from './table1-budgets.ts';
 
 /** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
 export interface Table1Method {
@@ -92,11 +93,9 @@ export function formatTable1(methods: Table1Method[]): string {
     const last = majority.run.iterations.at(-1)?.iteration;
     lines.push('', `MV@${k}${marks(majority)} (majority vote over all of majority's samples, judge-graded when a judge ran): ${cell(majority, 'majority', last)} over ${problemCount(majority.run)} problems`);
   }
-  const asked = methods.map((method) => ({ strategy: method.strategy, shares: method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked])) }));
-  if (asked.some(({ shares }) => shares.some((share) => share < 1))) {
-    const shares = asked.map(({ strategy, shares }) => `${strategy} ${percent(shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length))}%`);
-    lines.push('', `Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; share judged: ${shares.join(', ')}.`);
-  }
+  const hybrid = methods.some((method) => method.run.iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1));
+  if (hybrid) lines.push('', "Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; the column 'judged' below gives each method's share.");
+  lines.push('', ...budgetTable(methods));
   const notes = [
     ...methods.flatMap((method, r) => {
       const group = apart.get(r);

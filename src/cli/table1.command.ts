@@ -37,6 +37,8 @@ const PROTOCOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, Strategy
 /** Flags of `tmas table1`: those of `tmas run`, plus the strategies to compare. */
 export interface Table1Flags extends RunFlags {
   strategies: string;
+  /** `shared`: one completion limit for every method; `upstream`: each method's upstream budget. */
+  budgets: 'shared' | 'upstream';
 }
 
 /** The flags of one strategy's run: the shared ones, that strategy's own, and its directory. */
@@ -44,6 +46,9 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   const own = { ...flags } as Record<string, unknown>;
   for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
   delete own.strategies;
+  delete own.budgets;
+  // One budget for every column unless told otherwise: the flag's, else what the window leaves (not rse's upstream 38,912).
+  if (flags.budgets === 'shared') own.completionMaxTokens ??= 'window';
   for (const [option, value] of Object.entries(PROTOCOL_OPTIONS[strategy] ?? {})) own[option] ??= value;
   // Each method gets the templates of its own roles (checked for all methods before any runs).
   const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);

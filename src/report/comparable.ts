@@ -1,7 +1,8 @@
 /**
- * Which runs' accuracy figures compare: those graded by one protocol, over
- * the same problems, for the same number of iterations T. Runs are put in
- * groups of runs that agree on all three; a report draws each group's
+ * Which runs' accuracy figures compare: those graded by one protocol, with
+ * one budget (the models under test, the window, the completion limit, N),
+ * over the same problems, for the same number of iterations T. Runs are put
+ * in groups of runs that agree on all of these; a report draws each group's
  * accuracy charts apart and names what sets a group apart from the first.
  *
  * The grading protocol is read from metrics.json's protocol block without
@@ -17,6 +18,8 @@ import type { ReportRun } from './load.ts';
 export interface ComparisonBasis {
   /** The grading part of the protocol block (see the module comment); null for a run made before the block was written. */
   grading: Record<string, unknown> | null;
+  /** What the method under test was given: its models (the judge's is part of grading), window, completion limit and N; null before the protocol block. */
+  budget: Record<string, unknown> | null;
   /** The run's problem ids, sorted. */
   problems: string[];
   maxIterations: number | null;
@@ -49,9 +52,16 @@ export function gradingProtocol(protocol: Record<string, unknown> | null): Recor
   return picked;
 }
 
+/** The fields of a protocol block that say what budget the method under test had. */
+export function budgetProtocol(protocol: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (protocol === null) return null;
+  const { judge: _, ...models } = (protocol.models ?? {}) as Record<string, unknown>;
+  return { models, contextWindow: protocol.contextWindow, completionMaxTokens: protocol.completionMaxTokens ?? null, nCandidates: protocol.nCandidates };
+}
+
 /** The basis of a run's comparison. */
 export function comparisonBasis(run: ComparedRun): ComparisonBasis {
-  return { grading: gradingProtocol(run.protocol), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
+  return { grading: gradingProtocol(run.protocol), budget: budgetProtocol(run.protocol), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -77,9 +87,10 @@ export function gradingDifferences(a: Record<string, unknown> | null, b: Record<
   return differing(a, b, '', []);
 }
 
-/** What sets basis `a` apart from basis `b`: grading fields, problems, T. */
+/** What sets basis `a` apart from basis `b`: grading fields, budget fields, problems, T. */
 export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string[] {
   const out = gradingDifferences(a.grading, b.grading);
+  if (a.budget !== null && b.budget !== null) differing(a.budget, b.budget, '', out);
   if (!isDeepStrictEqual(a.problems, b.problems)) {
     const shared = a.problems.filter((id) => b.problems.includes(id)).length;
     out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common)`);

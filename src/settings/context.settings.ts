@@ -41,15 +41,15 @@ export const CONTEXT_SETTINGS = [
     shapesCalls: true,
     field: field('context', 'window'),
   }),
-  setting<number, number | null>({
+  setting<number | 'window', number | null>({
     flags: '--completion-max-tokens <n>',
     section: 'context',
-    help: "completion limit of every call but the judge's",
+    help: "completion limit of every call but the judge's; 'window': what the window leaves, whatever the strategy's upstream budget",
     defaultText: "the strategy's upstream budget, e.g. rse 38912; else what the window leaves",
-    parse: integer(16),
+    parse: (value) => (value === 'window' ? 'window' : integer(16)(value)),
     shapesCalls: true,
     field: field('context', 'completionMaxTokens'),
-    resolve: (limit, { strategy }) => limit ?? strategy.completionMaxTokens ?? null,
+    resolve: (limit, { strategy }) => (limit === 'window' ? null : (limit ?? strategy.completionMaxTokens ?? null)),
     before: null,
   }),
 ];

@@ -1,0 +1,56 @@
+/**
+ * The budget each column of `table1.md` ran with, read from each run's
+ * protocol block (metrics.json): a reader sees at once whether the methods
+ * had the same completion limit, window, width and judge share, and which
+ * sampling each used (the methods' upstream temperatures differ on purpose).
+ */
+import type { Table1Method } from './table1-markdown.ts';
+
+type Protocol = Record<string, unknown>;
+
+function numberAt(protocol: Protocol | null, key: string): number | null {
+  const value = protocol?.[key];
+  return typeof value === 'number' ? value : null;
+}
+
+/** The solution slot's sampling as the protocol block records it. */
+function solutionSampling(protocol: Protocol | null): { temperature?: number; topP?: number } {
+  const sampling = protocol?.sampling as Record<string, { temperature?: number; topP?: number }> | undefined;
+  return sampling?.solution ?? {};
+}
+
+/** The share of candidates the judge graded over the run's iterations, as a percentage, or `all` / `none`. */
+function judgedShare(method: Table1Method): string {
+  const shares = method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
+  if (method.run.protocol?.grading !== 'judge') return 'none (rule)';
+  if (shares.length === 0 || shares.every((share) => share === 1)) return 'all';
+  return `${((shares.reduce((a, b) => a + b, 0) / shares.length) * 100).toFixed(1)}%`;
+}
+
+/** One row of the budget table. */
+function budgetRow(method: Table1Method): string {
+  const protocol = method.run.protocol;
+  const limit = protocol === null ? '?' : (numberAt(protocol, 'completionMaxTokens') ?? 'window');
+  const { temperature, topP } = solutionSampling(protocol);
+  const samples = method.options.samples;
+  const width = samples === undefined ? `N=${numberAt(protocol, 'nCandidates') ?? '?'}` : `${samples} samples`;
+  const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
+  const cells = [method.strategy, String(limit), String(temperature ?? '?'), String(topP ?? "server's"), width, rounds, String(numberAt(protocol, 'contextWindow') ?? '?'), judgedShare(method)];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The budget table under Table 1, with a line that says whether the completion limits and windows agree. */
+export function budgetTable(methods: Table1Method[]): string[] {
+  const limits = new Set(methods.map((method) => JSON.stringify([method.run.protocol?.completionMaxTokens ?? null, method.run.protocol?.contextWindow ?? null])));
+  const agreement =
+    limits.size <= 1
+      ? 'Every method had the same completion limit and window.'
+      : 'The methods did not all have the same completion limit and window: their columns spent different budgets (tmas table1 --budgets shared gives them one).';
+  return [
+    `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
+    '',
+    '| method | completion limit | temperature | top_p | width | rounds | window | judged |',
+    '|---|---:|---:|---:|---|---:|---:|---:|',
+    ...methods.map(budgetRow),
+  ];
+}
