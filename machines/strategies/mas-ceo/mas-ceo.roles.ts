@@ -12,16 +12,18 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, replyBase, unusableIf } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /**
- * Ranges the CEO's numbers are clamped to, and what a missing field defaults
- * to. The budget's are MAS-TTS's (output_parser.py `CEOParser`: 2048 to
- * 32000; 32000 when unreadable, as agents/tasksolving_agent/ceo.py falls back).
+ * Ranges the CEO's numbers are clamped to, and what a missing field (or a
+ * failed CEO call) defaults to: MAS-TTS's (output_parser.py `CEOParser`: at
+ * least 2 experts, 2 when unreadable; a budget of 2048 to 32000, 32000 when
+ * unreadable; agents/tasksolving_agent/ceo.py falls back to 2 experts and
+ * 32000 when the CEO gives no usable plan). The cap of 5 experts is ours.
  */
-export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 2048, max: 32_000, default: 32_000 } } as const;
+export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 2 }, budget: { min: 2048, max: 32_000, default: 32_000 } } as const;
 
 function clamp(value: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, Math.round(value)));
@@ -89,10 +91,25 @@ export const ceoRole = {
   reply: (request, output) => ({ type: 'ceo.completed', ...replyBase(request), ...parseCeo(output.content), call: callInfo(output) }),
 } satisfies RoleDefinition<'ceo.requested'>;
 
-/** The expert descriptions of a recruiter reply (`Expert k: …` lines), padded or cut to `count`. */
+/** The expert descriptions a recruiter reply gives (`Expert k: …` lines). */
+function namedExperts(text: string): string[] {
+  return [...text.matchAll(/^\W*Expert\s*\d+\W*:\s*(.+?)\s*$/gim)].map((m) => m[1] ?? '').filter(Boolean);
+}
+
+/** The expert descriptions of a recruiter reply (`Expert k: …` lines), padded with a generalist or cut to `count`. */
 export function parseExperts(text: string, count: number): string[] {
-  const found = [...text.matchAll(/^\W*Expert\s*\d+\W*:\s*(.+?)\s*$/gim)].map((m) => m[1] ?? '').filter(Boolean);
+  const found = namedExperts(text);
   return Array.from({ length: count }, (_, i) => found[i] ?? `A careful generalist mathematician (expert ${i + 1}).`);
+}
+
+/**
+ * Why a recruiter reply is unusable, or null: it describes fewer experts than
+ * asked (MAS-TTS's role assigner asks again, then fills the team with generic
+ * experts; here the missing ones are generalists).
+ */
+export function missingExperts(text: string, count: number): string | null {
+  const found = namedExperts(text).length;
+  return found >= count ? null : `${found} of the ${count} "Expert k: …" lines asked for`;
 }
 
 /** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
@@ -121,7 +138,13 @@ export const recruiterRole = {
   index: () => 0,
   prompt: templatePrompt(recruiterTemplate),
   template: recruiterTemplate,
-  reply: (request, output) => ({ type: 'recruiter.completed', ...replyBase(request), experts: parseExperts(output.content, request.experts), call: callInfo(output) }),
+  reply: (request, output) => ({
+    type: 'recruiter.completed',
+    ...replyBase(request),
+    experts: parseExperts(output.content, request.experts),
+    ...unusableIf(missingExperts(output.content, request.experts)),
+    call: callInfo(output),
+  }),
 } satisfies RoleDefinition<'recruiter.requested'>;
 
 /** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
@@ -168,7 +191,7 @@ export const solverRole = {
   maxTokens: (request) => request.budget,
   prompt: solverPrompt,
   template: solverTemplate,
-  reply: (request, output) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+  reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
 } satisfies RoleDefinition<'solver.requested'>;
 
 /**
@@ -179,11 +202,6 @@ export const solverRole = {
 export function parseAgreement(text: string): boolean {
   const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)|\[(agree|disagree)\]/gi)].at(-1);
   return (last?.[1] ?? last?.[2])?.toLowerCase() === 'agree';
-}
-
-/** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol). */
-function unusableIf(parseError: string | null): { parseError?: string } {
-  return parseError === null ? {} : { parseError };
 }
 
 /** Why a critic's reply has no decision (it then counts as disagreement), or null when it states one. */
