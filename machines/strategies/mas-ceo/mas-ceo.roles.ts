@@ -88,7 +88,12 @@ export const ceoRole = {
   index: () => 0,
   prompt: templatePrompt(ceoTemplate),
   template: ceoTemplate,
-  reply: (request, output) => ({ type: 'ceo.completed', ...replyBase(request), ...parseCeo(output.content), call: callInfo(output) }),
+  reply: (request, output) => {
+    const plan = parseCeo(output.content);
+    // A plan cut off may have lost the end of its last field (the budget's digits) though every field is there.
+    const cut = output.finishReason === 'length' ? 'the plan was cut off at the length limit' : null;
+    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? cut, call: callInfo(output) };
+  },
 } satisfies RoleDefinition<'ceo.requested'>;
 
 /** The expert descriptions a recruiter reply gives (`Expert k: …` lines). */
@@ -105,11 +110,13 @@ export function parseExperts(text: string, count: number): string[] {
 /**
  * Why a recruiter reply is unusable, or null: it describes fewer experts than
  * asked (MAS-TTS's role assigner asks again, then fills the team with generic
- * experts; here the missing ones are generalists).
+ * experts; here the missing ones are generalists), or it was cut off, its last
+ * expert's description with it.
  */
-export function missingExperts(text: string, count: number): string | null {
-  const found = namedExperts(text).length;
-  return found >= count ? null : `${found} of the ${count} "Expert k: …" lines asked for`;
+export function missingExperts(output: { content: string; finishReason: string }, count: number): string | null {
+  const found = namedExperts(output.content).length;
+  if (found < count) return `${found} of the ${count} "Expert k: …" lines asked for`;
+  return output.finishReason === 'length' ? 'the team was cut off at the length limit' : null;
 }
 
 /** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
@@ -142,7 +149,7 @@ export const recruiterRole = {
     type: 'recruiter.completed',
     ...replyBase(request),
     experts: parseExperts(output.content, request.experts),
-    ...unusableIf(missingExperts(output.content, request.experts)),
+    ...unusableIf(missingExperts(output, request.experts)),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'recruiter.requested'>;
@@ -266,7 +273,12 @@ export const evaluatorRole = {
   index: () => 0,
   prompt: templatePrompt(evaluatorTemplate),
   template: evaluatorTemplate,
-  reply: (request, output) => ({ type: 'evaluator.completed', ...replyBase(request), ...parseEvaluation(output.content), call: callInfo(output) }),
+  reply: (request, output) => {
+    const evaluation = parseEvaluation(output.content);
+    // A verdict cut off has lost the end of its advice, which the next round's CEO reads.
+    const cut = output.finishReason === 'length' && evaluation.parseError === undefined ? { parseError: 'the evaluation was cut off at the length limit' } : {};
+    return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
+  },
 } satisfies RoleDefinition<'evaluator.requested'>;
 
 /** The CEO agent's actor definition. */
