@@ -177,7 +177,7 @@ export function unusableOutputWarnings(iterations: WithRoleOutputs[], dir = 'DIR
     const all = entry.unusable >= entry.outputs;
     const effect = all
       ? 'what it feeds the strategy (a bank, a plan, a review) was missing there, so the method did not run as designed'
-      : `more than the ${percent(share)} warned of: what those outputs feed the strategy (a bank, a plan, a review, a vote) was missing, so the method did not fully run as designed there`;
+      : `more than the ${percent(share)} warned of: the strategy asked again for them or went on without what they feed it (a bank, a plan, a review, a vote), so the method did not fully run as designed there`;
     return `tmas: warning: ${describeUnusableRole(entry)}: ${effect}. Check that this role's endpoint answers in the role's output format: tmas calls ${dir} (or tmas view ${dir}) shows its replies.`;
   });
 }
