@@ -41,6 +41,7 @@ const STRATEGIES: Array<{ strategy: string; problems: number; flags: string[]; r
   { strategy: 'majority', problems: 4, flags: ['--samples', '8'], roles: ['solution'] },
   { strategy: 'self-refine', problems: 6, flags: ['--n-candidates', '8'], roles: ['solution', 'critique', 'rewrite'] },
   { strategy: 'verify-refine', problems: 4, flags: ['--n-candidates', '4', '--n-verifications', '2'], roles: ['prover', 'rater'] },
+  { strategy: 'verify-refine-chains', problems: 4, flags: ['--n-candidates', '4', '--n-verifications', '2'], roles: ['solution', 'verification', 'refine'] },
   { strategy: 'rse', problems: 4, flags: ['--n-candidates', '4'], roles: ['rollout', 'distill'] },
   { strategy: 'pacore', problems: 4, flags: ['--n-candidates', '4'], roles: ['synthesis'] },
   { strategy: 'mas-ceo', problems: 12, flags: [], roles: ['ceo', 'recruiter', 'solver', 'critic', 'evaluator'] },
