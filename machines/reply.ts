@@ -55,3 +55,25 @@ export function unusableBecause(problem: string | null, output: LlmOutput): stri
   if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
   return output.finishReason === 'length' ? `${problem}; the answer was cut off at the length limit` : problem;
 }
+
+/** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol), so usable replies keep their shape. */
+export function unusableIf(parseError: string | null): { parseError?: string } {
+  return parseError === null ? {} : { parseError };
+}
+
+/**
+ * Why a solution-writing role's output is unusable, or null: with short
+ * answers, one from which no final answer was read (none boxed or stated,
+ * or the box lost to a cut); for a proof, an empty or cut-off text.
+ */
+export function solutionUnusable(answer: string | null, output: LlmOutput, proof: boolean): string | null {
+  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  if (proof) return output.finishReason === 'length' ? 'the proof was cut off at the length limit' : null;
+  if (answer !== null) return null;
+  return output.finishReason === 'length' ? 'no final answer: the answer was cut off at the length limit' : 'no final answer: none in \\boxed{} or stated';
+}
+
+/** A solution-writing role's `answer`, with `parseError` when the output is unusable (see `solutionUnusable`). */
+export function answerFields(answer: string | null, output: LlmOutput, proof: boolean): { answer: string | null; parseError?: string } {
+  return { answer, ...unusableIf(solutionUnusable(answer, output, proof)) };
+}

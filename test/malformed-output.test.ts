@@ -93,7 +93,8 @@ describe('unusable output in a run', () => {
     expect(run.stats.byRole.verification).toBe(2 * 4 * 3);
     expect(run.stats.byRole.solution).toBe(2 * 2);
     const [it0] = run.metrics.iterations;
-    expect(it0?.faults).toMatchObject({ parseRetries: 32, invalidOutputs: 16, emptyAnswers: 16 * 3 + 4 });
+    // The 4 empty solutions are unusable outputs too (no final answer), reported by their replies.
+    expect(it0?.faults).toMatchObject({ parseRetries: 32, invalidOutputs: 16 + 4, emptyAnswers: 16 * 3 + 4 });
     for (const line of run.results) {
       for (const candidate of line.candidates) {
         expect(candidate.answer).toBeNull();

@@ -190,7 +190,8 @@ describe('--strategy', () => {
     // MAS-TTS's budget range, 2048 to 32000, and its fallback of 32000.
     expect(parseCeo('Decision: stop\nExperts: 40\nDirection: try induction\nBudget: 10')).toEqual({ decision: 'stop', experts: 5, direction: 'try induction', budget: 2048, parseError: null });
     expect(parseCeo('**Decision:** continue\nExperts: 1\nBudget: 999999')).toMatchObject({ decision: 'continue', experts: 2, budget: 32_000, parseError: null });
-    expect(parseCeo('I would stop here.')).toMatchObject({ decision: 'continue', experts: 3, budget: 32_000, parseError: 'missing or unreadable: Decision, Experts, Budget' });
+    // MAS-TTS's fallback team: 2 experts.
+    expect(parseCeo('I would stop here.')).toMatchObject({ decision: 'continue', experts: 2, budget: 32_000, parseError: 'missing or unreadable: Decision, Experts, Budget' });
   });
 
   test('an unknown strategy is a usage error that lists the strategies', async ({ dir }) => {

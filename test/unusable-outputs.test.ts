@@ -100,7 +100,7 @@ describe('unusable outputs are counted per role and never silent', () => {
     }
   });
 
-  test("tmas whose experience agent answers one problem in prose: the role machine's retries and its final reply each count once; some outputs usable, no warning", async ({ dir }) => {
+  test("tmas whose experience agent answers one problem in prose: the role machine's retries and its final reply each count once; more than 10% unusable is a warning with the share", async ({ dir }) => {
     const server = await startProseServer(sim.url, EXPERIENCE, PROBLEMS[0]?.question);
     try {
       const input = await writeProblems(dir, PROBLEMS);
@@ -111,7 +111,11 @@ describe('unusable outputs are counted per role and never silent', () => {
       expect(it?.outputsByRole.experience).toMatchObject({ outputs: 4, unusable: 3, retried: 2 });
       expect(it?.outputsByRole.guideline).toMatchObject({ outputs: 2, unusable: 0 });
       expect(it?.faults).toMatchObject({ parseRetries: 2, invalidOutputs: 1 });
-      expect(unusableOutputWarnings(outcome.iterations)).toEqual([]);
+      const [warning, ...more] = unusableOutputWarnings(outcome.iterations);
+      expect(more).toEqual([]);
+      expect(warning).toMatch(/^tmas: warning: 3 of 4 outputs \(75%\) of the experience role were unusable in iteration 0 \(e\.g\. "[^"]+"\): more than the 10% warned of/);
+      // Under a share it does not pass, no warning.
+      expect(unusableOutputWarnings(outcome.iterations, 'DIR', 0.75)).toEqual([]);
       expect(formatIterationTable(outcome.iterations, { simulated: true })).toMatch(/Unusable outputs .*experience 3 of 4 \(2 asked again\)/s);
       expect(formatIterationTable(outcome.iterations, { simulated: true, wide: true })).toMatch(/unusable/);
     } finally {

@@ -11,7 +11,7 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
-import { callInfo, replyBase } from '../reply.ts';
+import { callInfo, replyBase, unusableIf } from '../reply.ts';
 import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** Judge passes per candidate are at most this many: the call index is candidate × 100 + pass. */
@@ -83,14 +83,11 @@ export const judgeRole = {
   index: (request) => judgeIndex(request.candidate, request.pass),
   subject: passesPerCandidate(MAX_JUDGE_PASSES, (pass) => `judge pass ${pass}`),
   prompt: judgePrompt,
-  reply: (request, output) => ({
-    type: 'judge.completed',
-    ...replyBase(request),
-    candidate: request.candidate,
-    pass: request.pass,
-    verdict: parseVerdict(output.content),
-    call: callInfo(output),
-  }),
+  reply: (request, output) => {
+    const verdict = parseVerdict(output.content);
+    const unusable = verdict !== null ? null : output.finishReason === 'length' ? 'the verdict was cut off at the length limit' : 'no "VERDICT: equivalent" or "VERDICT: not equivalent" line';
+    return { type: 'judge.completed', ...replyBase(request), candidate: request.candidate, pass: request.pass, verdict, ...unusableIf(unusable), call: callInfo(output) };
+  },
 } satisfies RoleDefinition<'judge.requested'>;
 
 /** The Judge agent's actor definition. */

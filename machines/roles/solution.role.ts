@@ -6,7 +6,7 @@
  */
 import { extractAnswer } from '../../src/grader/index.ts';
 import type { MessageOf } from '../../src/kernel/protocol.ts';
-import { callInfo, replyBase } from '../reply.ts';
+import { answerFields, callInfo, replyBase } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
 import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../tmas-context.ts';
 import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
@@ -74,14 +74,14 @@ export const solutionRole = {
   subject: oneCallPerCandidate('solution'),
   prompt: solutionPrompt,
   template: solutionTemplate,
-  reply: (request, output) => ({
+  reply: (request, output, options) => ({
     type: 'solution.completed',
     ...replyBase(request),
     candidate: request.candidate,
     source: request.source,
     text: output.content,
     // A solution cut at the length limit has no final answer, even if a \boxed{} made it into the first part.
-    answer: output.finishReason === 'length' ? null : extractAnswer(output.content),
+    ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'solution.requested'>;

@@ -9,7 +9,7 @@ import { writeOutputFile } from '../host/output-file.ts';
 import { readChartLibrary } from '../report/chart-library.ts';
 import { renderReportHtml } from '../report/html.ts';
 import { readMathStyle } from '../report/math.ts';
-import { loadRun } from '../report/load.ts';
+import { loadRun, type LoadOptions } from '../report/load.ts';
 import { renderReportMarkdown } from '../report/markdown.ts';
 
 /** Flags of `tmas report`. */
@@ -18,14 +18,14 @@ export interface ReportFlags {
   format: string;
 }
 
-/** Writes the report of `dirs`; returns the file written, or null when Markdown went to stdout. */
-export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }): Promise<string | null> {
+/** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
+export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions = {}): Promise<string | null> {
   if (flags.format !== 'html' && flags.format !== 'md') {
     throw new UserError('TMAS_USAGE', `--format must be html or md, got "${flags.format}".`);
   }
   if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
   const runs = [];
-  for (const dir of dirs) runs.push(await loadRun(dir));
+  for (const dir of dirs) runs.push(await loadRun(dir, load));
   const names = new Map<string, number>();
   // Two directories with the same base name must still be told apart on the charts.
   for (const run of runs) {

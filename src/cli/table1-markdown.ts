@@ -13,8 +13,10 @@
  * has no interval (`[–]`).
  *
  * Methods that do not compare (graded under another protocol, or over other
- * problems or T) are marked `†`, and a method a role of which gave no usable
- * output in some iteration `⚠`, each with a note under the table.
+ * problems or T) are marked `†`, and a method more than the warned share
+ * (10% by default) of a role's outputs of which were unusable in some
+ * iteration `⚠`, each with a note under the table (the role, the share and
+ * the iterations).
  */
 import { bootstrapInterval } from '../report/bootstrap.ts';
 import { comparisonGroups } from '../report/comparable.ts';

@@ -9,7 +9,9 @@
  * A reply (`<role>.completed`) that carries a `parseError` string says that its
  * role could not use the output; so does `output.invalid`. The metrics count
  * both per role (src/observers/role-outputs.ts): a new role that can receive
- * an unusable output reports it one of these two ways, never silently.
+ * an unusable output reports it one of these two ways, never silently. An
+ * optional `parseError` is absent from usable replies, so that they keep the
+ * shape they had before the field was added.
  */
 
 /**
@@ -135,7 +137,7 @@ export type SolutionRequested = Msg<
 >;
 export type SolutionCompleted = Msg<
   'solution.completed',
-  { candidate: number; source: CandidateSource; text: string; answer: string | null; call: CallInfo }
+  { candidate: number; source: CandidateSource; text: string; answer: string | null; parseError?: string; call: CallInfo }
 >;
 
 export type VerificationRequested = Msg<
@@ -209,7 +211,7 @@ export type JudgeView = 'answer' | 'text';
 /** One judge pass: is the candidate equivalent to the reference? `verdict` is null when the reply had no verdict. */
 export type JudgeCompleted = Msg<
   'judge.completed',
-  { candidate: number; pass: number; verdict: boolean | null; call: CallInfo }
+  { candidate: number; pass: number; verdict: boolean | null; parseError?: string; call: CallInfo }
 >;
 
 /** The banks after deduplication: E(t) and G(t). */
@@ -258,10 +260,10 @@ export type OutputInvalid = Msg<
  * `correct`: the critique found no error (a line of it ends with the sentence "It is correct"), upstream's stop.
  */
 export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
-export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; correct: boolean; call: CallInfo }>;
+export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; correct: boolean; parseError?: string; call: CallInfo }>;
 /** self-refine: the rewrite of a solution in the light of its critique; `history`: the candidate's earlier attempts with their critiques, oldest first. */
 export type RewriteRequested = Msg<'rewrite.requested', { candidate: number; question: string; solution: string; critique: string; history: RefinementStep[] }>;
-export type RewriteCompleted = Msg<'rewrite.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+export type RewriteCompleted = Msg<'rewrite.completed', { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 /**
  * verify-refine (DeepSeek-Math-V2): a proof written with its self-evaluation, from scratch
  * (`refine` null) or as a refinement of one proof of the pool shown with its ratings.
@@ -272,17 +274,17 @@ export type ProverRequested = Msg<'prover.requested', { candidate: number; quest
  * `proof`: null when the reply is unusable as upstream reads it (cut off, or without its two sections);
  * `selfScore`: the last \boxed{} of the self-evaluation (0 when unreadable, as upstream).
  */
-export type ProverCompleted = Msg<'prover.completed', { candidate: number; text: string; proof: string | null; selfScore: number; answer: string | null; call: CallInfo }>;
+export type ProverCompleted = Msg<'prover.completed', { candidate: number; text: string; proof: string | null; selfScore: number; answer: string | null; parseError?: string; call: CallInfo }>;
 /** verify-refine: one rating of a proof; `score` is its last \boxed{} (0, 0.5 or 1), null when unreadable. */
 export type RaterRequested = Msg<'rater.requested', { candidate: number; index: number; question: string; proof: string }>;
-export type RaterCompleted = Msg<'rater.completed', { candidate: number; index: number; score: number | null; rating: string; call: CallInfo }>;
+export type RaterCompleted = Msg<'rater.completed', { candidate: number; index: number; score: number | null; rating: string; parseError?: string; call: CallInfo }>;
 /** verify-refine-chains: the refinement of a solution using its verifications. */
 export type RefineRequested = Msg<'refine.requested', { candidate: number; question: string; solution: string; verifications: Verification[] }>;
-export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 /** rse: a rollout sampled with the problem's experience bank in the system prompt. */
 export type RolloutRequested = Msg<'rollout.requested', { candidate: number; question: string; experience: ExperienceRecord[] }>;
 /** `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream. */
-export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; call: CallInfo }>;
+export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; parseError?: string; call: CallInfo }>;
 /** rse: one rollout (its reasoning, then its answer text) distilled into verified propositions and critical pitfalls (JSON); `attempt` counts retries after invalid output. */
 export type DistillRequested = Msg<'distill.requested', { candidate: number; attempt: number; question: string; solution: string }>;
 export type DistillCompleted = Msg<
@@ -295,18 +297,18 @@ export type CeoCompleted = Msg<
   'ceo.completed',
   { decision: 'continue' | 'stop'; experts: number; direction: string; budget: number; parseError: string | null; call: CallInfo }
 >;
-/** mas-ceo: the expert recruiter's descriptions, exactly `experts` of them. */
+/** mas-ceo: the expert recruiter's descriptions, exactly `experts` of them (padded with generalists, `parseError` saying so, when the reply gave fewer). */
 export type RecruiterRequested = Msg<'recruiter.requested', { question: string; experts: number; direction: string }>;
-export type RecruiterCompleted = Msg<'recruiter.completed', { experts: string[]; call: CallInfo }>;
+export type RecruiterCompleted = Msg<'recruiter.completed', { experts: string[]; parseError?: string; call: CallInfo }>;
 /** mas-ceo: the solver's (re)written solution at inner turn `turn`; `budget`: the CEO's token budget, the call's completion limit. */
 export type SolverRequested = Msg<
   'solver.requested',
   { turn: number; question: string; expert: string; direction: string; budget: number; previous: string | null; critiques: string[] }
 >;
-export type SolverCompleted = Msg<'solver.completed', { turn: number; text: string; answer: string | null; call: CallInfo }>;
+export type SolverCompleted = Msg<'solver.completed', { turn: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 /**
  * mas-ceo: one critic's review at inner turn `turn`, ending with agree (its own final answer is the
- * solution's) or disagree; `parseError` when it stated neither (then it disagrees), absent otherwise,
+ * solution's) or disagree; `parseError` when it stated neither (then its vote is missing), absent otherwise,
  * so that the logs of runs made before it replay unchanged; `budget`: the CEO's token budget, the
  * call's completion limit.
  */
@@ -318,7 +320,7 @@ export type EvaluatorCompleted = Msg<'evaluator.completed', { correct: boolean |
 
 /** pacore: one response of a round; round 0 asks the problem alone, later rounds with the previous round's answers as references. */
 export type SynthesisRequested = Msg<'synthesis.requested', { candidate: number; question: string; references: string[] }>;
-export type SynthesisCompleted = Msg<'synthesis.completed', { candidate: number; text: string; answer: string | null; call: CallInfo }>;
+export type SynthesisCompleted = Msg<'synthesis.completed', { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 
 export type Message =
   | RunStarted

@@ -10,9 +10,11 @@
  *   critic, the bank agents' final reply): a strategy that asks again by
  *   itself shows each attempt as a reply of its own.
  *
- * A role whose every output of an iteration was unusable fed the rest of its
- * strategy nothing there (an empty bank, a default plan): the end of the run
- * warns of it, the report marks it, and table1.md notes it beside the method.
+ * A role more than a share of whose outputs of an iteration were unusable
+ * (DEFAULT_UNUSABLE_SHARE, 10%) fed the rest of its strategy less than it was
+ * designed to (an emptier bank, a default plan, a missing vote): the end of
+ * the run warns of it, the report marks it, and table1.md notes it beside the
+ * method with the share.
  */
 import type { Message } from '../kernel/protocol.ts';
 
@@ -28,13 +30,21 @@ export interface RoleOutputs {
   reason: string | null;
 }
 
-/** A role whose every output of some iterations was unusable. */
+/**
+ * Above this share of a role's outputs in an iteration, its unusable outputs
+ * are a warning, a mark in the report and in table1.md (`--unusable-warn-share`).
+ */
+export const DEFAULT_UNUSABLE_SHARE = 0.1;
+
+/** A role more than the warned share of whose outputs were unusable in some iterations. */
 export interface UnusableRole {
   role: string;
-  /** The iterations where all of the role's outputs were unusable. */
+  /** The iterations where more than the share of the role's outputs were unusable. */
   iterations: number[];
-  /** The role's outputs in those iterations (all of them unusable). */
+  /** The role's outputs in those iterations. */
   outputs: number;
+  /** Of those, the unusable ones. */
+  unusable: number;
   reason: string | null;
 }
 
@@ -89,15 +99,20 @@ export function createRoleOutputCounter() {
   };
 }
 
-/** The roles whose every output was unusable in at least one iteration, with those iterations, by role name. */
-export function unusableRoles(iterations: WithRoleOutputs[]): UnusableRole[] {
+/**
+ * The roles more than `share` of whose outputs were unusable in at least one
+ * iteration (every one of them, at share 1 or more: none), with those
+ * iterations, by role name.
+ */
+export function unusableRoles(iterations: WithRoleOutputs[], share = DEFAULT_UNUSABLE_SHARE): UnusableRole[] {
   const byRole = new Map<string, UnusableRole>();
   for (const it of iterations) {
     for (const [role, counts] of Object.entries(it.outputsByRole ?? {})) {
-      if (counts.outputs === 0 || counts.unusable < counts.outputs) continue;
-      const entry = byRole.get(role) ?? { role, iterations: [], outputs: 0, reason: null };
+      if (counts.unusable === 0 || counts.unusable <= share * counts.outputs) continue;
+      const entry = byRole.get(role) ?? { role, iterations: [], outputs: 0, unusable: 0, reason: null };
       entry.iterations.push(it.iteration);
       entry.outputs += counts.outputs;
+      entry.unusable += counts.unusable;
       if (counts.reason !== null && (entry.reason === null || counts.reason < entry.reason)) entry.reason = counts.reason;
       byRole.set(role, entry);
     }
@@ -133,18 +148,36 @@ export function iterationRanges(iterations: number[]): string {
   return parts.join(', ');
 }
 
-/** One sentence on a role whose outputs were all unusable, e.g. `every output of the distill role was unusable in iterations 0-5 (288 outputs; e.g. "…")`. */
-export function describeUnusableRole(entry: UnusableRole): string {
-  const where = entry.iterations.length === 1 ? `iteration ${entry.iterations[0]}` : `iterations ${iterationRanges(entry.iterations)}`;
-  const reason = entry.reason === null ? '' : `; e.g. ${JSON.stringify(entry.reason.length > 120 ? `${entry.reason.slice(0, 117)}...` : entry.reason)}`;
-  return `every output of the ${entry.role} role was unusable in ${where} (${entry.outputs} output${entry.outputs === 1 ? '' : 's'}${reason})`;
+/** A share as a percentage, to one decimal at most: `30%`, `12.5%`. */
+function percent(share: number): string {
+  return `${Number((100 * share).toFixed(1))}%`;
 }
 
-/** The warnings printed on stderr at the end of a run in `dir`: one per role whose outputs were all unusable in some iteration. */
-export function unusableOutputWarnings(iterations: WithRoleOutputs[], dir = 'DIR'): string[] {
-  return unusableRoles(iterations).map(
-    (entry) =>
-      `tmas: warning: ${describeUnusableRole(entry)}: what it feeds the strategy (a bank, a plan, a review) was missing there, so the method did not run as designed. ` +
-      `Check that this role's endpoint answers in the role's output format: tmas calls ${dir} (or tmas view ${dir}) shows its replies.`,
-  );
+/**
+ * One sentence on a role with too many unusable outputs, e.g. `every output of the distill role was
+ * unusable in iterations 0-5 (288 outputs; e.g. "…")` or `9 of 24 outputs (37.5%) of the prover role
+ * were unusable in iteration 1 (e.g. "…")`.
+ */
+export function describeUnusableRole(entry: UnusableRole): string {
+  const where = entry.iterations.length === 1 ? `iteration ${entry.iterations[0]}` : `iterations ${iterationRanges(entry.iterations)}`;
+  const example = entry.reason === null ? '' : `e.g. ${JSON.stringify(entry.reason.length > 120 ? `${entry.reason.slice(0, 117)}...` : entry.reason)}`;
+  const { unusable } = entry;
+  if (unusable >= entry.outputs) {
+    return `every output of the ${entry.role} role was unusable in ${where} (${entry.outputs} output${entry.outputs === 1 ? '' : 's'}${example === '' ? '' : `; ${example}`})`;
+  }
+  return `${unusable} of ${entry.outputs} outputs (${percent(unusable / entry.outputs)}) of the ${entry.role} role were unusable in ${where}${example === '' ? '' : ` (${example})`}`;
+}
+
+/**
+ * The warnings printed on stderr at the end of a run in `dir`: one per role more than `share` of
+ * whose outputs were unusable in some iteration (`--unusable-warn-share`).
+ */
+export function unusableOutputWarnings(iterations: WithRoleOutputs[], dir = 'DIR', share = DEFAULT_UNUSABLE_SHARE): string[] {
+  return unusableRoles(iterations, share).map((entry) => {
+    const all = entry.unusable >= entry.outputs;
+    const effect = all
+      ? 'what it feeds the strategy (a bank, a plan, a review) was missing there, so the method did not run as designed'
+      : `more than the ${percent(share)} warned of: the strategy asked again for them or went on without what they feed it (a bank, a plan, a review, a vote), so the method did not fully run as designed there`;
+    return `tmas: warning: ${describeUnusableRole(entry)}: ${effect}. Check that this role's endpoint answers in the role's output format: tmas calls ${dir} (or tmas view ${dir}) shows its replies.`;
+  });
 }

@@ -41,7 +41,7 @@ export interface ReportRun {
   protocol: Record<string, unknown> | null;
   /** T: the iterations the run was set to (null when neither metrics.json nor the store says). */
   maxIterations: number | null;
-  /** Roles whose every output was unusable in some iteration (a method that did not run as designed there). */
+  /** Roles more than the warned share of whose outputs were unusable in some iteration (a method that did not run as designed there). */
   unusable: UnusableRole[];
   iterations: IterationMetrics[];
   totals: RunTotals;
@@ -199,8 +199,13 @@ async function latencyOf(store: Store): Promise<Record<string, number[]>> {
   return latency;
 }
 
+/** How a run is read: `unusableShare`, the share of a role's outputs in an iteration above which its unusable outputs mark the run (default DEFAULT_UNUSABLE_SHARE). */
+export interface LoadOptions {
+  unusableShare?: number;
+}
+
 /** Reads one run directory. A directory without metrics.json is a user mistake naming the directory. */
-export async function loadRun(dir: string): Promise<ReportRun> {
+export async function loadRun(dir: string, options: LoadOptions = {}): Promise<ReportRun> {
   const metrics = await readMetrics(dir);
   await checkResults(dir, metrics);
   const iterations = metrics.iterations ?? [];
@@ -225,7 +230,7 @@ export async function loadRun(dir: string): Promise<ReportRun> {
     verifier: hasVerifier(iterations),
     protocol: metrics.protocol ?? null,
     maxIterations: metrics.protocol?.maxIterations ?? figures?.maxIterations ?? null,
-    unusable: unusableRoles(iterations),
+    unusable: unusableRoles(iterations, options.unusableShare),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: metrics.problems ?? figures?.problems ?? [],

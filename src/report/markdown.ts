@@ -2,8 +2,9 @@
  * The report as Markdown (`tmas report --format md`), for terminals and pull
  * requests: one table of run totals and one of figures per iteration per run.
  * Runs that do not compare (graded otherwise, or over other problems or T)
- * are put in groups, named in the table and under it; a role whose outputs
- * were all unusable is a warning under the table.
+ * are put in groups, named in the table and under it; a role more than the
+ * warned share of whose outputs of an iteration were unusable is a warning
+ * under the table.
  */
 import { comparisonGroups } from './comparable.ts';
 import type { ReportRun } from './load.ts';

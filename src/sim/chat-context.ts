@@ -23,6 +23,8 @@ export interface SimStats {
   byRole: Record<string, number>;
   /** Injected faults by kind. */
   faults: Record<string, number>;
+  /** Replies that broke their format, by how (SimOptions.breakFormats); all 0 when the mode is off. */
+  formatBreaks: Record<string, number>;
   /** Chat requests whose `<problem>` block matched none of the server's problems. */
   unknownProblems: number;
 }
@@ -41,6 +43,8 @@ export interface ChatContext {
   /** The role names it answers and each one's reply format (SimOptions.roles). */
   roles: SimRoles;
   faults: FaultRates;
+  /** Share of replies that break their role's format (SimOptions.breakFormats). */
+  breakFormats: number;
   latency: LatencyOptions | 0;
   /** The capacity model, when on: it decides when replies come and how many tokens they report. */
   capacity: { engine: CapacityEngine; settings: CapacitySettings } | null;

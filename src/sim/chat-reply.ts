@@ -1,6 +1,7 @@
 /**
  * The body of the reply to an accepted chat call: the role's answer
- * (respond.ts), damaged by a `length` or `empty` fault, and under the
+ * (respond.ts), out of its format when the format-breaking mode says so
+ * (format-breaks.ts), damaged by a `length` or `empty` fault, and under the
  * capacity model the drawn number of output tokens, which the reply reports
  * and pays for. The text never depends on the fault's timing, the attempt or
  * the time.
@@ -12,6 +13,7 @@ import { outputLengthOf } from './capacity/output-length.ts';
 import { damage } from './fault-replies.ts';
 import type { FaultKind } from './faults.ts';
 import { filler } from './filler.ts';
+import { breakFormat } from './format-breaks.ts';
 import { rngOf } from './random.ts';
 import { replyKeyOf, replyTo } from './respond.ts';
 
@@ -31,7 +33,11 @@ export function buildReply(call: ChatCall, context: ChatContext, { fault, key, p
   const { capacity, settings } = context;
   const replyKey = replyKeyOf(settings.seed, request);
   const reply = replyTo(asked, problem, rest, replyKey, settings, system);
-  let finished = damage(finish(reply.content, reply.reasoning, request.maxTokens), fault);
+  // The format-breaking mode, keyed by the request like the reply itself; a reply it cuts off ends as one cut at the limit.
+  const broken = breakFormat(asked.format, reply.content, replyKey, context.breakFormats);
+  if (broken.broken !== null) context.stats.formatBreaks[broken.broken] = (context.stats.formatBreaks[broken.broken] ?? 0) + 1;
+  const limited = finish(broken.content, reply.reasoning, request.maxTokens);
+  let finished = damage(broken.truncated ? { ...limited, finishReason: 'length' } : limited, fault);
   // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
   const outputTokens =
     capacity === null
@@ -41,7 +47,7 @@ export function buildReply(call: ChatCall, context: ChatContext, { fault, key, p
           { median: capacity.settings.outputTokensMedian, p99: capacity.settings.outputTokensP99, problemSpread: capacity.settings.outputTokensProblemSpread, problem: problem.id },
           request.maxTokens,
         );
-  if (capacity !== null && fault !== 'empty' && fault !== 'length') {
+  if (capacity !== null && fault !== 'empty' && fault !== 'length' && !broken.truncated) {
     // A thinking model's text grows with its tokens: padded reasoning, when asked, so that counting the text counts the decoding.
     const padding = Math.round(outputTokens * capacity.settings.textCharsPerToken) - finished.content.length - (finished.reasoning?.length ?? 0);
     const reasoning = padding > 0 ? `${finished.reasoning ?? ''}${filler(padding, rngOf(settings.seed, 'thinking', key, 0))}` : finished.reasoning;

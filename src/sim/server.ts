@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { createCatalogue } from './catalogue.ts';
 import type { ChatContext, SimStats } from './chat-context.ts';
 import { FAULT_KINDS } from './faults.ts';
+import { FORMAT_BREAKS } from './format-breaks.ts';
 import { sendError } from './http.ts';
 import { OpenReplies } from './open-replies.ts';
 import { openRequestLog, type RequestLog } from './request-log.ts';
@@ -34,6 +35,7 @@ import { resolveCapacity, type CapacityOptions, type CapacitySettings } from './
 
 export type { FaultKind, FaultRates } from './faults.ts';
 export { FAULT_KINDS, parseFaults } from './faults.ts';
+export { FORMAT_BREAKS, type FormatBreak } from './format-breaks.ts';
 export type { LatencyOptions } from './latency.ts';
 export type { SimStats } from './chat-context.ts';
 export type { CapacityOptions } from './capacity/options.ts';
@@ -87,11 +89,12 @@ function toChatContext(options: SimOptions, server: { model: string; created: nu
     catalogue: createCatalogue(seed, options.problems),
     roles,
     faults: options.faults ?? {},
+    breakFormats: options.breakFormats ?? 0,
     latency: options.latency ?? 0,
     capacity: startCapacity(options.capacity),
     continuousUsage: options.continuousUsage ?? true,
     created: server.created,
-    stats: { requests: 0, byRole: zeroCounts([...roles.keys()]), faults: zeroCounts(FAULT_KINDS), unknownProblems: 0 },
+    stats: { requests: 0, byRole: zeroCounts([...roles.keys()]), faults: zeroCounts(FAULT_KINDS), formatBreaks: zeroCounts(FORMAT_BREAKS), unknownProblems: 0 },
     attempts: new Map(),
     log: server.log,
     sleep: server.open.sleep,

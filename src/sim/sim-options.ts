@@ -7,6 +7,7 @@ import type { ProblemInput } from './catalogue.ts';
 import type { SimReasoningDialect } from './completion.ts';
 import { resolveCapacity, type CapacityOptions } from './capacity/options.ts';
 import { checkFaultRates, type FaultRates } from './faults.ts';
+import { checkBreakRate } from './format-breaks.ts';
 import { checkLatency, type LatencyOptions } from './latency.ts';
 import type { SimRoles } from './sim-roles.ts';
 import type { StreamSettings } from './stream.ts';
@@ -33,6 +34,12 @@ export interface SimOptions {
   outputTokens?: number;
   /** Fault rates per attempt; none by default. */
   faults?: FaultRates;
+  /**
+   * Share of replies, in [0, 1], that break the format their role asks for
+   * (a missing section, no box or several, JSON with other keys, prose, a
+   * reply cut off): see format-breaks.ts. Default 0: every reply keeps its format.
+   */
+  breakFormats?: number;
   /** Also send reasoning, as reasoning models do: `true` or `reasoning_content` (vLLM, DeepSeek), `reasoning` (newer vLLM, OpenRouter), `think-tags` (inline in the content). */
   reasoning?: boolean | SimReasoningDialect;
   /** Pace and chunking of streamed replies (`"stream": true`). */
@@ -83,6 +90,7 @@ export function checkOptions(options: SimOptions): void {
   if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 1)) throw new TypeError(`verifierAccuracy must be in [0, 1], got ${accuracy}`);
   if (options.latency) checkLatency(options.latency);
   if (options.faults) checkFaultRates(options.faults);
+  if (options.breakFormats !== undefined) checkBreakRate(options.breakFormats);
   if (options.capacity) {
     if (options.latency) throw new TypeError('latency cannot be combined with capacity: the capacity model decides when each reply comes');
     if (options.stream?.tokensPerSecond) throw new TypeError('stream.tokensPerSecond cannot be combined with capacity: the capacity model paces streams');

@@ -11,7 +11,10 @@
  * not end the loop: MAS-TTS parses it (agentverse/output_parser/output_parser.py,
  * CEOParser) and its environment never reads it (environments/tasksolving_env/
  * basic.py: `is_done` is turns ≥ max_turn or the evaluator's success), while
- * the paper describes a CEO that can terminate. A stopped problem keeps its last solution for
+ * the paper describes a CEO that can terminate. A critic whose call fails or
+ * whose reply states no decision casts no vote: the turn goes by the votes
+ * cast (MAS-TTS counts a failed critic as agreeing and an undecided one as
+ * objecting, which hides both). A stopped problem keeps its last solution for
  * the remaining iterations (announced without any call), so every problem has
  * a result at every iteration and the per-iteration metrics compare with the
  * other strategies.
@@ -31,6 +34,12 @@ interface Plan {
   budget: number;
 }
 
+/** A critic's vote: agreement, an objection with its critique, or `agree: null`, a missing vote (its call failed or its reply stated no decision). */
+interface Vote {
+  agree: boolean | null;
+  critique: string;
+}
+
 interface CeoState {
   round: number;
   plan: Plan;
@@ -38,8 +47,8 @@ interface CeoState {
   turn: number;
   /** The solution of this round so far (null before the solver answers or when it failed). */
   solution: { text: string; answer: string | null } | null;
-  /** This turn's critic replies by critic number (1 … n − 1); null while pending. */
-  critics: Array<{ agree: boolean; critique: string } | null>;
+  /** This turn's critic votes by critic number (1 … n − 1); null while pending. */
+  critics: Array<Vote | null>;
   failures: string[];
   /** The result announced for the latest round; carried forward once stopped. */
   result: CandidateView | null;
@@ -88,11 +97,12 @@ function critique(input: ProblemInput, state: CeoState): Step<CeoState> {
   return waiting({ ...state, critics: Array.from({ length: count }, () => null) }, post);
 }
 
-function settleCritic(input: ProblemInput, state: CeoState, critic: number, verdict: { agree: boolean; critique: string }, failure: string | null): Step<CeoState> {
-  const critics = state.critics.map((c, i) => (i === critic - 1 ? verdict : c));
+function settleCritic(input: ProblemInput, state: CeoState, critic: number, vote: Vote, failure: string | null): Step<CeoState> {
+  const critics = state.critics.map((c, i) => (i === critic - 1 ? vote : c));
   const next = { ...state, critics, failures: failure ? [...state.failures, failure] : state.failures };
   if (critics.some((c) => c === null)) return waiting(next);
-  const objections = critics.filter((c) => c !== null && !c.agree).map((c) => c?.critique ?? '');
+  // Only the votes cast count: a missing vote is neither agreement nor an objection (it has no critique to revise by).
+  const objections = critics.filter((c) => c?.agree === false).map((c) => c?.critique ?? '');
   if (objections.length === 0 || next.turn + 1 >= MAX_INNER_TURNS) return evaluate(input, next);
   const revised = { ...next, turn: next.turn + 1 };
   return waiting(revised, [solve(input, revised, next.solution?.text ?? null, objections)]);
@@ -139,7 +149,8 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
         return critique(input, { ...state, solution: { text: message.text, answer: message.answer } });
       case 'critic.completed':
         if (message.turn !== state.turn) return waiting(state);
-        return settleCritic(input, state, message.critic, { agree: message.agree, critique: message.critique }, null);
+        // A reply that states no decision is a missing vote, as a failed call is.
+        return settleCritic(input, state, message.critic, { agree: message.parseError === undefined ? message.agree : null, critique: message.critique }, null);
       case 'evaluator.completed':
         return finishRound(input, state, message.correct, message.advice);
       case 'llm.failed': {
@@ -157,8 +168,8 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
             // A failed revision keeps the draft; a failed first draft leaves the round without a solution.
             return evaluate(input, next);
           case 'critic':
-            // A critic that cannot answer raises no objection; the failure is recorded.
-            return settleCritic(input, state, message.index % 100, { agree: true, critique: '' }, failureOf(message));
+            // A critic that cannot answer casts no vote; the failure is recorded.
+            return settleCritic(input, state, message.index % 100, { agree: null, critique: '' }, failureOf(message));
           case 'evaluator':
             return finishRound(input, next, null, '');
           default:

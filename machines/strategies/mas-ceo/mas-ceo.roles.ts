@@ -12,16 +12,18 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, replyBase, unusableIf } from '../../reply.ts';
 import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /**
- * Ranges the CEO's numbers are clamped to, and what a missing field defaults
- * to. The budget's are MAS-TTS's (output_parser.py `CEOParser`: 2048 to
- * 32000; 32000 when unreadable, as agents/tasksolving_agent/ceo.py falls back).
+ * Ranges the CEO's numbers are clamped to, and what a missing field (or a
+ * failed CEO call) defaults to: MAS-TTS's (output_parser.py `CEOParser`: at
+ * least 2 experts, 2 when unreadable; a budget of 2048 to 32000, 32000 when
+ * unreadable; agents/tasksolving_agent/ceo.py falls back to 2 experts and
+ * 32000 when the CEO gives no usable plan). The cap of 5 experts is ours.
  */
-export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 3 }, budget: { min: 2048, max: 32_000, default: 32_000 } } as const;
+export const CEO_LIMITS = { experts: { min: 2, max: 5, default: 2 }, budget: { min: 2048, max: 32_000, default: 32_000 } } as const;
 
 function clamp(value: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, Math.round(value)));
@@ -86,13 +88,35 @@ export const ceoRole = {
   index: () => 0,
   prompt: templatePrompt(ceoTemplate),
   template: ceoTemplate,
-  reply: (request, output) => ({ type: 'ceo.completed', ...replyBase(request), ...parseCeo(output.content), call: callInfo(output) }),
+  reply: (request, output) => {
+    const plan = parseCeo(output.content);
+    // A plan cut off may have lost the end of its last field (the budget's digits) though every field is there.
+    const cut = output.finishReason === 'length' ? 'the plan was cut off at the length limit' : null;
+    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? cut, call: callInfo(output) };
+  },
 } satisfies RoleDefinition<'ceo.requested'>;
 
-/** The expert descriptions of a recruiter reply (`Expert k: …` lines), padded or cut to `count`. */
+/** The expert descriptions a recruiter reply gives (`Expert k: …` lines). */
+function namedExperts(text: string): string[] {
+  return [...text.matchAll(/^\W*Expert\s*\d+\W*:\s*(.+?)\s*$/gim)].map((m) => m[1] ?? '').filter(Boolean);
+}
+
+/** The expert descriptions of a recruiter reply (`Expert k: …` lines), padded with a generalist or cut to `count`. */
 export function parseExperts(text: string, count: number): string[] {
-  const found = [...text.matchAll(/^\W*Expert\s*\d+\W*:\s*(.+?)\s*$/gim)].map((m) => m[1] ?? '').filter(Boolean);
+  const found = namedExperts(text);
   return Array.from({ length: count }, (_, i) => found[i] ?? `A careful generalist mathematician (expert ${i + 1}).`);
+}
+
+/**
+ * Why a recruiter reply is unusable, or null: it describes fewer experts than
+ * asked (MAS-TTS's role assigner asks again, then fills the team with generic
+ * experts; here the missing ones are generalists), or it was cut off, its last
+ * expert's description with it.
+ */
+export function missingExperts(output: { content: string; finishReason: string }, count: number): string | null {
+  const found = namedExperts(output.content).length;
+  if (found < count) return `${found} of the ${count} "Expert k: …" lines asked for`;
+  return output.finishReason === 'length' ? 'the team was cut off at the length limit' : null;
 }
 
 /** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
@@ -121,7 +145,13 @@ export const recruiterRole = {
   index: () => 0,
   prompt: templatePrompt(recruiterTemplate),
   template: recruiterTemplate,
-  reply: (request, output) => ({ type: 'recruiter.completed', ...replyBase(request), experts: parseExperts(output.content, request.experts), call: callInfo(output) }),
+  reply: (request, output) => ({
+    type: 'recruiter.completed',
+    ...replyBase(request),
+    experts: parseExperts(output.content, request.experts),
+    ...unusableIf(missingExperts(output, request.experts)),
+    call: callInfo(output),
+  }),
 } satisfies RoleDefinition<'recruiter.requested'>;
 
 /** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
@@ -168,7 +198,7 @@ export const solverRole = {
   maxTokens: (request) => request.budget,
   prompt: solverPrompt,
   template: solverTemplate,
-  reply: (request, output) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+  reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
 } satisfies RoleDefinition<'solver.requested'>;
 
 /**
@@ -179,11 +209,6 @@ export const solverRole = {
 export function parseAgreement(text: string): boolean {
   const last = [...text.matchAll(/decision\W*:\s*(agree|disagree)|\[(agree|disagree)\]/gi)].at(-1);
   return (last?.[1] ?? last?.[2])?.toLowerCase() === 'agree';
-}
-
-/** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol). */
-function unusableIf(parseError: string | null): { parseError?: string } {
-  return parseError === null ? {} : { parseError };
 }
 
 /** Why a critic's reply has no decision (it then counts as disagreement), or null when it states one. */
@@ -248,7 +273,12 @@ export const evaluatorRole = {
   index: () => 0,
   prompt: templatePrompt(evaluatorTemplate),
   template: evaluatorTemplate,
-  reply: (request, output) => ({ type: 'evaluator.completed', ...replyBase(request), ...parseEvaluation(output.content), call: callInfo(output) }),
+  reply: (request, output) => {
+    const evaluation = parseEvaluation(output.content);
+    // A verdict cut off has lost the end of its advice, which the next round's CEO reads.
+    const cut = output.finishReason === 'length' && evaluation.parseError === undefined ? { parseError: 'the evaluation was cut off at the length limit' } : {};
+    return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
+  },
 } satisfies RoleDefinition<'evaluator.requested'>;
 
 /** The CEO agent's actor definition. */

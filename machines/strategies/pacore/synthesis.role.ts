@@ -8,7 +8,7 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 
 /**
@@ -64,13 +64,13 @@ export const synthesisRole = {
   subject: oneCallPerCandidate('synthesis'),
   prompt: synthesisPrompt,
   template: synthesisTemplate,
-  reply: (request, output) => ({
+  reply: (request, output, options) => ({
     type: 'synthesis.completed',
     ...replyBase(request),
     candidate: request.candidate,
     text: output.content,
     // A response cut at the length limit has no final answer.
-    answer: output.finishReason === 'length' ? null : extractAnswer(output.content),
+    ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'synthesis.requested'>;

@@ -15,7 +15,7 @@ import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts'
 import type { ProblemInput } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
-import { attemptText, MAX_DISTILL_ATTEMPTS } from './rse.roles.ts';
+import { attemptText, distillRetried, MAX_DISTILL_ATTEMPTS, WITHOUT_LISTS } from './rse.roles.ts';
 
 /** Upstream keeps every record that survives deduplication: the bank has no cap (0), whatever --bank-max-records says. */
 export const RSE_BANK_MAX_RECORDS = 0;
@@ -74,7 +74,7 @@ export const rseProgram: ProblemProgram<RseState> = {
       }
       case 'distill.completed': {
         const current = state.candidates.find((c) => c.candidate === message.candidate);
-        if (message.parseError !== null && message.attempt + 1 < MAX_DISTILL_ATTEMPTS && current?.attempt) {
+        if (distillRetried(message.parseError) && message.attempt + 1 < MAX_DISTILL_ATTEMPTS && current?.attempt) {
           return waiting(state, [distill(input, state.iteration, message.candidate, message.attempt + 1, current.attempt)]);
         }
         const provenance = { iteration: state.iteration, candidate: message.candidate, callKey: message.call.key };
@@ -82,7 +82,7 @@ export const rseProgram: ProblemProgram<RseState> = {
           ...message.propositions.map((text): ExperienceRecord => ({ kind: 'conclusion', text, provenance })),
           ...message.pitfalls.map((text): ExperienceRecord => ({ kind: 'pitfall', text, provenance })),
         ];
-        const failed = message.parseError === null ? [] : [`distill: invalid JSON after ${message.attempt + 1} attempts: ${message.parseError}`];
+        const failed = message.parseError === null ? [] : [message.parseError === WITHOUT_LISTS ? `distill: ${WITHOUT_LISTS}` : `distill: invalid JSON after ${message.attempt + 1} attempts: ${message.parseError}`];
         return change(state, message.candidate, (c) => ({ ...c, distilled: true, failures: [...c.failures, ...failed] }), input, records);
       }
       case 'llm.failed': {

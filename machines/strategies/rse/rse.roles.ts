@@ -13,7 +13,7 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, parseJsonReply, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
 
@@ -74,13 +74,13 @@ export const rolloutRole = {
   subject: oneCallPerCandidate('rollout'),
   prompt: rolloutPrompt,
   template: rolloutTemplate,
-  reply: (request, output) => ({
+  reply: (request, output, options) => ({
     type: 'rollout.completed',
     ...replyBase(request),
     candidate: request.candidate,
     text: output.content,
     reasoning: output.reasoning,
-    answer: extractAnswer(output.content),
+    ...answerFields(extractAnswer(output.content), output, options.proof),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'rollout.requested'>;
@@ -91,17 +91,31 @@ export function attemptText(text: string, reasoning: string | null): string {
 }
 
 /**
- * Parses the Distill agent's JSON, read after its last `</think>`: any JSON
- * object is valid (upstream retries only unparseable replies); the string
- * items of `verified_propositions` and `critical_pitfalls` are kept. Throws a
- * SyntaxError saying what is wrong.
+ * The parse error of a JSON object with neither list: it adds nothing to the
+ * bank and is unusable, yet the distiller is not asked again, as upstream
+ * retries only replies that are not valid JSON.
  */
-export function parseDistillation(text: string): { propositions: string[]; pitfalls: string[] } {
+export const WITHOUT_LISTS = 'a JSON object with neither "verified_propositions" nor "critical_pitfalls"';
+
+/** Whether a distillation with this parse error is asked again: upstream retries only invalid JSON. */
+export function distillRetried(parseError: string | null): boolean {
+  return parseError !== null && parseError !== WITHOUT_LISTS;
+}
+
+/**
+ * Parses the Distill agent's JSON, read after its last `</think>`: any JSON
+ * object parses (upstream retries only unparseable replies); the string
+ * items of `verified_propositions` and `critical_pitfalls` are kept, and
+ * `parseError` is WITHOUT_LISTS when the object has neither. Throws a
+ * SyntaxError saying what is wrong when the reply is not a JSON object.
+ */
+export function parseDistillation(text: string): { propositions: string[]; pitfalls: string[]; parseError: string | null } {
   const value = parseJsonReply(text.split('</think>').at(-1) ?? text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('the reply is not a JSON object');
   const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
   const fields = value as Record<string, unknown>;
-  return { propositions: strings(fields.verified_propositions), pitfalls: strings(fields.critical_pitfalls) };
+  const lists = 'verified_propositions' in fields || 'critical_pitfalls' in fields;
+  return { propositions: strings(fields.verified_propositions), pitfalls: strings(fields.critical_pitfalls), parseError: lists ? null : WITHOUT_LISTS };
 }
 
 /** The distiller's instructions: upstream's two tasks, their rules and formats, in our words. */
@@ -143,14 +157,13 @@ export const distillRole = {
   prompt: distillPrompt,
   template: distillTemplate,
   reply: (request, output) => {
-    let parsed = { propositions: [] as string[], pitfalls: [] as string[] };
-    let parseError: string | null = null;
+    let parsed: ReturnType<typeof parseDistillation>;
     try {
       parsed = parseDistillation(output.content);
     } catch (error) {
-      parseError = error instanceof Error ? error.message : String(error);
+      parsed = { propositions: [], pitfalls: [], parseError: error instanceof Error ? error.message : String(error) };
     }
-    return { type: 'distill.completed', ...replyBase(request), candidate: request.candidate, attempt: request.attempt, ...parsed, parseError, call: callInfo(output) };
+    return { type: 'distill.completed', ...replyBase(request), candidate: request.candidate, attempt: request.attempt, ...parsed, call: callInfo(output) };
   },
 } satisfies RoleDefinition<'distill.requested'>;
 

@@ -7,9 +7,10 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, parseScore, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
 import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
+import type { LlmOutput } from '../../llm.ts';
 
 /** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
 export const NO_ERROR = 'It is correct.';
@@ -42,6 +43,17 @@ export function critiqueFindsNoError(text: string): boolean {
   return /(?:^\s*|[.!?]\s+)[^a-z0-9\s]*it is correct[^a-z0-9]*$/im.test(final);
 }
 
+/**
+ * Why a critique is unusable, or null: an empty one, or one cut off before
+ * saying whether it finds an error (its verdict is then unread, and the
+ * candidate is rewritten as if it had one). Its score is not read by the
+ * strategy, so a critique without one is still usable.
+ */
+export function critiqueUnusable(output: LlmOutput, correct: boolean): string | null {
+  if (output.content.trim() === '') return `the critique was empty (finish_reason ${output.finishReason})`;
+  return output.finishReason === 'length' && !correct ? 'the critique was cut off at the length limit before its verdict' : null;
+}
+
 /** The Critique agent's definition. */
 export const critiqueRole = {
   role: 'critique',
@@ -52,15 +64,19 @@ export const critiqueRole = {
   subject: oneCallPerCandidate('critique'),
   prompt: critiquePrompt,
   template: critiqueTemplate,
-  reply: (request, output) => ({
-    type: 'critique.completed',
-    ...replyBase(request),
-    candidate: request.candidate,
-    critique: output.content,
-    score: parseScore(output.content),
-    correct: critiqueFindsNoError(output.content),
-    call: callInfo(output),
-  }),
+  reply: (request, output) => {
+    const correct = critiqueFindsNoError(output.content);
+    return {
+      type: 'critique.completed',
+      ...replyBase(request),
+      candidate: request.candidate,
+      critique: output.content,
+      score: parseScore(output.content),
+      correct,
+      ...unusableIf(critiqueUnusable(output, correct)),
+      call: callInfo(output),
+    };
+  },
 } satisfies RoleDefinition<'critique.requested'>;
 
 /** The Rewrite agent's user message: the earlier attempts and critiques, then the current attempt and its critique. */
@@ -126,7 +142,7 @@ export const rewriteRole = {
   subject: oneCallPerCandidate('rewrite'),
   prompt: rewritePrompt,
   template: rewriteTemplate,
-  reply: (request, output) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+  reply: (request, output, options) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
 } satisfies RoleDefinition<'rewrite.requested'>;
 
 /** The Critique agent's actor definition. */

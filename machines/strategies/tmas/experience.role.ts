@@ -44,7 +44,10 @@ export const experiencePrompt = templatePrompt(experienceTemplate);
 
 /** The new records of a reply, with provenance; throws when the reply is not the schema. */
 export function parseExperience(text: string, iteration: number, callKey: string): ExperienceRecord[] {
-  const parsed = schema.parse(parseJsonReply(text));
+  const value = parseJsonReply(text);
+  // Either list may be left out when empty, but an object with neither is not an empty update: it is another schema.
+  if (typeof value === 'object' && value !== null && !('conclusions' in value) && !('pitfalls' in value)) throw new SyntaxError('a JSON object with neither "conclusions" nor "pitfalls"');
+  const parsed = schema.parse(value);
   const record = (kind: ExperienceRecord['kind']) => (entry: z.infer<typeof item>): ExperienceRecord => ({
     kind,
     text: entry.text,

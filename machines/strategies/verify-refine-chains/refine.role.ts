@@ -6,7 +6,7 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../../tmas-context.ts';
-import { callInfo, replyBase } from '../../reply.ts';
+import { answerFields, callInfo, replyBase } from '../../reply.ts';
 import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
@@ -43,7 +43,7 @@ export const refineRole = {
   subject: oneCallPerCandidate('refine'),
   prompt: refinePrompt,
   template: refineTemplate,
-  reply: (request, output) => ({ type: 'refine.completed', ...replyBase(request), candidate: request.candidate, text: output.content, answer: extractAnswer(output.content), call: callInfo(output) }),
+  reply: (request, output, options) => ({ type: 'refine.completed', ...replyBase(request), candidate: request.candidate, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
 } satisfies RoleDefinition<'refine.requested'>;
 
 /** The Refine agent's actor definition. */

@@ -12,7 +12,8 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { callInfo, replyBase } from '../../reply.ts';
+import { callInfo, replyBase, unusableIf } from '../../reply.ts';
+import type { LlmOutput } from '../../llm.ts';
 import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
 import { roleLine } from '../../kit.ts';
 
@@ -92,19 +93,44 @@ function normalized(text: string): string {
     .replace(/\n## Self Evaluation[ \t]*\n/g, '\n## Self Evaluation\n');
 }
 
-/**
- * The proof and the self-evaluation score of a Prover reply, read after its
- * last `</think>`, as upstream's extract_solution / extract_self_eval do; null
- * when a section is missing.
- */
-export function parseProverReply(content: string): { proof: string; selfScore: number } | null {
+/** The two sections of a Prover reply, read after its last `</think>` as upstream's extract_solution does; null when one is missing or they are out of order. */
+function proverSections(content: string): { proof: string; evaluation: string } | null {
   const text = normalized(content.split('</think>').at(-1) ?? content);
   const evaluation = text.indexOf('\n## Self Evaluation\n');
   const start = text.indexOf('\n## Solution\n');
   if (evaluation < 0 || start < 0 || start > evaluation) return null;
-  const proof = text.slice(start + '\n## Solution\n'.length, evaluation).trim();
-  const score = Number(lastBoxedAnswer(text.slice(evaluation))?.trim());
-  return { proof, selfScore: Number.isFinite(score) ? score : 0 };
+  return { proof: text.slice(start + '\n## Solution\n'.length, evaluation).trim(), evaluation: text.slice(evaluation) };
+}
+
+/** The self-evaluation's score: its last \boxed{}, when that is a number (upstream's extract_self_eval); null when unreadable. */
+function selfScoreOf(evaluation: string): number | null {
+  const boxed = lastBoxedAnswer(evaluation)?.trim();
+  const score = boxed === undefined || boxed === '' ? Number.NaN : Number(boxed);
+  return Number.isFinite(score) ? score : null;
+}
+
+/**
+ * The proof and the self-evaluation score of a Prover reply, read after its
+ * last `</think>`, as upstream's extract_solution / extract_self_eval do; null
+ * when a section is missing; an unreadable score is 0, as upstream reads it.
+ */
+export function parseProverReply(content: string): { proof: string; selfScore: number } | null {
+  const sections = proverSections(content);
+  return sections === null ? null : { proof: sections.proof, selfScore: selfScoreOf(sections.evaluation) ?? 0 };
+}
+
+/**
+ * Why a Prover reply is unusable, or null: cut off (upstream verifies only
+ * finished proofs), without its two sections, with no readable score in its
+ * self-evaluation (upstream then reads 0), or, with short answers, a Solution
+ * section that states no final answer.
+ */
+function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation: string } | null, answer: string | null, proof: boolean): string | null {
+  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  if (output.finishReason === 'length') return 'the proof was cut off at the length limit';
+  if (sections === null) return 'no "## Solution" section followed by a "## Self Evaluation" section';
+  if (selfScoreOf(sections.evaluation) === null) return 'no \\boxed{} score in the self-evaluation';
+  return !proof && answer === null ? 'no final answer in the Solution section' : null;
 }
 
 /** The Prover's definition. */
@@ -117,19 +143,20 @@ export const proverRole = {
   subject: oneCallPerCandidate('prover'),
   prompt: proverPrompt,
   template: proverTemplate,
-  reply: (request, output) => {
+  reply: (request, output, options) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
-    const parsed = output.finishReason === 'length' ? null : parseProverReply(output.content);
-    const text = parsed?.proof ?? output.content;
+    const sections = output.finishReason === 'length' ? null : proverSections(output.content);
+    // The self-evaluation ends in a boxed score: the answer is the Solution section's.
+    const answer = sections === null ? null : extractAnswer(sections.proof);
     return {
       type: 'prover.completed',
       ...replyBase(request),
       candidate: request.candidate,
-      text,
-      proof: parsed?.proof ?? null,
-      selfScore: parsed?.selfScore ?? 0,
-      // The self-evaluation ends in a boxed score: the answer is the Solution section's.
-      answer: parsed === null ? null : extractAnswer(parsed.proof),
+      text: sections?.proof ?? output.content,
+      proof: sections?.proof ?? null,
+      selfScore: sections === null ? 0 : (selfScoreOf(sections.evaluation) ?? 0),
+      answer,
+      ...unusableIf(proverUnusable(output, sections, answer, options.proof)),
       call: callInfo(output),
     };
   },
@@ -177,7 +204,8 @@ export const raterRole = {
   reply: (request, output) => {
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
     const parsed = output.finishReason === 'length' ? { score: null, rating: output.content } : parseRating(output.content);
-    return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, call: callInfo(output) };
+    const unusable = parsed.score !== null ? null : output.finishReason === 'length' ? 'the rating was cut off at the length limit' : 'no \\boxed{} score (0, 0.5 or 1)';
+    return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, ...unusableIf(unusable), call: callInfo(output) };
   },
 } satisfies RoleDefinition<'rater.requested'>;
 
