@@ -19,8 +19,8 @@
  *   src/settings/        the run's settings, declared once, and the configuration they
  *                        fill (its type, its upgrade from older manifests): kernel,
  *                        workers/ (the tokenizer's name), machines/ and strategies
- *                        (their defaults and flags, as data), pool, gateway and sim
- *                        (their defaults)
+ *                        (their defaults and flags, as data), pool, gateway, sim and
+ *                        observers (their defaults)
  *   src/store/           kernel, input, pool, gateway (the shapes of a call): the
  *                        manifest's config is opaque to it
  *   src/observers/       kernel, grader, store
@@ -63,7 +63,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/sim/': ['src/kernel/', 'src/grader/'],
   'machines/': ['src/kernel/', 'src/grader/'],
   'machines/strategies/': ['machines/', 'src/kernel/', 'src/grader/'],
-  'src/settings/': ['src/kernel/', 'workers/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/'],
+  'src/settings/': ['src/kernel/', 'workers/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/', 'src/observers/'],
   'src/store/': ['src/kernel/', 'src/input/', 'src/pool/', 'src/gateway/'],
   'src/observers/': ['src/kernel/', 'src/grader/', 'src/store/'],
   'src/report/': ['src/kernel/', 'src/observers/', 'src/store/', 'src/settings/'],

@@ -68,7 +68,7 @@ export async function replayRun(
     const loop = options.changes?.agents === undefined ? checkRunAgents(manifest.config.loop, runDir, { force: false, command: 'tmas replay' }) : manifest.config.loop;
     const active = loop.activeProblems;
     const activeProblems = active === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(active, REPLAY_ACTIVE_PROBLEMS);
-    const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { dir: work } };
+    const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { ...manifest.config.outputs, dir: work } };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy: await resolveStrategy(config.loop) });
     return await compareLogs(work, logEnd);

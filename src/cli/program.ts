@@ -15,6 +15,8 @@ import type { PlanFlags } from './plan.command.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptOnSignals } from './signals.ts';
 import { UserError } from '../kernel/errors.ts';
+import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
+import { decimal } from '../settings/parsers.ts';
 import { VERSION } from '../kernel/version.ts';
 
 /** Where the commands write: stdout, stderr, and the terminal for progress when there is one. */
@@ -133,11 +135,12 @@ function defineReportCommand(program: Command): void {
     .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
     .argument('<dirs...>', 'run output directories (each holding metrics.json)')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
+    .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
     .option('--format <format>', 'html or md', 'html')
     .exitOverride()
-    .action(async (dirs: string[], flags: { out?: string; format: string }) => {
+    .action(async (dirs: string[], flags: { out?: string; format: string; unusableWarnShare: number }) => {
       const { runReportCommand } = await import('./report.command.ts');
-      await runReportCommand(dirs, flags, io);
+      await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
     });
 }
 

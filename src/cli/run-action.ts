@@ -45,7 +45,7 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo
   const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
   printOutcome(outcome, config, problems.length, flags.wide === true, io);
   // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
-  for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir)) io.stderr(warning);
+  for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
   if (viewing) {
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
     const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });

@@ -4,7 +4,14 @@
  * had the same completion limit, window, width and judge share, and which
  * sampling each used (the methods' upstream temperatures differ on purpose).
  */
-import type { Table1Method } from './table1-markdown.ts';
+import type { ReportRun } from '../report/load.ts';
+
+/** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
+export interface Table1Method {
+  strategy: string;
+  run: ReportRun;
+  options: Record<string, number | string>;
+}
 
 type Protocol = Record<string, unknown>;
 

@@ -24,14 +24,10 @@ import type { ReportRun } from '../report/load.ts';
 import { seedFor } from '../kernel/prng.ts';
 import type { ProblemFigure } from '../report/bootstrap.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
-import { budgetTable } from './table1-budgets.ts';
+import { budgetTable, type Table1Method } from './table1-budgets.ts';
 
-/** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
-export interface Table1Method {
-  strategy: string;
-  run: ReportRun;
-  options: Record<string, number | string>;
-}
+export type { Table1Method } from './table1-budgets.ts';
+
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : (value * 100).toFixed(1);

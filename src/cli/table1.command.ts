@@ -87,6 +87,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     import('../observers/role-outputs.ts'),
   ]);
   const runs: Array<{ strategy: string; outcome: RunOutcome; options: Record<string, number | string> }> = [];
+  let unusableShare = 0;
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
@@ -94,16 +95,17 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
     const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config.loop) });
     runs.push({ strategy, outcome, options: config.loop.strategyOptions });
+    unusableShare = config.outputs.unusableWarnShare;
   }
   const methods = [];
-  for (const run of runs) methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir) });
+  for (const run of runs) methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir, { unusableShare }) });
   const table = formatTable1(methods);
   await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
   await writeOutputFile(path.join(out, 'table1.md'), `${table}
 `, { advice });
   io.stdout(table);
-  await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io);
-  for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
+  await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io, { unusableShare });
+  for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
   // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).
   const incomplete = runs.find((run) => run.outcome.stopped.length > 0);
   if (incomplete) {

@@ -33,6 +33,8 @@ export interface ProblemsConfig {
 export interface OutputsConfig {
   /** The run's directory: store/, results.jsonl, metrics.json. */
   dir: string;
+  /** A role whose unusable outputs in an iteration exceed this share of its outputs is warned of at the end. */
+  unusableWarnShare: number;
 }
 
 /** The method and its loop. */
@@ -139,6 +141,8 @@ export interface SimConfig {
   latencyMedianMs: number;
   latencyP99Ms: number;
   outputTokens: number;
+  /** The share of replies that break their role's format (0: none). */
+  breakFormats: number;
 }
 
 /** Everything that shapes a run, by section. */

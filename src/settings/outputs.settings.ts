@@ -1,7 +1,8 @@
 /** Settings of what a run writes and shows: its directory, the final table, the live viewer. */
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
-import { integer } from './parsers.ts';
+import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
+import { decimal, integer } from './parsers.ts';
 import { field } from './field.ts';
 import { setting, type SettingContext } from './setting.ts';
 
@@ -42,6 +43,15 @@ export const OUTPUT_SETTINGS = [
     parse: outputDirectory,
     field: field('outputs', 'dir'),
     resolve: (dir, context) => path.resolve(dir ?? defaultOutputDir(context, context.now)),
+  }),
+  setting<number>({
+    flags: '--unusable-warn-share <share>',
+    section: 'outputs',
+    help: "warn at the end of the run (and mark ⚠ in reports and table1.md) when more than this share of a role's outputs in an iteration could not be used",
+    parse: decimal(0, 1),
+    default: DEFAULT_UNUSABLE_SHARE,
+    field: field('outputs', 'unusableWarnShare'),
+    before: DEFAULT_UNUSABLE_SHARE,
   }),
   setting<boolean>({ flags: '--wide', section: 'outputs', help: 'print every column of the final table (default: the essential ones, within 80 columns)' }),
   setting<number | boolean>({

@@ -15,5 +15,14 @@ export const SIM_SETTINGS = [
     field: field('sim', 'latencyP99Ms'),
     resolve: (p99, { flags }) => Math.max(p99 ?? 0, (flags.simLatencyMs as number | undefined) ?? 0),
   }),
+  setting<number>({
+    flags: '--sim-break-formats <rate>',
+    section: 'sim',
+    help: "simulated model: share of replies, 0..1, that break their role's format (missing sections, no box or several, JSON with other keys, prose, cut off)",
+    parse: decimal(0, 1),
+    default: 0,
+    field: field('sim', 'breakFormats'),
+    before: 0,
+  }),
   setting<number>({ flags: '--sim-output-tokens <n>', section: 'sim', help: 'simulated model: approximate tokens of a solution', parse: integer(1), default: 250, field: field('sim', 'outputTokens') }),
 ];

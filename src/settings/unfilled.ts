@@ -12,7 +12,7 @@ type Keys<T> = { [K in keyof T]-?: true };
 
 const SECTION_KEYS: { [S in ConfigSection]: Keys<RunConfig[S]> } = {
   problems: { inputFile: true, idColumn: true, questionColumn: true, answerColumn: true },
-  outputs: { dir: true },
+  outputs: { dir: true, unusableWarnShare: true },
   loop: {
     strategy: true,
     strategyOptions: true,
@@ -48,7 +48,7 @@ const SECTION_KEYS: { [S in ConfigSection]: Keys<RunConfig[S]> } = {
     dispatchOrder: true,
     batchCap: true,
   },
-  sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true },
+  sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true, breakFormats: true },
 };
 
 const ENDPOINT_KEYS: Keys<Omit<RoleEndpoint, 'sampling'>> = { baseUrl: true, model: true };
