@@ -54,7 +54,7 @@ export interface TokenMeter {
 export interface TokenMeterOptions {
   maxTokens: number;
   count: CountTexts;
-  /** The call's signal: aborting it stops the counts. */
+  /** The call's signal: aborting it (the run stops) aborts the counts. */
   signal?: AbortSignal | undefined;
   /** Told when a count made while the reply arrives passes the cut (the attempt is then cut). */
   onOver?: (error: ReplyError) => void;
@@ -73,8 +73,6 @@ class TokenCount implements TokenMeter {
   private bytes = 0;
   private started = false;
   private stopped = false;
-  /** Made with the first count, which most replies never need. */
-  private stopper: AbortController | null = null;
   private counted = 0;
   private countedChars = 0;
   private ended = false;
@@ -119,22 +117,10 @@ class TokenCount implements TokenMeter {
     return this.counted;
   }
 
+  /** A count under way is not aborted (the pool stops a running task with its thread, which then reloads its tokenizer): its result is dropped. */
   stop(): void {
     this.stopped = true;
-    this.stopper?.abort();
-    this.options.signal?.removeEventListener('abort', this.onAbort);
     this.waiting.clear();
-  }
-
-  private readonly onAbort = () => this.stopper?.abort();
-
-  private signal(): AbortSignal {
-    if (this.stopper === null) {
-      this.stopper = new AbortController();
-      this.options.signal?.addEventListener('abort', this.onAbort, { once: true });
-      if (this.options.signal?.aborted === true) this.stopper.abort();
-    }
-    return this.stopper.signal;
   }
 
   private countInFlight(): void {
@@ -153,7 +139,8 @@ class TokenCount implements TokenMeter {
   private async countSome(all: boolean): Promise<void> {
     const least = all ? 0 : this.flushChars;
     for (let piece = this.waiting.take(least); piece !== null && !this.stopped; piece = this.waiting.take(least)) {
-      const [tokens = 0] = await this.options.count([piece], this.signal());
+      const [tokens = 0] = await this.options.count([piece], this.options.signal);
+      if (this.stopped) return;
       this.counted += tokens;
       this.countedChars += piece.length;
       if (this.counted > this.cut) throw this.over();
