@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base } from 'vitest';
+import { test as base, expect } from 'vitest';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import type { RunOutcome } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
@@ -245,4 +245,48 @@ export async function startProxy(target: string, intercept: (url: string, body: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
+}
+
+/**
+ * A proxy in front of `target` that misbehaves as `intercept` says while its
+ * `healthy` flag is false, and passes everything on once it is set; `close`
+ * drops the connections it holds open.
+ */
+export async function startSwitchableProxy(target: string, intercept: (url: string, body: string, res: ServerResponse) => boolean) {
+  const healthy = { current: false };
+  const proxy = await startProxy(target, (url, body, res) => !healthy.current && intercept(url, body, res));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      proxy.server.closeAllConnections();
+      proxy.server.close(() => resolve());
+    });
+  return { url: proxy.url, healthy, close };
+}
+
+/**
+ * Runs `flags` on the problems in `problems` against `url` into DIR/run,
+ * where some calls fail for good: it ends at 3 (TMAS_RUN_INCOMPLETE).
+ * Resolves the run directory, its stderr, and the arguments that repeat it.
+ */
+export async function runIncomplete(dir: string, problems: string, url: string, flags: string[]): Promise<{ run: string; stderr: string; args: string[] }> {
+  const run = path.join(dir, 'run');
+  const args = ['--input-file', problems, '--base-url', url, ...flags];
+  const ended = await runCli(['run', ...args, '--output-file', run]);
+  expect(ended.code, ended.stderr).toBe(3);
+  expect(ended.stderr).toMatch(/\[TMAS_RUN_INCOMPLETE\]/);
+  return { run, stderr: ended.stderr, args };
+}
+
+/**
+ * Resumes `run` (its servers now healthy) and runs `args` afresh into
+ * `clean`: both end at 0 with the same results.jsonl. Resolves the resume's
+ * stderr.
+ */
+export async function expectResumedAsClean(run: string, args: string[], clean: string): Promise<string> {
+  const resumed = await runCli(['run', '--resume', run]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const fresh = await runCli(['run', ...args, '--output-file', clean]);
+  expect(fresh.code, fresh.stderr).toBe(0);
+  expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(clean, 'results.jsonl'), 'utf8'));
+  return resumed.stderr;
 }

@@ -1,13 +1,16 @@
 /**
  * One attempt of a call on one endpoint: the request, sent under its bounds
- * (reply-bounds.ts, completion-bounds.ts), and its reply read as a stream,
- * as a whole JSON reply, or counted with the run's tokenizer when it carries
- * no usage.
+ * (reply-bounds.ts, completion-bounds.ts), and its reply read as a stream or
+ * as a whole JSON reply; then, its slot free, its tokens settled: counted
+ * with the run's tokenizer when it carries no usage, or a usage its text
+ * belies (token-meter.ts).
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, readAll, replyByteCap, startWatchdog } from './reply-bounds.ts';
-import { createReplyMeter, derivedTotal, overLimit, withinLimit, withinMeteredLimit } from './completion-bounds.ts';
+import { boundedBody, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply-bounds.ts';
+import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './completion-bounds.ts';
+import { FINISH_GRACE_MS } from './stream-end.ts';
+import { createTokenMeter, type TokenMeter } from './token-meter.ts';
 import { fromStream, fromWholeReply, type Reply } from './reply.ts';
 import { sseEvents } from './sse.ts';
 import { fromJsonReply, sortBody } from './json-reply.ts';
@@ -20,7 +23,7 @@ import type { HttpTransport, TransportResponse } from './http-transport.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
-  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed'>;
+  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'finishGraceMs'>;
   stream: boolean;
   counters: GatewayCounters;
   /** The client of an endpoint (createClients). */
@@ -48,18 +51,83 @@ export function createClients(transport: HttpTransport, timeoutMs: number, keys:
   };
 }
 
+/** What an attempt gives back: its reply, and what settling its tokens (settleTokens) needs once its slot is free. */
+export interface Attempted {
+  /** The reply, without its usage when its text belied it. */
+  reply: Reply;
+  /** Its count with the run's tokenizer, begun as a stream arrived; null when the gateway has no tokenizer. */
+  tokens: TokenMeter | null;
+  /** The completion tokens of a usage the text belied; null when none was. */
+  belied: number | null;
+  /** Characters of text (answer and reasoning). */
+  chars: number;
+}
+
 /**
  * One attempt under its bounds (reply-bounds.ts, completion-bounds.ts): the
  * idle limit from the request to the body's last byte, the total limit
  * (`--total-timeout`, else derived from the completion limit), a size cap,
- * and what the completion limit allows the reply to hold.
+ * and what the completion limit allows the reply to hold: its text's
+ * characters and, as a stream arrives, its tokens (token-meter.ts).
  */
-export async function attempt(context: AttemptContext, request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Reply> {
-  const { stream, counters } = context;
+export async function attempt(context: AttemptContext, request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Attempted> {
+  const { stream } = context;
   const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal });
   const meter = createReplyMeter(request.maxTokens, watchdog);
+  const count = context.options.countTokens;
+  const tokens = count === undefined ? null : createTokenMeter({ maxTokens: request.maxTokens, count, signal, onOver: (error) => watchdog.fail(error) });
+  const whole = (reply: Reply): Attempted => {
+    const chars = reply.content.length + (reply.reasoning?.length ?? 0);
+    meter.text(chars);
+    return { ...weighUsage(reply, chars, meter), tokens, chars };
+  };
   const started = performance.now();
   const watched = state.watch.watch();
+  try {
+    // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
+    const response = await context
+      .clientFor({ ...request.endpoint, baseUrl: state.url })
+      .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
+      .asResponse();
+    watchdog.touch();
+    // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
+    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
+    if (!stream) return whole(fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion));
+    const sorted = await sortBody(bytes, response.headers);
+    if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));
+    // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
+    const chunks = sseEvents(sorted.body, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
+    return await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks);
+  } catch (error) {
+    tokens?.stop();
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw watchdog.failure ?? error;
+  } finally {
+    watched.ended();
+    watchdog.dispose();
+  }
+}
+
+/** What reading one stream works with. */
+interface StreamParts {
+  state: EndpointState;
+  watchdog: Watchdog;
+  meter: ReplyMeter;
+  tokens: TokenMeter | null;
+  watched: ReturnType<EndpointState['watch']['watch']>;
+  askedUsage: boolean;
+  /** When the attempt began: the time to the first token runs from it. */
+  started: number;
+}
+
+/**
+ * A streamed reply, read as it arrives: its text metered (characters, and
+ * tokens once they may matter), its usage so far checked and given to the
+ * knee's count, and taken as whole by the rule of stream-end.ts.
+ */
+async function streamed(context: AttemptContext, parts: StreamParts, chunks: AsyncGenerator<ChatCompletionChunk[]>): Promise<Attempted> {
+  const { state, watchdog, meter, tokens, watched, askedUsage, started } = parts;
+  const { counters } = context;
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
   let reported = 0;
   const onUsage = (completionTokens: number | null) => {
@@ -70,44 +138,28 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     if (completionTokens > reported && state.streamUsage.state === 'counting') state.streamUsage.tokens += completionTokens - reported;
     reported = Math.max(reported, completionTokens);
   };
-  try {
-    // What `chat.completions.create` sends, encoded by us (request-body.ts); the client checks the status and keeps the server's error message.
-    const response = await context
-      .clientFor({ ...request.endpoint, baseUrl: state.url })
-      .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
-      .asResponse();
-    watchdog.touch();
-    // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
-    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
-    if (!stream) return withinMeteredLimit(fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion), meter);
-    const sorted = await sortBody(bytes, response.headers);
-    if (sorted.json) return withinMeteredLimit(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers), meter);
-    // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
-    const chunks = sseEvents(sorted.body, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
-    let chars = 0;
-    const onStreamText = (count: number) => {
-      meter.text(count);
-      counters.streamedChars += count;
-      if (state.streamUsage.state === 'text') state.text.add(count);
-      if (chars === 0) watched.texted();
-      chars += count;
-    };
-    const reply = withinLimit(await fromStream(chunks, { started, onText: onStreamText, onFirstEvent: () => watched.started(), onUsage }), meter);
-    onTextEnded(state, chars, reply.usage);
-    if (reply.firstTokenMs !== null) {
-      const decodeMs = performance.now() - started - reply.firstTokenMs;
-      counters.firstTokenMs.add(reply.firstTokenMs);
-      counters.generationMs.add(decodeMs);
-      if (reply.usage !== null) state.poll.onCall(reply.usage.completionTokens, decodeMs);
-    }
-    return reply;
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason ?? error;
-    throw watchdog.failure ?? error;
-  } finally {
-    watched.ended();
-    watchdog.dispose();
+  let chars = 0;
+  const onText = (count: number) => {
+    meter.text(count);
+    counters.streamedChars += count;
+    if (state.streamUsage.state === 'text') state.text.add(count);
+    if (chars === 0) watched.texted();
+    chars += count;
+  };
+  // A stream that finished but neither sends its usage nor ends is dropped after the grace: its reply is whole.
+  const whole = { graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS, cut: () => watchdog.controller.abort(new Error('the stream was whole')) };
+  const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string) => tokens.add(piece, sofar);
+  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, whole, ...(onDelta === undefined ? {} : { onDelta }) });
+  const weighed = weighUsage(read, chars, meter);
+  const { reply } = weighed;
+  onTextEnded(state, chars, reply.usage);
+  if (reply.firstTokenMs !== null) {
+    const decodeMs = performance.now() - started - reply.firstTokenMs;
+    counters.firstTokenMs.add(reply.firstTokenMs);
+    counters.generationMs.add(decodeMs);
+    if (reply.usage !== null) state.poll.onCall(reply.usage.completionTokens, decodeMs);
   }
+  return { ...weighed, tokens, chars };
 }
 
 /**
@@ -127,18 +179,23 @@ function unstreamedReply(context: AttemptContext, state: EndpointState, text: st
 }
 
 /**
- * A reply that says nothing of its usage, counted with the run's tokenizer
- * when the gateway has one, once its connection is done and its slot free:
- * past the limit, it fails like a reply whose usage says so (retried).
- * Returns the count (null when not counted), so the caller need not count
- * the same text again.
+ * A reply's tokens, settled once its connection is done and its slot free.
+ * A reply whose usage holds its text keeps it, and its count stops. One
+ * without usage, or whose text belied its usage, is counted with the run's
+ * tokenizer when the gateway has one (the rest of a stream's text, a whole
+ * reply's all of it): past its limit and the margin for tokenizers it fails
+ * like a reply whose usage says so (retried). Returns the count (null when
+ * not counted), so the caller need not count the same text again.
  */
-export async function checkCounted(options: Pick<GatewayOptions, 'countTokens'>, reply: Reply, maxTokens: number, signal: AbortSignal | undefined): Promise<number | null> {
-  if (reply.usage !== null || options.countTokens === undefined) return null;
-  const counts = await options.countTokens([reply.content, reply.reasoning ?? ''], signal);
-  const tokens = counts.reduce((sum, count) => sum + count, 0);
-  if (tokens > maxTokens) throw overLimit(maxTokens, `its text, which came without usage, counts ${tokens} tokens`);
-  return tokens;
+export async function settleTokens(attempted: Attempted): Promise<number | null> {
+  const { reply, tokens, belied, chars } = attempted;
+  if (tokens === null) return null;
+  if (reply.usage !== null) {
+    tokens.stop();
+    return null;
+  }
+  const why = belied === null ? 'it came without usage' : `its usage of ${belied} tokens cannot hold its ${chars} characters`;
+  return tokens.total(why, (reply.reasoning ?? '') + reply.content);
 }
 
 /** The total limit of an attempt: `--total-timeout` when given, else derived from the completion limit. */

@@ -7,7 +7,7 @@
  */
 import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
-import { attempt, checkCounted, type AttemptContext } from './attempt.ts';
+import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallFailedError } from './call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
 import { noteReply, type GatewayCounters } from './gateway-stats.ts';
@@ -94,18 +94,19 @@ export async function completeCall(context: CallContext, request: CompletionRequ
     try {
       const dialect = state.dialect;
       const askedUsage = call.asksUsage(state);
-      let result: Reply;
+      let attempted: Attempted;
       try {
         // Joined only now: a held call keeps the pieces, whose messages it shares with its equal prompts.
         const body = joinBody(await call.bodyFor(state));
-        result = await attempt(context.attempt, request, state, body, askedUsage, signal).catch((error: unknown) => {
+        attempted = await attempt(context.attempt, request, state, body, askedUsage, signal).catch((error: unknown) => {
           throw sendAgainOr(context, state, call, dialect, askedUsage, error);
         });
       } finally {
         state.aimd.onDone();
         dispatcher.release(state);
       }
-      const countedTokens = await checkCounted(context.options, result, request.maxTokens, signal);
+      const countedTokens = await settleTokens(attempted);
+      const result = attempted.reply;
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(context, state, request, result);

@@ -9,8 +9,11 @@
  *   reasoning inside it (vLLM, SGLang, OpenAI's `max_completion_tokens`,
  *   DeepSeek's API today); one that counted it outside (DeepSeek's reasoner
  *   in early 2025) would have its long reasonings cut, with the counts in
- *   the error. A reply that reports no usage is counted with the run's
- *   tokenizer once it is whole.
+ *   the error. A usage is believed only when it can hold the reply's text
+ *   (`usageHolds`): a reply that reports none, or one its text belies, is
+ *   counted with the run's tokenizer (token-meter.ts), and so is every
+ *   stream once its text could hold more than the limit, as it arrives;
+ *   that count may pass the limit by `countMargin` only.
  * - Text, as it arrives, where nothing else tells: no token of the tokenizers
  *   checked (o200k_base, cl100k_base, p50k_base, Qwen3, Llama 3, DeepSeek V3)
  *   is longer than 128 bytes, so a text of more than `MAX_TOKEN_CHARS`
@@ -52,6 +55,38 @@ export const TOTAL_BASE_MS = 10 * 60_000;
 export function textCharCap(maxTokens: number): number {
   return BASE_TEXT_CHARS + maxTokens * MAX_TOKEN_CHARS;
 }
+
+/**
+ * Whether a reported usage of `completionTokens` can hold a text of `chars`
+ * characters, by the bound of `textCharCap`: a 10 MB text that claims 12
+ * tokens cannot, and its usage is not believed.
+ */
+export function usageHolds(chars: number, completionTokens: number): boolean {
+  return chars <= textCharCap(completionTokens);
+}
+
+/**
+ * The share of the limit by which the run's own count may pass it. The run's
+ * tokenizer is seldom the server's: over answers, solutions, prose and code
+ * (models' responses, MATH-500 and IMO-AnswerBench questions, READMEs, our
+ * sources), o200k_base and cl100k_base counted at most 1.21 times what Qwen3,
+ * Llama 3 or DeepSeek V3 counted of the same text of a few hundred tokens or
+ * more (1.33 on a few questions of tens of tokens, which COUNT_MARGIN_TOKENS
+ * covers). A reply a server stopped at its limit is never cut for it; a
+ * legacy tokenizer (p50k_base counted up to 1.44 times more) should give
+ * way to the model's own (`--tokenizer-path`).
+ */
+const COUNT_MARGIN_SHARE = 0.25;
+/** Tokens the run's count may pass the limit by besides its share: short texts differ more, and each piece counted apart may add one. */
+const COUNT_MARGIN_TOKENS = 64;
+
+/** How many tokens the run's own count of a reply may pass its limit by: what tokenizers differ by. */
+export function countMargin(maxTokens: number): number {
+  return Math.ceil(maxTokens * COUNT_MARGIN_SHARE) + COUNT_MARGIN_TOKENS;
+}
+
+/** How the margin is made, for messages. */
+export const COUNT_MARGIN_LABEL = `${COUNT_MARGIN_SHARE * 100}% + ${COUNT_MARGIN_TOKENS}`;
 
 /** What a derived total limit is made of: a base, and the slowest rate of generation it lets finish. */
 export interface TotalFloor {
@@ -100,14 +135,44 @@ export function createReplyMeter(maxTokens: number, watchdog: Watchdog): ReplyMe
   };
 }
 
-/** The reply, once the usage it ends with is within the limit (the meter throws otherwise). */
-export function withinLimit<R extends { usage: { completionTokens: number } | null }>(reply: R, meter: ReplyMeter): R {
-  if (reply.usage !== null) meter.tokens(reply.usage.completionTokens);
-  return reply;
+/** A reply whose usage was weighed against its text: the reply, without the usage when the text belies it, and what that usage claimed. */
+export interface WeighedUsage<R> {
+  reply: R;
+  /** The completion tokens of a usage that cannot hold the text (then dropped from the reply); null when believed or absent. */
+  belied: number | null;
 }
 
-/** A whole reply (not streamed) under its limit: its text metered at once, then its usage. */
-export function withinMeteredLimit<R extends { content: string; reasoning: string | null; usage: { completionTokens: number } | null }>(reply: R, meter: ReplyMeter): R {
-  meter.text(reply.content.length + (reply.reasoning?.length ?? 0));
-  return withinLimit(reply, meter);
+/**
+ * Weighs the usage a reply ends with against its `chars` characters of text:
+ * believed, it must be within the limit (the meter throws otherwise); belied,
+ * it is dropped, and the reply is counted as one without usage.
+ */
+export function weighUsage<R extends { usage: { completionTokens: number } | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
+  if (reply.usage === null) return { reply, belied: null };
+  const claimed = reply.usage.completionTokens;
+  if (!usageHolds(chars, claimed)) return { reply: { ...reply, usage: null }, belied: claimed };
+  meter.tokens(claimed);
+  return { reply, belied: null };
+}
+
+/** What a journaled answer holds, as the bounds read it. */
+export interface BoundedAnswer {
+  response: { content: string; reasoning: string | null };
+  usage: { completionTokens: number; estimated?: true };
+}
+
+/**
+ * Why a journaled answer to a request with this completion limit breaks the
+ * bounds a reply is held to now, or null: text past the character cap, a
+ * usage past the limit or unable to hold the text, a count of the run's
+ * tokenizer past the limit and its margin. A run journaled by a tmas that
+ * trusted any usage may hold such answers; a resume sends them again.
+ */
+export function outOfBounds(answer: BoundedAnswer, maxTokens: number): string | null {
+  const chars = answer.response.content.length + (answer.response.reasoning?.length ?? 0);
+  const tokens = answer.usage.completionTokens;
+  if (chars > textCharCap(maxTokens)) return `its text has ${chars} characters, more than ${maxTokens} tokens hold`;
+  if (answer.usage.estimated === true) return tokens > maxTokens + countMargin(maxTokens) ? `its text counts ${tokens} tokens, past the limit of ${maxTokens} and its margin` : null;
+  if (tokens > maxTokens) return `its usage of ${tokens} tokens is past the limit of ${maxTokens}`;
+  return usageHolds(chars, tokens) ? null : `its usage of ${tokens} tokens cannot hold its ${chars} characters`;
 }

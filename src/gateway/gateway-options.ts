@@ -39,8 +39,10 @@ export interface GatewayOptions {
   totalTimeoutMs?: number | null;
   /** What the derived total limit is made of; completion-bounds.ts's base and floor rate when absent (tests shorten them). */
   totalFloor?: TotalFloor;
-  /** Counts texts with the run's tokenizer (the pool): a reply without usage is counted against its completion limit. Unchecked in tokens when absent. */
+  /** Counts texts with the run's tokenizer (the pool): a stream as it arrives, a reply without usage or whose text belies its usage, against its completion limit (token-meter.ts). Unchecked in tokens when absent. */
   countTokens?: (texts: string[], signal: AbortSignal | undefined) => Promise<number[]>;
+  /** How long a stream that sent its finish reason may take to send its usage or end before it is taken as whole (stream-end.ts); FINISH_GRACE_MS when absent. */
+  finishGraceMs?: number;
   /** Stream completions (SSE); default true. */
   stream?: boolean;
   /** How requests start out on every endpoint; an endpoint that refuses `max_tokens` or sampling fields in a 400 is switched to `openai-reasoning`. Default `chat`. */

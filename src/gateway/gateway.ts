@@ -31,6 +31,7 @@ export type { EndpointStats, GatewayStats } from './gateway-stats.ts';
 export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './gateway-options.ts';
 export { gatewaySummary } from './gateway-stats.ts';
 export { CallFailedError, redactKeys } from './call-failed.ts';
+export { outOfBounds } from './completion-bounds.ts';
 
 /** The gateway as the runtime sees it. */
 export interface Gateway {

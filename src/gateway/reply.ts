@@ -8,6 +8,7 @@ import type { Completion } from './completion.ts';
 import { separateReasoning } from './reasoning.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
+import { readUntilWhole, type StreamGrace, type StreamState } from './stream-end.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens'>;
@@ -43,77 +44,110 @@ export function fromWholeReply(response: ChatCompletion): Reply {
   };
 }
 
+/** What fromStream tells and asks of its caller. */
+export interface StreamOptions {
+  started: number;
+  /** The characters of text each read brought, for the progress display's tokens per second. */
+  onText?: (chars: number) => void;
+  /** Each piece of text (answer or reasoning) as it comes, and how to have all of it so far, for the count of its tokens (token-meter.ts). */
+  onDelta?: (piece: string, sofar: () => string) => void;
+  /** The first read. */
+  onFirstEvent?: () => void;
+  /** The completion tokens so far that a chunk carries (`continuous_usage_stats`), or null for a chunk with text and no usage. */
+  onUsage?: (completionTokens: number | null) => void;
+  /** How long a stream that sent its finish reason but no usage since may take to end (stream-end.ts), and how to drop it then; without, it is read to its end. */
+  whole?: StreamGrace;
+}
+
 /**
- * Assembles streamed chunks, given as the chunks of each read. `onText` hears
- * of the text each read brought, for the progress display's tokens per
- * second; `onFirstEvent` of the first read; `onUsage` of the completion tokens
- * so far that a chunk carries (`continuous_usage_stats`), or of null for a
- * chunk with text and no usage.
+ * Assembles streamed chunks, given as the chunks of each read, into the
+ * reply; the stream is taken as whole at its end, at `[DONE]`, or before
+ * them by the rule of stream-end.ts.
  */
-export async function fromStream(
-  reads: AsyncIterable<ChatCompletionChunk[]>,
-  options: { started: number; onText?: (chars: number) => void; onFirstEvent?: () => void; onUsage?: (completionTokens: number | null) => void },
-): Promise<Reply> {
-  const content = new TextPieces();
-  const reasoningContent = new TextPieces();
-  const reasoning = new TextPieces();
-  let sawReasoningContent = false;
-  let sawReasoning = false;
-  let finishReason: string | null = null;
-  let usage: Reply['usage'] = null;
-  let model: string | null = null;
+export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, options: StreamOptions): Promise<Reply> {
+  const assembly = new StreamAssembly(options);
   let firstTokenMs: number | null = null;
   let first = true;
-  for await (const chunks of reads) {
+  await readUntilWhole(reads, assembly, options.whole, (chunks) => {
     if (first) {
       // The server's first event comes when the request is scheduled and prefilled: it runs from now on.
       first = false;
       options.onFirstEvent?.();
     }
     let chars = 0;
-    for (const chunk of chunks) {
-      model ??= chunk.model ?? null;
-      if (chunk.usage) usage = usageOf(chunk.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const before = chars;
-      const delta = choice.delta as ReasoningFields | undefined;
-      if (delta?.content) {
-        content.push(delta.content);
-        chars += delta.content.length;
-      }
-      if (typeof delta?.reasoning_content === 'string') {
-        sawReasoningContent = true;
-        reasoningContent.push(delta.reasoning_content);
-        chars += delta.reasoning_content.length;
-      }
-      if (typeof delta?.reasoning === 'string') {
-        sawReasoning = true;
-        reasoning.push(delta.reasoning);
-        chars += delta.reasoning.length;
-      }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-      const sofar = chunk.usage?.completion_tokens;
-      if (typeof sofar === 'number') options.onUsage?.(sofar);
-      else if (chars > before) options.onUsage?.(null);
-    }
+    for (const chunk of chunks) chars += assembly.take(chunk);
     if (chars > 0) {
       firstTokenMs ??= performance.now() - options.started;
       options.onText?.(chars);
     }
-  }
-  if (finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
-  const separated = separateReasoning(content.text(), {
-    reasoningContent: sawReasoningContent ? reasoningContent.text() : null,
-    reasoning: sawReasoning ? reasoning.text() : null,
   });
-  return {
-    content: separated.content,
-    reasoning: separated.reasoning,
-    reasoningDialect: separated.dialect,
-    finishReason,
-    usage,
-    model,
-    firstTokenMs,
-  };
+  return assembly.reply(firstTokenMs);
+}
+
+/** A stream's chunks as they come together: its texts, finish reason, usage and model. */
+class StreamAssembly implements StreamState {
+  private readonly content = new TextPieces();
+  private readonly reasoningContent = new TextPieces();
+  private readonly reasoning = new TextPieces();
+  private sawReasoningContent = false;
+  private sawReasoning = false;
+  finishReason: string | null = null;
+  usageSinceFinish = false;
+  private usage: Reply['usage'] = null;
+  private model: string | null = null;
+
+  constructor(private readonly options: Pick<StreamOptions, 'onDelta' | 'onUsage'>) {}
+
+  /** Takes one chunk; returns the characters of text it brought. */
+  take(chunk: ChatCompletionChunk): number {
+    this.model ??= chunk.model ?? null;
+    if (chunk.usage) this.usage = usageOf(chunk.usage);
+    const choice = chunk.choices?.[0];
+    let chars = 0;
+    if (choice) {
+      const delta = choice.delta as ReasoningFields | undefined;
+      if (delta?.content) chars += this.text(this.content, delta.content);
+      if (typeof delta?.reasoning_content === 'string') {
+        this.sawReasoningContent = true;
+        chars += this.text(this.reasoningContent, delta.reasoning_content);
+      }
+      if (typeof delta?.reasoning === 'string') {
+        this.sawReasoning = true;
+        chars += this.text(this.reasoning, delta.reasoning);
+      }
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+      const sofar = chunk.usage?.completion_tokens;
+      if (typeof sofar === 'number') this.options.onUsage?.(sofar);
+      else if (chars > 0) this.options.onUsage?.(null);
+    }
+    if (chunk.usage && this.finishReason !== null) this.usageSinceFinish = true;
+    return chars;
+  }
+
+  private text(pieces: TextPieces, piece: string): number {
+    pieces.push(piece);
+    this.options.onDelta?.(piece, this.sofar);
+    return piece.length;
+  }
+
+  /** The text so far, reasoning first, as a server decodes it. */
+  private readonly sofar = () => this.reasoningContent.text() + this.reasoning.text() + this.content.text();
+
+  /** The reply: nothing partial comes out, so a stream without a finish reason is malformed. */
+  reply(firstTokenMs: number | null): Reply {
+    if (this.finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
+    const separated = separateReasoning(this.content.text(), {
+      reasoningContent: this.sawReasoningContent ? this.reasoningContent.text() : null,
+      reasoning: this.sawReasoning ? this.reasoning.text() : null,
+    });
+    return {
+      content: separated.content,
+      reasoning: separated.reasoning,
+      reasoningDialect: separated.dialect,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      model: this.model,
+      firstTokenMs,
+    };
+  }
 }

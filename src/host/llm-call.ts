@@ -14,12 +14,12 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { slotAgent } from '../kernel/slots.ts';
 import { keySource } from './api-keys.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallFailedError, type Endpoint, type Gateway, type Sampling } from '../gateway/gateway.ts';
+import { CallFailedError, outOfBounds, type Endpoint, type Gateway, type Sampling } from '../gateway/gateway.ts';
 import type { FitOutput, Pool } from '../pool/pool.ts';
 import { fitKey } from '../pool/fit-key.ts';
 import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
-import type { CallRecord, Store } from '../store/store.ts';
+import type { CallAnswer, CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
@@ -42,6 +42,8 @@ export interface LlmCallDeps {
   stopRun: (error: UserError) => void;
   /** Where each call stands in the run: the gateway sends held calls by it. */
   ranks: CallRanks;
+  /** Told of each journaled answer that breaks the bounds of the gateway's replies: it is sent again. */
+  onOutOfBounds?: () => void;
 }
 
 /**
@@ -182,7 +184,7 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
     });
 
     const journaled = await deps.store.getCallAnswer(key);
-    if (journaled) {
+    if (journaled && withinBounds(deps, journaled, completionLimit(cap, window, journaled.fit.promptTokens))) {
       deps.counters.reused++;
       if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
       return answer(journaled);
@@ -219,6 +221,23 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
   }
 }
 
+/** A call's completion limit: the window less its prompt and the margin, within the run's or the role's cap. */
+function completionLimit(cap: number | undefined, window: number, promptTokens: number): number {
+  return Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - promptTokens - CONTEXT_MARGIN));
+}
+
+/**
+ * Whether a journaled answer may answer its call: one that breaks the bounds
+ * the gateway holds replies to now (journaled by a tmas that believed any
+ * usage) is sent again, and counted for the warning at the end of the run.
+ * A replay, which sends nothing, takes the journal as it is.
+ */
+function withinBounds(deps: LlmCallDeps, answer: CallAnswer, maxTokens: number): boolean {
+  if (deps.offline === true || outOfBounds(answer, maxTokens) === null) return true;
+  deps.onOutOfBounds?.();
+  return false;
+}
+
 /** The result of a call that is not to be sent: a replay that misses the journal, or an iteration stopped by another call's failure; null otherwise. */
 function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: number): LlmResult | null {
   if (deps.offline) {
@@ -241,7 +260,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
     ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
     { role: 'user' as const, content: fitted.user },
   ];
-  const maxTokens = Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - fitted.promptTokens - CONTEXT_MARGIN));
+  const maxTokens = completionLimit(cap, window, fitted.promptTokens);
   const startedAt = Date.now();
   const completion = await deps.gateway.complete(
     {

@@ -86,6 +86,15 @@ async function warnUnfit(counting: Promise<number[]>, problems: Problem[], confi
   );
 }
 
+/** Warns of the journaled answers a resume sent again because they break the bounds replies are held to now. */
+function warnOutOfBounds(count: number, io: RunIO): void {
+  if (count === 0) return;
+  io.stderr(
+    `tmas: warning: ${count} journaled ${count === 1 ? 'reply breaks' : 'replies break'} the bounds this tmas holds replies to (a usage that cannot hold its text, ` +
+      `or more text or tokens than its completion limit allows: journaled by a tmas that believed any usage); ${count === 1 ? 'it was' : 'they were'} sent again.`,
+  );
+}
+
 /** What runEvaluation may be asked besides the configuration. */
 export interface RunOptions {
   signal?: AbortSignal;
@@ -215,7 +224,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     });
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages) });
+    let outOfBounds = 0;
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages), onOutOfBounds: () => outOfBounds++ });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.
@@ -223,6 +233,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const interrupted = await runToEnd(actor, { stopped, others: [routingFailure, gateway.down, runStopped, store.failed], store, config, signal: options.signal, onStoreError: () => progress.stop() });
 
     progress.stop();
+    warnOutOfBounds(outOfBounds, io);
     bus.complete();
     await log.flush();
     const outputs = options.outputs !== false;

@@ -1,0 +1,81 @@
+/**
+ * When a stream is whole. A server ends a stream with `data: [DONE]` and
+ * closes its body, but one that sent its finish reason and its usage has
+ * said all a reply holds: a server or proxy that then keeps the connection
+ * open without `[DONE]` held each call until `--timeout` (10 calls at
+ * `--timeout 20` took 84 s). So a stream is whole at its end, at `[DONE]`,
+ * at the first usage that comes with or after its finish reason, or
+ * `FINISH_GRACE_MS` after its finish reason when no usage came since: the
+ * usage chunk and `[DONE]` follow the finish reason in the same write on
+ * the servers we know (vLLM, SGLang, the simulator), so the grace only
+ * waits out a proxy's flush. Then the connection is dropped.
+ */
+
+/** How long a stream that sent its finish reason may take to send its usage or end. */
+export const FINISH_GRACE_MS = 2_000;
+
+/** How a stream that finished without its usage ends: after `graceMs`, `cut` drops its connection. */
+export interface StreamGrace {
+  graceMs: number;
+  cut: () => void;
+}
+
+/** What the reader has seen of the stream so far. */
+export interface StreamState {
+  finishReason: string | null;
+  /** A usage came with the finish reason or after it. */
+  usageSinceFinish: boolean;
+}
+
+/**
+ * Reads `reads` into `take` until the stream is whole: its end, or, once
+ * `state` shows a finish reason, its usage (the rest is not read: the
+ * transport keeps the connection when the rest comes at once), or the grace
+ * (then `grace.cut` drops the connection). Without `grace` a finished stream
+ * without usage is read to its end.
+ */
+export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => void): Promise<void> {
+  const iterator = reads[Symbol.asyncIterator]();
+  let finishedAt: number | null = null;
+  // Whether the reads may still hold something to let go of: a return() then stops the body.
+  let open = true;
+  try {
+    for (;;) {
+      const deadline = finishedAt === null || grace === undefined ? null : finishedAt + grace.graceMs;
+      const read = await nextRead(iterator, deadline);
+      if (read === null) {
+        // A read is still pending: the cut makes it fail, which nobody awaits, and ends the reads.
+        open = false;
+        grace?.cut();
+        return;
+      }
+      if (read.done === true) {
+        open = false;
+        return;
+      }
+      take(read.value);
+      if (state.finishReason === null) continue;
+      if (state.usageSinceFinish) return;
+      finishedAt ??= performance.now();
+    }
+  } finally {
+    if (open) await iterator.return?.();
+  }
+}
+
+/** The next read, or null when `deadline` (a performance.now() time) passes first. */
+async function nextRead<T>(iterator: AsyncIterator<T>, deadline: number | null): Promise<IteratorResult<T> | null> {
+  const next = iterator.next();
+  if (deadline === null) return next;
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    const read = await Promise.race([next, over]);
+    if (read === null) next.catch(() => {});
+    return read;
+  } finally {
+    clearTimeout(timer);
+  }
+}
