@@ -24,7 +24,7 @@ export interface CandidateState {
 }
 
 /**
- * The source of candidate `candidate` in iteration `iteration` (DESIGN.md section 1):
+ * The source of candidate `candidate` in iteration `iteration` (docs/concepts/tmas-loop.md):
  * `normal` at t = 0; after that ε-greedy with a draw keyed by (seed, problem, t, i),
  * `guideline` (explore) when the draw is below ε, `experience` (exploit) otherwise.
  */

@@ -6,7 +6,7 @@
  * every built-in role but the judge writes its user message: role-template.ts).
  * Parts, and values of a template part, that may be left out when the prompt
  * does not fit the context window carry a `drop` rank: the pool drops the
- * lowest rank first (DESIGN.md section 5). The tags below (`<problem>`,
+ * lowest rank first (docs/concepts/context-budget.md). The tags below (`<problem>`,
  * `<solution>`) are also what the simulated model reads, so they are the wire
  * format between prompts and the sim.
  */

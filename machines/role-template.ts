@@ -1,5 +1,5 @@
 /**
- * A role's user message as a Jinja template (DESIGN.md section 2: prompts are
+ * A role's user message as a Jinja template (docs/extending/prompts.md: prompts are
  * data). The role says which variables it gives a template, what each holds
  * and its shape, and computes their values per request; its built-in template
  * (in our words) and a user's (`tmas run --prompt ROLE=FILE`) are rendered by

@@ -1,6 +1,6 @@
 /**
- * A function fits on a screen, a file holds one concept (STYLE.md, "A
- * function fits on a screen"; issue 37): no function in src/, machines/ or
+ * A function fits on a screen, a file holds one concept
+ * (docs/concepts/layout.md, "Short functions, short files"): no function in src/, machines/ or
  * workers/ runs over 80 lines, and no file over 400, as the TypeScript
  * compiler's syntax tree measures them (a function from its first token to
  * its closing brace, its TSDoc left out; a file by its lines).

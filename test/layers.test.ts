@@ -1,5 +1,5 @@
 /**
- * Every import runs downward. DESIGN.md section 7 says who may import whom:
+ * Every import runs downward (docs/concepts/layout.md says who may import whom):
  * the kernel imports nothing above it, machines/ only the kernel and the
  * grader, the host everything a run is assembled from. The table below says
  * it for every folder of src/, machines/ and workers/, from the bottom up (a

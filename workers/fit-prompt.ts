@@ -1,5 +1,5 @@
 /**
- * Fitting a prompt to its token budget (DESIGN.md section 5): which droppable
+ * Fitting a prompt to its token budget (docs/concepts/context-budget.md): which droppable
  * pieces to leave out, lowest drop rank first, until system + user fit. A
  * piece is a whole part (`drop` on a text part) or a value of a template
  * part's variables (its `drops`), after which the template is rendered again.

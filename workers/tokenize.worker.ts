@@ -1,5 +1,5 @@
 /**
- * Token counting and prompt fitting with js-tiktoken (DESIGN.md sections 4 and 5).
+ * Token counting and prompt fitting with js-tiktoken (docs/concepts/context-budget.md).
  *
  * Pure functions run by the pool: the only I/O is loading an encoding's ranks,
  * lazily and once per thread, for the encoding a task names.

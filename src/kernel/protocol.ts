@@ -24,7 +24,7 @@ export const PROTOCOL_VERSION = 5;
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
 
-/** Where a candidate's prompt came from (DESIGN.md section 1). */
+/** Where a candidate's prompt came from (docs/concepts/tmas-loop.md). */
 export type CandidateSource = 'normal' | 'experience' | 'guideline';
 
 /** Fields every message carries. `iteration` is -1 for run-level messages, `problem` is '' there. */

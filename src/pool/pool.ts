@@ -1,6 +1,6 @@
 /**
- * The worker pool client: the only module that knows about Piscina (DESIGN.md
- * section 4). Token counting, prompt fitting and bank deduplication run on
+ * The worker pool client: the only module that knows about Piscina
+ * (docs/concepts/context-budget.md). Token counting, prompt fitting and bank deduplication run on
  * worker threads so that the event loop, which carries hundreds of in-flight
  * LLM calls, stays responsive.
  *

@@ -1,5 +1,5 @@
 /**
- * The embedded simulated model (DESIGN.md section 6): a real OpenAI-compatible
+ * The embedded simulated model (docs/guide/simulated-model.md): a real OpenAI-compatible
  * HTTP server on loopback that the runtime's `openai` client talks to over
  * real sockets. It is not a model. It knows each problem's reference answer,
  * answers every TMAS role in that role's output format with a hidden accuracy

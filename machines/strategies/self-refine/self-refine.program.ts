@@ -6,7 +6,7 @@
  * feedback prompt grows by each attempt), a rewrite sees the candidate's
  * whole history: its earlier attempts with their critiques, then the current
  * attempt and critique; the critique sees the current attempt. As upstream
- * (src/gsm/run.py stops once the feedback says "it is correct"), a candidate
+ * (upstream's GSM runner stops once the feedback says "it is correct"), a candidate
  * whose critique finds no error is not rewritten and is done: it makes no
  * more calls and keeps that solution in every later iteration, where it still
  * counts. A candidate whose solution failed is solved afresh (and its history

@@ -1,5 +1,5 @@
 /**
- * TMAS, the reference method (DESIGN.md section 1), as a problem program:
+ * TMAS, the reference method (docs/concepts/tmas-loop.md), as a problem program:
  * per iteration, N solution requests; each candidate's M verifications as
  * soon as that candidate exists (under `--schedule barrier`, once all N are
  * in); its summary once its M verifications are in; the experience and
