@@ -21,6 +21,7 @@ import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
+import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
 /** What the call needs from the runtime. */
@@ -42,6 +43,8 @@ export interface LlmCallDeps {
   stopRun: (error: UserError) => void;
   /** Where each call stands in the run: the gateway sends held calls by it. */
   ranks: CallRanks;
+  /** A forked run's source journal (tmas fork): it answers the calls this run's journal lacks. */
+  source?: JournalSource | null;
 }
 
 /**
@@ -181,7 +184,7 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       usage: call.usage,
     });
 
-    const journaled = await deps.store.getCallAnswer(key);
+    const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
     if (journaled) {
       deps.counters.reused++;
       if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
