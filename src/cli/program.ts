@@ -2,8 +2,8 @@
  * The `tmas` program: its commands and their options. Each command loads its
  * implementation when it runs: the runtime, the grader (mathjs) and the
  * simulator cost about 140 MB of memory and a second of start-up, which
- * `tmas log` or `tmas --help` should not pay. The options of `run` and
- * `table1` are declared late (late-options.ts).
+ * `tmas log` or `tmas --help` should not pay. The options of `run`, `fork`,
+ * `plan` and `table1` are declared late (late-options.ts).
  */
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './analysis.ts';
@@ -51,6 +51,26 @@ function defineRunCommand(program: Command): void {
       await runRunCommand(flags, parsed, io);
     },
   );
+}
+
+/** `tmas fork DIR`: the options of run (the settings to change), declared late as run's; its work in fork.command.ts. */
+function defineForkCommand(program: Command): void {
+  const command = program
+    .command('fork')
+    .description(
+      "an ablation of a run: a new run (--output-file NEW) of DIR's problems and settings with the settings given changed (--agents, --prompt, N, a model, …); " +
+        "calls whose requests are the same as in DIR's journal are answered from it, the others are sent; DIR is never written",
+    )
+    .argument('<dir>', 'the run to fork (its output directory); only read')
+    .exitOverride();
+  lateOptions.set(command, async (late) => {
+    (await import('./run.command.ts')).defineRunOptions(late);
+  });
+  command.action(async (dir: string, flags: RunFlags, parsed: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
+    const { runForkCommand } = await import('./fork.command.ts');
+    await runForkCommand(dir, flags, parsed, io);
+  });
 }
 
 /** `tmas plan`: the options of run that say what the run is, plus the servers and lengths (declared late, as run's). */
@@ -153,6 +173,7 @@ export function createProgram(): Command {
     .exitOverride();
   program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
   defineRunCommand(program);
+  defineForkCommand(program);
   defineTable1Command(program);
   definePlanCommand(program);
   defineSimServerCommand(program, io);

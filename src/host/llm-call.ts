@@ -21,6 +21,7 @@ import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallAnswer, CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
+import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
 /** What the call needs from the runtime. */
@@ -44,6 +45,8 @@ export interface LlmCallDeps {
   ranks: CallRanks;
   /** Told of each journaled answer that breaks the bounds of the gateway's replies: it is sent again. */
   onOutOfBounds?: () => void;
+  /** A forked run's source journal (tmas fork): it answers the calls this run's journal lacks. */
+  source?: JournalSource | null;
 }
 
 /**
@@ -183,7 +186,7 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       usage: call.usage,
     });
 
-    const journaled = await deps.store.getCallAnswer(key);
+    const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
     if (journaled && withinBounds(deps, journaled, completionLimit(cap, window, journaled.fit.promptTokens))) {
       deps.counters.reused++;
       if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);

@@ -52,6 +52,14 @@ function commandSection(command: Command): string {
   const parts = [`## \`tmas ${command.name()}\``, '', command.description(), '', '```', usage, '```'];
   const args = command.registeredArguments.map((argument) => [`\`${argument.name()}${argument.variadic ? '...' : ''}\``, argument.description]);
   if (args.length > 0) parts.push('', table(['argument', 'what it is'], args));
+  if (command.name() === 'fork') {
+    parts.push(
+      '',
+      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them); ' +
+        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
+    );
+    return parts.join('\n');
+  }
   if (command.name() === 'run' || command.name() === 'table1') {
     if (command.name() === 'table1') parts.push('', 'Every option of `tmas run` (below), plus:', '', table(['flag', 'default', 'what it sets'], [['`--strategies <list>`', optionDefault(command.options.find((option) => option.long === '--strategies') as Option), 'comma-separated strategies to compare']]));
     else parts.push('', ...(Object.keys(SECTIONS) as SettingSection[]).flatMap((section) => runSection(section)), strategyFlagsSection());

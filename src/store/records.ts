@@ -54,6 +54,19 @@ export interface Manifest<C = unknown> {
   simulated: boolean;
   strategy: string;
   createdAt: string;
+  /** A run made by `tmas fork`: the run it came from; absent in every other run (and in runs made before forks existed). */
+  forkedFrom?: ForkedFrom;
+}
+
+/**
+ * Where a forked run came from: the run's id, its directory as the fork was
+ * given it (absolute), and the flags whose values the fork changed, each once
+ * (`--agents`, `--n-verifications`, …), in the order of `tmas run --help`.
+ */
+export interface ForkedFrom {
+  run: string;
+  dir: string;
+  changed: string[];
 }
 
 /** One problem's state at the end of an iteration: what resume and `show` need. */
