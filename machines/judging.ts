@@ -10,14 +10,17 @@
  * `--judge-when unsure` a candidate the rule-based grader is sure of gets no
  * pass: the rule's verdict is its grade (`ruled`).
  *
- * The judge reads one view of every response, whatever the strategy
- * (docs/concepts/grading-protocol.md): with `--no-proof` the extracted
- * answer, or the final text when no answer was extracted; in proof mode the
- * final text. The final text is what follows the reasoning; the judge's
- * prompt bounds it in tokens (JUDGE_VIEW_TOKENS in roles/judge.role.ts).
+ * The judge reads one view of every response, whatever the strategy and the
+ * mode (docs/concepts/grading-protocol.md): its final text, what follows the
+ * reasoning, bounded in tokens by the judge's prompt (JUDGE_VIEW_TOKENS in
+ * roles/judge.role.ts), and whether the model was cut off at its length
+ * limit. With `--no-proof` the judge finds the final answer in that text
+ * itself: an extracted answer can be an intermediate value ("12 solutions,
+ * attained when n = 5" extracts `n = 5`) or one part of several, so it is never
+ * what the judge reads.
  */
 import { gradeAnswer } from '../src/grader/index.ts';
-import type { JudgeView, Message } from '../src/kernel/protocol.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
 
@@ -27,9 +30,10 @@ export interface JudgeSetup {
   settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen };
 }
 
-/** What decides whether a candidate goes to the judge. */
+/** What decides whether a candidate goes to the judge: its extracted answer, and whether its reply was cut at the length limit. */
 interface JudgedCandidate {
   answer: string | null;
+  cut: boolean;
 }
 
 /** The reference the judge compares against, or undefined when the problem is not judged. */
@@ -46,11 +50,14 @@ export function judgePassesOf(setup: JudgeSetup): number {
 /**
  * Whether `--judge-when unsure` leaves this candidate to the rule-based
  * grader: it has an extracted answer that the grader finds equal or different
- * with confidence. Never in proof mode, where the rule grades nothing.
+ * with confidence. Never in proof mode, where the rule grades nothing, and
+ * never for a reply cut at its length limit: some strategies extract an
+ * answer from a cut reply and some do not, and the judge reads every cut
+ * reply the same way.
  */
 export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate): boolean {
   const { settings, problem } = setup;
-  if (settings.judgeWhen !== 'unsure' || settings.proof === true || problem.answer === undefined || candidate.answer === null) return false;
+  if (settings.judgeWhen !== 'unsure' || settings.proof === true || problem.answer === undefined || candidate.answer === null || candidate.cut) return false;
   if (judgePassesOf(setup) === 0) return false;
   return gradeAnswer(candidate.answer, problem.answer).verdict !== 'unsure';
 }
@@ -60,26 +67,30 @@ export function judgePassesFor(setup: JudgeSetup, candidate: JudgedCandidate): n
   return ruledByRule(setup, candidate) ? 0 : judgePassesOf(setup);
 }
 
-/** The text of a response after its reasoning: what follows its last `</think>` (a reply whose server left the reasoning inline), else all of it. */
+/**
+ * The text of a response after its reasoning: what follows its last `</think>`
+ * (a reply whose server left the reasoning inline), else all of it; without
+ * the blank lines around it (a server that splits off a leading reasoning
+ * block leaves the newline after it).
+ */
 export function finalText(text: string): string {
   const end = text.lastIndexOf('</think>');
-  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
+  return (end < 0 ? text : text.slice(end + '</think>'.length)).trim();
 }
 
-/** What the judge reads of a candidate: its answer with `--no-proof` when one was extracted, else its final text. */
-export function judgeViewOf(setup: JudgeSetup, candidate: { text: string; answer: string | null }): { view: JudgeView; response: string } {
-  if (setup.settings.proof !== true && candidate.answer !== null) return { view: 'answer', response: candidate.answer };
-  return { view: 'text', response: finalText(candidate.text) };
+/** What the judge reads of a candidate, in every mode: its final text, and whether the model was cut off at its length limit. */
+export function judgeViewOf(candidate: { text: string; cut: boolean }): { response: string; cut: boolean } {
+  return { response: finalText(candidate.text), cut: candidate.cut };
 }
 
 /** The judge requests of one candidate whose solution just arrived (none when the problem is not judged, or the rule's verdict stands). */
 export function judgeRequests(
   setup: JudgeSetup & { base: { run: string; problem: string; iteration: number } },
-  candidate: { candidate: number; text: string; answer: string | null },
+  candidate: { candidate: number; text: string; answer: string | null; cut: boolean },
 ): Message[] {
   const reference = judgeReference(setup);
   if (reference === undefined) return [];
-  const view = judgeViewOf(setup, candidate);
+  const view = judgeViewOf(candidate);
   return Array.from({ length: judgePassesFor(setup, candidate) }, (_, pass) => ({
     type: 'judge.requested' as const,
     ...setup.base,
