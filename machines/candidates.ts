@@ -14,6 +14,8 @@ export interface CandidateState {
   /** null until the solution arrives. */
   text: string | null;
   answer: string | null;
+  /** The solution was cut off at the length limit (the judge is told). */
+  cut: boolean;
   verifications: Verification[];
   /** True once the summary arrived or was given up on. */
   summarized: boolean;
@@ -41,6 +43,7 @@ export function createCandidates(options: { seed: number; problem: string; itera
     source: chooseSource({ ...options, candidate }),
     text: null,
     answer: null,
+    cut: false,
     verifications: [],
     summarized: false,
     summary: '',

@@ -19,7 +19,7 @@
  * way that breaks replay or resume of old runs; what each version changed is
  * in docs/concepts/journal.md ("Protocol versions").
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
@@ -196,18 +196,16 @@ export type JudgeRequested = Msg<
     /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
     reference: string;
     /**
-     * What the judge reads of the candidate (docs/concepts/grading-protocol.md): `answer`, its extracted final
-     * answer (--no-proof); `text`, the final text of its response after the reasoning (proof mode, and --no-proof
-     * when no answer was extracted), which the judge's prompt bounds in tokens.
+     * What the judge reads of the candidate, the same in every mode and strategy
+     * (docs/concepts/grading-protocol.md): the final text of its response, after the reasoning, which the
+     * judge's prompt bounds in tokens. Never the extracted answer alone.
      */
-    view: JudgeView;
-    /** The answer or the final text, as `view` says. */
     response: string;
+    /** The model stopped at its length limit (finish_reason `length`): the text is cut, and the judge's prompt says so. */
+    cut: boolean;
   }
 >;
 
-/** Which part of a response the judge reads: its extracted answer, or its final text. */
-export type JudgeView = 'answer' | 'text';
 /** One judge pass: is the candidate equivalent to the reference? `verdict` is null when the reply had no verdict. */
 export type JudgeCompleted = Msg<
   'judge.completed',

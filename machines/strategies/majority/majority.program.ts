@@ -8,7 +8,7 @@
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 /** `--samples`: samples per problem, k of MV@k. */
 export const SAMPLES_FLAG = {
@@ -41,7 +41,7 @@ export function samplesAt(iteration: number, total: number, k: number): number {
 function save(state: MajorityState, input: ProblemInput): Step<MajorityState> {
   const k = state.samples.length;
   const shown = state.samples.slice(0, samplesAt(state.iteration, input.settings.maxIterations, k));
-  const views = shown.map((view, candidate) => view ?? { candidate, text: null, answer: null });
+  const views = shown.map((view, candidate) => view ?? { candidate, ...NO_RESPONSE });
   return { state, post: [], effect: saveOf(state.iteration, views, input) };
 }
 
@@ -69,9 +69,9 @@ export const majorityProgram: ProblemProgram<MajorityState> = {
     return waiting({ samples: Array.from({ length: k }, () => null), iteration: 0 }, post);
   },
   receive(state, message, input) {
-    if (message.type === 'solution.completed') return settle(state, { candidate: message.candidate, text: message.text, answer: message.answer }, input);
+    if (message.type === 'solution.completed') return settle(state, { candidate: message.candidate, ...responseOf(message) }, input);
     if (message.type === 'llm.failed' && message.role === 'solution') {
-      return settle(state, { candidate: message.index, text: null, answer: null, failures: [failureOf(message)] }, input);
+      return settle(state, { candidate: message.index, ...NO_RESPONSE, failures: [failureOf(message)] }, input);
     }
     return waiting(state);
   },
