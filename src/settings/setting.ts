@@ -35,7 +35,7 @@ export const SECTIONS: Record<SettingSection, string> = {
   'sim-capacity': 'The capacity model of one GPU server',
 };
 
-/** The parsed flags of `tmas run`, by commander's option name (`nCandidates`, `verifyModelName`, …). */
+/** The parsed flags of a command (`tmas run`, `tmas sim-server`), by commander's option name (`nCandidates`, `verifyModelName`, …). */
 export type Flags = Readonly<Record<string, unknown>>;
 
 /** What any command's setting may depend on besides its own flag: the command's other flags. */
