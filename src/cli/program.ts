@@ -3,15 +3,15 @@
  * implementation when it runs: the runtime, the grader (mathjs) and the
  * simulator cost about 140 MB of memory and a second of start-up, which
  * `tmas log` or `tmas --help` should not pay. The options of `run`, `fork`,
- * `plan` and `table1` are declared late (late-options.ts).
+ * `table1`, `plan` and `sim-server` are declared late (late-options.ts).
  */
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './analysis.ts';
 import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
-import { defineSimServerCommand } from './sim-server.options.ts';
 import type { RunFlags } from './run.command.ts';
 import type { Table1Flags } from './table1.command.ts';
 import type { PlanFlags } from './plan.command.ts';
+import type { Flags } from '../settings/setting.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptOnSignals } from './signals.ts';
 import { UserError } from '../kernel/errors.ts';
@@ -117,6 +117,22 @@ function defineTable1Command(program: Command): void {
   );
 }
 
+/** `tmas sim-server`: its options from its settings (declared late, as run's), served until Ctrl-C. */
+function defineSimServerCommand(program: Command): void {
+  defineLateCommand<Flags>(
+    program,
+    'sim-server',
+    'serve the simulated model on its own (an OpenAI-compatible HTTP server; not a real LLM)',
+    async (late) => {
+      (await import('./sim-server.options.ts')).defineSimServerOptions(late);
+    },
+    async (flags) => {
+      const { serveSimServer } = await import('./sim-server.command.ts');
+      await serveSimServer(flags, io);
+    },
+  );
+}
+
 /** `tmas grade`: one pair, or a file of pairs. */
 function defineGradeCommand(program: Command): void {
   program
@@ -176,7 +192,7 @@ export function createProgram(): Command {
   defineForkCommand(program);
   defineTable1Command(program);
   definePlanCommand(program);
-  defineSimServerCommand(program, io);
+  defineSimServerCommand(program);
   defineGradeCommand(program);
   defineReportCommand(program);
   defineAnalysisCommands(program, io);
