@@ -144,7 +144,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
       stage.silent.push(response.candidate);
       continue;
     }
-    if (ruledByRule(input, response)) stage.ruled.push(response.candidate);
+    if (ruledByRule(input, response, stage.iteration)) stage.ruled.push(response.candidate);
     const requests = requestsOf(input, stage.iteration, { ...response, text: response.text });
     const verdicts: Array<boolean | null> = [];
     const deferred: number[] = [];

@@ -23,16 +23,18 @@ import { afterReasoning } from '../src/grader/index.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
+import { auditedByJudge } from './judge-audit.ts';
 import { ruleGrade, type RuleGraded } from './rule-grade.ts';
 
 /** What the judge needs to know about the problem and the settings. */
 export interface JudgeSetup {
   problem: { id: string; question: string; answer?: string; solution?: string };
-  settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen };
+  settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen; judgeAudit?: number; seed?: number };
 }
 
 /** What decides whether a candidate goes to the judge: what the rule reads of it, and whether its reply was cut at the length limit. */
 interface JudgedCandidate extends RuleGraded {
+  candidate: number;
   cut: boolean;
 }
 
@@ -65,16 +67,19 @@ function ruleMayDecide(setup: JudgeSetup): boolean {
  * extract an answer from a cut reply and some do not, and the judge reads
  * every cut reply the same way.
  */
-export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate): boolean {
+export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate, iteration: number): boolean {
   const reference = setup.problem.answer;
   if (!ruleMayDecide(setup) || reference === undefined || candidate.cut) return false;
   const grade = ruleGrade(candidate, reference, setup.problem.question);
-  return grade !== null && grade.verdict !== 'unsure';
+  if (grade === null || grade.verdict === 'unsure') return false;
+  // The audit (--judge-audit): a seeded share of the candidates the rule is sure of goes to the judge too.
+  const audit = setup.settings.judgeAudit ?? 0;
+  return audit === 0 || !auditedByJudge(setup.settings.seed ?? 0, `${setup.problem.id}/${iteration}/${candidate.candidate}`, audit);
 }
 
 /** Judge passes for one candidate: the problem's, or 0 when the rule's verdict stands for it. */
-export function judgePassesFor(setup: JudgeSetup, candidate: JudgedCandidate): number {
-  return ruledByRule(setup, candidate) ? 0 : judgePassesOf(setup);
+export function judgePassesFor(setup: JudgeSetup & { base: { iteration: number } }, candidate: JudgedCandidate): number {
+  return ruledByRule(setup, candidate, setup.base.iteration) ? 0 : judgePassesOf(setup);
 }
 
 /**

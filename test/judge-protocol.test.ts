@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RuleJudgeAgreement } from '../src/observers/agreement.ts';
 import { afterEach, describe, expect } from 'vitest';
 import { getEncoding } from 'js-tiktoken';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
@@ -24,7 +25,11 @@ import { readRequestLog, serveModel, readJournal, readLog, runInProcess, smallPr
 import { readResults } from '../src/store/results-line.ts';
 
 interface Outputs {
-  metrics: { protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> }; iterations: IterationMetrics[] };
+  metrics: {
+    protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> };
+    iterations: IterationMetrics[];
+    totals: { ruleJudgeAgreement: RuleJudgeAgreement | null };
+  };
   results: Array<{ problem: string; iteration: number; candidates: CandidateResult[] }>;
 }
 
@@ -179,10 +184,10 @@ describe('hybrid grading: --judge-when unsure', () => {
     await runInProcess([
       // One iteration of the baseline: its judge stage keeps a verdict for a candidate whose answer did not change, which is another rule's business.
       ...['--input-file', input, '--output-file', output, '--strategy', strategy, '--no-proof', '--n-candidates', '6', '--n-verifications', '1', '--max-iterations', strategy === 'tmas' ? '2' : '1'],
-      ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure'],
+      ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure', '--judge-audit', '0'],
     ]);
     const { metrics, results } = await outputs(output);
-    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[\s\S]*^\| [\w-]+ \|[^\n]*\| \d+\.\d% \|$/m);
+    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[\s\S]*^\| [\w-]+ \|[^\n]*\| \d+\.\d% \| [^|\n]+ \|$/m);
     const candidates = results.flatMap((line) => line.candidates);
     const toJudge = candidates.filter((c) => c.unsure === true || c.answer === null);
     expect(toJudge.length).toBeGreaterThan(0);
@@ -205,5 +210,34 @@ describe('hybrid grading: --judge-when unsure', () => {
     }
     expect(metrics.protocol.judge?.when).toBe('unsure');
     expect(formatIterationTable(metrics.iterations, { simulated: true })).toMatch(/% \(\d+\.\d% to judge\)[\s\S]*Hybrid grading \(--judge-when unsure\)/);
+  });
+
+  test('--judge-audit: a seeded share of the candidates the rule is sure of goes to the judge too, and the agreement is reported with its interval', async ({ dir }) => {
+    const input = await writeProblems(dir, problems);
+    const run = async (name: string, audit: string) => {
+      const output = path.join(dir, name);
+      await runInProcess([
+        ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '8', '--no-proof', '--max-iterations', '1'],
+        ...['--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--judge-when', 'unsure', '--judge-audit', audit],
+      ]);
+      return { output, ...(await outputs(output)) };
+    };
+    const all = await run('all', '1');
+    const candidates = all.results.flatMap((line) => line.candidates);
+    const sure = candidates.filter((c) => c.answer !== null && c.unsure !== true);
+    expect(sure.length).toBeGreaterThan(0);
+    // Audited, every candidate is judged: none is left to the rule.
+    expect(candidates.every((c) => c.ruled === undefined)).toBe(true);
+    expect((await readJournal(all.output)).filter((call) => call.role === 'judge')).toHaveLength(candidates.filter((c) => c.answer !== null || c.unsure === true).length);
+    const agreement = all.metrics.totals.ruleJudgeAgreement;
+    expect(agreement?.judged).toBe(sure.length);
+    expect(agreement?.interval[0]).toBeLessThanOrEqual(agreement?.share ?? -1);
+    expect(agreement?.interval[1]).toBeGreaterThanOrEqual(agreement?.share ?? 2);
+    expect(formatTable1([{ strategy: 'majority', run: await loadRun(all.output), options: { samples: 8 } }])).toMatch(new RegExp(`\\| \\d+\\.\\d% \\[\\d+\\.\\d, \\d+\\.\\d\\] of ${sure.length} \\|$`, 'm'));
+    // A share audits a seeded subset: the same candidates every time, fewer than all.
+    const some = await run('some', '0.3');
+    const audited = some.results.flatMap((line) => line.candidates).filter((c) => c.answer !== null && c.unsure !== true && c.ruled === undefined);
+    expect(audited.length).toBeLessThan(sure.length);
+    expect((await run('again', '0.3')).results.flatMap((line) => line.candidates).filter((c) => c.answer !== null && c.unsure !== true && c.ruled === undefined).map((c) => c.candidate)).toEqual(audited.map((c) => c.candidate));
   });
 });

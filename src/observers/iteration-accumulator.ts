@@ -99,6 +99,8 @@ export function summarizeIteration(iteration: number, accumulator: IterationAccu
     meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
     judged: problems.reduce((sum, p) => sum + p.judged, 0),
     disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
+    sureJudged: problems.reduce((sum, p) => sum + p.sureJudged, 0),
+    sureDisagreements: problems.reduce((sum, p) => sum + p.sureDisagreements, 0),
     unsure: problems.reduce((sum, p) => sum + p.unsure, 0),
     flips,
     experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,

@@ -60,6 +60,9 @@ export interface IterationMetrics {
   /** Candidates graded by both the rule and the judge, and how many of them the two grades disagree on. */
   judged: number;
   disagreements: number;
+  /** Of those, the ones the rule was sure of (all under --judge-when always; the audited ones under unsure), and their disagreements: the rule's accuracy where it decides alone. */
+  sureJudged: number;
+  sureDisagreements: number;
   /** Candidates the rule-based grader was unsure of (counted as not correct by the rule; the judge decides when it ran). */
   unsure: number;
   /** Correctness changes of the majority-vote and the best-verified answers since the previous iteration. */
@@ -100,6 +103,8 @@ export interface ProblemIteration {
   meanScore: number | null;
   judged: number;
   disagreements: number;
+  sureJudged: number;
+  sureDisagreements: number;
   /** Candidates the rule-based grader was unsure of. */
   unsure: number;
   /** The majority-vote answer, as given by its first candidate. */
@@ -168,6 +173,7 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
   // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared.
   const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && judgeSays(c) !== null);
+  const sure = both.filter((c) => c.unsure !== true);
   const keys = new Map(judgeGraded ? candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const) : []);
   const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
   const majority = majorityCandidate(candidates);
@@ -181,6 +187,8 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     meanScore: mean(scores),
     judged: both.length,
     disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
+    sureJudged: sure.length,
+    sureDisagreements: sure.filter((c) => c.correct !== judgeSays(c)).length,
     unsure: candidates.filter((c) => c.unsure === true).length,
     answer: majority?.answer ?? null,
   };

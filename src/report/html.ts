@@ -7,6 +7,7 @@
  * links open each problem's per-iteration candidates, summaries and banks.
  * A simulated run is labelled on every chart and in every table.
  */
+import { describeAgreement, ruleJudgeAgreement } from '../observers/agreement.ts';
 import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
@@ -36,8 +37,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
+    const agreement = ruleJudgeAgreement(run.iterations);
+    const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
     return [
-      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
+      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${audit}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),

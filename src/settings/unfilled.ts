@@ -51,7 +51,7 @@ const SECTION_KEYS: SectionKeys<RunConfig> = {
   },
   context: { tokenizer: true, tokenizerDigest: true, window: true, completionMaxTokens: true },
   roles: { endpoints: true, temperature: true, parseRetries: true },
-  judge: { passes: true, maxTokens: true, when: true },
+  judge: { passes: true, maxTokens: true, when: true, audit: true },
   gateway: {
     concurrency: true,
     replicaMaxInFlight: true,
