@@ -24,7 +24,7 @@
  * right→wrong or wrong→right, counted at iteration t.
  */
 import { normalizeAnswer } from '../grader/index.ts';
-import type { CandidateResult } from '../kernel/protocol.ts';
+import type { BankShown, CandidateResult } from '../kernel/protocol.ts';
 import type { FaultCounts } from './fault-counts.ts';
 import type { RoleOutputs } from './role-outputs.ts';
 
@@ -68,6 +68,11 @@ export interface IterationMetrics {
   guidelineBank: number;
   /** Mean prompt tokens of the exploit prompts (R(t-1) and E(t-1)); null when none ran. How much of the window the banks take. */
   exploitPromptTokens: number | null;
+  /**
+   * RSE: the experience bank its rollouts' prompts held and showed once fitted to the window, and the
+   * tokens of those records' texts, each a mean over the iteration's rollouts; null when none had a bank.
+   */
+  rseBank: BankShown | null;
   tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
