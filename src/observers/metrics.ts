@@ -116,12 +116,17 @@ export function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** The candidate chosen by majority vote over normalised answers; ties go to the higher total score, then the lower index. */
-export function majorityCandidate(candidates: CandidateResult[]): CandidateResult | null {
+/** Each candidate's normalised answer (null without one): what a vote counts. */
+export function answerKeys(candidates: CandidateResult[]): Map<CandidateResult, string | null> {
+  return new Map(candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const));
+}
+
+/** The candidate chosen by majority vote over normalised answers (`keys`); ties go to the higher total score, then the lower index. */
+export function majorityCandidate(candidates: CandidateResult[], keys = answerKeys(candidates)): CandidateResult | null {
   const groups = new Map<string, { votes: number; score: number; first: CandidateResult }>();
   for (const candidate of candidates) {
-    if (candidate.answer === null) continue;
-    const key = normalizeAnswer(candidate.answer);
+    const key = keys.get(candidate) ?? null;
+    if (key === null) continue;
     const group = groups.get(key) ?? { votes: 0, score: 0, first: candidate };
     group.votes++;
     group.score += candidate.summaryScore ?? 0;
@@ -160,6 +165,15 @@ function judgeSaysOfAnswer(candidates: CandidateResult[], keys: Map<CandidateRes
   return value === null ? null : value > 0.5;
 }
 
+/**
+ * Whether the answer of `chosen` is right: under the judge (`judgeGraded`), by more than half of the verdicts
+ * on every candidate that gave it; else by the rule-based grade. No candidate is not right.
+ */
+export function answerRight(candidates: CandidateResult[], keys: Map<CandidateResult, string | null>, judgeGraded: boolean, chosen: CandidateResult | null): boolean {
+  if (chosen === null) return false;
+  return judgeGraded ? judgeSaysOfAnswer(candidates, keys, chosen) === true : chosen.correct === true;
+}
+
 /** The metrics of one problem's iteration. */
 export function scoreIteration(candidates: CandidateResult[]): ProblemIteration {
   const scores = candidates.flatMap((c) => (c.summaryScore === null ? [] : [c.summaryScore]));
@@ -173,9 +187,9 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
   // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared.
   const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && judgeSays(c) !== null);
-  const keys = new Map(judgeGraded ? candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const) : []);
-  const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
-  const majority = majorityCandidate(candidates);
+  const keys = answerKeys(candidates);
+  const primary = (c: CandidateResult | null): boolean => answerRight(candidates, keys, judgeGraded, c);
+  const majority = majorityCandidate(candidates, keys);
   const figures = {
     judgeRan,
     judgeCovered,
