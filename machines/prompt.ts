@@ -52,7 +52,11 @@ export interface TemplatePromptPart {
 
 /** What a role asks the model: the system message and the parts of the user message, joined with a blank line. */
 export interface PromptSpec {
-  system: string;
+  /**
+   * The system message: a text, or a template whose values may be left out to fit the window, in one
+   * drop order with the user parts' (RSE's experience bank, which upstream puts in the system message).
+   */
+  system: string | TemplatePromptPart;
   parts: Array<PromptPart | TemplatePromptPart>;
 }
 

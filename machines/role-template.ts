@@ -48,8 +48,8 @@ export interface RoleTemplate<R = never, O = never> {
   variables: Readonly<Record<string, TemplateVariable>>;
   /** When the template is rendered, in words, if not for every call. */
   applies?: string;
-  /** The system message (not templated). */
-  system(request: R, options: O): string;
+  /** The system message: not a user's template; a text, or a built-in template whose values may be left out to fit (RSE's bank). */
+  system(request: R, options: O): string | TemplatePromptPart;
   values(request: R, options: O): TemplateValues;
   /** The whole prompt of a request the template is not rendered for (PaCoRe's round 0: the problem alone), or null. */
   untemplated?(request: R, options: O): PromptSpec | null;

@@ -12,6 +12,8 @@ export interface Table1Method {
   strategy: string;
   run: ReportRun;
   options: Record<string, number | string>;
+  /** For majority: MV@k per problem over draws of k of its pool, and the pool's size. */
+  draws?: { byProblem: ReadonlyMap<string, number>; pool: number };
 }
 
 type Protocol = Record<string, unknown>;

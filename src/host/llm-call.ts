@@ -180,6 +180,7 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       promptTokens: call.fit.promptTokens,
       budget,
       dropped: call.fit.dropped,
+      ...(call.fit.systemValues === undefined ? {} : { systemValues: call.fit.systemValues }),
       attempt,
       ...(contextErrors > 0 ? { contextErrors } : {}),
       ...call.response,
@@ -258,9 +259,10 @@ function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: numbe
 /** Sends the fitted prompt through the gateway; returns the call's record, to be journaled. */
 async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: string, fitted: FitOutput, window: number, signal: AbortSignal): Promise<CallRecord> {
   const { endpoint, seed, temperature, sampling, cap } = shape;
-  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
+  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes; a templated one as fitted.
+  const system = typeof input.prompt.system === 'string' ? input.prompt.system : (fitted.system ?? '');
   const messages = [
-    ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
+    ...(system === '' ? [] : [{ role: 'system' as const, content: system }]),
     { role: 'user' as const, content: fitted.user },
   ];
   const maxTokens = completionLimit(cap, window, fitted.promptTokens);
@@ -290,7 +292,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
     iteration: input.iteration,
     index: input.index,
     request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
-    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
+    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped, ...(fitted.systemValues === undefined ? {} : { systemValues: fitted.systemValues }) },
     response: {
       content: completion.content,
       reasoning: completion.reasoning,

@@ -42,6 +42,9 @@ export interface Usage {
   completionTokens: number;
 }
 
+/** A templated system message's droppable values after fitting: how many it had and kept, and the tokens of their texts (workers/tasks.ts). */
+export type FittedValues = Record<'values' | 'kept' | 'tokens' | 'keptTokens', number>;
+
 /** What a role reply says about the LLM call behind it. */
 export interface CallInfo {
   /** Deterministic journal key of the call. */
@@ -281,8 +284,13 @@ export type RefineRequested = Msg<'refine.requested', { candidate: number; quest
 export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 /** rse: a rollout sampled with the problem's experience bank in the system prompt. */
 export type RolloutRequested = Msg<'rollout.requested', { candidate: number; question: string; experience: ExperienceRecord[] }>;
-/** `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream. */
-export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; parseError?: string; call: CallInfo }>;
+/** The experience bank a rollout's prompt was given (`held`) and showed once fitted to the window (`shown`), with the tokens of their records' texts. */
+export type BankShown = Record<'held' | 'shown' | 'heldTokens' | 'shownTokens', number>;
+/**
+ * `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream.
+ * `bank`: what its prompt held and showed of the bank; absent without a bank (iteration 0) and in logs of runs made before it was.
+ */
+export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; parseError?: string; bank?: BankShown; call: CallInfo }>;
 /** rse: one rollout (its reasoning, then its answer text) distilled into verified propositions and critical pitfalls (JSON); `attempt` counts retries after invalid output. */
 export type DistillRequested = Msg<'distill.requested', { candidate: number; attempt: number; question: string; solution: string }>;
 export type DistillCompleted = Msg<

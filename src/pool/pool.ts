@@ -225,7 +225,7 @@ export function createPool(options: PoolOptions = {}): Pool {
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined, taskOptions?.ahead === true);
       fitting.set(key, result);
       result.then(
-        (output) => fitCache.set(key, result, output.user.length),
+        (output) => fitCache.set(key, result, output.user.length + (output.system?.length ?? 0)),
         () => {},
       ).finally(() => fitting.delete(key));
       return abortable(result, taskOptions?.signal);

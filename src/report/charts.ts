@@ -10,7 +10,7 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
-import { bootstrapBand, type ProblemFigure } from './bootstrap.ts';
+import { bootstrapBand, pairedCurve, type PairedCurve, type ProblemFigure } from './bootstrap.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 
 /** One dataset: a line (points) or one series of bars (values, one per label). */
@@ -99,6 +99,26 @@ function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, optio
   });
 }
 
+/** The run a difference chart subtracts: the first TMAS run among `runs`, when a run of another method is there to compare with it. */
+export function referenceRun(runs: ReportRun[]): ReportRun | null {
+  const reference = runs.find((run) => run.strategy === 'tmas');
+  return reference !== undefined && runs.some((run) => run.strategy !== 'tmas') ? reference : null;
+}
+
+/** A run's Pass@1 minus the reference's per iteration, paired by problem (the chart's and the Markdown table's, one seed). */
+export function differenceFrom(run: ReportRun, reference: ReportRun): PairedCurve {
+  return pairedCurve(run.problems, reference.problems, 'pass1', `${run.dir} - ${reference.dir}`);
+}
+
+/** Each run's Pass@1 minus the reference's per iteration, with its 95% paired interval over the problems both graded (the reference's own line is 0). */
+function differenceLines(runs: ReportRun[], reference: ReportRun, only: (run: ReportRun) => boolean): DatasetSpec[] {
+  return runs.flatMap((run, r) => {
+    if (!only(run)) return [];
+    const { points, band } = differenceFrom(run, reference);
+    return [{ label: run === reference ? `${runLabel(run)} (the reference)` : `${runLabel(run)} − ${reference.name}`, color: runColor(r), run: r, points, ...(band.length > 0 ? { band } : {}) }];
+  });
+}
+
 /** Why an accuracy chart of these runs is empty: no candidate of any run was graded. */
 function ungradedReason(runs: ReportRun[]): string {
   const proof = runs.some((run) => run.proof);
@@ -138,8 +158,20 @@ function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title
   const verified = (run: ReportRun) => run.verifier && only(run);
   const share = { kind: 'line' as const, xTitle: 'iteration', percent: true, integerX: true, runs: runs.length };
   const note = group !== null && group.differences.length > 0 ? { note: `Not comparable with group A (here vs A): ${group.differences.join('; ')}.` } : {};
+  const reference = referenceRun(inGroup);
   return [
     { ...share, id: id('pass1'), title: named('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1', only }) },
+    ...(reference === null
+      ? []
+      : [
+          {
+            ...share,
+            id: id('pass1-vs-tmas'),
+            title: named(`Pass@1 minus ${reference.name} per iteration (95% paired bootstrap interval over the problems both graded)`),
+            yTitle: `Pass@1 − ${reference.name}`,
+            datasets: differenceLines(runs, reference, only),
+          },
+        ]),
     { ...share, id: id('majority'), title: named('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority', only }) },
     ...(inGroup.some((run) => run.verifier)
       ? [{ ...share, id: id('best-verified'), title: named('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]
