@@ -1,7 +1,8 @@
 /**
- * The viewer's HTTP server: read-only, on loopback. It serves the page, the
- * bundled libraries (Chart.js and KaTeX, from node_modules: the page needs no
- * network) and a small JSON API over the runs' stores. Every API answer is one
+ * The viewer's HTTP server: read-only, on loopback. It serves the page, its
+ * script (browser/, bundled: report/browser-script.ts), the libraries
+ * (Chart.js and KaTeX, from node_modules: the page needs no network) and a
+ * small JSON API over the runs' stores. Every API answer is one
  * bounded page (queries.ts), so the server's memory does not grow with a run.
  */
 import { createReadStream } from 'node:fs';
@@ -13,6 +14,8 @@ import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
+import { VIEWER_ENTRY } from '../report/browser-bundle.mjs';
+import { browserScript } from '../report/browser-script.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
 import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
@@ -42,7 +45,7 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 class NotFound extends Error {}
 
-/** The page's own script and style, served as they are. */
+/** The page's style sheets, served as they are. */
 const BROWSER_DIR = packagePath('src/viewer/browser');
 
 function katexDir(): string {
@@ -53,6 +56,11 @@ function sendJson(response: ServerResponse, value: unknown): void {
   const body = JSON.stringify(value);
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   response.end(body);
+}
+
+function sendScript(response: ServerResponse, script: string): void {
+  response.writeHead(200, { 'content-type': TYPES['.js'] ?? 'text/javascript', 'content-length': Buffer.byteLength(script), 'cache-control': 'max-age=3600' });
+  response.end(script);
 }
 
 async function sendFile(response: ServerResponse, file: string): Promise<void> {
@@ -141,7 +149,9 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     const download = await downloadOf(await catalog.run(Number(index)), parts, url.searchParams);
     if (!download) throw new NotFound(route);
     sendDownload(response, download);
-  } else if (/^\/assets\/(viewer|runs|problems|transcript)\.(js|css)$/.test(route)) {
+  } else if (route === '/assets/viewer.js') {
+    sendScript(response, await browserScript(VIEWER_ENTRY));
+  } else if (/^\/assets\/(viewer|runs)\.css$/.test(route)) {
     await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
   } else if (route === '/assets/chart.js') {
     await sendFile(response, chartLibraryFile());
