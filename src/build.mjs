@@ -26,8 +26,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 /** Written last: the fingerprint of the sources as the build found them, which bin.mjs compares with theirs now. */
 const BUILD_STAMP = path.join(DIST, '.built');
-/** Files read at run time, by their paths from the package root (src/kernel/package-root.ts): dist/ holds them as the checkout does. */
-const ASSETS = ['package.json', 'problems', 'src/viewer/browser/viewer.css', 'src/viewer/browser/runs.css'];
+/**
+ * Files read at run time, by their paths from the package root (src/kernel/package-root.ts): dist/ holds them as
+ * the checkout does. A folder is copied without its TypeScript (the viewer's style sheets, not its script's sources).
+ */
+const ASSETS = ['package.json', 'problems', 'src/viewer/browser'];
 
 let esbuild;
 try {
@@ -120,7 +123,7 @@ for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
   const from = path.join(ROOT, relative);
   if (!existsSync(from)) continue;
   mkdirSync(path.dirname(path.join(DIST, relative)), { recursive: true });
-  cpSync(from, path.join(DIST, relative), { recursive: true });
+  cpSync(from, path.join(DIST, relative), { recursive: true, filter: (file) => !file.endsWith('.ts') });
 }
 
 // The benchmarks start the bin beside their own modules; inside the build that is this one,

@@ -20,6 +20,9 @@ export type { ProblemRow } from './queries.ts';
 export type { RunSummary } from './run-summary.ts';
 export type { NamedCall, Transcript } from './transcript.ts';
 export type { CandidateResult } from '../kernel/protocol.ts';
+export type { ProblemComparison, ComparedIteration, ComparedRun } from './problem-compare.ts';
+export type { CallRow, CandidateRow } from './call-alignment.ts';
+export type { ForkLink } from './fork-link.ts';
 
 /** `/api/runs`: every run's row. */
 export type RunsAnswer = Awaited<ReturnType<typeof listRuns>>;

@@ -14,6 +14,7 @@ export function viewerPage(): string {
 <link rel="stylesheet" href="/assets/katex/katex.min.css">
 <link rel="stylesheet" href="/assets/viewer.css">
 <link rel="stylesheet" href="/assets/runs.css">
+<link rel="stylesheet" href="/assets/compare.css">
 </head><body>
 <header><a href="#/" class="brand">tmas view</a><nav id="runs"><a href="#/">runs</a></nav><a id="back-to-list" hidden>← problem list</a><span id="status"></span></header>
 <main id="app">Loading…</main>

@@ -19,6 +19,7 @@ import { browserScript } from '../report/browser-script.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
 import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
+import { forkParent } from './fork-link.ts';
 import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
@@ -106,7 +107,7 @@ async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearch
   const index = Number(parts[0]);
   if (!Number.isInteger(index) || index < 0 || index >= catalog.size) throw new NotFound(parts.join('/'));
   const run = await catalog.run(index);
-  if (parts.length === 1) return runSummary(run, index);
+  if (parts.length === 1) return runSummary(run, index, await forkParent(catalog, index, run));
   const what = parts[1];
   const limit = Math.min(integerParam(params, 'limit') ?? 50, 500);
   if (what === 'curves') return { live: run.live(), iterations: await run.curves() };
@@ -151,7 +152,7 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     sendDownload(response, download);
   } else if (route === '/assets/viewer.js') {
     sendScript(response, await browserScript(VIEWER_ENTRY));
-  } else if (/^\/assets\/(viewer|runs)\.css$/.test(route)) {
+  } else if (/^\/assets\/(viewer|runs|compare)\.css$/.test(route)) {
     await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
   } else if (route === '/assets/chart.js') {
     await sendFile(response, chartLibraryFile());
@@ -160,8 +161,10 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     const file = path.resolve(root, `.${decodeURIComponent(route.slice('/assets/katex'.length))}`);
     if (!file.startsWith(`${root}${path.sep}`)) throw new NotFound(route);
     await sendFile(response, file);
-  } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list') {
-    sendJson(response, await answerFolder(catalog, route.slice('/api/'.length), url.searchParams));
+  } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list' || route === '/api/compare') {
+    const answer = await answerFolder(catalog, route.slice('/api/'.length), url.searchParams);
+    if (answer === undefined) throw new NotFound(`${route}?${url.searchParams}`);
+    sendJson(response, answer);
   } else if (route.startsWith('/api/runs/')) {
     const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeURIComponent);
     sendJson(response, await answerApi(catalog, parts, url.searchParams));

@@ -6,6 +6,7 @@
 import type { BanksAnswer, CandidateResult, NamedCall, ProblemDetailAnswer, RunSummary, Transcript } from '../api-shapes.ts';
 import { api, knownRun } from './api.ts';
 import { asMath, el, math, score, textBlock } from './dom.ts';
+import { forkLink } from './fork-note.ts';
 import { candidateHref, problemHash, problemHref } from './links.ts';
 import { leavePage } from './page-life.ts';
 import { runHeader } from './run-page.ts';
@@ -71,7 +72,7 @@ function banksView(banks: BanksAnswer): HTMLElement {
 function problemHead(run: RunSummary, detail: ProblemDetailAnswer, iteration: number): HTMLElement {
   const p = detail.problem;
   const tabs = detail.iterations.map((r) => el('a', { href: problemHash(run.index, p.id, r.iteration), class: r.iteration === iteration ? 'on' : '', text: String(r.iteration) }));
-  const nav = el('nav', { class: 'tabs' }, [el('span', { text: 'iteration: ' }), ...tabs, el('a', { href: `#/run/${run.index}/calls?problem=${encodeURIComponent(p.id)}`, text: 'every call of this problem' })]);
+  const nav = el('nav', { class: 'tabs' }, [el('span', { text: 'iteration: ' }), ...tabs, el('a', { href: `#/run/${run.index}/calls?problem=${encodeURIComponent(p.id)}`, text: 'every call of this problem' }), forkLink(run, p.id)]);
   return el('section', { class: 'card problem' }, [
     el('h2', { text: `problem ${p.id}` }),
     el('div', { class: 'text question', text: p.question }),

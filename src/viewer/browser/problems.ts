@@ -1,14 +1,15 @@
 /**
  * The problem list, at #/problems?runs=R,S&…: per problem across the runs
  * selected, final Pass@1, changes between iterations, judge ≠ rule,
- * disagreement between the runs, tokens and failed calls. A column header
+ * disagreement between the runs, tokens and failed calls, and a link that
+ * opens the problem side by side in the runs that have it. A column header
  * sorts; the filters and the sort live in the URL, so a reload, a problem's
  * page (its link carries the list) and Back keep them.
  */
 import type { ProblemListAnswer, ProblemListRow, RunProblemStats, RunsAnswer } from '../api-shapes.ts';
 import { folderApi, type Params } from './api.ts';
 import { asMath, el, math, percent } from './dom.ts';
-import { hashOf, problemHash, selection } from './links.ts';
+import { compareHash, hashOf, problemHash, selection } from './links.ts';
 
 const COLUMNS = [
   { key: 'id', label: 'problem' },
@@ -72,13 +73,20 @@ function header(query: Query, labels: string[], go: (change: Change) => void): H
     th.onclick = () => go({ sort: c.key, desc: on ? !desc : c.key !== 'id' });
     return th;
   });
-  return el('tr', {}, [...cells, ...labels.map((label) => el('th', { class: 'run-col', text: label }))]);
+  const side = labels.length > 1 ? [el('th', { class: 'compare-col', text: 'side by side' })] : [];
+  return el('tr', {}, [...cells, ...labels.map((label) => el('th', { class: 'run-col', text: label })), ...side]);
 }
 
 /** The problem's page in a run that has it; its URL carries this list, which the header links back to. */
 function problemHref(s: RunProblemStats, run: number): string {
   const last = Math.max(0, s.iterations - 1);
   return `${problemHash(run, s.problem, last)}?list=${encodeURIComponent(location.hash.slice(1))}`;
+}
+
+/** The link that opens the problem side by side in the runs that have it: when two or more do. */
+function compareCell(r: ProblemListRow, selected: number[]): HTMLTableCellElement {
+  const having = selected.filter((_, i) => r.runs[i]);
+  return el('td', { class: 'compare' }, [having.length > 1 ? el('a', { class: 'compare', href: compareHash(having, r.id), title: 'its calls, answers and grades side by side', text: 'compare' }) : '–']);
 }
 
 function row(r: ProblemListRow, selected: number[], labels: string[]): HTMLElement {
@@ -101,6 +109,7 @@ function row(r: ProblemListRow, selected: number[], labels: string[]): HTMLEleme
     }
     cells.push(el('td', {}, [el('a', { href: problemHref(s, run), title: labels[i], text: percent(s.pass1) + (s.answer === null ? '' : ` · ${asMath(s.answer)}`) })]));
   });
+  if (labels.length > 1) cells.push(compareCell(r, selected));
   return el('tr', { 'data-id': r.id }, cells);
 }
 

@@ -4,8 +4,9 @@
  */
 import type { CurvesAnswer, RunSummary } from '../api-shapes.ts';
 import { api } from './api.ts';
-import { el, percent } from './dom.ts';
-import { chartLibrary, probe } from './globals.ts';
+import { el } from './dom.ts';
+import { probe } from './globals.ts';
+import { iterationChart } from './iteration-chart.ts';
 import { onLeave } from './page-life.ts';
 
 type Figure = 'pass1' | 'majority' | 'bestVerified' | 'oracle';
@@ -46,21 +47,7 @@ export async function drawCurves(container: HTMLElement, run: RunSummary): Promi
   const note = el('p', { class: 'muted note' });
   container.appendChild(el('div', { class: 'chart' }, [canvas]));
   container.appendChild(note);
-  const Chart = chartLibrary();
-  const chart = new Chart(canvas, {
-    type: 'line',
-    data: { datasets: [] },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      scales: {
-        x: { type: 'linear', title: { display: true, text: 'iteration' }, ticks: { stepSize: 1, precision: 0 } },
-        y: { beginAtZero: true, max: 1, title: { display: true, text: run.simulated ? 'share correct (simulated model)' : 'share correct' }, ticks: { callback: (v) => percent(Number(v)) } },
-      },
-      plugins: { legend: { position: 'bottom' }, title: { display: true, text: titleOf(run, run.live) } },
-    },
-  });
+  const chart = iterationChart(canvas, run.simulated ? 'share correct (simulated model)' : 'share correct', titleOf(run, run.live));
   let poller: ReturnType<typeof setInterval> | null = null;
   let left = false;
   onLeave(() => {

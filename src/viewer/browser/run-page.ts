@@ -6,11 +6,12 @@
 import type { ProblemPageAnswer, RunSummary } from '../api-shapes.ts';
 import { api, knownRun } from './api.ts';
 import { asMath, el, math, score } from './dom.ts';
+import { forkNote } from './fork-note.ts';
 import { problemHash } from './links.ts';
 import { drawCurves } from './run-curves.ts';
 import { callBrowser, errorBrowser } from './run-tabs.ts';
 
-/** The run's name, strategy, settings, sampling and models. */
+/** The run's name, strategy, settings, sampling and models; a fork says of which run, and what it changed. */
 export function runHeader(run: RunSummary): HTMLElement {
   return el('section', { class: 'run-head' }, [
     el('h1', {}, [el('a', { href: `#/run/${run.index}`, text: run.name }), ' ', el('span', { class: 'tag', text: run.strategy }), run.live ? el('span', { class: 'tag live', text: 'live' }) : null, run.simulated ? el('span', { class: 'tag sim', text: 'simulated model' }) : null]),
@@ -20,6 +21,7 @@ export function runHeader(run: RunSummary): HTMLElement {
       { class: 'models' },
       run.models.map((m) => el('li', { text: m })),
     ),
+    forkNote(run),
   ]);
 }
 

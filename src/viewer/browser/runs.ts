@@ -7,7 +7,8 @@
 import type { Overlay, RunListing, RunsAnswer } from '../api-shapes.ts';
 import { folderApi } from './api.ts';
 import { el, percent } from './dom.ts';
-import { chartLibrary, probe } from './globals.ts';
+import { probe } from './globals.ts';
+import { iterationChart } from './iteration-chart.ts';
 import { hashOf, selection } from './links.ts';
 import { onLeave } from './page-life.ts';
 
@@ -72,18 +73,7 @@ function drawOverlay(container: HTMLElement, chosen: number[]): () => Promise<Ov
     notes,
     el('p', {}, [el('a', { href: hashOf('problems', { runs: chosen.join(',') }), class: 'to-problems', text: 'problem list of the runs selected →' })]),
   );
-  const Chart = chartLibrary();
-  const chart = new Chart(canvas, {
-    type: 'line',
-    data: { datasets: [] },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      scales: { x: { type: 'linear', title: { display: true, text: 'iteration' }, ticks: { stepSize: 1, precision: 0 } }, y: { beginAtZero: true, max: 1, title: { display: true, text: 'Pass@1' }, ticks: { callback: (v) => percent(Number(v)) } } },
-      plugins: { legend: { position: 'bottom' } },
-    },
-  });
+  const chart = iterationChart(canvas, 'Pass@1');
   onLeave(() => chart.destroy());
   return async () => {
     const overlay = await folderApi<Overlay>('overlay', { runs: chosen.join(',') });

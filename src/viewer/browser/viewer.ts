@@ -9,8 +9,10 @@
  *   #/run/R/problem/P/T         problem P of run R at iteration T: a transcript per candidate (problem-page.ts);
  *                               P is the problem's id, URL-encoded (every link writes it so), or its input
  *                               position from 0 when no problem has that id (the server resolves it)
+ *   #/compare/R,S/problem/P     problem P side by side in runs R and S: calls, answers, grades (compare.ts)
  */
 import { withRun } from './api.ts';
+import { comparePage } from './compare.ts';
 import { leavePage, setStatus } from './page-life.ts';
 import { problemsPage, trail } from './problems.ts';
 import { showProblem } from './problem-page.ts';
@@ -52,6 +54,7 @@ function parseHash(): { parts: string[]; query: Record<string, string> } {
 function render(app: HTMLElement, parts: string[], query: Record<string, string>): Promise<unknown> {
   const [first = '', second, third, fourth, fifth] = parts;
   if (first === 'run' && third === 'problem') return withRun(Number(second)).then(() => showProblem(app, Number(second), fourth || '', Number(fifth || 0), query));
+  if (first === 'compare' && third === 'problem') return comparePage(app, second ?? '', fourth ?? '');
   if (first === 'run') return withRun(Number(second)).then(() => showRun(app, Number(second), third || 'problems', query));
   const page = PAGES[first];
   return page ? page(app, query) : Promise.reject(new Error(`no page ${location.hash}`));
