@@ -1,6 +1,6 @@
 /**
  * What the report's charts show, as plain data: one ChartSpec per chart,
- * embedded in the HTML as JSON and drawn there by Chart.js (client.ts).
+ * embedded in the HTML as JSON and drawn there by Chart.js (browser/report-charts.ts).
  * Every dataset names the run it belongs to, so a reader (or a test) can tell
  * that each chart drew data for every run. A chart of simulated runs says so
  * in its title. Runs whose accuracy figures do not compare (comparable.ts)
@@ -12,47 +12,9 @@ import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
 import { bootstrapBand, pairedCurve, type PairedCurve, type ProblemFigure } from './bootstrap.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
+import type { ChartSpec, DatasetSpec } from './browser/chart-spec.ts';
 
-/** One dataset: a line (points) or one series of bars (values, one per label). */
-export interface DatasetSpec {
-  label: string;
-  color: string;
-  /** Index of the run this dataset belongs to; null when the runs are the chart's labels. */
-  run: number | null;
-  dashed?: boolean;
-  /** [x, y] points of a line. */
-  points?: Array<[number, number]>;
-  /** Bar values, one per label. */
-  values?: number[];
-  /** A line's 95% bootstrap interval over problems: [x, low, high], drawn as a shaded band. */
-  band?: Array<[number, number, number]>;
-}
-
-/** One chart, as the browser script draws it. */
-export interface ChartSpec {
-  id: string;
-  title: string;
-  kind: 'line' | 'bar';
-  xTitle: string;
-  yTitle: string;
-  /** Shows y values (x for horizontal bars) as percentages of 1. */
-  percent: boolean;
-  /** The x axis counts iterations: whole-number ticks. */
-  integerX: boolean;
-  /** Categories of a bar chart. */
-  labels?: string[];
-  /** Bars drawn horizontally and stacked (labels are runs). */
-  stacked?: boolean;
-  /** When the runs are the labels (stacked bars), label i is run i. */
-  runsAreLabels?: boolean;
-  datasets: DatasetSpec[];
-  /** Number of runs the chart should show data for. */
-  runs: number;
-  /** Why the chart has nothing to draw, shown in its place; absent when it has data. */
-  empty?: string;
-  /** Shown under the chart: what sets its runs apart from the first group's (charts of runs that do not compare). */
-  note?: string;
-}
+export type { ChartSpec, DatasetSpec } from './browser/chart-spec.ts';
 
 const ROLE_COLORS: Record<string, string> = {
   solution: '#4e79a7',
