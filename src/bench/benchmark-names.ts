@@ -19,6 +19,7 @@ export const BENCHMARK_NAMES = [
   'tokenizer',
   'replay-export',
   'grader',
+  'format-breaks',
   'view',
   'open-run',
 ] as const;
