@@ -99,7 +99,7 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: transcripts, strategy-aware h
   test('a majority run\'s header shows its samples and T, and no N, M, ε, θ, verifier or judge it does not have', async () => {
     const { page, errors } = await open('#/run/1');
     const settings = await page.locator('.run-head p.muted').textContent();
-    expect(settings).toMatch(/^samples=4 T=2 ·/);
+    expect(settings).toMatch(/^samples=4 vote-pool=0 T=2 ·/);
     for (const absent of ['N=', 'M=', 'ε', 'θ', 'judge']) expect(settings).not.toContain(absent);
     expect(await page.locator('.run-head .models li').allTextContents()).toEqual(['tmas-sim (simulated): solution']);
     // The tmas run beside it keeps its own.
