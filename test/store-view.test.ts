@@ -87,7 +87,7 @@ describe('a private view of a store', () => {
     await mkdir(into);
     const view = await openStoreView(run, into);
     try {
-      expect((await view.getManifest())?.config).toMatchObject({ nCandidates: 2 });
+      expect((await view.getManifest())?.config).toMatchObject({ loop: { nCandidates: 2 } });
       expect(await view.loadProblems()).toHaveLength(2);
     } finally {
       await view.close();
@@ -130,7 +130,7 @@ describe('a private view of a store', () => {
       const view = await openStoreView(run, into);
       try {
         expect(await view.loadProblems()).toHaveLength(2);
-        expect((await view.getManifest())?.config).toMatchObject({ nCandidates: 2 });
+        expect((await view.getManifest())?.config).toMatchObject({ loop: { nCandidates: 2 } });
       } finally {
         await view.close();
       }
