@@ -104,7 +104,7 @@ export function forcedReply(cut: LlmOutput, prefix: ForcedPrefix, continuation: 
   const reasoning = [prefix.reasoning, more].filter((r): r is string => r !== null);
   return {
     ...cut,
-    content: prefix.lead === '' ? text : `${prefix.lead} ${text.replace(/^[ \t]+/, '')}`,
+    content: [prefix.lead, text.replace(/^[ \t]+/, '')].filter((part) => part !== '').join(' '),
     reasoning: reasoning.length === 0 ? null : reasoning.join('\n'),
     finishReason: continuation.finishReason,
     usage: addUsage(cut.usage, spent),

@@ -16,7 +16,7 @@ import { runEvaluation } from '../src/host/run-evaluation.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import type { CallRecord } from '../src/store/store.ts';
-import { additionRequest, ofType, readJournal, readLog, smallProblems, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatCompletionBody, ofType, readJournal, readLog, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = smallProblems(3);
 /** Solutions of about 6000 tokens against CEO budgets of 2048 to 8192: most solver replies are cut. */
@@ -118,6 +118,67 @@ describe.each(['reasoning_content', 'think-tags'] as const)('budget forcing on a
       expect(reply?.text).toBe(forced.response.content);
       expect(reply?.text).not.toContain('<think>');
       expect(reply?.answer).not.toBeNull();
+    }
+  });
+});
+
+describe('budget forcing when the continuation comes back empty', () => {
+  test('it is asked again, 3 times at most, from the first retry on with the final-answer cue after the thinking; the reply counts every call', async ({ dir }) => {
+    const problems = PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer }));
+    const sim = await startSimServer({ problems, seed: 4, roles: SIM_ROLES, reasoning: true, outputTokens: 6000 });
+    // In front of it, a server that never continues p1's cut replies, and the others' only from the third time asked.
+    const asked = new Map<string, number>();
+    const proxy = await startProxy(sim.url, (url, body, res) => {
+      if (!url.endsWith('/chat/completions')) return false;
+      const request = JSON.parse(body) as { continue_final_message?: boolean; messages: Array<{ content: string }> };
+      if (request.continue_final_message !== true) return false;
+      const conversation = JSON.stringify(request.messages.map((m) => m.content)).replace(/Final answer:"\]$/, '"]');
+      const count = (asked.get(conversation) ?? 0) + 1;
+      asked.set(conversation, count);
+      if (count > 2 && !conversation.includes('Compute 2 times 3')) return false;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { model: 'tmas-sim', usage: { prompt_tokens: 9000, completion_tokens: 0, total_tokens: 9000 } }));
+      return true;
+    });
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const out = path.join(dir, 'out');
+      await run([...LONG, '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--no-stream']);
+      const calls = await readJournal(out);
+      const pairs = forcedCalls(calls);
+      const replies = ofType((await readLog(out)).map((envelope) => envelope.message), 'solver.completed');
+      const retried = { p1: 0, others: 0 };
+      for (const reply of replies) {
+        const cut = calls.find((c) => c.key === reply.call.key);
+        if (cut?.response.content !== '' || cut.response.finishReason !== 'length') continue;
+        const tries = pairs.filter((pair) => pair.cut.key === cut.key).map((pair) => pair.forced);
+        tries.sort((a, b) => a.timings.startedAt - b.timings.startedAt);
+        const last = tries.at(-1) as CallRecord;
+        const thought = `<think>\n${(cut.response.reasoning ?? '').replace(/^\n+|\n+$/g, '')}\n</think>\n\n`;
+        // The first try ends the thinking; each retry adds the final-answer cue, with a seed of its own.
+        expect(tries.map((t) => t.request.messages.at(-1)?.content)).toEqual(tries.map((_, k) => (k === 0 ? thought : `${thought}Final answer:`)));
+        expect(new Set(tries.map((t) => t.request.seed)).size).toBe(tries.length);
+        // Asked again only while empty.
+        for (const t of tries.slice(0, -1)) expect(t.response.content).toBe('');
+        expect(reply.call.usage.promptTokens).toBe(cut.usage.promptTokens + tries.reduce((sum, t) => sum + t.usage.promptTokens, 0));
+        if (reply.problem === 'p1') {
+          // Never continued: asked 3 times again, then the reply is the cut one with its cue, and no answer.
+          expect(tries).toHaveLength(4);
+          expect(reply.text).toBe('Final answer:');
+          expect(reply.answer).toBeNull();
+          retried.p1++;
+        } else {
+          expect(last.response.content).not.toBe('');
+          expect(reply.text).toBe(tries.length === 1 ? last.response.content : `Final answer: ${last.response.content}`);
+          expect(reply.answer).not.toBeNull();
+          if (tries.length === 3) retried.others++;
+        }
+      }
+      expect(retried.p1).toBeGreaterThan(0);
+      expect(retried.others).toBeGreaterThan(0);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
     }
   });
 });
