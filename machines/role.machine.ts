@@ -169,16 +169,15 @@ function without(forcing: Record<string, Forcing>, correlation: string): Record<
 function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
   type Request = Extract<Message, { type: T }>;
   const budgetOf = (request: Request): number | null => (definition.budgetForcing && definition.maxTokens ? definition.maxTokens(request) : null);
-  // The call of a request; a retry after unusable output carries its attempt number and a note on what was wrong.
-  function callInput(request: Request, context: RoleOptions, attempt: number, note: string | null): LlmInput {
-    const prompt = definition.prompt(request, context);
+  // The call of a request with its prompt; a retry after unusable output carries its attempt number.
+  function callInput(request: Request, context: RoleOptions, attempt: number, prompt: PromptSpec): LlmInput {
     return {
       role: definition.role,
       endpoint: endpointSlotOf(definition),
       problem: request.problem,
       iteration: request.iteration,
       index: definition.index(request),
-      prompt: note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] },
+      prompt,
       ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
       ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens(request) }),
       request,
@@ -187,16 +186,22 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
       ...(definition.kind === 'memory' ? { condenses: true } : {}),
     };
   }
+  // A retry after unusable output has a note on what was wrong.
   function ask(context: RoleContext, request: Request, attempt: number, note: string | null): RoleStep {
-    const input = callInput(request, context, attempt, note);
+    const prompt = definition.prompt(request, context);
+    const input = callInput(request, context, attempt, note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] });
     const calls = [{ id: attempt === 0 ? request.correlation : `${request.correlation}#${attempt}`, input }];
     if (budgetOf(request) === null) return { post: [], calls };
     return { post: [], calls, forcing: { ...context.forcing, [request.correlation]: { prompt: input.prompt, cut: null, retry: 0, spent: { promptTokens: 0, completionTokens: 0 } } } };
   }
   // The continuation of a cut reply: its own journaled call (`<role>#forced`, so its own seed; a retry another), within half the budget.
   function continueCut(context: RoleContext, request: Request, forcing: Forcing & { cut: LlmOutput }, budget: number): RoleStep {
-    const first = callInput(request, context, 0, null);
-    const input: LlmInput = { ...first, role: `${definition.role}#forced`, prompt: forcing.prompt, prefix: forcedPrefix(forcing.cut, forcing.retry).text, maxTokens: Math.floor(budget / 2), ...(forcing.retry === 0 ? {} : { attempt: forcing.retry }) };
+    const input: LlmInput = {
+      ...callInput(request, context, forcing.retry, forcing.prompt),
+      role: `${definition.role}#forced`,
+      prefix: forcedPrefix(forcing.cut, forcing.retry).text,
+      maxTokens: Math.floor(budget / 2),
+    };
     return { post: [], calls: [{ id: `${request.correlation}#forced${forcing.retry}`, input }], forcing: { ...context.forcing, [request.correlation]: forcing } };
   }
   // A reply to post, or a retry when `validate` rejects it.
