@@ -19,7 +19,7 @@ import type { CallRecord } from '../src/store/store.ts';
 import { additionRequest, chatCompletionBody, ofType, readJournal, readLog, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = smallProblems(3);
-/** Solutions of about 6000 tokens against CEO budgets of 2048 to 8192: most solver replies are cut. */
+/** mas-ceo, two rounds; with solutions of about 6000 tokens against the simulated CEO's budgets of 2048 to 8192, most solver replies are cut. */
 const LONG = ['--no-proof', '--strategy', 'mas-ceo', '--max-iterations', '2', '--concurrency', '16'];
 const QUIET = { stdout: () => {}, stderr: () => {} };
 
