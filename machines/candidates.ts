@@ -14,6 +14,8 @@ export interface CandidateState {
   /** null until the solution arrives. */
   text: string | null;
   answer: string | null;
+  /** The solution was cut off at the length limit (the judge is told). */
+  cut: boolean;
   verifications: Verification[];
   /** True once the summary arrived or was given up on. */
   summarized: boolean;
@@ -24,7 +26,7 @@ export interface CandidateState {
 }
 
 /**
- * The source of candidate `candidate` in iteration `iteration` (DESIGN.md section 1):
+ * The source of candidate `candidate` in iteration `iteration` (docs/concepts/tmas-loop.md):
  * `normal` at t = 0; after that ε-greedy with a draw keyed by (seed, problem, t, i),
  * `guideline` (explore) when the draw is below ε, `experience` (exploit) otherwise.
  */
@@ -41,6 +43,7 @@ export function createCandidates(options: { seed: number; problem: string; itera
     source: chooseSource({ ...options, candidate }),
     text: null,
     answer: null,
+    cut: false,
     verifications: [],
     summarized: false,
     summary: '',

@@ -36,6 +36,8 @@ export interface LoopSettings {
   judgePasses?: number;
   /** Which candidates the judge grades (`--judge-when`); absent: `always`. */
   judgeWhen?: JudgeWhen;
+  /** Under `judgeWhen: unsure`, the share of rule-decided candidates the judge also grades (`--judge-audit`); absent: none. */
+  judgeAudit?: number;
   /** Proof mode: no rule-based grade; the judge compares against the reference solution. Absent: false. */
   proof?: boolean;
   /** The strategy's own flags (`Strategy.flags`), by option name, defaults filled in. */

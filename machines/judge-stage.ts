@@ -7,11 +7,13 @@
  * (docs/concepts/grading-protocol.md, `protocol.judge.verdictReuse` in
  * metrics.json): a pass's verdict is reused only when the judge request would
  * be the same as one already answered: the same candidate and pass, the same
- * judge prompt (problem, reference, the response as the judge sees it) and the
- * same response text; only the iteration it is asked in differs. Anything else
+ * judge prompt (problem, reference, the response's final text as the judge
+ * sees it, and whether it was cut at the length limit) and the same response
+ * text; only the iteration it is asked in differs. Anything else
  * is judged afresh. So `majority`'s growing sample prefixes or a stopped
  * `mas-ceo` problem keep their verdicts, and a rewritten response is judged
- * again even when its extracted answer did not change. A pass that failed or
+ * again even when its extracted answer did not change (the judge reads the
+ * text, never the answer alone). A pass that failed or
  * gave no verdict is asked again.
  *
  * The rule is applied when the iteration's stage starts, once every earlier
@@ -24,7 +26,7 @@ import { hashOf } from '../src/kernel/prng.ts';
 import type { CandidateResult, Message, MessageOf } from '../src/kernel/protocol.ts';
 import type { ProblemInput } from './contract.ts';
 import { judgeGradeOf } from './judge-grade.ts';
-import { judgePassesOf, judgeRequests, ruledResult } from './judging.ts';
+import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
 
 /**
  * The verdict-reuse rule, as metrics.json's `protocol.judge.verdictReuse`
@@ -36,11 +38,16 @@ export const VERDICT_REUSE = 'identical-request';
 /** The name of a verdict-reuse rule. */
 export type VerdictReuse = typeof VERDICT_REUSE;
 
-/** What the judge reads of a candidate. */
+/**
+ * What every strategy hands the judge stage of a candidate: its response text
+ * (null: none), the answer extracted from it (only the hybrid grading's rule
+ * reads it), and whether the model was cut off at its length limit.
+ */
 export interface JudgedResponse {
   candidate: number;
   text: string | null;
   answer: string | null;
+  cut: boolean;
 }
 
 /** The judge stage of one iteration. */
@@ -51,6 +58,8 @@ export interface JudgeStage {
   verdicts: Record<number, Array<boolean | null>>;
   /** Candidates with no response: wrong without asking. */
   silent: number[];
+  /** Candidates `--judge-when unsure` leaves to the rule, which is sure of them: no pass, the rule's grade. */
+  ruled: number[];
   /** Passes asked for and not yet answered. */
   pending: number;
   /** The request key of each candidate's passes, by pass. */
@@ -69,7 +78,7 @@ export type AskedRequests = Readonly<Record<string, boolean | null>>;
 
 /** A stage with nothing asked yet. */
 export function idleJudgeStage(iteration = -1): JudgeStage {
-  return { iteration, verdicts: {}, silent: [], pending: 0, keys: {}, deferred: {}, failures: {} };
+  return { iteration, verdicts: {}, silent: [], ruled: [], pending: 0, keys: {}, deferred: {}, failures: {} };
 }
 
 /**
@@ -119,7 +128,14 @@ export interface Asked {
  * was asked before waits for the stage (its verdict may still be out).
  */
 export function judgeResponses(start: Asked, input: ProblemInput, responses: JudgedResponse[], early: boolean): Asked {
-  const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, keys: { ...start.stage.keys }, deferred: { ...start.stage.deferred }, silent: [...start.stage.silent] };
+  const stage: JudgeStage = {
+    ...start.stage,
+    verdicts: { ...start.stage.verdicts },
+    keys: { ...start.stage.keys },
+    deferred: { ...start.stage.deferred },
+    silent: [...start.stage.silent],
+    ruled: [...start.stage.ruled],
+  };
   const asked: Record<string, boolean | null> = { ...start.asked };
   const post: Message[] = [...start.post];
   for (const response of responses) {
@@ -128,6 +144,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
       stage.silent.push(response.candidate);
       continue;
     }
+    if (ruledByRule(input, response, stage.iteration)) stage.ruled.push(response.candidate);
     const requests = requestsOf(input, stage.iteration, { ...response, text: response.text });
     const verdicts: Array<boolean | null> = [];
     const deferred: number[] = [];
@@ -204,6 +221,6 @@ export function gradeCandidates(candidates: CandidateResult[], stage: JudgeStage
     const withFailures = failures.length === 0 ? {} : { failures: [...result.failures, ...failures] };
     const verdicts = Array.from({ length: passes }, (_, pass) => stage.verdicts[result.candidate]?.[pass] ?? null);
     const answered = !stage.silent.includes(result.candidate);
-    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && ruledResult(input, result) }, verdicts), ...withFailures };
+    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && stage.ruled.includes(result.candidate) }, verdicts), ...withFailures };
   });
 }

@@ -10,24 +10,32 @@
  * `--judge-when unsure` a candidate the rule-based grader is sure of gets no
  * pass: the rule's verdict is its grade (`ruled`).
  *
- * The judge reads one view of every response, whatever the strategy
- * (docs/concepts/grading-protocol.md): with `--no-proof` the extracted
- * answer, or the final text when no answer was extracted or the response
- * gives several different final answers (the extracted one, the last, would
- * hide the others); in proof mode the final text. The final text is what
- * follows the reasoning; the judge's prompt bounds it in tokens
- * (JUDGE_VIEW_TOKENS in roles/judge.role.ts).
+ * The judge reads one view of every response, whatever the strategy and the
+ * mode (docs/concepts/grading-protocol.md): its final text, what follows the
+ * reasoning, bounded in tokens by the judge's prompt (JUDGE_VIEW_TOKENS in
+ * roles/judge.role.ts), and whether the model was cut off at its length
+ * limit. With `--no-proof` the judge finds the final answer in that text
+ * itself: an extracted answer can be an intermediate value ("12 solutions,
+ * attained when n = 5" extracts `n = 5`) or one part of several, so it is never
+ * what the judge reads.
  */
-import { afterReasoning, givesSeveralAnswers } from '../src/grader/index.ts';
-import type { CandidateResult, JudgeView, Message } from '../src/kernel/protocol.ts';
+import { afterReasoning } from '../src/grader/index.ts';
+import type { Message } from '../src/kernel/protocol.ts';
 import type { JudgeWhen } from './contract.ts';
 import { MAX_JUDGE_PASSES } from './roles/judge.role.ts';
+import { auditedByJudge } from './judge-audit.ts';
 import { ruleGrade, type RuleGraded } from './rule-grade.ts';
 
 /** What the judge needs to know about the problem and the settings. */
 export interface JudgeSetup {
   problem: { id: string; question: string; answer?: string; solution?: string };
-  settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen };
+  settings: { judgePasses?: number; proof?: boolean; judgeWhen?: JudgeWhen; judgeAudit?: number; seed?: number };
+}
+
+/** What decides whether a candidate goes to the judge: what the rule reads of it, and whether its reply was cut at the length limit. */
+interface JudgedCandidate extends RuleGraded {
+  candidate: number;
+  cut: boolean;
 }
 
 /** The reference the judge compares against, or undefined when the problem is not judged. */
@@ -54,47 +62,49 @@ function ruleMayDecide(setup: JudgeSetup): boolean {
 /**
  * Whether `--judge-when unsure` leaves this candidate to the rule-based
  * grader: it has an extracted answer that the grader, reading the question
- * and the response (rule-grade.ts), finds equal or different with confidence.
+ * and the response (rule-grade.ts), finds equal or different with
+ * confidence. Never for a reply cut at its length limit: some strategies
+ * extract an answer from a cut reply and some do not, and the judge reads
+ * every cut reply the same way.
  */
-export function ruledByRule(setup: JudgeSetup, candidate: RuleGraded): boolean {
+export function ruledByRule(setup: JudgeSetup, candidate: JudgedCandidate, iteration: number): boolean {
   const reference = setup.problem.answer;
-  if (!ruleMayDecide(setup) || reference === undefined) return false;
+  if (!ruleMayDecide(setup) || reference === undefined || candidate.cut) return false;
   const grade = ruleGrade(candidate, reference, setup.problem.question);
-  return grade !== null && grade.verdict !== 'unsure';
-}
-
-/**
- * The same decision read from a candidate's result line, whose `unsure` the
- * rule wrote with the same reference, question and response
- * (candidates.ts): what the judge stage saw when it asked, or did not ask.
- */
-export function ruledResult(setup: JudgeSetup, result: Pick<CandidateResult, 'answer' | 'unsure'>): boolean {
-  return ruleMayDecide(setup) && result.answer !== null && result.unsure !== true;
+  if (grade === null || grade.verdict === 'unsure') return false;
+  // The audit (--judge-audit): a seeded share of the candidates the rule is sure of goes to the judge too.
+  const audit = setup.settings.judgeAudit ?? 0;
+  return audit === 0 || !auditedByJudge(setup.settings.seed ?? 0, `${setup.problem.id}/${iteration}/${candidate.candidate}`, audit);
 }
 
 /** Judge passes for one candidate: the problem's, or 0 when the rule's verdict stands for it. */
-export function judgePassesFor(setup: JudgeSetup, candidate: RuleGraded): number {
-  return ruledByRule(setup, candidate) ? 0 : judgePassesOf(setup);
+export function judgePassesFor(setup: JudgeSetup & { base: { iteration: number } }, candidate: JudgedCandidate): number {
+  return ruledByRule(setup, candidate, setup.base.iteration) ? 0 : judgePassesOf(setup);
 }
 
 /**
- * What the judge reads of a candidate: with `--no-proof` its answer when one
- * was extracted and the response gives no other final answer, else its final
- * text (the text after its reasoning).
+ * The text of a response after its reasoning (the grader's afterReasoning:
+ * what follows its last `</think>`, else all of it), without the blank lines
+ * around it (a server that splits off a leading reasoning block leaves the
+ * newline after it).
  */
-export function judgeViewOf(setup: JudgeSetup, candidate: { text: string; answer: string | null }): { view: JudgeView; response: string } {
-  if (setup.settings.proof !== true && candidate.answer !== null && !givesSeveralAnswers(candidate.text)) return { view: 'answer', response: candidate.answer };
-  return { view: 'text', response: afterReasoning(candidate.text) };
+export function finalText(text: string): string {
+  return afterReasoning(text).trim();
+}
+
+/** What the judge reads of a candidate, in every mode: its final text, and whether the model was cut off at its length limit. */
+export function judgeViewOf(candidate: { text: string; cut: boolean }): { response: string; cut: boolean } {
+  return { response: finalText(candidate.text), cut: candidate.cut };
 }
 
 /** The judge requests of one candidate whose solution just arrived (none when the problem is not judged, or the rule's verdict stands). */
 export function judgeRequests(
   setup: JudgeSetup & { base: { run: string; problem: string; iteration: number } },
-  candidate: { candidate: number; text: string; answer: string | null },
+  candidate: { candidate: number; text: string; answer: string | null; cut: boolean },
 ): Message[] {
   const reference = judgeReference(setup);
   if (reference === undefined) return [];
-  const view = judgeViewOf(setup, candidate);
+  const view = judgeViewOf(candidate);
   return Array.from({ length: judgePassesFor(setup, candidate) }, (_, pass) => ({
     type: 'judge.requested' as const,
     ...setup.base,

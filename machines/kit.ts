@@ -2,7 +2,7 @@
  * Small pure helpers the baseline strategies share: message bases and
  * correlation ids, the result line of a candidate, and prompt lines.
  */
-import type { BankUpdated, CandidateResult, Message, MessageOf, Verification } from '../src/kernel/protocol.ts';
+import type { BankUpdated, CallInfo, CandidateResult, Message, MessageOf, Verification } from '../src/kernel/protocol.ts';
 import { toCandidateResult } from './candidates.ts';
 import type { ProblemInput } from './contract.ts';
 
@@ -30,14 +30,32 @@ export function failureOf(event: MessageOf<'llm.failed'>): string {
 }
 
 /** What a baseline knows about one candidate at the end of an iteration. */
-export interface CandidateView {
+export interface CandidateView extends CandidateResponse {
   candidate: number;
-  text: string | null;
-  answer: string | null;
   verifications?: Verification[];
   score?: number | null;
   summary?: string;
   failures?: string[];
+}
+
+/**
+ * A candidate's response: its text (null: none), the answer extracted from it,
+ * and whether the model was cut off at its length limit (finish_reason
+ * `length`), which the judge is told. Taken from a reply by `responseOf`, so
+ * every strategy records a cut the same way.
+ */
+export interface CandidateResponse {
+  text: string | null;
+  answer: string | null;
+  cut: boolean;
+}
+
+/** No response (none yet, or its call failed). */
+export const NO_RESPONSE: CandidateResponse = { text: null, answer: null, cut: false };
+
+/** The response a reply carries. */
+export function responseOf(reply: { text: string; answer: string | null; call: CallInfo }): CandidateResponse & { text: string } {
+  return { text: reply.text, answer: reply.answer, cut: reply.call.finishReason === 'length' };
 }
 
 /** What the rule-based grader compares against: the short answer; none in proof mode, where only the judge grades. */
@@ -53,6 +71,7 @@ export function resultOf(view: CandidateView, input: ProblemInput): CandidateRes
       source: 'normal',
       text: view.text,
       answer: view.answer,
+      cut: view.cut,
       verifications: view.verifications ?? [],
       summarized: true,
       summary: view.summary ?? '',
@@ -85,6 +104,6 @@ export function saveOf(iteration: number, views: CandidateView[], input: Problem
     kind: 'save' as const,
     iteration,
     candidates: views.map((view) => resultOf(view, input)),
-    responses: views.map(({ candidate, text, answer }) => ({ candidate, text, answer })),
+    responses: views.map(({ candidate, text, answer, cut }) => ({ candidate, text, answer, cut })),
   };
 }

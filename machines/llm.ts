@@ -6,7 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import { TmasError } from '../src/kernel/errors.ts';
-import type { EndpointSlot, Message, Usage } from '../src/kernel/protocol.ts';
+import type { EndpointSlot, FittedValues, Message, Usage } from '../src/kernel/protocol.ts';
 import type { PromptSpec } from './prompt.ts';
 
 /** What a role asks for. */
@@ -54,6 +54,8 @@ export interface LlmOutput {
   promptTokens: number;
   budget: number;
   dropped: string[];
+  /** When the system message is a template: its droppable values, how many were kept, and the tokens of their texts. */
+  systemValues?: FittedValues;
   /** The input's `attempt`, echoed. */
   attempt?: number;
   /** Context-length errors the endpoint returned before the prompt fitted (each shrank the window). */

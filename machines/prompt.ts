@@ -6,7 +6,7 @@
  * every built-in role but the judge writes its user message: role-template.ts).
  * Parts, and values of a template part, that may be left out when the prompt
  * does not fit the context window carry a `drop` rank: the pool drops the
- * lowest rank first (DESIGN.md section 5). The tags below (`<problem>`,
+ * lowest rank first (docs/concepts/context-budget.md). The tags below (`<problem>`,
  * `<solution>`) are also what the simulated model reads, so they are the wire
  * format between prompts and the sim.
  */
@@ -52,7 +52,11 @@ export interface TemplatePromptPart {
 
 /** What a role asks the model: the system message and the parts of the user message, joined with a blank line. */
 export interface PromptSpec {
-  system: string;
+  /**
+   * The system message: a text, or a template whose values may be left out to fit the window, in one
+   * drop order with the user parts' (RSE's experience bank, which upstream puts in the system message).
+   */
+  system: string | TemplatePromptPart;
   parts: Array<PromptPart | TemplatePromptPart>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * A role's user message as a Jinja template (DESIGN.md section 2: prompts are
+ * A role's user message as a Jinja template (docs/extending/prompts.md: prompts are
  * data). The role says which variables it gives a template, what each holds
  * and its shape, and computes their values per request; its built-in template
  * (in our words) and a user's (`tmas run --prompt ROLE=FILE`) are rendered by
@@ -48,8 +48,8 @@ export interface RoleTemplate<R = never, O = never> {
   variables: Readonly<Record<string, TemplateVariable>>;
   /** When the template is rendered, in words, if not for every call. */
   applies?: string;
-  /** The system message (not templated). */
-  system(request: R, options: O): string;
+  /** The system message: not a user's template; a text, or a built-in template whose values may be left out to fit (RSE's bank). */
+  system(request: R, options: O): string | TemplatePromptPart;
   values(request: R, options: O): TemplateValues;
   /** The whole prompt of a request the template is not rendered for (PaCoRe's round 0: the problem alone), or null. */
   untemplated?(request: R, options: O): PromptSpec | null;

@@ -3,7 +3,7 @@
  * variables and the blocks of the built-in templates: R(t-1) (`rollouts`),
  * the experience bank (`experience`) and the guideline bank (`guidelines`).
  * When a prompt does not fit, rollout texts go first (lowest score first),
- * then bank records (oldest first), as DESIGN.md section 5 says. The tags
+ * then bank records (oldest first), as docs/concepts/context-budget.md says. The tags
  * (`<rollout …>`, `- [pitfall] …`) are also what the simulated model reads.
  */
 import type { ExperienceRecord, GuidelineRecord, Rollout, Verification } from '../src/kernel/protocol.ts';

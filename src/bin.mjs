@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; case "$1" in run|table1|bench) exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node "$0" "$@"
+':' //; case "$1" in run|fork|table1|bench) exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node "$0" "$@"
 // The `tmas` executable: a shell script for its first two lines, JavaScript
 // after. Run as a program (`npx tmas`, `./src/bin.mjs`, `sh src/bin.mjs`), sh
 // reads line 2 and replaces itself with node on this same file; for the

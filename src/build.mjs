@@ -20,12 +20,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFingerprint, SOURCE_DIRS } from './build-fingerprint.mjs';
+import { BROWSER_BUNDLE, BROWSER_ENTRIES } from './report/browser-bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 /** Written last: the fingerprint of the sources as the build found them, which bin.mjs compares with theirs now. */
 const BUILD_STAMP = path.join(DIST, '.built');
-/** Files read at run time, by their paths from the package root (src/kernel/package-root.ts): dist/ holds them as the checkout does. */
+/**
+ * Files read at run time, by their paths from the package root (src/kernel/package-root.ts): dist/ holds them as
+ * the checkout does. A folder is copied without its TypeScript (the viewer's style sheets, not its script's sources).
+ */
 const ASSETS = ['package.json', 'problems', 'src/viewer/browser'];
 
 let esbuild;
@@ -74,6 +78,10 @@ try {
     packages: 'external',
     logLevel: 'warning',
   });
+  // The pages' scripts (the viewer's, the report's), each bundled for the browser where its entry lies
+  // (dist/src/viewer/browser/viewer.js, ...): a process running from dist/ reads them there
+  // (src/report/browser-script.ts); one running from the sources bundles them with the same options.
+  await esbuild.build({ ...BROWSER_BUNDLE, absWorkingDir: ROOT, entryPoints: BROWSER_ENTRIES, outdir: DIST, outbase: ROOT, entryNames: '[dir]/[name]', logLevel: 'warning' });
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   console.error('tmas build: nothing usable was built; the tmas command will compile its sources as it runs (tsx)');
@@ -115,7 +123,7 @@ for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
   const from = path.join(ROOT, relative);
   if (!existsSync(from)) continue;
   mkdirSync(path.dirname(path.join(DIST, relative)), { recursive: true });
-  cpSync(from, path.join(DIST, relative), { recursive: true });
+  cpSync(from, path.join(DIST, relative), { recursive: true, filter: (file) => !file.endsWith('.ts') });
 }
 
 // The benchmarks start the bin beside their own modules; inside the build that is this one,

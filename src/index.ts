@@ -30,7 +30,7 @@ export { guidelineRole } from '../machines/strategies/tmas/guideline.role.ts';
 export { STRATEGIES } from '../machines/strategies/index.ts';
 export { createProgramMachine } from '../machines/program.machine.ts';
 export { finishedAfter, waiting, type Effect, type ProblemProgram, type Step } from '../machines/program.ts';
-export { messageBase, resultOf, saveOf, failureOf, roleLine, answerInstruction, type CandidateView } from '../machines/kit.ts';
+export { messageBase, resultOf, saveOf, failureOf, roleLine, answerInstruction, responseOf, NO_RESPONSE, type CandidateView, type CandidateResponse } from '../machines/kit.ts';
 export { optionOf, type CallSpan, type LoopSettings, type ProblemInput, type Strategy, type StrategyFlag } from '../machines/contract.ts';
 
 // The message protocol.

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
 import { buildFingerprint } from '../src/build-fingerprint.mjs';
+import { BROWSER_ENTRIES } from '../src/report/browser-bundle.mjs';
+import { browserScript } from '../src/report/browser-script.ts';
 import { REPO, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -35,6 +37,13 @@ describe('the build', () => {
     // The benchmarks start the built bin as a program: it starts node as src/bin.mjs does.
     const launcher = (file: string) => readFile(file, 'utf8').then((text) => text.split('\n').slice(0, 2).join('\n'));
     expect(await launcher(path.join(copy, 'dist', 'src', 'bin.mjs'))).toBe(await launcher(path.join(copy, 'src', 'bin.mjs')));
+
+    // The pages' scripts are built where their entries lie, as the server bundles them when it runs from the sources.
+    for (const entry of BROWSER_ENTRIES) {
+      const built = await readFile(path.join(copy, 'dist', entry.replace(/\.ts$/, '.js')), 'utf8');
+      expect(built, entry).toContain('(() => {');
+      expect(built, entry).toBe(await browserScript(entry));
+    }
 
     // A run from the build gives the results of a run from the sources.
     const problems = await writeProblems(dir, smallProblems(3));

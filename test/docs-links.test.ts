@@ -93,3 +93,36 @@ test('the anchor rule follows GitHub: code and punctuation dropped, spaces to hy
   expect(slugOf("The store's format")).toBe('the-stores-format');
   expect([...anchorsOf(path.join(ROOT, 'docs', 'guide', 'simulated-model.md'))]).toContain('the-capacity-model---capacity');
 });
+
+/** A repository path as docs and comments name it: `src/cli/run.command.ts`, `docs/guide/viewer.md`, `machines/roles/`. */
+const REPO_PATH = /(?<![\w./-])((?:src|machines|workers|test|bench|docs)\/[\w.-]+(?:\/[\w.-]+)*\/?)(?![\w*{<./-])/g;
+
+/** Paths the docs name that a reader creates: the strategy guide's worked example. */
+const CREATED_BY_THE_READER = ['machines/strategies/sample-aggregate/'];
+
+/** The repository paths a text names, patterns (`<name>`, `*`) and paths in URLs left out. */
+function pathsNamed(text: string): string[] {
+  return [...text.matchAll(REPO_PATH)]
+    .filter((match) => !/[\w:]\/\/?$/.test(text.slice(Math.max(0, (match.index ?? 0) - 3), match.index)))
+    .map((match) => (match[1] ?? '').replace(/[.]+$/, ''));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+test('every repository path that the docs or a code comment names exists', () => {
+  const missing: string[] = [];
+  const check = (file: string, text: string) => {
+    for (const named of pathsNamed(text)) if (!CREATED_BY_THE_READER.some((made) => named.startsWith(made)) && !existsSync(path.join(ROOT, named))) missing.push(`${path.relative(ROOT, file)}: ${named}`);
+  };
+  for (const file of pages()) check(file, readFileSync(file, 'utf8'));
+  // Comments only: `//` lines and `/* … */` blocks.
+  for (const file of ['src', 'machines', 'workers'].flatMap(sourceFiles)) {
+    const comments = readFileSync(file, 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? [];
+    check(file, comments.join('\n'));
+  }
+  expect([...new Set(missing)]).toEqual([]);
+});

@@ -15,6 +15,7 @@ import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/pr
 import type { RunOutcome } from '../src/host/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import type { CompletionRequest } from '../src/gateway/gateway.ts';
+import type { RequestLogEntry } from '../src/sim/request-log.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = path.join(REPO, 'src', 'bin.mjs');
@@ -111,6 +112,14 @@ export async function readJournal(outputDir: string): Promise<CallRecord[]> {
   } finally {
     await store.close();
   }
+}
+
+/** The lines of a simulator's request log (`requestLog` / `--request-log`), in the order the requests came. */
+export async function readRequestLog(file: string): Promise<RequestLogEntry[]> {
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as RequestLogEntry);
 }
 
 /** sha256 of every file under `dir`, by relative path: to show that a command changed no file. */

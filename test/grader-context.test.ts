@@ -170,7 +170,7 @@ describe('--judge-when unsure in a run', () => {
     { problem_id: 'twice', question: 'How many legs do a cat and a bird have together?', answer: '6', reply: 'Four and two: $\\boxed{6}$. Checking again: $\\boxed{6}$.' },
   ];
 
-  test('sends the unsure classes to the judge, the parts reply as its text, and lets the rule decide their counter-cases', async ({ dir }) => {
+  test('sends the unsure classes to the judge, each as its final text, and lets the rule decide their counter-cases', async ({ dir }) => {
     const server = await serveModel((body) => {
       const { messages } = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
       if (messages.some((m) => m.content.includes('You are the Judge agent'))) return 'Same.\nVERDICT: equivalent';
@@ -188,8 +188,9 @@ describe('--judge-when unsure in a run', () => {
     expect(judged).toHaveLength(3);
     const requests = (await readLog(output)).flatMap((e) => (e.message.type === 'judge.requested' ? [e.message as MessageOf<'judge.requested'>] : []));
     expect(requests.map((r) => r.problem).sort()).toEqual(['approx', 'factor', 'parts']);
-    expect(requests.find((r) => r.problem === 'parts')).toMatchObject({ view: 'text', response: problems[2]?.reply });
-    expect(requests.find((r) => r.problem === 'factor')).toMatchObject({ view: 'answer', response: 'x^2+x-2' });
+    // The judge reads every response's final text, the parts and the factored form alike.
+    expect(requests.find((r) => r.problem === 'parts')).toMatchObject({ response: problems[2]?.reply.trim(), cut: false });
+    expect(requests.find((r) => r.problem === 'factor')?.response).toContain('x^2+x-2');
     const results = await readResults(path.join(output, 'results.jsonl'));
     const byProblem = new Map(results.map((line) => [line.problem, line.candidates[0]]));
     for (const id of ['approx', 'factor', 'parts']) expect(byProblem.get(id), id).toMatchObject({ correct: false, unsure: true, correctJudge: 1 });

@@ -1,7 +1,8 @@
 /**
- * A function fits on a screen, a file holds one concept (STYLE.md, "A
- * function fits on a screen"; issue 37): no function in src/, machines/ or
- * workers/ runs over 80 lines, and no file over 400, as the TypeScript
+ * A function fits on a screen, a file holds one concept
+ * (docs/concepts/layout.md, "Short functions, short files"): no function in src/, machines/ or
+ * workers/ runs over 80 lines, and no file over 400 (the pages' scripts,
+ * src/viewer/browser/ and src/report/browser/, included), as the TypeScript
  * compiler's syntax tree measures them (a function from its first token to
  * its closing brace, its TSDoc left out; a file by its lines).
  *
@@ -152,10 +153,11 @@ describe('house rules: short functions, short files', () => {
     ]);
   });
 
-  test('the sources were read: hundreds of files, from each of the three folders, TypeScript and JavaScript', () => {
+  test('the sources were read: hundreds of files, from each of the three folders, TypeScript and JavaScript, the pages\' scripts too', () => {
     // A scan that read nothing would pass the rule below (the first test shows that what is read is measured).
     expect(measured.size).toBeGreaterThan(200);
-    expect(['src/main.ts', 'machines/contract.ts', 'workers/load.mjs'].map((file) => (measured.get(file)?.lines ?? 0) > 10)).toEqual([true, true, true]);
+    const files = ['src/main.ts', 'machines/contract.ts', 'workers/load.mjs', 'src/viewer/browser/viewer.ts', 'src/report/browser/report-charts.ts'];
+    expect(files.map((file) => (measured.get(file)?.lines ?? 0) > 10)).toEqual(files.map(() => true));
   });
 
   test('no function over 80 lines and no file over 400 in src/, machines/ and workers/, except those of KNOWN, which only shrink', () => {

@@ -2,12 +2,13 @@
  * One judge protocol for every strategy (docs/concepts/grading-protocol.md),
  * checked on what reaches the servers: the judge samples at its own
  * temperature and top_p whatever the method's are; it reads one view of a
- * response (the answer, else the final text after the reasoning, bounded in
- * tokens); and `--judge-when unsure` sends it only the candidates the
+ * response (the final text after the reasoning, bounded in tokens, in both
+ * modes); and `--judge-when unsure` sends it only the candidates the
  * rule-based grader is unsure of.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RuleJudgeAgreement } from '../src/observers/agreement.ts';
 import { afterEach, describe, expect } from 'vitest';
 import { getEncoding } from 'js-tiktoken';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
@@ -20,11 +21,15 @@ import { formatTable1 } from '../src/cli/table1-markdown.ts';
 import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
 import type { JudgeProtocol } from '../src/host/run-protocol.ts';
-import { serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readRequestLog, serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 interface Outputs {
-  metrics: { protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> }; iterations: IterationMetrics[] };
+  metrics: {
+    protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> };
+    iterations: IterationMetrics[];
+    totals: { ruleJudgeAgreement: RuleJudgeAgreement | null };
+  };
   results: Array<{ problem: string; iteration: number; candidates: CandidateResult[] }>;
 }
 
@@ -32,13 +37,6 @@ async function outputs(dir: string): Promise<Outputs> {
   const metrics = JSON.parse(await readFile(path.join(dir, 'metrics.json'), 'utf8')) as Outputs['metrics'];
   const results = await readResults(path.join(dir, 'results.jsonl'));
   return { metrics, results };
-}
-
-async function requestLog(file: string): Promise<RequestLogEntry[]> {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as RequestLogEntry);
 }
 
 let servers: Array<{ close: () => Promise<void> }> = [];
@@ -62,7 +60,7 @@ describe('the judge samples as the protocol says, never as the method does', () 
     const upstream = { tmas: 0.6, pacore: 1.0, 'mas-ceo': 0.7 };
     const seen: Record<string, RequestLogEntry[]> = {};
     for (const strategy of Object.keys(upstream)) {
-      const before = (await requestLog(log)).length;
+      const before = (await readRequestLog(log)).length;
       const output = path.join(dir, strategy);
       await runInProcess([
         ...['--input-file', input, '--output-file', output, '--strategy', strategy, '--base-url', server.url, '--model-name', 'tmas-sim', '--judge-model-name', 'tmas-sim'],
@@ -70,9 +68,9 @@ describe('the judge samples as the protocol says, never as the method does', () 
         // The method's own top_p does not reach the judge either.
         ...(strategy === 'tmas' ? ['--top-p', '0.9'] : []),
       ]);
-      seen[strategy] = (await requestLog(log)).slice(before);
+      seen[strategy] = (await readRequestLog(log)).slice(before);
       const { metrics } = await outputs(output);
-      expect(metrics.protocol.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS } });
+      expect(metrics.protocol.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true } });
       expect(metrics.protocol.sampling.judge).toEqual({ temperature: 0.6, topP: 0.95 });
     }
     for (const [strategy, temperature] of Object.entries(upstream)) {
@@ -97,7 +95,7 @@ describe('the judge samples as the protocol says, never as the method does', () 
       ...['--input-file', input, '--output-file', output, '--strategy', 'pacore', '--base-url', server.url, '--model-name', 'tmas-sim', '--judge-model-name', 'tmas-sim'],
       ...['--no-proof', '--n-candidates', '2', '--max-iterations', '1', '--judge-passes', '1', '--judge-temperature', '0', '--judge-top-p', '0.5'],
     ]);
-    const entries = await requestLog(log);
+    const entries = await readRequestLog(log);
     expect(entries.filter((entry) => entry.role === 'judge').every((entry) => entry.params?.temperature === 0 && entry.params?.top_p === 0.5)).toBe(true);
     expect(entries.filter((entry) => entry.role !== 'judge').every((entry) => entry.params?.temperature === 1 && entry.params?.top_p === 1)).toBe(true);
     expect((await outputs(output)).metrics.protocol.judge).toMatchObject({ temperature: 0, topP: 0.5 });
@@ -125,7 +123,7 @@ async function startServer(solution: (question: string) => string): Promise<{ ur
 describe('the judge reads one view of every response', () => {
   const flags = (url: string) => ['--strategy', 'majority', '--samples', '1', '--base-url', url, '--model-name', 'm', '--judge-passes', '1', '--no-stream', '--max-iterations', '1'];
 
-  test('--no-proof: the extracted answer, and the final text after the reasoning when no answer is found', async ({ dir }) => {
+  test('--no-proof: the final text after the reasoning, whether or not an answer was extracted from it, and the reference answer', async ({ dir }) => {
     const problems = [
       { problem_id: 'boxed', question: 'Compute 6 times 7.', answer: '42' },
       { problem_id: 'unboxed', question: 'Compute 5 times 8.', answer: '40' },
@@ -138,15 +136,20 @@ describe('the judge reads one view of every response', () => {
     const output = path.join(dir, 'run');
     await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', ...flags(server.url)]);
     const requests = (await readLog(output)).flatMap((e) => (e.message.type === 'judge.requested' ? [e.message as MessageOf<'judge.requested'>] : []));
-    expect(requests.find((r) => r.problem === 'boxed')).toMatchObject({ view: 'answer', response: '42' });
-    expect(requests.find((r) => r.problem === 'unboxed')).toMatchObject({ view: 'text', response: 'The product is forty.' });
+    expect(requests.find((r) => r.problem === 'boxed')).toMatchObject({ response: 'We multiply.\n\\boxed{42}', cut: false });
+    expect(requests.find((r) => r.problem === 'unboxed')).toMatchObject({ response: 'The product is forty.', cut: false });
     const boxed = server.judged.find((user) => user.includes('6 times 7'));
     const unboxed = server.judged.find((user) => user.includes('5 times 8'));
-    expect(boxed).toContain('<candidate-answer>\n42\n</candidate-answer>');
-    // Before, this judge read "(none stated)" and never the response.
+    // Before, this judge read only `<candidate-answer>42</candidate-answer>`.
+    expect(boxed).toContain('<solution>\nWe multiply.\n\\boxed{42}\n</solution>');
+    expect(boxed).toContain('<reference-answer>\n42\n</reference-answer>');
     expect(unboxed).toContain('<solution>\nThe product is forty.\n</solution>');
     expect(unboxed).not.toContain('maybe 41');
-    expect(unboxed).toContain('No final answer could be extracted');
+    for (const user of [boxed, unboxed]) {
+      expect(user).not.toContain('<candidate-answer>');
+      expect(user).toContain(`at most ${JUDGE_VIEW_TOKENS} tokens`);
+      expect(user).toContain('Find the final answer the response gives');
+    }
   });
 
   test(`proof mode: a final text over ${JUDGE_VIEW_TOKENS} tokens is cut to its first and last halves, the same way every time`, async ({ dir }) => {
@@ -181,10 +184,10 @@ describe('hybrid grading: --judge-when unsure', () => {
     await runInProcess([
       // One iteration of the baseline: its judge stage keeps a verdict for a candidate whose answer did not change, which is another rule's business.
       ...['--input-file', input, '--output-file', output, '--strategy', strategy, '--no-proof', '--n-candidates', '6', '--n-verifications', '1', '--max-iterations', strategy === 'tmas' ? '2' : '1'],
-      ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure'],
+      ...['--judge-model-name', 'tmas-sim', '--judge-passes', `${PASSES}`, '--judge-when', 'unsure', '--judge-audit', '0'],
     ]);
     const { metrics, results } = await outputs(output);
-    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[^\n]*share judged: [\w-]+ \d+\.\d%/);
+    expect(formatTable1([{ strategy, run: await loadRun(output), options: {} }])).toMatch(/Hybrid grading \(--judge-when unsure\)[\s\S]*^\| [\w-]+ \|[^\n]*\| \d+\.\d% \| [^|\n]+ \|$/m);
     const candidates = results.flatMap((line) => line.candidates);
     const toJudge = candidates.filter((c) => c.unsure === true || c.answer === null);
     expect(toJudge.length).toBeGreaterThan(0);
@@ -207,5 +210,34 @@ describe('hybrid grading: --judge-when unsure', () => {
     }
     expect(metrics.protocol.judge?.when).toBe('unsure');
     expect(formatIterationTable(metrics.iterations, { simulated: true })).toMatch(/% \(\d+\.\d% to judge\)[\s\S]*Hybrid grading \(--judge-when unsure\)/);
+  });
+
+  test('--judge-audit: a seeded share of the candidates the rule is sure of goes to the judge too, and the agreement is reported with its interval', async ({ dir }) => {
+    const input = await writeProblems(dir, problems);
+    const run = async (name: string, audit: string) => {
+      const output = path.join(dir, name);
+      await runInProcess([
+        ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '8', '--no-proof', '--max-iterations', '1'],
+        ...['--judge-model-name', 'tmas-sim', '--judge-passes', '1', '--judge-when', 'unsure', '--judge-audit', audit],
+      ]);
+      return { output, ...(await outputs(output)) };
+    };
+    const all = await run('all', '1');
+    const candidates = all.results.flatMap((line) => line.candidates);
+    const sure = candidates.filter((c) => c.answer !== null && c.unsure !== true);
+    expect(sure.length).toBeGreaterThan(0);
+    // Audited, every candidate is judged: none is left to the rule.
+    expect(candidates.every((c) => c.ruled === undefined)).toBe(true);
+    expect((await readJournal(all.output)).filter((call) => call.role === 'judge')).toHaveLength(candidates.filter((c) => c.answer !== null || c.unsure === true).length);
+    const agreement = all.metrics.totals.ruleJudgeAgreement;
+    expect(agreement?.judged).toBe(sure.length);
+    expect(agreement?.interval[0]).toBeLessThanOrEqual(agreement?.share ?? -1);
+    expect(agreement?.interval[1]).toBeGreaterThanOrEqual(agreement?.share ?? 2);
+    expect(formatTable1([{ strategy: 'majority', run: await loadRun(all.output), options: { samples: 8 } }])).toMatch(new RegExp(`\\| \\d+\\.\\d% \\[\\d+\\.\\d, \\d+\\.\\d\\] of ${sure.length} \\|$`, 'm'));
+    // A share audits a seeded subset: the same candidates every time, fewer than all.
+    const some = await run('some', '0.3');
+    const audited = some.results.flatMap((line) => line.candidates).filter((c) => c.answer !== null && c.unsure !== true && c.ruled === undefined);
+    expect(audited.length).toBeLessThan(sure.length);
+    expect((await run('again', '0.3')).results.flatMap((line) => line.candidates).filter((c) => c.answer !== null && c.unsure !== true && c.ruled === undefined).map((c) => c.candidate)).toEqual(audited.map((c) => c.candidate));
   });
 });

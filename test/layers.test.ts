@@ -1,5 +1,5 @@
 /**
- * Every import runs downward. DESIGN.md section 7 says who may import whom:
+ * Every import runs downward (docs/concepts/layout.md says who may import whom):
  * the kernel imports nothing above it, machines/ only the kernel and the
  * grader, the host everything a run is assembled from. The table below says
  * it for every folder of src/, machines/ and workers/, from the bottom up (a
@@ -24,7 +24,9 @@
  *   src/store/           kernel, input, pool, gateway (the shapes of a call): the
  *                        manifest's config is opaque to it
  *   src/observers/       kernel, grader, store
- *   src/report/          kernel, observers, store, settings (a run's configuration)
+ *   src/report/browser/  nothing: the report's page script and the chart data it reads
+ *   src/viewer/browser/  the viewer's page script: types only, from src/viewer/ (the API's answers)
+ *   src/report/          kernel, observers, store, settings (a run's configuration), its browser/
  *   src/host/            everything a run is assembled from: machines/, strategies,
  *                        workers/, kernel, grader, input, pool, gateway, sim, store,
  *                        observers, settings (the configuration)
@@ -39,7 +41,10 @@
  *   src/*.ts, *.mjs      the entries (the program, the package's exports, the bin, the
  *                        build): everything, and dist/
  *
- * No module imports itself through a cycle, and no folder does either.
+ * No module imports itself through a cycle, and no folder does either. The
+ * browser's folders are rooms of their own, bundled for a page: from outside
+ * themselves they import types alone (erased from the bundle), and no
+ * package or Node module but its types.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -66,7 +71,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/settings/': ['src/kernel/', 'workers/', 'machines/', 'machines/strategies/', 'src/pool/', 'src/gateway/', 'src/sim/', 'src/observers/'],
   'src/store/': ['src/kernel/', 'src/input/', 'src/pool/', 'src/gateway/'],
   'src/observers/': ['src/kernel/', 'src/grader/', 'src/store/'],
-  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/', 'src/settings/'],
+  'src/report/browser/': [],
+  'src/viewer/browser/': ['src/viewer/'],
+  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/', 'src/settings/', 'src/report/browser/'],
   'src/host/': [...RUN_PARTS, 'src/settings/'],
   'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/', 'src/settings/'],
   'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/', 'src/settings/'],
@@ -91,6 +98,9 @@ function sources(dir: string): string[] {
     .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
     .map((entry) => path.relative(REPO, path.join(entry.parentPath, entry.name)));
 }
+
+/** The folders whose modules run in a browser, bundled: they import only types from outside themselves. */
+const BROWSER_ROOMS = ['src/viewer/browser/', 'src/report/browser/'];
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
 
@@ -162,6 +172,25 @@ function upwardImports(graph: Map<string, string[]>, folder: string): string[] {
   return out;
 }
 
+/** Every import or re-export of a module's text, with whether it is of types only (`import type`, `export type`). */
+function importsOf(text: string): Array<{ from: string; typesOnly: boolean }> {
+  const found: Array<{ from: string; typesOnly: boolean }> = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s*'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)) {
+    found.push({ from: match[3] ?? match[4] ?? match[5] ?? '', typesOnly: match[2] !== undefined });
+  }
+  return found;
+}
+
+/** What a browser module imports that a page's bundle must not carry: a value from outside its room, a package, a Node module. */
+function browserBreaches(file: string, text: string): string[] {
+  const room = BROWSER_ROOMS.find((folder) => file.startsWith(folder)) ?? '';
+  return importsOf(text).flatMap(({ from, typesOnly }) => {
+    if (typesOnly) return [];
+    const inRoom = from.startsWith('.') && path.relative(REPO, path.resolve(path.dirname(path.join(REPO, file)), from)).startsWith(room);
+    return inRoom ? [] : [`${file} -> ${from}`];
+  });
+}
+
 describe('layers', () => {
   const graph = importGraph();
 
@@ -188,6 +217,17 @@ describe('layers', () => {
 
   test.each(Object.keys(MAY_IMPORT))('%s imports only its own modules and the folders of its row', (folder) => {
     expect(upwardImports(graph, folder)).toEqual([]);
+  });
+
+  test('a browser module that imports a value from the server, a package or a Node module is found; types are not', () => {
+    const text = "import type { RunSummary } from '../api-shapes.ts';\nimport { el } from './dom.ts';\nimport { readFile } from 'node:fs/promises';\nimport { Chart } from 'chart.js';\nimport type { Chart as C } from 'chart.js';\nimport { gradeOf } from '../queries.ts';\n";
+    expect(browserBreaches('src/viewer/browser/page.ts', text)).toEqual(['src/viewer/browser/page.ts -> node:fs/promises', 'src/viewer/browser/page.ts -> chart.js', 'src/viewer/browser/page.ts -> ../queries.ts']);
+  });
+
+  test('the browser\'s modules import from outside their room only types', () => {
+    const files = BROWSER_ROOMS.flatMap((room) => sources(room));
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.flatMap((file) => browserBreaches(file, readFileSync(path.join(REPO, file), 'utf8')))).toEqual([]);
   });
 
   test('no import cycles between modules', () => {

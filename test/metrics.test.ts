@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createMetricsCollector } from '../src/observers/metrics-collector.ts';
 import { scoreIteration } from '../src/observers/metrics.ts';
+import { majorityOverDraws } from '../src/observers/majority-draws.ts';
 import { createProblemTable, runTotals } from '../src/observers/metrics-run.ts';
 import type { CandidateResult, Envelope, Message } from '../src/kernel/protocol.ts';
 
@@ -174,3 +175,36 @@ describe('metrics on hand-built results with known answers', () => {
     expect(it?.judgeCoverage).toBeCloseTo(0.5);
   });
 });
+
+describe('MV@k as the mean vote over draws of k of a pool of samples', () => {
+  // Candidate 0 says B (wrong), 1 and 2 say A (right); equal scores, so a tie goes to the lower index.
+  const pool = [candidate(0, 'B', false), candidate(1, 'A', true), candidate(2, 'A', true)];
+
+  test('every draw counted once when they are few: by hand, k = 2 of 3 is right in 1 of the 3 pairs, k = 1 in 2 of 3, k = 3 is the vote over all', () => {
+    // {0,1} and {0,2} tie 1-1 and go to candidate 0 (B, wrong); {1,2} votes A.
+    expect(majorityOverDraws(pool, 2, 1)).toBeCloseTo(1 / 3, 12);
+    expect(majorityOverDraws(pool, 1, 1)).toBeCloseTo(2 / 3, 12);
+    expect(majorityOverDraws(pool, 3, 1)).toBe(1);
+    expect(majorityOverDraws(pool, 64, 1)).toBe(scoreIteration(pool).majority ? 1 : 0);
+    expect(majorityOverDraws([candidate(0, 'A', null)], 1, 1)).toBeNull();
+  });
+
+  test('under the judge, a draw\'s answer is graded by the verdicts on the drawn candidates that gave it', () => {
+    // A twice (verdicts 1/2 and 2/2), B once (0/1). {0,1}: A, 3 of 4 verdicts say yes: right. {0,2}: a tie to
+    // candidate 0, whose A has 1 of 2: not right. {1,2}: a tie to candidate 1, 2 of 2: right.
+    const judged = [candidate(0, 'A', true, { verdicts: [true, false] }), candidate(1, 'A', true, { verdicts: [true, true] }), candidate(2, 'B', false, { verdicts: [false] })];
+    expect(majorityOverDraws(judged, 2, 1)).toBeCloseTo(2 / 3, 12);
+  });
+
+  test('random draws when the subsets are many: seeded, and near the exact hypergeometric mean', () => {
+    // 20 of 30 samples right (A), 10 wrong (B); MV@5 is right when 3 or more of 5 drawn say A.
+    const many = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? candidate(i, 'B', false) : candidate(i, 'A', true)));
+    const choose = (n: number, k: number): number => (k === 0 ? 1 : (choose(n - 1, k - 1) * n) / k);
+    const exact = [3, 4, 5].reduce((sum, x) => sum + choose(20, x) * choose(10, 5 - x), 0) / choose(30, 5);
+    expect(exact).toBeCloseTo(0.8088, 4);
+    const value = majorityOverDraws(many, 5, 7) ?? 0;
+    expect(Math.abs(value - exact)).toBeLessThan(0.04);
+    expect(majorityOverDraws(many, 5, 7)).toBe(value);
+  });
+});
+

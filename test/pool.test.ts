@@ -115,6 +115,30 @@ describe('fit', () => {
     expect(result.promptTokens).toBe(promptCount(system, result.user));
   });
 
+  test('a templated system message (RSE\'s bank): its values drop in one order with the user parts\', it is never left out whole, and it comes back fitted and counted', async ({ pool }) => {
+    const records = [0, 1, 2, 3].map((index) => wordPart(`record${index}`, 100).text);
+    // Ranks 10, 12, 14, 16 for the records; the user's droppable part B at 11 goes between the first two.
+    const template = { id: 'system', template: 'Lead.{% for record in records %} {{ record }}{% endfor %}', variables: { records }, drops: records.map((_, index) => ({ id: `s${index}`, path: ['records', index], drop: 10 + 2 * index })) };
+    const parts = [wordPart('A', 50), wordPart('B', 100, 11)];
+    const render = (kept: string[]) => `Lead.${kept.map((record) => ` ${record}`).join('')}`;
+    const whole = await pool.fit({ system: template, parts, budget: 100_000 });
+    expect(whole).toMatchObject({ system: render(records), dropped: [], systemValues: { values: 4, kept: 4, tokens: records.reduce((sum, record) => sum + count(record), 0) } });
+
+    const kept = records.slice(2);
+    const budget = promptCount(render(kept), parts[0]?.text ?? '');
+    const fitted = await pool.fit({ system: template, parts, budget });
+    expect(fitted.dropped).toEqual(['s0', 'B', 's1']);
+    expect(fitted.system).toBe(render(kept));
+    expect(fitted.user).toBe(parts[0]?.text);
+    expect(fitted.promptTokens).toBe(budget);
+    expect(fitted.systemValues).toEqual({ values: 4, kept: 2, tokens: whole.systemValues?.tokens, keptTokens: count(kept[0] ?? '') + count(kept[1] ?? '') });
+
+    // Below what the lead and A need: every record goes, the lead stays.
+    const tight = await pool.fit({ system: template, parts, budget: 10 });
+    expect(tight.system).toBe('Lead.');
+    expect(tight.systemValues).toMatchObject({ kept: 0, keptTokens: 0 });
+  });
+
   test('a fit asked for ahead is made before every fit queued earlier without it', async () => {
     // One thread, so that every fit but the first waits in the queue.
     const single = createPool({ threads: 1 });

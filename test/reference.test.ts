@@ -10,6 +10,8 @@ import { renderReference } from '../src/reference/index.ts';
 import { cell } from '../src/reference/markdown.ts';
 import { SETTINGS } from '../src/settings/index.ts';
 import { flagName } from '../src/settings/setting.ts';
+import { SIM_SERVER_SETTINGS } from '../src/settings/sim-server.settings.ts';
+import { SIM_DEFAULTS } from '../src/sim/defaults.ts';
 
 const pages = await renderReference();
 
@@ -26,6 +28,14 @@ test('the CLI page names every flag of tmas run, with its default', () => {
   expect(cli).toMatch(/`--n-verifications <n>` \| 8 \(--demo: 4\) \| refused unless --force \|/);
   expect(cli).toContain('## `tmas sim-server`');
   expect(cli).toContain('`--samples <k>`');
+});
+
+test('the CLI page names every flag of tmas sim-server from its declaration, with the simulator\'s defaults', () => {
+  const cli = pages['docs/reference/cli.md'] as string;
+  const simServer = cli.slice(cli.indexOf('## `tmas sim-server`'), cli.indexOf('\n## ', cli.indexOf('## `tmas sim-server`') + 1));
+  for (const setting of SIM_SERVER_SETTINGS) expect(simServer).toContain(cell(`\`${setting.flags}\``));
+  expect(simServer).toContain(`| \`--output-tokens <n>\` | ${SIM_DEFAULTS.outputTokens} |`);
+  expect(simServer).toMatch(/\| `--kv-tokens <n>` \| 2000000 \| with --capacity: /);
 });
 
 test('the error page lists every code once', () => {

@@ -68,6 +68,44 @@ describe('tmas report', () => {
     expect(md.match(/^\| [01] \| /gm)).toHaveLength(2);
   });
 
+  test('beside a TMAS run, another method\'s Pass@1 minus TMAS per iteration, with its 95% paired interval: a chart with bands and a Markdown column', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(3));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'tmas')]);
+    await runInProcess([...args, '--output-file', path.join(dir, 'refine'), '--strategy', 'self-refine']);
+    const runs = [path.join(dir, 'refine'), path.join(dir, 'tmas')];
+    const out = path.join(dir, 'report.html');
+    await runReportCommand(runs, { out, format: 'html' }, { stdout: () => {} });
+    const html = await readFile(out, 'utf8');
+    const specs = JSON.parse(/<script type="application\/json" id="tmas-chart-data">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as ChartSpec[];
+    expect(specs.map((spec) => spec.id).slice(0, 3)).toEqual(['pass1', 'pass1-vs-tmas', 'majority']);
+    const versus = specs.find((spec) => spec.id === 'pass1-vs-tmas');
+    expect(versus?.title).toMatch(/^Pass@1 minus tmas per iteration \(95% paired bootstrap interval over the problems both graded\)/);
+    // A line per run, a point per iteration: TMAS's own difference is 0, the other's has its interval as a band around it.
+    expect(versus?.datasets.map((d) => [d.label, d.run, d.points?.length])).toEqual([
+      ['refine (simulated) − tmas', 0, 2],
+      ['tmas (simulated) (the reference)', 1, 2],
+    ]);
+    expect(versus?.datasets[1]?.points?.map(([, y]) => y)).toEqual([0, 0]);
+    const [refine] = versus?.datasets ?? [];
+    for (const [x, low, high] of refine?.band ?? []) {
+      const y = refine?.points?.find(([at]) => at === x)?.[1] ?? NaN;
+      expect(low).toBeLessThanOrEqual(y);
+      expect(y).toBeLessThanOrEqual(high);
+    }
+    expect(refine?.band).toHaveLength(2);
+
+    const lines: string[] = [];
+    await runReportCommand(runs, { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const md = lines.join('\n');
+    expect(md).toMatch(/^Pass@1 − tmas: each run's difference in points from tmas .*95% paired bootstrap interval.*2,000 resamples/m);
+    expect(md).toMatch(/^\| iteration \| Pass@1 \| Pass@1 − tmas \| majority \|/m);
+    const row = '\\| [01] \\| [\\d.]+% \\| ';
+    expect(md.match(new RegExp(`^${row}-?\\+?\\d+\\.\\d \\[-?\\+?\\d+\\.\\d, -?\\+?\\d+\\.\\d\\] \\|`, 'gm'))).toHaveLength(4);
+    // TMAS against itself: 0 at every iteration.
+    expect(md.slice(md.indexOf('## tmas')).match(new RegExp(`^${row}0\\.0 \\[0\\.0, 0\\.0\\] \\|`, 'gm'))).toHaveLength(2);
+  });
+
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });

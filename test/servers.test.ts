@@ -18,7 +18,7 @@ import { sseEvents } from '../src/gateway/sse.ts';
 import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
 import { solutionPrompt } from '../machines/roles/solution.role.ts';
-import { userText } from '../workers/prompt-template.ts';
+import { systemText, userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
 import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
@@ -34,7 +34,7 @@ function solutionCall(url: string, seed = 1, maxTokens = 4096): CompletionReques
   return {
     endpoint: { baseUrl: url, model: 'tmas-sim', apiKey: 'k' },
     messages: [
-      { role: 'system', content: SPEC.system },
+      { role: 'system', content: systemText(SPEC.system) },
       { role: 'user', content: userText(SPEC.parts) },
     ],
     maxTokens,

@@ -20,7 +20,7 @@ import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
 import type { CandidateSource, ExperienceRecord, GuidelineRecord, MessageOf, Rollout, Verification } from '../src/kernel/protocol.ts';
 import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
 import { FAULT_KINDS, parseFaults, startSimServer, type FaultKind, type SimOptions, type SimServer } from '../src/sim/server.ts';
-import { userText } from '../workers/prompt-template.ts';
+import { systemText, userText } from '../workers/prompt-template.ts';
 
 interface Problem {
   id: string;
@@ -108,7 +108,7 @@ async function ask(client: OpenAI, spec: PromptSpec, params: Params = {}) {
   const response = await client.chat.completions.create({
     model: 'tmas-sim',
     messages: [
-      { role: 'system', content: spec.system },
+      { role: 'system', content: systemText(spec.system) },
       { role: 'user', content: userText(spec.parts) },
     ],
     seed: params.seed ?? 1,
@@ -148,7 +148,7 @@ describe('routes', () => {
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Solution, Verification, Summary, Experience, Guideline') });
     const spec = solutionPrompt(solutionRequest(FIRST, 'normal'), options);
     const messages = [
-      { role: 'system' as const, content: spec.system },
+      { role: 'system' as const, content: systemText(spec.system) },
       { role: 'user' as const, content: user },
     ];
     const whole = await client.chat.completions.create({ model: 'm', seed: 3, messages });
@@ -168,7 +168,7 @@ describe('routes', () => {
 
   test('the roles it answers are the ones it is started with: a role named there replies in the format given, counted under its name', async ({ sims }) => {
     const spec = verificationPrompt(verificationRequest(FIRST, `The answer is \\boxed{${FIRST.answer}}.`), options);
-    const astrologer = { ...spec, system: spec.system.replace(/You are the Verification agent/i, 'You are the Astrologer agent') };
+    const astrologer = { ...spec, system: systemText(spec.system).replace(/You are the Verification agent/i, 'You are the Astrologer agent') };
     expect(astrologer.system).not.toBe(spec.system);
     const { client, server } = await sims.start({ roles: new Map([['astrologer', 'verification']]) });
     const reply = await ask(client, astrologer);
@@ -386,7 +386,7 @@ describe('streaming', () => {
       const response = await fetch(`${server.url}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'tmas-sim', stream: true, seed: 1, messages: [{ role: 'system', content: spec.system }, { role: 'user', content: userText(spec.parts) }] }),
+        body: JSON.stringify({ model: 'tmas-sim', stream: true, seed: 1, messages: [{ role: 'system', content: systemText(spec.system) }, { role: 'user', content: userText(spec.parts) }] }),
       });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       let bytes = 0;
@@ -469,7 +469,7 @@ describe('faults', () => {
         const response = await fetch(`${server.url}/chat/completions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'm', seed, messages: [{ role: 'system', content: spec.system }, { role: 'user', content: 'x' }] }),
+          body: JSON.stringify({ model: 'm', seed, messages: [{ role: 'system', content: systemText(spec.system) }, { role: 'user', content: 'x' }] }),
         });
         expect(response.status).toBe(429);
         await response.arrayBuffer();

@@ -34,6 +34,14 @@ describe('--strategy', () => {
     }
   });
 
+  test('majority with --vote-pool: the pool is drawn (n ≥ k samples), and iteration t holds the first n·(t+1)/T of them', async ({ dir }) => {
+    const messages = await runStrategy(dir, 'majority', ['--samples', '2', '--vote-pool', '6', '--max-iterations', '3']);
+    for (const problem of ['p1', 'p2']) {
+      expect(ofType(messages, 'solution.requested', problem)).toHaveLength(6);
+      expect(ofType(messages, 'iteration.completed', problem).map((m) => m.candidates.length)).toEqual([2, 4, 6]);
+    }
+  });
+
   test('self-refine: per iteration after the first, a critique then a rewrite of each running candidate’s own solution', async ({ dir }) => {
     const messages = await runStrategy(dir, 'self-refine', ['--n-candidates', '3', '--max-iterations', '3']);
     for (const problem of ['p1', 'p2']) {

@@ -8,10 +8,10 @@ import { loadRun } from '../src/report/load.ts';
 import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 describe('tmas table1', () => {
-  test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
+  test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method with its difference from TMAS, and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const out = path.join(dir, 'table1');
-    const args = ['table1', '--input-file', input, '--output-file', out, '--strategies', 'majority,tmas', '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4', '--judge-passes', '1'];
+    const args = ['table1', '--input-file', input, '--output-file', out, '--strategies', 'majority,self-refine,tmas', '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4', '--judge-passes', '1'];
     const first = await runCli(args);
     expect(first.code, first.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
@@ -19,25 +19,37 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^# Table 1 \(simulated model: these figures exercise the runtime, they measure no real LLM\)$/m);
     expect(table).toMatch(/over 2 problems \(judge grade\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
     // Rows are iterations, columns the iterative methods, each cell with its interval; majority is one MV@k figure, as in the paper.
-    expect(table).toMatch(/^\| iteration \| tmas \|$/m);
+    expect(table).toMatch(/^\| iteration \| self-refine \| tmas \|$/m);
+    const figure = '(-?\\+?\\d+\\.\\d) \\[(-?\\+?\\d+\\.\\d), (-?\\+?\\d+\\.\\d)\\]';
     for (const t of [0, 1]) {
-      const [, value, low, high] = new RegExp(`^\\| ${t} \\| (\\d+\\.\\d) \\[(\\d+\\.\\d), (\\d+\\.\\d)\\] \\|$`, 'm').exec(table) ?? [];
-      expect(Number(low)).toBeLessThanOrEqual(Number(value));
-      expect(Number(value)).toBeLessThanOrEqual(Number(high));
+      const [, ...cells] = new RegExp(`^\\| ${t} \\| ${figure} \\| ${figure} \\|$`, 'm').exec(table) ?? [];
+      expect(cells).toHaveLength(6);
+      for (let c = 0; c < 6; c += 3) {
+        expect(Number(cells[c + 1])).toBeLessThanOrEqual(Number(cells[c]));
+        expect(Number(cells[c])).toBeLessThanOrEqual(Number(cells[c + 2]));
+      }
     }
-    expect(table).toMatch(/^\| problems \| 2 \|$/m);
-    expect(table).toMatch(/^MV@4 \(.*\): \d+\.\d \[\d+\.\d, \d+\.\d\] over 2 problems$/m);
+    expect(table).toMatch(/^\| problems \| 2 \| 2 \|$/m);
+    // Each method's difference from TMAS, paired by problem, 2,000 resamples: a second table, one column per other method.
+    expect(table).toMatch(/^Difference from TMAS in points of Pass@1 \(method − tmas\).*paired interval.*2,000 resamples/m);
+    const differences = table.slice(table.indexOf('Difference from TMAS'));
+    expect(differences).toMatch(/^\| iteration \| self-refine \|$/m);
+    for (const t of [0, 1]) expect(differences).toMatch(new RegExp(`^\\| ${t} \\| ${figure} \\|$`, 'm'));
+    // MV@4 is the mean over draws of 4 of each problem's pool (4 × 4 = 16 samples unless --vote-pool says otherwise), with its difference from TMAS.
+    expect(table).toMatch(new RegExp(`^MV@4 \\(majority vote of 4 samples, the mean over draws of 4 of each problem's 16 samples: .*seeded.*\\): ${figure} over 2 problems; minus tmas at its last iteration \\(1\\), paired by problem: ${figure}$`, 'm'));
     expect(table).not.toMatch(/[†⚠]/);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
-    for (const strategy of ['majority', 'tmas']) {
+    for (const strategy of ['majority', 'self-refine', 'tmas']) {
       const metrics = JSON.parse(await readFile(path.join(out, strategy, 'metrics.json'), 'utf8'));
       expect(metrics.protocol).toMatchObject({ strategy, nCandidates: 2, maxIterations: 2, judgePasses: 1, grading: 'judge', judge: { passes: 1 } });
     }
+    // Majority drew the pool: 16 samples per problem.
+    expect(JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')).protocol.options).toEqual({ samples: 4, votePool: 16 });
 
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming majority/);
-    for (const strategy of ['majority', 'tmas']) {
+    for (const strategy of ['majority', 'self-refine', 'tmas']) {
       const metrics = JSON.parse(await readFile(path.join(out, strategy, 'metrics.json'), 'utf8'));
       expect(metrics.calls.issued).toBe(0);
     }
@@ -66,8 +78,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
-    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| none \(rule\) \|$/m);
-    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 \| 1 \| 131072 \| none \(rule\) \|$/m);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 \| 1 \| 131072 \| none \(rule\) \| - \|$/m);
     const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);

@@ -1,12 +1,15 @@
 /**
- * Fitting a prompt to its token budget (DESIGN.md section 5): which droppable
+ * Fitting a prompt to its token budget (docs/concepts/context-budget.md): which droppable
  * pieces to leave out, lowest drop rank first, until system + user fit. A
  * piece is a whole part (`drop` on a text part) or a value of a template
  * part's variables (its `drops`), after which the template is rendered again.
- * Pure; the counting function comes from the tokenizer thread that calls it.
+ * A system message that is a template (RSE's experience bank) is one more
+ * template part, before the user's: its values compete with the user's in
+ * one drop order, and it is never left out whole.
+ * Pure; the counting functions come from the tokenizer thread that calls it.
  */
 import { droppedTexts, isTemplatePart, PART_SEPARATOR, renderTemplate, TemplateRenderError, withoutDrops } from './prompt-template.ts';
-import type { FitOutput, FitTask, TemplateDrop } from './tasks.ts';
+import type { FitOutput, FitTask, FittedValues, TemplateDrop, TemplateFitPart } from './tasks.ts';
 
 /** One piece that may be left out: a whole part, or one drop of a template part. */
 interface DropUnit {
@@ -34,9 +37,15 @@ function dropOrder(parts: FitTask['parts']): DropUnit[] {
   return units.sort((a, b) => a.rank - b.rank);
 }
 
+/** How a fit counts: a text's tokens, and the tokens outside the user text for a system message (its own and both messages' framing). */
+export interface FitCounter {
+  count(text: string): number;
+  framing(system: string): number;
+}
+
 /**
- * Fits `parts` into `budget` tokens, `fixedTokens` being the tokens outside
- * the user text (the system message and the framing).
+ * Fits `parts` into `budget` tokens, with the system message counted by
+ * `counter.framing`.
  *
  * A prompt that fits whole (the usual case) is counted once, as joined. One
  * that does not has each part counted once, and drops are decided on the sum
@@ -51,9 +60,11 @@ function dropOrder(parts: FitTask['parts']): DropUnit[] {
  * dropped value) and the exact count is over the budget, the next piece in
  * drop order goes and the kept text is recounted.
  */
-export function fitPrompt(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: number, count: (text: string) => number): FitOutput {
+export function fitPrompt(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, counter: FitCounter): FitOutput {
   try {
-    return fitRendered(task, fixedTokens, count);
+    const fitted = fitRendered(task, counter);
+    if (typeof task.system === 'string') return fitted;
+    return { ...fitted, systemValues: systemValues(task.system, fitted.dropped, counter.count) };
   } catch (error) {
     // A template that fails on these values (a filter it cannot apply, say) is the user's to fix: the call is not sent.
     if (error instanceof TemplateRenderError) return { user: '', promptTokens: 0, dropped: [], renderError: error.message };
@@ -61,26 +72,52 @@ export function fitPrompt(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: 
   }
 }
 
-function fitRendered(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: number, count: (text: string) => number): FitOutput {
-  const { parts, budget } = task;
-  const units = dropOrder(parts);
-  const rendered = parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables, part.whitespace) : part.text));
-  const whole = rendered.join(PART_SEPARATOR);
-  const wholeTokens = fixedTokens + count(whole);
-  if (wholeTokens <= budget || units.length === 0) return { user: whole, promptTokens: wholeTokens, dropped: [] };
+/** The droppable values of a system template, those `dropped` left out, and the tokens of their texts. */
+function systemValues(system: TemplateFitPart, dropped: readonly string[], count: (text: string) => number): FittedValues {
+  const gone = new Set(dropped);
+  const figures = { values: 0, kept: 0, tokens: 0, keptTokens: 0 };
+  for (const drop of system.drops ?? []) {
+    const tokens = droppedTexts(system.variables, drop).reduce((sum, text) => sum + count(text), 0);
+    figures.values += 1;
+    figures.tokens += tokens;
+    if (gone.has(drop.id)) continue;
+    figures.kept += 1;
+    figures.keptTokens += tokens;
+  }
+  return figures;
+}
 
-  const partTokens = rendered.map(count);
+function render(part: FitTask['parts'][number]): string {
+  return isTemplatePart(part) ? renderTemplate(part.template, part.variables, part.whitespace) : part.text;
+}
+
+function fitRendered(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, counter: FitCounter): FitOutput {
+  const { budget } = task;
+  const { count } = counter;
+  // A templated system message is piece 0, the user's parts follow; a text one is outside the pieces.
+  const templated = typeof task.system !== 'string';
+  const pieces = typeof task.system === 'string' ? task.parts : [task.system, ...task.parts];
+  const first = templated ? 1 : 0;
+  const units = dropOrder(pieces);
+  const rendered = pieces.map(render);
+  const system = typeof task.system === 'string' ? task.system : (rendered[0] ?? '');
+  const systemOut = templated ? { system } : {};
+  const whole = rendered.slice(first).join(PART_SEPARATOR);
+  const wholeTokens = counter.framing(system) + count(whole);
+  if (wholeTokens <= budget || units.length === 0) return { user: whole, promptTokens: wholeTokens, dropped: [], ...systemOut };
+
+  const partTokens = rendered.map((text, index) => (index < first ? 0 : count(text)));
   const separatorTokens = count(PART_SEPARATOR);
   const costOf = (unit: DropUnit): number => {
-    const part = parts[unit.part];
+    const part = pieces[unit.part];
     if (unit.drop === undefined || part === undefined || !isTemplatePart(part)) return partTokens[unit.part] ?? 0;
     return droppedTexts(part.variables, unit.drop).reduce((sum, text) => sum + count(text), 0);
   };
 
-  const kept = parts.map(() => true);
-  const templateDrops = parts.map((): TemplateDrop[] => []);
-  let keptCount = parts.length;
-  let keptTokens = partTokens.reduce((sum, tokens) => sum + tokens, 0);
+  const kept = pieces.map(() => true);
+  const templateDrops = pieces.map((): TemplateDrop[] => []);
+  let keptCount = task.parts.length;
+  let keptTokens = counter.framing(system) + partTokens.reduce((sum, tokens) => sum + tokens, 0);
   let dropped = 0;
   const dropNext = (): void => {
     const unit = units[dropped++] as DropUnit;
@@ -92,25 +129,28 @@ function fitRendered(task: Pick<FitTask, 'parts' | 'budget'>, fixedTokens: numbe
     kept[unit.part] = false;
     keptCount -= 1;
   };
-  const estimate = (): number => fixedTokens + keptTokens + Math.max(0, keptCount - 1) * separatorTokens;
+  const estimate = (): number => keptTokens + Math.max(0, keptCount - 1) * separatorTokens;
 
   while (estimate() > budget && dropped < units.length) dropNext();
 
-  const join = (): string =>
-    parts
-      .flatMap((part, index) => {
-        if (!kept[index]) return [];
-        const drops = templateDrops[index] ?? [];
-        return [isTemplatePart(part) && drops.length > 0 ? renderTemplate(part.template, withoutDrops(part.variables, drops), part.whitespace) : (rendered[index] ?? '')];
-      })
-      .join(PART_SEPARATOR);
-  let user = join();
-  let promptTokens = fixedTokens + count(user);
+  const textOf = (index: number): string => {
+    const part = pieces[index];
+    const drops = templateDrops[index] ?? [];
+    return part !== undefined && isTemplatePart(part) && drops.length > 0 ? renderTemplate(part.template, withoutDrops(part.variables, drops), part.whitespace) : (rendered[index] ?? '');
+  };
+  const fitted = (): { system: string; user: string } => ({
+    system: templated ? textOf(0) : system,
+    user: pieces
+      .flatMap((_, index) => (index < first || !kept[index] ? [] : [textOf(index)]))
+      .join(PART_SEPARATOR),
+  });
+  let now = fitted();
+  let promptTokens = counter.framing(now.system) + count(now.user);
   while (promptTokens > budget && dropped < units.length) {
     dropNext();
-    user = join();
-    promptTokens = fixedTokens + count(user);
+    now = fitted();
+    promptTokens = counter.framing(now.system) + count(now.user);
   }
 
-  return { user, promptTokens, dropped: units.slice(0, dropped).map((unit) => unit.id) };
+  return { user: now.user, promptTokens, dropped: units.slice(0, dropped).map((unit) => unit.id), ...(templated ? { system: now.system } : {}) };
 }

@@ -1,5 +1,5 @@
 /**
- * Bank deduplication by Jaccard similarity of word shingles (DESIGN.md section 1,
+ * Bank deduplication by Jaccard similarity of word shingles (docs/concepts/tmas-loop.md,
  * step 4). Pure functions run by the pool: the `dedup` task.
  *
  * The definition (a text's shingles, their similarity) is shingles.ts; the

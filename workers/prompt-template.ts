@@ -132,3 +132,8 @@ export function isTemplatePart(part: FitPart | TemplateFitPart): part is Templat
 export function userText(parts: ReadonlyArray<FitPart | TemplateFitPart>): string {
   return parts.map((part) => (isTemplatePart(part) ? renderTemplate(part.template, part.variables, part.whitespace) : part.text)).join(PART_SEPARATOR);
 }
+
+/** The system message with nothing left out: the text, or the template's rendering. */
+export function systemText(system: string | TemplateFitPart): string {
+  return typeof system === 'string' ? system : renderTemplate(system.template, system.variables, system.whitespace);
+}

@@ -1,6 +1,6 @@
 /**
  * A text's shingles and their Jaccard similarity, the reference definition
- * of bank deduplication (DESIGN.md section 1, step 4). Lowercase a text,
+ * of bank deduplication (docs/concepts/tmas-loop.md, step 4). Lowercase a text,
  * split it into words on every run of characters that are not letters,
  * combining marks or digits (Unicode-aware), and take every `shingle`
  * consecutive words. A text with fewer words than that has one shingle, its

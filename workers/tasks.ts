@@ -50,7 +50,8 @@ export interface TemplateFitPart {
 /** Input of the `fit` task: a system message and the parts of the user message. */
 export interface FitTask {
   encoding: string;
-  system: string;
+  /** The system message: a text, or a template whose values may be left out to fit, as a user part's (RSE's experience bank). */
+  system: string | TemplateFitPart;
   parts: Array<FitPart | TemplateFitPart>;
   /** The most prompt tokens allowed (system + user, overhead included). */
   budget: number;
@@ -66,6 +67,18 @@ export interface FitOutput {
   dropped: string[];
   /** A template part could not be rendered: what the library said (nothing is sent). */
   renderError?: string;
+  /** The system message as fitted, when the task's is a template. */
+  system?: string;
+  /** When the task's system message is a template: its droppable values, how many were kept, and the tokens of their texts. */
+  systemValues?: FittedValues;
+}
+
+/** The droppable values of a template: how many it had and kept, and the tokens of their texts (each value's strings counted alone). */
+export interface FittedValues {
+  values: number;
+  kept: number;
+  tokens: number;
+  keptTokens: number;
 }
 
 /** Input of the `count` task. */

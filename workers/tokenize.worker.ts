@@ -1,5 +1,5 @@
 /**
- * Token counting and prompt fitting with js-tiktoken (DESIGN.md sections 4 and 5).
+ * Token counting and prompt fitting with js-tiktoken (docs/concepts/context-budget.md).
  *
  * Pure functions run by the pool: the only I/O is loading an encoding's ranks,
  * lazily and once per thread, for the encoding a task names.
@@ -153,5 +153,5 @@ export async function fit(task: FitTask): Promise<FitOutput> {
   const encoding = await getCounter(task.encoding);
   const counter = (text: string) => countText(encoding, text);
   const parts = task.parts.map((part) => ('maxTokens' in part && part.maxTokens !== undefined ? { ...part, text: boundTokens(part.text, part.maxTokens, counter) } : part));
-  return fitPrompt({ ...task, parts }, framingTokens(encoding, task.system), counter);
+  return fitPrompt({ ...task, parts }, { count: counter, framing: (system) => framingTokens(encoding, system) });
 }

@@ -1,9 +1,11 @@
 /**
  * The Judge agent: one pass of an LLM judge that decides whether a candidate
  * is equivalent to the reference (the short answer with `--no-proof`, the
- * reference solution in proof mode). It ends with `VERDICT: equivalent` or
- * `VERDICT: not equivalent`; a reply without a verdict gives `verdict: null`,
- * never a silent "wrong".
+ * reference solution in proof mode). It reads the candidate's final text in
+ * both modes; with `--no-proof` it finds the final answer there itself, as
+ * an answer benchmark's grader does, rather than trusting an extraction. It
+ * ends with `VERDICT: equivalent` or `VERDICT: not equivalent`; a reply
+ * without a verdict gives `verdict: null`, never a silent "wrong".
  *
  * Each pass is a call of its own: its index is candidate × 100 + pass, so the
  * runtime derives a distinct sampling seed per pass, and the journal records
@@ -32,36 +34,50 @@ export function judgeIndex(candidate: number, pass: number): number {
   return candidate * MAX_JUDGE_PASSES + pass;
 }
 
-/** The candidate as the judge reads it: its answer, or its final text bounded to JUDGE_VIEW_TOKENS (the pool cuts it). */
+/** The candidate's final text, bounded to JUDGE_VIEW_TOKENS (the pool cuts it, and says so where it does). */
 function candidatePart(request: MessageOf<'judge.requested'>): PromptPart {
-  if (request.view === 'answer') return { id: 'candidate', text: `<candidate-answer>\n${request.response}\n</candidate-answer>` };
   return { ...solutionPart(request.response), id: 'candidate', maxTokens: JUDGE_VIEW_TOKENS };
 }
 
-/** What the judge is asked to decide, by mode and view. */
-function judgeInstruction(request: MessageOf<'judge.requested'>, proof: boolean): string {
+/** The reference block: the short answer (`<reference-answer>`) with `--no-proof`, the reference solution in proof mode. */
+function referencePart(request: MessageOf<'judge.requested'>, proof: boolean): PromptPart {
+  const tag = proof ? 'reference' : 'reference-answer';
+  return { id: 'reference', text: `<${tag}>\n${request.reference}\n</${tag}>` };
+}
+
+/** What the judge is shown of the response and what it was not: the bound, and a cut at the length limit. */
+function viewNote(request: MessageOf<'judge.requested'>): string {
+  const bound =
+    `The candidate response above is its final text, after any reasoning, at most ${JUDGE_VIEW_TOKENS} tokens of it: ` +
+    'a longer one is shown as its beginning and its end, with a line saying how many tokens were left out between them. ';
+  const cut = request.cut ? 'The response was cut off at its length limit before it finished: judge only what it does state. ' : '';
+  return bound + cut;
+}
+
+/** What the judge is asked to decide, by mode. */
+function judgeInstruction(proof: boolean): string {
   if (proof) return 'Decide whether the candidate solution above is correct and reaches the same result as the reference solution. ';
-  if (request.view === 'text') {
-    return (
-      'No final answer could be extracted from the candidate response above. Find the final answer it states, if any, and decide whether it is ' +
-      'mathematically equivalent to the reference answer (different but equal forms count as equivalent; a response that states no final answer does not). '
-    );
-  }
-  return 'Decide whether the candidate answer above is mathematically equivalent to the reference answer (different but equal forms count as equivalent; a missing answer does not). ';
+  return (
+    'Find the final answer the response gives to the question asked: what it concludes with, in whatever form it states it (boxed or in words), ' +
+    'all of it when the question asks for several things; not an intermediate value, nor a case or parameter at which the answer is attained. ' +
+    'Decide whether that final answer is mathematically equivalent to the reference answer: different but equal forms count as equivalent; ' +
+    'a response that gives no final answer, or several that disagree, does not. '
+  );
 }
 
 /** Builds the prompt of one judge pass. */
 export function judgePrompt(request: MessageOf<'judge.requested'>, options: RoleOptions): PromptSpec {
-  const what = options.proof ? 'solution' : 'final answer';
+  const proof = options.proof === true;
+  const what = proof ? 'solution' : 'final answer';
   return {
     system:
       'You are the Judge agent of a team that evaluates solutions to hard mathematics problems. ' +
       `You decide whether a candidate's ${what} is mathematically equivalent to the reference.`,
     parts: [
       problemPart(request.question),
-      { id: 'reference', text: `<reference>\n${request.reference}\n</reference>` },
+      referencePart(request, proof),
       candidatePart(request),
-      instructionPart(`${judgeInstruction(request, options.proof === true)}Explain briefly, then write on the last line exactly "VERDICT: equivalent" or "VERDICT: not equivalent".`),
+      instructionPart(`${viewNote(request)}${judgeInstruction(proof)}Explain briefly, then write on the last line exactly "VERDICT: equivalent" or "VERDICT: not equivalent".`),
     ],
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The Solution agent: writes one candidate. Its prompt depends on the
- * candidate's source (DESIGN.md section 1): `normal` sees the problem alone,
+ * candidate's source (docs/concepts/tmas-loop.md): `normal` sees the problem alone,
  * `experience` (exploit) sees R(t-1) and E(t-1), `guideline` (explore) sees
  * G(t-1) and is asked for a strategy none of them used.
  */

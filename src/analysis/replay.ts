@@ -30,6 +30,32 @@ export type { ReplayReport } from './replay-compare.ts';
  */
 const REPLAY_ACTIVE_PROBLEMS = 8;
 
+/** Problems re-run at once from a journal: the run's own limit, at most REPLAY_ACTIVE_PROBLEMS (0: no limit of its own). */
+export function replayActiveProblems(active: number): number {
+  return active === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(active, REPLAY_ACTIVE_PROBLEMS);
+}
+
+/**
+ * A private copy of a run's store in `work` (its tables linked) with its
+ * iteration marks and banks cleared, so a run started on it does every
+ * problem again from iteration 0 with the journal (and the old log) kept.
+ * Returns the run's manifest, its problems and where its log ended.
+ */
+export async function copyForRerun(runDir: string, work: string) {
+  // The copy is the re-run's own store: the run directory is never written.
+  const { store: copy, manifest } = await openRun(runDir, work);
+  try {
+    checkProtocol(manifest, runDir);
+    const logEnd = await copy.nextSeq();
+    const problems = await copy.loadProblems();
+    await copy.iterations().clear();
+    await copy.banks().clear();
+    return { manifest, problems, logEnd };
+  } finally {
+    await copy.close();
+  }
+}
+
 /** Replays a run. `changes` are settings to alter (e.g. the Jaccard threshold); `live` sends journal misses to the endpoint. */
 export async function replayRun(
   runDir: string,
@@ -45,20 +71,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    // The copy is the replay's own store: the run directory is never written.
-    const { store: copy, manifest } = await openRun(runDir, work);
-    let logEnd: number;
-    let problems;
-    try {
-      checkProtocol(manifest, runDir);
-      logEnd = await copy.nextSeq();
-      problems = await copy.loadProblems();
-      await copy.iterations().clear();
-      await copy.banks().clear();
-    } finally {
-      await copy.close();
-    }
-
+    const { manifest, problems, logEnd } = await copyForRerun(runDir, work);
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined
@@ -66,8 +79,7 @@ export async function replayRun(
         : relocateRunTokenizer(manifest.config.context, options.tokenizerPath, runDir);
     // Its agents module: the one given (a change, or the same module moved), else the manifest's, still there and the same.
     const loop = options.changes?.agents === undefined ? checkRunAgents(manifest.config.loop, runDir, { force: false, command: 'tmas replay' }) : manifest.config.loop;
-    const active = loop.activeProblems;
-    const activeProblems = active === 0 ? REPLAY_ACTIVE_PROBLEMS : Math.min(active, REPLAY_ACTIVE_PROBLEMS);
+    const activeProblems = replayActiveProblems(loop.activeProblems);
     const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { ...manifest.config.outputs, dir: work } };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy: await resolveStrategy(config.loop) });

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { packagePath } from '../kernel/package-root.ts';
 import type { CapacityOptions } from '../sim/capacity/options.ts';
-import { capacityFlagOf } from '../cli/sim-server.command.ts';
+import { capacityFlag } from '../settings/sim-server.settings.ts';
 import type { SimMetrics } from '../sim/server.ts';
 
 /** The tmas executable. */
@@ -49,7 +49,7 @@ export interface SimProcessOptions {
 function capacityArgs(capacity: CapacityOptions): string[] {
   const args = ['--capacity'];
   for (const [field, value] of Object.entries(capacity)) {
-    if (value !== undefined) args.push(capacityFlagOf(field as keyof CapacityOptions), String(value));
+    if (value !== undefined) args.push(capacityFlag(field as keyof CapacityOptions), String(value));
   }
   return args;
 }

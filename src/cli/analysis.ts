@@ -102,7 +102,7 @@ function defineReplay(program: Command, io: Io): void {
     .description('re-run the actors with every completion served from the journal (no network) and compare with the message log')
     .argument('<dir>', 'the run directory')
     .option('--jaccard-threshold <x>', 'replay with another bank deduplication threshold', decimal(0, 1))
-    .option('--agents <file>', 'replay with a module of agent overrides (see "Write your own strategy"), or the run\'s own module where it lies now')
+    .option('--agents <file>', 'replay with a module of agent overrides (docs/extending/agents-module.md), or the run\'s own module where it lies now')
     .option('--live', 'send the calls the journal cannot answer to the endpoint instead of listing them', false)
     .option('--tokenizer-path <dir|file>', "where the run's own tokenizer lies now, when the run or the tokenizer was moved (the same tokenizer.json)")
     .exitOverride()

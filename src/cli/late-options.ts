@@ -6,7 +6,7 @@
  */
 import { Help, type Command } from 'commander';
 
-/** Declares the options of a late command (`run`, `plan`, `table1`) on it, once. */
+/** Declares the options of a late command (`run`, `plan`, `table1`, `sim-server`) on it, once. */
 export type OptionsLoader = (command: Command) => Promise<void>;
 
 /** Commands whose options are declared just before they parse, by the loader given. */

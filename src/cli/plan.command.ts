@@ -25,7 +25,7 @@ import { toRunConfig } from '../settings/to-config.ts';
 import { resolveCapacity } from '../sim/capacity/options.ts';
 import type { CliIo } from './cli-io.ts';
 import { checkText, forecastText, whatIfText } from './plan-output.ts';
-import { toOption } from './run-options.ts';
+import { toOption } from './setting-option.ts';
 
 /** The flags `tmas plan` reads itself (the run's settings are read through their declarations). */
 export interface PlanFlags {

@@ -2,16 +2,16 @@
  * The `tmas` program: its commands and their options. Each command loads its
  * implementation when it runs: the runtime, the grader (mathjs) and the
  * simulator cost about 140 MB of memory and a second of start-up, which
- * `tmas log` or `tmas --help` should not pay. The options of `run` and
- * `table1` are declared late (late-options.ts).
+ * `tmas log` or `tmas --help` should not pay. The options of `run`, `fork`,
+ * `table1`, `plan` and `sim-server` are declared late (late-options.ts).
  */
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './analysis.ts';
 import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
-import { defineSimServerCommand } from './sim-server.options.ts';
 import type { RunFlags } from './run.command.ts';
 import type { Table1Flags } from './table1.command.ts';
 import type { PlanFlags } from './plan.command.ts';
+import type { Flags } from '../settings/setting.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
 import { interruptOnSignals } from './signals.ts';
 import { UserError } from '../kernel/errors.ts';
@@ -51,6 +51,26 @@ function defineRunCommand(program: Command): void {
       await runRunCommand(flags, parsed, io);
     },
   );
+}
+
+/** `tmas fork DIR`: the options of run (the settings to change), declared late as run's; its work in fork.command.ts. */
+function defineForkCommand(program: Command): void {
+  const command = program
+    .command('fork')
+    .description(
+      "an ablation of a run: a new run (--output-file NEW) of DIR's problems and settings with the settings given changed (--agents, --prompt, N, a model, …); " +
+        "calls whose requests are the same as in DIR's journal are answered from it, the others are sent; DIR is never written",
+    )
+    .argument('<dir>', 'the run to fork (its output directory); only read')
+    .exitOverride();
+  lateOptions.set(command, async (late) => {
+    (await import('./run.command.ts')).defineRunOptions(late);
+  });
+  command.action(async (dir: string, flags: RunFlags, parsed: Command) => {
+    collectGarbageEagerly(RUN_HEAP_GROWTH);
+    const { runForkCommand } = await import('./fork.command.ts');
+    await runForkCommand(dir, flags, parsed, io);
+  });
 }
 
 /** `tmas plan`: the options of run that say what the run is, plus the servers and lengths (declared late, as run's). */
@@ -93,6 +113,22 @@ function defineTable1Command(program: Command): void {
       const { runTable1Command } = await import('./table1.command.ts');
       const controller = interruptOnSignals(io);
       await runTable1Command(flags, parsed, io, controller.signal);
+    },
+  );
+}
+
+/** `tmas sim-server`: its options from its settings (declared late, as run's), served until Ctrl-C. */
+function defineSimServerCommand(program: Command): void {
+  defineLateCommand<Flags>(
+    program,
+    'sim-server',
+    'serve the simulated model on its own (an OpenAI-compatible HTTP server; not a real LLM)',
+    async (late) => {
+      (await import('./sim-server.options.ts')).defineSimServerOptions(late);
+    },
+    async (flags) => {
+      const { serveSimServer } = await import('./sim-server.command.ts');
+      await serveSimServer(flags, io);
     },
   );
 }
@@ -153,9 +189,10 @@ export function createProgram(): Command {
     .exitOverride();
   program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
   defineRunCommand(program);
+  defineForkCommand(program);
   defineTable1Command(program);
   definePlanCommand(program);
-  defineSimServerCommand(program, io);
+  defineSimServerCommand(program);
   defineGradeCommand(program);
   defineReportCommand(program);
   defineAnalysisCommands(program, io);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { writeOutputFile } from '../host/output-file.ts';
 import { readChartLibrary } from '../report/chart-library.ts';
+import { readReportScript } from '../report/browser-script.ts';
 import { renderReportHtml } from '../report/html.ts';
 import { readMathStyle } from '../report/math.ts';
 import { loadRun, type LoadOptions } from '../report/load.ts';
@@ -44,7 +45,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
   }
   const out = path.resolve(flags.out ?? 'report.html');
   const advice = flags.out === undefined ? 'give --out a path in a writable folder (without --out the report goes to report.html in the current folder)' : 'give --out a path in a folder that exists and is writable';
-  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), mathStyle: await readMathStyle() }), { advice });
+  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), script: await readReportScript(), mathStyle: await readMathStyle() }), { advice });
   io.stdout(`Report: ${out}`);
   return out;
 }

@@ -11,7 +11,10 @@ import { resolveStrategy } from '../host/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../host/run-evaluation.ts';
 import { unusableOutputWarnings } from '../observers/role-outputs.ts';
 import { formatIterationTable } from '../observers/table.ts';
-import { prepareRun } from './prepare-run.ts';
+import { prepareRun, type PreparedRun } from './prepare-run.ts';
+import { openJournalSource, type JournalSource } from '../host/journal-source.ts';
+import type { ForkedFrom } from '../store/store.ts';
+import type { Strategy } from '../../machines/strategies/index.ts';
 import type { CliIo } from './cli-io.ts';
 import type { RunFlags } from './run.command.ts';
 import { interruptOnSignals } from './signals.ts';
@@ -23,27 +26,50 @@ function warnBeforeStart(flags: RunFlags, io: CliIo): void {
   }
 }
 
-/** The final table and the counts of a finished run, on stdout. */
-function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo): void {
+/** The final table and the counts of a finished run, on stdout, and the lines `more` adds. */
+function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo, more: string[]): void {
   io.stdout('');
   io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
   io.stdout('');
   io.stdout(`${problemCount} problems, ${config.loop.maxIterations} iterations, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}:`);
   io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
+  for (const line of more) io.stdout(line);
   io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+}
+
+/** What a command that runs a prepared run adds to it (tmas fork): the run's origin and source journal, its strategy, lines after the counts. */
+export interface RunExtras {
+  forkedFrom?: ForkedFrom;
+  source?: JournalSource | null;
+  strategy?: Strategy;
+  summary?: (outcome: RunOutcome) => string[];
 }
 
 /** Runs `tmas run` with its parsed flags. */
 export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
-  const { config, secrets, problems, resume } = await prepareRun(flags, command, process.env);
+  const prepared = await prepareRun(flags, command, process.env);
+  // A resumed fork still reads through to the journal of the run it came from, while that run is where it was.
+  const source = prepared.forkedFrom === undefined ? null : await openJournalSource(prepared.forkedFrom, io.stderr);
+  try {
+    const summary = (): string[] => (source === null || source.answered === 0 ? [] : [`${source.answered} of them answered from the journal of ${source.dir}, the run this one was forked from.`]);
+    await runPrepared(prepared, flags, io, { source, summary });
+  } finally {
+    await source?.close();
+  }
+}
+
+/** Runs a prepared run (new, resumed or forked): prints its table and where its outputs are, and keeps the live viewer up after it when `--view` asked for one. */
+export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }, extras: RunExtras = {}): Promise<void> {
+  const { config, secrets, problems, resume } = prepared;
   warnBeforeStart(flags, io);
   const controller = interruptOnSignals(io, { outputDir: config.outputs.dir });
-  const strategy = await resolveStrategy(config.loop);
+  const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
   const viewing = flags.view === undefined ? null : await import('./view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
-  const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...(view ? { view } : {}) });
-  printOutcome(outcome, config, problems.length, flags.wide === true, io);
+  const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
+  const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...fork, ...(view ? { view } : {}) });
+  printOutcome(outcome, config, problems.length, flags.wide === true, io, extras.summary?.(outcome) ?? []);
   // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
   for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
   if (viewing) {

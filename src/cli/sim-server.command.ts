@@ -3,108 +3,58 @@
  * another tmas run, with --base-url) can talk to it.
  */
 import { loadProblems } from '../input/problems.ts';
-import { parseFaults } from '../sim/faults.ts';
-import { SIM_METRICS, startSimServer, type SimMetrics, type SimServer } from '../sim/server.ts';
+import { startSimServer, type SimServer } from '../sim/server.ts';
 import { SIM_ROLES } from '../../machines/strategies/sim-roles.ts';
-import { SIM_REASONING_DIALECTS, type SimReasoningDialect } from '../sim/completion.ts';
-import { UserError } from '../kernel/errors.ts';
-import { CAPACITY_DEFAULTS, type CapacityOptions } from '../sim/capacity/options.ts';
+import type { Flags } from '../settings/setting.ts';
+import type { SimServerCapacity } from '../settings/sim-server.config.ts';
+import { toSimServerConfig } from '../settings/to-sim-server-config.ts';
+import type { CapacitySettings } from '../sim/capacity/options.ts';
 
-/** Options of the sim-server command, as the CLI parses them. */
-export interface SimServerCommandOptions extends CapacityOptions {
-  port: number;
-  host: string;
-  /** Problem file (JSONL, JSON array or CSV). */
-  problems: string;
-  seed: number;
-  latencyMedianMs: number;
-  latencyP99Ms: number;
-  outputTokens: number;
-  /** Fault spec, e.g. `429=0.05,503=0.02,reset=0.02`. */
-  faults?: string;
-  /** `true` (reasoning_content) or a dialect name; false for none. */
-  reasoning: boolean | string;
-  /** Models served; absent: tmas-sim, and any name accepted. */
-  model?: string[];
-  streamTokensPerSecond?: number;
-  streamChunkTokens?: number;
-  openaiReasoning?: boolean;
-  requestLog?: string;
-  /** Turns the capacity model on; the CapacityOptions fields tune it. */
-  capacity?: boolean;
-  /** What GET /metrics exposes: vllm (the default), gauges or none. */
-  metrics?: string;
-  /** False (`--no-continuous-usage`): streams ignore continuous_usage_stats. */
-  continuousUsage?: boolean;
-}
-
-/** The flag of a capacity option: its field in kebab case (`kvTokens` → `--kv-tokens`), so the option list is the one list of flags. */
-export function capacityFlagOf(field: keyof CapacityOptions): string {
-  return `--${field.replace(/[A-Z0-9]+/g, (part) => `-${part.toLowerCase()}`)}`;
-}
-
-const CAPACITY_FIELDS = Object.keys(CAPACITY_DEFAULTS) as Array<keyof CapacityOptions>;
-
-/** The capacity model's options from the flags, or undefined when it is off; UserError for flags that contradict each other. */
-function capacityOf(options: SimServerCommandOptions): CapacityOptions | undefined {
-  const given = CAPACITY_FIELDS.filter((field) => options[field] !== undefined);
-  if (!options.capacity) {
-    const [field] = given;
-    if (field !== undefined) throw new UserError('TMAS_USAGE', `${capacityFlagOf(field)} tunes the capacity model: add --capacity, or drop ${capacityFlagOf(field)}.`);
-    return undefined;
-  }
-  if (options.latencyMedianMs > 0) throw new UserError('TMAS_USAGE', '--latency-median-ms cannot be combined with --capacity: the capacity model decides when each reply comes. Drop one of them.');
-  if ((options.streamTokensPerSecond ?? 0) > 0) throw new UserError('TMAS_USAGE', '--stream-tokens-per-second cannot be combined with --capacity: the capacity model paces streams. Drop one of them.');
-  const median = options.outputTokensMedian ?? CAPACITY_DEFAULTS.outputTokensMedian;
-  const p99 = options.outputTokensP99 ?? CAPACITY_DEFAULTS.outputTokensP99;
-  if (p99 < median) throw new UserError('TMAS_USAGE', `--output-tokens-p99 (${p99}) must be at least --output-tokens-median (${median}).`);
-  return Object.fromEntries(given.map((field) => [field, options[field]]));
-}
-
-function metricsOf(value: string | undefined): SimMetrics | undefined {
-  if (value === undefined) return undefined;
-  const metrics = SIM_METRICS.find((name) => name === value);
-  if (metrics === undefined) throw new UserError('TMAS_USAGE', `--metrics must be one of ${SIM_METRICS.join(', ')}, got "${value}".`);
-  return metrics;
-}
-
-function reasoningOf(value: boolean | string): boolean | SimReasoningDialect {
-  if (typeof value === 'boolean') return value;
-  const dialect = SIM_REASONING_DIALECTS.find((name) => name === value);
-  if (dialect === undefined) throw new UserError('TMAS_USAGE', `--reasoning must be one of ${SIM_REASONING_DIALECTS.join(', ')}, got "${value}".`);
-  return dialect;
+/** The capacity model's own settings, without the switch and the stream's usage. */
+function modelOf({ on: _on, continuousUsage: _continuousUsage, ...model }: SimServerCapacity): CapacitySettings {
+  return model;
 }
 
 /**
  * Loads the problems, starts the simulated model and prints where it listens.
- * Resolves with the running server; the caller closes it (e.g. on Ctrl-C).
- * Throws UserError for a bad problem file (`TMAS_INPUT`) or fault spec (`TMAS_USAGE`).
+ * `flags` are the command's, by option name (a flag left out takes its
+ * declared default). Resolves with the running server; the caller closes it
+ * (e.g. on Ctrl-C). Throws UserError for a bad problem file (`TMAS_INPUT`),
+ * fault spec or flags that contradict each other (`TMAS_USAGE`).
  */
-export async function runSimServerCommand(options: SimServerCommandOptions, io: { stdout(line: string): void }): Promise<SimServer> {
-  const faults = options.faults === undefined ? {} : parseFaults(options.faults);
-  const capacity = capacityOf(options);
-  const metrics = metricsOf(options.metrics);
-  const problems = await loadProblems(options.problems);
-  const latency = options.latencyMedianMs > 0 ? { medianMs: options.latencyMedianMs, p99Ms: Math.max(options.latencyMedianMs, options.latencyP99Ms) } : 0;
+export async function runSimServerCommand(flags: Flags, io: { stdout(line: string): void }): Promise<SimServer> {
+  const { server: listening, replies, pace, capacity } = toSimServerConfig(flags);
+  const problems = await loadProblems(listening.problems);
   const server = await startSimServer({
     problems,
     roles: SIM_ROLES,
-    seed: options.seed,
-    host: options.host,
-    port: options.port,
-    latency,
-    outputTokens: options.outputTokens,
-    faults,
-    reasoning: reasoningOf(options.reasoning),
-    stream: { tokensPerSecond: options.streamTokensPerSecond ?? 0, chunkTokens: options.streamChunkTokens ?? 8 },
-    openaiReasoning: options.openaiReasoning ?? false,
-    ...(options.model === undefined ? {} : { models: options.model }),
-    ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
-    ...(capacity === undefined ? {} : { capacity }),
-    ...(metrics === undefined ? {} : { metrics }),
-    ...(options.continuousUsage === false ? { continuousUsage: false } : {}),
+    seed: replies.seed,
+    host: listening.host,
+    port: listening.port,
+    latency: pace.latencyMedianMs > 0 ? { medianMs: pace.latencyMedianMs, p99Ms: pace.latencyP99Ms } : 0,
+    outputTokens: replies.outputTokens,
+    breakFormats: replies.breakFormats,
+    faults: replies.faults,
+    reasoning: replies.reasoning,
+    stream: { tokensPerSecond: pace.streamTokensPerSecond, chunkTokens: pace.streamChunkTokens },
+    openaiReasoning: replies.openaiReasoning,
+    ...(listening.models === null ? {} : { models: listening.models }),
+    ...(listening.requestLog === null ? {} : { requestLog: listening.requestLog }),
+    ...(capacity.on ? { capacity: modelOf(capacity) } : {}),
+    metrics: listening.metrics,
+    continuousUsage: capacity.continuousUsage,
   });
-  const model = capacity === undefined ? '' : `; capacity model on (simulated, time scale ${capacity.timeScale ?? CAPACITY_DEFAULTS.timeScale})`;
-  io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${options.seed}${model}`);
+  const model = capacity.on ? `; capacity model on (simulated, time scale ${capacity.timeScale})` : '';
+  io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${replies.seed}${model}`);
   return server;
+}
+
+/** Serves the simulated model until SIGINT or SIGTERM, then closes it. */
+export async function serveSimServer(flags: Flags, io: { stdout(line: string): void }): Promise<void> {
+  const server = await runSimServerCommand(flags, io);
+  await new Promise<void>((resolve) => {
+    const stop = () => void server.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

@@ -5,12 +5,15 @@
  * sampling each used (the methods' upstream temperatures differ on purpose).
  */
 import type { ReportRun } from '../report/load.ts';
+import { describeAgreement, ruleJudgeAgreement } from '../observers/agreement.ts';
 
 /** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
 export interface Table1Method {
   strategy: string;
   run: ReportRun;
   options: Record<string, number | string>;
+  /** For majority: MV@k per problem over draws of k of its pool, and the pool's size. */
+  draws?: { byProblem: ReadonlyMap<string, number>; pool: number };
 }
 
 type Protocol = Record<string, unknown>;
@@ -42,7 +45,7 @@ function budgetRow(method: Table1Method): string {
   const samples = method.options.samples;
   const width = samples === undefined ? `N=${numberAt(protocol, 'nCandidates') ?? '?'}` : `${samples} samples`;
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
-  const cells = [method.strategy, String(limit), String(temperature ?? '?'), String(topP ?? "server's"), width, rounds, String(numberAt(protocol, 'contextWindow') ?? '?'), judgedShare(method)];
+  const cells = [method.strategy, String(limit), String(temperature ?? '?'), String(topP ?? "server's"), width, rounds, String(numberAt(protocol, 'contextWindow') ?? '?'), judgedShare(method), describeAgreement(ruleJudgeAgreement(method.run.iterations))];
   return `| ${cells.join(' | ')} |`;
 }
 
@@ -56,8 +59,10 @@ export function budgetTable(methods: Table1Method[]): string[] {
   return [
     `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
     '',
-    '| method | completion limit | temperature | top_p | width | rounds | window | judged |',
-    '|---|---:|---:|---:|---|---:|---:|---:|',
+    "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
+    '',
+    '| method | completion limit | temperature | top_p | width | rounds | window | judged | rule = judge |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|',
     ...methods.map(budgetRow),
   ];
 }

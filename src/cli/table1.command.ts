@@ -3,8 +3,8 @@
  * chosen strategy on one problem set with the paper's protocol (N = 8,
  * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
  * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
- * per iteration per method with 95% intervals, MV@k as one figure: see
- * table1-markdown.ts) and one report of all runs.
+ * per iteration per method with 95% intervals and paired differences from
+ * TMAS, MV@k as one figure: see table1-markdown.ts) and one report of all runs.
  * A directory that already holds a run is resumed: nothing is paid twice.
  */
 import { existsSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { outputError, writeOutputFile } from '../host/output-file.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../settings/strategy-flags.ts';
+import { SAMPLES_FLAG } from '../../machines/strategies/majority/majority.program.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
@@ -33,6 +34,15 @@ const PROTOCOL = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePa
  * run`'s default is upstream's round of 4 then one synthesis.
  */
 const PROTOCOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, StrategyOptionValue>>>> = { pacore: { roundWidths: '' } };
+
+/**
+ * Majority draws this many times k samples per problem where `--vote-pool` is
+ * not given, and MV@k is the mean vote over draws of k of them: an estimate of
+ * the model's MV@k on each problem rather than one draw's luck. At k = 64, 256
+ * samples: under a fifth of the calls TMAS makes on a problem under the
+ * protocol (160 solutions and 1,280 verifications).
+ */
+const VOTE_POOL_FACTOR = 4;
 
 /** Flags of `tmas table1`: those of `tmas run`, plus the strategies to compare. */
 export interface Table1Flags extends RunFlags {
@@ -50,6 +60,8 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   // One budget for every column unless told otherwise: the flag's, else what the window leaves (not rse's upstream 38,912).
   if (flags.budgets === 'shared') own.completionMaxTokens ??= 'window';
   for (const [option, value] of Object.entries(PROTOCOL_OPTIONS[strategy] ?? {})) own[option] ??= value;
+  // A run resumed keeps the pool it was started with (one made before --vote-pool existed has none).
+  if (strategy === 'majority' && !resume) own.votePool ??= VOTE_POOL_FACTOR * Number(own.samples ?? SAMPLES_FLAG.default);
   // Each method gets the templates of its own roles (checked for all methods before any runs).
   const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);
   if (prompts.length === 0) delete own.prompt;
@@ -77,12 +89,13 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   // Nothing is created before the first method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
   const advice = 'give --output-file a writable folder';
-  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }, { loadRun }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
+  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }, { loadRun }, { readVoteDraws }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
     import('./prepare-run.ts'),
     import('../host/plugins.ts'),
     import('../host/run-evaluation.ts'),
     import('./report.command.ts'),
     import('../report/load.ts'),
+    import('../report/vote-draws.ts'),
     import('./table1-markdown.ts'),
     import('../observers/role-outputs.ts'),
   ]);
@@ -98,7 +111,11 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
     unusableShare = config.outputs.unusableWarnShare;
   }
   const methods = [];
-  for (const run of runs) methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir, { unusableShare }) });
+  for (const run of runs) {
+    // Majority's MV@k is drawn from its pool of samples, read back from its store.
+    const draws = run.strategy === 'majority' ? { draws: await readVoteDraws(run.outcome.outputDir, Number(run.options.samples)) } : {};
+    methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir, { unusableShare }), ...draws });
+  }
   const table = formatTable1(methods);
   await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
   await writeOutputFile(path.join(out, 'table1.md'), `${table}

@@ -21,6 +21,7 @@ import { hashOf, seedFor } from '../kernel/prng.ts';
 import type { EndpointSlot } from '../kernel/protocol.ts';
 import type { CallAnswer, CallRecord, Store } from '../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
+import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
 /** What the call needs from the runtime. */
@@ -44,6 +45,8 @@ export interface LlmCallDeps {
   ranks: CallRanks;
   /** Told of each journaled answer that breaks the bounds of the gateway's replies: it is sent again. */
   onOutOfBounds?: () => void;
+  /** A forked run's source journal (tmas fork): it answers the calls this run's journal lacks. */
+  source?: JournalSource | null;
 }
 
 /**
@@ -178,13 +181,14 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       promptTokens: call.fit.promptTokens,
       budget,
       dropped: call.fit.dropped,
+      ...(call.fit.systemValues === undefined ? {} : { systemValues: call.fit.systemValues }),
       attempt,
       ...(contextErrors > 0 ? { contextErrors } : {}),
       ...call.response,
       usage: call.usage,
     });
 
-    const journaled = await deps.store.getCallAnswer(key);
+    const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
     if (journaled && withinBounds(deps, journaled, completionLimit(cap, window, journaled.fit.promptTokens))) {
       deps.counters.reused++;
       if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
@@ -273,10 +277,11 @@ function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: numbe
 /** Sends the fitted prompt through the gateway; returns the call's record, to be journaled. */
 async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: string, fitted: FitOutput, window: number, signal: AbortSignal): Promise<CallRecord> {
   const { endpoint, seed, temperature, sampling, cap } = shape;
-  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes.
+  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes; a templated one as fitted.
   // A continuation ends with the assistant message it continues (the gateway asks the server to continue it).
+  const system = typeof input.prompt.system === 'string' ? input.prompt.system : (fitted.system ?? '');
   const messages = [
-    ...(input.prompt.system === '' ? [] : [{ role: 'system' as const, content: input.prompt.system }]),
+    ...(system === '' ? [] : [{ role: 'system' as const, content: system }]),
     { role: 'user' as const, content: fitted.user },
     ...(input.prefix === undefined ? [] : [{ role: 'assistant' as const, content: input.prefix }]),
   ];
@@ -307,7 +312,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
     iteration: input.iteration,
     index: input.index,
     request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
-    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped },
+    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped, ...(fitted.systemValues === undefined ? {} : { systemValues: fitted.systemValues }) },
     response: {
       content: completion.content,
       reasoning: completion.reasoning,

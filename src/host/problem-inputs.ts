@@ -24,6 +24,8 @@ export function loopSettingsOf(config: Pick<RunConfig, 'loop' | 'judge'>): LoopS
     schedule: loop.schedule,
     judgePasses: judge.passes,
     ...(judge.when === 'always' ? {} : { judgeWhen: judge.when }),
+    // Only hybrid grading audits; left out at 0, as in runs made before the audit.
+    ...(judge.when === 'unsure' && judge.audit > 0 ? { judgeAudit: judge.audit } : {}),
     proof: loop.proof,
   };
 }

@@ -30,7 +30,8 @@ import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { beforeStore, whenStopped } from './run-stop.ts';
-import type { Store } from '../store/store.ts';
+import type { ForkedFrom, Store } from '../store/store.ts';
+import type { JournalSource } from './journal-source.ts';
 import type { RunManifest } from './run-manifest.ts';
 import { ensureFreshOutputDir } from './output-dir.ts';
 import { createRunGateway } from './run-gateway.ts';
@@ -107,6 +108,10 @@ export interface RunOptions {
   outputs?: boolean;
   /** Called once the gateway and bus exist, for benchmarks and monitors. */
   observe?: (parts: RunObservables) => void;
+  /** A new run made by `tmas fork`: where it came from, for its manifest (a resume keeps the manifest's). */
+  forkedFrom?: ForkedFrom;
+  /** The journal of the run this one was forked from: it answers the calls this run's own journal lacks. */
+  source?: JournalSource | null;
   /** Serves the run while it goes (`tmas run --view`); the returned stop runs before the store closes. */
   view?: (run: LiveRunParts) => Promise<() => Promise<void>>;
 }
@@ -202,7 +207,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // counting. A thread of its own cost a V8 heap: 100 × 6 × 8 × 8 at 8,000-token outputs peaked
     // at 423 MB with one, 398 MB without, with the same results.
     const encodeJson = (value: unknown) => pool.encodeJson(value);
-    const { store, manifest, simulated, inputs } = await openRunStore(config, problems, { strategy, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
+    const { store, manifest, simulated, inputs } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
 
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
@@ -225,7 +230,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages), onOutOfBounds: () => outOfBounds++ });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages), onOutOfBounds: () => outOfBounds++ });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.

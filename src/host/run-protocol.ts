@@ -47,8 +47,13 @@ export interface JudgeProtocol {
   /** The judge's own sampling, never the method's: `--judge-temperature` (its run's temperature in runs made before it), `--judge-top-p`. */
   temperature: number;
   topP: number | null;
-  /** What the judge reads of a response: the final text after the reasoning, at most `maxTokens` tokens (head and tail kept); with --no-proof the extracted answer, else that text. */
-  view: { reads: 'final-text' | 'answer-else-final-text'; maxTokens: number };
+  /**
+   * What the judge reads of a response, in both modes and for every strategy: its final text after the
+   * reasoning, at most `maxTokens` tokens (head and tail kept), never the extracted answer alone (runs of
+   * protocol 5 and before read the extracted answer with --no-proof: `answer-else-final-text`);
+   * `statesCut`: its prompt says when the response was cut off at its length limit.
+   */
+  view: { reads: 'final-text'; maxTokens: number; statesCut: true };
   /** `always`: every candidate is judged; `unsure`: only those the rule-based grader is unsure of (or finds no answer in), the rule's verdict standing for the rest. */
   when: JudgeWhen;
   independent: boolean;
@@ -88,7 +93,7 @@ export function runProtocol(config: RunConfig): RunProtocol {
             maxTokens: config.judge.maxTokens,
             temperature: judgeSampling.temperature,
             topP: judgeSampling.topP ?? null,
-            view: { reads: config.loop.proof ? 'final-text' : 'answer-else-final-text', maxTokens: JUDGE_VIEW_TOKENS },
+            view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true },
             when: config.judge.when,
             independent: JSON.stringify(judge.baseUrl) !== JSON.stringify(solution.baseUrl) || judge.model !== solution.model,
             verdictReuse: VERDICT_REUSE,

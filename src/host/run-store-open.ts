@@ -9,7 +9,7 @@ import type { Problem } from '../input/problems.ts';
 import { hashOf } from '../kernel/prng.ts';
 import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
 import { VERSION } from '../kernel/version.ts';
-import { Store } from '../store/store.ts';
+import { Store, type ForkedFrom } from '../store/store.ts';
 
 import type { RunConfig } from '../settings/config.ts';
 import { createRunStore } from './output-dir.ts';
@@ -30,7 +30,7 @@ export interface OpenedRun {
 export async function openRunStore(
   config: RunConfig,
   problems: Problem[],
-  options: { strategy: Strategy; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void> },
+  options: { strategy: Strategy; forkedFrom?: ForkedFrom | undefined; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void> },
 ): Promise<OpenedRun> {
   // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
   const resumed = options.resume ? await Store.open(config.outputs.dir) : null;
@@ -38,6 +38,8 @@ export async function openRunStore(
   const previous = await resumed?.getManifest();
   const simulated = options.offline && previous ? previous.simulated : options.simulated;
   const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
+  // A fork's origin, as its first process recorded it: kept by every resume.
+  const forkedFrom = previous ? previous.forkedFrom : options.forkedFrom;
   const manifest = {
     run: runId,
     config,
@@ -47,6 +49,7 @@ export async function openRunStore(
     simulated,
     strategy: options.strategy.name,
     createdAt: previous?.createdAt ?? new Date().toISOString(),
+    ...(forkedFrom === undefined ? {} : { forkedFrom }),
   };
   const store = resumed ?? (await createRunStore(config.outputs.dir, manifest, problems));
   if (!resumed) options.cleanups.push(() => store.close());

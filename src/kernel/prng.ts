@@ -1,5 +1,5 @@
 /**
- * Seeded randomness keyed by what a decision is about (DESIGN.md section 3):
+ * Seeded randomness keyed by what a decision is about (docs/concepts/journal.md: a replay makes the same choices):
  * the same key always gives the same draw, whatever the order in which
  * decisions are made, so runs at any concurrency make the same choices.
  */

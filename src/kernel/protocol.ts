@@ -19,12 +19,12 @@
  * way that breaks replay or resume of old runs; what each version changed is
  * in docs/concepts/journal.md ("Protocol versions").
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
 
-/** Where a candidate's prompt came from (DESIGN.md section 1). */
+/** Where a candidate's prompt came from (docs/concepts/tmas-loop.md). */
 export type CandidateSource = 'normal' | 'experience' | 'guideline';
 
 /** Fields every message carries. `iteration` is -1 for run-level messages, `problem` is '' there. */
@@ -41,6 +41,9 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
 }
+
+/** A templated system message's droppable values after fitting: how many it had and kept, and the tokens of their texts (workers/tasks.ts). */
+export type FittedValues = Record<'values' | 'kept' | 'tokens' | 'keptTokens', number>;
 
 /** What a role reply says about the LLM call behind it. */
 export interface CallInfo {
@@ -196,18 +199,16 @@ export type JudgeRequested = Msg<
     /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
     reference: string;
     /**
-     * What the judge reads of the candidate (docs/concepts/grading-protocol.md): `answer`, its extracted final
-     * answer (--no-proof); `text`, the final text of its response after the reasoning (proof mode, and --no-proof
-     * when no answer was extracted), which the judge's prompt bounds in tokens.
+     * What the judge reads of the candidate, the same in every mode and strategy
+     * (docs/concepts/grading-protocol.md): the final text of its response, after the reasoning, which the
+     * judge's prompt bounds in tokens. Never the extracted answer alone.
      */
-    view: JudgeView;
-    /** The answer or the final text, as `view` says. */
     response: string;
+    /** The model stopped at its length limit (finish_reason `length`): the text is cut, and the judge's prompt says so. */
+    cut: boolean;
   }
 >;
 
-/** Which part of a response the judge reads: its extracted answer, or its final text. */
-export type JudgeView = 'answer' | 'text';
 /** One judge pass: is the candidate equivalent to the reference? `verdict` is null when the reply had no verdict. */
 export type JudgeCompleted = Msg<
   'judge.completed',
@@ -283,8 +284,13 @@ export type RefineRequested = Msg<'refine.requested', { candidate: number; quest
 export type RefineCompleted = Msg<'refine.completed', { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo }>;
 /** rse: a rollout sampled with the problem's experience bank in the system prompt. */
 export type RolloutRequested = Msg<'rollout.requested', { candidate: number; question: string; experience: ExperienceRecord[] }>;
-/** `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream. */
-export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; parseError?: string; call: CallInfo }>;
+/** The experience bank a rollout's prompt was given (`held`) and showed once fitted to the window (`shown`), with the tokens of their records' texts. */
+export type BankShown = Record<'held' | 'shown' | 'heldTokens' | 'shownTokens', number>;
+/**
+ * `reasoning`: the server's separate reasoning of the rollout (null when it has none); the distiller reads it, as upstream.
+ * `bank`: what its prompt held and showed of the bank; absent without a bank (iteration 0) and in logs of runs made before it was.
+ */
+export type RolloutCompleted = Msg<'rollout.completed', { candidate: number; text: string; reasoning: string | null; answer: string | null; parseError?: string; bank?: BankShown; call: CallInfo }>;
 /** rse: one rollout (its reasoning, then its answer text) distilled into verified propositions and critical pitfalls (JSON); `attempt` counts retries after invalid output. */
 export type DistillRequested = Msg<'distill.requested', { candidate: number; attempt: number; question: string; solution: string }>;
 export type DistillCompleted = Msg<

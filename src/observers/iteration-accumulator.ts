@@ -3,7 +3,7 @@
  * the figures they make once its problems are done (metrics.ts folds the
  * stream into one of these per iteration).
  */
-import type { Message } from '../kernel/protocol.ts';
+import type { BankShown, Message } from '../kernel/protocol.ts';
 import { createFaultCounts, type FaultCounts } from './fault-counts.ts';
 import { countFlip, mean, type IterationMetrics, type ProblemIteration } from './metrics.ts';
 import type { RoleOutputs } from './role-outputs.ts';
@@ -15,6 +15,8 @@ export interface IterationAccumulator {
   experienceBank: Map<string, number>;
   guidelineBank: Map<string, number>;
   exploitPromptTokens: number[];
+  /** RSE: the bank each rollout's prompt held and showed. */
+  rseBanks: BankShown[];
   tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
@@ -33,6 +35,7 @@ export function createIterationAccumulator(time: number): IterationAccumulator {
     experienceBank: new Map(),
     guidelineBank: new Map(),
     exploitPromptTokens: [],
+    rseBanks: [],
     tokens: {},
     calls: 0,
     failures: 0,
@@ -60,6 +63,7 @@ export function accumulate(accumulator: IterationAccumulator, message: Message):
       return;
     default:
       if (message.type === 'solution.completed' && message.source === 'experience') accumulator.exploitPromptTokens.push(message.call.usage.promptTokens);
+      if (message.type === 'rollout.completed' && message.bank !== undefined) accumulator.rseBanks.push(message.bank);
       if ('call' in message) {
         const role = message.type.slice(0, message.type.lastIndexOf('.'));
         const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
@@ -68,6 +72,13 @@ export function accumulate(accumulator: IterationAccumulator, message: Message):
         accumulator.calls++;
       }
   }
+}
+
+/** The field-wise mean of the banks the rollouts showed; null when none had one. */
+function meanBank(banks: BankShown[]): BankShown | null {
+  if (banks.length === 0) return null;
+  const of = (pick: (bank: BankShown) => number) => (mean(banks.map(pick)) ?? 0);
+  return { held: of((b) => b.held), shown: of((b) => b.shown), heldTokens: of((b) => b.heldTokens), shownTokens: of((b) => b.shownTokens) };
 }
 
 /** The figures of one iteration, its flips counted against the iteration before (`previous`). */
@@ -99,11 +110,14 @@ export function summarizeIteration(iteration: number, accumulator: IterationAccu
     meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
     judged: problems.reduce((sum, p) => sum + p.judged, 0),
     disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
+    sureJudged: problems.reduce((sum, p) => sum + p.sureJudged, 0),
+    sureDisagreements: problems.reduce((sum, p) => sum + p.sureDisagreements, 0),
     unsure: problems.reduce((sum, p) => sum + p.unsure, 0),
     flips,
     experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,
     guidelineBank: mean([...accumulator.guidelineBank.values()]) ?? 0,
     exploitPromptTokens: mean(accumulator.exploitPromptTokens),
+    rseBank: meanBank(accumulator.rseBanks),
     tokens: accumulator.tokens,
     calls: accumulator.calls,
     failures: accumulator.failures,

@@ -10,6 +10,7 @@
  *   answer is right at the last iteration) and tokens per solved problem
  *   (all tokens of the run / problems solved; null when none was solved).
  */
+import { ruleJudgeAgreement, type RuleJudgeAgreement } from './agreement.ts';
 import { countFlip, scoreIteration, type Flips, type IterationMetrics, type ProblemIteration } from './metrics.ts';
 import type { CandidateResult } from '../kernel/protocol.ts';
 
@@ -64,6 +65,8 @@ export interface RunTotals {
   flips: { majority: Flips; bestVerified: Flips };
   judged: number;
   disagreements: number;
+  /** Where the rule was sure and the judge graded too (every candidate under --judge-when always, the audited ones under unsure): how often they agree. */
+  ruleJudgeAgreement: RuleJudgeAgreement | null;
 }
 
 /** Sums the per-iteration figures into the run's totals. */
@@ -108,5 +111,6 @@ export function runTotals(iterations: IterationMetrics[], extra: { retries?: num
     flips,
     judged,
     disagreements,
+    ruleJudgeAgreement: ruleJudgeAgreement(iterations),
   };
 }

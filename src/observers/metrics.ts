@@ -24,7 +24,7 @@
  * right→wrong or wrong→right, counted at iteration t.
  */
 import { normalizeAnswer } from '../grader/index.ts';
-import type { CandidateResult } from '../kernel/protocol.ts';
+import type { BankShown, CandidateResult } from '../kernel/protocol.ts';
 import type { FaultCounts } from './fault-counts.ts';
 import type { RoleOutputs } from './role-outputs.ts';
 
@@ -60,6 +60,9 @@ export interface IterationMetrics {
   /** Candidates graded by both the rule and the judge, and how many of them the two grades disagree on. */
   judged: number;
   disagreements: number;
+  /** Of those, the ones the rule was sure of (all under --judge-when always; the audited ones under unsure), and their disagreements: the rule's accuracy where it decides alone. */
+  sureJudged: number;
+  sureDisagreements: number;
   /** Candidates the rule-based grader was unsure of (counted as not correct by the rule; the judge decides when it ran). */
   unsure: number;
   /** Correctness changes of the majority-vote and the best-verified answers since the previous iteration. */
@@ -68,6 +71,11 @@ export interface IterationMetrics {
   guidelineBank: number;
   /** Mean prompt tokens of the exploit prompts (R(t-1) and E(t-1)); null when none ran. How much of the window the banks take. */
   exploitPromptTokens: number | null;
+  /**
+   * RSE: the experience bank its rollouts' prompts held and showed once fitted to the window, and the
+   * tokens of those records' texts, each a mean over the iteration's rollouts; null when none had a bank.
+   */
+  rseBank: BankShown | null;
   tokens: Record<string, { prompt: number; completion: number }>;
   calls: number;
   failures: number;
@@ -100,6 +108,8 @@ export interface ProblemIteration {
   meanScore: number | null;
   judged: number;
   disagreements: number;
+  sureJudged: number;
+  sureDisagreements: number;
   /** Candidates the rule-based grader was unsure of. */
   unsure: number;
   /** The majority-vote answer, as given by its first candidate. */
@@ -111,12 +121,17 @@ export function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** The candidate chosen by majority vote over normalised answers; ties go to the higher total score, then the lower index. */
-export function majorityCandidate(candidates: CandidateResult[]): CandidateResult | null {
+/** Each candidate's normalised answer (null without one): what a vote counts. */
+export function answerKeys(candidates: CandidateResult[]): Map<CandidateResult, string | null> {
+  return new Map(candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const));
+}
+
+/** The candidate chosen by majority vote over normalised answers (`keys`); ties go to the higher total score, then the lower index. */
+export function majorityCandidate(candidates: CandidateResult[], keys = answerKeys(candidates)): CandidateResult | null {
   const groups = new Map<string, { votes: number; score: number; first: CandidateResult }>();
   for (const candidate of candidates) {
-    if (candidate.answer === null) continue;
-    const key = normalizeAnswer(candidate.answer);
+    const key = keys.get(candidate) ?? null;
+    if (key === null) continue;
     const group = groups.get(key) ?? { votes: 0, score: 0, first: candidate };
     group.votes++;
     group.score += candidate.summaryScore ?? 0;
@@ -155,6 +170,15 @@ function judgeSaysOfAnswer(candidates: CandidateResult[], keys: Map<CandidateRes
   return value === null ? null : value > 0.5;
 }
 
+/**
+ * Whether the answer of `chosen` is right: under the judge (`judgeGraded`), by more than half of the verdicts
+ * on every candidate that gave it; else by the rule-based grade. No candidate is not right.
+ */
+export function answerRight(candidates: CandidateResult[], keys: Map<CandidateResult, string | null>, judgeGraded: boolean, chosen: CandidateResult | null): boolean {
+  if (chosen === null) return false;
+  return judgeGraded ? judgeSaysOfAnswer(candidates, keys, chosen) === true : chosen.correct === true;
+}
+
 /** The metrics of one problem's iteration. */
 export function scoreIteration(candidates: CandidateResult[]): ProblemIteration {
   const scores = candidates.flatMap((c) => (c.summaryScore === null ? [] : [c.summaryScore]));
@@ -168,9 +192,10 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
   // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared.
   const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && judgeSays(c) !== null);
-  const keys = new Map(judgeGraded ? candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const) : []);
-  const primary = (c: CandidateResult | null): boolean => (c === null ? false : judgeGraded ? judgeSaysOfAnswer(candidates, keys, c) === true : c.correct === true);
-  const majority = majorityCandidate(candidates);
+  const sure = both.filter((c) => c.unsure !== true);
+  const keys = answerKeys(candidates);
+  const primary = (c: CandidateResult | null): boolean => answerRight(candidates, keys, judgeGraded, c);
+  const majority = majorityCandidate(candidates, keys);
   const figures = {
     judgeRan,
     judgeCovered,
@@ -181,6 +206,8 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     meanScore: mean(scores),
     judged: both.length,
     disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
+    sureJudged: sure.length,
+    sureDisagreements: sure.filter((c) => c.correct !== judgeSays(c)).length,
     unsure: candidates.filter((c) => c.unsure === true).length,
     answer: majority?.answer ?? null,
   };

@@ -41,20 +41,23 @@ function digested(value: TemplateValue): TemplateValue {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, digested(item)]));
 }
 
+/** A part's identity: `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops. */
+function partKey(part: FitTask['parts'][number]): unknown[] {
+  // How a template renders is named only when not trimmed, the built-in templates' mode, so that their calls keep the keys they had.
+  return 'template' in part
+    ? [
+        part.id,
+        textDigest(part.template),
+        digested(part.variables),
+        (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path]),
+        ...(part.whitespace === undefined || part.whitespace === 'trimmed' ? [] : [part.whitespace]),
+      ]
+    : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])];
+}
+
 /** A string that equals another task's exactly when their outputs must be equal. */
 export function fitKey(task: FitTask): string {
-  // `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops,
-  // and how it renders (named only when not trimmed, the built-in templates' mode, so that their calls keep the keys they had).
-  const parts = task.parts.map((part) =>
-    'template' in part
-      ? [
-          part.id,
-          textDigest(part.template),
-          digested(part.variables),
-          (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path]),
-          ...(part.whitespace === undefined || part.whitespace === 'trimmed' ? [] : [part.whitespace]),
-        ]
-      : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])],
-  );
-  return JSON.stringify([task.encoding, task.budget, textDigest(task.system), parts]);
+  // A text system message enters by its digest, as it always has; a templated one (RSE's bank) as a template part.
+  const system = typeof task.system === 'string' ? textDigest(task.system) : partKey(task.system);
+  return JSON.stringify([task.encoding, task.budget, system, task.parts.map(partKey)]);
 }

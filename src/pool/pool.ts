@@ -1,6 +1,6 @@
 /**
- * The worker pool client: the only module that knows about Piscina (DESIGN.md
- * section 4). Token counting, prompt fitting and bank deduplication run on
+ * The worker pool client: the only module that knows about Piscina
+ * (docs/concepts/context-budget.md). Token counting, prompt fitting and bank deduplication run on
  * worker threads so that the event loop, which carries hundreds of in-flight
  * LLM calls, stays responsive.
  *
@@ -225,7 +225,7 @@ export function createPool(options: PoolOptions = {}): Pool {
       const result = run<FitTask, FitOutput>(TOKENIZE_WORKER, 'fit', task, undefined, taskOptions?.ahead === true);
       fitting.set(key, result);
       result.then(
-        (output) => fitCache.set(key, result, output.user.length),
+        (output) => fitCache.set(key, result, output.user.length + (output.system?.length ?? 0)),
         () => {},
       ).finally(() => fitting.delete(key));
       return abortable(result, taskOptions?.signal);

@@ -1,39 +1,50 @@
 /**
  * The command-line reference: every command with its arguments and options,
- * and `tmas run`'s settings by section with their defaults and whether a
- * resume may change them, read from the program and the settings' declarations.
+ * and `tmas run`'s and `tmas sim-server`'s settings by section with their
+ * defaults (and, for run, whether a resume may change them), read from the
+ * program and the settings' declarations.
  */
 import type { Command, Option } from 'commander';
 import { strategyFlags } from '../settings/strategy-flags.ts';
-import { SECTIONS, SETTINGS, type Setting, type SettingSection } from '../settings/index.ts';
+import { SECTIONS, SETTINGS, type SettingSection } from '../settings/index.ts';
+import type { AnySetting, FlagsContext } from '../settings/setting.ts';
+import { SIM_SERVER_SETTINGS } from '../settings/sim-server.settings.ts';
 import { generatedBanner, table } from './markdown.ts';
 
 /** What a resume does with a setting given again. */
-function onResume(setting: Setting): string {
+function onResume<C, X extends FlagsContext>(setting: AnySetting<C, X>): string {
   if (setting.shapesCalls === undefined) return '';
   return setting.shapesCalls ? 'refused unless --force' : 'taken';
 }
 
-function defaultOf(setting: Setting): string {
+function defaultOf<C, X extends FlagsContext>(setting: AnySetting<C, X>): string {
   if (setting.defaultText !== undefined) return setting.defaultText;
-  // A negated switch is off until given; its help says what the run does without it.
-  if (setting.flags.startsWith('--no-')) return '';
+  // A negated switch is off until given; its help says what the run does without it. So is a switch off by default.
+  if (setting.flags.startsWith('--no-') || setting.default === false) return '';
   if (setting.default === undefined) return '';
   const value = typeof setting.default === 'string' ? `\`${setting.default}\`` : String(setting.default);
   return setting.demo === undefined ? value : `${value} (--demo: ${String(setting.demo)})`;
 }
 
-function runSection(section: SettingSection): string[] {
-  const settings = SETTINGS.filter((setting) => setting.section === section);
-  // Sections of other commands' settings (tmas plan's) have none of run's.
+/** What the reference says a setting sets: its help, its choices, whether --help shows it and what it tunes. */
+function whatItSets<C, X extends FlagsContext>(setting: AnySetting<C, X>): string {
+  const tuning = setting.tunes === undefined ? '' : `with ${setting.tunes}: `;
+  return `${tuning}${setting.help}${setting.choices ? ` (one of: ${setting.choices.join(', ')})` : ''}${setting.hidden ? ' (not in --help)' : ''}`;
+}
+
+/** One section of a command's settings as a table; `resume` adds what a resume does with each (tmas run's). */
+function settingsSection<C, X extends FlagsContext>(all: readonly AnySetting<C, X>[], section: SettingSection, resume: boolean): string[] {
+  const settings = all.filter((setting) => setting.section === section);
+  // Sections of other commands' settings have none of this command's.
   if (settings.length === 0) return [];
-  const rows = settings.map((setting) => [
-    `\`${setting.flags}\``,
-    defaultOf(setting),
-    onResume(setting),
-    `${setting.help}${setting.choices ? ` (one of: ${setting.choices.join(', ')})` : ''}${setting.hidden ? ' (not in --help)' : ''}`,
-  ]);
-  return [[`### ${SECTIONS[section]}`, '', table(['flag', 'default', 'on --resume', 'what it sets'], rows)].join('\n'), ''];
+  const rows = settings.map((setting) => [`\`${setting.flags}\``, defaultOf(setting), ...(resume ? [onResume(setting)] : []), whatItSets(setting)]);
+  const columns = ['flag', 'default', ...(resume ? ['on --resume'] : []), 'what it sets'];
+  return [[`### ${SECTIONS[section]}`, '', table(columns, rows)].join('\n'), ''];
+}
+
+/** Every section of a command's settings, in the order of SECTIONS. */
+function settingsSections<C, X extends FlagsContext>(all: readonly AnySetting<C, X>[], resume: boolean): string[] {
+  return (Object.keys(SECTIONS) as SettingSection[]).flatMap((section) => settingsSection(all, section, resume));
 }
 
 function strategyFlagsSection(): string {
@@ -52,11 +63,20 @@ function commandSection(command: Command): string {
   const parts = [`## \`tmas ${command.name()}\``, '', command.description(), '', '```', usage, '```'];
   const args = command.registeredArguments.map((argument) => [`\`${argument.name()}${argument.variadic ? '...' : ''}\``, argument.description]);
   if (args.length > 0) parts.push('', table(['argument', 'what it is'], args));
-  if (command.name() === 'run' || command.name() === 'table1') {
-    if (command.name() === 'table1') parts.push('', 'Every option of `tmas run` (below), plus:', '', table(['flag', 'default', 'what it sets'], [['`--strategies <list>`', optionDefault(command.options.find((option) => option.long === '--strategies') as Option), 'comma-separated strategies to compare']]));
-    else parts.push('', ...(Object.keys(SECTIONS) as SettingSection[]).flatMap((section) => runSection(section)), strategyFlagsSection());
+  if (command.name() === 'fork') {
+    parts.push(
+      '',
+      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them); ' +
+        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
+    );
     return parts.join('\n');
   }
+  if (command.name() === 'run' || command.name() === 'table1') {
+    if (command.name() === 'table1') parts.push('', 'Every option of `tmas run` (below), plus:', '', table(['flag', 'default', 'what it sets'], [['`--strategies <list>`', optionDefault(command.options.find((option) => option.long === '--strategies') as Option), 'comma-separated strategies to compare']]));
+    else parts.push('', ...settingsSections(SETTINGS, true), strategyFlagsSection());
+    return parts.join('\n');
+  }
+  if (command.name() === 'sim-server') return [...parts, '', ...settingsSections(SIM_SERVER_SETTINGS, false)].join('\n').trimEnd();
   const options = command.options.map((option) => [`\`${option.flags}\``, optionDefault(option), option.description]);
   if (options.length > 0) parts.push('', table(['flag', 'default', 'what it sets'], options));
   return parts.join('\n');

@@ -20,18 +20,57 @@ function valueOf(value: number | boolean | null | undefined): number | null {
   return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
 
-/** The 95% interval of the mean of `values` (null for fewer than 2 values). */
-export function bootstrapInterval(values: number[], seed: number): [number, number] | null {
+/** Resamples of a paired interval: its bounds are differences of two noisy figures, read to a tenth of a point. */
+export const PAIRED_RESAMPLES = 2000;
+
+/** The 95% interval of the mean of `values` over `resamples` resamples (null for fewer than 2 values). */
+export function bootstrapInterval(values: number[], seed: number, resamples = RESAMPLES): [number, number] | null {
   if (values.length < 2) return null;
   const random = createRandom(seed);
   const means: number[] = [];
-  for (let r = 0; r < RESAMPLES; r++) {
+  for (let r = 0; r < resamples; r++) {
     let sum = 0;
     for (let i = 0; i < values.length; i++) sum += values[Math.floor(random() * values.length)] ?? 0;
     means.push(sum / values.length);
   }
   means.sort((a, b) => a - b);
-  return [means[Math.floor(0.025 * RESAMPLES)] ?? 0, means[Math.ceil(0.975 * RESAMPLES) - 1] ?? 0];
+  return [means[Math.floor(0.025 * resamples)] ?? 0, means[Math.ceil(0.975 * resamples) - 1] ?? 0];
+}
+
+/** A method's mean difference from a reference over the problems both graded, with its 95% paired interval. */
+export interface PairedDifference {
+  difference: number;
+  /** null under 2 problems graded by both. */
+  interval: [number, number] | null;
+  problems: number;
+}
+
+/**
+ * The paired difference of `method` from `reference` (per-problem figures by
+ * problem id): the mean over the problems both have of method − reference,
+ * and the percentile bootstrap of that mean over those problems, resampled
+ * whole (PAIRED_RESAMPLES, seeded). Pairing takes out what the two share, how
+ * hard each problem is, so the interval is narrower than the two intervals
+ * apart say; null when no problem is in both.
+ */
+export function pairedDifference(method: ReadonlyMap<string, number>, reference: ReadonlyMap<string, number>, seed: number): PairedDifference | null {
+  const differences = [...method].flatMap(([problem, value]) => {
+    const other = reference.get(problem);
+    return other === undefined ? [] : [value - other];
+  });
+  if (differences.length === 0) return null;
+  const difference = differences.reduce((sum, d) => sum + d, 0) / differences.length;
+  return { difference, interval: bootstrapInterval(differences, seed, PAIRED_RESAMPLES), problems: differences.length };
+}
+
+/** One figure's per-problem values at one iteration, by problem id (graded problems only). */
+export function figureByProblem(problems: ProblemFigures[], figure: ProblemFigure, iteration: number): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const problem of problems) {
+    const value = valueOf(problem.iterations.find((it) => it.iteration === iteration)?.[figure]);
+    if (value !== null) values.set(problem.problem, value);
+  }
+  return values;
 }
 
 /** Per iteration: [iteration, low, high] of a figure's 95% bootstrap interval over the run's graded problems. */
@@ -52,4 +91,27 @@ export function bootstrapBand(problems: ProblemFigures[], figure: ProblemFigure,
       const interval = bootstrapInterval(values, seedFor(label, figure, iteration));
       return interval ? [[iteration, interval[0], interval[1]] as [number, number, number]] : [];
     });
+}
+
+/** A run's paired difference from a reference per iteration: [iteration, difference] points and [iteration, low, high] of its 95% paired interval. */
+export interface PairedCurve {
+  points: Array<[number, number]>;
+  band: Array<[number, number, number]>;
+}
+
+/**
+ * Per iteration of `problems`, the paired difference of `figure` from the
+ * reference's at the same iteration, over the problems both graded there
+ * (pairedDifference); seeded by `label`, the figure and the iteration.
+ */
+export function pairedCurve(problems: ProblemFigures[], reference: ProblemFigures[], figure: ProblemFigure, label: string): PairedCurve {
+  const iterations = [...new Set(problems.flatMap((problem) => problem.iterations.map((it) => it.iteration)))].sort((a, b) => a - b);
+  const curve: PairedCurve = { points: [], band: [] };
+  for (const iteration of iterations) {
+    const paired = pairedDifference(figureByProblem(problems, figure, iteration), figureByProblem(reference, figure, iteration), seedFor(label, 'paired', figure, iteration));
+    if (paired === null) continue;
+    curve.points.push([iteration, paired.difference]);
+    if (paired.interval) curve.band.push([iteration, paired.interval[0], paired.interval[1]]);
+  }
+  return curve;
 }

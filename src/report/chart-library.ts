@@ -21,9 +21,13 @@ export function chartLibraryFile(): string {
   }
 }
 
-/** Chart.js's browser bundle as text safe inside an inline `<script>` element. */
-export async function readChartLibrary(): Promise<string> {
-  const text = await readFile(chartLibraryFile(), 'utf8');
+/** A script as text safe inside an inline `<script>` element. */
+export function inlineScript(text: string): string {
   // An HTML parser would end the script at "</script" or enter its escaped state at "<!--"; both can only sit in JS strings or comments, where "<\/" and "<\!" mean the same.
   return text.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
+}
+
+/** Chart.js's browser bundle as text safe inside an inline `<script>` element. */
+export async function readChartLibrary(): Promise<string> {
+  return inlineScript(await readFile(chartLibraryFile(), 'utf8'));
 }

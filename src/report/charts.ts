@@ -1,6 +1,6 @@
 /**
  * What the report's charts show, as plain data: one ChartSpec per chart,
- * embedded in the HTML as JSON and drawn there by Chart.js (client.ts).
+ * embedded in the HTML as JSON and drawn there by Chart.js (browser/report-charts.ts).
  * Every dataset names the run it belongs to, so a reader (or a test) can tell
  * that each chart drew data for every run. A chart of simulated runs says so
  * in its title. Runs whose accuracy figures do not compare (comparable.ts)
@@ -10,49 +10,11 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
-import { bootstrapBand, type ProblemFigure } from './bootstrap.ts';
+import { bootstrapBand, pairedCurve, type PairedCurve, type ProblemFigure } from './bootstrap.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
+import type { ChartSpec, DatasetSpec } from './browser/chart-spec.ts';
 
-/** One dataset: a line (points) or one series of bars (values, one per label). */
-export interface DatasetSpec {
-  label: string;
-  color: string;
-  /** Index of the run this dataset belongs to; null when the runs are the chart's labels. */
-  run: number | null;
-  dashed?: boolean;
-  /** [x, y] points of a line. */
-  points?: Array<[number, number]>;
-  /** Bar values, one per label. */
-  values?: number[];
-  /** A line's 95% bootstrap interval over problems: [x, low, high], drawn as a shaded band. */
-  band?: Array<[number, number, number]>;
-}
-
-/** One chart, as the browser script draws it. */
-export interface ChartSpec {
-  id: string;
-  title: string;
-  kind: 'line' | 'bar';
-  xTitle: string;
-  yTitle: string;
-  /** Shows y values (x for horizontal bars) as percentages of 1. */
-  percent: boolean;
-  /** The x axis counts iterations: whole-number ticks. */
-  integerX: boolean;
-  /** Categories of a bar chart. */
-  labels?: string[];
-  /** Bars drawn horizontally and stacked (labels are runs). */
-  stacked?: boolean;
-  /** When the runs are the labels (stacked bars), label i is run i. */
-  runsAreLabels?: boolean;
-  datasets: DatasetSpec[];
-  /** Number of runs the chart should show data for. */
-  runs: number;
-  /** Why the chart has nothing to draw, shown in its place; absent when it has data. */
-  empty?: string;
-  /** Shown under the chart: what sets its runs apart from the first group's (charts of runs that do not compare). */
-  note?: string;
-}
+export type { ChartSpec, DatasetSpec } from './browser/chart-spec.ts';
 
 const ROLE_COLORS: Record<string, string> = {
   solution: '#4e79a7',
@@ -99,6 +61,26 @@ function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, optio
   });
 }
 
+/** The run a difference chart subtracts: the first TMAS run among `runs`, when a run of another method is there to compare with it. */
+export function referenceRun(runs: ReportRun[]): ReportRun | null {
+  const reference = runs.find((run) => run.strategy === 'tmas');
+  return reference !== undefined && runs.some((run) => run.strategy !== 'tmas') ? reference : null;
+}
+
+/** A run's Pass@1 minus the reference's per iteration, paired by problem (the chart's and the Markdown table's, one seed). */
+export function differenceFrom(run: ReportRun, reference: ReportRun): PairedCurve {
+  return pairedCurve(run.problems, reference.problems, 'pass1', `${run.dir} - ${reference.dir}`);
+}
+
+/** Each run's Pass@1 minus the reference's per iteration, with its 95% paired interval over the problems both graded (the reference's own line is 0). */
+function differenceLines(runs: ReportRun[], reference: ReportRun, only: (run: ReportRun) => boolean): DatasetSpec[] {
+  return runs.flatMap((run, r) => {
+    if (!only(run)) return [];
+    const { points, band } = differenceFrom(run, reference);
+    return [{ label: run === reference ? `${runLabel(run)} (the reference)` : `${runLabel(run)} − ${reference.name}`, color: runColor(r), run: r, points, ...(band.length > 0 ? { band } : {}) }];
+  });
+}
+
 /** Why an accuracy chart of these runs is empty: no candidate of any run was graded. */
 function ungradedReason(runs: ReportRun[]): string {
   const proof = runs.some((run) => run.proof);
@@ -138,8 +120,20 @@ function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title
   const verified = (run: ReportRun) => run.verifier && only(run);
   const share = { kind: 'line' as const, xTitle: 'iteration', percent: true, integerX: true, runs: runs.length };
   const note = group !== null && group.differences.length > 0 ? { note: `Not comparable with group A (here vs A): ${group.differences.join('; ')}.` } : {};
+  const reference = referenceRun(inGroup);
   return [
     { ...share, id: id('pass1'), title: named('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1', only }) },
+    ...(reference === null
+      ? []
+      : [
+          {
+            ...share,
+            id: id('pass1-vs-tmas'),
+            title: named(`Pass@1 minus ${reference.name} per iteration (95% paired bootstrap interval over the problems both graded)`),
+            yTitle: `Pass@1 − ${reference.name}`,
+            datasets: differenceLines(runs, reference, only),
+          },
+        ]),
     { ...share, id: id('majority'), title: named('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority', only }) },
     ...(inGroup.some((run) => run.verifier)
       ? [{ ...share, id: id('best-verified'), title: named('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]

@@ -1,6 +1,6 @@
 /**
  * Small formatting helpers shared by the report's renderers: escaping for
- * HTML, short numbers, and the colours of runs.
+ * HTML, short numbers, differences in points, and the colours of runs.
  */
 
 /** Colours of runs, in order; chosen to stay apart for colour-blind readers. */
@@ -17,4 +17,10 @@ export function shortNumber(value: number): string {
   if (abs >= 1e6) return `${Number((value / 1e6).toPrecision(3))}M`;
   if (abs >= 1e4) return `${Number((value / 1e3).toPrecision(3))}k`;
   return String(Number(value.toPrecision(4)));
+}
+
+/** `+8.3`: a difference of two shares in points, signed, one decimal. */
+export function signedPoints(value: number): string {
+  const points = (value * 100).toFixed(1);
+  return value > 0 ? `+${points}` : points;
 }

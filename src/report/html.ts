@@ -1,15 +1,17 @@
 /**
  * The HTML report: one self-contained file (inline CSS, the Chart.js bundle,
- * the chart data as JSON and a small script; nothing fetched from a network)
+ * the chart data as JSON and the page's script, browser/report-charts.ts;
+ * nothing fetched from a network)
  * comparing one or more runs: accuracy curves per iteration (one line per
  * run), accuracy against tokens spent, bank growth, tokens per iteration and
  * per role, the latency distribution, run totals and a per-problem table whose
  * links open each problem's per-iteration candidates, summaries and banks.
  * A simulated run is labelled on every chart and in every table.
  */
+import { describeAgreement, ruleJudgeAgreement } from '../observers/agreement.ts';
 import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
-import { BANDS_ALL_UP_TO, CHART_DATA_ID, CLIENT_SCRIPT } from './client.ts';
+import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
 import { escapeXml, shortNumber } from './format.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
@@ -36,8 +38,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
+    const agreement = ruleJudgeAgreement(run.iterations);
+    const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
     return [
-      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
+      `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${audit}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),
@@ -229,8 +233,11 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle (readChartLibrary), `mathStyle` KaTeX's stylesheet (readMathStyle). */
-export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; mathStyle: string; generatedAt?: Date }): string {
+/**
+ * Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle
+ * (readChartLibrary), `script` the report's own (reportScript), `mathStyle` KaTeX's stylesheet (readMathStyle).
+ */
+export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; script: string; mathStyle: string; generatedAt?: Date }): string {
   const simulated = runs.filter((run) => run.simulated);
   const banner =
     simulated.length > 0
@@ -255,7 +262,7 @@ ${groupsBanner(runs, groups)}
 ${problemTable(runs)}
 <script>${options.chartLibrary}</script>
 <script type="application/json" id="${CHART_DATA_ID}">${scriptJson(specs)}</script>
-<script>${CLIENT_SCRIPT}</script>
+<script>${options.script}</script>
 </body></html>
 `;
 }

@@ -6,12 +6,23 @@
  * warned share of whose outputs of an iteration were unusable is a warning
  * under the table.
  */
+import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
+import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
+import { signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 
 function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
+}
+
+/** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
+function difference(curve: PairedCurve, iteration: number): string {
+  const point = curve.points.find(([x]) => x === iteration);
+  if (point === undefined) return '–';
+  const band = curve.band.find(([x]) => x === iteration);
+  return `${signedPoints(point[1])}${band === undefined ? ' [–]' : ` [${signedPoints(band[1])}, ${signedPoints(band[2])}]`}`;
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -55,14 +66,18 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     out.push('');
   }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: the method did not run as designed there.`, '');
+  const reference = referenceRun(runs);
+  if (reference) out.push(`Pass@1 − ${reference.name}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).`, '');
   runs.forEach((run, r) => {
     out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
+    const versus = reference === null ? null : differenceFrom(run, reference);
     out.push(
       table(
-        ['iteration', 'Pass@1', 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
+        ['iteration', 'Pass@1', ...(reference === null ? [] : [`Pass@1 − ${reference.name}`]), 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
         run.iterations.map((it) => [
           String(it.iteration),
           percent(it.pass1),
+          ...(versus === null ? [] : [difference(versus, it.iteration)]),
           percent(it.majority),
           percent(it.bestVerified),
           percent(it.oracle),

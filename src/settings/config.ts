@@ -113,6 +113,8 @@ export interface JudgeConfig {
   /** Completion limit of a judge call; null in runs made before it existed (no limit but the window). */
   maxTokens: number | null;
   when: JudgeWhen;
+  /** With `when: unsure`, the share of rule-decided candidates the judge also grades, picked by the seed. */
+  audit: number;
 }
 
 /** The gateway: calls in flight, time limits, the request form, retries, where calls wait. */

@@ -7,22 +7,25 @@
 import type { ConfigSection, RunConfig, SlotSampling } from './config.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
 
-/** One field of the configuration, read and written through typed functions. */
-export interface Field<T> {
+/** One field of a configuration (the run's, unless C says another), read and written through typed functions. */
+export interface Field<T, C = RunConfig> {
   /** `section.key` (`gateway.concurrency`, `roles.endpoints.judge.model`), for messages and the reference. */
   readonly name: string;
-  get(config: RunConfig): T;
-  set(config: RunConfig, value: T): void;
+  get(config: C): T;
+  set(config: C, value: T): void;
 }
 
-/** The field `key` of `section`. */
-export function field<S extends ConfigSection, K extends keyof RunConfig[S] & string>(section: S, key: K): Field<RunConfig[S][K]> {
-  return {
+/** The accessor of `section.key` in a configuration of sections C: the factory of `field` for another command's configuration. */
+export function sectionFields<C>() {
+  return <S extends keyof C & string, K extends keyof C[S] & string>(section: S, key: K): Field<C[S][K], C> => ({
     name: `${section}.${key}`,
     get: (config) => config[section][key],
     set: (config, value) => void (config[section][key] = value),
-  };
+  });
 }
+
+/** The field `key` of `section` of the run's configuration. */
+export const field: <S extends ConfigSection, K extends keyof RunConfig[S] & string>(section: S, key: K) => Field<RunConfig[S][K]> = sectionFields<RunConfig>();
 
 /** A slot's endpoint field (`baseUrl`, `model`). */
 export function endpointField<K extends 'baseUrl' | 'model'>(slot: EndpointSlot, key: K): Field<RunConfig['roles']['endpoints'][EndpointSlot][K]> {

@@ -12,22 +12,8 @@ import { PROBLEM_SETTINGS } from './problems.settings.ts';
 import { PROMPT_SETTINGS } from './prompts.settings.ts';
 import { ROLE_SETTINGS } from './roles.settings.ts';
 import { RUN_SETTINGS } from './run.settings.ts';
-import type { Setting, SettingSection } from './setting.ts';
+import type { Setting } from './setting.ts';
 import { SIM_SETTINGS } from './sim.settings.ts';
-
-/** The sections in the order `--help` and the reference list them, with a title each. */
-export const SECTIONS: Record<SettingSection, string> = {
-  run: 'Which run',
-  problems: 'Problems',
-  outputs: 'Outputs',
-  loop: 'The method and its loop',
-  context: 'Context budget',
-  roles: 'Endpoints and sampling of the roles',
-  judge: 'The LLM judge',
-  gateway: 'Gateway: calls in flight, time limits, retries',
-  sim: 'The embedded simulated model',
-  plan: 'tmas plan: the servers, the lengths, the run to check or replay',
-};
 
 /** Every setting of `tmas run` but the strategies' own (machines/strategies/*: `Strategy.flags`). */
 export const SETTINGS: readonly Setting[] = [
@@ -52,4 +38,5 @@ export { DEMO } from './run.settings.ts';
 export { PLAN_SETTINGS } from './plan.settings.ts';
 export { DEMO_PROBLEMS } from './problems.settings.ts';
 export { secretsOf } from './roles.settings.ts';
+export { SECTIONS } from './setting.ts';
 export type { Flags, Setting, SettingSection } from './setting.ts';

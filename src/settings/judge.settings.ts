@@ -1,5 +1,5 @@
 /** Settings of the grading stage's LLM judge (its endpoint and sampling are its slot's, in roles.settings.ts). */
-import { integer } from './parsers.ts';
+import { decimal, integer } from './parsers.ts';
 import { DEMO } from './run.settings.ts';
 import { judgeNamed } from './roles.settings.ts';
 import { field } from './field.ts';
@@ -8,6 +8,9 @@ import type { JudgeWhen } from '../../machines/contract.ts';
 
 /** The completion limit of a judge call without --judge-max-tokens (and of runs whose manifest predates it). */
 export const JUDGE_MAX_TOKENS = 4096;
+
+/** The share of the rule's sure candidates the judge audits under --judge-when unsure, when --judge-audit is not given. */
+const JUDGE_AUDIT = 0.05;
 
 /** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's protocol. */
 const NAMED_JUDGE_PASSES = 4;
@@ -50,5 +53,18 @@ export const JUDGE_SETTINGS = [
     shapesCalls: true,
     field: field('judge', 'when'),
     before: 'always',
+  }),
+  setting<number>({
+    flags: '--judge-audit <share>',
+    section: 'judge',
+    help:
+      'with --judge-when unsure, the share (0 to 1) of the candidates the rule-based grader is sure of that the judge grades too, picked by --seed: ' +
+      "how often the rule and the judge agree where the rule is sure is reported (metrics.json, table1.md, the report); those candidates' grade is the judge's",
+    parse: decimal(0, 1),
+    default: JUDGE_AUDIT,
+    shapesCalls: true,
+    field: field('judge', 'audit'),
+    // Runs made before the audit judged none of the rule's sure candidates.
+    before: 0,
   }),
 ];

@@ -50,7 +50,7 @@ export const PLAN_SETTINGS = [
     section: 'plan',
     help: "simulated seconds per real second of a tmas sim-server --capacity --time-scale k: with --check or --from, the run's makespan is read in the server's seconds; with --metrics-from, its rates are",
     parse: decimal(0.001, 1_000_000),
-    default: 1,
+    default: CAPACITY_DEFAULTS.timeScale,
   }),
   setting<boolean>({ flags: '--json', section: 'plan', help: 'print the plan as one JSON object' }),
 ];

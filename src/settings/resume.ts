@@ -45,6 +45,31 @@ function strategyComparisons(): Comparison[] {
   );
 }
 
+/** Every comparison a resume makes: the declared settings', then the strategies' own flags. */
+function comparisons(): Comparison[] {
+  return [...SETTINGS.flatMap(comparisonsOf), ...strategyComparisons()];
+}
+
+/** A setting whose value differs between a stored run's configuration and another. */
+export interface SettingChange {
+  flag: string;
+  shapesCalls: boolean;
+}
+
+/**
+ * The settings whose values differ between `stored` and `now`, each flag once,
+ * in the order of `tmas run --help`: what a fork records as changed.
+ */
+export function changedSettings(stored: RunConfig, now: RunConfig): SettingChange[] {
+  const changes = new Map<string, SettingChange>();
+  for (const setting of comparisons()) {
+    if (JSON.stringify(setting.read(stored)) === JSON.stringify(setting.read(now))) continue;
+    const known = changes.get(setting.flag);
+    changes.set(setting.flag, { flag: setting.flag, shapesCalls: setting.shapesCalls || known?.shapesCalls === true });
+  }
+  return [...changes.values()];
+}
+
 /**
  * The configuration of a resumed run: the manifest's, with the settings the
  * user gave on this command line. Throws TMAS_RESUME_CONFLICT listing every
@@ -53,7 +78,7 @@ function strategyComparisons(): Comparison[] {
 export function resumeConfig(stored: RunConfig, requested: RunConfig, given: ReadonlySet<string>, options: { force: boolean; runDir: string }): RunConfig {
   const merged: RunConfig = structuredClone(stored);
   const conflicts: string[] = [];
-  for (const setting of [...SETTINGS.flatMap(comparisonsOf), ...strategyComparisons()]) {
+  for (const setting of comparisons()) {
     if (!setting.options.some((option) => given.has(option))) continue;
     const before = setting.read(stored);
     const after = setting.read(requested);

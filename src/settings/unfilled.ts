@@ -2,7 +2,8 @@
  * Every field of the configuration, listed once in a form the compiler checks
  * against `RunConfig` (a field added to the type and not here, or here and not
  * in the type, fails the build), so that a configuration can be checked at
- * run time: one the settings built, or one read from a stored manifest.
+ * run time: one the settings built, or one read from a stored manifest. The
+ * same check serves any configuration of sections (`tmas sim-server`'s).
  */
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import type { ConfigSection, RoleEndpoint, RunConfig, SlotSampling } from './config.ts';
@@ -10,7 +11,24 @@ import type { ConfigSection, RoleEndpoint, RunConfig, SlotSampling } from './con
 /** The keys of each section, each marked present. */
 type Keys<T> = { [K in keyof T]-?: true };
 
-const SECTION_KEYS: { [S in ConfigSection]: Keys<RunConfig[S]> } = {
+/** Every key of every section of a configuration of sections C, in a form the compiler checks against C. */
+export type SectionKeys<C> = { [S in keyof C]-?: Keys<C[S]> };
+
+/** The sections and their field names, from their keys. */
+export function fieldsOf<C>(keys: SectionKeys<C>): ReadonlyArray<readonly [keyof C & string, readonly string[]]> {
+  return Object.entries(keys).map(([section, fields]) => [section as keyof C & string, Object.keys(fields as object)]);
+}
+
+function at(object: unknown, key: string): unknown {
+  return typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** The names of the fields (`section.key`) that a configuration leaves undefined. */
+export function unsetFields(config: unknown, fields: ReadonlyArray<readonly [string, readonly string[]]>): string[] {
+  return fields.flatMap(([section, keys]) => keys.filter((key) => at(at(config, section), key) === undefined).map((key) => `${section}.${key}`));
+}
+
+const SECTION_KEYS: SectionKeys<RunConfig> = {
   problems: { inputFile: true, idColumn: true, questionColumn: true, answerColumn: true },
   outputs: { dir: true, unusableWarnShare: true },
   loop: {
@@ -33,7 +51,7 @@ const SECTION_KEYS: { [S in ConfigSection]: Keys<RunConfig[S]> } = {
   },
   context: { tokenizer: true, tokenizerDigest: true, window: true, completionMaxTokens: true },
   roles: { endpoints: true, temperature: true, parseRetries: true },
-  judge: { passes: true, maxTokens: true, when: true },
+  judge: { passes: true, maxTokens: true, when: true, audit: true },
   gateway: {
     concurrency: true,
     replicaMaxInFlight: true,
@@ -55,15 +73,11 @@ const ENDPOINT_KEYS: Keys<Omit<RoleEndpoint, 'sampling'>> = { baseUrl: true, mod
 const SAMPLING_KEYS: Keys<SlotSampling> = { temperature: true, topP: true, topK: true, minP: true, extraBody: true };
 
 /** The sections and their field names, in the order the reference lists them. */
-export const CONFIG_FIELDS: ReadonlyArray<readonly [ConfigSection, readonly string[]]> = Object.entries(SECTION_KEYS).map(([section, keys]) => [section as ConfigSection, Object.keys(keys)]);
+export const CONFIG_FIELDS: ReadonlyArray<readonly [ConfigSection, readonly string[]]> = fieldsOf(SECTION_KEYS);
 
 /** The names of the fields a configuration leaves undefined (`loop.seed`, `roles.endpoints.judge.sampling.topP`); empty when it is whole. */
 export function unfilledFields(config: unknown): string[] {
-  const at = (object: unknown, key: string): unknown => (typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined);
-  const missing: string[] = [];
-  for (const [section, keys] of CONFIG_FIELDS) {
-    for (const key of keys) if (at(at(config, section), key) === undefined) missing.push(`${section}.${key}`);
-  }
+  const missing = unsetFields(config, CONFIG_FIELDS);
   const endpoints = at(at(config, 'roles'), 'endpoints');
   for (const slot of ENDPOINT_SLOTS) {
     const endpoint = at(endpoints, slot);

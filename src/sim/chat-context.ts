@@ -36,7 +36,8 @@ export interface ChatContext {
   /** The models served; null: any name is accepted and echoed. */
   models: ReadonlySet<string> | null;
   reasoningDialect: SimReasoningDialect;
-  stream: StreamSettings;
+  /** The stream's pace and chunking, defaults filled in. */
+  stream: Required<StreamSettings>;
   /** Refuse `max_tokens` and sampling fields as OpenAI's reasoning models do. */
   openaiReasoning: boolean;
   catalogue: Catalogue;

@@ -80,7 +80,7 @@ async function sendReply(res: ServerResponse, context: ChatContext, { request, f
   };
   const capacity = context.capacity;
   if (capacity !== null) {
-    const stream = request.stream ? toStreamEvents(body, context.stream.chunkTokens ?? 8, usageOf(request, context.continuousUsage)) : null;
+    const stream = request.stream ? toStreamEvents(body, context.stream.chunkTokens, usageOf(request, context.continuousUsage)) : null;
     const prompt = request.messages.map((m) => `${m.role}\n${m.content}\n`).join('');
     await sendPaced(res, { engine: capacity.engine, prompt, promptTokens, outputTokens, stream, fault: broken, hold: context.hold, sendWhole });
     if (request.stream) done(broken === 'stall' || broken === 'reset' || res.destroyed ? null : 200);

@@ -1,5 +1,5 @@
 /**
- * The embedded simulated model (DESIGN.md section 6): a real OpenAI-compatible
+ * The embedded simulated model (docs/guide/simulated-model.md): a real OpenAI-compatible
  * HTTP server on loopback that the runtime's `openai` client talks to over
  * real sockets. It is not a model. It knows each problem's reference answer,
  * answers every TMAS role in that role's output format with a hidden accuracy
@@ -28,6 +28,7 @@ import { OpenReplies } from './open-replies.ts';
 import { openRequestLog, type RequestLog } from './request-log.ts';
 import { createRouter } from './routes.ts';
 import { checkOptions, type SimOptions } from './sim-options.ts';
+import { SIM_DEFAULTS } from './defaults.ts';
 import { FORMAT_ROLES } from './sim-roles.ts';
 import { createScaledClock } from './capacity/clock.ts';
 import { createCapacityEngine, type CapacityEngine, type CapacityStats } from './capacity/engine.ts';
@@ -72,27 +73,27 @@ function zeroCounts(names: readonly string[]): Record<string, number> {
 
 /** What the chat handler works from: the options with their defaults, the server's counters, its log and its open replies. */
 function toChatContext(options: SimOptions, server: { model: string; created: number; log: RequestLog | null; open: OpenReplies }): ChatContext {
-  const seed = options.seed ?? 0;
+  const seed = options.seed ?? SIM_DEFAULTS.seed;
   const roles = options.roles ?? FORMAT_ROLES;
   return {
     settings: {
       seed,
-      outputTokens: options.outputTokens ?? 250,
-      verifierAccuracy: options.verifierAccuracy ?? 0.8,
-      reasoning: (options.reasoning ?? false) !== false,
+      outputTokens: options.outputTokens ?? SIM_DEFAULTS.outputTokens,
+      verifierAccuracy: options.verifierAccuracy ?? SIM_DEFAULTS.verifierAccuracy,
+      reasoning: (options.reasoning ?? SIM_DEFAULTS.reasoning) !== false,
     },
     model: server.model,
     models: options.models ? new Set(options.models) : null,
     reasoningDialect: typeof options.reasoning === 'string' ? options.reasoning : 'reasoning_content',
-    stream: options.stream ?? {},
-    openaiReasoning: options.openaiReasoning ?? false,
+    stream: { tokensPerSecond: options.stream?.tokensPerSecond ?? SIM_DEFAULTS.stream.tokensPerSecond, chunkTokens: options.stream?.chunkTokens ?? SIM_DEFAULTS.stream.chunkTokens },
+    openaiReasoning: options.openaiReasoning ?? SIM_DEFAULTS.openaiReasoning,
     catalogue: createCatalogue(seed, options.problems),
     roles,
     faults: options.faults ?? {},
-    breakFormats: options.breakFormats ?? 0,
-    latency: options.latency ?? 0,
+    breakFormats: options.breakFormats ?? SIM_DEFAULTS.breakFormats,
+    latency: options.latency ?? SIM_DEFAULTS.latency,
     capacity: startCapacity(options.capacity),
-    continuousUsage: options.continuousUsage ?? true,
+    continuousUsage: options.continuousUsage ?? SIM_DEFAULTS.continuousUsage,
     created: server.created,
     stats: { requests: 0, byRole: zeroCounts([...roles.keys()]), faults: zeroCounts(FAULT_KINDS), formatBreaks: zeroCounts(FORMAT_BREAKS), unknownProblems: 0 },
     attempts: new Map(),
@@ -118,7 +119,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   checkOptions(options);
   // The simulator grades answers while replies stream: load mathjs before serving.
   preloadMathjs();
-  const model = options.models?.[0] ?? options.model ?? 'tmas-sim';
+  const model = options.models?.[0] ?? options.model ?? SIM_DEFAULTS.model;
   const served = options.models ?? [model];
   const log = options.requestLog ? await openRequestLog(options.requestLog) : null;
   const created = Math.floor(Date.now() / 1000);
@@ -126,7 +127,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
   const context = toChatContext(options, { model, created, log, open });
   const { stats, capacity } = context;
   const cards = served.map((id) => ({ id, object: 'model', created, owned_by: 'tmas-sim' }));
-  const route = createRouter({ chat: context, stats, model, cards, exposed: options.metrics ?? 'vllm' });
+  const route = createRouter({ chat: context, stats, model, cards, exposed: options.metrics ?? SIM_DEFAULTS.metrics });
 
   const server = createServer({ noDelay: true, keepAlive: true, requestTimeout: 300_000, headersTimeout: KEEP_ALIVE_MS + 5_000 }, (req, res) => {
     route(req, res).catch((error: unknown) => {
@@ -135,7 +136,7 @@ export async function startSimServer(options: SimOptions): Promise<SimServer> {
     });
   });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  await listen(server, options.host ?? '127.0.0.1', options.port ?? 0).catch(async (error: unknown) => {
+  await listen(server, options.host ?? SIM_DEFAULTS.host, options.port ?? SIM_DEFAULTS.port).catch(async (error: unknown) => {
     await log?.close();
     throw error;
   });

@@ -12,7 +12,7 @@ import { checkLatency, type LatencyOptions } from './latency.ts';
 import type { SimRoles } from './sim-roles.ts';
 import type { StreamSettings } from './stream.ts';
 
-/** Settings of the simulated model. */
+/** Settings of the simulated model; one left out takes its default from SIM_DEFAULTS (defaults.ts). */
 export interface SimOptions {
   /** The problems it knows; a reference answer is invented for those without one. */
   problems: ProblemInput[];
@@ -22,15 +22,14 @@ export interface SimOptions {
    * Default: each format answers the role named after it (src/sim/sim-roles.ts).
    */
   roles?: SimRoles;
-  /** Seeds everything: difficulties, distractors, replies, faults. Default 0. */
+  /** Seeds everything: difficulties, distractors, replies, faults. */
   seed?: number;
-  /** Default 127.0.0.1. */
   host?: string;
-  /** Default 0: an ephemeral port. */
+  /** 0: an ephemeral port. */
   port?: number;
-  /** Log-normal latency per request, or 0 (the default) to answer at once. */
+  /** Log-normal latency per request, or 0 to answer at once. */
   latency?: LatencyOptions | 0;
-  /** Approximate length of a solution in tokens (±30%); verifications are about half. Default 250. */
+  /** Approximate length of a solution in tokens (±30%); verifications are about half. */
   outputTokens?: number;
   /** Fault rates per attempt; none by default. */
   faults?: FaultRates;
@@ -46,13 +45,13 @@ export interface SimOptions {
   stream?: StreamSettings;
   /** Refuse `max_tokens`, a temperature other than 1 and other sampling fields with a 400, as OpenAI's reasoning models do. */
   openaiReasoning?: boolean;
-  /** The models served and listed: a request for another gets vLLM's 404. Default: lists `model` and accepts any name. */
+  /** The models served and listed: a request for another gets vLLM's 404. Absent: lists `model` and accepts any name. */
   models?: string[];
   /** Append one JSON line per chat request to this file. */
   requestLog?: string;
-  /** The model id listed by /v1/models when `models` is not given. Requests may then name any model; it is echoed back. Default 'tmas-sim'. */
+  /** The model id listed by /v1/models when `models` is not given. Requests may then name any model; it is echoed back. */
   model?: string;
-  /** Chance that a verification's verdict is right. Default 0.8. */
+  /** Chance that a verification's verdict is right. */
   verifierAccuracy?: number;
   /**
    * The capacity model of one GPU server (off by default): replies take the
@@ -62,8 +61,8 @@ export interface SimOptions {
    */
   capacity?: CapacityOptions;
   /**
-   * What GET /metrics exposes: `vllm` (the default: vLLM's gauges, counters
-   * and histograms), `gauges` (only the request and KV-cache gauges, as an
+   * What GET /metrics exposes: `vllm` (vLLM's gauges, counters and
+   * histograms), `gauges` (only the request and KV-cache gauges, as an
    * exporter without counters) or `none` (a 404, as an endpoint without
    * Prometheus metrics, such as a proxy in front of the server).
    */
@@ -71,7 +70,7 @@ export interface SimOptions {
   /**
    * Under the capacity model, whether a stream asked for
    * `stream_options.continuous_usage_stats` carries the usage so far in every
-   * chunk, as vLLM and SGLang do (the default), or only at its end, as TGI,
+   * chunk, as vLLM and SGLang do, or only at its end, as TGI,
    * llama.cpp and hosted APIs, which ignore the field.
    */
   continuousUsage?: boolean;

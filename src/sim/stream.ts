@@ -13,9 +13,9 @@ import type { toResponseBody } from './completion.ts';
 
 /** How a stream is paced. */
 export interface StreamSettings {
-  /** Tokens per second per stream; 0 or absent: as fast as the socket takes them. */
+  /** Tokens per second per stream; 0: as fast as the socket takes them. Default: SIM_DEFAULTS.stream. */
   tokensPerSecond?: number;
-  /** Tokens per chunk; default 8. */
+  /** Tokens per chunk. Default: SIM_DEFAULTS.stream. */
   chunkTokens?: number;
 }
 
@@ -52,7 +52,7 @@ export async function sendStream(
   res: ServerResponse,
   body: Body,
   options: {
-    settings: StreamSettings;
+    settings: Required<StreamSettings>;
     usage: StreamUsage;
     fault: 'stall' | 'reset' | 'malformed' | null;
     sleep: (ms: number) => Promise<boolean>;
@@ -60,8 +60,7 @@ export async function sendStream(
   },
 ): Promise<void> {
   if (res.destroyed) return;
-  const chunkTokens = options.settings.chunkTokens ?? 8;
-  const pace = options.settings.tokensPerSecond ?? 0;
+  const { chunkTokens, tokensPerSecond: pace } = options.settings;
   const gapMs = pace > 0 ? (chunkTokens / pace) * 1000 : 0;
   const events = toStreamEvents(body, chunkTokens, options.usage);
   if (events === null) return;

@@ -50,7 +50,7 @@ function block(text: string, tag: string): string | null {
   return text.slice(start, close < 0 ? text.length : close);
 }
 
-/** Which kind of solution prompt this is (DESIGN.md section 1). */
+/** Which kind of solution prompt this is (docs/concepts/tmas-loop.md). */
 export type SolutionMode = 'normal' | 'experience' | 'guideline';
 
 /** The solution prompt's mode, from the blocks it carries. */

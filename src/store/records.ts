@@ -2,7 +2,7 @@
  * What the store holds, record by record: a journaled call, the manifest, an
  * iteration's state and banks, and how their keys are made and ranged.
  */
-import type { CandidateResult, ExperienceRecord, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
+import type { CandidateResult, ExperienceRecord, FittedValues, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import type { Sampling } from '../gateway/completion.ts';
 import type { ReasoningDialect } from '../gateway/reasoning.ts';
 
@@ -23,8 +23,8 @@ export interface CallRecord {
     /** top_p, top_k, min_p and --extra-body, when any was set. */
     sampling?: Sampling;
   };
-  /** What fitting the prompt to the window gave: its token count and the parts it left out. */
-  fit: { promptTokens: number; dropped: string[] };
+  /** What fitting the prompt to the window gave: its token count and the parts it left out; for a templated system message, its values kept (absent otherwise and in older journals). */
+  fit: { promptTokens: number; dropped: string[]; systemValues?: FittedValues };
   /** `reasoningDialect`: how the reasoning arrived, when there was some; `model`: the model the reply named, when another than asked. */
   response: { content: string; reasoning: string | null; finishReason: string; reasoningDialect?: ReasoningDialect; model?: string };
   /** `estimated`: the reply had no usage block, so the run's tokenizer counted it. */
@@ -54,6 +54,19 @@ export interface Manifest<C = unknown> {
   simulated: boolean;
   strategy: string;
   createdAt: string;
+  /** A run made by `tmas fork`: the run it came from; absent in every other run (and in runs made before forks existed). */
+  forkedFrom?: ForkedFrom;
+}
+
+/**
+ * Where a forked run came from: the run's id, its directory as the fork was
+ * given it (absolute), and the flags whose values the fork changed, each once
+ * (`--agents`, `--n-verifications`, …), in the order of `tmas run --help`.
+ */
+export interface ForkedFrom {
+  run: string;
+  dir: string;
+  changed: string[];
 }
 
 /** One problem's state at the end of an iteration: what resume and `show` need. */

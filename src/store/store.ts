@@ -24,7 +24,7 @@ import { checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './damage.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
 
-export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
 export { REPAIR_ADVICE } from './damage.ts';
 

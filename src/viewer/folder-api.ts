@@ -1,12 +1,14 @@
 /**
  * The viewer's answers about the runs together: the runs page's list
- * (`/api/runs`), the overlay of selected runs' curves (`/api/overlay?runs=0,2`)
- * and the problem list across selected runs (`/api/problem-list?runs=…&sort=…`).
+ * (`/api/runs`), the overlay of selected runs' curves (`/api/overlay?runs=0,2`),
+ * the problem list across selected runs (`/api/problem-list?runs=…&sort=…`)
+ * and one problem side by side in selected runs (`/api/compare?runs=0,2&problem=ID`).
  */
 import type { RunCatalog } from './run-catalog.ts';
 import type { RunListing } from './run-listing.ts';
 import { overlayRuns } from './run-compare.ts';
 import { problemList, problemListQuery, runProblemStats } from './problem-stats.ts';
+import { compareProblem, type ProblemComparison } from './problem-compare.ts';
 
 /** Runs whose listing is read at the same time: each may read a metrics.json or copy a store. */
 const LISTING_CONCURRENCY = 8;
@@ -30,8 +32,9 @@ function selectedRuns(catalog: RunCatalog, params: URLSearchParams): number[] {
   return [...new Set(indexes)].filter((index) => index < catalog.size);
 }
 
-/** The answer of `/api/<what>`. */
+/** The answer of `/api/<what>`; undefined when it names nothing (a problem no run selected has). */
 export async function answerFolder(catalog: RunCatalog, what: string, params: URLSearchParams): Promise<unknown> {
+  if (what === 'compare') return compareProblem(catalog, selectedRuns(catalog, params), params.get('problem') ?? '') satisfies Promise<ProblemComparison | undefined>;
   if (what === 'overlay') return overlayRuns(catalog, selectedRuns(catalog, params));
   if (what === 'problem-list') {
     const query = problemListQuery(params);

@@ -1,8 +1,8 @@
 /**
  * The viewer's HTML shell. Everything it loads comes from the viewer itself:
- * Chart.js and KaTeX out of node_modules, the page's script and style from
- * src/viewer/browser/. The scripts build the page from the JSON API: runs.js
- * and problems.js register their pages first, viewer.js routes to them.
+ * Chart.js and KaTeX out of node_modules, the page's style from
+ * src/viewer/browser/, and its script: browser/viewer.ts bundled with the
+ * modules it imports, which builds the page from the JSON API.
  */
 
 /** The page served at `/`. */
@@ -14,15 +14,13 @@ export function viewerPage(): string {
 <link rel="stylesheet" href="/assets/katex/katex.min.css">
 <link rel="stylesheet" href="/assets/viewer.css">
 <link rel="stylesheet" href="/assets/runs.css">
+<link rel="stylesheet" href="/assets/compare.css">
 </head><body>
 <header><a href="#/" class="brand">tmas view</a><nav id="runs"><a href="#/">runs</a></nav><a id="back-to-list" hidden>← problem list</a><span id="status"></span></header>
 <main id="app">Loading…</main>
 <script src="/assets/chart.js"></script>
 <script src="/assets/katex/katex.min.js"></script>
 <script src="/assets/katex/contrib/auto-render.min.js"></script>
-<script src="/assets/runs.js"></script>
-<script src="/assets/problems.js"></script>
-<script src="/assets/transcript.js"></script>
 <script src="/assets/viewer.js"></script>
 </body></html>
 `;

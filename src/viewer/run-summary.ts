@@ -6,6 +6,7 @@
  */
 import type { RunConfig } from '../settings/config.ts';
 import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy-outline.ts';
+import type { ForkLink } from './fork-link.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
 /** A run's description for the page. */
@@ -28,6 +29,8 @@ export interface RunSummary {
   createdAt: string;
   /** Whether the strategy has verifiers: only then are scores, best-verified and banks shown. */
   hasVerifier: boolean;
+  /** The run of the viewer's this one was forked from (its manifest names it), or null. */
+  fork: ForkLink | null;
 }
 
 const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
@@ -57,8 +60,8 @@ function modelLines(config: RunConfig, outline: StrategyOutline): string[] {
   return [...byEndpoint].map(([label, roles]) => `${label}: ${roles.join(', ')}`);
 }
 
-/** Describes a run. */
-export async function runSummary(run: ViewedRun, index: number): Promise<RunSummary> {
+/** Describes a run; `fork`: the run it was made from (fork-link.ts). */
+export async function runSummary(run: ViewedRun, index: number, fork: ForkLink | null): Promise<RunSummary> {
   const { config } = run.manifest;
   const outline = strategyOutline(run.manifest.strategy, config.judge.passes);
   // Scored candidates, whatever the verifier role is called (TMAS's `verification`, V-R's `rater`, a plugin's).
@@ -77,5 +80,6 @@ export async function runSummary(run: ViewedRun, index: number): Promise<RunSumm
     sampling: `temperature ${config.roles.temperature}, seed ${config.loop.seed}, context ${config.context.window} tokens`,
     createdAt: run.manifest.createdAt,
     hasVerifier,
+    fork,
   };
 }

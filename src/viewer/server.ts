@@ -1,7 +1,8 @@
 /**
- * The viewer's HTTP server: read-only, on loopback. It serves the page, the
- * bundled libraries (Chart.js and KaTeX, from node_modules: the page needs no
- * network) and a small JSON API over the runs' stores. Every API answer is one
+ * The viewer's HTTP server: read-only, on loopback. It serves the page, its
+ * script (browser/, bundled: report/browser-script.ts), the libraries
+ * (Chart.js and KaTeX, from node_modules: the page needs no network) and a
+ * small JSON API over the runs' stores. Every API answer is one
  * bounded page (queries.ts), so the server's memory does not grow with a run.
  */
 import { createReadStream } from 'node:fs';
@@ -13,9 +14,12 @@ import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
+import { VIEWER_ENTRY } from '../report/browser-bundle.mjs';
+import { browserScript } from '../report/browser-script.ts';
 import { banksAfter, callPage, messagePage, problemDetail, problemPage, type ProblemFilter } from './queries.ts';
 import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
+import { forkParent } from './fork-link.ts';
 import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
@@ -42,7 +46,7 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 class NotFound extends Error {}
 
-/** The page's own script and style, served as they are. */
+/** The page's style sheets, served as they are. */
 const BROWSER_DIR = packagePath('src/viewer/browser');
 
 function katexDir(): string {
@@ -53,6 +57,11 @@ function sendJson(response: ServerResponse, value: unknown): void {
   const body = JSON.stringify(value);
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   response.end(body);
+}
+
+function sendScript(response: ServerResponse, script: string): void {
+  response.writeHead(200, { 'content-type': TYPES['.js'] ?? 'text/javascript', 'content-length': Buffer.byteLength(script), 'cache-control': 'max-age=3600' });
+  response.end(script);
 }
 
 async function sendFile(response: ServerResponse, file: string): Promise<void> {
@@ -98,7 +107,7 @@ async function answerApi(catalog: RunCatalog, parts: string[], params: URLSearch
   const index = Number(parts[0]);
   if (!Number.isInteger(index) || index < 0 || index >= catalog.size) throw new NotFound(parts.join('/'));
   const run = await catalog.run(index);
-  if (parts.length === 1) return runSummary(run, index);
+  if (parts.length === 1) return runSummary(run, index, await forkParent(catalog, index, run));
   const what = parts[1];
   const limit = Math.min(integerParam(params, 'limit') ?? 50, 500);
   if (what === 'curves') return { live: run.live(), iterations: await run.curves() };
@@ -141,7 +150,9 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     const download = await downloadOf(await catalog.run(Number(index)), parts, url.searchParams);
     if (!download) throw new NotFound(route);
     sendDownload(response, download);
-  } else if (/^\/assets\/(viewer|runs|problems|transcript)\.(js|css)$/.test(route)) {
+  } else if (route === '/assets/viewer.js') {
+    sendScript(response, await browserScript(VIEWER_ENTRY));
+  } else if (/^\/assets\/(viewer|runs|compare)\.css$/.test(route)) {
     await sendFile(response, path.join(BROWSER_DIR, route.slice('/assets/'.length)));
   } else if (route === '/assets/chart.js') {
     await sendFile(response, chartLibraryFile());
@@ -150,8 +161,10 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     const file = path.resolve(root, `.${decodeURIComponent(route.slice('/assets/katex'.length))}`);
     if (!file.startsWith(`${root}${path.sep}`)) throw new NotFound(route);
     await sendFile(response, file);
-  } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list') {
-    sendJson(response, await answerFolder(catalog, route.slice('/api/'.length), url.searchParams));
+  } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list' || route === '/api/compare') {
+    const answer = await answerFolder(catalog, route.slice('/api/'.length), url.searchParams);
+    if (answer === undefined) throw new NotFound(`${route}?${url.searchParams}`);
+    sendJson(response, answer);
   } else if (route.startsWith('/api/runs/')) {
     const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeURIComponent);
     sendJson(response, await answerApi(catalog, parts, url.searchParams));

@@ -41,10 +41,15 @@ export function outlineOf(run: ViewedRun): StrategyOutline {
   return strategyOutline(run.manifest.strategy, run.manifest.config.judge.passes);
 }
 
+/** What the call of a role at an index is about, and its name: `candidate 3 · judge pass 2`, or the role for a call about the problem. */
+export function callSubject(outline: StrategyOutline, role: string, index: number): { subject: CallSubject | null; name: string } {
+  const subject = outline.subjectOf(role, index);
+  return { subject, name: subject === null ? role : `candidate ${subject.candidate} · ${subject.label}` };
+}
+
 /** A call with its subject and name. */
 export function nameCall(outline: StrategyOutline, call: CallRecord): NamedCall {
-  const subject = outline.subjectOf(call.role, call.index);
-  return { ...call, subject, name: subject === null ? call.role : `candidate ${subject.candidate} · ${subject.label}` };
+  return { ...call, ...callSubject(outline, call.role, call.index) };
 }
 
 async function callsUnder(store: Store, prefix: string, limit: number): Promise<CallRecord[]> {

@@ -2,17 +2,17 @@
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
-import { majorityProgram, SAMPLES_FLAG, samplesOf } from './majority.program.ts';
+import { majorityProgram, SAMPLES_FLAG, samplesOf, VOTE_POOL_FLAG } from './majority.program.ts';
 
 /** MV@k as a strategy. */
 export const majorityStrategy: Strategy = {
   name: 'majority',
-  description: 'MV@k: k independent samples (--samples, default 64), majority vote; iteration t holds the first k·(t+1)/T samples',
+  description: 'MV@k: k independent samples (--samples, default 64), or a pool of n ≥ k (--vote-pool), majority vote; iteration t holds the first n·(t+1)/T samples',
   roles: { solution: solutionMachine },
   definitions: { solution: solutionRole },
   loopSettings: ['maxIterations'],
   problem: createProgramMachine(majorityProgram),
-  flags: [SAMPLES_FLAG],
+  flags: [SAMPLES_FLAG, VOTE_POOL_FLAG],
   // Every sample is requested in iteration 0, also on resume (the journal answers those that completed).
   expectedCalls: (settings) => ({ solution: samplesOf(settings) }),
   sim: { solution: 'solution' },

@@ -24,7 +24,7 @@
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateResponse, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
 /** Critique rounds per round at most: each may be followed by a revision, so a round has up to one solver turn more (MAS-TTS's `max_inner_turns`). */
@@ -48,7 +48,7 @@ interface CeoState {
   experts: string[];
   turn: number;
   /** The solution of this round so far (null before the solver answers or when it failed). */
-  solution: { text: string; answer: string | null } | null;
+  solution: (CandidateResponse & { text: string }) | null;
   /** This turn's critic votes by critic number (1 … n − 1); null while pending. */
   critics: Array<Vote | null>;
   failures: string[];
@@ -113,8 +113,7 @@ function settleCritic(input: ProblemInput, state: CeoState, critic: number, vote
 function finishRound(input: ProblemInput, state: CeoState, correct: boolean | null, advice: string): Step<CeoState> {
   const result: CandidateView = {
     candidate: 0,
-    text: state.solution?.text ?? null,
-    answer: state.solution?.answer ?? null,
+    ...(state.solution ?? NO_RESPONSE),
     score: correct === null ? null : correct ? 1 : 0,
     summary: advice,
     failures: state.failures,
@@ -148,7 +147,7 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
         return waiting(next, [solve(input, next, null, [])]);
       }
       case 'solver.completed':
-        return critique(input, { ...state, solution: { text: message.text, answer: message.answer } });
+        return critique(input, { ...state, solution: responseOf(message) });
       case 'critic.completed':
         if (message.turn !== state.turn) return waiting(state);
         // A reply that states no decision is a missing vote, as a failed call is.
@@ -187,7 +186,7 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
     const finished = finishedAfter(state, round, input);
     if (finished) return finished;
     if (state.stopped) {
-      const result = state.result ?? { candidate: 0, text: null, answer: null };
+      const result = state.result ?? { candidate: 0, ...NO_RESPONSE };
       return { state: { ...state, round }, post: [], effect: saveOf(round, [result], input) };
     }
     const next = fresh(round, state.result, state.advice);

@@ -12,7 +12,7 @@
 import type { Message } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 
 /**
@@ -59,7 +59,7 @@ function permuted<T>(items: T[], seed: number): T[] {
 }
 
 /** The references a round after `responses` sends: ordered by length, then permuted; empty responses left out; compacted. */
-export function referencesOf(responses: CandidateView[], seed: number): string[] {
+export function referencesOf(responses: Array<Pick<CandidateView, 'candidate' | 'text'>>, seed: number): string[] {
   const byLength = [...responses].sort((a, b) => (a.text ?? '').length - (b.text ?? '').length || a.candidate - b.candidate);
   return permuted(byLength, seed)
     .map((response) => response.text ?? '')
@@ -78,7 +78,7 @@ interface PacoreState {
 }
 
 function ask(input: ProblemInput, round: number, references: string[]): { responses: Response[]; post: Message[] } {
-  const responses = Array.from({ length: widthOf(input.settings, round) }, (_, candidate): Response => ({ candidate, text: null, answer: null, settled: false, failures: [] }));
+  const responses = Array.from({ length: widthOf(input.settings, round) }, (_, candidate): Response => ({ candidate, ...NO_RESPONSE, settled: false, failures: [] }));
   const post = responses.map((r): Message => ({
     type: 'synthesis.requested',
     ...messageBase(input, round, 'synthesis', r.candidate),
@@ -104,9 +104,9 @@ export const pacoreProgram: ProblemProgram<PacoreState> = {
     return waiting({ round: 0, responses }, post);
   },
   receive(state, message, input) {
-    if (message.type === 'synthesis.completed') return settle(state, message.candidate, { text: message.text, answer: message.answer }, input);
+    if (message.type === 'synthesis.completed') return settle(state, message.candidate, responseOf(message), input);
     // A failed call leaves an empty response, which the next round leaves out (as upstream does).
-    if (message.type === 'llm.failed') return settle(state, message.index, { text: null, answer: null, failures: [failureOf(message)] }, input);
+    if (message.type === 'llm.failed') return settle(state, message.index, { ...NO_RESPONSE, failures: [failureOf(message)] }, input);
     return waiting(state);
   },
   saved(state, input) {

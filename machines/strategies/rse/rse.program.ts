@@ -14,7 +14,7 @@
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 import { attemptText, distillRetried, MAX_DISTILL_ATTEMPTS, WITHOUT_LISTS } from './rse.roles.ts';
 
 /** Upstream keeps every record that survives deduplication: the bank has no cap (0), whatever --bank-max-records says. */
@@ -35,7 +35,7 @@ interface RseState {
 }
 
 function rollouts(input: ProblemInput, iteration: number, bank: ExperienceRecord[]): { candidates: Candidate[]; post: Message[] } {
-  const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, distilled: false, failures: [] }));
+  const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, ...NO_RESPONSE, distilled: false, failures: [] }));
   const post = candidates.map((c): Message => ({ type: 'rollout.requested', ...messageBase(input, iteration, 'rollout', c.candidate), candidate: c.candidate, question: input.problem.question, experience: bank }));
   return { candidates, post };
 }
@@ -66,9 +66,9 @@ export const rseProgram: ProblemProgram<RseState> = {
       case 'rollout.completed': {
         const attempt = attemptText(message.text, message.reasoning);
         // An empty rollout is not distilled, as upstream skips it.
-        if (attempt.trim() === '') return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, distilled: true }), input);
+        if (attempt.trim() === '') return change(state, message.candidate, (c) => ({ ...c, ...responseOf(message), distilled: true }), input);
         return waiting(
-          { ...state, candidates: state.candidates.map((c) => (c.candidate === message.candidate ? { ...c, text: message.text, answer: message.answer, attempt } : c)) },
+          { ...state, candidates: state.candidates.map((c) => (c.candidate === message.candidate ? { ...c, ...responseOf(message), attempt } : c)) },
           [distill(input, state.iteration, message.candidate, 0, attempt)],
         );
       }
@@ -89,7 +89,7 @@ export const rseProgram: ProblemProgram<RseState> = {
         if (message.role !== 'rollout' && message.role !== 'distill') return waiting(state);
         const candidate = message.role === 'rollout' ? message.index : Math.floor(message.index / MAX_DISTILL_ATTEMPTS);
         // A rollout that failed has nothing to distill; a distillation that failed adds nothing.
-        return change(state, candidate, (c) => ({ ...c, ...(message.role === 'rollout' ? { text: null, answer: null } : {}), distilled: true, failures: [...c.failures, failureOf(message)] }), input);
+        return change(state, candidate, (c) => ({ ...c, ...(message.role === 'rollout' ? NO_RESPONSE : {}), distilled: true, failures: [...c.failures, failureOf(message)] }), input);
       }
       default:
         return waiting(state);

@@ -11,7 +11,8 @@
  * `- [proposition] …`).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
+import type { BankShown, ExperienceRecord, FittedValues, MessageOf } from '../../../src/kernel/protocol.ts';
+import type { TemplateDrop, TemplatePromptPart } from '../../prompt.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
 import { answerFields, callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
@@ -28,22 +29,73 @@ const GUIDANCE = [
   '3. If you derive contradictory results (two values for one quantity, say), do not just pick the easier or more familiar one: the contradiction usually means a basic assumption (the configuration, a definition) is wrong, so go back to the problem statement and question your initial setup.',
 ].join('\n');
 
-/** The bank's lines: pitfalls first, then propositions, each list in lexicographic order, as upstream aggregates them. */
-export function experienceLines(experience: ExperienceRecord[]): string[] {
-  const sorted = (kind: ExperienceRecord['kind']) => experience.filter((record) => record.kind === kind).map((record) => record.text).sort();
-  return [...sorted('pitfall').map((text) => `- [pitfall] ${text}`), ...sorted('conclusion').map((text) => `- [proposition] ${text}`)];
+/** One record of the bank as the rollout's prompt shows it, with its age (its position in the bank, oldest first). */
+interface BankLine {
+  line: string;
+  age: number;
 }
 
-/** The system prompt of a rollout: with no bank (iteration 0), the plain solver's; else the guidance and the bank. */
-export function rolloutSystem(experience: ExperienceRecord[], options: RoleOptions): string {
+/** The bank's lines: pitfalls first, then propositions, each list in lexicographic order, as upstream aggregates them. */
+function bankLines(experience: ExperienceRecord[]): BankLine[] {
+  const sorted = (kind: ExperienceRecord['kind'], tag: string) =>
+    experience
+      .flatMap((record, age) => (record.kind === kind ? [{ text: record.text, age }] : []))
+      .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+      .map(({ text, age }) => ({ line: `- [${tag}] ${text}`, age }));
+  return [...sorted('pitfall', 'pitfall'), ...sorted('conclusion', 'proposition')];
+}
+
+/** The bank's lines as the system message shows them. */
+export function experienceLines(experience: ExperienceRecord[]): string[] {
+  return bankLines(experience).map(({ line }) => line);
+}
+
+/**
+ * The bank's lines as a template's `experience`, each of which may be left out
+ * when the prompt does not fit: the oldest records first (lowest position in
+ * the bank), so the newest stay. Upstream keeps the whole bank and has no
+ * order for this; its deduplication, between a new record and an earlier
+ * one alike, keeps the new one, and so does this order. `prefix` keeps the
+ * ids of the system message's copy apart from a user template's.
+ */
+function bankValues(experience: ExperienceRecord[], prefix: string): { lines: string[]; drops: TemplateDrop[] } {
+  const lines = bankLines(experience);
+  return { lines: lines.map(({ line }) => line), drops: lines.map(({ age }, position) => ({ id: `${prefix}experience-${age}`, path: ['experience', position], drop: age })) };
+}
+
+/**
+ * The system message of a rollout given a bank, as upstream writes it: the
+ * guidance, the bank, the closing instruction. With every record left out to
+ * fit the window, it is the plain solver's line alone.
+ */
+const BANK_SYSTEM = [
+  '{{ lead }}',
+  '{%- if experience %}',
+  '',
+  '{{ guidance }}',
+  'Experience bank (pitfalls: strictly avoid; propositions: verify before use):',
+  '<experience>',
+  '{% for line in experience %}',
+  '{{ line }}',
+  '{% endfor %}',
+  '</experience>',
+  '{{ closing }}',
+  '{%- endif %}',
+].join('\n');
+
+/** What a rollout is told after the bank. */
+const CLOSING = 'Reason step by step; consult the bank critically: avoid the pitfalls, and use a proposition only when it speeds up work you have checked.';
+
+/**
+ * The system message of a rollout: with no bank (iteration 0), the plain
+ * solver's; else the guidance and the bank, as a template whose records the
+ * fit leaves out, oldest first, until the prompt fits the window.
+ */
+export function rolloutSystem(experience: ExperienceRecord[], options: RoleOptions): string | TemplatePromptPart {
   const lead = roleLine('Rollout', answerInstruction(options.proof));
   if (experience.length === 0) return lead;
-  return (
-    `${lead}\n${GUIDANCE}\n` +
-    'Experience bank (pitfalls: strictly avoid; propositions: verify before use):\n' +
-    `<experience>\n${experienceLines(experience).join('\n')}\n</experience>\n` +
-    'Reason step by step; consult the bank critically: avoid the pitfalls, and use a proposition only when it speeds up work you have checked.'
-  );
+  const { lines, drops } = bankValues(experience, '');
+  return { id: 'system', template: BANK_SYSTEM, variables: { lead, guidance: GUIDANCE, experience: lines, closing: CLOSING }, drops };
 }
 
 /** The Rollout agent's user message: the problem alone, as upstream sends it (the bank is in the system message). */
@@ -54,12 +106,22 @@ export const rolloutTemplate = {
     proof: COMMON_VARIABLES.proof,
     experience: {
       shape: { listOf: 'string' },
-      about: "the problem's experience bank as the system message shows it, one line each ('- [pitfall] …' first, then '- [proposition] …'); empty in the first iteration",
+      about:
+        "the problem's experience bank as the system message shows it, one line each ('- [pitfall] …' first, then '- [proposition] …'); empty in the first iteration; " +
+        'when the prompt does not fit, the oldest records are left out, here and in the system message',
     },
   },
   system: (request, options) => rolloutSystem(request.experience, options),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, experience: experienceLines(request.experience) } }),
+  values: (request, options) => {
+    const { lines, drops } = bankValues(request.experience, 'user-');
+    return { variables: { problem: request.question, proof: options.proof, experience: lines }, drops };
+  },
 } satisfies RoleTemplate<MessageOf<'rollout.requested'>, RoleOptions>;
+
+/** What a rollout's reply says of the bank its prompt held and showed, from the fit of its system message (none without a bank). */
+function bankShown(values: FittedValues | undefined): { bank?: BankShown } {
+  return values === undefined ? {} : { bank: { held: values.values, shown: values.kept, heldTokens: values.tokens, shownTokens: values.keptTokens } };
+}
 
 /** Builds the rollout prompt. */
 export const rolloutPrompt = templatePrompt(rolloutTemplate);
@@ -81,6 +143,7 @@ export const rolloutRole = {
     text: output.content,
     reasoning: output.reasoning,
     ...answerFields(extractAnswer(output.content), output, options.proof),
+    ...bankShown(output.systemValues),
     call: callInfo(output),
   }),
 } satisfies RoleDefinition<'rollout.requested'>;

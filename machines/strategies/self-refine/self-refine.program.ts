@@ -6,7 +6,7 @@
  * feedback prompt grows by each attempt), a rewrite sees the candidate's
  * whole history: its earlier attempts with their critiques, then the current
  * attempt and critique; the critique sees the current attempt. As upstream
- * (src/gsm/run.py stops once the feedback says "it is correct"), a candidate
+ * (upstream's GSM runner stops once the feedback says "it is correct"), a candidate
  * whose critique finds no error is not rewritten and is done: it makes no
  * more calls and keeps that solution in every later iteration, where it still
  * counts. A candidate whose solution failed is solved afresh (and its history
@@ -15,7 +15,7 @@
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   /** Earlier attempts with their critiques, oldest first. */
@@ -49,18 +49,18 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   id: 'self-refine',
   start(input) {
     const n = input.settings.nCandidates;
-    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, history: [], stopped: false, settled: false, failures: [] }));
+    const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, ...NO_RESPONSE, history: [], stopped: false, settled: false, failures: [] }));
     return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
   },
   receive(state, message, input) {
     switch (message.type) {
       case 'solution.completed':
-        return change(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer, history: [], settled: true }), input);
+        return change(state, message.candidate, (c) => ({ ...c, ...responseOf(message), history: [], settled: true }), input);
       case 'rewrite.completed':
         return change(
           state,
           message.candidate,
-          (c) => ({ ...c, history: [...c.history, { solution: c.text ?? '', critique: c.critique ?? '' }], text: message.text, answer: message.answer, settled: true }),
+          (c) => ({ ...c, history: [...c.history, { solution: c.text ?? '', critique: c.critique ?? '' }], ...responseOf(message), settled: true }),
           input,
         );
       case 'critique.completed': {
@@ -81,7 +81,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
       }
       case 'llm.failed':
         // Solution: the candidate has nothing this iteration; critique or rewrite: it keeps its solution.
-        return change(state, message.index, (c) => ({ ...c, ...(message.role === 'solution' ? { text: null, answer: null } : {}), settled: true, failures: [...c.failures, failureOf(message)] }), input);
+        return change(state, message.index, (c) => ({ ...c, ...(message.role === 'solution' ? NO_RESPONSE : {}), settled: true, failures: [...c.failures, failureOf(message)] }), input);
       default:
         return waiting(state);
     }

@@ -1,4 +1,4 @@
-/** TMAS, the reference method (DESIGN.md section 1). */
+/** TMAS, the reference method (docs/concepts/tmas-loop.md). */
 import { SHARED_LOOP_SETTINGS, type Strategy } from '../../contract.ts';
 import { judgeMachine, judgeRole } from '../../roles/judge.role.ts';
 import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';

@@ -1,5 +1,5 @@
 /**
- * TMAS, the reference method (DESIGN.md section 1), as a problem program:
+ * TMAS, the reference method (docs/concepts/tmas-loop.md), as a problem program:
  * per iteration, N solution requests; each candidate's M verifications as
  * soon as that candidate exists (under `--schedule barrier`, once all N are
  * in); its summary once its M verifications are in; the experience and
@@ -14,7 +14,7 @@
 import type { ExperienceRecord, GuidelineRecord, Message, MessageOf } from '../../../src/kernel/protocol.ts';
 import { addVerification, createCandidates, toCandidateResult, toRollouts, updateCandidate, withoutAnalyses, withoutSummary, type CandidateState } from '../../candidates.ts';
 import type { DedupBanksOutput, ProblemInput } from '../../contract.ts';
-import { failureOf, ruleReference } from '../../kit.ts';
+import { failureOf, responseOf, ruleReference } from '../../kit.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { bankRequests, solutionRequests, summaryRequest, verificationRequests, type TmasIteration } from './tmas.requests.ts';
@@ -52,11 +52,12 @@ function settle(input: ProblemInput, state: TmasState, post: Message[], judge?: 
 }
 
 function solved(input: ProblemInput, state: TmasState, event: MessageOf<'solution.completed'>): Step<TmasState> {
-  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, text: event.text, answer: event.answer }));
+  const response = responseOf(event);
+  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, ...response }));
   // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
   const ready = isBarrier(input) ? (allSolved(candidates) ? candidates : []) : candidates.filter((candidate) => candidate.candidate === event.candidate);
   // The judge needs only the solution: its passes start at once, whatever the schedule.
-  const judge = { iteration: state.iteration, responses: [{ candidate: event.candidate, text: event.text, answer: event.answer }] };
+  const judge = { iteration: state.iteration, responses: [{ candidate: event.candidate, ...response }] };
   return settle(input, { ...state, candidates }, verificationRequests(input, state.iteration, ready), judge);
 }
 
@@ -142,7 +143,7 @@ function deduped(state: TmasState, output: DedupBanksOutput, input: ProblemInput
       experience: output.experience,
       guidelines: output.guidelines,
       bank,
-      responses: state.candidates.map(({ candidate, text, answer }) => ({ candidate, text, answer })),
+      responses: state.candidates.map(({ candidate, text, answer, cut }) => ({ candidate, text, answer, cut })),
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The requests of one TMAS iteration (DESIGN.md section 1), as pure
+ * The requests of one TMAS iteration (docs/concepts/tmas-loop.md), as pure
  * functions of the program's state: the N solutions, each candidate's M
  * verifications, its summary, and the two bank updates.
  */

@@ -9,7 +9,7 @@ import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   verifications: Verification[];
@@ -58,14 +58,14 @@ function addVerification(candidate: Candidate, verification: Verification): Cand
 export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   id: 'verify-refine-chains',
   start(input) {
-    const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, text: null, answer: null, verifications: [], settled: false, failures: [] }));
+    const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, ...NO_RESPONSE, verifications: [], settled: false, failures: [] }));
     return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
   },
   receive(state, message, input) {
     switch (message.type) {
       case 'solution.completed':
       case 'refine.completed':
-        return update(state, message.candidate, (c) => ({ ...c, text: message.text, answer: message.answer }), input, verify(input, state.iteration, message.candidate, message.text));
+        return update(state, message.candidate, (c) => ({ ...c, ...responseOf(message) }), input, verify(input, state.iteration, message.candidate, message.text));
       case 'verification.completed':
         return update(state, message.candidate, (c) => addVerification(c, { index: message.index, score: message.score, analysis: message.analysis }), input);
       case 'llm.failed': {
@@ -74,7 +74,7 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
           const candidate = Math.floor(message.index / VERIFICATION_INDEX_STRIDE);
           return update(state, candidate, (c) => ({ ...addVerification(c, { index: message.index % VERIFICATION_INDEX_STRIDE, score: null, analysis: '' }), failures: [...c.failures, failure] }), input);
         }
-        if (message.role === 'solution') return update(state, message.index, (c) => ({ ...c, text: null, answer: null, failures: [...c.failures, failure] }), input);
+        if (message.role === 'solution') return update(state, message.index, (c) => ({ ...c, ...NO_RESPONSE, failures: [...c.failures, failure] }), input);
         if (message.role === 'refine') {
           // The refinement failed: the candidate keeps its solution, which is verified again.
           const current = state.candidates.find((c) => c.candidate === message.index);

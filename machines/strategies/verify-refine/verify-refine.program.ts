@@ -24,7 +24,7 @@ import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, saveOf, type CandidateView } from '../../kit.ts';
+import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 import { RATER_INDEX_STRIDE } from './verify-refine.roles.ts';
 
 /** `--refine-proofs`: how many of the best pooled proofs each round refines (upstream's --n_agg_trials). */
@@ -77,7 +77,7 @@ interface VerifyRefineState {
 }
 
 function fresh(candidate: number): Proof {
-  return { candidate, text: null, answer: null, proof: null, selfScore: 0, ratings: [], settled: false, failures: [] };
+  return { candidate, ...NO_RESPONSE, proof: null, selfScore: 0, ratings: [], settled: false, failures: [] };
 }
 
 function prove(input: ProblemInput, iteration: number, candidate: number, refine: { proof: string; ratings: string[] } | null): Message {
@@ -103,7 +103,7 @@ function meanOf(ratings: Rating[]): number | null {
 
 function viewOf(proof: Proof): CandidateView {
   const verifications: Verification[] = proof.ratings.map((r) => ({ index: r.index, score: r.score, analysis: r.rating }));
-  return { candidate: proof.candidate, text: proof.text, answer: proof.answer, verifications, score: meanOf(proof.ratings), failures: proof.failures };
+  return { candidate: proof.candidate, text: proof.text, answer: proof.answer, cut: proof.cut, verifications, score: meanOf(proof.ratings), failures: proof.failures };
 }
 
 function update(state: VerifyRefineState, index: number, change: (proof: Proof) => Proof, input: ProblemInput, post: Message[] = []): Step<VerifyRefineState> {
@@ -188,7 +188,7 @@ export const verifyRefineProgram: ProblemProgram<VerifyRefineState> = {
         return update(
           state,
           message.candidate,
-          (c) => ({ ...c, text: message.text, answer: message.answer, proof: message.proof, selfScore: message.selfScore }),
+          (c) => ({ ...c, ...responseOf(message), proof: message.proof, selfScore: message.selfScore }),
           input,
           message.proof === null ? [] : rate(input, state.iteration, message.candidate, message.proof),
         );
@@ -200,7 +200,7 @@ export const verifyRefineProgram: ProblemProgram<VerifyRefineState> = {
           const candidate = Math.floor(message.index / RATER_INDEX_STRIDE);
           return update(state, candidate, (c) => ({ ...c, ratings: [...c.ratings, { index: message.index % RATER_INDEX_STRIDE, score: null, rating: '' }], failures: [...c.failures, failure] }), input);
         }
-        if (message.role === 'prover') return update(state, message.index, (c) => ({ ...c, text: null, answer: null, proof: null, failures: [...c.failures, failure] }), input);
+        if (message.role === 'prover') return update(state, message.index, (c) => ({ ...c, ...NO_RESPONSE, proof: null, failures: [...c.failures, failure] }), input);
         return waiting(state);
       }
       default:

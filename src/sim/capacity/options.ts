@@ -5,24 +5,24 @@
  * comes from).
  */
 
-/** Settings of the capacity model; every field has a default. */
+/** Settings of the capacity model; every field has a default, in CAPACITY_DEFAULTS. */
 export interface CapacityOptions {
-  /** Aggregate decode throughput D, tokens/s, shared equally by the sequences decoding. Default 8000. */
+  /** Aggregate decode throughput D, tokens/s, shared equally by the sequences decoding. */
   decodeTokensPerSecond?: number;
-  /** Per-sequence decode ceiling c, tokens/s. Default 100. */
+  /** Per-sequence decode ceiling c, tokens/s. */
   sequenceTokensPerSecond?: number;
-  /** KV cache capacity K, tokens (prompt + generated) across admitted sequences. Default 2,000,000. */
+  /** KV cache capacity K, tokens (prompt + generated) across admitted sequences. */
   kvTokens?: number;
-  /** Prefill throughput P, tokens/s, one sequence at a time. Default 50,000. */
+  /** Prefill throughput P, tokens/s, one sequence at a time. */
   prefillTokensPerSecond?: number;
-  /** Median of the log-normal output length, tokens. Default 12,000. */
+  /** Median of the log-normal output length, tokens. */
   outputTokensMedian?: number;
-  /** 99th percentile of the output length, tokens. Default 60,000. */
+  /** 99th percentile of the output length, tokens. */
   outputTokensP99?: number;
   /**
    * How much output lengths depend on the problem: each problem's calls share
    * a factor exp(spread × z), z drawn once per problem (a hard problem makes
-   * every call think longer), on top of the per-call draw. Default 0: calls
+   * every call think longer), on top of the per-call draw. 0: calls
    * independent of their problem.
    */
   outputTokensProblemSpread?: number;
@@ -31,17 +31,17 @@ export interface CapacityOptions {
    * reasoning is padded with prose to that length, as a thinking model's
    * text grows with its tokens, so a client that counts text sees the
    * decoding (the gateway's knee on servers without a token count).
-   * Default 0: the text is the answer alone, however many tokens are drawn.
+   * 0: the text is the answer alone, however many tokens are drawn.
    */
   textCharsPerToken?: number;
-  /** Simulated seconds per real second. Default 1. */
+  /** Simulated seconds per real second. */
   timeScale?: number;
 }
 
 /** Every setting, resolved. */
 export type CapacitySettings = Required<CapacityOptions>;
 
-/** The defaults. */
+/** The defaults, stated once: `tmas sim-server`'s and `tmas plan`'s settings read them. */
 export const CAPACITY_DEFAULTS = {
   decodeTokensPerSecond: 8000,
   sequenceTokensPerSecond: 100,

@@ -1,0 +1,31 @@
+/**
+ * How many calls a fork (`tmas fork DIR`) expects its source's journal to
+ * answer, said before it starts. The fork's own configuration is run offline
+ * on a private copy of DIR's store, every problem from iteration 0, as a
+ * replay is: a call whose request DIR journaled is answered; the first that
+ * it did not (a request the change reaches) stops that problem's iteration
+ * there, as a replay's miss does, since what follows depends on an answer
+ * not yet known. So the count is a lower bound: every call it counts is one
+ * the fork will reuse, and calls after a problem's first changed one that
+ * happen to be the same again (a later stage the change does not reach) are
+ * reused too but not counted. It costs what a replay of that part costs; DIR
+ * is only read.
+ */
+import type { RunConfig, Secrets } from '../settings/config.ts';
+import { runEvaluation, type RunOptions } from '../host/run-evaluation.ts';
+import { makeScratchDir, removeScratchDir } from '../store/scratch.ts';
+import { copyForRerun, replayActiveProblems } from './replay.ts';
+
+/** The calls of a fork of `sourceDir` under `config` that DIR's journal is sure to answer (see above). */
+export async function forkReuseEstimate(sourceDir: string, config: RunConfig, options: { strategy: NonNullable<RunOptions['strategy']>; secrets: Secrets }): Promise<number> {
+  const work = await makeScratchDir('fork-estimate');
+  try {
+    const { problems } = await copyForRerun(sourceDir, work);
+    const loop = { ...config.loop, activeProblems: replayActiveProblems(config.loop.activeProblems) };
+    const quiet = { stdout: () => {}, stderr: () => {} };
+    const outcome = await runEvaluation({ ...config, loop, outputs: { ...config.outputs, dir: work } }, options.secrets, problems, quiet, { resume: true, offline: true, outputs: false, strategy: options.strategy });
+    return outcome.calls.reused;
+  } finally {
+    await removeScratchDir(work);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * `tmas fork DIR --output-file NEW`: an ablation of a finished run. A small
+ * run on the simulated model (6 problems, 2 iterations, N=4, M=2) is forked
+ * with a stricter Summary prompt from an agents module outside the
+ * repository: the calls of iteration 0 that the prompt does not reach are
+ * answered from DIR's journal, the summaries are paid for, and the fork is a
+ * run like any other (resume, replay, report). DIR is read-only and never
+ * changes.
+ */
+import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect } from 'vitest';
+import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { openRun } from '../src/analysis/open-run.ts';
+import type { CallRecord } from '../src/store/store.ts';
+
+const SIZES = ['--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '0', '--sim-output-tokens', '60', '--concurrency', '32'];
+
+/** A Summary agent told to be stricter: only its system prompt changes; it imports tmas as a user's module does. */
+const STRICTER_SUMMARY = `
+import { defineAgents, summaryRole } from 'tmas';
+export default defineAgents({
+  summary: {
+    prompt: (request, options) => {
+      const spec = summaryRole.prompt(request, options);
+      return { ...spec, system: spec.system + ' Be strict: a step given without justification is a flaw.' };
+    },
+  },
+});
+`;
+
+/** The user a read-only directory stops when we are root (as root a mode bit stops nothing). */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** Makes every file and folder under `dir` read-only (or writable again). */
+async function setReadOnly(dir: string, readOnly: boolean): Promise<void> {
+  for (const entry of [dir, ...(await readdir(dir, { recursive: true })).map((name) => path.join(dir, name))]) {
+    const folder = (await stat(entry)).isDirectory();
+    await chmod(entry, readOnly ? (folder ? 0o555 : 0o444) : folder ? 0o755 : 0o644);
+  }
+}
+
+/** The numbers of the fork's last line: "N calls answered from the journal of DIR, M issued." */
+function forkCounts(stdout: string, from: string): { answered: number; issued: number } {
+  const match = new RegExp(`^(\\d+) calls answered from the journal of ${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, (\\d+) issued\\.$`, 'm').exec(stdout);
+  if (!match) throw new Error(`no fork counts in:\n${stdout}`);
+  return { answered: Number(match[1]), issued: Number(match[2]) };
+}
+
+/** A run's manifest and journal, read through a private view (opening the store itself would write to it). */
+async function readRun(run: string): Promise<{ forkedFrom: unknown; calls: CallRecord[] }> {
+  const { store, manifest } = await openRun(run);
+  try {
+    const calls: CallRecord[] = [];
+    for await (const call of store.callRecords()) calls.push(call);
+    return { forkedFrom: manifest.forkedFrom, calls };
+  } finally {
+    await store.close();
+  }
+}
+
+/** One finished run for the file, made once: each test forks it (and copies it where it changes it). */
+let source = '';
+let sourceDir = '';
+
+beforeAll(async () => {
+  const { mkdtemp } = await import('node:fs/promises');
+  const os = await import('node:os');
+  sourceDir = await mkdtemp(path.join(os.tmpdir(), 'tmas-fork-'));
+  await chmod(sourceDir, 0o755);
+  const problems = await writeProblems(sourceDir, smallProblems(6));
+  source = path.join(sourceDir, 'run');
+  await runInProcess(['--input-file', problems, '--output-file', source, ...SIZES]);
+  return async () => {
+    const { rm } = await import('node:fs/promises');
+    await setReadOnly(source, false);
+    await rm(sourceDir, { recursive: true, force: true });
+  };
+});
+
+describe('tmas fork', () => {
+  test('a stricter Summary agent from a module outside the repository: iteration 0 solutions and verifications come from DIR, summaries are paid; the fork resumes, replays and reports; DIR never changes', async ({ dir }) => {
+    // Writable by nobody, who makes the fork in it when we are root.
+    await chmod(dir, 0o777);
+    const module = path.join(dir, 'stricter-summary.ts');
+    await writeFile(module, STRICTER_SUMMARY, { mode: 0o644 });
+    const fork = path.join(dir, 'fork');
+    await setReadOnly(source, true);
+    // As root the fork runs as nobody, whom the read-only modes stop, when nobody can run this checkout.
+    const asUser = process.getuid?.() === 0 && (await runCli(['--version'], { ...NOBODY, cwd: dir })).code === 0 ? NOBODY : {};
+    const before = await fileHashes(source);
+    const forked = await runCli(['fork', source, '--output-file', fork, '--agents', module], { ...asUser, cwd: dir });
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(await fileHashes(source)).toEqual(before);
+
+    // Every reused call is DIR's record, whole; every other one is new.
+    const original = new Map((await readRun(source)).calls.map((call) => [call.key, call]));
+    const { calls, forkedFrom } = await readRun(fork);
+    const reused = calls.filter((call) => original.has(call.key));
+    for (const call of reused) expect(call).toEqual(original.get(call.key));
+    const ofIteration0 = (role: string, among: CallRecord[]) => among.filter((call) => call.iteration === 0 && call.role === role).length;
+    expect(ofIteration0('solution', reused)).toBe(6 * 4);
+    expect(ofIteration0('verification', reused)).toBe(6 * 4 * 2);
+    expect(ofIteration0('summary', calls)).toBe(6 * 4);
+    expect(ofIteration0('summary', reused)).toBe(0);
+    // The new summaries were sent with the stricter prompt.
+    expect(calls.find((call) => call.role === 'summary' && !original.has(call.key))?.request.messages[0]?.content).toMatch(/Be strict/);
+
+    // What it said before and after: an estimate it kept, then the counts its journal shows.
+    const expected = Number(/expects to answer at least (\d+) calls from the journal of/.exec(forked.stdout)?.[1]);
+    const counts = forkCounts(forked.stdout, source);
+    expect(counts).toEqual({ answered: reused.length, issued: calls.length - reused.length });
+    expect(expected).toBeGreaterThanOrEqual(6 * 4);
+    expect(expected).toBeLessThanOrEqual(counts.answered);
+    const metrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { calls: { issued: number; reused: number } };
+    expect(metrics.calls).toEqual({ issued: counts.issued, reused: counts.answered });
+    expect(forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--agents'] });
+    expect((await readFile(path.join(fork, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6 * 2);
+
+    // A run like any other: a resume sends nothing, a replay matches its log, a report reads both runs.
+    const resumed = await runCli(['run', '--resume', fork], asUser);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^0 calls issued/m);
+    const replayed = await runCli(['replay', fork], asUser);
+    expect(replayed.code, replayed.stderr + replayed.stdout).toBe(0);
+    expect(replayed.stdout).toMatch(/^identical/m);
+    const report = path.join(dir, 'report.html');
+    const reported = await runCli(['report', source, fork, '--out', report], asUser);
+    expect(reported.code, reported.stderr).toBe(0);
+    expect(await readFile(report, 'utf8')).toContain('fork');
+    expect(await fileHashes(source)).toEqual(before);
+    await setReadOnly(source, false);
+  });
+
+  test("a fork's resume still reads through to DIR's journal; with DIR gone it says so and sends those calls", async ({ dir }) => {
+    // One iteration of the same settings: every call is DIR's; the second iteration comes on the resume.
+    const first = path.join(dir, 'first');
+    const forked = await runCli(['fork', source, '--output-file', first, '--max-iterations', '1']);
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(forkCounts(forked.stdout, source)).toEqual({ answered: 6 * 18, issued: 0 });
+    expect((await readRun(first)).forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--max-iterations'] });
+    const extended = await runCli(['run', '--resume', first, '--max-iterations', '2']);
+    expect(extended.code, extended.stderr).toBe(0);
+    expect(extended.stdout).toMatch(/^0 calls issued, 108 answered from the journal/m);
+    expect(extended.stdout).toContain(`108 of them answered from the journal of ${source}, the run this one was forked from.`);
+
+    // The source moved away: the resume warns and pays for the second iteration.
+    const second = path.join(dir, 'second');
+    expect((await runCli(['fork', source, '--output-file', second, '--max-iterations', '1'])).code).toBe(0);
+    const moved = path.join(dir, 'moved');
+    await mkdir(moved);
+    await rename(source, path.join(moved, 'run'));
+    try {
+      const alone = await runCli(['run', '--resume', second, '--max-iterations', '2']);
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(alone.stderr).toContain(`this run was forked from ${source}, which holds no run now`);
+      expect(alone.stdout).toMatch(/^108 calls issued, 0 answered from the journal/m);
+    } finally {
+      await rename(path.join(moved, 'run'), source);
+    }
+  });
+
+  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, other problems', async ({ dir }) => {
+    const before = await fileHashes(source);
+    const empty = path.join(dir, 'empty');
+    await mkdir(empty);
+    const other = await writeProblems(dir, smallProblems(5));
+    const held = path.join(dir, 'held');
+    await mkdir(path.join(held, 'store'), { recursive: true });
+    const busy = path.join(dir, 'busy');
+    await mkdir(busy);
+    await writeFile(path.join(busy, 'notes.txt'), 'mine\n');
+    const cases: Array<{ args: string[]; code: RegExp; says: RegExp }> = [
+      { args: ['fork', empty, '--output-file', path.join(dir, 'a')], code: /TMAS_RESUME\]/, says: /holds no tmas run to fork/ },
+      { args: ['fork', source], code: /TMAS_USAGE\]/, says: /needs --output-file NEW/ },
+      { args: ['fork', source, '--output-file', path.join(source, 'inner')], code: /TMAS_OUTPUT\]/, says: /inside the run being forked/ },
+      { args: ['fork', source, '--output-file', source], code: /TMAS_OUTPUT\]/, says: /is the run being forked/ },
+      { args: ['fork', source, '--output-file', held], code: /TMAS_OUTPUT\]/, says: /already holds a tmas run/ },
+      { args: ['fork', source, '--output-file', busy], code: /TMAS_OUTPUT\]/, says: /is not empty/ },
+      { args: ['fork', source, '--output-file', path.join(dir, 'b'), '--input-file', other], code: /TMAS_RESUME_CONFLICT\]/, says: /not the input of the run.*A fork runs the problems/ },
+      { args: ['fork', source, '--output-file', path.join(dir, 'c'), '--resume', source], code: /TMAS_USAGE\]/, says: /takes no --resume/ },
+    ];
+    for (const { args, code, says } of cases) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toMatch(code);
+      expect(refused.stderr).toMatch(says);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['busy', 'empty', 'held', 'problems.jsonl']);
+    expect(await readdir(empty)).toEqual([]);
+    expect(await fileHashes(source)).toEqual(before);
+  });
+});
