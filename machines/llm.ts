@@ -19,6 +19,12 @@ export interface LlmInput {
   /** Distinguishes the calls of one role in one iteration (candidate, or candidate × M + verification). */
   index: number;
   prompt: PromptSpec;
+  /**
+   * An assistant message after the prompt that the reply continues (the cut
+   * text and cue of a budget-forced reply, machines/budget-forcing.ts): the
+   * request asks the server to continue it rather than start a new turn.
+   */
+  prefix?: string;
   /** Sampling temperature; the endpoint default when absent. */
   temperature?: number;
   /** The role's own completion limit for this call (MAS-TTS's CEO budget); the lower of it and the run's applies. */

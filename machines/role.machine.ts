@@ -10,11 +10,12 @@
  */
 import { TmasError } from '../src/kernel/errors.ts';
 import { enqueueActions, setup } from 'xstate';
-import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType } from '../src/kernel/protocol.ts';
-import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput } from './llm.ts';
+import { ENDPOINT_SLOTS, type EndpointSlot, type Message, type MessageType, type Usage } from '../src/kernel/protocol.ts';
+import { llmNotProvided, type LlmFailure, type LlmInput, type LlmOutput, type LlmResult } from './llm.ts';
 import { postNotProvided, type PostParams } from './post.ts';
-import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent } from './start-call.ts';
+import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallErrorEvent, type CallLlmParams } from './start-call.ts';
 import type { PromptSpec } from './prompt.ts';
+import { addUsage, continuationText, forcedPrefix, forcedReply, FORCING_RETRIES, needsForcing } from './budget-forcing.ts';
 import type { RoleTemplate } from './role-template.ts';
 
 /** Settings every role sees. */
@@ -81,6 +82,12 @@ export interface RoleDefinition<T extends MessageType = MessageType> {
   subject?(index: number): CallSubject;
   /** The completion limit of a request's call (MAS-TTS: the CEO's token budget); absent: the run's. Pure. */
   maxTokens?(request: Extract<Message, { type: T }>): number;
+  /**
+   * A reply that reaches its `maxTokens` budget less 200 tokens is continued
+   * after an end-of-thinking or final-answer cue, and the reply is the
+   * concatenation (MAS-TTS's budget forcing: machines/budget-forcing.ts).
+   */
+  budgetForcing?: true;
   /** Builds the prompt. Pure. */
   prompt(request: Extract<Message, { type: T }>, options: RoleOptions): PromptSpec;
   /**
@@ -132,19 +139,45 @@ export function endpointSlotOf(definition: Pick<RoleDefinition, 'role' | 'endpoi
   return (ENDPOINT_SLOTS as readonly string[]).includes(definition.role) ? (definition.role as EndpointSlot) : 'solution';
 }
 
-/** Builds the actor definition of a role from its `RoleDefinition`. */
-export function createRoleMachine<T extends MessageType>(definition: RoleDefinition<T>) {
+/** A forcing role's request until its reply: the prompt it was asked, and once cut, the cut reply and what its continuations cost. */
+interface Forcing {
+  prompt: PromptSpec;
+  cut: LlmOutput | null;
+  /** Continuations that came back empty so far. */
+  retry: number;
+  spent: Usage;
+}
+
+/** A role actor's context: its options, and a forcing role's requests in progress, by correlation. */
+interface RoleContext extends RoleOptions {
+  forcing: Record<string, Forcing>;
+}
+
+/** What a role does on an event: the messages it posts, the calls it starts, and its forcing state when that changes. */
+interface RoleStep {
+  post: Message[];
+  calls: CallLlmParams[];
+  forcing?: Record<string, Forcing>;
+}
+
+function without(forcing: Record<string, Forcing>, correlation: string): Record<string, Forcing> {
+  const { [correlation]: _, ...others } = forcing;
+  return others;
+}
+
+/** The calls a role makes for a request and what it does with their results, as steps (pure). */
+function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
   type Request = Extract<Message, { type: T }>;
-  // The call of a request; a retry after unusable output carries its attempt number and a note on what was wrong.
-  function callInput(request: Request, context: RoleOptions, attempt: number, note: string | null): LlmInput {
-    const prompt = definition.prompt(request, context);
+  const budgetOf = (request: Request): number | null => (definition.budgetForcing && definition.maxTokens ? definition.maxTokens(request) : null);
+  // The call of a request with its prompt; a retry after unusable output carries its attempt number.
+  function callInput(request: Request, context: RoleOptions, attempt: number, prompt: PromptSpec): LlmInput {
     return {
       role: definition.role,
       endpoint: endpointSlotOf(definition),
       problem: request.problem,
       iteration: request.iteration,
       index: definition.index(request),
-      prompt: note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] },
+      prompt,
       ...(context.temperature === undefined ? {} : { temperature: context.temperature }),
       ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens(request) }),
       request,
@@ -153,9 +186,66 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
       ...(definition.kind === 'memory' ? { condenses: true } : {}),
     };
   }
+  // A retry after unusable output has a note on what was wrong.
+  function ask(context: RoleContext, request: Request, attempt: number, note: string | null): RoleStep {
+    const prompt = definition.prompt(request, context);
+    const input = callInput(request, context, attempt, note === null ? prompt : { ...prompt, parts: [...prompt.parts, retryNote(note)] });
+    const calls = [{ id: attempt === 0 ? request.correlation : `${request.correlation}#${attempt}`, input }];
+    if (budgetOf(request) === null) return { post: [], calls };
+    return { post: [], calls, forcing: { ...context.forcing, [request.correlation]: { prompt: input.prompt, cut: null, retry: 0, spent: { promptTokens: 0, completionTokens: 0 } } } };
+  }
+  // The continuation of a cut reply: its own journaled call (`<role>#forced`, so its own seed; a retry another), within half the budget.
+  function continueCut(context: RoleContext, request: Request, forcing: Forcing & { cut: LlmOutput }, budget: number): RoleStep {
+    const input: LlmInput = {
+      ...callInput(request, context, forcing.retry, forcing.prompt),
+      role: `${definition.role}#forced`,
+      prefix: forcedPrefix(forcing.cut, forcing.retry).text,
+      maxTokens: Math.floor(budget / 2),
+    };
+    return { post: [], calls: [{ id: `${request.correlation}#forced${forcing.retry}`, input }], forcing: { ...context.forcing, [request.correlation]: forcing } };
+  }
+  // A reply to post, or a retry when `validate` rejects it.
+  function settle(context: RoleContext, request: Request, output: LlmOutput): RoleStep {
+    const index = definition.index(request);
+    const post: Message[] = output.dropped.length > 0 || (output.contextErrors ?? 0) > 0 ? [trimmedMessage(definition.role, request, output, index)] : [];
+    const problem = definition.validate?.(request, output, context) ?? null;
+    const attempt = output.attempt ?? 0;
+    if (problem !== null) {
+      const retrying = attempt < (context.parseRetries ?? DEFAULT_PARSE_RETRIES);
+      post.push(invalidMessage(definition.role, request, output, index, problem, retrying));
+      if (retrying) {
+        const next = ask(context, request, attempt + 1, problem);
+        return { ...next, post: [...post, ...next.post] };
+      }
+    }
+    post.push(definition.reply(request, output, context));
+    return { post, calls: [], forcing: without(context.forcing, request.correlation) };
+  }
+  function done(context: RoleContext, result: LlmResult): RoleStep {
+    const request = result.request as Request;
+    const forcing = context.forcing[request.correlation];
+    const budget = budgetOf(request);
+    if (!result.ok) {
+      // No room left in the window for a continuation: the cut reply stands, as it came.
+      if (forcing?.cut && result.code === 'TMAS_CONTEXT_LENGTH') return settle(context, request, forcing.cut);
+      return { post: [failedMessage(definition.role, request, result, definition.index(request))], calls: [], forcing: without(context.forcing, request.correlation) };
+    }
+    if (forcing === undefined || budget === null) return settle(context, request, result);
+    if (forcing.cut === null) return needsForcing(result, budget) ? continueCut(context, request, { ...forcing, cut: result }, budget) : settle(context, request, result);
+    const spent = addUsage(forcing.spent, result.usage);
+    if (continuationText(result).trim() === '' && forcing.retry < FORCING_RETRIES) return continueCut(context, request, { ...forcing, cut: forcing.cut, retry: forcing.retry + 1, spent }, budget);
+    return settle(context, request, forcedReply(forcing.cut, forcedPrefix(forcing.cut, forcing.retry), result, spent));
+  }
+  return { ask, done };
+}
+
+/** Builds the actor definition of a role from its `RoleDefinition`. */
+export function createRoleMachine<T extends MessageType>(definition: RoleDefinition<T>) {
+  type Request = Extract<Message, { type: T }>;
+  const steps = roleSteps(definition);
   return setup({
     types: {
-      context: {} as RoleOptions,
+      context: {} as RoleContext,
       input: {} as RoleOptions,
       events: {} as RoleEvent,
     },
@@ -163,33 +253,15 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
     actions: { post: postNotProvided as (_: unknown, params: PostParams) => void, callLlm: callLlmNotProvided },
   }).createMachine({
     id: definition.role,
-    context: ({ input }) => input,
+    context: ({ input }) => ({ ...input, forcing: {} }),
     on: {
       'llm.error': failOnCallError,
       'llm.done': {
         actions: enqueueActions(({ context, event, enqueue }) => {
-          const result = event.output;
-          const request = result.request as Request;
-          if (result.ok) {
-            const index = definition.index(request);
-            if (result.dropped.length > 0 || (result.contextErrors ?? 0) > 0) {
-              enqueue({ type: 'post', params: { message: trimmedMessage(definition.role, request, result, index) } });
-            }
-            const problem = definition.validate?.(request, result, context) ?? null;
-            const attempt = result.attempt ?? 0;
-            if (problem !== null) {
-              const retrying = attempt < (context.parseRetries ?? DEFAULT_PARSE_RETRIES);
-              enqueue({ type: 'post', params: { message: invalidMessage(definition.role, request, result, index, problem, retrying) } });
-              if (retrying) {
-                const input = callInput(request, context, attempt + 1, problem);
-                enqueue({ type: 'callLlm', params: { id: `${request.correlation}#${attempt + 1}`, input } });
-                return;
-              }
-            }
-            enqueue({ type: 'post', params: { message: definition.reply(request, result, context) } });
-          } else {
-            enqueue({ type: 'post', params: { message: failedMessage(definition.role, request, result, definition.index(request)) } });
-          }
+          const step = steps.done(context, event.output);
+          if (step.forcing !== undefined) enqueue.assign({ forcing: step.forcing });
+          for (const message of step.post) enqueue({ type: 'post', params: { message } });
+          for (const call of step.calls) enqueue({ type: 'callLlm', params: call });
         }),
       },
       // Requests: every other event a role receives. A message of another type is a routing bug.
@@ -198,9 +270,9 @@ export function createRoleMachine<T extends MessageType>(definition: RoleDefinit
           if (event.type !== definition.request) {
             throw new TmasError('TMAS_MISROUTED', `the ${definition.role} role received ${event.type}`);
           }
-          const request = event as Request;
-          const input = callInput(request, context, 0, null);
-          enqueue({ type: 'callLlm', params: { id: request.correlation, input } });
+          const step = steps.ask(context, event as Request, 0, null);
+          if (step.forcing !== undefined) enqueue.assign({ forcing: step.forcing });
+          for (const call of step.calls) enqueue({ type: 'callLlm', params: call });
         }),
       },
     },

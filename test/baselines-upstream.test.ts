@@ -198,6 +198,8 @@ describe('baselines as their upstream code runs them', () => {
         expect(round.length).toBeGreaterThan(0);
         for (const call of round) {
           expect({ role: call.role, maxTokens: call.request.maxTokens }).toEqual({ role: call.role, maxTokens: ceo.budget });
+          // MAS-TTS's sampling: its task configs' temperature, its client's default top_p.
+          expect([call.request.temperature, call.request.sampling?.topP]).toEqual([0.7, 0.95]);
           const user = call.request.messages.find((m) => m.role === 'user')?.content ?? '';
           // The budget is the limit, not a hint in the prompt.
           expect(user).not.toContain(String(ceo.budget));

@@ -152,6 +152,7 @@ describe('--strategy', () => {
   test('mas-ceo: one CEO call per round, critics = recruited experts − 1, inner turns stop at consensus', async ({ dir }) => {
     const messages = await runStrategy(dir, 'mas-ceo', ['--max-iterations', '4'], 4);
     let revisions = 0;
+    let lastRevisions = 0;
     let stoppedEarly = 0;
     for (const problem of ['p1', 'p2', 'p3', 'p4']) {
       expect(ofType(messages, 'iteration.completed', problem).map((m) => m.iteration)).toEqual([0, 1, 2, 3]);
@@ -174,14 +175,22 @@ describe('--strategy', () => {
         const recruited = ofType(messages, 'recruiter.completed', problem, round)[0];
         expect(recruited?.experts).toHaveLength(plan.experts);
         const solvers = ofType(messages, 'solver.requested', problem, round);
-        expect(solvers.length).toBeLessThanOrEqual(MAX_INNER_TURNS);
+        // MAS-TTS's max_inner_turns critique rounds, each followed by a revision when one disagrees.
+        expect(solvers.length).toBeLessThanOrEqual(MAX_INNER_TURNS + 1);
         for (const solver of solvers) {
           const critics = ofType(messages, 'critic.completed', problem, round).filter((m) => m.turn === solver.turn);
+          const revised = solvers.some((s) => s.turn === solver.turn + 1);
+          if (solver.turn === MAX_INNER_TURNS) {
+            // The revision after the last critique round goes to the evaluator uncritiqued.
+            expect(critics).toHaveLength(0);
+            expect(revised).toBe(false);
+            lastRevisions++;
+            continue;
+          }
           expect(critics).toHaveLength(plan.experts - 1);
           const consensus = critics.every((m) => m.agree);
-          const revised = solvers.some((s) => s.turn === solver.turn + 1);
-          // A revision follows exactly when someone disagreed and turns remain.
-          expect(revised).toBe(!consensus && solver.turn + 1 < MAX_INNER_TURNS);
+          // A revision follows exactly when someone disagreed.
+          expect(revised).toBe(!consensus);
           if (revised) expect(solvers.find((s) => s.turn === solver.turn + 1)?.critiques).toHaveLength(critics.filter((m) => !m.agree).length);
         }
         revisions += solvers.length - 1;
@@ -191,6 +200,7 @@ describe('--strategy', () => {
       }
     }
     expect(revisions).toBeGreaterThan(0);
+    expect(lastRevisions).toBeGreaterThan(0);
     expect(stoppedEarly).toBeGreaterThan(0);
   });
 

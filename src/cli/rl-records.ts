@@ -61,7 +61,7 @@ export function dataSourceOf(kind: GenerationKind | undefined, role: string): st
   return `tmas_${role}`;
 }
 
-/** The role a journaled call belongs to: a multi-call role's call k ≥ 1 is journaled as `<role>#k`. */
+/** The role a journaled call belongs to: a multi-call role's call k ≥ 1 is journaled as `<role>#k`, a budget-forced continuation as `<role>#forced`. */
 function baseRole(role: string): string {
   const hash = role.indexOf('#');
   return hash < 0 ? role : role.slice(0, hash);

@@ -59,6 +59,10 @@ export function requestHead(request: CompletionRequest, options: BodyOptions): R
   delete head['messages'];
   delete head['stream'];
   delete head['stream_options'];
+  // Messages that end with the assistant's are a reply to continue (a budget-forced one): vLLM and SGLang
+  // continue that message with these two fields (add_generation_prompt defaults to true and may not be
+  // set with continue_final_message); OpenAI's reasoning models know neither.
+  if (options.dialect === 'chat' && request.messages.at(-1)?.role === 'assistant') Object.assign(head, { continue_final_message: true, add_generation_prompt: false });
   if (options.stream) Object.assign(head, { stream: true, stream_options: { include_usage: true, ...(options.continuousUsage === true ? { continuous_usage_stats: true } : {}) } });
   return head;
 }

@@ -171,7 +171,8 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
     // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
     // rather than its output lets a resume or a replay look the call up before tokenizing
     // anything: a journaled call costs one read, no pool task.
-    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+    const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
+    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
 
     const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
       ok: true,
@@ -196,13 +197,19 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
     const unsent = notSent(deps, input, key, attempt);
     if (unsent !== null) return unsent;
     // A memory role's prompt (a summary's M analyses) is fitted ahead of the others waiting, so its problem can let those texts go sooner.
-    const fitted = await deps.pool.fit(task, { signal, ahead: input.condenses === true });
-    if (fitted.renderError !== undefined) return templateFailed(deps, input, fitted.renderError, attempt);
-    if (fitted.promptTokens > budget) {
+    const fit = await deps.pool.fit(task, { signal, ahead: input.condenses === true });
+    if (fit.renderError !== undefined) return templateFailed(deps, input, fit.renderError, attempt);
+    if (fit.promptTokens > budget) {
       // Trimming could not bring it within the window (the question alone is too long): a call
       // would be paid for, or refused, for nothing. This is the call's result, the same on every
       // resume, so it is recorded with the candidate rather than stopping the iteration.
-      const error = `not sent: the prompt needs ${fitted.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`;
+      const error = `not sent: the prompt needs ${fit.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`;
+      return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
+    }
+    const fitted = await withPrefix(deps, input, fit, signal);
+    if (input.prefix !== undefined && window - fitted.promptTokens - CONTEXT_MARGIN < 1) {
+      // The prompt and the text it continues fill the window: no token is left to continue with.
+      const error = `not sent: the prompt and the text it continues need ${fitted.promptTokens} tokens, leaving none of the window (--max-tokens ${window})`;
       return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
     }
     try {
@@ -223,6 +230,17 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       throw error;
     }
   }
+}
+
+/**
+ * The fitted prompt of a call that continues an assistant message: the
+ * message's tokens are part of its prompt (the user part is fitted as the
+ * call it continues was, so the two agree on what was left out).
+ */
+async function withPrefix(deps: LlmCallDeps, input: LlmInput, fitted: FitOutput, signal: AbortSignal): Promise<FitOutput> {
+  if (input.prefix === undefined) return fitted;
+  const [tokens = 0] = await deps.pool.countTokens([input.prefix], { signal });
+  return { ...fitted, promptTokens: fitted.promptTokens + tokens };
 }
 
 /** A call's completion limit: the window less its prompt and the margin, within the run's or the role's cap. */
@@ -260,10 +278,12 @@ function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: numbe
 async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: string, fitted: FitOutput, window: number, signal: AbortSignal): Promise<CallRecord> {
   const { endpoint, seed, temperature, sampling, cap } = shape;
   // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes; a templated one as fitted.
+  // A continuation ends with the assistant message it continues (the gateway asks the server to continue it).
   const system = typeof input.prompt.system === 'string' ? input.prompt.system : (fitted.system ?? '');
   const messages = [
     ...(system === '' ? [] : [{ role: 'system' as const, content: system }]),
     { role: 'user' as const, content: fitted.user },
+    ...(input.prefix === undefined ? [] : [{ role: 'assistant' as const, content: input.prefix }]),
   ];
   const maxTokens = completionLimit(cap, window, fitted.promptTokens);
   const startedAt = Date.now();

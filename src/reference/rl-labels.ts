@@ -32,7 +32,7 @@ export function renderRlLabelReference(): string {
       ],
     ),
     '',
-    '`extra_info.role` keeps the strategy\'s own role name (a multi-call role\'s call k ≥ 1 is `<role>#k`, labelled as its role). ' +
+    '`extra_info.role` keeps the strategy\'s own role name (a multi-call role\'s call k ≥ 1 is `<role>#k`, a budget-forced continuation `<role>#forced`, each labelled as its role). ' +
       '`_source` is the role that wrote the generation; a `solution` call adds where its prompt came from, `solution:<origin>`: `solution:normal` (the question alone), ' +
       '`solution:experience` (TMAS exploit: R(t-1) and the experience bank E(t-1)), `solution:guideline` (TMAS explore: the guideline bank G(t-1)). ' +
       '`experience` alone is only ever the experience agent\'s bank update. The judge grades the candidates of every strategy.',

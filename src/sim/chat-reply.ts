@@ -1,6 +1,7 @@
 /**
  * The body of the reply to an accepted chat call: the role's answer
- * (respond.ts), out of its format when the format-breaking mode says so
+ * (respond.ts; a short one in its format when the call continues a cut
+ * reply), out of its format when the format-breaking mode says so
  * (format-breaks.ts), damaged by a `length` or `empty` fault, and under the
  * capacity model the drawn number of output tokens, which the reply reports
  * and pays for. The text never depends on the fault's timing, the attempt or
@@ -15,7 +16,7 @@ import type { FaultKind } from './faults.ts';
 import { filler } from './filler.ts';
 import { breakFormat } from './format-breaks.ts';
 import { rngOf } from './random.ts';
-import { replyKeyOf, replyTo } from './respond.ts';
+import { continuationTo, replyKeyOf, replyTo } from './respond.ts';
 
 /** A reply's body, as the OpenAI client receives it. */
 export type ReplyBody = ReturnType<typeof toResponseBody>;
@@ -32,7 +33,7 @@ export function buildReply(call: ChatCall, context: ChatContext, { fault, key, p
   const { request, asked, problem, rest, system } = call;
   const { capacity, settings } = context;
   const replyKey = replyKeyOf(settings.seed, request);
-  const reply = replyTo(asked, problem, rest, replyKey, settings, system);
+  const reply = (request.continues ? continuationTo : replyTo)(asked, problem, rest, replyKey, settings, system);
   // The format-breaking mode, keyed by the request like the reply itself; a reply it cuts off ends as one cut at the limit.
   const broken = breakFormat(asked.format, reply.content, replyKey, context.breakFormats);
   if (broken.broken !== null) context.stats.formatBreaks[broken.broken] = (context.stats.formatBreaks[broken.broken] ?? 0) + 1;

@@ -57,7 +57,11 @@ export const SIM_REASONING_DIALECTS: readonly SimReasoningDialect[] = ['reasonin
 /** The message fields of a reply in a dialect. */
 function messageOf(reply: Finished, dialect: SimReasoningDialect): { content: string; reasoning_content?: string; reasoning?: string } {
   if (reply.reasoning === null) return { content: reply.content };
-  if (dialect === 'think-tags') return { content: `<think>\n${reply.reasoning}\n</think>\n\n${reply.content}` };
+  if (dialect === 'think-tags') {
+    // A reply cut inside its thinking never wrote the closing tag.
+    const cutInThought = reply.finishReason === 'length' && reply.content === '';
+    return { content: cutInThought ? `<think>\n${reply.reasoning}` : `<think>\n${reply.reasoning}\n</think>\n\n${reply.content}` };
+  }
   return dialect === 'reasoning' ? { content: reply.content, reasoning: reply.reasoning } : { content: reply.content, reasoning_content: reply.reasoning };
 }
 

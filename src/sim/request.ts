@@ -26,6 +26,8 @@ export interface ChatRequest {
   includeUsage: boolean;
   /** `stream_options.continuous_usage_stats` (vLLM, SGLang) with `include_usage`: usage so far in every chunk. */
   continuousUsage: boolean;
+  /** `continue_final_message` (vLLM, SGLang): the reply continues the last message, the assistant's, rather than starting a new one. */
+  continues: boolean;
 }
 
 /** Why a body is not a chat completion request: a message and the offending parameter. */
@@ -87,6 +89,9 @@ export function toChatRequest(body: unknown, defaultModel: string): ChatRequest 
   const n = body['n'];
   if (n !== undefined && n !== null && n !== 1) return { message: "'n' must be 1: the simulated model returns one choice", param: 'n' };
   const includeUsage = isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true;
+  const continues = body['continue_final_message'] === true;
+  const refused = continues ? continuationProblem(body, messages) : null;
+  if (refused !== null) return refused;
   return {
     model: typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : defaultModel,
     messages,
@@ -98,7 +103,17 @@ export function toChatRequest(body: unknown, defaultModel: string): ChatRequest 
     stream: body['stream'] === true,
     includeUsage,
     continuousUsage: includeUsage && isRecord(body['stream_options']) && body['stream_options']['continuous_usage_stats'] === true,
+    continues,
   };
+}
+
+/** What vLLM refuses in a request that continues its last message: the generation prompt left on (its default), or no assistant message to continue. */
+function continuationProblem(body: Record<string, unknown>, messages: readonly ChatMessage[]): RequestProblem | null {
+  if (body['add_generation_prompt'] !== false) {
+    return { message: 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.', param: 'continue_final_message' };
+  }
+  if (messages.at(-1)?.role !== 'assistant') return { message: '`continue_final_message` needs the last message to be the assistant\'s, to continue', param: 'continue_final_message' };
+  return null;
 }
 
 /** True when `toChatRequest` rejected the body. */

@@ -90,3 +90,17 @@ export function replyTo(
   const reasoning = lead + filler(jitteredTokens(settings.outputTokens / 2, thinking) * CHARS_PER_TOKEN - lead.length, thinking);
   return { content, reasoning };
 }
+
+/** About how many tokens a continuation writes: enough for a role's format with no padding. */
+const CONTINUATION_TOKENS = 24;
+
+/**
+ * The reply to a request that continues its last message, a reply cut at its
+ * budget and followed by a cue (budget forcing): a short reply in the role's
+ * format, which carries its answer (the box, the decision, the verdict), and
+ * no reasoning, since the thinking ended in the message it continues.
+ */
+export function continuationTo(asked: AskedRole, problem: SimProblem, rest: string, replyKey: string, settings: ReplySettings, system = ''): { content: string; reasoning: null } {
+  const { content } = replyTo(asked, problem, rest, replyKey, { ...settings, outputTokens: CONTINUATION_TOKENS, reasoning: false }, system);
+  return { content, reasoning: null };
+}

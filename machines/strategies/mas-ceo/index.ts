@@ -17,6 +17,7 @@ export const masCeoStrategy: Strategy = {
   sim: { ceo: 'ceo', recruiter: 'recruiter', solver: 'revision', critic: 'critic', evaluator: 'evaluator' },
   // A round's order; the solver's revisions after a critique repeat stages 2-3 (up to the turn limit).
   stages: { ceo: 0, recruiter: 1, solver: 2, critic: 3, evaluator: 4 },
-  // jincan333/MAS-TTS agentverse/tasks/tasksolving/*/m1-32b/config.yaml: temperature 0.7 for every agent.
-  sampling: { temperature: 0.7 },
+  // jincan333/MAS-TTS agentverse/tasks/tasksolving/*/m1-32b/config.yaml: temperature 0.7 for every agent; top_p is
+  // agentverse/llms/openai.py's default, 0.95 (OpenAIChatArgs), which no config overrides.
+  sampling: { temperature: 0.7, topP: 0.95 },
 };

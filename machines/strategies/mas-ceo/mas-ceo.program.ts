@@ -1,7 +1,9 @@
 /**
  * MAS-TTS with its adaptive CEO: one round per iteration. A round is
  *   CEO plan → recruiter (n experts) → solver (expert 1) → n − 1 critics,
- *   repeated solver revision + critics until all agree or MAX_INNER_TURNS,
+ *   a solver revision after each critique round where one disagrees, up to
+ *   MAX_INNER_TURNS critique rounds (the revision after the last one is not
+ *   critiqued, as MAS-TTS's vertical-solver-first decision maker runs it),
  *   → evaluator (correctness 0/1 and advice).
  * The problem stops when the evaluator says correct or after --max-iterations
  * rounds. A critic agrees when its own final answer is the solution's, and the
@@ -25,7 +27,7 @@ import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../pr
 import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateResponse, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
-/** Solver turns per round at most (the first draft included). */
+/** Critique rounds per round at most: each may be followed by a revision, so a round has up to one solver turn more (MAS-TTS's `max_inner_turns`). */
 export const MAX_INNER_TURNS = 3;
 
 interface Plan {
@@ -79,10 +81,10 @@ function evaluate(input: ProblemInput, state: CeoState): Step<CeoState> {
   return waiting(state, [{ type: 'evaluator.requested', ...messageBase(input, state.round, 'evaluator', 0), question: input.problem.question, solution: state.solution.text }]);
 }
 
-/** After the solver's draft or revision: ask the critics, or go to the evaluator when there are none. */
+/** After the solver's draft or revision: ask the critics, or go to the evaluator when there are none or the critique rounds are spent. */
 function critique(input: ProblemInput, state: CeoState): Step<CeoState> {
   const count = state.experts.length - 1;
-  if (count <= 0 || state.solution === null) return evaluate(input, state);
+  if (count <= 0 || state.solution === null || state.turn >= MAX_INNER_TURNS) return evaluate(input, state);
   const solution = state.solution.text;
   const post = Array.from({ length: count }, (_, i): Message => ({
     type: 'critic.requested',
@@ -103,7 +105,7 @@ function settleCritic(input: ProblemInput, state: CeoState, critic: number, vote
   if (critics.some((c) => c === null)) return waiting(next);
   // Only the votes cast count: a missing vote is neither agreement nor an objection (it has no critique to revise by).
   const objections = critics.filter((c) => c?.agree === false).map((c) => c?.critique ?? '');
-  if (objections.length === 0 || next.turn + 1 >= MAX_INNER_TURNS) return evaluate(input, next);
+  if (objections.length === 0) return evaluate(input, next);
   const revised = { ...next, turn: next.turn + 1 };
   return waiting(revised, [solve(input, revised, next.solution?.text ?? null, objections)]);
 }

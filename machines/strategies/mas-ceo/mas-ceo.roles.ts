@@ -7,7 +7,9 @@
  * `mgsm-critic-agree` parser), and the Evaluator answers correctness 0/1 with
  * advice. The CEO's token budget is the completion limit of the round's solver
  * and critic calls, as MAS-TTS sets their `max_tokens` to it
- * (environments/tasksolving_env/basic.py).
+ * (environments/tasksolving_env/basic.py), and a reply cut at it is
+ * continued after a cue to its answer, MAS-TTS's budget forcing
+ * (machines/budget-forcing.ts).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
@@ -196,6 +198,7 @@ export const solverRole = {
   // The round's one solution is candidate 0: each solver turn drafts or revises it.
   subject: (turn) => ({ candidate: 0, pass: turn, label: `solver turn ${turn}` }),
   maxTokens: (request) => request.budget,
+  budgetForcing: true,
   prompt: solverPrompt,
   template: solverTemplate,
   reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
@@ -240,6 +243,7 @@ export const criticRole = {
   index: (request) => request.turn * 100 + request.critic,
   subject: (index) => ({ candidate: 0, pass: index, label: `critic ${index % 100} on turn ${Math.floor(index / 100)}` }),
   maxTokens: (request) => request.budget,
+  budgetForcing: true,
   prompt: templatePrompt(criticTemplate),
   template: criticTemplate,
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
