@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Envelope } from '../src/kernel/protocol.ts';
@@ -22,7 +23,9 @@ function prose(seed: number, chars: number): string {
   return words.join(state % 3 === 0 ? '\n' : ' ').slice(0, chars);
 }
 
-const MANIFEST = { run: 'r1', config: { endpoints: {} }, configHash: 'h', tmasVersion: 'test', protocolVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
+/** A configuration as tmas 0.1.0 wrote it (the run's settings are not what these tests are about, but they must read). */
+const CONFIG = (JSON.parse(readFileSync(new URL('./fixtures/manifests/flat-0.1.0.json', import.meta.url), 'utf8')) as Record<string, { config: unknown }>).plain?.config;
+const MANIFEST = { run: 'r1', config: CONFIG, configHash: 'h', tmasVersion: 'test', protocolVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
 
 function call(index: number, prompt: string, output: string): CallRecord {
   return {

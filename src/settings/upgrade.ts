@@ -6,7 +6,9 @@
  * existed did (the setting's `before`), so every reader of a run (resume, replay, the
  * viewer, reports) reads a whole configuration and decides no default itself.
  */
+import { toOptionName } from '../../machines/contract.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
+import { STRATEGIES } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
 import { ENDPOINT_SLOTS } from '../kernel/slots.ts';
 import type { RoleEndpoint, RunConfig, SlotSampling } from './config.ts';
@@ -68,6 +70,9 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   // Filled below and checked whole before it is returned.
   const config = sections as Partial<RunConfig> as RunConfig;
   for (const section of ['problems', 'outputs', 'loop', 'context', 'roles', 'judge', 'gateway', 'sim'] as const) config[section] ??= {} as never;
+  // A strategy flag added since: runs made before it ran as its default does.
+  const flags = STRATEGIES[config.loop.strategy]?.flags ?? [];
+  config.loop.strategyOptions = { ...Object.fromEntries(flags.map((flag) => [toOptionName(flag.name), flag.default])), ...config.loop.strategyOptions };
   const endpoints = (config.roles.endpoints ?? {}) as Partial<Record<string, unknown>>;
   // A run made before the judge existed has no judge endpoint: its judge is the solution agent's.
   endpoints.judge ??= endpoints.solution;
