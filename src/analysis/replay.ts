@@ -45,8 +45,9 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    // The copy is the replay's own store: the run directory is never written.
-    const { store: copy, manifest } = await openRun(runDir, work);
+    // The copy is the replay's own store: the run directory is never written. A replay reads every
+    // message and call, so every block is checked first: a corrupt one is named, never read as other text.
+    const { store: copy, manifest } = await openRun(runDir, work, { everyBlock: true });
     let logEnd: number;
     let problems;
     try {

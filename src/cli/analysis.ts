@@ -143,6 +143,7 @@ async function repair(dir: string, io: Io): Promise<void> {
     `It holds ${report.manifest ? 'the run manifest' : 'NO manifest'}, ${report.problems} problems, ${report.calls} journaled calls, ` +
       `${report.iterations} completed iterations and ${report.messages} logged messages.`,
   );
+  if (report.unreadable.length > 0) io.stdout(`Blocks that failed their checksums were dropped, with the records they held: ${report.unreadable.join(', ')}.`);
   if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records referred to texts the repair could not recover and were dropped (the first: ${report.dropped[0]}).`);
   io.stdout(report.manifest ? `Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).` : 'Without its manifest the run cannot be resumed: start it again in a new directory.');
 }

@@ -57,7 +57,8 @@ export async function runExportCommand(runDir: string, options: { format: string
 
 /** Streams the run's records into both files, a row group at a time into Parquet. */
 async function writeRecords(runDir: string, jsonl: OutputFile, parquetFile: OutputFile, advice: string): Promise<ExportCounts> {
-  const { store, manifest } = await openRun(runDir);
+  // An export reads every generation: every block is checked first, so a corrupt one is named, never exported as other text.
+  const { store, manifest } = await openRun(runDir, undefined, { everyBlock: true });
   const counts: ExportCounts = { records: 0, bySource: {} };
   // Parquet's writer writes to its file synchronously: its errors (a full disk) are the output's.
   const parquetWrite = <T>(write: () => T): T => {
