@@ -168,13 +168,13 @@ function defineExport(program: Command, io: Io): void {
     .description('export every generation of a run as RL training records (JSONL and Parquet with nested columns)')
     .argument('<dir>', 'the run directory')
     .option('--format <format>', 'the record format', 'rl')
-    .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
+    .option('--out <path>', 'where to write: PATH.jsonl and PATH.parquet for a PATH without an extension (default: <dir>/export-rl); a PATH ending in .jsonl or .parquet writes that file alone')
     .exitOverride()
     .action(async (dir: string, options: { format: string; out?: string }) => {
       collectGarbageEagerly(EXPORT_HEAP_GROWTH);
       const { runExportCommand } = await import('./export.command.ts');
       const result = await runExportCommand(dir, options);
       const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');
-      io.stdout(`${result.records} records (one per generation: ${kinds}): ${result.jsonl}, ${result.parquet}`);
+      io.stdout(`${result.records} records (one per generation: ${kinds}): ${[result.jsonl, result.parquet].filter((file) => file !== undefined).join(', ')}`);
     });
 }
