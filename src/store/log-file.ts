@@ -9,8 +9,11 @@ import { crc32c, unmaskCrc } from './crc32c.ts';
 /** A log that cannot be read as one; the message says where. */
 export class LogDamage extends Error {}
 
+/** A log is written in blocks of this size; a record never runs past one. */
 const BLOCK = 32768;
+/** A record's header: its masked CRC-32C (4 bytes), its length (2) and its type (1). */
 const HEADER = 7;
+/** Record types: a whole record, or the first, a middle or the last piece of one split across blocks. */
 const FULL = 1;
 const FIRST = 2;
 const MIDDLE = 3;
