@@ -62,3 +62,23 @@ describe('tmas run refuses bad input', () => {
     expect(top.stdout).toMatch(/^ {2}table1 \[options\] /m);
   });
 });
+
+/** Errors of the option parser, on several commands: each as tmas prints its own usage errors. */
+const parserErrors: Array<{ name: string; args: string[]; says: string }> = [
+  { name: 'an unknown option', args: ['log', '/nowhere', '--bogus'], says: "tmas: unknown option '--bogus' [TMAS_USAGE]" },
+  { name: 'a missing argument', args: ['export'], says: "tmas: missing required argument 'dir' [TMAS_USAGE]" },
+  { name: "an option's missing value", args: ['run', '--n-candidates'], says: "tmas: option '--n-candidates <n>' argument missing [TMAS_USAGE]" },
+  { name: 'an invalid value', args: ['run', '--concurrency', 'abc'], says: "tmas: option '--concurrency <n>' argument 'abc' is invalid. expected a whole number from 1 to 100000 [TMAS_USAGE]" },
+  { name: 'an unknown command', args: ['bogus'], says: "tmas: unknown command 'bogus' [TMAS_USAGE]" },
+];
+
+describe("the option parser's errors carry TMAS_USAGE", () => {
+  for (const { name, args, says } of parserErrors) {
+    test(`${name} (tmas ${args.join(' ')}): its line names the code, exit 2`, async () => {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(says);
+      expect(result.stdout).toBe('');
+    });
+  }
+});

@@ -78,12 +78,15 @@ async function flipBytes(file: string, from: number, count: number): Promise<voi
 }
 
 /**
- * `foundOnRead`: damage inside a table's blocks, which no check before the open sees (they read no
- * table whole, so that opening a run costs what its files number): an analysis command meets it on
- * the read of its private view and changes nothing; a resume, which reads its own store as it goes,
- * meets it after it has begun to write and keeps what it wrote.
+ * `marksKept`: the repair drops one block, which may hold calls of an iteration whose mark (in another
+ * block) it keeps: the resume does not do a completed iteration again, so such a call is not re-issued.
+ *
+ * `lazy`: damage inside a table's blocks, which the structure check before an open does not see (it
+ * reads no table whole, so that opening a run costs what its files number). A resume, an export and a
+ * replay read every block first and refuse it, naming the table; log, show and report meet it only
+ * where they read it, and change nothing either way.
  */
-const damages: Array<{ name: string; damage: (run: string) => Promise<void>; says: RegExp; foundOnRead?: boolean }> = [
+const damages: Array<{ name: string; damage: (run: string) => Promise<void>; says: RegExp; lazy?: boolean; marksKept?: boolean }> = [
   { name: 'store/CURRENT missing', damage: (run) => rm(path.join(run, 'store', 'CURRENT')), says: /CURRENT.*missing/ },
   {
     name: 'a truncated table file',
@@ -99,8 +102,19 @@ const damages: Array<{ name: string; damage: (run: string) => Promise<void>; say
       const table = await largestTable(run);
       await flipBytes(table, 100, 2000);
     },
-    says: /corrupt|checksum|table/i,
-    foundOnRead: true,
+    says: /store\/\d+\.ldb, a table, is corrupt: .*fails its checksum/,
+    lazy: true,
+  },
+  {
+    // LevelDB reads such a block back as other text without an error: only its checksum tells.
+    name: 'one byte flipped in the middle of a table',
+    damage: async (run) => {
+      const table = await largestTable(run);
+      await flipBytes(table, Math.floor((await stat(table)).size / 2), 1);
+    },
+    says: /store\/\d+\.ldb, a table, is corrupt: the block at bytes \d+-\d+ fails its checksum/,
+    lazy: true,
+    marksKept: true,
   },
   {
     name: 'a flipped MANIFEST',
@@ -112,35 +126,25 @@ const damages: Array<{ name: string; damage: (run: string) => Promise<void>; say
   },
 ];
 
+/** The commands that read only what they need: they meet damage inside a table only where they read. */
+const LAZY_COMMANDS = new Set(['log', 'show', 'report']);
+
 describe('a damaged store is named and never changed', () => {
-  for (const { name, damage, says, foundOnRead } of damages) {
-    test(`${name}: resume, report and every analysis command refuse it with TMAS_STORE_DAMAGED and change no file${foundOnRead ? ' (a resume: keeps what it wrote)' : ''}; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
+  for (const { name, damage, says, lazy, marksKept } of damages) {
+    test(`${name}: resume, export, replay${lazy ? '' : ', log, show and report'} refuse it with TMAS_STORE_DAMAGED naming it before writing anything, and no file changes; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
       const { run, calls } = await finishedRun(dir, finished);
       await damage(run);
-      let before = await fileHashes(run);
-      let met = 0;
-      for (const args of [...(foundOnRead ? [] : [['run', '--resume', run]]), ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['report', run, '--out', path.join(dir, 'report.html')]]) {
+      const before = await fileHashes(run);
+      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['report', run, '--out', path.join(dir, 'report.html')]]) {
         const refused = await runCli(args);
         expect(await fileHashes(run), args[0]).toEqual(before);
         // A command that never reads the damaged block gives its output whole.
-        if (foundOnRead && refused.code === 0) continue;
-        met++;
+        if (lazy && LAZY_COMMANDS.has(args[0] as string) && refused.code === 0) continue;
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
         expect(refused.stderr, args[0]).toMatch(says);
-        expect(refused.stderr, args[0]).toMatch(/tmas repair/);
+        expect(refused.stderr, args[0]).toMatch(/Nothing was changed.*tmas repair/s);
         expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
-      }
-      // Replay reads every message and every journaled call: it meets the damage wherever it lies.
-      expect(met).toBeGreaterThan(0);
-      if (foundOnRead) {
-        const resumed = await runCli(['run', '--resume', run]);
-        if (resumed.code !== 0) {
-          expect(resumed.code, resumed.stderr).toBe(2);
-          expect(resumed.stderr).toMatch(/is damaged: .*every call journaled before is kept.*tmas repair.*TMAS_STORE_DAMAGED/s);
-          expect(resumed.stderr).not.toMatch(/internal error|\n\s+at /);
-        }
-        before = await fileHashes(run);
       }
 
       const repaired = await runCli(['repair', run]);
@@ -160,10 +164,36 @@ describe('a damaged store is named and never changed', () => {
         return;
       }
       const issued = Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1]);
-      expect(issued).toBe(calls - left);
-      expect((await readJournal(run)).length).toBe(calls);
+      if (marksKept === true) expect(issued).toBeLessThanOrEqual(calls - left);
+      else expect(issued).toBe(calls - left);
+      expect((await readJournal(run)).length).toBe(left + issued);
     });
   }
+
+  test('a corrupt record in the write-ahead log (which LevelDB would drop without a word): resume and every analysis command refuse it naming the log, and nothing changes; repair drops the record and the resume completes', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    // A run's last writes are in its log until the next open moves them into a table: this one's are all there.
+    const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+    expect(done.code, done.stderr).toBe(0);
+    const log = (await readdir(path.join(run, 'store'))).find((name) => name.endsWith('.log')) as string;
+    const size = (await stat(path.join(run, 'store', log))).size;
+    expect(size).toBeGreaterThan(10_000);
+    await flipBytes(path.join(run, 'store', log), Math.floor(size / 2), 1);
+    const before = await fileHashes(run);
+    for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`store/${log}, a write-ahead log, is corrupt: a record at byte`);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+      expect(await fileHashes(run), args[0]).toEqual(before);
+    }
+    const repaired = await runCli(['repair', run]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toContain(`store/${log} (1 log record)`);
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+  });
 
   test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
     const { run, calls } = await finishedRun(dir, finished);

@@ -62,10 +62,11 @@ describe('tmas export --format rl', () => {
     const exported = await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl') });
     // Every call the run made is a generation, and each is a record, in both files.
     expect(exported.records).toBe(outcome.calls.issued);
-    const lines = (await readFile(exported.jsonl, 'utf8')).trim().split('\n');
+    expect(exported).toMatchObject({ jsonl: path.join(dir, 'rl.jsonl'), parquet: path.join(dir, 'rl.parquet') });
+    const lines = (await readFile(path.join(dir, 'rl.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(outcome.calls.issued);
 
-    const { schema, rows } = await readParquet(exported.parquet);
+    const { schema, rows } = await readParquet(path.join(dir, 'rl.parquet'));
     expectNestedSchema(schema);
     expect(rows).toHaveLength(outcome.calls.issued);
     expect(rows[0]).toEqual(JSON.parse(lines[0] ?? '{}'));

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
@@ -152,6 +152,64 @@ describe('a failed call is never a result', () => {
       const lines = (await results(run)).filter((line) => line.problem === 'huge');
       expect(lines).toHaveLength(2);
       for (const line of lines) for (const candidate of line.candidates) expect(candidate.failures.join(' ')).toMatch(/TMAS_CONTEXT_LENGTH: not sent: the prompt needs \d+ tokens/);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  interface RunMetrics {
+    calls: { issued: number; reused: number; failed: number };
+    totals: { failures: number; retries: number | null };
+    gateway: { failures: number; retries: number; retriesByCause: Record<string, number> };
+  }
+  const metricsOf = async (run: string) => JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as RunMetrics;
+
+  test('a run in which every call fails (a server that answers 500): metrics.json totals.failures counts them as gateway.failures does, and the closing line says so', async ({ dir }) => {
+    // One problem, two candidates: both fail, and the endpoint is not yet down (three in a row).
+    const problems = await writeProblems(dir, PROBLEMS.slice(0, 1));
+    const refuse = { current: (): number | null => 500 };
+    const proxy = await startRefusingProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const ended = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      expect(ended.code, ended.stderr).toBe(3);
+      expect(ended.stdout).toMatch(/^0 calls issued and answered, 2 failed for good, 0 answered from the journal, in [\d.]+ s\.$/m);
+      const metrics = await metricsOf(run);
+      expect(metrics.gateway.failures).toBe(2);
+      expect(metrics.totals.failures).toBe(2);
+      expect(metrics.calls).toEqual({ issued: 0, reused: 0, failed: 2 });
+
+      // Two problems: the third failure in a row declares the endpoint down and stops the run at once, its own failure not yet logged.
+      await mkdir(path.join(dir, 'both'));
+      const both = await writeProblems(path.join(dir, 'both'), PROBLEMS);
+      const downRun = path.join(dir, 'down');
+      const down = await runCli(['run', '--input-file', both, '--output-file', downRun, '--base-url', proxy.url, ...SMALL]);
+      expect([2, 3], down.stderr).toContain(down.code);
+      const downMetrics = await metricsOf(downRun);
+      expect(downMetrics.totals.failures).toBe(downMetrics.gateway.failures);
+      expect(downMetrics.totals.failures).toBeGreaterThan(0);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  test("a resume that issues no call keeps the run's gateway counters in metrics.json, not its own zeros", async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    // Two 503s on the way, which the gateway retries: counters a user reads afterwards.
+    const refuse = { current: (call: number): number | null => (call === 3 || call === 7 ? 503 : null) };
+    const proxy = await startRefusingProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL.filter((flag, i, all) => flag !== '--max-retries' && all[i - 1] !== '--max-retries')]);
+      expect(done.code, done.stderr).toBe(0);
+      const before = await metricsOf(run);
+      expect(before.gateway.retries).toBe(2);
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toMatch(/^0 calls issued, 0 answered from the journal/m);
+      const after = await metricsOf(run);
+      expect(after.gateway).toEqual(before.gateway);
+      expect(after.totals.retries).toBe(2);
     } finally {
       proxy.server.close();
     }

@@ -112,8 +112,8 @@ describe('tmas fork', () => {
     expect(counts).toEqual({ answered: reused.length, issued: calls.length - reused.length });
     expect(expected).toBeGreaterThanOrEqual(6 * 4);
     expect(expected).toBeLessThanOrEqual(counts.answered);
-    const metrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { calls: { issued: number; reused: number } };
-    expect(metrics.calls).toEqual({ issued: counts.issued, reused: counts.answered });
+    const metrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { calls: { issued: number; reused: number; failed: number } };
+    expect(metrics.calls).toEqual({ issued: counts.issued, reused: counts.answered, failed: 0 });
     expect(forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--agents'] });
     expect((await readFile(path.join(fork, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6 * 2);
 

@@ -4,11 +4,12 @@
  * whole files at their final names, however the command ends.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
+import { createOutputFile, partialName } from '../src/host/output-file.ts';
 import { BIN, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**
@@ -110,5 +111,64 @@ describe('outputs', () => {
     const records = (await readFile(`${out}.jsonl`, 'utf8')).trim().split('\n');
     const bytes = await readFile(`${out}.parquet`);
     expect(await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })).toHaveLength(records.length);
+  });
+
+  test('export killed at several moments, while tmas starts, reads the store or writes, leaves no empty file', async ({ dir, finishedRunDir: finished }) => {
+    const out = path.join(dir, 'rl');
+    // Kills at several moments: while tmas starts, while it reads the store, while it writes (the property holds at every one).
+    for (const after of [300, 700, 1100, 1500, 2000, 2600]) {
+      const child = spawn(process.execPath, [BIN, 'export', finished, '--out', out], { cwd: REPO, stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, after));
+      child.kill('SIGKILL');
+      await exited;
+      for (const name of (await readdir(dir)).filter((entry) => entry.startsWith('rl.'))) {
+        expect((await stat(path.join(dir, name))).size, `${name}, killed after ${after} ms`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  test('a temporary output file a killed process left (its pid no longer runs) is removed by the next command that writes into its folder; one a live process writes is kept', async ({ dir, finishedRunDir: finished }) => {
+    const out = path.join(dir, 'rl');
+    const gone = spawn(process.execPath, ['-e', '0']);
+    const deadPid = await new Promise<number>((resolve) => gone.once('exit', () => resolve(gone.pid as number)));
+    const stale = [partialName(`${out}.jsonl`, deadPid), partialName(path.join(dir, 'report.html'), deadPid), `${out}.parquet.partial`];
+    const live = partialName(path.join(dir, 'other.jsonl'), process.pid);
+    for (const file of [...stale, live]) await writeFile(file, 'half a file');
+    const exported = await runCli(['export', finished, '--out', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual([path.basename(live), 'rl.jsonl', 'rl.parquet'].sort());
+  });
+
+  test('export --out with an extension: PATH.jsonl writes that file alone, PATH.parquet that file alone, another format is refused with TMAS_USAGE and nothing is written', async ({ dir, finishedRunDir: finished }) => {
+    const jsonl = await runCli(['export', finished, '--out', path.join(dir, 'x.jsonl')]);
+    expect(jsonl.code, jsonl.stderr).toBe(0);
+    expect(jsonl.stdout).toContain(path.join(dir, 'x.jsonl'));
+    const parquet = await runCli(['export', finished, '--out', path.join(dir, 'y.parquet')]);
+    expect(parquet.code, parquet.stderr).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['x.jsonl', 'y.parquet']);
+    const records = (await readFile(path.join(dir, 'x.jsonl'), 'utf8')).trim().split('\n');
+    const bytes = await readFile(path.join(dir, 'y.parquet'));
+    expect(await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })).toHaveLength(records.length);
+
+    const refused = await runCli(['export', finished, '--out', path.join(dir, 'z.json')]);
+    expectUserError(refused, 'TMAS_USAGE');
+    expect(refused.stderr).toContain(`--out ${path.join(dir, 'z.jsonl')} or --out ${path.join(dir, 'z.parquet')}`);
+    expect((await readdir(dir)).sort()).toEqual(['x.jsonl', 'y.parquet']);
+    const help = await runCli(['export', '--help']);
+    expect(help.stdout).toMatch(/a PATH\s+ending in\s+\.jsonl or \.parquet\s+writes\s+that\s+file\s+alone/);
+  });
+
+  test('an output file is made on disk with its first megabyte or at its commit, never empty: a kill before leaves nothing', async ({ dir }) => {
+    const file = path.join(dir, 'out.jsonl');
+    const out = await createOutputFile(file, { advice: 'give another path' });
+    await out.write('a line\n'.repeat(1000));
+    expect(await readdir(dir)).toEqual([]);
+    await out.write('x'.repeat(2 ** 20));
+    expect(await readdir(dir)).toEqual([path.basename(out.partial)]);
+    expect((await stat(out.partial)).size).toBeGreaterThan(2 ** 20);
+    await out.commit();
+    expect(await readdir(dir)).toEqual(['out.jsonl']);
+    expect((await stat(file)).size).toBe(7000 + 2 ** 20);
   });
 });

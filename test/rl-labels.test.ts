@@ -48,8 +48,8 @@ describe('tmas export --format rl labels', () => {
     const input = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, strategy);
     await runInProcess(['--input-file', input, '--output-file', run, '--strategy', strategy, ...SMALL, ...(OWN[strategy] ?? [])]);
-    const exported = await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl') });
-    const rows = (await readFile(exported.jsonl, 'utf8'))
+    await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl.jsonl') });
+    const rows = (await readFile(path.join(dir, 'rl.jsonl'), 'utf8'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Row);

@@ -109,8 +109,8 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     expect(replay.divergence).toBeNull();
     expect(replay.identical).toBe(true);
 
-    const exported = await runExportCommand(full, { format: 'rl', out: path.join(dir, 'export') });
-    const records = (await readFile(exported.jsonl, 'utf8')).split('\n').filter(Boolean).length;
+    const exported = await runExportCommand(full, { format: 'rl', out: path.join(dir, 'export.jsonl') });
+    const records = (await readFile(path.join(dir, 'export.jsonl'), 'utf8')).split('\n').filter(Boolean).length;
     expect(records).toBe(exported.records);
     // Every generation the strategy made is a record.
     expect(records).toBe(issuedWhole);

@@ -61,6 +61,11 @@ function readRanks(bpeRanks: string): Map<string, number> {
  */
 const LONG_PIECE = 32;
 
+/** Bytes `[start, end)` of `bytes` as a Latin-1 string (one character per byte), the rank table's keys. */
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  return String.fromCharCode(...bytes.subarray(start, end));
+}
+
 /** Builds the counter of one encoding from its rank file. */
 export function createBpeCounter(file: TiktokenBPE): BpeCounter {
   const ranks = readRanks(file.bpe_ranks);
@@ -72,26 +77,23 @@ export function createBpeCounter(file: TiktokenBPE): BpeCounter {
   // A byte's id in a long piece is its rank (every byte is a token of these encodings; one that were not gets an id no rank has).
   const byteIds = Int32Array.from({ length: 256 }, (_, byte) => ranks.get(String.fromCharCode(byte)) ?? 2 ** 30 + byte);
 
-  function countLongPiece(piece: string): number {
-    const count = piece.length;
-    const bounds = new Int32Array(count + 1);
+  /** A long piece, given as its UTF-8 bytes: its first parts are its bytes, read without a string of them. */
+  function countLongPiece(bytes: Uint8Array): number {
+    const count = bytes.length;
+    if (count <= longest && ranks.has(latin1(bytes, 0, count))) return 1;
     const ids = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      bounds[i] = i;
-      ids[i] = byteIds[piece.charCodeAt(i)] as number;
-    }
-    bounds[count] = count;
+    for (let i = 0; i < count; i++) ids[i] = byteIds[bytes[i] as number] as number;
     return mergeParts({
-      bounds,
+      bounds: null,
       count,
       ids,
-      rank: (a, _b, c) => (c - a > longest ? -1 : (ranks.get(piece.slice(a, c)) ?? -1)),
+      // Asked once per distinct pair in a while: the pair's bytes as the rank table's Latin-1 key.
+      rank: (a, _b, c) => (c - a > longest ? -1 : (ranks.get(latin1(bytes, a, c)) ?? -1)),
     });
   }
 
   function countPiece(piece: string): number {
     if (piece.length <= 1 || ranks.has(piece)) return piece.length === 0 ? 0 : 1;
-    if (piece.length > LONG_PIECE) return countLongPiece(piece);
     if (starts.length < piece.length + 1) starts = new Int32Array(piece.length * 2);
     // parts i spans piece[starts[i], starts[i + 1]); `parts` of them are live.
     let parts = piece.length;
@@ -116,7 +118,8 @@ export function createBpeCounter(file: TiktokenBPE): BpeCounter {
 
   return {
     countChunk(chunk) {
-      return countPiece(Buffer.from(chunk, 'utf8').toString('latin1'));
+      const bytes = Buffer.from(chunk, 'utf8');
+      return bytes.length > LONG_PIECE ? countLongPiece(bytes) : countPiece(bytes.toString('latin1'));
     },
   };
 }

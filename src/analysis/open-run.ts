@@ -9,12 +9,15 @@ import { hasStore, openStoreView } from '../store/check.ts';
 import type { Store } from '../store/store.ts';
 import { readRunManifest, type RunManifest } from '../host/run-manifest.ts';
 
-/** Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept). */
-export async function openRun(runDir: string, into?: string): Promise<{ store: Store; manifest: RunManifest }> {
+/**
+ * Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept).
+ * `everyBlock`: every block of the store is checked first, for a command that reads all of it (see openStoreView).
+ */
+export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean } = {}): Promise<{ store: Store; manifest: RunManifest }> {
   if (!hasStore(runDir)) {
     throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
   }
-  const store = await openStoreView(runDir, into);
+  const store = await openStoreView(runDir, into, options);
   const manifest = await readRunManifest(store);
   if (!manifest) {
     await store.close();

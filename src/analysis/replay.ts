@@ -41,9 +41,10 @@ export function replayActiveProblems(active: number): number {
  * problem again from iteration 0 with the journal (and the old log) kept.
  * Returns the run's manifest, its problems and where its log ended.
  */
-export async function copyForRerun(runDir: string, work: string) {
-  // The copy is the re-run's own store: the run directory is never written.
-  const { store: copy, manifest } = await openRun(runDir, work);
+export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean } = {}) {
+  // The copy is the re-run's own store: the run directory is never written. A replay reads every message
+  // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
+  const { store: copy, manifest } = await openRun(runDir, work, options);
   try {
     checkProtocol(manifest, runDir);
     const logEnd = await copy.nextSeq();
@@ -71,7 +72,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    const { manifest, problems, logEnd } = await copyForRerun(runDir, work);
+    const { manifest, problems, logEnd } = await copyForRerun(runDir, work, { everyBlock: true });
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined

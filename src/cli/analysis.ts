@@ -143,6 +143,7 @@ async function repair(dir: string, io: Io): Promise<void> {
     `It holds ${report.manifest ? 'the run manifest' : 'NO manifest'}, ${report.problems} problems, ${report.calls} journaled calls, ` +
       `${report.iterations} completed iterations and ${report.messages} logged messages.`,
   );
+  if (report.unreadable.length > 0) io.stdout(`Blocks that failed their checksums were dropped, with the records they held: ${report.unreadable.join(', ')}.`);
   if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records referred to texts the repair could not recover and were dropped (the first: ${report.dropped[0]}).`);
   io.stdout(report.manifest ? `Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).` : 'Without its manifest the run cannot be resumed: start it again in a new directory.');
 }
@@ -167,13 +168,13 @@ function defineExport(program: Command, io: Io): void {
     .description('export every generation of a run as RL training records (JSONL and Parquet with nested columns)')
     .argument('<dir>', 'the run directory')
     .option('--format <format>', 'the record format', 'rl')
-    .option('--out <path>', 'output path without extension (default: <dir>/export-rl)')
+    .option('--out <path>', 'where to write: PATH.jsonl and PATH.parquet for a PATH without an extension (default: <dir>/export-rl); a PATH ending in .jsonl or .parquet writes that file alone')
     .exitOverride()
     .action(async (dir: string, options: { format: string; out?: string }) => {
       collectGarbageEagerly(EXPORT_HEAP_GROWTH);
       const { runExportCommand } = await import('./export.command.ts');
       const result = await runExportCommand(dir, options);
       const kinds = Object.entries(result.bySource).map(([source, count]) => `${count} ${source}`).join(', ');
-      io.stdout(`${result.records} records (one per generation: ${kinds}): ${result.jsonl}, ${result.parquet}`);
+      io.stdout(`${result.records} records (one per generation: ${kinds}): ${[result.jsonl, result.parquet].filter((file) => file !== undefined).join(', ')}`);
     });
 }

@@ -80,8 +80,9 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   const runDir = path.resolve(flags.resume);
   refuseNewRunFlags(flags, runDir);
   await checkResumable(runDir);
-  // A private view, its structure checked: a store with a table, MANIFEST or CURRENT lost is refused before anything in the run directory is written.
-  const store = await openStoreView(runDir);
+  // A private view, its structure and every block checked: a store with a table, MANIFEST or CURRENT lost, or
+  // a corrupt block or log record, is refused before anything in the run directory is written.
+  const store = await openStoreView(runDir, undefined, { everyBlock: true });
   try {
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);

@@ -180,11 +180,21 @@ function defineReportCommand(program: Command): void {
     });
 }
 
+/**
+ * An error of commander's parser (an unknown option or command, a missing or
+ * invalid argument) as tmas prints its own usage errors: `tmas: <what> [TMAS_USAGE]`.
+ */
+export function usageError(message: string): string {
+  return `tmas: ${message.replace(/^error: /, '').trimEnd()} [TMAS_USAGE]\n`;
+}
+
 /** The program with every command declared (`run`'s and `table1`'s options only once declareLateOptions has run). */
 export function createProgram(): Command {
   const program = new Command('tmas')
     .description('Test-time-scaling evaluations of language models on math benchmarks, as an actor runtime (TMAS and baselines).')
     .version(VERSION)
+    // Set before the commands are declared: each command takes it over. A flag commander refuses reads as ours do.
+    .configureOutput({ outputError: (message, write) => write(usageError(message)) })
     .showHelpAfterError('(run with --help for the options)')
     .exitOverride();
   program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());

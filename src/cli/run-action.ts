@@ -9,6 +9,7 @@ import { incompleteRunError } from '../host/call-failures.ts';
 import type { RunConfig } from '../settings/config.ts';
 import { resolveStrategy } from '../host/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../host/run-evaluation.ts';
+import type { CallCounts } from '../host/llm-call.ts';
 import { unusableOutputWarnings } from '../observers/role-outputs.ts';
 import { formatIterationTable } from '../observers/table.ts';
 import { prepareRun, type PreparedRun } from './prepare-run.ts';
@@ -26,13 +27,19 @@ function warnBeforeStart(flags: RunFlags, io: CliIo): void {
   }
 }
 
+/** What the run's calls came to: those issued (sent and journaled), failed for good when any did, and answered from the journal. */
+export function callsLine(calls: CallCounts): string {
+  const failed = calls.failed > 0 ? ` and answered, ${calls.failed} failed for good` : '';
+  return `${calls.issued} calls issued${failed}, ${calls.reused} answered from the journal`;
+}
+
 /** The final table and the counts of a finished run, on stdout, and the lines `more` adds. */
 function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo, more: string[]): void {
   io.stdout('');
   io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
   io.stdout('');
   io.stdout(`${problemCount} problems, ${config.loop.maxIterations} iterations, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}:`);
-  io.stdout(`${outcome.calls.issued} calls issued, ${outcome.calls.reused} answered from the journal, in ${outcome.wallSeconds.toFixed(1)} s.`);
+  io.stdout(`${callsLine(outcome.calls)}, in ${outcome.wallSeconds.toFixed(1)} s.`);
   for (const line of more) io.stdout(line);
   io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
 }

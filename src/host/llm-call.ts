@@ -24,6 +24,13 @@ import type { CallRanks } from './call-ranks.ts';
 import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
+/** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
+export interface CallCounts {
+  reused: number;
+  issued: number;
+  failed: number;
+}
+
 /** What the call needs from the runtime. */
 export interface LlmCallDeps {
   config: RunConfig;
@@ -33,8 +40,8 @@ export interface LlmCallDeps {
   pool: Pool;
   gateway: Gateway;
   store: Store;
-  /** Counts calls answered from the journal and calls sent, for the resume summary. */
-  counters: { reused: number; issued: number };
+  /** Counts calls answered from the journal, calls sent and journaled, and calls that failed for good, for the run's summary. */
+  counters: CallCounts;
   /** Replay without network: a call missing from the journal fails with TMAS_REPLAY_MISS instead of being sent. */
   offline?: boolean;
   /** Calls that failed for good: their iteration sends no more calls and is not marked. */
@@ -332,6 +339,7 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
 
 /** A call that failed for good: it stops the run when every other call would fail alike, else its iteration (grading calls aside). */
 function failedForGood(deps: LlmCallDeps, input: LlmInput, error: CallFailedError, attempt: number): LlmResult {
+  deps.counters.failed++;
   const stop = runStopping(error, input.endpoint, deps.config.outputs.dir);
   if (stop !== null) deps.stopRun(stop);
   // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without

@@ -20,13 +20,13 @@ import { isUserError, TmasError, UserError, type ErrorCode } from '../kernel/err
 import type { Gateway } from '../gateway/gateway.ts';
 import { createBus } from '../kernel/bus.ts';
 import { prepareEndpoints } from './endpoints.ts';
-import { createLlmCall, promptBudget } from './llm-call.ts';
+import { createLlmCall, promptBudget, type CallCounts } from './llm-call.ts';
 import { createCallRanks } from './call-ranks.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createPool, tokenizerLoadError } from '../pool/pool.ts';
 import { isHfTokenizerName } from '../../workers/hf-tokenizer.ts';
 import type { Problem } from '../input/problems.ts';
-import { metricsFromLog } from '../observers/log-metrics.ts';
+import { runMetricsFromLog } from '../observers/log-metrics.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { writeOutputs } from './outputs.ts';
 import { beforeStore, whenStopped } from './run-stop.ts';
@@ -66,7 +66,7 @@ export interface RunOutcome {
   outputDir: string;
   simulated: boolean;
   iterations: IterationMetrics[];
-  calls: { issued: number; reused: number };
+  calls: CallCounts;
   wallSeconds: number;
   /** Problems stopped at an iteration with calls that failed for good (not marked; a resume issues them again). */
   stopped: StoppedIteration[];
@@ -186,7 +186,7 @@ async function runToEnd(actor: AnyActorRef, waits: { stopped: Promise<never>; ot
 }
 
 /** The error of an interrupted run once its outputs are written: its own (an endpoint down, a refused key), or TMAS_INTERRUPTED. */
-function interruptionError(interrupted: unknown, counters: { issued: number; reused: number }, outputDir: string): unknown {
+function interruptionError(interrupted: unknown, counters: CallCounts, outputDir: string): unknown {
   if (isUserError(interrupted)) return interrupted;
   return new TmasError(
     'TMAS_INTERRUPTED',
@@ -214,8 +214,9 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
     const gateway = createRunGateway(config.gateway, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
     cleanups.push(() => gateway.close());
-    const counters = { reused: 0, issued: 0 };
-    const bus = createBus({ firstSeq: await store.nextSeq() });
+    const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
+    const firstSeq = await store.nextSeq();
+    const bus = createBus({ firstSeq });
     const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsOf(strategy, inputs, config.loop.proof) }, io);
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
@@ -242,9 +243,11 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     bus.complete();
     await log.flush();
     const outputs = options.outputs !== false;
-    const iterations = outputs ? await metricsFromLog(store) : [];
+    const { iterations, unfinishedFailures, failuresSince } = outputs ? await runMetricsFromLog(store, firstSeq) : { iterations: [], unfinishedFailures: 0, failuresSince: 0 };
+    // A call whose failure stopped the run (an endpoint down) may have stopped it before its failure was logged: counted here.
+    const unlogged = Math.max(0, counters.failed - failuresSince);
     const wallSeconds = (performance.now() - started) / 1000;
-    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
+    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
     if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputs.dir);
     return { outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {

@@ -13,6 +13,7 @@ import { Store, type ForkedFrom } from '../store/store.ts';
 
 import type { RunConfig } from '../settings/config.ts';
 import { createRunStore } from './output-dir.ts';
+import { removeStalePartials } from './output-file.ts';
 import { toProblemInputs } from './problem-inputs.ts';
 import { loadStarts } from './resume.ts';
 import type { RunManifest } from './run-manifest.ts';
@@ -54,6 +55,8 @@ export async function openRunStore(
   const store = resumed ?? (await createRunStore(config.outputs.dir, manifest, problems));
   if (!resumed) options.cleanups.push(() => store.close());
   store.encodeWith(options.encodeJson);
+  // The run holds its directory now: a temporary output file a killed process left in it goes (output-file.ts).
+  await removeStalePartials(config.outputs.dir);
   if (resumed) await store.manifest().put('manifest', manifest);
   const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length, config.judge.passes > 0) : null;
   return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts) };

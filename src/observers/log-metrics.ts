@@ -53,12 +53,24 @@ class SeenMessages {
 
 /** Streams the log of a run into its per-iteration metrics. */
 export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> {
+  return (await runMetricsFromLog(store)).iterations;
+}
+
+/**
+ * Streams the log of a run into its per-iteration metrics, and the calls that
+ * failed for good in iterations no problem finished (a run in which every
+ * call failed has no iteration to count them in), and how many failures were
+ * logged from sequence number `since` on (by the process that started there).
+ */
+export async function runMetricsFromLog(store: Store, since = 0): Promise<{ iterations: IterationMetrics[]; unfinishedFailures: number; failuresSince: number }> {
   const collector = createMetricsCollector();
   const seen = new SeenMessages();
   const failed = new Map<string, Envelope>();
+  let failuresSince = 0;
   for await (const envelope of store.envelopeOutlines(readsText)) {
     const { message } = envelope;
     if (message.type === 'llm.failed') {
+      if (envelope.seq >= since && message.code !== 'TMAS_CALL_SKIPPED') failuresSince++;
       failed.set(message.correlation, envelope);
       continue;
     }
@@ -67,5 +79,5 @@ export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> 
     collector.observe(envelope);
   }
   for (const envelope of failed.values()) collector.observe(envelope);
-  return collector.iterations();
+  return { iterations: collector.iterations(), unfinishedFailures: collector.unfinishedFailures(), failuresSince };
 }

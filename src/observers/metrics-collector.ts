@@ -13,6 +13,8 @@ export interface MetricsCollector {
   observe(envelope: Envelope): void;
   /** The figures so far, one entry per iteration that at least one problem finished. */
   iterations(): IterationMetrics[];
+  /** Calls that failed for good in iterations no problem finished, which `iterations()` has no entry for. */
+  unfinishedFailures(): number;
 }
 
 /** Creates a metrics collector. */
@@ -56,6 +58,9 @@ export function createMetricsCollector(): MetricsCollector {
         .sort(([a], [b]) => a - b)
         .filter(([, accumulator]) => accumulator.problems.size > 0)
         .map(([iteration, accumulator]) => summarizeIteration(iteration, accumulator, byIteration.get(iteration - 1)?.problems));
+    },
+    unfinishedFailures() {
+      return [...byIteration.values()].filter((accumulator) => accumulator.problems.size === 0).reduce((sum, accumulator) => sum + accumulator.failures, 0);
     },
   };
 }

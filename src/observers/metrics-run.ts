@@ -69,12 +69,12 @@ export interface RunTotals {
   ruleJudgeAgreement: RuleJudgeAgreement | null;
 }
 
-/** Sums the per-iteration figures into the run's totals. */
-export function runTotals(iterations: IterationMetrics[], extra: { retries?: number; wallSeconds?: number } = {}): RunTotals {
+/** Sums the per-iteration figures into the run's totals; `unfinishedFailures`: calls that failed for good in iterations no problem finished (not among `iterations`). */
+export function runTotals(iterations: IterationMetrics[], extra: { retries?: number; wallSeconds?: number; unfinishedFailures?: number } = {}): RunTotals {
   const tokensByRole: Record<string, { prompt: number; completion: number }> = {};
   const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
   let calls = 0;
-  let failures = 0;
+  let failures = extra.unfinishedFailures ?? 0;
   let judged = 0;
   let disagreements = 0;
   for (const it of iterations) {

@@ -33,13 +33,13 @@ export function isCorruption(error: unknown): error is Error {
 
 /**
  * Makes every read of `db` (and a clear, and a batch that fails because a
- * compaction met a corrupt block) reject with `damage(error)` where LevelDB
- * finds a corrupt table. A write's I/O error (a full disk) is left as it is.
- * Call before the database is used.
+ * compaction met a corrupt block) reject with what `damage(error)` resolves
+ * where LevelDB finds a corrupt table. A write's I/O error (a full disk) is
+ * left as it is. Call before the database is used.
  */
-export function checkReads(db: Level<string, unknown>, damage: (error: Error) => Error): void {
+export function checkReads(db: Level<string, unknown>, damage: (error: Error) => Promise<Error>): void {
   const reads = db as unknown as Reads;
-  const checked = (error: unknown) => Promise.reject(isCorruption(error) ? damage(error) : error);
+  const checked = async (error: unknown) => Promise.reject(isCorruption(error) ? await damage(error) : error);
   const get = reads._get.bind(db);
   const getMany = reads._getMany.bind(db);
   const iterator = reads._iterator.bind(db);
@@ -48,7 +48,7 @@ export function checkReads(db: Level<string, unknown>, damage: (error: Error) =>
   reads._get = (key, options) => get(key, options).catch(checked);
   reads._getMany = (keys, options) => getMany(keys, options).catch(checked);
   reads._clear = (options) => clear(options).catch(checked);
-  reads._batch = (operations, options) => batch(operations, options).catch((error: unknown) => Promise.reject((error as { code?: unknown } | null)?.code === 'LEVEL_CORRUPTION' ? damage(error as Error) : error));
+  reads._batch = (operations, options) => batch(operations, options).catch(async (error: unknown) => Promise.reject((error as { code?: unknown } | null)?.code === 'LEVEL_CORRUPTION' ? await damage(error as Error) : error));
   reads._iterator = (options) => {
     const it = iterator(options);
     const next = it._next.bind(it);

@@ -1,26 +1,51 @@
 /**
- * CRC-32C (Castagnoli), as LevelDB checksums its log and MANIFEST records,
- * and the mask LevelDB applies to a stored checksum. Used on the MANIFEST
- * alone (tens of kilobytes): a table-driven loop is fast enough.
+ * CRC-32C (Castagnoli), as LevelDB checksums its log and MANIFEST records and
+ * every block of its tables, and the mask LevelDB applies to a stored
+ * checksum. A resume checks every block of its store (table-blocks.ts), so
+ * the whole store passes through here: eight bytes a step through eight
+ * tables ("slicing by 8") ran at 460-750 MB/s where the byte-a-step loop ran
+ * at 280-360 MB/s, on 64 MB on a loaded 2-core machine.
  */
 
 /** The reflected Castagnoli polynomial. */
 const POLY = 0x82f63b78;
 
-const TABLE = (() => {
-  const table = new Uint32Array(256);
+/** Table t (at t × 256) gives the CRC of a byte followed by t zero bytes. */
+const TABLES = (() => {
+  const tables = new Uint32Array(256 * 8);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ POLY : c >>> 1;
-    table[n] = c >>> 0;
+    tables[n] = c >>> 0;
   }
-  return table;
+  for (let t = 1; t < 8; t++) {
+    for (let n = 0; n < 256; n++) {
+      const previous = tables[(t - 1) * 256 + n] as number;
+      tables[t * 256 + n] = ((tables[previous & 0xff] as number) ^ (previous >>> 8)) >>> 0;
+    }
+  }
+  return tables;
 })();
 
 /** The CRC-32C of `bytes`. */
 export function crc32c(bytes: Uint8Array): number {
+  const t = TABLES;
   let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = (TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+  let i = 0;
+  const whole = bytes.length - (bytes.length % 8);
+  for (; i < whole; i += 8) {
+    const low = crc ^ ((bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24));
+    crc =
+      (t[1792 + (low & 0xff)] as number) ^
+      (t[1536 + ((low >>> 8) & 0xff)] as number) ^
+      (t[1280 + ((low >>> 16) & 0xff)] as number) ^
+      (t[1024 + (low >>> 24)] as number) ^
+      (t[768 + (bytes[i + 4] as number)] as number) ^
+      (t[512 + (bytes[i + 5] as number)] as number) ^
+      (t[256 + (bytes[i + 6] as number)] as number) ^
+      (t[bytes[i + 7] as number] as number);
+  }
+  for (; i < bytes.length; i++) crc = (t[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

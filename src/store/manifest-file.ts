@@ -1,12 +1,11 @@
 /**
  * Reading a LevelDB MANIFEST far enough to know which table files the store
- * is made of. A MANIFEST is a log (32 KB blocks of checksummed records, a
- * record split across blocks in pieces) whose records are version edits: the
- * tables each edit adds (with their sizes) and removes. The tables the whole
- * log leaves are the store's live tables; LevelDB never rewrites one, which
- * is what lets a private view link them (store-view.ts).
+ * is made of. A MANIFEST is a log (log-file.ts) whose records are version
+ * edits: the tables each edit adds (with their sizes) and removes. The tables
+ * the whole log leaves are the store's live tables; LevelDB never rewrites
+ * one, which is what lets a private view link them (store-view.ts).
  */
-import { crc32c, unmaskCrc } from './crc32c.ts';
+import { LogDamage, logRecords } from './log-file.ts';
 
 /** What the MANIFEST says the store holds. */
 export interface ManifestContents {
@@ -16,46 +15,8 @@ export interface ManifestContents {
   nextFile: number;
 }
 
-/** A MANIFEST that cannot be read as one; the message says where. */
-export class ManifestDamage extends Error {}
-
-const BLOCK = 32768;
-const HEADER = 7;
-const FULL = 1;
-const FIRST = 2;
-const MIDDLE = 3;
-const LAST = 4;
-
-/** The records of a LevelDB log, whole (pieces joined), checksums checked. A piece cut off at the end is the end (a writer stopped there), as LevelDB reads it. */
-function* logRecords(bytes: Uint8Array): Generator<Uint8Array> {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let offset = 0;
-  let pieces: Uint8Array[] | null = null;
-  while (offset + HEADER <= bytes.length) {
-    const left = BLOCK - (offset % BLOCK);
-    if (left < HEADER) {
-      offset += left; // a block's trailer
-      continue;
-    }
-    const length = view.getUint16(offset + 4, true);
-    const type = bytes[offset + 6] as number;
-    if (type === 0 && length === 0) return; // space preallocated and never written
-    if (offset + HEADER + length > bytes.length) return;
-    const checked = bytes.subarray(offset + 6, offset + HEADER + length);
-    if (crc32c(checked) !== unmaskCrc(view.getUint32(offset, true))) throw new ManifestDamage(`a record at byte ${offset} fails its checksum`);
-    const payload = bytes.subarray(offset + HEADER, offset + HEADER + length);
-    offset += HEADER + length;
-    if (type === FULL && pieces === null) yield payload;
-    else if (type === FIRST && pieces === null) pieces = [payload];
-    else if ((type === MIDDLE || type === LAST) && pieces !== null) {
-      pieces.push(payload);
-      if (type === LAST) {
-        yield Buffer.concat(pieces);
-        pieces = null;
-      }
-    } else throw new ManifestDamage(`a record at byte ${offset - HEADER - length} is out of place (type ${type})`);
-  }
-}
+/** A MANIFEST whose version edits cannot be read; the message says where. */
+export class ManifestDamage extends LogDamage {}
 
 /** Reads varints and length-prefixed strings from one version edit. */
 class EditReader {
@@ -108,7 +69,7 @@ function applyEdit(edit: Uint8Array, contents: ManifestContents, levels: Map<str
   }
 }
 
-/** The live tables and next file number a MANIFEST's bytes describe; throws ManifestDamage. */
+/** The live tables and next file number a MANIFEST's bytes describe; throws LogDamage (ManifestDamage for its edits). */
 export function readManifest(bytes: Uint8Array): ManifestContents {
   const contents: ManifestContents = { tables: new Map(), nextFile: 0 };
   // A table is added and removed per level (a move to the next level is a delete and an add).

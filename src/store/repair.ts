@@ -1,7 +1,9 @@
 /**
  * `tmas repair DIR`: LevelDB's own repair of a damaged store (it rebuilds the
  * MANIFEST and CURRENT from the table and log files, keeping every entry it
- * can read), after a copy of the store as it was is kept beside it. A record
+ * can read), after a copy of the store as it was is kept beside it, and after
+ * the blocks and log records that fail their checksums are made unreadable to
+ * it (block-check.ts), since its repair would otherwise keep them. A record
  * whose text was lost is dropped (a journaled call so becomes one to issue
  * again). Then reports what the store holds: a resume re-issues only the calls the journal
  * lost.
@@ -13,6 +15,9 @@ import { ClassicLevel } from 'classic-level';
 import { UserError } from '../kernel/errors.ts';
 import { hasStore } from './check.ts';
 import { Store } from './store.ts';
+import { markFailingBlocks, storeBlockDamage } from './block-check.ts';
+import { checkStoreFiles } from './store-files.ts';
+import { lockedError, runLockHolder } from './run-lock.ts';
 
 /** What a repaired store holds. */
 export interface RepairReport {
@@ -25,6 +30,8 @@ export interface RepairReport {
   messages: number;
   /** Records dropped because a text they refer to was lost (their calls are issued again on resume). */
   dropped: string[];
+  /** Table and log files with blocks or records that failed their checksums, which the repair dropped (block-check.ts). */
+  unreadable: string[];
 }
 
 async function count(entries: AsyncIterable<unknown>): Promise<number> {
@@ -46,7 +53,12 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   });
   const kept = path.join(runDir, `store.damaged-${stamp(now)}`);
   await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
-  // A store another process holds must not be repaired under it: an open of a whole store tells (and only that open may write).
+  // A store another process holds must not be changed under it: its run lock tells before anything is written.
+  const holder = await runLockHolder(runDir);
+  if (holder) throw lockedError(runDir, holder);
+  // Before LevelDB opens the store: its open would drop a log record that fails its checksum without a word.
+  const unreadable = await markFailingBlocks(storeDir);
+  // LevelDB's own lock (a holder without the run lock): an open of a whole store tells.
   await Store.open(runDir).then(
     (store) => store.close(),
     (error: unknown) => {
@@ -56,12 +68,16 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   await ClassicLevel.repair(storeDir).catch((error: unknown) => {
     throw new UserError('TMAS_STORE_DAMAGED', `LevelDB could not repair ${storeDir}: ${(error as Error).message}. The store as it was is kept in ${kept}.`, { cause: error });
   });
+  // What a resume checks first, so that what the repair left is known to resume.
+  const left = await storeBlockDamage(await checkStoreFiles(runDir), { everyBlock: true });
+  if (left !== null) throw new UserError('TMAS_STORE_DAMAGED', `LevelDB's repair of ${storeDir} left it damaged: ${left}. The store as it was is kept in ${kept}.`);
   const store = await Store.open(runDir);
   try {
     await store.readAll();
     const dropped = await store.danglingRecords({ drop: true });
     return {
       dropped,
+      unreadable,
       kept,
       manifest: (await store.getManifest()) !== undefined,
       problems: await count(store.problems().keys()),

@@ -9,7 +9,8 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
-import { ManifestDamage, readManifest } from './manifest-file.ts';
+import { readManifest } from './manifest-file.ts';
+import { LogDamage } from './log-file.ts';
 import { storeDamaged } from './damage.ts';
 
 /** The files of a store that a private view needs. */
@@ -89,7 +90,7 @@ export async function checkStoreFiles(runDir: string): Promise<StoreFiles> {
   try {
     contents = readManifest(await readFile(manifestFile));
   } catch (error) {
-    if (error instanceof ManifestDamage) throw storeDamaged(runDir, `store/${manifest} cannot be read: ${error.message}`, error);
+    if (error instanceof LogDamage) throw storeDamaged(runDir, `store/${manifest} cannot be read: ${error.message}`, error);
     throw unreadable(manifestFile, error);
   }
   const tables: string[] = [];

@@ -22,6 +22,7 @@ import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './damage.ts';
+import { corruptionMet } from './block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
 
 export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
@@ -45,8 +46,8 @@ export class Store {
     private readonly db: Level<string, unknown>,
   ) {
     this.failed.catch(() => {});
-    // A corrupt block is met by whichever read reaches it first: it names the run directory, as a damage found at open does.
-    checkReads(db, (error) => storeDamaged(this.runDir, `a table cannot be read (${this.inRunDir(error.message)})`, error, { written: !this.isView }));
+    // A corrupt block is met by whichever read reaches it first: it names the run directory and the table, as a damage found at open does.
+    checkReads(db, (error) => corruptionMet(error, { runDir: this.runDir, storeDir: this.dir, written: !this.isView }));
     this.writes = new WriteQueue(db);
     this.textStore = new TextStore(this.texts(), this.chunks());
   }
