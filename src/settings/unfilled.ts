@@ -47,6 +47,7 @@ const SECTION_KEYS: { [S in ConfigSection]: Keys<RunConfig[S]> } = {
     serverQueue: true,
     dispatchOrder: true,
     batchCap: true,
+    routing: true,
   },
   sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true, breakFormats: true },
 };
