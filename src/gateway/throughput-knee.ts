@@ -31,12 +31,15 @@
  * falls short of the saturated one, the cap grows again, so a wrong knee costs
  * a few readings, never the run. A server without the counter has no cap.
  *
- * On a replica of a pool, the slow start goes no higher than the largest cap
- * the pool's other replicas found (`ceiling`) before it steps by a quarter
- * only: its step past the knee is then small. A step of four from 64 took a
- * replica to 256 calls, where its KV cache filled before any window showed the
- * throughput shared; its knee was never found, and as the replica with the
- * most free slots it took every call until it ran ~184 sequences at half speed.
+ * On a replica of a pool, the slow start steps by four no higher than the
+ * largest cap the pool's other replicas found (`ceiling`), and by a quarter
+ * past it: its step past the knee is then small; and a slow start that had
+ * stepped far past that cap before the others found theirs comes down to it.
+ * A step of four from 64 took a replica to 256 calls, which its share of the
+ * pool's calls never filled; its knee was never found, and as the replica with
+ * the most free slots it took every call until it ran ~184 sequences at half
+ * speed. (A slow start whose sequences run well past the knee under a cap they
+ * do not fill now ends there: WELL_PAST.)
  *
  * A window and what it measures: knee-window.ts; the saturated windows and
  * their median: saturated-windows.ts.
@@ -99,6 +102,19 @@ const SLOW_START_STEP = 4;
 export const CAP_OVER_KNEE = 1.1;
 /** A sequence running below this fraction of the fastest rate seen shares the throughput with the others: its window is saturated. */
 const SHARED_BELOW = 0.8;
+/**
+ * A sequence running at this fraction of the fastest rate or less, the batch
+ * steady and under a cap our calls do not fill, ends the slow start whatever
+ * its last step gained: the server runs half as many sequences again as its
+ * throughput needs, well past its knee, and no next step will come. Without
+ * it, a step from 64 to 256 that still gained a quarter (a knee of 80) waited
+ * for the next step, which comes only when our calls fill 256; on a replica of
+ * a pool, which gets a share of the calls, they never did, and its knee was
+ * never found.
+ */
+const WELL_PAST = 2 / 3;
+/** A slow start whose cap is more than this multiple of the pool's ceiling comes down to the ceiling: a replica next to its peers does not need four times their knee. */
+const FAR_ABOVE = 2;
 /** A step of the slow start must raise the throughput by this factor, or the server is past its knee. */
 const GROWTH = 1.1;
 /** With the cap binding, throughput below this fraction of the saturated throughput means the cap is under the knee. */
@@ -138,13 +154,22 @@ class KneeFinder implements ThroughputKnee {
   private beforeStep = 0;
   /** The lowest the cap may go, raised each time a cap proved to be under the knee. */
   private floor = 0;
+  /** The slow start met the pool's ceiling: it steps by a quarter, and never comes down to the ceiling again. */
+  private cautious = false;
 
   constructor(private readonly ceiling: () => number | null) {}
 
   get cap(): number {
     if (this.disabled || this.othersRunning) return Number.POSITIVE_INFINITY;
     // Read here too, not only at the next reading: a replica without calls is not read, and its cap is what the router sees.
-    return this.found === null ? Math.min(this.capNow, this.ceiling() ?? Number.POSITIVE_INFINITY) : this.capNow;
+    return this.farAbove() ?? this.capNow;
+  }
+
+  /** The pool's ceiling when this slow start's cap lies far above it (and has not met it yet); null otherwise. */
+  private farAbove(): number | null {
+    if (this.found !== null || this.cautious) return null;
+    const ceiling = this.ceiling();
+    return ceiling !== null && this.capNow > FAR_ABOVE * ceiling ? ceiling : null;
   }
 
   get sequenceRate(): number | null {
@@ -174,6 +199,7 @@ class KneeFinder implements ThroughputKnee {
     this.saturated.clear();
     this.beforeStep = 0;
     this.floor = 0;
+    this.cautious = false;
     this.moveCap(Math.max(SLOW_START_CAP, Math.round(startCap)));
   }
 
@@ -187,9 +213,11 @@ class KneeFinder implements ThroughputKnee {
     // them our share of its batch (its queue is first come first served), so no cap while they do.
     const serverRunning = reading.serverRunning ?? reading.running;
     this.othersRunning = serverRunning > inFlight + marginOf(serverRunning);
-    // Above what the pool's other replicas were found to take: come down to it, and step up cautiously from there.
-    const ceiling = this.found === null ? this.ceiling() : null;
-    if (ceiling !== null && this.capNow > ceiling) this.moveCap(ceiling);
+    const ceiling = this.farAbove();
+    if (ceiling !== null) {
+      this.cautious = true;
+      this.moveCap(ceiling);
+    }
     const measured = this.windows.add({ running: reading.running, waiting: reading.waiting, kvUsage: reading.kvUsage ?? null, tokens: reading.generationTokens, atMs, inFlight });
     if (measured === null) return;
     const window = measureWindow(measured, this.capNow);
@@ -201,7 +229,7 @@ class KneeFinder implements ThroughputKnee {
     const { throughput, running, perSequence, binding, steady, memoryFull } = window;
     if (this.found === null) this.fastest = Math.max(this.fastest, perSequence);
     const shared = steady && !memoryFull && perSequence < SHARED_BELOW * this.fastest;
-    const endsSlowStart = this.found === null && shared && throughput < GROWTH * this.beforeStep;
+    const endsSlowStart = this.found === null && shared && (throughput < GROWTH * this.beforeStep || (!binding && perSequence <= WELL_PAST * this.fastest));
     if (endsSlowStart) this.saturated.lowerLargestTo(running);
     if (shared) this.saturated.keep(running, throughput);
     // The memory filled before the throughput stopped growing: the slow start's step past the knee
@@ -250,7 +278,9 @@ class KneeFinder implements ThroughputKnee {
   private slowStartStep(): number {
     const step = this.capNow * SLOW_START_STEP;
     const ceiling = this.ceiling();
-    return ceiling === null || step <= ceiling ? step : Math.max(ceiling, Math.ceil(this.capNow * REGROW));
+    if (!this.cautious && (ceiling === null || step <= ceiling)) return step;
+    this.cautious = true;
+    return Math.max(ceiling ?? 0, Math.ceil(this.capNow * REGROW));
   }
 
   /** A new cap: the windows at the old one say nothing of it. */
