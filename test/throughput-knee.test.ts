@@ -15,16 +15,23 @@ const READING_MS = 500;
 /** On the capacity model, a reading every 5 simulated seconds. */
 const SIMULATED_READING_MS = 5_000;
 
-/** Keeps up to the knee's cap of long sequences on a capacity model, reading its metrics every 5 simulated seconds. */
-function runOnCapacityModel(knee: ThroughputKnee, readings: number): { running: number[] } {
+/**
+ * Keeps up to the knee's cap of long sequences (and at most `ready`) on a
+ * capacity model decoding `decode` tokens/s at most 100 a sequence, reading
+ * its metrics every 5 simulated seconds; returns the sequences it ran and the
+ * caps it had at each reading. With `refill`, the calls that ended are
+ * replaced before each reading, as the gateway replaces them at once.
+ */
+function runOnCapacityModel(knee: ThroughputKnee, readings: number, { decode = 8000, ready = 300, refill = false } = {}): { running: number[]; caps: number[] } {
   const clock = createManualClock();
-  const engine = createCapacityEngine(resolveCapacity({ decodeTokensPerSecond: 8000, sequenceTokensPerSecond: 100, kvTokens: 2_000_000 }), clock);
+  const engine = createCapacityEngine(resolveCapacity({ decodeTokensPerSecond: decode, sequenceTokensPerSecond: 100, kvTokens: 2_000_000 }), clock);
   let inFlight = 0;
   let sent = 0;
   const running: number[] = [];
+  const caps: number[] = [];
   const fill = () => {
-    // At most 300 in flight, as the load limit keeps a server with room for about 260 sequences.
-    while (inFlight < Math.min(knee.cap, 300)) {
+    // At most 300 in flight by default, as the load limit keeps a server with room for about 260 sequences.
+    while (inFlight < Math.min(knee.cap, ready)) {
       inFlight++;
       sent++;
       // 5,000 to 20,000 tokens each, so that sequences finish and are replaced all along.
@@ -34,13 +41,15 @@ function runOnCapacityModel(knee: ThroughputKnee, readings: number): { running: 
   fill();
   for (let reading = 1; reading <= readings; reading++) {
     clock.advanceTo(reading * 5);
+    if (refill) fill();
     const metrics = engine.metrics();
     knee.onReading({ running: metrics.running, generationTokens: metrics.generationTokens }, reading * SIMULATED_READING_MS, inFlight);
     running.push(metrics.running);
+    caps.push(knee.cap);
     fill();
   }
   engine.close();
-  return { running };
+  return { running, caps };
 }
 
 describe('throughput knee', () => {
@@ -54,6 +63,44 @@ describe('throughput knee', () => {
     expect(Math.max(...running)).toBeGreaterThan(128);
     expect(running.at(-1)).toBeGreaterThan(80);
     expect(running.at(-1)).toBeLessThanOrEqual(knee.cap);
+  });
+
+  test('on a replica of a pool whose other replicas were found to take 88, the slow start steps no higher than 88, then by a quarter: it finds its own knee, 80 on an equal server, 160 on one twice as large', () => {
+    const equal = createThroughputKnee({ ceiling: () => 88 });
+    const onEqual = runOnCapacityModel(equal, 300);
+    expect(equal.knee).toBeCloseTo(80, 0);
+    expect(equal.cap).toBe(88);
+    // 16, 64, then 88 and 110 (a quarter more), where the throughput stopped growing: never 256.
+    expect(Math.max(...onEqual.caps)).toBe(110);
+    const larger = createThroughputKnee({ ceiling: () => 88 });
+    const onLarger = runOnCapacityModel(larger, 300, { decode: 16_000, ready: 400, refill: true });
+    expect(larger.knee).toBeCloseTo(160, -1);
+    expect(Math.max(...onLarger.caps)).toBeLessThan(256);
+  });
+
+  test("a slow start that stepped far past its pool's ceiling before the other replicas found theirs comes down to it at once", () => {
+    let ceiling: number | null = null;
+    const knee = createThroughputKnee({ ceiling: () => ceiling });
+    let tokens = 0;
+    for (let reading = 1; reading <= 12 && knee.cap < 256; reading++) {
+      // No knee within reach: each step of the slow start quadruples the throughput.
+      tokens += 0.1 * knee.cap * READING_MS;
+      knee.onReading({ running: knee.cap, waiting: 0, generationTokens: tokens }, reading * READING_MS, knee.cap);
+    }
+    expect(knee.cap).toBe(256);
+    ceiling = 88;
+    // The router sees the lower cap before the next reading.
+    expect(knee.cap).toBe(88);
+  });
+
+  test('a slow start whose sequences run well past the knee under a cap its calls do not fill ends there', () => {
+    // 200 calls ready against a cap of 256 (a replica's share of a pool's calls): the cap never binds
+    // again, yet the knee (80) is found from the windows at 200.
+    const knee = createThroughputKnee();
+    const { caps } = runOnCapacityModel(knee, 100, { ready: 200 });
+    expect(Math.max(...caps)).toBe(256);
+    expect(knee.knee).toBeCloseTo(80, 0);
+    expect(knee.cap).toBe(88);
   });
 
   test('on a server whose throughput keeps growing with its batch, a cap that costs throughput grows back', () => {

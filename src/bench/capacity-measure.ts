@@ -7,16 +7,20 @@
  *
  * Lower bound of the makespan: max(total decoded tokens / (R × D), the
  * longest problem's chain of dependent calls decoded at the per-sequence
- * ceiling c), R replicas of D tokens/s each.
+ * ceiling c), R replicas of D tokens/s each (the sum of their D when some
+ * are slower; with a replica lost, the tokens the others decoded over their
+ * own D: what the servers left had to do).
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { criticalPathMs } from './critical-path.ts';
+import { loseReplicaAt } from './replica-loss.ts';
 import { startSimProcess, type SimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
 import type { BenchContext } from './types.ts';
 import type { EndpointStats } from '../gateway/gateway.ts';
+import { Store } from '../store/store.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
 import { resolveCapacity, type CapacityOptions } from '../sim/capacity/options.ts';
 import type { SimMetrics } from '../sim/server.ts';
@@ -44,6 +48,13 @@ export interface CapacityFigures {
   knees: string[];
   /** The machine's 1-minute load average when the run started and ended: a loaded machine starves the client, which shows as idle servers. */
   load: { start: number; end: number };
+  /** Tokens the servers decoded, all together. */
+  decoded: number;
+  /** Calls in the run's journal, and requests the servers finished (more would mean a call decoded twice). */
+  journaled: number;
+  finished: number;
+  /** The replica lost mid-run: what it had decoded and held (running and waiting) when it went; null when none was. */
+  lost: { decoded: number; held: number } | null;
 }
 
 /**
@@ -71,6 +82,30 @@ export interface ServerSet {
   capacity: CapacityOptions;
   replicas: number;
   timeScale: number;
+  /** The first `replicas` decode at `factor` of the others' pace, per sequence and in all (an older GPU). */
+  slower?: { replicas: number; factor: number };
+  /** The last replica is stopped once the servers have decoded this many tokens. */
+  loseAtTokens?: number;
+}
+
+/** The capacity of replica `index` of the set. */
+export function replicaCapacity(servers: ServerSet, index: number): CapacityOptions {
+  const { slower } = servers;
+  if (slower === undefined || index >= slower.replicas) return servers.capacity;
+  const { decodeTokensPerSecond: D, sequenceTokensPerSecond: c } = resolveCapacity(servers.capacity);
+  return { ...servers.capacity, decodeTokensPerSecond: D * slower.factor, sequenceTokensPerSecond: c * slower.factor };
+}
+
+/** Calls in a run's journal. */
+async function journaledCalls(outputDir: string): Promise<number> {
+  const store = await Store.open(outputDir);
+  try {
+    let count = 0;
+    for await (const _ of store.calls().keys()) count++;
+    return count;
+  } finally {
+    await store.close();
+  }
 }
 
 async function simStats(url: string): Promise<CapacityStats> {
@@ -96,7 +131,11 @@ function busyBetween(stats: CapacityStats, from: number, to: number): number {
 /** What the run's metrics.json says of each server's knee and final limit, so that an outlier can be traced after the fact. */
 async function kneesOf(outputDir: string): Promise<string[]> {
   const metrics = JSON.parse(await readFile(path.join(outputDir, 'metrics.json'), 'utf8')) as { gateway?: { endpoints?: EndpointStats[] } };
-  return (metrics.gateway?.endpoints ?? []).map((e) => (e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`));
+  return (metrics.gateway?.endpoints ?? []).map((e) => {
+    const knee = e.knee === null ? `no knee, limit ${e.limit}` : `knee ${e.knee.toFixed(0)} (${e.kneeSource}), limit ${e.limit}`;
+    // The calls each replica answered, and of those how many the router sent where their prompt's prefix was (absent before --routing).
+    return `${knee}, ${e.calls} calls${e.prefixHits === undefined ? '' : ` (${e.prefixHits} to their prefix)`}${e.drained ? ', drained' : ''}`;
+  });
 }
 
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -121,7 +160,7 @@ export async function measureVariant(
       sims.push(
         await startSimProcess({
           problems: file,
-          capacity: { ...servers.capacity, timeScale: servers.timeScale, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
+          capacity: { ...replicaCapacity(servers, replica), timeScale: servers.timeScale, ...(variant.textCharsPerToken === undefined ? {} : { textCharsPerToken: variant.textCharsPerToken }) },
           ...(variant.metrics === undefined ? {} : { metrics: variant.metrics }),
           ...(variant.continuousUsage === undefined ? {} : { continuousUsage: variant.continuousUsage }),
         }),
@@ -130,11 +169,14 @@ export async function measureVariant(
     log(`${label}: ${variant.name}, ${servers.replicas} server(s), ${size.problems} problems × ${size.iterations} iterations × 8 × 8`);
     const before = await Promise.all(sims.map((sim) => simStats(sim.url)));
     const loadAtStart = os.loadavg()[0] ?? 0;
+    const victim = sims[sims.length - 1] as SimProcess;
+    const loss = servers.loseAtTokens === undefined ? null : loseReplicaAt(sims, victim, servers.loseAtTokens, before, simStats);
     // With tmas's defaults: the servers run `timeScale` times faster than real time, and tmas reads their load as often as its pace asks (poll-period.ts).
-    const run = await measureRun({ dir, args: [...runArgs(file, size), '--base-url', sims.map((sim) => sim.url).join(','), ...variant.args] });
-    const after = await Promise.all(sims.map((sim) => simStats(sim.url)));
+    const run = await measureRun({ dir, args: [...runArgs(file, size), '--base-url', sims.map((sim) => sim.url).join(','), ...variant.args] }).finally(() => loss?.stop());
+    const lost = loss === null ? null : await loss.lost;
+    const after = await Promise.all(sims.map((sim) => (lost !== null && sim === victim ? lost : simStats(sim.url))));
     const load = { start: loadAtStart, end: os.loadavg()[0] ?? 0 };
-    const figures = await figuresOf(before, after, { servers, outputDir: run.outcome.outputDir, calls: run.outcome.calls.issued, load });
+    const figures = await figuresOf(before, after, { servers, outputDir: run.outcome.outputDir, calls: run.outcome.calls.issued, load, lost: lost !== null });
     log(`${label}: ${variant.name}: makespan ${figures.makespan.toFixed(0)} s, bound ${figures.bound.toFixed(0)} s, ${figures.calls} calls in ${(run.wallMs / 1000).toFixed(0)} s real`);
     return figures;
   } finally {
@@ -142,39 +184,51 @@ export async function measureVariant(
   }
 }
 
-/** The run's figures from each server's stats before and after it. */
+/** The run's figures from each server's stats before and after it; with `lost`, the last server's are from just before it went. */
 async function figuresOf(
   before: CapacityStats[],
   after: CapacityStats[],
-  { servers, outputDir, calls, load }: { servers: ServerSet; outputDir: string; calls: number; load: CapacityFigures['load'] },
+  { servers, outputDir, calls, load, lost }: { servers: ServerSet; outputDir: string; calls: number; load: CapacityFigures['load']; lost: boolean },
 ): Promise<CapacityFigures> {
-  const { decodeTokensPerSecond: D, sequenceTokensPerSecond: C } = resolveCapacity(servers.capacity);
+  const capacities = after.map((_, index) => resolveCapacity(replicaCapacity(servers, index)));
+  // The servers that ran to the end: all but a lost one.
+  const kept = after.map((_, index) => !lost || index < after.length - 1);
+  const D = capacities.reduce((sum, capacity, index) => sum + (kept[index] ? capacity.decodeTokensPerSecond : 0), 0);
+  const C = Math.max(...capacities.map((capacity) => capacity.sequenceTokensPerSecond));
   // Each server's clock started with its process: each is measured from its own first busy moment, since tmas's own
   // start-up (a second of real time) would count `timeScale` times over; the run's makespan is the longest of them.
   const starts = after.map((stats, index) => {
     const from = before[index]?.elapsedSeconds ?? 0;
     return Math.max(from, stats.timeline.find((point) => point.busy > 0)?.t ?? from);
   });
-  const makespan = Math.max(...after.map((stats, index) => stats.elapsedSeconds - (starts[index] ?? 0)));
+  const keptOf = <T>(values: T[]): T[] => values.filter((_, index) => kept[index]);
+  const makespan = Math.max(...keptOf(after.map((stats, index) => stats.elapsedSeconds - (starts[index] ?? 0))));
   const decodedEach = after.map((stats) => stats.tokens.decoded);
   const decoded = decodedEach.reduce((sum, tokens) => sum + tokens, 0);
+  const keptDecoded = keptOf(decodedEach).reduce((sum, tokens) => sum + tokens, 0);
   const chain = (await criticalPathMs(outputDir, (call) => call.usage.completionTokens)) / C;
-  const R = servers.replicas;
   const prompt = after.reduce((sum, stats) => sum + stats.tokens.prompt, 0);
+  const evenShare = (tokens: number, index: number) => (tokens * D) / ((capacities[index]?.decodeTokensPerSecond ?? 1) * keptDecoded);
+  const last = after[after.length - 1] as CapacityStats;
   return {
-    replicas: R,
+    replicas: servers.replicas,
     makespan,
-    bound: Math.max(decoded / (R * D), chain),
-    utilization: decoded / (R * D * makespan),
+    bound: Math.max(keptDecoded / D, chain),
+    utilization: keptDecoded / (D * makespan),
     throughput: decoded / makespan,
-    tail: mean(after.map((stats, index) => busyBetween(stats, (starts[index] ?? 0) + 0.9 * makespan, (starts[index] ?? 0) + makespan))),
+    tail: mean(keptOf(after.map((stats, index) => busyBetween(stats, (starts[index] ?? 0) + 0.9 * makespan, (starts[index] ?? 0) + makespan)))),
     wasted: after.reduce((sum, stats) => sum + stats.tokens.wasted, 0),
     hitRate: prompt > 0 ? after.reduce((sum, stats) => sum + stats.tokens.cachedPrompt, 0) / prompt : 0,
     waiting: { p50: mean(after.map((stats) => stats.waiting.p50)), p90: mean(after.map((stats) => stats.waiting.p90)) },
     queueWait: { p50: mean(after.map((stats) => stats.queueWaitSeconds.p50)), p90: mean(after.map((stats) => stats.queueWaitSeconds.p90)) },
-    balance: { min: (Math.min(...decodedEach) * R) / decoded, max: (Math.max(...decodedEach) * R) / decoded },
+    // Each replica's share against what its D would give it of the pool's tokens.
+    balance: { min: Math.min(...keptOf(decodedEach.map(evenShare))), max: Math.max(...keptOf(decodedEach.map(evenShare))) },
     calls,
     knees: await kneesOf(outputDir),
     load,
+    decoded,
+    journaled: await journaledCalls(outputDir),
+    finished: after.reduce((sum, stats, index) => sum + stats.requests.finished - (before[index]?.requests.finished ?? 0), 0),
+    lost: lost ? { decoded: last.tokens.decoded, held: last.requests.running + last.requests.waiting } : null,
   };
 }

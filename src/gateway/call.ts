@@ -11,6 +11,7 @@ import { attempt, settleTokens, type AttemptContext, type Attempted } from './at
 import { CallFailedError } from './call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
 import { noteReply, type GatewayCounters } from './gateway-stats.ts';
+import { prefixKeysOf } from './prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request-body.ts';
 import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './retry.ts';
 import { askingUsage, refuseStreamUsage } from './stream-usage.ts';
@@ -20,12 +21,14 @@ import type { EndpointState } from './endpoint-state.ts';
 import type { GatewayOptions } from './gateway-options.ts';
 import type { Reply } from './reply.ts';
 import type { ReplicaPool } from './replica-pool.ts';
+import type { Routing } from './routing.ts';
 
 /** What a call works with. */
 export interface CallContext {
   options: GatewayOptions;
   stream: boolean;
   backoff: BackoffOptions;
+  routing: Routing;
   dispatcher: Dispatcher<EndpointState>;
   pool: ReplicaPool;
   counters: GatewayCounters;
@@ -85,12 +88,15 @@ export async function completeCall(context: CallContext, request: CompletionRequ
   const rank = request.rank ?? FIRST_RANK;
   // A retry keeps the call's place among the held calls of its rank.
   const arrival = context.nextSequence();
+  // Only a pool is routed by its prompts' prefixes: one endpoint has nothing to choose.
+  const prefix = context.routing === 'prefix' && (request.endpoint.replicas?.length ?? 0) > 1 ? prefixKeysOf(request.messages) : null;
+  let failedOn: EndpointState | null = null;
   for (let attempts = 1; ; attempts++) {
     const { pool, replicas } = context.pool.replicasOf(request, attempts);
     // Encoded before waiting for a slot, as the first replica takes it; a slot is not held for it.
     await call.bodyFor(replicas[0] as EndpointState);
     // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
-    const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts }, signal);
+    const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts, prefix, avoid: failedOn }, signal);
     try {
       const dialect = state.dialect;
       const askedUsage = call.asksUsage(state);
@@ -117,6 +123,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         attempts--;
         continue;
       }
+      failedOn = state;
       await sleep(waitAfter(context, state, request, error, attempts, signal), signal);
     }
   }

@@ -4,13 +4,12 @@
  * settled once: sent, rejected with its pool, or aborted by its signal.
  */
 import type { CallRank } from './completion.ts';
+import type { RoutedCall } from './routed-call.ts';
 import type { Held } from './held-calls.ts';
 
 /** A held call. */
-export interface Ticket<S> extends Held {
+export interface Ticket<S> extends Held, RoutedCall<S> {
   readonly replicas: readonly S[];
-  /** Breaks ties between equally free replicas, so that equal replicas share the work. */
-  readonly tieBreak: number;
   resolve(replica: S): void;
   reject(reason: unknown): void;
   /** Aborted while held: it stays in the heap until it surfaces, and is then dropped. */
@@ -19,7 +18,7 @@ export interface Ticket<S> extends Held {
 
 /** What a ticket is made from. */
 export interface TicketOptions<S> {
-  call: { replicas: readonly S[]; sequence: number; tieBreak: number };
+  call: RoutedCall<S> & { replicas: readonly S[]; sequence: number };
   /** The rank it waits by (the dispatcher's order decides it). */
   rank: CallRank;
   /** The caller's promise. */
@@ -42,6 +41,8 @@ export function createTicket<S>({ call, rank, settle, signal, onAbort }: TicketO
     sequence: call.sequence,
     replicas: call.replicas,
     tieBreak: call.tieBreak,
+    prefix: call.prefix ?? null,
+    avoid: call.avoid ?? null,
     settled: false,
     resolve: (replica) => {
       signal?.removeEventListener('abort', abort);

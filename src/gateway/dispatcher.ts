@@ -10,6 +10,7 @@
 import type { CallRank } from './completion.ts';
 import { createTicket, type Ticket } from './dispatch-ticket.ts';
 import { HeldCalls, compareHeld } from './held-calls.ts';
+import type { RoutedCall, Router } from './routed-call.ts';
 
 /** A replica as the dispatcher sees it. */
 export interface Slots {
@@ -23,6 +24,14 @@ export interface Slots {
 /** How held calls are ordered: by rank (the default), or first come first served (for comparison). */
 export type DispatchOrder = 'rank' | 'fifo';
 
+/** What a call asks of the dispatcher: its pool and replicas, its place in the line, and what routes it. */
+export interface Admission<S> extends RoutedCall<S> {
+  pool: string;
+  replicas: readonly S[];
+  rank: CallRank;
+  sequence: number;
+}
+
 /** The dispatcher of one gateway. */
 export interface Dispatcher<S extends Slots> {
   /**
@@ -31,7 +40,7 @@ export interface Dispatcher<S extends Slots> {
    * of one group wait in one line). Rejects with the signal's reason if it
    * aborts first, or with `reject`'s reason.
    */
-  admit(call: { pool: string; replicas: readonly S[]; rank: CallRank; sequence: number; tieBreak: number }, signal?: AbortSignal): Promise<S>;
+  admit(call: Admission<S>, signal?: AbortSignal): Promise<S>;
   /** Gives back the slot of a call that finished, whatever its outcome. */
   release(replica: S): void;
   /** Sends what may now be sent: after a limit rose or a replica was drained. */
@@ -46,24 +55,32 @@ export interface Dispatcher<S extends Slots> {
   readonly concurrency: number;
 }
 
-/** The replica with the most free slots, ties broken by `tieBreak`; null when none is free. */
-function freest<S extends Slots>(replicas: readonly S[], tieBreak: number): S | null {
+/**
+ * Of `candidates` (some of `replicas`), the one with the most free slots,
+ * ties broken by `tieBreak` over the replicas' order; null when none is free.
+ */
+export function freest<S extends Slots>(candidates: readonly S[], replicas: readonly S[], tieBreak: number): S | null {
   let best: S | null = null;
   let bestFree = 0;
   let bestOrder = Infinity;
-  replicas.forEach((replica, index) => {
-    if (replica.drained) return;
+  for (const replica of candidates) {
+    if (replica.drained) continue;
     const free = replica.limit - replica.inFlight;
-    const order = (index + tieBreak) % replicas.length;
+    const order = (replicas.indexOf(replica) + tieBreak) % replicas.length;
     if (free > bestFree || (free === bestFree && free > 0 && order < bestOrder)) [best, bestFree, bestOrder] = [replica, free, order];
-  });
+  }
   return best;
 }
 
-/** Creates a dispatcher with `concurrency` slots for the whole run. */
-export function createDispatcher<S extends Slots>(concurrency: number, order: DispatchOrder = 'rank'): Dispatcher<S> {
+/** The plainest router: the freest replica. */
+function freestRouter<S extends Slots>(): Router<S> {
+  return { choose: (replicas, call) => freest(replicas, replicas, call.tieBreak), sent: () => {} };
+}
+
+/** Creates a dispatcher with `concurrency` slots for the whole run; calls go to the replica `router` chooses (the freest by default). */
+export function createDispatcher<S extends Slots>(concurrency: number, order: DispatchOrder = 'rank', router: Router<S> = freestRouter()): Dispatcher<S> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be a positive integer, got ${concurrency}`);
-  return new RunDispatcher<S>(concurrency, order);
+  return new RunDispatcher<S>(concurrency, order, router);
 }
 
 /** The calls held for one pool, and how many of them are live (aborted ones stay in the heap until they surface). */
@@ -86,6 +103,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   constructor(
     readonly concurrency: number,
     private readonly order: DispatchOrder,
+    private readonly router: Router<S>,
   ) {}
 
   get inFlight(): number {
@@ -100,12 +118,13 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
     return this.lines.get(pool)?.waiting ?? 0;
   }
 
-  admit(call: { pool: string; replicas: readonly S[]; rank: CallRank; sequence: number; tieBreak: number }, signal?: AbortSignal): Promise<S> {
+  admit(call: Admission<S>, signal?: AbortSignal): Promise<S> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const line = this.lines.get(call.pool);
     if (this.taken < this.concurrency && (line === undefined || line.waiting === 0)) {
-      const replica = freest(call.replicas, call.tieBreak);
+      const replica = this.router.choose(call.replicas, call);
       if (replica !== null) {
+        this.router.sent(replica, call);
         replica.inFlight++;
         this.taken++;
         return Promise.resolve(replica);
@@ -148,7 +167,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
           this.lines.delete(pool);
           continue;
         }
-        const replica = freest(ticket.replicas, ticket.tieBreak);
+        const replica = this.router.choose(ticket.replicas, ticket);
         if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
       }
       if (chosen === null) return;
@@ -173,6 +192,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
 
   private send(ticket: Ticket<S>, replica: S): void {
     ticket.settled = true;
+    this.router.sent(replica, ticket);
     replica.inFlight++;
     this.taken++;
     ticket.resolve(replica);

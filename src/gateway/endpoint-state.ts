@@ -8,6 +8,7 @@ import { createLoadLimit, type LoadLimit } from './load-limit.ts';
 import { createStreamedText, type StreamedText } from './streamed-text.ts';
 import { createThroughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import { createPollPeriod, type PollPeriod } from './poll-period.ts';
+import { createPrefixMemory, type PrefixMemory } from './prefix-memory.ts';
 import type { Endpoint } from './completion.ts';
 import type { RequestDialect } from './request-body.ts';
 import type { UserError } from '../kernel/errors.ts';
@@ -18,6 +19,16 @@ const UNCONFIRMED_HOLD_MS = 5_000;
 
 /** The live state of one endpoint (one base URL). */
 export interface EndpointState {
+  /** Tokens per ms one of its sequences decodes while the server has room (routing.ts): its knee's slow start, else its readings' pace; null until measured. */
+  readonly sequenceSpeed: number | null;
+  /** Its throughput knee in sequences; null until found. */
+  readonly kneeSize: number | null;
+  /** The prompt prefixes sent to it lately (routing.ts). */
+  prefixes: PrefixMemory;
+  /** Calls sent to it that found most of their prompt there. */
+  prefixHits: number;
+  /** Times it came back after it was drained. */
+  returns: number;
   url: string;
   /** The pool it belongs to (its URLs joined); its own URL without replicas. */
   pool: string;
@@ -75,16 +86,29 @@ export interface EndpointSettings {
   maxPollMs: number;
 }
 
-/** The state of an endpoint seen for the first time. */
-export function createEndpointState(baseUrl: string, endpoint: Endpoint, settings: EndpointSettings): EndpointState {
+/**
+ * The state of an endpoint seen for the first time. `ceiling` gives, on a
+ * replica of a pool, the largest knee cap its other replicas found, which
+ * bounds its own slow start (throughput-knee.ts).
+ */
+export function createEndpointState(baseUrl: string, endpoint: Endpoint, settings: EndpointSettings, ceiling?: () => number | null): EndpointState {
   const { serverQueue } = settings;
   const max = Math.min(settings.concurrency, settings.replicaMaxInFlight ?? settings.concurrency);
   const aimd = createAimdLimit(max);
   const load = createLoadLimit(max);
   const poll = createPollPeriod(settings.maxPollMs);
-  const knee = createThroughputKnee();
+  const knee = createThroughputKnee(ceiling === undefined ? {} : { ceiling });
   if (settings.batchCap === 'none') knee.disable();
   return {
+    get sequenceSpeed() {
+      return knee.sequenceRate ?? poll.pace;
+    },
+    get kneeSize() {
+      return knee.active ? knee.knee : null;
+    },
+    prefixes: createPrefixMemory(),
+    prefixHits: 0,
+    returns: 0,
     url: baseUrl,
     pool: (endpoint.replicas ?? [baseUrl]).join(','),
     apiKey: endpoint.apiKey,

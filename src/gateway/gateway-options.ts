@@ -5,6 +5,7 @@
 import type { BackoffOptions } from './retry.ts';
 import type { TotalFloor } from './completion-bounds.ts';
 import type { DispatchOrder } from './dispatcher.ts';
+import type { Routing } from './routing.ts';
 import type { JsonEncoder, RequestDialect } from './request-body.ts';
 
 /**
@@ -68,6 +69,8 @@ export interface GatewayOptions {
   serverQueue?: ServerQueue;
   /** How held calls are ordered; default `rank`. */
   dispatchOrder?: DispatchOrder;
+  /** Which replica of a pool a call goes to: where it finishes soonest, then where its prompt's prefix is cached (`prefix`, the default), or the freest (`least-loaded`). */
+  routing?: Routing;
   /** Whether each server's calls are capped near its throughput knee (with `short`); default `knee`. */
   batchCap?: BatchCap;
   /** The longest period between two readings of a busy server's load; shorter for a fast server (poll-period.ts). Default 500 ms. */

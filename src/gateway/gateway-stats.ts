@@ -37,8 +37,12 @@ export interface EndpointStats {
   /** Attempts it answered, and attempts that failed on it. */
   calls: number;
   errors: number;
-  /** A replica of a pool that kept failing and gets no more calls. */
+  /** A replica of a pool that kept failing and gets no calls until it answers again. */
   drained: boolean;
+  /** Times the replica came back after it was drained. */
+  returns: number;
+  /** Calls sent to the replica that found most of their prompt's prefix there, as far as `--routing prefix` can tell (0 under `least-loaded`). */
+  prefixHits: number;
 }
 
 /** Counters of the gateway, for progress and metrics.json. */
@@ -138,6 +142,8 @@ function endpointStatsOf(state: EndpointState, dispatcher: Dispatcher<EndpointSt
     calls: state.calls,
     errors: state.errors,
     drained: state.drained,
+    returns: state.returns,
+    prefixHits: state.prefixHits,
   };
 }
 

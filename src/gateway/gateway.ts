@@ -20,12 +20,14 @@ import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type Gateway
 import { startLoadPoller } from './load-reading.ts';
 import { createReplicaPool } from './replica-pool.ts';
 import { describeFailure } from './retry.ts';
+import { createRouter } from './routing.ts';
 import type { EndpointSettings, EndpointState } from './endpoint-state.ts';
 import type { Completion, CompletionRequest } from './completion.ts';
 
 export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
 export type { RequestDialect } from './request-body.ts';
 export type { DispatchOrder } from './dispatcher.ts';
+export type { Routing } from './routing.ts';
 export type { BatchCap, GatewayOptions, RetryEvent, ServerQueue } from './gateway-options.ts';
 export type { EndpointStats, GatewayStats } from './gateway-stats.ts';
 export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './gateway-options.ts';
@@ -47,7 +49,8 @@ export interface Gateway {
 
 /** Creates a gateway. */
 export function createGateway(options: GatewayOptions): Gateway {
-  const dispatcher = createDispatcher<EndpointState>(options.concurrency, options.dispatchOrder ?? 'rank');
+  const routing = options.routing ?? 'prefix';
+  const dispatcher = createDispatcher<EndpointState>(options.concurrency, options.dispatchOrder ?? 'rank', createRouter(routing));
   const serverQueue = options.serverQueue ?? 'short';
   let sequence = 0;
   const transport = createHttpTransport();
@@ -58,11 +61,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const describe = (error: unknown) => redactKeys(describeFailure(error), keys);
   const { concurrency, replicaMaxInFlight, batchCap, dialect } = options;
   const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs };
-  const pool = createReplicaPool({ dispatcher, transport, settings, downAfter: options.downAfter ?? DEFAULT_DOWN_AFTER, describe, onRetry: options.onRetry });
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const pool = createReplicaPool({ dispatcher, transport, settings, downAfter: options.downAfter ?? DEFAULT_DOWN_AFTER, describe, onRetry: options.onRetry, backoff });
   const context: CallContext = {
     options,
     stream,
-    backoff: options.backoff ?? DEFAULT_BACKOFF,
+    backoff,
+    routing,
     dispatcher,
     pool,
     counters,
@@ -79,6 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     down: pool.down,
     close: () => {
       if (poller !== null) clearInterval(poller);
+      pool.close();
       transport.close();
     },
   };

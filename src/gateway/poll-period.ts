@@ -31,6 +31,8 @@ const LEAST_CALL_TOKENS = 100;
 export interface PollPeriod {
   /** Milliseconds until the next reading. */
   readonly ms: number;
+  /** Tokens per ms one sequence decodes lately (the median of the recent paces); null until known. */
+  readonly pace: number | null;
   /** A reading was taken; its counter (null without one), the sequences running and when (ms). */
   onReading(tokens: number | null, running: number, atMs: number): void;
   /** A call ended: its completion tokens over `decodeMs` from its first token to its end. */
@@ -45,9 +47,14 @@ export function createPollPeriod(maxMs: number): PollPeriod {
   const fromCalls = createRecentValues(KEPT);
   let last: { tokens: number; atMs: number } | null = null;
   let readings = 0;
+  const paceNow = () => fromCounter.quantile(0.5) ?? fromCalls.quantile(0.5);
   return {
+    get pace() {
+      const pace = paceNow();
+      return pace !== null && pace > 0 ? pace : null;
+    },
     get ms() {
-      const pace = fromCounter.quantile(0.5) ?? fromCalls.quantile(0.5);
+      const pace = paceNow();
       if (pace === null || !(pace > 0)) return readings < QUICK_READINGS ? fastest : maxMs;
       return Math.min(maxMs, Math.max(fastest, READ_EVERY_TOKENS / pace));
     },

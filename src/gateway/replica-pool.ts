@@ -1,17 +1,20 @@
 /**
  * The endpoints the gateway has seen, and the health of each: the replicas
- * an attempt may go to, a replica drained after failing attempts in a row,
- * and an endpoint or a whole pool that stays down, which stops the run.
+ * an attempt may go to, a replica drained after failing attempts in a row and
+ * used again once it answers (replica-return.ts), and an endpoint or a whole
+ * pool that stays down, which stops the run.
  */
 import { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { CallFailedError } from './call-failed.ts';
 import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
 import { readLoad } from './load-reading.ts';
+import { createReturnWatches } from './replica-return.ts';
 import type { CompletionRequest } from './completion.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
 import type { HttpTransport } from './http-transport.ts';
+import type { BackoffOptions } from './retry.ts';
 
 /** What the pool works with. */
 export interface ReplicaPoolContext {
@@ -23,6 +26,8 @@ export interface ReplicaPoolContext {
   /** An error as the user reads it, keys redacted. */
   describe: (error: unknown) => string;
   onRetry?: (event: RetryEvent) => void;
+  /** The retries' backoff, which also paces the watch of a drained replica. */
+  backoff: BackoffOptions;
 }
 
 /** The endpoints and their health. */
@@ -41,6 +46,8 @@ export interface ReplicaPool {
   replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void;
   /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down. */
   failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void;
+  /** Stops watching drained replicas. */
+  close(): void;
 }
 
 /** Creates the pool of endpoints. */
@@ -55,11 +62,13 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
   });
   // Handled here so that a run that never races `down` gets no unhandled rejection.
   down.catch(() => {});
+  const watches = createReturnWatches(context.transport, context.backoff);
 
   function stateOf(baseUrl: string, endpoint: CompletionRequest['endpoint']): EndpointState {
     let state = endpoints.get(baseUrl);
     if (!state) {
-      state = createEndpointState(baseUrl, endpoint, context.settings);
+      const pool = (endpoint.replicas ?? [baseUrl]).join(',');
+      state = createEndpointState(baseUrl, endpoint, context.settings, () => ceilingOf(endpoints.values(), pool, baseUrl));
       endpoints.set(baseUrl, state);
       // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
       if (context.settings.serverQueue === 'short') void readLoad(state, context.transport).then(() => dispatcher.pump());
@@ -92,7 +101,12 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       state.drained = true;
       context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
       if (!urls.every((url) => stateOf(url, request.endpoint).drained)) {
-        // Its held calls go to the other replicas.
+        // Its held calls go to the other replicas, until it answers again.
+        watches.watch(state.url, state.apiKey, () => {
+          returned(state);
+          context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it gets calls again', waitMs: 0 });
+          dispatcher.pump();
+        });
         dispatcher.pump();
         return;
       }
@@ -108,7 +122,33 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       state.down = endpointDownError(state, request, attempts, describe, error);
       stopPool(state.pool, state.down);
     },
+    close: () => watches.close(),
   };
+}
+
+/** A drained replica answers again (a pool still running: a drained pool stops the run): it takes calls again. */
+function returned(state: EndpointState): void {
+  state.drained = false;
+  state.failedAttempts = 0;
+  state.consecutiveFailures = 0;
+  state.returns++;
+  // A server that went away lost its cache.
+  state.prefixes.forget();
+}
+
+/**
+ * The largest cap that the other live replicas of `pool` found at their
+ * knee: a replica still looking for its own starts no higher (throughput-knee.ts).
+ * Null while none has found one.
+ */
+function ceilingOf(states: Iterable<EndpointState>, pool: string, self: string): number | null {
+  let ceiling: number | null = null;
+  for (const state of states) {
+    if (state.pool !== pool || state.url === self || state.drained || state.knee.knee === null) continue;
+    const cap = state.knee.cap;
+    if (Number.isFinite(cap)) ceiling = Math.max(ceiling ?? 0, cap);
+  }
+  return ceiling;
 }
 
 /** Why a pool stopped: every replica was drained. */

@@ -31,6 +31,16 @@
  * falls short of the saturated one, the cap grows again, so a wrong knee costs
  * a few readings, never the run. A server without the counter has no cap.
  *
+ * On a replica of a pool, the slow start steps by four no higher than the
+ * largest cap the pool's other replicas found (`ceiling`), and by a quarter
+ * past it: its step past the knee is then small; and a slow start that had
+ * stepped far past that cap before the others found theirs comes down to it.
+ * A step of four from 64 took a replica to 256 calls, which its share of the
+ * pool's calls never filled; its knee was never found, and as the replica with
+ * the most free slots it took every call until it ran ~184 sequences at half
+ * speed. (A slow start whose sequences run well past the knee under a cap they
+ * do not fill now ends there: WELL_PAST.)
+ *
  * A window and what it measures: knee-window.ts; the saturated windows and
  * their median: saturated-windows.ts.
  */
@@ -64,6 +74,8 @@ export interface ThroughputKnee {
   readonly knee: number | null;
   /** A reading taken at `atMs` (any monotonic clock) while `inFlight` of our calls were on the server. */
   onReading(reading: ThroughputReading, atMs: number, inFlight: number): void;
+  /** Tokens per ms one sequence decoded while the server had room (the fastest window of the slow start); null until measured. */
+  readonly sequenceRate: number | null;
   /** False once disabled: no cap, ever. */
   readonly active: boolean;
   /** The server has no usable metrics: no cap from now on. */
@@ -90,6 +102,19 @@ const SLOW_START_STEP = 4;
 export const CAP_OVER_KNEE = 1.1;
 /** A sequence running below this fraction of the fastest rate seen shares the throughput with the others: its window is saturated. */
 const SHARED_BELOW = 0.8;
+/**
+ * A sequence running at this fraction of the fastest rate or less, the batch
+ * steady and under a cap our calls do not fill, ends the slow start whatever
+ * its last step gained: the server runs half as many sequences again as its
+ * throughput needs, well past its knee, and no next step will come. Without
+ * it, a step from 64 to 256 that still gained a quarter (a knee of 80) waited
+ * for the next step, which comes only when our calls fill 256; on a replica of
+ * a pool, which gets a share of the calls, they never did, and its knee was
+ * never found.
+ */
+const WELL_PAST = 2 / 3;
+/** A slow start whose cap is more than this multiple of the pool's ceiling comes down to the ceiling: a replica next to its peers does not need four times their knee. */
+const FAR_ABOVE = 2;
 /** A step of the slow start must raise the throughput by this factor, or the server is past its knee. */
 const GROWTH = 1.1;
 /** With the cap binding, throughput below this fraction of the saturated throughput means the cap is under the knee. */
@@ -102,9 +127,13 @@ const FULL_SPEED = 0.95;
 const REGROW = 1.25;
 
 
-/** Creates a knee finder in its slow start, for a server read while it has calls (pause() between). */
-export function createThroughputKnee(): ThroughputKnee {
-  return new KneeFinder();
+/**
+ * Creates a knee finder in its slow start, for a server read while it has
+ * calls (pause() between). `ceiling` gives, on a replica of a pool, the
+ * largest cap the other replicas found (null while none has).
+ */
+export function createThroughputKnee(options: { ceiling?: () => number | null } = {}): ThroughputKnee {
+  return new KneeFinder(options.ceiling ?? (() => null));
 }
 
 /** The knee finder: the readings go into windows (knee-window.ts), each full window moves the cap. */
@@ -115,7 +144,7 @@ class KneeFinder implements ThroughputKnee {
   private othersRunning = false;
   private readonly windows = new ReadingWindows();
   /** Fastest per-sequence rate measured in the slow start, tokens/ms. */
-  private sequenceRate = 0;
+  private fastest = 0;
   private readonly saturated = new SaturatedWindows();
   /** Throughput of the windows in which the current cap bound. */
   private bindingAtCap: number[] = [];
@@ -125,9 +154,26 @@ class KneeFinder implements ThroughputKnee {
   private beforeStep = 0;
   /** The lowest the cap may go, raised each time a cap proved to be under the knee. */
   private floor = 0;
+  /** The slow start met the pool's ceiling: it steps by a quarter, and never comes down to the ceiling again. */
+  private cautious = false;
+
+  constructor(private readonly ceiling: () => number | null) {}
 
   get cap(): number {
-    return this.disabled || this.othersRunning ? Number.POSITIVE_INFINITY : this.capNow;
+    if (this.disabled || this.othersRunning) return Number.POSITIVE_INFINITY;
+    // Read here too, not only at the next reading: a replica without calls is not read, and its cap is what the router sees.
+    return this.farAbove() ?? this.capNow;
+  }
+
+  /** The pool's ceiling when this slow start's cap lies far above it (and has not met it yet); null otherwise. */
+  private farAbove(): number | null {
+    if (this.found !== null || this.cautious) return null;
+    const ceiling = this.ceiling();
+    return ceiling !== null && this.capNow > FAR_ABOVE * ceiling ? ceiling : null;
+  }
+
+  get sequenceRate(): number | null {
+    return this.fastest > 0 ? this.fastest : null;
   }
 
   get knee(): number | null {
@@ -149,10 +195,11 @@ class KneeFinder implements ThroughputKnee {
   restart(startCap: number): void {
     this.found = null;
     this.windows.forget();
-    this.sequenceRate = 0;
+    this.fastest = 0;
     this.saturated.clear();
     this.beforeStep = 0;
     this.floor = 0;
+    this.cautious = false;
     this.moveCap(Math.max(SLOW_START_CAP, Math.round(startCap)));
   }
 
@@ -166,6 +213,11 @@ class KneeFinder implements ThroughputKnee {
     // them our share of its batch (its queue is first come first served), so no cap while they do.
     const serverRunning = reading.serverRunning ?? reading.running;
     this.othersRunning = serverRunning > inFlight + marginOf(serverRunning);
+    const ceiling = this.farAbove();
+    if (ceiling !== null) {
+      this.cautious = true;
+      this.moveCap(ceiling);
+    }
     const measured = this.windows.add({ running: reading.running, waiting: reading.waiting, kvUsage: reading.kvUsage ?? null, tokens: reading.generationTokens, atMs, inFlight });
     if (measured === null) return;
     const window = measureWindow(measured, this.capNow);
@@ -175,9 +227,9 @@ class KneeFinder implements ThroughputKnee {
   /** A full window: in the slow start, step up or end it; after it, follow the knee. */
   private onWindow(window: WindowMeasure): void {
     const { throughput, running, perSequence, binding, steady, memoryFull } = window;
-    if (this.found === null) this.sequenceRate = Math.max(this.sequenceRate, perSequence);
-    const shared = steady && !memoryFull && perSequence < SHARED_BELOW * this.sequenceRate;
-    const endsSlowStart = this.found === null && shared && throughput < GROWTH * this.beforeStep;
+    if (this.found === null) this.fastest = Math.max(this.fastest, perSequence);
+    const shared = steady && !memoryFull && perSequence < SHARED_BELOW * this.fastest;
+    const endsSlowStart = this.found === null && shared && (throughput < GROWTH * this.beforeStep || (!binding && perSequence <= WELL_PAST * this.fastest));
     if (endsSlowStart) this.saturated.lowerLargestTo(running);
     if (shared) this.saturated.keep(running, throughput);
     // The memory filled before the throughput stopped growing: the slow start's step past the knee
@@ -190,7 +242,7 @@ class KneeFinder implements ThroughputKnee {
       // Still in the slow start: step up once our calls fill the cap.
       if (binding) {
         this.beforeStep = throughput;
-        this.moveCap(this.capNow * SLOW_START_STEP);
+        this.moveCap(this.slowStartStep());
       }
       return;
     }
@@ -200,10 +252,10 @@ class KneeFinder implements ThroughputKnee {
   /** Sets the knee from the saturated windows and moves the cap to it, or grows a cap that proved to be under it. */
   private followKnee({ throughput, perSequence, binding, steady, memoryFull }: WindowMeasure): void {
     const peak = this.saturated.peak();
-    const knee = peak / this.sequenceRate;
+    const knee = peak / this.fastest;
     this.found = knee;
     if (binding) this.bindingAtCap.push(throughput);
-    if (binding && steady && !memoryFull && perSequence >= FULL_SPEED * this.sequenceRate) this.roomAtCap++;
+    if (binding && steady && !memoryFull && perSequence >= FULL_SPEED * this.fastest) this.roomAtCap++;
     // The cap binds and the server gives less than when saturated: the cap is under its knee.
     if (this.bindingAtCap.length >= SHORT_WINDOWS && medianOf(this.bindingAtCap) < SHORT_OF_PEAK * peak) this.floor = Math.ceil(this.capNow * REGROW);
     // The cap binds and its sequences run at full speed: the server has room,
@@ -220,6 +272,15 @@ class KneeFinder implements ThroughputKnee {
     const next = Math.max(LEAST_CAP, this.floor, Math.round(knee * CAP_OVER_KNEE));
     if (Math.abs(next - this.capNow) >= Math.max(1, MOVE_BY * this.capNow)) this.moveCap(next);
     else if (this.bindingAtCap.length >= SHORT_WINDOWS) this.bindingAtCap = [];
+  }
+
+  /** The slow start's next cap: four times this one, or, past the pool's ceiling, a quarter more. */
+  private slowStartStep(): number {
+    const step = this.capNow * SLOW_START_STEP;
+    const ceiling = this.ceiling();
+    if (!this.cautious && (ceiling === null || step <= ceiling)) return step;
+    this.cautious = true;
+    return Math.max(ceiling ?? 0, Math.ceil(this.capNow * REGROW));
   }
 
   /** A new cap: the windows at the old one say nothing of it. */

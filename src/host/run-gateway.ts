@@ -25,6 +25,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     serverQueue: config.serverQueue,
     dispatchOrder: config.dispatchOrder,
     batchCap: config.batchCap,
+    routing: config.routing,
     loadPollMs: config.loadPollMs,
   });
 }

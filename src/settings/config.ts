@@ -7,7 +7,7 @@
  * are not part of it: they live in `Secrets`, which is never written.
  */
 import type { JudgeWhen, StrategyOptionValue } from '../../machines/contract.ts';
-import type { BatchCap, DispatchOrder, ServerQueue } from '../gateway/gateway.ts';
+import type { BatchCap, DispatchOrder, Routing, ServerQueue } from '../gateway/gateway.ts';
 import type { EndpointSlot } from '../kernel/slots.ts';
 
 /** A user's template of one role's user message (`--prompt ROLE=FILE`), as a run keeps it. */
@@ -136,6 +136,8 @@ export interface GatewayConfig {
   serverQueue: ServerQueue;
   dispatchOrder: DispatchOrder;
   batchCap: BatchCap;
+  /** Which replica of a pool a call goes to. */
+  routing: Routing;
 }
 
 /** The simulated model's settings (used when no --base-url is given). */

@@ -1,5 +1,5 @@
 /** Settings of the LLM gateway: how many calls are in flight, their time limits, retries, and where calls wait. */
-import { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS, type BatchCap, type DispatchOrder, type ServerQueue } from '../gateway/gateway.ts';
+import { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS, type BatchCap, type DispatchOrder, type Routing, type ServerQueue } from '../gateway/gateway.ts';
 import type { GatewayConfig } from './config.ts';
 import { DEFAULT_PARSE_RETRIES } from '../../machines/role.machine.ts';
 import { decimal, integer } from './parsers.ts';
@@ -128,5 +128,15 @@ export const GATEWAY_SETTINGS = [
     shapesCalls: false,
     field: field('gateway', 'batchCap'),
     before: 'knee',
+  }),
+  setting<Routing>({
+    flags: '--routing <policy>',
+    section: 'gateway',
+    help: "which replica of a pool (--base-url a,b,...) a call goes to, of those with room: prefix: where it will decode fastest (a replica past its knee, or slower, only when the others are full), then the one that was sent the most of its prompt lately (its prefix cache), unless that one has many more calls than the least loaded; least-loaded: the replica with the most free slots",
+    choices: ['prefix', 'least-loaded'],
+    default: 'prefix',
+    shapesCalls: false,
+    field: field('gateway', 'routing'),
+    before: 'least-loaded',
   }),
 ];

@@ -65,6 +65,7 @@ const SECTION_KEYS: SectionKeys<RunConfig> = {
     serverQueue: true,
     dispatchOrder: true,
     batchCap: true,
+    routing: true,
   },
   sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true, breakFormats: true },
 };

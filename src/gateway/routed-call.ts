@@ -1,0 +1,24 @@
+/**
+ * What routes a call among the replicas of a pool: what the router knows of
+ * the call, and the router itself (routing.ts), which the dispatcher asks
+ * each time a call may be sent (dispatcher.ts).
+ */
+import type { PrefixKeys } from './prefix-keys.ts';
+
+/** What the router knows of a call. */
+export interface RoutedCall<S> {
+  /** Breaks ties between equally good replicas, so that equal replicas share the work. */
+  readonly tieBreak: number;
+  /** Its prompt's prefix keys; none when the router does not use them. */
+  readonly prefix?: PrefixKeys | null;
+  /** The replica its last attempt failed on: another goes first. */
+  readonly avoid?: S | null;
+}
+
+/** Which replica of a pool a call goes to (routing.ts). */
+export interface Router<S> {
+  /** The replica the call goes to now; null while none of them may take it. */
+  choose(replicas: readonly S[], call: RoutedCall<S>): S | null;
+  /** The call was sent to `replica`. */
+  sent(replica: S, call: RoutedCall<S>): void;
+}

@@ -1,0 +1,168 @@
+/**
+ * A replica of a pool lost in the middle of a run, as a node of a cluster is,
+ * and back: its calls move to the others, nothing is paid twice, and once it
+ * answers again it gets calls again. The replica is a simulator behind a proxy
+ * of the test's own, which can drop every connection and refuse new ones (the
+ * server gone) and then forward again (the server back at the same address).
+ */
+import { createServer, request as httpRequest, type ClientRequest, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { readJournal, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** A replica that can be lost and come back. */
+interface LossyReplica {
+  url: string;
+  /** Drops every connection, the streams under way included, and refuses new ones. */
+  lose(): void;
+  /** Forwards again. */
+  restore(): void;
+  /** Chat completions it forwarded whole. */
+  answered(): number;
+  close(): Promise<void>;
+}
+
+/** A proxy on loopback in front of the server at `target` (its base URL). */
+async function lossyReplica(target: string): Promise<LossyReplica> {
+  const origin = new URL(target);
+  const sockets = new Set<Socket>();
+  const upstreams = new Set<ClientRequest>();
+  let lost = false;
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    if (lost) {
+      req.socket.destroy();
+      return;
+    }
+    const upstream = httpRequest({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (reply) => {
+      res.writeHead(reply.statusCode ?? 502, reply.headers);
+      reply.pipe(res);
+      reply.on('end', () => {
+        if (req.url?.endsWith('/chat/completions') && reply.statusCode === 200 && !lost) answered++;
+      });
+    });
+    upstreams.add(upstream);
+    upstream.on('close', () => upstreams.delete(upstream));
+    upstream.on('error', () => res.destroy());
+    // The client went away (or the proxy dropped it): the server stops the request too.
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    lose() {
+      lost = true;
+      for (const socket of sockets) socket.destroy();
+      for (const upstream of upstreams) upstream.destroy();
+    },
+    restore() {
+      lost = false;
+    },
+    answered: () => answered,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Resolves once `done` holds, checking every 5 ms; rejects after `tries` checks. */
+async function until(done: () => boolean, tries = 4_000): Promise<void> {
+  for (let tried = 0; !done(); tried++) {
+    if (tried >= tries) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const PROBLEMS = smallProblems(4).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer }));
+
+describe('a replica lost and back', () => {
+  test('through the gateway: the calls under way on it finish elsewhere, each once; it is drained, then used again once it answers', async () => {
+    const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 40, p99Ms: 80 } })));
+    const [a, b] = sims as [SimServer, SimServer];
+    const lossy = await lossyReplica(b.url);
+    const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 } });
+    const call = (seed: number): CompletionRequest => ({
+      endpoint: { baseUrl: a.url, model: 'tmas-sim', apiKey: 'k', replicas: [a.url, lossy.url] },
+      messages: [{ role: 'user', content: `Call ${seed}: ${PROBLEMS[seed % PROBLEMS.length]?.question}` }],
+      maxTokens: 500,
+      seed,
+    });
+    try {
+      const first = Promise.all(Array.from({ length: 120 }, (_, seed) => gateway.complete(call(seed))));
+      await until(() => lossy.answered() >= 20);
+      lossy.lose();
+      const answered = await first;
+      // Every call answered once, by the replica that finished it; none failed.
+      expect(answered).toHaveLength(120);
+      const endpoint = () => gateway.stats.endpoints.find((e) => e.baseUrl === lossy.url);
+      expect(endpoint()?.drained).toBe(true);
+      expect(gateway.stats.failures).toBe(0);
+      lossy.restore();
+      await until(() => endpoint()?.drained === false);
+      expect(endpoint()?.returns).toBe(1);
+      const second = await Promise.all(Array.from({ length: 60 }, (_, index) => gateway.complete(call(1_000 + index))));
+      expect(second.filter((c) => c.replica === lossy.url).length).toBeGreaterThan(0);
+    } finally {
+      gateway.close();
+      await lossy.close();
+      await Promise.all(sims.map((sim) => sim.close()));
+    }
+  });
+
+  test('in a run: the results and the journal are those of a clean run, no call journaled twice, and the replica back takes calls again', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(4));
+    const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 30, p99Ms: 60 } })));
+    const [a, b] = sims as [SimServer, SimServer];
+    const lossy = await lossyReplica(b.url);
+    try {
+      const common = ['run', '--input-file', problems, '--max-iterations', '3', '--n-candidates', '4', '--n-verifications', '3', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
+      const clean = await runCli([...common, '--output-file', path.join(dir, 'clean'), '--base-url', a.url]);
+      expect(clean.code, clean.stderr).toBe(0);
+      const chatCalls = () => Object.values(a.stats().byRole).reduce((sum, count) => sum + count, 0);
+      const pooled = runCli([...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${lossy.url}`]);
+      let answeredBack = 0;
+      const script = (async () => {
+        await until(() => lossy.answered() >= 30);
+        lossy.lose();
+        const before = chatCalls();
+        await until(() => chatCalls() >= before + 40);
+        const atReturn = lossy.answered();
+        lossy.restore();
+        await until(() => lossy.answered() > atReturn);
+        answeredBack = lossy.answered() - atReturn;
+      })();
+      const ended = await pooled;
+      await script;
+      expect(ended.code, ended.stderr).toBe(0);
+      expect(answeredBack).toBeGreaterThan(0);
+      const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');
+      expect(await results('pool')).toBe(await results('clean'));
+      // The same calls journaled, each once.
+      const keys = async (run: string) => (await readJournal(path.join(dir, run))).map((call) => call.key);
+      const [pool, alone] = [await keys('pool'), await keys('clean')];
+      expect(new Set(pool).size).toBe(pool.length);
+      expect(pool).toEqual(alone);
+      const metrics = JSON.parse(await readFile(path.join(dir, 'pool', 'metrics.json'), 'utf8')) as {
+        calls: { issued: number };
+        gateway: { endpoints: Array<{ baseUrl: string; returns: number; drained: boolean }> };
+      };
+      const cleanMetrics = JSON.parse(await readFile(path.join(dir, 'clean', 'metrics.json'), 'utf8')) as { calls: { issued: number } };
+      expect(metrics.calls.issued).toBe(cleanMetrics.calls.issued);
+      expect(metrics.gateway.endpoints.find((e) => e.baseUrl === lossy.url)).toMatchObject({ returns: 1, drained: false });
+    } finally {
+      await lossy.close();
+      await Promise.all(sims.map((sim) => sim.close()));
+    }
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Which replica of a pool a call goes to (`--routing`): the router on its
+ * own (replicas as plain objects, their prefix memories real), then the
+ * gateway on replicas of the simulator's capacity model of different speeds,
+ * sharing prompts. Replicas lost and back: test/replica-loss.test.ts.
+ */
+import { describe, expect } from 'vitest';
+import { createGateway, type Completion, type CompletionRequest, type EndpointStats } from '../src/gateway/gateway.ts';
+import { prefixKeysOf } from '../src/gateway/prefix-keys.ts';
+import { createPrefixMemory } from '../src/gateway/prefix-memory.ts';
+import { createRouter, type Routable, type Routing } from '../src/gateway/routing.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import type { CapacityOptions } from '../src/sim/capacity/options.ts';
+import { smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+
+/** A replica as the router sees it. */
+function replica(fields: Partial<Pick<Routable, 'limit' | 'inFlight' | 'sequenceSpeed' | 'kneeSize' | 'failedAttempts'>> = {}): Routable {
+  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, prefixes: createPrefixMemory(), prefixHits: 0, ...fields };
+}
+
+/** The messages of a verification of candidate `candidate` of problem `problem`: equal for all of one candidate's verifications. */
+function verification(problem: number, candidate: number): CompletionRequest['messages'] {
+  return [
+    { role: 'system', content: 'You are the Verification agent of a team that solves hard mathematics problems.' },
+    { role: 'user', content: `Problem ${problem}: ${'a long statement '.repeat(40)}\n\nSolution ${candidate}: ${'a long argument '.repeat(200)}` },
+  ];
+}
+
+/** Routes `count` calls of the same prompt, each sent (its slot taken) before the next. */
+function send(router: ReturnType<typeof createRouter<Routable>>, replicas: Routable[], messages: CompletionRequest['messages'], count: number, tieBreak = 0): Routable[] {
+  const prefix = prefixKeysOf(messages);
+  const chosen: Routable[] = [];
+  for (let call = 0; call < count; call++) {
+    const target = router.choose(replicas, { tieBreak: tieBreak + call, prefix });
+    if (target === null) break;
+    router.sent(target, { tieBreak: tieBreak + call, prefix });
+    target.inFlight++;
+    chosen.push(target);
+  }
+  return chosen;
+}
+
+describe('the router', () => {
+  test('prefix: a candidate\'s eight verifications go to one replica, the next candidate\'s to the freest; a holder with far more calls than the least loaded gives way', () => {
+    const router = createRouter<Routable>('prefix');
+    const replicas = [replica(), replica(), replica(), replica()];
+    const first = send(router, replicas, verification(1, 0), 8);
+    expect(new Set(first).size).toBe(1);
+    const second = send(router, replicas, verification(1, 1), 8, 3);
+    expect(new Set(second).size).toBe(1);
+    expect(second[0]).not.toBe(first[0]);
+    // The first candidate's replica got 8 prefix hits out of 8 calls (the first found nothing).
+    expect((first[0] as Routable).prefixHits).toBe(7);
+    // A replica holding the prompt, but 40 calls busier than an empty one, gives the call away.
+    const holder = first[0] as Routable;
+    holder.inFlight = 48;
+    const [next] = send(router, replicas, verification(1, 0), 1);
+    expect(next).not.toBe(holder);
+  });
+
+  test('least-loaded: the freest replica, whatever the prompt', () => {
+    const router = createRouter<Routable>('least-loaded');
+    const replicas = [replica(), replica(), replica(), replica()];
+    const chosen = send(router, replicas, verification(1, 0), 8);
+    expect(new Set(chosen).size).toBe(4);
+    expect(replicas.every((r) => r.inFlight === 2)).toBe(true);
+  });
+
+  test('a slower replica gets calls only while the faster ones are full; of these, a replica under its knee goes before one past it', () => {
+    const router = createRouter<Routable>('prefix');
+    const fast = replica({ limit: 10, sequenceSpeed: 10, kneeSize: 9 });
+    const alsoFast = replica({ limit: 10, sequenceSpeed: 9, kneeSize: 9 });
+    const slow = replica({ limit: 10, sequenceSpeed: 5, kneeSize: 9 });
+    const replicas = [slow, fast, alsoFast];
+    // Different prompts, so that only speed and load decide.
+    const order = Array.from({ length: 30 }, (_, call) => send(router, replicas, verification(call, call), 1, call)[0]);
+    // The 18 first fill the two fast replicas to their knee; the next 2 take them past it, to their limit; the slow one only then.
+    expect(order.slice(0, 18).filter((r) => r === fast)).toHaveLength(9);
+    expect(order.slice(0, 18).filter((r) => r === alsoFast)).toHaveLength(9);
+    expect(order.slice(18, 20).every((r) => r !== slow)).toBe(true);
+    expect(order.slice(20)).toEqual(Array(10).fill(slow));
+  });
+
+  test('a retry goes to another replica than the one it failed on, and a replica whose attempts fail gets calls only when no other has room', () => {
+    const router = createRouter<Routable>('prefix');
+    const [a, b] = [replica(), replica()];
+    const prefix = prefixKeysOf(verification(1, 0));
+    router.sent(a, { tieBreak: 0, prefix });
+    // The prompt is held by a, but its last attempt failed there.
+    expect(router.choose([a, b], { tieBreak: 0, prefix, avoid: a })).toBe(b);
+    const failing = replica({ failedAttempts: 2 });
+    expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(b);
+    b.inFlight = b.limit;
+    expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(failing);
+  });
+});
+
+/** Capacity servers on a small problem set, closed after the test. */
+async function withServers<T>(capacities: CapacityOptions[], body: (servers: SimServer[]) => Promise<T>): Promise<T> {
+  const servers = await Promise.all(capacities.map((capacity) => startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }], capacity })));
+  try {
+    return await body(servers);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}
+
+/** A call to the pool of `urls` with these messages and seed. */
+function poolCall(urls: string[], messages: CompletionRequest['messages'], seed: number): CompletionRequest {
+  return { endpoint: { baseUrl: urls[0] as string, model: 'tmas-sim', apiKey: 'k', replicas: urls }, messages, maxTokens: 50_000, seed };
+}
+
+const GATEWAY = { concurrency: 600, timeoutMs: 60_000, maxRetries: 2, backoff: { baseMs: 5, capMs: 50 } };
+
+describe('a pool of capacity servers', () => {
+  test('of different speeds: a burst fills both; with few calls left they all run on the fast one', async ({ dir }) => {
+    // Each its own process, so that the servers keep their pace while the gateway is busy. The fast one decodes
+    // 8,000 tokens/s at most 100 a sequence (knee 80); the slow one 2,000 at most 50 (knee 40).
+    const problems = await writeProblems(dir, smallProblems(1));
+    const shape = ['--problems', problems, '--capacity', '--time-scale', '50', '--output-tokens-median', '3000', '--output-tokens-p99', '6000'];
+    const sims = await Promise.all([
+      startSimProcess([...shape, '--decode-tokens-per-second', '2000', '--sequence-tokens-per-second', '50']),
+      startSimProcess(shape),
+    ]);
+    const [slow, fast] = sims.map((sim) => sim.url) as [string, string];
+    const gateway = createGateway({ ...GATEWAY, routing: 'prefix' });
+    try {
+      const call = (seed: number) => gateway.complete({ ...poolCall([slow, fast], verification(seed, 0), seed) });
+      const burst = await Promise.all(Array.from({ length: 600 }, (_, seed) => call(seed)));
+      const stats = (url: string) => gateway.stats.endpoints.find((e) => e.baseUrl === url) as EndpointStats;
+      // While the burst filled the fast one, the slow one took the rest.
+      expect(burst.filter((c) => c.replica === slow).length).toBeGreaterThan(0);
+      expect(burst.filter((c) => c.replica === fast).length).toBeGreaterThan(0);
+      expect(stats(fast).calls + stats(slow).calls).toBe(600);
+      // Ten calls at once, fewer than the fast server's knee: none on the slow one.
+      const few = await Promise.all(Array.from({ length: 10 }, (_, index) => call(5_000 + index)));
+      expect(few.map((c) => c.replica)).toEqual(Array(10).fill(fast));
+    } finally {
+      gateway.close();
+      for (const sim of sims) sim.child.kill();
+    }
+  });
+
+  test("a candidate's verifications find their prompt cached: more prefix-cache hits than least-loaded routing", async () => {
+    const shape = { timeScale: 2_000, outputTokensMedian: 500, outputTokensP99: 1_000 };
+    const hits: Record<string, number> = {};
+    for (const routing of ['prefix', 'least-loaded'] as Routing[]) {
+      await withServers([shape, shape, shape, shape], async (servers) => {
+        const gateway = createGateway({ ...GATEWAY, routing });
+        try {
+          // 24 candidates' 8 verifications each, a candidate's sent together, as TMAS sends them.
+          const done: Completion[] = [];
+          for (let round = 0; round < 3; round++) {
+            const calls = Array.from({ length: 8 * 8 }, (_, call) => poolCall(servers.map((server) => server.url), verification(round, Math.floor(call / 8)), round * 100 + call));
+            done.push(...(await Promise.all(calls.map((call) => gateway.complete(call)))));
+          }
+          expect(done).toHaveLength(192);
+          const stats = servers.map((server) => server.capacityStats()!);
+          hits[routing] = stats.reduce((sum, s) => sum + s.tokens.cachedPrompt, 0) / stats.reduce((sum, s) => sum + s.tokens.prompt, 0);
+        } finally {
+          gateway.close();
+        }
+      });
+    }
+    // Each candidate's prompt computed once (7 of its 8 verifications find it cached), against about once per replica.
+    expect(hits.prefix).toBeGreaterThan(0.8);
+    expect(hits.prefix).toBeGreaterThan((hits['least-loaded'] as number) + 0.1);
+  });
+});
