@@ -61,9 +61,16 @@ function judgedText(call: CallRecord): string {
  */
 function sources(calls: CallRecord[]): Array<{ judge: CallRecord; source: CallRecord | undefined }> {
   const writers = calls.filter((call) => WRITERS.has(call.role));
+  // A reply budget forcing continued (mas-ceo: `solver#forced`) is judged whole: its last call wrote how it ends.
+  const continued = calls.filter((call) => call.role.endsWith('#forced') && WRITERS.has(call.role.replace(/#forced$/, '')));
   return calls
     .filter((call) => call.role === 'judge')
-    .map((judge) => ({ judge, source: writers.find((w) => w.problem === judge.problem && finalText(w.response.content).includes(judgedText(judge))) }));
+    .map((judge) => ({
+      judge,
+      source:
+        writers.find((w) => w.problem === judge.problem && finalText(w.response.content).includes(judgedText(judge))) ??
+        continued.find((w) => w.problem === judge.problem && judgedText(judge).endsWith(finalText(w.response.content))),
+    }));
 }
 
 describe('every strategy hands the judge the response text', () => {

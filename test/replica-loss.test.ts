@@ -77,7 +77,7 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
 }
 
 /** Resolves once `done` holds, checking every 5 ms; rejects after `tries` checks. */
-async function until(done: () => boolean, tries = 4_000): Promise<void> {
+async function until(done: () => boolean, tries = 12_000): Promise<void> {
   for (let tried = 0; !done(); tried++) {
     if (tried >= tries) throw new Error('the condition never held');
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -126,7 +126,8 @@ describe('a replica lost and back', () => {
     const [a, b] = sims as [SimServer, SimServer];
     const lossy = await lossyReplica(b.url);
     try {
-      const common = ['run', '--input-file', problems, '--max-iterations', '3', '--n-candidates', '4', '--n-verifications', '3', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
+      // Iterations enough that the run is still going when the replica comes back, however loaded the machine.
+      const common = ['run', '--input-file', problems, '--max-iterations', '6', '--n-candidates', '4', '--n-verifications', '3', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
       const clean = await runCli([...common, '--output-file', path.join(dir, 'clean'), '--base-url', a.url]);
       expect(clean.code, clean.stderr).toBe(0);
       const chatCalls = () => Object.values(a.stats().byRole).reduce((sum, count) => sum + count, 0);
