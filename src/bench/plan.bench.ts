@@ -11,6 +11,7 @@
  * machine that is what a comparison at 200 measured (8 × 2 at 200, load 30:
  * the run 2.2 times the forecast; at 20: 1.03).
  */
+import { judgeCeiling } from '../settings/config.ts';
 import { loopSettingsOf } from '../host/problem-inputs.ts';
 import { strategyNamed } from '../../machines/strategies/index.ts';
 import { parseRunFlags, toRunConfig } from '../cli/run.command.ts';
@@ -52,7 +53,7 @@ export const planBenchmark: Benchmark = {
     const { config } = toRunConfig(parseRunFlags(args), {});
     const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.gateway.concurrency };
     const strategy = strategyNamed(config.loop.strategy);
-    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: config.judge.maxTokens ?? config.context.window });
+    const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: judgeCeiling(config) });
     const forecast = forecastRun({ strategy, settings: loopSettingsOf(config), judged: Array.from({ length: problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
     log(`plan: forecast ${forecast.makespanSeconds.toFixed(0)} s; running ${problems} × ${iterations} × 8 × 8 on the capacity model`);
     const sim = await startSimProcess({ problems: file, capacity: { timeScale: TIME_SCALE } });

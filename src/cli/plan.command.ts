@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { loopSettingsOf } from '../host/problem-inputs.ts';
 import { strategyNamed } from '../../machines/strategies/index.ts';
-import type { RunConfig } from '../settings/config.ts';
+import { completionCeiling, judgeCeiling, type RunConfig } from '../settings/config.ts';
 import { loadProblems } from '../input/problems.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkForecast } from '../plan/check.ts';
@@ -93,9 +93,8 @@ async function lengthsOf(flags: PlanFlags, config: RunConfig): Promise<LengthMod
     median: flags.outputTokensMedian,
     p99: flags.outputTokensP99,
     problemSpread: flags.outputTokensProblemSpread,
-    // No limit (null) is what the window leaves.
-    completionLimit: config.context.completionMaxTokens ?? config.context.window,
-    judgeLimit: config.judge.maxTokens ?? config.context.window,
+    completionLimit: completionCeiling(config),
+    judgeLimit: judgeCeiling(config),
   });
 }
 

@@ -170,6 +170,16 @@ export type Schedule = 'pipelined' | 'barrier';
 /** API keys per role. Never logged, journaled or printed. */
 export type Secrets = Record<EndpointSlot, string>;
 
+/** The most a non-judge call may write: its completion limit, or the whole window where there is none (null). */
+export function completionCeiling(config: Pick<RunConfig, 'context'>): number {
+  return config.context.completionMaxTokens === null ? config.context.window : config.context.completionMaxTokens;
+}
+
+/** The most a judge call may write: its completion limit, or the whole window in runs made before it had one (null). */
+export function judgeCeiling(config: Pick<RunConfig, 'context' | 'judge'>): number {
+  return config.judge.maxTokens === null ? config.context.window : config.judge.maxTokens;
+}
+
 /** True when any role goes to the embedded simulated model. */
 export function usesSimulator(config: Pick<RunConfig, 'roles'>): boolean {
   return Object.values(config.roles.endpoints).some((endpoint) => endpoint.baseUrl === null);

@@ -73,7 +73,7 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   // A strategy flag added since: runs made before it ran as its default does.
   const flags = STRATEGIES[config.loop.strategy]?.flags ?? [];
   config.loop.strategyOptions = { ...Object.fromEntries(flags.map((flag) => [toOptionName(flag.name), flag.default])), ...config.loop.strategyOptions };
-  const endpoints = (config.roles.endpoints ?? {}) as Partial<Record<string, unknown>>;
+  const endpoints: Partial<Record<string, unknown>> = config.roles.endpoints === undefined ? {} : config.roles.endpoints;
   // A run made before the judge existed has no judge endpoint: its judge is the solution agent's.
   endpoints.judge ??= endpoints.solution;
   config.roles.endpoints = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, upgradeEndpoint(endpoints[slot])])) as RunConfig['roles']['endpoints'];
