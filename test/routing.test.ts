@@ -5,6 +5,7 @@
  * sharing prompts. Replicas lost and back: test/replica-loss.test.ts.
  */
 import { describe, expect } from 'vitest';
+import { createDispatcher } from '../src/gateway/dispatcher.ts';
 import { createGateway, type Completion, type CompletionRequest, type EndpointStats } from '../src/gateway/gateway.ts';
 import { prefixKeysOf } from '../src/gateway/prefix-keys.ts';
 import { createPrefixMemory } from '../src/gateway/prefix-memory.ts';
@@ -41,6 +42,30 @@ function send(router: ReturnType<typeof createRouter<Routable>>, replicas: Routa
 }
 
 describe('the router', () => {
+  test('when every replica is full and one frees a slot, a held call of the same rank whose prompt it holds goes there first', async () => {
+    const router = createRouter<Routable>('prefix');
+    const [a, b] = [replica({ limit: 1 }), replica({ limit: 1 })];
+    const dispatcher = createDispatcher<Routable>(10, 'rank', router);
+    const rank = { grading: false, remaining: 5 };
+    const admit = (messages: CompletionRequest['messages'], sequence: number) =>
+      dispatcher.admit({ pool: 'p', replicas: [a, b], rank, sequence, tieBreak: sequence, prefix: prefixKeysOf(messages) });
+    // Candidate 0's prompt goes to one replica, candidate 1's to the other: both are full.
+    const first = await admit(verification(1, 0), 0);
+    const second = await admit(verification(1, 1), 1);
+    expect(second).not.toBe(first);
+    // Held, in this order: a verification of candidate 1 (held by `second`), then one of candidate 0 (held by `first`).
+    const sent: Array<[string, Routable]> = [];
+    void admit(verification(1, 1), 2).then((to) => sent.push(['candidate 1', to]));
+    void admit(verification(1, 0), 3).then((to) => sent.push(['candidate 0', to]));
+    // `first` frees its slot: candidate 0's call, though second in line, takes it.
+    dispatcher.release(first);
+    await Promise.resolve();
+    expect(sent).toEqual([['candidate 0', first]]);
+    dispatcher.release(second);
+    await Promise.resolve();
+    expect(sent).toEqual([['candidate 0', first], ['candidate 1', second]]);
+  });
+
   test('prefix: a candidate\'s eight verifications go to one replica, the next candidate\'s to the freest; a holder with far more calls than the least loaded gives way', () => {
     const router = createRouter<Routable>('prefix');
     const replicas = [replica(), replica(), replica(), replica()];

@@ -89,6 +89,9 @@ interface Line<S> {
   waiting: number;
 }
 
+/** Held calls of the next one's rank looked at for one whose prompt the replica with room holds. */
+const TIES_SEEN = 64;
+
 /** Under `fifo` every call has the same rank, so the sequence alone decides. */
 const FLAT: CallRank = { grading: false, remaining: 0 };
 
@@ -171,11 +174,28 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
       }
       if (chosen === null) return;
-      chosen.line.calls.pop();
+      const tie = this.tieHeldBy(chosen);
+      if (tie === null) chosen.line.calls.pop();
       chosen.line.waiting--;
       this.holding--;
-      this.send(chosen.ticket, chosen.replica);
+      // A tie taken from inside the heap is marked settled by send, and dropped when it surfaces.
+      this.send(tie ?? chosen.ticket, chosen.replica);
     }
+  }
+
+  /**
+   * When the next call would go to a replica that does not hold its prompt, a
+   * held call of the same rank (up to TIES_SEEN) that it holds, which then
+   * goes first: when every replica is full, a slot frees on one replica at a
+   * time, and a candidate's verifications, of one rank, would otherwise each
+   * take whichever replica freed one, wherever their prompt is cached.
+   * Calls of one rank are otherwise sent first come first served; the rank
+   * order is kept.
+   */
+  private tieHeldBy({ ticket, replica, line }: { ticket: Ticket<S>; replica: S; line: Line<S> }): Ticket<S> | null {
+    const holds = this.router.holds;
+    if (holds === undefined || holds(replica, ticket)) return null;
+    return line.calls.ties(TIES_SEEN).find((tie) => tie !== ticket && !tie.settled && tie.avoid !== replica && holds(replica, tie)) ?? null;
   }
 
   rejectPool(pool: string, reason: unknown): void {

@@ -5,8 +5,9 @@
  * calls are sent by rank. A call is retried with backoff on transient
  * failures, and reports its usage, attempts and latency.
  *
- * Its parts: the endpoints and their health (replica-pool.ts, endpoint-state.ts),
- * one call and its retries (call.ts), one attempt (attempt.ts), the servers'
+ * Its parts: the endpoints and their health (replica-pool.ts, endpoint-state.ts,
+ * replica-return.ts), which replica of a pool a call goes to (routing.ts, with
+ * prefix-keys.ts and prefix-memory.ts), one call and its retries (call.ts), one attempt (attempt.ts), the servers'
  * load (load-reading.ts), what streams say of their tokens (stream-usage.ts),
  * and the counters (gateway-stats.ts).
  */

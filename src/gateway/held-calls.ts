@@ -48,6 +48,25 @@ export class HeldCalls<T extends Held> {
     }
   }
 
+  /**
+   * Up to `limit` calls of the same rank as the next (it first), nearest the
+   * top of the heap: all calls of the smallest rank lie in one subtree at its
+   * top, since none of their ancestors can rank after them.
+   */
+  ties(limit: number): T[] {
+    const top = this.heap[0];
+    if (top === undefined) return [];
+    const found: T[] = [];
+    const queue = [0];
+    for (let at = queue.shift(); at !== undefined && found.length < limit; at = queue.shift()) {
+      const call = this.heap[at] as T;
+      if (call.rank.grading !== top.rank.grading || call.rank.remaining !== top.rank.remaining) continue;
+      found.push(call);
+      for (const child of [2 * at + 1, 2 * at + 2]) if (child < this.heap.length) queue.push(child);
+    }
+    return found;
+  }
+
   /** Takes the call that goes next. */
   pop(): T | undefined {
     const heap = this.heap;

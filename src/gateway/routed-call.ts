@@ -21,4 +21,11 @@ export interface Router<S> {
   choose(replicas: readonly S[], call: RoutedCall<S>): S | null;
   /** The call was sent to `replica`. */
   sent(replica: S, call: RoutedCall<S>): void;
+  /**
+   * Whether `replica` most likely holds the call's prompt in its cache; absent
+   * for a router that does not care. When the next call would go to a replica
+   * that does not hold its prompt, a held call of the same rank that it holds
+   * goes there instead (dispatcher.ts).
+   */
+  holds?(replica: S, call: RoutedCall<S>): boolean;
 }

@@ -72,10 +72,17 @@ export function createRouter<S extends Routable>(routing: Routing): Router<S> {
     },
     sent(replica, call) {
       if (routing !== 'prefix' || call.prefix === undefined || call.prefix === null) return;
-      if (replica.prefixes.matched(call.prefix) >= LEAST_MATCH * call.prefix.chars) replica.prefixHits++;
+      if (holdsPrefix(replica, call)) replica.prefixHits++;
       replica.prefixes.remember(call.prefix);
     },
+    ...(routing === 'prefix' ? { holds: holdsPrefix } : {}),
   };
+}
+
+/** Whether the replica was sent at least LEAST_MATCH of the call's prompt lately. */
+function holdsPrefix<S extends Routable>(replica: S, call: RoutedCall<S>): boolean {
+  const prefix = call.prefix ?? null;
+  return prefix !== null && replica.prefixes.matched(prefix) >= LEAST_MATCH * prefix.chars;
 }
 
 /** The replicas that may take a call now: with a free slot, not drained; the healthy ones and those the call did not just fail on first. */

@@ -280,7 +280,10 @@ class KneeFinder implements ThroughputKnee {
     const ceiling = this.ceiling();
     if (!this.cautious && (ceiling === null || step <= ceiling)) return step;
     this.cautious = true;
-    return Math.max(ceiling ?? 0, Math.ceil(this.capNow * REGROW));
+    if (ceiling === null) return Math.ceil(this.capNow * REGROW);
+    // Already far above the ceiling (stepped before the others found theirs): down to it, as a reading would bring it.
+    if (this.capNow > FAR_ABOVE * ceiling) return ceiling;
+    return Math.max(ceiling, Math.ceil(this.capNow * REGROW));
   }
 
   /** A new cap: the windows at the old one say nothing of it. */
