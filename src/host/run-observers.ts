@@ -9,7 +9,7 @@ import { showProgress } from '../observers/progress.ts';
 import { writeMessageLog } from '../store/message-log.ts';
 import type { Store } from '../store/store.ts';
 import type { RunConfig } from '../settings/config.ts';
-import { replicaFigures, streamRateOf } from './gateway-probe.ts';
+import { replicaFigures, streamRateOf } from './progress-figures.ts';
 
 /** What observes a run: the log writer, the metrics and the progress display. */
 export interface RunObservers {

@@ -8,7 +8,7 @@
  */
 import { classifyAnswer, type SimProblem } from './catalogue.ts';
 import { answerOfRecord } from './records.ts';
-import { strategyEffect } from './strategies.ts';
+import { strategyEffect } from './solver-strategies.ts';
 import type { ExperienceLine, RolloutView, SolutionMode } from './wire.ts';
 
 /** Logit bonuses; exported so the report and the tests can name them. */

@@ -7,7 +7,7 @@
 import { distractorsFor, type Distractor, type MistakeKind } from './distractors.ts';
 import { sameAnswer } from './grade.ts';
 import { hexOf, rngOf, sigmoid, uniformOf } from './random.ts';
-import { defaultStrategy } from './strategies.ts';
+import { defaultStrategy } from './solver-strategies.ts';
 
 /** A problem as the server was given it. */
 export interface ProblemInput {

@@ -9,13 +9,13 @@ import { boxedLine } from './boxed.ts';
 import { CHARS_PER_TOKEN, filler } from './filler.ts';
 import { sigmoid, type Rng } from './random.ts';
 import { excerpt, jitteredTokens, type Responder } from './responder.ts';
-import { STRATEGIES } from './strategies.ts';
+import { SOLVER_STRATEGIES } from './solver-strategies.ts';
 import { readExperience, readGuidelines, readRollouts, solutionModeOf } from './wire.ts';
 
 /** An explore prompt's strategy: one the guideline bank does not hold, other than the problem's default. */
 function exploreStrategy(rng: Rng, tried: readonly string[], usual: string): string {
-  const fresh = STRATEGIES.filter((s) => s !== usual && !tried.includes(s));
-  return rng.pick(fresh.length > 0 ? fresh : STRATEGIES.filter((s) => s !== usual));
+  const fresh = SOLVER_STRATEGIES.filter((s) => s !== usual && !tried.includes(s));
+  return rng.pick(fresh.length > 0 ? fresh : SOLVER_STRATEGIES.filter((s) => s !== usual));
 }
 
 /** Answers a Solution-agent request. */

@@ -7,7 +7,7 @@
  */
 import { CHARS_PER_TOKEN, filler } from '../filler.ts';
 import { jitteredTokens, type Responder } from '../responder.ts';
-import { STRATEGIES } from '../strategies.ts';
+import { SOLVER_STRATEGIES } from '../solver-strategies.ts';
 import { reviewSolution } from './judging.ts';
 
 const FIELDS = ['number theory', 'combinatorics', 'algebra', 'geometry', 'analysis', 'probability'] as const;
@@ -23,7 +23,7 @@ export const respondCeo: Responder = (input) => {
     stop ? 'The latest solution looks right; more rounds would not pay off.' : 'The problem needs another round.',
     `Decision: ${stop ? 'stop' : 'continue'}`,
     `Experts: ${experts}`,
-    `Direction: try ${rng.pick(STRATEGIES)} and check every case`,
+    `Direction: try ${rng.pick(SOLVER_STRATEGIES)} and check every case`,
     `Budget: ${budget}`,
   ].join('\n');
 };

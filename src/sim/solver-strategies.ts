@@ -1,5 +1,7 @@
 /**
- * The high-level strategies simulated solvers use. Each problem has a default
+ * The solving strategies a simulated solver names on its "Strategy:" line
+ * (casework, generating functions, …), not the run's strategies (the methods
+ * of machines/strategies/, whose simulated replies are in strategies/). Each problem has a default
  * strategy (what plain and exploit prompts use) and a hidden affinity for every
  * other one, so exploring a new strategy can pay off on one problem and not on
  * another, as with real solvers.
@@ -7,7 +9,7 @@
 import { uniformOf } from './random.ts';
 
 /** Strategy names, as they appear on "Strategy:" lines and in guideline records. */
-export const STRATEGIES = [
+export const SOLVER_STRATEGIES = [
   'direct computation',
   'casework on small values',
   'invariants and monovariants',
@@ -24,8 +26,8 @@ export const STRATEGIES = [
 
 /** The strategy plain and exploit prompts of a problem use. */
 export function defaultStrategy(seed: number, problemId: string): string {
-  const index = Math.floor(uniformOf(seed, 'default-strategy', problemId) * STRATEGIES.length);
-  return STRATEGIES[index] ?? 'direct computation';
+  const index = Math.floor(uniformOf(seed, 'default-strategy', problemId) * SOLVER_STRATEGIES.length);
+  return SOLVER_STRATEGIES[index] ?? 'direct computation';
 }
 
 /**

@@ -1,4 +1,4 @@
-/** What the progress display reads from the gateway beyond its counters: the rate of generation in open streams and each replica of a pool. */
+/** The figures the progress display reads from the gateway beyond its counters: the rate of generation in open streams and each replica of a pool. */
 import type { Gateway } from '../gateway/gateway.ts';
 import type { RunConfig } from '../settings/config.ts';
 
