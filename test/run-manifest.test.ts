@@ -53,12 +53,15 @@ const OLD_MANIFEST = {
 };
 
 describe('a run manifest written by an older tmas', () => {
-  test('the store gives it back as written; the host reads its configuration in today\'s shape', async ({ dir }) => {
+  test('the store gives it back with its journal version under today\'s name; the host reads its configuration in today\'s shape', async ({ dir }) => {
     const runDir = path.join(dir, 'run');
     const store = await Store.open(runDir, { create: true });
     try {
       await store.manifest().put('manifest', OLD_MANIFEST);
-      expect(await store.getManifest()).toEqual(OLD_MANIFEST);
+      // Written before the journal version had its name: protocolVersion is read as journalVersion.
+      const { protocolVersion, ...rest } = OLD_MANIFEST;
+      const asToday = { ...rest, journalVersion: protocolVersion };
+      expect(await store.getManifest()).toEqual(asToday);
       const manifest = await readRunManifest(store);
       const config = manifest?.config;
       expect(config?.loop.strategyOptions).toEqual({ samples: 16, votePool: 0 });
@@ -70,7 +73,7 @@ describe('a run manifest written by an older tmas', () => {
       expect(config?.roles.endpoints.judge.baseUrl).toEqual(['http://127.0.0.1:8000/v1']);
       expect(config?.loop.bankMaxRecords).toBe(0);
       expect(config?.gateway).toMatchObject({ stream: true, dialect: 'chat', replicaMaxInFlight: null, totalTimeoutSeconds: null, serverQueue: 'short' });
-      expect({ ...manifest, config: undefined }).toEqual({ ...OLD_MANIFEST, config: undefined });
+      expect({ ...manifest, config: undefined }).toEqual({ ...asToday, config: undefined });
     } finally {
       await store.close();
     }

@@ -25,7 +25,7 @@ function prose(seed: number, chars: number): string {
 
 /** A configuration as tmas 0.1.0 wrote it (the run's settings are not what these tests are about, but they must read). */
 const CONFIG = (JSON.parse(readFileSync(new URL('./fixtures/manifests/flat-0.1.0.json', import.meta.url), 'utf8')) as Record<string, { config: unknown }>).plain?.config;
-const MANIFEST = { run: 'r1', config: CONFIG, configHash: 'h', tmasVersion: 'test', protocolVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
+const MANIFEST = { run: 'r1', config: CONFIG, configHash: 'h', tmasVersion: 'test', journalVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
 
 function call(index: number, prompt: string, output: string): CallRecord {
   return {

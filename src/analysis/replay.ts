@@ -11,7 +11,7 @@
  */
 import type { LoopConfig, RunConfig, Secrets } from '../settings/config.ts';
 import { resolveStrategy } from '../host/plugins.ts';
-import { checkProtocol } from '../host/resume.ts';
+import { checkJournalVersion } from '../host/resume.ts';
 import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { runEvaluation } from '../host/run-evaluation.ts';
@@ -46,7 +46,7 @@ export async function copyForRerun(runDir: string, work: string, options: { ever
   // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
   const { store: copy, manifest } = await openRun(runDir, work, options);
   try {
-    checkProtocol(manifest, runDir);
+    checkJournalVersion(manifest, runDir);
     const logEnd = await copy.nextSeq();
     const problems = await copy.loadProblems();
     await copy.iterations().clear();

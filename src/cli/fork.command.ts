@@ -16,7 +16,7 @@ import { UserError } from '../kernel/errors.ts';
 import { openJournalSource } from '../host/journal-source.ts';
 import { NEW_STORE_DIR } from '../host/output-dir.ts';
 import { resolveStrategy } from '../host/plugins.ts';
-import { checkProtocol } from '../host/resume.ts';
+import { checkJournalVersion } from '../host/resume.ts';
 import { readRunManifest } from '../host/run-manifest.ts';
 import { changedSettings, type SettingChange } from '../settings/resume.ts';
 import { hasStore, openStoreView } from '../store/check.ts';
@@ -80,7 +80,7 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
   try {
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (no manifest in its store). Give the output directory of an earlier tmas run.`);
-    checkProtocol(manifest, sourceDir);
+    checkJournalVersion(manifest, sourceDir);
     const problems = await store.loadProblems();
     const advice = 'A fork runs the problems of the run it comes from (kept in its store): leave --input-file out, or start a new run with tmas run.';
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, sourceDir, advice);

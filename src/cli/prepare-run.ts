@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { RunConfig, Secrets } from '../settings/config.ts';
 import { UserError } from '../kernel/errors.ts';
 import { loadProblems, type Problem } from '../input/problems.ts';
-import { checkProtocol } from '../host/resume.ts';
+import { checkJournalVersion } from '../host/resume.ts';
 import { resumeConfig } from '../settings/resume.ts';
 import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer } from '../settings/files/tokenizer-file.ts';
@@ -86,7 +86,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
   try {
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
-    checkProtocol(manifest, runDir);
+    checkJournalVersion(manifest, runDir);
     const problems = await store.loadProblems();
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;

@@ -4,7 +4,7 @@
  */
 import type { LoopStart } from '../../machines/contract.ts';
 import { UserError } from '../kernel/errors.ts';
-import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
+import { JOURNAL_VERSION } from '../kernel/journal-version.ts';
 import type { Manifest, Store } from '../store/store.ts';
 import { VERSION } from '../kernel/version.ts';
 
@@ -40,22 +40,29 @@ export async function loadStarts(store: Store, count: number, judged: boolean): 
   return starts;
 }
 
+/** The last journal version declared as `PROTOCOL_VERSION = N` in src/kernel/protocol.ts; later ones are `JOURNAL_VERSION = N` in src/kernel/journal-version.ts. */
+const LAST_VERSION_NAMED_PROTOCOL = 6;
+
+/** The git command that checks out the commit before journal version `next` began (the package version is not bumped with it). */
+function checkoutBefore(next: number): string {
+  const [declared, file] = next <= LAST_VERSION_NAMED_PROTOCOL ? ['PROTOCOL_VERSION', 'src/kernel/protocol.ts'] : ['JOURNAL_VERSION', 'src/kernel/journal-version.ts'];
+  return `git checkout "$(git log --format=%h -S '${declared} = ${next}' -- ${file} | tail -1)~1" && npm ci`;
+}
+
 /**
- * Refuses a run written under another protocol version: its journal keys would
+ * Refuses a run written under another journal version: its journal keys would
  * not match this version's, so a resume or replay would pay for every call again.
  */
-export function checkProtocol(manifest: Manifest, runDir: string): void {
-  const written = manifest.protocolVersion;
-  if (written === PROTOCOL_VERSION) return;
-  // The package version is not bumped with the protocol, so the way to the tmas that wrote the run is the commit before the next protocol.
+export function checkJournalVersion(manifest: Manifest, runDir: string): void {
+  const written = manifest.journalVersion;
+  if (written === JOURNAL_VERSION) return;
   const how =
-    written < PROTOCOL_VERSION
-      ? `a tmas of protocol ${written}: in a git clone of tmas, the commit before protocol ${written + 1}, ` +
-        `git checkout "$(git log --format=%h -S 'PROTOCOL_VERSION = ${written + 1}' -- src/kernel/protocol.ts | tail -1)~1" && npm ci`
-      : `tmas ${manifest.tmasVersion} (protocol ${written}) or later`;
+    written < JOURNAL_VERSION
+      ? `a tmas of journal version ${written}: in a git clone of tmas, the commit before journal version ${written + 1}, ${checkoutBefore(written + 1)}`
+      : `tmas ${manifest.tmasVersion} (journal version ${written}) or later`;
   throw new UserError(
     'TMAS_RESUME',
-    `${runDir} was written by tmas ${manifest.tmasVersion} (protocol ${written}); this tmas ${VERSION} uses protocol ${PROTOCOL_VERSION} and cannot reuse its journal ` +
-      `(what changed: the comment on PROTOCOL_VERSION in src/kernel/protocol.ts). Resume or replay it with ${how}; or run it again into a new --output-file.`,
+    `${runDir} was written by tmas ${manifest.tmasVersion} (journal version ${written}); this tmas ${VERSION} uses journal version ${JOURNAL_VERSION} and cannot reuse its journal ` +
+      `(what changed: docs/concepts/journal.md, "Journal versions"). Resume or replay it with ${how}; or run it again into a new --output-file.`,
   );
 }

@@ -7,7 +7,7 @@ import type { LoopStart, ProblemInput } from '../../machines/contract.ts';
 import type { Strategy } from '../../machines/strategies/index.ts';
 import type { Problem } from '../input/problems.ts';
 import { hashOf } from '../kernel/prng.ts';
-import { PROTOCOL_VERSION } from '../kernel/protocol.ts';
+import { JOURNAL_VERSION } from '../kernel/journal-version.ts';
 import { VERSION } from '../kernel/version.ts';
 import { Store, type ForkedFrom } from '../store/store.ts';
 
@@ -46,7 +46,7 @@ export async function openRunStore(
     config,
     configHash: hashOf(config),
     tmasVersion: VERSION,
-    protocolVersion: PROTOCOL_VERSION,
+    journalVersion: JOURNAL_VERSION,
     simulated,
     strategy: options.strategy.name,
     createdAt: previous?.createdAt ?? new Date().toISOString(),

@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   TMAS_REPORT_INCONSISTENT: 'results.jsonl and metrics.json of a run directory are not from the same write',
   TMAS_REPORT_LIBRARY: 'a library the HTML report embeds (Chart.js, KaTeX) is not installed',
   TMAS_LOCKED: 'another tmas process holds the run directory',
-  TMAS_RESUME: '--resume or tmas fork was given a directory that holds no tmas run, or a run of another protocol version',
+  TMAS_RESUME: '--resume or tmas fork was given a directory that holds no tmas run, or a run of another journal version',
   TMAS_RUN_DIR: 'an analysis command was given a directory that holds no tmas run',
   TMAS_EXPORT_EMPTY: 'tmas export found no generation in the run to export',
   TMAS_RESUME_CONFLICT: 'a resume would change what the calls are, or a resume or a fork was given an --input-file that does not hold the run\'s problems',

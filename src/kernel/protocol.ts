@@ -14,13 +14,6 @@
  * shape they had before the field was added.
  */
 
-/**
- * Bumped whenever a message shape or the journal's keys or records change in a
- * way that breaks replay or resume of old runs; what each version changed is
- * in docs/concepts/journal.md ("Protocol versions").
- */
-export const PROTOCOL_VERSION = 6;
-
 /** The endpoint slots (`--base-url`, `--verify-base-url`, …): one table in slots.ts. */
 export { ENDPOINT_SLOTS, type EndpointSlot } from './slots.ts';
 

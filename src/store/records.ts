@@ -50,12 +50,20 @@ export interface Manifest<C = unknown> {
   config: C;
   configHash: string;
   tmasVersion: string;
-  protocolVersion: number;
+  /** The journal version it was written under (src/kernel/journal-version.ts). */
+  journalVersion: number;
   simulated: boolean;
   strategy: string;
   createdAt: string;
   /** A run made by `tmas fork`: the run it came from; absent in every other run (and in runs made before forks existed). */
   forkedFrom?: ForkedFrom;
+}
+
+/** A manifest as stored, its fields under today's names: runs written before the journal version had its name stored it as `protocolVersion`. */
+export function manifestOf(stored: unknown): Manifest | undefined {
+  if (stored === undefined) return undefined;
+  const { protocolVersion, ...manifest } = stored as Manifest & { protocolVersion?: number };
+  return protocolVersion === undefined ? manifest : { ...manifest, journalVersion: protocolVersion };
 }
 
 /**

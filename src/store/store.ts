@@ -14,7 +14,7 @@ import { Level } from 'level';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
-import { ANSWER_FIELDS, batchedRange, iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+import { ANSWER_FIELDS, batchedRange, iterationKey, manifestOf, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 import { WriteQueue, type Put } from './write-queue.ts';
 import { hasTexts, outlineTexts, outlineTextsBut, pickFields, type TextsRead } from './texts.ts';
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
@@ -158,7 +158,7 @@ export class Store {
 
   /** The run manifest as it was written, or undefined for a store that never started a run. */
   async getManifest(): Promise<Manifest | undefined> {
-    return (await this.manifest().get('manifest')) as Manifest | undefined;
+    return manifestOf(await this.manifest().get('manifest'));
   }
 
   /** Writes the manifest and the problems of a new run, in one batch. */

@@ -21,7 +21,7 @@ export interface ForkLink {
 }
 
 /** The fields every run's manifest has: none of them names another run. */
-const OWN_FIELDS = new Set(['run', 'config', 'configHash', 'tmasVersion', 'protocolVersion', 'simulated', 'strategy', 'createdAt']);
+const OWN_FIELDS = new Set(['run', 'config', 'configHash', 'tmasVersion', 'journalVersion', 'protocolVersion', 'simulated', 'strategy', 'createdAt']);
 
 /** Siblings whose run ids are read, at most: each is a store opened. */
 const MAX_SIBLINGS = 20;
