@@ -177,7 +177,7 @@ export interface Strategy {
   /**
    * The method's upstream sampling defaults: `temperature` is what a run uses
    * when `--temperature` is not given (0.6 when absent); all of them are
-   * recorded in metrics.json's `protocol.sampling`.
+   * recorded in metrics.json's `evaluation.sampling`.
    */
   sampling?: StrategySampling;
   /**
@@ -187,7 +187,7 @@ export interface Strategy {
   loopSettings?: readonly SharedLoopSetting[];
   /** The completion limit of its non-judge calls when `--completion-max-tokens` is not given (absent: whatever the window leaves). */
   completionMaxTokens?: number;
-  /** Its bank's own cap, which `--bank-max-records` does not change (0: every record); absent: the flag's. Recorded in metrics.json's protocol. */
+  /** Its bank's own cap, which `--bank-max-records` does not change (0: every record); absent: the flag's. Recorded in metrics.json's evaluation block. */
   bankMaxRecords?: number;
 }
 

@@ -4,7 +4,7 @@
  * iteration is saved. Pure helpers over the stage of one iteration.
  *
  * One rule for reusing a verdict, the same for every strategy
- * (docs/concepts/grading-protocol.md, `protocol.judge.verdictReuse` in
+ * (docs/concepts/shared-grading.md, `evaluation.judge.verdictReuse` in
  * metrics.json): a pass's verdict is reused only when the judge request would
  * be the same as one already answered: the same candidate and pass, the same
  * judge prompt (problem, reference, the response's final text as the judge
@@ -29,7 +29,7 @@ import { judgeGradeOf } from './judge-grade.ts';
 import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
 
 /**
- * The verdict-reuse rule, as metrics.json's `protocol.judge.verdictReuse`
+ * The verdict-reuse rule, as metrics.json's `evaluation.judge.verdictReuse`
  * states it: `identical-request`, a verdict is reused only for a judge request
  * identical to one answered before (same candidate, pass, prompt and response text).
  */

@@ -11,7 +11,7 @@
  * pass: the rule's verdict is its grade (`ruled`).
  *
  * The judge reads one view of every response, whatever the strategy and the
- * mode (docs/concepts/grading-protocol.md): its final text, what follows the
+ * mode (docs/concepts/shared-grading.md): its final text, what follows the
  * reasoning, bounded in tokens by the judge's prompt (JUDGE_VIEW_TOKENS in
  * roles/judge.role.ts), and whether the model was cut off at its length
  * limit. With `--no-proof` the judge finds the final answer in that text

@@ -29,8 +29,8 @@ async function callsOf(dir: string, keys: string[]): Promise<CallRecord[]> {
   }
 }
 
-async function protocolOf(dir: string): Promise<{ sampling: Record<string, unknown>; completionMaxTokens: number | null }> {
-  return JSON.parse(await readFile(path.join(dir, 'out', 'metrics.json'), 'utf8')).protocol;
+async function evaluationOf(dir: string): Promise<{ sampling: Record<string, unknown>; completionMaxTokens: number | null }> {
+  return JSON.parse(await readFile(path.join(dir, 'out', 'metrics.json'), 'utf8')).evaluation;
 }
 
 /**
@@ -98,9 +98,9 @@ describe('baselines as their upstream code runs them', () => {
       expect(call.request.maxTokens).toBeLessThanOrEqual(38_912);
       expect(call.request.temperature).toBe(0.6);
     }
-    const protocol = await protocolOf(dir);
-    expect(protocol.sampling.solution).toEqual({ temperature: 0.6, topP: 0.95, topK: 20 });
-    expect(protocol.completionMaxTokens).toBe(38_912);
+    const evaluation = await evaluationOf(dir);
+    expect(evaluation.sampling.solution).toEqual({ temperature: 0.6, topP: 0.95, topK: 20 });
+    expect(evaluation.completionMaxTokens).toBe(38_912);
   });
 
   test('rse: the bank keeps every deduplicated record, past --bank-max-records (64), as upstream keeps them all', async ({ dir }) => {
@@ -117,8 +117,8 @@ describe('baselines as their upstream code runs them', () => {
       const guided = server.bodies.filter((body) => body.includes('You are the Rollout agent') && body.includes('<experience>'));
       expect(guided).toHaveLength(2);
       for (const body of guided) expect(body.match(/- \[proposition\] alpha/g)).toHaveLength(80);
-      // The protocol states the cap the bank kept (none), not the flag's default.
-      expect((await protocolOf(dir)) as unknown).toMatchObject({ bankMaxRecords: 0 });
+      // The evaluation block states the cap the bank kept (none), not the flag's default.
+      expect((await evaluationOf(dir)) as unknown).toMatchObject({ bankMaxRecords: 0 });
     } finally {
       await server.close();
     }
@@ -296,8 +296,8 @@ describe('baselines as their upstream code runs them', () => {
     expect(refinedRounds).toBeGreaterThan(0);
     expect(stoppedRounds).toBeGreaterThan(0);
     expect(unparsed).toBeGreaterThan(0);
-    const protocol = await protocolOf(dir);
-    expect(protocol.sampling.solution).toEqual({ temperature: 1, topP: 0.95 });
+    const evaluation = await evaluationOf(dir);
+    expect(evaluation.sampling.solution).toEqual({ temperature: 1, topP: 0.95 });
   });
 
   test('verify-refine reads proofs and ratings as upstream: sections after </think>, the last boxed score', () => {

@@ -1,6 +1,6 @@
 /**
  * The judge grades the response, not an extracted answer
- * (docs/concepts/grading-protocol.md, "What the judge reads"): every strategy
+ * (docs/concepts/shared-grading.md, "What the judge reads"): every strategy
  * hands the judge the final text of its candidate's response, with
  * `--no-proof` as in proof mode, cut replies included, and the judge's prompt
  * states the bound and the cut. Checked on what reaches the simulator (its

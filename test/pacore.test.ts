@@ -110,14 +110,14 @@ describe('pacore', () => {
       expect(user).not.toContain('Reference 5:');
     }
     const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8'));
-    expect(metrics.protocol.options).toEqual({ roundWidths: '4,1' });
+    expect(metrics.evaluation.options).toEqual({ roundWidths: '4,1' });
 
     const table = path.join(dir, 'table1');
     const result = await runCli(['table1', '--input-file', input, '--output-file', table, '--strategies', 'pacore', '--no-proof', '--n-candidates', '3', '--max-iterations', '2', '--judge-passes', '0']);
     expect(result.code, result.stderr).toBe(0);
     const widths = await readJournal(path.join(table, 'pacore'));
     expect([0, 1].map((t) => widths.filter((call) => call.problem === 'p1' && call.iteration === t).length)).toEqual([3, 3]);
-    expect(JSON.parse(await readFile(path.join(table, 'pacore', 'metrics.json'), 'utf8')).protocol.options).toEqual({ roundWidths: '' });
+    expect(JSON.parse(await readFile(path.join(table, 'pacore', 'metrics.json'), 'utf8')).evaluation.options).toEqual({ roundWidths: '' });
   });
 
   test('references that do not fit the window are dropped from the end, and the drop is logged', async ({ dir }) => {

@@ -126,9 +126,9 @@ describe('prompt templates from files', () => {
     const manifest = await manifestOf(output);
     const digest = `sha256:${createHash('sha256').update(PAPER_TEMPLATE).digest('hex')}`;
     expect(manifest?.config.loop.prompts.synthesis).toEqual({ file: template, sha256: digest, template: PAPER_TEMPLATE });
-    // The protocol block a reader of metrics.json and the report sees names the template by its digest.
-    const protocol = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')).protocol;
-    expect(protocol.prompts).toEqual({ synthesis: digest });
+    // The evaluation block a reader of metrics.json and the report sees names the template by its digest.
+    const evaluation = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')).evaluation;
+    expect(evaluation.prompts).toEqual({ synthesis: digest });
   });
 
   test.for(Object.keys(STRATEGIES))('%s: every role\'s template as `tmas prompts` prints it, given back with --prompt, sends the built-in prompts', async (strategy, { dir }) => {
@@ -173,7 +173,7 @@ describe('prompt templates from files', () => {
       ['pacore', `synthesis=${misspelt}`, new RegExp(`${misspelt}:4: .*reads the variable "refs", which this role does not have.*variables: problem, proof, references`)],
       ['pacore', `synthesis=${broken}`, new RegExp(`${broken}:3: .*does not parse`)],
       ['tmas', `synthesis=${unclosed}`, /the tmas strategy has no synthesis role\. The tmas strategy's roles with a template: solution, verification, summary, experience, guideline\./],
-      ['tmas', `judge=${misspelt}`, /the judge's prompt is part of the grading protocol/],
+      ['tmas', `judge=${misspelt}`, /the judge's prompt is part of the shared grading/],
       ['pacore', `synthesis=${path.join(dir, 'absent.jinja')}`, /absent\.jinja .*cannot be read: ENOENT/],
     ];
     for (const [strategy, prompt, message] of cases) {

@@ -110,7 +110,7 @@ describe('tmas report', () => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });
 
-  test('runs graded otherwise, or over other problems or T, are marked not comparable and charted apart, naming the protocol fields that differ', async ({ dir }) => {
+  test('runs graded otherwise, or over other problems or T, are marked not comparable and charted apart, naming the evaluation fields that differ; a run that stored the block under its former name compares as written', async ({ dir }) => {
     const two = await writeProblems(dir, smallProblems(2));
     const args = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1'];
     await runInProcess(['--input-file', two, ...args, '--max-iterations', '1', '--output-file', path.join(dir, 'judged-a'), '--judge-model-name', 'tmas-sim']);
@@ -119,21 +119,27 @@ describe('tmas report', () => {
     const one = path.join(dir, 'one');
     await mkdir(one);
     await runInProcess(['--input-file', await writeProblems(one, smallProblems(1)), ...args, '--max-iterations', '2', '--output-file', path.join(dir, 'other'), '--judge-model-name', 'tmas-sim']);
-    // A judge protocol field this code does not know (as a later tmas may record): a copy of judged-b whose block has two more.
+    // A judge field this code does not know (as a later tmas may record): a copy of judged-b whose block has two more.
     await cp(path.join(dir, 'judged-b'), path.join(dir, 'new-field'), { recursive: true });
     const file = path.join(dir, 'new-field', 'metrics.json');
-    const metrics = JSON.parse(await readFile(file, 'utf8')) as { protocol: { judge: Record<string, unknown>; judgeReuse?: string } };
-    metrics.protocol.judge.temperature = 0;
-    metrics.protocol.judgeReuse = 'byte-identical';
+    const metrics = JSON.parse(await readFile(file, 'utf8')) as { evaluation: { judge: Record<string, unknown>; judgeReuse?: string } };
+    metrics.evaluation.judge.temperature = 0;
+    metrics.evaluation.judgeReuse = 'byte-identical';
     await writeFile(file, JSON.stringify(metrics));
+    // A run written before the evaluation block had its name: a copy of judged-a whose block is stored as `protocol`.
+    await cp(path.join(dir, 'judged-a'), path.join(dir, 'older'), { recursive: true });
+    const olderFile = path.join(dir, 'older', 'metrics.json');
+    const { evaluation, ...rest } = JSON.parse(await readFile(olderFile, 'utf8')) as { evaluation: unknown };
+    await writeFile(olderFile, JSON.stringify({ ...rest, protocol: evaluation }));
 
-    const dirs = ['judged-a', 'judged-b', 'rule', 'other', 'new-field'].map((name) => path.join(dir, name));
+    const dirs = ['judged-a', 'judged-b', 'rule', 'other', 'new-field', 'older'].map((name) => path.join(dir, name));
     const out = path.join(dir, 'report.md');
     await runReportCommand(dirs, { out, format: 'md' }, { stdout: () => {} });
     const markdown = await readFile(out, 'utf8');
     expect(markdown).toMatch(/\| judged-a \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
     expect(markdown).toMatch(/\| rule \(simulated\) \| [^|]+ \| rule: not comparable \(group B\) \|/);
-    expect(markdown).toContain('- group A: judged-a, judged-b: graded by judge simulated ×4 (T 0.6, top_p 0.95) · 2 problems · T=1\n');
+    expect(markdown).toMatch(/\| older \(simulated\) \| [^|]+ \| judge simulated ×4 \(T 0\.6, top_p 0\.95\) \|/);
+    expect(markdown).toContain('- group A: judged-a, judged-b, older: graded by judge simulated ×4 (T 0.6, top_p 0.95) · 2 problems · T=1\n');
     expect(markdown).toMatch(/^- group B: rule: graded by rule · 2 problems · T=1; differs from A in \(here vs A\): grading: "rule" vs "judge"; judge: null vs \{"model":"simulated",/m);
     expect(markdown).toMatch(/^- group C: other: graded by judge simulated ×4 \(T 0\.6, top_p 0\.95\) · 1 problems · T=2; differs from A in \(here vs A\): problems: 1 vs 2 \(1 in common\); T: 2 vs 1$/m);
     expect(markdown).toMatch(/^- group D: new-field: .*differs from A in \(here vs A\): judge\.temperature: 0 vs 0\.6; judgeReuse: "byte-identical" vs absent$/m);
@@ -146,7 +152,7 @@ describe('tmas report', () => {
     const specs = JSON.parse(/<script type="application\/json" id="tmas-chart-data">(.*?)<\/script>/s.exec(page)?.[1] ?? 'null') as ChartSpec[];
     // Each group's accuracy charts are drawn apart, with only its own runs, its group in the title and what sets it apart under it.
     const lines = (id: string) => specs.find((spec) => spec.id === id)?.datasets.filter((d) => (d.points?.length ?? 0) > 0).map((d) => d.label);
-    expect(lines('pass1')).toEqual(['judged-a (simulated)', 'judged-b (simulated)']);
+    expect(lines('pass1')).toEqual(['judged-a (simulated)', 'judged-b (simulated)', 'older (simulated)']);
     expect(lines('pass1-b')).toEqual(['rule (simulated)']);
     expect(lines('pass1-c')).toEqual(['other (simulated)']);
     expect(lines('pass1-d')).toEqual(['new-field (simulated)']);
@@ -154,6 +160,6 @@ describe('tmas report', () => {
     expect(specs.find((spec) => spec.id === 'majority-c')?.note).toBe('Not comparable with group A (here vs A): problems: 1 vs 2 (1 in common); T: 2 vs 1.');
     expect(page).toMatch(/<figure class="chart" data-chart="oracle-d">.*?<figcaption class="bad">Not comparable with group A \(here vs A\): judge\.temperature: 0 vs 0\.6/s);
     // What does not depend on grading stays on one chart.
-    expect(lines('tokens')).toHaveLength(5);
+    expect(lines('tokens')).toHaveLength(6);
   });
 });

@@ -1,4 +1,4 @@
-/** `tmas table1`: several strategies with one protocol into sibling directories, one table (simulated or not, problems, 95% intervals, marks) and one report; run again, it resumes. */
+/** `tmas table1`: several strategies with one setup into sibling directories, one table (simulated or not, problems, 95% intervals, marks) and one report; run again, it resumes. */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,10 +41,10 @@ describe('tmas table1', () => {
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
     for (const strategy of ['majority', 'self-refine', 'tmas']) {
       const metrics = JSON.parse(await readFile(path.join(out, strategy, 'metrics.json'), 'utf8'));
-      expect(metrics.protocol).toMatchObject({ strategy, nCandidates: 2, maxIterations: 2, judgePasses: 1, grading: 'judge', judge: { passes: 1 } });
+      expect(metrics.evaluation).toMatchObject({ strategy, nCandidates: 2, maxIterations: 2, judgePasses: 1, grading: 'judge', judge: { passes: 1 } });
     }
     // Majority drew the pool: 16 samples per problem.
-    expect(JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')).protocol.options).toEqual({ samples: 4, votePool: 16 });
+    expect(JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')).evaluation.options).toEqual({ samples: 4, votePool: 16 });
 
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
@@ -56,7 +56,7 @@ describe('tmas table1', () => {
     expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toBe(table);
   });
 
-  test('a method graded under another protocol is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
+  test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
     await runInProcess([...args, '--output-file', path.join(dir, 'judged'), '--judge-model-name', 'tmas-sim']);

@@ -103,9 +103,9 @@ describe('--tokenizer-path', () => {
     await rename(path.join(dir, 'a'), path.join(dir, 'b'));
     const run = path.join(dir, 'b', 'run');
     const moved = path.join(dir, 'b', 'tokenizer');
-    // The protocol names the tokenizer by its content, the same on both machines.
-    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { protocol: { tokenizer: string } };
-    expect(metrics.protocol.tokenizer).toMatch(/^hf:sha256:[0-9a-f]{64}$/);
+    // The evaluation block names the tokenizer by its content, the same on both machines.
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { evaluation: { tokenizer: string } };
+    expect(metrics.evaluation.tokenizer).toMatch(/^hf:sha256:[0-9a-f]{64}$/);
 
     const lost = await runCli(['replay', run]);
     expect(lost.code, lost.stderr).toBe(2);

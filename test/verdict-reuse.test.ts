@@ -81,8 +81,8 @@ describe('verdict reuse', () => {
     const lines = await readResults(path.join(output, 'results.jsonl'));
     expect(lines).toHaveLength(6);
     expect(lines.every((line) => line.candidates.every((c) => c.judge?.verdicts.length === 1 && c.correctJudge === 1))).toBe(true);
-    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { protocol: { judge: { verdictReuse: string } } };
-    expect(metrics.protocol.judge.verdictReuse).toBe('identical-request');
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { evaluation: { judge: { verdictReuse: string } } };
+    expect(metrics.evaluation.judge.verdictReuse).toBe('identical-request');
   });
 
   test('a run stopped after iteration 0 and resumed reuses the verdicts it had, as the run without a stop does', async ({ dir }) => {

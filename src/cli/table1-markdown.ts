@@ -23,7 +23,7 @@
  * 1,000 seeded random ones; with no pool larger than k, the one vote over the
  * k samples.
  *
- * Methods that do not compare (graded under another protocol, or over other
+ * Methods that do not compare (graded otherwise, or over other
  * problems or T) are marked `†`, and a method more than the warned share
  * (10% by default) of a role's outputs of which were unusable in some
  * iteration `⚠`, each with a note under the table (the role, the share and

@@ -1,6 +1,6 @@
 /**
  * `tmas table1`: the comparison of TMAS's Table 1 in one command. Runs each
- * chosen strategy on one problem set with the paper's protocol (N = 8,
+ * chosen strategy on one problem set with the paper's setup (N = 8,
  * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
  * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
  * per iteration per method with 95% intervals and paired differences from
@@ -24,23 +24,23 @@ import { SAMPLES_FLAG } from '../../machines/strategies/majority/majority.progra
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
 
-/** The protocol's settings, used where the command line gives none. */
-const PROTOCOL = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
+/** The paper's settings, used where the command line gives none. */
+const PAPER_SETUP = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
 
 /**
- * Strategy options the protocol sets where the command line gives none.
+ * Strategy options the paper's setup gives where the command line gives none.
  * PaCoRe runs N wide every round (`--round-widths ''`): each iteration's
  * Pass@1 is then over N responses, as every other method's is, where `tmas
  * run`'s default is upstream's round of 4 then one synthesis.
  */
-const PROTOCOL_OPTIONS: Readonly<Record<string, Readonly<Record<string, StrategyOptionValue>>>> = { pacore: { roundWidths: '' } };
+const PAPER_OPTIONS: Readonly<Record<string, Readonly<Record<string, StrategyOptionValue>>>> = { pacore: { roundWidths: '' } };
 
 /**
  * Majority draws this many times k samples per problem where `--vote-pool` is
  * not given, and MV@k is the mean vote over draws of k of them: an estimate of
  * the model's MV@k on each problem rather than one draw's luck. At k = 64, 256
- * samples: under a fifth of the calls TMAS makes on a problem under the
- * protocol (160 solutions and 1,280 verifications).
+ * samples: under a fifth of the calls TMAS makes on a problem in the
+ * paper's setup (160 solutions and 1,280 verifications).
  */
 const VOTE_POOL_FACTOR = 4;
 
@@ -59,7 +59,7 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   delete own.budgets;
   // One budget for every column unless told otherwise: the flag's, else what the window leaves (not rse's upstream 38,912).
   if (flags.budgets === 'shared') own.completionMaxTokens ??= 'window';
-  for (const [option, value] of Object.entries(PROTOCOL_OPTIONS[strategy] ?? {})) own[option] ??= value;
+  for (const [option, value] of Object.entries(PAPER_OPTIONS[strategy] ?? {})) own[option] ??= value;
   // A run resumed keeps the pool it was started with (one made before --vote-pool existed has none).
   if (strategy === 'majority' && !resume) own.votePool ??= VOTE_POOL_FACTOR * Number(own.samples ?? SAMPLES_FLAG.default);
   // Each method gets the templates of its own roles (checked for all methods before any runs).
@@ -69,10 +69,10 @@ function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boo
   return {
     ...(own as RunFlags),
     strategy,
-    nCandidates: flags.nCandidates ?? PROTOCOL.nCandidates,
-    nVerifications: flags.nVerifications ?? PROTOCOL.nVerifications,
-    maxIterations: flags.maxIterations ?? PROTOCOL.maxIterations,
-    judgePasses: flags.judgePasses ?? PROTOCOL.judgePasses,
+    nCandidates: flags.nCandidates ?? PAPER_SETUP.nCandidates,
+    nVerifications: flags.nVerifications ?? PAPER_SETUP.nVerifications,
+    maxIterations: flags.maxIterations ?? PAPER_SETUP.maxIterations,
+    judgePasses: flags.judgePasses ?? PAPER_SETUP.judgePasses,
     ...(resume ? { resume: dir, outputFile: undefined } : { outputFile: dir, resume: undefined }),
   };
 }

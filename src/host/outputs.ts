@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createOutputFile, type OutputFile } from './output-file.ts';
 import type { RunConfig } from '../settings/config.ts';
-import { runProtocol } from './run-protocol.ts';
+import { evaluationRecord } from './evaluation-record.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
@@ -105,7 +105,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
 function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
   return {
     simulated: options.simulated,
-    protocol: runProtocol(options.config),
+    evaluation: evaluationRecord(options.config),
     models: Object.fromEntries(Object.entries(options.config.roles.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,

@@ -17,7 +17,7 @@ import type { LoopConfig } from '../settings/config.ts';
 import { readPromptTemplates, splitPromptSpec } from '../settings/files/prompt-files.ts';
 import { checkTemplate } from './template-check.ts';
 
-/** The role the judge's calls run as: its prompt is the grading protocol's, not a method's. */
+/** The role the judge's calls run as: its prompt is the shared grading's, not a method's. */
 const JUDGE_ROLE = 'judge';
 
 /** The roles of a strategy whose user message is a template (what `--prompt` may name). */
@@ -30,7 +30,7 @@ function roleProblem(strategy: Strategy, role: string, file: string): UserError 
   if (role === JUDGE_ROLE) {
     return new UserError(
       'TMAS_PROMPT',
-      `--prompt ${role}=${file}: the judge's prompt is part of the grading protocol, the same for every strategy, so --prompt cannot replace it. ${roles}`,
+      `--prompt ${role}=${file}: the judge's prompt is part of the shared grading, the same for every strategy, so --prompt cannot replace it. ${roles}`,
     );
   }
   if (!(role in strategy.roles)) return new UserError('TMAS_PROMPT', `--prompt ${role}=${file}: the ${strategy.name} strategy has no ${role} role. ${roles}`);

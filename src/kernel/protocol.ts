@@ -193,7 +193,7 @@ export type JudgeRequested = Msg<
     reference: string;
     /**
      * What the judge reads of the candidate, the same in every mode and strategy
-     * (docs/concepts/grading-protocol.md): the final text of its response, after the reasoning, which the
+     * (docs/concepts/shared-grading.md): the final text of its response, after the reasoning, which the
      * judge's prompt bounds in tokens. Never the extracted answer alone.
      */
     response: string;

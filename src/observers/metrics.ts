@@ -2,7 +2,7 @@
  * TTS metrics as a fold over the message stream: a bus subscriber that keeps
  * small per-(problem, iteration) figures, never the messages themselves.
  *
- * Per iteration (the paper's protocol): Pass@1 = mean correctness over the N
+ * Per iteration (as the paper measures it): Pass@1 = mean correctness over the N
  * candidates, averaged over problems; majority vote; best-verified (the
  * candidate with the highest calibrated score); oracle pass@N (any correct).
  *
@@ -45,7 +45,7 @@ export interface IterationMetrics {
   pass1: number | null;
   /** Which grade `pass1` and the majority, best-verified and pass@N shares are: never a mix. */
   grade: 'judge' | 'rule';
-  /** Share of the candidates with a grade under the judge protocol (a pass with a verdict, the rule's where `--judge-when unsure` left it, or no answer at all); null without a judge. */
+  /** Share of the candidates with a grade under judge grading (a pass with a verdict, the rule's where `--judge-when unsure` left it, or no answer at all); null without a judge. */
   judgeCoverage: number | null;
   /** Share of the candidates sent to the LLM judge: 1 unless `--judge-when unsure` left some to the rule-based grader; null without a judge. */
   judgeAsked: number | null;

@@ -111,7 +111,7 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const footer = hidden > 0 ? wrap(`(--wide adds ${columns.filter((c) => !shown.includes(c)).map((c) => c.title).join(', ')})`, NARROW_WIDTH) : [];
   const hybrid = iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1);
   const grading = !judged
-    ? wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for the judge protocol).', NARROW_WIDTH)
+    ? wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for judge grading).', NARROW_WIDTH)
     : hybrid
       ? wrap("Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of (the share in parentheses), the rule's verdict stands for the rest.", NARROW_WIDTH)
       : [];

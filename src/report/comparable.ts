@@ -1,11 +1,11 @@
 /**
- * Which runs' accuracy figures compare: those graded by one protocol, with
+ * Which runs' accuracy figures compare: those graded alike, with
  * one budget (the models under test, the window, the completion limit, N),
  * over the same problems, for the same number of iterations T. Runs are put
  * in groups of runs that agree on all of these; a report draws each group's
  * accuracy charts apart and names what sets a group apart from the first.
  *
- * The grading protocol is read from metrics.json's protocol block without
+ * How a run was graded is read from metrics.json's evaluation block without
  * knowing its fields: `grading`, `proof`, every field whose name starts with
  * `judge` (the judge block and whatever is added to it or beside it), and the
  * judge slot's sampling when a judge graded. Two runs grade alike when those
@@ -16,9 +16,9 @@ import type { ReportRun } from './load.ts';
 
 /** What decides whether a run's accuracy figures compare with another's. */
 export interface ComparisonBasis {
-  /** The grading part of the protocol block (see the module comment); null for a run made before the block was written. */
+  /** The grading part of the evaluation block (see the module comment); null for a run made before the block was written. */
   grading: Record<string, unknown> | null;
-  /** What the method under test was given: its models (the judge's is part of grading), window, completion limit and N; null before the protocol block. */
+  /** What the method under test was given: its models (the judge's is part of grading), window, completion limit and N; null before the evaluation block. */
   budget: Record<string, unknown> | null;
   /** The run's problem ids, sorted. */
   problems: string[];
@@ -38,30 +38,30 @@ export interface RunGroup {
 }
 
 /** What a comparison reads of a run: a ReportRun has it, and so has the viewer's listing of a run. */
-export type ComparedRun = Pick<ReportRun, 'protocol' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }> };
+export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }> };
 
-/** The fields of a protocol block that say how candidates were graded. */
-export function gradingProtocol(protocol: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (protocol === null) return null;
+/** The fields of an evaluation block that say how candidates were graded. */
+export function gradingFields(evaluation: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (evaluation === null) return null;
   const picked: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(protocol)) {
+  for (const [key, value] of Object.entries(evaluation)) {
     if (key === 'grading' || key === 'proof' || key.startsWith('judge')) picked[key] = value;
   }
-  const sampling = protocol.sampling;
-  if (protocol.grading === 'judge' && typeof sampling === 'object' && sampling !== null && 'judge' in sampling) picked['sampling.judge'] = (sampling as Record<string, unknown>).judge;
+  const sampling = evaluation.sampling;
+  if (evaluation.grading === 'judge' && typeof sampling === 'object' && sampling !== null && 'judge' in sampling) picked['sampling.judge'] = (sampling as Record<string, unknown>).judge;
   return picked;
 }
 
-/** The fields of a protocol block that say what budget the method under test had. */
-export function budgetProtocol(protocol: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (protocol === null) return null;
-  const { judge: _, ...models } = (protocol.models ?? {}) as Record<string, unknown>;
-  return { models, contextWindow: protocol.contextWindow, completionMaxTokens: protocol.completionMaxTokens ?? null, nCandidates: protocol.nCandidates };
+/** The fields of an evaluation block that say what budget the method under test had. */
+export function budgetFields(evaluation: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (evaluation === null) return null;
+  const { judge: _, ...models } = (evaluation.models ?? {}) as Record<string, unknown>;
+  return { models, contextWindow: evaluation.contextWindow, completionMaxTokens: evaluation.completionMaxTokens ?? null, nCandidates: evaluation.nCandidates };
 }
 
 /** The basis of a run's comparison. */
 export function comparisonBasis(run: ComparedRun): ComparisonBasis {
-  return { grading: gradingProtocol(run.protocol), budget: budgetProtocol(run.protocol), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
+  return { grading: gradingFields(run.evaluation), budget: budgetFields(run.evaluation), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -81,9 +81,9 @@ function differing(a: unknown, b: unknown, path: string, out: string[]): string[
   return out;
 }
 
-/** The fields that differ between two runs' grading protocols, each as `path: a vs b`. */
+/** The fields that differ between two runs' grading, each as `path: a vs b`. */
 export function gradingDifferences(a: Record<string, unknown> | null, b: Record<string, unknown> | null): string[] {
-  if (a === null || b === null) return a === b ? [] : [`protocol block: ${a === null ? 'absent' : 'present'} vs ${b === null ? 'absent' : 'present'} (a run made before metrics.json recorded it)`];
+  if (a === null || b === null) return a === b ? [] : [`evaluation block: ${a === null ? 'absent' : 'present'} vs ${b === null ? 'absent' : 'present'} (a run made before metrics.json recorded it)`];
   return differing(a, b, '', []);
 }
 

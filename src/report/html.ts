@@ -32,7 +32,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
   const rows = runs.map((run, r) => {
     const t = run.totals;
     const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
-    // A run graded otherwise than the first group (the rule against a judge, another judge protocol), or over other problems or T, does not compare with it.
+    // A run graded otherwise than the first group (the rule against a judge, a judge that graded otherwise), or over other problems or T, does not compare with it.
     const group = groups.find((g) => g.runs.includes(r));
     const apart = group !== undefined && group.name !== 'A';
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);

@@ -16,6 +16,7 @@ import { hasStore, openStoreView } from '../store/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
+import { metricsFileOf, type MetricsFile } from './metrics-file.ts';
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
 export const LATENCY_BOUNDS_MS = [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000] as const;
@@ -37,8 +38,8 @@ export interface ReportRun {
   proof: boolean;
   /** The strategy has verifiers: best-verified, scores and banks mean something for it. */
   verifier: boolean;
-  /** metrics.json's protocol block as written (null for runs made before it was): how the run was graded is read from it. */
-  protocol: Record<string, unknown> | null;
+  /** metrics.json's evaluation block as written (null for runs made before it was): how the run was graded is read from it. */
+  evaluation: Record<string, unknown> | null;
   /** T: the iterations the run was set to (null when neither metrics.json nor the store says). */
   maxIterations: number | null;
   /** Roles more than the warned share of whose outputs were unusable in some iteration (a method that did not run as designed there). */
@@ -52,34 +53,21 @@ export interface ReportRun {
   details: Map<string, ProblemDetail>;
 }
 
-/** A run's metrics.json, as the report reads it. */
-export interface MetricsFile {
-  simulated?: boolean;
-  iterations?: IterationMetrics[];
-  totals?: RunTotals;
-  problems?: ProblemFigures[];
-  wallSeconds?: number;
-  /** The results.jsonl written with this file. */
-  results?: { lines: number; sha256: string };
-  /** The run's protocol (absent in runs made before it was written); read as a whole, so fields added later are compared too. */
-  protocol?: Record<string, unknown> & { grading?: 'judge' | 'rule'; judge?: { model: string; passes: number; temperature?: number; topP?: number | null; when?: 'always' | 'unsure' } | null; maxIterations?: number };
-}
-
 /**
  * The grading label of a run: the judge's model, passes, sampling and, under
  * hybrid grading, the share of candidates it graded; or the rule-based grader.
  * Runs graded otherwise are drawn apart (comparable.ts).
  */
 export function gradingOf(metrics: MetricsFile, judgePasses: number | undefined): string {
-  const protocol = metrics.protocol;
-  if (protocol?.grading === 'judge' && protocol.judge) {
-    const { model, passes, temperature, topP, when } = protocol.judge;
+  const evaluation = metrics.evaluation;
+  if (evaluation?.grading === 'judge' && evaluation.judge) {
+    const { model, passes, temperature, topP, when } = evaluation.judge;
     const sampling = temperature === undefined ? '' : ` (T ${temperature}${topP == null ? '' : `, top_p ${topP}`})`;
     const asked = (metrics.iterations ?? []).flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
     const share = asked.length === 0 ? '' : ` ${(100 * (asked.reduce((a, b) => a + b, 0) / asked.length)).toFixed(0)}%`;
     return `judge ${model} ×${passes}${sampling}${when === 'unsure' ? `, on rule-unsure${share}` : ''}`;
   }
-  if (protocol?.grading === 'rule') return 'rule';
+  if (evaluation?.grading === 'rule') return 'rule';
   return (judgePasses ?? 0) > 0 ? `judge ×${judgePasses}` : 'rule';
 }
 
@@ -155,7 +143,7 @@ interface StoreFigures {
 async function readMetrics(dir: string): Promise<MetricsFile> {
   const file = path.join(dir, 'metrics.json');
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as MetricsFile;
+    return metricsFileOf(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
     throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
   }
@@ -228,8 +216,8 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     grading: gradingOf(metrics, figures?.judgePasses),
     proof: figures?.proof ?? false,
     verifier: hasVerifier(iterations),
-    protocol: metrics.protocol ?? null,
-    maxIterations: metrics.protocol?.maxIterations ?? figures?.maxIterations ?? null,
+    evaluation: metrics.evaluation ?? null,
+    maxIterations: metrics.evaluation?.maxIterations ?? figures?.maxIterations ?? null,
     unusable: unusableRoles(iterations, options.unusableShare),
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),

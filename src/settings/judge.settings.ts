@@ -12,7 +12,7 @@ export const JUDGE_MAX_TOKENS = 4096;
 /** The share of the rule's sure candidates the judge audits under --judge-when unsure, when --judge-audit is not given. */
 const JUDGE_AUDIT = 0.05;
 
-/** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's protocol. */
+/** Judge passes when a judge endpoint is named and no --judge-passes is given: the paper's setup. */
 const NAMED_JUDGE_PASSES = 4;
 
 /** `--judge-passes`, `--judge-max-tokens`, `--judge-when`. */
@@ -28,7 +28,7 @@ export const JUDGE_SETTINGS = [
     field: field('judge', 'passes'),
     // Runs made before the judge existed graded by rule alone.
     before: 0,
-    // The paper's protocol grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
+    // The paper's setup grades by an LLM judge; the judge is on when one is named (the demo's is the simulator).
     resolve: (passes, { flags }) => passes ?? (judgeNamed(flags) ? NAMED_JUDGE_PASSES : 0),
   }),
   setting<number, number | null>({

@@ -2,7 +2,7 @@
  * Settings of each endpoint slot (kernel/slots.ts): where its calls go, the
  * model, the key and the sampling. Every slot but the solution agent's takes
  * the solution agent's value where its own flag is not given; the judge
- * never takes the method's sampling (the grading protocol is one for all):
+ * never takes the method's sampling (the grading is one for all):
  * its temperature and top_p are its own flags' or JUDGE_SAMPLING, whatever
  * the strategy and `--temperature`, `--top-p`, `--top-k`, `--min-p` say.
  */
@@ -18,7 +18,7 @@ const SIM_MODEL = 'tmas-sim';
 
 /**
  * The judge's sampling when `--judge-temperature` / `--judge-top-p` are not
- * given, the same for every strategy. Not greedy: the protocol averages k
+ * given, the same for every strategy. Not greedy: the grade averages k
  * passes (4 by default), which only tells more than one pass when the passes
  * can differ, and reasoning models (the usual judges) are advised against
  * greedy decoding, which makes them repeat themselves; 0.6 and 0.95 are what

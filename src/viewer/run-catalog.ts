@@ -118,7 +118,7 @@ export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog
     const entry = entryAt(index);
     if (entry.settled) return entry.settled;
     const base = blankListing(index, entry.found.label, entry.found.dir, entry.found.error);
-    if (entry.found.error) return { listing: base, iterations: [], protocol: null, problems: [], maxIterations: null, grading: '?' };
+    if (entry.found.error) return { listing: base, iterations: [], evaluation: null, problems: [], maxIterations: null, grading: '?' };
     try {
       const live = (await runLockHolder(entry.found.dir)) !== null;
       const metrics = await readRunMetrics(entry.found.dir);
@@ -127,7 +127,7 @@ export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog
       if (result.listing.status !== 'live') entry.settled = result;
       return result;
     } catch (error) {
-      return { listing: { ...base, status: 'error', error: codedError(error) }, iterations: [], protocol: null, problems: [], maxIterations: null, grading: '?' };
+      return { listing: { ...base, status: 'error', error: codedError(error) }, iterations: [], evaluation: null, problems: [], maxIterations: null, grading: '?' };
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * The overlay of several runs' Pass@1 curves, with the report's caveats: runs
- * are put in groups whose accuracy compares (one grading protocol, one problem
+ * are put in groups whose accuracy compares (graded alike, one problem
  * set, one T: report/comparable.ts), and the fields in which each run differs
  * from the first one selected are named.
  */
@@ -29,14 +29,14 @@ export interface Overlay {
   groups: RunGroup[];
 }
 
-/** The settings of a run compared field by field: its protocol block, or, for a run without one yet, its listing. */
+/** The settings of a run compared field by field: its evaluation block, or, for a run without one yet, its listing. */
 function settingsOf(facts: RunFacts): Record<string, unknown> {
   const { strategy, models, n, m, t, grading, proof } = facts.listing;
   return { strategy, models, nCandidates: n, nVerifications: m, maxIterations: t, grading, proof };
 }
 
 function differences(run: RunFacts, first: RunFacts): string[] {
-  if (run.protocol !== null && first.protocol !== null) return gradingDifferences(first.protocol, run.protocol);
+  if (run.evaluation !== null && first.evaluation !== null) return gradingDifferences(first.evaluation, run.evaluation);
   return gradingDifferences(settingsOf(first), settingsOf(run));
 }
 

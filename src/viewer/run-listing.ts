@@ -1,7 +1,7 @@
 /**
- * A run as the runs page lists it: strategy, models, N/M/T, grading protocol,
+ * A run as the runs page lists it: strategy, models, N/M/T, grading,
  * final Pass@1, calls and status, and what comparing it with other runs needs
- * (its protocol block, problem ids, curves). A finished run is listed from its
+ * (its evaluation block, problem ids, curves). A finished run is listed from its
  * metrics.json alone, without opening its store; a run without one (going on
  * in another process, or stopped before writing it) from its open store.
  */
@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
-import { gradingOf, type MetricsFile } from '../report/load.ts';
+import { gradingOf } from '../report/load.ts';
+import { metricsFileOf, type MetricsFile } from '../report/metrics-file.ts';
 import type { ComparedRun } from '../report/comparable.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
@@ -53,14 +54,14 @@ export interface RunFacts extends ComparedRun {
 type ListedMetrics = MetricsFile & {
   incomplete?: unknown[];
   models?: Record<string, string>;
-  protocol?: MetricsFile['protocol'] & { strategy?: string; nCandidates?: number; nVerifications?: number; proof?: boolean; models?: Record<string, string> };
+  evaluation?: MetricsFile['evaluation'] & { strategy?: string; nCandidates?: number; nVerifications?: number; proof?: boolean; models?: Record<string, string> };
 };
 
 /** A run's metrics.json, or null when it has none (a run going on, or stopped before writing it); TMAS_RUN_DIR when it cannot be read. */
 export async function readRunMetrics(dir: string): Promise<ListedMetrics | null> {
   const file = path.join(dir, 'metrics.json');
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as ListedMetrics;
+    return metricsFileOf<ListedMetrics>(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new UserError('TMAS_RUN_DIR', `Cannot read ${file}: ${(error as Error).message}. Rewrite it from the store with: tmas run --resume ${dir}`, { cause: error });
@@ -78,27 +79,27 @@ function lastPass1(iterations: IterationMetrics[]): number | null {
 
 /** The facts of a finished run, from its metrics.json; `live` when another process holds its lock (a resume going on). */
 export function factsFromMetrics(base: RunListing, metrics: ListedMetrics, live: boolean): RunFacts {
-  const protocol = metrics.protocol ?? null;
+  const evaluation = metrics.evaluation ?? null;
   const iterations = metrics.iterations ?? [];
-  const t = protocol?.maxIterations ?? null;
+  const t = evaluation?.maxIterations ?? null;
   const complete = (metrics.incomplete ?? []).length === 0 && (t === null || iterations.length >= t);
   const listing: RunListing = {
     ...base,
     status: live ? 'live' : complete ? 'done' : 'stopped',
-    strategy: protocol?.strategy ?? null,
-    models: [...new Set(Object.values(metrics.models ?? protocol?.models ?? {}))],
-    n: protocol?.nCandidates ?? null,
-    m: protocol?.nVerifications ?? null,
+    strategy: evaluation?.strategy ?? null,
+    models: [...new Set(Object.values(metrics.models ?? evaluation?.models ?? {}))],
+    n: evaluation?.nCandidates ?? null,
+    m: evaluation?.nVerifications ?? null,
     t,
-    grading: gradingOf(metrics, protocol?.judge?.passes),
-    proof: protocol?.proof ?? null,
+    grading: gradingOf(metrics, evaluation?.judge?.passes),
+    proof: evaluation?.proof ?? null,
     pass1: metrics.totals?.final?.pass1 ?? lastPass1(iterations),
     iterations: iterations.length,
     calls: metrics.totals?.calls ?? iterations.reduce((sum, it) => sum + it.calls, 0),
     problems: metrics.totals?.problems ?? metrics.problems?.length ?? null,
     simulated: metrics.simulated === true,
   };
-  return { listing, iterations, protocol, problems: (metrics.problems ?? []).map((p) => ({ problem: p.problem })), maxIterations: t, grading: listing.grading ?? '?' };
+  return { listing, iterations, evaluation, problems: (metrics.problems ?? []).map((p) => ({ problem: p.problem })), maxIterations: t, grading: listing.grading ?? '?' };
 }
 
 /** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. */
@@ -124,6 +125,6 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
   const problems: Array<{ problem: string }> = [];
   for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });
   listing.problems = problems.length;
-  // No protocol block before metrics.json is written: the comparison says so rather than guessing it.
-  return { listing, iterations, protocol: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?' };
+  // No evaluation block before metrics.json is written: the comparison says so rather than guessing it.
+  return { listing, iterations, evaluation: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?' };
 }

@@ -22,7 +22,7 @@ export type RunTokenizer = Pick<ContextConfig, 'tokenizer' | 'tokenizerDigest'>;
 
 /**
  * What identifies the tokenizer in the keys of the run's calls and in its
- * protocol: a tiktoken encoding's name, or the digest of a model's tokenizer
+ * evaluation record (metrics.json): a tiktoken encoding's name, or the digest of a model's tokenizer
  * (its path in runs made before tokenizers had digests, whose journals are
  * keyed so).
  */

@@ -1,5 +1,5 @@
 /**
- * One grading protocol for every strategy: with a judge named, each
+ * One grading for every strategy: with a judge named, each
  * strategy's Pass@1 is the judge's and says so; without one, it is the rule
  * grade and says so; a judge that fails on one problem lowers that
  * iteration's coverage and leaves Pass@1 computed over the candidates it
@@ -44,7 +44,7 @@ async function startJudge(failing: string): Promise<{ url: string; close: () => 
   return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe('grading protocol', () => {
+describe('shared grading', () => {
   let judge: { close: () => Promise<void> } | null = null;
   afterEach(async () => {
     await judge?.close();

@@ -1,5 +1,5 @@
 /**
- * One judge protocol for every strategy (docs/concepts/grading-protocol.md),
+ * One judge grading for every strategy (docs/concepts/shared-grading.md),
  * checked on what reaches the servers: the judge samples at its own
  * temperature and top_p whatever the method's are; it reads one view of a
  * response (the final text after the reasoning, bounded in tokens, in both
@@ -20,13 +20,13 @@ import { formatIterationTable } from '../src/observers/table.ts';
 import { formatTable1 } from '../src/cli/table1-markdown.ts';
 import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
-import type { JudgeProtocol } from '../src/host/run-protocol.ts';
+import type { JudgeGrading } from '../src/host/evaluation-record.ts';
 import { readRequestLog, serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 interface Outputs {
   metrics: {
-    protocol: { judge: JudgeProtocol | null; sampling: Record<string, { temperature: number; topP?: number }> };
+    evaluation: { judge: JudgeGrading | null; sampling: Record<string, { temperature: number; topP?: number }> };
     iterations: IterationMetrics[];
     totals: { ruleJudgeAgreement: RuleJudgeAgreement | null };
   };
@@ -51,7 +51,7 @@ async function sim(problems: Array<{ problem_id: string; question: string; answe
   return server;
 }
 
-describe('the judge samples as the protocol says, never as the method does', () => {
+describe('the judge samples as its grading says, never as the method does', () => {
   test('tmas (0.6), pacore (1.0) and mas-ceo (0.7): every judge request carries temperature 0.6 and top_p 0.95, and metrics.json says so', async ({ dir }) => {
     const problems = smallProblems(1);
     const input = await writeProblems(dir, problems);
@@ -70,8 +70,8 @@ describe('the judge samples as the protocol says, never as the method does', () 
       ]);
       seen[strategy] = (await readRequestLog(log)).slice(before);
       const { metrics } = await outputs(output);
-      expect(metrics.protocol.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true } });
-      expect(metrics.protocol.sampling.judge).toEqual({ temperature: 0.6, topP: 0.95 });
+      expect(metrics.evaluation.judge).toMatchObject({ temperature: 0.6, topP: 0.95, when: 'always', view: { reads: 'final-text', maxTokens: JUDGE_VIEW_TOKENS, statesCut: true } });
+      expect(metrics.evaluation.sampling.judge).toEqual({ temperature: 0.6, topP: 0.95 });
     }
     for (const [strategy, temperature] of Object.entries(upstream)) {
       const judge = seen[strategy]?.filter((entry) => entry.role === 'judge') ?? [];
@@ -98,7 +98,7 @@ describe('the judge samples as the protocol says, never as the method does', () 
     const entries = await readRequestLog(log);
     expect(entries.filter((entry) => entry.role === 'judge').every((entry) => entry.params?.temperature === 0 && entry.params?.top_p === 0.5)).toBe(true);
     expect(entries.filter((entry) => entry.role !== 'judge').every((entry) => entry.params?.temperature === 1 && entry.params?.top_p === 1)).toBe(true);
-    expect((await outputs(output)).metrics.protocol.judge).toMatchObject({ temperature: 0, topP: 0.5 });
+    expect((await outputs(output)).metrics.evaluation.judge).toMatchObject({ temperature: 0, topP: 0.5 });
   });
 });
 
@@ -208,7 +208,7 @@ describe('hybrid grading: --judge-when unsure', () => {
       expect(it.judgeCoverage).toBe(1);
       expect(it.grade).toBe('judge');
     }
-    expect(metrics.protocol.judge?.when).toBe('unsure');
+    expect(metrics.evaluation.judge?.when).toBe('unsure');
     expect(formatIterationTable(metrics.iterations, { simulated: true })).toMatch(/% \(\d+\.\d% to judge\)[\s\S]*Hybrid grading \(--judge-when unsure\)/);
   });
 

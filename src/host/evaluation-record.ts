@@ -1,7 +1,9 @@
 /**
- * The protocol a run followed, as metrics.json and the report state it: what
- * a reader needs to know whether two runs' figures compare (strategy and its
- * options, N, M, T, ε, sampling, seed, models, how candidates were graded).
+ * The evaluation a run made, as metrics.json (its `evaluation` block) and the
+ * report state it: what a reader needs to know whether two runs' figures
+ * compare (strategy and its options, N, M, T, ε, sampling, seed, models, how
+ * candidates were graded). Runs written before the block had this name wrote
+ * it as `protocol`; the readers take either (src/report/metrics-file.ts).
  */
 import type { JudgeWhen, LoopSettings } from '../../machines/contract.ts';
 import { JUDGE_VIEW_TOKENS } from '../../machines/roles/judge.role.ts';
@@ -13,8 +15,8 @@ import type { RunConfig } from '../settings/config.ts';
 import { loopSettingsOf } from './problem-inputs.ts';
 import { tokenizerIdentity } from '../settings/files/tokenizer-file.ts';
 
-/** The protocol block of metrics.json: the loop settings every problem ran with, and what else shapes the figures. */
-export interface RunProtocol extends LoopSettings {
+/** The evaluation block of metrics.json: the loop settings every problem ran with, and what else shapes the figures. */
+export interface EvaluationRecord extends LoopSettings {
   tmasVersion: string;
   strategy: string;
   /** Words per shingle of the bank deduplication, and each bank's cap (0: none). */
@@ -36,11 +38,11 @@ export interface RunProtocol extends LoopSettings {
   prompts: Record<string, string>;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
-  judge: JudgeProtocol | null;
+  judge: JudgeGrading | null;
 }
 
-/** How the LLM judge graded (docs/concepts/grading-protocol.md): the same for every strategy. */
-export interface JudgeProtocol {
+/** How the LLM judge graded (docs/concepts/shared-grading.md): the same for every strategy. */
+export interface JudgeGrading {
   model: string;
   passes: number;
   maxTokens: number | null;
@@ -50,7 +52,7 @@ export interface JudgeProtocol {
   /**
    * What the judge reads of a response, in both modes and for every strategy: its final text after the
    * reasoning, at most `maxTokens` tokens (head and tail kept), never the extracted answer alone (runs of
-   * protocol 5 and before read the extracted answer with --no-proof: `answer-else-final-text`);
+   * journal version 5 and before read the extracted answer with --no-proof: `answer-else-final-text`);
    * `statesCut`: its prompt says when the response was cut off at its length limit.
    */
   view: { reads: 'final-text'; maxTokens: number; statesCut: true };
@@ -64,8 +66,8 @@ export interface JudgeProtocol {
 /** The sampling of one endpoint slot. */
 export type SlotSampling = { temperature: number; topP?: number; topK?: number; minP?: number };
 
-/** The protocol of a run from its configuration. */
-export function runProtocol(config: RunConfig): RunProtocol {
+/** The evaluation record of a run from its configuration. */
+export function evaluationRecord(config: RunConfig): EvaluationRecord {
   const { endpoints } = config.roles;
   const modelOf = (slot: EndpointSlot) => (endpoints[slot].baseUrl === null ? 'simulated' : endpoints[slot].model);
   const { passes } = config.judge;
