@@ -7,11 +7,11 @@
 // with V8's young generation capped at two 4 MB semi-spaces. Node skips line 1
 // and reads line 2 as a string and a comment. Why: V8 sizes the young generation from
 // the machine's memory (two 16 MB semi-spaces on a machine of 16 GB or more),
-// and only a flag at start-up changes it. On a 100 × 6 × 8 × 8 run of
-// 8,000-token outputs, hundreds of calls in flight keep it full: peak RSS
-// 460-470 MB with V8's size, 415-424 MB with 4 MB for 2-9% more CPU time
-// (2 MB: 405 MB, 13% more). The other commands (replay, export, view…) were
-// measured with V8's own size and keep it, as does `node src/bin.mjs`.
+// and only a flag at start-up changes it. With thinking-length outputs,
+// hundreds of calls in flight keep it full: 4 MB lowered a run's peak RSS for
+// a few percent more CPU time, and 2 MB saved little more for markedly more
+// CPU. The other commands (replay, export, view…) were measured with V8's own
+// size and keep it, as does `node src/bin.mjs`.
 //
 // The executable. It runs the build in dist/ (src/build.mjs, run by
 // `npm install` and `npm run build`) while the files it was built from are as

@@ -3,15 +3,14 @@
 // machines/ and workers/ to plain JavaScript under dist/, with the few files
 // they read beside them, so that the `tmas` command runs without compiling
 // TypeScript in every process and thread. esbuild bundles each entry with the
-// modules of ours it imports (a process loads a few dozen files, not 250: a
-// one-problem run's main thread spent 279 ms loading modules instead of 370),
-// in 0.4 s where TypeScript's emit took 8.6. tsx stays the fallback: bin.mjs uses
+// modules of ours it imports (a process loads a few dozen files, not hundreds,
+// so its main thread spends less time loading modules), and far faster than
+// TypeScript's own emit. tsx stays the fallback: bin.mjs uses
 // dist/ only while the sources are as they were built from
-// (src/build-fingerprint.mjs), so an edit is never run stale. What it saves,
-// measured on 100 problems x 2 iterations x 8 x 8: 466-475 MB of peak RSS
-// through tsx against 388-412 MB from dist/ (tsx's loader threads, in the main
-// thread and each pool thread, and the compiled sources it keeps), and
-// `tmas --version` answers in 0.09 s instead of 0.21 s.
+// (src/build-fingerprint.mjs), so an edit is never run stale. What it saves:
+// tsx's loader threads, in the main thread and each pool thread, and the
+// compiled sources it keeps, so a run peaks lower and `tmas --version`
+// answers sooner (the figures: bench/results.json, benchmark `build`).
 //
 // Types are not checked here (`npm run typecheck` does): the build only strips
 // them, and never fails on a type error.

@@ -1,7 +1,9 @@
 /**
  * Every relative link of the README and of docs/ points at a file that exists
  * and, when it names an anchor in a Markdown page, at a heading of that page,
- * so that moving or renaming a page cannot leave a reader at a dead end.
+ * so that moving or renaming a page cannot leave a reader at a dead end; every
+ * repository path named in docs/ or in a code comment exists; and none of
+ * them sends a reader to a file outside the repository, which a clone lacks.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -107,6 +109,11 @@ function pathsNamed(text: string): string[] {
     .map((match) => (match[1] ?? '').replace(/[.]+$/, ''));
 }
 
+/** The comments of a source file: `//` lines and `/* … *\/` blocks. */
+function commentsOf(file: string): string {
+  return (readFileSync(file, 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? []).join('\n');
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
@@ -119,10 +126,21 @@ test('every repository path that the docs or a code comment names exists', () =>
     for (const named of pathsNamed(text)) if (!CREATED_BY_THE_READER.some((made) => named.startsWith(made)) && !existsSync(path.join(ROOT, named))) missing.push(`${path.relative(ROOT, file)}: ${named}`);
   };
   for (const file of pages()) check(file, readFileSync(file, 'utf8'));
-  // Comments only: `//` lines and `/* … */` blocks.
-  for (const file of ['src', 'machines', 'workers'].flatMap(sourceFiles)) {
-    const comments = readFileSync(file, 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? [];
-    check(file, comments.join('\n'));
-  }
+  for (const file of ['src', 'machines', 'workers'].flatMap(sourceFiles)) check(file, commentsOf(file));
   expect([...new Set(missing)]).toEqual([]);
+});
+
+/** Files beside the repository that no clone has: working notes (a design or style page at the root of another checkout) and the folder of data shared between checkouts. */
+const OUTSIDE_FILES = /\b(?:DESIGN|STYLE)\.md\b|\.\.\/shared\b/g;
+
+test('no doc and no code comment cites a file outside the repository', () => {
+  const cited: string[] = [];
+  const check = (file: string, text: string) => {
+    for (const match of text.matchAll(OUTSIDE_FILES)) cited.push(`${path.relative(ROOT, file)}: ${match[0]}`);
+  };
+  for (const file of pages()) check(file, readFileSync(file, 'utf8'));
+  for (const file of ['src', 'machines', 'workers', 'test'].flatMap(sourceFiles)) check(file, commentsOf(file));
+  expect(cited).toEqual([]);
+  // The rule itself: each kind of citation is caught, in prose as in a path.
+  expect(['see DESIGN.md', 'STYLE.md says', 'in ../shared/data'].map((text) => text.match(OUTSIDE_FILES)?.length ?? 0)).toEqual([1, 1, 1]);
 });

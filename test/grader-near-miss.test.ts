@@ -1,7 +1,8 @@
 /**
  * The grader never changes a reference answer and never calls a near miss
- * equal, checked on the IMO-AnswerBench references in ../shared/data (not
- * part of the repository: a fresh clone skips these tests with a message).
+ * equal, checked on the IMO-AnswerBench references (public data that is not
+ * part of the repository: where the test looks for it is `imoFile` below, and
+ * a fresh clone skips these tests with a message).
  *
  * - Each reference, normalised, still grades equal to its own raw form, or,
  *   where the normal form prints an irrational value to ten digits, `unsure`

@@ -1,6 +1,7 @@
 /**
- * The grader against public reference data in ../shared/data (not part of the
- * repository: a fresh clone skips these tests with a message).
+ * The grader against public reference data (not part of the repository:
+ * where the test looks for it is `dataDir` below, and a fresh clone skips
+ * these tests with a message).
  *
  * - equiv/dev.jsonl: answer-equivalence cases from the test suites of other
  *   graders, with their labels. We report agreement on the cases not marked

@@ -5,8 +5,9 @@
  * The merge rule is the one every BPE tokenizer here uses (js-tiktoken's
  * `bytePairMerge`, the Hugging Face library's `BPE.bpe`): join the adjacent
  * pair of lowest rank, the leftmost on a tie, until no pair has a rank. The
- * plain loop that rescans every pair after each join is quadratic: 40,000
- * repeated characters took 18 s, a 10 MB line days.
+ * plain loop that rescans every pair after each join is quadratic: tens of
+ * thousands of repeated characters took seconds, and a 10 MB line would take
+ * days.
  *
  * Here the pairs wait in queues, one per rank, and the ranks that have pairs
  * waiting in a small heap; each rank's queue gives its leftmost pair. A join
@@ -97,8 +98,8 @@ const CHUNK_MAX = 2 ** 16;
  * The positions of the pairs of one rank: an ascending run read from its
  * head, and a heap for the rest. The run is a list of chunks, so that it
  * grows without a copy: a run of millions (a repeated character's first
- * rank) grown by doubling one array copied as much again and was a third
- * of the time of a 10 MB piece.
+ * rank) grown by doubling one array copied as much again, a large share of
+ * a long piece's time.
  */
 class RankQueue {
   private chunks: Int32Array[] = [];
@@ -257,7 +258,7 @@ class PairCache {
  * The parts form a linked list over the first parts' indices, held as gaps
  * (part i's next is i + 1 + gapNext[i], its previous i - 1 - gapPrev[i]) and
  * pair ranks held plus one, so that the arrays start as allocated, all zero:
- * filling three arrays of ten million took a tenth of a 10 MB piece's time.
+ * filling them first would add a pass over every part to a long piece's time.
  */
 export function mergeParts(input: MergeInput, emit?: (start: number, end: number) => void): number {
   const { bounds, count, ids, rank } = input;

@@ -4,8 +4,8 @@
  *
  * The library (`@huggingface/tokenizers`, `BPE.bpe`) merges a word through a
  * priority queue of objects, one per character, each pair looked up by
- * `JSON.stringify([left, right])`: 1 MB of one repeated character took 10 s,
- * and 10 MB ran out of a 4 GB heap. Its rule is the usual one (the pair of
+ * `JSON.stringify([left, right])`: a megabyte of one repeated character took
+ * seconds, and ten ran out of heap. Its rule is the usual one (the pair of
  * lowest merge rank, the leftmost on a tie), so the same merges, queued
  * compactly, give the same tokens. Words up to the library's own cache limit
  * stay with it (its cache serves repeated words); longer ones come here.

@@ -8,8 +8,8 @@
  * transferred, not copied.
  *
  * Plain JavaScript, unlike the other worker modules: a thread that runs only
- * this file never registers tsx (a loader thread and about 30 MB of its own;
- * see load.mjs). A run's encodes share the token-counting pool's threads.
+ * this file never registers tsx (a loader thread and a heap of its own; see
+ * load.mjs). A run's encodes share the token-counting pool's threads.
  */
 import { Piscina } from 'piscina';
 

@@ -14,8 +14,8 @@ import { setPriority } from 'node:os';
 // event loop: every reply, message and write waits on it, while a count or a
 // trim can finish a moment later without anyone noticing. On a machine with
 // fewer cores than busy threads the kernel otherwise shares a core equally
-// between them, and the event-loop lag benchmark's p99 was 33-38 ms instead
-// of under 20. Only on Linux, where a priority set from a thread applies to
+// between them, and the event-loop lag benchmark's p99 missed its target.
+// Only on Linux, where a priority set from a thread applies to
 // that thread alone (elsewhere it would lower the whole process).
 const POOL_THREAD_NICENESS = 10;
 if (process.platform === 'linux') {

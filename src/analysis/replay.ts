@@ -24,8 +24,8 @@ export type { ReplayReport } from './replay-compare.ts';
 /**
  * Problems replayed at once. Served from the journal, a problem runs as fast
  * as the CPU allows, so more at once only holds more state: on a run of
- * 100 problems and 199,402 messages, all 100 at once peaked at 662 MB RSS in
- * 74 s; 8 at once at 485 MB in 56 s; 16 at 503 MB in 61 s; 4 at 476 MB in 57 s.
+ * 100 problems, all at once peaked higher and took longer than 8 at once, and
+ * 4 or 16 did about as well as 8.
  * It does not change what is replayed: the active-problem limit shapes no call.
  */
 const REPLAY_ACTIVE_PROBLEMS = 8;

@@ -1,8 +1,8 @@
 /**
  * The `tmas` program: its commands and their options. Each command loads its
  * implementation when it runs: the runtime, the grader (mathjs) and the
- * simulator cost about 140 MB of memory and a second of start-up, which
- * `tmas log` or `tmas --help` should not pay. The options of `run`, `fork`,
+ * simulator cost memory and start-up time that `tmas log` or `tmas --help`
+ * should not pay. The options of `run`, `fork`,
  * `table1`, `plan` and `sim-server` are declared late (late-options.ts).
  */
 import { Command, Option } from 'commander';

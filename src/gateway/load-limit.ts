@@ -35,10 +35,10 @@ export interface LoadLimit {
  * between two readings is filled at once. On a server whose KV cache is the
  * limit, one long sequence's end frees room for several short ones: with an
  * eighth of the running sequences waiting, tmas kept level with a client that
- * queues everything there (KV-bound capacity model, 2.163-2.169x against
- * 2.164-2.177x), where a twentieth left it 1-2% behind (2.181-2.204x); on a
- * decode-bound server the knee's cap binds first and it changes nothing
- * (1.061-1.062x either way).
+ * queues everything there, where a twentieth left it behind; on a
+ * decode-bound server the knee's cap binds first and it changes nothing (the
+ * figures: bench/results.json, capacity-ablations, "a server whose KV cache
+ * is the limit").
  */
 export function marginOf(running: number): number {
   return Math.max(2, Math.ceil(running / 8));

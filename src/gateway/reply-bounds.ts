@@ -103,8 +103,9 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
 /**
  * Bytes of a body read in one go before the event loop gets a turn. A body
  * already buffered (a fast server, or one catching up after a pause) is
- * otherwise read to its end in one chain of promises: a 130,000-token event
- * stream is megabytes of events, and parsing them held the loop for 30-45 ms.
+ * otherwise read to its end in one chain of promises: a thinking-length event
+ * stream is megabytes of events, and parsing them in one go held the loop long
+ * enough to show in the event-loop benchmark's p99.
  */
 const BYTES_PER_TURN = 64 * 1024;
 

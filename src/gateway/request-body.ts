@@ -22,8 +22,8 @@ export type JsonEncoder = (value: unknown) => Promise<Uint8Array>;
  * system message and a user message), up to about 4 M characters. The M
  * verification requests of a candidate ask for their body together, before
  * waiting for a slot, so a few entries serve them; the bytes live outside V8's
- * heap and count in full in the process's memory (at 32 M characters the
- * overhead benchmark peaked 40 MB higher).
+ * heap and count in full in the process's memory (a cap eight times this one
+ * raised the overhead benchmark's peak RSS).
  */
 const recent = new SizedLru<string, { system: string; bytes: Promise<Uint8Array> }>(4 * 2 ** 20);
 

@@ -29,7 +29,7 @@ import { ReplyError } from './reply-bounds.ts';
 /** Counts texts with the run's tokenizer (GatewayOptions.countTokens). */
 export type CountTexts = (texts: string[], signal: AbortSignal | undefined) => Promise<number[]>;
 
-/** Characters one pool task counts at most: about 25 ms of a thread at 10 MB/s, so a huge text is given up soon after the cut. */
+/** Characters one pool task counts at most: a short task, so a huge text is given up soon after the cut. */
 const TASK_CHARS = 256 * 1024;
 /** The least and most text gathered before a count while a stream arrives. */
 const LEAST_FLUSH_CHARS = 256;

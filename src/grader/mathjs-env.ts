@@ -57,13 +57,13 @@ function mathjs(): Instances {
 
 /**
  * mathjs's factories and `create`, without its default instance. The package
- * entry builds that instance eagerly, every function of it (28 MB of heap, 66
- * MB of RSS), and the grader never uses it: it makes its own three, whose
+ * entry builds that instance eagerly, every function of it (tens of megabytes
+ * every process would carry), and the grader never uses it: it makes its own three, whose
  * functions are built on first use. So the two modules are required by path
  * (the package's `exports` map names neither); a mathjs whose layout differs
  * gets the entry instead. The build (src/build.mjs) bundles the two into one
- * file, MATHJS_BUNDLE: a thousand CommonJS modules took 330-370 ms of CPU to
- * load, the bundle 110-160.
+ * file, MATHJS_BUNDLE: one file loads in a fraction of the CPU time a
+ * thousand CommonJS modules take (bench/results.json, benchmark `build`).
  */
 function loadFactories(): { all: FactoryFunctionMap; create: typeof import('mathjs').create } {
   const require = createRequire(import.meta.url);

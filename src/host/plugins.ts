@@ -169,7 +169,7 @@ export async function loadAgents(file: string): Promise<Agents> {
     // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
     // which cannot require tmas's ES modules while the CLI module is still evaluating.
     const url = pathToFileURL(file).href;
-    // tsx is loaded only here: every run would otherwise pay for it (80 ms of CPU) without a plugin to compile.
+    // tsx is loaded only here: every run would otherwise pay its load time without a plugin to compile.
     const typescript = /\.[cm]?tsx?$/.test(file);
     module = (typescript ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
   } catch (error) {

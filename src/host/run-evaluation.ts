@@ -204,8 +204,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
   try {
     const { pool, questionTokens, endpoints } = await startUp(config, secrets, problems, io, options, cleanups);
     // Serialises large store values and request bodies on the pool's threads, ahead of queued token
-    // counting. A thread of its own cost a V8 heap: 100 × 6 × 8 × 8 at 8,000-token outputs peaked
-    // at 423 MB with one, 398 MB without, with the same results.
+    // counting. A thread of its own would cost a V8 heap of its own, for the same results.
     const encodeJson = (value: unknown) => pool.encodeJson(value);
     const { store, manifest, simulated, inputs } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
 

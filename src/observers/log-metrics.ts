@@ -11,9 +11,9 @@
  * compares. Every other text is read as an outline, a placeholder that is
  * never blank (the store keeps blank texts inline), which is all that the
  * empty-answer count asks of a solution. Reading the texts back is most of
- * the time and memory of reading a log: at 100 × 20 × 8 × 8 with
- * 8,000-token outputs, the solutions and summaries these messages carry were
- * 1.3 GB read and dropped at the end of the run. A figure that comes to read
+ * the time and memory of reading a log: at the sizes users run, with
+ * thinking-length outputs, the solutions and summaries these messages carry
+ * are gigabytes read only to be dropped. A figure that comes to read
  * another long text names it in `readsText`.
  */
 import { createMetricsCollector } from './metrics-collector.ts';
@@ -30,8 +30,9 @@ function readsText(type: string, path: TextPath): boolean {
 /**
  * The (type, correlation) pairs of the log read so far. A correlation is kept
  * once, with the types seen under it as one character each: a set of joined
- * keys held 58 MB for the 332,202 messages of a 100 × 20 × 8 × 8 run, at the
- * end of the run, when the run's own state is still in memory.
+ * keys repeats every correlation once per type, and a long run's log has
+ * hundreds of thousands of messages, read at the end of the run, when the
+ * run's own state is still in memory.
  */
 class SeenMessages {
   private readonly typeCodes = new Map<string, string>();

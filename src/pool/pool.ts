@@ -75,7 +75,7 @@ export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
  * or the file): `hf:` + the file's absolute path; a user error when there is
  * no such file. Whether the file is a tokenizer is found where it is loaded,
  * in the pool's thread, by the run's first count (`tokenizerLoadError`), not
- * here: a model's tokenizer takes 1.2-2.2 s of CPU and a hundred MB to load,
+ * here: a model's tokenizer takes seconds of CPU and much memory to load,
  * which the main thread would pay for nothing.
  */
 export function hfTokenizerName(given: string): string {
@@ -111,7 +111,7 @@ export function checkEncoding(name: string): string {
 /**
  * One thread per core but one, left to the event loop (the gateway, the actors,
  * the message log), and at most 8: each thread holds its own copy of the token
- * ranks (about 20 MB for o200k_base, see workers/bpe.ts) besides tsx and its
+ * ranks (workers/bpe.ts) besides tsx and its
  * own V8 heap, and the tasks are short bursts between LLM
  * calls, so more threads cost memory without shortening a run.
  */
@@ -133,9 +133,8 @@ const JSON_WORKER = pathToFileURL(packagePath('workers/json.worker.mjs')).href;
  * so a fit in progress is shared by every caller that asks meanwhile, and a
  * finished one is kept a little longer for stragglers (a retry, a resume's
  * first calls). The finished ones are bounded by the characters of their
- * fitted texts: at 64 M characters, as before, they were the largest holder of
- * a thinking-length run's heap (74 MB of fitted prompts in 600 results on
- * 20 × 5 × 8 × 8 at 8,000-token outputs), for hits that the sharing in flight
+ * fitted texts: under a bound sixteen times this one they were the largest
+ * holder of a thinking-length run's heap, for hits that the sharing in flight
  * already gave.
  */
 const FIT_CACHE_ENTRIES = 1024;
@@ -145,10 +144,10 @@ const FIT_CACHE_CHARS = 4 * 2 ** 20;
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * A thread's young generation, in MB. V8's default (32 MB of semi-spaces once
- * grown) is sized for a main thread; a pool task allocates little that lives
- * beyond it (chunk strings, a joined prompt), and 8 MB kept a thread's heap at
- * 46 MB instead of 67 with no more CPU time in the pool's counting.
+ * A thread's young generation, in MB. V8's default is sized for a main
+ * thread; a pool task allocates little that lives beyond it (chunk strings, a
+ * joined prompt), so a smaller one keeps each thread's heap smaller with no
+ * more CPU time in the pool's counting.
  */
 const THREAD_YOUNG_GENERATION_MB = 8;
 

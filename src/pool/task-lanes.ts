@@ -8,10 +8,10 @@
  *
  * Why: on a machine with few cores the pool is where calls wait, and a
  * summary's prompt (a candidate's M analyses) queued behind hundreds of
- * verification prompts keeps those analyses alive the whole time. On
- * 100 × 1 × 8 × 8 at 8,000-token outputs, one line held about 3,300
- * analyses (52 MB) near the peak, and peak RSS was 540-580 MB; with the
- * summaries ahead it was 450 MB, with the same results.
+ * verification prompts keeps those analyses alive the whole time: with
+ * thinking-length outputs, one line held thousands of analyses near the
+ * peak, and the summaries ahead lowered the run's peak RSS with the same
+ * results.
  */
 import { Piscina, type TaskQueue } from 'piscina';
 

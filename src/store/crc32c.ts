@@ -3,8 +3,8 @@
  * every block of its tables, and the mask LevelDB applies to a stored
  * checksum. A resume checks every block of its store (table-blocks.ts), so
  * the whole store passes through here: eight bytes a step through eight
- * tables ("slicing by 8") ran at 460-750 MB/s where the byte-a-step loop ran
- * at 280-360 MB/s, on 64 MB on a loaded 2-core machine.
+ * tables ("slicing by 8") takes an eighth of the steps of the byte-a-step
+ * loop, and ran markedly faster.
  */
 
 /** The reflected Castagnoli polynomial. */

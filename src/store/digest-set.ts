@@ -5,9 +5,9 @@
  *
  * Why not a map of strings: each digest is a slice of the 43-character
  * base64url of its hash, so a string key kept the whole hash text alive
- * besides the slice, the map's entry and its value. 131,072 digests held
- * 25 MB of heap that way, for the whole of a run; here they take 3.3 MB of
- * typed arrays, outside the objects the collector walks.
+ * besides the slice, the map's entry and its value, for the whole of a run;
+ * here a digest is 16 bytes of a typed array, outside the objects the
+ * collector walks.
  *
  * A digest is kept as its first 128 bits. Two digests that agree on those
  * and differ in the last 4 would be taken for one, and the second text's

@@ -13,8 +13,8 @@ import { DigestSet } from './digest-set.ts';
 
 /**
  * Digests (texts and chunks) known to be in the store, the most recently used
- * kept (digest-set.ts, 3.3 MB): they remember about 170 MB of chunks, an
- * iteration or more of a large run.
+ * kept (digest-set.ts, a few megabytes of typed arrays): enough to remember
+ * the chunks of an iteration or more of a large run.
  */
 const WRITTEN_DIGESTS = 2 ** 17;
 

@@ -24,11 +24,12 @@ import { approximateChars, OFF_THREAD_JSON_CHARS } from '../pool/approximate-cha
 type Db = AbstractLevel<any, string, any>;
 
 /**
- * The most characters of serialised values in one batch. Encoding 900 kB takes
- * about 0.5 ms alone, five times that when the text holds any character beyond
- * Latin-1 (V8 then stores it two bytes per character), and several times more
- * again while the pool and the model server share the cores. In the event-loop
- * benchmark 512 kB gave a p99 delay of 20-24 ms, 256 kB 16-21 ms.
+ * The most characters of serialised values in one batch. Encoding a batch
+ * holds the event loop for as long as it takes, several times longer when the
+ * text holds any character beyond Latin-1 (V8 then stores it two bytes per
+ * character) and again while the pool and the model server share the cores;
+ * in the event-loop benchmark, halving the batch from 512 kB lowered the p99
+ * delay.
  */
 const BATCH_CHARS = 2 ** 18;
 

@@ -38,8 +38,8 @@ export function runTokenizerAt(given: string): { tokenizer: string; tokenizerDig
 
 /**
  * `sha256:` + the hex digest of tokenizer.json and of the tokenizer_config.json
- * beside it (its added tokens count too). Reading a model's tokenizer.json
- * (7-11 MB) and hashing it takes about 30 ms.
+ * beside it (its added tokens count too): the content, not the path, so the
+ * same tokenizer is named alike on every machine.
  */
 export function tokenizerDigest(file: string): string {
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
