@@ -5,7 +5,7 @@
  * it for every folder of src/, machines/ and workers/, from the bottom up (a
  * folder may import its own modules and the folders of its row, nothing else):
  *
- *   src/kernel/          nothing: protocol, routes, bus, errors, slots, sim formats
+ *   src/kernel/          nothing: protocol (the messages), journal-version, routes, bus, errors, slots, sim formats
  *   src/types/           nothing: declarations of untyped packages
  *   workers/             nothing: pure CPU tasks run in worker threads
  *   src/grader/          kernel

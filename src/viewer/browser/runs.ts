@@ -53,7 +53,7 @@ function runRow(run: RunListing, chosen: number[], toggle: (index: number, on: b
 function caveats(overlay: Overlay, first: string | null): HTMLElement[] {
   const notes: HTMLElement[] = [];
   if (overlay.groups.length > 1) {
-    notes.push(el('p', { class: 'caveat', text: `These runs do not all compare: their Pass@1 were graded under different protocols, or over different problems or T. Dashed lines are outside group ${first}.` }));
+    notes.push(el('p', { class: 'caveat', text: `These runs do not all compare: their Pass@1 were graded otherwise, or over different problems or T. Dashed lines are outside group ${first}.` }));
     for (const g of overlay.groups) notes.push(el('p', { class: 'muted small', text: `group ${g.name} (${g.label})${g.differences.length ? `: ${g.differences.join('; ')}` : ''}` }));
   }
   for (const run of overlay.runs) if (run.differs.length) notes.push(el('p', { class: 'muted small differs', text: `${run.label} differs from ${overlay.runs[0]?.label} in ${run.differs.join('; ')}` }));
