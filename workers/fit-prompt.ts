@@ -8,7 +8,8 @@
  * one drop order, and it is never left out whole.
  * Pure; the counting functions come from the tokenizer thread that calls it.
  */
-import { droppedTexts, isTemplatePart, PART_SEPARATOR, renderTemplate, TemplateRenderError, withoutDrops } from './prompt-template.ts';
+import { dropScales, rememberedCount, valueTokens, type Count } from './drop-costs.ts';
+import { isTemplatePart, PART_SEPARATOR, renderTemplate, TemplateRenderError, withoutDrops } from './prompt-template.ts';
 import type { FitOutput, FitTask, FittedValues, TemplateDrop, TemplateFitPart } from './tasks.ts';
 
 /** One piece that may be left out: a whole part, or one drop of a template part. */
@@ -50,21 +51,25 @@ export interface FitCounter {
  * A prompt that fits whole (the usual case) is counted once, as joined. One
  * that does not has each part counted once, and drops are decided on the sum
  * of those counts plus the separators' (a template drop counts the texts it
- * leaves out); the kept text is then counted, for the exact `promptTokens`.
+ * leaves out, scaled by what its template makes of them: drop-costs.ts); the
+ * kept text is then counted, for the exact `promptTokens`.
  * BPE merges tokens across a join (a trailing "." absorbs the blank line after
  * it), so the sum usually over-counts the joined text by about a token per
  * join: when the budget falls within those few tokens, one part more than
  * strictly needed may go. We accept that to avoid re-encoding a prompt that
  * may hold a 100,000-token rollout after every drop. When the sum under-counts
  * instead (a part that starts with a newline, a template's own text around a
- * dropped value) and the exact count is over the budget, the next piece in
- * drop order goes and the kept text is recounted.
+ * dropped value) and the exact count is over the budget, the next pieces in
+ * drop order go until their estimate covers the excess, and the kept text is
+ * recounted.
  */
 export function fitPrompt(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, counter: FitCounter): FitOutput {
   try {
-    const fitted = fitRendered(task, counter);
+    // A bank's lines are counted for the estimate and again for the figures: once each.
+    const remembered = { ...counter, count: rememberedCount(counter.count) };
+    const fitted = fitRendered(task, remembered);
     if (typeof task.system === 'string') return fitted;
-    return { ...fitted, systemValues: systemValues(task.system, fitted.dropped, counter.count) };
+    return { ...fitted, systemValues: systemValues(task.system, fitted.dropped, remembered.count) };
   } catch (error) {
     // A template that fails on these values (a filter it cannot apply, say) is the user's to fix: the call is not sent.
     if (error instanceof TemplateRenderError) return { user: '', promptTokens: 0, dropped: [], renderError: error.message };
@@ -73,11 +78,11 @@ export function fitPrompt(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, co
 }
 
 /** The droppable values of a system template, those `dropped` left out, and the tokens of their texts. */
-function systemValues(system: TemplateFitPart, dropped: readonly string[], count: (text: string) => number): FittedValues {
+function systemValues(system: TemplateFitPart, dropped: readonly string[], count: Count): FittedValues {
   const gone = new Set(dropped);
   const figures = { values: 0, kept: 0, tokens: 0, keptTokens: 0 };
   for (const drop of system.drops ?? []) {
-    const tokens = droppedTexts(system.variables, drop).reduce((sum, text) => sum + count(text), 0);
+    const tokens = valueTokens(system.variables, drop, count);
     figures.values += 1;
     figures.tokens += tokens;
     if (gone.has(drop.id)) continue;
@@ -103,31 +108,38 @@ function fitRendered(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, counter
   const system = typeof task.system === 'string' ? task.system : (rendered[0] ?? '');
   const systemOut = templated ? { system } : {};
   const whole = rendered.slice(first).join(PART_SEPARATOR);
-  const wholeTokens = counter.framing(system) + count(whole);
+  const framing = counter.framing(system);
+  const wholeTokens = framing + count(whole);
   if (wholeTokens <= budget || units.length === 0) return { user: whole, promptTokens: wholeTokens, dropped: [], ...systemOut };
 
-  const partTokens = rendered.map((text, index) => (index < first ? 0 : count(text)));
+  // The system template's own tokens are outside the user's parts (in `framing`), but its drops are scaled by them.
+  const renderedTokens = rendered.map((text) => count(text));
+  const partTokens = renderedTokens.map((tokens, index) => (index < first ? 0 : tokens));
+  const scales = dropScales(pieces, renderedTokens, count);
   const separatorTokens = count(PART_SEPARATOR);
   const costOf = (unit: DropUnit): number => {
     const part = pieces[unit.part];
     if (unit.drop === undefined || part === undefined || !isTemplatePart(part)) return partTokens[unit.part] ?? 0;
-    return droppedTexts(part.variables, unit.drop).reduce((sum, text) => sum + count(text), 0);
+    return valueTokens(part.variables, unit.drop, count) * (scales[unit.part] ?? 0);
   };
 
   const kept = pieces.map(() => true);
   const templateDrops = pieces.map((): TemplateDrop[] => []);
   let keptCount = task.parts.length;
-  let keptTokens = counter.framing(system) + partTokens.reduce((sum, tokens) => sum + tokens, 0);
+  let keptTokens = framing + partTokens.reduce((sum, tokens) => sum + tokens, 0);
   let dropped = 0;
-  const dropNext = (): void => {
+  /** Leaves out the next piece in drop order; what the estimate says it saved. */
+  const dropNext = (): number => {
     const unit = units[dropped++] as DropUnit;
-    keptTokens -= costOf(unit);
+    const saved = costOf(unit);
+    keptTokens -= saved;
     if (unit.drop !== undefined) {
       templateDrops[unit.part]?.push(unit.drop);
-      return;
+      return saved;
     }
     kept[unit.part] = false;
     keptCount -= 1;
+    return saved;
   };
   const estimate = (): number => keptTokens + Math.max(0, keptCount - 1) * separatorTokens;
 
@@ -147,7 +159,11 @@ function fitRendered(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, counter
   let now = fitted();
   let promptTokens = counter.framing(now.system) + count(now.user);
   while (promptTokens > budget && dropped < units.length) {
-    dropNext();
+    // As many pieces as the estimate says cover the excess (at least one), then one exact count.
+    const excess = promptTokens - budget;
+    let saved = 0;
+    do saved += dropNext();
+    while (saved < excess && dropped < units.length);
     now = fitted();
     promptTokens = counter.framing(now.system) + count(now.user);
   }

@@ -20,6 +20,7 @@ export const BENCHMARK_NAMES = [
   'replay-export',
   'grader',
   'format-breaks',
+  'rse-window',
   'view',
   'open-run',
 ] as const;

@@ -18,6 +18,7 @@ import { pipeliningBenchmark } from './pipelining.bench.ts';
 import { replayExportBenchmark } from './replay-export.bench.ts';
 import { graderBenchmark } from './grader.bench.ts';
 import { formatBreaksBenchmark } from './format-breaks.bench.ts';
+import { rseWindowBenchmark } from './rse-window.bench.ts';
 import { viewBenchmark } from './view.bench.ts';
 import { openRunBenchmark } from './open-run.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
@@ -27,7 +28,7 @@ import { TmasError, UserError } from '../kernel/errors.ts';
 import { BENCHMARK_NAMES } from './benchmark-names.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, viewBenchmark, openRunBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
 
 // The help lists BENCHMARK_NAMES without loading the benchmarks: the two lists are one.
 if (BENCHMARKS.map((benchmark) => benchmark.name).join() !== BENCHMARK_NAMES.join()) {

@@ -37,6 +37,8 @@ export interface SimProcessOptions {
   latencyMedianMs?: number;
   latencyP99Ms?: number;
   outputTokens?: number;
+  /** Tokens of an rse distillation's records besides its marked one (`--distill-tokens`); 0 when absent. */
+  distillTokens?: number;
   /** The capacity model (`--capacity` and its flags); off when absent. */
   capacity?: CapacityOptions;
   /** What its GET /metrics exposes (`--metrics`); vllm when absent. */
@@ -59,6 +61,7 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   const args = [BIN, 'sim-server', '--problems', options.problems, '--port', '0', '--seed', String(options.seed ?? 0)];
   if (options.latencyMedianMs) args.push('--latency-median-ms', String(options.latencyMedianMs), '--latency-p99-ms', String(options.latencyP99Ms ?? options.latencyMedianMs));
   if (options.outputTokens) args.push('--output-tokens', String(options.outputTokens));
+  if (options.distillTokens) args.push('--distill-tokens', String(options.distillTokens));
   if (options.capacity) args.push(...capacityArgs(options.capacity));
   if (options.metrics) args.push('--metrics', options.metrics);
   if (options.continuousUsage === false) args.push('--no-continuous-usage');

@@ -33,6 +33,7 @@ export async function runSimServerCommand(flags: Flags, io: { stdout(line: strin
     port: listening.port,
     latency: pace.latencyMedianMs > 0 ? { medianMs: pace.latencyMedianMs, p99Ms: pace.latencyP99Ms } : 0,
     outputTokens: replies.outputTokens,
+    distillTokens: replies.distillTokens,
     breakFormats: replies.breakFormats,
     faults: replies.faults,
     reasoning: replies.reasoning,

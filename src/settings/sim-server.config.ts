@@ -29,6 +29,8 @@ export interface SimServerListening {
 export interface SimServerReplies {
   seed: number;
   outputTokens: number;
+  /** Tokens of an rse distillation's records besides its marked one (0: none). */
+  distillTokens: number;
   /** false: no reasoning; true: reasoning_content; or the dialect named. */
   reasoning: boolean | SimReasoningDialect;
   openaiReasoning: boolean;
@@ -69,7 +71,7 @@ export type SimServerSetting<V = unknown, T = unknown> = Setting<V, T, SimServer
 
 const SIM_SERVER_KEYS: SectionKeys<SimServerConfig> = {
   server: { problems: true, host: true, port: true, models: true, requestLog: true, metrics: true },
-  replies: { seed: true, outputTokens: true, reasoning: true, openaiReasoning: true, faults: true, breakFormats: true },
+  replies: { seed: true, outputTokens: true, distillTokens: true, reasoning: true, openaiReasoning: true, faults: true, breakFormats: true },
   pace: { latencyMedianMs: true, latencyP99Ms: true, streamTokensPerSecond: true, streamChunkTokens: true },
   capacity: {
     on: true,

@@ -79,6 +79,14 @@ const REPLY_SETTINGS = [
     field: field('replies', 'breakFormats'),
   }),
   setting<number>({ flags: '--output-tokens <n>', section: 'sim-replies', help: 'approximate tokens of a solution', parse: integer(1), default: SIM_DEFAULTS.outputTokens, field: field('replies', 'outputTokens') }),
+  setting<number>({
+    flags: '--distill-tokens <n>',
+    section: 'sim-replies',
+    help: "approximate tokens of the records an rse distillation writes besides its marked one: distinct propositions and pitfalls of about 150 tokens each, so the bank grows as a real distiller's does (0: the marked record alone)",
+    parse: integer(0),
+    default: SIM_DEFAULTS.distillTokens,
+    field: field('replies', 'distillTokens'),
+  }),
   setting<string, FaultRates>({
     flags: '--faults <spec>',
     section: 'sim-replies',

@@ -16,6 +16,8 @@ export const SIM_DEFAULTS = {
   port: 0,
   /** Approximate tokens of a solution (±30%); verifications are about half. */
   outputTokens: 250,
+  /** An RSE distillation writes one short record (0); n: records of about n tokens in all besides it. */
+  distillTokens: 0,
   /** Chance that a verification's verdict is right. */
   verifierAccuracy: 0.8,
   /** The model id listed when no models are named; a request may then name any model. */

@@ -59,6 +59,7 @@ export interface ReplySettings {
   seed: number;
   outputTokens: number;
   verifierAccuracy: number;
+  distillTokens: number;
   reasoning: boolean;
 }
 
@@ -82,6 +83,7 @@ export function replyTo(
     rng,
     outputTokens: settings.outputTokens,
     verifierAccuracy: settings.verifierAccuracy,
+    distillTokens: settings.distillTokens,
   });
   if (!settings.reasoning) return { content, reasoning: null };
   // A generator of its own, so turning reasoning on does not change the content.

@@ -17,6 +17,8 @@ export interface ResponderInput {
   outputTokens: number;
   /** Chance that a verification's verdict is right. */
   verifierAccuracy: number;
+  /** Approximate tokens of the records an RSE distillation writes besides its marked one (0: none). */
+  distillTokens: number;
   /** The system message (most roles read only `rest`). */
   system?: string;
 }

@@ -80,6 +80,7 @@ function toChatContext(options: SimOptions, server: { model: string; created: nu
       seed,
       outputTokens: options.outputTokens ?? SIM_DEFAULTS.outputTokens,
       verifierAccuracy: options.verifierAccuracy ?? SIM_DEFAULTS.verifierAccuracy,
+      distillTokens: options.distillTokens ?? SIM_DEFAULTS.distillTokens,
       reasoning: (options.reasoning ?? SIM_DEFAULTS.reasoning) !== false,
     },
     model: server.model,

@@ -31,6 +31,13 @@ export interface SimOptions {
   latency?: LatencyOptions | 0;
   /** Approximate length of a solution in tokens (±30%); verifications are about half. */
   outputTokens?: number;
+  /**
+   * Approximate tokens (±30%) of the records an RSE distillation writes
+   * besides its one marked record: propositions and pitfalls of about 150
+   * tokens each, all distinct, as a real distiller's. Default 0: the marked
+   * record alone.
+   */
+  distillTokens?: number;
   /** Fault rates per attempt; none by default. */
   faults?: FaultRates;
   /**
@@ -85,6 +92,7 @@ export type SimMetrics = (typeof SIM_METRICS)[number];
 export function checkOptions(options: SimOptions): void {
   if (!Array.isArray(options.problems)) throw new TypeError('problems must be an array of { id, question, answer? }');
   if (options.outputTokens !== undefined && !(options.outputTokens >= 1)) throw new TypeError(`outputTokens must be >= 1, got ${options.outputTokens}`);
+  if (options.distillTokens !== undefined && !(Number.isInteger(options.distillTokens) && options.distillTokens >= 0)) throw new TypeError(`distillTokens must be an integer >= 0, got ${options.distillTokens}`);
   const accuracy = options.verifierAccuracy;
   if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 1)) throw new TypeError(`verifierAccuracy must be in [0, 1], got ${accuracy}`);
   if (options.latency) checkLatency(options.latency);

@@ -5,9 +5,12 @@
  * TMAS. The Distill agent grades the rollout with the verifiers' accuracy and
  * writes a proposition (judged right) or a pitfall (judged wrong) in strict
  * JSON, except for an occasional malformed reply that exercises the retries.
+ * With `distillTokens` it also writes records of realistic size after that
+ * one (distilled-records.ts), so that the bank grows as a real one does.
  */
 import { classifyAnswer } from '../catalogue.ts';
 import { conclusionText, pitfallText } from '../records.ts';
+import { distilledRecords } from './distilled-records.ts';
 import type { Responder } from '../responder.ts';
 import { respondSolution } from '../solution.responder.ts';
 import { reviewSolution } from './judging.ts';
@@ -35,6 +38,12 @@ export const respondDistill: Responder = (input) => {
     const score = saysCorrect ? 0.7 + 0.3 * rng.next() : 0.3 * rng.next();
     if (saysCorrect) propositions.push(conclusionText(seed, problem, about, 0, score));
     else pitfalls.push(pitfallText(seed, problem, about, 0, score));
+  }
+  // Drawn after the marked record, so that without them (0) the reply is the one it always was.
+  if (input.distillTokens > 0) {
+    const more = distilledRecords(input.distillTokens, rng);
+    propositions.push(...more.propositions);
+    pitfalls.push(...more.pitfalls);
   }
   return JSON.stringify({ verified_propositions: propositions, critical_pitfalls: pitfalls });
 };
