@@ -45,6 +45,7 @@ export async function prepareEndpoints(
       latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
       outputTokens: config.sim.outputTokens,
       breakFormats: config.sim.breakFormats,
+      distillTokens: config.sim.distillTokens,
     });
     options.say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
   }

@@ -147,6 +147,8 @@ export interface SimConfig {
   outputTokens: number;
   /** The share of replies that break their role's format (0: none). */
   breakFormats: number;
+  /** Tokens of the records an RSE distillation writes besides its marked one (0: the marked record alone). */
+  distillTokens: number;
 }
 
 /** Everything that shapes a run, by section. */

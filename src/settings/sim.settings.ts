@@ -4,7 +4,7 @@ import { decimal, integer } from './parsers.ts';
 import { field } from './field.ts';
 import { setting } from './setting.ts';
 
-/** `--sim-latency-ms`, `--sim-p99-ms`, `--sim-output-tokens`. */
+/** `--sim-latency-ms`, `--sim-p99-ms`, `--sim-break-formats`, `--sim-output-tokens`, `--sim-distill-tokens`. */
 export const SIM_SETTINGS = [
   setting<number>({ flags: '--sim-latency-ms <ms>', section: 'sim', help: 'simulated model: median latency (0: none)', parse: decimal(0, 600_000), default: SIM_DEFAULTS.latency, field: field('sim', 'latencyMedianMs') }),
   setting<number>({
@@ -26,4 +26,13 @@ export const SIM_SETTINGS = [
     before: SIM_DEFAULTS.breakFormats,
   }),
   setting<number>({ flags: '--sim-output-tokens <n>', section: 'sim', help: 'simulated model: approximate tokens of a solution', parse: integer(1), default: SIM_DEFAULTS.outputTokens, field: field('sim', 'outputTokens') }),
+  setting<number>({
+    flags: '--sim-distill-tokens <n>',
+    section: 'sim',
+    help: 'simulated model: approximate tokens of the records an rse distillation writes besides its marked one, so the bank grows as a real one does (0: the marked record alone)',
+    parse: integer(0),
+    default: SIM_DEFAULTS.distillTokens,
+    field: field('sim', 'distillTokens'),
+    before: SIM_DEFAULTS.distillTokens,
+  }),
 ];

@@ -67,7 +67,7 @@ const SECTION_KEYS: SectionKeys<RunConfig> = {
     batchCap: true,
     routing: true,
   },
-  sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true, breakFormats: true },
+  sim: { latencyMedianMs: true, latencyP99Ms: true, outputTokens: true, breakFormats: true, distillTokens: true },
 };
 
 const ENDPOINT_KEYS: Keys<Omit<RoleEndpoint, 'sampling'>> = { baseUrl: true, model: true };
