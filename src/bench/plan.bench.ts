@@ -51,7 +51,7 @@ export const planBenchmark: Benchmark = {
     const file = await writeBenchProblems(dir, problems);
     const args = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800', '--judge-passes', '0'];
     const { config } = toRunConfig(parseRunFlags(args), {});
-    const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.gateway.concurrency };
+    const servers = { replicas: [resolveCapacity({})], concurrency: config.gateway.concurrency, routing: config.gateway.routing, replicaMaxInFlight: null };
     const strategy = strategyNamed(config.loop.strategy);
     const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: judgeCeiling(config) });
     const forecast = forecastRun({ strategy, settings: loopSettingsOf(config), judged: Array.from({ length: problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
