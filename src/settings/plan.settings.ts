@@ -27,7 +27,7 @@ function speeds(value: string): number[] {
 /** The servers, the lengths, and the run to check or replay. */
 export const PLAN_SETTINGS = [
   setting<string>({ flags: '--check <dir>', section: 'plan', help: 'forecast a finished run from its own settings and set the forecast beside what it did (calls, tokens, makespan, utilization)' }),
-  setting<string>({ flags: '--from <dir>', section: 'plan', help: "what-if: replay a finished run's journaled lengths through the capacity model under the servers, --concurrency and --schedule given here (the run's own where not given)" }),
+  setting<string>({ flags: '--from <dir>', section: 'plan', help: "what-if: replay a finished run's journaled calls and lengths through the capacity model under the servers (--replicas: how long it would have taken on that many), --concurrency, --routing, --replica-max-in-flight and --schedule given here (the run's own where not given)" }),
   setting<string>({
     flags: '--strategies <list>',
     section: 'plan',
