@@ -3,7 +3,8 @@
  * bound on a synthetic graph (1, 2 and 4 replicas, replicas of two speeds,
  * both routings, two runs at once); a whole table (`--strategies`) against
  * its methods alone; `--from` on a finished run of the embedded simulator
- * under other replica counts; and the usage errors of the pool's flags.
+ * under other replica counts, and on a table's folder of runs; and the usage
+ * errors of the pool's flags.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,18 +111,23 @@ describe('tmas plan on a cluster', () => {
     expect(text.stdout).toMatch(/one after another\s+[\d,]+ s/);
   });
 
-  test('--from replays a finished run on other replica counts: shorter with each, on the run\'s own pool by default', async ({ dir }) => {
+  test('--from replays a finished run on other replica counts (shorter with each, on the run\'s own pool by default), and a table\'s runs at once', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
-    const output = path.join(dir, 'run');
-    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--max-iterations', '2', '--n-candidates', '4', '--n-verifications', '4', '--concurrency', '64', '--sim-output-tokens', '60']);
+    const output = path.join(dir, 'table', 'tmas');
+    const common = ['--input-file', input, '--no-proof', '--concurrency', '64', '--sim-output-tokens', '60'];
+    await Promise.all([
+      runInProcess([...common, '--output-file', output, '--max-iterations', '2', '--n-candidates', '4', '--n-verifications', '4']),
+      runInProcess([...common, '--output-file', path.join(dir, 'table', 'majority'), '--strategy', 'majority', '--samples', '6']),
+    ]);
     // A server slow enough that the run's calls queue on it.
     const server = ['--from', output, '--decode-tokens-per-second', '200', '--sequence-tokens-per-second', '50'];
-    const [own, two, four, mixed, text] = await Promise.all([
+    const [own, two, four, mixed, text, table] = await Promise.all([
       plan(server),
       plan([...server, '--replicas', '2']),
       plan([...server, '--replicas', '4']),
       plan([...server, '--replica-speeds', '1,1,0.5,0.5', '--routing', 'least-loaded']),
       runCli(['plan', ...server, '--replicas', '4']),
+      plan(['--from', path.join(dir, 'table'), '--decode-tokens-per-second', '200', '--sequence-tokens-per-second', '50', '--replicas', '2']),
     ]);
     // The run went to the embedded simulator: one server.
     expect(own.replicas).toBe(1);
@@ -135,6 +141,11 @@ describe('tmas plan on a cluster', () => {
     expect(text.stdout).toContain('4 replicas, each D 200 tok/s');
     expect(text.stdout).toMatch(/per replica\s+[\d.]+%, [\d.]+%, [\d.]+%, [\d.]+%/);
     expect(text.stdout).toMatch(/pooled bound\s+[\d,]+ s \(the makespan [\d.]+x it\)/);
+    // A table's folder: its methods' runs replayed at once on the pool, sooner than the tmas run alone and the majority run after it.
+    expect(table.methods).toEqual(['majority', 'tmas']);
+    expect(table.calls).toBe((own.calls as number) + 3 * 6);
+    expect(table.decodedTokens as number).toBeGreaterThan(two.decodedTokens as number);
+    expect(table.makespanSeconds as number).toBeGreaterThanOrEqual(two.makespanSeconds as number);
   });
 
   test('refuses bad pool flags with exit 2, naming the flag', async ({ dir }) => {

@@ -100,16 +100,17 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
 }
 
 /** A finished run replayed under other settings. */
-export function whatIfText(result: Simulated & { run: string; calls: number; runMakespanSeconds: number; concurrency: number; schedule: string }, servers: Servers): string {
+export function whatIfText(result: Simulated & { run: string; methods?: string[]; calls: number; runMakespanSeconds: number; concurrency: number; schedule: string }, servers: Servers): string {
+  const whose = result.methods === undefined ? 'its' : `its ${result.methods.length} runs' (${result.methods.join(', ')}), at once,`;
   return [
-    `tmas plan --from ${result.run}: its ${count(result.calls)} journaled calls replayed, ${result.schedule}`,
+    `tmas plan --from ${result.run}: ${whose} ${count(result.calls)} journaled calls replayed, ${result.schedule}`,
     `servers: ${serversLine(servers)}`,
     '',
     line('makespan', `${count(result.makespanSeconds)} s (${hours(result.makespanSeconds)})`),
     line('utilization', percent(result.utilization)),
     ...poolLines(result),
     line('output tokens', count(result.decodedTokens)),
-    line('the run took', `${count(result.runMakespanSeconds)} s (${hours(result.runMakespanSeconds)}), its own servers and settings`),
+    line(result.methods === undefined ? 'the run took' : 'the runs took', `${count(result.runMakespanSeconds)} s (${hours(result.runMakespanSeconds)}), ${result.methods === undefined ? 'its' : 'first call to last, their'} own servers and settings`),
   ].join('\n');
 }
 

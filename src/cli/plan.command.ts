@@ -6,6 +6,8 @@
  * settings of what the run is (src/settings/, PLANNED_RUN_SETTINGS, with the
  * strategies' flags) plus its own (src/settings/plan.settings.ts).
  */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loopSettingsOf } from '../host/problem-inputs.ts';
 import { STRATEGIES, strategyNamed } from '../../machines/strategies/index.ts';
@@ -17,7 +19,8 @@ import { forecastRun, type PlannedMethod } from '../plan/forecast.ts';
 import { drawnLengths, journalLengths, type LengthModel } from '../plan/lengths.ts';
 import { readRunJournal, type RunJournal } from '../plan/run-journal.ts';
 import { forecastTable } from '../plan/table-forecast.ts';
-import { replayRun } from '../plan/what-if.ts';
+import { replayRuns } from '../plan/what-if.ts';
+import { hasStore } from '../store/check.ts';
 import type { Routing } from '../gateway/routing.ts';
 import type { Problem } from '../input/problem.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../settings/index.ts';
@@ -101,14 +104,35 @@ function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command
   };
 }
 
-/** `--from DIR`: the run's calls replayed under the servers and settings given. */
+/** The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). */
+async function journalsIn(dir: string): Promise<RunJournal[]> {
+  if (hasStore(dir)) return [await readRunJournal(dir)];
+  const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)));
+  // No run here nor below: the error of a directory that holds none.
+  if (folders.length === 0) return [await readRunJournal(dir)];
+  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name))));
+}
+
+/** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
 async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
-  const journal = await readRunJournal(flags.from as string);
-  const gateway = replayedGateway(journal, flags, command);
-  const schedule = given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule;
+  const journals = await journalsIn(flags.from as string);
+  const gateway = replayedGateway(journals[0] as RunJournal, flags, command);
+  const runs = journals.map((journal) => ({ journal, strategy: strategyNamed(journal.config.loop.strategy), schedule: given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule }));
   const { servers } = await serversOf(flags, gateway, io);
-  const replayed = replayRun(journal, { strategy: strategyNamed(journal.config.loop.strategy), servers, schedule });
-  const result = { run: journal.dir, calls: journal.calls.length, runMakespanSeconds: journal.spanSeconds * flags.timeScale, replicas: servers.replicas.length, concurrency: gateway.concurrency, routing: gateway.routing, schedule, ...replayed };
+  const replayed = replayRuns(runs, servers);
+  const span = (pick: (journal: RunJournal) => number, most: (...values: number[]) => number) => most(...journals.map(pick));
+  const runSeconds = (span((journal) => journal.endedAt, Math.max) - span((journal) => journal.startedAt, Math.min)) / 1000;
+  const result = {
+    run: flags.from as string,
+    ...(journals.length > 1 ? { methods: journals.map((journal) => journal.config.loop.strategy) } : {}),
+    calls: journals.reduce((sum, journal) => sum + journal.calls.length, 0),
+    runMakespanSeconds: runSeconds * flags.timeScale,
+    replicas: servers.replicas.length,
+    concurrency: gateway.concurrency,
+    routing: gateway.routing,
+    schedule: [...new Set(runs.map((run) => run.schedule))].join(', '),
+    ...replayed,
+  };
   return { text: whatIfText(result, servers), json: result };
 }
 

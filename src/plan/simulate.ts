@@ -60,11 +60,6 @@ function longestChain(calls: PlannedCall[]): number {
   return longest;
 }
 
-/** Runs `calls` to the end on `servers`; `iterations` and `stages` rank them as the run would. */
-export function simulateCalls(calls: PlannedCall[], options: { servers: Servers } & Omit<PlannedRun, 'calls'>): Simulated {
-  return simulateRuns([{ calls, iterations: options.iterations, stages: options.stages }], options.servers);
-}
-
 /** Runs every run's calls to the end at once on `servers`, each call ranked by its own run. */
 export function simulateRuns(runs: PlannedRun[], servers: Servers): Simulated {
   const clock = createManualClock();
