@@ -14,8 +14,8 @@
  * iteration's first stage of one role (a problem's N solutions), and where a
  * stage has more calls than the stage before, those of one role that fall on
  * the same call before (a candidate's M verifications, a candidate's judge
- * passes). Every other call has a prompt of its own (null). The router's prefix
- * affinity and the capacity model's prefix cache read the groups.
+ * passes). Every other call has a prompt of its own (null). The gateway's
+ * router reads the groups (its prefix affinity: scheduled-server.ts).
  */
 
 /** The prompt and output tokens of one call. */
