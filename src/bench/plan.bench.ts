@@ -6,6 +6,11 @@
  * the same server. The run's makespan is the server's, in simulated seconds,
  * from its first busy moment (as the capacity benchmark measures it).
  *
+ * Then the same on a pool: a TMAS run on 4 replicas of the capacity model
+ * (each its own sim-server process, tmas pointed at all of them, as the
+ * capacity-replicas benchmark runs them; time scale 20 too) against the
+ * forecast of it made before, on 4 replicas with the run's own --routing.
+ *
  * Why time scale 20, not the capacity benchmark's 200: whatever the run
  * itself spends between calls counts time-scale times over, and on a loaded
  * machine that is what a comparison at 200 measured (8 × 2 at 200, load 30:
@@ -21,15 +26,19 @@ import { readRunJournal } from '../plan/run-journal.ts';
 import { replayRun } from '../plan/what-if.ts';
 import { CAPACITY_DEFAULTS, resolveCapacity } from '../sim/capacity/options.ts';
 import type { CapacityStats } from '../sim/capacity/engine.ts';
+import { measureVariant, runArgs } from './capacity-measure.ts';
+import { TMAS } from './capacity.bench.ts';
 import { writeBenchProblems } from './problems.ts';
 import { startSimProcess } from './sim-process.ts';
 import { measureRun } from './tmas-run.ts';
-import type { Benchmark, BenchRow } from './types.ts';
+import type { Benchmark, BenchContext, BenchRow } from './types.ts';
 
 const TIME_SCALE = 20;
 /** About 3 minutes of real time a run; quick: about 1. */
 const SIZE = { problems: 8, iterations: 2 };
 const QUICK_SIZE = { problems: 4, iterations: 1 };
+/** The pool's run: about as many problems per replica as the single server's, so that each replica is about as loaded. */
+const POOL = { replicas: 4, size: { problems: 32, iterations: 2 }, quick: { problems: 16, iterations: 1 } };
 
 async function simStats(url: string): Promise<CapacityStats> {
   return (await (await fetch(new URL('/sim/stats', url))).json()) as CapacityStats;
@@ -43,6 +52,23 @@ const ratioRow = (figure: string, ratio: number, note: string): BenchRow => ({
   note,
 });
 
+/** A TMAS run on a pool of replicas beside its forecast made before it: the row of their ratio. */
+async function poolRow({ quick, dir, log }: Pick<BenchContext, 'quick' | 'dir' | 'log'>): Promise<BenchRow> {
+  const size = quick ? POOL.quick : POOL.size;
+  const file = await writeBenchProblems(dir, size.problems);
+  const urls = Array.from({ length: POOL.replicas }, (_, index) => `http://replica-${index}:8000/v1`);
+  const { config } = toRunConfig(parseRunFlags([...runArgs(file, size), ...TMAS.args, '--base-url', urls.join(',')]), {});
+  const { gateway } = config;
+  const servers = { replicas: urls.map(() => resolveCapacity({})), concurrency: gateway.concurrency, routing: gateway.routing, replicaMaxInFlight: gateway.replicaMaxInFlight };
+  const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: judgeCeiling(config) });
+  const forecast = forecastRun({ strategy: strategyNamed(config.loop.strategy), settings: loopSettingsOf(config), judged: Array.from({ length: size.problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
+  log(`plan: forecast ${forecast.makespanSeconds.toFixed(0)} s on ${POOL.replicas} replicas; running ${size.problems} × ${size.iterations} × 8 × 8 on them`);
+  const run = await measureVariant({ dir, log }, { variant: TMAS, servers: { capacity: {}, replicas: POOL.replicas, timeScale: TIME_SCALE }, size, file, label: `plan: ${POOL.replicas} replicas` });
+  const figures = `forecast ${forecast.makespanSeconds.toFixed(0)} s (draws ${forecast.makespanInterval.map((s) => s.toFixed(0)).join('-')} s, pooled bound ${forecast.boundSeconds.toFixed(0)} s, --routing ${gateway.routing}); run ${run.makespan.toFixed(0)} s (its bound ${run.bound.toFixed(0)} s)`;
+  const load = `load average ${run.load.start.toFixed(0)} at the start, ${run.load.end.toFixed(0)} at the end`;
+  return ratioRow(`plan: forecast of a ${POOL.replicas}-replica run / run makespan`, forecast.makespanSeconds / run.makespan, `${figures}; ${size.problems} problems × ${size.iterations} iterations × 8 × 8, ${run.calls} calls, simulated at time scale ${TIME_SCALE}; ${load}`);
+}
+
 /** The plan benchmark. */
 export const planBenchmark: Benchmark = {
   name: 'plan',
@@ -51,7 +77,7 @@ export const planBenchmark: Benchmark = {
     const file = await writeBenchProblems(dir, problems);
     const args = ['--input-file', file, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', String(iterations), '--n-candidates', '8', '--n-verifications', '8', '--concurrency', '800', '--judge-passes', '0'];
     const { config } = toRunConfig(parseRunFlags(args), {});
-    const servers = { replicas: 1, capacity: resolveCapacity({}), concurrency: config.gateway.concurrency };
+    const servers = { replicas: [resolveCapacity({})], concurrency: config.gateway.concurrency, routing: config.gateway.routing, replicaMaxInFlight: null };
     const strategy = strategyNamed(config.loop.strategy);
     const lengths = drawnLengths({ median: CAPACITY_DEFAULTS.outputTokensMedian, p99: CAPACITY_DEFAULTS.outputTokensP99, problemSpread: 0, completionLimit: config.context.window, judgeLimit: judgeCeiling(config) });
     const forecast = forecastRun({ strategy, settings: loopSettingsOf(config), judged: Array.from({ length: problems }, () => true), lengths, servers, draws: 5, billing: { gpusPerReplica: 1 } });
@@ -76,6 +102,7 @@ export const planBenchmark: Benchmark = {
       ratioRow('plan: forecast makespan / run makespan', forecast.makespanSeconds / makespan, `forecast ${forecast.makespanSeconds.toFixed(0)} s (draws ${forecast.makespanInterval.map((s) => s.toFixed(0)).join('-')} s); ${size}`),
       ratioRow('plan: what-if replay of the run / run makespan', replay.makespanSeconds / makespan, `replay ${replay.makespanSeconds.toFixed(0)} s; ${size}`),
       { figure: 'plan: forecast calls = run calls', target: 'exact', measured: `${forecast.callsTotal} / ${journal.calls.length}`, pass: forecast.callsTotal === journal.calls.length },
+      await poolRow({ quick, dir, log }),
     ];
   },
 };

@@ -53,7 +53,8 @@ export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number
   const ranks = typeof rule.ranks === 'function' ? rule.ranks(run.iterations) : null;
   const plans = drawPlans(capacity, run, draw, judgePasses);
   const limits = knee === null ? { replicaCap: run.concurrency, concurrency: run.concurrency } : { replicaCap: knee, concurrency: knee };
-  const server = new ScheduledServer({ engines: [engine], ...limits, limit: rule.limit, ranks, clairvoyant: rule.ranks === 'clairvoyant' });
+  const replica = { engine, capacity: settings, cap: limits.replicaCap };
+  const server = new ScheduledServer({ replicas: [replica], concurrency: limits.concurrency, limit: rule.limit, routing: 'least-loaded', ranks, clairvoyant: rule.ranks === 'clairvoyant' });
   new ScheduleRun(rule, run, plans, judgePasses, server).start();
   clock.runAll();
   const makespan = clock.now();

@@ -6,49 +6,48 @@
  * settings of what the run is (src/settings/, PLANNED_RUN_SETTINGS, with the
  * strategies' flags) plus its own (src/settings/plan.settings.ts).
  */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loopSettingsOf } from '../host/problem-inputs.ts';
-import { strategyNamed } from '../../machines/strategies/index.ts';
+import { STRATEGIES, strategyNamed } from '../../machines/strategies/index.ts';
 import { completionCeiling, judgeCeiling, type RunConfig } from '../settings/config.ts';
 import { loadProblems } from '../input/problems.ts';
 import { UserError } from '../kernel/errors.ts';
 import { checkForecast } from '../plan/check.ts';
-import { forecastRun, type Billing, type Forecast } from '../plan/forecast.ts';
+import { forecastRun, type PlannedMethod } from '../plan/forecast.ts';
 import { drawnLengths, journalLengths, type LengthModel } from '../plan/lengths.ts';
-import { measureCapacity } from '../plan/metrics-reading.ts';
 import { readRunJournal, type RunJournal } from '../plan/run-journal.ts';
-import type { Servers } from '../plan/simulate.ts';
-import { replayRun } from '../plan/what-if.ts';
+import { forecastTable } from '../plan/table-forecast.ts';
+import { replayRuns } from '../plan/what-if.ts';
+import { hasStore } from '../store/check.ts';
+import type { Routing } from '../gateway/routing.ts';
+import type { Problem } from '../input/problem.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../settings/index.ts';
 import { defineStrategyFlags } from '../settings/strategy-flags.ts';
 import { toRunConfig } from '../settings/to-config.ts';
-import { resolveCapacity } from '../sim/capacity/options.ts';
 import type { CliIo } from './cli-io.ts';
-import { checkText, forecastText, whatIfText } from './plan-output.ts';
+import { checkText, forecastText, tableText, whatIfText } from './plan-output.ts';
+import { runGatewayOf, serversOf, type RunGateway, type ServerFlags } from './plan-servers.ts';
+import type { RunFlags } from './run.command.ts';
+import { flagsFor, type Table1Flags } from './table1.command.ts';
 import { toOption } from './setting-option.ts';
 
 /** The flags `tmas plan` reads itself (the run's settings are read through their declarations). */
-export interface PlanFlags {
+export interface PlanFlags extends ServerFlags {
   check?: string;
   from?: string;
-  replicas: number;
-  gpusPerReplica: number;
-  decodeTokensPerSecond: number;
-  sequenceTokensPerSecond: number;
-  kvTokens: number;
-  prefillTokensPerSecond: number;
-  metricsFrom?: string;
-  metricsSeconds: number;
-  pricePerMillion?: { input: number; output: number };
+  strategies?: string;
   outputTokensMedian: number;
   outputTokensP99: number;
   outputTokensProblemSpread: number;
   lengthsFrom?: string;
   draws: number;
-  timeScale: number;
   json?: boolean;
   concurrency: number;
   schedule: 'pipelined' | 'barrier';
+  routing: Routing;
+  replicaMaxInFlight?: number;
   [option: string]: unknown;
 }
 
@@ -58,26 +57,6 @@ export function definePlanOptions(command: Command): Command {
   defineStrategyFlags(command);
   for (const setting of PLAN_SETTINGS) command.addOption(toOption(setting));
   return command;
-}
-
-/** The servers the flags describe (read from a live server's metrics with --metrics-from), and how they are paid for. */
-async function serversOf(flags: PlanFlags, concurrency: number, io: CliIo): Promise<{ servers: Servers; billing: Billing }> {
-  let decode = flags.decodeTokensPerSecond;
-  let sequence = flags.sequenceTokensPerSecond;
-  if (flags.metricsFrom !== undefined) {
-    const measured = await measureCapacity(flags.metricsFrom, flags.metricsSeconds);
-    // A sped-up simulator decodes time-scale times faster per real second than in its own seconds.
-    decode = Math.max(1, Math.round(measured.decodeTokensPerSecond / flags.timeScale));
-    sequence = Math.max(1, Math.round(measured.sequenceTokensPerSecond / flags.timeScale));
-    io.stderr(`tmas plan: ${flags.metricsFrom} decoded ${decode} tokens/s with ${measured.running.toFixed(1)} sequences running (${sequence} tokens/s each), over ${measured.seconds.toFixed(1)} s`);
-  }
-  const base = { decodeTokensPerSecond: decode, sequenceTokensPerSecond: sequence, kvTokens: flags.kvTokens, prefillTokensPerSecond: flags.prefillTokensPerSecond };
-  if (flags.pricePerMillion !== undefined) {
-    // A metered API: every call in flight decodes at the per-sequence rate, and nothing else binds.
-    const api = { ...base, decodeTokensPerSecond: sequence * concurrency, kvTokens: Number.MAX_SAFE_INTEGER };
-    return { servers: { replicas: 1, capacity: resolveCapacity(api), concurrency }, billing: { pricePerMillion: flags.pricePerMillion } };
-  }
-  return { servers: { replicas: flags.replicas, capacity: resolveCapacity(base), concurrency }, billing: { gpusPerReplica: flags.gpusPerReplica } };
 }
 
 /** Where the lengths come from: an earlier run's journal, else drawn for the run's limits. */
@@ -98,12 +77,14 @@ async function lengthsOf(flags: PlanFlags, config: RunConfig): Promise<LengthMod
   });
 }
 
-/** The forecast of the run `config` describes, over problems judged as `judged` says. */
-async function forecastOf(flags: PlanFlags, config: RunConfig, judged: boolean[], io: CliIo): Promise<{ forecast: Forecast; servers: Servers }> {
-  const { servers, billing } = await serversOf(flags, config.gateway.concurrency, io);
-  const lengths = await lengthsOf(flags, config);
-  const forecast = forecastRun({ strategy: strategyNamed(config.loop.strategy), settings: loopSettingsOf(config), judged, lengths, servers, draws: flags.draws, billing });
-  return { forecast, servers };
+/** Whether a problem has what the judge checks it against, under the run's grading. */
+function judgedOf(config: RunConfig, problems: Problem[]): boolean[] {
+  return problems.map((problem) => (config.loop.proof ? problem.solution : problem.answer) !== undefined);
+}
+
+/** The run `config` describes, for a forecast: its method, loop, judged problems and lengths. */
+async function methodOf(flags: PlanFlags, config: RunConfig, judged: boolean[]): Promise<PlannedMethod> {
+  return { strategy: strategyNamed(config.loop.strategy), settings: loopSettingsOf(config), judged, lengths: await lengthsOf(flags, config) };
 }
 
 /** A flag given on the command line (not its default). */
@@ -112,31 +93,92 @@ function given(command: Command, name: string): boolean {
   return source !== undefined && source !== 'default';
 }
 
-/** Runs `tmas plan`. */
-export async function runPlanCommand(flags: PlanFlags, command: Command, io: CliIo): Promise<void> {
-  if (flags.check !== undefined && flags.from !== undefined) throw new UserError('TMAS_USAGE', 'tmas plan takes --check DIR or --from DIR, not both: --check compares a run with its forecast, --from replays it under other settings.');
-  const print = (text: string, json: unknown) => io.stdout(flags.json ? JSON.stringify(json, null, 2) : text);
-  if (flags.from !== undefined) {
-    const journal = await readRunJournal(flags.from);
-    const concurrency = given(command, 'concurrency') ? flags.concurrency : journal.config.gateway.concurrency;
-    const schedule = given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule;
-    const { servers } = await serversOf(flags, concurrency, io);
-    const replayed = replayRun(journal, { strategy: strategyNamed(journal.config.loop.strategy), servers, schedule });
-    const result = { run: journal.dir, calls: journal.calls.length, runMakespanSeconds: journal.spanSeconds * flags.timeScale, replicas: servers.replicas, concurrency, schedule, ...replayed };
-    print(whatIfText(result, servers), result);
-    return;
-  }
-  if (flags.check !== undefined) {
-    const journal: RunJournal = await readRunJournal(flags.check);
-    const { forecast, servers } = await forecastOf(flags, journal.config, journal.problems.map((problem) => problem.judged), io);
-    const decodeCapacity = servers.replicas * servers.capacity.decodeTokensPerSecond;
-    const check = checkForecast(forecast, journal, { timeScale: flags.timeScale, decodeCapacity });
-    print(checkText(forecast, check, journal), { forecast, check });
-    return;
-  }
+/** A finished run's gateway and pool, with what the command line gives instead. */
+function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command): RunGateway {
+  const own = runGatewayOf(journal.config);
+  return {
+    ...own,
+    concurrency: given(command, 'concurrency') ? flags.concurrency : own.concurrency,
+    routing: given(command, 'routing') ? flags.routing : own.routing,
+    replicaMaxInFlight: flags.replicaMaxInFlight ?? own.replicaMaxInFlight,
+  };
+}
+
+/** The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). */
+async function journalsIn(dir: string): Promise<RunJournal[]> {
+  if (hasStore(dir)) return [await readRunJournal(dir)];
+  const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)));
+  // No run here nor below: the error of a directory that holds none.
+  if (folders.length === 0) return [await readRunJournal(dir)];
+  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name))));
+}
+
+/** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
+async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const journals = await journalsIn(flags.from as string);
+  const gateway = replayedGateway(journals[0] as RunJournal, flags, command);
+  const runs = journals.map((journal) => ({ journal, strategy: strategyNamed(journal.config.loop.strategy), schedule: given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule }));
+  const { servers } = await serversOf(flags, gateway, io);
+  const replayed = replayRuns(runs, servers);
+  const span = (pick: (journal: RunJournal) => number, most: (...values: number[]) => number) => most(...journals.map(pick));
+  const runSeconds = (span((journal) => journal.endedAt, Math.max) - span((journal) => journal.startedAt, Math.min)) / 1000;
+  const result = {
+    run: flags.from as string,
+    ...(journals.length > 1 ? { methods: journals.map((journal) => journal.config.loop.strategy) } : {}),
+    calls: journals.reduce((sum, journal) => sum + journal.calls.length, 0),
+    runMakespanSeconds: runSeconds * flags.timeScale,
+    replicas: servers.replicas.length,
+    concurrency: gateway.concurrency,
+    routing: gateway.routing,
+    schedule: [...new Set(runs.map((run) => run.schedule))].join(', '),
+    ...replayed,
+  };
+  return { text: whatIfText(result, servers), json: result };
+}
+
+/** `--check DIR`: the forecast from the run's own settings beside what it did. */
+async function check(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const journal = await readRunJournal(flags.check as string);
+  const { servers, billing } = await serversOf(flags, runGatewayOf(journal.config), io);
+  const method = await methodOf(flags, journal.config, journal.problems.map((problem) => problem.judged));
+  const forecast = forecastRun({ ...method, servers, draws: flags.draws, billing });
+  const decodeCapacity = servers.replicas.reduce((sum, replica) => sum + replica.decodeTokensPerSecond, 0);
+  const checked = checkForecast(forecast, journal, { timeScale: flags.timeScale, decodeCapacity });
+  return { text: checkText(forecast, checked, journal), json: { forecast, check: checked } };
+}
+
+/** `--strategies a,b,c`: the table of those methods, run at once, each with the table's protocol where the flags give none. */
+async function table(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const names = (flags.strategies as string).split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.find((name) => STRATEGIES[name] === undefined);
+  if (unknown !== undefined || names.length === 0) throw new UserError('TMAS_USAGE', `--strategies: ${unknown === undefined ? 'no strategy named' : `unknown strategy "${unknown}"`}. Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  const configs = names.map((name) => {
+    const { outputFile: _, ...own } = flagsFor({ ...flags, budgets: 'shared' } as unknown as Table1Flags, name, '', false);
+    return toRunConfig(own as RunFlags, process.env).config;
+  });
+  const first = configs[0] as RunConfig;
+  const problems = await loadProblems(first.problems.inputFile, first.problems);
+  const methods = await Promise.all(configs.map((config) => methodOf(flags, config, judgedOf(config, problems))));
+  const { servers, billing } = await serversOf(flags, runGatewayOf(first), io);
+  const forecast = forecastTable({ methods, servers, draws: flags.draws, billing });
+  return { text: tableText(forecast, servers), json: forecast };
+}
+
+/** A run's forecast from the flags. */
+async function forecast(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
   const { config } = toRunConfig(flags, process.env);
   const problems = await loadProblems(config.problems.inputFile, config.problems);
-  const judged = problems.map((problem) => (config.loop.proof ? problem.solution : problem.answer) !== undefined);
-  const { forecast, servers } = await forecastOf(flags, config, judged, io);
-  print(forecastText(forecast, servers, config), forecast);
+  const { servers, billing } = await serversOf(flags, runGatewayOf(config), io);
+  const planned = forecastRun({ ...(await methodOf(flags, config, judgedOf(config, problems))), servers, draws: flags.draws, billing });
+  return { text: forecastText(planned, servers, config), json: planned };
+}
+
+/** Runs `tmas plan`. */
+export async function runPlanCommand(flags: PlanFlags, command: Command, io: CliIo): Promise<void> {
+  const modes = [flags.check !== undefined && '--check', flags.from !== undefined && '--from', flags.strategies !== undefined && '--strategies'].filter(Boolean);
+  if (modes.length > 1) {
+    throw new UserError('TMAS_USAGE', `tmas plan takes one of --check DIR, --from DIR and --strategies LIST, not ${modes.join(' and ')}: --check compares a run with its forecast, --from replays it under other settings, --strategies forecasts a table.`);
+  }
+  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, io) : flags.strategies !== undefined ? await table(flags, io) : await forecast(flags, io);
+  io.stdout(flags.json ? JSON.stringify(result.json, null, 2) : result.text);
 }

@@ -52,7 +52,7 @@ export interface Table1Flags extends RunFlags {
 }
 
 /** The flags of one strategy's run: the shared ones, that strategy's own, and its directory. */
-function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boolean): RunFlags {
+export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boolean): RunFlags {
   const own = { ...flags } as Record<string, unknown>;
   for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
   delete own.strategies;

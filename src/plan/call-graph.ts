@@ -9,6 +9,13 @@
  * first stage waits on the whole last stage of the iteration before. Judge
  * calls wait on their candidate's call of the iteration's first stage and
  * nothing waits on them.
+ *
+ * Calls sent the same prompt share a prompt group (`prompt`): the calls of an
+ * iteration's first stage of one role (a problem's N solutions), and where a
+ * stage has more calls than the stage before, those of one role that fall on
+ * the same call before (a candidate's M verifications, a candidate's judge
+ * passes). Every other call has a prompt of its own (null). The gateway's
+ * router reads the groups (its prefix affinity: scheduled-server.ts).
  */
 
 /** The prompt and output tokens of one call. */
@@ -35,6 +42,8 @@ export interface PlannedCall extends CallLengths {
   iteration: number;
   role: string;
   deps: number[];
+  /** Its prompt group: calls of one group are sent the same prompt; null: a prompt no other call is sent. */
+  prompt: number | null;
 }
 
 /** How the graph is drawn: where each role stands, and the run's schedule. */
@@ -53,32 +62,64 @@ function overlapping(i: number, n: number, p: number): number[] {
 /** Every call of every problem, problem by problem (`problems[p]`: its iterations in order). */
 export function buildCallGraph(problems: IterationCalls[][], shape: GraphShape): PlannedCall[] {
   const graph: PlannedCall[] = [];
+  const groups = new PromptGroups();
   problems.forEach((iterations, problem) => {
     let before: number[] = [];
     for (const { iteration, roles } of iterations) {
-      const last = addIteration(graph, { problem, iteration, roles, before }, shape);
+      const last = addIteration(graph, { problem, iteration, roles, before, groups }, shape);
       if (last.length > 0) before = last;
     }
   });
   return graph;
 }
 
+/** Numbers the prompt groups of a graph: one per key, in the order first asked. */
+class PromptGroups {
+  private readonly ids = new Map<string, number>();
+
+  /** The group of the key. */
+  of(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    return id;
+  }
+}
+
+interface IterationAt {
+  problem: number;
+  iteration: number;
+  roles: RoleCalls[];
+  before: number[];
+  groups: PromptGroups;
+}
+
+/** The prompt group of call i of a role's n calls, after a stage of p calls (0: the iteration's first stage). */
+function promptOf(at: IterationAt, role: string, i: number, n: number, p: number): number | null {
+  const own = `${at.problem}/${at.iteration}/${role}`;
+  if (p === 0) return n > 1 ? at.groups.of(own) : null;
+  return n > p ? at.groups.of(`${own}/${overlapping(i, n, p)[0] as number}`) : null;
+}
+
 /** Adds one iteration's calls; returns the indexes of its last stage. */
-function addIteration(graph: PlannedCall[], at: { problem: number; iteration: number; roles: RoleCalls[]; before: number[] }, shape: GraphShape): number[] {
+function addIteration(graph: PlannedCall[], at: IterationAt, shape: GraphShape): number[] {
   const loop = at.roles.filter((r) => r.role !== 'judge' && r.calls.length > 0);
   const stages = [...new Set(loop.map((r) => shape.stages[r.role] ?? 0))].sort((a, b) => a - b);
   let previous: number[][] = [];
   let first: number[][] = [];
   for (const stage of stages) {
     const groups: number[][] = [];
+    const p = previous[0]?.length ?? 0;
     for (const { role, calls } of loop.filter((r) => (shape.stages[r.role] ?? 0) === stage)) {
-      groups.push(calls.map((lengths, i) => add(graph, { ...lengths, problem: at.problem, iteration: at.iteration, role, deps: previous.length === 0 ? at.before : depsOf(i, calls.length, previous, shape) })));
+      const deps = (i: number) => (previous.length === 0 ? at.before : depsOf(i, calls.length, previous, shape));
+      groups.push(calls.map((lengths, i) => add(graph, { ...lengths, problem: at.problem, iteration: at.iteration, role, deps: deps(i), prompt: promptOf(at, role, i, calls.length, p) })));
     }
     if (previous.length === 0) first = groups;
     previous = groups;
   }
+  const candidates = first[0]?.length ?? 0;
   for (const { calls } of at.roles.filter((r) => r.role === 'judge')) {
-    calls.forEach((lengths, i) => add(graph, { ...lengths, problem: at.problem, iteration: at.iteration, role: 'judge', deps: first.length === 0 ? at.before : depsOf(i, calls.length, first, { ...shape, schedule: 'pipelined' }) }));
+    const deps = (i: number) => (first.length === 0 ? at.before : depsOf(i, calls.length, first, { ...shape, schedule: 'pipelined' }));
+    calls.forEach((lengths, i) => add(graph, { ...lengths, problem: at.problem, iteration: at.iteration, role: 'judge', deps: deps(i), prompt: promptOf(at, 'judge', i, calls.length, candidates) }));
   }
   return previous.flat();
 }

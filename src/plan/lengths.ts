@@ -16,6 +16,8 @@ export interface CallKey {
   iteration: number;
   role: string;
   index: number;
+  /** The method, when several are planned together (a table): their calls draw apart. */
+  run?: string;
 }
 
 /** Gives each call its prompt and output tokens. */
@@ -44,9 +46,11 @@ export interface DrawnShape {
 export function drawnLengths(shape: DrawnShape): LengthModel {
   return {
     description: `drawn: log-normal, median ${shape.median}, p99 ${shape.p99} output tokens${shape.problemSpread > 0 ? `, problem spread ${shape.problemSpread}` : ''}; prompts by role (${Object.entries(DEFAULT_PROMPT_TOKENS).map(([role, tokens]) => `${role} ${tokens}`).join(', ')}, else 1000)`,
-    lengthsOf({ draw, problem, iteration, role, index }) {
-      const key = `${draw}/${problem}/${iteration}/${role}/${index}`;
+    lengthsOf({ draw, problem, iteration, role, index, run }) {
+      const at = run === undefined ? `${draw}` : `${draw}/${run}`;
+      const key = `${at}/${problem}/${iteration}/${role}/${index}`;
       const limit = role === 'judge' ? shape.judgeLimit : shape.completionLimit;
+      // A problem's spread is the problem's, whichever method runs it: a hard problem is hard for all.
       const outputTokens = outputLengthOf(key, { median: shape.median, p99: shape.p99, problemSpread: shape.problemSpread, problem: `${draw}/${problem}` }, limit);
       return { promptTokens: DEFAULT_PROMPT_TOKENS[role] ?? 1_000, outputTokens };
     },
@@ -64,9 +68,10 @@ export function journalLengths(calls: ReadonlyArray<CallLengths & { role: string
   const all = calls.map(({ promptTokens, outputTokens }) => ({ promptTokens, outputTokens }));
   return {
     description: `resampled from the ${calls.length} calls journaled in ${source}, role by role`,
-    lengthsOf({ draw, problem, iteration, role, index }) {
+    lengthsOf({ draw, problem, iteration, role, index, run }) {
       const pool = byRole.get(role) ?? all;
-      return pool[Math.floor(uniformFor('plan-lengths', draw, problem, iteration, role, index) * pool.length)] as CallLengths;
+      const u = run === undefined ? uniformFor('plan-lengths', draw, problem, iteration, role, index) : uniformFor('plan-lengths', draw, run, problem, iteration, role, index);
+      return pool[Math.floor(u * pool.length)] as CallLengths;
     },
   };
 }

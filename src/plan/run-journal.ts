@@ -31,6 +31,9 @@ export interface RunJournal {
   problems: Array<{ id: string; judged: boolean }>;
   /** From the first call's start to the last one's end, in the run's own (wall-clock) seconds. */
   spanSeconds: number;
+  /** When its first call started and its last one ended, ms since the epoch. */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay). */
@@ -63,5 +66,5 @@ export async function readRunJournal(dir: string): Promise<RunJournal> {
     first = Math.min(first, call.startedAt);
     last = Math.max(last, call.startedAt + call.latencyMs);
   }
-  return { dir, config: manifest.config, simulated: manifest.simulated, calls, problems, spanSeconds: (last - first) / 1000 };
+  return { dir, config: manifest.config, simulated: manifest.simulated, calls, problems, spanSeconds: (last - first) / 1000, startedAt: first, endedAt: last };
 }

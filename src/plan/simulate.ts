@@ -1,24 +1,32 @@
 /**
- * A run's calls through replicas of the capacity model, in simulated
- * seconds on a manual clock (no HTTP, no wall time): each call is held once
- * the calls it waits on are done, ranked as the run ranks its calls
- * (src/host/call-ranks.ts), and sent as the gateway sends them.
+ * Runs' calls through replicas of the capacity model, in simulated seconds
+ * on a manual clock (no HTTP, no wall time): each call is held once the
+ * calls it waits on are done, ranked as its run ranks its calls
+ * (src/host/call-ranks.ts), and sent as the gateway sends them. Several runs
+ * share the servers as the methods of a table do when they run at once
+ * through one gateway: one heap, each call ranked by its own run.
  */
+import type { Routing } from '../gateway/routing.ts';
 import { CAP_OVER_KNEE } from '../gateway/throughput-knee.ts';
-import { createCallRanks } from '../host/call-ranks.ts';
 import { createManualClock } from '../sim/capacity/clock.ts';
 import { createCapacityEngine } from '../sim/capacity/engine.ts';
 import type { CapacitySettings } from '../sim/capacity/options.ts';
 import type { PlannedCall } from './call-graph.ts';
+import { pooledRanks, pooledCalls, type PlannedRun } from './pooled-runs.ts';
 import { ScheduledServer } from './scheduled-server.ts';
+
+export type { PlannedRun } from './pooled-runs.ts';
 
 /** The servers a plan runs on. */
 export interface Servers {
-  replicas: number;
-  /** One replica's capacity model. */
-  capacity: CapacitySettings;
+  /** One capacity model per replica (replicas of different speeds have different ones). */
+  replicas: CapacitySettings[];
   /** `--concurrency`: calls in flight over all replicas at most. */
   concurrency: number;
+  /** `--routing`: which replica a call goes to, of those with room. */
+  routing: Routing;
+  /** `--replica-max-in-flight`: calls on one replica at most, below its knee's cap; null: no such cap. */
+  replicaMaxInFlight: number | null;
 }
 
 /** What one simulation gives. */
@@ -26,8 +34,12 @@ export interface Simulated {
   makespanSeconds: number;
   decodedTokens: number;
   promptTokens: number;
-  /** Decoded tokens ÷ (the replicas' D × the makespan). */
+  /** Decoded tokens ÷ (the replicas' D in all × the makespan). */
   utilization: number;
+  /** Each replica's decoded tokens ÷ (its D × the makespan), in the replicas' order. */
+  replicaUtilization: number[];
+  /** No schedule ends sooner: the decoded tokens over the replicas' D in all, or the longest chain of calls at the fastest replica's c, whichever is longer. */
+  boundSeconds: number;
 }
 
 /** The cap a replica gets: a little above its throughput knee (D ÷ c sequences), as the gateway sets it. */
@@ -35,19 +47,29 @@ export function replicaCapOf(capacity: CapacitySettings): number {
   return Math.max(1, Math.round((CAP_OVER_KNEE * capacity.decodeTokensPerSecond) / capacity.sequenceTokensPerSecond));
 }
 
-/** Runs `calls` to the end on `servers`; `iterations` and `stages` rank them as the run would. */
-export function simulateCalls(calls: PlannedCall[], options: { servers: Servers; iterations: number; stages: Readonly<Record<string, number>> }): Simulated {
-  const { servers } = options;
-  const clock = createManualClock();
-  const engines = Array.from({ length: servers.replicas }, () => createCapacityEngine(servers.capacity, clock));
-  const server = new ScheduledServer({
-    engines,
-    replicaCap: replicaCapOf(servers.capacity),
-    concurrency: servers.concurrency,
-    limit: 'knee',
-    ranks: createCallRanks(options.iterations, options.stages),
-    clairvoyant: false,
+/** Output tokens along the longest chain of calls that wait on one another (deps come before their dependents). */
+function longestChain(calls: PlannedCall[]): number {
+  const chain = new Float64Array(calls.length);
+  let longest = 0;
+  calls.forEach((call, index) => {
+    let before = 0;
+    for (const dep of call.deps) before = Math.max(before, chain[dep] as number);
+    chain[index] = before + call.outputTokens;
+    longest = Math.max(longest, chain[index] as number);
   });
+  return longest;
+}
+
+/** Runs every run's calls to the end at once on `servers`, each call ranked by its own run. */
+export function simulateRuns(runs: PlannedRun[], servers: Servers): Simulated {
+  const clock = createManualClock();
+  const replicas = servers.replicas.map((capacity) => ({
+    engine: createCapacityEngine(capacity, clock),
+    capacity,
+    cap: Math.min(replicaCapOf(capacity), servers.replicaMaxInFlight ?? Number.POSITIVE_INFINITY),
+  }));
+  const server = new ScheduledServer({ replicas, concurrency: servers.concurrency, limit: 'knee', routing: servers.routing, ranks: pooledRanks(runs), clairvoyant: false });
+  const calls = pooledCalls(runs);
   const waiting = calls.map((call) => call.deps.length);
   const dependents: number[][] = calls.map(() => []);
   calls.forEach((call, index) => call.deps.forEach((dep) => (dependents[dep] as number[]).push(index)));
@@ -60,7 +82,16 @@ export function simulateCalls(calls: PlannedCall[], options: { servers: Servers;
   server.pump();
   clock.runAll();
   const makespanSeconds = clock.now();
-  for (const engine of engines) engine.close();
-  const capacity = servers.replicas * servers.capacity.decodeTokensPerSecond * makespanSeconds;
-  return { makespanSeconds, decodedTokens: server.decoded, promptTokens: server.prompted, utilization: capacity > 0 ? server.decoded / capacity : 0 };
+  for (const { engine } of replicas) engine.close();
+  const decode = servers.replicas.reduce((sum, capacity) => sum + capacity.decodeTokensPerSecond, 0);
+  const fastest = Math.max(...servers.replicas.map((capacity) => capacity.sequenceTokensPerSecond));
+  const share = (tokens: number, rate: number) => (makespanSeconds > 0 ? tokens / (rate * makespanSeconds) : 0);
+  return {
+    makespanSeconds,
+    decodedTokens: server.decoded,
+    promptTokens: server.prompted,
+    utilization: share(server.decoded, decode),
+    replicaUtilization: server.decodedBy.map((tokens, replica) => share(tokens, (servers.replicas[replica] as CapacitySettings).decodeTokensPerSecond)),
+    boundSeconds: Math.max(server.decoded / decode, longestChain(calls) / fastest),
+  };
 }

@@ -1,14 +1,15 @@
 /**
  * What-if: a finished run's journaled calls, with the lengths they had,
  * replayed through the capacity model under other servers, another
- * concurrency or another schedule. Which calls waited on which comes from the
- * strategy's structure (call-graph.ts), per problem and iteration, the calls
- * of a role in their index order.
+ * concurrency or another schedule; several runs (a table's methods) at once
+ * on shared servers. Which calls waited on which comes from the strategy's
+ * structure (call-graph.ts), per problem and iteration, the calls of a role
+ * in their index order.
  */
 import type { Strategy } from '../../machines/contract.ts';
 import { buildCallGraph, type IterationCalls } from './call-graph.ts';
 import type { JournalCall, RunJournal } from './run-journal.ts';
-import { simulateCalls, type Servers, type Simulated } from './simulate.ts';
+import { simulateRuns, type Servers, type Simulated } from './simulate.ts';
 
 /** A run's calls as the graph takes them: per problem, its iterations in order, each role's calls in index order. */
 export function journaledCalls(journal: RunJournal): IterationCalls[][] {
@@ -34,7 +35,14 @@ export function journaledCalls(journal: RunJournal): IterationCalls[][] {
 
 /** The run replayed on `servers` under `schedule`. */
 export function replayRun(journal: RunJournal, options: { strategy: Strategy; servers: Servers; schedule: 'pipelined' | 'barrier' }): Simulated {
-  const stages = options.strategy.stages ?? {};
-  const graph = buildCallGraph(journaledCalls(journal), { stages, schedule: options.schedule });
-  return simulateCalls(graph, { servers: options.servers, iterations: journal.config.loop.maxIterations, stages });
+  return replayRuns([{ journal, strategy: options.strategy, schedule: options.schedule }], options.servers);
+}
+
+/** Runs replayed at once on `servers` (the methods of a table, as one gateway sends them), each under its own schedule. */
+export function replayRuns(runs: Array<{ journal: RunJournal; strategy: Strategy; schedule: 'pipelined' | 'barrier' }>, servers: Servers): Simulated {
+  const graphs = runs.map(({ journal, strategy, schedule }) => {
+    const stages = strategy.stages ?? {};
+    return { calls: buildCallGraph(journaledCalls(journal), { stages, schedule }), iterations: journal.config.loop.maxIterations, stages };
+  });
+  return simulateRuns(graphs, servers);
 }

@@ -31,7 +31,7 @@ export const SETTINGS: readonly Setting[] = [
 
 /** The settings of `tmas run` that `tmas plan` takes too: what the run would be (its problems, method, sampling, judge, and calls in flight). */
 export const PLANNED_RUN_SETTINGS: readonly Setting[] = SETTINGS.filter(
-  (setting) => ['problems', 'loop', 'context', 'roles', 'judge'].includes(setting.section) || ['--demo', '--concurrency <n>'].includes(setting.flags),
+  (setting) => ['problems', 'loop', 'context', 'roles', 'judge'].includes(setting.section) || ['--demo', '--concurrency <n>', '--routing <policy>', '--replica-max-in-flight <n>'].includes(setting.flags),
 );
 
 export { DEMO } from './run.settings.ts';

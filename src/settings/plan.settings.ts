@@ -17,11 +17,35 @@ function prices(value: string): { input: number; output: number } {
   return { input: parts[0] as number, output: parts[1] as number };
 }
 
+/** `--replica-speeds 1,1,0.5,0.5`: each replica's speed against the capacity model's, one factor a replica. */
+function speeds(value: string): number[] {
+  const parts = value.split(',').map((part) => Number(part.trim()));
+  if (parts.length === 0 || parts.some((part) => !Number.isFinite(part) || part <= 0 || part > 100)) throw new InvalidArgumentError('expected one speed factor per replica, each above 0 and at most 100, such as 1,1,0.5,0.5');
+  return parts;
+}
+
 /** The servers, the lengths, and the run to check or replay. */
 export const PLAN_SETTINGS = [
   setting<string>({ flags: '--check <dir>', section: 'plan', help: 'forecast a finished run from its own settings and set the forecast beside what it did (calls, tokens, makespan, utilization)' }),
-  setting<string>({ flags: '--from <dir>', section: 'plan', help: "what-if: replay a finished run's journaled lengths through the capacity model under the servers, --concurrency and --schedule given here (the run's own where not given)" }),
-  setting<number>({ flags: '--replicas <n>', section: 'plan', help: 'server replicas, each one capacity model (calls go to the one with the fewest in flight)', parse: integer(1, 10_000), default: 1 }),
+  setting<string>({ flags: '--from <dir>', section: 'plan', help: "what-if: replay a finished run's journaled calls and lengths through the capacity model under the servers (--replicas: how long it would have taken on that many), --concurrency, --routing, --replica-max-in-flight and --schedule given here (the run's own where not given)" }),
+  setting<string>({
+    flags: '--strategies <list>',
+    section: 'plan',
+    help: "forecast a whole table: these strategies (comma-separated, as tmas table1 takes them) with tmas table1's protocol where the flags give none, their calls sharing the servers at once, each method's own calls and its makespan alone beside the table's",
+  }),
+  setting<number>({
+    flags: '--replicas <n>',
+    section: 'plan',
+    help: "server replicas, each one capacity model, calls sent as --routing sends them; with --from, the run's own pool where not given",
+    defaultText: 'the URLs of --base-url, else 1',
+    parse: integer(1, 10_000),
+  }),
+  setting<number[]>({
+    flags: '--replica-speeds <list>',
+    section: 'plan',
+    help: "each replica's speed against the one the flags describe (its D and c times the factor), one factor a replica: 1,1,0.5,0.5 is four replicas, two at half speed; sets the replica count",
+    parse: speeds,
+  }),
   setting<number>({ flags: '--gpus-per-replica <n>', section: 'plan', help: 'GPUs behind one replica, for GPU-hours', parse: integer(1, 1_024), default: 1 }),
   setting<number>({ flags: '--decode-tokens-per-second <n>', section: 'plan', help: 'a replica\'s decode throughput D, shared by its sequences', parse: integer(1), default: CAPACITY_DEFAULTS.decodeTokensPerSecond }),
   setting<number>({ flags: '--sequence-tokens-per-second <n>', section: 'plan', help: 'decode ceiling c of one sequence', parse: integer(1), default: CAPACITY_DEFAULTS.sequenceTokensPerSecond }),
