@@ -5,9 +5,10 @@
  */
 import type { MessageOf, Verification } from '../../src/kernel/protocol.ts';
 import { callInfo, replyBase, unusableBecause } from '../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
-import { CONTEXT_VARIABLES, VERIFICATION_ITEM, verificationValues } from '../tmas-context.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
+import { VERIFICATION_ITEM, VERIFICATIONS_VARIABLE, verificationValues } from '../verification-values.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleOptions } from '../role.machine.ts';
+import { templateRole } from '../template-role.ts';
 
 /** The mean of the parseable scores, or null when none parsed. */
 export function calibratedScore(verifications: Verification[]): number | null {
@@ -33,13 +34,13 @@ Write a concise summary of the verifications above: which steps were validated, 
 and whether the final answer can be trusted. Start with "SUMMARY:".`,
   variables: {
     ...COMMON_VARIABLES,
-    verifications: { ...CONTEXT_VARIABLES.verifications, about: `${CONTEXT_VARIABLES.verifications.about}; when the prompt does not fit, verifications are left out, first ones first` },
+    verifications: { ...VERIFICATIONS_VARIABLE, about: `${VERIFICATIONS_VARIABLE.about}; when the prompt does not fit, verifications are left out, first ones first` },
   },
   system: () => 'You are the Summary agent of a team that solves hard mathematics problems. ' + 'You condense several independent verifications of one candidate solution.',
   values: (request, options) => {
     // Long analyses go before anything else when the prompt does not fit.
     const verifications = verificationValues(request.verifications, true);
-    return { variables: { problem: request.question, proof: options.proof, solution: request.solution, verifications: verifications.values }, drops: verifications.drops };
+    return { variables: problemValues(request, options, { solution: request.solution, verifications: verifications.values }), drops: verifications.drops };
   },
 } satisfies RoleTemplate<MessageOf<'summary.requested'>, RoleOptions>;
 
@@ -54,13 +55,12 @@ export function parseSummary(text: string): string {
 }
 
 /** The Summary agent's definition. */
-export const summaryRole = {
+export const summaryRole = templateRole({
   role: 'summary',
   kind: 'memory',
   request: 'summary.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('summary'),
-  prompt: summaryPrompt,
   template: summaryTemplate,
   reply: (request, output) => ({
     type: 'summary.completed',
@@ -71,7 +71,7 @@ export const summaryRole = {
     call: callInfo(output),
   }),
   validate: (_, output) => unusableBecause(parseSummary(output.content) === '' ? 'no summary text' : null, output),
-} satisfies RoleDefinition<'summary.requested'>;
+});
 
 /** The Summary agent's actor definition. */
 export const summaryMachine = createRoleMachine(summaryRole);

@@ -5,8 +5,9 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
-import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, solutionValues, templatePrompt, type RoleTemplate } from '../role-template.ts';
+import { createRoleMachine, passesPerCandidate, type RoleOptions } from '../role.machine.ts';
+import { templateRole } from '../template-role.ts';
 
 /** The Verification agent's user message: the problem, the candidate, and how to score it. */
 export const verificationTemplate = {
@@ -21,7 +22,7 @@ Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means 
     const what = options.proof ? 'proof' : 'solution';
     return 'You are the Verification agent of a team that solves hard mathematics problems. ' + `You check a candidate ${what} step by step and judge whether it is correct and complete.`;
   },
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+  values: solutionValues,
 } satisfies RoleTemplate<MessageOf<'verification.requested'>, RoleOptions>;
 
 /** Builds the verification prompt for one check of a candidate. */
@@ -31,13 +32,12 @@ export const verificationPrompt = templatePrompt(verificationTemplate);
 export const VERIFICATION_INDEX_STRIDE = 10_000;
 
 /** The Verification agent's definition. */
-export const verificationRole = {
+export const verificationRole = templateRole({
   role: 'verification',
   kind: 'grade',
   request: 'verification.requested',
   index: (request) => request.candidate * VERIFICATION_INDEX_STRIDE + request.index,
   subject: passesPerCandidate(VERIFICATION_INDEX_STRIDE, (pass) => `verification ${pass}`),
-  prompt: verificationPrompt,
   template: verificationTemplate,
   reply: (request, output) => ({
     type: 'verification.completed',
@@ -49,7 +49,7 @@ export const verificationRole = {
     call: callInfo(output),
   }),
   validate: (_, output) => unusableBecause(parseScore(output.content) === null ? 'no parseable "SCORE: s" line' : null, output),
-} satisfies RoleDefinition<'verification.requested'>;
+});
 
 /** The Verification agent's actor definition. */
 export const verificationMachine = createRoleMachine(verificationRole);

@@ -13,9 +13,10 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues, type RoleTemplate } from '../../role-template.ts';
 import { answerFields, callInfo, replyBase, unusableIf } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, type RoleOptions } from '../../role.machine.ts';
+import { templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /**
@@ -78,17 +79,16 @@ Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.mi
     advice: { shape: { orNone: 'string' }, about: "the evaluator's advice on it, none in the first round" },
   },
   system: () => roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution, advice: request.advice } }),
+  values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, advice: request.advice }) }),
 } satisfies RoleTemplate<MessageOf<'ceo.requested'>, RoleOptions>;
 
 /** The CEO agent's definition. */
-export const ceoRole = {
+export const ceoRole = templateRole({
   role: 'ceo',
   kind: 'plan',
   endpoint: 'solution',
   request: 'ceo.requested',
   index: () => 0,
-  prompt: templatePrompt(ceoTemplate),
   template: ceoTemplate,
   reply: (request, output) => {
     const plan = parseCeo(output.content);
@@ -96,7 +96,7 @@ export const ceoRole = {
     const cut = output.finishReason === 'length' ? 'the plan was cut off at the length limit' : null;
     return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? cut, call: callInfo(output) };
   },
-} satisfies RoleDefinition<'ceo.requested'>;
+});
 
 /** The expert descriptions a recruiter reply gives (`Expert k: …` lines). */
 function namedExperts(text: string): string[] {
@@ -135,17 +135,16 @@ Describe {{ experts }} experts, one per line, as "Expert k: description".`,
     direction: { shape: 'string', about: "the CEO's direction for the round" },
   },
   system: () => roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, experts: request.experts, direction: request.direction } }),
+  values: (request, options) => ({ variables: problemValues(request, options, { experts: request.experts, direction: request.direction }) }),
 } satisfies RoleTemplate<MessageOf<'recruiter.requested'>, RoleOptions>;
 
 /** The Recruiter agent's definition. */
-export const recruiterRole = {
+export const recruiterRole = templateRole({
   role: 'recruiter',
   kind: 'plan',
   endpoint: 'solution',
   request: 'recruiter.requested',
   index: () => 0,
-  prompt: templatePrompt(recruiterTemplate),
   template: recruiterTemplate,
   reply: (request, output) => ({
     type: 'recruiter.completed',
@@ -154,7 +153,7 @@ export const recruiterRole = {
     ...unusableIf(missingExperts(output, request.experts)),
     call: callInfo(output),
   }),
-} satisfies RoleDefinition<'recruiter.requested'>;
+});
 
 /** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
 export const solverTemplate = {
@@ -181,15 +180,12 @@ export const solverTemplate = {
   },
   system: (request) => roleLine('Solver', `You are ${request.expert}`),
   values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques },
+    variables: problemValues(request, options, { direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques }),
   }),
 } satisfies RoleTemplate<MessageOf<'solver.requested'>, RoleOptions>;
 
-/** Builds the solver prompt. */
-export const solverPrompt = templatePrompt(solverTemplate);
-
 /** The Solver agent's definition. */
-export const solverRole = {
+export const solverRole = templateRole({
   role: 'solver',
   kind: 'solution',
   endpoint: 'solution',
@@ -199,10 +195,9 @@ export const solverRole = {
   subject: (turn) => ({ candidate: 0, pass: turn, label: `solver turn ${turn}` }),
   maxTokens: (request) => request.budget,
   budgetForcing: true,
-  prompt: solverPrompt,
   template: solverTemplate,
   reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
-} satisfies RoleDefinition<'solver.requested'>;
+});
 
 /**
  * Whether a critic agrees: its last `Decision: agree|disagree`, or MAS-TTS's
@@ -230,11 +225,11 @@ Write only your critique of that solution, not your own solution or answer. \
 End with "Decision: agree" if your final answer is the same as the solution's final answer, else "Decision: disagree".`,
   variables: COMMON_VARIABLES,
   system: (request) => roleLine('Critic', `You are ${request.expert}`),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+  values: solutionValues,
 } satisfies RoleTemplate<MessageOf<'critic.requested'>, RoleOptions>;
 
 /** The Critic agent's definition. */
-export const criticRole = {
+export const criticRole = templateRole({
   role: 'critic',
   kind: 'grade',
   endpoint: 'verification',
@@ -244,10 +239,9 @@ export const criticRole = {
   subject: (index) => ({ candidate: 0, pass: index, label: `critic ${index % 100} on turn ${Math.floor(index / 100)}` }),
   maxTokens: (request) => request.budget,
   budgetForcing: true,
-  prompt: templatePrompt(criticTemplate),
   template: criticTemplate,
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
-} satisfies RoleDefinition<'critic.requested'>;
+});
 
 /** The evaluator's verdict: `Correctness: 0|1` (null when absent, with `parseError` saying so) and the `Advice:` text. */
 export function parseEvaluation(text: string): { correct: boolean | null; advice: string; parseError?: string } {
@@ -265,17 +259,16 @@ ${SOLUTION_BLOCK}
 Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.`,
   variables: COMMON_VARIABLES,
   system: () => roleLine('Evaluator', "You judge whether the team's solution is correct."),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+  values: solutionValues,
 } satisfies RoleTemplate<MessageOf<'evaluator.requested'>, RoleOptions>;
 
 /** The Evaluator agent's definition. */
-export const evaluatorRole = {
+export const evaluatorRole = templateRole({
   role: 'evaluator',
   kind: 'grade',
   endpoint: 'verification',
   request: 'evaluator.requested',
   index: () => 0,
-  prompt: templatePrompt(evaluatorTemplate),
   template: evaluatorTemplate,
   reply: (request, output) => {
     const evaluation = parseEvaluation(output.content);
@@ -283,7 +276,7 @@ export const evaluatorRole = {
     const cut = output.finishReason === 'length' && evaluation.parseError === undefined ? { parseError: 'the evaluation was cut off at the length limit' } : {};
     return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
   },
-} satisfies RoleDefinition<'evaluator.requested'>;
+});
 
 /** The CEO agent's actor definition. */
 export const ceoMachine = createRoleMachine(ceoRole);

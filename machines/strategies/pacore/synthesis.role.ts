@@ -5,11 +5,10 @@
  * responses as numbered references, and a request for the model's own
  * comprehensive solution. No system message in either, as upstream.
  */
-import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { answerFields, callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { COMMON_VARIABLES, problemValues, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleOptions } from '../../role.machine.ts';
+import { answerReply, templateRole } from '../../template-role.ts';
 
 /**
  * The synthesis user message of a round with references. References that do
@@ -44,7 +43,7 @@ Using the problem and the reference responses above, write your own complete and
   applies: 'rounds after the first: round 0 sends the problem text alone, as upstream does',
   system: () => '',
   values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, references: request.references },
+    variables: problemValues(request, options, { references: request.references }),
     drops: request.references.map((_, index) => ({ id: `reference-${index + 1}`, path: ['references', index], drop: request.references.length - 1 - index })),
   }),
   // Round 0 is the problem as given: no prompt of ours to replace.
@@ -55,25 +54,16 @@ Using the problem and the reference responses above, write your own complete and
 export const synthesisPrompt = templatePrompt(synthesisTemplate);
 
 /** The synthesis role's definition. */
-export const synthesisRole = {
+export const synthesisRole = templateRole({
   role: 'synthesis',
   kind: 'solution',
   endpoint: 'solution',
   request: 'synthesis.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('synthesis'),
-  prompt: synthesisPrompt,
   template: synthesisTemplate,
-  reply: (request, output, options) => ({
-    type: 'synthesis.completed',
-    ...replyBase(request),
-    candidate: request.candidate,
-    text: output.content,
-    // A response cut at the length limit has no final answer.
-    ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
-    call: callInfo(output),
-  }),
-} satisfies RoleDefinition<'synthesis.requested'>;
+  reply: answerReply('synthesis.completed', { cutHasNoAnswer: true }),
+});
 
 /** The synthesis role's actor definition. */
 export const synthesisMachine = createRoleMachine(synthesisRole);

@@ -4,11 +4,11 @@
  * no error), the Rewrite agent rewrites it in the light of that critique. The
  * first solution comes from the Solution agent.
  */
-import { extractAnswer } from '../../../src/grader/index.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { answerFields, callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues, type RoleTemplate } from '../../role-template.ts';
+import { callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleOptions } from '../../role.machine.ts';
+import { answerReply, templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 import type { LlmOutput } from '../../llm.ts';
 
@@ -24,11 +24,8 @@ ${SOLUTION_BLOCK}
 Critique the solution above: list its errors, gaps and unjustified steps, and what should change. If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
   variables: COMMON_VARIABLES,
   system: () => roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
+  values: solutionValues,
 } satisfies RoleTemplate<MessageOf<'critique.requested'>, RoleOptions>;
-
-/** Builds the critique prompt. */
-export const critiquePrompt = templatePrompt(critiqueTemplate);
 
 /**
  * Whether a critique found no error, upstream's stop: in its final text
@@ -55,14 +52,13 @@ export function critiqueUnusable(output: LlmOutput, correct: boolean): string | 
 }
 
 /** The Critique agent's definition. */
-export const critiqueRole = {
+export const critiqueRole = templateRole({
   role: 'critique',
   kind: 'grade',
   endpoint: 'verification',
   request: 'critique.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('critique'),
-  prompt: critiquePrompt,
   template: critiqueTemplate,
   reply: (request, output) => {
     const correct = critiqueFindsNoError(output.content);
@@ -77,7 +73,7 @@ export const critiqueRole = {
       call: callInfo(output),
     };
   },
-} satisfies RoleDefinition<'critique.requested'>;
+});
 
 /** The Rewrite agent's user message: the earlier attempts and critiques, then the current attempt and its critique. */
 export const rewriteTemplate = {
@@ -118,32 +114,26 @@ Rewrite the solution above, fixing every point of the critique\
   },
   system: () => roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
   values: (request, options) => ({
-    variables: {
-      problem: request.question,
-      proof: options.proof,
+    variables: problemValues(request, options, {
       solution: request.solution,
       critique: request.critique,
       history: request.history.map((step, index) => ({ index, solution: step.solution, critique: step.critique })),
-    },
+    }),
     drops: request.history.map((_, index) => ({ id: `history-${index}`, path: ['history', index], drop: index })),
   }),
 } satisfies RoleTemplate<MessageOf<'rewrite.requested'>, RoleOptions>;
 
-/** Builds the rewrite prompt. */
-export const rewritePrompt = templatePrompt(rewriteTemplate);
-
 /** The Rewrite agent's definition. */
-export const rewriteRole = {
+export const rewriteRole = templateRole({
   role: 'rewrite',
   kind: 'solution',
   endpoint: 'solution',
   request: 'rewrite.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('rewrite'),
-  prompt: rewritePrompt,
   template: rewriteTemplate,
-  reply: (request, output, options) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
-} satisfies RoleDefinition<'rewrite.requested'>;
+  reply: answerReply('rewrite.completed'),
+});
 
 /** The Critique agent's actor definition. */
 export const critiqueMachine = createRoleMachine(critiqueRole);

@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import type { ExperienceRecord, MessageOf } from '../../../src/kernel/protocol.ts';
-import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, ROLLOUTS_BLOCK, rolloutValues } from '../../tmas-context.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { bankRecordRole, recordList } from '../../bank-record-role.ts';
+import { parseJsonReply, replyBase } from '../../reply.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { createRoleMachine, type RoleOptions } from '../../role.machine.ts';
+import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, ROLLOUTS_BLOCK, rolloutValues } from './tmas-context.ts';
 
 const item = z.object({ text: z.string().min(1), candidate: z.number().int().nonnegative().nullable().optional() });
 const schema = z.object({ conclusions: z.array(item).default([]), pitfalls: z.array(item).default([]) });
@@ -35,7 +36,7 @@ Answer with JSON only, in a \`\`\`json block: \
   values: (request, options) => {
     const rollouts = rolloutValues(request.rollouts);
     const experience = experienceValues(request.bank);
-    return { variables: { problem: request.question, proof: options.proof, rollouts: rollouts.values, experience: experience.values }, drops: [...rollouts.drops, ...experience.drops] };
+    return { variables: problemValues(request, options, { rollouts: rollouts.values, experience: experience.values }), drops: [...rollouts.drops, ...experience.drops] };
   },
 } satisfies RoleTemplate<MessageOf<'experience.requested'>, RoleOptions>;
 
@@ -63,22 +64,16 @@ export function describeParseError(error: unknown): string {
 }
 
 /** The Experience agent's definition. */
-export const experienceRole = {
+export const experienceRole = bankRecordRole({
   role: 'experience',
-  kind: 'memory',
   request: 'experience.requested',
   index: () => 0,
-  prompt: experiencePrompt,
   template: experienceTemplate,
-  reply: (request, output) => ({
-    type: 'experience.completed',
-    ...replyBase(request),
-    ...recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError),
-    call: callInfo(output),
-  }),
-  validate: (request, output) =>
-    unusableBecause(recordsOrError(() => parseExperience(output.content, request.iteration, output.key), describeParseError).parseError, output),
-} satisfies RoleDefinition<'experience.requested'>;
+  ...recordList(parseExperience),
+  describe: describeParseError,
+  reply: (request, parsed, call) => ({ type: 'experience.completed', ...replyBase(request), ...parsed, call }),
+  retried: true,
+});
 
 /** The Experience agent's actor definition. */
 export const experienceMachine = createRoleMachine(experienceRole);

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import type { GuidelineRecord, MessageOf } from '../../../src/kernel/protocol.ts';
 import { describeParseError, experienceTemplate } from './experience.role.ts';
-import { callInfo, parseJsonReply, recordsOrError, replyBase, unusableBecause } from '../../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { CONTEXT_VARIABLES, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../../tmas-context.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { bankRecordRole, recordList } from '../../bank-record-role.ts';
+import { parseJsonReply, replyBase } from '../../reply.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { createRoleMachine, type RoleOptions } from '../../role.machine.ts';
+import { CONTEXT_VARIABLES, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from './tmas-context.ts';
 
 const schema = z.object({
   guidelines: z.array(
@@ -43,7 +44,7 @@ Answer with JSON only, in a \`\`\`json block: \
   values: (request, options) => {
     const rollouts = rolloutValues(request.rollouts);
     const guidelines = guidelineValues(request.bank);
-    return { variables: { problem: request.question, proof: options.proof, rollouts: rollouts.values, guidelines: guidelines.values }, drops: [...rollouts.drops, ...guidelines.drops] };
+    return { variables: problemValues(request, options, { rollouts: rollouts.values, guidelines: guidelines.values }), drops: [...rollouts.drops, ...guidelines.drops] };
   },
 } satisfies RoleTemplate<MessageOf<'guideline.requested'>, RoleOptions>;
 
@@ -60,22 +61,16 @@ export function parseGuidelines(text: string, iteration: number, callKey: string
 }
 
 /** The Guideline agent's definition. */
-export const guidelineRole = {
+export const guidelineRole = bankRecordRole({
   role: 'guideline',
-  kind: 'memory',
   request: 'guideline.requested',
   index: () => 0,
-  prompt: guidelinePrompt,
   template: guidelineTemplate,
-  reply: (request, output) => ({
-    type: 'guideline.completed',
-    ...replyBase(request),
-    ...recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError),
-    call: callInfo(output),
-  }),
-  validate: (request, output) =>
-    unusableBecause(recordsOrError(() => parseGuidelines(output.content, request.iteration, output.key), describeParseError).parseError, output),
-} satisfies RoleDefinition<'guideline.requested'>;
+  ...recordList(parseGuidelines),
+  describe: describeParseError,
+  reply: (request, parsed, call) => ({ type: 'guideline.completed', ...replyBase(request), ...parsed, call }),
+  retried: true,
+});
 
 /** The Guideline agent's actor definition. */
 export const guidelineMachine = createRoleMachine(guidelineRole);

@@ -11,10 +11,11 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
 import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, type RoleTemplate } from '../../role-template.ts';
 import { callInfo, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';
-import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleOptions } from '../../role.machine.ts';
+import { templateRole } from '../../template-role.ts';
 import { roleLine } from '../../kit.ts';
 
 /** Ratings of one proof per candidate at most: index = candidate × this + rating. */
@@ -77,12 +78,9 @@ Your response must follow this format: a "## Solution" section, then a "## Self 
   },
   system: () => roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
   values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, refine: request.refine === null ? null : { solution: request.refine.proof, ratings: request.refine.ratings } },
+    variables: problemValues(request, options, { refine: request.refine === null ? null : { solution: request.refine.proof, ratings: request.refine.ratings } }),
   }),
 } satisfies RoleTemplate<MessageOf<'prover.requested'>, RoleOptions>;
-
-/** Builds the Prover prompt. */
-export const proverPrompt = templatePrompt(proverTemplate);
 
 /** Upstream's normalisation of the two headings (bold or spaced variants become `## Solution` / `## Self Evaluation`). */
 function normalized(text: string): string {
@@ -134,14 +132,13 @@ function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation
 }
 
 /** The Prover's definition. */
-export const proverRole = {
+export const proverRole = templateRole({
   role: 'prover',
   kind: 'solution',
   endpoint: 'solution',
   request: 'prover.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('prover'),
-  prompt: proverPrompt,
   template: proverTemplate,
   reply: (request, output, options) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
@@ -160,7 +157,7 @@ export const proverRole = {
       call: callInfo(output),
     };
   },
-} satisfies RoleDefinition<'prover.requested'>;
+});
 
 /** The Rater's user message (upstream's proof_verification template, in our words). */
 export const raterTemplate = {
@@ -177,11 +174,8 @@ ${[
 ].join('\n')}`,
   variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: 'the proof to rate' } },
   system: () => roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.proof } }),
+  values: (request, options) => ({ variables: problemValues(request, options, { solution: request.proof }) }),
 } satisfies RoleTemplate<MessageOf<'rater.requested'>, RoleOptions>;
-
-/** Builds the Rater prompt. */
-export const raterPrompt = templatePrompt(raterTemplate);
 
 /** A rating's score: the last \boxed{} after the last `</think>`, when it is a number (upstream keeps any number). */
 export function parseRating(content: string): { score: number | null; rating: string } {
@@ -192,14 +186,13 @@ export function parseRating(content: string): { score: number | null; rating: st
 }
 
 /** The Rater's definition. */
-export const raterRole = {
+export const raterRole = templateRole({
   role: 'rater',
   kind: 'grade',
   endpoint: 'verification',
   request: 'rater.requested',
   index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,
   subject: passesPerCandidate(RATER_INDEX_STRIDE, (rating) => `rating ${rating}`),
-  prompt: raterPrompt,
   template: raterTemplate,
   reply: (request, output) => {
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
@@ -207,7 +200,7 @@ export const raterRole = {
     const unusable = parsed.score !== null ? null : output.finishReason === 'length' ? 'the rating was cut off at the length limit' : 'no \\boxed{} score (0, 0.5 or 1)';
     return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, ...unusableIf(unusable), call: callInfo(output) };
   },
-} satisfies RoleDefinition<'rater.requested'>;
+});
 
 /** The Prover's actor definition. */
 export const proverMachine = createRoleMachine(proverRole);

@@ -1,15 +1,17 @@
 /**
  * The Solution agent: writes one candidate. Its prompt depends on the
- * candidate's source (docs/concepts/tmas-loop.md): `normal` sees the problem alone,
+ * candidate's source (docs/concepts/tmas-loop.md): `normal` sees the problem alone
+ * (every baseline asks it so, and reuses this role),
  * `experience` (exploit) sees R(t-1) and E(t-1), `guideline` (explore) sees
  * G(t-1) and is asked for a strategy none of them used.
  */
-import { extractAnswer } from '../../src/grader/index.ts';
-import type { MessageOf } from '../../src/kernel/protocol.ts';
-import { answerFields, callInfo, replyBase } from '../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
-import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from '../tmas-context.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
+import { extractAnswer } from '../../../src/grader/index.ts';
+import type { MessageOf } from '../../../src/kernel/protocol.ts';
+import { answerFields, callInfo, replyBase } from '../../reply.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { createRoleMachine, oneCallPerCandidate, type RoleOptions } from '../../role.machine.ts';
+import { templateRole } from '../../template-role.ts';
+import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from './tmas-context.ts';
 
 function system(options: RoleOptions): string {
   return options.proof
@@ -56,7 +58,7 @@ Solve the problem above.
     const experience = experienceValues(request.experience);
     const guidelines = guidelineValues(request.guidelines);
     return {
-      variables: { problem: request.question, proof: options.proof, source: request.source, rollouts: rollouts.values, experience: experience.values, guidelines: guidelines.values },
+      variables: problemValues(request, options, { source: request.source, rollouts: rollouts.values, experience: experience.values, guidelines: guidelines.values }),
       drops: [...rollouts.drops, ...experience.drops, ...guidelines.drops],
     };
   },
@@ -66,13 +68,12 @@ Solve the problem above.
 export const solutionPrompt = templatePrompt(solutionTemplate);
 
 /** The Solution agent's definition. */
-export const solutionRole = {
+export const solutionRole = templateRole({
   role: 'solution',
   kind: 'solution',
   request: 'solution.requested',
   index: (request) => request.candidate,
   subject: oneCallPerCandidate('solution'),
-  prompt: solutionPrompt,
   template: solutionTemplate,
   reply: (request, output, options) => ({
     type: 'solution.completed',
@@ -84,7 +85,7 @@ export const solutionRole = {
     ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
     call: callInfo(output),
   }),
-} satisfies RoleDefinition<'solution.requested'>;
+});
 
 /** The Solution agent's actor definition. */
 export const solutionMachine = createRoleMachine(solutionRole);

@@ -1,0 +1,56 @@
+/**
+ * A role whose user message is a template, written as its template and what
+ * is its own: `templateRole` derives the prompt from the template (so `tmas
+ * prompts` shows, and `--prompt ROLE=FILE` replaces, what is sent), and a role
+ * that writes a candidate's solution replies with `answerReply`, the reply
+ * every such role makes: the text, the answer read from it, and why it is
+ * unusable when it is.
+ */
+import { extractAnswer } from '../src/grader/index.ts';
+import type { CallInfo, Message, MessageBase, MessageOf, MessageType } from '../src/kernel/protocol.ts';
+import type { LlmOutput } from './llm.ts';
+import { answerFields, callInfo, replyBase } from './reply.ts';
+import { templatePrompt, type RoleTemplate } from './role-template.ts';
+import type { RoleDefinition, RoleOptions } from './role.machine.ts';
+
+/** A role's definition with its user message as a template, and no `prompt`: the template's is the prompt. */
+export type TemplateRoleDefinition<T extends MessageType> = Omit<RoleDefinition<T>, 'prompt' | 'template'> & {
+  template: RoleTemplate<MessageOf<T>, RoleOptions>;
+};
+
+/**
+ * The definition of a role whose prompt is its template's (`templatePrompt`).
+ * It keeps the type of what it is given, as `satisfies RoleDefinition` would:
+ * a `validate` given is there to call.
+ */
+export function templateRole<T extends MessageType, D extends TemplateRoleDefinition<T>>(definition: D & TemplateRoleDefinition<T>): D & RoleDefinition<T> {
+  return { ...definition, prompt: templatePrompt(definition.template) };
+}
+
+/** What a reply that carries one candidate's written solution holds, and nothing more. */
+type AnswerFields = MessageBase & { candidate: number; text: string; answer: string | null; parseError?: string; call: CallInfo };
+
+/** The reply types that are exactly a written solution (refine, rewrite, synthesis): those `answerReply` may make. */
+export type AnswerReplyType = { [K in MessageType]: AnswerFields & { type: K } extends MessageOf<K> ? K : never }[MessageType];
+
+/**
+ * The reply of a role that writes a candidate's solution: its text, the
+ * answer extracted from it, and `parseError` when it is unusable (no final
+ * answer with short answers, an empty or cut-off proof). With
+ * `cutHasNoAnswer`, a text cut at the length limit has no final answer, even
+ * if a \boxed{} made it into the first part.
+ */
+export function answerReply(type: AnswerReplyType, how: { cutHasNoAnswer?: boolean } = {}) {
+  return (request: Message & { candidate: number }, output: LlmOutput, options: RoleOptions): Message => {
+    const answer = how.cutHasNoAnswer === true && output.finishReason === 'length' ? null : extractAnswer(output.content);
+    const reply: AnswerFields & { type: AnswerReplyType } = {
+      type,
+      ...replyBase(request),
+      candidate: request.candidate,
+      text: output.content,
+      ...answerFields(answer, output, options.proof),
+      call: callInfo(output),
+    };
+    return reply as Message;
+  };
+}
