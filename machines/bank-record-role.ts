@@ -8,7 +8,7 @@ import type { CallInfo, Message, MessageOf, MessageType } from '../src/kernel/pr
 import type { LlmOutput } from './llm.ts';
 import { callInfo, unusableBecause } from './reply.ts';
 import type { RoleDefinition } from './role.machine.ts';
-import { templateRole, type TemplateRoleDefinition } from './template-role.ts';
+import { templateRole, type RequestOf, type RoleName, type TemplateRoleFields } from './template-role.ts';
 
 /** What a reply's text is parsed into: records, and `parseError` (null when it parsed). */
 export interface ParsedRecords {
@@ -16,7 +16,7 @@ export interface ParsedRecords {
 }
 
 /** A bank-record role: a template role whose reply is made from what its text parses into. */
-export interface BankRecordRoleDefinition<T extends MessageType, P extends ParsedRecords> extends Omit<TemplateRoleDefinition<T>, 'kind' | 'reply' | 'validate'> {
+export interface BankRecordRoleDefinition<T extends MessageType, P extends ParsedRecords> extends Omit<TemplateRoleFields<T>, 'kind' | 'reply' | 'validate'> {
   /** What a reply's text becomes; throws (a SyntaxError, a schema's error) when it is not of the schema. */
   parse(request: MessageOf<T>, output: LlmOutput): P;
   /** What a reply becomes that `parse` threw on: no records, and the reason. */
@@ -38,16 +38,20 @@ function messageOf(error: unknown): string {
 }
 
 /** What `bankRecordRole` makes: a role definition whose `validate` is there to call when its replies are retried. */
-export type BankRecordRole<T extends MessageType, Retried extends boolean> = Omit<TemplateRoleDefinition<T>, 'reply'> & {
+export type BankRecordRole<T extends MessageType, Retried extends boolean> = Omit<TemplateRoleFields<T>, 'reply'> & {
+  role: string;
+  request: T;
   prompt: RoleDefinition<T>['prompt'];
   reply(request: MessageOf<T>, output: LlmOutput): Message;
 } & (Retried extends true ? { validate(request: MessageOf<T>, output: LlmOutput): string | null } : unknown);
 
-/** The definition of a bank-record role. */
-export function bankRecordRole<T extends MessageType, P extends ParsedRecords, Retried extends boolean>(
-  definition: BankRecordRoleDefinition<T, P> & { retried: Retried },
-): BankRecordRole<T, Retried> {
-  const { parse, unparsed, describe = messageOf, reply, retried, ...role } = definition;
+/** The definition of the bank-record role named `role`, answering `<role>.requested`. */
+export function bankRecordRole<R extends RoleName, P extends ParsedRecords, Retried extends boolean>(
+  role: R,
+  definition: BankRecordRoleDefinition<RequestOf<R>, P> & { retried: Retried },
+): BankRecordRole<RequestOf<R>, Retried> {
+  type T = RequestOf<R>;
+  const { parse, unparsed, describe = messageOf, reply, retried, ...fields } = definition;
   const parsed = (request: MessageOf<T>, output: LlmOutput): P => {
     try {
       return parse(request, output);
@@ -57,7 +61,7 @@ export function bankRecordRole<T extends MessageType, P extends ParsedRecords, R
   };
   const validate = (request: MessageOf<T>, output: LlmOutput) => unusableBecause(parsed(request, output).parseError, output);
   return {
-    ...templateRole({ ...role, kind: 'memory', reply: (request: MessageOf<T>, output: LlmOutput) => reply(request, parsed(request, output), callInfo(output)) }),
+    ...templateRole(role, { ...fields, kind: 'memory', reply: (request: MessageOf<T>, output: LlmOutput) => reply(request, parsed(request, output), callInfo(output)) }),
     ...(retried ? { validate } : {}),
   } as BankRecordRole<T, Retried>;
 }

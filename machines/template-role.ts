@@ -11,20 +11,38 @@ import type { CallInfo, Message, MessageBase, MessageOf, MessageType } from '../
 import type { LlmOutput } from './llm.ts';
 import { answerFields, callInfo, replyBase } from './reply.ts';
 import { templatePrompt, type RoleTemplate } from './role-template.ts';
-import type { RoleDefinition, RoleOptions } from './role.machine.ts';
+import { oneCallPerCandidate, type CallSubject, type RoleDefinition, type RoleOptions } from './role.machine.ts';
+
+/** A role's name: what its request message is called before `.requested`. */
+export type RoleName<M extends MessageType = MessageType> = M extends `${infer N}.requested` ? N : never;
+
+/** The request message type of the role named `R`. */
+export type RequestOf<R extends RoleName> = Extract<`${R}.requested`, MessageType>;
 
 /** A role's definition with its user message as a template, and no `prompt`: the template's is the prompt. */
 export type TemplateRoleDefinition<T extends MessageType> = Omit<RoleDefinition<T>, 'prompt' | 'template'> & {
   template: RoleTemplate<MessageOf<T>, RoleOptions>;
 };
 
+/** What a template role's definition says beyond its name, from which its request type follows (`<role>.requested`). */
+export type TemplateRoleFields<T extends MessageType> = Omit<TemplateRoleDefinition<T>, 'role' | 'request'>;
+
 /**
- * The definition of a role whose prompt is its template's (`templatePrompt`).
- * It keeps the type of what it is given, as `satisfies RoleDefinition` would:
- * a `validate` given is there to call.
+ * The definition of the role named `role`, answering `<role>.requested`,
+ * whose prompt is its template's (`templatePrompt`). It keeps the type of
+ * what it is given, as `satisfies RoleDefinition` would: a `validate` given
+ * is there to call.
  */
-export function templateRole<T extends MessageType, D extends TemplateRoleDefinition<T>>(definition: D & TemplateRoleDefinition<T>): D & RoleDefinition<T> {
-  return { ...definition, prompt: templatePrompt(definition.template) };
+export function templateRole<R extends RoleName, D extends TemplateRoleFields<RequestOf<R>>>(
+  role: R,
+  definition: D & TemplateRoleFields<RequestOf<R>>,
+): D & RoleDefinition<RequestOf<R>> & { template: RoleTemplate<MessageOf<RequestOf<R>>, RoleOptions> } {
+  return { role, request: `${role}.requested` as RequestOf<R>, ...definition, prompt: templatePrompt(definition.template) };
+}
+
+/** `index` and `subject` of a role that makes one call per candidate, indexed by the candidate. */
+export function onePerCandidate(role: string): { index(request: { candidate: number }): number; subject: (index: number) => CallSubject } {
+  return { index: (request) => request.candidate, subject: oneCallPerCandidate(role) };
 }
 
 /** What a reply that carries one candidate's written solution holds, and nothing more. */

@@ -6,11 +6,10 @@
  * G(t-1) and is asked for a strategy none of them used.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { answerFields, callInfo, replyBase } from '../../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleOptions } from '../../role.machine.ts';
-import { templateRole } from '../../template-role.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues } from '../../role-template.ts';
+import { createRoleMachine, type RoleOptions } from '../../role.machine.ts';
+import { onePerCandidate, templateRole } from '../../template-role.ts';
 import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, rolloutValues } from './tmas-context.ts';
 
 function system(options: RoleOptions): string {
@@ -21,9 +20,13 @@ function system(options: RoleOptions): string {
         'Reason step by step and check your work. Put the final answer, and only the final answer, in \\boxed{} on the last line.';
 }
 
-/** The Solution agent's user message: the problem alone, or with R(t-1) and E(t-1) (exploit), or with G(t-1) (explore). */
-export const solutionTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Solution agent's definition. */
+export const solutionRole = templateRole('solution', {
+  kind: 'solution',
+  ...onePerCandidate('solution'),
+  /** The Solution agent's user message: the problem alone, or with R(t-1) and E(t-1) (exploit), or with G(t-1) (explore). */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 {% if source == 'experience' %}
 ${ROLLOUTS_BLOCK}
@@ -41,40 +44,28 @@ Solve the problem with a strategy that differs from all of them. Name it on the 
 {%- else %}
 Solve the problem above.
 {%- endif %}`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    source: {
-      shape: { oneOf: ['normal', 'experience', 'guideline'] },
-      about: "the candidate's source: 'normal' (iteration 0 and baselines: the problem alone), 'experience' (exploit: with rollouts and experience), 'guideline' (explore: with guidelines)",
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      source: {
+        shape: { oneOf: ['normal', 'experience', 'guideline'] },
+        about: "the candidate's source: 'normal' (iteration 0 and baselines: the problem alone), 'experience' (exploit: with rollouts and experience), 'guideline' (explore: with guidelines)",
+      },
+      rollouts: { ...CONTEXT_VARIABLES.rollouts, about: `${CONTEXT_VARIABLES.rollouts.about}; empty unless source is 'experience'` },
+      experience: { ...CONTEXT_VARIABLES.experience, about: `${CONTEXT_VARIABLES.experience.about}; empty unless source is 'experience'` },
+      guidelines: { ...CONTEXT_VARIABLES.guidelines, about: `${CONTEXT_VARIABLES.guidelines.about}; empty unless source is 'guideline'` },
     },
-    rollouts: { ...CONTEXT_VARIABLES.rollouts, about: `${CONTEXT_VARIABLES.rollouts.about}; empty unless source is 'experience'` },
-    experience: { ...CONTEXT_VARIABLES.experience, about: `${CONTEXT_VARIABLES.experience.about}; empty unless source is 'experience'` },
-    guidelines: { ...CONTEXT_VARIABLES.guidelines, about: `${CONTEXT_VARIABLES.guidelines.about}; empty unless source is 'guideline'` },
+    system: (_, options) => system(options),
+    values: (request, options) => {
+      const rollouts = rolloutValues(request.rollouts);
+      const experience = experienceValues(request.experience);
+      const guidelines = guidelineValues(request.guidelines);
+      return {
+        variables: problemValues(request, options, { source: request.source, rollouts: rollouts.values, experience: experience.values, guidelines: guidelines.values }),
+        drops: [...rollouts.drops, ...experience.drops, ...guidelines.drops],
+      };
+    },
   },
-  system: (_, options) => system(options),
-  values: (request, options) => {
-    const rollouts = rolloutValues(request.rollouts);
-    const experience = experienceValues(request.experience);
-    const guidelines = guidelineValues(request.guidelines);
-    return {
-      variables: problemValues(request, options, { source: request.source, rollouts: rollouts.values, experience: experience.values, guidelines: guidelines.values }),
-      drops: [...rollouts.drops, ...experience.drops, ...guidelines.drops],
-    };
-  },
-} satisfies RoleTemplate<MessageOf<'solution.requested'>, RoleOptions>;
-
-/** Builds the solution prompt for a candidate. */
-export const solutionPrompt = templatePrompt(solutionTemplate);
-
-/** The Solution agent's definition. */
-export const solutionRole = templateRole({
-  role: 'solution',
-  kind: 'solution',
-  request: 'solution.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('solution'),
-  template: solutionTemplate,
   reply: (request, output, options) => ({
     type: 'solution.completed',
     ...replyBase(request),
@@ -86,6 +77,9 @@ export const solutionRole = templateRole({
     call: callInfo(output),
   }),
 });
+
+/** Builds the solution prompt for a candidate. */
+export const solutionPrompt = solutionRole.prompt;
 
 /** The Solution agent's actor definition. */
 export const solutionMachine = createRoleMachine(solutionRole);

@@ -59,6 +59,12 @@ export const CONTEXT_VARIABLES = {
   },
 } as const satisfies Record<string, TemplateVariable>;
 
+/** R(t), the rollouts of the iteration that just ended, as the experience and guideline agents read them. */
+export const ROUND_ROLLOUTS_VARIABLE = {
+  ...CONTEXT_VARIABLES.rollouts,
+  about: CONTEXT_VARIABLES.rollouts.about.replace("the previous iteration's rollouts R(t-1)", "this iteration's rollouts R(t)"),
+} as const satisfies TemplateVariable;
+
 /** The rollouts block of the built-in templates. */
 export const ROLLOUTS_BLOCK = `<rollouts>
 {% for rollout in rollouts %}
