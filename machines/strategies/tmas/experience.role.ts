@@ -7,9 +7,9 @@ import { z } from 'zod';
 import type { ExperienceRecord } from '../../../src/kernel/protocol.ts';
 import { bankRecordRole, recordList } from '../../bank-record-role.ts';
 import { parseJsonReply, replyBase } from '../../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK } from '../../role-template.ts';
 import { createRoleMachine } from '../../role.machine.ts';
-import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, ROLLOUTS_BLOCK, ROUND_ROLLOUTS_VARIABLE, rolloutValues } from './tmas-context.ts';
+import { CONTEXT_VARIABLES, EXPERIENCE_BLOCK, experienceValues, ROLLOUTS_BLOCK, ROUND_ROLLOUTS_VARIABLE, roundValues } from './tmas-context.ts';
 
 const item = z.object({ text: z.string().min(1), candidate: z.number().int().nonnegative().nullable().optional() });
 const schema = z.object({ conclusions: z.array(item).default([]), pitfalls: z.array(item).default([]) });
@@ -56,11 +56,7 @@ Answer with JSON only, in a \`\`\`json block: \
       experience: CONTEXT_VARIABLES.experience,
     },
     system: () => 'You are the Experience agent of a team that solves hard mathematics problems. ' + 'You distil reusable knowledge from a round of attempts at one problem.',
-    values: (request, options) => {
-      const rollouts = rolloutValues(request.rollouts);
-      const experience = experienceValues(request.bank);
-      return { variables: problemValues(request, options, { rollouts: rollouts.values, experience: experience.values }), drops: [...rollouts.drops, ...experience.drops] };
-    },
+    values: (request, options) => roundValues(request, options, 'experience', experienceValues(request.bank)),
   },
   ...recordList(parseExperience),
   describe: describeParseError,

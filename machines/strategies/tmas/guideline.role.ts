@@ -8,9 +8,9 @@ import type { GuidelineRecord } from '../../../src/kernel/protocol.ts';
 import { describeParseError } from './experience.role.ts';
 import { bankRecordRole, recordList } from '../../bank-record-role.ts';
 import { parseJsonReply, replyBase } from '../../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK } from '../../role-template.ts';
 import { createRoleMachine } from '../../role.machine.ts';
-import { CONTEXT_VARIABLES, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, ROUND_ROLLOUTS_VARIABLE, rolloutValues } from './tmas-context.ts';
+import { CONTEXT_VARIABLES, GUIDELINES_BLOCK, guidelineValues, ROLLOUTS_BLOCK, ROUND_ROLLOUTS_VARIABLE, roundValues } from './tmas-context.ts';
 
 const schema = z.object({
   guidelines: z.array(
@@ -53,11 +53,7 @@ Answer with JSON only, in a \`\`\`json block: \
       guidelines: CONTEXT_VARIABLES.guidelines,
     },
     system: () => 'You are the Guideline agent of a team that solves hard mathematics problems. ' + 'You name the high-level strategies that attempts used and how each fared.',
-    values: (request, options) => {
-      const rollouts = rolloutValues(request.rollouts);
-      const guidelines = guidelineValues(request.bank);
-      return { variables: problemValues(request, options, { rollouts: rollouts.values, guidelines: guidelines.values }), drops: [...rollouts.drops, ...guidelines.drops] };
-    },
+    values: (request, options) => roundValues(request, options, 'guidelines', guidelineValues(request.bank)),
   },
   ...recordList(parseGuidelines),
   describe: describeParseError,

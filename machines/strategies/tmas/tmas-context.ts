@@ -7,7 +7,7 @@
  * (`<rollout …>`, `- [pitfall] …`) are also what the simulated model reads.
  */
 import type { ExperienceRecord, GuidelineRecord, Rollout } from '../../../src/kernel/protocol.ts';
-import type { TemplateVariable } from '../../role-template.ts';
+import { problemValues, type TemplateValues, type TemplateVariable } from '../../role-template.ts';
 import { formatScore, type ValuesWithDrops } from '../../verification-values.ts';
 
 /** Drop ranks: rollout text goes first (lowest score first), then bank records (oldest first). */
@@ -38,6 +38,16 @@ export function guidelineValues(bank: GuidelineRecord[]): ValuesWithDrops {
     values: bank.map((record) => ({ strategy: record.strategy, outcome: record.outcome })),
     drops: bank.map((_, index) => ({ id: `guideline-${index}`, path: ['guidelines', index], drop: BANK_RECORD_RANK + index })),
   };
+}
+
+/**
+ * The values of a bank agent's template (experience, guideline): the problem,
+ * this iteration's rollouts R(t) and the agent's bank so far, as `bankName`;
+ * rollout texts are left out before bank records.
+ */
+export function roundValues(request: { question: string; rollouts: Rollout[] }, options: { proof: boolean }, bankName: string, bank: ValuesWithDrops): TemplateValues {
+  const rollouts = rolloutValues(request.rollouts);
+  return { variables: problemValues(request, options, { rollouts: rollouts.values, [bankName]: bank.values }), drops: [...rollouts.drops, ...bank.drops] };
 }
 
 /** The variables of TMAS's context, as `tmas prompts` documents them. */
