@@ -11,6 +11,11 @@ export function messageBase(input: ProblemInput, iteration: number, role: string
   return { run: input.run, problem: input.problem.id, iteration, correlation: `${input.problem.id}/${iteration}/${role}/${index}` };
 }
 
+/** The Solution agent asked for one candidate from the problem alone (source `normal`), as every baseline asks it. */
+export function normalSolutionRequest(input: ProblemInput, iteration: number, candidate: number): MessageOf<'solution.requested'> {
+  return { type: 'solution.requested', ...messageBase(input, iteration, 'solution', candidate), candidate, source: 'normal', question: input.problem.question, rollouts: [], experience: [], guidelines: [] };
+}
+
 /** The messages that announce a saved iteration: its banks' update (when it has banks) and its results. */
 export function iterationAnnouncement(
   input: ProblemInput,

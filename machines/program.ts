@@ -68,3 +68,13 @@ export function waiting<S>(state: S, post: Message[] = []): Step<S> {
 export function finishedAfter<S>(state: S, iterations: number, input: ProblemInput): Step<S> | null {
   return iterations >= input.settings.maxIterations ? { state, post: [], effect: { kind: 'done', iterations } } : null;
 }
+
+/**
+ * The `saved` step of a program whose iterations (rounds) count from 0: once
+ * iteration `saved` is durable, the problem ends when it was the last
+ * (`--max-iterations`), else `next` starts the one after it.
+ */
+export function nextIteration<S>(state: S, saved: number, input: ProblemInput, next: (iteration: number) => Step<S>): Step<S> {
+  const iteration = saved + 1;
+  return finishedAfter(state, iteration, input) ?? next(iteration);
+}

@@ -40,15 +40,6 @@ export function parseJsonReply(text: string): unknown {
   return JSON.parse(candidate);
 }
 
-/** Runs a parser of bank records; a failure becomes `parseError` (reported in the reply) instead of an exception. */
-export function recordsOrError<T>(parse: () => T[], describe: (error: unknown) => string): { records: T[]; parseError: string | null } {
-  try {
-    return { records: parse(), parseError: null };
-  } catch (error) {
-    return { records: [], parseError: describe(error) };
-  }
-}
-
 /** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut at the length limit. */
 export function unusableBecause(problem: string | null, output: LlmOutput): string | null {
   if (problem === null) return null;

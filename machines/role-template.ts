@@ -98,3 +98,13 @@ export const COMMON_VARIABLES = {
   proof: { shape: 'boolean', about: 'true in proof mode, false with --no-proof (short answers)' },
   solution: { shape: 'string', about: "the candidate's solution text" },
 } as const satisfies Record<string, TemplateVariable>;
+
+/** The values of the variables most roles share, `problem` and `proof`, then the role's own. */
+export function problemValues(request: { question: string }, options: { proof: boolean }, own: Record<string, TemplateValue> = {}): Record<string, TemplateValue> {
+  return { problem: request.question, proof: options.proof, ...own };
+}
+
+/** The values of a template over COMMON_VARIABLES: the problem, the mode and the candidate's solution. */
+export function solutionValues(request: { question: string; solution: string }, options: { proof: boolean }): TemplateValues {
+  return { variables: problemValues(request, options, { solution: request.solution }) };
+}

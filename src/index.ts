@@ -20,7 +20,7 @@ export { templatePrompt, type RoleTemplate, type TemplateVariable, type Variable
 export { callInfo, parseJsonReply, parseScore, replyBase } from '../machines/reply.ts';
 
 // The built-in roles, to reuse or wrap.
-export { solutionPrompt, solutionRole } from '../machines/roles/solution.role.ts';
+export { solutionPrompt, solutionRole } from '../machines/strategies/tmas/solution.role.ts';
 export { verificationPrompt, verificationRole } from '../machines/roles/verification.role.ts';
 export { summaryRole } from '../machines/roles/summary.role.ts';
 export { experienceRole } from '../machines/strategies/tmas/experience.role.ts';

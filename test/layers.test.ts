@@ -7,7 +7,8 @@
  *
  *   src/kernel/          nothing: protocol (the messages), journal-version, routes, bus, errors, slots, sim formats
  *   src/types/           nothing: declarations of untyped packages
- *   workers/             nothing: pure CPU tasks run in worker threads
+ *   workers/             kernel, types only (a prompt's wire types): pure CPU tasks run
+ *                        in worker threads, which load nothing outside workers/
  *   src/grader/          kernel
  *   src/input/           kernel
  *   src/pool/            kernel, workers/ (the tasks it dispatches)
@@ -60,7 +61,7 @@ const RUN_PARTS = ['machines/', 'machines/strategies/', 'workers/', 'src/kernel/
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/kernel/': [],
   'src/types/': [],
-  'workers/': [],
+  'workers/': ['src/kernel/'],
   'src/grader/': ['src/kernel/'],
   'src/input/': ['src/kernel/'],
   'src/pool/': ['src/kernel/', 'workers/'],
@@ -228,6 +229,17 @@ describe('layers', () => {
     const files = BROWSER_ROOMS.flatMap((room) => sources(room));
     expect(files.length).toBeGreaterThan(10);
     expect(files.flatMap((file) => browserBreaches(file, readFileSync(path.join(REPO, file), 'utf8')))).toEqual([]);
+  });
+
+  test('the workers import from outside workers/ only types (a worker thread loads nothing else of ours)', () => {
+    const files = sources('workers');
+    expect(files.length).toBeGreaterThan(10);
+    const values = files.flatMap((file) =>
+      importsOf(readFileSync(path.join(REPO, file), 'utf8'))
+        .filter(({ from, typesOnly }) => from.startsWith('.') && !typesOnly && !path.relative(REPO, path.resolve(path.dirname(path.join(REPO, file)), from)).startsWith('workers/'))
+        .map(({ from }) => `${file} -> ${from}`),
+    );
+    expect(values).toEqual([]);
   });
 
   test('no import cycles between modules', () => {

@@ -17,7 +17,7 @@ import { boundedBody, startWatchdog } from '../src/gateway/reply-bounds.ts';
 import { sseEvents } from '../src/gateway/sse.ts';
 import { decideFault } from '../src/sim/faults.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
-import { solutionPrompt } from '../machines/roles/solution.role.ts';
+import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { systemText, userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
 import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect } from 'vitest';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { solutionPrompt } from '../machines/roles/solution.role.ts';
+import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { createProgram, declareLateOptions } from '../src/cli/program.ts';
 import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
 import { toSimServerConfig } from '../src/settings/to-sim-server-config.ts';

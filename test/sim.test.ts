@@ -12,7 +12,7 @@ import { experiencePrompt, parseExperience } from '../machines/strategies/tmas/e
 import { guidelinePrompt, parseGuidelines } from '../machines/strategies/tmas/guideline.role.ts';
 import type { PromptSpec } from '../machines/prompt.ts';
 import { parseScore } from '../machines/reply.ts';
-import { solutionPrompt } from '../machines/roles/solution.role.ts';
+import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { parseSummary, summaryPrompt } from '../machines/roles/summary.role.ts';
 import { verificationPrompt } from '../machines/roles/verification.role.ts';
 import { UserError } from '../src/kernel/errors.ts';

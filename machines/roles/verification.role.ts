@@ -3,42 +3,34 @@
  * s in [0, 1]. A reply without a parseable score gives `score: null`, never a
  * silent zero.
  */
-import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../role-template.ts';
-import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
-
-/** The Verification agent's user message: the problem, the candidate, and how to score it. */
-export const verificationTemplate = {
-  source: `${PROBLEM_BLOCK}
-
-${SOLUTION_BLOCK}
-
-Check every step of the {{ 'proof' if proof else 'solution' }} above. Point out errors, gaps and unjustified claims. \
-Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means fully correct, 0 means wrong.`,
-  variables: COMMON_VARIABLES,
-  system: (_, options) => {
-    const what = options.proof ? 'proof' : 'solution';
-    return 'You are the Verification agent of a team that solves hard mathematics problems. ' + `You check a candidate ${what} step by step and judge whether it is correct and complete.`;
-  },
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
-} satisfies RoleTemplate<MessageOf<'verification.requested'>, RoleOptions>;
-
-/** Builds the verification prompt for one check of a candidate. */
-export const verificationPrompt = templatePrompt(verificationTemplate);
+import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, solutionValues } from '../role-template.ts';
+import { createRoleMachine, passesPerCandidate } from '../role.machine.ts';
+import { templateRole } from '../template-role.ts';
 
 /** Verification calls are indexed candidate × this + verification: unique within an iteration as long as M < 10,000. */
 export const VERIFICATION_INDEX_STRIDE = 10_000;
 
 /** The Verification agent's definition. */
-export const verificationRole = {
-  role: 'verification',
+export const verificationRole = templateRole('verification', {
   kind: 'grade',
-  request: 'verification.requested',
   index: (request) => request.candidate * VERIFICATION_INDEX_STRIDE + request.index,
   subject: passesPerCandidate(VERIFICATION_INDEX_STRIDE, (pass) => `verification ${pass}`),
-  prompt: verificationPrompt,
-  template: verificationTemplate,
+  /** The Verification agent's user message: the problem, the candidate, and how to score it. */
+  template: {
+    source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Check every step of the {{ 'proof' if proof else 'solution' }} above. Point out errors, gaps and unjustified claims. \
+Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means fully correct, 0 means wrong.`,
+    variables: COMMON_VARIABLES,
+    system: (_, options) => {
+      const what = options.proof ? 'proof' : 'solution';
+      return 'You are the Verification agent of a team that solves hard mathematics problems. ' + `You check a candidate ${what} step by step and judge whether it is correct and complete.`;
+    },
+    values: solutionValues,
+  },
   reply: (request, output) => ({
     type: 'verification.completed',
     ...replyBase(request),
@@ -49,7 +41,10 @@ export const verificationRole = {
     call: callInfo(output),
   }),
   validate: (_, output) => unusableBecause(parseScore(output.content) === null ? 'no parseable "SCORE: s" line' : null, output),
-} satisfies RoleDefinition<'verification.requested'>;
+});
+
+/** Builds the verification prompt for one check of a candidate. */
+export const verificationPrompt = verificationRole.prompt;
 
 /** The Verification agent's actor definition. */
 export const verificationMachine = createRoleMachine(verificationRole);

@@ -16,7 +16,7 @@ import { iterationKey, type BankRecord, type Store } from '../store/store.ts';
 import type { GenerationKind, RoleDefinition } from '../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../machines/strategies/index.ts';
 import { judgeRole } from '../../machines/roles/judge.role.ts';
-import { solutionRole } from '../../machines/roles/solution.role.ts';
+import { solutionRole } from '../../machines/strategies/tmas/solution.role.ts';
 import { summaryRole } from '../../machines/roles/summary.role.ts';
 import { verificationRole } from '../../machines/roles/verification.role.ts';
 

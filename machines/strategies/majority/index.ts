@@ -1,5 +1,5 @@
 /** The `majority` strategy (MV@k): k independent samples and a majority vote. */
-import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import { solutionMachine, solutionRole } from '../tmas/solution.role.ts';
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { majorityProgram, SAMPLES_FLAG, samplesOf, VOTE_POOL_FLAG } from './majority.program.ts';

@@ -8,10 +8,9 @@
  * Every sample is requested up front (all in iteration 0 of the journal); the
  * iterations are announced once all are in.
  */
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { failureOf, NO_RESPONSE, normalSolutionRequest, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 /** `--samples`: samples per problem, k of MV@k. */
 export const SAMPLES_FLAG = {
@@ -71,16 +70,7 @@ export const majorityProgram: ProblemProgram<MajorityState> = {
   id: 'majority',
   start(input) {
     const n = samplesOf(input.settings);
-    const post = Array.from({ length: n }, (_, candidate): MessageOf<'solution.requested'> => ({
-      type: 'solution.requested',
-      ...messageBase(input, 0, 'solution', candidate),
-      candidate,
-      source: 'normal',
-      question: input.problem.question,
-      rollouts: [],
-      experience: [],
-      guidelines: [],
-    }));
+    const post = Array.from({ length: n }, (_, candidate) => normalSolutionRequest(input, 0, candidate));
     return waiting({ samples: Array.from({ length: n }, () => null), iteration: 0 }, post);
   },
   receive(state, message, input) {
@@ -91,9 +81,6 @@ export const majorityProgram: ProblemProgram<MajorityState> = {
     return waiting(state);
   },
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    const finished = finishedAfter(state, iteration, input);
-    if (finished) return finished;
-    return save({ ...state, iteration }, input);
+    return nextIteration(state, state.iteration, input, (iteration) => save({ ...state, iteration }, input));
   },
 };

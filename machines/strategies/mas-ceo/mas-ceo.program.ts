@@ -23,7 +23,7 @@
  */
 import type { Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateResponse, type CandidateView } from '../../kit.ts';
 import { CEO_LIMITS, parseExperts } from './mas-ceo.roles.ts';
 
@@ -182,14 +182,13 @@ export const masCeoProgram: ProblemProgram<CeoState> = {
     }
   },
   saved(state, input) {
-    const round = state.round + 1;
-    const finished = finishedAfter(state, round, input);
-    if (finished) return finished;
-    if (state.stopped) {
-      const result = state.result ?? { candidate: 0, ...NO_RESPONSE };
-      return { state: { ...state, round }, post: [], effect: saveOf(round, [result], input) };
-    }
-    const next = fresh(round, state.result, state.advice);
-    return waiting(next, [ask(input, next)]);
+    return nextIteration(state, state.round, input, (round) => {
+      if (state.stopped) {
+        const result = state.result ?? { candidate: 0, ...NO_RESPONSE };
+        return { state: { ...state, round }, post: [], effect: saveOf(round, [result], input) };
+      }
+      const next = fresh(round, state.result, state.advice);
+      return waiting(next, [ask(input, next)]);
+    });
   },
 };

@@ -12,10 +12,10 @@
  * (machines/budget-forcing.ts).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
 import { answerFields, callInfo, replyBase, unusableIf } from '../../reply.ts';
-import { createRoleMachine, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine } from '../../role.machine.ts';
+import { templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 
 /**
@@ -52,9 +52,14 @@ export function parseCeo(text: string): { decision: 'continue' | 'stop'; experts
   };
 }
 
-/** The CEO agent's user message: the problem, the team's latest solution and the evaluator's advice (from the second round), and the plan's format. */
-export const ceoTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The CEO agent's definition. */
+export const ceoRole = templateRole('ceo', {
+  kind: 'plan',
+  endpoint: 'solution',
+  index: () => 0,
+  /** The CEO agent's user message: the problem, the team's latest solution and the evaluator's advice (from the second round), and the plan's format. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 {% if solution is not none %}
 ${SOLUTION_BLOCK}
@@ -71,32 +76,22 @@ Decision: continue or stop
 Experts: number of experts to recruit (${CEO_LIMITS.experts.min}-${CEO_LIMITS.experts.max})
 Direction: one line on what the team should try
 Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.min}-${CEO_LIMITS.budget.max})`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    solution: { shape: { orNone: 'string' }, about: "the team's latest solution, none in the first round" },
-    advice: { shape: { orNone: 'string' }, about: "the evaluator's advice on it, none in the first round" },
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      solution: { shape: { orNone: 'string' }, about: "the team's latest solution, none in the first round" },
+      advice: { shape: { orNone: 'string' }, about: "the evaluator's advice on it, none in the first round" },
+    },
+    system: () => roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
+    values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, advice: request.advice }) }),
   },
-  system: () => roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution, advice: request.advice } }),
-} satisfies RoleTemplate<MessageOf<'ceo.requested'>, RoleOptions>;
-
-/** The CEO agent's definition. */
-export const ceoRole = {
-  role: 'ceo',
-  kind: 'plan',
-  endpoint: 'solution',
-  request: 'ceo.requested',
-  index: () => 0,
-  prompt: templatePrompt(ceoTemplate),
-  template: ceoTemplate,
   reply: (request, output) => {
     const plan = parseCeo(output.content);
     // A plan cut off may have lost the end of its last field (the budget's digits) though every field is there.
     const cut = output.finishReason === 'length' ? 'the plan was cut off at the length limit' : null;
     return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? cut, call: callInfo(output) };
   },
-} satisfies RoleDefinition<'ceo.requested'>;
+});
 
 /** The expert descriptions a recruiter reply gives (`Expert k: …` lines). */
 function namedExperts(text: string): string[] {
@@ -121,32 +116,27 @@ export function missingExperts(output: { content: string; finishReason: string }
   return output.finishReason === 'length' ? 'the team was cut off at the length limit' : null;
 }
 
-/** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
-export const recruiterTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Recruiter agent's definition. */
+export const recruiterRole = templateRole('recruiter', {
+  kind: 'plan',
+  endpoint: 'solution',
+  index: () => 0,
+  /** The Recruiter agent's user message: the problem and how many experts to describe, in which direction. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 <recruit count="{{ experts }}">
 Direction: {{ direction }}
 Describe {{ experts }} experts, one per line, as "Expert k: description".`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    experts: { shape: 'integer', about: 'how many experts the CEO asked for' },
-    direction: { shape: 'string', about: "the CEO's direction for the round" },
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      experts: { shape: 'integer', about: 'how many experts the CEO asked for' },
+      direction: { shape: 'string', about: "the CEO's direction for the round" },
+    },
+    system: () => roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
+    values: (request, options) => ({ variables: problemValues(request, options, { experts: request.experts, direction: request.direction }) }),
   },
-  system: () => roleLine('Recruiter', 'You recruit the experts best suited to a problem.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, experts: request.experts, direction: request.direction } }),
-} satisfies RoleTemplate<MessageOf<'recruiter.requested'>, RoleOptions>;
-
-/** The Recruiter agent's definition. */
-export const recruiterRole = {
-  role: 'recruiter',
-  kind: 'plan',
-  endpoint: 'solution',
-  request: 'recruiter.requested',
-  index: () => 0,
-  prompt: templatePrompt(recruiterTemplate),
-  template: recruiterTemplate,
   reply: (request, output) => ({
     type: 'recruiter.completed',
     ...replyBase(request),
@@ -154,11 +144,20 @@ export const recruiterRole = {
     ...unusableIf(missingExperts(output, request.experts)),
     call: callInfo(output),
   }),
-} satisfies RoleDefinition<'recruiter.requested'>;
+});
 
-/** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
-export const solverTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Solver agent's definition. */
+export const solverRole = templateRole('solver', {
+  kind: 'solution',
+  endpoint: 'solution',
+  index: (request) => request.turn,
+  // The round's one solution is candidate 0: each solver turn drafts or revises it.
+  subject: (turn) => ({ candidate: 0, pass: turn, label: `solver turn ${turn}` }),
+  maxTokens: (request) => request.budget,
+  budgetForcing: true,
+  /** The Solver agent's user message: a first draft, or a revision of the previous one answering the critics. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 {% if previous is not none %}
 <solution>
@@ -171,38 +170,21 @@ export const solverTemplate = {
 
 {% endif %}
 {{ 'Solve the problem above.' if previous is none else 'Revise your solution above to answer every critique.' }} Direction: {{ direction }}. ${ANSWER_INSTRUCTION}`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    direction: { shape: 'string', about: "the CEO's direction for the round" },
-    budget: { shape: 'integer', about: "the CEO's token budget: the call's completion limit (not stated in the built-in prompt)" },
-    previous: { shape: { orNone: 'string' }, about: "the solver's previous solution in this round, none for a first draft" },
-    critiques: { shape: { listOf: 'string' }, about: "the critics' critiques of the previous solution (empty for a first draft)" },
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      direction: { shape: 'string', about: "the CEO's direction for the round" },
+      budget: { shape: 'integer', about: "the CEO's token budget: the call's completion limit (not stated in the built-in prompt)" },
+      previous: { shape: { orNone: 'string' }, about: "the solver's previous solution in this round, none for a first draft" },
+      critiques: { shape: { listOf: 'string' }, about: "the critics' critiques of the previous solution (empty for a first draft)" },
+    },
+    system: (request) => roleLine('Solver', `You are ${request.expert}`),
+    values: (request, options) => ({
+      variables: problemValues(request, options, { direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques }),
+    }),
   },
-  system: (request) => roleLine('Solver', `You are ${request.expert}`),
-  values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques },
-  }),
-} satisfies RoleTemplate<MessageOf<'solver.requested'>, RoleOptions>;
-
-/** Builds the solver prompt. */
-export const solverPrompt = templatePrompt(solverTemplate);
-
-/** The Solver agent's definition. */
-export const solverRole = {
-  role: 'solver',
-  kind: 'solution',
-  endpoint: 'solution',
-  request: 'solver.requested',
-  index: (request) => request.turn,
-  // The round's one solution is candidate 0: each solver turn drafts or revises it.
-  subject: (turn) => ({ candidate: 0, pass: turn, label: `solver turn ${turn}` }),
-  maxTokens: (request) => request.budget,
-  budgetForcing: true,
-  prompt: solverPrompt,
-  template: solverTemplate,
   reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
-} satisfies RoleDefinition<'solver.requested'>;
+});
 
 /**
  * Whether a critic agrees: its last `Decision: agree|disagree`, or MAS-TTS's
@@ -219,35 +201,30 @@ export function missingDecision(text: string): string | null {
   return /decision\W*:\s*(agree|disagree)/i.test(text) ? null : 'no "Decision: agree" or "Decision: disagree" line';
 }
 
-/** The Critic agent's user message: the problem and the solver's solution. */
-export const criticTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Critic agent's definition. */
+export const criticRole = templateRole('critic', {
+  kind: 'grade',
+  endpoint: 'verification',
+  // Unique within a round as long as there are fewer than 100 critics.
+  index: (request) => request.turn * 100 + request.critic,
+  subject: (index) => ({ candidate: 0, pass: index, label: `critic ${index % 100} on turn ${Math.floor(index / 100)}` }),
+  maxTokens: (request) => request.budget,
+  budgetForcing: true,
+  /** The Critic agent's user message: the problem and the solver's solution. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 ${SOLUTION_BLOCK}
 
 Solve the problem yourself from your expertise, then compare your final answer with the final answer of the solution above (its \\boxed{}). \
 Write only your critique of that solution, not your own solution or answer. \
 End with "Decision: agree" if your final answer is the same as the solution's final answer, else "Decision: disagree".`,
-  variables: COMMON_VARIABLES,
-  system: (request) => roleLine('Critic', `You are ${request.expert}`),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
-} satisfies RoleTemplate<MessageOf<'critic.requested'>, RoleOptions>;
-
-/** The Critic agent's definition. */
-export const criticRole = {
-  role: 'critic',
-  kind: 'grade',
-  endpoint: 'verification',
-  request: 'critic.requested',
-  // Unique within a round as long as there are fewer than 100 critics.
-  index: (request) => request.turn * 100 + request.critic,
-  subject: (index) => ({ candidate: 0, pass: index, label: `critic ${index % 100} on turn ${Math.floor(index / 100)}` }),
-  maxTokens: (request) => request.budget,
-  budgetForcing: true,
-  prompt: templatePrompt(criticTemplate),
-  template: criticTemplate,
+    variables: COMMON_VARIABLES,
+    system: (request) => roleLine('Critic', `You are ${request.expert}`),
+    values: solutionValues,
+  },
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
-} satisfies RoleDefinition<'critic.requested'>;
+});
 
 /** The evaluator's verdict: `Correctness: 0|1` (null when absent, with `parseError` saying so) and the `Advice:` text. */
 export function parseEvaluation(text: string): { correct: boolean | null; advice: string; parseError?: string } {
@@ -256,34 +233,29 @@ export function parseEvaluation(text: string): { correct: boolean | null; advice
   return { correct: verdict === undefined ? null : verdict === '1', advice, ...unusableIf(verdict === undefined ? 'no "Correctness: 0" or "Correctness: 1" line' : null) };
 }
 
-/** The Evaluator agent's user message: the problem and the team's solution. */
-export const evaluatorTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Evaluator agent's definition. */
+export const evaluatorRole = templateRole('evaluator', {
+  kind: 'grade',
+  endpoint: 'verification',
+  index: () => 0,
+  /** The Evaluator agent's user message: the problem and the team's solution. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 ${SOLUTION_BLOCK}
 
 Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.`,
-  variables: COMMON_VARIABLES,
-  system: () => roleLine('Evaluator', "You judge whether the team's solution is correct."),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
-} satisfies RoleTemplate<MessageOf<'evaluator.requested'>, RoleOptions>;
-
-/** The Evaluator agent's definition. */
-export const evaluatorRole = {
-  role: 'evaluator',
-  kind: 'grade',
-  endpoint: 'verification',
-  request: 'evaluator.requested',
-  index: () => 0,
-  prompt: templatePrompt(evaluatorTemplate),
-  template: evaluatorTemplate,
+    variables: COMMON_VARIABLES,
+    system: () => roleLine('Evaluator', "You judge whether the team's solution is correct."),
+    values: solutionValues,
+  },
   reply: (request, output) => {
     const evaluation = parseEvaluation(output.content);
     // A verdict cut off has lost the end of its advice, which the next round's CEO reads.
     const cut = output.finishReason === 'length' && evaluation.parseError === undefined ? { parseError: 'the evaluation was cut off at the length limit' } : {};
     return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
   },
-} satisfies RoleDefinition<'evaluator.requested'>;
+});
 
 /** The CEO agent's actor definition. */
 export const ceoMachine = createRoleMachine(ceoRole);

@@ -13,7 +13,7 @@ import type { Message } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type LoopSettings, type ProblemInput, type StrategyFlag } from '../../contract.ts';
 import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 
 /**
  * `--round-widths`: responses per round. The default is upstream's
@@ -110,10 +110,9 @@ export const pacoreProgram: ProblemProgram<PacoreState> = {
     return waiting(state);
   },
   saved(state, input) {
-    const round = state.round + 1;
-    const finished = finishedAfter(state, round, input);
-    if (finished) return finished;
-    const { responses, post } = ask(input, round, referencesOf(state.responses, input.settings.seed));
-    return waiting({ round, responses }, post);
+    return nextIteration(state, state.round, input, (round) => {
+      const { responses, post } = ask(input, round, referencesOf(state.responses, input.settings.seed));
+      return waiting({ round, responses }, post);
+    });
   },
 };

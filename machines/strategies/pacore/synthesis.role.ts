@@ -5,19 +5,22 @@
  * responses as numbered references, and a request for the model's own
  * comprehensive solution. No system message in either, as upstream.
  */
-import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { answerFields, callInfo, replyBase } from '../../reply.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { COMMON_VARIABLES, problemValues } from '../../role-template.ts';
+import { createRoleMachine } from '../../role.machine.ts';
+import { answerReply, onePerCandidate, templateRole } from '../../template-role.ts';
 
-/**
- * The synthesis user message of a round with references. References that do
- * not fit the window are left out from the end (the last one first), and the
- * `context.trimmed` message names what was left out.
- */
-export const synthesisTemplate = {
-  source: `Here is a problem together with several reference responses to it. Examine the references critically, then write a response of your own.
+/** The synthesis role's definition. */
+export const synthesisRole = templateRole('synthesis', {
+  kind: 'solution',
+  endpoint: 'solution',
+  ...onePerCandidate('synthesis'),
+  /**
+   * The synthesis user message of a round with references. References that do
+   * not fit the window are left out from the end (the last one first), and the
+   * `context.trimmed` message names what was left out.
+   */
+  template: {
+    source: `Here is a problem together with several reference responses to it. Examine the references critically, then write a response of your own.
 
 Original problem:
 {{ problem }}
@@ -30,50 +33,31 @@ Reference {{ loop.index }}:
 {% endfor %}
 
 Using the problem and the reference responses above, write your own complete and comprehensive solution.`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    references: {
-      shape: { listOf: 'string' },
-      about:
-        "the previous round's non-empty responses, each the text after its last </think> as it came (leading newlines kept), " +
-        "in the order PaCoRe gives them (by length, then a fixed permutation of the run's seed); " +
-        'when the prompt does not fit, the last ones are left out first',
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      references: {
+        shape: { listOf: 'string' },
+        about:
+          "the previous round's non-empty responses, each the text after its last </think> as it came (leading newlines kept), " +
+          "in the order PaCoRe gives them (by length, then a fixed permutation of the run's seed); " +
+          'when the prompt does not fit, the last ones are left out first',
+      },
     },
+    applies: 'rounds after the first: round 0 sends the problem text alone, as upstream does',
+    system: () => '',
+    values: (request, options) => ({
+      variables: problemValues(request, options, { references: request.references }),
+      drops: request.references.map((_, index) => ({ id: `reference-${index + 1}`, path: ['references', index], drop: request.references.length - 1 - index })),
+    }),
+    // Round 0 is the problem as given: no prompt of ours to replace.
+    untemplated: (request) => (request.references.length === 0 ? { system: '', parts: [{ id: 'problem', text: request.question }] } : null),
   },
-  applies: 'rounds after the first: round 0 sends the problem text alone, as upstream does',
-  system: () => '',
-  values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, references: request.references },
-    drops: request.references.map((_, index) => ({ id: `reference-${index + 1}`, path: ['references', index], drop: request.references.length - 1 - index })),
-  }),
-  // Round 0 is the problem as given: no prompt of ours to replace.
-  untemplated: (request) => (request.references.length === 0 ? { system: '', parts: [{ id: 'problem', text: request.question }] } : null),
-} satisfies RoleTemplate<MessageOf<'synthesis.requested'>, RoleOptions>;
+  reply: answerReply('synthesis.completed', { cutHasNoAnswer: true }),
+});
 
 /** The synthesis prompt: the problem alone in round 0, else the template. No system message in either, as upstream. */
-export const synthesisPrompt = templatePrompt(synthesisTemplate);
-
-/** The synthesis role's definition. */
-export const synthesisRole = {
-  role: 'synthesis',
-  kind: 'solution',
-  endpoint: 'solution',
-  request: 'synthesis.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('synthesis'),
-  prompt: synthesisPrompt,
-  template: synthesisTemplate,
-  reply: (request, output, options) => ({
-    type: 'synthesis.completed',
-    ...replyBase(request),
-    candidate: request.candidate,
-    text: output.content,
-    // A response cut at the length limit has no final answer.
-    ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
-    call: callInfo(output),
-  }),
-} satisfies RoleDefinition<'synthesis.requested'>;
+export const synthesisPrompt = synthesisRole.prompt;
 
 /** The synthesis role's actor definition. */
 export const synthesisMachine = createRoleMachine(synthesisRole);

@@ -13,7 +13,7 @@
  */
 import type { ExperienceRecord, Message } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 import { attemptText, distillRetried, MAX_DISTILL_ATTEMPTS, WITHOUT_LISTS } from './rse.roles.ts';
 
@@ -111,10 +111,9 @@ export const rseProgram: ProblemProgram<RseState> = {
     };
   },
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    const finished = finishedAfter(state, iteration, input);
-    if (finished) return finished;
-    const { candidates, post } = rollouts(input, iteration, state.bank);
-    return waiting({ ...state, iteration, candidates, fresh: [] }, post);
+    return nextIteration(state, state.iteration, input, (iteration) => {
+      const { candidates, post } = rollouts(input, iteration, state.bank);
+      return waiting({ ...state, iteration, candidates, fresh: [] }, post);
+    });
   },
 };

@@ -11,11 +11,13 @@
  * `- [proposition] …`).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import type { BankShown, ExperienceRecord, FittedValues, MessageOf } from '../../../src/kernel/protocol.ts';
+import type { BankShown, ExperienceRecord, FittedValues } from '../../../src/kernel/protocol.ts';
 import type { TemplateDrop, TemplatePromptPart } from '../../prompt.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { bankRecordRole } from '../../bank-record-role.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
 import { answerFields, callInfo, parseJsonReply, replyBase } from '../../reply.ts';
-import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, passesPerCandidate, type RoleOptions } from '../../role.machine.ts';
+import { onePerCandidate, templateRole } from '../../template-role.ts';
 import { answerInstruction, roleLine } from '../../kit.ts';
 
 /** Distillations of one rollout at most: upstream asks once and retries up to 5 times while the reply is not valid JSON. Index-keyed: index = candidate × this + attempt. */
@@ -98,44 +100,35 @@ export function rolloutSystem(experience: ExperienceRecord[], options: RoleOptio
   return { id: 'system', template: BANK_SYSTEM, variables: { lead, guidance: GUIDANCE, experience: lines, closing: CLOSING }, drops };
 }
 
-/** The Rollout agent's user message: the problem alone, as upstream sends it (the bank is in the system message). */
-export const rolloutTemplate = {
-  source: PROBLEM_BLOCK,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    experience: {
-      shape: { listOf: 'string' },
-      about:
-        "the problem's experience bank as the system message shows it, one line each ('- [pitfall] …' first, then '- [proposition] …'); empty in the first iteration; " +
-        'when the prompt does not fit, the oldest records are left out, here and in the system message',
-    },
-  },
-  system: (request, options) => rolloutSystem(request.experience, options),
-  values: (request, options) => {
-    const { lines, drops } = bankValues(request.experience, 'user-');
-    return { variables: { problem: request.question, proof: options.proof, experience: lines }, drops };
-  },
-} satisfies RoleTemplate<MessageOf<'rollout.requested'>, RoleOptions>;
-
 /** What a rollout's reply says of the bank its prompt held and showed, from the fit of its system message (none without a bank). */
 function bankShown(values: FittedValues | undefined): { bank?: BankShown } {
   return values === undefined ? {} : { bank: { held: values.values, shown: values.kept, heldTokens: values.tokens, shownTokens: values.keptTokens } };
 }
 
-/** Builds the rollout prompt. */
-export const rolloutPrompt = templatePrompt(rolloutTemplate);
-
 /** The Rollout agent's definition. */
-export const rolloutRole = {
-  role: 'rollout',
+export const rolloutRole = templateRole('rollout', {
   kind: 'solution',
   endpoint: 'solution',
-  request: 'rollout.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('rollout'),
-  prompt: rolloutPrompt,
-  template: rolloutTemplate,
+  ...onePerCandidate('rollout'),
+  /** The Rollout agent's user message: the problem alone, as upstream sends it (the bank is in the system message). */
+  template: {
+    source: PROBLEM_BLOCK,
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      experience: {
+        shape: { listOf: 'string' },
+        about:
+          "the problem's experience bank as the system message shows it, one line each ('- [pitfall] …' first, then '- [proposition] …'); empty in the first iteration; " +
+          'when the prompt does not fit, the oldest records are left out, here and in the system message',
+      },
+    },
+    system: (request, options) => rolloutSystem(request.experience, options),
+    values: (request, options) => {
+      const { lines, drops } = bankValues(request.experience, 'user-');
+      return { variables: problemValues(request, options, { experience: lines }), drops };
+    },
+  },
   reply: (request, output, options) => ({
     type: 'rollout.completed',
     ...replyBase(request),
@@ -146,7 +139,7 @@ export const rolloutRole = {
     ...bankShown(output.systemValues),
     call: callInfo(output),
   }),
-} satisfies RoleDefinition<'rollout.requested'>;
+});
 
 /** What the distiller reads of a rollout: its reasoning, then its answer text, as upstream joins them. */
 export function attemptText(text: string, reasoning: string | null): string {
@@ -194,41 +187,27 @@ const DISTILL_TASK = [
   '{"verified_propositions": ["..."], "critical_pitfalls": ["..."]}',
 ].join('\n');
 
-/** The Distill agent's user message: the problem and the attempt (upstream puts them after its instructions; here the problem opens every user message, as the simulator reads it), then the instructions. */
-export const distillTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Distill agent's definition. An invalid reply carries `parseError`; the problem actor retries it. */
+export const distillRole = bankRecordRole('distill', {
+  endpoint: 'experience',
+  index: (request) => request.candidate * MAX_DISTILL_ATTEMPTS + request.attempt,
+  subject: passesPerCandidate(MAX_DISTILL_ATTEMPTS, (attempt) => `distill attempt ${attempt}`),
+  /** The Distill agent's user message: the problem and the attempt (upstream puts them after its instructions; here the problem opens every user message, as the simulator reads it), then the instructions. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 ${SOLUTION_BLOCK}
 
 ${DISTILL_TASK}`,
-  variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning)" } },
-  system: () => roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
-} satisfies RoleTemplate<MessageOf<'distill.requested'>, RoleOptions>;
-
-/** Builds the distill prompt. */
-export const distillPrompt = templatePrompt(distillTemplate);
-
-/** The Distill agent's definition. An invalid reply carries `parseError`; the problem actor retries it. */
-export const distillRole = {
-  role: 'distill',
-  kind: 'memory',
-  endpoint: 'experience',
-  request: 'distill.requested',
-  index: (request) => request.candidate * MAX_DISTILL_ATTEMPTS + request.attempt,
-  subject: passesPerCandidate(MAX_DISTILL_ATTEMPTS, (attempt) => `distill attempt ${attempt}`),
-  prompt: distillPrompt,
-  template: distillTemplate,
-  reply: (request, output) => {
-    let parsed: ReturnType<typeof parseDistillation>;
-    try {
-      parsed = parseDistillation(output.content);
-    } catch (error) {
-      parsed = { propositions: [], pitfalls: [], parseError: error instanceof Error ? error.message : String(error) };
-    }
-    return { type: 'distill.completed', ...replyBase(request), candidate: request.candidate, attempt: request.attempt, ...parsed, call: callInfo(output) };
+    variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning)" } },
+    system: () => roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
+    values: solutionValues,
   },
-} satisfies RoleDefinition<'distill.requested'>;
+  parse: (_, output) => parseDistillation(output.content),
+  unparsed: (parseError) => ({ propositions: [], pitfalls: [], parseError }),
+  reply: (request, parsed, call) => ({ type: 'distill.completed', ...replyBase(request), candidate: request.candidate, attempt: request.attempt, ...parsed, call }),
+  retried: false,
+});
 
 /** The Rollout agent's actor definition. */
 export const rolloutMachine = createRoleMachine(rolloutRole);

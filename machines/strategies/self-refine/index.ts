@@ -1,5 +1,5 @@
 /** The `self-refine` strategy: each candidate critiques and rewrites its own solution every iteration, until its critique finds no error. */
-import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import { solutionMachine, solutionRole } from '../tmas/solution.role.ts';
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
 import { critiqueMachine, critiqueRole, rewriteMachine, rewriteRole } from './self-refine.roles.ts';

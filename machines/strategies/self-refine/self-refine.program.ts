@@ -14,8 +14,8 @@
  */
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { failureOf, messageBase, NO_RESPONSE, normalSolutionRequest, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   /** Earlier attempts with their critiques, oldest first. */
@@ -33,10 +33,6 @@ interface SelfRefineState {
   candidates: Candidate[];
 }
 
-function solve(input: ProblemInput, iteration: number, candidate: number): Message {
-  return { type: 'solution.requested', ...messageBase(input, iteration, 'solution', candidate), candidate, source: 'normal', question: input.problem.question, rollouts: [], experience: [], guidelines: [] };
-}
-
 function change(state: SelfRefineState, index: number, update: (candidate: Candidate) => Candidate, input: ProblemInput, post: Message[] = []): Step<SelfRefineState> {
   const candidates = state.candidates.map((candidate) => (candidate.candidate === index ? update(candidate) : candidate));
   const next = { ...state, candidates };
@@ -50,7 +46,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
   start(input) {
     const n = input.settings.nCandidates;
     const candidates = Array.from({ length: n }, (_, candidate): Candidate => ({ candidate, ...NO_RESPONSE, history: [], stopped: false, settled: false, failures: [] }));
-    return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
+    return waiting({ iteration: 0, candidates }, candidates.map((c) => normalSolutionRequest(input, 0, c.candidate)));
   },
   receive(state, message, input) {
     switch (message.type) {
@@ -87,21 +83,20 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
     }
   },
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    const finished = finishedAfter(state, iteration, input);
-    if (finished) return finished;
-    // A stopped candidate is settled from the start: it waits for nothing.
-    const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: c.stopped, failures: [] }));
-    const post = candidates
-      .filter((c) => !c.stopped)
-      .map((c): Message =>
-        c.text === null
-          ? solve(input, iteration, c.candidate)
-          : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
-      );
-    const next = { iteration, candidates };
-    // Every candidate stopped: the iteration is saved as it stands, without a call.
-    if (post.length === 0) return { state: next, post, effect: saveOf(iteration, candidates, input) };
-    return waiting(next, post);
+    return nextIteration(state, state.iteration, input, (iteration) => {
+      // A stopped candidate is settled from the start: it waits for nothing.
+      const candidates = state.candidates.map(({ critique: _done, ...c }) => ({ ...c, settled: c.stopped, failures: [] }));
+      const post = candidates
+        .filter((c) => !c.stopped)
+        .map((c): Message =>
+          c.text === null
+            ? normalSolutionRequest(input, iteration, c.candidate)
+            : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
+        );
+      const next = { iteration, candidates };
+      // Every candidate stopped: the iteration is saved as it stands, without a call.
+      if (post.length === 0) return { state: next, post, effect: saveOf(iteration, candidates, input) };
+      return waiting(next, post);
+    });
   },
 };

@@ -4,31 +4,15 @@
  * no error), the Rewrite agent rewrites it in the light of that critique. The
  * first solution comes from the Solution agent.
  */
-import { extractAnswer } from '../../../src/grader/index.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
-import { answerFields, callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
-import { createRoleMachine, oneCallPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
+import { callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
+import { createRoleMachine } from '../../role.machine.ts';
+import { answerReply, onePerCandidate, templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
 import type { LlmOutput } from '../../llm.ts';
 
 /** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
 export const NO_ERROR = 'It is correct.';
-
-/** The Critique agent's user message: the problem and the candidate's own solution. */
-export const critiqueTemplate = {
-  source: `${PROBLEM_BLOCK}
-
-${SOLUTION_BLOCK}
-
-Critique the solution above: list its errors, gaps and unjustified steps, and what should change. If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
-  variables: COMMON_VARIABLES,
-  system: () => roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.solution } }),
-} satisfies RoleTemplate<MessageOf<'critique.requested'>, RoleOptions>;
-
-/** Builds the critique prompt. */
-export const critiquePrompt = templatePrompt(critiqueTemplate);
 
 /**
  * Whether a critique found no error, upstream's stop: in its final text
@@ -55,15 +39,21 @@ export function critiqueUnusable(output: LlmOutput, correct: boolean): string | 
 }
 
 /** The Critique agent's definition. */
-export const critiqueRole = {
-  role: 'critique',
+export const critiqueRole = templateRole('critique', {
   kind: 'grade',
   endpoint: 'verification',
-  request: 'critique.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('critique'),
-  prompt: critiquePrompt,
-  template: critiqueTemplate,
+  ...onePerCandidate('critique'),
+  /** The Critique agent's user message: the problem and the candidate's own solution. */
+  template: {
+    source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+Critique the solution above: list its errors, gaps and unjustified steps, and what should change. If you find no error at all, write "${NO_ERROR}" on a line of its own. On the last line write "SCORE: s", s in [0, 1].`,
+    variables: COMMON_VARIABLES,
+    system: () => roleLine('Critique', 'You review your own earlier solution as a demanding referee would.'),
+    values: solutionValues,
+  },
   reply: (request, output) => {
     const correct = critiqueFindsNoError(output.content);
     return {
@@ -77,11 +67,16 @@ export const critiqueRole = {
       call: callInfo(output),
     };
   },
-} satisfies RoleDefinition<'critique.requested'>;
+});
 
-/** The Rewrite agent's user message: the earlier attempts and critiques, then the current attempt and its critique. */
-export const rewriteTemplate = {
-  source: `${PROBLEM_BLOCK}
+/** The Rewrite agent's definition. */
+export const rewriteRole = templateRole('rewrite', {
+  kind: 'solution',
+  endpoint: 'solution',
+  ...onePerCandidate('rewrite'),
+  /** The Rewrite agent's user message: the earlier attempts and critiques, then the current attempt and its critique. */
+  template: {
+    source: `${PROBLEM_BLOCK}
 
 {% if history %}
 <history>
@@ -107,43 +102,27 @@ ${SOLUTION_BLOCK}
 
 Rewrite the solution above, fixing every point of the critique\
 {% if history %} without repeating the mistakes of the earlier attempts{% endif %}. ${ANSWER_INSTRUCTION}`,
-  variables: {
-    ...COMMON_VARIABLES,
-    solution: { shape: 'string', about: "the candidate's current attempt" },
-    critique: { shape: 'string', about: 'the critique of the current attempt' },
-    history: {
-      shape: { listOf: { fields: { index: 'integer', solution: 'string', critique: 'string' } } },
-      about: "the candidate's earlier attempts with the critique each got, oldest first; when the prompt does not fit, the oldest are left out first",
-    },
-  },
-  system: () => roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
-  values: (request, options) => ({
     variables: {
-      problem: request.question,
-      proof: options.proof,
-      solution: request.solution,
-      critique: request.critique,
-      history: request.history.map((step, index) => ({ index, solution: step.solution, critique: step.critique })),
+      ...COMMON_VARIABLES,
+      solution: { shape: 'string', about: "the candidate's current attempt" },
+      critique: { shape: 'string', about: 'the critique of the current attempt' },
+      history: {
+        shape: { listOf: { fields: { index: 'integer', solution: 'string', critique: 'string' } } },
+        about: "the candidate's earlier attempts with the critique each got, oldest first; when the prompt does not fit, the oldest are left out first",
+      },
     },
-    drops: request.history.map((_, index) => ({ id: `history-${index}`, path: ['history', index], drop: index })),
-  }),
-} satisfies RoleTemplate<MessageOf<'rewrite.requested'>, RoleOptions>;
-
-/** Builds the rewrite prompt. */
-export const rewritePrompt = templatePrompt(rewriteTemplate);
-
-/** The Rewrite agent's definition. */
-export const rewriteRole = {
-  role: 'rewrite',
-  kind: 'solution',
-  endpoint: 'solution',
-  request: 'rewrite.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('rewrite'),
-  prompt: rewritePrompt,
-  template: rewriteTemplate,
-  reply: (request, output, options) => ({ type: 'rewrite.completed', ...replyBase(request), candidate: request.candidate, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
-} satisfies RoleDefinition<'rewrite.requested'>;
+    system: () => roleLine('Rewrite', 'You rewrite your own solution after a critique of it.'),
+    values: (request, options) => ({
+      variables: problemValues(request, options, {
+        solution: request.solution,
+        critique: request.critique,
+        history: request.history.map((step, index) => ({ index, solution: step.solution, critique: step.critique })),
+      }),
+      drops: request.history.map((_, index) => ({ id: `history-${index}`, path: ['history', index], drop: index })),
+    }),
+  },
+  reply: answerReply('rewrite.completed'),
+});
 
 /** The Critique agent's actor definition. */
 export const critiqueMachine = createRoleMachine(critiqueRole);

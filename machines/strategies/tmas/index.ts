@@ -1,7 +1,7 @@
 /** TMAS, the reference method (docs/concepts/tmas-loop.md). */
 import { SHARED_LOOP_SETTINGS, type Strategy } from '../../contract.ts';
 import { judgeMachine, judgeRole } from '../../roles/judge.role.ts';
-import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import { solutionMachine, solutionRole } from './solution.role.ts';
 import { summaryMachine, summaryRole } from '../../roles/summary.role.ts';
 import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
 import { experienceMachine, experienceRole } from './experience.role.ts';

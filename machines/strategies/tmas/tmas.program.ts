@@ -16,7 +16,7 @@ import { addVerification, createCandidates, toCandidateResult, toRollouts, updat
 import type { DedupBanksOutput, ProblemInput } from '../../contract.ts';
 import { failureOf, responseOf, ruleReference } from '../../kit.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { bankRequests, solutionRequests, summaryRequest, verificationRequests, type TmasIteration } from './tmas.requests.ts';
 
 interface TmasState extends TmasIteration {
@@ -181,7 +181,6 @@ export const tmasProgram: ProblemProgram<TmasState> = {
   },
   deduped,
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    return finishedAfter(state, iteration, input) ?? begin(input, { ...state, iteration });
+    return nextIteration(state, state.iteration, input, (iteration) => begin(input, { ...state, iteration }));
   },
 };

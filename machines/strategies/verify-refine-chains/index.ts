@@ -1,5 +1,5 @@
 /** The `verify-refine-chains` strategy: N independent chains, each candidate verified, then refined using its own verifications (the `verify-refine` of tmas before it followed DeepSeek-Math-V2). */
-import { solutionMachine, solutionRole } from '../../roles/solution.role.ts';
+import { solutionMachine, solutionRole } from '../tmas/solution.role.ts';
 import type { Strategy } from '../../contract.ts';
 import { verificationMachine, verificationRole } from '../../roles/verification.role.ts';
 import { createProgramMachine } from '../../program.machine.ts';

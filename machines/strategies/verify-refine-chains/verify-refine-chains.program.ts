@@ -8,8 +8,8 @@ import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
-import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { failureOf, messageBase, NO_RESPONSE, normalSolutionRequest, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 
 interface Candidate extends CandidateView {
   verifications: Verification[];
@@ -21,10 +21,6 @@ interface Candidate extends CandidateView {
 interface VerifyRefineState {
   iteration: number;
   candidates: Candidate[];
-}
-
-function solve(input: ProblemInput, iteration: number, candidate: number): Message {
-  return { type: 'solution.requested', ...messageBase(input, iteration, 'solution', candidate), candidate, source: 'normal', question: input.problem.question, rollouts: [], experience: [], guidelines: [] };
 }
 
 function verify(input: ProblemInput, iteration: number, candidate: number, solution: string): Message[] {
@@ -59,7 +55,7 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   id: 'verify-refine-chains',
   start(input) {
     const candidates = Array.from({ length: input.settings.nCandidates }, (_, candidate): Candidate => ({ candidate, ...NO_RESPONSE, verifications: [], settled: false, failures: [] }));
-    return waiting({ iteration: 0, candidates }, candidates.map((c) => solve(input, 0, c.candidate)));
+    return waiting({ iteration: 0, candidates }, candidates.map((c) => normalSolutionRequest(input, 0, c.candidate)));
   },
   receive(state, message, input) {
     switch (message.type) {
@@ -87,15 +83,14 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
     }
   },
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    const finished = finishedAfter(state, iteration, input);
-    if (finished) return finished;
-    const post = state.candidates.map((c): Message =>
-      c.text === null
-        ? solve(input, iteration, c.candidate)
-        : { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications },
-    );
-    const candidates = state.candidates.map((c) => ({ ...c, verifications: [], settled: false, failures: [] }));
-    return waiting({ iteration, candidates }, post);
+    return nextIteration(state, state.iteration, input, (iteration) => {
+      const post = state.candidates.map((c): Message =>
+        c.text === null
+          ? normalSolutionRequest(input, iteration, c.candidate)
+          : { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications },
+      );
+      const candidates = state.candidates.map((c) => ({ ...c, verifications: [], settled: false, failures: [] }));
+      return waiting({ iteration, candidates }, post);
+    });
   },
 };

@@ -23,7 +23,7 @@
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import { createRandom, seedFor } from '../../../src/kernel/prng.ts';
 import { optionOf, type ProblemInput, type StrategyFlag } from '../../contract.ts';
-import { finishedAfter, waiting, type ProblemProgram, type Step } from '../../program.ts';
+import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, NO_RESPONSE, responseOf, saveOf, type CandidateView } from '../../kit.ts';
 import { RATER_INDEX_STRIDE } from './verify-refine.roles.ts';
 
@@ -208,16 +208,15 @@ export const verifyRefineProgram: ProblemProgram<VerifyRefineState> = {
     }
   },
   saved(state, input) {
-    const iteration = state.iteration + 1;
-    const finished = finishedAfter(state, iteration, input);
-    if (finished) return finished;
-    const pool = state.stopped ? state.pool : pooled(state.pool, state.candidates, state.iteration);
-    // Upstream's early stop: a proof whose every rating is 1 ends the refinement of its problem.
-    const stopped = state.stopped || pool.some((entry) => entry.meanScore > 0.99999);
-    if (stopped) {
-      return { state: { ...state, iteration, pool, stopped }, post: [], effect: saveOf(iteration, state.candidates.map(viewOf), input) };
-    }
-    const next = { iteration, candidates: state.candidates.map((c) => fresh(c.candidate)), pool, stopped };
-    return waiting(next, nextRound(next, iteration, input));
+    return nextIteration(state, state.iteration, input, (iteration) => {
+      const pool = state.stopped ? state.pool : pooled(state.pool, state.candidates, state.iteration);
+      // Upstream's early stop: a proof whose every rating is 1 ends the refinement of its problem.
+      const stopped = state.stopped || pool.some((entry) => entry.meanScore > 0.99999);
+      if (stopped) {
+        return { state: { ...state, iteration, pool, stopped }, post: [], effect: saveOf(iteration, state.candidates.map(viewOf), input) };
+      }
+      const next = { iteration, candidates: state.candidates.map((c) => fresh(c.candidate)), pool, stopped };
+      return waiting(next, nextRound(next, iteration, input));
+    });
   },
 };

@@ -10,11 +10,11 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
-import type { MessageOf } from '../../../src/kernel/protocol.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, templatePrompt, type RoleTemplate } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../../role-template.ts';
 import { callInfo, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';
-import { createRoleMachine, oneCallPerCandidate, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../../role.machine.ts';
+import { createRoleMachine, passesPerCandidate } from '../../role.machine.ts';
+import { onePerCandidate, templateRole } from '../../template-role.ts';
 import { roleLine } from '../../kit.ts';
 
 /** Ratings of one proof per candidate at most: index = candidate × this + rating. */
@@ -43,46 +43,6 @@ const PROVER_TASK = [
   'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for each, say why it is right or what is wrong and what that breaks)',
   'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1, given only after re-examining the solution.',
 ].join('\n');
-
-/** The Prover's user message: the problem, the proof to refine with its ratings (if any, as upstream lays it out: "Solution 0" and its numbered evaluations), the task. */
-export const proverTemplate = {
-  source: `${PROBLEM_BLOCK}
-
-{% if refine is not none %}
-## Candidate solution to refine
-Here is an earlier solution with evaluations of it. Write a better solution by resolving the issues the evaluations raise, by reusing its promising ideas, or both.
---- Solution 0 ---
-<solution>
-{{ refine.solution }}
-</solution>
-{% for rating in refine.ratings %}
-
-=== Evaluation {{ loop.index0 }} of Solution 0 ===
-{{ rating }}
-{% endfor %}
-
-{% endif %}
-${PROVER_TASK}
-{%- if refine is not none %}
-
-Your response must follow this format: a "## Solution" section, then a "## Self Evaluation" section.
-{%- endif %}`,
-  variables: {
-    problem: COMMON_VARIABLES.problem,
-    proof: COMMON_VARIABLES.proof,
-    refine: {
-      shape: { orNone: { fields: { solution: 'string', ratings: { listOf: 'string' } } } },
-      about: 'the earlier proof to refine, with the ratings of it; none for a proof from scratch',
-    },
-  },
-  system: () => roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
-  values: (request, options) => ({
-    variables: { problem: request.question, proof: options.proof, refine: request.refine === null ? null : { solution: request.refine.proof, ratings: request.refine.ratings } },
-  }),
-} satisfies RoleTemplate<MessageOf<'prover.requested'>, RoleOptions>;
-
-/** Builds the Prover prompt. */
-export const proverPrompt = templatePrompt(proverTemplate);
 
 /** Upstream's normalisation of the two headings (bold or spaced variants become `## Solution` / `## Self Evaluation`). */
 function normalized(text: string): string {
@@ -134,15 +94,46 @@ function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation
 }
 
 /** The Prover's definition. */
-export const proverRole = {
-  role: 'prover',
+export const proverRole = templateRole('prover', {
   kind: 'solution',
   endpoint: 'solution',
-  request: 'prover.requested',
-  index: (request) => request.candidate,
-  subject: oneCallPerCandidate('prover'),
-  prompt: proverPrompt,
-  template: proverTemplate,
+  ...onePerCandidate('prover'),
+  /** The Prover's user message: the problem, the proof to refine with its ratings (if any, as upstream lays it out: "Solution 0" and its numbered evaluations), the task. */
+  template: {
+    source: `${PROBLEM_BLOCK}
+
+{% if refine is not none %}
+## Candidate solution to refine
+Here is an earlier solution with evaluations of it. Write a better solution by resolving the issues the evaluations raise, by reusing its promising ideas, or both.
+--- Solution 0 ---
+<solution>
+{{ refine.solution }}
+</solution>
+{% for rating in refine.ratings %}
+
+=== Evaluation {{ loop.index0 }} of Solution 0 ===
+{{ rating }}
+{% endfor %}
+
+{% endif %}
+${PROVER_TASK}
+{%- if refine is not none %}
+
+Your response must follow this format: a "## Solution" section, then a "## Self Evaluation" section.
+{%- endif %}`,
+    variables: {
+      problem: COMMON_VARIABLES.problem,
+      proof: COMMON_VARIABLES.proof,
+      refine: {
+        shape: { orNone: { fields: { solution: 'string', ratings: { listOf: 'string' } } } },
+        about: 'the earlier proof to refine, with the ratings of it; none for a proof from scratch',
+      },
+    },
+    system: () => roleLine('Prover', 'You write rigorous solutions and evaluate them honestly.'),
+    values: (request, options) => ({
+      variables: problemValues(request, options, { refine: request.refine === null ? null : { solution: request.refine.proof, ratings: request.refine.ratings } }),
+    }),
+  },
   reply: (request, output, options) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
     const sections = output.finishReason === 'length' ? null : proverSections(output.content);
@@ -160,28 +151,7 @@ export const proverRole = {
       call: callInfo(output),
     };
   },
-} satisfies RoleDefinition<'prover.requested'>;
-
-/** The Rater's user message (upstream's proof_verification template, in our words). */
-export const raterTemplate = {
-  source: `${PROBLEM_BLOCK}
-
-${SOLUTION_BLOCK}
-
-${[
-  'Evaluate the solution above and score it.',
-  RUBRIC,
-  'Reason carefully about the quality of the solution. Answer in this format:',
-  'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for a correct step, say why you doubted it and why it holds; for a wrong one, say what is wrong and what it breaks)',
-  'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1 and nothing else.',
-].join('\n')}`,
-  variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: 'the proof to rate' } },
-  system: () => roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
-  values: (request, options) => ({ variables: { problem: request.question, proof: options.proof, solution: request.proof } }),
-} satisfies RoleTemplate<MessageOf<'rater.requested'>, RoleOptions>;
-
-/** Builds the Rater prompt. */
-export const raterPrompt = templatePrompt(raterTemplate);
+});
 
 /** A rating's score: the last \boxed{} after the last `</think>`, when it is a number (upstream keeps any number). */
 export function parseRating(content: string): { score: number | null; rating: string } {
@@ -192,22 +162,35 @@ export function parseRating(content: string): { score: number | null; rating: st
 }
 
 /** The Rater's definition. */
-export const raterRole = {
-  role: 'rater',
+export const raterRole = templateRole('rater', {
   kind: 'grade',
   endpoint: 'verification',
-  request: 'rater.requested',
   index: (request) => request.candidate * RATER_INDEX_STRIDE + request.index,
   subject: passesPerCandidate(RATER_INDEX_STRIDE, (rating) => `rating ${rating}`),
-  prompt: raterPrompt,
-  template: raterTemplate,
+  /** The Rater's user message (upstream's proof_verification template, in our words). */
+  template: {
+    source: `${PROBLEM_BLOCK}
+
+${SOLUTION_BLOCK}
+
+${[
+  'Evaluate the solution above and score it.',
+  RUBRIC,
+  'Reason carefully about the quality of the solution. Answer in this format:',
+  'Here is my evaluation of the solution: (go through the key steps and the ones you doubted; for a correct step, say why you doubted it and why it holds; for a wrong one, say what is wrong and what it breaks)',
+  'Based on my evaluation, the final overall score should be: \\boxed{s}, s being 0, 0.5 or 1 and nothing else.',
+].join('\n')}`,
+    variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: 'the proof to rate' } },
+    system: () => roleLine('Rater', 'You evaluate the quality of a solution to a problem.'),
+    values: (request, options) => ({ variables: problemValues(request, options, { solution: request.proof }) }),
+  },
   reply: (request, output) => {
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
     const parsed = output.finishReason === 'length' ? { score: null, rating: output.content } : parseRating(output.content);
     const unusable = parsed.score !== null ? null : output.finishReason === 'length' ? 'the rating was cut off at the length limit' : 'no \\boxed{} score (0, 0.5 or 1)';
     return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, ...unusableIf(unusable), call: callInfo(output) };
   },
-} satisfies RoleDefinition<'rater.requested'>;
+});
 
 /** The Prover's actor definition. */
 export const proverMachine = createRoleMachine(proverRole);

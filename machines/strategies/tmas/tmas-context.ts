@@ -6,24 +6,13 @@
  * then bank records (oldest first), as docs/concepts/context-budget.md says. The tags
  * (`<rollout …>`, `- [pitfall] …`) are also what the simulated model reads.
  */
-import type { ExperienceRecord, GuidelineRecord, Rollout, Verification } from '../src/kernel/protocol.ts';
-import type { TemplateDrop, TemplateValue } from './prompt.ts';
-import type { TemplateVariable } from './role-template.ts';
+import type { ExperienceRecord, GuidelineRecord, Rollout } from '../../../src/kernel/protocol.ts';
+import { problemValues, type TemplateValues, type TemplateVariable } from '../../role-template.ts';
+import { formatScore, type ValuesWithDrops } from '../../verification-values.ts';
 
 /** Drop ranks: rollout text goes first (lowest score first), then bank records (oldest first). */
 const ROLLOUT_TEXT_RANK = 0;
 const BANK_RECORD_RANK = 100_000;
-
-/** A variable's values with the drops that may leave parts of them out. */
-export interface ValuesWithDrops {
-  values: TemplateValue[];
-  drops: TemplateDrop[];
-}
-
-/** A score as the prompts show it: three decimals, or `none`. */
-export function formatScore(score: number | null): string {
-  return score === null ? 'none' : score.toFixed(3);
-}
 
 /** R(t-1) as a template's `rollouts`: each rollout's text may be left out, lowest-scored rollouts first. */
 export function rolloutValues(rollouts: Rollout[]): ValuesWithDrops {
@@ -51,12 +40,14 @@ export function guidelineValues(bank: GuidelineRecord[]): ValuesWithDrops {
   };
 }
 
-/** A candidate's verifications as a template's `verifications`; with `droppable`, each may be left out, in their order. */
-export function verificationValues(verifications: Verification[], droppable: boolean): ValuesWithDrops {
-  return {
-    values: verifications.map((v) => ({ index: v.index, score: formatScore(v.score), analysis: v.analysis })),
-    drops: droppable ? verifications.map((v, position) => ({ id: `verification-${v.index}`, path: ['verifications', position], drop: v.index })) : [],
-  };
+/**
+ * The values of a bank agent's template (experience, guideline): the problem,
+ * this iteration's rollouts R(t) and the agent's bank so far, as `bankName`;
+ * rollout texts are left out before bank records.
+ */
+export function roundValues(request: { question: string; rollouts: Rollout[] }, options: { proof: boolean }, bankName: string, bank: ValuesWithDrops): TemplateValues {
+  const rollouts = rolloutValues(request.rollouts);
+  return { variables: problemValues(request, options, { rollouts: rollouts.values, [bankName]: bank.values }), drops: [...rollouts.drops, ...bank.drops] };
 }
 
 /** The variables of TMAS's context, as `tmas prompts` documents them. */
@@ -76,11 +67,13 @@ export const CONTEXT_VARIABLES = {
     shape: { listOf: { fields: { strategy: 'string', outcome: 'string' } } },
     about: 'the guideline bank G(t-1), oldest record first; when the prompt does not fit, the oldest records are left out (after every rollout text)',
   },
-  verifications: {
-    shape: { listOf: { fields: { index: 'integer', score: 'string', analysis: 'string' } } },
-    about: "the candidate's verifications: index, score with three decimals ('none' when unparseable) and the verifier's whole analysis",
-  },
 } as const satisfies Record<string, TemplateVariable>;
+
+/** R(t), the rollouts of the iteration that just ended, as the experience and guideline agents read them. */
+export const ROUND_ROLLOUTS_VARIABLE = {
+  ...CONTEXT_VARIABLES.rollouts,
+  about: CONTEXT_VARIABLES.rollouts.about.replace("the previous iteration's rollouts R(t-1)", "this iteration's rollouts R(t)"),
+} as const satisfies TemplateVariable;
 
 /** The rollouts block of the built-in templates. */
 export const ROLLOUTS_BLOCK = `<rollouts>
@@ -97,11 +90,6 @@ Solution:
 {% endfor %}
 
 </rollouts>`;
-
-/** One verification in the built-in templates, inside a `{% for verification in verifications %}`. */
-export const VERIFICATION_ITEM = `<verification index="{{ verification.index }}" score="{{ verification.score }}">
-{{ verification.analysis }}
-</verification>`;
 
 /** The experience bank block of the built-in templates. */
 export const EXPERIENCE_BLOCK = `<experience>
