@@ -78,13 +78,25 @@ async function startShared(runs: readonly WorkloadRun[], io: RunIO, signal: Abor
 }
 
 /**
+ * A signal of one run that aborts with `signal`: each run adds its own listeners to its own, so that
+ * six runs on one Ctrl-C do not pass Node's ten listeners a signal may have before it warns.
+ */
+function ownSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const own = new AbortController();
+  if (signal.aborted) own.abort(signal.reason);
+  else signal.addEventListener('abort', () => own.abort(signal.reason), { once: true });
+  return own.signal;
+}
+
+/**
  * Runs `runs` together through one gateway until each has ended; resolves
  * with each run's outcome or error, in their order. A single run runs as
  * `tmas run` runs it (its own gateway, its live display).
  */
 export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, signal?: AbortSignal): Promise<Array<PromiseSettledResult<RunOutcome>>> {
   const run = (one: WorkloadRun, runIo: RunIO, shared?: SharedRunParts) =>
-    runEvaluation(one.config, one.secrets, one.problems, runIo, { ...one.options, ...(signal === undefined ? {} : { signal }), ...(shared === undefined ? {} : { shared }) });
+    runEvaluation(one.config, one.secrets, one.problems, runIo, { ...one.options, ...(signal === undefined ? {} : { signal: ownSignal(signal) }), ...(shared === undefined ? {} : { shared }) });
   if (runs.length <= 1) return Promise.allSettled(runs.map((one) => run(one, io)));
   checkShareable(runs);
   const shared = await startShared(runs, io, signal);
