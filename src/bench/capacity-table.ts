@@ -9,6 +9,7 @@
  * or, for the other methods, their longest single call, which only lowers
  * the bound: it stays a bound. All figures are in simulated time.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { criticalPathMs } from './critical-path.ts';
@@ -29,6 +30,10 @@ export interface TableFigures {
   /** The longest chain at c, and the method it is in. */
   chain: { seconds: number; method: string };
   calls: number;
+  /** The servers' mean busy fraction by tenth of the run. */
+  tenths: number[];
+  /** The machine's 1-minute load average at the end: a loaded machine starves the client, which shows as idle servers. */
+  load: number;
 }
 
 async function simStats(url: string): Promise<CapacityStats> {
@@ -43,6 +48,26 @@ function busySpan(stats: CapacityStats): number {
   let last = points.length - 1;
   while ((points[last]?.busy ?? 0) === 0) last--;
   return (points[last + 1]?.t ?? stats.elapsedSeconds) - (points[first] as (typeof points)[number]).t;
+}
+
+/** The servers' mean busy fraction in each tenth of their busy span: where the idle time was (a ramp, a starved client, a tail). */
+function busyByTenth(stats: CapacityStats[]): number[] {
+  const tenths = Array.from({ length: 10 }, () => 0);
+  for (const one of stats) {
+    const points = one.timeline;
+    const first = points.findIndex((point) => point.busy > 0);
+    if (first < 0) continue;
+    const start = (points[first] as (typeof points)[number]).t;
+    const span = busySpan(one);
+    points.forEach((point, index) => {
+      const end = points[index + 1]?.t ?? one.elapsedSeconds;
+      for (let tenth = 0; tenth < 10; tenth++) {
+        const overlap = Math.min(end, start + ((tenth + 1) * span) / 10) - Math.max(point.t, start + (tenth * span) / 10);
+        if (overlap > 0) tenths[tenth] = (tenths[tenth] as number) + (point.busy * overlap) / (span / 10) / stats.length;
+      }
+    });
+  }
+  return tenths;
 }
 
 /** A method's longest chain in decoded tokens, and its calls: TMAS's critical path, else its longest call. */
@@ -83,8 +108,8 @@ export async function measureTable(
     const chains = await Promise.all(TABLE1_STRATEGIES.map(async (method) => ({ method, ...(await chainOf(path.join(out, method), method)) })));
     const longest = chains.reduce((a, b) => (b.tokens > a.tokens ? b : a));
     const chain = { seconds: longest.tokens / C, method: longest.method };
-    const figures = { makespan: Math.max(...stats.map(busySpan)), bound: Math.max(decoded / (servers.replicas * D), chain.seconds), decoded, chain, calls: chains.reduce((sum, one) => sum + one.calls, 0) };
-    log(`capacity-replicas: six-method table, ${how}: makespan ${figures.makespan.toFixed(0)} s, bound ${figures.bound.toFixed(0)} s, ${figures.calls} calls`);
+    const figures = { makespan: Math.max(...stats.map(busySpan)), bound: Math.max(decoded / (servers.replicas * D), chain.seconds), decoded, chain, calls: chains.reduce((sum, one) => sum + one.calls, 0), tenths: busyByTenth(stats), load: os.loadavg()[0] ?? 0 };
+    log(`capacity-replicas: six-method table, ${how}: makespan ${figures.makespan.toFixed(0)} s, bound ${figures.bound.toFixed(0)} s, ${figures.calls} calls; busy by tenth ${figures.tenths.map((busy) => (busy * 100).toFixed(0)).join(' ')}%`);
     return figures;
   } finally {
     await Promise.all(sims.map((sim) => sim.stop()));
@@ -99,22 +124,23 @@ export async function tableRows(context: Pick<BenchContext, 'dir' | 'log'>, { si
   const label = `capacity-replicas: six-method table on ${replicas} servers`;
   const { decodeTokensPerSecond: D, sequenceTokensPerSecond: C } = resolveCapacity({});
   const ratio = (f: TableFigures) => `${(f.makespan / f.bound).toFixed(3)}x (${(f.makespan / 3600).toFixed(2)} h / ${(f.bound / 3600).toFixed(2)} h simulated)`;
+  const tenths = (f: TableFigures) => `${f.tenths.map((busy) => (busy * 100).toFixed(0)).join(' ')}%`;
   const bound = (f: TableFigures) =>
-    `bound = max(${f.decoded} decoded tokens / (${replicas} × ${D}), longest chain ${f.chain.method}'s at ${C} tok/s: ${(f.chain.seconds / 3600).toFixed(2)} h); ${f.calls} calls`;
+    `bound = max(${Math.round(f.decoded)} decoded tokens / (${replicas} × ${D}), longest chain ${f.chain.method}'s at ${C} tok/s: ${(f.chain.seconds / 3600).toFixed(2)} h); ${f.calls} calls`;
   return [
     {
       figure: `${label}: makespan / pooled bound, methods together`,
       target: `≤ ${target.toFixed(2)}`,
       measured: ratio(together),
       pass: together.makespan / together.bound <= target,
-      note: `${TABLE1_STRATEGIES.join(', ')}: ${size.problems} problems × ${size.iterations} iterations, N = 8, M = 8, MV@64, no judge, one gateway; ${bound(together)}`,
+      note: `${TABLE1_STRATEGIES.join(', ')}: ${size.problems} problems × ${size.iterations} iterations, N = 8, M = 8, MV@64, no judge, one gateway; ${bound(together)}; servers busy by tenth of the run ${tenths(together)}; load average ${together.load.toFixed(0)} at the end`,
     },
     {
       figure: `${label}: makespan / pooled bound, one method after another (as before)`,
       target: '—',
       measured: `${ratio(sequential)}; together is ${(sequential.makespan / together.makespan).toFixed(2)}x shorter`,
       pass: null,
-      note: `each method its own gateway, in turn; ${bound(sequential)}`,
+      note: `each method its own gateway, in turn; ${bound(sequential)}; servers busy by tenth of the run ${tenths(sequential)}`,
     },
   ];
 }

@@ -241,7 +241,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++ });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++ });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.
