@@ -67,6 +67,23 @@ async function countingProxy(target: string) {
   return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/** Runs `tmas` with `args` and sends it `signal` at its first progress line; resolves its exit code and stderr. */
+function stopAtFirstProgress(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let sent = false;
+  return new Promise((resolve) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && /\] \[\d+\.\ds\] problem-iterations/.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
 describe('tmas table1: the methods as one workload', () => {
   test('the six methods run at once through one gateway: their calls interleave at the server, never more in flight than --concurrency, and each method gets the results it gets alone', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
@@ -100,32 +117,32 @@ describe('tmas table1: the methods as one workload', () => {
     }
   });
 
-  test('a table killed midway resumes each method where it was, and ends with the results of one never stopped', async ({ dir }) => {
+  test('Ctrl-C stops every method, each writing its outputs; a table then killed midway resumes each method where it was, and ends with the results of one never stopped', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const slow = ['--sim-latency-ms', '150'];
     const reference = path.join(dir, 'sequential');
     await sequentialTable(reference, input, slow);
 
-    const out = path.join(dir, 'killed');
+    const out = path.join(dir, 'stopped');
     const args = ['table1', '--input-file', input, '--output-file', out, ...SMALL, ...slow];
-    // Killed (SIGKILL: nothing written at the end) at its first progress line, while every method runs.
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    await new Promise<void>((resolve) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (/\] \[\d+\.\ds\] problem-iterations/.test(stderr)) child.kill('SIGKILL');
-      });
-      child.on('close', () => resolve());
-    });
-    expect(stderr).toMatch(/problem-iterations/);
-    // Not finished: no method wrote its results, and the table was not written.
+    // Ctrl-C at the first progress line, while every method runs: all stop, each writes what it finished.
+    const interrupted = await stopAtFirstProgress(args, 'SIGINT');
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(interrupted.stderr).toMatch(/give the same tmas table1 command again to resume them all/);
+    // A method stopped before its store was made has nothing to write; the others wrote their outputs.
+    const started = METHODS.filter((method) => existsSync(path.join(out, method, 'store')));
+    expect(started.length).toBeGreaterThan(0);
+    for (const method of started) expect(existsSync(path.join(out, method, 'metrics.json'))).toBe(true);
+    expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
+
+    // Killed outright (nothing written at the end) at its first progress line.
+    const killed = await stopAtFirstProgress(args, 'SIGKILL');
+    for (const method of started) expect(killed.stderr).toContain(`resuming ${method}`);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
     const resumed = await runCli(args);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const started = METHODS.filter((method) => resumed.stderr.includes(`resuming ${method}`));
-    expect(started.length).toBeGreaterThan(0);
+    for (const method of METHODS) expect(resumed.stderr).toContain(`resuming ${method}`);
     const reused = await Promise.all(METHODS.map(async (method) => JSON.parse(await readFile(path.join(out, method, 'metrics.json'), 'utf8')).calls.reused as number));
     expect(reused.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
     expect(await resultsOf(out)).toEqual(await resultsOf(reference));
