@@ -34,7 +34,7 @@ import type { ForkedFrom, Store } from '../store/store.ts';
 import type { JournalSource } from './journal-source.ts';
 import type { RunManifest } from './run-manifest.ts';
 import { ensureFreshOutputDir } from './output-dir.ts';
-import { createRunGateway } from './run-gateway.ts';
+import { createGatewayOnPool } from './run-gateway.ts';
 import { createRunActor } from './run-machine.ts';
 import { observeRun } from './run-observers.ts';
 import { openRunStore } from './run-store-open.ts';
@@ -159,8 +159,7 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
 
 /** The gateway of a run on its own, closed with it. */
 function ownGateway(config: RunConfig, pool: Pool, io: RunIO, cleanups: Cleanups): Gateway {
-  const encodeJson = (value: unknown) => pool.encodeJson(value);
-  const gateway = createRunGateway(config.gateway, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
+  const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
   cleanups.push(() => gateway.close());
   return gateway;
 }

@@ -22,7 +22,7 @@ import type { SimServer } from '../sim/server.ts';
 import { createRankScale } from './call-ranks.ts';
 import { startEmbeddedSim } from './endpoints.ts';
 import { runEvaluation, type RunIO, type RunOptions, type RunOutcome } from './run-evaluation.ts';
-import { createRunGateway } from './run-gateway.ts';
+import { createGatewayOnPool } from './run-gateway.ts';
 import { beforeStore } from './run-stop.ts';
 import type { SharedRunParts } from './shared-run-parts.ts';
 
@@ -41,18 +41,26 @@ export function labelledIO(io: RunIO, label: string): RunIO {
   return { stdout: (line) => io.stdout(`[${label}] ${line}`), stderr: (line) => io.stderr(`[${label}] ${line}`) };
 }
 
-/** The settings runs must agree on to share a gateway and a pool: the first run's are used. */
-function checkShareable(runs: readonly WorkloadRun[]): void {
+/**
+ * What runs must agree on to share a pool and a simulated model: the tokenizer (the pool fits every
+ * prompt with it) and, among runs on the embedded simulated model, its settings and seed (it answers
+ * with them). Gateway settings that differ (a run made by an older tmas) are the first run's for all:
+ * they change when and where calls go, not what they send.
+ */
+function checkShareable(runs: readonly WorkloadRun[], io: RunIO): void {
   const first = runs[0] as WorkloadRun;
-  const shared = (config: RunConfig) => ({ gateway: config.gateway, tokenizer: config.context.tokenizer, simulated: usesSimulator(config), sim: config.sim, seed: config.loop.seed });
-  const expected = JSON.stringify(shared(first.config));
-  const other = runs.find((run) => JSON.stringify(shared(run.config)) !== expected);
-  if (other !== undefined) {
-    throw new UserError(
-      'TMAS_USAGE',
-      `${other.label} and ${first.label} cannot run together: they differ in their gateway settings, tokenizer, simulated model or seed, which runs started together share. ` +
-        'Give the same flags to both (or run them one at a time).',
-    );
+  const simulated = runs.find((run) => usesSimulator(run.config));
+  const simOf = (config: RunConfig) => JSON.stringify({ sim: config.sim, seed: config.loop.seed });
+  for (const run of runs) {
+    const differs =
+      run.config.context.tokenizer !== first.config.context.tokenizer ? 'tokenizer' : simulated !== undefined && usesSimulator(run.config) && simOf(run.config) !== simOf(simulated.config) ? 'simulated model or seed' : null;
+    if (differs !== null) {
+      const other = differs === 'tokenizer' ? first : (simulated as WorkloadRun);
+      throw new UserError('TMAS_USAGE', `${run.label} and ${other.label} cannot run together: their ${differs} differ, which runs started together share. Give them the same flags, or run them one at a time.`);
+    }
+    if (JSON.stringify(run.config.gateway) !== JSON.stringify(first.config.gateway)) {
+      io.stderr(`tmas: warning: ${run.label}'s gateway settings differ from ${first.label}'s; its calls go through the one gateway the runs share, with ${first.label}'s.`);
+    }
   }
 }
 
@@ -66,14 +74,10 @@ function allProblems(runs: readonly WorkloadRun[]): Problem[] {
 /** Starts the parts the runs share (see shared-run-parts.ts) from the first run's settings. */
 async function startShared(runs: readonly WorkloadRun[], io: RunIO, signal: AbortSignal | undefined): Promise<SharedRunParts> {
   const { config } = runs[0] as WorkloadRun;
-  const offline = runs.every((run) => run.options?.offline === true);
-  const sim: SimServer | null = usesSimulator(config) && !offline ? await beforeStore(startEmbeddedSim(config, allProblems(runs), io.stderr), signal, (started) => started.close()) : null;
+  const simulated = runs.find((run) => usesSimulator(run.config) && run.options?.offline !== true);
+  const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), signal, (started) => started.close());
   const pool = createPool({ encoding: config.context.tokenizer });
-  const gateway = createRunGateway(config.gateway, {
-    encodeJson: (value) => pool.encodeJson(value),
-    say: io.stderr,
-    countTokens: (texts, aborted) => pool.countTokens(texts, aborted === undefined ? {} : { signal: aborted }),
-  });
+  const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
   return { pool, gateway, sim, rankScale: createRankScale() };
 }
 
@@ -98,7 +102,7 @@ export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, signa
   const run = (one: WorkloadRun, runIo: RunIO, shared?: SharedRunParts) =>
     runEvaluation(one.config, one.secrets, one.problems, runIo, { ...one.options, ...(signal === undefined ? {} : { signal: ownSignal(signal) }), ...(shared === undefined ? {} : { shared }) });
   if (runs.length <= 1) return Promise.allSettled(runs.map((one) => run(one, io)));
-  checkShareable(runs);
+  checkShareable(runs, io);
   const shared = await startShared(runs, io, signal);
   try {
     return await Promise.allSettled(runs.map((one) => run(one, labelledIO(io, one.label), shared)));
