@@ -119,7 +119,8 @@ describe('tmas table1: the methods as one workload', () => {
 
   test('Ctrl-C stops every method, each writing its outputs; a table then killed midway resumes each method where it was, and ends with the results of one never stopped', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
-    const slow = ['--sim-latency-ms', '150'];
+    // Slow enough that every method is still running at the first progress line (2 s), on a fast machine too.
+    const slow = ['--sim-latency-ms', '400'];
     const reference = path.join(dir, 'sequential');
     await sequentialTable(reference, input, slow);
 
