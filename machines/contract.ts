@@ -175,6 +175,13 @@ export interface Strategy {
    */
   stages?: Readonly<Record<string, number>>;
   /**
+   * True when every call is made in iteration 0 and the later iterations only
+   * read them (majority's samples): the problem's chain is then one iteration
+   * deep whatever --max-iterations says, and its calls rank so
+   * (src/host/call-ranks.ts), behind the chains of runs sharing its gateway.
+   */
+  upFront?: boolean;
+  /**
    * The method's upstream sampling defaults: `temperature` is what a run uses
    * when `--temperature` is not given (0.6 when absent); all of them are
    * recorded in metrics.json's `evaluation.sampling`.

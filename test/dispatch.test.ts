@@ -11,7 +11,7 @@ import { metricsUrlOf, parseServerLoad } from '../src/gateway/server-load.ts';
 import { createFirstTokenWatch } from '../src/gateway/first-token.ts';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import type { CallRank } from '../src/gateway/completion.ts';
-import { createCallRanks } from '../src/host/call-ranks.ts';
+import { createCallRanks, createRankScale } from '../src/host/call-ranks.ts';
 import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 import { chatChunkEvent } from './fixtures.ts';
 
@@ -227,6 +227,19 @@ describe('server load', () => {
     expect(remaining('q', 0)).toBeGreaterThan(remaining('p', 3));
     // A problem not seen yet counts as the run's mean.
     expect(remaining('r', 2)).toBe(2);
+  });
+
+  test('runs sharing a gateway rank on one scale: the problem whose calls run longer goes first whichever run it is in, where each run alone would weigh them the same', () => {
+    const scale = createRankScale();
+    const [long, short] = [createCallRanks(2, {}, scale), createCallRanks(2, {}, scale)];
+    const [longAlone, shortAlone] = [createCallRanks(2), createCallRanks(2)];
+    for (let call = 0; call < 16; call++) {
+      for (const ranks of [long, longAlone]) ranks.record('p', 30_000);
+      for (const ranks of [short, shortAlone]) ranks.record('p', 10_000);
+    }
+    const remaining = (ranks: ReturnType<typeof createCallRanks>) => ranks.rankOf({ problem: 'p', iteration: 0, role: 'solution', grading: false }).remaining;
+    expect(remaining(long)).toBeGreaterThan(1.5 * remaining(short));
+    expect(remaining(longAlone)).toBe(remaining(shortAlone));
   });
 
   test('within an iteration, a call ranks by the stages of its problem\'s chain still to run: problems move through their iterations together', () => {

@@ -17,6 +17,7 @@
  * show as idle servers in the larger pools.
  */
 import { TMAS } from './capacity.bench.ts';
+import { tableRows } from './capacity-table.ts';
 import { measureVariant, type CapacityFigures, type RunSize, type ServerSet } from './capacity-measure.ts';
 import { writeBenchProblems } from './problems.ts';
 import type { Benchmark, BenchRow } from './types.ts';
@@ -24,6 +25,12 @@ import { CAPACITY_DEFAULTS, describeCapacity, resolveCapacity } from '../sim/cap
 
 const SIZE: RunSize = { problems: 100, iterations: 4 };
 const QUICK_SIZE: RunSize = { problems: 8, iterations: 2 };
+/**
+ * The six-method table's size: each problem costs the six methods about 1,000 calls under the
+ * protocol (majority's pool of 256 samples among them), so 24 problems make about 24,000 calls, run twice.
+ */
+const TABLE = { size: { problems: 24, iterations: 4 }, replicas: 4, target: 1.05 };
+const QUICK_TABLE = { size: { problems: 4, iterations: 2 }, replicas: 2, target: 1.05 };
 /** Simulated seconds a real second for one server. */
 const SINGLE_TIME_SCALE = 200;
 
@@ -136,6 +143,9 @@ export const capacityReplicasBenchmark: Benchmark = {
       runs.push({ shape, whole, figures: await measureVariant(context, { variant: TMAS, servers, size, file, label: `capacity-replicas: ${shape.label}` }) });
     }
     const single = (runs[0] as (typeof runs)[number]).figures;
+    const table = context.quick ? QUICK_TABLE : TABLE;
+    const tableFile = await writeBenchProblems(context.dir, table.size.problems);
+    const tables = await tableRows(context, { ...table, file: tableFile, timeScale: SINGLE_TIME_SCALE / table.replicas });
     return [
       ...runs.flatMap((run) => replicaRows(run.shape, run.figures, single, run.whole)),
       {
@@ -145,6 +155,7 @@ export const capacityReplicasBenchmark: Benchmark = {
         pass: null,
         note: `${size.problems} problems × ${size.iterations} iterations × 8 × 8 with ${TMAS.name}; time scale ${SINGLE_TIME_SCALE} / replicas; every figure above is simulated time`,
       },
+      ...tables,
     ];
   },
 };

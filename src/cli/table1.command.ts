@@ -14,9 +14,10 @@ import type { Command } from 'commander';
 import { toOptionName, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import { checkPromptsOf, promptSpecsFor } from '../host/prompt-templates.ts';
-import { UserError } from '../kernel/errors.ts';
+import { TmasError, UserError } from '../kernel/errors.ts';
 import { outputError, writeOutputFile } from '../host/output-file.ts';
 import type { RunOutcome } from '../host/run-evaluation.ts';
+import type { WorkloadRun } from '../host/run-workload.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../machines/strategies/majority/majority.program.ts';
@@ -77,8 +78,52 @@ export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resu
   };
 }
 
+/** Options of the command's runs: `together` false runs the methods one after another, each with its own gateway (what tmas table1 did before; the benchmark's comparison). */
+export interface Table1RunOptions {
+  together?: boolean;
+}
+
+type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream };
+
+/** Each method's run, prepared (flags checked, problems read) before any starts: a refused flag stops the command with nothing run. */
+async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO): Promise<WorkloadRun[]> {
+  const [{ prepareRun }, { resolveStrategy }] = await Promise.all([import('./prepare-run.ts'), import('../host/plugins.ts')]);
+  const runs: WorkloadRun[] = [];
+  for (const strategy of strategies) {
+    const dir = path.join(out, strategy);
+    const resume = existsSync(path.join(dir, 'store'));
+    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
+    runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop) } });
+  }
+  for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);
+  return runs;
+}
+
+/**
+ * Runs the methods (together through one gateway unless `together` is false)
+ * and returns each one's outcome. A method that failed does not stop the
+ * others; once all have ended, its error is thrown (every other failure said
+ * first), or TMAS_INTERRUPTED after a stop: each method resumes where it was.
+ */
+async function runMethods(runs: WorkloadRun[], io: IO, signal: AbortSignal, together: boolean): Promise<RunOutcome[]> {
+  const { runWorkload } = await import('../host/run-workload.ts');
+  const settled: Array<PromiseSettledResult<RunOutcome>> = [];
+  if (together) settled.push(...(await runWorkload(runs, io, signal)));
+  else for (const run of runs) if (!signal.aborted) settled.push(...(await runWorkload([run], io, signal)));
+  const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
+  if (signal.aborted) {
+    throw new TmasError('TMAS_INTERRUPTED', `Interrupted: each method's run keeps what it finished; give the same tmas table1 command again to resume them all.`, { cause: failed[0]?.error });
+  }
+  for (const { strategy, error } of failed.slice(1)) io.stderr(`tmas table1: ${strategy} failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (failed.length > 0) {
+    io.stderr(`tmas table1: ${(failed[0] as (typeof failed)[number]).strategy} failed; the other methods ran to their end.`);
+    throw (failed[0] as (typeof failed)[number]).error;
+  }
+  return settled.map((result) => (result as PromiseFulfilledResult<RunOutcome>).value);
+}
+
 /** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
-export async function runTable1Command(flags: Table1Flags, command: Command, io: { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream }, signal: AbortSignal): Promise<void> {
+export async function runTable1Command(flags: Table1Flags, command: Command, io: IO, signal: AbortSignal, options: Table1RunOptions = {}): Promise<void> {
   const strategies = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of strategies) {
     if (!STRATEGIES[name]) throw new UserError('TMAS_USAGE', `--strategies: unknown strategy "${name}". Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
@@ -86,30 +131,23 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
-  // Nothing is created before the first method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
+  // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
+  const runs = await prepareMethods(flags, strategies, out, command, io);
+  const outcomes = await runMethods(runs, io, signal, options.together !== false);
+  await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
+}
+
+/** Writes the table and the report of the methods' runs, with their warnings; throws when calls that failed for good left a method unfinished. */
+async function writeTable1(out: string, runs: Array<{ strategy: string; outcome: RunOutcome; options: Record<string, number | string> }>, unusableShare: number, io: IO): Promise<void> {
   const advice = 'give --output-file a writable folder';
-  const [{ prepareRun }, { resolveStrategy }, { runEvaluation }, { runReportCommand }, { loadRun }, { readVoteDraws }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
-    import('./prepare-run.ts'),
-    import('../host/plugins.ts'),
-    import('../host/run-evaluation.ts'),
+  const [{ runReportCommand }, { loadRun }, { readVoteDraws }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
     import('./report.command.ts'),
     import('../report/load.ts'),
     import('../report/vote-draws.ts'),
     import('./table1-markdown.ts'),
     import('../observers/role-outputs.ts'),
   ]);
-  const runs: Array<{ strategy: string; outcome: RunOutcome; options: Record<string, number | string> }> = [];
-  let unusableShare = 0;
-  for (const strategy of strategies) {
-    const dir = path.join(out, strategy);
-    const resume = existsSync(path.join(dir, 'store'));
-    io.stderr(`tmas table1: ${resume ? 'resuming' : 'running'} ${strategy} in ${dir}`);
-    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
-    const outcome = await runEvaluation(config, secrets, problems, io, { signal, resume, strategy: await resolveStrategy(config.loop) });
-    runs.push({ strategy, outcome, options: config.loop.strategyOptions });
-    unusableShare = config.outputs.unusableWarnShare;
-  }
   const methods = [];
   for (const run of runs) {
     // Majority's MV@k is drawn from its pool of samples, read back from its store.

@@ -17,11 +17,27 @@
  * problems move through their iterations together, stage by stage, as
  * evenly as their lengths allow. Measured on the capacity model (the schedule
  * benchmark in bench/results.json; docs/guide/keeping-servers-busy.md).
+ *
+ * Runs started together on one gateway (run-workload.ts) share one scale:
+ * each problem's cost per call is then relative to the mean of every run's
+ * calls, so a rank counts the same tokens in every run, and across runs the
+ * problem with the longest chain left goes first, whichever method it is in.
  */
 import type { CallRank } from '../gateway/completion.ts';
 
 /** How many calls of the run's mean a problem's own mean is shrunk toward: its first calls say little. */
 const PRIOR_CALLS = 8;
+
+/** The calls that finished and their tokens, over which a problem's cost is read: one run's, or every run's on one gateway. */
+export interface RankScale {
+  calls: number;
+  tokens: number;
+}
+
+/** A scale with nothing known yet. */
+export function createRankScale(): RankScale {
+  return { calls: 0, tokens: 0 };
+}
 
 /** Ranks calls as they come, and learns from the ones that finish. */
 export interface CallRanks {
@@ -30,17 +46,19 @@ export interface CallRanks {
   record(problem: string, completionTokens: number): void;
 }
 
-/** Creates the ranking of a run of `iterations` iterations per problem, whose roles stand at `stages` of an iteration (0 when not named). */
-export function createCallRanks(iterations: number, stages: Readonly<Record<string, number>> = {}): CallRanks {
+/**
+ * Creates the ranking of a run of `iterations` iterations per problem, whose
+ * roles stand at `stages` of an iteration (0 when not named), its problems'
+ * costs read against `scale` (the run's own unless runs share one).
+ */
+export function createCallRanks(iterations: number, stages: Readonly<Record<string, number>> = {}, scale: RankScale = createRankScale()): CallRanks {
   const stagesPerIteration = Math.max(0, ...Object.values(stages)) + 1;
   const problems = new Map<string, { calls: number; tokens: number }>();
-  let calls = 0;
-  let tokens = 0;
   return {
     rankOf({ problem, iteration, role, grading }) {
       const own = problems.get(problem);
       // A problem's cost per call relative to the run's: 1 until something is known.
-      const relative = own === undefined || tokens === 0 ? 1 : (own.tokens / (tokens / calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
+      const relative = own === undefined || scale.tokens === 0 ? 1 : (own.tokens / (scale.tokens / scale.calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
       const stagesLeft = (iterations - iteration) * stagesPerIteration - (stages[role] ?? 0);
       return { grading, remaining: Math.max(1, stagesLeft) * relative };
     },
@@ -50,8 +68,8 @@ export function createCallRanks(iterations: number, stages: Readonly<Record<stri
       own.calls++;
       own.tokens += completionTokens;
       problems.set(problem, own);
-      calls++;
-      tokens += completionTokens;
+      scale.calls++;
+      scale.tokens += completionTokens;
     },
   };
 }

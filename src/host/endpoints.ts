@@ -24,6 +24,21 @@ export interface PreparedEndpoints {
   simulated: boolean;
 }
 
+/** Starts the embedded simulated model a run with no --base-url talks to, and says so. */
+export async function startEmbeddedSim(config: RunConfig, problems: Problem[], say: (line: string) => void): Promise<SimServer> {
+  const sim = await startSimServer({
+    problems,
+    roles: SIM_ROLES,
+    seed: config.loop.seed,
+    latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
+    outputTokens: config.sim.outputTokens,
+    breakFormats: config.sim.breakFormats,
+    distillTokens: config.sim.distillTokens,
+  });
+  say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
+  return sim;
+}
+
 /**
  * Prepares the endpoints of a run. Fills in `config.endpoints[*].model` where
  * it was left empty (a role without --model-name uses the first model its
@@ -34,23 +49,13 @@ export async function prepareEndpoints(
   config: RunConfig,
   secrets: Secrets,
   problems: Problem[],
-  options: { offline: boolean; say: (line: string) => void },
+  options: { offline: boolean; say: (line: string) => void; sim?: SimServer | null | undefined },
 ): Promise<PreparedEndpoints> {
-  let sim: SimServer | null = null;
-  if (usesSimulator(config) && !options.offline) {
-    sim = await startSimServer({
-      problems,
-      roles: SIM_ROLES,
-      seed: config.loop.seed,
-      latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
-      outputTokens: config.sim.outputTokens,
-      breakFormats: config.sim.breakFormats,
-      distillTokens: config.sim.distillTokens,
-    });
-    options.say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
-  }
+  // A simulated model given (runs started together share one) is the caller's to close: only one started here is returned.
+  const sim = usesSimulator(config) && !options.offline && !options.sim ? await startEmbeddedSim(config, problems, options.say) : null;
+  const simulator = sim ?? options.sim ?? null;
   try {
-    const deps = { config, secrets, simulatorUrl: sim?.url ?? OFFLINE_URL };
+    const deps = { config, secrets, simulatorUrl: simulator?.url ?? OFFLINE_URL };
     secrets.judge ??= secrets.solution;
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
 

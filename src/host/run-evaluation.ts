@@ -23,7 +23,7 @@ import { prepareEndpoints } from './endpoints.ts';
 import { createLlmCall, promptBudget, type CallCounts } from './llm-call.ts';
 import { createCallRanks } from './call-ranks.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
-import { createPool, tokenizerLoadError } from '../pool/pool.ts';
+import { createPool, tokenizerLoadError, type Pool } from '../pool/pool.ts';
 import { isHfTokenizerName } from '../../workers/hf-tokenizer.ts';
 import type { Problem } from '../input/problems.ts';
 import { runMetricsFromLog } from '../observers/log-metrics.ts';
@@ -34,10 +34,11 @@ import type { ForkedFrom, Store } from '../store/store.ts';
 import type { JournalSource } from './journal-source.ts';
 import type { RunManifest } from './run-manifest.ts';
 import { ensureFreshOutputDir } from './output-dir.ts';
-import { createRunGateway } from './run-gateway.ts';
+import { createGatewayOnPool } from './run-gateway.ts';
 import { createRunActor } from './run-machine.ts';
 import { observeRun } from './run-observers.ts';
 import { openRunStore } from './run-store-open.ts';
+import type { SharedRunParts } from './shared-run-parts.ts';
 
 /** Where the runtime writes what the user reads. */
 export interface RunIO {
@@ -114,6 +115,8 @@ export interface RunOptions {
   source?: JournalSource | null;
   /** Serves the run while it goes (`tmas run --view`); the returned stop runs before the store closes. */
   view?: (run: LiveRunParts) => Promise<() => Promise<void>>;
+  /** The pool, gateway, simulated model and rank scale of runs started together (run-workload.ts): used, not closed, by this run. */
+  shared?: SharedRunParts;
 }
 
 /** Things to close when the run ends, in the reverse order of their making. */
@@ -136,12 +139,12 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
  * stop a run before anything is written. A stop meanwhile ends the start with nothing written.
  */
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
-  const pool = createPool({ encoding: config.context.tokenizer });
-  cleanups.push(() => pool.close());
+  const pool = options.shared?.pool ?? createPool({ encoding: config.context.tokenizer });
+  if (options.shared === undefined) cleanups.push(() => pool.close());
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
   // Awaited below, after the checks that come first; a failure is reported there.
   questionTokens.catch(() => {});
-  const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr });
+  const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr, sim: options.shared?.sim });
   // Before any call is in flight (the first grade would otherwise load mathjs mid-traffic), while the endpoints answer.
   preloadMathjs();
   const endpoints = await beforeStore(checkingEndpoints, options.signal, (ready) => ready.sim?.close());
@@ -152,6 +155,13 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   if (isHfTokenizerName(config.context.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.context.tokenizer, error))), options.signal);
   if (!options.resume) await ensureFreshOutputDir(config.outputs.dir);
   return { pool, questionTokens, endpoints };
+}
+
+/** The gateway of a run on its own, closed with it. */
+function ownGateway(config: RunConfig, pool: Pool, io: RunIO, cleanups: Cleanups): Gateway {
+  const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
+  cleanups.push(() => gateway.close());
+  return gateway;
 }
 
 /** The error a failed store write (a full disk) becomes: the store's reason wins over what surfaced first. */
@@ -211,8 +221,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
-    const gateway = createRunGateway(config.gateway, { encodeJson, say: io.stderr, countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }) });
-    cleanups.push(() => gateway.close());
+    const gateway = options.shared?.gateway ?? ownGateway(config, pool, io, cleanups);
     const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
     const firstSeq = await store.nextSeq();
     const bus = createBus({ firstSeq });
@@ -230,7 +239,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(config.loop.maxIterations, strategy.stages), onOutOfBounds: () => outOfBounds++ });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++ });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.

@@ -2,6 +2,7 @@
 import { createGateway, DEFAULT_BACKOFF, type Gateway, type GatewayOptions } from '../gateway/gateway.ts';
 import type { JsonEncoder } from '../gateway/request-body.ts';
 import type { GatewayConfig } from '../settings/config.ts';
+import type { Pool } from '../pool/pool.ts';
 
 /** Creates the gateway the settings describe; `say` tells the user what it adapts to. */
 export function createRunGateway(config: GatewayConfig, options: { encodeJson: JsonEncoder; say: (line: string) => void; countTokens: GatewayOptions['countTokens'] }): Gateway {
@@ -27,5 +28,14 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     batchCap: config.batchCap,
     routing: config.routing,
     loadPollMs: config.loadPollMs,
+  });
+}
+
+/** The gateway the settings describe, serialising request bodies and counting tokens on `pool`'s threads. */
+export function createGatewayOnPool(config: GatewayConfig, pool: Pool, say: (line: string) => void): Gateway {
+  return createRunGateway(config, {
+    encodeJson: (value) => pool.encodeJson(value),
+    say,
+    countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }),
   });
 }

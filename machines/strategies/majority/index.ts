@@ -15,5 +15,6 @@ export const majorityStrategy: Strategy = {
   flags: [SAMPLES_FLAG, VOTE_POOL_FLAG],
   // Every sample is requested in iteration 0, also on resume (the journal answers those that completed).
   expectedCalls: (settings) => ({ solution: samplesOf(settings) }),
+  upFront: true,
   sim: { solution: 'solution' },
 };

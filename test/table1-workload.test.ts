@@ -1,0 +1,152 @@
+/**
+ * `tmas table1` runs its methods together through one gateway: the six methods' calls reach the
+ * server interleaved, within one --concurrency; each method's results are those it has run alone;
+ * a table killed midway resumes each method.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Command } from 'commander';
+import { describe, expect } from 'vitest';
+import { BIN, REPO, readRequestLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+
+const METHODS = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'];
+/** Tiny sizes: 2 problems, 2 candidates, 1 verification, 2 iterations, 4 samples, the rule grade. */
+const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4', '--judge-passes', '0'];
+
+/** The method of a role name the simulator logs, for roles that only one of the six has. */
+const OWN_ROLES: Record<string, string> = { prover: 'verify-refine', rater: 'verify-refine', rollout: 'rse', distill: 'rse', verification: 'tmas', summary: 'tmas', critique: 'self-refine' };
+
+/** Runs the table in this process, its methods one after another (each with its own gateway, as before): the reference. */
+async function sequentialTable(out: string, input: string, extra: string[] = []): Promise<void> {
+  const [{ parseRunFlags }, { runTable1Command }] = await Promise.all([import('../src/cli/run.command.ts'), import('../src/cli/table1.command.ts')]);
+  const flags = { ...parseRunFlags(['--input-file', input, '--output-file', out, ...SMALL, ...extra]), strategies: METHODS.join(','), budgets: 'shared' as const };
+  const quiet = { stdout: () => {}, stderr: () => {} };
+  await runTable1Command(flags, new Command(), quiet, new AbortController().signal, { together: false });
+}
+
+/** Each method's results.jsonl. */
+async function resultsOf(out: string): Promise<Record<string, string>> {
+  return Object.fromEntries(await Promise.all(METHODS.map(async (method) => [method, await readFile(path.join(out, method, 'results.jsonl'), 'utf8')] as const)));
+}
+
+/**
+ * A proxy of the test's own in front of the simulator: passes every request on, and notes, as each
+ * chat request starts, the keys (sha256 of the body, as the simulator's request log has them) of
+ * the chat requests in flight then.
+ */
+async function countingProxy(target: string) {
+  const inFlight = new Set<string>();
+  const seen: string[][] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const key = createHash('sha256').update(body).digest('hex');
+      const chat = req.url?.endsWith('/chat/completions') === true;
+      if (chat) {
+        inFlight.add(key);
+        seen.push([...inFlight]);
+      }
+      const upstream = new URL(target);
+      const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { 'content-type': 'application/json' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => inFlight.delete(key));
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Runs `tmas` with `args` and sends it `signal` at its first progress line; resolves its exit code and stderr. */
+function stopAtFirstProgress(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let sent = false;
+  return new Promise((resolve) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && /\] \[\d+\.\ds\] problem-iterations/.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('tmas table1: the methods as one workload', () => {
+  test('the six methods run at once through one gateway: their calls interleave at the server, never more in flight than --concurrency, and each method gets the results it gets alone', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const reference = path.join(dir, 'sequential');
+    await sequentialTable(reference, input);
+
+    const { startSimServer } = await import('../src/sim/server.ts');
+    const { SIM_ROLES } = await import('../machines/strategies/sim-roles.ts');
+    const { loadProblems } = await import('../src/input/problems.ts');
+    const requestLog = path.join(dir, 'requests.jsonl');
+    // Some latency, so that calls overlap as they do on a real server.
+    const sim = await startSimServer({ problems: await loadProblems(input), roles: SIM_ROLES, latency: { medianMs: 20, p99Ms: 60 }, requestLog });
+    const proxy = await countingProxy(sim.url);
+    try {
+      const out = path.join(dir, 'together');
+      const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--concurrency', '4', ...SMALL]);
+      expect(result.code, result.stderr).toBe(0);
+      // Every progress line says which method it is about.
+      for (const method of METHODS) expect(result.stderr).toMatch(new RegExp(`^\\[${method}\\] \\[\\d+\\.\\ds\\] problem-iterations`, 'm'));
+      await sim.close();
+      const methodOf = new Map((await readRequestLog(requestLog)).map((entry) => [entry.key, OWN_ROLES[entry.role ?? ''] ?? null]));
+      // One --concurrency for the six methods, not one each.
+      expect(Math.max(...proxy.seen.map((keys) => keys.length))).toBeLessThanOrEqual(4);
+      // Calls of different methods were at the server at the same time.
+      const mixed = proxy.seen.filter((keys) => new Set(keys.map((key) => methodOf.get(key)).filter((method) => method != null)).size >= 2);
+      expect(mixed.length).toBeGreaterThan(0);
+      expect(await resultsOf(out)).toEqual(await resultsOf(reference));
+    } finally {
+      await proxy.close();
+      await sim.close();
+    }
+  });
+
+  test('Ctrl-C stops every method, each writing its outputs; a table then killed midway resumes each method where it was, and ends with the results of one never stopped', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    // Slow enough that every method is still running at the first progress line (2 s), on a fast machine too.
+    const slow = ['--sim-latency-ms', '400'];
+    const reference = path.join(dir, 'sequential');
+    await sequentialTable(reference, input, slow);
+
+    const out = path.join(dir, 'stopped');
+    const args = ['table1', '--input-file', input, '--output-file', out, ...SMALL, ...slow];
+    // Ctrl-C at the first progress line, while every method runs: all stop, each writes what it finished.
+    const interrupted = await stopAtFirstProgress(args, 'SIGINT');
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(interrupted.stderr).toMatch(/give the same tmas table1 command again to resume them all/);
+    // A method stopped before its store was made has nothing to write; the others wrote their outputs.
+    const started = METHODS.filter((method) => existsSync(path.join(out, method, 'store')));
+    expect(started.length).toBeGreaterThan(0);
+    for (const method of started) expect(existsSync(path.join(out, method, 'metrics.json'))).toBe(true);
+    expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
+
+    // Killed outright (nothing written at the end) at its first progress line.
+    const killed = await stopAtFirstProgress(args, 'SIGKILL');
+    for (const method of started) expect(killed.stderr).toContain(`resuming ${method}`);
+    expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
+
+    const resumed = await runCli(args);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    for (const method of METHODS) expect(resumed.stderr).toContain(`resuming ${method}`);
+    const reused = await Promise.all(METHODS.map(async (method) => JSON.parse(await readFile(path.join(out, method, 'metrics.json'), 'utf8')).calls.reused as number));
+    expect(reused.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
+    expect(await resultsOf(out)).toEqual(await resultsOf(reference));
+    expect(existsSync(path.join(out, 'table1.md'))).toBe(true);
+  });
+});
