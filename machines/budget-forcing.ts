@@ -7,7 +7,7 @@
  * call whose messages end with an assistant message holding the cut text and
  * a cue, the end of the thinking (`</think>`) when the reasoning was cut, else
  * a final-answer cue, sent so that the server continues that message
- * (`continue_final_message`, see src/gateway/request-body.ts). Its completion
+ * (`continue_final_message`, see src/gateway/request/request-body.ts). Its completion
  * limit is half the budget (MAS-TTS's min(window − budget, budget / 2): the
  * window's part is the call's own window bound, which counts the prompt and
  * the cut text). A continuation that comes back empty is asked again, up to 3

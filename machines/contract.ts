@@ -171,14 +171,14 @@ export interface Strategy {
    * Where each role's calls stand in one iteration's chain of dependent calls,
    * from 0 (TMAS: solutions 0, their verifications 1, summaries 2, bank updates
    * 3). Held calls are sent by what is left of their problem's chain
-   * (src/host/call-ranks.ts); a role not named here is at stage 0.
+   * (src/host/calls/call-ranks.ts); a role not named here is at stage 0.
    */
   stages?: Readonly<Record<string, number>>;
   /**
    * True when every call is made in iteration 0 and the later iterations only
    * read them (majority's samples): the problem's chain is then one iteration
    * deep whatever --max-iterations says, and its calls rank so
-   * (src/host/call-ranks.ts), behind the chains of runs sharing its gateway.
+   * (src/host/calls/call-ranks.ts), behind the chains of runs sharing its gateway.
    */
   upFront?: boolean;
   /**

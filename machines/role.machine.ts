@@ -57,7 +57,7 @@ export const DEFAULT_PARSE_RETRIES = 2;
  * solution of the problem, `grade` verifies, rates or judges one, `memory`
  * condenses what was tried into what later prompts read (summaries, banks),
  * `plan` decides what the next calls do. The RL export labels its records by
- * it (src/cli/rl-records.ts, docs/reference/rl-labels.md).
+ * it (src/cli/inspect/rl-records.ts, docs/reference/rl-labels.md).
  */
 export type GenerationKind = 'solution' | 'grade' | 'memory' | 'plan';
 

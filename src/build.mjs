@@ -42,7 +42,7 @@ try {
 
 /**
  * The modules Node starts by name: the command, the entry a plugin imports as
- * `tmas` (src/host/plugins.ts), and the pool's worker modules
+ * `tmas` (src/host/strategy/plugins.ts), and the pool's worker modules
  * (src/pool/pool.ts). Everything they import, dynamic imports included, is
  * bundled with them.
  */
@@ -89,7 +89,7 @@ try {
   process.exit(process.env.npm_lifecycle_event === 'prepare' ? 0 : 1);
 }
 
-// mathjs's factories and `create` in one file (src/grader/mathjs-env.ts, MATHJS_BUNDLE): the grader
+// mathjs's factories and `create` in one file (src/grader/math/mathjs-env.ts, MATHJS_BUNDLE): the grader
 // loads them in every run, and as a thousand CommonJS modules they took twice the CPU. Without it
 // (a mathjs laid out otherwise) the grader requires them from node_modules as before.
 try {

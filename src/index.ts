@@ -6,7 +6,7 @@
  */
 
 // Declaring and applying plugins.
-export { applyAgents, defineAgents, defineMultiCallRole, defineRole, loadAgents, resolveStrategy, type Agents, type RequestOf, type RoleName, type RoleOverride } from './host/plugins.ts';
+export { applyAgents, defineAgents, defineMultiCallRole, defineRole, loadAgents, resolveStrategy, type Agents, type RequestOf, type RoleName, type RoleOverride } from './host/strategy/plugins.ts';
 export { strategyNamed } from '../machines/strategies/index.ts';
 
 // Role actors: one call per request, or several.

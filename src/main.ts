@@ -1,10 +1,10 @@
 /**
  * The `tmas` executable's program (src/bin.mjs runs it): the CLI's commands
  * (src/cli/main.ts) and `tmas bench`, which stands above the CLI since its
- * benchmarks run tmas (src/bench/bench.command.ts). Only this entry imports
+ * benchmarks run tmas (bench/bench.command.ts). Only this entry imports
  * both, so no import runs from the CLI up to the bench.
  */
-import { defineBenchCommand } from './bench/bench.command.ts';
+import { defineBenchCommand } from '../bench/bench.command.ts';
 import { main } from './cli/main.ts';
 
 // A reader that closed the pipe (`tmas log DIR | head`) has all it wanted: stop quietly, with no stack trace.

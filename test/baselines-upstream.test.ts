@@ -14,7 +14,7 @@ import { selfRefineProgram } from '../machines/strategies/self-refine/self-refin
 import { critiqueFindsNoError } from '../machines/strategies/self-refine/self-refine.roles.ts';
 import { parseProverReply, parseRating } from '../machines/strategies/verify-refine/verify-refine.roles.ts';
 import type { ProblemInput } from '../machines/contract.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { serveModel, ofType, readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';

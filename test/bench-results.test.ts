@@ -3,9 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { writeBenchJson, type BenchReport } from '../src/bench/report.ts';
-import { BENCH_RESULTS_FILE, type BenchResults } from '../src/bench/results-file.ts';
-import type { BenchRow } from '../src/bench/types.ts';
+import { writeBenchJson, type BenchReport } from '../bench/report.ts';
+import { BENCH_RESULTS_FILE, type BenchResults } from '../bench/results-file.ts';
+import type { BenchRow } from '../bench/harness/types.ts';
 import { test } from './fixtures.ts';
 
 const machine = { cpus: 2, cpu: 'test', memoryGb: 4, node: process.version };

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { SETTINGS } from '../src/settings/index.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
+import { SETTINGS } from '../src/settings/configure/index.ts';
 import { unfilledFields } from '../src/settings/unfilled.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

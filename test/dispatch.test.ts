@@ -5,13 +5,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { createDispatcher, type Slots } from '../src/gateway/dispatcher.ts';
-import { createLoadLimit, marginOf } from '../src/gateway/load-limit.ts';
-import { metricsUrlOf, parseServerLoad } from '../src/gateway/server-load.ts';
-import { createFirstTokenWatch } from '../src/gateway/first-token.ts';
+import { createDispatcher, type Slots } from '../src/gateway/dispatch/dispatcher.ts';
+import { createLoadLimit, marginOf } from '../src/gateway/load/load-limit.ts';
+import { metricsUrlOf, parseServerLoad } from '../src/gateway/load/server-load.ts';
+import { createFirstTokenWatch } from '../src/gateway/load/first-token.ts';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
-import type { CallRank } from '../src/gateway/completion.ts';
-import { createCallRanks, createRankScale } from '../src/host/call-ranks.ts';
+import type { CallRank } from '../src/gateway/reply/completion.ts';
+import { createCallRanks, createRankScale } from '../src/host/calls/call-ranks.ts';
 import { tmasStrategy } from '../machines/strategies/tmas/index.ts';
 import { chatChunkEvent } from './fixtures.ts';
 

@@ -96,7 +96,7 @@ test('the anchor rule follows GitHub: code and punctuation dropped, spaces to hy
   expect([...anchorsOf(path.join(ROOT, 'docs', 'guide', 'simulated-model.md'))]).toContain('the-capacity-model---capacity');
 });
 
-/** A repository path as docs and comments name it: `src/cli/run.command.ts`, `docs/guide/viewer.md`, `machines/roles/`. */
+/** A repository path as docs and comments name it: `src/cli/run/run.command.ts`, `docs/guide/viewer.md`, `machines/roles/`. */
 const REPO_PATH = /(?<![\w./-])((?:src|machines|workers|test|bench|docs)\/[\w.-]+(?:\/[\w.-]+)*\/?)(?![\w*{<./-])/g;
 
 /** Paths the docs name that a reader creates: the strategy guide's worked example. */

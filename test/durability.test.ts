@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { iterationKey, Store } from '../src/store/store.ts';
-import { readRunManifest } from '../src/host/run-manifest.ts';
+import { readRunManifest } from '../src/host/run/run-manifest.ts';
 import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {

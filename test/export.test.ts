@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetMetadata, parquetReadObjects, parquetSchema, type SchemaTree } from 'hyparquet';
 import { describe, expect } from 'vitest';
-import { runExportCommand } from '../src/cli/export.command.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { runEvaluation } from '../src/host/run-evaluation.ts';
+import { runExportCommand } from '../src/cli/inspect/export.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
+import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import type { FaultCounts } from '../src/observers/fault-counts.ts';
 import { loadProblems } from '../src/input/problems.ts';
-import { runEvaluation } from '../src/host/run-evaluation.ts';
+import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
 import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -12,10 +12,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from 'vitest';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
-import type { RunOutcome } from '../src/host/run-evaluation.ts';
+import type { RunOutcome } from '../src/host/run/run-evaluation.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import type { CompletionRequest } from '../src/gateway/gateway.ts';
-import type { RequestLogEntry } from '../src/sim/request-log.ts';
+import type { RequestLogEntry } from '../src/sim/http/request-log.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = path.join(REPO, 'src', 'bin.mjs');
@@ -49,7 +49,7 @@ export function smallProblems(count: number) {
 /** Runs an evaluation in-process with CLI arguments, as `tmas run` would, quietly. */
 export async function runInProcess(args: string[]): Promise<RunOutcome> {
   // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, and most files that use these fixtures run tmas as a child process.
-  const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run-evaluation.ts')]);
+  const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run/run-evaluation.ts')]);
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
   const problems = await loadProblems(config.problems.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { createAimdLimit, OVERLOADS_IN_A_ROW } from '../src/gateway/aimd.ts';
+import { createAimdLimit, OVERLOADS_IN_A_ROW } from '../src/gateway/load/aimd.ts';
 import { CallFailedError, createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
 import { isUserError } from '../src/kernel/errors.ts';
 import { createPool } from '../src/pool/pool.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runGradeCommand } from '../src/cli/grade.command.ts';
+import { runGradeCommand } from '../src/cli/tools/grade.command.ts';
 import { extractAnswer, gradeAnswer, statedAnswer, type GradeOptions, type Verdict } from '../src/grader/index.ts';
 
 type Case = [gold: string, pred: string, options?: GradeOptions];

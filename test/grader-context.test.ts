@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditedByJudge } from '../machines/judge-audit.ts';
-import { runGradeCommand } from '../src/cli/grade.command.ts';
+import { runGradeCommand } from '../src/cli/tools/grade.command.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
 import { readResults } from '../src/store/results-line.ts';
 import { askedForm, extractAnswer, finalAnswers, gradeAnswer, type GradeContext, type Verdict } from '../src/grader/index.ts';

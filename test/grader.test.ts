@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGradeCommand } from '../src/cli/grade.command.ts';
+import { runGradeCommand } from '../src/cli/tools/grade.command.ts';
 import { extractAnswer, extractFinalMath, gradeAnswer, normalizeAnswer, type GradeOptions } from '../src/grader/index.ts';
 
 /** [gold, pred, options?] triples, written for this project. */

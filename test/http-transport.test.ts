@@ -1,5 +1,5 @@
 /**
- * The gateway's HTTP transport (src/gateway/http-transport.ts), seen through
+ * The gateway's HTTP transport (src/gateway/request/http-transport.ts), seen through
  * calls: connections kept across calls, given up when a reply will not end,
  * dropped on an abort; compressed replies and redirects handled as fetch
  * would. Each server here is a plain HTTP server of the test.

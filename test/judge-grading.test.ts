@@ -14,13 +14,13 @@ import { getEncoding } from 'js-tiktoken';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { JUDGE_VIEW_TOKENS } from '../machines/roles/judge.role.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import type { RequestLogEntry } from '../src/sim/request-log.ts';
+import type { RequestLogEntry } from '../src/sim/http/request-log.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
-import { formatTable1 } from '../src/cli/table1-markdown.ts';
+import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { loadRun } from '../src/report/load.ts';
 import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
-import type { JudgeGrading } from '../src/host/evaluation-record.ts';
+import type { JudgeGrading } from '../src/host/outputs/evaluation-record.ts';
 import { readRequestLog, serveModel, readJournal, readLog, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 

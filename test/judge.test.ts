@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
 import { parseVerdict } from '../machines/roles/judge.role.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
 import { readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';

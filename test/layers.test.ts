@@ -37,7 +37,7 @@
  *                        (its held calls and limits), sim (the capacity model), host (the
  *                        run's ranking), settings (the configuration), analysis (opening a run)
  *   src/cli/             every folder above except the bench
- *   src/bench/           every folder above, the CLI included (its benchmarks run tmas)
+ *   bench/           every folder above, the CLI included (its benchmarks run tmas)
  *   src/reference/       every folder above: the generated reference reads the program
  *   src/*.ts, *.mjs      the entries (the program, the package's exports, the bin, the
  *                        build): everything, and dist/
@@ -80,9 +80,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/', 'src/settings/'],
   'src/plan/': ['src/kernel/', 'machines/', 'src/gateway/', 'src/sim/', 'src/host/', 'src/settings/', 'src/analysis/'],
   'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/'],
-  'src/bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
-  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/bench/'],
-  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/bench/', 'src/reference/', 'dist/'],
+  'bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
+  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'bench/'],
+  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'bench/', 'src/reference/', 'dist/'],
 };
 
 /** The table's folder that holds `file`: the longest folder of the table it lies in. */
@@ -196,9 +196,9 @@ describe('layers', () => {
   const graph = importGraph();
 
   test('the import graph was read (a broken pattern would make every check below pass)', () => {
-    expect(graph.get('src/host/run-machine.ts')).toContain('machines/run.machine.ts');
-    expect(graph.get('src/cli/run-action.ts')).toContain('src/host/plugins.ts');
-    expect(graph.get('src/main.ts')).toContain('src/bench/bench.command.ts');
+    expect(graph.get('src/host/run/run-machine.ts')).toContain('machines/run.machine.ts');
+    expect(graph.get('src/cli/run/run-action.ts')).toContain('src/host/strategy/plugins.ts');
+    expect(graph.get('src/main.ts')).toContain('bench/bench.command.ts');
   });
 
   test('an upward import is found: the store importing the host, as it once did', () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
-import { createOutputFile, partialName } from '../src/host/output-file.ts';
+import { createOutputFile, partialName } from '../src/host/outputs/output-file.ts';
 import { BIN, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**

@@ -3,7 +3,7 @@
  * simulator) made, role by role; `--check` on a finished run; the what-if
  * replay of a finished run under other servers and schedules; and its usage
  * errors. The makespan's accuracy against a capacity-model run is measured by
- * the `plan` benchmark (src/bench/plan.bench.ts), not here.
+ * the `plan` benchmark (bench/runs/plan.bench.ts), not here.
  */
 import path from 'node:path';
 import OpenAI from 'openai';

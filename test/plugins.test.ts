@@ -7,12 +7,12 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/index.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { checkRunAgents, runAgentsAt } from '../src/settings/files/agents-file.ts';
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
-import { runEvaluation } from '../src/host/run-evaluation.ts';
+import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
 import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -5,7 +5,7 @@
  * pace at all is not read quickly for long.
  */
 import { describe, expect, test } from 'vitest';
-import { createPollPeriod, FASTEST_MS, READ_EVERY_TOKENS } from '../src/gateway/poll-period.ts';
+import { createPollPeriod, FASTEST_MS, READ_EVERY_TOKENS } from '../src/gateway/load/poll-period.ts';
 
 /** Feeds `period` readings of a server whose `running` sequences each decode `pace` tokens per ms. */
 function readServer(period: ReturnType<typeof createPollPeriod>, pace: number, running: number, readings: number): void {

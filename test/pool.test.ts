@@ -198,7 +198,7 @@ describe('countTokens', () => {
 
   test('equals js-tiktoken on long real texts (this repository\'s docs, figures and sources), in both encodings', async ({ pool }) => {
     // Thousands of distinct words, identifiers, figures, LaTeX and punctuation runs: most chunks are merged by byte pairs, not found whole.
-    const files = ['README.md', 'docs/guide/keeping-servers-busy.md', 'bench/results.json', 'src/grader/latex-to-mathjs.ts', 'workers/tokenize.worker.ts', 'problems/demo.jsonl'];
+    const files = ['README.md', 'docs/guide/keeping-servers-busy.md', 'bench/results.json', 'src/grader/latex/latex-to-mathjs.ts', 'workers/tokenize.worker.ts', 'problems/demo.jsonl'];
     const texts = files.map((file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'));
     const cl100kEncoder = new Tiktoken(cl100k);
     expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));

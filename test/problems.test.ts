@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
 import { loadProblems, type LoadOptions } from '../src/input/problems.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 
 interface Fixtures {
   /** A fresh temp dir per test, removed afterwards. */

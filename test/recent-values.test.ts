@@ -1,6 +1,6 @@
-/** The bounded window of recent values the gateway's estimates read from (src/gateway/recent-values.ts). */
+/** The bounded window of recent values the gateway's estimates read from (src/gateway/load/recent-values.ts). */
 import { describe, expect, test } from 'vitest';
-import { createRecentValues } from '../src/gateway/recent-values.ts';
+import { createRecentValues } from '../src/gateway/load/recent-values.ts';
 
 describe('recent values', () => {
   test('keeps only the last values added, and reads quantiles from them', () => {

@@ -8,9 +8,9 @@ import { packagePath } from '../src/kernel/package-root.ts';
 import { ERROR_CODES } from '../src/kernel/errors.ts';
 import { renderReference } from '../src/reference/index.ts';
 import { cell } from '../src/reference/markdown.ts';
-import { SETTINGS } from '../src/settings/index.ts';
+import { SETTINGS } from '../src/settings/configure/index.ts';
 import { flagName } from '../src/settings/setting.ts';
-import { SIM_SERVER_SETTINGS } from '../src/settings/sim-server.settings.ts';
+import { SIM_SERVER_SETTINGS } from '../src/settings/sections/sim-server.settings.ts';
 import { SIM_DEFAULTS } from '../src/sim/defaults.ts';
 
 const pages = await renderReference();

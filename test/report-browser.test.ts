@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { runReportCommand } from '../src/cli/report.command.ts';
+import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { detailAnchor, problemAnchor } from '../src/report/html.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { runReportCommand } from '../src/cli/report.command.ts';
+import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import type { ChartSpec } from '../src/report/charts.ts';
 import { detailAnchor, problemAnchor } from '../src/report/html.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { roleKinds, STRATEGIES } from '../machines/strategies/index.ts';
-import { runExportCommand } from '../src/cli/export.command.ts';
+import { runExportCommand } from '../src/cli/inspect/export.command.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface Row {

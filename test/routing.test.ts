@@ -5,11 +5,11 @@
  * sharing prompts. Replicas lost and back: test/replica-loss.test.ts.
  */
 import { describe, expect } from 'vitest';
-import { createDispatcher } from '../src/gateway/dispatcher.ts';
+import { createDispatcher } from '../src/gateway/dispatch/dispatcher.ts';
 import { createGateway, type Completion, type CompletionRequest, type EndpointStats } from '../src/gateway/gateway.ts';
-import { prefixKeysOf } from '../src/gateway/prefix-keys.ts';
-import { createPrefixMemory } from '../src/gateway/prefix-memory.ts';
-import { createRouter, type Routable, type Routing } from '../src/gateway/routing.ts';
+import { prefixKeysOf } from '../src/gateway/dispatch/prefix-keys.ts';
+import { createPrefixMemory } from '../src/gateway/dispatch/prefix-memory.ts';
+import { createRouter, type Routable, type Routing } from '../src/gateway/dispatch/routing.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import type { CapacityOptions } from '../src/sim/capacity/options.ts';
 import { smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';

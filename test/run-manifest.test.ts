@@ -1,14 +1,14 @@
 /**
  * The store keeps a run's manifest as it was written; the host reads its
- * configuration in today's shape (src/host/run-manifest.ts), so a run made by
+ * configuration in today's shape (src/host/run/run-manifest.ts), so a run made by
  * an older tmas still resumes, replays and shows.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { readRunManifest } from '../src/host/run-manifest.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run.command.ts';
-import { upgradeConfig } from '../src/settings/upgrade.ts';
+import { readRunManifest } from '../src/host/run/run-manifest.ts';
+import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
+import { upgradeConfig } from '../src/settings/configure/upgrade.ts';
 import { Store } from '../src/store/store.ts';
 import { test } from './fixtures.ts';
 

@@ -5,12 +5,12 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, test as base } from 'vitest';
-import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
-import { parseServerLoad } from '../src/gateway/server-load.ts';
+import { runSimServerCommand } from '../src/cli/tools/sim-server.command.ts';
+import { parseServerLoad } from '../src/gateway/load/server-load.ts';
 import { outputLengthOf } from '../src/sim/capacity/output-length.ts';
-import { promptTokensOf } from '../src/sim/completion.ts';
-import { isRequestProblem, toChatRequest } from '../src/sim/request.ts';
-import { replyKeyOf } from '../src/sim/respond.ts';
+import { promptTokensOf } from '../src/sim/http/completion.ts';
+import { isRequestProblem, toChatRequest } from '../src/sim/http/request.ts';
+import { replyKeyOf } from '../src/sim/chat/respond.ts';
 import { startSimServer, type SimOptions, type SimServer } from '../src/sim/server.ts';
 
 const PROBLEM = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };

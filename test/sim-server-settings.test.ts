@@ -13,8 +13,8 @@ import { describe, expect } from 'vitest';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { createProgram, declareLateOptions } from '../src/cli/program.ts';
-import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
-import { toSimServerConfig } from '../src/settings/to-sim-server-config.ts';
+import { runSimServerCommand } from '../src/cli/tools/sim-server.command.ts';
+import { toSimServerConfig } from '../src/settings/configure/to-sim-server-config.ts';
 import { CAPACITY_DEFAULTS } from '../src/sim/capacity/options.ts';
 import { SIM_DEFAULTS } from '../src/sim/defaults.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
@@ -104,6 +104,6 @@ describe("tmas sim-server's defaults are the simulator's", () => {
     const redecided = new RegExp(`(options|settings|stream)\\??\\.(${options.join('|')})\\s*\\?\\?\\s*(-?\\d|'|"|\`|true|false)`);
     const found = simFiles.flatMap((file) => read(path.join('src/sim', file)).split('\n').flatMap((line, i) => (redecided.test(line) ? [`src/sim/${file}:${i + 1}: ${line.trim()}`] : [])));
     expect(found).toEqual([]);
-    for (const file of ['src/settings/sim-server.settings.ts', 'src/settings/sim.settings.ts']) expect({ file, literal: read(file).match(/default:\s*-?\d[\d_.]*/g) }).toEqual({ file, literal: null });
+    for (const file of ['src/settings/sections/sim-server.settings.ts', 'src/settings/sections/sim.settings.ts']) expect({ file, literal: read(file).match(/default:\s*-?\d[\d_.]*/g) }).toEqual({ file, literal: null });
   });
 });

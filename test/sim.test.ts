@@ -18,7 +18,7 @@ import { verificationPrompt } from '../machines/roles/verification.role.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
 import type { CandidateSource, ExperienceRecord, GuidelineRecord, MessageOf, Rollout, Verification } from '../src/kernel/protocol.ts';
-import { runSimServerCommand } from '../src/cli/sim-server.command.ts';
+import { runSimServerCommand } from '../src/cli/tools/sim-server.command.ts';
 import { FAULT_KINDS, parseFaults, startSimServer, type FaultKind, type SimOptions, type SimServer } from '../src/sim/server.ts';
 import { systemText, userText } from '../workers/prompt-template.ts';
 

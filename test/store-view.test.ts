@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect } from 'vitest';
-import { printedUrl } from '../src/bench/child-process.ts';
-import { openStoreView } from '../src/store/check.ts';
+import { printedUrl } from '../bench/harness/child-process.ts';
+import { openStoreView } from '../src/store/repair/check.ts';
 import { BIN, fileHashes, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**

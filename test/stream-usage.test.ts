@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
-import { CALLS_TO_JUDGE } from '../src/gateway/streamed-text.ts';
-import { SLOW_START_CAP } from '../src/gateway/throughput-knee.ts';
+import { CALLS_TO_JUDGE } from '../src/gateway/load/streamed-text.ts';
+import { SLOW_START_CAP } from '../src/gateway/load/throughput-knee.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { additionRequest, chatChunkEvent } from './fixtures.ts';
 

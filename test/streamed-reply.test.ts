@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { fromStream } from '../src/gateway/reply.ts';
+import { fromStream } from '../src/gateway/reply/reply.ts';
 
 /** The events of a stream that sends `text` and `reasoning` a few characters an event, as vLLM sends a token an event. */
 async function* events(text: string, reasoning: string): AsyncGenerator<ChatCompletionChunk[]> {

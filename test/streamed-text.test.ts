@@ -1,9 +1,9 @@
 /**
- * Text counted as tokens (src/gateway/streamed-text.ts): only once finished
+ * Text counted as tokens (src/gateway/load/streamed-text.ts): only once finished
  * calls show a steady number of characters per token.
  */
 import { describe, expect, test } from 'vitest';
-import { CALLS_TO_JUDGE, createStreamedText } from '../src/gateway/streamed-text.ts';
+import { CALLS_TO_JUDGE, createStreamedText } from '../src/gateway/load/streamed-text.ts';
 
 describe('streamed text as a token count', () => {
   test('a text of 3.6 to 4.4 characters a token is steady, and counts its characters over the median ratio', () => {

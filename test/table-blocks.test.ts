@@ -2,8 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect } from 'vitest';
-import { checkTable } from '../src/store/table-blocks.ts';
-import { markFailingBlocks } from '../src/store/block-check.ts';
+import { checkTable } from '../src/store/disk/table-blocks.ts';
+import { markFailingBlocks } from '../src/store/disk/block-check.ts';
 import { test } from './fixtures.ts';
 
 /** Text that Snappy shrinks (repeated words) but that differs per key, as the store's records do. */

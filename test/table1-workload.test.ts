@@ -23,7 +23,7 @@ const OWN_ROLES: Record<string, string> = { prover: 'verify-refine', rater: 'ver
 
 /** Runs the table in this process, its methods one after another (each with its own gateway, as before): the reference. */
 async function sequentialTable(out: string, input: string, extra: string[] = []): Promise<void> {
-  const [{ parseRunFlags }, { runTable1Command }] = await Promise.all([import('../src/cli/run.command.ts'), import('../src/cli/table1.command.ts')]);
+  const [{ parseRunFlags }, { runTable1Command }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/cli/run/table1.command.ts')]);
   const flags = { ...parseRunFlags(['--input-file', input, '--output-file', out, ...SMALL, ...extra]), strategies: METHODS.join(','), budgets: 'shared' as const };
   const quiet = { stdout: () => {}, stderr: () => {} };
   await runTable1Command(flags, new Command(), quiet, new AbortController().signal, { together: false });

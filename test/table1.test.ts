@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { formatTable1 } from '../src/cli/table1-markdown.ts';
+import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { loadRun } from '../src/report/load.ts';
 import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 

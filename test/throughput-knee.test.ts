@@ -4,8 +4,8 @@
  * server does not count its tokens.
  */
 import { describe, expect, test } from 'vitest';
-import { createLoadLimit } from '../src/gateway/load-limit.ts';
-import { CAP_OVER_KNEE, SLOW_START_CAP, createThroughputKnee, type ThroughputKnee } from '../src/gateway/throughput-knee.ts';
+import { createLoadLimit } from '../src/gateway/load/load-limit.ts';
+import { CAP_OVER_KNEE, SLOW_START_CAP, createThroughputKnee, type ThroughputKnee } from '../src/gateway/load/throughput-knee.ts';
 import { createCapacityEngine } from '../src/sim/capacity/engine.ts';
 import { createManualClock } from '../src/sim/capacity/clock.ts';
 import { resolveCapacity } from '../src/sim/capacity/options.ts';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { checkGradable } from '../src/cli/run.command.ts';
+import { checkGradable } from '../src/cli/run/run.command.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { runReportCommand } from '../src/cli/report.command.ts';
+import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { criticRole } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { runViewCommand } from '../src/cli/view.command.ts';
+import { runViewCommand } from '../src/cli/inspect/view.command.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { readJournal, runInProcess, test, writeProblems } from './fixtures.ts';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runViewCommand } from '../src/cli/view.command.ts';
+import { runViewCommand } from '../src/cli/inspect/view.command.ts';
 import type { ViewerServer } from '../src/viewer/server.ts';
 import type { CallRecord } from '../src/store/store.ts';
 import { readJournal, runInProcess, writeProblems } from './fixtures.ts';

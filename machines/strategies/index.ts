@@ -35,7 +35,7 @@ export function strategyNamed(name: string | undefined): Strategy {
 /**
  * What each role of a strategy's runs generates, by role name, in the
  * strategy's order: its own roles, then the judge, which grades every
- * strategy's candidates (src/host/run-machine.ts adds it). undefined for a
+ * strategy's candidates (src/host/run/run-machine.ts adds it). undefined for a
  * role whose definition declares no kind (a custom machine).
  */
 export function roleKinds(strategy: Strategy): Record<string, GenerationKind | undefined> {

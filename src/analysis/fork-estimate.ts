@@ -12,8 +12,8 @@
  * is only read.
  */
 import type { RunConfig, Secrets } from '../settings/config.ts';
-import { runEvaluation, type RunOptions } from '../host/run-evaluation.ts';
-import { makeScratchDir, removeScratchDir } from '../store/scratch.ts';
+import { runEvaluation, type RunOptions } from '../host/run/run-evaluation.ts';
+import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
 import { copyForRerun, replayActiveProblems } from './replay.ts';
 
 /** The calls of a fork of `sourceDir` under `config` that DIR's journal is sure to answer (see above). */

@@ -1,13 +1,13 @@
 /**
  * Opening a finished (or stopped) run directory for reading, with a clear
  * error when the directory holds no tmas run. The store is read through a
- * private view (see store/check.ts): the run directory is never written, a
+ * private view (see store/repair/check.ts): the run directory is never written, a
  * damaged store is named, and a read-only (archived) run can be read.
  */
 import { UserError } from '../kernel/errors.ts';
-import { hasStore, openStoreView } from '../store/check.ts';
+import { hasStore, openStoreView } from '../store/repair/check.ts';
 import type { Store } from '../store/store.ts';
-import { readRunManifest, type RunManifest } from '../host/run-manifest.ts';
+import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
 
 /**
  * Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept).

@@ -10,12 +10,12 @@
  * a run at concurrency > 1 logs them in arrival order.
  */
 import type { LoopConfig, RunConfig, Secrets } from '../settings/config.ts';
-import { resolveStrategy } from '../host/plugins.ts';
+import { resolveStrategy } from '../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../host/resume.ts';
 import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
-import { runEvaluation } from '../host/run-evaluation.ts';
-import { makeScratchDir, removeScratchDir } from '../store/scratch.ts';
+import { runEvaluation } from '../host/run/run-evaluation.ts';
+import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
 import { openRun } from './open-run.ts';
 import { compareLogs, type ReplayReport } from './replay-compare.ts';
 

@@ -6,9 +6,9 @@
  */
 import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
-import type { DefineCommands } from './cli-io.ts';
+import type { DefineCommands } from './common/cli-io.ts';
 import { createProgram, declareLateOptions, io } from './program.ts';
-import { interruptedBy } from './signals.ts';
+import { interruptedBy } from './common/signals.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 
 /** Runs the CLI, with the commands `more` declares, on `argv` (without the node and script paths) and returns the exit code. */

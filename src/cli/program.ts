@@ -6,14 +6,14 @@
  * `table1`, `plan` and `sim-server` are declared late (late-options.ts).
  */
 import { Command, Option } from 'commander';
-import { defineAnalysisCommands } from './analysis.ts';
+import { defineAnalysisCommands } from './inspect/analysis.ts';
 import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
-import type { RunFlags } from './run.command.ts';
-import type { Table1Flags } from './table1.command.ts';
-import type { PlanFlags } from './plan.command.ts';
+import type { RunFlags } from './run/run.command.ts';
+import type { Table1Flags } from './run/table1.command.ts';
+import type { PlanFlags } from './tools/plan.command.ts';
 import type { Flags } from '../settings/setting.ts';
-import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './eager-gc.ts';
-import { interruptOnSignals } from './signals.ts';
+import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './common/eager-gc.ts';
+import { interruptOnSignals } from './common/signals.ts';
 import { UserError } from '../kernel/errors.ts';
 import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
 import { decimal } from '../settings/parsers.ts';
@@ -43,11 +43,11 @@ function defineRunCommand(program: Command): void {
     'run',
     'run an evaluation (with no --base-url, against the embedded simulated model)',
     async (late) => {
-      (await import('./run.command.ts')).defineRunOptions(late);
+      (await import('./run/run.command.ts')).defineRunOptions(late);
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
-      const { runRunCommand } = await import('./run-action.ts');
+      const { runRunCommand } = await import('./run/run-action.ts');
       await runRunCommand(flags, parsed, io);
     },
   );
@@ -64,11 +64,11 @@ function defineForkCommand(program: Command): void {
     .argument('<dir>', 'the run to fork (its output directory); only read')
     .exitOverride();
   lateOptions.set(command, async (late) => {
-    (await import('./run.command.ts')).defineRunOptions(late);
+    (await import('./run/run.command.ts')).defineRunOptions(late);
   });
   command.action(async (dir: string, flags: RunFlags, parsed: Command) => {
     collectGarbageEagerly(RUN_HEAP_GROWTH);
-    const { runForkCommand } = await import('./fork.command.ts');
+    const { runForkCommand } = await import('./run/fork.command.ts');
     await runForkCommand(dir, flags, parsed, io);
   });
 }
@@ -80,10 +80,10 @@ function definePlanCommand(program: Command): void {
     'plan',
     "forecast a run before it starts: calls by role, tokens, GPU-hours (or cost) and makespan on a capacity model of the servers; --check DIR sets a finished run beside its forecast; --from DIR replays a finished run under other servers, concurrency or schedule",
     async (late) => {
-      (await import('./plan.command.ts')).definePlanOptions(late);
+      (await import('./tools/plan.command.ts')).definePlanOptions(late);
     },
     async (flags, parsed) => {
-      const { runPlanCommand } = await import('./plan.command.ts');
+      const { runPlanCommand } = await import('./tools/plan.command.ts');
       await runPlanCommand(flags, parsed, io);
     },
   );
@@ -96,7 +96,7 @@ function defineTable1Command(program: Command): void {
     'table1',
     "TMAS's Table 1: run several strategies at once through one gateway, with the paper's setup (N=8, M=8, T=20, MV@64, 4 judge passes), into DIR/<strategy>, then write DIR/table1.md and DIR/report.html",
     async (late) => {
-      const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run.command.ts'), import('./table1.command.ts')]);
+      const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run/run.command.ts'), import('./run/table1.command.ts')]);
       late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(','));
       late.addOption(
         new Option(
@@ -110,7 +110,7 @@ function defineTable1Command(program: Command): void {
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
-      const { runTable1Command } = await import('./table1.command.ts');
+      const { runTable1Command } = await import('./run/table1.command.ts');
       const controller = interruptOnSignals(io);
       await runTable1Command(flags, parsed, io, controller.signal);
     },
@@ -124,10 +124,10 @@ function defineSimServerCommand(program: Command): void {
     'sim-server',
     'serve the simulated model on its own (an OpenAI-compatible HTTP server; not a real LLM)',
     async (late) => {
-      (await import('./sim-server.options.ts')).defineSimServerOptions(late);
+      (await import('./tools/sim-server.options.ts')).defineSimServerOptions(late);
     },
     async (flags) => {
-      const { serveSimServer } = await import('./sim-server.command.ts');
+      const { serveSimServer } = await import('./tools/sim-server.command.ts');
       await serveSimServer(flags, io);
     },
   );
@@ -142,7 +142,7 @@ function defineGradeCommand(program: Command): void {
     .option('--role <role>', 'only this role (its section, saved as a file, renders the built-in prompt)')
     .exitOverride()
     .action(async (flags: { strategy: string; role?: string }) => {
-      const { runPromptsCommand } = await import('./prompts.command.ts');
+      const { runPromptsCommand } = await import('./tools/prompts.command.ts');
       runPromptsCommand(flags, io);
     });
 
@@ -159,7 +159,7 @@ function defineGradeCommand(program: Command): void {
       if (flags.jsonl === undefined && (flags.gold === undefined || flags.pred === undefined)) {
         throw new UserError('TMAS_USAGE', 'tmas grade needs --gold and --pred, or --jsonl FILE.');
       }
-      const { runGradeCommand } = await import('./grade.command.ts');
+      const { runGradeCommand } = await import('./tools/grade.command.ts');
       process.exitCode = await runGradeCommand({ ...flags, units: flags.units }, io);
     });
 }
@@ -175,7 +175,7 @@ function defineReportCommand(program: Command): void {
     .option('--format <format>', 'html or md', 'html')
     .exitOverride()
     .action(async (dirs: string[], flags: { out?: string; format: string; unusableWarnShare: number }) => {
-      const { runReportCommand } = await import('./report.command.ts');
+      const { runReportCommand } = await import('./inspect/report.command.ts');
       await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
     });
 }

@@ -7,19 +7,19 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply-bounds.ts';
-import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './completion-bounds.ts';
-import { FINISH_GRACE_MS } from './stream-end.ts';
-import { createTokenMeter, type TokenMeter } from './token-meter.ts';
-import { fromStream, fromWholeReply, type Reply } from './reply.ts';
-import { sseEvents } from './sse.ts';
-import { fromJsonReply, sortBody } from './json-reply.ts';
-import { confirmStreamUsage, onTextEnded, refuseStreamUsage, stopCountingText } from './stream-usage.ts';
-import type { CompletionRequest, Endpoint } from './completion.ts';
-import type { EndpointState } from './endpoint-state.ts';
-import type { GatewayCounters } from './gateway-stats.ts';
-import type { GatewayOptions } from './gateway-options.ts';
-import type { HttpTransport, TransportResponse } from './http-transport.ts';
+import { boundedBody, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
+import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
+import { FINISH_GRACE_MS } from './reply/stream-end.ts';
+import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
+import { fromStream, fromWholeReply, type Reply } from './reply/reply.ts';
+import { sseEvents } from './reply/sse.ts';
+import { fromJsonReply, sortBody } from './reply/json-reply.ts';
+import { confirmStreamUsage, onTextEnded, refuseStreamUsage, stopCountingText } from './endpoints/stream-usage.ts';
+import type { CompletionRequest, Endpoint } from './reply/completion.ts';
+import type { EndpointState } from './endpoints/endpoint-state.ts';
+import type { GatewayCounters } from './endpoints/gateway-stats.ts';
+import type { GatewayOptions } from './endpoints/gateway-options.ts';
+import type { HttpTransport, TransportResponse } from './request/http-transport.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {

@@ -8,20 +8,20 @@
 import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
-import { CallFailedError } from './call-failed.ts';
-import { rejectsChatDialect, rejectsContinuousUsage } from './dialect.ts';
-import { noteReply, type GatewayCounters } from './gateway-stats.ts';
-import { prefixKeysOf } from './prefix-keys.ts';
-import { joinBody, requestBodyParts, type BodyParts } from './request-body.ts';
-import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './retry.ts';
-import { askingUsage, refuseStreamUsage } from './stream-usage.ts';
-import type { Completion, CompletionRequest } from './completion.ts';
-import type { Dispatcher } from './dispatcher.ts';
-import type { EndpointState } from './endpoint-state.ts';
-import type { GatewayOptions } from './gateway-options.ts';
-import type { Reply } from './reply.ts';
-import type { ReplicaPool } from './replica-pool.ts';
-import type { Routing } from './routing.ts';
+import { CallFailedError } from './request/call-failed.ts';
+import { rejectsChatDialect, rejectsContinuousUsage } from './request/dialect.ts';
+import { noteReply, type GatewayCounters } from './endpoints/gateway-stats.ts';
+import { prefixKeysOf } from './dispatch/prefix-keys.ts';
+import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
+import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './request/retry.ts';
+import { askingUsage, refuseStreamUsage } from './endpoints/stream-usage.ts';
+import type { Completion, CompletionRequest } from './reply/completion.ts';
+import type { Dispatcher } from './dispatch/dispatcher.ts';
+import type { EndpointState } from './endpoints/endpoint-state.ts';
+import type { GatewayOptions } from './endpoints/gateway-options.ts';
+import type { Reply } from './reply/reply.ts';
+import type { ReplicaPool } from './endpoints/replica-pool.ts';
+import type { Routing } from './dispatch/routing.ts';
 
 /** What a call works with. */
 export interface CallContext {

@@ -6,8 +6,8 @@
 import OpenAI, { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
-import { createHttpTransport } from './http-transport.ts';
-import { describeFailure } from './retry.ts';
+import { createHttpTransport } from './request/http-transport.ts';
+import { describeFailure } from './request/retry.ts';
 
 /** A model as `/v1/models` lists it. */
 export interface ListedModel {

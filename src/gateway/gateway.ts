@@ -11,30 +11,30 @@
  * load (load-reading.ts), what streams say of their tokens (stream-usage.ts),
  * and the counters (gateway-stats.ts).
  */
-import { createDispatcher } from './dispatcher.ts';
-import { createHttpTransport } from './http-transport.ts';
+import { createDispatcher } from './dispatch/dispatcher.ts';
+import { createHttpTransport } from './request/http-transport.ts';
 import { createClients } from './attempt.ts';
 import { completeCall, type CallContext } from './call.ts';
-import { redactKeys } from './call-failed.ts';
-import { createGatewayCounters, statsOf, type GatewayStats } from './gateway-stats.ts';
-import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './gateway-options.ts';
-import { startLoadPoller } from './load-reading.ts';
-import { createReplicaPool } from './replica-pool.ts';
-import { describeFailure } from './retry.ts';
-import { createRouter } from './routing.ts';
-import type { EndpointSettings, EndpointState } from './endpoint-state.ts';
-import type { Completion, CompletionRequest } from './completion.ts';
+import { redactKeys } from './request/call-failed.ts';
+import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/gateway-stats.ts';
+import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './endpoints/gateway-options.ts';
+import { startLoadPoller } from './endpoints/load-reading.ts';
+import { createReplicaPool } from './endpoints/replica-pool.ts';
+import { describeFailure } from './request/retry.ts';
+import { createRouter } from './dispatch/routing.ts';
+import type { EndpointSettings, EndpointState } from './endpoints/endpoint-state.ts';
+import type { Completion, CompletionRequest } from './reply/completion.ts';
 
-export type { Completion, CompletionRequest, Endpoint, Sampling } from './completion.ts';
-export type { RequestDialect } from './request-body.ts';
-export type { DispatchOrder } from './dispatcher.ts';
-export type { Routing } from './routing.ts';
-export type { BatchCap, GatewayOptions, RetryEvent, ServerQueue } from './gateway-options.ts';
-export type { EndpointStats, GatewayStats } from './gateway-stats.ts';
-export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './gateway-options.ts';
-export { gatewaySummary } from './gateway-stats.ts';
-export { CallFailedError, redactKeys } from './call-failed.ts';
-export { outOfBounds } from './completion-bounds.ts';
+export type { Completion, CompletionRequest, Endpoint, Sampling } from './reply/completion.ts';
+export type { RequestDialect } from './request/request-body.ts';
+export type { DispatchOrder } from './dispatch/dispatcher.ts';
+export type { Routing } from './dispatch/routing.ts';
+export type { BatchCap, GatewayOptions, RetryEvent, ServerQueue } from './endpoints/gateway-options.ts';
+export type { EndpointStats, GatewayStats } from './endpoints/gateway-stats.ts';
+export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './endpoints/gateway-options.ts';
+export { gatewaySummary } from './endpoints/gateway-stats.ts';
+export { CallFailedError, redactKeys } from './request/call-failed.ts';
+export { outOfBounds } from './reply/completion-bounds.ts';
 
 /** The gateway as the runtime sees it. */
 export interface Gateway {

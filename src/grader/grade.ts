@@ -4,15 +4,15 @@
  * cache parsed answers because voting grades the same strings many times.
  */
 import { askedForm } from './asked-form.ts';
-import { remember } from './bounded.ts';
-import { cleanLatex } from './clean.ts';
-import { AnswerComparer, textKey } from './compare.ts';
-import { finalAnswers } from './extract.ts';
-import { formKey } from './form-key.ts';
-import { parseTop } from './parse.ts';
-import { printAnswer } from './print.ts';
-import { canonicalWords, type Worded } from './words.ts';
-import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './types.ts';
+import { remember } from './math/bounded.ts';
+import { cleanLatex } from './extract/clean.ts';
+import { AnswerComparer, textKey } from './compare/compare.ts';
+import { finalAnswers } from './extract/extract.ts';
+import { formKey } from './compare/form-key.ts';
+import { parseTop } from './parse/parse.ts';
+import { printAnswer } from './compare/print.ts';
+import { canonicalWords, type Worded } from './parse/words.ts';
+import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './parse/types.ts';
 
 /** Longer inputs are compared as cleaned text only, to bound the work per call. */
 const MAX_PARSED_LENGTH = 4000;

@@ -4,7 +4,7 @@
  * form used for majority voting.
  */
 export { askedForm } from './asked-form.ts';
-export { afterReasoning, extractAnswer, extractFinalMath, finalAnswers, statedAnswer } from './extract.ts';
+export { afterReasoning, extractAnswer, extractFinalMath, finalAnswers, statedAnswer } from './extract/extract.ts';
 export { givesSeveralAnswers, gradeAnswer, normalizeAnswer } from './grade.ts';
-export { preloadMathjs } from './mathjs-env.ts';
-export type { Grade, GradeContext, GradeOptions, Verdict } from './types.ts';
+export { preloadMathjs } from './math/mathjs-env.ts';
+export type { Grade, GradeContext, GradeOptions, Verdict } from './parse/types.ts';

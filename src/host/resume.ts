@@ -1,6 +1,6 @@
 /**
  * Resuming a run: where each problem picks up, and whether this tmas can
- * reuse the run's journal. Which settings may change is src/settings/resume.ts.
+ * reuse the run's journal. Which settings may change is src/settings/configure/resume.ts.
  */
 import type { LoopStart } from '../../machines/contract.ts';
 import { UserError } from '../kernel/errors.ts';

@@ -1,12 +1,12 @@
 /**
  * A replica's capacity read from a live server: its Prometheus /metrics
- * (vLLM's names, as src/gateway/server-load.ts reads them) watched for a
+ * (vLLM's names, as src/gateway/load/server-load.ts reads them) watched for a
  * bounded while. The decode throughput is what the server decoded in that
  * while, and the per-sequence rate that throughput over the sequences it ran:
  * figures of the load it had, so it should be busy while it is watched.
  */
 import { UserError } from '../kernel/errors.ts';
-import { metricsUrlOf, parseServerLoad, type ServerLoad } from '../gateway/server-load.ts';
+import { metricsUrlOf, parseServerLoad, type ServerLoad } from '../gateway/load/server-load.ts';
 
 /** What the watch gave. */
 export interface MeasuredCapacity {

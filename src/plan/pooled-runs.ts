@@ -6,7 +6,7 @@
  * stages, its problems' costs so far), so that across runs the call whose
  * problem has the longest chain left goes first.
  */
-import { createCallRanks, type CallRanks } from '../host/call-ranks.ts';
+import { createCallRanks, type CallRanks } from '../host/calls/call-ranks.ts';
 import type { PlannedCall } from './call-graph.ts';
 
 /** One run's calls, and what ranks them: its iterations per problem and its roles' stages. */

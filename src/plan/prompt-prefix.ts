@@ -3,11 +3,11 @@
  * prompt group (call-graph.ts) and its length alone: calls of one group get
  * the same prefix keys, calls of different groups share not even their
  * first. The keys are one per 256 characters (the router's block,
- * src/gateway/prefix-keys.ts) of a prompt of 4 characters a token, numbered
+ * src/gateway/dispatch/prefix-keys.ts) of a prompt of 4 characters a token, numbered
  * within the group, so no text is made or hashed to tell groups apart.
  */
-import { PREFIX_BLOCK_CHARS, type PrefixKeys } from '../gateway/prefix-keys.ts';
-import { CHARS_PER_TOKEN } from '../sim/filler.ts';
+import { PREFIX_BLOCK_CHARS, type PrefixKeys } from '../gateway/dispatch/prefix-keys.ts';
+import { CHARS_PER_TOKEN } from '../sim/model/filler.ts';
 
 /** Blocks a group's keys may number: prompts up to 16 million characters. */
 const BLOCKS_PER_GROUP = 2 ** 16;

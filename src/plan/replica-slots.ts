@@ -1,12 +1,12 @@
 /**
- * One simulated replica as the gateway's router sees it (src/gateway/routing.ts):
+ * One simulated replica as the gateway's router sees it (src/gateway/dispatch/routing.ts):
  * its calls in flight and the most it may take, its pace and knee (the
  * capacity model's own, where the gateway measures them: the plan uses the
  * true ones), and the prompts sent to it lately.
  */
-import { marginOf } from '../gateway/load-limit.ts';
-import { createPrefixMemory } from '../gateway/prefix-memory.ts';
-import type { Routable } from '../gateway/routing.ts';
+import { marginOf } from '../gateway/load/load-limit.ts';
+import { createPrefixMemory } from '../gateway/dispatch/prefix-memory.ts';
+import type { Routable } from '../gateway/dispatch/routing.ts';
 import type { CapacityEngine } from '../sim/capacity/engine.ts';
 import type { CapacitySettings } from '../sim/capacity/options.ts';
 

@@ -1,20 +1,20 @@
 /**
  * The servers a plan (and the schedule benchmark) sends calls to: replicas
  * of the simulator's capacity model on one manual clock, the calls held for
- * them in the gateway's own heap (src/gateway/held-calls.ts), ranked as the
+ * them in the gateway's own heap (src/gateway/dispatch/held-calls.ts), ranked as the
  * run ranks them, and each sent, while the limits allow, to the replica the
- * gateway's own router chooses (`--routing`, src/gateway/routing.ts): at most
+ * gateway's own router chooses (`--routing`, src/gateway/dispatch/routing.ts): at most
  * its cap on a replica (the gateway's cap a little above its knee), at most
  * `concurrency` in all, and under `margin` only while a replica's own queue
  * is short. As the gateway's dispatcher does, when the next call would go to
  * a replica that does not hold its prompt, a held call of the same rank that
  * it holds goes there first.
  */
-import type { CallRank } from '../gateway/completion.ts';
-import { HeldCalls, type Held } from '../gateway/held-calls.ts';
-import type { CallRanks } from '../host/call-ranks.ts';
-import { createRouter, type Routing } from '../gateway/routing.ts';
-import type { RoutedCall, Router } from '../gateway/routed-call.ts';
+import type { CallRank } from '../gateway/reply/completion.ts';
+import { HeldCalls, type Held } from '../gateway/dispatch/held-calls.ts';
+import type { CallRanks } from '../host/calls/call-ranks.ts';
+import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
+import type { RoutedCall, Router } from '../gateway/dispatch/routed-call.ts';
 import type { CapacityEngine } from '../sim/capacity/engine.ts';
 import type { CapacitySettings } from '../sim/capacity/options.ts';
 import { promptPrefix } from './prompt-prefix.ts';

@@ -2,12 +2,12 @@
  * Runs' calls through replicas of the capacity model, in simulated seconds
  * on a manual clock (no HTTP, no wall time): each call is held once the
  * calls it waits on are done, ranked as its run ranks its calls
- * (src/host/call-ranks.ts), and sent as the gateway sends them. Several runs
+ * (src/host/calls/call-ranks.ts), and sent as the gateway sends them. Several runs
  * share the servers as the methods of a table do when they run at once
  * through one gateway: one heap, each call ranked by its own run.
  */
-import type { Routing } from '../gateway/routing.ts';
-import { CAP_OVER_KNEE } from '../gateway/throughput-knee.ts';
+import type { Routing } from '../gateway/dispatch/routing.ts';
+import { CAP_OVER_KNEE } from '../gateway/load/throughput-knee.ts';
 import { createManualClock } from '../sim/capacity/clock.ts';
 import { createCapacityEngine } from '../sim/capacity/engine.ts';
 import type { CapacitySettings } from '../sim/capacity/options.ts';

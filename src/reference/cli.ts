@@ -6,9 +6,9 @@
  */
 import type { Command, Option } from 'commander';
 import { strategyFlags } from '../settings/strategy-flags.ts';
-import { SECTIONS, SETTINGS, type SettingSection } from '../settings/index.ts';
+import { SECTIONS, SETTINGS, type SettingSection } from '../settings/configure/index.ts';
 import type { AnySetting, FlagsContext } from '../settings/setting.ts';
-import { SIM_SERVER_SETTINGS } from '../settings/sim-server.settings.ts';
+import { SIM_SERVER_SETTINGS } from '../settings/sections/sim-server.settings.ts';
 import { generatedBanner, table } from './markdown.ts';
 
 /** What a resume does with a setting given again. */
@@ -85,7 +85,7 @@ function commandSection(command: Command): string {
 /** The reference page of every command, from a program whose late options are declared. */
 export function renderCliReference(program: Command): string {
   return [
-    generatedBanner('src/cli/program.ts, src/cli/analysis.ts and src/settings/'),
+    generatedBanner('src/cli/program.ts, src/cli/inspect/analysis.ts and src/settings/'),
     '',
     '# Command-line reference',
     '',

@@ -3,7 +3,7 @@
  * command line, the error codes, the messages and the RL export's labels. `npm run docs` writes
  * them; a test fails when a page on disk is not what the code gives.
  */
-import { defineBenchCommand } from '../bench/bench.command.ts';
+import { defineBenchCommand } from '../../bench/bench.command.ts';
 import { createProgram, declareAllLateOptions, io } from '../cli/program.ts';
 import { renderCliReference } from './cli.ts';
 import { renderErrorReference } from './errors.ts';

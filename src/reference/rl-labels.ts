@@ -1,5 +1,5 @@
 /** The RL export's labels, from the kind every role of every built-in strategy declares. */
-import { dataSourceOf } from '../cli/rl-records.ts';
+import { dataSourceOf } from '../cli/inspect/rl-records.ts';
 import { roleKinds, STRATEGIES } from '../../machines/strategies/index.ts';
 import { generatedBanner, table } from './markdown.ts';
 

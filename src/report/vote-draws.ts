@@ -7,7 +7,7 @@
 import type { CandidateResult } from '../kernel/protocol.ts';
 import { seedFor } from '../kernel/prng.ts';
 import { majorityOverDraws } from '../observers/majority-draws.ts';
-import { openStoreView } from '../store/check.ts';
+import { openStoreView } from '../store/repair/check.ts';
 
 /** MV@k per graded problem, and the samples a problem's pool held (the most of any problem). */
 export interface VoteDraws {

@@ -1,7 +1,7 @@
 /**
  * What one setting of `tmas run` declares, once: its flag, its help, its
  * default, whether a resume may change it, and where it lands in the run's
- * configuration. The CLI's options (cli/setting-option.ts), the configuration
+ * configuration. The CLI's options (cli/common/setting-option.ts), the configuration
  * (to-config.ts, upgrade.ts), resume's conflict checks (resume.ts) and the
  * generated reference (docs/reference/cli.md) are all read from these
  * declarations. `tmas sim-server`'s options are settings of the same kind,

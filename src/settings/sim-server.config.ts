@@ -5,8 +5,8 @@
  * meaning "none" is null, and the command decides no default of its own.
  */
 import type { CapacitySettings } from '../sim/capacity/options.ts';
-import type { SimReasoningDialect } from '../sim/completion.ts';
-import type { FaultRates } from '../sim/faults.ts';
+import type { SimReasoningDialect } from '../sim/http/completion.ts';
+import type { FaultRates } from '../sim/faults/faults.ts';
 import type { SimMetrics } from '../sim/sim-options.ts';
 import { sectionFields } from './field.ts';
 import type { FlagsContext, Setting } from './setting.ts';

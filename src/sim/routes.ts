@@ -5,10 +5,10 @@
  * on, GET /sim/stats; anything else is a 404 JSON error naming the routes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleChat } from './chat.ts';
-import type { ChatContext, SimStats } from './chat-context.ts';
+import { handleChat } from './chat/chat.ts';
+import type { ChatContext, SimStats } from './chat/chat-context.ts';
 import { idleMetrics, toPrometheusText } from './capacity/prometheus.ts';
-import { sendError, sendJson } from './http.ts';
+import { sendError, sendJson } from './http/http.ts';
 import type { SimMetrics } from './sim-options.ts';
 
 /** What the routes serve from. */

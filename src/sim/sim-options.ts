@@ -3,14 +3,14 @@
  * before it starts: a bad setting is a TypeError at start, never a wrong
  * reply later.
  */
-import type { ProblemInput } from './catalogue.ts';
-import type { SimReasoningDialect } from './completion.ts';
+import type { ProblemInput } from './model/catalogue.ts';
+import type { SimReasoningDialect } from './http/completion.ts';
 import { resolveCapacity, type CapacityOptions } from './capacity/options.ts';
-import { checkFaultRates, type FaultRates } from './faults.ts';
-import { checkBreakRate } from './format-breaks.ts';
-import { checkLatency, type LatencyOptions } from './latency.ts';
-import type { SimRoles } from './sim-roles.ts';
-import type { StreamSettings } from './stream.ts';
+import { checkFaultRates, type FaultRates } from './faults/faults.ts';
+import { checkBreakRate } from './faults/format-breaks.ts';
+import { checkLatency, type LatencyOptions } from './http/latency.ts';
+import type { SimRoles } from './model/sim-roles.ts';
+import type { StreamSettings } from './http/stream.ts';
 
 /** Settings of the simulated model; one left out takes its default from SIM_DEFAULTS (defaults.ts). */
 export interface SimOptions {
@@ -19,7 +19,7 @@ export interface SimOptions {
   /**
    * The role names it answers ("You are the X agent") and the reply format of
    * each: tmas passes its strategies' declarations (machines/strategies/sim-roles.ts).
-   * Default: each format answers the role named after it (src/sim/sim-roles.ts).
+   * Default: each format answers the role named after it (src/sim/model/sim-roles.ts).
    */
   roles?: SimRoles;
   /** Seeds everything: difficulties, distractors, replies, faults. */

@@ -3,8 +3,8 @@
  * iteration's state and banks, and how their keys are made and ranged.
  */
 import type { CandidateResult, ExperienceRecord, FittedValues, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
-import type { Sampling } from '../gateway/completion.ts';
-import type { ReasoningDialect } from '../gateway/reasoning.ts';
+import type { Sampling } from '../gateway/reply/completion.ts';
+import type { ReasoningDialect } from '../gateway/reply/reasoning.ts';
 
 /** A completed LLM call as the journal keeps it. */
 export interface CallRecord {
@@ -43,7 +43,7 @@ export const ANSWER_FIELDS = ['fit', 'response', 'usage'] as const satisfies Rea
 /**
  * What a run directory says about its run. Never holds an API key. The store
  * keeps `config` as it is given and never reads it: its type (`C`) and its
- * upgrades from older versions belong to the host (src/host/run-manifest.ts).
+ * upgrades from older versions belong to the host (src/host/run/run-manifest.ts).
  */
 export interface Manifest<C = unknown> {
   run: string;

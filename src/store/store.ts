@@ -21,13 +21,13 @@ import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { checkReads } from './checked-level.ts';
-import { openError, storeDamaged } from './damage.ts';
-import { corruptionMet } from './block-check.ts';
+import { openError, storeDamaged } from './disk/damage.ts';
+import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
 
 export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 
-export { REPAIR_ADVICE } from './damage.ts';
+export { REPAIR_ADVICE } from './disk/damage.ts';
 
 /**
  * The store's layout. 1 (no `format` key): every record holds its texts inline.

@@ -5,7 +5,7 @@
  * same iteration and number). Two calls are the same request when their
  * journal keys are: a key names what the call is about and ends with the
  * digest of everything that shapes its request (model, window, prompt,
- * temperature, seed, sampling: host/llm-call.ts), so a changed prompt is a
+ * temperature, seed, sampling: host/calls/llm-call.ts), so a changed prompt is a
  * changed key.
  */
 import type { IterationRecord } from '../store/store.ts';

@@ -12,7 +12,7 @@
  * is closed only at the next refresh, so a request still reading it ends first.
  */
 import path from 'node:path';
-import type { RunManifest } from '../host/run-manifest.ts';
+import type { RunManifest } from '../host/run/run-manifest.ts';
 import { TmasError, UserError } from '../kernel/errors.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';

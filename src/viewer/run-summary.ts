@@ -5,7 +5,7 @@
  * settings and whether it is live.
  */
 import type { RunConfig } from '../settings/config.ts';
-import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy-outline.ts';
+import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
 import type { ForkLink } from './fork-link.ts';
 import type { ViewedRun } from './viewed-run.ts';
 

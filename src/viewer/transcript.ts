@@ -8,7 +8,7 @@
  */
 import type { Problem } from '../input/problems.ts';
 import type { CallRecord, Store } from '../store/store.ts';
-import { strategyOutline, type CallSubject, type StrategyOutline } from '../host/strategy-outline.ts';
+import { strategyOutline, type CallSubject, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
 import { ordinalKey } from './queries.ts';
 import type { ViewedRun } from './viewed-run.ts';
 

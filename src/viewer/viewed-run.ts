@@ -12,7 +12,7 @@ import type { Envelope } from '../kernel/protocol.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { Store } from '../store/store.ts';
-import type { RunManifest } from '../host/run-manifest.ts';
+import type { RunManifest } from '../host/run/run-manifest.ts';
 
 /** One run the viewer shows. */
 export interface ViewedRun {

@@ -9,7 +9,7 @@
  * because upstream's parsing reads them.
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import { lastBoxedAnswer } from '../../../src/grader/boxes.ts';
+import { lastBoxedAnswer } from '../../../src/grader/extract/boxes.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../../role-template.ts';
 import { callInfo, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';

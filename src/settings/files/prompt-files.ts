@@ -2,7 +2,7 @@
  * The template files of `--prompt ROLE=FILE`, read when a run is configured:
  * each file's text and digest are kept in the manifest, so a resume or a
  * replay renders the same template wherever the file is now (the host checks
- * each against its role before any call: host/prompt-templates.ts).
+ * each against its role before any call: host/strategy/prompt-templates.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * a generator keyed by the request, so the same request always gets the same
  * length whatever the time, the arrival order or the attempt.
  */
-import { rngOf } from '../random.ts';
+import { rngOf } from '../model/random.ts';
 
 /** The standard normal's 99th percentile. */
 const Z99 = 2.326;

@@ -6,7 +6,7 @@
  * that goes away aborts its sequence, whose tokens then count as wasted.
  */
 import type { ServerResponse } from 'node:http';
-import { closeStream, openStream, strike, type StreamEvents } from '../stream.ts';
+import { closeStream, openStream, strike, type StreamEvents } from '../http/stream.ts';
 import type { CapacityEngine } from './engine.ts';
 
 /** Writes per streamed reply at most, so 800 concurrent streams do not flood the event loop. */

@@ -5,7 +5,7 @@
  * block-pool.ts keeps the blocks under these keys: shared by the sequences
  * that hold them, cached while nobody does.
  */
-import { CHARS_PER_TOKEN } from '../filler.ts';
+import { CHARS_PER_TOKEN } from '../model/filler.ts';
 
 /** Characters per block: 16 tokens at the simulator's 4 characters per token, vLLM's default block size. */
 export const BLOCK_CHARS = 64;

@@ -7,9 +7,9 @@
  * Jaccard deduplication keeps them all) and none carries a `[ref …]` marker:
  * the simulated rollout draws its odds from the marked records only.
  */
-import { CHARS_PER_TOKEN } from '../filler.ts';
-import type { Rng } from '../random.ts';
-import { jitteredTokens } from '../responder.ts';
+import { CHARS_PER_TOKEN } from '../model/filler.ts';
+import type { Rng } from '../model/random.ts';
+import { jitteredTokens } from '../responders/responder.ts';
 
 /** About the tokens of one record: upstream's format asks for a self-contained statement, its conditions and its source. */
 const RECORD_TOKENS = 150;

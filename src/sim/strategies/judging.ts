@@ -3,10 +3,10 @@
  * candidate's final answer and give a verdict that is right with probability
  * `verifierAccuracy`, as the simulated Verification agent does.
  */
-import { lastBoxed } from '../boxed.ts';
-import type { ResponderInput } from '../responder.ts';
-import { sameAnswer } from '../grade.ts';
-import { readSolution } from '../wire.ts';
+import { lastBoxed } from '../model/boxed.ts';
+import type { ResponderInput } from '../responders/responder.ts';
+import { sameAnswer } from '../model/grade.ts';
+import { readSolution } from '../model/wire.ts';
 
 /** The candidate's answer, whether it is right, and the reviewer's (noisy) verdict. */
 export function reviewSolution({ problem, rest, rng, verifierAccuracy }: ResponderInput): { answer: string | null; truth: boolean; saysCorrect: boolean } {

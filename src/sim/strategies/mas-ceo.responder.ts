@@ -5,9 +5,9 @@
  * answer is the solution's) and the Evaluator
  * (`Correctness: 0|1`, `Advice: …`). The Solver is the revision responder.
  */
-import { CHARS_PER_TOKEN, filler } from '../filler.ts';
-import { jitteredTokens, type Responder } from '../responder.ts';
-import { SOLVER_STRATEGIES } from '../solver-strategies.ts';
+import { CHARS_PER_TOKEN, filler } from '../model/filler.ts';
+import { jitteredTokens, type Responder } from '../responders/responder.ts';
+import { SOLVER_STRATEGIES } from '../model/solver-strategies.ts';
 import { reviewSolution } from './judging.ts';
 
 const FIELDS = ['number theory', 'combinatorics', 'algebra', 'geometry', 'analysis', 'probability'] as const;

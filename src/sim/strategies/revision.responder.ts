@@ -5,12 +5,12 @@
  * solved afresh, as the Solution agent would. A first draft (no `<solution>`
  * block) is a plain solution.
  */
-import { boxedLine, lastBoxed } from '../boxed.ts';
-import { CHARS_PER_TOKEN, filler } from '../filler.ts';
-import { sameAnswer } from '../grade.ts';
-import { jitteredTokens, type Responder } from '../responder.ts';
-import { respondSolution } from '../solution.responder.ts';
-import { readSolution } from '../wire.ts';
+import { boxedLine, lastBoxed } from '../model/boxed.ts';
+import { CHARS_PER_TOKEN, filler } from '../model/filler.ts';
+import { sameAnswer } from '../model/grade.ts';
+import { jitteredTokens, type Responder } from '../responders/responder.ts';
+import { respondSolution } from '../responders/solution.responder.ts';
+import { readSolution } from '../model/wire.ts';
 
 /** Chance that a right solution is kept through a revision. */
 const KEEP_RIGHT = 0.9;

@@ -8,11 +8,11 @@
  * With `distillTokens` it also writes records of realistic size after that
  * one (distilled-records.ts), so that the bank grows as a real one does.
  */
-import { classifyAnswer } from '../catalogue.ts';
-import { conclusionText, pitfallText } from '../records.ts';
+import { classifyAnswer } from '../model/catalogue.ts';
+import { conclusionText, pitfallText } from '../model/records.ts';
 import { distilledRecords } from './distilled-records.ts';
-import type { Responder } from '../responder.ts';
-import { respondSolution } from '../solution.responder.ts';
+import type { Responder } from '../responders/responder.ts';
+import { respondSolution } from '../responders/solution.responder.ts';
 import { reviewSolution } from './judging.ts';
 
 /** Share of Distill replies that are not valid JSON. */

@@ -7,10 +7,10 @@
  * The Rater ends its evaluation with \boxed{1} when it judges the solution
  * right, else \boxed{0} or \boxed{0.5}.
  */
-import { lastBoxed } from '../boxed.ts';
-import { sameAnswer } from '../grade.ts';
-import type { Responder } from '../responder.ts';
-import { respondSolution } from '../solution.responder.ts';
+import { lastBoxed } from '../model/boxed.ts';
+import { sameAnswer } from '../model/grade.ts';
+import type { Responder } from '../responders/responder.ts';
+import { respondSolution } from '../responders/solution.responder.ts';
 import { reviewSolution } from './judging.ts';
 import { respondRevision } from './revision.responder.ts';
 

@@ -1,0 +1,126 @@
+/**
+ * The schedule benchmark: the order in which held calls go, compared over many
+ * draws of the output lengths. TMAS's chain of dependent calls (per problem and
+ * iteration: N solutions, M verifications of each, a summary of each, then the
+ * two bank updates) runs as a discrete-event simulation on the simulator's
+ * capacity model (src/sim/capacity/engine.ts on a manual clock: no HTTP, no
+ * wall time), its lengths drawn as the simulator draws them
+ * (src/sim/capacity/output-length.ts), its held calls ranked by the run's own
+ * rank (src/host/calls/call-ranks.ts) in the gateway's own heap
+ * (src/gateway/dispatch/held-calls.ts) and sent up to the knee's cap (on a server whose
+ * KV cache binds first, while the server's queue is under the load limit's
+ * margin, as tmas does there). A clairvoyant
+ * rule, which ranks each call by the true length of its chain to the end, is
+ * the bar: how far an order alone could go if lengths were known.
+ *
+ * Why: a live capacity run (bench `capacity`) is one draw of the lengths per
+ * 80 s, and one draw moves the makespan by up to ±7 points by itself, more
+ * than the rules differ. Here each rule meets the same 24 draws, in under a minute.
+ * What it leaves out: the gateway's reading of the load and the knee (the cap
+ * is the true knee's), the network and the process, the prefix cache (every
+ * prompt is its own); the live benchmark keeps those.
+ *
+ * The rules: schedule-rules.ts; the lengths of a draw: schedule-plans.ts; the
+ * server and its held calls: src/plan/scheduled-server.ts; the calls of a run and what
+ * each waits for: schedule-run.ts.
+ */
+import { createManualClock } from '../../src/sim/capacity/clock.ts';
+import { createCapacityEngine } from '../../src/sim/capacity/engine.ts';
+import { describeCapacity, resolveCapacity, type CapacityOptions } from '../../src/sim/capacity/options.ts';
+import { drawPlans, RUN, type RunShape } from './schedule-plans.ts';
+import { ASYNCIO, RULES, TMAS_MEMORY_BOUND, type Rule } from './schedule-rules.ts';
+import { ScheduleRun } from './schedule-run.ts';
+import { ScheduledServer } from '../../src/plan/scheduled-server.ts';
+import { replicaCapOf } from '../../src/plan/simulate.ts';
+import type { Benchmark, BenchRow } from '../harness/types.ts';
+
+/**
+ * One run of `rule` on `draw`: its makespan over the lower bound (decoded
+ * tokens / D, or the longest problem's chain at the per-sequence ceiling).
+ * With `judgePasses`, each solution is graded that many times as soon as it
+ * is written, by calls that go after every call of the loop; neither the
+ * bank updates nor the next iteration wait for them, the one after that does
+ * (as tmas's TMAS loop does); the chain leaves them out, as the live
+ * benchmark's does.
+ */
+export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number {
+  const { capacity, judgePasses = 0 } = shape;
+  const run = { ...RUN, ...shape.run };
+  const settings = resolveCapacity(capacity);
+  const clock = createManualClock();
+  const engine = createCapacityEngine(settings, clock);
+  const knee = rule.limit === 'knee' ? replicaCapOf(settings) : null;
+  const ranks = typeof rule.ranks === 'function' ? rule.ranks(run.iterations) : null;
+  const plans = drawPlans(capacity, run, draw, judgePasses);
+  const limits = knee === null ? { replicaCap: run.concurrency, concurrency: run.concurrency } : { replicaCap: knee, concurrency: knee };
+  const replica = { engine, capacity: settings, cap: limits.replicaCap };
+  const server = new ScheduledServer({ replicas: [replica], concurrency: limits.concurrency, limit: rule.limit, routing: 'least-loaded', ranks, clairvoyant: rule.ranks === 'clairvoyant' });
+  new ScheduleRun(rule, run, plans, judgePasses, server).start();
+  clock.runAll();
+  const makespan = clock.now();
+  engine.close();
+  const longestProblem = Math.max(...plans.map((iterations) => iterations.reduce((sum, plan) => sum + plan.longest, 0)));
+  const bound = Math.max(server.decoded / settings.decodeTokensPerSecond, longestProblem / settings.sequenceTokensPerSecond);
+  return makespan / bound;
+}
+
+/** A server and its lengths, the rules compared on it (besides the asyncio-like client), and the run when not RUN's. */
+interface Shape {
+  label: string;
+  capacity: CapacityOptions;
+  rules: Rule[];
+  judgePasses?: number;
+  run?: Pick<RunShape, 'problems' | 'iterations'>;
+}
+
+const SHAPES: Shape[] = [
+  { label: 'defaults', capacity: {}, rules: RULES },
+  // The capacity ablations' run, whose live figures are one draw of these.
+  { label: 'defaults, 24 × 4', capacity: {}, rules: [RULES[0] as Rule], run: { problems: 24, iterations: 4 } },
+  { label: 'defaults, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4 },
+  { label: 'defaults, 24 × 4, 4 judge passes', capacity: {}, rules: [RULES[0] as Rule], judgePasses: 4, run: { problems: 24, iterations: 4 } },
+  // The capacity benchmark's target run: the same last chains weigh a quarter as much in a run four times as long.
+  { label: 'defaults, 50 × 8', capacity: {}, rules: [RULES[0] as Rule], run: { problems: 50, iterations: 8 } },
+  { label: 'median 5,000', capacity: { outputTokensMedian: 5_000 }, rules: RULES },
+  { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 }, rules: RULES },
+  // About 45 sequences fit, fewer than the knee's 80: memory binds, and the bound (which ignores it) is far below.
+  { label: 'KV 600,000', capacity: { kvTokens: 600_000 }, rules: [TMAS_MEMORY_BOUND] },
+];
+
+/** The schedule benchmark. */
+export const scheduleBenchmark: Benchmark = {
+  name: 'schedule',
+  async run({ quick, log }) {
+    const draws = quick ? 6 : 24;
+    const rows: BenchRow[] = [];
+    for (const shape of SHAPES) {
+      const rules = [...shape.rules, ASYNCIO];
+      const ratios = new Map<Rule, number[]>();
+      for (const rule of rules) {
+        ratios.set(rule, Array.from({ length: draws }, (_, draw) => simulateSchedule(rule, shape, draw + 1)));
+        // The simulation is synchronous: let the runner's progress through between rules.
+        await new Promise((resolve) => setImmediate(resolve));
+        log(`schedule ${shape.label}: ${rule.label} done`);
+      }
+      const baseline = ratios.get(ASYNCIO) as number[];
+      for (const rule of rules) {
+        const values = ratios.get(rule) as number[];
+        const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+        const ahead = values.filter((value, draw) => value < (baseline[draw] as number)).length;
+        rows.push({
+          figure: `schedule ${shape.label}: ${rule.label}: makespan / bound`,
+          target: '—',
+          measured: `mean ${mean.toFixed(3)}x, ${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)}x${rule === ASYNCIO ? '' : `; ahead of asyncio-like in ${ahead} of ${draws}`}`,
+          pass: null,
+        });
+      }
+      rows.push({
+        figure: `schedule ${shape.label}: the server`,
+        target: '—',
+        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}; ${shape.run?.problems ?? RUN.problems} × ${shape.run?.iterations ?? RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
+        pass: null,
+      });
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * `tmas report DIR [DIR…] [--out FILE] [--format html|md]`: reads each run
+ * directory and writes one report comparing them (HTML by default, to
+ * `report.html`; Markdown with `--format md`, to stdout unless `--out` is given).
+ */
+import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
+import { writeOutputFile } from '../../host/outputs/output-file.ts';
+import { readChartLibrary } from '../../report/chart-library.ts';
+import { readReportScript } from '../../report/browser-script.ts';
+import { renderReportHtml } from '../../report/html.ts';
+import { readMathStyle } from '../../report/math.ts';
+import { loadRun, type LoadOptions } from '../../report/load.ts';
+import { renderReportMarkdown } from '../../report/markdown.ts';
+
+/** Flags of `tmas report`. */
+export interface ReportFlags {
+  out?: string;
+  format: string;
+}
+
+/** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
+export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions = {}): Promise<string | null> {
+  if (flags.format !== 'html' && flags.format !== 'md') {
+    throw new UserError('TMAS_USAGE', `--format must be html or md, got "${flags.format}".`);
+  }
+  if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
+  const runs = [];
+  for (const dir of dirs) runs.push(await loadRun(dir, load));
+  const names = new Map<string, number>();
+  // Two directories with the same base name must still be told apart on the charts.
+  for (const run of runs) {
+    const seen = names.get(run.name) ?? 0;
+    names.set(run.name, seen + 1);
+    if (seen > 0) run.name = `${run.name} (${seen + 1})`;
+  }
+  if (flags.format === 'md') {
+    const text = renderReportMarkdown(runs);
+    if (flags.out === undefined) {
+      io.stdout(text);
+      return null;
+    }
+    await writeOutputFile(flags.out, text, { advice: 'give --out a path in a folder that exists and is writable' });
+    return path.resolve(flags.out);
+  }
+  const out = path.resolve(flags.out ?? 'report.html');
+  const advice = flags.out === undefined ? 'give --out a path in a writable folder (without --out the report goes to report.html in the current folder)' : 'give --out a path in a folder that exists and is writable';
+  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), script: await readReportScript(), mathStyle: await readMathStyle() }), { advice });
+  io.stdout(`Report: ${out}`);
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * `tmas show DIR --problem P [--iteration T]`: one problem at the end of one
+ * iteration (the last by default): its candidates with scores and summaries,
+ * and both banks as they stood then.
+ */
+import { UserError } from '../../kernel/errors.ts';
+import { problemRange, type IterationRecord } from '../../store/store.ts';
+import { openRun } from '../../analysis/open-run.ts';
+
+function score(value: number | null): string {
+  return value === null ? '-' : value.toFixed(2);
+}
+
+/** Renders a problem's iteration as text lines. */
+export async function runShowCommand(runDir: string, options: { problem: string; iteration?: number }): Promise<string[]> {
+  const { store } = await openRun(runDir);
+  try {
+    const problems = await store.loadProblems();
+    const ordinal = problems.findIndex((p) => p.id === options.problem);
+    if (ordinal < 0) {
+      const known = problems.slice(0, 5).map((p) => p.id).join(', ');
+      throw new UserError('TMAS_USAGE', `--problem ${options.problem}: no such problem in ${runDir} (its problems include ${known}${problems.length > 5 ? ', …' : ''}).`);
+    }
+    let record: IterationRecord | undefined;
+    for await (const candidate of store.iterationRecords(problemRange(ordinal))) {
+      if (options.iteration === undefined || candidate.iteration === options.iteration) record = candidate;
+    }
+    if (!record) {
+      throw new UserError('TMAS_USAGE', `${options.problem} has no completed iteration${options.iteration === undefined ? '' : ` ${options.iteration}`} in ${runDir}.`);
+    }
+    const banks = await store.getBanks(ordinal, record.iteration);
+    const problem = problems[ordinal];
+    const lines = [
+      `problem ${options.problem}, iteration ${record.iteration}${problem?.answer === undefined ? '' : ` (reference answer: ${problem.answer})`}`,
+      '',
+      'candidates:',
+    ];
+    for (const c of record.candidates) {
+      const verdict = c.correct === null ? '' : c.correct ? '  correct' : '  wrong';
+      lines.push(`  #${c.candidate} [${c.source}] answer ${c.answer ?? '(none)'}  score ${score(c.summaryScore)}  verifications ${c.verificationScores.map(score).join(' ')}${verdict}`);
+      if (c.summary) lines.push(`     summary: ${c.summary.replace(/\s+/g, ' ').slice(0, 300)}`);
+      for (const failure of c.failures) lines.push(`     failed call: ${failure}`);
+    }
+    lines.push('', `experience bank (${banks?.experience.length ?? 0} records):`);
+    for (const r of banks?.experience ?? []) lines.push(`  [${r.kind}] ${r.text}  (iteration ${r.provenance.iteration}, candidate ${r.provenance.candidate ?? '-'})`);
+    lines.push('', `guideline bank (${banks?.guidelines.length ?? 0} records):`);
+    for (const r of banks?.guidelines ?? []) lines.push(`  ${r.strategy}: ${r.outcome}  (iteration ${r.provenance.iteration})`);
+    return lines;
+  } finally {
+    await store.close();
+  }
+}

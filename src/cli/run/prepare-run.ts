@@ -1,0 +1,145 @@
+/**
+ * What `tmas run` does before the runtime starts: a new run validates its
+ * input file; a resumed run (`--resume DIR`) reads its manifest and problems
+ * from the store and merges the flags given on this command line.
+ */
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { isDeepStrictEqual } from 'node:util';
+import type { RunConfig, Secrets } from '../../settings/config.ts';
+import { UserError } from '../../kernel/errors.ts';
+import { loadProblems, type Problem } from '../../input/problems.ts';
+import { checkJournalVersion } from '../../host/resume.ts';
+import { resumeConfig } from '../../settings/configure/resume.ts';
+import { checkRunAgents } from '../../settings/files/agents-file.ts';
+import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
+import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
+import type { ForkedFrom } from '../../store/store.ts';
+import { hasStore, openStoreView } from '../../store/repair/check.ts';
+import { lockedError, runLockHolder } from '../../store/run-lock.ts';
+import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
+import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
+
+/** A run ready to start. */
+export interface PreparedRun {
+  config: RunConfig;
+  secrets: Secrets;
+  problems: Problem[];
+  resume: boolean;
+  /** A resumed fork's origin (its manifest's), whose journal still answers the calls the fork's lacks. */
+  forkedFrom?: ForkedFrom;
+}
+
+/** The option names given on the command line (not defaults). */
+export function givenOptions(command: Command): Set<string> {
+  return new Set(Object.keys(command.opts()).filter((name) => command.getOptionValueSource(name) === 'cli'));
+}
+
+/** How a stored run's configuration takes this command's flags: where the run goes, whether call-shaping changes are allowed, how errors name the command. */
+interface Merge {
+  /** The run's output directory: the resumed run's own, or a fork's new one. */
+  target: string;
+  /** The stored run's directory, as errors about its files name it. */
+  runDir: string;
+  /** Accept settings that change the calls (a resume's --force; always for a fork). */
+  changes: boolean;
+  /** Accept a tokenizer or module changed in place since the run started (--force). */
+  files: boolean;
+  /** The command, as the errors tell the user to give it again. */
+  command: string;
+}
+
+/** A stored run's configuration with the settings this command line gives, as a resume merges them (a fork too). */
+export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, command: Command, env: NodeJS.ProcessEnv, merge: Merge): { config: RunConfig; secrets: Secrets } {
+  const given = givenOptions(command);
+  // The run's own strategy, unless this command changes it: its flags are read against that one.
+  const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
+  const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
+  // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
+  if (manifest.config.context.tokenizerDigest === null) requested.context.tokenizerDigest = null;
+  // So does one started before agents modules had digests, by the module's path.
+  if (manifest.config.loop.agentsDigest === null) requested.loop.agentsDigest = null;
+  const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
+  // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
+  const check = { force: merge.files, command: merge.command };
+  const context = given.has('tokenizerPath') ? merged.context : checkRunTokenizer(merged.context, merge.runDir, check);
+  const loop = given.has('agents') ? merged.loop : checkRunAgents(merged.loop, merge.runDir, check);
+  return { config: { ...merged, context, loop }, secrets };
+}
+
+/** Builds the configuration, the keys and the problems of a new or resumed run. Creates nothing on disk. */
+export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.ProcessEnv): Promise<PreparedRun> {
+  if (flags.resume === undefined) {
+    const { config, secrets } = toRunConfig(flags, env);
+    // Validate the input before anything is created on disk.
+    const problems = await loadProblems(config.problems.inputFile, config.problems);
+    checkGradable({ proof: config.loop.proof, judgePasses: config.judge.passes, inputFile: config.problems.inputFile }, problems, { force: flags.force === true });
+    return { config, secrets, problems, resume: false };
+  }
+  const runDir = path.resolve(flags.resume);
+  refuseNewRunFlags(flags, runDir);
+  await checkResumable(runDir);
+  // A private view, its structure and every block checked: a store with a table, MANIFEST or CURRENT lost, or
+  // a corrupt block or log record, is refused before anything in the run directory is written.
+  const store = await openStoreView(runDir, undefined, { everyBlock: true });
+  try {
+    const manifest = await readRunManifest(store);
+    if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
+    checkJournalVersion(manifest, runDir);
+    const problems = await store.loadProblems();
+    if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
+    const force = flags.force === true;
+    const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}` });
+    return { config, secrets, problems, resume: true, ...(manifest.forkedFrom === undefined ? {} : { forkedFrom: manifest.forkedFrom }) };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Flags that choose what a new run is: a resume keeps its run's problems and directory, so they are refused rather than ignored. */
+function refuseNewRunFlags(flags: RunFlags, runDir: string): void {
+  if (flags.demo === true) {
+    throw new UserError('TMAS_USAGE', `--demo starts a new run and cannot apply to --resume ${runDir}: leave it out to continue that run.`);
+  }
+  if (flags.outputFile !== undefined && path.resolve(flags.outputFile) !== runDir) {
+    throw new UserError(
+      'TMAS_USAGE',
+      `--output-file cannot apply to --resume: a resumed run writes into its own directory ${runDir}. To continue it elsewhere, copy the directory there and resume the copy.`,
+    );
+  }
+}
+
+/** Refuses, before anything is created, a directory that holds no run or cannot be written. */
+async function checkResumable(runDir: string): Promise<void> {
+  if (!hasStore(runDir)) {
+    const stoppedEarly = hasStore(path.join(runDir, NEW_STORE_DIR));
+    throw new UserError(
+      'TMAS_RESUME',
+      stoppedEarly
+        ? `${runDir} holds no run to resume: it was stopped before its run started. Run the same command again (with --output-file ${runDir}): the directory is reused.`
+        : `${runDir} holds no tmas run (it has no store/). Give the output directory of an earlier tmas run.`,
+    );
+  }
+  await access(path.join(runDir, 'store'), constants.W_OK).catch((error: unknown) => {
+    throw new UserError(
+      'TMAS_OUTPUT',
+      `Cannot resume ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and resume the copy; tmas log, show, export and replay read it as it is.`,
+      { cause: error },
+    );
+  });
+  // Before the store is copied and the endpoints checked: a live run in the directory refuses this one at once.
+  const holder = await runLockHolder(runDir);
+  if (holder) throw lockedError(runDir, holder);
+}
+
+/** `--input-file` on a resume (or a fork) is accepted only when it holds the run's own problems; `advice` says what to do instead. */
+export async function checkSameProblems(flags: RunFlags, stored: Problem[], runDir: string, advice: string): Promise<void> {
+  const file = flags.inputFile as string;
+  // As the store keeps them: JSON, without undefined fields.
+  const given = JSON.parse(JSON.stringify(await loadProblems(file, { idColumn: flags.idColumn, questionColumn: flags.questionColumn, answerColumn: flags.answerColumn }))) as Problem[];
+  if (isDeepStrictEqual(given, stored)) return;
+  const at = given.findIndex((problem, i) => !isDeepStrictEqual(problem, stored[i]));
+  const where = at === -1 ? `it has ${given.length} problems, the run ${stored.length}` : `problem ${at + 1} differs (${given[at]?.id ?? '?'} against the run's ${stored[at]?.id ?? 'none'})`;
+  throw new UserError('TMAS_RESUME_CONFLICT', `--input-file ${file} is not the input of the run in ${runDir}: ${where}. ${advice}`);
+}

@@ -1,0 +1,90 @@
+/**
+ * What `tmas run` does once its flags are parsed: prepare the run (new or
+ * resumed), run it, print its table and where its outputs are, and keep the
+ * live viewer up after it when `--view` asked for one. Loaded when the command
+ * runs: it imports the runtime.
+ */
+import type { Command } from 'commander';
+import { incompleteRunError } from '../../host/calls/call-failures.ts';
+import type { RunConfig } from '../../settings/config.ts';
+import { resolveStrategy } from '../../host/strategy/plugins.ts';
+import { runEvaluation, type RunOutcome } from '../../host/run/run-evaluation.ts';
+import type { CallCounts } from '../../host/calls/llm-call.ts';
+import { unusableOutputWarnings } from '../../observers/role-outputs.ts';
+import { formatIterationTable } from '../../observers/table.ts';
+import { prepareRun, type PreparedRun } from './prepare-run.ts';
+import { openJournalSource, type JournalSource } from '../../host/calls/journal-source.ts';
+import type { ForkedFrom } from '../../store/store.ts';
+import type { Strategy } from '../../../machines/strategies/index.ts';
+import type { CliIo } from '../common/cli-io.ts';
+import type { RunFlags } from './run.command.ts';
+import { interruptOnSignals } from '../common/signals.ts';
+
+/** The warning an API key given as a flag deserves before the run starts. */
+function warnBeforeStart(flags: RunFlags, io: CliIo): void {
+  if (flags.apiKey !== undefined || Object.keys(flags).some((name) => name.endsWith('ApiKey'))) {
+    io.stderr('tmas: warning: an API key given as a flag is visible in the process list and shell history; prefer the OPENAI_API_KEY or API_KEY environment variable.');
+  }
+}
+
+/** What the run's calls came to: those issued (sent and journaled), failed for good when any did, and answered from the journal. */
+export function callsLine(calls: CallCounts): string {
+  const failed = calls.failed > 0 ? ` and answered, ${calls.failed} failed for good` : '';
+  return `${calls.issued} calls issued${failed}, ${calls.reused} answered from the journal`;
+}
+
+/** The final table and the counts of a finished run, on stdout, and the lines `more` adds. */
+function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo, more: string[]): void {
+  io.stdout('');
+  io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
+  io.stdout('');
+  io.stdout(`${problemCount} problems, ${config.loop.maxIterations} iterations, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}:`);
+  io.stdout(`${callsLine(outcome.calls)}, in ${outcome.wallSeconds.toFixed(1)} s.`);
+  for (const line of more) io.stdout(line);
+  io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);
+}
+
+/** What a command that runs a prepared run adds to it (tmas fork): the run's origin and source journal, its strategy, lines after the counts. */
+export interface RunExtras {
+  forkedFrom?: ForkedFrom;
+  source?: JournalSource | null;
+  strategy?: Strategy;
+  summary?: (outcome: RunOutcome) => string[];
+}
+
+/** Runs `tmas run` with its parsed flags. */
+export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
+  const prepared = await prepareRun(flags, command, process.env);
+  // A resumed fork still reads through to the journal of the run it came from, while that run is where it was.
+  const source = prepared.forkedFrom === undefined ? null : await openJournalSource(prepared.forkedFrom, io.stderr);
+  try {
+    const summary = (): string[] => (source === null || source.answered === 0 ? [] : [`${source.answered} of them answered from the journal of ${source.dir}, the run this one was forked from.`]);
+    await runPrepared(prepared, flags, io, { source, summary });
+  } finally {
+    await source?.close();
+  }
+}
+
+/** Runs a prepared run (new, resumed or forked): prints its table and where its outputs are, and keeps the live viewer up after it when `--view` asked for one. */
+export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }, extras: RunExtras = {}): Promise<void> {
+  const { config, secrets, problems, resume } = prepared;
+  warnBeforeStart(flags, io);
+  const controller = interruptOnSignals(io, { outputDir: config.outputs.dir });
+  const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
+  const viewing = flags.view === undefined ? null : await import('../inspect/view.command.ts');
+  let viewPort = typeof flags.view === 'number' ? flags.view : 0;
+  const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
+  const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
+  const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...fork, ...(view ? { view } : {}) });
+  printOutcome(outcome, config, problems.length, flags.wide === true, io, extras.summary?.(outcome) ?? []);
+  // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
+  for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
+  if (viewing) {
+    // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
+    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
+    io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
+    await new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+    await viewer.close();
+  }
+  if (outcome.stopped.length > 0) throw incompleteRunError(outcome.stopped, outcome.outputDir);
+}

@@ -1,0 +1,68 @@
+/**
+ * The budget each column of `table1.md` ran with, read from each run's
+ * evaluation block (metrics.json): a reader sees at once whether the methods
+ * had the same completion limit, window, width and judge share, and which
+ * sampling each used (the methods' upstream temperatures differ on purpose).
+ */
+import type { ReportRun } from '../../report/load.ts';
+import { describeAgreement, ruleJudgeAgreement } from '../../observers/agreement.ts';
+
+/** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
+export interface Table1Method {
+  strategy: string;
+  run: ReportRun;
+  options: Record<string, number | string>;
+  /** For majority: MV@k per problem over draws of k of its pool, and the pool's size. */
+  draws?: { byProblem: ReadonlyMap<string, number>; pool: number };
+}
+
+type Evaluation = Record<string, unknown>;
+
+function numberAt(evaluation: Evaluation | null, key: string): number | null {
+  const value = evaluation?.[key];
+  return typeof value === 'number' ? value : null;
+}
+
+/** The solution slot's sampling as the evaluation block records it. */
+function solutionSampling(evaluation: Evaluation | null): { temperature?: number; topP?: number } {
+  const sampling = evaluation?.sampling as Record<string, { temperature?: number; topP?: number }> | undefined;
+  return sampling?.solution ?? {};
+}
+
+/** The share of candidates the judge graded over the run's iterations, as a percentage, or `all` / `none`. */
+function judgedShare(method: Table1Method): string {
+  const shares = method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
+  if (method.run.evaluation?.grading !== 'judge') return 'none (rule)';
+  if (shares.length === 0 || shares.every((share) => share === 1)) return 'all';
+  return `${((shares.reduce((a, b) => a + b, 0) / shares.length) * 100).toFixed(1)}%`;
+}
+
+/** One row of the budget table. */
+function budgetRow(method: Table1Method): string {
+  const evaluation = method.run.evaluation;
+  const limit = evaluation === null ? '?' : (numberAt(evaluation, 'completionMaxTokens') ?? 'window');
+  const { temperature, topP } = solutionSampling(evaluation);
+  const samples = method.options.samples;
+  const width = samples === undefined ? `N=${numberAt(evaluation, 'nCandidates') ?? '?'}` : `${samples} samples`;
+  const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
+  const cells = [method.strategy, String(limit), String(temperature ?? '?'), String(topP ?? "server's"), width, rounds, String(numberAt(evaluation, 'contextWindow') ?? '?'), judgedShare(method), describeAgreement(ruleJudgeAgreement(method.run.iterations))];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The budget table under Table 1, with a line that says whether the completion limits and windows agree. */
+export function budgetTable(methods: Table1Method[]): string[] {
+  const limits = new Set(methods.map((method) => JSON.stringify([method.run.evaluation?.completionMaxTokens ?? null, method.run.evaluation?.contextWindow ?? null])));
+  const agreement =
+    limits.size <= 1
+      ? 'Every method had the same completion limit and window.'
+      : 'The methods did not all have the same completion limit and window: their columns spent different budgets (tmas table1 --budgets shared gives them one).';
+  return [
+    `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
+    '',
+    "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
+    '',
+    '| method | completion limit | temperature | top_p | width | rounds | window | judged | rule = judge |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|',
+    ...methods.map(budgetRow),
+  ];
+}

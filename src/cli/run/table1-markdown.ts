@@ -1,0 +1,159 @@
+/**
+ * `table1.md`: Pass@1 per iteration (rows) and method (columns), and MV@k as
+ * one figure, as the paper's Table 1 reports them, with what a reviewer needs
+ * to read them: whether the figures come from the simulator, how many
+ * problems each cell is a mean over, a 95% interval per cell, and each
+ * method's difference from TMAS with its 95% paired interval.
+ *
+ * The interval is a percentile bootstrap over problems (1,000 resamples), the
+ * one the report draws as bands: a cell is a mean over problems of per-problem
+ * figures that are shares (Pass@1) or 0/1 (MV), bounded and often near 0 or 1
+ * on tens of problems, where a normal approximation gives bounds outside
+ * [0, 1]. Each resampling is seeded by the method and the iteration, so the
+ * file is the same on every machine. A cell over fewer than 2 graded problems
+ * has no interval (`[–]`).
+ *
+ * The difference from TMAS pairs the problems by id (those both graded at
+ * that iteration): the bootstrap resamples problems, each with both figures,
+ * 2,000 times (bootstrap.ts). Two methods' intervals apart overlap on most
+ * problem sets; the paired one says whether the difference holds.
+ *
+ * MV@k is the mean over draws of k of each problem's pool of samples
+ * (majority-draws.ts): every k-subset when there are at most 1,000, else
+ * 1,000 seeded random ones; with no pool larger than k, the one vote over the
+ * k samples.
+ *
+ * Methods that do not compare (graded otherwise, or over other
+ * problems or T) are marked `†`, and a method more than the warned share
+ * (10% by default) of a role's outputs of which were unusable in some
+ * iteration `⚠`, each with a note under the table (the role, the share and
+ * the iterations).
+ */
+import { bootstrapInterval, figureByProblem, pairedDifference, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
+import { comparisonGroups } from '../../report/comparable.ts';
+import type { ReportRun } from '../../report/load.ts';
+import { seedFor } from '../../kernel/prng.ts';
+import type { ProblemFigure } from '../../report/bootstrap.ts';
+import { describeUnusableRole } from '../../observers/role-outputs.ts';
+import { budgetTable, type Table1Method } from './table1-budgets.ts';
+import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
+import { signedPoints } from '../../report/format.ts';
+
+export type { Table1Method } from './table1-budgets.ts';
+
+
+function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : (value * 100).toFixed(1);
+}
+
+/** ` [25.0, 58.3]`: a 95% interval in points, or ` [–]` without one. */
+function bracket(interval: [number, number] | null, format: (value: number) => string = percent): string {
+  return interval === null ? ' [–]' : ` [${format(interval[0])}, ${format(interval[1])}]`;
+}
+
+/** `41.7 [25.0, 58.3]`: a cell's figure with its 95% bootstrap interval over problems. */
+function cell(method: Table1Method, figure: ProblemFigure, iteration: number | undefined): string {
+  const it = method.run.iterations.find((candidate) => candidate.iteration === iteration);
+  if (iteration === undefined || it === undefined || it[figure] === null) return '-';
+  const values = [...figureByProblem(method.run.problems, figure, iteration).values()];
+  return `${percent(it[figure])}${bracket(bootstrapInterval(values, seedFor('table1', method.strategy, figure, iteration)))}`;
+}
+
+/** `+8.3 [-4.2, 20.8]`: a method's mean difference from TMAS over the problems both graded, with its 95% paired interval; `-` when they share none. */
+function differenceCell(method: ReadonlyMap<string, number>, tmas: ReadonlyMap<string, number>, seed: number): string {
+  const paired = pairedDifference(method, tmas, seed);
+  return paired === null ? '-' : `${signedPoints(paired.difference)}${bracket(paired.interval, signedPoints)}`;
+}
+
+/** The table of each iterative method's Pass@1 difference from TMAS per iteration, paired by problem. */
+function differenceTable(iterative: Table1Method[], tmas: Table1Method, mark: (method: Table1Method) => string, depth: number): string[] {
+  const others = iterative.filter((method) => method !== tmas);
+  if (others.length === 0) return [];
+  const pass1 = (method: Table1Method, t: number) => figureByProblem(method.run.problems, 'pass1', t);
+  return [
+    '',
+    `Difference from TMAS in points of Pass@1 (method − tmas) per iteration, over the problems both graded at that iteration, with its 95% paired interval in brackets ` +
+      `(percentile bootstrap over problems, each resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples; [–] under 2 problems): an interval that excludes 0 is a difference the problems support.`,
+    '',
+    `| iteration | ${others.map(mark).join(' | ')} |`,
+    `|---|${others.map(() => '---:').join('|')}|`,
+    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${others.map((method) => differenceCell(pass1(method, t), pass1(tmas, t), seedFor('table1-paired', method.strategy, t))).join(' | ')} |`),
+  ];
+}
+
+/** MV@k per problem: the mean vote over draws of k of its pool when computed, else the one vote of the last iteration. */
+function mvByProblem(majority: Table1Method): ReadonlyMap<string, number> {
+  const last = majority.run.iterations.at(-1)?.iteration;
+  return majority.draws?.byProblem ?? (last === undefined ? new Map() : figureByProblem(majority.run.problems, 'majority', last));
+}
+
+/** The MV@k line: its figure over problems with its 95% interval, how it was drawn, and its paired difference from TMAS's last iteration. */
+function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | undefined): string {
+  const k = majority.options.samples ?? '?';
+  const byProblem = mvByProblem(majority);
+  const values = [...byProblem.values()];
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, seedFor('table1', majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
+  const pool = majority.draws?.pool ?? Number(k);
+  const how =
+    pool > Number(k)
+      ? `the mean over draws of ${k} of each problem's ${pool} samples: every draw when there are at most ${MAJORITY_DRAWS.toLocaleString('en')}, else ${MAJORITY_DRAWS.toLocaleString('en')} seeded random ones`
+      : `one vote over each problem's ${k} samples`;
+  const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
+  const versus =
+    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), seedFor('table1-paired', 'mv', tmasLast))}`;
+  return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
+}
+
+/** How many problems a method's last iteration graded, of how many it ran. */
+function problemCount(run: ReportRun): string {
+  const last = run.iterations.at(-1);
+  if (!last) return '0';
+  return last.graded === last.problems ? String(last.problems) : `${last.graded} of ${last.problems}`;
+}
+
+/** The line that says where the figures come from. */
+function heading(methods: Table1Method[]): string {
+  const simulated = methods.filter((method) => method.run.simulated);
+  if (simulated.length === 0) return '# Table 1';
+  if (simulated.length === methods.length) return '# Table 1 (simulated model: these figures exercise the runtime, they measure no real LLM)';
+  return `# Table 1 (${simulated.map((method) => method.strategy).join(', ')}: simulated model, not comparable with the others)`;
+}
+
+/** Table 1 as Markdown. */
+export function formatTable1(methods: Table1Method[]): string {
+  const groups = comparisonGroups(methods.map((method) => method.run));
+  const apart = new Map(groups.filter((group) => group.name !== 'A').flatMap((group) => group.runs.map((r) => [r, group] as const)));
+  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}`;
+  const mark = (method: Table1Method) => `${method.strategy}${marks(method)}`;
+  const iterative = methods.filter((method) => method.strategy !== 'majority');
+  const majority = methods.find((method) => method.strategy === 'majority');
+  const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
+  const problems = new Set(methods.flatMap((method) => method.run.problems.map((p) => p.problem))).size;
+  const grades = new Set(methods.flatMap((method) => method.run.iterations.map((it) => it.grade)));
+  const lines = [
+    heading(methods),
+    '',
+    `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${[...grades].join(', ')} grade): the mean over each iteration's candidates (and judge passes), then over problems, ` +
+      "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded.",
+    '',
+    `| iteration | ${iterative.map(mark).join(' | ')} |`,
+    `|---|${iterative.map(() => '---:').join('|')}|`,
+    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${iterative.map((method) => cell(method, 'pass1', method.run.iterations[t]?.iteration)).join(' | ')} |`),
+    `| problems | ${iterative.map((method) => problemCount(method.run)).join(' | ')} |`,
+  ];
+  const tmas = iterative.find((method) => method.strategy === 'tmas');
+  if (tmas) lines.push(...differenceTable(iterative, tmas, mark, depth));
+  if (majority) lines.push('', mvLine(majority, marks(majority), tmas));
+  const hybrid = methods.some((method) => method.run.iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1));
+  if (hybrid) lines.push('', "Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; the column 'judged' below gives each method's share.");
+  lines.push('', ...budgetTable(methods));
+  const notes = [
+    ...methods.flatMap((method, r) => {
+      const group = apart.get(r);
+      return group ? [`† ${method.strategy}: not comparable with the other methods (${group.differences.join('; ')}).`] : [];
+    }),
+    ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; the method did not run as designed there.`)),
+  ];
+  if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));
+  return lines.join('\n');
+}

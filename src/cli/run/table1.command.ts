@@ -1,0 +1,170 @@
+/**
+ * `tmas table1`: the comparison of TMAS's Table 1 in one command. Runs each
+ * chosen strategy on one problem set with the paper's setup (N = 8,
+ * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
+ * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
+ * per iteration per method with 95% intervals and paired differences from
+ * TMAS, MV@k as one figure: see table1-markdown.ts) and one report of all runs.
+ * A directory that already holds a run is resumed: nothing is paid twice.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { toOptionName, type StrategyOptionValue } from '../../../machines/contract.ts';
+import { STRATEGIES, type Strategy } from '../../../machines/strategies/index.ts';
+import { checkPromptsOf, promptSpecsFor } from '../../host/strategy/prompt-templates.ts';
+import { TmasError, UserError } from '../../kernel/errors.ts';
+import { outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
+import type { RunOutcome } from '../../host/run/run-evaluation.ts';
+import type { WorkloadRun } from '../../host/run/run-workload.ts';
+import type { RunFlags } from './run.command.ts';
+import { strategyFlags } from '../../settings/strategy-flags.ts';
+import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
+
+/** The methods of Table 1, in its order. */
+export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
+
+/** The paper's settings, used where the command line gives none. */
+const PAPER_SETUP = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
+
+/**
+ * Strategy options the paper's setup gives where the command line gives none.
+ * PaCoRe runs N wide every round (`--round-widths ''`): each iteration's
+ * Pass@1 is then over N responses, as every other method's is, where `tmas
+ * run`'s default is upstream's round of 4 then one synthesis.
+ */
+const PAPER_OPTIONS: Readonly<Record<string, Readonly<Record<string, StrategyOptionValue>>>> = { pacore: { roundWidths: '' } };
+
+/**
+ * Majority draws this many times k samples per problem where `--vote-pool` is
+ * not given, and MV@k is the mean vote over draws of k of them: an estimate of
+ * the model's MV@k on each problem rather than one draw's luck. At k = 64, 256
+ * samples: under a fifth of the calls TMAS makes on a problem in the
+ * paper's setup (160 solutions and 1,280 verifications).
+ */
+const VOTE_POOL_FACTOR = 4;
+
+/** Flags of `tmas table1`: those of `tmas run`, plus the strategies to compare. */
+export interface Table1Flags extends RunFlags {
+  strategies: string;
+  /** `shared`: one completion limit for every method; `upstream`: each method's upstream budget. */
+  budgets: 'shared' | 'upstream';
+}
+
+/** The flags of one strategy's run: the shared ones, that strategy's own, and its directory. */
+export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resume: boolean): RunFlags {
+  const own = { ...flags } as Record<string, unknown>;
+  for (const { owner, flag } of strategyFlags()) if (owner !== strategy) delete own[toOptionName(flag.name)];
+  delete own.strategies;
+  delete own.budgets;
+  // One budget for every column unless told otherwise: the flag's, else what the window leaves (not rse's upstream 38,912).
+  if (flags.budgets === 'shared') own.completionMaxTokens ??= 'window';
+  for (const [option, value] of Object.entries(PAPER_OPTIONS[strategy] ?? {})) own[option] ??= value;
+  // A run resumed keeps the pool it was started with (one made before --vote-pool existed has none).
+  if (strategy === 'majority' && !resume) own.votePool ??= VOTE_POOL_FACTOR * Number(own.samples ?? SAMPLES_FLAG.default);
+  // Each method gets the templates of its own roles (checked for all methods before any runs).
+  const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);
+  if (prompts.length === 0) delete own.prompt;
+  else own.prompt = prompts;
+  return {
+    ...(own as RunFlags),
+    strategy,
+    nCandidates: flags.nCandidates ?? PAPER_SETUP.nCandidates,
+    nVerifications: flags.nVerifications ?? PAPER_SETUP.nVerifications,
+    maxIterations: flags.maxIterations ?? PAPER_SETUP.maxIterations,
+    judgePasses: flags.judgePasses ?? PAPER_SETUP.judgePasses,
+    ...(resume ? { resume: dir, outputFile: undefined } : { outputFile: dir, resume: undefined }),
+  };
+}
+
+/** Options of the command's runs: `together` false runs the methods one after another, each with its own gateway (what tmas table1 did before; the benchmark's comparison). */
+export interface Table1RunOptions {
+  together?: boolean;
+}
+
+type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream };
+
+/** Each method's run, prepared (flags checked, problems read) before any starts: a refused flag stops the command with nothing run. */
+async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO): Promise<WorkloadRun[]> {
+  const [{ prepareRun }, { resolveStrategy }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts')]);
+  const runs: WorkloadRun[] = [];
+  for (const strategy of strategies) {
+    const dir = path.join(out, strategy);
+    const resume = existsSync(path.join(dir, 'store'));
+    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
+    runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop) } });
+  }
+  for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);
+  return runs;
+}
+
+/**
+ * Runs the methods (together through one gateway unless `together` is false)
+ * and returns each one's outcome. A method that failed does not stop the
+ * others; once all have ended, its error is thrown (every other failure said
+ * first), or TMAS_INTERRUPTED after a stop: each method resumes where it was.
+ */
+async function runMethods(runs: WorkloadRun[], io: IO, signal: AbortSignal, together: boolean): Promise<RunOutcome[]> {
+  const { runWorkload } = await import('../../host/run/run-workload.ts');
+  const settled: Array<PromiseSettledResult<RunOutcome>> = [];
+  if (together) settled.push(...(await runWorkload(runs, io, signal)));
+  else for (const run of runs) if (!signal.aborted) settled.push(...(await runWorkload([run], io, signal)));
+  const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
+  if (signal.aborted) {
+    throw new TmasError('TMAS_INTERRUPTED', `Interrupted: each method's run keeps what it finished; give the same tmas table1 command again to resume them all.`, { cause: failed[0]?.error });
+  }
+  for (const { strategy, error } of failed.slice(1)) io.stderr(`tmas table1: ${strategy} failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (failed.length > 0) {
+    io.stderr(`tmas table1: ${(failed[0] as (typeof failed)[number]).strategy} failed; the other methods ran to their end.`);
+    throw (failed[0] as (typeof failed)[number]).error;
+  }
+  return settled.map((result) => (result as PromiseFulfilledResult<RunOutcome>).value);
+}
+
+/** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
+export async function runTable1Command(flags: Table1Flags, command: Command, io: IO, signal: AbortSignal, options: Table1RunOptions = {}): Promise<void> {
+  const strategies = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of strategies) {
+    if (!STRATEGIES[name]) throw new UserError('TMAS_USAGE', `--strategies: unknown strategy "${name}". Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  }
+  if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
+  if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
+  checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
+  // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
+  const out = path.resolve(flags.outputFile);
+  const runs = await prepareMethods(flags, strategies, out, command, io);
+  const outcomes = await runMethods(runs, io, signal, options.together !== false);
+  await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
+}
+
+/** Writes the table and the report of the methods' runs, with their warnings; throws when calls that failed for good left a method unfinished. */
+async function writeTable1(out: string, runs: Array<{ strategy: string; outcome: RunOutcome; options: Record<string, number | string> }>, unusableShare: number, io: IO): Promise<void> {
+  const advice = 'give --output-file a writable folder';
+  const [{ runReportCommand }, { loadRun }, { readVoteDraws }, { formatTable1 }, { unusableOutputWarnings }] = await Promise.all([
+    import('../inspect/report.command.ts'),
+    import('../../report/load.ts'),
+    import('../../report/vote-draws.ts'),
+    import('./table1-markdown.ts'),
+    import('../../observers/role-outputs.ts'),
+  ]);
+  const methods = [];
+  for (const run of runs) {
+    // Majority's MV@k is drawn from its pool of samples, read back from its store.
+    const draws = run.strategy === 'majority' ? { draws: await readVoteDraws(run.outcome.outputDir, Number(run.options.samples)) } : {};
+    methods.push({ strategy: run.strategy, options: run.options, run: await loadRun(run.outcome.outputDir, { unusableShare }), ...draws });
+  }
+  const table = formatTable1(methods);
+  await mkdir(out, { recursive: true }).catch((error: unknown) => Promise.reject(outputError(path.join(out, 'table1.md'), error, advice)));
+  await writeOutputFile(path.join(out, 'table1.md'), `${table}
+`, { advice });
+  io.stdout(table);
+  await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io, { unusableShare });
+  for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
+  // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).
+  const incomplete = runs.find((run) => run.outcome.stopped.length > 0);
+  if (incomplete) {
+    const { incompleteRunError } = await import('../../host/calls/call-failures.ts');
+    throw incompleteRunError(incomplete.outcome.stopped, incomplete.outcome.outputDir);
+  }
+}

@@ -1,9 +1,0 @@
-/** The options of `tmas sim-server`, declared on its command from the settings' declarations (src/settings/sim-server.settings.ts). */
-import type { Command } from 'commander';
-import { SIM_SERVER_SETTINGS } from '../settings/sim-server.settings.ts';
-import { toOption } from './setting-option.ts';
-
-/** Declares the options of `tmas sim-server` on its command. */
-export function defineSimServerOptions(command: Command): void {
-  for (const setting of SIM_SERVER_SETTINGS) command.addOption(toOption(setting));
-}

@@ -1,0 +1,184 @@
+/**
+ * `tmas plan`: a run's forecast before it starts (calls, tokens, GPU-hours or
+ * cost, makespan), `--check DIR` (the forecast of a finished run beside what
+ * it did), and `--from DIR` (what-if: its journaled lengths replayed under
+ * other servers, concurrency or schedule). Its options are `tmas run`'s
+ * settings of what the run is (src/settings/, PLANNED_RUN_SETTINGS, with the
+ * strategies' flags) plus its own (src/settings/sections/plan.settings.ts).
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loopSettingsOf } from '../../host/problem-inputs.ts';
+import { STRATEGIES, strategyNamed } from '../../../machines/strategies/index.ts';
+import { completionCeiling, judgeCeiling, type RunConfig } from '../../settings/config.ts';
+import { loadProblems } from '../../input/problems.ts';
+import { UserError } from '../../kernel/errors.ts';
+import { checkForecast } from '../../plan/check.ts';
+import { forecastRun, type PlannedMethod } from '../../plan/forecast.ts';
+import { drawnLengths, journalLengths, type LengthModel } from '../../plan/lengths.ts';
+import { readRunJournal, type RunJournal } from '../../plan/run-journal.ts';
+import { forecastTable } from '../../plan/table-forecast.ts';
+import { replayRuns } from '../../plan/what-if.ts';
+import { hasStore } from '../../store/repair/check.ts';
+import type { Routing } from '../../gateway/dispatch/routing.ts';
+import type { Problem } from '../../input/problem.ts';
+import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../../settings/configure/index.ts';
+import { defineStrategyFlags } from '../../settings/strategy-flags.ts';
+import { toRunConfig } from '../../settings/configure/to-config.ts';
+import type { CliIo } from '../common/cli-io.ts';
+import { checkText, forecastText, tableText, whatIfText } from './plan-output.ts';
+import { runGatewayOf, serversOf, type RunGateway, type ServerFlags } from './plan-servers.ts';
+import type { RunFlags } from '../run/run.command.ts';
+import { flagsFor, type Table1Flags } from '../run/table1.command.ts';
+import { toOption } from '../common/setting-option.ts';
+
+/** The flags `tmas plan` reads itself (the run's settings are read through their declarations). */
+export interface PlanFlags extends ServerFlags {
+  check?: string;
+  from?: string;
+  strategies?: string;
+  outputTokensMedian: number;
+  outputTokensP99: number;
+  outputTokensProblemSpread: number;
+  lengthsFrom?: string;
+  draws: number;
+  json?: boolean;
+  concurrency: number;
+  schedule: 'pipelined' | 'barrier';
+  routing: Routing;
+  replicaMaxInFlight?: number;
+  [option: string]: unknown;
+}
+
+/** Declares the options of `tmas plan`: the run's (what it would be) and the plan's own. */
+export function definePlanOptions(command: Command): Command {
+  for (const setting of PLANNED_RUN_SETTINGS) command.addOption(toOption(setting));
+  defineStrategyFlags(command);
+  for (const setting of PLAN_SETTINGS) command.addOption(toOption(setting));
+  return command;
+}
+
+/** Where the lengths come from: an earlier run's journal, else drawn for the run's limits. */
+async function lengthsOf(flags: PlanFlags, config: RunConfig): Promise<LengthModel> {
+  if (flags.lengthsFrom !== undefined) {
+    const earlier = await readRunJournal(flags.lengthsFrom);
+    return journalLengths(earlier.calls, flags.lengthsFrom);
+  }
+  if (flags.outputTokensP99 < flags.outputTokensMedian) {
+    throw new UserError('TMAS_USAGE', `--output-tokens-p99 (${flags.outputTokensP99}) must be at least --output-tokens-median (${flags.outputTokensMedian}).`);
+  }
+  return drawnLengths({
+    median: flags.outputTokensMedian,
+    p99: flags.outputTokensP99,
+    problemSpread: flags.outputTokensProblemSpread,
+    completionLimit: completionCeiling(config),
+    judgeLimit: judgeCeiling(config),
+  });
+}
+
+/** Whether a problem has what the judge checks it against, under the run's grading. */
+function judgedOf(config: RunConfig, problems: Problem[]): boolean[] {
+  return problems.map((problem) => (config.loop.proof ? problem.solution : problem.answer) !== undefined);
+}
+
+/** The run `config` describes, for a forecast: its method, loop, judged problems and lengths. */
+async function methodOf(flags: PlanFlags, config: RunConfig, judged: boolean[]): Promise<PlannedMethod> {
+  return { strategy: strategyNamed(config.loop.strategy), settings: loopSettingsOf(config), judged, lengths: await lengthsOf(flags, config) };
+}
+
+/** A flag given on the command line (not its default). */
+function given(command: Command, name: string): boolean {
+  const source = command.getOptionValueSource(name);
+  return source !== undefined && source !== 'default';
+}
+
+/** A finished run's gateway and pool, with what the command line gives instead. */
+function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command): RunGateway {
+  const own = runGatewayOf(journal.config);
+  return {
+    ...own,
+    concurrency: given(command, 'concurrency') ? flags.concurrency : own.concurrency,
+    routing: given(command, 'routing') ? flags.routing : own.routing,
+    replicaMaxInFlight: flags.replicaMaxInFlight ?? own.replicaMaxInFlight,
+  };
+}
+
+/** The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). */
+async function journalsIn(dir: string): Promise<RunJournal[]> {
+  if (hasStore(dir)) return [await readRunJournal(dir)];
+  const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)));
+  // No run here nor below: the error of a directory that holds none.
+  if (folders.length === 0) return [await readRunJournal(dir)];
+  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name))));
+}
+
+/** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
+async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const journals = await journalsIn(flags.from as string);
+  const gateway = replayedGateway(journals[0] as RunJournal, flags, command);
+  const runs = journals.map((journal) => ({ journal, strategy: strategyNamed(journal.config.loop.strategy), schedule: given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule }));
+  const { servers } = await serversOf(flags, gateway, io);
+  const replayed = replayRuns(runs, servers);
+  const span = (pick: (journal: RunJournal) => number, most: (...values: number[]) => number) => most(...journals.map(pick));
+  const runSeconds = (span((journal) => journal.endedAt, Math.max) - span((journal) => journal.startedAt, Math.min)) / 1000;
+  const result = {
+    run: flags.from as string,
+    ...(journals.length > 1 ? { methods: journals.map((journal) => journal.config.loop.strategy) } : {}),
+    calls: journals.reduce((sum, journal) => sum + journal.calls.length, 0),
+    runMakespanSeconds: runSeconds * flags.timeScale,
+    replicas: servers.replicas.length,
+    concurrency: gateway.concurrency,
+    routing: gateway.routing,
+    schedule: [...new Set(runs.map((run) => run.schedule))].join(', '),
+    ...replayed,
+  };
+  return { text: whatIfText(result, servers), json: result };
+}
+
+/** `--check DIR`: the forecast from the run's own settings beside what it did. */
+async function check(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const journal = await readRunJournal(flags.check as string);
+  const { servers, billing } = await serversOf(flags, runGatewayOf(journal.config), io);
+  const method = await methodOf(flags, journal.config, journal.problems.map((problem) => problem.judged));
+  const forecast = forecastRun({ ...method, servers, draws: flags.draws, billing });
+  const decodeCapacity = servers.replicas.reduce((sum, replica) => sum + replica.decodeTokensPerSecond, 0);
+  const checked = checkForecast(forecast, journal, { timeScale: flags.timeScale, decodeCapacity });
+  return { text: checkText(forecast, checked, journal), json: { forecast, check: checked } };
+}
+
+/** `--strategies a,b,c`: the table of those methods, run at once, each with the table's protocol where the flags give none. */
+async function table(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const names = (flags.strategies as string).split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.find((name) => STRATEGIES[name] === undefined);
+  if (unknown !== undefined || names.length === 0) throw new UserError('TMAS_USAGE', `--strategies: ${unknown === undefined ? 'no strategy named' : `unknown strategy "${unknown}"`}. Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  const configs = names.map((name) => {
+    const { outputFile: _, ...own } = flagsFor({ ...flags, budgets: 'shared' } as unknown as Table1Flags, name, '', false);
+    return toRunConfig(own as RunFlags, process.env).config;
+  });
+  const first = configs[0] as RunConfig;
+  const problems = await loadProblems(first.problems.inputFile, first.problems);
+  const methods = await Promise.all(configs.map((config) => methodOf(flags, config, judgedOf(config, problems))));
+  const { servers, billing } = await serversOf(flags, runGatewayOf(first), io);
+  const forecast = forecastTable({ methods, servers, draws: flags.draws, billing });
+  return { text: tableText(forecast, servers), json: forecast };
+}
+
+/** A run's forecast from the flags. */
+async function forecast(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const { config } = toRunConfig(flags, process.env);
+  const problems = await loadProblems(config.problems.inputFile, config.problems);
+  const { servers, billing } = await serversOf(flags, runGatewayOf(config), io);
+  const planned = forecastRun({ ...(await methodOf(flags, config, judgedOf(config, problems))), servers, draws: flags.draws, billing });
+  return { text: forecastText(planned, servers, config), json: planned };
+}
+
+/** Runs `tmas plan`. */
+export async function runPlanCommand(flags: PlanFlags, command: Command, io: CliIo): Promise<void> {
+  const modes = [flags.check !== undefined && '--check', flags.from !== undefined && '--from', flags.strategies !== undefined && '--strategies'].filter(Boolean);
+  if (modes.length > 1) {
+    throw new UserError('TMAS_USAGE', `tmas plan takes one of --check DIR, --from DIR and --strategies LIST, not ${modes.join(' and ')}: --check compares a run with its forecast, --from replays it under other settings, --strategies forecasts a table.`);
+  }
+  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, io) : flags.strategies !== undefined ? await table(flags, io) : await forecast(flags, io);
+  io.stdout(flags.json ? JSON.stringify(result.json, null, 2) : result.text);
+}

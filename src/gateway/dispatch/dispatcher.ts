@@ -1,0 +1,230 @@
+/**
+ * Who sends next. A call is sent when the run has a slot free under
+ * `--concurrency` and a replica of its endpoint has one free under that
+ * replica's own limit (which follows the server's load: server-load.ts);
+ * until then the gateway holds it. Held calls leave by rank (held-calls.ts),
+ * not in the order they came, so that when the servers are saturated the
+ * calls that hold the run back go first, and the waiting happens here, where
+ * the order is ours, rather than in a server's first-come queue.
+ */
+import type { CallRank } from '../reply/completion.ts';
+import { createTicket, type Ticket } from './dispatch-ticket.ts';
+import { HeldCalls, compareHeld } from './held-calls.ts';
+import type { RoutedCall, Router } from './routed-call.ts';
+
+/** A replica as the dispatcher sees it. */
+export interface Slots {
+  inFlight: number;
+  /** Calls it may have in flight now. */
+  readonly limit: number;
+  /** A replica that gets no more calls. */
+  readonly drained: boolean;
+}
+
+/** How held calls are ordered: by rank (the default), or first come first served (for comparison). */
+export type DispatchOrder = 'rank' | 'fifo';
+
+/** What a call asks of the dispatcher: its pool and replicas, its place in the line, and what routes it. */
+export interface Admission<S> extends RoutedCall<S> {
+  pool: string;
+  replicas: readonly S[];
+  rank: CallRank;
+  sequence: number;
+}
+
+/** The dispatcher of one gateway. */
+export interface Dispatcher<S extends Slots> {
+  /**
+   * Resolves with the replica the call goes to once it may be sent, with a
+   * slot taken there and in the run. `pool` names the replicas' group (calls
+   * of one group wait in one line). Rejects with the signal's reason if it
+   * aborts first, or with `reject`'s reason.
+   */
+  admit(call: Admission<S>, signal?: AbortSignal): Promise<S>;
+  /** Gives back the slot of a call that finished, whatever its outcome. */
+  release(replica: S): void;
+  /** Sends what may now be sent: after a limit rose or a replica was drained. */
+  pump(): void;
+  /** Rejects every call held for `pool` (its every replica is down). */
+  rejectPool(pool: string, reason: unknown): void;
+  readonly inFlight: number;
+  /** Calls held, in all. */
+  readonly held: number;
+  /** Calls held for one pool. */
+  heldFor(pool: string): number;
+  readonly concurrency: number;
+}
+
+/**
+ * Of `candidates` (some of `replicas`), the one with the most free slots,
+ * ties broken by `tieBreak` over the replicas' order; null when none is free.
+ */
+export function freest<S extends Slots>(candidates: readonly S[], replicas: readonly S[], tieBreak: number): S | null {
+  let best: S | null = null;
+  let bestFree = 0;
+  let bestOrder = Infinity;
+  for (const replica of candidates) {
+    if (replica.drained) continue;
+    const free = replica.limit - replica.inFlight;
+    const order = (replicas.indexOf(replica) + tieBreak) % replicas.length;
+    if (free > bestFree || (free === bestFree && free > 0 && order < bestOrder)) [best, bestFree, bestOrder] = [replica, free, order];
+  }
+  return best;
+}
+
+/** The plainest router: the freest replica. */
+function freestRouter<S extends Slots>(): Router<S> {
+  return { choose: (replicas, call) => freest(replicas, replicas, call.tieBreak), sent: () => {} };
+}
+
+/** Creates a dispatcher with `concurrency` slots for the whole run; calls go to the replica `router` chooses (the freest by default). */
+export function createDispatcher<S extends Slots>(concurrency: number, order: DispatchOrder = 'rank', router: Router<S> = freestRouter()): Dispatcher<S> {
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`concurrency must be a positive integer, got ${concurrency}`);
+  return new RunDispatcher<S>(concurrency, order, router);
+}
+
+/** The calls held for one pool, and how many of them are live (aborted ones stay in the heap until they surface). */
+interface Line<S> {
+  calls: HeldCalls<Ticket<S>>;
+  waiting: number;
+}
+
+/** Held calls of the next one's rank looked at for one whose prompt the replica with room holds. */
+const TIES_SEEN = 64;
+
+/** Under `fifo` every call has the same rank, so the sequence alone decides. */
+const FLAT: CallRank = { grading: false, remaining: 0 };
+
+/** The slots of one run and the lines of calls that wait for them. */
+class RunDispatcher<S extends Slots> implements Dispatcher<S> {
+  private readonly lines = new Map<string, Line<S>>();
+  /** Slots taken in the run. */
+  private taken = 0;
+  /** Live calls held, in all lines. */
+  private holding = 0;
+
+  constructor(
+    readonly concurrency: number,
+    private readonly order: DispatchOrder,
+    private readonly router: Router<S>,
+  ) {}
+
+  get inFlight(): number {
+    return this.taken;
+  }
+
+  get held(): number {
+    return this.holding;
+  }
+
+  heldFor(pool: string): number {
+    return this.lines.get(pool)?.waiting ?? 0;
+  }
+
+  admit(call: Admission<S>, signal?: AbortSignal): Promise<S> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const line = this.lines.get(call.pool);
+    if (this.taken < this.concurrency && (line === undefined || line.waiting === 0)) {
+      const replica = this.router.choose(call.replicas, call);
+      if (replica !== null) {
+        this.router.sent(replica, call);
+        replica.inFlight++;
+        this.taken++;
+        return Promise.resolve(replica);
+      }
+    }
+    return new Promise<S>((resolve, reject) => {
+      const ticket = createTicket<S>({
+        call,
+        rank: this.order === 'rank' ? call.rank : FLAT,
+        settle: { resolve, reject },
+        signal,
+        onAbort: () => {
+          this.holding--;
+          const own = this.lines.get(call.pool);
+          if (own) own.waiting--;
+        },
+      });
+      let own = this.lines.get(call.pool);
+      if (own === undefined) this.lines.set(call.pool, (own = { calls: new HeldCalls(), waiting: 0 }));
+      own.calls.push(ticket);
+      own.waiting++;
+      this.holding++;
+      // A replica may have room the last pump did not see (a limit that rose since).
+      this.pump();
+    });
+  }
+
+  release(replica: S): void {
+    replica.inFlight--;
+    this.taken--;
+    this.pump();
+  }
+
+  pump(): void {
+    while (this.taken < this.concurrency) {
+      let chosen: { ticket: Ticket<S>; replica: S; line: Line<S> } | null = null;
+      for (const [pool, line] of this.lines) {
+        const ticket = head(line);
+        if (ticket === undefined) {
+          this.lines.delete(pool);
+          continue;
+        }
+        const replica = this.router.choose(ticket.replicas, ticket);
+        if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
+      }
+      if (chosen === null) return;
+      const tie = this.tieHeldBy(chosen);
+      if (tie === null) chosen.line.calls.pop();
+      chosen.line.waiting--;
+      this.holding--;
+      // A tie taken from inside the heap is marked settled by send, and dropped when it surfaces.
+      this.send(tie ?? chosen.ticket, chosen.replica);
+    }
+  }
+
+  /**
+   * When the next call would go to a replica that does not hold its prompt, a
+   * held call of the same rank (up to TIES_SEEN) that it holds, which then
+   * goes first: when every replica is full, a slot frees on one replica at a
+   * time, and a candidate's verifications, of one rank, would otherwise each
+   * take whichever replica freed one, wherever their prompt is cached.
+   * Calls of one rank are otherwise sent first come first served; the rank
+   * order is kept.
+   */
+  private tieHeldBy({ ticket, replica, line }: { ticket: Ticket<S>; replica: S; line: Line<S> }): Ticket<S> | null {
+    const holds = this.router.holds;
+    if (holds === undefined || holds(replica, ticket)) return null;
+    return line.calls.ties(TIES_SEEN).find((tie) => tie !== ticket && !tie.settled && tie.avoid !== replica && holds(replica, tie)) ?? null;
+  }
+
+  rejectPool(pool: string, reason: unknown): void {
+    const line = this.lines.get(pool);
+    if (!line) return;
+    this.lines.delete(pool);
+    for (let ticket = line.calls.pop(); ticket !== undefined; ticket = line.calls.pop()) {
+      if (ticket.settled) continue;
+      ticket.settled = true;
+      this.holding--;
+      ticket.reject(reason);
+    }
+  }
+
+  private send(ticket: Ticket<S>, replica: S): void {
+    ticket.settled = true;
+    this.router.sent(replica, ticket);
+    replica.inFlight++;
+    this.taken++;
+    ticket.resolve(replica);
+  }
+}
+
+/** The first live call of a line, dropping the aborted ones above it. */
+function head<S>(line: Line<S>): Ticket<S> | undefined {
+  let top = line.calls.peek();
+  while (top?.settled) {
+    line.calls.pop();
+    top = line.calls.peek();
+  }
+  return top;
+}

@@ -1,0 +1,90 @@
+/**
+ * The calls the gateway holds back, ordered by rank: a binary heap, so that
+ * thousands of held calls cost O(log n) each to add and to take. Calls of
+ * equal rank leave in the order they came (the sequence number breaks ties),
+ * which keeps the M verifications of one candidate, sent together, together
+ * on the server, where they share a cached prefix.
+ */
+import type { CallRank } from '../reply/completion.ts';
+
+/** One held call. */
+export interface Held {
+  readonly rank: CallRank;
+  /** Arrival order; a retried call keeps its first one. */
+  readonly sequence: number;
+}
+
+/** Negative when `a` goes before `b`. */
+export function compareHeld(a: Held, b: Held): number {
+  return (
+    Number(a.rank.grading) - Number(b.rank.grading) ||
+    b.rank.remaining - a.rank.remaining ||
+    a.sequence - b.sequence
+  );
+}
+
+/** A priority queue of held calls. */
+export class HeldCalls<T extends Held> {
+  private readonly heap: T[] = [];
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /** The call that goes next, without taking it. */
+  peek(): T | undefined {
+    return this.heap[0];
+  }
+
+  push(call: T): void {
+    const heap = this.heap;
+    heap.push(call);
+    let at = heap.length - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (compareHeld(heap[at] as T, heap[parent] as T) >= 0) break;
+      [heap[at], heap[parent]] = [heap[parent] as T, heap[at] as T];
+      at = parent;
+    }
+  }
+
+  /**
+   * Up to `limit` calls of the same rank as the next (it first), nearest the
+   * top of the heap: all calls of the smallest rank lie in one subtree at its
+   * top, since none of their ancestors can rank after them.
+   */
+  ties(limit: number): T[] {
+    const top = this.heap[0];
+    if (top === undefined) return [];
+    const found: T[] = [];
+    const queue = [0];
+    for (let at = queue.shift(); at !== undefined && found.length < limit; at = queue.shift()) {
+      const call = this.heap[at] as T;
+      if (call.rank.grading !== top.rank.grading || call.rank.remaining !== top.rank.remaining) continue;
+      found.push(call);
+      for (const child of [2 * at + 1, 2 * at + 2]) if (child < this.heap.length) queue.push(child);
+    }
+    return found;
+  }
+
+  /** Takes the call that goes next. */
+  pop(): T | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length === 0 || last === undefined) return top;
+    heap[0] = last;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let best = at;
+      if (left < heap.length && compareHeld(heap[left] as T, heap[best] as T) < 0) best = left;
+      if (right < heap.length && compareHeld(heap[right] as T, heap[best] as T) < 0) best = right;
+      if (best === at) break;
+      [heap[at], heap[best]] = [heap[best] as T, heap[at] as T];
+      at = best;
+    }
+    return top;
+  }
+}

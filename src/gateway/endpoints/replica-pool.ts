@@ -1,0 +1,173 @@
+/**
+ * The endpoints the gateway has seen, and the health of each: the replicas
+ * an attempt may go to, a replica drained after failing attempts in a row and
+ * used again once it answers (replica-return.ts), and an endpoint or a whole
+ * pool that stays down, which stops the run.
+ */
+import { APIError } from 'openai';
+import { UserError } from '../../kernel/errors.ts';
+import { CallFailedError } from '../request/call-failed.ts';
+import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
+import { readLoad } from './load-reading.ts';
+import { createReturnWatches } from './replica-return.ts';
+import type { CompletionRequest } from '../reply/completion.ts';
+import type { Dispatcher } from '../dispatch/dispatcher.ts';
+import type { RetryEvent } from './gateway-options.ts';
+import type { HttpTransport } from '../request/http-transport.ts';
+import type { BackoffOptions } from '../request/retry.ts';
+
+/** What the pool works with. */
+export interface ReplicaPoolContext {
+  dispatcher: Dispatcher<EndpointState>;
+  transport: HttpTransport;
+  settings: EndpointSettings;
+  /** Calls in a row that may fail for good on an endpoint, and attempts on a replica of a pool. */
+  downAfter: number;
+  /** An error as the user reads it, keys redacted. */
+  describe: (error: unknown) => string;
+  onRetry?: (event: RetryEvent) => void;
+  /** The retries' backoff, which also paces the watch of a drained replica. */
+  backoff: BackoffOptions;
+}
+
+/** The endpoints and their health. */
+export interface ReplicaPool {
+  /** Every endpoint seen, by base URL. */
+  readonly endpoints: Map<string, EndpointState>;
+  /** Rejects with a UserError (TMAS_ENDPOINT_DOWN) once an endpoint or a pool is down; never resolves. */
+  readonly down: Promise<never>;
+  /**
+   * The replicas an attempt may go to (the dispatcher picks the freest when
+   * it is sent); without replicas, the endpoint itself. Throws once the
+   * endpoint, or every replica of the pool, is down.
+   */
+  replicasOf(request: CompletionRequest, attempts: number): { pool: string; replicas: EndpointState[] };
+  /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
+  replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void;
+  /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down. */
+  failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void;
+  /** Stops watching drained replicas. */
+  close(): void;
+}
+
+/** Creates the pool of endpoints. */
+export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
+  const { dispatcher, describe, downAfter } = context;
+  const endpoints = new Map<string, EndpointState>();
+  /** Pools that stopped because every replica was drained, by pool (its URLs joined). */
+  const downPools = new Map<string, UserError>();
+  let declareDown: (error: UserError) => void = () => {};
+  const down = new Promise<never>((_, reject) => {
+    declareDown = reject;
+  });
+  // Handled here so that a run that never races `down` gets no unhandled rejection.
+  down.catch(() => {});
+  const watches = createReturnWatches(context.transport, context.backoff);
+
+  function stateOf(baseUrl: string, endpoint: CompletionRequest['endpoint']): EndpointState {
+    let state = endpoints.get(baseUrl);
+    if (!state) {
+      const pool = (endpoint.replicas ?? [baseUrl]).join(',');
+      state = createEndpointState(baseUrl, endpoint, context.settings, () => ceilingOf(endpoints.values(), pool, baseUrl));
+      endpoints.set(baseUrl, state);
+      // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
+      if (context.settings.serverQueue === 'short') void readLoad(state, context.transport).then(() => dispatcher.pump());
+    }
+    return state;
+  }
+
+  /** Gives up the calls held for a pool that is down: they would never be sent, and the run is told. */
+  function stopPool(pool: string, error: UserError): void {
+    dispatcher.rejectPool(pool, new CallFailedError('TMAS_ENDPOINT_DOWN', error.message, 0, { cause: error }));
+    declareDown(error);
+  }
+
+  return {
+    endpoints,
+    down,
+    replicasOf(request, attempts) {
+      const urls = request.endpoint.replicas ?? [request.endpoint.baseUrl];
+      const replicas = urls.map((url) => stateOf(url, request.endpoint));
+      const pool = urls.join(',');
+      const stopped = urls.length === 1 ? replicas[0]?.down : downPools.get(pool);
+      if (stopped) throw new CallFailedError('TMAS_ENDPOINT_DOWN', stopped.message, attempts - 1, { cause: stopped });
+      return { pool, replicas };
+    },
+    replicaFailed(state, request, error) {
+      const urls = request.endpoint.replicas;
+      // Overloads are the AIMD limit's business, not a sign of a dead replica.
+      if (!urls || urls.length < 2 || state.drained || (error instanceof APIError && (error.status === 429 || error.status === 503))) return;
+      if (++state.failedAttempts < downAfter) return;
+      state.drained = true;
+      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
+      if (!urls.every((url) => stateOf(url, request.endpoint).drained)) {
+        // Its held calls go to the other replicas, until it answers again.
+        watches.watch(state.url, state.apiKey, () => {
+          returned(state);
+          context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it gets calls again', waitMs: 0 });
+          dispatcher.pump();
+        });
+        dispatcher.pump();
+        return;
+      }
+      const pool = urls.join(',');
+      const poolDown = poolDownError(pool, request, describe, error);
+      downPools.set(pool, poolDown);
+      stopPool(pool, poolDown);
+    },
+    failedForGood(state, request, error, attempts, transient) {
+      if (!transient || state.down) return;
+      state.consecutiveFailures++;
+      if (state.consecutiveFailures < downAfter) return;
+      state.down = endpointDownError(state, request, attempts, describe, error);
+      stopPool(state.pool, state.down);
+    },
+    close: () => watches.close(),
+  };
+}
+
+/** A drained replica answers again (a pool still running: a drained pool stops the run): it takes calls again. */
+function returned(state: EndpointState): void {
+  state.drained = false;
+  state.failedAttempts = 0;
+  state.consecutiveFailures = 0;
+  state.returns++;
+  // A server that went away lost its cache.
+  state.prefixes.forget();
+}
+
+/**
+ * The largest cap that the other live replicas of `pool` found at their
+ * knee: a replica still looking for its own starts no higher (throughput-knee.ts).
+ * Null while none has found one.
+ */
+function ceilingOf(states: Iterable<EndpointState>, pool: string, self: string): number | null {
+  let ceiling: number | null = null;
+  for (const state of states) {
+    if (state.pool !== pool || state.url === self || state.drained || state.knee.knee === null) continue;
+    const cap = state.knee.cap;
+    if (Number.isFinite(cap)) ceiling = Math.max(ceiling ?? 0, cap);
+  }
+  return ceiling;
+}
+
+/** Why a pool stopped: every replica was drained. */
+function poolDownError(pool: string, request: CompletionRequest, describe: (error: unknown) => string, error: unknown): UserError {
+  return new UserError(
+    'TMAS_ENDPOINT_DOWN',
+    `Every replica of the model endpoint pool ${pool} (${request.endpoint.model}) stays down; the last error was ${describe(error)}. The run stopped; ` +
+      'every completed call is kept in the store. Check the servers, then resume the run with --resume on its output directory.',
+    { cause: error },
+  );
+}
+
+/** Why an endpoint stopped: `downAfter` calls in a row failed for good on it. */
+function endpointDownError(state: EndpointState, request: CompletionRequest, attempts: number, describe: (error: unknown) => string, error: unknown): UserError {
+  return new UserError(
+    'TMAS_ENDPOINT_DOWN',
+    `The model endpoint ${request.endpoint.baseUrl} (${request.endpoint.model}) stays down: ${state.consecutiveFailures} calls in a row ` +
+      `failed after ${attempts} attempts each; the last error was ${describe(error)}. The run stopped; every completed call is kept ` +
+      'in the store. Check the server (or lower --concurrency), then resume the run with --resume on its output directory.',
+    { cause: error },
+  );
+}

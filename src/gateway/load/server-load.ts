@@ -1,0 +1,109 @@
+/**
+ * What a model server says of its own load: requests running and waiting in
+ * its queue, from its Prometheus `/metrics` (vLLM always serves it; SGLang
+ * with `--enable-metrics`; TGI always, its gauges only; llama.cpp's
+ * llama-server with `--metrics`). Read at the server's root: a base URL
+ * `http://host:8000/v1` is read at `http://host:8000/metrics`.
+ */
+import type { HttpTransport } from '../request/http-transport.ts';
+
+/** One reading of a server's load. */
+export interface ServerLoad {
+  running: number;
+  waiting: number;
+  /** Fraction of the KV cache in use, when the server says. */
+  kvUsage: number | null;
+  /** Tokens it has generated since it started (a counter), when it says: its throughput is read from it (throughput-knee.ts). */
+  generationTokens: number | null;
+  /** When the server read that counter (epoch ms), when its samples carry a timestamp (vLLM's do not; the simulator's do). */
+  generationTokensAtMs: number | null;
+}
+
+/** The gauges (and the counter) each server names, in the order they are looked for. */
+const GAUGES = {
+  running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'tgi_batch_current_size', 'llamacpp:requests_processing'],
+  waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'tgi_queue_size', 'llamacpp:requests_deferred'],
+  kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc', 'sglang:token_usage', 'llamacpp:kv_cache_usage_ratio'],
+  // Counters that grow as tokens are decoded. llama.cpp's `tokens_predicted_total` grows only as requests end, too late to measure a rate by.
+  generationTokens: ['vllm:generation_tokens_total', 'sglang:generation_tokens_total'],
+} as const;
+
+/** A /metrics page is a few hundred kilobytes; one far larger is not what we are looking for. */
+const MAX_METRICS_BYTES = 8 * 2 ** 20;
+/** A /metrics answer slower than this says nothing current. */
+const METRICS_TIMEOUT_MS = 2_000;
+
+/** Sums and maxima of each named gauge over its series (data-parallel engines report one series each), and the latest timestamp any of its samples carried. */
+function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string, number>; maxima: Map<string, number>; stamps: Map<string, number> } {
+  const sums = new Map<string, number>();
+  const maxima = new Map<string, number>();
+  const stamps = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const nameEnd = line.search(/[{\s]/);
+    const name = nameEnd < 0 ? line : line.slice(0, nameEnd);
+    if (!names.has(name)) continue;
+    // The value follows the labels (which may hold spaces inside quotes); an optional timestamp follows it.
+    const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
+    const [valueText, stampText] = afterLabels.trim().split(/\s+/);
+    const value = Number(valueText);
+    if (Number.isFinite(value)) {
+      sums.set(name, (sums.get(name) ?? 0) + value);
+      maxima.set(name, Math.max(maxima.get(name) ?? value, value));
+    }
+    const stamp = stampText === undefined ? Number.NaN : Number(stampText);
+    if (Number.isFinite(stamp)) stamps.set(name, Math.max(stamps.get(name) ?? stamp, stamp));
+  }
+  return { sums, maxima, stamps };
+}
+
+/** The load in a Prometheus text page; null when it names no server's running and waiting gauges that we know. */
+export function parseServerLoad(text: string): ServerLoad | null {
+  const { sums, maxima, stamps } = gaugeSums(text, new Set(Object.values(GAUGES).flat()));
+  const first = (names: readonly string[], of = sums) => names.map((name) => of.get(name)).find((value) => value !== undefined);
+  const counter = GAUGES.generationTokens.find((name) => sums.has(name));
+  const running = first(GAUGES.running);
+  const waiting = first(GAUGES.waiting);
+  if (running === undefined || waiting === undefined) return null;
+  return {
+    running,
+    waiting,
+    // A fraction per engine: the fullest engine's, since its own requests queue when it fills, whatever the others hold.
+    kvUsage: first(GAUGES.kvUsage, maxima) ?? null,
+    generationTokens: counter === undefined ? null : (sums.get(counter) ?? null),
+    generationTokensAtMs: counter === undefined ? null : (stamps.get(counter) ?? null),
+  };
+}
+
+/** Where a server's metrics are, from its OpenAI base URL. */
+export function metricsUrlOf(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = url.pathname.replace(/\/v1\/?$/, '/').replace(/\/?$/, '/') + 'metrics';
+  url.search = '';
+  return url.toString();
+}
+
+/**
+ * Reads a server's load. Resolves null when the server has no usable
+ * metrics (no route, another format, too large, too slow); never rejects.
+ */
+export async function readServerLoad(transport: HttpTransport, metricsUrl: string, headers: Record<string, string> = {}): Promise<ServerLoad | null> {
+  try {
+    const response = await transport.request(metricsUrl, { headers, signal: AbortSignal.timeout(METRICS_TIMEOUT_MS) });
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (!response.ok || declared > MAX_METRICS_BYTES) {
+      response.body.cancel();
+      return null;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_METRICS_BYTES) return null;
+      chunks.push(chunk);
+    }
+    return parseServerLoad(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return null;
+  }
+}

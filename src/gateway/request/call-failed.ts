@@ -1,0 +1,20 @@
+/**
+ * How a call that failed for good is told to its caller, and the API keys
+ * kept out of what is told.
+ */
+import { TmasError, type ErrorCode } from '../../kernel/errors.ts';
+
+/** A call that failed for good, with the last error's classification. */
+export class CallFailedError extends TmasError {
+  constructor(code: ErrorCode, message: string, readonly attempts: number, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'CallFailedError';
+  }
+}
+
+/** Replaces every API key in a text by `[redacted]`: servers may echo a key in an error message. */
+export function redactKeys(text: string, keys: Iterable<string>): string {
+  let result = text;
+  for (const key of keys) if (key.length >= 4) result = result.split(key).join('[redacted]');
+  return result;
+}

@@ -1,0 +1,301 @@
+/**
+ * The `fetch` the gateway gives the `openai` client: a request over Node's own
+ * `http` and `https` modules, on keep-alive agents, whose reply is read as a
+ * Node stream.
+ *
+ * Why not the global `fetch`: undici's fetch builds web streams for every
+ * request and every reply (a ReadableStream for the body sent, one for the
+ * body received, their controllers, readers and promises per chunk), and
+ * those were the main thread's largest cost after garbage collection, at
+ * hundreds of calls a second. The openai client only needs what it reads of a
+ * Response: the status, the headers, `text()` for an error's message; the
+ * gateway reads the body itself (reply-bounds.ts).
+ *
+ * What a call needs of it, and gets:
+ * - the caller's signal aborts the request at any point, the body included;
+ * - an error answer's body is read up to `MAX_ERROR_BODY_BYTES` only, since
+ *   the client reads it whole for its message and a proxy may answer with
+ *   megabytes or never end it;
+ * - a body left before its end (an event stream read up to `[DONE]`) gives
+ *   its connection back when the rest is already here or follows at once,
+ *   and drops it otherwise;
+ * - a compressed reply is decompressed, and 307/308 redirects are followed as
+ *   fetch would (a few hops, with the body sent again);
+ * - a request on a kept connection that the server had closed is sent again
+ *   on another connection, as the server never read it.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { readAll } from '../reply/reply-bounds.ts';
+
+/** Bytes of an error body kept: far more than any message worth showing. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Redirects followed before the last answer is returned as it is. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Times a request is sent again after a kept connection turned out closed by
+ * the server: once, on a fresh connection. Not on another kept one: the
+ * others kept as long may be closed too (a proxy that drops idle connections
+ * without a word, a server that closes each as it is reused), and a chain of
+ * them failed a call in the suite. A fresh connection that fails is the
+ * gateway's retries' business, which count and space them.
+ */
+const MAX_RESENDS = 1;
+
+/** How long a body left before its end may take to finish, and how much it may still send, before its connection is dropped instead of reused. */
+const DRAIN_MS = 1_000;
+const DRAIN_BYTES = 64 * 1024;
+
+/** The connection broke while a reply's body was arriving: a reset, a close before the promised length, a corrupt compressed body. */
+export class ConnectionLostError extends Error {
+  constructor(cause: unknown) {
+    super(`the connection broke while the reply arrived (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = 'ConnectionLostError';
+  }
+}
+
+/** A reply's body as the gateway reads it: its chunks, and a way to stop reading early. */
+export interface ReplyBody extends AsyncIterable<Uint8Array> {
+  /** Stops reading: the connection is kept when the rest comes at once, dropped otherwise. */
+  cancel(): void;
+}
+
+/** The part of a fetch Response the openai client and the gateway use. */
+export interface TransportResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  readonly url: string;
+  readonly redirected: boolean;
+  readonly body: ReplyBody;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+/** A `fetch` over keep-alive agents of its own. */
+export interface HttpTransport {
+  /** A request, answered with what the gateway reads of a reply. */
+  request(url: string | URL, init?: RequestInit): Promise<TransportResponse>;
+  /** The same, typed as the `openai` client's `fetch` option wants it. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Closes its connections, those of calls still in flight too (they fail). */
+  close(): void;
+}
+
+/** Creates a transport; each keeps its own connections. */
+export function createHttpTransport(options: { errorBodyLimit?: number } = {}): HttpTransport {
+  const errorBodyLimit = options.errorBodyLimit ?? MAX_ERROR_BODY_BYTES;
+  // LIFO: the connections used most recently go first, so the idle ones close on the server's keep-alive timeout.
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+    'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+  };
+
+  async function send(url: URL, init: RequestInit, redirects: number, resent = 0): Promise<TransportResponse> {
+    const agent = agents[url.protocol as keyof typeof agents];
+    if (agent === undefined) throw new TypeError(`unsupported protocol in ${url.href}: only http: and https: are`);
+    const body = bodyBytes(init.body);
+    const headers = headersObject(init.headers);
+    if (body !== null) headers['content-length'] = String(body.byteLength);
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    // A resend takes a connection of its own (agent: false), not another kept one that may be closed as well.
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent });
+    const answer = new Promise<IncomingMessage>((resolve, reject) => {
+      request.once('response', resolve);
+      request.once('error', reject);
+    });
+    // The request and its reply share the signal: an abort destroys both, wherever the call is.
+    const onAbort = () => request.destroy(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const release = () => signal?.removeEventListener('abort', onAbort);
+    request.end(body ?? undefined);
+    let reply: IncomingMessage;
+    try {
+      reply = await answer;
+    } catch (error) {
+      release();
+      // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
+      // fails as soon as it is used, before the server read the request: sent again, on a fresh one.
+      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error) && !signal?.aborted) return send(url, init, redirects, resent + 1);
+      throw error;
+    }
+    // From here a broken connection surfaces as the reply's error, where the body is read.
+    request.on('error', () => {});
+    const status = reply.statusCode ?? 0;
+    const location = reply.headers.location;
+    if ((status === 307 || status === 308) && location !== undefined && redirects < MAX_REDIRECTS) {
+      reply.resume();
+      release();
+      const target = new URL(location, url);
+      // As fetch does: credentials do not follow a redirect to another origin.
+      const onward = target.origin === url.origin ? init : { ...init, headers: withoutAuthorization(init.headers) };
+      const next = await send(target, onward, redirects + 1);
+      return Object.assign(next, { redirected: true });
+    }
+    return responseOf(url, reply, request, release, signal, status >= 200 && status < 300 ? Number.POSITIVE_INFINITY : errorBodyLimit);
+  }
+
+  return {
+    request: (url, init = {}) => send(new URL(url), init, 0),
+    async fetch(input, init = {}) {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      // The client types its fetch as returning a Response; it reads only what TransportResponse has.
+      return (await send(url, init, 0)) as unknown as Response;
+    },
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
+
+function isClosedByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** The error a fetch rejects with on an abort: the signal's reason when it is an error, an AbortError otherwise. */
+function abortError(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
+}
+
+function bodyBytes(body: RequestInit['body']): Uint8Array | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError('the gateway sends bodies as bytes or strings only');
+}
+
+function withoutAuthorization(headers: RequestInit['headers']): Headers {
+  const kept = new Headers(headers);
+  kept.delete('authorization');
+  return kept;
+}
+
+function headersObject(headers: RequestInit['headers']): Record<string, string> {
+  const object: Record<string, string> = {};
+  if (headers === undefined) return object;
+  for (const [name, value] of new Headers(headers)) object[name] = value;
+  return object;
+}
+
+function responseOf(url: URL, reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limit: number): TransportResponse {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const status = reply.statusCode ?? 0;
+  const body = replyBody(reply, request, release, signal, limit);
+  const read = async () => (await readAll(body)).toString('utf8');
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: reply.statusMessage ?? '',
+    headers,
+    url: url.href,
+    redirected: false,
+    body,
+    text: read,
+    json: async () => JSON.parse(await read()) as unknown,
+  };
+}
+
+/** The body's chunks, decompressed, up to `limit` bytes (then its end, the rest unread). */
+function replyBody(reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limit: number): ReplyBody {
+  const decoded = decompressed(reply);
+  let ended = false;
+  let cancelled = false;
+  const cancel = () => {
+    if (ended || cancelled) return;
+    cancelled = true;
+    release();
+    // A compressed body's rest would have to go through its decoder to be drained: its connection is dropped.
+    if (decoded !== reply) request.destroy();
+    else drainOrDrop(reply, request);
+  };
+  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+    let kept = 0;
+    try {
+      for await (const chunk of decoded.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        const room = limit - kept;
+        kept += chunk.byteLength;
+        if (chunk.byteLength < room) {
+          yield chunk;
+          continue;
+        }
+        yield chunk.subarray(0, room);
+        return;
+      }
+      ended = true;
+      release();
+    } catch (error) {
+      // An abort destroyed the reply: the caller wants its own reason back, not the stream's.
+      if (signal?.aborted) throw abortError(signal);
+      throw new ConnectionLostError(error);
+    } finally {
+      if (!ended) cancel();
+    }
+  }
+  return {
+    [Symbol.asyncIterator]() {
+      const reading = chunks();
+      // A generator returned before its first step skips its finally: the body is cancelled here too.
+      const stop = reading.return.bind(reading);
+      reading.return = (value) => {
+        cancel();
+        return stop(value);
+      };
+      return reading;
+    },
+    cancel,
+  };
+}
+
+/** The reply's bytes as the server meant them: gzip, deflate and brotli are undone, as fetch would. */
+function decompressed(reply: IncomingMessage): Readable {
+  const encoding = String(reply.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : null;
+  if (decoder === null) return reply;
+  // A pipeline, not a pipe: an error on either side destroys both and reaches the reader, never the process.
+  return pipeline(reply, decoder, () => {});
+}
+
+/**
+ * A body the reader left before its end: when its last bytes are already here
+ * or follow at once, they are read and thrown away so that the connection
+ * goes back to the agent; a body that goes on is dropped with its connection.
+ */
+function drainOrDrop(reply: IncomingMessage, request: http.ClientRequest): void {
+  if (reply.destroyed) return;
+  if (reply.complete) {
+    reply.resume();
+    return;
+  }
+  let drained = 0;
+  const drop = () => request.destroy();
+  const timer = setTimeout(drop, DRAIN_MS);
+  timer.unref();
+  reply.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_BYTES) drop();
+  });
+  reply.once('close', () => clearTimeout(timer));
+  reply.resume();
+}

@@ -1,0 +1,95 @@
+/**
+ * Which call failures are worth retrying, and how long to wait before the next
+ * attempt: exponential backoff with full jitter, or what the server asked for
+ * in `Retry-After` / `retry-after-ms`.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ConnectionLostError } from './http-transport.ts';
+import { ReplyError } from '../reply/reply-bounds.ts';
+import { NotStreamedError } from '../reply/json-reply.ts';
+
+/** How a failed attempt is classified. */
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'fatal' | 'aborted';
+
+/** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
+export function classifyFailure(error: unknown): FailureKind {
+  if (error instanceof APIUserAbortError) return 'aborted';
+  // A reply past its idle or total limit, over its size cap, or a stream cut short.
+  if (error instanceof ReplyError) return 'transient';
+  // A streamed request answered with JSON that is no completion: every attempt would be answered alike.
+  if (error instanceof NotStreamedError) return 'not-streamed';
+  if (error instanceof APIConnectionError) return 'transient';
+  // A reset or a close while the body arrived (http-transport.ts).
+  if (error instanceof ConnectionLostError) return 'transient';
+  if (error instanceof APIError) {
+    const status = error.status ?? 0;
+    if (status === 400 && isContextLengthError(error)) return 'context-length';
+    // A refused key fails every call alike: the run stops at once rather than spend its retries.
+    if (status === 401 || status === 403) return 'auth';
+    if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
+    return 'fatal';
+  }
+  // A 200 whose body is not JSON surfaces as a SyntaxError from the client.
+  if (error instanceof SyntaxError) return 'transient';
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
+  return 'fatal';
+}
+
+function isContextLengthError(error: APIError): boolean {
+  return error.code === 'context_length_exceeded' || /maximum context length|context length|too many tokens/i.test(error.message);
+}
+
+/** The server's requested wait in milliseconds, if it sent one. */
+export function retryAfterMs(error: unknown): number | null {
+  if (!(error instanceof APIError) || !error.headers) return null;
+  const ms = Number(error.headers.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const header = error.headers.get('retry-after');
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** Backoff settings. */
+export interface BackoffOptions {
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * The wait before attempt `attempt + 1` (attempt counts from 1). Full jitter
+ * spreads retries of many calls that failed together; `random` is injectable
+ * for tests. A server's Retry-After wins, with a little jitter on top.
+ */
+export function backoffMs(attempt: number, error: unknown, options: BackoffOptions, random = Math.random): number {
+  const asked = retryAfterMs(error);
+  if (asked !== null) return Math.min(options.capMs, asked) + random() * Math.min(1000, options.baseMs);
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** A short description of a failure for messages and logs (never the request, so never a key). */
+export function describeFailure(error: unknown): string {
+  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
+  // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
+  if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
+    const code = (error.cause as NodeJS.ErrnoException).code;
+    const cause = code !== undefined && !error.cause.message.includes(code) ? `${code}: ${error.cause.message}` : error.cause.message;
+    return `connection failed: ${cause}`.slice(0, 500);
+  }
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
+  return String(error).slice(0, 500);
+}
+
+/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
+export function failureLabel(error: unknown): string {
+  if (error instanceof ReplyError) return error.fault;
+  if (error instanceof ConnectionLostError) return 'reset';
+  if (error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof APIConnectionError) return 'connection';
+  if (error instanceof APIError && error.status !== undefined) return String(error.status);
+  if (error instanceof SyntaxError) return 'malformed';
+  return 'other';
+}

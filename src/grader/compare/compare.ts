@@ -1,0 +1,296 @@
+/**
+ * Structural equivalence of two parsed answers. The rules, in order: equal
+ * text; answers by cases case by case; a family's parameter range
+ * ("k \in \mathbb{Z}") on both sides or neither; labelled equations against
+ * their value; relations against relations or the sets they describe; lists
+ * and sets without order, tuples with it; intervals and unions by
+ * membership; quantities under their readings (percent, units) and
+ * expressions numerically.
+ */
+import { exprEqual } from '../math/expr-equal.ts';
+import { casesVerdict } from '../parse/cases.ts';
+import { isLabel } from '../parse/labels.ts';
+import { splitParameterRanges } from '../parse/parameters.ts';
+import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
+import { equalUpToRenaming } from './renaming.ts';
+import { sameRealSet, toRealSet } from './real-sets.ts';
+import { relationsEqual } from './relations.ts';
+import type { Answer, ResolvedOptions } from '../parse/types.ts';
+import { quantityReadings } from '../parse/quantity-readings.ts';
+import { unitScale } from '../math/unit-table.ts';
+import { canonicalUnit } from '../math/units.ts';
+
+type Relation = Extract<Answer, { kind: 'relation' }>;
+
+/**
+ * Loose text form: spaces, `\text`, and "(C)" vs "C" do not matter; case
+ * matters only in mathematics (x and X are different variables, "Even" and
+ * "even" the same word).
+ */
+export function textKey(answer: Answer, ignoreCase = answer.kind === 'text'): string {
+  const raw = rawText(answer);
+  return (ignoreCase ? raw.toLowerCase() : raw)
+    .replace(/\\text\{([^{}]*)\}/g, '$1')
+    .replace(/\s+/g, '')
+    .replace(/^\(([a-zA-Z])\)$/, '$1');
+}
+
+function rawText(answer: Answer): string {
+  switch (answer.kind) {
+    case 'expr':
+      return answer.tex + (answer.percent ? '%' : '');
+    case 'text':
+      return answer.text;
+    case 'tuple':
+      return answer.open + answer.items.map(rawText).join(',') + answer.close;
+    case 'set':
+      return `\\{${answer.items.map(rawText).join(',')}\\}`;
+    case 'list':
+      return answer.items.map(rawText).join(',');
+    case 'union':
+      return answer.parts.map(rawText).join('\\cup');
+    case 'relation':
+      return answer.parts.map(rawText).reduce((acc, part, k) => `${acc}${answer.ops[k - 1] ?? ''}${part}`);
+    case 'cases':
+      return (answer.label ?? '') + answer.items.map((c) => `${rawText(c.value)}\\text{if ${c.when}}`).join(';');
+  }
+}
+
+/** The value an equation with a name on the left states ("x = 5" → 5). */
+function labelledRhs(r: Relation): Answer | null {
+  if (r.ops.length !== 1 || (r.ops[0] !== '=' && r.ops[0] !== '\\in')) return null;
+  const [lhs, rhs] = r.parts;
+  if (lhs === undefined || rhs === undefined) return null;
+  const name = lhs.kind === 'expr' ? lhs.tex : lhs.kind === 'tuple' ? rawText(lhs) : null;
+  return name !== null && isLabel(name) ? bindArguments(name, rhs) : null;
+}
+
+function isAssignmentList(items: readonly Answer[]): boolean {
+  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=');
+}
+
+/** Unordered equality with duplicates ignored: each item has a partner on the other side. */
+function sameMembers(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
+  if (a.length === 0 || b.length === 0) return a.length === b.length;
+  return a.every((x) => b.some((y) => eq(x, y))) && b.every((y) => a.some((x) => eq(x, y)));
+}
+
+function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
+  return a.length === b.length && a.every((x, k) => {
+    const y = b[k];
+    return y !== undefined && eq(x, y);
+  });
+}
+
+/** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
+const isIntervalLike = (a: Answer): boolean =>
+  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && /\\setminus|^\\mathbb\s*\{?\s*R\s*\}?$/.test(a.tex));
+
+/** Compares two answers; `gold` and `pred` roles matter for equations only. */
+export class AnswerComparer {
+  /**
+   * Set when some comparison on the way could not be decided (free text,
+   * notation the translator does not read, values that agree only in
+   * floating point): a "not equal" is then `unsure`.
+   */
+  unsure = false;
+
+  constructor(private readonly options: ResolvedOptions) {}
+
+  equal(gold: Answer, pred: Answer): boolean {
+    if (this.sameText(gold, pred)) return true;
+    if (gold.kind === 'cases' || pred.kind === 'cases') return this.casesCase(gold, pred);
+    const g = splitParameterRanges(gold);
+    const p = splitParameterRanges(pred);
+    if (g.core !== gold || p.core !== pred) {
+      if (g.ranges === p.ranges) return this.equal(g.core, p.core);
+      // The formulas may agree while only one side says where the parameter ranges.
+      if (this.equal(g.core, p.core)) this.unsure = true;
+      return false;
+    }
+    if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
+    if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
+    if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
+    if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
+    if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
+    if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
+    if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
+    if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
+    if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
+    return false;
+  }
+
+  private sameText(gold: Answer, pred: Answer): boolean {
+    if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
+    // "3 cm" and "3 mm" read the same without their units: the values decide.
+    if (knownUnit(gold) && knownUnit(pred) && unitOf(gold) !== unitOf(pred)) return false;
+    const words = gold.kind === 'text' || pred.kind === 'text';
+    const g = textKey(gold, words);
+    if (g !== '' && g === textKey(pred, words)) return true;
+    // Words beyond a name or a choice letter are free text: nobody here can say they differ.
+    if (isFreeText(gold) || isFreeText(pred)) this.unsure = true;
+    return false;
+  }
+
+  private casesCase(gold: Answer, pred: Answer): boolean {
+    const verdict = casesVerdict(gold, pred, (x, y) => this.equal(x, y));
+    if (verdict === 'unsure') this.unsure = true;
+    return verdict === 'equal';
+  }
+
+  private relationCase(gold: Answer, pred: Answer): boolean {
+    if (gold.kind === 'relation' && pred.kind === 'relation') return this.relations(collapse(gold), collapse(pred));
+    return this.relationOnOneSide(gold, pred);
+  }
+
+  private relations(gold: Relation, pred: Relation): boolean {
+    const gv = labelledRhs(gold);
+    const pv = labelledRhs(pred);
+    // "x = 5" against "y = 5" differ, but a value list "W(n) = 1" against
+    // "W(x) = 1" should still meet.
+    if (gv !== null && pv !== null && gold.ops[0] === pred.ops[0] && this.sameLabel(gold, pred)) return this.equal(gv, pv);
+    return relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+  }
+
+  private relationOnOneSide(gold: Answer, pred: Answer): boolean {
+    if (gold.kind === 'relation') {
+      const value = labelledRhs(gold);
+      if (value !== null) return this.equal(value, pred);
+      if (gold.ops.length > 1 && gold.ops.every((op) => op === '=')) {
+        const last = gold.parts[gold.parts.length - 1];
+        return last !== undefined && this.equal(last, pred);
+      }
+      return this.options.relationsAsSets && isIntervalLike(pred) && this.realSets(gold, pred);
+    }
+    if (pred.kind === 'relation') {
+      // A derivation ending in the answer ("\frac12 = \frac{10}{20}"): a
+      // prediction's equation states its last side, whatever the left is.
+      if (pred.ops.every((op) => op === '=')) {
+        const last = pred.parts[pred.parts.length - 1];
+        return last !== undefined && this.equal(gold, last);
+      }
+      const value = labelledRhs(pred);
+      if (value !== null) return this.equal(gold, value);
+      return this.options.relationsAsSets && isIntervalLike(gold) && this.realSets(gold, pred);
+    }
+    return false;
+  }
+
+  /**
+   * Same name on the left: "W(n)" and "W(x)" in lists of solutions, and
+   * "f(x)" and "g(x)" (a function's letter is not the answer) both count.
+   */
+  private sameLabel(a: Relation, b: Relation): boolean {
+    const key = (r: Relation): string => {
+      const lhs = r.parts[0];
+      const text = lhs === undefined ? '' : rawText(lhs).replace(/\s+/g, '');
+      return /^[a-zA-Z]'*\([^()]*\)$/.test(text) ? 'f()' : text.replace(/\([^()]*\)/g, '()');
+    };
+    return key(a) === key(b);
+  }
+
+  private listCase(gold: Answer, pred: Answer): boolean {
+    const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
+    const items = (a: Answer): Answer[] | null =>
+      a.kind === 'list' || a.kind === 'set' ? a.items : a.kind === 'tuple' ? a.items : null;
+    const g = items(gold);
+    const p = items(pred);
+    // "a \le -1 or a \ge 1" against "a \le -1, a \ge 1": a list of inequalities in one letter states the same union.
+    const pieces = gold.kind === 'list' ? g : p;
+    if ((gold.kind === 'union' || pred.kind === 'union') && pieces !== null && inequalitiesInOneLetter(pieces)) {
+      const union: Answer = { kind: 'union', parts: pieces };
+      return gold.kind === 'list' ? this.realSets(union, pred) : this.realSets(gold, union);
+    }
+    // "x = 1, x = 1" against "1": as sets, repeats do not count.
+    if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
+    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
+    if (g === null || p === null) return false;
+    // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return samePositions(g, p, eq);
+    const assignG = isAssignmentList(g);
+    const assignP = isAssignmentList(p);
+    if (assignG !== assignP) {
+      const values = (list: Answer[], assign: boolean): Answer[] =>
+        assign ? list.map((i) => (i.kind === 'relation' ? (labelledRhs(i) ?? i) : i)) : list;
+      return samePositions(values(g, assignG), values(p, assignP), eq);
+    }
+    if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
+    return sameMembers(g, p, eq);
+  }
+
+  private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {
+    const bracketed = (t: typeof gold): boolean => t.open === '[' || t.close === ']';
+    if (gold.items.length === 2 && (bracketed(gold) || bracketed(pred))) {
+      if (gold.open !== pred.open || gold.close !== pred.close) return false;
+    }
+    return samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+  }
+
+  private realSets(gold: Answer, pred: Answer): boolean {
+    const a = toRealSet(gold);
+    const b = toRealSet(pred);
+    if (a === null || b === null) return false;
+    return sameRealSet(a, b) === true;
+  }
+
+  private exprs(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+    if (this.options.units === 'strict' && canonicalUnit(gold.unit) !== canonicalUnit(pred.unit)) return false;
+    const precision = this.options.precision;
+    for (const reading of quantityReadings(gold, pred, this.options)) {
+      const { scaleGold: scaleA, scalePred: scaleB } = reading;
+      let verdict = exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
+      if (verdict === 'different' && reading.asWritten && scaleA === scaleB) {
+        // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
+        const renamed = equalUpToRenaming(gold, pred, precision);
+        if (renamed !== 'different') verdict = renamed;
+      }
+      if (verdict === 'equal' && reading.onMatch === 'equal') return true;
+      if (verdict === 'equal' || verdict === 'unsure') this.unsure = true;
+      if (verdict === 'different' && reading.asWritten && this.unitLetterMatches(gold, pred)) this.unsure = true;
+      if (verdict === null) {
+        // Not an expression we can evaluate (\dots, \int): same text, or nobody can say.
+        if (textKey(gold) === textKey(pred) && reading.asWritten) return true;
+        this.unsure = true;
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * "4m" predicted against "4": the letter may be metres or a variable of
+   * the question, which the grader does not see; unless the reference uses
+   * that letter, a match without it is `unsure`, never `equal`. A letter in
+   * the reference is the reference's variable, so only predictions are read so.
+   */
+  private unitLetterMatches(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+    const stripped = (a: typeof gold, other: typeof gold): string | null => {
+      if (a.looseUnit == null) return null;
+      const letter = a.tex.slice(a.looseUnit.length).trim().replace(/\^.*$/, '');
+      return new RegExp(`(?<![\\\\a-zA-Z])${letter}(?![a-zA-Z])`).test(other.tex) ? null : a.looseUnit;
+    };
+    const p = stripped(pred, gold);
+    return p !== null && exprEqual(gold.tex, p, { precision: this.options.precision }) === 'equal';
+  }
+}
+
+/** "x = 5 + 5 + 1 = 11": a chain of equalities states its two ends. */
+function collapse(r: Relation): Relation {
+  if (r.ops.length < 2 || !r.ops.every((op) => op === '=')) return r;
+  const first = r.parts[0];
+  const last = r.parts[r.parts.length - 1];
+  return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+/** Text of three words or more: a sentence, not a name or a letter. */
+function isFreeText(a: Answer): boolean {
+  return a.kind === 'text' && a.text.trim().split(/\s+/).length >= 3;
+}
+
+function knownUnit(a: Answer): boolean {
+  return a.kind === 'expr' && unitScale(a.unit) !== null;
+}
+
+function unitOf(a: Answer): string {
+  return a.kind === 'expr' ? canonicalUnit(a.unit) : '';
+}

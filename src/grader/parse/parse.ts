@@ -1,0 +1,221 @@
+/**
+ * Parsing a cleaned answer into its structure: lists, sets, tuples and
+ * intervals, unions, relation chains, and the expressions or words at the
+ * leaves. Expressions stay LaTeX here; they are evaluated only when compared.
+ */
+import { functionArguments, isLabel } from './labels.ts';
+import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
+import type { Answer, RelationOp } from './types.ts';
+import { splitQuantity } from '../math/units.ts';
+
+const LIST_SEPARATORS = [',', 'and', 'or'];
+const RELATION_SEPARATORS = ['\\le', '\\ge', '\\ne', '\\in', '\\approx', '\\to', '=', '<', '>'];
+
+/** Relation separators as operators; "\approx" has been resolved before this is used. */
+const RELATION_OPS: Readonly<Record<string, RelationOp>> = {
+  '\\le': '\\le', '\\ge': '\\ge', '\\ne': '\\ne', '\\in': '\\in', '\\to': '\\to', '=': '=', '<': '<', '>': '>', '\\approx': '=',
+};
+
+/** Words that are mathematics, not prose, when deciding whether an answer is text. */
+const MATH_WORDS = /^(?:sin|cos|tan|sec|csc|cot|arcsin|arccos|arctan|sinh|cosh|tanh|log|ln|exp|sqrt|abs|max|min|gcd|lcm|det|mod|pi)$/;
+
+/** True for answers written in words ("odd", "Evelyn", "n is prime"). */
+function isProse(tex: string): boolean {
+  const words =
+    tex
+      .replace(/\\(?:begin|end|operatorname|mathbb|mathcal|mathrm)\s*\{[^{}]*\}/g, ' ')
+      .replace(/\\[a-zA-Z]+/g, ' ')
+      .match(/[a-zA-Z]{3,}/g) ?? [];
+  return words.some((w) => /[aeiouAEIOU]/.test(w) && !MATH_WORDS.test(w.toLowerCase()));
+}
+
+function textAnswer(tex: string): Answer {
+  return { kind: 'text', text: tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() };
+}
+
+/** Items of a list answer, with nested plain lists (from "\pm") flattened. */
+function flatten(items: Answer[]): Answer[] {
+  return items.flatMap((item) => (item.kind === 'list' ? item.items : [item]));
+}
+
+/** Expands the first top-level "\pm" / "\mp" into its two readings. */
+function expandPlusMinus(tex: string): [string, string] | null {
+  const m = /\\(pm|mp)(?![a-zA-Z])/.exec(tex);
+  if (m === null) return null;
+  const [first, second] = m[1] === 'pm' ? ['+', '-'] : ['-', '+'];
+  const head = tex.slice(0, m.index);
+  const tail = tex.slice(m.index + m[0].length);
+  return [`${head}${first}${tail}`, `${head}${second}${tail}`];
+}
+
+/** Equation with a label on the left: the value it states. */
+function labelledValue(answer: Answer): Answer | null {
+  if (answer.kind !== 'relation' || answer.ops.length !== 1 || answer.ops[0] !== '=') return null;
+  const [lhs, rhs] = answer.parts;
+  if (lhs === undefined || rhs === undefined) return null;
+  if ((lhs.kind === 'expr' || lhs.kind === 'tuple') && isLabel(printLabel(lhs))) return bindArguments(printLabel(lhs), rhs);
+  return null;
+}
+
+/** The right side of "f(x) = rhs", knowing that x is bound in it. */
+export function bindArguments(label: string, rhs: Answer): Answer {
+  const args = functionArguments(label);
+  return args === null || rhs.kind !== 'expr' ? rhs : { ...rhs, bound: args };
+}
+
+function printLabel(answer: Answer): string {
+  if (answer.kind === 'expr') return answer.tex;
+  if (answer.kind === 'tuple') return `(${answer.items.map(printLabel).join(',')})`;
+  return '';
+}
+
+/**
+ * A list of equations: "x = 1, x = 2" (one label) is the list of values;
+ * "n = 1, 2, 3" is too. "a = 1, b = 2" (several labels) stays a list of
+ * equations, which compares as a tuple against a bare "1, 2".
+ */
+function simplifyEquationList(items: Answer[]): Answer[] {
+  const first = items[0];
+  if (first === undefined) return items;
+  const firstValue = labelledValue(first);
+  if (firstValue !== null && items.slice(1).every((i) => i.kind !== 'relation')) {
+    return flatten([firstValue, ...items.slice(1)]);
+  }
+  const values = items.map(labelledValue);
+  const lhsNames = items.map((i) => (i.kind === 'relation' && i.parts[0] !== undefined ? printLabel(i.parts[0]) : ''));
+  if (values.every((v) => v !== null) && new Set(lhsNames.map(nameKey)).size === 1) {
+    return flatten(values.filter((v): v is Answer => v !== null));
+  }
+  return items;
+}
+
+/** "W(x)" and "W(n)" name the same thing in a list of solutions. */
+function nameKey(label: string): string {
+  return label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
+}
+
+/** The one letter of an inequality ("a \le -1", "|x| > 2"); null for anything else or several letters. */
+export function inequalityLetter(answer: Answer): string | null {
+  if (answer.kind !== 'relation' || !answer.ops.every((op) => op === '<' || op === '>' || op === '\\le' || op === '\\ge' || op === '\\ne')) return null;
+  const letters = new Set(answer.parts.flatMap((p) => (p.kind === 'expr' ? (p.tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []) : ['?'])));
+  return letters.size === 1 ? ([...letters][0] ?? null) : null;
+}
+
+/** Inequalities in one and the same letter: pieces of one set of reals. */
+export function inequalitiesInOneLetter(items: readonly Answer[]): boolean {
+  const letters = new Set(items.map(inequalityLetter));
+  return letters.size === 1 && !letters.has(null);
+}
+
+/** "x \ge 0" as (x, ≥, 0); "0 \le x" flipped to the same; null unless one side is `letter` alone. */
+function bound(item: Answer, letter: string): { op: RelationOp; value: Answer } | null {
+  if (item.kind !== 'relation' || item.ops.length !== 1) return null;
+  const [lhs, rhs] = item.parts;
+  const op = item.ops[0];
+  if (lhs === undefined || rhs === undefined || op === undefined) return null;
+  const flipped: Partial<Record<RelationOp, RelationOp>> = { '<': '>', '>': '<', '\\le': '\\ge', '\\ge': '\\le' };
+  if (lhs.kind === 'expr' && lhs.tex.trim() === letter) return { op, value: rhs };
+  const back = flipped[op];
+  return rhs.kind === 'expr' && rhs.tex.trim() === letter && back !== undefined ? { op: back, value: lhs } : null;
+}
+
+/** "a > 0 and a < 1" as the chain "0 < a < 1"; null unless it is one lower and one upper bound of one letter. */
+function intersectionChain(items: readonly Answer[]): Answer | null {
+  const first = items[0];
+  const letter = first === undefined ? null : inequalityLetter(first);
+  if (items.length !== 2 || letter === null || !inequalitiesInOneLetter(items)) return null;
+  const bounds = items.map((i) => bound(i, letter));
+  const lower = bounds.find((b) => b?.op === '>' || b?.op === '\\ge');
+  const upper = bounds.find((b) => b?.op === '<' || b?.op === '\\le');
+  if (lower == null || upper == null) return null;
+  const variable: Answer = { kind: 'expr', tex: letter, percent: false, unit: null };
+  return { kind: 'relation', parts: [lower.value, variable, upper.value], ops: [lower.op === '>' ? '<' : '\\le', upper.op] };
+}
+
+function parseCommaList(tex: string): Answer {
+  const split = splitTopLevelWith(tex, LIST_SEPARATORS);
+  const parts = split.parts.map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) return textAnswer(tex);
+  if (parts.length === 1) return parseItem(parts[0] ?? '');
+  const items = parts.map(parseItem);
+  // "a \le -1 or a \ge 1": inequalities in one letter joined by "or" are the union of their sets ("and" would be the intersection).
+  if (split.found.every((sep) => sep === 'or') && inequalitiesInOneLetter(items)) return { kind: 'union', parts: items };
+  const chain = split.found.every((sep) => sep === 'and') ? intersectionChain(items) : null;
+  if (chain !== null) return chain;
+  return { kind: 'list', items: simplifyEquationList(flatten(items)) };
+}
+
+function parseRelation(tex: string): Answer | null {
+  const { parts, found } = splitTopLevelWith(tex, RELATION_SEPARATORS);
+  if (found.length === 0) return null;
+  let texts = parts.map((p) => p.trim());
+  let ops = found.slice();
+  // "x \approx 11" states the value; "1/3 \approx 0.33" only adds a rounding.
+  const approx = ops.indexOf('\\approx');
+  if (approx >= 0) {
+    if (approx === 0 && ops.length === 1 && isLabel(texts[0] ?? '')) ops[0] = '=';
+    else {
+      texts = texts.slice(0, approx + 1);
+      ops = ops.slice(0, approx);
+    }
+  }
+  if (ops.length === 0) return parseItem(texts[0] ?? '');
+  if (texts.some((t) => t === '')) return null;
+  return { kind: 'relation', parts: texts.map(parseItem), ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
+}
+
+/** Parses one item of a list: no top-level commas remain. */
+function parseItem(input: string): Answer {
+  const tex = input.trim();
+  if (tex === '') return textAnswer('');
+  if (/^\\emptyset$/.test(tex)) return { kind: 'set', items: [] };
+  const union = splitTopLevel(tex, ['\\cup']);
+  if (union.length > 1) return { kind: 'union', parts: union.map(parseItem) };
+  const relation = parseRelation(tex);
+  if (relation !== null) return relation;
+  if (tex.startsWith('\\{') && isWrapped(tex)) {
+    const inner = tex.slice(2, -2).trim();
+    if (inner === '') return { kind: 'set', items: [] };
+    const list = parseCommaList(inner);
+    return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
+  }
+  if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
+    const inner = tex.slice(1, -1);
+    const parts = splitTopLevel(inner, [',', ';']).map((p) => p.trim());
+    const open = tex.startsWith('(') ? '(' : '[';
+    const close = tex.endsWith(')') ? ')' : ']';
+    if (parts.length >= 2) return { kind: 'tuple', items: parts.map(parseItem), open, close };
+    if (open === '(' && close === ')') return parseItem(inner);
+  }
+  if (tex.startsWith('{') && isWrapped(tex)) return parseTop(tex.slice(1, -1));
+  const ratio = splitTopLevel(tex, [':']);
+  if (ratio.length === 2 && ratio.every((r) => r.trim() !== '')) {
+    return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')' };
+  }
+  if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
+  const pm = expandPlusMinus(tex);
+  if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
+  const quantity = splitQuantity(tex);
+  if (quantity.tex === '') return textAnswer(tex);
+  if (isProse(quantity.tex)) return textAnswer(tex);
+  const value = quantity.tex.replace(/\\text\{([^{}]*)\}/g, '$1');
+  return { kind: 'expr', tex: value, percent: quantity.percent, unit: quantity.unit, looseUnit: quantity.looseUnit };
+}
+
+/**
+ * Parses a cleaned answer. Semicolons separate groups when commas also
+ * occur ("p=5,q=2; p=7,q=2"); otherwise they are commas ("-12;-11;-10").
+ */
+export function parseTop(tex: string): Answer {
+  const normalized = tex
+    .replace(/\\text\{\s*(or|或)\s*\}/g, ' or ')
+    .replace(/\\text\{\s*(and|und|et|y|и|和)\s*\}/g, ' and ')
+    .replace(/\\(?:quad|qquad)(?![a-zA-Z])/g, ' ');
+  const groups = splitTopLevel(normalized, [';']).map((g) => g.trim()).filter((g) => g !== '');
+  if (groups.length > 1) {
+    const hasCommas = groups.some((g) => splitTopLevel(g, [',']).length > 1);
+    const items = groups.map(parseCommaList);
+    return { kind: 'list', items: hasCommas ? items : flatten(items) };
+  }
+  return parseCommaList(groups[0] ?? normalized);
+}

@@ -1,0 +1,187 @@
+/**
+ * Answers with words, by rule: qualifiers that do not change the answer are
+ * removed ("f(x) = x^2 - x for all x", "2 for all odd primes p", "P(x) =
+ * 2x^2 + c for some constant c", "c \in \mathbb{R}"), answers by cases are
+ * read case by case (cases.ts), and words that state a set are given one
+ * spelling ("odd n", "n is odd", "n = 2k+1" and "n \equiv 1 \pmod 2" are all
+ * the residue class 1 mod 2, residues.ts; "no solutions" is \emptyset and
+ * "all powers of 2" is "n = 2^k, k \ge 0", named-sets.ts). Qualifiers that
+ * carry the answer (an integer k, a bound on a constant) are kept, and what
+ * is still prose afterwards is free text, compared as such.
+ */
+import { caseTexts, type CasesText } from './cases.ts';
+import { namedSet } from './named-sets.ts';
+import { expandCongruences, residueItem, residueTexts, unionOf } from './residues.ts';
+import { splitQuantity } from '../math/units.ts';
+
+/** Where a constant may range without changing the answer: the reals or complex numbers. */
+const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+|any\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
+
+/** One letter or a list of them ("c", "a, b"). */
+const LETTERS = String.raw`[a-zA-Z](?:\s*,\s*[a-zA-Z])*`;
+
+/** Words that say where a quantified variable ranges. */
+const DOMAIN_WORDS = String.raw`(?:(?:real|positive|negative|non-?negative|non-?zero|complex|rational|odd|even|natural|primes?|integers?|numbers?|values?\s+of)\s+)*`;
+
+/** A bound after the variable: "\in \mathbb{Z}", "\in \mathbb{R}^+", "\ne 0", "\ge 2". */
+const DOMAIN_BOUND = String.raw`(?:\s*(?:\\in\s*\\mathbb\s*\{?\s*[RCQZN]\s*\}?(?:\^\s*\{?\+\}?|_\s*\{?\s*(?:>|\\ge)\s*0\s*\}?)?|(?:\\ne|>|<|\\ge|\\le)\s*-?\d+))?`;
+
+/** A universal qualifier at the end of an answer: it restates the question's domain. */
+const UNIVERSAL = new RegExp(String.raw`[,;]?\s*\(?\s*(?:for\s+(?:all|every|any|each)|\\forall)\s+${DOMAIN_WORDS}${LETTERS}${DOMAIN_BOUND}\s*\)?\s*$`, 'i');
+
+/**
+ * The domain a universal qualifier states, in one spelling ("for every odd
+ * prime p" and "(for all odd primes q)" are "odd prime"); '' when it names
+ * no restriction ("for all x", "for all real x").
+ */
+function domainOf(qualifier: string): string {
+  return qualifier
+    .toLowerCase()
+    .replace(/\\mathbb\s*\{?\s*([a-z])\s*\}?/g, 'mathbb$1')
+    .replace(/\\in\s*mathbb[rc](?![a-z^_])/g, ' ')
+    .replace(/\\forall|\b(?:for|all|every|any|each|real|complex|numbers?|values?|of)\b|[(),;]/g, ' ')
+    .replace(/\b([a-z]{3,})s\b/g, '$1')
+    .replace(/(?<![a-z\\])[a-z](?![a-z])/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Trailing qualifiers that leave the answer unchanged. */
+const QUALIFIERS: readonly RegExp[] = [
+  // "for all x", "for all real x", "\forall x \in \mathbb{R}", "for every odd prime p", "for all n \ge 2": a domain, not a value.
+  UNIVERSAL,
+  // "for some constant c", "for some real c", "for any constant c".
+  new RegExp(String.raw`\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|every|all)\s+(?:real\s+|complex\s+)?(?:constants?\s+|numbers?\s+|parameters?\s+)?${LETTERS}(?:\s*${ANY_REAL})?\s*\)?\s*$`, 'i'),
+  // "(the only solution)", "is the unique solution", "only": a remark that the answer is complete.
+  /\s*[,;]?\s*\(?\s*(?:(?:is|are)\s+)?(?:the\s+)?(?:only|unique)(?:\s+(?:solutions?|answers?|functions?|polynomials?|values?|possibility))?\s*\)?\s*$/i,
+  // ", c \in \mathbb{R}", "where c is a constant", "(c \in \mathbb R)": after a separator, never inside the formula.
+  new RegExp(String.raw`\s*(?:[,;]|\bwhere\b|\bwith\b|\()\s*${LETTERS}\s*${ANY_REAL}\s*\)?\s*$`, 'i'),
+];
+
+/**
+ * Multiple-choice letters as one spelling: "BD", "B, D", "(B) and (D)",
+ * "(b)" are the choices B and D, or B. A bare lowercase letter stays a
+ * variable.
+ */
+function choiceLetters(text: string): string | null {
+  const t = text.trim();
+  let letters: string[] | null = null;
+  if (/^[A-J]{1,5}$/.test(t)) letters = [...t];
+  else if (/^\(?[A-J]\)?(?:\s*(?:,|and|or|\s)\s*\(?[A-J]\)?)+$/.test(t) || /^\([a-jA-J]\)$/.test(t)) letters = t.replace(/\b(?:and|or)\b/g, ' ').match(/[A-Ja-j]/g) ?? [];
+  if (letters === null || letters.length === 0) return null;
+  const distinct = [...new Set(letters.map((l) => l.toUpperCase()))].sort();
+  if (distinct.length !== letters.length) return null;
+  return `\\text{choice_${distinct.join('')}}`;
+}
+
+/** Words that are mathematics or list glue, not prose. */
+const NOT_PROSE = /^(?:and|or|sin|cos|tan|sec|csc|cot|arcsin|arccos|arctan|sinh|cosh|tanh|log|ln|exp|sqrt|abs|floor|ceil|max|min|gcd|lcm|det|mod|pmod|bmod|pi|text|residue|choice)$/i;
+
+/** Words that make an answer a case distinction or a condition: free text, whatever else it holds. */
+const CONDITION_WORDS = /\b(?:if|otherwise|unless|when|which|where|such\s+that|iff)\b/i;
+
+/** The result: the answer rewritten, and whether it is free text to compare as words. */
+export interface Worded {
+  tex: string;
+  freeText: boolean;
+  /** The restriction a removed universal qualifier stated ("odd prime"); '' for none. */
+  domain: string;
+  /** The answer's cases, when it is given by cases. */
+  cases?: CasesText;
+}
+
+function plain(tex: string): string {
+  return tex.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * "f \equiv 0", "P(x) \equiv -1": a function that is identically a constant, as
+ * the equation "f(x) = 0" that other answers write. A congruence ("n \equiv 1
+ * \pmod 2") is left alone.
+ */
+function identically(tex: string): string {
+  return tex.replace(/(?<![a-zA-Z\\])([fghFGHPQRT])(\s*\([a-z]\))?\s*\\equiv\s*(?![^,;]*(?:\\pmod|\\bmod|\\mod|\bmod\b))/g, (_m: string, f: string, args: string | undefined) => `${f}${args?.trim() ?? '(x)'} = `);
+}
+
+/** "n = 2^k, k \ge 0": a formula with a parameter and its range, which may name a family. */
+const FAMILY = /\^\s*\{?\s*[a-zA-Z]\s*\}?\s*(?:[,;(]|\\text)/;
+
+/** The ways of saying where a parameter ranges (an integer, of a sign; a bound), after the formula that uses it. */
+const PARAMETER_RANGES: ReadonlyArray<readonly [RegExp, (letter: string, sign: string) => string]> = [
+  [/\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|an?)\s+(positive\s+|non-?negative\s+)?integers?\s+([a-zA-Z])\s*\)?\s*$/i, (k, sign) => parameterIn(k, sign)],
+  [/\s*[,;]?\s*\(?\s*(?:where|with)\s+([a-zA-Z])\s+(?:is\s+)?(?:an?\s+)?(?:arbitrary\s+)?(positive\s+|non-?negative\s+)?integer\s*\)?\s*$/i, (k, sign) => parameterIn(k, sign)],
+  // "for some a > 0", "for some real c \ne 1": a bound on a constant, as ", a > 0".
+  [/\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|an?)\s+(?:real\s+)?(?:constant\s+|number\s+)?([a-zA-Z])\s*((?:>|<|\\ge|\\le|\\ne)\s*-?\d+)\s*\)?\s*$/i, (k, rel) => `, ${k} ${rel}`],
+];
+
+/** One spelling of "k is an integer": ", k \in \mathbb{Z}" (with ^+ or _{\ge 0} for a sign). */
+function parameterIn(letter: string, sign: string): string {
+  const set = /pos/i.test(sign) ? '\\mathbb{Z}^+' : /neg/i.test(sign) ? '\\mathbb{Z}_{\\ge 0}' : '\\mathbb{Z}';
+  return `, ${letter} \\in ${set}`;
+}
+
+/** "x = 2k\pi for some integer k", "where k is an integer", "for some a > 0": the parameter's range in one spelling. */
+function parameterRange(text: string): string {
+  for (const [pattern, spell] of PARAMETER_RANGES) {
+    const m = pattern.exec(text);
+    if (m === null || m.index === 0) continue;
+    // The first pattern names the sign before the letter, the others after.
+    const [letter, sign] = pattern === PARAMETER_RANGES[0]?.[0] ? [m[2] ?? '', m[1] ?? ''] : [m[1] ?? '', m[2] ?? ''];
+    const head = text.slice(0, m.index).trim();
+    // Only a letter the formula uses is its parameter.
+    if (new RegExp(`(?<![a-zA-Z\\\\])${letter}(?![a-zA-Z])`).test(head)) return head + spell(letter, sign);
+  }
+  return text;
+}
+
+/** Strips trailing qualifiers that leave the answer unchanged; returns the rest and the domain they stated. */
+function withoutQualifiers(input: string): { text: string; domain: string } {
+  let text = input;
+  let domain = '';
+  for (let guard = 0; guard < 3; guard += 1) {
+    const before = text;
+    for (const q of QUALIFIERS) {
+      const m = q.exec(text);
+      if (m === null || m.index === 0 || text.slice(0, m.index).trim() === '') continue;
+      if (q === UNIVERSAL) domain = [domainOf(m[0]), domain].filter((d) => d !== '').join(' ');
+      text = text.slice(0, m.index).trim();
+    }
+    if (text === before) break;
+  }
+  return { text, domain };
+}
+
+/** Items that are all residue classes, as one reduced set; null otherwise. */
+function residueList(text: string): string | null {
+  const items = expandCongruences(text).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  const sets = items.map(residueItem);
+  if (!sets.every((r) => r !== null)) return null;
+  const union = unionOf(sets.filter((r) => r !== null));
+  return union === null ? null : residueTexts(union).join(', ');
+}
+
+/** Applies the rules above to a cleaned answer. */
+export function canonicalWords(cleaned: string): Worded {
+  let tex = identically(cleaned);
+  // Most answers have no words at all: leave them at once.
+  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
+  if (!words) return { tex, freeText: false, domain: '' };
+  const cases = caseTexts(plain(tex));
+  if (cases !== null) return { tex, freeText: false, domain: '', cases };
+  const { text, domain } = withoutQualifiers(parameterRange(plain(tex)));
+  if (text !== plain(tex)) tex = text;
+  const named = namedSet(text);
+  if (named !== null) return { tex: named, freeText: false, domain };
+  const choice = choiceLetters(text);
+  if (choice !== null) return { tex: choice, freeText: false, domain };
+  const residues = residueList(text);
+  if (residues !== null) return { tex: residues, freeText: false, domain };
+  // Environment names, blackboard letters and a unit after a number ("12 \text{ square units}") are not prose.
+  const counted = tex
+    .replace(/\\(?:begin|end|operatorname|mathbb|mathrm|mathcal|mathfrak)\s*\{[^{}]*\}/g, ' ')
+    .replace(/(\d\s*)\\text\s*\{[^{}]*\}\s*(?:\^\s*\{?\d\}?)?$/, '$1');
+  const value = splitQuantity(counted).tex;
+  const prose = (plain(value).replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]{3,}/g) ?? []).filter((w) => !NOT_PROSE.test(w));
+  const freeText = CONDITION_WORDS.test(text.replace(/\\[a-zA-Z]+/g, ' ')) || prose.length >= 2;
+  return { tex, freeText, domain };
+}

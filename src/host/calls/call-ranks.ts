@@ -1,0 +1,75 @@
+/**
+ * The rank of each call (gateway/dispatch/held-calls.ts sends held calls by it): how
+ * much of its problem is left to run, in expected tokens along the problem's
+ * chain of dependent calls. That is the stages it has left, this one
+ * included (the iterations to go times the stages of one iteration, less the
+ * stages of this iteration already behind it: the strategy says where each
+ * role stands, machines/contract.ts `stages`), times what its calls have cost
+ * so far, relative to the run's mean and shrunk toward it while the problem
+ * has few calls (a problem whose model thinks longer keeps doing so, and its
+ * chain is the longer one).
+ *
+ * The problem furthest from its end goes first, so that none is left to run
+ * its last iterations alone at the end of the run; among problems equally
+ * far, the one that thinks longer (longest first, as in list scheduling).
+ * Counting stages rather than whole iterations puts a problem whose iteration
+ * is nearly done behind one that has just begun the same iteration, so the
+ * problems move through their iterations together, stage by stage, as
+ * evenly as their lengths allow. Measured on the capacity model (the schedule
+ * benchmark in bench/results.json; docs/guide/keeping-servers-busy.md).
+ *
+ * Runs started together on one gateway (run-workload.ts) share one scale:
+ * each problem's cost per call is then relative to the mean of every run's
+ * calls, so a rank counts the same tokens in every run, and across runs the
+ * problem with the longest chain left goes first, whichever method it is in.
+ */
+import type { CallRank } from '../../gateway/reply/completion.ts';
+
+/** How many calls of the run's mean a problem's own mean is shrunk toward: its first calls say little. */
+const PRIOR_CALLS = 8;
+
+/** The calls that finished and their tokens, over which a problem's cost is read: one run's, or every run's on one gateway. */
+export interface RankScale {
+  calls: number;
+  tokens: number;
+}
+
+/** A scale with nothing known yet. */
+export function createRankScale(): RankScale {
+  return { calls: 0, tokens: 0 };
+}
+
+/** Ranks calls as they come, and learns from the ones that finish. */
+export interface CallRanks {
+  rankOf(call: { problem: string; iteration: number; role: string; grading: boolean }): CallRank;
+  /** A loop call of `problem` finished (from the server or the journal) with `completionTokens`. */
+  record(problem: string, completionTokens: number): void;
+}
+
+/**
+ * Creates the ranking of a run of `iterations` iterations per problem, whose
+ * roles stand at `stages` of an iteration (0 when not named), its problems'
+ * costs read against `scale` (the run's own unless runs share one).
+ */
+export function createCallRanks(iterations: number, stages: Readonly<Record<string, number>> = {}, scale: RankScale = createRankScale()): CallRanks {
+  const stagesPerIteration = Math.max(0, ...Object.values(stages)) + 1;
+  const problems = new Map<string, { calls: number; tokens: number }>();
+  return {
+    rankOf({ problem, iteration, role, grading }) {
+      const own = problems.get(problem);
+      // A problem's cost per call relative to the run's: 1 until something is known.
+      const relative = own === undefined || scale.tokens === 0 ? 1 : (own.tokens / (scale.tokens / scale.calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
+      const stagesLeft = (iterations - iteration) * stagesPerIteration - (stages[role] ?? 0);
+      return { grading, remaining: Math.max(1, stagesLeft) * relative };
+    },
+    record(problem, completionTokens) {
+      if (!(completionTokens >= 0)) return;
+      const own = problems.get(problem) ?? { calls: 0, tokens: 0 };
+      own.calls++;
+      own.tokens += completionTokens;
+      problems.set(problem, own);
+      scale.calls++;
+      scale.tokens += completionTokens;
+    },
+  };
+}

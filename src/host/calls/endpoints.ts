@@ -1,0 +1,93 @@
+/**
+ * Getting the model endpoints ready before a run: start the embedded
+ * simulated model when a role has no --base-url, check that every endpoint
+ * answers, fill in model names from `/v1/models`, and tell whether the run is
+ * simulated (also when the simulator runs as `tmas sim-server`).
+ */
+import { usesSimulator, type RunConfig, type Secrets } from '../../settings/config.ts';
+import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
+import { endpointFor } from './llm-call.ts';
+import { keyOriginOf } from './api-keys.ts';
+import type { Problem } from '../../input/problems.ts';
+import { ENDPOINT_SLOTS, slotFlag, type EndpointSlot } from '../../kernel/slots.ts';
+import { startSimServer, type SimServer } from '../../sim/server.ts';
+import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
+
+/** Stands in for the simulator's URL when none runs (offline replay): it is never contacted. */
+export const OFFLINE_URL = 'http://offline.invalid/v1';
+
+/** Endpoints ready for calls. */
+export interface PreparedEndpoints {
+  /** The embedded simulated model, when one was started; the caller closes it. */
+  sim: SimServer | null;
+  simulatorUrl: string;
+  simulated: boolean;
+}
+
+/** Starts the embedded simulated model a run with no --base-url talks to, and says so. */
+export async function startEmbeddedSim(config: RunConfig, problems: Problem[], say: (line: string) => void): Promise<SimServer> {
+  const sim = await startSimServer({
+    problems,
+    roles: SIM_ROLES,
+    seed: config.loop.seed,
+    latency: config.sim.latencyMedianMs > 0 ? { medianMs: config.sim.latencyMedianMs, p99Ms: config.sim.latencyP99Ms } : 0,
+    outputTokens: config.sim.outputTokens,
+    breakFormats: config.sim.breakFormats,
+    distillTokens: config.sim.distillTokens,
+  });
+  say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
+  return sim;
+}
+
+/**
+ * Prepares the endpoints of a run. Fills in `config.endpoints[*].model` where
+ * it was left empty (a role without --model-name uses the first model its
+ * endpoint serves: vLLM and SGLang serve one). Offline (replay), nothing is
+ * started or contacted and the models are the manifest's.
+ */
+export async function prepareEndpoints(
+  config: RunConfig,
+  secrets: Secrets,
+  problems: Problem[],
+  options: { offline: boolean; say: (line: string) => void; sim?: SimServer | null | undefined },
+): Promise<PreparedEndpoints> {
+  // A simulated model given (runs started together share one) is the caller's to close: only one started here is returned.
+  const sim = usesSimulator(config) && !options.offline && !options.sim ? await startEmbeddedSim(config, problems, options.say) : null;
+  const simulator = sim ?? options.sim ?? null;
+  try {
+    const deps = { config, secrets, simulatorUrl: simulator?.url ?? OFFLINE_URL };
+    secrets.judge ??= secrets.solution;
+    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
+
+    const listed: Map<string, ListedModel[]> = await checkEndpoints(
+      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), key: keyOriginOf(role, secrets[role]) })),
+      { onUnreachable: (url) => options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; its calls go to the other replicas, and it is drained if it stays down.`) },
+    );
+    /** What the answering endpoints (or replicas) of a role list. */
+    const servedBy = (role: EndpointSlot) => {
+      const endpoint = endpointFor(role, deps);
+      return (endpoint.replicas ?? [endpoint.baseUrl]).flatMap((url) => {
+        const models = listed.get(url);
+        return models === undefined ? [] : [{ url, models }];
+      });
+    };
+    for (const role of ENDPOINT_SLOTS) {
+      // The embedded simulator answers to any model name it is given.
+      if (config.roles.endpoints[role].baseUrl === null) continue;
+      const flag = slotFlag(role, 'model-name');
+      // Every replica must serve the model: a call may go to any of them.
+      for (const { url, models } of servedBy(role)) config.roles.endpoints[role].model = resolveModel(config.roles.endpoints[role].model, models, flag, url);
+    }
+    // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
+    const simulated =
+      usesSimulator(config) ||
+      ENDPOINT_SLOTS.every((role) => {
+        const served = servedBy(role).flatMap(({ models }) => models);
+        return served.length > 0 && served.every((model) => model.ownedBy === SIMULATED_OWNER);
+      });
+    return { sim, simulatorUrl: deps.simulatorUrl, simulated };
+  } catch (error) {
+    await sim?.close();
+    throw error;
+  }
+}

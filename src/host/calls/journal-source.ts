@@ -1,0 +1,71 @@
+/**
+ * The journal of the run a fork came from (`tmas fork DIR`), read through:
+ * a call the fork's own journal lacks is looked up there by the same key (the
+ * request itself), and when it is found its whole record is copied into the
+ * fork's journal before the reply is delivered, as a sent call is journaled.
+ * So the fork's store holds exactly the calls of the fork (its resume, replay,
+ * viewer and export need nothing of DIR), and DIR is only read, through a
+ * private view of its store (store/repair/check.ts): its files never change, and a
+ * read-only DIR can be forked.
+ */
+import path from 'node:path';
+import { isUserError } from '../../kernel/errors.ts';
+import { hasStore, openStoreView } from '../../store/repair/check.ts';
+import type { CallAnswer, ForkedFrom, Store } from '../../store/store.ts';
+
+/** An open source journal and how many calls it answered. */
+export interface JournalSource {
+  /** The source run's directory, as its manifest in the fork names it. */
+  readonly dir: string;
+  /** Calls it answered (copied into the fork's journal) in this process. */
+  readonly answered: number;
+  /** The call under `key`, copied into `into`'s journal when the source holds it; undefined otherwise. */
+  answer(key: string, into: Store): Promise<CallAnswer | undefined>;
+  close(): Promise<void>;
+}
+
+/** Reads through to the journal of an open store (a view of the source run's). */
+function sourceOf(dir: string, view: Store): JournalSource {
+  let answered = 0;
+  return {
+    dir,
+    get answered() {
+      return answered;
+    },
+    async answer(key, into) {
+      const record = await view.getCall(key);
+      if (record === undefined) return undefined;
+      // Durable in the fork before its reply exists, as a sent call: a crash after this never asks DIR again.
+      await into.putCall(record);
+      answered++;
+      return record;
+    },
+    close: () => view.close(),
+  };
+}
+
+/**
+ * Opens the journal of the run `from` names, or null when its directory no
+ * longer holds that run (moved, removed, or another run there now): `say`
+ * tells the user that the calls it would have answered are sent instead.
+ */
+export async function openJournalSource(from: ForkedFrom, say: (line: string) => void): Promise<JournalSource | null> {
+  const gone = (why: string): null => {
+    say(`tmas: warning: this run was forked from ${from.dir}, which ${why}: calls of the fork not yet in its own journal are sent rather than answered from that run's.`);
+    return null;
+  };
+  if (!hasStore(from.dir)) return gone('holds no run now');
+  let view: Store;
+  try {
+    view = await openStoreView(path.resolve(from.dir));
+  } catch (error) {
+    if (!isUserError(error)) throw error;
+    return gone(`cannot be read (${error.message})`);
+  }
+  const manifest = await view.getManifest().catch(() => undefined);
+  if (manifest?.run !== from.run) {
+    await view.close();
+    return gone(`holds another run now (${manifest?.run ?? 'none'}, not ${from.run})`);
+  }
+  return sourceOf(from.dir, view);
+}

@@ -1,0 +1,349 @@
+/**
+ * The runtime's implementation of the `llm` actor that every role references:
+ * fit the prompt to the context window in the worker pool, answer from the
+ * journal when this exact call already completed, otherwise call the gateway
+ * and journal the result before the reply message can be delivered.
+ */
+import { fromPromise } from 'xstate';
+import type { LlmInput, LlmOutput, LlmResult } from '../../../machines/llm.ts';
+import type { RunConfig, Secrets } from '../../settings/config.ts';
+
+/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
+const CONTEXT_MARGIN = 256;
+import { TmasError, UserError } from '../../kernel/errors.ts';
+import { slotAgent } from '../../kernel/slots.ts';
+import { keySource } from './api-keys.ts';
+import type { CallFailures } from './call-failures.ts';
+import { CallFailedError, outOfBounds, type Endpoint, type Gateway, type Sampling } from '../../gateway/gateway.ts';
+import type { FitOutput, Pool } from '../../pool/pool.ts';
+import { fitKey } from '../../pool/fit-key.ts';
+import { hashOf, seedFor } from '../../kernel/prng.ts';
+import type { EndpointSlot } from '../../kernel/protocol.ts';
+import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
+import type { CallRanks } from './call-ranks.ts';
+import type { JournalSource } from './journal-source.ts';
+import { tokenizerIdentity } from '../../settings/files/tokenizer-file.ts';
+
+/** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
+export interface CallCounts {
+  reused: number;
+  issued: number;
+  failed: number;
+}
+
+/** What the call needs from the runtime. */
+export interface LlmCallDeps {
+  config: RunConfig;
+  secrets: Secrets;
+  /** Base URL of the embedded simulated model, for roles without their own. */
+  simulatorUrl: string | null;
+  pool: Pool;
+  gateway: Gateway;
+  store: Store;
+  /** Counts calls answered from the journal, calls sent and journaled, and calls that failed for good, for the run's summary. */
+  counters: CallCounts;
+  /** Replay without network: a call missing from the journal fails with TMAS_REPLAY_MISS instead of being sent. */
+  offline?: boolean;
+  /** Calls that failed for good: their iteration sends no more calls and is not marked. */
+  failures: CallFailures;
+  /** Stops the whole run (a refused API key: every other call would fail the same way). */
+  stopRun: (error: UserError) => void;
+  /** Where each call stands in the run: the gateway sends held calls by it. */
+  ranks: CallRanks;
+  /** Told of each journaled answer that breaks the bounds of the gateway's replies: it is sent again. */
+  onOutOfBounds?: () => void;
+  /** A forked run's source journal (tmas fork): it answers the calls this run's journal lacks. */
+  source?: JournalSource | null;
+}
+
+/**
+ * The error that stops the whole run when a call failed this way, else null:
+ * a refused key, or an endpoint that answers streamed requests with JSON that
+ * is no completion; every other call to it would fail the same way.
+ */
+function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError | null {
+  if (error.code === 'TMAS_AUTH') {
+    return new UserError(
+      'TMAS_AUTH',
+      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
+        `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
+  if (error.code === 'TMAS_NOT_STREAMED') {
+    return new UserError(
+      'TMAS_NOT_STREAMED',
+      `The endpoint of ${slotAgent(slot)} does not stream: ${error.message} The run stopped at once; every completed call is kept. ` +
+        `Continue without streaming: tmas run --resume ${outputDir} --no-stream`,
+      { cause: error },
+    );
+  }
+  return null;
+}
+
+/** The endpoint a role's calls go to. */
+export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
+  const { baseUrl, model } = deps.config.roles.endpoints[role];
+  const urls = baseUrl ?? (deps.simulatorUrl === null ? [] : [deps.simulatorUrl]);
+  const [first] = urls;
+  if (first === undefined) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
+  return { baseUrl: first, model, apiKey: deps.secrets[role], ...(urls.length > 1 ? { replicas: urls } : {}) };
+}
+
+/** The prompt budget: the window less a completion reserve (a quarter of the window, at most 16k) and the margin. */
+export function promptBudget(window: number): number {
+  return window - Math.min(16_384, Math.floor(window / 4)) - CONTEXT_MARGIN;
+}
+
+/** Context-length errors a call may meet before it gives up: each one shrinks the window. */
+const MAX_CONTEXT_REFITS = 3;
+
+/**
+ * The window to fit into after a context-length error: the one the server
+ * states ("maximum context length is N tokens") when smaller, else half.
+ */
+export function shrunkWindow(window: number, message: string): number {
+  const stated = /maximum context length is (\d+)/i.exec(message)?.[1];
+  const next = stated !== undefined && Number(stated) < window ? Number(stated) : Math.floor(window / 2);
+  return Math.max(CONTEXT_MARGIN * 2, next);
+}
+
+/**
+ * A template that the checks before the run let through but that fails on a
+ * request's values (a filter applied to a value it cannot take): no call is
+ * sent, and the run stops with the user's error, resumable once it is fixed.
+ */
+function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attempt: number): LlmResult {
+  const given = deps.config.loop.prompts[input.role];
+  const what = given === undefined ? `The template of the ${input.role} role` : `The template ${given.file} (--prompt ${input.role}=…)`;
+  deps.stopRun(
+    new UserError(
+      'TMAS_PROMPT',
+      `${what} failed to render for problem ${input.problem}, iteration ${input.iteration}: ${error}. The call was not sent and the run stopped; every completed call is kept. ` +
+        `Fix the template, then continue with: tmas run --resume ${deps.config.outputs.dir} --prompt ${input.role}=FILE --force`,
+    ),
+  );
+  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_PROMPT: ${error}`);
+  return { ok: false, request: input.request, code: 'TMAS_PROMPT', error, attempt };
+}
+
+/** What shapes a call's request apart from its prompt, the same on every refit. */
+interface CallShape {
+  endpoint: Endpoint;
+  attempt: number;
+  seed: number;
+  temperature: number | null;
+  sampling: Sampling | undefined;
+  /** The completion limit, when the run or the role sets one. */
+  cap: number | undefined;
+}
+
+/** The seed, sampling and completion limit of a call. */
+function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
+  const { config } = deps;
+  const endpoint = endpointFor(input.endpoint, deps);
+  const attempt = input.attempt ?? 0;
+  // A retry after unusable output is another request (another seed), journaled under its own key.
+  const seed = attempt === 0 ? seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index, attempt);
+  const { temperature: slotTemperature, ...rest } = config.roles.endpoints[input.endpoint].sampling;
+  // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
+  const temperature = slotTemperature ?? input.temperature ?? null;
+  const set = Object.entries(rest).filter(([, value]) => value !== null);
+  const sampling = set.length > 0 ? (Object.fromEntries(set) as Sampling) : undefined;
+  // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
+  // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
+  // one per call (MAS-TTS's CEO budget).
+  const runCap = (input.endpoint === 'judge' ? config.judge.maxTokens : config.context.completionMaxTokens) ?? undefined;
+  const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
+  return { endpoint, attempt, seed, temperature, sampling, cap };
+}
+
+/** Creates the `llm` actor logic. */
+export function createLlmCall(deps: LlmCallDeps) {
+  return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(deps, input, signal));
+}
+
+/** One `llm` call: from the journal when it holds it, else fitted, sent and journaled; refitted into a smaller window after a context-length error. */
+async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal): Promise<LlmResult> {
+  const { config } = deps;
+  const shape = shapeOf(deps, input);
+  const { endpoint, attempt, seed, temperature, sampling, cap } = shape;
+  let window = config.context.window;
+  const tokenizer = tokenizerIdentity(config.context);
+  for (let contextErrors = 0; ; contextErrors++) {
+    const budget = promptBudget(window);
+    const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
+    // The key names what the call is about and hashes everything that shapes its request: the
+    // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
+    // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
+    // rather than its output lets a resume or a replay look the call up before tokenizing
+    // anything: a journaled call costs one read, no pool task.
+    const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
+    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+
+    const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
+      ok: true,
+      request: input.request,
+      key,
+      promptTokens: call.fit.promptTokens,
+      budget,
+      dropped: call.fit.dropped,
+      ...(call.fit.systemValues === undefined ? {} : { systemValues: call.fit.systemValues }),
+      attempt,
+      ...(contextErrors > 0 ? { contextErrors } : {}),
+      ...call.response,
+      usage: call.usage,
+    });
+
+    const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
+    if (journaled && withinBounds(deps, journaled, completionLimit(cap, window, journaled.fit.promptTokens))) {
+      deps.counters.reused++;
+      if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
+      return answer(journaled);
+    }
+    const unsent = notSent(deps, input, key, attempt);
+    if (unsent !== null) return unsent;
+    // A memory role's prompt (a summary's M analyses) is fitted ahead of the others waiting, so its problem can let those texts go sooner.
+    const fit = await deps.pool.fit(task, { signal, ahead: input.condenses === true });
+    if (fit.renderError !== undefined) return templateFailed(deps, input, fit.renderError, attempt);
+    if (fit.promptTokens > budget) {
+      // Trimming could not bring it within the window (the question alone is too long): a call
+      // would be paid for, or refused, for nothing. This is the call's result, the same on every
+      // resume, so it is recorded with the candidate rather than stopping the iteration.
+      const error = `not sent: the prompt needs ${fit.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`;
+      return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
+    }
+    const fitted = await withPrefix(deps, input, fit, signal);
+    if (input.prefix !== undefined && window - fitted.promptTokens - CONTEXT_MARGIN < 1) {
+      // The prompt and the text it continues fill the window: no token is left to continue with.
+      const error = `not sent: the prompt and the text it continues need ${fitted.promptTokens} tokens, leaving none of the window (--max-tokens ${window})`;
+      return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
+    }
+    try {
+      const record = await send(deps, input, shape, key, fitted, window, signal);
+      // Durable before the reply exists: a crash after this line never pays for the call again.
+      await deps.store.putCall(record);
+      // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
+      deps.counters.issued++;
+      if (input.grading !== true) deps.ranks.record(input.problem, record.usage.completionTokens);
+      return answer(record);
+    } catch (error) {
+      if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
+        // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.
+        window = shrunkWindow(window, error.message);
+        continue;
+      }
+      if (error instanceof CallFailedError) return failedForGood(deps, input, error, attempt);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The fitted prompt of a call that continues an assistant message: the
+ * message's tokens are part of its prompt (the user part is fitted as the
+ * call it continues was, so the two agree on what was left out).
+ */
+async function withPrefix(deps: LlmCallDeps, input: LlmInput, fitted: FitOutput, signal: AbortSignal): Promise<FitOutput> {
+  if (input.prefix === undefined) return fitted;
+  const [tokens = 0] = await deps.pool.countTokens([input.prefix], { signal });
+  return { ...fitted, promptTokens: fitted.promptTokens + tokens };
+}
+
+/** A call's completion limit: the window less its prompt and the margin, within the run's or the role's cap. */
+function completionLimit(cap: number | undefined, window: number, promptTokens: number): number {
+  return Math.min(cap ?? Number.MAX_SAFE_INTEGER, Math.max(1, window - promptTokens - CONTEXT_MARGIN));
+}
+
+/**
+ * Whether a journaled answer may answer its call: one that breaks the bounds
+ * the gateway holds replies to now (journaled by a tmas that believed any
+ * usage) is sent again, and counted for the warning at the end of the run.
+ * A replay, which sends nothing, takes the journal as it is.
+ */
+function withinBounds(deps: LlmCallDeps, answer: CallAnswer, maxTokens: number): boolean {
+  if (deps.offline === true || outOfBounds(answer, maxTokens) === null) return true;
+  deps.onOutOfBounds?.();
+  return false;
+}
+
+/** The result of a call that is not to be sent: a replay that misses the journal, or an iteration stopped by another call's failure; null otherwise. */
+function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: number): LlmResult | null {
+  if (deps.offline) {
+    deps.failures.fail(input.problem, input.iteration, `${input.role}: TMAS_REPLAY_MISS`);
+    return { ok: false, request: input.request, code: 'TMAS_REPLAY_MISS', error: `no journaled completion for ${key}`, attempt };
+  }
+  if (deps.failures.isStopped(input.problem, input.iteration)) {
+    // The iteration is done again on resume: a call now would be paid for a result that is thrown away.
+    deps.failures.skip(input.problem, input.iteration);
+    return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
+  }
+  return null;
+}
+
+/** Sends the fitted prompt through the gateway; returns the call's record, to be journaled. */
+async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: string, fitted: FitOutput, window: number, signal: AbortSignal): Promise<CallRecord> {
+  const { endpoint, seed, temperature, sampling, cap } = shape;
+  // No system message when the role has none (PaCoRe sends the problem alone), as the token count assumes; a templated one as fitted.
+  // A continuation ends with the assistant message it continues (the gateway asks the server to continue it).
+  const system = typeof input.prompt.system === 'string' ? input.prompt.system : (fitted.system ?? '');
+  const messages = [
+    ...(system === '' ? [] : [{ role: 'system' as const, content: system }]),
+    { role: 'user' as const, content: fitted.user },
+    ...(input.prefix === undefined ? [] : [{ role: 'assistant' as const, content: input.prefix }]),
+  ];
+  const maxTokens = completionLimit(cap, window, fitted.promptTokens);
+  const startedAt = Date.now();
+  const completion = await deps.gateway.complete(
+    {
+      endpoint,
+      messages,
+      maxTokens,
+      seed,
+      rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
+      ...(temperature === null ? {} : { temperature }),
+      ...(sampling === undefined ? {} : { sampling }),
+    },
+    { signal },
+  );
+  // A reply without usage is counted with the run's tokenizer (once: the gateway's count when it made one), and marked so.
+  const usage = completion.usage ?? {
+    promptTokens: fitted.promptTokens,
+    completionTokens: completion.countedTokens ?? (await deps.pool.countTokens([completion.content, completion.reasoning ?? ''], { signal })).reduce((a, b) => a + b, 0),
+    estimated: true as const,
+  };
+  return {
+    key,
+    role: input.role,
+    problem: input.problem,
+    iteration: input.iteration,
+    index: input.index,
+    request: { baseUrl: completion.replica, model: endpoint.model, messages, maxTokens, temperature, seed, ...(sampling === undefined ? {} : { sampling }) },
+    fit: { promptTokens: fitted.promptTokens, dropped: fitted.dropped, ...(fitted.systemValues === undefined ? {} : { systemValues: fitted.systemValues }) },
+    response: {
+      content: completion.content,
+      reasoning: completion.reasoning,
+      finishReason: completion.finishReason,
+      ...(completion.reasoningDialect === null ? {} : { reasoningDialect: completion.reasoningDialect }),
+      ...(completion.model === null || completion.model === endpoint.model ? {} : { model: completion.model }),
+    },
+    usage,
+    timings: {
+      startedAt,
+      latencyMs: Math.round(completion.latencyMs),
+      ...(completion.firstTokenMs === null ? {} : { firstTokenMs: Math.round(completion.firstTokenMs) }),
+    },
+    attempts: completion.attempts,
+  };
+}
+
+/** A call that failed for good: it stops the run when every other call would fail alike, else its iteration (grading calls aside). */
+function failedForGood(deps: LlmCallDeps, input: LlmInput, error: CallFailedError, attempt: number): LlmResult {
+  deps.counters.failed++;
+  const stop = runStopping(error, input.endpoint, deps.config.outputs.dir);
+  if (stop !== null) deps.stopRun(stop);
+  // A grading call (the judge) is a stage the loop does not depend on: its failure leaves that pass without
+  // a verdict (the iteration's judge coverage shows it), it does not stop the problem.
+  if (!input.grading) deps.failures.fail(input.problem, input.iteration, `${input.role}: ${error.code}: ${error.message.slice(0, 200)}`);
+  return { ok: false, request: input.request, code: error.code, error: error.message, attempt };
+}

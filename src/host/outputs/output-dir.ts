@@ -1,0 +1,51 @@
+/**
+ * The output directory of a new run, and its store made so that a kill at
+ * any moment leaves either no store or one holding the whole manifest: the
+ * store is created under a temporary name, given its manifest and problems,
+ * and renamed into place. A directory stopped before that can be reused by
+ * running the same command again.
+ */
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
+import type { Problem } from '../../input/problems.ts';
+import { Store, type Manifest } from '../../store/store.ts';
+
+/** Where a new store is built before it is renamed to `store`. */
+export const NEW_STORE_DIR = '.store-new';
+
+/** Makes sure a new run may write into `dir`: absent, empty, or left by a run stopped before it started. */
+export async function ensureFreshOutputDir(dir: string): Promise<void> {
+  const entries: string[] = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw new UserError('TMAS_OUTPUT', `Cannot read the output directory ${dir}: ${error.message}. Choose another --output-file.`, { cause: error });
+  });
+  if (entries.includes('store')) {
+    throw new UserError(
+      'TMAS_OUTPUT',
+      `The output directory ${dir} already holds a tmas run. To continue it, run: tmas run --resume ${dir}. To start over, choose a new --output-file or remove the directory.`,
+    );
+  }
+  if (entries.some((entry) => entry !== NEW_STORE_DIR)) {
+    throw new UserError('TMAS_OUTPUT', `The output directory ${dir} is not empty. Choose a new --output-file, or remove the directory to start over.`);
+  }
+  // What a run stopped before its manifest was written leaves: nothing of it is kept.
+  await rm(path.join(dir, NEW_STORE_DIR), { recursive: true, force: true });
+  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
+  });
+}
+
+/** Creates the store of a new run with its manifest and problems, then opens it. */
+export async function createRunStore(dir: string, manifest: Manifest, problems: Problem[]): Promise<Store> {
+  const building = path.join(dir, NEW_STORE_DIR);
+  const fresh = await Store.open(building, { create: true });
+  try {
+    await fresh.startRun(manifest, problems);
+  } finally {
+    await fresh.close();
+  }
+  await rename(path.join(building, 'store'), path.join(dir, 'store'));
+  await rm(building, { recursive: true, force: true });
+  return Store.open(dir);
+}

@@ -1,0 +1,123 @@
+/**
+ * The files a finished run leaves beside its store: `results.jsonl` (one line
+ * per problem and iteration, in input order, snake_case: results-line.ts) and `metrics.json` (per
+ * iteration). Both are derived from the store, so they can be rewritten at any
+ * time from it. Each is written under a temporary name and renamed
+ * (output-file.ts), so a kill leaves a whole file; metrics.json records the
+ * digest of the results.jsonl it goes with, so a kill between the two renames
+ * shows (see `tmas report`).
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createOutputFile, type OutputFile } from './output-file.ts';
+import type { RunConfig } from '../../settings/config.ts';
+import { evaluationRecord } from './evaluation-record.ts';
+import type { IterationMetrics } from '../../observers/metrics.ts';
+import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../../observers/metrics-run.ts';
+import type { Store } from '../../store/store.ts';
+import { toResultsLine } from '../../store/results-line.ts';
+import { gatewaySummary, type GatewayStats } from '../../gateway/gateway.ts';
+import type { StoppedIteration } from '../calls/call-failures.ts';
+import type { CallCounts } from '../calls/llm-call.ts';
+
+/** What to do when the run directory cannot take its outputs. */
+const ADVICE = 'free some space or fix the folder, then write them again from the store with tmas run --resume';
+
+/** Writes results.jsonl and metrics.json into the output directory. */
+export async function writeOutputs(options: {
+  store: Store;
+  outputDir: string;
+  simulated: boolean;
+  iterations: IterationMetrics[];
+  /** Calls that failed for good in iterations no problem finished (the iterations count the others). */
+  unfinishedFailures?: number;
+  calls: CallCounts;
+  wallSeconds: number;
+  config: RunConfig;
+  /** Retries the gateway made, when known. */
+  retries?: number;
+  /** The gateway's counters at the end: retries by cause, failures, per-endpoint adaptive limits. */
+  gateway?: GatewayStats;
+  /** Iterations a failed call stopped in this process (not in results.jsonl; a resume does them again). */
+  stopped?: StoppedIteration[];
+}): Promise<void> {
+  const gateway = await gatewayCounters(options);
+  const results = await createOutputFile(path.join(options.outputDir, 'results.jsonl'), { advice: ADVICE });
+  let metricsFile: OutputFile | null = null;
+  try {
+    const { lines, sha256, problems } = await writeResults(options, results);
+    metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE });
+    await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway), null, 2)}\n`);
+    await results.commit();
+    await metricsFile.commit();
+  } catch (error) {
+    await Promise.all([results.discard(), metricsFile?.discard()]);
+    throw error;
+  }
+}
+
+type OutputOptions = Parameters<typeof writeOutputs>[0];
+
+/** What metrics.json says of the gateway. */
+interface GatewayCounts {
+  gateway?: ReturnType<typeof gatewaySummary>;
+  retries?: number;
+}
+
+/** Whether a gateway sent nothing: no attempt answered or failed on any endpoint, no retry. */
+function sentNothing(stats: GatewayStats): boolean {
+  return stats.retries === 0 && stats.failures === 0 && stats.endpoints.every((endpoint) => endpoint.calls === 0 && endpoint.errors === 0);
+}
+
+/**
+ * The gateway's counters metrics.json gives, and the retries of its totals:
+ * this process's, or, when it sent nothing (a resume of a finished run), those
+ * the run's metrics.json already holds, which its zeros would otherwise
+ * replace. metrics.json, as a kill may leave it, is read as nothing.
+ */
+async function gatewayCounters(options: OutputOptions): Promise<GatewayCounts> {
+  const own = { ...(options.gateway ? { gateway: gatewaySummary(options.gateway) } : {}), ...(options.retries === undefined ? {} : { retries: options.retries }) };
+  if (!options.gateway || !sentNothing(options.gateway) || options.calls.issued + options.calls.failed > 0) return own;
+  const before = await readFile(path.join(options.outputDir, 'metrics.json'), 'utf8')
+    .then((text) => JSON.parse(text) as { gateway?: ReturnType<typeof gatewaySummary>; totals?: { retries?: number | null } })
+    .catch(() => null);
+  if (before?.gateway === undefined) return own;
+  return { gateway: before.gateway, ...(typeof before.totals?.retries === 'number' ? { retries: before.totals.retries } : {}) };
+}
+
+/** Writes one line per problem and iteration; returns their count, their digest and the per-problem table. */
+async function writeResults(options: OutputOptions, results: OutputFile) {
+  const digest = createHash('sha256');
+  let lines = 0;
+  const problems = createProblemTable();
+  for await (const record of options.store.iterationRecords({}, PROBLEM_TABLE_FIELDS)) {
+    problems.add(record);
+    const line = toResultsLine({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
+    digest.update(line);
+    lines++;
+    await results.write(line);
+  }
+  return { lines, sha256: digest.digest('hex'), problems };
+}
+
+/** The content of metrics.json. */
+function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
+  return {
+    simulated: options.simulated,
+    evaluation: evaluationRecord(options.config),
+    models: Object.fromEntries(Object.entries(options.config.roles.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
+    iterations: options.iterations,
+    calls: options.calls,
+    ...(counts.gateway ? { gateway: counts.gateway } : {}),
+    wallSeconds: Math.round(options.wallSeconds * 10) / 10,
+    totals: runTotals(options.iterations, {
+      wallSeconds: Math.round(options.wallSeconds * 10) / 10,
+      unfinishedFailures: options.unfinishedFailures ?? 0,
+      ...(counts.retries === undefined ? {} : { retries: counts.retries }),
+    }),
+    problems: problems.rows(),
+    incomplete: options.stopped ?? [],
+    results,
+  };
+}

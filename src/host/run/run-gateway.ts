@@ -1,0 +1,41 @@
+/** The gateway of a run, with its options read from the run's gateway settings. */
+import { createGateway, DEFAULT_BACKOFF, type Gateway, type GatewayOptions } from '../../gateway/gateway.ts';
+import type { JsonEncoder } from '../../gateway/request/request-body.ts';
+import type { GatewayConfig } from '../../settings/config.ts';
+import type { Pool } from '../../pool/pool.ts';
+
+/** Creates the gateway the settings describe; `say` tells the user what it adapts to. */
+export function createRunGateway(config: GatewayConfig, options: { encodeJson: JsonEncoder; say: (line: string) => void; countTokens: GatewayOptions['countTokens'] }): Gateway {
+  return createGateway({
+    concurrency: config.concurrency,
+    timeoutMs: config.timeoutSeconds * 1000,
+    totalTimeoutMs: config.totalTimeoutSeconds === null ? null : config.totalTimeoutSeconds * 1000,
+    stream: config.stream,
+    ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
+    dialect: config.dialect,
+    onDialect: (endpoint, dialect, reason) => options.say(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
+    onUnstreamed: (endpoint) =>
+      options.say(
+        `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
+          'then covers the wait for a whole reply: raise it for long generations, or give --no-stream.',
+      ),
+    maxRetries: config.maxRetries,
+    backoff: { ...DEFAULT_BACKOFF, baseMs: config.retryBaseMs },
+    encodeJson: options.encodeJson,
+    ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }),
+    serverQueue: config.serverQueue,
+    dispatchOrder: config.dispatchOrder,
+    batchCap: config.batchCap,
+    routing: config.routing,
+    loadPollMs: config.loadPollMs,
+  });
+}
+
+/** The gateway the settings describe, serialising request bodies and counting tokens on `pool`'s threads. */
+export function createGatewayOnPool(config: GatewayConfig, pool: Pool, say: (line: string) => void): Gateway {
+  return createRunGateway(config, {
+    encodeJson: (value) => pool.encodeJson(value),
+    say,
+    countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }),
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * The plugin API: a user's module replaces the actor definition of any role
+ * of the chosen strategy, or only its prompt and/or its reply parser.
+ *
+ * ```ts
+ * // my-agents.ts, run with: tmas run --agents ./my-agents.ts …
+ * import { defineAgents } from 'tmas';
+ * export default defineAgents({
+ *   verification: { prompt: (request, options) => ({ system: 'You are the Verification agent. …', parts: [] }) },
+ * });
+ * ```
+ *
+ * Programmatically: `applyAgents(STRATEGIES.tmas, agents)` returns a new
+ * strategy to pass to `runEvaluation(…, { strategy })`. A replaced role still
+ * talks only through the message protocol and the runtime's `llm` and `post`,
+ * so journal, metrics and report work unchanged.
+ */
+import { stat } from 'node:fs/promises';
+import Module, { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { AnyStateMachine } from 'xstate';
+import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../../machines/multi-call.role.ts';
+import { createRoleMachine, type RoleDefinition } from '../../../machines/role.machine.ts';
+import { strategyNamed, type Strategy } from '../../../machines/strategies/index.ts';
+import type { LoopConfig } from '../../settings/config.ts';
+import { applyPromptTemplates } from './prompt-templates.ts';
+import { UserError } from '../../kernel/errors.ts';
+import { modulePath, packagePath } from '../../kernel/package-root.ts';
+import type { MessageType } from '../../kernel/protocol.ts';
+
+/** The name of every role with a request message in the protocol (`solution`, `verification`, `ceo`, …). */
+export type RoleName = Extract<MessageType, `${string}.requested`> extends `${infer R}.requested` ? R : never;
+
+/** The request type of a role. */
+export type RequestOf<R extends RoleName> = Extract<MessageType, `${R}.requested`>;
+
+/** What a plugin may replace for one role: the whole actor, or its prompt and/or reply parser. */
+export interface RoleOverride<R extends RoleName = RoleName> {
+  /** A whole actor definition: a `RoleDefinition` (one call per request), a `MultiCallRoleDefinition` (several), or a machine. */
+  actor?: RoleDefinition<RequestOf<R>> | MultiCallRoleDefinition<RequestOf<R>> | AnyStateMachine;
+  /** Only the prompt; the strategy's definition keeps the rest. */
+  prompt?: RoleDefinition<RequestOf<R>>['prompt'];
+  /** Only the output parser; the strategy's definition keeps the rest. */
+  reply?: RoleDefinition<RequestOf<R>>['reply'];
+}
+
+/** A plugin: overrides by role name, for whichever strategy the run uses. */
+export type Agents = { [R in RoleName]?: RoleOverride<R> };
+
+/** Declares a plugin's overrides, typed by role. Returns its argument. */
+export function defineAgents<const A extends Agents>(agents: A): A {
+  return agents;
+}
+
+/** Declares a one-call role definition, typed by its request (an identity, for type inference). */
+export function defineRole<T extends MessageType>(definition: RoleDefinition<T>): RoleDefinition<T> {
+  return definition;
+}
+
+/** Declares a role that makes several calls per request, typed by its request (an identity, for type inference). */
+export function defineMultiCallRole<T extends MessageType>(definition: MultiCallRoleDefinition<T>): MultiCallRoleDefinition<T> {
+  return definition;
+}
+
+function isMachine(value: unknown): value is AnyStateMachine {
+  return typeof value === 'object' && value !== null && typeof (value as { provide?: unknown }).provide === 'function' && 'config' in value;
+}
+
+function isMultiCall(value: object): value is MultiCallRoleDefinition {
+  return Array.isArray((value as { calls?: unknown }).calls);
+}
+
+function problem(where: string, what: string): UserError {
+  return new UserError('TMAS_AGENTS', `${where}: ${what}`);
+}
+
+/**
+ * Applies a plugin's overrides to a strategy and returns the new strategy.
+ * `where` names the plugin in error messages (its file, for `--agents`).
+ */
+export function applyAgents(strategy: Strategy, agents: Agents, where = 'the agents plugin'): Strategy {
+  if (typeof agents !== 'object' || agents === null) throw problem(where, 'it must export an object made with defineAgents({...}).');
+  const roles = { ...strategy.roles };
+  const definitions: Record<string, RoleDefinition> = { ...strategy.definitions };
+  for (const [role, override] of Object.entries(agents) as Array<[string, RoleOverride | undefined]>) {
+    if (override === undefined) continue;
+    if (!(role in roles)) {
+      throw problem(where, `the ${strategy.name} strategy has no ${role} role. Its roles are: ${Object.keys(roles).join(', ')}. Choose another --strategy or another role.`);
+    }
+    if (typeof override !== 'object' || override === null || (override.actor === undefined && override.prompt === undefined && override.reply === undefined)) {
+      throw problem(where, `the ${role} override must set actor, prompt or reply.`);
+    }
+    if (override.actor !== undefined && (override.prompt !== undefined || override.reply !== undefined)) {
+      throw problem(where, `the ${role} override sets actor together with prompt or reply: put them in the actor definition instead.`);
+    }
+    const actor: unknown = override.actor;
+    if (actor !== undefined) {
+      if (isMachine(actor)) {
+        roles[role] = actor;
+        delete definitions[role];
+      } else if (typeof actor === 'object' && actor !== null && typeof (actor as RoleDefinition).prompt === 'function' && typeof (actor as RoleDefinition).reply === 'function') {
+        const definition = actor as RoleDefinition | MultiCallRoleDefinition;
+        if (definition.role !== role || definition.request !== `${role}.requested`) {
+          throw problem(where, `the ${role} actor must have role '${role}' and request '${role}.requested' (it has '${definition.role}' and '${definition.request}').`);
+        }
+        if (isMultiCall(definition)) {
+          roles[role] = createMultiCallRoleMachine(definition);
+          delete definitions[role];
+        } else {
+          roles[role] = createRoleMachine(definition);
+          // A template stays replaceable (--prompt) only while the prompt is still the one made from it.
+          const { template: _, ...withoutTemplate } = definition;
+          definitions[role] = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
+        }
+      } else {
+        throw problem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
+      }
+      continue;
+    }
+    const base = definitions[role];
+    if (!base) throw problem(where, `the ${role} role of ${strategy.name} is a custom machine: replace its whole actor instead of its prompt or reply.`);
+    for (const key of ['prompt', 'reply'] as const) {
+      if (override[key] !== undefined && typeof override[key] !== 'function') throw problem(where, `the ${role} ${key} must be a function.`);
+    }
+    const { template: _, ...withoutTemplate } = base;
+    const definition: RoleDefinition = {
+      // A prompt of the module's own is no longer the built-in template: --prompt cannot replace it.
+      ...(override.prompt ? withoutTemplate : base),
+      ...(override.prompt ? { prompt: override.prompt as RoleDefinition['prompt'] } : {}),
+      ...(override.reply ? { reply: override.reply as RoleDefinition['reply'] } : {}),
+    };
+    roles[role] = createRoleMachine(definition);
+    definitions[role] = definition;
+  }
+  return { ...strategy, roles, definitions };
+}
+
+let selfImportRegistered = false;
+
+/** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
+type CjsResolver = (request: string, ...rest: unknown[]) => string;
+
+/**
+ * Lets a plugin `import { defineAgents } from 'tmas'` from anywhere: the name
+ * resolves to this checkout's entry, for ES modules (a resolve hook) and for
+ * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
+ * has no public hook for `require`, so its resolver is wrapped, for this one name).
+ */
+function resolveTmasToSelf(): void {
+  if (selfImportRegistered) return;
+  // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
+  const entry = modulePath('src/index.ts');
+  register(pathToFileURL(packagePath('src/host/self-import.hooks.mjs')), { data: { entry: pathToFileURL(entry).href } });
+  const cjs = Module as unknown as { _resolveFilename: CjsResolver };
+  const resolveFilename = cjs._resolveFilename;
+  cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));
+  selfImportRegistered = true;
+}
+
+/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export. */
+export async function loadAgents(file: string): Promise<Agents> {
+  const where = `The agents module ${file} (--agents)`;
+  await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
+  });
+  let module: { default?: unknown; agents?: unknown };
+  resolveTmasToSelf();
+  try {
+    // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
+    // which cannot require tmas's ES modules while the CLI module is still evaluating.
+    const url = pathToFileURL(file).href;
+    // tsx is loaded only here: every run would otherwise pay its load time without a plugin to compile.
+    const typescript = /\.[cm]?tsx?$/.test(file);
+    module = (typescript ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
+  } catch (error) {
+    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
+  }
+  let agents = module.default ?? module.agents;
+  // A TypeScript module that tsx compiled as CommonJS arrives wrapped once more: { default: module.exports }.
+  if (typeof agents === 'object' && agents !== null && '__esModule' in agents) {
+    const inner = agents as { default?: unknown; agents?: unknown };
+    agents = inner.default ?? inner.agents;
+  }
+  if (typeof agents !== 'object' || agents === null) {
+    throw new UserError('TMAS_AGENTS', `${where} exports no agents: export default defineAgents({...}) (or a named export \`agents\`).`);
+  }
+  return agents as Agents;
+}
+
+/** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one, then the `--prompt` templates. */
+export async function resolveStrategy(config: Pick<LoopConfig, 'strategy' | 'agents' | 'prompts'>): Promise<Strategy> {
+  const strategy = strategyNamed(config.strategy);
+  const plugged = config.agents === null ? strategy : applyAgents(strategy, await loadAgents(config.agents), `The agents module ${config.agents} (--agents)`);
+  return applyPromptTemplates(plugged, config.prompts);
+}

@@ -1,0 +1,89 @@
+/**
+ * A stored configuration in today's shape. tmas wrote the configuration flat
+ * (one object of 42 fields, those at their default often left out) until it
+ * was sectioned; a sectioned one may lack fields added since it was written.
+ * Each missing field of a setting added since takes what runs made before it
+ * existed did (the setting's `before`), so every reader of a run (resume, replay, the
+ * viewer, reports) reads a whole configuration and decides no default itself.
+ */
+import { toOptionName } from '../../../machines/contract.ts';
+import { DEFAULT_PARSE_RETRIES } from '../../../machines/role.machine.ts';
+import { STRATEGIES } from '../../../machines/strategies/index.ts';
+import { UserError } from '../../kernel/errors.ts';
+import { ENDPOINT_SLOTS } from '../../kernel/slots.ts';
+import type { RoleEndpoint, RunConfig, SlotSampling } from '../config.ts';
+import { SETTINGS } from './index.ts';
+import { unfilledFields } from '../unfilled.ts';
+
+type Stored = Record<string, unknown>;
+
+/** A stored endpoint in today's shape: one base URL a list (before replica pools), every sampling field present. */
+function upgradeEndpoint(stored: unknown): RoleEndpoint {
+  const endpoint = (stored ?? {}) as { baseUrl?: string[] | string | null; model?: string; sampling?: Partial<SlotSampling> };
+  const baseUrl = typeof endpoint.baseUrl === 'string' ? [endpoint.baseUrl] : (endpoint.baseUrl ?? null);
+  const { temperature = null, topP = null, topK = null, minP = null, extraBody = null } = endpoint.sampling ?? {};
+  return { baseUrl, model: endpoint.model ?? '', sampling: { temperature, topP, topK, minP, extraBody } };
+}
+
+/** The sections of a flat configuration, as tmas wrote it before sections (fields left out stay out, filled after). */
+function sectionsOfFlat(flat: Stored): Stored {
+  const { samples, columns, ...f } = flat as Stored & { samples?: number; columns?: Record<string, string> };
+  const strategy = f.strategy ?? 'tmas';
+  // Runs made before strategies declared their own flags kept majority's --samples at the top level.
+  const options = { ...(strategy === 'majority' && samples !== undefined ? { samples } : {}), ...(f.strategyOptions as object | undefined) };
+  return {
+    problems: { inputFile: f.inputFile, idColumn: named(columns?.id, 'Problem ID'), questionColumn: named(columns?.question, 'Problem'), answerColumn: named(columns?.answer, 'Short Answer') },
+    outputs: { dir: f.outputDir },
+    loop: {
+      ...pick(f, ['nCandidates', 'nVerifications', 'maxIterations', 'epsilon', 'proof', 'seed', 'jaccardThreshold', 'jaccardShingle', 'bankMaxRecords', 'activeProblems', 'schedule']),
+      strategy,
+      strategyOptions: options,
+      agents: f.agents ?? null,
+      agentsDigest: f.agentsDigest ?? null,
+      prompts: f.prompts ?? {},
+    },
+    context: { tokenizer: f.tokenizer, tokenizerDigest: f.tokenizerDigest ?? null, window: f.maxTokens, completionMaxTokens: f.completionMaxTokens ?? null },
+    roles: { endpoints: f.endpoints, temperature: f.temperature, parseRetries: f.parseRetries ?? DEFAULT_PARSE_RETRIES },
+    judge: { passes: f.judgePasses, maxTokens: f.judgeMaxTokens, when: f.judgeWhen },
+    gateway: pick(f, ['concurrency', 'replicaMaxInFlight', 'timeoutSeconds', 'totalTimeoutSeconds', 'stream', 'dialect', 'maxRetries', 'retryBaseMs', 'loadPollMs', 'serverQueue', 'dispatchOrder', 'batchCap']),
+    sim: f.sim,
+  };
+}
+
+/** A CSV column as flat manifests kept it: tmas then wrote the default name for a column the user did not name. */
+function named(column: string | undefined, formerDefault: string): string | null | undefined {
+  return column === formerDefault ? null : column;
+}
+
+function pick(object: Stored, keys: readonly string[]): Stored {
+  return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
+}
+
+/**
+ * Today's configuration from a stored one (flat or sectioned). Throws
+ * TMAS_STORE_DAMAGED naming the fields when one that every tmas wrote is
+ * missing: the manifest is damaged, not old.
+ */
+export function upgradeConfig(stored: unknown, where: string): RunConfig {
+  const object = (typeof stored === 'object' && stored !== null ? stored : {}) as Stored;
+  const sections = 'loop' in object ? structuredClone(object) : sectionsOfFlat(object);
+  // Filled below and checked whole before it is returned.
+  const config = sections as Partial<RunConfig> as RunConfig;
+  for (const section of ['problems', 'outputs', 'loop', 'context', 'roles', 'judge', 'gateway', 'sim'] as const) config[section] ??= {} as never;
+  // A strategy flag added since: runs made before it ran as its default does.
+  const flags = STRATEGIES[config.loop.strategy]?.flags ?? [];
+  config.loop.strategyOptions = { ...Object.fromEntries(flags.map((flag) => [toOptionName(flag.name), flag.default])), ...config.loop.strategyOptions };
+  const endpoints: Partial<Record<string, unknown>> = config.roles.endpoints === undefined ? {} : config.roles.endpoints;
+  // A run made before the judge existed has no judge endpoint: its judge is the solution agent's.
+  endpoints.judge ??= endpoints.solution;
+  config.roles.endpoints = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, upgradeEndpoint(endpoints[slot])])) as RunConfig['roles']['endpoints'];
+  // Only a setting added after the first manifests declares `before`; a field every tmas wrote, missing, is damage.
+  for (const setting of SETTINGS) {
+    if (setting.field !== undefined && 'before' in setting && setting.field.get(config) === undefined) setting.field.set(config, setting.before);
+  }
+  const missing = unfilledFields(config);
+  if (missing.length > 0) {
+    throw new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${where} lacks ${missing.join(', ')}: it is damaged, not from an older tmas. Restore the run directory from a copy.`);
+  }
+  return config;
+}

@@ -1,0 +1,41 @@
+/** Settings of the problems a run reads: the file and, for CSV, its columns. */
+import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
+import { packagePath } from '../../kernel/package-root.ts';
+import { field } from '../field.ts';
+import { setting } from '../setting.ts';
+
+/** The demo problem set shipped with tmas. */
+export const DEMO_PROBLEMS = packagePath('problems/demo.jsonl');
+
+/** A column flag of CSV and Parquet input: null when not given, the format's own names then. */
+function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string) {
+  return setting<string, string | null>({
+    flags,
+    section: 'problems',
+    help: `CSV and Parquet input: the column of ${what}`,
+    defaultText: `${names} (Parquet tries each; CSV the first)`,
+    field: field('problems', key),
+    resolve: (name) => name ?? null,
+  });
+}
+
+/** `--input-file` and the CSV and Parquet columns. */
+export const PROBLEM_SETTINGS = [
+  setting<string>({
+    flags: '--input-file <file>',
+    section: 'problems',
+    help: 'problems: JSONL with problem_id, question and optional answer, or a .csv or .parquet file',
+    field: field('problems', 'inputFile'),
+    resolve: (file, { demo }) => {
+      const input = file ?? (demo ? DEMO_PROBLEMS : undefined);
+      if (input === undefined) {
+        throw new UserError('TMAS_USAGE', 'tmas run needs the problems to solve: give --input-file FILE (JSONL with problem_id, question, answer), or --demo to run the bundled demo set.');
+      }
+      return path.resolve(input);
+    },
+  }),
+  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id'),
+  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem'),
+  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer; a file without it loads ungraded'),
+];

@@ -1,0 +1,38 @@
+/** Settings of the embedded simulated model, used when no --base-url is given (`tmas sim-server` has its own flags, sim-server.settings.ts); their defaults are the simulator's. */
+import { SIM_DEFAULTS } from '../../sim/defaults.ts';
+import { decimal, integer } from '../parsers.ts';
+import { field } from '../field.ts';
+import { setting } from '../setting.ts';
+
+/** `--sim-latency-ms`, `--sim-p99-ms`, `--sim-break-formats`, `--sim-output-tokens`, `--sim-distill-tokens`. */
+export const SIM_SETTINGS = [
+  setting<number>({ flags: '--sim-latency-ms <ms>', section: 'sim', help: 'simulated model: median latency (0: none)', parse: decimal(0, 600_000), default: SIM_DEFAULTS.latency, field: field('sim', 'latencyMedianMs') }),
+  setting<number>({
+    flags: '--sim-p99-ms <ms>',
+    section: 'sim',
+    help: 'simulated model: 99th percentile latency (at least the median)',
+    parse: decimal(0, 600_000),
+    default: SIM_DEFAULTS.latency,
+    field: field('sim', 'latencyP99Ms'),
+    resolve: (p99, { flags }) => Math.max(p99 ?? SIM_DEFAULTS.latency, (flags.simLatencyMs as number | undefined) ?? SIM_DEFAULTS.latency),
+  }),
+  setting<number>({
+    flags: '--sim-break-formats <rate>',
+    section: 'sim',
+    help: "simulated model: share of replies, 0..1, that break their role's format (missing sections, no box or several, JSON with other keys, prose, cut off)",
+    parse: decimal(0, 1),
+    default: SIM_DEFAULTS.breakFormats,
+    field: field('sim', 'breakFormats'),
+    before: SIM_DEFAULTS.breakFormats,
+  }),
+  setting<number>({ flags: '--sim-output-tokens <n>', section: 'sim', help: 'simulated model: approximate tokens of a solution', parse: integer(1), default: SIM_DEFAULTS.outputTokens, field: field('sim', 'outputTokens') }),
+  setting<number>({
+    flags: '--sim-distill-tokens <n>',
+    section: 'sim',
+    help: 'simulated model: approximate tokens of the records an rse distillation writes besides its marked one, so the bank grows as a real one does (0: the marked record alone)',
+    parse: integer(0),
+    default: SIM_DEFAULTS.distillTokens,
+    field: field('sim', 'distillTokens'),
+    before: SIM_DEFAULTS.distillTokens,
+  }),
+];

@@ -1,0 +1,71 @@
+/**
+ * Reading a run's store without changing it. Opening a LevelDB database
+ * writes to it (its LOG is rotated, its write-ahead log compacted into a
+ * table), so a store is read through a private view (store-view.ts): its
+ * tables linked, its small mutable files copied. The view is made only after
+ * the store's structure is checked (store-files.ts), and for a resume, an
+ * export or a replay every block (block-check.ts), so a damaged store is
+ * refused with every file as it was; a corrupt block found later, on read,
+ * gives the same coded error (checked-level.ts). An archived, read-only run
+ * directory can still be read.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
+import { Store } from '../store.ts';
+import { storeDamaged } from '../disk/damage.ts';
+import { makeScratchDir, removeScratchDir } from './scratch.ts';
+import { checkStoreFiles } from '../disk/store-files.ts';
+import { checkStoreBlocks } from '../disk/block-check.ts';
+import { makeStoreView } from './store-view.ts';
+
+/** True when the run directory has a store folder at all. */
+export function hasStore(runDir: string): boolean {
+  return existsSync(path.join(runDir, 'store'));
+}
+
+/**
+ * Checks the structure of a run's store, makes a private view of it in `into`
+ * (a new scratch directory when absent, see scratch.ts) and opens the view.
+ * Resolves with the open view, which removes itself on close when it made its
+ * own directory; its errors name `runDir`. Costs what the store's files
+ * number (and its write-ahead logs weigh, which are read): no table is read
+ * until a command reads it, unless `everyBlock`, where every block of the
+ * store is read and checked first (block-check.ts): for a command that reads
+ * or rewrites all of it anyway. Throws
+ * TMAS_STORE_DAMAGED naming what is missing or corrupt; the run directory is
+ * never written.
+ */
+export async function openStoreView(runDir: string, into?: string, options: { everyBlock?: boolean } = {}): Promise<Store> {
+  const files = await checkStoreFiles(runDir);
+  await checkStoreBlocks(runDir, files, { everyBlock: options.everyBlock === true });
+  const work = into ?? (await makeScratchDir('store'));
+  const remove = into === undefined ? () => removeScratchDir(work) : async () => {};
+  try {
+    await makeStoreView(runDir, files, work);
+    const store = await Store.open(work, { named: runDir });
+    store.onClosed = remove;
+    return store;
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+/**
+ * Checks that a run's store is whole, every block of it: opens a view
+ * (openStoreView) once every block is checked, and checks that every text a
+ * record refers to is there. Reads the whole store; changes nothing.
+ */
+export async function checkStore(runDir: string): Promise<void> {
+  const view = await openStoreView(runDir, undefined, { everyBlock: true });
+  try {
+    const dangling = await view.danglingRecords();
+    if (dangling.length > 0) throw storeDamaged(runDir, `${dangling.length} records refer to texts the store does not hold (the first: ${dangling[0]})`);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw storeDamaged(runDir, `a table cannot be read (${view.inRunDir((error as Error).message)})`, error);
+  } finally {
+    await view.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * `tmas repair DIR`: LevelDB's own repair of a damaged store (it rebuilds the
+ * MANIFEST and CURRENT from the table and log files, keeping every entry it
+ * can read), after a copy of the store as it was is kept beside it, and after
+ * the blocks and log records that fail their checksums are made unreadable to
+ * it (block-check.ts), since its repair would otherwise keep them. A record
+ * whose text was lost is dropped (a journaled call so becomes one to issue
+ * again). Then reports what the store holds: a resume re-issues only the calls the journal
+ * lost.
+ */
+import { constants } from 'node:fs';
+import { access, cp } from 'node:fs/promises';
+import path from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { UserError } from '../../kernel/errors.ts';
+import { hasStore } from './check.ts';
+import { Store } from '../store.ts';
+import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
+import { checkStoreFiles } from '../disk/store-files.ts';
+import { lockedError, runLockHolder } from '../run-lock.ts';
+
+/** What a repaired store holds. */
+export interface RepairReport {
+  /** Where the store as it was before the repair was copied. */
+  kept: string;
+  manifest: boolean;
+  problems: number;
+  calls: number;
+  iterations: number;
+  messages: number;
+  /** Records dropped because a text they refer to was lost (their calls are issued again on resume). */
+  dropped: string[];
+  /** Table and log files with blocks or records that failed their checksums, which the repair dropped (block-check.ts). */
+  unreadable: string[];
+}
+
+async function count(entries: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of entries) n++;
+  return n;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+}
+
+/** Repairs the store of a run directory in place, keeping a copy of it first. */
+export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
+  if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
+  const storeDir = path.join(runDir, 'store');
+  await access(storeDir, constants.W_OK).catch((error: unknown) => {
+    throw new UserError('TMAS_OUTPUT', `Cannot repair ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and repair the copy.`, { cause: error });
+  });
+  const kept = path.join(runDir, `store.damaged-${stamp(now)}`);
+  await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
+  // A store another process holds must not be changed under it: its run lock tells before anything is written.
+  const holder = await runLockHolder(runDir);
+  if (holder) throw lockedError(runDir, holder);
+  // Before LevelDB opens the store: its open would drop a log record that fails its checksum without a word.
+  const unreadable = await markFailingBlocks(storeDir);
+  // LevelDB's own lock (a holder without the run lock): an open of a whole store tells.
+  await Store.open(runDir).then(
+    (store) => store.close(),
+    (error: unknown) => {
+      if (error instanceof UserError && error.code === 'TMAS_LOCKED') throw error;
+    },
+  );
+  await ClassicLevel.repair(storeDir).catch((error: unknown) => {
+    throw new UserError('TMAS_STORE_DAMAGED', `LevelDB could not repair ${storeDir}: ${(error as Error).message}. The store as it was is kept in ${kept}.`, { cause: error });
+  });
+  // What a resume checks first, so that what the repair left is known to resume.
+  const left = await storeBlockDamage(await checkStoreFiles(runDir), { everyBlock: true });
+  if (left !== null) throw new UserError('TMAS_STORE_DAMAGED', `LevelDB's repair of ${storeDir} left it damaged: ${left}. The store as it was is kept in ${kept}.`);
+  const store = await Store.open(runDir);
+  try {
+    await store.readAll();
+    const dropped = await store.danglingRecords({ drop: true });
+    return {
+      dropped,
+      unreadable,
+      kept,
+      manifest: (await store.getManifest()) !== undefined,
+      problems: await count(store.problems().keys()),
+      calls: await count(store.calls().keys()),
+      iterations: await count(store.iterations().keys()),
+      messages: await count(store.messages().keys()),
+    };
+  } finally {
+    await store.close();
+  }
+}
