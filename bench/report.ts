@@ -28,7 +28,7 @@ export function formatBenchTable(rows: BenchRow[]): string {
   return out.join('\n');
 }
 
-/** What one `tmas bench` run measured: every row, and which benchmark gave which. */
+/** What one `npm run bench` run measured: every row, and which benchmark gave which. */
 export interface BenchReport {
   startedAt: string;
   wallSeconds: number;

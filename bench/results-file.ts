@@ -1,6 +1,6 @@
 /**
  * bench/results.json: the benchmark figures the docs point at, kept in the
- * repository. Each `tmas bench` replaces the entry of every benchmark it ran
+ * repository. Each `npm run bench` replaces the entry of every benchmark it ran
  * (keyed by the benchmark's name, with the date, the commit and the machine)
  * and keeps the others, so the file holds each benchmark's latest figures
  * whichever subset was run last. A `--full` run is kept under `<name>:full`
@@ -37,7 +37,7 @@ export interface BenchResultEntry {
   /** `--full` sizes (the issue's, where the default scales them down). */
   full: boolean;
   rows: BenchRow[];
-  /** Set only on figures not written by `tmas bench` (e.g. "recorded in README before 2026-11-26"). */
+  /** Set only on figures not written by `npm run bench` (e.g. "recorded in README before 2026-11-26"). */
   source?: string;
 }
 
@@ -48,7 +48,7 @@ export interface BenchResults {
   recorded?: unknown[];
 }
 
-/** What one `tmas bench` run adds: the benchmarks it ran, each with its rows. */
+/** What one `npm run bench` run adds: the benchmarks it ran, each with its rows. */
 export interface BenchRun {
   startedAt: string;
   quick: boolean;

@@ -1,5 +1,5 @@
 /**
- * `tmas bench`: runs the benchmarks one after another (never in parallel: they
+ * `npm run bench`: runs the benchmarks one after another (never in parallel: they
  * measure the same two cores), prints one table and writes it as JSON.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,7 +35,7 @@ if (BENCHMARKS.map((benchmark) => benchmark.name).join() !== BENCHMARK_NAMES.joi
   throw new TmasError('TMAS_INTERNAL', `bench/benchmark-names.ts lists ${BENCHMARK_NAMES.join(', ')}; the runner has ${BENCHMARKS.map((benchmark) => benchmark.name).join(', ')}`);
 }
 
-/** Options of `tmas bench`. */
+/** Options of `npm run bench`. */
 export interface BenchOptions {
   quick: boolean;
   full: boolean;

@@ -1,11 +1,12 @@
 #!/bin/sh
-':' //; case "$1" in run|fork|table1|bench) exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node "$0" "$@"
+':' //; case "$1" in run|fork|table1) exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node "$0" "$@"
 // The `tmas` executable: a shell script for its first two lines, JavaScript
 // after. Run as a program (`npx tmas`, `./src/bin.mjs`, `sh src/bin.mjs`), sh
 // reads line 2 and replaces itself with node on this same file; for the
-// commands that run calls (and the benchmarks, which run them in-process),
-// with V8's young generation capped at two 4 MB semi-spaces. Node skips line 1
-// and reads line 2 as a string and a comment. Why: V8 sizes the young generation from
+// commands that run calls, with V8's young generation capped at two 4 MB
+// semi-spaces (`npm run bench` starts node with the same cap, since its
+// benchmarks run tmas in-process). Node skips line 1 and reads line 2 as a
+// string and a comment. Why: V8 sizes the young generation from
 // the machine's memory (two 16 MB semi-spaces on a machine of 16 GB or more),
 // and only a flag at start-up changes it. With thinking-length outputs,
 // hundreds of calls in flight keep it full: 4 MB lowered a run's peak RSS for
@@ -41,10 +42,21 @@ function builtIsCurrent() {
   }
 }
 
-if (process.env.TMAS_FROM_SOURCES !== '1' && builtIsCurrent()) {
-  await import('../dist/src/main.js');
-} else {
+/** The CLI's entry (src/cli/main.ts): from the build when current, else from the sources. */
+async function loadMain() {
+  if (process.env.TMAS_FROM_SOURCES !== '1' && builtIsCurrent()) return (await import('../dist/src/cli/main.js')).main;
   const { register } = await import('tsx/esm/api');
   register();
-  await import('./main.ts');
+  return (await import('./cli/main.ts')).main;
 }
+
+const main = await loadMain();
+
+// A reader that closed the pipe (`tmas log DIR | head`) has all it wanted: stop quietly, with no stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+// Exit explicitly: every resource is closed by now, and a stray handle must not keep a finished run alive.
+process.exit(await main(process.argv.slice(2)));

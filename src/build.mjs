@@ -14,7 +14,7 @@
 //
 // Types are not checked here (`npm run typecheck` does): the build only strips
 // them, and never fails on a type error.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,7 @@ try {
  * (src/pool/pool.ts). Everything they import, dynamic imports included, is
  * bundled with them.
  */
-const ENTRIES = ['src/main.ts', 'src/index.ts', 'workers/tokenize.worker.ts', 'workers/jaccard.worker.ts'];
+const ENTRIES = ['src/cli/main.ts', 'src/index.ts', 'workers/tokenize.worker.ts', 'workers/jaccard.worker.ts'];
 
 const started = Date.now();
 // Taken first: a source saved while this runs no longer matches, so it is not taken as built.
@@ -58,7 +58,7 @@ try {
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
     outdir: DIST,
-    // Each entry where its source lies (dist/src/main.js, ...); what several share, once, in dist/chunks/.
+    // Each entry where its source lies (dist/src/cli/main.js, ...); what several share, once, in dist/chunks/.
     outbase: ROOT,
     entryNames: '[dir]/[name]',
     chunkNames: 'chunks/[name]-[hash]',
@@ -66,7 +66,7 @@ try {
     // A module imported by several entries or by a dynamic import is a chunk of its own, loaded
     // once: the command and a JavaScript plugin's `tmas` share one runtime (tsx loads a
     // TypeScript plugin's imports in a namespace of its own), and what a command imports
-    // only when it runs (the grader, the simulator, the benchmarks) stays out of `tmas --help`.
+    // only when it runs (the grader, the simulator) stays out of `tmas --help`.
     splitting: true,
     format: 'esm',
     platform: 'node',
@@ -124,11 +124,6 @@ for (const relative of [...ASSETS, ...SOURCE_DIRS.flatMap(mjsFiles)]) {
   mkdirSync(path.dirname(path.join(DIST, relative)), { recursive: true });
   cpSync(from, path.join(DIST, relative), { recursive: true, filter: (file) => !file.endsWith('.ts') });
 }
-
-// The benchmarks start the bin beside their own modules; inside the build that is this one,
-// with the same first two lines (the shell's start of node with the executable's V8 flags).
-const launcher = readFileSync(path.join(ROOT, 'src', 'bin.mjs'), 'utf8').split('\n').slice(0, 2).join('\n');
-writeFileSync(path.join(DIST, 'src', 'bin.mjs'), `${launcher}\n// The tmas executable inside the build (src/build.mjs).\nawait import('./main.js');\n`, { mode: 0o755 });
 
 writeFileSync(BUILD_STAMP, fingerprint);
 console.log(`tmas build: dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-/** `tmas bench` records each benchmark's rows in the tracked results file, replacing only what it ran. */
+/** `npm run bench` records each benchmark's rows in the tracked results file, replacing only what it ran. */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ function row(figure: string, measured: string): BenchRow {
   return { figure, target: '—', measured, pass: null };
 }
 
-/** A report of one `tmas bench` run of the named benchmarks, one row each. */
+/** A report of one `npm run bench` run of the named benchmarks, one row each. */
 function report(startedAt: string, ran: Array<{ name: string; measured: string; failed?: boolean }>, sizes = { quick: false, full: false }): BenchReport {
   const benchmarks = ran.map(({ name, measured, failed }) => ({ name, rows: [row(`${name}: figure`, measured)], failed: failed ?? false }));
   return { startedAt, wallSeconds: 1, ...sizes, machine, rows: benchmarks.flatMap((b) => b.rows), benchmarks };

@@ -36,11 +36,18 @@
  *   src/plan/            tmas plan's forecasts: kernel, machines/ (the contract), gateway
  *                        (its held calls and limits), sim (the capacity model), host (the
  *                        run's ranking), settings (the configuration), analysis (opening a run)
- *   src/cli/             every folder above except the bench
- *   bench/           every folder above, the CLI included (its benchmarks run tmas)
+ *   src/cli/             every folder above
  *   src/reference/       every folder above: the generated reference reads the program
- *   src/*.ts, *.mjs      the entries (the program, the package's exports, the bin, the
- *                        build): everything, and dist/
+ *   src/*.ts, *.mjs      the entries (the package's exports, the bin, the build):
+ *                        everything above, and dist/
+ *   bench/               (top-level, `npm run bench`) every folder of src/ but the
+ *                        reference and the entries, the CLI included (its benchmarks
+ *                        run tmas); nothing imports the bench
+ *
+ * Within a big room, sub-rooms import downward too: test/rooms.json orders each
+ * room's sub-rooms from the bottom up ("." is the room's own folder), and a
+ * module may import from its own sub-room and those below it, never from one
+ * above (a room's concepts stand on each other as its folders say).
  *
  * No module imports itself through a cycle, and no folder does either. The
  * browser's folders are rooms of their own, bundled for a page: from outside
@@ -80,10 +87,43 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/', 'src/settings/'],
   'src/plan/': ['src/kernel/', 'machines/', 'src/gateway/', 'src/sim/', 'src/host/', 'src/settings/', 'src/analysis/'],
   'src/cli/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/'],
+  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
+  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'src/reference/', 'dist/'],
   'bench/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/'],
-  'src/reference/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'bench/'],
-  'src/': [...RUN_PARTS, 'src/report/', 'src/host/', 'src/analysis/', 'src/viewer/', 'src/plan/', 'src/settings/', 'src/cli/', 'bench/', 'src/reference/', 'dist/'],
 };
+
+/** A big room's sub-rooms, from the bottom up ("." is the room's own folder), and what lives in each: test/rooms.json. */
+interface Room {
+  room: string;
+  order: string[];
+  subRooms: Record<string, { concept: string }>;
+}
+const ROOMS = (JSON.parse(readFileSync(new URL('./rooms.json', import.meta.url), 'utf8')) as { rooms: Room[] }).rooms;
+
+/** The sub-room of `room` that holds `file`: the first folder below the room, or "." for the room's own files. */
+function subRoomOf(room: string, file: string): string {
+  const rest = file.slice(room.length + 1);
+  return rest.includes('/') ? (rest.split('/')[0] ?? '.') : '.';
+}
+
+/** The imports within a room that run up its order: from a sub-room to one above it (or to one the order lacks). */
+function upwardWithinRooms(graph: Map<string, string[]>, rooms: readonly Room[]): string[] {
+  const out: string[] = [];
+  for (const { room, order } of rooms) {
+    for (const [file, targets] of graph) {
+      if (!file.startsWith(`${room}/`)) continue;
+      const from = subRoomOf(room, file);
+      for (const target of targets) {
+        if (!target.startsWith(`${room}/`)) continue;
+        const to = subRoomOf(room, target);
+        if (order.indexOf(to) > order.indexOf(from) || order.indexOf(from) < 0) {
+          out.push(`${file} -> ${target}: ${room}'s ${from}/ may not import from ${to}/, which stands above it (its order, from the bottom up: ${order.join(', ')}; test/rooms.json)`);
+        }
+      }
+    }
+  }
+  return out;
+}
 
 /** The table's folder that holds `file`: the longest folder of the table it lies in. */
 function folderOf(file: string): string {
@@ -108,7 +148,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*'(\.[^']+)'|import\
 /** Every module's relative imports, static and dynamic, as repository paths. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of [...sources('src'), ...sources('machines'), ...sources('workers')]) {
+  for (const file of [...sources('src'), ...sources('machines'), ...sources('workers'), ...sources('bench')]) {
     const text = readFileSync(path.join(REPO, file), 'utf8');
     const targets = [...text.matchAll(IMPORT)].map((match) => path.relative(REPO, path.resolve(path.dirname(path.join(REPO, file)), match[1] ?? match[2] ?? '')));
     graph.set(file, targets);
@@ -198,7 +238,42 @@ describe('layers', () => {
   test('the import graph was read (a broken pattern would make every check below pass)', () => {
     expect(graph.get('src/host/run/run-machine.ts')).toContain('machines/run.machine.ts');
     expect(graph.get('src/cli/run/run-action.ts')).toContain('src/host/strategy/plugins.ts');
-    expect(graph.get('src/main.ts')).toContain('bench/bench.command.ts');
+    expect(graph.get('bench/main.ts')).toContain('src/cli/program.ts');
+    expect(graph.get('src/gateway/gateway.ts')).toContain('src/gateway/dispatch/dispatcher.ts');
+  });
+
+  test('nothing outside the bench imports it: the product never loads a benchmark', () => {
+    const into = [...graph].flatMap(([file, targets]) => (file.startsWith('bench/') ? [] : targets.filter((target) => target.startsWith('bench/')).map((target) => `${file} -> ${target}`)));
+    expect(into).toEqual([]);
+  });
+
+  test('an import up a room\'s sub-rooms is found, one down is not', () => {
+    const rooms = [{ room: 'src/gateway', order: ['reply', 'dispatch', '.'], subRooms: {} }];
+    const upward = new Map([
+      ['src/gateway/reply/reply.ts', ['src/gateway/dispatch/dispatcher.ts', 'src/gateway/reply/reasoning.ts', 'src/kernel/errors.ts']],
+      ['src/gateway/dispatch/dispatcher.ts', ['src/gateway/reply/reply.ts', 'src/gateway/gateway.ts']],
+      ['src/gateway/gateway.ts', ['src/gateway/dispatch/dispatcher.ts']],
+    ]);
+    expect(upwardWithinRooms(upward, rooms)).toEqual([
+      "src/gateway/reply/reply.ts -> src/gateway/dispatch/dispatcher.ts: src/gateway's reply/ may not import from dispatch/, which stands above it (its order, from the bottom up: reply, dispatch, .; test/rooms.json)",
+      "src/gateway/dispatch/dispatcher.ts -> src/gateway/gateway.ts: src/gateway's dispatch/ may not import from ./, which stands above it (its order, from the bottom up: reply, dispatch, .; test/rooms.json)",
+    ]);
+  });
+
+  test('every sub-folder of a room of test/rooms.json is in its order, with what lives there, and every sub-room of its order is a folder', () => {
+    for (const { room, order, subRooms } of ROOMS) {
+      const folders = readdirSync(path.join(REPO, room), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+      expect(folders.filter((folder) => !order.includes(folder)), `${room}: folders missing from its order`).toEqual([]);
+      expect(order.filter((sub) => sub !== '.' && !folders.includes(sub)), `${room}: sub-rooms that are not folders`).toEqual([]);
+      expect(order.filter((sub) => sub !== '.' && !subRooms[sub]?.concept), `${room}: sub-rooms without a concept`).toEqual([]);
+    }
+  });
+
+  test('within each room, sub-rooms import downward', () => {
+    expect(ROOMS.length).toBeGreaterThan(5);
+    expect(upwardWithinRooms(graph, ROOMS)).toEqual([]);
   });
 
   test('an upward import is found: the store importing the host, as it once did', () => {

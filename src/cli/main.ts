@@ -6,15 +6,13 @@
  */
 import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
-import type { DefineCommands } from './common/cli-io.ts';
 import { createProgram, declareLateOptions, io } from './program.ts';
 import { interruptedBy } from './common/signals.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 
-/** Runs the CLI, with the commands `more` declares, on `argv` (without the node and script paths) and returns the exit code. */
-export async function main(argv: string[], more: readonly DefineCommands[] = []): Promise<number> {
+/** Runs the CLI on `argv` (without the node and script paths) and returns the exit code; src/bin.mjs exits with it. */
+export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
-  for (const define of more) define(program, io);
   try {
     await declareLateOptions(program, argv);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });

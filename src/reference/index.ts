@@ -3,8 +3,7 @@
  * command line, the error codes, the messages and the RL export's labels. `npm run docs` writes
  * them; a test fails when a page on disk is not what the code gives.
  */
-import { defineBenchCommand } from '../../bench/bench.command.ts';
-import { createProgram, declareAllLateOptions, io } from '../cli/program.ts';
+import { createProgram, declareAllLateOptions } from '../cli/program.ts';
 import { renderCliReference } from './cli.ts';
 import { renderErrorReference } from './errors.ts';
 import { renderMessageReference } from './messages.ts';
@@ -13,7 +12,6 @@ import { renderRlLabelReference } from './rl-labels.ts';
 /** Each page's path under the package root, and its text. */
 export async function renderReference(): Promise<Record<string, string>> {
   const program = createProgram();
-  defineBenchCommand(program, io);
   await declareAllLateOptions(program);
   return {
     'docs/reference/cli.md': renderCliReference(program),
