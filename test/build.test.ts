@@ -63,7 +63,7 @@ describe('the build', () => {
     expect(await version(copy)).toBe('0.0.0-built');
 
     // An edited source, even one file deep in a folder: the build is stale, the sources run.
-    const edited = path.join(copy, 'machines', 'roles', 'solution.role.ts');
+    const edited = path.join(copy, 'machines', 'roles', 'verification.role.ts');
     const later = new Date(Date.now() + 5_000);
     await utimes(edited, later, later);
     expect(await version(copy)).toBe(manifest.version);
