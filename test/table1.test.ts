@@ -99,4 +99,16 @@ describe('tmas table1', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown strategy "best-of-n"/);
   });
+
+  test('a strategy named twice, or none, is a usage error, and nothing is created', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const out = path.join(dir, 'x');
+    const twice = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas,majority,tmas']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/"tmas" is named twice/);
+    const none = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', ' , ']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no strategy named/);
+    expect(existsSync(out)).toBe(false);
+  });
 });

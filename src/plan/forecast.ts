@@ -97,7 +97,7 @@ export function planMethod(method: PlannedMethod, run?: string): MethodPlan {
   const uncounted = [...new Set(planned.flatMap((p) => p.uncounted))];
   const shape = { stages: strategy.stages ?? {}, schedule: settings.schedule ?? 'pipelined' };
   const counts = planned.map((p) => p.perIteration);
-  return { method, calls, bounded, uncounted, graph: (draw) => ({ calls: buildCallGraph(drawnCalls(counts, method.lengths, draw, run), shape), iterations: settings.maxIterations, stages: shape.stages }) };
+  return { method, calls, bounded, uncounted, graph: (draw) => ({ calls: buildCallGraph(drawnCalls(counts, method.lengths, draw, run), shape), iterations: rankedIterations(strategy, settings.maxIterations), stages: shape.stages }) };
 }
 
 /** Prompt and output tokens of calls. */
@@ -169,4 +169,9 @@ export function forecastRun(input: ForecastInput): Forecast {
   const { runs, middle, tokens } = simulateDraws([plan], input.servers, input.draws);
   const own = tokens[0] as Tokens;
   return { ...callsForecast(plan, own), ...timeForecast(runs, middle, { servers: input.servers, billing: input.billing, ...own }) };
+}
+
+/** The iterations a run's calls are ranked over, as the runtime ranks them: a strategy that makes every call up front ranks as one. */
+export function rankedIterations(strategy: { upFront?: boolean }, maxIterations: number): number {
+  return strategy.upFront === true ? 1 : maxIterations;
 }

@@ -6,7 +6,7 @@
  * stages, its problems' costs so far), so that across runs the call whose
  * problem has the longest chain left goes first.
  */
-import { createCallRanks, type CallRanks } from '../host/calls/call-ranks.ts';
+import { createCallRanks, createRankScale, type CallRanks } from '../host/calls/call-ranks.ts';
 import type { PlannedCall } from './call-graph.ts';
 
 /** One run's calls, and what ranks them: its iterations per problem and its roles' stages. */
@@ -41,10 +41,12 @@ export function pooledCalls(runs: readonly PlannedRun[]): PlannedCall[] {
   return pooled;
 }
 
-/** One ranking over the pooled problems: each call ranked, and each finished call recorded, by its own run's ranking. */
+/** One ranking over the pooled problems: each call ranked, and each finished call recorded, by its own run's ranking, on one shared scale. */
 export function pooledRanks(runs: readonly PlannedRun[]): CallRanks {
   const offsets = problemOffsets(runs);
-  const ranks = runs.map((run) => createCallRanks(run.iterations, run.stages));
+  // One scale for all, as runs started together share one: a problem's calls weigh against every run's mean call.
+  const scale = createRankScale();
+  const ranks = runs.map((run) => createCallRanks(run.iterations, run.stages, scale));
   const runOf = (problem: string): { ranks: CallRanks; local: string } => {
     const pooled = Number(problem);
     let index = 0;

@@ -10,6 +10,7 @@ import type { Strategy } from '../../machines/contract.ts';
 import { buildCallGraph, type IterationCalls } from './call-graph.ts';
 import type { JournalCall, RunJournal } from './run-journal.ts';
 import { simulateRuns, type Servers, type Simulated } from './simulate.ts';
+import { rankedIterations } from './forecast.ts';
 
 /** A run's calls as the graph takes them: per problem, its iterations in order, each role's calls in index order. */
 export function journaledCalls(journal: RunJournal): IterationCalls[][] {
@@ -42,7 +43,7 @@ export function replayRun(journal: RunJournal, options: { strategy: Strategy; se
 export function replayRuns(runs: Array<{ journal: RunJournal; strategy: Strategy; schedule: 'pipelined' | 'barrier' }>, servers: Servers): Simulated {
   const graphs = runs.map(({ journal, strategy, schedule }) => {
     const stages = strategy.stages ?? {};
-    return { calls: buildCallGraph(journaledCalls(journal), { stages, schedule }), iterations: journal.config.loop.maxIterations, stages };
+    return { calls: buildCallGraph(journaledCalls(journal), { stages, schedule }), iterations: rankedIterations(strategy, journal.config.loop.maxIterations), stages };
   });
   return simulateRuns(graphs, servers);
 }

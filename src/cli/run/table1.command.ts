@@ -111,23 +111,40 @@ async function runMethods(runs: WorkloadRun[], io: IO, signal: AbortSignal, toge
   if (together) settled.push(...(await runWorkload(runs, io, signal)));
   else for (const run of runs) if (!signal.aborted) settled.push(...(await runWorkload([run], io, signal)));
   const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
+  const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  // A failure every method met (an endpoint down, a key refused) is said once, as the error.
+  const shared = failed.length === runs.length && failed.every(({ error }) => message(error) === message(failed[0]?.error));
+  if (!shared) for (const { strategy, error } of failed.slice(signal.aborted ? 0 : 1)) if (!isInterruption(error)) io.stderr(`tmas table1: ${strategy} failed: ${message(error)}`);
   if (signal.aborted) {
     throw new TmasError('TMAS_INTERRUPTED', `Interrupted: each method's run keeps what it finished; give the same tmas table1 command again to resume them all.`, { cause: failed[0]?.error });
   }
-  for (const { strategy, error } of failed.slice(1)) io.stderr(`tmas table1: ${strategy} failed: ${error instanceof Error ? error.message : String(error)}`);
-  if (failed.length > 0) {
-    io.stderr(`tmas table1: ${(failed[0] as (typeof failed)[number]).strategy} failed; the other methods ran to their end.`);
-    throw (failed[0] as (typeof failed)[number]).error;
+  const first = failed[0];
+  if (first !== undefined) {
+    if (!shared) io.stderr(`tmas table1: ${first.strategy} failed; the other methods ran to their end.`);
+    throw first.error;
   }
   return settled.map((result) => (result as PromiseFulfilledResult<RunOutcome>).value);
 }
 
+/** The methods of `--strategies`: each a registered strategy, named once (each runs in DIR/<strategy>), at least one. */
+export function table1Strategies(list: string): string[] {
+  const strategies = list.split(',').map((name) => name.trim()).filter(Boolean);
+  if (strategies.length === 0) throw new UserError('TMAS_USAGE', `--strategies: no strategy named. Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  for (const [i, name] of strategies.entries()) {
+    if (!STRATEGIES[name]) throw new UserError('TMAS_USAGE', `--strategies: unknown strategy "${name}". Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+    if (strategies.indexOf(name) !== i) throw new UserError('TMAS_USAGE', `--strategies: "${name}" is named twice; each method runs once, in DIR/${name}.`);
+  }
+  return strategies;
+}
+
+/** Whether a method's error is only the stop every method was given. */
+function isInterruption(error: unknown): boolean {
+  return error instanceof TmasError && error.code === 'TMAS_INTERRUPTED';
+}
+
 /** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
 export async function runTable1Command(flags: Table1Flags, command: Command, io: IO, signal: AbortSignal, options: Table1RunOptions = {}): Promise<void> {
-  const strategies = flags.strategies.split(',').map((name) => name.trim()).filter(Boolean);
-  for (const name of strategies) {
-    if (!STRATEGIES[name]) throw new UserError('TMAS_USAGE', `--strategies: unknown strategy "${name}". Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
-  }
+  const strategies = table1Strategies(flags.strategies);
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);

@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loopSettingsOf } from '../../host/problem-inputs.ts';
-import { STRATEGIES, strategyNamed } from '../../../machines/strategies/index.ts';
+import { strategyNamed } from '../../../machines/strategies/index.ts';
 import { completionCeiling, judgeCeiling, type RunConfig } from '../../settings/config.ts';
 import { loadProblems } from '../../input/problems.ts';
 import { UserError } from '../../kernel/errors.ts';
@@ -30,7 +30,7 @@ import type { CliIo } from '../common/cli-io.ts';
 import { checkText, forecastText, tableText, whatIfText } from './plan-output.ts';
 import { runGatewayOf, serversOf, type RunGateway, type ServerFlags } from './plan-servers.ts';
 import type { RunFlags } from '../run/run.command.ts';
-import { flagsFor, type Table1Flags } from '../run/table1.command.ts';
+import { flagsFor, table1Strategies, type Table1Flags } from '../run/table1.command.ts';
 import { toOption } from '../common/setting-option.ts';
 
 /** The flags `tmas plan` reads itself (the run's settings are read through their declarations). */
@@ -149,9 +149,7 @@ async function check(flags: PlanFlags, io: CliIo): Promise<{ text: string; json:
 
 /** `--strategies a,b,c`: the table of those methods, run at once, each with the table's protocol where the flags give none. */
 async function table(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
-  const names = (flags.strategies as string).split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = names.find((name) => STRATEGIES[name] === undefined);
-  if (unknown !== undefined || names.length === 0) throw new UserError('TMAS_USAGE', `--strategies: ${unknown === undefined ? 'no strategy named' : `unknown strategy "${unknown}"`}. Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
+  const names = table1Strategies(flags.strategies as string);
   const configs = names.map((name) => {
     const { outputFile: _, ...own } = flagsFor({ ...flags, budgets: 'shared' } as unknown as Table1Flags, name, '', false);
     return toRunConfig(own as RunFlags, process.env).config;

@@ -10,6 +10,7 @@ import { CallFailedError } from '../request/call-failed.ts';
 import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
 import { readLoad } from './load-reading.ts';
 import { createReturnWatches } from './replica-return.ts';
+import { SLOW_START_CAP } from '../load/throughput-knee.ts';
 import type { CompletionRequest } from '../reply/completion.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
@@ -132,8 +133,11 @@ function returned(state: EndpointState): void {
   state.failedAttempts = 0;
   state.consecutiveFailures = 0;
   state.returns++;
-  // A server that went away lost its cache.
+  // A server that went away lost its cache, and may come back as another (a pod rescheduled on other
+  // hardware): its pace and knee are measured afresh, so that routing neither avoids it nor overloads
+  // it for what the server before it measured.
   state.prefixes.forget();
+  if (state.knee.active) state.knee.restart(SLOW_START_CAP);
 }
 
 /**

@@ -188,9 +188,11 @@ async function runToEnd(actor: AnyActorRef, waits: { stopped: Promise<never>; ot
       waits.onStoreError();
       throw storeWriteError(waits.config, waits.store.writeError);
     }
-    if (!waits.signal?.aborted && !(isUserError(error) && STOPPING_CODES.has(error.code))) throw error;
-    // Stopping the run actor stops every child: in-flight calls are aborted and never journaled.
+    // Stopping the run actor stops every child: in-flight calls are aborted and never journaled. An error
+    // rethrown must stop it too: with runs started together the process goes on, and an actor left
+    // running would keep sending calls through the shared gateway and write to its closed store.
     actor.stop();
+    if (!waits.signal?.aborted && !(isUserError(error) && STOPPING_CODES.has(error.code))) throw error;
     return error;
   }
 }
