@@ -43,22 +43,24 @@ export function labelledIO(io: RunIO, label: string): RunIO {
 
 /**
  * What runs must agree on to share a pool and a simulated model: the tokenizer (the pool fits every
- * prompt with it) and, among runs on the embedded simulated model, its settings and seed (it answers
- * with them). Gateway settings that differ (a run made by an older tmas) are the first run's for all:
- * they change when and where calls go, not what they send.
+ * prompt with it) and, among runs on the embedded simulated model, what shapes its replies and the
+ * seed (it answers with them); its latency is the first run's. Gateway settings that differ (a run
+ * made by an older tmas) are the first run's for all: they change when and where calls go, not what
+ * they send. Settings are compared field by field: a manifest upgraded from an older tmas lists its
+ * fields in another order.
  */
 function checkShareable(runs: readonly WorkloadRun[], io: RunIO): void {
   const first = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config));
-  const simOf = (config: RunConfig) => JSON.stringify({ sim: config.sim, seed: config.loop.seed });
+  const replies = ({ config }: WorkloadRun) => ({ outputTokens: config.sim.outputTokens, breakFormats: config.sim.breakFormats, distillTokens: config.sim.distillTokens, seed: config.loop.seed });
   for (const run of runs) {
     const differs =
-      run.config.context.tokenizer !== first.config.context.tokenizer ? 'tokenizer' : simulated !== undefined && usesSimulator(run.config) && simOf(run.config) !== simOf(simulated.config) ? 'simulated model or seed' : null;
+      run.config.context.tokenizer !== first.config.context.tokenizer ? 'tokenizer' : simulated !== undefined && usesSimulator(run.config) && !sameFields(replies(run), replies(simulated)) ? 'simulated model or seed' : null;
     if (differs !== null) {
       const other = differs === 'tokenizer' ? first : (simulated as WorkloadRun);
-      throw new UserError('TMAS_USAGE', `${run.label} and ${other.label} cannot run together: their ${differs} differ, which runs started together share. Give them the same flags, or run them one at a time.`);
+      throw new UserError('TMAS_USAGE', `${run.label} and ${other.label} cannot run together: their ${differs} differ, which runs started together share. Give them the same flags; a method stored with other flags can finish alone (tmas run --resume ${run.config.outputs.dir}), or the table start afresh in another --output-file.`);
     }
-    if (JSON.stringify(run.config.gateway) !== JSON.stringify(first.config.gateway)) {
+    if (!sameFields(run.config.gateway, first.config.gateway)) {
       io.stderr(`tmas: warning: ${run.label}'s gateway settings differ from ${first.label}'s; its calls go through the one gateway the runs share, with ${first.label}'s.`);
     }
   }
@@ -111,4 +113,11 @@ export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, signa
     await shared.sim?.close();
     await shared.pool.close();
   }
+}
+
+/** Whether two settings objects hold the same fields with the same values, in whatever order. */
+function sameFields(a: object, b: object): boolean {
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  return [...keys].every((key) => JSON.stringify(x[key]) === JSON.stringify(y[key]));
 }
