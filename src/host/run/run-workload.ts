@@ -52,7 +52,11 @@ export function labelledIO(io: RunIO, label: string): RunIO {
 function checkShareable(runs: readonly WorkloadRun[], io: RunIO): void {
   const first = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config));
-  const replies = ({ config }: WorkloadRun) => ({ outputTokens: config.sim.outputTokens, breakFormats: config.sim.breakFormats, distillTokens: config.sim.distillTokens, seed: config.loop.seed });
+  // Every simulator setting but its latency shapes replies, including ones added later.
+  const replies = ({ config }: WorkloadRun) => {
+    const { latencyMedianMs: _median, latencyP99Ms: _p99, ...shaping } = config.sim;
+    return { ...shaping, seed: config.loop.seed };
+  };
   for (const run of runs) {
     const differs =
       run.config.context.tokenizer !== first.config.context.tokenizer ? 'tokenizer' : simulated !== undefined && usesSimulator(run.config) && !sameFields(replies(run), replies(simulated)) ? 'simulated model or seed' : null;
