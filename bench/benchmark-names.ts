@@ -8,6 +8,7 @@ export const BENCHMARK_NAMES = [
   'pipelining',
   'capacity',
   'capacity-replicas',
+  'capacity-chains',
   'capacity-ablations',
   'capacity-spread',
   'schedule',

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { capacityAblationsBenchmark, capacityBenchmark, capacitySpreadBenchmark } from './capacity/capacity.bench.ts';
+import { capacityChainsBenchmark } from './capacity/capacity-chains.bench.ts';
 import { capacityReplicasBenchmark } from './capacity/capacity-replicas.bench.ts';
 import { dedupBenchmark } from './parts/dedup.bench.ts';
 import { scheduleBenchmark } from './schedule/schedule.bench.ts';
@@ -28,7 +29,7 @@ import { TmasError, UserError } from '../src/kernel/errors.ts';
 import { BENCHMARK_NAMES } from './benchmark-names.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityChainsBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
 
 // The help lists BENCHMARK_NAMES without loading the benchmarks: the two lists are one.
 if (BENCHMARKS.map((benchmark) => benchmark.name).join() !== BENCHMARK_NAMES.join()) {

@@ -5,7 +5,7 @@
  * machines/strategies/ implements it; the host reads nothing else of them.
  */
 import type { AnyStateMachine } from 'xstate';
-import type { CandidateResult, ExperienceRecord, GuidelineRecord, Rollout } from '../src/kernel/protocol.ts';
+import type { BankStats, CandidateResult, ExperienceRecord, GuidelineRecord, Rollout } from '../src/kernel/protocol.ts';
 import type { SimFormat } from '../src/kernel/sim-formats.ts';
 import type { RoleDefinition } from './role.machine.ts';
 
@@ -107,6 +107,8 @@ export interface SaveIterationInput {
   guidelines: GuidelineRecord[];
   /** The judge verdicts this iteration's stage holds, by request key: kept so that a resume reuses them as the run would have. */
   judged: Record<string, boolean>;
+  /** What `bank.updated` says of this iteration, when the strategy has banks: kept so that a resume can announce the iteration again if a stop cut its announcement off. */
+  bank?: BankStats;
 }
 
 /** A flag of `tmas run` that belongs to one strategy (`--samples` of `majority`). */

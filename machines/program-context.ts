@@ -100,6 +100,7 @@ export function saveInput(input: ProblemInput, effect: SaveEffect, judging: Judg
     rollouts: effect.rollouts ?? [],
     experience: effect.experience ?? [],
     guidelines: effect.guidelines ?? [],
+    ...(effect.bank === undefined ? {} : { bank: effect.bank }),
   };
 }
 

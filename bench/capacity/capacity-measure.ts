@@ -55,6 +55,8 @@ export interface CapacityFigures {
   finished: number;
   /** The replica lost mid-run: what it had decoded and held (running and waiting) when it went; null when none was. */
   lost: { decoded: number; held: number } | null;
+  /** The run's directory, for what is read from its journal afterwards. */
+  outputDir: string;
 }
 
 /**
@@ -230,5 +232,6 @@ async function figuresOf(
     journaled: await journaledCalls(outputDir),
     finished: after.reduce((sum, stats, index) => sum + stats.requests.finished - (before[index]?.requests.finished ?? 0), 0),
     lost: lost ? { decoded: last.tokens.decoded, held: last.requests.running + last.requests.waiting } : null,
+    outputDir,
   };
 }

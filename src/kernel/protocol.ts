@@ -217,6 +217,9 @@ export type BankUpdated = Msg<
   }
 >;
 
+/** What one iteration did to a problem's banks: records added and dropped, and how many each holds after. */
+export type BankStats = Pick<BankUpdated, 'experience' | 'guideline'>;
+
 export type IterationCompleted = Msg<'iteration.completed', { candidates: CandidateResult[] }>;
 
 /** A prompt did not fit the context window; `dropped` names the parts left out, oldest and lowest-scored first. */

@@ -2,7 +2,7 @@
  * What the store holds, record by record: a journaled call, the manifest, an
  * iteration's state and banks, and how their keys are made and ranged.
  */
-import type { CandidateResult, ExperienceRecord, FittedValues, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
+import type { BankStats, CandidateResult, ExperienceRecord, FittedValues, GuidelineRecord, Rollout } from '../kernel/protocol.ts';
 import type { Sampling } from '../gateway/reply/completion.ts';
 import type { ReasoningDialect } from '../gateway/reply/reasoning.ts';
 
@@ -87,6 +87,8 @@ export interface IterationRecord {
   rollouts: Rollout[];
   /** The judge verdicts of the iteration by request key (machines/judge-stage.ts); absent in runs made before it was kept. */
   judged?: Record<string, boolean>;
+  /** What the iteration's `bank.updated` said (strategies with banks); absent in runs made before it was kept. */
+  bank?: BankStats;
 }
 
 /** The banks E(t) and G(t) after an iteration. */

@@ -36,6 +36,7 @@ import type { RunManifest } from './run-manifest.ts';
 import { ensureFreshOutputDir } from '../outputs/output-dir.ts';
 import { createGatewayOnPool } from './run-gateway.ts';
 import { createRunActor } from './run-machine.ts';
+import { lostAnnouncements } from './lost-announcements.ts';
 import { observeRun } from './run-observers.ts';
 import { openRunStore } from './run-store-open.ts';
 import type { SharedRunParts } from './shared-run-parts.ts';
@@ -231,6 +232,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
     if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));
+    // An iteration saved by the process before, which was stopped before it announced it, is announced now.
+    if (options.resume === true) for (const message of await lostAnnouncements(store, inputs)) bus.publish(message);
 
     const post = postTo(bus);
     const failures = createCallFailures();

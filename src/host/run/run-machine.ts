@@ -34,7 +34,7 @@ function problemActors(config: RunConfig, { pool, store, failures }: RunEffects)
       // The journal holds successes only, and so do the iteration marks: a resume does this iteration again.
       if (failures.isStopped(input.problem, input.iteration)) return { saved: false };
       await store.saveIteration(
-        { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts, judged: input.judged },
+        { problem: input.problem, ordinal: input.ordinal, iteration: input.iteration, candidates: input.candidates, rollouts: input.rollouts, judged: input.judged, ...(input.bank === undefined ? {} : { bank: input.bank }) },
         { experience: input.experience, guidelines: input.guidelines },
       );
       return { saved: true };

@@ -1,0 +1,63 @@
+/**
+ * A process killed right after an iteration's save and before its
+ * announcement reached the log: the resume announces it, so the message log
+ * and metrics.json are those of a run never stopped. The kill lands in that
+ * window by chance only (a flaky figure in the durability test), so the test
+ * makes the window itself: it drops the announcement from a finished run's
+ * log, as such a kill leaves it.
+ */
+import { cp, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { Store } from '../src/store/store.ts';
+import { metricsFromLog } from '../src/observers/log-metrics.ts';
+
+/**
+ * metrics.json's iterations but their timings (the resumed iteration's clock ran on through
+ * the stop), each number to 12 digits (the problems are summed in another order).
+ */
+async function metricsOf(runDir: string): Promise<unknown> {
+  const { iterations } = JSON.parse(await readFile(path.join(runDir, 'metrics.json'), 'utf8')) as { iterations: Array<Record<string, unknown>> };
+  const figures = iterations.map(({ wallSeconds: _wall, problemSeconds: _problem, ...rest }) => rest);
+  return JSON.parse(JSON.stringify(figures, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(12)) : value)));
+}
+
+/** Drops a problem's `bank.updated` and `iteration.completed` of one iteration from the run's log; their types. */
+async function dropAnnouncement(runDir: string, problem: string, iteration: number): Promise<string[]> {
+  const store = await Store.open(runDir);
+  try {
+    const dropped: string[] = [];
+    for await (const [key, { message }] of store.messageEntries()) {
+      if (message.problem !== problem || message.iteration !== iteration) continue;
+      if (message.type !== 'iteration.completed' && message.type !== 'bank.updated') continue;
+      await store.messages().del(key);
+      dropped.push(message.type);
+    }
+    // What the metrics would say without it: the problem missing from that iteration.
+    const problems = (await metricsFromLog(store)).find((metrics) => metrics.iteration === iteration)?.problems;
+    expect(problems).toBe(2);
+    return dropped;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('an iteration saved but never announced', () => {
+  test('is announced on resume, from its record: the log holds it again and metrics.json is the uninterrupted run’s', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(3));
+    const clean = path.join(dir, 'clean');
+    await runInProcess(['--input-file', problems, '--output-file', clean, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--sim-output-tokens', '60', '--seed', '5']);
+    const cut = path.join(dir, 'cut');
+    await cp(clean, cut, { recursive: true });
+    expect(await dropAnnouncement(cut, 'p2', 1)).toEqual(['bank.updated', 'iteration.completed']);
+
+    const resumed = await runCli(['run', '--resume', cut]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^0 calls issued/m);
+    expect(await metricsOf(cut)).toEqual(await metricsOf(clean));
+    const announced = (await readLog(cut)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
+    const original = (await readLog(clean)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
+    expect(announced.map((envelope) => envelope.message)).toEqual(original.map((envelope) => envelope.message));
+  });
+});
