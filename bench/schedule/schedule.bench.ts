@@ -26,7 +26,7 @@
  */
 import { createManualClock } from '../../src/sim/capacity/clock.ts';
 import { createCapacityEngine } from '../../src/sim/capacity/engine.ts';
-import { describeCapacity, resolveCapacity, type CapacityOptions } from '../../src/sim/capacity/options.ts';
+import { describeCapacity, resolveCapacity, type CapacityOptions, type CapacitySettings } from '../../src/sim/capacity/options.ts';
 import { drawPlans, RUN, type RunShape } from './schedule-plans.ts';
 import { ASYNCIO, RULES, TMAS_MEMORY_BOUND, type Rule } from './schedule-rules.ts';
 import { ScheduleRun } from './schedule-run.ts';
@@ -46,22 +46,33 @@ import type { Benchmark, BenchRow } from '../harness/types.ts';
 export function simulateSchedule(rule: Rule, shape: Shape, draw: number): number {
   const { capacity, judgePasses = 0 } = shape;
   const run = { ...RUN, ...shape.run };
-  const settings = resolveCapacity(capacity);
   const clock = createManualClock();
-  const engine = createCapacityEngine(settings, clock);
-  const knee = rule.limit === 'knee' ? replicaCapOf(settings) : null;
+  const replicas = replicaSettings(shape).map((settings) => {
+    const cap = rule.limit === 'knee' ? replicaCapOf(settings) : run.concurrency;
+    return { engine: createCapacityEngine(settings, clock), capacity: settings, cap };
+  });
   const ranks = typeof rule.ranks === 'function' ? rule.ranks(run.iterations) : null;
   const plans = drawPlans(capacity, run, draw, judgePasses);
-  const limits = knee === null ? { replicaCap: run.concurrency, concurrency: run.concurrency } : { replicaCap: knee, concurrency: knee };
-  const replica = { engine, capacity: settings, cap: limits.replicaCap };
-  const server = new ScheduledServer({ replicas: [replica], concurrency: limits.concurrency, limit: rule.limit, routing: 'least-loaded', ranks, clairvoyant: rule.ranks === 'clairvoyant' });
+  // One server takes no more than its cap; a pool, the run's concurrency over its replicas' caps, routed as the gateway routes.
+  const pooled = replicas.length > 1;
+  const concurrency = pooled || rule.limit !== 'knee' ? run.concurrency : (replicas[0] as { cap: number }).cap;
+  const server = new ScheduledServer({ replicas, concurrency, limit: rule.limit, routing: pooled ? 'prefix' : 'least-loaded', ranks, clairvoyant: rule.ranks === 'clairvoyant' });
   new ScheduleRun(rule, run, plans, judgePasses, server).start();
   clock.runAll();
   const makespan = clock.now();
-  engine.close();
+  for (const { engine } of replicas) engine.close();
   const longestProblem = Math.max(...plans.map((iterations) => iterations.reduce((sum, plan) => sum + plan.longest, 0)));
-  const bound = Math.max(server.decoded / settings.decodeTokensPerSecond, longestProblem / settings.sequenceTokensPerSecond);
+  const decode = replicas.reduce((sum, { capacity: settings }) => sum + settings.decodeTokensPerSecond, 0);
+  const fastest = Math.max(...replicas.map(({ capacity: settings }) => settings.sequenceTokensPerSecond));
+  const bound = Math.max(server.decoded / decode, longestProblem / fastest);
   return makespan / bound;
+}
+
+/** The shape's servers: one, or its pool's replicas, the first `halfSpeed` of them with D and c halved. */
+function replicaSettings(shape: Shape): CapacitySettings[] {
+  const settings = resolveCapacity(shape.capacity);
+  const half = { ...settings, decodeTokensPerSecond: settings.decodeTokensPerSecond / 2, sequenceTokensPerSecond: settings.sequenceTokensPerSecond / 2 };
+  return Array.from({ length: shape.pool?.replicas ?? 1 }, (_, index) => (index < (shape.pool?.halfSpeed ?? 0) ? half : settings));
 }
 
 /** A server and its lengths, the rules compared on it (besides the asyncio-like client), and the run when not RUN's. */
@@ -71,7 +82,14 @@ interface Shape {
   rules: Rule[];
   judgePasses?: number;
   run?: Pick<RunShape, 'problems' | 'iterations'>;
+  /** A pool of replicas (the run's --concurrency over them, --routing prefix), the first `halfSpeed` at half speed; one server when absent. */
+  pool?: { replicas: number; halfSpeed?: number };
+  /** Draws of the lengths when fewer than the benchmark's: a pool's run of 100 × 4 takes a second or two a draw. */
+  draws?: number;
 }
+
+/** tmas's rank and the clairvoyant bar, on pools. */
+const POOL_RULES: Rule[] = [RULES[0] as Rule, RULES[3] as Rule];
 
 const SHAPES: Shape[] = [
   { label: 'defaults', capacity: {}, rules: RULES },
@@ -85,15 +103,21 @@ const SHAPES: Shape[] = [
   { label: 'spread 0.4', capacity: { outputTokensProblemSpread: 0.4 }, rules: RULES },
   // About 45 sequences fit, fewer than the knee's 80: memory binds, and the bound (which ignores it) is far below.
   { label: 'KV 600,000', capacity: { kvTokens: 600_000 }, rules: [TMAS_MEMORY_BOUND] },
+  // The capacity-replicas benchmark's run on its pools, and capacity-chains' on its: how much of each live gap an order could close.
+  ...[2, 4, 8].map((replicas): Shape => ({ label: `pool of ${replicas}, 100 × 4`, capacity: {}, rules: POOL_RULES, run: { problems: 100, iterations: 4 }, pool: { replicas }, draws: 6 })),
+  { label: 'pool of 4, 30 × 3', capacity: {}, rules: POOL_RULES, pool: { replicas: 4 } },
+  { label: 'pool of 4 (2 at half speed), 30 × 3', capacity: {}, rules: POOL_RULES, pool: { replicas: 4, halfSpeed: 2 } },
+  { label: 'pool of 4, 30 × 3, spread 0.5', capacity: { outputTokensProblemSpread: 0.5 }, rules: POOL_RULES, pool: { replicas: 4 } },
+  { label: 'pool of 4 (2 at half speed), 30 × 3, spread 0.5', capacity: { outputTokensProblemSpread: 0.5 }, rules: POOL_RULES, pool: { replicas: 4, halfSpeed: 2 } },
 ];
 
 /** The schedule benchmark. */
 export const scheduleBenchmark: Benchmark = {
   name: 'schedule',
   async run({ quick, log }) {
-    const draws = quick ? 6 : 24;
     const rows: BenchRow[] = [];
-    for (const shape of SHAPES) {
+    for (const shape of quick ? SHAPES.filter((shape) => shape.run?.problems !== 100) : SHAPES) {
+      const draws = Math.min(quick ? 6 : 24, shape.draws ?? 24);
       const rules = [...shape.rules, ASYNCIO];
       const ratios = new Map<Rule, number[]>();
       for (const rule of rules) {
@@ -117,7 +141,7 @@ export const scheduleBenchmark: Benchmark = {
       rows.push({
         figure: `schedule ${shape.label}: the server`,
         target: '—',
-        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}; ${shape.run?.problems ?? RUN.problems} × ${shape.run?.iterations ?? RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
+        measured: `simulated: ${describeCapacity(resolveCapacity(shape.capacity))}${shape.pool === undefined ? '' : `; ${shape.pool.replicas} replicas${shape.pool.halfSpeed ? `, ${shape.pool.halfSpeed} at half speed` : ''}, --concurrency ${RUN.concurrency}, --routing prefix`}; ${shape.run?.problems ?? RUN.problems} × ${shape.run?.iterations ?? RUN.iterations} × ${RUN.candidates} × ${RUN.verifications}, ${draws} draws of the lengths`,
         pass: null,
       });
     }
