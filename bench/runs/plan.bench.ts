@@ -10,6 +10,8 @@
  * (each its own sim-server process, tmas pointed at all of them, as the
  * capacity-replicas benchmark runs them; time scale 20 too) against the
  * forecast of it made before, on 4 replicas with the run's own --routing.
+ * And the six methods of Table 1 run together on that pool (`tmas table1`)
+ * against `tmas plan --strategies` of the same table.
  *
  * Why time scale 20, not the capacity benchmark's 200: whatever the run
  * itself spends between calls counts time-scale times over, and on a loaded
@@ -27,6 +29,10 @@ import { replayRun } from '../../src/plan/what-if.ts';
 import { CAPACITY_DEFAULTS, resolveCapacity } from '../../src/sim/capacity/options.ts';
 import type { CapacityStats } from '../../src/sim/capacity/engine.ts';
 import { measureVariant, runArgs } from '../capacity/capacity-measure.ts';
+import { measureTable } from '../capacity/capacity-table.ts';
+import { measureCommand } from '../harness/child-process.ts';
+import { TABLE1_STRATEGIES } from '../../src/cli/run/table1.command.ts';
+import type { TableForecast } from '../../src/plan/table-forecast.ts';
 import { TMAS } from '../capacity/capacity.bench.ts';
 import { writeBenchProblems } from '../harness/problems.ts';
 import { startSimProcess } from '../harness/sim-process.ts';
@@ -39,6 +45,8 @@ const SIZE = { problems: 8, iterations: 2 };
 const QUICK_SIZE = { problems: 4, iterations: 1 };
 /** The pool's run: about as many problems per replica as the single server's, so that each replica is about as loaded. */
 const POOL = { replicas: 4, size: { problems: 32, iterations: 2 }, quick: { problems: 16, iterations: 1 } };
+/** The six-method table on the same pool, its methods run together: about 3 minutes of real time; quick: about 1. */
+const TABLE = { replicas: 4, size: { problems: 6, iterations: 2 }, quick: { problems: 2, iterations: 1 } };
 
 async function simStats(url: string): Promise<CapacityStats> {
   return (await (await fetch(new URL('/sim/stats', url))).json()) as CapacityStats;
@@ -67,6 +75,24 @@ async function poolRow({ quick, dir, log }: Pick<BenchContext, 'quick' | 'dir' |
   const figures = `forecast ${forecast.makespanSeconds.toFixed(0)} s (draws ${forecast.makespanInterval.map((s) => s.toFixed(0)).join('-')} s, pooled bound ${forecast.boundSeconds.toFixed(0)} s, --routing ${gateway.routing}); run ${run.makespan.toFixed(0)} s (its bound ${run.bound.toFixed(0)} s)`;
   const load = `load average ${run.load.start.toFixed(0)} at the start, ${run.load.end.toFixed(0)} at the end`;
   return ratioRow(`plan: forecast of a ${POOL.replicas}-replica run / run makespan`, forecast.makespanSeconds / run.makespan, `${figures}; ${size.problems} problems × ${size.iterations} iterations × 8 × 8, ${run.calls} calls, simulated at time scale ${TIME_SCALE}; ${load}`);
+}
+
+/**
+ * The six methods of Table 1 run together on the pool (`tmas table1`, one
+ * gateway) beside `tmas plan --strategies` of the same table made before it:
+ * the row of their ratio.
+ */
+async function tableRow({ quick, dir, log }: Pick<BenchContext, 'quick' | 'dir' | 'log'>): Promise<BenchRow> {
+  const size = quick ? TABLE.quick : TABLE.size;
+  const file = await writeBenchProblems(dir, size.problems);
+  const args = ['--strategies', TABLE1_STRATEGIES.join(','), ...runArgs(file, size), '--judge-passes', '0', '--replicas', String(TABLE.replicas)];
+  const planned = await measureCommand(['plan', ...args, '--json']);
+  if (planned.code !== 0) throw new Error(`tmas plan ${args.join(' ')} exited ${planned.code}`);
+  const forecast = JSON.parse(planned.stdout) as TableForecast;
+  log(`plan: the table's forecast ${forecast.makespanSeconds.toFixed(0)} s on ${TABLE.replicas} replicas; running it`);
+  const run = await measureTable({ dir, log }, { servers: { capacity: {}, replicas: TABLE.replicas, timeScale: TIME_SCALE }, size, file, together: true });
+  const figures = `forecast ${forecast.makespanSeconds.toFixed(0)} s (draws ${forecast.makespanInterval.map((seconds) => seconds.toFixed(0)).join('-')} s; the methods one after another ${forecast.sequentialSeconds.toFixed(0)} s); run ${run.makespan.toFixed(0)} s (its bound ${run.bound.toFixed(0)} s), ${run.calls} calls`;
+  return ratioRow(`plan: forecast of the six-method table on ${TABLE.replicas} replicas / run makespan`, forecast.makespanSeconds / run.makespan, `${figures}; ${TABLE1_STRATEGIES.join(', ')}, ${size.problems} problems × ${size.iterations} iterations, N = 8, M = 8, no judge, simulated at time scale ${TIME_SCALE}; load average ${run.load.toFixed(0)} at the end`);
 }
 
 /** The plan benchmark. */
@@ -103,6 +129,7 @@ export const planBenchmark: Benchmark = {
       ratioRow('plan: what-if replay of the run / run makespan', replay.makespanSeconds / makespan, `replay ${replay.makespanSeconds.toFixed(0)} s; ${size}`),
       { figure: 'plan: forecast calls = run calls', target: 'exact', measured: `${forecast.callsTotal} / ${journal.calls.length}`, pass: forecast.callsTotal === journal.calls.length },
       await poolRow({ quick, dir, log }),
+      await tableRow({ quick, dir, log }),
     ];
   },
 };
