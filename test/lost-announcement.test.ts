@@ -3,8 +3,8 @@
  * announcement reached the log: the resume announces it, so the message log
  * and metrics.json are those of a run never stopped. The kill lands in that
  * window by chance only (a flaky figure in the durability test), so the test
- * makes the window itself: it drops the announcement from a finished run's
- * log, as such a kill leaves it.
+ * makes the window itself: it puts a finished run's store back as such a kill
+ * leaves it.
  */
 import { cp, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { describe, expect } from 'vitest';
 import { readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { Store } from '../src/store/store.ts';
 import { metricsFromLog } from '../src/observers/log-metrics.ts';
+import { unannouncedIterations } from '../src/host/run/lost-announcements.ts';
 
 /**
  * metrics.json's iterations but their timings (the resumed iteration's clock ran on through
@@ -23,7 +24,7 @@ async function metricsOf(runDir: string): Promise<unknown> {
   return JSON.parse(JSON.stringify(figures, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(12)) : value)));
 }
 
-/** Drops a problem's `bank.updated` and `iteration.completed` of one iteration from the run's log; their types. */
+/** Leaves a finished run's store as a kill between one iteration's save and its announcement does: the announcement (`bank.updated`, `iteration.completed`) not in the log, the save's mark not cleared; the types dropped. */
 async function dropAnnouncement(runDir: string, problem: string, iteration: number): Promise<string[]> {
   const store = await Store.open(runDir);
   try {
@@ -34,10 +35,22 @@ async function dropAnnouncement(runDir: string, problem: string, iteration: numb
       await store.messages().del(key);
       dropped.push(message.type);
     }
+    // The save's mark that its announcement is still to come, which the logged announcement cleared.
+    await store.unannounced().put(problem, iteration);
     // What the metrics would say without it: the problem missing from that iteration.
     const problems = (await metricsFromLog(store)).find((metrics) => metrics.iteration === iteration)?.problems;
     expect(problems).toBe(2);
     return dropped;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The iterations the run's store marks saved but not announced. */
+async function unannouncedOf(runDir: string): Promise<Map<string, number>> {
+  const store = await Store.open(runDir);
+  try {
+    return await unannouncedIterations(store);
   } finally {
     await store.close();
   }
@@ -48,6 +61,7 @@ describe('an iteration saved but never announced', () => {
     const problems = await writeProblems(dir, smallProblems(3));
     const clean = path.join(dir, 'clean');
     await runInProcess(['--input-file', problems, '--output-file', clean, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--sim-output-tokens', '60', '--seed', '5']);
+    expect(await unannouncedOf(clean)).toEqual(new Map());
     const cut = path.join(dir, 'cut');
     await cp(clean, cut, { recursive: true });
     expect(await dropAnnouncement(cut, 'p2', 1)).toEqual(['bank.updated', 'iteration.completed']);
@@ -56,6 +70,7 @@ describe('an iteration saved but never announced', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
     expect(await metricsOf(cut)).toEqual(await metricsOf(clean));
+    expect(await unannouncedOf(cut)).toEqual(new Map());
     const announced = (await readLog(cut)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
     const original = (await readLog(clean)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
     expect(announced.map((envelope) => envelope.message)).toEqual(original.map((envelope) => envelope.message));

@@ -60,10 +60,7 @@ export class Store {
   /** The first write error, if any write failed. */
   writeError: unknown = null;
 
-  /**
-   * Rejects with the first write that failed (a full disk, a lost mount), so
-   * the runtime can stop the run cleanly instead of going on without a journal.
-   */
+  /** Rejects with the first write that failed (a full disk, a lost mount), so the runtime can stop the run cleanly instead of going on without a journal. */
   readonly failed: Promise<never> = new Promise<never>((_, reject) => {
     this.rejectFailed = reject;
   });
@@ -106,6 +103,8 @@ export class Store {
   readonly problems = () => this.sub('problems');
   readonly texts = () => this.sub('texts');
   readonly chunks = () => this.sub('chunks');
+  /** Per problem, its last saved iteration until its `iteration.completed` is logged, then null (host/run/lost-announcements.ts). */
+  readonly unannounced = () => this.sub('unannounced');
 
   /** The store's format (STORE_FORMAT once anything refers to `texts`). */
   private format = 1;
@@ -341,9 +340,11 @@ export class Store {
     this.journalKeys?.add(record.key);
   }
 
-  /** Logs a bus message. It lands after every write queued before it; `flushed()` waits for it. */
+  /** Logs a bus message (an `iteration.completed` with its iteration's mark cleared). It lands after every write queued before it; `flushed()` waits for it. */
   logMessage(envelope: Envelope): void {
-    void this.track(this.writes.write(this.putsOf(this.messages(), seqKey(envelope.seq), envelope)));
+    const { message } = envelope;
+    const announced = message.type === 'iteration.completed' ? [{ sublevel: this.unannounced(), key: message.problem, value: null }] : [];
+    void this.track(this.writes.write([...this.putsOf(this.messages(), seqKey(envelope.seq), envelope), ...announced]));
   }
 
   /** Resolves once every write made so far is on disk; rejects with the first write error. */
@@ -352,12 +353,10 @@ export class Store {
     if (this.writeError !== null) throw this.writeError;
   }
 
-  /** The bank update and the iteration-complete mark, as one atomic batch. */
+  /** The bank update and the iteration-complete mark, as one atomic batch, with the mark that its announcement is still to be logged. */
   async saveIteration(record: IterationRecord, banks: BankRecord): Promise<void> {
-    const key = iterationKey(record.ordinal, record.iteration);
-    await this.track(
-      this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record)]),
-    );
+    const [key, unannounced] = [iterationKey(record.ordinal, record.iteration), { sublevel: this.unannounced(), key: record.problem, value: record.iteration }];
+    await this.track(this.writes.write([...this.putsOf(this.banks(), key, banks), ...this.putsOf(this.iterations(), key, record), unannounced]));
   }
 
   /** The iteration records in a range of iteration keys (all by default), in input order then iteration order; with `fields`, those fields only, whose texts alone are read. Streams: nothing is held beyond one record. */

@@ -5,9 +5,10 @@
  * the two leaves an iteration saved but never announced: a resume starts after
  * it and does not announce it either, so the message log, and the metrics read
  * from it (that problem missing from the iteration's pass@1), would lack it for
- * good. Saves and announcements alternate per problem and the log's writes land
- * in order, so only a problem's last saved iteration can have lost its
- * announcement; it is announced again, from its record, when the run resumes.
+ * good. The save marks the problem's iteration unannounced and the logged
+ * `iteration.completed` clears the mark, each in its own atomic write
+ * (store.ts), so a resume reads which iterations to announce again, from their
+ * records, without reading the log.
  */
 import type { ProblemInput } from '../../../machines/contract.ts';
 import { iterationAnnouncement } from '../../../machines/kit.ts';
@@ -15,27 +16,23 @@ import type { Message } from '../../kernel/protocol.ts';
 import { iterationKey } from '../../store/records.ts';
 import type { Store } from '../../store/store.ts';
 
-/** The correlation of a problem's `iteration.completed` (machines/kit.ts `messageBase`). */
-function completionCorrelation(problem: string, iteration: number): string {
-  return `${problem}/${iteration}/iteration/0`;
+/** The problems whose last saved iteration was never announced (a stop came between the save and its announcement): problem id to iteration. */
+export async function unannouncedIterations(store: Store): Promise<Map<string, number>> {
+  const pending = new Map<string, number>();
+  for await (const [problem, iteration] of store.unannounced().iterator()) if (typeof iteration === 'number') pending.set(problem, iteration);
+  return pending;
 }
 
-/** The messages to publish again: the announcements of the problems' last saved iterations that the log does not hold. */
+/** The messages to publish again: the announcements of the problems' last saved iterations that were never logged. */
 export async function lostAnnouncements(store: Store, inputs: readonly ProblemInput[]): Promise<Message[]> {
-  const lastSaved = new Map<string, ProblemInput>();
-  for (const input of inputs) if (input.start.iteration > 0) lastSaved.set(completionCorrelation(input.problem.id, input.start.iteration - 1), input);
-  if (lastSaved.size === 0) return [];
-  // The messages' outlines only: no text is read back.
-  for await (const { message } of store.envelopeOutlines(() => false)) {
-    if (message.type === 'iteration.completed') lastSaved.delete(message.correlation);
-    if (lastSaved.size === 0) return [];
-  }
+  const unannounced = await unannouncedIterations(store);
   const lost: Message[] = [];
-  for (const input of lastSaved.values()) {
-    const iteration = input.start.iteration - 1;
+  for (const input of inputs) {
+    const iteration = unannounced.get(input.problem.id);
+    // Only the iteration the problem resumes after can be unannounced: a save follows the announcement before it.
+    if (iteration === undefined || iteration !== input.start.iteration - 1) continue;
     const record = await store.getIteration(iterationKey(input.ordinal, iteration));
-    if (record === undefined) continue;
-    lost.push(...iterationAnnouncement(input, iteration, record.candidates, record.bank));
+    if (record !== undefined) lost.push(...iterationAnnouncement(input, iteration, record.candidates, record.bank));
   }
   return lost;
 }
