@@ -6,7 +6,10 @@ import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { iterationKey, Store } from '../src/store/store.ts';
 import { readRunManifest } from '../src/host/run/run-manifest.ts';
-import { BIN, REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import { BIN, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
   at: number;
@@ -60,7 +63,8 @@ describe('durable runs', () => {
     // 4 problems: 16 solutions and 32 verifications an iteration, past each kill point below.
     const problems = await writeProblems(dir, smallProblems(4));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '40', '--latency-p99-ms', '200', '--request-log', requestLog]);
+    // The simulator in this process, as tmas sim-server starts one: what is killed is the run.
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, latency: { medianMs: 40, p99Ms: 200 }, requestLog });
     try {
       const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '6', '--seed', '3'];
       // The reference, uninterrupted: in this process (the kills below are what needs a process of its own).
@@ -98,7 +102,7 @@ describe('durable runs', () => {
       const reissued = (await requests(requestLog)).slice(mark).filter((r) => r.seed !== null && journaledBeforeLastResume.has(r.seed));
       expect(reissued).toEqual([]);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 

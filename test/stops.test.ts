@@ -11,7 +11,10 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { Store } from '../src/store/store.ts';
-import { BIN, REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import { BIN, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
 function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
@@ -58,7 +61,8 @@ describe('one Ctrl-C', () => {
   test('after some iterations, with calls in flight: outputs agree with the store, and --resume gives the results of a clean run', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '50', '--request-log', requestLog]);
+    // The simulator in this process, as tmas sim-server starts one: what is stopped is the run.
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, latency: { medianMs: 50, p99Ms: 50 }, requestLog });
     try {
       const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '8'];
       const run = path.join(dir, 'run');
@@ -76,7 +80,7 @@ describe('one Ctrl-C', () => {
       await runInProcess([...common, '--output-file', path.join(dir, 'clean')]);
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
