@@ -16,35 +16,18 @@
 //
 // The executable. It runs the build in dist/ (src/build.mjs, run by
 // `npm install` and `npm run build`) while the files it was built from are as
-// they were (src/build-fingerprint.mjs); otherwise tsx compiles the TypeScript
+// they were (src/kernel/build-fingerprint.mjs); otherwise tsx compiles the TypeScript
 // sources on the fly, so an edited checkout, a clone not yet built or an
 // install without dev dependencies runs the sources as they are.
 // TMAS_FROM_SOURCES=1 runs the sources whatever dist/ holds.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildFingerprint } from './build-fingerprint.mjs';
+import { buildRuns } from './kernel/build-fingerprint.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Whether dist/ holds a build of the sources as they are now (src/build-fingerprint.mjs). */
-function builtIsCurrent() {
-  let built;
-  try {
-    built = readFileSync(new URL('../dist/.built', import.meta.url), 'utf8');
-  } catch {
-    return false;
-  }
-  try {
-    return built === buildFingerprint(ROOT);
-  } catch {
-    // A folder that cannot be read: the sources run, and say what is wrong if it matters.
-    return false;
-  }
-}
-
 /** The CLI's entry (src/cli/main.ts): from the build when current, else from the sources. */
 async function loadMain() {
-  if (process.env.TMAS_FROM_SOURCES !== '1' && builtIsCurrent()) return (await import('../dist/src/cli/main.js')).main;
+  if (buildRuns(ROOT)) return (await import('../dist/src/cli/main.js')).main;
   const { register } = await import('tsx/esm/api');
   register();
   return (await import('./cli/main.ts')).main;

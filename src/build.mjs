@@ -7,7 +7,7 @@
 // so its main thread spends less time loading modules), and far faster than
 // TypeScript's own emit. tsx stays the fallback: bin.mjs uses
 // dist/ only while the sources are as they were built from
-// (src/build-fingerprint.mjs), so an edit is never run stale. What it saves:
+// (src/kernel/build-fingerprint.mjs), so an edit is never run stale. What it saves:
 // tsx's loader threads, in the main thread and each pool thread, and the
 // compiled sources it keeps, so a run peaks lower and `tmas --version`
 // answers sooner (the figures: bench/results.json, benchmark `build`).
@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } fro
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFingerprint, SOURCE_DIRS } from './build-fingerprint.mjs';
+import { buildFingerprint, SOURCE_DIRS } from './kernel/build-fingerprint.mjs';
 import { BROWSER_BUNDLE, BROWSER_ENTRIES } from './report/browser-bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -112,7 +112,7 @@ try {
 }
 
 // Plain-JS modules (the bin, worker shims, hooks) and the files modules read beside them.
-const LAUNCHERS = ['src/bin.mjs', 'src/build.mjs', 'src/build-fingerprint.mjs'];
+const LAUNCHERS = ['src/bin.mjs', 'src/build.mjs', 'src/kernel/build-fingerprint.mjs'];
 const mjsFiles = (dir) =>
   readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.mjs'))

@@ -7,7 +7,7 @@ import { cp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
-import { buildFingerprint } from '../src/build-fingerprint.mjs';
+import { buildFingerprint, buildRuns } from '../src/kernel/build-fingerprint.mjs';
 import { BROWSER_ENTRIES } from '../src/report/browser-bundle.mjs';
 import { browserScript } from '../src/report/browser-script.ts';
 import { REPO, smallProblems, test, writeProblems } from './fixtures.ts';
@@ -34,6 +34,8 @@ describe('the build', () => {
   test('the bin runs the build while it is current, with the results of the sources, and the sources once one of them is newer', async ({ dir }) => {
     const copy = await copyCheckout(dir);
     await run(process.execPath, [path.join(copy, 'src', 'build.mjs')], { cwd: copy });
+    // The rule the bin, and a pool started from the sources, go by.
+    expect(buildRuns(copy)).toBe(true);
     // The pages' scripts are built where their entries lie, as the server bundles them when it runs from the sources.
     for (const entry of BROWSER_ENTRIES) {
       const built = await readFile(path.join(copy, 'dist', entry.replace(/\.ts$/, '.js')), 'utf8');
@@ -67,6 +69,7 @@ describe('the build', () => {
     const later = new Date(Date.now() + 5_000);
     await utimes(edited, later, later);
     expect(await version(copy)).toBe(manifest.version);
+    expect(buildRuns(copy)).toBe(false);
   });
 
   test('the build counts as stale after an edit dated earlier, a deleted or added file, or a changed asset', async ({ dir }) => {

@@ -2,7 +2,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, write
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { fileHashes, readJournal, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
 interface FinishedRun {
@@ -24,8 +24,7 @@ const test = base.extend<{ finished: FinishedRun }>({
       try {
         const problems = await writeProblems(dir, smallProblems(2));
         const run = path.join(dir, 'run');
-        const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-        expect(done.code, done.stderr).toBe(0);
+        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
         await use({ run, calls: (await readJournal(run)).length });
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -174,8 +173,7 @@ describe('a damaged store is named and never changed', () => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');
     // A run's last writes are in its log until the next open moves them into a table: this one's are all there.
-    const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-    expect(done.code, done.stderr).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
     const log = (await readdir(path.join(run, 'store'))).find((name) => name.endsWith('.log')) as string;
     const size = (await stat(path.join(run, 'store', log))).size;
     expect(size).toBeGreaterThan(10_000);

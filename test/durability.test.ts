@@ -6,7 +6,10 @@ import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { iterationKey, Store } from '../src/store/store.ts';
 import { readRunManifest } from '../src/host/run/run-manifest.ts';
-import { BIN, REPO, runCli, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import { BIN, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
   at: number;
@@ -57,13 +60,15 @@ const count = (role: string) => (log: LoggedRequest[]) => log.filter((r) => r.ro
 
 describe('durable runs', () => {
   test('SIGKILL during solutions, verifications and a bank update, resumed each time, gives the results and banks of an uninterrupted run and re-issues no completed call', async ({ dir }) => {
-    const problems = await writeProblems(dir, smallProblems(6));
+    // 4 problems: 16 solutions and 32 verifications an iteration, past each kill point below.
+    const problems = await writeProblems(dir, smallProblems(4));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--latency-median-ms', '40', '--latency-p99-ms', '200', '--request-log', requestLog]);
+    // The simulator in this process, as tmas sim-server starts one: what is killed is the run.
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, latency: { medianMs: 40, p99Ms: 200 }, requestLog });
     try {
       const common = ['--input-file', problems, '--base-url', sim.url, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3', '--concurrency', '6', '--seed', '3'];
-      const clean = await runCli(['run', ...common, '--output-file', path.join(dir, 'clean')]);
-      expect(clean.code).toBe(0);
+      // The reference, uninterrupted: in this process (the kills below are what needs a process of its own).
+      await runInProcess([...common, '--output-file', path.join(dir, 'clean')]);
       const cleanRequests = (await requests(requestLog)).length;
 
       const run = path.join(dir, 'killed');
@@ -97,14 +102,15 @@ describe('durable runs', () => {
       const reissued = (await requests(requestLog)).slice(mark).filter((r) => r.seed !== null && journaledBeforeLastResume.has(r.seed));
       expect(reissued).toEqual([]);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
   test('SIGINT stops cleanly with a resume hint, and the resumed run completes', async ({ dir }) => {
-    const problems = await writeProblems(dir, smallProblems(8));
+    // Two problems whose calls take 200 ms: over 3 s of calls at --concurrency 4, still running at the first progress line (2 s).
+    const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
-    const child = spawn(process.execPath, [BIN, 'run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '4', '--sim-latency-ms', '40'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '4', '--sim-latency-ms', '200'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -115,13 +121,13 @@ describe('durable runs', () => {
     const resumed = await runCli(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
-    expect(lines).toHaveLength(8 * 2);
+    expect(lines).toHaveLength(2 * 2);
   });
 
   test('a resume that changes what the calls would be is refused with the differences, and accepted with --force', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
     const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--seed', '9', '--n-candidates', '3']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--n-candidates: the run has 2, this command gives 3/);
@@ -139,7 +145,7 @@ describe('durable runs', () => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');
     const first = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '1'];
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, ...first])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, ...first]);
     const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--judge-model-name: the run has "tmas-sim", this command gives "strict-judge"/);
@@ -183,7 +189,7 @@ describe('durable runs', () => {
   test('a second process on the same run directory gets a clear lock error', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1']);
     const holder = await Store.open(run);
     try {
       const second = await runCli(['run', '--resume', run]);
@@ -198,7 +204,7 @@ describe('durable runs', () => {
   test('a run written by another journal version is refused on resume and replay, since its journal keys would not match', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1']);
     const store = await Store.open(run);
     // As a tmas of journal version 1 wrote it: the version stored under its former name.
     const manifest: Record<string, unknown> = { ...(await store.getManifest()) };
@@ -219,7 +225,7 @@ describe('durable runs', () => {
   test('log filters, show, and an RL export whose records carry the banks of the iteration before', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
 
     const log = await runCli(['log', run, '--problem', 'p2', '--iteration', '1', '--type', 'bank.']);
     const envelopes = log.stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -271,7 +277,7 @@ describe('durable runs', () => {
   test('replay reports "identical" for an unchanged run and points at the first changed message after a Jaccard threshold change (0: every new record that has a kept one to compare with is dropped)', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '16'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '16']);
     const same = await runCli(['replay', run]);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stdout).toMatch(/^identical: \d+ messages/);
@@ -301,7 +307,8 @@ describe('a disk that fills during the run', () => {
     await mkdir(disk);
     if (!mountSmallDisk(disk, '1200k')) skip('cannot mount a tmpfs here (needs root)');
     try {
-      const problems = await writeProblems(dir, smallProblems(20));
+      // 6 problems: a store of about 1.9 MB, so the 1200k disk fills some way into the run.
+      const problems = await writeProblems(dir, smallProblems(6));
       const args = ['--input-file', problems, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '3'];
       const run = path.join(disk, 'run');
       const full = await runCli(['run', ...args, '--output-file', run]);
@@ -314,8 +321,7 @@ describe('a disk that fills during the run', () => {
       const resumed = await runCli(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/[1-9]\d* answered from the journal/);
-      const clean = await runCli(['run', ...args, '--output-file', path.join(dir, 'clean')]);
-      expect(clean.code).toBe(0);
+      await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
     } finally {
       try {

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+import { replayInProcess, runCli, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /**
  * A proxy in front of the simulator whose `refuse` decides, per chat call
@@ -71,11 +71,10 @@ describe('a failed call is never a result', () => {
       const resumed = await runCli(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const fresh = path.join(dir, 'fresh');
-      expect((await runCli(['run', '--input-file', problems, '--output-file', fresh, '--base-url', proxy.url, ...SMALL])).code).toBe(0);
+      await runInProcess(['--input-file', problems, '--output-file', fresh, '--base-url', proxy.url, ...SMALL]);
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(fresh, 'results.jsonl'), 'utf8'));
       expect(await failuresInMetrics(run)).toBe(0);
-      const replay = await runCli(['replay', run]);
-      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+      expect((await replayInProcess(run)).identical).toBe(true);
     } finally {
       proxy.server.close();
     }
@@ -102,8 +101,7 @@ describe('a failed call is never a result', () => {
       expect(resumed.code, resumed.stderr).toBe(0);
       expect((await results(run)).map((line) => `${line.problem}/${line.iteration}`)).toEqual(['p1/0', 'p1/1', 'p2/0', 'p2/1']);
       expect(await failuresInMetrics(run)).toBe(0);
-      const replay = await runCli(['replay', run]);
-      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+      expect((await replayInProcess(run)).identical).toBe(true);
     } finally {
       proxy.server.close();
     }
@@ -125,8 +123,7 @@ describe('a failed call is never a result', () => {
       expect(resumed.code, resumed.stderr).toBe(0);
       for (const line of await results(run)) for (const candidate of line.candidates) expect(candidate.failures).toEqual([]);
       expect(await failuresInMetrics(run)).toBe(0);
-      const replay = await runCli(['replay', run]);
-      expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+      expect((await replayInProcess(run)).identical).toBe(true);
     } finally {
       proxy.server.close();
     }

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { test as base, expect } from 'vitest';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import type { RunOutcome } from '../src/host/run/run-evaluation.ts';
+import type { ReplayReport } from '../src/analysis/replay-compare.ts';
+import type { Secrets } from '../src/settings/config.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import type { CompletionRequest } from '../src/gateway/gateway.ts';
 import type { RequestLogEntry } from '../src/sim/http/request-log.ts';
@@ -54,6 +56,15 @@ export async function runInProcess(args: string[]): Promise<RunOutcome> {
   const problems = await loadProblems(config.problems.inputFile);
   const quiet = { stdout: () => {}, stderr: () => {} };
   return runEvaluation(config, secrets, problems, quiet);
+}
+
+/**
+ * Replays a run in this process, as `tmas replay DIR` does with no key set (each endpoint's key
+ * "EMPTY"); resolves its report: `identical` is what makes the command exit 0.
+ */
+export async function replayInProcess(runDir: string): Promise<ReplayReport> {
+  const [{ replayRun }, { ENDPOINT_SLOTS }] = await Promise.all([import('../src/analysis/replay.ts'), import('../src/kernel/slots.ts')]);
+  return replayRun(runDir, { secrets: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets });
 }
 
 /** Every envelope of a finished run's message log, in sequence order. */
@@ -288,14 +299,13 @@ export async function runIncomplete(dir: string, problems: string, url: string, 
 
 /**
  * Resumes `run` (its servers now healthy) and runs `args` afresh into
- * `clean`: both end at 0 with the same results.jsonl. Resolves the resume's
- * stderr.
+ * `clean` (in this process: the reference): the resume ends at 0 with the
+ * results.jsonl of the fresh run. Resolves the resume's stderr.
  */
 export async function expectResumedAsClean(run: string, args: string[], clean: string): Promise<string> {
   const resumed = await runCli(['run', '--resume', run]);
   expect(resumed.code, resumed.stderr).toBe(0);
-  const fresh = await runCli(['run', ...args, '--output-file', clean]);
-  expect(fresh.code, fresh.stderr).toBe(0);
+  await runInProcess([...args, '--output-file', clean]);
   expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(clean, 'results.jsonl'), 'utf8'));
   return resumed.stderr;
 }

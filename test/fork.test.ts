@@ -1,6 +1,6 @@
 /**
  * `tmas fork DIR --output-file NEW`: an ablation of a finished run. A small
- * run on the simulated model (6 problems, 2 iterations, N=4, M=2) is forked
+ * run on the simulated model (2 problems, 2 iterations, N=4, M=2) is forked
  * with a stricter Summary prompt from an agents module outside the
  * repository: the calls of iteration 0 that the prompt does not reach are
  * answered from DIR's journal, the summaries are paid for, and the fork is a
@@ -59,6 +59,11 @@ async function readRun(run: string): Promise<{ forkedFrom: unknown; calls: CallR
   }
 }
 
+/** Problems of the run forked: each one's calls are its own, so two show what any number would. */
+const PROBLEMS = 2;
+/** The calls of one problem's iteration: N=4 solutions, 4 x M=2 verifications, 4 summaries, the experience and guideline agents. */
+const CALLS_PER_ITERATION = 18;
+
 /** One finished run for the file, made once: each test forks it (and copies it where it changes it). */
 let source = '';
 let sourceDir = '';
@@ -68,7 +73,7 @@ beforeAll(async () => {
   const os = await import('node:os');
   sourceDir = await mkdtemp(path.join(os.tmpdir(), 'tmas-fork-'));
   await chmod(sourceDir, 0o755);
-  const problems = await writeProblems(sourceDir, smallProblems(6));
+  const problems = await writeProblems(sourceDir, smallProblems(PROBLEMS));
   source = path.join(sourceDir, 'run');
   await runInProcess(['--input-file', problems, '--output-file', source, ...SIZES]);
   return async () => {
@@ -99,9 +104,9 @@ describe('tmas fork', () => {
     const reused = calls.filter((call) => original.has(call.key));
     for (const call of reused) expect(call).toEqual(original.get(call.key));
     const ofIteration0 = (role: string, among: CallRecord[]) => among.filter((call) => call.iteration === 0 && call.role === role).length;
-    expect(ofIteration0('solution', reused)).toBe(6 * 4);
-    expect(ofIteration0('verification', reused)).toBe(6 * 4 * 2);
-    expect(ofIteration0('summary', calls)).toBe(6 * 4);
+    expect(ofIteration0('solution', reused)).toBe(PROBLEMS * 4);
+    expect(ofIteration0('verification', reused)).toBe(PROBLEMS * 4 * 2);
+    expect(ofIteration0('summary', calls)).toBe(PROBLEMS * 4);
     expect(ofIteration0('summary', reused)).toBe(0);
     // The new summaries were sent with the stricter prompt.
     expect(calls.find((call) => call.role === 'summary' && !original.has(call.key))?.request.messages[0]?.content).toMatch(/Be strict/);
@@ -110,12 +115,12 @@ describe('tmas fork', () => {
     const expected = Number(/expects to answer at least (\d+) calls from the journal of/.exec(forked.stdout)?.[1]);
     const counts = forkCounts(forked.stdout, source);
     expect(counts).toEqual({ answered: reused.length, issued: calls.length - reused.length });
-    expect(expected).toBeGreaterThanOrEqual(6 * 4);
+    expect(expected).toBeGreaterThanOrEqual(PROBLEMS * 4);
     expect(expected).toBeLessThanOrEqual(counts.answered);
     const metrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { calls: { issued: number; reused: number; failed: number } };
     expect(metrics.calls).toEqual({ issued: counts.issued, reused: counts.answered, failed: 0 });
     expect(forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--agents'] });
-    expect((await readFile(path.join(fork, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6 * 2);
+    expect((await readFile(path.join(fork, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(PROBLEMS * 2);
 
     // A run like any other: a resume sends nothing, a replay matches its log, a report reads both runs.
     const resumed = await runCli(['run', '--resume', fork], asUser);
@@ -137,12 +142,13 @@ describe('tmas fork', () => {
     const first = path.join(dir, 'first');
     const forked = await runCli(['fork', source, '--output-file', first, '--max-iterations', '1']);
     expect(forked.code, forked.stderr).toBe(0);
-    expect(forkCounts(forked.stdout, source)).toEqual({ answered: 6 * 18, issued: 0 });
+    expect(forkCounts(forked.stdout, source)).toEqual({ answered: PROBLEMS * CALLS_PER_ITERATION, issued: 0 });
     expect((await readRun(first)).forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--max-iterations'] });
     const extended = await runCli(['run', '--resume', first, '--max-iterations', '2']);
     expect(extended.code, extended.stderr).toBe(0);
-    expect(extended.stdout).toMatch(/^0 calls issued, 108 answered from the journal/m);
-    expect(extended.stdout).toContain(`108 of them answered from the journal of ${source}, the run this one was forked from.`);
+    const iteration0 = PROBLEMS * CALLS_PER_ITERATION;
+    expect(extended.stdout).toMatch(new RegExp(`^0 calls issued, ${iteration0} answered from the journal`, 'm'));
+    expect(extended.stdout).toContain(`${iteration0} of them answered from the journal of ${source}, the run this one was forked from.`);
 
     // The source moved away: the resume warns and pays for the second iteration.
     const second = path.join(dir, 'second');
@@ -154,7 +160,7 @@ describe('tmas fork', () => {
       const alone = await runCli(['run', '--resume', second, '--max-iterations', '2']);
       expect(alone.code, alone.stderr).toBe(0);
       expect(alone.stderr).toContain(`this run was forked from ${source}, which holds no run now`);
-      expect(alone.stdout).toMatch(/^108 calls issued, 0 answered from the journal/m);
+      expect(alone.stdout).toMatch(new RegExp(`^${iteration0} calls issued, 0 answered from the journal`, 'm'));
     } finally {
       await rename(path.join(moved, 'run'), source);
     }

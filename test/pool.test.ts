@@ -22,7 +22,9 @@ const test = base.extend<{ pool: Pool }>({
   ],
 });
 
+// js-tiktoken's encoders, the reference counts: each takes about a second of CPU time to build, so once for the file.
 const o200kEncoder = new Tiktoken(o200k);
+const cl100kEncoder = new Tiktoken(cl100k);
 const count = (text: string, encoder = o200kEncoder): number => (text === '' ? 0 : encoder.encode(text, [], []).length);
 const promptCount = (system: string, user: string): number =>
   (system === '' ? 0 : count(system) + MESSAGE_OVERHEAD_TOKENS) + count(user) + MESSAGE_OVERHEAD_TOKENS;
@@ -188,7 +190,6 @@ describe('countTokens', () => {
     const pieces = [' ', '  ', '\t', '\n', '\r\n', '\n\n', ' \n ', 'a', 'Word', 'WORD', 'wOrd', "'s", "'LL", "n't", '7', '12345', '.', '...\n', '/', '\\frac{1}{2}', '$x^2$', 'é', 'Ünï', '数学', '🧮', '<|endoftext|>', '-', '—', '(', ')'];
     const random = createRandom(11);
     const texts = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(random() * 60) }, () => pieces[Math.floor(random() * pieces.length)] ?? '').join(''));
-    const cl100kEncoder = new Tiktoken(cl100k);
     // Twice each: the second pass is answered from the chunk counts the first one kept.
     for (let pass = 0; pass < 2; pass++) {
       expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
@@ -200,7 +201,6 @@ describe('countTokens', () => {
     // Thousands of distinct words, identifiers, figures, LaTeX and punctuation runs: most chunks are merged by byte pairs, not found whole.
     const files = ['README.md', 'docs/guide/keeping-servers-busy.md', 'bench/results.json', 'src/grader/latex/latex-to-mathjs.ts', 'workers/tokenize.worker.ts', 'problems/demo.jsonl'];
     const texts = files.map((file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'));
-    const cl100kEncoder = new Tiktoken(cl100k);
     expect(await pool.countTokens(texts)).toEqual(texts.map((text) => count(text)));
     expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(texts.map((text) => count(text, cl100kEncoder)));
   });
@@ -217,16 +217,16 @@ describe('countTokens', () => {
       const unit = Array.from({ length: 1 + Math.floor(random() * 3) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       return Array.from({ length }, () => (random() < 0.5 ? unit : (alphabet[Math.floor(random() * alphabet.length)] ?? ''))).join('');
     });
-    const encoders = { o200k_base: o200kEncoder, cl100k_base: new Tiktoken(cl100k), p50k_base: new Tiktoken(p50k) };
+    const encoders = { o200k_base: o200kEncoder, cl100k_base: cl100kEncoder, p50k_base: new Tiktoken(p50k) };
     for (const [encoding, encoder] of Object.entries(encoders)) {
       expect(await pool.countTokens(texts, { encoding }), encoding).toEqual(texts.map((text) => count(text, encoder)));
     }
   });
 
   test('an 8 MB line of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly', async ({ pool }) => {
-    // js-tiktoken is quadratic in a run's length, so it counts 4,096 characters, and the long runs follow:
-    // "a" x 8 is an o200k token and no longer run of "a" is, so a run of 8k a's is k tokens; "жж" is no token, so each "ж" is one.
-    const sample = 4_096;
+    // js-tiktoken is quadratic in a run's length (4,096 characters of each took it 7 s), so it counts 2,048, and the long
+    // runs follow: "a" x 8 is an o200k token and no longer run of "a" is, so a run of 8k a's is k tokens; "жж" is no token, so each "ж" is one.
+    const sample = 2_048;
     expect(count('a'.repeat(sample))).toBe(sample / 8);
     expect(count('ж'.repeat(sample))).toBe(sample);
     // 5,000,000 "ж" (10 MB of UTF-8) is one match of the pattern, past the 4.2 million characters where V8's backtracking stack overflows.
@@ -234,7 +234,6 @@ describe('countTokens', () => {
   });
 
   test('uses the encoding asked for', async ({ pool }) => {
-    const cl100kEncoder = new Tiktoken(cl100k);
     expect(await pool.countTokens(texts, { encoding: 'cl100k_base' })).toEqual(
       texts.map((text) => count(text, cl100kEncoder)),
     );

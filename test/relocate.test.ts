@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { fileHashes, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1'];
 
@@ -14,8 +14,7 @@ describe('run directories can be copied and moved', () => {
   test('resuming a copy changes only the copy; resuming a moved run answers every journaled call from its journal and never recreates the old path', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
-    const first = await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
-    expect(first.code, first.stderr).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
 
     const copy = path.join(dir, 'copy');
     await cp(run, copy, { recursive: true });
@@ -58,7 +57,7 @@ describe('start and stop edges', () => {
     expect(existsSync(path.join(dir, 'absent'))).toBe(false);
 
     const run = path.join(dir, 'run');
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1'])).code).toBe(0);
+    await runInProcess(['--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
     const before = await fileHashes(run);
 
     const rerun = await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL]);

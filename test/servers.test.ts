@@ -20,7 +20,9 @@ import { startSimServer, type SimOptions, type SimServer } from '../src/sim/serv
 import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { systemText, userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
-import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { loadProblems } from '../src/input/problems.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
+import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, runInProcess, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
 
@@ -346,7 +348,7 @@ describe('tmas run against real-looking servers', () => {
   test('sampling flags, per-role ones and --extra-body reach the server; without them the request carries none', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--request-log', requestLog]);
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, requestLog });
     try {
       const common = ['run', '--input-file', problems, '--base-url', sim.url, '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--no-proof'];
       const run = await runCli([
@@ -378,7 +380,7 @@ describe('tmas run against real-looking servers', () => {
       const after = (await loggedRequests(requestLog)).slice(sampled.length);
       expect(Object.keys(after[0]?.params ?? {}).sort()).toEqual(['max_tokens', 'model', 'seed', 'temperature']);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
@@ -420,16 +422,17 @@ describe('tmas run against real-looking servers', () => {
 describe('replica pools', () => {
   test('a pool of three replicas, one of them down, finishes with results byte-identical to one endpoint; metrics show each replica', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
-    const [a, b] = await Promise.all([startSimProcess(['--problems', problems]), startSimProcess(['--problems', problems])]);
+    // The two simulators in this process, as tmas sim-server starts one; the pooled run is a process of its own (its stderr is read).
+    const replicaOf = async () => startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES });
+    const [a, b] = await Promise.all([replicaOf(), replicaOf()]);
     // A privileged port nothing listens on: every attempt is refused. (A port freed by closing a
     // server of our own could be handed to another test file's server mid-run, whose answers then
     // went into this run's results.)
     const dead = { url: 'http://127.0.0.1:9/v1' };
     try {
-      const common = ['run', '--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
-      const single = await runCli([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
-      expect(single.code, single.stderr).toBe(0);
-      const pooled = await runCli([...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
+      const common = ['--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
+      await runInProcess([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
+      const pooled = await runCli(['run', ...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
       expect(pooled.code, pooled.stderr).toBe(0);
       expect(pooled.stderr).toContain(`the replica ${dead.url} does not answer`);
       const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');
@@ -444,8 +447,7 @@ describe('replica pools', () => {
       expect(replica(b.url)?.calls).toBeGreaterThan(0);
       expect(replica(a.url)?.drained).toBe(false);
     } finally {
-      a.child.kill();
-      b.child.kill();
+      await Promise.all([a.close(), b.close()]);
     }
   });
 

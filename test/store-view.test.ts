@@ -6,7 +6,7 @@ import { ClassicLevel } from 'classic-level';
 import { describe, expect } from 'vitest';
 import { printedUrl } from '../bench/harness/child-process.ts';
 import { openStoreView } from '../src/store/repair/check.ts';
-import { BIN, fileHashes, REPO, runCli, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { BIN, fileHashes, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**
  * `test` with `viewedRun`: one finished two-problem run per file, in table
@@ -21,8 +21,7 @@ const test = base.extend<{ viewedRun: string }>({
       try {
         const problems = await writeProblems(dir, smallProblems(2));
         const run = path.join(dir, 'run');
-        const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-        expect(done.code, done.stderr).toBe(0);
+        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
         await use(run);
       } finally {
         await rm(dir, { recursive: true, force: true });

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { describe, expect } from 'vitest';
-import { createPool, hfTokenizerName } from '../src/pool/pool.ts';
+import { afterAll, describe, expect } from 'vitest';
+import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
 import { REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
@@ -24,34 +24,51 @@ const TEXTS = [
   `${'a'.repeat(40_000)} ${'=-'.repeat(1_500)} ${'ж'.repeat(3_000)} ${'数学是的'.repeat(300)}`,
 ];
 
+/**
+ * Each tokenizer as the library loads it, and a one-thread pool counting with it, made once for the
+ * file (a load is a second or so of CPU time, in the test's process and again in the pool's thread):
+ * the tests only count with them.
+ */
+const libraries = new Map<string, Tokenizer>();
+const pools = new Map<string, Pool>();
+function libraryOf(dir: string): Tokenizer {
+  let library = libraries.get(dir);
+  if (library === undefined) {
+    library = new Tokenizer(JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')));
+    libraries.set(dir, library);
+  }
+  return library;
+}
+function poolOf(dir: string): Pool {
+  let pool = pools.get(dir);
+  if (pool === undefined) {
+    pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
+    pools.set(dir, pool);
+  }
+  return pool;
+}
+afterAll(async () => {
+  await Promise.all([...pools.values()].map((pool) => pool.close()));
+});
+
 describe('--tokenizer-path', () => {
   test.for(TOKENIZERS)('counts in the pool equal the library\'s own count (%s)', async (dir) => {
-    const library = new Tokenizer(JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')));
+    const library = libraryOf(dir);
     const expected = TEXTS.map((text) => library.encode(text, { add_special_tokens: false }).ids.length);
-    const pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
-    try {
-      expect(await pool.countTokens(TEXTS)).toEqual(expected);
-      // The file itself names the same tokenizer as its directory.
-      expect(hfTokenizerName(path.join(dir, 'tokenizer.json'))).toBe(hfTokenizerName(dir));
-    } finally {
-      await pool.close();
-    }
+    expect(await poolOf(dir).countTokens(TEXTS)).toEqual(expected);
+    // The file itself names the same tokenizer as its directory.
+    expect(hfTokenizerName(path.join(dir, 'tokenizer.json'))).toBe(hfTokenizerName(dir));
   });
 
   test('a megabyte of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly (qwen3)', async () => {
     const dir = TOKENIZERS[0] as string;
-    const library = new Tokenizer(JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')), JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')));
+    const library = libraryOf(dir);
     // The library counts 40,000 of each in a fraction of a second (a megabyte took it 10 s, 10 MB ran out of memory),
     // and the long runs follow: a run of 8k a's is k tokens (no longer run of "a" is a token), and each "ж" is one.
     const sample = 40_000;
     expect(library.encode('a'.repeat(sample), { add_special_tokens: false }).ids.length).toBe(sample / 8);
     expect(library.encode('ж'.repeat(sample), { add_special_tokens: false }).ids.length).toBe(sample);
-    const pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
-    try {
-      expect(await pool.countTokens(['a'.repeat(2 ** 20), 'ж'.repeat(5_000_000)])).toEqual([2 ** 17, 5_000_000]);
-    } finally {
-      await pool.close();
-    }
+    expect(await poolOf(dir).countTokens(['a'.repeat(2 ** 20), 'ж'.repeat(5_000_000)])).toEqual([2 ** 17, 5_000_000]);
   });
 
   test('a path without a tokenizer is a user error naming the flag', async ({ dir }) => {

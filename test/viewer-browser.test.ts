@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { runViewCommand, serveLiveRun } from '../src/cli/inspect/view.command.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
-import { runInProcess, test, writeProblems } from './fixtures.ts';
+import { browserTest as test, CHROMIUM } from './chromium.ts';
+import { runInProcess, writeProblems } from './fixtures.ts';
 
-/** Debian's Chromium (`.ci/run` installs it); without it these tests skip. */
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Problems whose questions carry LaTeX, so that the page has math to render. */
 const MATH_PROBLEMS = [
@@ -49,7 +47,7 @@ async function firstCall(dir: string, prefix: string): Promise<CallRecord> {
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
-  test('a finished run: a candidate\'s verification text and its prompt as sent are on the page, math is rendered, nothing leaves loopback', async ({ dir }) => {
+  test('a finished run: a candidate\'s verification text and its prompt as sent are on the page, math is rendered, nothing leaves loopback', async ({ dir, browser }) => {
     const input = await writeProblems(dir, MATH_PROBLEMS);
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '1']);
@@ -57,7 +55,6 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
     const solution = await firstCall(run, 'p1/1/solution/');
 
     const viewer = await runViewCommand([run], { port: 0 });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {
       const { page, errors, outside } = await watchedPage(browser);
       await page.goto(viewer.url, { waitUntil: 'load' });
@@ -98,12 +95,11 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
     } finally {
-      await browser.close();
       await viewer.close();
     }
   });
 
-  test('problems are named by id in the URL: an id, one that needs encoding, an id of digits before a position, and a position when no id matches', async ({ dir }) => {
+  test('problems are named by id in the URL: an id, one that needs encoding, an id of digits before a position, and a position when no id matches', async ({ dir, browser }) => {
     const odd = 'AIME 2024/I #3? 50% & é';
     const problems = [
       { problem_id: '2', question: 'Compute $1 + 1$.', answer: '2' },
@@ -114,7 +110,6 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0']);
     const viewer = await runViewCommand([run], { port: 0 });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const hash = (id: string, iteration: number) => `#/run/0/problem/${encodeURIComponent(id)}/${iteration}`;
     try {
       const { page, errors, outside } = await watchedPage(browser);
@@ -157,17 +152,15 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
     } finally {
-      await browser.close();
       await viewer.close();
     }
   });
 
-  test('a running run (tmas run --view): the curves gain a point while it goes', async ({ dir }) => {
+  test('a running run (tmas run --view): the curves gain a point while it goes', async ({ dir, browser }) => {
     const input = await writeProblems(dir, MATH_PROBLEMS);
     const args = ['--input-file', input, '--output-file', path.join(dir, 'live'), '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '10', '--judge-passes', '0'];
     const { config, secrets } = toRunConfig(parseRunFlags([...args, '--sim-latency-ms', '60', '--sim-p99-ms', '120']), {});
     const problems = await loadProblems(config.problems.inputFile);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     let url: string | null = null;
     let signalUrl: (value: string) => void = () => {};
     const listening = new Promise<string>((resolve) => (signalUrl = resolve));
@@ -193,7 +186,6 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       await page.close();
     } finally {
       await running;
-      await browser.close();
     }
   });
 });

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildRuns } from './build-fingerprint.mjs';
 
 /** The nearest folder above `from` whose package.json is tmas's. */
 function findRoot(from: string): string {
@@ -35,4 +36,22 @@ export function packagePath(relative: string): string {
 /** The path of a TypeScript module of the checkout as this tree has it: itself, or its build. */
 export function modulePath(relativeTs: string): string {
   return packagePath(FROM_BUILD ? relativeTs.replace(/\.ts$/, '.js') : relativeTs);
+}
+
+/** Whether this process, running from the sources, may load the build's modules instead: asked once, when first needed. */
+let buildRunsHere: boolean | undefined;
+
+/**
+ * The path of a pool thread's module (workers/), as a thread loads it: the
+ * build's whenever it may run (always from the build; from the sources, by
+ * the bin's own rule: the build is of the sources as they are now, and
+ * TMAS_FROM_SOURCES=1 is not set), else the TypeScript source. Why: a thread
+ * that loads TypeScript registers tsx, which starts a loader thread of its
+ * own, about 0.4 s of CPU time for every pool a process from the sources
+ * starts (each run of `npm run bench` and of the tests), for the same code.
+ */
+export function threadModulePath(relativeTs: string): string {
+  if (FROM_BUILD) return modulePath(relativeTs);
+  buildRunsHere ??= buildRuns(PACKAGE_ROOT);
+  return buildRunsHere ? packagePath(`dist/${relativeTs.replace(/\.ts$/, '.js')}`) : modulePath(relativeTs);
 }

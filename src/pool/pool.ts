@@ -15,7 +15,7 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { TmasError, UserError } from '../kernel/errors.ts';
-import { modulePath, packagePath } from '../kernel/package-root.ts';
+import { packagePath, threadModulePath } from '../kernel/package-root.ts';
 import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
 import { AHEAD, TaskLanes } from './task-lanes.ts';
@@ -122,9 +122,10 @@ export function defaultThreads(): number {
 // Every thread starts from the plain-JS shim, which makes the TypeScript worker
 // modules loadable whether or not this process runs under tsx or vitest.
 const LOADER = pathToFileURL(packagePath('workers/load.mjs'));
-// The worker modules are TypeScript beside the sources, JavaScript in the build (src/build.mjs).
-const TOKENIZE_WORKER = pathToFileURL(modulePath('workers/tokenize.worker.ts')).href;
-const JACCARD_WORKER = pathToFileURL(modulePath('workers/jaccard.worker.ts')).href;
+// The worker modules are TypeScript beside the sources, JavaScript in the build (src/build.mjs), which a
+// process running from the sources gives its threads too while the build is current (threadModulePath).
+const TOKENIZE_WORKER = pathToFileURL(threadModulePath('workers/tokenize.worker.ts')).href;
+const JACCARD_WORKER = pathToFileURL(threadModulePath('workers/jaccard.worker.ts')).href;
 const JSON_WORKER = pathToFileURL(packagePath('workers/json.worker.mjs')).href;
 
 /**

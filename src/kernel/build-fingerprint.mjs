@@ -3,8 +3,11 @@
 // to dist/.built; the bin (src/bin.mjs) runs dist/ only while the files give
 // the same string, so an edit, an added or deleted file, a file put back with
 // an older time (cp -p, rsync -a, tar) or a changed asset all send it back to
-// the sources. About 300 files: a few milliseconds.
-import { lstatSync, readdirSync } from 'node:fs';
+// the sources. About 300 files: a few milliseconds. Plain JavaScript, so that
+// the bin can use it before anything is compiled; in the kernel, so that a
+// process running from the sources can ask the same question of the build's
+// worker modules (src/kernel/package-root.ts).
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -44,5 +47,26 @@ function mathjsStamp(root) {
     return `${stat.size}\t${stat.mtimeMs}`;
   } catch {
     return 'missing';
+  }
+}
+
+/**
+ * Whether the build in `root`/dist may run in place of the sources: it holds a
+ * build of the sources as they are now, and TMAS_FROM_SOURCES=1 does not ask
+ * for the sources whatever dist/ holds.
+ */
+export function buildRuns(root) {
+  if (process.env.TMAS_FROM_SOURCES === '1') return false;
+  let built;
+  try {
+    built = readFileSync(path.join(root, 'dist', '.built'), 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    return built === buildFingerprint(root);
+  } catch {
+    // A folder that cannot be read: the sources run, and say what is wrong if it matters.
+    return false;
   }
 }

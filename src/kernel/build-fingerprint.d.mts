@@ -8,3 +8,6 @@ export declare const BUILD_INPUTS: readonly string[];
 
 /** The fingerprint of the build inputs under `root`, as they are now. */
 export declare function buildFingerprint(root: string): string;
+
+/** Whether the build in `root`/dist may run in place of the sources: current, and TMAS_FROM_SOURCES=1 not set. */
+export declare function buildRuns(root: string): boolean;
