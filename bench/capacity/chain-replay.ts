@@ -25,10 +25,15 @@ export interface ChainReplay {
   clairvoyant: number;
 }
 
-/** For each call, its output tokens plus the longest chain of calls that wait on it (deps come before their dependents). */
-function chainsFrom(calls: readonly PlannedCall[]): Float64Array {
+/** For each call, the calls that wait on it. */
+function dependentsOf(calls: readonly PlannedCall[]): number[][] {
   const dependents: number[][] = calls.map(() => []);
   calls.forEach((call, index) => call.deps.forEach((dep) => (dependents[dep] as number[]).push(index)));
+  return dependents;
+}
+
+/** For each call, its output tokens plus the longest chain of calls that wait on it (deps come before their dependents). */
+function chainsFrom(calls: readonly PlannedCall[], dependents: number[][]): Float64Array {
   const chain = new Float64Array(calls.length);
   for (let index = calls.length - 1; index >= 0; index--) {
     let after = 0;
@@ -39,14 +44,16 @@ function chainsFrom(calls: readonly PlannedCall[]): Float64Array {
 }
 
 /** One replay on `replicas`, tmas's ranking or the clairvoyant one; the makespan over the bound. */
-function replay(calls: readonly PlannedCall[], chain: Float64Array, replicas: CapacitySettings[], ranking: { iterations: number; stages: Readonly<Record<string, number>> } | 'clairvoyant'): number {
+function replay(
+  { calls, dependents, chain }: { calls: readonly PlannedCall[]; dependents: number[][]; chain: Float64Array },
+  replicas: CapacitySettings[],
+  ranking: { iterations: number; stages: Readonly<Record<string, number>> } | 'clairvoyant',
+): number {
   const clock = createManualClock();
   const served = replicas.map((capacity) => ({ engine: createCapacityEngine(capacity, clock), capacity, cap: replicaCapOf(capacity) }));
   const ranks = ranking === 'clairvoyant' ? null : createCallRanks(ranking.iterations, ranking.stages);
   const server = new ScheduledServer({ replicas: served, concurrency: 800, limit: 'knee', routing: 'prefix', ranks, clairvoyant: ranking === 'clairvoyant' });
   const waiting = calls.map((call) => call.deps.length);
-  const dependents: number[][] = calls.map(() => []);
-  calls.forEach((call, index) => call.deps.forEach((dep) => (dependents[dep] as number[]).push(index)));
   const send = (index: number): void =>
     server.send({ ...(calls[index] as PlannedCall), chain: chain[index] as number }, () => {
       for (const next of dependents[index] as number[]) if (--(waiting[next] as number) === 0) send(next);
@@ -66,9 +73,10 @@ export async function replayChains(runDir: string, replicas: CapacitySettings[])
   const strategy = strategyNamed(journal.config.loop.strategy);
   const stages = strategy.stages ?? {};
   const calls = buildCallGraph(journaledCalls(journal), { stages, schedule: 'pipelined' });
-  const chain = chainsFrom(calls);
+  const dependents = dependentsOf(calls);
+  const graph = { calls, dependents, chain: chainsFrom(calls, dependents) };
   return {
-    ranked: replay(calls, chain, replicas, { iterations: rankedIterations(strategy, journal.config.loop.maxIterations), stages }),
-    clairvoyant: replay(calls, chain, replicas, 'clairvoyant'),
+    ranked: replay(graph, replicas, { iterations: rankedIterations(strategy, journal.config.loop.maxIterations), stages }),
+    clairvoyant: replay(graph, replicas, 'clairvoyant'),
   };
 }
