@@ -103,12 +103,24 @@ describe('tmas plan', () => {
     expect(barrier.makespanSeconds as number).toBeGreaterThan(four.makespanSeconds as number);
   });
 
-  test('refuses --check with --from, and a directory that holds no run, with exit 2', async ({ dir }) => {
-    const [both, none] = await Promise.all([runCli(['plan', '--check', dir, '--from', dir]), runCli(['plan', '--check', dir])]);
+  test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {
+    const [both, none, checkConcurrency, fromIterations] = await Promise.all([
+      runCli(['plan', '--check', dir, '--from', dir]),
+      runCli(['plan', '--check', dir]),
+      runCli(['plan', '--check', dir, '--concurrency', '64', '--routing', 'least-loaded']),
+      runCli(['plan', '--from', dir, '--max-iterations', '3', '--concurrency', '64']),
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('[TMAS_USAGE]');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('[TMAS_RUN_DIR]');
+    expect(checkConcurrency.code).toBe(2);
+    expect(checkConcurrency.stderr).toContain('--check reads the run\'s settings from its directory, so --concurrency, --routing would be ignored');
+    // --from takes --concurrency (where the calls go), not --max-iterations (what the calls are).
+    expect(fromIterations.code).toBe(2);
+    expect(fromIterations.stderr).toContain('[TMAS_USAGE]');
+    expect(fromIterations.stderr).toContain('so --max-iterations would be ignored');
+    expect(fromIterations.stderr).not.toContain('--concurrency would');
   });
 
   test('--metrics-from reads a replica\'s throughput from its /metrics while it is busy, and refuses an idle one', async ({ dir }) => {

@@ -24,7 +24,8 @@ import { hasStore } from '../../store/repair/check.ts';
 import type { Routing } from '../../gateway/dispatch/routing.ts';
 import type { Problem } from '../../input/problem.ts';
 import { PLAN_SETTINGS, PLANNED_RUN_SETTINGS } from '../../settings/configure/index.ts';
-import { defineStrategyFlags } from '../../settings/strategy-flags.ts';
+import { defineStrategyFlags, strategyFlags } from '../../settings/strategy-flags.ts';
+import { toOptionName } from '../../../machines/contract.ts';
 import { toRunConfig } from '../../settings/configure/to-config.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import { checkText, forecastText, tableText, whatIfText } from './plan-output.ts';
@@ -93,6 +94,23 @@ function given(command: Command, name: string): boolean {
   return source !== undefined && source !== 'default';
 }
 
+/** The run settings `--from` may change: where its journaled calls are sent and when; the calls themselves are the run's. */
+const REPLAYED_SETTINGS = ['concurrency', 'routing', 'replicaMaxInFlight', 'schedule'];
+
+/**
+ * Refuses run settings given with a mode that reads them from a finished
+ * run: `--check` forecasts the run as it was, `--from` replays its calls,
+ * so a flag such as --max-iterations would be dropped without a word.
+ */
+function refuseRunSettings(command: Command, mode: '--check' | '--from', honoured: readonly string[]): void {
+  const runOptions = new Set([...PLANNED_RUN_SETTINGS.map((setting) => toOption(setting).attributeName()), ...strategyFlags().map(({ flag }) => toOptionName(flag.name))]);
+  const ignored = command.options.filter((option) => runOptions.has(option.attributeName()) && !honoured.includes(option.attributeName()) && given(command, option.attributeName()));
+  if (ignored.length === 0) return;
+  const named = ignored.map((option) => option.long ?? option.flags).join(', ');
+  const instead = mode === '--check' ? '--check forecasts the run with its own settings; to see it under others, use --from DIR' : `--from replays the run's own calls; it takes only ${REPLAYED_SETTINGS.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} and the servers' flags`;
+  throw new UserError('TMAS_USAGE', `${mode} reads the run's settings from its directory, so ${named} would be ignored: ${instead}.`);
+}
+
 /** A finished run's gateway and pool, with what the command line gives instead. */
 function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command): RunGateway {
   const own = runGatewayOf(journal.config);
@@ -115,6 +133,7 @@ async function journalsIn(dir: string): Promise<RunJournal[]> {
 
 /** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
 async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
+  refuseRunSettings(command, '--from', REPLAYED_SETTINGS);
   const journals = await journalsIn(flags.from as string);
   const gateway = replayedGateway(journals[0] as RunJournal, flags, command);
   const runs = journals.map((journal) => ({ journal, strategy: strategyNamed(journal.config.loop.strategy), schedule: given(command, 'schedule') ? flags.schedule : journal.config.loop.schedule }));
@@ -137,7 +156,8 @@ async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ 
 }
 
 /** `--check DIR`: the forecast from the run's own settings beside what it did. */
-async function check(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+async function check(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
+  refuseRunSettings(command, '--check', []);
   const journal = await readRunJournal(flags.check as string);
   const { servers, billing } = await serversOf(flags, runGatewayOf(journal.config), io);
   const method = await methodOf(flags, journal.config, journal.problems.map((problem) => problem.judged));
@@ -177,6 +197,6 @@ export async function runPlanCommand(flags: PlanFlags, command: Command, io: Cli
   if (modes.length > 1) {
     throw new UserError('TMAS_USAGE', `tmas plan takes one of --check DIR, --from DIR and --strategies LIST, not ${modes.join(' and ')}: --check compares a run with its forecast, --from replays it under other settings, --strategies forecasts a table.`);
   }
-  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, io) : flags.strategies !== undefined ? await table(flags, io) : await forecast(flags, io);
+  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, command, io) : flags.strategies !== undefined ? await table(flags, io) : await forecast(flags, io);
   io.stdout(flags.json ? JSON.stringify(result.json, null, 2) : result.text);
 }
