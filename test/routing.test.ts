@@ -42,28 +42,51 @@ function send(router: ReturnType<typeof createRouter<Routable>>, replicas: Routa
 }
 
 describe('the router', () => {
-  test('when every replica is full and one frees a slot, a held call of the same rank whose prompt it holds goes there first', async () => {
+  test('when every replica is full and one frees a slot, the next call waits for the replica holding its prompt: the one with room takes a call further down that it holds, else one no replica holds', async () => {
     const router = createRouter<Routable>('prefix');
     const [a, b] = [replica({ limit: 1 }), replica({ limit: 1 })];
     const dispatcher = createDispatcher<Routable>(10, 'rank', router);
-    const rank = { grading: false, remaining: 5 };
-    const admit = (messages: CompletionRequest['messages'], sequence: number) =>
-      dispatcher.admit({ pool: 'p', replicas: [a, b], rank, sequence, tieBreak: sequence, prefix: prefixKeysOf(messages) });
+    const admit = (messages: CompletionRequest['messages'], sequence: number, remaining: number) =>
+      dispatcher.admit({ pool: 'p', replicas: [a, b], rank: { grading: false, remaining }, sequence, tieBreak: sequence, prefix: prefixKeysOf(messages) });
     // Candidate 0's prompt goes to one replica, candidate 1's to the other: both are full.
-    const first = await admit(verification(1, 0), 0);
-    const second = await admit(verification(1, 1), 1);
+    const first = await admit(verification(1, 0), 0, 9);
+    const second = await admit(verification(1, 1), 1, 9);
     expect(second).not.toBe(first);
-    // Held, in this order: a verification of candidate 1 (held by `second`), then one of candidate 0 (held by `first`).
+    // Held, best first: a verification of candidate 0 (cached on `first`), one of candidate 1 (on `second`), one of candidate 2 (nowhere).
     const sent: Array<[string, Routable]> = [];
-    void admit(verification(1, 1), 2).then((to) => sent.push(['candidate 1', to]));
-    void admit(verification(1, 0), 3).then((to) => sent.push(['candidate 0', to]));
-    // `first` frees its slot: candidate 0's call, though second in line, takes it.
-    dispatcher.release(first);
-    await Promise.resolve();
-    expect(sent).toEqual([['candidate 0', first]]);
+    void admit(verification(1, 0), 2, 9).then((to) => sent.push(['candidate 0', to]));
+    void admit(verification(1, 1), 3, 5).then((to) => sent.push(['candidate 1', to]));
+    void admit(verification(1, 2), 4, 1).then((to) => sent.push(['candidate 2', to]));
+    // `second` frees a slot: candidate 0's call waits for `first`; candidate 1's, though after it in line, takes the slot.
     dispatcher.release(second);
     await Promise.resolve();
-    expect(sent).toEqual([['candidate 0', first], ['candidate 1', second]]);
+    expect(sent).toEqual([['candidate 1', second]]);
+    // Again: nothing further down is cached on `second`, so the call no replica holds goes there, not candidate 0's.
+    dispatcher.release(second);
+    await Promise.resolve();
+    expect(sent).toEqual([['candidate 1', second], ['candidate 2', second]]);
+    // `first` frees a slot: candidate 0's call finds its prompt there.
+    dispatcher.release(first);
+    await Promise.resolve();
+    expect(sent).toEqual([['candidate 1', second], ['candidate 2', second], ['candidate 0', first]]);
+  });
+
+  test('a replica holding the prompt is waited for only when it is as fast as the one with room, and neither failing nor drained', async () => {
+    const router = createRouter<Routable>('prefix');
+    const holder = replica({ limit: 1, sequenceSpeed: 0.1 });
+    const other = replica({ limit: 1, sequenceSpeed: 0.1 });
+    const call = { tieBreak: 0, prefix: prefixKeysOf(verification(1, 0)) };
+    router.sent(holder, call);
+    holder.inFlight = 1;
+    // Full, as fast: the call is cached elsewhere and waits for it.
+    expect(router.cachedElsewhere?.(other, call, [holder, other])).toBe(holder);
+    expect(router.cachedElsewhere?.(holder, call, [holder, other])).toBeNull();
+    // Half as fast, failing or drained: nothing to wait for.
+    for (const changed of [{ sequenceSpeed: 0.05 }, { failedAttempts: 2 }, { drained: true }]) {
+      const unlike = { ...holder, ...changed } as Routable;
+      expect(router.cachedElsewhere?.(other, call, [unlike, other]), JSON.stringify(changed)).toBeNull();
+    }
+    expect(createRouter<Routable>('least-loaded').cachedElsewhere).toBeUndefined();
   });
 
   test('prefix: a candidate\'s eight verifications go to one replica, the next candidate\'s to the freest; a holder with far more calls than the least loaded gives way', () => {

@@ -6,9 +6,10 @@
  * gateway's own router chooses (`--routing`, src/gateway/dispatch/routing.ts): at most
  * its cap on a replica (the gateway's cap a little above its knee), at most
  * `concurrency` in all, and under `margin` only while a replica's own queue
- * is short. As the gateway's dispatcher does, when the next call would go to
- * a replica that does not hold its prompt, a held call of the same rank that
- * it holds goes there first.
+ * is short. As the gateway's dispatcher does, when the next call's prompt
+ * is cached on another replica, which is full, it waits for that one, and the
+ * replica with room takes a call further down the line that it holds, or
+ * that none holds.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
 import { HeldCalls, type Held } from '../gateway/dispatch/held-calls.ts';
@@ -62,8 +63,8 @@ export interface ScheduledServerOptions {
   clairvoyant: boolean;
 }
 
-/** Held calls of the next one's rank looked at for one whose prompt the chosen replica holds, as the dispatcher does. */
-const TIES_SEEN = 64;
+/** Held calls looked at for one the chosen replica should take instead of the next, as the dispatcher does. */
+const LOOKAHEAD = 128;
 
 /** The capacity models and the calls held for them. */
 export class ScheduledServer {
@@ -107,9 +108,9 @@ export class ScheduledServer {
       if (next === undefined) return;
       const replica = this.router.choose(this.slots, next);
       if (replica === null) return;
-      const tie = this.tieHeldBy(next, replica);
-      if (tie === null) this.held.pop();
-      this.start(tie ?? next, replica);
+      const instead = this.prefixFirst(next, replica);
+      if (instead === null) this.held.pop();
+      this.start(instead ?? next, replica);
     }
   }
 
@@ -123,11 +124,14 @@ export class ScheduledServer {
     return top;
   }
 
-  /** A held call of the next one's rank whose prompt `replica` holds, when the next one's it does not. */
-  private tieHeldBy(next: Call, replica: ReplicaSlots): Call | null {
-    const holds = this.router.holds;
-    if (holds === undefined || holds(replica, next)) return null;
-    return this.held.ties(TIES_SEEN).find((tie) => tie !== next && !tie.settled && holds(replica, tie)) ?? null;
+  /** A held call further down the line for `replica` when the next one's prompt is cached on another replica, as the dispatcher does. */
+  private prefixFirst(next: Call, replica: ReplicaSlots): Call | null {
+    const elsewhere = this.router.cachedElsewhere;
+    const holder = elsewhere?.(replica, next, this.slots) ?? null;
+    // A holder with room was weighed by the router (routing.ts), which chose this replica: the call goes here.
+    if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
+    for (const call of this.held.leading(LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
+    return null;
   }
 
   private start(sent: Call, replica: ReplicaSlots): void {

@@ -49,22 +49,23 @@ export class HeldCalls<T extends Held> {
   }
 
   /**
-   * Up to `limit` calls of the same rank as the next (it first), nearest the
-   * top of the heap: all calls of the smallest rank lie in one subtree at its
-   * top, since none of their ancestors can rank after them.
+   * The first `limit` calls in the order they would leave, without taking
+   * them, one at a time so that a search stops where it finds: a frontier
+   * of heap positions, each child entering once its parent has left (at most
+   * `limit` + 1 of them, scanned for the best).
    */
-  ties(limit: number): T[] {
-    const top = this.heap[0];
-    if (top === undefined) return [];
-    const found: T[] = [];
-    const queue = [0];
-    for (let at = queue.shift(); at !== undefined && found.length < limit; at = queue.shift()) {
-      const call = this.heap[at] as T;
-      if (call.rank.grading !== top.rank.grading || call.rank.remaining !== top.rank.remaining) continue;
-      found.push(call);
-      for (const child of [2 * at + 1, 2 * at + 2]) if (child < this.heap.length) queue.push(child);
+  *leading(limit: number): Generator<T> {
+    const heap = this.heap;
+    const frontier = heap.length > 0 ? [0] : [];
+    for (let found = 0; found < limit && frontier.length > 0; found++) {
+      let best = 0;
+      for (let i = 1; i < frontier.length; i++) if (compareHeld(heap[frontier[i] as number] as T, heap[frontier[best] as number] as T) < 0) best = i;
+      const at = frontier[best] as number;
+      frontier[best] = frontier[frontier.length - 1] as number;
+      frontier.pop();
+      for (const child of [2 * at + 1, 2 * at + 2]) if (child < heap.length) frontier.push(child);
+      yield heap[at] as T;
     }
-    return found;
   }
 
   /** Takes the call that goes next. */

@@ -22,10 +22,11 @@ export interface Router<S> {
   /** The call was sent to `replica`. */
   sent(replica: S, call: RoutedCall<S>): void;
   /**
-   * Whether `replica` most likely holds the call's prompt in its cache; absent
-   * for a router that does not care. When the next call would go to a replica
-   * that does not hold its prompt, a held call of the same rank that it holds
-   * goes there instead (dispatcher.ts).
+   * Another of `replicas`, as fast and as healthy, that most likely holds
+   * the call's prompt in its cache where `replica` does not; null when none
+   * does, or `replica` holds it. Absent for a router that does not care.
+   * The dispatcher keeps a call for its holder while the holder is full
+   * (dispatcher.ts prefixFirst).
    */
-  holds?(replica: S, call: RoutedCall<S>): boolean;
+  cachedElsewhere?(replica: S, call: RoutedCall<S>, replicas: readonly S[]): S | null;
 }

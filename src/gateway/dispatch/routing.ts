@@ -25,6 +25,11 @@
  *   it has no more calls than the least loaded one plus BALANCE_ABSOLUTE or
  *   BALANCE_RELATIVE of them; otherwise the freest replica (the most free
  *   slots, as `least-loaded` does) gets the call, and its cache learns.
+ * - When every replica is full, a slot frees on one at a time: a call whose
+ *   prompt another replica holds (cachedElsewhere) then waits for that one,
+ *   and the replica with room takes a call further down the line that it
+ *   holds, or that none holds (dispatcher.ts): a candidate's verifications,
+ *   spread over three of four replicas before, stayed on 1.3.
  *
  * SGLang's router (its cache-aware policy, with its own thresholds) and
  * llm-d's prefix-cache scorer weigh the same two things.
@@ -75,7 +80,7 @@ export function createRouter<S extends Routable>(routing: Routing): Router<S> {
       if (holdsPrefix(replica, call)) replica.prefixHits++;
       replica.prefixes.remember(call.prefix);
     },
-    ...(routing === 'prefix' ? { holds: holdsPrefix } : {}),
+    ...(routing === 'prefix' ? { cachedElsewhere } : {}),
   };
 }
 
@@ -83,6 +88,20 @@ export function createRouter<S extends Routable>(routing: Routing): Router<S> {
 function holdsPrefix<S extends Routable>(replica: S, call: RoutedCall<S>): boolean {
   const prefix = call.prefix ?? null;
   return prefix !== null && replica.prefixes.matched(prefix) >= LEAST_MATCH * prefix.chars;
+}
+
+/**
+ * The freest of the other replicas that most likely hold the call's prompt
+ * where `replica` does not, and would serve it as well (as fast, healthy,
+ * not drained).
+ */
+function cachedElsewhere<S extends Routable>(replica: S, call: RoutedCall<S>, replicas: readonly S[]): S | null {
+  if (call.prefix == null || holdsPrefix(replica, call)) return null;
+  const pace = replica.sequenceSpeed ?? 0;
+  const asGood = (other: S) => other !== replica && !other.drained && other.failedAttempts === 0 && other !== call.avoid && (other.sequenceSpeed ?? pace) >= FAST_ENOUGH * pace;
+  let freest: S | null = null;
+  for (const other of replicas) if (asGood(other) && holdsPrefix(other, call) && (freest === null || other.limit - other.inFlight > freest.limit - freest.inFlight)) freest = other;
+  return freest;
 }
 
 /** The replicas that may take a call now: with a free slot, not drained; the healthy ones and those the call did not just fail on first. */
