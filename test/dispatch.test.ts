@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createDispatcher, type Slots } from '../src/gateway/dispatch/dispatcher.ts';
+import { HeldCalls } from '../src/gateway/dispatch/held-calls.ts';
 import { createLoadLimit, marginOf } from '../src/gateway/load/load-limit.ts';
 import { metricsUrlOf, parseServerLoad } from '../src/gateway/load/server-load.ts';
 import { createFirstTokenWatch } from '../src/gateway/load/first-token.ts';
@@ -47,6 +48,18 @@ describe('dispatcher', () => {
     await Promise.all(sent);
     expect(order).toEqual(['verification a', 'verification b', 'solution', 'one ahead', 'two ahead', 'judge']);
     expect(dispatcher.inFlight).toBe(0);
+  });
+
+  test('the held calls a replica may take instead of the next are looked at in the order they would leave, without taking any', () => {
+    const held = new HeldCalls<{ rank: CallRank; sequence: number }>();
+    // Drawn in a scrambled order, so that the heap's array order is not the leaving order.
+    const remaining = Array.from({ length: 200 }, (_, index) => (index * 7919) % 50);
+    remaining.forEach((left, sequence) => held.push({ rank: rank(left, sequence % 13 === 0), sequence }));
+    const looked = [...held.leading(40)];
+    const left: Array<{ rank: CallRank; sequence: number }> = [];
+    for (let call = held.pop(); call !== undefined; call = held.pop()) left.push(call);
+    expect(looked).toEqual(left.slice(0, 40));
+    expect(left).toHaveLength(200);
   });
 
   test('fifo order ignores ranks', async () => {
