@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { createServer, request } from 'node:http';
@@ -112,6 +112,25 @@ const everyStore = (out: string) => () => METHODS.every((method) => existsSync(p
 /** Whether a progress line of the table was printed. */
 const progressed = (stderr: string) => /\] \[\d+\.\ds\] problem-iterations/.test(stderr);
 
+/**
+ * Whether every method's run has had its store open: `out`/<method>/tmas.lock names the process while it writes
+ * the run (a method already finished holds it briefly), read once whole (a lock killed half-written stands 10 s).
+ */
+function everyLock(out: string): () => boolean {
+  const seen = new Set<string>();
+  const holds = (method: string) => {
+    try {
+      return typeof (JSON.parse(readFileSync(path.join(out, method, 'tmas.lock'), 'utf8')) as { pid?: unknown }).pid === 'number';
+    } catch {
+      return false;
+    }
+  };
+  return () => {
+    for (const method of METHODS) if (holds(method)) seen.add(method);
+    return seen.size === METHODS.length;
+  };
+}
+
 /** What a method's metrics.json says of its calls and the gateway. */
 interface MethodMetrics {
   calls: { issued: number };
@@ -178,13 +197,14 @@ describe('tmas table1: the methods as one workload', () => {
 
   test("Ctrl-C stops every method, each writing outputs that agree with its store; a table then killed midway resumes each method where it was, ends with the results of one never stopped, and each method's gateway block sums its calls over the processes that kept theirs", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
-    // Slow enough that the methods are still running once every one has its store, on a fast machine too.
+    // Slow enough that some methods are still running at the first progress line (2 s), on a fast machine too.
     const slow = ['--sim-latency-ms', '400'];
 
     const out = path.join(dir, 'stopped');
     const args = ['table1', '--input-file', input, '--output-file', out, ...SMALL, ...slow];
-    // Ctrl-C once every method has started (its store made): all stop, and each writes what it finished.
-    const interrupted = await stopWhen(args, 'SIGINT', everyStore(out));
+    // Ctrl-C at the first progress line, once every method has started (its store made): all stop, and each writes what it finished.
+    const started = everyStore(out);
+    const interrupted = await stopWhen(args, 'SIGINT', (stderr) => progressed(stderr) && started());
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stderr).toMatch(/give the same tmas table1 command again to resume them all/);
     // No method was cut off by the stop's deadline: the stop ended itself.
@@ -193,8 +213,8 @@ describe('tmas table1: the methods as one workload', () => {
     const first = await metricsOf(out);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
-    // Killed outright (nothing written at the end) at its first progress line.
-    const killed = await stopWhen(args, 'SIGKILL', progressed);
+    // Killed outright once every method has opened its store again, long before one still running could end: it writes nothing, and keeps no count.
+    const killed = await stopWhen(args, 'SIGKILL', everyLock(out));
     for (const method of METHODS) expect(killed.stderr).toContain(`resuming ${method}`);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
