@@ -309,3 +309,20 @@ export async function expectResumedAsClean(run: string, args: string[], clean: s
   expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(clean, 'results.jsonl'), 'utf8'));
   return resumed.stderr;
 }
+
+/** Checks that results.jsonl and metrics.json of a stopped run are one write, of what the store holds. */
+export async function expectOutputsOfStore(run: string): Promise<number> {
+  const text = await readFile(path.join(run, 'results.jsonl'), 'utf8');
+  const lines = text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as { problem: string; iteration: number });
+  const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { results: { lines: number; sha256: string } };
+  expect(metrics.results).toEqual({ lines: lines.length, sha256: createHash('sha256').update(text).digest('hex') });
+  const store = await Store.open(run);
+  try {
+    const marked: Array<{ problem: string; iteration: number }> = [];
+    for await (const record of store.iterationRecords()) marked.push({ problem: record.problem, iteration: record.iteration });
+    expect(lines.map(({ problem, iteration }) => ({ problem, iteration }))).toEqual(marked);
+  } finally {
+    await store.close();
+  }
+  return lines.length;
+}

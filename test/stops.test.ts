@@ -1,20 +1,19 @@
 /**
  * How commands end when they are stopped: one Ctrl-C of a run writes outputs
- * that agree with the store and exits, however early; a second writer is
+ * that agree with the store and exits, however early, and a stop is ended only
+ * once it has gone the deadline without progress; a second writer is
  * refused even when LevelDB's LOCK file was deleted; and no private copy of a
  * store outlives the command that made it, or, after a kill -9, the next one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { Store } from '../src/store/store.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { BIN, expectOutputsOfStore, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
 function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
@@ -40,25 +39,17 @@ async function loggedRoles(file: string): Promise<string[]> {
   return lines.filter(Boolean).map((line) => (JSON.parse(line) as { role: string }).role);
 }
 
-/** Checks that results.jsonl and metrics.json of a stopped run are one write, of what the store holds. */
-async function expectOutputsOfStore(run: string): Promise<number> {
-  const text = await readFile(path.join(run, 'results.jsonl'), 'utf8');
-  const lines = text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as { problem: string; iteration: number });
-  const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { results: { lines: number; sha256: string } };
-  expect(metrics.results).toEqual({ lines: lines.length, sha256: createHash('sha256').update(text).digest('hex') });
-  const store = await Store.open(run);
-  try {
-    const marked: Array<{ problem: string; iteration: number }> = [];
-    for await (const record of store.iterationRecords()) marked.push({ problem: record.problem, iteration: record.iteration });
-    expect(lines.map(({ problem, iteration }) => ({ problem, iteration }))).toEqual(marked);
-  } finally {
-    await store.close();
-  }
-  return lines.length;
+/** What a run's metrics.json says of the gateway, the attempts its endpoints answered, and the calls its last process issued. */
+async function gatewayOf(run: string) {
+  const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as {
+    calls: { issued: number };
+    gateway: { endpoints: Array<{ calls: number }>; latency: { firstTokenMs: { count: number } }; processes?: { counted: number; uncounted: number } };
+  };
+  return { gateway: metrics.gateway, answered: metrics.gateway.endpoints.reduce((sum, endpoint) => sum + endpoint.calls, 0), issued: metrics.calls.issued };
 }
 
 describe('one Ctrl-C', () => {
-  test('after some iterations, with calls in flight: outputs agree with the store, and --resume gives the results of a clean run', async ({ dir }) => {
+  test("after some iterations, with calls in flight: outputs agree with the store; --resume (after one killed outright) gives the results of a clean run, and metrics.json's gateway block the calls of every process that kept its count", async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
     const requestLog = path.join(dir, 'requests.jsonl');
     // The simulator in this process, as tmas sim-server starts one: what is stopped is the run.
@@ -73,9 +64,23 @@ describe('one Ctrl-C', () => {
       expect(await live.exited).toBe(130);
       expect(live.stderr()).not.toMatch(/took over|internal error/);
       expect(await expectOutputsOfStore(run)).toBeGreaterThan(0);
+      const first = await gatewayOf(run);
+
+      // A resume killed outright once it has sent a few calls: it writes nothing, its count included.
+      const sentBefore = (await loggedRoles(requestLog)).length;
+      const killed = startCli(['run', '--resume', run]);
+      await until(async () => (await loggedRoles(requestLog)).length > sentBefore + 5, killed.child);
+      killed.child.kill('SIGKILL');
+      await killed.exited;
 
       const resumed = await runCli(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
+      // The calls answered over the run: the first process's and the last's, each answered once; the killed one's stretch of the log is named.
+      const last = await gatewayOf(run);
+      expect(last.answered).toBe(first.answered + last.issued);
+      expect(last.gateway.latency.firstTokenMs.count).toBe(first.gateway.latency.firstTokenMs.count + last.issued);
+      expect(last.gateway.processes).toEqual({ counted: 2, uncounted: 1 });
+      expect(first.gateway.processes).toBeUndefined();
       // The clean reference, in this process: what needs a process is the run that is stopped.
       await runInProcess([...common, '--output-file', path.join(dir, 'clean')]);
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(dir, 'clean', 'results.jsonl'), 'utf8'));
@@ -100,6 +105,25 @@ describe('one Ctrl-C', () => {
     const again = await runCli(started ? ['run', '--resume', run] : args);
     expect(again.code, again.stderr).toBe(0);
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2 * 2);
+  });
+});
+
+describe("a stop's deadline", () => {
+  test('a stop that goes on making progress (a long log read back, outputs written) runs past the deadline; one that makes none is ended', async () => {
+    const { createStopDeadline } = await import('../src/cli/common/signals.ts');
+    const deadlineMs = 1_000;
+    let ended = 0;
+    const deadline = createStopDeadline(deadlineMs, () => ended++);
+    deadline.start();
+    // Progress every 20 ms for two and a half deadlines: a deadline counted from the start would end it.
+    for (const stopAt = performance.now() + 2.5 * deadlineMs; performance.now() < stopAt; ) {
+      deadline.progressed();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(ended).toBe(0);
+    // Then no progress: it is ended, once.
+    for (let waited = 0; ended === 0 && waited < 20; waited++) await new Promise((resolve) => setTimeout(resolve, deadlineMs / 2));
+    expect(ended).toBe(1);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { createServer, request } from 'node:http';
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect } from 'vitest';
-import { BIN, REPO, readRequestLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { BIN, expectOutputsOfStore, REPO, readRequestLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const METHODS = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'];
 /** Tiny sizes: 2 problems, 2 candidates, 1 verification, 2 iterations, 4 samples, the rule grade. */
@@ -88,37 +88,96 @@ async function countingProxy(target: string) {
   return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Runs `tmas` with `args` and sends it `signal` at its first progress line; resolves its exit code and stderr. */
-function stopAtFirstProgress(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+/** Runs `tmas` with `args` and sends it `signal` once `ready` (given its stderr so far) holds; resolves its exit code and stderr. */
+function stopWhen(args: string[], signal: NodeJS.Signals, ready: (stderr: string) => boolean): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  let sent = false;
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const watch = setInterval(() => {
+    if (!ready(stderr)) return;
+    clearInterval(watch);
+    child.kill(signal);
+  }, 10);
   return new Promise((resolve) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (!sent && /\] \[\d+\.\ds\] problem-iterations/.test(stderr)) {
-        sent = true;
-        child.kill(signal);
-      }
+    child.on('close', (code) => {
+      clearInterval(watch);
+      resolve({ code, stderr });
     });
-    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 
+/** Whether every method's run has made its store (`out`/<method>/store). */
+const everyStore = (out: string) => () => METHODS.every((method) => existsSync(path.join(out, method, 'store')));
+
+/** Whether a progress line of the table was printed. */
+const progressed = (stderr: string) => /\] \[\d+\.\ds\] problem-iterations/.test(stderr);
+
+/**
+ * Whether every method's run has had its store open: `out`/<method>/tmas.lock names the process while it writes
+ * the run (a method already finished holds it briefly), read once whole (a lock killed half-written stands 10 s).
+ */
+function everyLock(out: string): () => boolean {
+  const seen = new Set<string>();
+  const holds = (method: string) => {
+    try {
+      return typeof (JSON.parse(readFileSync(path.join(out, method, 'tmas.lock'), 'utf8')) as { pid?: unknown }).pid === 'number';
+    } catch {
+      return false;
+    }
+  };
+  return () => {
+    for (const method of METHODS) if (holds(method)) seen.add(method);
+    return seen.size === METHODS.length;
+  };
+}
+
+/** What a method's metrics.json says of its calls and the gateway. */
+interface MethodMetrics {
+  calls: { issued: number };
+  gateway: { retriesByCause: Record<string, number>; endpoints: Array<{ calls: number; errors: number }>; processes?: { counted: number; uncounted: number }; shared?: { with: string[]; figures: string[] } };
+  results: { lines: number; sha256: string };
+}
+
+/** Each method's metrics.json. */
+async function metricsOf(out: string): Promise<Record<string, MethodMetrics>> {
+  return Object.fromEntries(await Promise.all(METHODS.map(async (method) => [method, JSON.parse(await readFile(path.join(out, method, 'metrics.json'), 'utf8')) as MethodMetrics] as const)));
+}
+
+/** The attempts a method's metrics.json says its endpoints answered. */
+const answered = (metrics: MethodMetrics) => metrics.gateway.endpoints.reduce((sum, endpoint) => sum + endpoint.calls, 0);
+
+/**
+ * Each method's gateway block counts its own calls, not the six methods' on the gateway they
+ * shared: its endpoints answered the calls it issued, the 429s the server sent are each one
+ * method's retry, and the block names the methods it shared the gateway with.
+ */
+async function expectOwnCounts(out: string, injected: number): Promise<void> {
+  const metrics = await metricsOf(out);
+  for (const method of METHODS) {
+    const own = metrics[method] as MethodMetrics;
+    expect(answered(own), method).toBe(own.calls.issued);
+    expect(own.gateway.shared).toEqual({ with: METHODS.filter((other) => other !== method), figures: expect.arrayContaining(['endpoints[].limit', 'endpoints[].knee']) });
+    expect(own.gateway.processes).toBeUndefined();
+  }
+  expect(injected).toBeGreaterThan(0);
+  expect(METHODS.reduce((sum, method) => sum + ((metrics[method] as MethodMetrics).gateway.retriesByCause['429'] ?? 0), 0)).toBe(injected);
+}
+
 describe('tmas table1: the methods as one workload', () => {
-  test('the six methods run at once through one gateway: their calls interleave at the server, never more in flight than --concurrency, and each method gets the results it gets alone', async ({ dir }) => {
+  test("the six methods run at once through one gateway: their calls interleave at the server, never more in flight than --concurrency, each method gets the results it gets alone, and each method's metrics.json counts its own calls and retries", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
     const { startSimServer } = await import('../src/sim/server.ts');
     const { SIM_ROLES } = await import('../machines/strategies/sim-roles.ts');
     const { loadProblems } = await import('../src/input/problems.ts');
     const requestLog = path.join(dir, 'requests.jsonl');
-    // Some latency, so that calls overlap as they do on a real server.
-    const sim = await startSimServer({ problems: await loadProblems(input), roles: SIM_ROLES, latency: { medianMs: 20, p99Ms: 60 }, requestLog });
+    // Some latency, so that calls overlap as they do on a real server; some 429s, which the gateway retries.
+    const sim = await startSimServer({ problems: await loadProblems(input), roles: SIM_ROLES, latency: { medianMs: 20, p99Ms: 60 }, requestLog, faults: { '429': 0.05 } });
     const proxy = await countingProxy(sim.url);
     try {
       const out = path.join(dir, 'together');
-      const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--concurrency', '4', ...SMALL]);
+      const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--concurrency', '4', '--retry-base-ms', '5', ...SMALL]);
       expect(result.code, result.stderr).toBe(0);
+      const injected = sim.stats().faults['429'] ?? 0;
       // Every progress line says which method it is about.
       for (const method of METHODS) expect(result.stderr).toMatch(new RegExp(`^\\[${method}\\] \\[\\d+\\.\\ds\\] problem-iterations`, 'm'));
       await sim.close();
@@ -129,39 +188,44 @@ describe('tmas table1: the methods as one workload', () => {
       const mixed = proxy.seen.filter((keys) => new Set(keys.map((key) => methodOf.get(key)).filter((method) => method != null)).size >= 2);
       expect(mixed.length).toBeGreaterThan(0);
       expect(await resultsOf(out)).toEqual(await sequentialResults());
+      await expectOwnCounts(out, injected);
     } finally {
       await proxy.close();
       await sim.close();
     }
   });
 
-  test('Ctrl-C stops every method, each writing its outputs; a table then killed midway resumes each method where it was, and ends with the results of one never stopped', async ({ dir }) => {
+  test("Ctrl-C stops every method, each writing outputs that agree with its store; a table then killed midway resumes each method where it was, ends with the results of one never stopped, and each method's gateway block sums its calls over the processes that kept theirs", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
-    // Slow enough that every method is still running at the first progress line (2 s), on a fast machine too.
+    // Slow enough that some methods are still running at the first progress line (2 s), on a fast machine too.
     const slow = ['--sim-latency-ms', '400'];
 
     const out = path.join(dir, 'stopped');
     const args = ['table1', '--input-file', input, '--output-file', out, ...SMALL, ...slow];
-    // Ctrl-C at the first progress line, while every method runs: all stop, each writes what it finished.
-    const interrupted = await stopAtFirstProgress(args, 'SIGINT');
+    // Ctrl-C at the first progress line, once every method has started (its store made): all stop, and each writes what it finished.
+    const started = everyStore(out);
+    const interrupted = await stopWhen(args, 'SIGINT', (stderr) => progressed(stderr) && started());
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stderr).toMatch(/give the same tmas table1 command again to resume them all/);
-    // A method stopped before its store was made has nothing to write; the others wrote their outputs.
-    const started = METHODS.filter((method) => existsSync(path.join(out, method, 'store')));
-    expect(started.length).toBeGreaterThan(0);
-    for (const method of started) expect(existsSync(path.join(out, method, 'metrics.json'))).toBe(true);
+    // No method was cut off by the stop's deadline: the stop ended itself.
+    expect(interrupted.stderr).not.toMatch(/took over|internal error/);
+    for (const method of METHODS) await expectOutputsOfStore(path.join(out, method));
+    const first = await metricsOf(out);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
-    // Killed outright (nothing written at the end) at its first progress line.
-    const killed = await stopAtFirstProgress(args, 'SIGKILL');
-    for (const method of started) expect(killed.stderr).toContain(`resuming ${method}`);
+    // Killed outright once every method has opened its store again, long before one still running could end: it writes nothing, and keeps no count.
+    const killed = await stopWhen(args, 'SIGKILL', everyLock(out));
+    for (const method of METHODS) expect(killed.stderr).toContain(`resuming ${method}`);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
     const resumed = await runCli(args);
     expect(resumed.code, resumed.stderr).toBe(0);
     for (const method of METHODS) expect(resumed.stderr).toContain(`resuming ${method}`);
-    const reused = await Promise.all(METHODS.map(async (method) => JSON.parse(await readFile(path.join(out, method, 'metrics.json'), 'utf8')).calls.reused as number));
+    const last = await metricsOf(out);
+    const reused = METHODS.map((method) => (last[method] as MethodMetrics & { calls: { reused: number } }).calls.reused);
     expect(reused.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
+    // Each method's calls answered over the run: those of the process stopped by Ctrl-C and of the last (the one killed kept no count).
+    for (const method of METHODS) expect(answered(last[method] as MethodMetrics), method).toBe(answered(first[method] as MethodMetrics) + (last[method] as MethodMetrics).calls.issued);
     expect(await resultsOf(out)).toEqual(await sequentialResults());
     expect(existsSync(path.join(out, 'table1.md'))).toBe(true);
   });

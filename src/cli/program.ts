@@ -111,8 +111,8 @@ function defineTable1Command(program: Command): void {
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
       const { runTable1Command } = await import('./run/table1.command.ts');
-      const controller = interruptOnSignals(io);
-      await runTable1Command(flags, parsed, io, controller.signal);
+      const stop = interruptOnSignals(io);
+      await runTable1Command(flags, parsed, io, stop.signal, { onOutputProgress: stop.progressed });
     },
   );
 }

@@ -17,7 +17,7 @@ import { fromJsonReply, sortBody } from './reply/json-reply.ts';
 import { confirmStreamUsage, onTextEnded, refuseStreamUsage, stopCountingText } from './endpoints/stream-usage.ts';
 import type { CompletionRequest, Endpoint } from './reply/completion.ts';
 import type { EndpointState } from './endpoints/endpoint-state.ts';
-import type { GatewayCounters } from './endpoints/gateway-stats.ts';
+import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { HttpTransport, TransportResponse } from './request/http-transport.ts';
 
@@ -25,7 +25,8 @@ import type { HttpTransport, TransportResponse } from './request/http-transport.
 export interface AttemptContext {
   options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'finishGraceMs'>;
   stream: boolean;
-  counters: GatewayCounters;
+  /** What the call's attempts are counted into. */
+  tally: Tally;
   /** The client of an endpoint (createClients). */
   clientFor: (endpoint: Endpoint) => OpenAI;
   /** Endpoints that answered a streamed request with a whole JSON reply. */
@@ -127,7 +128,7 @@ interface StreamParts {
  */
 async function streamed(context: AttemptContext, parts: StreamParts, chunks: AsyncGenerator<ChatCompletionChunk[]>): Promise<Attempted> {
   const { state, watchdog, meter, tokens, watched, askedUsage, started } = parts;
-  const { counters } = context;
+  const { tally } = context;
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
   let reported = 0;
   const onUsage = (completionTokens: number | null) => {
@@ -141,7 +142,7 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   let chars = 0;
   const onText = (count: number) => {
     meter.text(count);
-    counters.streamedChars += count;
+    tally.streamed(count);
     if (state.streamUsage.state === 'text') state.text.add(count);
     if (chars === 0) watched.texted();
     chars += count;
@@ -155,8 +156,7 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   onTextEnded(state, chars, reply.usage);
   if (reply.firstTokenMs !== null) {
     const decodeMs = performance.now() - started - reply.firstTokenMs;
-    counters.firstTokenMs.add(reply.firstTokenMs);
-    counters.generationMs.add(decodeMs);
+    tally.timed(reply.firstTokenMs, decodeMs);
     if (reply.usage !== null) state.poll.onCall(reply.usage.completionTokens, decodeMs);
   }
   return { ...weighed, tokens, chars };

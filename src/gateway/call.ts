@@ -10,7 +10,7 @@ import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallFailedError } from './request/call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './request/dialect.ts';
-import { noteReply, type GatewayCounters } from './endpoints/gateway-stats.ts';
+import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
 import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './request/retry.ts';
@@ -31,8 +31,8 @@ export interface CallContext {
   routing: Routing;
   dispatcher: Dispatcher<EndpointState>;
   pool: ReplicaPool;
-  counters: GatewayCounters;
-  attempt: AttemptContext;
+  /** What an attempt works with, less the tally of its call (ledger.ts). */
+  attempt: Omit<AttemptContext, 'tally'>;
   /** An error as the user reads it, keys redacted. */
   describe: (error: unknown) => string;
   /** The call's arrival order among all calls. */
@@ -80,8 +80,8 @@ function callBodies(request: CompletionRequest, options: GatewayOptions, stream:
   return call;
 }
 
-/** Makes one call, retrying its transient failures. */
-export async function completeCall(context: CallContext, request: CompletionRequest, signal: AbortSignal | undefined): Promise<Completion> {
+/** Makes one call, retrying its transient failures; what it does is counted into `tally`. */
+export async function completeCall(context: CallContext, request: CompletionRequest, signal: AbortSignal | undefined, tally: Tally): Promise<Completion> {
   const { dispatcher } = context;
   const started = performance.now();
   const call = callBodies(request, context.options, context.stream);
@@ -91,12 +91,14 @@ export async function completeCall(context: CallContext, request: CompletionRequ
   // Only a pool is routed by its prompts' prefixes: one endpoint has nothing to choose.
   const prefix = context.routing === 'prefix' && (request.endpoint.replicas?.length ?? 0) > 1 ? prefixKeysOf(request.messages) : null;
   let failedOn: EndpointState | null = null;
+  const attemptContext: AttemptContext = { ...context.attempt, tally };
+  const onPrefixHit = tally.prefixHit ?? null;
   for (let attempts = 1; ; attempts++) {
     const { pool, replicas } = context.pool.replicasOf(request, attempts);
     // Encoded before waiting for a slot, as the first replica takes it; a slot is not held for it.
     await call.bodyFor(replicas[0] as EndpointState);
     // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
-    const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts, prefix, avoid: failedOn }, signal);
+    const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts, prefix, avoid: failedOn, onPrefixHit }, signal);
     try {
       const dialect = state.dialect;
       const askedUsage = call.asksUsage(state);
@@ -104,7 +106,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       try {
         // Joined only now: a held call keeps the pieces, whose messages it shares with its equal prompts.
         const body = joinBody(await call.bodyFor(state));
-        attempted = await attempt(context.attempt, request, state, body, askedUsage, signal).catch((error: unknown) => {
+        attempted = await attempt(attemptContext, request, state, body, askedUsage, signal).catch((error: unknown) => {
           throw sendAgainOr(context, state, call, dialect, askedUsage, error);
         });
       } finally {
@@ -115,7 +117,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       const result = attempted.reply;
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
-      succeeded(context, state, request, result);
+      succeeded(tally, state, request, result);
       return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -124,7 +126,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         continue;
       }
       failedOn = state;
-      await sleep(waitAfter(context, state, request, error, attempts, signal), signal);
+      await sleep(waitAfter(context, tally, { state, request, error, attempts }, signal), signal);
     }
   }
 }
@@ -165,12 +167,11 @@ function adoptReasoningDialect(context: CallContext, state: EndpointState, error
 }
 
 /** An attempt answered: the endpoint's counts of failures in a row start again. */
-function succeeded(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply): void {
+function succeeded(tally: Tally, state: EndpointState, request: CompletionRequest, result: Reply): void {
   state.aimd.onSuccess();
   state.consecutiveFailures = 0;
   state.failedAttempts = 0;
-  state.calls++;
-  noteReply(context.counters, request, result);
+  tally.answered(state, request, result);
 }
 
 /**
@@ -178,24 +179,23 @@ function succeeded(context: CallContext, state: EndpointState, request: Completi
  * good (throws CallFailedError, or the abort) or the wait before the next
  * attempt is returned.
  */
-function waitAfter(context: CallContext, state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, signal: AbortSignal | undefined): number {
-  const { counters, describe } = context;
+function waitAfter(context: CallContext, tally: Tally, failure: { state: EndpointState; request: CompletionRequest; error: unknown; attempts: number }, signal: AbortSignal | undefined): number {
+  const { describe } = context;
+  const { state, request, error, attempts } = failure;
   const kind = classifyFailure(error);
   if (kind === 'aborted' || signal?.aborted) throw error;
-  state.errors++;
+  tally.attemptFailed(state);
   if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
   if (kind === 'transient') context.pool.replicaFailed(state, request, error);
   if (kind !== 'transient' || attempts > context.options.maxRetries) {
-    counters.failures++;
+    tally.failed();
     const code = FAILURE_CODES[kind];
     context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
     throw new CallFailedError(code, `${state.url} (${request.endpoint.model}): ${describe(error)}`, attempts, {
       cause: error,
     });
   }
-  counters.retries++;
-  const cause = failureLabel(error);
-  counters.retriesByCause[cause] = (counters.retriesByCause[cause] ?? 0) + 1;
+  tally.retried(failureLabel(error));
   const waitMs = backoffMs(attempts, error, context.backoff);
   context.options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
   return waitMs;

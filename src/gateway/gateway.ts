@@ -9,7 +9,8 @@
  * replica-return.ts), which replica of a pool a call goes to (routing.ts, with
  * prefix-keys.ts and prefix-memory.ts), one call and its retries (call.ts), one attempt (attempt.ts), the servers'
  * load (load-reading.ts), what streams say of their tokens (stream-usage.ts),
- * and the counters (gateway-stats.ts).
+ * the counters (gateway-stats.ts), and the ledgers they are kept in: the
+ * gateway's, and one per run of those that share it (ledger.ts, forRun).
  */
 import { createDispatcher } from './dispatch/dispatcher.ts';
 import { createHttpTransport } from './request/http-transport.ts';
@@ -17,6 +18,7 @@ import { createClients } from './attempt.ts';
 import { completeCall, type CallContext } from './call.ts';
 import { redactKeys } from './request/call-failed.ts';
 import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/gateway-stats.ts';
+import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
 import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './endpoints/gateway-options.ts';
 import { startLoadPoller } from './endpoints/load-reading.ts';
 import { createReplicaPool } from './endpoints/replica-pool.ts';
@@ -46,6 +48,12 @@ export interface Gateway {
    */
   readonly down: Promise<never>;
   close(): void;
+  /**
+   * A view of this gateway for one of several runs that share it (a table's
+   * methods): its calls go through this gateway, and its stats count that
+   * run's calls alone (ledger.ts); closing it closes nothing.
+   */
+  forRun(): Gateway;
 }
 
 /** Creates a gateway. */
@@ -58,7 +66,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keys = new Set<string>();
   const stream = options.stream ?? true;
   const maxPollMs = options.loadPollMs ?? DEFAULT_LOAD_POLL_MS;
-  const counters = createGatewayCounters();
+  const ledger = gatewayLedger(createGatewayCounters());
   const describe = (error: unknown) => redactKeys(describeFailure(error), keys);
   const { concurrency, replicaMaxInFlight, batchCap, dialect } = options;
   const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs };
@@ -71,16 +79,29 @@ export function createGateway(options: GatewayOptions): Gateway {
     routing,
     dispatcher,
     pool,
-    counters,
-    attempt: { options, stream, counters, clientFor: createClients(transport, options.timeoutMs, keys), unstreamed: new Set() },
+    attempt: { options, stream, clientFor: createClients(transport, options.timeoutMs, keys), unstreamed: new Set() },
     describe,
     nextSequence: () => sequence++,
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;
+  const gatewayTally = tallyOf(ledger, null);
+  const forRun = (): Gateway => {
+    const own = runLedger();
+    const tally = tallyOf(ledger, own);
+    return {
+      complete: (request, { signal } = {}) => completeCall(context, request, signal, tally),
+      get stats() {
+        return statsOf(own, pool.endpoints.values(), dispatcher, serverQueue);
+      },
+      down: pool.down,
+      close: () => {},
+      forRun,
+    };
+  };
   return {
-    complete: (request, { signal } = {}) => completeCall(context, request, signal),
+    complete: (request, { signal } = {}) => completeCall(context, request, signal, gatewayTally),
     get stats() {
-      return statsOf(counters, pool.endpoints.values(), dispatcher, serverQueue);
+      return statsOf(ledger, pool.endpoints.values(), dispatcher, serverQueue);
     },
     down: pool.down,
     close: () => {
@@ -88,5 +109,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       pool.close();
       transport.close();
     },
+    forRun,
   };
 }

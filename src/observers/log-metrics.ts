@@ -62,13 +62,15 @@ export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> 
  * failed for good in iterations no problem finished (a run in which every
  * call failed has no iteration to count them in), and how many failures were
  * logged from sequence number `since` on (by the process that started there).
+ * `onRead` is told of each message read (a stop's progress).
  */
-export async function runMetricsFromLog(store: Store, since = 0): Promise<{ iterations: IterationMetrics[]; unfinishedFailures: number; failuresSince: number }> {
+export async function runMetricsFromLog(store: Store, since = 0, onRead: () => void = () => {}): Promise<{ iterations: IterationMetrics[]; unfinishedFailures: number; failuresSince: number }> {
   const collector = createMetricsCollector();
   const seen = new SeenMessages();
   const failed = new Map<string, Envelope>();
   let failuresSince = 0;
   for await (const envelope of store.envelopeOutlines(readsText)) {
+    onRead();
     const { message } = envelope;
     if (message.type === 'llm.failed') {
       if (envelope.seq >= since && message.code !== 'TMAS_CALL_SKIPPED') failuresSince++;

@@ -2,10 +2,10 @@
  * The run's LevelDB store, under `<output>/store`, in sublevels:
  * `manifest` (the configuration, and the store's `format`), `calls` (the call
  * journal), `messages` (the bus log, keyed by zero-padded sequence number),
- * `banks` and `iterations` (per problem and iteration), and `texts` and
- * `chunks`: the long strings of all of these, each distinct one once under
- * its digest (texts.ts). Records are read through the methods here, which put their texts
- * back (their shapes and keys: records.ts). One process owns a store at a time.
+ * `banks` and `iterations` (per problem and iteration), `texts` and `chunks`: the long strings
+ * of all of these, each distinct one once under its digest (texts.ts), and `unannounced` and
+ * `processes`, small records of the host's. Records are read through the methods here, which put
+ * their texts back (their shapes and keys: records.ts). One process owns a store at a time.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -105,6 +105,8 @@ export class Store {
   readonly chunks = () => this.sub('chunks');
   /** Per problem, its last saved iteration until its `iteration.completed` is logged, then null (host/run/lost-announcements.ts). */
   readonly unannounced = () => this.sub('unannounced');
+  /** Per process that wrote the run's outputs, the gateway's counts of the run's calls in it (host/outputs/gateway-block.ts), as given. */
+  readonly processes = () => this.sub('processes');
 
   /** The store's format (STORE_FORMAT once anything refers to `texts`). */
   private format = 1;

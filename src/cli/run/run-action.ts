@@ -69,13 +69,13 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo
 export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }, extras: RunExtras = {}): Promise<void> {
   const { config, secrets, problems, resume } = prepared;
   warnBeforeStart(flags, io);
-  const controller = interruptOnSignals(io, { outputDir: config.outputs.dir });
+  const stop = interruptOnSignals(io, { outputDir: config.outputs.dir });
   const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
   const viewing = flags.view === undefined ? null : await import('../inspect/view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
   const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
-  const outcome = await runEvaluation(config, secrets, problems, io, { signal: controller.signal, resume, strategy, ...fork, ...(view ? { view } : {}) });
+  const outcome = await runEvaluation(config, secrets, problems, io, { signal: stop.signal, onOutputProgress: stop.progressed, resume, strategy, ...fork, ...(view ? { view } : {}) });
   printOutcome(outcome, config, problems.length, flags.wide === true, io, extras.summary?.(outcome) ?? []);
   // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
   for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
@@ -83,7 +83,7 @@ export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: Cl
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
     const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
     io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
-    await new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+    await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
     await viewer.close();
   }
   if (outcome.stopped.length > 0) throw incompleteRunError(outcome.stopped, outcome.outputDir);

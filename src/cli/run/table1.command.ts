@@ -78,22 +78,27 @@ export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resu
   };
 }
 
-/** Options of the command's runs: `together` false runs the methods one after another, each with its own gateway (what tmas table1 did before; the benchmark's comparison). */
+/**
+ * Options of the command's runs: `together` false runs the methods one after another, each with its own gateway
+ * (what tmas table1 did before; the benchmark's comparison); `onOutputProgress`, told as each method writes its outputs
+ * (the stop's deadline counts the time a stop goes without it: signals.ts).
+ */
 export interface Table1RunOptions {
   together?: boolean;
+  onOutputProgress?: () => void;
 }
 
 type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream };
 
 /** Each method's run, prepared (flags checked, problems read) before any starts: a refused flag stops the command with nothing run. */
-async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO): Promise<WorkloadRun[]> {
+async function prepareMethods(flags: Table1Flags, strategies: string[], out: string, command: Command, io: IO, onOutputProgress: (() => void) | undefined): Promise<WorkloadRun[]> {
   const [{ prepareRun }, { resolveStrategy }] = await Promise.all([import('./prepare-run.ts'), import('../../host/strategy/plugins.ts')]);
   const runs: WorkloadRun[] = [];
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
     const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
-    runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop) } });
+    runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop), ...(onOutputProgress === undefined ? {} : { onOutputProgress }) } });
   }
   for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);
   return runs;
@@ -150,7 +155,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
-  const runs = await prepareMethods(flags, strategies, out, command, io);
+  const runs = await prepareMethods(flags, strategies, out, command, io, options.onOutputProgress);
   const outcomes = await runMethods(runs, io, signal, options.together !== false);
   await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
 }

@@ -43,6 +43,7 @@ export function createTicket<S>({ call, rank, settle, signal, onAbort }: TicketO
     tieBreak: call.tieBreak,
     prefix: call.prefix ?? null,
     avoid: call.avoid ?? null,
+    onPrefixHit: call.onPrefixHit ?? null,
     settled: false,
     resolve: (replica) => {
       signal?.removeEventListener('abort', abort);

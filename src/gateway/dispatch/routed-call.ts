@@ -13,6 +13,8 @@ export interface RoutedCall<S> {
   readonly prefix?: PrefixKeys | null;
   /** The replica its last attempt failed on: another goes first. */
   readonly avoid?: S | null;
+  /** Told when the router sends the call where its prompt's prefix is (the replica's own count is the router's): a run sharing the gateway counts its own. */
+  readonly onPrefixHit?: ((replica: S) => void) | null;
 }
 
 /** Which replica of a pool a call goes to (routing.ts). */

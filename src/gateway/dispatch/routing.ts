@@ -77,7 +77,10 @@ export function createRouter<S extends Routable>(routing: Routing): Router<S> {
     },
     sent(replica, call) {
       if (routing !== 'prefix' || call.prefix === undefined || call.prefix === null) return;
-      if (holdsPrefix(replica, call)) replica.prefixHits++;
+      if (holdsPrefix(replica, call)) {
+        replica.prefixHits++;
+        call.onPrefixHit?.(replica);
+      }
       replica.prefixes.remember(call.prefix);
     },
     ...(routing === 'prefix' ? { cachedElsewhere } : {}),

@@ -2,7 +2,7 @@
  * The gateway's counters, and the stats the progress display and
  * metrics.json read from them and from each endpoint's state.
  */
-import { createLatencySample, type LatencySample, type LatencySummary } from '../load/latency-sample.ts';
+import { createLatencySample, type KeptLatencies, type LatencySample, type LatencySummary } from '../load/latency-sample.ts';
 import { countingStreams } from './stream-usage.ts';
 import type { CompletionRequest } from '../reply/completion.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
@@ -65,6 +65,8 @@ export interface GatewayStats {
   streamedChars: number;
   /** Successful attempts' time to first token and generation time (streamed calls only). */
   latency: { firstTokenMs: LatencySummary; generationMs: LatencySummary };
+  /** The samples these latencies are summarised from, for a summary over several processes (summarizeLatencies). */
+  latencySamples: { firstTokenMs: KeptLatencies; generationMs: KeptLatencies };
   endpoints: EndpointStats[];
 }
 
@@ -103,9 +105,17 @@ export function noteReply(counters: GatewayCounters, request: CompletionRequest,
   if (reply.reasoningDialect !== null) dialects[reply.reasoningDialect] = (dialects[reply.reasoningDialect] ?? 0) + 1;
 }
 
-/** The stats at this moment. */
-export function statsOf(counters: GatewayCounters, endpoints: Iterable<EndpointState>, dispatcher: Dispatcher<EndpointState>, serverQueue: ServerQueue): GatewayStats {
-  const perEndpoint = [...endpoints].map((state) => endpointStatsOf(state, dispatcher, serverQueue));
+/** An endpoint's counts in one ledger (ledger.ts): attempts it answered, attempts that failed on it, calls sent to it that found their prompt's prefix there. */
+export type EndpointCounts = Pick<EndpointStats, 'calls' | 'errors' | 'prefixHits'>;
+
+/**
+ * The stats at this moment, with the counts of one ledger (ledger.ts): the
+ * gateway's, or those of one of the runs that share it; the rest (calls in
+ * flight and held, each endpoint's limit, load, knee and health) is the gateway's.
+ */
+export function statsOf(ledger: { counters: GatewayCounters; endpoint(state: EndpointState): EndpointCounts }, endpoints: Iterable<EndpointState>, dispatcher: Dispatcher<EndpointState>, serverQueue: ServerQueue): GatewayStats {
+  const perEndpoint = [...endpoints].map((state) => ({ ...endpointStatsOf(state, dispatcher, serverQueue), ...countsOf(ledger.endpoint(state)) }));
+  const { counters } = ledger;
   const { firstTokenMs, generationMs } = counters;
   return {
     inFlight: dispatcher.inFlight,
@@ -123,8 +133,16 @@ export function statsOf(counters: GatewayCounters, endpoints: Iterable<EndpointS
     get latency() {
       return { firstTokenMs: firstTokenMs.summary(), generationMs: generationMs.summary() };
     },
+    get latencySamples() {
+      return { firstTokenMs: firstTokenMs.kept(), generationMs: generationMs.kept() };
+    },
     endpoints: perEndpoint,
   };
+}
+
+/** An endpoint's counts in a ledger, as its stats name them. */
+function countsOf({ calls, errors, prefixHits }: EndpointCounts): Pick<EndpointStats, 'calls' | 'errors' | 'prefixHits'> {
+  return { calls, errors, prefixHits };
 }
 
 function endpointStatsOf(state: EndpointState, dispatcher: Dispatcher<EndpointState>, serverQueue: ServerQueue): EndpointStats {

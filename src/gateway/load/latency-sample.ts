@@ -19,13 +19,26 @@ const RESERVOIR = 20_000;
 export interface LatencySample {
   add(ms: number): void;
   summary(): LatencySummary;
+  /** What it holds, for a summary over several samples (summarizeLatencies). */
+  kept(): KeptLatencies;
+}
+
+/**
+ * A sample as kept beyond its process (a run's metrics.json sums the processes
+ * that ran it): how many latencies it saw, and those it kept, rounded to the
+ * millisecond as the summary rounds them (rounding keeps their order, so the
+ * quantiles come out the same).
+ */
+export interface KeptLatencies {
+  count: number;
+  values: number[];
 }
 
 /** Creates an empty sample. */
 export function createLatencySample(random = Math.random): LatencySample {
   const kept: number[] = [];
   let count = 0;
-  return {
+  const sample: LatencySample = {
     add(ms) {
       count++;
       if (kept.length < RESERVOIR) kept.push(ms);
@@ -34,10 +47,21 @@ export function createLatencySample(random = Math.random): LatencySample {
         if (slot < RESERVOIR) kept[slot] = ms;
       }
     },
-    summary() {
-      const sorted = [...kept].sort((a, b) => a - b);
-      const at = (q: number) => (sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0));
-      return { count, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
-    },
+    summary: () => summarizeLatencies([sample.kept()]),
+    kept: () => ({ count, values: kept.map((ms) => Math.round(ms)) }),
   };
+  return sample;
+}
+
+/**
+ * The quantiles of the latencies of several samples together. Each sample is
+ * uniform over what it saw, so each gives a share of at most RESERVOIR values
+ * in proportion to its count: one sample's summary is its own.
+ */
+export function summarizeLatencies(samples: readonly KeptLatencies[]): LatencySummary {
+  const count = samples.reduce((sum, sample) => sum + sample.count, 0);
+  const values = samples.flatMap((sample) => (count <= RESERVOIR ? sample.values : sample.values.slice(0, Math.ceil((RESERVOIR * sample.count) / count))));
+  const sorted = values.sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0));
+  return { count, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }

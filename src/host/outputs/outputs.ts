@@ -5,7 +5,8 @@
  * time from it. Each is written under a temporary name and renamed
  * (output-file.ts), so a kill leaves a whole file; metrics.json records the
  * digest of the results.jsonl it goes with, so a kill between the two renames
- * shows (see `tmas report`).
+ * shows (see `tmas report`). Its `gateway` block sums the run's processes
+ * (gateway-block.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../../obser
 import type { Store } from '../../store/store.ts';
 import { toResultsLine } from '../../store/results-line.ts';
 import { gatewaySummary, type GatewayStats } from '../../gateway/gateway.ts';
+import { gatewayBlock, keepProcessCounts, processCountsOf, sentNothing, storedProcessCounts, type GatewayBlock } from './gateway-block.ts';
 import type { StoppedIteration } from '../calls/call-failures.ts';
 import type { CallCounts } from '../calls/llm-call.ts';
 
@@ -35,12 +37,16 @@ export async function writeOutputs(options: {
   calls: CallCounts;
   wallSeconds: number;
   config: RunConfig;
-  /** Retries the gateway made, when known. */
-  retries?: number;
-  /** The gateway's counters at the end: retries by cause, failures, per-endpoint adaptive limits. */
-  gateway?: GatewayStats;
+  /**
+   * The gateway's counters of the run's calls in this process, at its end (retries by cause, failures, each
+   * endpoint's adaptive limit; a view's when runs shared the gateway: Gateway.forRun), the sequence number the
+   * process's messages started at, and the runs the gateway was shared with.
+   */
+  gateway: { stats: GatewayStats; firstSeq: number; sharedWith: string[] };
   /** Iterations a failed call stopped in this process (not in results.jsonl; a resume does them again). */
   stopped?: StoppedIteration[];
+  /** Told of each line of results.jsonl written (a stop's progress). */
+  onProgress?: (() => void) | undefined;
 }): Promise<void> {
   const gateway = await gatewayCounters(options);
   const results = await createOutputFile(path.join(options.outputDir, 'results.jsonl'), { advice: ADVICE });
@@ -61,26 +67,27 @@ type OutputOptions = Parameters<typeof writeOutputs>[0];
 
 /** What metrics.json says of the gateway. */
 interface GatewayCounts {
-  gateway?: ReturnType<typeof gatewaySummary>;
+  gateway: GatewayBlock;
   retries?: number;
-}
-
-/** Whether a gateway sent nothing: no attempt answered or failed on any endpoint, no retry. */
-function sentNothing(stats: GatewayStats): boolean {
-  return stats.retries === 0 && stats.failures === 0 && stats.endpoints.every((endpoint) => endpoint.calls === 0 && endpoint.errors === 0);
 }
 
 /**
  * The gateway's counters metrics.json gives, and the retries of its totals:
- * this process's, or, when it sent nothing (a resume of a finished run), those
- * the run's metrics.json already holds, which its zeros would otherwise
- * replace. metrics.json, as a kill may leave it, is read as nothing.
+ * this process's counts are kept in the store, and those of every process of
+ * the run summed (gateway-block.ts). When none of them sent anything (a
+ * resume of a finished run made by a tmas that kept no counts), those the
+ * run's metrics.json already holds, which this process's zeros would
+ * otherwise replace; metrics.json, as a kill may leave it, is read as nothing.
  */
 async function gatewayCounters(options: OutputOptions): Promise<GatewayCounts> {
-  const own = { ...(options.gateway ? { gateway: gatewaySummary(options.gateway) } : {}), ...(options.retries === undefined ? {} : { retries: options.retries }) };
-  if (!options.gateway || !sentNothing(options.gateway) || options.calls.issued + options.calls.failed > 0) return own;
+  const { stats, firstSeq, sharedWith } = options.gateway;
+  const sent = !sentNothing(stats) || options.calls.issued + options.calls.failed > 0;
+  await keepProcessCounts(options.store, processCountsOf(stats, { firstSeq, endSeq: await options.store.nextSeq() }, sent, sharedWith), options.outputDir);
+  const block = gatewayBlock(await storedProcessCounts(options.store));
+  if (block !== null) return { gateway: block, retries: block.retries };
+  const own = { gateway: gatewaySummary(stats), retries: stats.retries };
   const before = await readFile(path.join(options.outputDir, 'metrics.json'), 'utf8')
-    .then((text) => JSON.parse(text) as { gateway?: ReturnType<typeof gatewaySummary>; totals?: { retries?: number | null } })
+    .then((text) => JSON.parse(text) as { gateway?: GatewayBlock; totals?: { retries?: number | null } })
     .catch(() => null);
   if (before?.gateway === undefined) return own;
   return { gateway: before.gateway, ...(typeof before.totals?.retries === 'number' ? { retries: before.totals.retries } : {}) };
@@ -96,6 +103,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
     const line = toResultsLine({ problem: record.problem, iteration: record.iteration, simulated: options.simulated, candidates: record.candidates });
     digest.update(line);
     lines++;
+    options.onProgress?.();
     await results.write(line);
   }
   return { lines, sha256: digest.digest('hex'), problems };
@@ -109,7 +117,7 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
     models: Object.fromEntries(Object.entries(options.config.roles.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,
-    ...(counts.gateway ? { gateway: counts.gateway } : {}),
+    gateway: counts.gateway,
     wallSeconds: Math.round(options.wallSeconds * 10) / 10,
     totals: runTotals(options.iterations, {
       wallSeconds: Math.round(options.wallSeconds * 10) / 10,

@@ -118,6 +118,12 @@ export interface RunOptions {
   view?: (run: LiveRunParts) => Promise<() => Promise<void>>;
   /** The pool, gateway, simulated model and rank scale of runs started together (run-workload.ts): used, not closed, by this run. */
   shared?: SharedRunParts;
+  /**
+   * Told as the outputs are written (each message of the log read back, each line of results.jsonl): what a stop
+   * does after its signal that takes time in proportion to the run; the CLI's stop deadline counts the time a
+   * stop goes without it (src/cli/common/signals.ts).
+   */
+  onOutputProgress?: () => void;
 }
 
 /** Things to close when the run ends, in the reverse order of their making. */
@@ -256,11 +262,11 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     bus.complete();
     await log.flush();
     const outputs = options.outputs !== false;
-    const { iterations, unfinishedFailures, failuresSince } = outputs ? await runMetricsFromLog(store, firstSeq) : { iterations: [], unfinishedFailures: 0, failuresSince: 0 };
+    const { iterations, unfinishedFailures, failuresSince } = outputs ? await runMetricsFromLog(store, firstSeq, options.onOutputProgress) : { iterations: [], unfinishedFailures: 0, failuresSince: 0 };
     // A call whose failure stopped the run (an endpoint down) may have stopped it before its failure was logged: counted here.
     const unlogged = Math.max(0, counters.failed - failuresSince);
     const wallSeconds = (performance.now() - started) / 1000;
-    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, retries: gateway.stats.retries, gateway: gateway.stats, stopped: failures.stopped() });
+    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, gateway: { stats: gateway.stats, firstSeq, sharedWith: options.shared?.sharedWith ?? [] }, stopped: failures.stopped(), onProgress: options.onOutputProgress });
     if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputs.dir);
     return { outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {

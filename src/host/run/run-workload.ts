@@ -9,10 +9,12 @@
  * the workload pays one tail instead of one per run.
  *
  * Each run keeps what is its own: its store (resumed or new, as today), its
- * bus, actors, progress and outputs; routing and scheduling change only
- * when and where its calls go, not what they send, so a run's results are
- * those it has alone. A run that fails ends alone and the others go on;
- * the signal (Ctrl-C) stops all of them, each writing its outputs.
+ * bus, actors, progress and outputs, and the gateway's counts of its calls
+ * (a view of the gateway: Gateway.forRun), which its metrics.json gives;
+ * routing and scheduling change only when and where its calls go, not what
+ * they send, so a run's results are those it has alone. A run that fails
+ * ends alone and the others go on; the signal (Ctrl-C) stops all of them,
+ * each writing its outputs at once.
  */
 import type { Problem } from '../../input/problems.ts';
 import { UserError } from '../../kernel/errors.ts';
@@ -77,8 +79,8 @@ function allProblems(runs: readonly WorkloadRun[]): Problem[] {
   return [...byId.values()];
 }
 
-/** Starts the parts the runs share (see shared-run-parts.ts) from the first run's settings. */
-async function startShared(runs: readonly WorkloadRun[], io: RunIO, signal: AbortSignal | undefined): Promise<SharedRunParts> {
+/** Starts the parts the runs share (see shared-run-parts.ts) from the first run's settings: the gateway itself, of which each run gets a view (sharedBy). */
+async function startShared(runs: readonly WorkloadRun[], io: RunIO, signal: AbortSignal | undefined): Promise<Omit<SharedRunParts, 'sharedWith'>> {
   const { config } = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config) && run.options?.offline !== true);
   const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), signal, (started) => started.close());
@@ -111,12 +113,17 @@ export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, signa
   checkShareable(runs, io);
   const shared = await startShared(runs, io, signal);
   try {
-    return await Promise.allSettled(runs.map((one) => run(one, labelledIO(io, one.label), shared)));
+    return await Promise.allSettled(runs.map((one) => run(one, labelledIO(io, one.label), sharedBy(one, runs, shared))));
   } finally {
     shared.gateway.close();
     await shared.sim?.close();
     await shared.pool.close();
   }
+}
+
+/** What `one` of `runs` is given of the parts they share: its own view of the gateway, and the others' labels. */
+function sharedBy(one: WorkloadRun, runs: readonly WorkloadRun[], shared: Omit<SharedRunParts, 'sharedWith'>): SharedRunParts {
+  return { ...shared, gateway: shared.gateway.forRun(), sharedWith: runs.filter((other) => other !== one).map((other) => other.label) };
 }
 
 /** Whether two settings objects hold the same fields with the same values, in whatever order. */
