@@ -71,7 +71,7 @@ describe('the router', () => {
     expect(sent).toEqual([['candidate 1', second], ['candidate 2', second], ['candidate 0', first]]);
   });
 
-  test('a replica holding the prompt is waited for only when both it and the one with room are among the pool\'s fastest, and it is neither failing nor drained', async () => {
+  test('a replica holding the prompt is waited for only on a pool of equally fast replicas, and when it is neither failing nor drained', async () => {
     const router = createRouter<Routable>('prefix');
     const holder = replica({ limit: 1, sequenceSpeed: 0.1 });
     const other = replica({ limit: 1, sequenceSpeed: 0.1 });
@@ -86,8 +86,9 @@ describe('the router', () => {
       const unlike = { ...holder, ...changed } as Routable;
       expect(router.cachedElsewhere?.(other, call, [unlike, other]), JSON.stringify(changed)).toBeNull();
     }
-    // The replica with room half as fast: it takes the next call as it comes, keeping no candidate's calls to itself.
+    // A pool with a replica half as fast, even one that is neither of the two: calls go as they come.
     const slow = replica({ limit: 1, sequenceSpeed: 0.05 });
+    expect(router.cachedElsewhere?.(other, call, [holder, other, slow])).toBeNull();
     expect(router.cachedElsewhere?.(slow, call, [holder, other, slow])).toBeNull();
     expect(createRouter<Routable>('least-loaded').cachedElsewhere).toBeUndefined();
   });
