@@ -99,11 +99,11 @@ function holdsPrefix<S extends Routable>(replica: S, call: RoutedCall<S>): boole
  * where `replica` does not, on a pool whose replicas are equally fast
  * (within FAST_ENOUGH of the fastest pace measured), the holder healthy and
  * not drained. On a pool with slower replicas, calls are not held back for
- * their holder: on the held-out shape (30 x 3 x 8 x 8, two of four replicas
- * at half speed) waiting made the live runs slower (1.557x the bound before,
- * 1.68x with it; 1.20x and 1.28x where lengths depend on the problem), a
- * candidate's verifications kept together on a slow replica all decoding
- * slowly, and the replays over six draws were mixed.
+ * their holder: a candidate's verifications kept together on a slow replica
+ * all decode slowly, and no gain was shown there (30 x 3 x 8 x 8 with two of
+ * four replicas at half speed, replayed over six draws: 1.468x -> 1.407x the
+ * bound with lengths independent of the problem, 1.141x -> 1.179x where they
+ * depend on it; single live runs of that shape vary by more than that).
  */
 function cachedElsewhere<S extends Routable>(replica: S, call: RoutedCall<S>, replicas: readonly S[]): S | null {
   if (call.prefix == null || holdsPrefix(replica, call)) return null;
