@@ -107,12 +107,17 @@ function holdsPrefix<S extends Routable>(replica: S, call: RoutedCall<S>): boole
  */
 function cachedElsewhere<S extends Routable>(replica: S, call: RoutedCall<S>, replicas: readonly S[]): S | null {
   if (call.prefix == null || holdsPrefix(replica, call)) return null;
-  const paces = replicas.filter((other) => !other.drained && other.sequenceSpeed !== null).map((other) => other.sequenceSpeed as number);
-  if (paces.length > 0 && Math.min(...paces) < FAST_ENOUGH * Math.max(...paces)) return null;
   const asGood = (other: S) => other !== replica && !other.drained && other.failedAttempts === 0 && other !== call.avoid;
   let freest: S | null = null;
   for (const other of replicas) if (asGood(other) && holdsPrefix(other, call) && (freest === null || other.limit - other.inFlight > freest.limit - freest.inFlight)) freest = other;
-  return freest;
+  // The paces are compared only for a call some replica holds: the dispatcher asks of up to LOOKAHEAD calls in a row.
+  return freest !== null && equallyFast(replicas) ? freest : null;
+}
+
+/** Whether the pool's replicas (not drained) decode at paces within FAST_ENOUGH of each other, as far as measured. */
+function equallyFast<S extends Routable>(replicas: readonly S[]): boolean {
+  const paces = replicas.filter((other) => !other.drained && other.sequenceSpeed !== null).map((other) => other.sequenceSpeed as number);
+  return paces.length === 0 || Math.min(...paces) >= FAST_ENOUGH * Math.max(...paces);
 }
 
 /** The replicas that may take a call now: with a free slot, not drained; the healthy ones and those the call did not just fail on first. */
