@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Rebuilds dist/ first when the sources are newer: test/global-setup.ts says why.
+    globalSetup: ['test/global-setup.ts'],
     // Runs spawn worker pools and HTTP servers; two cores are shared between them.
     // Four files at a time, not two: most slow tests wait on a paced simulator or
     // a child process's start, and two forks kept two cores only half busy (the

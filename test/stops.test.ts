@@ -127,6 +127,31 @@ describe("a stop's deadline", () => {
   });
 });
 
+describe('two runs in one process (a script that runs both)', () => {
+  test("a signal stops only the run going on: the first run's stop came off the process when it ended, and its deadline cannot end the process", async () => {
+    const { interruptOnSignals } = await import('../src/cli/common/signals.ts');
+    const before = new Set(process.listeners('SIGINT'));
+    const said: string[] = [];
+    const io = { stderr: (line: string) => said.push(line) };
+    const first = interruptOnSignals(io);
+    first.dispose();
+    const second = interruptOnSignals(io);
+    const handlers = process.listeners('SIGINT').filter((listener) => !before.has(listener));
+    try {
+      // Only the second run's handler is on the process; it is what Ctrl-C reaches.
+      expect(handlers).toHaveLength(1);
+      (handlers[0] as (signal: NodeJS.Signals) => void)('SIGINT');
+      expect([first.signal.aborted, second.signal.aborted]).toEqual([false, true]);
+      expect(said.filter((line) => line.includes('stopping'))).toHaveLength(1);
+    } finally {
+      // The second stop ends here; its deadline, started by the signal, is cancelled with it (were it not, it would exit this process).
+      second.dispose();
+    }
+    expect(process.listeners('SIGINT').filter((listener) => !before.has(listener))).toHaveLength(0);
+    expect(process.listeners('SIGTERM').filter((listener) => listener === handlers[0])).toHaveLength(0);
+  });
+});
+
 describe('one writer per run directory', () => {
   test('with store/LOCK deleted under a live run, a second --resume is refused naming the live pid; the lock goes when the run ends', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(4));

@@ -112,7 +112,11 @@ function defineTable1Command(program: Command): void {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
       const { runTable1Command } = await import('./run/table1.command.ts');
       const stop = interruptOnSignals(io);
-      await runTable1Command(flags, parsed, io, stop.signal, { onOutputProgress: stop.progressed });
+      try {
+        await runTable1Command(flags, parsed, io, stop.signal, { onOutputProgress: stop.progressed });
+      } finally {
+        stop.dispose();
+      }
     },
   );
 }

@@ -26,26 +26,33 @@ export interface StopDeadline {
   start(): void;
   /** The stop made progress: the deadline counts from now. */
   progressed(): void;
+  /** The stop is over: the deadline never fires. */
+  cancel(): void;
 }
 
 /** Creates a stop's deadline (not yet started: progress before the stop counts for nothing). */
 export function createStopDeadline(ms: number, onStuck: () => void): StopDeadline {
   let last = 0;
   let started = false;
+  let timer: NodeJS.Timeout | undefined;
   const check = () => {
     const idle = performance.now() - last;
     if (idle >= ms) return onStuck();
-    setTimeout(check, ms - idle).unref();
+    timer = setTimeout(check, ms - idle).unref();
   };
   return {
     start() {
       if (started) return;
       started = true;
       last = performance.now();
-      setTimeout(check, ms).unref();
+      timer = setTimeout(check, ms).unref();
     },
     progressed() {
       last = performance.now();
+    },
+    cancel() {
+      started = true;
+      clearTimeout(timer);
     },
   };
 }
@@ -54,6 +61,13 @@ export function createStopDeadline(ms: number, onStuck: () => void): StopDeadlin
 export interface Stop {
   signal: AbortSignal;
   progressed(): void;
+  /**
+   * The run is over: its handlers come off the process and its deadline is
+   * cancelled, so that a later run in the same process (a script that runs
+   * two) is the only one a signal stops, and the first's deadline, which
+   * no longer hears of progress, cannot end the process under the second.
+   */
+  dispose(): void;
 }
 
 /**
@@ -65,6 +79,8 @@ export interface Stop {
  */
 export function interruptOnSignals(io: { stderr(line: string): void }, options: { outputDir?: string } = {}): Stop {
   const resume = options.outputDir === undefined ? 'with --resume' : `with: tmas run --resume ${options.outputDir}`;
+  // A new run: an earlier run's stop in this process is not this one's.
+  received = null;
   const controller = new AbortController();
   const deadline = createStopDeadline(STOP_DEADLINE_MS, () => {
     io.stderr(`tmas: [TMAS_INTERRUPTED] the stop took over ${STOP_DEADLINE_MS / 1000} s without progress: exiting now. Every completed call is journaled; the run is resumable ${resume}`);
@@ -82,5 +98,10 @@ export function interruptOnSignals(io: { stderr(line: string): void }, options: 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return { signal: controller.signal, progressed: deadline.progressed };
+  const dispose = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    deadline.cancel();
+  };
+  return { signal: controller.signal, progressed: deadline.progressed, dispose };
 }

@@ -18,7 +18,7 @@ import type { ForkedFrom } from '../../store/store.ts';
 import type { Strategy } from '../../../machines/strategies/index.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import type { RunFlags } from './run.command.ts';
-import { interruptOnSignals } from '../common/signals.ts';
+import { interruptOnSignals, type Stop } from '../common/signals.ts';
 
 /** The warning an API key given as a flag deserves before the run starts. */
 function warnBeforeStart(flags: RunFlags, io: CliIo): void {
@@ -52,8 +52,11 @@ export interface RunExtras {
   summary?: (outcome: RunOutcome) => string[];
 }
 
+/** What a run prints to: the terminal, where there is one, for its progress line. */
+type RunIo = CliIo & { terminal?: NodeJS.WriteStream | undefined };
+
 /** Runs `tmas run` with its parsed flags. */
-export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
+export async function runRunCommand(flags: RunFlags, command: Command, io: RunIo): Promise<void> {
   const prepared = await prepareRun(flags, command, process.env);
   // A resumed fork still reads through to the journal of the run it came from, while that run is where it was.
   const source = prepared.forkedFrom === undefined ? null : await openJournalSource(prepared.forkedFrom, io.stderr);
@@ -66,10 +69,19 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: CliIo
 }
 
 /** Runs a prepared run (new, resumed or forked): prints its table and where its outputs are, and keeps the live viewer up after it when `--view` asked for one. */
-export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }, extras: RunExtras = {}): Promise<void> {
-  const { config, secrets, problems, resume } = prepared;
+export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: RunIo, extras: RunExtras = {}): Promise<void> {
   warnBeforeStart(flags, io);
-  const stop = interruptOnSignals(io, { outputDir: config.outputs.dir });
+  const stop = interruptOnSignals(io, { outputDir: prepared.config.outputs.dir });
+  try {
+    await runUntilStopped(prepared, flags, io, extras, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The run itself, which `stop` aborts on the first Ctrl-C. */
+async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo, extras: RunExtras, stop: Stop): Promise<void> {
+  const { config, secrets, problems, resume } = prepared;
   const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
   const viewing = flags.view === undefined ? null : await import('../inspect/view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
