@@ -12,7 +12,7 @@
  * that none holds.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
-import { HeldCalls, type Held } from '../gateway/dispatch/held-calls.ts';
+import { HeldCalls, PREFIX_LOOKAHEAD, type Held } from '../gateway/dispatch/held-calls.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
 import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
 import type { RoutedCall, Router } from '../gateway/dispatch/routed-call.ts';
@@ -62,9 +62,6 @@ export interface ScheduledServerOptions {
   /** Rank each call by the true chain from it to its problem's end. */
   clairvoyant: boolean;
 }
-
-/** Held calls looked at for one the chosen replica should take instead of the next, as the dispatcher does. */
-const LOOKAHEAD = 128;
 
 /** The capacity models and the calls held for them. */
 export class ScheduledServer {
@@ -130,7 +127,7 @@ export class ScheduledServer {
     const holder = elsewhere?.(replica, next, this.slots) ?? null;
     // A holder with room was weighed by the router (routing.ts), which chose this replica: the call goes here.
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
-    for (const call of this.held.leading(LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
+    for (const call of this.held.leading(PREFIX_LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
     return null;
   }
 

@@ -9,7 +9,7 @@
  */
 import type { CallRank } from '../reply/completion.ts';
 import { createTicket, type Ticket } from './dispatch-ticket.ts';
-import { HeldCalls, compareHeld } from './held-calls.ts';
+import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD } from './held-calls.ts';
 import type { RoutedCall, Router } from './routed-call.ts';
 
 /** A replica as the dispatcher sees it. */
@@ -88,13 +88,6 @@ interface Line<S> {
   calls: HeldCalls<Ticket<S>>;
   waiting: number;
 }
-
-/**
- * Held calls looked at, in the order they would leave, for one the replica
- * with room should take rather than the next (prefixFirst): a few dozen
- * candidates' verifications, as many as a burst of them puts near the top.
- */
-const LOOKAHEAD = 128;
 
 /** Under `fifo` every call has the same rank, so the sequence alone decides. */
 const FLAT: CallRank = { grading: false, remaining: 0 };
@@ -190,7 +183,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   /**
    * When the next call's prompt is most likely cached on another replica
    * than the one with room (routing.ts waitsForHolder), the first call
-   * further down the line (up to LOOKAHEAD) that it holds, or that no replica
+   * further down the line (up to PREFIX_LOOKAHEAD) that it holds, or that no replica
    * holds, which then goes first; the next call waits for its holder to free a
    * slot. When every replica is full, slots free on one replica at a time,
    * and a candidate's eight verifications would otherwise each take whichever
@@ -202,7 +195,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
     const holder = elsewhere?.(replica, ticket, ticket.replicas) ?? null;
     // A holder with room was weighed by the router (routing.ts), which chose this replica: the call goes here.
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
-    for (const call of line.calls.leading(LOOKAHEAD)) if (call !== ticket && !call.settled && call.avoid !== replica && elsewhere(replica, call, call.replicas) === null) return call;
+    for (const call of line.calls.leading(PREFIX_LOOKAHEAD)) if (call !== ticket && !call.settled && call.avoid !== replica && elsewhere(replica, call, call.replicas) === null) return call;
     return null;
   }
 

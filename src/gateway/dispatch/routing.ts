@@ -110,7 +110,7 @@ function cachedElsewhere<S extends Routable>(replica: S, call: RoutedCall<S>, re
   const asGood = (other: S) => other !== replica && !other.drained && other.failedAttempts === 0 && other !== call.avoid;
   let freest: S | null = null;
   for (const other of replicas) if (asGood(other) && holdsPrefix(other, call) && (freest === null || other.limit - other.inFlight > freest.limit - freest.inFlight)) freest = other;
-  // The paces are compared only for a call some replica holds: the dispatcher asks of up to LOOKAHEAD calls in a row.
+  // The paces are compared only for a call some replica holds: the dispatcher asks of up to PREFIX_LOOKAHEAD calls in a row.
   return freest !== null && equallyFast(replicas) ? freest : null;
 }
 
