@@ -49,12 +49,28 @@ describe('a forecast on a pool of replicas', () => {
       expect(makespanSeconds).toBeGreaterThanOrEqual(boundSeconds);
       expect(makespanSeconds / boundSeconds).toBeLessThan(1.15);
     }
+    // Decoding binds this run, not its chains: its bound is its work, which each replica added shortens.
+    for (const pool of [one, two, four]) {
+      expect(pool?.boundSeconds).toBe(pool?.workSeconds);
+      expect(pool?.chainSeconds).toBeLessThan(pool?.workSeconds as number);
+    }
     expect(two?.makespanSeconds).toBeLessThan((one?.makespanSeconds as number) * 0.6);
     expect(four?.makespanSeconds).toBeLessThan((two?.makespanSeconds as number) * 0.6);
     // Every call decoded once, spread over the replicas by their throughput.
     expect(four?.decodedTokens).toBe(one?.decodedTokens);
     expect(four?.replicaUtilization).toHaveLength(4);
     for (const share of four?.replicaUtilization ?? []) expect(Math.abs(share - (four?.utilization as number))).toBeLessThan(0.1);
+  });
+
+  it('says when a run is bound by its chains: replicas added then leave its bound, and nearly its makespan, where they were', () => {
+    const run = syntheticRun(4, 3);
+    const [four, eight] = [4, 8].map((n) => simulateRuns([run], servers(Array.from({ length: n }, () => 1)))) as [ReturnType<typeof simulateRuns>, ReturnType<typeof simulateRuns>];
+    for (const pool of [four, eight]) {
+      expect(pool.boundSeconds).toBe(pool.chainSeconds);
+      expect(pool.workSeconds).toBeLessThan(pool.chainSeconds);
+    }
+    expect(eight.chainSeconds).toBe(four.chainSeconds);
+    expect(eight.makespanSeconds).toBeGreaterThan(four.makespanSeconds * 0.95);
   });
 
   it('on replicas of two speeds, lies between the pools of their equals and near its own bound, under either routing', () => {
@@ -141,6 +157,9 @@ describe('tmas plan on a cluster', () => {
     expect(text.stdout).toContain('4 replicas, each D 200 tok/s');
     expect(text.stdout).toMatch(/per replica\s+[\d.]+%, [\d.]+%, [\d.]+%, [\d.]+%/);
     expect(text.stdout).toMatch(/pooled bound\s+[\d,]+ s \(the makespan [\d.]+x it\)/);
+    // Which of the bound's terms binds, named as the replay's figures have it.
+    const binding = (four.chainSeconds as number) > (four.workSeconds as number) ? 'its chains' : 'the work';
+    expect(text.stdout).toMatch(new RegExp(`bound by\\s+${binding}: `));
     // A table's folder: its methods' runs replayed at once on the pool, sooner than the tmas run alone and the majority run after it.
     expect(table.methods).toEqual(['majority', 'tmas']);
     expect(table.calls).toBe((own.calls as number) + 3 * 6);

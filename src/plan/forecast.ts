@@ -41,6 +41,9 @@ export interface TimeForecast {
   replicaUtilization: number[];
   /** The pooled bound of the median draw: no schedule on these servers ends sooner (simulate.ts). */
   boundSeconds: number;
+  /** Its two terms: all decoded tokens over the replicas' D, and the longest chain at the fastest c. */
+  workSeconds: number;
+  chainSeconds: number;
   /** Replicas × GPUs per replica × makespan; null on a metered API. */
   gpuHours: number | null;
   /** Prompt and output tokens at the price per million; null on GPUs. */
@@ -141,6 +144,8 @@ export function timeForecast(runs: Simulated[], middle: Simulated, input: Tokens
     utilization: middle.utilization,
     replicaUtilization: middle.replicaUtilization,
     boundSeconds: middle.boundSeconds,
+    workSeconds: middle.workSeconds,
+    chainSeconds: middle.chainSeconds,
     gpuHours: 'gpusPerReplica' in billing ? (input.servers.replicas.length * billing.gpusPerReplica * middle.makespanSeconds) / 3600 : null,
     cost: 'pricePerMillion' in billing ? (input.promptTokens * billing.pricePerMillion.input + input.outputTokens * billing.pricePerMillion.output) / 1e6 : null,
     draws: runs.length,

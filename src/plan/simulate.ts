@@ -40,6 +40,10 @@ export interface Simulated {
   replicaUtilization: number[];
   /** No schedule ends sooner: the decoded tokens over the replicas' D in all, or the longest chain of calls at the fastest replica's c, whichever is longer. */
   boundSeconds: number;
+  /** The bound's first term: the decoded tokens over the replicas' D in all. */
+  workSeconds: number;
+  /** The bound's second term: the longest chain of calls at the fastest replica's c; when it is the larger, more replicas would not shorten the run. */
+  chainSeconds: number;
 }
 
 /** The cap a replica gets: a little above its throughput knee (D ÷ c sequences), as the gateway sets it. */
@@ -86,12 +90,16 @@ export function simulateRuns(runs: PlannedRun[], servers: Servers): Simulated {
   const decode = servers.replicas.reduce((sum, capacity) => sum + capacity.decodeTokensPerSecond, 0);
   const fastest = Math.max(...servers.replicas.map((capacity) => capacity.sequenceTokensPerSecond));
   const share = (tokens: number, rate: number) => (makespanSeconds > 0 ? tokens / (rate * makespanSeconds) : 0);
+  const workSeconds = server.decoded / decode;
+  const chainSeconds = longestChain(calls) / fastest;
   return {
     makespanSeconds,
     decodedTokens: server.decoded,
     promptTokens: server.prompted,
     utilization: share(server.decoded, decode),
     replicaUtilization: server.decodedBy.map((tokens, replica) => share(tokens, (servers.replicas[replica] as CapacitySettings).decodeTokensPerSecond)),
-    boundSeconds: Math.max(server.decoded / decode, longestChain(calls) / fastest),
+    boundSeconds: Math.max(workSeconds, chainSeconds),
+    workSeconds,
+    chainSeconds,
   };
 }

@@ -32,11 +32,33 @@ function replicasLine(utilization: number[]): string {
   return `lowest ${percent(sorted[0] as number)}, median ${percent(sorted[Math.floor(sorted.length / 2)] as number)}, highest ${percent(sorted.at(-1) as number)}`;
 }
 
+/** The pooled bound's figures (simulate.ts). */
+interface PoolTime {
+  makespanSeconds: number;
+  boundSeconds: number;
+  workSeconds: number;
+  chainSeconds: number;
+  replicaUtilization: number[];
+}
+
+/**
+ * Which of the bound's terms binds, with the other beside it: a run bound by
+ * its chains is not made shorter by more replicas, which is what a user sizing
+ * a cluster needs to know before paying for them.
+ */
+function boundByLine(time: PoolTime): string {
+  const work = `all tokens over the replicas' D, ${count(time.workSeconds)} s`;
+  const chain = `the longest chain of dependent calls at the fastest c, ${count(time.chainSeconds)} s`;
+  if (time.chainSeconds > time.workSeconds) return `its chains: ${chain}, which more replicas cannot shorten; ${work}`;
+  return `the work: ${work}; ${chain}`;
+}
+
 /** The makespan against the pooled bound, and each replica's utilization. */
-function poolLines(time: { makespanSeconds: number; boundSeconds: number; replicaUtilization: number[] }): string[] {
+function poolLines(time: PoolTime): string[] {
   const over = time.boundSeconds > 0 ? ` (the makespan ${(time.makespanSeconds / time.boundSeconds).toFixed(2)}x it)` : '';
   return [
-    line('pooled bound', `${count(time.boundSeconds)} s${over}: all tokens over the replicas' D, or the longest chain at the fastest c`),
+    line('pooled bound', `${count(time.boundSeconds)} s${over}: no schedule on these replicas ends sooner`),
+    line('bound by', boundByLine(time)),
     ...(time.replicaUtilization.length > 1 ? [line('per replica', replicasLine(time.replicaUtilization))] : []),
   ];
 }
