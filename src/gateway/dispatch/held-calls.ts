@@ -28,7 +28,7 @@ export function compareHeld(a: Held, b: Held): number {
  * with room should take rather than the next (dispatcher.ts prefixFirst; the
  * plan's server does the same). On eight replicas (100 problems × 4
  * iterations × 8 × 8), prefix-cache hits were 56% looking at 128 calls, 59%
- * at 512 and 60% at 2,048, against one server's 62%: with more replicas, fewer
+ * at 512 and 60% at 2,048, against one server's 61-62%: with more replicas, fewer
  * of the held calls are cached on the one that has room.
  */
 export const PREFIX_LOOKAHEAD = 512;
@@ -56,7 +56,7 @@ export class HeldCalls<T extends Held> {
    * them, one at a time so that a search stops where it finds: a frontier
    * of heap positions, itself a heap, each child entering once its parent has
    * left (O(limit log limit) for the whole search; a frontier scanned
-   * for its best at each step cost 5 ms a search of 512 calls).
+   * for its best at each step cost 1.8 ms a search of 512 calls, a heap 0.23 ms).
    */
   *leading(limit: number): Generator<T> {
     const heap = this.heap;
