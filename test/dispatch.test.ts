@@ -56,9 +56,12 @@ describe('dispatcher', () => {
     const remaining = Array.from({ length: 200 }, (_, index) => (index * 7919) % 50);
     remaining.forEach((left, sequence) => held.push({ rank: rank(left, sequence % 13 === 0), sequence }));
     const looked = [...held.leading(40)];
+    // Asked for more than it holds: every call, in leaving order, and no more.
+    const all = [...held.leading(250)];
     const left: Array<{ rank: CallRank; sequence: number }> = [];
     for (let call = held.pop(); call !== undefined; call = held.pop()) left.push(call);
     expect(looked).toEqual(left.slice(0, 40));
+    expect(all).toEqual(left);
     expect(left).toHaveLength(200);
   });
 
