@@ -124,6 +124,13 @@ describe("a stop's deadline", () => {
     // Then no progress: it is ended, once.
     for (let waited = 0; ended === 0 && waited < 20; waited++) await new Promise((resolve) => setTimeout(resolve, deadlineMs / 2));
     expect(ended).toBe(1);
+    // A stop that is over (its run disposed of it) is never ended, however long nothing happens after.
+    let cancelledEnded = 0;
+    const over = createStopDeadline(deadlineMs / 5, () => cancelledEnded++);
+    over.start();
+    over.cancel();
+    await new Promise((resolve) => setTimeout(resolve, deadlineMs / 2));
+    expect(cancelledEnded).toBe(0);
   });
 });
 
