@@ -133,6 +133,32 @@ describe('the router', () => {
     expect(order.slice(20)).toEqual(Array(10).fill(slow));
   });
 
+  test('a slower replica with the only free slot takes the held call ranked last (a judge\'s before the loop\'s), a fast one the next; on equally fast replicas, or under least-loaded, each takes the next', async () => {
+    const hold = async (router: ReturnType<typeof createRouter<Routable>>, fast: Routable, slow: Routable) => {
+      const dispatcher = createDispatcher<Routable>(10, 'rank', router);
+      const admit = (sequence: number, rank: { grading: boolean; remaining: number }) => dispatcher.admit({ pool: 'p', replicas: [fast, slow], rank, sequence, tieBreak: sequence });
+      // Nothing held: the fast replica first, then the slow one takes what comes.
+      expect([await admit(0, { grading: false, remaining: 9 }), await admit(1, { grading: false, remaining: 9 })]).toEqual([fast, slow]);
+      const sent: Array<[string, Routable]> = [];
+      const held: Array<[string, { grading: boolean; remaining: number }]> = [['first', { grading: false, remaining: 9 }], ['middle', { grading: false, remaining: 5 }], ['last of the loop', { grading: false, remaining: 1 }], ['judge', { grading: true, remaining: 9 }]];
+      held.forEach(([name, rank], index) => void admit(2 + index, rank).then((to) => sent.push([name, to])));
+      for (const freed of [slow, slow, fast, slow]) {
+        dispatcher.release(freed);
+        await Promise.resolve();
+      }
+      return sent;
+    };
+    const router = createRouter<Routable>('prefix');
+    const [fast, slow] = [replica({ limit: 1, sequenceSpeed: 0.1 }), replica({ limit: 1, sequenceSpeed: 0.05 })];
+    expect(await hold(router, fast, slow)).toEqual([['judge', slow], ['last of the loop', slow], ['first', fast], ['middle', slow]]);
+    // Equally fast (within a fifth), or routed least-loaded: by rank, whichever replica frees the slot.
+    const byRank = (a: Routable, b: Routable) => [['first', b], ['middle', b], ['last of the loop', a], ['judge', b]];
+    const [a, b] = [replica({ limit: 1, sequenceSpeed: 0.1 }), replica({ limit: 1, sequenceSpeed: 0.09 })];
+    expect(await hold(createRouter<Routable>('prefix'), a, b)).toEqual(byRank(a, b));
+    const [c, d] = [replica({ limit: 1, sequenceSpeed: 0.1 }), replica({ limit: 1, sequenceSpeed: 0.05 })];
+    expect(await hold(createRouter<Routable>('least-loaded'), c, d)).toEqual(byRank(c, d));
+  });
+
   test('a retry goes to another replica than the one it failed on, and a replica whose attempts fail gets calls only when no other has room', () => {
     const router = createRouter<Routable>('prefix');
     const [a, b] = [replica(), replica()];

@@ -21,6 +21,8 @@ export interface Rule {
    * whole concurrency, the server queueing the rest (`none`).
    */
   limit: 'knee' | 'margin' | 'none';
+  /** On a pool with slower replicas, a slow one takes the next held call rather than the one ranked last (scheduled-server.ts `slowTakesNext`). */
+  slowTakesNext?: boolean;
 }
 
 /** The rules compared on the default server. */
@@ -29,6 +31,16 @@ export const RULES: Rule[] = [
   { label: 'rank by iterations left (before stages), capped', ranks: (iterations) => createCallRanks(iterations), barrier: false, limit: 'knee' },
   { label: 'first come first served, capped', ranks: null, barrier: false, limit: 'knee' },
   { label: 'clairvoyant (true longest chain left first), capped', ranks: 'clairvoyant', barrier: false, limit: 'knee' },
+];
+/**
+ * Where calls go on a pool with slower replicas, beside the order: as tmas
+ * routed before, a slow replica with a free slot takes the next held call,
+ * not the one ranked last (src/gateway/dispatch/routing.ts). Under the
+ * clairvoyant ranking the call ranked last is the one with the most slack.
+ */
+export const SLOW_TAKES_NEXT: Rule[] = [
+  { label: 'tmas, a slow replica taking the next call (before)', ranks: (iterations) => createCallRanks(iterations, tmasStrategy.stages), barrier: false, limit: 'knee', slowTakesNext: true },
+  { label: 'clairvoyant, a slow replica taking the next call', ranks: 'clairvoyant', barrier: false, limit: 'knee', slowTakesNext: true },
 ];
 /** The baseline every rule is compared with, on every shape. */
 export const ASYNCIO: Rule = { label: 'asyncio-like (barrier per phase, server queue)', ranks: null, barrier: true, limit: 'none' };

@@ -9,7 +9,8 @@
  * is short. As the gateway's dispatcher does, when the next call's prompt
  * is cached on another replica, which is full, it waits for that one, and the
  * replica with room takes a call further down the line that it holds, or
- * that none holds.
+ * that none holds; and a replica slower than the fastest takes the held call
+ * ranked last.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
 import { HeldCalls, PREFIX_LOOKAHEAD, type Held } from '../gateway/dispatch/held-calls.ts';
@@ -61,6 +62,8 @@ export interface ScheduledServerOptions {
   ranks: CallRanks | null;
   /** Rank each call by the true chain from it to its problem's end. */
   clairvoyant: boolean;
+  /** A slower replica takes the next call, not the one ranked last, as the gateway did before (for the schedule benchmark's comparison). */
+  slowTakesNext?: boolean;
 }
 
 /** The capacity models and the calls held for them. */
@@ -105,7 +108,8 @@ export class ScheduledServer {
       if (next === undefined) return;
       const replica = this.router.choose(this.slots, next);
       if (replica === null) return;
-      const instead = this.prefixFirst(next, replica);
+      const slower = this.options.slowTakesNext !== true && this.router.isSlower?.(replica, this.slots) === true;
+      const instead = slower ? this.lastFor(next) : this.prefixFirst(next, replica);
       if (instead === null) this.held.pop();
       this.start(instead ?? next, replica);
     }
@@ -129,6 +133,12 @@ export class ScheduledServer {
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
     for (const call of this.held.leading(PREFIX_LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
     return null;
+  }
+
+  /** The held call ranked last, for a slower replica, as the dispatcher does; null when that is the next one. */
+  private lastFor(next: Call): Call | null {
+    const last = this.held.last((call) => !call.settled);
+    return last === undefined || last === next ? null : last;
   }
 
   private start(sent: Call, replica: ReplicaSlots): void {

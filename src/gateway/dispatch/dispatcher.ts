@@ -171,7 +171,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
       }
       if (chosen === null) return;
-      const instead = this.prefixFirst(chosen);
+      const instead = this.router.isSlower?.(chosen.replica, chosen.ticket.replicas) === true ? this.lastFor(chosen) : this.prefixFirst(chosen);
       if (instead === null) chosen.line.calls.pop();
       chosen.line.waiting--;
       this.holding--;
@@ -197,6 +197,16 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
     for (const call of line.calls.leading(PREFIX_LOOKAHEAD)) if (call !== ticket && !call.settled && call.avoid !== replica && elsewhere(replica, call, call.replicas) === null) return call;
     return null;
+  }
+
+  /**
+   * For a replica slower than the pool's fastest (routing.ts isSlower), the
+   * held call ranked last, which has the most slack, unless the call last
+   * failed there; null when that is the next call.
+   */
+  private lastFor({ ticket, replica, line }: { ticket: Ticket<S>; replica: S; line: Line<S> }): Ticket<S> | null {
+    const last = line.calls.last((call) => !call.settled && call.avoid !== replica);
+    return last === undefined || last === ticket ? null : last;
   }
 
   rejectPool(pool: string, reason: unknown): void {

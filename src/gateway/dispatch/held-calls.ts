@@ -73,6 +73,13 @@ export class HeldCalls<T extends Held> {
     }
   }
 
+  /** Of the calls `accept` takes, the one that would leave last; a scan of the heap, O(n) (a slow replica's pick: dispatcher.ts). */
+  last(accept: (call: T) => boolean): T | undefined {
+    let last: T | undefined;
+    for (const call of this.heap) if (accept(call) && (last === undefined || compareHeld(call, last) > 0)) last = call;
+    return last;
+  }
+
   /** Takes the call that goes next. */
   pop(): T | undefined {
     return takeTop(this.heap, compareHeld);

@@ -31,4 +31,10 @@ export interface Router<S> {
    * (dispatcher.ts prefixFirst).
    */
   cachedElsewhere?(replica: S, call: RoutedCall<S>, replicas: readonly S[]): S | null;
+  /**
+   * Whether `replica`'s sequences decode slower than the fastest of
+   * `replicas`: the dispatcher then gives it the held call ranked last, not
+   * the next (dispatcher.ts lastFor). Absent for a router that does not care.
+   */
+  isSlower?(replica: S, replicas: readonly S[]): boolean;
 }
