@@ -225,7 +225,7 @@ describe('server load', () => {
     // Nothing known yet: iterations alone.
     expect(remaining('p', 0)).toBe(4);
     expect(remaining('q', 3)).toBe(1);
-    expect(ranks.rankOf({ problem: 'p', iteration: 1, role: 'judge', grading: true })).toEqual(rank(3, true));
+    expect(ranks.rankOf({ problem: 'p', iteration: 1, role: 'judge', grading: true })).toEqual({ ...rank(3, true), costsDiffer: false });
     // p thinks three times as long as q: at the same iteration p goes first, by more as its calls add up.
     for (let call = 0; call < 8; call++) {
       ranks.record('p', 30_000);
@@ -243,6 +243,24 @@ describe('server load', () => {
     expect(remaining('q', 0)).toBeGreaterThan(remaining('p', 3));
     // A problem not seen yet counts as the run's mean.
     expect(remaining('r', 2)).toBe(2);
+  });
+
+  test('the problems are seen to cost differently once 32 calls each say so, beyond what lengths independent of the problem vary by', () => {
+    // Every problem draws from the same lengths (a p99 five times the median), each from its own place in the cycle.
+    const cycle = [3_000, 6_000, 9_000, 12_000, 15_000, 20_000, 30_000, 60_000];
+    const feed = (ranks: ReturnType<typeof createCallRanks>, factors: number[], calls: number) => {
+      for (let call = 0; call < calls; call++) factors.forEach((factor, problem) => ranks.record(`p${problem}`, factor * (cycle[(call + problem) % cycle.length] as number)));
+    };
+    const differ = (ranks: ReturnType<typeof createCallRanks>) => ranks.rankOf({ problem: 'p0', iteration: 0, role: 'solution', grading: false }).costsDiffer;
+    const alike = createCallRanks(4);
+    feed(alike, [1, 1, 1, 1, 1, 1], 36);
+    expect(differ(alike)).toBe(false);
+    // Problems that think half, once, twice and four times as long: not after 31 calls each, yes after 32.
+    const unlike = createCallRanks(4);
+    feed(unlike, [0.5, 1, 2, 4], 31);
+    expect(differ(unlike)).toBe(false);
+    feed(unlike, [0.5, 1, 2, 4], 1);
+    expect(differ(unlike)).toBe(true);
   });
 
   test('runs sharing a gateway rank on one scale: the problem whose calls run longer goes first whichever run it is in, where each run alone would weigh them the same', () => {

@@ -159,6 +159,33 @@ describe('the router', () => {
     expect(await hold(createRouter<Routable>('least-loaded'), c, d)).toEqual(byRank(c, d));
   });
 
+  test('where the problems cost differently, a slower replica stays idle rather than take a call ranked near the next, while a faster one will free a slot', async () => {
+    const router = createRouter<Routable>('prefix');
+    const [fast, slow] = [replica({ limit: 1, sequenceSpeed: 0.1 }), replica({ limit: 1, sequenceSpeed: 0.05 })];
+    const dispatcher = createDispatcher<Routable>(10, 'rank', router);
+    const admit = (sequence: number, remaining: number, grading = false) => dispatcher.admit({ pool: 'p', replicas: [fast, slow], rank: { grading, remaining, costsDiffer: true }, sequence, tieBreak: sequence });
+    expect([await admit(0, 9), await admit(1, 9)]).toEqual([fast, slow]);
+    const sent: Array<[number, Routable]> = [];
+    for (const [sequence, remaining] of [[2, 9], [3, 8]] as const) void admit(sequence, remaining).then((to) => sent.push([remaining, to]));
+    // The call ranked last has 8 of the next one's 9 left: the slow replica's free slot stays free.
+    dispatcher.release(slow);
+    await Promise.resolve();
+    expect(sent).toEqual([]);
+    // A call with far less left, and a judge's, it takes.
+    void admit(4, 5).then((to) => sent.push([5, to]));
+    await Promise.resolve();
+    expect(sent).toEqual([[5, slow]]);
+    dispatcher.release(fast);
+    await Promise.resolve();
+    expect(sent).toEqual([[5, slow], [9, fast]]);
+    // With no call in flight on the fast replica, nothing would free a slot there: the slow one takes the call.
+    fast.inFlight = 0;
+    (fast as { limit: number }).limit = 0;
+    dispatcher.release(slow);
+    await Promise.resolve();
+    expect(sent).toEqual([[5, slow], [9, fast], [8, slow]]);
+  });
+
   test('a retry goes to another replica than the one it failed on, and a replica whose attempts fail gets calls only when no other has room', () => {
     const router = createRouter<Routable>('prefix');
     const [a, b] = [replica(), replica()];

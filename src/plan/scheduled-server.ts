@@ -13,7 +13,7 @@
  * ranked last.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
-import { HeldCalls, PREFIX_LOOKAHEAD, type Held } from '../gateway/dispatch/held-calls.ts';
+import { HeldCalls, PREFIX_LOOKAHEAD, slowReplicaWaits, type Held } from '../gateway/dispatch/held-calls.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
 import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
 import type { RoutedCall, Router } from '../gateway/dispatch/routed-call.ts';
@@ -110,6 +110,8 @@ export class ScheduledServer {
       if (replica === null) return;
       const slower = this.options.slowTakesNext !== true && this.router.isSlower?.(replica, this.slots) === true;
       const instead = slower ? this.lastFor(next) : this.prefixFirst(next, replica);
+      // As the dispatcher does: the slower replica stays idle while a faster one will free a slot.
+      if (slower && slowReplicaWaits(instead ?? next, next) && this.slots.some((slot) => slot.inFlight > 0 && this.router.isSlower?.(slot, this.slots) === false)) return;
       if (instead === null) this.held.pop();
       this.start(instead ?? next, replica);
     }

@@ -9,7 +9,7 @@
  */
 import type { CallRank } from '../reply/completion.ts';
 import { createTicket, type Ticket } from './dispatch-ticket.ts';
-import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD } from './held-calls.ts';
+import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD, slowReplicaWaits } from './held-calls.ts';
 import type { RoutedCall, Router } from './routed-call.ts';
 
 /** A replica as the dispatcher sees it. */
@@ -159,9 +159,12 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   }
 
   pump(): void {
+    // Lines whose only replicas with room are slower ones, left idle for this pump (held-calls.ts slowReplicaWaits).
+    const waiting = new Set<Line<S>>();
     while (this.taken < this.concurrency) {
       let chosen: { ticket: Ticket<S>; replica: S; line: Line<S> } | null = null;
       for (const [pool, line] of this.lines) {
+        if (waiting.has(line)) continue;
         const ticket = head(line);
         if (ticket === undefined) {
           this.lines.delete(pool);
@@ -171,7 +174,12 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
       }
       if (chosen === null) return;
-      const instead = this.router.isSlower?.(chosen.replica, chosen.ticket.replicas) === true ? this.lastFor(chosen) : this.prefixFirst(chosen);
+      const slower = this.router.isSlower?.(chosen.replica, chosen.ticket.replicas) === true;
+      const instead = slower ? this.lastFor(chosen) : this.prefixFirst(chosen);
+      if (slower && slowReplicaWaits(instead ?? chosen.ticket, chosen.ticket) && this.fasterBusy(chosen.ticket.replicas)) {
+        waiting.add(chosen.line);
+        continue;
+      }
       if (instead === null) chosen.line.calls.pop();
       chosen.line.waiting--;
       this.holding--;
@@ -197,6 +205,11 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
     for (const call of line.calls.leading(PREFIX_LOOKAHEAD)) if (call !== ticket && !call.settled && call.avoid !== replica && elsewhere(replica, call, call.replicas) === null) return call;
     return null;
+  }
+
+  /** Whether a replica of the pool that is not slower has a call in flight, so that a slot will free there. */
+  private fasterBusy(replicas: readonly S[]): boolean {
+    return replicas.some((replica) => !replica.drained && replica.inFlight > 0 && this.router.isSlower?.(replica, replicas) === false);
   }
 
   /**

@@ -25,7 +25,10 @@
  *   replicas at half speed (the schedule benchmark, 24 draws), the run went
  *   from 1.450x to 1.410x the bound with lengths independent of the problem,
  *   and from 1.213x to 1.153x where they depend on it; 72 other draws gave
- *   1.440x -> 1.417x and 1.206x -> 1.159x.
+ *   1.440x -> 1.417x and 1.206x -> 1.159x. Where the problems are seen to
+ *   cost differently, so that the rank names the long chains, the slower
+ *   replica stays idle rather than take a call ranked near the next
+ *   (held-calls.ts slowReplicaWaits): 1.153x -> 1.107x there.
  * - Then the prefix. Each replica remembers the prompt prefixes sent to it
  *   lately (prefix-memory.ts); a call goes to the one holding the most of its
  *   prompt, when that is at least LEAST_MATCH of it: a problem's solutions, a

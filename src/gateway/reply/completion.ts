@@ -29,6 +29,12 @@ export interface CallRank {
   grading: boolean;
   /** What is left of the call's problem, in expected tokens along its chain (src/host/calls/call-ranks.ts): more goes first. */
   remaining: number;
+  /**
+   * Whether the run's problems are seen to cost differently per call, so that
+   * the rank tells which chains run long (call-ranks.ts): a slower replica
+   * then stays idle rather than take a call the run waits on (dispatcher.ts).
+   */
+  costsDiffer?: boolean;
 }
 
 /** One chat completion request. */

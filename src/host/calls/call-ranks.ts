@@ -18,6 +18,11 @@
  * evenly as their lengths allow. Measured on the capacity model (the schedule
  * benchmark in bench/results.json; docs/guide/keeping-servers-busy.md).
  *
+ * Each rank also says whether the run's problems are seen to cost
+ * differently (`costsDiffer`): only then does the rank name the chains that
+ * will run long, and a slower replica of a pool waits rather than take a
+ * call ranked near the next (gateway/dispatch/held-calls.ts slowReplicaWaits).
+ *
  * Runs started together on one gateway (run-workload.ts) share one scale:
  * each problem's cost per call is then relative to the mean of every run's
  * calls, so a rank counts the same tokens in every run, and across runs the
@@ -27,6 +32,19 @@ import type { CallRank } from '../../gateway/reply/completion.ts';
 
 /** How many calls of the run's mean a problem's own mean is shrunk toward: its first calls say little. */
 const PRIOR_CALLS = 8;
+/**
+ * The problems cost differently when their mean costs per call (of those with
+ * COSTED_CALLS calls at least, four problems at least) vary by more than this
+ * fraction of their mean. Lengths drawn independently of the problem (the
+ * simulator's, p99 five times the median) make the mean of 32 calls vary by
+ * about 0.14 of itself, of 8 calls by 0.28; a model that thinks longer on
+ * harder problems, by far more.
+ */
+const DIFFERING_COSTS = 0.25;
+/** Calls a problem has finished before its mean cost is read for DIFFERING_COSTS. */
+const COSTED_CALLS = 32;
+/** Calls recorded between two readings of whether the costs differ. */
+const DIFFERING_EVERY = 32;
 
 /** The calls that finished and their tokens, over which a problem's cost is read: one run's, or every run's on one gateway. */
 export interface RankScale {
@@ -54,13 +72,15 @@ export interface CallRanks {
 export function createCallRanks(iterations: number, stages: Readonly<Record<string, number>> = {}, scale: RankScale = createRankScale()): CallRanks {
   const stagesPerIteration = Math.max(0, ...Object.values(stages)) + 1;
   const problems = new Map<string, { calls: number; tokens: number }>();
+  let costsDiffer = false;
+  let sinceReading = 0;
   return {
     rankOf({ problem, iteration, role, grading }) {
       const own = problems.get(problem);
       // A problem's cost per call relative to the run's: 1 until something is known.
       const relative = own === undefined || scale.tokens === 0 ? 1 : (own.tokens / (scale.tokens / scale.calls) + PRIOR_CALLS) / (own.calls + PRIOR_CALLS);
       const stagesLeft = (iterations - iteration) * stagesPerIteration - (stages[role] ?? 0);
-      return { grading, remaining: Math.max(1, stagesLeft) * relative };
+      return { grading, remaining: Math.max(1, stagesLeft) * relative, costsDiffer };
     },
     record(problem, completionTokens) {
       if (!(completionTokens >= 0)) return;
@@ -70,6 +90,17 @@ export function createCallRanks(iterations: number, stages: Readonly<Record<stri
       problems.set(problem, own);
       scale.calls++;
       scale.tokens += completionTokens;
+      if (++sinceReading >= DIFFERING_EVERY) [sinceReading, costsDiffer] = [0, differ(problems.values())];
     },
   };
+}
+
+/** Whether the mean costs per call of the problems with COSTED_CALLS calls or more vary by more than DIFFERING_COSTS of their mean. */
+function differ(problems: Iterable<{ calls: number; tokens: number }>): boolean {
+  const means: number[] = [];
+  for (const { calls, tokens } of problems) if (calls >= COSTED_CALLS) means.push(tokens / calls);
+  if (means.length < 4) return false;
+  const mean = means.reduce((sum, value) => sum + value, 0) / means.length;
+  const variance = means.reduce((sum, value) => sum + (value - mean) ** 2, 0) / means.length;
+  return mean > 0 && Math.sqrt(variance) > DIFFERING_COSTS * mean;
 }
