@@ -160,11 +160,11 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
 
   pump(): void {
     // Lines whose only replicas with room are slower ones, left idle for this pump (held-calls.ts slowReplicaWaits).
-    const waiting = new Set<Line<S>>();
+    const idle = new Set<Line<S>>();
     while (this.taken < this.concurrency) {
       let chosen: { ticket: Ticket<S>; replica: S; line: Line<S> } | null = null;
       for (const [pool, line] of this.lines) {
-        if (waiting.has(line)) continue;
+        if (idle.has(line)) continue;
         const ticket = head(line);
         if (ticket === undefined) {
           this.lines.delete(pool);
@@ -177,7 +177,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
       const slower = this.router.isSlower?.(chosen.replica, chosen.ticket.replicas) === true;
       const instead = slower ? this.lastFor(chosen) : this.prefixFirst(chosen);
       if (slower && slowReplicaWaits(instead ?? chosen.ticket, chosen.ticket) && this.fasterBusy(chosen.ticket.replicas)) {
-        waiting.add(chosen.line);
+        idle.add(chosen.line);
         continue;
       }
       if (instead === null) chosen.line.calls.pop();
