@@ -13,7 +13,8 @@
  * ranked last.
  */
 import type { CallRank } from '../gateway/reply/completion.ts';
-import { HeldCalls, PREFIX_LOOKAHEAD, slowReplicaWaits, type Held } from '../gateway/dispatch/held-calls.ts';
+import { HeldCalls, PREFIX_LOOKAHEAD, type Held } from '../gateway/dispatch/held-calls.ts';
+import { slowerReplicaPick } from '../gateway/dispatch/dispatcher.ts';
 import type { CallRanks } from '../host/calls/call-ranks.ts';
 import { createRouter, type Routing } from '../gateway/dispatch/routing.ts';
 import type { RoutedCall, Router } from '../gateway/dispatch/routed-call.ts';
@@ -109,9 +110,8 @@ export class ScheduledServer {
       const replica = this.router.choose(this.slots, next);
       if (replica === null) return;
       const slower = this.options.slowTakesNext !== true && this.router.isSlower?.(replica, this.slots) === true;
-      const instead = slower ? this.lastFor(next) : this.prefixFirst(next, replica);
-      // As the dispatcher does: the slower replica stays idle while a faster one will free a slot.
-      if (slower && slowReplicaWaits(instead ?? next, next) && this.slots.some((slot) => slot.inFlight > 0 && this.router.isSlower?.(slot, this.slots) === false)) return;
+      const instead = slower ? slowerReplicaPick(this.router, this.held, next, replica, this.slots) : this.prefixFirst(next, replica);
+      if (instead === 'idle') return;
       if (instead === null) this.held.pop();
       this.start(instead ?? next, replica);
     }
@@ -135,12 +135,6 @@ export class ScheduledServer {
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
     for (const call of this.held.leading(PREFIX_LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
     return null;
-  }
-
-  /** The held call ranked last, for a slower replica, as the dispatcher does; null when that is the next one. */
-  private lastFor(next: Call): Call | null {
-    const last = this.held.last((call) => !call.settled);
-    return last === undefined || last === next ? null : last;
   }
 
   private start(sent: Call, replica: ReplicaSlots): void {

@@ -9,7 +9,7 @@
  */
 import type { CallRank } from '../reply/completion.ts';
 import { createTicket, type Ticket } from './dispatch-ticket.ts';
-import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD, slowReplicaWaits } from './held-calls.ts';
+import { HeldCalls, compareHeld, PREFIX_LOOKAHEAD, slowReplicaWaits, type Held } from './held-calls.ts';
 import type { RoutedCall, Router } from './routed-call.ts';
 
 /** A replica as the dispatcher sees it. */
@@ -70,6 +70,22 @@ export function freest<S extends Slots>(candidates: readonly S[], replicas: read
     if (free > bestFree || (free === bestFree && free > 0 && order < bestOrder)) [best, bestFree, bestOrder] = [replica, free, order];
   }
   return best;
+}
+
+/**
+ * What a replica slower than the pool's fastest (routing.ts isSlower) does
+ * with its free slot: take the held call ranked last, which has the most
+ * slack (not one whose last attempt failed there); or stay idle ('idle')
+ * while the problems cost differently and a faster replica has calls that
+ * will free a slot (held-calls.ts slowReplicaWaits). Null: the next call
+ * goes, being the one ranked last. The dispatcher and the plan's server
+ * (src/plan/scheduled-server.ts) both ask it.
+ */
+export function slowerReplicaPick<S extends Slots, T extends Held & RoutedCall<S> & { settled: boolean }>(router: Router<S>, held: HeldCalls<T>, next: T, replica: S, replicas: readonly S[]): T | null | 'idle' {
+  const found = held.last((call) => !call.settled && call.avoid !== replica);
+  const last = found === undefined || found === next ? null : found;
+  const fasterBusy = replicas.some((other) => !other.drained && other.inFlight > 0 && router.isSlower?.(other, replicas) === false);
+  return fasterBusy && slowReplicaWaits(last ?? next, next) ? 'idle' : last;
 }
 
 /** The plainest router: the freest replica. */
@@ -159,7 +175,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   }
 
   pump(): void {
-    // Lines whose only replicas with room are slower ones, left idle for this pump (held-calls.ts slowReplicaWaits).
+    // Lines whose only replicas with room are slower ones, left idle for this pump (slowerReplicaPick).
     const idle = new Set<Line<S>>();
     while (this.taken < this.concurrency) {
       let chosen: { ticket: Ticket<S>; replica: S; line: Line<S> } | null = null;
@@ -174,17 +190,17 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         if (replica !== null && (chosen === null || compareHeld(ticket, chosen.ticket) < 0)) chosen = { ticket, replica, line };
       }
       if (chosen === null) return;
-      const slower = this.router.isSlower?.(chosen.replica, chosen.ticket.replicas) === true;
-      const instead = slower ? this.lastFor(chosen) : this.prefixFirst(chosen);
-      if (slower && slowReplicaWaits(instead ?? chosen.ticket, chosen.ticket) && this.fasterBusy(chosen.ticket.replicas)) {
-        idle.add(chosen.line);
+      const { ticket, replica, line } = chosen;
+      const instead = this.router.isSlower?.(replica, ticket.replicas) === true ? slowerReplicaPick(this.router, line.calls, ticket, replica, ticket.replicas) : this.prefixFirst(chosen);
+      if (instead === 'idle') {
+        idle.add(line);
         continue;
       }
-      if (instead === null) chosen.line.calls.pop();
-      chosen.line.waiting--;
+      if (instead === null) line.calls.pop();
+      line.waiting--;
       this.holding--;
       // A call taken from inside the heap is marked settled by send, and dropped when it surfaces.
-      this.send(instead ?? chosen.ticket, chosen.replica);
+      this.send(instead ?? ticket, replica);
     }
   }
 
@@ -205,21 +221,6 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
     for (const call of line.calls.leading(PREFIX_LOOKAHEAD)) if (call !== ticket && !call.settled && call.avoid !== replica && elsewhere(replica, call, call.replicas) === null) return call;
     return null;
-  }
-
-  /** Whether a replica of the pool that is not slower has a call in flight, so that a slot will free there. */
-  private fasterBusy(replicas: readonly S[]): boolean {
-    return replicas.some((replica) => !replica.drained && replica.inFlight > 0 && this.router.isSlower?.(replica, replicas) === false);
-  }
-
-  /**
-   * For a replica slower than the pool's fastest (routing.ts isSlower), the
-   * held call ranked last, which has the most slack, unless the call last
-   * failed there; null when that is the next call.
-   */
-  private lastFor({ ticket, replica, line }: { ticket: Ticket<S>; replica: S; line: Line<S> }): Ticket<S> | null {
-    const last = line.calls.last((call) => !call.settled && call.avoid !== replica);
-    return last === undefined || last === ticket ? null : last;
   }
 
   rejectPool(pool: string, reason: unknown): void {
