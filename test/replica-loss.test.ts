@@ -5,7 +5,7 @@
  * of the test's own, which can drop every connection and refuse new ones (the
  * server gone) and then forward again (the server back at the same address).
  */
-import { createServer, request as httpRequest, type ClientRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,8 +21,14 @@ interface LossyReplica {
   lose(): void;
   /** Forwards again. */
   restore(): void;
+  /** Holds back the chat completions that arrive from now on, unsent, until `release`; other requests pass. */
+  hold(): void;
+  /** Sends the held chat completions on, and those that arrive after. */
+  release(): void;
   /** Chat completions it forwarded whole. */
   answered(): number;
+  /** Model lists it answered since it last came back (how a gateway asks whether a lost replica is back). */
+  askedBack(): number;
   close(): Promise<void>;
 }
 
@@ -33,11 +39,18 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
   const upstreams = new Set<ClientRequest>();
   let lost = false;
   let answered = 0;
+  let askedBack = 0;
+  let held: Array<() => void> | null = null;
   const server: Server = createServer((req, res) => {
     if (lost) {
       req.socket.destroy();
       return;
     }
+    if (req.url?.endsWith('/models')) askedBack++;
+    if (held !== null && req.url?.endsWith('/chat/completions')) held.push(() => forward(req, res));
+    else forward(req, res);
+  });
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
     const upstream = httpRequest({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (reply) => {
       res.writeHead(reply.statusCode ?? 502, reply.headers);
       reply.pipe(res);
@@ -51,7 +64,7 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
     // The client went away (or the proxy dropped it): the server stops the request too.
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
-  });
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -66,8 +79,18 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
     },
     restore() {
       lost = false;
+      askedBack = 0;
+    },
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const send of waiting) send();
     },
     answered: () => answered,
+    askedBack: () => askedBack,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -126,9 +149,9 @@ describe('a replica lost and back', () => {
     const problems = await writeProblems(dir, smallProblems(4));
     const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 30, p99Ms: 60 } })));
     const [a, b] = sims as [SimServer, SimServer];
+    const steady = await lossyReplica(a.url);
     const lossy = await lossyReplica(b.url);
     try {
-      // Iterations enough that the run is still going when the replica comes back, however loaded the machine.
       const common = ['--input-file', problems, '--max-iterations', '6', '--n-candidates', '4', '--n-verifications', '3', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
       // The clean reference in this process; the pooled run that loses a replica is a process of its own.
       await runInProcess([...common, '--output-file', path.join(dir, 'clean'), '--base-url', a.url]);
@@ -136,17 +159,20 @@ describe('a replica lost and back', () => {
       // Least-loaded: under prefix routing a replica whose pace reads a fifth below the other's takes calls only while
       // that one is full (never, at --concurrency 8), and the simulator's pace (a latency per call, not per token)
       // varies with each reply's length, so which replica reads faster is chance here; routing/prefix: test/routing.test.ts.
-      const pooled = runCli(['run', ...common, '--routing', 'least-loaded', '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${lossy.url}`]);
+      const pooled = runCli(['run', ...common, '--routing', 'least-loaded', '--output-file', path.join(dir, 'pool'), '--base-url', `${steady.url},${lossy.url}`]);
       let answeredBack = 0;
       const script = (async () => {
         await until(() => lossy.answered() >= 30);
         lossy.lose();
         const before = chatCalls();
-        // Short: the gateway asks a lost replica back at doubling periods, so the longer it is gone, the later after its
-        // return it is asked again (a loss of 2.6 s, a question 2.5 s after it is back), which can be after the run's end.
         await until(() => chatCalls() >= before + 12);
+        // The gateway asks a lost replica back at doubling periods, so the longer it was gone, the later after its
+        // return it asks; the other replica holds its calls until then, so the run cannot end before the question.
+        steady.hold();
         const atReturn = lossy.answered();
         lossy.restore();
+        await until(() => lossy.askedBack() > 0);
+        steady.release();
         await until(() => lossy.answered() > atReturn);
         answeredBack = lossy.answered() - atReturn;
       })();
@@ -169,7 +195,7 @@ describe('a replica lost and back', () => {
       expect(metrics.calls.issued).toBe(cleanMetrics.calls.issued);
       expect(metrics.gateway.endpoints.find((e) => e.baseUrl === lossy.url)).toMatchObject({ returns: 1, drained: false });
     } finally {
-      await lossy.close();
+      await Promise.all([steady.close(), lossy.close()]);
       await Promise.all(sims.map((sim) => sim.close()));
     }
   });
