@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { checkEndpoints } from '../src/gateway/check.ts';
+import { checkEndpoints, resolveModel } from '../src/gateway/check.ts';
 import { createGateway, type CompletionRequest, type Gateway, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { additionRequest, chatChunkEvent, chatCompletionBody } from './fixtures.ts';
 
@@ -190,6 +190,34 @@ describe('the endpoint check', () => {
     try {
       const checking = checkEndpoints([{ endpoint: { baseUrl: server.url, model: 'tmas-sim', apiKey: 'k' }, flag: '--base-url' }], { timeoutMs: 500 });
       await expect(checking).rejects.toThrow('no whole answer to GET /models within 0.5 s');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that lists no model (or entries without an id) takes the model named as it is, and asks for one when none is; a web page for a list is not an endpoint', async () => {
+    const lists: Record<string, { type: string; body: string }> = {
+      '/empty/v1/models': { type: 'application/json', body: '{"object":"list","data":[]}' },
+      '/noids/v1/models': { type: 'application/json', body: '{"object":"list","data":[{"object":"model"},{"id":""}]}' },
+      '/page/v1/models': { type: 'text/html', body: '<html><body>Welcome to the inference UI</body></html>' },
+    };
+    const server = await serve((req, res) => {
+      const list = lists[req.url ?? ''];
+      res.writeHead(list === undefined ? 404 : 200, { 'content-type': list?.type ?? 'text/plain' }).end(list?.body ?? '');
+    });
+    const root = server.url.replace(/\/v1$/, '');
+    const check = (where: string) => checkEndpoints([{ endpoint: { baseUrl: `${root}/${where}/v1`, model: '', apiKey: 'k' }, flag: '--base-url' }]);
+    try {
+      for (const where of ['empty', 'noids']) {
+        const listed = (await check(where)).get(`${root}/${where}/v1`);
+        expect(listed).toEqual([]);
+        expect(resolveModel('my-model', listed, '--model-name', `${root}/${where}/v1`)).toBe('my-model');
+        expect(() => resolveModel('', listed, '--model-name', `${root}/${where}/v1`)).toThrow(`The endpoint ${root}/${where}/v1 lists no model at GET /models: name the model to call with --model-name.`);
+      }
+      await expect(check('page')).rejects.toMatchObject({
+        code: 'TMAS_ENDPOINT',
+        message: expect.stringContaining(`The endpoint ${root}/page/v1 (from --base-url) answered GET /models with text/html that is not a list of models ("<html><body>Welcome`),
+      });
     } finally {
       await server.close();
     }

@@ -148,6 +148,24 @@ describe('replies have bounds', () => {
       await server.close();
     }
   });
+
+  test('a reply whose text passes its completion limit within one event, the reply already whole, fails that attempt only: retried, then a failure, the process unharmed', async () => {
+    // All of it in one write: the reply is here before the gateway reads past the limit and gives the attempt up.
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chatChunkEvent({ content: 'x'.repeat(20_000) }) + chatChunkEvent({}, 'stop') + 'data: [DONE]\n\n');
+    });
+    const gateway = createGateway({ ...FAST, timeoutMs: 10_000 });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url, 1, 16)).catch((error: unknown) => error);
+      expect((failure as CallFailedError).code).toBe('TMAS_CALL_FAILED');
+      expect((failure as Error).message).toMatch(/past its completion limit of 16 tokens/);
+      expect(server.requests()).toBe(2);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
 });
 
 test('an error answer whose body never ends is cut at 64 KB: the call is retried, then fails, with a short message', async () => {
@@ -173,6 +191,65 @@ test('an error answer whose body never ends is cut at 64 KB: the call is retried
     gateway.close();
     await server.close();
   }
+});
+
+describe("the server's errors, in the shapes servers send them", () => {
+  test('an error event in the middle of a stream, and an error body under a 200, are retried as the server failing, and the retry gets the reply', async () => {
+    let served = 0;
+    const server = await serve((_req, res) => {
+      served++;
+      // Then, for the second call, only the error body.
+      const errorBody = served === 2 || served > 3;
+      res.writeHead(200, { 'content-type': errorBody ? 'application/json' : 'text/event-stream' });
+      if (served === 1) res.end(chatChunkEvent({ content: 'Let me' }) + 'data: {"error":{"message":"CUDA error: an illegal memory access","type":"server_error","code":null}}\n\n');
+      else if (errorBody) res.end('{"error":{"message":"engine restarting","code":"503"}}');
+      else res.end(chatChunkEvent({ content: 'The answer is 42.' }) + chatChunkEvent({}, 'stop') + 'data: [DONE]\n\n');
+    });
+    const gateway = createGateway({ ...FAST, maxRetries: 2, timeoutMs: 10_000 });
+    try {
+      const reply = await gateway.complete(solutionCall(server.url));
+      expect(reply.content).toBe('The answer is 42.');
+      expect(reply.attempts).toBe(3);
+      expect(gateway.stats.retriesByCause).toEqual({ '500': 1, '503': 1 });
+      // Told as the server's own words, not as an HTTP status it never sent.
+      const failure = await gateway.complete(solutionCall(server.url, 2, 4096)).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(/the server's error inside a 200 reply: engine restarting$/);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test("SGLang's, FastAPI's and TGI's error bodies keep their message; SGLang's context-length error is one (TMAS_CONTEXT_LENGTH)", async () => {
+    const bodies = [
+      { status: 400, body: { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", type: 'BadRequestError', param: null, code: 400 } },
+      { status: 404, body: { detail: 'The model `qwen` does not exist.' } },
+      { status: 422, body: { detail: [{ loc: ['body', 'max_tokens'], msg: 'Input should be a valid integer', type: 'int_parsing' }] } },
+      { status: 424, body: { error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' } },
+    ];
+    const gateway = createGateway({ ...FAST, maxRetries: 0, timeoutMs: 10_000 });
+    const failures: CallFailedError[] = [];
+    let sent = 0;
+    try {
+      for (const { status, body } of bodies) {
+        const server = await serve((_req, res) => {
+          sent++;
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        });
+        failures.push((await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error)) as CallFailedError);
+        await server.close();
+      }
+    } finally {
+      gateway.close();
+    }
+    expect(failures.map((failure) => failure.code)).toEqual(['TMAS_CONTEXT_LENGTH', 'TMAS_CALL_REJECTED', 'TMAS_CALL_REJECTED', 'TMAS_CALL_REJECTED']);
+    expect(failures[0]?.message).toContain("HTTP 400: 400 This model's maximum context length is 4096 tokens");
+    expect(failures[1]?.message).toContain('HTTP 404: 404 The model `qwen` does not exist.');
+    expect(failures[2]?.message).toContain('HTTP 422: 422 Input should be a valid integer');
+    expect(failures[3]?.message).toContain('HTTP 424: 424 Request failed during generation: Server error: CUDA out of memory');
+    // The context-length error is not taken for a refusal of the usage field: that call is sent once; the bare 422 twice.
+    expect(sent).toBe(5);
+  });
 });
 
 describe('reading a body already here', () => {
@@ -276,18 +353,21 @@ describe('what a reply says beyond its text', () => {
     }
   });
 
-  test('a reply without usage and a reply for another model are counted', async () => {
+  test('a reply without usage and a reply for another model are counted, and the other model told of once', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(chatCompletionBody('ok', { model: 'some-other-model', usage: undefined }));
     });
-    const gateway = createGateway({ ...FAST, timeoutMs: 5000, stream: false });
+    const told: string[] = [];
+    const gateway = createGateway({ ...FAST, timeoutMs: 5000, stream: false, onOtherModel: (endpoint, asked, named) => told.push(`${endpoint} ${asked} ${named}`) });
     try {
       const completion = await gateway.complete(solutionCall(server.url));
+      await gateway.complete(solutionCall(server.url, 2));
       expect(completion.usage).toBeNull();
       expect(completion.model).toBe('some-other-model');
-      expect(gateway.stats.noUsage).toBe(1);
-      expect(gateway.stats.otherModel).toBe(1);
+      expect(gateway.stats.noUsage).toBe(2);
+      expect(gateway.stats.otherModel).toBe(2);
+      expect(told).toEqual([`${server.url} tmas-sim some-other-model`]);
     } finally {
       gateway.close();
       await server.close();
@@ -483,7 +563,7 @@ describe('the event-stream reader', () => {
     });
   }
 
-  test('reads events split anywhere, even inside a character, with CRLF, comments and multi-line data; stops at [DONE]; an error event throws the server message', async () => {
+  test('reads events split anywhere, even inside a character, with CRLF or a lone CR, comments and multi-line data; stops at [DONE]; an error event throws the server message', async () => {
     const text = ': keep-alive\r\ndata: {"n":1,"s":"数学😀"}\r\n\r\nevent: x\ndata: {"n":\ndata: 2}\n\ndata:{"n":3}\n\ndata: [DONE]\n\ndata: {"n":4}\n\n';
     const bytes = Buffer.from(text);
     // Every split point, one byte at a time included.
@@ -493,6 +573,16 @@ describe('the event-stream reader', () => {
       const events: unknown[] = [];
       for await (const read of sseEvents(bodyOf(pieces), new Headers())) events.push(...read);
       expect(events).toEqual([{ n: 1, s: '数学😀' }, { n: 2 }, { n: 3 }]);
+    }
+    // A lone CR ends a line as LF and CRLF do, a CRLF split between two reads included (the byte-by-byte split above).
+    const crOnly = 'data: {"n":1}\r\rdata: {"n":\rdata: 2}\r\r: c\rdata: [DONE]\r\r';
+    for (const size of [1, 5, crOnly.length]) {
+      const pieces: Uint8Array[] = [];
+      const crBytes = Buffer.from(crOnly);
+      for (let at = 0; at < crBytes.length; at += size) pieces.push(crBytes.subarray(at, at + size));
+      const events: unknown[] = [];
+      for await (const read of sseEvents(bodyOf(pieces), new Headers())) events.push(...read);
+      expect(events).toEqual([{ n: 1 }, { n: 2 }]);
     }
     // The events before the error, in the same read, still come out first.
     const failing = sseEvents(bodyOf([Buffer.from('data: {"n":1}\n\ndata: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());

@@ -37,6 +37,8 @@ export interface CallContext {
   describe: (error: unknown) => string;
   /** The call's arrival order among all calls. */
   nextSequence: () => number;
+  /** The endpoints and models named in replies for another model that were told of (GatewayOptions onOtherModel). */
+  otherModels: Set<string>;
 }
 
 /** Thrown inside a call when an endpoint was just switched to another dialect. */
@@ -118,6 +120,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result);
+      tellOtherModel(context, state, request, result);
       return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -144,7 +147,9 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
   }
   const adopted = dialect === 'chat' ? adoptReasoningDialect(context, state, error) : error;
   // A validation error that names no field (FastAPI's 422, a bare 400) may be about ours: the call is sent once without it.
-  if (askedUsage && !(adopted instanceof DialectAdopted) && error instanceof APIError && (error.status === 400 || error.status === 422)) {
+  // A prompt too long for the window is not about it: that error goes back as it is, for the call to shrink its prompt.
+  const validation = error instanceof APIError && (error.status === 400 || error.status === 422) && classifyFailure(error) !== 'context-length';
+  if (askedUsage && !(adopted instanceof DialectAdopted) && validation) {
     call.usageDropped = true;
     return new DialectAdopted();
   }
@@ -172,6 +177,16 @@ function succeeded(tally: Tally, state: EndpointState, request: CompletionReques
   state.consecutiveFailures = 0;
   state.failedAttempts = 0;
   tally.answered(state, request, result);
+}
+
+/** A reply that names another model than the one asked for is told of, once per endpoint and model named. */
+function tellOtherModel(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply): void {
+  const asked = request.endpoint.model;
+  if (result.model === null || result.model === asked) return;
+  const key = `${state.url}\n${asked}\n${result.model}`;
+  if (context.otherModels.has(key)) return;
+  context.otherModels.add(key);
+  context.options.onOtherModel?.(state.url, asked, result.model);
 }
 
 /**

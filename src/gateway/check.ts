@@ -74,9 +74,15 @@ async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | und
   try {
     const ids: ListedModel[] = [];
     // The client's timeout ends at the headers: the signal bounds the body too.
-    for await (const model of client.models.list({ signal: deadline })) ids.push({ id: model.id, ownedBy: model.owned_by });
+    const { data: page, response } = await client.models.list({ signal: deadline }).withResponse();
+    // The body as parsed (JSON, or a string when the answer was not JSON): the page keeps it without typing it.
+    const body: unknown = (page as unknown as { body: unknown }).body;
+    if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw notAModelList(endpoint, flag, response.headers.get('content-type'), body);
+    // Entries without an id name nothing a request could ask for.
+    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by });
     return ids;
   } catch (error) {
+    if (error instanceof UserError) throw error;
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     throw new UserError(
       'TMAS_ENDPOINT',
@@ -88,6 +94,17 @@ async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | und
   } finally {
     transport.close();
   }
+}
+
+/** A `GET /models` answered with something other than OpenAI's `{"data": [...]}`: a web page, a proxy's notice, the base URL of something else. */
+function notAModelList(endpoint: Endpoint, flag: string, contentType: string | null, body: unknown): UserError {
+  const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
+  const shown = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+  return new UserError(
+    'TMAS_ENDPOINT',
+    `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models with ${contentType ?? 'a body'} that is not a list of models${shown === '' ? '' : ` ("${shown}")`}. ` +
+      `Check that ${flag} is the server's OpenAI-compatible base URL (ending in /v1).`,
+  );
 }
 
 /**
@@ -116,8 +133,9 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
  * call (TMAS_MODEL_NOT_SERVED): every call would fail with a 404.
  */
 export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = ''): string {
-  if (named && listed !== undefined && !listed.some((model) => model.id === named)) {
-    const served = listed.length === 0 ? 'no model' : listed.map((model) => model.id).join(', ');
+  // A server that lists no model cannot be checked against: the model named is taken as it is.
+  if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => model.id === named)) {
+    const served = listed.map((model) => model.id).join(', ');
     throw new UserError(
       'TMAS_MODEL_NOT_SERVED',
       `The endpoint ${baseUrl} does not serve the model "${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`,
@@ -125,6 +143,6 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
   }
   if (named) return named;
   const first = listed?.[0]?.id;
-  if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint lists no model: name one with ${flag}.`);
+  if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint ${baseUrl} lists no model at GET /models: name the model to call with ${flag}.`);
   return first;
 }

@@ -7,7 +7,7 @@
  * a JSON body that is no completion fails the call with a message naming
  * `--no-stream`.
  */
-import { APIError } from 'openai';
+import { InBandError } from './in-band-error.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { fromWholeReply, type Reply } from './reply.ts';
 
@@ -73,7 +73,7 @@ async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): Asy
 export function fromJsonReply(text: string, headers: Headers): Reply {
   const value: unknown = JSON.parse(text);
   if (typeof value === 'object' && value !== null && 'error' in value && value.error) {
-    throw new APIError(undefined, value.error as object, undefined, headers);
+    throw new InBandError(value.error as object, headers);
   }
   const choice = (value as { choices?: unknown } | null)?.choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;

@@ -9,7 +9,7 @@
  * last line is carried over. The events of one read come out together: a
  * generator's step costs a few promises, and a read holds dozens of events.
  */
-import { APIError } from 'openai';
+import { InBandError } from './in-band-error.ts';
 
 /** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
 export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
@@ -18,12 +18,17 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
   let pending: string[] = [];
   let data: string[] = [];
+  // A read that ended in a CR: a LF opening the next one belongs to that line's end, and ends no other line.
+  let afterCr = false;
   const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
       const { done, value } = await chunks.next();
-      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const lines = text.split('\n');
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (afterCr && text.startsWith('\n')) text = text.slice(1);
+      afterCr = text.endsWith('\r');
+      // A line ends at CRLF, LF or a lone CR; the plain split, where there is no CR, is the common and cheaper case.
+      const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
       // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
       const rest = done ? '' : (lines.pop() ?? '');
       if (pending.length > 0 && lines.length > 0) {
@@ -33,8 +38,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       if (rest !== '') pending.push(rest);
       if (done) lines.push('');
       const events: unknown[] = [];
-      for (const raw of lines) {
-        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      for (const line of lines) {
         if (line === '') {
           if (data.length === 0) continue;
           const payload = data.join('\n');
@@ -51,7 +55,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
             failure = error as Error;
           }
           if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
-            failure = new APIError(undefined, event.error as object, undefined, headers);
+            failure = new InBandError(event.error as object, headers);
           }
           if (failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).

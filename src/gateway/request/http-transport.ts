@@ -15,7 +15,8 @@
  * - the caller's signal aborts the request at any point, the body included;
  * - an error answer's body is read up to `MAX_ERROR_BODY_BYTES` only, since
  *   the client reads it whole for its message and a proxy may answer with
- *   megabytes or never end it;
+ *   megabytes or never end it, and its message is put where the client
+ *   reads it, whichever server's shape it came in (error-body.ts);
  * - a body left before its end (an event stream read up to `[DONE]`) gives
  *   its connection back when the rest is already here or follows at once,
  *   and drops it otherwise;
@@ -30,6 +31,7 @@ import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { readAll } from '../reply/reply-bounds.ts';
+import { openAiErrorBody } from './error-body.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -111,8 +113,10 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       request.once('response', resolve);
       request.once('error', reject);
     });
-    // The request and its reply share the signal: an abort destroys both, wherever the call is.
-    const onAbort = () => request.destroy(abortError(signal));
+    // The request and its reply share the signal: an abort destroys both, wherever the call is. Destroyed without an
+    // error: once the whole reply is here its socket may have no error listener left, and an error there would be
+    // thrown in the process; whoever waits on the request or reads the body gets the signal's reason instead.
+    const onAbort = () => request.destroy();
     signal?.addEventListener('abort', onAbort, { once: true });
     const release = () => signal?.removeEventListener('abort', onAbort);
     request.end(body ?? undefined);
@@ -121,9 +125,10 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       reply = await answer;
     } catch (error) {
       release();
+      if (signal?.aborted) throw abortError(signal);
       // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
       // fails as soon as it is used, before the server read the request: sent again, on a fresh one.
-      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error) && !signal?.aborted) return send(url, init, redirects, resent + 1);
+      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error)) return send(url, init, redirects, resent + 1);
       throw error;
     }
     // From here a broken connection surfaces as the reply's error, where the body is read.
@@ -196,9 +201,13 @@ function responseOf(url: URL, reply: IncomingMessage, request: http.ClientReques
   }
   const status = reply.statusCode ?? 0;
   const body = replyBody(reply, request, release, signal, limit);
-  const read = async () => (await readAll(body)).toString('utf8');
+  const ok = status >= 200 && status < 300;
+  const read = async () => {
+    const text = (await readAll(body)).toString('utf8');
+    return ok ? text : openAiErrorBody(text);
+  };
   return {
-    ok: status >= 200 && status < 300,
+    ok,
     status,
     statusText: reply.statusMessage ?? '',
     headers,

@@ -7,6 +7,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { ConnectionLostError } from './http-transport.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
+import { InBandError } from '../reply/in-band-error.ts';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'fatal' | 'aborted';
@@ -72,6 +73,7 @@ export function backoffMs(attempt: number, error: unknown, options: BackoffOptio
 
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
+  if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {

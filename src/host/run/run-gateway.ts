@@ -14,6 +14,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
     dialect: config.dialect,
     onDialect: (endpoint, dialect, reason) => options.say(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
+    onOtherModel: (endpoint, asked, named) =>
+      options.say(
+        `tmas: warning: ${endpoint} answers requests for the model "${asked}" with replies from "${named}". ` +
+          'A hosted API may name a dated version of the model asked for; otherwise check that the server serves the model this run is meant to evaluate.',
+      ),
     onUnstreamed: (endpoint) =>
       options.say(
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +

@@ -1,0 +1,34 @@
+/**
+ * An error the server sent inside a successful answer: an `{"error": …}`
+ * event in the middle of a stream (vLLM and OpenAI send one when generation
+ * fails after the headers went out), or an `{"error": …}` JSON body under a
+ * 200. The HTTP status said nothing of it, so the error's own numeric `code`
+ * stands in for one where it has a status's value; otherwise it counts as the
+ * server's failure (500): the reply broke on the server's side, and the same
+ * request may well succeed on the next attempt.
+ */
+import { APIError } from 'openai';
+
+/** The server's error, read from a reply that began as a success. */
+export class InBandError extends APIError {
+  override readonly name = 'InBandError';
+
+  constructor(error: object, headers: Headers) {
+    super(statusOf(error), error, undefined, headers);
+    // The server's words alone: the status above is a stand-in, not what the HTTP answer said.
+    this.message = messageOf(error);
+  }
+}
+
+/** The error's message as the server wrote it, or the whole error when it has none. */
+function messageOf(error: object): string {
+  const message: unknown = (error as { message?: unknown }).message;
+  if (typeof message === 'string' && message !== '') return message;
+  return JSON.stringify(message ?? error) ?? String(error);
+}
+
+/** The error's `code` when it is an HTTP error status (a number or its digits), else 500. */
+function statusOf(error: object): number {
+  const code = Number((error as { code?: unknown }).code);
+  return Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
+}
