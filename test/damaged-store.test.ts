@@ -1,4 +1,5 @@
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -237,5 +238,81 @@ describe('a damaged store is named and never changed', () => {
       await chmod(archived, 0o755);
       for (const name of await readdir(archived, { recursive: true })) await chmod(path.join(archived, name), 0o755);
     }
+  });
+});
+
+/** The names and kinds in a run directory, links not followed: what a refusal must leave as it was, without reading a FIFO or a device. */
+async function entriesOf(run: string): Promise<string[]> {
+  const names = await readdir(run, { recursive: true });
+  return Promise.all(names.sort().map(async (name) => {
+    const entry = await lstat(path.join(run, name));
+    return `${name} ${entry.isFile() ? `file ${entry.size}` : entry.isDirectory() ? 'dir' : entry.isSymbolicLink() ? 'link' : 'other'}`;
+  }));
+}
+
+/** The store's write-ahead log named by its MANIFEST (the one file whose name ends in .log in a closed store). */
+async function logOf(run: string): Promise<string> {
+  const log = (await readdir(path.join(run, 'store'))).find((name) => name.endsWith('.log'));
+  if (log === undefined) throw new Error('no log');
+  return path.join(run, 'store', log);
+}
+
+describe('files in a run directory that tmas could not have written', () => {
+  const misplaced: Array<{ name: string; damage: (run: string) => Promise<void>; says: RegExp }> = [
+    { name: 'a FIFO for the write-ahead log', damage: async (run) => { const log = await logOf(run); await rm(log); execFileSync('mkfifo', [log]); }, says: /store\/\d+\.log is a FIFO, where LevelDB keeps a file/ },
+    { name: 'a link to /dev/zero for the MANIFEST', damage: async (run) => { const store = path.join(run, 'store'); const manifest = (await readdir(store)).find((name) => name.startsWith('MANIFEST-')) as string; await rm(path.join(store, manifest)); await symlink('/dev/zero', path.join(store, manifest)); }, says: /store\/MANIFEST-\d+ is a device, where LevelDB keeps a file/ },
+    { name: 'a directory for the write-ahead log', damage: async (run) => { const log = await logOf(run); await rm(log); await mkdir(log); }, says: /store\/\d+\.log is a directory/ },
+    { name: 'a 600 MB write-ahead log (sparse)', damage: async (run) => truncate(await logOf(run), 600 * 2 ** 20), says: /store\/\d+\.log, a write-ahead log, holds 629145600 bytes, far more than LevelDB writes to one/ },
+    { name: 'the write-ahead log the MANIFEST names, deleted', damage: async (run) => rm(await logOf(run)), says: /store\/\d+\.log, the write-ahead log named by store\/MANIFEST-\d+, is missing/ },
+  ];
+  for (const { name, damage, says } of misplaced) {
+    test(`${name}: log and resume refuse it at once with TMAS_STORE_DAMAGED naming it; nothing changes`, async ({ dir, finished }) => {
+      const { run } = await finishedRun(dir, finished);
+      await damage(run);
+      const before = await entriesOf(run);
+      for (const args of [['log', run], ['run', '--resume', run]]) {
+        const refused = await runCli(args);
+        expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+        expect(refused.stderr, args[0]).toMatch(says);
+        expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
+      }
+      expect(await entriesOf(run)).toEqual(before);
+    });
+  }
+
+  test('a FIFO for results.jsonl, /dev/zero for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const out = path.join(dir, 'report.html');
+    const cases: Array<{ damage: () => Promise<void>; undo: () => Promise<void>; commands: string[][]; says: string }> = [
+      { damage: async () => { await rm(path.join(run, 'results.jsonl')); execFileSync('mkfifo', [path.join(run, 'results.jsonl')]); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `${path.join(run, 'results.jsonl')} is a FIFO, not the results file tmas wrote` },
+      { damage: async () => { await rm(path.join(run, 'metrics.json')); await symlink('/dev/zero', path.join(run, 'metrics.json')); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is a device, not the file tmas wrote` },
+      { damage: async () => { execFileSync('mkfifo', [path.join(run, 'tmas.lock')]); }, undo: () => rm(path.join(run, 'tmas.lock')), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a FIFO, where tmas keeps the run's lock` },
+      { damage: async () => { await mkdir(path.join(run, 'tmas.lock')); }, undo: () => rm(path.join(run, 'tmas.lock'), { recursive: true }), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a directory, where tmas keeps the run's lock` },
+    ];
+    for (const { damage, undo, commands, says } of cases) {
+      await damage();
+      const before = await entriesOf(run);
+      for (const args of commands) {
+        const refused = await runCli(args);
+        expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr, args[0]).toContain(says);
+        expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
+      }
+      expect(await entriesOf(run)).toEqual(before);
+      await undo();
+    }
+  });
+
+  test('repair refuses a store with a FIFO in it, saying what to move, and keeps no partial copy', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const log = await logOf(run);
+    await rm(log);
+    execFileSync('mkfifo', [log]);
+    const before = await entriesOf(run);
+    const refused = await runCli(['repair', run]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`Cannot repair ${run}: store/${path.basename(log)} is a FIFO, where LevelDB keeps a file. Move it out of ${path.join(run, 'store')}, then run tmas repair again. Nothing was changed.`);
+    expect(await entriesOf(run)).toEqual(before);
   });
 });

@@ -5,7 +5,9 @@
  * from the store is streamed and folded: no call or message is kept.
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { pathKind } from '../kernel/file-kind.ts';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
@@ -17,6 +19,9 @@ import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
 import { metricsFileOf, type MetricsFile } from './metrics-file.ts';
+
+/** The largest metrics.json read: a run of 400 problems x 20 iterations writes a few megabytes. */
+const MAX_METRICS_BYTES = 256 * 2 ** 20;
 
 /** Latency histogram bucket upper bounds, in milliseconds (the last bucket is open). */
 export const LATENCY_BOUNDS_MS = [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000] as const;
@@ -92,14 +97,24 @@ function bucketOf(ms: number): number {
 async function checkResults(dir: string, metrics: MetricsFile): Promise<void> {
   const expected = metrics.results;
   if (!expected) return; // written before the digest was recorded
-  const text = await readFile(path.join(dir, 'results.jsonl')).catch(() => null);
-  const actual = text === null ? null : createHash('sha256').update(text).digest('hex');
+  const file = path.join(dir, 'results.jsonl');
+  const found = await pathKind(file).catch((error: unknown) => Promise.reject(new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}.`, { cause: error })));
+  if (found.kind === 'other') throw new UserError('TMAS_REPORT', `${file} is ${found.what}, not the results file tmas wrote. Move it away and rewrite it from the store with: tmas run --resume ${dir}`);
+  // Hashed as it is read: a results file may be larger than a string can hold.
+  const actual = found.kind === 'missing' ? null : await sha256Of(file).catch(() => null);
   if (actual === expected.sha256) return;
   throw new UserError(
     'TMAS_REPORT_INCONSISTENT',
     `${dir}: results.jsonl ${actual === null ? 'is missing' : 'is not the one metrics.json was written with'} (the run was stopped while writing them). ` +
       `Rewrite both from the store with: tmas run --resume ${dir}`,
   );
+}
+
+/** The SHA-256 of a file's bytes, read as a stream. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /**
@@ -143,6 +158,9 @@ interface StoreFigures {
 async function readMetrics(dir: string): Promise<MetricsFile> {
   const file = path.join(dir, 'metrics.json');
   try {
+    const found = await pathKind(file);
+    if (found.kind === 'other') throw new Error(`it is ${found.what}, not the file tmas wrote`);
+    if (found.kind === 'file' && found.size > MAX_METRICS_BYTES) throw new Error(`it holds ${found.size} bytes, more than a metrics.json of tmas's ever does`);
     return metricsFileOf(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
     throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });

@@ -14,6 +14,7 @@
  */
 import { readFileSync, unlinkSync } from 'node:fs';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { pathKind } from '../kernel/file-kind.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
@@ -89,6 +90,11 @@ function isZombie(pid: number): boolean {
  */
 export async function runLockHolder(runDir: string): Promise<LockHolder | null> {
   const file = path.join(runDir, RUN_LOCK_FILE);
+  // A FIFO read here would wait forever; a directory would be moved aside as a stale lock.
+  const found = await pathKind(file).catch(() => null);
+  if (found?.kind === 'other') {
+    throw new UserError('TMAS_RUN_DIR', `${file} is ${found.what}, where tmas keeps the run's lock, a small file of its own. Remove it, then run the command again.`);
+  }
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const holder = parseHolder(text);

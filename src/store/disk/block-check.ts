@@ -12,7 +12,7 @@
 import { open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { UserError } from '../../kernel/errors.ts';
-import { storeDamaged } from './damage.ts';
+import { storeDamaged, unreadable } from './damage.ts';
 import { LogDamage, logRecords } from './log-file.ts';
 import type { StoreFiles } from './store-files.ts';
 import { checkTable } from './table-blocks.ts';
@@ -20,16 +20,22 @@ import { checkTable } from './table-blocks.ts';
 /** Files read at once: a table is at most a few megabytes, a log a few more. */
 const FILES_AT_ONCE = 8;
 
+/** A store file's bytes; a file the system will not let tmas read is TMAS_RUN_DIR naming it. */
+async function storeFile(dir: string, name: string): Promise<Buffer> {
+  const file = path.join(dir, name);
+  return readFile(file).catch((error: unknown) => Promise.reject(unreadable(file, error)));
+}
+
 /** What is wrong with one table file (`store/<name>: …`), or null when every block is whole. */
 async function tableFileDamage(dir: string, name: string): Promise<string | null> {
-  const { damage } = checkTable(await readFile(path.join(dir, name)));
+  const { damage } = checkTable(await storeFile(dir, name));
   return damage === null ? null : `store/${name}, a table, is corrupt: ${damage}`;
 }
 
 /** What is wrong with one write-ahead log (`store/<name>: …`), or null when every record is whole. */
 async function logFileDamage(dir: string, name: string): Promise<string | null> {
   try {
-    for (const _ of logRecords(await readFile(path.join(dir, name)))) {
+    for (const _ of logRecords(await storeFile(dir, name))) {
       // Each record's checksum is checked as it is read.
     }
     return null;

@@ -24,6 +24,11 @@ export function storeDamaged(runDir: string, what: string, cause?: unknown, opti
   return new UserError('TMAS_STORE_DAMAGED', `The store of ${runDir} is damaged: ${what}. ${advice}`, cause === undefined ? undefined : { cause });
 }
 
+/** A file of a run's store the system will not let tmas read (permissions, a loop of links): TMAS_RUN_DIR naming it. */
+export function unreadable(file: string, error: unknown): UserError {
+  return new UserError('TMAS_RUN_DIR', `Cannot read ${file}: ${(error as Error).message}. Check its permissions, or that it is the file tmas wrote.`, { cause: error });
+}
+
 /** The coded error for a store that cannot be opened; `named` is the run directory errors name, `dir` the store folder opened (a view's). */
 export function openError(error: unknown, named: string, dir: string): Error {
   if (error instanceof UserError) return error;

@@ -13,6 +13,8 @@ export interface ManifestContents {
   tables: Map<number, number>;
   /** The number LevelDB gives its next new file: every live table's is below it. */
   nextFile: number;
+  /** The write-ahead log the store's recent writes are in: LevelDB makes it before the MANIFEST names it. 0: none named (a store just made, or repaired). */
+  logNumber: number;
 }
 
 /** A MANIFEST whose version edits cannot be read; the message says where. */
@@ -51,7 +53,8 @@ function applyEdit(edit: Uint8Array, contents: ManifestContents, levels: Map<str
   while (!reader.done) {
     const tag = reader.varint();
     if (tag === 1) reader.skipString(); // comparator
-    else if (tag === 2 || tag === 4 || tag === 9) reader.varint(); // log number, last sequence, previous log number
+    else if (tag === 2) contents.logNumber = reader.varint();
+    else if (tag === 4 || tag === 9) reader.varint(); // last sequence, previous log number
     else if (tag === 3) contents.nextFile = reader.varint();
     else if (tag === 5) {
       reader.varint(); // compaction pointer: level, key
@@ -71,7 +74,7 @@ function applyEdit(edit: Uint8Array, contents: ManifestContents, levels: Map<str
 
 /** The live tables and next file number a MANIFEST's bytes describe; throws LogDamage (ManifestDamage for its edits). */
 export function readManifest(bytes: Uint8Array): ManifestContents {
-  const contents: ManifestContents = { tables: new Map(), nextFile: 0 };
+  const contents: ManifestContents = { tables: new Map(), nextFile: 0, logNumber: 0 };
   // A table is added and removed per level (a move to the next level is a delete and an add).
   const levels = new Map<string, number>();
   let edits = 0;

@@ -8,10 +8,10 @@
  */
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../../kernel/errors.ts';
 import { readManifest } from './manifest-file.ts';
 import { LogDamage } from './log-file.ts';
-import { storeDamaged } from './damage.ts';
+import { storeDamaged, unreadable } from './damage.ts';
+import { kindOf } from '../../kernel/file-kind.ts';
 
 /** The files of a store that a private view needs. */
 export interface StoreFiles {
@@ -35,12 +35,40 @@ const TABLES_AT_ONCE = 64;
 /** The last 8 bytes of every LevelDB table (table/format.h's kTableMagicNumber, little-endian). */
 const TABLE_MAGIC = Buffer.from('57fb808b247547db', 'hex');
 
-function unreadable(file: string, error: unknown): UserError {
-  return new UserError('TMAS_RUN_DIR', `Cannot read ${file}: ${(error as Error).message}.`, { cause: error });
+/** CURRENT holds one file name and a newline. */
+const CURRENT_READ_LIMIT = 4096;
+
+/**
+ * A write-ahead log above this size is damage, not a store: LevelDB turns a
+ * log into a table once it holds its write buffer (4 MB here), and a single
+ * write of tmas's is far smaller than this.
+ */
+const LOG_READ_LIMIT = 512 * 2 ** 20;
+
+/** The files LevelDB makes in a store folder; each must be a file, since reading a FIFO or a device as one never ends. */
+const LEVELDB_FILE = /^(CURRENT|LOCK|LOG|LOG\.old|MANIFEST-\d+|OPTIONS-\d+|\d+\.(log|ldb|sst))$/;
+
+/**
+ * The first of LevelDB's files in the store folder `dir` (named `names`) that
+ * LevelDB could not have written: not a regular file (links followed), or of
+ * a size it never writes; what is wrong with it, as `store/<name> is …`.
+ * Null when there is none.
+ */
+export async function misplacedStoreFile(dir: string, names: Iterable<string>): Promise<string | null> {
+  for (const name of names) {
+    if (!LEVELDB_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    const stats = await stat(file).catch((error: unknown) => Promise.reject(unreadable(file, error)));
+    if (!stats.isFile()) return `store/${name} is ${kindOf(stats)}, where LevelDB keeps a file`;
+    if (name === 'CURRENT' && stats.size > CURRENT_READ_LIMIT) return `store/CURRENT holds ${stats.size} bytes, where it names one MANIFEST`;
+    if (name.endsWith('.log') && stats.size > LOG_READ_LIMIT) return `store/${name}, a write-ahead log, holds ${stats.size} bytes, far more than LevelDB writes to one`;
+  }
+  return null;
 }
 
 /** The MANIFEST that CURRENT names (checked to exist). */
-async function currentManifest(runDir: string, dir: string): Promise<string> {
+async function currentManifest(runDir: string, dir: string, names: ReadonlySet<string>): Promise<string> {
+  if (!names.has('CURRENT')) throw storeDamaged(runDir, 'store/CURRENT (the pointer to its MANIFEST) is missing');
   let current: string;
   try {
     current = (await readFile(path.join(dir, 'CURRENT'), 'utf8')).trim();
@@ -79,8 +107,10 @@ async function checkTable(runDir: string, dir: string, name: string, size: numbe
 /** Checks the structure of a run's store (see above) and lists the files a view needs; throws TMAS_STORE_DAMAGED. Reads no table's contents. */
 export async function checkStoreFiles(runDir: string): Promise<StoreFiles> {
   const dir = path.join(runDir, 'store');
-  const manifest = await currentManifest(runDir, dir);
   const names = new Set(await readdir(dir).catch((error: unknown) => Promise.reject(unreadable(dir, error))));
+  const misplaced = await misplacedStoreFile(dir, names);
+  if (misplaced !== null) throw storeDamaged(runDir, misplaced);
+  const manifest = await currentManifest(runDir, dir, names);
   if (!names.has(manifest)) throw storeDamaged(runDir, `store/${manifest}, named by store/CURRENT, is missing`);
   const mutable = ['CURRENT', manifest, ...[...names].filter((name) => /^\d+\.log$/.test(name) || /^OPTIONS-\d+$/.test(name))];
   const everyTable = [...names].filter((name) => /^\d+\.(ldb|sst)$/.test(name));
@@ -93,6 +123,8 @@ export async function checkStoreFiles(runDir: string): Promise<StoreFiles> {
     if (error instanceof LogDamage) throw storeDamaged(runDir, `store/${manifest} cannot be read: ${error.message}`, error);
     throw unreadable(manifestFile, error);
   }
+  const log = `${String(contents.logNumber).padStart(6, '0')}.log`;
+  if (contents.logNumber > 0 && !names.has(log)) throw storeDamaged(runDir, `store/${log}, the write-ahead log named by store/${manifest}, is missing (the run's latest writes were in it)`);
   const tables: string[] = [];
   for (const file of contents.tables.keys()) {
     const name = tableName(names, file);

@@ -9,14 +9,14 @@
  * lost.
  */
 import { constants } from 'node:fs';
-import { access, cp } from 'node:fs/promises';
+import { access, cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
 import { hasStore } from './check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
-import { checkStoreFiles } from '../disk/store-files.ts';
+import { checkStoreFiles, misplacedStoreFile } from '../disk/store-files.ts';
 import { lockedError, runLockHolder } from '../run-lock.ts';
 
 /** What a repaired store holds. */
@@ -51,6 +51,11 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   await access(storeDir, constants.W_OK).catch((error: unknown) => {
     throw new UserError('TMAS_OUTPUT', `Cannot repair ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and repair the copy.`, { cause: error });
   });
+  // LevelDB's repair reads every file of the folder, and so does the copy kept: a FIFO or a device there never ends.
+  const misplaced = await misplacedStoreFile(storeDir, await readdir(storeDir));
+  if (misplaced !== null) {
+    throw new UserError('TMAS_STORE_DAMAGED', `Cannot repair ${runDir}: ${misplaced}. Move it out of ${storeDir}, then run tmas repair again. Nothing was changed.`);
+  }
   const kept = path.join(runDir, `store.damaged-${stamp(now)}`);
   await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
   // A store another process holds must not be changed under it: its run lock tells before anything is written.
