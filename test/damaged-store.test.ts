@@ -131,11 +131,12 @@ const LAZY_COMMANDS = new Set(['log', 'show', 'report']);
 
 describe('a damaged store is named and never changed', () => {
   for (const { name, damage, says, lazy, marksKept } of damages) {
-    test(`${name}: resume, export, replay${lazy ? '' : ', log, show and report'} refuse it with TMAS_STORE_DAMAGED naming it before writing anything, and no file changes; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
+    test(`${name}: resume, export, replay, fork${lazy ? '' : ', log, show and report'} refuse it with TMAS_STORE_DAMAGED naming it before writing anything, and no file changes; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
       const { run, calls } = await finishedRun(dir, finished);
       await damage(run);
       const before = await fileHashes(run);
-      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['report', run, '--out', path.join(dir, 'report.html')]]) {
+      // prettier-ignore
+      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['fork', run, '--output-file', path.join(dir, 'forked')], ['report', run, '--out', path.join(dir, 'report.html')]]) {
         const refused = await runCli(args);
         expect(await fileHashes(run), args[0]).toEqual(before);
         // A command that never reads the damaged block gives its output whole.

@@ -38,6 +38,8 @@ describe('progress when stderr is not a terminal', () => {
     send({ type: 'problem.started', run: 'r', problem: 'p1', iteration: 1, correlation: 'p1/start', fromIteration: 1 });
     send({ type: 'problem.started', run: 'r', problem: 'p2', iteration: 2, correlation: 'p2/start', fromIteration: 2 });
     send({ type: 'iteration.completed', run: 'r', problem: 'p1', iteration: 1, correlation: 'c', candidates: [] });
+    // p2's iteration 1, saved but never announced before the stop, announced again by the resume (before or after its start): counted once.
+    send({ type: 'iteration.completed', run: 'r', problem: 'p2', iteration: 1, correlation: 'c', candidates: [] });
     progress.stop();
     expect(lines[0]).toContain('problem-iterations 4/6 (67%)');
   });

@@ -100,4 +100,21 @@ describe('a flat configuration from before sections', () => {
     const { seed: _, ...damaged } = config;
     expect(() => upgradeConfig(damaged, '/runs/x')).toThrow(expect.objectContaining({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining('loop.seed') }));
   });
+
+  test('a manifest whose fields hold what no flag takes is damaged, and says which and why', () => {
+    const today = toRunConfig(parseRunFlags(['--demo']), {}, new Date(0)).config;
+    const damaged = (change: (config: Record<string, Record<string, unknown>>) => void) => {
+      const config = structuredClone(today) as unknown as Record<string, Record<string, unknown>>;
+      change(config);
+      return () => upgradeConfig(config, '/runs/x');
+    };
+    const refusal = (message: string) => expect.objectContaining({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining(message) });
+    expect(damaged((c) => void ((c.loop as Record<string, unknown>).nCandidates = 'eight'))).toThrow(refusal('loop.nCandidates is "eight", which --n-candidates does not take (not a number)'));
+    expect(damaged((c) => void ((c.loop as Record<string, unknown>).nCandidates = -1))).toThrow(refusal('loop.nCandidates is -1, which --n-candidates does not take'));
+    expect(damaged((c) => void ((c.loop as Record<string, unknown>).seed = {}))).toThrow(refusal('loop.seed is {}, which --seed does not take (not a number)'));
+    expect(damaged((c) => void ((c.loop as Record<string, unknown>).strategy = 'nope'))).toThrow(refusal('loop.strategy is "nope", which names no strategy'));
+    expect(damaged((c) => void ((c.roles as Record<string, unknown>).endpoints = 'x'))).toThrow(refusal('roles.endpoints is "x", not the endpoints'));
+    expect(damaged((c) => void ((c.gateway as Record<string, unknown>).routing = 'random'))).toThrow(refusal('gateway.routing is "random", which --routing does not take (not one of'));
+    expect(upgradeConfig(structuredClone(today), '/runs/x')).toEqual(today);
+  });
 });

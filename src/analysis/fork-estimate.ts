@@ -20,7 +20,8 @@ import { copyForRerun, replayActiveProblems } from './replay.ts';
 export async function forkReuseEstimate(sourceDir: string, config: RunConfig, options: { strategy: NonNullable<RunOptions['strategy']>; secrets: Secrets }): Promise<number> {
   const work = await makeScratchDir('fork-estimate');
   try {
-    const { problems } = await copyForRerun(sourceDir, work);
+    // Every block checked first, as a replay does: a corrupt one is TMAS_STORE_DAMAGED naming DIR, not an error of this scratch copy.
+    const { problems } = await copyForRerun(sourceDir, work, { everyBlock: true });
     const loop = { ...config.loop, activeProblems: replayActiveProblems(config.loop.activeProblems) };
     const quiet = { stdout: () => {}, stderr: () => {} };
     const outcome = await runEvaluation({ ...config, loop, outputs: { ...config.outputs, dir: work } }, options.secrets, problems, quiet, { resume: true, offline: true, outputs: false, strategy: options.strategy });

@@ -61,6 +61,8 @@ interface Tally {
   iterationsDone: number;
   /** Problem-iterations an earlier process completed (a resumed run's `problem.started` says how many). */
   iterationsBefore: number;
+  /** Each problem's iterations counted so far: a resume announces again an iteration a stop cut off, already counted as before it. */
+  counted: Map<string, Set<number>>;
   /** Problems done per iteration. */
   byIteration: Map<number, number>;
   failures: number;
@@ -70,16 +72,23 @@ interface Tally {
 }
 
 function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe(): void } {
-  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
+  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, counted: new Map(), byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
+  // Whether the problem's iteration is counted now for the first time.
+  const countOnce = (problem: string, iteration: number): boolean => {
+    const counted = state.counted.get(problem) ?? new Set<number>();
+    state.counted.set(problem, counted);
+    if (counted.has(iteration)) return false;
+    counted.add(iteration);
+    state.byIteration.set(iteration, (state.byIteration.get(iteration) ?? 0) + 1);
+    return true;
+  };
   const subscription = envelopes$.subscribe(({ message }) => {
     countFaults(state.faults, message);
     if (message.type === 'problem.started') {
-      state.iterationsBefore += message.fromIteration;
-      for (let iteration = 0; iteration < message.fromIteration; iteration++) state.byIteration.set(iteration, (state.byIteration.get(iteration) ?? 0) + 1);
+      for (let iteration = 0; iteration < message.fromIteration; iteration++) if (countOnce(message.problem, iteration)) state.iterationsBefore++;
     } else if (message.type === 'problem.completed') state.problemsDone++;
     else if (message.type === 'iteration.completed') {
-      state.iterationsDone++;
-      state.byIteration.set(message.iteration, (state.byIteration.get(message.iteration) ?? 0) + 1);
+      if (countOnce(message.problem, message.iteration)) state.iterationsDone++;
     } else if (message.type === 'llm.failed') state.failures++;
     else if ('call' in message) {
       const role = message.type.slice(0, message.type.lastIndexOf('.'));

@@ -13,6 +13,7 @@ import { UserError } from '../../kernel/errors.ts';
 import { ENDPOINT_SLOTS } from '../../kernel/slots.ts';
 import type { RoleEndpoint, RunConfig, SlotSampling } from '../config.ts';
 import { SETTINGS } from './index.ts';
+import { flagName, type Setting } from '../setting.ts';
 import { unfilledFields } from '../unfilled.ts';
 
 type Stored = Record<string, unknown>;
@@ -71,8 +72,15 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   const config = sections as Partial<RunConfig> as RunConfig;
   for (const section of ['problems', 'outputs', 'loop', 'context', 'roles', 'judge', 'gateway', 'sim'] as const) config[section] ??= {} as never;
   // A strategy flag added since: runs made before it ran as its default does.
+  if (typeof config.loop.strategy !== 'string' || STRATEGIES[config.loop.strategy] === undefined) {
+    throw damagedManifest(where, `loop.strategy is ${JSON.stringify(config.loop.strategy)}, which names no strategy of tmas's`);
+  }
   const flags = STRATEGIES[config.loop.strategy]?.flags ?? [];
   config.loop.strategyOptions = { ...Object.fromEntries(flags.map((flag) => [toOptionName(flag.name), flag.default])), ...config.loop.strategyOptions };
+  const storedEndpoints = config.roles.endpoints as unknown;
+  if (storedEndpoints !== undefined && (typeof storedEndpoints !== 'object' || storedEndpoints === null || Array.isArray(storedEndpoints))) {
+    throw damagedManifest(where, `roles.endpoints is ${JSON.stringify(storedEndpoints)}, not the endpoints of the run's roles`);
+  }
   const endpoints: Partial<Record<string, unknown>> = config.roles.endpoints === undefined ? {} : config.roles.endpoints;
   // A run made before the judge existed has no judge endpoint: its judge is the solution agent's.
   endpoints.judge ??= endpoints.solution;
@@ -85,5 +93,44 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   if (missing.length > 0) {
     throw new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${where} lacks ${missing.join(', ')}: it is damaged, not from an older tmas. Restore the run directory from a copy.`);
   }
+  const wrong = wrongFields(config);
+  if (wrong.length > 0) throw damagedManifest(where, wrong.join('; '));
   return config;
+}
+
+/** The refusal of a manifest whose configuration no tmas wrote. */
+function damagedManifest(where: string, what: string): UserError {
+  return new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${where} is damaged: ${what}. Restore the run directory from a copy.`);
+}
+
+/**
+ * The fields whose stored values their flags would not take (`loop.nCandidates
+ * is "eight", which --n-candidates does not take: …`): a number where a count
+ * or a seed belongs, checked by the flag's own parser, and a word among its
+ * choices. A run read on would otherwise ask for calls no flag could have made.
+ */
+function wrongFields(config: RunConfig): string[] {
+  const wrong: string[] = [];
+  for (const setting of SETTINGS) {
+    // A field set from other values (resolve, write) has no flag's text to check against.
+    if (setting.field === undefined || setting.resolve !== undefined || setting.write !== undefined) continue;
+    const value: unknown = setting.field.get(config);
+    if (value === null || value === undefined) continue;
+    const expected = setting.default ?? setting.before;
+    const numeric = typeof expected === 'number' || (expected === undefined && typeof value === 'number');
+    const refusal = numeric ? numberRefusal(setting, value) : setting.choices !== undefined && !setting.choices.includes(value as string) ? `not one of ${setting.choices.join(', ')}` : null;
+    if (refusal !== null) wrong.push(`${setting.field.name} is ${JSON.stringify(value)}, which ${flagName(setting)} does not take (${refusal})`);
+  }
+  return wrong;
+}
+
+/** Why a stored number is not one the setting's flag takes, or null when it is. */
+function numberRefusal(setting: Setting, value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'not a number';
+  try {
+    setting.parse?.(String(value), undefined);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
