@@ -220,6 +220,19 @@ describe("the server's errors, in the shapes servers send them", () => {
     }
   });
 
+  test('a redirect the transport does not follow says where it points', async () => {
+    const server = await serve((_req, res) => res.writeHead(302, { location: 'https://models.example.org/v1/chat/completions' }).end());
+    const gateway = createGateway({ ...FAST, maxRetries: 0, timeoutMs: 10_000 });
+    try {
+      const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
+      expect((failure as Error).message).toContain('HTTP 302');
+      expect((failure as Error).message).toContain('(a redirect to https://models.example.org/v1/chat/completions: give that address as the base URL)');
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test("SGLang's, FastAPI's and TGI's error bodies keep their message; SGLang's context-length error is one (TMAS_CONTEXT_LENGTH)", async () => {
     const bodies = [
       { status: 400, body: { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", type: 'BadRequestError', param: null, code: 400 } },

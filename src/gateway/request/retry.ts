@@ -74,7 +74,7 @@ export function backoffMs(attempt: number, error: unknown, options: BackoffOptio
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
-  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}`.slice(0, 500);
+  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}${redirectHint(error)}`.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
     const code = (error.cause as NodeJS.ErrnoException).code;
@@ -83,6 +83,12 @@ export function describeFailure(error: unknown): string {
   }
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
+}
+
+/** For a redirect the transport does not follow (301, 302, 303: a POST would become a GET), where it points: the base URL to give instead. */
+function redirectHint(error: APIError): string {
+  const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
+  return location ? ` (a redirect to ${location}: give that address as the base URL)` : '';
 }
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
