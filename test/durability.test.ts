@@ -118,6 +118,10 @@ describe('durable runs', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain(`tmas run --resume ${run}`);
+    // A replay of the stopped run says so: what lies past the stop is not in its log, and its calls were never made.
+    const replayed = await runCli(['replay', run]);
+    expect(replayed.stdout).toMatch(/^the run stopped before its end \(\d problems? not completed in its log\)/);
+    if (/calls had no answer/.test(replayed.stdout)) expect(replayed.stdout).toMatch(/\(they changed, or the run stopped before it made them; use --live/);
     const resumed = await runCli(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
@@ -287,7 +291,8 @@ describe('durable runs', () => {
     expect(changed.stdout).toMatch(/^diverges at bank\.updated p\d\/0\/bank\/0/);
     expect(changed.stdout).toMatch(/logged: +\{"type":"bank\.updated"/);
     expect(changed.stdout).toMatch(/replayed: \{"type":"bank\.updated"/);
-    expect(changed.stdout).toMatch(/calls changed, so the journal had no answer/);
+    expect(changed.stdout).toMatch(/\d+ calls had no answer in the journal \(they changed; use --live to send them\)/);
+    expect(changed.stdout).not.toMatch(/the run stopped/);
   });
 });
 

@@ -24,8 +24,10 @@ export interface ReplayReport {
   divergence: { replayed: Envelope; logged: Envelope | null } | null;
   /** Logged messages the replay never produced. */
   notReproduced: number;
-  /** Calls whose request changed, so the journal had no answer (sent to the endpoint with --live). */
+  /** Calls the journal had no answer for: their request changed, or the run stopped before it made them (sent to the endpoint with --live). */
   misses: Array<{ role: string; problem: string; iteration: number; index: number }>;
+  /** Problems the log shows started and never completed: the run stopped before its end, and the replay goes on past where its log ends. */
+  unfinished: number;
 }
 
 function keyOf(message: Message): string {
@@ -111,10 +113,13 @@ export async function compareLogs(work: string, logEnd: number): Promise<ReplayR
   try {
     const logged = new LoggedIndex();
     const answered = new Set<string>();
+    const unfinished = new Set<string>();
     for await (const envelope of store.envelopeOutlines(NO_TEXTS, { lt: seqKey(logEnd) })) {
       const { message } = envelope;
       logged.add(keyOf(message), envelope.seq, outlineDigest(message));
       if (message.type.endsWith('.completed')) answered.add(message.correlation);
+      if (message.type === 'problem.started') unfinished.add(message.problem);
+      else if (message.type === 'problem.completed') unfinished.delete(message.problem);
     }
     // A call that failed and later succeeded (on resume) is its reply: the replay, served by the journal, never fails it.
     for (const correlation of answered) logged.drop(`llm.failed\u0000${correlation}`);
@@ -136,7 +141,7 @@ export async function compareLogs(work: string, logEnd: number): Promise<ReplayR
       if (versions.some(([, logged]) => logged === digest)) continue;
       divergence = await compareWhole(store, replayed.seq, versions);
     }
-    return { identical: divergence === null && logged.untaken === 0, compared, divergence, notReproduced: logged.untaken, misses };
+    return { identical: divergence === null && logged.untaken === 0, compared, divergence, notReproduced: logged.untaken, misses, unfinished: unfinished.size };
   } finally {
     await store.close();
   }
