@@ -18,6 +18,8 @@ export type VariableShape =
   | 'boolean'
   | { oneOf: readonly string[] }
   | { orNone: VariableShape }
+  /** A field that is absent (not none: `is defined` tells) when it was left out to fit the window. */
+  | { mayBeLeftOut: VariableShape }
   | { listOf: VariableShape }
   | { fields: Readonly<Record<string, VariableShape>> };
 
@@ -80,6 +82,7 @@ export function describeShape(shape: VariableShape): string {
   if (typeof shape === 'string') return shape;
   if ('oneOf' in shape) return `one of ${shape.oneOf.map((value) => `'${value}'`).join(', ')}`;
   if ('orNone' in shape) return `${describeShape(shape.orNone)} or none`;
+  if ('mayBeLeftOut' in shape) return `${describeShape(shape.mayBeLeftOut)} (absent when left out to fit)`;
   if ('listOf' in shape) return `list of ${typeof shape.listOf === 'string' ? `${shape.listOf}s` : describeShape(shape.listOf)}`;
   return `{${Object.entries(shape.fields)
     .map(([name, field]) => `${name}: ${describeShape(field)}`)

@@ -165,6 +165,10 @@ describe('prompt templates from files', () => {
     const unclosed = await write('unclosed.jinja', '{{ problem }}\n\n{% for reference in references %}\n{{ reference }}\n{% endif %}\n');
     const misspelt = await write('misspelt.jinja', 'Problem:\n{{ problem }}\n\n{% for r in refs %}{{ r }}{% endfor %}\n');
     const broken = await write('broken.jinja', 'Problem:\n{{ problem }}\nSolutions: {{ references | join(", ") + }}\n');
+    // A rollout's text is left out when the prompt does not fit: absent, a filter on it fails mid-run unless the template tests it.
+    const unguarded = await write('unguarded.jinja', '{{ problem }}\n{% for r in rollouts %}\n{{ r.text | trim }}\n{% endfor %}\n');
+    const latin1 = path.join(dir, 'latin1.jinja');
+    await writeFile(latin1, Buffer.from('Probl\xe8me : {{ problem }}\n', 'latin1'));
     const run = (strategy: string, prompt: string) =>
       runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--strategy', strategy, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--no-proof', '--prompt', prompt]);
 
@@ -175,6 +179,9 @@ describe('prompt templates from files', () => {
       ['tmas', `synthesis=${unclosed}`, /the tmas strategy has no synthesis role\. The tmas strategy's roles with a template: solution, verification, summary, experience, guideline\./],
       ['tmas', `judge=${misspelt}`, /the judge's prompt is part of the shared grading/],
       ['pacore', `synthesis=${path.join(dir, 'absent.jinja')}`, /absent\.jinja .*cannot be read: ENOENT/],
+      ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*trim.*test it with \`is defined\``)],
+      ['pacore', `synthesis=${latin1}`, /latin1\.jinja .*cannot be read: it is not UTF-8 text \(save it as UTF-8\)/],
+      ['pacore', `synthesis=${dir}`, /cannot be read: it is a directory/],
     ];
     for (const [strategy, prompt, message] of cases) {
       const result = await run(strategy, prompt);
@@ -297,7 +304,7 @@ describe('prompt templates from files', () => {
     const all = await runCli(['prompts', '--strategy', 'tmas']);
     expect(all.code, all.stderr).toBe(0);
     for (const role of ['solution', 'verification', 'summary', 'experience', 'guideline']) expect(all.stdout).toContain(`The ${role} role of tmas: its user message`);
-    expect(all.stdout).toMatch(/^ {4}rollouts {4}list of \{candidate: integer, answer: string, score: string, summary: string, text: string\}$/m);
+    expect(all.stdout).toMatch(/^ {4}rollouts {4}list of \{candidate: integer, answer: string, score: string, summary: string, text: string \(absent when left out to fit\)\}$/m);
     const missing = await runCli(['prompts', '--strategy', 'pacore', '--role', 'solution']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/the pacore strategy has no solution role with a template\. Its roles with a template: synthesis\./);

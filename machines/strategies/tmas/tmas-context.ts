@@ -53,7 +53,7 @@ export function roundValues(request: { question: string; rollouts: Rollout[] }, 
 /** The variables of TMAS's context, as `tmas prompts` documents them. */
 export const CONTEXT_VARIABLES = {
   rollouts: {
-    shape: { listOf: { fields: { candidate: 'integer', answer: 'string', score: 'string', summary: 'string', text: 'string' } } },
+    shape: { listOf: { fields: { candidate: 'integer', answer: 'string', score: 'string', summary: 'string', text: { mayBeLeftOut: 'string' } } } },
     about:
       "the previous iteration's rollouts R(t-1), in candidate order: final answer ('none' when none), mean verification score " +
       "with three decimals ('none' when none), summary of the verifications (may be empty) and solution text; " +

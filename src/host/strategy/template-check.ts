@@ -211,14 +211,24 @@ function sampleOf(shape: VariableShape, name: string, variant: Variant): Templat
   if (shape === 'boolean') return variant.full;
   if ('oneOf' in shape) return shape.oneOf[variant.choice % shape.oneOf.length] ?? '';
   if ('orNone' in shape) return variant.full ? sampleOf(shape.orNone, name, variant) : null;
-  if ('listOf' in shape) return variant.full ? [sampleOf(shape.listOf, name, variant), sampleOf(shape.listOf, name, variant)] : [];
+  if ('mayBeLeftOut' in shape) return sampleOf(shape.mayBeLeftOut, name, variant);
+  // A list has two items, or none; with none, a value that may be left out is absent from a third, alone.
+  if ('listOf' in shape) return variant.full ? [sampleOf(shape.listOf, name, variant), sampleOf(shape.listOf, name, variant)] : leftOutItems(shape.listOf, variant);
   return Object.fromEntries(Object.entries(shape.fields).map(([field, inner]) => [field, sampleOf(inner, field, variant)]));
+}
+
+/** No items, or, when an item may lose a field to fit the window, one item without it (a rollout whose text was left out). */
+function leftOutItems(shape: VariableShape, variant: Variant): TemplateValue[] {
+  if (typeof shape === 'string' || !('fields' in shape) || !Object.values(shape.fields).some((inner) => typeof inner !== 'string' && 'mayBeLeftOut' in inner)) return [];
+  const kept = Object.entries(shape.fields).filter(([, inner]) => typeof inner === 'string' || !('mayBeLeftOut' in inner));
+  return [Object.fromEntries(kept.map(([field, inner]) => [field, sampleOf(inner, field, { ...variant, full: true })]))];
 }
 
 function choicesOf(shape: VariableShape): number {
   if (typeof shape === 'string') return 1;
   if ('oneOf' in shape) return shape.oneOf.length;
   if ('orNone' in shape) return choicesOf(shape.orNone);
+  if ('mayBeLeftOut' in shape) return choicesOf(shape.mayBeLeftOut);
   if ('listOf' in shape) return choicesOf(shape.listOf);
   return Math.max(1, ...Object.values(shape.fields).map(choicesOf));
 }
@@ -252,7 +262,9 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
       // The library names what failed (a filter, a test, an attribute) in quotes or last: its tag is the likely place.
       const named = [...message.matchAll(/["'`]([^"'`]+)["'`]/g)].map((match) => match[1] ?? '').concat(message.split(': ').at(-1) ?? '');
       const line = named.map((text) => (text === '' ? undefined : lineOfText(source, text))).find((found) => found !== undefined);
-      return { line: line ?? 1, what: `it fails to render on sample values: ${message}` };
+      // A value left out to fit the window is absent, and the library's filters refuse what is absent (jinja2's take it as '').
+      const absent = /UndefinedValue/.test(message) ? ' (a value that may be left out to fit the window is absent then: test it with `is defined`, or give it `| default(\'\')`)' : '';
+      return { line: line ?? 1, what: `it fails to render on sample values: ${message}${absent}` };
     }
   }
   return null;
