@@ -17,7 +17,7 @@ import type { RoleTemplate } from '../machines/role-template.ts';
 import { runPromptsCommand } from '../src/cli/tools/prompts.command.ts';
 import { templatedRoles } from '../src/host/strategy/prompt-templates.ts';
 import { readPromptTemplates } from '../src/settings/files/prompt-files.ts';
-import { sampleVariables } from '../src/host/strategy/template-check.ts';
+import { checkTemplate, sampleVariables } from '../src/host/strategy/template-check.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { renderTemplate } from '../workers/prompt-template.ts';
 import type { TemplateValue } from '../workers/tasks.ts';
@@ -74,6 +74,35 @@ describe("templates render as Python's jinja2 renders them by default", () => {
       for (const sample of sampleVariables(builtIn.variables)) {
         expect(renderTemplate(printed, sample, 'jinja2'), `${strategy} ${role}`).toBe(renderTemplate(builtIn.source, sample));
       }
+    }
+  });
+});
+
+describe('what the library renders otherwise than jinja2 is refused before the run, on its line', () => {
+  const variables = (STRATEGIES.pacore?.definitions?.synthesis?.template as unknown as RoleTemplate<never, never>).variables;
+  // Each was rendered by Python's jinja2 3.1 and by the library on the same values, and the two differed.
+  const refused: Array<[string, RegExp]> = [
+    ['{{ problem }}\n{{ references | tojson }}', /^2: the filter "tojson" renders otherwise/],
+    ['{{ problem | capitalize }}', /^1: the filter "capitalize"/],
+    ['{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', /^3: "join" with a keyword .* write "map\(attribute='answer'\) \| join\(', '\)"/],
+    ['{% for r in references %}{{ loop.depth }}{% endfor %}', /^1: "loop\.depth" prints nothing/],
+    ["{{ problem.strip('#') }}", /^1: "strip\(…\)" with the characters to strip ignores them/],
+    ["{% for r in references %}\n{{ 'Solution ' ~ loop.index0 + 1 }}\n{% endfor %}", /^2: a "~" followed by "\+" or "-"/],
+    ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
+    ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
+    ["{{ problem | int }}", /^1: the filter "int" renders otherwise/],
+  ];
+  for (const [source, message] of refused) {
+    test(JSON.stringify(source), () => {
+      const problem = checkTemplate(source, variables);
+      expect(problem).not.toBeNull();
+      expect(`${problem?.line}: ${problem?.what}`).toMatch(message);
+    });
+  }
+
+  test('their jinja2-alike forms pass', () => {
+    for (const source of ["{{ problem | upper }}", '{{ problem.strip() }}', "{% for r in references %}{{ 'Solution ' ~ (loop.index0 + 1) }}{% endfor %}", '{{ references | join(", ") }}', '{% for r in references if r %}{{ r }}{% endfor %}']) {
+      expect(checkTemplate(source, variables), source).toBeNull();
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Checks a user's prompt template before any call: that it parses, that it
- * names only variables its role has, and that it renders on sample values of
+ * names only variables its role has, that it uses nothing the library renders
+ * otherwise than jinja2 (template-divergence.ts), and that it renders on sample values of
  * the role's variables (with jinja2's defaults, as a user's template renders). `@huggingface/jinja` reports no positions, so the line
  * of a problem is found here: the tags are read from the source with their
  * lines, a tag that does not parse on its own is the one at fault, and
@@ -10,6 +11,7 @@
 import type { TemplateVariable, VariableShape } from '../../../machines/role-template.ts';
 import type { TemplateValue } from '../../../machines/prompt.ts';
 import { compileTemplate, renderTemplate } from '../../../workers/prompt-template.ts';
+import { divergentUse } from './template-divergence.ts';
 
 /** What is wrong with a template, and on which line of its file (1-based). */
 export interface TemplateProblem {
@@ -254,6 +256,10 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
   if (parse) return parse;
   const [unknown] = unknownNames(source, variables);
   if (unknown !== undefined) return { line: lineOfName(source, unknown), what: `it reads the variable "${unknown}", which this role does not have` };
+  const generation = tagsOf(source).tags.find((tag) => tag.keyword === 'generation');
+  if (generation !== undefined) return { line: generation.line, what: '"{% generation %}" is a tag of chat templates, which jinja2 refuses in a template and this library drops: leave it out' };
+  const divergent = divergentUse(compileTemplate(source, 'jinja2').parsed);
+  if (divergent !== null) return { line: lineOfText(source, divergent.text) ?? 1, what: divergent.what };
   for (const sample of sampleVariables(variables)) {
     try {
       renderTemplate(source, sample, 'jinja2');

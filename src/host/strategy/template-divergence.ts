@@ -1,0 +1,98 @@
+/**
+ * The parts of Jinja that `@huggingface/jinja` renders otherwise than
+ * Python's jinja2, found in a parsed template so that it is refused before
+ * the run rather than sent different from what its author wrote for (a
+ * user's template is meant to render as jinja2 renders it: the paper's code
+ * does). Each was compared with jinja2 3.1 on the same values; the message
+ * says what to write instead.
+ */
+
+/** A node of the parsed template (the library exports no AST types). */
+interface Node {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What a template uses that renders otherwise, the text that finds its tag, and what to write instead. */
+export interface Divergence {
+  /** A piece of the tag's text (`tojson`, `loop.depth`, `break`), to find its line. */
+  text: string;
+  what: string;
+}
+
+/** Filters whose result differs from jinja2's on some values, and how. */
+const FILTERS: Readonly<Record<string, string>> = {
+  tojson: "its JSON keeps the keys' order and does not escape <, >, &, ' or non-ASCII as jinja2's does",
+  capitalize: 'it leaves the rest of the text as it is, where jinja2 lowers it',
+  title: "it capitalizes after an apostrophe (It'S), where jinja2 does not",
+  unique: 'it tells apart what differs only in case, where jinja2 does not',
+  int: 'it reads the number a text begins with (111 from "111/2"), where jinja2 gives 0',
+  float: 'it reads the number a text begins with (2.0 from "2/3"), where jinja2 gives 0.0',
+};
+
+/** String methods whose argument the library ignores. */
+const STRIPS = new Set(['strip', 'lstrip', 'rstrip']);
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+function nameOf(node: unknown): string | null {
+  return isNode(node) && node.type === 'Identifier' ? String(node.value) : null;
+}
+
+/** A binary expression's operator: `+`, `~`, … */
+function operatorOf(node: Node): string {
+  return String((node.operator as { value?: unknown } | undefined)?.value ?? '');
+}
+
+/** What one node uses that renders otherwise, or null (its children are looked at by the walk). */
+function divergenceAt(node: Node): Divergence | null {
+  if (node.type === 'Break' || node.type === 'Continue') {
+    const tag = node.type.toLowerCase();
+    return { text: tag, what: `"{% ${tag} %}" needs an extension that jinja2 does not load by default (its templates refuse it): use a condition in the loop or a filtered loop ("{% for r in rollouts if … %}")` };
+  }
+  if (node.type === 'FilterExpression' || node.type === 'FilterStatement') {
+    const filter = node.filter;
+    const call = isNode(filter) && filter.type === 'CallExpression' ? filter : null;
+    const name = nameOf(call?.callee ?? filter);
+    if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
+    if (name === 'join' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression')) {
+      return { text: 'join', what: `"join" with a keyword (attribute=, d=) renders otherwise than jinja2's (the library ignores it): write "map(attribute='answer') | join(', ')"` };
+    }
+  }
+  if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
+    return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
+  }
+  if (node.type === 'CallExpression' && isNode(node.callee) && node.callee.type === 'MemberExpression' && STRIPS.has(nameOf(node.callee.property) ?? '') && Array.isArray(node.args) && node.args.length > 0) {
+    const method = nameOf(node.callee.property) as string;
+    return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
+  }
+  // The library reads "a ~ b + 1" as "(a ~ b) + 1"; jinja2 as "a ~ (b + 1)".
+  if (node.type === 'BinaryExpression' && ['+', '-'].includes(operatorOf(node)) && isNode(node.left) && node.left.type === 'BinaryExpression' && operatorOf(node.left) === '~') {
+    return { text: '~', what: 'a "~" followed by "+" or "-" is read as "(a ~ b) + c" here, as "a ~ (b + c)" by jinja2: put the sum in parentheses' };
+  }
+  return null;
+}
+
+/** The first use in the parsed template `root` of what renders otherwise than jinja2, or null. */
+export function divergentUse(root: unknown): Divergence | null {
+  const walk = (value: unknown): Divergence | null => {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const found = walk(item);
+        if (found !== null) return found;
+      }
+      return null;
+    }
+    if (!isNode(value)) return null;
+    const here = divergenceAt(value);
+    if (here !== null) return here;
+    for (const child of Object.values(value)) {
+      const found = walk(child);
+      if (found !== null) return found;
+    }
+    return null;
+  };
+  return walk(root);
+}
