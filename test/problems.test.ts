@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,26 @@ describe('loadProblems: file-level errors', () => {
     const error = await loadError(dir);
     expect(error.message.startsWith(`${dir}: `)).toBe(true);
     expect(error.message).toContain('directory');
+  });
+
+  test('a device is refused unread; a pipe is read as the file it carries, up to the size bound', async ({ dir }) => {
+    const zero = await loadError('/dev/zero');
+    expect(zero.message).toBe('/dev/zero: this is a device, not a file. Pass the path of a .jsonl, .csv or .parquet problem file.');
+    const line = '{"problem_id":"p1","question":"What is 2+3?","answer":"5"}\n';
+    const fifo = join(dir, 'problems.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // A writer as `--input-file <(zcat problems.jsonl.gz)` has: the problems come through, the pipe is no file to stat the size of.
+    const writer = spawn('sh', ['-c', `printf '%s' '${line}' > ${fifo}`]);
+    const written = new Promise((resolve) => writer.once('exit', resolve));
+    expect((await loadProblems(fifo)).map((p) => p.id)).toEqual(['p1']);
+    await written;
+    const endless = spawn('sh', ['-c', `yes '${line.trim()}' > ${fifo}`]);
+    try {
+      const big = await loadError(fifo, { maxBytes: 4 * 2 ** 20 });
+      expect(big.message).toMatch(/more than the 4\.0 MiB tmas reads as a problem file/);
+    } finally {
+      endless.kill();
+    }
   });
 
   test('an empty file, or one of only blank lines, has no problems', async ({ write }) => {

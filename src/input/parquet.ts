@@ -6,7 +6,8 @@
  * before the next is read, so only one group's raw columns are held at once.
  * A row's errors name it as `<file> row N`, counting from 1 over the whole file.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { kindOf } from '../kernel/file-kind.ts';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { isUserError } from '../kernel/errors.ts';
 import { inputError } from './input-error.ts';
@@ -22,9 +23,12 @@ import { directoryError, readError } from './read-text.ts';
 export async function readParquetProblems(file: string, columns: ParquetColumns, maxBytes: number): Promise<LocatedProblem[]> {
   let handle: FileHandle;
   try {
+    // A Parquet file is read from its end: a pipe or a device cannot be (and opening a FIFO waits for a writer).
+    const info = await stat(file);
+    if (!info.isFile() && !info.isDirectory()) throw inputError(file, `this is ${kindOf(info)}, not a file`, 'A Parquet file is read from its end: pass the path of a regular file');
     handle = await open(file);
   } catch (error) {
-    throw readError(file, error);
+    throw isUserError(error) ? error : readError(file, error);
   }
   try {
     const buffer = await fileBuffer(handle, file, maxBytes);

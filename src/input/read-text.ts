@@ -2,7 +2,8 @@
  * Reads a problem file as text: strict UTF-8 (a bad byte is reported with its
  * line and byte offset rather than silently turned into U+FFFD), BOM removed.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { kindOf } from '../kernel/file-kind.ts';
 import { isUtf8 } from 'node:buffer';
 import { isUserError } from '../kernel/errors.ts';
 import { inputError } from './input-error.ts';
@@ -20,9 +21,18 @@ export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES):
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
-/** The file's bytes, its size checked first (a file too large is never read). */
+/** How long a FIFO may wait for a process to write to it before the run gives up. */
+const PIPE_OPEN_MS = 10_000;
+
+/** The file's bytes, its size checked first (a file too large is never read); a pipe's, read up to `maxBytes`; a device is refused. */
 async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer> {
   try {
+    const info = await stat(file);
+    // /dev/zero and its kind never end: a problem file is a file, or a pipe (`--input-file <(zcat problems.jsonl.gz)`).
+    if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket()) {
+      throw inputError(file, `this is ${kindOf(info)}, not a file`, 'Pass the path of a .jsonl, .csv or .parquet problem file');
+    }
+    if (info.isFIFO()) return await readPipe(file, maxBytes);
     const handle = await open(file);
     try {
       const info = await handle.stat();
@@ -34,6 +44,30 @@ async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer>
     }
   } catch (error) {
     throw isUserError(error) ? error : readError(file, error);
+  }
+}
+
+/** A pipe's bytes up to `maxBytes` (its size is known only once read); one that no process opens for writing is given up. */
+async function readPipe(file: string, maxBytes: number): Promise<Buffer> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(inputError(file, `no process writes to this FIFO (waited ${PIPE_OPEN_MS / 1000} s)`, 'Start the process that writes the problems into it, or pass a regular file')), PIPE_OPEN_MS);
+  });
+  const handle = await Promise.race([open(file), waited]).finally(() => clearTimeout(timer));
+  try {
+    const chunks: Buffer[] = [];
+    // A pipe gives at most its buffer (64 kB) a read: what each read got is copied out of one buffer used again.
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return Buffer.concat(chunks, total);
+      total += bytesRead;
+      checkInputSize(file, total, maxBytes);
+      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+  } finally {
+    await handle.close();
   }
 }
 

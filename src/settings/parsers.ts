@@ -7,7 +7,8 @@ import { InvalidArgumentError } from 'commander';
 /** An integer in [min, max]. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    const parsed = Number(value);
+    // Digits only: Number() would take '' and ' ' as 0, and 0x10, 0b10 or 1e3 as other numbers than they look.
+    const parsed = /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
       throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `expected a whole number >= ${min}` : `expected a whole number from ${min} to ${max}`);
     }

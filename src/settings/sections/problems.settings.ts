@@ -28,9 +28,11 @@ export const PROBLEM_SETTINGS = [
     help: 'problems: JSONL with problem_id, question and optional answer, or a .csv or .parquet file',
     field: field('problems', 'inputFile'),
     resolve: (file, { demo }) => {
+      // The demo's settings (N, M, a simulated judge) are for its own problems: with another file they would pass unnoticed.
+      if (demo && file !== undefined) throw new UserError('TMAS_USAGE', `--demo runs the bundled demo set with its own settings: leave it out to run ${file} (--input-file).`);
       const input = file ?? (demo ? DEMO_PROBLEMS : undefined);
       if (input === undefined) {
-        throw new UserError('TMAS_USAGE', 'tmas run needs the problems to solve: give --input-file FILE (JSONL with problem_id, question, answer), or --demo to run the bundled demo set.');
+        throw new UserError('TMAS_USAGE', 'No problems to solve: give --input-file FILE (JSONL with problem_id, question, answer), or --demo to run the bundled demo set.');
       }
       return path.resolve(input);
     },
