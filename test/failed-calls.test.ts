@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -149,6 +150,14 @@ describe('a failed call is never a result', () => {
       const lines = (await results(run)).filter((line) => line.problem === 'huge');
       expect(lines).toHaveLength(2);
       for (const line of lines) for (const candidate of line.candidates) expect(candidate.failures.join(' ')).toMatch(/TMAS_CONTEXT_LENGTH: not sent: the prompt needs \d+ tokens/);
+      // When no question fits, the run would send nothing and score 0: it is refused before its directory is made.
+      await mkdir(path.join(dir, 'alone'));
+      const alone = await writeProblems(path.join(dir, 'alone'), [{ problem_id: 'huge', question: huge, answer: '1' }]);
+      const refused = await runCli(['run', '--input-file', alone, '--output-file', path.join(dir, 'none'), '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/None of the 1 questions fits the prompt budget of \d+ tokens \(--max-tokens 2048\) even alone .*\[TMAS_CONTEXT_LENGTH\]/);
+      expect(existsSync(path.join(dir, 'none'))).toBe(false);
+      expect(sentHuge).toBe(0);
     } finally {
       proxy.server.close();
     }

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { createOutputFile, partialName } from '../src/host/outputs/output-file.ts';
+import { ensureFreshOutputDir } from '../src/host/outputs/output-dir.ts';
+import { existsSync } from 'node:fs';
 import { BIN, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**
@@ -171,5 +173,15 @@ describe('outputs', () => {
     await out.commit();
     expect(await readdir(dir)).toEqual(['out.jsonl']);
     expect((await stat(file)).size).toBe(7000 + 2 ** 20);
+  });
+});
+
+describe('a new run directory', () => {
+  test('is made with its missing parents; under /proc, where a directory cannot be made, it is refused (TMAS_OUTPUT) rather than tried forever', async ({ dir, skip }) => {
+    const nested = path.join(dir, 'a', 'b', 'c');
+    await ensureFreshOutputDir(nested);
+    expect((await stat(nested)).isDirectory()).toBe(true);
+    if (!existsSync('/proc/self')) skip('no /proc here');
+    await expect(ensureFreshOutputDir('/proc/tmas-output')).rejects.toMatchObject({ code: 'TMAS_OUTPUT', message: expect.stringContaining('Cannot create the output directory /proc/tmas-output') });
   });
 });

@@ -5,7 +5,7 @@
  * and renamed into place. A directory stopped before that can be reused by
  * running the same command again.
  */
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import type { Problem } from '../../input/problems.ts';
@@ -31,9 +31,27 @@ export async function ensureFreshOutputDir(dir: string): Promise<void> {
   }
   // What a run stopped before its manifest was written leaves: nothing of it is kept.
   await rm(path.join(dir, NEW_STORE_DIR), { recursive: true, force: true });
-  await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+  await makeDirs(dir).catch((error: NodeJS.ErrnoException) => {
     throw new UserError('TMAS_OUTPUT', `Cannot create the output directory ${dir}: ${error.message}. Choose a writable --output-file.`, { cause: error });
   });
+}
+
+/**
+ * `mkdir -p`, one directory at a time from the deepest that exists: Node's
+ * recursive mkdir never returns under a file system such as /proc, where
+ * creating a directory fails with ENOENT although its parent is there.
+ */
+async function makeDirs(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const there = await stat(at).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+    );
+    if (there || path.dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  for (const each of missing) await mkdir(each).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
 }
 
 /** Creates the store of a new run with its manifest and problems, then opens it. */

@@ -89,6 +89,18 @@ async function warnUnfit(counting: Promise<number[]>, problems: Problem[], confi
   );
 }
 
+/** Throws TMAS_CONTEXT_LENGTH when every question alone exceeds the prompt budget (`counting`: their tokens): such a run would send nothing and score 0. */
+async function refuseAllUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<void> {
+  const budget = promptBudget(config.context.window);
+  const counts = await counting;
+  if (problems.length === 0 || problems.some((_, i) => (counts[i] ?? 0) <= budget)) return;
+  throw new UserError(
+    'TMAS_CONTEXT_LENGTH',
+    `None of the ${problems.length} questions fits the prompt budget of ${budget} tokens (--max-tokens ${config.context.window}) even alone ` +
+      `(the shortest needs ${Math.min(...counts)} tokens): the run could send no call. Raise --max-tokens if the model's window allows.`,
+  );
+}
+
 /** Warns of the journaled answers a resume sent again because they break the bounds replies are held to now. */
 function warnOutOfBounds(count: number, io: RunIO): void {
   if (count === 0) return;
@@ -160,7 +172,11 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   // The model's tokenizer (--tokenizer-path) is loaded first by the pool's thread, for this count:
   // a file that is not one stops the run here, before anything is written.
   if (isHfTokenizerName(config.context.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.context.tokenizer, error))), options.signal);
-  if (!options.resume) await ensureFreshOutputDir(config.outputs.dir);
+  if (!options.resume) {
+    // A new run none of whose questions could be sent is refused before its directory is made.
+    await beforeStore(refuseAllUnfit(questionTokens, problems, config), options.signal);
+    await ensureFreshOutputDir(config.outputs.dir);
+  }
   return { pool, questionTokens, endpoints };
 }
 
