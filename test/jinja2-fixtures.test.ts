@@ -91,6 +91,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
     ["{{ problem | int }}", /^1: the filter "int" renders otherwise/],
+    [' \n\n', /^1: it is empty/],
   ];
   for (const [source, message] of refused) {
     test(JSON.stringify(source), () => {

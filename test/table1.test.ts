@@ -1,6 +1,6 @@
 /** `tmas table1`: several strategies with one setup into sibling directories, one table (simulated or not, problems, 95% intervals, marks) and one report; run again, it resumes. */
 import { existsSync } from 'node:fs';
-import { cp, readFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
@@ -111,5 +111,17 @@ describe('tmas table1', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no strategy named/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  test('a folder holding what no table wrote is refused, and left as it was', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const out = path.join(dir, 'mine');
+    await mkdir(out);
+    await writeFile(path.join(out, 'notes.txt'), 'mine');
+    const refused = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas', '--no-proof']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`${out} holds files that no tmas table1 wrote (notes.txt)`);
+    expect(refused.stderr).toMatch(/\[TMAS_OUTPUT\]/);
+    expect(await readdir(out)).toEqual(['notes.txt']);
   });
 });

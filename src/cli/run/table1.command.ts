@@ -8,7 +8,7 @@
  * A directory that already holds a run is resumed: nothing is paid twice.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { toOptionName, type StrategyOptionValue } from '../../../machines/contract.ts';
@@ -155,9 +155,24 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);
+  await checkTableDir(out);
   const runs = await prepareMethods(flags, strategies, out, command, io, options.onOutputProgress);
   const outcomes = await runMethods(runs, io, signal, options.together !== false);
   await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
+}
+
+/**
+ * Refuses a DIR that holds what a table did not write (a user's own table1.md would be overwritten): DIR may be new, empty,
+ * or a table's, whose folders of methods are resumed and whose table and report are written again.
+ */
+async function checkTableDir(out: string): Promise<void> {
+  const entries = await readdir(out).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(outputError(out, error, 'give --output-file a folder of its own'))));
+  // A table's: its table and report, their files being written (a dot or a suffix of the writer), a folder per method.
+  const own = (name: string) => name.startsWith('table1.md') || name.startsWith('report.html') || Object.hasOwn(STRATEGIES, name) || name.startsWith('.');
+  const foreign = entries.filter((name) => !own(name));
+  if (foreign.length > 0) {
+    throw new UserError('TMAS_OUTPUT', `${out} holds files that no tmas table1 wrote (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}): the table writes table1.md, report.html and a folder per method there. Give --output-file a new or empty folder, or the folder of the table to go on with.`);
+  }
 }
 
 /** Writes the table and the report of the methods' runs, with their warnings; throws when calls that failed for good left a method unfinished. */

@@ -252,6 +252,7 @@ function lineOfText(source: string, text: string): number | undefined {
  * to render on sample values of the role's variables.
  */
 export function checkTemplate(source: string, variables: Readonly<Record<string, TemplateVariable>>): TemplateProblem | null {
+  if (source.trim() === '') return { line: 1, what: 'it is empty: the role would send a message with nothing in it' };
   const parse = parseProblem(source);
   if (parse) return parse;
   const [unknown] = unknownNames(source, variables);
