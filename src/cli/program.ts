@@ -22,9 +22,15 @@ import { VERSION } from '../kernel/version.ts';
 /** Where the commands write: stdout, stderr, and the terminal for progress when there is one. */
 export const io = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
-  stderr: (line: string) => void process.stderr.write(`${line}\n`),
+  // A base URL may carry a password (http://user:secret@host/v1, for a proxy's basic auth): messages name the URL, never it.
+  stderr: (line: string) => void process.stderr.write(`${withoutUrlPasswords(line)}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
 };
+
+/** `text` with the password of every URL in it (`scheme://user:password@`) replaced by `***`. */
+export function withoutUrlPasswords(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi, '$1:***@');
+}
 
 /**
  * A command whose options are declared late (late-options.ts): `define` adds
