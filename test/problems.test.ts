@@ -95,6 +95,15 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  test('--id-column, --question-column and --answer-column name the fields of a JSON file; a problem without a named field is refused at its line', async ({ write }) => {
+    const file = await write('named.jsonl', jsonl({ 'Problem ID': 'p1', Problem: 'Named?', 'Short Answer': '4', answer: 'other' }));
+    expect(await loadProblems(file, { idColumn: 'Problem ID', questionColumn: 'Problem', answerColumn: 'Short Answer' })).toEqual([
+      { id: 'p1', question: 'Named?', answer: '4', extra: { answer: 'other' } },
+    ]);
+    const error = await loadError(file, { idColumn: 'pid' });
+    expect(error.message).toMatch(/named\.jsonl:1: "pid" \(the field --id-column names\) is missing/);
+  });
+
   test('a 10 MB question loads intact', async ({ write }) => {
     const question = 'x'.repeat(10 * 1024 * 1024 - 3) + '\\n?';
     const file = await write('big.jsonl', jsonl({ problem_id: 'big', question, answer: '1' }, { problem_id: 'small', question: 'q' }));

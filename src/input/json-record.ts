@@ -3,7 +3,8 @@
  * a `Problem`: field aliases, type checks, and every other field kept in `extra`.
  *
  * Accepted fields: `problem_id` (alias `id`), `question` (alias `problem`),
- * optional `answer` and `solution`. `null` or a blank string for an optional
+ * optional `answer` and `solution`, or the fields `--id-column`,
+ * `--question-column` and `--answer-column` name. `null` or a blank string for an optional
  * field means "not given". When both a name and its alias are present the name
  * wins and the alias is kept in `extra`.
  */
@@ -20,8 +21,21 @@ export interface JsonItem {
 const ID_KEYS = ['problem_id', 'id'] as const;
 const QUESTION_KEYS = ['question', 'problem'] as const;
 
-/** Validates one JSON item and converts it to a problem; throws `TMAS_INPUT` at its line. */
-export function toProblemFromJson(item: JsonItem): LocatedProblem {
+/** The fields that hold the id, the question and the answer when not the default names (`--id-column`, `--question-column`, `--answer-column`). */
+export interface JsonFields {
+  id?: string | null;
+  question?: string | null;
+  answer?: string | null;
+}
+
+/** The field a flag names, which every problem must have: a problem without it is a mistake at its line. */
+function namedField(value: Record<string, unknown>, field: string, flag: string, where: SourceLocation): string {
+  if (Object.hasOwn(value, field)) return field;
+  throw inputError(where, `"${field}" (the field ${flag} names) is missing`, `Check the field's name, or leave ${flag} out to read the default fields`);
+}
+
+/** Validates one JSON item and converts it to a problem, its fields named by `fields` where given; throws `TMAS_INPUT` at its line. */
+export function toProblemFromJson(item: JsonItem, fields: JsonFields = {}): LocatedProblem {
   const { value, where } = item;
   const subject = where.index === undefined ? 'the line' : 'the array element';
   if (!isJsonObject(value)) {
@@ -31,13 +45,14 @@ export function toProblemFromJson(item: JsonItem): LocatedProblem {
       'Give each problem as one object, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  const idKey = pickKey(value, ID_KEYS);
-  const questionKey = pickKey(value, QUESTION_KEYS);
+  const idKey = fields.id ? namedField(value, fields.id, '--id-column', where) : pickKey(value, ID_KEYS);
+  const questionKey = fields.question ? namedField(value, fields.question, '--question-column', where) : pickKey(value, QUESTION_KEYS);
+  const answerKey = fields.answer ? namedField(value, fields.answer, '--answer-column', where) : 'answer';
   const id = toId(idKey === undefined ? undefined : value[idKey], where);
   const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where);
-  const answer = toAnswer(value['answer'], where);
+  const answer = toAnswer(value[answerKey], where);
   const solution = toSolution(value['solution'], where);
-  const used = new Set<string>([idKey ?? '', questionKey ?? '', 'answer', 'solution']);
+  const used = new Set<string>([idKey ?? '', questionKey ?? '', answerKey, 'solution']);
   // fromEntries defines properties, so a "__proto__" field stays a plain field.
   const extra = Object.fromEntries(Object.entries(value).filter(([key]) => !used.has(key)));
   return locatedProblem({ id, question, answer, solution, extra }, where);

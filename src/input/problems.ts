@@ -15,7 +15,7 @@ import { parseCsvProblems, type CsvColumns } from './csv.ts';
 import { formatPlace, inputError, quote } from './input-error.ts';
 import { MAX_INPUT_BYTES } from './input-size.ts';
 import { parseJsonArray } from './json-array.ts';
-import { toProblemFromJson } from './json-record.ts';
+import { toProblemFromJson, type JsonFields } from './json-record.ts';
 import { parseJsonLines } from './jsonl.ts';
 import { readParquetProblems } from './parquet.ts';
 import type { LocatedProblem, Problem } from './problem.ts';
@@ -74,16 +74,16 @@ async function readTextProblems(file: string, options: LoadOptions, maxBytes: nu
         : 'Write one JSON object per line, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  return csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file);
+  return csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn });
 }
 
-function parseJsonProblems(text: string, file: string): LocatedProblem[] {
+function parseJsonProblems(text: string, file: string, fields: JsonFields): LocatedProblem[] {
   const items = parseJsonArray(text, file) ?? parseJsonLines(text, file);
   if (items.length === 0) {
     // Blank text was caught earlier, so this is an empty array.
     throw inputError({ file, line: 1 }, 'no problems found: the JSON array is empty', 'Add one object per problem');
   }
-  return items.map(toProblemFromJson);
+  return items.map((item) => toProblemFromJson(item, fields));
 }
 
 function toCsvColumns(options: LoadOptions): CsvColumns {

@@ -8,13 +8,13 @@ import { setting } from '../setting.ts';
 /** The demo problem set shipped with tmas. */
 export const DEMO_PROBLEMS = packagePath('problems/demo.jsonl');
 
-/** A column flag of CSV and Parquet input: null when not given, the format's own names then. */
-function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string) {
+/** A column flag of the input (a field of a JSONL or JSON file): null when not given, the format's own names then. */
+function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string, json: string) {
   return setting<string, string | null>({
     flags,
     section: 'problems',
-    help: `CSV and Parquet input: the column of ${what}`,
-    defaultText: `${names} (Parquet tries each; CSV the first)`,
+    help: `the column (or JSON field) of ${what}`,
+    defaultText: `${names} (Parquet tries each; CSV the first); in JSON, ${json}`,
     field: field('problems', key),
     resolve: (name) => name ?? null,
   });
@@ -37,7 +37,7 @@ export const PROBLEM_SETTINGS = [
       return path.resolve(input);
     },
   }),
-  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id'),
-  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem'),
-  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer; a file without it loads ungraded'),
+  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id', 'problem_id or id'),
+  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem', 'question or problem'),
+  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer; a file without it loads ungraded', 'answer'),
 ];
