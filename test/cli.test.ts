@@ -20,6 +20,7 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'an unreachable endpoint whose URL carries a password', content: null, flags: ['--base-url', 'http://bob:hunter2@127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/bob:\*\*\*@127\.0\.0\.1:9\/v1 \(from --base-url\)(?![\s\S]*hunter2)/ },
   { name: 'a whole-number flag given as hex', content: null, flags: ['--n-candidates', '0x10'], says: /--n-candidates.*0x10.*whole number/ },
   { name: 'a whole-number flag left empty', content: null, flags: ['--seed', ''], says: /--seed.*whole number/ },
+  { name: 'a completion limit the window cannot hold', content: null, flags: ['--completion-max-tokens', '200000'], says: /--completion-max-tokens 200000 is not below the context window \(--max-tokens 131072\)/ },
   { name: '--demo beside --input-file', content: null, flags: ['--demo'], says: /--demo runs the bundled demo set with its own settings: leave it out to run .*problems\.jsonl \(--input-file\)\. \[TMAS_USAGE\]/ },
 ];
 

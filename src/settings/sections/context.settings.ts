@@ -1,4 +1,5 @@
 /** Settings of the context budget: the window, the tokenizer that counts it, and the completion limit. */
+import { UserError } from '../../kernel/errors.ts';
 import { checkEncoding } from '../../pool/pool.ts';
 import { runTokenizerAt } from '../files/tokenizer-file.ts';
 import { integer } from '../parsers.ts';
@@ -49,7 +50,12 @@ export const CONTEXT_SETTINGS = [
     parse: (value) => (value === 'window' ? 'window' : integer(16)(value)),
     shapesCalls: true,
     field: field('context', 'completionMaxTokens'),
-    resolve: (limit, { strategy }) => (limit === 'window' ? null : (limit ?? strategy.completionMaxTokens ?? null)),
+    resolve: (limit, { strategy, flags }) => {
+      // A limit given that the window cannot hold leaves no room for a prompt: a mistake, where a strategy's upstream budget is cut to fit.
+      const window = Number(flags['maxTokens'] ?? 131_072);
+      if (typeof limit === 'number' && limit >= window) throw new UserError('TMAS_USAGE', `--completion-max-tokens ${limit} is not below the context window (--max-tokens ${window}): no prompt would fit beside it. Give a smaller limit, or 'window' for what the window leaves.`);
+      return limit === 'window' ? null : (limit ?? strategy.completionMaxTokens ?? null);
+    },
     before: null,
   }),
 ];
