@@ -21,6 +21,7 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'a whole-number flag given as hex', content: null, flags: ['--n-candidates', '0x10'], says: /--n-candidates.*0x10.*whole number/ },
   { name: 'a whole-number flag left empty', content: null, flags: ['--seed', ''], says: /--seed.*whole number/ },
   { name: 'a completion limit the window cannot hold', content: null, flags: ['--completion-max-tokens', '200000'], says: /--completion-max-tokens 200000 is not below the context window \(--max-tokens 131072\)/ },
+  { name: 'an empty --input-file', content: null, flags: ['--input-file', ''], says: /--input-file is empty: give the path of the problem file\. \[TMAS_USAGE\]/ },
   { name: '--demo beside --input-file', content: null, flags: ['--demo'], says: /--demo runs the bundled demo set with its own settings: leave it out to run .*problems\.jsonl \(--input-file\)\. \[TMAS_USAGE\]/ },
 ];
 

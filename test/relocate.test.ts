@@ -52,6 +52,8 @@ describe('start and stop edges', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/TMAS_RESUME\]/);
       expect(refused.stderr).toMatch(/holds no tmas run/);
+      // A mistyped path is told from a directory that is no run.
+      expect(refused.stderr).toContain(target === empty ? '(it has no store/)' : '(it does not exist)');
     }
     expect(await readdir(empty)).toEqual([]);
     expect(existsSync(path.join(dir, 'absent'))).toBe(false);

@@ -5,7 +5,7 @@
  * damaged store is named, and a read-only (archived) run can be read.
  */
 import { UserError } from '../kernel/errors.ts';
-import { hasStore, openStoreView } from '../store/repair/check.ts';
+import { hasStore, openStoreView, whyNoStore } from '../store/repair/check.ts';
 import type { Store } from '../store/store.ts';
 import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
 
@@ -15,7 +15,7 @@ import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
  */
 export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean } = {}): Promise<{ store: Store; manifest: RunManifest }> {
   if (!hasStore(runDir)) {
-    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
+    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
   }
   const store = await openStoreView(runDir, into, options);
   const manifest = await readRunManifest(store);

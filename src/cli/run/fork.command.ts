@@ -19,7 +19,7 @@ import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../../host/resume.ts';
 import { readRunManifest } from '../../host/run/run-manifest.ts';
 import { changedSettings, type SettingChange } from '../../settings/configure/resume.ts';
-import { hasStore, openStoreView } from '../../store/repair/check.ts';
+import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
 import type { ForkedFrom } from '../../store/store.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import { checkSameProblems, mergeStoredConfig, type PreparedRun } from './prepare-run.ts';
@@ -74,7 +74,7 @@ async function checkForkTarget(sourceDir: string, target: string): Promise<void>
 export async function prepareFork(dir: string, flags: RunFlags, command: Command, env: NodeJS.ProcessEnv): Promise<PreparedFork> {
   const sourceDir = path.resolve(dir);
   const target = forkTarget(flags, sourceDir);
-  if (!hasStore(sourceDir)) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (it has no store/). Give the output directory of an earlier tmas run.`);
+  if (!hasStore(sourceDir)) throw new UserError('TMAS_RESUME', `${sourceDir} holds no tmas run to fork (${whyNoStore(sourceDir)}). Give the output directory of an earlier tmas run.`);
   await checkForkTarget(sourceDir, target);
   const store = await openStoreView(sourceDir);
   try {

@@ -16,7 +16,7 @@ import { checkRunAgents } from '../../settings/files/agents-file.ts';
 import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
 import type { ForkedFrom } from '../../store/store.ts';
-import { hasStore, openStoreView } from '../../store/repair/check.ts';
+import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
@@ -118,7 +118,7 @@ async function checkResumable(runDir: string): Promise<void> {
       'TMAS_RESUME',
       stoppedEarly
         ? `${runDir} holds no run to resume: it was stopped before its run started. Run the same command again (with --output-file ${runDir}): the directory is reused.`
-        : `${runDir} holds no tmas run (it has no store/). Give the output directory of an earlier tmas run.`,
+        : `${runDir} holds no tmas run (${whyNoStore(runDir)}). Give the output directory of an earlier tmas run.`,
     );
   }
   await access(path.join(runDir, 'store'), constants.W_OK).catch((error: unknown) => {

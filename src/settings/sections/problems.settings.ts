@@ -30,6 +30,8 @@ export const PROBLEM_SETTINGS = [
     resolve: (file, { demo }) => {
       // The demo's settings (N, M, a simulated judge) are for its own problems: with another file they would pass unnoticed.
       if (demo && file !== undefined) throw new UserError('TMAS_USAGE', `--demo runs the bundled demo set with its own settings: leave it out to run ${file} (--input-file).`);
+      // An empty value would resolve to the current directory, and be refused as a directory that is no problem file.
+      if (file !== undefined && file.trim() === '') throw new UserError('TMAS_USAGE', '--input-file is empty: give the path of the problem file.');
       const input = file ?? (demo ? DEMO_PROBLEMS : undefined);
       if (input === undefined) {
         throw new UserError('TMAS_USAGE', 'No problems to solve: give --input-file FILE (JSONL with problem_id, question, answer), or --demo to run the bundled demo set.');

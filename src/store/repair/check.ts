@@ -24,6 +24,11 @@ export function hasStore(runDir: string): boolean {
   return existsSync(path.join(runDir, 'store'));
 }
 
+/** Why a directory holds no run, in words for a message: it does not exist (a mistyped path), or it has no store/. */
+export function whyNoStore(runDir: string): string {
+  return existsSync(runDir) ? 'it has no store/' : 'it does not exist';
+}
+
 /**
  * Checks the structure of a run's store, makes a private view of it in `into`
  * (a new scratch directory when absent, see scratch.ts) and opens the view.

@@ -13,7 +13,7 @@ import { access, cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
-import { hasStore } from './check.ts';
+import { hasStore, whyNoStore } from './check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
 import { checkStoreFiles, misplacedStoreFile } from '../disk/store-files.ts';
@@ -46,7 +46,7 @@ function stamp(date: Date): string {
 
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
 export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
-  if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (it has no store/). Give the --output-file of a run.`);
+  if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
   const storeDir = path.join(runDir, 'store');
   await access(storeDir, constants.W_OK).catch((error: unknown) => {
     throw new UserError('TMAS_OUTPUT', `Cannot repair ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and repair the copy.`, { cause: error });
