@@ -601,5 +601,8 @@ describe('the event-stream reader', () => {
     const failing = sseEvents(bodyOf([Buffer.from('data: {"n":1}\n\ndata: {"error":{"message":"out of KV cache","type":"server_error"}}\n\n')]), new Headers());
     expect((await failing.next()).value).toEqual([{ n: 1 }]);
     await expect(failing.next()).rejects.toMatchObject({ message: expect.stringContaining('out of KV cache') });
+    // TGI's error is a string: its words, unquoted, as the server's failure.
+    const worded = sseEvents(bodyOf([Buffer.from('data: {"error":"Request failed during generation: CUDA out of memory"}\n\n')]), new Headers());
+    await expect(worded.next()).rejects.toMatchObject({ message: 'Request failed during generation: CUDA out of memory', status: 500 });
   });
 });

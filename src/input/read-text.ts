@@ -33,11 +33,10 @@ async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer>
       throw inputError(file, `this is ${kindOf(info)}, not a file`, 'Pass the path of a .jsonl, .csv or .parquet problem file');
     }
     if (info.isFIFO()) return await readPipe(file, maxBytes);
+    // A directory's size means nothing here: reading it fails with EISDIR, reported as such.
+    if (!info.isDirectory()) checkInputSize(file, info.size, maxBytes);
     const handle = await open(file);
     try {
-      const info = await handle.stat();
-      // A directory's size means nothing here: reading it fails with EISDIR, reported as such.
-      if (!info.isDirectory()) checkInputSize(file, info.size, maxBytes);
       return await handle.readFile();
     } finally {
       await handle.close();

@@ -13,10 +13,12 @@ import { APIError } from 'openai';
 export class InBandError extends APIError {
   override readonly name = 'InBandError';
 
-  constructor(error: object, headers: Headers) {
-    super(statusOf(error), error, undefined, headers);
+  constructor(error: unknown, headers: Headers) {
+    // TGI sends the error as a string; OpenAI and vLLM as an object with its message.
+    const body = typeof error === 'object' && error !== null ? error : { message: String(error) };
+    super(statusOf(body), body, undefined, headers);
     // The server's words alone: the status above is a stand-in, not what the HTTP answer said.
-    this.message = messageOf(error);
+    this.message = messageOf(body);
   }
 }
 

@@ -74,7 +74,7 @@ async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): Asy
 export function fromJsonReply(text: string, headers: Headers): Reply {
   const value: unknown = JSON.parse(text);
   if (typeof value === 'object' && value !== null && 'error' in value && value.error) {
-    throw new InBandError(value.error as object, headers);
+    throw new InBandError(value.error, headers);
   }
   const choice = (value as { choices?: unknown } | null)?.choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;

@@ -55,7 +55,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
             failure = error as Error;
           }
           if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
-            failure = new InBandError(event.error as object, headers);
+            failure = new InBandError(event.error, headers);
           }
           if (failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).

@@ -77,11 +77,16 @@ export interface RunOutcome {
 /** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, an endpoint that answers streams with JSON that is no completion. */
 const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_NOT_STREAMED'] satisfies ErrorCode[]);
 
-/** Warns before anything is sent about questions that alone exceed the prompt budget (`counting`: their tokens): their calls will not be sent. */
-async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
+/** The questions that alone exceed the prompt budget (`counting`: their tokens), as `id (n tokens)`, and the budget. */
+async function unfitQuestions(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<{ budget: number; unfit: string[] }> {
   const budget = promptBudget(config.context.window);
   const counts = await counting;
-  const unfit = problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : []));
+  return { budget, unfit: problems.flatMap((problem, i) => ((counts[i] ?? 0) > budget ? [`${problem.id} (${counts[i]} tokens)`] : [])) };
+}
+
+/** Warns before anything is sent about questions that alone exceed the prompt budget: their calls will not be sent. */
+async function warnUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig, io: RunIO): Promise<void> {
+  const { budget, unfit } = await unfitQuestions(counting, problems, config);
   if (unfit.length === 0) return;
   io.stderr(
     `tmas: warning: ${unfit.length} question(s) cannot fit the prompt budget of ${budget} tokens (--max-tokens ${config.context.window}) even alone: ${unfit.slice(0, 10).join(', ')}${unfit.length > 10 ? ', …' : ''}. ` +
@@ -89,15 +94,14 @@ async function warnUnfit(counting: Promise<number[]>, problems: Problem[], confi
   );
 }
 
-/** Throws TMAS_CONTEXT_LENGTH when every question alone exceeds the prompt budget (`counting`: their tokens): such a run would send nothing and score 0. */
+/** Throws TMAS_CONTEXT_LENGTH when every question alone exceeds the prompt budget: such a run would send nothing and score 0. */
 async function refuseAllUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<void> {
-  const budget = promptBudget(config.context.window);
-  const counts = await counting;
-  if (problems.length === 0 || problems.some((_, i) => (counts[i] ?? 0) <= budget)) return;
+  const { budget, unfit } = await unfitQuestions(counting, problems, config);
+  if (problems.length === 0 || unfit.length < problems.length) return;
   throw new UserError(
     'TMAS_CONTEXT_LENGTH',
     `None of the ${problems.length} questions fits the prompt budget of ${budget} tokens (--max-tokens ${config.context.window}) even alone ` +
-      `(the shortest needs ${Math.min(...counts)} tokens): the run could send no call. Raise --max-tokens if the model's window allows.`,
+      `(${unfit.slice(0, 3).join(', ')}${unfit.length > 3 ? ', …' : ''}): the run could send no call. Raise --max-tokens if the model's window allows.`,
   );
 }
 

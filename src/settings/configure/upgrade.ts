@@ -71,11 +71,10 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   // Filled below and checked whole before it is returned.
   const config = sections as Partial<RunConfig> as RunConfig;
   for (const section of ['problems', 'outputs', 'loop', 'context', 'roles', 'judge', 'gateway', 'sim'] as const) config[section] ??= {} as never;
+  const strategy = typeof config.loop.strategy === 'string' ? STRATEGIES[config.loop.strategy] : undefined;
+  if (strategy === undefined) throw damagedManifest(where, `loop.strategy is ${JSON.stringify(config.loop.strategy)}, which names no strategy of tmas's`);
   // A strategy flag added since: runs made before it ran as its default does.
-  if (typeof config.loop.strategy !== 'string' || STRATEGIES[config.loop.strategy] === undefined) {
-    throw damagedManifest(where, `loop.strategy is ${JSON.stringify(config.loop.strategy)}, which names no strategy of tmas's`);
-  }
-  const flags = STRATEGIES[config.loop.strategy]?.flags ?? [];
+  const flags = strategy.flags ?? [];
   config.loop.strategyOptions = { ...Object.fromEntries(flags.map((flag) => [toOptionName(flag.name), flag.default])), ...config.loop.strategyOptions };
   const storedEndpoints = config.roles.endpoints as unknown;
   if (storedEndpoints !== undefined && (typeof storedEndpoints !== 'object' || storedEndpoints === null || Array.isArray(storedEndpoints))) {
