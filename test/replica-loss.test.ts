@@ -110,20 +110,36 @@ async function until(done: () => boolean, tries = 12_000): Promise<void> {
 
 const PROBLEMS = smallProblems(4).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer }));
 
-describe('a replica lost and back', () => {
-  test('through the gateway: the calls under way on it finish elsewhere, each once; it is drained, then used again once it answers', async () => {
-    const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 40, p99Ms: 80 } })));
-    const [a, b] = sims as [SimServer, SimServer];
-    const lossy = await lossyReplica(b.url);
-    // Least-loaded, as in the run below: under prefix routing the replica back takes calls only while the other is full
-    // when its pace reads slower, and the simulator's pace per call (not per token) reads so at random.
-    const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 }, routing: 'least-loaded' });
-    const call = (seed: number): CompletionRequest => ({
+/** A gateway over two simulators, the second behind a lossy proxy, least-loaded; `call(seed)` asks the pool. */
+async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens: number) {
+  const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency })));
+  const [a, b] = sims as [SimServer, SimServer];
+  const lossy = await lossyReplica(b.url);
+  // Least-loaded, as in the run below: under prefix routing the replica back takes calls only while the other is full
+  // when its pace reads slower, and the simulator's pace per call (not per token) reads so at random.
+  const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 }, routing: 'least-loaded' });
+  return {
+    lossy,
+    gateway,
+    call: (seed: number): CompletionRequest => ({
       endpoint: { baseUrl: a.url, model: 'tmas-sim', apiKey: 'k', replicas: [a.url, lossy.url] },
       messages: [{ role: 'user', content: `Call ${seed}: ${PROBLEMS[seed % PROBLEMS.length]?.question}` }],
-      maxTokens: 500,
+      maxTokens,
       seed,
-    });
+    }),
+    /** The lossy replica's line in the gateway's stats. */
+    endpoint: () => gateway.stats.endpoints.find((e) => e.baseUrl === lossy.url),
+    async close() {
+      gateway.close();
+      await lossy.close();
+      await Promise.all(sims.map((sim) => sim.close()));
+    },
+  };
+}
+
+describe('a replica lost and back', () => {
+  test('through the gateway: the calls under way on it finish elsewhere, each once; it is drained, then used again once it answers', async () => {
+    const { lossy, gateway, call, endpoint, close } = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500);
     try {
       const first = Promise.all(Array.from({ length: 120 }, (_, seed) => gateway.complete(call(seed))));
       await until(() => lossy.answered() >= 20);
@@ -131,7 +147,6 @@ describe('a replica lost and back', () => {
       const answered = await first;
       // Every call answered once, by the replica that finished it; none failed.
       expect(answered).toHaveLength(120);
-      const endpoint = () => gateway.stats.endpoints.find((e) => e.baseUrl === lossy.url);
       expect(endpoint()?.drained).toBe(true);
       expect(gateway.stats.failures).toBe(0);
       lossy.restore();
@@ -140,9 +155,30 @@ describe('a replica lost and back', () => {
       const second = await Promise.all(Array.from({ length: 60 }, (_, index) => gateway.complete(call(1_000 + index))));
       expect(second.filter((c) => c.replica === lossy.url).length).toBeGreaterThan(0);
     } finally {
-      gateway.close();
-      await lossy.close();
-      await Promise.all(sims.map((sim) => sim.close()));
+      await close();
+    }
+  });
+
+  test('calls one at a time: a replica lost with fewer calls under way than drain it is tried again, one call at a time, until it is drained; back, it is used again', async () => {
+    const { lossy, gateway, call, endpoint, close } = await lossyPool({ medianMs: 5, p99Ms: 10 }, 50);
+    const oneAtATime = async (from: number, count: number) => {
+      const replies = [];
+      for (let seed = from; seed < from + count; seed++) replies.push(await gateway.complete(call(seed)));
+      return replies;
+    };
+    try {
+      lossy.lose();
+      // Each call finds the lost replica with nothing under way: it once went there only when the other was full (never here).
+      expect(await oneAtATime(0, 40)).toHaveLength(40);
+      expect(endpoint()).toMatchObject({ drained: true });
+      expect(gateway.stats.failures).toBe(0);
+      await until(() => lossy.askedBack() > 0);
+      lossy.restore();
+      await until(() => endpoint()?.drained === false);
+      const back = await oneAtATime(100, 40);
+      expect(back.filter((reply) => reply.replica === lossy.url).length).toBeGreaterThan(0);
+    } finally {
+      await close();
     }
   });
 

@@ -186,7 +186,7 @@ describe('the router', () => {
     expect(sent).toEqual([[5, slow], [9, fast], [8, slow]]);
   });
 
-  test('a retry goes to another replica than the one it failed on, and a replica whose attempts fail gets calls only when no other has room', () => {
+  test('a retry goes to another replica than the one it failed on; a replica whose attempts fail takes one trial call at a time, more only when no other has room', () => {
     const router = createRouter<Routable>('prefix');
     const [a, b] = [replica(), replica()];
     const prefix = prefixKeysOf(verification(1, 0));
@@ -194,6 +194,9 @@ describe('the router', () => {
     // The prompt is held by a, but its last attempt failed there.
     expect(router.choose([a, b], { tieBreak: 0, prefix, avoid: a })).toBe(b);
     const failing = replica({ failedAttempts: 2 });
+    // Nothing under way on it: it takes a trial call, which drains it or makes it healthy again.
+    expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(failing);
+    failing.inFlight = 1;
     expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(b);
     b.inFlight = b.limit;
     expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(failing);

@@ -141,10 +141,17 @@ function equallyFast<S extends Routable>(replicas: readonly S[]): boolean {
   return paces.length === 0 || Math.min(...paces) >= FAST_ENOUGH * Math.max(...paces);
 }
 
-/** The replicas that may take a call now: with a free slot, not drained; the healthy ones and those the call did not just fail on first. */
+/**
+ * The replicas that may take a call now: with a free slot, not drained; the
+ * healthy ones and those the call did not just fail on first. A replica whose
+ * last attempts failed, fewer than drain it, counts as healthy for one trial
+ * call at a time: left aside until the others were full, it would neither be
+ * drained (and watched until it answers) nor used again after a blip, a
+ * replica of the pool idle for the rest of the run.
+ */
 function withRoom<S extends Routable>(replicas: readonly S[], avoid: S | null): S[] {
   const room = replicas.filter((replica) => !replica.drained && replica.limit - replica.inFlight > 0);
-  const healthy = room.filter((replica) => replica.failedAttempts === 0 && replica !== avoid);
+  const healthy = room.filter((replica) => (replica.failedAttempts === 0 || replica.inFlight === 0) && replica !== avoid);
   if (healthy.length > 0) return healthy;
   const others = room.filter((replica) => replica !== avoid);
   return others.length > 0 ? others : room;
