@@ -155,6 +155,11 @@ export interface Strategy {
   /** Flags of its own; `tmas run` offers them, the manifest keeps them, a resume checks them. */
   flags?: readonly StrategyFlag[];
   /**
+   * Checks its options together, where one flag bounds another: what to
+   * change, as a usage error's message, or null. A new run is refused on it.
+   */
+  checkOptions?(options: Readonly<Record<string, StrategyOptionValue>>): string | null;
+  /**
    * The `<role>.completed` messages one problem makes from `span.from` to the
    * last iteration, by role (progress totals, and the contract test holds a
    * strategy to them). Roles whose count depends on the replies are left out.

@@ -123,6 +123,13 @@ describe('tmas plan', () => {
     expect(fromIterations.stderr).not.toContain('--concurrency would');
   });
 
+  test('refuses a KV cache that cannot hold one sequence of the window, naming both', async () => {
+    const small = await runCli(['plan', '--demo', '--kv-tokens', '100000']);
+    expect(small.code).toBe(2);
+    expect(small.stderr).toContain('--kv-tokens 100000 cannot hold one sequence of the run\'s context window (131072 tokens, --max-tokens)');
+    expect((await runCli(['plan', '--demo', '--kv-tokens', '100000', '--max-tokens', '65536'])).code).toBe(0);
+  });
+
   test('--metrics-from reads a replica\'s throughput from its /metrics while it is busy, and refuses an idle one', async ({ dir }) => {
     const problem = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
     const sim = await startSimServer({ problems: [problem], capacity: { timeScale: 50, outputTokensMedian: 80_000, outputTokensP99: 100_000 } });

@@ -14,6 +14,8 @@ import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { solutionPrompt } from '../machines/strategies/tmas/solution.role.ts';
 import { createProgram, declareLateOptions } from '../src/cli/program.ts';
 import { runSimServerCommand } from '../src/cli/tools/sim-server.command.ts';
+import { parseRunFlags } from '../src/cli/run/run.command.ts';
+import { toRunConfig } from '../src/settings/configure/to-config.ts';
 import { toSimServerConfig } from '../src/settings/configure/to-sim-server-config.ts';
 import { CAPACITY_DEFAULTS } from '../src/sim/capacity/options.ts';
 import { SIM_DEFAULTS } from '../src/sim/defaults.ts';
@@ -94,6 +96,13 @@ describe("tmas sim-server's defaults are the simulator's", () => {
     expect(config.capacity).toEqual({ ...CAPACITY_DEFAULTS, on: false, continuousUsage: SIM_DEFAULTS.continuousUsage });
     expect(config.server).toEqual({ problems: 'p.jsonl', host: SIM_DEFAULTS.host, port: 8000, models: null, requestLog: null, metrics: SIM_DEFAULTS.metrics });
     expect(toSimServerConfig({ problems: 'p.jsonl', capacity: true, kvTokens: 1000 }).capacity).toMatchObject({ on: true, kvTokens: 1000, timeScale: CAPACITY_DEFAULTS.timeScale });
+  });
+
+  test('a p99 latency is at least the median: raised to it when left out, refused when given below it', () => {
+    expect(toSimServerConfig({ problems: 'p.jsonl', latencyMedianMs: 200 }).pace.latencyP99Ms).toBe(200);
+    expect(() => toSimServerConfig({ problems: 'p.jsonl', latencyMedianMs: 200, latencyP99Ms: 100 })).toThrow('--latency-p99-ms 100 is below --latency-median-ms 200');
+    expect(toRunConfig(parseRunFlags(['--demo', '--sim-latency-ms', '200']), {}).config.sim.latencyP99Ms).toBe(200);
+    expect(() => toRunConfig(parseRunFlags(['--demo', '--sim-latency-ms', '200', '--sim-p99-ms', '100']), {})).toThrow('--sim-p99-ms 100 is below --sim-latency-ms 200');
   });
 
   test("the simulator's code writes no option's default but SIM_DEFAULTS, and the settings none but the simulator's", () => {

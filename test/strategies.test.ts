@@ -9,7 +9,7 @@ import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import { Store } from '../src/store/store.ts';
-import { ofType, runStrategy, test } from './fixtures.ts';
+import { ofType, runCli, runStrategy, test } from './fixtures.ts';
 
 async function systemPromptOf(dir: string, key: string): Promise<string> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -40,6 +40,12 @@ describe('--strategy', () => {
       expect(ofType(messages, 'solution.requested', problem)).toHaveLength(6);
       expect(ofType(messages, 'iteration.completed', problem).map((m) => m.candidates.length)).toEqual([2, 4, 6]);
     }
+  });
+
+  test('majority: a --vote-pool below --samples is refused, naming both (it was raised to k without a word)', async () => {
+    const refused = await runCli(['run', '--demo', '--strategy', 'majority', '--samples', '8', '--vote-pool', '4']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--vote-pool 4 is below --samples 8');
   });
 
   test('self-refine: per iteration after the first, a critique then a rewrite of each running candidate’s own solution', async ({ dir }) => {

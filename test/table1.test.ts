@@ -101,7 +101,7 @@ describe('tmas table1', () => {
     expect(result.stderr).toMatch(/unknown strategy "best-of-n"/);
   });
 
-  test('a strategy named twice, or none, is a usage error, and nothing is created', async ({ dir }) => {
+  test('a strategy named twice, or none, or --strategy beside --strategies, is a usage error, and nothing is created', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'x');
     const twice = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas,majority,tmas']);
@@ -110,6 +110,10 @@ describe('tmas table1', () => {
     const none = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', ' , ']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no strategy named/);
+    // --strategy, one run's method, was ignored beside --strategies.
+    const one = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategy', 'rse', '--strategies', 'tmas']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('Give --strategies rse for that method alone');
     expect(existsSync(out)).toBe(false);
   });
 

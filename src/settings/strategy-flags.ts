@@ -65,5 +65,7 @@ export function strategyOptionsOf(strategy: Strategy, flags: Record<string, unkn
     }
     options[toOptionName(flag.name)] = given ?? flag.default;
   }
+  const wrong = strategy.checkOptions?.(options) ?? null;
+  if (wrong !== null) throw new UserError('TMAS_USAGE', wrong);
   return options;
 }

@@ -13,6 +13,10 @@ export const majorityStrategy: Strategy = {
   loopSettings: ['maxIterations'],
   problem: createProgramMachine(majorityProgram),
   flags: [SAMPLES_FLAG, VOTE_POOL_FLAG],
+  checkOptions: (options) => {
+    const [k, pool] = [Number(options.samples), Number(options.votePool)];
+    return pool > 0 && pool < k ? `--vote-pool ${pool} is below --samples ${k}: the pool the votes of k are drawn from holds at least k samples. Give at least ${k}, or 0 for one vote over the k samples.` : null;
+  },
   // Every sample is requested in iteration 0, also on resume (the journal answers those that completed).
   expectedCalls: (settings) => ({ solution: samplesOf(settings) }),
   upFront: true,

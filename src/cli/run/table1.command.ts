@@ -131,8 +131,10 @@ async function runMethods(runs: WorkloadRun[], io: IO, signal: AbortSignal, toge
   return settled.map((result) => (result as PromiseFulfilledResult<RunOutcome>).value);
 }
 
-/** The methods of `--strategies`: each a registered strategy, named once (each runs in DIR/<strategy>), at least one. */
-export function table1Strategies(list: string): string[] {
+/** The methods of `--strategies`: each a registered strategy, named once (each runs in DIR/<strategy>), at least one; `--strategy` given beside them is refused. */
+export function table1Strategies(list: string, command?: Command): string[] {
+  const strategy = command?.getOptionValue('strategy') as unknown;
+  if (command?.getOptionValueSource('strategy') === 'cli') throw new UserError('TMAS_USAGE', `--strategy names the method of one run; a table's methods are --strategies (default: ${TABLE1_STRATEGIES.join(',')}). Give --strategies ${String(strategy)} for that method alone, or leave --strategy out.`);
   const strategies = list.split(',').map((name) => name.trim()).filter(Boolean);
   if (strategies.length === 0) throw new UserError('TMAS_USAGE', `--strategies: no strategy named. Choose from: ${Object.keys(STRATEGIES).join(', ')}.`);
   for (const [i, name] of strategies.entries()) {
@@ -149,7 +151,7 @@ function isInterruption(error: unknown): boolean {
 
 /** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
 export async function runTable1Command(flags: Table1Flags, command: Command, io: IO, signal: AbortSignal, options: Table1RunOptions = {}): Promise<void> {
-  const strategies = table1Strategies(flags.strategies);
+  const strategies = table1Strategies(flags.strategies, command);
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);

@@ -29,12 +29,12 @@ export interface ServerFlags {
 }
 
 /** What sends the calls: the run's gateway settings, and the URLs of its solution slot (its replica pool). */
-export type RunGateway = Pick<GatewayConfig, 'concurrency' | 'routing' | 'replicaMaxInFlight'> & { pool: number };
+export type RunGateway = Pick<GatewayConfig, 'concurrency' | 'routing' | 'replicaMaxInFlight'> & { pool: number; window: number };
 
 /** The gateway settings and pool of a run's configuration. */
 export function runGatewayOf(config: RunConfig): RunGateway {
   const { concurrency, routing, replicaMaxInFlight } = config.gateway;
-  return { concurrency, routing, replicaMaxInFlight, pool: config.roles.endpoints.solution.baseUrl?.length ?? 1 };
+  return { concurrency, routing, replicaMaxInFlight, pool: config.roles.endpoints.solution.baseUrl?.length ?? 1, window: config.context.window };
 }
 
 /** Each replica's speed factor: --replica-speeds, else --replicas of speed 1, else the run's own pool. */
@@ -64,6 +64,10 @@ export async function serversOf(flags: ServerFlags, gateway: RunGateway, io: Cli
     // A metered API: every call in flight decodes at the per-sequence rate, and nothing else binds.
     const api = resolveCapacity({ ...base, decodeTokensPerSecond: sequence * concurrency, kvTokens: Number.MAX_SAFE_INTEGER });
     return { servers: { replicas: [api], concurrency, routing, replicaMaxInFlight: null }, billing: { pricePerMillion: flags.pricePerMillion } };
+  }
+  // A server whose KV cache cannot hold one sequence of the window is one vLLM refuses to start: the forecast would be of nothing real.
+  if (flags.kvTokens < gateway.window) {
+    throw new UserError('TMAS_USAGE', `--kv-tokens ${flags.kvTokens} cannot hold one sequence of the run's context window (${gateway.window} tokens, --max-tokens): give the replica's KV cache in tokens (vLLM logs it at start as "GPU KV cache size"), or a smaller window.`);
   }
   const replicas = replicaSpeeds(flags, gateway.pool).map((speed) =>
     resolveCapacity({ ...base, decodeTokensPerSecond: base.decodeTokensPerSecond * speed, sequenceTokensPerSecond: base.sequenceTokensPerSecond * speed }),

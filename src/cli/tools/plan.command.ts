@@ -168,8 +168,8 @@ async function check(flags: PlanFlags, command: Command, io: CliIo): Promise<{ t
 }
 
 /** `--strategies a,b,c`: the table of those methods, run at once, each with the table's protocol where the flags give none. */
-async function table(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
-  const names = table1Strategies(flags.strategies as string);
+async function table(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
+  const names = table1Strategies(flags.strategies as string, command);
   const configs = names.map((name) => {
     const { outputFile: _, ...own } = flagsFor({ ...flags, budgets: 'shared' } as unknown as Table1Flags, name, '', false);
     return toRunConfig(own as RunFlags, process.env).config;
@@ -197,6 +197,6 @@ export async function runPlanCommand(flags: PlanFlags, command: Command, io: Cli
   if (modes.length > 1) {
     throw new UserError('TMAS_USAGE', `tmas plan takes one of --check DIR, --from DIR and --strategies LIST, not ${modes.join(' and ')}: --check compares a run with its forecast, --from replays it under other settings, --strategies forecasts a table.`);
   }
-  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, command, io) : flags.strategies !== undefined ? await table(flags, io) : await forecast(flags, io);
+  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, command, io) : flags.strategies !== undefined ? await table(flags, command, io) : await forecast(flags, io);
   io.stdout(flags.json ? JSON.stringify(result.json, null, 2) : result.text);
 }

@@ -13,6 +13,7 @@ import { parseFaults, type FaultRates } from '../../sim/faults/faults.ts';
 import { SIM_METRICS, type SimMetrics } from '../../sim/sim-options.ts';
 import { decimal, integer } from '../parsers.ts';
 import { flagName } from '../setting.ts';
+import { p99AtLeastMedian } from './sim.settings.ts';
 import { simServerField as field, type SimServerSetting } from '../sim-server.config.ts';
 
 /** Declares a setting of `tmas sim-server`, its value and field typed. */
@@ -119,9 +120,9 @@ const PACE_SETTINGS = [
     section: 'sim-pace',
     help: '99th percentile latency (at least the median)',
     parse: decimal(0, 600_000),
-    default: SIM_DEFAULTS.latency,
+    defaultText: 'the median (--latency-median-ms)',
     field: field('pace', 'latencyP99Ms'),
-    resolve: (p99, { flags }) => Math.max(p99 ?? SIM_DEFAULTS.latency, (flags.latencyMedianMs as number | undefined) ?? SIM_DEFAULTS.latency),
+    resolve: p99AtLeastMedian('--latency-p99-ms', '--latency-median-ms', 'latencyMedianMs'),
   }),
   setting<number>({
     flags: '--stream-tokens-per-second <n>',

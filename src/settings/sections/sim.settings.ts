@@ -1,8 +1,21 @@
 /** Settings of the embedded simulated model, used when no --base-url is given (`tmas sim-server` has its own flags, sim-server.settings.ts); their defaults are the simulator's. */
 import { SIM_DEFAULTS } from '../../sim/defaults.ts';
+import { UserError } from '../../kernel/errors.ts';
 import { decimal, integer } from '../parsers.ts';
 import { field } from '../field.ts';
-import { setting } from '../setting.ts';
+import { setting, type Flags } from '../setting.ts';
+
+/**
+ * The p99 latency of `p99Flag`, at least the median of `medianFlag` (option
+ * `medianOption`): raised to it when not given, refused when given below it.
+ */
+export function p99AtLeastMedian(p99Flag: string, medianFlag: string, medianOption: string) {
+  return (p99: number | undefined, { flags }: { flags: Flags }): number => {
+    const median = flags[medianOption] as number | undefined;
+    if (p99 !== undefined && median !== undefined && p99 < median) throw new UserError('TMAS_USAGE', `${p99Flag} ${p99} is below ${medianFlag} ${median}: a 99th percentile is at least the median. Give a larger ${p99Flag}, or leave it out.`);
+    return Math.max(p99 ?? SIM_DEFAULTS.latency, median ?? SIM_DEFAULTS.latency);
+  };
+}
 
 /** `--sim-latency-ms`, `--sim-p99-ms`, `--sim-break-formats`, `--sim-output-tokens`, `--sim-distill-tokens`. */
 export const SIM_SETTINGS = [
@@ -12,9 +25,9 @@ export const SIM_SETTINGS = [
     section: 'sim',
     help: 'simulated model: 99th percentile latency (at least the median)',
     parse: decimal(0, 600_000),
-    default: SIM_DEFAULTS.latency,
+    defaultText: 'the median (--sim-latency-ms)',
     field: field('sim', 'latencyP99Ms'),
-    resolve: (p99, { flags }) => Math.max(p99 ?? SIM_DEFAULTS.latency, (flags.simLatencyMs as number | undefined) ?? SIM_DEFAULTS.latency),
+    resolve: p99AtLeastMedian('--sim-p99-ms', '--sim-latency-ms', 'simLatencyMs'),
   }),
   setting<number>({
     flags: '--sim-break-formats <rate>',
