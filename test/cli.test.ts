@@ -16,8 +16,9 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'ε outside [0, 1]', content: null, flags: ['--epsilon', '1.5'], says: /--epsilon.*1\.5/ },
   { name: 'N < 1', content: null, flags: ['--n-candidates', '0'], says: /--n-candidates.*0/ },
   { name: 'an unreachable endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(from --base-url\): connection failed: connect ECONNREFUSED 127\.0\.0\.1:9\./ },
-  // The password a base URL may carry for a proxy is never printed.
-  { name: 'an unreachable endpoint whose URL carries a password', content: null, flags: ['--base-url', 'http://bob:hunter2@127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/bob:\*\*\*@127\.0\.0\.1:9\/v1 \(from --base-url\)(?![\s\S]*hunter2)/ },
+  // Credentials in a URL would go in the header that carries the API key: refused, the password not printed.
+  { name: 'a base URL carrying a password', content: null, flags: ['--base-url', 'http://bob:hunter2@127.0.0.1:9/v1', '--model-name', 'm'], says: /--base-url.*http:\/\/bob:\*\*\*@127\.0\.0\.1:9\/v1.*a URL with credentials \(user:password@\) is not sent as such(?![\s\S]*hunter2)/ },
+  { name: 'a judge URL carrying a user name', content: null, flags: ['--judge-base-url', 'http://bob@127.0.0.1:9/v1', '--model-name', 'm'], says: /--judge-base-url.*a URL with credentials/ },
   { name: 'a whole-number flag given as hex', content: null, flags: ['--n-candidates', '0x10'], says: /--n-candidates.*0x10.*whole number/ },
   { name: 'a whole-number flag left empty', content: null, flags: ['--seed', ''], says: /--seed.*whole number/ },
   { name: 'a completion limit the window cannot hold', content: null, flags: ['--completion-max-tokens', '200000'], says: /--completion-max-tokens 200000 is not below the context window \(--max-tokens 131072\)/ },

@@ -195,7 +195,7 @@ function defineReportCommand(program: Command): void {
  * invalid argument) as tmas prints its own usage errors: `tmas: <what> [TMAS_USAGE]`.
  */
 export function usageError(message: string): string {
-  return `tmas: ${message.replace(/^error: /, '').trimEnd()} [TMAS_USAGE]\n`;
+  return `tmas: ${withoutUrlPasswords(message.replace(/^error: /, '').trimEnd())} [TMAS_USAGE]\n`;
 }
 
 /** The program with every command declared (`run`'s and `table1`'s options only once declareLateOptions has run). */

@@ -29,7 +29,7 @@ export function decimal(min: number, max: number) {
 
 /** One or more http(s) URLs, comma-separated; a repeated flag adds to the list (a replica pool). */
 export function urls(value: string, previous: string[] | undefined): string[] {
-  const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '').map(url);
+  const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '').map(endpointUrl);
   if (given.length === 0) throw new InvalidArgumentError('expected an http(s) URL such as http://localhost:8000/v1');
   return [...new Set([...(previous ?? []), ...given])];
 }
@@ -44,6 +44,21 @@ export function jsonObject(value: string): Record<string, unknown> {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object such as \'{"top_k":20}\'');
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * A model endpoint's URL: an http(s) URL without credentials. The API key
+ * goes in the Authorization header as a Bearer token, and a URL's
+ * `user:password@` would have to go in the same header: it was dropped
+ * without a word, and kept in the run's manifest.
+ */
+function endpointUrl(value: string): string {
+  const checked = url(value);
+  const parsed = new URL(checked);
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new InvalidArgumentError('a URL with credentials (user:password@) is not sent as such: the Authorization header carries the API key as a Bearer token. Give the URL without them, and the key with --api-key or OPENAI_API_KEY');
+  }
+  return checked;
 }
 
 /** An http(s) URL. */
