@@ -248,6 +248,16 @@ describe('loadProblems: JSONL line errors', () => {
     expect(error.message).toContain('duplicate problem id "a", already used on line 1');
   });
 
+  test('an id holding a control character, or over 256 characters, is rejected at its line (it broke every line that printed it)', async ({ write }) => {
+    const control = await write('ctl.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b\nc', question: 'q' }));
+    const error = await loadError(control);
+    expectAt(error, control, 2);
+    expect(error.message).toContain('problem id "b\\nc" holds a control character');
+    const long = await write('long.jsonl', jsonl({ problem_id: 'x'.repeat(257), question: 'q' }));
+    expect((await loadError(long)).message).toContain('is 257 characters long, over 256');
+    await expect(loadProblems(await write('max.jsonl', jsonl({ problem_id: 'x'.repeat(256), question: 'q' })))).resolves.toHaveLength(1);
+  });
+
   test('an id that is not an integer is rejected', async ({ write }) => {
     const file = await write('fracid.jsonl', '{"problem_id":"a","question":"q"}\n{"problem_id":1.5,"question":"q"}\n');
     const error = await loadError(file);

@@ -58,7 +58,7 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
   const located = file.toLowerCase().endsWith('.parquet')
     ? await readParquetProblems(file, { id: options.idColumn ?? undefined, question: options.questionColumn ?? undefined, answer: options.answerColumn ?? undefined }, maxBytes)
     : await readTextProblems(file, options, maxBytes);
-  checkUniqueIds(located);
+  checkIds(located);
   return located.map(({ problem }) => problem);
 }
 
@@ -95,9 +95,19 @@ function toCsvColumns(options: LoadOptions): CsvColumns {
   };
 }
 
-function checkUniqueIds(located: LocatedProblem[]): void {
+/** The longest problem id: ids head every line of progress, messages and tables. */
+export const MAX_ID_CHARS = 256;
+
+/** Characters an id may not hold: control characters break the lines, tables and logs that print it. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Each id printable, at most MAX_ID_CHARS long, and unique; the first that is not is named with its line. */
+function checkIds(located: LocatedProblem[]): void {
   const first = new Map<string, LocatedProblem>();
   for (const entry of located) {
+    const { id } = entry.problem;
+    if (id.length > MAX_ID_CHARS) throw inputError(entry.where, `problem id ${quote(id)} is ${id.length} characters long, over ${MAX_ID_CHARS}`, 'Give it a shorter id; the question holds the text');
+    if (CONTROL.test(id)) throw inputError(entry.where, `problem id ${quote(id)} holds a control character (a line break, tab or NUL)`, 'Give it an id of printable characters');
     const earlier = first.get(entry.problem.id);
     if (earlier === undefined) {
       first.set(entry.problem.id, entry);
