@@ -6,6 +6,7 @@
  * states the bound and the cut. Checked on what reaches the simulator (its
  * request log) and what the journal kept as sent.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
@@ -206,5 +207,26 @@ describe('an answer extraction would misread', () => {
       // The simulated judge found the final answer in what it was sent.
       expect(judge.response.content).toContain("The candidate's final answer is 12; the reference is 5.");
     }
+  });
+});
+
+describe('a reply cut while it thought', () => {
+  test('an opened <think> never closed is reasoning only: no answer is taken from it, the judge is not shown it, and the candidate counts as unusable', async ({ dir }) => {
+    const problems = [{ problem_id: 'cut', question: 'What is 6 times 7?', answer: '3' }];
+    const input = await writeProblems(dir, problems);
+    const solver = await serveModel(() => '<think>Perhaps the answer is \\boxed{3}? Let me check by multiplying again, six sevens are');
+    servers.push(solver);
+    const output = path.join(dir, 'run');
+    await runInProcess([
+      ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--no-proof', '--max-iterations', '1', '--no-stream'],
+      ...['--base-url', solver.url, '--model-name', 'm', '--judge-base-url', await sim(problems, path.join(dir, 'requests.jsonl')), '--judge-model-name', 'tmas-sim', '--judge-passes', '1'],
+    ]);
+    const [line] = await readResults(path.join(output, 'results.jsonl'));
+    // The tentative box inside the reasoning was read as the answer, and graded right.
+    expect(line?.candidates[0]?.answer ?? null).toBeNull();
+    expect(line?.candidates[0]?.correct).not.toBe(true);
+    for (const judge of (await readJournal(output)).filter((call) => call.role === 'judge')) expect(judgedText(judge)).not.toContain('Perhaps');
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Record<string, { unusable: number }> }> };
+    expect(metrics.iterations[0]?.outputsByRole.solution?.unusable).toBe(1);
   });
 });

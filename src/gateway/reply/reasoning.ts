@@ -14,15 +14,21 @@ const CLOSE = '</think>';
 /**
  * Splits `<think>…</think>` off the start of `content`. Qwen3 and DeepSeek-R1
  * chat templates put the opening tag in the prompt, so the reply may start
- * inside the reasoning and hold only the closing tag. Content without a
- * closing tag is left as it is: an answer may mention `<think>` itself. The
- * answer is the text after the closing tag as it came, its leading newlines
- * included: what vLLM's reasoning parsers send as `content`, and what a
- * method's code that splits at `</think>` itself reads (PaCoRe's references).
+ * inside the reasoning and hold only the closing tag. A reply that opens
+ * `<think>` and never closes it (cut at its token limit while it thought) is
+ * reasoning only, with no answer: read as an answer, its tentative boxes
+ * were graded and shown to the judge. Other content without a closing tag is
+ * left as it is: an answer may mention `<think>` itself. The answer is the
+ * text after the closing tag as it came, its leading newlines included: what
+ * vLLM's reasoning parsers send as `content`, and what a method's code that
+ * splits at `</think>` itself reads (PaCoRe's references).
  */
 export function splitThinkTags(content: string): { content: string; reasoning: string } | null {
   const close = content.indexOf(CLOSE);
-  if (close < 0) return null;
+  if (close < 0) {
+    const start = content.trimStart();
+    return start.startsWith(OPEN) ? { content: '', reasoning: start.slice(OPEN.length).trim() } : null;
+  }
   const head = content.slice(0, close);
   const open = head.indexOf(OPEN);
   // Text before an opening tag is not reasoning: leave such a reply alone.
