@@ -94,10 +94,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 /**
  * The forced reply: the cut reply's call (key, fit, attempt) with the
- * concatenated text, the continuation's finish reason and the tokens of every
- * call made for it (`spent`: the continuations' usage, the empty ones too).
+ * concatenated text, the continuation's finish reason and the tokens and
+ * count of every call made for it (`spent`: the usage of the `continuations`,
+ * the empty ones too).
  */
-export function forcedReply(cut: LlmOutput, prefix: ForcedPrefix, continuation: LlmOutput, spent: Usage): LlmOutput {
+export function forcedReply(cut: LlmOutput, prefix: ForcedPrefix, continuation: LlmOutput, spent: Usage, continuations: number): LlmOutput {
   const text = continuationText(continuation);
   // Reasoning the continuation returned besides its answer (it thought again) is kept with the cut reasoning.
   const more = continuation.content.trim() !== '' ? continuation.reasoning : null;
@@ -108,5 +109,6 @@ export function forcedReply(cut: LlmOutput, prefix: ForcedPrefix, continuation: 
     reasoning: reasoning.length === 0 ? null : reasoning.join('\n'),
     finishReason: continuation.finishReason,
     usage: addUsage(cut.usage, spent),
+    calls: (cut.calls ?? 1) + continuations,
   };
 }

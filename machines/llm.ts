@@ -50,6 +50,8 @@ export interface LlmOutput {
   reasoning: string | null;
   finishReason: string;
   usage: Usage;
+  /** Calls whose tokens `usage` sums, when more than one (a reply forced to its end: the cut call and its continuations). */
+  calls?: number;
   /** Context budget bookkeeping: the prompt's tokens, the prompt budget and the parts left out. */
   promptTokens: number;
   budget: number;

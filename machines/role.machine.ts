@@ -17,6 +17,7 @@ import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallError
 import type { PromptSpec } from './prompt.ts';
 import { addUsage, continuationText, forcedPrefix, forcedReply, FORCING_RETRIES, needsForcing } from './budget-forcing.ts';
 import type { RoleTemplate } from './role-template.ts';
+import { callInfo } from './reply.ts';
 
 /** Settings every role sees. */
 export interface RoleOptions {
@@ -121,7 +122,7 @@ function trimmedMessage(role: string, request: Message, output: LlmOutput, index
 function invalidMessage(role: string, request: Message, output: LlmOutput, index: number, reason: string, retrying: boolean): Message {
   const attempt = output.attempt ?? 0;
   // One message per attempt: the correlation names the attempt, so a log folded by (type, correlation) counts each.
-  return { type: 'output.invalid', ...baseOf(request), correlation: `${request.correlation}#${attempt}`, role, index, attempt, reason, finishReason: output.finishReason, empty: output.content.trim() === '', retrying };
+  return { type: 'output.invalid', ...baseOf(request), correlation: `${request.correlation}#${attempt}`, role, index, attempt, reason, finishReason: output.finishReason, empty: output.content.trim() === '', retrying, call: callInfo(output) };
 }
 
 /** The note appended to a retried prompt, so the model hears what was wrong (and the request differs from the first). */
@@ -234,7 +235,7 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
     if (forcing.cut === null) return needsForcing(result, budget) ? continueCut(context, request, { ...forcing, cut: result }, budget) : settle(context, request, result);
     const spent = addUsage(forcing.spent, result.usage);
     if (continuationText(result).trim() === '' && forcing.retry < FORCING_RETRIES) return continueCut(context, request, { ...forcing, cut: forcing.cut, retry: forcing.retry + 1, spent }, budget);
-    return settle(context, request, forcedReply(forcing.cut, forcedPrefix(forcing.cut, forcing.retry), result, spent));
+    return settle(context, request, forcedReply(forcing.cut, forcedPrefix(forcing.cut, forcing.retry), result, spent, forcing.retry + 1));
   }
   return { ask, done };
 }

@@ -13,7 +13,7 @@ import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { roleOutputTotals, unusableOutputWarnings } from '../src/observers/role-outputs.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** The share of replies the simulator breaks. */
 const RATE = 0.3;
@@ -67,6 +67,12 @@ describe('every strategy against a simulator that breaks formats', () => {
       const unusable = Object.values(totals).reduce((sum, counts) => sum + counts.unusable, 0);
       expect(metrics.iterations.reduce((sum, it) => sum + it.faults.invalidOutputs + it.faults.parseRetries, 0)).toBeGreaterThan(0);
       expect(unusable).toBeGreaterThan(0);
+
+      // Every call paid is counted, an attempt asked again for an unusable output included: the journal holds each once.
+      const journal = await readJournal(out);
+      const { totals: paid } = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8')) as { totals: { calls: number; tokens: { total: number } } };
+      expect(paid.calls).toBe(journal.length);
+      expect(paid.tokens.total).toBe(journal.reduce((sum, call) => sum + call.usage.promptTokens + call.usage.completionTokens, 0));
 
       const warnings = unusableOutputWarnings(metrics.iterations, out);
       expect(warnings.length).toBeGreaterThan(0);

@@ -44,6 +44,8 @@ export interface CallInfo {
   key: string;
   usage: Usage;
   finishReason: string;
+  /** Calls whose tokens `usage` sums, when more than one: a reply forced to its end is its cut call and the continuations. */
+  calls?: number;
 }
 
 /** An earlier attempt of a self-refine candidate and the critique it got. */
@@ -243,11 +245,14 @@ export type LlmFailed = Msg<'llm.failed', { role: string; index: number; code: s
  * A completion the role could not use (no parseable score, no summary text,
  * JSON not of the schema, an empty or cut-off answer). `retrying`: the call is
  * asked again (attempt + 1, another seed, with a note on what was wrong);
- * otherwise the reply goes on without it, with the problem recorded.
+ * otherwise the reply goes on without it, with the problem recorded. `call`:
+ * the attempt's call, paid for: an attempt asked again has no reply of its
+ * own, so the metrics count its call and tokens from here (absent in logs
+ * written before it was carried).
  */
 export type OutputInvalid = Msg<
   'output.invalid',
-  { role: string; index: number; attempt: number; reason: string; finishReason: string; empty: boolean; retrying: boolean }
+  { role: string; index: number; attempt: number; reason: string; finishReason: string; empty: boolean; retrying: boolean; call?: CallInfo }
 >;
 
 // Baseline strategies (machines/strategies/*): their roles' requests and replies.

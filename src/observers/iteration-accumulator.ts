@@ -3,7 +3,7 @@
  * the figures they make once its problems are done (metrics.ts folds the
  * stream into one of these per iteration).
  */
-import type { BankShown, Message } from '../kernel/protocol.ts';
+import type { BankShown, CallInfo, Message } from '../kernel/protocol.ts';
 import { createFaultCounts, type FaultCounts } from './fault-counts.ts';
 import { countFlip, mean, type IterationMetrics, type ProblemIteration } from './metrics.ts';
 import type { RoleOutputs } from './role-outputs.ts';
@@ -61,17 +61,23 @@ export function accumulate(accumulator: IterationAccumulator, message: Message):
     case 'context.trimmed':
       accumulator.trims++;
       return;
+    case 'output.invalid':
+      // An attempt asked again has no reply of its own: its call is counted here. A final one's call is its reply's.
+      if (message.retrying && message.call !== undefined) countCall(accumulator, message.role, message.call);
+      return;
     default:
       if (message.type === 'solution.completed' && message.source === 'experience') accumulator.exploitPromptTokens.push(message.call.usage.promptTokens);
       if (message.type === 'rollout.completed' && message.bank !== undefined) accumulator.rseBanks.push(message.bank);
-      if ('call' in message) {
-        const role = message.type.slice(0, message.type.lastIndexOf('.'));
-        const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
-        tokens.prompt += message.call.usage.promptTokens;
-        tokens.completion += message.call.usage.completionTokens;
-        accumulator.calls++;
-      }
+      if ('call' in message) countCall(accumulator, message.type.slice(0, message.type.lastIndexOf('.')), message.call);
   }
+}
+
+/** Adds the call (or calls) behind one reply of `role` to the iteration's calls and tokens. */
+function countCall(accumulator: IterationAccumulator, role: string, call: CallInfo): void {
+  const tokens = (accumulator.tokens[role] ??= { prompt: 0, completion: 0 });
+  tokens.prompt += call.usage.promptTokens;
+  tokens.completion += call.usage.completionTokens;
+  accumulator.calls += call.calls ?? 1;
 }
 
 /** The field-wise mean of the banks the rollouts showed; null when none had one. */

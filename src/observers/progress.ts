@@ -90,7 +90,10 @@ function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe():
     else if (message.type === 'iteration.completed') {
       if (countOnce(message.problem, message.iteration)) state.iterationsDone++;
     } else if (message.type === 'llm.failed') state.failures++;
-    else if ('call' in message) {
+    else if (message.type === 'output.invalid') {
+      // An attempt asked again was decoded all the same; a final one's tokens come with its reply.
+      if (message.retrying) state.tokens += message.call?.usage.completionTokens ?? 0;
+    } else if ('call' in message) {
       const role = message.type.slice(0, message.type.lastIndexOf('.'));
       state.completed[role] = (state.completed[role] ?? 0) + 1;
       state.tokens += message.call.usage.completionTokens;
