@@ -185,6 +185,25 @@ describe('--agents', () => {
 
   });
 
+  test("a plugin's prompt or reply that throws, or returns what the run cannot use, stops the run as the plugin's error (TMAS_AGENTS, exit 2), not tmas's", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const cases = [
+      { name: 'throws', override: 'prompt: () => { throw new Error("prompt boom"); }', says: 'the summary prompt threw: prompt boom' },
+      { name: 'shape', override: 'prompt: () => ({ nope: 1 })', says: 'the summary prompt returned an object with keys nope, not a prompt' },
+      { name: 'reply', override: 'reply: () => ({ type: "summary.completed" })', says: "the summary reply returned a message without the request's run, problem, iteration and correlation" },
+      { name: 'type', override: 'reply: (request) => ({ ...request, type: "verification.completed" })', says: `the summary reply returned a message of type "verification.completed", not 'summary.completed'` },
+    ];
+    for (const { name, override, says } of cases) {
+      const file = path.join(dir, `${name}.mjs`);
+      await writeFile(file, `export default { summary: { ${override} } };\n`);
+      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, name), ...FLAGS, '--agents', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${file} (--agents): ${says}`);
+      expect(result.stderr).toContain('[TMAS_AGENTS]');
+      expect(result.stderr).not.toContain('internal error');
+    }
+  });
+
   test('a run moved with its agents module resumes and replays once told where the same module lies; another or an edited module is refused', async ({ dir }) => {
     // Machine A: the problems, the module and the run side by side; then all of it moves (to B).
     const a = path.join(dir, 'a');

@@ -23,6 +23,7 @@ import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../
 import { createRoleMachine, type RoleDefinition } from '../../../machines/role.machine.ts';
 import { strategyNamed, type Strategy } from '../../../machines/strategies/index.ts';
 import type { LoopConfig } from '../../settings/config.ts';
+import { guardedPrompt, guardedReply } from './guarded-override.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { modulePath, packagePath } from '../../kernel/package-root.ts';
@@ -107,10 +108,12 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
           roles[role] = createMultiCallRoleMachine(definition);
           delete definitions[role];
         } else {
-          roles[role] = createRoleMachine(definition);
           // A template stays replaceable (--prompt) only while the prompt is still the one made from it.
           const { template: _, ...withoutTemplate } = definition;
-          definitions[role] = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
+          const kept = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
+          const guarded = { ...kept, prompt: guardedPrompt(where, role, definition.prompt), reply: guardedReply(where, role, definition.reply) };
+          roles[role] = createRoleMachine(guarded);
+          definitions[role] = guarded;
         }
       } else {
         throw problem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
@@ -126,8 +129,8 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
     const definition: RoleDefinition = {
       // A prompt of the module's own is no longer the built-in template: --prompt cannot replace it.
       ...(override.prompt ? withoutTemplate : base),
-      ...(override.prompt ? { prompt: override.prompt as RoleDefinition['prompt'] } : {}),
-      ...(override.reply ? { reply: override.reply as RoleDefinition['reply'] } : {}),
+      ...(override.prompt ? { prompt: guardedPrompt(where, role, override.prompt as RoleDefinition['prompt']) } : {}),
+      ...(override.reply ? { reply: guardedReply(where, role, override.reply as RoleDefinition['reply']) } : {}),
     };
     roles[role] = createRoleMachine(definition);
     definitions[role] = definition;
