@@ -161,6 +161,8 @@ describe('--agents', () => {
       code: 'TMAS_AGENTS',
       message: expect.stringMatching(/wrong-role\.mjs.*no critique role/),
     });
+    // A misspelt key is named, beside a key that is right.
+    expect(() => applyAgents(strategyNamed('tmas'), { summary: { promt: () => ({ system: '', parts: [] }) } } as never)).toThrow('the summary override has "promt", which is none of actor, prompt and reply.');
     // The same override suits a strategy that has the role.
     const selfRefine = strategyNamed('self-refine');
     const refined = applyAgents(selfRefine, defineAgents({ critique: { prompt: () => ({ system: '', parts: [] }) } }));

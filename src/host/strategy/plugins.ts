@@ -71,6 +71,9 @@ function isMultiCall(value: object): value is MultiCallRoleDefinition {
   return Array.isArray((value as { calls?: unknown }).calls);
 }
 
+/** What an override may set. */
+const OVERRIDE_KEYS = new Set(['actor', 'prompt', 'reply']);
+
 function problem(where: string, what: string): UserError {
   return new UserError('TMAS_AGENTS', `${where}: ${what}`);
 }
@@ -88,6 +91,8 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
     if (!(role in roles)) {
       throw problem(where, `the ${strategy.name} strategy has no ${role} role. Its roles are: ${Object.keys(roles).join(', ')}. Choose another --strategy or another role.`);
     }
+    const unknown = typeof override === 'object' && override !== null ? Object.keys(override).filter((key) => !OVERRIDE_KEYS.has(key)) : [];
+    if (unknown.length > 0) throw problem(where, `the ${role} override has ${unknown.map((key) => JSON.stringify(key)).join(', ')}, which is none of actor, prompt and reply.`);
     if (typeof override !== 'object' || override === null || (override.actor === undefined && override.prompt === undefined && override.reply === undefined)) {
       throw problem(where, `the ${role} override must set actor, prompt or reply.`);
     }
