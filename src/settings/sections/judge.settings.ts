@@ -1,4 +1,5 @@
 /** Settings of the grading stage's LLM judge (its endpoint and sampling are its slot's, in roles.settings.ts). */
+import { UserError } from '../../kernel/errors.ts';
 import { decimal, integer } from '../parsers.ts';
 import { DEMO } from './run.settings.ts';
 import { judgeNamed } from './roles.settings.ts';
@@ -61,9 +62,14 @@ export const JUDGE_SETTINGS = [
       'with --judge-when unsure, the share (0 to 1) of the candidates the rule-based grader is sure of that the judge grades too, picked by --seed: ' +
       "how often the rule and the judge agree where the rule is sure is reported (metrics.json, table1.md, the report); those candidates' grade is the judge's",
     parse: decimal(0, 1),
-    default: JUDGE_AUDIT,
+    defaultText: String(JUDGE_AUDIT),
     shapesCalls: true,
     field: field('judge', 'audit'),
+    // Given without hybrid grading it would audit nothing: the judge grades every candidate already.
+    resolve: (share, { flags }) => {
+      if (share !== undefined && flags.judgeWhen !== 'unsure') throw new UserError('TMAS_USAGE', `--judge-audit ${share} applies with --judge-when unsure only (the judge grades every candidate otherwise): add --judge-when unsure, or leave --judge-audit out.`);
+      return share ?? JUDGE_AUDIT;
+    },
     // Runs made before the audit judged none of the rule's sure candidates.
     before: 0,
   }),
