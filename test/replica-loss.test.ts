@@ -182,6 +182,29 @@ describe('a replica lost and back', () => {
     }
   });
 
+  test('every replica lost for a moment: the calls wait, as long as one endpoint would ride it out, and finish once one is back', async () => {
+    const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 20, p99Ms: 40 } })));
+    const replicas = await Promise.all(sims.map((sim) => lossyReplica(sim.url)));
+    const urls = replicas.map((replica) => replica.url);
+    // Its retries wait 100 + 200 + 400 + 800 ms: a pool whose every replica is drained waits as long for one to answer.
+    const gateway = createGateway({ concurrency: 8, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 100, capMs: 2_000 }, routing: 'least-loaded' });
+    const call = (seed: number): CompletionRequest => ({ endpoint: { baseUrl: urls[0] as string, model: 'tmas-sim', apiKey: 'k', replicas: urls }, messages: [{ role: 'user', content: `Call ${seed}` }], maxTokens: 50, seed });
+    try {
+      for (const replica of replicas) replica.lose();
+      const answered = Promise.all(Array.from({ length: 16 }, (_, seed) => gateway.complete(call(seed))));
+      await until(() => gateway.stats.endpoints.length === 2 && gateway.stats.endpoints.every((e) => e.drained));
+      // The pool stopped at once here: TMAS_ENDPOINT_DOWN while a single endpoint rode out the same outage.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const replica of replicas) replica.restore();
+      expect(await answered).toHaveLength(16);
+      expect(gateway.stats.failures).toBe(0);
+    } finally {
+      gateway.close();
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await Promise.all(sims.map((sim) => sim.close()));
+    }
+  });
+
   test('in a run: the results and the journal are those of a clean run, no call journaled twice, and the replica back takes calls again', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(4));
     const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 30, p99Ms: 60 } })));

@@ -15,8 +15,8 @@ import type { CapacityOptions } from '../src/sim/capacity/options.ts';
 import { smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 /** A replica as the router sees it. */
-function replica(fields: Partial<Pick<Routable, 'limit' | 'inFlight' | 'sequenceSpeed' | 'kneeSize' | 'failedAttempts'>> = {}): Routable {
-  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, prefixes: createPrefixMemory(), prefixHits: 0, ...fields };
+function replica(fields: Partial<Pick<Routable, 'limit' | 'inFlight' | 'sequenceSpeed' | 'kneeSize' | 'failedAttempts' | 'trialAt'>> = {}): Routable {
+  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory(), prefixHits: 0, ...fields };
 }
 
 /** The messages of a verification of candidate `candidate` of problem `problem`: equal for all of one candidate's verifications. */
@@ -186,7 +186,7 @@ describe('the router', () => {
     expect(sent).toEqual([[5, slow], [9, fast], [8, slow]]);
   });
 
-  test('a retry goes to another replica than the one it failed on; a replica whose attempts fail takes one trial call at a time, more only when no other has room', () => {
+  test('a retry goes to another replica than the one it failed on; a replica whose attempts fail takes one trial call at a time, once its backoff has passed', () => {
     const router = createRouter<Routable>('prefix');
     const [a, b] = [replica(), replica()];
     const prefix = prefixKeysOf(verification(1, 0));
@@ -194,12 +194,18 @@ describe('the router', () => {
     // The prompt is held by a, but its last attempt failed there.
     expect(router.choose([a, b], { tieBreak: 0, prefix, avoid: a })).toBe(b);
     const failing = replica({ failedAttempts: 2 });
-    // Nothing under way on it: it takes a trial call, which drains it or makes it healthy again.
+    // Nothing under way on it: it takes a trial call, which drains it or makes it healthy again; not before its backoff has passed.
     expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(failing);
+    expect(router.choose([replica({ failedAttempts: 2, trialAt: performance.now() + 60_000 }), b], { tieBreak: 0, prefix: null })).toBe(b);
     failing.inFlight = 1;
     expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(b);
+    // Its trial under way and the healthy replica full, the call waits for the healthy one.
     b.inFlight = b.limit;
-    expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBe(failing);
+    expect(router.choose([failing, b], { tieBreak: 0, prefix: null })).toBeNull();
+    // A retry waits for it too rather than go back where it failed; with no healthy replica left, it goes where there is room.
+    failing.inFlight = 0;
+    expect(router.choose([failing, b], { tieBreak: 0, prefix: null, avoid: failing })).toBeNull();
+    expect(router.choose([failing, replica({ failedAttempts: 1, inFlight: 1 })], { tieBreak: 0, prefix: null, avoid: failing })).toBe(failing);
   });
 });
 

@@ -109,7 +109,10 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         // Joined only now: a held call keeps the pieces, whose messages it shares with its equal prompts.
         const body = joinBody(await call.bodyFor(state));
         attempted = await attempt(attemptContext, request, state, body, askedUsage, signal).catch((error: unknown) => {
-          throw sendAgainOr(context, state, call, dialect, askedUsage, error);
+          const failure = sendAgainOr(context, state, call, dialect, askedUsage, error);
+          // Counted before the slot is given back: the pump that follows must see that the replica failed (routing.ts).
+          if (!(failure instanceof DialectAdopted) && !signal?.aborted && classifyFailure(failure) === 'transient') context.pool.replicaFailed(state, request, failure);
+          throw failure;
         });
       } finally {
         state.aimd.onDone();
@@ -176,6 +179,8 @@ function succeeded(tally: Tally, state: EndpointState, request: CompletionReques
   state.aimd.onSuccess();
   state.consecutiveFailures = 0;
   state.failedAttempts = 0;
+  state.failuresInARow = 0;
+  state.drainsInARow = 0;
   tally.answered(state, request, result);
 }
 
@@ -201,7 +206,6 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   if (kind === 'aborted' || signal?.aborted) throw error;
   tally.attemptFailed(state);
   if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
-  if (kind === 'transient') context.pool.replicaFailed(state, request, error);
   if (kind !== 'transient' || attempts > context.options.maxRetries) {
     tally.failed();
     const code = FAILURE_CODES[kind];
@@ -211,7 +215,10 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
     });
   }
   tally.retried(failureLabel(error));
-  const waitMs = backoffMs(attempts, error, context.backoff);
+  // The backoff spares the server that failed; the retry goes to another replica when the pool has one live
+  // (routing.ts avoids the one it failed on), which it need not wait for: a Retry-After of one replica kept
+  // the call from the others.
+  const waitMs = context.pool.hasOtherLive(state, request) ? 0 : backoffMs(attempts, error, context.backoff);
   context.options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
   return waitMs;
 }

@@ -22,7 +22,7 @@ import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
 import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './endpoints/gateway-options.ts';
 import { startLoadPoller } from './endpoints/load-reading.ts';
 import { createReplicaPool } from './endpoints/replica-pool.ts';
-import { describeFailure } from './request/retry.ts';
+import { describeFailure, retryBudgetMs } from './request/retry.ts';
 import { createRouter } from './dispatch/routing.ts';
 import type { EndpointSettings, EndpointState } from './endpoints/endpoint-state.ts';
 import type { Completion, CompletionRequest } from './reply/completion.ts';
@@ -71,7 +71,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { concurrency, replicaMaxInFlight, batchCap, dialect } = options;
   const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs };
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const pool = createReplicaPool({ dispatcher, transport, settings, downAfter: options.downAfter ?? DEFAULT_DOWN_AFTER, describe, onRetry: options.onRetry, backoff });
+  const outageGraceMs = retryBudgetMs(options.maxRetries, backoff);
+  const pool = createReplicaPool({ dispatcher, transport, settings, downAfter: options.downAfter ?? DEFAULT_DOWN_AFTER, describe, onRetry: options.onRetry, backoff, outageGraceMs });
   const context: CallContext = {
     options,
     stream,

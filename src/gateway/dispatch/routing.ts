@@ -68,6 +68,8 @@ export interface Routable extends Slots {
   readonly kneeSize: number | null;
   /** Attempts that failed on it in a row. */
   readonly failedAttempts: number;
+  /** While its last attempts failed: when (performance.now() ms) it may take its next trial call, the backoff or Retry-After of its last failure. */
+  readonly trialAt: number;
   readonly prefixes: PrefixMemory;
   /** Calls sent to it that found most of their prompt there (as far as the router can tell). */
   prefixHits: number;
@@ -142,19 +144,24 @@ function equallyFast<S extends Routable>(replicas: readonly S[]): boolean {
 }
 
 /**
- * The replicas that may take a call now: with a free slot, not drained; the
- * healthy ones and those the call did not just fail on first. A replica whose
- * last attempts failed, fewer than drain it, counts as healthy for one trial
- * call at a time: left aside until the others were full, it would neither be
- * drained (and watched until it answers) nor used again after a blip, a
- * replica of the pool idle for the rest of the run.
+ * The replicas that may take a call now: not drained, with a free slot, and
+ * ready: healthy, or, for one whose last attempts failed (fewer than drain
+ * it), one trial call at a time once the backoff of its last failure (or the
+ * Retry-After it asked for) has passed; not the one the call just failed on.
+ * A trial either drains the replica (then it is watched until it answers) or
+ * makes it healthy again: left aside, it would neither, a replica idle for
+ * the rest of the run. When none is ready and a healthy replica is busy, the
+ * call waits for it (its next completion frees a slot) rather than go back
+ * where it failed, or to a replica cooling down: sent back to a replica that
+ * refuses every call (429 forever), calls spent their retries there. With no
+ * healthy replica left, the replicas with room take it as they are.
  */
 function withRoom<S extends Routable>(replicas: readonly S[], avoid: S | null): S[] {
-  const room = replicas.filter((replica) => !replica.drained && replica.limit - replica.inFlight > 0);
-  const healthy = room.filter((replica) => (replica.failedAttempts === 0 || replica.inFlight === 0) && replica !== avoid);
-  if (healthy.length > 0) return healthy;
-  const others = room.filter((replica) => replica !== avoid);
-  return others.length > 0 ? others : room;
+  const now = performance.now();
+  const room = replicas.filter((replica) => !replica.drained && replica.limit - replica.inFlight > 0 && (replica.failedAttempts === 0 || replica.inFlight === 0));
+  const ready = room.filter((replica) => replica !== avoid && (replica.failedAttempts === 0 || now >= replica.trialAt));
+  if (ready.length > 0) return ready;
+  return replicas.some((replica) => replica !== avoid && !replica.drained && replica.failedAttempts === 0) ? [] : room;
 }
 
 /** Of the replicas with room, the fastest for the call, and among those the one holding its prefix, unless that one is too loaded. */

@@ -29,6 +29,8 @@ export interface EndpointState {
   prefixHits: number;
   /** Times it came back after it was drained. */
   returns: number;
+  /** Times it was drained since a call last succeeded on it: each return is watched for at a longer period. */
+  drainsInARow: number;
   url: string;
   /** The pool it belongs to (its URLs joined); its own URL without replicas. */
   pool: string;
@@ -68,6 +70,10 @@ export interface EndpointState {
   errors: number;
   /** Failed attempts in a row (overloads aside): a replica of a pool is drained after `downAfter`. */
   failedAttempts: number;
+  /** When it may take its next trial call while its last attempts failed (routing.ts). */
+  trialAt: number;
+  /** Attempts that failed on it since one last succeeded, overloads and returns included: the trials' backoff grows with it. */
+  failuresInARow: number;
   drained: boolean;
   /** Calls in a row that failed for good; a success resets it. */
   consecutiveFailures: number;
@@ -109,6 +115,7 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     prefixes: createPrefixMemory(),
     prefixHits: 0,
     returns: 0,
+    drainsInARow: 0,
     url: baseUrl,
     pool: (endpoint.replicas ?? [baseUrl]).join(','),
     apiKey: endpoint.apiKey,
@@ -131,6 +138,8 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     calls: 0,
     errors: 0,
     failedAttempts: 0,
+    trialAt: 0,
+    failuresInARow: 0,
     drained: false,
     consecutiveFailures: 0,
     down: null,

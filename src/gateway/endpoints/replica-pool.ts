@@ -10,12 +10,13 @@ import { CallFailedError } from '../request/call-failed.ts';
 import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
 import { readLoad } from './load-reading.ts';
 import { createReturnWatches } from './replica-return.ts';
+import { createPoolOutages } from './pool-outages.ts';
 import { SLOW_START_CAP } from '../load/throughput-knee.ts';
 import type { CompletionRequest } from '../reply/completion.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
-import type { BackoffOptions } from '../request/retry.ts';
+import { backoffMs, type BackoffOptions } from '../request/retry.ts';
 
 /** What the pool works with. */
 export interface ReplicaPoolContext {
@@ -29,6 +30,8 @@ export interface ReplicaPoolContext {
   onRetry?: (event: RetryEvent) => void;
   /** The retries' backoff, which also paces the watch of a drained replica. */
   backoff: BackoffOptions;
+  /** How long the calls of a pool whose every replica is drained wait for one to answer again before the pool stops. */
+  outageGraceMs: number;
 }
 
 /** The endpoints and their health. */
@@ -45,6 +48,8 @@ export interface ReplicaPool {
   replicasOf(request: CompletionRequest, attempts: number): { pool: string; replicas: EndpointState[] };
   /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
   replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void;
+  /** Whether the pool of `request` has a replica not drained besides `state`, where its retry goes without waiting. */
+  hasOtherLive(state: EndpointState, request: CompletionRequest): boolean;
   /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down. */
   failedForGood(state: EndpointState, request: CompletionRequest, error: unknown, attempts: number, transient: boolean): void;
   /** Stops watching drained replicas. */
@@ -64,6 +69,10 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
   // Handled here so that a run that never races `down` gets no unhandled rejection.
   down.catch(() => {});
   const watches = createReturnWatches(context.transport, context.backoff);
+  const outages = createPoolOutages(context.outageGraceMs, (pool, error) => {
+    downPools.set(pool, error);
+    stopPool(pool, error);
+  });
 
   function stateOf(baseUrl: string, endpoint: CompletionRequest['endpoint']): EndpointState {
     let state = endpoints.get(baseUrl);
@@ -96,41 +105,59 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
     },
     replicaFailed(state, request, error) {
       const urls = request.endpoint.replicas;
-      // Overloads are the AIMD limit's business, not a sign of a dead replica.
-      if (!urls || urls.length < 2 || state.drained || (error instanceof APIError && (error.status === 429 || error.status === 503))) return;
-      if (++state.failedAttempts < downAfter) return;
-      state.drained = true;
-      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
-      if (!urls.every((url) => stateOf(url, request.endpoint).drained)) {
-        // Its held calls go to the other replicas, until it answers again.
-        watches.watch(state.url, state.apiKey, () => {
-          returned(state);
-          context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it gets calls again', waitMs: 0 });
-          dispatcher.pump();
-        });
-        dispatcher.pump();
+      if (!urls || urls.length < 2 || state.drained) return;
+      // Its next trial call waits out the backoff of this failure, or the Retry-After it asked for (routing.ts).
+      state.trialAt = performance.now() + backoffMs(++state.failuresInARow, error, context.backoff);
+      // An overload lowers the replica's limit and makes it take one call at a time until one succeeds, but
+      // does not drain it: a busy server is not a dead one.
+      if (error instanceof APIError && (error.status === 429 || error.status === 503)) {
+        state.failedAttempts = Math.max(1, state.failedAttempts);
         return;
       }
+      if (++state.failedAttempts < downAfter) return;
+      state.drained = true;
+      state.drainsInARow++;
+      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
       const pool = urls.join(',');
-      const poolDown = poolDownError(pool, request, describe, error);
-      downPools.set(pool, poolDown);
-      stopPool(pool, poolDown);
+      // Its held calls go to the other replicas, until it answers again.
+      watches.watch(state.url, state.apiKey, state.drainsInARow, () => {
+        returned(state, downAfter);
+        outages.end(pool);
+        context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it takes one call at a time until one succeeds', waitMs: 0 });
+        dispatcher.pump();
+      });
+      // Every replica drained: the calls wait, as long as one endpoint's retries would, for one to answer again.
+      if (urls.every((url) => stateOf(url, request.endpoint).drained)) outages.begin(pool, () => poolDownError(pool, request, describe, error));
+      dispatcher.pump();
+    },
+    hasOtherLive(state, request) {
+      return (request.endpoint.replicas ?? []).some((url) => url !== state.url && !stateOf(url, request.endpoint).drained);
     },
     failedForGood(state, request, error, attempts, transient) {
-      if (!transient || state.down) return;
+      // A replica of a pool is drained by its failed attempts, and the pool stops once every replica stays drained.
+      if (!transient || state.down || (request.endpoint.replicas?.length ?? 0) > 1) return;
       state.consecutiveFailures++;
       if (state.consecutiveFailures < downAfter) return;
       state.down = endpointDownError(state, request, attempts, describe, error);
       stopPool(state.pool, state.down);
     },
-    close: () => watches.close(),
+    close: () => {
+      watches.close();
+      outages.close();
+    },
   };
 }
 
-/** A drained replica answers again (a pool still running: a drained pool stops the run): it takes calls again. */
-function returned(state: EndpointState): void {
+/**
+ * A drained replica answers again (a pool still running: a drained pool stops
+ * the run): it takes calls again, one at a time until one succeeds (its failed
+ * attempts one short of draining it): a server that answers `GET /models` but
+ * hangs or fails its completions costs one call, not a slot's worth.
+ */
+function returned(state: EndpointState, downAfter: number): void {
   state.drained = false;
-  state.failedAttempts = 0;
+  state.failedAttempts = Math.max(0, downAfter - 1);
+  state.trialAt = 0;
   state.consecutiveFailures = 0;
   state.returns++;
   // A server that went away lost its cache, and may come back as another (a pod rescheduled on other

@@ -4,7 +4,9 @@
  * back at the same address, and the run should use it again rather than go on
  * without it. It is asked `GET /models` (what the run's check asked at start),
  * first after twice the retries' first backoff step, then at doubling
- * periods up to the backoff's cap (a minute by default).
+ * periods up to the backoff's cap (a minute by default). A replica drained
+ * again before any call succeeded on it (it answers the list but fails its
+ * completions) is first asked after a period doubled for each such drain.
  */
 import type { BackoffOptions } from '../request/retry.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
@@ -14,8 +16,8 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 /** The watches of a pool's drained replicas. */
 export interface ReturnWatches {
-  /** Watches `url` until it answers, then calls `onBack` once. */
-  watch(url: string, apiKey: string, onBack: () => void): void;
+  /** Watches `url` until it answers, then calls `onBack` once; `drainsInARow` (1 or more) sets the first period. */
+  watch(url: string, apiKey: string, drainsInARow: number, onBack: () => void): void;
   /** Stops every watch (the gateway closes). */
   close(): void;
 }
@@ -24,11 +26,12 @@ export interface ReturnWatches {
 export function createReturnWatches(transport: HttpTransport, backoff: BackoffOptions): ReturnWatches {
   const stops = new Map<string, () => void>();
   return {
-    watch(url, apiKey, onBack) {
+    watch(url, apiKey, drainsInARow, onBack) {
       stops.get(url)?.();
+      const firstMs = Math.min(backoff.capMs, 2 * backoff.baseMs * 2 ** Math.max(0, drainsInARow - 1));
       stops.set(
         url,
-        watchForReturn(url, apiKey, transport, backoff, () => {
+        watchForReturn(url, apiKey, transport, { ...backoff, firstMs }, () => {
           stops.delete(url);
           onBack();
         }),
@@ -42,8 +45,8 @@ export function createReturnWatches(transport: HttpTransport, backoff: BackoffOp
 }
 
 /** Watches `url` until it answers GET /models with a success, then calls `onBack` once. Returns a function that stops the watch. */
-function watchForReturn(url: string, apiKey: string, transport: HttpTransport, backoff: BackoffOptions, onBack: () => void): () => void {
-  let period = Math.min(backoff.capMs, 2 * backoff.baseMs);
+function watchForReturn(url: string, apiKey: string, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, onBack: () => void): () => void {
+  let period = backoff.firstMs;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const probe = async () => {

@@ -71,6 +71,13 @@ export function backoffMs(attempt: number, error: unknown, options: BackoffOptio
   return ceiling / 2 + random() * (ceiling / 2);
 }
 
+/** The longest a call's retries wait in all, by the backoff without jitter: what one endpoint's outage may last before a call fails for good. */
+export function retryBudgetMs(maxRetries: number, options: BackoffOptions): number {
+  let total = 0;
+  for (let attempt = 1; attempt <= maxRetries; attempt++) total += Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
+  return total;
+}
+
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);

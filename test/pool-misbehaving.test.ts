@@ -1,0 +1,119 @@
+/**
+ * A pool with one replica that misbehaves as servers of a cluster do, beside
+ * a healthy one: it answers 429 to every call, asks for a long Retry-After,
+ * or answers its model list but fails every completion; and a pool whose
+ * every replica goes away for a moment. The calls finish on what is healthy,
+ * none fails, and the bad replica costs the run little.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+
+const PROBLEMS = [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }];
+
+/** A refusing replica: the chat completions it was sent, and the most it held at once after its first `after`. */
+interface RefusingReplica {
+  url: string;
+  completions: () => number;
+  mostAtOnceAfter: (after: number) => number;
+  close: () => Promise<void>;
+}
+
+/** A server that lists the model and answers every chat completion with `status` (and `headers`) after `delayMs`. */
+async function refusingReplica(status: number, headers: Record<string, string> = {}, delayMs = 0): Promise<RefusingReplica> {
+  let active = 0;
+  // How many it held at once when each completion arrived, in order.
+  const atOnce: number[] = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.endsWith('/models')) return res.end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model' }] }));
+      // Its load (/metrics) is not what is counted here.
+      if (!req.url?.endsWith('/chat/completions')) {
+        res.statusCode = 404;
+        return res.end('{}');
+      }
+      atOnce.push(++active);
+      setTimeout(() => {
+        active--;
+        res.writeHead(status, headers);
+        res.end(JSON.stringify({ error: { message: `refused with ${status}` } }));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    completions: () => atOnce.length,
+    mostAtOnceAfter: (after) => Math.max(0, ...atOnce.slice(after)),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const closers: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function healthy(): Promise<SimServer> {
+  const sim = await startSimServer({ problems: PROBLEMS, latency: { medianMs: 20, p99Ms: 40 } });
+  closers.push(() => sim.close());
+  return sim;
+}
+
+function gatewayOf(options: Partial<Parameters<typeof createGateway>[0]> = {}): Gateway {
+  const gateway = createGateway({ concurrency: 8, timeoutMs: 10_000, maxRetries: 3, backoff: { baseMs: 20, capMs: 60_000 }, routing: 'least-loaded', ...options });
+  closers.push(() => gateway.close());
+  return gateway;
+}
+
+/** `count` calls to the pool of `urls`, all at once. */
+function calls(gateway: Gateway, urls: string[], count: number) {
+  const call = (seed: number): CompletionRequest => ({ endpoint: { baseUrl: urls[0] as string, model: 'tmas-sim', apiKey: 'k', replicas: urls }, messages: [{ role: 'user', content: `Call ${seed}: ${PROBLEMS[0]?.question}` }], maxTokens: 50, seed });
+  return Promise.all(Array.from({ length: count }, (_, seed) => gateway.complete(call(seed))));
+}
+
+describe('a pool with a replica that misbehaves', () => {
+  test('a replica answering 429 to every call: the calls wait for the healthy one rather than spend their retries there, and none fails', async () => {
+    const [good, bad] = [await healthy(), await refusingReplica(429)];
+    closers.push(bad.close);
+    // The healthy replica is often full: a retry used to go back to the refusing one, and the run stopped blaming the healthy one.
+    const gateway = gatewayOf({ replicaMaxInFlight: 2 });
+    const replies = await calls(gateway, [good.url, bad.url], 40);
+    expect(replies.every((reply) => reply.replica === good.url)).toBe(true);
+    expect(gateway.stats.failures).toBe(0);
+    // It takes one call at a time until one succeeds: a few of the 40, not most.
+    expect(bad.completions()).toBeLessThan(20);
+  });
+
+  test("a replica's long Retry-After does not hold the retries that go to the other replica", async () => {
+    const [good, bad] = [await healthy(), await refusingReplica(503, { 'retry-after': '30' })];
+    closers.push(bad.close);
+    const gateway = gatewayOf();
+    const started = performance.now();
+    const replies = await calls(gateway, [good.url, bad.url], 16);
+    expect(replies).toHaveLength(16);
+    // Each call that met the 503 waited out its 30 s before.
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
+  test('a replica that answers its model list but fails every completion takes one call at a time once back, not a slot each', async () => {
+    const [good, bad] = [await healthy(), await refusingReplica(500, {}, 30)];
+    closers.push(bad.close);
+    const gateway = gatewayOf({ backoff: { baseMs: 5, capMs: 40 } });
+    const urls = [good.url, bad.url];
+    // The first round ends once every call succeeded elsewhere: its failures there were counted, and it is drained.
+    await calls(gateway, urls, 16);
+    const firstRound = bad.completions();
+    for (let round = 1; round < 6; round++) await calls(gateway, urls, 16);
+    const endpoint = gateway.stats.endpoints.find((e) => e.baseUrl === bad.url);
+    expect(gateway.stats.failures).toBe(0);
+    expect(endpoint?.returns).toBeGreaterThan(0);
+    // Each time it was back, it held one call at a time.
+    expect(bad.completions()).toBeGreaterThan(firstRound);
+    expect(bad.mostAtOnceAfter(firstRound)).toBe(1);
+  });
+});
