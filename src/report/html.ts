@@ -13,16 +13,12 @@ import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
-import { escapeXml, shortNumber } from './format.ts';
+import { bestVerifiedPercent, escapeXml, percent, shortNumber } from './format.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
 
 export { runLabel } from './charts.ts';
-
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
-}
 
 /** The runs table: one row per run, its description wrapped in the first cell, columns only where some run has the figure. */
 function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
@@ -45,7 +41,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),
-      ...(verified ? [run.verifier ? percent(t.final?.bestVerified) : 'n/a'] : []),
+      ...(verified ? [bestVerifiedPercent(run.verifier, t.final?.bestVerified)] : []),
       percent(t.final?.oracle),
       t.solved === null ? '–' : String(t.solved),
       `${shortNumber(t.tokens.total)} (${t.tokensPerSolved === null ? '–' : shortNumber(t.tokensPerSolved)})`,

@@ -9,13 +9,9 @@
 import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
 import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
-import { signedPoints } from './format.ts';
+import { bestVerifiedPercent, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
-
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
-}
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
@@ -48,7 +44,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
         percent(run.totals.final?.pass1),
         percent(run.totals.final?.majority),
-        run.verifier ? percent(run.totals.final?.bestVerified) : 'n/a',
+        bestVerifiedPercent(run.verifier, run.totals.final?.bestVerified),
         percent(run.totals.final?.oracle),
         run.totals.solved === null ? '–' : String(run.totals.solved),
         String(run.totals.tokens.total),
@@ -79,7 +75,8 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
           percent(it.pass1),
           ...(versus === null ? [] : [difference(versus, it.iteration)]),
           percent(it.majority),
-          percent(it.bestVerified),
+          // An iteration without a mean score had no usable verification: its figure (in a metrics.json of an earlier tmas) picked nothing.
+          bestVerifiedPercent(run.verifier && it.meanScore !== null, it.bestVerified),
           percent(it.oracle),
           it.flips ? `${it.flips.majority.rightToWrong} / ${it.flips.majority.wrongToRight}` : '–',
           it.experienceBank.toFixed(1),
