@@ -4,6 +4,7 @@
  * much a method was judged (majority's many samples, each judged), not how
  * much the method drew. Tables that compare methods' budgets show these.
  */
+import type { IterationMetrics } from '../observers/metrics.ts';
 import type { ReportRun } from './load.ts';
 
 /** The role whose calls grade the candidates (`judge.completed`), shared by every strategy. */
@@ -33,4 +34,9 @@ export function methodSpend(run: ReportRun): MethodSpend {
     judgeCalls,
     judgeTokens,
   };
+}
+
+/** The prompt and completion tokens of one iteration's calls, over every role but the judge. */
+export function methodTokensOf(it: IterationMetrics): number {
+  return Object.entries(it.tokens).reduce((sum, [role, t]) => (role === JUDGE_ROLE ? sum : sum + t.prompt + t.completion), 0);
 }
