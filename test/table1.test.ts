@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { loadRun } from '../src/report/load.ts';
-import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 describe('tmas table1', () => {
   test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method with its difference from TMAS, and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
@@ -123,6 +123,29 @@ describe('tmas table1', () => {
     expect(settings('mas-ceo')).toBe('T=2');
     expect(settings('pacore')).toBe('round-widths=3,1 T=2');
     expect(settings('self-refine')).toBe('N=3 T=2');
+  });
+
+  test('a table whose judge was the model under test says so in its notes; one with an independent judge does not', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const server = await startSimProcess(['--problems', input]);
+    // The simulator behind a server that does not say it is one: a model under test of its own, as a real server would serve.
+    const models = JSON.stringify({ object: 'list', data: ['m', 'another-judge'].map((id) => ({ id, object: 'model', owned_by: 'test' })) });
+    const proxy = await startProxy(server.url, (url, _, res) => url.endsWith('/models') && (res.writeHead(200, { 'content-type': 'application/json' }).end(models), true));
+    try {
+      const small = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--max-iterations', '1', '--judge-passes', '1', '--strategies', 'self-refine', '--base-url', proxy.url, '--model-name', 'm'];
+      const self = await runCli(['table1', ...small, '--output-file', path.join(dir, 'self')]);
+      expect(self.code, self.stderr + self.stdout).toBe(0);
+      expect(self.stderr).toMatch(/the LLM judge is the model under test/);
+      const table = await readFile(path.join(dir, 'self', 'table1.md'), 'utf8');
+      expect(table).toMatch(/^- The judge is the model under test: every method graded by \S+ itself \(no --judge-base-url or --judge-model-name\)/m);
+      const independent = await runCli(['table1', ...small, '--judge-base-url', proxy.url, '--judge-model-name', 'another-judge', '--output-file', path.join(dir, 'independent')]);
+      expect(independent.code, independent.stderr).toBe(0);
+      expect(await readFile(path.join(dir, 'independent', 'table1.md'), 'utf8')).not.toMatch(/model under test/);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      server.child.kill();
+    }
   });
 
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {
