@@ -6,7 +6,7 @@ import { createProblemTable, runTotals } from '../src/observers/metrics-run.ts';
 import type { CandidateResult, Envelope, Message } from '../src/kernel/protocol.ts';
 
 /** A candidate with an answer, a rule-based grade, an optional judge and a score. */
-function candidate(index: number, answer: string | null, correct: boolean | null, options: { verdicts?: Array<boolean | null>; score?: number } = {}): CandidateResult {
+function candidate(index: number, answer: string | null, correct: boolean | null, options: { verdicts?: Array<boolean | null>; score?: number | null } = {}): CandidateResult {
   const verdicts = options.verdicts;
   const parsed = verdicts?.filter((v): v is boolean => v !== null) ?? [];
   return {
@@ -15,7 +15,7 @@ function candidate(index: number, answer: string | null, correct: boolean | null
     answer,
     verificationScores: [],
     summary: '',
-    summaryScore: options.score ?? 0.5,
+    summaryScore: options.score === undefined ? 0.5 : options.score,
     correct,
     judge: verdicts ? { verdicts } : null,
     correctJudge: verdicts ? (parsed.length === 0 ? null : parsed.filter(Boolean).length / parsed.length) : null,
@@ -120,6 +120,26 @@ describe('metrics on hand-built results with known answers', () => {
     ]);
     expect(wrong.majority).toBe(false);
     expect(wrong.oracle).toBe(false);
+  });
+
+  test('best-verified is null where no usable verification score picked the candidate, and over the problems a score picked on', () => {
+    const unscored = [candidate(0, '4', true, { score: null }), candidate(1, '5', false, { score: null })];
+    expect(scoreIteration(unscored).bestVerified).toBeNull();
+    // A score ranks only the candidates it scored: the unscored right answer is not the verifier's pick.
+    expect(scoreIteration([candidate(0, '4', true, { score: null }), candidate(1, '5', false, { score: 0.2 })]).bestVerified).toBe(false);
+
+    const metrics = createMetricsCollector();
+    metrics.observe(completed('p1', 0, unscored));
+    metrics.observe(completed('p2', 0, unscored));
+    const [none] = metrics.iterations();
+    expect(none?.bestVerified).toBeNull();
+    expect(none?.pass1).toBeCloseTo(0.5);
+    expect(runTotals(metrics.iterations()).final?.bestVerified).toBeNull();
+
+    const mixed = createMetricsCollector();
+    mixed.observe(completed('p1', 0, unscored));
+    mixed.observe(completed('p2', 0, [candidate(0, '4', true, { score: 0.9 }), candidate(1, '5', false, { score: 0.1 })]));
+    expect(mixed.iterations()[0]?.bestVerified).toBe(1);
   });
 
   test('a problem without any grade has no Pass@1 and is left out of the averages', () => {

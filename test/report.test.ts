@@ -68,6 +68,50 @@ describe('tmas report', () => {
     expect(md.match(/^\| [01] \| /gm)).toHaveLength(2);
   });
 
+  test('--format md prints best-verified as n/a, in the runs table and per iteration, for a method without verifiers and for one whose every verification was unusable', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'majority'), '--strategy', 'majority', '--samples', '2']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'pacore'), '--strategy', 'pacore']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'unverified'), '--sim-break-formats', '1']);
+    const metrics = JSON.parse(await readFile(path.join(dir, 'unverified', 'metrics.json'), 'utf8')) as { iterations: Array<{ meanScore: number | null; bestVerified: number | null }> };
+    expect(metrics.iterations.map((it) => [it.meanScore, it.bestVerified])).toEqual([[null, null], [null, null]]);
+    const lines: string[] = [];
+    await runReportCommand(['majority', 'pacore', 'unverified'].map((name) => path.join(dir, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const md = lines.join('\n');
+    const column = (header: string, row: string) => row.split(' | ')[header.split(' | ').indexOf('best-verified')];
+    for (const name of ['majority', 'pacore', 'unverified']) {
+      const section = md.slice(md.indexOf(`## ${name}`)).split('\n');
+      const header = section.find((line) => line.startsWith('| iteration')) ?? '';
+      const rows = section.filter((line) => /^\| [01] \| /.test(line)).slice(0, 2);
+      expect(rows.map((row) => column(header, row)), name).toEqual(['n/a', 'n/a']);
+      const runsHeader = md.split('\n').find((line) => line.startsWith('| run |')) ?? '';
+      expect(column(runsHeader, md.split('\n').find((line) => line.startsWith(`| ${name} (simulated)`)) ?? ''), name).toBe('n/a');
+    }
+  });
+
+  test("the tokens and tokens / solved columns count the method's own tokens, the judge's grading apart", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'majority');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '1', '--judge-passes', '2']);
+    const { totals } = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8'));
+    const judge = totals.tokensByRole.judge.prompt + totals.tokensByRole.judge.completion;
+    const own = totals.tokensByRole.solution.prompt + totals.tokensByRole.solution.completion;
+    expect(totals.tokens.total).toBe(own + judge);
+
+    const lines: string[] = [];
+    await runReportCommand([run], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const md = lines.join('\n');
+    const cells = (start: string) => md.split('\n').find((line) => line.startsWith(start))?.slice(2, -2).split(' | ') ?? [];
+    const [header, row] = [cells('| run |'), cells('| majority (simulated)')];
+    const cell = (title: string) => row[header.indexOf(title)];
+    expect(cell('tokens')).toBe(String(own));
+    expect(cell('tokens / solved')).toBe(totals.solved > 0 ? String(Math.round(own / totals.solved)) : '–');
+    expect(cell('judge tokens')).toBe(String(judge));
+    // The iteration table's tokens are the method's own too.
+    expect(md.slice(md.indexOf('## majority'))).toMatch(new RegExp(`^\\| 0 \\| .* \\| ${own} \\|$`, 'm'));
+  });
+
   test('beside a TMAS run, another method\'s Pass@1 minus TMAS per iteration, with its 95% paired interval: a chart with bands and a Markdown column', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0'];

@@ -4,8 +4,9 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
+import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { loadRun } from '../src/report/load.ts';
-import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 describe('tmas table1', () => {
   test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method with its difference from TMAS, and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
@@ -45,6 +46,18 @@ describe('tmas table1', () => {
     }
     // Majority drew the pool: 16 samples per problem.
     expect(JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')).evaluation.options).toEqual({ samples: 4, votePool: 16 });
+    // The budget table: each column's width as drawn, and what it spent itself beside the judge's calls and tokens (metrics.json's totals, split).
+    for (const [strategy, width] of [['majority', '16 samples, votes of 4'], ['self-refine', 'N=2'], ['tmas', 'N=2 M=1']] as const) {
+      const { totals } = JSON.parse(await readFile(path.join(out, strategy, 'metrics.json'), 'utf8'));
+      const judgeTokens = totals.tokensByRole.judge.prompt + totals.tokensByRole.judge.completion;
+      const row = table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ') ?? [];
+      expect(row[4], strategy).toBe(width);
+      const [calls, tokens, judge] = row.slice(7, 10);
+      expect(Number(tokens), strategy).toBe(totals.tokens.total - judgeTokens);
+      expect(judge, strategy).toBe(`${totals.calls - Number(calls)} / ${judgeTokens}`);
+      expect(Number(calls)).toBeGreaterThan(0);
+    }
+    expect(table.match(/^\| majority \|.*$/m)?.[0].split(' | ')[7]).toBe('32');
 
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
@@ -79,8 +92,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
-    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| none \(rule\) \| - \|$/m);
-    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 \| 1 \| 131072 \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
     const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
@@ -92,6 +105,47 @@ describe('tmas table1', () => {
     expect(marked).toMatch(/^- † capped: not comparable with the other methods \(completionMaxTokens: 512 vs null\)\.$/m);
     expect(marked).toMatch(/^- † wide: not comparable with the other methods \(nCandidates: 3 vs 2\)\.$/m);
     expect(marked).toMatch(/did not all have the same completion limit and window/);
+  });
+
+  test("a method's width is what it drew: mas-ceo's one solution a round, pacore's round widths; the report's settings name only what a strategy reads", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const out = path.join(dir, 'table1');
+    const ran = await runCli(['table1', '--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '0', '--output-file', out, '--strategies', 'mas-ceo,pacore,self-refine', '--round-widths', '3,1']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const width = (strategy: string) => table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ')[4];
+    expect(width('mas-ceo')).toBe('1 per round');
+    expect(width('pacore')).toBe('3, then 1 per round');
+    expect(width('self-refine')).toBe('N=3');
+    const lines: string[] = [];
+    await runReportCommand(['mas-ceo', 'pacore', 'self-refine'].map((name) => path.join(out, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const settings = (name: string) => lines.join('\n').split('\n').find((line) => line.startsWith(`| ${name} (simulated)`))?.split(' | ')[1];
+    expect(settings('mas-ceo')).toBe('T=2');
+    expect(settings('pacore')).toBe('round-widths=3,1 T=2');
+    expect(settings('self-refine')).toBe('N=3 T=2');
+  });
+
+  test('a table whose judge was the model under test says so in its notes; one with an independent judge does not', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const server = await startSimProcess(['--problems', input]);
+    // The simulator behind a server that does not say it is one: a model under test of its own, as a real server would serve.
+    const models = JSON.stringify({ object: 'list', data: ['m', 'another-judge'].map((id) => ({ id, object: 'model', owned_by: 'test' })) });
+    const proxy = await startProxy(server.url, (url, _, res) => url.endsWith('/models') && (res.writeHead(200, { 'content-type': 'application/json' }).end(models), true));
+    try {
+      const small = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--max-iterations', '1', '--judge-passes', '1', '--strategies', 'self-refine', '--base-url', proxy.url, '--model-name', 'm'];
+      const self = await runCli(['table1', ...small, '--output-file', path.join(dir, 'self')]);
+      expect(self.code, self.stderr + self.stdout).toBe(0);
+      expect(self.stderr).toMatch(/the LLM judge is the model under test/);
+      const table = await readFile(path.join(dir, 'self', 'table1.md'), 'utf8');
+      expect(table).toMatch(/^- The judge is the model under test: every method graded by \S+ itself \(no --judge-base-url or --judge-model-name\)/m);
+      const independent = await runCli(['table1', ...small, '--judge-base-url', proxy.url, '--judge-model-name', 'another-judge', '--output-file', path.join(dir, 'independent')]);
+      expect(independent.code, independent.stderr).toBe(0);
+      expect(await readFile(path.join(dir, 'independent', 'table1.md'), 'utf8')).not.toMatch(/model under test/);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      server.child.kill();
+    }
   });
 
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {

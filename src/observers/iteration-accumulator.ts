@@ -111,7 +111,8 @@ export function summarizeIteration(iteration: number, accumulator: IterationAccu
     pass1Rule: mean(problems.flatMap((p) => (p.pass1Rule === null ? [] : [p.pass1Rule]))),
     pass1Judge: mean(problems.flatMap((p) => (p.pass1Judge === null ? [] : [p.pass1Judge]))),
     majority: share((p) => p.majority),
-    bestVerified: share((p) => p.bestVerified),
+    // Over the problems a usable score picked a candidate on: null when none did, never a count of unverified picks.
+    bestVerified: mean(graded.flatMap((p) => (p.bestVerified === null ? [] : [p.bestVerified ? 1 : 0]))),
     oracle: share((p) => p.oracle),
     meanScore: mean(problems.flatMap((p) => (p.meanScore === null ? [] : [p.meanScore]))),
     judged: problems.reduce((sum, p) => sum + p.judged, 0),

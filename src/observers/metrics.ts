@@ -144,12 +144,15 @@ export function majorityCandidate(candidates: CandidateResult[], keys = answerKe
   return best?.first ?? null;
 }
 
-/** The candidate with the highest calibrated score (lowest index on ties). */
+/**
+ * The candidate with an answer and the highest calibrated score (lowest index on ties); null when no
+ * candidate with an answer has a score. A candidate no score ranked is never the verifier's pick.
+ */
 export function bestVerifiedCandidate(candidates: CandidateResult[]): CandidateResult | null {
   let best: CandidateResult | null = null;
   for (const candidate of candidates) {
-    if (candidate.answer === null) continue;
-    if (!best || (candidate.summaryScore ?? -1) > (best.summaryScore ?? -1)) best = candidate;
+    if (candidate.answer === null || candidate.summaryScore === null) continue;
+    if (!best || candidate.summaryScore > (best.summaryScore ?? -Infinity)) best = candidate;
   }
   return best;
 }
@@ -216,7 +219,8 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     ...figures,
     pass1: judgeGraded ? pass1Judge : pass1Rule,
     majority: primary(majority),
-    bestVerified: primary(bestVerifiedCandidate(candidates)),
+    // No usable score (a strategy without verifiers, or every verification unusable): nothing was verified to pick the candidate.
+    bestVerified: scores.length === 0 ? null : primary(bestVerifiedCandidate(candidates)),
     oracle: candidates.some((c) => primary(c)),
   };
 }

@@ -10,6 +10,7 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { LATENCY_BOUNDS_MS } from './load.ts';
+import { methodTokensOf } from './method-spend.ts';
 import { bootstrapBand, pairedCurve, type PairedCurve, type ProblemFigure } from './bootstrap.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import type { ChartSpec, DatasetSpec } from './browser/chart-spec.ts';
@@ -34,10 +35,6 @@ export function runLabel(run: ReportRun): string {
   return run.simulated ? `${run.name} (simulated)` : run.name;
 }
 
-/** Prompt plus completion tokens of one iteration, over all roles. */
-export function tokensOf(it: IterationMetrics): number {
-  return Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0);
-}
 
 type Pick = (it: IterationMetrics) => number | null | undefined;
 type X = (it: IterationMetrics, i: number, all: IterationMetrics[]) => number;
@@ -99,7 +96,7 @@ function withReason(spec: ChartSpec, reason: string): ChartSpec {
 }
 
 function cumulativeTokens(_: IterationMetrics, i: number, all: IterationMetrics[]): number {
-  return all.slice(0, i + 1).reduce((sum, it) => sum + tokensOf(it), 0);
+  return all.slice(0, i + 1).reduce((sum, it) => sum + methodTokensOf(it), 0);
 }
 
 function latencyLabel(bound: number): string {
@@ -139,7 +136,7 @@ function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title
       ? [{ ...share, id: id('best-verified'), title: named('Best-verified per iteration (95% interval)'), yTitle: 'best-verified correct', datasets: lines(runs, (it) => it.bestVerified, undefined, { band: 'bestVerified', only: verified }) }]
       : []),
     { ...share, id: id('oracle'), title: named('Oracle pass@N per iteration (95% interval)'), yTitle: 'pass@N', datasets: lines(runs, (it) => it.oracle, undefined, { band: 'oracle', only }) },
-    { ...share, id: id('pass1-tokens'), title: named('Pass@1 against tokens spent'), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens, { only }) },
+    { ...share, id: id('pass1-tokens'), title: named("Pass@1 against tokens spent (the method's own, the judge's left out)"), xTitle: 'tokens spent (cumulative)', integerX: false, yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, cumulativeTokens, { only }) },
   ].map((spec) => ({ ...withReason(spec, ungradedReason(inGroup)), ...note }));
 }
 
@@ -149,7 +146,7 @@ export function chartSpecs(runs: ReportRun[], groups: RunGroup[] = comparisonGro
   const titled = (title: string) => (simulated ? `${title} · simulated model` : title);
   const base = { kind: 'line' as const, xTitle: 'iteration', percent: false, integerX: true, runs: runs.length };
   const specs: ChartSpec[] = groups.length > 1 ? groups.flatMap((group) => accuracySpecs(runs, group, titled)) : accuracySpecs(runs, null, titled);
-  specs.push(withReason({ ...base, id: 'tokens', title: titled('Tokens per iteration'), yTitle: 'tokens', datasets: lines(runs, tokensOf) }, 'No iteration completed.'));
+  specs.push(withReason({ ...base, id: 'tokens', title: titled("Tokens per iteration (the method's own, the judge's left out)"), yTitle: 'tokens', datasets: lines(runs, methodTokensOf) }, 'No iteration completed.'));
   if (runs.some((run) => run.iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0))) {
     specs.push({
       ...base,

@@ -1,6 +1,6 @@
 /**
  * Small formatting helpers shared by the report's renderers: escaping for
- * HTML, short numbers, differences in points, and the colours of runs.
+ * HTML, shares, short numbers, differences in points, and the colours of runs.
  */
 
 /** Colours of runs, in order; chosen to stay apart for colour-blind readers. */
@@ -23,4 +23,17 @@ export function shortNumber(value: number): string {
 export function signedPoints(value: number): string {
   const points = (value * 100).toFixed(1);
   return value > 0 ? `+${points}` : points;
+}
+
+/** `41.7%`: a share in percent, one decimal; `–` where there is no figure. */
+export function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
+}
+
+/**
+ * A best-verified share, or `n/a` where no usable verification score picked a candidate: a run
+ * without verifiers (`verified` false), or an iteration whose every verification was unusable.
+ */
+export function bestVerifiedPercent(verified: boolean, value: number | null | undefined): string {
+  return verified && value !== null && value !== undefined ? percent(value) : 'n/a';
 }

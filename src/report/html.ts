@@ -13,22 +13,25 @@ import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
-import { escapeXml, shortNumber } from './format.ts';
+import { bestVerifiedPercent, escapeXml, percent, shortNumber } from './format.ts';
+import { methodSpend, type MethodSpend } from './method-spend.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
 
 export { runLabel } from './charts.ts';
 
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
+/** `12.3k (4.1k)` and, on a line of its own, the judge's: the method's own tokens (per problem solved), grading apart. */
+function tokensCell(spent: MethodSpend): string {
+  const own = `${shortNumber(spent.tokens)} (${spent.tokensPerSolved === null ? '–' : shortNumber(spent.tokensPerSolved)})`;
+  return spent.judgeCalls === 0 ? own : `${own}<br><span class="hint">judge ${shortNumber(spent.judgeTokens)}</span>`;
 }
 
 /** The runs table: one row per run, its description wrapped in the first cell, columns only where some run has the figure. */
 function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
   const verified = runs.some((run) => run.verifier);
   const judged = runs.some((run) => run.totals.judged > 0);
-  const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved)', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
+  const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved), judge apart', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
   const rows = runs.map((run, r) => {
     const t = run.totals;
     const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
@@ -45,10 +48,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
       `${t.problems} × ${t.iterations}`,
       percent(t.final?.pass1),
       percent(t.final?.majority),
-      ...(verified ? [run.verifier ? percent(t.final?.bestVerified) : 'n/a'] : []),
+      ...(verified ? [bestVerifiedPercent(run.verifier, t.final?.bestVerified)] : []),
       percent(t.final?.oracle),
       t.solved === null ? '–' : String(t.solved),
-      `${shortNumber(t.tokens.total)} (${t.tokensPerSolved === null ? '–' : shortNumber(t.tokensPerSolved)})`,
+      tokensCell(methodSpend(run)),
       `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})`,
       `${t.flips.majority.rightToWrong} / ${t.flips.majority.wrongToRight}`,
       ...(judged ? [t.judged > 0 ? `${t.disagreements} of ${t.judged}` : '–'] : []),

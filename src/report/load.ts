@@ -14,6 +14,7 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { Store } from '../store/store.ts';
 import { upgradeConfig } from '../settings/configure/upgrade.ts';
+import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
@@ -33,7 +34,7 @@ export interface ReportRun {
   dir: string;
   simulated: boolean;
   strategy: string | null;
-  /** A one-line description of the settings, e.g. `N=8 M=4 T=4 judge×2`. */
+  /** The settings its strategy reads, in one line (settings-line.ts): `N=8 M=4 T=4 ε=0.2 θ=0.7 judge×2`, `samples=64 vote-pool=0 T=4`. */
   settings: string;
   /** The models per endpoint slot and the sampling, e.g. `tmas-sim (all roles) · temperature 0.6, seed 0`. */
   models: string;
@@ -180,7 +181,8 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   const details = await readDetails(store);
   return {
     strategy: manifest?.strategy ?? null,
-    settings: c ? `N=${c.loop.nCandidates} M=${c.loop.nVerifications} T=${c.loop.maxIterations}${c.judge.passes ? ` judge×${c.judge.passes}` : ''}${c.loop.proof ? ' proof' : ''}` : '',
+    // A manifest without a strategy (an older run's) gets every shared setting, as a strategy the registry does not know does.
+    settings: c ? settingsLine(c, manifest?.strategy ?? '') : '',
     models: c ? `${describeModels(c.roles.endpoints)} · temperature ${c.roles.temperature}, seed ${c.loop.seed}` : '',
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,

@@ -1,6 +1,7 @@
 /**
  * The report as Markdown (`tmas report --format md`), for terminals and pull
  * requests: one table of run totals and one of figures per iteration per run.
+ * Tokens are the method's own: the judge's are counted apart (method-spend.ts).
  * Runs that do not compare (graded otherwise, or over other problems or T)
  * are put in groups, named in the table and under it; a role more than the
  * warned share of whose outputs of an iteration were unusable is a warning
@@ -9,13 +10,10 @@
 import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
 import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
-import { signedPoints } from './format.ts';
+import { bestVerifiedPercent, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
+import { methodSpend, methodTokensOf, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
-
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
-}
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
@@ -30,6 +28,11 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** The runs table's token cells: the method's own tokens and per problem solved, then the judge's apart (grading is not the method's spending). */
+function tokenCells(spent: MethodSpend): string[] {
+  return [String(spent.tokens), spent.tokensPerSolved === null ? '–' : String(spent.tokensPerSolved), spent.judgeCalls === 0 ? '–' : String(spent.judgeTokens)];
+}
+
 /** Renders the report of `runs` as Markdown. */
 export function renderReportMarkdown(runs: ReportRun[]): string {
   const out: string[] = [`# tmas report: ${runs.map((run) => run.name).join(', ')}`, ''];
@@ -41,18 +44,17 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
   const groupOf = (r: number) => groups.find((group) => group.runs.includes(r))?.name ?? 'A';
   out.push(
     table(
-      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved'],
+      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens'],
       runs.map((run, r) => [
         `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
         run.settings || '–',
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
         percent(run.totals.final?.pass1),
         percent(run.totals.final?.majority),
-        run.verifier ? percent(run.totals.final?.bestVerified) : 'n/a',
+        bestVerifiedPercent(run.verifier, run.totals.final?.bestVerified),
         percent(run.totals.final?.oracle),
         run.totals.solved === null ? '–' : String(run.totals.solved),
-        String(run.totals.tokens.total),
-        run.totals.tokensPerSolved === null ? '–' : String(run.totals.tokensPerSolved),
+        ...tokenCells(methodSpend(run)),
       ]),
     ),
     '',
@@ -79,12 +81,13 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
           percent(it.pass1),
           ...(versus === null ? [] : [difference(versus, it.iteration)]),
           percent(it.majority),
-          percent(it.bestVerified),
+          // An iteration without a mean score had no usable verification: its figure (in a metrics.json of an earlier tmas) picked nothing.
+          bestVerifiedPercent(run.verifier && it.meanScore !== null, it.bestVerified),
           percent(it.oracle),
           it.flips ? `${it.flips.majority.rightToWrong} / ${it.flips.majority.wrongToRight}` : '–',
           it.experienceBank.toFixed(1),
           it.guidelineBank.toFixed(1),
-          String(Object.values(it.tokens).reduce((sum, t) => sum + t.prompt + t.completion, 0)),
+          String(methodTokensOf(it)),
         ]),
       ),
       '',

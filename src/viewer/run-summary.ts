@@ -5,7 +5,8 @@
  * settings and whether it is live.
  */
 import type { RunConfig } from '../settings/config.ts';
-import { strategyOutline, type SharedLoopSetting, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
+import { settingsLine } from '../settings/settings-line.ts';
+import { strategyOutline, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
 import type { ForkLink } from './fork-link.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
@@ -33,22 +34,6 @@ export interface RunSummary {
   fork: ForkLink | null;
 }
 
-const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
-  nCandidates: (c) => `N=${c.loop.nCandidates}`,
-  nVerifications: (c) => `M=${c.loop.nVerifications}`,
-  maxIterations: (c) => `T=${c.loop.maxIterations}`,
-  epsilon: (c) => `ε=${c.loop.epsilon}`,
-  jaccardThreshold: (c) => `θ=${c.loop.jaccardThreshold}`,
-};
-
-function settingsLine(config: RunConfig, outline: StrategyOutline): string {
-  const shared = outline.loopSettings.map((name) => SHOWN[name](config));
-  // The strategy's own flags as the command line spells them: `round-widths=4,1`.
-  const own = Object.entries(config.loop.strategyOptions).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
-  const judge = config.judge.passes > 0 ? [`judge×${config.judge.passes}${config.judge.when === 'unsure' ? ' when unsure' : ''}`] : [];
-  return [...own, ...shared, ...judge, ...(config.loop.proof ? ['proof'] : [])].join(' ');
-}
-
 /** `model at URL: role, role`, one line per endpoint the run's roles went to. */
 function modelLines(config: RunConfig, outline: StrategyOutline): string[] {
   const byEndpoint = new Map<string, string[]>();
@@ -74,7 +59,7 @@ export async function runSummary(run: ViewedRun, index: number, fork: ForkLink |
     simulated: run.manifest.simulated,
     live: run.live(),
     proof: config.loop.proof,
-    settings: settingsLine(config, outline),
+    settings: settingsLine(config, run.manifest.strategy),
     roles: outline.roles.map((r) => r.role),
     models: modelLines(config, outline),
     sampling: `temperature ${config.roles.temperature}, seed ${config.loop.seed}, context ${config.context.window} tokens`,

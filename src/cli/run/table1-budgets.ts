@@ -1,11 +1,14 @@
 /**
  * The budget each column of `table1.md` ran with, read from each run's
  * evaluation block (metrics.json): a reader sees at once whether the methods
- * had the same completion limit, window, width and judge share, and which
- * sampling each used (the methods' upstream temperatures differ on purpose).
+ * had the same completion limit, window, width and judge share, which
+ * sampling each used (the methods' upstream temperatures differ on purpose),
+ * and what each spent: its own calls and tokens, the judge's apart.
  */
 import type { ReportRun } from '../../report/load.ts';
 import { describeAgreement, ruleJudgeAgreement } from '../../observers/agreement.ts';
+import { methodSpend } from '../../report/method-spend.ts';
+import { widthOf } from './table1-width.ts';
 
 /** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
 export interface Table1Method {
@@ -37,15 +40,16 @@ function judgedShare(method: Table1Method): string {
   return `${((shares.reduce((a, b) => a + b, 0) / shares.length) * 100).toFixed(1)}%`;
 }
 
-/** One row of the budget table. */
+/** One row of the budget table: the limits the method ran under, then what it spent (its own calls and tokens, the judge's apart). */
 function budgetRow(method: Table1Method): string {
   const evaluation = method.run.evaluation;
   const limit = evaluation === null ? '?' : (numberAt(evaluation, 'completionMaxTokens') ?? 'window');
   const { temperature, topP } = solutionSampling(evaluation);
-  const samples = method.options.samples;
-  const width = samples === undefined ? `N=${numberAt(evaluation, 'nCandidates') ?? '?'}` : `${samples} samples`;
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
-  const cells = [method.strategy, String(limit), String(temperature ?? '?'), String(topP ?? "server's"), width, rounds, String(numberAt(evaluation, 'contextWindow') ?? '?'), judgedShare(method), describeAgreement(ruleJudgeAgreement(method.run.iterations))];
+  const spent = methodSpend(method.run);
+  const limits = [String(limit), String(temperature ?? '?'), String(topP ?? "server's"), widthOf(method), rounds, String(numberAt(evaluation, 'contextWindow') ?? '?')];
+  const spending = [String(spent.calls), String(spent.tokens), spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`];
+  const cells = [method.strategy, ...limits, ...spending, judgedShare(method), describeAgreement(ruleJudgeAgreement(method.run.iterations))];
   return `| ${cells.join(' | ')} |`;
 }
 
@@ -61,8 +65,10 @@ export function budgetTable(methods: Table1Method[]): string[] {
     '',
     "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
     '',
-    '| method | completion limit | temperature | top_p | width | rounds | window | judged | rule = judge |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---:|',
+    "'width': what the method drew per problem and round (N, M where it reads them; majority's samples drawn up front, each vote over draws of k of them; else the candidates its rounds held). 'calls' and 'tokens': what the method spent itself, over all its problems and rounds; 'judge calls / tokens': what grading its candidates cost, apart.",
+    '',
+    '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens | judge calls / tokens | judged | rule = judge |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
     ...methods.map(budgetRow),
   ];
 }

@@ -119,6 +119,23 @@ function heading(methods: Table1Method[]): string {
   return `# Table 1 (${simulated.map((method) => method.strategy).join(', ')}: simulated model, not comparable with the others)`;
 }
 
+/**
+ * The note a table graded by the model under test needs: with no --judge-base-url or --judge-model-name, the
+ * judge is the solution model grading its own candidates, which a reader cannot tell from "judge grade".
+ * A simulated run is left out, as the run's warning leaves it out: the simulator's verdicts judge nothing.
+ */
+function selfJudgedNote(methods: Table1Method[]): string[] {
+  const judgeOf = (method: Table1Method) => method.run.evaluation?.judge as { independent?: boolean; model?: string } | null | undefined;
+  const selfJudged = methods.filter((method) => !method.run.simulated && method.run.evaluation?.grading === 'judge' && judgeOf(method)?.independent === false);
+  const [first] = selfJudged;
+  if (first === undefined) return [];
+  const who = selfJudged.length === methods.length ? 'every method' : selfJudged.map((method) => method.strategy).join(', ');
+  const model = judgeOf(first)?.model ?? '?';
+  return [
+    `The judge is the model under test: ${who} graded by ${model} itself (no --judge-base-url or --judge-model-name), so a method's Pass@1 is the model's opinion of its own answers. Name an independent judge for figures that do not rest on it.`,
+  ];
+}
+
 /** Table 1 as Markdown. */
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
@@ -153,6 +170,7 @@ export function formatTable1(methods: Table1Method[]): string {
       return group ? [`† ${method.strategy}: not comparable with the other methods (${group.differences.join('; ')}).`] : [];
     }),
     ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; the method did not run as designed there.`)),
+    ...selfJudgedNote(methods),
   ];
   if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));
   return lines.join('\n');

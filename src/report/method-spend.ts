@@ -1,0 +1,42 @@
+/**
+ * What a method spent itself, apart from what grading it cost: the judge
+ * reads every method's candidates alike, so its calls and tokens measure how
+ * much a method was judged (majority's many samples, each judged), not how
+ * much the method drew. Tables that compare methods' budgets show these.
+ */
+import type { IterationMetrics } from '../observers/metrics.ts';
+import type { ReportRun } from './load.ts';
+
+/** The role whose calls grade the candidates (`judge.completed`), shared by every strategy. */
+const JUDGE_ROLE = 'judge';
+
+/** A run's calls and tokens: the method's own and the judge's. */
+export interface MethodSpend {
+  calls: number;
+  tokens: number;
+  /** Own tokens per problem solved (majority-vote answer right at the last iteration); null when none was. */
+  tokensPerSolved: number | null;
+  judgeCalls: number;
+  judgeTokens: number;
+}
+
+/** The calls and tokens of `run`, the judge's counted apart (its calls are the outputs it received). */
+export function methodSpend(run: ReportRun): MethodSpend {
+  const { totals } = run;
+  const judge = totals.tokensByRole[JUDGE_ROLE];
+  const judgeTokens = judge === undefined ? 0 : judge.prompt + judge.completion;
+  const judgeCalls = run.iterations.reduce((sum, it) => sum + (it.outputsByRole?.[JUDGE_ROLE]?.outputs ?? 0), 0);
+  const tokens = totals.tokens.total - judgeTokens;
+  return {
+    calls: totals.calls - judgeCalls,
+    tokens,
+    tokensPerSolved: totals.solved ? Math.round(tokens / totals.solved) : null,
+    judgeCalls,
+    judgeTokens,
+  };
+}
+
+/** The prompt and completion tokens of one iteration's calls, over every role but the judge. */
+export function methodTokensOf(it: IterationMetrics): number {
+  return Object.entries(it.tokens).reduce((sum, [role, t]) => (role === JUDGE_ROLE ? sum : sum + t.prompt + t.completion), 0);
+}
