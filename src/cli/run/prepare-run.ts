@@ -14,6 +14,7 @@ import { checkJournalVersion } from '../../host/resume.ts';
 import { resumeConfig } from '../../settings/configure/resume.ts';
 import { checkRunAgents } from '../../settings/files/agents-file.ts';
 import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
+import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/files/file-identity.ts';
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
 import type { ForkedFrom } from '../../store/store.ts';
 import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
@@ -57,9 +58,9 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
   const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
   // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
-  if (manifest.config.context.tokenizerDigest === null) requested.context.tokenizerDigest = null;
+  keepPathIdentity(TOKENIZER_FILE, manifest.config, requested);
   // So does one started before agents modules had digests, by the module's path.
-  if (manifest.config.loop.agentsDigest === null) requested.loop.agentsDigest = null;
+  keepPathIdentity(AGENTS_FILE, manifest.config, requested);
   const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
   const check = { force: merge.files, command: merge.command };
