@@ -54,6 +54,7 @@ interface Merge {
 /** A stored run's configuration with the settings this command line gives, as a resume merges them (a fork too). */
 export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, command: Command, env: NodeJS.ProcessEnv, merge: Merge): { config: RunConfig; secrets: Secrets } {
   const given = givenOptions(command);
+  refuseColumnsWithoutInput(given, merge.command);
   // The run's own strategy, unless this command changes it: its flags are read against that one.
   const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
   const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
@@ -132,6 +133,25 @@ async function checkResumable(runDir: string): Promise<void> {
   // Before the store is copied and the endpoints checked: a live run in the directory refuses this one at once.
   const holder = await runLockHolder(runDir);
   if (holder) throw lockedError(runDir, holder);
+}
+
+/** The column flags, which say how to read `--input-file`. */
+const COLUMN_OPTIONS = { idColumn: '--id-column', questionColumn: '--question-column', answerColumn: '--answer-column' };
+
+/**
+ * A column flag without `--input-file` on a resume or a fork reads nothing (the problems come from
+ * the run's store): refused rather than dropped. With `--input-file` it reads that file, which must
+ * hold the run's own problems.
+ */
+function refuseColumnsWithoutInput(given: ReadonlySet<string>, command: string): void {
+  if (given.has('inputFile')) return;
+  for (const [option, flag] of Object.entries(COLUMN_OPTIONS)) {
+    if (!given.has(option)) continue;
+    throw new UserError(
+      'TMAS_USAGE',
+      `${flag} names a column of --input-file, which ${command} does not read: the run's problems come from its store, as they were read. Leave ${flag} out.`,
+    );
+  }
 }
 
 /** `--input-file` on a resume (or a fork) is accepted only when it holds the run's own problems; `advice` says what to do instead. */

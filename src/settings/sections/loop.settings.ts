@@ -87,6 +87,8 @@ export const LOOP_SETTINGS = [
     help: 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)',
     choices: ['pipelined', 'barrier'],
     default: 'pipelined',
+    // When a call starts, not what it asks: barrier and pipelined runs make the same calls.
+    shapesCalls: false,
     field: field('loop', 'schedule'),
     before: 'pipelined',
   }),
