@@ -202,7 +202,7 @@ describe('tmas fork', () => {
     expect(await fileHashes(fork)).toEqual(before);
   });
 
-  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, other problems', async ({ dir }) => {
+  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, NEW a file, other problems', async ({ dir }) => {
     const before = await fileHashes(source);
     const empty = path.join(dir, 'empty');
     await mkdir(empty);
@@ -212,6 +212,8 @@ describe('tmas fork', () => {
     const busy = path.join(dir, 'busy');
     await mkdir(busy);
     await writeFile(path.join(busy, 'notes.txt'), 'mine\n');
+    const file = path.join(dir, 'file');
+    await writeFile(file, 'not a directory\n');
     const cases: Array<{ args: string[]; code: RegExp; says: RegExp }> = [
       { args: ['fork', empty, '--output-file', path.join(dir, 'a')], code: /TMAS_RESUME\]/, says: /holds no tmas run to fork/ },
       { args: ['fork', source], code: /TMAS_USAGE\]/, says: /needs --output-file NEW/ },
@@ -219,6 +221,7 @@ describe('tmas fork', () => {
       { args: ['fork', source, '--output-file', source], code: /TMAS_OUTPUT\]/, says: /is the run being forked/ },
       { args: ['fork', source, '--output-file', held], code: /TMAS_OUTPUT\]/, says: /already holds a tmas run/ },
       { args: ['fork', source, '--output-file', busy], code: /TMAS_OUTPUT\]/, says: /is not empty/ },
+      { args: ['fork', source, '--output-file', file], code: /TMAS_OUTPUT\]/, says: /it is a file, not a directory\. Choose another --output-file/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'b'), '--input-file', other], code: /TMAS_RESUME_CONFLICT\]/, says: /not the input of the run.*A fork runs the problems/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'c'), '--resume', source], code: /TMAS_USAGE\]/, says: /takes no --resume/ },
     ];
@@ -228,7 +231,7 @@ describe('tmas fork', () => {
       expect(refused.stderr).toMatch(code);
       expect(refused.stderr).toMatch(says);
     }
-    expect((await readdir(dir)).sort()).toEqual(['busy', 'empty', 'held', 'problems.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual(['busy', 'empty', 'file', 'held', 'problems.jsonl']);
     expect(await readdir(empty)).toEqual([]);
     expect(await fileHashes(source)).toEqual(before);
   });
