@@ -15,10 +15,10 @@ import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } 
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
 
-/** A finished run of one problem, one iteration, in `dir/run`. */
-async function finishedRun(dir: string): Promise<string> {
+/** A finished run of one problem, one iteration (or `iterations`), in `dir/run`. */
+async function finishedRun(dir: string, iterations = 1): Promise<string> {
   const run = path.join(dir, 'run');
-  await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, ...SMALL]);
+  await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, ...SMALL, '--max-iterations', String(iterations)]);
   return run;
 }
 
@@ -57,6 +57,18 @@ describe('settings given again to a resume or a fork', () => {
     expect(taken.code, taken.stderr).toBe(0);
     const config = await manifestOf(run);
     expect([config.loop.schedule, config.outputs.unusableWarnShare, config.sim.latencyMedianMs, config.sim.latencyP99Ms, config.gateway.retryBaseMs]).toEqual(['barrier', 0.9, 1, 1, 5]);
+  });
+
+  test('--max-iterations below the iterations a run has completed is refused on its resume, naming both, and nothing is written', async ({ dir }) => {
+    const run = await finishedRun(dir, 2);
+    const before = await fileHashes(run);
+    const lowered = await runCli(['run', '--resume', run, '--max-iterations', '1']);
+    expect(lowered.code, lowered.stderr).toBe(2);
+    expect(lowered.stderr).toMatch(/--max-iterations 1 is below the 2 iterations the run in .* has completed.*\[TMAS_RESUME_CONFLICT\]/);
+    expect(await fileHashes(run)).toEqual(before);
+    const same = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+    expect(same.code, same.stderr).toBe(0);
+    expect((await manifestOf(run)).loop.maxIterations).toBe(2);
   });
 
   test('a fork records every setting it is given as changed, those that change the calls first', async ({ dir }) => {

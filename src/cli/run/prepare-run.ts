@@ -16,7 +16,7 @@ import { checkRunAgents } from '../../settings/files/agents-file.ts';
 import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
 import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/files/file-identity.ts';
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
-import type { ForkedFrom } from '../../store/store.ts';
+import type { ForkedFrom, Store } from '../../store/store.ts';
 import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
@@ -93,6 +93,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;
     const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}` });
+    // Only a lowered target can fall below what is done (and a run's own T always stands, whatever it holds).
+    if (config.loop.maxIterations < manifest.config.loop.maxIterations) await refuseTargetBelowDone(store, config.loop.maxIterations, runDir);
     return { config, secrets, problems, resume: true, ...(manifest.forkedFrom === undefined ? {} : { forkedFrom: manifest.forkedFrom }) };
   } finally {
     await store.close();
@@ -110,6 +112,21 @@ function refuseNewRunFlags(flags: RunFlags, runDir: string): void {
       `--output-file cannot apply to --resume: a resumed run writes into its own directory ${runDir}. To continue it elsewhere, copy the directory there and resume the copy.`,
     );
   }
+}
+
+/**
+ * `--max-iterations` on a resume is the total target: below the iterations a problem has already
+ * completed it would record a T that the run's results contradict, so it is refused, naming both.
+ */
+async function refuseTargetBelowDone(store: Store, target: number, runDir: string): Promise<void> {
+  let done = 0;
+  for await (const { iteration } of store.iterationRecords({}, ['iteration'])) done = Math.max(done, iteration + 1);
+  if (target >= done) return;
+  throw new UserError(
+    'TMAS_RESUME_CONFLICT',
+    `--max-iterations ${target} is below the ${done} iterations the run in ${runDir} has completed: on a resume it is the total target, and a resume only goes further. ` +
+      `Give --max-iterations ${done} or more, or leave it out; for a shorter run, tmas fork ${runDir} --output-file NEW --max-iterations ${target} (its calls answered from this run's journal).`,
+  );
 }
 
 /** Refuses, before anything is created, a directory that holds no run or cannot be written. */
