@@ -202,6 +202,15 @@ describe('tmas fork', () => {
     expect(await fileHashes(fork)).toEqual(before);
   });
 
+  test('its help offers what a fork takes, as a fork takes it: no --resume or --demo, --output-file required, a setting left out keeping DIR\'s value rather than a default', async () => {
+    const help = (await runCli(['fork', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("A setting left out keeps DIR's value");
+    expect(help).toContain("--output-file <dir> the new run's directory (required)");
+    expect(help).toContain("--force accept an --agents module or a tokenizer of DIR's that changed in place");
+    for (const offered of ['--resume', '--demo', 'runs/<input>-<time>', '(default: 20', '(default: 8', '(default: "tmas")', '(default 2)', 'default: proof problems']) expect(help).not.toContain(offered);
+    expect(help).toMatch(/--n-candidates <n> candidates per iteration, N --n-verifications/);
+  });
+
   test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, NEW a file, other problems', async ({ dir }) => {
     const before = await fileHashes(source);
     const empty = path.join(dir, 'empty');

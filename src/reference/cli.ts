@@ -67,8 +67,8 @@ function commandSection(command: Command): string {
   if (command.name() === 'fork') {
     parts.push(
       '',
-      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them); ' +
-        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
+      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them), and one left out keeps DIR\'s value, not the default; ' +
+        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` (with the column flags, which read it) only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
     );
     return parts.join('\n');
   }
