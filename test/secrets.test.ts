@@ -69,6 +69,33 @@ describe('secrets', () => {
     }
   });
 
+  test('an empty OPENAI_API_KEY counts as unset: the key is API_KEY\'s, else EMPTY; an empty --api-key is a usage error naming the flag', async ({ dir }) => {
+    // A server that refuses every key, noting the ones it was sent.
+    const sent: string[] = [];
+    const server = createServer((req, res) => {
+      sent.push(req.headers.authorization ?? '');
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no', type: 'invalid_request_error' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const input = await writeProblems(dir, smallProblems(1));
+      const args = ['run', '--input-file', input, '--output-file', path.join(dir, 'x'), '--base-url', url, '--model-name', 'm', '--no-proof'];
+      for (const [apiKey, expected] of [[ENV_KEY, `Bearer ${ENV_KEY}`], ['', 'Bearer EMPTY']] as const) {
+        sent.length = 0;
+        const refused = await runCli(args, { env: { OPENAI_API_KEY: '', API_KEY: apiKey } });
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toContain('[TMAS_AUTH]');
+        expect(new Set(sent)).toEqual(new Set([expected]));
+      }
+      const empty = await runCli([...args, '--api-key', '']);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/--api-key <key>' argument '' is invalid\. expected a key, got an empty value \[TMAS_USAGE\]/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('an endpoint that echoes the key in its error message: the key is redacted from what the user sees', async ({ dir }) => {
     // A fake OpenAI-compatible server that rejects every key the way OpenAI does, quoting it.
     const server = createServer((req, res) => {

@@ -59,18 +59,18 @@ function defineRunCommand(program: Command): void {
   );
 }
 
-/** `tmas fork DIR`: the options of run (the settings to change), declared late as run's; its work in fork.command.ts. */
+/** `tmas fork DIR`: the options of run (the settings to change) as a fork takes them, declared late as run's; its work in fork.command.ts. */
 function defineForkCommand(program: Command): void {
   const command = program
     .command('fork')
     .description(
       "an ablation of a run: a new run (--output-file NEW) of DIR's problems and settings with the settings given changed (--agents, --prompt, N, a model, …); " +
-        "calls whose requests are the same as in DIR's journal are answered from it, the others are sent; DIR is never written",
+        "calls whose requests are the same as in DIR's journal are answered from it, the others are sent; DIR is never written. A setting left out keeps DIR's value",
     )
     .argument('<dir>', 'the run to fork (its output directory); only read')
     .exitOverride();
   lateOptions.set(command, async (late) => {
-    (await import('./run/run.command.ts')).defineRunOptions(late);
+    (await import('./run/fork-options.ts')).defineForkOptions(late);
   });
   command.action(async (dir: string, flags: RunFlags, parsed: Command) => {
     collectGarbageEagerly(RUN_HEAP_GROWTH);

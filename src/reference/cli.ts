@@ -13,6 +13,7 @@ import { generatedBanner, table } from './markdown.ts';
 
 /** What a resume does with a setting given again. */
 function onResume<C, X extends FlagsContext>(setting: AnySetting<C, X>): string {
+  if (setting.namesTheRun) return "the run's own";
   if (setting.shapesCalls === undefined) return '';
   return setting.shapesCalls ? 'refused unless --force' : 'taken';
 }
@@ -66,8 +67,8 @@ function commandSection(command: Command): string {
   if (command.name() === 'fork') {
     parts.push(
       '',
-      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them); ' +
-        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
+      'Every option of `tmas run` (above) but `--resume` and `--demo`: the settings given change the run\'s, every one of them allowed (as a resume with `--force` takes them), and one left out keeps DIR\'s value, not the default; ' +
+        '`--output-file` is required, a new or empty directory outside DIR; `--input-file` (with the column flags, which read it) only when it holds DIR\'s own problems; `--force` accepts an `--agents` module or tokenizer changed in place since DIR ran.',
     );
     return parts.join('\n');
   }
@@ -91,7 +92,9 @@ export function renderCliReference(program: Command): string {
     '',
     'Every command and flag of `tmas`. Flags are kebab-case; the reference implementation\'s snake_case spellings (`--input_file`) are accepted too. ' +
       'For `tmas run`, "on --resume" says what a resume does when the flag is given again with another value: *taken* (it changes how the run goes on, not what its calls are), ' +
-      'or *refused unless --force* (it changes what the calls are: with `--force` the changed calls are issued anew, the others still answered from the journal).',
+      'or *refused unless --force* (it changes what the calls are: with `--force` the changed calls are issued anew, the others still answered from the journal), ' +
+      "or *the run's own* (it names the run: a resume keeps its problems and directory, see [Resume, replay and analysis](../guide/resume-replay.md#what-a-resume-may-change)). " +
+      'A fork takes both *taken* and *refused unless --force* ones, and records those whose value it changes.',
     '',
     ...program.commands.flatMap((command) => [commandSection(command), '']),
   ].join('\n');

@@ -27,6 +27,14 @@ export function decimal(min: number, max: number) {
   };
 }
 
+/** Any text but an empty one (or spaces alone), which is refused as not `what`. */
+export function nonEmpty(what: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`expected ${what}, got an empty value`);
+    return value;
+  };
+}
+
 /** One or more http(s) URLs, comma-separated; a repeated flag adds to the list (a replica pool). */
 export function urls(value: string, previous: string[] | undefined): string[] {
   const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '').map(endpointUrl);

@@ -94,10 +94,18 @@ export interface Setting<V = unknown, T = unknown, C = RunConfig, X extends Flag
   tunes?: string;
   /**
    * Whether another value changes what the calls are: a resume refuses such a
-   * change unless `--force`. Absent: the setting is not part of a resume's
-   * comparison (it chooses the run, or only how it is shown).
+   * change unless `--force` (a fork records it as its change); false: a resume
+   * or a fork takes the new value and records it. Every setting that fills the
+   * configuration declares it, or `namesTheRun` (checkResumeClasses): one that
+   * declared neither was once dropped by a resume without a word.
    */
   shapesCalls?: boolean;
+  /**
+   * The setting names the run itself (its problems, its directory): a resume
+   * and a fork keep the run's own and refuse another themselves, rather than
+   * compare it.
+   */
+  namesTheRun?: true;
   /** Its field in the run's configuration; absent: not recorded (or recorded by `write`). */
   field?: Field<T, C>;
   /** The field's value from the flag's value (default applied) and the context; absent: the value itself. */
@@ -134,4 +142,22 @@ export function optionName(setting: Pick<Setting, 'flags'>): string {
   return flagName(setting)
     .replace(/^--(no-)?/, '')
     .replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** Whether a setting writes into the run's configuration (a field, a `write` or a resume's access). */
+function fillsConfig(setting: Setting): boolean {
+  return setting.field !== undefined || setting.write !== undefined || setting.resume !== undefined;
+}
+
+/**
+ * Throws when a setting that fills the configuration does not say what a resume does with it:
+ * compares it (`shapesCalls: true`), takes it (`false`), or keeps the run's own (`namesTheRun`).
+ */
+export function checkResumeClasses(settings: readonly Setting[]): void {
+  for (const setting of settings) {
+    const declared = (setting.shapesCalls === undefined ? 0 : 1) + (setting.namesTheRun === undefined ? 0 : 1);
+    if (fillsConfig(setting) ? declared !== 1 : declared !== 0) {
+      throw new TypeError(`${flagName(setting)} must declare ${fillsConfig(setting) ? 'exactly one of shapesCalls or namesTheRun' : 'neither shapesCalls nor namesTheRun: it fills no field'} (what a resume does with it)`);
+    }
+  }
 }

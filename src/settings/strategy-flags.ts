@@ -44,10 +44,14 @@ function parserOf(flag: StrategyFlag): ((value: string) => StrategyOptionValue) 
   return undefined;
 }
 
-/** Declares every strategy's flags on `tmas run`. No commander default: a flag given is told apart from one left out. */
-export function defineStrategyFlags(command: Command): void {
+/**
+ * Declares every strategy's flags on `tmas run`. No commander default: a flag given is told apart
+ * from one left out. `defaults: false` (a fork, where a flag left out keeps the forked run's value)
+ * leaves the defaults out of the help.
+ */
+export function defineStrategyFlags(command: Command, options: { defaults: boolean } = { defaults: true }): void {
   for (const { owner, flag } of strategyFlags()) {
-    const help = `${owner} strategy: ${flag.description}${flag.default === '' ? '' : ` (default ${flag.default})`}`;
+    const help = `${owner} strategy: ${flag.description}${flag.default === '' || !options.defaults ? '' : ` (default ${flag.default})`}`;
     const option = new Option(`--${flag.name} ${flag.value}`, help).helpGroup("The strategies' own flags:");
     const parse = parserOf(flag);
     command.addOption(parse ? option.argParser(parse) : option);

@@ -8,9 +8,8 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import path from 'node:path';
 import { runAgentsAt } from '../../settings/files/agents-file.ts';
-import type { Secrets } from '../../settings/config.ts';
+import { secretsOf } from '../../settings/sections/roles.settings.ts';
 import { collectGarbageEagerly, EXPORT_HEAP_GROWTH, REPLAY_HEAP_GROWTH } from '../common/eager-gc.ts';
-import { ENDPOINT_SLOTS } from '../../kernel/slots.ts';
 import { decimal, integer } from '../../settings/parsers.ts';
 import { SCAN_LIMITS } from '../../viewer/run-folder.ts';
 
@@ -112,8 +111,8 @@ function defineReplay(program: Command, io: Io): void {
 /** `tmas replay`: exit 0 when the replayed run's messages are those of its log, 1 when they diverge. */
 async function replay(dir: string, options: ReplayOptions, io: Io): Promise<void> {
   collectGarbageEagerly(REPLAY_HEAP_GROWTH);
-  const key = process.env.OPENAI_API_KEY ?? process.env.API_KEY ?? 'EMPTY';
-  const secrets = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, key])) as Secrets;
+  // The keys a run without key flags has: a live replay sends its calls with them.
+  const secrets = secretsOf({}, process.env);
   const changes = {
     ...(options.jaccardThreshold === undefined ? {} : { jaccardThreshold: options.jaccardThreshold }),
     ...(options.agents === undefined ? {} : runAgentsAt(options.agents)),

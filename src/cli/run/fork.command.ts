@@ -8,13 +8,13 @@
  * own, and its manifest names the run it came from and what changed. DIR is
  * never written. Loaded when the command runs: it imports the runtime.
  */
-import { readdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { forkReuseEstimate } from '../../analysis/fork-estimate.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { openJournalSource } from '../../host/calls/journal-source.ts';
-import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
+import { NEW_STORE_DIR, outputDirEntries } from '../../host/outputs/output-dir.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { checkJournalVersion } from '../../host/resume.ts';
 import { readRunManifest } from '../../host/run/run-manifest.ts';
@@ -65,7 +65,7 @@ async function checkForkTarget(sourceDir: string, target: string): Promise<void>
   if (hasStore(target)) {
     throw new UserError('TMAS_OUTPUT', `The output directory ${target} already holds a tmas run. A fork makes a new run: give a new --output-file (to continue that run: tmas run --resume ${target}).`);
   }
-  const entries = await readdir(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+  const entries = await outputDirEntries(target);
   // A fork stopped before its store existed leaves only the store it was building: the same command goes on.
   if (entries.some((entry) => entry !== NEW_STORE_DIR)) throw new UserError('TMAS_OUTPUT', `The output directory ${target} is not empty. Give a new --output-file for the fork.`);
 }

@@ -14,8 +14,9 @@ import { checkJournalVersion } from '../../host/resume.ts';
 import { resumeConfig } from '../../settings/configure/resume.ts';
 import { checkRunAgents } from '../../settings/files/agents-file.ts';
 import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
+import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/files/file-identity.ts';
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
-import type { ForkedFrom } from '../../store/store.ts';
+import type { ForkedFrom, Store } from '../../store/store.ts';
 import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
@@ -53,13 +54,14 @@ interface Merge {
 /** A stored run's configuration with the settings this command line gives, as a resume merges them (a fork too). */
 export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, command: Command, env: NodeJS.ProcessEnv, merge: Merge): { config: RunConfig; secrets: Secrets } {
   const given = givenOptions(command);
+  refuseColumnsWithoutInput(given, merge.command);
   // The run's own strategy, unless this command changes it: its flags are read against that one.
   const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
   const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
   // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
-  if (manifest.config.context.tokenizerDigest === null) requested.context.tokenizerDigest = null;
+  keepPathIdentity(TOKENIZER_FILE, manifest.config, requested);
   // So does one started before agents modules had digests, by the module's path.
-  if (manifest.config.loop.agentsDigest === null) requested.loop.agentsDigest = null;
+  keepPathIdentity(AGENTS_FILE, manifest.config, requested);
   const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
   const check = { force: merge.files, command: merge.command };
@@ -91,6 +93,8 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;
     const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}` });
+    // Only a lowered target can fall below what is done (and a run's own T always stands, whatever it holds).
+    if (config.loop.maxIterations < manifest.config.loop.maxIterations) await refuseTargetBelowDone(store, config.loop.maxIterations, runDir);
     return { config, secrets, problems, resume: true, ...(manifest.forkedFrom === undefined ? {} : { forkedFrom: manifest.forkedFrom }) };
   } finally {
     await store.close();
@@ -108,6 +112,21 @@ function refuseNewRunFlags(flags: RunFlags, runDir: string): void {
       `--output-file cannot apply to --resume: a resumed run writes into its own directory ${runDir}. To continue it elsewhere, copy the directory there and resume the copy.`,
     );
   }
+}
+
+/**
+ * `--max-iterations` on a resume is the total target: below the iterations a problem has already
+ * completed it would record a T that the run's results contradict, so it is refused, naming both.
+ */
+async function refuseTargetBelowDone(store: Store, target: number, runDir: string): Promise<void> {
+  let done = 0;
+  for await (const { iteration } of store.iterationRecords({}, ['iteration'])) done = Math.max(done, iteration + 1);
+  if (target >= done) return;
+  throw new UserError(
+    'TMAS_RESUME_CONFLICT',
+    `--max-iterations ${target} is below the ${done} iterations the run in ${runDir} has completed: on a resume it is the total target, and a resume only goes further. ` +
+      `Give --max-iterations ${done} or more, or leave it out; for a shorter run, tmas fork ${runDir} --output-file NEW --max-iterations ${target} (its calls answered from this run's journal).`,
+  );
 }
 
 /** Refuses, before anything is created, a directory that holds no run or cannot be written. */
@@ -131,6 +150,25 @@ async function checkResumable(runDir: string): Promise<void> {
   // Before the store is copied and the endpoints checked: a live run in the directory refuses this one at once.
   const holder = await runLockHolder(runDir);
   if (holder) throw lockedError(runDir, holder);
+}
+
+/** The column flags, which say how to read `--input-file`. */
+const COLUMN_OPTIONS = { idColumn: '--id-column', questionColumn: '--question-column', answerColumn: '--answer-column' };
+
+/**
+ * A column flag without `--input-file` on a resume or a fork reads nothing (the problems come from
+ * the run's store): refused rather than dropped. With `--input-file` it reads that file, which must
+ * hold the run's own problems.
+ */
+function refuseColumnsWithoutInput(given: ReadonlySet<string>, command: string): void {
+  if (given.has('inputFile')) return;
+  for (const [option, flag] of Object.entries(COLUMN_OPTIONS)) {
+    if (!given.has(option)) continue;
+    throw new UserError(
+      'TMAS_USAGE',
+      `${flag} names a column of --input-file, which ${command} does not read: the run's problems come from its store, as they were read. Leave ${flag} out.`,
+    );
+  }
 }
 
 /** `--input-file` on a resume (or a fork) is accepted only when it holds the run's own problems; `advice` says what to do instead. */

@@ -14,12 +14,21 @@ import { Store, type Manifest } from '../../store/store.ts';
 /** Where a new store is built before it is renamed to `store`. */
 export const NEW_STORE_DIR = '.store-new';
 
+/**
+ * The entries of a new run's output directory: none when it does not exist yet. One that cannot be
+ * read (a regular file, a folder without permission) is a user error naming --output-file.
+ */
+export async function outputDirEntries(dir: string): Promise<string[]> {
+  return readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    const why = error.code === 'ENOTDIR' ? 'it is a file, not a directory' : error.message;
+    throw new UserError('TMAS_OUTPUT', `Cannot use the output directory ${dir}: ${why}. Choose another --output-file.`, { cause: error });
+  });
+}
+
 /** Makes sure a new run may write into `dir`: absent, empty, or left by a run stopped before it started. */
 export async function ensureFreshOutputDir(dir: string): Promise<void> {
-  const entries: string[] = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw new UserError('TMAS_OUTPUT', `Cannot read the output directory ${dir}: ${error.message}. Choose another --output-file.`, { cause: error });
-  });
+  const entries = await outputDirEntries(dir);
   if (entries.includes('store')) {
     throw new UserError(
       'TMAS_OUTPUT',

@@ -12,7 +12,7 @@ import { PROBLEM_SETTINGS } from '../sections/problems.settings.ts';
 import { PROMPT_SETTINGS } from '../sections/prompts.settings.ts';
 import { ROLE_SETTINGS } from '../sections/roles.settings.ts';
 import { RUN_SETTINGS } from '../sections/run.settings.ts';
-import type { Setting } from '../setting.ts';
+import { checkResumeClasses, type Setting } from '../setting.ts';
 import { SIM_SETTINGS } from '../sections/sim.settings.ts';
 
 /** Every setting of `tmas run` but the strategies' own (machines/strategies/*: `Strategy.flags`). */
@@ -28,6 +28,8 @@ export const SETTINGS: readonly Setting[] = [
   ...GATEWAY_SETTINGS,
   ...SIM_SETTINGS,
 ];
+// A setting that says nothing of resumes would be neither applied nor refused by one: refused here, as the program loads.
+checkResumeClasses(SETTINGS);
 
 /** The settings of `tmas run` that `tmas plan` takes too: what the run would be (its problems, method, sampling, judge, and calls in flight). */
 export const PLANNED_RUN_SETTINGS: readonly Setting[] = SETTINGS.filter(

@@ -42,3 +42,13 @@ export function filePlace(fields: FileFields): ResumeAccess {
     write: (t, s) => fields.set(t, fields.path(s), fields.digest(t)),
   };
 }
+
+/**
+ * A run made before digests names its file by path alone, and is compared by that path. A command
+ * that gives the same path again keeps it so; any other file (and a first one, where the run had
+ * none) is recorded with its digest, which later resumes check.
+ */
+export function keepPathIdentity(fields: FileFields, stored: RunConfig, requested: RunConfig): void {
+  const storedPath = fields.path(stored);
+  if (storedPath !== null && fields.digest(stored) === null && fields.path(requested) === storedPath) fields.set(requested, storedPath, null);
+}

@@ -84,10 +84,12 @@ export const GATEWAY_SETTINGS = [
     help: 'retries of a call whose output cannot be used (no score, not the JSON schema, empty or cut off)',
     parse: integer(0, 100),
     default: DEFAULT_PARSE_RETRIES,
+    // How many calls a role makes for an unusable output.
+    shapesCalls: true,
     field: field('roles', 'parseRetries'),
     before: DEFAULT_PARSE_RETRIES,
   }),
-  setting<number>({ flags: '--retry-base-ms <ms>', section: 'gateway', help: 'first backoff step of retries (tests)', parse: integer(1, 600_000), default: DEFAULT_BACKOFF.baseMs, hidden: true, field: field('gateway', 'retryBaseMs'), before: DEFAULT_BACKOFF.baseMs }),
+  setting<number>({ flags: '--retry-base-ms <ms>', section: 'gateway', help: 'first backoff step of retries (tests)', parse: integer(1, 600_000), default: DEFAULT_BACKOFF.baseMs, hidden: true, shapesCalls: false, field: field('gateway', 'retryBaseMs'), before: DEFAULT_BACKOFF.baseMs }),
   setting<number>({
     flags: '--load-poll-ms <ms>',
     section: 'gateway',

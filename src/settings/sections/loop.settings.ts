@@ -38,7 +38,7 @@ export const LOOP_SETTINGS = [
   }),
   setting<number>({ flags: '--n-candidates <n>', section: 'loop', help: 'candidates per iteration, N', parse: integer(1, 1024), default: 8, demo: DEMO.nCandidates, shapesCalls: true, field: field('loop', 'nCandidates') }),
   setting<number>({ flags: '--n-verifications <n>', section: 'loop', help: 'verifications per candidate, M', parse: integer(1, 1024), default: 8, demo: DEMO.nVerifications, shapesCalls: true, field: field('loop', 'nVerifications') }),
-  setting<number>({ flags: '--max-iterations <n>', section: 'loop', help: 'iterations per problem, T (on --resume: the total target)', parse: integer(1, 10_000), default: 20, demo: DEMO.maxIterations, shapesCalls: false, field: field('loop', 'maxIterations') }),
+  setting<number>({ flags: '--max-iterations <n>', section: 'loop', help: 'iterations per problem, T (on --resume: the total target, not below the iterations done)', parse: integer(1, 10_000), default: 20, demo: DEMO.maxIterations, shapesCalls: false, field: field('loop', 'maxIterations') }),
   setting<number>({ flags: '--epsilon <x>', section: 'loop', help: 'explore probability per candidate from iteration 1 on', parse: decimal(0, 1), default: 0.2, shapesCalls: true, field: field('loop', 'epsilon') }),
   setting<boolean>({
     flags: '--no-proof',
@@ -87,6 +87,8 @@ export const LOOP_SETTINGS = [
     help: 'pipelined: each call starts as soon as its inputs exist; barrier: each phase of a problem waits for the whole previous phase (for comparison)',
     choices: ['pipelined', 'barrier'],
     default: 'pipelined',
+    // When a call starts, not what it asks: barrier and pipelined runs make the same calls.
+    shapesCalls: false,
     field: field('loop', 'schedule'),
     before: 'pipelined',
   }),

@@ -15,6 +15,8 @@ function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' 
     section: 'problems',
     help: `the column (or JSON field) of ${what}`,
     defaultText: `${names} (Parquet tries each; CSV the first); in JSON, ${json}`,
+    // Read with --input-file only: a resume or a fork without it reads the run's problems from its store.
+    namesTheRun: true,
     field: field('problems', key),
     resolve: (name) => name ?? null,
   });
@@ -26,6 +28,7 @@ export const PROBLEM_SETTINGS = [
     flags: '--input-file <file>',
     section: 'problems',
     help: 'problems: JSONL with problem_id, question and optional answer, or a .csv or .parquet file',
+    namesTheRun: true,
     field: field('problems', 'inputFile'),
     resolve: (file, { demo }) => {
       // The demo's settings (N, M, a simulated judge) are for its own problems: with another file they would pass unnoticed.

@@ -9,7 +9,7 @@
 import type { Secrets, SlotSampling } from '../config.ts';
 import { DEFAULT_TEMPERATURE } from '../../../machines/contract.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../../kernel/slots.ts';
-import { decimal, integer, jsonObject, urls } from '../parsers.ts';
+import { decimal, integer, jsonObject, nonEmpty, urls } from '../parsers.ts';
 import { endpointField, field, samplingField } from '../field.ts';
 import { setting, type Flags, type Setting, type SettingContext } from '../setting.ts';
 
@@ -120,6 +120,8 @@ function slotSettings(slot: EndpointSlot): Setting[] {
       flags: `${slotFlag(slot, 'api-key')} <key>`,
       section,
       help: slot === 'solution' ? 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)' : `API key of ${agent}${follows}`,
+      // An empty key is most often a variable that was not set (--api-key "$KEY"): said, not sent.
+      parse: nonEmpty('a key'),
     }),
   ];
   for (const [name, key] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, keyof SlotSampling]>) {
@@ -146,9 +148,18 @@ export const ROLE_SETTINGS: Setting[] = [
   }),
 ];
 
-/** The API key of every slot: its flag, else the solution agent's, else OPENAI_API_KEY or API_KEY, else `EMPTY` (vLLM's). */
+/**
+ * The key the environment gives: OPENAI_API_KEY, else API_KEY, else `EMPTY` (vLLM's). A variable
+ * set to '' counts as unset, as a shell's `export OPENAI_API_KEY=` means (the client refuses an
+ * empty key outright).
+ */
+export function envApiKey(env: NodeJS.ProcessEnv): string {
+  return [env.OPENAI_API_KEY, env.API_KEY].find((key) => key !== undefined && key !== '') ?? 'EMPTY';
+}
+
+/** The API key of every slot: its flag, else the solution agent's, else the environment's (envApiKey). */
 export function secretsOf(flags: Flags, env: NodeJS.ProcessEnv): Secrets {
-  const key = (flags.apiKey as string | undefined) ?? env.OPENAI_API_KEY ?? env.API_KEY ?? 'EMPTY';
+  const key = (flags.apiKey as string | undefined) ?? envApiKey(env);
   return Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, (own(flags, slot, 'api-key') as string | undefined) ?? key])) as Secrets;
 }
 

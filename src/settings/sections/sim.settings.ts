@@ -19,14 +19,17 @@ export function p99AtLeastMedian(p99Flag: string, medianFlag: string, medianOpti
 
 /** `--sim-latency-ms`, `--sim-p99-ms`, `--sim-break-formats`, `--sim-output-tokens`, `--sim-distill-tokens`. */
 export const SIM_SETTINGS = [
-  setting<number>({ flags: '--sim-latency-ms <ms>', section: 'sim', help: 'simulated model: median latency (0: none)', parse: decimal(0, 600_000), default: SIM_DEFAULTS.latency, field: field('sim', 'latencyMedianMs') }),
+  setting<number>({ flags: '--sim-latency-ms <ms>', section: 'sim', help: 'simulated model: median latency (0: none)', parse: decimal(0, 600_000), default: SIM_DEFAULTS.latency, shapesCalls: false, field: field('sim', 'latencyMedianMs') }),
   setting<number>({
     flags: '--sim-p99-ms <ms>',
     section: 'sim',
     help: 'simulated model: 99th percentile latency (at least the median)',
     parse: decimal(0, 600_000),
     defaultText: 'the median (--sim-latency-ms)',
+    shapesCalls: false,
     field: field('sim', 'latencyP99Ms'),
+    // Left out, it follows the median given.
+    givenAlsoBy: ['simLatencyMs'],
     resolve: p99AtLeastMedian('--sim-p99-ms', '--sim-latency-ms', 'simLatencyMs'),
   }),
   setting<number>({
@@ -35,16 +38,19 @@ export const SIM_SETTINGS = [
     help: "simulated model: share of replies, 0..1, that break their role's format (missing sections, no box or several, JSON with other keys, prose, cut off)",
     parse: decimal(0, 1),
     default: SIM_DEFAULTS.breakFormats,
+    // The simulated replies themselves.
+    shapesCalls: true,
     field: field('sim', 'breakFormats'),
     before: SIM_DEFAULTS.breakFormats,
   }),
-  setting<number>({ flags: '--sim-output-tokens <n>', section: 'sim', help: 'simulated model: approximate tokens of a solution', parse: integer(1), default: SIM_DEFAULTS.outputTokens, field: field('sim', 'outputTokens') }),
+  setting<number>({ flags: '--sim-output-tokens <n>', section: 'sim', help: 'simulated model: approximate tokens of a solution', parse: integer(1), default: SIM_DEFAULTS.outputTokens, shapesCalls: true, field: field('sim', 'outputTokens') }),
   setting<number>({
     flags: '--sim-distill-tokens <n>',
     section: 'sim',
     help: 'simulated model: approximate tokens of the records an rse distillation writes besides its marked one, so the bank grows as a real one does (0: the marked record alone)',
     parse: integer(0),
     default: SIM_DEFAULTS.distillTokens,
+    shapesCalls: true,
     field: field('sim', 'distillTokens'),
     before: SIM_DEFAULTS.distillTokens,
   }),
