@@ -69,6 +69,20 @@ describe('tmas table1', () => {
     expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toBe(table);
   });
 
+  test('a judge that gave no verdict on some candidates: the judged cell says the share it graded, with ⚠', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(4));
+    const out = path.join(dir, 'broken-judge');
+    // The simulator breaks a share of every role's replies, the judge's verdicts among them.
+    const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.5'];
+    const result = await runCli(args);
+    expect(result.code, result.stderr).toBe(0);
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Array<{ judgeCoverage: number }> };
+    const coverage = metrics.iterations[0]?.judgeCoverage ?? 1;
+    expect(coverage).toBeLessThan(1);
+    const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1) ?? '';
+    expect(row).toContain(`all, ${(coverage * 100).toFixed(1)}% graded ⚠`);
+  });
+
   test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];

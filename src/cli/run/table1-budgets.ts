@@ -5,19 +5,13 @@
  * sampling each used (the methods' upstream temperatures differ on purpose),
  * and what each spent: its own calls and tokens, the judge's apart.
  */
-import type { ReportRun } from '../../report/load.ts';
 import { describeAgreement, ruleJudgeAgreement } from '../../observers/agreement.ts';
 import { methodSpend } from '../../report/method-spend.ts';
+import type { Table1Method } from './table1-method.ts';
 import { widthOf } from './table1-width.ts';
 
-/** One method of the table: its strategy, its run as the report reads it, and its own options (majority's `samples` is the k of MV@k). */
-export interface Table1Method {
-  strategy: string;
-  run: ReportRun;
-  options: Record<string, number | string>;
-  /** For majority: MV@k per problem over draws of k of its pool, and the pool's size. */
-  draws?: { byProblem: ReadonlyMap<string, number>; pool: number };
-}
+export type { Table1Method } from './table1-method.ts';
+
 
 type Evaluation = Record<string, unknown>;
 
@@ -32,12 +26,23 @@ function solutionSampling(evaluation: Evaluation | null): { temperature?: number
   return sampling?.solution ?? {};
 }
 
-/** The share of candidates the judge graded over the run's iterations, as a percentage, or `all` / `none`. */
+/** The mean of `values`, as a percentage with one decimal. */
+function meanPercent(values: number[]): string {
+  return `${((values.reduce((a, b) => a + b, 0) / values.length) * 100).toFixed(1)}%`;
+}
+
+/**
+ * The share of candidates sent to the judge over the run's iterations, as a
+ * percentage, or `all` / `none`; and where the judge gave no verdict on some
+ * of them (its replies unusable, its calls failed), the share it graded: the
+ * judge's Pass@1 is over those alone.
+ */
 function judgedShare(method: Table1Method): string {
-  const shares = method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
   if (method.run.evaluation?.grading !== 'judge') return 'none (rule)';
-  if (shares.length === 0 || shares.every((share) => share === 1)) return 'all';
-  return `${((shares.reduce((a, b) => a + b, 0) / shares.length) * 100).toFixed(1)}%`;
+  const asked = method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
+  const covered = method.run.iterations.flatMap((it) => (it.judgeCoverage == null ? [] : [it.judgeCoverage]));
+  const sent = asked.length === 0 || asked.every((share) => share === 1) ? 'all' : meanPercent(asked);
+  return covered.length === 0 || covered.every((share) => share === 1) ? sent : `${sent}, ${meanPercent(covered)} graded ⚠`;
 }
 
 /** One row of the budget table: the limits the method ran under, then what it spent (its own calls and tokens, the judge's apart). */
@@ -64,6 +69,8 @@ export function budgetTable(methods: Table1Method[]): string[] {
     `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
     '',
     "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
+    '',
+    "'judged': the share of candidates sent to the judge, and, marked, the share it graded where it gave no verdict on some (its replies unusable, its calls failed): the Pass@1 of that column is over the candidates it graded.",
     '',
     "'width': what the method drew per problem and round (N, M where it reads them; majority's samples drawn up front, each vote over draws of k of them; else the candidates its rounds held). 'calls' and 'tokens': what the method spent itself, over all its problems and rounds; 'judge calls / tokens': what grading its candidates cost, apart.",
     '',

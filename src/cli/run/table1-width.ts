@@ -7,7 +7,7 @@
  * round widths) are read from the candidates each round held.
  */
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
-import type { Table1Method } from './table1-budgets.ts';
+import type { Table1Method } from './table1-method.ts';
 
 /** The candidates a problem's round held at most, per round in order (a round that failed holds fewer). */
 function candidatesPerRound(method: Table1Method): number[] {

@@ -62,12 +62,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
   const endpoints = new Map<string, EndpointState>();
   /** Pools that stopped because every replica was drained, by pool (its URLs joined). */
   const downPools = new Map<string, UserError>();
-  let declareDown: (error: UserError) => void = () => {};
-  const down = new Promise<never>((_, reject) => {
-    declareDown = reject;
-  });
-  // Handled here so that a run that never races `down` gets no unhandled rejection.
-  down.catch(() => {});
+  const { down, declareDown } = downSignal();
   const watches = createReturnWatches(context.transport, context.backoff);
   const outages = createPoolOutages(context.outageGraceMs, (pool, error) => {
     downPools.set(pool, error);
@@ -105,16 +100,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
     },
     replicaFailed(state, request, error) {
       const urls = request.endpoint.replicas;
-      if (!urls || urls.length < 2 || state.drained) return;
-      // Its next trial call waits out the backoff of this failure, or the Retry-After it asked for (routing.ts).
-      state.trialAt = performance.now() + backoffMs(++state.failuresInARow, error, context.backoff);
-      // An overload lowers the replica's limit and makes it take one call at a time until one succeeds, but
-      // does not drain it: a busy server is not a dead one.
-      if (error instanceof APIError && (error.status === 429 || error.status === 503)) {
-        state.failedAttempts = Math.max(1, state.failedAttempts);
-        return;
-      }
-      if (++state.failedAttempts < downAfter) return;
+      if (!urls || urls.length < 2 || state.drained || !drainsAfter(state, error, context.backoff, downAfter)) return;
       state.drained = true;
       state.drainsInARow++;
       context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
@@ -146,6 +132,32 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       outages.close();
     },
   };
+}
+
+/** A promise that rejects once the run must stop, and what rejects it; handled, so that a run that never races it gets no unhandled rejection. */
+function downSignal(): { down: Promise<never>; declareDown: (error: UserError) => void } {
+  let declareDown: (error: UserError) => void = () => {};
+  const down = new Promise<never>((_, reject) => {
+    declareDown = reject;
+  });
+  down.catch(() => {});
+  return { down, declareDown };
+}
+
+/**
+ * Counts a failed attempt on a replica of a pool; true when it is the one
+ * that drains it (`downAfter` in a row). Its next trial call waits out the
+ * backoff of this failure, or the Retry-After it asked for (routing.ts). An
+ * overload lowers its limit and makes it take one call at a time until one
+ * succeeds, but never drains it: a busy server is not a dead one.
+ */
+function drainsAfter(state: EndpointState, error: unknown, backoff: BackoffOptions, downAfter: number): boolean {
+  state.trialAt = performance.now() + backoffMs(++state.failuresInARow, error, backoff);
+  if (error instanceof APIError && (error.status === 429 || error.status === 503)) {
+    state.failedAttempts = Math.max(1, state.failedAttempts);
+    return false;
+  }
+  return ++state.failedAttempts >= downAfter;
 }
 
 /**
