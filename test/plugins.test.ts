@@ -189,20 +189,30 @@ describe('--agents', () => {
 
   test("a plugin's prompt or reply that throws, or returns what the run cannot use, stops the run as the plugin's error (TMAS_AGENTS, exit 2), not tmas's", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
+    // `run` reads DIR/problems.jsonl: the file written here.
     const cases = [
       { name: 'throws', override: 'prompt: () => { throw new Error("prompt boom"); }', says: 'the summary prompt threw: prompt boom' },
       { name: 'shape', override: 'prompt: () => ({ nope: 1 })', says: 'the summary prompt returned an object with keys nope, not a prompt' },
       { name: 'reply', override: 'reply: () => ({ type: "summary.completed" })', says: "the summary reply returned a message without the request's run, problem, iteration and correlation" },
       { name: 'type', override: 'reply: (request) => ({ ...request, type: "verification.completed" })', says: `the summary reply returned a message of type "verification.completed", not 'summary.completed'` },
     ];
-    for (const { name, override, says } of cases) {
-      const file = path.join(dir, `${name}.mjs`);
-      await writeFile(file, `export default { summary: { ${override} } };\n`);
-      const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, name), ...FLAGS, '--agents', file]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(`${file} (--agents): ${says}`);
-      expect(result.stderr).toContain('[TMAS_AGENTS]');
-      expect(result.stderr).not.toContain('internal error');
+    const files = await Promise.all(
+      cases.map(async ({ name, override }) => {
+        const file = path.join(dir, `${name}.mjs`);
+        await writeFile(file, `export default { summary: { ${override} } };\n`);
+        return file;
+      }),
+    );
+    // As a user sees it, once: exit 2 with the code, no internal error; the other cases in this process.
+    const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'cli'), ...FLAGS, '--agents', files[0] as string]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`${files[0]} (--agents): ${cases[0]?.says}`);
+    expect(result.stderr).toContain('[TMAS_AGENTS]');
+    expect(result.stderr).not.toContain('internal error');
+    for (const [index, { name, says }] of cases.entries()) {
+      if (index === 0) continue;
+      const file = files[index] as string;
+      await expect(run(dir, name, file)).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(`${file} (--agents): ${says}`) });
     }
   });
 
