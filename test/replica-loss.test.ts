@@ -242,6 +242,9 @@ describe('a replica lost and back', () => {
       await script;
       expect(ended.code, ended.stderr).toBe(0);
       expect(answeredBack).toBeGreaterThan(0);
+      // The user is told when the replica went and when it came back.
+      expect(ended.stderr).toContain(`tmas: replica ${lossy.url}: replica drained after`);
+      expect(ended.stderr).toContain(`tmas: replica ${lossy.url}: replica answers again`);
       const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');
       expect(await results('pool')).toBe(await results('clean'));
       // The same calls journaled, each once.

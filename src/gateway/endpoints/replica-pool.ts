@@ -113,7 +113,11 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
         dispatcher.pump();
       });
       // Every replica drained: the calls wait, as long as one endpoint's retries would, for one to answer again.
-      if (urls.every((url) => stateOf(url, request.endpoint).drained)) outages.begin(pool, () => poolDownError(pool, request, describe, error));
+      if (urls.every((url) => stateOf(url, request.endpoint).drained)) {
+        const seconds = Math.round(context.outageGraceMs / 1000);
+        context.onRetry?.({ endpoint: pool, attempt: 0, error: `every replica of the pool is drained: its calls wait up to ${seconds} s for one to answer again, then the run stops`, waitMs: 0 });
+        outages.begin(pool, () => poolDownError(pool, request, describe, error));
+      }
       dispatcher.pump();
     },
     hasOtherLive(state, request) {

@@ -24,6 +24,10 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
           'then covers the wait for a whole reply: raise it for long generations, or give --no-stream.',
       ),
+    // A replica drained or back is told (a call's own retries are counted in the progress line instead).
+    onRetry: (event) => {
+      if (event.attempt === 0) options.say(`tmas: replica ${event.endpoint}: ${event.error}`);
+    },
     maxRetries: config.maxRetries,
     backoff: { ...DEFAULT_BACKOFF, baseMs: config.retryBaseMs },
     encodeJson: options.encodeJson,
