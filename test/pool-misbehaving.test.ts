@@ -1,15 +1,19 @@
 /**
  * A pool with one replica that misbehaves as servers of a cluster do, beside
  * a healthy one: it answers 429 to every call, asks for a long Retry-After,
- * or answers its model list but fails every completion; and a pool whose
- * every replica goes away for a moment. The calls finish on what is healthy,
+ * or answers its model list but fails every completion, or does not answer
+ * at start and holds its calls open. The calls finish on what is healthy,
  * none fails, and the bad replica costs the run little.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { runInProcess, smallProblems, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }];
 
@@ -115,5 +119,32 @@ describe('a pool with a replica that misbehaves', () => {
     // Each time it was back, it held one call at a time.
     expect(bad.completions()).toBeGreaterThan(firstRound);
     expect(bad.mostAtOnceAfter(firstRound)).toBe(1);
+  });
+
+  test('a replica that does not answer its model list at start takes one trial call, not a slot of calls each waiting out the timeout', async () => {
+    // It refuses the list and holds every chat completion open, as a server still loading its model may.
+    let held = 0;
+    const hanging: Server = createServer((req, res) => {
+      if (req.url?.endsWith('/models')) {
+        res.writeHead(503);
+        return res.end('{}');
+      }
+      if (req.url?.endsWith('/chat/completions')) held++;
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => {
+      hanging.closeAllConnections();
+      hanging.close(() => resolve());
+    }));
+    const dir = await mkdtemp(path.join(tmpdir(), 'tmas-pool-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    const problems = smallProblems(2);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })) });
+    closers.push(() => sim.close());
+    const urls = `${sim.url},http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+    const input = await writeProblems(dir, problems);
+    const outcome = await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'run'), '--base-url', urls, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '1', '--n-candidates', '4', '--n-verifications', '2', '--judge-passes', '0', '--timeout', '2', '--routing', 'least-loaded']);
+    expect(outcome.stopped).toEqual([]);
+    expect(held).toBe(1);
   });
 });

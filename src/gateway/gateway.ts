@@ -49,6 +49,12 @@ export interface Gateway {
   readonly down: Promise<never>;
   close(): void;
   /**
+   * A replica of `endpoint`'s pool that did not answer at start: it takes one
+   * trial call at a time until one succeeds, and is drained if it fails
+   * (rather than take a slot's worth of calls that may each wait out the timeout).
+   */
+  suspect(baseUrl: string, endpoint: CompletionRequest['endpoint']): void;
+  /**
    * A view of this gateway for one of several runs that share it (a table's
    * methods): its calls go through this gateway, and its stats count that
    * run's calls alone (ledger.ts); closing it closes nothing.
@@ -97,6 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       down: pool.down,
       close: () => {},
+      suspect: pool.suspect,
       forRun,
     };
   };
@@ -106,6 +113,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return statsOf(ledger, pool.endpoints.values(), dispatcher, serverQueue);
     },
     down: pool.down,
+    suspect: pool.suspect,
     close: () => {
       if (poller !== null) clearInterval(poller);
       pool.close();

@@ -48,6 +48,8 @@ export interface ReplicaPool {
   replicasOf(request: CompletionRequest, attempts: number): { pool: string; replicas: EndpointState[] };
   /** Counts a failed attempt on a replica of a pool; drains it after `downAfter` in a row, and stops the pool when none is left. */
   replicaFailed(state: EndpointState, request: CompletionRequest, error: unknown): void;
+  /** A replica that did not answer at start: one trial call at a time until one succeeds (Gateway.suspect). */
+  suspect(baseUrl: string, endpoint: CompletionRequest['endpoint']): void;
   /** Whether the pool of `request` has a replica not drained besides `state`, where its retry goes without waiting. */
   hasOtherLive(state: EndpointState, request: CompletionRequest): boolean;
   /** Counts a call that failed for good on an endpoint; after `downAfter` in a row it is down. */
@@ -59,7 +61,7 @@ export interface ReplicaPool {
 /** Creates the pool of endpoints. */
 export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
   const { dispatcher, describe, downAfter } = context;
-  const endpoints = new Map<string, EndpointState>();
+  const { endpoints, stateOf } = endpointStates(context);
   /** Pools that stopped because every replica was drained, by pool (its URLs joined). */
   const downPools = new Map<string, UserError>();
   const { down, declareDown } = downSignal();
@@ -68,18 +70,6 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
     downPools.set(pool, error);
     stopPool(pool, error);
   });
-
-  function stateOf(baseUrl: string, endpoint: CompletionRequest['endpoint']): EndpointState {
-    let state = endpoints.get(baseUrl);
-    if (!state) {
-      const pool = (endpoint.replicas ?? [baseUrl]).join(',');
-      state = createEndpointState(baseUrl, endpoint, context.settings, () => ceilingOf(endpoints.values(), pool, baseUrl));
-      endpoints.set(baseUrl, state);
-      // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
-      if (context.settings.serverQueue === 'short') void readLoad(state, context.transport).then(() => dispatcher.pump());
-    }
-    return state;
-  }
 
   /** Gives up the calls held for a pool that is down: they would never be sent, and the run is told. */
   function stopPool(pool: string, error: UserError): void {
@@ -120,6 +110,10 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       }
       dispatcher.pump();
     },
+    suspect(baseUrl, endpoint) {
+      const state = stateOf(baseUrl, endpoint);
+      state.failedAttempts = Math.max(state.failedAttempts, downAfter - 1);
+    },
     hasOtherLive(state, request) {
       return (request.endpoint.replicas ?? []).some((url) => url !== state.url && !stateOf(url, request.endpoint).drained);
     },
@@ -136,6 +130,23 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       outages.close();
     },
   };
+}
+
+/** Every endpoint seen, by base URL, and the state of one, made when first seen. */
+function endpointStates(context: ReplicaPoolContext): { endpoints: Map<string, EndpointState>; stateOf: (baseUrl: string, endpoint: CompletionRequest['endpoint']) => EndpointState } {
+  const endpoints = new Map<string, EndpointState>();
+  const stateOf = (baseUrl: string, endpoint: CompletionRequest['endpoint']): EndpointState => {
+    let state = endpoints.get(baseUrl);
+    if (!state) {
+      const pool = (endpoint.replicas ?? [baseUrl]).join(',');
+      state = createEndpointState(baseUrl, endpoint, context.settings, () => ceilingOf(endpoints.values(), pool, baseUrl));
+      endpoints.set(baseUrl, state);
+      // Read at once: the knee's slow start holds calls until a first reading says whether the server counts its tokens.
+      if (context.settings.serverQueue === 'short') void readLoad(state, context.transport).then(() => context.dispatcher.pump());
+    }
+    return state;
+  };
+  return { endpoints, stateOf };
 }
 
 /** A promise that rejects once the run must stop, and what rejects it; handled, so that a run that never races it gets no unhandled rejection. */

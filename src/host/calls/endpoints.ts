@@ -22,6 +22,8 @@ export interface PreparedEndpoints {
   sim: SimServer | null;
   simulatorUrl: string;
   simulated: boolean;
+  /** Replicas of a pool that did not answer GET /models at start: the gateway suspects them (Gateway.suspect). */
+  unanswered: string[];
 }
 
 /** Starts the embedded simulated model a run with no --base-url talks to, and says so. */
@@ -57,11 +59,17 @@ export async function prepareEndpoints(
   try {
     const deps = { config, secrets, simulatorUrl: simulator?.url ?? OFFLINE_URL };
     secrets.judge ??= secrets.solution;
-    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config) };
+    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config), unanswered: [] };
+    const unanswered: string[] = [];
 
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
       ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), key: keyOriginOf(role, secrets[role]) })),
-      { onUnreachable: (url) => options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; its calls go to the other replicas, and it is drained if it stays down.`) },
+      {
+        onUnreachable: (url) => {
+          unanswered.push(url);
+          options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; it takes one trial call at a time until one succeeds, and is drained if it fails.`);
+        },
+      },
     );
     /** What the answering endpoints (or replicas) of a role list. */
     const servedBy = (role: EndpointSlot) => {
@@ -85,7 +93,7 @@ export async function prepareEndpoints(
         const served = servedBy(role).flatMap(({ models }) => models);
         return served.length > 0 && served.every((model) => model.ownedBy === SIMULATED_OWNER);
       });
-    return { sim, simulatorUrl: deps.simulatorUrl, simulated };
+    return { sim, simulatorUrl: deps.simulatorUrl, simulated, unanswered };
   } catch (error) {
     await sim?.close();
     throw error;

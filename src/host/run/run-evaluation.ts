@@ -19,15 +19,15 @@ import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { isUserError, TmasError, UserError, type ErrorCode } from '../../kernel/errors.ts';
 import type { Gateway } from '../../gateway/gateway.ts';
 import { createBus } from '../../kernel/bus.ts';
-import { prepareEndpoints } from '../calls/endpoints.ts';
-import { createLlmCall, promptBudget, type CallCounts } from '../calls/llm-call.ts';
+import { prepareEndpoints, type PreparedEndpoints } from '../calls/endpoints.ts';
+import { createLlmCall, endpointFor, promptBudget, type CallCounts } from '../calls/llm-call.ts';
 import { createCallRanks } from '../calls/call-ranks.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
 import { createPool, tokenizerLoadError, type Pool } from '../../pool/pool.ts';
 import { isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 import type { Problem } from '../../input/problems.ts';
 import { runMetricsFromLog } from '../../observers/log-metrics.ts';
-import type { Envelope } from '../../kernel/protocol.ts';
+import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
 import { writeOutputs } from '../outputs/outputs.ts';
 import { beforeStore, whenStopped } from './run-stop.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
@@ -184,6 +184,15 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   return { pool, questionTokens, endpoints };
 }
 
+/** The replicas that did not answer at start, suspected by the gateway: each takes one trial call at a time. */
+function suspectUnanswered(gateway: Gateway, config: RunConfig, secrets: Secrets, endpoints: PreparedEndpoints): void {
+  if (endpoints.unanswered.length === 0) return;
+  for (const role of ENDPOINT_SLOTS) {
+    const endpoint = endpointFor(role, { config, secrets, simulatorUrl: endpoints.simulatorUrl });
+    for (const url of endpoint.replicas ?? []) if (endpoints.unanswered.includes(url)) gateway.suspect(url, endpoint);
+  }
+}
+
 /** The gateway of a run on its own, closed with it. */
 function ownGateway(config: RunConfig, pool: Pool, io: RunIO, cleanups: Cleanups): Gateway {
   const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
@@ -251,6 +260,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const stopped = whenStopped(options.signal);
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
     const gateway = options.shared?.gateway ?? ownGateway(config, pool, io, cleanups);
+    suspectUnanswered(gateway, config, secrets, endpoints);
     const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
     const firstSeq = await store.nextSeq();
     const bus = createBus({ firstSeq });
