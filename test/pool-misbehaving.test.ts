@@ -1,6 +1,7 @@
 /**
  * A pool with one replica that misbehaves as servers of a cluster do, beside
- * a healthy one: it answers 429 to every call, asks for a long Retry-After,
+ * a healthy one: it answers 429 to every call, rejects every call with a
+ * 404, asks for a long Retry-After,
  * or answers its model list but fails every completion, or does not answer
  * at start and holds its calls open. The calls finish on what is healthy,
  * none fails, and the bad replica costs the run little.
@@ -91,6 +92,20 @@ describe('a pool with a replica that misbehaves', () => {
     expect(gateway.stats.failures).toBe(0);
     // It takes one call at a time until one succeeds: a few of the 40, not most.
     expect(bad.completions()).toBeLessThan(20);
+  });
+
+  test('a replica that rejects what its siblings accept (a 404, a smaller window): each call goes once to a sibling, and the replica is drained', async () => {
+    const [good, bad] = [await healthy(), await refusingReplica(404)];
+    closers.push(bad.close);
+    const gateway = gatewayOf();
+    const drained = () => gateway.stats.endpoints.find((e) => e.baseUrl === bad.url)?.drained === true;
+    // Once it failed, it takes a trial call after each backoff (20, 40, 80 ms…): rounds until the third trial drains it.
+    for (let round = 0; round < 20 && !drained(); round++) {
+      const replies = await calls(gateway, [good.url, bad.url], 16);
+      expect(replies.every((reply) => reply.replica === good.url)).toBe(true);
+    }
+    expect(gateway.stats.failures).toBe(0);
+    expect(drained()).toBe(true);
   });
 
   test("a replica's long Retry-After does not hold the retries that go to the other replica", async () => {

@@ -60,6 +60,8 @@ const FIRST_RANK = { grading: false, remaining: Number.POSITIVE_INFINITY } as co
 interface CallBodies {
   /** Set when a 400 or 422 that names nothing came back to a request asking for continuous usage: it is sent once without. */
   usageDropped: boolean;
+  /** The replica that rejected the request (a 4xx, a prompt over its window) while another replica was live: it went there once. */
+  rejectedBy: { state: EndpointState; error: unknown } | null;
   asksUsage(state: EndpointState): boolean;
   bodyFor(state: EndpointState): Promise<BodyParts>;
 }
@@ -69,6 +71,7 @@ function callBodies(request: CompletionRequest, options: GatewayOptions, stream:
   const bodies = new Map<string, Promise<BodyParts>>();
   const call: CallBodies = {
     usageDropped: false,
+    rejectedBy: null,
     asksUsage: (state) => !call.usageDropped && askingUsage(state),
     bodyFor: (state) => {
       const { dialect } = state;
@@ -123,6 +126,8 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result);
+      // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
+      if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
       return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
@@ -132,7 +137,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         continue;
       }
       failedOn = state;
-      await sleep(waitAfter(context, tally, { state, request, error, attempts }, signal), signal);
+      await sleep(waitAfter(context, tally, { state, request, error, attempts, call }, signal), signal);
     }
   }
 }
@@ -199,14 +204,18 @@ function tellOtherModel(context: CallContext, state: EndpointState, request: Com
  * good (throws CallFailedError, or the abort) or the wait before the next
  * attempt is returned.
  */
-function waitAfter(context: CallContext, tally: Tally, failure: { state: EndpointState; request: CompletionRequest; error: unknown; attempts: number }, signal: AbortSignal | undefined): number {
+function waitAfter(context: CallContext, tally: Tally, failure: { state: EndpointState; request: CompletionRequest; error: unknown; attempts: number; call: CallBodies }, signal: AbortSignal | undefined): number {
   const { describe } = context;
-  const { state, request, error, attempts } = failure;
+  const { state, request, error, attempts, call } = failure;
   const kind = classifyFailure(error);
   if (kind === 'aborted' || signal?.aborted) throw error;
   tally.attemptFailed(state);
   if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
-  if (kind !== 'transient' || attempts > context.options.maxRetries) {
+  // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
+  // window, a route missing) lost whole problems while they would have answered.
+  const elsewhere = (kind === 'fatal' || kind === 'context-length') && call.rejectedBy === null && attempts <= context.options.maxRetries && context.pool.hasOtherLive(state, request);
+  if (elsewhere) call.rejectedBy = { state, error };
+  else if (kind !== 'transient' || attempts > context.options.maxRetries) {
     tally.failed();
     const code = FAILURE_CODES[kind];
     context.pool.failedForGood(state, request, error, attempts, kind === 'transient');
