@@ -135,6 +135,14 @@ describe('tmas fork', () => {
     const report = path.join(dir, 'report.html');
     const reported = await runCli(['report', source, fork, '--out', report], asUser);
     expect(reported.code, reported.stderr).toBe(0);
+    // The two sides read apart: the fork's settings name its module and what it came from, and so does its metrics.json.
+    const table = await runCli(['report', source, fork, '--format', 'md'], asUser);
+    const forkRow = table.stdout.split('\n').find((line) => line.includes(`fork of ${path.basename(source)}: --agents`)) ?? '';
+    expect(forkRow).toContain(`agents=${path.basename(module)}`);
+    expect(table.stdout.split('\n').filter((line) => line.includes('agents='))).toHaveLength(1);
+    const forkMetrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { forkedFrom?: unknown; evaluation: { agents: unknown } };
+    expect(forkMetrics.forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--agents'] });
+    expect(forkMetrics.evaluation.agents).toEqual({ file: path.basename(module), sha256: expect.stringMatching(/^sha256:/) });
     expect(await readFile(report, 'utf8')).toContain('fork');
     expect(await fileHashes(source)).toEqual(before);
     await setReadOnly(source, false);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
-import type { Store } from '../store/store.ts';
+import type { ForkedFrom, Store } from '../store/store.ts';
 import { upgradeConfig } from '../settings/configure/upgrade.ts';
 import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
@@ -138,6 +138,13 @@ async function openReportStore(dir: string): Promise<Store | null> {
 interface ReportManifest {
   strategy?: string;
   config?: unknown;
+  forkedFrom?: ForkedFrom;
+}
+
+/** `fork of DIR: --agents, --n-verifications`: what a forked run came from and changed, so that the two sides of an ablation read apart. */
+function forkNote(forkedFrom: ForkedFrom | undefined): string[] {
+  if (forkedFrom === undefined) return [];
+  return [`fork of ${path.basename(forkedFrom.dir)}${forkedFrom.changed.length > 0 ? `: ${forkedFrom.changed.join(', ')}` : ''}`];
 }
 
 /** What a run's store adds to its metrics.json. */
@@ -182,7 +189,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   return {
     strategy: manifest?.strategy ?? null,
     // A manifest without a strategy (an older run's) gets every shared setting, as a strategy the registry does not know does.
-    settings: c ? settingsLine(c, manifest?.strategy ?? '') : '',
+    settings: [...(c ? [settingsLine(c, manifest?.strategy ?? '')] : []), ...forkNote(manifest?.forkedFrom)].join(' · '),
     models: c ? `${describeModels(c.roles.endpoints)} · temperature ${c.roles.temperature}, seed ${c.loop.seed}` : '',
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,

@@ -4,6 +4,7 @@
  * no N, M, ε or θ), the judge and proof mode. The viewer's page head and the
  * report's runs table say the same.
  */
+import path from 'node:path';
 import { SHARED_LOOP_SETTINGS, type SharedLoopSetting } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import type { RunConfig } from './config.ts';
@@ -23,5 +24,12 @@ export function settingsLine(config: RunConfig, strategy: string): string {
   // The strategy's own flags as the command line spells them: `round-widths=4,1`.
   const own = Object.entries(config.loop.strategyOptions).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
   const judge = config.judge.passes > 0 ? [`judge×${config.judge.passes}${config.judge.when === 'unsure' ? ' when unsure' : ''}`] : [];
-  return [...own, ...shared, ...judge, ...(config.loop.proof ? ['proof'] : [])].join(' ');
+  return [...own, ...shared, ...judge, ...(config.loop.proof ? ['proof'] : []), ...swapped(config)].join(' ');
+}
+
+/** What replaces the strategy's own roles: an agents module and prompt templates, by file name, so that two sides of an ablation read apart. */
+function swapped(config: RunConfig): string[] {
+  const agents = config.loop.agents === null ? [] : [`agents=${path.basename(config.loop.agents)}`];
+  const prompts = Object.entries(config.loop.prompts).map(([role, file]) => `prompt:${role}=${path.basename(file.file)}`);
+  return [...agents, ...prompts];
 }

@@ -5,6 +5,7 @@
  * candidates were graded). Runs written before the block had this name wrote
  * it as `protocol`; the readers take either (src/report/metrics-file.ts).
  */
+import path from 'node:path';
 import type { JudgeWhen, LoopSettings } from '../../../machines/contract.ts';
 import { JUDGE_VIEW_TOKENS } from '../../../machines/roles/judge.role.ts';
 import { VERDICT_REUSE, type VerdictReuse } from '../../../machines/judge-stage.ts';
@@ -36,6 +37,8 @@ export interface EvaluationRecord extends LoopSettings {
   completionMaxTokens: number | null;
   /** The SHA-256 of each user template given with `--prompt ROLE=FILE`, by role; empty when every role used its built-in prompt. */
   prompts: Record<string, string>;
+  /** The `--agents` module that replaced roles of the strategy: its file's name and the SHA-256 of its text; null without one. */
+  agents: { file: string; sha256: string | null } | null;
   /** `judge`: Pass@1 is the LLM judge's; `rule`: the rule-based grader's. */
   grading: 'judge' | 'rule';
   judge: JudgeGrading | null;
@@ -86,6 +89,8 @@ export function evaluationRecord(config: RunConfig): EvaluationRecord {
     sampling: Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, samplingOf(config, slot)])) as Record<EndpointSlot, SlotSampling>,
     completionMaxTokens: config.context.completionMaxTokens,
     prompts: Object.fromEntries(Object.entries(config.loop.prompts).map(([role, file]) => [role, file.sha256])),
+    // The agents module that replaced roles, by its digest: the two sides of an ablation read apart here too.
+    agents: config.loop.agents === null ? null : { file: path.basename(config.loop.agents), sha256: config.loop.agentsDigest },
     grading: passes > 0 ? 'judge' : 'rule',
     judge:
       passes > 0
