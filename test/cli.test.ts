@@ -19,6 +19,7 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   // Credentials in a URL would go in the header that carries the API key: refused, the password not printed.
   { name: 'a base URL carrying a password', content: null, flags: ['--base-url', 'http://bob:hunter2@127.0.0.1:9/v1', '--model-name', 'm'], says: /--base-url.*http:\/\/bob:\*\*\*@127\.0\.0\.1:9\/v1.*a URL with credentials \(user:password@\) is not sent as such(?![\s\S]*hunter2)/ },
   { name: 'a judge URL carrying a user name', content: null, flags: ['--judge-base-url', 'http://bob@127.0.0.1:9/v1', '--model-name', 'm'], says: /--judge-base-url.*a URL with credentials/ },
+  { name: 'a pool none of whose replicas answers', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1,http://127.0.0.1:10/v1', '--model-name', 'm'], says: /127\.0\.0\.1:9\/v1 \(from --base-url\).*The pool's other replicas do not answer either: http:\/\/127\.0\.0\.1:10\/v1\./ },
   { name: '--judge-audit without hybrid grading', content: null, flags: ['--judge-audit', '0.2'], says: /--judge-audit 0\.2 applies with --judge-when unsure only/ },
   { name: 'a whole-number flag given as hex', content: null, flags: ['--n-candidates', '0x10'], says: /--n-candidates.*0x10.*whole number/ },
   { name: 'a whole-number flag left empty', content: null, flags: ['--seed', ''], says: /--seed.*whole number/ },

@@ -256,10 +256,10 @@ describe("the server's errors, in the shapes servers send them", () => {
       gateway.close();
     }
     expect(failures.map((failure) => failure.code)).toEqual(['TMAS_CONTEXT_LENGTH', 'TMAS_CALL_REJECTED', 'TMAS_CALL_REJECTED', 'TMAS_CALL_REJECTED']);
-    expect(failures[0]?.message).toContain("HTTP 400: 400 This model's maximum context length is 4096 tokens");
-    expect(failures[1]?.message).toContain('HTTP 404: 404 The model `qwen` does not exist.');
-    expect(failures[2]?.message).toContain('HTTP 422: 422 Input should be a valid integer');
-    expect(failures[3]?.message).toContain('HTTP 424: 424 Request failed during generation: Server error: CUDA out of memory');
+    expect(failures[0]?.message).toContain("HTTP 400: This model's maximum context length is 4096 tokens");
+    expect(failures[1]?.message).toContain('HTTP 404: The model `qwen` does not exist.');
+    expect(failures[2]?.message).toContain('HTTP 422: Input should be a valid integer');
+    expect(failures[3]?.message).toContain('HTTP 424: Request failed during generation: Server error: CUDA out of memory');
     // The context-length error is not taken for a refusal of the usage field: that call is sent once; the bare 422 twice.
     expect(sent).toBe(5);
   });

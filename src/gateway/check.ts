@@ -59,13 +59,20 @@ export async function checkEndpoints(
       }
     }
     const pool = endpoint.replicas ?? [];
-    if (pool.length > 0 && pool.every((url) => unreachable.has(url))) throw unreachable.get(pool[0] ?? '') ?? new TypeError('empty pool');
+    if (pool.length > 0 && pool.every((url) => unreachable.has(url))) throw noReplicaAnswers(pool, unreachable);
   }
   for (const [url, error] of unreachable) options.onUnreachable?.(url, error);
   return models;
 }
 
 /** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
+/** The error of a pool none of whose replicas answers: the first one's, naming the others too. */
+function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, UserError>): UserError {
+  const first = unreachable.get(pool[0] as string) as UserError;
+  if (pool.length === 1) return first;
+  return new UserError('TMAS_ENDPOINT', `${first.message} The pool's other replicas do not answer either: ${pool.slice(1).join(', ')}.`, { cause: first });
+}
+
 async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, timeoutMs: number): Promise<ListedModel[]> {
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();

@@ -81,7 +81,8 @@ export function retryBudgetMs(maxRetries: number, options: BackoffOptions): numb
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
-  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message}${redirectHint(error)}`.slice(0, 500);
+  // The client's message starts with the status itself ("500 refused"): said once.
+  if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
     const code = (error.cause as NodeJS.ErrnoException).code;
