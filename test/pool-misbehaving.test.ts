@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runInProcess, smallProblems, writeProblems } from './fixtures.ts';
+import { runCli, runInProcess, smallProblems, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }];
 
@@ -161,5 +161,20 @@ describe('a pool with a replica that misbehaves', () => {
     const outcome = await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'run'), '--base-url', urls, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '1', '--n-candidates', '4', '--n-verifications', '2', '--judge-passes', '0', '--timeout', '2', '--routing', 'least-loaded']);
     expect(outcome.stopped).toEqual([]);
     expect(held).toBe(1);
+  });
+
+  test('replicas serving different models, no --model-name: refused naming the first replica, not advising to leave the flag out', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tmas-pool-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    const [a, b] = await Promise.all(['model-a', 'model-b'].map(async (model) => {
+      const sim = await startSimServer({ problems: PROBLEMS, models: [model] });
+      closers.push(() => sim.close());
+      return sim;
+    }));
+    const input = await writeProblems(dir, smallProblems(1));
+    const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--base-url', `${a?.url},${b?.url}`, '--no-proof']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`The endpoint ${b?.url} does not serve the model "model-a", which the pool's first replica ${a?.url} serves (no --model-name given)`);
+    expect(result.stderr).not.toContain('leave --model-name out');
   });
 });

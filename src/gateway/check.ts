@@ -139,14 +139,16 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
  * lists. A named model the endpoint does not list stops the run before any
  * call (TMAS_MODEL_NOT_SERVED): every call would fail with a 404.
  */
-export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = ''): string {
+export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = '', firstReplica: string | null = null): string {
   // A server that lists no model cannot be checked against: the model named is taken as it is.
   if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => model.id === named)) {
     const served = listed.map((model) => model.id).join(', ');
-    throw new UserError(
-      'TMAS_MODEL_NOT_SERVED',
-      `The endpoint ${baseUrl} does not serve the model "${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`,
-    );
+    // Not given: the pool's first replica named it, and leaving the flag out cannot help.
+    const fix =
+      firstReplica === null
+        ? `"${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`
+        : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); it serves: ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
+    throw new UserError('TMAS_MODEL_NOT_SERVED', `The endpoint ${baseUrl} does not serve the model ${fix}`);
   }
   if (named) return named;
   const first = listed?.[0]?.id;

@@ -84,7 +84,9 @@ export async function prepareEndpoints(
       if (config.roles.endpoints[role].baseUrl === null) continue;
       const flag = slotFlag(role, 'model-name');
       // Every replica must serve the model: a call may go to any of them.
-      for (const { url, models } of servedBy(role)) config.roles.endpoints[role].model = resolveModel(config.roles.endpoints[role].model, models, flag, url);
+      const given = config.roles.endpoints[role].model !== '';
+      const replicas = servedBy(role);
+      for (const { url, models } of replicas) config.roles.endpoints[role].model = resolveModel(config.roles.endpoints[role].model, models, flag, url, given ? null : (replicas[0]?.url ?? null));
     }
     // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =
