@@ -152,6 +152,9 @@ describe('server load', () => {
     const llamacpp = 'llamacpp:tokens_predicted_total 7801\nllamacpp:kv_cache_usage_ratio 0.25\nllamacpp:requests_processing 4\nllamacpp:requests_deferred 12\n';
     expect(parseServerLoad(llamacpp)).toEqual({ running: 4, waiting: 12, kvUsage: 0.25, generationTokens: null, generationTokensAtMs: null });
     expect(parseServerLoad('# nothing here\nhttp_requests_total 5\n')).toBeNull();
+    // A broken exporter's samples (negative, past 2^53) are left out, not read as a load.
+    expect(parseServerLoad('vllm:num_requests_running 1e308\nvllm:num_requests_waiting -3\n')).toBeNull();
+    expect(parseServerLoad('vllm:num_requests_running{e="0"} 1e308\nvllm:num_requests_running{e="1"} 5\nvllm:num_requests_waiting 0\n')).toMatchObject({ running: 5, waiting: 0 });
     expect(metricsUrlOf('http://gpu-1:8000/v1')).toBe('http://gpu-1:8000/metrics');
     expect(metricsUrlOf('http://gpu-1:8000/v1/')).toBe('http://gpu-1:8000/metrics');
     expect(metricsUrlOf('https://proxy/team/vllm/v1')).toBe('https://proxy/team/vllm/metrics');

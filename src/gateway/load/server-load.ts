@@ -47,7 +47,8 @@ function gaugeSums(text: string, names: ReadonlySet<string>): { sums: Map<string
     const afterLabels = line[nameEnd] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(nameEnd);
     const [valueText, stampText] = afterLabels.trim().split(/\s+/);
     const value = Number(valueText);
-    if (Number.isFinite(value)) {
+    // Counts and fractions are never negative nor past 2^53: such a sample is a broken exporter's, and is left out.
+    if (Number.isFinite(value) && value >= 0 && value <= Number.MAX_SAFE_INTEGER) {
       sums.set(name, (sums.get(name) ?? 0) + value);
       maxima.set(name, Math.max(maxima.get(name) ?? value, value));
     }
