@@ -83,4 +83,15 @@ describe('settings given again to a resume or a fork', () => {
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/--id-column names a column of --input-file, which tmas fork .* does not read.*\[TMAS_USAGE\]/);
   });
+
+  test("a completion limit given again to a resume is held to the run's own window, not the default one", async ({ dir }) => {
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, ...SMALL, '--max-tokens', '200000', '--completion-max-tokens', '150000']);
+    // 150000 fits the run's 200000 window; it was refused against the default 131072.
+    const same = await runCli(['run', '--resume', run, '--completion-max-tokens', '150000']);
+    expect(same.code, same.stderr).toBe(0);
+    const over = await runCli(['run', '--resume', run, '--completion-max-tokens', '250000']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('--completion-max-tokens 250000 is not below the context window (--max-tokens 200000)');
+  });
 });

@@ -57,7 +57,9 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   refuseColumnsWithoutInput(given, merge.command);
   // The run's own strategy, unless this command changes it: its flags are read against that one.
   const strategy = given.has('strategy') ? flags.strategy : manifest.config.loop.strategy;
-  const { config: requested, secrets } = toRunConfig({ ...flags, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
+  // The run's own window unless one is given: the settings that depend on it (a completion limit must be below it) read it.
+  const maxTokens = given.has('maxTokens') ? flags.maxTokens : manifest.config.context.window;
+  const { config: requested, secrets } = toRunConfig({ ...flags, maxTokens, strategy, inputFile: manifest.config.problems.inputFile, outputFile: merge.target }, env);
   // A run started before tokenizers had digests keys its calls by the tokenizer's path: it keeps doing so.
   keepPathIdentity(TOKENIZER_FILE, manifest.config, requested);
   // So does one started before agents modules had digests, by the module's path.
