@@ -5,11 +5,12 @@
  * replay is: a call whose request DIR journaled is answered; the first that
  * it did not (a request the change reaches) stops that problem's iteration
  * there, as a replay's miss does, since what follows depends on an answer
- * not yet known. So the count is a lower bound: every call it counts is one
- * the fork will reuse, and calls after a problem's first changed one that
- * happen to be the same again (a later stage the change does not reach) are
- * reused too but not counted. It costs what a replay of that part costs; DIR
- * is only read.
+ * not yet known. Calls after a problem's first changed one that happen to be
+ * the same again (a later stage the change does not reach) are reused but
+ * not counted; calls of that iteration answered offline only because the
+ * missed answers are absent (a bank update over the candidates DIR had, where
+ * the change adds candidates) are counted but sent: an estimate, not a bound.
+ * It costs what a replay of that part costs; DIR is only read.
  */
 import type { RunConfig, Secrets } from '../settings/config.ts';
 import { runEvaluation, type RunOptions } from '../host/run/run-evaluation.ts';

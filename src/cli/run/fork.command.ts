@@ -112,7 +112,7 @@ export async function runForkCommand(dir: string, flags: RunFlags, command: Comm
   io.stdout(`tmas fork: ${fork.config.outputs.dir} from ${from} (run ${fork.forkedFrom.run}, ${fork.journaled} journaled calls): ${describeChanges(fork.changed)}.`);
   const expected = await forkReuseEstimate(from, fork.config, { strategy, secrets: fork.secrets });
   io.stdout(
-    `tmas fork: expects to answer at least ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
+    `tmas fork: expects to answer about ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
   );
   const source = await openJournalSource(fork.forkedFrom, io.stderr);
   if (source === null) throw new UserError('TMAS_RESUME', `${from} could not be read as the fork started (see the warning above); nothing was written.`);
