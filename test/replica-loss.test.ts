@@ -51,11 +51,17 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
     else forward(req, res);
   });
   const forward = (req: IncomingMessage, res: ServerResponse) => {
+    // The gateway's one-token completion that asks whether a drained replica is back is not a call of the run.
+    let head = '';
+    req.on('data', (chunk: Buffer) => {
+      if (head.length < 4096) head += chunk.toString();
+    });
     const upstream = httpRequest({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (reply) => {
       res.writeHead(reply.statusCode ?? 502, reply.headers);
       reply.pipe(res);
       reply.on('end', () => {
-        if (req.url?.endsWith('/chat/completions') && reply.statusCode === 200 && !lost) answered++;
+        const probe = head.includes('"max_tokens":1,');
+        if (req.url?.endsWith('/chat/completions') && reply.statusCode === 200 && !lost && !probe) answered++;
       });
     });
     upstreams.add(upstream);

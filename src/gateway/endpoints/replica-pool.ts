@@ -96,7 +96,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
       const pool = urls.join(',');
       // Its held calls go to the other replicas, until it answers again.
-      watches.watch(state.url, state.apiKey, state.drainsInARow, () => {
+      watches.watch(state.url, { apiKey: state.apiKey, model: request.endpoint.model }, state.drainsInARow, () => {
         returned(state, downAfter);
         outages.end(pool);
         context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it takes one call at a time until one succeeds', waitMs: 0 });

@@ -3,10 +3,13 @@
  * server that went away (a node restarted, a pod rescheduled) usually comes
  * back at the same address, and the run should use it again rather than go on
  * without it. It is asked `GET /models` (what the run's check asked at start),
- * first after twice the retries' first backoff step, then at doubling
- * periods up to the backoff's cap (a minute by default). A replica drained
- * again before any call succeeded on it (it answers the list but fails its
- * completions) is first asked after a period doubled for each such drain.
+ * then for a one-token completion of its model: a server that lists its model
+ * but fails or holds its completions (still loading, a wedged engine) is not
+ * back, where each return cost a call its whole timeout. First after twice
+ * the retries' first backoff step, then at doubling periods up to the
+ * backoff's cap (a minute by default). A replica drained again before any
+ * call succeeded on it is first asked after a period doubled for each such
+ * drain. The one-token completion is not a call of the run: not journaled.
  */
 import type { BackoffOptions } from '../request/retry.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
@@ -16,8 +19,8 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 /** The watches of a pool's drained replicas. */
 export interface ReturnWatches {
-  /** Watches `url` until it answers, then calls `onBack` once; `drainsInARow` (1 or more) sets the first period. */
-  watch(url: string, apiKey: string, drainsInARow: number, onBack: () => void): void;
+  /** Watches `url` until it answers for `model`, then calls `onBack` once; `drainsInARow` (1 or more) sets the first period. */
+  watch(url: string, access: { apiKey: string; model: string }, drainsInARow: number, onBack: () => void): void;
   /** Stops every watch (the gateway closes). */
   close(): void;
 }
@@ -26,12 +29,12 @@ export interface ReturnWatches {
 export function createReturnWatches(transport: HttpTransport, backoff: BackoffOptions): ReturnWatches {
   const stops = new Map<string, () => void>();
   return {
-    watch(url, apiKey, drainsInARow, onBack) {
+    watch(url, access, drainsInARow, onBack) {
       stops.get(url)?.();
       const firstMs = Math.min(backoff.capMs, 2 * backoff.baseMs * 2 ** Math.max(0, drainsInARow - 1));
       stops.set(
         url,
-        watchForReturn(url, apiKey, transport, { ...backoff, firstMs }, () => {
+        watchForReturn(url, access, transport, { ...backoff, firstMs }, () => {
           stops.delete(url);
           onBack();
         }),
@@ -44,14 +47,15 @@ export function createReturnWatches(transport: HttpTransport, backoff: BackoffOp
   };
 }
 
-/** Watches `url` until it answers GET /models with a success, then calls `onBack` once. Returns a function that stops the watch. */
-function watchForReturn(url: string, apiKey: string, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, onBack: () => void): () => void {
+/** Watches `url` until it answers its model list and a completion, then calls `onBack` once. Returns a function that stops the watch. */
+function watchForReturn(url: string, access: { apiKey: string; model: string }, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, onBack: () => void): () => void {
   let period = backoff.firstMs;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const base = url.replace(/\/+$/, '');
   const probe = async () => {
     timer = null;
-    if (await answers(`${url.replace(/\/+$/, '')}/models`, apiKey, transport)) {
+    if ((await answers(`${base}/models`, access.apiKey, transport)) && (await completes(base, access, transport))) {
       if (!stopped) onBack();
       return;
     }
@@ -69,6 +73,29 @@ function watchForReturn(url: string, apiKey: string, transport: HttpTransport, b
     stopped = true;
     if (timer !== null) clearTimeout(timer);
   };
+}
+
+/**
+ * Whether the server answers a one-token chat completion for `model` in time:
+ * a success, or a 4xx (it is up and read the request; a field the dialect
+ * does not take is the call's business, not a sign of a dead server). A 5xx,
+ * no answer or a broken connection: not back. Never rejects.
+ */
+async function completes(base: string, access: { apiKey: string; model: string }, transport: HttpTransport): Promise<boolean> {
+  try {
+    const body = JSON.stringify({ model: access.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false });
+    const response = await transport.request(`${base}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access.apiKey}`, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    // Read to its end, within the same time: a server that sends headers and then holds the body is not back.
+    await response.text();
+    return response.status < 500;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the server answers a GET at `url` with a success; never rejects. */
