@@ -48,6 +48,23 @@ function smallRun(strategy: string, input: string, output: string, url: string, 
   ];
 }
 
+/**
+ * One majority sample of `problem` from a model of the test's own that always
+ * replies `reply`, judged `passes` times by the simulator; resolves the run's
+ * directory.
+ */
+async function oneSampleJudged(dir: string, problem: { problem_id: string; question: string; answer: string }, reply: string, passes: number): Promise<string> {
+  const input = await writeProblems(dir, [problem]);
+  const solver = await serveModel(() => reply);
+  servers.push(solver);
+  const output = path.join(dir, 'run');
+  await runInProcess([
+    ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--no-proof', '--max-iterations', '1', '--no-stream'],
+    ...['--base-url', solver.url, '--model-name', 'm', '--judge-base-url', await sim([problem], path.join(dir, 'requests.jsonl')), '--judge-model-name', 'tmas-sim', '--judge-passes', String(passes)],
+  ]);
+  return output;
+}
+
 /** The `<solution>` block of a judge prompt: the response as the judge reads it. */
 function judgedText(call: CallRecord): string {
   const user = call.request.messages.at(-1)?.content ?? '';
@@ -184,16 +201,9 @@ describe('hybrid grading of a cut reply', () => {
 
 describe('an answer extraction would misread', () => {
   test('"the number of solutions is $12$, attained exactly when $n = 5$": extraction takes n = 5, the judge reads the whole final text and finds 12', async ({ dir }) => {
-    const problems = [{ problem_id: 'count', question: 'How many solutions does the equation have, over all n?', answer: '5' }];
-    const input = await writeProblems(dir, problems);
     const final = 'Counting case by case, the number of solutions is $12$, attained exactly when $n = 5$.';
-    const solver = await serveModel(() => `<think>try n = 4 first, then n = 5</think>\n${final}`);
-    servers.push(solver);
-    const output = path.join(dir, 'run');
-    await runInProcess([
-      ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--no-proof', '--max-iterations', '1', '--no-stream'],
-      ...['--base-url', solver.url, '--model-name', 'm', '--judge-base-url', await sim(problems, path.join(dir, 'requests.jsonl')), '--judge-model-name', 'tmas-sim', '--judge-passes', '2'],
-    ]);
+    const problem = { problem_id: 'count', question: 'How many solutions does the equation have, over all n?', answer: '5' };
+    const output = await oneSampleJudged(dir, problem, `<think>try n = 4 first, then n = 5</think>\n${final}`, 2);
     // The trap: the rule's extraction reads the trailing `n = 5`, and grades it as the reference.
     const [line] = await readResults(path.join(output, 'results.jsonl'));
     expect(line?.candidates[0]).toMatchObject({ answer: 'n = 5', correct: true });
@@ -212,15 +222,8 @@ describe('an answer extraction would misread', () => {
 
 describe('a reply cut while it thought', () => {
   test('an opened <think> never closed is reasoning only: no answer is taken from it, the judge is not shown it, and the candidate counts as unusable', async ({ dir }) => {
-    const problems = [{ problem_id: 'cut', question: 'What is 6 times 7?', answer: '3' }];
-    const input = await writeProblems(dir, problems);
-    const solver = await serveModel(() => '<think>Perhaps the answer is \\boxed{3}? Let me check by multiplying again, six sevens are');
-    servers.push(solver);
-    const output = path.join(dir, 'run');
-    await runInProcess([
-      ...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--no-proof', '--max-iterations', '1', '--no-stream'],
-      ...['--base-url', solver.url, '--model-name', 'm', '--judge-base-url', await sim(problems, path.join(dir, 'requests.jsonl')), '--judge-model-name', 'tmas-sim', '--judge-passes', '1'],
-    ]);
+    const problem = { problem_id: 'cut', question: 'What is 6 times 7?', answer: '3' };
+    const output = await oneSampleJudged(dir, problem, '<think>Perhaps the answer is \\boxed{3}? Let me check by multiplying again, six sevens are', 1);
     const [line] = await readResults(path.join(output, 'results.jsonl'));
     // The tentative box inside the reasoning was read as the answer, and graded right.
     expect(line?.candidates[0]?.answer ?? null).toBeNull();

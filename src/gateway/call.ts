@@ -213,7 +213,8 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
-  const elsewhere = (kind === 'fatal' || kind === 'context-length') && call.rejectedBy === null && attempts <= context.options.maxRetries && context.pool.hasOtherLive(state, request);
+  const otherLive = context.pool.hasOtherLive(state, request);
+  const elsewhere = (kind === 'fatal' || kind === 'context-length') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   if (elsewhere) call.rejectedBy = { state, error };
   else if (kind !== 'transient' || attempts > context.options.maxRetries) {
     tally.failed();
@@ -227,7 +228,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // The backoff spares the server that failed; the retry goes to another replica when the pool has one live
   // (routing.ts avoids the one it failed on), which it need not wait for: a Retry-After of one replica kept
   // the call from the others.
-  const waitMs = context.pool.hasOtherLive(state, request) ? 0 : backoffMs(attempts, error, context.backoff);
+  const waitMs = otherLive ? 0 : backoffMs(attempts, error, context.backoff);
   context.options.onRetry?.({ endpoint: state.url, attempt: attempts, error: describe(error), waitMs });
   return waitMs;
 }

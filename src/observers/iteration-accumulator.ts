@@ -5,6 +5,7 @@
  */
 import type { BankShown, CallInfo, Message } from '../kernel/protocol.ts';
 import { createFaultCounts, type FaultCounts } from './fault-counts.ts';
+import { paidCall } from './paid-call.ts';
 import { countFlip, mean, type IterationMetrics, type ProblemIteration } from './metrics.ts';
 import type { RoleOutputs } from './role-outputs.ts';
 
@@ -61,14 +62,12 @@ export function accumulate(accumulator: IterationAccumulator, message: Message):
     case 'context.trimmed':
       accumulator.trims++;
       return;
-    case 'output.invalid':
-      // An attempt asked again has no reply of its own: its call is counted here. A final one's call is its reply's.
-      if (message.retrying && message.call !== undefined) countCall(accumulator, message.role, message.call);
-      return;
-    default:
+    default: {
       if (message.type === 'solution.completed' && message.source === 'experience') accumulator.exploitPromptTokens.push(message.call.usage.promptTokens);
       if (message.type === 'rollout.completed' && message.bank !== undefined) accumulator.rseBanks.push(message.bank);
-      if ('call' in message) countCall(accumulator, message.type.slice(0, message.type.lastIndexOf('.')), message.call);
+      const paid = paidCall(message);
+      if (paid !== null) countCall(accumulator, paid.role, paid.call);
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import cliProgress, { type Bar } from 'cli-progress';
 import type { Observable } from 'rxjs';
 import type { Envelope } from '../kernel/protocol.ts';
 import { countFaults, createFaultCounts, type FaultCounts } from './fault-counts.ts';
+import { paidCall } from './paid-call.ts';
 
 /** Live figures the runtime adds to the display. */
 export interface ProgressProbe {
@@ -90,14 +91,11 @@ function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe():
     else if (message.type === 'iteration.completed') {
       if (countOnce(message.problem, message.iteration)) state.iterationsDone++;
     } else if (message.type === 'llm.failed') state.failures++;
-    else if (message.type === 'output.invalid') {
-      // An attempt asked again was decoded all the same; a final one's tokens come with its reply.
-      if (message.retrying) state.tokens += message.call?.usage.completionTokens ?? 0;
-    } else if ('call' in message) {
-      const role = message.type.slice(0, message.type.lastIndexOf('.'));
-      state.completed[role] = (state.completed[role] ?? 0) + 1;
-      state.tokens += message.call.usage.completionTokens;
-    }
+    const paid = paidCall(message);
+    if (paid === null) return;
+    state.tokens += paid.call.usage.completionTokens;
+    // Replies complete a role's work; an attempt asked again does not.
+    if (message.type !== 'output.invalid') state.completed[paid.role] = (state.completed[paid.role] ?? 0) + 1;
   });
   return { tally: state, unsubscribe: () => subscription.unsubscribe() };
 }

@@ -110,10 +110,7 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       }
       dispatcher.pump();
     },
-    suspect(baseUrl, endpoint) {
-      const state = stateOf(baseUrl, endpoint);
-      state.failedAttempts = Math.max(state.failedAttempts, downAfter - 1);
-    },
+    suspect: (baseUrl, endpoint) => onProbation(stateOf(baseUrl, endpoint), downAfter),
     hasOtherLive(state, request) {
       return (request.endpoint.replicas ?? []).some((url) => url !== state.url && !stateOf(url, request.endpoint).drained);
     },
@@ -175,6 +172,12 @@ function drainsAfter(state: EndpointState, error: unknown, backoff: BackoffOptio
   return ++state.failedAttempts >= downAfter;
 }
 
+/** One failure short of draining, its trial due now: a replica not yet known to answer takes one call at a time until one succeeds (routing.ts). */
+function onProbation(state: EndpointState, downAfter: number): void {
+  state.failedAttempts = Math.max(0, downAfter - 1);
+  state.trialAt = 0;
+}
+
 /**
  * A drained replica answers again (a pool still running: a drained pool stops
  * the run): it takes calls again, one at a time until one succeeds (its failed
@@ -183,8 +186,7 @@ function drainsAfter(state: EndpointState, error: unknown, backoff: BackoffOptio
  */
 function returned(state: EndpointState, downAfter: number): void {
   state.drained = false;
-  state.failedAttempts = Math.max(0, downAfter - 1);
-  state.trialAt = 0;
+  onProbation(state, downAfter);
   state.consecutiveFailures = 0;
   state.returns++;
   // A server that went away lost its cache, and may come back as another (a pod rescheduled on other
