@@ -13,11 +13,13 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'a duplicate problem_id', content: `${good}\n${good}\n`, flags: [], says: /problems\.jsonl:2:.*duplicate.*line 1/i },
   { name: 'an empty file', content: '', flags: [], says: /problems\.jsonl.*(empty|no problems)/i },
   { name: 'an unknown flag', content: null, flags: ['--n-candidatez', '3'], says: /unknown option '--n-candidatez'/ },
+  { name: 'a flag given twice: the last is used, and said so', content: null, flags: ['--completion-max-tokens', '100', '--completion-max-tokens', '200000'], says: /^tmas: warning: --completion-max-tokens is given more than once: the last one given is used\.\n(.*\n)*tmas: --completion-max-tokens 200000 is not below/m },
   { name: 'ε outside [0, 1]', content: null, flags: ['--epsilon', '1.5'], says: /--epsilon.*1\.5/ },
   { name: 'N < 1', content: null, flags: ['--n-candidates', '0'], says: /--n-candidates.*0/ },
   { name: 'an unreachable endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm'], says: /Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(from --base-url\): connection failed: connect ECONNREFUSED 127\.0\.0\.1:9\./ },
   // Credentials in a URL would go in the header that carries the API key: refused, the password not printed.
   { name: 'a base URL carrying a password', content: null, flags: ['--base-url', 'http://bob:hunter2@127.0.0.1:9/v1', '--model-name', 'm'], says: /--base-url.*http:\/\/bob:\*\*\*@127\.0\.0\.1:9\/v1.*a URL with credentials \(user:password@\) is not sent as such(?![\s\S]*hunter2)/ },
+  { name: 'a pool given by repeating --base-url (a flag meant to repeat)', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--base-url', 'http://127.0.0.1:10/v1', '--model-name', 'm'], says: /The pool's other replicas do not answer either: http:\/\/127\.0\.0\.1:10\/v1\./ },
   { name: 'a judge URL carrying a user name', content: null, flags: ['--judge-base-url', 'http://bob@127.0.0.1:9/v1', '--model-name', 'm'], says: /--judge-base-url.*a URL with credentials/ },
   { name: 'a pool none of whose replicas answers', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1,http://127.0.0.1:10/v1', '--model-name', 'm'], says: /127\.0\.0\.1:9\/v1 \(from --base-url\).*The pool's other replicas do not answer either: http:\/\/127\.0\.0\.1:10\/v1\./ },
   { name: '--judge-audit without hybrid grading', content: null, flags: ['--judge-audit', '0.2'], says: /--judge-audit 0\.2 applies with --judge-when unsure only/ },
@@ -34,7 +36,9 @@ describe('tmas run refuses bad input', () => {
       const input = path.join(dir, 'problems.jsonl');
       await writeFile(input, content ?? `${good}\n`);
       const output = path.join(dir, 'out');
-      const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof', ...flags]);
+      // A case that gives its own --input-file gives it alone (a flag given twice is warned of).
+      const inputFlags = flags.includes('--input-file') ? [] : ['--input-file', input];
+      const result = await runCli(['run', ...inputFlags, '--output-file', output, '--no-proof', ...flags]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(says);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace

@@ -7,7 +7,9 @@
  * run like any other (resume, replay, report). DIR is read-only and never
  * changes.
  */
-import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
 import { fileHashes, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
@@ -80,7 +82,6 @@ beforeAll(async () => {
   source = path.join(sourceDir, 'run');
   await runInProcess(['--input-file', problems, '--output-file', source, ...SIZES]);
   return async () => {
-    const { rm } = await import('node:fs/promises');
     await setReadOnly(source, false);
     await rm(sourceDir, { recursive: true, force: true });
   };
@@ -174,6 +175,22 @@ describe('tmas fork', () => {
       expect(alone.stdout).toMatch(new RegExp(`^${iteration0} calls issued, 0 answered from the journal`, 'm'));
     } finally {
       await rename(path.join(moved, 'run'), source);
+    }
+  });
+
+  test('a fork of a run still being written warns that what the run journals from then on is sent again, and forks what is journaled', async ({ dir }) => {
+    // A live process holds DIR's lock, as a run writing it does.
+    const writer = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const lock = path.join(source, 'tmas.lock');
+    await writeFile(lock, JSON.stringify({ pid: writer.pid, host: hostname(), since: new Date().toISOString() }));
+    try {
+      const forked = await runCli(['fork', source, '--output-file', path.join(dir, 'fork'), '--max-iterations', '1']);
+      expect(forked.code, forked.stderr).toBe(0);
+      expect(forked.stderr).toContain(`tmas fork: warning: ${source} is still being written (pid ${writer.pid}). The fork reads its journal as it is now (${PROBLEMS * 2 * CALLS_PER_ITERATION} calls)`);
+      expect(forkCounts(forked.stdout, source)).toEqual({ answered: PROBLEMS * CALLS_PER_ITERATION, issued: 0 });
+    } finally {
+      await rm(lock, { force: true });
+      writer.kill();
     }
   });
 

@@ -8,6 +8,7 @@ import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
 import { createProgram, declareLateOptions, io } from './program.ts';
 import { interruptedBy } from './common/signals.ts';
+import { warnRepeatedFlags } from './common/repeated-flags.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 
 /** Runs the CLI on `argv` (without the node and script paths) and returns the exit code; src/bin.mjs exits with it. */
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
   try {
     await declareLateOptions(program, argv);
+    warnRepeatedFlags(program, io.stderr);
     await program.parseAsync(kebabCaseFlags(argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

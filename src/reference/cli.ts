@@ -90,7 +90,7 @@ export function renderCliReference(program: Command): string {
     '',
     '# Command-line reference',
     '',
-    'Every command and flag of `tmas`. Flags are kebab-case; the reference implementation\'s snake_case spellings (`--input_file`) are accepted too. ' +
+    'Every command and flag of `tmas`. Flags are kebab-case; the reference implementation\'s snake_case spellings (`--input_file`) are accepted too. A flag given twice takes the last value given, and a warning on stderr says so; a flag its help calls repeatable (`--base-url`, `--prompt`) adds each value to a list instead. ' +
       'For `tmas run`, "on --resume" says what a resume does when the flag is given again with another value: *taken* (it changes how the run goes on, not what its calls are), ' +
       'or *refused unless --force* (it changes what the calls are: with `--force` the changed calls are issued anew, the others still answered from the journal), ' +
       "or *the run's own* (it names the run: a resume keeps its problems and directory, see [Resume, replay and analysis](../guide/resume-replay.md#what-a-resume-may-change)). " +

@@ -12,6 +12,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { forkReuseEstimate } from '../../analysis/fork-estimate.ts';
+import { runLockHolder } from '../../store/run-lock.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { openJournalSource } from '../../host/calls/journal-source.ts';
 import { NEW_STORE_DIR, outputDirEntries } from '../../host/outputs/output-dir.ts';
@@ -104,12 +105,27 @@ function describeChanges(changed: SettingChange[]): string {
   return [shaping.length > 0 ? `changes ${shaping.join(', ')}` : 'changes no call', others.length > 0 ? `and how it runs: ${others.join(', ')}` : ''].filter(Boolean).join(' ');
 }
 
+/**
+ * Says so when DIR's run is still being written: the fork reads a view of DIR
+ * taken as it starts, so what the live run journals later is sent again, and
+ * two forks of it made apart reuse different calls.
+ */
+async function warnIfStillWritten(from: string, journaled: number, io: CliIo): Promise<void> {
+  const holder = await runLockHolder(from);
+  if (holder === null) return;
+  const who = holder.pid === 0 ? 'a process starting now' : `pid ${holder.pid}`;
+  io.stderr(
+    `tmas fork: warning: ${from} is still being written (${who}). The fork reads its journal as it is now (${journaled} calls): calls that run journals from here on are sent again by the fork. To reuse them, fork it once it has finished.`,
+  );
+}
+
 /** Runs `tmas fork DIR` with its parsed flags: says what it expects to reuse, runs the fork, says what it reused and paid. */
 export async function runForkCommand(dir: string, flags: RunFlags, command: Command, io: CliIo & { terminal?: NodeJS.WriteStream | undefined }): Promise<void> {
   const fork = await prepareFork(dir, flags, command, process.env);
   const from = fork.forkedFrom.dir;
   const strategy = await resolveStrategy(fork.config.loop);
   io.stdout(`tmas fork: ${fork.config.outputs.dir} from ${from} (run ${fork.forkedFrom.run}, ${fork.journaled} journaled calls): ${describeChanges(fork.changed)}.`);
+  await warnIfStillWritten(from, fork.journaled, io);
   const expected = await forkReuseEstimate(from, fork.config, { strategy, secrets: fork.secrets });
   io.stdout(
     `tmas fork: expects to answer about ${expected} calls from the journal of ${from} (an estimate: the fork replayed offline up to each problem's first call the change reaches); the others are sent.`,
