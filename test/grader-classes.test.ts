@@ -128,6 +128,23 @@ describe('units are stripped only when what is left is a number', () => {
     expectNotEqual([['n', 'n \\text{ is odd}']]);
   });
 
+  it('never equates an area with a volume or a length because the unit is plural or unknown', () => {
+    // The plural before the power ("yards^2") once hid the unit, and unknown units were compared without their power.
+    expectNotEqual([
+      ['72 \\text{ yards}^2', '72 \\text{ yards}^3'],
+      ['40 \\mbox{ meters}^2', '40 \\mbox{ meters}'],
+      ['9 \\text{ miles}', '9 \\text{ miles}^2'],
+      ['15 \\text{ square blocks}', '15 \\text{ cubic blocks}'],
+      ['15 \\text{ tiles}^2', '15 \\text{ tiles}^3'],
+    ]);
+    expectVerdict('equal', [
+      ['72 \\text{ yards}^2', '72 \\text{ square yards}'],
+      ['2 \\text{ feet}^2', '288 \\text{ inches}^2'],
+      ['15 \\text{ square blocks}', '15 \\text{ blocks}^2'],
+      ['15 \\text{ blocks}', '15'],
+    ]);
+  });
+
   it('reads degree marks inside an expression', () => {
     expectVerdict('equal', [['90^\\circ - \\theta', '90 - \\theta'], ['120°', '120']]);
     expectVerdict('different', [['90^\\circ - \\theta', '90 + \\theta']]);

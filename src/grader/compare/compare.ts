@@ -17,7 +17,7 @@ import { sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
-import { unitScale } from '../math/unit-table.ts';
+import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
@@ -124,6 +124,8 @@ export class AnswerComparer {
     if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
     // "3 cm" and "3 mm" read the same without their units: the values decide.
     if (knownUnit(gold) && knownUnit(pred) && unitOf(gold) !== unitOf(pred)) return false;
+    // "5 square units" and "5 cubic units": an area is not a volume, whatever the unit.
+    if (gold.kind === 'expr' && pred.kind === 'expr' && gold.unit !== null && pred.unit !== null && unitPower(gold.unit) !== unitPower(pred.unit)) return false;
     const words = gold.kind === 'text' || pred.kind === 'text';
     const g = textKey(gold, words);
     if (g !== '' && g === textKey(pred, words)) return true;
