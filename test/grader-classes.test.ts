@@ -242,6 +242,42 @@ describe('functions up to renaming', () => {
     ]);
   });
 
+  it('pairs the arguments by position, not by name', () => {
+    // The same formula under swapped arguments is another function: W(u, v) = u is not W(v, u) = u.
+    expectVerdict('different', [
+      ['W(u, v) = u', 'W(v, u) = u'],
+      ['W(u, v) = 2u - v', 'W(v, u) = 2u - v'],
+    ]);
+    expectVerdict('equal', [
+      ['W(u, v) = u', 'W(v, u) = v'],
+      ['W(u, v) = u v + 1', 'W(v, u) = u v + 1'],
+      ['W(u, v) = 2u - v', 'W(s, t) = 2s - t'],
+    ]);
+  });
+
+  it('never takes a statement of the function elsewhere than at its variable for its formula', () => {
+    // h(3t) = t + 4 is h(t) = t/3 + 4; h(5) = 1 is a value at 5, not at 6.
+    expectNotEqual([
+      ['h(t) = t + 4', 'h(3t) = t + 4'],
+      ['h(t) = t + 4', 'h(t - 1) = t + 4'],
+      ['h(t) = t^3', 'h(-t) = t^3'],
+      ['t + 4', 'h(3t) = t + 4'],
+      ['h(t) = 7, h(t) = t + 4', 'h(3t) = 7, h(t) = t + 4'],
+      ['h(t) = 7, h(t) = t + 4', 'h(3t) = t + 4, h(t) = 7'],
+    ]);
+    expectVerdict('different', [
+      ['h(5) = 1', 'h(6) = 1'],
+      ['h(5) = 1, h(6) = 2', 'h(5) = 2, h(6) = 1'],
+    ]);
+    expectVerdict('equal', [
+      ['h(5) = 1', 'h(5) = \\frac{3}{3}'],
+      ['1', 'h(5) = 1'],
+      ['h(5) = 1', '1'],
+      ['h(5) = 1, h(6) = 2', 'h(6) = 2, h(5) = 1'],
+      ['h(5) = 1, h(6) = 2', '1, 2'],
+    ]);
+  });
+
   it('is unsure when only a renaming of bare letters makes two expressions meet', () => {
     expectVerdict('unsure', [['3a', '3b'], ['h(t) = t^2 + 1', 's^2 + 1']]);
     expectVerdict('different', [['h(t) = t^2 + 1', 's^2 - 1']]);

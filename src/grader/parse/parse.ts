@@ -3,7 +3,7 @@
  * intervals, unions, relation chains, and the expressions or words at the
  * leaves. Expressions stay LaTeX here; they are evaluated only when compared.
  */
-import { functionArguments, isLabel } from './labels.ts';
+import { fixedArguments, functionArguments, isLabel } from './labels.ts';
 import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
 import type { Answer, RelationOp } from './types.ts';
 import { splitQuantity } from '../math/units.ts';
@@ -89,9 +89,10 @@ function simplifyEquationList(items: Answer[]): Answer[] {
   return items;
 }
 
-/** "W(x)" and "W(n)" name the same thing in a list of solutions. */
+/** "W(x)" and "W(n)" name the same thing in a list of solutions; "f(1)" and "f(2)", or "P(2x)" and "P(x)", do not. */
 function nameKey(label: string): string {
-  return label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
+  const fixed = fixedArguments(label);
+  return fixed !== null ? label.replace(/\s+/g, '') : label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
 }
 
 /** The one letter of an inequality ("a \le -1", "|x| > 2"); null for anything else or several letters. */
