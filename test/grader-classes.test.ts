@@ -295,6 +295,21 @@ describe('relations, intervals and sets in one normal form', () => {
     expectVerdict('different', [['y \\ge -\\frac{7}{3}', '(-\\frac{7}{3}, \\infty)']]);
   });
 
+  it('reads a label before a union as naming the whole union', () => {
+    // "t = (1, 4) \\cup (4, 8)" was split at the union first, leaving "t = (1, 4)" as one part.
+    expectVerdict('equal', [
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4) \\cup (4, 8)'],
+      ['(1, 4) \\cup (4, 8)', 't \\in (1, 4) \\cup (4, 8)'],
+      ['t = (1, 4) \\cup (4, 8)', 't \\in (4, 8) \\cup (1, 4)'],
+      ['[-3, -1] \\cup \\{5\\}', 'y = [-3, -1] \\cup \\{5\\}'],
+    ]);
+    expectVerdict('different', [
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4) \\cup (4, 9)'],
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4]  \\cup (4, 8)'],
+      ['[-3, -1] \\cup \\{5\\}', 'y = [-3, -1] \\cup \\{6\\}'],
+    ]);
+  });
+
   it('reads set differences and named sets of numbers', () => {
     expectVerdict('equal', [
       ['\\mathbb{R} \\setminus \\{2\\}', '(-\\infty, 2) \\cup (2, \\infty)'],
@@ -330,6 +345,22 @@ describe('mixed numbers, choice letters, the gamma function', () => {
       ['\\Gamma(m+1)', 'm!'],
     ]);
     expectVerdict('different', [['\\frac{9}{4}', '2 1/5'], ['B, E', 'B'], ['\\Gamma(m+1)', '(m+1)!']]);
+  });
+
+  it('reads a choice letter in \\mathrm and an answer inside a bare group as written without them', () => {
+    expectVerdict('equal', [
+      ['\\text{(D)}', '\\mathrm{(D)}'],
+      ['m \\text{ is even}', '{even $m$}'],
+      ['m = 6j + 5', '{m = 6j+5}'],
+      ['\\text{no such } m', '{\\text{none}}'],
+      ['17', '{{17}}'],
+    ]);
+    expectVerdict('different', [
+      ['\\text{(D)}', '\\mathrm{(A)}'],
+      ['m \\text{ is even}', '{odd $m$}'],
+      ['m = 6j + 5', '{m = 6j+1}'],
+      ['17', '{{18}}'],
+    ]);
   });
 });
 

@@ -164,7 +164,8 @@ export class AnswerComparer {
     const pv = labelledRhs(pred);
     // "x = 5" against "y = 5" differ, but a value list "W(n) = 1" against
     // "W(x) = 1" should still meet.
-    if (gv !== null && pv !== null && gold.ops[0] === pred.ops[0] && this.sameLabel(gold, pred)) return this.equal(gv, pv);
+    // "x = (0, 9) \\cup (9, 36)" and "x \\in (0, 9) \\cup (9, 36)" both name the set the label ranges over.
+    if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
     const same = relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
     // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
     if (!same && (statesElsewhere(gold) || statesElsewhere(pred))) this.unsure = true;

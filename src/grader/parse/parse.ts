@@ -165,13 +165,19 @@ function parseRelation(tex: string): Answer | null {
   return { kind: 'relation', parts: texts.map(parseItem), ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
 }
 
+/** "x = (0, 9) \\cup (9, 36)", "x \\in A \\cup B": a label names the whole union, not its first part. */
+function labelsWhole(tex: string): boolean {
+  const { parts, found } = splitTopLevelWith(tex, RELATION_SEPARATORS);
+  return found.length === 1 && (found[0] === '=' || found[0] === '\\in') && isLabel(parts[0] ?? '');
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
   if (tex === '') return textAnswer('');
   if (/^\\emptyset$/.test(tex)) return { kind: 'set', items: [] };
   const union = splitTopLevel(tex, ['\\cup']);
-  if (union.length > 1) return { kind: 'union', parts: union.map(parseItem) };
+  if (union.length > 1 && !labelsWhole(tex)) return { kind: 'union', parts: union.map(parseItem) };
   const relation = parseRelation(tex);
   if (relation !== null) return relation;
   if (tex.startsWith('\\{') && isWrapped(tex)) {
