@@ -373,6 +373,15 @@ describe('one extraction for runs and for tmas grade', () => {
     expect(extractAnswer('I could not finish the count of the cases here.')).toBeNull();
   });
 
+  it('reads an announcement set in bold or in \\text without the brace that closes it', () => {
+    const graded = (response: string, gold: string): Verdict => gradeAnswer(extractAnswer(response), gold).verdict;
+    expect(graded('Counting the tilings.\n\n\\textbf{Final Answer:} 41', '41')).toBe('equal');
+    expect(graded('\\text{Answer: } \\frac{5}{9}', '\\frac59')).toBe('equal');
+    expect(graded('\\textbf{Answer:} $(2, 7)$', '(2, 7)')).toBe('equal');
+    expect(graded('\\textbf{Final Answer:} 40', '41')).toBe('different');
+    expect(graded('\\textbf{Answer:} $(7, 2)$', '(2, 7)')).toBe('different');
+  });
+
   it('grades a saved response through the CLI as a run would, and keeps a bare answer as it is', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'tmas-grade-classes-'));
     try {
