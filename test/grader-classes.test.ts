@@ -206,6 +206,26 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     ]);
   });
 
+  it('reads a labelled form as its formula too, and a bare form as a class only by a guess', () => {
+    // "q = 3t + 2" is the class 2 mod 3 and also the formula 3t + 2; a bare "3t + 2" may be either.
+    expectVerdict('equal', [
+      ['3t + 2', 'q = 3t + 2'],
+      ['q = 3t + 2', '3t + 2'],
+      ['q = 3t + 2', 'q = 3t - 1'],
+    ]);
+    expectVerdict('unsure', [
+      ['q \\equiv 2 \\pmod 3', '3t + 2'],
+      ['3t + 2', 'q \\equiv 2 \\pmod 3'],
+      ['3t + 2', 'q = 3t + 5'],
+    ]);
+    expectVerdict('different', [
+      ['3t + 2', 'q = 3t + 1'],
+      ['q \\equiv 2 \\pmod 3', '3t + 1'],
+      ['3t + 2', '3t + 5'],
+      ['q = 3t + 2', 'q = 6t + 2'],
+    ]);
+  });
+
   it('removes qualifiers that do not change the answer', () => {
     expectVerdict('equal', [
       ['g(x) = 3x + 1', 'g(x) = 3x + 1 \\text{ for all } x'],
