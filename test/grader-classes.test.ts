@@ -128,6 +128,23 @@ describe('units are stripped only when what is left is a number', () => {
     expectNotEqual([['n', 'n \\text{ is odd}']]);
   });
 
+  it('never equates an area with a volume or a length because the unit is plural or unknown', () => {
+    // The plural before the power ("yards^2") once hid the unit, and unknown units were compared without their power.
+    expectNotEqual([
+      ['72 \\text{ yards}^2', '72 \\text{ yards}^3'],
+      ['40 \\mbox{ meters}^2', '40 \\mbox{ meters}'],
+      ['9 \\text{ miles}', '9 \\text{ miles}^2'],
+      ['15 \\text{ square blocks}', '15 \\text{ cubic blocks}'],
+      ['15 \\text{ tiles}^2', '15 \\text{ tiles}^3'],
+    ]);
+    expectVerdict('equal', [
+      ['72 \\text{ yards}^2', '72 \\text{ square yards}'],
+      ['2 \\text{ feet}^2', '288 \\text{ inches}^2'],
+      ['15 \\text{ square blocks}', '15 \\text{ blocks}^2'],
+      ['15 \\text{ blocks}', '15'],
+    ]);
+  });
+
   it('reads degree marks inside an expression', () => {
     expectVerdict('equal', [['90^\\circ - \\theta', '90 - \\theta'], ['120°', '120']]);
     expectVerdict('different', [['90^\\circ - \\theta', '90 + \\theta']]);
@@ -189,6 +206,26 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     ]);
   });
 
+  it('reads a labelled form as its formula too, and a bare form as a class only by a guess', () => {
+    // "q = 3t + 2" is the class 2 mod 3 and also the formula 3t + 2; a bare "3t + 2" may be either.
+    expectVerdict('equal', [
+      ['3t + 2', 'q = 3t + 2'],
+      ['q = 3t + 2', '3t + 2'],
+      ['q = 3t + 2', 'q = 3t - 1'],
+    ]);
+    expectVerdict('unsure', [
+      ['q \\equiv 2 \\pmod 3', '3t + 2'],
+      ['3t + 2', 'q \\equiv 2 \\pmod 3'],
+      ['3t + 2', 'q = 3t + 5'],
+    ]);
+    expectVerdict('different', [
+      ['3t + 2', 'q = 3t + 1'],
+      ['q \\equiv 2 \\pmod 3', '3t + 1'],
+      ['3t + 2', '3t + 5'],
+      ['q = 3t + 2', 'q = 6t + 2'],
+    ]);
+  });
+
   it('removes qualifiers that do not change the answer', () => {
     expectVerdict('equal', [
       ['g(x) = 3x + 1', 'g(x) = 3x + 1 \\text{ for all } x'],
@@ -225,6 +262,42 @@ describe('functions up to renaming', () => {
     ]);
   });
 
+  it('pairs the arguments by position, not by name', () => {
+    // The same formula under swapped arguments is another function: W(u, v) = u is not W(v, u) = u.
+    expectVerdict('different', [
+      ['W(u, v) = u', 'W(v, u) = u'],
+      ['W(u, v) = 2u - v', 'W(v, u) = 2u - v'],
+    ]);
+    expectVerdict('equal', [
+      ['W(u, v) = u', 'W(v, u) = v'],
+      ['W(u, v) = u v + 1', 'W(v, u) = u v + 1'],
+      ['W(u, v) = 2u - v', 'W(s, t) = 2s - t'],
+    ]);
+  });
+
+  it('never takes a statement of the function elsewhere than at its variable for its formula', () => {
+    // h(3t) = t + 4 is h(t) = t/3 + 4; h(5) = 1 is a value at 5, not at 6.
+    expectNotEqual([
+      ['h(t) = t + 4', 'h(3t) = t + 4'],
+      ['h(t) = t + 4', 'h(t - 1) = t + 4'],
+      ['h(t) = t^3', 'h(-t) = t^3'],
+      ['t + 4', 'h(3t) = t + 4'],
+      ['h(t) = 7, h(t) = t + 4', 'h(3t) = 7, h(t) = t + 4'],
+      ['h(t) = 7, h(t) = t + 4', 'h(3t) = t + 4, h(t) = 7'],
+    ]);
+    expectVerdict('different', [
+      ['h(5) = 1', 'h(6) = 1'],
+      ['h(5) = 1, h(6) = 2', 'h(5) = 2, h(6) = 1'],
+    ]);
+    expectVerdict('equal', [
+      ['h(5) = 1', 'h(5) = \\frac{3}{3}'],
+      ['1', 'h(5) = 1'],
+      ['h(5) = 1', '1'],
+      ['h(5) = 1, h(6) = 2', 'h(6) = 2, h(5) = 1'],
+      ['h(5) = 1, h(6) = 2', '1, 2'],
+    ]);
+  });
+
   it('is unsure when only a renaming of bare letters makes two expressions meet', () => {
     expectVerdict('unsure', [['3a', '3b'], ['h(t) = t^2 + 1', 's^2 + 1']]);
     expectVerdict('different', [['h(t) = t^2 + 1', 's^2 - 1']]);
@@ -240,6 +313,21 @@ describe('relations, intervals and sets in one normal form', () => {
       ['t < \\frac{5}{4}', '(-\\infty, 1.25)'],
     ]);
     expectVerdict('different', [['y \\ge -\\frac{7}{3}', '(-\\frac{7}{3}, \\infty)']]);
+  });
+
+  it('reads a label before a union as naming the whole union', () => {
+    // "t = (1, 4) \\cup (4, 8)" was split at the union first, leaving "t = (1, 4)" as one part.
+    expectVerdict('equal', [
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4) \\cup (4, 8)'],
+      ['(1, 4) \\cup (4, 8)', 't \\in (1, 4) \\cup (4, 8)'],
+      ['t = (1, 4) \\cup (4, 8)', 't \\in (4, 8) \\cup (1, 4)'],
+      ['[-3, -1] \\cup \\{5\\}', 'y = [-3, -1] \\cup \\{5\\}'],
+    ]);
+    expectVerdict('different', [
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4) \\cup (4, 9)'],
+      ['(1, 4) \\cup (4, 8)', 't = (1, 4]  \\cup (4, 8)'],
+      ['[-3, -1] \\cup \\{5\\}', 'y = [-3, -1] \\cup \\{6\\}'],
+    ]);
   });
 
   it('reads set differences and named sets of numbers', () => {
@@ -278,6 +366,22 @@ describe('mixed numbers, choice letters, the gamma function', () => {
     ]);
     expectVerdict('different', [['\\frac{9}{4}', '2 1/5'], ['B, E', 'B'], ['\\Gamma(m+1)', '(m+1)!']]);
   });
+
+  it('reads a choice letter in \\mathrm and an answer inside a bare group as written without them', () => {
+    expectVerdict('equal', [
+      ['\\text{(D)}', '\\mathrm{(D)}'],
+      ['m \\text{ is even}', '{even $m$}'],
+      ['m = 6j + 5', '{m = 6j+5}'],
+      ['\\text{no such } m', '{\\text{none}}'],
+      ['17', '{{17}}'],
+    ]);
+    expectVerdict('different', [
+      ['\\text{(D)}', '\\mathrm{(A)}'],
+      ['m \\text{ is even}', '{odd $m$}'],
+      ['m = 6j + 5', '{m = 6j+1}'],
+      ['17', '{{18}}'],
+    ]);
+  });
 });
 
 describe('one extraction for runs and for tmas grade', () => {
@@ -287,6 +391,15 @@ describe('one extraction for runs and for tmas grade', () => {
     expect(extractAnswer('We simplify the sum.\n\nThe value is $27$.')).toBe('27');
     expect(extractAnswer('Final Answer: $\\frac{3}{7}$')).toBe('\\frac{3}{7}');
     expect(extractAnswer('I could not finish the count of the cases here.')).toBeNull();
+  });
+
+  it('reads an announcement set in bold or in \\text without the brace that closes it', () => {
+    const graded = (response: string, gold: string): Verdict => gradeAnswer(extractAnswer(response), gold).verdict;
+    expect(graded('Counting the tilings.\n\n\\textbf{Final Answer:} 41', '41')).toBe('equal');
+    expect(graded('\\text{Answer: } \\frac{5}{9}', '\\frac59')).toBe('equal');
+    expect(graded('\\textbf{Answer:} $(2, 7)$', '(2, 7)')).toBe('equal');
+    expect(graded('\\textbf{Final Answer:} 40', '41')).toBe('different');
+    expect(graded('\\textbf{Answer:} $(7, 2)$', '(2, 7)')).toBe('different');
   });
 
   it('grades a saved response through the CLI as a run would, and keeps a bare answer as it is', async () => {

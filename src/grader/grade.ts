@@ -10,6 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { finalAnswers } from './extract/extract.ts';
 import { formKey } from './compare/form-key.ts';
 import { parseTop } from './parse/parse.ts';
+import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
 import { canonicalWords, type Worded } from './parse/words.ts';
 import { resolveOptions, type Answer, type Grade, type GradeContext, type GradeOptions, type Verdict } from './parse/types.ts';
@@ -20,8 +21,8 @@ const MAX_PARSED_LENGTH = 4000;
 interface Prepared {
   cleaned: string;
   answer: Answer;
-  /** "1,22" may be a decimal comma: the other reading, when there is one. */
-  alternative: Answer | null;
+  /** Other ways to read the same text ("1,22" with a decimal comma, "n = 2k+1" as a formula): readings.ts. */
+  readings: Reading[];
   /** The restriction a removed "for all ..." stated ("odd prime"); '' for none. */
   domain: string;
   printed: string;
@@ -43,7 +44,7 @@ function prepare(raw: string): Prepared {
   if (hit !== undefined) return hit;
   const cleaned = cleanLatex(raw.length > MAX_PARSED_LENGTH * 4 ? raw.slice(-MAX_PARSED_LENGTH * 4) : raw);
   let answer: Answer;
-  let alternative: Answer | null = null;
+  let readings: Reading[] = [];
   let printed: string;
   let domain = '';
   try {
@@ -51,16 +52,13 @@ function prepare(raw: string): Prepared {
     const worded = canonicalWords(cleaned);
     domain = worded.domain;
     answer = toAnswer(worded);
-    // "1000,99" and "0,111": a comma between digits that is not a thousands
-    // separator may be a decimal comma (much of the world writes them). "1,2"
-    // stays a list only: one digit after the comma is too likely a list.
-    if (/^-?(?:0,\d+|\d+,\d{2,})$/.test(cleaned)) alternative = parseTop(cleaned.replace(',', '.'));
+    readings = otherReadings(cleaned, answer);
     printed = printAnswer(answer);
   } catch {
     answer = { kind: 'text', text: cleaned };
     printed = cleaned;
   }
-  const result: Prepared = { cleaned, answer, alternative, domain, printed };
+  const result: Prepared = { cleaned, answer, readings, domain, printed };
   return remember(prepared, raw, result);
 }
 
@@ -126,9 +124,9 @@ export function givesSeveralAnswers(response: string, options?: GradeOptions): b
   }
 }
 
-/** Whether the prediction is written in the reference's form (form-key.ts), in either reading of a decimal comma. */
+/** Whether the prediction is written in the reference's form (form-key.ts), in any reading of either. */
 function sameForm(g: Prepared, p: Prepared): boolean {
-  const keys = (side: Prepared): string[] => [side.answer, ...(side.alternative === null ? [] : [side.alternative])].map(formKey);
+  const keys = (side: Prepared): string[] => [side.answer, ...side.readings.map((r) => r.answer)].map(formKey);
   try {
     const golds = keys(g);
     return keys(p).some((key) => golds.includes(key));
@@ -144,13 +142,18 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
   try {
-    const golds = [g.answer, ...(g.alternative === null ? [] : [g.alternative])];
-    const preds = [p.answer, ...(p.alternative === null ? [] : [p.alternative])];
-    if (golds.some((ga) => preds.some((pa) => comparer.equal(ga, pa)))) {
-      // "2 for all odd primes p" against "2 for all primes p": the values agree, the claims do not.
-      return g.domain !== '' && p.domain !== '' && g.domain !== p.domain ? 'unsure' : 'equal';
+    const readings = (side: Prepared): Reading[] => [{ answer: side.answer, onMatch: 'equal' }, ...side.readings];
+    let guessed = false;
+    for (const ga of readings(g)) {
+      for (const pa of readings(p)) {
+        // Two guesses ("2k+3" and "2k+1" both as classes) prove nothing: bare formulas compare as formulas.
+        if ((ga.onMatch === 'unsure' && pa.onMatch === 'unsure') || !comparer.equal(ga.answer, pa.answer)) continue;
+        if (ga.onMatch === 'unsure' || pa.onMatch === 'unsure') guessed = true;
+        // "2 for all odd primes p" against "2 for all primes p": the values agree, the claims do not.
+        else return g.domain !== '' && p.domain !== '' && g.domain !== p.domain ? 'unsure' : 'equal';
+      }
     }
-    return comparer.unsure ? 'unsure' : 'different';
+    return comparer.unsure || guessed ? 'unsure' : 'different';
   } catch {
     // Pathological input (deep nesting, huge numbers): only the same text is sure.
     return textKey(g.answer) === textKey(p.answer) ? 'equal' : 'unsure';
@@ -162,6 +165,6 @@ function safePrepare(raw: string): Prepared {
     return prepare(raw);
   } catch {
     const text = String(raw);
-    return { cleaned: text, answer: { kind: 'text', text }, alternative: null, domain: '', printed: text };
+    return { cleaned: text, answer: { kind: 'text', text }, readings: [], domain: '', printed: text };
   }
 }

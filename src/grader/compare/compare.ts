@@ -9,7 +9,7 @@
  */
 import { exprEqual } from '../math/expr-equal.ts';
 import { casesVerdict } from '../parse/cases.ts';
-import { isLabel } from '../parse/labels.ts';
+import { fixedArguments, isLabel } from '../parse/labels.ts';
 import { splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
@@ -17,7 +17,7 @@ import { sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
-import { unitScale } from '../math/unit-table.ts';
+import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
 type Relation = Extract<Answer, { kind: 'relation' }>;
@@ -66,7 +66,19 @@ function labelledRhs(r: Relation): Answer | null {
 }
 
 function isAssignmentList(items: readonly Answer[]): boolean {
-  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=');
+  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=' && !statesElsewhere(i));
+}
+
+/**
+ * "f(2x) = x + 1", "f(x+1) = x + 2": an equation about a function away from
+ * its variable. Its right side is not the function's formula ("f(2x) = x + 1"
+ * is "f(x) = x/2 + 1"), and the rule does not substitute, so a match of right
+ * sides says nothing either way.
+ */
+function statesElsewhere(r: Relation): boolean {
+  const lhs = r.parts[0];
+  const args = lhs === undefined || r.parts.length !== 2 ? null : fixedArguments(rawText(lhs));
+  return args !== null && /[a-zA-Z]/.test(args.replace(/\\[a-zA-Z]+/g, ''));
 }
 
 /** Unordered equality with duplicates ignored: each item has a partner on the other side. */
@@ -124,6 +136,10 @@ export class AnswerComparer {
     if (this.options.units === 'strict' && unitOf(gold) !== unitOf(pred)) return false;
     // "3 cm" and "3 mm" read the same without their units: the values decide.
     if (knownUnit(gold) && knownUnit(pred) && unitOf(gold) !== unitOf(pred)) return false;
+    // "5 square units" and "5 cubic units": an area is not a volume, whatever the unit.
+    if (gold.kind === 'expr' && pred.kind === 'expr' && gold.unit !== null && pred.unit !== null && unitPower(gold.unit) !== unitPower(pred.unit)) return false;
+    // The same formula under arguments in another order is another function.
+    if (gold.kind === 'expr' && pred.kind === 'expr' && rebinds(gold, pred)) return false;
     const words = gold.kind === 'text' || pred.kind === 'text';
     const g = textKey(gold, words);
     if (g !== '' && g === textKey(pred, words)) return true;
@@ -148,14 +164,18 @@ export class AnswerComparer {
     const pv = labelledRhs(pred);
     // "x = 5" against "y = 5" differ, but a value list "W(n) = 1" against
     // "W(x) = 1" should still meet.
-    if (gv !== null && pv !== null && gold.ops[0] === pred.ops[0] && this.sameLabel(gold, pred)) return this.equal(gv, pv);
-    return relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+    // "x = (0, 9) \\cup (9, 36)" and "x \\in (0, 9) \\cup (9, 36)" both name the set the label ranges over.
+    if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
+    const same = relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
+    // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
+    if (!same && (statesElsewhere(gold) || statesElsewhere(pred))) this.unsure = true;
+    return same;
   }
 
   private relationOnOneSide(gold: Answer, pred: Answer): boolean {
     if (gold.kind === 'relation') {
       const value = labelledRhs(gold);
-      if (value !== null) return this.equal(value, pred);
+      if (value !== null) return statesElsewhere(gold) ? this.onlyUnsure(this.equal(value, pred)) : this.equal(value, pred);
       if (gold.ops.length > 1 && gold.ops.every((op) => op === '=')) {
         const last = gold.parts[gold.parts.length - 1];
         return last !== undefined && this.equal(last, pred);
@@ -167,7 +187,8 @@ export class AnswerComparer {
       // prediction's equation states its last side, whatever the left is.
       if (pred.ops.every((op) => op === '=')) {
         const last = pred.parts[pred.parts.length - 1];
-        return last !== undefined && this.equal(gold, last);
+        const matches = last !== undefined && this.equal(gold, last);
+        return statesElsewhere(pred) ? this.onlyUnsure(matches) : matches;
       }
       const value = labelledRhs(pred);
       if (value !== null) return this.equal(gold, value);
@@ -176,14 +197,23 @@ export class AnswerComparer {
     return false;
   }
 
+  /** A match that only shows the values might agree: `unsure`, never `equal`. */
+  private onlyUnsure(matches: boolean): false {
+    if (matches) this.unsure = true;
+    return false;
+  }
+
   /**
    * Same name on the left: "W(n)" and "W(x)" in lists of solutions, and
-   * "f(x)" and "g(x)" (a function's letter is not the answer) both count.
+   * "f(x)" and "g(x)" (a function's letter is not the answer) both count;
+   * "f(1)" and "f(2)", or "f(2x)" and "f(x)", are other places of one function.
    */
   private sameLabel(a: Relation, b: Relation): boolean {
     const key = (r: Relation): string => {
       const lhs = r.parts[0];
       const text = lhs === undefined ? '' : rawText(lhs).replace(/\s+/g, '');
+      const fixed = fixedArguments(text);
+      if (fixed !== null) return `f(${fixed})`;
       return /^[a-zA-Z]'*\([^()]*\)$/.test(text) ? 'f()' : text.replace(/\([^()]*\)/g, '()');
     };
     return key(a) === key(b);
@@ -238,8 +268,10 @@ export class AnswerComparer {
     const precision = this.options.precision;
     for (const reading of quantityReadings(gold, pred, this.options)) {
       const { scaleGold: scaleA, scalePred: scaleB } = reading;
-      let verdict = exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
-      if (verdict === 'different' && reading.asWritten && scaleA === scaleB) {
+      // "f(y, x) = x" against "f(x, y) = x": arguments pair by position, so the texts alone may agree wrongly.
+      const byPosition = reading.asWritten && scaleA === scaleB && rebinds(gold, pred);
+      let verdict = byPosition ? equalUpToRenaming(gold, pred, precision) : exprEqual(reading.gold, reading.pred, { precision, scaleA, scaleB });
+      if (verdict === 'different' && !byPosition && reading.asWritten && scaleA === scaleB) {
         // "f(n) = n + 1" against "f(x) = x + 1", "+C" against "+c".
         const renamed = equalUpToRenaming(gold, pred, precision);
         if (renamed !== 'different') verdict = renamed;
@@ -285,6 +317,13 @@ function collapse(r: Relation): Relation {
 /** Text of three words or more: a sentence, not a name or a letter. */
 function isFreeText(a: Answer): boolean {
   return a.kind === 'text' && a.text.trim().split(/\s+/).length >= 3;
+}
+
+/** Both sides define a function of as many variables, under other names or in another order. */
+function rebinds(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+  const g = gold.bound;
+  const p = pred.bound;
+  return g !== undefined && p !== undefined && g.length === p.length && g.some((name, k) => name !== p[k]);
 }
 
 function knownUnit(a: Answer): boolean {

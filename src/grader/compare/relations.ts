@@ -26,6 +26,8 @@ function proportionalEquations(a: Relation, b: Relation): boolean | null {
   const db = compiled(`(${lb})-(${rb})`);
   if (da === null || db === null) return null;
   const names = [...new Set([...da.vars, ...db.vars])];
+  // Without a variable both sides are numbers, always "proportional": "f(1) = 2" is not "f(2) = 2".
+  if (names.length === 0) return null;
   const funcs = [...new Set([...da.funcs, ...db.funcs])];
   let ratio: number | null = null;
   let agreed = 0;

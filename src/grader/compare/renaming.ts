@@ -44,12 +44,14 @@ function boundByAnotherName(gold: Expr, pred: Expr, precision: number, letter: s
 /**
  * Whether gold and pred are equal once pred's bound variables take gold's
  * names and pred's other letters are matched one to one with gold's letters
- * that pred does not use. `different` when no renaming helps.
+ * that pred does not use. `different` when no renaming helps; null when a
+ * side cannot be evaluated.
  */
 export function equalUpToRenaming(gold: Expr, pred: Expr, precision: number): ExprVerdict {
   const cg = compileLatex(gold.tex.trim());
   const cp = compileLatex(pred.tex.trim());
-  if (cg === null || cp === null) return 'different';
+  // Not an expression the translator reads: the caller compares text.
+  if (cg === null || cp === null) return null;
   const rename = new Map<string, string>();
   const goldBound = (gold.bound ?? pred.bound ?? []).map(identifier);
   const predBound = (pred.bound ?? gold.bound ?? []).map(identifier);

@@ -4,7 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
-import { matchingClose, readBraced } from './scan.ts';
+import { isWrapped, matchingClose, readBraced } from './scan.ts';
 
 /**
  * Python strings written without `r""` turn `\f`, `\b`, `\a`, `\v` and `\t`
@@ -40,6 +40,8 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:textbf|textit|textrm|textnormal|textup|textsf|texttt|mbox|hbox)\s*\{/g, '\\text{'],
   [/\\mathrm\s*\{\s*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
+  // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
+  [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
   [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{([^{}]*)\}/g, '$1'],
   [/π/g, '\\pi '],
   [/∞/g, '\\infty '],
@@ -173,5 +175,8 @@ export function cleanLatex(raw: string): string {
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
   s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
   // A trailing lone backslash is a cut-off command, not content.
-  return s.replace(/(?<!\\)\\$/, '').trim();
+  s = s.replace(/(?<!\\)\\$/, '').trim();
+  // Braces around the whole answer ("{n = 4k+3}", "{\\text{odd}}") group nothing.
+  for (let guard = 0; guard < 8 && s.startsWith('{') && isWrapped(s); guard += 1) s = s.slice(1, -1).trim();
+  return s;
 }

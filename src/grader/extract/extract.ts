@@ -24,7 +24,8 @@ function isAnswerLike(text: string): boolean {
 
 /** The statement right after an answer marker ending at `end`, reduced to its answer. */
 function statementAt(response: string, end: number): string | null {
-  const rest = response.slice(end).replace(/^[\s*]+/, '');
+  // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
+  const rest = response.slice(end).replace(/^[\s*]*(?:\}[\s*]*)?/, '');
   const math = mathSegments(rest.slice(0, 2000))[0];
   if (math !== undefined && math.start === 0) return math.text;
   // The sentence ends at a line break or at a period followed by a space (a

@@ -66,3 +66,17 @@ export function unitScale(unit: string | null): UnitScale | null {
   if (m[1] !== undefined && m[3] !== undefined) return null;
   return power === 1 ? base : { dimension: `L^${power}`, factor: `(${base.factor})^${power}` };
 }
+
+/**
+ * The power a unit is raised to, whether or not the table knows it: 2 for
+ * "square units", "sq units", "units^2"; 3 for "cubic units", "units^3"; 1
+ * otherwise. Two units the table does not know are still not the same
+ * quantity when their powers differ ("5 square units" and "5 cubic units").
+ */
+export function unitPower(unit: string | null): number {
+  const name = canonicalUnit(unit);
+  const power = /[23]$/.exec(name);
+  if (power !== null) return Number(power[0]);
+  if (/^(?:square|sq(?=[a-z]{2}))/.test(name)) return 2;
+  return name.startsWith('cubic') ? 3 : 1;
+}

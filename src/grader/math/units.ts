@@ -107,5 +107,6 @@ export function canonicalUnit(unit: string | null): string {
     .toLowerCase()
     .replace(/[\s{}^\\]/g, '')
     .replace(/^(?:mbox|text)/, '')
-    .replace(/(?<=[a-z]{2,})s$/, '');
+    // The plural stands before a power as well: "inches^2" is "inch^2", not a unit named "inches".
+    .replace(/(?<=[a-z]{2,})s(?=[23]?$)/, '');
 }

@@ -43,3 +43,26 @@ export function functionArguments(label: string): string[] | null {
   const args = m[1].split(',').map((a) => a.trim());
   return args.every((a) => /^(?:[A-Za-z]|\\[a-zA-Z]+)(?:_\{?[A-Za-z0-9]+\}?)?$/.test(a)) ? args : null;
 }
+
+/** True when `inner` is one balanced group: "1,2" and "(x+1)^2" are, "1)g(2" is not. */
+function balanced(inner: string): boolean {
+  let depth = 0;
+  for (const ch of inner) {
+    if (ch === '(') depth += 1;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * The arguments of a function label that are not plain variables, without
+ * spaces ("f(2x)" → "2x", "f(1)" → "1", "g(x+1)" → "x+1"): such a label
+ * states the function somewhere other than at its variable, so it does not
+ * name the same thing as "f(x)". Null for a name ("x", "a_n") and for a
+ * function of plain variables ("f(x)", "T(p,q,r)").
+ */
+export function fixedArguments(label: string): string | null {
+  const m = /^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?'*\s*\((.*)\)\s*$/.exec(label);
+  if (m?.[1] === undefined || !balanced(m[1]) || functionArguments(label) !== null) return null;
+  return m[1].replace(/\s+/g, '');
+}

@@ -3,7 +3,7 @@
  * intervals, unions, relation chains, and the expressions or words at the
  * leaves. Expressions stay LaTeX here; they are evaluated only when compared.
  */
-import { functionArguments, isLabel } from './labels.ts';
+import { fixedArguments, functionArguments, isLabel } from './labels.ts';
 import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
 import type { Answer, RelationOp } from './types.ts';
 import { splitQuantity } from '../math/units.ts';
@@ -89,9 +89,10 @@ function simplifyEquationList(items: Answer[]): Answer[] {
   return items;
 }
 
-/** "W(x)" and "W(n)" name the same thing in a list of solutions. */
+/** "W(x)" and "W(n)" name the same thing in a list of solutions; "f(1)" and "f(2)", or "P(2x)" and "P(x)", do not. */
 function nameKey(label: string): string {
-  return label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
+  const fixed = fixedArguments(label);
+  return fixed !== null ? label.replace(/\s+/g, '') : label.replace(/\([^()]*\)/g, '()').replace(/\s+/g, '');
 }
 
 /** The one letter of an inequality ("a \le -1", "|x| > 2"); null for anything else or several letters. */
@@ -164,13 +165,19 @@ function parseRelation(tex: string): Answer | null {
   return { kind: 'relation', parts: texts.map(parseItem), ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
 }
 
+/** "x = (0, 9) \\cup (9, 36)", "x \\in A \\cup B": a label names the whole union, not its first part. */
+function labelsWhole(tex: string): boolean {
+  const { parts, found } = splitTopLevelWith(tex, RELATION_SEPARATORS);
+  return found.length === 1 && (found[0] === '=' || found[0] === '\\in') && isLabel(parts[0] ?? '');
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
   if (tex === '') return textAnswer('');
   if (/^\\emptyset$/.test(tex)) return { kind: 'set', items: [] };
   const union = splitTopLevel(tex, ['\\cup']);
-  if (union.length > 1) return { kind: 'union', parts: union.map(parseItem) };
+  if (union.length > 1 && !labelsWhole(tex)) return { kind: 'union', parts: union.map(parseItem) };
   const relation = parseRelation(tex);
   if (relation !== null) return relation;
   if (tex.startsWith('\\{') && isWrapped(tex)) {

@@ -16,7 +16,7 @@
  * - Percent: see `percentScales`.
  */
 import type { Answer, ResolvedOptions } from './types.ts';
-import { unitScale } from '../math/unit-table.ts';
+import { unitPower, unitScale } from '../math/unit-table.ts';
 
 type Expr = Extract<Answer, { kind: 'expr' }>;
 
@@ -67,6 +67,8 @@ function unitReadings(gold: Expr, pred: Expr): TexReading[] {
     if (g.dimension !== p.dimension) return [{ ...direct, onMatch: 'unsure' }];
     return g.factor === p.factor ? [direct] : [{ gold: times(gold.tex, g.factor), pred: times(pred.tex, p.factor), onMatch: 'equal' }];
   }
+  // Neither unit known, but one squared and the other not: another quantity, which the values cannot settle.
+  if (g === null && p === null && gold.unit !== null && pred.unit !== null && unitPower(gold.unit) !== unitPower(pred.unit)) return [{ ...direct, onMatch: 'unsure' }];
   const marked = g ?? p;
   if (marked !== null && marked.dimension === 'angle') return angleReadings(g !== null ? gold.tex : pred.tex, marked.factor, g !== null ? pred.tex : gold.tex, g !== null);
   if (marked === null && hasPi(gold.tex) !== hasPi(pred.tex)) {

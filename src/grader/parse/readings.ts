@@ -1,0 +1,46 @@
+/**
+ * Other readings of an answer's text, beside the one the parser gives it.
+ * Some spellings mean two things and only the other side can say which:
+ * "1000,99" may be a decimal comma; "n = 4k+3" is a residue class and also
+ * the formula 4k+3 under a label; a bare "4k+3" is a formula, or the class
+ * of numbers of that form. A reading that a reader would accept counts as
+ * `equal`; one that is a guess can only make a match `unsure`.
+ */
+import { canonicalWords } from './words.ts';
+import { parseTop } from './parse.ts';
+import type { Answer } from './types.ts';
+
+/** Another way to read an answer, and what a match under it is worth. */
+export interface Reading {
+  answer: Answer;
+  onMatch: 'equal' | 'unsure';
+}
+
+/** "1000,99" and "0,111": a comma between digits that is not a thousands separator. */
+const DECIMAL_COMMA = /^-?(?:0,\d+|\d+,\d{2,})$/;
+
+/** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
+const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
+
+/** "4k + 3" alone. */
+const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
+
+/**
+ * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
+ * stays a list only: one digit after the comma is too likely a list.
+ */
+export function otherReadings(cleaned: string, answer: Answer): Reading[] {
+  const out: Reading[] = [];
+  if (DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'equal' });
+  const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
+  const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
+  // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.
+  if ((residue || residueList) && LABELLED_FORM.test(cleaned)) out.push({ answer: parseTop(cleaned), onMatch: 'equal' });
+  // "2k - 1" may be the odd numbers, or a value in a k of the question's: a guess.
+  if (BARE_FORM.test(cleaned)) {
+    const worded = canonicalWords(`n = ${cleaned}`);
+    const asClass = parseTop(worded.tex);
+    if (!worded.freeText && asClass.kind !== 'expr' && asClass.kind !== 'relation') out.push({ answer: asClass, onMatch: 'unsure' });
+  }
+  return out;
+}
