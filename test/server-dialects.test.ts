@@ -4,9 +4,11 @@
  * test, answering as vLLM, SGLang or a hosted API does.
  */
 import type { ServerResponse } from 'node:http';
-import { describe, expect, test } from 'vitest';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, serveHttp } from './fixtures.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /** One retry, short backoffs, an idle limit no test should meet. */
 const OPTIONS: GatewayOptions = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 30_000 };
@@ -41,12 +43,12 @@ function whole(res: ServerResponse, text: string, finishReason: string): void {
 describe('a generation the server ended unfinished is no reply', () => {
   // vLLM's and SGLang's engines end an aborted request (a pause for new weights, a lost KV transfer) with
   // finish_reason "abort" and the text so far; OpenRouter ends a generation that failed midway with "error".
-  test.each([
+  test.for([
     ['streamed', 'abort', streamed],
     ['streamed', 'error', streamed],
     ['whole', 'abort', whole],
     ['whole', 'error', whole],
-  ] as const)('%s, finish_reason "%s": retried, and the reply that finished is the one returned', async (mode, finishReason, reply) => {
+  ] as const)('%s, finish_reason "%s": retried, and the reply that finished is the one returned', async ([mode, finishReason, reply]) => {
     const { result, requests } = await callOnce((res, index) => (index === 0 ? reply(res, 'The answer is \\boxed{', finishReason) : reply(res, 'The answer is \\boxed{2}.', 'stop')), { stream: mode === 'streamed' });
     expect(result).not.toBeInstanceOf(CallFailedError);
     expect((result as Completion).content).toBe('The answer is \\boxed{2}.');
@@ -59,5 +61,48 @@ describe('a generation the server ended unfinished is no reply', () => {
     expect(result).toBeInstanceOf(CallFailedError);
     expect((result as CallFailedError).message).toContain('finish_reason "abort"');
     expect(requests).toBe(2);
+  });
+});
+
+describe("a context-length error states the server's window in the words of its server", () => {
+  const WINDOW = 8192;
+  // Each server's 400 when a request's prompt and completion limit pass its window, with the prompt's tokens and the completion limit.
+  const wordings: Array<[string, (prompt: number, completion: number) => Record<string, unknown>]> = [
+    ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
+    ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
+    ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
+  ];
+
+  test.for(wordings)('%s: each call is fitted into that window after one error, and the run completes', async ([, refusal], { dir }) => {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    let refused = 0;
+    let answered = 0;
+    // The run believes the default window of 131,072 tokens; the server has 8,192.
+    const proxy = await startProxy(sim.url, (url, body, res) => {
+      if (!url.endsWith('/chat/completions')) return false;
+      const request = JSON.parse(body) as { max_tokens: number; messages: unknown };
+      const prompt = Math.ceil(JSON.stringify(request.messages).length / 4);
+      if (prompt + request.max_tokens <= WINDOW) {
+        answered++;
+        return false;
+      }
+      refused++;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      return true;
+    });
+    try {
+      const flags = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--model-name', 'tmas-sim'];
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, ...flags, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.stopped).toEqual([]);
+      expect(outcome.calls.failed).toBe(0);
+      // One refusal per call: the window it states is the one the call is fitted into next.
+      expect(refused).toBe(answered);
+      expect(answered).toBe(outcome.calls.issued);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
   });
 });
