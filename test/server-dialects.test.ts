@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { startSimServer } from '../src/sim/server.ts';
+import { createPool } from '../src/pool/pool.ts';
 import { additionRequest, chatChunkEvent, chatCompletionBody, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /** One retry, short backoffs, an idle limit no test should meet. */
@@ -103,6 +104,33 @@ describe("a context-length error states the server's window in the words of its 
       proxy.server.closeAllConnections();
       proxy.server.close();
       await sim.close();
+    }
+  });
+});
+
+describe('a usage of zeros is no count', () => {
+  // Some proxies and gateways fill in usage they do not know with zeros: a reply with text has at least one token.
+  const zeros = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  const text = 'The product is 6, so the answer is \\boxed{6}.';
+
+  test.for([
+    ['streamed', (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const usage = { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [], usage: zeros };
+      res.end(chatChunkEvent({ role: 'assistant', content: text }) + chatChunkEvent({}, 'stop') + `data: ${JSON.stringify(usage)}\n\ndata: [DONE]\n\n`);
+    }],
+    ['whole', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(text, { usage: zeros }))],
+  ] as const)('%s: the reply is counted with the run\'s tokenizer, as one without usage', async ([mode, answer]) => {
+    const pool = createPool({ threads: 1 });
+    try {
+      const countTokens = (texts: string[], signal: AbortSignal | undefined) => pool.countTokens(texts, signal === undefined ? {} : { signal });
+      const { result } = await callOnce(answer, { stream: mode === 'streamed', countTokens });
+      const completion = result as Completion;
+      expect(completion.content).toBe(text);
+      expect(completion.usage).toBeNull();
+      expect(completion.countedTokens).toBeGreaterThan(5);
+    } finally {
+      await pool.close();
     }
   });
 });
