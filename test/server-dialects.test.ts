@@ -134,3 +134,46 @@ describe('a usage of zeros is no count', () => {
     }
   });
 });
+
+describe('a server without GET /models', () => {
+  /** A server in front of the simulator that answers GET /v1/models with a 404, as servers and gateways without a model list do, and every path outside /v1/ too. */
+  async function withoutModelList(body: (url: string) => Promise<void>): Promise<void> {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const proxy = await startProxy(sim.url, (url, _body, res) => {
+      if (url.startsWith('/v1/') && !url.endsWith('/models')) return false;
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+      return true;
+    });
+    try {
+      await body(proxy.url);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
+  }
+  const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+
+  test('with --model-name, and a chat route that answers for that model: the run goes ahead and completes', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url, '--model-name', 'tmas-sim', ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.stopped).toEqual([]);
+      expect(outcome.calls.issued).toBeGreaterThan(0);
+    });
+  });
+
+  test('without --model-name: refused before any call, asking for one (TMAS_ENDPOINT)', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const run = runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_ENDPOINT', message: expect.stringContaining('--model-name') });
+    });
+  });
+
+  test('a base URL without its /v1, with --model-name: still refused before any call, naming the base URL (TMAS_ENDPOINT)', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const run = runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url.replace(/\/v1$/, ''), '--model-name', 'tmas-sim', ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_ENDPOINT', message: expect.stringContaining('(ending in /v1)') });
+    });
+  });
+});
