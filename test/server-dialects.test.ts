@@ -177,3 +177,14 @@ describe('a server without GET /models', () => {
     });
   });
 });
+
+describe("a FastAPI server's validation error", () => {
+  test('names the field it is about, as the 422 says it', async () => {
+    const detail = [{ type: 'int_parsing', loc: ['body', 'max_tokens'], msg: 'Input should be a valid integer', input: 'x' }];
+    const { result, requests } = await callOnce((res) => res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ detail })));
+    expect((result as CallFailedError).code).toBe('TMAS_CALL_REJECTED');
+    expect((result as CallFailedError).message).toContain('HTTP 422: Input should be a valid integer (body.max_tokens)');
+    // Sent once more without the usage field the gateway adds to streams (a 422 may be about it), and not retried.
+    expect(requests).toBe(2);
+  });
+});
