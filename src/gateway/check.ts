@@ -8,6 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { createHttpTransport } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
+import { chatAnswersUnlisted } from './unlisted-models.ts';
 
 /** A model as `/v1/models` lists it. */
 export interface ListedModel {
@@ -25,10 +26,12 @@ export interface KeyOrigin {
   setBy: string;
 }
 
-/** An endpoint to check: the flag that names it, and where its key comes from (a generic hint without). */
+/** An endpoint to check: the flag that names it, the flag that names its model, and where its key comes from (a generic hint without). */
 export interface EndpointToCheck {
   endpoint: Endpoint;
   flag: string;
+  /** `--model-name` or the role's own; that name when absent. */
+  modelFlag?: string;
   key?: KeyOrigin;
 }
 
@@ -44,15 +47,17 @@ export const SIMULATED_OWNER = 'tmas-sim';
  */
 export async function checkEndpoints(
   endpoints: EndpointToCheck[],
-  options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void } = {},
+  options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void; onUnlisted?: (url: string, model: string) => void } = {},
 ): Promise<Map<string, ListedModel[]>> {
   const models = new Map<string, ListedModel[]>();
   const unreachable = new Map<string, UserError>();
-  for (const { endpoint, flag, key } of endpoints) {
+  for (const { endpoint, flag, modelFlag, key } of endpoints) {
     for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
       if (models.has(url) || unreachable.has(url)) continue;
       try {
-        models.set(url, await listModels({ ...endpoint, baseUrl: url }, flag, key, options.timeoutMs ?? 10_000));
+        const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key }, options.timeoutMs ?? 10_000);
+        if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
+        models.set(url, listed);
       } catch (error) {
         if (!(error instanceof UserError) || error.code !== 'TMAS_ENDPOINT' || !endpoint.replicas) throw error;
         unreachable.set(url, error);
@@ -73,7 +78,17 @@ function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, User
   return new UserError('TMAS_ENDPOINT', `${first.message} The pool's other replicas do not answer either: ${pool.slice(1).join(', ')}.`, { cause: first });
 }
 
-async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined, timeoutMs: number): Promise<ListedModel[]> {
+/** What a server without a model list (a 404 on GET /models) that completes the model named is taken to list: nothing, so the model named is called as it is (resolveModel). */
+const UNLISTED: ListedModel[] = [];
+
+/** The flags a message about an endpoint names: its base URL's and its model's, and where its key comes from. */
+interface EndpointFlags {
+  flag: string;
+  modelFlag: string;
+  key: KeyOrigin | undefined;
+}
+
+async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
@@ -91,6 +106,12 @@ async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | und
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
+    if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
+      if (endpoint.model === '') throw noModelList(endpoint, flag, modelFlag);
+      const refused = await chatAnswersUnlisted(client, endpoint.model, deadline);
+      if (refused === null) return UNLISTED;
+      throw noModelList(endpoint, flag, modelFlag, redactKeys(refused, [endpoint.apiKey]));
+    }
     throw new UserError(
       'TMAS_ENDPOINT',
       `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
@@ -101,6 +122,20 @@ async function listModels(endpoint: Endpoint, flag: string, key: KeyOrigin | und
   } finally {
     transport.close();
   }
+}
+
+/**
+ * A 404 on `GET /models`: no model list, or a base URL without its `/v1`.
+ * `completion` is what a one-token completion of the model named answered,
+ * when one was named (chatAnswersUnlisted).
+ */
+function noModelList(endpoint: Endpoint, flag: string, modelFlag: string, completion?: string): UserError {
+  const tried = completion === undefined ? `If the server lists no models, name the model to call with ${modelFlag}; otherwise check` : `A one-token completion of "${endpoint.model}" failed too (${completion}): check`;
+  return new UserError(
+    'TMAS_ENDPOINT',
+    `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models with HTTP 404. ${tried} that ${flag} is the server's OpenAI-compatible base URL (ending in /v1)` +
+      `${completion === undefined ? '' : ` and that it serves the model ${modelFlag} names`}.`,
+  );
 }
 
 /** A `GET /models` answered with something other than OpenAI's `{"data": [...]}`: a web page, a proxy's notice, the base URL of something else. */

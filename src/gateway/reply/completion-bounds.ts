@@ -145,12 +145,14 @@ export interface WeighedUsage<R> {
 /**
  * Weighs the usage a reply ends with against its `chars` characters of text:
  * believed, it must be within the limit (the meter throws otherwise); belied,
- * it is dropped, and the reply is counted as one without usage.
+ * it is dropped, and the reply is counted as one without usage. No token
+ * for a text is belied too: proxies that do not know a reply's usage fill
+ * it in with zeros, and such replies were journaled as costing nothing.
  */
 export function weighUsage<R extends { usage: { completionTokens: number } | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
   if (reply.usage === null) return { reply, belied: null };
   const claimed = reply.usage.completionTokens;
-  if (!usageHolds(chars, claimed)) return { reply: { ...reply, usage: null }, belied: claimed };
+  if (!usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
   meter.tokens(claimed);
   return { reply, belied: null };
 }

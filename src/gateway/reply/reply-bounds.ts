@@ -7,8 +7,8 @@
  * and a huge body is buffered whole.
  */
 
-/** Why a reply was given up: `timeout` (idle or total limit) or `malformed` (over the size cap, or an incomplete stream). */
-export type ReplyFault = 'timeout' | 'malformed';
+/** Why a reply was given up: `timeout` (idle or total limit), `malformed` (over the size cap, or an incomplete stream) or `unfinished` (the server said it ended the generation before it was done: finish-reason.ts). */
+export type ReplyFault = 'timeout' | 'malformed' | 'unfinished';
 
 /** A reply that broke one of its bounds or its format; retried like a timeout or an unparseable body. */
 export class ReplyError extends Error {

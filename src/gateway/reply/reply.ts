@@ -6,6 +6,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Completion } from './completion.ts';
 import { separateReasoning } from './reasoning.ts';
+import { refuseUnfinished } from './finish-reason.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, type StreamGrace, type StreamState } from './stream-end.ts';
@@ -28,6 +29,7 @@ function usageOf(usage: ChatCompletion['usage'] | null | undefined): Reply['usag
 export function fromWholeReply(response: ChatCompletion): Reply {
   const choice = response.choices?.[0];
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
+  refuseUnfinished(choice.finish_reason);
   const message = choice.message as ReasoningFields;
   const separated = separateReasoning(message.content ?? '', {
     reasoningContent: message.reasoning_content ?? null,
@@ -136,6 +138,7 @@ class StreamAssembly implements StreamState {
   /** The reply: nothing partial comes out, so a stream without a finish reason is malformed. */
   reply(firstTokenMs: number | null): Reply {
     if (this.finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
+    refuseUnfinished(this.finishReason);
     const separated = separateReasoning(this.content.text(), {
       reasoningContent: this.sawReasoningContent ? this.reasoningContent.text() : null,
       reasoning: this.sawReasoning ? this.reasoning.text() : null,

@@ -23,10 +23,18 @@ export function openAiErrorBody(text: string): string {
   return message === null ? text : JSON.stringify({ error: { ...body, message } });
 }
 
-/** FastAPI's `detail`: a message, or a list of validation errors each with its `msg`. */
+/**
+ * FastAPI's `detail`: a message, or a list of validation errors each with
+ * its `msg` and the field it is about (`loc`, as `body.max_tokens`): "Field
+ * required" alone did not say which field to fix.
+ */
 function detailText(detail: unknown): string | null {
   if (typeof detail === 'string') return detail;
   if (!Array.isArray(detail)) return null;
-  const messages = detail.map((item) => (item as { msg?: unknown } | null)?.msg).filter((msg): msg is string => typeof msg === 'string');
+  const messages = detail.flatMap((item) => {
+    const { msg, loc } = (item ?? {}) as { msg?: unknown; loc?: unknown };
+    if (typeof msg !== 'string') return [];
+    return Array.isArray(loc) && loc.length > 0 ? [`${msg} (${loc.join('.')})`] : [msg];
+  });
   return messages.length > 0 ? messages.join('; ') : null;
 }

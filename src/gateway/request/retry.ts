@@ -99,7 +99,7 @@ function redirectHint(error: APIError): string {
   return location ? ` (a redirect to ${location}: give that address as the base URL)` : '';
 }
 
-/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `connection`, `other`. */
+/** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */
 export function failureLabel(error: unknown): string {
   if (error instanceof ReplyError) return error.fault;
   if (error instanceof ConnectionLostError) return 'reset';

@@ -63,12 +63,13 @@ export async function prepareEndpoints(
     const unanswered: string[] = [];
 
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
-      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), key: keyOriginOf(role, secrets[role]) })),
+      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), modelFlag: slotFlag(role, 'model-name'), key: keyOriginOf(role, secrets[role]) })),
       {
         onUnreachable: (url) => {
           unanswered.push(url);
           options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; it takes one trial call at a time until one succeeds, and is drained if it fails.`);
         },
+        onUnlisted: (url, model) => options.say(`tmas: warning: ${url} has no GET /models (HTTP 404) but completes "${model}": the run calls that model as named, unchecked.`),
       },
     );
     /** What the answering endpoints (or replicas) of a role list. */

@@ -100,10 +100,14 @@ const MAX_CONTEXT_REFITS = 3;
 
 /**
  * The window to fit into after a context-length error: the one the server
- * states ("maximum context length is N tokens") when smaller, else half.
+ * states when smaller, else half. vLLM and OpenAI say "maximum context
+ * length is N tokens", SGLang "maximum context length of N tokens" or
+ * "longer than the model's context length (N tokens)": read only in the
+ * first words, the halving took a call through three refits to 16,384 and
+ * failed it on a server of 8,192.
  */
 export function shrunkWindow(window: number, message: string): number {
-  const stated = /maximum context length is (\d+)/i.exec(message)?.[1];
+  const stated = /context length(?: is| of)?\s*\(?(\d+)/i.exec(message)?.[1];
   const next = stated !== undefined && Number(stated) < window ? Number(stated) : Math.floor(window / 2);
   return Math.max(CONTEXT_MARGIN * 2, next);
 }

@@ -1,0 +1,23 @@
+/**
+ * A server that answers `GET /models` with a 404: it may have no model list
+ * (a gateway or a server that only routes completions), or the base URL may
+ * miss its `/v1`. With the model named, a one-token completion of it tells
+ * the two apart: a server that completes it (or refuses the request's
+ * fields, a 4xx other than 404: it read them) is called as named; one that
+ * answers 404 there too is at the wrong address, or serves no such model.
+ */
+import type OpenAI from 'openai';
+import { APIError } from 'openai';
+import { describeFailure } from './request/retry.ts';
+
+/** Null when the chat route answers for `model`, else what it answered (the reason to refuse the endpoint). */
+export async function chatAnswersUnlisted(client: OpenAI, model: string, signal: AbortSignal): Promise<string | null> {
+  try {
+    await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false }, { signal });
+    return null;
+  } catch (error) {
+    // A refused key is told by the model list's own 401 or 403; here, a 4xx other than 404 is a server that read the request.
+    if (error instanceof APIError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 404) return null;
+    return describeFailure(error);
+  }
+}

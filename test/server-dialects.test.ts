@@ -1,0 +1,190 @@
+/**
+ * Replies of real servers that the simulator never sends, read through the
+ * gateway over real sockets: each server here is a plain HTTP server of the
+ * test, answering as vLLM, SGLang or a hosted API does.
+ */
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { createPool } from '../src/pool/pool.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+
+/** One retry, short backoffs, an idle limit no test should meet. */
+const OPTIONS: GatewayOptions = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 30_000 };
+
+/** Calls a server answering each request by `answer` (given how many came before) once; returns the completion or the failure, and the requests it got. */
+async function callOnce(answer: (res: ServerResponse, index: number) => void, extra: Partial<GatewayOptions> = {}): Promise<{ result: Completion | CallFailedError; requests: number }> {
+  let index = 0;
+  const server = await serveHttp((_req, res) => answer(res, index++));
+  const gateway = createGateway({ ...OPTIONS, ...extra });
+  try {
+    const result = await gateway.complete(additionRequest(server.url)).catch((error: unknown) => error as CallFailedError);
+    return { result, requests: server.requests() };
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+}
+
+/** A stream of `text` with `finishReason` and a usage chunk, ended by `[DONE]`. */
+function streamed(res: ServerResponse, text: string, finishReason: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const usage = { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+  res.end(chatChunkEvent({ role: 'assistant', content: text }) + chatChunkEvent({}, finishReason) + `data: ${JSON.stringify(usage)}\n\ndata: [DONE]\n\n`);
+}
+
+/** A whole reply of `text` with `finishReason`. */
+function whole(res: ServerResponse, text: string, finishReason: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(chatCompletionBody(text, { choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason }] }));
+}
+
+describe('a generation the server ended unfinished is no reply', () => {
+  // vLLM's and SGLang's engines end an aborted request (a pause for new weights, a lost KV transfer) with
+  // finish_reason "abort" and the text so far; OpenRouter ends a generation that failed midway with "error".
+  test.for([
+    ['streamed', 'abort', streamed],
+    ['streamed', 'error', streamed],
+    ['whole', 'abort', whole],
+    ['whole', 'error', whole],
+  ] as const)('%s, finish_reason "%s": retried, and the reply that finished is the one returned', async ([mode, finishReason, reply]) => {
+    const { result, requests } = await callOnce((res, index) => (index === 0 ? reply(res, 'The answer is \\boxed{', finishReason) : reply(res, 'The answer is \\boxed{2}.', 'stop')), { stream: mode === 'streamed' });
+    expect(result).not.toBeInstanceOf(CallFailedError);
+    expect((result as Completion).content).toBe('The answer is \\boxed{2}.');
+    expect((result as Completion).attempts).toBe(2);
+    expect(requests).toBe(2);
+  });
+
+  test('an abort on every attempt fails the call, naming the finish reason', async () => {
+    const { result, requests } = await callOnce((res) => streamed(res, 'The answer is', 'abort'));
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).message).toContain('finish_reason "abort"');
+    expect(requests).toBe(2);
+  });
+});
+
+describe("a context-length error states the server's window in the words of its server", () => {
+  const WINDOW = 8192;
+  // Each server's 400 when a request's prompt and completion limit pass its window, with the prompt's tokens and the completion limit.
+  const wordings: Array<[string, (prompt: number, completion: number) => Record<string, unknown>]> = [
+    ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
+    ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
+    ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
+  ];
+
+  test.for(wordings)('%s: each call is fitted into that window after one error, and the run completes', async ([, refusal], { dir }) => {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    let refused = 0;
+    let answered = 0;
+    // The run believes the default window of 131,072 tokens; the server has 8,192.
+    const proxy = await startProxy(sim.url, (url, body, res) => {
+      if (!url.endsWith('/chat/completions')) return false;
+      const request = JSON.parse(body) as { max_tokens: number; messages: unknown };
+      const prompt = Math.ceil(JSON.stringify(request.messages).length / 4);
+      if (prompt + request.max_tokens <= WINDOW) {
+        answered++;
+        return false;
+      }
+      refused++;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      return true;
+    });
+    try {
+      const flags = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--model-name', 'tmas-sim'];
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, ...flags, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.stopped).toEqual([]);
+      expect(outcome.calls.failed).toBe(0);
+      // One refusal per call: the window it states is the one the call is fitted into next.
+      expect(refused).toBe(answered);
+      expect(answered).toBe(outcome.calls.issued);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
+  });
+});
+
+describe('a usage of zeros is no count', () => {
+  // Some proxies and gateways fill in usage they do not know with zeros: a reply with text has at least one token.
+  const zeros = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  const text = 'The product is 6, so the answer is \\boxed{6}.';
+
+  test.for([
+    ['streamed', (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const usage = { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [], usage: zeros };
+      res.end(chatChunkEvent({ role: 'assistant', content: text }) + chatChunkEvent({}, 'stop') + `data: ${JSON.stringify(usage)}\n\ndata: [DONE]\n\n`);
+    }],
+    ['whole', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(text, { usage: zeros }))],
+  ] as const)('%s: the reply is counted with the run\'s tokenizer, as one without usage', async ([mode, answer]) => {
+    const pool = createPool({ threads: 1 });
+    try {
+      const countTokens = (texts: string[], signal: AbortSignal | undefined) => pool.countTokens(texts, signal === undefined ? {} : { signal });
+      const { result } = await callOnce(answer, { stream: mode === 'streamed', countTokens });
+      const completion = result as Completion;
+      expect(completion.content).toBe(text);
+      expect(completion.usage).toBeNull();
+      expect(completion.countedTokens).toBeGreaterThan(5);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('a server without GET /models', () => {
+  /** A server in front of the simulator that answers GET /v1/models with a 404, as servers and gateways without a model list do, and every path outside /v1/ too. */
+  async function withoutModelList(body: (url: string) => Promise<void>): Promise<void> {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const proxy = await startProxy(sim.url, (url, _body, res) => {
+      if (url.startsWith('/v1/') && !url.endsWith('/models')) return false;
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+      return true;
+    });
+    try {
+      await body(proxy.url);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
+  }
+  const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+
+  test('with --model-name, and a chat route that answers for that model: the run goes ahead and completes', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url, '--model-name', 'tmas-sim', ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.stopped).toEqual([]);
+      expect(outcome.calls.issued).toBeGreaterThan(0);
+    });
+  });
+
+  test('without --model-name: refused before any call, asking for one (TMAS_ENDPOINT)', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const run = runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_ENDPOINT', message: expect.stringContaining('--model-name') });
+    });
+  });
+
+  test('a base URL without its /v1, with --model-name: still refused before any call, naming the base URL (TMAS_ENDPOINT)', async ({ dir }) => {
+    await withoutModelList(async (url) => {
+      const run = runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--base-url', url.replace(/\/v1$/, ''), '--model-name', 'tmas-sim', ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_ENDPOINT', message: expect.stringContaining('(ending in /v1)') });
+    });
+  });
+});
+
+describe("a FastAPI server's validation error", () => {
+  test('names the field it is about, as the 422 says it', async () => {
+    const detail = [{ type: 'int_parsing', loc: ['body', 'max_tokens'], msg: 'Input should be a valid integer', input: 'x' }];
+    const { result, requests } = await callOnce((res) => res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ detail })));
+    expect((result as CallFailedError).code).toBe('TMAS_CALL_REJECTED');
+    expect((result as CallFailedError).message).toContain('HTTP 422: Input should be a valid integer (body.max_tokens)');
+    // Sent once more without the usage field the gateway adds to streams (a 422 may be about it), and not retried.
+    expect(requests).toBe(2);
+  });
+});
