@@ -197,6 +197,28 @@ describe('a damaged store is named and never changed', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
   });
 
+  test('a write-ahead log emptied (which LevelDB reads as a store that never held its records): resume, log, export and fork refuse it, by what metrics.json says was written from the store, and nothing changes; after a repair the resume issues the lost calls knowingly', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    // Every write of this run is in its log (no open has moved it into a table yet).
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+    await truncate(await logOf(run), 0);
+    const before = await fileHashes(run);
+    for (const args of [['run', '--resume', run], ['log', run], ['export', run, '--out', path.join(dir, 'rl')], ['fork', run, '--output-file', path.join(dir, 'forked')]]) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+      expect(refused.stderr, args[0]).toContain('it holds 0 iteration records where metrics.json says results.jsonl was written from 2');
+      expect(await fileHashes(run), args[0]).toEqual(before);
+    }
+    expect((await runCli(['repair', run])).code).toBe(0);
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1])).toBeGreaterThan(0);
+    const again = await runCli(['run', '--resume', run]);
+    expect(again.stdout).toMatch(/^0 calls issued/m);
+  });
+
   test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
     const { run, calls } = await finishedRun(dir, finished);
     await rm(path.join(run, 'store', 'CURRENT'));
