@@ -3,6 +3,7 @@ import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink,
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { runLockHolder } from '../src/store/run-lock.ts';
 import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
@@ -330,6 +331,15 @@ describe('files in a run directory that tmas could not have written', () => {
       expect(await entriesOf(run)).toEqual(before);
       await undo();
     }
+  });
+
+  test('a 1 GB tmas.lock (sparse) is no lock of tmas\'s: judged stale without being read into memory', async ({ dir }) => {
+    await writeFile(path.join(dir, 'tmas.lock'), '');
+    await truncate(path.join(dir, 'tmas.lock'), 2 ** 30);
+    const peak = process.resourceUsage().maxRSS;
+    expect(await runLockHolder(dir)).toBeNull();
+    // maxRSS is in kilobytes: reading the file whole took a gigabyte.
+    expect(process.resourceUsage().maxRSS - peak).toBeLessThan(256 * 1024);
   });
 
   test('repair refuses a store with a FIFO in it, saying what to move, and keeps no partial copy', async ({ dir, finished }) => {
