@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runLockHolder } from '../src/store/run-lock.ts';
+import { Store } from '../src/store/store.ts';
 import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
@@ -218,6 +219,19 @@ describe('a damaged store is named and never changed', () => {
     expect(Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1])).toBeGreaterThan(0);
     const again = await runCli(['run', '--resume', run]);
     expect(again.stdout).toMatch(/^0 calls issued/m);
+  });
+
+  test('a run manifest whose journalVersion is not a whole number ("6") is damage: resume and replay say so, not that journal version 6 cannot read journal version 6', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const store = await Store.open(run);
+    await store.manifest().put('manifest', { ...(await store.getManifest()), journalVersion: '6' });
+    await store.close();
+    for (const args of [['run', '--resume', run], ['replay', run]]) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`The run manifest in ${run} is damaged: its journalVersion is "6", not a journal version (a whole number)`);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+    }
   });
 
   test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
