@@ -3,6 +3,8 @@ import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink,
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { runLockHolder } from '../src/store/run-lock.ts';
+import { Store } from '../src/store/store.ts';
 import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
@@ -197,6 +199,41 @@ describe('a damaged store is named and never changed', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
   });
 
+  test('a write-ahead log emptied (which LevelDB reads as a store that never held its records): resume, log, export and fork refuse it, by what metrics.json says was written from the store, and nothing changes; after a repair the resume issues the lost calls knowingly', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    // Every write of this run is in its log (no open has moved it into a table yet).
+    await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
+    await truncate(await logOf(run), 0);
+    const before = await fileHashes(run);
+    for (const args of [['run', '--resume', run], ['log', run], ['export', run, '--out', path.join(dir, 'rl')], ['fork', run, '--output-file', path.join(dir, 'forked')]]) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+      expect(refused.stderr, args[0]).toContain('it holds 0 iteration records where metrics.json says results.jsonl was written from 2');
+      expect(await fileHashes(run), args[0]).toEqual(before);
+    }
+    expect((await runCli(['repair', run])).code).toBe(0);
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1])).toBeGreaterThan(0);
+    const again = await runCli(['run', '--resume', run]);
+    expect(again.stdout).toMatch(/^0 calls issued/m);
+  });
+
+  test('a run manifest whose journalVersion is not a whole number ("6") is damage: resume and replay say so, not that journal version 6 cannot read journal version 6', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const store = await Store.open(run);
+    await store.manifest().put('manifest', { ...(await store.getManifest()), journalVersion: '6' });
+    await store.close();
+    for (const args of [['run', '--resume', run], ['replay', run]]) {
+      const refused = await runCli(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`The run manifest in ${run} is damaged: its journalVersion is "6", not a journal version (a whole number)`);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+    }
+  });
+
   test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
     const { run, calls } = await finishedRun(dir, finished);
     await rm(path.join(run, 'store', 'CURRENT'));
@@ -286,13 +323,14 @@ describe('files in a run directory that tmas could not have written', () => {
     });
   }
 
-  test('a FIFO for results.jsonl, /dev/zero or an array for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
+  test('a FIFO for results.jsonl, /dev/zero, an array or a word for a figure for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
     const { run } = await finishedRun(dir, finished);
     const out = path.join(dir, 'report.html');
     const cases: Array<{ damage: () => Promise<void>; undo: () => Promise<void>; commands: string[][]; says: string }> = [
       { damage: async () => { await rm(path.join(run, 'results.jsonl')); execFileSync('mkfifo', [path.join(run, 'results.jsonl')]); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `${path.join(run, 'results.jsonl')} is a FIFO, not the results file tmas wrote` },
       { damage: async () => { await rm(path.join(run, 'metrics.json')); await symlink('/dev/zero', path.join(run, 'metrics.json')); }, undo: () => rm(path.join(run, 'metrics.json')), commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is a device, not the file tmas wrote` },
       { damage: () => writeFile(path.join(run, 'metrics.json'), '[1,2]'), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's` },
+      { damage: () => writeFile(path.join(run, 'metrics.json'), JSON.stringify({ iterations: [{ iteration: 0, meanScore: 'high' }], totals: {} })), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's: iterations[0].meanScore is "high", not a number` },
       { damage: async () => { execFileSync('mkfifo', [path.join(run, 'tmas.lock')]); }, undo: () => rm(path.join(run, 'tmas.lock')), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a FIFO, where tmas keeps the run's lock` },
       { damage: async () => { await mkdir(path.join(run, 'tmas.lock')); }, undo: () => rm(path.join(run, 'tmas.lock'), { recursive: true }), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a directory, where tmas keeps the run's lock` },
     ];
@@ -308,6 +346,15 @@ describe('files in a run directory that tmas could not have written', () => {
       expect(await entriesOf(run)).toEqual(before);
       await undo();
     }
+  });
+
+  test('a 1 GB tmas.lock (sparse) is no lock of tmas\'s: judged stale without being read into memory', async ({ dir }) => {
+    await writeFile(path.join(dir, 'tmas.lock'), '');
+    await truncate(path.join(dir, 'tmas.lock'), 2 ** 30);
+    const peak = process.resourceUsage().maxRSS;
+    expect(await runLockHolder(dir)).toBeNull();
+    // maxRSS is in kilobytes: reading the file whole took a gigabyte.
+    expect(process.resourceUsage().maxRSS - peak).toBeLessThan(256 * 1024);
   });
 
   test('repair refuses a store with a FIFO in it, saying what to move, and keeps no partial copy', async ({ dir, finished }) => {

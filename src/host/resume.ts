@@ -56,6 +56,10 @@ function checkoutBefore(next: number): string {
 export function checkJournalVersion(manifest: Manifest, runDir: string): void {
   const written = manifest.journalVersion;
   if (written === JOURNAL_VERSION) return;
+  // Every tmas wrote a whole number here: anything else ("6", 2.5, null) is damage, not a version to check out.
+  if (!Number.isSafeInteger(written) || written < 1) {
+    throw new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${runDir} is damaged: its journalVersion is ${JSON.stringify(written)}, not a journal version (a whole number). Restore the run directory from a copy.`);
+  }
   const how =
     written < JOURNAL_VERSION
       ? `a tmas of journal version ${written}: in a git clone of tmas, the commit before journal version ${written + 1}, ${checkoutBefore(written + 1)}`

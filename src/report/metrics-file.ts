@@ -6,6 +6,7 @@
  */
 import type { IterationMetrics } from '../observers/metrics.ts';
 import type { ProblemFigures, RunTotals } from '../observers/metrics-run.ts';
+import { metricsShapeFault } from './metrics-shape.ts';
 
 /** A run's metrics.json, as the report reads it. */
 export interface MetricsFile {
@@ -26,6 +27,8 @@ export function metricsFileOf<T extends MetricsFile>(parsed: unknown): T {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('iterations' in parsed || 'totals' in parsed)) {
     throw new TypeError('it is not a metrics.json of tmas\'s (a JSON object with the run\'s iterations and totals)');
   }
+  const fault = metricsShapeFault(parsed as Record<string, unknown>);
+  if (fault !== null) throw new TypeError(`it is not a metrics.json of tmas's: ${fault}`);
   const { protocol, ...metrics } = parsed as T & { protocol?: MetricsFile['evaluation'] };
   return (protocol === undefined ? metrics : { ...metrics, evaluation: metrics.evaluation ?? protocol }) as T;
 }

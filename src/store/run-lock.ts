@@ -32,6 +32,9 @@ export interface LockHolder {
 /** A lock file that cannot be read as a holder is being written, unless it is older than this. */
 const UNREADABLE_GRACE_MS = 10_000;
 
+/** The most a lock file of tmas's holds: a pid, a host name (at most 255 bytes) and a time, as JSON. */
+const LOCK_READ_LIMIT = 4096;
+
 /** Lock files this process holds; removed at exit, whatever the exit. */
 const held = new Set<string>();
 let exitHook = false;
@@ -95,6 +98,8 @@ export async function runLockHolder(runDir: string): Promise<LockHolder | null> 
   if (found?.kind === 'other') {
     throw new UserError('TMAS_RUN_DIR', `${file} is ${found.what}, where tmas keeps the run's lock, a small file of its own. Remove it, then run the command again.`);
   }
+  // tmas writes its lock in one small write: a larger file is no lock of its (and read whole it would take that much memory).
+  if (found?.kind === 'file' && found.size > LOCK_READ_LIMIT) return null;
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   const holder = parseHolder(text);

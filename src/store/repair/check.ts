@@ -18,6 +18,7 @@ import { makeScratchDir, removeScratchDir } from './scratch.ts';
 import { checkStoreFiles } from '../disk/store-files.ts';
 import { checkStoreBlocks } from '../disk/block-check.ts';
 import { makeStoreView } from './store-view.ts';
+import { checkOutputsCovered } from './outputs-evidence.ts';
 
 /** True when the run directory has a store folder at all. */
 export function hasStore(runDir: string): boolean {
@@ -50,6 +51,10 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
     await makeStoreView(runDir, files, work);
     const store = await Store.open(work, { named: runDir });
     store.onClosed = remove;
+    await checkOutputsCovered(runDir, store).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
     return store;
   } catch (error) {
     await remove();

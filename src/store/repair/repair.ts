@@ -18,6 +18,7 @@ import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
 import { checkStoreFiles, misplacedStoreFile } from '../disk/store-files.ts';
 import { lockedError, runLockHolder } from '../run-lock.ts';
+import { noteRepairedOutputs } from './outputs-evidence.ts';
 
 /** What a repaired store holds. */
 export interface RepairReport {
@@ -80,6 +81,8 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   try {
     await store.readAll();
     const dropped = await store.danglingRecords({ drop: true });
+    // The outputs may count records the repair dropped: a resume rewrites them from what is left.
+    await noteRepairedOutputs(runDir, store);
     return {
       dropped,
       unreadable,
