@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import type { Envelope } from '../src/kernel/protocol.ts';
+import { hashOf } from '../src/kernel/prng.ts';
 import { runLogCommand } from '../src/cli/inspect/log.command.ts';
 import { checkStore } from '../src/store/repair/check.ts';
 import { repairStore } from '../src/store/repair/repair.ts';
@@ -25,7 +26,8 @@ function prose(seed: number, chars: number): string {
 
 /** A configuration as tmas 0.1.0 wrote it (the run's settings are not what these tests are about, but they must read). */
 const CONFIG = (JSON.parse(readFileSync(new URL('./fixtures/manifests/flat-0.1.0.json', import.meta.url), 'utf8')) as Record<string, { config: unknown }>).plain?.config;
-const MANIFEST = { run: 'r1', config: CONFIG, configHash: 'h', tmasVersion: 'test', journalVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
+// Its configHash as every tmas wrote it: the hash of the configuration beside it (store/repair/manifest-check.ts checks it).
+const MANIFEST = { run: 'r1', config: CONFIG, configHash: hashOf(CONFIG), tmasVersion: 'test', journalVersion: 4, simulated: true, strategy: 'tmas', createdAt: '' } as unknown as Manifest;
 
 function call(index: number, prompt: string, output: string): CallRecord {
   return {

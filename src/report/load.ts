@@ -13,7 +13,7 @@ import { UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { ForkedFrom, Store } from '../store/store.ts';
-import { upgradeConfig } from '../settings/configure/upgrade.ts';
+import { manifestConfig } from '../settings/configure/upgrade.ts';
 import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
@@ -177,8 +177,9 @@ async function readMetrics(dir: string): Promise<MetricsFile> {
 
 /** Reads from a run's store its settings, the per-problem figures when metrics.json lacks them, the details and the latencies. */
 async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigures> {
-  const manifest = (await store.manifest().get('manifest')) as ReportManifest | undefined;
-  const c = manifest?.config === undefined ? undefined : upgradeConfig(manifest.config, store.runDir || store.dir);
+  const manifest = (await store.getManifest()) as ReportManifest | undefined;
+  // Read as every command reads it: a strategy that disagrees with the configuration's is refused, not printed.
+  const c = manifest?.config === undefined ? undefined : manifestConfig(manifest, store.runDir || store.dir);
   let problems: ProblemFigures[] | null = null;
   if ((metrics.problems ?? null) === null) {
     const table = createProblemTable();

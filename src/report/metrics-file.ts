@@ -10,6 +10,8 @@ import { metricsShapeFault } from './metrics-shape.ts';
 
 /** A run's metrics.json, as the report reads it. */
 export interface MetricsFile {
+  /** The run that wrote it (its manifest's id); absent in runs made before it was recorded. */
+  run?: string;
   simulated?: boolean;
   iterations?: IterationMetrics[];
   totals?: RunTotals;

@@ -29,6 +29,8 @@ const ADVICE = 'free some space or fix the folder, then write them again from th
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {
   store: Store;
+  /** The run's id (its manifest's): metrics.json names it, so that outputs copied from another run are told apart (store/repair/outputs-evidence.ts). */
+  run: string;
   outputDir: string;
   simulated: boolean;
   iterations: IterationMetrics[];
@@ -114,6 +116,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
 /** The content of metrics.json. */
 function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
   return {
+    run: options.run,
     simulated: options.simulated,
     evaluation: evaluationRecord(options.config),
     ...(options.forkedFrom === undefined ? {} : { forkedFrom: options.forkedFrom }),

@@ -296,7 +296,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // A call whose failure stopped the run (an endpoint down) may have stopped it before its failure was logged: counted here.
     const unlogged = Math.max(0, counters.failed - failuresSince);
     const wallSeconds = (performance.now() - started) / 1000;
-    if (outputs) await writeOutputs({ store, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, forkedFrom: manifest.forkedFrom, gateway: { stats: gateway.stats, firstSeq, sharedWith: options.shared?.sharedWith ?? [] }, stopped: failures.stopped(), onProgress: options.onOutputProgress });
+    if (outputs) await writeOutputs({ store, run: manifest.run, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, forkedFrom: manifest.forkedFrom, gateway: { stats: gateway.stats, firstSeq, sharedWith: options.shared?.sharedWith ?? [] }, stopped: failures.stopped(), onProgress: options.onOutputProgress });
     if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputs.dir);
     return { outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {

@@ -97,6 +97,20 @@ export function upgradeConfig(stored: unknown, where: string): RunConfig {
   return config;
 }
 
+/**
+ * A stored manifest's configuration in today's shape (upgradeConfig). The configuration is what resume, fork
+ * and replay run, and its configHash is checked (store/repair/manifest-check.ts); the manifest's own `strategy`
+ * is a copy of the configuration's, which readers print and no hash covers. One that disagrees was edited:
+ * it is refused, not printed over the settings of another strategy. Absent in manifests written before it was kept.
+ */
+export function manifestConfig(manifest: { config?: unknown; strategy?: unknown }, where: string): RunConfig {
+  const config = upgradeConfig(manifest.config, where);
+  if (manifest.strategy !== undefined && manifest.strategy !== config.loop.strategy) {
+    throw damagedManifest(where, `its strategy is ${JSON.stringify(manifest.strategy)} and its configuration's ${JSON.stringify(config.loop.strategy)}: one of them was changed in the store after the run wrote them`);
+  }
+  return config;
+}
+
 /** The refusal of a manifest whose configuration no tmas wrote. */
 function damagedManifest(where: string, what: string): UserError {
   return new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${where} is damaged: ${what}. Restore the run directory from a copy.`);

@@ -39,3 +39,12 @@ export function openError(error: unknown, named: string, dir: string): Error {
   const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
   return new UserError('TMAS_STORE_DAMAGED', `The store of ${named} cannot be opened: ${reason.split(dir).join(path.join(named, 'store'))}. ${REPAIR_ADVICE(named)}`, { cause: error });
 }
+
+/**
+ * The coded error for a run manifest that is not what its run wrote (edited in
+ * place, or another run's): TMAS_STORE_DAMAGED. A repair cannot tell which
+ * settings the run was made with, so the advice is the copy it came from.
+ */
+export function manifestDamaged(runDir: string, what: string, advice = 'Restore the run directory from a copy.'): UserError {
+  return new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${runDir} is not the one its run wrote: ${what}. Nothing was changed. ${advice}`);
+}

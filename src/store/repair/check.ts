@@ -19,6 +19,7 @@ import { checkStoreFiles } from '../disk/store-files.ts';
 import { checkStoreBlocks } from '../disk/block-check.ts';
 import { makeStoreView } from './store-view.ts';
 import { checkOutputsCovered } from './outputs-evidence.ts';
+import { checkManifest } from './manifest-check.ts';
 
 /** True when the run directory has a store folder at all. */
 export function hasStore(runDir: string): boolean {
@@ -38,7 +39,9 @@ export function whyNoStore(runDir: string): string {
  * number (and its write-ahead logs weigh, which are read): no table is read
  * until a command reads it, unless `everyBlock`, where every block of the
  * store is read and checked first (block-check.ts): for a command that reads
- * or rewrites all of it anyway. Throws
+ * or rewrites all of it anyway. The manifest is checked to be its run's
+ * (manifest-check.ts), and the outputs beside the store to be of that run and
+ * to count no record the store lacks (outputs-evidence.ts). Throws
  * TMAS_STORE_DAMAGED naming what is missing or corrupt; the run directory is
  * never written.
  */
@@ -51,10 +54,13 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
     await makeStoreView(runDir, files, work);
     const store = await Store.open(work, { named: runDir });
     store.onClosed = remove;
-    await checkOutputsCovered(runDir, store).catch(async (error: unknown) => {
-      await store.close();
-      throw error;
-    });
+    // The manifest first: the outputs are checked against the run it names.
+    await checkManifest(runDir, store)
+      .then(() => checkOutputsCovered(runDir, store))
+      .catch(async (error: unknown) => {
+        await store.close();
+        throw error;
+      });
     return store;
   } catch (error) {
     await remove();

@@ -10,6 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
 import { pathKind } from '../../kernel/file-kind.ts';
 import { storeDamaged } from '../disk/damage.ts';
 import type { Store } from '../store.ts';
@@ -20,13 +21,18 @@ const REPAIRED_OUTPUTS = 'repairedOutputs';
 /** A metrics.json larger than this is not read as evidence (tmas's own are far smaller; the report refuses it). */
 const METRICS_READ_LIMIT = 256 * 2 ** 20;
 
-/** What metrics.json says of the results.jsonl it was written with, or null where it says nothing readable. */
-export async function outputsRecord(runDir: string): Promise<{ lines: number; sha256: string } | null> {
+/**
+ * What metrics.json says of the results.jsonl it was written with and of the run that wrote it (`run`:
+ * absent in files written before it was recorded), or null where it says nothing readable.
+ */
+export async function outputsRecord(runDir: string): Promise<{ lines: number; sha256: string; run?: string } | null> {
   const text = await readSmallFile(path.join(runDir, 'metrics.json'));
   if (text === null) return null;
   try {
-    const results = (JSON.parse(text) as { results?: { lines?: unknown; sha256?: unknown } } | null)?.results;
-    return Number.isSafeInteger(results?.lines) && typeof results?.sha256 === 'string' ? { lines: results.lines as number, sha256: results.sha256 } : null;
+    const parsed = JSON.parse(text) as { run?: unknown; results?: { lines?: unknown; sha256?: unknown } } | null;
+    const results = parsed?.results;
+    if (!Number.isSafeInteger(results?.lines) || typeof results?.sha256 !== 'string') return null;
+    return { lines: results.lines as number, sha256: results.sha256, ...(typeof parsed?.run === 'string' ? { run: parsed.run } : {}) };
   } catch {
     return null;
   }
@@ -48,11 +54,14 @@ export async function noteRepairedOutputs(runDir: string, store: Store): Promise
 /**
  * Refuses a store that holds fewer iteration records than the results.jsonl
  * metrics.json says was written from it (see above). Outputs that cannot be
- * read say nothing, and outputs a repair made stale are not evidence.
+ * read say nothing, and outputs a repair made stale are not evidence. Outputs
+ * another run wrote are refused first (checkOutputsRun).
  */
 export async function checkOutputsCovered(runDir: string, store: Store): Promise<void> {
   const outputs = await outputsRecord(runDir);
-  if (outputs === null || outputs.lines === 0) return;
+  if (outputs === null) return;
+  await checkOutputsRun(runDir, store, outputs.run);
+  if (outputs.lines === 0) return;
   if ((await store.manifest().get(REPAIRED_OUTPUTS)) === outputs.sha256) return;
   let held = 0;
   for await (const _ of store.iterations().keys({ limit: outputs.lines })) held++;
@@ -60,5 +69,20 @@ export async function checkOutputsCovered(runDir: string, store: Store): Promise
   throw storeDamaged(
     runDir,
     `it holds ${held} iteration records where metrics.json says results.jsonl was written from ${outputs.lines}: records were lost from the store (a write-ahead log in store/ emptied or cut short?), and a resume would pay again for the calls they held. Restore store/ from a copy if you have one`,
+  );
+}
+
+/**
+ * Refuses outputs that another run wrote (TMAS_REPORT_INCONSISTENT): metrics.json and results.jsonl copied
+ * together agree with each other, and the report would print that run's figures under this one's settings.
+ * A metrics.json written before the run id was recorded in it says nothing.
+ */
+async function checkOutputsRun(runDir: string, store: Store, written: string | undefined): Promise<void> {
+  const run = (await store.getManifest())?.run;
+  if (written === undefined || run === undefined || written === run) return;
+  throw new UserError(
+    'TMAS_REPORT_INCONSISTENT',
+    `The outputs in ${runDir} are not its store's: metrics.json was written by run ${written}, and the store holds run ${run} (one of them copied from another run's directory). Nothing was changed. ` +
+      `If the store is this directory's, move metrics.json and results.jsonl out of it and write them again from the store with: tmas run --resume ${runDir}; else restore the directory from a copy.`,
   );
 }

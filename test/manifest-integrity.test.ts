@@ -1,0 +1,123 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { loadRun } from '../src/report/load.ts';
+import { Store } from '../src/store/store.ts';
+import { fileHashes, replayInProcess, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
+
+/**
+ * `test` with `finished`: one finished one-problem run per file (a second
+ * or so); every test edits a copy of its own in its `dir`.
+ */
+const test = base.extend<{ finished: string }>({
+  finished: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-manifest-'));
+      try {
+        const problems = await writeProblems(dir, smallProblems(1));
+        const run = path.join(dir, 'run');
+        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
+        await use(run);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'file' },
+  ],
+});
+
+/** A copy of the file's finished run in `dir`. */
+async function copyOf(run: string, dir: string, name = 'run'): Promise<string> {
+  const copy = path.join(dir, name);
+  await cp(run, copy, { recursive: true });
+  return copy;
+}
+
+/** Edits the stored manifest of a run in place, as a user with a LevelDB tool would. */
+async function editManifest(runDir: string, edit: (manifest: Record<string, unknown> & { config: { loop: Record<string, unknown> } }) => void): Promise<void> {
+  const store = await Store.open(runDir);
+  try {
+    const manifest = (await store.manifest().get('manifest')) as Parameters<typeof edit>[0];
+    edit(manifest);
+    await store.manifest().put('manifest', manifest);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The run id the store's manifest names. */
+async function runIdOf(runDir: string): Promise<string | undefined> {
+  const store = await Store.open(runDir);
+  try {
+    return (await store.getManifest())?.run;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('a run manifest that is not the one its run wrote', () => {
+  test('a seed changed in the store is refused by resume and fork, which pay nothing and leave the directory as it was', async ({ finished, dir }) => {
+    const run = await copyOf(finished, dir);
+    await editManifest(run, (manifest) => void (manifest.config.loop.seed = 7));
+    const before = await fileHashes(run);
+    for (const args of [['run', '--resume', run], ['fork', run, '--output-file', path.join(dir, 'fork')]]) {
+      const { code, stderr } = await runCli(args);
+      expect(code, args[0]).toBe(2);
+      expect(stderr).toContain(`The run manifest in ${run} is not the one its run wrote`);
+      expect(stderr).toContain('configHash');
+      expect(stderr).toContain('[TMAS_STORE_DAMAGED]');
+    }
+    expect(await fileHashes(run)).toEqual(before);
+  });
+
+  test('another run\'s manifest (its run id not the one the message log carries) is named as damage, not replayed as a divergence', async ({ finished, dir }) => {
+    const run = await copyOf(finished, dir);
+    const own = await runIdOf(run);
+    await editManifest(run, (manifest) => void (manifest.run = '0123456789ab'));
+    await expect(replayInProcess(run)).rejects.toMatchObject({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining(`it names run 0123456789ab, and the run's message log was written by run ${own}`) });
+  });
+
+  test('a strategy that disagrees with the configuration\'s is refused by the report rather than printed over its settings', async ({ finished, dir }) => {
+    const run = await copyOf(finished, dir);
+    await editManifest(run, (manifest) => void (manifest.strategy = 'majority'));
+    await expect(loadRun(run)).rejects.toMatchObject({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining('its strategy is "majority" and its configuration\'s "tmas"') });
+  });
+});
+
+describe('outputs and the run that wrote them', () => {
+  test('metrics.json names its run; outputs another run wrote are refused by report and resume, and one written before the id was recorded is read', async ({ finished, dir }) => {
+    const run = await copyOf(finished, dir);
+    const metricsFile = path.join(run, 'metrics.json');
+    const metrics = JSON.parse(await readFile(metricsFile, 'utf8')) as Record<string, unknown>;
+    expect(metrics.run).toBe(await runIdOf(run));
+    // As when metrics.json and results.jsonl are copied together from another run: they agree with each other.
+    await writeFile(metricsFile, JSON.stringify({ ...metrics, run: '0123456789ab' }));
+    const before = await fileHashes(run);
+    await expect(loadRun(run)).rejects.toMatchObject({ code: 'TMAS_REPORT_INCONSISTENT', message: expect.stringContaining('metrics.json was written by run 0123456789ab') });
+    const resumed = await runCli(['run', '--resume', run]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain('[TMAS_REPORT_INCONSISTENT]');
+    expect(await fileHashes(run)).toEqual(before);
+    const { run: _, ...older } = metrics;
+    await writeFile(metricsFile, JSON.stringify(older));
+    await expect(loadRun(run)).resolves.toMatchObject({ strategy: 'tmas' });
+  });
+});
+
+describe('every manifest tmas writes is its run\'s', () => {
+  test('a fork, its resume with --force and another setting, and a run moved to another directory are read and resumed without a word', async ({ finished, dir }) => {
+    const fork = path.join(dir, 'fork');
+    expect((await runCli(['fork', finished, '--output-file', fork, '--max-iterations', '2'])).code).toBe(0);
+    const forced = await runCli(['run', '--resume', fork, '--force', '--temperature', '0.5']);
+    expect(forced.stderr).not.toContain('TMAS_');
+    expect(forced.code).toBe(0);
+    await expect(loadRun(fork)).resolves.toMatchObject({ strategy: 'tmas' });
+    const moved = await copyOf(finished, dir, 'moved');
+    const resumed = await runCli(['run', '--resume', moved]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`0 calls issued`);
+    await expect(loadRun(moved)).resolves.toMatchObject({ strategy: 'tmas' });
+  });
+});
