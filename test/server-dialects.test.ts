@@ -74,8 +74,12 @@ describe("a context-length error states the server's window in the words of its 
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
   ];
 
-  /** A server of WINDOW tokens in front of the simulator, that counts a prompt `extra` tokens longer than a quarter of its characters; counts what it refused and answered. */
-  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0) {
+  /**
+   * A server of WINDOW tokens in front of the simulator, that counts a prompt `extra` tokens longer
+   * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a streamed 200 (as
+   * SGLang does); counts what it refused and answered.
+   */
+  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
@@ -94,7 +98,8 @@ describe("a context-length error states the server's window in the words of its 
         return false;
       }
       counts.refused++;
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      if (inBand) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
+      else res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
       return true;
     });
     const close = async () => {
@@ -129,6 +134,18 @@ describe("a context-length error states the server's window in the words of its 
       expect(outcome.calls.failed).toBe(0);
       // Each request answered asked for nearly the whole window (before, the halved window left it near 4,400 of 8,192).
       expect(server.counts.smallestAnswered).toBeGreaterThan(WINDOW - 512);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("SGLang's refusal inside a streamed 200: each call is refitted as after a 400, and the run completes", async ({ dir }) => {
+    const server = await smallWindow(wordings[1]![1], 0, true);
+    try {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.calls.failed).toBe(0);
+      expect(server.counts.answered).toBe(outcome.calls.issued);
+      expect(server.counts.refused).toBeLessThanOrEqual(2);
     } finally {
       await server.close();
     }
@@ -232,6 +249,29 @@ describe("a FastAPI server's validation error", () => {
     expect((result as CallFailedError).code).toBe('TMAS_CALL_REJECTED');
     expect((result as CallFailedError).message).toContain('HTTP 422: Input should be a valid integer (body.max_tokens)');
     // Sent once more without the usage field the gateway adds to streams (a 422 may be about it), and not retried.
+    expect(requests).toBe(2);
+  });
+});
+
+describe('a 400 inside a streamed 200', () => {
+  // vLLM reports an exception raised while it streams (an engine's RuntimeError) this way; SGLang a ValueError.
+  const inBand = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(chatChunkEvent({ role: 'assistant', content: 'The answer' }) + `data: ${JSON.stringify({ error: { object: 'error', message: 'RuntimeError: CUDA error: an illegal memory access was encountered', type: 'BadRequestError', param: null, code: 400 } })}\n\n`);
+  };
+
+  test('is retried once, and the reply that finished is the one returned', async () => {
+    const { result, requests } = await callOnce((res, index) => (index === 0 ? inBand(res) : streamed(res, 'The answer is \\boxed{2}.', 'stop')), { maxRetries: 3 });
+    expect(result).not.toBeInstanceOf(CallFailedError);
+    expect((result as Completion).attempts).toBe(2);
+    expect(requests).toBe(2);
+  });
+
+  test('twice fails the call as rejected, naming the server\'s words, without the rest of its retries', async () => {
+    const { result, requests } = await callOnce(inBand, { maxRetries: 3 });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).code).toBe('TMAS_CALL_REJECTED');
+    expect((result as CallFailedError).message).toContain("the server's error inside a 200 reply: RuntimeError");
     expect(requests).toBe(2);
   });
 });

@@ -10,10 +10,22 @@ import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'in-band' | 'fatal' | 'aborted';
 
-/** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
+/**
+ * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
+ * unparseable bodies are transient. A 4xx sent inside a reply that began as
+ * a success (in-band-error.ts) is `in-band`, retried once: vLLM reports any
+ * exception raised while it streams (an engine's RuntimeError) as a 400
+ * there, and SGLang any ValueError, so it may be the engine's failure rather
+ * than the request's; a context-length error sent so is still one.
+ */
 export function classifyFailure(error: unknown): FailureKind {
+  const kind = classifyStatus(error);
+  return kind === 'fatal' && error instanceof InBandError ? 'in-band' : kind;
+}
+
+function classifyStatus(error: unknown): FailureKind {
   if (error instanceof APIUserAbortError) return 'aborted';
   // A reply past its idle or total limit, over its size cap, or a stream cut short.
   if (error instanceof ReplyError) return 'transient';
