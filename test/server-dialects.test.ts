@@ -275,3 +275,35 @@ describe('a 400 inside a streamed 200', () => {
     expect(requests).toBe(2);
   });
 });
+
+describe('what a refusal says to change', () => {
+  test("a proxy's 413 names the body-size limit and the flag that bounds the prompt, not its web page", async () => {
+    const page = '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>';
+    const { result } = await callOnce((res) => res.writeHead(413, { 'content-type': 'text/html' }).end(page));
+    const { code, message } = result as CallFailedError;
+    expect(code).toBe('TMAS_CALL_REJECTED');
+    expect(message).toContain('HTTP 413: the request is larger than the server, or a proxy in front of it, accepts');
+    expect(message).toContain('client_max_body_size');
+    expect(message).toContain('--max-tokens');
+    expect(message).not.toContain('<html>');
+  });
+
+  test("a refused key's message ends the server's sentence once", async ({ dir }) => {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const refusal = { error: { message: 'Incorrect API key provided: sk-abc***. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
+    const proxy = await startProxy(sim.url, (url, _body, res) => {
+      if (!url.endsWith('/chat/completions')) return false;
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+      return true;
+    });
+    try {
+      const run = runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_AUTH', message: expect.stringContaining('/api-keys. The run stopped at once') });
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
+  });
+});

@@ -66,7 +66,8 @@ function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: stri
   if (error.code === 'TMAS_AUTH') {
     return new UserError(
       'TMAS_AUTH',
-      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
+      // The server's message may end with its own period ("…/api-keys."): one is said.
+      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message.replace(/\.+$/, '')}. The run stopped at once; every completed call is kept. ` +
         `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
       { cause: error },
     );
