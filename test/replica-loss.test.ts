@@ -33,7 +33,7 @@ interface LossyReplica {
 }
 
 /** A proxy on loopback in front of the server at `target` (its base URL). */
-async function lossyReplica(target: string): Promise<LossyReplica> {
+async function lossyReplica(target: string, options: { noModelList?: boolean } = {}): Promise<LossyReplica> {
   const origin = new URL(target);
   const sockets = new Set<Socket>();
   const upstreams = new Set<ClientRequest>();
@@ -47,7 +47,9 @@ async function lossyReplica(target: string): Promise<LossyReplica> {
       req.socket.destroy();
       return;
     }
-    if (held !== null && req.url?.endsWith('/chat/completions')) held.push(() => forward(req, res));
+    // A server without a model list (accepted at start with --model-name) answers 404 there.
+    if (options.noModelList === true && req.url?.endsWith('/models')) res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
+    else if (held !== null && req.url?.endsWith('/chat/completions')) held.push(() => forward(req, res));
     else forward(req, res);
   });
   const forward = (req: IncomingMessage, res: ServerResponse) => {
@@ -117,10 +119,10 @@ async function until(done: () => boolean, tries = 12_000): Promise<void> {
 const PROBLEMS = smallProblems(4).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer }));
 
 /** A gateway over two simulators, the second behind a lossy proxy, least-loaded; `call(seed)` asks the pool. */
-async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens: number) {
+async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens: number, replica: { noModelList?: boolean } = {}) {
   const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency })));
   const [a, b] = sims as [SimServer, SimServer];
-  const lossy = await lossyReplica(b.url);
+  const lossy = await lossyReplica(b.url, replica);
   // Least-loaded, as in the run below: under prefix routing the replica back takes calls only while the other is full
   // when its pace reads slower, and the simulator's pace per call (not per token) reads so at random.
   const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 }, routing: 'least-loaded' });
@@ -160,6 +162,22 @@ describe('a replica lost and back', () => {
       expect(endpoint()?.returns).toBe(1);
       const second = await Promise.all(Array.from({ length: 60 }, (_, index) => gateway.complete(call(1_000 + index))));
       expect(second.filter((c) => c.replica === lossy.url).length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a replica without a model list (404 on GET /models): back once it completes the one-token call, as it never lists', async () => {
+    const { lossy, gateway, call, endpoint, close } = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500, { noModelList: true });
+    try {
+      const first = Promise.all(Array.from({ length: 120 }, (_, seed) => gateway.complete(call(seed))));
+      await until(() => lossy.answered() >= 20);
+      lossy.lose();
+      await first;
+      expect(endpoint()?.drained).toBe(true);
+      lossy.restore();
+      await until(() => endpoint()?.drained === false, 2_000);
+      expect(endpoint()?.returns).toBe(1);
     } finally {
       await close();
     }

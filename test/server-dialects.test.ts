@@ -9,7 +9,7 @@ import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { createPool } from '../src/pool/pool.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, readJournal, runCli, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /** One retry, short backoffs, an idle limit no test should meet. */
 const OPTIONS: GatewayOptions = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 30_000 };
@@ -74,36 +74,100 @@ describe("a context-length error states the server's window in the words of its 
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
   ];
 
-  test.for(wordings)('%s: each call is fitted into that window after one error, and the run completes', async ([, refusal], { dir }) => {
+  /**
+   * A server of WINDOW tokens in front of the simulator, that counts a prompt `extra` tokens longer
+   * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a streamed 200 (as
+   * SGLang does); counts what it refused and answered.
+   */
+  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
-    let refused = 0;
-    let answered = 0;
-    // The run believes the default window of 131,072 tokens; the server has 8,192.
+    // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
+    const counts = { refused: 0, answered: 0, smallestAnswered: Number.POSITIVE_INFINITY, failFrom: Number.POSITIVE_INFINITY };
     const proxy = await startProxy(sim.url, (url, body, res) => {
       if (!url.endsWith('/chat/completions')) return false;
+      if (counts.answered >= counts.failFrom) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'rejected by the test', code: 400 } }));
+        return true;
+      }
       const request = JSON.parse(body) as { max_tokens: number; messages: unknown };
-      const prompt = Math.ceil(JSON.stringify(request.messages).length / 4);
+      const prompt = Math.ceil(JSON.stringify(request.messages).length / 4) + extra;
       if (prompt + request.max_tokens <= WINDOW) {
-        answered++;
+        counts.answered++;
+        counts.smallestAnswered = Math.min(counts.smallestAnswered, prompt + request.max_tokens);
         return false;
       }
-      refused++;
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      counts.refused++;
+      if (inBand) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
+      else res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
       return true;
     });
-    try {
-      const flags = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--model-name', 'tmas-sim'];
-      const outcome = await runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, ...flags, '--output-file', path.join(dir, 'run')]);
-      expect(outcome.stopped).toEqual([]);
-      expect(outcome.calls.failed).toBe(0);
-      // One refusal per call: the window it states is the one the call is fitted into next.
-      expect(refused).toBe(answered);
-      expect(answered).toBe(outcome.calls.issued);
-    } finally {
+    const close = async () => {
       proxy.server.closeAllConnections();
       proxy.server.close();
       await sim.close();
+    };
+    return { url: proxy.url, problems, counts, close };
+  }
+  const FLAGS = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--model-name', 'tmas-sim'];
+
+  test.for(wordings)('%s: the window stated to the first calls is the one every later call is fitted into, and the run completes', async ([, refusal], { dir }) => {
+    const server = await smallWindow(refusal);
+    try {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.stopped).toEqual([]);
+      expect(outcome.calls.failed).toBe(0);
+      expect(server.counts.answered).toBe(outcome.calls.issued);
+      // Only the two solution calls sent before any refusal came back were refused (before, each of the 7 calls was, once).
+      expect(server.counts.refused).toBeLessThanOrEqual(2);
+      expect(server.counts.answered).toBeGreaterThan(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.for(wordings.filter(([name]) => name !== 'SGLang on its input'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+    // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
+    const server = await smallWindow(refusal, 600);
+    try {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.calls.failed).toBe(0);
+      // Each request answered asked for nearly the whole window (before, the halved window left it near 4,400 of 8,192).
+      expect(server.counts.smallestAnswered).toBeGreaterThan(WINDOW - 512);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("SGLang's refusal inside a streamed 200: each call is refitted as after a 400, and the run completes", async ({ dir }) => {
+    const server = await smallWindow(wordings[1]![1], 0, true);
+    try {
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      expect(outcome.calls.failed).toBe(0);
+      expect(server.counts.answered).toBe(outcome.calls.issued);
+      expect(server.counts.refused).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a resume, which starts knowing no window, answers from the journal every call fitted into the stated one: none is paid twice', async ({ dir }) => {
+    const server = await smallWindow(wordings[0]![1]);
+    const run = path.join(dir, 'run');
+    try {
+      // The first run ends with 4 calls journaled, fitted into the stated window, and its iteration stopped.
+      server.counts.failFrom = 4;
+      const first = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--max-retries', '0', '--output-file', run]);
+      expect(first.stopped).not.toEqual([]);
+      expect(first.calls.issued).toBe(4);
+      server.counts.failFrom = Number.POSITIVE_INFINITY;
+      const resumed = await runCli(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr + resumed.stdout).toMatch(/4 answered from the journal/);
+      // Every call answered was paid once: the journal holds as many records as the server answered.
+      expect(server.counts.answered).toBe((await readJournal(run)).length);
+    } finally {
+      await server.close();
     }
   });
 });
@@ -186,5 +250,60 @@ describe("a FastAPI server's validation error", () => {
     expect((result as CallFailedError).message).toContain('HTTP 422: Input should be a valid integer (body.max_tokens)');
     // Sent once more without the usage field the gateway adds to streams (a 422 may be about it), and not retried.
     expect(requests).toBe(2);
+  });
+});
+
+describe('a 400 inside a streamed 200', () => {
+  // vLLM reports an exception raised while it streams (an engine's RuntimeError) this way; SGLang a ValueError.
+  const inBand = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(chatChunkEvent({ role: 'assistant', content: 'The answer' }) + `data: ${JSON.stringify({ error: { object: 'error', message: 'RuntimeError: CUDA error: an illegal memory access was encountered', type: 'BadRequestError', param: null, code: 400 } })}\n\n`);
+  };
+
+  test('is retried once, and the reply that finished is the one returned', async () => {
+    const { result, requests } = await callOnce((res, index) => (index === 0 ? inBand(res) : streamed(res, 'The answer is \\boxed{2}.', 'stop')), { maxRetries: 3 });
+    expect(result).not.toBeInstanceOf(CallFailedError);
+    expect((result as Completion).attempts).toBe(2);
+    expect(requests).toBe(2);
+  });
+
+  test('twice fails the call as rejected, naming the server\'s words, without the rest of its retries', async () => {
+    const { result, requests } = await callOnce(inBand, { maxRetries: 3 });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).code).toBe('TMAS_CALL_REJECTED');
+    expect((result as CallFailedError).message).toContain("the server's error inside a 200 reply: RuntimeError");
+    expect(requests).toBe(2);
+  });
+});
+
+describe('what a refusal says to change', () => {
+  test("a proxy's 413 names the body-size limit and the flag that bounds the prompt, not its web page", async () => {
+    const page = '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>';
+    const { result } = await callOnce((res) => res.writeHead(413, { 'content-type': 'text/html' }).end(page));
+    const { code, message } = result as CallFailedError;
+    expect(code).toBe('TMAS_CALL_REJECTED');
+    expect(message).toContain('HTTP 413: the request is larger than the server, or a proxy in front of it, accepts');
+    expect(message).toContain('client_max_body_size');
+    expect(message).toContain('--max-tokens');
+    expect(message).not.toContain('<html>');
+  });
+
+  test("a refused key's message ends the server's sentence once", async ({ dir }) => {
+    const problems = smallProblems(1);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const refusal = { error: { message: 'Incorrect API key provided: sk-abc***. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
+    const proxy = await startProxy(sim.url, (url, _body, res) => {
+      if (!url.endsWith('/chat/completions')) return false;
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+      return true;
+    });
+    try {
+      const run = runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, '--model-name', 'tmas-sim', '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--output-file', path.join(dir, 'run')]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_AUTH', message: expect.stringContaining('/api-keys. The run stopped at once') });
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      await sim.close();
+    }
   });
 });

@@ -50,6 +50,7 @@ const FAILURE_CODES = {
   'context-length': 'TMAS_CONTEXT_LENGTH',
   auth: 'TMAS_AUTH',
   'not-streamed': 'TMAS_NOT_STREAMED',
+  'in-band': 'TMAS_CALL_REJECTED',
   fatal: 'TMAS_CALL_REJECTED',
 } as const satisfies Record<Exclude<FailureKind, 'aborted'>, ErrorCode>;
 
@@ -156,7 +157,8 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
   const adopted = dialect === 'chat' ? adoptReasoningDialect(context, state, error) : error;
   // A validation error that names no field (FastAPI's 422, a bare 400) may be about ours: the call is sent once without it.
   // A prompt too long for the window is not about it: that error goes back as it is, for the call to shrink its prompt.
-  const validation = error instanceof APIError && (error.status === 400 || error.status === 422) && classifyFailure(error) !== 'context-length';
+  // An error after the 200 (in-band) is not either: the server took the request's fields.
+  const validation = error instanceof APIError && (error.status === 400 || error.status === 422) && classifyFailure(error) === 'fatal';
   if (askedUsage && !(adopted instanceof DialectAdopted) && validation) {
     call.usageDropped = true;
     return new DialectAdopted();
@@ -215,8 +217,10 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
   const elsewhere = (kind === 'fatal' || kind === 'context-length') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
+  const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };
-  else if (kind !== 'transient' || attempts > context.options.maxRetries) {
+  else if (!retried) {
     tally.failed();
     const code = FAILURE_CODES[kind];
     context.pool.failedForGood(state, request, error, attempts, kind === 'transient');

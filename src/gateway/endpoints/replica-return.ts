@@ -2,7 +2,8 @@
  * A drained replica of a pool, watched until it answers again: on a cluster a
  * server that went away (a node restarted, a pod rescheduled) usually comes
  * back at the same address, and the run should use it again rather than go on
- * without it. It is asked `GET /models` (what the run's check asked at start),
+ * without it. It is asked `GET /models` (what the run's check asked at start;
+ * a 404 there, a server without a model list, leaves the completion to tell),
  * then for a one-token completion of its model: a server that lists its model
  * but fails or holds its completions (still loading, a wedged engine) is not
  * back, where each return cost a call its whole timeout. First after twice
@@ -55,7 +56,8 @@ function watchForReturn(url: string, access: { apiKey: string; model: string }, 
   const base = url.replace(/\/+$/, '');
   const probe = async () => {
     timer = null;
-    if ((await answers(`${base}/models`, access.apiKey, transport)) && (await completes(base, access, transport))) {
+    const listed = await modelList(`${base}/models`, access.apiKey, transport);
+    if (listed !== 'down' && (await completes(base, access, transport, listed === 'none'))) {
       if (!stopped) onBack();
       return;
     }
@@ -79,9 +81,11 @@ function watchForReturn(url: string, access: { apiKey: string; model: string }, 
  * Whether the server answers a one-token chat completion for `model` in time:
  * a success, or a 4xx (it is up and read the request; a field the dialect
  * does not take is the call's business, not a sign of a dead server). A 5xx,
- * no answer or a broken connection: not back. Never rejects.
+ * no answer or a broken connection: not back; nor a 404 from a server
+ * without a model list (`unlisted`), for which this is the only sign it
+ * serves the model. Never rejects.
  */
-async function completes(base: string, access: { apiKey: string; model: string }, transport: HttpTransport): Promise<boolean> {
+async function completes(base: string, access: { apiKey: string; model: string }, transport: HttpTransport, unlisted: boolean): Promise<boolean> {
   try {
     const body = JSON.stringify({ model: access.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1, stream: false });
     const response = await transport.request(`${base}/chat/completions`, {
@@ -92,19 +96,24 @@ async function completes(base: string, access: { apiKey: string; model: string }
     });
     // Read to its end, within the same time: a server that sends headers and then holds the body is not back.
     await response.text();
-    return response.status < 500;
+    return response.status < 500 && !(unlisted && response.status === 404);
   } catch {
     return false;
   }
 }
 
-/** Whether the server answers a GET at `url` with a success; never rejects. */
-async function answers(url: string, apiKey: string, transport: HttpTransport): Promise<boolean> {
+/**
+ * What the server's model list at `url` says of it: `listed` (a success),
+ * `none` (a 404: a server without a model list, which the run accepts at
+ * start with --model-name; before, such a replica never came back), or
+ * `down`. Never rejects.
+ */
+async function modelList(url: string, apiKey: string, transport: HttpTransport): Promise<'listed' | 'none' | 'down'> {
   try {
     const response = await transport.request(url, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     response.body.cancel();
-    return response.ok;
+    return response.ok ? 'listed' : response.status === 404 ? 'none' : 'down';
   } catch {
-    return false;
+    return 'down';
   }
 }

@@ -10,10 +10,22 @@ import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'in-band' | 'fatal' | 'aborted';
 
-/** Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and unparseable bodies are transient. */
+/**
+ * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
+ * unparseable bodies are transient. A 4xx sent inside a reply that began as
+ * a success (in-band-error.ts) is `in-band`, retried once: vLLM reports any
+ * exception raised while it streams (an engine's RuntimeError) as a 400
+ * there, and SGLang any ValueError, so it may be the engine's failure rather
+ * than the request's; a context-length error sent so is still one.
+ */
 export function classifyFailure(error: unknown): FailureKind {
+  const kind = classifyStatus(error);
+  return kind === 'fatal' && error instanceof InBandError ? 'in-band' : kind;
+}
+
+function classifyStatus(error: unknown): FailureKind {
   if (error instanceof APIUserAbortError) return 'aborted';
   // A reply past its idle or total limit, over its size cap, or a stream cut short.
   if (error instanceof ReplyError) return 'transient';
@@ -81,6 +93,7 @@ export function retryBudgetMs(maxRetries: number, options: BackoffOptions): numb
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
+  if (error instanceof APIError && error.status === 413) return tooLarge(error);
   // The client's message starts with the status itself ("500 refused"): said once.
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
@@ -91,6 +104,21 @@ export function describeFailure(error: unknown): string {
   }
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 500);
   return String(error).slice(0, 500);
+}
+
+/**
+ * A 413: the request's body is over a size limit, most often a proxy's in
+ * front of the server (nginx's client_max_body_size is 1 MB unless set, a
+ * prompt of some 250,000 tokens), whose page said only "413 Request Entity
+ * Too Large". The server's own words are kept when they are no web page.
+ */
+function tooLarge(error: APIError): string {
+  const words = error.message.replace(/^413 /, '').trim();
+  const own = words === '' || words.startsWith('<') || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
+  return (
+    `HTTP 413: the request is larger than the server, or a proxy in front of it, accepts${own}: raise the proxy's limit on request bodies ` +
+    "(nginx's client_max_body_size, a load balancer's or an ingress's body-size limit), or bound the prompt with a smaller --max-tokens"
+  );
 }
 
 /** For a redirect the transport does not follow (301, 302, 303: a POST would become a GET), where it points: the base URL to give instead. */

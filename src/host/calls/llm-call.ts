@@ -7,9 +7,6 @@
 import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../../machines/llm.ts';
 import type { RunConfig, Secrets } from '../../settings/config.ts';
-
-/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
-const CONTEXT_MARGIN = 256;
 import { TmasError, UserError } from '../../kernel/errors.ts';
 import { slotAgent } from '../../kernel/slots.ts';
 import { keySource } from './api-keys.ts';
@@ -23,6 +20,8 @@ import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
 import type { CallRanks } from './call-ranks.ts';
 import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../../settings/files/tokenizer-file.ts';
+import { CONTEXT_MARGIN, shrunkWindow, statedWindow } from './context-errors.ts';
+import { createServerWindows, type ServerWindows } from './server-windows.ts';
 
 /** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
 export interface CallCounts {
@@ -54,6 +53,8 @@ export interface LlmCallDeps {
   onOutOfBounds?: () => void;
   /** A forked run's source journal (tmas fork): it answers the calls this run's journal lacks. */
   source?: JournalSource | null;
+  /** The windows servers stated to the run's calls so far: made with the first call when not given. */
+  windows?: ServerWindows;
 }
 
 /**
@@ -65,7 +66,8 @@ function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: stri
   if (error.code === 'TMAS_AUTH') {
     return new UserError(
       'TMAS_AUTH',
-      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message}. The run stopped at once; every completed call is kept. ` +
+      // The server's message may end with its own period ("…/api-keys."): one is said.
+      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message.replace(/\.+$/, '')}. The run stopped at once; every completed call is kept. ` +
         `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
       { cause: error },
     );
@@ -97,20 +99,6 @@ export function promptBudget(window: number): number {
 
 /** Context-length errors a call may meet before it gives up: each one shrinks the window. */
 const MAX_CONTEXT_REFITS = 3;
-
-/**
- * The window to fit into after a context-length error: the one the server
- * states when smaller, else half. vLLM and OpenAI say "maximum context
- * length is N tokens", SGLang "maximum context length of N tokens" or
- * "longer than the model's context length (N tokens)": read only in the
- * first words, the halving took a call through three refits to 16,384 and
- * failed it on a server of 8,192.
- */
-export function shrunkWindow(window: number, message: string): number {
-  const stated = /context length(?: is| of)?\s*\(?(\d+)/i.exec(message)?.[1];
-  const next = stated !== undefined && Number(stated) < window ? Number(stated) : Math.floor(window / 2);
-  return Math.max(CONTEXT_MARGIN * 2, next);
-}
 
 /**
  * A template that the checks before the run let through but that fails on a
@@ -164,57 +152,112 @@ function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
 
 /** Creates the `llm` actor logic. */
 export function createLlmCall(deps: LlmCallDeps) {
-  return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(deps, input, signal));
+  const run = { ...deps, windows: deps.windows ?? createServerWindows() };
+  return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(run, input, signal));
 }
 
-/** One `llm` call: from the journal when it holds it, else fitted, sent and journaled; refitted into a smaller window after a context-length error. */
-async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal): Promise<LlmResult> {
+/** A call's journal key when fitted into `window`, with the prompt budget and the fit's task there. */
+interface Keyed {
+  window: number;
+  key: string;
+  budget: number;
+  task: { encoding: RunConfig['context']['tokenizer']; system: LlmInput['prompt']['system']; parts: LlmInput['prompt']['parts']; budget: number };
+}
+
+/**
+ * The key names what the call is about and hashes everything that shapes its request: the prompt
+ * before fitting, the budget and tokenizer that fit it (by content, not path: a moved run's journal
+ * still answers), and the sampling parameters. Hashing the inputs of the fit rather than its output
+ * lets a resume or a replay look the call up before tokenizing anything: a journaled call costs one
+ * read, no pool task.
+ */
+function keyedAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
   const { config } = deps;
-  const shape = shapeOf(deps, input);
-  const { endpoint, attempt, seed, temperature, sampling, cap } = shape;
-  let window = config.context.window;
+  const { endpoint, seed, temperature, sampling, cap } = shape;
+  const budget = promptBudget(window);
+  const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
+  const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
   const tokenizer = tokenizerIdentity(config.context);
-  for (let contextErrors = 0; ; contextErrors++) {
-    const budget = promptBudget(window);
-    const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
-    // The key names what the call is about and hashes everything that shapes its request: the
-    // prompt before fitting, the budget and tokenizer that fit it (by content, not path: a moved
-    // run's journal still answers), and the sampling parameters. Hashing the inputs of the fit
-    // rather than its output lets a resume or a replay look the call up before tokenizing
-    // anything: a journaled call costs one read, no pool task.
-    const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
-    const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+  const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+  return { window, key, budget, task };
+}
 
-    const answer = (call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput => ({
-      ok: true,
-      request: input.request,
-      key,
-      promptTokens: call.fit.promptTokens,
-      budget,
-      dropped: call.fit.dropped,
-      ...(call.fit.systemValues === undefined ? {} : { systemValues: call.fit.systemValues }),
-      attempt,
-      ...(contextErrors > 0 ? { contextErrors } : {}),
-      ...call.response,
-      usage: call.usage,
-    });
+/** The call's output from a journaled or just sent record. */
+function answerOf(input: LlmInput, keyed: Keyed, attempt: number, contextErrors: number, call: Pick<CallRecord, 'fit' | 'response' | 'usage'>): LlmOutput {
+  return {
+    ok: true,
+    request: input.request,
+    key: keyed.key,
+    promptTokens: call.fit.promptTokens,
+    budget: keyed.budget,
+    dropped: call.fit.dropped,
+    ...(call.fit.systemValues === undefined ? {} : { systemValues: call.fit.systemValues }),
+    attempt,
+    ...(contextErrors > 0 ? { contextErrors } : {}),
+    ...call.response,
+    usage: call.usage,
+  };
+}
 
-    const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
-    if (journaled && withinBounds(deps, journaled, completionLimit(cap, window, journaled.fit.promptTokens))) {
-      deps.counters.reused++;
-      if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
-      return answer(journaled);
+/** The journal's answer to the call keyed so (its own journal's, else a forked run's), when it holds one within bounds. */
+async function journaledAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, keyed: Keyed): Promise<CallAnswer | null> {
+  const { key, window } = keyed;
+  const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
+  if (!journaled || !withinBounds(deps, journaled, completionLimit(shape.cap, window, journaled.fit.promptTokens))) return null;
+  deps.counters.reused++;
+  if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
+  return journaled;
+}
+
+/**
+ * Whether a call fitted into `window` would ask for more than the server's
+ * stated window `known` whatever its prompt: its completion limit alone (the
+ * window less the margin, or a cap not below `known`) passes it. Such a call
+ * is fitted into `known` at once, without fitting it where it would be refused.
+ */
+function refusedWhatever(window: number, known: number, cap: number | undefined): boolean {
+  return window - CONTEXT_MARGIN > known && (cap === undefined || cap >= known);
+}
+
+/**
+ * One `llm` call: from the journal when it holds it, else fitted, sent and
+ * journaled; refitted into a smaller window after a context-length error.
+ * A window a server stated to an earlier call of the run is the one a call
+ * is fitted into when it would ask for more (server-windows.ts); the call is
+ * looked up in the journal under both keys, so a resume, which starts
+ * without it, answers the calls fitted to it and pays no call twice.
+ */
+async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: LlmInput, signal: AbortSignal): Promise<LlmResult> {
+  const { config, windows } = deps;
+  const shape = shapeOf(deps, input);
+  const { endpoint, attempt, cap } = shape;
+  const looked = new Set<number>();
+  let window = config.context.window;
+  let contextErrors = 0;
+  for (;;) {
+    const known = windows.of(endpoint);
+    for (const at of known !== undefined && known < window ? [window, known] : [window]) {
+      if (looked.has(at)) continue;
+      looked.add(at);
+      const keyed = keyedAt(deps, input, shape, at);
+      const journaled = await journaledAt(deps, input, shape, keyed);
+      if (journaled !== null) return answerOf(input, keyed, attempt, contextErrors, journaled);
     }
-    const unsent = notSent(deps, input, key, attempt);
+    if (known !== undefined && known < window && refusedWhatever(window, known, cap)) {
+      window = known;
+      continue;
+    }
+    const keyed = keyedAt(deps, input, shape, window);
+    const unsent = notSent(deps, input, keyed.key, attempt);
     if (unsent !== null) return unsent;
     // A memory role's prompt (a summary's M analyses) is fitted ahead of the others waiting, so its problem can let those texts go sooner.
-    const fit = await deps.pool.fit(task, { signal, ahead: input.condenses === true });
+    const fit = await deps.pool.fit(keyed.task, { signal, ahead: input.condenses === true });
     if (fit.renderError !== undefined) return templateFailed(deps, input, fit.renderError, attempt);
-    if (fit.promptTokens > budget) {
+    if (fit.promptTokens > keyed.budget) {
       // Trimming could not bring it within the window (the question alone is too long): a call
       // would be paid for, or refused, for nothing. This is the call's result, the same on every
       // resume, so it is recorded with the candidate rather than stopping the iteration.
-      const error = `not sent: the prompt needs ${fit.promptTokens} tokens after trimming, over the budget of ${budget} (--max-tokens ${window})`;
+      const error = `not sent: the prompt needs ${fit.promptTokens} tokens after trimming, over the budget of ${keyed.budget} (--max-tokens ${window})`;
       return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
     }
     const fitted = await withPrefix(deps, input, fit, signal);
@@ -223,18 +266,30 @@ async function llmCall(deps: LlmCallDeps, input: LlmInput, signal: AbortSignal):
       const error = `not sent: the prompt and the text it continues need ${fitted.promptTokens} tokens, leaving none of the window (--max-tokens ${window})`;
       return { ok: false, request: input.request, code: 'TMAS_CONTEXT_LENGTH', error, attempt };
     }
+    if (known !== undefined && known < window && fitted.promptTokens + completionLimit(cap, window, fitted.promptTokens) > known) {
+      // Its prompt and its cap ask for more than the server said it holds: refitted without asking it.
+      window = known;
+      continue;
+    }
     try {
-      const record = await send(deps, input, shape, key, fitted, window, signal);
+      const record = await send(deps, input, shape, keyed.key, fitted, window, signal);
       // Durable before the reply exists: a crash after this line never pays for the call again.
       await deps.store.putCall(record);
       // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
       deps.counters.issued++;
       if (input.grading !== true) deps.ranks.record(input.problem, record.usage.completionTokens);
-      return answer(record);
+      return answerOf(input, keyed, attempt, contextErrors, record);
     } catch (error) {
       if (error instanceof CallFailedError && error.code === 'TMAS_CONTEXT_LENGTH' && contextErrors < MAX_CONTEXT_REFITS) {
         // The window is smaller than --max-tokens says: fit the prompt into a smaller one and try again.
+        // A window stated to a call that asked for the run's is kept for the calls after it; one stated
+        // to a call already fitted into a stated window is that call's alone (a replica set up unlike
+        // the one that stated it, or a server that states each time less than was asked, as the
+        // simulator's fault does: kept, it would shrink the run's window at every refusal).
+        const stated = statedWindow(error.message);
+        if (stated !== null && stated < window && window === config.context.window) windows.stated(endpoint, stated);
         window = shrunkWindow(window, error.message);
+        contextErrors++;
         continue;
       }
       if (error instanceof CallFailedError) return failedForGood(deps, input, error, attempt);

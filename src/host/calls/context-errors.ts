@@ -1,0 +1,47 @@
+/**
+ * What a server's context-length error says: the window it has, and how many
+ * tokens the refused request asked for in all. vLLM and OpenAI say "maximum
+ * context length is N tokens. However, you requested T tokens (P in the
+ * messages, C in the completion)", current vLLM "… you requested C output
+ * tokens and your prompt contains P input tokens, for a total of T tokens"
+ * or "'max_tokens' … is too large: C. … your request has P input tokens",
+ * SGLang and newer vLLM "maximum context length of N tokens. You requested a
+ * total of T tokens: …", and SGLang on a prompt alone "The input (T tokens)
+ * is longer than the model's context length (N tokens)".
+ */
+
+/** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
+export const CONTEXT_MARGIN = 256;
+
+/** The window the server states, or null when its words give none. */
+export function statedWindow(message: string): number | null {
+  const stated = /context length(?: is| of)?\s*\(?(\d+)/i.exec(message)?.[1];
+  return stated === undefined ? null : Number(stated);
+}
+
+/** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
+export function requestedTokens(message: string): number | null {
+  const total = /(?:you requested|a total of|input|length) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
+  if (total !== undefined) return Number(total);
+  // vLLM's check of max_tokens alone states the completion limit and the prompt apart.
+  const completion = /too large: (\d+)/i.exec(message)?.[1];
+  const prompt = /has (\d+) input tokens/i.exec(message)?.[1];
+  return completion !== undefined && prompt !== undefined ? Number(completion) + Number(prompt) : null;
+}
+
+/**
+ * The window to fit into after a context-length error met at `window`: the
+ * one the server states when smaller; else (the call was already fitted to
+ * it, and the server counts its prompt longer than the run's tokenizer does)
+ * smaller by the tokens the server says the request went over, and the
+ * margin; else by an eighth. Halving, as before, took a call fitted to a
+ * stated 8,192 down to 4,096 for an overshoot of a few hundred tokens.
+ */
+export function shrunkWindow(window: number, message: string): number {
+  const stated = statedWindow(message);
+  if (stated !== null && stated < window) return Math.max(CONTEXT_MARGIN * 2, stated);
+  const requested = requestedTokens(message);
+  const over = stated !== null && requested !== null && requested > stated ? requested - stated : null;
+  const next = over === null ? window - Math.ceil(window / 8) : window - over - CONTEXT_MARGIN;
+  return Math.max(CONTEXT_MARGIN * 2, next);
+}
