@@ -91,6 +91,11 @@ describe('endpoint faults', () => {
     const truncatedSolutions = log.flatMap((e) => (e.message.type === 'solution.completed' && e.message.call.finishReason === 'length' ? [e.message] : []));
     expect(truncatedSolutions.length).toBeGreaterThan(0);
     expect(truncatedSolutions.every((m) => m.answer === null)).toBe(true);
+
+    // A call answered in a smaller window is found by the key it was first asked under: the replay, which never meets the refusal, reads the run as it was.
+    const replay = await runCli(['replay', run.outputDir]);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(/^identical: /);
   });
 
   test('an endpoint that stays down stops the run with a message naming it and its last error, exit 2, store readable', async ({ dir }) => {

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { isUserError } from '../../kernel/errors.ts';
 import { hasStore, openStoreView } from '../../store/repair/check.ts';
+import type { Refit } from '../../store/refit.ts';
 import type { CallAnswer, ForkedFrom, Store } from '../../store/store.ts';
 
 /** An open source journal and how many calls it answered. */
@@ -21,6 +22,8 @@ export interface JournalSource {
   readonly answered: number;
   /** The call under `key`, copied into `into`'s journal when the source holds it; undefined otherwise. */
   answer(key: string, into: Store): Promise<CallAnswer | undefined>;
+  /** Where the call asked under `asked` was answered in a smaller window, kept in `into` too when the source holds it (refit.ts). */
+  refit(asked: string, into: Store): Promise<Refit | undefined>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,12 @@ function sourceOf(dir: string, view: Store): JournalSource {
       await into.putCall(record);
       answered++;
       return record;
+    },
+    async refit(asked, into) {
+      const refit = await view.getRefit(asked);
+      // Kept before its record is copied (journaledAt reads it next): a crash between leaves a refit whose record the fork sends again.
+      if (refit !== undefined) await into.putRefit(asked, refit);
+      return refit;
     },
     close: () => view.close(),
   };

@@ -210,6 +210,21 @@ async function journaledAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape,
 }
 
 /**
+ * The journal's answer to a call asked at the run's window (`asked`) that was
+ * answered in a smaller one (refit.ts), as it was answered there: its source
+ * run's, for a fork. Null when none was, or when the refit names a record
+ * these settings would not key so.
+ */
+async function journaledRefit(deps: LlmCallDeps, input: LlmInput, shape: CallShape, asked: Keyed): Promise<LlmOutput | null> {
+  const refit = (await deps.store.getRefit(asked.key)) ?? (deps.source ? await deps.source.refit(asked.key, deps.store) : undefined);
+  if (refit === undefined || refit.window >= asked.window) return null;
+  const keyed = keyedAt(deps, input, shape, refit.window);
+  if (keyed.key !== refit.key) return null;
+  const journaled = await journaledAt(deps, input, shape, keyed);
+  return journaled === null ? null : answerOf(input, keyed, shape.attempt, refit.contextErrors, journaled);
+}
+
+/**
  * Whether a call fitted into `window` would ask for more than the server's
  * stated window `known` whatever its prompt: its completion limit alone (the
  * window less the margin, or a cap not below `known`) passes it. Such a call
@@ -242,6 +257,8 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
       const keyed = keyedAt(deps, input, shape, at);
       const journaled = await journaledAt(deps, input, shape, keyed);
       if (journaled !== null) return answerOf(input, keyed, attempt, contextErrors, journaled);
+      const refitted = at === config.context.window ? await journaledRefit(deps, input, shape, keyed) : null;
+      if (refitted !== null) return refitted;
     }
     if (known !== undefined && known < window && refusedWhatever(window, known, cap)) {
       window = known;
@@ -273,8 +290,10 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
     }
     try {
       const record = await send(deps, input, shape, keyed.key, fitted, window, signal);
+      // Answered in a smaller window than the run's: kept under the key it is asked by first, where a replay finds it (refit.ts).
+      const askedAs = window === config.context.window ? undefined : { key: keyedAt(deps, input, shape, config.context.window).key, refit: { key: keyed.key, window, contextErrors } };
       // Durable before the reply exists: a crash after this line never pays for the call again.
-      await deps.store.putCall(record);
+      await deps.store.putCall(record, askedAs);
       // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
       deps.counters.issued++;
       if (input.grading !== true) deps.ranks.record(input.problem, record.usage.completionTokens);

@@ -12,8 +12,10 @@
  *
  * What is kept shapes no journal key by itself: a call fitted into a stated
  * window is keyed by that window, as it was when it learned the window from
- * its own refusal, and a resume, which knows no window yet, finds it again
- * after its first refusal (llm-call.ts looks a call up under both).
+ * its own refusal, and kept under the key it is asked by first as well
+ * (store/refit.ts), where a resume or a replay, which know no window yet,
+ * find it; a journal written before refits were kept is found after the
+ * resume's first refusal (llm-call.ts looks a call up under both windows).
  */
 import type { Endpoint } from '../../gateway/gateway.ts';
 
