@@ -24,16 +24,13 @@ import { checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
-import { isRefit, type Refit } from './refit.ts';
 
 export { iterationKey, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
-
 export { REPAIR_ADVICE } from './disk/damage.ts';
 
 /**
- * The store's layout. 1 (no `format` key): every record holds its texts inline.
- * 2: long strings are kept once in `texts` and `chunks` (texts.ts) and records refer to them by digest
- * (records written by format 1 still read as they are).
+ * The store's layout. 1 (no `format` key): every record holds its texts inline. 2: long strings are kept once
+ * in `texts` and `chunks` (texts.ts) and records refer to them by digest (records of format 1 still read as they are).
  */
 export const STORE_FORMAT = 2;
 
@@ -106,7 +103,7 @@ export class Store {
   readonly chunks = () => this.sub('chunks');
   /** Per problem, its last saved iteration until its `iteration.completed` is logged, then null (host/run/lost-announcements.ts). */
   readonly unannounced = () => this.sub('unannounced');
-  /** Per call key asked at the run's window, where a call fitted into a smaller window was answered (refit.ts). */
+  /** Per call key asked at the run's window, where a call answered in a smaller one was journaled (refit.ts). */
   readonly refits = () => this.sub('refits');
   /** Per process that wrote the run's outputs, the gateway's counts of the run's calls in it (host/outputs/gateway-block.ts), as given. */
   readonly processes = () => this.sub('processes');
@@ -339,37 +336,10 @@ export class Store {
     this.writes.encoder = encode;
   }
 
-  /**
-   * Journals a call, and with it, in the same batch, the key it was asked
-   * under when it was answered in a smaller window (refit.ts); resolves once
-   * it is on disk (with the writes queued before it).
-   */
-  async putCall(record: CallRecord, askedAs?: { key: string; refit: Refit }): Promise<void> {
-    const puts = this.putsOf(this.calls(), record.key, record);
-    if (askedAs !== undefined) puts.push({ sublevel: this.refits(), key: askedAs.key, value: askedAs.refit });
-    await this.track(this.writes.write(puts));
+  /** Journals a call, and `alsoPut` in the same batch (refit.ts); resolves once it is on disk (with the writes queued before it). */
+  async putCall(record: CallRecord, alsoPut: Put[] = []): Promise<void> {
+    await this.track(this.writes.write([...this.putsOf(this.calls(), record.key, record), ...alsoPut]));
     this.journalKeys?.add(record.key);
-    if (askedAs !== undefined) this.refitsWritten.set(askedAs.key, askedAs.refit);
-  }
-
-  /** Keeps where the call asked under `asked` was answered (a fork copying its source's, refit.ts). */
-  async putRefit(asked: string, refit: Refit): Promise<void> {
-    await this.track(this.writes.write([{ sublevel: this.refits(), key: asked, value: refit }]));
-    this.refitsWritten.set(asked, refit);
-  }
-
-  /** The refits, read whole on the first lookup (a run has few: one per call a server refused as too long), and those written since this process opened the store. */
-  private refitsRead: Map<string, Refit> | null = null;
-  private readonly refitsWritten = new Map<string, Refit>();
-
-  /** Where the call asked under `asked` was answered in a smaller window, or undefined. */
-  async getRefit(asked: string): Promise<Refit | undefined> {
-    if (this.refitsRead === null) {
-      const read = new Map<string, Refit>();
-      for await (const [key, value] of this.refits().iterator()) if (isRefit(value)) read.set(key, value);
-      this.refitsRead ??= read;
-    }
-    return this.refitsWritten.get(asked) ?? this.refitsRead.get(asked);
   }
 
   /** Logs a bus message (an `iteration.completed` with its iteration's mark cleared). It lands after every write queued before it; `flushed()` waits for it. */

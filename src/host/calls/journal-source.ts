@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { isUserError } from '../../kernel/errors.ts';
 import { hasStore, openStoreView } from '../../store/repair/check.ts';
-import type { Refit } from '../../store/refit.ts';
+import { findRefit, keepRefit, type Refit } from '../../store/refit.ts';
 import type { CallAnswer, ForkedFrom, Store } from '../../store/store.ts';
 
 /** An open source journal and how many calls it answered. */
@@ -44,9 +44,9 @@ function sourceOf(dir: string, view: Store): JournalSource {
       return record;
     },
     async refit(asked, into) {
-      const refit = await view.getRefit(asked);
+      const refit = await findRefit(view, asked);
       // Kept before its record is copied (journaledAt reads it next): a crash between leaves a refit whose record the fork sends again.
-      if (refit !== undefined) await into.putRefit(asked, refit);
+      if (refit !== undefined) await keepRefit(into, asked, refit);
       return refit;
     },
     close: () => view.close(),

@@ -8,8 +8,7 @@ import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../../machines/llm.ts';
 import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { TmasError, UserError } from '../../kernel/errors.ts';
-import { slotAgent } from '../../kernel/slots.ts';
-import { keySource } from './api-keys.ts';
+import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
 import { CallFailedError, outOfBounds, type Endpoint, type Gateway, type Sampling } from '../../gateway/gateway.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
@@ -17,6 +16,7 @@ import { fitKey } from '../../pool/fit-key.ts';
 import { hashOf, seedFor } from '../../kernel/prng.ts';
 import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
+import { findRefit, refitPut } from '../../store/refit.ts';
 import type { CallRanks } from './call-ranks.ts';
 import type { JournalSource } from './journal-source.ts';
 import { tokenizerIdentity } from '../../settings/files/tokenizer-file.ts';
@@ -55,32 +55,6 @@ export interface LlmCallDeps {
   source?: JournalSource | null;
   /** The windows servers stated to the run's calls so far: made with the first call when not given. */
   windows?: ServerWindows;
-}
-
-/**
- * The error that stops the whole run when a call failed this way, else null:
- * a refused key, or an endpoint that answers streamed requests with JSON that
- * is no completion; every other call to it would fail the same way.
- */
-function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError | null {
-  if (error.code === 'TMAS_AUTH') {
-    return new UserError(
-      'TMAS_AUTH',
-      // The server's message may end with its own period ("…/api-keys."): one is said.
-      `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message.replace(/\.+$/, '')}. The run stopped at once; every completed call is kept. ` +
-        `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
-      { cause: error },
-    );
-  }
-  if (error.code === 'TMAS_NOT_STREAMED') {
-    return new UserError(
-      'TMAS_NOT_STREAMED',
-      `The endpoint of ${slotAgent(slot)} does not stream: ${error.message} The run stopped at once; every completed call is kept. ` +
-        `Continue without streaming: tmas run --resume ${outputDir} --no-stream`,
-      { cause: error },
-    );
-  }
-  return null;
 }
 
 /** The endpoint a role's calls go to. */
@@ -210,13 +184,11 @@ async function journaledAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape,
 }
 
 /**
- * The journal's answer to a call asked at the run's window (`asked`) that was
- * answered in a smaller one (refit.ts), as it was answered there: its source
- * run's, for a fork. Null when none was, or when the refit names a record
- * these settings would not key so.
+ * The journal's answer (or a fork's source run's) to a call asked at the run's window (`asked`) that was
+ * answered in a smaller one (refit.ts); null when none was, or the refit names a record these settings do not key.
  */
 async function journaledRefit(deps: LlmCallDeps, input: LlmInput, shape: CallShape, asked: Keyed): Promise<LlmOutput | null> {
-  const refit = (await deps.store.getRefit(asked.key)) ?? (deps.source ? await deps.source.refit(asked.key, deps.store) : undefined);
+  const refit = (await findRefit(deps.store, asked.key)) ?? (deps.source ? await deps.source.refit(asked.key, deps.store) : undefined);
   if (refit === undefined || refit.window >= asked.window) return null;
   const keyed = keyedAt(deps, input, shape, refit.window);
   if (keyed.key !== refit.key) return null;
@@ -291,7 +263,7 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
     try {
       const record = await send(deps, input, shape, keyed.key, fitted, window, signal);
       // Answered in a smaller window than the run's: kept under the key it is asked by first, where a replay finds it (refit.ts).
-      const askedAs = window === config.context.window ? undefined : { key: keyedAt(deps, input, shape, config.context.window).key, refit: { key: keyed.key, window, contextErrors } };
+      const askedAs = window === config.context.window ? [] : [refitPut(deps.store, keyedAt(deps, input, shape, config.context.window).key, { key: keyed.key, window, contextErrors })];
       // Durable before the reply exists: a crash after this line never pays for the call again.
       await deps.store.putCall(record, askedAs);
       // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
