@@ -5,6 +5,7 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { statementAt } from './statement.ts';
 
 /**
  * Phrases that announce an answer, in several languages. The last match in a
@@ -20,19 +21,6 @@ const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
 function isAnswerLike(text: string): boolean {
   if (/^not\b/i.test(text)) return false;
   return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text) || text.split(/\s+/).length <= 2;
-}
-
-/** The statement right after an answer marker ending at `end`, reduced to its answer. */
-function statementAt(response: string, end: number): string | null {
-  // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
-  const rest = response.slice(end).replace(/^[\s*]*(?:\}[\s*]*)?/, '');
-  const math = mathSegments(rest.slice(0, 2000))[0];
-  if (math !== undefined && math.start === 0) return math.text;
-  // The sentence ends at a line break or at a period followed by a space (a
-  // period between digits is a decimal point).
-  const sentence = rest.slice(0, 2000).split(/\n|\.(?=\s|$)|。/)[0] ?? '';
-  const cleaned = sentence.replace(/\*\*/g, '').trim();
-  return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }
 
 /**

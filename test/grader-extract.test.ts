@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
+
+/** The verdict a run gives a whole response: its extracted answer, graded with the response as context. */
+function verdictOf(response: string, gold: string): string {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
+}
+
+/** Responses written for this project in the style of reasoning models' final text. */
+describe('an announced answer set in several math segments', () => {
+  it('keeps every segment that only separators join', () => {
+    const pair = 'We solved the system above.\n\nThe final answer is: $a=s+t$, $b=s-t$.';
+    expect(extractAnswer(pair)).toBe('a=s+t, b=s-t');
+    expect(verdictOf(pair, 'a = s+t, b = s-t')).toBe('equal');
+    expect(verdictOf('**Final Answer:** $x = 1$ and $y = -2$', '(x, y) = (1, -2)')).toBe('equal');
+    const display = 'Final answer:\n\\[ p = 3, \\]\n\\[ q = 7 \\]';
+    expect(extractAnswer(display)).toBe('p = 3, q = 7');
+  });
+
+  it('keeps a clause that qualifies the answer', () => {
+    const family = 'Checking both directions, the final answer is $g(x)=ax^2$ for some $a>0$.';
+    expect(extractAnswer(family)).toBe('g(x)=ax^2 for some a>0');
+    expect(verdictOf(family, 'g(x) = ax^2, a > 0')).toBe('equal');
+    expect(verdictOf(family, 'g(x) = ax^2, a < 0')).toBe('different');
+    const integers = 'So the answer is $x = 2k\\pi$ where $k$ is an integer.';
+    expect(verdictOf(integers, 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+  });
+
+  it('leaves out a reason or a remark after the answer', () => {
+    expect(extractAnswer('The answer is $x=1$ and $y=2$, since both satisfy $x+y=3$.')).toBe('x=1 and y=2');
+    expect(extractAnswer('The final answer is $12$, and $12 = 3 \\cdot 4$ checks out.')).toBe('12');
+    expect(extractAnswer('The final answer is $\\frac{1}{2}$, which equals $0.5$.')).toBe('\\frac{1}{2}');
+    expect(extractAnswer('The answer is $3$, $4$ and $5$ are too large.')).toBe('3');
+    expect(verdictOf('The answer is $5$.\n\n$6$ is what we would get with repetition.', '5')).toBe('equal');
+  });
+});
