@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
+import { extractAnswer, finalAnswers, gradeAnswer } from '../src/grader/index.ts';
 
 /** The verdict a run gives a whole response: its extracted answer, graded with the response as context. */
 function verdictOf(response: string, gold: string): string {
@@ -32,5 +32,40 @@ describe('an announced answer set in several math segments', () => {
     expect(extractAnswer('The final answer is $\\frac{1}{2}$, which equals $0.5$.')).toBe('\\frac{1}{2}');
     expect(extractAnswer('The answer is $3$, $4$ and $5$ are too large.')).toBe('3');
     expect(verdictOf('The answer is $5$.\n\n$6$ is what we would get with repetition.', '5')).toBe('equal');
+  });
+});
+
+/** Milliseconds `read` takes on `response`, and what it returns. */
+function timed<T>(read: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = read();
+  return { ms: performance.now() - start, value };
+}
+
+describe('extraction time on long and adversarial responses', () => {
+  // Each input below took seconds before (time quadratic in its length); a
+  // linear pass takes milliseconds, so the bound leaves room for a busy machine.
+  const bound = 2000;
+
+  it('stays linear on unclosed math delimiters and boxes', () => {
+    const cases: Array<[string, string]> = [
+      ['unclosed display math', '\\[ '.repeat(60_000)],
+      ['unclosed inline math', '\\( '.repeat(60_000)],
+      ['unclosed boxes', '\\boxed{'.repeat(20_000)],
+      ['announcements of unclosed math', 'Final answer: \\['.repeat(8_000)],
+      ['repeated announcements', 'so the answer is '.repeat(8_000)],
+    ];
+    for (const [name, response] of cases) {
+      const { ms } = timed(() => [extractAnswer(response), finalAnswers(response)]);
+      expect(ms, name).toBeLessThan(bound);
+    }
+  });
+
+  it('still reads the answer at the end of a long reasoning', () => {
+    const reasoning = 'We try $x = 2$: then $x^2 = 4$ and \\[ x^3 = 8, \\] so we keep going. '.repeat(1_500);
+    const response = `<think>${reasoning}</think>\n\nThe final answer is $\\boxed{42}$.`;
+    const { ms, value } = timed(() => verdictOf(response, '42'));
+    expect(value).toBe('equal');
+    expect(ms).toBeLessThan(bound);
   });
 });

@@ -14,6 +14,9 @@ import { statementAt } from './statement.ts';
 const ANSWER_MARKER =
   /(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为|:|：)?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?/gi;
 
+/** How many announcements, counted from the last, may hold the answer. */
+const MARKERS_READ = 64;
+
 /** A trailing multiple-choice letter: "(B)", "B)", "**(C)**". */
 const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
 
@@ -31,7 +34,9 @@ function isAnswerLike(text: string): boolean {
 function announcedAnswer(response: string): { text: string; end: number } | null {
   const ends = [...response.matchAll(ANSWER_MARKER)].map((m) => m.index + m[0].length);
   let fallback: { text: string; end: number } | null = null;
-  for (let k = ends.length - 1; k >= 0; k -= 1) {
+  // The final word is among the last few announcements; reading every one of
+  // a response that repeats "the answer is" thousands of times costs time.
+  for (let k = ends.length - 1; k >= Math.max(0, ends.length - MARKERS_READ); k -= 1) {
     const end = ends[k] ?? 0;
     const text = statementAt(response, end);
     if (text === null || text === '') continue;
@@ -126,7 +131,7 @@ export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
   const boxed = boxedRuns(text).filter((answer) => answer !== '');
   const afterBoxes = lastBoxEnd(text);
-  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes);
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes).slice(-MARKERS_READ);
   // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
   const stated = markers
     .filter((m, k) => {

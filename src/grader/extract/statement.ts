@@ -20,6 +20,9 @@ const JOINER = /^[\s*]*(?:[,;][\s*]*)?(?:(?:and|or)\b[\s*]*)?$/i;
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
 
+/** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
+const QUALIFIER_LENGTH = 160;
+
 /** A sentence ends at a line break, a period followed by a space or the end, or "。". */
 const SENTENCE_END = /\n|\.(?=\s|$)|。/g;
 
@@ -79,7 +82,10 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
       break;
     }
   }
-  if (QUALIFIER.test(rest.slice(end, end + 40))) end = sentenceEnd(rest, end, segments);
+  if (QUALIFIER.test(rest.slice(end, end + 40))) {
+    const clauseEnd = sentenceEnd(rest, end, segments);
+    if (clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
+  }
   return withoutDelimiters(rest, first.start, end, segments);
 }
 
