@@ -69,3 +69,26 @@ describe('extraction time on long and adversarial responses', () => {
     expect(ms).toBeLessThan(bound);
   });
 });
+
+describe('a "Final Answer" heading', () => {
+  it('announces the answer on the lines below it', () => {
+    const prose = '**Final Answer**\n\nThe number of admissible colourings is 42.';
+    expect(extractAnswer(prose)).toBe('42');
+    expect(verdictOf(prose, '42')).toBe('equal');
+    expect(extractAnswer('### Final Answer\n\n$$\nx = -3\n$$\n\nThis matches the check above with $x = 5$.')).toBe('x = -3');
+  });
+
+  it('is a final answer after a boxed step, so the two go to the judge', () => {
+    const response = 'Counting the first case gives $\\boxed{40}$ colourings.\n\n## Final Answer\n\n44';
+    expect(extractAnswer(response)).toBe('44');
+    expect(finalAnswers(response)).toEqual(['40', '44']);
+    expect(verdictOf(response, '44')).toBe('unsure');
+  });
+});
+
+describe('answers written in other scripts and Unicode forms', () => {
+  it('reads a Chinese announcement with a colon after it', () => {
+    expect(extractAnswer('综上所述，答案为：\\(\\frac{1}{2}\\)')).toBe('\\frac{1}{2}');
+    expect(verdictOf('因此，最终答案是： $x = 4$', '4')).toBe('equal');
+  });
+});

@@ -8,11 +8,20 @@ import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from
 import { statementAt } from './statement.ts';
 
 /**
+ * "**Final Answer**", "### Final Answer" on a line of its own: a heading
+ * that announces the answer on the lines below it, with no colon.
+ */
+const FINAL_ANSWER_HEADING = String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*final[ \t]+answers?[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
+
+/**
  * Phrases that announce an answer, in several languages. The last match in a
  * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
  */
-const ANSWER_MARKER =
-  /(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为|:|：)?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?/gi;
+const ANSWER_MARKER = new RegExp(
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+    FINAL_ANSWER_HEADING,
+  'gi',
+);
 
 /** How many announcements, counted from the last, may hold the answer. */
 const MARKERS_READ = 64;
@@ -115,8 +124,8 @@ export function afterReasoning(text: string): string {
   return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
 }
 
-/** "Final answer:", "The final answer is", "Final answer (b):": a response's own final word. */
-const FINAL_ANSWER_MARKER = /\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)/gi;
+/** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
+const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
 
 /**
  * Every final answer a response gives after its reasoning, in order: each
