@@ -91,4 +91,15 @@ describe('answers written in other scripts and Unicode forms', () => {
     expect(extractAnswer('综上所述，答案为：\\(\\frac{1}{2}\\)')).toBe('\\frac{1}{2}');
     expect(verdictOf('因此，最终答案是： $x = 4$', '4')).toBe('equal');
   });
+
+  it('reads full-width digits and precomposed fractions as their ASCII forms', () => {
+    expect(verdictOf('所以答案是１２。', '12')).toBe('equal');
+    expect(verdictOf('所以答案是１３。', '12')).toBe('different');
+    expect(verdictOf('Final answer: （３，４）', '(3, 4)')).toBe('equal');
+    expect(verdictOf('The probability is \\boxed{¾}.', '\\frac34')).toBe('equal');
+    expect(verdictOf('The probability is \\boxed{¼}.', '\\frac34')).toBe('different');
+    expect(verdictOf('The answer is −½.', '-\\frac{1}{2}')).toBe('equal');
+    expect(verdictOf('It takes \\boxed{2¾} hours.', '\\frac{11}{4}')).toBe('equal');
+    expect(verdictOf('Final answer: 3⁄8', '\\frac38')).toBe('equal');
+  });
 });
