@@ -103,3 +103,18 @@ describe('answers written in other scripts and Unicode forms', () => {
     expect(verdictOf('Final answer: 3⁄8', '\\frac38')).toBe('equal');
   });
 });
+
+describe('words around a short answer', () => {
+  it('leaves out a word leading into the mathematics', () => {
+    expect(extractAnswer('Therefore, $x = 7$.')).toBe('x = 7');
+    expect(verdictOf('Therefore, $x = 7$.', '7')).toBe('equal');
+    expect(verdictOf('Hence $f(x) = x^2$', 'f(x) = x^2')).toBe('equal');
+    expect(verdictOf('Hence $f(x) = x^3$', 'f(x) = x^2')).toBe('different');
+  });
+
+  it('leaves out a remark in words after an announced number', () => {
+    expect(extractAnswer('The answer is 7 (seven).')).toBe('7');
+    expect(verdictOf('Answer: 12 (cm)', '12')).toBe('equal');
+    expect(verdictOf('The answer is 7 (seven).', '8')).toBe('different');
+  });
+});

@@ -99,8 +99,11 @@ function unannouncedAnswer(response: string): string | null {
   if (trimmed === '') return null;
   if (trimmed.length <= BARE_ANSWER_LENGTH && proseWordCount(trimmed) < 2 && !trimmed.includes('\n')) {
     const whole = mathSegments(trimmed);
+    // "Therefore, $x = 7$.": a word leading into the mathematics is not part of the answer.
+    const lead = whole[0] !== undefined && /^[\p{L}\s,:]+$/u.test(trimmed.slice(0, whole[0].start)) ? whole[0].start : 0;
     const only = whole.length === 1 ? whole[0] : undefined;
-    return only !== undefined && only.start === 0 && only.end === trimmed.length ? only.text : trimmed;
+    const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
+    return spansAll ? only.text : trimmed.slice(lead);
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';

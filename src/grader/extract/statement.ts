@@ -98,6 +98,7 @@ export function statementAt(response: string, end: number): string | null {
   // The sentence ends at a line break or at a period followed by a space or
   // the end (a period between digits is a decimal point).
   const sentence = rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '';
-  const cleaned = sentence.replace(/\*\*/g, '').trim();
+  // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
+  const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }
