@@ -118,3 +118,18 @@ describe('words around a short answer', () => {
     expect(verdictOf('The answer is 7 (seven).', '8')).toBe('different');
   });
 });
+
+describe('a final answer given as a list', () => {
+  it('reads every item, and items that differ go to the judge', () => {
+    const parts = '**Final Answer**\n\n- **Part (a):** $3$\n- **Part (b):** $5$';
+    expect(extractAnswer(parts)).toBe('3, 5');
+    expect(finalAnswers(parts)).toEqual(['3', '5']);
+    expect(verdictOf(parts, '5')).toBe('unsure');
+    expect(verdictOf('**Final answers:**\n1. $12$\n2. $12$', '12')).toBe('equal');
+    expect(verdictOf('The final answer is:\n\n* $n = 4$\n* $n = 6$\n\nThese are all.', '4')).toBe('unsure');
+  });
+
+  it('is not a list when the answer stands on the marker line', () => {
+    expect(extractAnswer('Final answer: 12\n- both cases were checked\n- the bound is tight')).toBe('12');
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
-import { statementAt } from './statement.ts';
+import { listAt, statementAt } from './statement.ts';
 
 /**
  * "**Final Answer**", "### Final Answer" on a line of its own: a heading
@@ -150,7 +150,7 @@ export function finalAnswers(response: string): string[] {
       const next = markers[k + 1];
       return next === undefined || !/^[\s*]*(?:the\s+)?$/i.test(text.slice(m.index + m[0].length, next.index));
     })
-    .map((m) => statementAt(text, m.index + m[0].length))
+    .flatMap((m) => listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)])
     .filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
   return [...boxed, ...stated];
 }

@@ -10,8 +10,8 @@ import { mathSegments, reduceProse, type Segment } from './segments.ts';
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
 
-/** Text between two segments of one answer: a comma, "and", "or", or nothing but space. */
-const JOINER = /^[\s*]*(?:[,;][\s*]*)?(?:(?:and|or)\b[\s*]*)?$/i;
+/** Text between two segments of one answer: a comma, "and", "or", or nothing but space (and bold marks; a lone "*" is a bullet). */
+const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:and|or)\b(?:\s|\*\*)*)?$/i;
 
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
@@ -89,10 +89,36 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   return withoutDelimiters(rest, first.start, end, segments);
 }
 
-/** The statement right after an answer marker ending at `end`, reduced to its answer. */
+/** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
+const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
+
+/**
+ * The items of a list right after an answer marker ending at `end`, each
+ * reduced to its answer ("Final answers:\n- (a) $3$\n- (b) $5$" is 3 and 5);
+ * null when no list of two or more items follows.
+ */
+export function listAt(response: string, end: number): string[] | null {
+  const lines = response.slice(end, end + STATEMENT_WINDOW).replace(/^[ \t*:]*\n\s*/, '').split('\n');
+  const items: string[] = [];
+  for (const line of lines) {
+    const item = LIST_ITEM.exec(line);
+    if (item === null) break;
+    const answer = statementOf(line.slice(item[0].length));
+    if (answer !== null) items.push(answer);
+  }
+  return items.length >= 2 ? items : null;
+}
+
+/** The statement right after an answer marker ending at `end`, reduced to its answer; a list's items joined. */
 export function statementAt(response: string, end: number): string | null {
+  const items = listAt(response, end)?.filter((item, index, all) => all.indexOf(item) === index);
+  return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
+}
+
+/** The answer a statement starts with. */
+function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
-  const rest = response.slice(end, end + STATEMENT_WINDOW).replace(/^[\s*]*(?:\}[\s*]*)?/, '');
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '');
   const segments = mathSegments(rest);
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or
