@@ -133,3 +133,29 @@ describe('a final answer given as a list', () => {
     expect(extractAnswer('Final answer: 12\n- both cases were checked\n- the bound is tight')).toBe('12');
   });
 });
+
+describe('a final answer given as a table', () => {
+  it('reads the last cell of each row under the header', () => {
+    const one = '**Final Answer**\n\n| Quantity | Value |\n|:--|--:|\n| $x$ | $3$ |';
+    expect(extractAnswer(one)).toBe('3');
+    expect(verdictOf(one, '3')).toBe('equal');
+    const parts = '### Final Answer\n\n| Part | Answer |\n|---|---|\n| (a) | $3$ |\n| (b) | $5$ |';
+    expect(finalAnswers(parts)).toEqual(['3', '5']);
+    expect(verdictOf(parts, '5')).toBe('unsure');
+  });
+});
+
+describe('reasoning left inline by other model families', () => {
+  it('reads only the final channel of a gpt-oss reply as its final answers', () => {
+    const tagged = '<|channel|>analysis<|message|>Maybe \\boxed{3}? No, recount.<|end|><|start|>assistant<|channel|>final<|message|>The answer is \\boxed{5}.';
+    expect(finalAnswers(tagged)).toEqual(['5']);
+    expect(verdictOf(tagged, '5')).toBe('equal');
+    const stripped = 'analysisMaybe \\boxed{3}? No, recount.assistantfinalThe answer is \\boxed{5}.';
+    expect(verdictOf(stripped, '5')).toBe('equal');
+  });
+
+  it('reads a Japanese announcement', () => {
+    expect(extractAnswer('よって、答えは：$7$')).toBe('7');
+    expect(verdictOf('答え：7', '7')).toBe('equal');
+  });
+});

@@ -18,7 +18,7 @@ const FINAL_ANSWER_HEADING = String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|_
  * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
  */
 const ANSWER_MARKER = new RegExp(
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     FINAL_ANSWER_HEADING,
   'gi',
 );
@@ -121,10 +121,25 @@ export function statedAnswer(text: string): string {
   return extractAnswer(text) ?? text.trim();
 }
 
-/** What a response says after its reasoning: the text after its last `</think>` (a server that leaves the reasoning inline), else all of it. */
+/**
+ * Where reasoning left inline by a server ends: `</think>`, or gpt-oss's
+ * header of its final channel; "assistantfinal" is that header once a server
+ * strips the special tokens from a reply that opens with its "analysis".
+ */
+const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
+
+/** What a response says after its reasoning: the text after its last reasoning end, else all of it. */
 export function afterReasoning(text: string): string {
-  const end = text.lastIndexOf('</think>');
-  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
+  let cut = -1;
+  for (const end of REASONING_ENDS) {
+    const at = text.lastIndexOf(end);
+    if (at >= 0) cut = Math.max(cut, at + end.length);
+  }
+  if (cut < 0 && /^\s*analysis/.test(text)) {
+    const at = text.lastIndexOf('assistantfinal');
+    if (at >= 0) cut = at + 'assistantfinal'.length;
+  }
+  return cut < 0 ? text : text.slice(cut).replace(/^\s+/, '');
 }
 
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */

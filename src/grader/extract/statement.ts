@@ -93,12 +93,18 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
 const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
 
 /**
- * The items of a list right after an answer marker ending at `end`, each
- * reduced to its answer ("Final answers:\n- (a) $3$\n- (b) $5$" is 3 and 5);
- * null when no list of two or more items follows.
+ * The items of a list (or the rows of a table) right after an answer marker
+ * ending at `end`, each reduced to its answer ("Final answers:\n- (a) $3$\n-
+ * (b) $5$" is 3 and 5); null when no list of two or more items, and no
+ * table, follows.
  */
 export function listAt(response: string, end: number): string[] | null {
   const lines = response.slice(end, end + STATEMENT_WINDOW).replace(/^[ \t*:]*\n\s*/, '').split('\n');
+  // A table of one row is an answer already; a list of one item may be the first line of a sentence.
+  if (/^\s*\|/.test(lines[0] ?? '')) {
+    const rows = tableItems(lines);
+    return rows.length > 0 ? rows : null;
+  }
   const items: string[] = [];
   for (const line of lines) {
     const item = LIST_ITEM.exec(line);
@@ -107,6 +113,27 @@ export function listAt(response: string, end: number): string[] | null {
     if (answer !== null) items.push(answer);
   }
   return items.length >= 2 ? items : null;
+}
+
+/**
+ * The answers of a markdown table's rows: the last cell of each row under
+ * its header ("| (a) | $3$ |" is 3), as a table of parts and their answers
+ * puts them.
+ */
+function tableItems(lines: readonly string[]): string[] {
+  const rows: string[] = [];
+  for (const line of lines) {
+    if (!/^\s*\|/.test(line)) break;
+    rows.push(line);
+  }
+  const body = /^[\s|:-]+$/.test(rows[1] ?? '') && (rows[1] ?? '').includes('-') ? rows.slice(2) : rows;
+  const items: string[] = [];
+  for (const row of body) {
+    const cells = row.split(/(?<!\\)\|/).map((cell) => cell.trim()).filter((cell) => cell !== '');
+    const answer = statementOf(cells[cells.length - 1] ?? '');
+    if (answer !== null) items.push(answer);
+  }
+  return items;
 }
 
 /** The statement right after an answer marker ending at `end`, reduced to its answer; a list's items joined. */
