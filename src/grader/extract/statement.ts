@@ -3,7 +3,8 @@
  * its answer. An answer set in mathematics may take several math segments
  * ("$a=s+t$, $b=s-t$", "$g(x)=ax^2$ for some $a>0$"): the answer is the run of
  * segments that only separators join, with a qualifying clause that ends the
- * sentence; a reason after it ("since …", "which …") is not the answer.
+ * sentence; a reason after it ("since …", "which …") is not the answer. A
+ * list or a table right after the marker gives one answer per item or row.
  */
 import { mathSegments, reduceProse, type Segment } from './segments.ts';
 
