@@ -3,7 +3,7 @@
  * one answer, or several boxes in a row for a multi-part answer ("\boxed{2}
  * and \boxed{3}"); the last run of adjacent boxes is the final answer.
  */
-import { readBraced } from './scan.ts';
+import { braceCloses } from './scan.ts';
 
 interface Box {
   start: number;
@@ -13,19 +13,26 @@ interface Box {
 
 const BOX_COMMAND = /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/g;
 
+/** "\boxed 5": an unbraced argument is a token, never a whole paragraph. */
+const BARE_ARGUMENT_LENGTH = 200;
+
 /** Every box in `text`, in order of appearance. */
 function findBoxes(text: string): Box[] {
   const boxes: Box[] = [];
+  let closes: Map<number, number> | undefined;
   for (const match of text.matchAll(BOX_COMMAND)) {
     const start = match.index;
     let i = start + match[0].length;
     while (text[i] === ' ') i += 1;
     if (text[i] === '{') {
-      const { inner, end } = readBraced(text, i);
-      boxes.push({ start, end, inner });
+      closes ??= braceCloses(text);
+      const close = closes.get(i) ?? -1;
+      // An unclosed box (a truncated response) runs to the end of the text.
+      if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1) });
+      else boxes.push({ start, end: close + 1, inner: text.slice(i + 1, close) });
     } else {
       // "\boxed 5": the argument is the next run of non-space characters.
-      const rest = /^[^\s$]+/.exec(text.slice(i));
+      const rest = /^[^\s$]+/.exec(text.slice(i, i + BARE_ARGUMENT_LENGTH));
       if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0] });
     }
   }
@@ -38,6 +45,8 @@ function findBoxes(text: string): Box[] {
  * Anything else ("no no no", "but") means the earlier box was superseded.
  */
 function isSeparatorGap(gap: string): boolean {
+  // A long gap is never only separators; reading it all would cost time on a long response.
+  if (gap.length > 400) return false;
   let g = gap
     .replace(/\\(?:text|textbf|textrm|mbox|mathrm)\s*\{([^{}]*)\}/g, ' $1 ')
     .replace(/\\[()[\]]|\$+|\\q?quad|\\[,;:! ]|~|\\\\|&/g, ' ');
@@ -67,7 +76,7 @@ export function lastBoxedAnswer(text: string): string | null {
   const boxes = findBoxes(text);
   const last = boxes[boxes.length - 1];
   if (last === undefined) return null;
-  const run: string[] = [last.inner.trim() + valueSignAfter(text.slice(last.end))];
+  const run: string[] = [last.inner.trim() + valueSignAfter(text.slice(last.end, last.end + 40))];
   for (let k = boxes.length - 2; k >= 0; k -= 1) {
     const box = boxes[k];
     const next = boxes[k + 1];
@@ -93,7 +102,7 @@ export function boxedRuns(text: string): string[] {
   for (const box of findBoxes(text)) {
     const previous = runs[runs.length - 1];
     if (previous !== undefined && box.start < previous.end) continue;
-    const item = box.inner.trim() + valueSignAfter(text.slice(box.end));
+    const item = box.inner.trim() + valueSignAfter(text.slice(box.end, box.end + 40));
     if (previous !== undefined && isSeparatorGap(text.slice(previous.end, box.start))) {
       previous.items.push(item);
       previous.end = box.end;

@@ -21,6 +21,29 @@ function repairEscapes(s: string): string {
     .replace(/\r(?=ight)/g, '\\r');
 }
 
+/** Unicode's precomposed fractions, by numerator and denominator. */
+const VULGAR_FRACTIONS: Readonly<Record<string, string>> = {
+  '½': '1/2', '⅓': '1/3', '⅔': '2/3', '¼': '1/4', '¾': '3/4', '⅕': '1/5', '⅖': '2/5', '⅗': '3/5', '⅘': '4/5',
+  '⅙': '1/6', '⅚': '5/6', '⅐': '1/7', '⅛': '1/8', '⅜': '3/8', '⅝': '5/8', '⅞': '7/8', '⅑': '1/9', '⅒': '1/10',
+};
+
+/**
+ * Characters that are another spelling of ASCII mathematics: full-width
+ * forms ("１２", "（３，４）", typed by models answering in Chinese or
+ * Japanese), precomposed fractions ("½", "2¾" a mixed number) and the
+ * fraction slash ("3⁄4").
+ */
+function unicodeForms(s: string): string {
+  return s
+    .replace(/[\uFF01-\uFF5E]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xfee0))
+    .replace(/\u3000/g, ' ')
+    .replace(/[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]/g, (ch) => {
+      const [num, den] = (VULGAR_FRACTIONS[ch] ?? '0/1').split('/');
+      return `\\frac{${num ?? ''}}{${den ?? ''}}`;
+    })
+    .replace(/(\d)\s*⁄\s*(\d)/g, '$1/$2');
+}
+
 /** Commands whose doubled backslash ("\\frac") is a JSON double-escape, not a line break. */
 const COMMAND_WORDS =
   'frac|dfrac|tfrac|cfrac|sqrt|left|right|boxed|text|mathrm|mathbf|le|leq|ge|geq|lt|gt|ne|neq|pi|infty|cdot|times|div|pm|mp|in|cup|cap|circ|sin|cos|tan|log|ln|exp|alpha|beta|gamma|theta|lambda|mu|rho|sigma|phi|varphi|omega|begin|end|quad|qquad|dots|ldots|cdots|approx|binom|dbinom|mbox|operatorname|lfloor|rfloor|lceil|rceil|emptyset|varnothing|mathbb';
@@ -153,7 +176,7 @@ function unbox(s: string): string {
  * commands, one spelling per command, no thousands separators, single spaces.
  */
 export function cleanLatex(raw: string): string {
-  let s = repairEscapes(raw);
+  let s = unicodeForms(repairEscapes(raw));
   s = s.replace(DOUBLE_ESCAPED, '$1\\$2');
   s = s.replace(/\\\$/g, ' '); // a currency sign is not part of the value
   s = s.replace(/\\?["“”]/g, ' '); // quotes around an answer ("the answer is "5"")

@@ -5,13 +5,26 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { listAt, statementAt } from './statement.ts';
+
+/**
+ * "**Final Answer**", "### Final Answer" on a line of its own: a heading
+ * that announces the answer on the lines below it, with no colon.
+ */
+const FINAL_ANSWER_HEADING = String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*final[ \t]+answers?[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
 
 /**
  * Phrases that announce an answer, in several languages. The last match in a
  * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
  */
-const ANSWER_MARKER =
-  /(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为|:|：)?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?/gi;
+const ANSWER_MARKER = new RegExp(
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+    FINAL_ANSWER_HEADING,
+  'gi',
+);
+
+/** How many announcements, counted from the last, may hold the answer. */
+const MARKERS_READ = 64;
 
 /** A trailing multiple-choice letter: "(B)", "B)", "**(C)**". */
 const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
@@ -22,19 +35,6 @@ function isAnswerLike(text: string): boolean {
   return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text) || text.split(/\s+/).length <= 2;
 }
 
-/** The statement right after an answer marker ending at `end`, reduced to its answer. */
-function statementAt(response: string, end: number): string | null {
-  // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
-  const rest = response.slice(end).replace(/^[\s*]*(?:\}[\s*]*)?/, '');
-  const math = mathSegments(rest.slice(0, 2000))[0];
-  if (math !== undefined && math.start === 0) return math.text;
-  // The sentence ends at a line break or at a period followed by a space (a
-  // period between digits is a decimal point).
-  const sentence = rest.slice(0, 2000).split(/\n|\.(?=\s|$)|。/)[0] ?? '';
-  const cleaned = sentence.replace(/\*\*/g, '').trim();
-  return cleaned === '' ? null : reduceProse(cleaned, 'first');
-}
-
 /**
  * The answer announced last, with where its marker ends. A later marker
  * that states no answer ("note that the answer is independent of n") gives
@@ -43,7 +43,9 @@ function statementAt(response: string, end: number): string | null {
 function announcedAnswer(response: string): { text: string; end: number } | null {
   const ends = [...response.matchAll(ANSWER_MARKER)].map((m) => m.index + m[0].length);
   let fallback: { text: string; end: number } | null = null;
-  for (let k = ends.length - 1; k >= 0; k -= 1) {
+  // The final word is among the last few announcements; reading every one of
+  // a response that repeats "the answer is" thousands of times costs time.
+  for (let k = ends.length - 1; k >= Math.max(0, ends.length - MARKERS_READ); k -= 1) {
     const end = ends[k] ?? 0;
     const text = statementAt(response, end);
     if (text === null || text === '') continue;
@@ -97,8 +99,11 @@ function unannouncedAnswer(response: string): string | null {
   if (trimmed === '') return null;
   if (trimmed.length <= BARE_ANSWER_LENGTH && proseWordCount(trimmed) < 2 && !trimmed.includes('\n')) {
     const whole = mathSegments(trimmed);
+    // "Therefore, $x = 7$.": a word leading into the mathematics is not part of the answer.
+    const lead = whole[0] !== undefined && /^[\p{L}\s,:]+$/u.test(trimmed.slice(0, whole[0].start)) ? whole[0].start : 0;
     const only = whole.length === 1 ? whole[0] : undefined;
-    return only !== undefined && only.start === 0 && only.end === trimmed.length ? only.text : trimmed;
+    const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
+    return spansAll ? only.text : trimmed.slice(lead);
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
@@ -116,14 +121,29 @@ export function statedAnswer(text: string): string {
   return extractAnswer(text) ?? text.trim();
 }
 
-/** What a response says after its reasoning: the text after its last `</think>` (a server that leaves the reasoning inline), else all of it. */
+/**
+ * Where reasoning left inline by a server ends: `</think>`, or gpt-oss's
+ * header of its final channel; "assistantfinal" is that header once a server
+ * strips the special tokens from a reply that opens with its "analysis".
+ */
+const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
+
+/** What a response says after its reasoning: the text after its last reasoning end, else all of it. */
 export function afterReasoning(text: string): string {
-  const end = text.lastIndexOf('</think>');
-  return end < 0 ? text : text.slice(end + '</think>'.length).replace(/^\s+/, '');
+  let cut = -1;
+  for (const end of REASONING_ENDS) {
+    const at = text.lastIndexOf(end);
+    if (at >= 0) cut = Math.max(cut, at + end.length);
+  }
+  if (cut < 0 && /^\s*analysis/.test(text)) {
+    const at = text.lastIndexOf('assistantfinal');
+    if (at >= 0) cut = at + 'assistantfinal'.length;
+  }
+  return cut < 0 ? text : text.slice(cut).replace(/^\s+/, '');
 }
 
-/** "Final answer:", "The final answer is", "Final answer (b):": a response's own final word. */
-const FINAL_ANSWER_MARKER = /\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)/gi;
+/** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
+const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
 
 /**
  * Every final answer a response gives after its reasoning, in order: each
@@ -138,14 +158,14 @@ export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
   const boxed = boxedRuns(text).filter((answer) => answer !== '');
   const afterBoxes = lastBoxEnd(text);
-  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes);
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes).slice(-MARKERS_READ);
   // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
   const stated = markers
     .filter((m, k) => {
       const next = markers[k + 1];
       return next === undefined || !/^[\s*]*(?:the\s+)?$/i.test(text.slice(m.index + m[0].length, next.index));
     })
-    .map((m) => statementAt(text, m.index + m[0].length))
+    .flatMap((m) => listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)])
     .filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
   return [...boxed, ...stated];
 }

@@ -31,6 +31,27 @@ export function readBraced(text: string, open: number): { inner: string; end: nu
 }
 
 /**
+ * Where each `{` of `text` is closed (open index to the index of its closing
+ * brace; -1 for one never closed), read as `readBraced` reads it, in one pass: reading each of many unclosed groups to the end of
+ * a long response would cost time quadratic in its length.
+ */
+export function braceCloses(text: string): Map<number, number> {
+  const ends = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === '\\') i += 1;
+    else if (ch === '{') open.push(i);
+    else if (ch === '}') {
+      const start = open.pop();
+      if (start !== undefined) ends.set(start, i);
+    }
+  }
+  for (const start of open) ends.set(start, -1);
+  return ends;
+}
+
+/**
  * Bracket depth change of the character at `i`. Round and square brackets are
  * interchangeable because intervals mix them ("[0,1)"); `\{ \}` count too.
  */

@@ -12,17 +12,62 @@ export interface Segment {
 
 /**
  * Display math may span lines; inline math may not, because a lone "$" in
- * prose (a price) would otherwise swallow whole paragraphs.
+ * prose (a price) would otherwise swallow whole paragraphs. The delimiters
+ * are found by a forward scan rather than one lazy regular expression, whose
+ * search for a closer that never comes restarts at every opener: a response
+ * of unclosed "\\[" or "\\(" would cost time quadratic in its length.
  */
-const MATH_SEGMENT = /\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:\\\$|[^$\n])+?)(?<!\\)\$/g;
+const OPENER = /\$|\\[[(]/g;
+
+/**
+ * `text.indexOf(needle, from)` for calls whose `from` only grows: a closer
+ * found once answers every later call before it, and one never found answers
+ * every later call at all.
+ */
+function forwardIndexOf(text: string, needle: string): (from: number) => number {
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    found = text.indexOf(needle, from);
+    return found;
+  };
+}
+
+/** End (index of the closing "$") of inline math opened at `open`, or -1: one line, "\\$" inside. */
+function inlineClose(text: string, open: number): number {
+  for (let j = open + 1; j < text.length; j += 1) {
+    const ch = text[j];
+    if (ch === '\n') return -1;
+    if (ch === '$' && text[j - 1] !== '\\') return j > open + 1 ? j : -1;
+  }
+  return -1;
+}
 
 /** Every math segment of `text`, in order. */
 export function mathSegments(text: string): Segment[] {
   const found: Segment[] = [];
-  for (const m of text.matchAll(MATH_SEGMENT)) {
-    const inner = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
-    if (inner.trim() === '') continue;
-    found.push({ start: m.index, end: m.index + m[0].length, text: inner.trim() });
+  const closer = { display: forwardIndexOf(text, '$$'), bracket: forwardIndexOf(text, '\\]'), paren: forwardIndexOf(text, '\\)'), line: forwardIndexOf(text, '\n') };
+  const push = (start: number, innerStart: number, innerEnd: number, end: number): void => {
+    const inner = text.slice(innerStart, innerEnd).trim();
+    if (inner !== '') found.push({ start, end, text: inner });
+    OPENER.lastIndex = end;
+  };
+  OPENER.lastIndex = 0;
+  for (let m = OPENER.exec(text); m !== null; m = OPENER.exec(text)) {
+    const i = m.index;
+    if (m[0] === '\\[' || m[0] === '\\(') {
+      const close = m[0] === '\\[' ? closer.bracket(i + 3) : closer.paren(i + 3);
+      const newline = m[0] === '\\(' ? closer.line(i + 2) : -1;
+      if (close >= 0 && (newline < 0 || newline >= close)) push(i, i + 2, close, close + 2);
+      continue;
+    }
+    const display = text[i + 1] === '$' ? closer.display(i + 3) : -1;
+    if (display >= 0) {
+      push(i, i + 2, display, display + 2);
+      continue;
+    }
+    const inline = text[i - 1] === '\\' ? -1 : inlineClose(text, i);
+    if (inline >= 0) push(i, i + 1, inline, inline + 1);
   }
   return found;
 }
@@ -41,8 +86,7 @@ export function numbers(text: string): Segment[] {
 
 /** Words of two or more letters outside math and `\text{}`: a sign of prose. */
 export function proseWordCount(text: string): number {
-  const outside = text
-    .replace(MATH_SEGMENT, ' ')
+  const outside = stripMath(text)
     .replace(/\\(?:begin|end)\{[a-zA-Z*]*\}/g, ' ')
     .replace(/\\[a-zA-Z]+/g, ' ');
   const words = outside.match(/\p{L}{2,}/gu) ?? [];
@@ -73,5 +117,11 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
 
 /** Replaces math segments by spaces of the same length, keeping positions. */
 function stripMath(text: string): string {
-  return text.replace(MATH_SEGMENT, (m) => ' '.repeat(m.length));
+  let out = '';
+  let at = 0;
+  for (const s of mathSegments(text)) {
+    out += text.slice(at, s.start) + ' '.repeat(s.end - s.start);
+    at = s.end;
+  }
+  return out + text.slice(at);
 }

@@ -128,8 +128,10 @@ function parameterRange(text: string): string {
     // The first pattern names the sign before the letter, the others after.
     const [letter, sign] = pattern === PARAMETER_RANGES[0]?.[0] ? [m[2] ?? '', m[1] ?? ''] : [m[1] ?? '', m[2] ?? ''];
     const head = text.slice(0, m.index).trim();
-    // Only a letter the formula uses is its parameter.
-    if (new RegExp(`(?<![a-zA-Z\\\\])${letter}(?![a-zA-Z])`).test(head)) return head + spell(letter, sign);
+    // Only a letter the formula uses is its parameter; a product ("ax^2") uses
+    // its letters too, a command name ("\alpha") or a word in \text does not.
+    const symbols = head.replace(/\\text\s*\{[^{}]*\}|\\[a-zA-Z]+/g, ' ');
+    if (symbols.includes(letter)) return head + spell(letter, sign);
   }
   return text;
 }

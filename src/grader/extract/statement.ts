@@ -1,0 +1,158 @@
+/**
+ * The statement after an answer marker ("The final answer is: …"), reduced to
+ * its answer. An answer set in mathematics may take several math segments
+ * ("$a=s+t$, $b=s-t$", "$g(x)=ax^2$ for some $a>0$"): the answer is the run of
+ * segments that only separators join, with a qualifying clause that ends the
+ * sentence; a reason after it ("since …", "which …") is not the answer. A
+ * list or a table right after the marker gives one answer per item or row.
+ */
+import { mathSegments, reduceProse, type Segment } from './segments.ts';
+
+/** How far after a marker its statement is looked for: a statement is one sentence. */
+const STATEMENT_WINDOW = 2000;
+
+/** Text between two segments of one answer: a comma, "and", "or", or nothing but space (and bold marks; a lone "*" is a bullet). */
+const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:and|or)\b(?:\s|\*\*)*)?$/i;
+
+/**
+ * A clause that narrows the answer before it and belongs to it: a parameter's
+ * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
+ * $x$"), a case ("if $n$ is odd"). The grader reads these by its own rules.
+ */
+const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+
+/** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
+const QUALIFIER_LENGTH = 160;
+
+/** A sentence ends at a line break, a period followed by a space or the end, or "。". */
+const SENTENCE_END = /\n|\.(?=\s|$)|。/g;
+
+/** Where the sentence that goes on at `from` ends, skipping ends inside math segments. */
+function sentenceEnd(text: string, from: number, segments: readonly Segment[]): number {
+  SENTENCE_END.lastIndex = from;
+  for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
+    const inside = segments.find((s) => s.start <= m.index && m.index < s.end);
+    if (inside === undefined) return m.index;
+    SENTENCE_END.lastIndex = inside.end;
+  }
+  return text.length;
+}
+
+/** `text` from `start` to `end` with each math segment in it replaced by its content. */
+function withoutDelimiters(text: string, start: number, end: number, segments: readonly Segment[]): string {
+  let out = '';
+  let at = start;
+  for (const s of segments) {
+    if (s.start < start || s.end > end) continue;
+    out += text.slice(at, s.start) + s.text;
+    at = s.end;
+  }
+  return (out + text.slice(at, end)).replace(/\*\*/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What may follow an answer to the end of its sentence: nothing, or a reason
+ * ("since …", "which …"). Anything else ("$12 = 3 \cdot 4$ checks out") says the
+ * last segment was a remark, not part of the answer.
+ */
+const CLOSING = /^[\s*]*(?:[,;:]?\s*(?:since|because|as|which|so|hence|thus|giving|i\.\s?e\.?|that\s+is|by|from|using)\b[\s\S]*)?$/i;
+
+/**
+ * The answer set in mathematics at the start of `rest`: the first segment,
+ * the segments that only separators join to it as far as the sentence can
+ * end there, and a qualifying clause to the end of its sentence.
+ */
+function mathStatement(rest: string, segments: readonly Segment[]): string {
+  const first = segments[0];
+  if (first === undefined) return '';
+  const ends = [first.end];
+  for (const next of segments.slice(1)) {
+    const gap = rest.slice(ends[ends.length - 1], next.start);
+    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
+    ends.push(next.end);
+  }
+  const closes = (at: number): boolean => {
+    const tail = rest.slice(at, sentenceEnd(rest, at, segments));
+    return QUALIFIER.test(tail) || CLOSING.test(tail);
+  };
+  let end = first.end;
+  for (let k = ends.length - 1; k > 0; k -= 1) {
+    const at = ends[k] ?? first.end;
+    if (closes(at)) {
+      end = at;
+      break;
+    }
+  }
+  if (QUALIFIER.test(rest.slice(end, end + 40))) {
+    const clauseEnd = sentenceEnd(rest, end, segments);
+    if (clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
+  }
+  return withoutDelimiters(rest, first.start, end, segments);
+}
+
+/** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
+const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
+
+/**
+ * The items of a list (or the rows of a table) right after an answer marker
+ * ending at `end`, each reduced to its answer ("Final answers:\n- (a) $3$\n-
+ * (b) $5$" is 3 and 5); null when no list of two or more items, and no
+ * table, follows.
+ */
+export function listAt(response: string, end: number): string[] | null {
+  const lines = response.slice(end, end + STATEMENT_WINDOW).replace(/^[ \t*:]*\n\s*/, '').split('\n');
+  // A table of one row is an answer already; a list of one item may be the first line of a sentence.
+  if (/^\s*\|/.test(lines[0] ?? '')) {
+    const rows = tableItems(lines);
+    return rows.length > 0 ? rows : null;
+  }
+  const items: string[] = [];
+  for (const line of lines) {
+    const item = LIST_ITEM.exec(line);
+    if (item === null) break;
+    const answer = statementOf(line.slice(item[0].length));
+    if (answer !== null) items.push(answer);
+  }
+  return items.length >= 2 ? items : null;
+}
+
+/**
+ * The answers of a markdown table's rows: the last cell of each row under
+ * its header ("| (a) | $3$ |" is 3), as a table of parts and their answers
+ * puts them.
+ */
+function tableItems(lines: readonly string[]): string[] {
+  const rows: string[] = [];
+  for (const line of lines) {
+    if (!/^\s*\|/.test(line)) break;
+    rows.push(line);
+  }
+  const body = /^[\s|:-]+$/.test(rows[1] ?? '') && (rows[1] ?? '').includes('-') ? rows.slice(2) : rows;
+  const items: string[] = [];
+  for (const row of body) {
+    const cells = row.split(/(?<!\\)\|/).map((cell) => cell.trim()).filter((cell) => cell !== '');
+    const answer = statementOf(cells[cells.length - 1] ?? '');
+    if (answer !== null) items.push(answer);
+  }
+  return items;
+}
+
+/** The statement right after an answer marker ending at `end`, reduced to its answer; a list's items joined. */
+export function statementAt(response: string, end: number): string | null {
+  const items = listAt(response, end)?.filter((item, index, all) => all.indexOf(item) === index);
+  return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
+}
+
+/** The answer a statement starts with. */
+function statementOf(text: string): string | null {
+  // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '');
+  const segments = mathSegments(rest);
+  if (segments[0]?.start === 0) return mathStatement(rest, segments);
+  // The sentence ends at a line break or at a period followed by a space or
+  // the end (a period between digits is a decimal point).
+  const sentence = rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '';
+  // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
+  const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
+  return cleaned === '' ? null : reduceProse(cleaned, 'first');
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { extractAnswer, finalAnswers, gradeAnswer } from '../src/grader/index.ts';
+
+/** The verdict a run gives a whole response: its extracted answer, graded with the response as context. */
+function verdictOf(response: string, gold: string): string {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
+}
+
+/** Responses written for this project in the style of reasoning models' final text. */
+describe('an announced answer set in several math segments', () => {
+  it('keeps every segment that only separators join', () => {
+    const pair = 'We solved the system above.\n\nThe final answer is: $a=s+t$, $b=s-t$.';
+    expect(extractAnswer(pair)).toBe('a=s+t, b=s-t');
+    expect(verdictOf(pair, 'a = s+t, b = s-t')).toBe('equal');
+    expect(verdictOf('**Final Answer:** $x = 1$ and $y = -2$', '(x, y) = (1, -2)')).toBe('equal');
+    const display = 'Final answer:\n\\[ p = 3, \\]\n\\[ q = 7 \\]';
+    expect(extractAnswer(display)).toBe('p = 3, q = 7');
+  });
+
+  it('keeps a clause that qualifies the answer', () => {
+    const family = 'Checking both directions, the final answer is $g(x)=ax^2$ for some $a>0$.';
+    expect(extractAnswer(family)).toBe('g(x)=ax^2 for some a>0');
+    expect(verdictOf(family, 'g(x) = ax^2, a > 0')).toBe('equal');
+    expect(verdictOf(family, 'g(x) = ax^2, a < 0')).toBe('different');
+    const integers = 'So the answer is $x = 2k\\pi$ where $k$ is an integer.';
+    expect(verdictOf(integers, 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+  });
+
+  it('leaves out a reason or a remark after the answer', () => {
+    expect(extractAnswer('The answer is $x=1$ and $y=2$, since both satisfy $x+y=3$.')).toBe('x=1 and y=2');
+    expect(extractAnswer('The final answer is $12$, and $12 = 3 \\cdot 4$ checks out.')).toBe('12');
+    expect(extractAnswer('The final answer is $\\frac{1}{2}$, which equals $0.5$.')).toBe('\\frac{1}{2}');
+    expect(extractAnswer('The answer is $3$, $4$ and $5$ are too large.')).toBe('3');
+    expect(verdictOf('The answer is $5$.\n\n$6$ is what we would get with repetition.', '5')).toBe('equal');
+  });
+});
+
+/** Milliseconds `read` takes on `response`, and what it returns. */
+function timed<T>(read: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = read();
+  return { ms: performance.now() - start, value };
+}
+
+describe('extraction time on long and adversarial responses', () => {
+  // Each input below took seconds before (time quadratic in its length); a
+  // linear pass takes milliseconds, so the bound leaves room for a busy machine.
+  const bound = 2000;
+
+  it('stays linear on unclosed math delimiters and boxes', () => {
+    const cases: Array<[string, string]> = [
+      ['unclosed display math', '\\[ '.repeat(60_000)],
+      ['unclosed inline math', '\\( '.repeat(60_000)],
+      ['unclosed boxes', '\\boxed{'.repeat(20_000)],
+      ['announcements of unclosed math', 'Final answer: \\['.repeat(8_000)],
+      ['repeated announcements', 'so the answer is '.repeat(8_000)],
+    ];
+    for (const [name, response] of cases) {
+      const { ms } = timed(() => [extractAnswer(response), finalAnswers(response)]);
+      expect(ms, name).toBeLessThan(bound);
+    }
+  });
+
+  it('still reads the answer at the end of a long reasoning', () => {
+    const reasoning = 'We try $x = 2$: then $x^2 = 4$ and \\[ x^3 = 8, \\] so we keep going. '.repeat(1_500);
+    const response = `<think>${reasoning}</think>\n\nThe final answer is $\\boxed{42}$.`;
+    const { ms, value } = timed(() => verdictOf(response, '42'));
+    expect(value).toBe('equal');
+    expect(ms).toBeLessThan(bound);
+  });
+});
+
+describe('a "Final Answer" heading', () => {
+  it('announces the answer on the lines below it', () => {
+    const prose = '**Final Answer**\n\nThe number of admissible colourings is 42.';
+    expect(extractAnswer(prose)).toBe('42');
+    expect(verdictOf(prose, '42')).toBe('equal');
+    expect(extractAnswer('### Final Answer\n\n$$\nx = -3\n$$\n\nThis matches the check above with $x = 5$.')).toBe('x = -3');
+  });
+
+  it('is a final answer after a boxed step, so the two go to the judge', () => {
+    const response = 'Counting the first case gives $\\boxed{40}$ colourings.\n\n## Final Answer\n\n44';
+    expect(extractAnswer(response)).toBe('44');
+    expect(finalAnswers(response)).toEqual(['40', '44']);
+    expect(verdictOf(response, '44')).toBe('unsure');
+  });
+});
+
+describe('answers written in other scripts and Unicode forms', () => {
+  it('reads a Chinese announcement with a colon after it', () => {
+    expect(extractAnswer('综上所述，答案为：\\(\\frac{1}{2}\\)')).toBe('\\frac{1}{2}');
+    expect(verdictOf('因此，最终答案是： $x = 4$', '4')).toBe('equal');
+  });
+
+  it('reads full-width digits and precomposed fractions as their ASCII forms', () => {
+    expect(verdictOf('所以答案是１２。', '12')).toBe('equal');
+    expect(verdictOf('所以答案是１３。', '12')).toBe('different');
+    expect(verdictOf('Final answer: （３，４）', '(3, 4)')).toBe('equal');
+    expect(verdictOf('The probability is \\boxed{¾}.', '\\frac34')).toBe('equal');
+    expect(verdictOf('The probability is \\boxed{¼}.', '\\frac34')).toBe('different');
+    expect(verdictOf('The answer is −½.', '-\\frac{1}{2}')).toBe('equal');
+    expect(verdictOf('It takes \\boxed{2¾} hours.', '\\frac{11}{4}')).toBe('equal');
+    expect(verdictOf('Final answer: 3⁄8', '\\frac38')).toBe('equal');
+  });
+});
+
+describe('words around a short answer', () => {
+  it('leaves out a word leading into the mathematics', () => {
+    expect(extractAnswer('Therefore, $x = 7$.')).toBe('x = 7');
+    expect(verdictOf('Therefore, $x = 7$.', '7')).toBe('equal');
+    expect(verdictOf('Hence $f(x) = x^2$', 'f(x) = x^2')).toBe('equal');
+    expect(verdictOf('Hence $f(x) = x^3$', 'f(x) = x^2')).toBe('different');
+  });
+
+  it('leaves out a remark in words after an announced number', () => {
+    expect(extractAnswer('The answer is 7 (seven).')).toBe('7');
+    expect(verdictOf('Answer: 12 (cm)', '12')).toBe('equal');
+    expect(verdictOf('The answer is 7 (seven).', '8')).toBe('different');
+  });
+});
+
+describe('a final answer given as a list', () => {
+  it('reads every item, and items that differ go to the judge', () => {
+    const parts = '**Final Answer**\n\n- **Part (a):** $3$\n- **Part (b):** $5$';
+    expect(extractAnswer(parts)).toBe('3, 5');
+    expect(finalAnswers(parts)).toEqual(['3', '5']);
+    expect(verdictOf(parts, '5')).toBe('unsure');
+    expect(verdictOf('**Final answers:**\n1. $12$\n2. $12$', '12')).toBe('equal');
+    expect(verdictOf('The final answer is:\n\n* $n = 4$\n* $n = 6$\n\nThese are all.', '4')).toBe('unsure');
+  });
+
+  it('is not a list when the answer stands on the marker line', () => {
+    expect(extractAnswer('Final answer: 12\n- both cases were checked\n- the bound is tight')).toBe('12');
+  });
+});
+
+describe('a final answer given as a table', () => {
+  it('reads the last cell of each row under the header', () => {
+    const one = '**Final Answer**\n\n| Quantity | Value |\n|:--|--:|\n| $x$ | $3$ |';
+    expect(extractAnswer(one)).toBe('3');
+    expect(verdictOf(one, '3')).toBe('equal');
+    const parts = '### Final Answer\n\n| Part | Answer |\n|---|---|\n| (a) | $3$ |\n| (b) | $5$ |';
+    expect(finalAnswers(parts)).toEqual(['3', '5']);
+    expect(verdictOf(parts, '5')).toBe('unsure');
+  });
+});
+
+describe('reasoning left inline by other model families', () => {
+  it('reads only the final channel of a gpt-oss reply as its final answers', () => {
+    const tagged = '<|channel|>analysis<|message|>Maybe \\boxed{3}? No, recount.<|end|><|start|>assistant<|channel|>final<|message|>The answer is \\boxed{5}.';
+    expect(finalAnswers(tagged)).toEqual(['5']);
+    expect(verdictOf(tagged, '5')).toBe('equal');
+    const stripped = 'analysisMaybe \\boxed{3}? No, recount.assistantfinalThe answer is \\boxed{5}.';
+    expect(verdictOf(stripped, '5')).toBe('equal');
+  });
+
+  it('reads a Japanese announcement', () => {
+    expect(extractAnswer('よって、答えは：$7$')).toBe('7');
+    expect(verdictOf('答え：7', '7')).toBe('equal');
+  });
+});
