@@ -3,6 +3,7 @@
  * gateway over real sockets: each server here is a plain HTTP server of the
  * test, answering as vLLM, SGLang or a hosted API does.
  */
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -79,12 +80,17 @@ describe("a context-length error states the server's window in the words of its 
    * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a streamed 200 (as
    * SGLang does); counts what it refused and answered.
    */
-  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand = false) {
+  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand = false, listsWindow = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
-    const counts = { refused: 0, answered: 0, smallestAnswered: Number.POSITIVE_INFINITY, failFrom: Number.POSITIVE_INFINITY };
+    const counts = { refused: 0, answered: 0, smallestAnswered: Number.POSITIVE_INFINITY, failFrom: Number.POSITIVE_INFINITY, listsWindow };
     const proxy = await startProxy(sim.url, (url, body, res) => {
+      if (counts.listsWindow && url.endsWith('/models')) {
+        // As vLLM lists a model: its window is its max_model_len.
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model', created: 0, owned_by: 'vllm', max_model_len: WINDOW }] }));
+        return true;
+      }
       if (!url.endsWith('/chat/completions')) return false;
       if (counts.answered >= counts.failFrom) {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'rejected by the test', code: 400 } }));
@@ -146,6 +152,35 @@ describe("a context-length error states the server's window in the words of its 
       expect(outcome.calls.failed).toBe(0);
       expect(server.counts.answered).toBe(outcome.calls.issued);
       expect(server.counts.refused).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a server that lists its window (vLLM's max_model_len): a new run under a larger --max-tokens is refused before anything is sent or written; one given that window is never refused; a resume of a larger-window run fits its calls into it from the first", async ({ dir }) => {
+    const server = await smallWindow(wordings[0]![1], 0, false, true);
+    try {
+      const input = await writeProblems(dir, server.problems);
+      const refused = await runCli(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`serves tmas-sim with a context window of ${WINDOW} tokens \\(its max_model_len\\), under the run's --max-tokens 131072: .* Give --max-tokens ${WINDOW} \\(or less\\).*\\[TMAS_USAGE\\]`));
+      expect(existsSync(path.join(dir, 'refused'))).toBe(false);
+      expect(server.counts.answered + server.counts.refused).toBe(0);
+
+      const fitted = await runInProcess(['--input-file', input, '--base-url', server.url, ...FLAGS, '--max-tokens', String(WINDOW), '--output-file', path.join(dir, 'fitted')]);
+      expect(fitted.calls.failed).toBe(0);
+      expect(server.counts.refused).toBe(0);
+
+      // A run made while the server listed no window, extended by a resume once it does.
+      server.counts.listsWindow = false;
+      const run = path.join(dir, 'run');
+      expect((await runInProcess(['--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', run])).calls.failed).toBe(0);
+      server.counts.listsWindow = true;
+      server.counts.refused = 0;
+      const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`under the run's --max-tokens 131072: its calls are fitted into ${WINDOW} tokens from the first.`);
+      expect(server.counts.refused).toBe(0);
     } finally {
       await server.close();
     }

@@ -14,6 +14,14 @@ import { chatAnswersUnlisted } from './unlisted-models.ts';
 export interface ListedModel {
   id: string;
   ownedBy: string;
+  /** The context window the server holds for it (vLLM's and SGLang's `max_model_len`), when listed. */
+  window: number | null;
+}
+
+/** A listed `max_model_len`, when it is a window (a positive whole number of tokens). */
+function listedWindow(model: object): number | null {
+  const value = (model as { max_model_len?: unknown }).max_model_len;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
@@ -101,7 +109,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const body: unknown = (page as unknown as { body: unknown }).body;
     if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw notAModelList(endpoint, flag, response.headers.get('content-type'), body);
     // Entries without an id name nothing a request could ask for.
-    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by });
+    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, window: listedWindow(model) });
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;

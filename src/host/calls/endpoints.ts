@@ -6,6 +6,8 @@
  */
 import { usesSimulator, type RunConfig, type Secrets } from '../../settings/config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
+import { applyListedWindows } from './listed-windows.ts';
+import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { endpointFor } from './llm-call.ts';
 import { keyOriginOf } from './api-keys.ts';
 import type { Problem } from '../../input/problems.ts';
@@ -24,6 +26,8 @@ export interface PreparedEndpoints {
   simulated: boolean;
   /** Replicas of a pool that did not answer GET /models at start: the gateway suspects them (Gateway.suspect). */
   unanswered: string[];
+  /** The windows the servers list under the run's (listed-windows.ts), for the calls (llm-call.ts). */
+  windows: ServerWindows;
 }
 
 /** Starts the embedded simulated model a run with no --base-url talks to, and says so. */
@@ -51,7 +55,7 @@ export async function prepareEndpoints(
   config: RunConfig,
   secrets: Secrets,
   problems: Problem[],
-  options: { offline: boolean; say: (line: string) => void; sim?: SimServer | null | undefined },
+  options: { offline: boolean; resume?: boolean; say: (line: string) => void; sim?: SimServer | null | undefined },
 ): Promise<PreparedEndpoints> {
   // A simulated model given (runs started together share one) is the caller's to close: only one started here is returned.
   const sim = usesSimulator(config) && !options.offline && !options.sim ? await startEmbeddedSim(config, problems, options.say) : null;
@@ -59,7 +63,8 @@ export async function prepareEndpoints(
   try {
     const deps = { config, secrets, simulatorUrl: simulator?.url ?? OFFLINE_URL };
     secrets.judge ??= secrets.solution;
-    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config), unanswered: [] };
+    const windows = createServerWindows();
+    if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config), unanswered: [], windows };
     const unanswered: string[] = [];
 
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
@@ -89,6 +94,8 @@ export async function prepareEndpoints(
       const replicas = servedBy(role);
       for (const { url, models } of replicas) config.roles.endpoints[role].model = resolveModel(config.roles.endpoints[role].model, models, flag, url, given ? null : (replicas[0]?.url ?? null));
     }
+    const served = ENDPOINT_SLOTS.filter((role) => config.roles.endpoints[role].baseUrl !== null).map((slot) => ({ slot, endpoint: endpointFor(slot, deps), replicas: servedBy(slot) }));
+    applyListedWindows(served, config.context.window, windows, { resume: options.resume === true, say: options.say });
     // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =
       usesSimulator(config) ||
@@ -96,7 +103,7 @@ export async function prepareEndpoints(
         const served = servedBy(role).flatMap(({ models }) => models);
         return served.length > 0 && served.every((model) => model.ownedBy === SIMULATED_OWNER);
       });
-    return { sim, simulatorUrl: deps.simulatorUrl, simulated, unanswered };
+    return { sim, simulatorUrl: deps.simulatorUrl, simulated, unanswered, windows };
   } catch (error) {
     await sim?.close();
     throw error;

@@ -167,7 +167,7 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
   // Awaited below, after the checks that come first; a failure is reported there.
   questionTokens.catch(() => {});
-  const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, say: io.stderr, sim: options.shared?.sim });
+  const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, resume: options.resume === true, say: io.stderr, sim: options.shared?.sim });
   // Before any call is in flight (the first grade would otherwise load mathjs mid-traffic), while the endpoints answer.
   preloadMathjs();
   const endpoints = await beforeStore(checkingEndpoints, options.signal, (ready) => ready.sim?.close());
@@ -280,7 +280,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++ });
+    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.
