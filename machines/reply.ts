@@ -64,7 +64,15 @@ export function solutionUnusable(answer: string | null, output: LlmOutput, proof
   return output.finishReason === 'length' ? 'no final answer: the answer was cut off at the length limit' : 'no final answer: none in \\boxed{} or stated';
 }
 
-/** A solution-writing role's `answer`, with `parseError` when the output is unusable (see `solutionUnusable`). */
+/**
+ * A solution-writing role's `answer`, with `parseError` when the output is
+ * unusable (see `solutionUnusable`). A text cut at the length limit has no
+ * final answer, even if a \boxed{} made it into its first part (a guess the
+ * cut text may have gone on to change), in every method alike: counted as an
+ * answer by some methods and not by others, the cut replies of a model that
+ * fills its window would move the table by method, not by merit.
+ */
 export function answerFields(answer: string | null, output: LlmOutput, proof: boolean): { answer: string | null; parseError?: string } {
-  return { answer, ...unusableIf(solutionUnusable(answer, output, proof)) };
+  const final = output.finishReason === 'length' ? null : answer;
+  return { answer: final, ...unusableIf(solutionUnusable(final, output, proof)) };
 }

@@ -53,14 +53,13 @@ export type AnswerReplyType = { [K in MessageType]: AnswerFields & { type: K } e
 
 /**
  * The reply of a role that writes a candidate's solution: its text, the
- * answer extracted from it, and `parseError` when it is unusable (no final
- * answer with short answers, an empty or cut-off proof). With
- * `cutHasNoAnswer`, a text cut at the length limit has no final answer, even
- * if a \boxed{} made it into the first part.
+ * answer extracted from it (none from a text cut at the length limit:
+ * reply.ts answerFields), and `parseError` when it is unusable (no final
+ * answer with short answers, an empty or cut-off proof).
  */
-export function answerReply(type: AnswerReplyType, how: { cutHasNoAnswer?: boolean } = {}) {
+export function answerReply(type: AnswerReplyType) {
   return (request: Message & { candidate: number }, output: LlmOutput, options: RoleOptions): Message => {
-    const answer = how.cutHasNoAnswer === true && output.finishReason === 'length' ? null : extractAnswer(output.content);
+    const answer = extractAnswer(output.content);
     const reply: AnswerFields & { type: AnswerReplyType } = {
       type,
       ...replyBase(request),

@@ -53,7 +53,7 @@ Using the problem and the reference responses above, write your own complete and
     // Round 0 is the problem as given: no prompt of ours to replace.
     untemplated: (request) => (request.references.length === 0 ? { system: '', parts: [{ id: 'problem', text: request.question }] } : null),
   },
-  reply: answerReply('synthesis.completed', { cutHasNoAnswer: true }),
+  reply: answerReply('synthesis.completed'),
 });
 
 /** The synthesis prompt: the problem alone in round 0, else the template. No system message in either, as upstream. */

@@ -72,8 +72,7 @@ Solve the problem above.
     candidate: request.candidate,
     source: request.source,
     text: output.content,
-    // A solution cut at the length limit has no final answer, even if a \boxed{} made it into the first part.
-    ...answerFields(output.finishReason === 'length' ? null : extractAnswer(output.content), output, options.proof),
+    ...answerFields(extractAnswer(output.content), output, options.proof),
     call: callInfo(output),
   }),
 });
