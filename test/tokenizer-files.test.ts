@@ -88,6 +88,20 @@ describe('--tokenizer-path given something else than a tokenizer.json', () => {
     expect(() => loadHfTokenizer(file)).toThrow(`${path.join(dir, 'tokenizer_config.json')} is not JSON`);
   });
 
+  test('tokens that tokenizer_config.json adds (added_tokens_decoder, special tokens) count as one each, as transformers loads them', async ({ dir }) => {
+    const file = path.join(dir, 'tokenizer.json');
+    // Character pieces: a token the config adds is one where its text alone would be many.
+    const letters = Object.fromEntries([...'[UNK]<>/abdefgiklnorstu_|'].map((c, i) => [c, i]));
+    await writeFile(file, JSON.stringify({ ...JSON.parse(WORDS), pre_tokenizer: { type: 'Split', pattern: { Regex: '.' }, behavior: 'Isolated', invert: false }, model: { type: 'WordLevel', vocab: letters, unk_token: '[UNK]' } }));
+    const text = 'a<tool>b</tool><|end|>';
+    expect(countHf(loadHfTokenizer(file), text)).toBe(text.length);
+    await writeFile(
+      path.join(dir, 'tokenizer_config.json'),
+      JSON.stringify({ added_tokens_decoder: { 40: { content: '<tool>', special: false }, 41: { content: '</tool>', special: false } }, eos_token: { __type: 'AddedToken', content: '<|end|>' } }),
+    );
+    expect(countHf(loadHfTokenizer(file), text)).toBe(5);
+  });
+
   test.skipIf(process.platform === 'win32')('a tokenizer_config.json replaced by a pipe is refused by the digest, not read forever', async ({ dir }) => {
     const tokenizer = path.join(dir, 'model');
     await mkdir(tokenizer);

@@ -1,6 +1,7 @@
 /**
  * A Hugging Face tokenizer (`tokenizer.json`, with `tokenizer_config.json`
- * beside it when present) read from local disk, through the
+ * beside it when present, whose added and special tokens count as
+ * transformers counts them: hf-config-tokens.ts) read from local disk, through the
  * `@huggingface/tokenizers` library: the model's own tokenizer for the
  * context budget (`--tokenizer-path`). Nothing is downloaded.
  *
@@ -10,6 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
 
@@ -50,7 +52,7 @@ export function loadHfTokenizer(file: string): Tokenizer {
   if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
   const config = existsSync(configFile) ? readJsonObject(configFile) : {};
-  const tokenizer = new Tokenizer(json, config);
+  const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
   return tokenizer;
 }
