@@ -91,6 +91,11 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
     ["{{ problem | int }}", /^1: the filter "int" renders otherwise/],
+    // The filters' method forms: "hello wORLD" gives "Hello WORLD" both times, where Python gives "Hello World" and "Hello world".
+    ['{{ problem }}\n{{ problem.title() }}', /^2: the method "title\(\)" renders otherwise than Python's/],
+    ["{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", /^1: the method "capitalize\(\)" renders otherwise/],
+    // A chat template's function: jinja2 has none, and the date would change the prompt day by day.
+    ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: "strftime_now" is a chat-template function that jinja2 does not have/],
     [' \n\n', /^1: it is empty/],
   ];
   for (const [source, message] of refused) {
@@ -102,7 +107,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
   }
 
   test('their jinja2-alike forms pass', () => {
-    for (const source of ["{{ problem | upper }}", '{{ problem.strip() }}', "{% for r in references %}{{ 'Solution ' ~ (loop.index0 + 1) }}{% endfor %}", '{{ references | join(", ") }}', '{% for r in references if r %}{{ r }}{% endfor %}']) {
+    for (const source of ["{{ problem | upper }}", '{{ problem.strip() }}', "{% for r in references %}{{ 'Solution ' ~ (loop.index0 + 1) }}{% endfor %}", '{{ references | join(", ") }}', '{% for r in references if r %}{{ r }}{% endfor %}', '{{ problem.upper() }}{{ problem.split(" ")[0].lower() }}', "{% if references | length > 9 %}{{ raise_exception('too many') }}{% endif %}"]) {
       expect(checkTemplate(source, variables), source).toBeNull();
     }
   });

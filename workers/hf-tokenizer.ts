@@ -1,16 +1,19 @@
 /**
  * A Hugging Face tokenizer (`tokenizer.json`, with `tokenizer_config.json`
- * beside it when present) read from local disk, through the
+ * beside it when present, whose added and special tokens count as
+ * transformers counts them: hf-config-tokens.ts) read from local disk, through the
  * `@huggingface/tokenizers` library: the model's own tokenizer for the
  * context budget (`--tokenizer-path`). Nothing is downloaded.
  *
  * A tokenizer is named in tasks as `hf:` + the absolute path of its
  * `tokenizer.json`, so the name alone tells a worker what to load.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
+import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
 
 /** The prefix of a Hugging Face tokenizer's name in tasks and the manifest. */
 export const HF_PREFIX = 'hf:';
@@ -28,13 +31,28 @@ export function tokenizerFileOf(given: string): string | null {
   return existsSync(file) ? file : null;
 }
 
+/** The JSON object of a tokenizer file; throws naming the file when it is not one (JSON.parse's own message names none). */
+function readJsonObject(file: string): Record<string, unknown> {
+  const text = readTokenizerText(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SyntaxError(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new SyntaxError(`${file} holds no JSON object`);
+  return json as Record<string, unknown>;
+}
+
 /** Reads a tokenizer and its config; throws with the file named when either is not JSON or not a tokenizer. */
 export function loadHfTokenizer(file: string): Tokenizer {
-  const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const problem = tokenizerFileProblem(file);
+  if (problem !== null) throw new SyntaxError(problem);
+  const json = readJsonObject(file);
   if (typeof json['model'] !== 'object' || json['model'] === null) throw new SyntaxError(`${file} has no "model": it is not a Hugging Face tokenizer.json`);
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
-  const config = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as object) : {};
-  const tokenizer = new Tokenizer(json, config);
+  const config = existsSync(configFile) ? readJsonObject(configFile) : {};
+  const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
   return tokenizer;
 }

@@ -11,7 +11,7 @@
 export const ERROR_CODES = {
   TMAS_USAGE: 'a flag is missing or has a bad value',
   TMAS_INPUT: 'the problem file is wrong (the message names file and line)',
-  TMAS_TOKENIZER: 'unknown --tokenizer, or no loadable tokenizer.json at --tokenizer-path',
+  TMAS_TOKENIZER: 'unknown --tokenizer, or no loadable tokenizer.json at --tokenizer-path (a GGUF or SentencePiece model, a pipe, a file over 128 MiB or not UTF-8 is named as such)',
   TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
   TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists",
   TMAS_OUTPUT: 'the output directory is not empty or not writable, or (tmas fork) lies inside the run being forked',

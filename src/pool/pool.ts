@@ -20,6 +20,7 @@ import { fitKey } from './fit-key.ts';
 import { SizedLru } from './sized-lru.ts';
 import { AHEAD, TaskLanes } from './task-lanes.ts';
 import { HF_PREFIX, isHfTokenizerName, tokenizerFileOf } from '../../workers/hf-tokenizer.ts';
+import { GIVE_INSTEAD, tokenizerFileProblem, tokenizerInstead } from '../../workers/hf-tokenizer-file.ts';
 import type {
   CountTask,
   DedupInput,
@@ -73,7 +74,9 @@ export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 /**
  * The tokenizer name of a `--tokenizer-path` (a directory with tokenizer.json,
  * or the file): `hf:` + the file's absolute path; a user error when there is
- * no such file. Whether the file is a tokenizer is found where it is loaded,
+ * no such file, or when its kind, size or first bytes say it is no
+ * tokenizer.json (a GGUF or SentencePiece model, a pipe: hf-tokenizer-file.ts).
+ * Whether the file is a tokenizer is found where it is loaded,
  * in the pool's thread, by the run's first count (`tokenizerLoadError`), not
  * here: a model's tokenizer takes seconds of CPU and much memory to load,
  * which the main thread would pay for nothing.
@@ -81,8 +84,11 @@ export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 export function hfTokenizerName(given: string): string {
   const file = tokenizerFileOf(given);
   if (file === null) {
-    throw new UserError('TMAS_TOKENIZER', `No tokenizer.json at ${given} (--tokenizer-path): give a Hugging Face model directory that holds tokenizer.json, or the file itself.`);
+    throw new UserError('TMAS_TOKENIZER', `No tokenizer.json at ${given} (--tokenizer-path): give a Hugging Face model directory that holds tokenizer.json, or the file itself.${tokenizerInstead(given)}`);
   }
+  // Told from the file's size and first bytes, before a thread (and the digest) reads it whole.
+  const problem = tokenizerFileProblem(file);
+  if (problem !== null) throw new UserError('TMAS_TOKENIZER', `Cannot load the tokenizer ${given} (--tokenizer-path): ${problem}. To go on, ${GIVE_INSTEAD}.`);
   return `${HF_PREFIX}${file}`;
 }
 

@@ -33,6 +33,23 @@ const FILTERS: Readonly<Record<string, string>> = {
 /** String methods whose argument the library ignores. */
 const STRIPS = new Set(['strip', 'lstrip', 'rstrip']);
 
+/** String methods the library has under jinja2's (Python's) names, that give another text. */
+const METHODS: Readonly<Record<string, string>> = {
+  title: 'it raises the first letter of each word and leaves the others as they are, so "hello wORLD".title() is "Hello WORLD" where Python gives "Hello World"',
+  capitalize: 'it leaves the rest of the text as it is, so "hello wORLD".capitalize() is "Hello wORLD" where Python gives "Hello world"',
+};
+
+/**
+ * Functions the library gives every template that jinja2 has not: chat-template
+ * helpers. `raise_exception` stops a render in both (jinja2 fails on the
+ * unknown name), but a date printed by `strftime_now` is a prompt that jinja2
+ * cannot render, and that changes from one day to the next, and the call's
+ * journal key with it, so a resume issues its calls anew.
+ */
+const CHAT_GLOBALS: Readonly<Record<string, string>> = {
+  strftime_now: '"strftime_now" is a chat-template function that jinja2 does not have (its render fails on it), and the date it prints would change the prompt, and what a resume finds in the journal, from day to day: write the date out',
+};
+
 function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
@@ -44,6 +61,20 @@ function nameOf(node: unknown): string | null {
 /** A binary expression's operator: `+`, `~`, … */
 function operatorOf(node: Node): string {
   return String((node.operator as { value?: unknown } | undefined)?.value ?? '');
+}
+
+/** What a call renders otherwise: a string method, or a function jinja2 lacks. */
+function callDivergence(node: Node): Divergence | null {
+  const callee = isNode(node.callee) ? node.callee : null;
+  const global = nameOf(callee);
+  if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
+  const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
+  if (method === null) return null;
+  if (STRIPS.has(method) && Array.isArray(node.args) && node.args.length > 0) {
+    return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
+  }
+  if (Object.hasOwn(METHODS, method)) return { text: `.${method}(`, what: `the method "${method}()" renders otherwise than Python's: ${METHODS[method]}` };
+  return null;
 }
 
 /** What one node uses that renders otherwise, or null (its children are looked at by the walk). */
@@ -64,10 +95,7 @@ function divergenceAt(node: Node): Divergence | null {
   if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
     return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
   }
-  if (node.type === 'CallExpression' && isNode(node.callee) && node.callee.type === 'MemberExpression' && STRIPS.has(nameOf(node.callee.property) ?? '') && Array.isArray(node.args) && node.args.length > 0) {
-    const method = nameOf(node.callee.property) as string;
-    return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
-  }
+  if (node.type === 'CallExpression') return callDivergence(node);
   // The library reads "a ~ b + 1" as "(a ~ b) + 1"; jinja2 as "a ~ (b + 1)".
   if (node.type === 'BinaryExpression' && ['+', '-'].includes(operatorOf(node)) && isNode(node.left) && node.left.type === 'BinaryExpression' && operatorOf(node.left) === '~') {
     return { text: '~', what: 'a "~" followed by "+" or "-" is read as "(a ~ b) + c" here, as "a ~ (b + c)" by jinja2: put the sum in parentheses' };

@@ -16,6 +16,7 @@ import { checkRecordedFile, sha256Of, shortDigest } from './digest.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { hfTokenizerName } from '../../pool/pool.ts';
 import { HF_PREFIX, isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
+import { GIVE_INSTEAD, tokenizerFileProblem } from '../../../workers/hf-tokenizer-file.ts';
 
 /** The tokenizer fields of a run's configuration. */
 export type RunTokenizer = Pick<ContextConfig, 'tokenizer' | 'tokenizerDigest'>;
@@ -43,7 +44,13 @@ export function runTokenizerAt(given: string): { tokenizer: string; tokenizerDig
  */
 export function tokenizerDigest(file: string): string {
   const configFile = path.join(path.dirname(file), 'tokenizer_config.json');
-  return sha256Of(readFileSync(file), ...(existsSync(configFile) ? ['\0tokenizer_config.json\0', readFileSync(configFile)] : []));
+  const hasConfig = existsSync(configFile);
+  // A file replaced since the run started by a pipe or a model's weights would be read forever, or whole.
+  for (const read of hasConfig ? [file, configFile] : [file]) {
+    const problem = tokenizerFileProblem(read, { json: false });
+    if (problem !== null) throw new UserError('TMAS_TOKENIZER', `Cannot read the tokenizer ${file} (--tokenizer-path): ${problem}. To go on, ${GIVE_INSTEAD}.`);
+  }
+  return sha256Of(readFileSync(file), ...(hasConfig ? ['\0tokenizer_config.json\0', readFileSync(configFile)] : []));
 }
 
 /**
