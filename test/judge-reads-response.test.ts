@@ -180,7 +180,7 @@ describe('a reply cut at its length limit', () => {
 });
 
 describe('hybrid grading of a cut reply', () => {
-  test('rse, --judge-when unsure: the rule is sure that the \\boxed{99} it extracts from a cut reply is wrong, and the judge reads the reply all the same', async ({ dir }) => {
+  test('rse, --judge-when unsure: a cut reply has no answer (the \\boxed{99} written before the cut is not taken, as in every method), the rule grades it wrong, and the judge reads the reply all the same', async ({ dir }) => {
     const problems = smallProblems(1);
     const input = await writeProblems(dir, problems);
     const target = (await sim(problems, path.join(dir, 'requests.jsonl'))).replace(/\/$/, '');
@@ -189,8 +189,8 @@ describe('hybrid grading of a cut reply', () => {
     const candidates = (await readResults(path.join(output, 'results.jsonl'))).flatMap((line) => line.candidates);
     expect(candidates).toHaveLength(2);
     for (const candidate of candidates) {
-      // RSE extracts from a cut reply; the rule grades that answer with confidence.
-      expect(candidate).toMatchObject({ answer: '99', correct: false });
+      // No method takes an answer from a cut reply; the rule is sure a candidate without one is wrong.
+      expect(candidate).toMatchObject({ answer: null, correct: false });
       expect(candidate.unsure).toBeUndefined();
       expect(candidate.ruled).toBeUndefined();
       expect(candidate.judge?.verdicts).toHaveLength(1);
