@@ -10,6 +10,7 @@ import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallFailedError } from './request/call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './request/dialect.ts';
+import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
@@ -51,6 +52,7 @@ const FAILURE_CODES = {
   auth: 'TMAS_AUTH',
   'not-streamed': 'TMAS_NOT_STREAMED',
   'in-band': 'TMAS_CALL_REJECTED',
+  'refused-field': 'TMAS_FIELD_REFUSED',
   fatal: 'TMAS_CALL_REJECTED',
 } as const satisfies Record<Exclude<FailureKind, 'aborted'>, ErrorCode>;
 
@@ -77,9 +79,10 @@ function callBodies(request: CompletionRequest, options: GatewayOptions, stream:
     bodyFor: (state) => {
       const { dialect } = state;
       const continuousUsage = call.asksUsage(state);
-      const key = `${dialect} ${continuousUsage}`;
+      const omit = state.omitted;
+      const key = `${dialect} ${continuousUsage} ${[...omit].join()}`;
       let body = bodies.get(key);
-      if (body === undefined) bodies.set(key, (body = requestBodyParts(request, options.encodeJson, { dialect, stream, continuousUsage })));
+      if (body === undefined) bodies.set(key, (body = requestBodyParts(request, options.encodeJson, { dialect, stream, continuousUsage, omit: new Set(omit) })));
       return body;
     },
   };
@@ -108,12 +111,13 @@ export async function completeCall(context: CallContext, request: CompletionRequ
     try {
       const dialect = state.dialect;
       const askedUsage = call.asksUsage(state);
+      const sentWithout = new Set(state.omitted);
       let attempted: Attempted;
       try {
         // Joined only now: a held call keeps the pieces, whose messages it shares with its equal prompts.
         const body = joinBody(await call.bodyFor(state));
         attempted = await attempt(attemptContext, request, state, body, askedUsage, signal).catch((error: unknown) => {
-          const failure = sendAgainOr(context, state, call, dialect, askedUsage, error);
+          const failure = sendAgainOr(context, state, call, { dialect, askedUsage, sentWithout }, error);
           // Counted before the slot is given back: the pump that follows must see that the replica failed (routing.ts).
           if (!(failure instanceof DialectAdopted) && !signal?.aborted && classifyFailure(failure) === 'transient') context.pool.replicaFailed(state, request, failure);
           throw failure;
@@ -143,13 +147,22 @@ export async function completeCall(context: CallContext, request: CompletionRequ
   }
 }
 
+/** How an attempt's request was sent: its dialect, whether it asked for continuous usage, the fields of tmas's own it went without. */
+interface SentAs {
+  dialect: EndpointState['dialect'];
+  askedUsage: boolean;
+  sentWithout: ReadonlySet<string>;
+}
+
 /**
  * What an attempt's error means: DialectAdopted when the call is to be sent
  * again at once (the endpoint refused continuous usage, or was switched to
  * the reasoning dialect, or gave a validation error that may be about the
  * usage field), else the error itself.
  */
-function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodies, dialect: EndpointState['dialect'], askedUsage: boolean, error: unknown): unknown {
+function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodies, sent: SentAs, error: unknown): unknown {
+  const { dialect, askedUsage } = sent;
+  if (omitOwnField(context, state, sent.sentWithout, error)) return new DialectAdopted();
   if (askedUsage && rejectsContinuousUsage(error)) {
     refuseStreamUsage(state);
     return new DialectAdopted();
@@ -158,6 +171,7 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
   // A validation error that names no field (FastAPI's 422, a bare 400) may be about ours: the call is sent once without it.
   // A prompt too long for the window is not about it: that error goes back as it is, for the call to shrink its prompt.
   // An error after the 200 (in-band) is not either: the server took the request's fields.
+  // A refusal that names another field (one a flag sets) is not about it either.
   const validation = error instanceof APIError && (error.status === 400 || error.status === 422) && classifyFailure(error) === 'fatal';
   if (askedUsage && !(adopted instanceof DialectAdopted) && validation) {
     call.usageDropped = true;
@@ -167,12 +181,33 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
 }
 
 /**
+ * An endpoint that refuses a field tmas adds on its own (`seed`, or
+ * `stream_options` as a whole, as Azure's and older OpenAI-compatible
+ * servers do) goes without it from then on, told once; the call is then sent
+ * again. A refusal of `continuous_usage_stats` alone is the usage's own
+ * (stream-usage.ts), and `include_usage` is kept for it.
+ */
+function omitOwnField(context: CallContext, state: EndpointState, sentWithout: ReadonlySet<string>, error: unknown): boolean {
+  const field = refusedField(error);
+  // Refused although it was not sent: the refusal is about something else, and sending it again would change nothing.
+  if (field === null || !OWN_FIELDS.has(field) || sentWithout.has(field)) return false;
+  if (error instanceof APIError && /continuous_usage_stats/.test(error.message)) return false;
+  // A call sent with it before another's refusal made the endpoint go without it: sent again, told once.
+  if (state.omitted.has(field)) return true;
+  state.omitted.add(field);
+  if (field === 'stream_options') refuseStreamUsage(state);
+  context.options.onOmitted?.(state.url, field, context.describe(error));
+  return true;
+}
+
+/**
  * An endpoint that refuses `max_tokens` or a sampling field in a 400 (as
  * OpenAI's reasoning models do) is switched to the `openai-reasoning`
  * dialect for the rest of the run; the call is then sent again in it.
  */
 function adoptReasoningDialect(context: CallContext, state: EndpointState, error: unknown): unknown {
-  const reason = rejectsChatDialect(error);
+  // OpenAI's chat models word a refused max_tokens as an unknown argument, as a server that knows only max_completion_tokens may.
+  const reason = rejectsChatDialect(error) ?? (refusedField(error) === 'max_tokens' ? 'max_tokens' : null);
   if (reason === null) return error;
   if (state.dialect === 'chat') {
     state.dialect = 'openai-reasoning';
@@ -216,7 +251,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
-  const elsewhere = (kind === 'fatal' || kind === 'context-length') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
   const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };

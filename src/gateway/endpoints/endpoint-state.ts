@@ -66,6 +66,8 @@ export interface EndpointState {
   /** Whether its `/metrics` are read: unknown until the first readings, then yes or no (inferred from streams). */
   metrics: { state: 'unknown' | 'yes' | 'no'; misses: number; pending: boolean };
   dialect: RequestDialect;
+  /** Fields tmas adds on its own (`seed`, `stream_options`) that it refused in a 400: its requests go without them (refused-field.ts). */
+  omitted: Set<string>;
   calls: number;
   errors: number;
   /** Failed attempts in a row (overloads aside): a replica of a pool is drained after `downAfter`. */
@@ -135,6 +137,7 @@ export function createEndpointState(baseUrl: string, endpoint: Endpoint, setting
     nextReadAt: performance.now() + poll.ms,
     metrics: { state: 'unknown', misses: 0, pending: false },
     dialect: settings.dialect ?? 'chat',
+    omitted: new Set(),
     calls: 0,
     errors: 0,
     failedAttempts: 0,

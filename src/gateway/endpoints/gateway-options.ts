@@ -50,6 +50,8 @@ export interface GatewayOptions {
   dialect?: RequestDialect;
   /** Told once per endpoint when it is switched to the `openai-reasoning` dialect. */
   onDialect?: (endpoint: string, dialect: RequestDialect, reason: string) => void;
+  /** Told once per endpoint when it refused a field tmas adds on its own (`seed`, `stream_options`), which its requests go without from then on. */
+  onOmitted?: (endpoint: string, field: string, reason: string) => void;
   /** Told once per endpoint and model when its replies name a model other than the one asked for (an alias resolved, or another model served). */
   onOtherModel?: (endpoint: string, asked: string, named: string) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */

@@ -36,6 +36,8 @@ export interface BodyOptions {
   stream: boolean;
   /** Asks a stream for its usage in every chunk (`continuous_usage_stats`, vLLM and SGLang): the tokens it decodes, as they come. */
   continuousUsage?: boolean;
+  /** Fields of tmas's own that the endpoint refused (refused-field.ts): `seed`, `stream_options`. */
+  omit?: ReadonlySet<string>;
 }
 
 /** The request's parameters, before its messages. Sampling fields appear only when set; `--extra-body` is merged last. */
@@ -64,6 +66,7 @@ export function requestHead(request: CompletionRequest, options: BodyOptions): R
   // set with continue_final_message); OpenAI's reasoning models know neither.
   if (options.dialect === 'chat' && request.messages.at(-1)?.role === 'assistant') Object.assign(head, { continue_final_message: true, add_generation_prompt: false });
   if (options.stream) Object.assign(head, { stream: true, stream_options: { include_usage: true, ...(options.continuousUsage === true ? { continuous_usage_stats: true } : {}) } });
+  for (const field of options.omit ?? []) delete head[field];
   return head;
 }
 

@@ -4,10 +4,11 @@
  * spend the run's time on refusals (llm-call.ts asks after each failure).
  */
 import { UserError } from '../../kernel/errors.ts';
-import { slotAgent } from '../../kernel/slots.ts';
+import { slotAgent, slotFlag, type SamplingSetting } from '../../kernel/slots.ts';
 import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallFailedError } from '../../gateway/gateway.ts';
 import { keySource } from './api-keys.ts';
+import { refusedField } from '../../gateway/request/refused-field.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
@@ -32,5 +33,28 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_FIELD_REFUSED') return fieldRefused(error, slot, outputDir);
   return null;
+}
+
+/** The sampling flag that sets each field the chat dialect sends. */
+const FIELD_FLAGS: Record<string, SamplingSetting> = { temperature: 'temperature', top_p: 'top-p', top_k: 'top-k', min_p: 'min-p' };
+
+/**
+ * A field the endpoint does not take (refused-field.ts): a sampling flag's,
+ * given or the strategy's upstream value, or one of --extra-body. Every call
+ * sent with it would be refused alike, so the run stops, naming the flag.
+ */
+function fieldRefused(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError {
+  const field = refusedField(error.cause) ?? 'a field';
+  const setting = FIELD_FLAGS[field];
+  const extra = slot === 'solution' ? '--extra-body' : `${slotFlag(slot, 'extra-body')} (or --extra-body, which it defaults to)`;
+  const flag = setting === undefined ? extra : `${slotFlag(slot, setting)} (given, or the strategy's upstream value)`;
+  return new UserError(
+    'TMAS_FIELD_REFUSED',
+    `The endpoint of ${slotAgent(slot)} does not take the request field ${field}: ${error.message.replace(/\.+$/, '')}. It is set by ${flag}. ` +
+      `The run stopped at once; every completed call is kept. Leave the field out, or give a value the server takes, then continue with: tmas run --resume ${outputDir} --force ` +
+      '(--force: the calls sent without it are new calls)',
+    { cause: error },
+  );
 }

@@ -13,7 +13,12 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     stream: config.stream,
     ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
     dialect: config.dialect,
-    onDialect: (endpoint, dialect, reason) => options.say(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on.`),
+    onDialect: (endpoint, dialect, reason) => options.say(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on: max_completion_tokens for max_tokens, and no temperature, top_p, top_k or min_p (the model samples at its own settings).`),
+    onOmitted: (endpoint, field, reason) =>
+      options.say(
+        `tmas: ${endpoint} refused the ${field} field (${reason}); its calls are sent without it from now on` +
+          (field === 'seed' ? ': their samples do not follow the run\'s seeds.' : ': their tokens are counted with the run\'s tokenizer.'),
+      ),
     onOtherModel: (endpoint, asked, named) =>
       options.say(
         `tmas: warning: ${endpoint} answers requests for the model "${asked}" with replies from "${named}". ` +
