@@ -220,13 +220,16 @@ describe("the server's errors, in the shapes servers send them", () => {
     }
   });
 
-  test('a redirect the transport does not follow says where it points', async () => {
-    const server = await serve((_req, res) => res.writeHead(302, { location: 'https://models.example.org/v1/chat/completions' }).end());
+  test.for([
+    ['https://models.example.org/v1/chat/completions', 'give https://models.example.org/v1 as the base URL'],
+    ['/v2/chat/completions', 'give the base URL /v2 on the same server'],
+  ])('a redirect the transport does not follow says where it points, and the base URL that is (%s)', async ([location, says]) => {
+    const server = await serve((_req, res) => res.writeHead(302, { location }).end());
     const gateway = createGateway({ ...FAST, maxRetries: 0, timeoutMs: 10_000 });
     try {
       const failure = await gateway.complete(solutionCall(server.url)).catch((error: unknown) => error);
       expect((failure as Error).message).toContain('HTTP 302');
-      expect((failure as Error).message).toContain('(a redirect to https://models.example.org/v1/chat/completions: give that address as the base URL)');
+      expect((failure as Error).message).toContain(`(a redirect to ${location}: ${says})`);
     } finally {
       gateway.close();
       await server.close();

@@ -124,10 +124,18 @@ function tooLarge(error: APIError): string {
   );
 }
 
-/** For a redirect the transport does not follow (301, 302, 303: a POST would become a GET), where it points: the base URL to give instead. */
+/**
+ * For a redirect the transport does not follow (301, 302, 303: a POST would
+ * become a GET), where it points, and the base URL to give instead: the
+ * address less the route tmas asked for (`…/v1/chat/completions` is the base
+ * URL `…/v1`); a path alone is on the same server.
+ */
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
-  return location ? ` (a redirect to ${location}: give that address as the base URL)` : '';
+  if (!location) return '';
+  const base = location.replace(/\/(?:chat\/completions|completions|models)\/?(?:[?#].*)?$/, '');
+  const give = base.startsWith('/') ? `give the base URL ${base} on the same server` : `give ${base} as the base URL`;
+  return ` (a redirect to ${location}: ${give})`;
 }
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */
