@@ -3,6 +3,7 @@ import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink,
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { repairStore } from '../src/store/repair/repair.ts';
 import { runLockHolder } from '../src/store/run-lock.ts';
 import { Store } from '../src/store/store.ts';
 import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
@@ -243,6 +244,16 @@ describe('a damaged store is named and never changed', () => {
     const resumed = await runCli(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
+  });
+
+  test('a repair given again in the same second (after one killed or done) keeps a second copy beside the first, never an internal error', async ({ dir, finished }) => {
+    const { run, calls } = await finishedRun(dir, finished);
+    const now = new Date();
+    const first = await repairStore(run, now);
+    const again = await repairStore(run, now);
+    expect(again.kept).not.toBe(first.kept);
+    expect(again.calls).toBe(calls);
+    expect((await readdir(run)).filter((name) => name.startsWith('store.damaged-')).sort()).toEqual([path.basename(first.kept), path.basename(again.kept)].sort());
   });
 
   test('a read-only run directory: log, show, export and replay read it; a resume says what to do; nothing changes', async ({ dir, finished, skip }) => {

@@ -50,6 +50,19 @@ describe('metrics on hand-built results with known answers', () => {
     expect(figures.answer).toBe('5');
   });
 
+  test('the figures of an iteration do not depend on the order its problems finished in (a resumed run logs them in another)', () => {
+    // Pass@1 of 1/3, 2/3, 2/3, 2/3: summed in these two orders, the float means differ in their last bit.
+    const right = (n: number, score: number) => [0, 1, 2].map((i) => candidate(i, i < n ? '4' : '5', i < n, { score: score + i / 3 }));
+    const problems: Array<[string, CandidateResult[]]> = [['p1', right(1, 0.1)], ['p2', right(2, 0.7)], ['p3', right(2, 0.3)], ['p4', right(2, 0.9)]];
+    const figures = (order: Array<[string, CandidateResult[]]>) => {
+      const metrics = createMetricsCollector();
+      for (const [problem, candidates] of order) metrics.observe(completed(problem, 0, candidates, 0));
+      const [it] = metrics.iterations();
+      return JSON.stringify({ pass1: it?.pass1, pass1Rule: it?.pass1Rule, meanScore: it?.meanScore });
+    };
+    expect(figures([...problems].reverse())).toBe(figures(problems));
+  });
+
   test('flips count right→wrong and wrong→right of the majority answer between consecutive iterations of a problem', () => {
     const metrics = createMetricsCollector();
     // p1: right, wrong, right, right → one right→wrong at 1, one wrong→right at 2.

@@ -88,7 +88,10 @@ function meanBank(banks: BankShown[]): BankShown | null {
 
 /** The figures of one iteration, its flips counted against the iteration before (`previous`). */
 export function summarizeIteration(iteration: number, accumulator: IterationAccumulator, previous: Map<string, ProblemIteration> | undefined): IterationMetrics {
-  const problems = [...accumulator.problems.values()];
+  // By problem id, never in the order the problems finished: a float sum depends on its order, and a resumed
+  // run logs its problems' iterations in another order than an uninterrupted one (so did two uninterrupted
+  // runs whose calls took other times), which moved Pass@1 and the mean score by their last bit.
+  const problems = [...accumulator.problems.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, figures]) => figures);
   const graded = problems.filter((p) => p.pass1 !== null);
   const judgedProblems = problems.filter((p) => p.judgeRan);
   const underJudge = judgedProblems.reduce((sum, p) => sum + p.candidates, 0);

@@ -9,7 +9,7 @@
  * lost.
  */
 import { constants } from 'node:fs';
-import { access, cp, readdir } from 'node:fs/promises';
+import { access, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
@@ -45,6 +45,24 @@ function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
 
+/**
+ * A new folder for the copy of the store as it was, named by the time: one an earlier repair took (a repair
+ * given again in the same second, after one was killed or done) is left as it is and a suffix is added, where
+ * the copy used to fail with an internal error on the first file it met there.
+ */
+async function keptPlace(runDir: string, now: Date): Promise<string> {
+  const named = path.join(runDir, `store.damaged-${stamp(now)}`);
+  for (let n = 1; ; n++) {
+    const place = n === 1 ? named : `${named}-${n}`;
+    try {
+      await mkdir(place);
+      return place;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
 export async function repairStore(runDir: string, now = new Date()): Promise<RepairReport> {
   if (!hasStore(runDir)) throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
@@ -57,7 +75,7 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   if (misplaced !== null) {
     throw new UserError('TMAS_STORE_DAMAGED', `Cannot repair ${runDir}: ${misplaced}. Move it out of ${storeDir}, then run tmas repair again. Nothing was changed.`);
   }
-  const kept = path.join(runDir, `store.damaged-${stamp(now)}`);
+  const kept = await keptPlace(runDir, now);
   await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
   // A store another process holds must not be changed under it: its run lock tells before anything is written.
   const holder = await runLockHolder(runDir);
