@@ -81,6 +81,13 @@ describe('tmas table1', () => {
     expect(coverage).toBeLessThan(1);
     const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1) ?? '';
     expect(row).toContain(`all, ${(coverage * 100).toFixed(1)}% graded ⚠`);
+    // The judge's gaps are the grading's, not the method's: its note says the figure is over what it graded.
+    const note = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^- ⚠ majority: .* of the judge role .*$/m)?.[0] ?? '';
+    expect(note).toMatch(/; the judge gave no verdict there, so Pass@1 is over the candidates it graded \(the method itself ran as designed\)\.$/);
+    expect(result.stderr).toMatch(/judge role were unusable in iteration 0 .*: more than the 10% warned of: the judge gave no verdict there/);
+    const lines: string[] = [];
+    await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/^> ⚠ majority: .* of the judge role .*: the judge gave no verdict there, so Pass@1 is over the candidates it graded/m);
   });
 
   test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {

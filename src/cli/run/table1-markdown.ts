@@ -34,7 +34,7 @@ import { comparisonGroups } from '../../report/comparable.ts';
 import type { ReportRun } from '../../report/load.ts';
 import { seedFor } from '../../kernel/prng.ts';
 import type { ProblemFigure } from '../../report/bootstrap.ts';
-import { describeUnusableRole } from '../../observers/role-outputs.ts';
+import { describeUnusableRole, unusableEffect } from '../../observers/role-outputs.ts';
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
@@ -169,7 +169,7 @@ export function formatTable1(methods: Table1Method[]): string {
       const group = apart.get(r);
       return group ? [`† ${method.strategy}: not comparable with the other methods (${group.differences.join('; ')}).`] : [];
     }),
-    ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; the method did not run as designed there.`)),
+    ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; ${unusableEffect(entry.role)}.`)),
     ...selfJudgedNote(methods),
   ];
   if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));
