@@ -8,6 +8,16 @@ import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
+/** table1 of majority alone (4 samples a vote) over 4 problems, judged once, on a simulator that breaks `rate` of every role's replies, the judge's verdicts among them. */
+async function brokenJudgeTable(dir: string, iterations: number, rate: string) {
+  const input = await writeProblems(dir, smallProblems(4));
+  const out = path.join(dir, 'broken-judge');
+  const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', String(iterations), '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', rate];
+  const result = await runCli(args);
+  expect(result.code, result.stderr).toBe(0);
+  return { out, result };
+}
+
 describe('tmas table1', () => {
   test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method with its difference from TMAS, and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));
@@ -70,12 +80,7 @@ describe('tmas table1', () => {
   });
 
   test('a judge that gave no verdict on some candidates: the judged cell says the share it graded, with ⚠', async ({ dir }) => {
-    const input = await writeProblems(dir, smallProblems(4));
-    const out = path.join(dir, 'broken-judge');
-    // The simulator breaks a share of every role's replies, the judge's verdicts among them.
-    const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.5'];
-    const result = await runCli(args);
-    expect(result.code, result.stderr).toBe(0);
+    const { out, result } = await brokenJudgeTable(dir, 1, '0.5');
     const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Array<{ judgeCoverage: number }> };
     const coverage = metrics.iterations[0]?.judgeCoverage ?? 1;
     expect(coverage).toBeLessThan(1);
@@ -88,6 +93,21 @@ describe('tmas table1', () => {
     const lines: string[] = [];
     await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
     expect(lines.join('\n')).toMatch(/^> ⚠ majority: .* of the judge role .*: the judge gave no verdict there, so Pass@1 is over the candidates it graded/m);
+  });
+
+  test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
+    const { out } = await brokenJudgeTable(dir, 2, '0.3');
+    type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number };
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Figures[]; totals: { judged: number; ruleJudgeAgreement: { judged: number; agreed: number } } };
+    const [first, last] = metrics.iterations;
+    // Iteration 1 holds iteration 0's 2 samples of each problem again: 8 distinct samples, not 8 + 16.
+    expect(first?.sureJudged).toBeGreaterThan(0);
+    expect(metrics.totals.ruleJudgeAgreement).toMatchObject({ judged: last?.sureJudged, agreed: (last?.sureJudged ?? 0) - (last?.sureDisagreements ?? 0) });
+    expect(metrics.totals.judged).toBe(last?.judged);
+    const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
+    expect(row.at(-1)).toMatch(new RegExp(` of ${last?.sureJudged} \\|$`));
+    const coverage = last?.judgeCoverage ?? 1;
+    expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
   });
 
   test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {

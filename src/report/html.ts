@@ -41,7 +41,8 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
-    const agreement = ruleJudgeAgreement(run.iterations);
+    // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.
+    const agreement = run.totals.ruleJudgeAgreement ?? ruleJudgeAgreement(run.iterations);
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
     return [
       `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${audit}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
