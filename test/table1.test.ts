@@ -110,6 +110,34 @@ describe('tmas table1', () => {
     expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
   });
 
+  test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
+    // Six demo problems, two judge passes over four candidates: per-problem figures fine enough that two seeds give two intervals.
+    const input = path.join(dir, 'six.jsonl');
+    await writeFile(input, (await readFile('problems/demo.jsonl', 'utf8')).split('\n').slice(0, 6).join('\n'));
+    const out = path.join(dir, 'table1');
+    const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const report = async (root: string) => {
+      const lines: string[] = [];
+      await runReportCommand(['pacore', 'tmas'].map((name) => path.join(root, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
+      return lines.join('\n');
+    };
+    const here = await report(out);
+    // The row of iteration 0 under '## pacore': its Pass@1 with the band's figures, then its difference from tmas.
+    const [pass1, difference] = here.slice(here.indexOf('## pacore')).match(/^\| 0 \| ([^|]+) \| ([^|]+) \|/m)?.slice(1) ?? [];
+    expect(difference).toMatch(/\[/);
+    expect(table).toContain(`| 0 | ${difference?.trim()} |`);
+    expect(pass1).toMatch(/%/);
+    // Copied elsewhere (three places, each a path of its own), the runs give the same report, intervals included.
+    for (const place of ['elsewhere', 'a/b', 'runs-copy']) {
+      const copy = path.join(dir, place);
+      await mkdir(copy, { recursive: true });
+      for (const name of ['pacore', 'tmas']) await cp(path.join(out, name), path.join(copy, name), { recursive: true });
+      expect(await report(copy)).toBe(here);
+    }
+  });
+
   test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];

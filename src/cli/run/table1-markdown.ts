@@ -29,10 +29,9 @@
  * iteration `⚠`, each with a note under the table (the role, the share and
  * the iterations).
  */
-import { bootstrapInterval, figureByProblem, pairedDifference, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
+import { bootstrapInterval, figureByProblem, figureSeed, pairedDifference, pairedSeed, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
 import { comparisonGroups } from '../../report/comparable.ts';
 import type { ReportRun } from '../../report/load.ts';
-import { seedFor } from '../../kernel/prng.ts';
 import type { ProblemFigure } from '../../report/bootstrap.ts';
 import { describeUnusableRole, unusableEffect } from '../../observers/role-outputs.ts';
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
@@ -56,7 +55,7 @@ function cell(method: Table1Method, figure: ProblemFigure, iteration: number | u
   const it = method.run.iterations.find((candidate) => candidate.iteration === iteration);
   if (iteration === undefined || it === undefined || it[figure] === null) return '-';
   const values = [...figureByProblem(method.run.problems, figure, iteration).values()];
-  return `${percent(it[figure])}${bracket(bootstrapInterval(values, seedFor('table1', method.strategy, figure, iteration)))}`;
+  return `${percent(it[figure])}${bracket(bootstrapInterval(values, figureSeed(method.strategy, figure, iteration)))}`;
 }
 
 /** `+8.3 [-4.2, 20.8]`: a method's mean difference from TMAS over the problems both graded, with its 95% paired interval; `-` when they share none. */
@@ -77,7 +76,7 @@ function differenceTable(iterative: Table1Method[], tmas: Table1Method, mark: (m
     '',
     `| iteration | ${others.map(mark).join(' | ')} |`,
     `|---|${others.map(() => '---:').join('|')}|`,
-    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${others.map((method) => differenceCell(pass1(method, t), pass1(tmas, t), seedFor('table1-paired', method.strategy, t))).join(' | ')} |`),
+    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${others.map((method) => differenceCell(pass1(method, t), pass1(tmas, t), pairedSeed(method.strategy, t))).join(' | ')} |`),
   ];
 }
 
@@ -92,7 +91,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
-  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, seedFor('table1', majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, figureSeed(majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
   const pool = majority.draws?.pool ?? Number(k);
   const how =
     pool > Number(k)
@@ -100,7 +99,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
       : `one vote over each problem's ${k} samples`;
   const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
   const versus =
-    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), seedFor('table1-paired', 'mv', tmasLast))}`;
+    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
   return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
 }
 
