@@ -28,7 +28,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // Where the figures come from, over how many problems, and how sure they are.
     expect(table).toMatch(/^# Table 1 \(simulated model: these figures exercise the runtime, they measure no real LLM\)$/m);
-    expect(table).toMatch(/over 2 problems \(judge grade\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
+    // The grade names the judge, its passes and its verdict limit: a table at 1 pass does not read as one at the paper's 4.
+    expect(table).toMatch(/over 2 problems \(judge grade: simulated, 1 pass per candidate, verdicts of at most 4096 tokens\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
     // Rows are iterations, columns the iterative methods, each cell with its interval; majority is one MV@k figure, as in the paper.
     expect(table).toMatch(/^\| iteration \| self-refine \| tmas \|$/m);
     const figure = '(-?\\+?\\d+\\.\\d) \\[(-?\\+?\\d+\\.\\d), (-?\\+?\\d+\\.\\d)\\]';

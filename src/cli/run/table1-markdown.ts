@@ -135,6 +135,22 @@ function selfJudgedNote(methods: Table1Method[]): string[] {
   ];
 }
 
+/**
+ * How the figures were graded, as the line under the title says it: `rule grade`, or the judge with
+ * its model, passes and verdict limit (the first judged method's; a method judged otherwise is
+ * marked † with the fields that differ). "judge grade" alone read the same at 1 pass as at the
+ * paper's 4, and named no judge.
+ */
+function gradeLabel(methods: Table1Method[]): string {
+  const grades = [...new Set(methods.flatMap((method) => method.run.iterations.map((it) => it.grade)))];
+  const judged = methods.find((method) => method.run.evaluation?.grading === 'judge');
+  const judge = judged?.run.evaluation?.judge as { model?: string; passes?: number; maxTokens?: number } | undefined;
+  if (judge === undefined) return `${grades.join(', ')} grade`;
+  const passes = judge.passes ?? 0;
+  const described = `judge grade: ${judge.model ?? '?'}, ${passes} pass${passes === 1 ? '' : 'es'} per candidate, verdicts of at most ${judge.maxTokens ?? '?'} tokens`;
+  return grades.map((grade) => (grade === 'judge' ? described : `${grade} grade`)).join('; ');
+}
+
 /** Table 1 as Markdown. */
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
@@ -145,11 +161,10 @@ export function formatTable1(methods: Table1Method[]): string {
   const majority = methods.find((method) => method.strategy === 'majority');
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
   const problems = new Set(methods.flatMap((method) => method.run.problems.map((p) => p.problem))).size;
-  const grades = new Set(methods.flatMap((method) => method.run.iterations.map((it) => it.grade)));
   const lines = [
     heading(methods),
     '',
-    `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${[...grades].join(', ')} grade): the mean over each iteration's candidates (and judge passes), then over problems, ` +
+    `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
       "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded.",
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
