@@ -167,4 +167,13 @@ describe('reasoning left inline by other model families', () => {
     // A word ending in one of them is no announcement.
     expect(extractAnswer('Das Zwischenergebnis: 12. Also ist $x = 5$.')).toBe('x = 5');
   });
+
+  it('reads a word before a colon as a label, as `x =`, not as the first term of a ratio graded wrong', () => {
+    for (const reply of ['Result: 110', 'Solution: 110', 'Lösung: 110']) expect(verdictOf(reply, '110'), reply).toBe('equal');
+    expect(verdictOf('Result: 111', '110')).toBe('different');
+    // Ratios and pairs of names stay what they were.
+    expect(verdictOf('3:4', '3:4')).toBe('equal');
+    expect(verdictOf('3:4', '4:3')).toBe('different');
+    expect(verdictOf('AB:CD', '110')).toBe('different');
+  });
 });
