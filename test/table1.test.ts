@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
+import { runShowCommand } from '../src/cli/inspect/show.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
@@ -94,6 +95,13 @@ describe('tmas table1', () => {
     const lines: string[] = [];
     await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
     expect(lines.join('\n')).toMatch(/^> ⚠ majority: .* of the judge role .*: the judge gave no verdict there, so Pass@1 is over the candidates it graded/m);
+    // tmas show gives the judge's grade beside the rule's, and says which candidates it gave no verdict on.
+    const shown: string[] = [];
+    for (const problem of smallProblems(4)) shown.push(...(await runShowCommand(path.join(out, 'majority'), { problem: problem.problem_id })));
+    const graded = shown.filter((line) => /^ {2}#\d/.test(line));
+    expect(graded.length).toBeGreaterThan(0);
+    for (const line of graded) expect(line).toMatch(/ {2}rule (correct|wrong)( \(unsure\))?, judge ((correct|wrong) \([01] of 1 passes\)|no verdict \(left out of Pass@1\))$/);
+    expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
   test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
