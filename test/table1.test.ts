@@ -95,6 +95,8 @@ describe('tmas table1', () => {
     const lines: string[] = [];
     await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
     expect(lines.join('\n')).toMatch(/^> ⚠ majority: .* of the judge role .*: the judge gave no verdict there, so Pass@1 is over the candidates it graded/m);
+    // The report's final Pass@1 says the share it is over, as the judged cell does.
+    expect(lines.join('\n').match(/^\| majority \(simulated\) ⚠ \|.*$/m)?.[0].split(' | ')[3]).toMatch(new RegExp(`^\\d+\\.\\d% \\(${(coverage * 100).toFixed(1)}% judged\\)$`));
     // tmas show gives the judge's grade beside the rule's, and says which candidates it gave no verdict on.
     const shown: string[] = [];
     for (const problem of smallProblems(4)) shown.push(...(await runShowCommand(path.join(out, 'majority'), { problem: problem.problem_id })));

@@ -10,7 +10,7 @@
 import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
 import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
-import { bestVerifiedPercent, percent, signedPoints } from './format.ts';
+import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { methodSpend, methodTokensOf, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
@@ -49,7 +49,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
         `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
         run.settings || '–',
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
-        percent(run.totals.final?.pass1),
+        finalPass1(run.totals.final?.pass1, run.iterations.at(-1)),
         percent(run.totals.final?.majority),
         bestVerifiedPercent(run.verifier, run.totals.final?.bestVerified),
         percent(run.totals.final?.oracle),
