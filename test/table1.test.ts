@@ -177,6 +177,14 @@ describe('tmas table1', () => {
     const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
+    // In a window that cannot hold rse's 38,912, every call gets what the window leaves, as tmas's do: the column says so, and nothing is marked †.
+    const narrow = path.join(dir, 'narrow');
+    const cut = await runCli(['table1', ...small, '--output-file', narrow, '--strategies', 'rse,tmas', '--budgets', 'upstream', '--max-tokens', '32768']);
+    expect(cut.code, cut.stderr).toBe(0);
+    const cutTable = await readFile(path.join(narrow, 'table1.md'), 'utf8');
+    expect(cutTable).toMatch(/^\| rse \| window \(its 38912 does not fit\) \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 32768 \|/m);
+    expect(cutTable).toMatch(/Every method had the same completion limit and window\./);
+    expect(cutTable).not.toMatch(/†/);
 
     await runInProcess([...small, '--output-file', path.join(dir, 'capped'), '--completion-max-tokens', '512']);
     await runInProcess([...small, '--output-file', path.join(dir, 'wide'), '--n-candidates', '3']);

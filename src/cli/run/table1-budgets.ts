@@ -8,6 +8,7 @@
 import { describeAgreement, distinctIterations, ruleJudgeAgreement } from '../../observers/agreement.ts';
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
 import { methodSpend } from '../../report/method-spend.ts';
+import { effectiveCompletionLimit } from '../../report/comparable.ts';
 import type { Table1Method } from './table1-method.ts';
 import { widthOf } from './table1-width.ts';
 
@@ -51,7 +52,10 @@ function judgedShare(method: Table1Method): string {
 /** One row of the budget table: the limits the method ran under, then what it spent (its own calls and tokens, the judge's apart). */
 function budgetRow(method: Table1Method): string {
   const evaluation = method.run.evaluation;
-  const limit = evaluation === null ? '?' : (numberAt(evaluation, 'completionMaxTokens') ?? 'window');
+  const recorded = numberAt(evaluation, 'completionMaxTokens');
+  const effective = effectiveCompletionLimit(evaluation);
+  // A recorded limit the window cannot hold was cut to what the window leaves on every call: say both.
+  const limit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
   const { temperature, topP } = solutionSampling(evaluation);
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
   const spent = methodSpend(method.run);
@@ -63,7 +67,7 @@ function budgetRow(method: Table1Method): string {
 
 /** The budget table under Table 1, with a line that says whether the completion limits and windows agree. */
 export function budgetTable(methods: Table1Method[]): string[] {
-  const limits = new Set(methods.map((method) => JSON.stringify([method.run.evaluation?.completionMaxTokens ?? null, method.run.evaluation?.contextWindow ?? null])));
+  const limits = new Set(methods.map((method) => JSON.stringify([effectiveCompletionLimit(method.run.evaluation), method.run.evaluation?.contextWindow ?? null])));
   const agreement =
     limits.size <= 1
       ? 'Every method had the same completion limit and window.'
