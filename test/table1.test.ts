@@ -119,6 +119,16 @@ describe('tmas table1', () => {
     expect(row.at(-1)).toMatch(new RegExp(` of ${last?.sureJudged} \\|$`));
     const coverage = last?.judgeCoverage ?? 1;
     expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
+    // Run again, the finished comparison resumes: majority starts again at iteration 0, answered from its journal, and
+    // a pass without a verdict there stays without one (it took the verdict its repeat got in iteration 1, and the
+    // results, metrics and table changed).
+    const files = ['majority/results.jsonl', 'majority/metrics.json', 'table1.md'];
+    const before = await Promise.all(files.map((file) => readFile(path.join(out, file), 'utf8')));
+    await brokenJudgeTable(dir, 2, '0.3');
+    const after = await Promise.all(files.map((file) => readFile(path.join(out, file), 'utf8')));
+    expect(after[0]).toBe(before[0]);
+    expect(JSON.parse(after[1] ?? '').problems).toEqual(JSON.parse(before[1] ?? '').problems);
+    expect(after[2]).toBe(before[2]);
   });
 
   test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
