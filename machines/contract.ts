@@ -57,8 +57,11 @@ export interface LoopStart {
   experience: ExperienceRecord[];
   guidelines: GuidelineRecord[];
   rollouts: Rollout[];
-  /** On resume, the judge verdicts of the iterations done, by request key (judge-stage.ts); absent: none. */
-  judged?: Readonly<Record<string, boolean>>;
+  /**
+   * On resume, the judge verdicts of each iteration done, by iteration then request key (judge-stage.ts);
+   * absent: none. A program reuses those of the iterations up to the one it starts at (verdictsAt).
+   */
+  judged?: Readonly<Record<number, Readonly<Record<string, boolean>>>>;
 }
 
 /** The input of a problem actor. */

@@ -9,7 +9,7 @@
  */
 import { TmasError } from '../src/kernel/errors.ts';
 import type { Message } from '../src/kernel/protocol.ts';
-import type { ProblemInput, SaveIterationInput } from './contract.ts';
+import type { LoopStart, ProblemInput, SaveIterationInput } from './contract.ts';
 import { idleJudgeStage, judgeResponses, recordVerdict, stageOf, stageVerdicts, type AskedRequests, type JudgeStage } from './judge-stage.ts';
 import { fromJudgeIndex } from './judging.ts';
 import { failureOf, iterationAnnouncement } from './kit.ts';
@@ -34,6 +34,19 @@ export interface ProgramContext<S> {
   stoppedAt: number | null;
 }
 
+/**
+ * The stored verdicts a problem starting at iteration `from` holds, as the run without a stop held
+ * them there: those of the iterations up to `from`. A baseline starts again at 0 (the journal answers
+ * its calls) and the later iterations' verdicts come back with their calls; given them all at once, a
+ * pass of iteration 0 without a verdict took the one its repeat got a round later, and the resumed
+ * run's results.jsonl differed from the run's without the stop (and from its own metrics' iterations).
+ */
+function verdictsAt(judged: LoopStart['judged'], from: number): Record<string, boolean> {
+  const held: Record<string, boolean> = {};
+  for (const [iteration, verdicts] of Object.entries(judged ?? {})) if (Number(iteration) <= from) Object.assign(held, verdicts);
+  return held;
+}
+
 /** The context of a problem about to start: the program's first step, not yet posted. */
 export function initialContext<S>(program: ProblemProgram<S>, input: ProblemInput): ProgramContext<S> {
   const first = program.start(input);
@@ -44,7 +57,7 @@ export function initialContext<S>(program: ProblemProgram<S>, input: ProblemInpu
     pending: [],
     judging: idleJudgeStage(),
     previous: null,
-    asked: input.start.judged ?? {},
+    asked: verdictsAt(input.start.judged, program.firstIteration?.(input) ?? 0),
     loopFailed: false,
     stoppedAt: null,
   };

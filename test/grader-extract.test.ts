@@ -158,4 +158,22 @@ describe('reasoning left inline by other model families', () => {
     expect(extractAnswer('よって、答えは：$7$')).toBe('7');
     expect(verdictOf('答え：7', '7')).toBe('equal');
   });
+
+  it('reads a German, Spanish, Italian, Portuguese or Russian announcement, which was a labelled pair graded wrong', () => {
+    for (const reply of ['Ответ: 110', 'Die Antwort ist 110.', 'Endergebnis: 110', 'La respuesta final es 110.', 'Risposta finale: 110', 'A resposta final é 110.']) {
+      expect(extractAnswer(reply), reply).toBe('110');
+      expect(verdictOf(reply, '110'), reply).toBe('equal');
+    }
+    // A word ending in one of them is no announcement.
+    expect(extractAnswer('Das Zwischenergebnis: 12. Also ist $x = 5$.')).toBe('x = 5');
+  });
+
+  it('reads a word before a colon as a label, as `x =`, not as the first term of a ratio graded wrong', () => {
+    for (const reply of ['Result: 110', 'Solution: 110', 'Lösung: 110']) expect(verdictOf(reply, '110'), reply).toBe('equal');
+    expect(verdictOf('Result: 111', '110')).toBe('different');
+    // Ratios and pairs of names stay what they were.
+    expect(verdictOf('3:4', '3:4')).toBe('equal');
+    expect(verdictOf('3:4', '4:3')).toBe('different');
+    expect(verdictOf('AB:CD', '110')).toBe('different');
+  });
 });

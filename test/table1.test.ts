@@ -5,8 +5,19 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
+import { runShowCommand } from '../src/cli/inspect/show.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
+
+/** table1 of majority alone (4 samples a vote) over 4 problems, judged once, on a simulator that breaks `rate` of every role's replies, the judge's verdicts among them. */
+async function brokenJudgeTable(dir: string, iterations: number, rate: string) {
+  const input = await writeProblems(dir, smallProblems(4));
+  const out = path.join(dir, 'broken-judge');
+  const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', String(iterations), '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', rate];
+  const result = await runCli(args);
+  expect(result.code, result.stderr).toBe(0);
+  return { out, result };
+}
 
 describe('tmas table1', () => {
   test('runs each strategy into DIR/<strategy>, writes Pass@1 per iteration per method with its difference from TMAS, and MV@k as a figure, and resumes without paying again', async ({ dir }) => {
@@ -18,7 +29,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // Where the figures come from, over how many problems, and how sure they are.
     expect(table).toMatch(/^# Table 1 \(simulated model: these figures exercise the runtime, they measure no real LLM\)$/m);
-    expect(table).toMatch(/over 2 problems \(judge grade\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
+    // The grade names the judge, its passes and its verdict limit: a table at 1 pass does not read as one at the paper's 4.
+    expect(table).toMatch(/over 2 problems \(judge grade: simulated, 1 pass per candidate, verdicts of at most 4096 tokens\).*95% interval in brackets \(percentile bootstrap over problems, 1,000 resamples/);
     // Rows are iterations, columns the iterative methods, each cell with its interval; majority is one MV@k figure, as in the paper.
     expect(table).toMatch(/^\| iteration \| self-refine \| tmas \|$/m);
     const figure = '(-?\\+?\\d+\\.\\d) \\[(-?\\+?\\d+\\.\\d), (-?\\+?\\d+\\.\\d)\\]';
@@ -70,17 +82,81 @@ describe('tmas table1', () => {
   });
 
   test('a judge that gave no verdict on some candidates: the judged cell says the share it graded, with ⚠', async ({ dir }) => {
-    const input = await writeProblems(dir, smallProblems(4));
-    const out = path.join(dir, 'broken-judge');
-    // The simulator breaks a share of every role's replies, the judge's verdicts among them.
-    const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '0.5'];
-    const result = await runCli(args);
-    expect(result.code, result.stderr).toBe(0);
+    const { out, result } = await brokenJudgeTable(dir, 1, '0.5');
     const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Array<{ judgeCoverage: number }> };
     const coverage = metrics.iterations[0]?.judgeCoverage ?? 1;
     expect(coverage).toBeLessThan(1);
     const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1) ?? '';
     expect(row).toContain(`all, ${(coverage * 100).toFixed(1)}% graded ⚠`);
+    // The judge's gaps are the grading's, not the method's: its note says the figure is over what it graded.
+    const note = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^- ⚠ majority: .* of the judge role .*$/m)?.[0] ?? '';
+    expect(note).toMatch(/; the judge gave no verdict there, so Pass@1 is over the candidates it graded \(the method itself ran as designed\)\.$/);
+    expect(result.stderr).toMatch(/judge role were unusable in iteration 0 .*: more than the 10% warned of: the judge gave no verdict there/);
+    const lines: string[] = [];
+    await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/^> ⚠ majority: .* of the judge role .*: the judge gave no verdict there, so Pass@1 is over the candidates it graded/m);
+    // The report's final Pass@1 says the share it is over, as the judged cell does.
+    expect(lines.join('\n').match(/^\| majority \(simulated\) ⚠ \|.*$/m)?.[0].split(' | ')[3]).toMatch(new RegExp(`^\\d+\\.\\d% \\(${(coverage * 100).toFixed(1)}% judged\\)$`));
+    // tmas show gives the judge's grade beside the rule's, and says which candidates it gave no verdict on.
+    const shown: string[] = [];
+    for (const problem of smallProblems(4)) shown.push(...(await runShowCommand(path.join(out, 'majority'), { problem: problem.problem_id })));
+    const graded = shown.filter((line) => /^ {2}#\d/.test(line));
+    expect(graded.length).toBeGreaterThan(0);
+    for (const line of graded) expect(line).toMatch(/ {2}rule (correct|wrong)( \(unsure\))?, judge ((correct|wrong) \([01] of 1 passes\)|no verdict \(left out of Pass@1\))$/);
+    expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
+  });
+
+  test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
+    const { out } = await brokenJudgeTable(dir, 2, '0.3');
+    type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number };
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Figures[]; totals: { judged: number; ruleJudgeAgreement: { judged: number; agreed: number } } };
+    const [first, last] = metrics.iterations;
+    // Iteration 1 holds iteration 0's 2 samples of each problem again: 8 distinct samples, not 8 + 16.
+    expect(first?.sureJudged).toBeGreaterThan(0);
+    expect(metrics.totals.ruleJudgeAgreement).toMatchObject({ judged: last?.sureJudged, agreed: (last?.sureJudged ?? 0) - (last?.sureDisagreements ?? 0) });
+    expect(metrics.totals.judged).toBe(last?.judged);
+    const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
+    expect(row.at(-1)).toMatch(new RegExp(` of ${last?.sureJudged} \\|$`));
+    const coverage = last?.judgeCoverage ?? 1;
+    expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
+    // Run again, the finished comparison resumes: majority starts again at iteration 0, answered from its journal, and
+    // a pass without a verdict there stays without one (it took the verdict its repeat got in iteration 1, and the
+    // results, metrics and table changed).
+    const files = ['majority/results.jsonl', 'majority/metrics.json', 'table1.md'];
+    const before = await Promise.all(files.map((file) => readFile(path.join(out, file), 'utf8')));
+    await brokenJudgeTable(dir, 2, '0.3');
+    const after = await Promise.all(files.map((file) => readFile(path.join(out, file), 'utf8')));
+    expect(after[0]).toBe(before[0]);
+    expect(JSON.parse(after[1] ?? '').problems).toEqual(JSON.parse(before[1] ?? '').problems);
+    expect(after[2]).toBe(before[2]);
+  });
+
+  test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
+    // Six demo problems, two judge passes over four candidates: per-problem figures fine enough that two seeds give two intervals.
+    const input = path.join(dir, 'six.jsonl');
+    await writeFile(input, (await readFile('problems/demo.jsonl', 'utf8')).split('\n').slice(0, 6).join('\n'));
+    const out = path.join(dir, 'table1');
+    const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const report = async (root: string) => {
+      const lines: string[] = [];
+      await runReportCommand(['pacore', 'tmas'].map((name) => path.join(root, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
+      return lines.join('\n');
+    };
+    const here = await report(out);
+    // The row of iteration 0 under '## pacore': its Pass@1 with the band's figures, then its difference from tmas.
+    const [pass1, difference] = here.slice(here.indexOf('## pacore')).match(/^\| 0 \| ([^|]+) \| ([^|]+) \|/m)?.slice(1) ?? [];
+    expect(difference).toMatch(/\[/);
+    expect(table).toContain(`| 0 | ${difference?.trim()} |`);
+    expect(pass1).toMatch(/%/);
+    // Copied elsewhere (three places, each a path of its own), the runs give the same report, intervals included.
+    for (const place of ['elsewhere', 'a/b', 'runs-copy']) {
+      const copy = path.join(dir, place);
+      await mkdir(copy, { recursive: true });
+      for (const name of ['pacore', 'tmas']) await cp(path.join(out, name), path.join(copy, name), { recursive: true });
+      expect(await report(copy)).toBe(here);
+    }
   });
 
   test('a method graded otherwise is marked † with the fields that differ; a cell over one problem has no interval', async ({ dir }) => {
@@ -111,6 +187,14 @@ describe('tmas table1', () => {
     const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
+    // In a window that cannot hold rse's 38,912, every call gets what the window leaves, as tmas's do: the column says so, and nothing is marked †.
+    const narrow = path.join(dir, 'narrow');
+    const cut = await runCli(['table1', ...small, '--output-file', narrow, '--strategies', 'rse,tmas', '--budgets', 'upstream', '--max-tokens', '32768']);
+    expect(cut.code, cut.stderr).toBe(0);
+    const cutTable = await readFile(path.join(narrow, 'table1.md'), 'utf8');
+    expect(cutTable).toMatch(/^\| rse \| window \(its 38912 does not fit\) \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 32768 \|/m);
+    expect(cutTable).toMatch(/Every method had the same completion limit and window\./);
+    expect(cutTable).not.toMatch(/†/);
 
     await runInProcess([...small, '--output-file', path.join(dir, 'capped'), '--completion-max-tokens', '512']);
     await runInProcess([...small, '--output-file', path.join(dir, 'wide'), '--n-candidates', '3']);

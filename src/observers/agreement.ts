@@ -39,3 +39,13 @@ export function describeAgreement(agreement: RuleJudgeAgreement | null): string 
   const percent = (x: number) => (x * 100).toFixed(1);
   return `${percent(agreement.share)}% [${percent(agreement.interval[0])}, ${percent(agreement.interval[1])}] of ${agreement.judged}`;
 }
+
+/**
+ * The iterations whose candidates are each counted once: all of them, or the last alone for a
+ * strategy that draws its samples up front (majority: iteration t holds the first n·(t+1)/T
+ * samples, so each holds the earlier ones' again, with the verdicts they had). Summing over every
+ * such iteration counted the first samples T times and narrowed the interval as if they were new.
+ */
+export function distinctIterations<T>(iterations: readonly T[], upFront: boolean): T[] {
+  return upFront ? iterations.slice(-1) : [...iterations];
+}

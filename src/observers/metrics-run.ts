@@ -10,7 +10,7 @@
  *   answer is right at the last iteration) and tokens per solved problem
  *   (all tokens of the run / problems solved; null when none was solved).
  */
-import { ruleJudgeAgreement, type RuleJudgeAgreement } from './agreement.ts';
+import { distinctIterations, ruleJudgeAgreement, type RuleJudgeAgreement } from './agreement.ts';
 import { countFlip, scoreIteration, type Flips, type IterationMetrics, type ProblemIteration } from './metrics.ts';
 import type { CandidateResult } from '../kernel/protocol.ts';
 
@@ -69,8 +69,8 @@ export interface RunTotals {
   ruleJudgeAgreement: RuleJudgeAgreement | null;
 }
 
-/** Sums the per-iteration figures into the run's totals; `unfinishedFailures`: calls that failed for good in iterations no problem finished (not among `iterations`). */
-export function runTotals(iterations: IterationMetrics[], extra: { retries?: number; wallSeconds?: number; unfinishedFailures?: number } = {}): RunTotals {
+/** Sums the per-iteration figures into the run's totals; `unfinishedFailures`: calls that failed for good in iterations no problem finished (not among `iterations`); `upFront`: the strategy draws its samples up front, so the judge's comparisons are its last iteration's. */
+export function runTotals(iterations: IterationMetrics[], extra: { retries?: number; wallSeconds?: number; unfinishedFailures?: number; upFront?: boolean } = {}): RunTotals {
   const tokensByRole: Record<string, { prompt: number; completion: number }> = {};
   const flips = { majority: { rightToWrong: 0, wrongToRight: 0 }, bestVerified: { rightToWrong: 0, wrongToRight: 0 } };
   let calls = 0;
@@ -85,12 +85,16 @@ export function runTotals(iterations: IterationMetrics[], extra: { retries?: num
     }
     calls += it.calls;
     failures += it.failures;
-    judged += it.judged ?? 0;
-    disagreements += it.disagreements ?? 0;
     for (const kind of ['majority', 'bestVerified'] as const) {
       flips[kind].rightToWrong += it.flips?.[kind].rightToWrong ?? 0;
       flips[kind].wrongToRight += it.flips?.[kind].wrongToRight ?? 0;
     }
+  }
+  // Candidates compared with the judge, each once: a strategy that draws up front holds its earlier samples again.
+  const distinct = distinctIterations(iterations, extra.upFront === true);
+  for (const it of distinct) {
+    judged += it.judged ?? 0;
+    disagreements += it.disagreements ?? 0;
   }
   const prompt = Object.values(tokensByRole).reduce((sum, t) => sum + t.prompt, 0);
   const completion = Object.values(tokensByRole).reduce((sum, t) => sum + t.completion, 0);
@@ -111,6 +115,6 @@ export function runTotals(iterations: IterationMetrics[], extra: { retries?: num
     flips,
     judged,
     disagreements,
-    ruleJudgeAgreement: ruleJudgeAgreement(iterations),
+    ruleJudgeAgreement: ruleJudgeAgreement(distinct),
   };
 }

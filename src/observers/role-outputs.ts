@@ -168,6 +168,20 @@ export function describeUnusableRole(entry: UnusableRole): string {
   return `${unusable} of ${entry.outputs} outputs (${percent(unusable / entry.outputs)}) of the ${entry.role} role were unusable in ${where}${example === '' ? '' : ` (${example})`}`;
 }
 
+/** The role that grades every method's candidates alike: its replies are not the method's own. */
+const JUDGE_ROLE = 'judge';
+
+/**
+ * What a role's unusable outputs did to the run, for the note beside a method. The judge grades
+ * the candidates after the method made them: its unusable replies left passes without a verdict,
+ * so the figures are over the candidates it graded ('judged'), while the method ran as designed.
+ */
+export function unusableEffect(role: string): string {
+  return role === JUDGE_ROLE
+    ? 'the judge gave no verdict there, so Pass@1 is over the candidates it graded (the method itself ran as designed)'
+    : 'the method did not run as designed there';
+}
+
 /**
  * The warnings printed on stderr at the end of a run in `dir`: one per role more than `share` of
  * whose outputs were unusable in some iteration (`--unusable-warn-share`).
@@ -175,7 +189,9 @@ export function describeUnusableRole(entry: UnusableRole): string {
 export function unusableOutputWarnings(iterations: WithRoleOutputs[], dir = 'DIR', share = DEFAULT_UNUSABLE_SHARE): string[] {
   return unusableRoles(iterations, share).map((entry) => {
     const all = entry.unusable >= entry.outputs;
-    const effect = all
+    const effect = entry.role === JUDGE_ROLE
+      ? `${all ? '' : `more than the ${percent(share)} warned of: `}${unusableEffect(entry.role)}`
+      : all
       ? 'what it feeds the strategy (a bank, a plan, a review) was missing there, so the method did not run as designed'
       : `more than the ${percent(share)} warned of: the strategy asked again for them or went on without what they feed it (a bank, a plan, a review, a vote), so the method did not fully run as designed there`;
     return `tmas: warning: ${describeUnusableRole(entry)}: ${effect}. Check that this role's endpoint answers in the role's output format: tmas calls ${dir} (or tmas view ${dir}) shows its replies.`;

@@ -4,7 +4,10 @@
  * of problems whose majority / best-verified / any candidate is right), and on
  * 12 problems one problem moves it by 8 points: the band says how much of a
  * difference between runs or iterations that noise alone explains.
- * Deterministic: the resampling PRNG is seeded by the run and the figure.
+ * Deterministic: the resampling PRNG is seeded by the run's name (its
+ * folder's name, which is the strategy's in `tmas table1`), the figure and the
+ * iteration, never by where the run lies: a report of the runs copied to
+ * another machine, and the table1.md beside them, give the same intervals.
  */
 import { createRandom, seedFor } from '../kernel/prng.ts';
 import type { ProblemFigures } from '../observers/metrics-run.ts';
@@ -18,6 +21,20 @@ export type ProblemFigure = 'pass1' | 'majority' | 'bestVerified' | 'oracle';
 function valueOf(value: number | boolean | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+}
+
+/**
+ * The seed of a run's interval of `figure` at `iteration`, for table1.md and the report alike. Its
+ * label ('table1') is the one table1.md was first seeded with, so tables written before keep their
+ * intervals; the report once seeded by the run's path, which moved its bands with the folder.
+ */
+export function figureSeed(name: string, figure: ProblemFigure, iteration: number): number {
+  return seedFor('table1', name, figure, iteration);
+}
+
+/** The seed of a run's paired interval of Pass@1 against the reference run at `iteration` (table1.md's label, as figureSeed). */
+export function pairedSeed(name: string, iteration: number | string): number {
+  return seedFor('table1-paired', name, iteration);
 }
 
 /** Resamples of a paired interval: its bounds are differences of two noisy figures, read to a tenth of a point. */
@@ -74,7 +91,7 @@ export function figureByProblem(problems: ProblemFigures[], figure: ProblemFigur
 }
 
 /** Per iteration: [iteration, low, high] of a figure's 95% bootstrap interval over the run's graded problems. */
-export function bootstrapBand(problems: ProblemFigures[], figure: ProblemFigure, label: string): Array<[number, number, number]> {
+export function bootstrapBand(problems: ProblemFigures[], figure: ProblemFigure, name: string): Array<[number, number, number]> {
   const byIteration = new Map<number, number[]>();
   for (const problem of problems) {
     for (const it of problem.iterations) {
@@ -88,7 +105,7 @@ export function bootstrapBand(problems: ProblemFigures[], figure: ProblemFigure,
   return [...byIteration]
     .sort(([a], [b]) => a - b)
     .flatMap(([iteration, values]) => {
-      const interval = bootstrapInterval(values, seedFor(label, figure, iteration));
+      const interval = bootstrapInterval(values, figureSeed(name, figure, iteration));
       return interval ? [[iteration, interval[0], interval[1]] as [number, number, number]] : [];
     });
 }
@@ -102,13 +119,13 @@ export interface PairedCurve {
 /**
  * Per iteration of `problems`, the paired difference of `figure` from the
  * reference's at the same iteration, over the problems both graded there
- * (pairedDifference); seeded by `label`, the figure and the iteration.
+ * (pairedDifference); seeded by the run's `name` and the iteration (pairedSeed).
  */
-export function pairedCurve(problems: ProblemFigures[], reference: ProblemFigures[], figure: ProblemFigure, label: string): PairedCurve {
+export function pairedCurve(problems: ProblemFigures[], reference: ProblemFigures[], figure: ProblemFigure, name: string): PairedCurve {
   const iterations = [...new Set(problems.flatMap((problem) => problem.iterations.map((it) => it.iteration)))].sort((a, b) => a - b);
   const curve: PairedCurve = { points: [], band: [] };
   for (const iteration of iterations) {
-    const paired = pairedDifference(figureByProblem(problems, figure, iteration), figureByProblem(reference, figure, iteration), seedFor(label, 'paired', figure, iteration));
+    const paired = pairedDifference(figureByProblem(problems, figure, iteration), figureByProblem(reference, figure, iteration), pairedSeed(name, iteration));
     if (paired === null) continue;
     curve.points.push([iteration, paired.difference]);
     if (paired.interval) curve.band.push([iteration, paired.interval[0], paired.interval[1]]);

@@ -42,7 +42,7 @@ type X = (it: IterationMetrics, i: number, all: IterationMetrics[]) => number;
 function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, options: { band?: ProblemFigure; only?: (run: ReportRun) => boolean } = {}): DatasetSpec[] {
   return runs.flatMap((run, r) => {
     if (options.only && !options.only(run)) return [];
-    const band = options.band === undefined ? undefined : bootstrapBand(run.problems, options.band, run.dir);
+    const band = options.band === undefined ? undefined : bootstrapBand(run.problems, options.band, run.name);
     return [
       {
         label: runLabel(run),
@@ -66,7 +66,7 @@ export function referenceRun(runs: ReportRun[]): ReportRun | null {
 
 /** A run's Pass@1 minus the reference's per iteration, paired by problem (the chart's and the Markdown table's, one seed). */
 export function differenceFrom(run: ReportRun, reference: ReportRun): PairedCurve {
-  return pairedCurve(run.problems, reference.problems, 'pass1', `${run.dir} - ${reference.dir}`);
+  return pairedCurve(run.problems, reference.problems, 'pass1', run.name);
 }
 
 /** Each run's Pass@1 minus the reference's per iteration, with its 95% paired interval over the problems both graded (the reference's own line is 0). */

@@ -52,11 +52,25 @@ export function gradingFields(evaluation: Record<string, unknown> | null): Recor
   return picked;
 }
 
+/**
+ * The completion limit a run's calls had: its recorded limit, or null ('window': what the window
+ * leaves after the prompt) when there was none or it was not below the window. A strategy's upstream
+ * budget that the window cannot hold (rse's 38,912 in a 32,768 window) is cut to what the window
+ * leaves on every call, so the run had no other limit than a run without one: its table column named
+ * a limit no call was given and marked the others as run under another budget.
+ */
+export function effectiveCompletionLimit(evaluation: Record<string, unknown> | null): number | null {
+  const limit = evaluation?.completionMaxTokens;
+  const window = evaluation?.contextWindow;
+  if (typeof limit !== 'number') return null;
+  return typeof window === 'number' && limit >= window ? null : limit;
+}
+
 /** The fields of an evaluation block that say what budget the method under test had. */
 export function budgetFields(evaluation: Record<string, unknown> | null): Record<string, unknown> | null {
   if (evaluation === null) return null;
   const { judge: _, ...models } = (evaluation.models ?? {}) as Record<string, unknown>;
-  return { models, contextWindow: evaluation.contextWindow, completionMaxTokens: evaluation.completionMaxTokens ?? null, nCandidates: evaluation.nCandidates };
+  return { models, contextWindow: evaluation.contextWindow, completionMaxTokens: effectiveCompletionLimit(evaluation), nCandidates: evaluation.nCandidates };
 }
 
 /** The basis of a run's comparison. */

@@ -31,6 +31,16 @@ export function percent(value: number | null | undefined): string {
 }
 
 /**
+ * A run's final Pass@1, with the share of its last iteration's candidates the judge graded when it
+ * gave no verdict on some (`33.0% (90.9% judged)`): that Pass@1 is over those alone, as the run's
+ * own table and table1.md's 'judged' column say; the report's cell read as if every one was graded.
+ */
+export function finalPass1(pass1: number | null | undefined, last: { judgeCoverage?: number | null } | undefined): string {
+  const coverage = last?.judgeCoverage;
+  return coverage == null || coverage >= 1 || pass1 == null ? percent(pass1) : `${percent(pass1)} (${percent(coverage)} judged)`;
+}
+
+/**
  * A best-verified share, or `n/a` where no usable verification score picked a candidate: a run
  * without verifiers (`verified` false), or an iteration whose every verification was unusable.
  */

@@ -13,7 +13,7 @@ import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
-import { bestVerifiedPercent, escapeXml, percent, shortNumber } from './format.ts';
+import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, type MethodSpend } from './method-spend.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
@@ -41,12 +41,13 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
     const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
-    const agreement = ruleJudgeAgreement(run.iterations);
+    // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.
+    const agreement = run.totals.ruleJudgeAgreement ?? ruleJudgeAgreement(run.iterations);
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
     return [
       `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${audit}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
       `${t.problems} × ${t.iterations}`,
-      percent(t.final?.pass1),
+      finalPass1(t.final?.pass1, run.iterations.at(-1)),
       percent(t.final?.majority),
       ...(verified ? [bestVerifiedPercent(run.verifier, t.final?.bestVerified)] : []),
       percent(t.final?.oracle),

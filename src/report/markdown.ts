@@ -10,10 +10,10 @@
 import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
 import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
-import { bestVerifiedPercent, percent, signedPoints } from './format.ts';
+import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
 import { methodSpend, methodTokensOf, type MethodSpend } from './method-spend.ts';
-import { describeUnusableRole } from '../observers/role-outputs.ts';
+import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
@@ -49,7 +49,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
         `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
         run.settings || '–',
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
-        percent(run.totals.final?.pass1),
+        finalPass1(run.totals.final?.pass1, run.iterations.at(-1)),
         percent(run.totals.final?.majority),
         bestVerifiedPercent(run.verifier, run.totals.final?.bestVerified),
         percent(run.totals.final?.oracle),
@@ -67,7 +67,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     }
     out.push('');
   }
-  for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: the method did not run as designed there.`, '');
+  for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');
   const reference = referenceRun(runs);
   if (reference) out.push(`Pass@1 − ${reference.name}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).`, '');
   runs.forEach((run, r) => {

@@ -11,6 +11,25 @@ function score(value: number | null): string {
   return value === null ? '-' : value.toFixed(2);
 }
 
+/**
+ * A candidate's grades: the rule's, and the judge's when it ran, which is the one Pass@1 counts. The
+ * rule's alone said `wrong` of a right answer the rule was unsure of and the judge graded right, and
+ * of a candidate the judge gave no verdict on, which Pass@1 leaves out.
+ */
+function gradeOf(c: IterationRecord['candidates'][number]): string {
+  const rule = c.correct === null ? '' : `${c.correct ? 'correct' : 'wrong'}${c.unsure === true ? ' (unsure)' : ''}`;
+  if (c.judge === null || c.judge === undefined) return rule === '' ? '' : `  ${rule}`;
+  const verdicts = c.judge.verdicts;
+  const given = verdicts.filter((v) => v !== null);
+  const judge =
+    c.ruled === true
+      ? 'not asked (the rule was sure)'
+      : given.length === 0
+        ? 'no verdict (left out of Pass@1)'
+        : `${(c.correctJudge ?? 0) > 0.5 ? 'correct' : 'wrong'} (${given.filter(Boolean).length} of ${given.length} passes${given.length < verdicts.length ? `, ${verdicts.length - given.length} without a verdict` : ''})`;
+  return `  ${rule === '' ? '' : `rule ${rule}, `}judge ${judge}`;
+}
+
 /** Renders a problem's iteration as text lines. */
 export async function runShowCommand(runDir: string, options: { problem: string; iteration?: number }): Promise<string[]> {
   const { store } = await openRun(runDir);
@@ -36,7 +55,7 @@ export async function runShowCommand(runDir: string, options: { problem: string;
       'candidates:',
     ];
     for (const c of record.candidates) {
-      const verdict = c.correct === null ? '' : c.correct ? '  correct' : '  wrong';
+      const verdict = gradeOf(c);
       lines.push(`  #${c.candidate} [${c.source}] answer ${c.answer ?? '(none)'}  score ${score(c.summaryScore)}  verifications ${c.verificationScores.map(score).join(' ')}${verdict}`);
       if (c.summary) lines.push(`     summary: ${c.summary.replace(/\s+/g, ' ').slice(0, 300)}`);
       for (const failure of c.failures) lines.push(`     failed call: ${failure}`);

@@ -5,8 +5,10 @@
  * sampling each used (the methods' upstream temperatures differ on purpose),
  * and what each spent: its own calls and tokens, the judge's apart.
  */
-import { describeAgreement, ruleJudgeAgreement } from '../../observers/agreement.ts';
+import { describeAgreement, distinctIterations, ruleJudgeAgreement } from '../../observers/agreement.ts';
+import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
 import { methodSpend } from '../../report/method-spend.ts';
+import { effectiveCompletionLimit } from '../../report/comparable.ts';
 import type { Table1Method } from './table1-method.ts';
 import { widthOf } from './table1-width.ts';
 
@@ -32,15 +34,17 @@ function meanPercent(values: number[]): string {
 }
 
 /**
- * The share of candidates sent to the judge over the run's iterations, as a
- * percentage, or `all` / `none`; and where the judge gave no verdict on some
- * of them (its replies unusable, its calls failed), the share it graded: the
- * judge's Pass@1 is over those alone.
+ * The share of candidates sent to the judge over the run's iterations (each
+ * candidate once: majority's last iteration holds its whole pool, the one its
+ * MV@k is drawn from), as a percentage, or `all` / `none`; and where the judge
+ * gave no verdict on some of them (its replies unusable, its calls failed), the
+ * share it graded: the judge's Pass@1 is over those alone.
  */
 function judgedShare(method: Table1Method): string {
   if (method.run.evaluation?.grading !== 'judge') return 'none (rule)';
-  const asked = method.run.iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
-  const covered = method.run.iterations.flatMap((it) => (it.judgeCoverage == null ? [] : [it.judgeCoverage]));
+  const iterations = distinctIterations(method.run.iterations, strategyOutline(method.strategy, 0).upFront);
+  const asked = iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
+  const covered = iterations.flatMap((it) => (it.judgeCoverage == null ? [] : [it.judgeCoverage]));
   const sent = asked.length === 0 || asked.every((share) => share === 1) ? 'all' : meanPercent(asked);
   return covered.length === 0 || covered.every((share) => share === 1) ? sent : `${sent}, ${meanPercent(covered)} graded ⚠`;
 }
@@ -48,19 +52,22 @@ function judgedShare(method: Table1Method): string {
 /** One row of the budget table: the limits the method ran under, then what it spent (its own calls and tokens, the judge's apart). */
 function budgetRow(method: Table1Method): string {
   const evaluation = method.run.evaluation;
-  const limit = evaluation === null ? '?' : (numberAt(evaluation, 'completionMaxTokens') ?? 'window');
+  const recorded = numberAt(evaluation, 'completionMaxTokens');
+  const effective = effectiveCompletionLimit(evaluation);
+  // A recorded limit the window cannot hold was cut to what the window leaves on every call: say both.
+  const limit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
   const { temperature, topP } = solutionSampling(evaluation);
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
   const spent = methodSpend(method.run);
   const limits = [String(limit), String(temperature ?? '?'), String(topP ?? "server's"), widthOf(method), rounds, String(numberAt(evaluation, 'contextWindow') ?? '?')];
   const spending = [String(spent.calls), String(spent.tokens), spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`];
-  const cells = [method.strategy, ...limits, ...spending, judgedShare(method), describeAgreement(ruleJudgeAgreement(method.run.iterations))];
+  const cells = [method.strategy, ...limits, ...spending, judgedShare(method), describeAgreement(ruleJudgeAgreement(distinctIterations(method.run.iterations, strategyOutline(method.strategy, 0).upFront)))];
   return `| ${cells.join(' | ')} |`;
 }
 
 /** The budget table under Table 1, with a line that says whether the completion limits and windows agree. */
 export function budgetTable(methods: Table1Method[]): string[] {
-  const limits = new Set(methods.map((method) => JSON.stringify([method.run.evaluation?.completionMaxTokens ?? null, method.run.evaluation?.contextWindow ?? null])));
+  const limits = new Set(methods.map((method) => JSON.stringify([effectiveCompletionLimit(method.run.evaluation), method.run.evaluation?.contextWindow ?? null])));
   const agreement =
     limits.size <= 1
       ? 'Every method had the same completion limit and window.'

@@ -29,12 +29,11 @@
  * iteration `⚠`, each with a note under the table (the role, the share and
  * the iterations).
  */
-import { bootstrapInterval, figureByProblem, pairedDifference, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
+import { bootstrapInterval, figureByProblem, figureSeed, pairedDifference, pairedSeed, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
 import { comparisonGroups } from '../../report/comparable.ts';
 import type { ReportRun } from '../../report/load.ts';
-import { seedFor } from '../../kernel/prng.ts';
 import type { ProblemFigure } from '../../report/bootstrap.ts';
-import { describeUnusableRole } from '../../observers/role-outputs.ts';
+import { describeUnusableRole, unusableEffect } from '../../observers/role-outputs.ts';
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
@@ -56,7 +55,7 @@ function cell(method: Table1Method, figure: ProblemFigure, iteration: number | u
   const it = method.run.iterations.find((candidate) => candidate.iteration === iteration);
   if (iteration === undefined || it === undefined || it[figure] === null) return '-';
   const values = [...figureByProblem(method.run.problems, figure, iteration).values()];
-  return `${percent(it[figure])}${bracket(bootstrapInterval(values, seedFor('table1', method.strategy, figure, iteration)))}`;
+  return `${percent(it[figure])}${bracket(bootstrapInterval(values, figureSeed(method.strategy, figure, iteration)))}`;
 }
 
 /** `+8.3 [-4.2, 20.8]`: a method's mean difference from TMAS over the problems both graded, with its 95% paired interval; `-` when they share none. */
@@ -77,7 +76,7 @@ function differenceTable(iterative: Table1Method[], tmas: Table1Method, mark: (m
     '',
     `| iteration | ${others.map(mark).join(' | ')} |`,
     `|---|${others.map(() => '---:').join('|')}|`,
-    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${others.map((method) => differenceCell(pass1(method, t), pass1(tmas, t), seedFor('table1-paired', method.strategy, t))).join(' | ')} |`),
+    ...Array.from({ length: depth }, (_, t) => `| ${t} | ${others.map((method) => differenceCell(pass1(method, t), pass1(tmas, t), pairedSeed(method.strategy, t))).join(' | ')} |`),
   ];
 }
 
@@ -92,7 +91,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
-  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, seedFor('table1', majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, figureSeed(majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
   const pool = majority.draws?.pool ?? Number(k);
   const how =
     pool > Number(k)
@@ -100,7 +99,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
       : `one vote over each problem's ${k} samples`;
   const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
   const versus =
-    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), seedFor('table1-paired', 'mv', tmasLast))}`;
+    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
   return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
 }
 
@@ -136,6 +135,22 @@ function selfJudgedNote(methods: Table1Method[]): string[] {
   ];
 }
 
+/**
+ * How the figures were graded, as the line under the title says it: `rule grade`, or the judge with
+ * its model, passes and verdict limit (the first judged method's; a method judged otherwise is
+ * marked † with the fields that differ). "judge grade" alone read the same at 1 pass as at the
+ * paper's 4, and named no judge.
+ */
+function gradeLabel(methods: Table1Method[]): string {
+  const grades = [...new Set(methods.flatMap((method) => method.run.iterations.map((it) => it.grade)))];
+  const judged = methods.find((method) => method.run.evaluation?.grading === 'judge');
+  const judge = judged?.run.evaluation?.judge as { model?: string; passes?: number; maxTokens?: number } | undefined;
+  if (judge === undefined) return `${grades.join(', ')} grade`;
+  const passes = judge.passes ?? 0;
+  const described = `judge grade: ${judge.model ?? '?'}, ${passes} pass${passes === 1 ? '' : 'es'} per candidate, verdicts of at most ${judge.maxTokens ?? '?'} tokens`;
+  return grades.map((grade) => (grade === 'judge' ? described : `${grade} grade`)).join('; ');
+}
+
 /** Table 1 as Markdown. */
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
@@ -146,11 +161,10 @@ export function formatTable1(methods: Table1Method[]): string {
   const majority = methods.find((method) => method.strategy === 'majority');
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
   const problems = new Set(methods.flatMap((method) => method.run.problems.map((p) => p.problem))).size;
-  const grades = new Set(methods.flatMap((method) => method.run.iterations.map((it) => it.grade)));
   const lines = [
     heading(methods),
     '',
-    `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${[...grades].join(', ')} grade): the mean over each iteration's candidates (and judge passes), then over problems, ` +
+    `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
       "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded.",
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
@@ -169,7 +183,7 @@ export function formatTable1(methods: Table1Method[]): string {
       const group = apart.get(r);
       return group ? [`† ${method.strategy}: not comparable with the other methods (${group.differences.join('; ')}).`] : [];
     }),
-    ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; the method did not run as designed there.`)),
+    ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; ${unusableEffect(entry.role)}.`)),
     ...selfJudgedNote(methods),
   ];
   if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));

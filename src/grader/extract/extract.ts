@@ -19,6 +19,10 @@ const FINAL_ANSWER_HEADING = String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|_
  */
 const ANSWER_MARKER = new RegExp(
   String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+    // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
+    // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
+    String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
+    String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—)\s*|` +
     FINAL_ANSWER_HEADING,
   'gi',
 );

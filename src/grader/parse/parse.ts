@@ -29,6 +29,12 @@ function isProse(tex: string): boolean {
   return words.some((w) => /[aeiouAEIOU]/.test(w) && !MATH_WORDS.test(w.toLowerCase()));
 }
 
+/** A word of prose standing alone ("Result", "Lösung", "Ответ"), not a variable or a function name. */
+function isWordLabel(tex: string): boolean {
+  const word = tex.replace(/^\\text\{([^{}]*)\}$/, '$1').trim();
+  return /^\p{L}{3,}$/u.test(word) && (isProse(word) || /[^\x00-\x7F]/.test(word));
+}
+
 function textAnswer(tex: string): Answer {
   return { kind: 'text', text: tex.replace(/\\text\{([^{}]*)\}/g, '$1').replace(/\s+/g, ' ').trim() };
 }
@@ -197,6 +203,9 @@ function parseItem(input: string): Answer {
   if (tex.startsWith('{') && isWrapped(tex)) return parseTop(tex.slice(1, -1));
   const ratio = splitTopLevel(tex, [':']);
   if (ratio.length === 2 && ratio.every((r) => r.trim() !== '')) {
+    // "Result: 110", "Lösung: 110": a word before the colon labels the answer, as `x =` does, and is no term of
+    // a ratio. Read as the pair (Result, 110), it was graded different from 110 and sure of it.
+    if (isWordLabel(ratio[0] ?? '')) return parseItem(ratio[1] ?? '');
     return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')' };
   }
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createOutputFile, type OutputFile } from './output-file.ts';
 import type { RunConfig } from '../../settings/config.ts';
 import { evaluationRecord } from './evaluation-record.ts';
+import { STRATEGIES } from '../../../machines/strategies/index.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../../observers/metrics-run.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
@@ -126,6 +127,7 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
     gateway: counts.gateway,
     wallSeconds: Math.round(options.wallSeconds * 10) / 10,
     totals: runTotals(options.iterations, {
+      upFront: STRATEGIES[options.config.loop.strategy]?.upFront === true,
       wallSeconds: Math.round(options.wallSeconds * 10) / 10,
       unfinishedFailures: options.unfinishedFailures ?? 0,
       ...(counts.retries === undefined ? {} : { retries: counts.retries }),

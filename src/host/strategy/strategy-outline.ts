@@ -19,6 +19,8 @@ export interface StrategyOutline {
   /** The roles that make calls, in the strategy's order, the judge last when the run has one. */
   roles: Array<{ role: string; slot: EndpointSlot }>;
   loopSettings: readonly SharedLoopSetting[];
+  /** Every sample is drawn in iteration 0 and each iteration holds the earlier ones' again (majority). */
+  upFront: boolean;
   /** What a call is about; null when it is about the problem (or the role is not the strategy's own). */
   subjectOf(role: string, index: number): CallSubject | null;
 }
@@ -36,6 +38,7 @@ export function strategyOutline(strategy: string, judgePasses: number): Strategy
   return {
     roles: names.map((role) => ({ role, slot: endpointSlotOf(definitions[role] ?? { role }) })),
     loopSettings: declared?.loopSettings ?? SHARED_LOOP_SETTINGS,
+    upFront: declared?.upFront === true,
     subjectOf: (role, index) => definitions[role]?.subject?.(index) ?? null,
   };
 }
