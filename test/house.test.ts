@@ -164,3 +164,20 @@ describe('house rules: short functions, short files', () => {
     expect(breaches(measured, KNOWN)).toEqual([]);
   });
 });
+
+/** The names of the fixtures a test file declares with `.extend<{ name: Type; … }>`. */
+function fixtureNames(text: string): string[] {
+  return [...text.matchAll(/\.extend<\{([^}]*)\}>/g)].flatMap((m) => [...(m[1] ?? '').matchAll(/(\w+)\s*:/g)].map((n) => n[1] as string));
+}
+
+describe('house rules: the test files', () => {
+  test("no two test files declare a fixture of the same name: a fork keeps modules between the files it runs (vitest.config.ts isolate: false), and a file-scoped fixture of one file's name was handed to another in its place", () => {
+    const owners = new Map<string, string[]>();
+    for (const entry of readdirSync(path.join(REPO, 'test'))) {
+      if (!entry.endsWith('.ts')) continue;
+      for (const name of fixtureNames(readFileSync(path.join(REPO, 'test', entry), 'utf8'))) owners.set(name, [...(owners.get(name) ?? []), entry]);
+    }
+    expect(owners.size).toBeGreaterThan(3);
+    expect([...owners].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`)).toEqual([]);
+  });
+});

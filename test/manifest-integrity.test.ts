@@ -7,11 +7,14 @@ import { Store } from '../src/store/store.ts';
 import { fileHashes, replayInProcess, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
 
 /**
- * `test` with `finished`: one finished one-problem run per file (a second
- * or so); every test edits a copy of its own in its `dir`.
+ * `test` with `manifestRun`: one finished one-problem run per file (a second
+ * or so); every test edits a copy of its own in its `dir`. The name is this
+ * file's alone: with modules kept between the files a fork runs (vitest.config.ts
+ * isolate: false), a file-scoped fixture of another file's name (damaged-store's
+ * `finished`) was handed to this file in its place.
  */
-const test = base.extend<{ finished: string }>({
-  finished: [
+const test = base.extend<{ manifestRun: string }>({
+  manifestRun: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-manifest-'));
@@ -58,8 +61,8 @@ async function runIdOf(runDir: string): Promise<string | undefined> {
 }
 
 describe('a run manifest that is not the one its run wrote', () => {
-  test('a seed changed in the store is refused by resume and fork, which pay nothing and leave the directory as it was', async ({ finished, dir }) => {
-    const run = await copyOf(finished, dir);
+  test('a seed changed in the store is refused by resume and fork, which pay nothing and leave the directory as it was', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
     await editManifest(run, (manifest) => void (manifest.config.loop.seed = 7));
     const before = await fileHashes(run);
     for (const args of [['run', '--resume', run], ['fork', run, '--output-file', path.join(dir, 'fork')]]) {
@@ -72,23 +75,23 @@ describe('a run manifest that is not the one its run wrote', () => {
     expect(await fileHashes(run)).toEqual(before);
   });
 
-  test('another run\'s manifest (its run id not the one the message log carries) is named as damage, not replayed as a divergence', async ({ finished, dir }) => {
-    const run = await copyOf(finished, dir);
+  test('another run\'s manifest (its run id not the one the message log carries) is named as damage, not replayed as a divergence', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
     const own = await runIdOf(run);
     await editManifest(run, (manifest) => void (manifest.run = '0123456789ab'));
     await expect(replayInProcess(run)).rejects.toMatchObject({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining(`it names run 0123456789ab, and the run's message log was written by run ${own}`) });
   });
 
-  test('a strategy that disagrees with the configuration\'s is refused by the report rather than printed over its settings', async ({ finished, dir }) => {
-    const run = await copyOf(finished, dir);
+  test('a strategy that disagrees with the configuration\'s is refused by the report rather than printed over its settings', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
     await editManifest(run, (manifest) => void (manifest.strategy = 'majority'));
     await expect(loadRun(run)).rejects.toMatchObject({ code: 'TMAS_STORE_DAMAGED', message: expect.stringContaining('its strategy is "majority" and its configuration\'s "tmas"') });
   });
 });
 
 describe('outputs and the run that wrote them', () => {
-  test('metrics.json names its run; outputs another run wrote are refused by report and resume, and one written before the id was recorded is read', async ({ finished, dir }) => {
-    const run = await copyOf(finished, dir);
+  test('metrics.json names its run; outputs another run wrote are refused by report and resume, and one written before the id was recorded is read', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
     const metricsFile = path.join(run, 'metrics.json');
     const metrics = JSON.parse(await readFile(metricsFile, 'utf8')) as Record<string, unknown>;
     expect(metrics.run).toBe(await runIdOf(run));
@@ -107,14 +110,14 @@ describe('outputs and the run that wrote them', () => {
 });
 
 describe('every manifest tmas writes is its run\'s', () => {
-  test('a fork, its resume with --force and another setting, and a run moved to another directory are read and resumed without a word', async ({ finished, dir }) => {
+  test('a fork, its resume with --force and another setting, and a run moved to another directory are read and resumed without a word', async ({ manifestRun, dir }) => {
     const fork = path.join(dir, 'fork');
-    expect((await runCli(['fork', finished, '--output-file', fork, '--max-iterations', '2'])).code).toBe(0);
+    expect((await runCli(['fork', manifestRun, '--output-file', fork, '--max-iterations', '2'])).code).toBe(0);
     const forced = await runCli(['run', '--resume', fork, '--force', '--temperature', '0.5']);
     expect(forced.stderr).not.toContain('TMAS_');
     expect(forced.code).toBe(0);
     await expect(loadRun(fork)).resolves.toMatchObject({ strategy: 'tmas' });
-    const moved = await copyOf(finished, dir, 'moved');
+    const moved = await copyOf(manifestRun, dir, 'moved');
     const resumed = await runCli(['run', '--resume', moved]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`0 calls issued`);
