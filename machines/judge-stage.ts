@@ -68,6 +68,12 @@ export interface JudgeStage {
   deferred: Record<number, number[]>;
   /** Judge calls that failed for good, by candidate: recorded in its result, never hidden. */
   failures: Record<number, string[]>;
+  /**
+   * Candidates holding a verdict reused from an earlier iteration's identical request: their result
+   * says so, so the rule = judge figures count that verdict once, where it was asked, not again with
+   * each iteration that carries the candidate (a stopped problem, an unchanged rewrite, majority's pool).
+   */
+  reused: number[];
 }
 
 /**
@@ -78,7 +84,7 @@ export type AskedRequests = Readonly<Record<string, boolean | null>>;
 
 /** A stage with nothing asked yet. */
 export function idleJudgeStage(iteration = -1): JudgeStage {
-  return { iteration, verdicts: {}, silent: [], ruled: [], pending: 0, keys: {}, deferred: {}, failures: {} };
+  return { iteration, verdicts: {}, silent: [], ruled: [], pending: 0, keys: {}, deferred: {}, failures: {}, reused: [] };
 }
 
 /**
@@ -115,6 +121,18 @@ function requestsOf(input: ProblemInput, iteration: number, response: JudgedResp
   return requests.flatMap((message) => (message.type === 'judge.requested' ? [{ message, key: requestKey(message, response.text) }] : []));
 }
 
+/**
+ * Notes that `candidate` holds a verdict asked in an earlier iteration (once, however many of its
+ * passes do). A verdict learned in this run was asked in an earlier iteration, the stage's own being
+ * asked once; one stored before a resume was asked in the first iteration that stored it, which
+ * is this one when a baseline starts again at 0 and meets its own iteration's verdicts.
+ */
+function markReused(stage: JudgeStage, input: ProblemInput, key: string, candidate: number): void {
+  const stored = Object.entries(input.start.judged ?? {}).flatMap(([iteration, verdicts]) => (key in verdicts ? [Number(iteration)] : []));
+  if (stored.length > 0 && Math.min(...stored) >= stage.iteration) return;
+  if (!stage.reused.includes(candidate)) stage.reused.push(candidate);
+}
+
 /** The outcome of asking for responses to be judged: the stage and the registry after it, and the requests to post. */
 export interface Asked {
   stage: JudgeStage;
@@ -135,6 +153,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     deferred: { ...start.stage.deferred },
     silent: [...start.stage.silent],
     ruled: [...start.stage.ruled],
+    reused: [...start.stage.reused],
   };
   const asked: Record<string, boolean | null> = { ...start.asked };
   const post: Message[] = [...start.post];
@@ -151,7 +170,10 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     requests.forEach(({ message, key }, pass) => {
       const known = asked[key];
       verdicts.push(typeof known === 'boolean' ? known : null);
-      if (typeof known === 'boolean') return;
+      if (typeof known === 'boolean') {
+        markReused(stage, input, key, response.candidate);
+        return;
+      }
       if (known === null && early) {
         deferred.push(pass);
         return;
@@ -173,7 +195,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
  * asked again when that request gave none.
  */
 export function settleDeferred(start: Asked, input: ProblemInput, responses: JudgedResponse[]): Asked {
-  const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, deferred: {} };
+  const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, deferred: {}, reused: [...start.stage.reused] };
   const asked: Record<string, boolean | null> = { ...start.asked };
   const post: Message[] = [...start.post];
   for (const [candidate, passes] of Object.entries(start.stage.deferred).map(([c, p]) => [Number(c), p] as const)) {
@@ -187,6 +209,7 @@ export function settleDeferred(start: Asked, input: ProblemInput, responses: Jud
       const known = asked[request.key];
       if (typeof known === 'boolean') {
         verdicts[pass] = known;
+        markReused(stage, input, request.key, candidate);
         continue;
       }
       asked[request.key] = null;
@@ -221,6 +244,7 @@ export function gradeCandidates(candidates: CandidateResult[], stage: JudgeStage
     const withFailures = failures.length === 0 ? {} : { failures: [...result.failures, ...failures] };
     const verdicts = Array.from({ length: passes }, (_, pass) => stage.verdicts[result.candidate]?.[pass] ?? null);
     const answered = !stage.silent.includes(result.candidate);
-    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && stage.ruled.includes(result.candidate) }, verdicts), ...withFailures };
+    const reused = stage.reused.includes(result.candidate) ? { reusedVerdict: true as const } : {};
+    return { ...result, ...judgeGradeOf({ answered, correct: result.correct, ruled: answered && stage.ruled.includes(result.candidate) }, verdicts), ...withFailures, ...reused };
   });
 }

@@ -7,6 +7,7 @@ import { formatTable1 } from '../src/cli/run/table1-markdown.ts';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { runShowCommand } from '../src/cli/inspect/show.command.ts';
 import { loadRun } from '../src/report/load.ts';
+import { readResults } from '../src/store/results-line.ts';
 import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 /** table1 of majority alone (4 samples a vote) over 4 problems, judged once, on a simulator that breaks `rate` of every role's replies, the judge's verdicts among them. */
@@ -108,15 +109,22 @@ describe('tmas table1', () => {
 
   test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 2, '0.3');
-    type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number };
-    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Figures[]; totals: { judged: number; ruleJudgeAgreement: { judged: number; agreed: number } } };
+    type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number; reusedVerdicts: number };
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Figures[]; totals: { judged: number; disagreements: number; ruleJudgeAgreement: { judged: number; agreed: number } } };
     const [first, last] = metrics.iterations;
-    // Iteration 1 holds iteration 0's 2 samples of each problem again: 8 distinct samples, not 8 + 16.
+    // Iteration 1 holds iteration 0's samples of each problem again, with the verdicts they had: those count in
+    // iteration 0 alone (reused), so the run's figures are over its last iteration's pool, each sample once.
     expect(first?.sureJudged).toBeGreaterThan(0);
-    expect(metrics.totals.ruleJudgeAgreement).toMatchObject({ judged: last?.sureJudged, agreed: (last?.sureJudged ?? 0) - (last?.sureDisagreements ?? 0) });
-    expect(metrics.totals.judged).toBe(last?.judged);
+    expect(last?.reusedVerdicts).toBeGreaterThan(0);
+    const lines = await readResults(path.join(out, 'majority', 'results.jsonl'));
+    const pool = lines.filter((line) => line.iteration === 1).flatMap((line) => line.candidates);
+    const disagreeing = (candidates: typeof pool) => candidates.filter((c) => c.correct !== (c.correctJudge ?? 0) > 0.5).length;
+    const judged = pool.filter((c) => c.correct !== null && c.ruled !== true && c.correctJudge !== null);
+    const compared = judged.filter((c) => c.unsure !== true);
+    expect(metrics.totals.ruleJudgeAgreement).toMatchObject({ judged: compared.length, agreed: compared.length - disagreeing(compared) });
+    expect(metrics.totals).toMatchObject({ judged: judged.length, disagreements: disagreeing(judged) });
     const row = (await readFile(path.join(out, 'table1.md'), 'utf8')).match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
-    expect(row.at(-1)).toMatch(new RegExp(` of ${last?.sureJudged} \\|$`));
+    expect(row.at(-1)).toMatch(new RegExp(` of ${compared.length} \\|$`));
     const coverage = last?.judgeCoverage ?? 1;
     expect(row.at(-2)).toBe(coverage < 1 ? `all, ${(coverage * 100).toFixed(1)}% graded ⚠` : 'all');
     // Run again, the finished comparison resumes: majority starts again at iteration 0, answered from its journal, and

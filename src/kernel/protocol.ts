@@ -108,6 +108,8 @@ export interface CandidateResult {
   correctJudge: number | null;
   /** `--judge-when unsure` left this candidate to the rule-based grader, which was sure: no judge call, `correctJudge` is its grade. Absent otherwise. */
   ruled?: true;
+  /** It holds a verdict reused from an earlier iteration's identical judge request (machines/judge-stage.ts): it counts in Pass@1, its rule = judge comparison where that was asked. Absent otherwise. */
+  reusedVerdict?: true;
   /** Calls behind this candidate that failed for good, e.g. `verification: HTTP 503 …`. */
   failures: string[];
 }

@@ -41,11 +41,13 @@ export function describeAgreement(agreement: RuleJudgeAgreement | null): string 
 }
 
 /**
- * The iterations whose candidates are each counted once: all of them, or the last alone for a
- * strategy that draws its samples up front (majority: iteration t holds the first n·(t+1)/T
- * samples, so each holds the earlier ones' again, with the verdicts they had). Summing over every
- * such iteration counted the first samples T times and narrowed the interval as if they were new.
+ * The iterations to sum the rule = judge figures over so each verdict counts once. A run that
+ * counts `reusedVerdicts` left every carried candidate (a verdict reused from an earlier iteration)
+ * out of its iterations' figures already: all of them. An older run did not: for a strategy that
+ * draws its samples up front (majority: iteration t holds the first n·(t+1)/T samples again, with
+ * their verdicts), its last iteration alone; the other strategies' carried candidates stay in.
  */
-export function distinctIterations<T>(iterations: readonly T[], upFront: boolean): T[] {
-  return upFront ? iterations.slice(-1) : [...iterations];
+export function distinctIterations<T extends { reusedVerdicts?: number | null }>(iterations: readonly T[], upFront: boolean): T[] {
+  const marked = iterations.every((it) => typeof it.reusedVerdicts === 'number');
+  return upFront && !marked ? iterations.slice(-1) : [...iterations];
 }

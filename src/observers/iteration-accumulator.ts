@@ -121,6 +121,7 @@ export function summarizeIteration(iteration: number, accumulator: IterationAccu
     disagreements: problems.reduce((sum, p) => sum + p.disagreements, 0),
     sureJudged: problems.reduce((sum, p) => sum + p.sureJudged, 0),
     sureDisagreements: problems.reduce((sum, p) => sum + p.sureDisagreements, 0),
+    reusedVerdicts: problems.reduce((sum, p) => sum + p.reusedVerdicts, 0),
     unsure: problems.reduce((sum, p) => sum + p.unsure, 0),
     flips,
     experienceBank: mean([...accumulator.experienceBank.values()]) ?? 0,

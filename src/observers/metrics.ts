@@ -63,6 +63,8 @@ export interface IterationMetrics {
   /** Of those, the ones the rule was sure of (all under --judge-when always; the audited ones under unsure), and their disagreements: the rule's accuracy where it decides alone. */
   sureJudged: number;
   sureDisagreements: number;
+  /** Candidates left out of those counts because their verdict was reused from an earlier iteration (counted there, once); absent in runs made before. */
+  reusedVerdicts?: number;
   /** Candidates the rule-based grader was unsure of (counted as not correct by the rule; the judge decides when it ran). */
   unsure: number;
   /** Correctness changes of the majority-vote and the best-verified answers since the previous iteration. */
@@ -110,6 +112,8 @@ export interface ProblemIteration {
   disagreements: number;
   sureJudged: number;
   sureDisagreements: number;
+  /** Candidates holding a verdict reused from an earlier iteration: graded, but not compared again. */
+  reusedVerdicts: number;
   /** Candidates the rule-based grader was unsure of. */
   unsure: number;
   /** The majority-vote answer, as given by its first candidate. */
@@ -193,8 +197,9 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const judgeGraded = judgeRan && judgeCovered > 0;
   const pass1Rule = ruleGraded ? candidates.filter((c) => c.correct).length / candidates.length : null;
   const pass1Judge = judgeGraded ? mean(candidates.flatMap((c) => (c.correctJudge == null ? [] : [c.correctJudge]))) : null;
-  // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared.
-  const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && judgeSays(c) !== null);
+  // A candidate the rule graded for the judge (`ruled`) agrees with itself: only the judge's own verdicts are compared,
+  // each once: a candidate carried with a reused verdict was compared in the iteration that asked.
+  const both = candidates.filter((c) => c.correct !== null && c.ruled !== true && c.reusedVerdict !== true && judgeSays(c) !== null);
   const sure = both.filter((c) => c.unsure !== true);
   const keys = answerKeys(candidates);
   const primary = (c: CandidateResult | null): boolean => answerRight(candidates, keys, judgeGraded, c);
@@ -211,6 +216,7 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     disagreements: both.filter((c) => c.correct !== judgeSays(c)).length,
     sureJudged: sure.length,
     sureDisagreements: sure.filter((c) => c.correct !== judgeSays(c)).length,
+    reusedVerdicts: candidates.filter((c) => c.reusedVerdict === true).length,
     unsure: candidates.filter((c) => c.unsure === true).length,
     answer: majority?.answer ?? null,
   };

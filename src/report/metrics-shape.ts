@@ -7,7 +7,7 @@
  */
 
 /** The figures of an iteration that the report reads as numbers (or null, where a figure does not apply). */
-const ITERATION_NUMBERS = ['iteration', 'problems', 'graded', 'pass1', 'judgeCoverage', 'judgeAsked', 'pass1Rule', 'pass1Judge', 'majority', 'bestVerified', 'oracle', 'meanScore', 'judged', 'disagreements', 'sureJudged', 'sureDisagreements', 'unsure', 'experienceBank', 'guidelineBank', 'exploitPromptTokens', 'calls', 'failures', 'trims', 'wallSeconds', 'problemSeconds'];
+const ITERATION_NUMBERS = ['iteration', 'problems', 'graded', 'pass1', 'judgeCoverage', 'judgeAsked', 'pass1Rule', 'pass1Judge', 'majority', 'bestVerified', 'oracle', 'meanScore', 'judged', 'disagreements', 'sureJudged', 'sureDisagreements', 'reusedVerdicts', 'unsure', 'experienceBank', 'guidelineBank', 'exploitPromptTokens', 'calls', 'failures', 'trims', 'wallSeconds', 'problemSeconds'];
 
 /** The parts of an iteration that the report reads as objects. */
 const ITERATION_OBJECTS = ['flips', 'tokens', 'faults', 'outputsByRole'];

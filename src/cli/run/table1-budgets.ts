@@ -42,7 +42,8 @@ function meanPercent(values: number[]): string {
  */
 function judgedShare(method: Table1Method): string {
   if (method.run.evaluation?.grading !== 'judge') return 'none (rule)';
-  const iterations = distinctIterations(method.run.iterations, strategyOutline(method.strategy, 0).upFront);
+  // Shares, not counts: majority's are its last iteration's, its whole pool, whatever the run counts of reused verdicts.
+  const iterations = strategyOutline(method.strategy, 0).upFront ? method.run.iterations.slice(-1) : method.run.iterations;
   const asked = iterations.flatMap((it) => (it.judgeAsked == null ? [] : [it.judgeAsked]));
   const covered = iterations.flatMap((it) => (it.judgeCoverage == null ? [] : [it.judgeCoverage]));
   const sent = asked.length === 0 || asked.every((share) => share === 1) ? 'all' : meanPercent(asked);
