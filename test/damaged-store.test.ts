@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, cp, lstat, mkdir, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { repairStore } from '../src/store/repair/repair.ts';
 import { runLockHolder } from '../src/store/run-lock.ts';
 import { Store } from '../src/store/store.ts';
-import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, finishedRunOfFile, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
 interface FinishedRun {
@@ -21,21 +20,7 @@ interface FinishedRun {
  * once rather than once per test.
  */
 const test = base.extend<{ finished: FinishedRun }>({
-  finished: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-damaged-'));
-      try {
-        const problems = await writeProblems(dir, smallProblems(2));
-        const run = path.join(dir, 'run');
-        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-        await use({ run, calls: (await readJournal(run)).length });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-    { scope: 'file' },
-  ],
+  finished: finishedRunOfFile('tmas-damaged-', 2, ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2'], async (run) => ({ run, calls: (await readJournal(run)).length })),
 });
 
 /** The user the read-only case runs its commands as when we are root. */

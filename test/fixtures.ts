@@ -326,3 +326,34 @@ export async function expectOutputsOfStore(run: string): Promise<number> {
   }
   return lines.length;
 }
+
+/**
+ * A file-scoped fixture: one finished run of `problems` small problems with
+ * `flags`, made once per test file (in a temporary folder named from
+ * `prefix`, removed after the file) and given to each test as `shape` makes
+ * of its directory (the directory itself by default). Each test that changes
+ * the run works on a copy of its own. Give it a name no other test file uses
+ * (house.test.ts): with `isolate: false`, a fork hands a file-scoped fixture
+ * of one file to another file of the same name.
+ */
+export function finishedRunOfFile<T = string>(
+  prefix: string,
+  problems: number,
+  flags: string[],
+  shape: (run: string) => Promise<T> = async (run) => run as T,
+): [(context: object, use: (value: T) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+  return [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use: (value: T) => Promise<void>) => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+      try {
+        const run = path.join(dir, 'run');
+        await runInProcess(['--input-file', await writeProblems(dir, smallProblems(problems)), '--output-file', run, ...flags]);
+        await use(await shape(run));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'file' },
+  ];
+}

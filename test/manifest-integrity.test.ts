@@ -1,10 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { loadRun } from '../src/report/load.ts';
 import { Store } from '../src/store/store.ts';
-import { fileHashes, replayInProcess, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { fileHashes, replayInProcess, runCli, finishedRunOfFile, test as base } from './fixtures.ts';
 
 /**
  * `test` with `manifestRun`: one finished one-problem run per file (a second
@@ -14,21 +13,7 @@ import { fileHashes, replayInProcess, runCli, runInProcess, smallProblems, test 
  * `finished`) was handed to this file in its place.
  */
 const test = base.extend<{ manifestRun: string }>({
-  manifestRun: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-manifest-'));
-      try {
-        const problems = await writeProblems(dir, smallProblems(1));
-        const run = path.join(dir, 'run');
-        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
-        await use(run);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-    { scope: 'file' },
-  ],
+  manifestRun: finishedRunOfFile('tmas-manifest-', 1, ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']),
 });
 
 /** A copy of the file's finished run in `dir`. */

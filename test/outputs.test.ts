@@ -4,15 +4,14 @@
  * whole files at their final names, however the command ends.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { createOutputFile, partialName } from '../src/host/outputs/output-file.ts';
 import { ensureFreshOutputDir } from '../src/host/outputs/output-dir.ts';
 import { existsSync } from 'node:fs';
-import { BIN, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { BIN, REPO, runCli, finishedRunOfFile, test as base } from './fixtures.ts';
 
 /**
  * `test` with `finishedRunDir`: one finished run per file, copied by each test that changes it.
@@ -20,21 +19,7 @@ import { BIN, REPO, runCli, runInProcess, smallProblems, test as base, writeProb
  * another file of the same fork (damaged-store's `finished`) would be handed over instead.
  */
 const test = base.extend<{ finishedRunDir: string }>({
-  finishedRunDir: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-outputs-'));
-      try {
-        const problems = await writeProblems(dir, smallProblems(6));
-        const run = path.join(dir, 'run');
-        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2']);
-        await use(run);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-    { scope: 'file' },
-  ],
+  finishedRunDir: finishedRunOfFile('tmas-outputs-', 6, ['--no-proof', '--n-candidates', '4', '--n-verifications', '2', '--max-iterations', '2']),
 });
 
 /** A read-only copy of `run` under `dir`: a read-only tmpfs where this machine lets us mount one (the EROFS users meet), else modes (which stop no root). */

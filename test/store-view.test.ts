@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { describe, expect } from 'vitest';
 import { printedUrl } from '../bench/harness/child-process.ts';
 import { openStoreView } from '../src/store/repair/check.ts';
-import { BIN, fileHashes, REPO, runCli, runInProcess, smallProblems, test as base, writeProblems } from './fixtures.ts';
+import { BIN, fileHashes, REPO, runCli, finishedRunOfFile, test as base } from './fixtures.ts';
 
 /**
  * `test` with `viewedRun`: one finished two-problem run per file, in table
@@ -14,21 +13,7 @@ import { BIN, fileHashes, REPO, runCli, runInProcess, smallProblems, test as bas
  * reads or damages a copy of its own.
  */
 const test = base.extend<{ viewedRun: string }>({
-  viewedRun: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'tmas-view-'));
-      try {
-        const problems = await writeProblems(dir, smallProblems(2));
-        const run = path.join(dir, 'run');
-        await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
-        await use(run);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-    { scope: 'file' },
-  ],
+  viewedRun: finishedRunOfFile('tmas-view-', 2, ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']),
 });
 
 async function copyRun(dir: string, run: string): Promise<string> {
