@@ -65,6 +65,28 @@ describe('dispatcher', () => {
     expect(left).toHaveLength(200);
   });
 
+  test('calls taken from inside the line (the one ranked last, one further down) leave it at once, and the rest still leave in order', () => {
+    const held = new HeldCalls<{ rank: CallRank; sequence: number }>();
+    const remaining = Array.from({ length: 300 }, (_, index) => (index * 7919) % 60);
+    remaining.forEach((left, sequence) => held.push({ rank: rank(left, sequence % 17 === 0), sequence }));
+    const expected: Array<{ rank: CallRank; sequence: number }> = [...held.leading(300)];
+    // A slower replica takes the call ranked last, a hundred times; a replica with room, every third call further down.
+    for (let pick = 0; pick < 100; pick++) {
+      const last = held.last(() => true);
+      expect(last).toBe(expected.pop());
+      held.remove(last as { rank: CallRank; sequence: number });
+    }
+    const inside = [...held.leading(200)].filter((_, index) => index % 3 === 1);
+    for (const call of inside) held.remove(call);
+    const kept = expected.filter((call) => !inside.includes(call));
+    expect(held.size).toBe(kept.length);
+    // Accept passes over calls it refuses: the last of the even sequences.
+    expect(held.last((call) => call.sequence % 2 === 0)).toBe(kept.filter((call) => call.sequence % 2 === 0).at(-1));
+    const left: Array<{ rank: CallRank; sequence: number }> = [];
+    for (let call = held.pop(); call !== undefined; call = held.pop()) left.push(call);
+    expect(left).toEqual(kept);
+  });
+
   test('fifo order ignores ranks', async () => {
     const server = replica(1);
     const dispatcher = createDispatcher(10, 'fifo');

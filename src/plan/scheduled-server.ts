@@ -38,8 +38,6 @@ export interface ServedCall {
 
 interface Call extends Held, ServedCall, RoutedCall<ReplicaSlots> {
   done(): void;
-  /** Sent from inside the heap (a tie): dropped when it surfaces. */
-  settled: boolean;
 }
 
 /** One replica: its capacity model, its settings, and the most calls it may have in flight. */
@@ -99,13 +97,13 @@ export class ScheduledServer {
     const rank: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
     const sequence = this.sequence++;
     const prefix = this.prefixed && call.prompt != null ? promptPrefix(call.prompt, call.promptTokens) : null;
-    this.held.push({ ...call, rank, sequence, tieBreak: sequence, prefix, settled: false, done });
+    this.held.push({ ...call, rank, sequence, tieBreak: sequence, prefix, done });
   }
 
   /** Sends held calls, best first, while the limits allow; each one finished sends the next. */
   pump(): void {
     while (this.total < this.options.concurrency) {
-      const next = this.head();
+      const next = this.held.peek();
       if (next === undefined) return;
       const replica = this.router.choose(this.slots, next);
       if (replica === null) return;
@@ -113,18 +111,9 @@ export class ScheduledServer {
       const instead = slower ? slowerReplicaPick(this.router, this.held, next, replica, this.slots) : this.prefixFirst(next, replica);
       if (instead === 'idle') return;
       if (instead === null) this.held.pop();
+      else this.held.remove(instead);
       this.start(instead ?? next, replica);
     }
-  }
-
-  /** The next live held call, dropping ties already sent above it. */
-  private head(): Call | undefined {
-    let top = this.held.peek();
-    while (top?.settled) {
-      this.held.pop();
-      top = this.held.peek();
-    }
-    return top;
   }
 
   /** A held call further down the line for `replica` when the next one's prompt is cached on another replica, as the dispatcher does. */
@@ -133,12 +122,11 @@ export class ScheduledServer {
     const holder = elsewhere?.(replica, next, this.slots) ?? null;
     // A holder with room was weighed by the router (routing.ts), which chose this replica: the call goes here.
     if (elsewhere === undefined || holder === null || holder.limit - holder.inFlight > 0) return null;
-    for (const call of this.held.leading(PREFIX_LOOKAHEAD)) if (call !== next && !call.settled && elsewhere(replica, call, this.slots) === null) return call;
+    for (const call of this.held.leading(PREFIX_LOOKAHEAD)) if (call !== next && elsewhere(replica, call, this.slots) === null) return call;
     return null;
   }
 
   private start(sent: Call, replica: ReplicaSlots): void {
-    sent.settled = true;
     this.router.sent(replica, sent);
     replica.inFlight++;
     this.total++;

@@ -81,8 +81,8 @@ export function freest<S extends Slots>(candidates: readonly S[], replicas: read
  * goes, being the one ranked last. The dispatcher and the plan's server
  * (src/plan/scheduled-server.ts) both ask it.
  */
-export function slowerReplicaPick<S extends Slots, T extends Held & RoutedCall<S> & { settled: boolean }>(router: Router<S>, held: HeldCalls<T>, next: T, replica: S, replicas: readonly S[]): T | null | 'idle' {
-  const found = held.last((call) => !call.settled && call.avoid !== replica);
+export function slowerReplicaPick<S extends Slots, T extends Held & RoutedCall<S> & { settled?: boolean }>(router: Router<S>, held: HeldCalls<T>, next: T, replica: S, replicas: readonly S[]): T | null | 'idle' {
+  const found = held.last((call) => call.settled !== true && call.avoid !== replica);
   const last = found === undefined || found === next ? null : found;
   const fasterBusy = replicas.some((other) => !other.drained && other.inFlight > 0 && router.isSlower?.(other, replicas) === false);
   return fasterBusy && slowReplicaWaits(last ?? next, next) ? 'idle' : last;
@@ -155,7 +155,9 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         onAbort: () => {
           this.holding--;
           const own = this.lines.get(call.pool);
-          if (own) own.waiting--;
+          if (own === undefined) return;
+          own.waiting--;
+          own.calls.remove(ticket);
         },
       });
       let own = this.lines.get(call.pool);
@@ -197,9 +199,9 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
         continue;
       }
       if (instead === null) line.calls.pop();
+      else line.calls.remove(instead);
       line.waiting--;
       this.holding--;
-      // A call taken from inside the heap is marked settled by send, and dropped when it surfaces.
       this.send(instead ?? ticket, replica);
     }
   }
