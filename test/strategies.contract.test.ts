@@ -86,6 +86,9 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     const problems = await loadProblems(input);
     const declared = expectedCallsOf(strategy, toProblemInputs('r', config, problems, null), config.loop.proof);
     for (const [role, count] of Object.entries(declared)) expect({ role, count: whole.completed[role] ?? 0 }).toEqual({ role, count });
+    // What `tmas plan` counts as an upper bound, per problem, holds the run's calls.
+    const bounds = strategy.callBounds?.(config.loop) ?? {};
+    for (const [role, bound] of Object.entries(bounds)) expect(whole.completed[role] ?? 0, `${role} calls`).toBeLessThanOrEqual(problems.length * (bound ?? 0));
     const issuedWhole = whole.outcome?.calls.issued ?? 0;
     expect(issuedWhole).toBeGreaterThan(0);
 

@@ -1,8 +1,8 @@
 /** The `mas-ceo` strategy (MAS-TTS): a CEO agent plans each round of a recruited expert team. */
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
-import { ceoMachine, ceoRole, criticMachine, criticRole, evaluatorMachine, evaluatorRole, recruiterMachine, recruiterRole, solverMachine, solverRole } from './mas-ceo.roles.ts';
-import { masCeoProgram } from './mas-ceo.program.ts';
+import { CEO_LIMITS, ceoMachine, ceoRole, criticMachine, criticRole, evaluatorMachine, evaluatorRole, recruiterMachine, recruiterRole, solverMachine, solverRole } from './mas-ceo.roles.ts';
+import { MAX_INNER_TURNS, masCeoProgram } from './mas-ceo.program.ts';
 
 /** MAS-TTS with the adaptive CEO as a strategy. */
 export const masCeoStrategy: Strategy = {
@@ -14,6 +14,14 @@ export const masCeoStrategy: Strategy = {
   problem: createProgramMachine(masCeoProgram),
   // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
   expectedCalls: () => ({}),
+  // Every round run, with the largest team the CEO may recruit and every critique round objected to.
+  callBounds: ({ maxIterations }) => ({
+    ceo: maxIterations,
+    recruiter: maxIterations,
+    solver: (1 + MAX_INNER_TURNS) * maxIterations,
+    critic: (CEO_LIMITS.experts.max - 1) * MAX_INNER_TURNS * maxIterations,
+    evaluator: maxIterations,
+  }),
   sim: { ceo: 'ceo', recruiter: 'recruiter', solver: 'revision', critic: 'critic', evaluator: 'evaluator' },
   // A round's order; the solver's revisions after a critique repeat stages 2-3 (up to the turn limit).
   stages: { ceo: 0, recruiter: 1, solver: 2, critic: 3, evaluator: 4 },

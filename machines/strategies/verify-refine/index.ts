@@ -15,6 +15,8 @@ export const verifyRefineStrategy: Strategy = {
   flags: [REFINE_PROOFS_FLAG],
   // Rounds end early once a proof scores 1, and only proofs that parse are rated: no count is fixed in advance.
   expectedCalls: () => ({}),
+  // Every round run and every proof rated: N proofs and N x M ratings a round.
+  callBounds: ({ nCandidates, nVerifications, maxIterations }) => ({ prover: nCandidates * maxIterations, rater: nCandidates * nVerifications * maxIterations }),
   sim: { prover: 'self-evaluated', rater: 'rating' },
   stages: { prover: 0, rater: 1 },
   // deepseek-ai/DeepSeek-Math-V2 inference/main.py: temperature 1.0 (--proof_gen_temp, --proof_verification_temp), top_p 0.95.
