@@ -30,6 +30,8 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   // Majority's samples are --samples (64): an N given to it was recorded and 64 samples a problem drawn.
   { name: 'N to a strategy that does not read it', content: null, flags: ['--strategy', 'majority', '--n-candidates', '4'], says: /^tmas: --n-candidates: the majority strategy does not read it, .*its own are --samples, --vote-pool\)\. Leave --n-candidates out, or choose a --strategy that reads it\. \[TMAS_USAGE\]$/m },
   { name: 'M and ε to pacore, which reads neither', content: null, flags: ['--strategy', 'pacore', '--n-verifications', '2', '--epsilon', '0.3'], says: /--n-verifications and --epsilon: the pacore strategy does not read them.*its own are --round-widths/ },
+  // The embedded simulated model starts only where a role has no --base-url: a run at a server's URL ignored these without a word.
+  { name: 'a --sim-* flag to a run whose every role has an endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm', '--sim-latency-ms', '300'], says: /^tmas: --sim-latency-ms sets the embedded simulated model, which this run does not start: --base-url names the endpoint of every role\. Leave --sim-latency-ms out; to shape the replies of a tmas sim-server, start it with --latency-median-ms\. \[TMAS_USAGE\]$/m },
   { name: '--demo beside --input-file', content: null, flags: ['--demo'], says: /--demo runs the bundled demo set with its own settings: leave it out to run .*problems\.jsonl \(--input-file\)\. \[TMAS_USAGE\]/ },
 ];
 
