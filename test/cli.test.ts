@@ -117,3 +117,25 @@ describe("the option parser's errors carry TMAS_USAGE", () => {
     });
   }
 });
+
+describe('an unknown flag that holds the words of one of ours is named', () => {
+  // Commander suggests a flag a few letters away: --model, --input, --iterations (other tools' names) got no suggestion.
+  const cases: Array<[string[], string]> = [
+    [['run', '--model', 'm'], '--model-name'],
+    [['run', '--input', 'p.jsonl'], '--input-file'],
+    [['run', '--output', 'runs/x'], '--output-file'],
+    [['run', '--iterations', '4'], '--max-iterations'],
+    [['run', '--judge-url', 'http://127.0.0.1:9/v1'], '--judge-base-url'],
+    [['run', '--temp', '0.6'], '--temperature'],
+    [['run', '--n', '4'], '--n-candidates or --n-verifications'],
+    // Commander's own suggestion stands where ours has none.
+    [['log', '/nowhere', '--roles', 'judge'], '--role'],
+  ];
+  for (const [args, meant] of cases) {
+    test(`tmas ${args.join(' ')}: did you mean ${meant}`, async () => {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`tmas: unknown option '${args.find((arg) => arg.startsWith('--'))}'\n(Did you mean ${meant}?) [TMAS_USAGE]`);
+    });
+  }
+});
