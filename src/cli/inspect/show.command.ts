@@ -39,11 +39,15 @@ export async function runShowCommand(runDir: string, options: { problem: string;
     refuseUnknownProblem(problems.map((p) => p.id), options.problem, runDir);
     const ordinal = problems.findIndex((p) => p.id === options.problem);
     let record: IterationRecord | undefined;
+    const completed: number[] = [];
     for await (const candidate of store.iterationRecords(problemRange(ordinal))) {
+      completed.push(candidate.iteration);
       if (options.iteration === undefined || candidate.iteration === options.iteration) record = candidate;
     }
     if (!record) {
-      throw new UserError('TMAS_USAGE', `${options.problem} has no completed iteration${options.iteration === undefined ? '' : ` ${options.iteration}`} in ${runDir}.`);
+      // Which to ask for instead: the iterations it has.
+      const has = completed.length === 0 ? 'none is completed yet' : `its completed iterations: ${completed.length === 1 ? completed[0] : `${completed[0]} to ${completed.at(-1)}`}`;
+      throw new UserError('TMAS_USAGE', `${options.problem} has no completed iteration${options.iteration === undefined ? '' : ` ${options.iteration}`} in ${runDir} (${has}).`);
     }
     const banks = await store.getBanks(ordinal, record.iteration);
     const problem = problems[ordinal];
