@@ -180,7 +180,7 @@ function defineReportCommand(program: Command): void {
   program
     .command('report')
     .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
-    .argument('<dirs...>', 'run output directories (each holding metrics.json)')
+    .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
     .option('--format <format>', 'html or md', 'html')
