@@ -202,6 +202,12 @@ export interface Strategy {
    * header shows beside the strategy's own flags. Absent: all of them.
    */
   loopSettings?: readonly SharedLoopSetting[];
+  /**
+   * The shared loop settings it reads besides `loopSettings` under these options of its own
+   * (pacore reads N when --round-widths is empty): `tmas run` refuses a shared flag the method
+   * does not read, and the header shows those it does.
+   */
+  alsoReads?(options: Readonly<Record<string, StrategyOptionValue>>): readonly SharedLoopSetting[];
   /** The completion limit of its non-judge calls when `--completion-max-tokens` is not given (absent: whatever the window leaves). */
   completionMaxTokens?: number;
   /** Its bank's own cap, which `--bank-max-records` does not change (0: every record); absent: the flag's. Recorded in metrics.json's evaluation block. */
@@ -213,6 +219,14 @@ export type SharedLoopSetting = 'nCandidates' | 'nVerifications' | 'maxIteration
 
 /** Every shared loop setting, in the order a header shows them. */
 export const SHARED_LOOP_SETTINGS: readonly SharedLoopSetting[] = ['nCandidates', 'nVerifications', 'maxIterations', 'epsilon', 'jaccardThreshold'];
+
+/** The shared loop settings `strategy` reads under its `options`, in the order a header shows them. */
+export function loopSettingsRead(strategy: Pick<Strategy, 'loopSettings' | 'alsoReads'> | undefined, options: Readonly<Record<string, StrategyOptionValue>>): readonly SharedLoopSetting[] {
+  // A strategy the registry does not know (a plugin's, an older run's without a name) reads every one.
+  if (strategy === undefined) return SHARED_LOOP_SETTINGS;
+  const reads = new Set([...(strategy.loopSettings ?? SHARED_LOOP_SETTINGS), ...(strategy.alsoReads?.(options) ?? [])]);
+  return SHARED_LOOP_SETTINGS.filter((setting) => reads.has(setting));
+}
 
 /** The temperature of a run that gives no `--temperature` and whose strategy declares none. */
 export const DEFAULT_TEMPERATURE = 0.6;

@@ -27,6 +27,11 @@ const badInputs: Array<{ name: string; content: string | null; flags: string[]; 
   { name: 'a whole-number flag left empty', content: null, flags: ['--seed', ''], says: /--seed.*whole number/ },
   { name: 'a completion limit the window cannot hold', content: null, flags: ['--completion-max-tokens', '200000'], says: /--completion-max-tokens 200000 is not below the context window \(--max-tokens 131072\)/ },
   { name: 'an empty --input-file', content: null, flags: ['--input-file', ''], says: /--input-file is empty: give the path of the problem file\. \[TMAS_USAGE\]/ },
+  // Majority's samples are --samples (64): an N given to it was recorded and 64 samples a problem drawn.
+  { name: 'N to a strategy that does not read it', content: null, flags: ['--strategy', 'majority', '--n-candidates', '4'], says: /^tmas: --n-candidates: the majority strategy does not read it, .*its own are --samples, --vote-pool\)\. Leave --n-candidates out, or choose a --strategy that reads it\. \[TMAS_USAGE\]$/m },
+  { name: 'M and ε to pacore, which reads neither', content: null, flags: ['--strategy', 'pacore', '--n-verifications', '2', '--epsilon', '0.3'], says: /--n-verifications and --epsilon: the pacore strategy does not read them.*its own are --round-widths/ },
+  // The embedded simulated model starts only where a role has no --base-url: a run at a server's URL ignored these without a word.
+  { name: 'a --sim-* flag to a run whose every role has an endpoint', content: null, flags: ['--base-url', 'http://127.0.0.1:9/v1', '--model-name', 'm', '--sim-latency-ms', '300'], says: /^tmas: --sim-latency-ms sets the embedded simulated model, which this run does not start: --base-url names the endpoint of every role\. Leave --sim-latency-ms out; to shape the replies of a tmas sim-server, start it with --latency-median-ms\. \[TMAS_USAGE\]$/m },
   { name: '--demo beside --input-file', content: null, flags: ['--demo'], says: /--demo runs the bundled demo set with its own settings: leave it out to run .*problems\.jsonl \(--input-file\)\. \[TMAS_USAGE\]/ },
 ];
 
@@ -45,6 +50,22 @@ describe('tmas run refuses bad input', () => {
       expect(existsSync(output)).toBe(false);
     });
   }
+
+  test('the closing line names what the strategy read: majority its samples and no N or M; pacore N only with --round-widths empty; a resume refuses N to majority', async ({ dir }) => {
+    const input = path.join(dir, 'problems.jsonl');
+    await writeFile(input, `${good}\n`);
+    const majority = path.join(dir, 'majority');
+    const ran = await runCli(['run', '--input-file', input, '--output-file', majority, '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^1 problem × 1 iteration, majority samples=2 vote-pool=0 T=1:$/m);
+    expect(ran.stdout).not.toMatch(/N=\d/);
+    const resumed = await runCli(['run', '--resume', majority, '--n-candidates', '4']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--n-candidates: the majority strategy does not read it/);
+    const pacore = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'pacore'), '--no-proof', '--strategy', 'pacore', '--round-widths', '', '--n-candidates', '2', '--max-iterations', '1']);
+    expect(pacore.code, pacore.stderr).toBe(0);
+    expect(pacore.stdout).toMatch(/^1 problem × 1 iteration, pacore round-widths=\(empty\) N=2 T=1:$/m);
+  });
 
   test('snake_case spellings of the reference CLI are accepted', async ({ dir }) => {
     const input = path.join(dir, 'problems.jsonl');
@@ -93,6 +114,28 @@ describe("the option parser's errors carry TMAS_USAGE", () => {
       expect(result.code).toBe(2);
       expect(result.stderr.split('\n')[0]).toBe(says);
       expect(result.stdout).toBe('');
+    });
+  }
+});
+
+describe('an unknown flag that holds the words of one of ours is named', () => {
+  // Commander suggests a flag a few letters away: --model, --input, --iterations (other tools' names) got no suggestion.
+  const cases: Array<[string[], string]> = [
+    [['run', '--model', 'm'], '--model-name'],
+    [['run', '--input', 'p.jsonl'], '--input-file'],
+    [['run', '--output', 'runs/x'], '--output-file'],
+    [['run', '--iterations', '4'], '--max-iterations'],
+    [['run', '--judge-url', 'http://127.0.0.1:9/v1'], '--judge-base-url'],
+    [['run', '--temp', '0.6'], '--temperature'],
+    [['run', '--n', '4'], '--n-candidates or --n-verifications'],
+    // Commander's own suggestion stands where ours has none.
+    [['log', '/nowhere', '--roles', 'judge'], '--role'],
+  ];
+  for (const [args, meant] of cases) {
+    test(`tmas ${args.join(' ')}: did you mean ${meant}`, async () => {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`tmas: unknown option '${args.find((arg) => arg.startsWith('--'))}'\n(Did you mean ${meant}?) [TMAS_USAGE]`);
     });
   }
 });

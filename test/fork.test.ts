@@ -236,7 +236,7 @@ describe('tmas fork', () => {
     expect(help).toMatch(/--n-candidates <n> candidates per iteration, N --n-verifications/);
   });
 
-  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, NEW a file, other problems', async ({ dir }) => {
+  test('refused before anything is written: DIR not a run, no --output-file, NEW inside DIR, NEW holding a run or files, NEW a file, other problems, a flag its strategy does not read', async ({ dir }) => {
     const before = await fileHashes(source);
     const empty = path.join(dir, 'empty');
     await mkdir(empty);
@@ -258,6 +258,8 @@ describe('tmas fork', () => {
       { args: ['fork', source, '--output-file', file], code: /TMAS_OUTPUT\]/, says: /it is a file, not a directory\. Choose another --output-file/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'b'), '--input-file', other], code: /TMAS_RESUME_CONFLICT\]/, says: /not the input of the run.*A fork runs the problems/ },
       { args: ['fork', source, '--output-file', path.join(dir, 'c'), '--resume', source], code: /TMAS_USAGE\]/, says: /takes no --resume/ },
+      // Majority's samples are --samples: an M given to it would be recorded as the fork's change and change nothing.
+      { args: ['fork', source, '--output-file', path.join(dir, 'd'), '--strategy', 'majority', '--n-verifications', '4'], code: /TMAS_USAGE\]/, says: /--n-verifications: the majority strategy does not read it/ },
     ];
     for (const { args, code, says } of cases) {
       const refused = await runCli(args);

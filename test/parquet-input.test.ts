@@ -100,6 +100,11 @@ describe('loadProblems: Parquet that loads', () => {
     expect(await loadProblems(file, { idColumn: 'key', questionColumn: 'text' })).toEqual([{ id: 'k1', question: 'What is 1+1?', extra: { gold: '2' } }]);
   });
 
+  test('without a column of the exact names, one of those names in another case is read (an "Answer" column is not left out as an extra)', async ({ dir }) => {
+    const file = await writeParquet(dir, 'cased.parquet', [text('ID', ['k1']), text('Question', ['What is 1+1?']), text('Answer', ['2']), text('Solution', ['1+1=2.'])]);
+    expect(await loadProblems(file)).toEqual([{ id: 'k1', question: 'What is 1+1?', answer: '2', solution: '1+1=2.', extra: {} }]);
+  });
+
   test('extra columns are kept as JSON: exact 64-bit integers, dates as ISO text, a list column as a list', async ({ dir }) => {
     const schema: SchemaElement[] = [
       { name: 'root', num_children: 4 },

@@ -56,6 +56,14 @@ describe('tmas plan', () => {
     );
   });
 
+  test('refuses a loop flag the strategy does not read: N to majority would be forecast as its 64 samples', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const refused = await runCli(['plan', '--input-file', input, '--no-proof', '--strategy', 'majority', '--n-candidates', '4']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^tmas: --n-candidates: the majority strategy does not read it.*its own are --samples, --vote-pool.*\[TMAS_USAGE\]$/m);
+    expect(refused.stdout).toBe('');
+  });
+
   test('says the calls of a strategy that stops early are an upper bound, and the run stays under it', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const flags = ['--input-file', input, '--no-proof', '--strategy', 'self-refine', ...(RUNS['self-refine'] as string[]), '--draws', '1'];

@@ -356,12 +356,24 @@ describe('loadProblems: CSV', () => {
     expect((await loadError(file, configured(['--answer-column', 'Short Answer']))).message).toContain('no column "Short Answer"');
   });
 
-  test('a missing column is named, with the header that was found', async ({ write }) => {
-    const file = await write('cols.csv', 'id,question,answer\n1,q,2\n');
+  test('a missing column is named, with the names tried and the header that was found', async ({ write }) => {
+    const file = await write('cols.csv', 'uid,text,gold\n1,q,2\n');
     const error = await loadError(file);
     expectAt(error, file, 1);
-    expect(error.message).toContain('no column "Problem ID" (it has: "id", "question", "answer")');
+    expect(error.message).toContain('the CSV header has none of the columns tmas looks for the problem ids in ("Problem ID", "problem_id", "id"); it has: "uid", "text", "gold"');
     expect(error.message).toContain('--id-column');
+  });
+
+  // A CSV with the JSONL names had its answers dropped (its "answer" column kept as an extra) or was refused for its ids:
+  // a --no-proof run of it graded nothing. Columns are now picked as a Parquet file's are.
+  test('the JSONL names, and a column named solution, are read as in JSONL and Parquet', async ({ write }) => {
+    const file = await write('jsonl-names.csv', 'problem_id,question,answer,solution,topic\np1,What is 2+3?,5,Since 2+3=5.,sums\n');
+    expect(await loadProblems(file)).toEqual([{ id: 'p1', question: 'What is 2+3?', answer: '5', solution: 'Since 2+3=5.', extra: { topic: 'sums' } }]);
+  });
+
+  test('the names are matched in any case when none matches exactly: a header ID,Question,Answer has its answers', async ({ write }) => {
+    const file = await write('cased.csv', 'ID,Question,Answer\np1,What is 7*6?,42\n');
+    expect(await loadProblems(file)).toEqual([{ id: 'p1', question: 'What is 7*6?', answer: '42', extra: {} }]);
   });
 
   test('an answer column named explicitly must exist', async ({ write }) => {

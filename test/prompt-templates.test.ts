@@ -167,6 +167,8 @@ describe('prompt templates from files', () => {
     const broken = await write('broken.jinja', 'Problem:\n{{ problem }}\nSolutions: {{ references | join(", ") + }}\n');
     // A rollout's text is left out when the prompt does not fit: absent, a filter on it fails mid-run unless the template tests it.
     const unguarded = await write('unguarded.jinja', '{{ problem }}\n{% for r in rollouts %}\n{{ r.text | trim }}\n{% endfor %}\n');
+    // A field a record lacks rendered as nothing in every prompt (the summaries were asked about verifications without their analyses).
+    const misfield = await write('misfield.jinja', '{{ problem }}\n{% for v in verifications %}\nScore {{ v.score }}:\n{{ v.analsis }}\n{% endfor %}\n');
     const latin1 = path.join(dir, 'latin1.jinja');
     await writeFile(latin1, Buffer.from('Probl\xe8me : {{ problem }}\n', 'latin1'));
     const run = (strategy: string, prompt: string) =>
@@ -180,6 +182,7 @@ describe('prompt templates from files', () => {
       ['tmas', `judge=${misspelt}`, /the judge's prompt is part of the shared grading/],
       ['pacore', `synthesis=${path.join(dir, 'absent.jinja')}`, /absent\.jinja .*cannot be read: ENOENT/],
       ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*trim.*test it with \`is defined\``)],
+      ['tmas', `summary=${misfield}`, new RegExp(`${misfield}:4: .*it reads v\\.analsis, a field its record does not have \\(its fields: index, score, analysis\\)`)],
       ['pacore', `synthesis=${latin1}`, /latin1\.jinja .*cannot be read: it is not UTF-8 text \(save it as UTF-8\)/],
       ['pacore', `synthesis=${dir}`, /cannot be read: it is a directory/],
     ];

@@ -150,6 +150,25 @@ describe('tmas report', () => {
     expect(md.slice(md.indexOf('## tmas')).match(new RegExp(`^${row}0\\.0 \\[0\\.0, 0\\.0\\] \\|`, 'gm'))).toHaveLength(2);
   });
 
+  // tmas report runs/table1 read the folder as a run and refused it for its missing metrics.json, where tmas view took it.
+  test('a folder of runs (a tmas table1 output) reports the finished runs under it, as the runs given one by one', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const small = ['--input-file', input, '--no-proof', '--max-iterations', '1', '--judge-passes', '0'];
+    await runInProcess([...small, '--output-file', path.join(dir, 'table', 'tmas'), '--n-candidates', '2', '--n-verifications', '1']);
+    await runInProcess([...small, '--output-file', path.join(dir, 'table', 'majority'), '--strategy', 'majority', '--samples', '2']);
+    await writeFile(path.join(dir, 'table', 'table1.md'), '# Table 1\n');
+    const report = async (dirs: string[]) => {
+      const lines: string[] = [];
+      await runReportCommand(dirs, { format: 'md' }, { stdout: (line) => lines.push(line) });
+      return lines.join('\n');
+    };
+    const folder = await report([path.join(dir, 'table')]);
+    expect(folder).toMatch(/^# tmas report: majority, tmas$/m);
+    expect(folder).toBe(await report([path.join(dir, 'table', 'majority'), path.join(dir, 'table', 'tmas')]));
+    await mkdir(path.join(dir, 'unfinished', 'run', 'store'), { recursive: true });
+    await expect(report([path.join(dir, 'unfinished')])).rejects.toMatchObject({ code: 'TMAS_REPORT', message: expect.stringContaining('holds no finished run (no metrics.json in run)') });
+  });
+
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });

@@ -441,6 +441,23 @@ describe('tmas run against real-looking servers', () => {
     }
   });
 
+  // vLLM's address is often written without its /v1: the 404 said only "(ending in /v1)", and which URL that was was left to the user.
+  test('a base URL without its /v1, or a route given as the base URL: exit 2 before any completion, naming the base URL to give', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const sim = await startSimProcess(['--problems', problems]);
+    try {
+      const origin = sim.url.replace(/\/v1$/, '');
+      for (const given of [origin, `${sim.url}/chat/completions`]) {
+        const refused = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'out'), '--base-url', given, '--no-proof']);
+        expect(refused.code, given).toBe(2);
+        expect(refused.stderr).toContain(`tmas: The endpoint ${given} (from --base-url) answered GET /models with HTTP 404. Its OpenAI-compatible base URL is likely ${sim.url}: give --base-url ${sim.url}. [TMAS_ENDPOINT]`);
+      }
+      expect(existsSync(path.join(dir, 'out'))).toBe(false);
+    } finally {
+      sim.child.kill();
+    }
+  });
+
   test('sampling flags, per-role ones and --extra-body reach the server; without them the request carries none', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const requestLog = path.join(dir, 'requests.jsonl');

@@ -197,3 +197,28 @@ describe('a private view of a store', () => {
     }
   });
 });
+
+describe('the filters of tmas log, calls and show', () => {
+  // A problem or role the run lacks matched nothing: `tmas calls DIR --role verifier` printed nothing and exited 0.
+  test('a problem, a role, a type or an iteration the run has none of: exit 2 naming what it has, nothing printed; a role it has streams its calls', async ({ viewedRun }) => {
+    const roles = 'its roles: solution, verification, summary, experience, guideline';
+    const refused: Array<[string[], string]> = [
+      [['calls', viewedRun, '--role', 'verifier'], `--role verifier: the tmas run in ${viewedRun} has no such role (${roles}). [TMAS_USAGE]`],
+      [['log', viewedRun, '--role', 'sumary'], `--role sumary: the tmas run in ${viewedRun} has no such role (${roles}). [TMAS_USAGE]`],
+      [['log', viewedRun, '--problem', 'p9'], `--problem p9: no such problem in ${viewedRun} (its problems include p1, p2). [TMAS_USAGE]`],
+      [['calls', viewedRun, '--problem', 'p9'], `--problem p9: no such problem in ${viewedRun} (its problems include p1, p2). [TMAS_USAGE]`],
+      [['log', viewedRun, '--type', 'bank'], '--type bank: no message type is a single word'],
+      [['show', viewedRun, '--problem', 'p1', '--iteration', '7'], `p1 has no completed iteration 7 in ${viewedRun} (its completed iterations: 0 to 1). [TMAS_USAGE]`],
+    ];
+    for (const [args, says] of refused) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`tmas: ${says}`);
+      expect(result.stdout).toBe('');
+    }
+    const calls = await runCli(['calls', viewedRun, '--role', 'verification', '--problem', 'p2']);
+    expect(calls.code, calls.stderr).toBe(0);
+    // 2 candidates × 1 verification × 2 iterations.
+    expect(calls.stdout.trim().split('\n')).toHaveLength(4);
+  });
+});

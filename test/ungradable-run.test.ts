@@ -5,7 +5,7 @@
  * runs it anyway.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { checkGradable } from '../src/cli/run/run.command.ts';
@@ -44,6 +44,24 @@ describe('a run that can grade nothing', () => {
     expect(metrics.iterations).toMatchObject([{ pass1: null, graded: 0 }]);
   });
 
+  // Its answers in a column tmas does not look in, a CSV loaded ungraded: a --no-proof run paid every call and graded nothing.
+  test('tmas run --no-proof on problems none of which has an answer: exit 2 before any request, naming --answer-column and --force', async ({ dir }) => {
+    const input = path.join(dir, 'problems.csv');
+    await writeFile(input, `Problem ID,Problem,gold\n${PROBLEMS.map((p) => `${p.problem_id},${p.question},${p.answer}`).join('\n')}\n`);
+    const output = path.join(dir, 'out');
+    const before = sim.stats().requests;
+    const refused = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', ...SMALL]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^tmas: This run would grade nothing: with --no-proof each candidate is graded against its problem's reference answer, but none of the 2 problems in .*problems\.csv has one\..*--answer-column.*add --force\. \[TMAS_UNGRADABLE\]$/m);
+    expect(existsSync(output)).toBe(false);
+    expect(sim.stats().requests).toBe(before);
+
+    const named = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', '--answer-column', 'gold', ...SMALL]);
+    expect(named.code, named.stderr).toBe(0);
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ graded: number }> };
+    expect(metrics.iterations[0]?.graded).toBe(2);
+  });
+
   test('tmas table1 refuses it the same way and creates nothing', async ({ dir }) => {
     const input = await writeProblems(dir, PROBLEMS);
     const out = path.join(dir, 'table1');
@@ -53,7 +71,7 @@ describe('a run that can grade nothing', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  test('what is not refused: --no-proof, reference solutions with a judge, problems with no reference at all, --force', () => {
+  test('what is not refused: --no-proof with some answers, reference solutions with a judge, proof problems with no reference at all, --force', () => {
     const short = [{ id: 'a', question: 'Q', answer: '2' }];
     const config = { proof: true, judgePasses: 0, inputFile: 'p.jsonl' };
     expect(() => checkGradable(config, short, { force: false })).toThrow(expect.objectContaining({ code: 'TMAS_UNGRADABLE' }));
@@ -70,5 +88,8 @@ describe('a run that can grade nothing', () => {
     expect(() => checkGradable({ ...config, judgePasses: 4 }, [{ ...short[0]!, solution: 'Since 1 + 1 = 2, …' }], { force: false })).not.toThrow();
     expect(() => checkGradable(config, [{ id: 'a', question: 'Q' }], { force: false })).not.toThrow();
     expect(() => checkGradable(config, short, { force: true })).not.toThrow();
+    expect(() => checkGradable({ ...config, proof: false }, [{ id: 'a', question: 'Q' }], { force: false })).toThrow(expect.objectContaining({ code: 'TMAS_UNGRADABLE' }));
+    expect(() => checkGradable({ ...config, proof: false }, [{ id: 'a', question: 'Q' }, ...short], { force: false })).not.toThrow();
+    expect(() => checkGradable({ ...config, proof: false }, [{ id: 'a', question: 'Q' }], { force: true })).not.toThrow();
   });
 });

@@ -70,7 +70,9 @@ describe('unusable outputs are counted per role and never silent', () => {
     try {
       const input = await writeProblems(dir, PROBLEMS);
       const run = path.join(dir, 'rse');
-      const result = await runCli(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...SMALL]);
+      // rse reads no M: tmas run refuses one given to it.
+      const small = SMALL.filter((flag, i) => flag !== '--n-verifications' && SMALL[i - 1] !== '--n-verifications');
+      const result = await runCli(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...small]);
       expect(result.code, result.stderr).toBe(0);
 
       // 2 problems × 2 rollouts × 6 attempts per iteration, each answered in prose by our server.

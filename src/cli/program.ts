@@ -14,6 +14,7 @@ import type { PlanFlags } from './tools/plan.command.ts';
 import type { Flags } from '../settings/setting.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './common/eager-gc.ts';
 import { interruptOnSignals } from './common/signals.ts';
+import { SuggestingCommand } from './common/flag-suggestions.ts';
 import { UserError } from '../kernel/errors.ts';
 import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
 import { decimal } from '../settings/parsers.ts';
@@ -179,7 +180,7 @@ function defineReportCommand(program: Command): void {
   program
     .command('report')
     .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
-    .argument('<dirs...>', 'run output directories (each holding metrics.json)')
+    .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
     .option('--format <format>', 'html or md', 'html')
@@ -200,7 +201,8 @@ export function usageError(message: string): string {
 
 /** The program with every command declared (`run`'s and `table1`'s options only once declareLateOptions has run). */
 export function createProgram(): Command {
-  const program = new Command('tmas')
+  // Its commands are made by it (createCommand): each suggests the flags that hold the words of an unknown one.
+  const program = new SuggestingCommand('tmas')
     .description('Test-time-scaling evaluations of language models on math benchmarks, as an actor runtime (TMAS and baselines).')
     .version(VERSION)
     // Set before the commands are declared: each command takes it over. A flag commander refuses reads as ours do.

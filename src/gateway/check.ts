@@ -9,6 +9,7 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { createHttpTransport } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
+import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
 
 /** A model as `/v1/models` lists it. */
 export interface ListedModel {
@@ -115,10 +116,11 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     if (error instanceof UserError) throw error;
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
-      if (endpoint.model === '') throw noModelList(endpoint, flag, modelFlag);
+      const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));
+      if (endpoint.model === '') throw noModelList(endpoint, flag, modelFlag, await likely());
       const refused = await chatAnswersUnlisted(client, endpoint.model, deadline);
       if (refused === null) return UNLISTED;
-      throw noModelList(endpoint, flag, modelFlag, redactKeys(refused, [endpoint.apiKey]));
+      throw noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey]));
     }
     throw new UserError(
       'TMAS_ENDPOINT',
@@ -134,14 +136,19 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
 
 /**
  * A 404 on `GET /models`: no model list, or a base URL without its `/v1`.
- * `completion` is what a one-token completion of the model named answered,
- * when one was named (chatAnswersUnlisted).
+ * `likely` is the base URL it most likely meant (base-url-hint.ts), when one
+ * is likelier; `completion` is what a one-token completion of the model
+ * named answered, when one was named (chatAnswersUnlisted).
  */
-function noModelList(endpoint: Endpoint, flag: string, modelFlag: string, completion?: string): UserError {
+function noModelList(endpoint: Endpoint, flag: string, modelFlag: string, likely: string | null, completion?: string): UserError {
+  const where = `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models with HTTP 404.`;
+  if (likely !== null) {
+    return new UserError('TMAS_ENDPOINT', `${where} Its OpenAI-compatible base URL is likely ${likely}: give ${flag} ${likely}.`);
+  }
   const tried = completion === undefined ? `If the server lists no models, name the model to call with ${modelFlag}; otherwise check` : `A one-token completion of "${endpoint.model}" failed too (${completion}): check`;
   return new UserError(
     'TMAS_ENDPOINT',
-    `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models with HTTP 404. ${tried} that ${flag} is the server's OpenAI-compatible base URL (ending in /v1)` +
+    `${where} ${tried} that ${flag} is the server's OpenAI-compatible base URL (ending in /v1)` +
       `${completion === undefined ? '' : ` and that it serves the model ${modelFlag} names`}.`,
   );
 }

@@ -1,31 +1,20 @@
 /**
  * CSV problem files, parsed by csv-parse (quoted fields may hold commas, quotes
- * and newlines). The first record is the header; columns are picked by name, and
- * every other column is kept in `extra`. Each problem's line is the line its CSV
- * record starts on, which differs from the record number once a field spans lines.
+ * and newlines). The first record is the header; columns are picked by name as
+ * a Parquet file's are (columns.ts), and every other column is kept in `extra`.
+ * Each problem's line is the line its CSV record starts on, which differs from
+ * the record number once a field spans lines.
  */
 import { parse } from 'csv-parse/sync';
-import { inputError, optionHint, quote } from './input-error.ts';
-import type { LocatedProblem, SourceLocation } from './problem.ts';
-
-/** Which header names hold the fields of a problem. */
-export interface CsvColumns {
-  id: string;
-  question: string;
-  answer: string;
-  /**
-   * Whether a missing answer column is an error. False for the default name, so
-   * a CSV without answers loads (ungraded); true when the user named the column,
-   * because then a missing column is a typo.
-   */
-  answerRequired: boolean;
-}
+import { resolveColumnNames, type AskedColumns } from './columns.ts';
+import { inputError, quote } from './input-error.ts';
+import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
 const QUOTING_FIX =
   'Wrap any field that contains commas, double quotes or line breaks in double quotes, and write a double quote inside such a field as ""';
 
 /** Parses CSV text into problems, with every record's starting line. */
-export function parseCsvProblems(text: string, file: string, columns: CsvColumns): LocatedProblem[] {
+export function parseCsvProblems(text: string, file: string, asked: AskedColumns): LocatedProblem[] {
   // One line-end convention keeps csv-parse's line counts and ours in step.
   const normalized = text.replace(/\r\n/g, '\n');
   const lines = normalized.split('\n');
@@ -53,20 +42,9 @@ export function parseCsvProblems(text: string, file: string, columns: CsvColumns
   const headerWhere = { file, line: startLineAfter(0) };
   if (header === undefined) throw inputError(headerWhere, 'the CSV has no header row', 'Start the file with a header row');
   checkHeader(header, headerWhere);
-  const index = (name: string, option: string, required: boolean): number => {
-    const at = header.indexOf(name);
-    if (at === -1 && required) {
-      throw inputError(
-        headerWhere,
-        `the CSV header has no column ${quote(name)} (it has: ${header.map((h) => quote(h)).join(', ')})`,
-        `Rename the column in the file, or name the column to use with ${optionHint(option)}`,
-      );
-    }
-    return at;
-  };
-  const idAt = index(columns.id, 'idColumn', true);
-  const questionAt = index(columns.question, 'questionColumn', true);
-  const answerAt = index(columns.answer, 'answerColumn', columns.answerRequired);
+  const columns = resolveColumnNames({ names: header, kind: 'the CSV header', where: headerWhere }, asked);
+  const indexOf = (name: string | undefined): number => (name === undefined ? -1 : header.indexOf(name));
+  const [idAt, questionAt, answerAt, solutionAt] = [indexOf(columns.id), indexOf(columns.question), indexOf(columns.answer), indexOf(columns.solution)];
   if (rows.length === 0) {
     throw inputError(headerWhere, 'the CSV has a header row but no problems', 'Add one row per problem below the header');
   }
@@ -75,14 +53,11 @@ export function parseCsvProblems(text: string, file: string, columns: CsvColumns
     const cell = (at: number): string => row[at] ?? '';
     const id = requireCell(cell(idAt), columns.id, where, 'Give every row a unique id');
     const question = requireCell(cell(questionAt), columns.question, where, 'Write the problem statement, or delete the row');
-    const answer = answerAt === -1 ? '' : cell(answerAt);
-    const used = new Set([idAt, questionAt, answerAt]);
-    const extra = Object.fromEntries(header.flatMap((name, at) => (used.has(at) ? [] : [[name, cell(at)]])));
-    return {
-      // A blank answer cell is how spreadsheets say "no answer".
-      problem: { id, question, ...(answer.trim() === '' ? {} : { answer }), extra },
-      where,
-    };
+    // A blank cell is how spreadsheets say "no answer" (or no reference solution).
+    const optional = (index: number): string | undefined => (index === -1 || cell(index).trim() === '' ? undefined : cell(index));
+    const used = new Set([idAt, questionAt, answerAt, solutionAt]);
+    const extra = Object.fromEntries(header.flatMap((name, index) => (used.has(index) ? [] : [[name, cell(index)]])));
+    return locatedProblem({ id, question, answer: optional(answerAt), solution: optional(solutionAt), extra }, where);
   });
 }
 

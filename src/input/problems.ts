@@ -11,7 +11,8 @@
  * - Ids must be unique; a duplicate names both lines (rows, in Parquet).
  * - No file over MAX_INPUT_BYTES is read, whatever its format.
  */
-import { parseCsvProblems, type CsvColumns } from './csv.ts';
+import { COLUMN_FIELDS, type AskedColumns } from './columns.ts';
+import { parseCsvProblems } from './csv.ts';
 import { formatPlace, inputError, quote } from './input-error.ts';
 import { MAX_INPUT_BYTES } from './input-size.ts';
 import { parseJsonArray } from './json-array.ts';
@@ -28,9 +29,9 @@ export { MAX_INPUT_BYTES } from './input-size.ts';
 /** How to read a problem file. */
 export interface LoadOptions {
   /**
-   * CSV and Parquet column mapping; defaults match the IMO-AnswerBench CSV header:
-   * Problem ID,Problem,Short Answer,Category,Subcategory,Source. A Parquet file
-   * without those columns falls back to the JSONL names (parquet-columns.ts).
+   * CSV and Parquet column mapping; left out, the IMO-AnswerBench CSV header's names
+   * (Problem ID,Problem,Short Answer,Category,Subcategory,Source) are tried, then the
+   * JSONL names, exactly and then in any case (columns.ts).
    */
   /** null or absent: the format's own names. */
   idColumn?: string | null;
@@ -40,8 +41,6 @@ export interface LoadOptions {
   maxBytes?: number;
 }
 
-/** The CSV columns used when `LoadOptions` names none. */
-export const DEFAULT_CSV_COLUMNS = { id: 'Problem ID', question: 'Problem', answer: 'Short Answer' } as const;
 
 /**
  * Loads and validates a problem file (JSONL, or by extension CSV or Parquet).
@@ -55,9 +54,7 @@ export const DEFAULT_CSV_COLUMNS = { id: 'Problem ID', question: 'Problem', answ
  */
 export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
   const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
-  const located = file.toLowerCase().endsWith('.parquet')
-    ? await readParquetProblems(file, { id: options.idColumn ?? undefined, question: options.questionColumn ?? undefined, answer: options.answerColumn ?? undefined }, maxBytes)
-    : await readTextProblems(file, options, maxBytes);
+  const located = file.toLowerCase().endsWith('.parquet') ? await readParquetProblems(file, askedColumns(options), maxBytes) : await readTextProblems(file, options, maxBytes);
   checkIds(located);
   return located.map(({ problem }) => problem);
 }
@@ -70,11 +67,11 @@ async function readTextProblems(file: string, options: LoadOptions, maxBytes: nu
       file,
       'no problems found: the file is empty or holds only blank lines',
       csv
-        ? `Write a header row (e.g. ${Object.values(DEFAULT_CSV_COLUMNS).join(',')}) and one row per problem`
+        ? `Write a header row (e.g. ${Object.values(COLUMN_FIELDS).map((field) => field.csvDefault).join(',')}) and one row per problem`
         : 'Write one JSON object per line, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  return csv ? parseCsvProblems(text, file, toCsvColumns(options)) : parseJsonProblems(text, file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn });
+  return csv ? parseCsvProblems(text, file, askedColumns(options)) : parseJsonProblems(text, file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn });
 }
 
 function parseJsonProblems(text: string, file: string, fields: JsonFields): LocatedProblem[] {
@@ -86,13 +83,9 @@ function parseJsonProblems(text: string, file: string, fields: JsonFields): Loca
   return items.map((item) => toProblemFromJson(item, fields));
 }
 
-function toCsvColumns(options: LoadOptions): CsvColumns {
-  return {
-    id: options.idColumn ?? DEFAULT_CSV_COLUMNS.id,
-    question: options.questionColumn ?? DEFAULT_CSV_COLUMNS.question,
-    answer: options.answerColumn ?? DEFAULT_CSV_COLUMNS.answer,
-    answerRequired: options.answerColumn != null,
-  };
+/** The columns the options name (a CSV's or a Parquet file's); those left out are picked from the file's own names (columns.ts). */
+function askedColumns(options: LoadOptions): AskedColumns {
+  return { id: options.idColumn ?? undefined, question: options.questionColumn ?? undefined, answer: options.answerColumn ?? undefined };
 }
 
 /** The longest problem id: ids head every line of progress, messages and tables. */

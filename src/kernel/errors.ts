@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   TMAS_ENDPOINT: 'an endpoint did not answer GET /v1/models, or lists no model',
   TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists",
   TMAS_OUTPUT: 'the output directory is not empty or not writable, or (tmas fork) lies inside the run being forked',
-  TMAS_UNGRADABLE: 'a new run in proof mode (the default) whose problems carry short answers and no reference solution: nothing would grade it (add --no-proof, or --force)',
+  TMAS_UNGRADABLE: 'a new run that nothing would grade: in proof mode (the default) on problems that carry short answers and no reference solution (add --no-proof), or with --no-proof on problems none of which has a reference answer (name its column with --answer-column); --force runs it anyway',
   TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
   TMAS_PROMPT: 'a --prompt ROLE=FILE names a role the strategy lacks or a file that cannot be read, or its template does not parse, reads a variable the role does not have or fails to render (the message names the file, and the line where it can)',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',

@@ -5,7 +5,7 @@
  * report's runs table say the same.
  */
 import path from 'node:path';
-import { SHARED_LOOP_SETTINGS, type SharedLoopSetting } from '../../machines/contract.ts';
+import { loopSettingsRead, type SharedLoopSetting } from '../../machines/contract.ts';
 import { STRATEGIES } from '../../machines/strategies/index.ts';
 import type { RunConfig } from './config.ts';
 
@@ -20,7 +20,7 @@ const SHOWN: Record<SharedLoopSetting, (config: RunConfig) => string> = {
 /** `N=8 M=4 T=4 ε=0.2 θ=0.7 judge×2`, `samples=64 vote-pool=0 T=4`: the settings `strategy` reads in `config`. */
 export function settingsLine(config: RunConfig, strategy: string): string {
   // A strategy the registry does not know (a plugin's, an older run's without a name) shows every shared setting.
-  const shared = (STRATEGIES[strategy]?.loopSettings ?? SHARED_LOOP_SETTINGS).map((name) => SHOWN[name](config));
+  const shared = loopSettingsRead(STRATEGIES[strategy], config.loop.strategyOptions).map((name) => SHOWN[name](config));
   // The strategy's own flags as the command line spells them: `round-widths=4,1`.
   const own = Object.entries(config.loop.strategyOptions).map(([name, value]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${value === '' ? '(empty)' : value}`);
   const judge = config.judge.passes > 0 ? [`judge×${config.judge.passes}${config.judge.when === 'unsure' ? ' when unsure' : ''}`] : [];

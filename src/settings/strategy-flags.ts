@@ -4,7 +4,7 @@
  * strategy is refused rather than silently ignored.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { toOptionName, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
+import { loopSettingsRead, SHARED_LOOP_SETTINGS, toOptionName, type SharedLoopSetting, type StrategyFlag, type StrategyOptionValue } from '../../machines/contract.ts';
 import { STRATEGIES, type Strategy } from '../../machines/strategies/index.ts';
 import { UserError } from '../kernel/errors.ts';
 import { decimal, integer } from './parsers.ts';
@@ -72,4 +72,30 @@ export function strategyOptionsOf(strategy: Strategy, flags: Record<string, unkn
   const wrong = strategy.checkOptions?.(options) ?? null;
   if (wrong !== null) throw new UserError('TMAS_USAGE', wrong);
   return options;
+}
+
+/** The flag of a shared loop setting: `nCandidates` → `--n-candidates`. */
+function loopFlag(setting: SharedLoopSetting): string {
+  return `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+/**
+ * Refuses a shared loop flag given on the command line (`given`: option names) that `strategy`
+ * does not read under its `options`: `--n-candidates 4` to majority, whose samples are
+ * `--samples` (64), would be recorded and draw 64 samples a problem. tmas table1 gives its
+ * flags to every method and does not call this.
+ */
+export function refuseUnreadLoopFlags(strategy: Strategy, options: Readonly<Record<string, StrategyOptionValue>>, given: ReadonlySet<string>): void {
+  const reads = loopSettingsRead(strategy, options);
+  const unread = SHARED_LOOP_SETTINGS.filter((setting) => given.has(setting) && !reads.includes(setting));
+  if (unread.length === 0) return;
+  const own = (strategy.flags ?? []).map((flag) => `--${flag.name}`);
+  const names = unread.map(loopFlag);
+  const flags = names.length === 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  throw new UserError(
+    'TMAS_USAGE',
+    `${flags}: the ${strategy.name} strategy does not read ${unread.length === 1 ? 'it' : 'them'}, so the run would not be the one asked for ` +
+      `(of the shared loop flags it reads ${reads.map(loopFlag).join(', ')}${own.length > 0 ? `; its own are ${own.join(', ')}` : ''}). ` +
+      `Leave ${flags} out, or choose a --strategy that reads ${unread.length === 1 ? 'it' : 'them'}.`,
+  );
 }

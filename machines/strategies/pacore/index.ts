@@ -10,8 +10,9 @@ export const pacoreStrategy: Strategy = {
   description: "PaCoRe: K_t responses in round t (default upstream's 4, then 1); each later round answers again with the previous round's responses (after their last </think>) as references",
   roles: { synthesis: synthesisMachine },
   definitions: { synthesis: synthesisRole },
-  // N is read only when --round-widths is empty; the header shows the widths.
+  // N is read only when --round-widths is empty; else the header shows the widths.
   loopSettings: ['maxIterations'],
+  alsoReads: (options) => (String(options.roundWidths ?? ROUND_WIDTHS_FLAG.default).trim() === '' ? ['nCandidates'] : []),
   problem: createProgramMachine(pacoreProgram),
   flags: [ROUND_WIDTHS_FLAG],
   // A program restarts at round 0 on resume (the journal answers what completed).

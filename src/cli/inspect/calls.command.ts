@@ -5,6 +5,7 @@
  * Streams from LevelDB, reading only the key range the filters allow.
  */
 import { openRun } from '../../analysis/open-run.ts';
+import { checkRunFilters } from './run-filters.ts';
 import type { CallRecord } from '../../store/store.ts';
 import { callMatches, callRange, type CallFilters } from '../../viewer/queries.ts';
 
@@ -23,10 +24,11 @@ export async function runCallsCommand(
   options: CallFilters & { withReasoning?: boolean },
   write: (line: string) => Promise<void> | void,
 ): Promise<number> {
-  const { store } = await openRun(runDir);
+  const { store, manifest } = await openRun(runDir);
   const filters: CallFilters = { problem: options.problem, iteration: options.iteration, role: options.role };
   let count = 0;
   try {
+    await checkRunFilters(store, manifest, runDir, filters);
     for await (const call of store.callRecords(callRange(filters))) {
       if (!callMatches(call, filters)) continue;
       await write(JSON.stringify(toCallLine(call, options.withReasoning === true)));

@@ -4,6 +4,7 @@
  */
 import type { Envelope } from '../../kernel/protocol.ts';
 import { openRun } from '../../analysis/open-run.ts';
+import { checkRunFilters } from './run-filters.ts';
 
 /** Filters of `tmas log`; each given one must match. */
 export interface LogFilters {
@@ -30,9 +31,10 @@ export function matchesFilters(envelope: Envelope, filters: LogFilters): boolean
 
 /** Writes the matching envelopes, one JSON line each; returns how many. */
 export async function runLogCommand(runDir: string, filters: LogFilters, write: (line: string) => Promise<void> | void): Promise<number> {
-  const { store } = await openRun(runDir);
+  const { store, manifest } = await openRun(runDir);
   let count = 0;
   try {
+    await checkRunFilters(store, manifest, runDir, filters);
     for await (const envelope of store.envelopes()) {
       if (!matchesFilters(envelope, filters)) continue;
       await write(JSON.stringify(envelope));

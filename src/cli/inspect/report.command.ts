@@ -3,6 +3,8 @@
  * directory and writes one report comparing them (HTML by default, to
  * `report.html`; Markdown with `--format md`, to stdout unless `--out` is given).
  */
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import { writeOutputFile } from '../../host/outputs/output-file.ts';
@@ -12,11 +14,34 @@ import { renderReportHtml } from '../../report/html.ts';
 import { readMathStyle } from '../../report/math.ts';
 import { loadRun, type LoadOptions } from '../../report/load.ts';
 import { renderReportMarkdown } from '../../report/markdown.ts';
+import { findRuns, isRunDir } from '../../viewer/run-folder.ts';
 
 /** Flags of `tmas report`. */
 export interface ReportFlags {
   out?: string;
   format: string;
+}
+
+/**
+ * The run directories `dirs` name: each run directory as it is, and each folder of runs (a
+ * `tmas table1` output, `runs/`) as the finished runs found under it, as `tmas view` finds them;
+ * such a folder was read as a run, and refused for its missing metrics.json.
+ */
+async function runDirsOf(dirs: string[]): Promise<string[]> {
+  const runs: string[] = [];
+  for (const dir of dirs) {
+    if (isRunDir(dir) || !(await stat(dir).then((info) => info.isDirectory(), () => false))) {
+      runs.push(dir);
+      continue;
+    }
+    const found = (await findRuns([dir])).found.filter((run) => run.error === null).map((run) => run.dir);
+    const finished = found.filter((run) => existsSync(path.join(run, 'metrics.json')));
+    if (finished.length === 0) {
+      throw new UserError('TMAS_REPORT', `${dir} holds no finished run (no metrics.json in ${found.map((run) => path.relative(dir, run)).join(', ')}). Give the output directory of a finished run, or a folder that holds some.`);
+    }
+    runs.push(...finished);
+  }
+  return runs;
 }
 
 /** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
@@ -26,7 +51,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
   }
   if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
   const runs = [];
-  for (const dir of dirs) runs.push(await loadRun(dir, load));
+  for (const dir of await runDirsOf(dirs)) runs.push(await loadRun(dir, load));
   const names = new Map<string, number>();
   // Two directories with the same base name must still be told apart on the charts.
   for (const run of runs) {

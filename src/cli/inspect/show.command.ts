@@ -6,6 +6,7 @@
 import { UserError } from '../../kernel/errors.ts';
 import { problemRange, type IterationRecord } from '../../store/store.ts';
 import { openRun } from '../../analysis/open-run.ts';
+import { refuseUnknownProblem } from './run-filters.ts';
 
 function score(value: number | null): string {
   return value === null ? '-' : value.toFixed(2);
@@ -35,17 +36,18 @@ export async function runShowCommand(runDir: string, options: { problem: string;
   const { store } = await openRun(runDir);
   try {
     const problems = await store.loadProblems();
+    refuseUnknownProblem(problems.map((p) => p.id), options.problem, runDir);
     const ordinal = problems.findIndex((p) => p.id === options.problem);
-    if (ordinal < 0) {
-      const known = problems.slice(0, 5).map((p) => p.id).join(', ');
-      throw new UserError('TMAS_USAGE', `--problem ${options.problem}: no such problem in ${runDir} (its problems include ${known}${problems.length > 5 ? ', …' : ''}).`);
-    }
     let record: IterationRecord | undefined;
+    const completed: number[] = [];
     for await (const candidate of store.iterationRecords(problemRange(ordinal))) {
+      completed.push(candidate.iteration);
       if (options.iteration === undefined || candidate.iteration === options.iteration) record = candidate;
     }
     if (!record) {
-      throw new UserError('TMAS_USAGE', `${options.problem} has no completed iteration${options.iteration === undefined ? '' : ` ${options.iteration}`} in ${runDir}.`);
+      // Which to ask for instead: the iterations it has.
+      const has = completed.length === 0 ? 'none is completed yet' : `its completed iterations: ${completed.length === 1 ? completed[0] : `${completed[0]} to ${completed.at(-1)}`}`;
+      throw new UserError('TMAS_USAGE', `${options.problem} has no completed iteration${options.iteration === undefined ? '' : ` ${options.iteration}`} in ${runDir} (${has}).`);
     }
     const banks = await store.getBanks(ordinal, record.iteration);
     const problem = problems[ordinal];

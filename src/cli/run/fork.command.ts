@@ -85,7 +85,7 @@ export async function prepareFork(dir: string, flags: RunFlags, command: Command
     const problems = await store.loadProblems();
     const advice = 'A fork runs the problems of the run it comes from (kept in its store): leave --input-file out, or start a new run with tmas run.';
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, sourceDir, advice);
-    const merge = { target, runDir: sourceDir, changes: true, files: flags.force === true, command: `tmas fork ${sourceDir}` };
+    const merge = { target, runDir: sourceDir, changes: true, files: flags.force === true, command: `tmas fork ${sourceDir}`, oneMethod: true };
     const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, merge);
     const changed = changedSettings(manifest.config, config);
     let journaled = 0;

@@ -21,6 +21,9 @@ import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
+import { refuseUnreadLoopFlags } from '../../settings/strategy-flags.ts';
+import { refuseSimFlagsWithoutSim } from '../../settings/sections/sim.settings.ts';
+import { STRATEGIES } from '../../../machines/strategies/index.ts';
 
 /** A run ready to start. */
 export interface PreparedRun {
@@ -37,6 +40,16 @@ export function givenOptions(command: Command): Set<string> {
   return new Set(Object.keys(command.opts()).filter((name) => command.getOptionValueSource(name) === 'cli'));
 }
 
+/**
+ * Refuses, for a command that runs one method (tmas run, fork, plan), a shared loop flag given on its
+ * command line (`given`) that the run's strategy does not read under `options` (strategy-flags.ts).
+ * tmas table1 gives its flags to every method, each reading those it has.
+ */
+export function refuseUnreadLoopFlagsOf(strategy: string, options: RunConfig['loop']['strategyOptions'], given: ReadonlySet<string>): void {
+  const declared = STRATEGIES[strategy];
+  if (declared !== undefined) refuseUnreadLoopFlags(declared, options, given);
+}
+
 /** How a stored run's configuration takes this command's flags: where the run goes, whether call-shaping changes are allowed, how errors name the command. */
 interface Merge {
   /** The run's output directory: the resumed run's own, or a fork's new one. */
@@ -49,6 +62,8 @@ interface Merge {
   files: boolean;
   /** The command, as the errors tell the user to give it again. */
   command: string;
+  /** The command runs this one method (a resume, a fork), not tmas table1's several: a loop flag it does not read is refused. */
+  oneMethod: boolean;
 }
 
 /** A stored run's configuration with the settings this command line gives, as a resume merges them (a fork too). */
@@ -64,7 +79,15 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   keepPathIdentity(TOKENIZER_FILE, manifest.config, requested);
   // So does one started before agents modules had digests, by the module's path.
   keepPathIdentity(AGENTS_FILE, manifest.config, requested);
+  if (merge.oneMethod) {
+    // The run's own options, with those given here: a resumed pacore run started with --round-widths '' reads N.
+    const own = given.has('strategy') ? {} : manifest.config.loop.strategyOptions;
+    const options = { ...own, ...Object.fromEntries(Object.entries(requested.loop.strategyOptions).filter(([name]) => given.has(name))) };
+    // Before the resume's own comparison, which would offer --force for a flag that changes nothing.
+    refuseUnreadLoopFlagsOf(requested.loop.strategy, options, given);
+  }
   const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
+  refuseSimFlagsWithoutSim(merged, given);
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
   const check = { force: merge.files, command: merge.command };
   const context = given.has('tokenizerPath') ? merged.context : checkRunTokenizer(merged.context, merge.runDir, check);
@@ -73,9 +96,11 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
 }
 
 /** Builds the configuration, the keys and the problems of a new or resumed run. Creates nothing on disk. */
-export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.ProcessEnv): Promise<PreparedRun> {
+export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.ProcessEnv, oneMethod = true): Promise<PreparedRun> {
   if (flags.resume === undefined) {
     const { config, secrets } = toRunConfig(flags, env);
+    if (oneMethod) refuseUnreadLoopFlagsOf(config.loop.strategy, config.loop.strategyOptions, givenOptions(command));
+    refuseSimFlagsWithoutSim(config, givenOptions(command));
     // Validate the input before anything is created on disk.
     const problems = await loadProblems(config.problems.inputFile, config.problems);
     checkGradable({ proof: config.loop.proof, judgePasses: config.judge.passes, inputFile: config.problems.inputFile }, problems, { force: flags.force === true });
@@ -94,7 +119,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const problems = await store.loadProblems();
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;
-    const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}` });
+    const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}`, oneMethod });
     // Only a lowered target can fall below what is done (and a run's own T always stands, whatever it holds).
     if (config.loop.maxIterations < manifest.config.loop.maxIterations) await refuseTargetBelowDone(store, config.loop.maxIterations, runDir);
     return { config, secrets, problems, resume: true, ...(manifest.forkedFrom === undefined ? {} : { forkedFrom: manifest.forkedFrom }) };

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { incompleteRunError } from '../../host/calls/call-failures.ts';
 import type { RunConfig } from '../../settings/config.ts';
+import { settingsLine } from '../../settings/settings-line.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { CallCounts } from '../../host/calls/llm-call.ts';
@@ -33,12 +34,18 @@ export function callsLine(calls: CallCounts): string {
   return `${calls.issued} calls issued${failed}, ${calls.reused} answered from the journal`;
 }
 
+/** `1 problem`, `3 problems`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** The final table and the counts of a finished run, on stdout, and the lines `more` adds. */
 function printOutcome(outcome: RunOutcome, config: RunConfig, problemCount: number, wide: boolean, io: CliIo, more: string[]): void {
   io.stdout('');
   io.stdout(formatIterationTable(outcome.iterations, { simulated: outcome.simulated, wide }));
   io.stdout('');
-  io.stdout(`${problemCount} problems, ${config.loop.maxIterations} iterations, N=${config.loop.nCandidates}, M=${config.loop.nVerifications}:`);
+  // The settings the strategy read (majority's samples, not an N it never read), as the report and the viewer show them.
+  io.stdout(`${plural(problemCount, 'problem')} × ${plural(config.loop.maxIterations, 'iteration')}, ${config.loop.strategy} ${settingsLine(config, config.loop.strategy)}:`);
   io.stdout(`${callsLine(outcome.calls)}, in ${outcome.wallSeconds.toFixed(1)} s.`);
   for (const line of more) io.stdout(line);
   io.stdout(`Outputs: ${outcome.outputDir}/results.jsonl, metrics.json, store/`);

@@ -46,16 +46,27 @@ export interface RunFlags {
  * (the default) only the LLM judge grades, against each problem's reference
  * solution, so problems that carry short answers but no reference solution
  * would leave Pass@1 and the curves empty after every call was paid for.
- * Problems with neither are not this case (a run may generate without
- * grading). `force` (`--force`) runs it anyway.
+ * Proof problems with neither are not this case (a run may generate without
+ * grading). With --no-proof every candidate is graded against its problem's
+ * short answer: problems none of which has one grade nothing either (a CSV
+ * whose answers are in a column tmas does not look in). `force` (`--force`)
+ * runs it anyway.
  */
 export function checkGradable(
   run: { proof: boolean; judgePasses: number; inputFile: string },
   problems: Array<{ id: string; question: string; answer?: string; solution?: string }>,
   options: { force: boolean },
 ): void {
-  if (!run.proof || options.force) return;
+  if (options.force) return;
   const answered = problems.filter((p) => p.answer !== undefined && p.answer !== '').length;
+  if (!run.proof) {
+    if (answered > 0) return;
+    throw new UserError(
+      'TMAS_UNGRADABLE',
+      `This run would grade nothing: with --no-proof each candidate is graded against its problem's reference answer, but none of the ${problems.length} problems in ${run.inputFile} has one. ` +
+        'Give each problem its answer (an "answer" field; in a CSV or Parquet file, a column "Short Answer" or "answer", or the one --answer-column names). To run it anyway, ungraded, add --force.',
+    );
+  }
   if (answered === 0) return;
   const settings = { proof: true, judgePasses: run.judgePasses };
   if (problems.some((problem) => judgePassesOf({ problem, settings }) > 0)) return;

@@ -97,7 +97,7 @@ async function prepareMethods(flags: Table1Flags, strategies: string[], out: str
   for (const strategy of strategies) {
     const dir = path.join(out, strategy);
     const resume = existsSync(path.join(dir, 'store'));
-    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env);
+    const { config, secrets, problems } = await prepareRun(flagsFor(flags, strategy, dir, resume), command, process.env, false);
     runs.push({ label: strategy, config, secrets, problems, options: { resume, strategy: await resolveStrategy(config.loop), ...(onOutputProgress === undefined ? {} : { onOutputProgress }) } });
   }
   for (const run of runs) io.stderr(`tmas table1: ${run.options?.resume === true ? 'resuming' : 'running'} ${run.label} in ${run.config.outputs.dir}`);

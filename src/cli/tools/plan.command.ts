@@ -32,6 +32,7 @@ import { checkText, forecastText, tableText, whatIfText } from './plan-output.ts
 import { runGatewayOf, serversOf, type RunGateway, type ServerFlags } from './plan-servers.ts';
 import type { RunFlags } from '../run/run.command.ts';
 import { flagsFor, table1Strategies, type Table1Flags } from '../run/table1.command.ts';
+import { givenOptions, refuseUnreadLoopFlagsOf } from '../run/prepare-run.ts';
 import { toOption } from '../common/setting-option.ts';
 
 /** The flags `tmas plan` reads itself (the run's settings are read through their declarations). */
@@ -183,8 +184,9 @@ async function table(flags: PlanFlags, command: Command, io: CliIo): Promise<{ t
 }
 
 /** A run's forecast from the flags. */
-async function forecast(flags: PlanFlags, io: CliIo): Promise<{ text: string; json: unknown }> {
+async function forecast(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
   const { config } = toRunConfig(flags, process.env);
+  refuseUnreadLoopFlagsOf(config.loop.strategy, config.loop.strategyOptions, givenOptions(command));
   const problems = await loadProblems(config.problems.inputFile, config.problems);
   const { servers, billing } = await serversOf(flags, runGatewayOf(config), io);
   const planned = forecastRun({ ...(await methodOf(flags, config, judgedOf(config, problems))), servers, draws: flags.draws, billing });
@@ -197,6 +199,6 @@ export async function runPlanCommand(flags: PlanFlags, command: Command, io: Cli
   if (modes.length > 1) {
     throw new UserError('TMAS_USAGE', `tmas plan takes one of --check DIR, --from DIR and --strategies LIST, not ${modes.join(' and ')}: --check compares a run with its forecast, --from replays it under other settings, --strategies forecasts a table.`);
   }
-  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, command, io) : flags.strategies !== undefined ? await table(flags, command, io) : await forecast(flags, io);
+  const result = flags.from !== undefined ? await replay(flags, command, io) : flags.check !== undefined ? await check(flags, command, io) : flags.strategies !== undefined ? await table(flags, command, io) : await forecast(flags, command, io);
   io.stdout(flags.json ? JSON.stringify(result.json, null, 2) : result.text);
 }

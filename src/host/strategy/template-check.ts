@@ -12,6 +12,7 @@ import type { TemplateVariable, VariableShape } from '../../../machines/role-tem
 import type { TemplateValue } from '../../../machines/prompt.ts';
 import { compileTemplate, renderTemplate } from '../../../workers/prompt-template.ts';
 import { divergentUse } from './template-divergence.ts';
+import { unknownField } from './template-attributes.ts';
 
 /** What is wrong with a template, and on which line of its file (1-based). */
 export interface TemplateProblem {
@@ -257,6 +258,10 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
   if (parse) return parse;
   const [unknown] = unknownNames(source, variables);
   if (unknown !== undefined) return { line: lineOfName(source, unknown), what: `it reads the variable "${unknown}", which this role does not have` };
+  const field = unknownField(compileTemplate(source, 'jinja2').parsed, variables);
+  if (field !== null) {
+    return { line: lineOfText(source, field.read) ?? 1, what: `it reads ${field.read}, a field its record does not have (its fields: ${field.fields.join(', ')}), which would render as nothing in every prompt` };
+  }
   const generation = tagsOf(source).tags.find((tag) => tag.keyword === 'generation');
   if (generation !== undefined) return { line: generation.line, what: '"{% generation %}" is a tag of chat templates, which jinja2 refuses in a template and this library drops: leave it out' };
   const divergent = divergentUse(compileTemplate(source, 'jinja2').parsed);

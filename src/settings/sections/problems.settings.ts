@@ -9,12 +9,12 @@ import { setting } from '../setting.ts';
 export const DEMO_PROBLEMS = packagePath('problems/demo.jsonl');
 
 /** A column flag of the input (a field of a JSONL or JSON file): null when not given, the format's own names then. */
-function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string, json: string) {
+function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' | 'answerColumn', names: string, json: string, note = '') {
   return setting<string, string | null>({
     flags,
     section: 'problems',
     help: `the column (or JSON field) of ${what}`,
-    defaultText: `${names} (Parquet tries each; CSV the first); in JSON, ${json}`,
+    defaultText: `in CSV and Parquet, ${names}, exactly, then in any case; in JSON, ${json}${note}`,
     // Read with --input-file only: a resume or a fork without it reads the run's problems from its store.
     namesTheRun: true,
     field: field('problems', key),
@@ -44,5 +44,5 @@ export const PROBLEM_SETTINGS = [
   }),
   column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id', 'problem_id or id'),
   column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem', 'question or problem'),
-  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer; a file without it loads ungraded', 'answer'),
+  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer', 'answer', '; a file without it loads ungraded'),
 ];

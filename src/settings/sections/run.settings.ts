@@ -17,7 +17,7 @@ export const RUN_SETTINGS = [
   setting<boolean>({
     flags: '--force',
     section: 'run',
-    help: 'with --resume: accept settings that change the calls (the changed calls are issued anew); on a new run: start it even when nothing can grade it (proof mode on problems with short answers and no reference solution)',
+    help: 'with --resume: accept settings that change the calls (the changed calls are issued anew); on a new run: start it even when nothing can grade it (proof mode on problems with short answers and no reference solution; --no-proof on problems without answers)',
   }),
   setting<boolean>({
     flags: '--demo',

@@ -3,7 +3,8 @@ import { SIM_DEFAULTS } from '../../sim/defaults.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { decimal, integer } from '../parsers.ts';
 import { field } from '../field.ts';
-import { setting, type Flags } from '../setting.ts';
+import { flagName, optionName, setting, type Flags } from '../setting.ts';
+import { usesSimulator, type RunConfig } from '../config.ts';
 
 /**
  * The p99 latency of `p99Flag`, at least the median of `medianFlag` (option
@@ -55,3 +56,29 @@ export const SIM_SETTINGS = [
     before: SIM_DEFAULTS.distillTokens,
   }),
 ];
+
+/** What `tmas sim-server` calls each of these settings, for a run that talks to one. */
+const SIM_SERVER_FLAGS: Readonly<Record<string, string>> = {
+  '--sim-latency-ms': '--latency-median-ms',
+  '--sim-p99-ms': '--latency-p99-ms',
+  '--sim-break-formats': '--break-formats',
+  '--sim-output-tokens': '--output-tokens',
+  '--sim-distill-tokens': '--distill-tokens',
+};
+
+/**
+ * Refuses a --sim-* flag given (`given`: option names) to a run that starts no embedded simulated
+ * model, every role having an endpoint of its own: the flag would be recorded and shape nothing
+ * (a run at --base-url of a tmas sim-server is shaped by that server's flags).
+ */
+export function refuseSimFlagsWithoutSim(config: Pick<RunConfig, 'roles'>, given: ReadonlySet<string>): void {
+  if (usesSimulator(config)) return;
+  const flags = SIM_SETTINGS.filter((declared) => given.has(optionName(declared))).map(flagName);
+  if (flags.length === 0) return;
+  const named = flags.join(', ');
+  throw new UserError(
+    'TMAS_USAGE',
+    `${named} ${flags.length === 1 ? 'sets' : 'set'} the embedded simulated model, which this run does not start: --base-url names the endpoint of every role. ` +
+      `Leave ${named} out; to shape the replies of a tmas sim-server, start it with ${flags.map((flag) => SIM_SERVER_FLAGS[flag] ?? flag).join(', ')}.`,
+  );
+}
