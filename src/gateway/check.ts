@@ -6,7 +6,7 @@
 import OpenAI, { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
-import { createHttpTransport } from './request/http-transport.ts';
+import { AnswerTooLargeError, createHttpTransport } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 
@@ -113,6 +113,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;
+    if (error instanceof AnswerTooLargeError) throw notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, '');
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       if (endpoint.model === '') throw noModelList(endpoint, flag, modelFlag);
