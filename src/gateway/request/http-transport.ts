@@ -106,9 +106,8 @@ export interface HttpTransport {
 }
 
 /** Creates a transport; each keeps its own connections. */
-export function createHttpTransport(options: { errorBodyLimit?: number; answerLimit?: number } = {}): HttpTransport {
+export function createHttpTransport(options: { errorBodyLimit?: number } = {}): HttpTransport {
   const errorBodyLimit = options.errorBodyLimit ?? MAX_ERROR_BODY_BYTES;
-  const answerLimit = options.answerLimit ?? MAX_ANSWER_BYTES;
   // LIFO: the connections used most recently go first, so the idle ones close on the server's keep-alive timeout.
   const agents = {
     'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
@@ -160,7 +159,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number; answerLi
       const next = await send(target, onward, redirects + 1);
       return Object.assign(next, { redirected: true });
     }
-    return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: answerLimit });
+    return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: MAX_ANSWER_BYTES });
   }
 
   return {
