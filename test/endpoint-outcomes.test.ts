@@ -157,6 +157,20 @@ describe('a streamed request answered with plain JSON', () => {
     }
   });
 
+  test("a web page under a 200 (a captive portal, a proxy's login) is retried as a broken reply, its failure naming what came, not a stream cut short", async () => {
+    const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\n<body>Sign in to the network to continue.</body></html>'));
+    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    try {
+      const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'TMAS_CALL_FAILED', attempts: 2 });
+      expect((failure as Error).message).toContain('the server answered a streamed request with text/html that holds no event ("<html> <body>Sign in to the network to continue.</body></html>")');
+      expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test('a run against a server that never streams gives the results of the same replies streamed, with one warning', async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     const proxy = await unstreamingProxy(sim.url);

@@ -43,7 +43,7 @@ export async function sortBody(body: AsyncIterable<Uint8Array>, headers: Headers
   const seen: Uint8Array[] = [];
   for (;;) {
     const { done, value } = await chunks.next();
-    // An empty body is no JSON: read as a stream, it ends before a finish reason.
+    // An empty body is no JSON: read as a stream, it holds no event (sse.ts).
     if (done) return { json: false, body: rest(seen, chunks) };
     seen.push(value);
     const first = value.findIndex((byte) => !LEADING.has(byte));
