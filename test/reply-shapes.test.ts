@@ -27,7 +27,7 @@ function options(extra: Partial<GatewayOptions> = {}): GatewayOptions {
 }
 
 /** One chunk event of choice `index`, with `usage` when given. */
-function chunk(delta: Record<string, unknown>, finishReason: string | null = null, usage: Record<string, unknown> | null = null, index = 0): string {
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null, usage: Record<string, unknown> | null = null, index: number | string = 0): string {
   return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index, delta, finish_reason: finishReason }], ...(usage === null ? {} : { usage }) })}\n\n`;
 }
 
@@ -112,8 +112,11 @@ describe('a usage block is read as counts of tokens', () => {
 });
 
 describe('the choices of a request', () => {
-  test('a stream of two choices, their chunks interleaved, is read as its first choice', async () => {
-    const events = [chunk({ content: 'The answer ' }, null, null, 0), chunk({ content: 'Another ' }, null, null, 1), chunk({ content: 'is 2.' }, 'stop', null, 0), chunk({ content: 'reply.' }, 'stop', null, 1)];
+  test.each([
+    [0, 1],
+    ['0', '1'],
+  ])('a stream of two choices (indices %j and %j), their chunks interleaved, is read as its first choice', async (first, second) => {
+    const events = [chunk({ content: 'The answer ' }, null, null, first), chunk({ content: 'Another ' }, null, null, second), chunk({ content: 'is 2.' }, 'stop', null, first), chunk({ content: 'reply.' }, 'stop', null, second)];
     const { result } = await callTo(stream(events));
     expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop' });
   });

@@ -28,8 +28,14 @@ type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; del
 function choiceOf(choices: unknown, index: number | null): Choice | undefined {
   if (!Array.isArray(choices)) return undefined;
   const all = choices as Choice[];
-  if (index === null) return all.find((choice) => (choice?.index ?? 0) === 0) ?? all[0];
-  return all.find((choice) => (choice?.index ?? 0) === index);
+  if (index === null) return all.find((choice) => indexOf(choice) === 0) ?? all[0];
+  return all.find((choice) => indexOf(choice) === index);
+}
+
+/** A choice's index: 0 when it has none, or none that is a number (a server that writes it as a string: its digits). */
+function indexOf(choice: Choice | undefined): number {
+  const index = Number(choice?.index ?? 0);
+  return Number.isSafeInteger(index) ? index : 0;
 }
 
 /** A finish reason as the reply gives it: a string, or none. */
@@ -123,7 +129,7 @@ class StreamAssembly implements StreamState {
     const choice = choiceOf(chunk.choices, this.index);
     let chars = 0;
     if (choice) {
-      this.index ??= typeof choice.index === 'number' ? choice.index : 0;
+      this.index ??= indexOf(choice);
       const texts = messageTexts(choice.delta);
       if (texts.content !== '') chars += this.text(this.content, texts.content);
       if (texts.reasoningField !== null) {
