@@ -77,6 +77,14 @@ describe("vLLM's deltas that carry the reasoning in both `reasoning` and `reason
   });
 });
 
+describe('a reasoning field left empty beside the one that holds the text', () => {
+  test('gives way to it', async () => {
+    const events = [chunk({ reasoning_content: '', reasoning: 'Two plus one is three.' }), chunk({ reasoning_content: '', content: 'The answer is 3.' }), chunk({}, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning: 'Two plus one is three.', reasoningDialect: 'reasoning' });
+  });
+});
+
 describe("Mistral's content parts (its reasoning models: `thinking` parts, then `text` parts)", () => {
   const thinking = (text: string) => [{ type: 'thinking', thinking: [{ type: 'text', text }] }];
 

@@ -6,12 +6,14 @@
  *   (Mistral's reasoning models: `{"type": "text", "text": …}` parts for the
  *   answer, `{"type": "thinking", "thinking": [text parts]}` for the
  *   reasoning, in whole replies and in every streamed delta);
- * - the reasoning as `reasoning_content` (DeepSeek, vLLM until 0.11, SGLang),
- *   `reasoning` (newer vLLM, OpenRouter), or Mistral's thinking parts. vLLM's
- *   releases from its rename of the field (late 2025) to its removal of the
- *   old name copied `reasoning` into `reasoning_content` in every delta: the two carry the same text, which
- *   is taken once (read as two, a stream's reasoning counted twice against
- *   its completion limit, and a long one was cut and retried until it failed).
+ * - the reasoning as `reasoning_content` (DeepSeek, SGLang, vLLM before its
+ *   rename of the field), `reasoning` (newer vLLM, OpenRouter), or Mistral's
+ *   thinking parts. vLLM's releases from that rename (late 2025) to its
+ *   removal of the old name copied `reasoning` into `reasoning_content` in
+ *   every delta: the two carry the same text, which is taken once (read as
+ *   two, a stream's reasoning counted twice against its completion limit,
+ *   and a long one was cut and retried until it failed). A field left empty
+ *   beside one that holds the text gives way to it.
  *
  * A field of another type (a number, an object) holds no text: it is not
  * read, rather than read as `[object Object]` or failing the call.
@@ -30,13 +32,20 @@ export interface MessageTexts {
 export function messageTexts(message: unknown): MessageTexts {
   const fields = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
   const { content, thinking } = contentParts(fields['content']);
-  const reasoningContent = fields['reasoning_content'];
-  const reasoning = fields['reasoning'];
-  // One text in two fields (vLLM's copy): the older name, which the dialect counted before.
-  if (typeof reasoningContent === 'string') return { content, reasoning: reasoningContent, reasoningField: 'reasoning_content' };
-  if (typeof reasoning === 'string') return { content, reasoning, reasoningField: 'reasoning' };
+  const reasoning = reasoningField(fields);
+  if (reasoning !== null) return { content, reasoning: fields[reasoning] as string, reasoningField: reasoning };
   if (thinking !== null) return { content, reasoning: thinking, reasoningField: 'thinking' };
   return { content, reasoning: '', reasoningField: null };
+}
+
+/**
+ * The field of `fields` to read the reasoning from: the one that holds text,
+ * else one left empty; `reasoning_content` when both hold it (vLLM's copy),
+ * the name the dialect was counted under before. Null when neither is a string.
+ */
+function reasoningField(fields: Record<string, unknown>): 'reasoning_content' | 'reasoning' | null {
+  const given = (['reasoning_content', 'reasoning'] as const).filter((field) => typeof fields[field] === 'string');
+  return given.find((field) => fields[field] !== '') ?? given[0] ?? null;
 }
 
 /** A `content` as its answer text and the text of its thinking parts (null without any). */
