@@ -2,7 +2,9 @@
  * Clear outcomes from an endpoint that answers otherwise than asked: a
  * streamed request answered with plain JSON (a whole completion is read as
  * the reply; JSON that is no completion stops the run naming --no-stream),
- * and a key refused at start (TMAS_AUTH, saying whether a key was set). The
+ * a request not streamed answered with an event stream (read as one), a web
+ * page under a 200 (a broken reply that says what came), and a key refused
+ * at start (TMAS_AUTH, saying whether a key was set). The
  * servers are plain HTTP servers of this file, some in front of the simulator.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CallFailedError, createGateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { additionRequest, chatCompletionBody, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface TestServer {
   url: string;
@@ -188,6 +190,39 @@ describe('a streamed request answered with plain JSON', () => {
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await cleanRun());
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe('a body other than the one asked for', () => {
+  test("a web page under a 200 (a captive portal, a proxy's login) is retried as a broken reply, its failure naming what came, not a stream cut short", async () => {
+    const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\n<body>Sign in to the network to continue.</body></html>'));
+    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    try {
+      const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'TMAS_CALL_FAILED', attempts: 2 });
+      expect((failure as Error).message).toContain('the server answered a streamed request with text/html that holds no event ("<html> <body>Sign in to the network to continue.</body></html>")');
+      expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test('the other way round: a request not streamed (--no-stream) answered with an event stream is read as one, in one attempt', async () => {
+    const server = await serve((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+      const usage = { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [], usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } };
+      res.end(`${chatChunkEvent({ role: 'assistant', content: 'The answer ' })}${chatChunkEvent({ content: 'is 2.' }, 'stop')}data: ${JSON.stringify(usage)}\n\ndata: [DONE]\n\n`);
+    });
+    const gateway = createGateway({ ...FAST, stream: false });
+    try {
+      const reply = await gateway.complete(additionRequest(server.url, 1));
+      expect(server.chats[0]?.stream).toBeUndefined();
+      expect(reply).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', usage: { promptTokens: 12, completionTokens: 5 }, attempts: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
     }
   });
 });

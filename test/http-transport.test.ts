@@ -195,6 +195,58 @@ describe('the endpoint check', () => {
     }
   });
 
+  test('a model list that never ends, plain or gzipped, fails the check once past 32 MiB, saying so, not at its timeout', async () => {
+    // As fast as the client reads, for ever: before, only the timeout ended it, with all it had read held in memory.
+    const entries = Buffer.from('{"id":"m","object":"model","owned_by":"x"},'.repeat(2000));
+    const zipped = gzipSync(entries);
+    const server = await serve((req, res) => {
+      const gzip = req.url?.startsWith('/gzip/') === true;
+      res.writeHead(200, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+      if (gzip) res.write(gzipSync('{"object":"list","data":['));
+      else res.write('{"object":"list","data":[');
+      const more = () => {
+        // A gzip member after another decodes as their concatenation.
+        while (!res.destroyed && res.write(gzip ? zipped : entries));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    const root = server.url.replace(/\/v1$/, '');
+    try {
+      for (const where of ['plain', 'gzip']) {
+        const checking = checkEndpoints([{ endpoint: { baseUrl: `${root}/${where}/v1`, model: 'm', apiKey: 'k' }, flag: '--base-url' }], { timeoutMs: 60_000 });
+        await expect(checking).rejects.toMatchObject({
+          code: 'TMAS_ENDPOINT',
+          message: `The endpoint ${root}/${where}/v1 (from --base-url) answered GET /models with a body of more than 32 MiB that is not a list of models. Check that --base-url is the server's OpenAI-compatible base URL (ending in /v1).`,
+        });
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a model a hosted API's long list does not hold is refused naming those like it first, and how many more, not all 402", async () => {
+    const ids = [...Array.from({ length: 400 }, (_, i) => `vendor${i}/model-${i}-instruct`), 'deepseek/deepseek-r1', 'DeepSeek/DeepSeek-R1-Distill-Qwen-32B'];
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'x' })) })));
+    try {
+      const listed = (await checkEndpoints([{ endpoint: { baseUrl: server.url, model: 'deepseek-r1', apiKey: 'k' }, flag: '--base-url' }])).get(server.url);
+      const refusal = (() => {
+        try {
+          return resolveModel('deepseek-r1', listed, '--model-name', server.url);
+        } catch (error) {
+          return error as Error;
+        }
+      })();
+      expect(refusal).toMatchObject({ code: 'TMAS_MODEL_NOT_SERVED' });
+      const { message } = refusal as Error;
+      expect(message).toContain('it serves 402 models (GET /models lists them), those named like it first: deepseek/deepseek-r1, DeepSeek/DeepSeek-R1-Distill-Qwen-32B, vendor0/model-0-instruct, ');
+      expect(message).toContain('vendor9/model-9-instruct, and 390 more. Give one of these with --model-name');
+      expect(message.length).toBeLessThan(800);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a server that lists no model (or entries without an id) takes the model named as it is, and asks for one when none is; a web page for a list is not an endpoint', async () => {
     const lists: Record<string, { type: string; body: string }> = {
       '/empty/v1/models': { type: 'application/json', body: '{"object":"list","data":[]}' },

@@ -3,12 +3,13 @@
  * its own words (OpenAI's and Azure's "Unrecognized request argument
  * supplied", a strict pydantic server's extra_forbidden), over real sockets:
  * a field tmas adds on its own is left out for that endpoint, and one that a
- * flag sets stops the run, naming the flag.
+ * flag sets stops the run, naming the flag; so does a completion limit above
+ * the cap the API states.
  */
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { readJournal, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCli, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
 
 /** OpenAI's words for a field its chat models do not know. */
 const unrecognized = (field: string) => ({ error: { message: `Unrecognized request argument supplied: ${field}`, type: 'invalid_request_error', param: null, code: null } });
@@ -69,6 +70,66 @@ describe('a field a flag sets, refused', () => {
       // Before, each call went once more without the continuous-usage field, as if the 400 were about that one.
       expect(server.counts.refused).toBeLessThanOrEqual(4);
       expect(server.counts.passed).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a completion limit above the cap a hosted API states', () => {
+  // Each API's 400 for a max_tokens above its cap, as it words it.
+  const wordings: Array<[string, (asked: number, cap: number) => Record<string, unknown>]> = [
+    ['OpenAI', (asked, cap) => ({ error: { message: `max_tokens is too large: ${asked}. This model supports at most ${cap} completion tokens, whereas you provided ${asked}.`, type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_value' } })],
+    ['DeepSeek', (_asked, cap) => ({ error: { message: `Invalid max_tokens value, the valid range of max_tokens is [1, ${cap}]`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } })],
+    ['Groq', (_asked, cap) => ({ error: { message: `\`max_tokens\` must be less than or equal to \`${cap}\`, the maximum value for \`max_tokens\` is less than the \`context_window\` for this model`, type: 'invalid_request_error' } })],
+    ['Anthropic', (asked, cap) => ({ type: 'error', error: { type: 'invalid_request_error', message: `max_tokens: ${asked} > ${cap}, which is the maximum allowed number of output tokens for claude-sonnet-4-5` } })],
+  ];
+  const CAP = 8192;
+
+  /** The simulator behind a proxy that refuses every call asking for more than CAP completion tokens with `refusal`; counts the refusals. */
+  async function capping(refusal: (asked: number, cap: number) => Record<string, unknown>) {
+    const problems = smallProblems(2);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const counts = { refused: 0 };
+    const proxy = await startSwitchableProxy(sim.url, (url, body, res) => {
+      const asked = url.endsWith('/chat/completions') ? (JSON.parse(body) as { max_tokens: number }).max_tokens : 0;
+      if (asked <= CAP) return false;
+      counts.refused++;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(asked, CAP)));
+      return true;
+    });
+    const close = () => proxy.close().then(() => sim.close());
+    return { url: proxy.url, problems, counts, close };
+  }
+
+  /** The stop a run against such a server ends with. */
+  const stop = (output: string) => ({
+    code: 'TMAS_FIELD_REFUSED',
+    message: expect.stringMatching(
+      new RegExp(`^The endpoint of the solution agent generates at most ${CAP} completion tokens a call, fewer than the run asked for: .*Bound the completion with --completion-max-tokens ${CAP} \\(or less\\), then continue with: tmas run --resume ${output} --completion-max-tokens ${CAP} --force`),
+    ),
+  });
+
+  // Before, every call (its limit what the window leaves, about 130,000) was refused and failed: each problem stopped, exit 3.
+  test.for(wordings)('%s: the run stops at once, exit 2 (TMAS_FIELD_REFUSED), naming --completion-max-tokens and the cap', async ([, refusal], { dir }) => {
+    const server = await capping(refusal);
+    try {
+      const output = path.join(dir, 'run');
+      await expect(runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output])).rejects.toMatchObject(stop(output));
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the resume it names completes', async ({ dir }) => {
+    const server = await capping(wordings[0]![1]);
+    try {
+      const output = path.join(dir, 'run');
+      await expect(runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output])).rejects.toMatchObject(stop(output));
+      const resumed = await runCli(['run', '--resume', output, '--completion-max-tokens', String(CAP), '--force']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect((await readJournal(output)).every((call) => call.request.maxTokens <= CAP)).toBe(true);
     } finally {
       await server.close();
     }

@@ -77,10 +77,10 @@ describe("a context-length error states the server's window in the words of its 
 
   /**
    * A server of WINDOW tokens in front of the simulator, that counts a prompt `extra` tokens longer
-   * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a streamed 200 (as
-   * SGLang does); counts what it refused and answered.
+   * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a 200: a streamed one
+   * (as SGLang does), or a whole JSON body; counts what it refused and answered.
    */
-  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand = false, listsWindow = false) {
+  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
@@ -104,7 +104,8 @@ describe("a context-length error states the server's window in the words of its 
         return false;
       }
       counts.refused++;
-      if (inBand) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
+      if (inBand === 'stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
+      else if (inBand === 'whole') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ error: refusal(prompt, request.max_tokens) }));
       else res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
       return true;
     });
@@ -145,10 +146,14 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test("SGLang's refusal inside a streamed 200: each call is refitted as after a 400, and the run completes", async ({ dir }) => {
-    const server = await smallWindow(wordings[1]![1], 0, true);
+  test.for([
+    ['stream', []],
+    ['whole', ['--no-stream']],
+  ] as const)("SGLang's refusal inside a 200 (%s): each call is refitted as after a 400, and the run completes", async ([inBand, flags], { dir }) => {
+    // Not streamed, the {"error"} body read as a reply without choices: retried as broken, never refitted, the endpoint stopped as down.
+    const server = await smallWindow(wordings[1]![1], 0, inBand);
     try {
-      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'run')]);
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, ...flags, '--output-file', path.join(dir, 'run')]);
       expect(outcome.calls.failed).toBe(0);
       expect(server.counts.answered).toBe(outcome.calls.issued);
       expect(server.counts.refused).toBeLessThanOrEqual(2);
@@ -158,7 +163,7 @@ describe("a context-length error states the server's window in the words of its 
   });
 
   test("a server that lists its window (vLLM's max_model_len): a new run under a larger --max-tokens is refused before anything is sent or written; one given that window is never refused; a resume of a larger-window run fits its calls into it from the first", async ({ dir }) => {
-    const server = await smallWindow(wordings[0]![1], 0, false, true);
+    const server = await smallWindow(wordings[0]![1], 0, null, true);
     try {
       const input = await writeProblems(dir, server.problems);
       const refused = await runCli(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);

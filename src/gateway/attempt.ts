@@ -11,9 +11,9 @@ import { boundedBody, readAll, replyByteCap, startWatchdog, type Watchdog } from
 import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
-import { fromStream, fromWholeReply, type Reply } from './reply/reply.ts';
+import { fromStream, type Reply } from './reply/reply.ts';
 import { sseEvents } from './reply/sse.ts';
-import { fromJsonReply, sortBody } from './reply/json-reply.ts';
+import { fromJsonReply, fromWholeJson, sortBody } from './reply/json-reply.ts';
 import { confirmStreamUsage, onTextEnded, refuseStreamUsage, stopCountingText } from './endpoints/stream-usage.ts';
 import type { CompletionRequest, Endpoint } from './reply/completion.ts';
 import type { EndpointState } from './endpoints/endpoint-state.ts';
@@ -91,9 +91,12 @@ export async function attempt(context: AttemptContext, request: CompletionReques
       .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
       .asResponse();
     watchdog.touch();
-    // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream.
-    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, stream), watchdog);
-    if (!stream) return whole(fromWholeReply(JSON.parse((await readAll(bytes)).toString('utf8')) as ChatCompletion));
+    // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream. A request not streamed
+    // may get an event stream all the same (a server or proxy that streams whatever it is asked): it is read as one,
+    // under a stream's cap; read as JSON, each such reply failed as malformed, and the endpoint was stopped as down.
+    const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams), watchdog);
+    if (!streams) return whole(fromWholeJson((await readAll(bytes)).toString('utf8'), response.headers));
     const sorted = await sortBody(bytes, response.headers);
     if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.

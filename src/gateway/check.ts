@@ -6,7 +6,7 @@
 import OpenAI, { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
-import { createHttpTransport } from './request/http-transport.ts';
+import { AnswerTooLargeError, createHttpTransport } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
@@ -114,6 +114,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;
+    if (error instanceof AnswerTooLargeError) throw notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, '');
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));
@@ -192,16 +193,36 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
 export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = '', firstReplica: string | null = null): string {
   // A server that lists no model cannot be checked against: the model named is taken as it is.
   if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => model.id === named)) {
-    const served = listed.map((model) => model.id).join(', ');
+    const served = servedModels(named, listed.map((model) => model.id));
     // Not given: the pool's first replica named it, and leaving the flag out cannot help.
     const fix =
       firstReplica === null
-        ? `"${named}" (from ${flag}); it serves: ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`
-        : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); it serves: ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
+        ? `"${named}" (from ${flag}); ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`
+        : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
     throw new UserError('TMAS_MODEL_NOT_SERVED', `The endpoint ${baseUrl} does not serve the model ${fix}`);
   }
   if (named) return named;
   const first = listed?.[0]?.id;
   if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint ${baseUrl} lists no model at GET /models: name the model to call with ${flag}.`);
   return first;
+}
+
+/** Model ids a message names at most: a hosted API lists hundreds. */
+const SHOWN_MODELS = 12;
+
+/**
+ * The models an endpoint serves, as a message about the model `named` lists
+ * them: all of a short list; of a long one (OpenRouter's and Together's list
+ * hundreds: the message ran to 11 KB, the model meant buried at its end),
+ * first those whose id holds the last part of the name asked for, in any
+ * case (`deepseek/deepseek-r1` for `deepseek-r1`), then the first others,
+ * and how many more there are.
+ */
+function servedModels(named: string, ids: string[]): string {
+  if (ids.length <= SHOWN_MODELS) return `it serves: ${ids.join(', ')}`;
+  const wanted = (named.split('/').pop() ?? named).toLowerCase();
+  const near = ids.filter((id) => id.toLowerCase().includes(wanted));
+  const shown = [...new Set([...near, ...ids])].slice(0, SHOWN_MODELS);
+  const which = near.length === 0 ? 'the first' : 'those named like it first';
+  return `it serves ${ids.length} models (GET /models lists them), ${which}: ${shown.join(', ')}, and ${ids.length - shown.length} more`;
 }

@@ -55,16 +55,24 @@ export function jsonObject(value: string): Record<string, unknown> {
 }
 
 /**
- * A model endpoint's URL: an http(s) URL without credentials. The API key
- * goes in the Authorization header as a Bearer token, and a URL's
- * `user:password@` would have to go in the same header: it was dropped
- * without a word, and kept in the run's manifest.
+ * A model endpoint's URL: an http(s) URL without credentials, query or
+ * fragment. The API key goes in the Authorization header as a Bearer token,
+ * and a URL's `user:password@` would have to go in the same header: it was
+ * dropped without a word, and kept in the run's manifest. The routes
+ * (`/models`, `/chat/completions`) are put after the URL as it is, so a query
+ * (Azure OpenAI's `?api-version=…`) came before them: every route was another
+ * path, and the check said only that `GET /models` answered 404.
  */
 function endpointUrl(value: string): string {
   const checked = url(value);
   const parsed = new URL(checked);
   if (parsed.username !== '' || parsed.password !== '') {
     throw new InvalidArgumentError('a URL with credentials (user:password@) is not sent as such: the Authorization header carries the API key as a Bearer token. Give the URL without them, and the key with --api-key or OPENAI_API_KEY');
+  }
+  if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(checked)) {
+    throw new InvalidArgumentError(
+      "a base URL with a query or fragment (?…, #…) is no base URL: the routes (/chat/completions, /models) go after it, and would come after the query. Give it without them (Azure OpenAI's v1 API, https://RESOURCE.openai.azure.com/openai/v1, takes no api-version)",
+    );
   }
   return checked;
 }

@@ -43,7 +43,7 @@ export async function sortBody(body: AsyncIterable<Uint8Array>, headers: Headers
   const seen: Uint8Array[] = [];
   for (;;) {
     const { done, value } = await chunks.next();
-    // An empty body is no JSON: read as a stream, it ends before a finish reason.
+    // An empty body is no JSON: read as a stream, it holds no event (sse.ts).
     if (done) return { json: false, body: rest(seen, chunks) };
     seen.push(value);
     const first = value.findIndex((byte) => !LEADING.has(byte));
@@ -73,9 +73,7 @@ async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): Asy
  */
 export function fromJsonReply(text: string, headers: Headers): Reply {
   const value: unknown = JSON.parse(text);
-  if (typeof value === 'object' && value !== null && 'error' in value && value.error) {
-    throw new InBandError(value.error, headers);
-  }
+  refuseInBand(value, headers);
   const choice = (value as { choices?: unknown } | null)?.choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
   if (typeof message === 'object' && message !== null) return fromWholeReply(value as ChatCompletion);
@@ -85,4 +83,23 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
     `the server answered a streamed request with a JSON body that is not a chat completion (no choices[0].message): ${text.slice(0, 200)}. ` +
       'If it cannot stream, run with --no-stream.',
   );
+}
+
+/**
+ * The reply a whole JSON body to a request that was not streamed holds: its
+ * chat completion, or the server's error for an `{"error": …}` body under
+ * the 200, as a streamed request's. Before, such a body read as "the
+ * response has no choices": the server's words were lost, and a
+ * context-length error said so was retried as a broken reply, its prompt
+ * never refitted. A body that is not JSON throws a SyntaxError.
+ */
+export function fromWholeJson(text: string, headers: Headers): Reply {
+  const value: unknown = JSON.parse(text);
+  refuseInBand(value, headers);
+  return fromWholeReply(value as ChatCompletion);
+}
+
+/** Throws the server's error (InBandError) when `value` is an `{"error": …}` body. */
+function refuseInBand(value: unknown, headers: Headers): void {
+  if (typeof value === 'object' && value !== null && 'error' in value && value.error) throw new InBandError(value.error, headers);
 }

@@ -1,12 +1,13 @@
 /**
- * Reasoning text arrives in three dialects: a `reasoning_content` field (vLLM's
+ * Reasoning text arrives in four dialects: a `reasoning_content` field (vLLM's
  * reasoning parsers, DeepSeek), a `reasoning` field (newer vLLM, OpenRouter),
- * or inline in `content` between `<think>` and `</think>` (a server without a
- * reasoning parser). All three end up apart from the answer.
+ * content parts of type `thinking` (Mistral's reasoning models; read in
+ * message-texts.ts), or inline in `content` between `<think>` and `</think>`
+ * (a server without a reasoning parser). All four end up apart from the answer.
  */
 
 /** Which dialect a reply's reasoning came in. */
-export type ReasoningDialect = 'reasoning_content' | 'reasoning' | 'think-tags';
+export type ReasoningDialect = 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags';
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
@@ -37,13 +38,12 @@ export function splitThinkTags(content: string): { content: string; reasoning: s
   return { content: content.slice(close + CLOSE.length), reasoning };
 }
 
-/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none). */
+/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own. */
 export function separateReasoning(
   content: string,
-  fields: { reasoningContent: string | null; reasoning: string | null },
+  apart: { text: string; dialect: Exclude<ReasoningDialect, 'think-tags'> } | null,
 ): { content: string; reasoning: string | null; dialect: ReasoningDialect | null } {
-  if (fields.reasoningContent !== null) return { content, reasoning: fields.reasoningContent, dialect: 'reasoning_content' };
-  if (fields.reasoning !== null) return { content, reasoning: fields.reasoning, dialect: 'reasoning' };
+  if (apart !== null) return { content, reasoning: apart.text, dialect: apart.dialect };
   const split = splitThinkTags(content);
   if (split) return { ...split, dialect: 'think-tags' };
   return { content, reasoning: null, dialect: null };

@@ -5,43 +5,64 @@
  */
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Completion } from './completion.ts';
+import { messageTexts, type MessageTexts } from './message-texts.ts';
 import { separateReasoning } from './reasoning.ts';
 import { refuseUnfinished } from './finish-reason.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, type StreamGrace, type StreamState } from './stream-end.ts';
+import { tokenCount, usageOf } from './usage-counts.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens'>;
 
-interface ReasoningFields {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
+/** The choice a reply's `choices` hold for the call. */
+type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; delta?: unknown };
+
+/**
+ * The choice of `choices` numbered `index` (a server that numbers its only
+ * choice otherwise: the first). A request sent with `n` above 1 (through
+ * `--extra-body`) gets one choice per index, each in chunks of its own: read
+ * as one, their texts were interleaved into one answer.
+ */
+function choiceOf(choices: unknown, index: number | null): Choice | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  const all = choices as Choice[];
+  if (index === null) return all.find((choice) => indexOf(choice) === 0) ?? all[0];
+  return all.find((choice) => indexOf(choice) === index);
 }
 
-function usageOf(usage: ChatCompletion['usage'] | null | undefined): Reply['usage'] {
-  if (!usage) return null;
-  return { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0 };
+/** A choice's index: 0 when it has none, or none that is a number (a server that writes it as a string: its digits). */
+function indexOf(choice: Choice | undefined): number {
+  const index = Number(choice?.index ?? 0);
+  return Number.isSafeInteger(index) ? index : 0;
+}
+
+/** A finish reason as the reply gives it: a string, or none. */
+function finishOf(choice: Choice): string | null {
+  return typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : null;
+}
+
+/** The model a reply names: a string, or none. */
+function modelOf(reply: { model?: unknown }): string | null {
+  return typeof reply.model === 'string' ? reply.model : null;
 }
 
 /** The result of a whole (non-streamed) reply. */
 export function fromWholeReply(response: ChatCompletion): Reply {
-  const choice = response.choices?.[0];
+  const choice = choiceOf(response.choices, null);
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
-  refuseUnfinished(choice.finish_reason);
-  const message = choice.message as ReasoningFields;
-  const separated = separateReasoning(message.content ?? '', {
-    reasoningContent: message.reasoning_content ?? null,
-    reasoning: message.reasoning ?? null,
-  });
+  const finishReason = finishOf(choice);
+  refuseUnfinished(finishReason);
+  const texts = messageTexts(choice.message);
+  const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField });
   return {
     content: separated.content,
     reasoning: separated.reasoning,
     reasoningDialect: separated.dialect,
-    finishReason: choice.finish_reason ?? 'unknown',
+    finishReason: finishReason ?? 'unknown',
     usage: usageOf(response.usage),
-    model: response.model ?? null,
+    model: modelOf(response),
     firstTokenMs: null,
   };
 }
@@ -89,10 +110,11 @@ export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, op
 /** A stream's chunks as they come together: its texts, finish reason, usage and model. */
 class StreamAssembly implements StreamState {
   private readonly content = new TextPieces();
-  private readonly reasoningContent = new TextPieces();
   private readonly reasoning = new TextPieces();
-  private sawReasoningContent = false;
-  private sawReasoning = false;
+  /** The field the reasoning came in first; null while none came. */
+  private reasoningField: MessageTexts['reasoningField'] = null;
+  /** The index of the choice read: the first one seen. */
+  private index: number | null = null;
   finishReason: string | null = null;
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
@@ -102,24 +124,21 @@ class StreamAssembly implements StreamState {
 
   /** Takes one chunk; returns the characters of text it brought. */
   take(chunk: ChatCompletionChunk): number {
-    this.model ??= chunk.model ?? null;
+    this.model ??= modelOf(chunk);
     if (chunk.usage) this.usage = usageOf(chunk.usage);
-    const choice = chunk.choices?.[0];
+    const choice = choiceOf(chunk.choices, this.index);
     let chars = 0;
     if (choice) {
-      const delta = choice.delta as ReasoningFields | undefined;
-      if (delta?.content) chars += this.text(this.content, delta.content);
-      if (typeof delta?.reasoning_content === 'string') {
-        this.sawReasoningContent = true;
-        chars += this.text(this.reasoningContent, delta.reasoning_content);
+      this.index ??= indexOf(choice);
+      const texts = messageTexts(choice.delta);
+      if (texts.content !== '') chars += this.text(this.content, texts.content);
+      if (texts.reasoningField !== null) {
+        this.reasoningField ??= texts.reasoningField;
+        if (texts.reasoning !== '') chars += this.text(this.reasoning, texts.reasoning);
       }
-      if (typeof delta?.reasoning === 'string') {
-        this.sawReasoning = true;
-        chars += this.text(this.reasoning, delta.reasoning);
-      }
-      if (choice.finish_reason) this.finishReason = choice.finish_reason;
-      const sofar = chunk.usage?.completion_tokens;
-      if (typeof sofar === 'number') this.options.onUsage?.(sofar);
+      this.finishReason = finishOf(choice) ?? this.finishReason;
+      const sofar = tokenCount(chunk.usage?.completion_tokens);
+      if (sofar !== null) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
     if (chunk.usage && this.finishReason !== null) this.usageSinceFinish = true;
@@ -133,16 +152,14 @@ class StreamAssembly implements StreamState {
   }
 
   /** The text so far, reasoning first, as a server decodes it. */
-  private readonly sofar = () => this.reasoningContent.text() + this.reasoning.text() + this.content.text();
+  private readonly sofar = () => this.reasoning.text() + this.content.text();
 
   /** The reply: nothing partial comes out, so a stream without a finish reason is malformed. */
   reply(firstTokenMs: number | null): Reply {
     if (this.finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
     refuseUnfinished(this.finishReason);
-    const separated = separateReasoning(this.content.text(), {
-      reasoningContent: this.sawReasoningContent ? this.reasoningContent.text() : null,
-      reasoning: this.sawReasoning ? this.reasoning.text() : null,
-    });
+    const apart = this.reasoningField === null ? null : { text: this.reasoning.text(), dialect: this.reasoningField };
+    const separated = separateReasoning(this.content.text(), apart);
     return {
       content: separated.content,
       reasoning: separated.reasoning,

@@ -10,6 +10,22 @@
  * generator's step costs a few promises, and a read holds dozens of events.
  */
 import { InBandError } from './in-band-error.ts';
+import { ReplyError } from './reply-bounds.ts';
+
+/** Characters of a body without events shown in its error. */
+const SHOWN_CHARS = 120;
+
+/**
+ * A body that ended without a `data:` line: a proxy's or a captive portal's
+ * web page under a 200, or a server that is not the one meant. Before, it
+ * read as a stream cut short ("ended before a finish reason"), which named
+ * neither what came nor what to check.
+ */
+function noEvents(headers: Headers, start: string): ReplyError {
+  const shown = start.replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS);
+  const what = `${headers.get('content-type') ?? 'a body'} that holds no event${shown === '' ? ' (an empty body)' : ` ("${shown}")`}`;
+  return new ReplyError('malformed', `the server answered a streamed request with ${what}: check that the base URL reaches the server itself, not a proxy's or a login page`);
+}
 
 /** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
 export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
@@ -20,6 +36,8 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
   let data: string[] = [];
   // A read that ended in a CR: a LF opening the next one belongs to that line's end, and ends no other line.
   let afterCr = false;
+  // The body's start, kept until a `data:` line comes, for the error of a body without one.
+  let start: string | null = '';
   const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -27,6 +45,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
       if (afterCr && text.startsWith('\n')) text = text.slice(1);
       afterCr = text.endsWith('\r');
+      if (start !== null && start.length < SHOWN_CHARS) start += text.slice(0, SHOWN_CHARS);
       // A line ends at CRLF, LF or a lone CR; the plain split, where there is no CR, is the common and cheaper case.
       const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
       // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
@@ -64,11 +83,13 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           }
           events.push(event);
         } else if (line.startsWith('data:')) {
+          start = null;
           data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
         }
         // `event:`, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
       }
       if (events.length > 0) yield events;
+      if (done && start !== null) throw noEvents(headers, start);
       if (done) return;
     }
   } finally {

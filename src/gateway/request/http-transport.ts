@@ -17,6 +17,10 @@
  *   the client reads it whole for its message and a proxy may answer with
  *   megabytes or never end it, and its message is put where the client
  *   reads it, whichever server's shape it came in (error-body.ts);
+ * - a successful answer read whole (`text()`, `json()`: a model list, a
+ *   probe's one-token completion) fails past `MAX_ANSWER_BYTES`, decoded: a
+ *   `GET /models` that never ended held 1.1 GB after 10 s, where only its
+ *   time was bounded (a completion's body is bounded by the gateway);
  * - a body left before its end (an event stream read up to `[DONE]`) gives
  *   its connection back when the rest is already here or follows at once,
  *   and drops it otherwise;
@@ -35,6 +39,17 @@ import { openAiErrorBody } from './error-body.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Bytes of a successful answer read whole: a model list of hundreds of models is a few megabytes. */
+export const MAX_ANSWER_BYTES = 32 * 2 ** 20;
+
+/** A successful answer read whole that passed its byte limit. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the answer went on past ${limit / 2 ** 20} MiB`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
 
 /** Redirects followed before the last answer is returned as it is. */
 const MAX_REDIRECTS = 5;
@@ -144,7 +159,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       const next = await send(target, onward, redirects + 1);
       return Object.assign(next, { redirected: true });
     }
-    return responseOf(url, reply, request, release, signal, status >= 200 && status < 300 ? Number.POSITIVE_INFINITY : errorBodyLimit);
+    return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: MAX_ANSWER_BYTES });
   }
 
   return {
@@ -193,19 +208,22 @@ function headersObject(headers: RequestInit['headers']): Record<string, string> 
   return object;
 }
 
-function responseOf(url: URL, reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limit: number): TransportResponse {
+/** The bytes of an answer read: an error body's, cut at `errorBody`; a successful answer's, read whole, refused past `answer`. */
+interface ReadLimits {
+  errorBody: number;
+  answer: number;
+}
+
+function responseOf(url: URL, reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limits: ReadLimits): TransportResponse {
   const headers = new Headers();
   for (const [name, value] of Object.entries(reply.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
   const status = reply.statusCode ?? 0;
-  const body = replyBody(reply, request, release, signal, limit);
   const ok = status >= 200 && status < 300;
-  const read = async () => {
-    const text = (await readAll(body)).toString('utf8');
-    return ok ? text : openAiErrorBody(text);
-  };
+  const body = replyBody(reply, request, release, signal, ok ? Number.POSITIVE_INFINITY : limits.errorBody);
+  const read = async () => (ok ? (await readWithin(body, limits.answer)).toString('utf8') : openAiErrorBody((await readAll(body)).toString('utf8')));
   return {
     ok,
     status,
@@ -217,6 +235,18 @@ function responseOf(url: URL, reply: IncomingMessage, request: http.ClientReques
     text: read,
     json: async () => JSON.parse(await read()) as unknown,
   };
+}
+
+/** A whole body of at most `limit` bytes; past them it is let go (its connection dropped unless its rest comes at once), and AnswerTooLargeError thrown. */
+async function readWithin(body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) throw new AnswerTooLargeError(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The body's chunks, decompressed, up to `limit` bytes (then its end, the rest unread). */

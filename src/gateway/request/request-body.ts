@@ -56,11 +56,13 @@ export function requestHead(request: CompletionRequest, options: BodyOptions): R
           ...(sampling.minP === undefined ? {} : { min_p: sampling.minP }),
         };
   Object.assign(head, sampling.extraBody);
-  // `--extra-body` may not change what tmas itself must control: the model, the messages and how the reply is read.
+  // `--extra-body` may not change what tmas itself must control: the model, the messages and how the reply is read
+  // (one choice a call: `n` above 1 paid for generations no call reads, and their tokens passed its limit).
   head['model'] = request.endpoint.model;
   delete head['messages'];
   delete head['stream'];
   delete head['stream_options'];
+  delete head['n'];
   // Messages that end with the assistant's are a reply to continue (a budget-forced one): vLLM and SGLang
   // continue that message with these two fields (add_generation_prompt defaults to true and may not be
   // set with continue_final_message); OpenAI's reasoning models know neither.

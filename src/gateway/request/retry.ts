@@ -9,6 +9,7 @@ import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 import { refusedField } from './refused-field.ts';
+import { statedCompletionCap } from './completion-cap.ts';
 
 /** How a failed attempt is classified. */
 export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
@@ -38,8 +39,8 @@ function classifyStatus(error: unknown): FailureKind {
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     if (status === 400 && isContextLengthError(error)) return 'context-length';
-    // A field of the request the server does not take: every call sent with it is refused alike (refused-field.ts).
-    if (refusedField(error) !== null) return 'refused-field';
+    // A field of the request the server does not take, or a completion limit above its cap: every call sent with it is refused alike (refused-field.ts, completion-cap.ts).
+    if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
     if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';

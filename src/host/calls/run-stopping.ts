@@ -9,6 +9,7 @@ import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallFailedError } from '../../gateway/gateway.ts';
 import { keySource } from './api-keys.ts';
 import { refusedField } from '../../gateway/request/refused-field.ts';
+import { statedCompletionCap } from '../../gateway/request/completion-cap.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
@@ -46,6 +47,8 @@ const FIELD_FLAGS: Record<string, SamplingSetting> = { temperature: 'temperature
  * sent with it would be refused alike, so the run stops, naming the flag.
  */
 function fieldRefused(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError {
+  const cap = statedCompletionCap(error.cause);
+  if (cap !== null) return completionCapped(error, cap, slot, outputDir);
   const field = refusedField(error.cause) ?? 'a field';
   const setting = FIELD_FLAGS[field];
   const extra = slot === 'solution' ? '--extra-body' : `${slotFlag(slot, 'extra-body')} (or --extra-body, which it defaults to)`;
@@ -55,6 +58,22 @@ function fieldRefused(error: CallFailedError, slot: EndpointSlot, outputDir: str
     `The endpoint of ${slotAgent(slot)} does not take the request field ${field}: ${error.message.replace(/\.+$/, '')}. It is set by ${flag}. ` +
       `The run stopped at once; every completed call is kept. Leave the field out, or give a value the server takes, then continue with: tmas run --resume ${outputDir} --force ` +
       '(--force: the calls sent without it are new calls)',
+    { cause: error },
+  );
+}
+
+/**
+ * A completion limit above the endpoint's own cap (completion-cap.ts): every
+ * call asks for the run's limit (by default what the window leaves), so the
+ * run stops, naming the flag that bounds it and the cap to give.
+ */
+function completionCapped(error: CallFailedError, cap: number, slot: EndpointSlot, outputDir: string): UserError {
+  const flag = slot === 'judge' ? '--judge-max-tokens' : '--completion-max-tokens';
+  return new UserError(
+    'TMAS_FIELD_REFUSED',
+    `The endpoint of ${slotAgent(slot)} generates at most ${cap} completion tokens a call, fewer than the run asked for: ${error.message.replace(/\.+$/, '')}. ` +
+      `The run stopped at once; every completed call is kept. Bound the completion with ${flag} ${cap} (or less), then continue with: tmas run --resume ${outputDir} ${flag} ${cap} --force ` +
+      '(--force: the calls sent with the new limit are new calls)',
     { cause: error },
   );
 }

@@ -1,0 +1,77 @@
+/**
+ * The texts one message (a whole reply's) or one delta (a stream's) holds,
+ * in whichever shape the server wrote them:
+ *
+ * - the answer as a string `content`, or as a list of content parts
+ *   (Mistral's reasoning models: `{"type": "text", "text": …}` parts for the
+ *   answer, `{"type": "thinking", "thinking": [text parts]}` for the
+ *   reasoning, in whole replies and in every streamed delta);
+ * - the reasoning as `reasoning_content` (DeepSeek, SGLang, vLLM before its
+ *   rename of the field), `reasoning` (newer vLLM, OpenRouter), or Mistral's
+ *   thinking parts. vLLM's releases from that rename (late 2025) to its
+ *   removal of the old name copied `reasoning` into `reasoning_content` in
+ *   every delta: the two carry the same text, which is taken once (read as
+ *   two, a stream's reasoning counted twice against its completion limit,
+ *   and a long one was cut and retried until it failed). A field left empty
+ *   beside one that holds the text gives way to it.
+ *
+ * A field of another type (a number, an object) holds no text: it is not
+ * read, rather than read as `[object Object]` or failing the call.
+ */
+import type { ReasoningDialect } from './reasoning.ts';
+
+/** The texts of one message or delta; empty strings where it has none. */
+export interface MessageTexts {
+  content: string;
+  reasoning: string;
+  /** The field the reasoning came in; null when it had none. */
+  reasoningField: Exclude<ReasoningDialect, 'think-tags'> | null;
+}
+
+/** The answer and the reasoning `message` (a message or a delta) holds. */
+export function messageTexts(message: unknown): MessageTexts {
+  const fields = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
+  const { content, thinking } = contentParts(fields['content']);
+  const reasoning = reasoningField(fields);
+  if (reasoning !== null) return { content, reasoning: fields[reasoning] as string, reasoningField: reasoning };
+  if (thinking !== null) return { content, reasoning: thinking, reasoningField: 'thinking' };
+  return { content, reasoning: '', reasoningField: null };
+}
+
+/**
+ * The field of `fields` to read the reasoning from: the one that holds text,
+ * else one left empty; `reasoning_content` when both hold it (vLLM's copy),
+ * the name the dialect was counted under before. Null when neither is a string.
+ */
+function reasoningField(fields: Record<string, unknown>): 'reasoning_content' | 'reasoning' | null {
+  const given = (['reasoning_content', 'reasoning'] as const).filter((field) => typeof fields[field] === 'string');
+  return given.find((field) => fields[field] !== '') ?? given[0] ?? null;
+}
+
+/** A `content` as its answer text and the text of its thinking parts (null without any). */
+function contentParts(content: unknown): { content: string; thinking: string | null } {
+  if (typeof content === 'string') return { content, thinking: null };
+  if (!Array.isArray(content)) return { content: '', thinking: null };
+  let text = '';
+  let thinking: string | null = null;
+  for (const part of content as unknown[]) {
+    if (typeof part === 'string') text += part;
+    else if (isPart(part, 'text')) text += typeof part['text'] === 'string' ? part['text'] : '';
+    else if (isPart(part, 'thinking')) thinking = (thinking ?? '') + partsText(part['thinking']);
+  }
+  return { content: text, thinking };
+}
+
+/** The text of a list of text parts (a thinking part's), or of a string. */
+function partsText(parts: unknown): string {
+  if (typeof parts === 'string') return parts;
+  if (!Array.isArray(parts)) return '';
+  return (parts as unknown[]).map((part) => (typeof part === 'string' ? part : isPart(part, 'text') && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+}
+
+/** Whether `part` is a content part of `type` (a text part may leave its type out). */
+function isPart(part: unknown, type: 'text' | 'thinking'): part is Record<string, unknown> {
+  if (typeof part !== 'object' || part === null) return false;
+  const declared = (part as { type?: unknown }).type;
+  return declared === type || (declared === undefined && type === 'text');
+}

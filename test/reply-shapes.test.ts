@@ -1,0 +1,138 @@
+/**
+ * A reply in the shapes servers other than the simulator write it, each
+ * served by a server of the test's own over HTTP and read by the gateway:
+ * vLLM's deltas that carry their reasoning in two fields at once, Mistral's
+ * content parts, usage counts written as strings or not as counts at all,
+ * and the several choices of a request sent with `n`.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { requestBody } from '../src/gateway/request/request-body.ts';
+import { createPool, type Pool } from '../src/pool/pool.ts';
+import { additionRequest, chatCompletionBody, serveHttp } from './fixtures.ts';
+
+let pool: Pool;
+beforeAll(() => {
+  pool = createPool({ threads: 1 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+/** The gateway's options with the run's tokenizer (o200k_base, on the pool), one retry, short backoffs. */
+function options(extra: Partial<GatewayOptions> = {}): GatewayOptions {
+  const countTokens = (texts: string[], signal: AbortSignal | undefined) => pool.countTokens(texts, signal === undefined ? {} : { signal });
+  return { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 60_000, countTokens, ...extra };
+}
+
+/** One chunk event of choice `index`, with `usage` when given. */
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null, usage: Record<string, unknown> | null = null, index: number | string = 0): string {
+  return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index, delta, finish_reason: finishReason }], ...(usage === null ? {} : { usage }) })}\n\n`;
+}
+
+/** A whole event stream of `events`, ended by [DONE]. */
+function stream(events: string[]): (res: ServerResponse) => void {
+  return (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${events.join('')}data: [DONE]\n\n`);
+}
+
+/** One call of `maxTokens` to a server answering with `send`; its result (a completion or the error) and the gateway's stats. */
+async function callTo(send: (res: ServerResponse) => void, maxTokens = 1000, extra: Partial<GatewayOptions> = {}) {
+  const server = await serveHttp((_req, res) => send(res));
+  const gateway = createGateway(options(extra));
+  try {
+    const result = await gateway.complete(additionRequest(server.url, 1, maxTokens)).catch((error: unknown) => error as CallFailedError);
+    return { result, stats: gateway.stats };
+  } finally {
+    gateway.close();
+    await server.close();
+  }
+}
+
+/** `pairs` times "more text", spaced: two o200k tokens each. */
+function words(pairs: number): string {
+  return Array.from({ length: pairs }, () => 'more text').join(' ');
+}
+
+describe("vLLM's deltas that carry the reasoning in both `reasoning` and `reasoning_content` (vLLM's releases between the field's rename and the old name's removal)", () => {
+  const reasoning = words(350);
+  // Each piece in both fields, as vLLM's DeltaMessage copied one into the other; the answer, then the finish.
+  const pieces = reasoning.match(/.{1,40}/gs) ?? [];
+  const events = [...pieces.map((piece) => chunk({ reasoning: piece, reasoning_content: piece })), chunk({ content: 'The answer is 2.' }), chunk({}, 'stop')];
+
+  test('a reasoning of 700 tokens, counted with the run\'s tokenizer under a limit of 1000, is read and counted once: the call succeeds', async () => {
+    // Without usage, the text is counted: 700 + 4 tokens (give or take one a piece counted apart), not twice 700 (past the cut of 1000 + 25% + 64).
+    const { result, stats } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', reasoning, reasoningDialect: 'reasoning_content', attempts: 1 });
+    expect((result as Completion).countedTokens).toBeGreaterThanOrEqual(704);
+    expect((result as Completion).countedTokens).toBeLessThan(720);
+    // The progress line's rate comes from the characters streamed: each once.
+    expect(stats.streamedChars).toBe(reasoning.length + 'The answer is 2.'.length);
+  });
+
+  test('with its usage, as vLLM sends it, the reply keeps the server\'s count', async () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 705, total_tokens: 715 };
+    const { result } = await callTo(stream([...events, `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage })}\n\n`]));
+    expect(result).toMatchObject({ reasoning, usage: { promptTokens: 10, completionTokens: 705 }, countedTokens: null });
+  });
+});
+
+describe('a reasoning field left empty beside the one that holds the text', () => {
+  test('gives way to it', async () => {
+    const events = [chunk({ reasoning_content: '', reasoning: 'Two plus one is three.' }), chunk({ reasoning_content: '', content: 'The answer is 3.' }), chunk({}, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning: 'Two plus one is three.', reasoningDialect: 'reasoning' });
+  });
+});
+
+describe("Mistral's content parts (its reasoning models: `thinking` parts, then `text` parts)", () => {
+  const thinking = (text: string) => [{ type: 'thinking', thinking: [{ type: 'text', text }] }];
+
+  test('streamed: the thinking parts are the reasoning, the text parts the answer', async () => {
+    const events = [chunk({ role: 'assistant', content: thinking('Two plus ') }), chunk({ content: thinking('one is three.') }), chunk({ content: [{ type: 'text', text: 'The answer is ' }] }), chunk({ content: '3.' }), chunk({}, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning: 'Two plus one is three.', reasoningDialect: 'thinking', finishReason: 'stop', attempts: 1 });
+  });
+
+  test('whole: the same, in one message', async () => {
+    const body = chatCompletionBody('', { choices: [{ index: 0, message: { role: 'assistant', content: [...thinking('Two plus one is three.'), { type: 'text', text: 'The answer is 3.' }] }, finish_reason: 'stop' }] });
+    const { result } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream: false });
+    expect(result).toMatchObject({ content: 'The answer is 3.', reasoning: 'Two plus one is three.', reasoningDialect: 'thinking', attempts: 1 });
+  });
+});
+
+describe('a usage block is read as counts of tokens', () => {
+  const answer = words(10);
+  const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));
+
+  test.each([true, false])('counts written as strings are the counts they spell (streamed: %s)', async (streamed) => {
+    const usage = { prompt_tokens: '12', completion_tokens: '20', total_tokens: '32' };
+    const send = streamed ? stream([chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
+    const { result } = await callTo(send, 1000, { stream: streamed });
+    expect((result as Completion).usage).toStrictEqual({ promptTokens: 12, completionTokens: 20 });
+  });
+
+  test.each([-5, 2.5, 'twenty', true])('completion tokens of %j are no count: the reply is taken as one without usage, and counted', async (completion) => {
+    const { result, stats } = await callTo(whole({ prompt_tokens: 12, completion_tokens: completion, total_tokens: 32 }), 1000, { stream: false });
+    expect(result).toMatchObject({ content: answer, usage: null, countedTokens: 20 });
+    expect(stats.noUsage).toBe(1);
+  });
+});
+
+describe('the choices of a request', () => {
+  test.each([
+    [0, 1],
+    ['0', '1'],
+  ])('a stream of two choices (indices %j and %j), their chunks interleaved, is read as its first choice', async (first, second) => {
+    const events = [chunk({ content: 'The answer ' }, null, null, first), chunk({ content: 'Another ' }, null, null, second), chunk({ content: 'is 2.' }, 'stop', null, first), chunk({ content: 'reply.' }, 'stop', null, second)];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop' });
+  });
+
+  test('`n` in --extra-body is not sent: a call reads one choice, and would pay for the others', async () => {
+    const request = { ...additionRequest('http://127.0.0.1:1/v1'), sampling: { extraBody: { n: 4, repetition_penalty: 1.05 } } };
+    const body = JSON.parse((await requestBody(request, undefined, { dialect: 'chat', stream: true })).toString()) as Record<string, unknown>;
+    expect(body).not.toHaveProperty('n');
+    expect(body).toMatchObject({ repetition_penalty: 1.05, stream: true });
+  });
+});
