@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from 'vitest';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
@@ -96,6 +97,26 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs the `tmas` command line in this process, as runCli does in a child: main.ts, which the executable
+ * runs, with its output captured. A child's start-up is a third of a second of CPU, where a refusal takes a
+ * few milliseconds in this process, whose fork has the runtime loaded; runCli stays for what only a process
+ * shows (an exit by a signal, another user or working directory, a second process, the build in dist/).
+ */
+export async function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../src/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const toStdout = (line: string) => void (stdout += `${line}\n`);
+  try {
+    const code = await main(args, { stdout: toStdout, stream: toStdout, stderr: (line) => void (stderr += `${line}\n`) });
+    return { code, stdout, stderr };
+  } finally {
+    // A run, export or replay caps V8's heap growth for the rest of its process (eager-gc.ts): this fork's later tests keep V8's own.
+    setFlagsFromString('--heap-growing-percent=0');
+  }
 }
 
 /** Starts `tmas sim-server` as its own process; resolves its base URL. */
