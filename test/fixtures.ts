@@ -110,8 +110,11 @@ export async function runCliInProcess(args: string[]): Promise<{ code: number; s
   let stdout = '';
   let stderr = '';
   const toStdout = (line: string) => void (stdout += `${line}\n`);
+  const callersExitCode = process.exitCode;
   try {
     const code = await main(args, { stdout: toStdout, stream: toStdout, stderr: (line) => void (stderr += `${line}\n`) });
+    // The exit code a command sets (replay's) is its own: a later command here would return it as its own.
+    expect(process.exitCode, `${args[0]} left its exit code to this process`).toBe(callersExitCode);
     return { code, stdout, stderr };
   } finally {
     // A run, export or replay caps V8's heap growth for the rest of its process (eager-gc.ts): this fork's later tests keep V8's own.
