@@ -104,8 +104,18 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
  * runs, with its output captured. A child's start-up is a third of a second of CPU, where a refusal takes a
  * few milliseconds in this process, whose fork has the runtime loaded; runCli stays for what only a process
  * shows (an exit by a signal, another user or working directory, a second process, the build in dist/).
+ * Commands given at once run one after another: a command's exit code passes through process.exitCode.
  */
-export async function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const done = commandsInProcess.then(() => commandInProcess(args));
+  commandsInProcess = done.then(() => undefined, () => undefined);
+  return done;
+}
+
+/** The last command runCliInProcess started: the next one waits for it. */
+let commandsInProcess: Promise<void> = Promise.resolve();
+
+async function commandInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../src/cli/main.ts');
   let stdout = '';
   let stderr = '';
