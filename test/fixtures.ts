@@ -51,7 +51,7 @@ export function smallProblems(count: number) {
 
 /** Runs an evaluation in-process with CLI arguments, as `tmas run` would, quietly. */
 export async function runInProcess(args: string[]): Promise<RunOutcome> {
-  // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, and most files that use these fixtures run tmas as a child process.
+  // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, which a file that runs tmas only as a child process need not pay.
   const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run/run-evaluation.ts')]);
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
   const problems = await loadProblems(config.problems.inputFile);
@@ -115,6 +115,7 @@ export function runCliInProcess(args: string[]): Promise<{ code: number; stdout:
 /** The last command runCliInProcess started: the next one waits for it. */
 let commandsInProcess: Promise<void> = Promise.resolve();
 
+/** One command of runCliInProcess, its output and exit code. */
 async function commandInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import('../src/cli/main.ts');
   let stdout = '';

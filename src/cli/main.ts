@@ -26,6 +26,7 @@ export async function main(argv: string[], out: ProgramIo = processIo): Promise<
   }
 }
 
+/** The exit code of the command `argv` names: its own, or the one its error stands for. */
 async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
   const program = createProgram(io);
   try {
