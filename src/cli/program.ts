@@ -36,7 +36,7 @@ async function writeLine(line: string): Promise<void> {
 /** The process's own output: what the executable writes to. */
 export const io: ProgramIo = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
-  // Without URL passwords whoever writes here (main.ts frees the lines of any output it is given: withoutPasswords).
+  // Freed of URL passwords here too: bench/ writes here without main.ts, which frees the lines of any output (withoutPasswords).
   stderr: (line: string) => void process.stderr.write(`${withoutUrlPasswords(line)}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
   stream: writeLine,
