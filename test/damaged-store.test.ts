@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import { repairStore } from '../src/store/repair/repair.ts';
 import { runLockHolder } from '../src/store/run-lock.ts';
 import { Store } from '../src/store/store.ts';
-import { fileHashes, readJournal, REPO, runCli, runInProcess, smallProblems, finishedRunOfFile, test as base, writeProblems } from './fixtures.ts';
+import { fileHashes, readJournal, REPO, runCli, runCliInProcess, runInProcess, smallProblems, finishedRunOfFile, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
 interface FinishedRun {
@@ -127,7 +127,7 @@ describe('a damaged store is named and never changed', () => {
       const fork = lazy ? [['fork', run, '--output-file', path.join(dir, 'forked')]] : [];
       // prettier-ignore
       for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ...fork, ['report', run, '--out', path.join(dir, 'report.html')]]) {
-        const refused = await runCli(args);
+        const refused = await runCliInProcess(args);
         expect(await fileHashes(run), args[0]).toEqual(before);
         // A command that never reads the damaged block gives its output whole.
         if (lazy && LAZY_COMMANDS.has(args[0] as string) && refused.code === 0) continue;
@@ -138,7 +138,7 @@ describe('a damaged store is named and never changed', () => {
         expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
       }
 
-      const repaired = await runCli(['repair', run]);
+      const repaired = await runCliInProcess(['repair', run]);
       expect(repaired.code, repaired.stderr).toBe(0);
       const kept = /kept in (\S+)\./.exec(repaired.stdout)?.[1];
       expect(kept).toBeDefined();
@@ -148,7 +148,7 @@ describe('a damaged store is named and never changed', () => {
       const left = Number(/(\d+) journaled calls/.exec(repaired.stdout)?.[1]);
       expect(left).toBeLessThanOrEqual(calls);
       if (!/the run manifest/.test(repaired.stdout)) return;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       if (resumed.code !== 0) {
         // Repair may keep an iteration mark whose banks it lost: then the store still says so, with a code.
         expect(resumed.stderr).toMatch(/TMAS_STORE/);
@@ -172,16 +172,16 @@ describe('a damaged store is named and never changed', () => {
     await flipBytes(path.join(run, 'store', log), Math.floor(size / 2), 1);
     const before = await fileHashes(run);
     for (const args of [['run', '--resume', run], ['log', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run]]) {
-      const refused = await runCli(args);
+      const refused = await runCliInProcess(args);
       expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr, args[0]).toContain(`store/${log}, a write-ahead log, is corrupt: a record at byte`);
       expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
       expect(await fileHashes(run), args[0]).toEqual(before);
     }
-    const repaired = await runCli(['repair', run]);
+    const repaired = await runCliInProcess(['repair', run]);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stdout).toContain(`store/${log} (1 log record)`);
-    const resumed = await runCli(['run', '--resume', run]);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
   });
 
@@ -193,17 +193,17 @@ describe('a damaged store is named and never changed', () => {
     await truncate(await logOf(run), 0);
     const before = await fileHashes(run);
     for (const args of [['run', '--resume', run], ['log', run], ['export', run, '--out', path.join(dir, 'rl')], ['fork', run, '--output-file', path.join(dir, 'forked')]]) {
-      const refused = await runCli(args);
+      const refused = await runCliInProcess(args);
       expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
       expect(refused.stderr, args[0]).toContain('it holds 0 iteration records where metrics.json says results.jsonl was written from 2');
       expect(await fileHashes(run), args[0]).toEqual(before);
     }
-    expect((await runCli(['repair', run])).code).toBe(0);
-    const resumed = await runCli(['run', '--resume', run]);
+    expect((await runCliInProcess(['repair', run])).code).toBe(0);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(Number(/(\d+) calls issued/.exec(resumed.stdout)?.[1])).toBeGreaterThan(0);
-    const again = await runCli(['run', '--resume', run]);
+    const again = await runCliInProcess(['run', '--resume', run]);
     expect(again.stdout).toMatch(/^0 calls issued/m);
   });
 
@@ -213,7 +213,7 @@ describe('a damaged store is named and never changed', () => {
     await store.manifest().put('manifest', { ...(await store.getManifest()), journalVersion: '6' });
     await store.close();
     for (const args of [['run', '--resume', run], ['replay', run]]) {
-      const refused = await runCli(args);
+      const refused = await runCliInProcess(args);
       expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr, args[0]).toContain(`The run manifest in ${run} is damaged: its journalVersion is "6", not a journal version (a whole number)`);
       expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
@@ -223,10 +223,10 @@ describe('a damaged store is named and never changed', () => {
   test('a missing CURRENT: repair recovers every journaled call and the resume issues none', async ({ dir, finished }) => {
     const { run, calls } = await finishedRun(dir, finished);
     await rm(path.join(run, 'store', 'CURRENT'));
-    const repaired = await runCli(['repair', run]);
+    const repaired = await runCliInProcess(['repair', run]);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stdout).toContain(`${calls} journaled calls`);
-    const resumed = await runCli(['run', '--resume', run]);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
   });

@@ -9,7 +9,7 @@ import { readRunManifest } from '../src/host/run/run-manifest.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { BIN, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface LoggedRequest {
   at: number;
@@ -84,7 +84,7 @@ describe('durable runs', () => {
       await runUntilKilled(resume, requestLog, (log) => count('experience')(log.slice(mark)) >= 3);
       const journaledBeforeLastResume = new Set((await storeContents(run)).seeds);
       mark = (await requests(requestLog)).length;
-      const finished = await runCli(resume);
+      const finished = await runCliInProcess(resume);
       expect(finished.code, finished.stderr).toBe(0);
       expect(finished.stdout).toMatch(/answered from the journal/);
 
@@ -119,10 +119,10 @@ describe('durable runs', () => {
     expect(await exited).toBe(130);
     expect(stderr).toContain(`tmas run --resume ${run}`);
     // A replay of the stopped run says so: what lies past the stop is not in its log, and its calls were never made.
-    const replayed = await runCli(['replay', run]);
+    const replayed = await runCliInProcess(['replay', run]);
     expect(replayed.stdout).toMatch(/^the run stopped before its end \(\d problems? not completed in its log\)/);
     if (/calls had no answer/.test(replayed.stdout)) expect(replayed.stdout).toMatch(/\(they changed, or the run stopped before it made them; use --live/);
-    const resumed = await runCli(['run', '--resume', run]);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2 * 2);
@@ -132,14 +132,14 @@ describe('durable runs', () => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1']);
-    const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--seed', '9', '--n-candidates', '3']);
+    const refused = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--seed', '9', '--n-candidates', '3']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--n-candidates: the run has 2, this command gives 3/);
     expect(refused.stderr).toMatch(/--seed: the run has 0, this command gives 9/);
-    const extended = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+    const extended = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
     expect(extended.code, extended.stderr).toBe(0);
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2 * 2);
-    const forced = await runCli(['run', '--resume', run, '--max-iterations', '3', '--seed', '9', '--force']);
+    const forced = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3', '--seed', '9', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2 * 3);
@@ -150,10 +150,10 @@ describe('durable runs', () => {
     const run = path.join(dir, 'run');
     const first = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '1'];
     await runInProcess(['--input-file', problems, '--output-file', run, ...first]);
-    const refused = await runCli(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge']);
+    const refused = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--judge-model-name: the run has "tmas-sim", this command gives "strict-judge"/);
-    const forced = await runCli(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge', '--force']);
+    const forced = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--judge-model-name', 'strict-judge', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     const store = await Store.open(run);
     try {
@@ -176,14 +176,14 @@ describe('durable runs', () => {
   test("a strategy's own flag is kept by the run and checked on resume; another strategy's flag is refused", async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');
-    const wrong = await runCli(['run', '--input-file', problems, '--output-file', run, '--samples', '4']);
+    const wrong = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--samples', '4']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--samples belongs to the majority strategy; this run uses --strategy tmas/);
-    expect((await runCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '2'])).code).toBe(0);
-    const refused = await runCli(['run', '--resume', run, '--max-iterations', '3', '--samples', '6']);
+    expect((await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '2'])).code).toBe(0);
+    const refused = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3', '--samples', '6']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--samples: the run has 4, this command gives 6/);
-    const extended = await runCli(['run', '--resume', run, '--max-iterations', '3', '--samples', '4']);
+    const extended = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3', '--samples', '4']);
     expect(extended.code, extended.stderr).toBe(0);
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { iteration: number; candidates: unknown[] });
     // Iteration t of MV@k holds the first max(1, floor(k(t+1)/T)) of the k = 4 samples: 1, 2 and 4 for T = 3.
@@ -216,7 +216,7 @@ describe('durable runs', () => {
     await store.manifest().put('manifest', { ...manifest, protocolVersion: 1, tmasVersion: '0.0.1' });
     await store.close();
     for (const args of [['run', '--resume', run, '--max-iterations', '2'], ['replay', run]]) {
-      const refused = await runCli(args);
+      const refused = await runCliInProcess(args);
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr).toMatch(/written by tmas 0\.0\.1 \(journal version 1\).*cannot reuse its journal/);
       // How to get the tmas that wrote it: the package version is not bumped with the journal version, which was PROTOCOL_VERSION up to 6.
@@ -231,21 +231,21 @@ describe('durable runs', () => {
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2']);
 
-    const log = await runCli(['log', run, '--problem', 'p2', '--iteration', '1', '--type', 'bank.']);
+    const log = await runCliInProcess(['log', run, '--problem', 'p2', '--iteration', '1', '--type', 'bank.']);
     const envelopes = log.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(envelopes).toHaveLength(1);
     expect(envelopes[0].message).toMatchObject({ type: 'bank.updated', problem: 'p2', iteration: 1 });
-    const roles = (await runCli(['log', run, '--role', 'verification'])).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const roles = (await runCliInProcess(['log', run, '--role', 'verification'])).stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(roles.length).toBe(2 * 2 * 2 * 2); // requests and replies: 2 problems × 2 iterations × N=2 × M=1
     expect(new Set(roles.map((e) => e.message.type))).toEqual(new Set(['verification.requested', 'verification.completed']));
 
-    const show = await runCli(['show', run, '--problem', 'p1', '--iteration', '0']);
+    const show = await runCliInProcess(['show', run, '--problem', 'p1', '--iteration', '0']);
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/problem p1, iteration 0/);
     expect(show.stdout).toMatch(/experience bank \(\d+ records\)/);
 
     const out = path.join(dir, 'rl');
-    const exported = await runCli(['export', run, '--format', 'rl', '--out', out]);
+    const exported = await runCliInProcess(['export', run, '--format', 'rl', '--out', out]);
     expect(exported.code, exported.stderr).toBe(0);
     const records = (await readFile(`${out}.jsonl`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
     // One record per generation; the solutions are 2 problems × 2 iterations × N=2.
@@ -282,7 +282,7 @@ describe('durable runs', () => {
     const problems = await writeProblems(dir, smallProblems(2));
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--concurrency', '16']);
-    const same = await runCli(['replay', run]);
+    const same = await runCliInProcess(['replay', run]);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stdout).toMatch(/^identical: \d+ messages/);
 
@@ -323,7 +323,7 @@ describe('a disk that fills during the run', () => {
       expect(full.stderr).not.toMatch(/\n\s+at /);
 
       execFileSync('mount', ['-o', 'remount,size=256m', disk]);
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/[1-9]\d* answered from the journal/);
       await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);

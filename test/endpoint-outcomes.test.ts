@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CallFailedError, createGateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface TestServer {
   url: string;
@@ -163,7 +163,7 @@ describe('a streamed request answered with plain JSON', () => {
     const problems = await writeProblems(dir, PROBLEMS);
     const proxy = await unstreamingProxy(sim.url);
     try {
-      const whole = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'whole'), '--base-url', proxy.url, ...SMALL]);
+      const whole = await runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'whole'), '--base-url', proxy.url, ...SMALL]);
       expect(whole.code, whole.stderr).toBe(0);
       expect(proxy.chats.length).toBeGreaterThan(8);
       expect(proxy.chats.every((chat) => chat.stream === true)).toBe(true);
@@ -179,13 +179,13 @@ describe('a streamed request answered with plain JSON', () => {
     const proxy = await unstreamingProxy(sim.url, { unusable: true });
     try {
       const run = path.join(dir, 'run');
-      const stopped = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      const stopped = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
       expect(stopped.code, stopped.stderr).toBe(2);
       expect(stopped.stderr).toMatch(/\[TMAS_NOT_STREAMED\]/);
       expect(stopped.stderr).toContain(`tmas run --resume ${run} --no-stream`);
       // Not retried: at most the calls in flight when the first failed were sent.
       expect(proxy.chats.length).toBeLessThanOrEqual(4);
-      const resumed = await runCli(['run', '--resume', run, '--no-stream']);
+      const resumed = await runCliInProcess(['run', '--resume', run, '--no-stream']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await cleanRun());
     } finally {

@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { replayInProcess, runCli, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+import { replayInProcess, runCli, runCliInProcess, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /**
  * A proxy in front of the simulator whose `refuse` decides, per chat call
@@ -58,7 +58,7 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const stopped = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      const stopped = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
       expect(stopped.code, stopped.stderr).toBe(2);
       expect(stopped.stderr).toMatch(/\[TMAS_AUTH\]/);
       expect(stopped.stderr).toMatch(/of (the \w+ agent|the LLM judge) refused its API key/);
@@ -69,7 +69,7 @@ describe('a failed call is never a result', () => {
       for (const line of await results(run)) for (const candidate of line.candidates) expect(candidate.failures).toEqual([]);
 
       refuse.current = () => null;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const fresh = path.join(dir, 'fresh');
       await runInProcess(['--input-file', problems, '--output-file', fresh, '--base-url', proxy.url, ...SMALL]);
@@ -98,7 +98,7 @@ describe('a failed call is never a result', () => {
       expect(metrics.incomplete.map((entry) => [entry.problem, entry.iteration])).toEqual([['p2', 0]]);
 
       refuse.current = () => null;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect((await results(run)).map((line) => `${line.problem}/${line.iteration}`)).toEqual(['p1/0', 'p1/1', 'p2/0', 'p2/1']);
       expect(await failuresInMetrics(run)).toBe(0);
@@ -114,13 +114,13 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const down = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      const down = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
       // Whether the endpoint is declared down (3 failures in a row) before every problem has stopped on a failed call
       // depends on timing; either way the run stops unfinished, and what follows must hold.
       expect([2, 3], down.stderr).toContain(down.code);
       expect(down.stderr).toMatch(/\[TMAS_ENDPOINT_DOWN\]|\[TMAS_RUN_INCOMPLETE\]/);
       refuse.current = () => null;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       for (const line of await results(run)) for (const candidate of line.candidates) expect(candidate.failures).toEqual([]);
       expect(await failuresInMetrics(run)).toBe(0);
@@ -143,7 +143,7 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
+      const done = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
       expect(done.code, done.stderr).toBe(0);
       expect(done.stderr).toMatch(/warning: 1 question\(s\) cannot fit the prompt budget of \d+ tokens \(--max-tokens 2048\) even alone: huge \(\d+ tokens\)/);
       expect(sentHuge).toBe(0);
@@ -153,7 +153,7 @@ describe('a failed call is never a result', () => {
       // When no question fits, the run would send nothing and score 0: it is refused before its directory is made.
       await mkdir(path.join(dir, 'alone'));
       const alone = await writeProblems(path.join(dir, 'alone'), [{ problem_id: 'huge', question: huge, answer: '1' }]);
-      const refused = await runCli(['run', '--input-file', alone, '--output-file', path.join(dir, 'none'), '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
+      const refused = await runCliInProcess(['run', '--input-file', alone, '--output-file', path.join(dir, 'none'), '--base-url', proxy.url, ...SMALL, '--max-tokens', '2048']);
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(/None of the 1 questions fits the prompt budget of \d+ tokens \(--max-tokens 2048\) even alone .*\[TMAS_CONTEXT_LENGTH\]/);
       expect(existsSync(path.join(dir, 'none'))).toBe(false);
@@ -177,7 +177,7 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const ended = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      const ended = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
       expect(ended.code, ended.stderr).toBe(3);
       expect(ended.stdout).toMatch(/^0 calls issued and answered, 2 failed for good, 0 answered from the journal, in [\d.]+ s\.$/m);
       const metrics = await metricsOf(run);
@@ -189,7 +189,7 @@ describe('a failed call is never a result', () => {
       await mkdir(path.join(dir, 'both'));
       const both = await writeProblems(path.join(dir, 'both'), PROBLEMS);
       const downRun = path.join(dir, 'down');
-      const down = await runCli(['run', '--input-file', both, '--output-file', downRun, '--base-url', proxy.url, ...SMALL]);
+      const down = await runCliInProcess(['run', '--input-file', both, '--output-file', downRun, '--base-url', proxy.url, ...SMALL]);
       expect([2, 3], down.stderr).toContain(down.code);
       const downMetrics = await metricsOf(downRun);
       expect(downMetrics.totals.failures).toBe(downMetrics.gateway.failures);
@@ -206,11 +206,11 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const done = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL.filter((flag, i, all) => flag !== '--max-retries' && all[i - 1] !== '--max-retries')]);
+      const done = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL.filter((flag, i, all) => flag !== '--max-retries' && all[i - 1] !== '--max-retries')]);
       expect(done.code, done.stderr).toBe(0);
       const before = await metricsOf(run);
       expect(before.gateway.retries).toBe(2);
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/^0 calls issued, 0 answered from the journal/m);
       const after = await metricsOf(run);

@@ -14,7 +14,7 @@ import type { FaultCounts } from '../src/observers/fault-counts.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { startSimServer, type FaultRates } from '../src/sim/server.ts';
-import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readLog, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = smallProblems(20);
 
@@ -93,7 +93,7 @@ describe('endpoint faults', () => {
     expect(truncatedSolutions.every((m) => m.answer === null)).toBe(true);
 
     // A call answered in a smaller window is found by the key it was first asked under: the replay, which never meets the refusal, reads the run as it was.
-    const replay = await runCli(['replay', run.outputDir]);
+    const replay = await runCliInProcess(['replay', run.outputDir]);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/^identical: /);
   });
@@ -103,7 +103,7 @@ describe('endpoint faults', () => {
     try {
       const input = await writeProblems(dir, PROBLEMS.slice(0, 3));
       const outputDir = path.join(dir, 'down');
-      const { code, stderr } = await runCli([
+      const { code, stderr } = await runCliInProcess([
         'run', '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
         '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '2', '--max-retries', '2', '--retry-base-ms', '1',
       ]);
@@ -134,7 +134,7 @@ describe('hostile input and paths at the command line', () => {
       const input = path.join(dir, 'problems.jsonl');
       await writeFile(input, bytes);
       const output = path.join(dir, 'out');
-      const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof']);
+      const result = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--no-proof']);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(says);
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -148,7 +148,7 @@ describe('hostile input and paths at the command line', () => {
     const blocker = path.join(dir, 'a-file');
     await writeFile(blocker, '');
     const output = path.join(blocker, 'out');
-    const result = await runCli(['run', '--input-file', input, '--output-file', output, '--no-proof', '--max-iterations', '1']);
+    const result = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--no-proof', '--max-iterations', '1']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(output);
     expect(result.stderr).toContain('--output-file');

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from 'vitest';
 import type { Envelope, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
@@ -50,7 +51,7 @@ export function smallProblems(count: number) {
 
 /** Runs an evaluation in-process with CLI arguments, as `tmas run` would, quietly. */
 export async function runInProcess(args: string[]): Promise<RunOutcome> {
-  // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, and most files that use these fixtures run tmas as a child process.
+  // Imported here, not above: the runtime is 1.3 s of CPU to load in a test file's fork, which a file that runs tmas only as a child process need not pay.
   const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run/run-evaluation.ts')]);
   const { config, secrets } = toRunConfig(parseRunFlags(args), {});
   const problems = await loadProblems(config.problems.inputFile);
@@ -96,6 +97,40 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs the `tmas` command line in this process, as runCli does in a child: main.ts, which the executable
+ * runs, with its output captured. A child's start-up is a third of a second of CPU, where a refusal takes a
+ * few milliseconds in this process, whose fork has the runtime loaded; runCli stays for what only a process
+ * shows (an exit by a signal, another user or working directory, a second process, the build in dist/).
+ * Commands given at once run one after another: a command's exit code passes through process.exitCode.
+ */
+export function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const done = commandsInProcess.then(() => commandInProcess(args));
+  commandsInProcess = done.then(() => undefined, () => undefined);
+  return done;
+}
+
+/** The last command runCliInProcess started: the next one waits for it. */
+let commandsInProcess: Promise<void> = Promise.resolve();
+
+/** One command of runCliInProcess, its output and exit code. */
+async function commandInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../src/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const toStdout = (line: string) => void (stdout += `${line}\n`);
+  const callersExitCode = process.exitCode;
+  try {
+    const code = await main(args, { stdout: toStdout, stream: toStdout, stderr: (line) => void (stderr += `${line}\n`) });
+    // The exit code a command sets (replay's) is its own: a later command here would return it as its own.
+    expect(process.exitCode, `${args[0]} left its exit code to this process`).toBe(callersExitCode);
+    return { code, stdout, stderr };
+  } finally {
+    // A run, export or replay caps V8's heap growth for the rest of its process (eager-gc.ts): this fork's later tests keep V8's own.
+    setFlagsFromString('--heap-growing-percent=0');
+  }
 }
 
 /** Starts `tmas sim-server` as its own process; resolves its base URL. */

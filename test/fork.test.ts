@@ -12,7 +12,7 @@ import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writ
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
-import { fileHashes, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { openRun } from '../src/analysis/open-run.ts';
 import type { CallRecord } from '../src/store/store.ts';
 
@@ -152,11 +152,11 @@ describe('tmas fork', () => {
   test("a fork's resume still reads through to DIR's journal; with DIR gone it says so and sends those calls", async ({ dir }) => {
     // One iteration of the same settings: every call is DIR's; the second iteration comes on the resume.
     const first = path.join(dir, 'first');
-    const forked = await runCli(['fork', source, '--output-file', first, '--max-iterations', '1']);
+    const forked = await runCliInProcess(['fork', source, '--output-file', first, '--max-iterations', '1']);
     expect(forked.code, forked.stderr).toBe(0);
     expect(forkCounts(forked.stdout, source)).toEqual({ answered: PROBLEMS * CALLS_PER_ITERATION, issued: 0 });
     expect((await readRun(first)).forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--max-iterations'] });
-    const extended = await runCli(['run', '--resume', first, '--max-iterations', '2']);
+    const extended = await runCliInProcess(['run', '--resume', first, '--max-iterations', '2']);
     expect(extended.code, extended.stderr).toBe(0);
     const iteration0 = PROBLEMS * CALLS_PER_ITERATION;
     expect(extended.stdout).toMatch(new RegExp(`^0 calls issued, ${iteration0} answered from the journal`, 'm'));
@@ -164,12 +164,12 @@ describe('tmas fork', () => {
 
     // The source moved away: the resume warns and pays for the second iteration.
     const second = path.join(dir, 'second');
-    expect((await runCli(['fork', source, '--output-file', second, '--max-iterations', '1'])).code).toBe(0);
+    expect((await runCliInProcess(['fork', source, '--output-file', second, '--max-iterations', '1'])).code).toBe(0);
     const moved = path.join(dir, 'moved');
     await mkdir(moved);
     await rename(source, path.join(moved, 'run'));
     try {
-      const alone = await runCli(['run', '--resume', second, '--max-iterations', '2']);
+      const alone = await runCliInProcess(['run', '--resume', second, '--max-iterations', '2']);
       expect(alone.code, alone.stderr).toBe(0);
       expect(alone.stderr).toContain(`this run was forked from ${source}, which holds no run now`);
       expect(alone.stdout).toMatch(new RegExp(`^${iteration0} calls issued, 0 answered from the journal`, 'm'));
@@ -184,7 +184,7 @@ describe('tmas fork', () => {
     const lock = path.join(source, 'tmas.lock');
     await writeFile(lock, JSON.stringify({ pid: writer.pid, host: hostname(), since: new Date().toISOString() }));
     try {
-      const forked = await runCli(['fork', source, '--output-file', path.join(dir, 'fork'), '--max-iterations', '1']);
+      const forked = await runCliInProcess(['fork', source, '--output-file', path.join(dir, 'fork'), '--max-iterations', '1']);
       expect(forked.code, forked.stderr).toBe(0);
       expect(forked.stderr).toContain(`tmas fork: warning: ${source} is still being written (pid ${writer.pid}). The fork reads its journal as it is now (${PROBLEMS * 2 * CALLS_PER_ITERATION} calls)`);
       expect(forkCounts(forked.stdout, source)).toEqual({ answered: PROBLEMS * CALLS_PER_ITERATION, issued: 0 });
@@ -200,7 +200,7 @@ describe('tmas fork', () => {
     const tokenizer = path.join(dir, 'tokenizer');
     await cp(QWEN3_TOKENIZER, tokenizer, { recursive: true });
     const fork = path.join(dir, 'fork');
-    const forked = await runCli(['fork', source, '--output-file', fork, '--max-iterations', '1', '--agents', module, '--tokenizer-path', tokenizer]);
+    const forked = await runCliInProcess(['fork', source, '--output-file', fork, '--max-iterations', '1', '--agents', module, '--tokenizer-path', tokenizer]);
     expect(forked.code, forked.stderr).toBe(0);
 
     // Moved: named at the new place, the same files are no change.
@@ -209,26 +209,26 @@ describe('tmas fork', () => {
     await rename(module, path.join(moved, 'stricter-summary.ts'));
     await rename(tokenizer, path.join(moved, 'tokenizer'));
     const atNewPlace = ['run', '--resume', fork, '--agents', path.join(moved, 'stricter-summary.ts'), '--tokenizer-path', path.join(moved, 'tokenizer')];
-    const resumed = await runCli(atNewPlace);
+    const resumed = await runCliInProcess(atNewPlace);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
 
     // Edited in place: refused before anything is written.
     const before = await fileHashes(fork);
     await appendFile(path.join(moved, 'stricter-summary.ts'), '\n// a later edit\n');
-    const edited = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    const edited = await runCliInProcess(['run', '--resume', fork, '--max-iterations', '2']);
     expect(edited.code, edited.stderr).toBe(2);
     expect(edited.stderr).toMatch(/The agents module .* has changed since the run .*\[TMAS_AGENTS\]/);
     await writeFile(path.join(moved, 'stricter-summary.ts'), STRICTER_SUMMARY);
     await appendFile(path.join(moved, 'tokenizer', 'tokenizer_config.json'), ' ');
-    const retokenized = await runCli(['run', '--resume', fork, '--max-iterations', '2']);
+    const retokenized = await runCliInProcess(['run', '--resume', fork, '--max-iterations', '2']);
     expect(retokenized.code, retokenized.stderr).toBe(2);
     expect(retokenized.stderr).toMatch(/The tokenizer .* is not the one the run .* started with.*\[TMAS_TOKENIZER\]/);
     expect(await fileHashes(fork)).toEqual(before);
   });
 
   test('its help offers what a fork takes, as a fork takes it: no --resume or --demo, --output-file required, a setting left out keeping DIR\'s value rather than a default', async () => {
-    const help = (await runCli(['fork', '--help'])).stdout.replace(/\s+/g, ' ');
+    const help = (await runCliInProcess(['fork', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain("A setting left out keeps DIR's value");
     expect(help).toContain("--output-file <dir> the new run's directory (required)");
     expect(help).toContain("--force accept an --agents module or a tokenizer of DIR's that changed in place");
@@ -262,7 +262,7 @@ describe('tmas fork', () => {
       { args: ['fork', source, '--output-file', path.join(dir, 'd'), '--strategy', 'majority', '--n-verifications', '4'], code: /TMAS_USAGE\]/, says: /--n-verifications: the majority strategy does not read it/ },
     ];
     for (const { args, code, says } of cases) {
-      const refused = await runCli(args);
+      const refused = await runCliInProcess(args);
       expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr).toMatch(code);
       expect(refused.stderr).toMatch(says);

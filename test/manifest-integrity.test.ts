@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { loadRun } from '../src/report/load.ts';
 import { Store } from '../src/store/store.ts';
-import { fileHashes, replayInProcess, runCli, finishedRunOfFile, test as base } from './fixtures.ts';
+import { fileHashes, replayInProcess, runCliInProcess, finishedRunOfFile, test as base } from './fixtures.ts';
 
 /**
  * `test` with `manifestRun`: one finished one-problem run per file (a second
@@ -51,7 +51,7 @@ describe('a run manifest that is not the one its run wrote', () => {
     await editManifest(run, (manifest) => void (manifest.config.loop.seed = 7));
     const before = await fileHashes(run);
     for (const args of [['run', '--resume', run], ['fork', run, '--output-file', path.join(dir, 'fork')]]) {
-      const { code, stderr } = await runCli(args);
+      const { code, stderr } = await runCliInProcess(args);
       expect(code, args[0]).toBe(2);
       expect(stderr).toContain(`The run manifest in ${run} is not the one its run wrote`);
       expect(stderr).toContain('configHash');
@@ -84,7 +84,7 @@ describe('outputs and the run that wrote them', () => {
     await writeFile(metricsFile, JSON.stringify({ ...metrics, run: '0123456789ab' }));
     const before = await fileHashes(run);
     await expect(loadRun(run)).rejects.toMatchObject({ code: 'TMAS_REPORT_INCONSISTENT', message: expect.stringContaining('metrics.json was written by run 0123456789ab') });
-    const resumed = await runCli(['run', '--resume', run]);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toContain('[TMAS_REPORT_INCONSISTENT]');
     expect(await fileHashes(run)).toEqual(before);
@@ -97,13 +97,13 @@ describe('outputs and the run that wrote them', () => {
 describe('every manifest tmas writes is its run\'s', () => {
   test('a fork, its resume with --force and another setting, and a run moved to another directory are read and resumed without a word', async ({ manifestRun, dir }) => {
     const fork = path.join(dir, 'fork');
-    expect((await runCli(['fork', manifestRun, '--output-file', fork, '--max-iterations', '2'])).code).toBe(0);
-    const forced = await runCli(['run', '--resume', fork, '--force', '--temperature', '0.5']);
+    expect((await runCliInProcess(['fork', manifestRun, '--output-file', fork, '--max-iterations', '2'])).code).toBe(0);
+    const forced = await runCliInProcess(['run', '--resume', fork, '--force', '--temperature', '0.5']);
     expect(forced.stderr).not.toContain('TMAS_');
     expect(forced.code).toBe(0);
     await expect(loadRun(fork)).resolves.toMatchObject({ strategy: 'tmas' });
     const moved = await copyOf(manifestRun, dir, 'moved');
-    const resumed = await runCli(['run', '--resume', moved]);
+    const resumed = await runCliInProcess(['run', '--resume', moved]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`0 calls issued`);
     await expect(loadRun(moved)).resolves.toMatchObject({ strategy: 'tmas' });

@@ -11,7 +11,7 @@ import { describe, expect } from 'vitest';
 import { createOutputFile, partialName } from '../src/host/outputs/output-file.ts';
 import { ensureFreshOutputDir } from '../src/host/outputs/output-dir.ts';
 import { existsSync } from 'node:fs';
-import { BIN, REPO, runCli, finishedRunOfFile, test as base } from './fixtures.ts';
+import { BIN, REPO, runCli, runCliInProcess, finishedRunOfFile, test as base } from './fixtures.ts';
 
 /**
  * `test` with `finishedRunDir`: one finished run per file, copied by each test that changes it.
@@ -48,11 +48,11 @@ function expectUserError(result: { code: number | null; stderr: string }, code: 
 describe('outputs', () => {
   test('export and report into a folder that does not exist: TMAS_OUTPUT naming it, nothing written', async ({ dir, finishedRunDir: finished }) => {
     const missing = path.join(dir, 'no-such-folder');
-    const exported = await runCli(['export', finished, '--out', path.join(missing, 'rl')]);
+    const exported = await runCliInProcess(['export', finished, '--out', path.join(missing, 'rl')]);
     expectUserError(exported, 'TMAS_OUTPUT');
     expect(exported.stderr).toContain(`the folder ${missing} does not exist`);
     expect(exported.stderr).toMatch(/--out/);
-    const reported = await runCli(['report', finished, '--out', path.join(missing, 'report.html')]);
+    const reported = await runCliInProcess(['report', finished, '--out', path.join(missing, 'report.html')]);
     expectUserError(reported, 'TMAS_OUTPUT');
     expect(reported.stderr).toContain(missing);
   });
@@ -62,12 +62,12 @@ describe('outputs', () => {
     if (archived === null) skip('root without a tmpfs mount: no read-only directory can be made here');
     const { run, release } = archived as NonNullable<typeof archived>;
     try {
-      const refused = await runCli(['export', run]);
+      const refused = await runCliInProcess(['export', run]);
       expectUserError(refused, 'TMAS_OUTPUT');
       expect(refused.stderr).toContain(path.join(run, 'export-rl.jsonl'));
       expect(refused.stderr).toMatch(/read-only|not writable/);
       expect(refused.stderr).toMatch(/give --out a path in a writable folder/);
-      const exported = await runCli(['export', run, '--out', path.join(dir, 'rl')]);
+      const exported = await runCliInProcess(['export', run, '--out', path.join(dir, 'rl')]);
       expect(exported.code, exported.stderr).toBe(0);
     } finally {
       await release();
@@ -91,7 +91,7 @@ describe('outputs', () => {
     }
     expect(left.filter((name) => name.startsWith('rl.') && !name.endsWith('.partial'))).toEqual(left.includes('rl.parquet') ? ['rl.jsonl', 'rl.parquet'] : []);
 
-    const again = await runCli(['export', finished, '--out', out]);
+    const again = await runCliInProcess(['export', finished, '--out', out]);
     expect(again.code, again.stderr).toBe(0);
     expect((await readdir(dir)).filter((name) => name.startsWith('rl.')).sort()).toEqual(['rl.jsonl', 'rl.parquet']);
     const records = (await readFile(`${out}.jsonl`, 'utf8')).trim().split('\n');
@@ -110,7 +110,7 @@ describe('outputs', () => {
       child.kill('SIGKILL');
       await exited;
     }
-    const next = await runCli(['export', finished, '--out', out]);
+    const next = await runCliInProcess(['export', finished, '--out', out]);
     expect(next.code, next.stderr).toBe(0);
     expect((await readdir(dir)).filter((entry) => entry.endsWith('.partial'))).toEqual([]);
     for (const name of ['rl.jsonl', 'rl.parquet']) expect((await stat(path.join(dir, name))).size).toBeGreaterThan(0);
@@ -129,21 +129,21 @@ describe('outputs', () => {
   });
 
   test('export --out with an extension: PATH.jsonl writes that file alone, PATH.parquet that file alone, another format is refused with TMAS_USAGE and nothing is written', async ({ dir, finishedRunDir: finished }) => {
-    const jsonl = await runCli(['export', finished, '--out', path.join(dir, 'x.jsonl')]);
+    const jsonl = await runCliInProcess(['export', finished, '--out', path.join(dir, 'x.jsonl')]);
     expect(jsonl.code, jsonl.stderr).toBe(0);
     expect(jsonl.stdout).toContain(path.join(dir, 'x.jsonl'));
-    const parquet = await runCli(['export', finished, '--out', path.join(dir, 'y.parquet')]);
+    const parquet = await runCliInProcess(['export', finished, '--out', path.join(dir, 'y.parquet')]);
     expect(parquet.code, parquet.stderr).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['x.jsonl', 'y.parquet']);
     const records = (await readFile(path.join(dir, 'x.jsonl'), 'utf8')).trim().split('\n');
     const bytes = await readFile(path.join(dir, 'y.parquet'));
     expect(await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })).toHaveLength(records.length);
 
-    const refused = await runCli(['export', finished, '--out', path.join(dir, 'z.json')]);
+    const refused = await runCliInProcess(['export', finished, '--out', path.join(dir, 'z.json')]);
     expectUserError(refused, 'TMAS_USAGE');
     expect(refused.stderr).toContain(`--out ${path.join(dir, 'z.jsonl')} or --out ${path.join(dir, 'z.parquet')}`);
     expect((await readdir(dir)).sort()).toEqual(['x.jsonl', 'y.parquet']);
-    const help = await runCli(['export', '--help']);
+    const help = await runCliInProcess(['export', '--help']);
     expect(help.stdout).toMatch(/a PATH\s+ending in\s+\.jsonl or \.parquet\s+writes\s+that\s+file\s+alone/);
   });
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlannedCall } from '../src/plan/call-graph.ts';
 import { simulateRuns, type PlannedRun, type Servers } from '../src/plan/simulate.ts';
 import { resolveCapacity } from '../src/sim/capacity/options.ts';
-import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /**
  * `problems` problems of `iterations` iterations, each a stage of 8 calls of
@@ -100,7 +100,7 @@ describe('a forecast on a pool of replicas', () => {
 
 /** Runs `tmas plan` with `args` and --json; the parsed object. */
 async function plan(args: string[]): Promise<Record<string, unknown>> {
-  const result = await runCli(['plan', ...args, '--json']);
+  const result = await runCliInProcess(['plan', ...args, '--json']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
@@ -113,7 +113,7 @@ describe('tmas plan on a cluster', () => {
     const [table, tmas, text] = await Promise.all([
       plan([...loop, '--strategies', 'majority,tmas', '--samples', '8', '--vote-pool', '8']),
       plan([...loop, '--strategy', 'tmas']),
-      runCli(['plan', ...loop, '--strategies', 'majority,tmas', '--samples', '8', '--vote-pool', '8']),
+      runCliInProcess(['plan', ...loop, '--strategies', 'majority,tmas', '--samples', '8', '--vote-pool', '8']),
     ]);
     const methods = table.methods as Array<{ strategy: string; calls: Record<string, number>; aloneSeconds: number }>;
     expect(methods.map((method) => method.strategy)).toEqual(['majority', 'tmas']);
@@ -142,7 +142,7 @@ describe('tmas plan on a cluster', () => {
       plan([...server, '--replicas', '2']),
       plan([...server, '--replicas', '4']),
       plan([...server, '--replica-speeds', '1,1,0.5,0.5', '--routing', 'least-loaded']),
-      runCli(['plan', ...server, '--replicas', '4']),
+      runCliInProcess(['plan', ...server, '--replicas', '4']),
       plan(['--from', path.join(dir, 'table'), '--decode-tokens-per-second', '200', '--sequence-tokens-per-second', '50', '--replicas', '2']),
     ]);
     // The run went to the embedded simulator: one server.
@@ -171,11 +171,11 @@ describe('tmas plan on a cluster', () => {
     const input = await writeProblems(dir, smallProblems(1));
     const base = ['plan', '--input-file', input, '--no-proof', '--draws', '1'];
     const [zero, disagree, unknown, routing, both] = await Promise.all([
-      runCli([...base, '--replica-speeds', '1,0']),
-      runCli([...base, '--replicas', '3', '--replica-speeds', '1,1']),
-      runCli([...base, '--strategies', 'tmas,nope']),
-      runCli([...base, '--routing', 'random']),
-      runCli([...base, '--strategies', 'tmas', '--from', dir]),
+      runCliInProcess([...base, '--replica-speeds', '1,0']),
+      runCliInProcess([...base, '--replicas', '3', '--replica-speeds', '1,1']),
+      runCliInProcess([...base, '--strategies', 'tmas,nope']),
+      runCliInProcess([...base, '--routing', 'random']),
+      runCliInProcess([...base, '--strategies', 'tmas', '--from', dir]),
     ]);
     for (const result of [zero, disagree, unknown, routing, both]) expect(result.code).toBe(2);
     expect(zero.stderr).toContain('--replica-speeds');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { readJournal, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** The loop flags of each strategy's small run; the plan gets the same. */
 const RUNS: Record<string, string[]> = {
@@ -28,7 +28,7 @@ async function journaledCalls(outputDir: string): Promise<Record<string, number>
 
 /** Runs `tmas plan` with `args` and --json; the parsed object. */
 async function plan(args: string[]): Promise<Record<string, unknown>> {
-  const result = await runCli(['plan', ...args, '--json']);
+  const result = await runCliInProcess(['plan', ...args, '--json']);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Record<string, unknown>;
@@ -58,7 +58,7 @@ describe('tmas plan', () => {
 
   test('refuses a loop flag the strategy does not read: N to majority would be forecast as its 64 samples', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
-    const refused = await runCli(['plan', '--input-file', input, '--no-proof', '--strategy', 'majority', '--n-candidates', '4']);
+    const refused = await runCliInProcess(['plan', '--input-file', input, '--no-proof', '--strategy', 'majority', '--n-candidates', '4']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^tmas: --n-candidates: the majority strategy does not read it.*its own are --samples, --vote-pool.*\[TMAS_USAGE\]$/m);
     expect(refused.stdout).toBe('');
@@ -67,7 +67,7 @@ describe('tmas plan', () => {
   test('says the calls of a strategy that stops early are an upper bound, and the run stays under it', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const flags = ['--input-file', input, '--no-proof', '--strategy', 'self-refine', ...(RUNS['self-refine'] as string[]), '--draws', '1'];
-    const [output, forecast, text] = await Promise.all([smallRun(dir, 'self-refine', input), plan(flags), runCli(['plan', ...flags])]);
+    const [output, forecast, text] = await Promise.all([smallRun(dir, 'self-refine', input), plan(flags), runCliInProcess(['plan', ...flags])]);
     expect(forecast.callsAre).toBe('upper bound');
     expect(forecast.bounded).toEqual(['critique', 'rewrite']);
     const calls = forecast.calls as Record<string, number>;
@@ -113,10 +113,10 @@ describe('tmas plan', () => {
 
   test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {
     const [both, none, checkConcurrency, fromIterations] = await Promise.all([
-      runCli(['plan', '--check', dir, '--from', dir]),
-      runCli(['plan', '--check', dir]),
-      runCli(['plan', '--check', dir, '--concurrency', '64', '--routing', 'least-loaded']),
-      runCli(['plan', '--from', dir, '--max-iterations', '3', '--concurrency', '64']),
+      runCliInProcess(['plan', '--check', dir, '--from', dir]),
+      runCliInProcess(['plan', '--check', dir]),
+      runCliInProcess(['plan', '--check', dir, '--concurrency', '64', '--routing', 'least-loaded']),
+      runCliInProcess(['plan', '--from', dir, '--max-iterations', '3', '--concurrency', '64']),
     ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('[TMAS_USAGE]');
@@ -132,10 +132,10 @@ describe('tmas plan', () => {
   });
 
   test('refuses a KV cache that cannot hold one sequence of the window, naming both', async () => {
-    const small = await runCli(['plan', '--demo', '--kv-tokens', '100000']);
+    const small = await runCliInProcess(['plan', '--demo', '--kv-tokens', '100000']);
     expect(small.code).toBe(2);
     expect(small.stderr).toContain('--kv-tokens 100000 cannot hold one sequence of the run\'s context window (131072 tokens, --max-tokens)');
-    expect((await runCli(['plan', '--demo', '--kv-tokens', '100000', '--max-tokens', '65536'])).code).toBe(0);
+    expect((await runCliInProcess(['plan', '--demo', '--kv-tokens', '100000', '--max-tokens', '65536'])).code).toBe(0);
   });
 
   test('--metrics-from reads a replica\'s throughput from its /metrics while it is busy, and refuses an idle one', async ({ dir }) => {
@@ -144,7 +144,7 @@ describe('tmas plan', () => {
     try {
       const input = await writeProblems(dir, smallProblems(2));
       const flags = ['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--metrics-from', sim.url, '--metrics-seconds', '1', '--time-scale', '50', '--json'];
-      const idle = await runCli(flags);
+      const idle = await runCliInProcess(flags);
       expect(idle.code).toBe(2);
       expect(idle.stderr).toContain('decoded nothing');
       // Sixteen long replies keep it decoding while tmas plan watches (each about 800 simulated s: 16 real s); they are stopped once it is done.
@@ -153,7 +153,7 @@ describe('tmas plan', () => {
       const load = controllers.map((controller, i) =>
         client.chat.completions.create({ model: 'tmas-sim', messages: [{ role: 'user', content: `${problem.question} (${i})` }], max_tokens: 500_000 }, { signal: controller.signal }).catch(() => null),
       );
-      const busy = await runCli(flags);
+      const busy = await runCliInProcess(flags);
       for (const controller of controllers) controller.abort();
       await Promise.all(load);
       expect(busy.code).toBe(0);

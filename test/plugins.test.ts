@@ -14,7 +14,7 @@ import { checkRunAgents, runAgentsAt } from '../src/settings/files/agents-file.t
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
-import { readLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readLog, runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 // As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
 const API = JSON.stringify('tmas');
@@ -222,29 +222,29 @@ describe('--agents', () => {
     await mkdir(a);
     await writeProblems(a, smallProblems(1));
     await writeFile(path.join(a, 'stricter.ts'), STRICTER_VERIFIER);
-    const started = await runCli(['run', '--input-file', path.join(a, 'problems.jsonl'), '--output-file', path.join(a, 'run'), ...FLAGS, '--agents', path.join(a, 'stricter.ts')]);
+    const started = await runCliInProcess(['run', '--input-file', path.join(a, 'problems.jsonl'), '--output-file', path.join(a, 'run'), ...FLAGS, '--agents', path.join(a, 'stricter.ts')]);
     expect(started.code, started.stderr).toBe(0);
     await rename(a, path.join(dir, 'b'));
     const run = path.join(dir, 'b', 'run');
     const moved = path.join(dir, 'b', 'stricter.ts');
 
-    const lost = await runCli(['replay', run]);
+    const lost = await runCliInProcess(['replay', run]);
     expect(lost.code, lost.stderr).toBe(2);
     expect(lost.stderr).toContain(`uses the agents module ${path.join(a, 'stricter.ts')} (sha256:`);
     expect(lost.stderr).toContain('give tmas replay --agents');
-    const replayed = await runCli(['replay', run, '--agents', moved]);
+    const replayed = await runCliInProcess(['replay', run, '--agents', moved]);
     expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
     expect(replayed.stdout).toContain('identical');
 
     // Another module is another run's.
     const harsh = path.join(dir, 'harsh.mjs');
     await writeFile(harsh, HARSH_PROMPT);
-    const other = await runCli(['run', '--resume', run, '--max-iterations', '2', '--agents', harsh]);
+    const other = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--agents', harsh]);
     expect(other.code, other.stderr).toBe(2);
     expect(other.stderr).toContain('TMAS_RESUME_CONFLICT');
     expect(other.stderr).toContain('--agents: the run has "sha256:');
     // The same module at its new place is no change: the run goes on, its first iteration answered from the journal.
-    const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2', '--agents', moved]);
+    const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--agents', moved]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/answered from the journal/);
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);

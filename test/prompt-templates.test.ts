@@ -20,7 +20,7 @@ import { templatedRoles } from '../src/host/strategy/prompt-templates.ts';
 import { readRunManifest } from '../src/host/run/run-manifest.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { Store } from '../src/store/store.ts';
-import { chatCompletionBody, readJournal, readLog, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { chatCompletionBody, readJournal, readLog, REPO, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A synthesis template laid out as papers print theirs (our own words): the problem, then the numbered solutions, by a for-loop. */
 const PAPER_TEMPLATE = `{#- Synthesis prompt in a paper's layout: the problem, then every proposed solution, numbered. -#}
@@ -172,7 +172,7 @@ describe('prompt templates from files', () => {
     const latin1 = path.join(dir, 'latin1.jinja');
     await writeFile(latin1, Buffer.from('Probl\xe8me : {{ problem }}\n', 'latin1'));
     const run = (strategy: string, prompt: string) =>
-      runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--strategy', strategy, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--no-proof', '--prompt', prompt]);
+      runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--strategy', strategy, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--no-proof', '--prompt', prompt]);
 
     const cases: Array<[string, string, RegExp]> = [
       ['pacore', `synthesis=${unclosed}`, new RegExp(`${unclosed}:5: .*"\\{% endif %\\}" closes the "\\{% for %\\}" of line 3`)],
@@ -206,7 +206,7 @@ describe('prompt templates from files', () => {
     await writeFile(template, "{% if problem.startswith('(') %}{{ problem }}{% else %}{{ references | length | upper }}{% endif %}\n");
     const output = path.join(dir, 'out');
     const args = ['run', '--input-file', input, '--output-file', output, '--strategy', 'pacore', '--no-proof', '--max-iterations', '2', '--round-widths', '2'];
-    const result = await runCli([...args, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--prompt', `synthesis=${template}`]);
+    const result = await runCliInProcess([...args, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--prompt', `synthesis=${template}`]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`The template ${template} \\(--prompt synthesis=…\\) failed to render for problem p1, iteration 1: .*\\[TMAS_PROMPT\\]`));
     // Round 0 (the problem alone) was sent; no round-1 request was.
@@ -231,15 +231,15 @@ describe('prompt templates from files', () => {
 
     // The template is kept in the manifest: a resume renders it even with the file gone.
     await writeFile(first, 'changed since the run started\n');
-    const same = await runCli(['run', '--resume', output, ...endpoint]);
+    const same = await runCliInProcess(['run', '--resume', output, ...endpoint]);
     expect(same.code, same.stderr).toBe(0);
     expect(chats(logging.requests).length).toBe(sentFirst);
 
-    const refused = await runCli(['run', '--resume', output, ...endpoint, '--prompt', `synthesis=${second}`]);
+    const refused = await runCliInProcess(['run', '--resume', output, ...endpoint, '--prompt', `synthesis=${second}`]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--prompt: the run has \{"synthesis":"sha256:[0-9a-f]{64}"\}, this command gives \{"synthesis":"sha256:[0-9a-f]{64}"\}.*\[TMAS_RESUME_CONFLICT\]/);
 
-    const forced = await runCli(['run', '--resume', output, ...endpoint, '--prompt', `synthesis=${second}`, '--force']);
+    const forced = await runCliInProcess(['run', '--resume', output, ...endpoint, '--prompt', `synthesis=${second}`, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     const resent = chats(logging.requests).slice(sentFirst);
     // Round 0 sends the problem alone, untouched by the template: answered from the journal. Round 1's two calls per problem are new.
@@ -279,12 +279,12 @@ describe('prompt templates from files', () => {
     await writeFile(template, PAPER_TEMPLATE);
     const out = path.join(dir, 'table1');
     const args = ['table1', '--input-file', input, '--output-file', out, '--strategies', 'majority,pacore', '--no-proof', '--n-candidates', '2', '--max-iterations', '2', '--samples', '2', '--judge-passes', '0'];
-    const refused = await runCli([...args, '--prompt', `rewrite=${template}`]);
+    const refused = await runCliInProcess([...args, '--prompt', `rewrite=${template}`]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/none of the strategies has a rewrite role\. Their roles with a template: majority: solution; pacore: synthesis\./);
     expect(existsSync(out)).toBe(false);
 
-    const ran = await runCli([...args, '--prompt', `synthesis=${template}`]);
+    const ran = await runCliInProcess([...args, '--prompt', `synthesis=${template}`]);
     expect(ran.code, ran.stderr).toBe(0);
     expect((await manifestOf(path.join(out, 'pacore')))?.config.loop.prompts.synthesis?.file).toBe(template);
     expect((await manifestOf(path.join(out, 'majority')))?.config.loop.prompts).toEqual({});
@@ -304,11 +304,11 @@ describe('prompt templates from files', () => {
   });
 
   test('tmas prompts prints each role with its variables; a role the strategy lacks is exit 2 listing its roles', async () => {
-    const all = await runCli(['prompts', '--strategy', 'tmas']);
+    const all = await runCliInProcess(['prompts', '--strategy', 'tmas']);
     expect(all.code, all.stderr).toBe(0);
     for (const role of ['solution', 'verification', 'summary', 'experience', 'guideline']) expect(all.stdout).toContain(`The ${role} role of tmas: its user message`);
     expect(all.stdout).toMatch(/^ {4}rollouts {4}list of \{candidate: integer, answer: string, score: string, summary: string, text: string \(absent when left out to fit\)\}$/m);
-    const missing = await runCli(['prompts', '--strategy', 'pacore', '--role', 'solution']);
+    const missing = await runCliInProcess(['prompts', '--strategy', 'pacore', '--role', 'solution']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/the pacore strategy has no solution role with a template\. Its roles with a template: synthesis\./);
   });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1'];
 
@@ -19,7 +19,7 @@ describe('run directories can be copied and moved', () => {
     const copy = path.join(dir, 'copy');
     await cp(run, copy, { recursive: true });
     const original = await fileHashes(run);
-    const extended = await runCli(['run', '--resume', copy, '--max-iterations', '2']);
+    const extended = await runCliInProcess(['run', '--resume', copy, '--max-iterations', '2']);
     expect(extended.code, extended.stderr).toBe(0);
     expect(extended.stdout).toContain(`Outputs: ${copy}/results.jsonl`);
     expect(await fileHashes(run)).toEqual(original);
@@ -29,11 +29,11 @@ describe('run directories can be copied and moved', () => {
     const moved = path.join(dir, 'elsewhere', 'moved');
     await mkdir(path.dirname(moved));
     await rename(run, moved);
-    const again = await runCli(['run', '--resume', moved]);
+    const again = await runCliInProcess(['run', '--resume', moved]);
     expect(again.code, again.stderr).toBe(0);
     expect(issued(again.stdout)).toBe(0);
     expect(existsSync(run)).toBe(false);
-    const movedExtended = await runCli(['run', '--resume', moved, '--max-iterations', '2']);
+    const movedExtended = await runCliInProcess(['run', '--resume', moved, '--max-iterations', '2']);
     expect(movedExtended.code, movedExtended.stderr).toBe(0);
     // Only the second iteration's calls: the same as the copy paid for.
     expect(issued(movedExtended.stdout)).toBe(issued(extended.stdout));
@@ -48,7 +48,7 @@ describe('start and stop edges', () => {
     const empty = path.join(dir, 'empty');
     await mkdir(empty);
     for (const target of [empty, path.join(dir, 'absent')]) {
-      const refused = await runCli(['run', '--resume', target]);
+      const refused = await runCliInProcess(['run', '--resume', target]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/TMAS_RESUME\]/);
       expect(refused.stderr).toMatch(/holds no tmas run/);
@@ -62,7 +62,7 @@ describe('start and stop edges', () => {
     await runInProcess(['--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
     const before = await fileHashes(run);
 
-    const rerun = await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL]);
+    const rerun = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, ...SMALL]);
     expect(rerun.code).toBe(2);
     expect(rerun.stderr).toMatch(/TMAS_OUTPUT/);
     expect(rerun.stderr).toContain(`tmas run --resume ${run}`);
@@ -75,7 +75,7 @@ describe('start and stop edges', () => {
       { flags: ['--input-file', other], code: /TMAS_RESUME_CONFLICT/, says: /is not the input of the run/ },
     ];
     for (const { flags, code, says } of cases) {
-      const refused = await runCli(['run', '--resume', run, ...flags]);
+      const refused = await runCliInProcess(['run', '--resume', run, ...flags]);
       expect(refused.code, flags[0]).toBe(2);
       expect(refused.stderr, flags[0]).toMatch(code);
       expect(refused.stderr, flags[0]).toMatch(says);
@@ -83,22 +83,22 @@ describe('start and stop edges', () => {
     expect(existsSync(path.join(dir, 'another'))).toBe(false);
     expect(await fileHashes(run)).toEqual(before);
     // The run's own input file is accepted.
-    const same = await runCli(['run', '--resume', run, '--input-file', problems]);
+    const same = await runCliInProcess(['run', '--resume', run, '--input-file', problems]);
     expect(same.code, same.stderr).toBe(0);
     expect(issued(same.stdout)).toBe(0);
 
     // Outputs are renamed into place, and metrics.json names the results.jsonl it goes with:
     // what a kill between the two renames leaves is refused by report, and a resume rewrites both.
     expect((await readdir(run)).filter((name) => name.endsWith('.partial'))).toEqual([]);
-    const md = await runCli(['report', run, '--format', 'md']);
+    const md = await runCliInProcess(['report', run, '--format', 'md']);
     expect(md.code, md.stderr).toBe(0);
     await writeFile(path.join(run, 'results.jsonl'), '');
-    const stale = await runCli(['report', run, '--format', 'md']);
+    const stale = await runCliInProcess(['report', run, '--format', 'md']);
     expect(stale.code).toBe(2);
     expect(stale.stderr).toMatch(/\[TMAS_REPORT_INCONSISTENT\]/);
     expect(stale.stderr).toContain(`tmas run --resume ${run}`);
-    expect((await runCli(['run', '--resume', run])).code).toBe(0);
-    expect((await runCli(['report', run, '--format', 'md'])).code).toBe(0);
+    expect((await runCliInProcess(['run', '--resume', run])).code).toBe(0);
+    expect((await runCliInProcess(['report', run, '--format', 'md'])).code).toBe(0);
   });
 
   test('a directory stopped before its manifest was written is reused by the same command, and --resume says so', async ({ dir }) => {
@@ -107,10 +107,10 @@ describe('start and stop edges', () => {
     // What a kill in the first moment leaves: the store being built under its temporary name.
     await mkdir(path.join(run, '.store-new', 'store'), { recursive: true });
     await writeFile(path.join(run, '.store-new', 'store', 'LOCK'), '');
-    const resumed = await runCli(['run', '--resume', run]);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/stopped before its run started.*Run the same command again/);
-    const reused = await runCli(['run', '--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
+    const reused = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, ...SMALL, '--max-iterations', '1']);
     expect(reused.code, reused.stderr).toBe(0);
     expect((await readdir(run)).sort()).toEqual(['metrics.json', 'results.jsonl', 'store']);
   });

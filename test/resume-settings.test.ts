@@ -11,7 +11,7 @@ import { SETTINGS } from '../src/settings/configure/index.ts';
 import type { RunConfig } from '../src/settings/config.ts';
 import { field } from '../src/settings/field.ts';
 import { checkResumeClasses, setting } from '../src/settings/setting.ts';
-import { fileHashes, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
 
@@ -44,16 +44,16 @@ describe('settings given again to a resume or a fork', () => {
   test('a resume takes the settings of how the run goes and records them; refuses, naming each, those that change the calls, and column flags without --input-file', async ({ dir }) => {
     const run = await finishedRun(dir);
     const before = await fileHashes(run);
-    const compared = await runCli(['run', '--resume', run, ...COMPARED]);
+    const compared = await runCliInProcess(['run', '--resume', run, ...COMPARED]);
     expect(compared.code, compared.stderr).toBe(2);
     expect(compared.stderr).toContain('TMAS_RESUME_CONFLICT');
     for (const flag of ['--parse-retries', '--sim-break-formats', '--sim-output-tokens', '--sim-distill-tokens']) expect(compared.stderr).toContain(`${flag}: the run has`);
-    const column = await runCli(['run', '--resume', run, '--answer-column', 'solution']);
+    const column = await runCliInProcess(['run', '--resume', run, '--answer-column', 'solution']);
     expect(column.code, column.stderr).toBe(2);
     expect(column.stderr).toMatch(/--answer-column names a column of --input-file.*\[TMAS_USAGE\]/);
     expect(await fileHashes(run)).toEqual(before);
 
-    const taken = await runCli(['run', '--resume', run, ...TAKEN]);
+    const taken = await runCliInProcess(['run', '--resume', run, ...TAKEN]);
     expect(taken.code, taken.stderr).toBe(0);
     const config = await manifestOf(run);
     expect([config.loop.schedule, config.outputs.unusableWarnShare, config.sim.latencyMedianMs, config.sim.latencyP99Ms, config.gateway.retryBaseMs]).toEqual(['barrier', 0.9, 1, 1, 5]);
@@ -62,11 +62,11 @@ describe('settings given again to a resume or a fork', () => {
   test('--max-iterations below the iterations a run has completed is refused on its resume, naming both, and nothing is written', async ({ dir }) => {
     const run = await finishedRun(dir, 2);
     const before = await fileHashes(run);
-    const lowered = await runCli(['run', '--resume', run, '--max-iterations', '1']);
+    const lowered = await runCliInProcess(['run', '--resume', run, '--max-iterations', '1']);
     expect(lowered.code, lowered.stderr).toBe(2);
     expect(lowered.stderr).toMatch(/--max-iterations 1 is below the 2 iterations the run in .* has completed.*\[TMAS_RESUME_CONFLICT\]/);
     expect(await fileHashes(run)).toEqual(before);
-    const same = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+    const same = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
     expect(same.code, same.stderr).toBe(0);
     expect((await manifestOf(run)).loop.maxIterations).toBe(2);
   });
@@ -74,12 +74,12 @@ describe('settings given again to a resume or a fork', () => {
   test('a fork records every setting it is given as changed, those that change the calls first', async ({ dir }) => {
     const run = await finishedRun(dir);
     const fork = path.join(dir, 'fork');
-    const forked = await runCli(['fork', run, '--output-file', fork, ...COMPARED, ...TAKEN]);
+    const forked = await runCliInProcess(['fork', run, '--output-file', fork, ...COMPARED, ...TAKEN]);
     expect(forked.code, forked.stderr).toBe(0);
     expect(forked.stdout).toContain('changes --parse-retries, --sim-break-formats, --sim-output-tokens, --sim-distill-tokens and how it runs: --unusable-warn-share, --schedule, --retry-base-ms, --sim-latency-ms, --sim-p99-ms.');
     const config = await manifestOf(fork);
     expect([config.roles.parseRetries, config.sim.breakFormats, config.loop.schedule, config.outputs.unusableWarnShare]).toEqual([0, 0.5, 'barrier', 0.9]);
-    const refused = await runCli(['fork', run, '--output-file', path.join(dir, 'other'), '--id-column', 'id']);
+    const refused = await runCliInProcess(['fork', run, '--output-file', path.join(dir, 'other'), '--id-column', 'id']);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/--id-column names a column of --input-file, which tmas fork .* does not read.*\[TMAS_USAGE\]/);
   });
@@ -88,9 +88,9 @@ describe('settings given again to a resume or a fork', () => {
     const run = path.join(dir, 'run');
     await runInProcess(['--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, ...SMALL, '--max-tokens', '200000', '--completion-max-tokens', '150000']);
     // 150000 fits the run's 200000 window; it was refused against the default 131072.
-    const same = await runCli(['run', '--resume', run, '--completion-max-tokens', '150000']);
+    const same = await runCliInProcess(['run', '--resume', run, '--completion-max-tokens', '150000']);
     expect(same.code, same.stderr).toBe(0);
-    const over = await runCli(['run', '--resume', run, '--completion-max-tokens', '250000']);
+    const over = await runCliInProcess(['run', '--resume', run, '--completion-max-tokens', '250000']);
     expect(over.code).toBe(2);
     expect(over.stderr).toContain('--completion-max-tokens 250000 is not below the context window (--max-tokens 200000)');
   });

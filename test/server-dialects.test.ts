@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { createPool } from '../src/pool/pool.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, readJournal, runCli, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, readJournal, runCliInProcess, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /** One retry, short backoffs, an idle limit no test should meet. */
 const OPTIONS: GatewayOptions = { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 30_000 };
@@ -166,7 +166,7 @@ describe("a context-length error states the server's window in the words of its 
     const server = await smallWindow(wordings[0]![1], 0, null, true);
     try {
       const input = await writeProblems(dir, server.problems);
-      const refused = await runCli(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
+      const refused = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(new RegExp(`serves tmas-sim with a context window of ${WINDOW} tokens \\(its max_model_len\\), under the run's --max-tokens 131072: .* Give --max-tokens ${WINDOW} \\(or less\\).*\\[TMAS_USAGE\\]`));
       expect(existsSync(path.join(dir, 'refused'))).toBe(false);
@@ -182,7 +182,7 @@ describe("a context-length error states the server's window in the words of its 
       expect((await runInProcess(['--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', run])).calls.failed).toBe(0);
       server.counts.listsWindow = true;
       server.counts.refused = 0;
-      const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2']);
+      const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`under the run's --max-tokens 131072: its calls are fitted into ${WINDOW} tokens from the first.`);
       expect(server.counts.refused).toBe(0);
@@ -201,7 +201,7 @@ describe("a context-length error states the server's window in the words of its 
       expect(first.stopped).not.toEqual([]);
       expect(first.calls.issued).toBe(4);
       server.counts.failFrom = Number.POSITIVE_INFINITY;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr + resumed.stdout).toMatch(/4 answered from the journal/);
       // Every call answered was paid once: the journal holds as many records as the server answered.

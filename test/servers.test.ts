@@ -22,7 +22,7 @@ import { systemText, userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCli, runInProcess, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCliInProcess, runInProcess, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
 
@@ -426,13 +426,13 @@ describe('tmas run against real-looking servers', () => {
     const requestLog = path.join(dir, 'requests.jsonl');
     const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-30B-A3B', '--request-log', requestLog]);
     try {
-      const wrong = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B', '--no-proof']);
+      const wrong = await runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B', '--no-proof']);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toMatch(/does not serve the model "Qwen3-30B" \(from --model-name\); it serves: Qwen\/Qwen3-30B-A3B/);
       expect(await loggedRequests(requestLog)).toEqual([]);
       expect(existsSync(path.join(dir, 'wrong'))).toBe(false);
 
-      const right = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'right'), '--base-url', sim.url, '--model-name', 'Qwen/Qwen3-30B-A3B', '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--no-proof']);
+      const right = await runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'right'), '--base-url', sim.url, '--model-name', 'Qwen/Qwen3-30B-A3B', '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--no-proof']);
       expect(right.code, right.stderr).toBe(0);
       const metrics = JSON.parse(await readFile(path.join(dir, 'right', 'metrics.json'), 'utf8')) as { simulated: boolean };
       expect(metrics.simulated).toBe(true);
@@ -448,7 +448,7 @@ describe('tmas run against real-looking servers', () => {
     try {
       const origin = sim.url.replace(/\/v1$/, '');
       for (const given of [origin, `${sim.url}/chat/completions`]) {
-        const refused = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'out'), '--base-url', given, '--no-proof']);
+        const refused = await runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'out'), '--base-url', given, '--no-proof']);
         expect(refused.code, given).toBe(2);
         expect(refused.stderr).toContain(`tmas: The endpoint ${given} (from --base-url) answered GET /models with HTTP 404. Its OpenAI-compatible base URL is likely ${sim.url}: give --base-url ${sim.url}. [TMAS_ENDPOINT]`);
       }
@@ -464,7 +464,7 @@ describe('tmas run against real-looking servers', () => {
     const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES, requestLog });
     try {
       const common = ['run', '--input-file', problems, '--base-url', sim.url, '--max-iterations', '1', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--no-proof'];
-      const run = await runCli([
+      const run = await runCliInProcess([
         ...common,
         '--output-file',
         path.join(dir, 'sampled'),
@@ -488,7 +488,7 @@ describe('tmas run against real-looking servers', () => {
       expect(solution).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20, min_p: 0, chat_template_kwargs: { enable_thinking: true }, repetition_penalty: 1.05, stream: true, stream_options: { include_usage: true } });
       expect(verification).toMatchObject({ temperature: 0.2, top_p: 0.95, top_k: 5, min_p: 0, repetition_penalty: 1.05 });
 
-      const plain = await runCli([...common, '--output-file', path.join(dir, 'plain'), '--no-stream']);
+      const plain = await runCliInProcess([...common, '--output-file', path.join(dir, 'plain'), '--no-stream']);
       expect(plain.code, plain.stderr).toBe(0);
       const after = (await loggedRequests(requestLog)).slice(sampled.length);
       expect(Object.keys(after[0]?.params ?? {}).sort()).toEqual(['max_tokens', 'model', 'seed', 'temperature']);
@@ -522,7 +522,7 @@ describe('tmas run against real-looking servers', () => {
       await store.close();
       expect(journaled.size).toBeGreaterThan(0);
       const before = (await loggedRequests(requestLog)).length;
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const resent = (await loggedRequests(requestLog)).slice(before).filter((r) => r.seed !== null && journaled.has(r.seed));
       expect(resent).toEqual([]);
@@ -535,7 +535,7 @@ describe('tmas run against real-looking servers', () => {
 describe('replica pools', () => {
   test('a pool of three replicas, one of them down, finishes with results byte-identical to one endpoint; metrics show each replica', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(3));
-    // The two simulators in this process, as tmas sim-server starts one; the pooled run is a process of its own (its stderr is read).
+    // The two simulators in this process, as tmas sim-server starts one.
     const replicaOf = async () => startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES });
     const [a, b] = await Promise.all([replicaOf(), replicaOf()]);
     // A privileged port nothing listens on: every attempt is refused. (A port freed by closing a
@@ -545,7 +545,7 @@ describe('replica pools', () => {
     try {
       const common = ['--input-file', problems, '--max-iterations', '2', '--n-candidates', '3', '--n-verifications', '2', '--no-proof', '--concurrency', '8', '--retry-base-ms', '5'];
       await runInProcess([...common, '--output-file', path.join(dir, 'single'), '--base-url', a.url]);
-      const pooled = await runCli(['run', ...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
+      const pooled = await runCliInProcess(['run', ...common, '--output-file', path.join(dir, 'pool'), '--base-url', `${a.url},${dead.url}`, '--base-url', b.url]);
       expect(pooled.code, pooled.stderr).toBe(0);
       expect(pooled.stderr).toContain(`the replica ${dead.url} does not answer`);
       const results = (run: string) => readFile(path.join(dir, run, 'results.jsonl'), 'utf8');

@@ -13,7 +13,7 @@ import { describe, expect } from 'vitest';
 import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, expectOutputsOfStore, REPO, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { BIN, expectOutputsOfStore, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
 function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
@@ -73,7 +73,7 @@ describe('one Ctrl-C', () => {
       killed.child.kill('SIGKILL');
       await killed.exited;
 
-      const resumed = await runCli(['run', '--resume', run]);
+      const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);
       // The calls answered over the run: the first process's and the last's, each answered once; the killed one's stretch of the log is named.
       const last = await gatewayOf(run);
@@ -102,7 +102,7 @@ describe('one Ctrl-C', () => {
     const started = existsSync(path.join(run, 'store'));
     if (started) await expectOutputsOfStore(run);
     else expect(live.stderr()).toMatch(/nothing was written.*\[TMAS_INTERRUPTED\]/);
-    const again = await runCli(started ? ['run', '--resume', run] : args);
+    const again = await runCliInProcess(started ? ['run', '--resume', run] : args);
     expect(again.code, again.stderr).toBe(0);
     expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2 * 2);
   });

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect } from 'vitest';
-import { BIN, expectOutputsOfStore, REPO, readRequestLog, runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { BIN, expectOutputsOfStore, REPO, readRequestLog, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const METHODS = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'];
 /** Tiny sizes: 2 problems, 2 candidates, 1 verification, 2 iterations, 4 samples, the rule grade. */
@@ -175,7 +175,7 @@ describe('tmas table1: the methods as one workload', () => {
     const proxy = await countingProxy(sim.url);
     try {
       const out = path.join(dir, 'together');
-      const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--concurrency', '4', '--retry-base-ms', '5', ...SMALL]);
+      const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--base-url', proxy.url, '--model-name', 'tmas-sim', '--concurrency', '4', '--retry-base-ms', '5', ...SMALL]);
       expect(result.code, result.stderr).toBe(0);
       const injected = sim.stats().faults['429'] ?? 0;
       // Every progress line says which method it is about.
@@ -218,7 +218,7 @@ describe('tmas table1: the methods as one workload', () => {
     for (const method of METHODS) expect(killed.stderr).toContain(`resuming ${method}`);
     expect(existsSync(path.join(out, 'table1.md'))).toBe(false);
 
-    const resumed = await runCli(args);
+    const resumed = await runCliInProcess(args);
     expect(resumed.code, resumed.stderr).toBe(0);
     for (const method of METHODS) expect(resumed.stderr).toContain(`resuming ${method}`);
     const last = await metricsOf(out);

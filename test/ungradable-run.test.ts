@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { checkGradable } from '../src/cli/run/run.command.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const PROBLEMS = smallProblems(2);
 const SMALL = ['--model-name', 'tmas-sim', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
@@ -27,7 +27,7 @@ describe('a run that can grade nothing', () => {
   test('tmas run in proof mode on short-answer problems: exit 2 before any request, naming the fixes, no output directory; --force runs it', async ({ dir }) => {
     const input = await writeProblems(dir, PROBLEMS);
     const output = path.join(dir, 'out');
-    const refused = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, ...SMALL]);
+    const refused = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, ...SMALL]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/would grade nothing: it is in proof mode \(the default\)/);
     expect(refused.stderr).toContain(`2 of the 2 problems in ${input} carry a short answer and none a reference solution, and no judge is named`);
@@ -37,7 +37,7 @@ describe('a run that can grade nothing', () => {
     // Not even the endpoint check: the server saw no request.
     expect(sim.stats().requests).toBe(0);
 
-    const forced = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--force', ...SMALL]);
+    const forced = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--force', ...SMALL]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(sim.stats().requests).toBeGreaterThan(0);
     const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ pass1: number | null; graded: number }> };
@@ -50,13 +50,13 @@ describe('a run that can grade nothing', () => {
     await writeFile(input, `Problem ID,Problem,gold\n${PROBLEMS.map((p) => `${p.problem_id},${p.question},${p.answer}`).join('\n')}\n`);
     const output = path.join(dir, 'out');
     const before = sim.stats().requests;
-    const refused = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', ...SMALL]);
+    const refused = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', ...SMALL]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^tmas: This run would grade nothing: with --no-proof each candidate is graded against its problem's reference answer, but none of the 2 problems in .*problems\.csv has one\..*--answer-column.*add --force\. \[TMAS_UNGRADABLE\]$/m);
     expect(existsSync(output)).toBe(false);
     expect(sim.stats().requests).toBe(before);
 
-    const named = await runCli(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', '--answer-column', 'gold', ...SMALL]);
+    const named = await runCliInProcess(['run', '--input-file', input, '--output-file', output, '--base-url', sim.url, '--no-proof', '--answer-column', 'gold', ...SMALL]);
     expect(named.code, named.stderr).toBe(0);
     const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ graded: number }> };
     expect(metrics.iterations[0]?.graded).toBe(2);
@@ -65,7 +65,7 @@ describe('a run that can grade nothing', () => {
   test('tmas table1 refuses it the same way and creates nothing', async ({ dir }) => {
     const input = await writeProblems(dir, PROBLEMS);
     const out = path.join(dir, 'table1');
-    const refused = await runCli(['table1', '--strategies', 'majority,tmas', '--input-file', input, '--output-file', out, '--base-url', sim.url, '--judge-passes', '0', ...SMALL]);
+    const refused = await runCliInProcess(['table1', '--strategies', 'majority,tmas', '--input-file', input, '--output-file', out, '--base-url', sim.url, '--judge-passes', '0', ...SMALL]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/would grade nothing/);
     expect(existsSync(out)).toBe(false);

@@ -18,7 +18,7 @@ import { formatIterationTable } from '../src/observers/table.ts';
 import { unusableOutputWarnings } from '../src/observers/role-outputs.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { chatCompletionBody, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { chatCompletionBody, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** How a role's system prompt opens: what the server recognises a call of that role by. */
 const DISTILL = 'You are the Distill agent';
@@ -72,7 +72,7 @@ describe('unusable outputs are counted per role and never silent', () => {
       const run = path.join(dir, 'rse');
       // rse reads no M: tmas run refuses one given to it.
       const small = SMALL.filter((flag, i) => flag !== '--n-verifications' && SMALL[i - 1] !== '--n-verifications');
-      const result = await runCli(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...small]);
+      const result = await runCliInProcess(['run', '--strategy', 'rse', '--input-file', input, '--output-file', run, '--base-url', server.url, '--max-iterations', '2', ...small]);
       expect(result.code, result.stderr).toBe(0);
 
       // 2 problems × 2 rollouts × 6 attempts per iteration, each answered in prose by our server.
@@ -130,7 +130,7 @@ describe('unusable outputs are counted per role and never silent', () => {
     try {
       const input = await writeProblems(dir, PROBLEMS);
       const out = path.join(dir, 'table1');
-      const result = await runCli(['table1', '--strategies', 'rse', '--input-file', input, '--output-file', out, '--base-url', server.url, '--max-iterations', '1', ...SMALL]);
+      const result = await runCliInProcess(['table1', '--strategies', 'rse', '--input-file', input, '--output-file', out, '--base-url', server.url, '--max-iterations', '1', ...SMALL]);
       expect(result.code, result.stderr).toBe(0);
       const table = await readFile(path.join(out, 'table1.md'), 'utf8');
       expect(table).toMatch(/^\| iteration \| rse ⚠ \|$/m);

@@ -6,14 +6,29 @@
  */
 import { CommanderError } from 'commander';
 import { kebabCaseFlags } from '../settings/parsers.ts';
-import { createProgram, declareLateOptions, io } from './program.ts';
+import { createProgram, declareLateOptions, io as processIo, withoutPasswords, type ProgramIo } from './program.ts';
 import { interruptedBy } from './common/signals.ts';
 import { warnRepeatedFlags } from './common/repeated-flags.ts';
 import { isUserError, TmasError } from '../kernel/errors.ts';
 
-/** Runs the CLI on `argv` (without the node and script paths) and returns the exit code; src/bin.mjs exits with it. */
-export async function main(argv: string[]): Promise<number> {
-  const program = createProgram();
+/**
+ * Runs the CLI on `argv` (without the node and script paths), writing to `out`, and returns the exit code;
+ * src/bin.mjs exits with it. It may run again in the same process (the tests run commands so): the exit
+ * code a command sets (replay's, grade's) is this call's, and the caller's own is left as it was.
+ */
+export async function main(argv: string[], out: ProgramIo = processIo): Promise<number> {
+  const callersExitCode = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    return await exitCodeOf(argv, withoutPasswords(out));
+  } finally {
+    process.exitCode = callersExitCode;
+  }
+}
+
+/** The exit code of the command `argv` names: its own, or the one its error stands for. */
+async function exitCodeOf(argv: string[], io: ProgramIo): Promise<number> {
+  const program = createProgram(io);
   try {
     await declareLateOptions(program, argv);
     warnRepeatedFlags(program, io.stderr);

@@ -5,6 +5,7 @@
  * should not pay. The options of `run`, `fork`,
  * `table1`, `plan` and `sim-server` are declared late (late-options.ts).
  */
+import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './inspect/analysis.ts';
 import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
@@ -12,6 +13,7 @@ import type { RunFlags } from './run/run.command.ts';
 import type { Table1Flags } from './run/table1.command.ts';
 import type { PlanFlags } from './tools/plan.command.ts';
 import type { Flags } from '../settings/setting.ts';
+import type { CliIo } from './common/cli-io.ts';
 import { collectGarbageEagerly, RUN_HEAP_GROWTH } from './common/eager-gc.ts';
 import { interruptOnSignals } from './common/signals.ts';
 import { SuggestingCommand } from './common/flag-suggestions.ts';
@@ -20,13 +22,35 @@ import { DEFAULT_UNUSABLE_SHARE } from '../observers/role-outputs.ts';
 import { decimal } from '../settings/parsers.ts';
 import { VERSION } from '../kernel/version.ts';
 
-/** Where the commands write: stdout, stderr, and the terminal for progress when there is one. */
-export const io = {
+/** Where the program writes: what every command writes (cli-io.ts), the terminal for progress when there is one, and the lines of a long stream. */
+export interface ProgramIo extends CliIo {
+  terminal?: NodeJS.WriteStream | undefined;
+  /** A line of `tmas log` or `tmas calls`, which stream a whole store: resolves once the reader can take more. */
+  stream(line: string): Promise<void> | void;
+}
+
+/** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
+async function writeLine(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+}
+
+/** The process's own output: what the executable writes to. */
+export const io: ProgramIo = {
   stdout: (line: string) => void process.stdout.write(`${line}\n`),
-  // A base URL may carry a password (http://user:secret@host/v1, for a proxy's basic auth): messages name the URL, never it.
+  // Freed of URL passwords here too: bench/ writes here without main.ts, which frees the lines of any output (withoutPasswords).
   stderr: (line: string) => void process.stderr.write(`${withoutUrlPasswords(line)}\n`),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
+  stream: writeLine,
 };
+
+/**
+ * `out` with its stderr lines freed of URL passwords, as the process's own are: what tmas says, wherever it
+ * says it. A base URL may carry a password (http://user:secret@host/v1, for a proxy's basic auth): messages
+ * name the URL, never it.
+ */
+export function withoutPasswords(out: ProgramIo): ProgramIo {
+  return { ...out, stderr: (line) => out.stderr(withoutUrlPasswords(line)) };
+}
 
 /** `text` with the password of every URL in it (`scheme://user:password@`) replaced by `***`. */
 export function withoutUrlPasswords(text: string): string {
@@ -44,7 +68,7 @@ function defineLateCommand<F>(program: Command, name: string, description: strin
 }
 
 /** `tmas run`: its options from the settings (declared late), its work in run-action.ts. */
-function defineRunCommand(program: Command): void {
+function defineRunCommand(program: Command, io: ProgramIo): void {
   defineLateCommand<RunFlags>(
     program,
     'run',
@@ -61,7 +85,7 @@ function defineRunCommand(program: Command): void {
 }
 
 /** `tmas fork DIR`: the options of run (the settings to change) as a fork takes them, declared late as run's; its work in fork.command.ts. */
-function defineForkCommand(program: Command): void {
+function defineForkCommand(program: Command, io: ProgramIo): void {
   const command = program
     .command('fork')
     .description(
@@ -81,7 +105,7 @@ function defineForkCommand(program: Command): void {
 }
 
 /** `tmas plan`: the options of run that say what the run is, plus the servers and lengths (declared late, as run's). */
-function definePlanCommand(program: Command): void {
+function definePlanCommand(program: Command, io: ProgramIo): void {
   defineLateCommand<PlanFlags>(
     program,
     'plan',
@@ -97,7 +121,7 @@ function definePlanCommand(program: Command): void {
 }
 
 /** `tmas table1`: the options of run, plus the strategies to compare. */
-function defineTable1Command(program: Command): void {
+function defineTable1Command(program: Command, io: ProgramIo): void {
   defineLateCommand<Table1Flags>(
     program,
     'table1',
@@ -129,7 +153,7 @@ function defineTable1Command(program: Command): void {
 }
 
 /** `tmas sim-server`: its options from its settings (declared late, as run's), served until Ctrl-C. */
-function defineSimServerCommand(program: Command): void {
+function defineSimServerCommand(program: Command, io: ProgramIo): void {
   defineLateCommand<Flags>(
     program,
     'sim-server',
@@ -145,7 +169,7 @@ function defineSimServerCommand(program: Command): void {
 }
 
 /** `tmas grade`: one pair, or a file of pairs. */
-function defineGradeCommand(program: Command): void {
+function defineGradeCommand(program: Command, io: ProgramIo): void {
   program
     .command('prompts')
     .description("print the built-in user-message template (Jinja) of each role of a strategy, with its variables: where a --prompt ROLE=FILE starts")
@@ -176,7 +200,7 @@ function defineGradeCommand(program: Command): void {
 }
 
 /** `tmas report`: one HTML (or Markdown) report of several runs. */
-function defineReportCommand(program: Command): void {
+function defineReportCommand(program: Command, io: ProgramIo): void {
   program
     .command('report')
     .description('write one self-contained HTML report (or Markdown) comparing the runs in the given output directories')
@@ -199,25 +223,30 @@ export function usageError(message: string): string {
   return `tmas: ${withoutUrlPasswords(message.replace(/^error: /, '').trimEnd())} [TMAS_USAGE]\n`;
 }
 
-/** The program with every command declared (`run`'s and `table1`'s options only once declareLateOptions has run). */
-export function createProgram(): Command {
+/** The program with every command declared (`run`'s and `table1`'s options only once declareLateOptions has run), writing to `out`. */
+export function createProgram(out: ProgramIo = io): Command {
   // Its commands are made by it (createCommand): each suggests the flags that hold the words of an unknown one.
   const program = new SuggestingCommand('tmas')
     .description('Test-time-scaling evaluations of language models on math benchmarks, as an actor runtime (TMAS and baselines).')
     .version(VERSION)
-    // Set before the commands are declared: each command takes it over. A flag commander refuses reads as ours do.
-    .configureOutput({ outputError: (message, write) => write(usageError(message)) })
+    // Set before the commands are declared: each command takes it over. Help and version go where the commands write;
+    // a flag commander refuses reads as ours do.
+    .configureOutput({
+      writeOut: (text) => out.stdout(text.replace(/\n$/, '')),
+      writeErr: (text) => out.stderr(text.replace(/\n$/, '')),
+      outputError: (message, write) => write(usageError(message)),
+    })
     .showHelpAfterError('(run with --help for the options)')
     .exitOverride();
   program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
-  defineRunCommand(program);
-  defineForkCommand(program);
-  defineTable1Command(program);
-  definePlanCommand(program);
-  defineSimServerCommand(program);
-  defineGradeCommand(program);
-  defineReportCommand(program);
-  defineAnalysisCommands(program, io);
+  defineRunCommand(program, out);
+  defineForkCommand(program, out);
+  defineTable1Command(program, out);
+  definePlanCommand(program, out);
+  defineSimServerCommand(program, out);
+  defineGradeCommand(program, out);
+  defineReportCommand(program, out);
+  defineAnalysisCommands(program, out);
   return program;
 }
 

@@ -4,7 +4,6 @@
  * directory), `tmas replay`, and `tmas repair`, which mends a damaged store.
  * Each command imports its implementation when it runs (see main.ts).
  */
-import { once } from 'node:events';
 import type { Command } from 'commander';
 import path from 'node:path';
 import { runAgentsAt } from '../../settings/files/agents-file.ts';
@@ -13,18 +12,13 @@ import { collectGarbageEagerly, EXPORT_HEAP_GROWTH, REPLAY_HEAP_GROWTH } from '.
 import { decimal, integer } from '../../settings/parsers.ts';
 import { SCAN_LIMITS } from '../../viewer/run-folder.ts';
 
-/** Writes a line to stdout, waiting when the pipe is full (e.g. `| head` or a slow `jq`). */
-async function writeLine(line: string): Promise<void> {
-  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
-}
-
-/** Where the commands write their lines. */
-type Io = { stdout(line: string): void; stderr(line: string): void };
+/** Where the commands write their lines; `stream` takes those of a whole store, and resolves once the reader can take more. */
+type Io = { stdout(line: string): void; stderr(line: string): void; stream(line: string): Promise<void> | void };
 
 /** Adds log, calls, view, replay, repair, show and export to the program, in that order (the order of `tmas --help`). */
 export function defineAnalysisCommands(program: Command, io: Io): void {
-  defineLog(program);
-  defineCalls(program);
+  defineLog(program, io);
+  defineCalls(program, io);
   defineView(program, io);
   defineReplay(program, io);
   defineRepair(program, io);
@@ -32,7 +26,7 @@ export function defineAnalysisCommands(program: Command, io: Io): void {
   defineExport(program, io);
 }
 
-function defineLog(program: Command): void {
+function defineLog(program: Command, io: Io): void {
   program
     .command('log')
     .description('stream the message log of a run as JSONL (for jq or pandas)')
@@ -45,11 +39,11 @@ function defineLog(program: Command): void {
     .action(async (dir: string, filters: { problem?: string; iteration?: number; role?: string; type?: string }) => {
       collectGarbageEagerly();
       const { runLogCommand } = await import('./log.command.ts');
-      await runLogCommand(dir, filters, writeLine);
+      await runLogCommand(dir, filters, io.stream);
     });
 }
 
-function defineCalls(program: Command): void {
+function defineCalls(program: Command, io: Io): void {
   program
     .command('calls')
     .description('stream the journaled LLM calls of a run as JSONL: prompt as sent, response, usage, latency, attempts')
@@ -62,7 +56,7 @@ function defineCalls(program: Command): void {
     .action(async (dir: string, options: { problem?: string; iteration?: number; role?: string; withReasoning: boolean }) => {
       collectGarbageEagerly();
       const { runCallsCommand } = await import('./calls.command.ts');
-      await runCallsCommand(dir, options, writeLine);
+      await runCallsCommand(dir, options, io.stream);
     });
 }
 
