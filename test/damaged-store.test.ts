@@ -207,6 +207,28 @@ describe('a damaged store is named and never changed', () => {
     expect(again.stdout).toMatch(/^0 calls issued/m);
   });
 
+  test('a byte changed inside a stored message (LevelDB checks no checksum on a read: the value comes back and no longer parses): log and show name the damaged table, never an internal error', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const table = await largestTable(run);
+    const bytes = await readFile(table);
+    // The opening brace of the first message the table holds as written (a literal of its compression).
+    const at = bytes.indexOf('{"type":"');
+    expect(at).toBeGreaterThan(0);
+    await flipBytes(table, at, 1);
+    const before = await fileHashes(run);
+    for (const args of [['log', run], ['show', run, '--problem', 'p1']]) {
+      const refused = await runCliInProcess(args);
+      expect(await fileHashes(run), args[0]).toEqual(before);
+      expect(refused.stderr, args[0]).not.toMatch(/internal error|Could not decode/);
+      if (refused.code === 0) continue;
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
+      expect(refused.stderr, args[0]).toMatch(/store\/\d+\.ldb, a table, is corrupt: the block at bytes \d+-\d+ fails its checksum/);
+    }
+    // The message log is read whole: log meets the damaged message.
+    expect((await runCliInProcess(['log', run])).code).toBe(2);
+  });
+
   test('a run manifest whose journalVersion is not a whole number ("6") is damage: resume and replay say so, not that journal version 6 cannot read journal version 6', async ({ dir, finished }) => {
     const { run } = await finishedRun(dir, finished);
     const store = await Store.open(run);

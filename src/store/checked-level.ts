@@ -58,3 +58,51 @@ export function checkReads(db: Level<string, unknown>, damage: (error: Error) =>
     return it;
   };
 }
+
+/** A sublevel's public reads, which decode what the database's reads gave. */
+interface DecodingReads {
+  get(key: unknown, options?: unknown): Promise<unknown>;
+  getMany(keys: unknown[], options?: unknown): Promise<unknown[]>;
+  iterator(options?: unknown): DecodingIterator;
+  values(options?: unknown): DecodingIterator;
+}
+
+interface DecodingIterator {
+  next(): Promise<unknown>;
+  nextv(size: number, options?: unknown): Promise<unknown[]>;
+  all(options?: unknown): Promise<unknown[]>;
+}
+
+/** True for abstract-level's error about a stored value its encoding cannot read. */
+function isUndecodable(error: unknown): error is Error {
+  return error instanceof Error && (error as { code?: unknown }).code === 'LEVEL_DECODE_ERROR';
+}
+
+/**
+ * Makes every read of `sublevel` whose value does not decode reject with what
+ * `damage(error)` resolves. LevelDB verifies no checksum on a read (its
+ * ReadOptions' verify_checksums, which classic-level leaves off), so a byte
+ * changed inside a stored value comes back changed, and a JSON value that no
+ * longer parses failed as "Could not decode", an internal error of exit 1,
+ * rather than the damage it is.
+ */
+export function checkDecodes<S extends object>(sublevel: S, damage: (error: Error) => Promise<Error>): S {
+  const reads = sublevel as unknown as DecodingReads;
+  const checked = async (error: unknown) => Promise.reject(isUndecodable(error) ? await damage(error) : error);
+  const get = reads.get.bind(sublevel);
+  const getMany = reads.getMany.bind(sublevel);
+  const iterator = reads.iterator.bind(sublevel);
+  const values = reads.values.bind(sublevel);
+  const checkedIterator = (it: DecodingIterator): DecodingIterator => {
+    const [next, nextv, all] = [it.next.bind(it), it.nextv.bind(it), it.all.bind(it)];
+    it.next = () => next().catch(checked);
+    it.nextv = (size, options) => nextv(size, options).catch(checked);
+    it.all = (options) => all(options).catch(checked);
+    return it;
+  };
+  reads.get = (key, options) => get(key, options).catch(checked);
+  reads.getMany = (keys, options) => getMany(keys, options).catch(checked);
+  reads.iterator = (options) => checkedIterator(iterator(options));
+  reads.values = (options) => checkedIterator(values(options));
+  return sublevel;
+}

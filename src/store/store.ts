@@ -20,7 +20,7 @@ import { hasTexts, outlineTexts, outlineTextsBut, pickFields, type TextsRead } f
 import { danglingRecords, MissingText, TextStore } from './text-store.ts';
 import { BatchedGets, streamRecords } from './record-reads.ts';
 import { acquireRunLock } from './run-lock.ts';
-import { checkReads } from './checked-level.ts';
+import { checkDecodes, checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
@@ -44,8 +44,8 @@ export class Store {
     private readonly db: Level<string, unknown>,
   ) {
     this.failed.catch(() => {});
-    // A corrupt block is met by whichever read reaches it first: it names the run directory and the table, as a damage found at open does.
-    checkReads(db, (error) => corruptionMet(error, { runDir: this.runDir, storeDir: this.dir, written: !this.isView }));
+    // A corrupt block, or a value that no longer decodes (sub), is met by whichever read reaches it first: it names the run directory and the table, as a damage found at open does.
+    checkReads(db, this.damageMet);
     this.writes = new WriteQueue(db);
     this.textStore = new TextStore(this.texts(), this.chunks());
   }
@@ -85,11 +85,8 @@ export class Store {
   private journalKeys: Set<string> | null = null;
 
   private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
-    let sublevel = this.sublevels.get(name);
-    if (!sublevel) {
-      sublevel = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
-      this.sublevels.set(name, sublevel);
-    }
+    const sublevel = this.sublevels.get(name) ?? checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
+    this.sublevels.set(name, sublevel);
     return sublevel;
   }
 
@@ -116,6 +113,8 @@ export class Store {
 
   /** A private view of a run's store (check.ts): what it writes never reaches the run directory. */
   private isView = false;
+
+  private readonly damageMet = (error: Error) => corruptionMet(error, { runDir: this.runDir, storeDir: this.dir, written: !this.isView });
 
   /** A message of LevelDB's with the store's own folder named as the run directory's (a view's folder is gone by the time it is read). */
   inRunDir(text: string): string {
