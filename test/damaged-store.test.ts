@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, cp, lstat, mkdir, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Level } from 'level';
 import { describe, expect } from 'vitest';
 import { repairStore } from '../src/store/repair/repair.ts';
 import { runLockHolder } from '../src/store/run-lock.ts';
 import { Store } from '../src/store/store.ts';
+import { referencedTexts } from '../src/store/texts.ts';
 import { fileHashes, readJournal, REPO, runCli, runCliInProcess, runInProcess, smallProblems, finishedRunOfFile, test as base, writeProblems } from './fixtures.ts';
 
 /** A finished run: its directory and how many calls its journal holds. */
@@ -63,6 +65,39 @@ async function flipBytes(file: string, from: number, count: number): Promise<voi
   const bytes = await readFile(file);
   for (let i = from; i < Math.min(bytes.length, from + count); i++) bytes[i] = (bytes[i] ?? 0) ^ 0xff;
   await writeFile(file, bytes);
+}
+
+/**
+ * Changes one letter of a chunk of a text the message log refers to, where a table or the log holds it as written (a literal of its compression), so
+ * the stored value still parses, as another text; false when none is found. Opening the store first moves its log into a table.
+ */
+async function changeLetterOfStoredText(store: string): Promise<boolean> {
+  const db = new Level<string, unknown>(store, { valueEncoding: 'json' });
+  const sub = (name: string) => db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
+  // The chunks of the texts the message log refers to, which tmas log reads.
+  const texts: string[] = [];
+  for await (const message of sub('messages').values()) {
+    for (const digest of referencedTexts(message)) {
+      const chunks = (await sub('texts').get(digest)) as string[];
+      for (const chunk of await sub('chunks').getMany(chunks)) if (typeof chunk === 'string') texts.push(chunk);
+    }
+  }
+  await db.close();
+  const files = (await readdir(store)).filter((name) => name.endsWith('.ldb') || name.endsWith('.log')).map((name) => path.join(store, name));
+  for (const text of texts) {
+    const piece = Buffer.from(text.slice(0, 24));
+    if (piece.length < 24 || !/^[ -~]+$/.test(text.slice(0, 24))) continue;
+    for (const file of files) {
+      const bytes = await readFile(file);
+      const at = bytes.indexOf(piece);
+      const letter = piece.findIndex((byte) => byte >= 0x61 && byte <= 0x7a);
+      if (at < 0 || letter < 0) continue;
+      bytes[at + letter] = bytes[at + letter] === 0x71 ? 0x78 : 0x71;
+      await writeFile(file, bytes);
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -227,6 +262,22 @@ describe('a damaged store is named and never changed', () => {
     }
     // The message log is read whole: log meets the damaged message.
     expect((await runCliInProcess(['log', run])).code).toBe(2);
+  });
+
+  test('a letter changed inside a stored text (the value still parses, as another text): log and show refuse it as damage rather than print the changed text; repair drops what refers to it', async ({ dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    expect(await changeLetterOfStoredText(path.join(run, 'store'))).toBe(true);
+    const before = await fileHashes(run);
+    // The message log is read whole, with its texts; each problem's iterations are read by show.
+    const log = await runCliInProcess(['log', run]);
+    const shows = await Promise.all(['p1', 'p2'].map(async (problem) => (await runCliInProcess(['show', run, '--problem', problem])).stderr));
+    expect(await fileHashes(run)).toEqual(before);
+    expect(log.code, log.stderr).toBe(2);
+    expect(log.stderr).toMatch(/message record \d+ refers to text \S+, which the store does not hold whole\..*\[TMAS_STORE_DAMAGED\]/);
+    expect(shows.filter((stderr) => /TMAS_STORE_DAMAGED/.test(stderr))).not.toHaveLength(0);
+    const repaired = await runCliInProcess(['repair', run]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect((await runCliInProcess(['log', run])).code).toBe(0);
   });
 
   test('a run manifest whose journalVersion is not a whole number ("6") is damage: resume and replay say so, not that journal version 6 cannot read journal version 6', async ({ dir, finished }) => {

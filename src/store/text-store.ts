@@ -7,7 +7,7 @@
  */
 import type { Put } from './write-queue.ts';
 import { batchedRange } from './records.ts';
-import { chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts } from './texts.ts';
+import { chunkDigest, chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts, textDigest } from './texts.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
 import { DigestSet } from './digest-set.ts';
 
@@ -95,8 +95,10 @@ export class TextStore {
     if (wanted.size === 0) return texts;
     const lists = await this.getMany(this.texts, [...wanted]);
     const chunks = await this.getMany(this.chunks, [...new Set([...lists.values()].flatMap((list) => (Array.isArray(list) ? (list as string[]) : [])))]);
+    // Content-addressed: a chunk or a list that no longer hashes to its key was changed on disk, which LevelDB's reads do not check.
+    for (const [key, chunk] of chunks) if (typeof chunk !== 'string' || chunkDigest(chunk) !== key) chunks.delete(key);
     for (const [digest, list] of lists) {
-      if (!Array.isArray(list)) continue;
+      if (!Array.isArray(list) || textDigest(list as string[]) !== digest) continue;
       const parts = (list as string[]).map((chunk) => chunks.get(chunk));
       // A text with a chunk missing is not given back: the caller reports it as damage.
       if (!parts.every((part) => typeof part === 'string')) continue;
@@ -128,15 +130,16 @@ export function restoreFrom(stored: unknown, texts: Map<string, string>): unknow
 }
 
 /**
- * The digests of the texts a store holds whole (every chunk of them there).
- * Reads every text list and every chunk key once.
+ * The digests of the texts a store holds whole (every chunk of them there,
+ * as written). Reads every text list and every chunk once.
  */
 async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Promise<Set<string>> {
   const held = new Set<string>();
-  for await (const key of chunks.keys(batchedRange())) held.add(key as string);
+  // A chunk whose content no longer hashes to its key was changed on disk: not held, as in load().
+  for await (const [key, chunk] of chunks.iterator(batchedRange())) if (typeof chunk === 'string' && chunkDigest(chunk) === key) held.add(key as string);
   const whole = new Set<string>();
   for await (const [digest, list] of texts.iterator(batchedRange())) {
-    if (Array.isArray(list) && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
+    if (Array.isArray(list) && textDigest(list as string[]) === digest && list.every((chunk) => held.has(chunk as string))) whole.add(digest as string);
   }
   return whole;
 }

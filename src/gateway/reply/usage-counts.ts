@@ -9,7 +9,11 @@
  * read "0002702652…", the rate 7.1e+61 tok/s), and a usage of -5 completion
  * tokens made the run's totals negative.
  */
-import type { Reply } from './reply.ts';
+/** A reply's usage as counts (a reply's `usage`, reply.ts). */
+export interface UsageCounts {
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /** `value` as a count of tokens, or null when it is none. */
 export function tokenCount(value: unknown): number | null {
@@ -22,7 +26,7 @@ export function tokenCount(value: unknown): number | null {
  * are no count. Prompt tokens that are none count 0, as when a server leaves
  * them out: the completion tokens are what bounds and journals a reply.
  */
-export function usageOf(usage: unknown): Reply['usage'] {
+export function usageOf(usage: unknown): UsageCounts | null {
   if (typeof usage !== 'object' || usage === null) return null;
   const { prompt_tokens: prompt, completion_tokens: completion } = usage as { prompt_tokens?: unknown; completion_tokens?: unknown };
   // A block without completion tokens is what proxies fill in with zeros: 0, which a reply with text belies (completion-bounds.ts).
