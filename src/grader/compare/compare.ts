@@ -13,7 +13,7 @@ import { fixedArguments, isLabel } from '../parse/labels.ts';
 import { splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
-import { sameRealSet, toRealSet } from './real-sets.ts';
+import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
@@ -96,7 +96,7 @@ function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answe
 
 /** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
 const isIntervalLike = (a: Answer): boolean =>
-  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && /\\setminus|^\\mathbb\s*\{?\s*R\s*\}?$/.test(a.tex));
+  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && (/\\setminus/.test(a.tex) || isNamedReals(a.tex)));
 
 /** Compares two answers; `gold` and `pred` roles matter for equations only. */
 export class AnswerComparer {
@@ -125,6 +125,8 @@ export class AnswerComparer {
     if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
     if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
     if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
+    // "\mathbb{R}" against "(-\infty, \infty)": a set named or built against one written out.
+    if (isIntervalLike(gold) && isIntervalLike(pred) && gold.kind !== pred.kind && (gold.kind === 'expr' || pred.kind === 'expr')) return this.namedRealSets(gold, pred);
     if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
     if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
     if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
@@ -261,6 +263,15 @@ export class AnswerComparer {
     const b = toRealSet(pred);
     if (a === null || b === null) return false;
     return sameRealSet(a, b) === true;
+  }
+
+  /** Two descriptions of a set of reals, one by name: a name the rule cannot read ("\mathbb{R}^+") is `unsure`. */
+  private namedRealSets(gold: Answer, pred: Answer): boolean {
+    const a = toRealSet(gold);
+    const b = toRealSet(pred);
+    const same = a === null || b === null ? null : sameRealSet(a, b);
+    if (same === null) this.unsure = true;
+    return same === true;
   }
 
   private exprs(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {

@@ -206,13 +206,36 @@ export function toRealSet(answer: Answer): RealSet | null {
     }
     case 'relation':
       return relationSet(answer);
-    case 'expr': {
-      if (/^\\mathbb\s*\{?\s*R\s*\}?$/.test(answer.tex) || answer.tex === 'R') return { boundaries: [], has: () => true };
-      return difference(answer.tex);
-    }
+    case 'expr':
+      if (answer.tex === 'R') return { boundaries: [], has: () => true };
+      return isNamedReals(answer.tex) ? namedReals(answer.tex) : difference(answer.tex);
     default:
       return null;
   }
+}
+
+/** "\\mathbb{R}", "\\mathbb{R}_{\\ge 0}", "\\mathbb{R}^+": the reals, or a part of them, by name. */
+const NAMED_REALS = /^\\mathbb\s*\{?\s*R\s*\}?((?:\s*[_^]\s*(?:\{[^{}]*\}|\\[a-zA-Z]+|[^\s\\]))*)\s*$/;
+
+/** Whether `tex` names the reals or a part of them by a mark on \\mathbb{R}. */
+export function isNamedReals(tex: string): boolean {
+  return NAMED_REALS.test(tex.trim());
+}
+
+/**
+ * The set a name of the reals states: all of them, or a half-line written
+ * with its bound ("\\mathbb{R}_{>0}", "\\mathbb{R}_{\\ge 0}"); null for a
+ * mark whose meaning is a convention ("\\mathbb{R}^+" holds 0 in some
+ * countries, not in others; "\\mathbb{R}^*").
+ */
+function namedReals(tex: string): RealSet | null {
+  const marks = (NAMED_REALS.exec(tex.trim())?.[1] ?? '').replace(/[\s{}]/g, '');
+  if (marks === '') return { boundaries: [], has: () => true };
+  const half = /^[_^](>|<|\\ge|\\le)(-?\d+(?:\.\d+)?)$/.exec(marks);
+  if (half === null) return null;
+  const op = half[1] === '>' ? '>' : half[1] === '<' ? '<' : half[1] === '\\ge' ? '\\ge' : '\\le';
+  const end = Number(half[2]);
+  return { boundaries: [end], has: (x) => holds(op, x, end) };
 }
 
 /** "\\mathbb{R} \\setminus \\{0\\}", "[0, 2] \\setminus \\{1\\}": the members of the left not in the right. */

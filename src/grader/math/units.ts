@@ -56,7 +56,8 @@ export function splitQuantity(input: string): Quantity {
     const before = tex;
     // Degrees: "90^\circ", "90^{\circ}", "90°", "90\degree".
     const deg = /^(.*?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree)\s*([CF])?$/.exec(tex);
-    if (deg?.[1] !== undefined && deg[1] !== '') {
+    // "\sin 30^\circ": the mark belongs to the function's angle, which the translator reads.
+    if (deg?.[1] !== undefined && deg[1] !== '' && !/\\(?:sin|cos|tan|sec|csc|cot)(?![a-zA-Z])/.test(deg[1])) {
       tex = deg[1].trim();
       unit = joinUnit(unit, deg[2] === undefined ? 'deg' : `deg${deg[2]}`);
     }
@@ -75,7 +76,9 @@ export function splitQuantity(input: string): Quantity {
     if (text?.[1] !== undefined && text[2] !== undefined && !/^\s*$/.test(text[2])) {
       const head = text[1].trim();
       const words = text[2].trim().split(/\s+/);
-      const unitLike = words.length <= 3 && words.every((w) => /^[a-zA-Z.\\/^{}0-9]+$/.test(w) && !NOT_UNIT_WORDS.test(w));
+      // "3+4\text{i}": a lone letter in \text is a letter of the answer (i, e) unless it is a unit's symbol.
+      const letter = words.length === 1 && /^[a-zA-Z]$/.test(words[0] ?? '') && !LETTER_UNIT.test(words[0] ?? '');
+      const unitLike = !letter && words.length <= 3 && words.every((w) => /^[a-zA-Z.\\/^{}0-9]+$/.test(w) && !NOT_UNIT_WORDS.test(w));
       if (head !== '' && unitLike && isNumber(head)) {
         tex = head;
         unit = joinUnit(unit, (text[2] + (text[3] ?? '')).replace(/\s+/g, ''));
