@@ -78,3 +78,53 @@ describe('the real line and its halves by name', () => {
     expectVerdict('unsure', [['[0, \\infty)', '\\mathbb{R}^+'], ['(0, \\infty)', '\\mathbb{R}_+']]);
   });
 });
+
+describe('TeX spellings around an answer', () => {
+  it('reads a unit in \\mathrm after a spacing mark', () => {
+    // "5 \mathrm{~cm}" kept "\mathrm{cm}" as part of the value and was different from 5.
+    expectVerdict('equal', [['5', '5 \\mathrm{~cm}'], ['5', '5\\ \\mathrm{\\,cm}'], ['0.05 \\text{ m}', '5 \\mathrm{~cm}']]);
+    expectVerdict('different', [['6', '5 \\mathrm{~cm}'], ['5 \\text{ mm}', '5 \\mathrm{~cm}']]);
+  });
+
+  it('reads a number in \\mathrm or in a colour as the number', () => {
+    expectVerdict('equal', [['5', '\\mathrm{5}'], ['5', '\\color{red}{5}'], ['\\frac12', '\\textcolor{blue}{\\frac{1}{2}}'], ['12', '{\\color{red} 12}']]);
+    expectVerdict('different', [['6', '\\mathrm{5}'], ['6', '\\color{red}{5}']]);
+  });
+
+  it('drops a full stop inside the \\text of a word answer', () => {
+    expectVerdict('equal', [['\\text{Tuesday}', '\\text{Tuesday.}'], ['Evelyn', '\\text{Evelyn.}']]);
+    expectVerdict('different', [['\\text{Tuesday}', '\\text{Thursday.}']]);
+  });
+
+  it('reads \\over and \\choose as the fraction and the binomial', () => {
+    expectVerdict('equal', [['\\frac12', '{1 \\over 2}'], ['10', '{5 \\choose 2}'], ['\\frac{n+1}{2}', '{n+1 \\over 2}'], ['\\frac{3}{4}', '3 \\over 4']]);
+    expectVerdict('different', [['\\frac12', '{2 \\over 1}'], ['10', '{5 \\choose 3} + 1'], ['\\frac{n+1}{2}', '{n \\over 2}']]);
+  });
+
+  it('reads angle brackets as the tuple they write', () => {
+    expectVerdict('equal', [['(1, 2)', '\\langle 1, 2 \\rangle'], ['(1, -2, 3)', '\\left\\langle 1,-2,3 \\right\\rangle']]);
+    expectVerdict('different', [['(1, 2)', '\\langle 2, 1 \\rangle']]);
+  });
+});
+
+describe('repeating decimals', () => {
+  it('equal the fraction they repeat', () => {
+    // "0.1\overline{6}" was different from 1/6, and "0.\overline{3}" unsure against 1/3.
+    expectVerdict('equal', [
+      ['\\frac13', '0.\\overline{3}'],
+      ['\\frac16', '0.1\\overline{6}'],
+      ['\\frac17', '0.\\overline{142857}'],
+      ['\\frac{1}{3}', '0.\\dot{3}'],
+      ['\\frac{41}{333}', '0.\\overline{123}'],
+      ['\\frac{4}{3}', '1.\\overline{3}'],
+      ['-\\frac{2}{3}', '-0.\\overline{6}'],
+    ]);
+    expectVerdict('different', [
+      ['\\frac{3}{10}', '0.\\overline{3}'],
+      ['\\frac16', '0.\\overline{16}'],
+      ['\\frac17', '0.\\overline{142856}'],
+    ]);
+    // A digit after the period is no notation the rule reads: never equal.
+    expect(gradeAnswer('0.\\overline{33}1', '\\frac{1}{3}').equal).toBe(false);
+  });
+});

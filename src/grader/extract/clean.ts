@@ -4,6 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
+import { infixFractions, repeatingDecimals } from './notations.ts';
 import { isWrapped, matchingClose, readBraced } from './scan.ts';
 
 /**
@@ -61,7 +62,12 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:varnothing|emptyset)(?![a-zA-Z])|∅/g, '\\emptyset '],
   [/\\(?:to|rightarrow)(?![a-zA-Z])/g, '\\to '],
   [/\\(?:textbf|textit|textrm|textnormal|textup|textsf|texttt|mbox|hbox)\s*\{/g, '\\text{'],
-  [/\\mathrm\s*\{\s*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
+  // "5 \\mathrm{~cm}": a space set before the unit's letters.
+  [/\\mathrm\s*\{(?:\s|~|\\[,;:! ])*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
+  // "\\mathrm{5}": upright digits are the digits.
+  [/\\mathrm\s*\{([^{}a-zA-Z\\]*)\}/g, '{$1}'],
+  [/\\langle(?![a-zA-Z])/g, '('],
+  [/\\rangle(?![a-zA-Z])/g, ')'],
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
   // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
   [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
@@ -85,9 +91,9 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:dots|ldots|cdots)(?![a-zA-Z])|…/g, '\\dots '],
 ];
 
-/** Layout-only commands: spacing, sizing, display style. */
+/** Layout-only commands: spacing, sizing, display style, colour. */
 const LAYOUT =
-  /\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|[bB]igg?[lrm]?|middle)(?![a-zA-Z])|\\(?:hspace|vspace|phantom|hphantom)\s*\{[^{}]*\}|\\q?quad(?![a-zA-Z])|(?<!\\)\\[,:;! ]|~/g;
+  /\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|[bB]igg?[lrm]?|middle)(?![a-zA-Z])|\\(?:hspace|vspace|phantom|hphantom|color|textcolor)\s*\{[^{}]*\}|\\q?quad(?![a-zA-Z])|(?<!\\)\\[,:;! ]|~/g;
 
 /** Removes `\left` / `\right` (and `\left.` / `\right.`), keeping the delimiter. */
 function dropSizing(s: string): string {
@@ -187,6 +193,8 @@ export function cleanLatex(raw: string): string {
   s = unicodeRoots(s);
   for (const [pattern, replacement] of SYNONYMS) s = s.replace(pattern, replacement);
   s = dropSizing(s);
+  s = infixFractions(s);
+  s = repeatingDecimals(s);
   s = dropThousands(s);
   s = s.replace(LAYOUT, ' ');
   s = s.replace(/\\%|％/g, '%');
@@ -194,6 +202,8 @@ export function cleanLatex(raw: string): string {
   // Sentence punctuation after the answer ("5.", "x = 2;") is not part of
   // it; "!" is kept because it is a factorial.
   s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
+  // "\\text{Tuesday.}": the full stop of a word answer set inside its \text.
+  s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?。])+\s*\}$/, '$1}');
   s = s.replace(/^[:=]\s*/, '');
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
   s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
