@@ -6,6 +6,8 @@
  * of numbers of that form. A reading that a reader would accept counts as
  * `equal`; one that is a guess can only make a match `unsure`.
  */
+import { YES_OR_NO_FIRST } from '../extract/segments.ts';
+import { namedSet } from './named-sets.ts';
 import { canonicalWords } from './words.ts';
 import { parseTop } from './parse.ts';
 import type { Answer } from './types.ts';
@@ -32,6 +34,10 @@ const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const out: Reading[] = [];
   if (DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'equal' });
+  // "No, there is no such n": the no, and the empty set its reason names.
+  const verdict = YES_OR_NO_FIRST.exec(cleaned);
+  const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
+  if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.
