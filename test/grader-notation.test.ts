@@ -128,3 +128,53 @@ describe('repeating decimals', () => {
     expect(gradeAnswer('0.\\overline{33}1', '\\frac{1}{3}').equal).toBe(false);
   });
 });
+
+describe('one answer in another container', () => {
+  it('reads a vector written as a matrix and as a tuple as one vector', () => {
+    // "(-1, 2)" against a column \begin{pmatrix} was different, and sure of it.
+    expectVerdict('equal', [
+      ['\\begin{pmatrix} -1 \\\\ 2 \\end{pmatrix}', '(-1, 2)'],
+      ['\\begin{pmatrix} \\frac12 \\\\ 0 \\\\ 3 \\end{pmatrix}', '\\left(0.5, 0, 3\\right)'],
+      ['(1, 2)', '\\begin{bmatrix} 1 & 2 \\end{bmatrix}'],
+    ]);
+    expectVerdict('different', [
+      ['\\begin{pmatrix} -1 \\\\ 2 \\end{pmatrix}', '(2, -1)'],
+      ['\\begin{pmatrix} -1 \\\\ 2 \\end{pmatrix}', '(-1, 2, 0)'],
+      ['\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}', '(1, 2, 3, 4)'],
+    ]);
+  });
+
+  it('reads a set of one answer as that answer', () => {
+    expectVerdict('equal', [['5', '\\{5\\}'], ['\\{5\\}', 'x = 5'], ['\\{(1, 2)\\}', '(1, 2)']]);
+    expectVerdict('different', [['5', '\\{5, 6\\}'], ['\\{5\\}', '6'], ['\\{(1, 2)\\}', '(2, 1)']]);
+  });
+
+  it('reads a set written by a condition on the reals as the condition', () => {
+    // "\{x \mid x > 2\}" was a set of one odd item, different from (2, \infty).
+    expectVerdict('equal', [
+      ['(2, \\infty)', '\\left\\{ x \\mid x > 2 \\right\\}'],
+      ['[1, \\infty)', '\\{x : x \\ge 1\\}'],
+      ['\\mathbb{R} \\setminus \\{2\\}', '\\{x \\in \\mathbb{R} : x \\ne 2\\}'],
+      ['(-\\infty, -1) \\cup (1, \\infty)', '\\{x \\mid x < -1 \\text{ or } x > 1\\}'],
+    ]);
+    expectVerdict('different', [['(2, \\infty)', '\\{x \\mid x \\ge 2\\}'], ['[1, \\infty)', '\\{x : x \\le 1\\}']]);
+  });
+
+  it('reads a choice letter with its value as either', () => {
+    // "(C) 12" was neither the choice C nor the value 12.
+    expectVerdict('equal', [['C', '\\textbf{(C)}\\ 12'], ['C', '(C) 12'], ['12', '\\text{(C) } 12']]);
+    expectVerdict('different', [['D', '\\textbf{(C)}\\ 12'], ['13', '(C) 12']]);
+  });
+});
+
+describe('words for a number or a set', () => {
+  it('reads a parity alone as the class it names', () => {
+    expectVerdict('equal', [['\\text{odd numbers}', '\\text{odd}'], ['n \\text{ is even}', 'Even']]);
+    expectVerdict('different', [['\\text{odd numbers}', '\\text{even}'], ['\\text{odd}', '\\text{even}']]);
+  });
+
+  it('reads "infinitely many" as infinity', () => {
+    expectVerdict('equal', [['\\infty', '\\text{infinitely many}'], ['\\infty', 'infinitely many solutions']]);
+    expectVerdict('different', [['0', '\\text{infinitely many}'], ['-\\infty', 'infinitely many']]);
+  });
+});

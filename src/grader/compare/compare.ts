@@ -122,6 +122,9 @@ export class AnswerComparer {
     }
     if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
     if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
+    // "\{5\}" against "5": a set of one answer is that answer, as a list of one is.
+    if (gold.kind === 'set' && gold.items[0] !== undefined && gold.items.length === 1 && pred.kind !== 'set' && pred.kind !== 'list') return this.equal(gold.items[0], pred);
+    if (pred.kind === 'set' && pred.items[0] !== undefined && pred.items.length === 1 && gold.kind !== 'set' && gold.kind !== 'list') return this.equal(gold, pred.items[0]);
     if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
     if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
     if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
@@ -129,6 +132,8 @@ export class AnswerComparer {
     if (isIntervalLike(gold) && isIntervalLike(pred) && gold.kind !== pred.kind && (gold.kind === 'expr' || pred.kind === 'expr')) return this.namedRealSets(gold, pred);
     if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
     if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
+    if (gold.kind === 'tuple' && pred.kind === 'expr' && isVector(pred.tex)) return this.tupleAsVector(gold, pred.tex);
+    if (pred.kind === 'tuple' && gold.kind === 'expr' && isVector(gold.tex)) return this.tupleAsVector(pred, gold.tex);
     if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
     if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
     return false;
@@ -265,6 +270,18 @@ export class AnswerComparer {
     return sameRealSet(a, b) === true;
   }
 
+  /** "(-1, 2)" against a column or a row `\begin{pmatrix}`: the same entries in the same order. */
+  private tupleAsVector(tuple: Extract<Answer, { kind: 'tuple' }>, matrix: string): boolean {
+    const entries = tuple.items.map((item) => (item.kind === 'expr' && item.unit === null && !item.percent ? item.tex : null));
+    if (entries.some((entry) => entry === null)) return false;
+    for (const separator of [' \\\\ ', ' & ']) {
+      const verdict = exprEqual(matrix, `\\begin{pmatrix} ${entries.join(separator)} \\end{pmatrix}`, { precision: this.options.precision });
+      if (verdict === 'equal') return true;
+      if (verdict === 'unsure') this.unsure = true;
+    }
+    return false;
+  }
+
   /** Two descriptions of a set of reals, one by name: a name the rule cannot read ("\mathbb{R}^+") is `unsure`. */
   private namedRealSets(gold: Answer, pred: Answer): boolean {
     const a = toRealSet(gold);
@@ -323,6 +340,11 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+/** A matrix that may be a vector: a row or a column is known only once its entries are read. */
+function isVector(tex: string): boolean {
+  return /^\\begin\{[pbB]?matrix\}[\s\S]*\\end\{[pbB]?matrix\}$/.test(tex.trim());
 }
 
 /** Text of three words or more: a sentence, not a name or a letter. */

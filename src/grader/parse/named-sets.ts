@@ -2,7 +2,8 @@
  * Whole answers that name a set of numbers in words or by a formula with a
  * parameter: "none" and "no such n exists" are the empty set; "all powers
  * of 2", "n = 2^k, k \ge 0" and "2^k for some nonnegative integer k" are one
- * family. Each gets one spelling, so that the comparison sees one text.
+ * family; "infinitely many" (solutions) is the count \infty. Each gets one
+ * spelling, so that the comparison sees one text.
  */
 
 /** Whole answers that state a named set. */
@@ -12,6 +13,8 @@ const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:all|every)\s+positive\s+integers?(?:\s+[a-zA-Z])?$|^\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$/i, '\\text{all positive integers}'],
   [/^(?:all|every)\s+integers?(?:\s+[a-zA-Z])?$/i, '\\mathbb{Z}'],
   [/^(?:all|every)\s+real\s+numbers?(?:\s+[a-zA-Z])?$|^all\s+reals$/i, '\\mathbb{R}'],
+  // "How many solutions?" "Infinitely many": a count, the reference's \infty.
+  [/^(?:there\s+are\s+)?infinitely\s+many(?:\s+[a-zA-Z]+)?$/i, '\\infty'],
 ];
 
 /** A family b^k: the base and the least exponent. */

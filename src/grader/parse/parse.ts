@@ -177,6 +177,22 @@ function labelsWhole(tex: string): boolean {
   return found.length === 1 && (found[0] === '=' || found[0] === '\\in') && isLabel(parts[0] ?? '');
 }
 
+/** "x \mid", "x :", "x \in \mathbb{R} |": a letter of the reals, then the condition on it. */
+const SET_BUILDER = /^([a-zA-Z])\s*(?:\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*)?(?:\\mid|\||:)\s*(.+)$/;
+
+/**
+ * "\{x \mid x > 2\}", "\{x \in \mathbb{R} : x \ne 2\}": a set of reals by
+ * a condition of inequalities on its letter, as the relation (or union of
+ * them) that compares by membership; null for any other set.
+ */
+function realCondition(inner: string): Answer | null {
+  const m = SET_BUILDER.exec(inner);
+  if (m?.[1] === undefined || m[2] === undefined) return null;
+  const condition = parseTop(m[2]);
+  const pieces = condition.kind === 'union' ? condition.parts : [condition];
+  return pieces.every((piece) => inequalityLetter(piece) === m[1]) ? condition : null;
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
@@ -189,6 +205,8 @@ function parseItem(input: string): Answer {
   if (tex.startsWith('\\{') && isWrapped(tex)) {
     const inner = tex.slice(2, -2).trim();
     if (inner === '') return { kind: 'set', items: [] };
+    const condition = realCondition(inner);
+    if (condition !== null) return condition;
     const list = parseCommaList(inner);
     return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
   }

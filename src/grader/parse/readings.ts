@@ -24,6 +24,9 @@ const DECIMAL_COMMA = /^-?(?:0,\d+|\d+,\d{2,})$/;
 /** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
 const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
+/** "(C) 12": a choice letter in parentheses, then the value of that choice. */
+const CHOICE_AND_VALUE = /^\(([A-J])\)\s*([^\s(].*)$/;
+
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
@@ -34,6 +37,13 @@ const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const out: Reading[] = [];
   if (DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'equal' });
+  // "(C) 12", "\textbf{(C)}\ 12": the choice, and the value it stands for.
+  const choice = CHOICE_AND_VALUE.exec(cleaned.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').trim());
+  if (choice?.[1] !== undefined && choice[2] !== undefined) {
+    const value = canonicalWords(choice[2]);
+    out.push({ answer: parseTop(canonicalWords(`(${choice[1]})`).tex), onMatch: 'equal' });
+    if (!value.freeText && value.cases === undefined) out.push({ answer: parseTop(value.tex), onMatch: 'equal' });
+  }
   // "No, there is no such n": the no, and the empty set its reason names.
   const verdict = YES_OR_NO_FIRST.exec(cleaned);
   const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
