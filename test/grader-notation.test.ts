@@ -162,7 +162,7 @@ describe('one answer in another container', () => {
 
   it('reads a choice letter with its value as either', () => {
     // "(C) 12" was neither the choice C nor the value 12.
-    expectVerdict('equal', [['C', '\\textbf{(C)}\\ 12'], ['C', '(C) 12'], ['12', '\\text{(C) } 12']]);
+    expectVerdict('equal', [['C', '\\textbf{(C)}\\ 12'], ['C', '(C) 12'], ['12', '\\text{(C) } 12'], ['B', 'B) 12']]);
     expectVerdict('different', [['D', '\\textbf{(C)}\\ 12'], ['13', '(C) 12']]);
   });
 });
@@ -176,5 +176,17 @@ describe('words for a number or a set', () => {
   it('reads "infinitely many" as infinity', () => {
     expectVerdict('equal', [['\\infty', '\\text{infinitely many}'], ['\\infty', 'infinitely many solutions']]);
     expectVerdict('different', [['0', '\\text{infinitely many}'], ['-\\infty', 'infinitely many']]);
+  });
+});
+
+describe('a ratio', () => {
+  it('in other terms, or against its value, is left to the judge', () => {
+    // "6:8" against "3:4", and "3:4" against "\frac34", were different, and sure of it.
+    expectVerdict('unsure', [['3:4', '6:8'], ['\\frac34', '3:4'], ['3:4', '0.75'], ['12:30', '6:15']]);
+    expectVerdict('equal', [['3:4', '3 : 4']]);
+  });
+
+  it('stays different when it is another ratio, or holds a zero as a time of day does', () => {
+    expectVerdict('different', [['3:4', '4:3'], ['\\frac34', '3:5'], ['12:00', '1:00'], ['\\frac34', '(3, 4)']]);
   });
 });

@@ -136,6 +136,9 @@ export class AnswerComparer {
     if (pred.kind === 'tuple' && gold.kind === 'expr' && isVector(gold.tex)) return this.tupleAsVector(pred, gold.tex);
     if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
     if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
+    // "3:4" against "\frac34": a ratio states a value only if the question asks for one.
+    if (gold.kind === 'tuple' && pred.kind === 'expr') return this.onlyUnsure(this.ratioIs(gold, pred.tex));
+    if (pred.kind === 'tuple' && gold.kind === 'expr') return this.onlyUnsure(this.ratioIs(pred, gold.tex));
     return false;
   }
 
@@ -260,7 +263,23 @@ export class AnswerComparer {
     if (gold.items.length === 2 && (bracketed(gold) || bracketed(pred))) {
       if (gold.open !== pred.open || gold.close !== pred.close) return false;
     }
-    return samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+    const same = samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+    // "6:8" against "3:4": the same ratio in other terms, or two times of day ("12:30", "6:15").
+    if (!same && gold.ratio === true && pred.ratio === true) {
+      const [a, b] = ratioTerms(gold) ?? [];
+      if (a !== undefined && b !== undefined) this.onlyUnsure(this.ratioIs(pred, `\\frac{${a}}{${b}}`));
+    }
+    return same;
+  }
+
+  /** Whether the ratio "a:b", neither term zero, has the value `value`. */
+  private ratioIs(ratio: Extract<Answer, { kind: 'tuple' }>, value: string): boolean {
+    const terms = ratio.ratio === true ? ratioTerms(ratio) : null;
+    if (terms === null) return false;
+    const [a, b] = terms;
+    const precision = this.options.precision;
+    if (exprEqual(a, '0', { precision }) !== 'different' || exprEqual(b, '0', { precision }) !== 'different') return false;
+    return exprEqual(`\\frac{${a}}{${b}}`, value, { precision }) === 'equal';
   }
 
   private realSets(gold: Answer, pred: Answer): boolean {
@@ -340,6 +359,13 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+/** The two terms of a ratio written as bare expressions; null for anything else. */
+function ratioTerms(ratio: Extract<Answer, { kind: 'tuple' }>): [string, string] | null {
+  const [a, b] = ratio.items;
+  if (ratio.items.length !== 2 || a?.kind !== 'expr' || b?.kind !== 'expr' || a.unit !== null || b.unit !== null || a.percent || b.percent) return null;
+  return [a.tex, b.tex];
 }
 
 /** A matrix that may be a vector: a row or a column is known only once its entries are read. */

@@ -224,7 +224,7 @@ function parseItem(input: string): Answer {
     // "Result: 110", "Lösung: 110": a word before the colon labels the answer, as `x =` does, and is no term of
     // a ratio. Read as the pair (Result, 110), it was graded different from 110 and sure of it.
     if (isWordLabel(ratio[0] ?? '')) return parseItem(ratio[1] ?? '');
-    return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')' };
+    return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')', ratio: true };
   }
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
   const pm = expandPlusMinus(tex);

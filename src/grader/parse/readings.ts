@@ -24,8 +24,8 @@ const DECIMAL_COMMA = /^-?(?:0,\d+|\d+,\d{2,})$/;
 /** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
 const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
-/** "(C) 12": a choice letter in parentheses, then the value of that choice. */
-const CHOICE_AND_VALUE = /^\(([A-J])\)\s*([^\s(].*)$/;
+/** "(C) 12", "C) 12": a choice letter in parentheses, then the value of that choice. */
+const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(].*)$/;
 
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
