@@ -190,3 +190,16 @@ describe('a ratio', () => {
     expectVerdict('different', [['3:4', '4:3'], ['\\frac34', '3:5'], ['12:00', '1:00'], ['\\frac34', '(3, 4)']]);
   });
 });
+
+describe('a capital letter before numbers in parentheses', () => {
+  it('is a point at those coordinates', () => {
+    // "A(1, -2)" was a value of a function A, different from (1, -2).
+    expectVerdict('equal', [['(1, -2)', 'A(1, -2)'], ['(1, 0.5)', 'P(1, \\frac{1}{2})'], ['B(3, 4)', '(3, 4)']]);
+    expectVerdict('different', [['(-2, 1)', 'A(1, -2)'], ['(1, 2, 3)', 'A(1, 2)']]);
+  });
+
+  it('is a point or a binomial coefficient when the letter is C, which the judge tells apart', () => {
+    expectVerdict('unsure', [['10', 'C(5, 2)'], ['\\frac{n(n-1)}{2}', 'C(n, 2)'], ['(5, 2)', 'C(5, 2)']]);
+    expectVerdict('different', [['9', 'C(5, 3)'], ['\\frac{n(n-1)}{2}', 'C(n, 3)'], ['(2, 5)', 'C(5, 2)']]);
+  });
+});

@@ -30,6 +30,27 @@ const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(].*)$/;
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
+/** "C(5, 2)", "A(1, -2)": a capital letter before numbers in parentheses. */
+const NAMED_PAIR = /^([A-Z])\s*\(([^()]*,[^()]*)\)$/;
+
+/**
+ * "A(1, -2)" (any capital, numbers only) is the point A at those
+ * coordinates; "C(5, 2)" may be that point or the binomial coefficient as
+ * combinatorics writes it, which only the question says, so a match under
+ * either reading of it is `unsure`. Read as a function's value, each was
+ * different from its answer, and sure of it.
+ */
+function namedPairReadings(cleaned: string): Reading[] {
+  const m = NAMED_PAIR.exec(cleaned);
+  if (m?.[1] === undefined || m[2] === undefined) return [];
+  const args = m[2].split(',').map((arg) => arg.trim());
+  const binomial = m[1] === 'C' && args.length === 2;
+  const out: Reading[] = [];
+  if (binomial) out.push({ answer: parseTop(`\\binom{${args[0] ?? ''}}{${args[1] ?? ''}}`), onMatch: 'unsure' });
+  if (!/[a-zA-Z]/.test(m[2].replace(/\\[a-zA-Z]+/g, ''))) out.push({ answer: parseTop(`(${m[2]})`), onMatch: binomial ? 'unsure' : 'equal' });
+  return out;
+}
+
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
  * stays a list only: one digit after the comma is too likely a list.
@@ -48,6 +69,7 @@ export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const verdict = YES_OR_NO_FIRST.exec(cleaned);
   const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
   if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
+  out.push(...namedPairReadings(cleaned));
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.
