@@ -203,3 +203,37 @@ describe('a capital letter before numbers in parentheses', () => {
     expectVerdict('different', [['9', 'C(5, 3)'], ['\\frac{n(n-1)}{2}', 'C(n, 3)'], ['(2, 5)', 'C(5, 2)']]);
   });
 });
+
+describe('a sign or a bracket that stands for two', () => {
+  it('reads a \\pm inside a tuple as two tuples', () => {
+    // "(\pm 1, 0)" was the triple (1, -1, 0), different from (1, 0), (-1, 0).
+    expectVerdict('equal', [
+      ['(1, 0), (-1, 0)', '(\\pm 1, 0)'],
+      ['(1, 2), (1, -2)', '\\left(1, \\pm 2\\right)'],
+      ['(1, 1), (1, -1), (-1, 1), (-1, -1)', '(\\pm 1, \\pm 1)'],
+      ['(1, 0), (-1, 0), (0, 1), (0, -1)', '(\\pm 1, 0), (0, \\pm 1)'],
+    ]);
+    expectVerdict('different', [['(1, 2)', '(1, \\pm 2)'], ['(1, 0), (0, 1)', '(\\pm 1, 0)']]);
+  });
+
+  it('expands only a few signs: many are no answer the rule can list', () => {
+    // Each sign doubled the values: 22 of them took minutes, 30 ran out of memory.
+    for (const answer of [`1 ${'\\pm 1 '.repeat(22)}`, `(${'\\pm 1, '.repeat(30)}0)`]) {
+      const started = performance.now();
+      expect(gradeAnswer(answer, '1').equal, answer).toBe(false);
+      expect(performance.now() - started, answer).toBeLessThan(2000);
+    }
+  });
+
+  it('reads a bracket turned outwards as an open end', () => {
+    // "[1, 2[" was different from [1, 2), and "]1, 2[" no interval at all.
+    expectVerdict('equal', [
+      ['(1, 2)', ']1, 2['],
+      ['[1, 2)', '[1, 2['],
+      ['(-\\infty, 3]', 'x \\in ]-\\infty, 3]'],
+      ['\\mathbb{R} \\setminus \\{0\\}', ']-\\infty, 0[ \\cup ]0, +\\infty['],
+      ['[0, 1)', '[0 ; 1['],
+    ]);
+    expectVerdict('different', [['[1, 2]', ']1, 2]'], ['(1, 2]', ']1, 2['], ['(\\sqrt[3]{4}, \\sqrt[3]{2})', '(\\sqrt[3]{2}, \\sqrt[3]{4})']]);
+  });
+});

@@ -4,7 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
-import { infixFractions, repeatingDecimals } from './notations.ts';
+import { infixFractions, outwardIntervals, repeatingDecimals } from './notations.ts';
 import { isWrapped, matchingClose, readBraced } from './scan.ts';
 
 /**
@@ -195,6 +195,7 @@ export function cleanLatex(raw: string): string {
   s = dropSizing(s);
   s = infixFractions(s);
   s = repeatingDecimals(s);
+  s = outwardIntervals(s);
   s = dropThousands(s);
   s = s.replace(LAYOUT, ' ');
   s = s.replace(/\\%|％/g, '%');

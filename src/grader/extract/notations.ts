@@ -79,3 +79,20 @@ export function repeatingDecimals(s: string): string {
       repeatingFraction(sign, whole || '0', fixed, `${first}${middle}${last}`),
     );
 }
+
+/**
+ * "]1, 2[", "[0 ; 1[", "x \in ]-\infty, 3]": an interval as French and other
+ * European schools write it, a bracket turned outwards for an open end.
+ * Only a whole interval (the answer, a part of a union, the value after a
+ * label) is read so, never brackets inside an expression.
+ */
+const OUTWARD_INTERVAL = /(^|\\cup|\\in|=)(\s*)([[\]])\s*([^[\],;]+?)\s*[,;]\s*([^[\],;]+?)\s*([[\]])(?=\s*(?:$|\\cup))/g;
+
+/** Intervals with outward brackets ("]1, 2[") in the notation with parentheses ("(1, 2)"). */
+export function outwardIntervals(s: string): string {
+  if (!/[[\]]/.test(s)) return s;
+  return s.replace(OUTWARD_INTERVAL, (whole: string, before: string, space: string, open: string, low: string, high: string, close: string) => {
+    if (open === '[' && close === ']') return whole;
+    return `${before}${space}${open === ']' ? '(' : '['}${low}, ${high}${close === '[' ? ')' : ']'}`;
+  });
+}

@@ -44,10 +44,17 @@ function flatten(items: Answer[]): Answer[] {
   return items.flatMap((item) => (item.kind === 'list' ? item.items : [item]));
 }
 
-/** Expands the first top-level "\pm" / "\mp" into its two readings. */
+/**
+ * Signs expanded in one answer at most: each doubles the values, so an
+ * answer with many (a model repeating "\pm 1" forty times) would take
+ * time and memory exponential in them. Beyond this it stays as written.
+ */
+const MAX_PLUS_MINUS = 6;
+
+/** Expands the first "\pm" / "\mp" into its two readings; null without one, or with too many. */
 function expandPlusMinus(tex: string): [string, string] | null {
   const m = /\\(pm|mp)(?![a-zA-Z])/.exec(tex);
-  if (m === null) return null;
+  if (m === null || (tex.match(/\\(?:pm|mp)(?![a-zA-Z])/g) ?? []).length > MAX_PLUS_MINUS) return null;
   const [first, second] = m[1] === 'pm' ? ['+', '-'] : ['-', '+'];
   const head = tex.slice(0, m.index);
   const tail = tex.slice(m.index + m[0].length);
@@ -213,6 +220,9 @@ function parseItem(input: string): Answer {
   if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
     const inner = tex.slice(1, -1);
     const parts = splitTopLevel(inner, [',', ';']).map((p) => p.trim());
+    // "(\pm 1, 0)" is the two tuples (1, 0) and (-1, 0), not a tuple with a list inside.
+    const pm = parts.length >= 2 ? expandPlusMinus(tex) : null;
+    if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
     const open = tex.startsWith('(') ? '(' : '[';
     const close = tex.endsWith(')') ? ')' : ']';
     if (parts.length >= 2) return { kind: 'tuple', items: parts.map(parseItem), open, close };
