@@ -96,6 +96,11 @@ describe('TeX spellings around an answer', () => {
     expectVerdict('different', [['\\text{Tuesday}', '\\text{Thursday.}']]);
   });
 
+  it('reads a word in markdown emphasis, in quotes or with an exclamation mark as the word', () => {
+    expectVerdict('equal', [['Alice', '**Alice**'], ['Alice', "'Alice'"], ['Alice', 'Alice!'], ['Yes', '\\text{Yes!}'], ['5', '*5*']]);
+    expectVerdict('different', [['Alice', '**Bob**'], ['n', 'n!'], ['3', '3!'], ['5', '**6**']]);
+  });
+
   it('reads \\over and \\choose as the fraction and the binomial', () => {
     expectVerdict('equal', [['\\frac12', '{1 \\over 2}'], ['10', '{5 \\choose 2}'], ['\\frac{n+1}{2}', '{n+1 \\over 2}'], ['\\frac{3}{4}', '3 \\over 4']]);
     expectVerdict('different', [['\\frac12', '{2 \\over 1}'], ['10', '{5 \\choose 3} + 1'], ['\\frac{n+1}{2}', '{n \\over 2}']]);

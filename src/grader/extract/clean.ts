@@ -200,11 +200,14 @@ export function cleanLatex(raw: string): string {
   s = s.replace(LAYOUT, ' ');
   s = s.replace(/\\%|％/g, '%');
   s = s.replace(/\s+/g, ' ').trim();
+  // Markdown emphasis or single quotes around a whole answer ("**Alice**", "'Alice'") are not part of it.
+  s = s.replace(/^(\*{1,2}|_{2}|')(?![*_'\s])(.+?)(?<![*_'\s])\1$/, '$2');
   // Sentence punctuation after the answer ("5.", "x = 2;") is not part of
-  // it; "!" is kept because it is a factorial.
+  // it; "!" is kept because it is a factorial, except after a word ("Alice!").
   s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
-  // "\\text{Tuesday.}": the full stop of a word answer set inside its \text.
-  s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?。])+\s*\}$/, '$1}');
+  s = s.replace(/(?<![\\a-zA-Z])([a-zA-Z]{2,})!$/, '$1');
+  // "\\text{Tuesday.}", "\\text{Yes!}": the punctuation of a word answer set inside its \text.
+  s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
   s = s.replace(/^[:=]\s*/, '');
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
   s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
