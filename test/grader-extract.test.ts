@@ -230,3 +230,16 @@ describe('reasoning left inline in the content', () => {
     expect(extractAnswer('<think>The count is \\boxed{7}.</think>')).toBe('7');
   });
 });
+
+describe('an unannounced answer in several math segments', () => {
+  it('keeps the segments of the last sentence that only separators join', () => {
+    // Only the last segment was read: "x = -3", different from -3, 2.
+    expect(extractAnswer('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = -3$.')).toBe('x = 2, x = -3');
+    expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = -3$.', '-3, 2')).toBe('equal');
+    expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = 3$.', '-3, 2')).toBe('different');
+  });
+
+  it('leaves out a segment that words keep apart', () => {
+    expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
+  });
+});

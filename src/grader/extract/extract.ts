@@ -5,7 +5,7 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
-import { listAt, statementAt } from './statement.ts';
+import { joinedUpTo, listAt, statementAt } from './statement.ts';
 
 /**
  * "**Final Answer**", "### Answer" on a line of its own: a heading that
@@ -103,7 +103,7 @@ const BARE_ANSWER_LENGTH = 300;
 /**
  * A response that neither boxes nor announces: the response itself when it
  * is bare mathematics (no prose), else the last math segment of its last
- * paragraph ("The result is $3$."). Numbers in prose are not read here: a
+ * paragraph ("The result is $3$."), with those that only separators join to it. Numbers in prose are not read here: a
  * run's responses that state no answer must not be given one.
  */
 function unannouncedAnswer(response: string): string | null {
@@ -120,8 +120,8 @@ function unannouncedAnswer(response: string): string | null {
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const math = mathSegments(last);
-  const final = math[math.length - 1];
-  return final === undefined ? null : reduceProse(final.text, 'last');
+  // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
+  return math.length === 0 ? null : reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
 /**
