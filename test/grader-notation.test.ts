@@ -29,6 +29,14 @@ describe('a letter set in \\text is a letter, not a unit', () => {
   });
 });
 
+describe('a scale word after a number', () => {
+  it('is a power of ten, not a unit to drop', () => {
+    // "2.5 million" lost "million" as a unit: equal to 2.5, different from 2500000.
+    expectVerdict('equal', [['2500000', '2.5 \\text{ million}'], ['2500000', '2.5 million dollars'], ['3000', '3 thousand'], ['2.5 \\times 10^9', '2.5 billion']]);
+    expectVerdict('different', [['2.5', '2.5 \\text{ million}'], ['2500000', '2.5 billion'], ['3', '3 thousand']]);
+  });
+});
+
 describe('a logarithm without a base', () => {
   it('is unsure where the natural and the common logarithm give other verdicts', () => {
     // Read as natural only, "\log 100" was different from 2 and "\ln 2" equal to "\log 2", both sure.

@@ -34,6 +34,23 @@ const MATH_WORDS = new Set([
   'mod', 'abs', 'and', 'or', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'det',
 ]);
 
+/** Powers of ten that a word after a number stands for. */
+const SCALES: Readonly<Record<string, number>> = { hundred: 2, thousand: 3, million: 6, billion: 9, trillion: 12 };
+
+/** "2.5 million", "3 \\text{ thousand}": a scale word after a number (the last thing a unit could be read from). */
+const SCALE_WORD = /(\d)\s*(?:\\text\{\s*(hundred|thousand|million|billion|trillion)s?\s*\}|\b(hundred|thousand|million|billion|trillion)s?\b)/gi;
+
+/**
+ * "2.5 million" is 2.5 \\cdot 10^{6}: the word changes the value, so it is
+ * read as its power of ten, never dropped as a unit ("2.5 million dollars"
+ * is 2500000 dollars).
+ */
+function scaleWords(tex: string): string {
+  return tex.replace(SCALE_WORD, (_m: string, digit: string, inText: string | undefined, bare: string | undefined) =>
+    `${digit} \\cdot 10^{${SCALES[(inText ?? bare ?? '').toLowerCase()] ?? 0}}`,
+  );
+}
+
 /** A value with what was stripped from it. */
 export interface Quantity {
   tex: string;
@@ -49,7 +66,7 @@ function joinUnit(a: string | null, b: string): string {
 
 /** Splits trailing units, degree marks and percent signs off a value. */
 export function splitQuantity(input: string): Quantity {
-  let tex = input.trim();
+  let tex = scaleWords(input.trim());
   let unit: string | null = null;
   let percent = false;
   for (let guard = 0; guard < 6; guard += 1) {
