@@ -29,11 +29,21 @@ describe('a letter set in \\text is a letter, not a unit', () => {
   });
 });
 
-describe('a scale word after a number', () => {
-  it('is a power of ten, not a unit to drop', () => {
+describe('a word after a number that changes its value', () => {
+  it('is a power of ten for a scale, not a unit to drop', () => {
     // "2.5 million" lost "million" as a unit: equal to 2.5, different from 2500000.
     expectVerdict('equal', [['2500000', '2.5 \\text{ million}'], ['2500000', '2.5 million dollars'], ['3000', '3 thousand'], ['2.5 \\times 10^9', '2.5 billion']]);
     expectVerdict('different', [['2.5', '2.5 \\text{ million}'], ['2500000', '2.5 billion'], ['3', '3 thousand']]);
+  });
+
+  it('is the operation, constant or fraction it names', () => {
+    // Each was dropped as a unit: "5 squared" graded equal to 5, "3 halves" to 3.
+    expectVerdict('equal', [['25', '5 squared'], ['24', '2 dozen'], ['120', '5 \\text{ factorial}'], ['\\frac32', '3 halves'], ['0.05', '5 \\text{ hundredths}'], ['2\\pi', '2 \\text{ pi}']]);
+    expectVerdict('different', [['5', '5 squared'], ['2', '2 dozen'], ['5', '5 factorial'], ['3', '3 halves'], ['5', '5 \\text{ hundredths}'], ['2', '2 pi']]);
+  });
+
+  it('stays a unit where it names what is counted', () => {
+    expectVerdict('equal', [['12', '12 \\text{ units squared}'], ['3', '3 quarters'], ['3', '3 \\text{ months}'], ['7', '7 ways']]);
   });
 });
 

@@ -34,21 +34,39 @@ const MATH_WORDS = new Set([
   'mod', 'abs', 'and', 'or', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'det',
 ]);
 
-/** Powers of ten that a word after a number stands for. */
-const SCALES: Readonly<Record<string, number>> = { hundred: 2, thousand: 3, million: 6, billion: 9, trillion: 12 };
-
-/** "2.5 million", "3 \\text{ thousand}": a scale word after a number (the last thing a unit could be read from). */
-const SCALE_WORD = /(\d)\s*(?:\\text\{\s*(hundred|thousand|million|billion|trillion)s?\s*\}|\b(hundred|thousand|million|billion|trillion)s?\b)/gi;
+/** A power of ten, as what a scale word does to the number before it. */
+const times10 = (k: number) => (n: string) => `${n} \\cdot 10^{${k}}`;
+/** A fraction's denominator, as what "2 thirds" does to its 2. */
+const over = (d: number) => (n: string) => `\\frac{${n}}{${d}}`;
 
 /**
- * "2.5 million" is 2.5 \\cdot 10^{6}: the word changes the value, so it is
- * read as its power of ten, never dropped as a unit ("2.5 million dollars"
- * is 2500000 dollars).
+ * Words after a number that change its value, singular form: scales ("2.5
+ * million"), operations ("5 squared"), a constant ("2 pi") and fractions
+ * ("3 halves", "5 hundredths"). "Quarters" is left out: it also counts coins.
  */
-function scaleWords(tex: string): string {
-  return tex.replace(SCALE_WORD, (_m: string, digit: string, inText: string | undefined, bare: string | undefined) =>
-    `${digit} \\cdot 10^{${SCALES[(inText ?? bare ?? '').toLowerCase()] ?? 0}}`,
-  );
+const VALUE_WORDS: Readonly<Record<string, (n: string) => string>> = {
+  hundred: times10(2), thousand: times10(3), million: times10(6), billion: times10(9), trillion: times10(12),
+  dozen: (n) => `${n} \\cdot 12`, pi: (n) => `${n}\\pi`, squared: (n) => `${n}^{2}`, cubed: (n) => `${n}^{3}`, factorial: (n) => `${n}!`,
+  half: over(2), halve: over(2), third: over(3), fourth: over(4), fifth: over(5), sixth: over(6), seventh: over(7),
+  eighth: over(8), ninth: over(9), tenth: over(10), hundredth: over(100), thousandth: over(1000), millionth: over(1e6),
+};
+
+/** A numeral and the word right after it, bare or in \\text. */
+const NUMBER_AND_WORD = /(?<![\d.])(\d+(?:\.\d+)?)\s*(?:\\text\{\s*([a-zA-Z]+)\s*\}|([a-zA-Z]+)\b)/g;
+
+/**
+ * "2.5 million" is 2.5 \\cdot 10^{6}, "5 squared" 5^{2}, "3 halves" 3/2:
+ * such a word changes the value, so it is read as mathematics, never
+ * dropped as a unit the way "7 ways" is ("2.5 million dollars" is 2500000
+ * dollars).
+ */
+function valueWords(tex: string): string {
+  if (!/\d\s*(?:\\text\{\s*)?[a-zA-Z]/.test(tex)) return tex;
+  return tex.replace(NUMBER_AND_WORD, (whole: string, n: string, inText: string | undefined, bare: string | undefined) => {
+    const word = (inText ?? bare ?? '').toLowerCase();
+    const rule = VALUE_WORDS[word] ?? VALUE_WORDS[word.replace(/ves$/, 'f').replace(/s$/, '')];
+    return rule === undefined ? whole : rule(n);
+  });
 }
 
 /** A value with what was stripped from it. */
@@ -66,7 +84,7 @@ function joinUnit(a: string | null, b: string): string {
 
 /** Splits trailing units, degree marks and percent signs off a value. */
 export function splitQuantity(input: string): Quantity {
-  let tex = scaleWords(input.trim());
+  let tex = valueWords(input.trim());
   let unit: string | null = null;
   let percent = false;
   for (let guard = 0; guard < 6; guard += 1) {
