@@ -260,3 +260,28 @@ describe('a sign or a bracket that stands for two', () => {
     expectVerdict('different', [['[1, 2]', ']1, 2]'], ['(1, 2]', ']1, 2['], ['(\\sqrt[3]{4}, \\sqrt[3]{2})', '(\\sqrt[3]{2}, \\sqrt[3]{4})']]);
   });
 });
+
+describe('conditions on one real letter', () => {
+  it('read an infinite end of a chain as no bound', () => {
+    // "-\infty < x < 2" held nowhere (an infinite tolerance), different from (-\infty, 2).
+    expectVerdict('equal', [['(-\\infty, 2)', '-\\infty < x < 2'], ['(2, \\infty)', '2 < x < +\\infty']]);
+    expectVerdict('different', [['(-\\infty, 2]', '-\\infty < x < 2']]);
+  });
+
+  it('joined by "and" all hold', () => {
+    // "0 < x < 1 and x \ne \frac12" was a list of two, different from the two intervals it states.
+    expectVerdict('equal', [
+      ['(0, \\frac12) \\cup (\\frac12, 1)', '0 < x < 1 \\text{ and } x \\ne \\frac{1}{2}'],
+      ['(0, 3) \\cup (3, \\infty)', 'x > 0 \\text{ and } x \\ne 3'],
+    ]);
+    expectVerdict('different', [['\\mathbb{R}', 'x > 0 \\text{ and } x \\ne 3'], ['(0, 3) \\cup (3, \\infty)', 'x > 0 \\text{ and } x \\ne 4']]);
+  });
+
+  it('read "\\ne \\pm" as none of the values', () => {
+    expectVerdict('equal', [['x \\ne \\pm 1', '(-\\infty, -1) \\cup (-1, 1) \\cup (1, \\infty)'], ['\\mathbb{R} \\setminus \\{-1, 1\\}', 'x \\ne \\pm 1']]);
+    expectVerdict('different', [['\\mathbb{R} \\setminus \\{1\\}', 'x \\ne \\pm 1']]);
+    // Its normal form (the majority-vote key) printed "x \ne -1, 1", which graded different from it.
+    expect(gradeAnswer(normalizeAnswer('x \\ne \\pm 1'), 'x \\ne \\pm 1').verdict).toBe('equal');
+    expect(gradeAnswer(normalizeAnswer('0 < x < 1 \\text{ and } x \\ne \\frac12'), '0 < x < 1 \\text{ and } x \\ne \\frac12').verdict).toBe('equal');
+  });
+});

@@ -230,6 +230,8 @@ export class AnswerComparer {
   }
 
   private listCase(gold: Answer, pred: Answer): boolean {
+    // Conditions that all hold describe one set of reals, the intersection of theirs.
+    if ((gold.kind === 'list' && gold.all === true) || (pred.kind === 'list' && pred.all === true)) return this.namedRealSets(gold, pred);
     const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
     const items = (a: Answer): Answer[] | null =>
       a.kind === 'list' || a.kind === 'set' ? a.items : a.kind === 'tuple' ? a.items : null;
@@ -301,7 +303,7 @@ export class AnswerComparer {
     return false;
   }
 
-  /** Two descriptions of a set of reals, one by name: a name the rule cannot read ("\mathbb{R}^+") is `unsure`. */
+  /** Two descriptions of a set of reals, one by name or by conditions: one the rule cannot read ("\mathbb{R}^+") is `unsure`. */
   private namedRealSets(gold: Answer, pred: Answer): boolean {
     const a = toRealSet(gold);
     const b = toRealSet(pred);

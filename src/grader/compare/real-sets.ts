@@ -76,7 +76,8 @@ function relationSides(parts: readonly Answer[]): Side[] | null {
  * operators that do not compare numbers (\in, \to).
  */
 export function holds(op: RelationOp, a: number, b: number): boolean | null {
-  const tol = EPS * Math.max(1, Math.abs(a), Math.abs(b));
+  // "-\\infty < x": an infinite side sets no scale (an infinite tolerance made every comparison false).
+  const tol = EPS * Math.max(1, ...[a, b].filter(Number.isFinite).map(Math.abs));
   switch (op) {
     case '<':
       return a < b - tol;
@@ -127,6 +128,12 @@ function roots(f: Side): number[] {
 }
 
 function relationSet(answer: Extract<Answer, { kind: 'relation' }>): RealSet | null {
+  const [label, values] = answer.parts;
+  // "x \\ne \\pm 1": a letter against several values (a \\pm), none of which it is.
+  if (answer.ops.length === 1 && answer.ops[0] === '\\ne' && label?.kind === 'expr' && isLabel(label.tex) && (values?.kind === 'list' || values?.kind === 'set')) {
+    const excluded = finiteSet(values.items);
+    return excluded === null ? null : { boundaries: excluded.boundaries, has: (x) => excluded.has(x) === false };
+  }
   if (answer.ops.includes('\\in')) {
     if (answer.ops.length !== 1) return null;
     const [lhs, rhs] = answer.parts;
@@ -177,16 +184,10 @@ export function toRealSet(answer: Answer): RealSet | null {
           (hi === Infinity || holds(closedHi ? '\\le' : '<', x, hi) === true),
       };
     }
+    case 'list':
+      return answer.all === true ? intersection(answer.items) : finiteSet(answer.items);
     case 'set':
-    case 'list': {
-      const values = answer.items.map((i) => (i.kind === 'expr' ? constantValue(i.tex) : null));
-      if (values.some((v) => v === null)) return null;
-      const points = values.filter((v): v is number => v !== null);
-      return {
-        boundaries: points,
-        has: (x) => points.some((p) => Math.abs(p - x) <= EPS * Math.max(1, Math.abs(p))),
-      };
-    }
+      return finiteSet(answer.items);
     case 'union': {
       const parts = answer.parts.map(toRealSet);
       if (parts.some((p) => p === null)) return null;
@@ -212,6 +213,36 @@ export function toRealSet(answer: Answer): RealSet | null {
     default:
       return null;
   }
+}
+
+/** The values `items` name, each a constant; null when one is not. */
+function finiteSet(items: readonly Answer[]): RealSet | null {
+  const values = items.map((i) => (i.kind === 'expr' ? constantValue(i.tex) : null));
+  if (values.some((v) => v === null)) return null;
+  const points = values.filter((v): v is number => v !== null);
+  return {
+    boundaries: points,
+    has: (x) => points.some((p) => Math.abs(p - x) <= EPS * Math.max(1, Math.abs(p))),
+  };
+}
+
+/** The reals in every one of `parts` ("x > 0 and x \\ne 3"); null when one is no set of reals. */
+function intersection(parts: readonly Answer[]): RealSet | null {
+  const sets = parts.map(toRealSet);
+  if (sets.some((s) => s === null)) return null;
+  const known = sets.filter((s): s is RealSet => s !== null);
+  return {
+    boundaries: known.flatMap((s) => s.boundaries),
+    has(x) {
+      let unknown = false;
+      for (const s of known) {
+        const v = s.has(x);
+        if (v === false) return false;
+        if (v === null) unknown = true;
+      }
+      return unknown ? null : true;
+    },
+  };
 }
 
 /** "\\mathbb{R}", "\\mathbb{R}_{\\ge 0}", "\\mathbb{R}^+": the reals, or a part of them, by name. */

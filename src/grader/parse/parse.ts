@@ -156,6 +156,8 @@ function parseCommaList(tex: string): Answer {
   if (split.found.every((sep) => sep === 'or') && inequalitiesInOneLetter(items)) return { kind: 'union', parts: items };
   const chain = split.found.every((sep) => sep === 'and') ? intersectionChain(items) : null;
   if (chain !== null) return chain;
+  // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.
+  if (split.found.every((sep) => sep === 'and') && inequalitiesInOneLetter(items)) return { kind: 'list', items, all: true };
   return { kind: 'list', items: simplifyEquationList(flatten(items)) };
 }
 

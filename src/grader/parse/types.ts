@@ -110,7 +110,12 @@ export type Answer =
   /** "\{a, b\}": unordered, duplicates ignored. */
   | { kind: 'set'; items: Answer[] }
   /** A bare list "a, b" / "a and b": unordered unless options say otherwise. */
-  | { kind: 'list'; items: Answer[] }
+  | {
+      kind: 'list';
+      items: Answer[];
+      /** Joined by "and" ("x > 0 and x \\ne 3"): conditions that all hold, the intersection of their sets. */
+      all?: boolean;
+    }
   /** "A \cup B". */
   | { kind: 'union'; parts: Answer[] }
   /** "a < b \le c": parts.length === ops.length + 1. */
