@@ -185,26 +185,11 @@ export function toRealSet(answer: Answer): RealSet | null {
       };
     }
     case 'list':
-      return answer.all === true ? intersection(answer.items) : finiteSet(answer.items);
+      return answer.all === true ? combined(answer.items, 'every') : finiteSet(answer.items);
     case 'set':
       return finiteSet(answer.items);
-    case 'union': {
-      const parts = answer.parts.map(toRealSet);
-      if (parts.some((p) => p === null)) return null;
-      const sets = parts.filter((p): p is RealSet => p !== null);
-      return {
-        boundaries: sets.flatMap((s) => s.boundaries),
-        has(x) {
-          let unknown = false;
-          for (const s of sets) {
-            const v = s.has(x);
-            if (v === true) return true;
-            if (v === null) unknown = true;
-          }
-          return unknown ? null : false;
-        },
-      };
-    }
+    case 'union':
+      return combined(answer.parts, 'some');
     case 'relation':
       return relationSet(answer);
     case 'expr':
@@ -226,21 +211,26 @@ function finiteSet(items: readonly Answer[]): RealSet | null {
   };
 }
 
-/** The reals in every one of `parts` ("x > 0 and x \\ne 3"); null when one is no set of reals. */
-function intersection(parts: readonly Answer[]): RealSet | null {
+/**
+ * The reals in some of `parts` (a union) or in every one (an intersection:
+ * "x > 0 and x \\ne 3"); null when a part is no set of reals.
+ */
+function combined(parts: readonly Answer[], mode: 'some' | 'every'): RealSet | null {
   const sets = parts.map(toRealSet);
   if (sets.some((s) => s === null)) return null;
   const known = sets.filter((s): s is RealSet => s !== null);
+  // The membership that settles it at once: in one part for a union, out of one for an intersection.
+  const decisive = mode === 'some';
   return {
     boundaries: known.flatMap((s) => s.boundaries),
     has(x) {
       let unknown = false;
       for (const s of known) {
         const v = s.has(x);
-        if (v === false) return false;
+        if (v === decisive) return decisive;
         if (v === null) unknown = true;
       }
-      return unknown ? null : true;
+      return unknown ? null : !decisive;
     },
   };
 }
