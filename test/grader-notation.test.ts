@@ -196,8 +196,13 @@ describe('words for a number or a set', () => {
     expectVerdict('different', [['\\text{odd numbers}', '\\text{even}'], ['\\text{odd}', '\\text{even}']]);
   });
 
+  it('reads "DNE" as "does not exist"', () => {
+    expectVerdict('equal', [['\\text{does not exist}', '\\text{DNE}'], ['\\emptyset', 'DNE']]);
+    expectVerdict('different', [['0', '\\text{DNE}']]);
+  });
+
   it('reads "infinitely many" as infinity', () => {
-    expectVerdict('equal', [['\\infty', '\\text{infinitely many}'], ['\\infty', 'infinitely many solutions']]);
+    expectVerdict('equal', [['\\infty', '\\text{infinitely many}'], ['\\infty', 'infinitely many solutions'], ['\\infty', '\\text{infinity}'], ['\\infty', 'infinite']]);
     expectVerdict('different', [['0', '\\text{infinitely many}'], ['-\\infty', 'infinitely many']]);
   });
 });
