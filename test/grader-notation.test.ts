@@ -290,3 +290,21 @@ describe('conditions on one real letter', () => {
     expect(gradeAnswer(normalizeAnswer('0 < x < 1 \\text{ and } x \\ne \\frac12'), '0 < x < 1 \\text{ and } x \\ne \\frac12').verdict).toBe('equal');
   });
 });
+
+describe('a system of assignments set in rows', () => {
+  it('is the list of its assignments', () => {
+    // The rows ran into one chain "x = 3 y = 4", different from (3, 4).
+    expectVerdict('equal', [
+      ['(3, 4)', 'x = 3 \\quad y = 4'],
+      ['(3, 4)', 'x = 3 \\\\ y = 4'],
+      ['(3, 4)', '\\begin{cases} x = 3 \\\\ y = 4 \\end{cases}'],
+      ['(3, 4)', '\\begin{aligned} x &= 3 \\\\ y &= 4 \\end{aligned}'],
+    ]);
+    expectVerdict('different', [['(3, 4)', 'x = 3 \\quad y = 5'], ['(3, 4)', '\\begin{cases} x = 4 \\\\ y = 3 \\end{cases}']]);
+  });
+
+  it('leaves a function by cases and a matrix as they are', () => {
+    expectVerdict('equal', [['1 \\text{ if } n \\text{ is odd}, 0 \\text{ otherwise}', '\\begin{cases} 1 & n \\text{ odd} \\\\ 0 & \\text{otherwise} \\end{cases}']]);
+    expectVerdict('different', [['\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}', '\\begin{pmatrix} 1 & 2 \\\\ 4 & 3 \\end{pmatrix}']]);
+  });
+});

@@ -4,7 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
-import { infixFractions, outwardIntervals, repeatingDecimals } from './notations.ts';
+import { assignmentRows, infixFractions, outwardIntervals, repeatingDecimals } from './notations.ts';
 import { isWrapped, matchingClose, readBraced } from './scan.ts';
 
 /**
@@ -190,6 +190,7 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/\\n(?![a-zA-Z])/g, ' '); // literal "\n" from double-escaped JSON
   s = unbox(s);
   s = s.replace(/\\begin\{(?:align\*?|aligned|equation\*?|gather\*?)\}|\\end\{(?:align\*?|aligned|equation\*?|gather\*?)\}/g, ' ');
+  s = assignmentRows(s);
   s = unicodeRoots(s);
   for (const [pattern, replacement] of SYNONYMS) s = s.replace(pattern, replacement);
   s = dropSizing(s);

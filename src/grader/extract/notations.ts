@@ -1,8 +1,10 @@
 /**
- * Notations of a value that the translator does not read, rewritten to
- * ones it does before an answer is parsed: plain TeX's infix fraction and
- * binomial ("{1 \over 2}", "{n \choose k}") and repeating decimals
- * ("0.1\overline{6}", "0.\dot{3}"). Each keeps the value exactly.
+ * Notations of an answer that the parser does not read, rewritten to ones
+ * it does before an answer is parsed: plain TeX's infix fraction and
+ * binomial ("{1 \over 2}", "{n \choose k}"), repeating decimals
+ * ("0.1\overline{6}", "0.\dot{3}"), intervals with outward brackets
+ * ("]1, 2[") and assignments set in rows ("x &= 3 \\ y &= 4"). Each keeps
+ * the answer exactly.
  */
 
 /**
@@ -95,4 +97,22 @@ export function outwardIntervals(s: string): string {
     if (open === '[' && close === ']') return whole;
     return `${before}${space}${open === ']' ? '(' : '['}${low}, ${high}${close === '[' ? ')' : ']'}`;
   });
+}
+
+/** A row break or a wide space right before the next assignment ("\\ y =", "\quad y_2 ="). */
+const ROW_BEFORE_ASSIGNMENT = /\s*(?:\\\\|\\q?quad(?![a-zA-Z]))\s*(?=[a-zA-Z](?:_\{?\w+\}?)?\s*=)/g;
+
+/**
+ * A system of assignments set in rows, "x &= 3 \\ y &= 4", "x = 3 \quad y = 4"
+ * or in a `cases` environment without conditions, as the list "x = 3, y =
+ * 4" that it states; read as written, the rows ran into one chain of
+ * equations. A `cases` environment with `&` (a function by cases) is left
+ * to the reading of cases.
+ */
+export function assignmentRows(input: string): string {
+  if (!/\\\\|\\q?quad|&/.test(input)) return input;
+  // "x &= 3": an alignment mark before or after a relation is layout.
+  let s = input.replace(/&\s*(?=[=<>]|\\(?:le|ge|ne|leq|geq|neq)(?![a-zA-Z]))|(?<=[=<>])\s*&/g, '');
+  s = s.replace(/^\s*\\begin\{cases\}([\s\S]*)\\end\{cases\}\s*$/, (whole: string, body: string) => (body.includes('&') ? whole : body));
+  return s.replace(ROW_BEFORE_ASSIGNMENT, ', ');
 }
