@@ -119,6 +119,14 @@ describe('TeX spellings around an answer', () => {
     expectVerdict('different', [['Alice', '**Bob**'], ['n', 'n!'], ['3', '3!'], ['5', '**6**']]);
   });
 
+  it('drops a remark in words in parentheses after the answer', () => {
+    // "12 \text{ (cm)}" and "7 (seven)" were different from 12 and 7, and sure of it.
+    expectVerdict('equal', [['12', '12 \\text{ (cm)}'], ['12', '12 (\\text{cm}^2)'], ['7', '7 (seven)'], ['2', 'x = 2 \\text{ (double root)}'], ['3.14', '\\approx 3.14']]);
+    expectVerdict('different', [['5', '6 \\text{ (cm)}'], ['7', '5 (\\text{seven})'], ['3', '3(ab)'], ['f', 'f(x)']]);
+    // A condition or a domain in parentheses is read by the rules of words, never dropped.
+    expectVerdict('unsure', [['8p (for every odd prime p)', '8p (for all primes p)'], ['1', '1 (if n is odd)'], ['x = 2k\\pi', 'x = 2k\\pi (k \\text{ integer})']]);
+  });
+
   it('reads \\over and \\choose as the fraction and the binomial', () => {
     expectVerdict('equal', [['\\frac12', '{1 \\over 2}'], ['10', '{5 \\choose 2}'], ['\\frac{n+1}{2}', '{n+1 \\over 2}'], ['\\frac{3}{4}', '3 \\over 4']]);
     expectVerdict('different', [['\\frac12', '{2 \\over 1}'], ['10', '{5 \\choose 3} + 1'], ['\\frac{n+1}{2}', '{n \\over 2}']]);
@@ -306,5 +314,15 @@ describe('a system of assignments set in rows', () => {
   it('leaves a function by cases and a matrix as they are', () => {
     expectVerdict('equal', [['1 \\text{ if } n \\text{ is odd}, 0 \\text{ otherwise}', '\\begin{cases} 1 & n \\text{ odd} \\\\ 0 & \\text{otherwise} \\end{cases}']]);
     expectVerdict('different', [['\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}', '\\begin{pmatrix} 1 & 2 \\\\ 4 & 3 \\end{pmatrix}']]);
+  });
+});
+
+describe('the binomial coefficient of other school systems', () => {
+  it('reads {}^nC_k as it, and C_n^k as it or a power', () => {
+    // "{}^6C_3" and "\mathrm{C}_6^3" were different from 20, and sure of it.
+    expectVerdict('equal', [['20', '{}^6C_3'], ['20', '{}^{6}C_{3}']]);
+    expectVerdict('unsure', [['20', '\\mathrm{C}_6^3'], ['20', 'C^{3}_{6}']]);
+    expectVerdict('different', [['21', 'C_6^3']]);
+    expect(gradeAnswer('{}^6C_3', '15').equal).toBe(false);
   });
 });

@@ -177,6 +177,32 @@ function unbox(s: string): string {
   return out.replace(/\\(?:boxed|fbox)(?![a-zA-Z])/g, '');
 }
 
+/** A parenthesised group at the end of an answer, bare or in \\text: "(units)", "\\text{ (cm)}", "(\\text{cm}^2)". */
+const TRAILING_GROUP = /\s*(?:\\text\{\s*\(([^(){}]*)\)\s*\}|\(((?:[^(){}]|\{[^{}]*\})*)\))$/;
+
+/**
+ * Words that make a parenthesised group a condition or a domain ("(for every
+ * odd prime p)", "(if n is odd)", "(k integer)"), which the rules of words
+ * read (words.ts): never a remark to drop.
+ */
+const QUALIFYING_WORDS = /\b(?:for|all|every|each|some|any|if|iff|when|whenever|where|with|unless|otherwise|such|only|integers?|reals?|primes?|odd|even|positive|negative|natural|nonnegative|constants?)\b/i;
+
+/**
+ * "12 \\text{ (cm)}", "7 (seven)", "x = 2 \\text{ (double root)}": a remark in
+ * words in parentheses after the answer is not part of it. Words in \\text
+ * are a remark; bare ones only when a word has three letters or more and a
+ * vowel, since "3(ab)" is a product. A condition or a domain is no remark.
+ */
+function withoutRemark(s: string): string {
+  const m = TRAILING_GROUP.exec(s);
+  if (m === null || m.index === 0) return s;
+  const inner = m[1] ?? m[2] ?? '';
+  const words = inner.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').replace(/\^\s*\{?\d\}?/g, ' ').trim();
+  if (!/^[\p{L}][\p{L}\s,'.-]*$/u.test(words) || !/\p{L}{2}/u.test(words) || QUALIFYING_WORDS.test(words)) return s;
+  const inText = m[1] !== undefined || /\\text/.test(inner);
+  return inText || /(?=\p{L}*[aeiouy])\p{L}{3,}/iu.test(words) ? s.slice(0, m.index).trim() : s;
+}
+
 /**
  * Canonical LaTeX for an extracted answer: no math delimiters, no layout
  * commands, one spelling per command, no thousands separators, single spaces.
@@ -209,7 +235,8 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/(?<![\\a-zA-Z])([a-zA-Z]{2,})!$/, '$1');
   // "\\text{Tuesday.}", "\\text{Yes!}": the punctuation of a word answer set inside its \text.
   s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
-  s = s.replace(/^[:=]\s*/, '');
+  s = s.replace(/^(?:[:=]|\\approx(?![a-zA-Z]))\s*/, '');
+  s = withoutRemark(s);
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
   s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
   // A trailing lone backslash is a cut-off command, not content.

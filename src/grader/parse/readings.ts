@@ -51,6 +51,29 @@ function namedPairReadings(cleaned: string): Reading[] {
   return out;
 }
 
+/** A subscript or a superscript: "_{6}", "^3". */
+const INDEX = String.raw`\s*\{?\s*(\d+)\s*\}?\s*`;
+
+/** "{}^6C_3", "^6C_3", "_6C_3": the count of choices with the number to choose from before the C. */
+const PREFIXED_C = new RegExp(String.raw`^(?:\{\s*\})?[\^_]${INDEX}C\s*_${INDEX}$`);
+
+/** "C_6^3", "C^3_6": the count of choices as Chinese texts write it, or a power of a variable C_6. */
+const INDEXED_C = new RegExp(String.raw`^C\s*(?:_${INDEX}\^${INDEX}|\^${INDEX}_${INDEX})$`);
+
+/**
+ * The binomial coefficient in the notations of other school systems:
+ * "{}^6C_3" is \binom{6}{3}; "C_6^3" is too, or a power of C_6, so a match
+ * under it is `unsure`.
+ */
+function combinationReadings(cleaned: string): Reading[] {
+  const prefixed = PREFIXED_C.exec(cleaned);
+  if (prefixed !== null) return [{ answer: parseTop(`\\binom{${prefixed[1] ?? ''}}{${prefixed[2] ?? ''}}`), onMatch: 'equal' }];
+  const indexed = INDEXED_C.exec(cleaned);
+  if (indexed === null) return [];
+  const [n, k] = indexed[1] !== undefined ? [indexed[1], indexed[2]] : [indexed[4], indexed[3]];
+  return [{ answer: parseTop(`\\binom{${n ?? ''}}{${k ?? ''}}`), onMatch: 'unsure' }];
+}
+
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
  * stays a list only: one digit after the comma is too likely a list.
@@ -69,7 +92,7 @@ export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const verdict = YES_OR_NO_FIRST.exec(cleaned);
   const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
   if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
-  out.push(...namedPairReadings(cleaned));
+  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned));
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.
