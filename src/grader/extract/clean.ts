@@ -66,8 +66,6 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\mathrm\s*\{(?:\s|~|\\[,;:! ])*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
   // "\\mathrm{5}": upright digits are the digits.
   [/\\mathrm\s*\{([^{}a-zA-Z\\]*)\}/g, '{$1}'],
-  [/\\langle(?![a-zA-Z])/g, '('],
-  [/\\rangle(?![a-zA-Z])/g, ')'],
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
   // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
   [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
@@ -88,6 +86,9 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:lvert|rvert|vert)(?![a-zA-Z])/g, '|'],
   [/\\(?:lbrace)(?![a-zA-Z])/g, '\\{'],
   [/\\(?:rbrace)(?![a-zA-Z])/g, '\\}'],
+  // "\\langle 1, 2 \\rangle": a vector's tuple.
+  [/\\langle(?![a-zA-Z])/g, '('],
+  [/\\rangle(?![a-zA-Z])/g, ')'],
   [/\\(?:dots|ldots|cdots)(?![a-zA-Z])|…/g, '\\dots '],
 ];
 

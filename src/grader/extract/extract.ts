@@ -103,8 +103,9 @@ const BARE_ANSWER_LENGTH = 300;
 /**
  * A response that neither boxes nor announces: the response itself when it
  * is bare mathematics (no prose), else the last math segment of its last
- * paragraph ("The result is $3$."), with those that only separators join to it. Numbers in prose are not read here: a
- * run's responses that state no answer must not be given one.
+ * paragraph ("The result is $3$."), with those that only separators join
+ * to it. Numbers in prose are not read here: a run's responses that state
+ * no answer must not be given one.
  */
 function unannouncedAnswer(response: string): string | null {
   const trimmed = response.trim();

@@ -47,7 +47,7 @@ const over = (d: number) => (n: string) => `\\frac{${n}}{${d}}`;
 const VALUE_WORDS: Readonly<Record<string, (n: string) => string>> = {
   hundred: times10(2), thousand: times10(3), million: times10(6), billion: times10(9), trillion: times10(12),
   dozen: (n) => `${n} \\cdot 12`, pi: (n) => `${n}\\pi`, squared: (n) => `${n}^{2}`, cubed: (n) => `${n}^{3}`, factorial: (n) => `${n}!`,
-  half: over(2), halve: over(2), third: over(3), fourth: over(4), fifth: over(5), sixth: over(6), seventh: over(7),
+  half: over(2), third: over(3), fourth: over(4), fifth: over(5), sixth: over(6), seventh: over(7),
   eighth: over(8), ninth: over(9), tenth: over(10), hundredth: over(100), thousandth: over(1000), millionth: over(1e6),
 };
 

@@ -3,8 +3,11 @@
  * Some spellings mean two things and only the other side can say which:
  * "1000,99" may be a decimal comma; "n = 4k+3" is a residue class and also
  * the formula 4k+3 under a label; a bare "4k+3" is a formula, or the class
- * of numbers of that form. A reading that a reader would accept counts as
- * `equal`; one that is a guess can only make a match `unsure`.
+ * of numbers of that form; "(C) 12" is the choice C and its value 12; "No,
+ * there is no such n" is the no and the empty set; "A(1, 2)" is a point,
+ * and "C(5, 2)" a point or a binomial coefficient. A reading that a reader
+ * would accept counts as `equal`; one that is a guess can only make a match
+ * `unsure`.
  */
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 import { namedSet } from './named-sets.ts';

@@ -113,7 +113,7 @@ export type Answer =
   | {
       kind: 'list';
       items: Answer[];
-      /** Joined by "and" ("x > 0 and x \\ne 3"): conditions that all hold, the intersection of their sets. */
+      /** Joined by "and" ("x > 0 and x \ne 3"): conditions that all hold, the intersection of their sets. */
       all?: boolean;
     }
   /** "A \cup B". */
