@@ -287,7 +287,7 @@ describe('conditions on one real letter', () => {
       ['(0, \\frac12) \\cup (\\frac12, 1)', '0 < x < 1 \\text{ and } x \\ne \\frac{1}{2}'],
       ['(0, 3) \\cup (3, \\infty)', 'x > 0 \\text{ and } x \\ne 3'],
     ]);
-    expectVerdict('different', [['\\mathbb{R}', 'x > 0 \\text{ and } x \\ne 3'], ['(0, 3) \\cup (3, \\infty)', 'x > 0 \\text{ and } x \\ne 4']]);
+    expectVerdict('different', [['\\mathbb{R}', 'x > 0 \\text{ and } x \\ne 3'], ['(0, 3) \\cup (3, \\infty)', 'x > 0 \\text{ and } x \\ne 4'], ['5', 'x > 0 \\text{ and } x \\ne 3'], ['\\mathbb{R}', '4:3']]);
   });
 
   it('read "\\ne \\pm" as none of the values', () => {

@@ -15,6 +15,7 @@ import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
+import { isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
@@ -132,13 +133,13 @@ export class AnswerComparer {
     if (isIntervalLike(gold) && isIntervalLike(pred) && gold.kind !== pred.kind && (gold.kind === 'expr' || pred.kind === 'expr')) return this.namedRealSets(gold, pred);
     if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
     if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
-    if (gold.kind === 'tuple' && pred.kind === 'expr' && isVector(pred.tex)) return this.tupleAsVector(gold, pred.tex);
-    if (pred.kind === 'tuple' && gold.kind === 'expr' && isVector(gold.tex)) return this.tupleAsVector(pred, gold.tex);
+    if (gold.kind === 'tuple' && pred.kind === 'expr' && isVector(pred.tex)) return this.settle(vectorVerdict(gold, pred.tex, this.options.precision));
+    if (pred.kind === 'tuple' && gold.kind === 'expr' && isVector(gold.tex)) return this.settle(vectorVerdict(pred, gold.tex, this.options.precision));
     if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
     if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
     // "3:4" against "\frac34": a ratio states a value only if the question asks for one.
-    if (gold.kind === 'tuple' && pred.kind === 'expr') return this.onlyUnsure(this.ratioIs(gold, pred.tex));
-    if (pred.kind === 'tuple' && gold.kind === 'expr') return this.onlyUnsure(this.ratioIs(pred, gold.tex));
+    if (gold.kind === 'tuple' && pred.kind === 'expr') return this.onlyUnsure(ratioIs(gold, pred.tex, this.options.precision));
+    if (pred.kind === 'tuple' && gold.kind === 'expr') return this.onlyUnsure(ratioIs(pred, gold.tex, this.options.precision));
     return false;
   }
 
@@ -207,6 +208,12 @@ export class AnswerComparer {
     return false;
   }
 
+  /** A verdict of a part as this comparison's answer: `unsure` is remembered, and only `equal` is a match. */
+  private settle(verdict: 'equal' | 'different' | 'unsure'): boolean {
+    if (verdict === 'unsure') this.unsure = true;
+    return verdict === 'equal';
+  }
+
   /** A match that only shows the values might agree: `unsure`, never `equal`. */
   private onlyUnsure(matches: boolean): false {
     if (matches) this.unsure = true;
@@ -269,19 +276,9 @@ export class AnswerComparer {
     // "6:8" against "3:4": the same ratio in other terms, or two times of day ("12:30", "6:15").
     if (!same && gold.ratio === true && pred.ratio === true) {
       const [a, b] = ratioTerms(gold) ?? [];
-      if (a !== undefined && b !== undefined) this.onlyUnsure(this.ratioIs(pred, `\\frac{${a}}{${b}}`));
+      if (a !== undefined && b !== undefined) this.onlyUnsure(ratioIs(pred, `\\frac{${a}}{${b}}`, this.options.precision));
     }
     return same;
-  }
-
-  /** Whether the ratio "a:b", neither term zero, has the value `value`. */
-  private ratioIs(ratio: Extract<Answer, { kind: 'tuple' }>, value: string): boolean {
-    const terms = ratio.ratio === true ? ratioTerms(ratio) : null;
-    if (terms === null) return false;
-    const [a, b] = terms;
-    const precision = this.options.precision;
-    if (exprEqual(a, '0', { precision }) !== 'different' || exprEqual(b, '0', { precision }) !== 'different') return false;
-    return exprEqual(`\\frac{${a}}{${b}}`, value, { precision }) === 'equal';
   }
 
   private realSets(gold: Answer, pred: Answer): boolean {
@@ -291,24 +288,15 @@ export class AnswerComparer {
     return sameRealSet(a, b) === true;
   }
 
-  /** "(-1, 2)" against a column or a row `\begin{pmatrix}`: the same entries in the same order. */
-  private tupleAsVector(tuple: Extract<Answer, { kind: 'tuple' }>, matrix: string): boolean {
-    const entries = tuple.items.map((item) => (item.kind === 'expr' && item.unit === null && !item.percent ? item.tex : null));
-    if (entries.some((entry) => entry === null)) return false;
-    for (const separator of [' \\\\ ', ' & ']) {
-      const verdict = exprEqual(matrix, `\\begin{pmatrix} ${entries.join(separator)} \\end{pmatrix}`, { precision: this.options.precision });
-      if (verdict === 'equal') return true;
-      if (verdict === 'unsure') this.unsure = true;
-    }
-    return false;
-  }
-
   /** Two descriptions of a set of reals, one by name or by conditions: one the rule cannot read ("\mathbb{R}^+") is `unsure`. */
   private namedRealSets(gold: Answer, pred: Answer): boolean {
     const a = toRealSet(gold);
     const b = toRealSet(pred);
     const same = a === null || b === null ? null : sameRealSet(a, b);
-    if (same === null) this.unsure = true;
+    // Only a description the rule cannot read leaves it open; a number or a tuple that is no set of reals is another answer.
+    const unread = (set: unknown, side: Answer): boolean =>
+      set === null && ((side.kind === 'expr' && (isNamedReals(side.tex) || side.tex.includes('\\setminus'))) || (side.kind === 'list' && side.all === true));
+    if (same === null && ((a !== null && b !== null) || unread(a, gold) || unread(b, pred))) this.unsure = true;
     return same === true;
   }
 
@@ -361,18 +349,6 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
-}
-
-/** The two terms of a ratio written as bare expressions; null for anything else. */
-function ratioTerms(ratio: Extract<Answer, { kind: 'tuple' }>): [string, string] | null {
-  const [a, b] = ratio.items;
-  if (ratio.items.length !== 2 || a?.kind !== 'expr' || b?.kind !== 'expr' || a.unit !== null || b.unit !== null || a.percent || b.percent) return null;
-  return [a.tex, b.tex];
-}
-
-/** A matrix that may be a vector: a row or a column is known only once its entries are read. */
-function isVector(tex: string): boolean {
-  return /^\\begin\{[pbB]?matrix\}[\s\S]*\\end\{[pbB]?matrix\}$/.test(tex.trim());
 }
 
 /** Text of three words or more: a sentence, not a name or a letter. */
