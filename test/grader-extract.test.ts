@@ -177,3 +177,69 @@ describe('reasoning left inline by other model families', () => {
     expect(verdictOf('AB:CD', '110')).toBe('different');
   });
 });
+
+describe('markdown around an announcement', () => {
+  it('reads the answer after a bold label whose colon stands outside the bold', () => {
+    // "**Answer**: 42" announced nothing the extraction read: no answer at all.
+    expect(extractAnswer('We count the cases.\n\n**Answer**: 42')).toBe('42');
+    expect(verdictOf('We count the cases.\n\n**Final answer**: $\\frac{3}{4}$', '0.75')).toBe('equal');
+    expect(verdictOf('We count the cases.\n\n__Answer__: 41', '42')).toBe('different');
+  });
+
+  it('reads an "Answer" heading as it reads a "Final Answer" heading', () => {
+    expect(extractAnswer('Counting gives the total.\n\n### Answer\n\n42')).toBe('42');
+    expect(verdictOf('Counting gives the total.\n\n## Answer\n$x = 7$', '7')).toBe('equal');
+    expect(verdictOf('Counting gives the total.\n\n## Answer\n$x = 8$', '7')).toBe('different');
+  });
+
+  it('reads a final answer set on the lines below "the final answer is:" as one answer', () => {
+    // The colon was read as a second final answer, so a correct response went to the judge.
+    const response = 'So $m = \\boxed{12}$.\n\nThus, the final answer is:\n$$\n12\n$$';
+    expect(finalAnswers(response)).toEqual(['12', '12']);
+    expect(verdictOf(response, '12')).toBe('equal');
+    expect(verdictOf('So $m = \\boxed{12}$.\n\nThus, the final answer is:\n$$\n13\n$$', '13')).toBe('unsure');
+  });
+});
+
+describe('a yes or no answer followed by its reason', () => {
+  it('is the yes or the no, not the last word of the reason', () => {
+    // "Yes, it is possible." was read as "possible", different from "Yes".
+    expect(verdictOf('**Answer:** Yes, it is possible.', 'Yes')).toBe('equal');
+    expect(verdictOf('The answer is: No, because the sum is odd.', 'No')).toBe('equal');
+    expect(verdictOf('**Answer:** Yes, it is possible.', 'No')).toBe('different');
+    expect(verdictOf('The answer is: No - the sum is odd.', 'Yes')).toBe('different');
+  });
+
+  it('is also the empty set its reason names', () => {
+    expect(verdictOf('Final answer: No, there is no such $n$.', '\\emptyset')).toBe('equal');
+    expect(verdictOf('Final answer: No, there is no such $n$.', 'No')).toBe('equal');
+    expect(verdictOf('Final answer: Yes, there are infinitely many.', '\\emptyset')).not.toBe('equal');
+  });
+});
+
+describe('reasoning left inline in the content', () => {
+  it('reads the answer after the last </think>, not a box inside the reasoning', () => {
+    // A box the model tried while thinking was the extracted answer, different from the final one.
+    const response = '<think>Maybe \\boxed{3}? No, recount.</think>\n\nSo $x = 5$.';
+    expect(extractAnswer(response)).toBe('x = 5');
+    expect(verdictOf(response, '5')).toBe('equal');
+    expect(verdictOf('<think>Maybe \\boxed{5}? No, recount.</think>\n\nSo $x = 3$.', '5')).toBe('different');
+  });
+
+  it('still reads the reasoning when nothing follows it', () => {
+    expect(extractAnswer('<think>The count is \\boxed{7}.</think>')).toBe('7');
+  });
+});
+
+describe('an unannounced answer in several math segments', () => {
+  it('keeps the segments of the last sentence that only separators join', () => {
+    // Only the last segment was read: "x = -3", different from -3, 2.
+    expect(extractAnswer('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = -3$.')).toBe('x = 2, x = -3');
+    expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = -3$.', '-3, 2')).toBe('equal');
+    expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = 3$.', '-3, 2')).toBe('different');
+  });
+
+  it('leaves out a segment that words keep apart', () => {
+    expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
+  });
+});

@@ -13,8 +13,9 @@ import { fixedArguments, isLabel } from '../parse/labels.ts';
 import { splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
-import { sameRealSet, toRealSet } from './real-sets.ts';
+import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
+import { isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
@@ -96,7 +97,7 @@ function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answe
 
 /** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
 const isIntervalLike = (a: Answer): boolean =>
-  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && /\\setminus|^\\mathbb\s*\{?\s*R\s*\}?$/.test(a.tex));
+  a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && (/\\setminus/.test(a.tex) || isNamedReals(a.tex)));
 
 /** Compares two answers; `gold` and `pred` roles matter for equations only. */
 export class AnswerComparer {
@@ -122,13 +123,23 @@ export class AnswerComparer {
     }
     if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
     if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
+    // "\{5\}" against "5": a set of one answer is that answer, as a list of one is.
+    if (gold.kind === 'set' && gold.items[0] !== undefined && gold.items.length === 1 && pred.kind !== 'set' && pred.kind !== 'list') return this.equal(gold.items[0], pred);
+    if (pred.kind === 'set' && pred.items[0] !== undefined && pred.items.length === 1 && gold.kind !== 'set' && gold.kind !== 'list') return this.equal(gold, pred.items[0]);
     if (gold.kind === 'relation' || pred.kind === 'relation') return this.relationCase(gold, pred);
     if (gold.kind === 'list' || pred.kind === 'list') return this.listCase(gold, pred);
     if (isIntervalLike(gold) !== isIntervalLike(pred) && this.realSets(gold, pred)) return true;
+    // "\mathbb{R}" against "(-\infty, \infty)": a set named or built against one written out.
+    if (isIntervalLike(gold) && isIntervalLike(pred) && gold.kind !== pred.kind && (gold.kind === 'expr' || pred.kind === 'expr')) return this.namedRealSets(gold, pred);
     if (gold.kind === 'set' && pred.kind === 'set') return sameMembers(gold.items, pred.items, (x, y) => this.equal(x, y));
     if (gold.kind === 'tuple' && pred.kind === 'tuple') return this.tuples(gold, pred);
+    if (gold.kind === 'tuple' && pred.kind === 'expr' && isVector(pred.tex)) return this.settle(vectorVerdict(gold, pred.tex, this.options.precision));
+    if (pred.kind === 'tuple' && gold.kind === 'expr' && isVector(gold.tex)) return this.settle(vectorVerdict(pred, gold.tex, this.options.precision));
     if (gold.kind === 'union' || pred.kind === 'union') return this.realSets(gold, pred);
     if (gold.kind === 'expr' && pred.kind === 'expr') return this.exprs(gold, pred);
+    // "3:4" against "\frac34": a ratio states a value only if the question asks for one.
+    if (gold.kind === 'tuple' && pred.kind === 'expr') return this.onlyUnsure(ratioIs(gold, pred.tex, this.options.precision));
+    if (pred.kind === 'tuple' && gold.kind === 'expr') return this.onlyUnsure(ratioIs(pred, gold.tex, this.options.precision));
     return false;
   }
 
@@ -197,6 +208,12 @@ export class AnswerComparer {
     return false;
   }
 
+  /** A verdict of a part as this comparison's answer: `unsure` is remembered, and only `equal` is a match. */
+  private settle(verdict: 'equal' | 'different' | 'unsure'): boolean {
+    if (verdict === 'unsure') this.unsure = true;
+    return verdict === 'equal';
+  }
+
   /** A match that only shows the values might agree: `unsure`, never `equal`. */
   private onlyUnsure(matches: boolean): false {
     if (matches) this.unsure = true;
@@ -220,6 +237,8 @@ export class AnswerComparer {
   }
 
   private listCase(gold: Answer, pred: Answer): boolean {
+    // Conditions that all hold describe one set of reals, the intersection of theirs.
+    if ((gold.kind === 'list' && gold.all === true) || (pred.kind === 'list' && pred.all === true)) return this.namedRealSets(gold, pred);
     const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
     const items = (a: Answer): Answer[] | null =>
       a.kind === 'list' || a.kind === 'set' ? a.items : a.kind === 'tuple' ? a.items : null;
@@ -253,7 +272,13 @@ export class AnswerComparer {
     if (gold.items.length === 2 && (bracketed(gold) || bracketed(pred))) {
       if (gold.open !== pred.open || gold.close !== pred.close) return false;
     }
-    return samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+    const same = samePositions(gold.items, pred.items, (x, y) => this.equal(x, y));
+    // "6:8" against "3:4": the same ratio in other terms, or two times of day ("12:30", "6:15").
+    if (!same && gold.ratio === true && pred.ratio === true) {
+      const [a, b] = ratioTerms(gold) ?? [];
+      if (a !== undefined && b !== undefined) this.onlyUnsure(ratioIs(pred, `\\frac{${a}}{${b}}`, this.options.precision));
+    }
+    return same;
   }
 
   private realSets(gold: Answer, pred: Answer): boolean {
@@ -261,6 +286,18 @@ export class AnswerComparer {
     const b = toRealSet(pred);
     if (a === null || b === null) return false;
     return sameRealSet(a, b) === true;
+  }
+
+  /** Two descriptions of a set of reals, one by name or by conditions: one the rule cannot read ("\mathbb{R}^+") is `unsure`. */
+  private namedRealSets(gold: Answer, pred: Answer): boolean {
+    const a = toRealSet(gold);
+    const b = toRealSet(pred);
+    const same = a === null || b === null ? null : sameRealSet(a, b);
+    // Only a description the rule cannot read leaves it open; a number or a tuple that is no set of reals is another answer.
+    const unread = (set: unknown, side: Answer): boolean =>
+      set === null && ((side.kind === 'expr' && (isNamedReals(side.tex) || side.tex.includes('\\setminus'))) || (side.kind === 'list' && side.all === true));
+    if (same === null && ((a !== null && b !== null) || unread(a, gold) || unread(b, pred))) this.unsure = true;
+    return same === true;
   }
 
   private exprs(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {

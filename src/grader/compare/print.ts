@@ -112,7 +112,7 @@ export function printAnswer(answer: Answer): string {
       return `\\{${sorted(answer.items.map(printAnswer)).join(', ')}\\}`;
     case 'list':
       // "a = 1, b = 2" is read in order against "1, 2": it prints in order, labels kept.
-      if (answer.items.some((i) => i.kind === 'relation')) return answer.items.map(printRelation).join(', ');
+      if (answer.items.some((i) => i.kind === 'relation')) return answer.items.map(printRelation).join(answer.all === true ? ' \\text{ and } ' : ', ');
       return sorted(answer.items.map(printAnswer)).join(', ');
     case 'union':
       return sorted(answer.parts.map(printAnswer)).join(' \\cup ');
@@ -136,5 +136,7 @@ export function printAnswer(answer: Answer): string {
 /** A relation with every side ("a = s+t"); other answers as usual. */
 function printRelation(answer: Answer): string {
   if (answer.kind !== 'relation') return printAnswer(answer);
-  return answer.parts.map(printAnswer).reduce((acc, part, k) => `${acc} ${OP_TEXT[answer.ops[k - 1] ?? '=']} ${part}`);
+  // "x \\ne \\pm 1" holds a list as a side: braced, so that it reads back as one side.
+  const side = (part: Answer): string => (part.kind === 'list' ? `\\{${printAnswer(part)}\\}` : printAnswer(part));
+  return answer.parts.map(side).reduce((acc, part, k) => `${acc} ${OP_TEXT[answer.ops[k - 1] ?? '=']} ${part}`);
 }

@@ -76,7 +76,8 @@ function relationSides(parts: readonly Answer[]): Side[] | null {
  * operators that do not compare numbers (\in, \to).
  */
 export function holds(op: RelationOp, a: number, b: number): boolean | null {
-  const tol = EPS * Math.max(1, Math.abs(a), Math.abs(b));
+  // "-\\infty < x": an infinite side sets no scale (an infinite tolerance made every comparison false).
+  const tol = EPS * Math.max(1, ...[a, b].filter(Number.isFinite).map(Math.abs));
   switch (op) {
     case '<':
       return a < b - tol;
@@ -127,6 +128,12 @@ function roots(f: Side): number[] {
 }
 
 function relationSet(answer: Extract<Answer, { kind: 'relation' }>): RealSet | null {
+  const [label, values] = answer.parts;
+  // "x \\ne \\pm 1": a letter against several values (a \\pm), none of which it is.
+  if (answer.ops.length === 1 && answer.ops[0] === '\\ne' && label?.kind === 'expr' && isLabel(label.tex) && (values?.kind === 'list' || values?.kind === 'set')) {
+    const excluded = finiteSet(values.items);
+    return excluded === null ? null : { boundaries: excluded.boundaries, has: (x) => excluded.has(x) === false };
+  }
   if (answer.ops.includes('\\in')) {
     if (answer.ops.length !== 1) return null;
     const [lhs, rhs] = answer.parts;
@@ -177,42 +184,79 @@ export function toRealSet(answer: Answer): RealSet | null {
           (hi === Infinity || holds(closedHi ? '\\le' : '<', x, hi) === true),
       };
     }
+    case 'list':
+      return answer.all === true ? combined(answer.items, 'every') : finiteSet(answer.items);
     case 'set':
-    case 'list': {
-      const values = answer.items.map((i) => (i.kind === 'expr' ? constantValue(i.tex) : null));
-      if (values.some((v) => v === null)) return null;
-      const points = values.filter((v): v is number => v !== null);
-      return {
-        boundaries: points,
-        has: (x) => points.some((p) => Math.abs(p - x) <= EPS * Math.max(1, Math.abs(p))),
-      };
-    }
-    case 'union': {
-      const parts = answer.parts.map(toRealSet);
-      if (parts.some((p) => p === null)) return null;
-      const sets = parts.filter((p): p is RealSet => p !== null);
-      return {
-        boundaries: sets.flatMap((s) => s.boundaries),
-        has(x) {
-          let unknown = false;
-          for (const s of sets) {
-            const v = s.has(x);
-            if (v === true) return true;
-            if (v === null) unknown = true;
-          }
-          return unknown ? null : false;
-        },
-      };
-    }
+      return finiteSet(answer.items);
+    case 'union':
+      return combined(answer.parts, 'some');
     case 'relation':
       return relationSet(answer);
-    case 'expr': {
-      if (/^\\mathbb\s*\{?\s*R\s*\}?$/.test(answer.tex) || answer.tex === 'R') return { boundaries: [], has: () => true };
-      return difference(answer.tex);
-    }
+    case 'expr':
+      if (answer.tex === 'R') return { boundaries: [], has: () => true };
+      return isNamedReals(answer.tex) ? namedReals(answer.tex) : difference(answer.tex);
     default:
       return null;
   }
+}
+
+/** The values `items` name, each a constant; null when one is not. */
+function finiteSet(items: readonly Answer[]): RealSet | null {
+  const values = items.map((i) => (i.kind === 'expr' ? constantValue(i.tex) : null));
+  if (values.some((v) => v === null)) return null;
+  const points = values.filter((v): v is number => v !== null);
+  return {
+    boundaries: points,
+    has: (x) => points.some((p) => Math.abs(p - x) <= EPS * Math.max(1, Math.abs(p))),
+  };
+}
+
+/**
+ * The reals in some of `parts` (a union) or in every one (an intersection:
+ * "x > 0 and x \\ne 3"); null when a part is no set of reals.
+ */
+function combined(parts: readonly Answer[], mode: 'some' | 'every'): RealSet | null {
+  const sets = parts.map(toRealSet);
+  if (sets.some((s) => s === null)) return null;
+  const known = sets.filter((s): s is RealSet => s !== null);
+  // The membership that settles it at once: in one part for a union, out of one for an intersection.
+  const decisive = mode === 'some';
+  return {
+    boundaries: known.flatMap((s) => s.boundaries),
+    has(x) {
+      let unknown = false;
+      for (const s of known) {
+        const v = s.has(x);
+        if (v === decisive) return decisive;
+        if (v === null) unknown = true;
+      }
+      return unknown ? null : !decisive;
+    },
+  };
+}
+
+/** "\\mathbb{R}", "\\mathbb{R}_{\\ge 0}", "\\mathbb{R}^+": the reals, or a part of them, by name. */
+const NAMED_REALS = /^\\mathbb\s*\{?\s*R\s*\}?((?:\s*[_^]\s*(?:\{[^{}]*\}|\\[a-zA-Z]+|[^\s\\]))*)\s*$/;
+
+/** Whether `tex` names the reals or a part of them by a mark on \\mathbb{R}. */
+export function isNamedReals(tex: string): boolean {
+  return NAMED_REALS.test(tex.trim());
+}
+
+/**
+ * The set a name of the reals states: all of them, or a half-line written
+ * with its bound ("\\mathbb{R}_{>0}", "\\mathbb{R}_{\\ge 0}"); null for a
+ * mark whose meaning is a convention ("\\mathbb{R}^+" holds 0 in some
+ * countries, not in others; "\\mathbb{R}^*").
+ */
+function namedReals(tex: string): RealSet | null {
+  const marks = (NAMED_REALS.exec(tex.trim())?.[1] ?? '').replace(/[\s{}]/g, '');
+  if (marks === '') return { boundaries: [], has: () => true };
+  const half = /^[_^](>|<|\\ge|\\le)(-?\d+(?:\.\d+)?)$/.exec(marks);
+  if (half === null) return null;
+  const op = half[1] === '>' ? '>' : half[1] === '<' ? '<' : half[1] === '\\ge' ? '\\ge' : '\\le';
+  const end = Number(half[2]);
+  return { boundaries: [end], has: (x) => holds(op, x, end) };
 }
 
 /** "\\mathbb{R} \\setminus \\{0\\}", "[0, 2] \\setminus \\{1\\}": the members of the left not in the right. */

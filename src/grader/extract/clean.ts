@@ -4,6 +4,7 @@
  * thousands separators and broken escapes. Everything here preserves meaning;
  * decisions that could change it (units, percent) are made by the parser.
  */
+import { assignmentRows, infixFractions, outwardIntervals, repeatingDecimals } from './notations.ts';
 import { isWrapped, matchingClose, readBraced } from './scan.ts';
 
 /**
@@ -61,7 +62,10 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:varnothing|emptyset)(?![a-zA-Z])|∅/g, '\\emptyset '],
   [/\\(?:to|rightarrow)(?![a-zA-Z])/g, '\\to '],
   [/\\(?:textbf|textit|textrm|textnormal|textup|textsf|texttt|mbox|hbox)\s*\{/g, '\\text{'],
-  [/\\mathrm\s*\{\s*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
+  // "5 \\mathrm{~cm}": a space set before the unit's letters.
+  [/\\mathrm\s*\{(?:\s|~|\\[,;:! ])*([a-zA-Z]{2,}[^{}]*)\}/g, '\\text{$1}'],
+  // "\\mathrm{5}": upright digits are the digits.
+  [/\\mathrm\s*\{([^{}a-zA-Z\\]*)\}/g, '{$1}'],
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
   // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
   [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
@@ -82,12 +86,15 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\(?:lvert|rvert|vert)(?![a-zA-Z])/g, '|'],
   [/\\(?:lbrace)(?![a-zA-Z])/g, '\\{'],
   [/\\(?:rbrace)(?![a-zA-Z])/g, '\\}'],
+  // "\\langle 1, 2 \\rangle": a vector's tuple.
+  [/\\langle(?![a-zA-Z])/g, '('],
+  [/\\rangle(?![a-zA-Z])/g, ')'],
   [/\\(?:dots|ldots|cdots)(?![a-zA-Z])|…/g, '\\dots '],
 ];
 
-/** Layout-only commands: spacing, sizing, display style. */
+/** Layout-only commands: spacing, sizing, display style, colour. */
 const LAYOUT =
-  /\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|[bB]igg?[lrm]?|middle)(?![a-zA-Z])|\\(?:hspace|vspace|phantom|hphantom)\s*\{[^{}]*\}|\\q?quad(?![a-zA-Z])|(?<!\\)\\[,:;! ]|~/g;
+  /\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|[bB]igg?[lrm]?|middle)(?![a-zA-Z])|\\(?:hspace|vspace|phantom|hphantom|color|textcolor)\s*\{[^{}]*\}|\\q?quad(?![a-zA-Z])|(?<!\\)\\[,:;! ]|~/g;
 
 /** Removes `\left` / `\right` (and `\left.` / `\right.`), keeping the delimiter. */
 function dropSizing(s: string): string {
@@ -171,6 +178,32 @@ function unbox(s: string): string {
   return out.replace(/\\(?:boxed|fbox)(?![a-zA-Z])/g, '');
 }
 
+/** A parenthesised group at the end of an answer, bare or in \\text: "(units)", "\\text{ (cm)}", "(\\text{cm}^2)". */
+const TRAILING_GROUP = /\s*(?:\\text\{\s*\(([^(){}]*)\)\s*\}|\(((?:[^(){}]|\{[^{}]*\})*)\))$/;
+
+/**
+ * Words that make a parenthesised group a condition or a domain ("(for every
+ * odd prime p)", "(if n is odd)", "(k integer)"), which the rules of words
+ * read (words.ts): never a remark to drop.
+ */
+const QUALIFYING_WORDS = /\b(?:for|all|every|each|some|any|if|iff|when|whenever|where|with|unless|otherwise|such|only|integers?|reals?|primes?|odd|even|positive|negative|natural|nonnegative|constants?)\b/i;
+
+/**
+ * "12 \\text{ (cm)}", "7 (seven)", "x = 2 \\text{ (double root)}": a remark in
+ * words in parentheses after the answer is not part of it. Words in \\text
+ * are a remark; bare ones only when a word has three letters or more and a
+ * vowel, since "3(ab)" is a product. A condition or a domain is no remark.
+ */
+function withoutRemark(s: string): string {
+  const m = TRAILING_GROUP.exec(s);
+  if (m === null || m.index === 0) return s;
+  const inner = m[1] ?? m[2] ?? '';
+  const words = inner.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').replace(/\^\s*\{?\d\}?/g, ' ').trim();
+  if (!/^[\p{L}][\p{L}\s,'.-]*$/u.test(words) || !/\p{L}{2}/u.test(words) || QUALIFYING_WORDS.test(words)) return s;
+  const inText = m[1] !== undefined || /\\text/.test(inner);
+  return inText || /(?=\p{L}*[aeiouy])\p{L}{3,}/iu.test(words) ? s.slice(0, m.index).trim() : s;
+}
+
 /**
  * Canonical LaTeX for an extracted answer: no math delimiters, no layout
  * commands, one spelling per command, no thousands separators, single spaces.
@@ -184,17 +217,27 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/\\n(?![a-zA-Z])/g, ' '); // literal "\n" from double-escaped JSON
   s = unbox(s);
   s = s.replace(/\\begin\{(?:align\*?|aligned|equation\*?|gather\*?)\}|\\end\{(?:align\*?|aligned|equation\*?|gather\*?)\}/g, ' ');
+  s = assignmentRows(s);
   s = unicodeRoots(s);
   for (const [pattern, replacement] of SYNONYMS) s = s.replace(pattern, replacement);
   s = dropSizing(s);
+  s = infixFractions(s);
+  s = repeatingDecimals(s);
+  s = outwardIntervals(s);
   s = dropThousands(s);
   s = s.replace(LAYOUT, ' ');
   s = s.replace(/\\%|％/g, '%');
   s = s.replace(/\s+/g, ' ').trim();
+  // Markdown emphasis or single quotes around a whole answer ("**Alice**", "'Alice'") are not part of it.
+  s = s.replace(/^(\*{1,2}|_{2}|')(?![*_'\s])(.+?)(?<![*_'\s])\1$/, '$2');
   // Sentence punctuation after the answer ("5.", "x = 2;") is not part of
-  // it; "!" is kept because it is a factorial.
+  // it; "!" is kept because it is a factorial, except after a word ("Alice!").
   s = s.replace(/(?:\s*[.,;:?。](?!\d))+$/, '').trim();
-  s = s.replace(/^[:=]\s*/, '');
+  s = s.replace(/(?<![\\a-zA-Z])([a-zA-Z]{2,})!$/, '$1');
+  // "\\text{Tuesday.}", "\\text{Yes!}": the punctuation of a word answer set inside its \text.
+  s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
+  s = s.replace(/^(?:[:=]|\\approx(?![a-zA-Z]))\s*/, '');
+  s = withoutRemark(s);
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.
   s = s.replace(/(^|[,;]\s*)(-?\d+)\s+(\d+)\s*\/\s*(\d+)(?=\s*(?:[,;]|$))/g, '$1$2\\frac{$3}{$4}');
   // A trailing lone backslash is a cut-off command, not content.

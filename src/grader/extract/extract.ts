@@ -5,25 +5,30 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
-import { listAt, statementAt } from './statement.ts';
+import { joinedUpTo, listAt, statementAt } from './statement.ts';
 
 /**
- * "**Final Answer**", "### Final Answer" on a line of its own: a heading
- * that announces the answer on the lines below it, with no colon.
+ * "**Final Answer**", "### Answer" on a line of its own: a heading that
+ * announces the answer on the lines below it, with no colon.
  */
-const FINAL_ANSWER_HEADING = String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*final[ \t]+answers?[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
+function headingOf(words: string): string {
+  return String.raw`(?:^|\n)[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*${words}[ \t]*(?:\*\*|__)?[ \t]*(?=\n|$)`;
+}
+
+const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
 
 /**
  * Phrases that announce an answer, in several languages. The last match in a
  * response wins, so "Final Answer: The final answer is $5$" reads "$5$".
  */
 const ANSWER_MARKER = new RegExp(
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  // "**Answer**: 42": the bold may close before the colon.
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—)\s*|` +
-    FINAL_ANSWER_HEADING,
+    headingOf(String.raw`(?:final[ \t]+)?answers?`),
   'gi',
 );
 
@@ -70,7 +75,10 @@ function announcedAnswer(response: string): { text: string; end: number } | null
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
-  return declaredAnswer(response) ?? unannouncedAnswer(response);
+  const final = afterReasoning(response);
+  const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
+  // A reply that stops at the end of its reasoning has only the reasoning to read.
+  return answer !== null || final === response ? answer : declaredAnswer(response) ?? unannouncedAnswer(response);
 }
 
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
@@ -95,8 +103,9 @@ const BARE_ANSWER_LENGTH = 300;
 /**
  * A response that neither boxes nor announces: the response itself when it
  * is bare mathematics (no prose), else the last math segment of its last
- * paragraph ("The result is $3$."). Numbers in prose are not read here: a
- * run's responses that state no answer must not be given one.
+ * paragraph ("The result is $3$."), with those that only separators join
+ * to it. Numbers in prose are not read here: a run's responses that state
+ * no answer must not be given one.
  */
 function unannouncedAnswer(response: string): string | null {
   const trimmed = response.trim();
@@ -112,8 +121,8 @@ function unannouncedAnswer(response: string): string | null {
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const math = mathSegments(last);
-  const final = math[math.length - 1];
-  return final === undefined ? null : reduceProse(final.text, 'last');
+  // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
+  return math.length === 0 ? null : reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
 /**
@@ -147,7 +156,7 @@ export function afterReasoning(text: string): string {
 }
 
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
-const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
+const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
 
 /**
  * Every final answer a response gives after its reasoning, in order: each
@@ -183,7 +192,10 @@ export function finalAnswers(response: string): string[] {
  * graders' test data, chat models), not for the runtime's own prompts, which
  * ask for `\boxed{}`.
  */
-export function extractFinalMath(response: string, options?: { numbers?: boolean }): string | null {
+export function extractFinalMath(whole: string, options?: { numbers?: boolean }): string | null {
+  // What follows the reasoning, as extractAnswer reads it; all of it when nothing does.
+  const final = afterReasoning(whole);
+  const response = final.trim() === '' ? whole : final;
   const strict = declaredAnswer(response);
   if (strict !== null) return strict;
   const math = mathSegments(response);

@@ -99,6 +99,13 @@ export function hasNonLatinScript(text: string): boolean {
 }
 
 /**
+ * "Yes, it is possible", "No - the sum is odd": a yes or a no, then its
+ * reason. The answer is the word, which reducing the sentence to its last
+ * clause would lose ("possible").
+ */
+export const YES_OR_NO_FIRST = /^(yes|no)\s*(?:[,.;:!—–]|\s-)\s*(?=\S)/i;
+
+/**
  * Reduces a sentence to its answer: the math or number it states. `pick`
  * chooses the first (for "Réponse: 220 $ à payer d'ici 12 mois") or the last
  * (for "so the total is 13 birds") candidate. Text without prose is returned
@@ -106,7 +113,7 @@ export function hasNonLatinScript(text: string): boolean {
  */
 export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   const trimmed = sentence.trim();
-  if (proseWordCount(trimmed) < 2 && !hasNonLatinScript(trimmed)) return trimmed;
+  if ((proseWordCount(trimmed) < 2 && !hasNonLatinScript(trimmed)) || YES_OR_NO_FIRST.test(trimmed)) return trimmed;
   const isClause = / is (?!not\b)/.exec(trimmed);
   const tail = isClause === null ? trimmed : trimmed.slice(trimmed.lastIndexOf(' is ') + 4);
   const candidates = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);

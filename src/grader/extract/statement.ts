@@ -15,6 +15,20 @@ const STATEMENT_WINDOW = 2000;
 const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:and|or)\b(?:\s|\*\*)*)?$/i;
 
 /**
+ * The math segments up to `segments[last]` that only separators join to it
+ * in one paragraph, joined by ", ": "$x = 2$ and $x = -3$" is "x = 2, x = -3".
+ */
+export function joinedUpTo(text: string, segments: readonly Segment[], last: number): string {
+  let first = last;
+  for (let k = last - 1; k >= 0; k -= 1) {
+    const gap = text.slice(segments[k]?.end ?? 0, segments[k + 1]?.start ?? 0);
+    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
+    first = k;
+  }
+  return segments.slice(first, last + 1).map((s) => s.text).join(', ');
+}
+
+/**
  * A clause that narrows the answer before it and belongs to it: a parameter's
  * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
  * $x$"), a case ("if $n$ is odd"). The grader reads these by its own rules.

@@ -9,8 +9,8 @@ export const FUNCTIONS: Readonly<Record<string, string>> = {
   sin: 'sin', cos: 'cos', tan: 'tan', sec: 'sec', csc: 'csc', cot: 'cot',
   arcsin: 'asin', arccos: 'acos', arctan: 'atan', asin: 'asin', acos: 'acos', atan: 'atan',
   sinh: 'sinh', cosh: 'cosh', tanh: 'tanh',
-  // \log without a base is natural, as in SymPy: the same reading for both
-  // sides is what matters, and contest answers rarely hinge on it.
+  // \log without a base is read as natural here; expr-equal.ts also reads it as
+  // common (base 10) and is unsure where the two readings disagree.
   ln: 'log', log: 'log', lg: 'log10', exp: 'exp', abs: 'abs', sqrt: 'sqrt',
   max: 'max', min: 'min', gcd: 'gcd', lcm: 'lcm', det: 'det',
 };

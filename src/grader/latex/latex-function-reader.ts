@@ -6,6 +6,9 @@
 import { FUNCTIONS, INVERSES } from './latex-commands.ts';
 import type { LatexGrammar } from './latex-grammar.ts';
 
+/** Functions of an angle: "\sin 30^\circ" is the sine of 30 degrees. */
+const TRIGONOMETRIC = new Set(['sin', 'cos', 'tan', 'sec', 'csc', 'cot']);
+
 /** `\sin^2 x`, `\log_2 8`, `\sin(x)`, `\max(a, b)`: the function `\name` (already taken) and its arguments. */
 export function readFunction(grammar: LatexGrammar, name: string): string {
   const cursor = grammar.cursor;
@@ -20,7 +23,7 @@ export function readFunction(grammar: LatexGrammar, name: string): string {
       base = grammar.argument();
     } else break;
   }
-  const args = readArguments(grammar);
+  const args = TRIGONOMETRIC.has(name) ? grammar.angle(() => readArguments(grammar)) : readArguments(grammar);
   const mathName = FUNCTIONS[name] ?? name;
   if (name === 'log' && base !== null) return wrapPower(`log(${args.join(', ')}, ${base})`, power);
   if (power !== null && /^\(?\(?-1\)?\)?$/.test(power.replace(/\s/g, '')) && name in INVERSES) {

@@ -33,4 +33,6 @@ export interface LatexGrammar {
   unknownFunction(name: string): string;
   /** `\infty` occurred. */
   sawInfinity(): void;
+  /** Reads the argument of a trigonometric function: a degree mark in it is π/180. */
+  angle<T>(read: () => T): T;
 }

@@ -41,6 +41,8 @@ export interface Translation {
 class Reader implements LatexGrammar {
   readonly cursor: TokenCursor;
   private absDepth = 0;
+  /** Inside the argument of a trigonometric function, where a degree mark converts to radians. */
+  private angleDepth = 0;
   readonly vars = new Set<string>();
   readonly funcs = new Set<string>();
   hasFloat = false;
@@ -110,8 +112,10 @@ class Reader implements LatexGrammar {
     let base = this.primary();
     for (;;) {
       if (this.degreeAhead()) {
-        // "180^\circ - 2\alpha": a degree mark inside an expression is a unit, read as 1.
+        // "180^\circ - 2\alpha": a degree mark inside an expression is a unit, read as 1;
+        // "\sin 30^\circ" is the sine of an angle, so there it is π/180.
         cursor.skip(cursor.isOp('{', 1) ? 4 : 2);
+        if (this.angleDepth > 0) base = `(${base} * pi / 180)`;
       } else if (cursor.isOp('^')) {
         cursor.skip();
         base = `(${base} ^ ${this.exponent()})`;
@@ -293,6 +297,15 @@ class Reader implements LatexGrammar {
 
   sawInfinity(): void {
     this.hasInfinity = true;
+  }
+
+  angle<T>(read: () => T): T {
+    this.angleDepth += 1;
+    try {
+      return read();
+    } finally {
+      this.angleDepth -= 1;
+    }
   }
 }
 

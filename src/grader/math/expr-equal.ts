@@ -141,14 +141,29 @@ function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, option
   return close === false ? 'different' : 'unsure';
 }
 
+/** "\log x" with no base: natural in analysis, common (base 10) in many contest answers. */
+const BARE_LOG = /\\log(?![a-zA-Z])(?!\s*_)/g;
+
 /**
  * Whether two cleaned LaTeX expressions are equal. Constants are compared
  * exactly when rational, in high precision when not; expressions with
  * variables at sample points (integers as well as reals when a floor,
  * factorial or the like is involved, because real points between 0 and 3
- * cannot tell \lfloor p/9 \rfloor from \lfloor p/8 \rfloor).
+ * cannot tell \lfloor p/9 \rfloor from \lfloor p/8 \rfloor). A `\log`
+ * without a base is read both as natural and as common: where the two
+ * readings give other verdicts ("\log 100" against 2, "\ln 2" against
+ * "\log 2"), the base decides, which only the question says: `unsure`.
  */
 export function exprEqual(texA: string, texB: string, options: ExprCompareOptions): ExprVerdict {
+  const natural = exprEqualAsRead(texA, texB, options);
+  if (!texA.includes('\\log') && !texB.includes('\\log')) return natural;
+  const common = (tex: string): string => tex.replace(BARE_LOG, '\\log_{10}');
+  if (common(texA) === texA && common(texB) === texB) return natural;
+  const decimal = exprEqualAsRead(common(texA), common(texB), options);
+  return natural === decimal || natural === null || decimal === null ? natural : 'unsure';
+}
+
+function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions): ExprVerdict {
   const scaleA = options.scaleA ?? 1;
   const scaleB = options.scaleB ?? 1;
   const a = texA.trim();

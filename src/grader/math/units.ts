@@ -34,6 +34,41 @@ const MATH_WORDS = new Set([
   'mod', 'abs', 'and', 'or', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'det',
 ]);
 
+/** A power of ten, as what a scale word does to the number before it. */
+const times10 = (k: number) => (n: string) => `${n} \\cdot 10^{${k}}`;
+/** A fraction's denominator, as what "2 thirds" does to its 2. */
+const over = (d: number) => (n: string) => `\\frac{${n}}{${d}}`;
+
+/**
+ * Words after a number that change its value, singular form: scales ("2.5
+ * million"), operations ("5 squared"), a constant ("2 pi") and fractions
+ * ("3 halves", "5 hundredths"). "Quarters" is left out: it also counts coins.
+ */
+const VALUE_WORDS: Readonly<Record<string, (n: string) => string>> = {
+  hundred: times10(2), thousand: times10(3), million: times10(6), billion: times10(9), trillion: times10(12),
+  dozen: (n) => `${n} \\cdot 12`, pi: (n) => `${n}\\pi`, squared: (n) => `${n}^{2}`, cubed: (n) => `${n}^{3}`, factorial: (n) => `${n}!`,
+  half: over(2), third: over(3), fourth: over(4), fifth: over(5), sixth: over(6), seventh: over(7),
+  eighth: over(8), ninth: over(9), tenth: over(10), hundredth: over(100), thousandth: over(1000), millionth: over(1e6),
+};
+
+/** A numeral and the word right after it, bare or in \\text. */
+const NUMBER_AND_WORD = /(?<![\d.])(\d+(?:\.\d+)?)\s*(?:\\text\{\s*([a-zA-Z]+)\s*\}|([a-zA-Z]+)\b)/g;
+
+/**
+ * "2.5 million" is 2.5 \\cdot 10^{6}, "5 squared" 5^{2}, "3 halves" 3/2:
+ * such a word changes the value, so it is read as mathematics, never
+ * dropped as a unit the way "7 ways" is ("2.5 million dollars" is 2500000
+ * dollars).
+ */
+function valueWords(tex: string): string {
+  if (!/\d\s*(?:\\text\{\s*)?[a-zA-Z]/.test(tex)) return tex;
+  return tex.replace(NUMBER_AND_WORD, (whole: string, n: string, inText: string | undefined, bare: string | undefined) => {
+    const word = (inText ?? bare ?? '').toLowerCase();
+    const rule = VALUE_WORDS[word] ?? VALUE_WORDS[word.replace(/ves$/, 'f').replace(/s$/, '')];
+    return rule === undefined ? whole : rule(n);
+  });
+}
+
 /** A value with what was stripped from it. */
 export interface Quantity {
   tex: string;
@@ -49,14 +84,15 @@ function joinUnit(a: string | null, b: string): string {
 
 /** Splits trailing units, degree marks and percent signs off a value. */
 export function splitQuantity(input: string): Quantity {
-  let tex = input.trim();
+  let tex = valueWords(input.trim());
   let unit: string | null = null;
   let percent = false;
   for (let guard = 0; guard < 6; guard += 1) {
     const before = tex;
     // Degrees: "90^\circ", "90^{\circ}", "90°", "90\degree".
     const deg = /^(.*?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree)\s*([CF])?$/.exec(tex);
-    if (deg?.[1] !== undefined && deg[1] !== '') {
+    // "\sin 30^\circ": the mark belongs to the function's angle, which the translator reads.
+    if (deg?.[1] !== undefined && deg[1] !== '' && !/\\(?:sin|cos|tan|sec|csc|cot)(?![a-zA-Z])/.test(deg[1])) {
       tex = deg[1].trim();
       unit = joinUnit(unit, deg[2] === undefined ? 'deg' : `deg${deg[2]}`);
     }
@@ -75,7 +111,9 @@ export function splitQuantity(input: string): Quantity {
     if (text?.[1] !== undefined && text[2] !== undefined && !/^\s*$/.test(text[2])) {
       const head = text[1].trim();
       const words = text[2].trim().split(/\s+/);
-      const unitLike = words.length <= 3 && words.every((w) => /^[a-zA-Z.\\/^{}0-9]+$/.test(w) && !NOT_UNIT_WORDS.test(w));
+      // "3+4\text{i}": a lone letter in \text is a letter of the answer (i, e) unless it is a unit's symbol.
+      const letter = words.length === 1 && /^[a-zA-Z]$/.test(words[0] ?? '') && !LETTER_UNIT.test(words[0] ?? '');
+      const unitLike = !letter && words.length <= 3 && words.every((w) => /^[a-zA-Z.\\/^{}0-9]+$/.test(w) && !NOT_UNIT_WORDS.test(w));
       if (head !== '' && unitLike && isNumber(head)) {
         tex = head;
         unit = joinUnit(unit, (text[2] + (text[3] ?? '')).replace(/\s+/g, ''));

@@ -2,16 +2,20 @@
  * Whole answers that name a set of numbers in words or by a formula with a
  * parameter: "none" and "no such n exists" are the empty set; "all powers
  * of 2", "n = 2^k, k \ge 0" and "2^k for some nonnegative integer k" are one
- * family. Each gets one spelling, so that the comparison sees one text.
+ * family; "infinitely many" (solutions), "infinity" and "infinite" are the
+ * count \infty, and "DNE" says "does not exist". Each gets one
+ * spelling, so that the comparison sees one text.
  */
 
 /** Whole answers that state a named set. */
 const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|does\s+not\s+exist|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|does\s+not\s+exist|dne|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
   [/^(?:all\s+)?(?:primes|prime\s+numbers|prime\s+[a-zA-Z]|[a-zA-Z]\s+(?:is\s+)?(?:a\s+)?prime)$/i, '\\text{prime}'],
   [/^(?:all|every)\s+positive\s+integers?(?:\s+[a-zA-Z])?$|^\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$/i, '\\text{all positive integers}'],
   [/^(?:all|every)\s+integers?(?:\s+[a-zA-Z])?$/i, '\\mathbb{Z}'],
   [/^(?:all|every)\s+real\s+numbers?(?:\s+[a-zA-Z])?$|^all\s+reals$/i, '\\mathbb{R}'],
+  // "How many solutions?" "Infinitely many": a count, the reference's \infty.
+  [/^(?:(?:there\s+are\s+)?infinitely\s+many(?:\s+[a-zA-Z]+)?|infinity|infinite)$/i, '\\infty'],
 ];
 
 /** A family b^k: the base and the least exponent. */

@@ -44,10 +44,17 @@ function flatten(items: Answer[]): Answer[] {
   return items.flatMap((item) => (item.kind === 'list' ? item.items : [item]));
 }
 
-/** Expands the first top-level "\pm" / "\mp" into its two readings. */
+/**
+ * Signs expanded in one answer at most: each doubles the values, so an
+ * answer with many (a model repeating "\pm 1" forty times) would take
+ * time and memory exponential in them. Beyond this it stays as written.
+ */
+const MAX_PLUS_MINUS = 6;
+
+/** Expands the first "\pm" / "\mp" into its two readings; null without one, or with too many. */
 function expandPlusMinus(tex: string): [string, string] | null {
   const m = /\\(pm|mp)(?![a-zA-Z])/.exec(tex);
-  if (m === null) return null;
+  if (m === null || (tex.match(/\\(?:pm|mp)(?![a-zA-Z])/g) ?? []).length > MAX_PLUS_MINUS) return null;
   const [first, second] = m[1] === 'pm' ? ['+', '-'] : ['-', '+'];
   const head = tex.slice(0, m.index);
   const tail = tex.slice(m.index + m[0].length);
@@ -149,6 +156,8 @@ function parseCommaList(tex: string): Answer {
   if (split.found.every((sep) => sep === 'or') && inequalitiesInOneLetter(items)) return { kind: 'union', parts: items };
   const chain = split.found.every((sep) => sep === 'and') ? intersectionChain(items) : null;
   if (chain !== null) return chain;
+  // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.
+  if (split.found.every((sep) => sep === 'and') && inequalitiesInOneLetter(items)) return { kind: 'list', items, all: true };
   return { kind: 'list', items: simplifyEquationList(flatten(items)) };
 }
 
@@ -177,6 +186,22 @@ function labelsWhole(tex: string): boolean {
   return found.length === 1 && (found[0] === '=' || found[0] === '\\in') && isLabel(parts[0] ?? '');
 }
 
+/** "x \mid", "x :", "x \in \mathbb{R} |": a letter of the reals, then the condition on it. */
+const SET_BUILDER = /^([a-zA-Z])\s*(?:\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*)?(?:\\mid|\||:)\s*(.+)$/;
+
+/**
+ * "\{x \mid x > 2\}", "\{x \in \mathbb{R} : x \ne 2\}": a set of reals by
+ * a condition of inequalities on its letter, as the relation (or union of
+ * them) that compares by membership; null for any other set.
+ */
+function realCondition(inner: string): Answer | null {
+  const m = SET_BUILDER.exec(inner);
+  if (m?.[1] === undefined || m[2] === undefined) return null;
+  const condition = parseTop(m[2]);
+  const pieces = condition.kind === 'union' ? condition.parts : [condition];
+  return pieces.every((piece) => inequalityLetter(piece) === m[1]) ? condition : null;
+}
+
 /** Parses one item of a list: no top-level commas remain. */
 function parseItem(input: string): Answer {
   const tex = input.trim();
@@ -189,12 +214,17 @@ function parseItem(input: string): Answer {
   if (tex.startsWith('\\{') && isWrapped(tex)) {
     const inner = tex.slice(2, -2).trim();
     if (inner === '') return { kind: 'set', items: [] };
+    const condition = realCondition(inner);
+    if (condition !== null) return condition;
     const list = parseCommaList(inner);
     return { kind: 'set', items: list.kind === 'list' ? list.items : [list] };
   }
   if ((tex.startsWith('(') || tex.startsWith('[')) && isWrapped(tex)) {
     const inner = tex.slice(1, -1);
     const parts = splitTopLevel(inner, [',', ';']).map((p) => p.trim());
+    // "(\pm 1, 0)" is the two tuples (1, 0) and (-1, 0), not a tuple with a list inside.
+    const pm = parts.length >= 2 ? expandPlusMinus(tex) : null;
+    if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
     const open = tex.startsWith('(') ? '(' : '[';
     const close = tex.endsWith(')') ? ')' : ']';
     if (parts.length >= 2) return { kind: 'tuple', items: parts.map(parseItem), open, close };
@@ -206,7 +236,7 @@ function parseItem(input: string): Answer {
     // "Result: 110", "Lösung: 110": a word before the colon labels the answer, as `x =` does, and is no term of
     // a ratio. Read as the pair (Result, 110), it was graded different from 110 and sure of it.
     if (isWordLabel(ratio[0] ?? '')) return parseItem(ratio[1] ?? '');
-    return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')' };
+    return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')', ratio: true };
   }
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
   const pm = expandPlusMinus(tex);

@@ -3,9 +3,14 @@
  * Some spellings mean two things and only the other side can say which:
  * "1000,99" may be a decimal comma; "n = 4k+3" is a residue class and also
  * the formula 4k+3 under a label; a bare "4k+3" is a formula, or the class
- * of numbers of that form. A reading that a reader would accept counts as
- * `equal`; one that is a guess can only make a match `unsure`.
+ * of numbers of that form; "(C) 12" is the choice C and its value 12; "No,
+ * there is no such n" is the no and the empty set; "A(1, 2)" is a point,
+ * and "C(5, 2)" a point or a binomial coefficient. A reading that a reader
+ * would accept counts as `equal`; one that is a guess can only make a match
+ * `unsure`.
  */
+import { YES_OR_NO_FIRST } from '../extract/segments.ts';
+import { namedSet } from './named-sets.ts';
 import { canonicalWords } from './words.ts';
 import { parseTop } from './parse.ts';
 import type { Answer } from './types.ts';
@@ -22,8 +27,55 @@ const DECIMAL_COMMA = /^-?(?:0,\d+|\d+,\d{2,})$/;
 /** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
 const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
+/** "(C) 12", "C) 12": a choice letter in parentheses, then the value of that choice. */
+const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(].*)$/;
+
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
+
+/** "C(5, 2)", "A(1, -2)": a capital letter before numbers in parentheses. */
+const NAMED_PAIR = /^([A-Z])\s*\(([^()]*,[^()]*)\)$/;
+
+/**
+ * "A(1, -2)" (any capital, numbers only) is the point A at those
+ * coordinates; "C(5, 2)" may be that point or the binomial coefficient as
+ * combinatorics writes it, which only the question says, so a match under
+ * either reading of it is `unsure`. Read as a function's value, each was
+ * different from its answer, and sure of it.
+ */
+function namedPairReadings(cleaned: string): Reading[] {
+  const m = NAMED_PAIR.exec(cleaned);
+  if (m?.[1] === undefined || m[2] === undefined) return [];
+  const args = m[2].split(',').map((arg) => arg.trim());
+  const binomial = m[1] === 'C' && args.length === 2;
+  const out: Reading[] = [];
+  if (binomial) out.push({ answer: parseTop(`\\binom{${args[0] ?? ''}}{${args[1] ?? ''}}`), onMatch: 'unsure' });
+  if (!/[a-zA-Z]/.test(m[2].replace(/\\[a-zA-Z]+/g, ''))) out.push({ answer: parseTop(`(${m[2]})`), onMatch: binomial ? 'unsure' : 'equal' });
+  return out;
+}
+
+/** A subscript or a superscript: "_{6}", "^3". */
+const INDEX = String.raw`\s*\{?\s*(\d+)\s*\}?\s*`;
+
+/** "{}^6C_3", "^6C_3", "_6C_3": the count of choices with the number to choose from before the C. */
+const PREFIXED_C = new RegExp(String.raw`^(?:\{\s*\})?[\^_]${INDEX}C\s*_${INDEX}$`);
+
+/** "C_6^3", "C^3_6": the count of choices as Chinese texts write it, or a power of a variable C_6. */
+const INDEXED_C = new RegExp(String.raw`^C\s*(?:_${INDEX}\^${INDEX}|\^${INDEX}_${INDEX})$`);
+
+/**
+ * The binomial coefficient in the notations of other school systems:
+ * "{}^6C_3" is \binom{6}{3}; "C_6^3" is too, or a power of C_6, so a match
+ * under it is `unsure`.
+ */
+function combinationReadings(cleaned: string): Reading[] {
+  const prefixed = PREFIXED_C.exec(cleaned);
+  if (prefixed !== null) return [{ answer: parseTop(`\\binom{${prefixed[1] ?? ''}}{${prefixed[2] ?? ''}}`), onMatch: 'equal' }];
+  const indexed = INDEXED_C.exec(cleaned);
+  if (indexed === null) return [];
+  const [n, k] = indexed[1] !== undefined ? [indexed[1], indexed[2]] : [indexed[4], indexed[3]];
+  return [{ answer: parseTop(`\\binom{${n ?? ''}}{${k ?? ''}}`), onMatch: 'unsure' }];
+}
 
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
@@ -32,6 +84,18 @@ const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const out: Reading[] = [];
   if (DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'equal' });
+  // "(C) 12", "\textbf{(C)}\ 12": the choice, and the value it stands for.
+  const choice = CHOICE_AND_VALUE.exec(cleaned.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').trim());
+  if (choice?.[1] !== undefined && choice[2] !== undefined) {
+    const value = canonicalWords(choice[2]);
+    out.push({ answer: parseTop(canonicalWords(`(${choice[1]})`).tex), onMatch: 'equal' });
+    if (!value.freeText && value.cases === undefined) out.push({ answer: parseTop(value.tex), onMatch: 'equal' });
+  }
+  // "No, there is no such n": the no, and the empty set its reason names.
+  const verdict = YES_OR_NO_FIRST.exec(cleaned);
+  const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
+  if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
+  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned));
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.

@@ -61,7 +61,8 @@ export function residueItem(item: string): ResidueSet | null {
     const m = BigInt(form[2] ?? '1');
     if (m >= 2n) return single(BigInt(form[5] ?? '0') * (form[4] === '-' ? -1n : 1n), m);
   }
-  const parity = /^(?:all\s+)?(?:(odd|even)\s+(?:positive\s+)?(?:(?:integers?|numbers?)(?:\s+[a-zA-Z])?|values?\s+of\s+[a-zA-Z]|[a-zA-Z])?|([a-zA-Z])\s+(?:is\s+)?(odd|even))$/i.exec(t);
+  // "odd" alone is the class too: against "odd numbers" it was a word, different from the class.
+  const parity = /^(?:all\s+)?(?:(odd|even)(?:\s+(?:positive\s+)?(?:(?:integers?|numbers?)(?:\s+[a-zA-Z])?|values?\s+of\s+[a-zA-Z]|[a-zA-Z]))?|([a-zA-Z])\s+(?:is\s+)?(odd|even))$/i.exec(t);
   if (parity !== null) return single((parity[1] ?? parity[3] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
   // "3 \mid n", "3 | n", "3 \nmid n".
   const divides = /^(\d+)\s*(\\mid|\||\\nmid)\s*[a-zA-Z]$/.exec(t);

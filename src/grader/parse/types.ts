@@ -99,11 +99,23 @@ export type Answer =
   /** Words ("odd", "\text{Evelyn}", a choice letter), compared as text. */
   | { kind: 'text'; text: string }
   /** "(a, b)" or "[a, b)": a tuple, or an interval when it has two items. */
-  | { kind: 'tuple'; items: Answer[]; open: '(' | '['; close: ')' | ']' }
+  | {
+      kind: 'tuple';
+      items: Answer[];
+      open: '(' | '[';
+      close: ')' | ']';
+      /** Written "a:b": a ratio, which other terms in proportion may state too. */
+      ratio?: boolean;
+    }
   /** "\{a, b\}": unordered, duplicates ignored. */
   | { kind: 'set'; items: Answer[] }
   /** A bare list "a, b" / "a and b": unordered unless options say otherwise. */
-  | { kind: 'list'; items: Answer[] }
+  | {
+      kind: 'list';
+      items: Answer[];
+      /** Joined by "and" ("x > 0 and x \ne 3"): conditions that all hold, the intersection of their sets. */
+      all?: boolean;
+    }
   /** "A \cup B". */
   | { kind: 'union'; parts: Answer[] }
   /** "a < b \le c": parts.length === ops.length + 1. */

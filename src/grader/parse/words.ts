@@ -13,6 +13,7 @@ import { caseTexts, type CasesText } from './cases.ts';
 import { namedSet } from './named-sets.ts';
 import { expandCongruences, residueItem, residueTexts, unionOf } from './residues.ts';
 import { splitQuantity } from '../math/units.ts';
+import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
 const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+|any\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
@@ -168,6 +169,9 @@ export function canonicalWords(cleaned: string): Worded {
   // Most answers have no words at all: leave them at once.
   const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
   if (!words) return { tex, freeText: false, domain: '' };
+  // "Yes, it is possible": the answer is the word; its reason is prose (readings.ts reads "No, there is no such n" too).
+  const verdict = YES_OR_NO_FIRST.exec(plain(tex));
+  if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
   const cases = caseTexts(plain(tex));
   if (cases !== null) return { tex, freeText: false, domain: '', cases };
   const { text, domain } = withoutQualifiers(parameterRange(plain(tex)));
