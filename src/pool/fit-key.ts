@@ -55,9 +55,22 @@ function partKey(part: FitTask['parts'][number]): unknown[] {
     : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])];
 }
 
-/** A string that equals another task's exactly when their outputs must be equal. */
-export function fitKey(task: FitTask): string {
+/**
+ * The part of a task's key its prompt makes (its system message and parts),
+ * the dear part: a call's key is made for its journal and for the pool, and
+ * again for each window it is fitted into, from one prompt (host/calls/llm-call.ts).
+ */
+export function promptIdentity(prompt: Pick<FitTask, 'system' | 'parts'>): string {
   // A text system message enters by its digest, as it always has; a templated one (RSE's bank) as a template part.
-  const system = typeof task.system === 'string' ? textDigest(task.system) : partKey(task.system);
-  return JSON.stringify([task.encoding, task.budget, system, task.parts.map(partKey)]);
+  const system = typeof prompt.system === 'string' ? textDigest(prompt.system) : partKey(prompt.system);
+  return `${JSON.stringify(system)},${JSON.stringify(prompt.parts.map(partKey))}`;
+}
+
+/**
+ * A string that equals another task's exactly when their outputs must be
+ * equal: the JSON of [encoding, budget, system, parts], `identity` being the
+ * task's promptIdentity when the caller has it.
+ */
+export function fitKey(task: FitTask, identity = promptIdentity(task)): string {
+  return `[${JSON.stringify(task.encoding)},${JSON.stringify(task.budget)},${identity}]`;
 }

@@ -44,10 +44,16 @@ export interface TaskOptions {
   ahead?: boolean;
 }
 
+/** Options of `Pool.fit`. */
+export interface FitOptions extends TaskOptions {
+  /** The task's promptIdentity (fit-key.ts), when the caller made it already. */
+  identity?: string;
+}
+
 /** CPU-bound tasks run off the main thread. */
 export interface Pool {
   /** Fits a prompt into `budget` tokens, dropping parts by `drop` rank (see `workers/tokenize.worker.ts`). */
-  fit(input: FitInput, options?: TaskOptions): Promise<FitOutput>;
+  fit(input: FitInput, options?: FitOptions): Promise<FitOutput>;
   /** Tokens of each text, in the pool's encoding unless `encoding` says otherwise. */
   countTokens(texts: string[], options?: TaskOptions & { encoding?: string }): Promise<number[]>;
   /** Which incoming bank records to keep (see `workers/jaccard.worker.ts`). */
@@ -224,7 +230,7 @@ export function createPool(options: PoolOptions = {}): Pool {
   return {
     async fit(input, taskOptions) {
       const task: FitTask = { ...input, encoding: checkEncoding(input.encoding ?? encoding) };
-      const key = fitKey(task);
+      const key = fitKey(task, taskOptions?.identity);
       const cached = fitting.get(key) ?? fitCache.get(key);
       if (cached) return abortable(cached, taskOptions?.signal);
       // Not tied to one caller's signal: another caller may share the result; an aborted caller just stops waiting.

@@ -12,7 +12,7 @@ import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
 import { CallFailedError, outOfBounds, type Endpoint, type Gateway, type Sampling } from '../../gateway/gateway.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
-import { fitKey } from '../../pool/fit-key.ts';
+import { fitKey, promptIdentity } from '../../pool/fit-key.ts';
 import { hashOf, seedFor } from '../../kernel/prng.ts';
 import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
@@ -95,6 +95,10 @@ function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attem
 
 /** What shapes a call's request apart from its prompt, the same on every refit. */
 interface CallShape {
+  /** The prompt's part of its keys (fit-key.ts), made once for the call: the dear part of each key. */
+  prompt: string;
+  /** The call's keys made so far, by window: a call is looked up and then sent under the same one. */
+  keys: Map<number, Keyed>;
   endpoint: Endpoint;
   attempt: number;
   seed: number;
@@ -121,7 +125,7 @@ function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
   // one per call (MAS-TTS's CEO budget).
   const runCap = (input.endpoint === 'judge' ? config.judge.maxTokens : config.context.completionMaxTokens) ?? undefined;
   const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
-  return { endpoint, attempt, seed, temperature, sampling, cap };
+  return { prompt: promptIdentity(input.prompt), keys: new Map(), endpoint, attempt, seed, temperature, sampling, cap };
 }
 
 /** Creates the `llm` actor logic. */
@@ -138,6 +142,13 @@ interface Keyed {
   task: { encoding: RunConfig['context']['tokenizer']; system: LlmInput['prompt']['system']; parts: LlmInput['prompt']['parts']; budget: number };
 }
 
+/** The call's key at `window` (keyFor), made once. */
+function keyedAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
+  let keyed = shape.keys.get(window);
+  if (keyed === undefined) shape.keys.set(window, (keyed = keyFor(deps, input, shape, window)));
+  return keyed;
+}
+
 /**
  * The key names what the call is about and hashes everything that shapes its request: the prompt
  * before fitting, the budget and tokenizer that fit it (by content, not path: a moved run's journal
@@ -145,14 +156,15 @@ interface Keyed {
  * lets a resume or a replay look the call up before tokenizing anything: a journaled call costs one
  * read, no pool task.
  */
-function keyedAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
+function keyFor(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
   const { config } = deps;
   const { endpoint, seed, temperature, sampling, cap } = shape;
   const budget = promptBudget(window);
   const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
   const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
   const tokenizer = tokenizerIdentity(config.context);
-  const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt: fitKey({ ...task, encoding: tokenizer }), ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
+  const prompt = fitKey({ ...task, encoding: tokenizer }, shape.prompt);
+  const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt, ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
   return { window, key, budget, task };
 }
 
@@ -240,7 +252,7 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
     const unsent = notSent(deps, input, keyed.key, attempt);
     if (unsent !== null) return unsent;
     // A memory role's prompt (a summary's M analyses) is fitted ahead of the others waiting, so its problem can let those texts go sooner.
-    const fit = await deps.pool.fit(keyed.task, { signal, ahead: input.condenses === true });
+    const fit = await deps.pool.fit(keyed.task, { signal, ahead: input.condenses === true, identity: shape.prompt });
     if (fit.renderError !== undefined) return templateFailed(deps, input, fit.renderError, attempt);
     if (fit.promptTokens > keyed.budget) {
       // Trimming could not bring it within the window (the question alone is too long): a call
