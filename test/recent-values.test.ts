@@ -13,4 +13,15 @@ describe('recent values', () => {
     expect(recent.quantile(0.5)).toBe(3);
     expect(recent.quantile(1)).toBe(4);
   });
+
+  test('a value added after a reading moves the next reading', () => {
+    const recent = createRecentValues(3);
+    for (const value of [5, 6, 7]) recent.add(value);
+    expect(recent.quantile(0.5)).toBe(6);
+    recent.add(1);
+    recent.add(2);
+    // 5 and 6 are gone: 7, 1, 2 remain.
+    expect(recent.quantile(0.5)).toBe(2);
+    expect(recent.quantile(1)).toBe(7);
+  });
 });

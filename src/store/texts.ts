@@ -156,7 +156,9 @@ export function takeTexts(value: unknown, onText: (text: string) => string): unk
       return copy ?? node;
     }
     let copy: Record<string, unknown> | null = null;
-    for (const [key, field] of Object.entries(node)) {
+    // Keys, not entries: a pair per field, for every field of every record stored, showed among a call's allocations.
+    for (const key of Object.keys(node)) {
+      const field = (node as Record<string, unknown>)[key];
       path.push(key);
       const item = walk(field);
       path.pop();

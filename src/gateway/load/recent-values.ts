@@ -17,17 +17,20 @@ export function createRecentValues(capacity: number): RecentValues {
   if (!Number.isInteger(capacity) || capacity < 1) throw new TypeError(`capacity must be a positive integer, got ${capacity}`);
   const values: number[] = [];
   let next = 0;
+  // The values in order, kept until the next add: a pace is read at every routing decision, and a value is added once per call.
+  let sorted: number[] | null = null;
   return {
     add(value) {
       if (values.length < capacity) values.push(value);
       else values[next++ % capacity] = value;
+      sorted = null;
     },
     get size() {
       return values.length;
     },
     quantile(q) {
       if (values.length === 0) return null;
-      const sorted = [...values].sort((a, b) => a - b);
+      sorted ??= [...values].sort((a, b) => a - b);
       return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? null;
     },
   };
