@@ -8,7 +8,7 @@ import { usesSimulator, type RunConfig, type Secrets } from '../../settings/conf
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
 import { applyListedWindows } from './listed-windows.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
-import { endpointFor } from './llm-call.ts';
+import { endpointFor } from './call-key.ts';
 import { keyOriginOf } from './api-keys.ts';
 import type { Problem } from '../../input/problems.ts';
 import { ENDPOINT_SLOTS, slotFlag, type EndpointSlot } from '../../kernel/slots.ts';

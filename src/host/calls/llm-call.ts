@@ -7,21 +7,18 @@
 import { fromPromise } from 'xstate';
 import type { LlmInput, LlmOutput, LlmResult } from '../../../machines/llm.ts';
 import type { RunConfig, Secrets } from '../../settings/config.ts';
-import { TmasError, UserError } from '../../kernel/errors.ts';
+import { UserError } from '../../kernel/errors.ts';
 import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallFailedError, outOfBounds, type Endpoint, type Gateway, type Sampling } from '../../gateway/gateway.ts';
+import { CallFailedError, outOfBounds, type Gateway } from '../../gateway/gateway.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
-import { fitKey, promptIdentity } from '../../pool/fit-key.ts';
-import { hashOf, seedFor } from '../../kernel/prng.ts';
-import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
 import { findRefit, refitPut } from '../../store/refit.ts';
 import type { CallRanks } from './call-ranks.ts';
 import type { JournalSource } from './journal-source.ts';
-import { tokenizerIdentity } from '../../settings/files/tokenizer-file.ts';
 import { CONTEXT_MARGIN, shrunkWindow, statedWindow } from './context-errors.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
+import { keyedAt, shapeOf, type CallShape, type Keyed } from './call-key.ts';
 
 /** The calls of a run's process: answered from the journal, sent and journaled (issued), and sent and failed for good. */
 export interface CallCounts {
@@ -57,20 +54,6 @@ export interface LlmCallDeps {
   windows?: ServerWindows;
 }
 
-/** The endpoint a role's calls go to. */
-export function endpointFor(role: EndpointSlot, deps: Pick<LlmCallDeps, 'config' | 'secrets' | 'simulatorUrl'>): Endpoint {
-  const { baseUrl, model } = deps.config.roles.endpoints[role];
-  const urls = baseUrl ?? (deps.simulatorUrl === null ? [] : [deps.simulatorUrl]);
-  const [first] = urls;
-  if (first === undefined) throw new TmasError('TMAS_NO_ENDPOINT', `no endpoint for the ${role} role`);
-  return { baseUrl: first, model, apiKey: deps.secrets[role], ...(urls.length > 1 ? { replicas: urls } : {}) };
-}
-
-/** The prompt budget: the window less a completion reserve (a quarter of the window, at most 16k) and the margin. */
-export function promptBudget(window: number): number {
-  return window - Math.min(16_384, Math.floor(window / 4)) - CONTEXT_MARGIN;
-}
-
 /** Context-length errors a call may meet before it gives up: each one shrinks the window. */
 const MAX_CONTEXT_REFITS = 3;
 
@@ -93,79 +76,10 @@ function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attem
   return { ok: false, request: input.request, code: 'TMAS_PROMPT', error, attempt };
 }
 
-/** What shapes a call's request apart from its prompt, the same on every refit. */
-interface CallShape {
-  /** The prompt's part of its keys (fit-key.ts), made once for the call: the dear part of each key. */
-  prompt: string;
-  /** The call's keys made so far, by window: a call is looked up and then sent under the same one. */
-  keys: Map<number, Keyed>;
-  endpoint: Endpoint;
-  attempt: number;
-  seed: number;
-  temperature: number | null;
-  sampling: Sampling | undefined;
-  /** The completion limit, when the run or the role sets one. */
-  cap: number | undefined;
-}
-
-/** The seed, sampling and completion limit of a call. */
-function shapeOf(deps: LlmCallDeps, input: LlmInput): CallShape {
-  const { config } = deps;
-  const endpoint = endpointFor(input.endpoint, deps);
-  const attempt = input.attempt ?? 0;
-  // A retry after unusable output is another request (another seed), journaled under its own key.
-  const seed = attempt === 0 ? seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index) : seedFor(config.loop.seed, input.problem, input.iteration, input.role, input.index, attempt);
-  const { temperature: slotTemperature, ...rest } = config.roles.endpoints[input.endpoint].sampling;
-  // A slot's own --…-temperature wins over the role's; other sampling fields go to the request only when set.
-  const temperature = slotTemperature ?? input.temperature ?? null;
-  const set = Object.entries(rest).filter(([, value]) => value !== null);
-  const sampling = set.length > 0 ? (Object.fromEntries(set) as Sampling) : undefined;
-  // The judge has its own completion limit (a hosted judge rejects one near the whole window); the
-  // other roles have the run's, when it has one (RSE's upstream budget), and a role may set a lower
-  // one per call (MAS-TTS's CEO budget).
-  const runCap = (input.endpoint === 'judge' ? config.judge.maxTokens : config.context.completionMaxTokens) ?? undefined;
-  const cap = input.maxTokens === undefined ? runCap : Math.min(runCap ?? input.maxTokens, input.maxTokens);
-  return { prompt: promptIdentity(input.prompt), keys: new Map(), endpoint, attempt, seed, temperature, sampling, cap };
-}
-
 /** Creates the `llm` actor logic. */
 export function createLlmCall(deps: LlmCallDeps) {
   const run = { ...deps, windows: deps.windows ?? createServerWindows() };
   return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(run, input, signal));
-}
-
-/** A call's journal key when fitted into `window`, with the prompt budget and the fit's task there. */
-interface Keyed {
-  window: number;
-  key: string;
-  budget: number;
-  task: { encoding: RunConfig['context']['tokenizer']; system: LlmInput['prompt']['system']; parts: LlmInput['prompt']['parts']; budget: number };
-}
-
-/** The call's key at `window` (keyFor), made once. */
-function keyedAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
-  let keyed = shape.keys.get(window);
-  if (keyed === undefined) shape.keys.set(window, (keyed = keyFor(deps, input, shape, window)));
-  return keyed;
-}
-
-/**
- * The key names what the call is about and hashes everything that shapes its request: the prompt
- * before fitting, the budget and tokenizer that fit it (by content, not path: a moved run's journal
- * still answers), and the sampling parameters. Hashing the inputs of the fit rather than its output
- * lets a resume or a replay look the call up before tokenizing anything: a journaled call costs one
- * read, no pool task.
- */
-function keyFor(deps: LlmCallDeps, input: LlmInput, shape: CallShape, window: number): Keyed {
-  const { config } = deps;
-  const { endpoint, seed, temperature, sampling, cap } = shape;
-  const budget = promptBudget(window);
-  const task = { encoding: config.context.tokenizer, system: input.prompt.system, parts: input.prompt.parts, budget };
-  const prefix = input.prefix === undefined ? {} : { prefix: input.prefix };
-  const tokenizer = tokenizerIdentity(config.context);
-  const prompt = fitKey({ ...task, encoding: tokenizer }, shape.prompt);
-  const key = `${input.problem}/${input.iteration}/${input.role}/${input.index}/${hashOf({ model: endpoint.model, window, prompt, ...prefix, temperature, seed, ...(sampling === undefined ? {} : { sampling }), ...(cap === undefined ? {} : { cap }) })}`;
-  return { window, key, budget, task };
 }
 
 /** The call's output from a journaled or just sent record. */

@@ -20,7 +20,8 @@ import { isUserError, TmasError, UserError, type ErrorCode } from '../../kernel/
 import type { Gateway } from '../../gateway/gateway.ts';
 import { createBus } from '../../kernel/bus.ts';
 import { prepareEndpoints, type PreparedEndpoints } from '../calls/endpoints.ts';
-import { createLlmCall, endpointFor, promptBudget, type CallCounts } from '../calls/llm-call.ts';
+import { createLlmCall, type CallCounts } from '../calls/llm-call.ts';
+import { endpointFor, promptBudget } from '../calls/call-key.ts';
 import { createCallRanks } from '../calls/call-ranks.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
 import { createPool, tokenizerLoadError, type Pool } from '../../pool/pool.ts';
