@@ -9,10 +9,36 @@
  * allocated. A call started here reports back with a `llm.done` event instead
  * of `xstate.done.actor.*`, and is still stopped (its request aborted) when the
  * role actor stops, as a child would be.
+ *
+ * The runtime's own call (`llmLogic`) is not even an actor: its function is
+ * run and its result sent back as the actor's would be, with the same abort on
+ * stop. An actor per call (and, being nobody's child, an actor system of its
+ * own: maps, a scheduler, observers, its snapshots) cost the main thread
+ * several percent again, for a promise; a logic given otherwise (a test's, a
+ * replay's) still runs as an actor.
  */
-import { createActor, type AnyActor, type AnyActorLogic, type AnyActorRef } from 'xstate';
+import { createActor, fromPromise, type AnyActorLogic, type AnyActorRef, type PromiseActorLogic } from 'xstate';
 import { TmasError } from '../src/kernel/errors.ts';
 import type { LlmInput, LlmResult } from './llm.ts';
+
+/** One LLM call as a function: the promise its actor would run. */
+export type LlmFunction = (input: LlmInput, signal: AbortSignal) => Promise<LlmResult>;
+
+/** Where `llmLogic` keeps its function on the logic it makes. */
+const FUNCTION = Symbol('tmas.llm.function');
+
+/** The `llm` logic of a function: an actor where a role invokes it, the function itself where a role's `callLlm` starts it. */
+export function llmLogic(run: LlmFunction): PromiseActorLogic<LlmResult, LlmInput> {
+  return Object.assign(
+    fromPromise<LlmResult, LlmInput>(({ input, signal }) => run(input, signal)),
+    { [FUNCTION]: run },
+  );
+}
+
+/** A call in progress, as its role stops it. */
+interface Running {
+  stop(): void;
+}
 
 /** What a finished call sends to the role actor that started it. */
 export interface CallDoneEvent {
@@ -41,12 +67,12 @@ export const failOnCallError = {
 };
 
 // The calls in progress per role actor, stopped together when the role stops.
-const running = new WeakMap<AnyActorRef, Set<AnyActor>>();
+const running = new WeakMap<AnyActorRef, Set<Running>>();
 
-function callsOf(role: AnyActorRef): Set<AnyActor> {
+function callsOf(role: AnyActorRef): Set<Running> {
   let calls = running.get(role);
   if (calls === undefined) {
-    const started = new Set<AnyActor>();
+    const started = new Set<Running>();
     const stopAll = () => {
       for (const call of started) call.stop();
       started.clear();
@@ -71,7 +97,29 @@ export function callLlmNotProvided(_: unknown, params: CallLlmParams): void {
 
 /** The `callLlm` action for calls of `logic`: each result comes back to the role that asked as `llm.done` (or `llm.error`). */
 export function callLlmWith(logic: AnyActorLogic): (args: { self: AnyActorRef }, params: CallLlmParams) => void {
+  const run = (logic as { [FUNCTION]?: LlmFunction })[FUNCTION];
+  if (run !== undefined) return ({ self }, { id, input }) => runCall(self, id, input, run);
   return ({ self }, { id, input }) => startCall(self, id, input, logic);
+}
+
+/**
+ * A call of the runtime's own logic: its function run at once, as its actor
+ * would have run it on start, its result sent once it settles unless its
+ * role stopped meanwhile (which aborted its signal).
+ */
+function runCall(role: AnyActorRef, id: string, input: LlmInput, run: LlmFunction): void {
+  const calls = callsOf(role);
+  const controller = new AbortController();
+  const call: Running = { stop: () => controller.abort() };
+  calls.add(call);
+  run(input, controller.signal).then(
+    (output) => {
+      if (calls.delete(call)) role.send({ type: 'llm.done', id, output } satisfies CallDoneEvent);
+    },
+    (error: unknown) => {
+      if (calls.delete(call)) role.send({ type: 'llm.error', id, error } satisfies CallErrorEvent);
+    },
+  );
 }
 
 function startCall(role: AnyActorRef, id: string, input: LlmInput, logic: AnyActorLogic): void {

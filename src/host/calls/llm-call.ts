@@ -4,7 +4,7 @@
  * journal when this exact call already completed, otherwise call the gateway
  * and journal the result before the reply message can be delivered.
  */
-import { fromPromise } from 'xstate';
+import { llmLogic } from '../../../machines/start-call.ts';
 import type { LlmInput, LlmOutput, LlmResult } from '../../../machines/llm.ts';
 import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { UserError } from '../../kernel/errors.ts';
@@ -76,10 +76,10 @@ function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attem
   return { ok: false, request: input.request, code: 'TMAS_PROMPT', error, attempt };
 }
 
-/** Creates the `llm` actor logic. */
+/** Creates the `llm` logic (start-call.ts: a role's calls run its function, with no actor each). */
 export function createLlmCall(deps: LlmCallDeps) {
   const run = { ...deps, windows: deps.windows ?? createServerWindows() };
-  return fromPromise<LlmResult, LlmInput>(({ input, signal }) => llmCall(run, input, signal));
+  return llmLogic((input, signal) => llmCall(run, input, signal));
 }
 
 /** The call's output from a journaled or just sent record. */
