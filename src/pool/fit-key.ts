@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SizedLru } from './sized-lru.ts';
-import type { FitTask, TemplateValue } from '../../workers/tasks.ts';
+import type { FitTask } from '../../workers/tasks.ts';
 
 /**
  * Characters of text whose digests are kept; the least recently used go first
@@ -33,26 +33,39 @@ export function textDigest(text: string): string {
   return digest;
 }
 
-/** A template's variables with every string by its digest. */
-function digested(value: TemplateValue): TemplateValue {
-  if (typeof value === 'string') return textDigest(value);
-  if (Array.isArray(value)) return value.map(digested);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, digested(item)]));
+/**
+ * A template's variables as JSON, every string by its digest: what
+ * JSON.stringify gives of a copy of them with each string replaced by its
+ * digest, written at once rather than through the copy (a prompt's variables
+ * are walked for every call). Undefined where JSON.stringify gives undefined:
+ * a field so valued is left out of its object, an item so valued is null.
+ */
+function digestedJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return `"${textDigest(value)}"`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let json = '[';
+    for (let i = 0; i < value.length; i++) json += `${i === 0 ? '' : ','}${digestedJson(value[i]) ?? 'null'}`;
+    return `${json}]`;
+  }
+  let json = '';
+  for (const key of Object.keys(value)) {
+    const item = digestedJson((value as Record<string, unknown>)[key]);
+    if (item !== undefined) json += `${json === '' ? '' : ','}${JSON.stringify(key)}:${item}`;
+  }
+  return `{${json}}`;
 }
 
-/** A part's identity: `drop`, `id` and a token bound shape the output too; so do a template part's source (by its SHA-256), its values and its drops. */
-function partKey(part: FitTask['parts'][number]): unknown[] {
+/**
+ * A part's identity as JSON: `drop`, `id` and a token bound shape the output too; so do a template part's
+ * source (by its SHA-256), its values and its drops. The JSON is that of the list they make, as keys always had it.
+ */
+function partJson(part: FitTask['parts'][number]): string {
+  if (!('template' in part)) return JSON.stringify([part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])]);
+  const drops = JSON.stringify((part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path]));
   // How a template renders is named only when not trimmed, the built-in templates' mode, so that their calls keep the keys they had.
-  return 'template' in part
-    ? [
-        part.id,
-        textDigest(part.template),
-        digested(part.variables),
-        (part.drops ?? []).map((drop) => [drop.id, drop.drop, drop.path]),
-        ...(part.whitespace === undefined || part.whitespace === 'trimmed' ? [] : [part.whitespace]),
-      ]
-    : [part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])];
+  const whitespace = part.whitespace === undefined || part.whitespace === 'trimmed' ? '' : `,${JSON.stringify(part.whitespace)}`;
+  return `[${JSON.stringify(part.id) ?? 'null'},"${textDigest(part.template)}",${digestedJson(part.variables) ?? 'null'},${drops}${whitespace}]`;
 }
 
 /**
@@ -62,8 +75,8 @@ function partKey(part: FitTask['parts'][number]): unknown[] {
  */
 export function promptIdentity(prompt: Pick<FitTask, 'system' | 'parts'>): string {
   // A text system message enters by its digest, as it always has; a templated one (RSE's bank) as a template part.
-  const system = typeof prompt.system === 'string' ? textDigest(prompt.system) : partKey(prompt.system);
-  return `${JSON.stringify(system)},${JSON.stringify(prompt.parts.map(partKey))}`;
+  const system = typeof prompt.system === 'string' ? `"${textDigest(prompt.system)}"` : partJson(prompt.system);
+  return `${system},[${prompt.parts.map(partJson).join(',')}]`;
 }
 
 /**
