@@ -161,9 +161,16 @@ interface RoleStep {
   forcing?: Record<string, Forcing>;
 }
 
-function without(forcing: Record<string, Forcing>, correlation: string): Record<string, Forcing> {
+/** The forcing state less a request's entry; undefined (no change, nothing to assign) when it has none, as no request of a role without budget forcing has. */
+function without(forcing: Record<string, Forcing>, correlation: string): Record<string, Forcing> | undefined {
+  if (!Object.hasOwn(forcing, correlation)) return undefined;
   const { [correlation]: _, ...others } = forcing;
   return others;
+}
+
+/** A step's forcing field: present only when the state changed (each assign makes the role's context anew). */
+function forced(forcing: Record<string, Forcing> | undefined): Pick<RoleStep, 'forcing'> {
+  return forcing === undefined ? {} : { forcing };
 }
 
 /** The calls a role makes for a request and what it does with their results, as steps (pure). */
@@ -220,7 +227,7 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
       }
     }
     post.push(definition.reply(request, output, context));
-    return { post, calls: [], forcing: without(context.forcing, request.correlation) };
+    return { post, calls: [], ...forced(without(context.forcing, request.correlation)) };
   }
   function done(context: RoleContext, result: LlmResult): RoleStep {
     const request = result.request as Request;
@@ -229,7 +236,7 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
     if (!result.ok) {
       // No room left in the window for a continuation: the cut reply stands, as it came.
       if (forcing?.cut && result.code === 'TMAS_CONTEXT_LENGTH') return settle(context, request, forcing.cut);
-      return { post: [failedMessage(definition.role, request, result, definition.index(request))], calls: [], forcing: without(context.forcing, request.correlation) };
+      return { post: [failedMessage(definition.role, request, result, definition.index(request))], calls: [], ...forced(without(context.forcing, request.correlation)) };
     }
     if (forcing === undefined || budget === null) return settle(context, request, result);
     if (forcing.cut === null) return needsForcing(result, budget) ? continueCut(context, request, { ...forcing, cut: result }, budget) : settle(context, request, result);
