@@ -168,7 +168,9 @@ describe('a damaged store is named and never changed', () => {
         if (lazy && LAZY_COMMANDS.has(args[0] as string) && refused.code === 0) continue;
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr, args[0]).toMatch(/TMAS_STORE_DAMAGED/);
-        expect(refused.stderr, args[0]).toMatch(says);
+        // A command that reads only a changed text names the record that refers to it (text-store.ts checks each text's digest).
+        const named = lazy && LAZY_COMMANDS.has(args[0] as string) && /refers to text \S+, which the store does not hold whole/.test(refused.stderr);
+        if (!named) expect(refused.stderr, args[0]).toMatch(says);
         expect(refused.stderr, args[0]).toMatch(/Nothing was changed.*tmas repair/s);
         expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
       }
