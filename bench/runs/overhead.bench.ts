@@ -8,6 +8,7 @@
  * measured twice: with the client's default fetch (the target's reference),
  * and over the gateway's own HTTP transport, which is cheaper.
  */
+import os from 'node:os';
 import { createHttpTransport } from '../../src/gateway/request/http-transport.ts';
 import { readJournaledRequests, sendRaw } from './ceiling.ts';
 import { writeBenchProblems } from '../harness/problems.ts';
@@ -29,22 +30,28 @@ export const overheadBenchmark: Benchmark = {
     try {
       log(`overhead: tmas, ${problems} problems × 2 iterations × 8 × 8 at concurrency ${concurrency}`);
       const args = ['--input-file', file, '--base-url', sim.url, '--model-name', 'tmas-sim', '--no-proof', '--judge-passes', '0', '--max-iterations', '2', '--n-candidates', '8', '--n-verifications', '8', '--concurrency', String(concurrency)];
+      // The machine's 1-minute load average around each measure: the figures are wall-clock rates, which another process on the cores lowers.
+      const load = () => (os.loadavg()[0] ?? 0).toFixed(1);
+      const streamedLoad = load();
       const run = await measureRun({ dir, args });
+      const streamedLoadEnd = load();
       log('overhead: again with --no-stream');
       const plain = await measureRun({ dir, args: [...args, '--no-stream'] });
+      const plainLoad = load();
       const plainRate = plain.outcome.calls.issued / (plain.wallMs / 1000);
       const calls = run.outcome.calls.issued;
       const runtimeRate = calls / (run.wallMs / 1000);
-      log(`overhead: ${calls} calls in ${(run.wallMs / 1000).toFixed(1)} s; ceiling: the same requests through the openai client`);
+      log(`overhead: ${calls} calls in ${(run.wallMs / 1000).toFixed(1)} s (load average ${streamedLoad} to ${streamedLoadEnd}); ceiling: the same requests through the openai client`);
       const requests = await readJournaledRequests(run.outcome.outputDir);
       const ceiling = await sendRaw(sim.url, requests, concurrency);
+      const ceilingLoad = load();
       const ceilingRate = ceiling.calls / (ceiling.wallMs / 1000);
       const share = runtimeRate / ceilingRate;
       // The gateway does not use the client's default fetch (http-transport.ts): the same client over the gateway's transport shows what is left of the overhead once both send alike.
       const transport = createHttpTransport();
       const sameTransport = await sendRaw(sim.url, requests, concurrency, transport.fetch).finally(() => transport.close());
       const sameTransportRate = sameTransport.calls / (sameTransport.wallMs / 1000);
-      const sizes = `${problems} problems × 2 it × 8 × 8 = ${calls} calls, concurrency ${concurrency}, zero latency, sim-server in its own process`;
+      const sizes = `${problems} problems × 2 it × 8 × 8 = ${calls} calls, concurrency ${concurrency}, zero latency, sim-server in its own process; load average ${streamedLoad} at the start, ${streamedLoadEnd} at the end`;
       return [
         { figure: 'overhead: runtime calls/s, streamed', target: '≥ 80% of ceiling', measured: `${runtimeRate.toFixed(0)} calls/s (${(share * 100).toFixed(0)}% of ceiling)`, pass: share >= 0.8, note: sizes },
         {
@@ -52,9 +59,9 @@ export const overheadBenchmark: Benchmark = {
           target: '≥ 80% of ceiling',
           measured: `${plainRate.toFixed(0)} calls/s (${((plainRate / ceilingRate) * 100).toFixed(0)}% of ceiling)`,
           pass: plainRate / ceilingRate >= 0.8,
-          note: 'whole replies, as the ceiling client asks for them',
+          note: `whole replies, as the ceiling client asks for them; load average ${plainLoad} at the end`,
         },
-        { figure: 'overhead: ceiling calls/s (openai client, no actors)', target: '—', measured: `${ceilingRate.toFixed(0)} calls/s`, pass: null, note: `${ceiling.calls} journaled requests replayed` },
+        { figure: 'overhead: ceiling calls/s (openai client, no actors)', target: '—', measured: `${ceilingRate.toFixed(0)} calls/s`, pass: null, note: `${ceiling.calls} journaled requests replayed; load average ${ceilingLoad} at the end` },
         {
           figure: "overhead: ceiling over tmas's HTTP transport",
           target: '—',
