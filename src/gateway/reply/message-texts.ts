@@ -44,8 +44,11 @@ export function messageTexts(message: unknown): MessageTexts {
  * the name the dialect was counted under before. Null when neither is a string.
  */
 function reasoningField(fields: Record<string, unknown>): 'reasoning_content' | 'reasoning' | null {
-  const given = (['reasoning_content', 'reasoning'] as const).filter((field) => typeof fields[field] === 'string');
-  return given.find((field) => fields[field] !== '') ?? given[0] ?? null;
+  // Read for every event of a stream (a token each, from vLLM): no list made for two fields.
+  const content = typeof fields['reasoning_content'] === 'string';
+  const plain = typeof fields['reasoning'] === 'string';
+  if (content && plain) return fields['reasoning_content'] === '' && fields['reasoning'] !== '' ? 'reasoning' : 'reasoning_content';
+  return content ? 'reasoning_content' : plain ? 'reasoning' : null;
 }
 
 /** A `content` as its answer text and the text of its thinking parts (null without any). */

@@ -28,8 +28,9 @@ type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; del
 function choiceOf(choices: unknown, index: number | null): Choice | undefined {
   if (!Array.isArray(choices)) return undefined;
   const all = choices as Choice[];
-  if (index === null) return all.find((choice) => indexOf(choice) === 0) ?? all[0];
-  return all.find((choice) => indexOf(choice) === index);
+  // A loop, not find(): this runs for every event of a stream.
+  for (const choice of all) if (indexOf(choice) === (index ?? 0)) return choice;
+  return index === null ? all[0] : undefined;
 }
 
 /** A choice's index: 0 when it has none, or none that is a number (a server that writes it as a string: its digits). */

@@ -33,7 +33,8 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
   // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
   let pending: string[] = [];
-  let data: string[] = [];
+  // The event's data so far (its lines joined with a line end); null before its first `data:` line. No list per event: a stream has one per token.
+  let data: string | null = null;
   // A read that ended in a CR: a LF opening the next one belongs to that line's end, and ends no other line.
   let afterCr = false;
   // The body's start, kept until a `data:` line comes, for the error of a body without one.
@@ -59,9 +60,9 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       const events: unknown[] = [];
       for (const line of lines) {
         if (line === '') {
-          if (data.length === 0) continue;
-          const payload = data.join('\n');
-          data = [];
+          if (data === null) continue;
+          const payload = data;
+          data = null;
           if (payload === '[DONE]') {
             if (events.length > 0) yield events;
             return;
@@ -84,7 +85,8 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           events.push(event);
         } else if (line.startsWith('data:')) {
           start = null;
-          data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+          const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+          data = data === null ? value : `${data}\n${value}`;
         }
         // `event:`, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
       }
