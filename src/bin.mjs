@@ -27,7 +27,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The CLI's entry (src/cli/main.ts): from the build when current, else from the sources. */
 async function loadMain() {
-  if (buildRuns(ROOT)) return (await import('../dist/src/cli/main.js')).main;
+  // The build's entry by URL, not a literal path: the type checker reads the sources, not dist/.
+  if (buildRuns(ROOT)) return (await import(new URL('../dist/src/cli/main.js', import.meta.url).href)).main;
   const { register } = await import('tsx/esm/api');
   register();
   return (await import('./cli/main.ts')).main;

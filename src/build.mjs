@@ -80,7 +80,7 @@ try {
   // The pages' scripts (the viewer's, the report's), each bundled for the browser where its entry lies
   // (dist/src/viewer/browser/viewer.js, ...): a process running from dist/ reads them there
   // (src/report/browser-script.ts); one running from the sources bundles them with the same options.
-  await esbuild.build({ ...BROWSER_BUNDLE, absWorkingDir: ROOT, entryPoints: BROWSER_ENTRIES, outdir: DIST, outbase: ROOT, entryNames: '[dir]/[name]', logLevel: 'warning' });
+  await esbuild.build({ ...BROWSER_BUNDLE, absWorkingDir: ROOT, entryPoints: [...BROWSER_ENTRIES], outdir: DIST, outbase: ROOT, entryNames: '[dir]/[name]', logLevel: 'warning' });
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   console.error('tmas build: nothing usable was built; the tmas command will compile its sources as it runs (tsx)');
@@ -113,6 +113,7 @@ try {
 
 // Plain-JS modules (the bin, worker shims, hooks) and the files modules read beside them.
 const LAUNCHERS = ['src/bin.mjs', 'src/build.mjs', 'src/kernel/build-fingerprint.mjs'];
+/** @param {string} dir */
 const mjsFiles = (dir) =>
   readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.mjs'))

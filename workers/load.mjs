@@ -36,7 +36,7 @@ await Promise.resolve();
  * thread that runs only plain-JS modules (the build's, src/build.mjs, or
  * json.worker.mjs) never loads tsx nor starts its loader thread.
  *
- * @type {Promise<ReturnType<typeof import('tsx/esm/api').register>> | null}
+ * @type {Promise<import('tsx/esm/api').NamespacedUnregister> | null}
  */
 let tsx = null;
 

@@ -1,0 +1,44 @@
+/**
+ * Everything in src/, machines/, workers/, bench/ and test/ is checked
+ * TypeScript: the compiler, run as `npm run typecheck` runs it (tsconfig.json,
+ * the plain-JavaScript launchers included through checkJs), reports nothing.
+ * `npm test` is the one command CI runs, so a type error fails it here rather
+ * than waiting for someone to run the checker by hand. The compiler runs in a
+ * process of its own: a check of the whole project takes seconds of CPU, and
+ * in the test's own process it would hold the test runner's messages up.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/** What `tsc` prints for `args`, and its exit code. */
+async function tsc(args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [TSC, ...args], { cwd: REPO, maxBuffer: 64 << 20 });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+test('the whole project type-checks, the plain-JavaScript launchers included', async () => {
+  // --listFiles prints each file the check read, one absolute path a line, after any error.
+  const { code, output } = await tsc(['--noEmit', '-p', '.', '--pretty', 'false', '--listFiles']);
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  const read = lines.filter((line) => path.isAbsolute(line)).map((file) => path.relative(REPO, file));
+  const ours = read.filter((file) => !file.startsWith('..') && !file.startsWith('node_modules'));
+  // The launchers that must run before anything is compiled are JavaScript, and checked as such.
+  expect(ours).toContain('src/bin.mjs');
+  expect(ours).toContain('workers/load.mjs');
+  // Nothing built is read as a source: dist/ would be reported as errors of its own.
+  expect(ours.filter((file) => file.startsWith('dist/'))).toEqual([]);
+  expect(lines.filter((line) => !path.isAbsolute(line))).toEqual([]);
+  expect(code).toBe(0);
+}, 300_000);
