@@ -112,3 +112,38 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     }
   });
 });
+
+describe("a user's template is bounded in the steps one prompt may take", () => {
+  const variables = (STRATEGIES.pacore?.definitions?.synthesis?.template as unknown as RoleTemplate<never, never>).variables;
+
+  test('a loop that would not end in minutes, or a range() of a billion, is refused before the run on its line, in seconds', () => {
+    const started = Date.now();
+    const nested = checkTemplate('{{ problem }}\n{% for i in range(3000) %}{% for j in range(3000) %}{% endfor %}{% endfor %}', variables);
+    expect(`${nested?.line}: ${nested?.what}`).toMatch(/^2: it fails to render on sample values: the template took more than 200,000 steps/);
+    const huge = checkTemplate('{{ problem }}\n\n{% for i in range(10 ** 9) %}.{% endfor %}', variables);
+    expect(`${huge?.line}: ${huge?.what}`).toMatch(/^3: it fails to render on sample values: "range\(" of 1,000,000,000 numbers/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('a template whose loop runs away on a request\'s values only fails that prompt in the pool, which goes on counting', async () => {
+    const pool = createPool({ threads: 1 });
+    try {
+      // Two references on the samples; the loop is as long as the problem's text times a thousand.
+      const template = '{% for r in references %}{% for i in range(problem | length * 1000) %}{% endfor %}{{ r }}{% endfor %}';
+      const part = { id: 'user', template, whitespace: 'jinja2' as const, variables: { problem: 'x'.repeat(1_000), references: ['a', 'b'] } };
+      const fitted = await pool.fit({ system: '', parts: [part], budget: 100_000 });
+      expect(fitted.renderError).toMatch(/"range\(" of 1,000,000 numbers/);
+      expect(await pool.countTokens(['still counting'])).toEqual([2]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('a template within the bound renders as jinja2 does: a thousand records of twenty steps each', () => {
+    const records = Array.from({ length: 1_000 }, (_, index) => `record ${index}`);
+    const source = "{% for r in references %}{% if r.startswith('record') and loop.index > 0 %}{{ loop.index }}. {{ r | upper }} ({{ r | length }}){% endif %}\n{% endfor %}";
+    const rendered = renderTemplate(source, { references: records }, 'jinja2');
+    expect(rendered.trimEnd().split('\n')).toHaveLength(1_000);
+    expect(rendered.startsWith('1. RECORD 0 (8)\n')).toBe(true);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Python's `str()`, `repr()` and `==` over the values `@huggingface/jinja`
+ * holds, for a template rendered as jinja2 renders it (jinja2-render.ts):
+ * jinja2 prints a value with `str()`, and a list or a record prints its items
+ * with `repr()`.
+ */
+
+/** A value as the library holds it: its class's name and the JavaScript value inside. */
+export interface RuntimeValue {
+  type: string;
+  value: unknown;
+}
+
+const NUMERIC = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
+const LISTS = new Set(['ArrayValue', 'TupleValue']);
+const RECORDS = new Set(['ObjectValue', 'KeywordArgumentsValue']);
+
+/** Python's repr() of a float: exponent notation below 1e-4 and from 1e16 on, else at least one decimal. */
+export function pyFloat(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (Object.is(value, -0)) return '-0.0';
+  const [mantissa = '', exponent = '0'] = value.toExponential().split('e');
+  const power = Number(exponent);
+  if (power < -4 || power >= 16) return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  const fixed = String(value);
+  return fixed.includes('.') ? fixed : `${fixed}.0`;
+}
+
+/** Characters Python's repr() escapes: those str.isprintable() refuses (other and separator categories but the space). */
+const UNPRINTABLE = /[\p{C}\p{Z}]/u;
+
+function escapeOf(char: string): string {
+  const named: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  if (named[char] !== undefined) return named[char];
+  if (char === ' ' || !UNPRINTABLE.test(char)) return char;
+  const point = char.codePointAt(0) ?? 0;
+  if (point < 0x100) return `\\x${point.toString(16).padStart(2, '0')}`;
+  if (point < 0x10000) return `\\u${point.toString(16).padStart(4, '0')}`;
+  return `\\U${point.toString(16).padStart(8, '0')}`;
+}
+
+/** Python's repr() of a string: single quotes, double ones when it holds a single quote and no double one. */
+export function pyStringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) out += char === quote ? `\\${quote}` : escapeOf(char);
+  return out + quote;
+}
+
+/** Python's repr() of a value: what a list or a record prints of its items. */
+export function pyRepr(value: RuntimeValue): string {
+  if (value.type === 'StringValue') return pyStringRepr(String(value.value));
+  if (LISTS.has(value.type)) {
+    const items = (value.value as RuntimeValue[]).map(pyRepr);
+    if (value.type === 'ArrayValue') return `[${items.join(', ')}]`;
+    return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+  }
+  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+    const entries = [...(value.value as Map<string, RuntimeValue>).entries()].map(([key, item]) => `${pyStringRepr(key)}: ${pyRepr(item)}`);
+    const record = `{${entries.join(', ')}}`;
+    return value.type === 'NamespaceValue' ? `<Namespace ${record}>` : record;
+  }
+  return pyStr(value);
+}
+
+/** Python's str() of a value, as jinja2 prints it; an undefined value prints nothing. */
+export function pyStr(value: RuntimeValue): string {
+  switch (value.type) {
+    case 'StringValue':
+      return String(value.value);
+    case 'BooleanValue':
+      return value.value ? 'True' : 'False';
+    case 'NullValue':
+      return 'None';
+    case 'UndefinedValue':
+      return '';
+    case 'IntegerValue':
+      return Number.isSafeInteger(value.value) ? String(value.value) : BigInt(value.value as number).toString();
+    case 'FloatValue':
+      return pyFloat(value.value as number);
+    default:
+      return LISTS.has(value.type) || RECORDS.has(value.type) || value.type === 'NamespaceValue' ? pyRepr(value) : String(value.value);
+  }
+}
+
+/** Python's ==: numbers (and booleans) by value, texts by their characters, lists and records item by item, None with None; other pairs differ. */
+export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
+  if (NUMERIC.has(left.type) && NUMERIC.has(right.type)) return Number(left.value) === Number(right.value);
+  if (LISTS.has(left.type) || LISTS.has(right.type)) {
+    if (left.type !== right.type) return false;
+    const [a, b] = [left.value as RuntimeValue[], right.value as RuntimeValue[]];
+    return a.length === b.length && a.every((item, index) => pyEquals(item, b[index] as RuntimeValue));
+  }
+  if (RECORDS.has(left.type) && RECORDS.has(right.type)) {
+    const [a, b] = [left.value as Map<string, RuntimeValue>, right.value as Map<string, RuntimeValue>];
+    return a.size === b.size && [...a].every(([key, item]) => b.has(key) && pyEquals(item, b.get(key) as RuntimeValue));
+  }
+  if (left.type !== right.type) return false;
+  if (left.type === 'NullValue' || left.type === 'UndefinedValue') return true;
+  return left.value === right.value;
+}
