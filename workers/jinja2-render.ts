@@ -20,7 +20,7 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyEquals, pyStr, type RuntimeValue } from './python-str.ts';
+import { pyCharAt, pyEquals, pyModulo, pyStr, pyStrip, type RuntimeValue } from './python-str.ts';
 
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
@@ -52,6 +52,13 @@ const Interpreter = jinja.Interpreter as unknown as new (environment: Environmen
 const OUTPUT = 'Jinja2Output';
 /** The node that opens each pass of a loop: it prints nothing, and counts a step (a loop with an empty body evaluates nothing else). */
 const PASS = 'Jinja2Pass';
+
+/** A value already evaluated, handed back to the library in place of the expression it came from (so that nothing is evaluated twice). */
+const EVALUATED = 'Jinja2Evaluated';
+
+function evaluated(value: Value): Node {
+  return { type: EVALUATED, value } as Node;
+}
 
 /** Statements that print nothing of their own: every other node of a body is an expression, printed. */
 const STATEMENTS = new Set(['If', 'For', 'Break', 'Continue', 'Set', 'Macro', 'Comment', 'FilterStatement', 'CallStatement', 'Program']);
@@ -104,6 +111,9 @@ class Jinja2Interpreter extends Interpreter {
     }
     if (node === undefined) return super.evaluate(node, environment);
     if (node.type === PASS) return runtime(undefined);
+    if (node.type === EVALUATED) return (node as unknown as { value: Value }).value;
+    if (node.type === 'MemberExpression') return this.member(node, environment);
+    if (node.type === 'CallExpression') return this.call(node, environment);
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
     if (node.type === 'BinaryExpression') {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
@@ -112,22 +122,59 @@ class Jinja2Interpreter extends Interpreter {
         return runtime(operator.value === '==' ? equal : !equal);
       }
       if (operator.value === '~') return runtime(pyStr(this.evaluate(left, environment)) + pyStr(this.evaluate(right, environment)));
+      if (operator.value === '%') return this.modulo(node, left, right, environment);
     }
-    if (node.type === 'FilterExpression') return this.filter(node, environment) ?? super.evaluate(node, environment);
+    if (node.type === 'FilterExpression') return this.filter(node, environment);
     return super.evaluate(node, environment);
   }
 
-  /** `string`, and `join` with a separator or none: Python's str() of each item; null for every other filter (the library's). */
-  private filter(node: Node, environment: Environment): Value | null {
+  /**
+   * `string`, `join` (with a separator or none), `length` and `trim` as jinja2 gives them: Python's str() of each
+   * item, a text's length in characters (not UTF-16 units), Python's whitespace; every other filter is the library's.
+   */
+  private filter(node: Node, environment: Environment): Value {
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
     const name = filterName(filter);
     const args = filterArgs(filter);
-    if (name === 'string' && args.length === 0) return runtime(pyStr(this.evaluate(operand, environment)));
-    if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression')) return null;
-    const items = this.evaluate(operand, environment);
-    if (!Array.isArray(items.value)) return null;
+    const value = this.evaluate(operand, environment);
+    const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
+    if (args.length === 0 && name === 'string') return runtime(pyStr(value));
+    if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
+      return runtime(name === 'length' ? Array.from(value.value).length : pyStrip(value.value, 'strip'));
+    }
+    if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression') || !Array.isArray(value.value)) return library();
     const separator = args[0] === undefined ? '' : pyStr(this.evaluate(args[0], environment));
-    return runtime((items.value as Value[]).map(pyStr).join(separator));
+    return runtime((value.value as Value[]).map(pyStr).join(separator));
+  }
+
+  /** A text's character at an index, counted in characters as Python does (the library counts UTF-16 units: half an emoji); the rest is the library's. */
+  private member(node: Node, environment: Environment): Value {
+    const { object, property, computed } = node as unknown as { object: Node; property: Node; computed: boolean };
+    const value = this.evaluate(object, environment);
+    if (!computed || property.type === 'SliceExpression' || typeof value.value !== 'string') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
+    const index = this.evaluate(property, environment);
+    if (index.type !== 'IntegerValue') return super.evaluate({ ...node, object: evaluated(value), property: evaluated(index) } as Node, environment);
+    return runtime(pyCharAt(value.value, index.value as number));
+  }
+
+  /** A text's strip(), lstrip() and rstrip() without characters, with Python's whitespace (the library's also takes U+FEFF); the rest is the library's. */
+  private call(node: Node, environment: Environment): Value {
+    const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
+    const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
+    if (!(method === 'strip' || method === 'lstrip' || method === 'rstrip') || args.length > 0 || callee.object === undefined) return super.evaluate(node, environment);
+    const value = this.evaluate(callee.object, environment);
+    if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
+    return runtime(pyStrip(value.value, method));
+  }
+
+  /** `%` of two numbers as Python gives it (the remainder takes the divisor's sign); of anything else, the library's. */
+  private modulo(node: Node, left: Node, right: Node, environment: Environment): Value {
+    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    const numbers = ['IntegerValue', 'FloatValue'];
+    if (!numbers.includes(a.type) || !numbers.includes(b.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+    const remainder = pyModulo(a.value as number, b.value as number);
+    // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
+    return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
   }
 }
 

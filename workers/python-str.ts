@@ -100,3 +100,27 @@ export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
   if (left.type === 'NullValue' || left.type === 'UndefinedValue') return true;
   return left.value === right.value;
 }
+
+/** The characters Python's str.strip() takes off (str.isspace()): JavaScript's trim() also takes U+FEFF, and leaves U+001C–U+001F and U+0085. */
+const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
+const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
+
+/** Python's strip(), lstrip() or rstrip() without characters. */
+export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip'): string {
+  const left = side === 'rstrip' ? text : text.replace(LEADING_SPACE, '');
+  return side === 'lstrip' ? left : left.replace(TRAILING_SPACE, '');
+}
+
+/** Python's `%` of two numbers: the remainder takes the divisor's sign (-7 % 3 is 2; JavaScript's is -1). */
+export function pyModulo(dividend: number, divisor: number): number {
+  if (divisor === 0) throw new Error('integer division or modulo by zero');
+  const remainder = dividend % divisor;
+  return remainder !== 0 && remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+}
+
+/** The character at Python's index `index` of `text` (counted in code points, from the end when negative), or undefined past either end. */
+export function pyCharAt(text: string, index: number): string | undefined {
+  const chars = Array.from(text);
+  return chars[index < 0 ? chars.length + index : index];
+}
