@@ -20,7 +20,7 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyCharAt, pyEquals, pyModulo, pyStr, pyStrip, type RuntimeValue } from './python-str.ts';
+import { pyCharAt, pyEquals, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
@@ -139,12 +139,22 @@ class Jinja2Interpreter extends Interpreter {
     const value = this.evaluate(operand, environment);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     if (args.length === 0 && name === 'string') return runtime(pyStr(value));
+    if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return runtime(name === 'length' ? Array.from(value.value).length : pyStrip(value.value, 'strip'));
     }
     if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression') || !Array.isArray(value.value)) return library();
     const separator = args[0] === undefined ? '' : pyStr(this.evaluate(args[0], environment));
     return runtime((value.value as Value[]).map(pyStr).join(separator));
+  }
+
+  /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
+  private indentOf(args: Node[], environment: Environment): number | null {
+    const [arg] = args;
+    if (arg === undefined) return null;
+    const node = arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg;
+    const indent = this.evaluate(node, environment);
+    return typeof indent.value === 'number' ? indent.value : null;
   }
 
   /** A text's character at an index, counted in characters as Python does (the library counts UTF-16 units: half an emoji); the rest is the library's. */

@@ -124,3 +124,56 @@ export function pyCharAt(text: string, index: number): string | undefined {
   const chars = Array.from(text);
   return chars[index < 0 ? chars.length + index : index];
 }
+
+/** A text as Python's json.dumps writes it by default (ensure_ascii): every character outside space..~ escaped, astral ones as their surrogate pair. */
+function jsonString(text: string): string {
+  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+  return `"${text.replace(/["\\]|[^ -~]/g, (unit) => named[unit] ?? `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+/** Python's order of two texts: by code point (JavaScript's sort compares UTF-16 units). */
+function byCodePoint(a: string, b: string): number {
+  const [x, y] = [Array.from(a), Array.from(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const difference = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return x.length - y.length;
+}
+
+/** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
+function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number): string {
+  const items = (parts: string[], open: string, close: string): string => {
+    if (parts.length === 0) return open + close;
+    if (indent === null) return `${open}${parts.join(', ')}${close}`;
+    const inner = '\n' + ' '.repeat(indent * (depth + 1));
+    return `${open}${inner}${parts.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
+  };
+  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
+  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+    const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
+    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
+  }
+  switch (value.type) {
+    case 'StringValue':
+      return jsonString(String(value.value));
+    case 'BooleanValue':
+      return value.value ? 'true' : 'false';
+    case 'NullValue':
+    case 'UndefinedValue':
+      return 'null';
+    case 'FloatValue':
+      return Number.isFinite(value.value) ? pyFloat(value.value as number) : { nan: 'NaN', inf: 'Infinity', '-inf': '-Infinity' }[pyFloat(value.value as number)] ?? 'NaN';
+    default:
+      return pyStr(value);
+  }
+}
+
+/**
+ * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
+ * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
+ */
+export function pyToJson(value: RuntimeValue, indent: number | null): string {
+  const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
+  return pyJsonDumps(value, indent, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+}

@@ -22,7 +22,6 @@ export interface Divergence {
 
 /** Filters whose result differs from jinja2's on some values, and how. */
 const FILTERS: Readonly<Record<string, string>> = {
-  tojson: "its JSON keeps the keys' order and does not escape <, >, &, ' or non-ASCII as jinja2's does",
   capitalize: 'it leaves the rest of the text as it is, where jinja2 lowers it',
   title: "it capitalizes after an apostrophe (It'S), where jinja2 does not",
   unique: 'it tells apart what differs only in case, where jinja2 does not',
