@@ -20,7 +20,7 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyCharAt, pyEquals, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
@@ -38,7 +38,9 @@ type Value = RuntimeValue;
 
 /** What this file uses of the library's runtime (its package's type declarations do not resolve it under NodeNext). */
 interface Environment {
-  set(name: string, value: unknown): void;
+  variables: Map<string, Value>;
+  /** Declares a variable, converted to the library's value, which it returns; throws when it is declared already. */
+  set(name: string, value: unknown): Value;
   lookupVariable(name: string): Value;
 }
 interface Interpreter {
@@ -84,11 +86,14 @@ function withOutputs(node: Node): Node {
 /** Each parsed template's program with its outputs wrapped, made at its first render. */
 const programs = new WeakMap<Template, Node>();
 
+/** Where a JavaScript value is made into the library's (its constructors are not exported): one per thread. */
+let scratch: Environment | null = null;
+
 /** A JavaScript value as the library holds it. */
 function runtime(value: unknown): Value {
-  const scratch = new Environment();
-  scratch.set('value', value);
-  return scratch.lookupVariable('value');
+  scratch ??= new Environment();
+  scratch.variables.delete('value');
+  return scratch.set('value', value);
 }
 
 /** The argument of a filter that is a call, or none. */
@@ -141,7 +146,7 @@ class Jinja2Interpreter extends Interpreter {
     if (args.length === 0 && name === 'string') return runtime(pyStr(value));
     if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
-      return runtime(name === 'length' ? Array.from(value.value).length : pyStrip(value.value, 'strip'));
+      return runtime(name === 'length' ? pyLength(value.value) : pyStrip(value.value, 'strip'));
     }
     if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression') || !Array.isArray(value.value)) return library();
     const separator = args[0] === undefined ? '' : pyStr(this.evaluate(args[0], environment));

@@ -102,14 +102,35 @@ export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
 }
 
 /** The characters Python's str.strip() takes off (str.isspace()): JavaScript's trim() also takes U+FEFF, and leaves U+001C–U+001F and U+0085. */
-const PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
+function isPySpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x85) return false;
+  return code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
 
 /** Python's strip(), lstrip() or rstrip() without characters. */
 export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip'): string {
-  const left = side === 'rstrip' ? text : text.replace(LEADING_SPACE, '');
-  return side === 'lstrip' ? left : left.replace(TRAILING_SPACE, '');
+  let start = 0;
+  let end = text.length;
+  if (side !== 'rstrip') while (start < end && isPySpace(text.charCodeAt(start))) start++;
+  if (side !== 'lstrip') while (end > start && isPySpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+/** A text's length in characters (code points), as Python counts it: a surrogate pair is one. */
+export function pyLength(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
 }
 
 /** Python's `%` of two numbers: the remainder takes the divisor's sign (-7 % 3 is 2; JavaScript's is -1). */
