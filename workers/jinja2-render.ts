@@ -112,7 +112,7 @@ class Jinja2Interpreter extends Interpreter {
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
     if (++this.steps > MAX_STEPS) {
-      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: its "for" loops run over millions of items, or nest too deep`);
+      throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
     }
     if (node === undefined) return super.evaluate(node, environment);
     if (node.type === PASS) return runtime(undefined);
