@@ -128,6 +128,7 @@ class Jinja2Interpreter extends Interpreter {
       }
       if (operator.value === '~') return runtime(pyStr(this.evaluate(left, environment)) + pyStr(this.evaluate(right, environment)));
       if (operator.value === '%') return this.modulo(node, left, right, environment);
+      if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     return super.evaluate(node, environment);
@@ -180,6 +181,14 @@ class Jinja2Interpreter extends Interpreter {
     const value = this.evaluate(callee.object, environment);
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
     return runtime(pyStrip(value.value, method));
+  }
+
+  /** `in` and `not in` a list as Python tells it, with its == (the library compares JavaScript values: true is not in [1]); the rest is the library's. */
+  private membership(node: Node, left: Node, right: Node, environment: Environment): Value {
+    const [item, list] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    if (list.type !== 'ArrayValue' && list.type !== 'TupleValue') return super.evaluate({ ...node, left: evaluated(item), right: evaluated(list) } as Node, environment);
+    const found = (list.value as Value[]).some((member) => pyEquals(item, member));
+    return runtime((node as unknown as { operator: { value: string } }).operator.value === 'in' ? found : !found);
   }
 
   /** `%` of two numbers as Python gives it (the remainder takes the divisor's sign); of anything else, the library's. */

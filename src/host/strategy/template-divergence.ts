@@ -105,6 +105,9 @@ function callDivergence(node: Node): Divergence | null {
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
   if (LACKING_METHODS.has(method)) return lacking('method', method);
+  if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
+    return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
+  }
   if (STRIPS.has(method) && Array.isArray(node.args) && node.args.length > 0) {
     return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
   }
