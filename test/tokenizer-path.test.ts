@@ -8,8 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, describe, expect } from 'vitest';
+import { CONTEXT_MARGIN } from '../src/host/calls/context-errors.ts';
 import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
 import { REPO, runCli, runCliInProcess, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
@@ -58,6 +60,24 @@ describe('--tokenizer-path', () => {
     expect(await poolOf(dir).countTokens(TEXTS)).toEqual(expected);
     // The file itself names the same tokenizer as its directory.
     expect(hfTokenizerName(path.join(dir, 'tokenizer.json'))).toBe(hfTokenizerName(dir));
+  });
+
+  test.for(TOKENIZERS)('a prompt as the server counts it, through the model\'s own chat template, never leaves the completion limit over the window (%s)', async (dir) => {
+    // The model's chat template rendered as transformers.js renders it, then tokenized with its special tokens: what the server counts.
+    const config = JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as { chat_template: string; bos_token?: string | { content: string } };
+    const bos = typeof config.bos_token === 'string' ? config.bos_token : (config.bos_token?.content ?? '');
+    const chat = new Template(config.chat_template);
+    const window = 8_192;
+    for (const text of TEXTS.slice(0, 3)) {
+      for (const system of ['', 'You are a careful mathematician. Put the final answer in \\boxed{}.']) {
+        const fitted = await poolOf(dir).fit({ system, parts: [{ id: 'problem', text }], budget: window });
+        const messages = [...(system === '' ? [] : [{ role: 'system', content: system }]), { role: 'user', content: fitted.user }];
+        const served = libraryOf(dir).encode(chat.render({ messages, add_generation_prompt: true, bos_token: bos }), { add_special_tokens: false }).ids.length;
+        // The completion limit tmas asks for is the window less its count and the margin: the server's count must leave it room.
+        expect(served - fitted.promptTokens, `${text.slice(0, 20)} ${system.length}`).toBeLessThanOrEqual(CONTEXT_MARGIN);
+        expect(served - fitted.promptTokens).toBeGreaterThanOrEqual(-8);
+      }
+    }
   });
 
   test('a megabyte of one character, and 10 MB of one character whose run the pre-tokenizer\'s regex cannot match in V8, are counted exactly (qwen3)', async () => {

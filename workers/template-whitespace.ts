@@ -12,6 +12,7 @@
  * without them.
  */
 import { parse, Template, tokenize } from '@huggingface/jinja';
+import { renderAsJinja2 } from './jinja2-render.ts';
 import type { TemplateWhitespace } from './tasks.ts';
 
 /** A template parsed with jinja2's defaults: the library's own constructor always turns trim_blocks and lstrip_blocks on. */
@@ -20,6 +21,11 @@ class Jinja2Template extends Template {
     // The base class parses its argument in trimmed mode; an empty one costs nothing, and the source is parsed here instead.
     super('');
     this.parsed = parse(tokenize(source, {}));
+  }
+
+  /** Rendered as jinja2 prints and compares values, within a bound (jinja2-render.ts). */
+  override render(items?: Record<string, unknown>): string {
+    return renderAsJinja2(this, items ?? {});
   }
 }
 

@@ -15,9 +15,14 @@ import type { CountTask, EncodingName, FitOutput, FitTask } from './tasks.ts';
 
 /**
  * Tokens counted per chat message for its framing (role markers, separators).
- * Chat templates differ by model (OpenAI's own counting recipe uses 3 per message
- * plus 3 for the reply); 4 per message slightly over-counts, which only makes the
- * completion limit a little smaller, never the request too long.
+ * Chat templates differ by model, and the server counts a little more than
+ * this for some: rendered through their own templates, Qwen3's prompts are
+ * 4-5 tokens longer, Llama 3's 6-7 (its begin-of-text and the reply's
+ * opening), DeepSeek-V3's 1-5 shorter; a template that writes a default system
+ * text (a date line, a model's name) adds a few tens. The completion limit
+ * leaves CONTEXT_MARGIN (256) of the window for that difference, so a request
+ * is never longer than the window (test/tokenizer-path.test.ts renders each
+ * shipped tokenizer's template).
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 

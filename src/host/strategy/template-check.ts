@@ -33,10 +33,15 @@ interface Tag {
   line: number;
 }
 
+/** The newlines of `source` in [from, to). */
+function newlinesIn(source: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = source.indexOf('\n', from); i !== -1 && i < to; i = source.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
 function lineAt(source: string, index: number): number {
-  let line = 1;
-  for (let i = source.indexOf('\n'); i !== -1 && i < index; i = source.indexOf('\n', i + 1)) line++;
-  return line;
+  return 1 + newlinesIn(source, 0, index);
 }
 
 /** The tags of `source`, in order, with their lines; a problem when a tag is opened and never closed. */
@@ -45,11 +50,15 @@ function tagsOf(source: string): { tags: Tag[]; unclosed: TemplateProblem | null
   const pattern = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g;
   let rest = '';
   let last = 0;
+  // Each tag's line counted on from the last one's: counted from the start for each, a file of 30,000 tags took seconds.
+  let line = 1;
   for (const match of source.matchAll(pattern)) {
+    line += newlinesIn(source, last, match.index);
     rest += source.slice(last, match.index).replace(/[^\n]/g, ' ') + ' '.repeat(match[0].length);
     last = match.index + match[0].length;
     const statement = /^\{%[-+]?\s*(\w+)/.exec(match[0]);
-    tags.push({ text: match[0], keyword: statement?.[1] ?? '', line: lineAt(source, match.index) });
+    tags.push({ text: match[0], keyword: statement?.[1] ?? '', line });
+    line += newlinesIn(source, match.index, last);
   }
   rest += source.slice(last);
   const open = /\{\{|\{%|\{#/.exec(rest);

@@ -22,7 +22,6 @@ export interface Divergence {
 
 /** Filters whose result differs from jinja2's on some values, and how. */
 const FILTERS: Readonly<Record<string, string>> = {
-  tojson: "its JSON keeps the keys' order and does not escape <, >, &, ' or non-ASCII as jinja2's does",
   capitalize: 'it leaves the rest of the text as it is, where jinja2 lowers it',
   title: "it capitalizes after an apostrophe (It'S), where jinja2 does not",
   unique: 'it tells apart what differs only in case, where jinja2 does not',
@@ -50,6 +49,41 @@ const CHAT_GLOBALS: Readonly<Record<string, string>> = {
   strftime_now: '"strftime_now" is a chat-template function that jinja2 does not have (its render fails on it), and the date it prints would change the prompt, and what a resume finds in the journal, from day to day: write the date out',
 };
 
+/**
+ * jinja2's filters, tests and Python's str, list and dict methods that the
+ * library lacks (each tried on a text, a list, a record and a number): a
+ * template that uses one fails on the first prompt that reaches it, which the
+ * sample values may not (a branch taken on long texts only), and the
+ * library's message for a method ("Cannot call something that is not a
+ * function") names none.
+ */
+const LACKING_FILTERS = new Set('attr batch center count d e escape filesizeformat forceescape format groupby max min pprint random reject round select slice striptags sum truncate urlencode urlize wordcount wordwrap xmlattr'.split(' '));
+const LACKING_TESTS = new Set('escaped filter float test'.split(' '));
+const LACKING_METHODS = new Set(
+  ('casefold center count encode expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust maketrans partition removeprefix removesuffix rfind rindex rjust rpartition rsplit splitlines swapcase translate zfill ' +
+    'append clear copy extend insert pop remove reverse sort fromkeys popitem setdefault update cycle').split(' '),
+);
+/** What to write instead of the lacking ones a prompt is likeliest to use. */
+const INSTEAD: Readonly<Record<string, string>> = {
+  count: 'the filter "length"',
+  find: '"in" (\'x\' in text)',
+  index: '"in" (\'x\' in text)',
+  rsplit: '"split" and an index',
+  join: 'the filter "join" (items | join(\', \'))',
+  format: '"~" to join texts',
+  round: 'the number as it is',
+  escape: 'the text as it is (a prompt is not HTML)',
+  e: 'the text as it is (a prompt is not HTML)',
+  sum: 'a namespace() counter in a loop',
+  max: 'sort and last',
+  min: 'sort and first',
+};
+
+function lacking(kind: string, name: string): Divergence {
+  const instead = INSTEAD[name] === undefined ? '' : `: write ${INSTEAD[name]}`;
+  return { text: name, what: `the ${kind} "${name}${kind === 'method' ? '()' : ''}" is one jinja2 has and @huggingface/jinja does not, so the run would stop at the first prompt that reaches it${instead}` };
+}
+
 function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
@@ -70,6 +104,10 @@ function callDivergence(node: Node): Divergence | null {
   if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
+  if (LACKING_METHODS.has(method)) return lacking('method', method);
+  if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
+    return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
+  }
   if (STRIPS.has(method) && Array.isArray(node.args) && node.args.length > 0) {
     return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
   }
@@ -87,11 +125,17 @@ function divergenceAt(node: Node): Divergence | null {
     const filter = node.filter;
     const call = isNode(filter) && filter.type === 'CallExpression' ? filter : null;
     const name = nameOf(call?.callee ?? filter);
+    if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
+    if (name === 'map' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type !== 'KeywordArgumentExpression')) {
+      return { text: 'map', what: '"map" with a filter\'s name (map(\'upper\')) is one jinja2 has and @huggingface/jinja does not (only map(attribute=…)), so the run would stop at the first prompt that reaches it: write a loop' };
+    }
+    if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
     if (name === 'join' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression')) {
       return { text: 'join', what: `"join" with a keyword (attribute=, d=) renders otherwise than jinja2's (the library ignores it): write "map(attribute='answer') | join(', ')"` };
     }
   }
+  if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
   if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
     return { text: 'loop.depth', what: '"loop.depth" prints nothing here (the library has no recursive loops): write the depth out' };
   }

@@ -1,0 +1,200 @@
+/**
+ * Python's `str()`, `repr()` and `==` over the values `@huggingface/jinja`
+ * holds, for a template rendered as jinja2 renders it (jinja2-render.ts):
+ * jinja2 prints a value with `str()`, and a list or a record prints its items
+ * with `repr()`.
+ */
+
+/** A value as the library holds it: its class's name and the JavaScript value inside. */
+export interface RuntimeValue {
+  type: string;
+  value: unknown;
+}
+
+const NUMERIC = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
+const LISTS = new Set(['ArrayValue', 'TupleValue']);
+const RECORDS = new Set(['ObjectValue', 'KeywordArgumentsValue']);
+
+/** Python's repr() of a float: exponent notation below 1e-4 and from 1e16 on, else at least one decimal. */
+export function pyFloat(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (Object.is(value, -0)) return '-0.0';
+  const [mantissa = '', exponent = '0'] = value.toExponential().split('e');
+  const power = Number(exponent);
+  if (power < -4 || power >= 16) return `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  const fixed = String(value);
+  return fixed.includes('.') ? fixed : `${fixed}.0`;
+}
+
+/** Characters Python's repr() escapes: those str.isprintable() refuses (other and separator categories but the space). */
+const UNPRINTABLE = /[\p{C}\p{Z}]/u;
+
+function escapeOf(char: string): string {
+  const named: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  if (named[char] !== undefined) return named[char];
+  if (char === ' ' || !UNPRINTABLE.test(char)) return char;
+  const point = char.codePointAt(0) ?? 0;
+  if (point < 0x100) return `\\x${point.toString(16).padStart(2, '0')}`;
+  if (point < 0x10000) return `\\u${point.toString(16).padStart(4, '0')}`;
+  return `\\U${point.toString(16).padStart(8, '0')}`;
+}
+
+/** Python's repr() of a string: single quotes, double ones when it holds a single quote and no double one. */
+export function pyStringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) out += char === quote ? `\\${quote}` : escapeOf(char);
+  return out + quote;
+}
+
+/** Python's repr() of a value: what a list or a record prints of its items. */
+export function pyRepr(value: RuntimeValue): string {
+  if (value.type === 'StringValue') return pyStringRepr(String(value.value));
+  if (LISTS.has(value.type)) {
+    const items = (value.value as RuntimeValue[]).map(pyRepr);
+    if (value.type === 'ArrayValue') return `[${items.join(', ')}]`;
+    return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+  }
+  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+    const entries = [...(value.value as Map<string, RuntimeValue>).entries()].map(([key, item]) => `${pyStringRepr(key)}: ${pyRepr(item)}`);
+    const record = `{${entries.join(', ')}}`;
+    return value.type === 'NamespaceValue' ? `<Namespace ${record}>` : record;
+  }
+  return pyStr(value);
+}
+
+/** Python's str() of a value, as jinja2 prints it; an undefined value prints nothing. */
+export function pyStr(value: RuntimeValue): string {
+  switch (value.type) {
+    case 'StringValue':
+      return String(value.value);
+    case 'BooleanValue':
+      return value.value ? 'True' : 'False';
+    case 'NullValue':
+      return 'None';
+    case 'UndefinedValue':
+      return '';
+    case 'IntegerValue':
+      return Number.isSafeInteger(value.value) ? String(value.value) : BigInt(value.value as number).toString();
+    case 'FloatValue':
+      return pyFloat(value.value as number);
+    default:
+      return LISTS.has(value.type) || RECORDS.has(value.type) || value.type === 'NamespaceValue' ? pyRepr(value) : String(value.value);
+  }
+}
+
+/** Python's ==: numbers (and booleans) by value, texts by their characters, lists and records item by item, None with None; other pairs differ. */
+export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
+  if (NUMERIC.has(left.type) && NUMERIC.has(right.type)) return Number(left.value) === Number(right.value);
+  if (LISTS.has(left.type) || LISTS.has(right.type)) {
+    if (left.type !== right.type) return false;
+    const [a, b] = [left.value as RuntimeValue[], right.value as RuntimeValue[]];
+    return a.length === b.length && a.every((item, index) => pyEquals(item, b[index] as RuntimeValue));
+  }
+  if (RECORDS.has(left.type) && RECORDS.has(right.type)) {
+    const [a, b] = [left.value as Map<string, RuntimeValue>, right.value as Map<string, RuntimeValue>];
+    return a.size === b.size && [...a].every(([key, item]) => b.has(key) && pyEquals(item, b.get(key) as RuntimeValue));
+  }
+  if (left.type !== right.type) return false;
+  if (left.type === 'NullValue' || left.type === 'UndefinedValue') return true;
+  return left.value === right.value;
+}
+
+/** The characters Python's str.strip() takes off (str.isspace()): JavaScript's trim() also takes U+FEFF, and leaves U+001C–U+001F and U+0085. */
+function isPySpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x85) return false;
+  return code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
+
+/** Python's strip(), lstrip() or rstrip() without characters. */
+export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip'): string {
+  let start = 0;
+  let end = text.length;
+  if (side !== 'rstrip') while (start < end && isPySpace(text.charCodeAt(start))) start++;
+  if (side !== 'lstrip') while (end > start && isPySpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+/** A text's length in characters (code points), as Python counts it: a surrogate pair is one. */
+export function pyLength(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
+}
+
+/** Python's `%` of two numbers: the remainder takes the divisor's sign (-7 % 3 is 2; JavaScript's is -1). */
+export function pyModulo(dividend: number, divisor: number): number {
+  if (divisor === 0) throw new Error('integer division or modulo by zero');
+  const remainder = dividend % divisor;
+  return remainder !== 0 && remainder < 0 !== divisor < 0 ? remainder + divisor : remainder;
+}
+
+/** The character at Python's index `index` of `text` (counted in code points, from the end when negative), or undefined past either end. */
+export function pyCharAt(text: string, index: number): string | undefined {
+  const chars = Array.from(text);
+  return chars[index < 0 ? chars.length + index : index];
+}
+
+/** A text as Python's json.dumps writes it by default (ensure_ascii): every character outside space..~ escaped, astral ones as their surrogate pair. */
+function jsonString(text: string): string {
+  const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+  return `"${text.replace(/["\\]|[^ -~]/g, (unit) => named[unit] ?? `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+/** Python's order of two texts: by code point (JavaScript's sort compares UTF-16 units). */
+function byCodePoint(a: string, b: string): number {
+  const [x, y] = [Array.from(a), Array.from(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const difference = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return x.length - y.length;
+}
+
+/** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
+function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number): string {
+  const items = (parts: string[], open: string, close: string): string => {
+    if (parts.length === 0) return open + close;
+    if (indent === null) return `${open}${parts.join(', ')}${close}`;
+    const inner = '\n' + ' '.repeat(indent * (depth + 1));
+    return `${open}${inner}${parts.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
+  };
+  if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
+  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+    const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
+    return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
+  }
+  switch (value.type) {
+    case 'StringValue':
+      return jsonString(String(value.value));
+    case 'BooleanValue':
+      return value.value ? 'true' : 'false';
+    case 'NullValue':
+    case 'UndefinedValue':
+      return 'null';
+    case 'FloatValue':
+      return Number.isFinite(value.value) ? pyFloat(value.value as number) : { nan: 'NaN', inf: 'Infinity', '-inf': '-Infinity' }[pyFloat(value.value as number)] ?? 'NaN';
+    default:
+      return pyStr(value);
+  }
+}
+
+/**
+ * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
+ * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
+ */
+export function pyToJson(value: RuntimeValue, indent: number | null): string {
+  const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
+  return pyJsonDumps(value, indent, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+}
