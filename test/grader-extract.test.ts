@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cpuTimed } from './cpu-timed.ts';
 import { extractAnswer, finalAnswers, gradeAnswer } from '../src/grader/index.ts';
 
 /** The verdict a run gives a whole response: its extracted answer, graded with the response as context. */
@@ -35,13 +36,6 @@ describe('an announced answer set in several math segments', () => {
   });
 });
 
-/** Milliseconds `read` takes on `response`, and what it returns. */
-function timed<T>(read: () => T): { ms: number; value: T } {
-  const start = performance.now();
-  const value = read();
-  return { ms: performance.now() - start, value };
-}
-
 describe('extraction time on long and adversarial responses', () => {
   // Each input below took seconds before (time quadratic in its length); a
   // linear pass takes milliseconds, so the bound leaves room for a busy machine.
@@ -56,7 +50,7 @@ describe('extraction time on long and adversarial responses', () => {
       ['repeated announcements', 'so the answer is '.repeat(8_000)],
     ];
     for (const [name, response] of cases) {
-      const { ms } = timed(() => [extractAnswer(response), finalAnswers(response)]);
+      const { ms } = cpuTimed(() => [extractAnswer(response), finalAnswers(response)]);
       expect(ms, name).toBeLessThan(bound);
     }
   });
@@ -64,7 +58,7 @@ describe('extraction time on long and adversarial responses', () => {
   it('still reads the answer at the end of a long reasoning', () => {
     const reasoning = 'We try $x = 2$: then $x^2 = 4$ and \\[ x^3 = 8, \\] so we keep going. '.repeat(1_500);
     const response = `<think>${reasoning}</think>\n\nThe final answer is $\\boxed{42}$.`;
-    const { ms, value } = timed(() => verdictOf(response, '42'));
+    const { ms, value } = cpuTimed(() => verdictOf(response, '42'));
     expect(value).toBe('equal');
     expect(ms).toBeLessThan(bound);
   });
