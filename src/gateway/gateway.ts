@@ -89,7 +89,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     attempt: { options, stream, clientFor: createClients(transport, options.timeoutMs, keys), unstreamed: new Set() },
     describe,
     nextSequence: () => sequence++,
-    otherModels: new Set(),
+    toldOnce: new Set(),
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;
   const gatewayTally = tallyOf(ledger, null);

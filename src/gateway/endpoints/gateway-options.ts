@@ -54,6 +54,8 @@ export interface GatewayOptions {
   onOmitted?: (endpoint: string, field: string, reason: string) => void;
   /** Told once per endpoint and model when its replies name a model other than the one asked for (an alias resolved, or another model served). */
   onOtherModel?: (endpoint: string, asked: string, named: string) => void;
+  /** Told once per endpoint when a content filter stopped one of its replies (`finish_reason: "content_filter"`): the reply is returned, and the roles count it cut. */
+  onFiltered?: (endpoint: string) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
   /** Retries after the first attempt. */

@@ -24,6 +24,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} answers requests for the model "${asked}" with replies from "${named}". ` +
           'A hosted API may name a dated version of the model asked for; otherwise check that the server serves the model this run is meant to evaluate.',
       ),
+    onFiltered: (endpoint) =>
+      options.say(
+        `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
+          '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
+      ),
     onUnstreamed: (endpoint) =>
       options.say(
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
