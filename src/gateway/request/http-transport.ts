@@ -27,7 +27,10 @@
  * - a compressed reply is decompressed, and 307/308 redirects are followed as
  *   fetch would (a few hops, with the body sent again);
  * - a request on a kept connection that the server had closed is sent again
- *   on another connection, as the server never read it.
+ *   on another connection, as the server never read it;
+ * - an answer's headers may take up to `MAX_HEADER_BYTES`, not Node's 16 KiB:
+ *   a proxy's cookies and debug headers passed that, and the run was refused
+ *   as 'Cannot reach the model endpoint' with a parser's 'Header overflow'.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -48,6 +51,17 @@ export class AnswerTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`the answer went on past ${limit / 2 ** 20} MiB`);
     this.name = 'AnswerTooLargeError';
+  }
+}
+
+/** Bytes of an answer's status line and headers: a proxy's cookies and tracing headers take tens of kilobytes; a megabyte is none of theirs. */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/** An answer whose headers passed MAX_HEADER_BYTES. */
+export class HeadersTooLargeError extends Error {
+  constructor(cause: unknown) {
+    super(`the answer's headers pass ${MAX_HEADER_BYTES / 1024} KiB: a proxy in front of the server adds that many (cookies, debug or tracing headers); have it send fewer, or give the server's own address as the base URL`, { cause });
+    this.name = 'HeadersTooLargeError';
   }
 }
 
@@ -123,7 +137,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
     // A resend takes a connection of its own (agent: false), not another kept one that may be closed as well.
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent });
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent, maxHeaderSize: MAX_HEADER_BYTES });
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
       request.once('error', reject);
@@ -144,7 +158,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
       // fails as soon as it is used, before the server read the request: sent again, on a fresh one.
       if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error)) return send(url, init, redirects, resent + 1);
-      throw error;
+      throw (error as { code?: unknown } | null)?.code === 'HPE_HEADER_OVERFLOW' ? new HeadersTooLargeError(error) : error;
     }
     // From here a broken connection surfaces as the reply's error, where the body is read.
     request.on('error', () => {});

@@ -4,7 +4,7 @@
  * in `Retry-After` / `retry-after-ms`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { ConnectionLostError } from './http-transport.ts';
+import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
@@ -100,6 +100,8 @@ export function describeFailure(error: unknown): string {
   if (error instanceof APIError && error.status === 413) return tooLarge(error);
   // The client's message starts with the status itself ("500 refused"): said once.
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
+  // Not a failed connection: the answer came, with more headers than are read.
+  if (error instanceof APIConnectionError && error.cause instanceof HeadersTooLargeError) return error.cause.message.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
     const code = (error.cause as NodeJS.ErrnoException).code;

@@ -1,0 +1,96 @@
+/**
+ * What a proxy between tmas and its server does to the answers, seen through
+ * real runs: each test puts a plain HTTP server of its own in front of the
+ * simulator, which passes every request on and shapes the answer as a proxy
+ * or a gateway in front of a hosted API does.
+ */
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { startSimServer, type SimServer } from '../src/sim/server.ts';
+import { runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+
+/** The simulator's answer to a request, as the proxy got it. */
+interface Answer {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request as the proxy got it: its path, the headers it came with, its body. */
+interface Asked {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** How the proxy answers: `answer` is what the simulator said to the request; `pass` writes it as it is. */
+type Shape = (asked: Asked, answer: Answer, res: ServerResponse, pass: () => void) => void;
+
+/** A proxy of the test's own in front of `sim`: every request it got, and its base URL. */
+async function proxyOf(sim: SimServer, shape: Shape): Promise<{ url: string; asked: Asked[]; close: () => Promise<void> }> {
+  const asked: Asked[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      if (!request.path.endsWith('/metrics')) asked.push(request);
+      // The simulator serves under /v1 whatever prefix the proxy's own routes have.
+      const onward = `${sim.url}${request.path.replace(/^\/[^/]+/, '')}`;
+      void fetch(onward, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body: request.body } : {}) }).then(async (reply) => {
+        const answer = { status: reply.status, headers: { 'content-type': reply.headers.get('content-type') ?? 'application/json' }, body: Buffer.from(await reply.arrayBuffer()) };
+        shape(request, answer, res, () => res.writeHead(answer.status, answer.headers).end(answer.body));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    asked,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Runs a small run (2 problems, N=2, M=1, one iteration) through a proxy shaped by `shape`; its exit, stderr, the requests the proxy got, and the run's results. */
+async function runThrough(dir: string, shape: Shape, flags: string[] = []) {
+  const problems = smallProblems(2);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+  const proxy = await proxyOf(sim, shape);
+  try {
+    const run = path.join(dir, 'run');
+    const args = ['run', '--input-file', await writeProblems(dir, problems), '--output-file', run, '--base-url', proxy.url, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--retry-base-ms', '10', ...flags];
+    const ended = await runCliInProcess(args);
+    const results = await readFile(path.join(run, 'results.jsonl'), 'utf8').catch(() => null);
+    return { ...ended, asked: proxy.asked, results, proxyUrl: proxy.url };
+  } finally {
+    await proxy.close();
+    await sim.close();
+  }
+}
+
+describe("an answer's headers", () => {
+  test("a proxy's 40 KB of cookies on every answer (over Node's 16 KiB): the run completes", async ({ dir }) => {
+    const ended = await runThrough(dir, (_asked, answer, res) => {
+      res.writeHead(answer.status, { ...answer.headers, 'set-cookie': [`session=${'s'.repeat(20_000)}`, `trace=${'t'.repeat(20_000)}`] }).end(answer.body);
+    });
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.results?.trim().split('\n')).toHaveLength(2);
+  });
+
+  test('past 256 KiB: refused at start naming the headers and the proxy, not as a server that cannot be reached', async ({ dir }) => {
+    const ended = await runThrough(dir, (_asked, answer, res) => {
+      res.writeHead(answer.status, { ...answer.headers, 'x-debug': 'd'.repeat(300_000) }).end(answer.body);
+    });
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain("answered GET /models, but the answer's headers pass 256 KiB: a proxy in front of the server adds that many");
+    expect(ended.stderr).toContain('[TMAS_ENDPOINT]');
+    expect(ended.stderr).not.toContain('Cannot reach');
+  });
+});
