@@ -94,3 +94,29 @@ describe("an answer's headers", () => {
     expect(ended.stderr).not.toContain('Cannot reach');
   });
 });
+
+describe('a redirect the transport follows (307, 308)', () => {
+  test('to another base URL on the same server: the run completes, told once which base URL to give, as every request goes out twice', async ({ dir }) => {
+    const ended = await runThrough(dir, (asked, _answer, res, pass) => {
+      if (asked.path.startsWith('/v1/')) res.writeHead(308, { location: asked.path.replace(/^\/v1/, '/v2') }).end();
+      else pass();
+    });
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.results?.trim().split('\n')).toHaveLength(2);
+    const told = ended.stderr.split('\n').filter((line) => line.includes('was redirected'));
+    expect(told).toEqual([expect.stringContaining(`give ${ended.proxyUrl.replace(/\/v1$/, '/v2')} as the base URL`)]);
+  });
+
+  test('to another server, which refuses a request without the key: refused naming the redirect that left the key behind, not as a wrong key alone', async ({ dir }) => {
+    // localhost and 127.0.0.1 are two origins: the key does not follow from one to the other, as fetch does.
+    const ended = await runThrough(dir, (asked, _answer, res, pass) => {
+      if (asked.headers.host?.startsWith('127.0.0.1')) res.writeHead(307, { location: `http://localhost:${asked.headers.host.split(':')[1]}${asked.path}` }).end();
+      else if (asked.headers.authorization !== 'Bearer sk-right') res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided.', code: 'invalid_api_key' } }));
+      else pass();
+    }, ['--api-key', 'sk-right']);
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain('[TMAS_AUTH]');
+    expect(ended.stderr).toMatch(/redirected \(HTTP 307\) from http:\/\/127\.0\.0\.1:\d+\/v1\/models to http:\/\/localhost:\d+\/v1\/models, another server, and an API key is not sent on to another server: give http:\/\/localhost:\d+\/v1 as the base URL/);
+    expect(ended.stderr).not.toContain('sk-right');
+  });
+});

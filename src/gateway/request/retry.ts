@@ -5,6 +5,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
+import { redirectAdvice } from './redirects.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
@@ -135,10 +136,7 @@ function tooLarge(error: APIError): string {
  */
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
-  if (!location) return '';
-  const base = location.replace(/\/(?:chat\/completions|completions|models)\/?(?:[?#].*)?$/, '');
-  const give = base.startsWith('/') ? `give the base URL ${base} on the same server` : `give ${base} as the base URL`;
-  return ` (a redirect to ${location}: ${give})`;
+  return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
 }
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */
