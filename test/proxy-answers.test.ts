@@ -120,3 +120,19 @@ describe('a redirect the transport follows (307, 308)', () => {
     expect(ended.stderr).not.toContain('sk-right');
   });
 });
+
+describe("a proxy's error page", () => {
+  /** A load balancer's 502 page: kilobytes of styles and scripts before the words that say what happened. */
+  const PAGE = `<!DOCTYPE html>\n<html lang="en-US"><head><title>api.example.com | 502: Bad gateway</title><style>${'body{margin:0;padding:0}.cf-error{font:13px/1.5 sans-serif}'.repeat(80)}</style><script>${'window.cf=window.cf||[];'.repeat(60)}</script></head>\n<body><div class="cf-error"><h1>Bad gateway</h1> <span>Error code 502</span><p>The web server reported a bad gateway error.</p><p>Ray ID: 7d1 &bull; 2026-11-29</p></div><script>track()</script></body></html>`;
+
+  test('is told by its words, not its markup', async ({ dir }) => {
+    const ended = await runThrough(dir, (asked, _answer, res, pass) => {
+      if (asked.path.endsWith('/chat/completions')) res.writeHead(502, { 'content-type': 'text/html' }).end(PAGE);
+      else pass();
+    }, ['--max-retries', '0']);
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain('[TMAS_ENDPOINT_DOWN]');
+    expect(ended.stderr).toContain('HTTP 502: a web page: Bad gateway Error code 502 The web server reported a bad gateway error.');
+    expect(ended.stderr).not.toMatch(/<style|margin:0|window\.cf/);
+  });
+});

@@ -6,6 +6,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
 import { redirectAdvice } from './redirects.ts';
+import { WEB_PAGE } from './error-body.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
@@ -121,7 +122,7 @@ export function describeFailure(error: unknown): string {
  */
 function tooLarge(error: APIError): string {
   const words = error.message.replace(/^413 /, '').trim();
-  const own = words === '' || words.startsWith('<') || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
+  const own = words === '' || words.startsWith('<') || words.startsWith(WEB_PAGE) || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
   return (
     `HTTP 413: the request is larger than the server, or a proxy in front of it, accepts${own}: raise the proxy's limit on request bodies ` +
     "(nginx's client_max_body_size, a load balancer's or an ingress's body-size limit), or bound the prompt with a smaller --max-tokens"
