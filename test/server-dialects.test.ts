@@ -347,3 +347,21 @@ describe('what a refusal says to change', () => {
     }
   });
 });
+
+describe("a 429 that says when its limit resets in OpenAI's headers (x-ratelimit-reset-requests, -tokens), not in Retry-After", () => {
+  test.for([
+    ['1.2s', { 'x-ratelimit-reset-tokens': '1.2s', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-requests': '20ms', 'x-ratelimit-remaining-requests': '59' }],
+    ['1200ms', { 'x-ratelimit-reset-requests': '1200ms', 'x-ratelimit-remaining-requests': '0' }],
+    ['0m1.2s', { 'x-ratelimit-reset-tokens': '0m1.2s' }],
+  ] as const)('reset in %s: the retry waits for it, not the backoff\'s first step', async ([, headers]) => {
+    const times: number[] = [];
+    const { result, requests } = await callOnce((res, index) => {
+      times.push(performance.now());
+      if (index === 0) res.writeHead(429, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }));
+      else streamed(res, 'The answer is 2.', 'stop');
+    }, { backoff: { baseMs: 10, capMs: 10_000 } });
+    expect(result).not.toBeInstanceOf(CallFailedError);
+    expect(requests).toBe(2);
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1150);
+  });
+});

@@ -58,17 +58,46 @@ function isContextLengthError(error: APIError): boolean {
   return error.code === 'context_length_exceeded' || /maximum context length|context length|too many tokens/i.test(error.message);
 }
 
-/** The server's requested wait in milliseconds, if it sent one. */
+/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
 export function retryAfterMs(error: unknown): number | null {
   if (!(error instanceof APIError) || !error.headers) return null;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
-  if (!header) return null;
+  if (!header) return error.status === 429 ? limitResetMs(error.headers) : null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/**
+ * When a 429's limit resets, as OpenAI and the APIs that copy it (Groq,
+ * DeepSeek, Fireworks) say it on every answer, in `x-ratelimit-reset-requests`
+ * and `-tokens` ("1s", "6m0s", "20ms", "2m59.56s"), where a 429 carries no
+ * Retry-After: the limits that say they have nothing left (`-remaining-… 0`),
+ * else every one named; the latest of them. Retried at the backoff's first
+ * steps, a call spent its retries inside the window, each counted a failure.
+ */
+function limitResetMs(headers: Headers): number | null {
+  const resets = ['requests', 'tokens'].flatMap((limit) => {
+    const ms = durationMs(headers.get(`x-ratelimit-reset-${limit}`));
+    return ms === null ? [] : [{ ms, spent: headers.get(`x-ratelimit-remaining-${limit}`)?.trim() === '0' }];
+  });
+  const spent = resets.filter((reset) => reset.spent);
+  const latest = Math.max(...(spent.length > 0 ? spent : resets).map((reset) => reset.ms));
+  return resets.length > 0 ? latest : null;
+}
+
+/** A duration written as Go writes one ("1h2m3.5s", "20ms", "6m0s"), or seconds alone ("1.5"), in milliseconds; null when it is neither. */
+function durationMs(text: string | null): number | null {
+  const written = text?.trim() ?? '';
+  if (/^\d+(?:\.\d+)?$/.test(written)) return Number(written) * 1000;
+  if (!/^(?:\d+(?:\.\d+)?(?:h|ms|m|s))+$/.test(written)) return null;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  let total = 0;
+  for (const [, amount, name] of written.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) total += Number(amount) * (unit[name ?? ''] ?? 0);
+  return total;
 }
 
 /** Backoff settings. */
