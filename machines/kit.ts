@@ -4,6 +4,7 @@
  */
 import type { BankUpdated, CallInfo, CandidateResult, Message, MessageOf, Verification } from '../src/kernel/protocol.ts';
 import { toCandidateResult } from './candidates.ts';
+import { cutOff } from './reply.ts';
 import type { ProblemInput } from './contract.ts';
 
 /** The fields every message of a problem's iteration carries, with a deterministic correlation id. */
@@ -45,8 +46,8 @@ export interface CandidateView extends CandidateResponse {
 
 /**
  * A candidate's response: its text (null: none), the answer extracted from it,
- * and whether the model was cut off at its length limit (finish_reason
- * `length`), which the judge is told. Taken from a reply by `responseOf`, so
+ * and whether the model was cut off before its end (reply.ts cutOff: at its
+ * length limit, or by a content filter), which the judge is told. Taken from a reply by `responseOf`, so
  * every strategy records a cut the same way.
  */
 export interface CandidateResponse {
@@ -60,7 +61,7 @@ export const NO_RESPONSE: CandidateResponse = { text: null, answer: null, cut: f
 
 /** The response a reply carries. */
 export function responseOf(reply: { text: string; answer: string | null; call: CallInfo }): CandidateResponse & { text: string } {
-  return { text: reply.text, answer: reply.answer, cut: reply.call.finishReason === 'length' };
+  return { text: reply.text, answer: reply.answer, cut: cutOff(reply.call) !== null };
 }
 
 /** What the rule-based grader compares against: the short answer; none in proof mode, where only the judge grades. */

@@ -40,11 +40,23 @@ export function parseJsonReply(text: string): unknown {
   return JSON.parse(candidate);
 }
 
-/** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut at the length limit. */
+/**
+ * How a reply was cut before its end, or null when it ended on its own: at
+ * the length limit, or by a hosted API's content filter (OpenAI's and
+ * Azure's `finish_reason: "content_filter"`), whose text so far is a piece of
+ * a reply as a cut one is: what it boxed is no final answer.
+ */
+export function cutOff(output: { finishReason: string }): string | null {
+  if (output.finishReason === 'length') return 'cut off at the length limit';
+  return output.finishReason === 'content_filter' ? "stopped by the provider's content filter" : null;
+}
+
+/** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut off. */
 export function unusableBecause(problem: string | null, output: LlmOutput): string | null {
   if (problem === null) return null;
   if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
-  return output.finishReason === 'length' ? `${problem}; the answer was cut off at the length limit` : problem;
+  const cut = cutOff(output);
+  return cut === null ? problem : `${problem}; the answer was ${cut}`;
 }
 
 /** `{ parseError }` when a reply was unusable, else nothing: the field is absent from usable replies (see the protocol), so usable replies keep their shape. */
@@ -59,20 +71,21 @@ export function unusableIf(parseError: string | null): { parseError?: string } {
  */
 export function solutionUnusable(answer: string | null, output: LlmOutput, proof: boolean): string | null {
   if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
-  if (proof) return output.finishReason === 'length' ? 'the proof was cut off at the length limit' : null;
+  const cut = cutOff(output);
+  if (proof) return cut === null ? null : `the proof was ${cut}`;
   if (answer !== null) return null;
-  return output.finishReason === 'length' ? 'no final answer: the answer was cut off at the length limit' : 'no final answer: none in \\boxed{} or stated';
+  return cut === null ? 'no final answer: none in \\boxed{} or stated' : `no final answer: the answer was ${cut}`;
 }
 
 /**
  * A solution-writing role's `answer`, with `parseError` when the output is
- * unusable (see `solutionUnusable`). A text cut at the length limit has no
+ * unusable (see `solutionUnusable`). A text cut off (cutOff) has no
  * final answer, even if a \boxed{} made it into its first part (a guess the
  * cut text may have gone on to change), in every method alike: counted as an
  * answer by some methods and not by others, the cut replies of a model that
  * fills its window would move the table by method, not by merit.
  */
 export function answerFields(answer: string | null, output: LlmOutput, proof: boolean): { answer: string | null; parseError?: string } {
-  const final = output.finishReason === 'length' ? null : answer;
+  const final = cutOff(output) === null ? answer : null;
   return { answer: final, ...unusableIf(solutionUnusable(final, output, proof)) };
 }

@@ -5,24 +5,45 @@
  * the guess as its candidate's answer. Before, TMAS's solutions and PaCoRe's
  * syntheses had none while RSE's rollouts and Self-Refine's rewrites graded
  * the guess, so a model that fills its window moved the table by method.
+ * A reply a hosted API's content filter stopped (finish_reason
+ * "content_filter", OpenAI's and Azure's) is cut as well: before, its
+ * partial text was graded as the candidate's answer, and nothing said so.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { chatCompletionBody, runInProcess, serveHttp, smallProblems, test, writeProblems } from './fixtures.ts';
+import { chatChunkEvent, chatCompletionBody, runCliInProcess, runInProcess, serveHttp, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** A reasoning model's text cut mid-check, after a boxed guess at the problem's answer. */
 const CUT = 'A first guess is \\boxed{2}, which I should check before trusting it: the sum of';
 
-describe('a reply cut at its length limit has no final answer', () => {
-  test.for(['tmas', 'rse', 'self-refine', 'pacore'])('%s: no candidate takes the boxed guess of a cut reply', async (strategy, { dir }) => {
-    const server = await serveHttp((req, res) => {
-      if (req.url?.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'test' }] }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(CUT, { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: CUT }, finish_reason: 'length' }] }));
-    });
+/** A server of model `m` that answers every call with CUT, ended by `finishReason`: a whole reply when cut at its length, a stream when filtered. */
+function cuttingServer(finishReason: string) {
+  return serveHttp((req, res) => {
+    if (req.url?.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'test' }] }));
+      return;
+    }
+    if (finishReason === 'content_filter') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(chatChunkEvent({ role: 'assistant', content: CUT }, null, 'm') + chatChunkEvent({}, finishReason, 'm') + 'data: [DONE]\n\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(CUT, { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: CUT }, finish_reason: finishReason }] }));
+  });
+}
+
+describe('a reply cut at its length limit, or stopped by a content filter, has no final answer', () => {
+  test.for([
+    ['tmas', 'length'],
+    ['rse', 'length'],
+    ['self-refine', 'length'],
+    ['pacore', 'length'],
+    ['tmas', 'content_filter'],
+    ['rse', 'content_filter'],
+    ['self-refine', 'content_filter'],
+    ['pacore', 'content_filter'],
+  ] as const)('%s, finish_reason "%s": no candidate takes the boxed guess of a cut reply', async ([strategy, finishReason], { dir }) => {
+    const server = await cuttingServer(finishReason);
     try {
       const problems = smallProblems(1);
       const run = path.join(dir, strategy);
@@ -33,6 +54,27 @@ describe('a reply cut at its length limit has no final answer', () => {
       const answers = lines.flatMap((line) => line.candidates.map((candidate) => candidate.answer));
       expect(answers.length).toBeGreaterThan(0);
       expect(answers.every((answer) => answer === null)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a reply stopped by a content filter is told', () => {
+  test('once on stderr, naming the endpoint; counted as filtered in metrics.json and unusable', async ({ dir }) => {
+    const server = await cuttingServer('content_filter');
+    try {
+      const run = path.join(dir, 'run');
+      const args = ['run', '--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, '--base-url', server.url, '--model-name', 'm'];
+      const ended = await runCliInProcess([...args, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--parse-retries', '1']);
+      expect(ended.code, ended.stderr).toBe(0);
+      const told = ended.stderr.split('\n').filter((line) => line.includes('finish_reason "content_filter"'));
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain(server.url);
+      const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: Array<{ faults: { filtered: number; invalidOutputs: number } }> };
+      // Two solutions, each asked again once: four filtered replies of the solver at least, none of them an answer.
+      expect(metrics.iterations[0]?.faults.filtered).toBeGreaterThanOrEqual(4);
+      expect(metrics.iterations[0]?.faults.invalidOutputs).toBeGreaterThanOrEqual(2);
     } finally {
       await server.close();
     }

@@ -347,3 +347,49 @@ describe('what a refusal says to change', () => {
     }
   });
 });
+
+describe("a 429 that says when its limit resets in OpenAI's headers (x-ratelimit-reset-requests, -tokens), not in Retry-After", () => {
+  test.for([
+    ['1.2s', { 'x-ratelimit-reset-tokens': '1.2s', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-requests': '20ms', 'x-ratelimit-remaining-requests': '59' }],
+    ['1200ms', { 'x-ratelimit-reset-requests': '1200ms', 'x-ratelimit-remaining-requests': '0' }],
+    ['0m1.2s', { 'x-ratelimit-reset-tokens': '0m1.2s' }],
+  ] as const)('reset in %s: the retry waits for it, not the backoff\'s first step', async ([, headers]) => {
+    const times: number[] = [];
+    const { result, requests } = await callOnce((res, index) => {
+      times.push(performance.now());
+      if (index === 0) res.writeHead(429, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }));
+      else streamed(res, 'The answer is 2.', 'stop');
+    }, { backoff: { baseMs: 10, capMs: 10_000 } });
+    expect(result).not.toBeInstanceOf(CallFailedError);
+    expect(requests).toBe(2);
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1150);
+  });
+});
+
+describe('an error event named by its `event:` line, its data without an "error" field', () => {
+  // As servers that name their events write it (event: error), the data being the error itself.
+  const named = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`: ping\n\n${chatChunkEvent({ role: 'assistant', content: 'The answer' })}event: error\ndata: ${JSON.stringify({ type: 'overloaded_error', message: 'Overloaded: the model is at capacity' })}\n\n`);
+  };
+
+  test("fails the attempt with the server's words, and the retry's reply is the one returned", async () => {
+    const { result, requests } = await callOnce((res, index) => (index === 0 ? named(res) : streamed(res, 'The answer is \\boxed{2}.', 'stop')), { maxRetries: 3 });
+    expect((result as Completion).content).toBe('The answer is \\boxed{2}.');
+    expect(requests).toBe(2);
+  });
+
+  test('on every attempt: the call fails naming them, not as a stream that ended before a finish reason', async () => {
+    const { result } = await callOnce(named, { maxRetries: 1 });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).message).toContain("the server's error inside a 200 reply: Overloaded: the model is at capacity");
+  });
+
+  test('an event of another name (a ping with data) is no error and no chunk', async () => {
+    const { result } = await callOnce((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`event: ping\ndata: {"type":"ping"}\n\n${chatChunkEvent({ role: 'assistant', content: 'The answer is 2.' })}${chatChunkEvent({}, 'stop')}data: [DONE]\n\n`);
+    });
+    expect((result as Completion).content).toBe('The answer is 2.');
+  });
+});

@@ -13,7 +13,7 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
-import { callInfo, replyBase, unusableIf } from '../reply.ts';
+import { callInfo, cutOff, replyBase, unusableIf } from '../reply.ts';
 import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** Judge passes per candidate are at most this many: the call index is candidate × 100 + pass. */
@@ -101,7 +101,8 @@ export const judgeRole = {
   prompt: judgePrompt,
   reply: (request, output) => {
     const verdict = parseVerdict(output.content);
-    const unusable = verdict !== null ? null : output.finishReason === 'length' ? 'the verdict was cut off at the length limit' : 'no "VERDICT: equivalent" or "VERDICT: not equivalent" line';
+    const cut = cutOff(output);
+    const unusable = verdict !== null ? null : cut === null ? 'no "VERDICT: equivalent" or "VERDICT: not equivalent" line' : `the verdict was ${cut}`;
     return { type: 'judge.completed', ...replyBase(request), candidate: request.candidate, pass: request.pass, verdict, ...unusableIf(unusable), call: callInfo(output) };
   },
 } satisfies RoleDefinition<'judge.requested'>;

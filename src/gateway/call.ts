@@ -38,8 +38,8 @@ export interface CallContext {
   describe: (error: unknown) => string;
   /** The call's arrival order among all calls. */
   nextSequence: () => number;
-  /** The endpoints and models named in replies for another model that were told of (GatewayOptions onOtherModel). */
-  otherModels: Set<string>;
+  /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered): its keys. */
+  toldOnce: Set<string>;
 }
 
 /** Thrown inside a call when an endpoint was just switched to another dialect. */
@@ -134,6 +134,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
+      if (result.finishReason === 'content_filter') tellOnce(context, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
       return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -229,11 +230,16 @@ function succeeded(tally: Tally, state: EndpointState, request: CompletionReques
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */
 function tellOtherModel(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply): void {
   const asked = request.endpoint.model;
-  if (result.model === null || result.model === asked) return;
-  const key = `${state.url}\n${asked}\n${result.model}`;
-  if (context.otherModels.has(key)) return;
-  context.otherModels.add(key);
-  context.options.onOtherModel?.(state.url, asked, result.model);
+  const named = result.model;
+  if (named === null || named === asked) return;
+  tellOnce(context, `model\n${state.url}\n${asked}\n${named}`, () => context.options.onOtherModel?.(state.url, asked, named));
+}
+
+/** Tells what `key` names, the first time only. */
+function tellOnce(context: CallContext, key: string, tell: () => void): void {
+  if (context.toldOnce.has(key)) return;
+  context.toldOnce.add(key);
+  tell();
 }
 
 /**

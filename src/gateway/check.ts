@@ -6,7 +6,7 @@
 import OpenAI, { APIError } from 'openai';
 import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
-import { AnswerTooLargeError, createHttpTransport } from './request/http-transport.ts';
+import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
@@ -115,6 +115,8 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof AnswerTooLargeError) throw notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, '');
+    // Reached, and answered: what to check is the proxy's headers, not whether the server runs.
+    if (error instanceof Error && error.cause instanceof HeadersTooLargeError) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models, but ${error.cause.message}.`, { cause: error });
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));

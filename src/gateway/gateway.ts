@@ -14,6 +14,7 @@
  */
 import { createDispatcher } from './dispatch/dispatcher.ts';
 import { createHttpTransport } from './request/http-transport.ts';
+import { impliedBaseUrl, type Redirect } from './request/redirects.ts';
 import { createClients } from './attempt.ts';
 import { completeCall, type CallContext } from './call.ts';
 import { redactKeys } from './request/call-failed.ts';
@@ -68,7 +69,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dispatcher = createDispatcher<EndpointState>(options.concurrency, options.dispatchOrder ?? 'rank', createRouter(routing));
   const serverQueue = options.serverQueue ?? 'short';
   let sequence = 0;
-  const transport = createHttpTransport();
+  const toldOnce = new Set<string>();
+  // A redirect followed is told once per server and the base URL it implies: each call goes out twice through it.
+  const onRedirect = (redirect: Redirect) => {
+    const key = `redirect\n${new URL(redirect.from).origin}\n${impliedBaseUrl(redirect.to)}`;
+    if (toldOnce.has(key)) return;
+    toldOnce.add(key);
+    options.onRedirected?.(redirect);
+  };
+  const transport = createHttpTransport({ onRedirect });
   const keys = new Set<string>();
   const stream = options.stream ?? true;
   const maxPollMs = options.loadPollMs ?? DEFAULT_LOAD_POLL_MS;
@@ -89,7 +98,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     attempt: { options, stream, clientFor: createClients(transport, options.timeoutMs, keys), unstreamed: new Set() },
     describe,
     nextSequence: () => sequence++,
-    otherModels: new Set(),
+    toldOnce,
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;
   const gatewayTally = tallyOf(ledger, null);

@@ -10,6 +10,8 @@ import type { Message } from '../kernel/protocol.ts';
 export interface FaultCounts {
   /** Replies cut at the length limit (`finish_reason: "length"`). */
   truncated: number;
+  /** Replies a content filter stopped (`finish_reason: "content_filter"`): cut, like truncated ones, and counted apart. */
+  filtered: number;
   /** Replies with empty content. */
   emptyAnswers: number;
   /** Context-length errors from the endpoint, each answered by re-fitting the prompt into a smaller window. */
@@ -26,7 +28,7 @@ export interface FaultCounts {
 
 /** Zero counts. */
 export function createFaultCounts(): FaultCounts {
-  return { truncated: 0, emptyAnswers: 0, contextErrors: 0, parseRetries: 0, invalidOutputs: 0 };
+  return { truncated: 0, filtered: 0, emptyAnswers: 0, contextErrors: 0, parseRetries: 0, invalidOutputs: 0 };
 }
 
 /** Adds what one message says about damaged answers to `counts`. */
@@ -37,11 +39,17 @@ export function countFaults(counts: FaultCounts, message: Message): void {
     if (message.retrying) counts.parseRetries++;
     else counts.invalidOutputs++;
     // A final invalid output is also a completed reply, whose call info counts its truncation below.
-    if (message.retrying && message.finishReason === 'length') counts.truncated++;
+    if (message.retrying) countCut(counts, message.finishReason);
     // Every empty output of a role with validation is invalid, so it is counted here exactly once.
     if (message.empty) counts.emptyAnswers++;
   } else if ('call' in message) {
-    if (message.call.finishReason === 'length') counts.truncated++;
+    countCut(counts, message.call.finishReason);
     if (message.type === 'solution.completed' && message.text.trim() === '') counts.emptyAnswers++;
   }
+}
+
+/** A reply cut at its length limit, or stopped by a content filter, counted by its finish reason. */
+function countCut(counts: FaultCounts, finishReason: string): void {
+  if (finishReason === 'length') counts.truncated++;
+  else if (finishReason === 'content_filter') counts.filtered++;
 }

@@ -128,6 +128,7 @@ function damagedAnswers(faults: FaultCounts): string {
   const parts = (
     [
       [faults.truncated, 'truncated'],
+      [faults.filtered, 'filtered'],
       [faults.emptyAnswers, 'empty'],
       [faults.contextErrors, 'context-length'],
       [faults.parseRetries, 'asked again'],

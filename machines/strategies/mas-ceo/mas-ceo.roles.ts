@@ -13,7 +13,7 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
-import { answerFields, callInfo, replyBase, unusableIf } from '../../reply.ts';
+import { answerFields, callInfo, cutOff, replyBase, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
@@ -88,8 +88,8 @@ Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.mi
   reply: (request, output) => {
     const plan = parseCeo(output.content);
     // A plan cut off may have lost the end of its last field (the budget's digits) though every field is there.
-    const cut = output.finishReason === 'length' ? 'the plan was cut off at the length limit' : null;
-    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? cut, call: callInfo(output) };
+    const cut = cutOff(output);
+    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? (cut === null ? null : `the plan was ${cut}`), call: callInfo(output) };
   },
 });
 
@@ -113,7 +113,8 @@ export function parseExperts(text: string, count: number): string[] {
 export function missingExperts(output: { content: string; finishReason: string }, count: number): string | null {
   const found = namedExperts(output.content).length;
   if (found < count) return `${found} of the ${count} "Expert k: …" lines asked for`;
-  return output.finishReason === 'length' ? 'the team was cut off at the length limit' : null;
+  const cut = cutOff(output);
+  return cut === null ? null : `the team was ${cut}`;
 }
 
 /** The Recruiter agent's definition. */
@@ -252,7 +253,8 @@ Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on on
   reply: (request, output) => {
     const evaluation = parseEvaluation(output.content);
     // A verdict cut off has lost the end of its advice, which the next round's CEO reads.
-    const cut = output.finishReason === 'length' && evaluation.parseError === undefined ? { parseError: 'the evaluation was cut off at the length limit' } : {};
+    const cutBy = cutOff(output);
+    const cut = cutBy !== null && evaluation.parseError === undefined ? { parseError: `the evaluation was ${cutBy}` } : {};
     return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
   },
 });

@@ -5,7 +5,7 @@
  * first solution comes from the Solution agent.
  */
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
-import { callInfo, parseScore, replyBase, unusableIf } from '../../reply.ts';
+import { callInfo, cutOff, parseScore, replyBase, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { answerReply, onePerCandidate, templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
@@ -35,7 +35,8 @@ export function critiqueFindsNoError(text: string): boolean {
  */
 export function critiqueUnusable(output: LlmOutput, correct: boolean): string | null {
   if (output.content.trim() === '') return `the critique was empty (finish_reason ${output.finishReason})`;
-  return output.finishReason === 'length' && !correct ? 'the critique was cut off at the length limit before its verdict' : null;
+  const cut = cutOff(output);
+  return cut !== null && !correct ? `the critique was ${cut} before its verdict` : null;
 }
 
 /** The Critique agent's definition. */

@@ -11,7 +11,7 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/extract/boxes.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../../role-template.ts';
-import { callInfo, replyBase, unusableIf } from '../../reply.ts';
+import { callInfo, cutOff, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';
 import { createRoleMachine, passesPerCandidate } from '../../role.machine.ts';
 import { onePerCandidate, templateRole } from '../../template-role.ts';
@@ -87,7 +87,8 @@ export function parseProverReply(content: string): { proof: string; selfScore: n
  */
 function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation: string } | null, answer: string | null, proof: boolean): string | null {
   if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
-  if (output.finishReason === 'length') return 'the proof was cut off at the length limit';
+  const cut = cutOff(output);
+  if (cut !== null) return `the proof was ${cut}`;
   if (sections === null) return 'no "## Solution" section followed by a "## Self Evaluation" section';
   if (selfScoreOf(sections.evaluation) === null) return 'no \\boxed{} score in the self-evaluation';
   return !proof && answer === null ? 'no final answer in the Solution section' : null;
@@ -136,7 +137,7 @@ Your response must follow this format: a "## Solution" section, then a "## Self 
   },
   reply: (request, output, options) => {
     // Upstream verifies only proofs that finished (finish_reason "stop") and whose sections parse.
-    const sections = output.finishReason === 'length' ? null : proverSections(output.content);
+    const sections = cutOff(output) === null ? proverSections(output.content) : null;
     // The self-evaluation ends in a boxed score: the answer is the Solution section's.
     const answer = sections === null ? null : extractAnswer(sections.proof);
     return {
@@ -186,8 +187,9 @@ ${[
   },
   reply: (request, output) => {
     // A rating cut off at the limit is not read, as upstream reads only finished ones.
-    const parsed = output.finishReason === 'length' ? { score: null, rating: output.content } : parseRating(output.content);
-    const unusable = parsed.score !== null ? null : output.finishReason === 'length' ? 'the rating was cut off at the length limit' : 'no \\boxed{} score (0, 0.5 or 1)';
+    const cut = cutOff(output);
+    const parsed = cut === null ? parseRating(output.content) : { score: null, rating: output.content };
+    const unusable = parsed.score !== null ? null : cut === null ? 'no \\boxed{} score (0, 0.5 or 1)' : `the rating was ${cut}`;
     return { type: 'rater.completed', ...replyBase(request), candidate: request.candidate, index: request.index, ...parsed, ...unusableIf(unusable), call: callInfo(output) };
   },
 });

@@ -7,6 +7,7 @@ import type { TotalFloor } from '../reply/completion-bounds.ts';
 import type { DispatchOrder } from '../dispatch/dispatcher.ts';
 import type { Routing } from '../dispatch/routing.ts';
 import type { JsonEncoder, RequestDialect } from '../request/request-body.ts';
+import type { Redirect } from '../request/redirects.ts';
 
 /**
  * Where calls wait when the servers are saturated: `short` keeps each
@@ -54,6 +55,10 @@ export interface GatewayOptions {
   onOmitted?: (endpoint: string, field: string, reason: string) => void;
   /** Told once per endpoint and model when its replies name a model other than the one asked for (an alias resolved, or another model served). */
   onOtherModel?: (endpoint: string, asked: string, named: string) => void;
+  /** Told once per endpoint when a content filter stopped one of its replies (`finish_reason: "content_filter"`): the reply is returned, and the roles count it cut. */
+  onFiltered?: (endpoint: string) => void;
+  /** Told once per server and the base URL its redirect implies, when a request was redirected (307, 308) and followed: its body went out twice. */
+  onRedirected?: (redirect: Redirect) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
   /** Retries after the first attempt. */

@@ -35,6 +35,8 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
   let pending: string[] = [];
   // The event's data so far (its lines joined with a line end); null before its first `data:` line. No list per event: a stream has one per token.
   let data: string | null = null;
+  // Whether the event so far was named `error` by an `event:` line: its data is the server's error, whatever its fields.
+  let namedError = false;
   // A read that ended in a CR: a LF opening the next one belongs to that line's end, and ends no other line.
   let afterCr = false;
   // The body's start, kept until a `data:` line comes, for the error of a body without one.
@@ -62,7 +64,9 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
         if (line === '') {
           if (data === null) continue;
           const payload = data;
+          const errorEvent = namedError;
           data = null;
+          namedError = false;
           if (payload === '[DONE]') {
             if (events.length > 0) yield events;
             return;
@@ -76,6 +80,8 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           }
           if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
             failure = new InBandError(event.error, headers);
+          } else if (errorEvent) {
+            failure = new InBandError(failure === null ? event : payload, headers);
           }
           if (failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).
@@ -87,8 +93,11 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           start = null;
           const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
           data = data === null ? value : `${data}\n${value}`;
+        } else if (line.startsWith('event:')) {
+          // An event named `error` (as servers that name their events send one) is the server's error, its data without an `error` field.
+          namedError = line.slice(6).trim() === 'error';
         }
-        // `event:`, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
+        // Other names, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
       }
       if (events.length > 0) yield events;
       if (done && start !== null) throw noEvents(headers, start);

@@ -25,9 +25,14 @@
  *   its connection back when the rest is already here or follows at once,
  *   and drops it otherwise;
  * - a compressed reply is decompressed, and 307/308 redirects are followed as
- *   fetch would (a few hops, with the body sent again);
+ *   fetch would (a few hops, with the body sent again), each told to
+ *   `onRedirect`; a key refused after it was left behind at a redirect to
+ *   another server is said to have been (redirects.ts);
  * - a request on a kept connection that the server had closed is sent again
- *   on another connection, as the server never read it.
+ *   on another connection, as the server never read it;
+ * - an answer's headers may take up to `MAX_HEADER_BYTES`, not Node's 16 KiB:
+ *   a proxy's cookies and debug headers passed that, and the run was refused
+ *   as 'Cannot reach the model endpoint' with a parser's 'Header overflow'.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -36,6 +41,7 @@ import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { readAll } from '../reply/reply-bounds.ts';
 import { openAiErrorBody } from './error-body.ts';
+import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -48,6 +54,17 @@ export class AnswerTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`the answer went on past ${limit / 2 ** 20} MiB`);
     this.name = 'AnswerTooLargeError';
+  }
+}
+
+/** Bytes of an answer's status line and headers: a proxy's cookies and tracing headers take tens of kilobytes; a megabyte is none of theirs. */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/** An answer whose headers passed MAX_HEADER_BYTES. */
+export class HeadersTooLargeError extends Error {
+  constructor(cause: unknown) {
+    super(`the answer's headers pass ${MAX_HEADER_BYTES / 1024} KiB: a proxy in front of the server adds that many (cookies, debug or tracing headers); have it send fewer, or give the server's own address as the base URL`, { cause });
+    this.name = 'HeadersTooLargeError';
   }
 }
 
@@ -105,8 +122,14 @@ export interface HttpTransport {
   close(): void;
 }
 
+/** Where a request is on its way: the redirects it followed, and the one at which its API key was left behind, if any. */
+interface Hops {
+  redirects: number;
+  keyLeft: Redirect | null;
+}
+
 /** Creates a transport; each keeps its own connections. */
-export function createHttpTransport(options: { errorBodyLimit?: number } = {}): HttpTransport {
+export function createHttpTransport(options: { errorBodyLimit?: number; onRedirect?: (redirect: Redirect) => void } = {}): HttpTransport {
   const errorBodyLimit = options.errorBodyLimit ?? MAX_ERROR_BODY_BYTES;
   // LIFO: the connections used most recently go first, so the idle ones close on the server's keep-alive timeout.
   const agents = {
@@ -114,7 +137,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
   };
 
-  async function send(url: URL, init: RequestInit, redirects: number, resent = 0): Promise<TransportResponse> {
+  async function send(url: URL, init: RequestInit, hops: Hops, resent = 0): Promise<TransportResponse> {
     const agent = agents[url.protocol as keyof typeof agents];
     if (agent === undefined) throw new TypeError(`unsupported protocol in ${url.href}: only http: and https: are`);
     const body = bodyBytes(init.body);
@@ -123,7 +146,7 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
     // A resend takes a connection of its own (agent: false), not another kept one that may be closed as well.
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent });
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent, maxHeaderSize: MAX_HEADER_BYTES });
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
       request.once('error', reject);
@@ -143,31 +166,36 @@ export function createHttpTransport(options: { errorBodyLimit?: number } = {}): 
       if (signal?.aborted) throw abortError(signal);
       // A kept connection the server closed while it was idle (its keep-alive timeout; uvicorn's is 5 s)
       // fails as soon as it is used, before the server read the request: sent again, on a fresh one.
-      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error)) return send(url, init, redirects, resent + 1);
-      throw error;
+      if (resent < MAX_RESENDS && request.reusedSocket && isClosedByServer(error)) return send(url, init, hops, resent + 1);
+      throw (error as { code?: unknown } | null)?.code === 'HPE_HEADER_OVERFLOW' ? new HeadersTooLargeError(error) : error;
     }
     // From here a broken connection surfaces as the reply's error, where the body is read.
     request.on('error', () => {});
     const status = reply.statusCode ?? 0;
     const location = reply.headers.location;
-    if ((status === 307 || status === 308) && location !== undefined && redirects < MAX_REDIRECTS) {
+    if ((status === 307 || status === 308) && location !== undefined && hops.redirects < MAX_REDIRECTS) {
       reply.resume();
       release();
       const target = new URL(location, url);
+      const redirect = { from: url.href, to: target.href, status };
+      options.onRedirect?.(redirect);
       // As fetch does: credentials do not follow a redirect to another origin.
-      const onward = target.origin === url.origin ? init : { ...init, headers: withoutAuthorization(init.headers) };
-      const next = await send(target, onward, redirects + 1);
+      const leaves = target.origin !== url.origin && new Headers(init.headers).has('authorization');
+      const onward = leaves ? { ...init, headers: withoutAuthorization(init.headers) } : init;
+      const next = await send(target, onward, { redirects: hops.redirects + 1, keyLeft: leaves ? redirect : hops.keyLeft });
       return Object.assign(next, { redirected: true });
     }
-    return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: MAX_ANSWER_BYTES });
+    // A key refused where it was never sent: the refusal is the redirect's doing.
+    const note = hops.keyLeft !== null && (status === 401 || status === 403) ? keyLeftBehind(hops.keyLeft) : null;
+    return responseOf(url, reply, request, release, signal, { errorBody: errorBodyLimit, answer: MAX_ANSWER_BYTES, note });
   }
 
   return {
-    request: (url, init = {}) => send(new URL(url), init, 0),
+    request: (url, init = {}) => send(new URL(url), init, { redirects: 0, keyLeft: null }),
     async fetch(input, init = {}) {
       const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
       // The client types its fetch as returning a Response; it reads only what TransportResponse has.
-      return (await send(url, init, 0)) as unknown as Response;
+      return (await send(url, init, { redirects: 0, keyLeft: null })) as unknown as Response;
     },
     close() {
       agents['http:'].destroy();
@@ -208,10 +236,11 @@ function headersObject(headers: RequestInit['headers']): Record<string, string> 
   return object;
 }
 
-/** The bytes of an answer read: an error body's, cut at `errorBody`; a successful answer's, read whole, refused past `answer`. */
+/** The bytes of an answer read: an error body's, cut at `errorBody`; a successful answer's, read whole, refused past `answer`; `note`, said after an error's message. */
 interface ReadLimits {
   errorBody: number;
   answer: number;
+  note: string | null;
 }
 
 function responseOf(url: URL, reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limits: ReadLimits): TransportResponse {
@@ -223,7 +252,11 @@ function responseOf(url: URL, reply: IncomingMessage, request: http.ClientReques
   const status = reply.statusCode ?? 0;
   const ok = status >= 200 && status < 300;
   const body = replyBody(reply, request, release, signal, ok ? Number.POSITIVE_INFINITY : limits.errorBody);
-  const read = async () => (ok ? (await readWithin(body, limits.answer)).toString('utf8') : openAiErrorBody((await readAll(body)).toString('utf8')));
+  const failure = async () => {
+    const text = openAiErrorBody((await readAll(body)).toString('utf8'));
+    return limits.note === null ? text : withNote(text, limits.note);
+  };
+  const read = async () => (ok ? (await readWithin(body, limits.answer)).toString('utf8') : failure());
   return {
     ok,
     status,

@@ -4,7 +4,9 @@
  * in `Retry-After` / `retry-after-ms`.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { ConnectionLostError } from './http-transport.ts';
+import { ConnectionLostError, HeadersTooLargeError } from './http-transport.ts';
+import { redirectAdvice } from './redirects.ts';
+import { WEB_PAGE } from './error-body.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
@@ -56,17 +58,46 @@ function isContextLengthError(error: APIError): boolean {
   return error.code === 'context_length_exceeded' || /maximum context length|context length|too many tokens/i.test(error.message);
 }
 
-/** The server's requested wait in milliseconds, if it sent one. */
+/** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
 export function retryAfterMs(error: unknown): number | null {
   if (!(error instanceof APIError) || !error.headers) return null;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
-  if (!header) return null;
+  if (!header) return error.status === 429 ? limitResetMs(error.headers) : null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/**
+ * When a 429's limit resets, as OpenAI and the APIs that copy it (Groq,
+ * DeepSeek, Fireworks) say it on every answer, in `x-ratelimit-reset-requests`
+ * and `-tokens` ("1s", "6m0s", "20ms", "2m59.56s"), where a 429 carries no
+ * Retry-After: the limits that say they have nothing left (`-remaining-… 0`),
+ * else every one named; the latest of them. Retried at the backoff's first
+ * steps, a call spent its retries inside the window, each counted a failure.
+ */
+function limitResetMs(headers: Headers): number | null {
+  const resets = ['requests', 'tokens'].flatMap((limit) => {
+    const ms = durationMs(headers.get(`x-ratelimit-reset-${limit}`));
+    return ms === null ? [] : [{ ms, spent: headers.get(`x-ratelimit-remaining-${limit}`)?.trim() === '0' }];
+  });
+  const spent = resets.filter((reset) => reset.spent);
+  const latest = Math.max(...(spent.length > 0 ? spent : resets).map((reset) => reset.ms));
+  return resets.length > 0 ? latest : null;
+}
+
+/** A duration written as Go writes one ("1h2m3.5s", "20ms", "6m0s"), or seconds alone ("1.5"), in milliseconds; null when it is neither. */
+function durationMs(text: string | null): number | null {
+  const written = text?.trim() ?? '';
+  if (/^\d+(?:\.\d+)?$/.test(written)) return Number(written) * 1000;
+  if (!/^(?:\d+(?:\.\d+)?(?:h|ms|m|s))+$/.test(written)) return null;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  let total = 0;
+  for (const [, amount, name] of written.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) total += Number(amount) * (unit[name ?? ''] ?? 0);
+  return total;
 }
 
 /** Backoff settings. */
@@ -100,6 +131,8 @@ export function describeFailure(error: unknown): string {
   if (error instanceof APIError && error.status === 413) return tooLarge(error);
   // The client's message starts with the status itself ("500 refused"): said once.
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
+  // Not a failed connection: the answer came, with more headers than are read.
+  if (error instanceof APIConnectionError && error.cause instanceof HeadersTooLargeError) return error.cause.message.slice(0, 500);
   // The client's "Connection error." says nothing of what to fix; its cause does (refused, unknown host, a certificate).
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && error.cause instanceof Error) {
     const code = (error.cause as NodeJS.ErrnoException).code;
@@ -118,7 +151,7 @@ export function describeFailure(error: unknown): string {
  */
 function tooLarge(error: APIError): string {
   const words = error.message.replace(/^413 /, '').trim();
-  const own = words === '' || words.startsWith('<') || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
+  const own = words === '' || words.startsWith('<') || words.startsWith(WEB_PAGE) || /status code \(no body\)/.test(words) ? '' : ` (${words.slice(0, 200)})`;
   return (
     `HTTP 413: the request is larger than the server, or a proxy in front of it, accepts${own}: raise the proxy's limit on request bodies ` +
     "(nginx's client_max_body_size, a load balancer's or an ingress's body-size limit), or bound the prompt with a smaller --max-tokens"
@@ -133,10 +166,7 @@ function tooLarge(error: APIError): string {
  */
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
-  if (!location) return '';
-  const base = location.replace(/\/(?:chat\/completions|completions|models)\/?(?:[?#].*)?$/, '');
-  const give = base.startsWith('/') ? `give the base URL ${base} on the same server` : `give ${base} as the base URL`;
-  return ` (a redirect to ${location}: ${give})`;
+  return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
 }
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */

@@ -1,6 +1,7 @@
 /** The gateway of a run, with its options read from the run's gateway settings. */
 import { createGateway, DEFAULT_BACKOFF, type Gateway, type GatewayOptions } from '../../gateway/gateway.ts';
 import type { JsonEncoder } from '../../gateway/request/request-body.ts';
+import { redirectAdvice } from '../../gateway/request/redirects.ts';
 import type { GatewayConfig } from '../../settings/config.ts';
 import type { Pool } from '../../pool/pool.ts';
 
@@ -23,6 +24,16 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       options.say(
         `tmas: warning: ${endpoint} answers requests for the model "${asked}" with replies from "${named}". ` +
           'A hosted API may name a dated version of the model asked for; otherwise check that the server serves the model this run is meant to evaluate.',
+      ),
+    onFiltered: (endpoint) =>
+      options.say(
+        `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
+          '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
+      ),
+    onRedirected: (redirect) =>
+      options.say(
+        `tmas: warning: ${redirect.from} was redirected (HTTP ${redirect.status}) to ${redirect.to}; the redirect is followed, but every request goes out twice, its body too` +
+          `${new URL(redirect.from).origin === new URL(redirect.to).origin ? '' : ', and an API key is not sent on to another server'}: ${redirectAdvice(redirect.to)}.`,
       ),
     onUnstreamed: (endpoint) =>
       options.say(
