@@ -243,3 +243,28 @@ describe('an unannounced answer in several math segments', () => {
     expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
   });
 });
+
+describe('a value given in words after the mathematics that names it', () => {
+  it('reads the number or the bold answer that closes the last paragraph', () => {
+    // The last math segment was the answer: "n", different from 3 and sure of it.
+    expect(extractAnswer('We check each case.\n\nThus the smallest such $n$ is 3.')).toBe('3');
+    expect(verdictOf('We check each case.\n\nThus the smallest such $n$ is 3.', '3')).toBe('equal');
+    expect(verdictOf('Therefore the value of $a+b$ is 17.', '17')).toBe('equal');
+    expect(verdictOf('Therefore $a + b$ equals 17.', '17')).toBe('equal');
+    expect(verdictOf('Hence the maximum of $f$ on $[0,1]$ is therefore **17**.', '17')).toBe('equal');
+    expect(verdictOf('Hence, for $n=4$ the value is 3.5.', '3')).toBe('different');
+    // With no mathematics at all, a bold answer was none: the reply had no answer.
+    expect(extractAnswer('We check each case.\n\nThus the smallest such n is **3**.')).toBe('3');
+  });
+
+  it('reads no number in passing, nor one a reply cut at the window leaves without its full stop', () => {
+    expect(extractAnswer('For $k = 3$ we get 17 cases, which we list.')).toBe('k = 3');
+    expect(extractAnswer('We check each case.\n\nThe number of ways to choose the first element is 5')).toBeNull();
+  });
+
+  it('reads a bold fraction in math as the fraction', () => {
+    // \mathbf around a group was kept, so the answer was different from 1/3.
+    expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac13')).toBe('equal');
+    expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac12')).toBe('different');
+  });
+});

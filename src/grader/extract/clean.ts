@@ -69,7 +69,8 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
   // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
   [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
-  [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{([^{}]*)\}/g, '$1'],
+  // "\\mathbf{\\frac{1}{3}}": the bold may hold groups of its own (two levels read).
+  [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}/g, '$1'],
   [/π/g, '\\pi '],
   [/∞/g, '\\infty '],
   [/[·⋅]/g, '\\cdot '],

@@ -121,9 +121,24 @@ function unannouncedAnswer(response: string): string | null {
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const math = mathSegments(last);
+  const value = STATED_VALUE.exec(last.slice(math[math.length - 1]?.end ?? 0));
+  // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
+  if (value !== null) return (value[1] ?? value[2] ?? '').trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return math.length === 0 ? null : reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
+
+/**
+ * The end of a paragraph that gives a value in words after its last math:
+ * "is 3.", "equals **17**.", "is therefore **$\frac{1}{2}$**". Only a number
+ * or a bold answer that closes the paragraph, on the line of a verb that
+ * states it, is read: a number in passing ("for $k = 3$ we get 17 cases") is
+ * not, nor a number without its full stop (a reply cut at the window).
+ */
+const STATED_VALUE = new RegExp(
+  String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+);
 
 /**
  * The answer a text states, for grading saved outputs: a model response is
