@@ -268,3 +268,16 @@ describe('a value given in words after the mathematics that names it', () => {
     expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac12')).toBe('different');
   });
 });
+
+describe('a reply cut at the window inside its box', () => {
+  it('is unsure, since what the box holds may be the start of a longer answer', () => {
+    // "\boxed{12" graded equal to 12, sure of it, though the reply may have gone on to 120.
+    const cut = 'Adding the two counts, the answer is $\\boxed{12';
+    expect(extractAnswer(cut)).toBe('12');
+    expect(verdictOf(cut, '12')).toBe('unsure');
+    expect(verdictOf(cut, '120')).toBe('unsure');
+    expect(verdictOf('Adding the two counts, the answer is $\\boxed{12}$.', '12')).toBe('equal');
+    // A box left open inside the reasoning does not make the closed final one unsure.
+    expect(verdictOf('<think>maybe \\boxed{7</think>\n\nThe answer is $\\boxed{12}$.', '12')).toBe('equal');
+  });
+});

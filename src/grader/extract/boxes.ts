@@ -9,6 +9,8 @@ interface Box {
   start: number;
   end: number;
   inner: string;
+  /** False for a box whose brace never closes: a reply cut at the window inside it. */
+  closed: boolean;
 }
 
 const BOX_COMMAND = /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/g;
@@ -28,12 +30,12 @@ function findBoxes(text: string): Box[] {
       closes ??= braceCloses(text);
       const close = closes.get(i) ?? -1;
       // An unclosed box (a truncated response) runs to the end of the text.
-      if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1) });
-      else boxes.push({ start, end: close + 1, inner: text.slice(i + 1, close) });
+      if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1), closed: false });
+      else boxes.push({ start, end: close + 1, inner: text.slice(i + 1, close), closed: true });
     } else {
       // "\boxed 5": the argument is the next run of non-space characters.
       const rest = /^[^\s$]+/.exec(text.slice(i, i + BARE_ARGUMENT_LENGTH));
-      if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0] });
+      if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0], closed: true });
     }
   }
   return boxes;
@@ -115,6 +117,16 @@ export function boxedRuns(text: string): string[] {
 export function lastBoxEnd(text: string): number {
   const boxes = findBoxes(text);
   return boxes[boxes.length - 1]?.end ?? -1;
+}
+
+/**
+ * True when the text ends inside a box whose brace never closes
+ * ("... so the answer is \boxed{12"): what it holds may be the start of a
+ * longer answer (120, 12\sqrt{2}).
+ */
+export function endsInOpenBox(text: string): boolean {
+  const boxes = findBoxes(text);
+  return boxes[boxes.length - 1]?.closed === false;
 }
 
 /** True when the text contains a box command. */
