@@ -159,6 +159,22 @@ describe('reasoning left inline by other model families', () => {
     expect(verdictOf('答え：7', '7')).toBe('equal');
   });
 
+  it('reads the Chinese short answer mark 答：', () => {
+    // "答：12" announced nothing: the whole line was the answer, different from 12.
+    expect(extractAnswer('由上可知 $x = 12$。\n\n答：12')).toBe('12');
+    expect(verdictOf('答：12', '12')).toBe('equal');
+    expect(verdictOf('答：13', '12')).toBe('different');
+    // "解答：" opens a solution, not its answer.
+    expect(extractAnswer('解答：设 $x$ 为所求。所以 $x = 5$。')).toBe('x = 5');
+  });
+
+  it('reads a lower-case "no" as the word, as "No" is', () => {
+    // "The answer is no." gave "no", read as the product of n and o: different from No.
+    expect(verdictOf('We found a contradiction. The answer is no.', 'No')).toBe('equal');
+    expect(verdictOf('We found a contradiction. The answer is no.', 'Yes')).toBe('different');
+    expect(gradeAnswer('NO', 'No').verdict).toBe('equal');
+  });
+
   it('reads a German, Spanish, Italian, Portuguese or Russian announcement, which was a labelled pair graded wrong', () => {
     for (const reply of ['Ответ: 110', 'Die Antwort ist 110.', 'Endergebnis: 110', 'La respuesta final es 110.', 'Risposta finale: 110', 'A resposta final é 110.']) {
       expect(extractAnswer(reply), reply).toBe('110');
