@@ -326,3 +326,17 @@ describe('the binomial coefficient of other school systems', () => {
     expect(gradeAnswer('{}^6C_3', '15').equal).toBe(false);
   });
 });
+
+describe('a number in words and a name in a sentence', () => {
+  it('reads a whole answer that is a number in words as its numeral', () => {
+    // "\text{twelve}" was a word, different from 12 and sure of it.
+    expectVerdict('equal', [['12', '\\text{twelve}'], ['2', 'two'], ['21', '\\text{twenty-one}'], ['3', '\\text{exactly } 3'], ['3', 'exactly three']]);
+    expectVerdict('different', [['12', '\\text{twenty-one}'], ['2', '\\text{three}'], ['4', '\\text{exactly } 3']]);
+  });
+
+  it('is unsure where one text adds words to the other that do not negate it', () => {
+    // "Alice" against "Alice wins" was different and sure of it.
+    expectVerdict('unsure', [['\\text{Alice wins}', '\\text{Alice}'], ['\\text{necessary and sufficient}', '\\text{necessary}']]);
+    expectVerdict('different', [['\\text{Alice wins}', '\\text{Bob}'], ['\\text{not prime}', '\\text{prime}']]);
+  });
+});

@@ -155,7 +155,7 @@ export class AnswerComparer {
     const g = textKey(gold, words);
     if (g !== '' && g === textKey(pred, words)) return true;
     // Words beyond a name or a choice letter are free text: nobody here can say they differ.
-    if (isFreeText(gold) || isFreeText(pred)) this.unsure = true;
+    if (isFreeText(gold) || isFreeText(pred) || oneSaysMore(gold, pred)) this.unsure = true;
     return false;
   }
 
@@ -349,6 +349,24 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
+}
+
+/** Words that turn a statement into its opposite: "prime" and "not prime" stay different. */
+const NEGATION = /^(?:not|no|non|never|neither|nor|cannot|can't|isn't|doesn't|don't|without)$/;
+
+/**
+ * "Alice" against "Alice wins", "first player" against "the first player
+ * wins": every word of one text is in the other, which adds words that do
+ * not negate it. A name and the sentence about it may be one answer; only a
+ * reader can say.
+ */
+function oneSaysMore(gold: Answer, pred: Answer): boolean {
+  if (gold.kind !== 'text' || pred.kind !== 'text') return false;
+  const words = (a: { text: string }): string[] => a.text.toLowerCase().split(/[^\p{L}\d']+/u).filter((w) => w !== '');
+  const [g, p] = [words(gold), words(pred)];
+  const [short, long] = g.length <= p.length ? [g, p] : [p, g];
+  if (short.length === 0 || short.length === long.length || !short.every((w) => long.includes(w))) return false;
+  return !long.some((w) => !short.includes(w) && NEGATION.test(w));
 }
 
 /** Text of three words or more: a sentence, not a name or a letter. */
