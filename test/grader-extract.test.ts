@@ -297,3 +297,19 @@ describe('a reply cut at the window inside its box', () => {
     expect(verdictOf('<think>maybe \\boxed{7</think>\n\nThe answer is $\\boxed{12}$.', '12')).toBe('equal');
   });
 });
+
+describe('a box that is only part of the value written around it', () => {
+  it('is unsure, since the reply states another value than the box holds', () => {
+    // Each graded equal to 5, sure of it: the box's content was the answer, the value around it was lost.
+    for (const reply of ['So the answer is $\\boxed{5}\\sqrt{2}$.', 'So the answer is $-\\boxed{5}$.', 'So the answer is $\\frac{\\boxed{5}}{2}$.', 'So the answer is $\\boxed{5} \\times 10^3$.', 'The answer is $\\boxed{5}$ thousand.']) {
+      expect(verdictOf(reply, '5'), reply).toBe('unsure');
+    }
+  });
+
+  it('leaves a label, a unit, a degree mark or a percent sign around the box as they were', () => {
+    for (const reply of ['So $x = \\boxed{5}$.', 'So the answer is $\\boxed{5} \\text{ cm}$.', 'So the angle is $\\boxed{5}^\\circ$.', 'Hence $\\Rightarrow \\boxed{5}$', '\\[ \\text{Answer: } \\boxed{5} \\]']) {
+      expect(verdictOf(reply, '5'), reply).toBe('equal');
+    }
+    expect(verdictOf('So the answer is $\\boxed{20}\\%$.', '20\\%')).toBe('equal');
+  });
+});
