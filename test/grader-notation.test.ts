@@ -340,3 +340,11 @@ describe('a number in words and a name in a sentence', () => {
     expectVerdict('different', [['\\text{Alice wins}', '\\text{Bob}'], ['\\text{not prime}', '\\text{prime}']]);
   });
 });
+
+describe('a label in words set in \\text before the answer', () => {
+  it('is a label, as "Answer: 42" is', () => {
+    // "\boxed{\text{Answer: } 42}" was the text "answer: 42", different from 42 and sure of it.
+    expectVerdict('equal', [['42', '\\text{Answer: } 42'], ['42', '\\textbf{Final answer:} 42'], ['42', '\\text{Ответ: } 42']]);
+    expectVerdict('different', [['43', '\\text{Answer:} 42']]);
+  });
+});
