@@ -348,3 +348,11 @@ describe('a label in words set in \\text before the answer', () => {
     expectVerdict('different', [['43', '\\text{Answer:} 42']]);
   });
 });
+
+describe('a run of integers left open against a lower bound', () => {
+  it('is unsure from the same start, since only the question says whether the letter is an integer', () => {
+    // "\{2, 3, \ldots\}" against "n \ge 2" was different and sure of it.
+    expectVerdict('unsure', [['n \\ge 2', '\\{2, 3, \\ldots\\}'], ['n \\ge 2', '2, 3, 4, \\ldots'], ['n > 1', '2, 3, \\dots'], ['[2, \\infty)', '2, 3, \\dots']]);
+    expectVerdict('different', [['n \\ge 2', '3, 4, 5, \\ldots'], ['n > 2', '2, 3, \\dots']]);
+  });
+});

@@ -18,6 +18,7 @@ import { relationsEqual } from './relations.ts';
 import { isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
+import { openRunVerdict } from './open-runs.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
@@ -121,6 +122,8 @@ export class AnswerComparer {
       if (this.equal(g.core, p.core)) this.unsure = true;
       return false;
     }
+    const open = openRunVerdict(gold, pred);
+    if (open !== null) return this.settle(open);
     if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
     if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
     // "\{5\}" against "5": a set of one answer is that answer, as a list of one is.
