@@ -356,3 +356,12 @@ describe('a run of integers left open against a lower bound', () => {
     expectVerdict('different', [['n \\ge 2', '3, 4, 5, \\ldots'], ['n > 2', '2, 3, \\dots']]);
   });
 });
+
+describe('assignments against a tuple', () => {
+  it('are unsure where the order they are written in and their letters\' order disagree', () => {
+    // "y = 2, x = 1" was different from (1, 2), and "y = 1, x = 2" equal to it, both sure.
+    expectVerdict('unsure', [['(1, 2)', 'y = 2, x = 1'], ['(1, 2)', 'y = 1, x = 2']]);
+    expectVerdict('equal', [['(1, 2)', 'x = 1, y = 2'], ['(7, 2)', 'p = 7, q = 2']]);
+    expectVerdict('different', [['(1, 2)', 'x = 2, y = 1'], ['(1, 2)', 'y = 3, x = 1']]);
+  });
+});

@@ -15,10 +15,11 @@ import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
-import { isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
+import { byLetter, isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
 import { openRunVerdict } from './open-runs.ts';
+import { oneSaysMore } from './text-overlap.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
@@ -217,6 +218,12 @@ export class AnswerComparer {
     return verdict === 'equal';
   }
 
+  /** Two readings of one comparison: a match under both is a match, under one only `unsure`. */
+  private bothOrders(written: boolean, alphabetical: boolean): boolean {
+    if (written !== alphabetical) this.unsure = true;
+    return written && alphabetical;
+  }
+
   /** A match that only shows the values might agree: `unsure`, never `equal`. */
   private onlyUnsure(matches: boolean): false {
     if (matches) this.unsure = true;
@@ -258,7 +265,8 @@ export class AnswerComparer {
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
     if (g === null || p === null) return false;
     // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
-    if (gold.kind === 'tuple' || pred.kind === 'tuple') return samePositions(g, p, eq);
+    // Assignments in another order than their letters' ("y = 2, x = 1" against "(1, 2)"): the tuple's order may be either.
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
     if (assignG !== assignP) {
@@ -352,24 +360,6 @@ function collapse(r: Relation): Relation {
   const first = r.parts[0];
   const last = r.parts[r.parts.length - 1];
   return first === undefined || last === undefined ? r : { kind: 'relation', parts: [first, last], ops: ['='] };
-}
-
-/** Words that turn a statement into its opposite: "prime" and "not prime" stay different. */
-const NEGATION = /^(?:not|no|non|never|neither|nor|cannot|can't|isn't|doesn't|don't|without)$/;
-
-/**
- * "Alice" against "Alice wins", "first player" against "the first player
- * wins": every word of one text is in the other, which adds words that do
- * not negate it. A name and the sentence about it may be one answer; only a
- * reader can say.
- */
-function oneSaysMore(gold: Answer, pred: Answer): boolean {
-  if (gold.kind !== 'text' || pred.kind !== 'text') return false;
-  const words = (a: { text: string }): string[] => a.text.toLowerCase().split(/[^\p{L}\d']+/u).filter((w) => w !== '');
-  const [g, p] = [words(gold), words(pred)];
-  const [short, long] = g.length <= p.length ? [g, p] : [p, g];
-  if (short.length === 0 || short.length === long.length || !short.every((w) => long.includes(w))) return false;
-  return !long.some((w) => !short.includes(w) && NEGATION.test(w));
 }
 
 /** Text of three words or more: a sentence, not a name or a letter. */
