@@ -365,3 +365,12 @@ describe('assignments against a tuple', () => {
     expectVerdict('different', [['(1, 2)', 'x = 2, y = 1'], ['(1, 2)', 'y = 3, x = 1']]);
   });
 });
+
+describe('a reference list that repeats an item', () => {
+  it('is unsure against the same members repeated otherwise, since the repeats may count', () => {
+    // "1, 1, 2" and "1, 2" were equal to "1, 2, 2" (roots with their multiplicity) and sure of it.
+    expectVerdict('unsure', [['1, 2, 2', '1, 1, 2'], ['1, 2, 2', '1, 2'], ['2, 2', '2']]);
+    expectVerdict('equal', [['1, 2, 2', '2, 1, 2'], ['1', 'x = 1, x = 1'], ['\\{1, 2, 2\\}', '\\{1, 2\\}']]);
+    expectVerdict('different', [['1, 2, 2', '1, 3']]);
+  });
+});

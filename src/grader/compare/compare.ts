@@ -20,6 +20,7 @@ import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
 import { openRunVerdict } from './open-runs.ts';
 import { oneSaysMore } from './text-overlap.ts';
+import { repeatsDiffer, sameMembers, samePositions } from './members.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
@@ -82,19 +83,6 @@ function statesElsewhere(r: Relation): boolean {
   const lhs = r.parts[0];
   const args = lhs === undefined || r.parts.length !== 2 ? null : fixedArguments(rawText(lhs));
   return args !== null && /[a-zA-Z]/.test(args.replace(/\\[a-zA-Z]+/g, ''));
-}
-
-/** Unordered equality with duplicates ignored: each item has a partner on the other side. */
-function sameMembers(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
-  if (a.length === 0 || b.length === 0) return a.length === b.length;
-  return a.every((x) => b.some((y) => eq(x, y))) && b.every((y) => a.some((x) => eq(x, y)));
-}
-
-function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
-  return a.length === b.length && a.every((x, k) => {
-    const y = b[k];
-    return y !== undefined && eq(x, y);
-  });
 }
 
 /** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
@@ -218,6 +206,12 @@ export class AnswerComparer {
     return verdict === 'equal';
   }
 
+  /** A condition that leaves the comparison to a reader: remembered as `unsure`. */
+  private onlyUnsureIf(condition: boolean): boolean {
+    if (condition) this.unsure = true;
+    return condition;
+  }
+
   /** Two readings of one comparison: a match under both is a match, under one only `unsure`. */
   private bothOrders(written: boolean, alphabetical: boolean): boolean {
     if (written !== alphabetical) this.unsure = true;
@@ -262,7 +256,7 @@ export class AnswerComparer {
     }
     // "x = 1, x = 1" against "1": as sets, repeats do not count.
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
-    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
+    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
     // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
     // Assignments in another order than their letters' ("y = 2, x = 1" against "(1, 2)"): the tuple's order may be either.
@@ -275,7 +269,7 @@ export class AnswerComparer {
       return samePositions(values(g, assignG), values(p, assignP), eq);
     }
     if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
-    return sameMembers(g, p, eq);
+    return sameMembers(g, p, eq) && !(gold.kind === 'list' && pred.kind === 'list' && this.onlyUnsureIf(repeatsDiffer(g, p, eq)));
   }
 
   private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {
