@@ -374,3 +374,20 @@ describe('a reference list that repeats an item', () => {
     expectVerdict('different', [['1, 2, 2', '1, 3']]);
   });
 });
+
+describe('inequalities in several letters', () => {
+  it('part strict from non-strict, which samples never tell apart', () => {
+    // "a \le b" was equal to "a < b", sure of it: no sample falls on a = b.
+    expectVerdict('different', [['a < b', 'a \\le b'], ['a+b < c', 'a+b \\le c'], ['a < b < c', 'a \\le b < c']]);
+    expectVerdict('equal', [['a < b', 'b > a'], ['a < b', 'a - b < 0'], ['a < b < c', 'c > b > a']]);
+  });
+});
+
+describe('a domain stated by a bound after the answer', () => {
+  it('restates the question\'s domain, as "for all n \\ge 1" does', () => {
+    // "\frac{n(n+1)}{2} \text{ for } n \ge 1" was different from its formula and sure of it.
+    expectVerdict('equal', [['\\frac{n(n+1)}{2}', '\\frac{n(n+1)}{2} \\text{ for } n \\ge 1'], ['2^{n-1}', '2^{n-1} \\text{ for } n \\geq 1']]);
+    expectVerdict('unsure', [['\\frac{n(n+1)}{2} \\text{ for } n \\ge 1', '\\frac{n(n+1)}{2} \\text{ for } n \\ge 2']]);
+    expectVerdict('different', [['\\frac{n(n+1)}{2}', '\\frac{n(n-1)}{2} \\text{ for } n \\ge 1']]);
+  });
+});

@@ -27,8 +27,14 @@ const DOMAIN_WORDS = String.raw`(?:(?:real|positive|negative|non-?negative|non-?
 /** A bound after the variable: "\in \mathbb{Z}", "\in \mathbb{R}^+", "\ne 0", "\ge 2". */
 const DOMAIN_BOUND = String.raw`(?:\s*(?:\\in\s*\\mathbb\s*\{?\s*[RCQZN]\s*\}?(?:\^\s*\{?\+\}?|_\s*\{?\s*(?:>|\\ge)\s*0\s*\}?)?|(?:\\ne|>|<|\\ge|\\le)\s*-?\d+))?`;
 
-/** A universal qualifier at the end of an answer: it restates the question's domain. */
-const UNIVERSAL = new RegExp(String.raw`[,;]?\s*\(?\s*(?:for\s+(?:all|every|any|each)|\\forall)\s+${DOMAIN_WORDS}${LETTERS}${DOMAIN_BOUND}\s*\)?\s*$`, 'i');
+/**
+ * A universal qualifier at the end of an answer: it restates the question's
+ * domain. "for n \ge 1" says it without "all", by a bound.
+ */
+const UNIVERSAL = new RegExp(
+  String.raw`[,;]?\s*\(?\s*(?:(?:for\s+(?:all|every|any|each)|\\forall)\s+${DOMAIN_WORDS}${LETTERS}${DOMAIN_BOUND}|for\s+${LETTERS}${DOMAIN_BOUND.slice(0, -1)})\s*\)?\s*$`,
+  'i',
+);
 
 /**
  * The domain a universal qualifier states, in one spelling ("for every odd
