@@ -391,3 +391,11 @@ describe('a domain stated by a bound after the answer', () => {
     expectVerdict('different', [['\\frac{n(n+1)}{2}', '\\frac{n(n-1)}{2} \\text{ for } n \\ge 1']]);
   });
 });
+
+describe('a negated congruence and a divisibility', () => {
+  it('are residue classes, as the congruences they state', () => {
+    // "n \not\equiv 0 \pmod 3" and "3 \mid n" were no classes, different from the congruences and sure of it.
+    expectVerdict('equal', [['n \\not\\equiv 0 \\pmod 3', 'n \\equiv 1, 2 \\pmod 3'], ['n \\equiv 0 \\pmod 3', '3 \\mid n'], ['n \\not\\equiv 0 \\pmod 3', '3 \\nmid n']]);
+    expectVerdict('different', [['n \\not\\equiv 0 \\pmod 3', 'n \\equiv 1 \\pmod 3'], ['n \\equiv 1 \\pmod 3', '3 \\mid n'], ['n \\not\\equiv 0 \\pmod 3', 'n \\not\\equiv 1 \\pmod 3']]);
+  });
+});

@@ -191,7 +191,7 @@ function numberInWords(text: string): string | null {
 export function canonicalWords(cleaned: string): Worded {
   let tex = identically(cleaned);
   // Most answers have no words at all: leave them at once.
-  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
+  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin|n?mid)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
   if (!words) return { tex, freeText: false, domain: '' };
   // "\text{twelve}" was a word, different from 12 and sure of it.
   const spelled = numberInWords(plain(tex));
