@@ -153,6 +153,22 @@ describe('reasoning left inline by other model families', () => {
     expect(verdictOf('答え：7', '7')).toBe('equal');
   });
 
+  it('reads the Chinese short answer mark 答：', () => {
+    // "答：12" announced nothing: the whole line was the answer, different from 12.
+    expect(extractAnswer('由上可知 $x = 12$。\n\n答：12')).toBe('12');
+    expect(verdictOf('答：12', '12')).toBe('equal');
+    expect(verdictOf('答：13', '12')).toBe('different');
+    // "解答：" opens a solution, not its answer.
+    expect(extractAnswer('解答：设 $x$ 为所求。所以 $x = 5$。')).toBe('x = 5');
+  });
+
+  it('reads a lower-case "no" as the word, as "No" is', () => {
+    // "The answer is no." gave "no", read as the product of n and o: different from No.
+    expect(verdictOf('We found a contradiction. The answer is no.', 'No')).toBe('equal');
+    expect(verdictOf('We found a contradiction. The answer is no.', 'Yes')).toBe('different');
+    expect(gradeAnswer('NO', 'No').verdict).toBe('equal');
+  });
+
   it('reads a German, Spanish, Italian, Portuguese or Russian announcement, which was a labelled pair graded wrong', () => {
     for (const reply of ['Ответ: 110', 'Die Antwort ist 110.', 'Endergebnis: 110', 'La respuesta final es 110.', 'Risposta finale: 110', 'A resposta final é 110.']) {
       expect(extractAnswer(reply), reply).toBe('110');
@@ -235,5 +251,59 @@ describe('an unannounced answer in several math segments', () => {
 
   it('leaves out a segment that words keep apart', () => {
     expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
+  });
+});
+
+describe('a value given in words after the mathematics that names it', () => {
+  it('reads the number or the bold answer that closes the last paragraph', () => {
+    // The last math segment was the answer: "n", different from 3 and sure of it.
+    expect(extractAnswer('We check each case.\n\nThus the smallest such $n$ is 3.')).toBe('3');
+    expect(verdictOf('We check each case.\n\nThus the smallest such $n$ is 3.', '3')).toBe('equal');
+    expect(verdictOf('Therefore the value of $a+b$ is 17.', '17')).toBe('equal');
+    expect(verdictOf('Therefore $a + b$ equals 17.', '17')).toBe('equal');
+    expect(verdictOf('Hence the maximum of $f$ on $[0,1]$ is therefore **17**.', '17')).toBe('equal');
+    expect(verdictOf('Hence, for $n=4$ the value is 3.5.', '3')).toBe('different');
+    // With no mathematics at all, a bold answer was none: the reply had no answer.
+    expect(extractAnswer('We check each case.\n\nThus the smallest such n is **3**.')).toBe('3');
+  });
+
+  it('reads no number in passing, nor one a reply cut at the window leaves without its full stop', () => {
+    expect(extractAnswer('For $k = 3$ we get 17 cases, which we list.')).toBe('k = 3');
+    expect(extractAnswer('We check each case.\n\nThe number of ways to choose the first element is 5')).toBeNull();
+  });
+
+  it('reads a bold fraction in math as the fraction', () => {
+    // \mathbf around a group was kept, so the answer was different from 1/3.
+    expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac13')).toBe('equal');
+    expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac12')).toBe('different');
+  });
+});
+
+describe('a reply cut at the window inside its box', () => {
+  it('is unsure, since what the box holds may be the start of a longer answer', () => {
+    // "\boxed{12" graded equal to 12, sure of it, though the reply may have gone on to 120.
+    const cut = 'Adding the two counts, the answer is $\\boxed{12';
+    expect(extractAnswer(cut)).toBe('12');
+    expect(verdictOf(cut, '12')).toBe('unsure');
+    expect(verdictOf(cut, '120')).toBe('unsure');
+    expect(verdictOf('Adding the two counts, the answer is $\\boxed{12}$.', '12')).toBe('equal');
+    // A box left open inside the reasoning does not make the closed final one unsure.
+    expect(verdictOf('<think>maybe \\boxed{7</think>\n\nThe answer is $\\boxed{12}$.', '12')).toBe('equal');
+  });
+});
+
+describe('a box that is only part of the value written around it', () => {
+  it('is unsure, since the reply states another value than the box holds', () => {
+    // Each graded equal to 5, sure of it: the box's content was the answer, the value around it was lost.
+    for (const reply of ['So the answer is $\\boxed{5}\\sqrt{2}$.', 'So the answer is $-\\boxed{5}$.', 'So the answer is $\\frac{\\boxed{5}}{2}$.', 'So the answer is $\\boxed{5} \\times 10^3$.', 'The answer is $\\boxed{5}$ thousand.']) {
+      expect(verdictOf(reply, '5'), reply).toBe('unsure');
+    }
+  });
+
+  it('leaves a label, a unit, a degree mark or a percent sign around the box as they were', () => {
+    for (const reply of ['So $x = \\boxed{5}$.', 'So the answer is $\\boxed{5} \\text{ cm}$.', 'So the angle is $\\boxed{5}^\\circ$.', 'Hence $\\Rightarrow \\boxed{5}$', '\\[ \\text{Answer: } \\boxed{5} \\]']) {
+      expect(verdictOf(reply, '5'), reply).toBe('equal');
+    }
+    expect(verdictOf('So the answer is $\\boxed{20}\\%$.', '20\\%')).toBe('equal');
   });
 });

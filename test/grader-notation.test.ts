@@ -327,3 +327,76 @@ describe('the binomial coefficient of other school systems', () => {
     expect(gradeAnswer('{}^6C_3', '15').equal).toBe(false);
   });
 });
+
+describe('a number in words and a name in a sentence', () => {
+  it('reads a whole answer that is a number in words as its numeral', () => {
+    // "\text{twelve}" was a word, different from 12 and sure of it.
+    expectVerdict('equal', [['12', '\\text{twelve}'], ['2', 'two'], ['21', '\\text{twenty-one}'], ['3', '\\text{exactly } 3'], ['3', 'exactly three']]);
+    expectVerdict('different', [['12', '\\text{twenty-one}'], ['2', '\\text{three}'], ['4', '\\text{exactly } 3']]);
+  });
+
+  it('is unsure where one text adds words to the other that do not negate it', () => {
+    // "Alice" against "Alice wins" was different and sure of it.
+    expectVerdict('unsure', [['\\text{Alice wins}', '\\text{Alice}'], ['\\text{necessary and sufficient}', '\\text{necessary}']]);
+    expectVerdict('different', [['\\text{Alice wins}', '\\text{Bob}'], ['\\text{not prime}', '\\text{prime}']]);
+  });
+});
+
+describe('a label in words set in \\text before the answer', () => {
+  it('is a label, as "Answer: 42" is', () => {
+    // "\boxed{\text{Answer: } 42}" was the text "answer: 42", different from 42 and sure of it.
+    expectVerdict('equal', [['42', '\\text{Answer: } 42'], ['42', '\\textbf{Final answer:} 42'], ['42', '\\text{Ответ: } 42']]);
+    expectVerdict('different', [['43', '\\text{Answer:} 42']]);
+  });
+});
+
+describe('a run of integers left open against a lower bound', () => {
+  it('is unsure from the same start, since only the question says whether the letter is an integer', () => {
+    // "\{2, 3, \ldots\}" against "n \ge 2" was different and sure of it.
+    expectVerdict('unsure', [['n \\ge 2', '\\{2, 3, \\ldots\\}'], ['n \\ge 2', '2, 3, 4, \\ldots'], ['n > 1', '2, 3, \\dots'], ['[2, \\infty)', '2, 3, \\dots']]);
+    expectVerdict('different', [['n \\ge 2', '3, 4, 5, \\ldots'], ['n > 2', '2, 3, \\dots']]);
+  });
+});
+
+describe('assignments against a tuple', () => {
+  it('are unsure where the order they are written in and their letters\' order disagree', () => {
+    // "y = 2, x = 1" was different from (1, 2), and "y = 1, x = 2" equal to it, both sure.
+    expectVerdict('unsure', [['(1, 2)', 'y = 2, x = 1'], ['(1, 2)', 'y = 1, x = 2']]);
+    expectVerdict('equal', [['(1, 2)', 'x = 1, y = 2'], ['(7, 2)', 'p = 7, q = 2']]);
+    expectVerdict('different', [['(1, 2)', 'x = 2, y = 1'], ['(1, 2)', 'y = 3, x = 1']]);
+  });
+});
+
+describe('a reference list that repeats an item', () => {
+  it('is unsure against the same members repeated otherwise, since the repeats may count', () => {
+    // "1, 1, 2" and "1, 2" were equal to "1, 2, 2" (roots with their multiplicity) and sure of it.
+    expectVerdict('unsure', [['1, 2, 2', '1, 1, 2'], ['1, 2, 2', '1, 2'], ['2, 2', '2']]);
+    expectVerdict('equal', [['1, 2, 2', '2, 1, 2'], ['1', 'x = 1, x = 1'], ['\\{1, 2, 2\\}', '\\{1, 2\\}']]);
+    expectVerdict('different', [['1, 2, 2', '1, 3']]);
+  });
+});
+
+describe('inequalities in several letters', () => {
+  it('part strict from non-strict, which samples never tell apart', () => {
+    // "a \le b" was equal to "a < b", sure of it: no sample falls on a = b.
+    expectVerdict('different', [['a < b', 'a \\le b'], ['a+b < c', 'a+b \\le c'], ['a < b < c', 'a \\le b < c']]);
+    expectVerdict('equal', [['a < b', 'b > a'], ['a < b', 'a - b < 0'], ['a < b < c', 'c > b > a']]);
+  });
+});
+
+describe('a domain stated by a bound after the answer', () => {
+  it('restates the question\'s domain, as "for all n \\ge 1" does', () => {
+    // "\frac{n(n+1)}{2} \text{ for } n \ge 1" was different from its formula and sure of it.
+    expectVerdict('equal', [['\\frac{n(n+1)}{2}', '\\frac{n(n+1)}{2} \\text{ for } n \\ge 1'], ['2^{n-1}', '2^{n-1} \\text{ for } n \\geq 1']]);
+    expectVerdict('unsure', [['\\frac{n(n+1)}{2} \\text{ for } n \\ge 1', '\\frac{n(n+1)}{2} \\text{ for } n \\ge 2']]);
+    expectVerdict('different', [['\\frac{n(n+1)}{2}', '\\frac{n(n-1)}{2} \\text{ for } n \\ge 1']]);
+  });
+});
+
+describe('a negated congruence and a divisibility', () => {
+  it('are residue classes, as the congruences they state', () => {
+    // "n \not\equiv 0 \pmod 3" and "3 \mid n" were no classes, different from the congruences and sure of it.
+    expectVerdict('equal', [['n \\not\\equiv 0 \\pmod 3', 'n \\equiv 1, 2 \\pmod 3'], ['n \\equiv 0 \\pmod 3', '3 \\mid n'], ['n \\not\\equiv 0 \\pmod 3', '3 \\nmid n']]);
+    expectVerdict('different', [['n \\not\\equiv 0 \\pmod 3', 'n \\equiv 1 \\pmod 3'], ['n \\equiv 1 \\pmod 3', '3 \\mid n'], ['n \\not\\equiv 0 \\pmod 3', 'n \\not\\equiv 1 \\pmod 3']]);
+  });
+});

@@ -7,7 +7,8 @@ import { askedForm } from './asked-form.ts';
 import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
-import { finalAnswers } from './extract/extract.ts';
+import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
+import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { formKey } from './compare/form-key.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -99,6 +100,10 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
 /** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */
 function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOptions | undefined, context: GradeContext | undefined): Verdict {
   if (context?.response !== undefined && givesSeveralAnswers(context.response, options)) return 'unsure';
+  // A reply cut at the window inside its box ("\boxed{12": 12 may be the start of 120), or a box
+  // that is only part of the value written around it ("$-\boxed{5}$", "$\boxed{5}\sqrt{2}$").
+  const final = context?.response === undefined ? '' : afterReasoning(context.response);
+  if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;

@@ -15,9 +15,12 @@ import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
 import { relationsEqual } from './relations.ts';
-import { isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
+import { byLetter, isVector, ratioIs, ratioTerms, vectorVerdict } from './tuple-readings.ts';
 import type { Answer, ResolvedOptions } from '../parse/types.ts';
 import { quantityReadings } from '../parse/quantity-readings.ts';
+import { openRunVerdict } from './open-runs.ts';
+import { oneSaysMore } from './text-overlap.ts';
+import { repeatsDiffer, sameMembers, samePositions } from './members.ts';
 import { unitPower, unitScale } from '../math/unit-table.ts';
 import { canonicalUnit } from '../math/units.ts';
 
@@ -82,19 +85,6 @@ function statesElsewhere(r: Relation): boolean {
   return args !== null && /[a-zA-Z]/.test(args.replace(/\\[a-zA-Z]+/g, ''));
 }
 
-/** Unordered equality with duplicates ignored: each item has a partner on the other side. */
-function sameMembers(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
-  if (a.length === 0 || b.length === 0) return a.length === b.length;
-  return a.every((x) => b.some((y) => eq(x, y))) && b.every((y) => a.some((x) => eq(x, y)));
-}
-
-function samePositions(a: readonly Answer[], b: readonly Answer[], eq: (x: Answer, y: Answer) => boolean): boolean {
-  return a.length === b.length && a.every((x, k) => {
-    const y = b[k];
-    return y !== undefined && eq(x, y);
-  });
-}
-
 /** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
 const isIntervalLike = (a: Answer): boolean =>
   a.kind === 'union' || (a.kind === 'tuple' && a.items.length === 2) || a.kind === 'set' || (a.kind === 'expr' && (/\\setminus/.test(a.tex) || isNamedReals(a.tex)));
@@ -121,6 +111,8 @@ export class AnswerComparer {
       if (this.equal(g.core, p.core)) this.unsure = true;
       return false;
     }
+    const open = openRunVerdict(gold, pred);
+    if (open !== null) return this.settle(open);
     if (gold.kind === 'list' && gold.items.length === 1 && gold.items[0] !== undefined) return this.equal(gold.items[0], pred);
     if (pred.kind === 'list' && pred.items.length === 1 && pred.items[0] !== undefined) return this.equal(gold, pred.items[0]);
     // "\{5\}" against "5": a set of one answer is that answer, as a list of one is.
@@ -155,7 +147,7 @@ export class AnswerComparer {
     const g = textKey(gold, words);
     if (g !== '' && g === textKey(pred, words)) return true;
     // Words beyond a name or a choice letter are free text: nobody here can say they differ.
-    if (isFreeText(gold) || isFreeText(pred)) this.unsure = true;
+    if (isFreeText(gold) || isFreeText(pred) || oneSaysMore(gold, pred)) this.unsure = true;
     return false;
   }
 
@@ -214,6 +206,18 @@ export class AnswerComparer {
     return verdict === 'equal';
   }
 
+  /** A condition that leaves the comparison to a reader: remembered as `unsure`. */
+  private onlyUnsureIf(condition: boolean): boolean {
+    if (condition) this.unsure = true;
+    return condition;
+  }
+
+  /** Two readings of one comparison: a match under both is a match, under one only `unsure`. */
+  private bothOrders(written: boolean, alphabetical: boolean): boolean {
+    if (written !== alphabetical) this.unsure = true;
+    return written && alphabetical;
+  }
+
   /** A match that only shows the values might agree: `unsure`, never `equal`. */
   private onlyUnsure(matches: boolean): false {
     if (matches) this.unsure = true;
@@ -252,10 +256,11 @@ export class AnswerComparer {
     }
     // "x = 1, x = 1" against "1": as sets, repeats do not count.
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
-    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred));
+    if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
     // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
-    if (gold.kind === 'tuple' || pred.kind === 'tuple') return samePositions(g, p, eq);
+    // Assignments in another order than their letters' ("y = 2, x = 1" against "(1, 2)"): the tuple's order may be either.
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
     if (assignG !== assignP) {
@@ -264,7 +269,7 @@ export class AnswerComparer {
       return samePositions(values(g, assignG), values(p, assignP), eq);
     }
     if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
-    return sameMembers(g, p, eq);
+    return sameMembers(g, p, eq) && !(gold.kind === 'list' && pred.kind === 'list' && this.onlyUnsureIf(repeatsDiffer(g, p, eq)));
   }
 
   private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {

@@ -87,7 +87,16 @@ function sampledTruth(a: Relation, b: Relation): boolean | null {
     compared += 1;
   }
   // A relation that held (or failed) at every sample told us nothing about its boundary.
-  return compared >= 4 && sawTrue && sawFalse ? true : null;
+  if (!(compared >= 4 && sawTrue && sawFalse)) return null;
+  // Samples never fall on the boundary, where "a \le b" and "a < b" part: strict against non-strict is another relation.
+  return strictness(a) === strictness(b);
+}
+
+/** Which kinds of inequality a chain uses, strict and non-strict ("a < b \le c" both): its boundary's part in it. */
+function strictness(r: Relation): string {
+  const strict = r.ops.some((op) => op === '<' || op === '>');
+  const loose = r.ops.some((op) => op === '\\le' || op === '\\ge');
+  return `${strict}${loose}`;
 }
 
 /** Flips "5 \ge x" into "x \le 5" so same-shaped chains line up. */

@@ -41,3 +41,21 @@ export function ratioIs(ratio: Tuple, value: string, precision: number): boolean
   if (exprEqual(a, '0', { precision }) !== 'different' || exprEqual(b, '0', { precision }) !== 'different') return false;
   return exprEqual(`\\frac{${a}}{${b}}`, value, { precision }) === 'equal';
 }
+
+/** The letter an assignment item names ("y = 2" names y), or null. */
+function assignedLetter(item: Answer): string | null {
+  if (item.kind !== 'relation' || item.ops.length !== 1 || item.ops[0] !== '=') return null;
+  const left = item.parts[0];
+  return left?.kind === 'expr' && /^[a-zA-Z]$/.test(left.tex.trim()) ? left.tex.trim() : null;
+}
+
+/**
+ * Assignments to distinct letters in alphabetical order ("y = 2, x = 1" as
+ * "x = 1, y = 2"), the order a tuple of them is usually written in; any
+ * other list as it is.
+ */
+export function byLetter(items: readonly Answer[]): readonly Answer[] {
+  const letters = items.map(assignedLetter);
+  if (letters.some((l) => l === null) || new Set(letters).size !== letters.length) return items;
+  return items.map((item, k) => ({ item, letter: letters[k] ?? '' })).sort((a, b) => a.letter.localeCompare(b.letter)).map((x) => x.item);
+}

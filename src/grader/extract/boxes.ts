@@ -4,11 +4,14 @@
  * and \boxed{3}"); the last run of adjacent boxes is the final answer.
  */
 import { braceCloses } from './scan.ts';
+import { mathSegments } from './segments.ts';
 
 interface Box {
   start: number;
   end: number;
   inner: string;
+  /** False for a box whose brace never closes: a reply cut at the window inside it. */
+  closed: boolean;
 }
 
 const BOX_COMMAND = /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/g;
@@ -28,12 +31,12 @@ function findBoxes(text: string): Box[] {
       closes ??= braceCloses(text);
       const close = closes.get(i) ?? -1;
       // An unclosed box (a truncated response) runs to the end of the text.
-      if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1) });
-      else boxes.push({ start, end: close + 1, inner: text.slice(i + 1, close) });
+      if (close < 0) boxes.push({ start, end: text.length, inner: text.slice(i + 1), closed: false });
+      else boxes.push({ start, end: close + 1, inner: text.slice(i + 1, close), closed: true });
     } else {
       // "\boxed 5": the argument is the next run of non-space characters.
       const rest = /^[^\s$]+/.exec(text.slice(i, i + BARE_ARGUMENT_LENGTH));
-      if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0] });
+      if (rest !== null) boxes.push({ start, end: i + rest[0].length, inner: rest[0], closed: true });
     }
   }
   return boxes;
@@ -115,6 +118,44 @@ export function boxedRuns(text: string): string[] {
 export function lastBoxEnd(text: string): number {
   const boxes = findBoxes(text);
   return boxes[boxes.length - 1]?.end ?? -1;
+}
+
+/**
+ * True when the text ends inside a box whose brace never closes
+ * ("... so the answer is \boxed{12"): what it holds may be the start of a
+ * longer answer (120, 12\sqrt{2}).
+ */
+export function endsInOpenBox(text: string): boolean {
+  const boxes = findBoxes(text);
+  return boxes[boxes.length - 1]?.closed === false;
+}
+
+/** What, right after a box, makes it part of a larger value: a power (not a degree mark), a factor, a fraction bar, a digit, a letter. */
+const GLUED_AFTER = /^(?:\^(?!\s*\{?\s*\\circ)|_|\/|!|\d|\\(?:sqrt|times|cdot|frac|pi|text\s*\{\s*(?:hundred|thousand|million|billion|trillion|dozen)\b)|[a-zA-Z](?![a-zA-Z]))/;
+
+/** What, right before a box, makes it part of a larger value: a minus, an open group, a power, a factor, a digit. */
+const GLUED_BEFORE = /(?:-|\{|\^|_|\/|\d|\\(?:sqrt|times|cdot)|\\frac\s*)$/;
+
+/** A scale word after a box in prose ("$\boxed{5}$ thousand"), which changes its value. */
+const SCALE_AFTER = /^[\s$]*(?:hundred|thousand|million|billion|trillion|dozen)\b/i;
+
+/**
+ * True when the last box of the text is only part of the value written
+ * around it: "$\boxed{5}\sqrt{2}$", "$-\boxed{5}$", "$\frac{\boxed{5}}{2}$",
+ * "$\boxed{5} \times 10^3$", "$\boxed{2.5}$ million". Its content is what
+ * the extraction gives, but the reply's value may be another.
+ */
+export function lastBoxInsideValue(text: string): boolean {
+  const box = findBoxes(text).at(-1);
+  if (box === undefined || !box.closed) return false;
+  const after = text.slice(box.end, box.end + 80);
+  if (SCALE_AFTER.test(after)) return true;
+  const segment = mathSegments(text).find((s) => s.start <= box.start && box.end <= s.end);
+  if (segment === undefined) return false;
+  // The segment's text is trimmed of its delimiters: find the box's place by the text around it.
+  const head = text.slice(segment.start, box.start).replace(/^(?:\$\$?|\\[[(])/, '').replace(/(?:\s|\\[,;:! ])+$/, '');
+  const tail = text.slice(box.end, segment.end).replace(/^(?:\s|\\[,;:! ])+/, '');
+  return GLUED_BEFORE.test(head) || GLUED_AFTER.test(tail);
 }
 
 /** True when the text contains a box command. */

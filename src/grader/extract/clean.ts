@@ -69,7 +69,8 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\\mathrm\s*\{\s*([a-zA-Z])\s*\}/g, '$1'],
   // A choice letter in parentheses ("\\mathrm{(C)}") is the letter as text.
   [/\\mathrm\s*\{\s*(\([a-zA-Z]\))\s*\}/g, '\\text{$1}'],
-  [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{([^{}]*)\}/g, '$1'],
+  // "\\mathbf{\\frac{1}{3}}": the bold may hold groups of its own (two levels read).
+  [/\\(?:mathbf|mathit|mathsf|boldsymbol|bm)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}/g, '$1'],
   [/π/g, '\\pi '],
   [/∞/g, '\\infty '],
   [/[·⋅]/g, '\\cdot '],
@@ -236,6 +237,8 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/(?<![\\a-zA-Z])([a-zA-Z]{2,})!$/, '$1');
   // "\\text{Tuesday.}", "\\text{Yes!}": the punctuation of a word answer set inside its \text.
   s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
+  // "\\text{Answer: } 42", "\\textbf{Final answer:} 42" inside a box: a label in words before the answer, as "Answer: 42" is.
+  s = s.replace(/^\\text\{\s*\p{L}+(?:\s+\p{L}+)?\s*[:：]\s*\}\s*(?=\S)/u, '');
   s = s.replace(/^(?:[:=]|\\approx(?![a-zA-Z]))\s*/, '');
   s = withoutRemark(s);
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.

@@ -239,6 +239,8 @@ function parseItem(input: string): Answer {
     return { kind: 'tuple', items: ratio.map(parseItem), open: '(', close: ')', ratio: true };
   }
   if (/^\\text\{[^{}]*\}$/.test(tex)) return textAnswer(tex);
+  // "No", "NO": the word, as "Yes" is; read as the product of N and o, "no" was different from "No".
+  if (/^no$/i.test(tex)) return textAnswer(tex);
   const pm = expandPlusMinus(tex);
   if (pm !== null) return { kind: 'list', items: flatten(pm.map(parseItem)) };
   const quantity = splitQuantity(tex);

@@ -54,6 +54,9 @@ export function residueItem(item: string): ResidueSet | null {
   }
   const congruence = new RegExp(String.raw`^(?:[a-zA-Z]\s*\\equiv\s*)?(-?\d+)\s*${MOD}$`).exec(t);
   if (congruence !== null && /\\equiv/.test(t)) return single(BigInt(congruence[1] ?? '0'), BigInt(congruence[2] ?? congruence[3] ?? '1'));
+  // "n \not\equiv 0 \pmod 3": every other class (was no class, different from "n \equiv 1, 2 \pmod 3").
+  const negated = new RegExp(String.raw`^[a-zA-Z]\s*\\not\s*\\equiv\s*(-?\d+)\s*${MOD}$`).exec(t);
+  if (negated !== null) return allBut(BigInt(negated[1] ?? '0'), BigInt(negated[2] ?? negated[3] ?? '1'));
   // "n = 4k + 3", "4k+3", "n = 2k": the variable on the left differs from the parameter.
   // The parameter is a letter conventionally an integer; "y = 2x" is a line, not a residue class.
   const form = /^(?:(?:all\s+(?:numbers|integers)\s+of\s+the\s+form\s+)|([a-wA-W])\s*=\s*)?(\d+)\s*([jklmt])\s*(?:([+-])\s*(\d+))?$/i.exec(t);

@@ -27,8 +27,14 @@ const DOMAIN_WORDS = String.raw`(?:(?:real|positive|negative|non-?negative|non-?
 /** A bound after the variable: "\in \mathbb{Z}", "\in \mathbb{R}^+", "\ne 0", "\ge 2". */
 const DOMAIN_BOUND = String.raw`(?:\s*(?:\\in\s*\\mathbb\s*\{?\s*[RCQZN]\s*\}?(?:\^\s*\{?\+\}?|_\s*\{?\s*(?:>|\\ge)\s*0\s*\}?)?|(?:\\ne|>|<|\\ge|\\le)\s*-?\d+))?`;
 
-/** A universal qualifier at the end of an answer: it restates the question's domain. */
-const UNIVERSAL = new RegExp(String.raw`[,;]?\s*\(?\s*(?:for\s+(?:all|every|any|each)|\\forall)\s+${DOMAIN_WORDS}${LETTERS}${DOMAIN_BOUND}\s*\)?\s*$`, 'i');
+/**
+ * A universal qualifier at the end of an answer: it restates the question's
+ * domain. "for n \ge 1" says it without "all", by a bound.
+ */
+const UNIVERSAL = new RegExp(
+  String.raw`[,;]?\s*\(?\s*(?:(?:for\s+(?:all|every|any|each)|\\forall)\s+${DOMAIN_WORDS}${LETTERS}${DOMAIN_BOUND}|for\s+${LETTERS}${DOMAIN_BOUND.slice(0, -1)})\s*\)?\s*$`,
+  'i',
+);
 
 /**
  * The domain a universal qualifier states, in one spelling ("for every odd
@@ -163,12 +169,33 @@ function residueList(text: string): string | null {
   return union === null ? null : residueTexts(union).join(', ');
 }
 
+const NUMBER_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(' ');
+const TENS_WORDS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
+
+/**
+ * "twelve", "twenty-one", "exactly three", "exactly 3": a whole answer that
+ * is a number stated in words, as its numeral; null for anything else.
+ */
+function numberInWords(text: string): string | null {
+  const m = /^(?:exactly\s+)?(?:(\d+)|([a-z]+)(?:[\s-]([a-z]+))?)$/i.exec(text);
+  if (m === null) return null;
+  if (m[1] !== undefined) return m[1];
+  const [first, second] = [m[2]?.toLowerCase() ?? '', m[3]?.toLowerCase()];
+  const tens = TENS_WORDS.indexOf(first);
+  const unit = NUMBER_WORDS.indexOf(second ?? first);
+  if (second === undefined) return unit >= 0 ? String(unit) : tens >= 0 ? String(20 + 10 * tens) : null;
+  return tens >= 0 && unit >= 1 && unit <= 9 ? String(20 + 10 * tens + unit) : null;
+}
+
 /** Applies the rules above to a cleaned answer. */
 export function canonicalWords(cleaned: string): Worded {
   let tex = identically(cleaned);
   // Most answers have no words at all: leave them at once.
-  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
+  const words = /[a-zA-Z]{2}|\([a-jA-J]\)|^[A-J](?:\s*,\s*[A-J])*$/.test(plain(tex).replace(/\\[a-zA-Z]+/g, '')) || /\\(?:equiv|forall|in|mathbb|begin|n?mid)(?![a-zA-Z])|^[a-zA-Z]\s*=\s*\d+\s*[a-zA-Z]/.test(tex) || FAMILY.test(tex);
   if (!words) return { tex, freeText: false, domain: '' };
+  // "\text{twelve}" was a word, different from 12 and sure of it.
+  const spelled = numberInWords(plain(tex));
+  if (spelled !== null) return { tex: spelled, freeText: false, domain: '' };
   // "Yes, it is possible": the answer is the word; its reason is prose (readings.ts reads "No, there is no such n" too).
   const verdict = YES_OR_NO_FIRST.exec(plain(tex));
   if (verdict !== null) return { tex: `\\text{${verdict[1] ?? ''}}`, freeText: false, domain: '' };
