@@ -400,3 +400,13 @@ describe('a negated congruence and a divisibility', () => {
     expectVerdict('different', [['n \\not\\equiv 0 \\pmod 3', 'n \\equiv 1 \\pmod 3'], ['n \\equiv 1 \\pmod 3', '3 \\mid n'], ['n \\not\\equiv 0 \\pmod 3', 'n \\not\\equiv 1 \\pmod 3']]);
   });
 });
+
+describe('a constant too large for its digits to tell an added unit', () => {
+  it('is unsure against itself plus a little, equal to itself written otherwise', () => {
+    // e^{100} is 2.7·10^43: 1 more is in its 44th digit, past the 40 that the 60-digit check once
+    // required, so "e^{100}" graded equal to "e^{100}+1" and sure of it.
+    expectVerdict('unsure', [['e^{100}+1', 'e^{100}'], ['\\pi^{100}', '\\pi^{100}-2']]);
+    expectVerdict('equal', [['e^{100}', '\\exp(100)'], ['e^{100}', '(e^{50})^2'], ['\\sin^2 1 + \\cos^2 1', '1']]);
+    expectVerdict('different', [['2^{200}+1', '2^{200}'], ['\\frac{\\pi^{40}+1}{3}', '\\frac{\\pi^{40}}{3}'], ['e^{100}', '2e^{100}']]);
+  });
+});

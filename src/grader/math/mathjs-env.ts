@@ -119,9 +119,11 @@ function preciseValue(code: string): Precise | null {
 }
 
 /**
- * Whether a·scaleA and b·scaleB (mathjs source of constants) agree to 40
- * digits; null when the 60-digit instance cannot evaluate them (a function
- * without a BigNumber version, a complex value).
+ * Whether a·scaleA and b·scaleB (mathjs source of constants) agree: true to
+ * 50 digits (60-digit rounding stays far below), false past 40; null between,
+ * where a true difference hides as well as rounding could (e^{100} against
+ * e^{100}+1 differ in the 44th digit), and when the 60-digit instance cannot
+ * evaluate them (a function without a BigNumber version, a complex value).
  */
 export function preciseEqual(a: string, b: string, scaleA: number, scaleB: number): boolean | null {
   const pa = preciseValue(a);
@@ -131,7 +133,9 @@ export function preciseEqual(a: string, b: string, scaleA: number, scaleB: numbe
   const vb = pb.times(scaleB);
   const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
   if (scale.isZero()) return true;
-  return va.minus(vb).abs().div(scale).lt('1e-40');
+  const relative = va.minus(vb).abs().div(scale);
+  if (relative.lt('1e-50')) return true;
+  return relative.lt('1e-40') ? null : false;
 }
 
 /** A translated and compiled expression. */
