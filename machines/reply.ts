@@ -40,6 +40,20 @@ export function parseJsonReply(text: string): unknown {
   return JSON.parse(candidate);
 }
 
+/**
+ * The text a role reads what a reply states from (a verdict, a score, a
+ * decision, a plan, a team, records, a summary): the reply's own, or none when
+ * it was cut at its completion limit. A cut reply had not finished, and what it
+ * stated on its way may be a provisional line it went on to revise (a
+ * reasoning model writes "VERDICT: equivalent" and then checks again), so
+ * every role of every method reads nothing from it, as a cut solution has no
+ * final answer (`answerFields`): read by some roles and not by others, a model
+ * that fills its window would move the table by method, not by merit.
+ */
+export function statedText(output: Pick<LlmOutput, 'content' | 'finishReason'>): string {
+  return output.finishReason === 'length' ? '' : output.content;
+}
+
 /** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut at the length limit. */
 export function unusableBecause(problem: string | null, output: LlmOutput): string | null {
   if (problem === null) return null;

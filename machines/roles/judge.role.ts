@@ -5,7 +5,8 @@
  * both modes; with `--no-proof` it finds the final answer there itself, as
  * an answer benchmark's grader does, rather than trusting an extraction. It
  * ends with `VERDICT: equivalent` or `VERDICT: not equivalent`; a reply
- * without a verdict gives `verdict: null`, never a silent "wrong".
+ * without a verdict gives `verdict: null`, never a silent "wrong", and so does
+ * one cut at its length limit, whatever verdict it wrote on its way.
  *
  * Each pass is a call of its own: its index is candidate × 100 + pass, so the
  * runtime derives a distinct sampling seed per pass, and the journal records
@@ -13,7 +14,7 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
-import { callInfo, replyBase, unusableIf } from '../reply.ts';
+import { callInfo, replyBase, statedText, unusableIf } from '../reply.ts';
 import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** Judge passes per candidate are at most this many: the call index is candidate × 100 + pass. */
@@ -100,7 +101,7 @@ export const judgeRole = {
   subject: passesPerCandidate(MAX_JUDGE_PASSES, (pass) => `judge pass ${pass}`),
   prompt: judgePrompt,
   reply: (request, output) => {
-    const verdict = parseVerdict(output.content);
+    const verdict = parseVerdict(statedText(output));
     const unusable = verdict !== null ? null : output.finishReason === 'length' ? 'the verdict was cut off at the length limit' : 'no "VERDICT: equivalent" or "VERDICT: not equivalent" line';
     return { type: 'judge.completed', ...replyBase(request), candidate: request.candidate, pass: request.pass, verdict, ...unusableIf(unusable), call: callInfo(output) };
   },
