@@ -12,7 +12,8 @@ export function replyBase(request: Message) {
 
 /** What a reply says about its call. */
 export function callInfo(output: LlmOutput): CallInfo {
-  return { key: output.key, usage: output.usage, finishReason: output.finishReason, ...(output.calls === undefined ? {} : { calls: output.calls }) };
+  const empty = output.content.trim() === '' ? { empty: true as const } : {};
+  return { key: output.key, usage: output.usage, finishReason: output.finishReason, ...(output.calls === undefined ? {} : { calls: output.calls }), ...empty };
 }
 
 /**

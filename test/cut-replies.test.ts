@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { chatCompletionBody, runInProcess, serveHttp, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runInProcess, serveFixedReply, smallProblems, smallWidthFlags, test, writeProblems } from './fixtures.ts';
 import { STRATEGIES } from '../machines/strategies/index.ts';
 
 /** A reasoning model's text cut mid-check, after a boxed guess at the problem's answer. */
@@ -38,26 +38,9 @@ const CUT_VERDICTS = [
   'On a second look the last step divides by',
 ].join('\n');
 
-/** A server of the test's own whose every reply is `text`, cut at the length limit. */
-function cutServer(text: string) {
-  return serveHttp((req, res) => {
-    if (req.url?.endsWith('/models')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'test' }] }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(text, { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }] }));
-  });
-}
-
 describe('a reply cut at its length limit has no final answer', () => {
   test.for(['tmas', 'rse', 'self-refine', 'pacore'])('%s: no candidate takes the boxed guess of a cut reply', async (strategy, { dir }) => {
-    const server = await serveHttp((req, res) => {
-      if (req.url?.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'test' }] }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(CUT, { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: CUT }, finish_reason: 'length' }] }));
-    });
+    const server = await serveFixedReply(CUT, 'length');
     try {
       const problems = smallProblems(1);
       const run = path.join(dir, strategy);
@@ -85,13 +68,11 @@ describe('a reply cut at its length limit states no verdict, score or plan', () 
   test.for(Object.keys(STRATEGIES).filter((name) => name !== 'verify-refine-chains'))(
     '%s: every cut reply is unusable, and none of what it stated is used',
     async (strategy, { dir }) => {
-      const server = await cutServer(CUT_VERDICTS);
+      const server = await serveFixedReply(CUT_VERDICTS, 'length');
       try {
         const run = path.join(dir, strategy);
         const args = ['--strategy', strategy, '--input-file', await writeProblems(dir, smallProblems(1)), '--output-file', run, '--base-url', server.url, '--model-name', 'm'];
-        const width = strategy === 'majority' ? ['--samples', '2'] : strategy === 'mas-ceo' ? [] : ['--n-candidates', '2'];
-        const checks = ['tmas', 'verify-refine'].includes(strategy) ? ['--n-verifications', '1'] : [];
-        const outcome = await runInProcess([...args, ...width, ...checks, '--no-proof', '--no-stream', '--max-iterations', '2', '--judge-passes', '1', '--parse-retries', '0']);
+        const outcome = await runInProcess([...args, ...smallWidthFlags(strategy), '--no-proof', '--no-stream', '--max-iterations', '2', '--judge-passes', '1', '--parse-retries', '0']);
         expect(outcome.calls.failed).toBe(0);
         const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as CutMetrics;
         const usable = metrics.iterations.flatMap((iteration) => Object.entries(iteration.outputsByRole).filter(([, counts]) => counts.unusable < counts.outputs).map(([role]) => role));

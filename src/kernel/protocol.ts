@@ -46,6 +46,8 @@ export interface CallInfo {
   finishReason: string;
   /** Calls whose tokens `usage` sums, when more than one: a reply forced to its end is its cut call and the continuations. */
   calls?: number;
+  /** The reply's text was empty (absent otherwise): what the metrics count as an empty answer, whatever the role. */
+  empty?: true;
 }
 
 /** An earlier attempt of a self-refine candidate and the critique it got. */
