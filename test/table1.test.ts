@@ -108,6 +108,27 @@ describe('tmas table1', () => {
     expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
+  test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
+    const { out } = await brokenJudgeTable(dir, 1, '0.04');
+    type Counts = Record<string, { outputs: number; unusable: number }>;
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Counts }> };
+    const sum = (judge: boolean, field: 'outputs' | 'unusable') =>
+      metrics.iterations.reduce((total, it) => total + Object.entries(it.outputsByRole).reduce((n, [role, counts]) => ((role === 'judge') === judge ? n + counts[field] : n), 0), 0);
+    expect(sum(false, 'unusable')).toBeGreaterThan(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const header = table.split('\n').find((line) => line.startsWith('| method | '))?.split(' | ') ?? [];
+    const row = table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
+    const counted = `${sum(false, 'unusable')} of ${sum(false, 'outputs')}; judge ${sum(true, 'unusable')} of ${sum(true, 'outputs')}`;
+    expect(row[header.indexOf('unusable')]).toBe(counted);
+    // The report says it too, in Markdown and in HTML.
+    const lines: string[] = [];
+    await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const report = lines.join('\n').split('\n');
+    const cells = (start: string) => report.find((line) => line.startsWith(start))?.slice(2, -2).split(' | ') ?? [];
+    expect(cells('| majority')[cells('| run | ').indexOf('unusable')]).toBe(counted);
+    expect(await readFile(path.join(out, 'report.html'), 'utf8')).toContain(`unusable ${counted}`);
+  });
+
   test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 2, '0.3');
     type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number; reusedVerdicts: number };
@@ -191,8 +212,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
-    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
-    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
     const upstream = await runCliInProcess(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
