@@ -83,11 +83,24 @@ export function judgePrompt(request: MessageOf<'judge.requested'>, options: Role
   };
 }
 
-/** The last `VERDICT: …` of a reply: true for equivalent, false for not equivalent, null when absent. */
+/** The verdicts a line states, in order: true for equivalent, false for not equivalent. */
+function lineVerdicts(line: string): boolean[] {
+  return [...line.matchAll(/verdict\**\s*[:=]\s*\**\s*(not\s+equivalent|equivalent|incorrect|correct|yes|no)\b/gi)].map((match) => /^(equivalent|correct|yes)$/i.test((match[1] ?? '').trim()));
+}
+
+/**
+ * The last `VERDICT: …` of a reply: true for equivalent, false for not
+ * equivalent, null when absent. A line that names both quotes the choice (a
+ * judge repeating its instruction, `"VERDICT: equivalent" or "VERDICT: not
+ * equivalent"`) and decides nothing: read as a verdict, its second half made
+ * a judge that gave none, or gave its own before it, say "not equivalent".
+ */
 export function parseVerdict(text: string): boolean | null {
-  const last = [...text.matchAll(/verdict\**\s*[:=]\s*\**\s*(not\s+equivalent|equivalent|incorrect|correct|yes|no)\b/gi)].at(-1)?.[1];
-  if (last === undefined) return null;
-  return /^(equivalent|correct|yes)$/i.test(last.trim());
+  const stated = text.split('\n').flatMap((line) => {
+    const verdicts = lineVerdicts(line);
+    return new Set(verdicts).size > 1 ? [] : verdicts;
+  });
+  return stated.at(-1) ?? null;
 }
 
 /** The Judge agent's definition. */
