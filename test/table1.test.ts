@@ -203,6 +203,20 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^- † rule: not comparable with the other methods \(grading: "rule" vs "judge"; judge: null vs \{.*\}; judgePasses: 0 vs 4; sampling\.judge: absent vs \{.*\}\)\.$/m);
   });
 
+  test("a difference from TMAS is marked where TMAS's own column is: a clean method's difference from a TMAS whose roles' outputs were unusable does not read clean", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'broken'), '--sim-break-formats', '0.6']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);
+    const methods = await Promise.all([['broken', 'tmas'], ['clean', 'clean']].map(async ([name, strategy]) => ({ strategy: strategy as string, options: {}, run: await loadRun(path.join(dir, name as string)) })));
+    expect(methods[0]?.run.unusable.length).toBeGreaterThan(0);
+    expect(methods[1]?.run.unusable).toEqual([]);
+    const table = formatTable1(methods);
+    expect(table).toMatch(/^\| iteration \| tmas ⚠ \| clean \|$/m);
+    const differences = table.slice(table.indexOf('Difference from TMAS'));
+    expect(differences).toMatch(/^\| iteration \| clean \(tmas ⚠\) \|$/m);
+  });
+
   test('every column gets one completion limit unless --budgets upstream; the budget of each column is on the table; another limit or N is marked †', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'table1');
