@@ -259,6 +259,10 @@ describe('tmas table1', () => {
     expect(width('mas-ceo')).toBe('1 per round');
     expect(width('pacore')).toBe('3, then 1 per round');
     expect(width('self-refine')).toBe('N=3');
+    // mas-ceo's solver and critics were sent the CEO's budget, at most 32,000 tokens, not the window the others had: its limit cell says so.
+    const limit = (strategy: string) => table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ')[1];
+    expect(limit('mas-ceo')).toBe("window (solver and critics: the CEO's budget, 2048 to 32000)");
+    expect(limit('pacore')).toBe('window');
     const lines: string[] = [];
     await runReportCommand(['mas-ceo', 'pacore', 'self-refine'].map((name) => path.join(out, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
     const settings = (name: string) => lines.join('\n').split('\n').find((line) => line.startsWith(`| ${name} (simulated)`))?.split(' | ')[1];

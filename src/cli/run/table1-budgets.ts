@@ -56,7 +56,9 @@ function budgetRow(method: Table1Method): string {
   const recorded = numberAt(evaluation, 'completionMaxTokens');
   const effective = effectiveCompletionLimit(evaluation);
   // A recorded limit the window cannot hold was cut to what the window leaves on every call: say both.
-  const limit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
+  const runLimit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
+  const roleLimits = strategyOutline(method.strategy, 0).roleLimits;
+  const limit = roleLimits === null ? runLimit : `${runLimit} (${roleLimits})`;
   const { temperature, topP } = solutionSampling(evaluation);
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
   const spent = methodSpend(method.run);
@@ -73,8 +75,9 @@ export function budgetTable(methods: Table1Method[]): string[] {
     limits.size <= 1
       ? 'Every method had the same completion limit and window.'
       : 'The methods did not all have the same completion limit and window: their columns spent different budgets (tmas table1 --budgets shared gives them one).';
+  const capped = methods.some((method) => strategyOutline(method.strategy, 0).roleLimits !== null) ? ' A limit in brackets is what some of that method\'s roles were sent instead, by its design.' : '';
   return [
-    `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
+    `Budgets per column (from each run's metrics.json). ${agreement}${capped} 'window': what the context window leaves after the prompt.`,
     '',
     "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
     '',
