@@ -85,7 +85,7 @@ export function budgetTable(methods: Table1Method[]): string[] {
     '',
     "'width': what the method drew per problem and round (N, M where it reads them; majority's samples drawn up front, each vote over draws of k of them; else the candidates its rounds held). 'calls' and 'tokens': what the method spent itself, over all its problems and rounds; 'judge calls / tokens': what grading its candidates cost, apart.",
     '',
-    "'unusable': the replies the method could not use (no final answer, no score or verdict, a plan, team, summary or bank update out of its format, empty or cut at the length limit), of those its own roles received, each attempt once, whatever their share (the notes below name the roles past the share that warns); then the judge's passes that gave no verdict, of its calls.",
+    "'unusable': the replies the method could not use (no final answer, no score or verdict, a plan, team, summary or bank update out of its format, empty or cut at the length limit), of those its own roles received, each attempt once (a reply forced to its end, as mas-ceo's are, is one reply of several calls), whatever their share (the notes below name the roles past the share that warns); then the judge's passes that gave no verdict, of its calls.",
     '',
     '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens | judge calls / tokens | unusable | judged | rule = judge |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
