@@ -6,7 +6,7 @@
  */
 import type { CallInfo, Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import type { LlmOutput } from './llm.ts';
-import { callInfo, unusableBecause } from './reply.ts';
+import { callInfo, statedText, unusableBecause } from './reply.ts';
 import type { RoleDefinition } from './role.machine.ts';
 import { templateRole, type RequestOf, type RoleName, type TemplateRoleFields } from './template-role.ts';
 
@@ -52,9 +52,10 @@ export function bankRecordRole<R extends RoleName, P extends ParsedRecords, Retr
 ): BankRecordRole<RequestOf<R>, Retried> {
   type T = RequestOf<R>;
   const { parse, unparsed, describe = messageOf, reply, retried, ...fields } = definition;
+  // A cut reply's records are none (reply.ts statedText), whatever JSON it had closed on its way.
   const parsed = (request: MessageOf<T>, output: LlmOutput): P => {
     try {
-      return parse(request, output);
+      return parse(request, { ...output, content: statedText(output) });
     } catch (error) {
       return unparsed(describe(error));
     }

@@ -203,6 +203,14 @@ export interface Strategy {
    */
   loopSettings?: readonly SharedLoopSetting[];
   /**
+   * The completion limits some of its roles' calls are sent below the run's,
+   * in words (MAS-TTS's solver and critics: the CEO's budget): what the
+   * budget table of `tmas table1` adds to the column's completion limit, so a
+   * column that wrote less than the window allows says so. Absent: every call
+   * gets the run's limit.
+   */
+  roleLimits?: string;
+  /**
    * The shared loop settings it reads besides `loopSettings` under these options of its own
    * (pacore reads N when --round-widths is empty): `tmas run` refuses a shared flag the method
    * does not read, and the header shows those it does.

@@ -12,7 +12,8 @@ export function replyBase(request: Message) {
 
 /** What a reply says about its call. */
 export function callInfo(output: LlmOutput): CallInfo {
-  return { key: output.key, usage: output.usage, finishReason: output.finishReason, ...(output.calls === undefined ? {} : { calls: output.calls }) };
+  const empty = output.content.trim() === '' ? { empty: true as const } : {};
+  return { key: output.key, usage: output.usage, finishReason: output.finishReason, ...(output.calls === undefined ? {} : { calls: output.calls }), ...empty };
 }
 
 /**
@@ -49,6 +50,20 @@ export function parseJsonReply(text: string): unknown {
 export function cutOff(output: { finishReason: string }): string | null {
   if (output.finishReason === 'length') return 'cut off at the length limit';
   return output.finishReason === 'content_filter' ? "stopped by the provider's content filter" : null;
+}
+
+/**
+ * The text a role reads what a reply states from (a verdict, a score, a
+ * decision, a plan, a team, records, a summary): the reply's own, or none when
+ * it was cut before its end (`cutOff`: at its completion limit, or by a
+ * content filter). A cut reply had not finished, and what it stated on its way may be a provisional line it went on to revise (a
+ * reasoning model writes "VERDICT: equivalent" and then checks again), so
+ * every role of every method reads nothing from it, as a cut solution has no
+ * final answer (`answerFields`): read by some roles and not by others, a model
+ * that fills its window would move the table by method, not by merit.
+ */
+export function statedText(output: Pick<LlmOutput, 'content' | 'finishReason'>): string {
+  return cutOff(output) === null ? output.content : '';
 }
 
 /** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut off. */

@@ -249,6 +249,23 @@ export async function serveHttp(handler: (req: IncomingMessage, res: ServerRespo
   };
 }
 
+/** The flags of a small run of `strategy` for runInProcess: 2 candidates a round (majority: 2 samples), 1 verification where it reads M. */
+export function smallWidthFlags(strategy: string): string[] {
+  const width = strategy === 'majority' ? ['--samples', '2'] : strategy === 'mas-ceo' ? [] : ['--n-candidates', '2'];
+  return [...width, ...(['tmas', 'verify-refine'].includes(strategy) ? ['--n-verifications', '1'] : [])];
+}
+
+/** A model server of a test's own that lists model `m` and answers every chat completion with `content`, ended by `finishReason` (a whole, non-streamed reply). */
+export function serveFixedReply(content: string, finishReason: 'stop' | 'length'): ReturnType<typeof serveHttp> {
+  return serveHttp((req, res) => {
+    if (req.url?.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'test' }] }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(content, { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }] }));
+  });
+}
+
 /**
  * A model server of a test's own on loopback: it lists model `m`, answers each
  * chat completion with the text `answer` gives for the request's body (a

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
-import { readJournal, readLog, runInProcess, runStrategy, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runInProcess, runStrategy, serveModel, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 const N = 3;
@@ -185,5 +185,27 @@ describe('the LLM judge against the simulated model', () => {
     expect(parseVerdict('They match.\nVERDICT: equivalent')).toBe(true);
     expect(parseVerdict('VERDICT: equivalent\nOn reflection no.\n**Verdict:** not equivalent')).toBe(false);
     expect(parseVerdict('I cannot tell.')).toBeNull();
+  });
+
+  /** One majority sample answering 42 (the reference), judged once by a model of the test's own that replies `verdict`; the pass's verdict and the judge's unusable count. */
+  async function judgedBy(dir: string, verdict: string) {
+    const model = await serveModel((body) => (body.includes('You are the Judge agent') ? verdict : 'Six sevens are 42, so the answer is \\boxed{42}.'));
+    try {
+      await mkdir(dir, { recursive: true });
+      const output = path.join(dir, 'run');
+      const input = await writeProblems(dir, [{ problem_id: 'p', question: 'What is 6 times 7?', answer: '42' }]);
+      await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '1', '--no-proof', '--max-iterations', '1', '--no-stream', '--base-url', model.url, '--model-name', 'm', '--judge-passes', '1', '--parse-retries', '0']);
+      const [line] = await readResults(path.join(output, 'results.jsonl'));
+      const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Record<string, { unusable: number }> }> };
+      return { verdicts: line?.candidates[0]?.judge?.verdicts, unusable: metrics.iterations[0]?.outputsByRole.judge?.unusable };
+    } finally {
+      await model.close();
+    }
+  }
+
+  test('a judge that quotes the two verdicts after its own gives its own; one that quotes them and gives none gives no verdict, never "not equivalent"', async ({ dir }) => {
+    const quoted = 'I was asked to end with "VERDICT: equivalent" or "VERDICT: not equivalent".';
+    expect(await judgedBy(path.join(dir, 'after'), `Both are 42.\nVERDICT: equivalent\n${quoted}`)).toEqual({ verdicts: [true], unusable: 0 });
+    expect(await judgedBy(path.join(dir, 'none'), `Both are 42, I think. ${quoted}`)).toEqual({ verdicts: [null], unusable: 1 });
   });
 });

@@ -108,6 +108,27 @@ describe('tmas table1', () => {
     expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
+  test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
+    const { out } = await brokenJudgeTable(dir, 1, '0.04');
+    type Counts = Record<string, { outputs: number; unusable: number }>;
+    const metrics = JSON.parse(await readFile(path.join(out, 'majority', 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Counts }> };
+    const sum = (judge: boolean, field: 'outputs' | 'unusable') =>
+      metrics.iterations.reduce((total, it) => total + Object.entries(it.outputsByRole).reduce((n, [role, counts]) => ((role === 'judge') === judge ? n + counts[field] : n), 0), 0);
+    expect(sum(false, 'unusable')).toBeGreaterThan(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    const header = table.split('\n').find((line) => line.startsWith('| method | '))?.split(' | ') ?? [];
+    const row = table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
+    const counted = `${sum(false, 'unusable')} of ${sum(false, 'outputs')}; judge ${sum(true, 'unusable')} of ${sum(true, 'outputs')}`;
+    expect(row[header.indexOf('unusable')]).toBe(counted);
+    // The report says it too, in Markdown and in HTML.
+    const lines: string[] = [];
+    await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const report = lines.join('\n').split('\n');
+    const cells = (start: string) => report.find((line) => line.startsWith(start))?.slice(2, -2).split(' | ') ?? [];
+    expect(cells('| majority')[cells('| run | ').indexOf('unusable')]).toBe(counted);
+    expect(await readFile(path.join(out, 'report.html'), 'utf8')).toContain(`unusable ${counted}`);
+  });
+
   test("majority's rule = judge and judged cells count each sample once: its last iteration holds the earlier ones' samples again", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 2, '0.3');
     type Figures = { sureJudged: number; sureDisagreements: number; judged: number; judgeCoverage: number; reusedVerdicts: number };
@@ -182,6 +203,20 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^- † rule: not comparable with the other methods \(grading: "rule" vs "judge"; judge: null vs \{.*\}; judgePasses: 0 vs 4; sampling\.judge: absent vs \{.*\}\)\.$/m);
   });
 
+  test("a difference from TMAS is marked where TMAS's own column is: a clean method's difference from a TMAS whose roles' outputs were unusable does not read clean", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
+    await runInProcess([...args, '--output-file', path.join(dir, 'broken'), '--sim-break-formats', '0.6']);
+    await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);
+    const methods = await Promise.all([['broken', 'tmas'], ['clean', 'clean']].map(async ([name, strategy]) => ({ strategy: strategy as string, options: {}, run: await loadRun(path.join(dir, name as string)) })));
+    expect(methods[0]?.run.unusable.length).toBeGreaterThan(0);
+    expect(methods[1]?.run.unusable).toEqual([]);
+    const table = formatTable1(methods);
+    expect(table).toMatch(/^\| iteration \| tmas ⚠ \| clean \|$/m);
+    const differences = table.slice(table.indexOf('Difference from TMAS'));
+    expect(differences).toMatch(/^\| iteration \| clean \(tmas ⚠\) \|$/m);
+  });
+
   test('every column gets one completion limit unless --budgets upstream; the budget of each column is on the table; another limit or N is marked †', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const out = path.join(dir, 'table1');
@@ -191,8 +226,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
-    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
-    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
     const upstream = await runCliInProcess(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);
@@ -224,6 +259,10 @@ describe('tmas table1', () => {
     expect(width('mas-ceo')).toBe('1 per round');
     expect(width('pacore')).toBe('3, then 1 per round');
     expect(width('self-refine')).toBe('N=3');
+    // mas-ceo's solver and critics were sent the CEO's budget, at most 32,000 tokens, not the window the others had: its limit cell says so.
+    const limit = (strategy: string) => table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ')[1];
+    expect(limit('mas-ceo')).toBe("window (solver and critics: the CEO's budget, 2048 to 32000)");
+    expect(limit('pacore')).toBe('window');
     const lines: string[] = [];
     await runReportCommand(['mas-ceo', 'pacore', 'self-refine'].map((name) => path.join(out, name)), { format: 'md' }, { stdout: (line) => lines.push(line) });
     const settings = (name: string) => lines.join('\n').split('\n').find((line) => line.startsWith(`| ${name} (simulated)`))?.split(' | ')[1];

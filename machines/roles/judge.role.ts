@@ -5,7 +5,8 @@
  * both modes; with `--no-proof` it finds the final answer there itself, as
  * an answer benchmark's grader does, rather than trusting an extraction. It
  * ends with `VERDICT: equivalent` or `VERDICT: not equivalent`; a reply
- * without a verdict gives `verdict: null`, never a silent "wrong".
+ * without a verdict gives `verdict: null`, never a silent "wrong", and so does
+ * one cut at its length limit, whatever verdict it wrote on its way.
  *
  * Each pass is a call of its own: its index is candidate × 100 + pass, so the
  * runtime derives a distinct sampling seed per pass, and the journal records
@@ -13,7 +14,7 @@
  */
 import type { MessageOf } from '../../src/kernel/protocol.ts';
 import { instructionPart, problemPart, solutionPart, type PromptPart, type PromptSpec } from '../prompt.ts';
-import { callInfo, cutOff, replyBase, unusableIf } from '../reply.ts';
+import { callInfo, cutOff, replyBase, statedText, unusableIf } from '../reply.ts';
 import { createRoleMachine, passesPerCandidate, type RoleDefinition, type RoleOptions } from '../role.machine.ts';
 
 /** Judge passes per candidate are at most this many: the call index is candidate × 100 + pass. */
@@ -82,11 +83,24 @@ export function judgePrompt(request: MessageOf<'judge.requested'>, options: Role
   };
 }
 
-/** The last `VERDICT: …` of a reply: true for equivalent, false for not equivalent, null when absent. */
+/** The verdicts a line states, in order: true for equivalent, false for not equivalent. */
+function lineVerdicts(line: string): boolean[] {
+  return [...line.matchAll(/verdict\**\s*[:=]\s*\**\s*(not\s+equivalent|equivalent|incorrect|correct|yes|no)\b/gi)].map((match) => /^(equivalent|correct|yes)$/i.test((match[1] ?? '').trim()));
+}
+
+/**
+ * The last `VERDICT: …` of a reply: true for equivalent, false for not
+ * equivalent, null when absent. A line that names both quotes the choice (a
+ * judge repeating its instruction, `"VERDICT: equivalent" or "VERDICT: not
+ * equivalent"`) and decides nothing: read as a verdict, its second half made
+ * a judge that gave none, or gave its own before it, say "not equivalent".
+ */
 export function parseVerdict(text: string): boolean | null {
-  const last = [...text.matchAll(/verdict\**\s*[:=]\s*\**\s*(not\s+equivalent|equivalent|incorrect|correct|yes|no)\b/gi)].at(-1)?.[1];
-  if (last === undefined) return null;
-  return /^(equivalent|correct|yes)$/i.test(last.trim());
+  const stated = text.split('\n').flatMap((line) => {
+    const verdicts = lineVerdicts(line);
+    return new Set(verdicts).size > 1 ? [] : verdicts;
+  });
+  return stated.at(-1) ?? null;
 }
 
 /** The Judge agent's definition. */
@@ -100,7 +114,7 @@ export const judgeRole = {
   subject: passesPerCandidate(MAX_JUDGE_PASSES, (pass) => `judge pass ${pass}`),
   prompt: judgePrompt,
   reply: (request, output) => {
-    const verdict = parseVerdict(output.content);
+    const verdict = parseVerdict(statedText(output));
     const cut = cutOff(output);
     const unusable = verdict !== null ? null : cut === null ? 'no "VERDICT: equivalent" or "VERDICT: not equivalent" line' : `the verdict was ${cut}`;
     return { type: 'judge.completed', ...replyBase(request), candidate: request.candidate, pass: request.pass, verdict, ...unusableIf(unusable), call: callInfo(output) };

@@ -4,7 +4,7 @@
  * parseable verification scores, computed here rather than asked of the model.
  */
 import type { Verification } from '../../src/kernel/protocol.ts';
-import { callInfo, replyBase, unusableBecause } from '../reply.ts';
+import { callInfo, replyBase, statedText, unusableBecause } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../role-template.ts';
 import { VERIFICATION_ITEM, VERIFICATIONS_VARIABLE, verificationValues } from '../verification-values.ts';
 import { createRoleMachine } from '../role.machine.ts';
@@ -58,11 +58,11 @@ and whether the final answer can be trusted. Start with "SUMMARY:".`,
     type: 'summary.completed',
     ...replyBase(request),
     candidate: request.candidate,
-    summary: parseSummary(output.content),
+    summary: parseSummary(statedText(output)),
     score: calibratedScore(request.verifications),
     call: callInfo(output),
   }),
-  validate: (_, output) => unusableBecause(parseSummary(output.content) === '' ? 'no summary text' : null, output),
+  validate: (_, output) => unusableBecause(parseSummary(statedText(output)) === '' ? 'no summary text' : null, output),
 });
 
 /** Builds the summary prompt for a candidate. */

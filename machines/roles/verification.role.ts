@@ -3,7 +3,7 @@
  * s in [0, 1]. A reply without a parseable score gives `score: null`, never a
  * silent zero.
  */
-import { callInfo, parseScore, replyBase, unusableBecause } from '../reply.ts';
+import { callInfo, parseScore, replyBase, statedText, unusableBecause } from '../reply.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, SOLUTION_BLOCK, solutionValues } from '../role-template.ts';
 import { createRoleMachine, passesPerCandidate } from '../role.machine.ts';
 import { templateRole } from '../template-role.ts';
@@ -36,11 +36,11 @@ Then, on the last line, write "SCORE: s" where s is a number in [0, 1]: 1 means 
     ...replyBase(request),
     candidate: request.candidate,
     index: request.index,
-    score: parseScore(output.content),
+    score: parseScore(statedText(output)),
     analysis: output.content,
     call: callInfo(output),
   }),
-  validate: (_, output) => unusableBecause(parseScore(output.content) === null ? 'no parseable "SCORE: s" line' : null, output),
+  validate: (_, output) => unusableBecause(parseScore(statedText(output)) === null ? 'no parseable "SCORE: s" line' : null, output),
 });
 
 /** Builds the verification prompt for one check of a candidate. */

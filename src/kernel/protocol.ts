@@ -38,7 +38,7 @@ export interface Usage {
 /** A templated system message's droppable values after fitting: how many it had and kept, and the tokens of their texts (workers/tasks.ts). */
 export type FittedValues = Record<'values' | 'kept' | 'tokens' | 'keptTokens', number>;
 
-/** What a role reply says about the LLM call behind it. */
+/** What a role reply says about the LLM call behind it; `empty` (absent otherwise) when its text was empty, an empty answer whatever the role. */
 export interface CallInfo {
   /** Deterministic journal key of the call. */
   key: string;
@@ -46,6 +46,7 @@ export interface CallInfo {
   finishReason: string;
   /** Calls whose tokens `usage` sums, when more than one: a reply forced to its end is its cut call and the continuations. */
   calls?: number;
+  empty?: true;
 }
 
 /** An earlier attempt of a self-refine candidate and the critique it got. */

@@ -38,13 +38,13 @@ export function countFaults(counts: FaultCounts, message: Message): void {
   } else if (message.type === 'output.invalid') {
     if (message.retrying) counts.parseRetries++;
     else counts.invalidOutputs++;
-    // A final invalid output is also a completed reply, whose call info counts its truncation below.
+    // A final invalid output is also a completed reply, whose call info counts its truncation and emptiness below.
     if (message.retrying) countCut(counts, message.finishReason);
-    // Every empty output of a role with validation is invalid, so it is counted here exactly once.
-    if (message.empty) counts.emptyAnswers++;
+    if (message.retrying && message.empty) counts.emptyAnswers++;
   } else if ('call' in message) {
     countCut(counts, message.call.finishReason);
-    if (message.type === 'solution.completed' && message.text.trim() === '') counts.emptyAnswers++;
+    // Every role's reply says whether it was empty; a log written before said so of a solution's text alone.
+    if (message.call.empty === true || (message.type === 'solution.completed' && message.text.trim() === '')) counts.emptyAnswers++;
   }
 }
 

@@ -14,7 +14,7 @@ import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
-import { methodSpend, type MethodSpend } from './method-spend.ts';
+import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
@@ -31,7 +31,7 @@ function tokensCell(spent: MethodSpend): string {
 function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
   const verified = runs.some((run) => run.verifier);
   const judged = runs.some((run) => run.totals.judged > 0);
-  const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved), judge apart', 'calls (failed, retries)', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
+  const header = ['run', 'problems × iterations', 'Pass@1', 'majority', ...(verified ? ['best-verified'] : []), 'pass@N', 'solved', 'tokens (per solved), judge apart', 'calls (failed, retries), unusable', 'flips R→W / W→R', ...(judged ? ['judge disagrees'] : []), 'wall'];
   const rows = runs.map((run, r) => {
     const t = run.totals;
     const describe = [run.strategy ?? '–', run.settings].filter((part) => part !== '').join(' · ');
@@ -53,7 +53,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
       percent(t.final?.oracle),
       t.solved === null ? '–' : String(t.solved),
       tokensCell(methodSpend(run)),
-      `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})`,
+      `${t.calls} (${t.failures}, ${t.retries === null ? '–' : t.retries})<br><span class="hint">unusable ${escapeXml(unusableCell(methodSpend(run)))}</span>`,
       `${t.flips.majority.rightToWrong} / ${t.flips.majority.wrongToRight}`,
       ...(judged ? [t.judged > 0 ? `${t.disagreements} of ${t.judged}` : '–'] : []),
       t.wallSeconds === null ? '–' : `${t.wallSeconds.toFixed(1)} s`,

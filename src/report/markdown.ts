@@ -12,7 +12,7 @@ import { differenceFrom, referenceRun } from './charts.ts';
 import { comparisonGroups } from './comparable.ts';
 import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
-import { methodSpend, methodTokensOf, type MethodSpend } from './method-spend.ts';
+import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
@@ -44,7 +44,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
   const groupOf = (r: number) => groups.find((group) => group.runs.includes(r))?.name ?? 'A';
   out.push(
     table(
-      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens'],
+      ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable'],
       runs.map((run, r) => [
         `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
         run.settings || '–',
@@ -55,6 +55,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
         percent(run.totals.final?.oracle),
         run.totals.solved === null ? '–' : String(run.totals.solved),
         ...tokenCells(methodSpend(run)),
+        unusableCell(methodSpend(run)),
       ]),
     ),
     '',

@@ -5,6 +5,7 @@
  * much the method drew. Tables that compare methods' budgets show these.
  */
 import type { IterationMetrics } from '../observers/metrics.ts';
+import { roleOutputTotals } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
 
 /** The role whose calls grade the candidates (`judge.completed`), shared by every strategy. */
@@ -18,6 +19,11 @@ export interface MethodSpend {
   tokensPerSolved: number | null;
   judgeCalls: number;
   judgeTokens: number;
+  /** The replies the method's own roles received, each attempt once (a reply forced to its end is one), and those it could not use. */
+  outputs: number;
+  unusable: number;
+  /** The judge's passes, and those that gave no verdict. */
+  judgeUnusable: number;
 }
 
 /** The calls and tokens of `run`, the judge's counted apart (its calls are the outputs it received). */
@@ -27,13 +33,27 @@ export function methodSpend(run: ReportRun): MethodSpend {
   const judgeTokens = judge === undefined ? 0 : judge.prompt + judge.completion;
   const judgeCalls = run.iterations.reduce((sum, it) => sum + (it.outputsByRole?.[JUDGE_ROLE]?.outputs ?? 0), 0);
   const tokens = totals.tokens.total - judgeTokens;
+  const roles = Object.entries(roleOutputTotals(run.iterations));
+  const own = roles.filter(([role]) => role !== JUDGE_ROLE).map(([, counts]) => counts);
   return {
     calls: totals.calls - judgeCalls,
     tokens,
     tokensPerSolved: totals.solved ? Math.round(tokens / totals.solved) : null,
     judgeCalls,
     judgeTokens,
+    outputs: own.reduce((sum, counts) => sum + counts.outputs, 0),
+    unusable: own.reduce((sum, counts) => sum + counts.unusable, 0),
+    judgeUnusable: roles.find(([role]) => role === JUDGE_ROLE)?.[1].unusable ?? 0,
   };
+}
+
+/**
+ * `12 of 221; judge 5 of 126`: what the method could not use of the replies its own roles received, then
+ * the judge's passes without a verdict, counted whether or not a role passed the share that warns.
+ */
+export function unusableCell(spent: MethodSpend): string {
+  const own = `${spent.unusable} of ${spent.outputs}`;
+  return spent.judgeCalls === 0 ? own : `${own}; judge ${spent.judgeUnusable} of ${spent.judgeCalls}`;
 }
 
 /** The prompt and completion tokens of one iteration's calls, over every role but the judge. */

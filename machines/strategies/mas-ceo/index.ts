@@ -28,4 +28,6 @@ export const masCeoStrategy: Strategy = {
   // jincan333/MAS-TTS agentverse/tasks/tasksolving/*/m1-32b/config.yaml: temperature 0.7 for every agent; top_p is
   // agentverse/llms/openai.py's default, 0.95 (OpenAIChatArgs), which no config overrides.
   sampling: { temperature: 0.7, topP: 0.95 },
+  // The CEO's budget caps the round's solver and critic calls (the lower of it and the run's limit applies).
+  roleLimits: `solver and critics: the CEO's budget, ${CEO_LIMITS.budget.min} to ${CEO_LIMITS.budget.max}`,
 };

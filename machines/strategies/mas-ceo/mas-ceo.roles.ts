@@ -13,7 +13,7 @@
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
-import { answerFields, callInfo, cutOff, replyBase, unusableIf } from '../../reply.ts';
+import { answerFields, callInfo, cutOff, replyBase, statedText, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
@@ -86,10 +86,11 @@ Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.mi
     values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, advice: request.advice }) }),
   },
   reply: (request, output) => {
-    const plan = parseCeo(output.content);
-    // A plan cut off may have lost the end of its last field (the budget's digits) though every field is there.
-    const cut = cutOff(output);
-    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: plan.parseError ?? (cut === null ? null : `the plan was ${cut}`), call: callInfo(output) };
+    // A plan cut off may have lost the end of a field (the budget's digits) though every field is there: the round takes the defaults.
+    const plan = parseCeo(statedText(output));
+    const cutBy = cutOff(output);
+    const cut = cutBy === null ? null : `the plan was ${cutBy}`;
+    return { type: 'ceo.completed', ...replyBase(request), ...plan, parseError: cut ?? plan.parseError, call: callInfo(output) };
   },
 });
 
@@ -111,10 +112,10 @@ export function parseExperts(text: string, count: number): string[] {
  * expert's description with it.
  */
 export function missingExperts(output: { content: string; finishReason: string }, count: number): string | null {
-  const found = namedExperts(output.content).length;
-  if (found < count) return `${found} of the ${count} "Expert k: …" lines asked for`;
   const cut = cutOff(output);
-  return cut === null ? null : `the team was ${cut}`;
+  if (cut !== null) return `the team was ${cut}`;
+  const found = namedExperts(output.content).length;
+  return found < count ? `${found} of the ${count} "Expert k: …" lines asked for` : null;
 }
 
 /** The Recruiter agent's definition. */
@@ -141,7 +142,7 @@ Describe {{ experts }} experts, one per line, as "Expert k: description".`,
   reply: (request, output) => ({
     type: 'recruiter.completed',
     ...replyBase(request),
-    experts: parseExperts(output.content, request.experts),
+    experts: parseExperts(statedText(output), request.experts),
     ...unusableIf(missingExperts(output, request.experts)),
     call: callInfo(output),
   }),
@@ -197,9 +198,11 @@ export function parseAgreement(text: string): boolean {
   return (last?.[1] ?? last?.[2])?.toLowerCase() === 'agree';
 }
 
-/** Why a critic's reply has no decision (it then counts as disagreement), or null when it states one. */
-export function missingDecision(text: string): string | null {
-  return /decision\W*:\s*(agree|disagree)/i.test(text) ? null : 'no "Decision: agree" or "Decision: disagree" line';
+/** Why a critic's reply has no decision (it then casts no vote), or null when it states one: none, or it was cut (after its budget forcing) before it finished. */
+export function missingDecision(output: { content: string; finishReason: string }): string | null {
+  const cut = cutOff(output);
+  if (cut !== null) return `the critique was ${cut} before its decision`;
+  return /decision\W*:\s*(agree|disagree)/i.test(output.content) ? null : 'no "Decision: agree" or "Decision: disagree" line';
 }
 
 /** The Critic agent's definition. */
@@ -224,7 +227,7 @@ End with "Decision: agree" if your final answer is the same as the solution's fi
     system: (request) => roleLine('Critic', `You are ${request.expert}`),
     values: solutionValues,
   },
-  reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(output.content), critique: output.content, ...unusableIf(missingDecision(output.content)), call: callInfo(output) }),
+  reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(statedText(output)), critique: output.content, ...unusableIf(missingDecision(output)), call: callInfo(output) }),
 });
 
 /** The evaluator's verdict: `Correctness: 0|1` (null when absent, with `parseError` saying so) and the `Advice:` text. */
@@ -251,10 +254,10 @@ Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on on
     values: solutionValues,
   },
   reply: (request, output) => {
-    const evaluation = parseEvaluation(output.content);
-    // A verdict cut off has lost the end of its advice, which the next round's CEO reads.
+    // A cut evaluation states no verdict (the problem does not stop on it) and no advice for the next round's CEO.
+    const evaluation = parseEvaluation(statedText(output));
     const cutBy = cutOff(output);
-    const cut = cutBy !== null && evaluation.parseError === undefined ? { parseError: `the evaluation was ${cutBy}` } : {};
+    const cut = cutBy === null ? {} : { parseError: `the evaluation was ${cutBy}` };
     return { type: 'evaluator.completed', ...replyBase(request), ...evaluation, ...cut, call: callInfo(output) };
   },
 });

@@ -5,7 +5,7 @@
  * first solution comes from the Solution agent.
  */
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
-import { callInfo, cutOff, parseScore, replyBase, unusableIf } from '../../reply.ts';
+import { callInfo, cutOff, parseScore, replyBase, statedText, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { answerReply, onePerCandidate, templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
@@ -28,15 +28,16 @@ export function critiqueFindsNoError(text: string): boolean {
 }
 
 /**
- * Why a critique is unusable, or null: an empty one, or one cut off before
- * saying whether it finds an error (its verdict is then unread, and the
- * candidate is rewritten as if it had one). Its score is not read by the
- * strategy, so a critique without one is still usable.
+ * Why a critique is unusable, or null: an empty one, or one cut off at its
+ * length limit (it had not finished: a "It is correct." on its way is not its
+ * verdict, which is then unread, and the candidate is rewritten as if it had
+ * found an error). Its score is not read by the strategy, so a critique
+ * without one is still usable.
  */
-export function critiqueUnusable(output: LlmOutput, correct: boolean): string | null {
+export function critiqueUnusable(output: LlmOutput): string | null {
   if (output.content.trim() === '') return `the critique was empty (finish_reason ${output.finishReason})`;
   const cut = cutOff(output);
-  return cut !== null && !correct ? `the critique was ${cut} before its verdict` : null;
+  return cut === null ? null : `the critique was ${cut} before its verdict`;
 }
 
 /** The Critique agent's definition. */
@@ -56,15 +57,15 @@ Critique the solution above: list its errors, gaps and unjustified steps, and wh
     values: solutionValues,
   },
   reply: (request, output) => {
-    const correct = critiqueFindsNoError(output.content);
+    const correct = critiqueFindsNoError(statedText(output));
     return {
       type: 'critique.completed',
       ...replyBase(request),
       candidate: request.candidate,
       critique: output.content,
-      score: parseScore(output.content),
+      score: parseScore(statedText(output)),
       correct,
-      ...unusableIf(critiqueUnusable(output, correct)),
+      ...unusableIf(critiqueUnusable(output)),
       call: callInfo(output),
     };
   },

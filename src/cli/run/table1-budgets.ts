@@ -7,7 +7,7 @@
  */
 import { describeAgreement, distinctIterations, ruleJudgeAgreement } from '../../observers/agreement.ts';
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
-import { methodSpend } from '../../report/method-spend.ts';
+import { methodSpend, unusableCell } from '../../report/method-spend.ts';
 import { effectiveCompletionLimit } from '../../report/comparable.ts';
 import type { Table1Method } from './table1-method.ts';
 import { widthOf } from './table1-width.ts';
@@ -56,12 +56,14 @@ function budgetRow(method: Table1Method): string {
   const recorded = numberAt(evaluation, 'completionMaxTokens');
   const effective = effectiveCompletionLimit(evaluation);
   // A recorded limit the window cannot hold was cut to what the window leaves on every call: say both.
-  const limit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
+  const runLimit = evaluation === null ? '?' : effective !== null ? effective : recorded !== null ? `window (its ${recorded} does not fit)` : 'window';
+  const roleLimits = strategyOutline(method.strategy, 0).roleLimits;
+  const limit = roleLimits === null ? runLimit : `${runLimit} (${roleLimits})`;
   const { temperature, topP } = solutionSampling(evaluation);
   const rounds = method.strategy === 'majority' ? '1' : String(method.run.maxIterations ?? '?');
   const spent = methodSpend(method.run);
   const limits = [String(limit), String(temperature ?? '?'), String(topP ?? "server's"), widthOf(method), rounds, String(numberAt(evaluation, 'contextWindow') ?? '?')];
-  const spending = [String(spent.calls), String(spent.tokens), spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`];
+  const spending = [String(spent.calls), String(spent.tokens), spent.judgeCalls === 0 ? '–' : `${spent.judgeCalls} / ${spent.judgeTokens}`, unusableCell(spent)];
   const cells = [method.strategy, ...limits, ...spending, judgedShare(method), describeAgreement(ruleJudgeAgreement(distinctIterations(method.run.iterations, strategyOutline(method.strategy, 0).upFront)))];
   return `| ${cells.join(' | ')} |`;
 }
@@ -73,8 +75,9 @@ export function budgetTable(methods: Table1Method[]): string[] {
     limits.size <= 1
       ? 'Every method had the same completion limit and window.'
       : 'The methods did not all have the same completion limit and window: their columns spent different budgets (tmas table1 --budgets shared gives them one).';
+  const capped = methods.some((method) => strategyOutline(method.strategy, 0).roleLimits !== null) ? ' A limit in brackets is what some of that method\'s roles were sent instead, by its design.' : '';
   return [
-    `Budgets per column (from each run's metrics.json). ${agreement} 'window': what the context window leaves after the prompt.`,
+    `Budgets per column (from each run's metrics.json). ${agreement}${capped} 'window': what the context window leaves after the prompt.`,
     '',
     "'rule = judge': where the rule-based grader was sure and the judge graded too (every candidate under --judge-when always, the audited share under unsure), how often they agree, with its 95% Wilson interval.",
     '',
@@ -82,8 +85,10 @@ export function budgetTable(methods: Table1Method[]): string[] {
     '',
     "'width': what the method drew per problem and round (N, M where it reads them; majority's samples drawn up front, each vote over draws of k of them; else the candidates its rounds held). 'calls' and 'tokens': what the method spent itself, over all its problems and rounds; 'judge calls / tokens': what grading its candidates cost, apart.",
     '',
-    '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens | judge calls / tokens | judged | rule = judge |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    "'unusable': the replies the method could not use (no final answer, no score or verdict, a plan, team, summary or bank update out of its format, empty or cut at the length limit), of those its own roles received, each attempt once (a reply forced to its end, as mas-ceo's are, is one reply of several calls), whatever their share (the notes below name the roles past the share that warns); then the judge's passes that gave no verdict, of its calls.",
+    '',
+    '| method | completion limit | temperature | top_p | width | rounds | window | calls | tokens | judge calls / tokens | unusable | judged | rule = judge |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...methods.map(budgetRow),
   ];
 }

@@ -87,7 +87,7 @@ function mvByProblem(majority: Table1Method): ReadonlyMap<string, number> {
 }
 
 /** The MV@k line: its figure over problems with its 95% interval, how it was drawn, and its paired difference from TMAS's last iteration. */
-function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | undefined): string {
+function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | undefined, tmasMarks: string): string {
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
@@ -99,7 +99,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
       : `one vote over each problem's ${k} samples`;
   const tmasLast = tmas?.run.iterations.at(-1)?.iteration;
   const versus =
-    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
+    tmas === undefined || tmasLast === undefined ? '' : `; minus tmas${tmasMarks} at its last iteration (${tmasLast}), paired by problem: ${differenceCell(byProblem, figureByProblem(tmas.run.problems, 'pass1', tmasLast), pairedSeed('mv', tmasLast))}`;
   return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
 }
 
@@ -173,8 +173,10 @@ export function formatTable1(methods: Table1Method[]): string {
     `| problems | ${iterative.map((method) => problemCount(method.run)).join(' | ')} |`,
   ];
   const tmas = iterative.find((method) => method.strategy === 'tmas');
-  if (tmas) lines.push(...differenceTable(iterative, tmas, mark, depth));
-  if (majority) lines.push('', mvLine(majority, marks(majority), tmas));
+  // A difference is as sound as both its terms: where TMAS's own column is marked, every difference from it says so.
+  const versus = tmas === undefined || marks(tmas) === '' ? '' : ` (tmas${marks(tmas)})`;
+  if (tmas) lines.push(...differenceTable(iterative, tmas, (method) => `${mark(method)}${versus}`, depth));
+  if (majority) lines.push('', mvLine(majority, marks(majority), tmas, tmas === undefined ? '' : marks(tmas)));
   const hybrid = methods.some((method) => method.run.iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1));
   if (hybrid) lines.push('', "Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of, the rule the rest; the column 'judged' below gives each method's share.");
   lines.push('', ...budgetTable(methods));

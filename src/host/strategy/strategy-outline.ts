@@ -21,6 +21,8 @@ export interface StrategyOutline {
   loopSettings: readonly SharedLoopSetting[];
   /** Every sample is drawn in iteration 0 and each iteration holds the earlier ones' again (majority). */
   upFront: boolean;
+  /** The completion limits some roles' calls are sent below the run's, in words (Strategy.roleLimits); null when none. */
+  roleLimits: string | null;
   /** What a call is about; null when it is about the problem (or the role is not the strategy's own). */
   subjectOf(role: string, index: number): CallSubject | null;
 }
@@ -39,6 +41,7 @@ export function strategyOutline(strategy: string, judgePasses: number): Strategy
     roles: names.map((role) => ({ role, slot: endpointSlotOf(definitions[role] ?? { role }) })),
     loopSettings: declared?.loopSettings ?? SHARED_LOOP_SETTINGS,
     upFront: declared?.upFront === true,
+    roleLimits: declared?.roleLimits ?? null,
     subjectOf: (role, index) => definitions[role]?.subject?.(index) ?? null,
   };
 }
