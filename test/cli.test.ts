@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { runCli, test } from './fixtures.ts';
+import { runCli, runCliInProcess, test } from './fixtures.ts';
 
 const good = JSON.stringify({ problem_id: 'a', question: 'What is 1 + 1?', answer: '2' });
 
@@ -97,6 +97,17 @@ describe('tmas run refuses bad input', () => {
     expect(table1Help.stdout).toContain('--samples');
     expect(top.stdout).toMatch(/^ {2}run \[options\] /m);
     expect(top.stdout).toMatch(/^ {2}table1 \[options\] /m);
+  });
+
+  test('table1 resumes by the same command: its help offers no --resume, and --resume DIR, alone or with --output-file, says to give the same command with --output-file DIR', async () => {
+    const help = await runCli(['table1', '--help']);
+    expect(help.stdout).not.toMatch(/^ +--resume /m);
+    expect(help.stdout).toContain('--output-file');
+    for (const args of [['table1', '--resume', '/tmp/table'], ['table1', '--resume', '/tmp/table', '--output-file', '/tmp/table']]) {
+      const refused = await runCliInProcess(args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr, args.join(' ')).toContain('tmas table1 resumes by itself: give the same tmas table1 command again, with --output-file DIR and without --resume [TMAS_USAGE]');
+    }
   });
 });
 

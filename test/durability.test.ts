@@ -322,6 +322,14 @@ describe('a disk that fills during the run', () => {
       expect(full.stderr).toContain(`tmas run --resume ${run}`);
       expect(full.stderr).not.toMatch(/\n\s+at /);
 
+      // A resume before space is freed: the store cannot even be opened (LevelDB writes its log into a table), which is no damage to repair.
+      const early = await runCliInProcess(['run', '--resume', run]);
+      expect(early.code).toBe(2);
+      expect(early.stderr).toContain('[TMAS_STORE_WRITE]');
+      expect(early.stderr).toContain(`no space is left on the disk of ${path.join(run, 'store')}`);
+      expect(early.stderr).toContain(`then continue with: tmas run --resume ${run}`);
+      expect(early.stderr).not.toContain('tmas repair');
+
       execFileSync('mount', ['-o', 'remount,size=256m', disk]);
       const resumed = await runCliInProcess(['run', '--resume', run]);
       expect(resumed.code, resumed.stderr).toBe(0);

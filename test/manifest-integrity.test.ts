@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { loadRun } from '../src/report/load.ts';
+import { JOURNAL_VERSION } from '../src/kernel/journal-version.ts';
 import { Store } from '../src/store/store.ts';
 import { fileHashes, replayInProcess, runCliInProcess, finishedRunOfFile, test as base } from './fixtures.ts';
 
@@ -107,5 +108,39 @@ describe('every manifest tmas writes is its run\'s', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`0 calls issued`);
     await expect(loadRun(moved)).resolves.toMatchObject({ strategy: 'tmas' });
+  });
+});
+
+describe('a run written by a newer tmas', () => {
+  test('a journal version above this tmas\'s: every command that reads the run refuses it (TMAS_STORE_FORMAT, naming the version and the tmas that wrote it) rather than read its messages and records as this version\'s; repair changes nothing', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
+    const newer = JOURNAL_VERSION + 1;
+    await editManifest(run, (manifest) => Object.assign(manifest, { journalVersion: newer, tmasVersion: '9.0.0' }));
+    const before = await fileHashes(run);
+    const reads = [['log', run], ['calls', run], ['show', run, '--problem', 'p1'], ['export', run, '--out', path.join(dir, 'rl')], ['report', run, '--out', path.join(dir, 'r.html')], ['replay', run], ['fork', run, '--output-file', path.join(dir, 'fork')], ['run', '--resume', run], ['repair', run]];
+    for (const args of reads) {
+      const { code, stdout, stderr } = await runCliInProcess(args);
+      expect(code, args[0]).toBe(2);
+      expect(stdout, args[0]).toBe('');
+      expect(stderr, args[0]).toContain(`written by tmas 9.0.0 (journal version ${newer})`);
+      expect(stderr, args[0]).toContain(run);
+      expect(stderr, args[0]).toContain('[TMAS_STORE_FORMAT]');
+    }
+    expect(await fileHashes(run)).toEqual(before);
+  });
+});
+
+describe('what repair says of a manifest it cannot make right', () => {
+  test('another run\'s manifest: repair says the run cannot be resumed and why, not to resume it (which refuses it)', async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
+    const own = await runIdOf(run);
+    await editManifest(run, (manifest) => void (manifest.run = '0123456789ab'));
+    const repaired = await runCliInProcess(['repair', run]);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).not.toContain('Continue with');
+    expect(repaired.stdout).toContain(`A resume would refuse it: the run manifest in ${run} is not the one its run wrote: it names run 0123456789ab, and the run's message log was written by run ${own}`);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain('[TMAS_STORE_DAMAGED]');
   });
 });

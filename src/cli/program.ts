@@ -137,7 +137,8 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
           .choices(['shared', 'upstream'])
           .default('shared'),
       );
-      defineRunOptions(late);
+      // A table resumes by the same command: --resume is declared so that its refusal says so.
+      defineRunOptions(late, new Set(['--resume']));
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);

@@ -5,12 +5,16 @@
  */
 import type { Command } from 'commander';
 import { SETTINGS } from '../../settings/configure/index.ts';
+import { flagName } from '../../settings/setting.ts';
 import { defineStrategyFlags } from '../../settings/strategy-flags.ts';
 import { toOption } from '../common/setting-option.ts';
 
-/** Declares the options of `tmas run` on a command. */
-export function defineRunOptions(command: Command): Command {
-  for (const setting of SETTINGS) command.addOption(toOption(setting));
+/** Declares the options of `tmas run` on a command; `refused`: flags the command declares only to refuse them with a message, left out of its help. */
+export function defineRunOptions(command: Command, refused: ReadonlySet<string> = new Set()): Command {
+  for (const setting of SETTINGS) {
+    const option = toOption(setting);
+    command.addOption(refused.has(flagName(setting)) ? option.hideHelp() : option);
+  }
   defineStrategyFlags(command);
   return command;
 }

@@ -152,8 +152,9 @@ function isInterruption(error: unknown): boolean {
 /** Runs the comparison and writes `<out>/table1.md` and `<out>/report.html`. */
 export async function runTable1Command(flags: Table1Flags, command: Command, io: IO, signal: AbortSignal, options: Table1RunOptions = {}): Promise<void> {
   const strategies = table1Strategies(flags.strategies, command);
+  // --resume first: a table resumed as a run is (tmas table1 --resume DIR) lacks --output-file too, and needs only the word that says how.
+  if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same tmas table1 command again, with --output-file DIR and without --resume');
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
-  if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same --output-file again, without --resume.');
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);

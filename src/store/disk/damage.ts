@@ -37,6 +37,8 @@ export function openError(error: unknown, named: string, dir: string): Error {
     return new UserError('TMAS_LOCKED', `The run directory ${named} is in use by another tmas process (its store is locked). Wait for that run to finish or stop it first.`, { cause: error });
   }
   const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
+  // LevelDB's open writes (its write-ahead log into a table, a new MANIFEST): a full disk fails it, and a repair, which copies the store first, would only fail again.
+  if (/No space left on device/i.test(reason)) return fullDiskError(error, named, dir);
   return new UserError('TMAS_STORE_DAMAGED', `The store of ${named} cannot be opened: ${reason.split(dir).join(path.join(named, 'store'))}. ${REPAIR_ADVICE(named)}`, { cause: error });
 }
 
@@ -47,4 +49,15 @@ export function openError(error: unknown, named: string, dir: string): Error {
  */
 export function manifestDamaged(runDir: string, what: string, advice = 'Restore the run directory from a copy.'): UserError {
   return new UserError('TMAS_STORE_DAMAGED', `The run manifest in ${runDir} is not the one its run wrote: ${what}. Nothing was changed. ${advice}`);
+}
+
+/** A store LevelDB could not open for want of space: TMAS_STORE_WRITE naming the disk, nothing lost. `dir` is the run's own store, or a view of it (check.ts) in a scratch folder. */
+function fullDiskError(error: unknown, named: string, dir: string): UserError {
+  const own = path.resolve(dir) === path.resolve(named, 'store');
+  const then = own ? `then continue with: tmas run --resume ${named}` : 'or set TMPDIR to a folder on another disk, then give the command again';
+  return new UserError(
+    'TMAS_STORE_WRITE',
+    `Cannot open the store of ${named}: no space is left on the disk of ${dir} (LevelDB writes as it opens a store). Every journaled call is kept: free some space, ${then}.`,
+    { cause: error },
+  );
 }

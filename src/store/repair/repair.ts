@@ -13,7 +13,8 @@ import { access, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
-import { hasStore, whyNoStore } from './check.ts';
+import { hasStore, openStoreView, whyNoStore } from './check.ts';
+import { manifestMismatch } from './manifest-check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
 import { checkStoreFiles, misplacedStoreFile } from '../disk/store-files.ts';
@@ -33,6 +34,21 @@ export interface RepairReport {
   dropped: string[];
   /** Table and log files with blocks or records that failed their checksums, which the repair dropped (block-check.ts). */
   unreadable: string[];
+  /** Why a resume would still refuse the repaired store (its manifest is not its run's, manifest-check.ts), or null. */
+  unresumable: string | null;
+}
+
+/**
+ * A store a later tmas wrote (its store format or journal version) is not this tmas's to rewrite: the view
+ * every reader opens says so before anything is copied or changed. Any other failure to open is what the
+ * repair is for.
+ */
+async function refuseNewerStore(runDir: string): Promise<void> {
+  const view = await openStoreView(runDir).catch((error: unknown) => {
+    if (error instanceof UserError && error.code === 'TMAS_STORE_FORMAT') throw error;
+    return null;
+  });
+  await view?.close();
 }
 
 async function count(entries: AsyncIterable<unknown>): Promise<number> {
@@ -75,6 +91,7 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   if (misplaced !== null) {
     throw new UserError('TMAS_STORE_DAMAGED', `Cannot repair ${runDir}: ${misplaced}. Move it out of ${storeDir}, then run tmas repair again. Nothing was changed.`);
   }
+  await refuseNewerStore(runDir);
   const kept = await keptPlace(runDir, now);
   await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
   // A store another process holds must not be changed under it: its run lock tells before anything is written.
@@ -101,7 +118,9 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     const dropped = await store.danglingRecords({ drop: true });
     // The outputs may count records the repair dropped: a resume rewrites them from what is left.
     await noteRepairedOutputs(runDir, store);
+    const mismatch = await manifestMismatch(runDir, store);
     return {
+      unresumable: mismatch === null ? null : `the run manifest in ${runDir} is not the one its run wrote: ${mismatch.what}`,
       dropped,
       unreadable,
       kept,
