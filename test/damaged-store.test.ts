@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, cp, lstat, mkdir, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Level } from 'level';
@@ -313,7 +314,22 @@ describe('a damaged store is named and never changed', () => {
     const again = await repairStore(run, now);
     expect(again.kept).not.toBe(first.kept);
     expect(again.calls).toBe(calls);
+    // Each copy, once whole, goes by its name alone: no folder is left marked partial.
     expect((await readdir(run)).filter((name) => name.startsWith('store.damaged-')).sort()).toEqual([path.basename(first.kept), path.basename(again.kept)].sort());
+    expect(existsSync(path.join(again.kept, 'CURRENT'))).toBe(true);
+  });
+
+  test('a copy a killed repair left half made keeps its .partial name, and the next repair copies beside it', async ({ dir, finished }) => {
+    const { run, calls } = await finishedRun(dir, finished);
+    const now = new Date();
+    const halfMade = path.join(run, `store.damaged-${now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}.partial`);
+    await mkdir(halfMade);
+    await writeFile(path.join(halfMade, 'CURRENT'), 'MANIFEST-000001\n');
+    const repaired = await repairStore(run, now);
+    expect(repaired.calls).toBe(calls);
+    expect(`${repaired.kept}.partial`).not.toBe(halfMade);
+    expect(await readdir(halfMade)).toEqual(['CURRENT']);
+    expect(existsSync(path.join(repaired.kept, 'CURRENT'))).toBe(true);
   });
 
   test('a read-only run directory: log, show, export and replay read it; a resume says what to do; nothing changes', async ({ dir, finished, skip }) => {

@@ -8,8 +8,8 @@
  * again). Then reports what the store holds: a resume re-issues only the calls the journal
  * lost.
  */
-import { constants } from 'node:fs';
-import { access, cp, mkdir, readdir } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { access, cp, mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { UserError } from '../../kernel/errors.ts';
@@ -61,22 +61,33 @@ function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
 
+/** The suffix of a copy not yet whole: a repair killed while copying leaves its folder so named. */
+const PARTIAL = '.partial';
+
 /**
- * A new folder for the copy of the store as it was, named by the time: one an earlier repair took (a repair
- * given again in the same second, after one was killed or done) is left as it is and a suffix is added, where
- * the copy used to fail with an internal error on the first file it met there.
+ * A new folder for the copy of the store as it was, named by the time, and made under that name with
+ * PARTIAL after it: one an earlier repair took, whole or not (a repair given again in the same second,
+ * after one was killed or done), is left as it is and a suffix is added, where the copy used to fail
+ * with an internal error on the first file it met there.
  */
 async function keptPlace(runDir: string, now: Date): Promise<string> {
   const named = path.join(runDir, `store.damaged-${stamp(now)}`);
   for (let n = 1; ; n++) {
     const place = n === 1 ? named : `${named}-${n}`;
+    if (existsSync(place)) continue;
     try {
-      await mkdir(place);
+      await mkdir(`${place}${PARTIAL}`);
       return place;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+}
+
+/** Copies the store to `kept` by way of its PARTIAL folder, renamed once the copy is whole. */
+async function keepCopy(storeDir: string, kept: string): Promise<void> {
+  await cp(storeDir, `${kept}${PARTIAL}`, { recursive: true, errorOnExist: true, force: false });
+  await rename(`${kept}${PARTIAL}`, kept);
 }
 
 /** Repairs the store of a run directory in place, keeping a copy of it first. */
@@ -93,7 +104,7 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
   }
   await refuseNewerStore(runDir);
   const kept = await keptPlace(runDir, now);
-  await cp(storeDir, kept, { recursive: true, errorOnExist: true, force: false });
+  await keepCopy(storeDir, kept);
   // A store another process holds must not be changed under it: its run lock tells before anything is written.
   const holder = await runLockHolder(runDir);
   if (holder) throw lockedError(runDir, holder);
