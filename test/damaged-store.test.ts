@@ -456,3 +456,13 @@ describe('files in a run directory that tmas could not have written', () => {
     expect(await entriesOf(run)).toEqual(before);
   });
 });
+
+test('a store/ that is a link leading nowhere is named as such, not as a directory with no store', async ({ dir, finished }) => {
+  const { run } = await finishedRun(dir, finished);
+  await rm(path.join(run, 'store'), { recursive: true });
+  await symlink('store', path.join(run, 'store'));
+  const read = await runCliInProcess(['log', run]);
+  expect(read.code).toBe(2);
+  expect(read.stderr).toContain('its store/ is a link to store, which leads to no folder');
+  expect(read.stderr).not.toContain('it has no store/');
+});

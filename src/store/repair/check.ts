@@ -9,7 +9,7 @@
  * gives the same coded error (checked-level.ts). An archived, read-only run
  * directory can still be read.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import { Store } from '../store.ts';
@@ -26,9 +26,24 @@ export function hasStore(runDir: string): boolean {
   return existsSync(path.join(runDir, 'store'));
 }
 
-/** Why a directory holds no run, in words for a message: it does not exist (a mistyped path), or it has no store/. */
+/**
+ * Why a directory holds no run, in words for a message: it does not exist (a mistyped path), it has no
+ * store/, or its store/ is a link that leads nowhere (a link to itself, a loop, a target moved away).
+ */
 export function whyNoStore(runDir: string): string {
-  return existsSync(runDir) ? 'it has no store/' : 'it does not exist';
+  if (!existsSync(runDir)) return 'it does not exist';
+  const store = path.join(runDir, 'store');
+  const link = linkTarget(store);
+  return link === null ? 'it has no store/' : `its store/ is a link to ${link}, which leads to no folder (a link to itself, a loop, or a target moved away)`;
+}
+
+/** Where the link at `file` points, or null when there is no link there. */
+function linkTarget(file: string): string | null {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
