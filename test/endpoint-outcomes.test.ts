@@ -9,14 +9,13 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CallFailedError, createGateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, listening, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 interface TestServer {
   url: string;
@@ -38,16 +37,7 @@ async function serve(handler: (req: IncomingMessage, body: string, res: ServerRe
       handler(req, body, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    chats,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listening(server)), chats };
 }
 
 function answerJson(res: ServerResponse, status: number, text: string): void {

@@ -237,10 +237,14 @@ export async function serveHttp(handler: (req: IncomingMessage, res: ServerRespo
     req.resume();
     req.on('end', () => handler(req, res));
   });
+  return { ...(await listening(server)), requests: () => requests };
+}
+
+/** `server` listening on a free loopback port: its OpenAI-style base URL (`/v1`), and a close that drops kept connections first. */
+export async function listening(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests: () => requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -5,12 +5,11 @@
  * or a gateway in front of a hosted API does.
  */
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { listening, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** The simulator's answer to a request, as the proxy got it. */
 interface Answer {
@@ -46,16 +45,7 @@ async function proxyOf(sim: SimServer, shape: Shape): Promise<{ url: string; ask
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    asked,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listening(server)), asked };
 }
 
 /** Runs a small run (2 problems, N=2, M=1, one iteration) through a proxy shaped by `shape`; its exit, stderr, the requests the proxy got, and the run's results. */

@@ -134,7 +134,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
-      if (result.finishReason === 'content_filter') tellOnce(context, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
+      if (result.finishReason === 'content_filter') tellOnce(context.toldOnce, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
       return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -232,13 +232,13 @@ function tellOtherModel(context: CallContext, state: EndpointState, request: Com
   const asked = request.endpoint.model;
   const named = result.model;
   if (named === null || named === asked) return;
-  tellOnce(context, `model\n${state.url}\n${asked}\n${named}`, () => context.options.onOtherModel?.(state.url, asked, named));
+  tellOnce(context.toldOnce, `model\n${state.url}\n${asked}\n${named}`, () => context.options.onOtherModel?.(state.url, asked, named));
 }
 
-/** Tells what `key` names, the first time only. */
-function tellOnce(context: CallContext, key: string, tell: () => void): void {
-  if (context.toldOnce.has(key)) return;
-  context.toldOnce.add(key);
+/** Tells what `key` names, the first time `told` meets it only. */
+export function tellOnce(told: Set<string>, key: string, tell: () => void): void {
+  if (told.has(key)) return;
+  told.add(key);
   tell();
 }
 

@@ -16,7 +16,7 @@ import { createDispatcher } from './dispatch/dispatcher.ts';
 import { createHttpTransport } from './request/http-transport.ts';
 import { impliedBaseUrl, type Redirect } from './request/redirects.ts';
 import { createClients } from './attempt.ts';
-import { completeCall, type CallContext } from './call.ts';
+import { completeCall, tellOnce, type CallContext } from './call.ts';
 import { redactKeys } from './request/call-failed.ts';
 import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/gateway-stats.ts';
 import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
@@ -71,12 +71,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   let sequence = 0;
   const toldOnce = new Set<string>();
   // A redirect followed is told once per server and the base URL it implies: each call goes out twice through it.
-  const onRedirect = (redirect: Redirect) => {
-    const key = `redirect\n${new URL(redirect.from).origin}\n${impliedBaseUrl(redirect.to)}`;
-    if (toldOnce.has(key)) return;
-    toldOnce.add(key);
-    options.onRedirected?.(redirect);
-  };
+  const onRedirect = (redirect: Redirect) =>
+    tellOnce(toldOnce, `redirect\n${new URL(redirect.from).origin}\n${impliedBaseUrl(redirect.to)}`, () => options.onRedirected?.(redirect));
   const transport = createHttpTransport({ onRedirect });
   const keys = new Set<string>();
   const stream = options.stream ?? true;
