@@ -169,6 +169,9 @@ describe('prompt templates from files', () => {
     const unguarded = await write('unguarded.jinja', '{{ problem }}\n{% for r in rollouts %}\n{{ r.text | trim }}\n{% endfor %}\n');
     // A field a record lacks rendered as nothing in every prompt (the summaries were asked about verifications without their analyses).
     const misfield = await write('misfield.jinja', '{{ problem }}\n{% for v in verifications %}\nScore {{ v.score }}:\n{{ v.analsis }}\n{% endfor %}\n');
+    // A paper's prompt as its Python code writes it: Jinja sent "{problem}" as it stands, and the run graded answers to no problem.
+    const formatted = await write('formatted.txt', 'Solve the problem below.\n\nProblem: {problem}\n\nPut the final answer in \\boxed{}, e.g. $x^{n}$.\n');
+    const constant = await write('constant.jinja', 'Solve the problem and put the final answer in \\boxed{}.\n');
     const latin1 = path.join(dir, 'latin1.jinja');
     await writeFile(latin1, Buffer.from('Probl\xe8me : {{ problem }}\n', 'latin1'));
     const run = (strategy: string, prompt: string) =>
@@ -183,6 +186,8 @@ describe('prompt templates from files', () => {
       ['pacore', `synthesis=${path.join(dir, 'absent.jinja')}`, /absent\.jinja .*cannot be read: ENOENT/],
       ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*trim.*test it with \`is defined\``)],
       ['tmas', `summary=${misfield}`, new RegExp(`${misfield}:4: .*it reads v\\.analsis, a field its record does not have \\(its fields: index, score, analysis\\)`)],
+      ['tmas', `solution=${formatted}`, new RegExp(`${formatted}:3: .*"\\{problem\\}" is a placeholder of Python's str\\.format, which a Jinja template sends as it stands.*write "\\{\\{ problem \\}\\}"`)],
+      ['tmas', `solution=${constant}`, new RegExp(`${constant}:1: .*it reads none of the role's variables, so every call of the role would send the same message`)],
       ['pacore', `synthesis=${latin1}`, /latin1\.jinja .*cannot be read: it is not UTF-8 text \(save it as UTF-8\)/],
       ['pacore', `synthesis=${dir}`, /cannot be read: it is a directory/],
     ];

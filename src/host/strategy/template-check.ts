@@ -1,6 +1,6 @@
 /**
  * Checks a user's prompt template before any call: that it parses, that it
- * names only variables its role has, that it uses nothing the library renders
+ * names only variables its role has and reads at least one of them (unread-variables.ts), that it uses nothing the library renders
  * otherwise than jinja2 (template-divergence.ts), and that it renders on sample values of
  * the role's variables (with jinja2's defaults, as a user's template renders). `@huggingface/jinja` reports no positions, so the line
  * of a problem is found here: the tags are read from the source with their
@@ -13,6 +13,7 @@ import type { TemplateValue } from '../../../machines/prompt.ts';
 import { compileTemplate, renderTemplate } from '../../../workers/prompt-template.ts';
 import { divergentUse } from './template-divergence.ts';
 import { unknownField } from './template-attributes.ts';
+import { unreadVariables } from './unread-variables.ts';
 
 /** What is wrong with a template, and on which line of its file (1-based). */
 export interface TemplateProblem {
@@ -206,8 +207,7 @@ function lineOfName(source: string, name: string): number {
 }
 
 /** Variables a template reads that the role does not give it. */
-function unknownNames(source: string, variables: Readonly<Record<string, TemplateVariable>>): string[] {
-  const { used, bound } = namesOf(compileTemplate(source, 'jinja2').parsed);
+function unknownNames({ used, bound }: { used: Set<string>; bound: Set<string> }, variables: Readonly<Record<string, TemplateVariable>>): string[] {
   return [...used].filter((name) => !Object.hasOwn(variables, name) && !bound.has(name) && !GLOBALS.has(name));
 }
 
@@ -265,15 +265,19 @@ export function checkTemplate(source: string, variables: Readonly<Record<string,
   if (source.trim() === '') return { line: 1, what: 'it is empty: the role would send a message with nothing in it' };
   const parse = parseProblem(source);
   if (parse) return parse;
-  const [unknown] = unknownNames(source, variables);
+  const parsed = compileTemplate(source, 'jinja2').parsed;
+  const names = namesOf(parsed);
+  const [unknown] = unknownNames(names, variables);
   if (unknown !== undefined) return { line: lineOfName(source, unknown), what: `it reads the variable "${unknown}", which this role does not have` };
-  const field = unknownField(compileTemplate(source, 'jinja2').parsed, variables);
+  const unread = unreadVariables(source, variables, names.used);
+  if (unread !== null) return unread;
+  const field = unknownField(parsed, variables);
   if (field !== null) {
     return { line: lineOfText(source, field.read) ?? 1, what: `it reads ${field.read}, a field its record does not have (its fields: ${field.fields.join(', ')}), which would render as nothing in every prompt` };
   }
   const generation = tagsOf(source).tags.find((tag) => tag.keyword === 'generation');
   if (generation !== undefined) return { line: generation.line, what: '"{% generation %}" is a tag of chat templates, which jinja2 refuses in a template and this library drops: leave it out' };
-  const divergent = divergentUse(compileTemplate(source, 'jinja2').parsed);
+  const divergent = divergentUse(parsed);
   if (divergent !== null) return { line: lineOfText(source, divergent.text) ?? 1, what: divergent.what };
   for (const sample of sampleVariables(variables)) {
     try {
