@@ -171,6 +171,7 @@ describe('prompt templates from files', () => {
     const misfield = await write('misfield.jinja', '{{ problem }}\n{% for v in verifications %}\nScore {{ v.score }}:\n{{ v.analsis }}\n{% endfor %}\n');
     // A paper's prompt as its Python code writes it: Jinja sent "{problem}" as it stands, and the run graded answers to no problem.
     const formatted = await write('formatted.txt', 'Solve the problem below.\n\nProblem: {problem}\n\nPut the final answer in \\boxed{}, e.g. $x^{n}$.\n');
+    const escaped = await write('escaped.txt', 'Problem: {{ problem }}\n\nPut the final answer in \\boxed{{}}.\n');
     const constant = await write('constant.jinja', 'Solve the problem and put the final answer in \\boxed{}.\n');
     const latin1 = path.join(dir, 'latin1.jinja');
     await writeFile(latin1, Buffer.from('Probl\xe8me : {{ problem }}\n', 'latin1'));
@@ -187,6 +188,7 @@ describe('prompt templates from files', () => {
       ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*trim.*test it with \`is defined\``)],
       ['tmas', `summary=${misfield}`, new RegExp(`${misfield}:4: .*it reads v\\.analsis, a field its record does not have \\(its fields: index, score, analysis\\)`)],
       ['tmas', `solution=${formatted}`, new RegExp(`${formatted}:3: .*"\\{problem\\}" is a placeholder of Python's str\\.format, which a Jinja template sends as it stands.*write "\\{\\{ problem \\}\\}"`)],
+      ['tmas', `solution=${escaped}`, new RegExp(`${escaped}:3: .*\\{\\{\\}\\} does not parse: .*Python's str\\.format writes "\\{\\}" so`)],
       ['tmas', `solution=${constant}`, new RegExp(`${constant}:1: .*it reads none of the role's variables, so every call of the role would send the same message`)],
       ['pacore', `synthesis=${latin1}`, /latin1\.jinja .*cannot be read: it is not UTF-8 text \(save it as UTF-8\)/],
       ['pacore', `synthesis=${dir}`, /cannot be read: it is a directory/],

@@ -13,7 +13,7 @@ import type { TemplateValue } from '../../../machines/prompt.ts';
 import { compileTemplate, renderTemplate } from '../../../workers/prompt-template.ts';
 import { divergentUse } from './template-divergence.ts';
 import { unknownField } from './template-attributes.ts';
-import { unreadVariables } from './unread-variables.ts';
+import { formatPlaceholder, unreadVariables } from './unread-variables.ts';
 
 /** What is wrong with a template, and on which line of its file (1-based). */
 export interface TemplateProblem {
@@ -116,7 +116,9 @@ export function parseProblem(source: string): TemplateProblem | null {
   if (unclosed) return unclosed;
   for (const tag of tags) {
     const error = tagError(tag);
-    if (error !== null) return { line: tag.line, what: `${tag.text.replace(/\s+/g, ' ')} does not parse: ${error}` };
+    // A paper's str.format prompt writes a literal "{}" (\boxed{}) as "{{}}", which Jinja reads as an empty expression.
+    const escaped = /^\{\{\s*\}\}$/.test(tag.text) ? ' (Python\'s str.format writes "{}" so: a Jinja template writes "{}" as it is)' : '';
+    if (error !== null) return { line: tag.line, what: `${tag.text.replace(/\s+/g, ' ')} does not parse: ${error}${escaped}` };
   }
   return blockProblem(tags) ?? { line: 1, what: `it does not parse: ${whole}` };
 }
@@ -263,13 +265,13 @@ function lineOfText(source: string, text: string): number | undefined {
  */
 export function checkTemplate(source: string, variables: Readonly<Record<string, TemplateVariable>>): TemplateProblem | null {
   if (source.trim() === '') return { line: 1, what: 'it is empty: the role would send a message with nothing in it' };
-  const parse = parseProblem(source);
+  const parse = formatPlaceholder(source, variables) ?? parseProblem(source);
   if (parse) return parse;
   const parsed = compileTemplate(source, 'jinja2').parsed;
   const names = namesOf(parsed);
   const [unknown] = unknownNames(names, variables);
   if (unknown !== undefined) return { line: lineOfName(source, unknown), what: `it reads the variable "${unknown}", which this role does not have` };
-  const unread = unreadVariables(source, variables, names.used);
+  const unread = unreadVariables(variables, names.used);
   if (unread !== null) return unread;
   const field = unknownField(parsed, variables);
   if (field !== null) {

@@ -15,8 +15,8 @@ import type { TemplateProblem } from './template-check.ts';
  */
 const FORMAT_PLACEHOLDER = /(?<![{}\\\w^_])\{\s*([A-Za-z_]\w*)\s*(?:![rsa])?(?::[^{}]*)?\}(?!\})/g;
 
-/** The first `{name}` in `source` that names one of the role's variables, with its line. */
-function formatPlaceholder(source: string, variables: Readonly<Record<string, TemplateVariable>>): TemplateProblem | null {
+/** The first `{name}` in `source` that names one of the role's variables, with its line: checked before the template is parsed, since such a file's `{{` escapes do not parse either. */
+export function formatPlaceholder(source: string, variables: Readonly<Record<string, TemplateVariable>>): TemplateProblem | null {
   for (const match of source.matchAll(FORMAT_PLACEHOLDER)) {
     const name = match[1] as string;
     if (!Object.hasOwn(variables, name)) continue;
@@ -29,14 +29,8 @@ function formatPlaceholder(source: string, variables: Readonly<Record<string, Te
   return null;
 }
 
-/**
- * Why a template that parses would send the same message for every request,
- * or null: it holds a `str.format` placeholder of one of its variables, or it
- * reads none of them (`used`: the names its tags read).
- */
-export function unreadVariables(source: string, variables: Readonly<Record<string, TemplateVariable>>, used: ReadonlySet<string>): TemplateProblem | null {
-  const placeholder = formatPlaceholder(source, variables);
-  if (placeholder !== null) return placeholder;
+/** Why a template that parses would send the same message for every request, or null: it reads none of its variables (`used`: the names its tags read). */
+export function unreadVariables(variables: Readonly<Record<string, TemplateVariable>>, used: ReadonlySet<string>): TemplateProblem | null {
   const names = Object.keys(variables);
   if (names.length === 0 || names.some((name) => used.has(name))) return null;
   return { line: 1, what: `it reads none of the role's variables, so every call of the role would send the same message, without its problem: put "{{ ${names[0]} }}" where the ${names[0]} goes` };
