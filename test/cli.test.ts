@@ -102,6 +102,9 @@ describe('tmas run refuses bad input', () => {
   test('table1 resumes by the same command: its help offers no --resume, and --resume DIR, alone or with --output-file, says to give the same command with --output-file DIR', async () => {
     const help = await runCli(['table1', '--help']);
     expect(help.stdout).not.toMatch(/^ +--resume /m);
+    // Nor does it offer --strategy (a table's methods are --strategies), or speak of --resume where a flag's help does in a run.
+    expect(help.stdout).not.toMatch(/^ +--strategy /m);
+    expect(help.stdout).not.toMatch(/--resume/);
     expect(help.stdout).toContain('--output-file');
     for (const args of [['table1', '--resume', '/tmp/table'], ['table1', '--resume', '/tmp/table', '--output-file', '/tmp/table']]) {
       const refused = await runCliInProcess(args);

@@ -120,6 +120,13 @@ function definePlanCommand(program: Command, io: ProgramIo): void {
   );
 }
 
+/** What these flags do in `tmas table1`, where a method whose directory holds a run is resumed by the same command. */
+const TABLE1_HELP: Readonly<Record<string, string>> = {
+  '--force':
+    "accept settings that change the calls of a method whose directory already holds a run (the changed calls are issued anew); on new runs: start them even when nothing can grade them (proof mode on problems with short answers and no reference solution; --no-proof on problems without answers)",
+  '--max-iterations': 'iterations per problem, T (for a method whose directory already holds a run: the total target, not below the iterations done)',
+};
+
 /** `tmas table1`: the options of run, plus the strategies to compare. */
 function defineTable1Command(program: Command, io: ProgramIo): void {
   defineLateCommand<Table1Flags>(
@@ -137,8 +144,8 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
           .choices(['shared', 'upstream'])
           .default('shared'),
       );
-      // A table resumes by the same command: --resume is declared so that its refusal says so.
-      defineRunOptions(late, new Set(['--resume']));
+      // A table resumes by the same command, and names its methods with --strategies: --resume and --strategy are declared so that their refusals say so.
+      defineRunOptions(late, new Set(['--resume', '--strategy']), TABLE1_HELP);
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
