@@ -11,6 +11,7 @@
  */
 import { InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
+import { STREAM_DONE } from './stream-end.ts';
 
 /** Characters of a body without events shown in its error. */
 const SHOWN_CHARS = 120;
@@ -27,8 +28,12 @@ function noEvents(headers: Headers, start: string): ReplyError {
   return new ReplyError('malformed', `the server answered a streamed request with ${what}: check that the base URL reaches the server itself, not a proxy's or a login page`);
 }
 
-/** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
+/**
+ * The JSON payloads of the `data:` events of each read, until `data: [DONE]`
+ * (then returns STREAM_DONE: what follows, a second `[DONE]` included, is
+ * not read) or the end; an `{"error": …}` event throws the server's error.
+ */
+export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[], typeof STREAM_DONE | undefined> {
   const decoder = new TextDecoder();
   // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
@@ -67,9 +72,9 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           const errorEvent = namedError;
           data = null;
           namedError = false;
-          if (payload === '[DONE]') {
+          if (payload === STREAM_DONE) {
             if (events.length > 0) yield events;
-            return;
+            return STREAM_DONE;
           }
           let event: unknown;
           let failure: Error | null = null;
@@ -101,7 +106,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       }
       if (events.length > 0) yield events;
       if (done && start !== null) throw noEvents(headers, start);
-      if (done) return;
+      if (done) return undefined;
     }
   } finally {
     await chunks.return?.();
