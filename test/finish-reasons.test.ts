@@ -86,6 +86,14 @@ describe('a stream closed by data: [DONE] without a finish reason is a whole rep
     expect(told).toEqual([]);
   });
 
+  test('a stream of data: [DONE] alone, or of chunks without a choice, is no reply: retried', async () => {
+    const bare = await call((res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [DONE]\n\n'));
+    expect((bare.first as unknown as CallFailedError).message).toContain('closed by data: [DONE] before any choice came');
+    expect(bare.requests).toBe(2);
+    const usageOnly = await call((res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${usageEvent(0)}data: [DONE]\n\n`));
+    expect(usageOnly.first).toBeInstanceOf(CallFailedError);
+  });
+
   test('a whole JSON reply without a finish reason is inferred alike (before: "unknown", graded as whole when cut)', async () => {
     const { first, told } = await call((res) => whole(res, 'The answer is', undefined, { completion: MAX_TOKENS }), { stream: false });
     expect(first).toMatchObject({ finishReason: 'length', attempts: 1 });

@@ -159,9 +159,14 @@ class StreamAssembly implements StreamState {
   /** The text so far, reasoning first, as a server decodes it. */
   private readonly sofar = () => this.reasoning.text() + this.content.text();
 
-  /** The reply: nothing partial comes out, so a stream without a finish reason is malformed unless `done` (it was closed by `[DONE]`). */
+  /**
+   * The reply: nothing partial comes out, so a stream without a finish reason
+   * is malformed unless `done` (it was closed by `[DONE]`) after a choice
+   * came: a bare `[DONE]` is no reply of a model, which says at least its role.
+   */
   reply(firstTokenMs: number | null, done: boolean): Reply {
     if (this.finishReason === null && !done) throw new ReplyError('malformed', 'the event stream ended before a finish reason, without data: [DONE]');
+    if (this.finishReason === null && this.index === null) throw new ReplyError('malformed', 'the event stream was closed by data: [DONE] before any choice came');
     const finish = readFinish(this.finishReason);
     const apart = this.reasoningField === null ? null : { text: this.reasoning.text(), dialect: this.reasoningField };
     const separated = separateReasoning(this.content.text(), apart);
