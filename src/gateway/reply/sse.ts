@@ -67,7 +67,14 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       const events: unknown[] = [];
       for (const line of lines) {
         if (line === '') {
-          if (data === null) continue;
+          // No data, or data of white space alone: a proxy's keep-alive (`data:` and a blank line, sent every few seconds
+          // by some while a generation runs), which the event-stream format does not dispatch either. Parsed as JSON, each
+          // failed its attempt: a stream that outlived the proxy's first keep-alive was retried until it failed for good.
+          if (data === null || data.trim() === '') {
+            data = null;
+            namedError = false;
+            continue;
+          }
           const payload = data;
           const errorEvent = namedError;
           data = null;
