@@ -29,6 +29,22 @@ function noEvents(headers: Headers, start: string): ReplyError {
 }
 
 /**
+ * One event's data read: its JSON value, or the failure it stands for (data
+ * that is no JSON; the server's error, as an `{"error": …}` value or as the
+ * data of an event named `error`).
+ */
+function parseEvent(payload: string, errorEvent: boolean, headers: Headers): { event: unknown; failure: Error | null } {
+  let event: unknown;
+  try {
+    event = JSON.parse(payload);
+  } catch (error) {
+    return { event: undefined, failure: errorEvent ? new InBandError(payload, headers) : (error as Error) };
+  }
+  if (typeof event === 'object' && event !== null && 'error' in event && event.error) return { event, failure: new InBandError(event.error, headers) };
+  return { event, failure: errorEvent ? new InBandError(event, headers) : null };
+}
+
+/**
  * The JSON payloads of the `data:` events of each read, until `data: [DONE]`
  * (then returns STREAM_DONE: what follows, a second `[DONE]` included, is
  * not read) or the end; an `{"error": …}` event throws the server's error.
@@ -83,18 +99,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
             if (events.length > 0) yield events;
             return STREAM_DONE;
           }
-          let event: unknown;
-          let failure: Error | null = null;
-          try {
-            event = JSON.parse(payload);
-          } catch (error) {
-            failure = error as Error;
-          }
-          if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
-            failure = new InBandError(event.error, headers);
-          } else if (errorEvent) {
-            failure = new InBandError(failure === null ? event : payload, headers);
-          }
+          const { event, failure } = parseEvent(payload, errorEvent, headers);
           if (failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).
             if (events.length > 0) yield events;
