@@ -3,7 +3,8 @@
  * servers of our own: a stream whose one `data:` line is 10 MB, streams that
  * keep sending tokens past the limit (with their usage, and without), a
  * finished stream without usage whose text counts past it, a stream that
- * keeps sending nothing but comments until its total limit; and
+ * keeps sending nothing but comments until its total limit; a stream of the
+ * log-probabilities its request asked for, read whole; and
  * a run that meets such servers, finishes with those calls failed, and
  * resumes against a healthy server to the results of a clean run.
  */
@@ -160,6 +161,33 @@ function startMisbehavingProxy() {
 
 // One candidate: the two calls that fail for good are never three in a row, which would stop the run as an endpoint down.
 const RUN = ['--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '2', '--model-name', 'tmas-sim', '--max-retries', '1', '--retry-base-ms', '1'];
+
+describe('log-probabilities the request asked for', () => {
+  const TOKENS = 3_000;
+  /** A whole stream of TOKENS one-token chunks, each with the top-20 log-probabilities as vLLM writes them (about 1.6 KB a chunk), then its usage. */
+  function sendWithLogprobs(res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const top = Array.from({ length: 20 }, (_, i) => ({ token: ` alt${i}`, logprob: -1.2345678 * i, bytes: [32, 97, 108, 116, 48 + (i % 10)] }));
+    const event = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tmas-sim', choices: [{ index: 0, delta: { content: ' word' }, logprobs: { content: [{ token: ' word', logprob: -0.5, bytes: [32, 119, 111, 114, 100], top_logprobs: top }] }, finish_reason: null }] })}\n\n`;
+    res.end(event.repeat(TOKENS) + chunkEvent('', TOKENS, 'length') + 'data: [DONE]\n\n');
+  }
+
+  test('top 20 a token (--extra-body): a reply that uses its whole limit is read (before: cut as oversized, retried until it failed); unasked, it is still cut', async () => {
+    const server = await serveHttp((_req, res) => sendWithLogprobs(res));
+    const gateway = createGateway({ ...FAST, timeoutMs: 30_000 });
+    try {
+      const request = additionRequest(server.url, 1, TOKENS);
+      const asked = await gateway.complete({ ...request, sampling: { extraBody: { logprobs: true, top_logprobs: 20 } } });
+      expect(asked).toMatchObject({ finishReason: 'length', usage: { completionTokens: TOKENS }, attempts: 1 });
+      expect(asked.content).toBe(' word'.repeat(TOKENS));
+      const unasked = await gateway.complete(request).catch((error: unknown) => error as CallFailedError);
+      expect((unasked as CallFailedError).message).toMatch(/the reply exceeded \d+ bytes, more than its completion limit explains/);
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+});
 
 describe('a run that meets such servers', () => {
   test('finishes with those calls failed (exit 3, nothing of them in the results), and a resume against a healthy server gives the results of a clean run', async ({ dir }) => {

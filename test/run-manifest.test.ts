@@ -88,9 +88,11 @@ describe('a flat configuration from before sections', () => {
     test(`reads as today's configuration of the same command line (${name})`, () => {
       const today = toRunConfig(parseRunFlags(args), {}, new Date(0)).config;
       // Settings added since, whose older runs did otherwise than today's default: runs made before the audit audited
-      // nothing, and those made before routing sent each call to the least-loaded replica.
+      // nothing, those made before routing sent each call to the least-loaded replica, and those made before
+      // --wait-for-server waited for no server to start.
       today.judge.audit = 0;
       today.gateway.routing = 'least-loaded';
+      today.gateway.startWaitSeconds = 0;
       expect(upgradeConfig(config, '/runs/x')).toEqual(today);
     });
   }

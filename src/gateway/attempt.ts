@@ -7,7 +7,7 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
+import { boundedBody, logprobEntries, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
 import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
@@ -95,7 +95,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     // may get an event stream all the same (a server or proxy that streams whatever it is asked): it is read as one,
     // under a stream's cap; read as JSON, each such reply failed as malformed, and the endpoint was stopped as down.
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams), watchdog);
+    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson((await readAll(bytes)).toString('utf8'), response.headers));
     const sorted = await sortBody(bytes, response.headers);
     if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));

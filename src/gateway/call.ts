@@ -21,6 +21,7 @@ import type { Dispatcher } from './dispatch/dispatcher.ts';
 import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { Reply } from './reply/reply.ts';
+import { inferredFinish } from './reply/finish-reason.ts';
 import type { ReplicaPool } from './endpoints/replica-pool.ts';
 import type { Routing } from './dispatch/routing.ts';
 
@@ -128,14 +129,16 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       }
       const countedTokens = await settleTokens(attempted);
       const result = attempted.reply;
+      const finishReason = result.finishReason ?? finishOfTokens(context, state, request, { ...result, countedTokens });
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result);
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
-      if (result.finishReason === 'content_filter') tellOnce(context.toldOnce, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
-      return { ...result, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
+      if (finishReason === 'content_filter') tellOnce(context.toldOnce, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
+      const { finishSaid, ...completion } = result;
+      return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
         // Not a failure of the call: it is sent again at once in the dialect the endpoint asked for.
@@ -233,6 +236,17 @@ function tellOtherModel(context: CallContext, state: EndpointState, request: Com
   const named = result.model;
   if (named === null || named === asked) return;
   tellOnce(context.toldOnce, `model\n${state.url}\n${asked}\n${named}`, () => context.options.onOtherModel?.(state.url, asked, named));
+}
+
+/**
+ * The finish reason of a whole reply that gave none tmas knows, from its
+ * completion tokens (inferredFinish); the user is told once per endpoint and
+ * word, as its replies are graded on that inference.
+ */
+function finishOfTokens(context: CallContext, state: EndpointState, request: CompletionRequest, reply: { usage: Reply['usage']; countedTokens: number | null; finishSaid: string | null }): string {
+  const { finishSaid } = reply;
+  tellOnce(context.toldOnce, `finish\n${state.url}\n${finishSaid ?? ''}`, () => context.options.onFinishUnknown?.(state.url, finishSaid));
+  return inferredFinish(reply.usage?.completionTokens ?? reply.countedTokens, request.maxTokens);
 }
 
 /** Tells what `key` names, the first time `told` meets it only. */

@@ -10,6 +10,7 @@ import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from '
 import { describeFailure } from './request/retry.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
+import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
 
 /** A model as `/v1/models` lists it. */
 export interface ListedModel {
@@ -47,39 +48,103 @@ export interface EndpointToCheck {
 /** `owned_by` of the simulated model, so a run against `tmas sim-server` is marked simulated too. */
 export const SIMULATED_OWNER = 'tmas-sim';
 
+/** What checkEndpoints is told and tells. */
+export interface CheckOptions {
+  /** The limit on one `GET /models`; 10 s when absent. */
+  timeoutMs?: number;
+  /** How long an endpoint still starting (server-start.ts) is waited for; not at all when absent. */
+  waitMs?: number;
+  /** Told when a wait for a starting server begins, goes on (every half minute) and ends with an answer. */
+  onWait?: (wait: StartWait) => void;
+  onUnreachable?: (url: string, error: UserError) => void;
+  onUnlisted?: (url: string, model: string) => void;
+}
+
 /**
  * Throws a UserError (TMAS_ENDPOINT) naming the flag to fix when an endpoint
  * does not answer, or (TMAS_AUTH) when it refuses the key; returns the model
- * ids each base URL lists. A replica of a pool (`endpoint.replicas`) may be
- * unreachable as long as another answers: `onUnreachable` hears of it, and
- * the gateway drains it if it stays so. A refused key is refused by all.
+ * ids each base URL lists. An endpoint still starting is waited for, up to
+ * `waitMs` (server-start.ts). A replica of a pool (`endpoint.replicas`) may
+ * be unreachable as long as another answers: `onUnreachable` hears of it,
+ * and the gateway drains it if it stays so. A refused key is refused by all.
  */
-export async function checkEndpoints(
-  endpoints: EndpointToCheck[],
-  options: { timeoutMs?: number; onUnreachable?: (url: string, error: UserError) => void; onUnlisted?: (url: string, model: string) => void } = {},
-): Promise<Map<string, ListedModel[]>> {
+export async function checkEndpoints(endpoints: EndpointToCheck[], options: CheckOptions = {}): Promise<Map<string, ListedModel[]>> {
   const models = new Map<string, ListedModel[]>();
   const unreachable = new Map<string, UserError>();
-  for (const { endpoint, flag, modelFlag, key } of endpoints) {
-    for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
-      if (models.has(url) || unreachable.has(url)) continue;
-      try {
-        const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key }, options.timeoutMs ?? 10_000);
-        if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
-        models.set(url, listed);
-      } catch (error) {
-        if (!(error instanceof UserError) || error.code !== 'TMAS_ENDPOINT' || !endpoint.replicas) throw error;
-        unreachable.set(url, error);
-      }
+  for (const toCheck of endpoints) {
+    const { endpoint, flag } = toCheck;
+    const urls = endpoint.replicas ?? [endpoint.baseUrl];
+    const pending = urls.filter((url) => !models.has(url) && !unreachable.has(url));
+    if (pending.length === 0) continue;
+    const failed = await untilAnswered(pending, (url) => listOne(toCheck, url, models, options), { ...options, flag });
+    if (urls.some((url) => models.has(url))) {
+      for (const [url, error] of failed) unreachable.set(url, error);
+      continue;
     }
-    const pool = endpoint.replicas ?? [];
-    if (pool.length > 0 && pool.every((url) => unreachable.has(url))) throw noReplicaAnswers(pool, unreachable);
+    const first = failed.get(pending[0] as string) as UserError;
+    if (!endpoint.replicas) throw first;
+    for (const [url, error] of failed) unreachable.set(url, error);
+    if (urls.every((url) => unreachable.has(url))) throw noReplicaAnswers(urls, unreachable);
   }
   for (const [url, error] of unreachable) options.onUnreachable?.(url, error);
   return models;
 }
 
-/** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
+/** Lists the models of one base URL into `models`; returns the UserError (TMAS_ENDPOINT) of one that does not answer, throws any other. */
+async function listOne({ endpoint, flag, modelFlag, key }: EndpointToCheck, url: string, models: Map<string, ListedModel[]>, options: CheckOptions): Promise<UserError | null> {
+  try {
+    const listed = await listModels({ ...endpoint, baseUrl: url }, { flag, modelFlag: modelFlag ?? '--model-name', key }, options.timeoutMs ?? 10_000);
+    if (listed === UNLISTED) options.onUnlisted?.(url, endpoint.model);
+    models.set(url, listed);
+    return null;
+  } catch (error) {
+    if (!(error instanceof UserError) || error.code !== 'TMAS_ENDPOINT') throw error;
+    return error;
+  }
+}
+
+/**
+ * Asks each of `urls` (one endpoint, or the replicas of a pool) with `ask`
+ * until one answers; while none does and some say they are starting, asks
+ * those again every START_POLL_MS, up to `waitMs`. Returns the failures of
+ * the last asks, each with the wait in its message when one ran out.
+ */
+async function untilAnswered(urls: readonly string[], ask: (url: string) => Promise<UserError | null>, options: CheckOptions & { flag: string }): Promise<Map<string, UserError>> {
+  const boundMs = options.waitMs ?? 0;
+  const started = performance.now();
+  let toldAt: number | null = null;
+  let pending = urls;
+  const failed = new Map<string, UserError>();
+  for (;;) {
+    let answered = false;
+    for (const url of pending) {
+      const error = await ask(url);
+      if (error !== null) failed.set(url, error);
+      else {
+        answered = true;
+        failed.delete(url);
+      }
+    }
+    const starting = [...failed].flatMap(([url, error]) => {
+      const what = startingFailure(error.cause);
+      return what === null ? [] : [{ url, what }];
+    });
+    const waitedMs = performance.now() - started;
+    const tell = (stage: StartWait['stage'], what: string) => options.onWait?.({ urls: starting.length > 0 ? starting.map((one) => one.url) : urls, flag: options.flag, what, waitedMs, boundMs, stage });
+    if (answered || starting.length === 0 || waitedMs >= boundMs) {
+      if (answered && toldAt !== null) tell('ready', '');
+      if (!answered && toldAt !== null) for (const [url, error] of failed) failed.set(url, new UserError(error.code, error.message + waitedSentence(boundMs), { cause: error.cause }));
+      return failed;
+    }
+    if (toldAt === null || waitedMs - toldAt >= START_TELL_MS) {
+      tell(toldAt === null ? 'waiting' : 'still', (starting[0] as { what: string }).what);
+      toldAt = waitedMs;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(START_POLL_MS, boundMs - waitedMs)));
+    pending = starting.map((one) => one.url);
+  }
+}
+
 /** The error of a pool none of whose replicas answers: the first one's, naming the others too. */
 function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, UserError>): UserError {
   const first = unreachable.get(pool[0] as string) as UserError;
@@ -97,6 +162,7 @@ interface EndpointFlags {
   key: KeyOrigin | undefined;
 }
 
+/** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
 async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();

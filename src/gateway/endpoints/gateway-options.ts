@@ -57,6 +57,13 @@ export interface GatewayOptions {
   onOtherModel?: (endpoint: string, asked: string, named: string) => void;
   /** Told once per endpoint when a content filter stopped one of its replies (`finish_reason: "content_filter"`): the reply is returned, and the roles count it cut. */
   onFiltered?: (endpoint: string) => void;
+  /**
+   * Told once per endpoint and word when a whole reply gave no finish reason
+   * (`said` null: a stream closed by `data: [DONE]` without one, a JSON body
+   * without one) or one tmas does not know (`said`, shown): its finish reason
+   * is then inferred from its completion tokens (finish-reason.ts).
+   */
+  onFinishUnknown?: (endpoint: string, said: string | null) => void;
   /** Told once per server and the base URL its redirect implies, when a request was redirected (307, 308) and followed: its body went out twice. */
   onRedirected?: (redirect: Redirect) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */

@@ -28,9 +28,33 @@ const JSON_BYTES_PER_TOKEN = 64;
 /** Bytes per completion token an event stream may take: vLLM sends one ~250-byte chunk per token, usage may ride along. */
 const STREAM_BYTES_PER_TOKEN = 1024;
 
-/** The most bytes a reply to a request with this completion limit may have. */
-export function replyByteCap(maxTokens: number, stream: boolean): number {
-  return BASE_REPLY_BYTES + maxTokens * (stream ? STREAM_BYTES_PER_TOKEN : JSON_BYTES_PER_TOKEN);
+/**
+ * Bytes one log-probability entry of a token may take, as vLLM, SGLang and
+ * OpenAI write one (`{"token": " alt", "logprob": -1.23, "bytes": [32, 97,
+ * 108, 116]}`, about 70 bytes for a token of a few characters): room for
+ * tokens three times as long.
+ */
+const LOGPROB_ENTRY_BYTES = 256;
+
+/**
+ * The log-probability entries each token of a reply carries, by what the
+ * request asked (`--extra-body`): none without `logprobs`, else the token's
+ * own and `top_logprobs` alternatives (a number for `logprobs`, as the
+ * completions API and some servers take it, counts the alternatives). A reply
+ * of top-20 log-probabilities takes about 1.6 KB a token: within the
+ * stream's 1 KiB a token, a reply that used its whole limit was cut as
+ * oversized and retried until it failed.
+ */
+export function logprobEntries(extraBody: Record<string, unknown> | undefined): number {
+  const asked = extraBody?.['logprobs'];
+  const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0);
+  if (typeof asked === 'number') return asked > 0 ? 1 + count(asked) : 0;
+  return asked === true ? 1 + count(extraBody?.['top_logprobs']) : 0;
+}
+
+/** The most bytes a reply to a request with this completion limit may have, each token with `logprobs` entries (logprobEntries). */
+export function replyByteCap(maxTokens: number, stream: boolean, logprobs = 0): number {
+  return BASE_REPLY_BYTES + maxTokens * ((stream ? STREAM_BYTES_PER_TOKEN : JSON_BYTES_PER_TOKEN) + logprobs * LOGPROB_ENTRY_BYTES);
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms, 24.8 days). */

@@ -1,20 +1,28 @@
 /**
  * Reading one reply into what the gateway returns: a whole JSON body, or the
  * chunks of an event stream assembled into the same result. Nothing partial
- * comes out: a stream that ends without a finish reason is malformed.
+ * comes out: a stream that ends without a finish reason and without
+ * `data: [DONE]` is malformed. One closed by `[DONE]` said all it had to say:
+ * its finish reason, when it gave none, is inferred once its tokens are known
+ * (finish-reason.ts), as is that of one that gave a word tmas does not know.
  */
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Completion } from './completion.ts';
 import { messageTexts, type MessageTexts } from './message-texts.ts';
 import { separateReasoning } from './reasoning.ts';
-import { refuseUnfinished } from './finish-reason.ts';
+import { readFinish, saysFinish, type FinishReason } from './finish-reason.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
-import { readUntilWhole, type StreamGrace, type StreamState } from './stream-end.ts';
+import { readUntilWhole, STREAM_DONE, type StreamGrace, type StreamState } from './stream-end.ts';
 import { tokenCount, usageOf } from './usage-counts.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
-export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens'>;
+export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens' | 'finishReason'> & {
+  /** What the reply's finish reason means (finish-reason.ts); null when it gave none tmas knows, to be inferred from its tokens. */
+  finishReason: FinishReason | null;
+  /** The finish reason it gave instead of one tmas knows, shown; null when it gave one tmas knows, or none. */
+  finishSaid: string | null;
+};
 
 /** The choice a reply's `choices` hold for the call. */
 type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; delta?: unknown };
@@ -39,11 +47,6 @@ function indexOf(choice: Choice | undefined): number {
   return Number.isSafeInteger(index) ? index : 0;
 }
 
-/** A finish reason as the reply gives it: a string, or none. */
-function finishOf(choice: Choice): string | null {
-  return typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : null;
-}
-
 /** The model a reply names: a string, or none. */
 function modelOf(reply: { model?: unknown }): string | null {
   return typeof reply.model === 'string' ? reply.model : null;
@@ -53,15 +56,15 @@ function modelOf(reply: { model?: unknown }): string | null {
 export function fromWholeReply(response: ChatCompletion): Reply {
   const choice = choiceOf(response.choices, null);
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
-  const finishReason = finishOf(choice);
-  refuseUnfinished(finishReason);
+  const finish = readFinish(choice.finish_reason);
   const texts = messageTexts(choice.message);
   const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField });
   return {
     content: separated.content,
     reasoning: separated.reasoning,
     reasoningDialect: separated.dialect,
-    finishReason: finishReason ?? 'unknown',
+    finishReason: finish.reason,
+    finishSaid: finish.said,
     usage: usageOf(response.usage),
     model: modelOf(response),
     firstTokenMs: null,
@@ -92,7 +95,7 @@ export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, op
   const assembly = new StreamAssembly(options);
   let firstTokenMs: number | null = null;
   let first = true;
-  await readUntilWhole(reads, assembly, options.whole, (chunks) => {
+  const end = await readUntilWhole(reads, assembly, options.whole, (chunks) => {
     if (first) {
       // The server's first event comes when the request is scheduled and prefilled: it runs from now on.
       first = false;
@@ -105,7 +108,7 @@ export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, op
       options.onText?.(chars);
     }
   });
-  return assembly.reply(firstTokenMs);
+  return assembly.reply(firstTokenMs, end === STREAM_DONE);
 }
 
 /** A stream's chunks as they come together: its texts, finish reason, usage and model. */
@@ -116,7 +119,8 @@ class StreamAssembly implements StreamState {
   private reasoningField: MessageTexts['reasoningField'] = null;
   /** The index of the choice read: the first one seen. */
   private index: number | null = null;
-  finishReason: string | null = null;
+  /** The finish reason as the chunks said it, whatever its type; null while none said one. */
+  finishReason: unknown = null;
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
   private model: string | null = null;
@@ -137,7 +141,7 @@ class StreamAssembly implements StreamState {
         this.reasoningField ??= texts.reasoningField;
         if (texts.reasoning !== '') chars += this.text(this.reasoning, texts.reasoning);
       }
-      this.finishReason = finishOf(choice) ?? this.finishReason;
+      if (saysFinish(choice.finish_reason)) this.finishReason = choice.finish_reason;
       const sofar = tokenCount(chunk.usage?.completion_tokens);
       if (sofar !== null) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
@@ -155,17 +159,23 @@ class StreamAssembly implements StreamState {
   /** The text so far, reasoning first, as a server decodes it. */
   private readonly sofar = () => this.reasoning.text() + this.content.text();
 
-  /** The reply: nothing partial comes out, so a stream without a finish reason is malformed. */
-  reply(firstTokenMs: number | null): Reply {
-    if (this.finishReason === null) throw new ReplyError('malformed', 'the event stream ended before a finish reason');
-    refuseUnfinished(this.finishReason);
+  /**
+   * The reply: nothing partial comes out, so a stream without a finish reason
+   * is malformed unless `done` (it was closed by `[DONE]`) after a choice
+   * came: a bare `[DONE]` is no reply of a model, which says at least its role.
+   */
+  reply(firstTokenMs: number | null, done: boolean): Reply {
+    if (this.finishReason === null && !done) throw new ReplyError('malformed', 'the event stream ended before a finish reason, without data: [DONE]');
+    if (this.finishReason === null && this.index === null) throw new ReplyError('malformed', 'the event stream was closed by data: [DONE] before any choice came');
+    const finish = readFinish(this.finishReason);
     const apart = this.reasoningField === null ? null : { text: this.reasoning.text(), dialect: this.reasoningField };
     const separated = separateReasoning(this.content.text(), apart);
     return {
       content: separated.content,
       reasoning: separated.reasoning,
       reasoningDialect: separated.dialect,
-      finishReason: this.finishReason,
+      finishReason: finish.reason,
+      finishSaid: finish.said,
       usage: this.usage,
       model: this.model,
       firstTokenMs,

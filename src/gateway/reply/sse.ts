@@ -11,6 +11,7 @@
  */
 import { InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
+import { STREAM_DONE } from './stream-end.ts';
 
 /** Characters of a body without events shown in its error. */
 const SHOWN_CHARS = 120;
@@ -27,8 +28,28 @@ function noEvents(headers: Headers, start: string): ReplyError {
   return new ReplyError('malformed', `the server answered a streamed request with ${what}: check that the base URL reaches the server itself, not a proxy's or a login page`);
 }
 
-/** The JSON payloads of the `data:` events of each read, until `data: [DONE]` or the end; an `{"error": …}` event throws the server's error. */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[]> {
+/**
+ * One event's data read: its JSON value, or the failure it stands for (data
+ * that is no JSON; the server's error, as an `{"error": …}` value or as the
+ * data of an event named `error`).
+ */
+function parseEvent(payload: string, errorEvent: boolean, headers: Headers): { event: unknown; failure: Error | null } {
+  let event: unknown;
+  try {
+    event = JSON.parse(payload);
+  } catch (error) {
+    return { event: undefined, failure: errorEvent ? new InBandError(payload, headers) : (error as Error) };
+  }
+  if (typeof event === 'object' && event !== null && 'error' in event && event.error) return { event, failure: new InBandError(event.error, headers) };
+  return { event, failure: errorEvent ? new InBandError(event, headers) : null };
+}
+
+/**
+ * The JSON payloads of the `data:` events of each read, until `data: [DONE]`
+ * (then returns STREAM_DONE: what follows, a second `[DONE]` included, is
+ * not read) or the end; an `{"error": …}` event throws the server's error.
+ */
+export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[], typeof STREAM_DONE | undefined> {
   const decoder = new TextDecoder();
   // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
@@ -62,27 +83,23 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       const events: unknown[] = [];
       for (const line of lines) {
         if (line === '') {
-          if (data === null) continue;
+          // No data, or data of white space alone: a proxy's keep-alive (`data:` and a blank line, sent every few seconds
+          // by some while a generation runs), which the event-stream format does not dispatch either. Parsed as JSON, each
+          // failed its attempt: a stream that outlived the proxy's first keep-alive was retried until it failed for good.
+          if (data === null || data.trim() === '') {
+            data = null;
+            namedError = false;
+            continue;
+          }
           const payload = data;
           const errorEvent = namedError;
           data = null;
           namedError = false;
-          if (payload === '[DONE]') {
+          if (payload === STREAM_DONE) {
             if (events.length > 0) yield events;
-            return;
+            return STREAM_DONE;
           }
-          let event: unknown;
-          let failure: Error | null = null;
-          try {
-            event = JSON.parse(payload);
-          } catch (error) {
-            failure = error as Error;
-          }
-          if (failure === null && typeof event === 'object' && event !== null && 'error' in event && event.error) {
-            failure = new InBandError(event.error, headers);
-          } else if (errorEvent) {
-            failure = new InBandError(failure === null ? event : payload, headers);
-          }
+          const { event, failure } = parseEvent(payload, errorEvent, headers);
           if (failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).
             if (events.length > 0) yield events;
@@ -101,7 +118,7 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       }
       if (events.length > 0) yield events;
       if (done && start !== null) throw noEvents(headers, start);
-      if (done) return;
+      if (done) return undefined;
     }
   } finally {
     await chunks.return?.();

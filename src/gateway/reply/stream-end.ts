@@ -11,6 +11,9 @@
  * waits out a proxy's flush. Then the connection is dropped.
  */
 
+/** What an event stream's reader (sse.ts) returns when the stream was closed by `data: [DONE]`, rather than by the end of its body. */
+export const STREAM_DONE = '[DONE]';
+
 /** How long a stream that sent its finish reason may take to send its usage or end. */
 export const FINISH_GRACE_MS = 2_000;
 
@@ -22,7 +25,8 @@ export interface StreamGrace {
 
 /** What the reader has seen of the stream so far. */
 export interface StreamState {
-  finishReason: string | null;
+  /** What the chunks said of how the stream finished, whatever its type; null while nothing. */
+  finishReason: unknown;
   /** A usage came with the finish reason or after it. */
   usageSinceFinish: boolean;
 }
@@ -32,9 +36,11 @@ export interface StreamState {
  * `state` shows a finish reason, its usage (the rest is not read: the
  * transport keeps the connection when the rest comes at once), or the grace
  * (then `grace.cut` drops the connection). Without `grace` a finished stream
- * without usage is read to its end.
+ * without usage is read to its end. Returns what the reads returned at their
+ * end (STREAM_DONE when `[DONE]` closed them), or undefined when the stream
+ * was whole before it.
  */
-export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => void): Promise<void> {
+export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => void): Promise<unknown> {
   const iterator = reads[Symbol.asyncIterator]();
   let finishedAt: number | null = null;
   // Whether the reads may still hold something to let go of: a return() then stops the body.
@@ -47,15 +53,15 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
         // A read is still pending: the cut makes it fail, which nobody awaits, and ends the reads.
         open = false;
         grace?.cut();
-        return;
+        return undefined;
       }
       if (read.done === true) {
         open = false;
-        return;
+        return read.value;
       }
       take(read.value);
       if (state.finishReason === null) continue;
-      if (state.usageSinceFinish) return;
+      if (state.usageSinceFinish) return undefined;
       finishedAt ??= performance.now();
     }
   } finally {

@@ -6,6 +6,7 @@
  */
 import { usesSimulator, type RunConfig, type Secrets } from '../../settings/config.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
+import { startWaitLine } from '../../gateway/server-start.ts';
 import { applyListedWindows } from './listed-windows.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { endpointFor } from './call-key.ts';
@@ -70,6 +71,8 @@ export async function prepareEndpoints(
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
       ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), modelFlag: slotFlag(role, 'model-name'), key: keyOriginOf(role, secrets[role]) })),
       {
+        waitMs: config.gateway.startWaitSeconds * 1000,
+        onWait: (wait) => options.say(startWaitLine(wait)),
         onUnreachable: (url) => {
           unanswered.push(url);
           options.say(`tmas: warning: the replica ${url} does not answer GET /v1/models; it takes one trial call at a time until one succeeds, and is drained if it fails.`);

@@ -30,6 +30,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
           '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
       ),
+    onFinishUnknown: (endpoint, said) =>
+      options.say(
+        `tmas: warning: ${endpoint} ${said === null ? 'ends its replies without a finish reason' : `ends its replies with the finish reason ${said}, which tmas does not know`}; ` +
+          'such a reply counts as cut at the length limit when its completion tokens reached the call\'s completion limit, max_tokens (by its usage, else by the run\'s count of its text), and as whole otherwise.',
+      ),
     onRedirected: (redirect) =>
       options.say(
         `tmas: warning: ${redirect.from} was redirected (HTTP ${redirect.status}) to ${redirect.to}; the redirect is followed, but every request goes out twice, its body too` +

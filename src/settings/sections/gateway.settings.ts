@@ -16,6 +16,13 @@ import { setting } from '../setting.ts';
  */
 const DEFAULT_CONCURRENCY = 512;
 
+/**
+ * The default of `--wait-for-server`: vLLM loading a large model's weights
+ * and capturing its CUDA graphs takes minutes, and a job script that starts
+ * it beside tmas reaches it meanwhile.
+ */
+const DEFAULT_START_WAIT_SECONDS = 600;
+
 /** `--concurrency`, the time limits, the request form, retries, and the policy of where calls wait. */
 export const GATEWAY_SETTINGS = [
   setting<number>({
@@ -58,6 +65,16 @@ export const GATEWAY_SETTINGS = [
     field: field('gateway', 'totalTimeoutSeconds'),
     resolve: (limit) => limit ?? null,
     before: null,
+  }),
+  setting<number>({
+    flags: '--wait-for-server <seconds>',
+    section: 'gateway',
+    help: "how long a run waits at its start for an endpoint still starting: one that refuses connections (vLLM, SGLang) or answers 502, 503 (llama.cpp's Loading model) or 504, asked every 2 s; 0 does not wait. A 404, a refused key or a host that does not resolve stops the run at once",
+    parse: decimal(0, 86_400),
+    default: DEFAULT_START_WAIT_SECONDS,
+    shapesCalls: false,
+    field: field('gateway', 'startWaitSeconds'),
+    before: 0,
   }),
   setting<boolean>({
     flags: '--no-stream',

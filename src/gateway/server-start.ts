@@ -1,0 +1,69 @@
+/**
+ * A server still starting, as the check before a run (check.ts) meets it.
+ * A researcher who starts the server and tmas in one job script reaches it
+ * while it loads its model: vLLM and SGLang refuse connections until ready,
+ * llama.cpp answers 503 `{"error": {"message": "Loading model"}}`, and a
+ * Kubernetes service's proxy answers 502, 503 or 504 while no replica is
+ * ready. Such an endpoint is asked again every few seconds, up to a bound
+ * (`--wait-for-server`), and the user is told at once what it waits for and
+ * how long, then every half minute. What no wait mends is refused at once
+ * as before: a 404 (a wrong route), a 401 or 403 (a wrong key), a host name
+ * that does not resolve, a reset or a timeout, an answer that is no model
+ * list. A port nothing listens on is refused alike whether the server is
+ * starting or the port is wrong: the first line of the wait names the
+ * address, so a wrong one is seen at once (and `--wait-for-server 0` ends it).
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+
+/** Statuses a server or its proxy answers while it starts: the proxy finds no ready replica (502, 504), the server loads (503). */
+const STARTING_STATUSES = new Set([502, 503, 504]);
+
+/** How long to wait between two asks of a starting server. */
+export const START_POLL_MS = 2_000;
+/** How often the user is told that the wait goes on. */
+export const START_TELL_MS = 30_000;
+
+/**
+ * What a failed `GET /models` says of a server still starting ("refuses
+ * connections (ECONNREFUSED)", "answers HTTP 503: Loading model"), or null
+ * when the failure is one no wait mends.
+ */
+export function startingFailure(error: unknown): string | null {
+  if (error instanceof APIError && error.status !== undefined && STARTING_STATUSES.has(error.status)) {
+    const words = error.message.replace(new RegExp(`^${error.status} ?`), '').replace(/\s+/g, ' ').trim().slice(0, 120);
+    return `answers HTTP ${error.status}${words === '' || words.startsWith('<') ? '' : `: ${words}`}`;
+  }
+  // Refused, not reset or timed out: a port nothing listens on yet. A reset or a silence is no server starting (a wrong scheme, a firewall).
+  if (!(error instanceof APIConnectionError) || error instanceof APIConnectionTimeoutError) return null;
+  return (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED' ? 'refuses connections (ECONNREFUSED)' : null;
+}
+
+/** One moment of a wait for starting servers, as the user is told it. */
+export interface StartWait {
+  /** The base URLs waited for, and the flag that names them. */
+  urls: readonly string[];
+  flag: string;
+  /** What the first of them said last (startingFailure). */
+  what: string;
+  waitedMs: number;
+  boundMs: number;
+  /** `waiting` when the wait starts, `still` every START_TELL_MS, `ready` when one answered. */
+  stage: 'waiting' | 'still' | 'ready';
+}
+
+/** The line a run prints for one moment of the wait. */
+export function startWaitLine(wait: StartWait): string {
+  const where = `${wait.urls.join(', ')} (from ${wait.flag})`;
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  if (wait.stage === 'ready') return `tmas: ${where} answered after ${seconds(wait.waitedMs)} of waiting for it to start.`;
+  if (wait.stage === 'still') return `tmas: still waiting for ${where} to start: ${seconds(wait.waitedMs)} of ${seconds(wait.boundMs)} (it ${wait.what}).`;
+  return (
+    `tmas: ${where} ${wait.what}: waiting up to ${seconds(wait.boundMs)} for the server to start, asking every ${seconds(START_POLL_MS)} ` +
+    '(--wait-for-server sets how long; 0 does not wait).'
+  );
+}
+
+/** The sentence an endpoint's error gets when a wait for it to start ran out. */
+export function waitedSentence(boundMs: number): string {
+  return ` tmas waited ${Math.round(boundMs / 1000)} s for it to start (--wait-for-server).`;
+}

@@ -1,0 +1,134 @@
+/**
+ * A server still starting when the run does: vLLM and SGLang refuse
+ * connections until their model is loaded, llama.cpp answers 503 "Loading
+ * model", a Kubernetes service's proxy 502 or 503. The check before a run
+ * waits for it, up to --wait-for-server, saying what it waits for; what no
+ * wait mends (a 404, a refused key, a host that does not resolve) is refused
+ * at once. Real servers on real sockets.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { checkEndpoints } from '../src/gateway/check.ts';
+import type { StartWait } from '../src/gateway/server-start.ts';
+import { UserError } from '../src/kernel/errors.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { listening, runCliInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+
+const MODELS = JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'x' }] });
+
+/** A server that answers `GET /models` with `starting` until `readyAfterMs` has passed since it started, then with its model list. */
+async function startingServer(starting: (res: ServerResponse) => void, readyAfterMs: number) {
+  const started = performance.now();
+  return serveHttp((_req, res) => (performance.now() - started < readyAfterMs ? starting(res) : res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS)));
+}
+
+/** Checks the endpoint at `url` with a wait of `waitMs`; what it returned or threw, what it told, and how long it took. */
+async function check(url: string, waitMs: number) {
+  const waits: StartWait[] = [];
+  const started = performance.now();
+  const result = await checkEndpoints([{ endpoint: { baseUrl: url, model: 'm', apiKey: 'k' }, flag: '--base-url' }], { waitMs, onWait: (wait) => waits.push(wait) }).catch((error: unknown) => error);
+  return { result, waits, ms: performance.now() - started };
+}
+
+describe('an endpoint still starting is waited for', () => {
+  const starting: Array<[string, (res: ServerResponse) => void, string]> = [
+    ["llama.cpp's 503 Loading model", (res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 503, message: 'Loading model', type: 'unavailable_error' } })), 'answers HTTP 503: Loading model'],
+    ["a Kubernetes proxy's 502", (res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>'), 'answers HTTP 502: a web page: 502 Bad Gateway'],
+  ];
+  test.for(starting)('%s: answered once ready, told what it waited for (before: refused at once)', async ([, answer, what]) => {
+    const server = await startingServer(answer, 1_500);
+    try {
+      const { result, waits } = await check(server.url, 60_000);
+      expect(result).toBeInstanceOf(Map);
+      expect((result as Map<string, unknown>).get(server.url)).toEqual([{ id: 'm', ownedBy: 'x', window: null }]);
+      expect(waits.map((wait) => wait.stage)).toEqual(['waiting', 'ready']);
+      expect(waits[0]).toMatchObject({ urls: [server.url], flag: '--base-url', what, boundMs: 60_000 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('refused connections (vLLM, SGLang before they listen): answered once the server listens', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS));
+    const { url, close } = await listening(server);
+    const port = (server.address() as AddressInfo).port;
+    await close();
+    setTimeout(() => server.listen(port, '127.0.0.1'), 1_500);
+    try {
+      const { result, waits } = await check(url, 60_000);
+      expect(result).toBeInstanceOf(Map);
+      expect(waits[0]).toMatchObject({ stage: 'waiting', what: 'refuses connections (ECONNREFUSED)' });
+      expect(waits.at(-1)?.stage).toBe('ready');
+    } finally {
+      server.close();
+    }
+  });
+
+  test('up to the bound: then refused, saying how long it waited', async () => {
+    const server = await startingServer((res) => res.writeHead(503).end(), Number.POSITIVE_INFINITY);
+    try {
+      const { result, waits, ms } = await check(server.url, 2_500);
+      expect(result).toBeInstanceOf(UserError);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      expect((result as UserError).message).toMatch(/HTTP 503.* tmas waited 3 s for it to start \(--wait-for-server\)\.$/);
+      expect(waits.map((wait) => wait.stage)).toEqual(['waiting']);
+      expect(ms).toBeGreaterThanOrEqual(2_500);
+      expect(ms).toBeLessThan(10_000);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('what no wait mends is refused at once, whatever the bound', () => {
+  test.for([
+    ['a 404 on every route (a wrong base URL)', 404, 'TMAS_ENDPOINT'],
+    ['a 401 (a wrong key)', 401, 'TMAS_AUTH'],
+  ] as const)('%s', async ([, status, code]) => {
+    const server = await serveHttp((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no' } })));
+    try {
+      const { result, waits, ms } = await check(server.url, 600_000);
+      expect((result as UserError).code).toBe(code);
+      expect(waits).toEqual([]);
+      expect(ms).toBeLessThan(5_000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a host name that does not resolve', async () => {
+    const { result, waits } = await check('http://tmas-no-such-host.invalid/v1', 600_000);
+    expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+    expect((result as UserError).message).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    expect(waits).toEqual([]);
+  });
+});
+
+test('tmas run against a server that answers 503 Loading model for its first seconds: says what it waits for, then runs', async ({ dir }) => {
+  const problems = smallProblems(1);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+  // Loading for 2 s from the first request the run sends.
+  let first: number | null = null;
+  const proxy = await startProxy(sim.url, (_url, _body, res) => {
+    first ??= performance.now();
+    if (performance.now() - first > 2_000) return false;
+    res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 503, message: 'Loading model', type: 'unavailable_error' } }));
+    return true;
+  });
+  try {
+    const run = path.join(dir, 'run');
+    const args = ['run', '--input-file', await writeProblems(dir, problems), '--output-file', run, '--base-url', proxy.url, '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--wait-for-server', '60'];
+    const ended = await runCliInProcess(args);
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stderr).toContain(`tmas: ${proxy.url} (from --base-url) answers HTTP 503: Loading model: waiting up to 60 s for the server to start, asking every 2 s (--wait-for-server sets how long; 0 does not wait).`);
+    expect(ended.stderr).toMatch(new RegExp(`tmas: ${proxy.url.replace(/[.]/g, '\\.')} \\(from --base-url\\) answered after \\d+ s of waiting for it to start\\.`));
+    expect((await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1);
+  } finally {
+    proxy.server.closeAllConnections();
+    proxy.server.close();
+    await sim.close();
+  }
+});
