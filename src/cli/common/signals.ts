@@ -2,7 +2,9 @@ import { TmasError } from '../../kernel/errors.ts';
 import type { DrainingRun, RunDrain } from '../../host/run/run-drain.ts';
 
 /**
- * How long a stop may go without progress after the first signal. Every
+ * How long a stop may go without progress once its calls in flight are
+ * aborted (SIGTERM, the second Ctrl-C), and how much longer than a call's
+ * idle limit a drain (the first Ctrl-C) may go with none finishing. Every
  * journaled call is already durable (LevelDB's log), so exiting then still
  * leaves a resumable run; it bounds a stop that waits on something stuck (a
  * store close behind a huge write, a socket that ignores the abort). Writing
