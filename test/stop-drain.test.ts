@@ -34,7 +34,7 @@ async function slowSim(problems: string, latencyMs: number, log: string): Promis
 }
 
 /** The drain's line: how many calls it lets finish. */
-const DRAINING = /SIGINT: stopping: no new calls; the (\d+) calls? in flight finish and are journaled.*Ctrl-C again to abort them: they are sent again on resume \(and billed again on a hosted API\)/;
+const DRAINING = /SIGINT: stopping: no new calls; the (\d+) calls? in flight (?:finishes and is|finish and are) journaled.*Ctrl-C again to abort (?:it: it is|them: they are) sent again on resume \(and billed again on a hosted API\)/;
 
 describe('the first Ctrl-C', () => {
   test('lets the calls in flight finish: every call the server answered is journaled, the resume sends none of them again, and its results are a clean run\'s', async ({ dir }) => {

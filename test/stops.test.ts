@@ -117,6 +117,30 @@ describe("a stop's deadline", () => {
   });
 });
 
+describe("a drain's deadline", () => {
+  test('a drain in which no call in flight finishes for the idle limit and the deadline aborts them, as a second Ctrl-C would, rather than wait on a stuck server', async () => {
+    const { interruptOnSignals, STOP_DEADLINE_MS } = await import('../src/cli/common/signals.ts');
+    const before = new Set(process.listeners('SIGINT'));
+    const said: string[] = [];
+    const stop = interruptOnSignals({ stderr: (line) => said.push(line) });
+    // One run with a call in flight that never ends, whose gateway would give it up only after a day.
+    stop.drain.watch({ inFlight: () => 1, idleLimitMs: 0 });
+    const handler = process.listeners('SIGINT').find((listener) => !before.has(listener)) as (signal: NodeJS.Signals) => void;
+    try {
+      handler('SIGINT');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(said.join('\n')).toMatch(/the 1 call in flight finishes and is journaled.*Press Ctrl-C again to abort it: it is sent again on resume/);
+      expect(stop.signal.aborted).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, STOP_DEADLINE_MS + 500));
+      expect(stop.signal.aborted).toBe(true);
+      expect(said.at(-1)).toMatch(/no call in flight finished or streamed for a while: aborting the 1 call still in flight \(sent again on resume\)/);
+    } finally {
+      // Disposed before the deadline, started again by the abort, could end this process.
+      stop.dispose();
+    }
+  });
+});
+
 describe('two runs in one process (a script that runs both)', () => {
   test("a signal stops only the run going on: the first run's stop came off the process when it ended, and its deadline cannot end the process", async () => {
     const { interruptOnSignals } = await import('../src/cli/common/signals.ts');

@@ -119,7 +119,7 @@ export function interruptOnSignals(io: { stderr(line: string): void }, options: 
   const deadline = createStopDeadline(STOP_DEADLINE_MS, () => {
     const left = inFlight();
     if (draining.signal.aborted && !controller.signal.aborted && left > 0) {
-      return abort('SIGINT', `tmas: no call in flight finished or streamed for a while: aborting the ${calls(left)} still in flight (they are sent again on resume); writing the outputs.`);
+      return abort('SIGINT', `tmas: no call in flight finished or streamed for a while: aborting the ${calls(left)} still in flight (sent again on resume); writing the outputs.`);
     }
     io.stderr(`tmas: [TMAS_INTERRUPTED] the stop took over ${STOP_DEADLINE_MS / 1000} s without progress: exiting now. Every completed call is journaled; the run is resumable ${resume}`);
     process.exit(130);
@@ -131,7 +131,7 @@ export function interruptOnSignals(io: { stderr(line: string): void }, options: 
     const left = inFlight();
     // Drained already (the run writes its outputs): nothing is left to abort, and the Ctrl-C asks to be out.
     if (signal === 'SIGINT' && draining.signal.aborted && left === 0) return exitNow(`tmas: ${signal} again: exiting now.`);
-    const what = left > 0 && draining.signal.aborted ? `aborting the ${calls(left)} in flight (they are sent again on resume); flushing the journal, writing the outputs` : 'stopping (no new calls; flushing the journal, writing the outputs)';
+    const what = left > 0 && draining.signal.aborted ? `aborting the ${calls(left)} in flight (sent again on resume); flushing the journal, writing the outputs` : 'stopping (no new calls; flushing the journal, writing the outputs)';
     abort(signal, `tmas: ${signal}: ${what}. Press Ctrl-C again to exit at once.`);
   };
   const drainOn = (signal: NodeJS.Signals) => {
@@ -144,9 +144,10 @@ export function interruptOnSignals(io: { stderr(line: string): void }, options: 
       if (controller.signal.aborted) return;
       if (left === 0) io.stderr(`tmas: ${signal}: stopping (no new calls; flushing the journal, writing the outputs). Press Ctrl-C again to exit at once.`);
       else {
+        const [finish, them] = left === 1 ? ['finishes and is', 'it: it is'] : ['finish and are', 'them: they are'];
         io.stderr(
-          `tmas: ${signal}: stopping: no new calls; the ${calls(left)} in flight finish and are journaled, then the outputs are written. ` +
-            'Press Ctrl-C again to abort them: they are sent again on resume (and billed again on a hosted API).',
+          `tmas: ${signal}: stopping: no new calls; the ${calls(left)} in flight ${finish} journaled, then the outputs are written. ` +
+            `Press Ctrl-C again to abort ${them} sent again on resume (and billed again on a hosted API).`,
         );
       }
     });
