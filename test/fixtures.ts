@@ -148,6 +148,23 @@ export async function startSimProcess(args: string[]): Promise<{ url: string; ch
   return { url, child };
 }
 
+/** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+/** Waits until `condition` holds; fails when `child` ends first. */
+export async function until(condition: () => boolean | Promise<boolean>, child: ChildProcess): Promise<void> {
+  while (!(await condition())) {
+    if (child.exitCode !== null) throw new Error('the command ended before the point it was to be stopped at');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Every journaled call of a run, in key order (problem, iteration, role, index). */
 export async function readJournal(outputDir: string): Promise<CallRecord[]> {
   const store = await Store.open(outputDir);

@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { loadRun } from '../src/report/load.ts';
 import { JOURNAL_VERSION } from '../src/kernel/journal-version.ts';
+import { METRICS_VERSION } from '../src/kernel/metrics-version.ts';
+import { VERSION } from '../src/kernel/version.ts';
+import { runViewCommand } from '../src/cli/inspect/view.command.ts';
 import { Store } from '../src/store/store.ts';
 import { fileHashes, replayInProcess, runCliInProcess, finishedRunOfFile, test as base } from './fixtures.ts';
 
@@ -125,6 +129,36 @@ describe('a run written by a newer tmas', () => {
       expect(stderr, args[0]).toContain(`written by tmas 9.0.0 (journal version ${newer})`);
       expect(stderr, args[0]).toContain(run);
       expect(stderr, args[0]).toContain('[TMAS_STORE_FORMAT]');
+    }
+    expect(await fileHashes(run)).toEqual(before);
+  });
+});
+
+describe('a metrics.json written by a newer tmas', () => {
+  test("a metrics version above this tmas's: tmas report and tmas view refuse it (TMAS_OUTPUT_FORMAT, naming the file, both versions and the tmas that wrote it) rather than read its figures as this version's; nothing changes", async ({ manifestRun, dir }) => {
+    const run = await copyOf(manifestRun, dir);
+    const file = path.join(run, 'metrics.json');
+    const metrics = JSON.parse(await readFile(file, 'utf8')) as { metricsVersion: number; evaluation: { tmasVersion: string } };
+    expect(metrics.metricsVersion).toBe(METRICS_VERSION);
+    const newer = METRICS_VERSION + 1;
+    await writeFile(file, `${JSON.stringify({ ...metrics, metricsVersion: newer, evaluation: { ...metrics.evaluation, tmasVersion: '9.0.0' } }, null, 2)}\n`);
+    const before = await fileHashes(run);
+    const said = `${file} was written by tmas 9.0.0 (metrics version ${newer}); this tmas ${VERSION} reads metrics versions up to ${METRICS_VERSION}`;
+    const report = await runCliInProcess(['report', run, '--out', path.join(dir, 'r.html')]);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain(said);
+    expect(report.stderr).toContain('[TMAS_OUTPUT_FORMAT]');
+    expect(existsSync(path.join(dir, 'r.html'))).toBe(false);
+    const viewer = await runViewCommand([run], { port: 0 });
+    try {
+      const listed = JSON.stringify(await (await fetch(`${viewer.url}api/runs`)).json());
+      expect(listed).toContain('TMAS_OUTPUT_FORMAT');
+      expect(listed).toContain(`(metrics version ${newer})`);
+      const curves = await fetch(`${viewer.url}api/runs/0/curves`);
+      expect(curves.ok).toBe(false);
+      expect(await curves.text()).toContain('TMAS_OUTPUT_FORMAT');
+    } finally {
+      await viewer.close();
     }
     expect(await fileHashes(run)).toEqual(before);
   });

@@ -17,6 +17,7 @@ const RUNS: Record<string, string[]> = {
   majority: ['--samples', '6'],
   pacore: ['--max-iterations', '3', '--round-widths', '3,2'],
   'self-refine': ['--max-iterations', '3', '--n-candidates', '3'],
+  rse: ['--max-iterations', '2', '--n-candidates', '3'],
 };
 
 /** Calls by role of a finished run's journal. */
@@ -64,16 +65,20 @@ describe('tmas plan', () => {
     expect(refused.stdout).toBe('');
   });
 
-  test('says the calls of a strategy that stops early are an upper bound, and the run stays under it', async ({ dir }) => {
+  // Self-Refine stops a candidate early; rse asks a distillation again while its reply is not valid JSON, up to six attempts per rollout.
+  const bounded: Array<{ strategy: string; roles: string[]; calls: Record<string, number> }> = [
+    { strategy: 'self-refine', roles: ['critique', 'rewrite'], calls: { solution: 9, critique: 18, rewrite: 18 } },
+    { strategy: 'rse', roles: ['distill'], calls: { rollout: 18, distill: 18 * 6 } },
+  ];
+  for (const { strategy, roles, calls } of bounded) test(`says the calls of ${strategy}, whose replies decide how many some roles make, are an upper bound, and the run stays under it`, async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
-    const flags = ['--input-file', input, '--no-proof', '--strategy', 'self-refine', ...(RUNS['self-refine'] as string[]), '--draws', '1'];
-    const [output, forecast, text] = await Promise.all([smallRun(dir, 'self-refine', input), plan(flags), runCliInProcess(['plan', ...flags])]);
+    const flags = ['--input-file', input, '--no-proof', '--strategy', strategy, ...(RUNS[strategy] as string[]), '--draws', '1'];
+    const [output, forecast, text] = await Promise.all([smallRun(dir, strategy, input), plan(flags), runCliInProcess(['plan', ...flags])]);
     expect(forecast.callsAre).toBe('upper bound');
-    expect(forecast.bounded).toEqual(['critique', 'rewrite']);
-    const calls = forecast.calls as Record<string, number>;
-    expect(calls).toEqual({ solution: 9, critique: 18, rewrite: 18 });
+    expect(forecast.bounded).toEqual(roles);
+    expect(forecast.calls).toEqual(calls);
     for (const [role, made] of Object.entries(await journaledCalls(output))) expect(made, role).toBeLessThanOrEqual(calls[role] ?? 0);
-    expect(text.stdout).toContain('calls (upper bound: critique, rewrite can make fewer)');
+    expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer)`);
   });
 
   test('--check sets the forecast from a run\'s own settings beside what it did; --lengths-from takes its lengths; --from replays it under other servers and schedules', async ({ dir }) => {

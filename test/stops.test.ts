@@ -5,7 +5,6 @@
  * refused even when LevelDB's LOCK file was deleted; and no private copy of a
  * store outlives the command that made it, or, after a kill -9, the next one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,23 +12,7 @@ import { describe, expect } from 'vitest';
 import { loadProblems } from '../src/input/problems.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, expectOutputsOfStore, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
-
-/** A `tmas` child process whose stderr is kept; `exited` resolves with its exit code (null when a signal ended it). */
-function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stderr: () => stderr, exited };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, child: ChildProcess): Promise<void> {
-  while (!(await condition())) {
-    if (child.exitCode !== null) throw new Error('the command ended before the point it was to be stopped at');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { expectOutputsOfStore, runCli, runCliInProcess, runInProcess, smallProblems, startCli, test, until, writeProblems } from './fixtures.ts';
 
 /** The roles of the requests the simulator logged so far (whole lines only). */
 async function loggedRoles(file: string): Promise<string[]> {
@@ -134,6 +117,30 @@ describe("a stop's deadline", () => {
   });
 });
 
+describe("a drain's deadline", () => {
+  test('a drain in which no call in flight finishes for the idle limit and the deadline aborts them, as a second Ctrl-C would, rather than wait on a stuck server', async () => {
+    const { interruptOnSignals, STOP_DEADLINE_MS } = await import('../src/cli/common/signals.ts');
+    const before = new Set(process.listeners('SIGINT'));
+    const said: string[] = [];
+    const stop = interruptOnSignals({ stderr: (line) => said.push(line) });
+    // One run with a call in flight that never ends, whose gateway would give it up only after a day.
+    stop.drain.watch({ inFlight: () => 1, idleLimitMs: 0 });
+    const handler = process.listeners('SIGINT').find((listener) => !before.has(listener)) as (signal: NodeJS.Signals) => void;
+    try {
+      handler('SIGINT');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(said.join('\n')).toMatch(/the 1 call in flight finishes and is journaled.*Press Ctrl-C again to abort it: it is sent again on resume/);
+      expect(stop.signal.aborted).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, STOP_DEADLINE_MS + 500));
+      expect(stop.signal.aborted).toBe(true);
+      expect(said.at(-1)).toMatch(/no call in flight finished or streamed for a while: aborting the 1 call still in flight \(sent again on resume\)/);
+    } finally {
+      // Disposed before the deadline, started again by the abort, could end this process.
+      stop.dispose();
+    }
+  });
+});
+
 describe('two runs in one process (a script that runs both)', () => {
   test("a signal stops only the run going on: the first run's stop came off the process when it ended, and its deadline cannot end the process", async () => {
     const { interruptOnSignals } = await import('../src/cli/common/signals.ts');
@@ -148,8 +155,12 @@ describe('two runs in one process (a script that runs both)', () => {
       // Only the second run's handler is on the process; it is what Ctrl-C reaches.
       expect(handlers).toHaveLength(1);
       (handlers[0] as (signal: NodeJS.Signals) => void)('SIGINT');
-      expect([first.signal.aborted, second.signal.aborted]).toEqual([false, true]);
+      // The first Ctrl-C drains the run; what it says comes once the calls the gateway held have left.
+      expect([first.drain.signal.aborted, second.drain.signal.aborted]).toEqual([false, true]);
+      await new Promise((resolve) => setImmediate(resolve));
       expect(said.filter((line) => line.includes('stopping'))).toHaveLength(1);
+      (handlers[0] as (signal: NodeJS.Signals) => void)('SIGTERM');
+      expect([first.signal.aborted, second.signal.aborted]).toEqual([false, true]);
     } finally {
       // The second stop ends here; its deadline, started by the signal, is cancelled with it (were it not, it would exit this process).
       second.dispose();

@@ -152,7 +152,7 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
       const { runTable1Command } = await import('./run/table1.command.ts');
       const stop = interruptOnSignals(io);
       try {
-        await runTable1Command(flags, parsed, io, stop.signal, { onOutputProgress: stop.progressed });
+        await runTable1Command(flags, parsed, io, stop.signal, { onOutputProgress: stop.progressed, drain: stop.drain });
       } finally {
         stop.dispose();
       }

@@ -8,7 +8,7 @@
 import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
-import { CallFailedError } from './request/call-failed.ts';
+import { CallDrained, CallFailedError } from './request/call-failed.ts';
 import { rejectsChatDialect, rejectsContinuousUsage } from './request/dialect.ts';
 import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
@@ -41,6 +41,8 @@ export interface CallContext {
   nextSequence: () => number;
   /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered): its keys. */
   toldOnce: Set<string>;
+  /** Aborted when the gateway drains (Gateway.drain): a call waiting to be retried gives up (CallDrained). */
+  drain: AbortSignal;
 }
 
 /** Thrown inside a call when an endpoint was just switched to another dialect. */
@@ -146,7 +148,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         continue;
       }
       failedOn = state;
-      await sleep(waitAfter(context, tally, { state, request, error, attempts, call }, signal), signal);
+      await sleep(waitAfter(context, tally, { state, request, error, attempts, call }, signal), signal, context.drain);
     }
   }
 }
@@ -267,6 +269,8 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   const kind = classifyFailure(error);
   if (kind === 'aborted' || signal?.aborted) throw error;
   tally.attemptFailed(state);
+  // Not retried, nor failed for good: the resume sends it again.
+  if (context.drain.aborted) throw new CallDrained({ cause: error });
   if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
@@ -292,17 +296,27 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   return waitMs;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms` before a retry; rejects when `signal` aborts, or with CallDrained when the gateway drains meanwhile. */
+function sleep(ms: number, signal: AbortSignal | undefined, drain: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
+    if (drain.aborted) return reject(new CallDrained());
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
+      drain.removeEventListener('abort', onDrain);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
+      drain.removeEventListener('abort', onDrain);
       reject(signal?.reason);
     };
+    const onDrain = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(new CallDrained());
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
+    drain.addEventListener('abort', onDrain, { once: true });
   });
 }

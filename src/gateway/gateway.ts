@@ -17,7 +17,7 @@ import { createHttpTransport } from './request/http-transport.ts';
 import { impliedBaseUrl, type Redirect } from './request/redirects.ts';
 import { createClients } from './attempt.ts';
 import { completeCall, tellOnce, type CallContext } from './call.ts';
-import { redactKeys } from './request/call-failed.ts';
+import { CallDrained, redactKeys } from './request/call-failed.ts';
 import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/gateway-stats.ts';
 import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
 import { DEFAULT_BACKOFF, DEFAULT_DOWN_AFTER, DEFAULT_LOAD_POLL_MS, type GatewayOptions } from './endpoints/gateway-options.ts';
@@ -36,7 +36,7 @@ export type { BatchCap, GatewayOptions, RetryEvent, ServerQueue } from './endpoi
 export type { EndpointStats, GatewayStats } from './endpoints/gateway-stats.ts';
 export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './endpoints/gateway-options.ts';
 export { gatewaySummary } from './endpoints/gateway-stats.ts';
-export { CallFailedError, redactKeys } from './request/call-failed.ts';
+export { CallDrained, CallFailedError, redactKeys } from './request/call-failed.ts';
 export { outOfBounds } from './reply/completion-bounds.ts';
 
 /** The gateway as the runtime sees it. */
@@ -49,6 +49,13 @@ export interface Gateway {
    */
   readonly down: Promise<never>;
   close(): void;
+  /**
+   * Sends no call from now on (the first Ctrl-C): held calls, calls waiting
+   * to be retried and calls whose attempt fails reject with CallDrained; the
+   * attempts in flight go on to their end. The gateway's, whichever view of
+   * it is asked: the runs that share it stop together.
+   */
+  drain(): void;
   /**
    * A replica of `endpoint`'s pool that did not answer at start: it takes one
    * trial call at a time until one succeeds, and is drained if it fails
@@ -79,6 +86,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxPollMs = options.loadPollMs ?? DEFAULT_LOAD_POLL_MS;
   const ledger = gatewayLedger(createGatewayCounters());
   const describe = (error: unknown) => redactKeys(describeFailure(error), keys);
+  const draining = new AbortController();
+  const drain = () => {
+    if (draining.signal.aborted) return;
+    draining.abort();
+    dispatcher.refuse(new CallDrained());
+  };
   const { concurrency, replicaMaxInFlight, batchCap, dialect } = options;
   const settings: EndpointSettings = { concurrency, replicaMaxInFlight, serverQueue, stream, batchCap, dialect, maxPollMs };
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
@@ -95,6 +108,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     describe,
     nextSequence: () => sequence++,
     toldOnce,
+    drain: draining.signal,
   };
   const poller = serverQueue === 'short' ? startLoadPoller(pool.endpoints, dispatcher, transport, maxPollMs) : null;
   const gatewayTally = tallyOf(ledger, null);
@@ -108,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       down: pool.down,
       close: () => {},
+      drain,
       suspect: pool.suspect,
       forRun,
     };
@@ -118,6 +133,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return statsOf(ledger, pool.endpoints.values(), dispatcher, serverQueue);
     },
     down: pool.down,
+    drain,
     suspect: pool.suspect,
     close: () => {
       if (poller !== null) clearInterval(poller);

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathKind } from '../kernel/file-kind.ts';
 import path from 'node:path';
-import { UserError } from '../kernel/errors.ts';
+import { isUserError, UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
 import type { ForkedFrom, Store } from '../store/store.ts';
@@ -169,8 +169,10 @@ async function readMetrics(dir: string): Promise<MetricsFile> {
     const found = await pathKind(file);
     if (found.kind === 'other') throw new Error(`it is ${found.what}, not the file tmas wrote`);
     if (found.kind === 'file' && found.size > MAX_METRICS_BYTES) throw new Error(`it holds ${found.size} bytes, more than a metrics.json of tmas's ever does`);
-    return metricsFileOf(JSON.parse(await readFile(file, 'utf8')));
+    return metricsFileOf(JSON.parse(await readFile(file, 'utf8')), file);
   } catch (error) {
+    // A newer tmas's file (TMAS_OUTPUT_FORMAT) says so as it is.
+    if (isUserError(error)) throw error;
     throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../kernel/errors.ts';
+import { isUserError, UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { gradingOf } from '../report/load.ts';
 import { metricsFileOf, type MetricsFile } from '../report/metrics-file.ts';
@@ -61,9 +61,11 @@ type ListedMetrics = MetricsFile & {
 export async function readRunMetrics(dir: string): Promise<ListedMetrics | null> {
   const file = path.join(dir, 'metrics.json');
   try {
-    return metricsFileOf<ListedMetrics>(JSON.parse(await readFile(file, 'utf8')));
+    return metricsFileOf<ListedMetrics>(JSON.parse(await readFile(file, 'utf8')), file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // A newer tmas's file (TMAS_OUTPUT_FORMAT) says so as it is.
+    if (isUserError(error)) throw error;
     throw new UserError('TMAS_RUN_DIR', `Cannot read ${file}: ${(error as Error).message}. Rewrite it from the store with: tmas run --resume ${dir}`, { cause: error });
   }
 }

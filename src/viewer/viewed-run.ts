@@ -13,6 +13,8 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { metricsFromLog } from '../observers/log-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { RunManifest } from '../host/run/run-manifest.ts';
+import { isUserError } from '../kernel/errors.ts';
+import { checkMetricsVersion } from '../report/metrics-file.ts';
 
 /** One run the viewer shows. */
 export interface ViewedRun {
@@ -31,11 +33,14 @@ export interface ViewedRun {
 export function finishedRun(dir: string, store: Store, manifest: RunManifest): ViewedRun {
   let curves: Promise<IterationMetrics[]> | null = null;
   const read = async (): Promise<IterationMetrics[]> => {
+    const file = path.join(dir, 'metrics.json');
     try {
-      const metrics = JSON.parse(await readFile(path.join(dir, 'metrics.json'), 'utf8')) as { iterations?: IterationMetrics[] };
+      const metrics = JSON.parse(await readFile(file, 'utf8')) as { iterations?: IterationMetrics[] };
+      checkMetricsVersion(metrics, file);
       if (metrics.iterations) return metrics.iterations;
-    } catch {
-      // A run stopped before its outputs were written: its log still has everything.
+    } catch (error) {
+      // A newer tmas's file is refused, not read as this one's; a run stopped before its outputs were written has everything in its log.
+      if (isUserError(error)) throw error;
     }
     return metricsFromLog(store);
   };

@@ -1,7 +1,7 @@
 /** The `rse` strategy (Recycling Search Experience): rollouts distilled into a per-problem experience bank, deduplicated and uncapped, that the next rollouts see. */
 import type { Strategy } from '../../contract.ts';
 import { createProgramMachine } from '../../program.machine.ts';
-import { distillMachine, distillRole, rolloutMachine, rolloutRole } from './rse.roles.ts';
+import { distillMachine, distillRole, MAX_DISTILL_ATTEMPTS, rolloutMachine, rolloutRole } from './rse.roles.ts';
 import { RSE_BANK_MAX_RECORDS, rseProgram } from './rse.program.ts';
 
 /** RSE as a strategy. */
@@ -14,6 +14,8 @@ export const rseStrategy: Strategy = {
   problem: createProgramMachine(rseProgram),
   // A program restarts at iteration 0 on resume (the journal answers what completed); distillations are retried on invalid output, so their count varies.
   expectedCalls: (settings) => ({ rollout: settings.nCandidates * settings.maxIterations }),
+  // The most: every rollout distilled, each asked again until the sixth attempt (only invalid JSON is asked again; an empty rollout is not distilled).
+  callBounds: ({ nCandidates, maxIterations }) => ({ distill: nCandidates * maxIterations * MAX_DISTILL_ATTEMPTS }),
   sim: { rollout: 'rse-rollout', distill: 'rse-distill' },
   stages: { rollout: 0, distill: 1 },
   // WangXinglin/RSE scripts/run.sh: TEMPERATURE=0.6, TOP_P=0.95, TOP_K=20, MAX_TOKENS=38912 for every step.

@@ -86,7 +86,7 @@ export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: Ru
   }
 }
 
-/** The run itself, which `stop` aborts on the first Ctrl-C. */
+/** The run itself, which `stop` drains on the first Ctrl-C and aborts on the second. */
 async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo, extras: RunExtras, stop: Stop): Promise<void> {
   const { config, secrets, problems, resume } = prepared;
   const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
@@ -94,7 +94,7 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
   const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
-  const outcome = await runEvaluation(config, secrets, problems, io, { signal: stop.signal, onOutputProgress: stop.progressed, resume, strategy, ...fork, ...(view ? { view } : {}) });
+  const outcome = await runEvaluation(config, secrets, problems, io, { signal: stop.signal, drain: stop.drain, onOutputProgress: stop.progressed, resume, strategy, ...fork, ...(view ? { view } : {}) });
   printOutcome(outcome, config, problems.length, flags.wide === true, io, extras.summary?.(outcome) ?? []);
   // Last, so that it does not scroll away: a role that never gave a usable output changed what the method was.
   for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
@@ -102,7 +102,8 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
     const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
     io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
-    await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
+    // The first Ctrl-C (a drain: no call is in flight now) or a SIGTERM.
+    await new Promise((resolve) => [stop.signal, stop.drain.signal].forEach((signal) => signal.addEventListener('abort', resolve, { once: true })));
     await viewer.close();
   }
   if (outcome.stopped.length > 0) throw incompleteRunError(outcome.stopped, outcome.outputDir);

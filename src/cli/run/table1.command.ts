@@ -18,6 +18,7 @@ import { TmasError, UserError } from '../../kernel/errors.ts';
 import { outputError, writeOutputFile } from '../../host/outputs/output-file.ts';
 import type { RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { WorkloadRun } from '../../host/run/run-workload.ts';
+import type { RunDrain } from '../../host/run/run-drain.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
@@ -86,6 +87,8 @@ export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resu
 export interface Table1RunOptions {
   together?: boolean;
   onOutputProgress?: () => void;
+  /** The first Ctrl-C: every method sends no new call, and stops once its calls in flight are journaled. */
+  drain?: RunDrain;
 }
 
 type IO = { stdout(line: string): void; stderr(line: string): void; terminal?: NodeJS.WriteStream };
@@ -110,17 +113,18 @@ async function prepareMethods(flags: Table1Flags, strategies: string[], out: str
  * others; once all have ended, its error is thrown (every other failure said
  * first), or TMAS_INTERRUPTED after a stop: each method resumes where it was.
  */
-async function runMethods(runs: WorkloadRun[], io: IO, signal: AbortSignal, together: boolean): Promise<RunOutcome[]> {
+async function runMethods(runs: WorkloadRun[], io: IO, stop: { signal: AbortSignal; drain?: RunDrain | undefined }, together: boolean): Promise<RunOutcome[]> {
   const { runWorkload } = await import('../../host/run/run-workload.ts');
   const settled: Array<PromiseSettledResult<RunOutcome>> = [];
-  if (together) settled.push(...(await runWorkload(runs, io, signal)));
-  else for (const run of runs) if (!signal.aborted) settled.push(...(await runWorkload([run], io, signal)));
+  const stopped = () => stop.signal.aborted || stop.drain?.signal.aborted === true;
+  if (together) settled.push(...(await runWorkload(runs, io, stop)));
+  else for (const run of runs) if (!stopped()) settled.push(...(await runWorkload([run], io, stop)));
   const failed = settled.flatMap((result, i) => (result.status === 'rejected' ? [{ strategy: (runs[i] as WorkloadRun).label, error: result.reason as unknown }] : []));
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   // A failure every method met (an endpoint down, a key refused) is said once, as the error.
   const shared = failed.length === runs.length && failed.every(({ error }) => message(error) === message(failed[0]?.error));
-  if (!shared) for (const { strategy, error } of failed.slice(signal.aborted ? 0 : 1)) if (!isInterruption(error)) io.stderr(`tmas table1: ${strategy} failed: ${message(error)}`);
-  if (signal.aborted) {
+  if (!shared) for (const { strategy, error } of failed.slice(stopped() ? 0 : 1)) if (!isInterruption(error)) io.stderr(`tmas table1: ${strategy} failed: ${message(error)}`);
+  if (stopped()) {
     throw new TmasError('TMAS_INTERRUPTED', `Interrupted: each method's run keeps what it finished; give the same tmas table1 command again to resume them all.`, { cause: failed[0]?.error });
   }
   const first = failed[0];
@@ -160,7 +164,7 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   const out = path.resolve(flags.outputFile);
   await checkTableDir(out);
   const runs = await prepareMethods(flags, strategies, out, command, io, options.onOutputProgress);
-  const outcomes = await runMethods(runs, io, signal, options.together !== false);
+  const outcomes = await runMethods(runs, io, { signal, drain: options.drain }, options.together !== false);
   await writeTable1(out, runs.map((run, i) => ({ strategy: run.label, outcome: outcomes[i] as RunOutcome, options: run.config.loop.strategyOptions })), (runs[0] as WorkloadRun).config.outputs.unusableWarnShare, io);
 }
 

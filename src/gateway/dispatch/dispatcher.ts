@@ -47,6 +47,8 @@ export interface Dispatcher<S extends Slots> {
   pump(): void;
   /** Rejects every call held for `pool` (its every replica is down). */
   rejectPool(pool: string, reason: unknown): void;
+  /** Rejects every call held, and every call admitted from now on, with `reason` (the gateway drains). */
+  refuse(reason: unknown): void;
   readonly inFlight: number;
   /** Calls held, in all. */
   readonly held: number;
@@ -115,6 +117,8 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
   private taken = 0;
   /** Live calls held, in all lines. */
   private holding = 0;
+  /** Set once the gateway drains: what every call admitted from then on is rejected with. */
+  private refusal: { reason: unknown } | null = null;
 
   constructor(
     readonly concurrency: number,
@@ -136,6 +140,7 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
 
   admit(call: Admission<S>, signal?: AbortSignal): Promise<S> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.refusal !== null) return Promise.reject(this.refusal.reason);
     const line = this.lines.get(call.pool);
     if (this.taken < this.concurrency && (line === undefined || line.waiting === 0)) {
       const replica = this.router.choose(call.replicas, call);
@@ -235,6 +240,11 @@ class RunDispatcher<S extends Slots> implements Dispatcher<S> {
       this.holding--;
       ticket.reject(reason);
     }
+  }
+
+  refuse(reason: unknown): void {
+    this.refusal = { reason };
+    for (const pool of [...this.lines.keys()]) this.rejectPool(pool, reason);
   }
 
   private send(ticket: Ticket<S>, replica: S): void {

@@ -10,7 +10,8 @@ import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallFailedError, outOfBounds, type Gateway } from '../../gateway/gateway.ts';
+import { CallDrained, CallFailedError, outOfBounds, type Gateway } from '../../gateway/gateway.ts';
+import type { CallsInFlight } from './calls-in-flight.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
 import { findRefit, refitPut } from '../../store/refit.ts';
@@ -52,6 +53,8 @@ export interface LlmCallDeps {
   source?: JournalSource | null;
   /** The windows servers stated to the run's calls so far: made with the first call when not given. */
   windows?: ServerWindows;
+  /** The run's calls in flight, which the first Ctrl-C lets finish (run-drain.ts). */
+  inFlight?: CallsInFlight;
 }
 
 /** Context-length errors a call may meet before it gives up: each one shrinks the window. */
@@ -187,13 +190,7 @@ async function llmCall(deps: LlmCallDeps & { windows: ServerWindows }, input: Ll
       continue;
     }
     try {
-      const record = await send(deps, input, shape, keyed.key, fitted, window, signal);
-      // Answered in a smaller window than the run's: kept under the key it is asked by first, where a replay finds it (refit.ts).
-      const askedAs = window === config.context.window ? [] : [refitPut(deps.store, keyedAt(deps, input, shape, config.context.window).key, { key: keyed.key, window, contextErrors })];
-      // Durable before the reply exists: a crash after this line never pays for the call again.
-      await deps.store.putCall(record, askedAs);
-      // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
-      deps.counters.issued++;
+      const record = await sendAndJournal(deps, { input, shape, key: keyed.key, fitted, window, contextErrors }, signal);
       if (input.grading !== true) deps.ranks.record(input.problem, record.usage.completionTokens);
       return answerOf(input, keyed, attempt, contextErrors, record);
     } catch (error) {
@@ -255,6 +252,44 @@ function notSent(deps: LlmCallDeps, input: LlmInput, key: string, attempt: numbe
     return { ok: false, request: input.request, code: 'TMAS_CALL_SKIPPED', error: 'not sent: another call of this iteration failed for good', attempt };
   }
   return null;
+}
+
+/** A call fitted and ready to be sent: what sendAndJournal needs of it. */
+interface ReadyCall {
+  input: LlmInput;
+  shape: CallShape;
+  key: string;
+  fitted: FitOutput;
+  window: number;
+  contextErrors: number;
+}
+
+/**
+ * Sends a fitted call and journals its answer, counted in flight (calls-in-flight.ts) from the
+ * gateway to the journal. A call the gateway does not send because it drains (the first Ctrl-C)
+ * waits, unsent, until the run stops: it is neither a result nor a failure, and the resume sends it.
+ */
+async function sendAndJournal(deps: LlmCallDeps, call: ReadyCall, signal: AbortSignal): Promise<CallRecord> {
+  const { input, shape, key, window } = call;
+  deps.inFlight?.enter();
+  try {
+    const record = await send(deps, input, shape, key, call.fitted, window, signal);
+    // Answered in a smaller window than the run's: kept under the key it is asked by first, where a replay finds it (refit.ts).
+    const askedAs = window === deps.config.context.window ? [] : [refitPut(deps.store, keyedAt(deps, input, shape, deps.config.context.window).key, { key, window, contextErrors: call.contextErrors })];
+    // Durable before the reply exists: a crash after this line never pays for the call again.
+    await deps.store.putCall(record, askedAs);
+    // Counted once journaled: an aborted or failed call is not "issued" in the resume summary.
+    deps.counters.issued++;
+    return record;
+  } catch (error) {
+    if (!(error instanceof CallDrained)) throw error;
+  } finally {
+    deps.inFlight?.leave();
+  }
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** Sends the fitted prompt through the gateway; returns the call's record, to be journaled. */

@@ -23,6 +23,7 @@ import { gatewaySummary, type GatewayStats } from '../../gateway/gateway.ts';
 import { gatewayBlock, keepProcessCounts, processCountsOf, sentNothing, storedProcessCounts, type GatewayBlock } from './gateway-block.ts';
 import type { StoppedIteration } from '../calls/call-failures.ts';
 import type { CallCounts } from '../calls/llm-call.ts';
+import { METRICS_VERSION } from '../../kernel/metrics-version.ts';
 
 /** What to do when the run directory cannot take its outputs. */
 const ADVICE = 'free some space or fix the folder, then write them again from the store with tmas run --resume';
@@ -117,6 +118,7 @@ async function writeResults(options: OutputOptions, results: OutputFile) {
 /** The content of metrics.json. */
 function metricsOf(options: OutputOptions, problems: ReturnType<typeof createProblemTable>, results: { lines: number; sha256: string }, counts: GatewayCounts) {
   return {
+    metricsVersion: METRICS_VERSION,
     run: options.run,
     simulated: options.simulated,
     evaluation: evaluationRecord(options.config),

@@ -30,7 +30,9 @@ import type { Problem } from '../../input/problems.ts';
 import { runMetricsFromLog } from '../../observers/log-metrics.ts';
 import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
 import { writeOutputs } from '../outputs/outputs.ts';
-import { beforeStore, whenStopped } from './run-stop.ts';
+import { beforeStore, eitherSignal, whenStopped } from './run-stop.ts';
+import { whenDrained, type RunDrain } from './run-drain.ts';
+import { createCallsInFlight } from '../calls/calls-in-flight.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
 import type { JournalSource } from '../calls/journal-source.ts';
 import type { RunManifest } from './run-manifest.ts';
@@ -117,7 +119,10 @@ function warnOutOfBounds(count: number, io: RunIO): void {
 
 /** What runEvaluation may be asked besides the configuration. */
 export interface RunOptions {
+  /** Aborts the run's calls in flight and stops it (the second Ctrl-C, SIGTERM). */
   signal?: AbortSignal;
+  /** The first Ctrl-C: no new call is sent, the calls in flight finish and are journaled, then the run stops as on `signal` (run-drain.ts). */
+  drain?: RunDrain;
   strategy?: Strategy;
   /** Continue the run stored in `config.outputs.dir` instead of starting a new one. */
   resume?: boolean;
@@ -136,9 +141,9 @@ export interface RunOptions {
   /** The pool, gateway, simulated model and rank scale of runs started together (run-workload.ts): used, not closed, by this run. */
   shared?: SharedRunParts;
   /**
-   * Told as the outputs are written (each message of the log read back, each line of results.jsonl): what a stop
-   * does after its signal that takes time in proportion to the run; the CLI's stop deadline counts the time a
-   * stop goes without it (src/cli/common/signals.ts).
+   * Told as a stop goes on: each call that leaves the drain and text streamed meanwhile, then as the outputs are
+   * written (each message of the log read back, each line of results.jsonl), which takes time in proportion to the
+   * run; the CLI's stop deadline counts the time a stop goes without it (src/cli/common/signals.ts).
    */
   onOutputProgress?: () => void;
 }
@@ -163,6 +168,8 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
  * stop a run before anything is written. A stop meanwhile ends the start with nothing written.
  */
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
+  // Before the run has a store no call of its own is in flight: the first Ctrl-C stops the start at once.
+  const stop = eitherSignal(options.signal, options.drain?.signal);
   const pool = options.shared?.pool ?? createPool({ encoding: config.context.tokenizer });
   if (options.shared === undefined) cleanups.push(() => pool.close());
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
@@ -171,15 +178,15 @@ async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[],
   const checkingEndpoints = prepareEndpoints(config, secrets, problems, { offline: options.offline === true, resume: options.resume === true, say: io.stderr, sim: options.shared?.sim });
   // Before any call is in flight (the first grade would otherwise load mathjs mid-traffic), while the endpoints answer.
   preloadMathjs();
-  const endpoints = await beforeStore(checkingEndpoints, options.signal, (ready) => ready.sim?.close());
+  const endpoints = await beforeStore(checkingEndpoints, stop, (ready) => ready.sim?.close());
   cleanups.push(() => endpoints.sim?.close());
   warnSelfJudging(config, endpoints.simulated, io);
   // The model's tokenizer (--tokenizer-path) is loaded first by the pool's thread, for this count:
   // a file that is not one stops the run here, before anything is written.
-  if (isHfTokenizerName(config.context.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.context.tokenizer, error))), options.signal);
+  if (isHfTokenizerName(config.context.tokenizer)) await beforeStore(questionTokens.catch((error: unknown) => Promise.reject(tokenizerLoadError(config.context.tokenizer, error))), stop);
   if (!options.resume) {
     // A new run none of whose questions could be sent is refused before its directory is made.
-    await beforeStore(refuseAllUnfit(questionTokens, problems, config), options.signal);
+    await beforeStore(refuseAllUnfit(questionTokens, problems, config), stop);
     await ensureFreshOutputDir(config.outputs.dir);
   }
   return { pool, questionTokens, endpoints };
@@ -215,7 +222,7 @@ function storeWriteError(config: RunConfig, storeError: unknown): UserError {
  * Runs the actor until it ends, a stop, a routing failure, an endpoint down or a failed store
  * write. Returns what interrupted it (null when it ended); rethrows what is a bug.
  */
-async function runToEnd(actor: AnyActorRef, waits: { stopped: Promise<never>; others: Array<Promise<unknown>>; store: Store; config: RunConfig; signal: AbortSignal | undefined; onStoreError: () => void }): Promise<unknown> {
+async function runToEnd(actor: AnyActorRef, waits: { stopped: Promise<never>; others: Array<Promise<unknown>>; store: Store; config: RunConfig; stopping: () => boolean; onStoreError: () => void }): Promise<unknown> {
   try {
     await Promise.race([toPromise(actor), waits.stopped, ...waits.others]);
     return null;
@@ -229,7 +236,7 @@ async function runToEnd(actor: AnyActorRef, waits: { stopped: Promise<never>; ot
     // rethrown must stop it too: with runs started together the process goes on, and an actor left
     // running would keep sending calls through the shared gateway and write to its closed store.
     actor.stop();
-    if (!waits.signal?.aborted && !(isUserError(error) && STOPPING_CODES.has(error.code))) throw error;
+    if (!waits.stopping() && !(isUserError(error) && STOPPING_CODES.has(error.code))) throw error;
     return error;
   }
 }
@@ -281,12 +288,16 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
-    const llm = createLlmCall({ ...deps, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
+    const inFlight = createCallsInFlight();
+    const drain = whenDrained(options.drain, { gateway, calls: inFlight, idleLimitMs: config.gateway.timeoutSeconds * 1000, progressed: options.onOutputProgress });
+    cleanups.push(drain.dispose);
+    const llm = createLlmCall({ ...deps, inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.
-    if (!options.signal?.aborted) actor.start();
-    const interrupted = await runToEnd(actor, { stopped, others: [routingFailure, gateway.down, runStopped, store.failed], store, config, signal: options.signal, onStoreError: () => progress.stop() });
+    const stopping = () => options.signal?.aborted === true || options.drain?.signal.aborted === true;
+    if (!stopping()) actor.start();
+    const interrupted = await runToEnd(actor, { stopped, others: [drain.drained, routingFailure, gateway.down, runStopped, store.failed], store, config, stopping, onStoreError: () => progress.stop() });
 
     progress.stop();
     warnOutOfBounds(outOfBounds, io);

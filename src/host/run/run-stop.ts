@@ -34,3 +34,9 @@ export async function beforeStore<T>(step: Promise<T>, signal: AbortSignal | und
     throw new TmasError('TMAS_INTERRUPTED', 'Stopped before the run started: nothing was written. Run the same command again to start it.', { cause: error });
   }
 }
+
+/** A signal that aborts when either of `signals` does (the run's signal, its drain); undefined without either. */
+export function eitherSignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const given = signals.filter((signal) => signal !== undefined);
+  return given.length > 1 ? AbortSignal.any(given) : given[0];
+}

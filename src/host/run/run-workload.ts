@@ -13,8 +13,9 @@
  * (a view of the gateway: Gateway.forRun), which its metrics.json gives;
  * routing and scheduling change only when and where its calls go, not what
  * they send, so a run's results are those it has alone. A run that fails
- * ends alone and the others go on; the signal (Ctrl-C) stops all of them,
- * each writing its outputs at once.
+ * ends alone and the others go on; the drain (the first Ctrl-C) stops all of
+ * them once their calls in flight are journaled, and the signal (the second,
+ * or SIGTERM) at once, each writing its outputs.
  */
 import type { Problem } from '../../input/problems.ts';
 import { UserError } from '../../kernel/errors.ts';
@@ -25,7 +26,8 @@ import { createRankScale } from '../calls/call-ranks.ts';
 import { startEmbeddedSim } from '../calls/endpoints.ts';
 import { runEvaluation, type RunIO, type RunOptions, type RunOutcome } from './run-evaluation.ts';
 import { createGatewayOnPool } from './run-gateway.ts';
-import { beforeStore } from './run-stop.ts';
+import { beforeStore, eitherSignal } from './run-stop.ts';
+import type { RunDrain } from './run-drain.ts';
 import type { SharedRunParts } from './shared-run-parts.ts';
 
 /** One run of a workload. */
@@ -35,7 +37,7 @@ export interface WorkloadRun {
   config: RunConfig;
   secrets: Secrets;
   problems: Problem[];
-  options?: Omit<RunOptions, 'signal' | 'shared'>;
+  options?: Omit<RunOptions, 'signal' | 'drain' | 'shared'>;
 }
 
 /** Lines of one run among several: each says which run it is about. On a terminal, plain lines: several live displays would draw over each other. */
@@ -80,10 +82,10 @@ function allProblems(runs: readonly WorkloadRun[]): Problem[] {
 }
 
 /** Starts the parts the runs share (see shared-run-parts.ts) from the first run's settings: the gateway itself, of which each run gets a view (sharedBy). */
-async function startShared(runs: readonly WorkloadRun[], io: RunIO, signal: AbortSignal | undefined): Promise<Omit<SharedRunParts, 'sharedWith'>> {
+async function startShared(runs: readonly WorkloadRun[], io: RunIO, stop: WorkloadStop): Promise<Omit<SharedRunParts, 'sharedWith'>> {
   const { config } = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config) && run.options?.offline !== true);
-  const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), signal, (started) => started.close());
+  const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), eitherSignal(stop.signal, stop.drain?.signal), (started) => started.close());
   const pool = createPool({ encoding: config.context.tokenizer });
   const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
   return { pool, gateway, sim, rankScale: createRankScale() };
@@ -101,17 +103,34 @@ function ownSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
   return own.signal;
 }
 
+/** What stops a workload: its signal (abort at once) and its drain (the first Ctrl-C: calls in flight finish first). */
+export interface WorkloadStop {
+  signal?: AbortSignal | undefined;
+  drain?: RunDrain | undefined;
+}
+
+/** The drain of one run: its own signal (ownSignal), the workload's watch. */
+function ownDrain(drain: RunDrain | undefined): RunDrain | undefined {
+  return drain === undefined ? undefined : { signal: ownSignal(drain.signal) as AbortSignal, watch: drain.watch };
+}
+
 /**
  * Runs `runs` together through one gateway until each has ended; resolves
  * with each run's outcome or error, in their order. A single run runs as
  * `tmas run` runs it (its own gateway, its live display).
  */
-export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, signal?: AbortSignal): Promise<Array<PromiseSettledResult<RunOutcome>>> {
+export async function runWorkload(runs: readonly WorkloadRun[], io: RunIO, stop: WorkloadStop = {}): Promise<Array<PromiseSettledResult<RunOutcome>>> {
+  const { signal, drain } = stop;
   const run = (one: WorkloadRun, runIo: RunIO, shared?: SharedRunParts) =>
-    runEvaluation(one.config, one.secrets, one.problems, runIo, { ...one.options, ...(signal === undefined ? {} : { signal: ownSignal(signal) }), ...(shared === undefined ? {} : { shared }) });
+    runEvaluation(one.config, one.secrets, one.problems, runIo, {
+      ...one.options,
+      ...(signal === undefined ? {} : { signal: ownSignal(signal) }),
+      ...(drain === undefined ? {} : { drain: ownDrain(drain) }),
+      ...(shared === undefined ? {} : { shared }),
+    });
   if (runs.length <= 1) return Promise.allSettled(runs.map((one) => run(one, io)));
   checkShareable(runs, io);
-  const shared = await startShared(runs, io, signal);
+  const shared = await startShared(runs, io, stop);
   try {
     return await Promise.allSettled(runs.map((one) => run(one, labelledIO(io, one.label), sharedBy(one, runs, shared))));
   } finally {
