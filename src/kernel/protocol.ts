@@ -262,7 +262,7 @@ export type OutputInvalid = Msg<
 
 /**
  * self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null;
- * `correct`: the critique found no error (a line of it ends with the sentence "It is correct"), upstream's stop.
+ * `correct`: the critique found no error (its conclusion, the last line before the score, ends with the sentence "It is correct"), upstream's stop.
  */
 export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
 export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; correct: boolean; parseError?: string; call: CallInfo }>;
