@@ -41,13 +41,15 @@ export type VerdictReuse = typeof VERDICT_REUSE;
 /**
  * What every strategy hands the judge stage of a candidate: its response text
  * (null: none), the answer extracted from it (only the hybrid grading's rule
- * reads it), and whether the model was cut off at its length limit.
+ * reads it), and whether the model was cut off before its end, and whether by
+ * the provider's content filter rather than its length limit.
  */
 export interface JudgedResponse {
   candidate: number;
   text: string | null;
   answer: string | null;
   cut: boolean;
+  filtered: boolean;
 }
 
 /** The judge stage of one iteration. */

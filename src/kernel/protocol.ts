@@ -202,8 +202,10 @@ export type JudgeRequested = Msg<
      * judge's prompt bounds in tokens. Never the extracted answer alone.
      */
     response: string;
-    /** The model stopped at its length limit (finish_reason `length`): the text is cut, and the judge's prompt says so. */
+    /** The model stopped before its end (finish_reason `length` or `content_filter`): the text is cut, and the judge's prompt says so. */
     cut: boolean;
+    /** Present (true) only when the cut was the provider's content filter's: the judge's prompt names the filter, not the length limit. */
+    filtered?: true;
   }
 >;
 
