@@ -69,8 +69,8 @@ describe('endpoint faults', () => {
   test('length, empty and context-length faults: the run completes and each case is counted in metrics.json and progress', async ({ dir }) => {
     // Two runs: a reply cut at its limit fills the window it was asked with (~130k tokens), and a context-length
     // fault then says the window is half of what was asked, where that reply's verifications no longer fit: a real
-    // server, whose window stays what it is, never does both.
-    const cut = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06 });
+    // server, whose window stays what it is, never does both. The cut replies run to a 4096-token limit, not the window.
+    const cut = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06 }, ['--completion-max-tokens', '4096']);
     const run = await runAgainst(dir, 'refused', { context: 0.06 });
     for (const each of [cut, run]) {
       expect(each.results.trim().split('\n')).toHaveLength(60);
@@ -100,7 +100,7 @@ describe('endpoint faults', () => {
     const replay = await runCliInProcess(['replay', run.outputDir]);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/^identical: /);
-  });
+  }, 240_000);
 
   test('an endpoint that stays down stops the run with a message naming it and its last error, exit 2, store readable', async ({ dir }) => {
     const sim = await startSimServer({ problems: PROBLEMS.slice(0, 3).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), faults: { '503': 1 } });

@@ -196,11 +196,7 @@ export type JudgeRequested = Msg<
     question: string;
     /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
     reference: string;
-    /**
-     * What the judge reads of the candidate, the same in every mode and strategy
-     * (docs/concepts/shared-grading.md): the final text of its response, after the reasoning, which the
-     * judge's prompt bounds in tokens. Never the extracted answer alone.
-     */
+    /** What the judge reads of the candidate, the same in every mode and strategy (docs/concepts/shared-grading.md): the final text of its response, after the reasoning, which the judge's prompt bounds in tokens. Never the extracted answer alone. */
     response: string;
     /** The model stopped before its end (finish_reason `length` or `content_filter`): the text is cut, and the judge's prompt says so. */
     cut: boolean;
