@@ -14,8 +14,10 @@ export interface CandidateState {
   /** null until the solution arrives. */
   text: string | null;
   answer: string | null;
-  /** The solution was cut off at the length limit (the judge is told). */
+  /** The solution was cut off before its end, at the length limit or by a content filter (the judge is told which). */
   cut: boolean;
+  /** The cut was the provider's content filter's, not the length limit. */
+  filtered: boolean;
   verifications: Verification[];
   /** True once the summary arrived or was given up on. */
   summarized: boolean;
@@ -44,6 +46,7 @@ export function createCandidates(options: { seed: number; problem: string; itera
     text: null,
     answer: null,
     cut: false,
+    filtered: false,
     verifications: [],
     summarized: false,
     summary: '',

@@ -58,10 +58,11 @@ export interface LoopStart {
   guidelines: GuidelineRecord[];
   rollouts: Rollout[];
   /**
-   * On resume, the judge verdicts of each iteration done, by iteration then request key (judge-stage.ts);
-   * absent: none. A program reuses those of the iterations up to the one it starts at (verdictsAt).
+   * On resume, the judge verdicts of each iteration done, by iteration then request key (judge-stage.ts;
+   * null: the reply gave none); absent: none. A program reuses those of the iterations up to the one it
+   * starts at (verdictsAt).
    */
-  judged?: Readonly<Record<number, Readonly<Record<string, boolean>>>>;
+  judged?: Readonly<Record<number, Readonly<Record<string, boolean | null>>>>;
 }
 
 /** The input of a problem actor. */
@@ -108,8 +109,8 @@ export interface SaveIterationInput {
   rollouts: Rollout[];
   experience: ExperienceRecord[];
   guidelines: GuidelineRecord[];
-  /** The judge verdicts this iteration's stage holds, by request key: kept so that a resume reuses them as the run would have. */
-  judged: Record<string, boolean>;
+  /** The judge verdicts this iteration's stage holds, by request key (null: the reply gave none): kept so that a resume reuses them as the run would have. */
+  judged: Record<string, boolean | null>;
   /** What `bank.updated` says of this iteration, when the strategy has banks: kept so that a resume can announce the iteration again if a stop cut its announcement off. */
   bank?: BankStats;
 }

@@ -13,8 +13,11 @@
  * is judged afresh. So `majority`'s growing sample prefixes or a stopped
  * `mas-ceo` problem keep their verdicts, and a rewritten response is judged
  * again even when its extracted answer did not change (the judge reads the
- * text, never the answer alone). A pass that failed or
- * gave no verdict is asked again.
+ * text, never the answer alone). A pass that gave no verdict keeps none: asked
+ * again with each iteration that carries its candidate, it had as many more
+ * chances at one, and `majority`'s share judged grew with T where a method
+ * whose candidates are new each iteration got one. A pass whose call failed
+ * for good (no reply at all) is asked again.
  *
  * The rule is applied when the iteration's stage starts, once every earlier
  * iteration's verdicts are in, so the calls a run makes do not depend on the
@@ -30,10 +33,13 @@ import { judgePassesOf, judgeRequests, ruledByRule } from './judging.ts';
 
 /**
  * The verdict-reuse rule, as metrics.json's `evaluation.judge.verdictReuse`
- * states it: `identical-request`, a verdict is reused only for a judge request
- * identical to one answered before (same candidate, pass, prompt and response text).
+ * states it: `identical-request-or-no-verdict`, a verdict is reused only for a
+ * judge request identical to one answered before (same candidate, pass, prompt
+ * and response text), and so is a reply's lack of one. Runs made before the
+ * lack was kept state `identical-request`: their passes without a verdict were
+ * asked again with each later iteration, so a report sets them apart.
  */
-export const VERDICT_REUSE = 'identical-request';
+export const VERDICT_REUSE = 'identical-request-or-no-verdict';
 
 /** The name of a verdict-reuse rule. */
 export type VerdictReuse = typeof VERDICT_REUSE;
@@ -41,13 +47,15 @@ export type VerdictReuse = typeof VERDICT_REUSE;
 /**
  * What every strategy hands the judge stage of a candidate: its response text
  * (null: none), the answer extracted from it (only the hybrid grading's rule
- * reads it), and whether the model was cut off at its length limit.
+ * reads it), and whether the model was cut off before its end, and whether by
+ * the provider's content filter rather than its length limit.
  */
 export interface JudgedResponse {
   candidate: number;
   text: string | null;
   answer: string | null;
   cut: boolean;
+  filtered: boolean;
 }
 
 /** The judge stage of one iteration. */
@@ -76,11 +84,18 @@ export interface JudgeStage {
   reused: number[];
 }
 
+/** A judge request answered without a verdict: it keeps none, as its repeats do. */
+export const NO_VERDICT = 'none';
+
 /**
  * Every judge request a problem has made, by request key: its verdict once
- * one is in, null while it is out or when it gave none.
+ * one is in, NO_VERDICT when its reply gave none, null while it is out or
+ * when its call failed for good.
  */
-export type AskedRequests = Readonly<Record<string, boolean | null>>;
+export type AskedRequests = Readonly<Record<string, boolean | null | typeof NO_VERDICT>>;
+
+/** What an iteration stores of its judge requests, by request key: the verdict, or null for a reply that gave none. */
+export type StoredVerdicts = Record<string, boolean | null>;
 
 /** A stage with nothing asked yet. */
 export function idleJudgeStage(iteration = -1): JudgeStage {
@@ -88,16 +103,18 @@ export function idleJudgeStage(iteration = -1): JudgeStage {
 }
 
 /**
- * The verdicts a stage holds, by request key: what its iteration adds to the
- * problem's registry. Stored with the iteration, so a resume knows them again
- * and reuses a verdict exactly where the run, uninterrupted, would have.
+ * The verdicts a stage holds, by request key (null: its reply gave none):
+ * what its iteration adds to the problem's registry `asked`. Stored with the
+ * iteration, so a resume knows them again and reuses a verdict, or its lack,
+ * exactly where the run, uninterrupted, would have.
  */
-export function stageVerdicts(stage: JudgeStage): Record<string, boolean> {
-  const verdicts: Record<string, boolean> = {};
+export function stageVerdicts(stage: JudgeStage, asked: AskedRequests): StoredVerdicts {
+  const verdicts: StoredVerdicts = {};
   for (const [candidate, keys] of Object.entries(stage.keys)) {
     keys.forEach((key, pass) => {
       const verdict = stage.verdicts[Number(candidate)]?.[pass];
       if (typeof verdict === 'boolean') verdicts[key] = verdict;
+      else if (asked[key] === NO_VERDICT) verdicts[key] = null;
     });
   }
   return verdicts;
@@ -155,7 +172,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     ruled: [...start.stage.ruled],
     reused: [...start.stage.reused],
   };
-  const asked: Record<string, boolean | null> = { ...start.asked };
+  const asked: Record<string, AskedRequests[string]> = { ...start.asked };
   const post: Message[] = [...start.post];
   for (const response of responses) {
     if (stage.verdicts[response.candidate] !== undefined || stage.silent.includes(response.candidate)) continue;
@@ -174,6 +191,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
         markReused(stage, input, key, response.candidate);
         return;
       }
+      if (known === NO_VERDICT) return;
       if (known === null && early) {
         deferred.push(pass);
         return;
@@ -191,12 +209,12 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
 
 /**
  * Settles the passes that waited for the stage: every earlier iteration's
- * verdicts are in now, so each reuses its identical request's verdict, or is
- * asked again when that request gave none.
+ * verdicts are in now, so each reuses its identical request's verdict (or its
+ * lack of one), or is asked again when that request's call failed for good.
  */
 export function settleDeferred(start: Asked, input: ProblemInput, responses: JudgedResponse[]): Asked {
   const stage: JudgeStage = { ...start.stage, verdicts: { ...start.stage.verdicts }, deferred: {}, reused: [...start.stage.reused] };
-  const asked: Record<string, boolean | null> = { ...start.asked };
+  const asked: Record<string, AskedRequests[string]> = { ...start.asked };
   const post: Message[] = [...start.post];
   for (const [candidate, passes] of Object.entries(start.stage.deferred).map(([c, p]) => [Number(c), p] as const)) {
     const response = responses.find((r) => r.candidate === candidate);
@@ -212,6 +230,7 @@ export function settleDeferred(start: Asked, input: ProblemInput, responses: Jud
         markReused(stage, input, request.key, candidate);
         continue;
       }
+      if (known === NO_VERDICT) continue;
       asked[request.key] = null;
       stage.pending++;
       post.push(request.message);
@@ -221,14 +240,15 @@ export function settleDeferred(start: Asked, input: ProblemInput, responses: Jud
   return { stage, asked, post };
 }
 
-/** Records one pass's verdict (null: none, or a failed call with its `failure`), and learns it for later iterations. */
+/** Records one pass's verdict (null: none, or a failed call with its `failure`), and learns it, or a reply's lack of one, for later iterations. */
 export function recordVerdict(start: { stage: JudgeStage; asked: AskedRequests }, reply: { candidate: number; pass: number; verdict: boolean | null; failure?: string }): { stage: JudgeStage; asked: AskedRequests } {
   const { stage } = start;
   const verdicts = [...(stage.verdicts[reply.candidate] ?? [])];
   verdicts[reply.pass] = reply.verdict;
   const failures = reply.failure === undefined ? stage.failures : { ...stage.failures, [reply.candidate]: [...(stage.failures[reply.candidate] ?? []), reply.failure] };
   const key = stage.keys[reply.candidate]?.[reply.pass];
-  const asked = key === undefined || reply.verdict === null ? start.asked : { ...start.asked, [key]: reply.verdict };
+  const learned: boolean | typeof NO_VERDICT | null = reply.verdict ?? (reply.failure === undefined ? NO_VERDICT : null);
+  const asked = key === undefined || learned === null ? start.asked : { ...start.asked, [key]: learned };
   return { stage: { ...stage, verdicts: { ...stage.verdicts, [reply.candidate]: verdicts }, failures, pending: Math.max(0, stage.pending - 1) }, asked };
 }
 

@@ -92,15 +92,20 @@ export function finalText(text: string): string {
   return afterReasoning(text).trim();
 }
 
-/** What the judge reads of a candidate, in every mode: its final text, and whether the model was cut off at its length limit. */
-export function judgeViewOf(candidate: { text: string; cut: boolean }): { response: string; cut: boolean } {
-  return { response: finalText(candidate.text), cut: candidate.cut };
+/**
+ * What the judge reads of a candidate, in every mode: its final text, whether
+ * the model was cut off before its end, and, only for a cut by the provider's
+ * content filter, that it was (the request of every other candidate, and so
+ * its prompt and its verdict-reuse key, is as it was before the filter was told).
+ */
+export function judgeViewOf(candidate: { text: string; cut: boolean; filtered: boolean }): { response: string; cut: boolean; filtered?: true } {
+  return { response: finalText(candidate.text), cut: candidate.cut, ...(candidate.cut && candidate.filtered ? { filtered: true as const } : {}) };
 }
 
 /** The judge requests of one candidate whose solution just arrived (none when the problem is not judged, or the rule's verdict stands). */
 export function judgeRequests(
   setup: JudgeSetup & { base: { run: string; problem: string; iteration: number } },
-  candidate: { candidate: number; text: string; answer: string | null; cut: boolean },
+  candidate: { candidate: number; text: string; answer: string | null; cut: boolean; filtered: boolean },
 ): Message[] {
   const reference = judgeReference(setup);
   if (reference === undefined) return [];

@@ -47,21 +47,23 @@ export interface CandidateView extends CandidateResponse {
 /**
  * A candidate's response: its text (null: none), the answer extracted from it,
  * and whether the model was cut off before its end (reply.ts cutOff: at its
- * length limit, or by a content filter), which the judge is told. Taken from a reply by `responseOf`, so
+ * length limit, or by a content filter) and by which, which the judge is told. Taken from a reply by `responseOf`, so
  * every strategy records a cut the same way.
  */
 export interface CandidateResponse {
   text: string | null;
   answer: string | null;
   cut: boolean;
+  /** The cut was the provider's content filter's (`finish_reason: "content_filter"`), not the length limit. */
+  filtered: boolean;
 }
 
 /** No response (none yet, or its call failed). */
-export const NO_RESPONSE: CandidateResponse = { text: null, answer: null, cut: false };
+export const NO_RESPONSE: CandidateResponse = { text: null, answer: null, cut: false, filtered: false };
 
 /** The response a reply carries. */
 export function responseOf(reply: { text: string; answer: string | null; call: CallInfo }): CandidateResponse & { text: string } {
-  return { text: reply.text, answer: reply.answer, cut: cutOff(reply.call) !== null };
+  return { text: reply.text, answer: reply.answer, cut: cutOff(reply.call) !== null, filtered: reply.call.finishReason === 'content_filter' };
 }
 
 /** What the rule-based grader compares against: the short answer; none in proof mode, where only the judge grades. */
@@ -78,6 +80,7 @@ export function resultOf(view: CandidateView, input: ProblemInput): CandidateRes
       text: view.text,
       answer: view.answer,
       cut: view.cut,
+      filtered: view.filtered,
       verifications: view.verifications ?? [],
       summarized: true,
       summary: view.summary ?? '',
@@ -110,6 +113,6 @@ export function saveOf(iteration: number, views: CandidateView[], input: Problem
     kind: 'save' as const,
     iteration,
     candidates: views.map((view) => resultOf(view, input)),
-    responses: views.map(({ candidate, text, answer, cut }) => ({ candidate, text, answer, cut })),
+    responses: views.map(({ candidate, text, answer, cut, filtered }) => ({ candidate, text, answer, cut, filtered })),
   };
 }

@@ -10,7 +10,7 @@
 import { TmasError } from '../src/kernel/errors.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import type { LoopStart, ProblemInput, SaveIterationInput } from './contract.ts';
-import { idleJudgeStage, judgeResponses, recordVerdict, stageOf, stageVerdicts, type AskedRequests, type JudgeStage } from './judge-stage.ts';
+import { idleJudgeStage, judgeResponses, NO_VERDICT, recordVerdict, stageOf, stageVerdicts, type AskedRequests, type JudgeStage } from './judge-stage.ts';
 import { fromJudgeIndex } from './judging.ts';
 import { failureOf, iterationAnnouncement } from './kit.ts';
 import type { Effect, ProblemProgram, SaveEffect, Step } from './program.ts';
@@ -41,9 +41,13 @@ export interface ProgramContext<S> {
  * pass of iteration 0 without a verdict took the one its repeat got a round later, and the resumed
  * run's results.jsonl differed from the run's without the stop (and from its own metrics' iterations).
  */
-function verdictsAt(judged: LoopStart['judged'], from: number): Record<string, boolean> {
-  const held: Record<string, boolean> = {};
-  for (const [iteration, verdicts] of Object.entries(judged ?? {})) if (Number(iteration) <= from) Object.assign(held, verdicts);
+function verdictsAt(judged: LoopStart['judged'], from: number): AskedRequests {
+  const held: Record<string, AskedRequests[string]> = {};
+  for (const [iteration, verdicts] of Object.entries(judged ?? {})) {
+    if (Number(iteration) > from) continue;
+    // Stored null: the reply gave no verdict, which its repeats keep.
+    for (const [key, verdict] of Object.entries(verdicts)) held[key] = verdict ?? NO_VERDICT;
+  }
   return held;
 }
 
@@ -103,9 +107,9 @@ export function unexpected(id: string, event: { type: string }): never {
 }
 
 /** What `saveIteration` stores of an iteration, graded by `judging`, its judge stage. */
-export function saveInput(input: ProblemInput, effect: SaveEffect, judging: JudgeStage): SaveIterationInput {
+export function saveInput(input: ProblemInput, effect: SaveEffect, judging: JudgeStage, asked: AskedRequests): SaveIterationInput {
   return {
-    judged: stageVerdicts(judging),
+    judged: stageVerdicts(judging, asked),
     problem: input.problem.id,
     ordinal: input.ordinal,
     iteration: effect.iteration,

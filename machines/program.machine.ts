@@ -82,7 +82,7 @@ function flushingState(machine: ProgramSetup, id: string) {
           src: 'saveIteration',
           input: ({ context }) => {
             if (context.previous === null) throw new TmasError('TMAS_INTERNAL', 'flushing without an iteration to save');
-            return saveInput(context.input, context.previous.effect, context.previous.judging);
+            return saveInput(context.input, context.previous.effect, context.previous.judging, context.asked);
           },
           onDone: [
             { guard: ({ event }) => event.output.saved, target: `#${id}.running`, actions: 'announcePrevious' },
@@ -102,7 +102,7 @@ function savingState(machine: ProgramSetup) {
       src: 'saveIteration',
       input: ({ context }) => {
         if (context.effect.kind !== 'save') throw new TmasError('TMAS_INTERNAL', 'saving without a save effect');
-        return saveInput(context.input, context.effect, context.judging);
+        return saveInput(context.input, context.effect, context.judging, context.asked);
       },
       onDone: [
         { guard: ({ event }) => event.output.saved, target: 'running', actions: 'announceAndContinue' },

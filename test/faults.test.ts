@@ -67,36 +67,40 @@ describe('endpoint faults', () => {
   });
 
   test('length, empty and context-length faults: the run completes and each case is counted in metrics.json and progress', async ({ dir }) => {
-    const run = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06, context: 0.06 });
-    expect(run.results.trim().split('\n')).toHaveLength(60);
-    expect(run.simStats.faults.length ?? 0).toBeGreaterThan(0);
-    expect(total(run.metrics, 'truncated')).toBeGreaterThan(0);
-    expect(total(run.metrics, 'emptyAnswers')).toBeGreaterThan(0);
+    // Two runs: a reply cut at its limit fills the window it was asked with (~130k tokens), and a context-length
+    // fault then says the window is half of what was asked, where that reply's verifications no longer fit: a real
+    // server, whose window stays what it is, never does both. The cut replies run to a 4096-token limit, not the window.
+    const cut = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06 }, ['--completion-max-tokens', '4096']);
+    const run = await runAgainst(dir, 'refused', { context: 0.06 });
+    for (const each of [cut, run]) {
+      expect(each.results.trim().split('\n')).toHaveLength(60);
+      // Nothing failed for good: a context-length error re-fits the prompt, a damaged answer is asked again or kept as no answer.
+      expect(each.metrics.iterations.every((it) => it.failures === 0)).toBe(true);
+    }
+    expect(cut.simStats.faults.length ?? 0).toBeGreaterThan(0);
+    expect(total(cut.metrics, 'truncated')).toBeGreaterThan(0);
+    expect(total(cut.metrics, 'emptyAnswers')).toBeGreaterThan(0);
+    expect(total(cut.metrics, 'parseRetries')).toBeGreaterThan(0);
     // At most: a reply the client gave up on (a timeout on a loaded machine) is injected but never seen.
     expect(total(run.metrics, 'contextErrors')).toBeGreaterThan(0);
     expect(total(run.metrics, 'contextErrors')).toBeLessThanOrEqual(run.simStats.faults.context ?? 0);
-    expect(total(run.metrics, 'parseRetries')).toBeGreaterThan(0);
-    // Nothing failed for good: a context-length error re-fits the prompt, a damaged answer is asked again or kept as no answer.
-    expect(run.metrics.iterations.every((it) => it.failures === 0)).toBe(true);
-    const last = run.stderr.at(-1) ?? '';
-    expect(last).toMatch(/answers: .*truncated \d+/);
-    expect(last).toMatch(/empty \d+/);
-    expect(last).toMatch(/context-length \d+/);
+    expect(cut.stderr.at(-1) ?? '').toMatch(/answers: .*truncated \d+/);
+    expect(cut.stderr.at(-1) ?? '').toMatch(/empty \d+/);
+    expect(run.stderr.at(-1) ?? '').toMatch(/context-length \d+/);
 
-    const log = await readLog(run.outputDir);
-    const invalid = log.filter((e) => e.message.type === 'output.invalid');
-    expect(invalid.length).toBeGreaterThan(0);
-    expect(log.some((e) => e.message.type === 'context.trimmed' && (e.message.contextErrors ?? 0) > 0)).toBe(true);
+    const cutLog = await readLog(cut.outputDir);
+    expect(cutLog.filter((e) => e.message.type === 'output.invalid').length).toBeGreaterThan(0);
     // A truncated solution is a candidate without an answer, never a crash.
-    const truncatedSolutions = log.flatMap((e) => (e.message.type === 'solution.completed' && e.message.call.finishReason === 'length' ? [e.message] : []));
+    const truncatedSolutions = cutLog.flatMap((e) => (e.message.type === 'solution.completed' && e.message.call.finishReason === 'length' ? [e.message] : []));
     expect(truncatedSolutions.length).toBeGreaterThan(0);
     expect(truncatedSolutions.every((m) => m.answer === null)).toBe(true);
+    expect((await readLog(run.outputDir)).some((e) => e.message.type === 'context.trimmed' && (e.message.contextErrors ?? 0) > 0)).toBe(true);
 
     // A call answered in a smaller window is found by the key it was first asked under: the replay, which never meets the refusal, reads the run as it was.
     const replay = await runCliInProcess(['replay', run.outputDir]);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/^identical: /);
-  });
+  }, 240_000);
 
   test('an endpoint that stays down stops the run with a message naming it and its last error, exit 2, store readable', async ({ dir }) => {
     const sim = await startSimServer({ problems: PROBLEMS.slice(0, 3).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), faults: { '503': 1 } });

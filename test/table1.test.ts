@@ -162,11 +162,12 @@ describe('tmas table1', () => {
   });
 
   test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
-    // Six demo problems, two judge passes over four candidates: per-problem figures fine enough that two seeds give two intervals.
+    // Six demo problems, two judge passes over four candidates: per-problem figures fine enough that two seeds give two intervals;
+    // a reply the format-breaking mode cuts runs to the 4096-token limit, not the whole window.
     const input = path.join(dir, 'six.jsonl');
     await writeFile(input, (await readFile('problems/demo.jsonl', 'utf8')).split('\n').slice(0, 6).join('\n'));
     const out = path.join(dir, 'table1');
-    const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4']);
+    const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', out, '--strategies', 'pacore,tmas', '--no-proof', '--n-candidates', '4', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '2', '--sim-break-formats', '0.4', '--completion-max-tokens', '4096']);
     expect(result.code, result.stderr).toBe(0);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     const report = async (root: string) => {

@@ -46,12 +46,13 @@ function referencePart(request: MessageOf<'judge.requested'>, proof: boolean): P
   return { id: 'reference', text: `<${tag}>\n${request.reference}\n</${tag}>` };
 }
 
-/** What the judge is shown of the response and what it was not: the bound, and a cut at the length limit. */
+/** What the judge is shown of the response and what it was not: the bound, and a cut (at the length limit, or by the provider's content filter). */
 function viewNote(request: MessageOf<'judge.requested'>): string {
   const bound =
     `The candidate response above is its final text, after any reasoning, at most ${JUDGE_VIEW_TOKENS} tokens of it: ` +
     'a longer one is shown as its beginning and its end, with a line saying how many tokens were left out between them. ';
-  const cut = request.cut ? 'The response was cut off at its length limit before it finished: judge only what it does state. ' : '';
+  const by = request.filtered === true ? "stopped by the provider's content filter" : 'cut off at its length limit';
+  const cut = request.cut ? `The response was ${by} before it finished: judge only what it does state. ` : '';
   return bound + cut;
 }
 

@@ -23,9 +23,9 @@ async function loadStart(store: Store, ordinal: number, judged: boolean): Promis
   return { iteration: last.record.iteration + 1, experience: last.banks.experience, guidelines: last.banks.guidelines, rollouts: last.record.rollouts, ...(verdicts ? { judged: verdicts } : {}) };
 }
 
-/** The judge verdicts of a problem's completed iterations, by iteration then request key, read from the records' outlines: keys and booleans, no texts. */
-async function judgedRequests(store: Store, ordinal: number): Promise<Record<number, Record<string, boolean>>> {
-  const judged: Record<number, Record<string, boolean>> = {};
+/** The judge verdicts of a problem's completed iterations, by iteration then request key, read from the records' outlines: keys and booleans (null: a reply without one), no texts. */
+async function judgedRequests(store: Store, ordinal: number): Promise<Record<number, Record<string, boolean | null>>> {
+  const judged: Record<number, Record<string, boolean | null>> = {};
   for await (const record of store.iterationOutlines(ordinal)) if (record.judged !== undefined) judged[record.iteration] = record.judged;
   return judged;
 }

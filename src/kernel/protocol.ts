@@ -196,14 +196,12 @@ export type JudgeRequested = Msg<
     question: string;
     /** The reference: the short answer (--no-proof) or the reference solution (proof mode). */
     reference: string;
-    /**
-     * What the judge reads of the candidate, the same in every mode and strategy
-     * (docs/concepts/shared-grading.md): the final text of its response, after the reasoning, which the
-     * judge's prompt bounds in tokens. Never the extracted answer alone.
-     */
+    /** What the judge reads of the candidate, the same in every mode and strategy (docs/concepts/shared-grading.md): the final text of its response, after the reasoning, which the judge's prompt bounds in tokens. Never the extracted answer alone. */
     response: string;
-    /** The model stopped at its length limit (finish_reason `length`): the text is cut, and the judge's prompt says so. */
+    /** The model stopped before its end (finish_reason `length` or `content_filter`): the text is cut, and the judge's prompt says so. */
     cut: boolean;
+    /** Present (true) only when the cut was the provider's content filter's: the judge's prompt names the filter, not the length limit. */
+    filtered?: true;
   }
 >;
 
@@ -262,7 +260,7 @@ export type OutputInvalid = Msg<
 
 /**
  * self-refine: a candidate's own critique of its solution; `score` from a closing `SCORE: s`, or null;
- * `correct`: the critique found no error (a line of it ends with the sentence "It is correct"), upstream's stop.
+ * `correct`: the critique found no error (its conclusion, the last line before the score, ends with the sentence "It is correct"), upstream's stop.
  */
 export type CritiqueRequested = Msg<'critique.requested', { candidate: number; question: string; solution: string }>;
 export type CritiqueCompleted = Msg<'critique.completed', { candidate: number; critique: string; score: number | null; correct: boolean; parseError?: string; call: CallInfo }>;

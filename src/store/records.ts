@@ -85,8 +85,8 @@ export interface IterationRecord {
   iteration: number;
   candidates: CandidateResult[];
   rollouts: Rollout[];
-  /** The judge verdicts of the iteration by request key (machines/judge-stage.ts); absent in runs made before it was kept. */
-  judged?: Record<string, boolean>;
+  /** The judge verdicts of the iteration by request key (machines/judge-stage.ts; null: the reply gave none, and its repeats are not asked); absent in runs made before it was kept. */
+  judged?: Record<string, boolean | null>;
   /** What the iteration's `bank.updated` said (strategies with banks); absent in runs made before it was kept. */
   bank?: BankStats;
 }

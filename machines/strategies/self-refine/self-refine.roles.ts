@@ -14,17 +14,27 @@ import type { LlmOutput } from '../../llm.ts';
 /** The sentence a critique that finds no error says: the stop phrase of madaan/self-refine's math feedback ("it is correct"). */
 export const NO_ERROR = 'It is correct.';
 
+/** A line that concludes nothing: blank, markdown alone (a rule, a fence), or the score the prompt asks for last. */
+const NOT_A_CONCLUSION = /^[^a-z0-9]*$|^[^a-z0-9]*score\**\s*[:=]/i;
+
+/** A line whose last sentence is "It is correct", whatever the case and the punctuation or emphasis around it. */
+const ENDS_CORRECT = /(?:^|[.!?:][^a-z0-9\s]*\s+)[^a-z0-9\s]*it is correct[^a-z0-9]*$/i;
+
 /**
- * Whether a critique found no error, upstream's stop: in its final text
- * (after the last `</think>`) a line ends with the sentence "It is correct",
- * whatever the case and the punctuation or emphasis around it ("There is no
- * error. It is correct!" as upstream's examples say it). Upstream looks for
- * the words anywhere in its few-shot-shaped feedback; ours is free prose, where
- * "check whether it is correct" must not stop a candidate.
+ * Whether a critique found no error, upstream's stop: its conclusion, the last
+ * line of its final text (after the last `</think>`) before the score, ends
+ * with the sentence "It is correct", whatever the case and the punctuation or
+ * emphasis around it ("There is no error. It is correct!" as upstream's
+ * examples say it, "**Verdict:** It is correct."). Upstream looks for the
+ * words anywhere in its few-shot-shaped feedback; ours is free prose, where a
+ * reasoning model checks step by step ("Step 1 ... It is correct.", then
+ * "Step 2 drops a sign."): only the conclusion speaks for the whole solution,
+ * and "check whether it is correct" must not stop a candidate either.
  */
 export function critiqueFindsNoError(text: string): boolean {
   const final = text.split('</think>').at(-1) ?? text;
-  return /(?:^\s*|[.!?]\s+)[^a-z0-9\s]*it is correct[^a-z0-9]*$/im.test(final);
+  const conclusion = final.split('\n').filter((line) => !NOT_A_CONCLUSION.test(line)).at(-1) ?? '';
+  return ENDS_CORRECT.test(conclusion.trim());
 }
 
 /**

@@ -143,7 +143,7 @@ function deduped(state: TmasState, output: DedupBanksOutput, input: ProblemInput
       experience: output.experience,
       guidelines: output.guidelines,
       bank,
-      responses: state.candidates.map(({ candidate, text, answer, cut }) => ({ candidate, text, answer, cut })),
+      responses: state.candidates.map(({ candidate, text, answer, cut, filtered }) => ({ candidate, text, answer, cut, filtered })),
     },
   };
 }

@@ -103,7 +103,7 @@ function meanOf(ratings: Rating[]): number | null {
 
 function viewOf(proof: Proof): CandidateView {
   const verifications: Verification[] = proof.ratings.map((r) => ({ index: r.index, score: r.score, analysis: r.rating }));
-  return { candidate: proof.candidate, text: proof.text, answer: proof.answer, cut: proof.cut, verifications, score: meanOf(proof.ratings), failures: proof.failures };
+  return { candidate: proof.candidate, text: proof.text, answer: proof.answer, cut: proof.cut, filtered: proof.filtered, verifications, score: meanOf(proof.ratings), failures: proof.failures };
 }
 
 function update(state: VerifyRefineState, index: number, change: (proof: Proof) => Proof, input: ProblemInput, post: Message[] = []): Step<VerifyRefineState> {

@@ -56,7 +56,7 @@ export interface JudgeGrading {
    * What the judge reads of a response, in both modes and for every strategy: its final text after the
    * reasoning, at most `maxTokens` tokens (head and tail kept), never the extracted answer alone (runs of
    * journal version 5 and before read the extracted answer with --no-proof: `answer-else-final-text`);
-   * `statesCut`: its prompt says when the response was cut off at its length limit.
+   * `statesCut`: its prompt says when the response was cut off before its end, and by what (its length limit, or the provider's content filter).
    */
   view: { reads: 'final-text'; maxTokens: number; statesCut: true };
   /** `always`: every candidate is judged; `unsure`: only those the rule-based grader is unsure of (or finds no answer in), the rule's verdict standing for the rest. */

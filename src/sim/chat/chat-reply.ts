@@ -11,7 +11,7 @@ import type { ChatCall } from './chat-call.ts';
 import type { ChatContext } from './chat-context.ts';
 import { finish, toResponseBody } from '../http/completion.ts';
 import { outputLengthOf } from '../capacity/output-length.ts';
-import { damage } from '../faults/fault-replies.ts';
+import { cutAtLimit, damage } from '../faults/fault-replies.ts';
 import type { FaultKind } from '../faults/faults.ts';
 import { filler } from '../model/filler.ts';
 import { breakFormat } from '../faults/format-breaks.ts';
@@ -34,11 +34,12 @@ export function buildReply(call: ChatCall, context: ChatContext, { fault, key, p
   const { capacity, settings } = context;
   const replyKey = replyKeyOf(settings.seed, request);
   const reply = (request.continues ? continuationTo : replyTo)(asked, problem, rest, replyKey, settings, system);
-  // The format-breaking mode, keyed by the request like the reply itself; a reply it cuts off ends as one cut at the limit.
+  // The format-breaking mode, keyed by the request like the reply itself; a reply it cuts off runs on to the limit and is cut there.
   const broken = breakFormat(asked.format, reply.content, replyKey, context.breakFormats);
   if (broken.broken !== null) context.stats.formatBreaks[broken.broken] = (context.stats.formatBreaks[broken.broken] ?? 0) + 1;
   const limited = finish(broken.content, reply.reasoning, request.maxTokens);
-  let finished = damage(broken.truncated ? { ...limited, finishReason: 'length' } : limited, fault);
+  const limit = { maxTokens: request.maxTokens, rng: rngOf(replyKey, 'run-on') };
+  let finished = damage(broken.truncated ? cutAtLimit(limited, limited.content, limit) : limited, fault, limit);
   // Under the capacity model the text stays the same; the tokens it reports (and pays for) are drawn.
   const outputTokens =
     capacity === null

@@ -9,7 +9,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Finished } from '../http/completion.ts';
 import { sendsRetryAfter, type FaultKind } from './faults.ts';
-import { tokensOf } from '../model/filler.ts';
+import { CHARS_PER_TOKEN, filler, tokensOf } from '../model/filler.ts';
+import type { Rng } from '../model/random.ts';
 import { sendError } from '../http/http.ts';
 
 /** A fault sent in place of the reply: the status the request log records (null: no complete response). */
@@ -69,14 +70,33 @@ export function sendServerFault(res: ServerResponse, fault: FaultKind | null): F
   return { status: Number(fault) };
 }
 
-/** The `length` and `empty` faults: a reply that arrives but is damaged. */
-export function damage(reply: Finished, fault: FaultKind | null): Finished {
+/** The request's completion limit, and the draws of the text a reply cut at it runs on with. */
+export interface CompletionLimit {
+  maxTokens: number | null;
+  rng: Rng;
+}
+
+/**
+ * A reply cut at its completion limit as a real server sends one: the model
+ * wrote `kept` of its content, then went on writing until the limit stopped
+ * it, so the text runs on to the request's `max_tokens` and the usage counts
+ * all of them (`completion_tokens` = `max_tokens`). Without a limit in the
+ * request (none to reach), the reply ends after `kept`.
+ */
+export function cutAtLimit(reply: Finished, kept: string, { maxTokens, rng }: CompletionLimit): Finished {
   const reasoningTokens = reply.reasoning === null ? 0 : tokensOf(reply.reasoning);
-  if (fault === 'empty') return { ...reply, content: '', finishReason: 'stop', completionTokens: reasoningTokens };
-  if (fault === 'length') {
-    const content = reply.content.slice(0, Math.floor(reply.content.length / 2));
-    return { ...reply, content, finishReason: 'length', completionTokens: reasoningTokens + tokensOf(content) };
-  }
+  if (maxTokens === null) return { ...reply, content: kept, finishReason: 'length', completionTokens: reasoningTokens + tokensOf(kept) };
+  if (reply.reasoning !== null && reasoningTokens >= maxTokens) return { ...reply, content: '', reasoning: reply.reasoning.slice(0, maxTokens * CHARS_PER_TOKEN), finishReason: 'length', completionTokens: maxTokens };
+  const room = (maxTokens - reasoningTokens) * CHARS_PER_TOKEN;
+  // Asked for a sentence more than the room, as filler ends at the sentence end nearest to what it is asked, then cut to the room exactly.
+  const content = kept.length >= room ? kept.slice(0, room) : `${kept} ${filler(room + 200, rng)}`.slice(0, room);
+  return { ...reply, content, finishReason: 'length', completionTokens: maxTokens };
+}
+
+/** The `length` and `empty` faults: a reply that arrives but is damaged (`length`: half its content written, then cut at the limit). */
+export function damage(reply: Finished, fault: FaultKind | null, limit: CompletionLimit): Finished {
+  if (fault === 'empty') return { ...reply, content: '', finishReason: 'stop', completionTokens: reply.reasoning === null ? 0 : tokensOf(reply.reasoning) };
+  if (fault === 'length') return cutAtLimit(reply, reply.content.slice(0, Math.floor(reply.content.length / 2)), limit);
   return reply;
 }
 
