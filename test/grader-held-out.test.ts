@@ -6,7 +6,13 @@
  * either way, `unsure` (the judge decides) is the verdict asked for.
  */
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer, type Verdict } from '../src/grader/index.ts';
+import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
+
+/** The verdict a run gives a reply: its extracted answer, graded with the reply as context. */
+function verdictOfReply(response: string, gold: string): Verdict {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
+}
+
 
 function verdictOf(pred: string, gold: string): Verdict {
   return gradeAnswer(pred, gold).verdict;
@@ -63,5 +69,48 @@ describe('numerals in bases over ten', () => {
   it('reads a numeral as programs prefix it', () => {
     expect(verdictOf('0xFF', '255')).toBe('equal');
     expect(verdictOf('0b1010', '10')).toBe('equal');
+  });
+});
+
+describe('an announced answer the reply takes back or only supposes', () => {
+  const reply = 'One might think the answer is 5, but that misses a case. The true count is $6$.';
+
+  it('reads the answer the reply settles on, not the one it supposes', () => {
+    expect(verdictOfReply(reply, '5')).toBe('different');
+    expect(verdictOfReply(reply, '6')).toBe('equal');
+    expect(verdictOfReply('It is tempting to say the answer is $5$. However, the empty set counts, so there are $6$ subsets.', '5')).toBe('different');
+    expect(verdictOfReply('At first glance the answer is 5. But the empty set counts too, so there are $6$ subsets.', '6')).toBe('equal');
+  });
+
+  it('still reads an answer followed by its reason', () => {
+    expect(verdictOfReply('The answer is 7, which is 3 more than 4.', '7')).toBe('equal');
+    expect(verdictOfReply('The final answer is 12, as computed above.', '12')).toBe('equal');
+  });
+});
+
+describe('an announced sentence with several numbers', () => {
+  it('reads the number its conclusion gives', () => {
+    expect(verdictOfReply('The answer is 5 apples and 6 oranges, so 11.', '5')).toBe('different');
+    expect(verdictOfReply('Answer: 5 apples and 6 oranges, so 11', '11')).toBe('equal');
+  });
+
+  it('is no one value when it lists several and concludes none', () => {
+    expect(verdictOfReply('Answer: 5 apples and 6 oranges', '5')).not.toBe('equal');
+  });
+});
+
+describe('a reply that goes on to invent the next turn of the conversation', () => {
+  it('reads only its own turn', () => {
+    expect(verdictOfReply('The answer is 7.\n\nUser: now what is 2+2?\nAssistant: The answer is 4.', '7')).toBe('equal');
+    expect(verdictOfReply('So \\boxed{7}.\n\n**Human:** thanks! And 2+2?\n\n**Assistant:** \\boxed{4}', '7')).toBe('equal');
+    expect(verdictOfReply('So \\boxed{7}<|im_end|>\n<|im_start|>user\nWhat is 3+3?<|im_end|>\n<|im_start|>assistant\n\\boxed{6}', '7')).toBe('equal');
+  });
+});
+
+describe('an answer stated with an equals sign', () => {
+  it('reads "Final answer = 7" as "Final answer: 7"', () => {
+    expect(verdictOfReply('Final answer = 7', '7')).toBe('equal');
+    expect(verdictOfReply('We compute carefully.\n**Answer** = 7', '7')).toBe('equal');
+    expect(verdictOfReply('We compute carefully.\nFinal answer = 7', '8')).toBe('different');
   });
 });

@@ -6,6 +6,7 @@
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
+import { ownTurn } from './turns.ts';
 
 /**
  * "**Final Answer**", "### Answer" on a line of its own: a heading that
@@ -23,7 +24,8 @@ const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
  */
 const ANSWER_MARKER = new RegExp(
   // "**Answer**: 42": the bold may close before the colon.
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  // "Final answer = 7" states it as well as "Final answer: 7".
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
@@ -45,17 +47,39 @@ function isAnswerLike(text: string): boolean {
 }
 
 /**
+ * Words before an announcement, in its sentence, that say it is not the
+ * reply's own answer: "One might think the answer is 5", "It is tempting to
+ * say the answer is 5", "a naive count gives the answer: 5".
+ */
+const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
+
+/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case". */
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but|however|wait)\b/i;
+
+/** How far before and after a marker its sentence is read for a hedge. */
+const HEDGE_WINDOW = 120;
+
+/** Whether the announcement between `start` and `end` is hedged: said to be wrong, or supposed. */
+function hedged(response: string, start: number, end: number): boolean {
+  const before = response.slice(Math.max(0, start - HEDGE_WINDOW), start).split(/[.!?。\n](?:\s|$)|\n/).pop() ?? '';
+  const after = response.slice(end, end + HEDGE_WINDOW);
+  return HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(after);
+}
+
+/**
  * The answer announced last, with where its marker ends. A later marker
  * that states no answer ("note that the answer is independent of n") gives
  * way to an earlier one that does.
  */
 function announcedAnswer(response: string): { text: string; end: number } | null {
-  const ends = [...response.matchAll(ANSWER_MARKER)].map((m) => m.index + m[0].length);
+  const markers = [...response.matchAll(ANSWER_MARKER)];
   let fallback: { text: string; end: number } | null = null;
   // The final word is among the last few announcements; reading every one of
   // a response that repeats "the answer is" thousands of times costs time.
-  for (let k = ends.length - 1; k >= Math.max(0, ends.length - MARKERS_READ); k -= 1) {
-    const end = ends[k] ?? 0;
+  for (let k = markers.length - 1; k >= Math.max(0, markers.length - MARKERS_READ); k -= 1) {
+    const marker = markers[k];
+    if (marker === undefined || hedged(response, marker.index, marker.index + marker[0].length)) continue;
+    const end = marker.index + marker[0].length;
     const text = statementAt(response, end);
     if (text === null || text === '') continue;
     if (isAnswerLike(text)) return { text, end };
@@ -75,10 +99,11 @@ function announcedAnswer(response: string): { text: string; end: number } | null
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
-  const final = afterReasoning(response);
+  const own = ownTurn(response);
+  const final = afterReasoning(own);
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
-  return answer !== null || final === response ? answer : declaredAnswer(response) ?? unannouncedAnswer(response);
+  return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
 }
 
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
@@ -156,8 +181,13 @@ export function statedAnswer(text: string): string {
  */
 const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
 
-/** What a response says after its reasoning: the text after its last reasoning end, else all of it. */
-export function afterReasoning(text: string): string {
+/**
+ * What a response says after its reasoning: the text after its last
+ * reasoning end, else all of it; in either, only up to a turn it invents for
+ * the user (turns.ts).
+ */
+export function afterReasoning(whole: string): string {
+  const text = ownTurn(whole);
   let cut = -1;
   for (const end of REASONING_ENDS) {
     const at = text.lastIndexOf(end);
@@ -171,7 +201,7 @@ export function afterReasoning(text: string): string {
 }
 
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
-const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
+const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：|=)|` + FINAL_ANSWER_HEADING, 'gi');
 
 /**
  * Every final answer a response gives after its reasoning, in order: each

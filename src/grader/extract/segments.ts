@@ -116,10 +116,26 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   if ((proseWordCount(trimmed) < 2 && !hasNonLatinScript(trimmed)) || YES_OR_NO_FIRST.test(trimmed)) return trimmed;
   const isClause = / is (?!not\b)/.exec(trimmed);
   const tail = isClause === null ? trimmed : trimmed.slice(trimmed.lastIndexOf(' is ') + 4);
-  const candidates = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);
+  const all = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);
+  // "5 apples and 6 oranges, so 11": what a conclusion word leads to is the answer.
+  const concluded = [...tail.matchAll(CONCLUSION)].pop();
+  const after = concluded === undefined ? [] : all.filter((c) => c.start >= concluded.index + concluded[0].length);
+  const candidates = after.length > 0 ? after : all;
+  // "5 apples and 6 oranges": several values listed, none concluded, are no one value.
+  if (pick === 'first' && after.length === 0 && listsValues(tail, candidates)) return trimmed;
   const chosen = pick === 'first' ? candidates[0] : candidates[candidates.length - 1];
   if (chosen !== undefined) return chosen.text;
   return tail === trimmed ? trimmed : tail.trim();
+}
+
+/** Words that lead from the working to its result: "so 11", "for a total of 11", "= 11". */
+const CONCLUSION = /\b(?:so|thus|hence|therefore|giving|gives|makes?|making|total(?:ling)?|altogether|overall)\b|=/gi;
+
+/** Whether the first two candidates are different values listed with "and", "or" or a comma between them. */
+function listsValues(text: string, candidates: readonly Segment[]): boolean {
+  const [first, second] = candidates;
+  if (first === undefined || second === undefined || first.text === second.text) return false;
+  return /,|\b(?:and|or|et|ou|und|oder|y|o|и|или)\b|和|与|或/.test(text.slice(first.end, second.start));
 }
 
 /** Replaces math segments by spaces of the same length, keeping positions. */

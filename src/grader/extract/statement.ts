@@ -157,6 +157,9 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
+/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it". */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$/i;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
@@ -165,7 +168,8 @@ function statementOf(text: string): string | null {
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or
   // the end (a period between digits is a decimal point).
-  const sentence = rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '';
+  // "7, which is odd", "12, since …": a reason after the answer is not part of it.
+  const sentence = (rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
