@@ -114,3 +114,36 @@ describe('an answer stated with an equals sign', () => {
     expect(verdictOfReply('We compute carefully.\nFinal answer = 7', '8')).toBe('different');
   });
 });
+
+describe('a reply that reopens its answer after giving it', () => {
+  it('is unsure which of the two is its answer', () => {
+    expect(verdictOfReply('So $\\boxed{12}$. Wait, I made an error: the count is 14.', '12')).toBe('unsure');
+    expect(verdictOfReply('So $\\boxed{12}$.\n\nHmm, actually let me recheck. We missed two cases, so the total is 14.', '14')).toBe('unsure');
+    expect(verdictOfReply('The answer is 12. Actually, the count is 14 once the empty set is in.', '12')).toBe('unsure');
+  });
+
+  it('still grades an answer followed by a check or a courtesy', () => {
+    expect(verdictOfReply('So $\\boxed{12}$. Check: $3 \\cdot 4 = 12$.', '12')).toBe('equal');
+    expect(verdictOfReply('The final answer is $12$. I hope it is correct.', '12')).toBe('equal');
+  });
+});
+
+describe('units and percent signs only one side writes', () => {
+  it('is unsure of a percent against the bare number, which may be the percentage asked for', () => {
+    expect(verdictOf('25\\%', '25')).toBe('unsure');
+    expect(verdictOf('25\\%', '0.25')).toBe('equal');
+    expect(verdictOf('25\\%', '24')).toBe('different');
+  });
+
+  it("is unsure where the reference's letter read as a unit gives the prediction's value", () => {
+    expect(verdictOf('120 cm', '1.2 m')).toBe('unsure');
+    expect(verdictOf('130 cm', '1.2 m')).toBe('different');
+  });
+});
+
+describe('answers announced in Russian', () => {
+  it('reads "ответ равен 42" as "ответ: 42"', () => {
+    expect(verdictOfReply('Таким образом, ответ равен 42.', '42')).toBe('equal');
+    expect(verdictOfReply('Таким образом, ответ равен 42.', '41')).toBe('different');
+  });
+});

@@ -29,7 +29,7 @@ const ANSWER_MARKER = new RegExp(
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
-    String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—)\s*|` +
+    String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`),
   'gi',
 );
@@ -121,6 +121,30 @@ function declaredAnswer(response: string): string | null {
   const choice = CHOICE_AT_END.exec(response.trimEnd().slice(-40));
   return choice?.[1] ?? null;
 }
+
+/**
+ * Words that reopen an answer already given: "Wait, I made an error",
+ * "Actually, we missed two cases", "Hmm, let me recheck".
+ */
+const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
+
+/**
+ * Whether a response reopens its answer after giving it: after its last box
+ * or announcement, words that reopen it, then a number or mathematics ("So
+ * $\boxed{12}$. Wait, I made an error: the count is 14."). Which of the two
+ * is its answer only a reader can tell.
+ */
+export function reopensAnswer(response: string): boolean {
+  const final = afterReasoning(response);
+  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
+  if (end < 0) return false;
+  const after = final.slice(end, end + STATEMENT_TAIL);
+  const reopened = REOPENS.exec(after);
+  return reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index));
+}
+
+/** How much of a response after its answer is read for words that reopen it. */
+const STATEMENT_TAIL = 2000;
 
 /** Longest response read whole as a bare answer ("x = 3", "$\\frac{1}{2}$"). */
 const BARE_ANSWER_LENGTH = 300;
