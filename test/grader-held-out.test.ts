@@ -147,3 +147,44 @@ describe('answers announced in Russian', () => {
     expect(verdictOfReply('Таким образом, ответ равен 42.', '41')).toBe('different');
   });
 });
+
+describe('a number that is part of a description in words', () => {
+  it('is not read as the answer', () => {
+    expect(verdictOfReply('Final answer: All powers of 2', 'All powers of 2')).toBe('equal');
+    expect(verdictOfReply('So the answer is all powers of 2.', '2')).not.toBe('equal');
+    expect(verdictOfReply('Final answer: all integers n greater than 5', '5')).not.toBe('equal');
+    expect(verdictOfReply('The answer is 3 more than 4.', '3')).not.toBe('equal');
+    expect(verdictOfReply('Hence $n$ must be a power of 2.', 'n = 2^k')).toBe('unsure');
+  });
+
+  it('still reads a value given after its verb', () => {
+    expect(verdictOfReply('So the area is $\\pi$ square units.', '\\pi')).toBe('equal');
+    expect(verdictOfReply('Therefore $x$ equals 5.', '5')).toBe('equal');
+    expect(verdictOfReply('The answer is equal to 5.', '5')).toBe('equal');
+  });
+});
+
+describe('numbers in words', () => {
+  it('reads whole numbers and fractions said in words', () => {
+    expect(verdictOf('three hundred', '300')).toBe('equal');
+    expect(verdictOf('two thousand and twenty-four', '2024')).toBe('equal');
+    expect(verdictOf('a million', '1000000')).toBe('equal');
+    expect(verdictOf('one half', '\\frac12')).toBe('equal');
+    expect(verdictOf('two thirds', '\\frac23')).toBe('equal');
+    expect(verdictOfReply('The answer is three hundred.', '300')).toBe('equal');
+  });
+
+  it('reads no number from words that do not say one', () => {
+    expect(verdictOf('seven four', '11')).not.toBe('equal');
+    expect(verdictOf('one and two', '3')).not.toBe('equal');
+    expect(verdictOf('three hundred', '3')).toBe('different');
+  });
+});
+
+describe('a decimal comma with one digit after it', () => {
+  it('is unsure against the decimal, which it may be', () => {
+    expect(verdictOfReply('La réponse est 1,5.', '1.5')).toBe('unsure');
+    expect(verdictOf('1,5', '1, 5')).toBe('equal');
+    expect(verdictOf('1,5', '2.5')).toBe('different');
+  });
+});

@@ -173,9 +173,17 @@ function unannouncedAnswer(response: string): string | null {
   const value = STATED_VALUE.exec(last.slice(math[math.length - 1]?.end ?? 0));
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
+  const lastMath = math[math.length - 1];
+  if (lastMath === undefined) return null;
+  // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
+  const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
+  if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return math.length === 0 ? null : reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
+
+/** A letter alone, perhaps with a subscript: the name of what a sentence describes. */
+const LONE_SYMBOL = /^[a-zA-Z](?:_\{?\w+\}?)?$/;
 
 /**
  * The end of a paragraph that gives a value in words after its last math:
@@ -186,7 +194,8 @@ function unannouncedAnswer(response: string): string | null {
  */
 const STATED_VALUE = new RegExp(
   String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
-    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+    // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
 /**

@@ -124,12 +124,22 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   // "5 apples and 6 oranges": several values listed, none concluded, are no one value.
   if (pick === 'first' && after.length === 0 && listsValues(tail, candidates)) return trimmed;
   const chosen = pick === 'first' ? candidates[0] : candidates[candidates.length - 1];
+  // "all powers of 2", "every integer greater than 5": the number is part of a description, not the answer.
+  if (chosen !== undefined && after.length === 0 && describedBy(tail, chosen)) return trimmed;
   if (chosen !== undefined) return chosen.text;
   return tail === trimmed ? trimmed : tail.trim();
 }
 
 /** Words that lead from the working to its result: "so 11", "for a total of 11", "= 11". */
 const CONCLUSION = /\b(?:so|thus|hence|therefore|giving|gives|makes?|making|total(?:ling)?|altogether|overall)\b|=/gi;
+
+/** Words that make the number after them part of a description: "powers of 2", "greater than 5", "divisible by 3". */
+const DESCRIBING = /\b(?:of|than|by|modulo|mod)\s*$/i;
+
+/** Whether `candidate` is the argument of a description in `text` ("powers of 2") or compared with one ("3 more than 4"). */
+function describedBy(text: string, candidate: Segment): boolean {
+  return DESCRIBING.test(text.slice(0, candidate.start)) || /^\s*(?:more|less|fewer|greater|times)\b/i.test(text.slice(candidate.end));
+}
 
 /** Whether the first two candidates are different values listed with "and", "or" or a comma between them. */
 function listsValues(text: string, candidates: readonly Segment[]): boolean {
