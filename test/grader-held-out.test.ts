@@ -6,6 +6,7 @@
  * either way, `unsure` (the judge decides) is the verdict asked for.
  */
 import { describe, expect, it } from 'vitest';
+import { cpuTimed } from './cpu-timed.ts';
 import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
 
 /** The verdict a run gives a reply: its extracted answer, graded with the reply as context. */
@@ -51,6 +52,14 @@ describe('sums and products written with their limits', () => {
     expect(verdictOf('\\sum_{i=0}^{3} 2^i', '15')).toBe('equal');
     expect(verdictOf('\\prod_{k=1}^{5} k', '120')).toBe('equal');
     expect(verdictOf('\\sum_{k=1}^{10} k', '56')).toBe('different');
+  });
+
+  it('writes out a bounded text however many sums an answer nests or adds', () => {
+    const many = `${'\\sum_{i=1}^{200} i + '.repeat(200)}1`;
+    const nested = '\\sum_{i=1}^{150}\\sum_{j=1}^{150}\\sum_{k=1}^{150} i j k';
+    const { ms, value } = cpuTimed(() => [verdictOf(many, '1'), verdictOf(nested, '1')]);
+    expect(value).toEqual(['unsure', 'unsure']);
+    expect(ms).toBeLessThan(2000);
   });
 
   it('is unsure of a sum it cannot write out against a closed form', () => {

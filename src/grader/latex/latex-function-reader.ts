@@ -60,6 +60,9 @@ function readArguments(grammar: LatexGrammar): string[] {
 /** Most terms a sum or product with numbers for limits is written out to; a longer one stays unevaluated. */
 const MAX_TERMS = 200;
 
+/** Most characters of mathjs source a sum or product is written out to. */
+const MAX_WRITTEN = 20_000;
+
 /** "sum_k=1^10": a big operator's index and its limits when both limits are integers. */
 const NUMERIC_LIMITS = /^(?:sum|prod)_([a-zA-Z])=(-?\d{1,6})\^(-?\d{1,6})$/;
 
@@ -82,7 +85,9 @@ export function readBigOperator(grammar: LatexGrammar, name: string): string {
   if (numeric === null) return `${grammar.unknownFunction(limits)}(${readBody(grammar)})`;
   const [, letter = '', from = '0', to = '0'] = numeric;
   const body = grammar.boundIn(letter, () => readBody(grammar));
-  return writtenOut(name, body, `v_${identifierFragment(letter)}`, Number(from), Number(to));
+  const written = writtenOut(name, body, `v_${identifierFragment(letter)}`, Number(from), Number(to));
+  grammar.spend(written.length);
+  return written;
 }
 
 /** The factors after a big operator: its body. */
@@ -101,7 +106,8 @@ function readBody(grammar: LatexGrammar): string {
 function writtenOut(name: string, body: string, id: string, from: number, to: number): string {
   if (to < from) return name === 'sum' ? '0' : '1';
   // A sum too long to write out is one the rule does not evaluate: the comparison says unsure.
-  if (to - from + 1 > MAX_TERMS) throw new TranslateError('sum too long to write out');
+  // A sum of sums multiplies their terms: the text written out is bounded too.
+  if (to - from + 1 > MAX_TERMS || (to - from + 1) * body.length > MAX_WRITTEN) throw new TranslateError('sum too long to write out');
   const index = new RegExp(`\\b${id}\\b`, 'g');
   const terms: string[] = [];
   for (let k = from; k <= to; k += 1) terms.push(body.replace(index, `(${k})`));

@@ -37,6 +37,9 @@ export interface Translation {
   hasInfinity: boolean;
 }
 
+/** Most characters of source all the sums and products of one expression are written out to. */
+const WRITTEN_BUDGET = 20_000;
+
 /** The expression reader: the arithmetic here, the commands in latex-command-reader.ts. */
 class Reader implements LatexGrammar {
   readonly cursor: TokenCursor;
@@ -45,6 +48,8 @@ class Reader implements LatexGrammar {
   private angleDepth = 0;
   readonly vars = new Set<string>();
   readonly funcs = new Set<string>();
+  /** Characters of source written out for sums and products so far. */
+  private written = 0;
   /** The indices of the sums being read: letters that are no constant there. */
   private readonly indices = new Set<string>();
   hasFloat = false;
@@ -302,6 +307,12 @@ class Reader implements LatexGrammar {
       if (!outer) this.indices.delete(letter);
       if (!free) this.vars.delete(id);
     }
+  }
+
+  spend(chars: number): void {
+    this.written += chars;
+    // Many sums, each short enough, would still write out more than an answer is worth evaluating.
+    if (this.written > WRITTEN_BUDGET) throw new TranslateError('too much written out');
   }
 
   unknownFunction(name: string): string {
