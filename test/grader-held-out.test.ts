@@ -197,3 +197,28 @@ describe('a decimal comma with one digit after it', () => {
     expect(verdictOf('1,5', '2.5')).toBe('different');
   });
 });
+
+describe('an announcement the reply only assumes, bounds or explains', () => {
+  it('reads no answer from an assumption', () => {
+    expect(verdictOfReply('Suppose the answer is 5. Then we get a contradiction.', '5')).not.toBe('equal');
+    expect(verdictOfReply('Assume the answer is $5$. Then we get a contradiction.', '5')).not.toBe('equal');
+  });
+
+  it('keeps an answer qualified by "but only"', () => {
+    expect(verdictOfReply('So the answer is $7$, but only because n is odd.', '7')).toBe('equal');
+  });
+
+  it('reads no bound as the value', () => {
+    expect(verdictOfReply('The answer is at least 5.', '5')).not.toBe('equal');
+    expect(verdictOfReply('The answer is at most 5.', '5')).not.toBe('equal');
+  });
+
+  it('reads the value before a colon, not a number of its check', () => {
+    expect(verdictOfReply("Let's verify that the answer is 5: plugging in gives 25 = 25.", '5')).toBe('equal');
+  });
+
+  it('reads "approximately" as a rounding, as \\approx is', () => {
+    expect(verdictOfReply('Answer: approximately 3.14', '\\pi')).toBe('unsure');
+    expect(verdictOfReply('Answer: approximately 3.15', '\\pi')).toBe('different');
+  });
+});

@@ -239,6 +239,8 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
   // "\\text{Answer: } 42", "\\textbf{Final answer:} 42" inside a box: a label in words before the answer, as "Answer: 42" is.
   s = s.replace(/^\\text\{\s*\p{L}+(?:\s+\p{L}+)?\s*[:：]\s*\}\s*(?=\S)/u, '');
+  // "approximately 3.14", "about 12": a word for \approx before a number.
+  s = s.replace(/^(?:approximately|approx\.?|roughly|about|around)\s+(?=[-\d.])/i, '');
   s = s.replace(/^(?:[:=]|\\approx(?![a-zA-Z]))\s*/, '');
   s = withoutRemark(s);
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.

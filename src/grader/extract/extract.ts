@@ -49,12 +49,12 @@ function isAnswerLike(text: string): boolean {
 /**
  * Words before an announcement, in its sentence, that say it is not the
  * reply's own answer: "One might think the answer is 5", "It is tempting to
- * say the answer is 5", "a naive count gives the answer: 5".
+ * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5".
  */
-const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
+const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
 
-/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case". */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but|however|wait)\b/i;
+/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but only if"). */
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b)|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
@@ -64,6 +64,13 @@ function hedged(response: string, start: number, end: number): boolean {
   const before = response.slice(Math.max(0, start - HEDGE_WINDOW), start).split(/[.!?。\n](?:\s|$)|\n/).pop() ?? '';
   const after = response.slice(end, end + HEDGE_WINDOW);
   return HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(after);
+}
+
+/** Whether the text at `at` is what a hedged announcement in its sentence states ("Suppose the answer is $5$"). */
+function statedByHedge(text: string, at: number): boolean {
+  const sentenceStart = Math.max(0, ...[...text.slice(0, at).matchAll(/[.!?。\n](?:\s|$)/g)].map((m) => m.index + 1));
+  const markers = [...text.slice(sentenceStart, at).matchAll(ANSWER_MARKER)];
+  return markers.some((m) => hedged(text, sentenceStart + m.index, sentenceStart + m.index + m[0].length));
 }
 
 /**
@@ -174,7 +181,8 @@ function unannouncedAnswer(response: string): string | null {
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
-  if (lastMath === undefined) return null;
+  // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
+  if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
   if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;

@@ -133,8 +133,8 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
 /** Words that lead from the working to its result: "so 11", "for a total of 11", "= 11". */
 const CONCLUSION = /\b(?:so|thus|hence|therefore|giving|gives|makes?|making|total(?:ling)?|altogether|overall)\b|=/gi;
 
-/** Words that make the number after them part of a description: "powers of 2", "greater than 5", "divisible by 3". */
-const DESCRIBING = /\b(?:of|than|by|modulo|mod)\s*$/i;
+/** Words that make the number after them part of a description or a bound: "powers of 2", "greater than 5", "at least 5". */
+const DESCRIBING = /\b(?:of|than|by|modulo|mod|at\s+least|at\s+most|up\s+to)\s*$/i;
 
 /** Whether `candidate` is the argument of a description in `text` ("powers of 2") or compared with one ("3 more than 4"). */
 function describedBy(text: string, candidate: Segment): boolean {

@@ -157,8 +157,8 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
-/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it". */
-const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$/i;
+/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", ": plugging in gives …". */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|:\s[\s\S]*$/i;
 
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
