@@ -222,3 +222,17 @@ describe('an announcement the reply only assumes, bounds or explains', () => {
     expect(verdictOfReply('Answer: approximately 3.15', '\\pi')).toBe('different');
   });
 });
+
+describe('answers joined or set apart in words', () => {
+  it('joins segments by "or" and "and" in the languages read', () => {
+    expect(verdictOfReply('综上所述，答案为 $n=2$ 或 $n=3$。', '2, 3')).toBe('equal');
+    expect(verdictOfReply('Réponse : $y = 3$ ou $y = 5$.', '3, 5')).toBe('equal');
+    expect(verdictOfReply('Ответ: $x = 1$ или $x = 2$.', '1, 2')).toBe('equal');
+  });
+
+  it('reads an answer set against one it is not', () => {
+    expect(verdictOfReply('The answer is 12, not 15.', '12')).toBe('equal');
+    expect(verdictOfReply('Ответ: 12, а не 15.', '12')).toBe('equal');
+    expect(verdictOfReply('The answer is neither 12 nor 15.', '12')).not.toBe('equal');
+  });
+});

@@ -42,7 +42,7 @@ const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
 
 /** Looks like a stated answer: mathematics, a choice letter, or a word or two. */
 function isAnswerLike(text: string): boolean {
-  if (/^not\b/i.test(text)) return false;
+  if (/^(?:not|neither)\b/i.test(text)) return false;
   return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text) || text.split(/\s+/).length <= 2;
 }
 
