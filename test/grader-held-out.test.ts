@@ -236,3 +236,15 @@ describe('answers joined or set apart in words', () => {
     expect(verdictOfReply('The answer is neither 12 nor 15.', '12')).not.toBe('equal');
   });
 });
+
+describe('Unicode mathematics', () => {
+  it('reads the signs models type as their commands', () => {
+    expect(verdictOf('n ≡ 1 (mod 4)', 'n \\equiv 1 \\pmod 4')).toBe('equal');
+    expect(verdictOf('n ≡ 1 (mod 4)', 'n \\equiv 3 \\pmod 4')).toBe('different');
+    expect(verdictOf('±2', '2, -2')).toBe('equal');
+    expect(verdictOf('⌊x⌋', '\\lfloor x \\rfloor')).toBe('equal');
+    expect(verdictOf('α + β', '\\alpha+\\beta')).toBe('equal');
+    expect(verdictOf('x¹⁰', 'x^{10}')).toBe('equal');
+    expect(verdictOf('x₁ + x₂', 'x_1 + x_2')).toBe('equal');
+  });
+});
