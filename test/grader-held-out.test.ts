@@ -248,3 +248,15 @@ describe('Unicode mathematics', () => {
     expect(verdictOf('x₁ + x₂', 'x_1 + x_2')).toBe('equal');
   });
 });
+
+describe('values that are zero or near it', () => {
+  it('grades an exact form of zero equal to 0', () => {
+    expect(verdictOf('\\sin\\pi', '0')).toBe('equal');
+    expect(verdictOf('\\cos\\frac{\\pi}{2}', '0')).toBe('equal');
+    expect(verdictOf('\\begin{pmatrix} \\sin\\pi & 1 \\end{pmatrix}', '\\begin{pmatrix} 0 & 1 \\end{pmatrix}')).toBe('equal');
+  });
+
+  it('tells a matrix entry 10^{-12} from an entry 0', () => {
+    expect(verdictOf('\\begin{pmatrix} 1 & 10^{-12} \\\\ 0 & 1 \\end{pmatrix}', '\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe('different');
+  });
+});

@@ -8,7 +8,7 @@
  */
 import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
-import { compileLatex, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
+import { compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
 
@@ -122,7 +122,9 @@ function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, option
   if (!ca.hasFloat && !cb.hasFloat) {
     const close = valuesClose(va, vb, EXACT_TOLERANCE);
     if (close !== true) return close === false ? 'different' : 'unsure';
-    if (typeof va !== 'number' || typeof vb !== 'number' || !Number.isFinite(va)) return 'equal';
+    // Matrices agree entry by entry within noise: an entry 10^{-12} against 0 is told apart at 60 digits.
+    if (typeof va !== 'number' || typeof vb !== 'number') return preciseEntriesEqual(ca.code, cb.code) === false ? 'different' : 'equal';
+    if (!Number.isFinite(va)) return 'equal';
     return confirmPrecisely(ca, cb, scaleA, scaleB, Math.abs(va));
   }
   // A side written with decimals equals the other only exactly: to 40 digits
