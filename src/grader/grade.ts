@@ -8,7 +8,7 @@ import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
-import { afterReasoning, finalAnswers } from './extract/extract.ts';
+import { afterReasoning, finalAnswers, reopensAnswer } from './extract/extract.ts';
 import { formKey } from './compare/form-key.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -104,6 +104,8 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   // that is only part of the value written around it ("$-\boxed{5}$", "$\boxed{5}\sqrt{2}$").
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
+  // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
+  if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);
   if (verdict === 'equal' && asked !== null && !sameForm(g, p)) return 'unsure';
   return verdict;

@@ -320,7 +320,7 @@ export class AnswerComparer {
       }
       if (verdict === 'equal' && reading.onMatch === 'equal') return true;
       if (verdict === 'equal' || verdict === 'unsure') this.unsure = true;
-      if (verdict === 'different' && reading.asWritten && this.unitLetterMatches(gold, pred)) this.unsure = true;
+      if (verdict === 'different' && reading.asWritten && (this.unitLetterMatches(gold, pred) || this.referenceLetterIsUnit(gold, pred))) this.unsure = true;
       if (verdict === null) {
         // Not an expression we can evaluate (\dots, \int): same text, or nobody can say.
         if (textKey(gold) === textKey(pred) && reading.asWritten) return true;
@@ -337,6 +337,19 @@ export class AnswerComparer {
    * that letter, a match without it is `unsure`, never `equal`. A letter in
    * the reference is the reference's variable, so only predictions are read so.
    */
+  /**
+   * "1.2 m" as the reference against "120 cm": the reference's letter is its
+   * variable or a unit; read as the prediction's unit's kind, a match is `unsure`.
+   */
+  private referenceLetterIsUnit(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
+    if (gold.looseUnit == null) return false;
+    const letter = unitScale(gold.tex.slice(gold.looseUnit.length).trim());
+    const unit = unitScale(pred.unit);
+    if (letter === null || unit === null || letter.dimension !== unit.dimension) return false;
+    const inUnit = (tex: string, factor: string): string => `(${tex}) \\cdot ${factor}`;
+    return exprEqual(inUnit(gold.looseUnit, letter.factor), inUnit(pred.tex, unit.factor), { precision: this.options.precision }) === 'equal';
+  }
+
   private unitLetterMatches(gold: Extract<Answer, { kind: 'expr' }>, pred: Extract<Answer, { kind: 'expr' }>): boolean {
     const stripped = (a: typeof gold, other: typeof gold): string | null => {
       if (a.looseUnit == null) return null;

@@ -42,6 +42,17 @@ function boundByAnotherName(gold: Expr, pred: Expr, precision: number, letter: s
 }
 
 /**
+ * Gold against pred when pred's bound variables take gold's names and some of
+ * pred's free letters are those names: the free letters keep values of their
+ * own, so only a function that does not depend on them can match.
+ */
+function freeApart(gold: Expr, pred: Expr, precision: number, rename: ReadonlyMap<string, string>, captured: readonly string[]): ExprVerdict {
+  const mapping = new Map(rename);
+  for (const name of captured) mapping.set(name, `${name}_free`);
+  return exprEqual(gold.tex, pred.tex, { precision, rename: mapping });
+}
+
+/**
  * Whether gold and pred are equal once pred's bound variables take gold's
  * names and pred's other letters are matched one to one with gold's letters
  * that pred does not use. `different` when no renaming helps; null when a
@@ -59,6 +70,9 @@ export function equalUpToRenaming(gold: Expr, pred: Expr, precision: number): Ex
   const goldVars = new Set(cg.vars);
   const predVars = cp.vars.filter((v) => !rename.has(v));
   const boundTargets = new Set(rename.values());
+  // "f(y) = x + 1" against "f(x) = x + 1": pred's free x is no bound variable, whatever gold names its own.
+  const captured = predVars.filter((v) => boundTargets.has(v));
+  if (captured.length > 0) return freeApart(gold, pred, precision, rename, captured);
   // Letters pred uses that gold does not, and gold's letters pred leaves free for them.
   const unmatched = predVars.filter((v) => !goldVars.has(v));
   const usedByPred = new Set([...predVars, ...boundTargets]);

@@ -42,8 +42,20 @@ function unicodeForms(s: string): string {
       const [num, den] = (VULGAR_FRACTIONS[ch] ?? '0/1').split('/');
       return `\\frac{${num ?? ''}}{${den ?? ''}}`;
     })
-    .replace(/(\d)\s*⁄\s*(\d)/g, '$1/$2');
+    .replace(/(\d)\s*⁄\s*(\d)/g, '$1/$2')
+    // "x⁴", "x¹⁰", "x₁": superscript and subscript digits, as a power and an index.
+    .replace(/[⁰¹⁴⁵⁶⁷⁸⁹]+|[⁰¹²³⁴⁵⁶⁷⁸⁹]{2,}/g, (run) => `^{${[...run].map((ch) => String(SUPERSCRIPTS.indexOf(ch))).join('')}}`)
+    .replace(/[₀-₉]+/g, (run) => `_{${[...run].map((ch) => String(ch.charCodeAt(0) - 0x2080)).join('')}}`)
+    .replace(/[αβγδεθλμνρστφχψω]/g, (ch) => `\\${GREEK[ch] ?? ''} `);
 }
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Greek letters as their commands. */
+const GREEK: Readonly<Record<string, string>> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', θ: 'theta', λ: 'lambda', μ: 'mu', ν: 'nu',
+  ρ: 'rho', σ: 'sigma', τ: 'tau', φ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+};
 
 /** Commands whose doubled backslash ("\\frac") is a JSON double-escape, not a line break. */
 const COMMAND_WORDS =
@@ -82,6 +94,16 @@ const SYNONYMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/°/g, '^\\circ '],
   [/²/g, '^2'],
   [/³/g, '^3'],
+  // "n ≡ 1 (mod 4)", "±2", "⌊x⌋": the other Unicode signs models write, as their commands.
+  [/≡/g, '\\equiv '],
+  [/±/g, '\\pm '],
+  [/∓/g, '\\mp '],
+  [/⌊/g, '\\lfloor '],
+  [/⌋/g, '\\rfloor '],
+  [/⌈/g, '\\lceil '],
+  [/⌉/g, '\\rceil '],
+  [/∩/g, '\\cap '],
+  [/∖/g, '\\setminus '],
   [/\\infin(?![a-zA-Z])/g, '\\infty'],
   [/\\(?:cdotp|bullet)(?![a-zA-Z])/g, '\\cdot'],
   [/\\(?:lvert|rvert|vert)(?![a-zA-Z])/g, '|'],
@@ -239,6 +261,8 @@ export function cleanLatex(raw: string): string {
   s = s.replace(/^(\\text\{[^{}]*?)(?:\s*[.,;:?!。])+\s*\}$/, '$1}');
   // "\\text{Answer: } 42", "\\textbf{Final answer:} 42" inside a box: a label in words before the answer, as "Answer: 42" is.
   s = s.replace(/^\\text\{\s*\p{L}+(?:\s+\p{L}+)?\s*[:：]\s*\}\s*(?=\S)/u, '');
+  // "approximately 3.14", "about 12": a word for \approx before a number.
+  s = s.replace(/^(?:approximately|approx\.?|roughly|about|around)\s+(?=[-\d.])/i, '');
   s = s.replace(/^(?:[:=]|\\approx(?![a-zA-Z]))\s*/, '');
   s = withoutRemark(s);
   // A mixed number "1 1/2" (a whole answer or a list item) is one and a half, as "1\frac12" is.

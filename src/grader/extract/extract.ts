@@ -6,6 +6,7 @@
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
+import { ownTurn } from './turns.ts';
 
 /**
  * "**Final Answer**", "### Answer" on a line of its own: a heading that
@@ -23,11 +24,12 @@ const FINAL_ANSWER_HEADING = headingOf(String.raw`final[ \t]+answers?`);
  */
 const ANSWER_MARKER = new RegExp(
   // "**Answer**: 42": the bold may close before the colon.
-  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
+  // "Final answer = 7" states it as well as "Final answer: 7".
+  String.raw`(?:final\s+answer|the\s+answer|answer)\s*(?:\*\*|__)?\s*(?:is\b|:|：|=)\s*:?|réponse\s*(?:finale)?\s*(?:est|:|：)\s*:?|答案\s*(?:是|为)?\s*[:：]?|(?<!解)答\s*[:：]|答え\s*(?:は)?\s*[:：]?|الإجابة\s*(?:هي|:)?|उत्तर\s*:?|` +
     // German, Spanish, Italian, Portuguese and Russian: a reply in one of them was read as a labelled pair
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
-    String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—)\s*|` +
+    String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
     headingOf(String.raw`(?:final[ \t]+)?answers?`),
   'gi',
 );
@@ -40,8 +42,35 @@ const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
 
 /** Looks like a stated answer: mathematics, a choice letter, or a word or two. */
 function isAnswerLike(text: string): boolean {
-  if (/^not\b/i.test(text)) return false;
+  if (/^(?:not|neither)\b/i.test(text)) return false;
   return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text) || text.split(/\s+/).length <= 2;
+}
+
+/**
+ * Words before an announcement, in its sentence, that say it is not the
+ * reply's own answer: "One might think the answer is 5", "It is tempting to
+ * say the answer is 5", "Suppose the answer is 5", "a naive count gives the answer: 5".
+ */
+const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
+
+/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but only if"). */
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b)|however|wait)\b/i;
+
+/** How far before and after a marker its sentence is read for a hedge. */
+const HEDGE_WINDOW = 120;
+
+/** Whether the announcement between `start` and `end` is hedged: said to be wrong, or supposed. */
+function hedged(response: string, start: number, end: number): boolean {
+  const before = response.slice(Math.max(0, start - HEDGE_WINDOW), start).split(/[.!?。\n](?:\s|$)|\n/).pop() ?? '';
+  const after = response.slice(end, end + HEDGE_WINDOW);
+  return HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(after);
+}
+
+/** Whether the text at `at` is what a hedged announcement in its sentence states ("Suppose the answer is $5$"). */
+function statedByHedge(text: string, at: number): boolean {
+  const sentenceStart = Math.max(0, ...[...text.slice(0, at).matchAll(/[.!?。\n](?:\s|$)/g)].map((m) => m.index + 1));
+  const markers = [...text.slice(sentenceStart, at).matchAll(ANSWER_MARKER)];
+  return markers.some((m) => hedged(text, sentenceStart + m.index, sentenceStart + m.index + m[0].length));
 }
 
 /**
@@ -50,12 +79,14 @@ function isAnswerLike(text: string): boolean {
  * way to an earlier one that does.
  */
 function announcedAnswer(response: string): { text: string; end: number } | null {
-  const ends = [...response.matchAll(ANSWER_MARKER)].map((m) => m.index + m[0].length);
+  const markers = [...response.matchAll(ANSWER_MARKER)];
   let fallback: { text: string; end: number } | null = null;
   // The final word is among the last few announcements; reading every one of
   // a response that repeats "the answer is" thousands of times costs time.
-  for (let k = ends.length - 1; k >= Math.max(0, ends.length - MARKERS_READ); k -= 1) {
-    const end = ends[k] ?? 0;
+  for (let k = markers.length - 1; k >= Math.max(0, markers.length - MARKERS_READ); k -= 1) {
+    const marker = markers[k];
+    if (marker === undefined || hedged(response, marker.index, marker.index + marker[0].length)) continue;
+    const end = marker.index + marker[0].length;
     const text = statementAt(response, end);
     if (text === null || text === '') continue;
     if (isAnswerLike(text)) return { text, end };
@@ -75,10 +106,11 @@ function announcedAnswer(response: string): { text: string; end: number } | null
  * @example extractAnswer('so $x = \\boxed{\\frac{1}{2}}$.') // '\\frac{1}{2}'
  */
 export function extractAnswer(response: string): string | null {
-  const final = afterReasoning(response);
+  const own = ownTurn(response);
+  const final = afterReasoning(own);
   const answer = declaredAnswer(final) ?? unannouncedAnswer(final);
   // A reply that stops at the end of its reasoning has only the reasoning to read.
-  return answer !== null || final === response ? answer : declaredAnswer(response) ?? unannouncedAnswer(response);
+  return answer !== null || final === own ? answer : declaredAnswer(own) ?? unannouncedAnswer(own);
 }
 
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
@@ -96,6 +128,30 @@ function declaredAnswer(response: string): string | null {
   const choice = CHOICE_AT_END.exec(response.trimEnd().slice(-40));
   return choice?.[1] ?? null;
 }
+
+/**
+ * Words that reopen an answer already given: "Wait, I made an error",
+ * "Actually, we missed two cases", "Hmm, let me recheck".
+ */
+const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
+
+/**
+ * Whether a response reopens its answer after giving it: after its last box
+ * or announcement, words that reopen it, then a number or mathematics ("So
+ * $\boxed{12}$. Wait, I made an error: the count is 14."). Which of the two
+ * is its answer only a reader can tell.
+ */
+export function reopensAnswer(response: string): boolean {
+  const final = afterReasoning(response);
+  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
+  if (end < 0) return false;
+  const after = final.slice(end, end + STATEMENT_TAIL);
+  const reopened = REOPENS.exec(after);
+  return reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index));
+}
+
+/** How much of a response after its answer is read for words that reopen it. */
+const STATEMENT_TAIL = 2000;
 
 /** Longest response read whole as a bare answer ("x = 3", "$\\frac{1}{2}$"). */
 const BARE_ANSWER_LENGTH = 300;
@@ -124,9 +180,18 @@ function unannouncedAnswer(response: string): string | null {
   const value = STATED_VALUE.exec(last.slice(math[math.length - 1]?.end ?? 0));
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
+  const lastMath = math[math.length - 1];
+  // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
+  if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
+  // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
+  const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
+  if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return math.length === 0 ? null : reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
+
+/** A letter alone, perhaps with a subscript: the name of what a sentence describes. */
+const LONE_SYMBOL = /^[a-zA-Z](?:_\{?\w+\}?)?$/;
 
 /**
  * The end of a paragraph that gives a value in words after its last math:
@@ -137,7 +202,8 @@ function unannouncedAnswer(response: string): string | null {
  */
 const STATED_VALUE = new RegExp(
   String.raw`(?:^|\n)[^\n$]*?\b(?:is|are|was|equals?|becomes)\b[^\n$*\d]{0,30}?` +
-    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
+    // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
+    String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
 
 /**
@@ -156,8 +222,13 @@ export function statedAnswer(text: string): string {
  */
 const REASONING_ENDS = ['</think>', '<|channel|>final<|message|>'];
 
-/** What a response says after its reasoning: the text after its last reasoning end, else all of it. */
-export function afterReasoning(text: string): string {
+/**
+ * What a response says after its reasoning: the text after its last
+ * reasoning end, else all of it; in either, only up to a turn it invents for
+ * the user (turns.ts).
+ */
+export function afterReasoning(whole: string): string {
+  const text = ownTurn(whole);
   let cut = -1;
   for (const end of REASONING_ENDS) {
     const at = text.lastIndexOf(end);
@@ -171,7 +242,7 @@ export function afterReasoning(text: string): string {
 }
 
 /** "Final answer:", "The final answer is", "Final answer (b):", a "Final Answer" heading: a response's own final word. */
-const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：)|` + FINAL_ANSWER_HEADING, 'gi');
+const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]{0,30}?(?:\bis\b[ \t]*[:：]?|:|：|=)|` + FINAL_ANSWER_HEADING, 'gi');
 
 /**
  * Every final answer a response gives after its reasoning, in order: each

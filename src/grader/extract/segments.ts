@@ -116,10 +116,36 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   if ((proseWordCount(trimmed) < 2 && !hasNonLatinScript(trimmed)) || YES_OR_NO_FIRST.test(trimmed)) return trimmed;
   const isClause = / is (?!not\b)/.exec(trimmed);
   const tail = isClause === null ? trimmed : trimmed.slice(trimmed.lastIndexOf(' is ') + 4);
-  const candidates = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);
+  const all = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);
+  // "5 apples and 6 oranges, so 11": what a conclusion word leads to is the answer.
+  const concluded = [...tail.matchAll(CONCLUSION)].pop();
+  const after = concluded === undefined ? [] : all.filter((c) => c.start >= concluded.index + concluded[0].length);
+  const candidates = after.length > 0 ? after : all;
+  // "5 apples and 6 oranges": several values listed, none concluded, are no one value.
+  if (pick === 'first' && after.length === 0 && listsValues(tail, candidates)) return trimmed;
   const chosen = pick === 'first' ? candidates[0] : candidates[candidates.length - 1];
+  // "all powers of 2", "every integer greater than 5": the number is part of a description, not the answer.
+  if (chosen !== undefined && after.length === 0 && describedBy(tail, chosen)) return trimmed;
   if (chosen !== undefined) return chosen.text;
   return tail === trimmed ? trimmed : tail.trim();
+}
+
+/** Words that lead from the working to its result: "so 11", "for a total of 11", "= 11". */
+const CONCLUSION = /\b(?:so|thus|hence|therefore|giving|gives|makes?|making|total(?:ling)?|altogether|overall)\b|=/gi;
+
+/** Words that make the number after them part of a description or a bound: "powers of 2", "greater than 5", "at least 5". */
+const DESCRIBING = /\b(?:of|than|by|modulo|mod|at\s+least|at\s+most|up\s+to)\s*$/i;
+
+/** Whether `candidate` is the argument of a description in `text` ("powers of 2") or compared with one ("3 more than 4"). */
+function describedBy(text: string, candidate: Segment): boolean {
+  return DESCRIBING.test(text.slice(0, candidate.start)) || /^\s*(?:more|less|fewer|greater|times)\b/i.test(text.slice(candidate.end));
+}
+
+/** Whether the first two candidates are different values listed with "and", "or" or a comma between them. */
+function listsValues(text: string, candidates: readonly Segment[]): boolean {
+  const [first, second] = candidates;
+  if (first === undefined || second === undefined || first.text === second.text) return false;
+  return /,|\b(?:and|or|et|ou|und|oder|y|o|и|или)\b|和|与|或/.test(text.slice(first.end, second.start));
 }
 
 /** Replaces math segments by spaces of the same length, keeping positions. */

@@ -11,8 +11,8 @@ import { mathSegments, reduceProse, type Segment } from './segments.ts';
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
 
-/** Text between two segments of one answer: a comma, "and", "or", or nothing but space (and bold marks; a lone "*" is a bullet). */
-const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:and|or)\b(?:\s|\*\*)*)?$/i;
+/** Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold marks; a lone "*" is a bullet). */
+const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
  * The math segments up to `segments[last]` that only separators join to it
@@ -58,11 +58,24 @@ function withoutDelimiters(text: string, start: number, end: number, segments: r
   let at = start;
   for (const s of segments) {
     if (s.start < start || s.end > end) continue;
-    out += text.slice(at, s.start) + s.text;
+    // Between segments, "ou" and "或" are read as "or", and "et" and "和" as "and"; inside them, letters stay.
+    out += (at > start ? inEnglish(text.slice(at, s.start)) : text.slice(at, s.start)) + s.text;
     at = s.end;
   }
   return (out + text.slice(at, end)).replace(/\*\*/g, '').replace(/\s+/g, ' ').trim();
 }
+
+/** A gap between two segments with its "and" or "or" in English. */
+function inEnglish(gap: string): string {
+  return gap.replace(FOREIGN_JOINER, (_, spaced: string | undefined, han: string | undefined) => {
+    const word = spaced ?? han ?? '';
+    return ` ${JOINER_WORDS[word.toLowerCase()] ?? word} `;
+  });
+}
+
+/** "$n=2$ 或 $n=3$", "$x = 3$ ou $x = 5$": "and" and "or" in the other languages read, between segments. */
+const FOREIGN_JOINER = /(?<=^|\s)(et|ou|und|oder|y|o|или|и|或|和|与|及)(?=\s|$)|(或|和|与|及)/gi;
+const JOINER_WORDS: Readonly<Record<string, string>> = { et: 'and', ou: 'or', und: 'and', oder: 'or', y: 'and', o: 'or', или: 'or', и: 'and', 或: 'or', 和: 'and', 与: 'and', 及: 'and' };
 
 /**
  * What may follow an answer to the end of its sentence: nothing, or a reason
@@ -157,6 +170,9 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
+/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", ": plugging in gives …", ", not 15". */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
@@ -165,8 +181,11 @@ function statementOf(text: string): string | null {
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or
   // the end (a period between digits is a decimal point).
-  const sentence = rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '';
+  // "7, which is odd", "12, since …": a reason after the answer is not part of it.
+  const sentence = (rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
+  // "neither 12 nor 15", "not 7": a number it names is not the answer.
+  if (/^(?:neither|not)\b/i.test(cleaned)) return cleaned;
   return cleaned === '' ? null : reduceProse(cleaned, 'first');
 }

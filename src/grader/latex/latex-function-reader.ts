@@ -1,9 +1,11 @@
 /**
  * Function applications in LaTeX, as mathjs calls: `\sin^2 x`, `\log_2 8`,
  * `\sin(x)`, `\max(a, b)`, inverse functions written `\sin^{-1}`, and big
- * operators (`\sum`, `\prod`) read as uninterpreted functions of their body.
+ * operators (`\sum`, `\prod`) read as uninterpreted functions of their body,
+ * or written out when their limits are numbers.
  */
-import { FUNCTIONS, INVERSES } from './latex-commands.ts';
+import { FUNCTIONS, INVERSES, identifierFragment } from './latex-commands.ts';
+import { TranslateError } from './latex-cursor.ts';
 import type { LatexGrammar } from './latex-grammar.ts';
 
 /** Functions of an angle: "\sin 30^\circ" is the sine of 30 degrees. */
@@ -55,7 +57,20 @@ function readArguments(grammar: LatexGrammar): string[] {
   return [arg];
 }
 
-/** `\sum_{k=0}^{n} body`: an uninterpreted function of the body, keyed by its limits. */
+/** Most terms a sum or product with numbers for limits is written out to; a longer one stays unevaluated. */
+const MAX_TERMS = 200;
+
+/** Most characters of mathjs source a sum or product is written out to. */
+const MAX_WRITTEN = 20_000;
+
+/** "sum_k=1^10": a big operator's index and its limits when both limits are integers. */
+const NUMERIC_LIMITS = /^(?:sum|prod)_([a-zA-Z])=(-?\d{1,6})\^(-?\d{1,6})$/;
+
+/**
+ * `\sum_{k=0}^{n} body`: an uninterpreted function of the body, keyed by its
+ * limits, so that two sums compare by their limits and bodies. With integers
+ * for limits ("\sum_{k=1}^{10} k") it is written out, so it has its value (55).
+ */
 export function readBigOperator(grammar: LatexGrammar, name: string): string {
   const cursor = grammar.cursor;
   let limits = name;
@@ -66,13 +81,37 @@ export function readBigOperator(grammar: LatexGrammar, name: string): string {
       limits += tok.t === 'op' && tok.v === '{' ? cursor.rawUntil('}') : tok.v;
     } else break;
   }
+  const numeric = NUMERIC_LIMITS.exec(limits);
+  if (numeric === null) return `${grammar.unknownFunction(limits)}(${readBody(grammar)})`;
+  const [, letter = '', from = '0', to = '0'] = numeric;
+  const body = grammar.boundIn(letter, () => readBody(grammar));
+  const written = writtenOut(name, body, `v_${identifierFragment(letter)}`, Number(from), Number(to));
+  grammar.spend(written.length);
+  return written;
+}
+
+/** The factors after a big operator: its body. */
+function readBody(grammar: LatexGrammar): string {
+  const cursor = grammar.cursor;
   let body = grammar.factor();
   for (;;) {
     const tok = cursor.peek();
     if (tok === undefined || !grammar.startsFactor(tok)) break;
     body = `(${body} * ${grammar.factor()})`;
   }
-  return `${grammar.unknownFunction(limits)}(${body})`;
+  return body;
+}
+
+/** The terms of a sum or product over index `id` from `from` to `to`, written out. */
+function writtenOut(name: string, body: string, id: string, from: number, to: number): string {
+  if (to < from) return name === 'sum' ? '0' : '1';
+  // A sum too long to write out is one the rule does not evaluate: the comparison says unsure.
+  // A sum of sums multiplies their terms: the text written out is bounded too.
+  if (to - from + 1 > MAX_TERMS || (to - from + 1) * body.length > MAX_WRITTEN) throw new TranslateError('sum too long to write out');
+  const index = new RegExp(`\\b${id}\\b`, 'g');
+  const terms: string[] = [];
+  for (let k = from; k <= to; k += 1) terms.push(body.replace(index, `(${k})`));
+  return `(${terms.join(name === 'sum' ? ' + ' : ' * ')})`;
 }
 
 function wrapPower(call: string, power: string | null): string {

@@ -29,6 +29,10 @@ export interface LatexGrammar {
   symbol(letter: string, allowCall: boolean): string;
   /** The variable named `name`. */
   named(name: string): string;
+  /** What `read` reads with `letter` bound in it (a sum's index): not a variable of the expression. */
+  boundIn<T>(letter: string, read: () => T): T;
+  /** Counts `chars` of source written out for the expression (sums, products); throws past its budget. */
+  spend(chars: number): void;
   /** The unknown function named `name`: its identifier. */
   unknownFunction(name: string): string;
   /** `\infty` occurred. */

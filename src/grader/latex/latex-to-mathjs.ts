@@ -37,6 +37,9 @@ export interface Translation {
   hasInfinity: boolean;
 }
 
+/** Most characters of source all the sums and products of one expression are written out to. */
+const WRITTEN_BUDGET = 20_000;
+
 /** The expression reader: the arithmetic here, the commands in latex-command-reader.ts. */
 class Reader implements LatexGrammar {
   readonly cursor: TokenCursor;
@@ -45,6 +48,10 @@ class Reader implements LatexGrammar {
   private angleDepth = 0;
   readonly vars = new Set<string>();
   readonly funcs = new Set<string>();
+  /** Characters of source written out for sums and products so far. */
+  private written = 0;
+  /** The indices of the sums being read: letters that are no constant there. */
+  private readonly indices = new Set<string>();
   hasFloat = false;
   hasInfinity = false;
 
@@ -161,17 +168,17 @@ class Reader implements LatexGrammar {
 
   private number(text: string): string {
     const cursor = this.cursor;
-    if (/[.eE]/.test(text)) this.hasFloat = true;
-    // "204_5": a numeral in base 5.
+    // "204_5": a numeral in base 5; "FF_{16}" (one token, latex-tokens.ts) in base 16.
     if (cursor.isOp('_')) {
       cursor.skip();
       const baseTok = cursor.next();
       const baseText = baseTok.t === 'op' && baseTok.v === '{' ? cursor.rawUntil('}') : baseTok.v;
       const base = Number(baseText);
       if (!Number.isInteger(base) || base < 2 || base > 36) throw new TranslateError('bad base');
-      if (!/^\d+$/.test(text) || [...text].some((d) => Number(d) >= base)) throw new TranslateError('digit outside base');
+      if (!/^[0-9A-Z]+$/.test(text) || [...text].some((d) => Number.parseInt(d, 36) >= base)) throw new TranslateError('digit outside base');
       return String(Number.parseInt(text, base));
     }
+    if (/[.eE]/.test(text)) this.hasFloat = true;
     // "2\frac{1}{2}" is a mixed number, two and a half, not a product.
     if (/^\d+$/.test(text) && this.mixedFractionAhead()) return `(${text} + ${readCommand(this, cursor.next().v)})`;
     return text;
@@ -204,8 +211,8 @@ class Reader implements LatexGrammar {
       primes += 1;
     }
     if (primes > 0) name += 'p'.repeat(primes);
-    if (name === 'e') return 'e';
-    if (name === 'i') return 'i';
+    // Unless a sum runs over it ("\sum_{i=0}^{3} 2^i").
+    if ((name === 'e' || name === 'i') && !this.indices.has(name)) return name;
     if (allowCall && cursor.isOp('(') && (FUNCTION_LETTERS.has(letter) || primes > 0 || this.simpleArgumentsAhead(letter))) {
       cursor.skip();
       const args = this.argumentList(')');
@@ -287,6 +294,25 @@ class Reader implements LatexGrammar {
     const id = `v_${identifierFragment(name)}`;
     this.vars.add(id);
     return id;
+  }
+
+  boundIn<T>(letter: string, read: () => T): T {
+    const id = `v_${identifierFragment(letter)}`;
+    const free = this.vars.has(id);
+    const outer = this.indices.has(letter);
+    this.indices.add(letter);
+    try {
+      return read();
+    } finally {
+      if (!outer) this.indices.delete(letter);
+      if (!free) this.vars.delete(id);
+    }
+  }
+
+  spend(chars: number): void {
+    this.written += chars;
+    // Many sums, each short enough, would still write out more than an answer is worth evaluating.
+    if (this.written > WRITTEN_BUDGET) throw new TranslateError('too much written out');
   }
 
   unknownFunction(name: string): string {

@@ -32,6 +32,27 @@ function splitLetters(run: string, out: Token[]): void {
   }
 }
 
+/** "FF_{16}", "1A_{12}": digits and capital letters before the base they are a numeral in. */
+const LETTERED_NUMERAL = /^([0-9A-Z]*[A-Z][0-9A-Z]*)_(?:\{(\d{1,2})\}|(\d{1,2}))/;
+
+/**
+ * The numeral in a base over ten that starts at `at` ("FF" of "FF_{16}"),
+ * or null. Two characters at least, each a digit of the base: "F_{16}" is
+ * a sequence's term, "XY_{16}" no numeral.
+ */
+function lettered(tex: string, at: number): string | null {
+  if (/[\\a-zA-Z0-9]/.test(tex[at - 1] ?? '')) return null;
+  const m = LETTERED_NUMERAL.exec(tex.slice(at, at + 40));
+  const digits = m?.[1];
+  const base = Number(m?.[2] ?? m?.[3]);
+  if (digits === undefined || digits.length < 2 || base < 11 || base > 36) return null;
+  return [...digits].every((d) => Number.parseInt(d, 36) < base) ? digits : null;
+}
+
+/** "0xFF", "0b1010", "0o17": a numeral as programs write it in base 16, 2 or 8. */
+const PREFIXED_NUMERAL = /^0([xbo])((?<=x)[0-9A-Fa-f]+|(?<=b)[01]+|(?<=o)[0-7]+)(?![0-9a-zA-Z])/;
+const PREFIX_BASES: Readonly<Record<string, number>> = { x: 16, b: 2, o: 8 };
+
 /** Tokenizes cleaned LaTeX; never throws (unknown characters become `op` tokens). */
 export function tokenize(tex: string): Token[] {
   const out: Token[] = [];
@@ -40,6 +61,18 @@ export function tokenize(tex: string): Token[] {
     const ch = tex[i] ?? '';
     if (/\s/.test(ch)) {
       i += 1;
+      continue;
+    }
+    const numeral = lettered(tex, i);
+    if (numeral !== null) {
+      out.push({ t: 'num', v: numeral });
+      i += numeral.length;
+      continue;
+    }
+    const prefixed = PREFIXED_NUMERAL.exec(tex.slice(i, i + 80));
+    if (prefixed !== null && !/[\\a-zA-Z0-9.]/.test(tex[i - 1] ?? '')) {
+      out.push({ t: 'num', v: String(Number.parseInt(prefixed[2] ?? '', PREFIX_BASES[prefixed[1] ?? 'x'] ?? 16)) });
+      i += prefixed[0].length;
       continue;
     }
     // Scientific notation ("1.5e3", "2E-4") is one number: models write it

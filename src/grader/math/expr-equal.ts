@@ -8,7 +8,7 @@
  */
 import { approximationVerdict, decimalsAgree, toDecimal } from './decimals.ts';
 import { exactValue } from './exact.ts';
-import { compileLatex, preciseEqual, type Compiled } from './mathjs-env.ts';
+import { compileLatex, preciseEntriesEqual, preciseEqual, preciseEqualAt, type Compiled } from './mathjs-env.ts';
 import * as Q from './rational.ts';
 import { EXACT_TOLERANCE, roundedTolerance, scaleValue, valuesClose, type Tolerance } from './values.ts';
 
@@ -122,7 +122,9 @@ function constantsEqual(a: string, ca: Compiled, b: string, cb: Compiled, option
   if (!ca.hasFloat && !cb.hasFloat) {
     const close = valuesClose(va, vb, EXACT_TOLERANCE);
     if (close !== true) return close === false ? 'different' : 'unsure';
-    if (typeof va !== 'number' || typeof vb !== 'number' || !Number.isFinite(va)) return 'equal';
+    // Matrices agree entry by entry within noise: an entry 10^{-12} against 0 is told apart at 60 digits.
+    if (typeof va !== 'number' || typeof vb !== 'number') return preciseEntriesEqual(ca.code, cb.code) === false ? 'different' : 'equal';
+    if (!Number.isFinite(va)) return 'equal';
     return confirmPrecisely(ca, cb, scaleA, scaleB, Math.abs(va));
   }
   // A side written with decimals equals the other only exactly: to 40 digits
@@ -179,11 +181,25 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   if (names.length === 0 && funcs.length === 0) return constantsEqual(a, ca, b, cb, options);
   const pair = { a: ca, b: cb, names, funcs, rename, scaleA, scaleB };
   const exact = agreeAtPoints(pair, EXACT_TOLERANCE);
+  // Within floating-point error is not yet equal: "x + 10^{-12}" is not "x".
+  if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
+  // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
+  if (exact === 'different' && !sameBigOperators(ca, cb)) return 'unsure';
   if (exact !== 'different' || (!ca.hasFloat && !cb.hasFloat)) return exact;
   // Decimals in an expression ("1.732x" against "\sqrt3 x"): agreement only
   // within their rounding is an approximation, which the rule cannot judge.
   const digits = Math.min(options.precision, fewestDigits(a), fewestDigits(b));
   return agreeAtPoints(pair, roundedTolerance(digits)) === 'different' ? 'different' : 'unsure';
+}
+
+/** The sums and products a side leaves unevaluated (latex-function-reader.ts), keyed by their limits. */
+function bigOperators(c: Compiled): string[] {
+  return c.funcs.filter((f) => /^uf_(?:sum|prod)_/.test(f)).sort();
+}
+
+/** Whether both sides leave the same sums and products unevaluated: then their values are comparable. */
+function sameBigOperators(a: Compiled, b: Compiled): boolean {
+  return bigOperators(a).join() === bigOperators(b).join();
 }
 
 /** The fewest significant digits of a decimal numeral in `tex` (Infinity when it has none). */
@@ -218,6 +234,29 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   if (agreed >= 2) return 'equal';
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
+}
+
+/** Points, one positive and one negative, where agreement in double precision is confirmed to 60 digits. */
+const CONFIRMED_POINTS = [0, 4];
+
+/**
+ * Whether two expressions that agree in double precision at every point
+ * agree to 60 digits at some ("x + 10^{-12}" against "x" does not): false
+ * when a point shows them apart, null when none can tell (an unknown
+ * function, a function the 60-digit instance lacks, a scaled side).
+ */
+function confirmedAtPoints(pair: SampledPair): boolean | null {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  if (funcs.length > 0 || scaleA !== 1 || scaleB !== 1) return null;
+  let verdict: boolean | null = null;
+  for (const p of CONFIRMED_POINTS) {
+    const scope = scopeAt(names, [], p);
+    const numeric = (s: Map<string, unknown>): Map<string, number> => new Map([...s].filter((e): e is [string, number] => typeof e[1] === 'number'));
+    const agree = preciseEqualAt(a.code, numeric(scope), b.code, numeric(renamed(scope, rename)));
+    if (agree === false) return false;
+    verdict ??= agree;
+  }
+  return verdict;
 }
 
 /** The scope with B's variables given the values of the A names they stand for. */

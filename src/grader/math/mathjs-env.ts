@@ -129,13 +129,84 @@ export function preciseEqual(a: string, b: string, scaleA: number, scaleB: numbe
   const pa = preciseValue(a);
   const pb = preciseValue(b);
   if (pa === null || pb === null) return null;
-  const va = pa.times(scaleA);
-  const vb = pb.times(scaleB);
+  return preciseAgree(pa.times(scaleA), pb.times(scaleB));
+}
+
+/**
+ * Whether two matrices or vectors (mathjs source of constants) agree entry
+ * by entry to 60 digits, as `preciseEqual` says of numbers: an entry 10^{-12}
+ * is not an entry 0, though both are noise in double precision. Null when
+ * either is no array of real entries the 60-digit instance evaluates.
+ */
+export function preciseEntriesEqual(a: string, b: string): boolean | null {
+  const entries = (code: string): Precise[] | null => {
+    try {
+      const preciseMath = mathjs().precise;
+      const v: unknown = preciseMath.evaluate(code);
+      const flat: unknown[] = preciseMath.isMatrix(v) ? preciseMath.flatten(v).toArray() : Array.isArray(v) ? v.flat(Infinity) : [];
+      return flat.length > 0 && flat.every((x): x is Precise => preciseMath.isBigNumber(x) && x.isFinite()) ? flat : null;
+    } catch {
+      return null;
+    }
+  };
+  const ea = entries(a);
+  const eb = entries(b);
+  if (ea === null || eb === null || ea.length !== eb.length) return null;
+  let verdict: boolean | null = true;
+  for (let k = 0; k < ea.length; k += 1) {
+    const agree = preciseAgree(ea[k] as Precise, eb[k] as Precise);
+    if (agree === false) return false;
+    if (agree === null) verdict = null;
+  }
+  return verdict;
+}
+
+/** Two 60-digit values: the same to 50 digits (true), apart past 40 (false), or between (null). */
+function preciseAgree(va: Precise, vb: Precise): boolean | null {
   const scale = va.abs().gt(vb.abs()) ? va.abs() : vb.abs();
-  if (scale.isZero()) return true;
+  // "\sin\pi" is 0 to 60 digits, not 0: below 10^{-50} both are zero, and up to 10^{-40} noise may hide a value.
+  if (scale.lt('1e-50')) return true;
+  if (scale.lt('1e-40')) return null;
   const relative = va.minus(vb).abs().div(scale);
   if (relative.lt('1e-50')) return true;
   return relative.lt('1e-40') ? null : false;
+}
+
+const preciseCompiled = new Map<string, EvalFunction | null>();
+
+/** The 60-digit value of mathjs source `code` where its variables take `scope`'s values; null where it has none. */
+function preciseValueAt(code: string, scope: ReadonlyMap<string, number>): Precise | null {
+  const preciseMath = mathjs().precise;
+  let fn = preciseCompiled.get(code);
+  if (fn === undefined) {
+    try {
+      fn = preciseMath.compile(code);
+    } catch {
+      fn = null;
+    }
+    remember(preciseCompiled, code, fn);
+  }
+  if (fn === null) return null;
+  try {
+    const big = new Map([...scope].map(([name, value]) => [name, preciseMath.bignumber(value)]));
+    const v: unknown = fn.evaluate(big);
+    return preciseMath.isBigNumber(v) && v.isFinite() ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether mathjs sources `a` and `b` agree at one point (each with its own
+ * scope of variable values) to 60 digits: true to 50 digits, false past 40,
+ * null between and where either has no real value the 60-digit instance
+ * reaches. Expressions that agree in double precision may still differ
+ * ("x + 10^{-12}" against "x").
+ */
+export function preciseEqualAt(a: string, scopeA: ReadonlyMap<string, number>, b: string, scopeB: ReadonlyMap<string, number>): boolean | null {
+  const va = preciseValueAt(a, scopeA);
+  const vb = preciseValueAt(b, scopeB);
+  return va === null || vb === null ? null : preciseAgree(va, vb);
 }
 
 /** A translated and compiled expression. */

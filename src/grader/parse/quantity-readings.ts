@@ -82,16 +82,19 @@ function unitReadings(gold: Expr, pred: Expr): TexReading[] {
 }
 
 /**
- * Scales to try for (gold, pred) percent signs. 'lenient': a percent on the
- * reference only may be answered by the bare number (the question asked for
- * a percentage, "what percent ...?" answered "20") or by its value ("0.2");
- * a percent on the prediction only is its value ("10\%" is 0.1, never 10);
- * on both sides the numbers compare directly. 'value': every percent is its value.
+ * Scales to try for (gold, pred) percent signs, each with what a match
+ * under it means. 'lenient': a percent on the reference only may be
+ * answered by the bare number (the question asked for a percentage, "what
+ * percent ...?" answered "20") or by its value ("0.2"); a percent on the
+ * prediction only is its value ("10\%" is 0.1), and matches the bare number
+ * only as a guess ("25\%" against a reference 25 that may be the percentage
+ * asked for or a count: `unsure`); on both sides the numbers compare
+ * directly. 'value': every percent is its value.
  */
-export function percentScales(goldPercent: boolean, predPercent: boolean, policy: ResolvedOptions['percent']): Array<[number, number]> {
-  if (policy === 'value') return [[goldPercent ? 0.01 : 1, predPercent ? 0.01 : 1]];
-  if (goldPercent === predPercent) return [[1, 1]];
-  return goldPercent ? [[1, 1], [0.01, 1]] : [[1, 0.01]];
+export function percentScales(goldPercent: boolean, predPercent: boolean, policy: ResolvedOptions['percent']): Array<[number, number, 'equal' | 'unsure']> {
+  if (policy === 'value') return [[goldPercent ? 0.01 : 1, predPercent ? 0.01 : 1, 'equal']];
+  if (goldPercent === predPercent) return [[1, 1, 'equal']];
+  return goldPercent ? [[1, 1, 'equal'], [0.01, 1, 'equal']] : [[1, 0.01, 'equal'], [1, 1, 'unsure']];
 }
 
 /** Every reading of two quantities, the sides as written first. */
@@ -100,10 +103,11 @@ export function quantityReadings(gold: Expr, pred: Expr, options: ResolvedOption
   const texts = options.units === 'strict' ? [{ gold: gold.tex, pred: pred.tex, onMatch: 'equal' as const }] : unitReadings(gold, pred);
   const scales = percentScales(gold.percent, pred.percent, options.percent);
   return texts.flatMap((t) =>
-    scales.map(([scaleGold, scalePred]) => ({
+    scales.map(([scaleGold, scalePred, onMatch]) => ({
       ...t,
       scaleGold,
       scalePred,
+      onMatch: onMatch === 'unsure' ? onMatch : t.onMatch,
       asWritten: t.gold === gold.tex && t.pred === pred.tex,
     })),
   );

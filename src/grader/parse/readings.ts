@@ -24,6 +24,9 @@ export interface Reading {
 /** "1000,99" and "0,111": a comma between digits that is not a thousands separator. */
 const DECIMAL_COMMA = /^-?(?:0,\d+|\d+,\d{2,})$/;
 
+/** "1,5": one digit after a comma between digits. */
+const SHORT_DECIMAL_COMMA = /^-?\d+,\d$/;
+
 /** "n = 4k + 3": a letter named by a multiple of a conventional integer parameter. */
 const LABELLED_FORM = /^[a-wA-W]\s*=\s*\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
@@ -79,11 +82,14 @@ function combinationReadings(cleaned: string): Reading[] {
 
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
- * stays a list only: one digit after the comma is too likely a list.
+ * is a list, and the decimal 1.2 only as a guess: one digit after the comma
+ * is too likely a list.
  */
 export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const out: Reading[] = [];
   if (DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'equal' });
+  // "1,5": a list, or one and a half as French, German or Russian write it; a match as the decimal is a guess.
+  else if (SHORT_DECIMAL_COMMA.test(cleaned)) out.push({ answer: parseTop(cleaned.replace(',', '.')), onMatch: 'unsure' });
   // "(C) 12", "\textbf{(C)}\ 12": the choice, and the value it stands for.
   const choice = CHOICE_AND_VALUE.exec(cleaned.replace(/\\text\s*\{([^{}]*)\}/g, ' $1 ').trim());
   if (choice?.[1] !== undefined && choice[2] !== undefined) {

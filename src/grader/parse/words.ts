@@ -172,19 +172,70 @@ function residueList(text: string): string | null {
 const NUMBER_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(' ');
 const TENS_WORDS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
 
+/** Words that multiply what is said before them: "three hundred", "two thousand". */
+const SCALE_WORDS: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
+
+/** Denominators in words, singular and plural: "one half", "two thirds" ("quarters" also counts coins: units.ts). */
+const DENOMINATOR_WORDS: Readonly<Record<string, number>> = {
+  half: 2, halves: 2, third: 3, thirds: 3, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
+  sixth: 6, sixths: 6, seventh: 7, sevenths: 7, eighth: 8, eighths: 8, ninth: 9, ninths: 9, tenth: 10, tenths: 10,
+};
+
+/** What a word of a number in words is, for the order the words may come in. */
+type NumberWord = 'unit' | 'tens' | 'hundred' | 'scale' | 'and';
+
+/** The words that may follow each kind of word ("twenty-one", "three hundred and five"; not "seven four"). */
+const MAY_FOLLOW: Readonly<Record<NumberWord | 'start', readonly NumberWord[]>> = {
+  start: ['unit', 'tens'],
+  unit: ['hundred', 'scale'],
+  tens: ['unit', 'hundred', 'scale'],
+  hundred: ['unit', 'tens', 'scale', 'and'],
+  scale: ['unit', 'tens', 'and'],
+  and: ['unit', 'tens'],
+};
+
+/** A whole number in words ("three hundred and twelve", "twenty-one", "a million"), or null. */
+function wholeInWords(words: readonly string[]): number | null {
+  let total = 0;
+  let current = 0;
+  let last: NumberWord | 'start' = 'start';
+  // "a hundred", "a million": "a" is one before a scale.
+  const said = words[0] === 'a' && words.length > 1 ? ['one', ...words.slice(1)] : words;
+  for (const word of said) {
+    const unit = NUMBER_WORDS.indexOf(word);
+    const tens = TENS_WORDS.indexOf(word);
+    const scale = SCALE_WORDS[word];
+    const kind: NumberWord | null = unit >= 0 ? 'unit' : tens >= 0 ? 'tens' : scale === 100 ? 'hundred' : scale !== undefined ? 'scale' : word === 'and' ? 'and' : null;
+    if (kind === null || !MAY_FOLLOW[last].includes(kind) || (last === 'tens' && unit === 0)) return null;
+    if (kind === 'unit') current += unit;
+    else if (kind === 'tens') current += 20 + 10 * tens;
+    else if (kind === 'hundred') current *= 100;
+    else if (kind === 'scale') {
+      total += current * (scale ?? 1);
+      current = 0;
+    }
+    last = kind;
+  }
+  return last === 'start' || last === 'and' ? null : total + current;
+}
+
 /**
- * "twelve", "twenty-one", "exactly three", "exactly 3": a whole answer that
- * is a number stated in words, as its numeral; null for anything else.
+ * "twelve", "twenty-one", "three hundred", "exactly three", "exactly 3",
+ * "one half", "two thirds": a whole answer that is a number stated in words,
+ * as its numeral; null for anything else.
  */
 function numberInWords(text: string): string | null {
-  const m = /^(?:exactly\s+)?(?:(\d+)|([a-z]+)(?:[\s-]([a-z]+))?)$/i.exec(text);
+  const m = /^(?:exactly\s+)?(?:(\d+)|([a-z]+(?:(?:\s+|-)[a-z]+){0,7}))$/i.exec(text.trim());
   if (m === null) return null;
   if (m[1] !== undefined) return m[1];
-  const [first, second] = [m[2]?.toLowerCase() ?? '', m[3]?.toLowerCase()];
-  const tens = TENS_WORDS.indexOf(first);
-  const unit = NUMBER_WORDS.indexOf(second ?? first);
-  if (second === undefined) return unit >= 0 ? String(unit) : tens >= 0 ? String(20 + 10 * tens) : null;
-  return tens >= 0 && unit >= 1 && unit <= 9 ? String(20 + 10 * tens + unit) : null;
+  const words = (m[2] ?? '').toLowerCase().split(/\s+|-/);
+  const denominator = DENOMINATOR_WORDS[words[words.length - 1] ?? ''];
+  if (denominator !== undefined && words.length > 1) {
+    const numerator = words.length === 2 && words[0] === 'a' ? 1 : wholeInWords(words.slice(0, -1));
+    return numerator === null ? null : `\\frac{${numerator}}{${denominator}}`;
+  }
+  const whole = wholeInWords(words);
+  return whole === null ? null : String(whole);
 }
 
 /** Applies the rules above to a cleaned answer. */
