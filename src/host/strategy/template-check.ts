@@ -14,12 +14,8 @@ import { compileTemplate, renderTemplate } from '../../../workers/prompt-templat
 import { divergentUse } from './template-divergence.ts';
 import { unknownField } from './template-attributes.ts';
 import { formatPlaceholder, unreadVariables } from './unread-variables.ts';
+import type { TemplateProblem } from './template-problem.ts';
 
-/** What is wrong with a template, and on which line of its file (1-based). */
-export interface TemplateProblem {
-  line: number;
-  what: string;
-}
 
 /** Names a template may use without a role giving them: the library's globals. */
 const GLOBALS = new Set(['true', 'false', 'none', 'True', 'False', 'None', 'range', 'namespace', 'raise_exception', 'strftime_now', 'loop', 'caller']);

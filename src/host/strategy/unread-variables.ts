@@ -7,12 +7,7 @@
  * reads none of its role's variables at all.
  */
 import type { TemplateVariable } from '../../../machines/role-template.ts';
-
-/** What is wrong with a template, and on which line of its file (template-check.ts reports it as it does its own). */
-interface TemplateProblem {
-  line: number;
-  what: string;
-}
+import type { TemplateProblem } from './template-problem.ts';
 
 /**
  * `{name}` outside any tag: not part of `{{ … }}`, not a LaTeX argument
