@@ -75,10 +75,21 @@ export function withoutSummary(candidate: CandidateState, failure: string): Cand
   return { ...candidate, summarized: true, summaryScore: calibratedScore(candidate.verifications), failures: [...candidate.failures, failure] };
 }
 
-/** R(t): what the next iteration's exploit prompts and this iteration's bank agents see. */
+/**
+ * True when the candidate's solution came to its end: it is in, and was not cut
+ * at its length limit or by a content filter. Only such a solution is verified,
+ * summarised and shown to later roles: a cut one has no answer and had not
+ * finished, and at a window-filling completion limit a prompt that quotes it
+ * could not fit its window.
+ */
+export function isWhole(candidate: CandidateState): candidate is CandidateState & { text: string } {
+  return candidate.text !== null && !candidate.cut;
+}
+
+/** R(t): what the next iteration's exploit prompts and this iteration's bank agents see: the whole solutions. */
 export function toRollouts(candidates: CandidateState[]): Rollout[] {
   return candidates
-    .filter((candidate) => candidate.text !== null)
+    .filter(isWhole)
     .map((candidate) => ({
       candidate: candidate.candidate,
       answer: candidate.answer,

@@ -14,8 +14,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { chatChunkEvent, chatCompletionBody, runCliInProcess, runInProcess, serveFixedReply, serveHttp, smallProblems, smallWidthFlags, test, writeProblems } from './fixtures.ts';
+import { chatChunkEvent, chatCompletionBody, readJournal, runCliInProcess, runInProcess, serveFixedReply, serveHttp, smallProblems, smallWidthFlags, test, writeProblems } from './fixtures.ts';
+import { VERIFICATION_INDEX_STRIDE } from '../machines/roles/verification.role.ts';
+import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { STRATEGIES } from '../machines/strategies/index.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import type { CallRecord } from '../src/store/records.ts';
 
 /** A reasoning model's text cut mid-check, after a boxed guess at the problem's answer. */
 const CUT = 'A first guess is \\boxed{2}, which I should check before trusting it: the sum of';
@@ -136,4 +140,51 @@ describe('a reply cut at its length limit states no verdict, score or plan', () 
       }
     },
   );
+});
+
+/**
+ * Runs `strategy` on 4 problems against a simulator that breaks half its
+ * replies' formats, a share of them cut off at the whole completion limit
+ * (a 4,096-token window), and returns its journal and every failure its
+ * results record.
+ */
+async function runAtSmallWindow(dir: string, strategy: string, flags: string[]): Promise<{ journal: CallRecord[]; failures: string[] }> {
+  const problems = smallProblems(4);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 5, roles: SIM_ROLES, breakFormats: 0.5 });
+  try {
+    const run = path.join(dir, strategy);
+    const args = ['--strategy', strategy, '--input-file', await writeProblems(dir, problems), '--output-file', run, '--base-url', sim.url, '--model-name', 'tmas-sim'];
+    const outcome = await runInProcess([...args, '--max-tokens', '4096', '--no-proof', '--no-stream', '--n-candidates', '4', '--judge-passes', '0', '--parse-retries', '0', ...flags]);
+    expect(outcome.calls.failed).toBe(0);
+    const lines = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { candidates: Array<{ failures: string[] }> });
+    return { journal: await readJournal(run), failures: lines.flatMap((line) => line.candidates.flatMap((candidate) => candidate.failures)) };
+  } finally {
+    await sim.close();
+  }
+}
+
+describe('TMAS verifies whole solutions only', () => {
+  test('at a window-filling completion limit, a cut solution gets no verification or summary call, and no call fails for want of room', async ({ dir }) => {
+    const { journal, failures } = await runAtSmallWindow(dir, 'tmas', ['--n-verifications', '2', '--max-iterations', '2']);
+    const cut = journal.filter((record) => record.role === 'solution' && record.response.finishReason === 'length');
+    expect(cut.length).toBeGreaterThan(0);
+    const candidateOf = (record: CallRecord) => (record.role === 'verification' ? Math.floor(record.index / VERIFICATION_INDEX_STRIDE) : record.index);
+    const asked = new Set(journal.filter((record) => record.role === 'verification' || record.role === 'summary').map((record) => `${record.problem}/${record.iteration}/${candidateOf(record)}`));
+    for (const record of cut) expect(asked.has(`${record.problem}/${record.iteration}/${record.index}`)).toBe(false);
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('Self-Refine critiques whole solutions only', () => {
+  test('at a window-filling completion limit, a candidate whose solution or rewrite was cut is solved afresh, a cut critique leads to no rewrite, and no call fails for want of room', async ({ dir }) => {
+    const { journal, failures } = await runAtSmallWindow(dir, 'self-refine', ['--max-iterations', '3']);
+    const cut = journal.filter((record) => (record.role === 'solution' || record.role === 'rewrite') && record.response.finishReason === 'length' && record.iteration < 2);
+    expect(cut.length).toBeGreaterThan(0);
+    const calls = new Map(journal.map((record) => [`${record.role}/${record.problem}/${record.iteration}/${record.index}`, record]));
+    for (const record of cut) expect(calls.has(`solution/${record.problem}/${record.iteration + 1}/${record.index}`)).toBe(true);
+    const cutCritiques = journal.filter((record) => record.role === 'critique' && record.response.finishReason === 'length');
+    expect(cutCritiques.length).toBeGreaterThan(0);
+    for (const record of cutCritiques) expect(calls.has(`rewrite/${record.problem}/${record.iteration}/${record.index}`)).toBe(false);
+    expect(failures).toEqual([]);
+  });
 });

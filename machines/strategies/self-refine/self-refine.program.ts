@@ -9,8 +9,11 @@
  * (upstream's GSM runner stops once the feedback says "it is correct"), a candidate
  * whose critique finds no error is not rewritten and is done: it makes no
  * more calls and keeps that solution in every later iteration, where it still
- * counts. A candidate whose solution failed is solved afresh (and its history
- * is cleared); a failed critique or rewrite keeps the solution it had.
+ * counts. A candidate whose solution failed, or was cut at its length limit
+ * or by a content filter (it has no answer, and at a window-filling limit a
+ * critique quoting it could not fit the window), is solved afresh (and its
+ * history is cleared); a failed or unusable critique (empty, or cut) and a
+ * failed rewrite keep the solution the candidate had.
  */
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
@@ -62,6 +65,8 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
       case 'critique.completed': {
         // Upstream's stop: nothing to fix, so no rewrite, now or later.
         if (message.correct) return change(state, message.candidate, (c) => ({ ...c, stopped: true, settled: true }), input);
+        // An unusable critique (empty, or cut before its end) has no feedback to rewrite from: it is a failed critique.
+        if (message.parseError !== undefined) return change(state, message.candidate, (c) => ({ ...c, settled: true }), input);
         const current = state.candidates.find((c) => c.candidate === message.candidate);
         const rewrite: Message = {
           type: 'rewrite.requested',
@@ -89,7 +94,7 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
       const post = candidates
         .filter((c) => !c.stopped)
         .map((c): Message =>
-          c.text === null
+          c.text === null || c.cut
             ? normalSolutionRequest(input, iteration, c.candidate)
             : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
         );

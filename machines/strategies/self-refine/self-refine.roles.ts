@@ -40,9 +40,10 @@ export function critiqueFindsNoError(text: string): boolean {
 /**
  * Why a critique is unusable, or null: an empty one, or one cut off at its
  * length limit (it had not finished: a "It is correct." on its way is not its
- * verdict, which is then unread, and the candidate is rewritten as if it had
- * found an error). Its score is not read by the strategy, so a critique
- * without one is still usable.
+ * verdict). The candidate is then not rewritten this iteration and keeps its
+ * solution, as after a failed critique: a cut critique that filled the window
+ * could not be quoted in the rewrite's prompt. Its score is not read by the
+ * strategy, so a critique without one is still usable.
  */
 export function critiqueUnusable(output: LlmOutput): string | null {
   if (output.content.trim() === '') return `the critique was empty (finish_reason ${output.finishReason})`;

@@ -53,7 +53,8 @@ function settle(input: ProblemInput, state: TmasState, post: Message[], judge?: 
 
 function solved(input: ProblemInput, state: TmasState, event: MessageOf<'solution.completed'>): Step<TmasState> {
   const response = responseOf(event);
-  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, ...response }));
+  // A cut solution is a candidate with no answer: nothing to verify or summarise (isWhole).
+  const candidates = updateCandidate(state.candidates, event.candidate, (candidate) => ({ ...candidate, ...response, summarized: response.cut }));
   // Verification starts as soon as the candidate exists, not when the iteration's last one does (unless a barrier is asked for).
   const ready = isBarrier(input) ? (allSolved(candidates) ? candidates : []) : candidates.filter((candidate) => candidate.candidate === event.candidate);
   // The judge needs only the solution: its passes start at once, whatever the schedule.

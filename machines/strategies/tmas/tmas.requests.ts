@@ -4,7 +4,7 @@
  * verifications, its summary, and the two bank updates.
  */
 import type { ExperienceRecord, GuidelineRecord, Message, Rollout } from '../../../src/kernel/protocol.ts';
-import type { CandidateState } from '../../candidates.ts';
+import { isWhole, type CandidateState } from '../../candidates.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { messageBase } from '../../kit.ts';
 
@@ -35,11 +35,11 @@ export function solutionRequests(input: ProblemInput, state: TmasIteration): Mes
   });
 }
 
-/** The M verification requests of each of `candidates` that has a solution. */
+/** The M verification requests of each of `candidates` whose solution is whole (a cut one is not verified). */
 export function verificationRequests(input: ProblemInput, iteration: number, candidates: CandidateState[]): Message[] {
   const messages: Message[] = [];
   for (const candidate of candidates) {
-    if (candidate.text === null) continue;
+    if (!isWhole(candidate)) continue;
     for (let index = 0; index < input.settings.nVerifications; index++) {
       messages.push({
         type: 'verification.requested',
