@@ -20,11 +20,11 @@ export function formatScore(score: number | null): string {
   return score === null ? 'none' : score.toFixed(3);
 }
 
-/** A candidate's verifications as a template's `verifications`; with `droppable`, each may be left out, in their order. */
-export function verificationValues(verifications: Verification[], droppable: boolean): ValuesWithDrops {
+/** A candidate's verifications as a template's `verifications`; each may be left out, in their order, when the prompt does not fit. */
+export function verificationValues(verifications: Verification[]): ValuesWithDrops {
   return {
     values: verifications.map((v) => ({ index: v.index, score: formatScore(v.score), analysis: v.analysis })),
-    drops: droppable ? verifications.map((v, position) => ({ id: `verification-${v.index}`, path: ['verifications', position], drop: v.index })) : [],
+    drops: verifications.map((v, position) => ({ id: `verification-${v.index}`, path: ['verifications', position], drop: v.index })),
   };
 }
 

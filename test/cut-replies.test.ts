@@ -188,3 +188,18 @@ describe('Self-Refine critiques whole solutions only', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('verify-refine-chains verifies and refines whole solutions only', () => {
+  test('at a window-filling completion limit, a cut solution or refinement gets no verification, its candidate is solved afresh, and no call fails for want of room', async ({ dir }) => {
+    const { journal, failures } = await runAtSmallWindow(dir, 'verify-refine-chains', ['--n-verifications', '2', '--max-iterations', '3']);
+    const cut = journal.filter((record) => (record.role === 'solution' || record.role === 'refine') && record.response.finishReason === 'length' && record.iteration < 2);
+    expect(cut.length).toBeGreaterThan(0);
+    const verified = new Set(journal.filter((record) => record.role === 'verification').map((record) => `${record.problem}/${record.iteration}/${Math.floor(record.index / VERIFICATION_INDEX_STRIDE)}`));
+    const solved = new Set(journal.filter((record) => record.role === 'solution').map((record) => `${record.problem}/${record.iteration}/${record.index}`));
+    for (const record of cut) {
+      expect(verified.has(`${record.problem}/${record.iteration}/${record.index}`)).toBe(false);
+      expect(solved.has(`${record.problem}/${record.iteration + 1}/${record.index}`)).toBe(true);
+    }
+    expect(failures).toEqual([]);
+  });
+});

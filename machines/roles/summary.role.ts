@@ -50,7 +50,7 @@ and whether the final answer can be trusted. Start with "SUMMARY:".`,
     system: () => 'You are the Summary agent of a team that solves hard mathematics problems. ' + 'You condense several independent verifications of one candidate solution.',
     values: (request, options) => {
       // Long analyses go before anything else when the prompt does not fit.
-      const verifications = verificationValues(request.verifications, true);
+      const verifications = verificationValues(request.verifications);
       return { variables: problemValues(request, options, { solution: request.solution, verifications: verifications.values }), drops: verifications.drops };
     },
   },

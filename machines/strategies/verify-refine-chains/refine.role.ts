@@ -28,7 +28,11 @@ ${VERIFICATION_ITEM}
 Using the verifications above, correct every flaw they found and write a refined, complete solution. ${ANSWER_INSTRUCTION}`,
     variables: { ...COMMON_VARIABLES, verifications: VERIFICATIONS_VARIABLE },
     system: () => roleLine('Refine', 'You improve a candidate solution using independent verifications of it.'),
-    values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, verifications: verificationValues(request.verifications, false).values }) }),
+    values: (request, options) => {
+      // A verification that filled the window (cut at its limit) cannot be quoted whole: verifications go when the prompt does not fit, as the summary's do.
+      const verifications = verificationValues(request.verifications);
+      return { variables: problemValues(request, options, { solution: request.solution, verifications: verifications.values }), drops: verifications.drops };
+    },
   },
   reply: answerReply('refine.completed'),
 });

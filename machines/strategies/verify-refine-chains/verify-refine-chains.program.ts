@@ -3,6 +3,10 @@
  * iteration refines each candidate using the previous iteration's
  * verifications of it. In every iteration each candidate gets M verifications
  * (the TMAS Verification agent) as soon as it exists; its score is their mean.
+ * A solution or refinement cut at its length limit or by a content filter has
+ * no answer and is neither verified nor refined (at a window-filling limit a
+ * prompt quoting it could not fit the window): the next iteration solves that
+ * candidate afresh.
  */
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
 import type { ProblemInput } from '../../contract.ts';
@@ -38,7 +42,7 @@ function update(state: VerifyRefineState, index: number, change: (candidate: Can
   const candidates = state.candidates.map((candidate) => {
     if (candidate.candidate !== index) return candidate;
     const changed = change(candidate);
-    const settled = changed.text === null || changed.verifications.length >= input.settings.nVerifications;
+    const settled = changed.text === null || changed.cut || changed.verifications.length >= input.settings.nVerifications;
     return { ...changed, settled, score: calibratedScore(changed.verifications) };
   });
   const next = { ...state, candidates };
@@ -61,7 +65,10 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
     switch (message.type) {
       case 'solution.completed':
       case 'refine.completed':
-        return update(state, message.candidate, (c) => ({ ...c, ...responseOf(message) }), input, verify(input, state.iteration, message.candidate, message.text));
+      {
+        const response = responseOf(message);
+        return update(state, message.candidate, (c) => ({ ...c, ...response }), input, response.cut ? [] : verify(input, state.iteration, message.candidate, message.text));
+      }
       case 'verification.completed':
         return update(state, message.candidate, (c) => addVerification(c, { index: message.index, score: message.score, analysis: message.analysis }), input);
       case 'llm.failed': {
@@ -85,7 +92,7 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   saved(state, input) {
     return nextIteration(state, state.iteration, input, (iteration) => {
       const post = state.candidates.map((c): Message =>
-        c.text === null
+        c.text === null || c.cut
           ? normalSolutionRequest(input, iteration, c.candidate)
           : { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications },
       );
