@@ -81,6 +81,20 @@ describe('tmas plan', () => {
     expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer)`);
   });
 
+  // The judge grades every method's candidates; a method that does not count its own judge calls had them left out of the plan.
+  test.for(['majority', 'self-refine', 'pacore', 'mas-ceo'])('counts the judge calls of %s as a bound that its run stays under', async (strategy, { dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const flags = ['--input-file', input, '--no-proof', '--strategy', strategy, ...(RUNS[strategy] ?? ['--max-iterations', '2']), '--judge-passes', '2'];
+    const output = path.join(dir, strategy);
+    await runInProcess([...flags, '--output-file', output, '--concurrency', '16', '--sim-output-tokens', '60']);
+    const forecast = await plan([...flags, '--draws', '1']);
+    expect(forecast.uncounted).toEqual([]);
+    expect(forecast.bounded).toContain('judge');
+    const judged = (await journaledCalls(output)).judge ?? 0;
+    expect(judged).toBeGreaterThan(0);
+    expect(judged).toBeLessThanOrEqual((forecast.calls as Record<string, number>).judge ?? 0);
+  });
+
   test('--check sets the forecast from a run\'s own settings beside what it did; --lengths-from takes its lengths; --from replays it under other servers and schedules', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const output = await smallRun(dir, 'tmas', input);

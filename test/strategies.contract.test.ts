@@ -84,10 +84,11 @@ describe.each(Object.values(STRATEGIES).map((strategy) => [strategy.name, strate
     expect(lines.map((line) => `${line.problem}/${line.iteration}`).sort()).toEqual(['p1/0', 'p1/1', 'p2/0', 'p2/1']);
     const { config } = toRunConfig(parseRunFlags([...base, '--output-file', full]), {});
     const problems = await loadProblems(input);
-    const declared = expectedCallsOf(strategy, toProblemInputs('r', config, problems, null), config.loop.proof);
+    const inputs = toProblemInputs('r', config, problems, null);
+    const declared = expectedCallsOf(strategy, inputs, config.loop.proof);
     for (const [role, count] of Object.entries(declared)) expect({ role, count: whole.completed[role] ?? 0 }).toEqual({ role, count });
     // What `tmas plan` counts as an upper bound, per problem, holds the run's calls.
-    const bounds = strategy.callBounds?.(config.loop) ?? {};
+    const bounds = strategy.callBounds?.(inputs[0]!.settings) ?? {};
     for (const [role, bound] of Object.entries(bounds)) expect(whole.completed[role] ?? 0, `${role} calls`).toBeLessThanOrEqual(problems.length * (bound ?? 0));
     const issuedWhole = whole.outcome?.calls.issued ?? 0;
     expect(issuedWhole).toBeGreaterThan(0);

@@ -17,15 +17,28 @@ export interface PlannedCounts {
   uncounted: string[];
 }
 
+/**
+ * The most judge calls of a strategy that does not count its own: each of its
+ * passes over each response a candidate-writing role (kind `solution`) can
+ * write, since the judge grades every candidate once per pass and an
+ * identical request (a candidate kept into a later iteration) reuses its
+ * verdict.
+ */
+function judgeBound(strategy: Strategy, settings: LoopSettings, counts: Record<string, number>): number {
+  const writers = Object.keys(counts).filter((role) => strategy.definitions?.[role]?.kind === 'solution');
+  return (settings.judgePasses ?? 0) * writers.reduce((sum, role) => sum + (counts[role] ?? 0), 0);
+}
+
 function countsOf(strategy: Strategy, settings: LoopSettings, judged: boolean): { exact: Record<string, number>; bounds: Record<string, number> } {
   const exact = { ...strategy.expectedCalls(settings, { from: 0, judged }) } as Record<string, number>;
   const bounds = { ...(strategy.callBounds?.(settings) ?? {}) } as Record<string, number>;
+  const declared = exact.judge ?? bounds.judge;
+  delete exact.judge;
+  delete bounds.judge;
   // Judge calls are a bound: under --judge-when unsure only the candidates the rule is unsure of are
   // judged, and an identical judge request reuses its verdict (the demo: 2,554 of 2,560 asked).
-  if (exact.judge !== undefined) {
-    bounds.judge = exact.judge;
-    delete exact.judge;
-  }
+  const judge = judged ? (declared ?? judgeBound(strategy, settings, { ...exact, ...bounds })) : 0;
+  if (judge > 0) bounds.judge = judge;
   return { exact, bounds };
 }
 

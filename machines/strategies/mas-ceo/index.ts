@@ -15,7 +15,9 @@ export const masCeoStrategy: Strategy = {
   // Rounds end early (a correct verdict, a stop) and the CEO chooses the team's size: no count is fixed in advance.
   expectedCalls: () => ({}),
   // Every round run, with the largest team the CEO may recruit and every critique round objected to.
-  callBounds: ({ maxIterations }) => ({
+  // The judge grades each round's one solution, once per pass, where the problem is judged.
+  callBounds: ({ maxIterations, judgePasses }) => ({
+    judge: maxIterations * (judgePasses ?? 0),
     ceo: maxIterations,
     recruiter: maxIterations,
     solver: (1 + MAX_INNER_TURNS) * maxIterations,
