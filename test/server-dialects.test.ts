@@ -385,6 +385,18 @@ describe('an error event named by its `event:` line, its data without an "error"
     expect((result as CallFailedError).message).toContain("the server's error inside a 200 reply: Overloaded: the model is at capacity");
   });
 
+  test("llama.cpp's error field (error: {…}, no data line): the server's words, retried (before: 'the event stream ended before a finish reason')", async () => {
+    const llamaCpp = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chatChunkEvent({ role: 'assistant', content: 'The answer' })}error: ${JSON.stringify({ code: 500, message: 'Failed to decode the batch', type: 'server_error' })}\n\n`);
+    };
+    const failed = await callOnce(llamaCpp, { maxRetries: 1 });
+    expect((failed.result as CallFailedError).message).toContain("the server's error inside a 200 reply: Failed to decode the batch");
+    expect(failed.requests).toBe(2);
+    const retried = await callOnce((res, index) => (index === 0 ? llamaCpp(res) : streamed(res, 'The answer is \\boxed{2}.', 'stop')), { maxRetries: 3 });
+    expect((retried.result as Completion).content).toBe('The answer is \\boxed{2}.');
+  });
+
   test('an event of another name (a ping with data) is no error and no chunk', async () => {
     const { result } = await callOnce((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -143,6 +143,12 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
           start = null;
           const value = fieldValue(line, 4);
           data = data === null ? value : `${data}\n${value}`;
+        } else if (line.startsWith('error:')) {
+          // llama.cpp's server writes an error met mid-stream as a field of its own (`error: {"code":500,"message":…}`), which
+          // the event-stream format passes over: the stream then ended without a finish reason, the server's words lost.
+          start = null;
+          namedError = true;
+          data = fieldValue(line, 5);
         } else if (line.startsWith('event:')) {
           // An event named `error` (as servers that name their events send one) is the server's error, its data without an `error` field.
           namedError = line.slice(6).trim() === 'error';
