@@ -73,6 +73,8 @@ describe("a context-length error states the server's window in the words of its 
     ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
     ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
+    // llama.cpp's server names the prompt's tokens and its context size (n_ctx); before, a 400 that failed the call (TMAS_CALL_REJECTED).
+    ['llama.cpp', (prompt) => ({ error: { code: 400, message: `request (${prompt} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it`, type: 'exceed_context_size_error', n_prompt_tokens: prompt, n_ctx: WINDOW } })],
   ];
 
   /**
@@ -133,7 +135,7 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test.for(wordings.filter(([name]) => name !== 'SGLang on its input'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+  test.for(wordings.filter(([name]) => name !== 'SGLang on its input' && name !== 'llama.cpp'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
     // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
     const server = await smallWindow(refusal, 600);
     try {
