@@ -12,9 +12,8 @@
 import { InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { STREAM_DONE } from './stream-end.ts';
+import { SHOWN_CHARS, unexpectedBody } from './unexpected-body.ts';
 
-/** Characters of a body without events shown in its error. */
-const SHOWN_CHARS = 120;
 /** The character a chunk, a JSON object, opens with. */
 const OPEN_BRACE = 0x7b;
 
@@ -25,9 +24,7 @@ const OPEN_BRACE = 0x7b;
  * neither what came nor what to check.
  */
 function noEvents(headers: Headers, start: string): ReplyError {
-  const shown = start.replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS);
-  const what = `${headers.get('content-type') ?? 'a body'} that holds no event${shown === '' ? ' (an empty body)' : ` ("${shown}")`}`;
-  return new ReplyError('malformed', `the server answered a streamed request with ${what}: check that the base URL reaches the server itself, not a proxy's or a login page`);
+  return unexpectedBody(headers, start, 'that holds no event', 'a streamed request');
 }
 
 /**
