@@ -203,6 +203,21 @@ describe('a body other than the one asked for', () => {
     }
   });
 
+  test("a JSON body labelled text/event-stream is read as the JSON it is: a server's error (a context-length one, refitted) or a whole reply (before: 'holds no event', retried)", async () => {
+    const bodies = [JSON.stringify({ error: { message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", code: 400 } }), chatCompletionBody('The answer is 2.')];
+    const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(bodies.shift()));
+    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    try {
+      const refused = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'TMAS_CONTEXT_LENGTH', attempts: 1 });
+      expect((refused as Error).message).toContain("This model's maximum context length is 4096 tokens");
+      expect(await gateway.complete(additionRequest(server.url, 2))).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
   test.for([true, false])('a JSON reply behind a byte-order mark (streamed request: %s) is read at its first attempt (before: retried until the call failed)', async (stream) => {
     const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`\uFEFF${chatCompletionBody('The answer is 2.')}`));
     const gateway = createGateway({ ...FAST, maxRetries: 1, stream });

@@ -98,7 +98,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson((await readAll(bytes)).toString('utf8'), response.headers));
-    const sorted = await sortBody(bytes, response.headers);
+    const sorted = await sortBody(bytes);
     if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));

@@ -33,14 +33,16 @@ const BYTE_ORDER_MARK = 0xfeff;
 const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
 
 /**
- * Whether a body is one JSON object rather than an event stream. A body
- * labelled `text/event-stream` is not looked at; any other is told by its
- * first byte past white space, as the label may be wrong either way (a proxy
- * that labels every body `application/json`): an event stream's lines start
- * with a field name or a colon, never with `{`.
+ * Whether a body is one JSON object rather than an event stream, told by its
+ * first byte past white space whatever its label, as the label may be wrong
+ * either way (a proxy that labels every body `application/json`, or every
+ * answer to a streamed request `text/event-stream`, its error too): an event
+ * stream's lines start with a field name or a colon, never with `{`. Before,
+ * a body labelled an event stream was not looked at: an `{"error": …}` body
+ * so labelled failed as one that holds no event, a context-length error
+ * among them never refitted.
  */
-export async function sortBody(body: AsyncIterable<Uint8Array>, headers: Headers): Promise<SortedBody> {
-  if ((headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream')) return { json: false, body };
+export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedBody> {
   const chunks = body[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   for (;;) {
