@@ -185,14 +185,45 @@ describe('a streamed request answered with plain JSON', () => {
 });
 
 describe('a body other than the one asked for', () => {
-  test("a web page under a 200 (a captive portal, a proxy's login) is retried as a broken reply, its failure naming what came, not a stream cut short", async () => {
+  test.for([
+    [true, 'the server answered a streamed request with text/html that holds no event'],
+    // Before, the parser's words: 'Unexpected token '<', "<html>\n<bo"... is not valid JSON'.
+    [false, 'the server answered a request with text/html that is not JSON'],
+  ] as const)("a web page under a 200 (a captive portal, a proxy's login; streamed request: %s) is retried as a broken reply, its failure naming what came, not a stream cut short", async ([stream, says]) => {
     const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\n<body>Sign in to the network to continue.</body></html>'));
-    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    const gateway = createGateway({ ...FAST, maxRetries: 1, stream });
     try {
       const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'TMAS_CALL_FAILED', attempts: 2 });
-      expect((failure as Error).message).toContain('the server answered a streamed request with text/html that holds no event ("<html> <body>Sign in to the network to continue.</body></html>")');
+      expect((failure as Error).message).toContain(`${says} ("<html> <body>Sign in to the network to continue.</body></html>"): check that the base URL reaches the server itself`);
       expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test("a JSON body labelled text/event-stream is read as the JSON it is: a server's error (a context-length one, refitted) or a whole reply (before: 'holds no event', retried)", async () => {
+    const bodies = [JSON.stringify({ error: { message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", code: 400 } }), chatCompletionBody('The answer is 2.')];
+    const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(bodies.shift()));
+    const gateway = createGateway({ ...FAST, maxRetries: 1 });
+    try {
+      const refused = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'TMAS_CONTEXT_LENGTH', attempts: 1 });
+      expect((refused as Error).message).toContain("This model's maximum context length is 4096 tokens");
+      expect(await gateway.complete(additionRequest(server.url, 2))).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+    } finally {
+      gateway.close();
+      await server.close();
+    }
+  });
+
+  test.for([true, false])('a JSON reply behind a byte-order mark (streamed request: %s) is read at its first attempt (before: retried until the call failed)', async (stream) => {
+    const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`\uFEFF${chatCompletionBody('The answer is 2.')}`));
+    const gateway = createGateway({ ...FAST, maxRetries: 1, stream });
+    try {
+      const reply = await gateway.complete(additionRequest(server.url, 1));
+      expect(reply).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
     } finally {
       gateway.close();
       await server.close();

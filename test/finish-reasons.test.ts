@@ -143,3 +143,21 @@ describe("finish reasons in other servers' words mean what they say", () => {
     expect(told).toEqual([shown]);
   });
 });
+
+describe('a finish reason on every chunk of a stream that is no finish', () => {
+  /** A stream whose chunks come 300 ms apart, each saying `word` as its finish reason, then a last one saying stop. */
+  function slowly(res: ServerResponse, word: string): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const pieces = ['The answer ', 'is ', '\\boxed{2}.'];
+    pieces.forEach((piece, i) => setTimeout(() => res.write(chatChunkEvent(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, word)), i * 300));
+    setTimeout(() => res.end(chatChunkEvent({}, 'stop') + 'data: [DONE]\n\n'), pieces.length * 300);
+  }
+
+  // KoboldCpp's streams said "null" on every chunk; a word tmas does not know may be a server's word for "not yet".
+  // Before, each was taken as the finish: the stream taken whole 100 ms (the grace) after its first chunk, "The answer " graded as the reply.
+  test.for(['null', 'None', 'generating'])('"%s": the stream is read to its end, its whole text the reply', async (word) => {
+    const { first, requests } = await call((res) => slowly(res, word), { finishGraceMs: 100 });
+    expect(first).toMatchObject({ content: 'The answer is \\boxed{2}.', finishReason: 'stop', attempts: 1 });
+    expect(requests).toBe(1);
+  });
+});

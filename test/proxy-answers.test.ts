@@ -126,3 +126,16 @@ describe("a proxy's error page", () => {
     expect(ended.stderr).not.toMatch(/<style|margin:0|window\.cf/);
   });
 });
+
+describe("a gateway's keep-alives inside a stream", () => {
+  test('data: ping after every event: the run completes, told once (before: every attempt failed as bad JSON, exit 3)', async ({ dir }) => {
+    const ended = await runThrough(dir, (_asked, answer, res) => {
+      const pinged = answer.body.toString('utf8').replaceAll('\n\n', '\n\ndata: ping\n\n');
+      res.writeHead(answer.status, answer.headers).end(pinged);
+    });
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.results?.trim().split('\n')).toHaveLength(2);
+    const warnings = ended.stderr.split('\n').filter((line) => line.includes('sends data that is no JSON inside its streams (data: "ping")'));
+    expect(warnings, ended.stderr).toHaveLength(1);
+  });
+});

@@ -73,6 +73,8 @@ describe("a context-length error states the server's window in the words of its 
     ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
     ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
+    // llama.cpp's server names the prompt's tokens and its context size (n_ctx); before, a 400 that failed the call (TMAS_CALL_REJECTED).
+    ['llama.cpp', (prompt) => ({ error: { code: 400, message: `request (${prompt} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it`, type: 'exceed_context_size_error', n_prompt_tokens: prompt, n_ctx: WINDOW } })],
   ];
 
   /**
@@ -133,7 +135,7 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test.for(wordings.filter(([name]) => name !== 'SGLang on its input'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+  test.for(wordings.filter(([name]) => name !== 'SGLang on its input' && name !== 'llama.cpp'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
     // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
     const server = await smallWindow(refusal, 600);
     try {
@@ -383,6 +385,18 @@ describe('an error event named by its `event:` line, its data without an "error"
     const { result } = await callOnce(named, { maxRetries: 1 });
     expect(result).toBeInstanceOf(CallFailedError);
     expect((result as CallFailedError).message).toContain("the server's error inside a 200 reply: Overloaded: the model is at capacity");
+  });
+
+  test("llama.cpp's error field (error: {…}, no data line): the server's words, retried (before: 'the event stream ended before a finish reason')", async () => {
+    const llamaCpp = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chatChunkEvent({ role: 'assistant', content: 'The answer' })}error: ${JSON.stringify({ code: 500, message: 'Failed to decode the batch', type: 'server_error' })}\n\n`);
+    };
+    const failed = await callOnce(llamaCpp, { maxRetries: 1 });
+    expect((failed.result as CallFailedError).message).toContain("the server's error inside a 200 reply: Failed to decode the batch");
+    expect(failed.requests).toBe(2);
+    const retried = await callOnce((res, index) => (index === 0 ? llamaCpp(res) : streamed(res, 'The answer is \\boxed{2}.', 'stop')), { maxRetries: 3 });
+    expect((retried.result as Completion).content).toBe('The answer is \\boxed{2}.');
   });
 
   test('an event of another name (a ping with data) is no error and no chunk', async () => {

@@ -13,6 +13,7 @@ import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
 import { fromStream, type Reply } from './reply/reply.ts';
 import { sseEvents } from './reply/sse.ts';
+import { tellOnce } from './told-once.ts';
 import { fromJsonReply, fromWholeJson, sortBody } from './reply/json-reply.ts';
 import { confirmStreamUsage, onTextEnded, refuseStreamUsage, stopCountingText } from './endpoints/stream-usage.ts';
 import type { CompletionRequest, Endpoint } from './reply/completion.ts';
@@ -23,14 +24,14 @@ import type { HttpTransport, TransportResponse } from './request/http-transport.
 
 /** What an attempt works with. */
 export interface AttemptContext {
-  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'finishGraceMs'>;
+  options: Pick<GatewayOptions, 'timeoutMs' | 'totalTimeoutMs' | 'totalFloor' | 'countTokens' | 'onUnstreamed' | 'onKeepAlive' | 'finishGraceMs'>;
   stream: boolean;
   /** What the call's attempts are counted into. */
   tally: Tally;
   /** The client of an endpoint (createClients). */
   clientFor: (endpoint: Endpoint) => OpenAI;
-  /** Endpoints that answered a streamed request with a whole JSON reply. */
-  unstreamed: Set<string>;
+  /** What was told once per endpoint (an endpoint that does not stream, one whose streams hold keep-alives): its keys (told-once.ts). */
+  toldOnce: Set<string>;
 }
 
 /**
@@ -97,10 +98,11 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson((await readAll(bytes)).toString('utf8'), response.headers));
-    const sorted = await sortBody(bytes, response.headers);
+    const sorted = await sortBody(bytes);
     if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
-    const chunks = sseEvents(sorted.body, response.headers) as AsyncGenerator<ChatCompletionChunk[]>;
+    const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
+    const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
     return await streamed(context, { state, watchdog, meter, tokens, watched, askedUsage, started }, chunks);
   } catch (error) {
     tokens?.stop();
@@ -174,10 +176,7 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
 function unstreamedReply(context: AttemptContext, state: EndpointState, text: string, headers: Headers): Reply {
   const reply = fromJsonReply(text, headers);
   if (state.streamUsage.state !== 'off') stopCountingText(state);
-  if (!context.unstreamed.has(state.url)) {
-    context.unstreamed.add(state.url);
-    context.options.onUnstreamed?.(state.url);
-  }
+  tellOnce(context.toldOnce, `unstreamed\n${state.url}`, () => context.options.onUnstreamed?.(state.url));
   return reply;
 }
 

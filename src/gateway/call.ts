@@ -22,6 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { Reply } from './reply/reply.ts';
 import { inferredFinish } from './reply/finish-reason.ts';
+import { tellOnce } from './told-once.ts';
 import type { ReplicaPool } from './endpoints/replica-pool.ts';
 import type { Routing } from './dispatch/routing.ts';
 
@@ -249,13 +250,6 @@ function finishOfTokens(context: CallContext, state: EndpointState, request: Com
   const { finishSaid } = reply;
   tellOnce(context.toldOnce, `finish\n${state.url}\n${finishSaid ?? ''}`, () => context.options.onFinishUnknown?.(state.url, finishSaid));
   return inferredFinish(reply.usage?.completionTokens ?? reply.countedTokens, request.maxTokens);
-}
-
-/** Tells what `key` names, the first time `told` meets it only. */
-export function tellOnce(told: Set<string>, key: string, tell: () => void): void {
-  if (told.has(key)) return;
-  told.add(key);
-  tell();
 }
 
 /**

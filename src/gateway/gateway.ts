@@ -16,7 +16,8 @@ import { createDispatcher } from './dispatch/dispatcher.ts';
 import { createHttpTransport } from './request/http-transport.ts';
 import { impliedBaseUrl, type Redirect } from './request/redirects.ts';
 import { createClients } from './attempt.ts';
-import { completeCall, tellOnce, type CallContext } from './call.ts';
+import { completeCall, type CallContext } from './call.ts';
+import { tellOnce } from './told-once.ts';
 import { CallDrained, redactKeys } from './request/call-failed.ts';
 import { createGatewayCounters, statsOf, type GatewayStats } from './endpoints/gateway-stats.ts';
 import { gatewayLedger, runLedger, tallyOf } from './endpoints/ledger.ts';
@@ -104,7 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     routing,
     dispatcher,
     pool,
-    attempt: { options, stream, clientFor: createClients(transport, options.timeoutMs, keys), unstreamed: new Set() },
+    attempt: { options, stream, clientFor: createClients(transport, options.timeoutMs, keys), toldOnce },
     describe,
     nextSequence: () => sequence++,
     toldOnce,

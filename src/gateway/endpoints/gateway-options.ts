@@ -66,6 +66,12 @@ export interface GatewayOptions {
   onFinishUnknown?: (endpoint: string, said: string | null) => void;
   /** Told once per server and the base URL its redirect implies, when a request was redirected (307, 308) and followed: its body went out twice. */
   onRedirected?: (redirect: Redirect) => void;
+  /**
+   * Told once per endpoint when its streams hold data that is no JSON object
+   * (`data: ping`, as some proxies and gateways send to keep a connection
+   * open): such data is skipped as a keep-alive (sse.ts); `data` is the first.
+   */
+  onKeepAlive?: (endpoint: string, data: string) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
   /** Retries after the first attempt. */

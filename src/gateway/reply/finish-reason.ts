@@ -52,9 +52,31 @@ export interface ReadFinish {
   said: string | null;
 }
 
-/** Whether a reply's `finish_reason` field says anything: none, null and an empty string say nothing. */
+/**
+ * Words that spell no value: a server that writes a missing finish reason as
+ * a string (KoboldCpp's streams said "null" on every chunk; Python's "None").
+ */
+const NO_VALUE = new Set(['', 'null', 'none', 'nil', 'undefined']);
+
+/**
+ * Whether a reply's `finish_reason` field says anything: none, null, an
+ * empty string and a word for no value say nothing. Before, "null" on each
+ * chunk of a stream read as its finish: the stream was taken whole 2 s after
+ * its first chunk, and that chunk's text graded as the whole reply.
+ */
 export function saysFinish(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== '';
+  if (value === undefined || value === null) return false;
+  return typeof value !== 'string' || !NO_VALUE.has(value.trim().toLowerCase());
+}
+
+/**
+ * Whether a finish reason is one tmas knows, which ends a stream: the rest
+ * of it is its usage (stream-end.ts). A word tmas does not know may be a
+ * server's word for a chunk that is not the last: such a stream is read to
+ * its end (`[DONE]`, or its body's end), its reply whole only then.
+ */
+export function endsStream(value: unknown): boolean {
+  return typeof value === 'string' && MEANINGS.has(value.trim().toLowerCase());
 }
 
 /**

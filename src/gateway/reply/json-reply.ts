@@ -9,6 +9,7 @@
  */
 import { InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
+import { unexpectedBody } from './unexpected-body.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { fromWholeReply, type Reply } from './reply.ts';
 
@@ -27,18 +28,21 @@ export interface SortedBody {
 }
 
 const OPEN_BRACE = 0x7b;
+const BYTE_ORDER_MARK = 0xfeff;
 /** Space, tab, CR, LF, and the bytes of a UTF-8 byte-order mark, which may come before the JSON. */
 const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
 
 /**
- * Whether a body is one JSON object rather than an event stream. A body
- * labelled `text/event-stream` is not looked at; any other is told by its
- * first byte past white space, as the label may be wrong either way (a proxy
- * that labels every body `application/json`): an event stream's lines start
- * with a field name or a colon, never with `{`.
+ * Whether a body is one JSON object rather than an event stream, told by its
+ * first byte past white space whatever its label, as the label may be wrong
+ * either way (a proxy that labels every body `application/json`, or every
+ * answer to a streamed request `text/event-stream`, its error too): an event
+ * stream's lines start with a field name or a colon, never with `{`. Before,
+ * a body labelled an event stream was not looked at: an `{"error": …}` body
+ * so labelled failed as one that holds no event, a context-length error
+ * among them never refitted.
  */
-export async function sortBody(body: AsyncIterable<Uint8Array>, headers: Headers): Promise<SortedBody> {
-  if ((headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream')) return { json: false, body };
+export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedBody> {
   const chunks = body[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   for (;;) {
@@ -69,10 +73,10 @@ async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): Asy
  * The reply a JSON body to a streamed request holds: its chat completion;
  * the server's error for an `{"error": …}` body, as in an event stream; a
  * NotStreamedError naming `--no-stream` for anything else. A body that is
- * not JSON throws a SyntaxError, retried as any unparseable body.
+ * not JSON fails as parseBody says, retried as any unparseable body.
  */
 export function fromJsonReply(text: string, headers: Headers): Reply {
-  const value: unknown = JSON.parse(text);
+  const value = parseBody(text, headers, 'a streamed request');
   refuseInBand(value, headers);
   const choice = (value as { choices?: unknown } | null)?.choices;
   const message = Array.isArray(choice) ? (choice[0] as { message?: unknown } | undefined)?.message : undefined;
@@ -91,12 +95,30 @@ export function fromJsonReply(text: string, headers: Headers): Reply {
  * the 200, as a streamed request's. Before, such a body read as "the
  * response has no choices": the server's words were lost, and a
  * context-length error said so was retried as a broken reply, its prompt
- * never refitted. A body that is not JSON throws a SyntaxError.
+ * never refitted. A body that is not JSON fails as parseBody says.
  */
 export function fromWholeJson(text: string, headers: Headers): Reply {
-  const value: unknown = JSON.parse(text);
+  const value = parseBody(text, headers, 'a request');
   refuseInBand(value, headers);
   return fromWholeReply(value as ChatCompletion);
+}
+
+/**
+ * A JSON body's value. A byte-order mark before it (as some proxies and
+ * Windows servers write) is no part of it: JSON.parse refused it, and each
+ * such reply was retried until the call failed. A body that is not JSON (a
+ * login page under a 200) fails as malformed, naming its content type and
+ * start and what to check; before, as the parser's "Unexpected token '<'".
+ */
+function parseBody(text: string, headers: Headers, request: 'a streamed request' | 'a request'): unknown {
+  const json = text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    // JSON cut or damaged says where the parser stopped; a web page is shown by its start alone.
+    const what = json.trimStart().charCodeAt(0) === OPEN_BRACE ? `that is not whole JSON (${(error as Error).message})` : 'that is not JSON';
+    throw unexpectedBody(headers, json, what, request);
+  }
 }
 
 /** Throws the server's error (InBandError) when `value` is an `{"error": …}` body. */

@@ -10,7 +10,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { Completion } from './completion.ts';
 import { messageTexts, type MessageTexts } from './message-texts.ts';
 import { separateReasoning } from './reasoning.ts';
-import { readFinish, saysFinish, type FinishReason } from './finish-reason.ts';
+import { endsStream, readFinish, saysFinish, type FinishReason } from './finish-reason.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, STREAM_DONE, type StreamGrace, type StreamState } from './stream-end.ts';
@@ -121,6 +121,7 @@ class StreamAssembly implements StreamState {
   private index: number | null = null;
   /** The finish reason as the chunks said it, whatever its type; null while none said one. */
   finishReason: unknown = null;
+  finished = false;
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
   private model: string | null = null;
@@ -141,12 +142,15 @@ class StreamAssembly implements StreamState {
         this.reasoningField ??= texts.reasoningField;
         if (texts.reasoning !== '') chars += this.text(this.reasoning, texts.reasoning);
       }
-      if (saysFinish(choice.finish_reason)) this.finishReason = choice.finish_reason;
+      if (saysFinish(choice.finish_reason)) {
+        this.finishReason = choice.finish_reason;
+        this.finished ||= endsStream(choice.finish_reason);
+      }
       const sofar = tokenCount(chunk.usage?.completion_tokens);
       if (sofar !== null) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
-    if (chunk.usage && this.finishReason !== null) this.usageSinceFinish = true;
+    if (chunk.usage && this.finished) this.usageSinceFinish = true;
     return chars;
   }
 

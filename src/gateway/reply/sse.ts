@@ -12,9 +12,10 @@
 import { InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { STREAM_DONE } from './stream-end.ts';
+import { SHOWN_CHARS, unexpectedBody } from './unexpected-body.ts';
 
-/** Characters of a body without events shown in its error. */
-const SHOWN_CHARS = 120;
+/** The character a chunk, a JSON object, opens with. */
+const OPEN_BRACE = 0x7b;
 
 /**
  * A body that ended without a `data:` line: a proxy's or a captive portal's
@@ -23,17 +24,48 @@ const SHOWN_CHARS = 120;
  * neither what came nor what to check.
  */
 function noEvents(headers: Headers, start: string): ReplyError {
-  const shown = start.replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS);
-  const what = `${headers.get('content-type') ?? 'a body'} that holds no event${shown === '' ? ' (an empty body)' : ` ("${shown}")`}`;
-  return new ReplyError('malformed', `the server answered a streamed request with ${what}: check that the base URL reaches the server itself, not a proxy's or a login page`);
+  return unexpectedBody(headers, start, 'that holds no event', 'a streamed request');
 }
 
 /**
- * One event's data read: its JSON value, or the failure it stands for (data
- * that is no JSON; the server's error, as an `{"error": …}` value or as the
- * data of an event named `error`).
+ * Keys of a chat completion chunk: data that holds one of them is a chunk,
+ * damaged where it does not open with `{`, never a keep-alive.
  */
-function parseEvent(payload: string, errorEvent: boolean, headers: Headers): { event: unknown; failure: Error | null } {
+const CHUNK_KEYS = /"(?:choices|delta|content|finish_reason|usage)"/;
+
+/**
+ * Whether an event's data is a keep-alive rather than a chunk: a chunk is a
+ * JSON object, which opens with `{`; some proxies and gateways send
+ * `data: ping` (or `keep-alive`, `null`) while a generation runs. Parsed as
+ * JSON, each failed its attempt: a stream that outlived the first one was
+ * retried until the call failed for good. Data that opens with `{` and does
+ * not parse is still a damaged reply.
+ */
+export function isKeepAlive(payload: string): boolean {
+  return payload.trimStart().charCodeAt(0) !== OPEN_BRACE && !CHUNK_KEYS.test(payload);
+}
+
+/**
+ * One event's data read: STREAM_DONE for `[DONE]`; null for nothing to
+ * read (no data, or data of white space alone: a proxy's keep-alive, `data:`
+ * and a blank line, which the event-stream format does not dispatch either;
+ * or a keep-alive of words, told to `onKeepAlive`); else its JSON value, or
+ * the failure it stands for (data that is no JSON; the server's error, as an
+ * `{"error": …}` value or as the data of an event named `error`).
+ */
+function readEvent(payload: string | null, errorEvent: boolean, headers: Headers, onKeepAlive?: (data: string) => void): { event: unknown; failure: Error | null } | typeof STREAM_DONE | null {
+  if (payload === null) return null;
+  // A chunk opens with `{`: the other checks, which trim, are for data that does not.
+  if (payload.charCodeAt(0) !== OPEN_BRACE) {
+    const trimmed = payload.trim();
+    // `[DONE]` with white space around it (`data: [DONE] `) closes the stream as well.
+    if (trimmed === STREAM_DONE) return STREAM_DONE;
+    if (trimmed === '') return null;
+    if (!errorEvent && isKeepAlive(payload)) {
+      onKeepAlive?.(payload);
+      return null;
+    }
+  }
   let event: unknown;
   try {
     event = JSON.parse(payload);
@@ -44,12 +76,19 @@ function parseEvent(payload: string, errorEvent: boolean, headers: Headers): { e
   return { event, failure: errorEvent ? new InBandError(event, headers) : null };
 }
 
+/** The value of a field's line (`data: x`, `data:x`), past its name and colon: one space after the colon is not part of it. */
+function fieldValue(line: string, nameLength: number): string {
+  return line.charCodeAt(nameLength + 1) === 32 ? line.slice(nameLength + 2) : line.slice(nameLength + 1);
+}
+
 /**
  * The JSON payloads of the `data:` events of each read, until `data: [DONE]`
  * (then returns STREAM_DONE: what follows, a second `[DONE]` included, is
  * not read) or the end; an `{"error": …}` event throws the server's error.
+ * Data that is no JSON object and names no chunk's key is a keep-alive
+ * (isKeepAlive), given to `onKeepAlive` and skipped.
  */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers): AsyncGenerator<unknown[], typeof STREAM_DONE | undefined> {
+export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers, onKeepAlive?: (data: string) => void): AsyncGenerator<unknown[], typeof STREAM_DONE | undefined> {
   const decoder = new TextDecoder();
   // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
@@ -83,33 +122,30 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Heade
       const events: unknown[] = [];
       for (const line of lines) {
         if (line === '') {
-          // No data, or data of white space alone: a proxy's keep-alive (`data:` and a blank line, sent every few seconds
-          // by some while a generation runs), which the event-stream format does not dispatch either. Parsed as JSON, each
-          // failed its attempt: a stream that outlived the proxy's first keep-alive was retried until it failed for good.
-          if (data === null || data.trim() === '') {
-            data = null;
-            namedError = false;
-            continue;
-          }
-          const payload = data;
-          const errorEvent = namedError;
+          const read = readEvent(data, namedError, headers, onKeepAlive);
           data = null;
           namedError = false;
-          if (payload === STREAM_DONE) {
+          if (read === null) continue;
+          if (read === STREAM_DONE) {
             if (events.length > 0) yield events;
             return STREAM_DONE;
           }
-          const { event, failure } = parseEvent(payload, errorEvent, headers);
-          if (failure !== null) {
+          if (read.failure !== null) {
             // The events before it in this read still reach the reader (its first token, its progress).
             if (events.length > 0) yield events;
-            throw failure;
+            throw read.failure;
           }
-          events.push(event);
+          events.push(read.event);
         } else if (line.startsWith('data:')) {
           start = null;
-          const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+          const value = fieldValue(line, 4);
           data = data === null ? value : `${data}\n${value}`;
+        } else if (line.startsWith('error:')) {
+          // llama.cpp's server writes an error met mid-stream as a field of its own (`error: {"code":500,"message":…}`), which
+          // the event-stream format passes over: the stream then ended without a finish reason, the server's words lost.
+          start = null;
+          namedError = true;
+          data = fieldValue(line, 5);
         } else if (line.startsWith('event:')) {
           // An event named `error` (as servers that name their events send one) is the server's error, its data without an `error` field.
           namedError = line.slice(6).trim() === 'error';

@@ -25,8 +25,8 @@ export interface StreamGrace {
 
 /** What the reader has seen of the stream so far. */
 export interface StreamState {
-  /** What the chunks said of how the stream finished, whatever its type; null while nothing. */
-  finishReason: unknown;
+  /** The chunks said a finish reason tmas knows (finish-reason.ts endsStream). */
+  finished: boolean;
   /** A usage came with the finish reason or after it. */
   usageSinceFinish: boolean;
 }
@@ -60,7 +60,7 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
         return read.value;
       }
       take(read.value);
-      if (state.finishReason === null) continue;
+      if (!state.finished) continue;
       if (state.usageSinceFinish) return undefined;
       finishedAt ??= performance.now();
     }

@@ -55,7 +55,9 @@ function classifyStatus(error: unknown): FailureKind {
 }
 
 function isContextLengthError(error: APIError): boolean {
-  return error.code === 'context_length_exceeded' || /maximum context length|context length|too many tokens/i.test(error.message);
+  // llama.cpp's server: type exceed_context_size_error, 'request (N tokens) exceeds the available context size (M tokens)'.
+  if (error.code === 'context_length_exceeded' || error.type === 'exceed_context_size_error') return true;
+  return /maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message);
 }
 
 /** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */

@@ -7,7 +7,9 @@
  * or "'max_tokens' … is too large: C. … your request has P input tokens",
  * SGLang and newer vLLM "maximum context length of N tokens. You requested a
  * total of T tokens: …", and SGLang on a prompt alone "The input (T tokens)
- * is longer than the model's context length (N tokens)".
+ * is longer than the model's context length (N tokens)", llama.cpp's server
+ * "request (P tokens) exceeds the available context size (N tokens)" (its
+ * prompt alone: it does not refuse a completion limit past its window).
  */
 
 /** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
@@ -15,13 +17,13 @@ export const CONTEXT_MARGIN = 256;
 
 /** The window the server states, or null when its words give none. */
 export function statedWindow(message: string): number | null {
-  const stated = /context length(?: is| of)?\s*\(?(\d+)/i.exec(message)?.[1];
+  const stated = /(?:context length(?: is| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1];
   return stated === undefined ? null : Number(stated);
 }
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(message: string): number | null {
-  const total = /(?:you requested|a total of|input|length) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
+  const total = /(?:you requested|a total of|input|length|request) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
   if (total !== undefined) return Number(total);
   // vLLM's check of max_tokens alone states the completion limit and the prompt apart.
   const completion = /too large: (\d+)/i.exec(message)?.[1];

@@ -40,6 +40,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${redirect.from} was redirected (HTTP ${redirect.status}) to ${redirect.to}; the redirect is followed, but every request goes out twice, its body too` +
           `${new URL(redirect.from).origin === new URL(redirect.to).origin ? '' : ', and an API key is not sent on to another server'}: ${redirectAdvice(redirect.to)}.`,
       ),
+    onKeepAlive: (endpoint, data) =>
+      options.say(
+        `tmas: warning: ${endpoint} sends data that is no JSON inside its streams (data: ${JSON.stringify(data.slice(0, 40))}), as a proxy or gateway does to keep a connection open; ` +
+          'such data is skipped as a keep-alive (data that opens with { and does not parse is still a damaged reply, retried).',
+      ),
     onUnstreamed: (endpoint) =>
       options.say(
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +
