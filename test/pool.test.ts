@@ -321,3 +321,18 @@ describe('dedup', () => {
     expect(dropped).toBeGreaterThan(100);
   });
 });
+
+describe('close', () => {
+  test('a task still running when the wait for it is over is stopped with its thread: the pool closes, and the task rejects to its caller, no error thrown at the closer', async () => {
+    const pool = createPool({ threads: 1, closeTimeoutMs: 50 });
+    // Seconds of counting on one thread: still running when the close gives up waiting for it.
+    const counting = pool.countTokens(['ж'.repeat(4_000_000)]);
+    const outcome = counting.then(
+      () => 'counted',
+      () => 'rejected',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(pool.close()).resolves.toBeUndefined();
+    expect(await outcome).toBe('rejected');
+  });
+});
