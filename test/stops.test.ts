@@ -174,7 +174,8 @@ describe('one writer per run directory', () => {
   test('with store/LOCK deleted under a live run, a second --resume is refused naming the live pid; the lock goes when the run ends', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(4));
     const run = path.join(dir, 'run');
-    const live = startCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '3', '--sim-latency-ms', '200']);
+    // 20 iterations of 200 ms calls: the live run outlasts the second command's start on a loaded machine (at 3 iterations it had ended first).
+    const live = startCli(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '20', '--sim-latency-ms', '200']);
     try {
       await until(() => existsSync(path.join(run, 'store', 'LOCK')), live.child);
       await rm(path.join(run, 'store', 'LOCK'));
