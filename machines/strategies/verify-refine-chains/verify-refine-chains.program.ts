@@ -64,8 +64,7 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   receive(state, message, input) {
     switch (message.type) {
       case 'solution.completed':
-      case 'refine.completed':
-      {
+      case 'refine.completed': {
         const response = responseOf(message);
         return update(state, message.candidate, (c) => ({ ...c, ...response }), input, response.cut ? [] : verify(input, state.iteration, message.candidate, message.text));
       }
