@@ -399,6 +399,22 @@ describe('an error event named by its `event:` line, its data without an "error"
     expect((retried.result as Completion).content).toBe('The answer is \\boxed{2}.');
   });
 
+  test.for([
+    ['a stream', true],
+    ['a JSON body', false],
+  ] as const)('an error object without its "error" wrapper ({"object": "error", …}, the ErrorResponse shape some servers send bare) in %s: the server\'s words, retried (before: they were lost)', async ([, stream]) => {
+    const bare = JSON.stringify({ object: 'error', message: 'CUDA out of memory', type: 'InternalServerError', code: 500 });
+    const failed = await callOnce(
+      (res) => {
+        res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+        res.end(stream ? `${chatChunkEvent({ role: 'assistant', content: 'The answer' })}data: ${bare}\n\n` : bare);
+      },
+      { maxRetries: 1 },
+    );
+    expect((failed.result as CallFailedError).message).toContain("the server's error inside a 200 reply: CUDA out of memory");
+    expect(failed.requests).toBe(2);
+  });
+
   test('an event of another name (a ping with data) is no error and no chunk', async () => {
     const { result } = await callOnce((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -22,6 +22,18 @@ export class InBandError extends APIError {
   }
 }
 
+/**
+ * The server's error that `value` (a parsed chunk or body) carries, or null:
+ * its `error` field (OpenAI, vLLM, SGLang), or the value itself when it is an
+ * error object without that wrapper (`{"object": "error", "message": …}`, the
+ * shape of vLLM's and FastChat's ErrorResponse, which some servers send bare).
+ */
+export function inBandErrorOf(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return null;
+  if ('error' in value && value.error) return value.error;
+  return 'object' in value && value.object === 'error' ? value : null;
+}
+
 /** The error's message as the server wrote it, or the whole error when it has none. */
 function messageOf(error: object): string {
   const message: unknown = (error as { message?: unknown }).message;

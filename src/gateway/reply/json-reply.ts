@@ -7,7 +7,7 @@
  * a JSON body that is no completion fails the call with a message naming
  * `--no-stream`.
  */
-import { InBandError } from './in-band-error.ts';
+import { inBandErrorOf, InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { unexpectedBody } from './unexpected-body.ts';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
@@ -121,7 +121,8 @@ function parseBody(text: string, headers: Headers, request: 'a streamed request'
   }
 }
 
-/** Throws the server's error (InBandError) when `value` is an `{"error": …}` body. */
+/** Throws the server's error (InBandError) when `value` is an `{"error": …}` body, or an error object without that wrapper. */
 function refuseInBand(value: unknown, headers: Headers): void {
-  if (typeof value === 'object' && value !== null && 'error' in value && value.error) throw new InBandError(value.error, headers);
+  const error = inBandErrorOf(value);
+  if (error !== null) throw new InBandError(error, headers);
 }

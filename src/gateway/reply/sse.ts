@@ -9,7 +9,7 @@
  * last line is carried over. The events of one read come out together: a
  * generator's step costs a few promises, and a read holds dozens of events.
  */
-import { InBandError } from './in-band-error.ts';
+import { inBandErrorOf, InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { STREAM_DONE } from './stream-end.ts';
 import { SHOWN_CHARS, unexpectedBody } from './unexpected-body.ts';
@@ -72,7 +72,8 @@ function readEvent(payload: string | null, errorEvent: boolean, headers: Headers
   } catch (error) {
     return { event: undefined, failure: errorEvent ? new InBandError(payload, headers) : (error as Error) };
   }
-  if (typeof event === 'object' && event !== null && 'error' in event && event.error) return { event, failure: new InBandError(event.error, headers) };
+  const error = inBandErrorOf(event);
+  if (error !== null) return { event, failure: new InBandError(error, headers) };
   return { event, failure: errorEvent ? new InBandError(event, headers) : null };
 }
 
