@@ -82,7 +82,7 @@ export function withoutSummary(candidate: CandidateState, failure: string): Cand
  * finished, and at a window-filling completion limit a prompt that quotes it
  * could not fit its window.
  */
-export function isWhole(candidate: CandidateState): candidate is CandidateState & { text: string } {
+export function isWhole<T extends { text: string | null; cut: boolean }>(candidate: T): candidate is T & { text: string } {
   return candidate.text !== null && !candidate.cut;
 }
 

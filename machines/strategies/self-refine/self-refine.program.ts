@@ -16,6 +16,7 @@
  * failed rewrite keep the solution the candidate had.
  */
 import type { Message, RefinementStep } from '../../../src/kernel/protocol.ts';
+import { isWhole } from '../../candidates.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { nextIteration, waiting, type ProblemProgram, type Step } from '../../program.ts';
 import { failureOf, messageBase, NO_RESPONSE, normalSolutionRequest, responseOf, saveOf, type CandidateView } from '../../kit.ts';
@@ -94,9 +95,9 @@ export const selfRefineProgram: ProblemProgram<SelfRefineState> = {
       const post = candidates
         .filter((c) => !c.stopped)
         .map((c): Message =>
-          c.text === null || c.cut
-            ? normalSolutionRequest(input, iteration, c.candidate)
-            : { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text },
+          isWhole(c)
+            ? { type: 'critique.requested', ...messageBase(input, iteration, 'critique', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text }
+            : normalSolutionRequest(input, iteration, c.candidate),
         );
       const next = { iteration, candidates };
       // Every candidate stopped: the iteration is saved as it stands, without a call.

@@ -9,6 +9,7 @@
  * candidate afresh.
  */
 import type { Message, Verification } from '../../../src/kernel/protocol.ts';
+import { isWhole } from '../../candidates.ts';
 import type { ProblemInput } from '../../contract.ts';
 import { calibratedScore } from '../../roles/summary.role.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../../roles/verification.role.ts';
@@ -42,7 +43,7 @@ function update(state: VerifyRefineState, index: number, change: (candidate: Can
   const candidates = state.candidates.map((candidate) => {
     if (candidate.candidate !== index) return candidate;
     const changed = change(candidate);
-    const settled = changed.text === null || changed.cut || changed.verifications.length >= input.settings.nVerifications;
+    const settled = !isWhole(changed) || changed.verifications.length >= input.settings.nVerifications;
     return { ...changed, settled, score: calibratedScore(changed.verifications) };
   });
   const next = { ...state, candidates };
@@ -91,9 +92,9 @@ export const verifyRefineChainsProgram: ProblemProgram<VerifyRefineState> = {
   saved(state, input) {
     return nextIteration(state, state.iteration, input, (iteration) => {
       const post = state.candidates.map((c): Message =>
-        c.text === null || c.cut
-          ? normalSolutionRequest(input, iteration, c.candidate)
-          : { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications },
+        isWhole(c)
+          ? { type: 'refine.requested', ...messageBase(input, iteration, 'refine', c.candidate), candidate: c.candidate, question: input.problem.question, solution: c.text, verifications: c.verifications }
+          : normalSolutionRequest(input, iteration, c.candidate),
       );
       const candidates = state.candidates.map((c) => ({ ...c, verifications: [], settled: false, failures: [] }));
       return waiting({ iteration, candidates }, post);

@@ -27,7 +27,8 @@ export interface SortedBody {
   body: AsyncIterable<Uint8Array>;
 }
 
-const OPEN_BRACE = 0x7b;
+/** The character a JSON object, and so a chunk or a completion, opens with. */
+export const OPEN_BRACE = 0x7b;
 const BYTE_ORDER_MARK = 0xfeff;
 /** Space, tab, CR, LF, and the bytes of a UTF-8 byte-order mark, which may come before the JSON. */
 const LEADING = new Set([0x20, 0x09, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);

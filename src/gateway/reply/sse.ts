@@ -13,9 +13,8 @@ import { inBandErrorOf, InBandError } from './in-band-error.ts';
 import { ReplyError } from './reply-bounds.ts';
 import { STREAM_DONE } from './stream-end.ts';
 import { SHOWN_CHARS, unexpectedBody } from './unexpected-body.ts';
+import { OPEN_BRACE } from './json-reply.ts';
 
-/** The character a chunk, a JSON object, opens with. */
-const OPEN_BRACE = 0x7b;
 
 /**
  * A body that ended without a `data:` line: a proxy's or a captive portal's
