@@ -224,6 +224,24 @@ describe('throughput knee', () => {
     expect(knee.cap).toBe(Math.round(80 * CAP_OVER_KNEE));
   });
 
+  test('a stall at a batch the server already ran at full speed is not its knee: the slow start goes on', () => {
+    // 8,000 tokens/s at most 100 per sequence (knee 80). Ten calls run at full speed, then one
+    // call stalls at a third of its speed for six seconds (the server, or the client reading it,
+    // paused), then 300 calls are ready.
+    const knee = createThroughputKnee();
+    let tokens = 0;
+    for (let reading = 1; reading <= 36; reading++) {
+      const ready = reading <= 12 ? 10 : reading <= 24 ? 1 : 300;
+      const running = Math.min(knee.cap, ready);
+      const stalled = reading > 12 && reading <= 24 ? 1 / 3 : 1;
+      tokens += Math.min(8, running * 0.1) * stalled * READING_MS;
+      knee.onReading({ running, waiting: 0, generationTokens: tokens }, reading * READING_MS, running);
+      // Read as sharing, the stall set a knee of 0.3 sequences and a cap of 4.
+      if (reading === 24) expect([knee.knee, knee.cap]).toEqual([null, SLOW_START_CAP]);
+    }
+    expect(knee.cap).toBeGreaterThanOrEqual(80);
+  });
+
   test('readings at uneven times (two a millisecond apart, one late) still measure: the slow start moves on', () => {
     const knee = createThroughputKnee();
     const rate = 0.1; // tokens per ms per sequence: no knee within reach

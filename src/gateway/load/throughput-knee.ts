@@ -145,6 +145,8 @@ class KneeFinder implements ThroughputKnee {
   private readonly windows = new ReadingWindows();
   /** Fastest per-sequence rate measured in the slow start, tokens/ms. */
   private fastest = 0;
+  /** The largest batch a window ran at full speed: the knee lies above it. */
+  private fullSpeedBatch = 0;
   private readonly saturated = new SaturatedWindows();
   /** Throughput of the windows in which the current cap bound. */
   private bindingAtCap: number[] = [];
@@ -196,6 +198,7 @@ class KneeFinder implements ThroughputKnee {
     this.found = null;
     this.windows.forget();
     this.fastest = 0;
+    this.fullSpeedBatch = 0;
     this.saturated.clear();
     this.beforeStep = 0;
     this.floor = 0;
@@ -228,7 +231,12 @@ class KneeFinder implements ThroughputKnee {
   private onWindow(window: WindowMeasure): void {
     const { throughput, running, perSequence, binding, steady, memoryFull } = window;
     if (this.found === null) this.fastest = Math.max(this.fastest, perSequence);
-    const shared = steady && !memoryFull && perSequence < SHARED_BELOW * this.fastest;
+    if (perSequence >= FULL_SPEED * this.fastest) this.fullSpeedBatch = Math.max(this.fullSpeedBatch, running);
+    // A batch the server has run at full speed is under its knee: sequences slow there are a stall
+    // (the server or our reading of it paused), not sharing. A stall of a server running one sequence,
+    // taken for sharing, ended a slow start with a knee of 0.7 on a server of 80, and its cap held a
+    // pool's calls on its slower replica (a client at a load of 12 on two cores).
+    const shared = steady && !memoryFull && running > this.fullSpeedBatch && perSequence < SHARED_BELOW * this.fastest;
     const endsSlowStart = this.found === null && shared && (throughput < GROWTH * this.beforeStep || (!binding && perSequence <= WELL_PAST * this.fastest));
     if (endsSlowStart) this.saturated.lowerLargestTo(running);
     if (shared) this.saturated.keep(running, throughput);
