@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { Subject } from 'rxjs';
 import { describe, expect, test } from 'vitest';
 import { showProgress } from '../src/observers/progress.ts';
@@ -42,5 +43,27 @@ describe('progress when stderr is not a terminal', () => {
     send({ type: 'iteration.completed', run: 'r', problem: 'p2', iteration: 1, correlation: 'c', candidates: [] });
     progress.stop();
     expect(lines[0]).toContain('problem-iterations 4/6 (67%)');
+  });
+});
+
+describe('progress on a terminal', () => {
+  test("a phase bar ends full when a problem carried fewer calls than declared (its cut solution was not verified)", () => {
+    const bus = new Subject<Envelope>();
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, columns: 160 }) as unknown as NodeJS.WriteStream;
+    let drawn = '';
+    terminal.on('data', (chunk: Buffer) => (drawn += chunk.toString()));
+    const expectedCalls = new Map([['p1', { verification: 4 }], ['p2', { verification: 4 }]]);
+    const progress = showProgress(bus, { totalProblems: 2, totalIterations: 1, probe, write: () => {}, terminal, expectedCalls, intervalMs: 60_000 });
+    let seq = 0;
+    const send = (message: Message) => bus.next({ seq: seq++, at: 0, from: 'log', to: 'log', message });
+    const call = { key: 'k', usage: { promptTokens: 10, completionTokens: 5 }, finishReason: 'stop' as const };
+    const verify = (problem: string, index: number) => send({ type: 'verification.completed', run: 'r', problem, iteration: 0, correlation: 'c', candidate: 0, index, score: 1, analysis: '', call });
+    // p1's candidate was cut: none of its four verifications were asked. p2 had all four.
+    send({ type: 'problem.completed', run: 'r', problem: 'p1', iteration: 0, correlation: 'c', iterations: 1 });
+    for (let index = 0; index < 4; index++) verify('p2', index);
+    send({ type: 'problem.completed', run: 'r', problem: 'p2', iteration: 0, correlation: 'c', iterations: 1 });
+    progress.stop();
+    const last = drawn.split('verification').at(-1) ?? '';
+    expect(last).toMatch(/ 4\/4 calls/);
   });
 });

@@ -50,12 +50,26 @@ export function toProblemInputs(run: string, config: Pick<RunConfig, 'loop' | 'j
 /** The `<role>.completed` messages the run will carry, by role, summed over its problems as the strategy declares them. */
 export function expectedCallsOf(strategy: Strategy, inputs: ProblemInput[], proof: boolean): Record<string, number> {
   const total: Record<string, number> = {};
+  for (const calls of expectedCallsByProblem(strategy, inputs, proof).values()) {
+    for (const [role, count] of Object.entries(calls)) total[role] = (total[role] ?? 0) + count;
+  }
+  return total;
+}
+
+/**
+ * The `<role>.completed` messages each problem will carry, by problem id, as
+ * the strategy declares them for replies that end within their limits (a
+ * reply cut at its limit is not checked further, so a problem may carry fewer).
+ */
+export function expectedCallsByProblem(strategy: Strategy, inputs: ProblemInput[], proof: boolean): Map<string, Record<string, number>> {
+  const byProblem = new Map<string, Record<string, number>>();
   for (const input of inputs) {
     const judged = (proof ? input.problem.solution : input.problem.answer) !== undefined;
-    const calls = strategy.expectedCalls(input.settings, { from: input.start.iteration, judged });
-    for (const [role, count] of Object.entries(calls)) total[role] = (total[role] ?? 0) + (count ?? 0);
+    const calls: Record<string, number> = {};
+    for (const [role, count] of Object.entries(strategy.expectedCalls(input.settings, { from: input.start.iteration, judged }))) calls[role] = count ?? 0;
+    // Under --judge-when unsure the judge's calls depend on the answers: its bar counts up without a total.
+    if (input.settings.judgeWhen === 'unsure') delete calls.judge;
+    byProblem.set(input.problem.id, calls);
   }
-  // Under --judge-when unsure the judge's calls depend on the answers: its bar counts up without a total.
-  if (inputs[0]?.settings.judgeWhen === 'unsure') delete total.judge;
-  return total;
+  return byProblem;
 }

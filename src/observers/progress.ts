@@ -47,8 +47,12 @@ export interface ProgressOptions {
   write: (line: string) => void;
   /** A terminal stream for the live display; plain lines when absent or not a TTY. */
   terminal?: NodeJS.WriteStream | undefined;
-  /** Calls each role will complete over the run, when known: the phase bars' totals. */
-  expectedCalls?: Record<string, number>;
+  /**
+   * Calls each role will complete for each problem, by problem id, when known:
+   * the phase bars' totals. A problem that ends counts what it carried: a
+   * reply cut at its limit is not checked, so it may carry fewer.
+   */
+  expectedCalls?: ReadonlyMap<string, Readonly<Record<string, number>>>;
   /** Whether the run goes to the simulated model (said on the display). */
   simulated?: boolean;
   intervalMs?: number;
@@ -57,6 +61,10 @@ export interface ProgressOptions {
 /** Counts of what the bus carried so far. */
 interface Tally {
   completed: Record<string, number>;
+  /** Calls completed, by problem and role. */
+  completedBy: Map<string, Record<string, number>>;
+  /** Problems that ended in this process. */
+  ended: Set<string>;
   problemsDone: number;
   /** Problem-iterations completed by this process. */
   iterationsDone: number;
@@ -73,7 +81,7 @@ interface Tally {
 }
 
 function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe(): void } {
-  const state: Tally = { completed: {}, problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, counted: new Map(), byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
+  const state: Tally = { completed: {}, completedBy: new Map(), ended: new Set(), problemsDone: 0, iterationsDone: 0, iterationsBefore: 0, counted: new Map(), byIteration: new Map(), failures: 0, tokens: 0, faults: createFaultCounts() };
   // Whether the problem's iteration is counted now for the first time.
   const countOnce = (problem: string, iteration: number): boolean => {
     const counted = state.counted.get(problem) ?? new Set<number>();
@@ -87,7 +95,10 @@ function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe():
     countFaults(state.faults, message);
     if (message.type === 'problem.started') {
       for (let iteration = 0; iteration < message.fromIteration; iteration++) if (countOnce(message.problem, iteration)) state.iterationsBefore++;
-    } else if (message.type === 'problem.completed') state.problemsDone++;
+    } else if (message.type === 'problem.completed') {
+      state.problemsDone++;
+      state.ended.add(message.problem);
+    }
     else if (message.type === 'iteration.completed') {
       if (countOnce(message.problem, message.iteration)) state.iterationsDone++;
     } else if (message.type === 'llm.failed') state.failures++;
@@ -95,9 +106,23 @@ function tally(envelopes$: Observable<Envelope>): { tally: Tally; unsubscribe():
     if (paid === null) return;
     state.tokens += paid.call.usage.completionTokens;
     // Replies complete a role's work; an attempt asked again does not.
-    if (message.type !== 'output.invalid') state.completed[paid.role] = (state.completed[paid.role] ?? 0) + 1;
+    if (message.type === 'output.invalid') return;
+    state.completed[paid.role] = (state.completed[paid.role] ?? 0) + 1;
+    const ofProblem = state.completedBy.get(message.problem) ?? {};
+    state.completedBy.set(message.problem, ofProblem);
+    ofProblem[paid.role] = (ofProblem[paid.role] ?? 0) + 1;
   });
   return { tally: state, unsubscribe: () => subscription.unsubscribe() };
+}
+
+/** Each role's calls over the run: what the problems that ended carried, and what the others will. */
+function expectedTotals(state: Tally, expected: ProgressOptions['expectedCalls']): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const [problem, calls] of expected ?? []) {
+    const ended = state.ended.has(problem) ? (state.completedBy.get(problem) ?? {}) : null;
+    for (const [role, count] of Object.entries(calls)) totals[role] = (totals[role] ?? 0) + (ended === null ? count : (ended[role] ?? 0));
+  }
+  return totals;
 }
 
 /** The figures both displays show. */
@@ -204,12 +229,12 @@ function showLive(envelopes$: Observable<Envelope>, options: ProgressOptions, te
   const phaseBar = (role: string) => {
     let bar = phases.get(role);
     if (!bar) {
-      bar = multibar.create(Math.max(1, options.expectedCalls?.[role] ?? 0), 0, { label: label(role), note: 'calls' });
+      bar = multibar.create(1, 0, { label: label(role), note: 'calls' });
       phases.set(role, bar);
     }
     return bar;
   };
-  for (const role of Object.keys(options.expectedCalls ?? {})) phaseBar(role);
+  for (const role of Object.keys(expectedTotals(state, options.expectedCalls))) phaseBar(role);
   const iteration = multibar.create(Math.max(1, options.totalProblems), 0, { label: label('iteration 0'), note: 'problems' });
   const stats = multibar.create(1, 0, { line: '' }, { format: ' {line}' });
 
@@ -217,9 +242,11 @@ function showLive(envelopes$: Observable<Envelope>, options: ProgressOptions, te
     const f = figures(state, options, started);
     run.update(f.done);
     timing.update(0, { line: `elapsed ${duration(f.seconds)} | eta ${duration(f.eta)} | ${f.accuracy}${options.simulated ? ' (simulated model)' : ''}` });
-    for (const [role, n] of Object.entries(state.completed)) {
+    const totals = expectedTotals(state, options.expectedCalls);
+    for (const role of new Set([...Object.keys(totals), ...Object.keys(state.completed)])) {
+      const n = state.completed[role] ?? 0;
       const bar = phaseBar(role);
-      if (options.expectedCalls?.[role] === undefined) bar.setTotal(Math.max(1, n));
+      bar.setTotal(Math.max(1, totals[role] ?? n));
       bar.update(n);
     }
     // The lowest iteration that not every problem has finished.

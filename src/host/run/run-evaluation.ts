@@ -11,7 +11,7 @@ import type { Observable } from 'rxjs';
 import { toPromise, type AnyActorRef } from 'xstate';
 import { createCallFailures, type StoppedIteration } from '../calls/call-failures.ts';
 import { deliver, postTo } from '../delivery.ts';
-import { expectedCallsOf } from '../problem-inputs.ts';
+import { expectedCallsByProblem } from '../problem-inputs.ts';
 import type { Strategy } from '../../../machines/strategies/index.ts';
 import { strategyNamed } from '../../../machines/strategies/index.ts';
 import { applyPromptTemplates } from '../strategy/prompt-templates.ts';
@@ -272,7 +272,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
     const firstSeq = await store.nextSeq();
     const bus = createBus({ firstSeq });
-    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsOf(strategy, inputs, config.loop.proof) }, io);
+    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsByProblem(strategy, inputs, config.loop.proof) }, io);
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
     if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));

@@ -21,7 +21,7 @@ export interface RunObservers {
 /** Subscribes the log, the metrics and the progress display to the bus. */
 export function observeRun(
   bus: Bus,
-  parts: { store: Store; gateway: Gateway; config: RunConfig; problems: number; simulated: boolean; expectedCalls: Record<string, number> },
+  parts: { store: Store; gateway: Gateway; config: RunConfig; problems: number; simulated: boolean; expectedCalls: ReadonlyMap<string, Readonly<Record<string, number>>> },
   io: { stderr(line: string): void; terminal?: NodeJS.WriteStream | undefined },
 ): RunObservers {
   const { gateway, config } = parts;
