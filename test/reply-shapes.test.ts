@@ -101,6 +101,28 @@ describe("Mistral's content parts (its reasoning models: `thinking` parts, then 
   });
 });
 
+describe("the completions route's `text` on the chat route, and a content part sent bare", () => {
+  /** A chunk whose choice carries `text` and no delta, as a completions stream's does. */
+  const textChunk = (text: string, finishReason: string | null = null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, text, finish_reason: finishReason }] })}\n\n`;
+
+  test('streamed: a choice with `text` and no delta is the answer, not an empty reply', async () => {
+    const { result } = await callTo(stream([textChunk('The answer '), textChunk('is 2.'), textChunk('', 'stop')]));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+  });
+
+  test('whole: a choice with `text` and no message is the answer', async () => {
+    const body = chatCompletionBody('', { choices: [{ index: 0, text: 'The answer is 2.', finish_reason: 'stop' }] });
+    const { result } = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body), 1000, { stream: false });
+    expect(result).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+  });
+
+  test('a delta whose content is one text part, not a list of parts, is read as its text', async () => {
+    const events = [chunk({ content: { type: 'text', text: 'The answer ' } }), chunk({ content: { text: 'is 2.' } }), chunk({}, 'stop')];
+    const { result } = await callTo(stream(events));
+    expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+  });
+});
+
 describe('a usage block is read as counts of tokens', () => {
   const answer = words(10);
   const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));

@@ -15,8 +15,10 @@
  *   and a long one was cut and retried until it failed). A field left empty
  *   beside one that holds the text gives way to it.
  *
- * A field of another type (a number, an object) holds no text: it is not
- * read, rather than read as `[object Object]` or failing the call.
+ * - a content part sent bare, as an object rather than a list of one.
+ *
+ * A field of another type (a number, an object that is no part) holds no
+ * text: it is not read, rather than read as `[object Object]` or failing the call.
  */
 import type { ReasoningDialect } from './reasoning.ts';
 
@@ -54,10 +56,11 @@ function reasoningField(fields: Record<string, unknown>): 'reasoning_content' | 
 /** A `content` as its answer text and the text of its thinking parts (null without any). */
 function contentParts(content: unknown): { content: string; thinking: string | null } {
   if (typeof content === 'string') return { content, thinking: null };
-  if (!Array.isArray(content)) return { content: '', thinking: null };
+  // One part sent bare, not in a list (`{"type": "text", "text": …}`): read as the list of it.
+  const parts = Array.isArray(content) ? (content as unknown[]) : typeof content === 'object' && content !== null ? [content] : [];
   let text = '';
   let thinking: string | null = null;
-  for (const part of content as unknown[]) {
+  for (const part of parts) {
     if (typeof part === 'string') text += part;
     else if (isPart(part, 'text')) text += typeof part['text'] === 'string' ? part['text'] : '';
     else if (isPart(part, 'thinking')) thinking = (thinking ?? '') + partsText(part['thinking']);

@@ -25,7 +25,19 @@ export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'cou
 };
 
 /** The choice a reply's `choices` hold for the call. */
-type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; delta?: unknown };
+type Choice = { index?: unknown; finish_reason?: unknown; message?: unknown; delta?: unknown; text?: unknown };
+
+/**
+ * The texts of a choice's `message` or `delta`; a choice that has neither a
+ * content nor a reasoning there but a `text` (the completions route's field,
+ * which some servers write on the chat route too) has that as its answer,
+ * where it would otherwise be read as an empty reply.
+ */
+function choiceTexts(choice: Choice, field: 'message' | 'delta'): MessageTexts {
+  const texts = messageTexts(choice[field]);
+  if (texts.content !== '' || texts.reasoningField !== null || typeof choice.text !== 'string') return texts;
+  return { ...texts, content: choice.text };
+}
 
 /**
  * The choice of `choices` numbered `index` (a server that numbers its only
@@ -57,7 +69,7 @@ export function fromWholeReply(response: ChatCompletion): Reply {
   const choice = choiceOf(response.choices, null);
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
   const finish = readFinish(choice.finish_reason);
-  const texts = messageTexts(choice.message);
+  const texts = choiceTexts(choice, 'message');
   const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField });
   return {
     content: separated.content,
@@ -136,7 +148,7 @@ class StreamAssembly implements StreamState {
     let chars = 0;
     if (choice) {
       this.index ??= indexOf(choice);
-      const texts = messageTexts(choice.delta);
+      const texts = choiceTexts(choice, 'delta');
       if (texts.content !== '') chars += this.text(this.content, texts.content);
       if (texts.reasoningField !== null) {
         this.reasoningField ??= texts.reasoningField;
