@@ -7,6 +7,7 @@ import { createRandom } from '../src/kernel/prng.ts';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError } from '../src/kernel/errors.ts';
 import { createPool, type FitPart, type Pool } from '../src/pool/pool.ts';
+import { lendPool } from '../src/pool/shared-pool.ts';
 import { jaccard } from '../workers/jaccard.worker.ts';
 import { MESSAGE_OVERHEAD_TOKENS } from '../workers/tokenize.worker.ts';
 
@@ -334,5 +335,20 @@ describe('close', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(pool.close()).resolves.toBeUndefined();
     expect(await outcome).toBe('rejected');
+  });
+});
+
+describe('the pool lent to each run', () => {
+  test('a lease closed after its own tasks rejects later calls, while the next lease of the same encoding works on', async () => {
+    const first = lendPool();
+    const text = 'word '.repeat(50_000);
+    const counting = first.countTokens([text]);
+    await first.close();
+    // close waited for the lease's task: its count is there.
+    await expect(Promise.race([counting, Promise.resolve('not yet')])).resolves.toEqual([new Tiktoken(o200k).encode(text).length]);
+    await expect(first.countTokens(['late'])).rejects.toMatchObject({ code: 'TMAS_POOL_CLOSED' });
+    const second = lendPool({ encoding: 'o200k_base' });
+    await expect(second.countTokens(['hello world'])).resolves.toEqual([2]);
+    await second.close();
   });
 });

@@ -24,7 +24,8 @@ import { createLlmCall, type CallCounts } from '../calls/llm-call.ts';
 import { endpointFor, promptBudget } from '../calls/call-key.ts';
 import { createCallRanks } from '../calls/call-ranks.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
-import { createPool, tokenizerLoadError, type Pool } from '../../pool/pool.ts';
+import { tokenizerLoadError, type Pool } from '../../pool/pool.ts';
+import { lendPool } from '../../pool/shared-pool.ts';
 import { isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 import type { Problem } from '../../input/problems.ts';
 import { runMetricsFromLog } from '../../observers/log-metrics.ts';
@@ -170,7 +171,7 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
   // Before the run has a store no call of its own is in flight: the first Ctrl-C stops the start at once.
   const stop = eitherSignal(options.signal, options.drain?.signal);
-  const pool = options.shared?.pool ?? createPool({ encoding: config.context.tokenizer });
+  const pool = options.shared?.pool ?? lendPool({ encoding: config.context.tokenizer });
   if (options.shared === undefined) cleanups.push(() => pool.close());
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
   // Awaited below, after the checks that come first; a failure is reported there.

@@ -19,7 +19,7 @@
  */
 import type { Problem } from '../../input/problems.ts';
 import { UserError } from '../../kernel/errors.ts';
-import { createPool } from '../../pool/pool.ts';
+import { lendPool } from '../../pool/shared-pool.ts';
 import { usesSimulator, type RunConfig, type Secrets } from '../../settings/config.ts';
 import type { SimServer } from '../../sim/server.ts';
 import { createRankScale } from '../calls/call-ranks.ts';
@@ -86,7 +86,7 @@ async function startShared(runs: readonly WorkloadRun[], io: RunIO, stop: Worklo
   const { config } = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config) && run.options?.offline !== true);
   const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), eitherSignal(stop.signal, stop.drain?.signal), (started) => started.close());
-  const pool = createPool({ encoding: config.context.tokenizer });
+  const pool = lendPool({ encoding: config.context.tokenizer });
   const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
   return { pool, gateway, sim, rankScale: createRankScale() };
 }
