@@ -160,4 +160,11 @@ describe('a finish reason on every chunk of a stream that is no finish', () => {
     expect(first).toMatchObject({ content: 'The answer is \\boxed{2}.', finishReason: 'stop', attempts: 1 });
     expect(requests).toBe(1);
   });
+
+  test('"stop" on every chunk: the stream is read while its text comes, not cut a grace after its first chunk', async () => {
+    // Chunks 300 ms apart under a grace of 500 ms: before, "The answer " was the reply, cut 500 ms after it.
+    const { first, requests } = await call((res) => slowly(res, 'stop'), { finishGraceMs: 500 });
+    expect(first).toMatchObject({ content: 'The answer is \\boxed{2}.', finishReason: 'stop', attempts: 1 });
+    expect(requests).toBe(1);
+  });
 });

@@ -119,6 +119,7 @@ export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, op
       firstTokenMs ??= performance.now() - options.started;
       options.onText?.(chars);
     }
+    return chars > 0;
   });
   return assembly.reply(firstTokenMs, end === STREAM_DONE);
 }

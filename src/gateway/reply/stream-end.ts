@@ -8,7 +8,11 @@
  * `FINISH_GRACE_MS` after its finish reason when no usage came since: the
  * usage chunk and `[DONE]` follow the finish reason in the same write on
  * the servers we know (vLLM, SGLang, the simulator), so the grace only
- * waits out a proxy's flush. Then the connection is dropped.
+ * waits out a proxy's flush. Then the connection is dropped. Text that comes
+ * after the finish reason starts the grace again: a server that says "stop"
+ * on every chunk is still writing, and cut 2 s after its first chunk, its
+ * first words were taken as the whole reply. Reads without text (a proxy's
+ * keep-alives) do not.
  */
 
 /** What an event stream's reader (sse.ts) returns when the stream was closed by `data: [DONE]`, rather than by the end of its body. */
@@ -32,7 +36,7 @@ export interface StreamState {
 }
 
 /**
- * Reads `reads` into `take` until the stream is whole: its end, or, once
+ * Reads `reads` into `take` (which says whether a read brought text) until the stream is whole: its end, or, once
  * `state` shows a finish reason, its usage (the rest is not read: the
  * transport keeps the connection when the rest comes at once), or the grace
  * (then `grace.cut` drops the connection). Without `grace` a finished stream
@@ -40,7 +44,7 @@ export interface StreamState {
  * end (STREAM_DONE when `[DONE]` closed them), or undefined when the stream
  * was whole before it.
  */
-export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => void): Promise<unknown> {
+export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => boolean): Promise<unknown> {
   const iterator = reads[Symbol.asyncIterator]();
   let finishedAt: number | null = null;
   // Whether the reads may still hold something to let go of: a return() then stops the body.
@@ -59,10 +63,10 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
         open = false;
         return read.value;
       }
-      take(read.value);
+      const text = take(read.value);
       if (!state.finished) continue;
       if (state.usageSinceFinish) return undefined;
-      finishedAt ??= performance.now();
+      if (finishedAt === null || text) finishedAt = performance.now();
     }
   } finally {
     if (open) await iterator.return?.();
