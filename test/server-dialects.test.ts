@@ -415,6 +415,20 @@ describe('an error event named by its `event:` line, its data without an "error"
     expect(failed.requests).toBe(2);
   });
 
+  test.for([
+    ['{}', {}],
+    ['null', null],
+    ['""', ''],
+  ] as const)('"error": %s beside every chunk of a stream that goes well says nothing: the reply is read in one attempt (before: every attempt failed)', async ([, empty]) => {
+    const withEmpty = (delta: Record<string, unknown>, finish: string | null = null) => chatChunkEvent(delta, finish).replace('data: {', `data: {"error": ${JSON.stringify(empty)}, `);
+    const { result, requests } = await callOnce((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${withEmpty({ role: 'assistant', content: 'The answer is 2.' })}${withEmpty({}, 'stop')}data: [DONE]\n\n`);
+    });
+    expect(result).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+    expect(requests).toBe(1);
+  });
+
   test('an event of another name (a ping with data) is no error and no chunk', async () => {
     const { result } = await callOnce((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

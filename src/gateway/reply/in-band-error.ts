@@ -30,8 +30,18 @@ export class InBandError extends APIError {
  */
 export function inBandErrorOf(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return null;
-  if ('error' in value && value.error) return value.error;
+  if ('error' in value && saysSomething(value.error)) return value.error;
   return 'object' in value && value.object === 'error' ? value : null;
+}
+
+/**
+ * Whether an `error` field says anything: not null, false, "", nor an empty
+ * object or list. Some servers write `"error": {}` on every chunk of a
+ * stream that goes well; read as the server's error, every attempt failed.
+ */
+function saysSomething(error: unknown): boolean {
+  if (typeof error === 'object' && error !== null) return Object.keys(error).length > 0;
+  return Boolean(error);
 }
 
 /** The error's message as the server wrote it, or the whole error when it has none. */
