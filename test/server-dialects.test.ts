@@ -415,6 +415,16 @@ describe('an error event named by its `event:` line, its data without an "error"
     expect(failed.requests).toBe(2);
   });
 
+  test('an event of another name (a ping with data) is no error and no chunk', async () => {
+    const { result } = await callOnce((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`event: ping\ndata: {"type":"ping"}\n\n${chatChunkEvent({ role: 'assistant', content: 'The answer is 2.' })}${chatChunkEvent({}, 'stop')}data: [DONE]\n\n`);
+    });
+    expect((result as Completion).content).toBe('The answer is 2.');
+  });
+});
+
+describe('an error field that says nothing', () => {
   test.for([
     ['{}', {}],
     ['null', null],
@@ -427,13 +437,5 @@ describe('an error event named by its `event:` line, its data without an "error"
     });
     expect(result).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
     expect(requests).toBe(1);
-  });
-
-  test('an event of another name (a ping with data) is no error and no chunk', async () => {
-    const { result } = await callOnce((res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`event: ping\ndata: {"type":"ping"}\n\n${chatChunkEvent({ role: 'assistant', content: 'The answer is 2.' })}${chatChunkEvent({}, 'stop')}data: [DONE]\n\n`);
-    });
-    expect((result as Completion).content).toBe('The answer is 2.');
   });
 });
