@@ -18,8 +18,13 @@ import { readLog, runCliInProcess, smallProblems, test, writeProblems } from './
 
 const PROBLEMS = smallProblems(20);
 
-/** Runs tmas in-process against a sim-server with these faults; returns what the user gets. */
+/**
+ * Runs tmas in-process against a sim-server with these faults; returns what the user gets. A hang costs
+ * the client its --timeout, 2 s here; a run without hangs waits 30 s, so that an answer slowed by a loaded
+ * machine is not given up (a reply the client gave up on is injected but never seen: 57 of 60 results at a load of 24).
+ */
 async function runAgainst(dir: string, name: string, faults: FaultRates, extra: string[] = []) {
+  const timeout = faults.hang === undefined ? '30' : '2';
   const sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 7, faults });
   try {
     const input = await writeProblems(dir, PROBLEMS);
@@ -27,7 +32,7 @@ async function runAgainst(dir: string, name: string, faults: FaultRates, extra: 
     const args = [
       '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
       '--n-candidates', '2', '--n-verifications', '2', '--max-iterations', '3', '--seed', '11',
-      '--timeout', '2', '--retry-base-ms', '5', '--concurrency', '32', '--judge-passes', '0', ...extra,
+      '--timeout', timeout, '--retry-base-ms', '5', '--concurrency', '32', '--judge-passes', '0', ...extra,
     ];
     const { config, secrets } = toRunConfig(parseRunFlags(args), {});
     const stderr: string[] = [];
@@ -60,9 +65,13 @@ describe('endpoint faults', () => {
     // At least: on a loaded machine a slow answer may also time out once and be retried.
     expect(faulty.metrics.gateway.retries).toBeGreaterThanOrEqual(injected);
     expect(faulty.metrics.gateway.failures).toBe(0);
-    expect(faulty.metrics.gateway.retriesByCause['429']).toBe(faulty.simStats.faults['429']);
-    expect(faulty.metrics.gateway.retriesByCause['503']).toBe(faulty.simStats.faults['503']);
-    expect(faulty.metrics.gateway.retriesByCause.timeout).toBeGreaterThanOrEqual(faulty.simStats.faults.hang ?? 0);
+    // Each 429 and 503 was retried as what it was, or, answered later than the client's 2 s on a loaded machine, as a timeout.
+    const { retriesByCause } = faulty.metrics.gateway;
+    const [tooMany, unavailable, timedOut] = [retriesByCause['429'] ?? 0, retriesByCause['503'] ?? 0, retriesByCause.timeout ?? 0];
+    expect(tooMany).toBeLessThanOrEqual(faulty.simStats.faults['429'] ?? 0);
+    expect(unavailable).toBeLessThanOrEqual(faulty.simStats.faults['503'] ?? 0);
+    expect(tooMany + unavailable + timedOut).toBeGreaterThanOrEqual((faulty.simStats.faults['429'] ?? 0) + (faulty.simStats.faults['503'] ?? 0) + (faulty.simStats.faults.hang ?? 0));
+    expect(tooMany).toBeGreaterThan(0);
     expect(Object.values(clean.simStats.faults).every((n) => n === 0)).toBe(true);
   });
 
