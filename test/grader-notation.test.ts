@@ -159,6 +159,22 @@ describe('repeating decimals', () => {
     // A digit after the period is no notation the rule reads: never equal.
     expect(gradeAnswer('0.\\overline{33}1', '\\frac{1}{3}').equal).toBe(false);
   });
+
+  it('written with an ellipsis after the period shown (a digit three times, a longer period twice), equal the fraction they repeat', () => {
+    // "0.999..." was different from 1, and "0.333\ldots" unsure against 1/3.
+    expectVerdict('equal', [
+      ['1', '0.999...'],
+      ['\\frac13', '0.333\\ldots'],
+      ['\\frac16', '0.1666\\cdots'],
+      ['\\frac{4}{33}', '0.1212121...'],
+      ['\\frac17', '0.142857142857…'],
+      ['-\\frac{2}{3}', '-0.666...'],
+    ]);
+    expectVerdict('different', [['\\frac13', '0.3999...']]);
+    // Digits that show no period are a value cut short, never equal to what they begin.
+    expect(gradeAnswer('3.14159...', '\\pi').equal).toBe(false);
+    expect(gradeAnswer('0.1234...', '\\frac{1234}{9999}').equal).toBe(false);
+  });
 });
 
 describe('one answer in another container', () => {

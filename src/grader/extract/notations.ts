@@ -68,12 +68,40 @@ const BARRED = /(-?)(?<![\d.])(\d*)\.(\d*)\\(?:overline|bar|dot)\s*\{\s*(\d{1,12
 /** "0.\dot{1}4285\dot{7}": dots over the first and the last digit of the period. */
 const DOTTED = /(-?)(?<![\d.])(\d*)\.(\d*)\\dot\s*\{?(\d)\}?(\d{0,10})\\dot\s*\{?(\d)\}?(?!\s*\d)/g;
 
+/** "0.999...", "0.1666\dots" (the synonyms' spelling of \ldots, \cdots and "…"): digits, then an ellipsis. */
+const ELLIPSIS = /(-?)(?<![\d.])(\d*)\.(\d+)\s*(?:\.{3}|\\dots(?![a-zA-Z]))/g;
+
+/** The longest period an ellipsis may say repeats: a seventh's six digits. */
+const LONGEST_PERIOD = 6;
+
+/**
+ * The repeating end of the digits before an ellipsis, when they show one: a
+ * digit written three times at least ("0.999...", "0.1666..."), or a longer
+ * period twice ("0.1212...", "0.142857142857..."). Null otherwise: "3.14159..."
+ * is a value cut short, not a repeating decimal.
+ */
+function periodBefore(digits: string): { fixed: string; period: string } | null {
+  for (let length = 1; length <= LONGEST_PERIOD; length++) {
+    let start = digits.length - length;
+    while (start > 0 && digits[start - 1] === digits[start - 1 + length]) start--;
+    if (start >= 0 && digits.length - start >= Math.max(3, 2 * length)) return { fixed: digits.slice(0, start), period: digits.slice(start, start + length) };
+  }
+  return null;
+}
+
 /**
  * A repeating decimal as the fraction it is: "0.1\overline{6}" is 1/6,
- * "0.\dot{1}4285\dot{7}" 1/7. A digit after the period ("0.\overline{3}1")
- * is no notation the rule knows, and the numeral stays as written.
+ * "0.\dot{1}4285\dot{7}" 1/7, "0.999..." 1. A digit after the period
+ * ("0.\overline{3}1") is no notation the rule knows, nor digits before an
+ * ellipsis that show no period; the numeral stays as written.
  */
 export function repeatingDecimals(s: string): string {
+  if (/\d\s*(?:\.{3}|\\dots(?![a-zA-Z]))/.test(s)) {
+    s = s.replace(ELLIPSIS, (match: string, sign: string, whole: string, digits: string) => {
+      const repeating = periodBefore(digits);
+      return repeating === null ? match : repeatingFraction(sign, whole || '0', repeating.fixed, repeating.period);
+    });
+  }
   if (!/\\(?:overline|bar|dot)(?![a-zA-Z])/.test(s)) return s;
   return s
     .replace(BARRED, (_m: string, sign: string, whole: string, fixed: string, period: string) => repeatingFraction(sign, whole || '0', fixed, period))
