@@ -10,7 +10,7 @@
  */
 import type { PromptPart } from '../src/kernel/prompt-wire.ts';
 
-export type { PromptPart, PromptSpec, TemplateDrop, TemplatePromptPart, TemplateValue, TemplateWhitespace } from '../src/kernel/prompt-wire.ts';
+export type { PromptPart, PromptSpec, TemplateDrop, TemplatePromptPart, TemplateShorten, TemplateValue, TemplateWhitespace } from '../src/kernel/prompt-wire.ts';
 
 /** The problem statement block. Never dropped. */
 export function problemPart(question: string): PromptPart {

@@ -9,7 +9,7 @@
  * The system message stays code: it names the role ("You are the X agent"),
  * which is also how the simulated model knows what to answer.
  */
-import type { PromptSpec, TemplateDrop, TemplatePromptPart, TemplateValue, TemplateWhitespace } from './prompt.ts';
+import type { PromptSpec, TemplateDrop, TemplatePromptPart, TemplateShorten, TemplateValue, TemplateWhitespace } from './prompt.ts';
 
 /** The shape of a template variable: what `tmas prompts` prints and what a user's template is tried on before a run. */
 export type VariableShape =
@@ -34,6 +34,8 @@ export interface TemplateVariable {
 export interface TemplateValues {
   variables: Record<string, TemplateValue>;
   drops?: TemplateDrop[];
+  /** Strings that may lose their middle when the prompt does not fit with every drop made (prompt-wire.ts). */
+  shortens?: TemplateShorten[];
 }
 
 /** A role's user message as a template: its built-in source, its variables and how a request fills them. */
@@ -62,13 +64,14 @@ export const TEMPLATE_PART_ID = 'user';
 
 /** The template part of a request's prompt. */
 export function templatePart<R, O>(template: RoleTemplate<R, O>, request: R, options: O): TemplatePromptPart {
-  const { variables, drops } = template.values(request, options);
+  const { variables, drops, shortens } = template.values(request, options);
   return {
     id: TEMPLATE_PART_ID,
     template: template.source,
     ...(template.whitespace === undefined ? {} : { whitespace: template.whitespace }),
     variables,
     ...(drops === undefined || drops.length === 0 ? {} : { drops }),
+    ...(shortens === undefined || shortens.length === 0 ? {} : { shortens }),
   };
 }
 

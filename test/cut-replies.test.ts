@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { chatChunkEvent, chatCompletionBody, readJournal, runCliInProcess, runInProcess, serveFixedReply, serveHttp, smallProblems, smallWidthFlags, test, writeProblems } from './fixtures.ts';
+import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import { VERIFICATION_INDEX_STRIDE } from '../machines/roles/verification.role.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import { STRATEGIES } from '../machines/strategies/index.ts';
@@ -201,5 +202,22 @@ describe('verify-refine-chains verifies and refines whole solutions only', () =>
       expect(solved.has(`${record.problem}/${record.iteration + 1}/${record.index}`)).toBe(true);
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe("RSE's distiller reads a cut rollout shortened to fit", () => {
+  test('at a window-filling completion limit, a cut rollout is distilled with its middle left out and said so, and no call fails for want of room', async ({ dir }) => {
+    // Before, each distillation of a cut rollout failed with TMAS_CONTEXT_LENGTH: its prompt quoted a window's worth of text.
+    const { journal, failures } = await runAtSmallWindow(dir, 'rse', ['--max-iterations', '2']);
+    const cut = new Set(journal.filter((record) => record.role === 'rollout' && record.response.finishReason === 'length').map((record) => `${record.problem}/${record.iteration}/${record.index}`));
+    expect(cut.size).toBeGreaterThan(0);
+    const shortened = journal.filter((record) => record.role === 'distill' && record.fit.dropped.includes('solution:middle'));
+    expect(shortened.length).toBeGreaterThan(0);
+    for (const record of shortened) {
+      expect(cut.has(`${record.problem}/${record.iteration}/${Math.floor(record.index / MAX_DISTILL_ATTEMPTS)}`)).toBe(true);
+      expect(record.request.messages.at(-1)?.content).toMatch(/\[… \d+ tokens left out here: the rest of this text did not fit the context window …\]/);
+    }
+    // What fails is what the format-breaking model broke (no lists in the JSON), never a prompt for want of room.
+    expect(failures.filter((failure) => /not sent|context/i.test(failure))).toEqual([]);
   });
 });

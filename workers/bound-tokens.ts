@@ -1,6 +1,7 @@
 /**
  * Cutting a text to at most a number of tokens, deterministically: the
- * judge's view of a response (machines/roles/judge.role.ts). The first and
+ * judge's view of a response (machines/roles/judge.role.ts), and a quoted
+ * value shortened to fit the window (shorten-values.ts). The first and
  * last halves are kept, so a reader sees how the text starts and what it
  * concludes, with a line between them saying how many tokens were left out.
  *
@@ -34,10 +35,10 @@ function isLowSurrogate(code: number): boolean {
 /**
  * `text` when it has at most `maxTokens` tokens; otherwise its head and tail
  * of about `(maxTokens - 32) / 2` tokens each, joined by a line that says how
- * many tokens were left out. The same text, bound and counter always give the
- * same result.
+ * many tokens were left out, and `why`. The same text, bound and counter
+ * always give the same result.
  */
-export function boundTokens(text: string, maxTokens: number, count: (text: string) => number): string {
+export function boundTokens(text: string, maxTokens: number, count: (text: string) => number, why = `the judge reads at most ${maxTokens} tokens of a response`): string {
   const total = count(text);
   if (total <= maxTokens) return text;
   const half = Math.max(0, Math.floor((maxTokens - MARKER_TOKENS) / 2));
@@ -48,5 +49,5 @@ export function boundTokens(text: string, maxTokens: number, count: (text: strin
   const head = text.slice(0, headEnd);
   const tail = text.slice(text.length - tailLength);
   const omitted = Math.max(0, total - count(head) - count(tail));
-  return `${head}\n[… ${omitted} tokens left out here: the judge reads at most ${maxTokens} tokens of a response …]\n${tail}`;
+  return `${head}\n[… ${omitted} tokens left out here: ${why} …]\n${tail}`;
 }

@@ -10,6 +10,7 @@
  */
 import { dropScales, rememberedCount, valueTokens, type Count } from './drop-costs.ts';
 import { isTemplatePart, PART_SEPARATOR, renderTemplate, TemplateRenderError, withoutDrops } from './prompt-template.ts';
+import { fitShortening } from './shorten-values.ts';
 import type { FitOutput, FitTask, FittedValues, TemplateDrop, TemplateFitPart } from './tasks.ts';
 
 /** One piece that may be left out: a whole part, or one drop of a template part. */
@@ -67,7 +68,8 @@ export function fitPrompt(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, co
   try {
     // A bank's lines are counted for the estimate and again for the figures: once each.
     const remembered = { ...counter, count: rememberedCount(counter.count) };
-    const fitted = fitRendered(task, remembered);
+    // A prompt that does not fit with every drop made may still fit with the values it quotes whole shortened.
+    const fitted = fitShortening(task, (shortened) => fitRendered(shortened, remembered), remembered.count);
     if (typeof task.system === 'string') return fitted;
     return { ...fitted, systemValues: systemValues(task.system, fitted.dropped, remembered.count) };
   } catch (error) {

@@ -102,7 +102,7 @@ export function withoutDrops(variables: Record<string, TemplateValue>, drops: re
 }
 
 /** The value at `path`, or undefined. */
-function valueAt(variables: Record<string, TemplateValue>, path: ReadonlyArray<string | number>): TemplateValue | undefined {
+export function valueAt(variables: Record<string, TemplateValue>, path: ReadonlyArray<string | number>): TemplateValue | undefined {
   let at: TemplateValue | undefined = variables;
   for (const key of path) {
     if (at === null || typeof at !== 'object') return undefined;

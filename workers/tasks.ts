@@ -9,7 +9,7 @@ import type { FittedValues } from '../src/kernel/protocol.ts';
 import type { PromptPart, PromptSpec, TemplatePromptPart } from '../src/kernel/prompt-wire.ts';
 
 export type { FittedValues };
-export type { TemplateDrop, TemplateValue, TemplateWhitespace } from '../src/kernel/prompt-wire.ts';
+export type { TemplateDrop, TemplateShorten, TemplateValue, TemplateWhitespace } from '../src/kernel/prompt-wire.ts';
 
 /** The js-tiktoken encodings the tokenizer worker can load. */
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'p50k_base';

@@ -35,6 +35,19 @@ export interface TemplateDrop {
 }
 
 /**
+ * A string value of a template part that may lose its middle when the prompt
+ * does not fit even with every droppable piece left out (a rollout quoted
+ * whole, RSE's distiller's: one cut at its limit fills the window it was
+ * written in). It keeps its first and last halves, with a line saying how
+ * many tokens were left out (workers/shorten-values.ts).
+ */
+export interface TemplateShorten {
+  id: string;
+  /** Where the string is in the variables. */
+  path: Array<string | number>;
+}
+
+/**
  * How a template's block tags treat the whitespace around them
  * (workers/template-whitespace.ts): `jinja2`, as Python's jinja2 renders by
  * default (a user's template); `trimmed`, with trim_blocks and lstrip_blocks
@@ -51,6 +64,7 @@ export interface TemplatePromptPart {
   whitespace?: TemplateWhitespace;
   variables: Record<string, TemplateValue>;
   drops?: TemplateDrop[];
+  shortens?: TemplateShorten[];
 }
 
 /** What a role asks the model: the system message and the parts of the user message, joined with a blank line. */

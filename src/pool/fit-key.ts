@@ -59,6 +59,8 @@ function digestedJson(value: unknown): string | undefined {
 /**
  * A part's identity as JSON: `drop`, `id` and a token bound shape the output too; so do a template part's
  * source (by its SHA-256), its values and its drops. The JSON is that of the list they make, as keys always had it.
+ * A template part's `shortens` are not in it: they change only a prompt that would not fit otherwise, which was
+ * never sent, so every call journaled before they existed keeps its key.
  */
 function partJson(part: FitTask['parts'][number]): string {
   if (!('template' in part)) return JSON.stringify([part.id, part.drop ?? null, textDigest(part.text), ...(part.maxTokens === undefined ? [] : [part.maxTokens])]);

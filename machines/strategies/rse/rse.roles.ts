@@ -199,9 +199,10 @@ export const distillRole = bankRecordRole('distill', {
 ${SOLUTION_BLOCK}
 
 ${DISTILL_TASK}`,
-    variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning)" } },
+    variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning); its middle is left out, with a line saying how many tokens, when the prompt would not fit the window" } },
     system: () => roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
-    values: solutionValues,
+    // A rollout cut at its limit fills the window it was written in: quoted whole, its distillation would not fit.
+    values: (request, options) => ({ ...solutionValues(request, options), shortens: [{ id: 'solution', path: ['solution'] }] }),
   },
   parse: (_, output) => parseDistillation(output.content),
   unparsed: (parseError) => ({ propositions: [], pitfalls: [], parseError }),
