@@ -68,8 +68,9 @@ export function fitPrompt(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, co
   try {
     // A bank's lines are counted for the estimate and again for the figures: once each.
     const remembered = { ...counter, count: rememberedCount(counter.count) };
-    // A prompt that does not fit with every drop made may still fit with the values it quotes whole shortened.
-    const fitted = fitShortening(task, (shortened) => fitRendered(shortened, remembered), remembered.count);
+    // A prompt that does not fit with every drop made may still fit with the values it quotes whole shortened
+    // (counted unremembered: the cut's bisection counts many slices of one text, each once).
+    const fitted = fitShortening(task, (shortened) => fitRendered(shortened, remembered), counter.count);
     if (typeof task.system === 'string') return fitted;
     return { ...fitted, systemValues: systemValues(task.system, fitted.dropped, remembered.count) };
   } catch (error) {
