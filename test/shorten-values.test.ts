@@ -34,6 +34,24 @@ describe('a quoted value shortened to fit', () => {
     expect(fitted.dropped).toEqual(['solution:middle']);
   });
 
+  test("a text part with a token bound (the judge's view of a response) is cut to its bound, and further when the window leaves less", () => {
+    const response = Array.from({ length: 20_000 }, (_, i) => `w${i}`).join(' ');
+    const judgeTask = (budget: number): Pick<FitTask, 'system' | 'parts' | 'budget'> => ({
+      system: 'You are the judge.',
+      parts: [{ id: 'candidate', text: response, maxTokens: 16_384 }, { id: 'reference', text: 'The reference answer is 4.' }],
+      budget,
+    });
+    const roomy = fitPrompt(judgeTask(32_000), counter);
+    expect(roomy.user).toMatch(/tokens left out here: the judge reads at most 16384 tokens of a response …\]/);
+    expect(roomy.dropped).toEqual([]);
+    // At a 16k window the budget is 12,032 tokens: the view of 16,384 did not fit, and the call was not sent.
+    const tight = fitPrompt(judgeTask(12_032), counter);
+    expect(tight.promptTokens).toBeLessThanOrEqual(12_032);
+    expect(tight.user).toMatch(/tokens left out here: the rest of this text did not fit the context window …\]/);
+    expect(tight.user).toMatch(/^w0 w1 [\s\S]* w19999\n\nThe reference answer is 4\.$/);
+    expect(tight.dropped).toEqual(['candidate:middle']);
+  });
+
   test('a prompt that fits is sent whole; one whose value is not shortenable, or would keep almost nothing, is over the budget as before', () => {
     const whole = fitPrompt(distillTask(1_000, 8_000), counter);
     expect(whole.user).not.toContain('left out here');

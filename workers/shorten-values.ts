@@ -10,10 +10,16 @@
  * concludes. A value that would keep fewer than LEAST_KEPT tokens is not
  * shortened: the prompt then fails as before. What was shortened is named in
  * the fit's `dropped`, as `<id>:middle`.
+ *
+ * A text part with a token bound (`maxTokens`: the judge's view of a
+ * response, 16,384 tokens) is cut to its bound first, and shortened further
+ * the same way when the window leaves less: at a 16k window the judge's
+ * prompt could not hold a view of 16k tokens, and every long response went
+ * ungraded.
  */
 import { boundTokens } from './bound-tokens.ts';
 import { isTemplatePart, valueAt } from './prompt-template.ts';
-import type { FitOutput, FitTask, TemplateFitPart, TemplateShorten, TemplateValue } from './tasks.ts';
+import type { FitOutput, FitPart, FitTask, TemplateFitPart, TemplateShorten, TemplateValue } from './tasks.ts';
 
 /** What the line in a shortened value says of why. */
 const WHY = 'the rest of this text did not fit the context window';
@@ -24,55 +30,62 @@ const SPARE = 64;
 /** A value shortened to fewer tokens than this says nothing of its text. */
 const LEAST_KEPT = 256;
 
-/** One shortenable value: the piece it is in, where, and its whole text with its tokens. */
+/** One shortenable value: the piece it is in, where (a template's value; none for a text part), its whole text and its own bound (Infinity for a template's value). */
 interface Shortenable {
   piece: 'system' | number;
-  shorten: TemplateShorten;
+  shorten: TemplateShorten | null;
+  id: string;
   text: string;
-  tokens: number;
+  maxTokens: number;
 }
 
 /** `fit(task)`, and when that is over the budget, `fit` of the task with its shortenable values shortened to cover the excess. */
 export function fitShortening(task: Pick<FitTask, 'system' | 'parts' | 'budget'>, fit: (task: Pick<FitTask, 'system' | 'parts' | 'budget'>) => FitOutput, count: (text: string) => number): FitOutput {
-  const first = fit(task);
-  if (first.promptTokens <= task.budget || first.renderError !== undefined) return first;
-  const values = shortenables(task, count);
-  if (values.length === 0) return first;
+  const values = shortenables(task);
+  // Each at its own bound (a text part's; none for a template's value): what is sent when it fits.
+  const first = fit(withShortened(task, values, values.map((value) => value.maxTokens), count));
+  if (first.promptTokens <= task.budget || first.renderError !== undefined || values.length === 0) return first;
+  // Counted only now: a prompt that fits (nearly every one) is not counted twice.
+  const own = values.map((value) => Math.min(count(value.text), value.maxTokens));
   let output = first;
   let excess = first.promptTokens - task.budget + SPARE;
   for (let attempt = 0; attempt < ATTEMPTS && output.promptTokens > task.budget; attempt++) {
-    const total = values.reduce((sum, value) => sum + value.tokens, 0);
-    const bounds = values.map((value) => value.tokens - Math.ceil((excess * value.tokens) / total));
+    const total = own.reduce((sum, tokens) => sum + tokens, 0);
+    const bounds = own.map((tokens) => tokens - Math.ceil((excess * tokens) / total));
     if (bounds.some((bound) => bound < LEAST_KEPT)) break;
     const fitted = fit(withShortened(task, values, bounds, count));
-    output = { ...fitted, dropped: [...fitted.dropped, ...values.map((value) => `${value.shorten.id}:middle`)] };
+    output = { ...fitted, dropped: [...fitted.dropped, ...values.map((value) => `${value.id}:middle`)] };
     excess += Math.max(SPARE, output.promptTokens - task.budget);
   }
   return output.promptTokens <= task.budget ? output : first;
 }
 
-/** The task's shortenable string values, with their tokens. */
-function shortenables(task: Pick<FitTask, 'system' | 'parts'>, count: (text: string) => number): Shortenable[] {
-  const pieces: Array<['system' | number, TemplateFitPart]> = [];
+/** The task's shortenable string values: template values marked so, and text parts with a token bound. */
+function shortenables(task: Pick<FitTask, 'system' | 'parts'>): Shortenable[] {
+  const pieces: Array<['system' | number, FitTask['parts'][number]]> = [];
   if (typeof task.system !== 'string') pieces.push(['system', task.system]);
-  task.parts.forEach((part, index) => {
-    if (isTemplatePart(part)) pieces.push([index, part]);
-  });
-  return pieces.flatMap(([piece, part]) =>
-    (part.shortens ?? []).flatMap((shorten) => {
+  task.parts.forEach((part, index) => pieces.push([index, part]));
+  return pieces.flatMap(([piece, part]): Shortenable[] => {
+    if (!isTemplatePart(part)) return part.maxTokens === undefined ? [] : [{ piece, shorten: null, id: part.id, text: part.text, maxTokens: part.maxTokens }];
+    return (part.shortens ?? []).flatMap((shorten) => {
       const text = valueAt(part.variables, shorten.path);
-      return typeof text === 'string' ? [{ piece, shorten, text, tokens: count(text) }] : [];
-    }),
-  );
+      return typeof text === 'string' ? [{ piece, shorten, id: shorten.id, text, maxTokens: Number.POSITIVE_INFINITY }] : [];
+    });
+  });
 }
 
-/** The task with each value cut to its bound. */
+/** The task with each value cut to its bound: a text part's own bound says so as it always has, a tighter one that the window left less. */
 function withShortened<T extends Pick<FitTask, 'system' | 'parts' | 'budget'>>(task: T, values: readonly Shortenable[], bounds: readonly number[], count: (text: string) => number): T {
+  if (values.length === 0) return task;
   const system = typeof task.system === 'string' ? task.system : { ...task.system };
-  const parts = task.parts.map((part) => (isTemplatePart(part) ? { ...part } : part));
+  const parts = task.parts.map((part) => ({ ...part }));
   values.forEach((value, index) => {
-    const part = (value.piece === 'system' ? system : parts[value.piece]) as TemplateFitPart;
-    part.variables = setAt(part.variables, value.shorten.path, boundTokens(value.text, bounds[index] as number, count, WHY)) as Record<string, TemplateValue>;
+    const bound = bounds[index] as number;
+    if (bound === Number.POSITIVE_INFINITY) return;
+    const text = bound < value.maxTokens ? boundTokens(value.text, bound, count, WHY) : boundTokens(value.text, value.maxTokens, count);
+    const part = value.piece === 'system' ? system : parts[value.piece];
+    if (value.shorten === null) (part as FitPart).text = text;
+    else (part as TemplateFitPart).variables = setAt((part as TemplateFitPart).variables, value.shorten.path, text) as Record<string, TemplateValue>;
   });
   return { ...task, system, parts };
 }

@@ -7,7 +7,6 @@
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import { createBpeCounter, type BpeCounter } from './bpe.ts';
-import { boundTokens } from './bound-tokens.ts';
 import { countHf, HF_PREFIX, isHfTokenizerName, loadHfTokenizer } from './hf-tokenizer.ts';
 import { countGuarded } from './regex-overflow.ts';
 import { fitPrompt } from './fit-prompt.ts';
@@ -151,12 +150,11 @@ export async function count(task: CountTask): Promise<number[]> {
 }
 
 /**
- * The `fit` task: a text part with a token bound (the judge's view, bound-tokens.ts) is cut to it,
- * then the prompt is fitted to `budget` tokens (fit-prompt.ts).
+ * The `fit` task: the prompt fitted to `budget` tokens (fit-prompt.ts), a text part with a token bound
+ * (the judge's view) cut to it, or to less when the window leaves less (shorten-values.ts).
  */
 export async function fit(task: FitTask): Promise<FitOutput> {
   const encoding = await getCounter(task.encoding);
   const counter = (text: string) => countText(encoding, text);
-  const parts = task.parts.map((part) => ('maxTokens' in part && part.maxTokens !== undefined ? { ...part, text: boundTokens(part.text, part.maxTokens, counter) } : part));
-  return fitPrompt({ ...task, parts }, { count: counter, framing: (system) => framingTokens(encoding, system) });
+  return fitPrompt(task, { count: counter, framing: (system) => framingTokens(encoding, system) });
 }
