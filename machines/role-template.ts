@@ -114,3 +114,17 @@ export function problemValues(request: { question: string }, options: { proof: b
 export function solutionValues(request: { question: string; solution: string }, options: { proof: boolean }): TemplateValues {
   return { variables: problemValues(request, options, { solution: request.solution }) };
 }
+
+/** The values `names` of a template, marked as strings that may lose their middle to fit the window (prompt-wire.ts). */
+export function shortenable(names: readonly string[]): Pick<TemplateValues, 'shortens'> {
+  return { shortens: names.map((name) => ({ id: name, path: [name] })) };
+}
+
+/**
+ * solutionValues, the solution shortenable: a role that reads a solution
+ * quoted whole (RSE's distiller, MAS-TTS's critics and evaluator) could not
+ * be sent one cut at its limit, which fills the window it was written in.
+ */
+export function quotedSolutionValues(request: { question: string; solution: string }, options: { proof: boolean }): TemplateValues {
+  return { ...solutionValues(request, options), ...shortenable(['solution']) };
+}

@@ -52,6 +52,19 @@ describe('a quoted value shortened to fit', () => {
     expect(tight.dropped).toEqual(['candidate:middle']);
   });
 
+  test('of several shortenable values, a short one stays whole while a long one gives way', () => {
+    const draft = Array.from({ length: 20_000 }, (_, i) => `d${i}`).join(' ');
+    const task: Pick<FitTask, 'system' | 'parts' | 'budget'> = {
+      system: 'You are the Solver.',
+      parts: [{ id: 'user', template: '{{ previous }}\n\n{% for c in critiques %}{{ c }}\n{% endfor %}', variables: { previous: draft, critiques: ['The second step divides by zero.'] }, shortens: [{ id: 'previous', path: ['previous'] }, { id: 'critique-0', path: ['critiques', 0] }] }],
+      budget: 6_000,
+    };
+    const fitted = fitPrompt(task, counter);
+    expect(fitted.promptTokens).toBeLessThanOrEqual(6_000);
+    expect(fitted.user).toContain('The second step divides by zero.');
+    expect(fitted.dropped).toEqual(['previous:middle']);
+  });
+
   test('a prompt that fits is sent whole; one whose value is not shortenable, or would keep almost nothing, is over the budget as before', () => {
     const whole = fitPrompt(distillTask(1_000, 8_000), counter);
     expect(whole.user).not.toContain('left out here');

@@ -49,12 +49,14 @@ export function fitShortening(task: Pick<FitTask, 'system' | 'parts' | 'budget'>
   const own = values.map((value) => Math.min(count(value.text), value.maxTokens));
   let output = first;
   let excess = first.promptTokens - task.budget + SPARE;
-  for (let attempt = 0; attempt < ATTEMPTS && output.promptTokens > task.budget; attempt++) {
-    const total = own.reduce((sum, tokens) => sum + tokens, 0);
-    const bounds = own.map((tokens) => tokens - Math.ceil((excess * tokens) / total));
-    if (bounds.some((bound) => bound < LEAST_KEPT)) break;
+  // Only values long enough to keep LEAST_KEPT tokens after a cut are cut, each in proportion to its length; short ones stay whole.
+  const cut = own.map((tokens) => tokens > 2 * LEAST_KEPT);
+  const total = own.reduce((sum, tokens, index) => sum + (cut[index] ? tokens : 0), 0);
+  for (let attempt = 0; attempt < ATTEMPTS && total > 0 && output.promptTokens > task.budget; attempt++) {
+    const bounds = values.map((value, index) => (cut[index] ? (own[index] as number) - Math.ceil((excess * (own[index] as number)) / total) : value.maxTokens));
+    if (bounds.some((bound, index) => cut[index] && bound < LEAST_KEPT)) break;
     const fitted = fit(withShortened(task, values, bounds, count));
-    output = { ...fitted, dropped: [...fitted.dropped, ...values.map((value) => `${value.id}:middle`)] };
+    output = { ...fitted, dropped: [...fitted.dropped, ...values.flatMap((value, index) => (cut[index] ? [`${value.id}:middle`] : []))] };
     excess += Math.max(SPARE, output.promptTokens - task.budget);
   }
   return output.promptTokens <= task.budget ? output : first;

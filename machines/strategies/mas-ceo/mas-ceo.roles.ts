@@ -12,7 +12,7 @@
  * (machines/budget-forcing.ts).
  */
 import { extractAnswer } from '../../../src/grader/index.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, quotedSolutionValues, shortenable, SOLUTION_BLOCK } from '../../role-template.ts';
 import { answerFields, callInfo, cutOff, replyBase, statedText, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { templateRole } from '../../template-role.ts';
@@ -83,7 +83,7 @@ Budget: the most tokens each expert may write this round (${CEO_LIMITS.budget.mi
       advice: { shape: { orNone: 'string' }, about: "the evaluator's advice on it, none in the first round" },
     },
     system: () => roleLine('CEO', 'You lead a team of experts and decide, round by round, how to spend the compute.'),
-    values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, advice: request.advice }) }),
+    values: (request, options) => ({ variables: problemValues(request, options, { solution: request.solution, advice: request.advice }), ...shortenable(['solution']) }),
   },
   reply: (request, output) => {
     // A plan cut off may have lost the end of a field (the budget's digits) though every field is there: the round takes the defaults.
@@ -183,6 +183,8 @@ export const solverRole = templateRole('solver', {
     system: (request) => roleLine('Solver', `You are ${request.expert}`),
     values: (request, options) => ({
       variables: problemValues(request, options, { direction: request.direction, budget: request.budget, previous: request.previous, critiques: request.critiques }),
+      // The previous draft and each critique may be cut at their limit: each may lose its middle to fit.
+      shortens: [{ id: 'previous', path: ['previous'] }, ...request.critiques.map((_, index) => ({ id: `critique-${index}`, path: ['critiques', index] }))],
     }),
   },
   reply: (request, output, options) => ({ type: 'solver.completed', ...replyBase(request), turn: request.turn, text: output.content, ...answerFields(extractAnswer(output.content), output, options.proof), call: callInfo(output) }),
@@ -225,7 +227,7 @@ Write only your critique of that solution, not your own solution or answer. \
 End with "Decision: agree" if your final answer is the same as the solution's final answer, else "Decision: disagree".`,
     variables: COMMON_VARIABLES,
     system: (request) => roleLine('Critic', `You are ${request.expert}`),
-    values: solutionValues,
+    values: quotedSolutionValues,
   },
   reply: (request, output) => ({ type: 'critic.completed', ...replyBase(request), turn: request.turn, critic: request.critic, agree: parseAgreement(statedText(output)), critique: output.content, ...unusableIf(missingDecision(output)), call: callInfo(output) }),
 });
@@ -251,7 +253,7 @@ ${SOLUTION_BLOCK}
 Is the solution above correct? Answer "Correctness: 1" or "Correctness: 0" on one line, then "Advice: …" with what the team should do next.`,
     variables: COMMON_VARIABLES,
     system: () => roleLine('Evaluator', "You judge whether the team's solution is correct."),
-    values: solutionValues,
+    values: quotedSolutionValues,
   },
   reply: (request, output) => {
     // A cut evaluation states no verdict (the problem does not stop on it) and no advice for the next round's CEO.

@@ -14,7 +14,7 @@ import { extractAnswer } from '../../../src/grader/index.ts';
 import type { BankShown, ExperienceRecord, FittedValues } from '../../../src/kernel/protocol.ts';
 import type { TemplateDrop, TemplatePromptPart } from '../../prompt.ts';
 import { bankRecordRole } from '../../bank-record-role.ts';
-import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
+import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, quotedSolutionValues, SOLUTION_BLOCK } from '../../role-template.ts';
 import { answerFields, callInfo, parseJsonReply, replyBase } from '../../reply.ts';
 import { createRoleMachine, passesPerCandidate, type RoleOptions } from '../../role.machine.ts';
 import { onePerCandidate, templateRole } from '../../template-role.ts';
@@ -201,8 +201,7 @@ ${SOLUTION_BLOCK}
 ${DISTILL_TASK}`,
     variables: { ...COMMON_VARIABLES, solution: { shape: 'string', about: "the attempt: the rollout's reasoning, a blank line, then its answer text (the answer text alone when it has no reasoning); its middle is left out, with a line saying how many tokens, when the prompt would not fit the window" } },
     system: () => roleLine('Distill', 'You distil a solution attempt into reusable experience, and answer with one JSON object only.'),
-    // A rollout cut at its limit fills the window it was written in: quoted whole, its distillation would not fit.
-    values: (request, options) => ({ ...solutionValues(request, options), shortens: [{ id: 'solution', path: ['solution'] }] }),
+    values: quotedSolutionValues,
   },
   parse: (_, output) => parseDistillation(output.content),
   unparsed: (parseError) => ({ propositions: [], pitfalls: [], parseError }),
