@@ -223,7 +223,7 @@ describe("RSE's distiller reads a cut rollout shortened to fit", () => {
 });
 
 describe("MAS-TTS's roles read the solutions they quote shortened to fit", () => {
-  test('at a window-filling completion limit, critics, evaluator, solver and judge are sent with the quoted text shortened, and none fails for want of room', async ({ dir }) => {
+  test('at a window-filling completion limit, calls that quote a cut reply are sent with it shortened, and none fails for want of room', async ({ dir }) => {
     // Before, 37 of a 40-problem iteration's calls at an 8k window failed with TMAS_CONTEXT_LENGTH: critics, evaluator, solver and judge.
     const { journal, failures } = await runAtSmallWindow(dir, 'mas-ceo', ['--max-iterations', '1', '--judge-passes', '1']);
     const shortened = new Set(journal.flatMap((record) => (record.fit.dropped.some((id) => id.endsWith(':middle')) ? [record.role] : [])));

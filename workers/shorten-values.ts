@@ -78,7 +78,8 @@ function shortenables(task: Pick<FitTask, 'system' | 'parts'>): Shortenable[] {
 
 /** The task with each value cut to its bound: a text part's own bound says so as it always has, a tighter one that the window left less. */
 function withShortened<T extends Pick<FitTask, 'system' | 'parts' | 'budget'>>(task: T, values: readonly Shortenable[], bounds: readonly number[], count: (text: string) => number): T {
-  if (values.length === 0) return task;
+  // Template values at no bound (each fit of a prompt that has them, before any cut): the task as it is, not a copy.
+  if (bounds.every((bound) => bound === Number.POSITIVE_INFINITY)) return task;
   const system = typeof task.system === 'string' ? task.system : { ...task.system };
   const parts = task.parts.map((part) => ({ ...part }));
   values.forEach((value, index) => {
