@@ -4,6 +4,7 @@
  * changes only how the run goes is taken and recorded, and one that names the
  * run itself is the run's own. No setting is dropped without a word.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { openRun } from '../src/analysis/open-run.ts';
@@ -82,6 +83,23 @@ describe('settings given again to a resume or a fork', () => {
     const refused = await runCliInProcess(['fork', run, '--output-file', path.join(dir, 'other'), '--id-column', 'id']);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/--id-column names a column of --input-file, which tmas fork .* does not read.*\[TMAS_USAGE\]/);
+  });
+
+  test('a resume with --force that changes the calls of a run with iterations done says it keeps them as made, and records the change beside the new settings', async ({ dir }) => {
+    const run = await finishedRun(dir, 2);
+    const forced = await runCliInProcess(['run', '--resume', run, '--force', '--temperature', '0.9', '--max-iterations', '3']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('--force changes --temperature, but a resume does no completed iteration again: the 2 problem-iterations done (iterations 0–1) are kept');
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { evaluation: { sampling: { solution: { temperature: number } } }; forcedChanges?: unknown };
+    // The evaluation block names the new temperature for the whole run: the change recorded beside it says which iterations were made before it.
+    expect(metrics.evaluation.sampling.solution.temperature).toBe(0.9);
+    expect(metrics.forcedChanges).toEqual([{ changed: ['--temperature'], iterationsKept: 2, problemIterationsKept: 2 }]);
+    const report = await runCliInProcess(['report', run, '--format', 'md']);
+    expect(report.stdout).toContain('--temperature changed on resume after iterations 0–1');
+    // A resume that changes nothing, or only how the run goes, records nothing more.
+    const again = await runCliInProcess(['run', '--resume', run, '--max-iterations', '4']);
+    expect(again.stderr).not.toContain('--force changes');
+    expect((JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { forcedChanges: unknown[] }).forcedChanges).toHaveLength(1);
   });
 
   test("a completion limit given again to a resume is held to the run's own window, not the default one", async ({ dir }) => {

@@ -57,6 +57,8 @@ export interface Manifest<C = unknown> {
   createdAt: string;
   /** A run made by `tmas fork`: the run it came from; absent in every other run (and in runs made before forks existed). */
   forkedFrom?: ForkedFrom;
+  /** Each resume with --force that changed what the calls are while iterations were already done, in order; absent when none did. */
+  forcedChanges?: ForcedChange[];
 }
 
 /** A manifest as stored, its fields under today's names: runs written before the journal version had its name stored it as `protocolVersion`. */
@@ -75,6 +77,23 @@ export interface ForkedFrom {
   run: string;
   dir: string;
   changed: string[];
+}
+
+/**
+ * A resume with --force that changed settings shaping the calls (`--temperature`, `--n-candidates`, …) of a
+ * run whose iterations were partly done: those iterations are kept as they were made, under the earlier
+ * settings, and the change applies from each problem's next iteration on. `iterationsKept`: the most
+ * iterations any problem had done; `problemIterationsKept`: the iterations done over all problems.
+ */
+export interface ForcedChange {
+  changed: string[];
+  iterationsKept: number;
+  problemIterationsKept: number;
+}
+
+/** `iteration 0`, `iterations 0–1`: the iterations a forced change kept, as the warning and the report name them. */
+export function keptIterations(change: ForcedChange): string {
+  return change.iterationsKept === 1 ? 'iteration 0' : `iterations 0–${change.iterationsKept - 1}`;
 }
 
 /** One problem's state at the end of an iteration: what resume and `show` need. */

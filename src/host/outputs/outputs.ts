@@ -17,7 +17,7 @@ import { evaluationRecord } from './evaluation-record.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals } from '../../observers/metrics-run.ts';
-import type { ForkedFrom, Store } from '../../store/store.ts';
+import type { ForcedChange, ForkedFrom, Store } from '../../store/store.ts';
 import { toResultsLine } from '../../store/results-line.ts';
 import { gatewaySummary, type GatewayStats } from '../../gateway/gateway.ts';
 import { gatewayBlock, keepProcessCounts, processCountsOf, sentNothing, storedProcessCounts, type GatewayBlock } from './gateway-block.ts';
@@ -43,6 +43,8 @@ export async function writeOutputs(options: {
   config: RunConfig;
   /** The run it was forked from, and the flags the fork changed (`tmas fork`); absent for a run of its own. */
   forkedFrom?: ForkedFrom | undefined;
+  /** The resumes with --force that changed the calls of iterations still to run (forced-changes.ts); absent when none did. */
+  forcedChanges?: ForcedChange[] | undefined;
   /**
    * The gateway's counters of the run's calls in this process, at its end (retries by cause, failures, each
    * endpoint's adaptive limit; a view's when runs shared the gateway: Gateway.forRun), the sequence number the
@@ -123,6 +125,7 @@ function metricsOf(options: OutputOptions, problems: ReturnType<typeof createPro
     simulated: options.simulated,
     evaluation: evaluationRecord(options.config),
     ...(options.forkedFrom === undefined ? {} : { forkedFrom: options.forkedFrom }),
+    ...(options.forcedChanges === undefined ? {} : { forcedChanges: options.forcedChanges }),
     models: Object.fromEntries(Object.entries(options.config.roles.endpoints).map(([role, endpoint]) => [role, endpoint.baseUrl === null ? 'simulated' : endpoint.model])),
     iterations: options.iterations,
     calls: options.calls,

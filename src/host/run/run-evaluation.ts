@@ -26,6 +26,7 @@ import { createCallRanks } from '../calls/call-ranks.ts';
 import type { IterationMetrics } from '../../observers/metrics.ts';
 import { tokenizerLoadError, type Pool } from '../../pool/pool.ts';
 import { lendPool } from '../../pool/shared-pool.ts';
+import { forcedChangeWarning } from './forced-changes.ts';
 import { isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 import type { Problem } from '../../input/problems.ts';
 import { runMetricsFromLog } from '../../observers/log-metrics.ts';
@@ -263,7 +264,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // Serialises large store values and request bodies on the pool's threads, ahead of queued token
     // counting. A thread of its own would cost a V8 heap of its own, for the same results.
     const encodeJson = (value: unknown) => pool.encodeJson(value);
-    const { store, manifest, simulated, inputs } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
+    const { store, manifest, simulated, inputs, forcedChange } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
+    if (forcedChange) io.stderr(forcedChangeWarning(forcedChange, config.outputs.dir));
 
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
@@ -309,7 +311,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // A call whose failure stopped the run (an endpoint down) may have stopped it before its failure was logged: counted here.
     const unlogged = Math.max(0, counters.failed - failuresSince);
     const wallSeconds = (performance.now() - started) / 1000;
-    if (outputs) await writeOutputs({ store, run: manifest.run, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, forkedFrom: manifest.forkedFrom, gateway: { stats: gateway.stats, firstSeq, sharedWith: options.shared?.sharedWith ?? [] }, stopped: failures.stopped(), onProgress: options.onOutputProgress });
+    if (outputs) await writeOutputs({ store, run: manifest.run, outputDir: config.outputs.dir, simulated, iterations, unfinishedFailures: unfinishedFailures + unlogged, calls: counters, wallSeconds, config, forkedFrom: manifest.forkedFrom, forcedChanges: manifest.forcedChanges, gateway: { stats: gateway.stats, firstSeq, sharedWith: options.shared?.sharedWith ?? [] }, stopped: failures.stopped(), onProgress: options.onOutputProgress });
     if (interrupted !== null) throw interruptionError(interrupted, counters, config.outputs.dir);
     return { outputDir: config.outputs.dir, simulated, iterations, calls: counters, wallSeconds, stopped: failures.stopped() };
   } finally {

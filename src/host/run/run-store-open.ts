@@ -9,7 +9,7 @@ import type { Problem } from '../../input/problems.ts';
 import { hashOf } from '../../kernel/prng.ts';
 import { JOURNAL_VERSION } from '../../kernel/journal-version.ts';
 import { VERSION } from '../../kernel/version.ts';
-import { Store, type ForkedFrom } from '../../store/store.ts';
+import { Store, type ForcedChange, type ForkedFrom } from '../../store/store.ts';
 
 import type { RunConfig } from '../../settings/config.ts';
 import { createRunStore } from '../outputs/output-dir.ts';
@@ -17,6 +17,8 @@ import { removeStalePartials } from '../outputs/output-file.ts';
 import { toProblemInputs } from '../problem-inputs.ts';
 import { loadStarts } from '../resume.ts';
 import type { RunManifest } from './run-manifest.ts';
+import { manifestConfig } from '../../settings/configure/upgrade.ts';
+import { forcedChangeOf } from './forced-changes.ts';
 
 /** A run's open store, its manifest, and its problems as the problem actors take them. */
 export interface OpenedRun {
@@ -25,6 +27,8 @@ export interface OpenedRun {
   /** Offline, no endpoint was listed: the run is as simulated as it was. */
   simulated: boolean;
   inputs: ProblemInput[];
+  /** This resume changed what the calls are of a run with iterations done (forced-changes.ts); null otherwise. */
+  forcedChange: ForcedChange | null;
 }
 
 /** Opens (resume) or creates (new run) the store; `cleanups` gets its close. */
@@ -41,7 +45,7 @@ export async function openRunStore(
   const runId = previous?.run ?? hashOf({ config, at: Date.now() }, 12);
   // A fork's origin, as its first process recorded it: kept by every resume.
   const forkedFrom = previous ? previous.forkedFrom : options.forkedFrom;
-  const manifest = {
+  const manifest: RunManifest = {
     run: runId,
     config,
     configHash: hashOf(config),
@@ -51,13 +55,17 @@ export async function openRunStore(
     strategy: options.strategy.name,
     createdAt: previous?.createdAt ?? new Date().toISOString(),
     ...(forkedFrom === undefined ? {} : { forkedFrom }),
+    ...(previous?.forcedChanges === undefined ? {} : { forcedChanges: previous.forcedChanges }),
   };
   const store = resumed ?? (await createRunStore(config.outputs.dir, manifest, problems));
   if (!resumed) options.cleanups.push(() => store.close());
   store.encodeWith(options.encodeJson);
   // The run holds its directory now: a temporary output file a killed process left in it goes (output-file.ts).
   await removeStalePartials(config.outputs.dir);
-  if (resumed) await store.manifest().put('manifest', manifest);
   const starts: LoopStart[] | null = options.resume ? await loadStarts(store, problems.length, config.judge.passes > 0) : null;
-  return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts) };
+  // A replay's store is a copy thrown away: what it replays with is no change of the run's.
+  const forcedChange = previous && starts && !options.offline ? forcedChangeOf(manifestConfig(previous, config.outputs.dir), config, starts) : null;
+  if (forcedChange) manifest.forcedChanges = [...(manifest.forcedChanges ?? []), forcedChange];
+  if (resumed) await store.manifest().put('manifest', manifest);
+  return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts), forcedChange };
 }
