@@ -4,7 +4,8 @@ import { describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import type { ChartSpec } from '../src/report/charts.ts';
 import { detailAnchor, problemAnchor } from '../src/report/html.ts';
-import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { startSimServer } from '../src/sim/server.ts';
+import { runCliInProcess, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 describe('tmas report', () => {
   test('two simulated runs make one self-contained HTML report with a line per run and a row per problem', async ({ dir }) => {
@@ -171,6 +172,34 @@ describe('tmas report', () => {
 
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
+  });
+
+  test('a run stopped before T (its last iterations failed) is grouped apart from a finished one: its last figures are no final ones', async ({ dir }) => {
+    const problems = smallProblems(2);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const refusing = { on: false };
+    const proxy = await startProxy(sim.url, (url, _body, res) => {
+      if (!refusing.on || !url.endsWith('/chat/completions')) return false;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'refused by the test proxy' } }));
+      return true;
+    });
+    try {
+      const args = ['--input-file', await writeProblems(dir, problems), '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--base-url', proxy.url, '--model-name', 'tmas-sim', '--max-retries', '0'];
+      await runInProcess([...args, '--max-iterations', '2', '--output-file', path.join(dir, 'finished')]);
+      await runInProcess([...args, '--max-iterations', '1', '--output-file', path.join(dir, 'stopped')]);
+      // Its second iteration's calls all fail: the run ends with iteration 0 done of T=2.
+      refusing.on = true;
+      const resumed = await runCliInProcess(['run', '--resume', path.join(dir, 'stopped'), '--max-iterations', '2']);
+      expect(resumed.code, resumed.stderr).toBe(3);
+    } finally {
+      proxy.server.close();
+      await sim.close();
+    }
+    const out = path.join(dir, 'report.md');
+    await runReportCommand([path.join(dir, 'finished'), path.join(dir, 'stopped')], { out, format: 'md' }, { stdout: () => {} });
+    const markdown = await readFile(out, 'utf8');
+    expect(markdown).toMatch(/\| stopped \(simulated\) \| [^|]+ \| rule: not comparable \(group B\) \|/);
+    expect(markdown).toContain('- group B: stopped: graded by rule · 2 problems · T=2 (1 done: not finished); differs from A in (here vs A): iterations done: 1 vs all\n');
   });
 
   test('runs graded otherwise, or over other problems or T, are marked not comparable and charted apart, naming the evaluation fields that differ; a run that stored the block under its former name compares as written', async ({ dir }) => {

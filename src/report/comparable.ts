@@ -1,7 +1,8 @@
 /**
  * Which runs' accuracy figures compare: those graded alike, with
  * one budget (the models under test, the window, the completion limit, N),
- * over the same problems, for the same number of iterations T. Runs are put
+ * over the same problems, for the same number of iterations T, each done (a
+ * run stopped before T has no final figures to set beside a finished one's). Runs are put
  * in groups of runs that agree on all of these; a report draws each group's
  * accuracy charts apart and names what sets a group apart from the first.
  *
@@ -23,6 +24,8 @@ export interface ComparisonBasis {
   /** The run's problem ids, sorted. */
   problems: string[];
   maxIterations: number | null;
+  /** The iterations every problem completed, when fewer than T (a run stopped or still going: its last figures are no final ones); null when it did all T. */
+  iterationsDone: number | null;
 }
 
 /** Runs that compare with each other. */
@@ -38,7 +41,18 @@ export interface RunGroup {
 }
 
 /** What a comparison reads of a run: a ReportRun has it, and so has the viewer's listing of a run. */
-export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }> };
+export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }>; iterations: ReadonlyArray<{ problems: number }> };
+
+/**
+ * The iterations every problem of a run completed, when fewer than its T; null when it did them all
+ * (or T is unknown). A run stopped after one of three iterations had its iteration 0 figures read
+ * as final beside a finished run's iteration 2, in the same group.
+ */
+export function iterationsDone(run: ComparedRun): number | null {
+  const problems = Math.max(0, ...run.iterations.map((it) => it.problems));
+  const done = run.iterations.filter((it) => it.problems === problems).length;
+  return run.maxIterations === null || done >= run.maxIterations ? null : done;
+}
 
 /** The fields of an evaluation block that say how candidates were graded. */
 export function gradingFields(evaluation: Record<string, unknown> | null): Record<string, unknown> | null {
@@ -75,7 +89,13 @@ export function budgetFields(evaluation: Record<string, unknown> | null): Record
 
 /** The basis of a run's comparison. */
 export function comparisonBasis(run: ComparedRun): ComparisonBasis {
-  return { grading: gradingFields(run.evaluation), budget: budgetFields(run.evaluation), problems: run.problems.map((p) => p.problem).sort(), maxIterations: run.maxIterations };
+  return {
+    grading: gradingFields(run.evaluation),
+    budget: budgetFields(run.evaluation),
+    problems: run.problems.map((p) => p.problem).sort(),
+    maxIterations: run.maxIterations,
+    iterationsDone: iterationsDone(run),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -110,6 +130,7 @@ export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string
     out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common)`);
   }
   if (a.maxIterations !== b.maxIterations) out.push(`T: ${a.maxIterations ?? '?'} vs ${b.maxIterations ?? '?'}`);
+  if (a.iterationsDone !== b.iterationsDone) out.push(`iterations done: ${a.iterationsDone ?? 'all'} vs ${b.iterationsDone ?? 'all'}`);
   return out;
 }
 
@@ -132,7 +153,8 @@ export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
   return order.map((i, rank) => {
     const basis = bases[i] as ComparisonBasis;
     const run = runs[members[i]?.[0] ?? 0];
-    const label = `graded by ${run?.grading ?? '?'} · ${basis.problems.length} problems · T=${basis.maxIterations ?? '?'}`;
+    const stopped = basis.iterationsDone === null ? '' : ` (${basis.iterationsDone} done: not finished)`;
+    const label = `graded by ${run?.grading ?? '?'} · ${basis.problems.length} problems · T=${basis.maxIterations ?? '?'}${stopped}`;
     return { name: String.fromCharCode(65 + (rank % 26)), runs: members[i] ?? [], label, differences: rank === 0 || !first ? [] : basisDifferences(basis, first) };
   });
 }

@@ -229,7 +229,7 @@ function groupsBanner(runs: ReportRun[], groups: RunGroup[]): string {
     const apart = group.differences.length === 0 ? '' : `; differs from A in (here vs A): ${group.differences.map(escapeXml).join('; ')}`;
     return `<li><span class="group">${group.name}</span> ${names}: ${escapeXml(group.label)}${apart}</li>`;
   });
-  return `<div class="banner"><b>These runs do not all compare</b> (graded otherwise, or over other problems or T): their accuracy charts are drawn apart, one set per group.<ul>${items.join('')}</ul></div>`;
+  return `<div class="banner"><b>These runs do not all compare</b> (graded otherwise, or over other problems or T, or not finished): their accuracy charts are drawn apart, one set per group.<ul>${items.join('')}</ul></div>`;
 }
 
 /** JSON as the content of a `<script>` element: "<" escaped so no "</script>" or "<!--" can end or confuse it. */

@@ -61,7 +61,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     '',
   );
   if (groups.length > 1) {
-    out.push('**These runs do not all compare** (graded otherwise, or over other problems or T): compare figures only within a group.', '');
+    out.push('**These runs do not all compare** (graded otherwise, or over other problems or T, or not finished): compare figures only within a group.', '');
     for (const group of groups) {
       const apart = group.differences.length === 0 ? '' : `; differs from A in (here vs A): ${group.differences.join('; ')}`;
       out.push(`- group ${group.name}: ${group.runs.map((r) => runs[r]?.name ?? '?').join(', ')}: ${group.label}${apart}`);
