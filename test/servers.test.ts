@@ -497,6 +497,23 @@ describe('tmas run against real-looking servers', () => {
     }
   });
 
+  test('--extra-body (every slot\'s) refuses the fields tmas sends itself, naming the flag that sets each, before anything is written', async ({ dir }) => {
+    // Merged last, {"temperature":0.1} was what the server got (the judge's too: it follows --extra-body) while the run recorded 0.6.
+    const cases: Array<[string, string, string]> = [
+      ['--extra-body', '{"temperature":0.1,"chat_template_kwargs":{}}', '"temperature" is set by --temperature'],
+      ['--judge-extra-body', '{"max_tokens":64}', '"max_tokens" is set by --completion-max-tokens (the judge\'s: --judge-max-tokens)'],
+      ['--verify_extra_body', '{"model":"other","n":2}', '"model" is set by the slot\'s --model-name (--verify-model-name, …); "n" is set by tmas (a call reads one choice)'],
+    ];
+    for (const [flag, json, says] of cases) {
+      const output = path.join(dir, 'run');
+      const refused = await runCliInProcess(['run', '--demo', flag, json, '--output-file', output]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`is invalid. ${says}`);
+      expect(refused.stderr).toContain('[TMAS_USAGE]');
+      expect(existsSync(output)).toBe(false);
+    }
+  });
+
   test('SIGTERM while calls stream ends the process in seconds; the resume pays for no journaled call again', async ({ dir }) => {
     // Two problems: 8 solution calls at concurrency 4 still have some done and others streaming at the kill, and the resume, paced like the run, has half as many calls to make.
     const problems = await writeProblems(dir, smallProblems(2));

@@ -54,6 +54,35 @@ export function jsonObject(value: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** What sets each request field tmas sends of its own accord, as `--extra-body` is told to give it instead. */
+const OWN_FIELDS: Readonly<Record<string, string>> = {
+  model: "the slot's --model-name (--verify-model-name, …)",
+  temperature: "--temperature, or the role's own (--verify-temperature, …; the judge's: --judge-temperature)",
+  top_p: "--top-p, or the role's own (--verify-top-p, …)",
+  top_k: "--top-k, or the role's own (--verify-top-k, …)",
+  min_p: "--min-p, or the role's own (--verify-min-p, …)",
+  seed: '--seed (each call gets its own seed from it)',
+  max_tokens: "--completion-max-tokens (the judge's: --judge-max-tokens)",
+  max_completion_tokens: "--completion-max-tokens (the judge's: --judge-max-tokens)",
+  messages: 'the prompt tmas builds (--prompt ROLE=FILE replaces a role\'s template)',
+  stream: 'tmas (--no-stream turns streaming off)',
+  stream_options: 'tmas (it reads the usage of every streamed reply)',
+  n: 'tmas (a call reads one choice)',
+};
+
+/**
+ * A JSON object merged into every request (`--extra-body` and each slot's): fields tmas sends itself
+ * are refused, naming the flag that sets each. Merged last, a `temperature` or `max_tokens` there was
+ * what the server got while the run recorded its flag's value (the judge follows `--extra-body`, so
+ * every method's grading changed with it); `model`, `messages`, `stream` and `n` were dropped.
+ */
+export function extraBody(value: string): Record<string, unknown> {
+  const parsed = jsonObject(value);
+  const own = Object.keys(parsed).filter((key) => Object.hasOwn(OWN_FIELDS, key));
+  if (own.length > 0) throw new InvalidArgumentError(`${own.map((key) => `"${key}" is set by ${OWN_FIELDS[key]}`).join('; ')}: give it there, and leave it out of the JSON object`);
+  return parsed;
+}
+
 /**
  * A model endpoint's URL: an http(s) URL without credentials, query or
  * fragment. The API key goes in the Authorization header as a Bearer token,

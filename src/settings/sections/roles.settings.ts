@@ -9,7 +9,7 @@
 import type { Secrets, SlotSampling } from '../config.ts';
 import { DEFAULT_TEMPERATURE } from '../../../machines/contract.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../../kernel/slots.ts';
-import { decimal, integer, jsonObject, nonEmpty, urls } from '../parsers.ts';
+import { decimal, extraBody, integer, nonEmpty, urls } from '../parsers.ts';
 import { endpointField, field, samplingField } from '../field.ts';
 import { setting, type Flags, type Setting, type SettingContext } from '../setting.ts';
 
@@ -33,7 +33,7 @@ const SAMPLING = {
   'top-p': { value: '<x>', parse: decimal(0, 1), help: 'top_p' },
   'top-k': { value: '<n>', parse: integer(-1, 1_000_000), help: 'top_k (vLLM, SGLang)' },
   'min-p': { value: '<x>', parse: decimal(0, 1), help: 'min_p (vLLM, SGLang)' },
-  'extra-body': { value: '<json>', parse: jsonObject, help: 'a JSON object merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":true}}\';' },
+  'extra-body': { value: '<json>', parse: extraBody, help: 'a JSON object merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":true}}\';' },
 } satisfies Record<SamplingSetting, { value: string; parse: (value: string) => unknown; help: string }>;
 
 function own(flags: Flags, slot: EndpointSlot, name: SlotSetting): unknown {
