@@ -172,10 +172,22 @@ describe('tmas fork', () => {
       const alone = await runCliInProcess(['run', '--resume', second, '--max-iterations', '2']);
       expect(alone.code, alone.stderr).toBe(0);
       expect(alone.stderr).toContain(`this run was forked from ${source}, which holds no run now`);
+      expect(alone.stderr).toContain(`put that run back at ${source}, or beside this one as it was when forked`);
       expect(alone.stdout).toMatch(new RegExp(`^${iteration0} calls issued, 0 answered from the journal`, 'm'));
     } finally {
       await rename(path.join(moved, 'run'), source);
     }
+
+    // A fork moved together with its source (a folder of runs moved elsewhere) reads through to it where it lies now.
+    const tree = path.join(dir, 'tree');
+    await cp(source, path.join(tree, 'source'), { recursive: true });
+    const third = path.join(tree, 'fork');
+    expect((await runCliInProcess(['fork', path.join(tree, 'source'), '--output-file', third, '--max-iterations', '1'])).code).toBe(0);
+    await rename(tree, path.join(dir, 'elsewhere'));
+    const together = await runCliInProcess(['run', '--resume', path.join(dir, 'elsewhere', 'fork'), '--max-iterations', '2']);
+    expect(together.code, together.stderr).toBe(0);
+    expect(together.stderr).not.toContain('which holds no run now');
+    expect(together.stdout).toContain(`${iteration0} of them answered from the journal of ${path.join(dir, 'elsewhere', 'source')}, the run this one was forked from.`);
   });
 
   test('a fork of a run still being written warns that what the run journals from then on is sent again, and forks what is journaled', async ({ dir }) => {

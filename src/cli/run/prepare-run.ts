@@ -21,6 +21,7 @@ import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
+import { forkSourceNow } from '../../host/calls/journal-source.ts';
 import { refuseUnreadLoopFlags } from '../../settings/strategy-flags.ts';
 import { refuseSimFlagsWithoutSim } from '../../settings/sections/sim.settings.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
@@ -122,7 +123,9 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const { config, secrets } = mergeStoredConfig(manifest, flags, command, env, { target: runDir, runDir, changes: force, files: force, command: `tmas run --resume ${runDir}`, oneMethod });
     // Only a lowered target can fall below what is done (and a run's own T always stands, whatever it holds).
     if (config.loop.maxIterations < manifest.config.loop.maxIterations) await refuseTargetBelowDone(store, config.loop.maxIterations, runDir);
-    return { config, secrets, problems, resume: true, ...(manifest.forkedFrom === undefined ? {} : { forkedFrom: manifest.forkedFrom }) };
+    // A fork moved together with the run it came from still reads through to it, where it lies now.
+    const forkedFrom = manifest.forkedFrom === undefined ? {} : { forkedFrom: forkSourceNow(manifest.forkedFrom, manifest.config.outputs.dir, runDir) };
+    return { config, secrets, problems, resume: true, ...forkedFrom };
   } finally {
     await store.close();
   }

@@ -54,13 +54,28 @@ function sourceOf(dir: string, view: Store): JournalSource {
 }
 
 /**
+ * Where the run a fork came from lies now, when the fork was moved with it: `from.dir` when it holds a
+ * run, else the place that stands to the fork's directory now (`forkNow`) as `from.dir` stood to it
+ * when its manifest was last written (`forkThen`), when that holds one (runs/a and runs/a-fork both
+ * moved to scratch/: scratch/a). Which run it holds is checked as the journal opens (openJournalSource).
+ */
+export function forkSourceNow(from: ForkedFrom, forkThen: string, forkNow: string): ForkedFrom {
+  if (hasStore(from.dir)) return from;
+  const moved = path.resolve(forkNow, path.relative(path.resolve(forkThen), from.dir));
+  return moved !== from.dir && hasStore(moved) ? { ...from, dir: moved } : from;
+}
+
+/**
  * Opens the journal of the run `from` names, or null when its directory no
  * longer holds that run (moved, removed, or another run there now): `say`
  * tells the user that the calls it would have answered are sent instead.
  */
 export async function openJournalSource(from: ForkedFrom, say: (line: string) => void): Promise<JournalSource | null> {
   const gone = (why: string): null => {
-    say(`tmas: warning: this run was forked from ${from.dir}, which ${why}: calls of the fork not yet in its own journal are sent rather than answered from that run's.`);
+    say(
+      `tmas: warning: this run was forked from ${from.dir}, which ${why}: calls of the fork not yet in its own journal are sent rather than answered from that run's. ` +
+        `To have them answered from it, stop (Ctrl-C) and put that run back at ${from.dir}, or beside this one as it was when forked, then resume again.`,
+    );
     return null;
   };
   if (!hasStore(from.dir)) return gone('holds no run now');
