@@ -4,13 +4,14 @@
  * metrics), on stdout or stderr, or in error messages, also when an endpoint
  * fails or echoes the key back.
  */
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { runCli, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const FLAG_KEY = 'sk-PLANTED-flag-7f3a9c1e5b';
 const ENV_KEY = 'sk-PLANTED2-env-4d8e2b6a0c';
@@ -94,6 +95,35 @@ describe('secrets', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  test('a key that an HTTP header cannot carry as it is (a line break, a zero-width space, a space at an end) is a usage error naming its flag or variable, without the key, before anything is written', async ({ dir }) => {
+    // Before: fetch refused the header on every call of the role, retried until the run was stopped (a --verify-api-key with a line break hung its run).
+    const output = path.join(dir, 'x');
+    const base = ['run', '--demo', '--output-file', output];
+    const cases: Array<[string[], string]> = [
+      [['--verify-api-key', `${ENV_KEY}\n`], `--verify-api-key: the key cannot be sent: it holds a line break (character ${ENV_KEY.length + 1} of ${ENV_KEY.length + 1})`],
+      [['--judge_api_key', `sk-\u200b${ENV_KEY}`], '--judge-api-key: the key cannot be sent: it holds the character U+200B (character 4 of'],
+      [['--api-key', ` ${ENV_KEY}`], '--api-key: the key cannot be sent: it begins or ends with a space'],
+    ];
+    for (const [flags, says] of cases) {
+      const refused = await runCliInProcess([...base, ...flags]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(says);
+      expect(refused.stderr).not.toContain(ENV_KEY);
+    }
+    const before = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = `${ENV_KEY}\r\n`;
+    try {
+      const refused = await runCliInProcess(base);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain('The API key in the environment variable OPENAI_API_KEY cannot be sent: it holds a line break');
+      expect(refused.stderr).not.toContain(ENV_KEY);
+    } finally {
+      if (before === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = before;
+    }
+    expect(existsSync(output)).toBe(false);
   });
 
   test('an endpoint that echoes the key in its error message: the key is redacted from what the user sees', async ({ dir }) => {

@@ -3,6 +3,7 @@
  * that says what the flag accepts. Commander prefixes the flag and the value.
  */
 import { InvalidArgumentError } from 'commander';
+import { UserError } from '../kernel/errors.ts';
 
 /** An integer in [min, max]. */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -32,6 +33,37 @@ export function nonEmpty(what: string) {
   return (value: string): string => {
     if (value.trim() === '') throw new InvalidArgumentError(`expected ${what}, got an empty value`);
     return value;
+  };
+}
+
+/**
+ * What keeps an API key from going in the Authorization header as it is, or null: a line break or
+ * another character outside printable ASCII (a key file read with its newline, a key pasted with a
+ * zero-width space), or a space at either end. fetch refuses the first, so each call of the role failed
+ * and was retried until the run was stopped; it strips the second, so the server got another key.
+ */
+export function apiKeyProblem(key: string): string | null {
+  const chars = [...key];
+  const at = chars.findIndex((char) => !/^[\x20-\x7e]$/.test(char));
+  if (at !== -1) {
+    const code = chars[at]?.codePointAt(0) ?? 0;
+    const what = code === 0x0a || code === 0x0d ? 'a line break' : `the character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return `it holds ${what} (character ${at + 1} of ${chars.length}), which an HTTP header cannot carry`;
+  }
+  return key.trim() === key ? null : 'it begins or ends with a space, which an HTTP header drops';
+}
+
+/**
+ * The parser of an API key flag: not empty (most often a variable that was not set, --api-key "$KEY"),
+ * and one an HTTP header carries as it is. Refused with a usage error of its own, naming `flag`:
+ * commander's would print the key.
+ */
+export function apiKey(flag: string) {
+  return (value: string): string => {
+    const key = nonEmpty('a key')(value);
+    const problem = apiKeyProblem(key);
+    if (problem !== null) throw new UserError('TMAS_USAGE', `${flag}: the key cannot be sent: ${problem}. Give the key alone.`);
+    return key;
   };
 }
 

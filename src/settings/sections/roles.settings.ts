@@ -8,8 +8,9 @@
  */
 import type { Secrets, SlotSampling } from '../config.ts';
 import { DEFAULT_TEMPERATURE } from '../../../machines/contract.ts';
+import { UserError } from '../../kernel/errors.ts';
 import { ENDPOINT_SLOTS, SAMPLING_SETTINGS, slotAgent, slotFlag, slotOption, type EndpointSlot, type SamplingSetting, type SlotSetting } from '../../kernel/slots.ts';
-import { decimal, extraBody, integer, nonEmpty, urls } from '../parsers.ts';
+import { apiKey, apiKeyProblem, decimal, extraBody, integer, urls } from '../parsers.ts';
 import { endpointField, field, samplingField } from '../field.ts';
 import { setting, type Flags, type Setting, type SettingContext } from '../setting.ts';
 
@@ -121,7 +122,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
       section,
       help: slot === 'solution' ? 'API key (prefer the OPENAI_API_KEY or API_KEY environment variable: a flag shows in the process list)' : `API key of ${agent}${follows}`,
       // An empty key is most often a variable that was not set (--api-key "$KEY"): said, not sent.
-      parse: nonEmpty('a key'),
+      parse: apiKey(slotFlag(slot, 'api-key')),
     }),
   ];
   for (const [name, key] of Object.entries(SAMPLING_SETTINGS) as Array<[SamplingSetting, keyof SlotSampling]>) {
@@ -154,7 +155,12 @@ export const ROLE_SETTINGS: Setting[] = [
  * empty key outright).
  */
 export function envApiKey(env: NodeJS.ProcessEnv): string {
-  return [env.OPENAI_API_KEY, env.API_KEY].find((key) => key !== undefined && key !== '') ?? 'EMPTY';
+  const name = (['OPENAI_API_KEY', 'API_KEY'] as const).find((variable) => env[variable] !== undefined && env[variable] !== '');
+  if (name === undefined) return 'EMPTY';
+  const key = env[name] as string;
+  const problem = apiKeyProblem(key);
+  if (problem !== null) throw new UserError('TMAS_USAGE', `The API key in the environment variable ${name} cannot be sent: ${problem}. Set ${name} to the key alone (export ${name}="$(tr -d '\\n' < keyfile)").`);
+  return key;
 }
 
 /** The API key of every slot: its flag, else the solution agent's, else the environment's (envApiKey). */
