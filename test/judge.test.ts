@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { parseVerdict } from '../machines/roles/judge.role.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import type { CandidateResult } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
-import { readJournal, readLog, runInProcess, runStrategy, serveModel, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runCliInProcess, runInProcess, runStrategy, serveModel, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 const N = 3;
@@ -144,6 +145,24 @@ describe('the LLM judge against the simulated model', () => {
     expect((await readLog(output)).filter((e) => e.message.type === 'judge.requested')).toHaveLength(0);
     const [line] = await results(output);
     expect(line?.candidates.every((c) => c.judge === null && c.correctJudge === null && typeof c.correct === 'boolean')).toBe(true);
+  });
+
+  test('judge flags where the judge makes no call (--judge-passes 0, given or kept by a fork) are refused naming them, before anything is written', async ({ dir }) => {
+    // Before: a new run waited --wait-for-server (600 s) for the unused judge endpoint; a fork of a run graded by rule
+    // recorded --judge-model-name as its change and stayed graded by rule.
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = path.join(dir, 'run');
+    const small = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1'];
+    const unused = await runCliInProcess(['run', '--input-file', input, '--output-file', output, ...small, '--judge-passes', '0', '--judge-base-url', 'http://127.0.0.1:9/v1', '--judge-when', 'unsure']);
+    expect(unused.code, unused.stderr).toBe(2);
+    expect(unused.stderr).toContain('--judge-base-url, --judge-when set the LLM judge, which makes no call in this run (--judge-passes 0: graded by rule alone).');
+    expect(existsSync(output)).toBe(false);
+    await runInProcess(['--input-file', input, '--output-file', output, ...small]);
+    const fork = path.join(dir, 'fork');
+    const forked = await runCliInProcess(['fork', output, '--output-file', fork, '--judge-model-name', 'tmas-sim']);
+    expect(forked.code, forked.stderr).toBe(2);
+    expect(forked.stderr).toContain('--judge-model-name sets the LLM judge, which makes no call in this run');
+    expect(existsSync(fork)).toBe(false);
   });
 
   test('proof mode: judged against the reference solution when there is one, otherwise verification scores only', async ({ dir }) => {

@@ -24,6 +24,7 @@ import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
 import { forkSourceNow } from '../../host/calls/journal-source.ts';
 import { refuseUnreadLoopFlags } from '../../settings/strategy-flags.ts';
 import { refuseSimFlagsWithoutSim } from '../../settings/sections/sim.settings.ts';
+import { refuseJudgeFlagsWithoutJudge } from '../../settings/configure/unused-judge.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
 
 /** A run ready to start. */
@@ -89,6 +90,7 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   }
   const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
   refuseSimFlagsWithoutSim(merged, given);
+  refuseJudgeFlagsWithoutJudge(merged, given);
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
   const check = { force: merge.files, command: merge.command };
   const context = given.has('tokenizerPath') ? merged.context : checkRunTokenizer(merged.context, merge.runDir, check);
@@ -102,6 +104,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const { config, secrets } = toRunConfig(flags, env);
     if (oneMethod) refuseUnreadLoopFlagsOf(config.loop.strategy, config.loop.strategyOptions, givenOptions(command));
     refuseSimFlagsWithoutSim(config, givenOptions(command));
+    refuseJudgeFlagsWithoutJudge(config, givenOptions(command));
     // Validate the input before anything is created on disk.
     const problems = await loadProblems(config.problems.inputFile, config.problems);
     checkGradable({ proof: config.loop.proof, judgePasses: config.judge.passes, inputFile: config.problems.inputFile }, problems, { force: flags.force === true });
