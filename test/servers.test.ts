@@ -564,6 +564,28 @@ describe('replica pools', () => {
     }
   });
 
+  test.for([
+    ['lacks its /v1 (a 404 on GET /models)', 'Its OpenAI-compatible base URL is likely'],
+    ['is a web page (a dashboard at that port)', 'that is not a list of models'],
+  ] as const)('a replica that answers wrongly at start, where the others answer, %s: the run stops before any call, naming it and the fix (TMAS_ENDPOINT)', async ([what, says], { dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES });
+    const page = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Dashboard</body></html>'));
+    try {
+      const wrong = what.startsWith('lacks') ? sim.url.replace(/\/v1$/, '') : page.url;
+      // Before: a warning that it "does not answer", and the run went on a replica short, its trial calls wasted there.
+      const result = await runCliInProcess(['run', '--input-file', problems, '--no-proof', '--max-iterations', '1', '--output-file', path.join(dir, 'run'), '--base-url', `${sim.url},${wrong}`]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The endpoint ${wrong} (from --base-url) answered GET /models`);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr).toContain(`It is one replica of the pool --base-url names (the others: ${sim.url}): fix its URL, or leave it out of --base-url`);
+      expect(result.stderr).toContain('[TMAS_ENDPOINT]');
+      expect(Object.values(sim.stats().byRole).reduce((sum, n) => sum + n, 0)).toBe(0);
+    } finally {
+      await Promise.all([sim.close(), page.close()]);
+    }
+  });
+
   test('a pool whose every replica is down stops the run, resumable (TMAS_ENDPOINT_DOWN)', async () => {
     const failing = await serve((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });
