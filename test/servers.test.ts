@@ -558,6 +558,9 @@ describe('replica pools', () => {
       };
       const replica = (url: string) => metrics.gateway.endpoints.find((endpoint) => endpoint.baseUrl === url);
       expect(replica(dead.url)).toMatchObject({ calls: 0, drained: true });
+      // On trial from the start, it is drained by its first failed attempt, and the line says so (it said 3).
+      expect(replica(dead.url)?.errors).toBe(1);
+      expect(pooled.stderr).toContain(`tmas: replica ${dead.url}: replica drained after 1 failed attempt in a row: connection failed`);
       expect(replica(a.url)?.calls).toBeGreaterThan(0);
       expect(replica(b.url)?.calls).toBeGreaterThan(0);
       expect(replica(a.url)?.drained).toBe(false);

@@ -93,7 +93,9 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       if (!urls || urls.length < 2 || state.drained || !drainsAfter(state, error, context.backoff, downAfter)) return;
       state.drained = true;
       state.drainsInARow++;
-      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
+      // Its attempts that failed since one last succeeded: a replica on trial (unanswered at start, or back) is drained by one, which its count of 3 misstated.
+      const failed = state.failuresInARow;
+      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${failed} failed attempt${failed === 1 ? '' : 's'} in a row: ${describe(error)}`, waitMs: 0 });
       const pool = urls.join(',');
       // Its held calls go to the other replicas, until it answers again.
       const { model } = request.endpoint;
