@@ -110,6 +110,31 @@ describe('gateway', () => {
     });
   });
 
+  test('many calls waiting out a backoff at once print no warning about listeners (a replica lost with its calls under way)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      await withSim({ reset: 0.6 }, async (url) => {
+        // Every call in flight at once, none held: their resets fail them together, and they wait out their backoff together.
+        const gateway = createGateway({ concurrency: 40, timeoutMs: 5000, maxRetries: 30, backoff: { baseMs: 50, capMs: 50 }, serverQueue: 'server' });
+        try {
+          const results = await Promise.all(Array.from({ length: 40 }, (_, i) => gateway.complete(request(url, i))));
+          expect(results).toHaveLength(40);
+          expect(gateway.stats.retries).toBeGreaterThan(11);
+        } finally {
+          gateway.close();
+        }
+      });
+      // Node prints a warning on the next tick: let it come.
+      await new Promise((resolve) => setImmediate(resolve));
+      // Before: "MaxListenersExceededWarning: Possible EventTarget memory leak detected. 11 abort listeners added to [AbortSignal]", on the run's stderr.
+      expect(warnings.filter((warning) => warning.includes('MaxListeners'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('a success between failures keeps the endpoint up', async () => {
     await withSim({ '503': 0.5 }, async (url) => {
       const gateway = createGateway({ concurrency: 1, timeoutMs: 5000, maxRetries: 0, backoff: { baseMs: 1, capMs: 5 }, downAfter: 3 });

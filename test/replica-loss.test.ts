@@ -19,8 +19,8 @@ interface LossyReplica {
   url: string;
   /** Drops every connection, the streams under way included, and refuses new ones. */
   lose(): void;
-  /** Forwards again. */
-  restore(): void;
+  /** Forwards again: to its server, or to `to` (a server restarted at the same address as another). */
+  restore(target?: string): void;
   /** Holds back the chat completions that arrive from now on, unsent, until `release`; other requests pass. */
   hold(): void;
   /** Sends the held chat completions on, and those that arrive after. */
@@ -34,7 +34,7 @@ interface LossyReplica {
 
 /** A proxy on loopback in front of the server at `target` (its base URL). */
 async function lossyReplica(target: string, options: { noModelList?: boolean } = {}): Promise<LossyReplica> {
-  const origin = new URL(target);
+  let origin = new URL(target);
   const sockets = new Set<Socket>();
   const upstreams = new Set<ClientRequest>();
   let lost = false;
@@ -86,7 +86,8 @@ async function lossyReplica(target: string, options: { noModelList?: boolean } =
       for (const socket of sockets) socket.destroy();
       for (const upstream of upstreams) upstream.destroy();
     },
-    restore() {
+    restore(to = target) {
+      origin = new URL(to);
       lost = false;
       askedBack = 0;
     },
@@ -119,13 +120,14 @@ async function until(done: () => boolean, tries = 12_000): Promise<void> {
 const PROBLEMS = smallProblems(4).map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer }));
 
 /** A gateway over two simulators, the second behind a lossy proxy, least-loaded; `call(seed)` asks the pool. */
-async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens: number, replica: { noModelList?: boolean } = {}) {
+async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens: number, replica: { noModelList?: boolean } = {}, told: string[] = []) {
   const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency })));
   const [a, b] = sims as [SimServer, SimServer];
   const lossy = await lossyReplica(b.url, replica);
   // Least-loaded, as in the run below: under prefix routing the replica back takes calls only while the other is full
   // when its pace reads slower, and the simulator's pace per call (not per token) reads so at random.
-  const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 }, routing: 'least-loaded' });
+  const onRetry = ({ endpoint, error }: { endpoint: string; error: string }) => told.push(`${endpoint}: ${error}`);
+  const gateway = createGateway({ concurrency: 16, timeoutMs: 10_000, maxRetries: 4, backoff: { baseMs: 5, capMs: 40 }, routing: 'least-loaded', onRetry });
   return {
     lossy,
     gateway,
@@ -135,6 +137,13 @@ async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens
       maxTokens,
       seed,
     }),
+    /** Sends `count` calls, loses the lossy replica once it has answered `answeredFirst` of them, and resolves with their replies. */
+    async loseWhileBusy(count: number, answeredFirst: number) {
+      const replies = Promise.all(Array.from({ length: count }, (_, seed) => gateway.complete(this.call(seed))));
+      await until(() => lossy.answered() >= answeredFirst);
+      lossy.lose();
+      return replies;
+    },
     /** The lossy replica's line in the gateway's stats. */
     endpoint: () => gateway.stats.endpoints.find((e) => e.baseUrl === lossy.url),
     async close() {
@@ -147,12 +156,10 @@ async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens
 
 describe('a replica lost and back', () => {
   test('through the gateway: the calls under way on it finish elsewhere, each once; it is drained, then used again once it answers', async () => {
-    const { lossy, gateway, call, endpoint, close } = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500);
+    const pool = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500);
+    const { lossy, gateway, call, endpoint, close } = pool;
     try {
-      const first = Promise.all(Array.from({ length: 120 }, (_, seed) => gateway.complete(call(seed))));
-      await until(() => lossy.answered() >= 20);
-      lossy.lose();
-      const answered = await first;
+      const answered = await pool.loseWhileBusy(120, 20);
       // Every call answered once, by the replica that finished it; none failed.
       expect(answered).toHaveLength(120);
       expect(endpoint()?.drained).toBe(true);
@@ -168,18 +175,46 @@ describe('a replica lost and back', () => {
   });
 
   test('a replica without a model list (404 on GET /models): back once it completes the one-token call, as it never lists', async () => {
-    const { lossy, gateway, call, endpoint, close } = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500, { noModelList: true });
+    const pool = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500, { noModelList: true });
+    const { lossy, endpoint, close } = pool;
     try {
-      const first = Promise.all(Array.from({ length: 120 }, (_, seed) => gateway.complete(call(seed))));
-      await until(() => lossy.answered() >= 20);
-      lossy.lose();
-      await first;
+      await pool.loseWhileBusy(120, 20);
       expect(endpoint()?.drained).toBe(true);
       lossy.restore();
       await until(() => endpoint()?.drained === false, 2_000);
       expect(endpoint()?.returns).toBe(1);
     } finally {
       await close();
+    }
+  });
+
+  test('a replica back serving another model is not used, and the user is told once; back with the run\'s model, it is used again', async () => {
+    const told: string[] = [];
+    const pool = await lossyPool({ medianMs: 5, p99Ms: 10 }, 50, {}, told);
+    const { lossy, gateway, call, endpoint, close } = pool;
+    const other = await startSimServer({ problems: PROBLEMS, models: ['other-model'] });
+    try {
+      await pool.loseWhileBusy(60, 10);
+      expect(endpoint()?.drained).toBe(true);
+      const atReturn = lossy.answered();
+      // The node restarted with another model: its completions of tmas-sim answer 404, which counted as back.
+      lossy.restore(other.url);
+      await until(() => lossy.askedBack() >= 1);
+      // A few more questions (their periods are 10 to 40 ms here): each finds the other model again.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const meanwhile = await Promise.all(Array.from({ length: 20 }, (_, index) => gateway.complete(call(500 + index))));
+      expect(meanwhile.every((reply) => reply.replica !== lossy.url)).toBe(true);
+      expect(endpoint()).toMatchObject({ drained: true, returns: 0 });
+      expect(other.stats().byRole.solution ?? 0).toBe(0);
+      expect(told.filter((line) => line.includes('serves other-model, not tmas-sim'))).toEqual([`${lossy.url}: replica answers, but serves other-model, not tmas-sim: it takes no call until it serves tmas-sim`]);
+      lossy.restore();
+      await until(() => endpoint()?.drained === false);
+      const back = await Promise.all(Array.from({ length: 40 }, (_, index) => gateway.complete(call(1_000 + index))));
+      expect(back.filter((reply) => reply.replica === lossy.url).length).toBeGreaterThan(0);
+      expect(lossy.answered()).toBeGreaterThan(atReturn);
+    } finally {
+      await close();
+      await other.close();
     }
   });
 

@@ -6,6 +6,8 @@
  * well-behaved one is the simulator.
  */
 import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -573,11 +575,65 @@ describe('replica pools', () => {
       };
       const replica = (url: string) => metrics.gateway.endpoints.find((endpoint) => endpoint.baseUrl === url);
       expect(replica(dead.url)).toMatchObject({ calls: 0, drained: true });
+      // On trial from the start, it is drained by its first failed attempt, and the line says so (it said 3).
+      expect(replica(dead.url)?.errors).toBe(1);
+      expect(pooled.stderr).toContain(`tmas: replica ${dead.url}: replica drained after 1 failed attempt in a row: connection failed`);
       expect(replica(a.url)?.calls).toBeGreaterThan(0);
       expect(replica(b.url)?.calls).toBeGreaterThan(0);
       expect(replica(a.url)?.drained).toBe(false);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('replicas behind one gateway, told apart by their paths: the progress line names each by its path', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(2));
+    const sims = await Promise.all([0, 1].map(async () => startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES })));
+    // One host and port, /a/... to the first simulator and /b/... to the second, as an ingress routes by path.
+    const ingress = createServer((req, res) => {
+      const [, replica, ...rest] = (req.url ?? '').split('/');
+      const target = new URL((sims[replica === 'a' ? 0 : 1] as SimServer).url);
+      const upstream = httpRequest({ host: target.hostname, port: target.port, path: `/${rest.join('/')}`, method: req.method, headers: req.headers }, (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => ingress.listen(0, '127.0.0.1', resolve));
+    const root = `http://127.0.0.1:${(ingress.address() as AddressInfo).port}`;
+    try {
+      const [a, b] = [`${root}/a/v1`, `${root}/b/v1`];
+      const result = await runCliInProcess(['run', '--input-file', problems, '--no-proof', '--max-iterations', '1', '--n-candidates', '4', '--n-verifications', '2', '--routing', 'least-loaded', '--output-file', path.join(dir, 'run'), '--base-url', `${a},${b}`]);
+      expect(result.code, result.stderr).toBe(0);
+      const last = result.stderr.split('\n').filter((line) => line.includes('| replicas ')).at(-1) ?? '';
+      // Before: "replicas 127.0.0.1:P 0/512 calls 12 errors 0, 127.0.0.1:P 0/512 calls 12 errors 0".
+      const host = new URL(a).host;
+      expect(last).toMatch(new RegExp(`replicas ${host}/a/v1 0/\\d+ calls [1-9]\\d* errors 0, ${host}/b/v1 0/\\d+ calls [1-9]\\d* errors 0`));
+    } finally {
+      ingress.closeAllConnections();
+      await Promise.all([new Promise((resolve) => ingress.close(resolve)), ...sims.map((sim) => sim.close())]);
+    }
+  });
+
+  test.for([
+    ['lacks its /v1 (a 404 on GET /models)', 'Its OpenAI-compatible base URL is likely'],
+    ['is a web page (a dashboard at that port)', 'that is not a list of models'],
+  ] as const)('a replica that answers wrongly at start, where the others answer, %s: the run stops before any call, naming it and the fix (TMAS_ENDPOINT)', async ([what, says], { dir }) => {
+    const problems = await writeProblems(dir, smallProblems(1));
+    const sim = await startSimServer({ problems: await loadProblems(problems), roles: SIM_ROLES });
+    const page = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Dashboard</body></html>'));
+    try {
+      const wrong = what.startsWith('lacks') ? sim.url.replace(/\/v1$/, '') : page.url;
+      // Before: a warning that it "does not answer", and the run went on a replica short, its trial calls wasted there.
+      const result = await runCliInProcess(['run', '--input-file', problems, '--no-proof', '--max-iterations', '1', '--output-file', path.join(dir, 'run'), '--base-url', `${sim.url},${wrong}`]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`The endpoint ${wrong} (from --base-url) answered GET /models`);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr).toContain(`It is one replica of the pool --base-url names (the others: ${sim.url}): fix its URL, or leave it out of --base-url`);
+      expect(result.stderr).toContain('[TMAS_ENDPOINT]');
+      expect(Object.values(sim.stats().byRole).reduce((sum, n) => sum + n, 0)).toBe(0);
+    } finally {
+      await Promise.all([sim.close(), page.close()]);
     }
   });
 

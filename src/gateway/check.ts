@@ -78,7 +78,11 @@ export async function checkEndpoints(endpoints: EndpointToCheck[], options: Chec
     if (pending.length === 0) continue;
     const failed = await untilAnswered(pending, (url) => listOne(toCheck, url, models, options), { ...options, flag });
     if (urls.some((url) => models.has(url))) {
-      for (const [url, error] of failed) unreachable.set(url, error);
+      for (const [url, error] of failed) {
+        // A replica that answered, wrongly, stays so: the run would go on short of it, each trial call wasted there.
+        if (answeredWrongly.has(error)) throw wrongReplica(url, urls, flag, error);
+        unreachable.set(url, error);
+      }
       continue;
     }
     const first = failed.get(pending[0] as string) as UserError;
@@ -145,6 +149,30 @@ async function untilAnswered(urls: readonly string[], ask: (url: string) => Prom
   }
 }
 
+/**
+ * Errors of an endpoint that answered GET /models, but not as an
+ * OpenAI-compatible base URL does (a 404: a route missing, as a URL without
+ * its /v1; an answer that is no model list; headers too large): no wait
+ * mends them, where a server that does not answer yet may start.
+ */
+const answeredWrongly = new WeakSet<UserError>();
+
+/** Marks `error` as an answer no wait mends (answeredWrongly). */
+function wrongAnswer(error: UserError): UserError {
+  answeredWrongly.add(error);
+  return error;
+}
+
+/** A replica of a pool that answered wrongly: its own error, as a replica's. */
+function wrongReplica(url: string, pool: readonly string[], flag: string, error: UserError): UserError {
+  const others = pool.filter((other) => other !== url).join(', ');
+  return new UserError(
+    error.code,
+    `${error.message} It is one replica of the pool ${flag} names (the others: ${others}): fix its URL, or leave it out of ${flag}; a run does not start with a replica that cannot answer its calls.`,
+    { cause: error },
+  );
+}
+
 /** The error of a pool none of whose replicas answers: the first one's, naming the others too. */
 function noReplicaAnswers(pool: readonly string[], unreachable: Map<string, UserError>): UserError {
   const first = unreachable.get(pool[0] as string) as UserError;
@@ -174,22 +202,22 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const { data: page, response } = await client.models.list({ signal: deadline }).withResponse();
     // The body as parsed (JSON, or a string when the answer was not JSON): the page keeps it without typing it.
     const body: unknown = (page as unknown as { body: unknown }).body;
-    if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw notAModelList(endpoint, flag, response.headers.get('content-type'), body);
+    if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
     // Entries without an id name nothing a request could ask for.
     for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, window: listedWindow(model) });
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;
-    if (error instanceof AnswerTooLargeError) throw notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, '');
+    if (error instanceof AnswerTooLargeError) throw wrongAnswer(notAModelList(endpoint, flag, `a body of more than ${error.limit / 2 ** 20} MiB`, ''));
     // Reached, and answered: what to check is the proxy's headers, not whether the server runs.
-    if (error instanceof Error && error.cause instanceof HeadersTooLargeError) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models, but ${error.cause.message}.`, { cause: error });
+    if (error instanceof Error && error.cause instanceof HeadersTooLargeError) throw wrongAnswer(new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) answered GET /models, but ${error.cause.message}.`, { cause: error }));
     if (error instanceof APIError && (error.status === 401 || error.status === 403)) throw refusedKey(endpoint, flag, key, error);
     if (error instanceof APIError && error.status === 404 && !deadline.aborted) {
       const likely = () => likelyBaseUrl(endpoint.baseUrl, (base) => answersModelList(client, base, deadline));
-      if (endpoint.model === '') throw noModelList(endpoint, flag, modelFlag, await likely());
+      if (endpoint.model === '') throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely()));
       const refused = await chatAnswersUnlisted(client, endpoint.model, deadline);
       if (refused === null) return UNLISTED;
-      throw noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey]));
+      throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey])));
     }
     throw new UserError(
       'TMAS_ENDPOINT',

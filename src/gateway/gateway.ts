@@ -12,6 +12,7 @@
  * the counters (gateway-stats.ts), and the ledgers they are kept in: the
  * gateway's, and one per run of those that share it (ledger.ts, forRun).
  */
+import { setMaxListeners } from 'node:events';
 import { createDispatcher } from './dispatch/dispatcher.ts';
 import { createHttpTransport } from './request/http-transport.ts';
 import { impliedBaseUrl, type Redirect } from './request/redirects.ts';
@@ -88,6 +89,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const ledger = gatewayLedger(createGatewayCounters());
   const describe = (error: unknown) => redactKeys(describeFailure(error), keys);
   const draining = new AbortController();
+  // Every call waiting out a backoff listens to it: a replica lost with 11 calls under way made Node warn of a leak on stderr.
+  setMaxListeners(0, draining.signal);
   const drain = () => {
     if (draining.signal.aborted) return;
     draining.abort();

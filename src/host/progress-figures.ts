@@ -18,7 +18,38 @@ export function streamRateOf(gateway: Gateway): () => number | null {
 export function replicaFigures(gateway: Gateway, config: RunConfig): string[] {
   const pooled = new Set(Object.values(config.roles.endpoints).flatMap((endpoint) => (endpoint.baseUrl !== null && endpoint.baseUrl.length > 1 ? endpoint.baseUrl : [])));
   if (pooled.size === 0) return [];
-  return gateway.stats.endpoints
+  const endpoints = gateway.stats.endpoints;
+  const label = endpointLabels(endpoints.map((endpoint) => endpoint.baseUrl));
+  return endpoints
     .filter((endpoint) => pooled.has(endpoint.baseUrl))
-    .map((e) => `${new URL(e.baseUrl).host} ${e.inFlight}/${e.limit} calls ${e.calls} errors ${e.errors}${e.drained ? ' drained' : ''}`);
+    .map((e) => `${label(e.baseUrl)} ${e.inFlight}/${e.limit} calls ${e.calls} errors ${e.errors}${e.drained ? ' drained' : ''}`);
+}
+
+/**
+ * The adaptive limits below --concurrency, `host:port limit`, with the
+ * server's own queue when its load is known and its throughput knee once
+ * found. Not a drained replica's: its last reading is of a server gone, and
+ * the replicas' figures say it is drained.
+ */
+export function limitFigures(gateway: Gateway, config: RunConfig): string[] {
+  const endpoints = gateway.stats.endpoints;
+  const label = endpointLabels(endpoints.map((endpoint) => endpoint.baseUrl));
+  return endpoints
+    .filter((e) => e.limit < config.gateway.concurrency && !e.drained)
+    .map((e) => `${label(e.baseUrl)} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued${e.knee === null ? '' : `, knee ${Math.round(e.knee)}`})`}`);
+}
+
+/**
+ * How the progress line names each of `urls`: its host and port, and its
+ * path too where another shares them (replicas behind one gateway at
+ * /a/v1 and /b/v1 were shown as the same host twice, their figures not
+ * told apart).
+ */
+function endpointLabels(urls: readonly string[]): (url: string) => string {
+  const perHost = new Map<string, number>();
+  for (const url of urls) perHost.set(new URL(url).host, (perHost.get(new URL(url).host) ?? 0) + 1);
+  return (url) => {
+    const { host, pathname } = new URL(url);
+    return (perHost.get(host) ?? 0) > 1 ? `${host}${pathname}` : host;
+  };
 }

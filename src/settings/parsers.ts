@@ -135,7 +135,9 @@ function endpointUrl(value: string): string {
       "a base URL with a query or fragment (?…, #…) is no base URL: the routes (/chat/completions, /models) go after it, and would come after the query. Give it without them (Azure OpenAI's v1 API, https://RESOURCE.openai.azure.com/openai/v1, takes no api-version)",
     );
   }
-  return checked;
+  // As the URL is parsed (scheme and host in lower case, no default port): one server spelt two ways
+  // (HTTP://Node-1:80/v1, http://node-1/v1) was two replicas of a pool, sent twice its share.
+  return parsed.href.replace(/\/+$/, '');
 }
 
 /** An http(s) URL. */

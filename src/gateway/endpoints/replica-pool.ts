@@ -93,15 +93,21 @@ export function createReplicaPool(context: ReplicaPoolContext): ReplicaPool {
       if (!urls || urls.length < 2 || state.drained || !drainsAfter(state, error, context.backoff, downAfter)) return;
       state.drained = true;
       state.drainsInARow++;
-      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${state.failedAttempts} failed attempts in a row: ${describe(error)}`, waitMs: 0 });
+      // Its attempts that failed since one last succeeded: a replica on trial (unanswered at start, or back) is drained by one, which its count of 3 misstated.
+      const failed = state.failuresInARow;
+      context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica drained after ${failed} failed attempt${failed === 1 ? '' : 's'} in a row: ${describe(error)}`, waitMs: 0 });
       const pool = urls.join(',');
       // Its held calls go to the other replicas, until it answers again.
-      watches.watch(state.url, { apiKey: state.apiKey, model: request.endpoint.model }, state.drainsInARow, () => {
+      const { model } = request.endpoint;
+      const back = () => {
         returned(state, downAfter);
         outages.end(pool);
         context.onRetry?.({ endpoint: state.url, attempt: 0, error: 'replica answers again: it takes one call at a time until one succeeds', waitMs: 0 });
         dispatcher.pump();
-      });
+      };
+      const otherModels = (served: string[]) =>
+        context.onRetry?.({ endpoint: state.url, attempt: 0, error: `replica answers, but serves ${served.slice(0, 4).join(', ')}${served.length > 4 ? ', …' : ''}, not ${model}: it takes no call until it serves ${model}`, waitMs: 0 });
+      watches.watch(state.url, { apiKey: state.apiKey, model }, state.drainsInARow, back, otherModels);
       // Every replica drained: the calls wait, as long as one endpoint's retries would, for one to answer again.
       if (urls.every((url) => stateOf(url, request.endpoint).drained)) {
         const seconds = Math.round(context.outageGraceMs / 1000);

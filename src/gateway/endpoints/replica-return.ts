@@ -6,7 +6,10 @@
  * a 404 there, a server without a model list, leaves the completion to tell),
  * then for a one-token completion of its model: a server that lists its model
  * but fails or holds its completions (still loading, a wedged engine) is not
- * back, where each return cost a call its whole timeout. First after twice
+ * back, where each return cost a call its whole timeout; nor is one whose list
+ * names other models and not the run's (a node restarted with another model:
+ * its completions of the run's model answer 404, which counted as back, and
+ * each return cost a call sent there and a drain). First after twice
  * the retries' first backoff step, then at doubling periods up to the
  * backoff's cap (a minute by default). A replica drained again before any
  * call succeeded on it is first asked after a period doubled for each such
@@ -20,8 +23,12 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 /** The watches of a pool's drained replicas. */
 export interface ReturnWatches {
-  /** Watches `url` until it answers for `model`, then calls `onBack` once; `drainsInARow` (1 or more) sets the first period. */
-  watch(url: string, access: { apiKey: string; model: string }, drainsInARow: number, onBack: () => void): void;
+  /**
+   * Watches `url` until it answers for `model`, then calls `onBack` once;
+   * `drainsInARow` (1 or more) sets the first period. `onOtherModels` hears,
+   * once a watch, of a server that answers but lists other models only.
+   */
+  watch(url: string, access: { apiKey: string; model: string }, drainsInARow: number, onBack: () => void, onOtherModels?: (served: string[]) => void): void;
   /** Stops every watch (the gateway closes). */
   close(): void;
 }
@@ -30,16 +37,19 @@ export interface ReturnWatches {
 export function createReturnWatches(transport: HttpTransport, backoff: BackoffOptions): ReturnWatches {
   const stops = new Map<string, () => void>();
   return {
-    watch(url, access, drainsInARow, onBack) {
+    watch(url, access, drainsInARow, onBack, onOtherModels) {
       stops.get(url)?.();
       const firstMs = Math.min(backoff.capMs, 2 * backoff.baseMs * 2 ** Math.max(0, drainsInARow - 1));
-      stops.set(
-        url,
-        watchForReturn(url, access, transport, { ...backoff, firstMs }, () => {
-          stops.delete(url);
-          onBack();
-        }),
-      );
+      let toldOther = false;
+      const otherModels = (served: string[]) => {
+        if (!toldOther) onOtherModels?.(served);
+        toldOther = true;
+      };
+      const back = () => {
+        stops.delete(url);
+        onBack();
+      };
+      stops.set(url, watchForReturn(url, access, transport, { ...backoff, firstMs }, { back, otherModels }));
     },
     close() {
       for (const stop of stops.values()) stop();
@@ -48,17 +58,25 @@ export function createReturnWatches(transport: HttpTransport, backoff: BackoffOp
   };
 }
 
-/** Watches `url` until it answers its model list and a completion, then calls `onBack` once. Returns a function that stops the watch. */
-function watchForReturn(url: string, access: { apiKey: string; model: string }, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, onBack: () => void): () => void {
+/** What a watch tells: the server back, or a server that answers but lists other models only. */
+interface WatchListeners {
+  back: () => void;
+  otherModels: (served: string[]) => void;
+}
+
+/** Watches `url` until it answers its model list and a completion, then calls `back` once. Returns a function that stops the watch. */
+function watchForReturn(url: string, access: { apiKey: string; model: string }, transport: HttpTransport, backoff: BackoffOptions & { firstMs: number }, on: WatchListeners): () => void {
   let period = backoff.firstMs;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const base = url.replace(/\/+$/, '');
   const probe = async () => {
     timer = null;
-    const listed = await modelList(`${base}/models`, access.apiKey, transport);
-    if (listed !== 'down' && (await completes(base, access, transport, listed === 'none'))) {
-      if (!stopped) onBack();
+    const listed = await modelList(`${base}/models`, access, transport);
+    if (Array.isArray(listed)) {
+      if (!stopped) on.otherModels(listed);
+    } else if (listed !== 'down' && (await completes(base, access, transport, listed === 'none'))) {
+      if (!stopped) on.back();
       return;
     }
     period = Math.min(backoff.capMs, period * 2);
@@ -103,16 +121,24 @@ async function completes(base: string, access: { apiKey: string; model: string }
 }
 
 /**
- * What the server's model list at `url` says of it: `listed` (a success),
- * `none` (a 404: a server without a model list, which the run accepts at
- * start with --model-name; before, such a replica never came back), or
- * `down`. Never rejects.
+ * What the server's model list at `url` says of it: `listed` (a success that
+ * lists `model`, or no model at all, as the run accepts at start), the ids it
+ * lists when `model` is not among them, `none` (a 404: a server without a
+ * model list, which the run accepts at start with --model-name; before, such
+ * a replica never came back), or `down` (an answer that is no model list
+ * among them). Never rejects.
  */
-async function modelList(url: string, apiKey: string, transport: HttpTransport): Promise<'listed' | 'none' | 'down'> {
+async function modelList(url: string, access: { apiKey: string; model: string }, transport: HttpTransport): Promise<'listed' | 'none' | 'down' | string[]> {
   try {
-    const response = await transport.request(url, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    response.body.cancel();
-    return response.ok ? 'listed' : response.status === 404 ? 'none' : 'down';
+    const response = await transport.request(url, { headers: { authorization: `Bearer ${access.apiKey}` }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    if (!response.ok) {
+      response.body.cancel();
+      return response.status === 404 ? 'none' : 'down';
+    }
+    const data = ((await response.json()) as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return 'down';
+    const ids = data.map((entry) => (entry as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string' && id !== '');
+    return ids.length === 0 || ids.includes(access.model) ? 'listed' : ids;
   } catch {
     return 'down';
   }

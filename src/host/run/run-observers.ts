@@ -9,7 +9,7 @@ import { showProgress } from '../../observers/progress.ts';
 import { writeMessageLog } from '../../store/message-log.ts';
 import type { Store } from '../../store/store.ts';
 import type { RunConfig } from '../../settings/config.ts';
-import { replicaFigures, streamRateOf } from '../progress-figures.ts';
+import { limitFigures, replicaFigures, streamRateOf } from '../progress-figures.ts';
 
 /** What observes a run: the log writer, the metrics and the progress display. */
 export interface RunObservers {
@@ -42,12 +42,7 @@ export function observeRun(
       retries: () => gateway.stats.retries,
       streamRate: streamRateOf(gateway),
       replicas: () => replicaFigures(gateway, config),
-      // The adaptive limits below --concurrency, with the server's own queue when its load is known
-      // and its throughput knee once found.
-      limits: () =>
-        gateway.stats.endpoints
-          .filter((e) => e.limit < config.gateway.concurrency)
-          .map((e) => `${new URL(e.baseUrl).host} ${e.limit}${e.server === null ? '' : ` (server: ${e.server.running} running, ${e.server.waiting} queued${e.knee === null ? '' : `, knee ${Math.round(e.knee)}`})`}`),
+      limits: () => limitFigures(gateway, config),
       pass1: () => {
         const done = metrics.iterations().filter((it) => it.problems === parts.problems).at(-1);
         return done ? { iteration: done.iteration, value: done.pass1 } : null;
