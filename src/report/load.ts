@@ -19,7 +19,7 @@ import { hasStore, openStoreView } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
-import { metricsFileOf, type MetricsFile } from './metrics-file.ts';
+import { metricsFileOf, type MetricsFile, type StoppedIteration } from './metrics-file.ts';
 
 /** The largest metrics.json read: a run of 400 problems x 20 iterations writes a few megabytes. */
 const MAX_METRICS_BYTES = 256 * 2 ** 20;
@@ -50,6 +50,8 @@ export interface ReportRun {
   maxIterations: number | null;
   /** Roles more than the warned share of whose outputs were unusable in some iteration (a method that did not run as designed there). */
   unusable: UnusableRole[];
+  /** The problems' iterations that calls that failed for good stopped: missing from the figures (stopped-problems.ts). */
+  stopped: StoppedIteration[];
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -249,6 +251,7 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     evaluation: metrics.evaluation ?? null,
     maxIterations: metrics.evaluation?.maxIterations ?? figures?.maxIterations ?? null,
     unusable: unusableRoles(iterations, options.unusableShare),
+    stopped: metrics.incomplete ?? [],
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: metrics.problems ?? figures?.problems ?? [],
