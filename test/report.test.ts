@@ -169,6 +169,26 @@ describe('tmas report', () => {
     await expect(report([path.join(dir, 'unfinished')])).rejects.toMatchObject({ code: 'TMAS_REPORT', message: expect.stringContaining('holds no finished run (no metrics.json in run)') });
   });
 
+  test('a run interrupted before its last iteration is marked ‡, naming how many problems reached each iteration: its final figures are not over every problem', async ({ dir }) => {
+    const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run/run-evaluation.ts')]);
+    const input = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'interrupted');
+    const { config, secrets } = toRunConfig(parseRunFlags(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0']), {});
+    // Stopped once a problem has finished iteration 0: no call of iteration 1 is sent after it, so no problem finishes the run.
+    const controller = new AbortController();
+    const observe = ({ envelopes$ }: { envelopes$: import('rxjs').Observable<{ message: { type: string; iteration: number } }> }) =>
+      void envelopes$.subscribe((envelope) => {
+        if (envelope.message.type === 'iteration.completed' && envelope.message.iteration === 0) controller.abort(new Error('stopped by the test'));
+      });
+    const quiet = { stdout: () => {}, stderr: () => {} };
+    await expect(runEvaluation(config, secrets, await loadProblems(input), quiet, { signal: controller.signal, observe })).rejects.toMatchObject({ code: 'TMAS_INTERRUPTED' });
+    const lines: string[] = [];
+    await runReportCommand([run], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const report = lines.join('\n');
+    expect(report).toMatch(/^\| interrupted \(simulated\) ‡ \|/m);
+    expect(report).toMatch(/^> ‡ interrupted: 2 of 2 problems were stopped before their last iteration, the run being interrupted \(T=2; problems per iteration: [12], 0\): .* the final figures are over the problems that got there\. Finish them with: tmas run --resume /m);
+  });
+
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {
     await expect(runReportCommand([path.join(dir, 'nothing')], { format: 'html' }, { stdout: () => {} })).rejects.toMatchObject({ code: 'TMAS_REPORT' });
   });

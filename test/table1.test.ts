@@ -314,7 +314,7 @@ describe('tmas table1', () => {
       expect(table).toMatch(/^\| iteration \| tmas ‡ \|$/m);
       expect(table).toMatch(/^\| problems \| 1 of 2 \|$/m);
       expect(table).toMatch(/^MV@2 ‡ .* over 1 of 2 problems/m);
-      for (const method of ['majority', 'tmas']) expect(table).toMatch(new RegExp(`^- ‡ ${method}: \\d+ calls? that failed for good stopped 1 of 2 problems \\(p2 at iteration 0, first error: .*\\): each is missing from the figures of that iteration and every later one\\. Give the same tmas table1 command again`, 'm'));
+      for (const method of ['majority', 'tmas']) expect(table).toMatch(new RegExp(`^- ‡ ${method}: \\d+ calls? that failed for good stopped 1 of 2 problems \\(p2 at iteration 0, first error: .*\\): each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there\\. Give the same tmas table1 command again to finish them`, 'm'));
       const lines: string[] = [];
       await runReportCommand([out], { format: 'md' }, { stdout: (line) => lines.push(line) });
       expect(lines.join('\n')).toMatch(/^\| tmas \(simulated\) ‡ \|/m);

@@ -15,7 +15,7 @@ import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
-import { describeStopped } from './stopped-problems.ts';
+import { describeUnfinished } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
@@ -41,10 +41,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const apart = group !== undefined && group.name !== 'A';
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
-    const stopped = describeStopped(run);
+    const stopped = describeUnfinished(run);
     const unusable =
       run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('') +
-      (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)} (tmas run --resume issues them again)</span>`);
+      (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)} (tmas run --resume finishes them)</span>`);
     // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.
     const agreement = run.totals.ruleJudgeAgreement ?? ruleJudgeAgreement(run.iterations);
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;

@@ -52,6 +52,8 @@ export interface ReportRun {
   unusable: UnusableRole[];
   /** The problems' iterations that calls that failed for good stopped: missing from the figures (stopped-problems.ts). */
   stopped: StoppedIteration[];
+  /** The problems the run was given, as its store holds them (null when the store could not be read). */
+  given: number | null;
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -158,6 +160,8 @@ interface StoreFigures {
   proof: boolean;
   /** T as the run's settings say. */
   maxIterations: number | null;
+  /** The problems the run was given. */
+  given: number;
   /** Per-problem figures rebuilt from the iteration records; null when metrics.json has them. */
   problems: ProblemFigures[] | null;
   details: Map<string, ProblemDetail>;
@@ -199,6 +203,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,
     maxIterations: c?.loop.maxIterations ?? null,
+    given: (await store.loadProblems()).length,
     problems,
     details,
     latency: await latencyOf(store),
@@ -252,6 +257,7 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     maxIterations: metrics.evaluation?.maxIterations ?? figures?.maxIterations ?? null,
     unusable: unusableRoles(iterations, options.unusableShare),
     stopped: metrics.incomplete ?? [],
+    given: figures?.given ?? null,
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: metrics.problems ?? figures?.problems ?? [],

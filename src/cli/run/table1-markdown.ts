@@ -38,7 +38,7 @@ import { describeUnusableRole, unusableEffect } from '../../observers/role-outpu
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
-import { describeStopped, problemsRun } from '../../report/stopped-problems.ts';
+import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -108,7 +108,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
 /** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures). */
 function problemCount(run: ReportRun): string {
   const last = run.iterations.at(-1);
-  const ran = run.stopped.length > 0 ? problemsRun(run) : (last?.problems ?? 0);
+  const ran = describeUnfinished(run) !== null ? problemsRun(run) : (last?.problems ?? 0);
   const graded = last?.graded ?? 0;
   return graded === ran ? String(ran) : `${graded} of ${ran}`;
 }
@@ -158,7 +158,7 @@ function gradeLabel(methods: Table1Method[]): string {
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
   const apart = new Map(groups.filter((group) => group.name !== 'A').flatMap((group) => group.runs.map((r) => [r, group] as const)));
-  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}${method.run.stopped.length > 0 ? ' ‡' : ''}`;
+  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}${describeUnfinished(method.run) !== null ? ' ‡' : ''}`;
   const mark = (method: Table1Method) => `${method.strategy}${marks(method)}`;
   const iterative = methods.filter((method) => method.strategy !== 'majority');
   const majority = methods.find((method) => method.strategy === 'majority');
@@ -190,8 +190,8 @@ export function formatTable1(methods: Table1Method[]): string {
     }),
     ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; ${unusableEffect(entry.role)}.`)),
     ...methods.flatMap((method) => {
-      const stopped = describeStopped(method.run);
-      return stopped === null ? [] : [`‡ ${method.strategy}: ${stopped}. Give the same tmas table1 command again to issue them.`];
+      const stopped = describeUnfinished(method.run);
+      return stopped === null ? [] : [`‡ ${method.strategy}: ${stopped}. Give the same tmas table1 command again to finish them.`];
     }),
     ...selfJudgedNote(methods),
   ];
