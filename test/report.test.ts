@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
@@ -165,6 +165,13 @@ describe('tmas report', () => {
     const folder = await report([path.join(dir, 'table')]);
     expect(folder).toMatch(/^# tmas report: majority, tmas$/m);
     expect(folder).toBe(await report([path.join(dir, 'table', 'majority'), path.join(dir, 'table', 'tmas')]));
+    // A method whose run has no metrics.json (killed before writing it) is not reported, and the report says so.
+    await cp(path.join(dir, 'table', 'tmas'), path.join(dir, 'table', 'rse'), { recursive: true });
+    await rm(path.join(dir, 'table', 'rse', 'metrics.json'));
+    const missing = `${path.join(dir, 'table', 'rse')}: no metrics.json (the run is going, or was stopped before writing it: tmas run --resume ${path.join(dir, 'table', 'rse')} writes it)`;
+    expect(await report([path.join(dir, 'table')])).toContain(`> **left out** of this report: ${missing}`);
+    await runReportCommand([path.join(dir, 'table')], { format: 'html', out: path.join(dir, 'report.html') }, { stdout: () => {} });
+    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain(`Left out of this report: ${missing}`);
     await mkdir(path.join(dir, 'unfinished', 'run', 'store'), { recursive: true });
     await expect(report([path.join(dir, 'unfinished')])).rejects.toMatchObject({ code: 'TMAS_REPORT', message: expect.stringContaining('holds no finished run (no metrics.json in run)') });
   });

@@ -243,14 +243,15 @@ function scriptJson(value: unknown): string {
 
 /**
  * Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle
- * (readChartLibrary), `script` the report's own (reportScript), `mathStyle` KaTeX's stylesheet (readMathStyle).
+ * (readChartLibrary), `script` the report's own (reportScript), `mathStyle` KaTeX's stylesheet (readMathStyle), `leftOut` the
+ * runs found under a folder that it does not show, each with why.
  */
-export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; script: string; mathStyle: string; generatedAt?: Date }): string {
+export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; script: string; mathStyle: string; generatedAt?: Date; leftOut?: string[] }): string {
   const simulated = runs.filter((run) => run.simulated);
   const banner =
-    simulated.length > 0
+    (simulated.length > 0
       ? `<div class="banner"><span class="sim">simulated</span> ${simulated.map((run) => escapeXml(run.name)).join(', ')} ran against the simulated model: these figures exercise the runtime, they measure no real LLM.</div>`
-      : '';
+      : '') + (options.leftOut ?? []).map((entry) => `<div class="banner bad">Left out of this report: ${escapeXml(entry)}</div>`).join('');
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);

@@ -34,9 +34,10 @@ function tokenCells(spent: MethodSpend): string[] {
   return [String(spent.tokens), spent.tokensPerSolved === null ? '–' : String(spent.tokensPerSolved), spent.judgeCalls === 0 ? '–' : String(spent.judgeTokens)];
 }
 
-/** Renders the report of `runs` as Markdown. */
-export function renderReportMarkdown(runs: ReportRun[]): string {
+/** Renders the report of `runs` as Markdown; `leftOut`: the runs found under a folder that it does not show, each with why. */
+export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []): string {
   const out: string[] = [`# tmas report: ${runs.map((run) => run.name).join(', ')}`, ''];
+  for (const entry of leftOut) out.push(`> **left out** of this report: ${entry}`, '');
   const simulated = runs.filter((run) => run.simulated);
   if (simulated.length > 0) {
     out.push(`> **simulated**: ${simulated.map((run) => run.name).join(', ')} ran against the simulated model; these figures exercise the runtime, they measure no real LLM.`, '');
