@@ -194,6 +194,12 @@ describe('tmas report', () => {
     const report = lines.join('\n');
     expect(report).toMatch(/^\| interrupted \(simulated\) ‡ \|/m);
     expect(report).toMatch(/^> ‡ interrupted: 2 of 2 problems were stopped before their last iteration, the run being interrupted \(T=2; problems per iteration: [12], 0\): .* the final figures are over the problems that got there\. Finish them with: tmas run --resume /m);
+    // table1.md counts the problems the run was given, a problem that finished no iteration among them.
+    const [{ formatTable1 }, { loadRun }] = await Promise.all([import('../src/cli/run/table1-markdown.ts'), import('../src/report/load.ts')]);
+    const table = formatTable1([{ strategy: 'tmas', options: {}, run: await loadRun(run) }]);
+    expect(table).toMatch(/over 2 problems/);
+    expect(table).toMatch(/^\| iteration \| tmas ‡ \|$/m);
+    expect(table).toMatch(/^\| problems \| (2|1 of 2) \|$/m);
   });
 
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {

@@ -163,7 +163,8 @@ export function formatTable1(methods: Table1Method[]): string {
   const iterative = methods.filter((method) => method.strategy !== 'majority');
   const majority = methods.find((method) => method.strategy === 'majority');
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
-  const problems = new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size;
+  // A problem no method finished an iteration of has no figures: the problems each run was given count it.
+  const problems = Math.max(new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size, ...methods.map((method) => problemsRun(method.run)));
   const lines = [
     heading(methods),
     '',
