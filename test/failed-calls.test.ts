@@ -108,6 +108,32 @@ describe('a failed call is never a result', () => {
     }
   });
 
+  test("a judge pass that failed for good is asked again on resume: metrics.json's iteration figures are the ones results.jsonl and its problems hold, not the first save's", async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    // The judge's calls about the second problem are refused (a 400): it completes ungraded, and a resume asks them again.
+    const refuse = { current: (_call: number, body: string): number | null => (body.includes('Judge agent') && body.includes(PROBLEMS[1]?.question ?? '?') ? 400 : null) };
+    const proxy = await startRefusingProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const args = ['--input-file', problems, '--output-file', run, '--base-url', proxy.url, '--strategy', 'majority', '--samples', '2', '--judge-passes', '1', ...SMALL, '--max-iterations', '1'];
+      await runInProcess(args);
+      type Metrics = { iterations: Array<{ iteration: number; graded: number; pass1: number | null; oracle: number | null }>; problems: Array<{ problem: string; iterations: Array<{ iteration: number; pass1: number | null }> }> };
+      const read = async () => JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as Metrics;
+      expect((await read()).iterations.map((it) => it.graded)).toEqual([1]);
+      refuse.current = () => null;
+      const resumed = await runCliInProcess(['run', '--resume', run]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const metrics = await read();
+      for (const it of metrics.iterations) {
+        const perProblem = metrics.problems.flatMap((problem) => problem.iterations.filter((row) => row.iteration === it.iteration && row.pass1 !== null).map((row) => row.pass1 as number));
+        expect(it.graded).toBe(2);
+        expect(it.pass1).toBeCloseTo(perProblem.reduce((a, b) => a + b, 0) / perProblem.length, 12);
+      }
+    } finally {
+      proxy.server.close();
+    }
+  });
+
   test('an endpoint that goes down mid-run: after the stop and a good resume, metrics count no failure and replay is identical', async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     const refuse = { current: (call: number): number | null => (call > 10 ? 503 : null) };

@@ -140,6 +140,8 @@ describe('metrics on hand-built results with known answers', () => {
     expect(scoreIteration(unscored).bestVerified).toBeNull();
     // A score ranks only the candidates it scored: the unscored right answer is not the verifier's pick.
     expect(scoreIteration([candidate(0, '4', true, { score: null }), candidate(1, '5', false, { score: 0.2 })]).bestVerified).toBe(false);
+    // Only a candidate without an answer was scored: no score ranked an answer, so nothing was picked (not a miss).
+    expect(scoreIteration([candidate(0, '4', true, { score: null }), candidate(1, null, false, { score: 0.8 })]).bestVerified).toBeNull();
 
     const metrics = createMetricsCollector();
     metrics.observe(completed('p1', 0, unscored));

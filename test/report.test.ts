@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
@@ -166,8 +166,41 @@ describe('tmas report', () => {
     const folder = await report([path.join(dir, 'table')]);
     expect(folder).toMatch(/^# tmas report: majority, tmas$/m);
     expect(folder).toBe(await report([path.join(dir, 'table', 'majority'), path.join(dir, 'table', 'tmas')]));
+    // A method whose run has no metrics.json (killed before writing it) is not reported, and the report says so.
+    await cp(path.join(dir, 'table', 'tmas'), path.join(dir, 'table', 'rse'), { recursive: true });
+    await rm(path.join(dir, 'table', 'rse', 'metrics.json'));
+    const missing = `${path.join(dir, 'table', 'rse')}: no metrics.json (the run is going, or was stopped before writing it: tmas run --resume ${path.join(dir, 'table', 'rse')} writes it)`;
+    expect(await report([path.join(dir, 'table')])).toContain(`> **left out** of this report: ${missing}`);
+    await runReportCommand([path.join(dir, 'table')], { format: 'html', out: path.join(dir, 'report.html') }, { stdout: () => {} });
+    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain(`Left out of this report: ${missing}`);
     await mkdir(path.join(dir, 'unfinished', 'run', 'store'), { recursive: true });
     await expect(report([path.join(dir, 'unfinished')])).rejects.toMatchObject({ code: 'TMAS_REPORT', message: expect.stringContaining('holds no finished run (no metrics.json in run)') });
+  });
+
+  test('a run interrupted before its last iteration is marked ‡, naming how many problems reached each iteration: its final figures are not over every problem', async ({ dir }) => {
+    const [{ parseRunFlags, toRunConfig }, { loadProblems }, { runEvaluation }] = await Promise.all([import('../src/cli/run/run.command.ts'), import('../src/input/problems.ts'), import('../src/host/run/run-evaluation.ts')]);
+    const input = await writeProblems(dir, smallProblems(2));
+    const run = path.join(dir, 'interrupted');
+    const { config, secrets } = toRunConfig(parseRunFlags(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '0']), {});
+    // Stopped once a problem has finished iteration 0: no call of iteration 1 is sent after it, so no problem finishes the run.
+    const controller = new AbortController();
+    const observe = ({ envelopes$ }: { envelopes$: import('rxjs').Observable<{ message: { type: string; iteration: number } }> }) =>
+      void envelopes$.subscribe((envelope) => {
+        if (envelope.message.type === 'iteration.completed' && envelope.message.iteration === 0) controller.abort(new Error('stopped by the test'));
+      });
+    const quiet = { stdout: () => {}, stderr: () => {} };
+    await expect(runEvaluation(config, secrets, await loadProblems(input), quiet, { signal: controller.signal, observe })).rejects.toMatchObject({ code: 'TMAS_INTERRUPTED' });
+    const lines: string[] = [];
+    await runReportCommand([run], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    const report = lines.join('\n');
+    expect(report).toMatch(/^\| interrupted \(simulated\) ‡ \|/m);
+    expect(report).toMatch(/^> ‡ interrupted: 2 of 2 problems were stopped before their last iteration, the run being interrupted \(T=2; problems per iteration: [12], 0\): .* the final figures are over the problems that got there\. Finish them with: tmas run --resume /m);
+    // table1.md counts the problems the run was given, a problem that finished no iteration among them.
+    const [{ formatTable1 }, { loadRun }] = await Promise.all([import('../src/cli/run/table1-markdown.ts'), import('../src/report/load.ts')]);
+    const table = formatTable1([{ strategy: 'tmas', options: {}, run: await loadRun(run) }]);
+    expect(table).toMatch(/over 2 problems/);
+    expect(table).toMatch(/^\| iteration \| tmas ‡ \|$/m);
+    expect(table).toMatch(/^\| problems \| (2|1 of 2) \|$/m);
   });
 
   test('a directory without metrics.json is a user error naming it', async ({ dir }) => {

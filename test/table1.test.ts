@@ -295,6 +295,45 @@ describe('tmas table1', () => {
     }
   });
 
+  test('problems that calls failed for good stopped are marked ‡ and named in table1.md and the report; the error names every method and the command that finishes them', async ({ dir }) => {
+    const problems = smallProblems(2);
+    const input = await writeProblems(dir, problems);
+    const server = await startSimProcess(['--problems', input]);
+    // Every call about the second problem is refused (a 400, which is not retried), until `refusing` is cleared.
+    const refusing = { current: true };
+    const proxy = await startProxy(server.url, (_, body, res) => refusing.current && body.includes(problems[1]?.question ?? '?') && (res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"refused"}}'), true));
+    try {
+      const out = path.join(dir, 'table');
+      const args = ['table1', '--strategies', 'majority,tmas', '--samples', '2', '--input-file', input, '--output-file', out, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--base-url', proxy.url];
+      const stopped = await runCliInProcess(args);
+      expect(stopped.code, stopped.stderr).toBe(3);
+      expect(stopped.stderr).toMatch(/Calls failed for good in 2 of the methods: majority: \d+ failed in 1 problem iteration \(p2 at iteration 0; first: .*\); tmas: \d+ failed in 1 problem iteration \(p2 at iteration 0;/);
+      expect(stopped.stderr).toMatch(/give the same tmas table1 command again: it resumes every method.* \[TMAS_RUN_INCOMPLETE\]/);
+      const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+      expect(table).toMatch(/over 2 problems/);
+      expect(table).toMatch(/^\| iteration \| tmas ‡ \|$/m);
+      expect(table).toMatch(/^\| problems \| 1 of 2 \|$/m);
+      expect(table).toMatch(/^MV@2 ‡ .* over 1 of 2 problems/m);
+      for (const method of ['majority', 'tmas']) expect(table).toMatch(new RegExp(`^- ‡ ${method}: \\d+ calls? that failed for good stopped 1 of 2 problems \\(p2 at iteration 0, first error: .*\\): each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there\\. Give the same tmas table1 command again to finish them`, 'm'));
+      const lines: string[] = [];
+      await runReportCommand([out], { format: 'md' }, { stdout: (line) => lines.push(line) });
+      expect(lines.join('\n')).toMatch(/^\| tmas \(simulated\) ‡ \|/m);
+      expect(lines.join('\n')).toMatch(/^> ‡ tmas: \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/m);
+      expect(await readFile(path.join(out, 'report.html'), 'utf8')).toMatch(/‡ \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/);
+      // The same command again, the cause gone: every method is finished and the table carries no mark.
+      refusing.current = false;
+      const finished = await runCliInProcess(args);
+      expect(finished.code, finished.stderr).toBe(0);
+      const again = await readFile(path.join(out, 'table1.md'), 'utf8');
+      expect(again).not.toContain('‡');
+      expect(again).toMatch(/^\| problems \| 2 \|$/m);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+      server.child.kill();
+    }
+  });
+
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     const result = await runCli(['table1', '--input-file', input, '--output-file', path.join(dir, 'x'), '--strategies', 'tmas,best-of-n']);

@@ -1,9 +1,11 @@
 /**
  * The metrics of a whole run, folded from its stored message log. A resumed
  * run logs again the replies of the iteration that was cut short (answered
- * from the journal), so each (type, correlation) counts once; and a call that
- * failed and succeeded on a later resume counts as the success only, as in
- * results.jsonl. Failures wait to the end of the log (they are few) to learn
+ * from the journal), so each (type, correlation) counts once, but for an
+ * iteration's completion, whose last logging is the one results.jsonl holds
+ * (an iteration saved again, with a verdict asked again, has other figures);
+ * and a call that failed and succeeded on a later resume counts as the
+ * success only, as in results.jsonl. Failures wait to the end of the log (they are few) to learn
  * whether a reply superseded them.
  *
  * The collector reads one kind of long text (1,024 characters or more): the
@@ -78,7 +80,9 @@ export async function runMetricsFromLog(store: Store, since = 0, onRead: () => v
       continue;
     }
     if (message.type.endsWith('.completed')) failed.delete(message.correlation);
-    if (!seen.firstTime(message.type, message.correlation)) continue;
+    // An iteration saved again on resume (a baseline redoes its iterations from the journal, and asks again a judge pass
+    // whose call had failed for good) is in results.jsonl as saved last: its figures replace the earlier ones.
+    if (!seen.firstTime(message.type, message.correlation) && message.type !== 'iteration.completed') continue;
     collector.observe(envelope);
   }
   for (const envelope of failed.values()) collector.observe(envelope);

@@ -45,9 +45,11 @@ export function createMetricsCollector(): MetricsCollector {
       // A reply whose parse error no output.invalid reported (RSE's distiller, the CEO) is an invalid output too.
       if (roleOutputs.observe(accumulator.outputsByRole, message)) accumulator.faults.invalidOutputs++;
       if (message.type === 'iteration.completed') {
+        // A problem's iteration completed again (saved again on resume) has the figures of its last save; its time counted once.
+        const again = accumulator.problems.has(message.problem);
         accumulator.problems.set(message.problem, scoreIteration(message.candidates));
         const start = startedAt.get(key);
-        if (start !== undefined) accumulator.seconds.push((time - start) / 1000);
+        if (start !== undefined && !again) accumulator.seconds.push((time - start) / 1000);
         startedAt.delete(key);
         return;
       }

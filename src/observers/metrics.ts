@@ -204,6 +204,7 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
   const keys = answerKeys(candidates);
   const primary = (c: CandidateResult | null): boolean => answerRight(candidates, keys, judgeGraded, c);
   const majority = majorityCandidate(candidates, keys);
+  const verifiedPick = bestVerifiedCandidate(candidates);
   const figures = {
     judgeRan,
     judgeCovered,
@@ -225,8 +226,9 @@ export function scoreIteration(candidates: CandidateResult[]): ProblemIteration 
     ...figures,
     pass1: judgeGraded ? pass1Judge : pass1Rule,
     majority: primary(majority),
-    // No usable score (a strategy without verifiers, or every verification unusable): nothing was verified to pick the candidate.
-    bestVerified: scores.length === 0 ? null : primary(bestVerifiedCandidate(candidates)),
+    // No usable score on a candidate with an answer (a strategy without verifiers, every verification unusable, or only
+    // answerless candidates scored): nothing was verified to pick the candidate, and the problem is left out, not a miss.
+    bestVerified: verifiedPick === null ? null : primary(verifiedPick),
     oracle: candidates.some((c) => primary(c)),
   };
 }

@@ -15,6 +15,7 @@ import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
+import { describeUnfinished } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
@@ -40,7 +41,10 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const apart = group !== undefined && group.name !== 'A';
     const grading = apart ? `<span class="bad">${escapeXml(run.grading)}: not comparable (group ${group.name})</span>` : escapeXml(run.grading);
     const tag = groups.length > 1 && group ? ` <span class="group">${group.name}</span>` : '';
-    const unusable = run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('');
+    const stopped = describeUnfinished(run);
+    const unusable =
+      run.unusable.map((entry) => `<br><span class="bad unusable">⚠ ${escapeXml(describeUnusableRole(entry))}</span>`).join('') +
+      (stopped === null ? '' : `<br><span class="bad stopped">‡ ${escapeXml(stopped)} (tmas run --resume finishes them)</span>`);
     // The run's totals count each candidate once (majority's iterations hold the earlier samples again); older files may lack it.
     const agreement = run.totals.ruleJudgeAgreement ?? ruleJudgeAgreement(run.iterations);
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
@@ -239,14 +243,15 @@ function scriptJson(value: unknown): string {
 
 /**
  * Renders the report of `runs` as one self-contained HTML document; `chartLibrary` is the Chart.js bundle
- * (readChartLibrary), `script` the report's own (reportScript), `mathStyle` KaTeX's stylesheet (readMathStyle).
+ * (readChartLibrary), `script` the report's own (reportScript), `mathStyle` KaTeX's stylesheet (readMathStyle), `leftOut` the
+ * runs found under a folder that it does not show, each with why.
  */
-export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; script: string; mathStyle: string; generatedAt?: Date }): string {
+export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: string; script: string; mathStyle: string; generatedAt?: Date; leftOut?: string[] }): string {
   const simulated = runs.filter((run) => run.simulated);
   const banner =
-    simulated.length > 0
+    (simulated.length > 0
       ? `<div class="banner"><span class="sim">simulated</span> ${simulated.map((run) => escapeXml(run.name)).join(', ')} ran against the simulated model: these figures exercise the runtime, they measure no real LLM.</div>`
-      : '';
+      : '') + (options.leftOut ?? []).map((entry) => `<div class="banner bad">Left out of this report: ${escapeXml(entry)}</div>`).join('');
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);

@@ -19,7 +19,7 @@ import { hasStore, openStoreView } from '../store/repair/check.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
-import { metricsFileOf, type MetricsFile } from './metrics-file.ts';
+import { metricsFileOf, type MetricsFile, type StoppedIteration } from './metrics-file.ts';
 
 /** The largest metrics.json read: a run of 400 problems x 20 iterations writes a few megabytes. */
 const MAX_METRICS_BYTES = 256 * 2 ** 20;
@@ -50,6 +50,10 @@ export interface ReportRun {
   maxIterations: number | null;
   /** Roles more than the warned share of whose outputs were unusable in some iteration (a method that did not run as designed there). */
   unusable: UnusableRole[];
+  /** The problems' iterations that calls that failed for good stopped: missing from the figures (stopped-problems.ts). */
+  stopped: StoppedIteration[];
+  /** The problems the run was given, as its store holds them (null when the store could not be read). */
+  given: number | null;
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -162,6 +166,8 @@ interface StoreFigures {
   proof: boolean;
   /** T as the run's settings say. */
   maxIterations: number | null;
+  /** The problems the run was given. */
+  given: number;
   /** Per-problem figures rebuilt from the iteration records; null when metrics.json has them. */
   problems: ProblemFigures[] | null;
   details: Map<string, ProblemDetail>;
@@ -203,6 +209,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,
     maxIterations: c?.loop.maxIterations ?? null,
+    given: (await store.loadProblems()).length,
     problems,
     details,
     latency: await latencyOf(store),
@@ -255,6 +262,8 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     evaluation: metrics.evaluation ?? null,
     maxIterations: metrics.evaluation?.maxIterations ?? figures?.maxIterations ?? null,
     unusable: unusableRoles(iterations, options.unusableShare),
+    stopped: metrics.incomplete ?? [],
+    given: figures?.given ?? null,
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: metrics.problems ?? figures?.problems ?? [],

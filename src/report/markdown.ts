@@ -14,6 +14,7 @@ import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format
 import type { ReportRun } from './load.ts';
 import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
+import { describeUnfinished } from './stopped-problems.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
@@ -33,9 +34,10 @@ function tokenCells(spent: MethodSpend): string[] {
   return [String(spent.tokens), spent.tokensPerSolved === null ? '–' : String(spent.tokensPerSolved), spent.judgeCalls === 0 ? '–' : String(spent.judgeTokens)];
 }
 
-/** Renders the report of `runs` as Markdown. */
-export function renderReportMarkdown(runs: ReportRun[]): string {
+/** Renders the report of `runs` as Markdown; `leftOut`: the runs found under a folder that it does not show, each with why. */
+export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []): string {
   const out: string[] = [`# tmas report: ${runs.map((run) => run.name).join(', ')}`, ''];
+  for (const entry of leftOut) out.push(`> **left out** of this report: ${entry}`, '');
   const simulated = runs.filter((run) => run.simulated);
   if (simulated.length > 0) {
     out.push(`> **simulated**: ${simulated.map((run) => run.name).join(', ')} ran against the simulated model; these figures exercise the runtime, they measure no real LLM.`, '');
@@ -46,7 +48,7 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     table(
       ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable'],
       runs.map((run, r) => [
-        `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}`,
+        `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}${describeUnfinished(run) !== null ? ' ‡' : ''}`,
         run.settings || '–',
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
         finalPass1(run.totals.final?.pass1, run.iterations.at(-1)),
@@ -69,6 +71,10 @@ export function renderReportMarkdown(runs: ReportRun[]): string {
     out.push('');
   }
   for (const run of runs) for (const entry of run.unusable) out.push(`> ⚠ ${run.name}: ${describeUnusableRole(entry)}: ${unusableEffect(entry.role)}.`, '');
+  for (const run of runs) {
+    const stopped = describeUnfinished(run);
+    if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}. Finish them with: tmas run --resume ${run.dir}`, '');
+  }
   const reference = referenceRun(runs);
   if (reference) out.push(`Pass@1 − ${reference.name}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).`, '');
   runs.forEach((run, r) => {

@@ -11,6 +11,16 @@ import { UserError } from '../kernel/errors.ts';
 import { METRICS_VERSION } from '../kernel/metrics-version.ts';
 import { VERSION } from '../kernel/version.ts';
 
+/** One problem's iteration that a call that failed for good stopped, as metrics.json's `incomplete` lists it. */
+export interface StoppedIteration {
+  problem: string;
+  iteration: number;
+  /** Calls that failed for good. */
+  failed: number;
+  /** The first failure: `role: CODE: message`. */
+  first: string;
+}
+
 /** A run's metrics.json, as the report reads it. */
 export interface MetricsFile {
   /** The layout it was written in (METRICS_VERSION); absent in files written before it was recorded (version 1). */
@@ -22,6 +32,8 @@ export interface MetricsFile {
   totals?: RunTotals;
   problems?: ProblemFigures[];
   wallSeconds?: number;
+  /** The problems' iterations calls that failed for good stopped (absent in files written before it was recorded). */
+  incomplete?: StoppedIteration[];
   /** The results.jsonl written with this file. */
   results?: { lines: number; sha256: string };
   /** The run's evaluation (absent in runs made before it was written); read as a whole, so fields added later are compared too. */

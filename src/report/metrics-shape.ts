@@ -40,5 +40,14 @@ export function metricsShapeFault(metrics: Record<string, unknown>): string | nu
     const bad = problems.findIndex((row) => !isObject(row) || typeof row.problem !== 'string' || !Array.isArray(row.iterations));
     if (bad >= 0) return `problems[${bad}] is not a problem's figures (a problem id and a list of iterations)`;
   }
+  return incompleteFault(metrics.incomplete);
+}
+
+/** What is wrong with `incomplete`, the iterations failed calls stopped, or null (absent in files written before it was). */
+function incompleteFault(incomplete: unknown): string | null {
+  if (incomplete === undefined || incomplete === null) return null;
+  if (!Array.isArray(incomplete)) return `its "incomplete" is ${JSON.stringify(incomplete).slice(0, 40)}, not a list`;
+  const bad = incomplete.findIndex((entry) => !isObject(entry) || typeof entry.problem !== 'string' || typeof entry.iteration !== 'number' || typeof entry.failed !== 'number');
+  if (bad >= 0) return `incomplete[${bad}] is not a stopped iteration (a problem id, an iteration and a count of failed calls)`;
   return null;
 }

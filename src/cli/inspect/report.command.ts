@@ -27,21 +27,26 @@ export interface ReportFlags {
  * `tmas table1` output, `runs/`) as the finished runs found under it, as `tmas view` finds them;
  * such a folder was read as a run, and refused for its missing metrics.json.
  */
-async function runDirsOf(dirs: string[]): Promise<string[]> {
+async function runDirsOf(dirs: string[]): Promise<{ runs: string[]; leftOut: string[] }> {
   const runs: string[] = [];
+  // The runs under a folder that the report does not show, each with why: a report that dropped a method silently read as complete.
+  const leftOut: string[] = [];
   for (const dir of dirs) {
     if (isRunDir(dir) || !(await stat(dir).then((info) => info.isDirectory(), () => false))) {
       runs.push(dir);
       continue;
     }
-    const found = (await findRuns([dir])).found.filter((run) => run.error === null).map((run) => run.dir);
+    const scan = (await findRuns([dir])).found;
+    for (const run of scan) if (run.error !== null) leftOut.push(`${run.dir}: ${run.error.message}`);
+    const found = scan.filter((run) => run.error === null).map((run) => run.dir);
     const finished = found.filter((run) => existsSync(path.join(run, 'metrics.json')));
     if (finished.length === 0) {
       throw new UserError('TMAS_REPORT', `${dir} holds no finished run (no metrics.json in ${found.map((run) => path.relative(dir, run)).join(', ')}). Give the output directory of a finished run, or a folder that holds some.`);
     }
+    for (const run of found) if (!finished.includes(run)) leftOut.push(`${run}: no metrics.json (the run is going, or was stopped before writing it: tmas run --resume ${run} writes it)`);
     runs.push(...finished);
   }
-  return runs;
+  return { runs, leftOut };
 }
 
 /** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
@@ -51,7 +56,8 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
   }
   if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
   const runs = [];
-  for (const dir of await runDirsOf(dirs)) runs.push(await loadRun(dir, load));
+  const { runs: runDirs, leftOut } = await runDirsOf(dirs);
+  for (const dir of runDirs) runs.push(await loadRun(dir, load));
   const names = new Map<string, number>();
   // Two directories with the same base name must still be told apart on the charts.
   for (const run of runs) {
@@ -60,7 +66,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
     if (seen > 0) run.name = `${run.name} (${seen + 1})`;
   }
   if (flags.format === 'md') {
-    const text = renderReportMarkdown(runs);
+    const text = renderReportMarkdown(runs, leftOut);
     if (flags.out === undefined) {
       io.stdout(text);
       return null;
@@ -70,7 +76,7 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
   }
   const out = path.resolve(flags.out ?? 'report.html');
   const advice = flags.out === undefined ? 'give --out a path in a writable folder (without --out the report goes to report.html in the current folder)' : 'give --out a path in a folder that exists and is writable';
-  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), script: await readReportScript(), mathStyle: await readMathStyle() }), { advice });
+  await writeOutputFile(out, renderReportHtml(runs, { chartLibrary: await readChartLibrary(), script: await readReportScript(), mathStyle: await readMathStyle(), leftOut }), { advice });
   io.stdout(`Report: ${out}`);
   return out;
 }

@@ -24,10 +24,11 @@
  * k samples.
  *
  * Methods that do not compare (graded otherwise, or over other
- * problems or T) are marked `†`, and a method more than the warned share
+ * problems or T) are marked `†`, a method more than the warned share
  * (10% by default) of a role's outputs of which were unusable in some
- * iteration `⚠`, each with a note under the table (the role, the share and
- * the iterations).
+ * iteration `⚠`, and a method that calls that failed for good left without
+ * some problems' iterations `‡`, each with a note under the table (the
+ * fields, the role, share and iterations, the problems stopped).
  */
 import { bootstrapInterval, figureByProblem, figureSeed, pairedDifference, pairedSeed, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
 import { comparisonGroups } from '../../report/comparable.ts';
@@ -37,6 +38,7 @@ import { describeUnusableRole, unusableEffect } from '../../observers/role-outpu
 import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
+import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -103,11 +105,12 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   return `MV@${k}${marks} (majority vote of ${k} samples, ${how}; judge-graded when a judge ran): ${figure} over ${problemCount(majority.run)} problems${versus}`;
 }
 
-/** How many problems a method's last iteration graded, of how many it ran. */
+/** How many problems a method's last iteration graded, of how many it ran (those failed calls stopped included: they are not in the figures). */
 function problemCount(run: ReportRun): string {
   const last = run.iterations.at(-1);
-  if (!last) return '0';
-  return last.graded === last.problems ? String(last.problems) : `${last.graded} of ${last.problems}`;
+  const ran = describeUnfinished(run) !== null ? problemsRun(run) : (last?.problems ?? 0);
+  const graded = last?.graded ?? 0;
+  return graded === ran ? String(ran) : `${graded} of ${ran}`;
 }
 
 /** The line that says where the figures come from. */
@@ -155,17 +158,18 @@ function gradeLabel(methods: Table1Method[]): string {
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
   const apart = new Map(groups.filter((group) => group.name !== 'A').flatMap((group) => group.runs.map((r) => [r, group] as const)));
-  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}`;
+  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}${describeUnfinished(method.run) !== null ? ' ‡' : ''}`;
   const mark = (method: Table1Method) => `${method.strategy}${marks(method)}`;
   const iterative = methods.filter((method) => method.strategy !== 'majority');
   const majority = methods.find((method) => method.strategy === 'majority');
   const depth = Math.max(0, ...iterative.map((method) => method.run.iterations.length));
-  const problems = new Set(methods.flatMap((method) => method.run.problems.map((p) => p.problem))).size;
+  // A problem no method finished an iteration of has no figures: the problems each run was given count it.
+  const problems = Math.max(new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size, ...methods.map((method) => problemsRun(method.run)));
   const lines = [
     heading(methods),
     '',
     `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
-      "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded.",
+      "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.",
     '',
     `| iteration | ${iterative.map(mark).join(' | ')} |`,
     `|---|${iterative.map(() => '---:').join('|')}|`,
@@ -186,6 +190,10 @@ export function formatTable1(methods: Table1Method[]): string {
       return group ? [`† ${method.strategy}: not comparable with the other methods (${group.differences.join('; ')}).`] : [];
     }),
     ...methods.flatMap((method) => method.run.unusable.map((entry) => `⚠ ${method.strategy}: ${describeUnusableRole(entry)}; ${unusableEffect(entry.role)}.`)),
+    ...methods.flatMap((method) => {
+      const stopped = describeUnfinished(method.run);
+      return stopped === null ? [] : [`‡ ${method.strategy}: ${stopped}. Give the same tmas table1 command again to finish them.`];
+    }),
     ...selfJudgedNote(methods),
   ];
   if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));

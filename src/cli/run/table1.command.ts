@@ -19,6 +19,7 @@ import { outputError, writeOutputFile } from '../../host/outputs/output-file.ts'
 import type { RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { WorkloadRun } from '../../host/run/run-workload.ts';
 import type { RunDrain } from '../../host/run/run-drain.ts';
+import type { StoppedIteration } from '../../host/calls/call-failures.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
@@ -205,10 +206,25 @@ async function writeTable1(out: string, runs: Array<{ strategy: string; outcome:
   io.stdout(table);
   await runReportCommand(runs.map((run) => run.outcome.outputDir), { format: 'html', out: path.join(out, 'report.html') }, io, { unusableShare });
   for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
-  // Calls that failed for good left iterations undone: say where, and how to finish them (running the command again).
-  const incomplete = runs.find((run) => run.outcome.stopped.length > 0);
-  if (incomplete) {
-    const { incompleteRunError } = await import('../../host/calls/call-failures.ts');
-    throw incompleteRunError(incomplete.outcome.stopped, incomplete.outcome.outputDir);
-  }
+  // Calls that failed for good left iterations undone: say where, in every method, and how to finish them (running the command again).
+  const incomplete = runs.filter((run) => run.outcome.stopped.length > 0);
+  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out);
+}
+
+/**
+ * The error a table ends with when calls failed for good in some methods (exit code 3): each such method with the
+ * problems it lost, and the one way to finish them all, the same tmas table1 command (a `tmas run --resume` of one
+ * method would leave the others unfinished and table1.md as it is).
+ */
+function incompleteTableError(methods: Array<{ strategy: string; stopped: StoppedIteration[] }>, out: string): UserError {
+  const listed = methods.map(({ strategy, stopped }) => {
+    const failed = stopped.reduce((sum, entry) => sum + entry.failed, 0);
+    const where = stopped.slice(0, 5).map((entry) => `${entry.problem} at iteration ${entry.iteration}`).join(', ');
+    return `${strategy}: ${failed} failed in ${stopped.length} problem iteration${stopped.length === 1 ? '' : 's'} (${where}${stopped.length > 5 ? ', …' : ''}; first: ${stopped[0]?.first ?? '?'})`;
+  });
+  return new UserError(
+    'TMAS_RUN_INCOMPLETE',
+    `Calls failed for good in ${methods.length} of the methods: ${listed.join('; ')}. Those problems stopped at that iteration, which is in neither results.jsonl nor ${path.join(out, 'table1.md')} (marked ‡ there). ` +
+      'Fix the cause, then give the same tmas table1 command again: it resumes every method, issues only what is missing, and writes the table again.',
+  );
 }

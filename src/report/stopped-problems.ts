@@ -1,0 +1,63 @@
+/**
+ * The problems a run did not take to its last iteration: those calls that
+ * failed for good stopped (metrics.json's `incomplete`: that iteration is in
+ * neither results.jsonl nor the figures, and neither is any later one), and
+ * those a stop left behind (Ctrl-C, a kill, an endpoint down: metrics.json is
+ * written on the way out, over the iterations done). A table that leaves
+ * them out silently reads as a run over fewer problems (or, beside a run that
+ * kept them all, as one over other problems), and its final figures as the
+ * run's own, so every published table names them, with the way to finish.
+ */
+import type { StoppedIteration } from './metrics-file.ts';
+
+/** What a report needs of a run to say what it did not finish. */
+interface RunProgress {
+  stopped: StoppedIteration[];
+  problems: Array<{ problem: string; iterations: unknown[] }>;
+  /** T, the iterations each problem was to run (null when nothing says). */
+  maxIterations: number | null;
+  /** The problems the run was given, as its store holds them (null without a store to read). */
+  given: number | null;
+}
+
+/** The problems listed by name in a note; the rest are counted. */
+const LISTED = 5;
+
+/** The problems the run was given: as its store says, else as far as its outputs say (those with a figure and those a failed call stopped). */
+export function problemsRun(run: RunProgress): number {
+  return run.given ?? new Set([...run.problems.map((row) => row.problem), ...run.stopped.map((entry) => entry.problem)]).size;
+}
+
+/** `2 calls that failed for good stopped 2 of 6 problems (demo-004 at iteration 0, …, first error: …)`, or null when none did. */
+function stoppedByFailures(run: RunProgress): string | null {
+  if (run.stopped.length === 0) return null;
+  const firstStop = new Map<string, number>();
+  for (const entry of run.stopped) firstStop.set(entry.problem, Math.min(entry.iteration, firstStop.get(entry.problem) ?? Infinity));
+  const listed = [...firstStop].slice(0, LISTED).map(([problem, iteration]) => `${problem} at iteration ${iteration}`);
+  const more = firstStop.size > LISTED ? `, and ${firstStop.size - LISTED} more (metrics.json's "incomplete" lists them)` : '';
+  const failed = run.stopped.reduce((sum, entry) => sum + entry.failed, 0);
+  return `${failed} call${failed === 1 ? '' : 's'} that failed for good stopped ${firstStop.size} of ${problemsRun(run)} problems (${listed.join(', ')}${more}, first error: ${run.stopped[0]?.first ?? '?'})`;
+}
+
+/** `5 of 8 problems stopped before iteration 2 (T=3; problems per iteration: 8, 3, 0)`: those a stop left short of T, or null. */
+function leftByStop(run: RunProgress): string | null {
+  const T = run.maxIterations;
+  if (T === null) return null;
+  const failed = new Set(run.stopped.map((entry) => entry.problem));
+  // A problem that finished no iteration has no figures at all: it is counted from the problems the run was given.
+  const completed = run.problems.filter((row) => !failed.has(row.problem) && row.iterations.length >= T).length;
+  const short = problemsRun(run) - failed.size - completed;
+  if (short <= 0) return null;
+  const perIteration = Array.from({ length: T }, (_, t) => run.problems.filter((row) => row.iterations.length > t).length);
+  return `${short} of ${problemsRun(run)} problems were stopped before their last iteration, the run being interrupted (T=${T}; problems per iteration: ${perIteration.join(', ')})`;
+}
+
+/**
+ * What the run did not finish, in one sentence that ends saying what its figures lack, or null when it finished
+ * every problem it was given.
+ */
+export function describeUnfinished(run: RunProgress): string | null {
+  const parts = [stoppedByFailures(run), leftByStop(run)].filter((part): part is string => part !== null);
+  if (parts.length === 0) return null;
+  return `${parts.join('; ')}: each is missing from the figures of the iteration it stopped at and every later one, and the final figures are over the problems that got there`;
+}
