@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
@@ -164,6 +165,25 @@ describe('loadProblems: file-level errors', () => {
       const error = await loadError(file);
       expect(error.message.startsWith(`${file}: no problems found`), error.message).toBe(true);
     }
+  });
+
+  // A benchmark's .jsonl.gz, an .xlsx or a Parquet file under another name was refused for an invalid UTF-8 byte
+  // ("convert it from latin1") or as a line that is not JSON.
+  test('a compressed file, a ZIP archive or a Parquet file under a text name is named for what it is', async ({ write }) => {
+    const line = jsonl({ problem_id: 'a', question: 'q' });
+    const cases: Array<[string, Uint8Array, string[]]> = [
+      ['p.jsonl.gz', gzipSync(line), ['gzip-compressed data', 'zcat']],
+      ['p.xlsx', Buffer.from('PK\u0003\u0004 workbook parts'), ['ZIP archive', 'as CSV']],
+      ['p.jsonl', Buffer.from('PAR1 pages and footer PAR1'), ['a Parquet file', 'ends in .parquet']],
+    ];
+    for (const [name, bytes, phrases] of cases) {
+      const file = await write(name, bytes);
+      const error = await loadError(file);
+      expect(error.message.startsWith(`${file}: this is`), error.message).toBe(true);
+      for (const phrase of phrases) expect(error.message).toContain(phrase);
+    }
+    // Text that merely starts with the same letters is still text.
+    expect(await loadProblems(await write('par.csv', 'PAR1,Problem\n1,q\n'), { idColumn: 'PAR1' })).toEqual([{ id: '1', question: 'q', extra: {} }]);
   });
 
   test('invalid UTF-8 names the line and byte offset', async ({ write }) => {
@@ -410,6 +430,20 @@ describe('loadProblems: CSV', () => {
     const error = await loadError(file);
     expectAt(error, file, 4);
     expect(error.message).toContain('already used on line 2');
+  });
+
+  // A spreadsheet saved in a decimal-comma locale, or a tab-separated export, was refused at its first row holding a comma,
+  // with advice about quoting; a .tsv was read as JSONL.
+  test("semicolon- and tab-separated files load as their comma-separated twins; the separator is the header's", async ({ write }) => {
+    const expected = [
+      { id: 'p1', question: 'What is 1,5 + 1?', answer: '2,5', extra: {} },
+      { id: 'p2', question: 'Say "a;b"', answer: '3', extra: {} },
+    ];
+    expect(await loadProblems(await write('semi.csv', 'problem_id;question;answer\r\np1;What is 1,5 + 1?;2,5\r\np2;"Say ""a;b""";3\r\n'))).toEqual(expected);
+    expect(await loadProblems(await write('tabs.tsv', 'problem_id\tquestion\tanswer\np1\tWhat is 1,5 + 1?\t2,5\np2\tSay "a;b"\t3\n'))).toEqual(expected);
+    expect(await loadProblems(await write('tabs.csv', 'problem_id\tquestion\tanswer\np1\tWhat is 1,5 + 1?\t2,5\np2\tSay "a;b"\t3\n'))).toEqual(expected);
+    const error = await loadError(await write('ragged.csv', 'problem_id;question;answer\np1;q;1;2\n'));
+    expect(error.message).toContain('split on semicolons');
   });
 
   test('a header with no rows has no problems', async ({ write }) => {

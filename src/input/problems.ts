@@ -1,6 +1,6 @@
 /**
  * Loading a problem file: JSONL (or one JSON array of objects), CSV when the
- * name ends in `.csv`, Parquet when it ends in `.parquet`. Every mistake is a `UserError` with code `TMAS_INPUT`
+ * name ends in `.csv` (or tab-separated `.tsv`), Parquet when it ends in `.parquet`. Every mistake is a `UserError` with code `TMAS_INPUT`
  * whose message reads `<file>:<line>: <what is wrong>. <how to fix it>`.
  *
  * Decisions worth knowing:
@@ -61,7 +61,7 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
   const text = await readProblemText(file, maxBytes);
-  const csv = file.toLowerCase().endsWith('.csv');
+  const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(
       file,

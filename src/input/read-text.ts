@@ -1,11 +1,12 @@
 /**
- * Reads a problem file as text: strict UTF-8 (a bad byte is reported with its
+ * Reads a problem file as text (a compressed, archived or Parquet file refused by its first bytes): strict UTF-8 (a bad byte is reported with its
  * line and byte offset rather than silently turned into U+FFFD), BOM removed.
  */
 import { open, stat } from 'node:fs/promises';
 import { kindOf } from '../kernel/file-kind.ts';
 import { isUtf8 } from 'node:buffer';
 import { isUserError } from '../kernel/errors.ts';
+import { refuseBinaryFormat } from './binary-signature.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
 
@@ -15,6 +16,7 @@ import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
  */
 export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
   const bytes = await readProblemBytes(file, maxBytes);
+  refuseBinaryFormat(file, bytes);
   if (!isUtf8(bytes)) throw encodingError(file, bytes);
   const text = bytes.toString('utf8');
   // Editors on Windows like to start UTF-8 files with a BOM; it is not part of the data.

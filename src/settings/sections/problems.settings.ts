@@ -27,7 +27,7 @@ export const PROBLEM_SETTINGS = [
   setting<string>({
     flags: '--input-file <file>',
     section: 'problems',
-    help: 'problems: JSONL with problem_id, question and optional answer, or a .csv or .parquet file',
+    help: 'problems: JSONL with problem_id, question and optional answer, or a .csv (.tsv) or .parquet file',
     namesTheRun: true,
     field: field('problems', 'inputFile'),
     resolve: (file, { demo }) => {
