@@ -126,6 +126,19 @@ describe('loadProblems: Parquet that loads', () => {
     expect(JSON.parse(JSON.stringify(problem))).toEqual(problem);
   });
 
+  // A float32 answer of 0.1 was read as "0.10000000149011612", its double's digits: the run graded against a number the file does not hold.
+  test('a single-precision answer (and extra) column reads as the decimals written into it', async ({ dir }) => {
+    const file = await writeParquet(dir, 'float.parquet', [
+      text('problem_id', ['a', 'b', 'c']),
+      text('question', ['q1', 'q2', 'q3']),
+      { name: 'answer', data: [0.1, 2.5, 1 / 3], type: 'FLOAT' },
+      { name: 'difficulty', data: [0.3, null, 7], type: 'FLOAT' },
+    ]);
+    const problems = await loadProblems(file);
+    expect(problems.map((p) => p.answer)).toEqual(['0.1', '2.5', '0.33333334']);
+    expect(problems.map((p) => p.extra['difficulty'])).toEqual([0.3, null, 7]);
+  });
+
   test('GZIP-compressed pages are read', async ({ dir }) => {
     const file = await writeParquet(dir, 'gzip.parquet', [text('problem_id', ['a', 'b']), text('question', ['q1', 'q2'])], { codec: 'GZIP', compressors: { GZIP: (input) => zlib.gzipSync(input) } });
     expect((await loadProblems(file)).map((p) => p.question)).toEqual(['q1', 'q2']);

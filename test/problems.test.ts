@@ -86,6 +86,14 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  // JSON.parse makes every number a double: an answer written 1e400 was graded as "Infinity", and a 20-digit decimal lost its last digits.
+  test('a number answer is kept as the file writes it, in JSONL and in a JSON array', async ({ write }) => {
+    const written = ['1e400', '0.12345678901234567890', '1.50', '-2.5E-3'];
+    const lines = written.map((answer, k) => `{"problem_id": "p${k}", "question": "q \\"answer\\": 9", "meta": {"answer": 7}, "answer": ${answer}}`);
+    expect((await loadProblems(await write('n.jsonl', lines.join('\n') + '\n'))).map((p) => p.answer)).toEqual(written);
+    expect((await loadProblems(await write('n.json', `[\n${lines.join(',\n')}\n]\n`))).map((p) => p.answer)).toEqual(written);
+  });
+
   test('aliases id and problem are accepted and unknown fields are kept in extra', async ({ write }) => {
     const file = await write(
       'alias.jsonl',

@@ -9,6 +9,7 @@
  * wins and the alias is kept in `extra`.
  */
 import { inputError } from './input-error.ts';
+import { topLevelNumberText } from './json-number-text.ts';
 import { describeJson, isJsonObject } from './json-parse.ts';
 import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
@@ -16,6 +17,8 @@ import { locatedProblem, type LocatedProblem, type SourceLocation } from './prob
 export interface JsonItem {
   value: unknown;
   where: SourceLocation;
+  /** The JSON text the value was parsed from (its line, or its array element), where a number answer is read back as written. */
+  source?: string;
 }
 
 const ID_KEYS = ['problem_id', 'id'] as const;
@@ -50,7 +53,7 @@ export function toProblemFromJson(item: JsonItem, fields: JsonFields = {}): Loca
   const answerKey = fields.answer ? namedField(value, fields.answer, '--answer-column', where) : 'answer';
   const id = toId(idKey === undefined ? undefined : value[idKey], where);
   const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where);
-  const answer = toAnswer(value[answerKey], where);
+  const answer = toAnswer(value[answerKey], where, () => (item.source === undefined ? undefined : topLevelNumberText(item.source, answerKey)));
   const solution = toSolution(value['solution'], where);
   const used = new Set<string>([idKey ?? '', questionKey ?? '', answerKey, 'solution']);
   // fromEntries defines properties, so a "__proto__" field stays a plain field.
@@ -103,7 +106,8 @@ function toQuestion(value: unknown, key: string | undefined, where: SourceLocati
   return value;
 }
 
-function toAnswer(value: unknown, where: SourceLocation): string | undefined {
+/** The answer as text; a number as the file wrote it (`writtenAs`), since the double JSON.parse made of it may differ (1e400, a 20-digit decimal). */
+function toAnswer(value: unknown, where: SourceLocation, writtenAs: () => string | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
@@ -114,7 +118,7 @@ function toAnswer(value: unknown, where: SourceLocation): string | undefined {
         'Write the answer as a string, e.g. "answer": "12345678901234567890"',
       );
     }
-    return String(value);
+    return writtenAs() ?? String(value);
   }
   if (typeof value !== 'string') {
     throw inputError(where, `"answer" is ${describeJson(value)}`, 'Write the answer as a string (or a number), e.g. "answer": "\\\\frac{3}{8}"');

@@ -15,7 +15,10 @@ import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { resolveColumnNames, type AskedColumns, type ColumnField, type ResolvedColumns } from './columns.ts';
 import { inputError, optionHint, quote } from './input-error.ts';
 
-export type { ResolvedColumns } from './columns.ts';
+/** The columns of each field, and the columns of single-precision floats, whose values print as the shortest decimal of a float (parquet-values.ts). */
+export interface ParquetResolved extends ResolvedColumns {
+  float32: ReadonlySet<string>;
+}
 
 /** The column names asked for (a name given must exist); undefined lets the file's own names decide. */
 export type ParquetColumns = AskedColumns;
@@ -31,7 +34,7 @@ const KINDS: Record<ColumnField['option'], { kinds: readonly ValueKind[]; holds:
 };
 
 /** Picks and checks the columns of each field; throws `TMAS_INPUT` naming the file and the column. */
-export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetColumns): ResolvedColumns {
+export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetColumns): ParquetResolved {
   const byName = new Map(schema.children.map((column) => [column.element.name, column]));
   const table = { names: [...byName.keys()], kind: 'the Parquet file', where: file };
   const resolved = resolveColumnNames(table, asked, (column, field) => {
@@ -41,7 +44,8 @@ export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetC
   if (resolved.solution !== undefined) {
     checkColumn(byName.get(resolved.solution) as SchemaTree, ['text'], file, `A column named "${resolved.solution}" is read as the reference solution, which must be text: rename the column if it is something else`);
   }
-  return resolved;
+  const float32 = new Set(schema.children.filter((column) => column.element.type === 'FLOAT' && nestedShape(column) === undefined).map((column) => column.element.name));
+  return { ...resolved, float32 };
 }
 
 /** Refuses a nested column, or a flat one whose values are not of the kinds the field takes. */
