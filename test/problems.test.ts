@@ -104,6 +104,19 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  // A JSONL written from IMO-AnswerBench's CSV (pandas keeps its column names) was refused, and with --id-column and --question-column
+  // its "Short Answer" was kept as an extra; an "Answer" field was too: every problem ran ungraded, silently.
+  test("JSON fields are found as CSV and Parquet columns are: IMO-AnswerBench's names, and any case", async ({ write }) => {
+    const bench = await write('bench.jsonl', jsonl({ 'Problem ID': 'imo-1', Problem: 'Find x.', 'Short Answer': '3', Category: 'Algebra' }));
+    expect(await loadProblems(bench)).toEqual([{ id: 'imo-1', question: 'Find x.', answer: '3', extra: { Category: 'Algebra' } }]);
+    const cased = await write('cased.jsonl', jsonl({ ID: 'a', Question: 'Find y.', Answer: 4, Solution: 'y = 4', answer_v1: '5' }));
+    expect(await loadProblems(cased)).toEqual([{ id: 'a', question: 'Find y.', answer: '4', solution: 'y = 4', extra: { answer_v1: '5' } }]);
+    // Hugging Face's MATH-500 names its ids unique_id: the message lists the fields there are and names the flag.
+    const error = await loadError(await write('math.jsonl', jsonl({ unique_id: 'test/a/1.json', problem: 'Find z.', answer: '1' })));
+    expect(error.message).toContain('"problem_id" is missing (the line\'s fields: "unique_id", "problem", "answer")');
+    expect(error.message).toContain('--id-column');
+  });
+
   test('--id-column, --question-column and --answer-column name the fields of a JSON file; a problem without a named field is refused at its line', async ({ write }) => {
     const file = await write('named.jsonl', jsonl({ 'Problem ID': 'p1', Problem: 'Named?', 'Short Answer': '4', answer: 'other' }));
     expect(await loadProblems(file, { idColumn: 'Problem ID', questionColumn: 'Problem', answerColumn: 'Short Answer' })).toEqual([

@@ -14,7 +14,7 @@ function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' 
     flags,
     section: 'problems',
     help: `the column (or JSON field) of ${what}`,
-    defaultText: `in CSV and Parquet, ${names}, exactly, then in any case; in JSON, ${json}${note}`,
+    defaultText: `in CSV and Parquet, ${names}; in JSON, ${json}; exactly, then in any case${note}`,
     // Read with --input-file only: a resume or a fork without it reads the run's problems from its store.
     namesTheRun: true,
     field: field('problems', key),
@@ -42,7 +42,7 @@ export const PROBLEM_SETTINGS = [
       return path.resolve(input);
     },
   }),
-  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id', 'problem_id or id'),
-  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem', 'question or problem'),
-  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer', 'answer', '; a file without it loads ungraded'),
+  column('--id-column <name>', 'problem ids', 'idColumn', 'Problem ID, else problem_id or id', 'problem_id or id, else Problem ID'),
+  column('--question-column <name>', 'questions', 'questionColumn', 'Problem, else question or problem', 'question or problem, else Problem'),
+  column('--answer-column <name>', 'reference answers', 'answerColumn', 'Short Answer, else answer', 'answer, else Short Answer', '; a file without it loads ungraded'),
 ];
