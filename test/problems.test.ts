@@ -397,6 +397,26 @@ describe('loadProblems: CSV', () => {
     expect((await loadError(file, configured(['--answer-column', 'Short Answer']))).message).toContain('no column "Short Answer"');
   });
 
+  // "id, question, answer" was refused (no column "question": the header held " question"), and a quote opening after the space was a parse error.
+  test('a space after each comma, as CSV written by hand has, is not part of the names or the values; quoted text keeps its own', async ({ write }) => {
+    const file = await write('spaced.csv', 'id, question, answer\n1, "What is 1, 2, 3\'s sum?  ", 6\n');
+    expect(await loadProblems(file)).toEqual([{ id: '1', question: "What is 1, 2, 3's sum?  ", answer: '6', extra: {} }]);
+  });
+
+  // An empty --id-column read no field of a JSONL file (its defaults were used, silently) and looked for a column named "" in a CSV.
+  test('an empty column flag is refused as a usage error', async ({ write }) => {
+    const file = await write('p.jsonl', jsonl({ problem_id: 'a', question: 'q' }));
+    for (const flag of ['--id-column', '--question-column', '--answer-column']) {
+      let caught: unknown;
+      try {
+        toRunConfig(parseRunFlags(['--input-file', file, flag, ' ']), {});
+      } catch (error) {
+        caught = error;
+      }
+      expect(isUserError(caught) && caught.code === 'TMAS_USAGE' && caught.message.startsWith(`${flag} is empty`), String(caught)).toBe(true);
+    }
+  });
+
   test('a missing column is named, with the names tried and the header that was found', async ({ write }) => {
     const file = await write('cols.csv', 'uid,text,gold\n1,q,2\n');
     const error = await loadError(file);

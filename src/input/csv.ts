@@ -32,6 +32,9 @@ export function parseCsvProblems(text: string, file: string, asked: AskedColumns
       delimiter,
       // Tab-separated text has no quoting convention: a quote inside a field is the field's own.
       relax_quotes: delimiter === '\t',
+      // Hand-written CSV puts a space after each comma ("id, question, answer"): a header name, an id or a
+      // quote opening after it would not be read (a quoted field after a space was a parse error). Quoted text keeps its spaces.
+      trim: true,
       skip_empty_lines: true,
       on_record: (record, context) => {
         endLines.push(context.lines);

@@ -18,7 +18,11 @@ function column(flags: string, what: string, key: 'idColumn' | 'questionColumn' 
     // Read with --input-file only: a resume or a fork without it reads the run's problems from its store.
     namesTheRun: true,
     field: field('problems', key),
-    resolve: (name) => name ?? null,
+    resolve: (name) => {
+      // An empty name read no column in JSON (the defaults were used, silently) and looked for a column named "" in CSV.
+      if (name !== undefined && name.trim() === '') throw new UserError('TMAS_USAGE', `${flags.split(' ')[0]} is empty: give the name of the column of ${what}, or leave the flag out to use the file's own names.`);
+      return name ?? null;
+    },
   });
 }
 
