@@ -207,6 +207,18 @@ describe('loadProblems: file-level errors', () => {
     expect(await loadProblems(await write('par.csv', 'PAR1,Problem\n1,q\n'), { idColumn: 'PAR1' })).toEqual([{ id: '1', question: 'q', extra: {} }]);
   });
 
+  // UTF-16 without a byte-order mark, or a file padded with zeros after a crash, is valid UTF-8: it was refused as
+  // "not valid JSON (Unexpected token '<NUL>')", the NUL printed raw, or its NULs were read as a CSV header's names.
+  test('a NUL byte is refused with its line and offset, as not text', async ({ write }) => {
+    const line = jsonl({ problem_id: 'a', question: 'q' });
+    const padded = await write('padded.jsonl', Buffer.concat([Buffer.from(line), Buffer.alloc(64)]));
+    const error = await loadError(padded);
+    expectAt(error, padded, 2);
+    expect(error.message).toContain(`a NUL byte at byte offset ${Buffer.byteLength(line)}`);
+    const utf16 = await write('utf16.csv', Buffer.from('Problem ID,Problem\na,q\n', 'utf16le'));
+    expect((await loadError(utf16)).message).toContain(`${utf16}:1: a NUL byte at byte offset 1 (counting from 0): this is not text (UTF-16 without a byte-order mark`);
+  });
+
   test('invalid UTF-8 names the line and byte offset', async ({ write }) => {
     const head = Buffer.from('{"problem_id":"a","question":"ok"}\n{"problem_id":"b","question":"caf');
     const bytes = Buffer.concat([head, Buffer.from([0xe9]), Buffer.from('"}\n')]);

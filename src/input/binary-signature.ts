@@ -5,6 +5,7 @@
  * `.parquet` name would otherwise be refused for an invalid UTF-8 byte or a
  * line that is not JSON, with a fix (convert from latin1, `jq -c`) that does
  * not apply; the message names what the file is and how to give it to tmas.
+ * A NUL byte in text that is valid UTF-8 is refused with its line the same way.
  */
 import { inputError } from './input-error.ts';
 
@@ -36,6 +37,23 @@ const SIGNATURES: readonly Signature[] = [
     fix: 'tmas reads a file as Parquet when its name ends in .parquet: rename it, or link it under such a name (ln -s FILE problems.parquet)',
   },
 ];
+
+/**
+ * Throws `TMAS_INPUT` naming the line of the first NUL byte of text that is valid UTF-8: no text problem
+ * file holds one (UTF-16 without a byte-order mark has one in every other byte; a file cut short by a
+ * crash can be padded with them), and the parsers' messages would print it raw.
+ */
+export function refuseNulBytes(file: string, bytes: Uint8Array): void {
+  const nul = bytes.indexOf(0);
+  if (nul === -1) return;
+  let line = 1;
+  for (let at = bytes.indexOf(0x0a); at !== -1 && at < nul; at = bytes.indexOf(0x0a, at + 1)) line++;
+  throw inputError(
+    { file, line },
+    `a NUL byte at byte offset ${nul} (counting from 0): this is not text (UTF-16 without a byte-order mark, a binary file, or a file padded with zeros after a crash)`,
+    'Save the problems as UTF-8 text (iconv -f utf-16 -t utf-8 in > out for UTF-16), or write the file again',
+  );
+}
 
 /** Throws `TMAS_INPUT` naming the file when its first bytes are a compressed, archive or Parquet format's; text passes. */
 export function refuseBinaryFormat(file: string, bytes: Uint8Array): void {

@@ -6,7 +6,7 @@ import { open, stat } from 'node:fs/promises';
 import { kindOf } from '../kernel/file-kind.ts';
 import { isUtf8 } from 'node:buffer';
 import { isUserError } from '../kernel/errors.ts';
-import { refuseBinaryFormat } from './binary-signature.ts';
+import { refuseBinaryFormat, refuseNulBytes } from './binary-signature.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
 
@@ -18,6 +18,7 @@ export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES):
   const bytes = await readProblemBytes(file, maxBytes);
   refuseBinaryFormat(file, bytes);
   if (!isUtf8(bytes)) throw encodingError(file, bytes);
+  refuseNulBytes(file, bytes);
   const text = bytes.toString('utf8');
   // Editors on Windows like to start UTF-8 files with a BOM; it is not part of the data.
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
