@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,17 @@ async function loadError(file: string, options?: LoadOptions): Promise<UserError
 /** Asserts the message starts `<file>:<line>: `, the form editors link to. */
 function expectAt(error: UserError, file: string, line: number): void {
   expect(error.message.startsWith(`${file}:${line}`), error.message).toBe(true);
+}
+
+/**
+ * Loads `fifo` in a process of its own, as `tmas run` would, with a short wait for its writer: the codes it was refused
+ * with, once it exits (undefined if it is still held after 20 s: a thread still blocked on the FIFO keeps a process from exiting).
+ */
+function loadInOwnProcess(fifo: string): string | undefined {
+  const loader = fileURLToPath(new URL('../src/input/problems.ts', import.meta.url));
+  const script = `import { loadProblems } from ${JSON.stringify(loader)}; await loadProblems(${JSON.stringify(fifo)}, { pipeWaitMs: 300 }).catch((error) => console.log(error.code));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+  return child.signal === null ? child.stdout.trim() : undefined;
 }
 
 const jsonl = (...rows: unknown[]): string => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
@@ -177,6 +188,23 @@ describe('loadProblems: file-level errors', () => {
       expect(big.message).toMatch(/more than the 4\.0 MiB tmas reads as a problem file/);
     } finally {
       endless.kill();
+    }
+  });
+
+  // `sleep 1000 > fifo`, or a generator stuck before its first line, held tmas silent for as long, before any message; and once a
+  // FIFO was given up, its open (or read) still blocked a thread of the process, which could not exit until a writer came or went.
+  test('a pipe no process writes to, or whose writer sends nothing, is given up and let go', async ({ dir }) => {
+    const fifo = join(dir, 'stuck.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect((await loadError(fifo, { pipeWaitMs: 300 })).message).toBe(`${fifo}: no process writes to this FIFO (waited 0.3 s). Start the process that writes the problems into it, or pass a regular file.`);
+    expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
+    const writer = spawn('sh', ['-c', `exec sleep 30 > ${fifo}`]);
+    try {
+      const error = await loadError(fifo, { pipeWaitMs: 300 });
+      expect(error.message).toBe(`${fifo}: the process writing to this FIFO sent nothing for 0.3 s (0 bytes read before). Write the problems to a file first and pass its path, or check the process that writes them.`);
+      expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
+    } finally {
+      writer.kill();
     }
   });
 

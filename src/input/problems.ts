@@ -39,6 +39,8 @@ export interface LoadOptions {
   answerColumn?: string | null;
   /** Most bytes of a problem file (default MAX_INPUT_BYTES); a larger one is refused unread. */
   maxBytes?: number;
+  /** Most milliseconds a FIFO waits for a writer, or for a byte from it (default PIPE_WAIT_MS). */
+  pipeWaitMs?: number;
 }
 
 
@@ -60,7 +62,7 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  const text = await readProblemText(file, maxBytes);
+  const text = await readProblemText(file, maxBytes, options.pipeWaitMs);
   const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(
