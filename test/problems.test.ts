@@ -198,11 +198,13 @@ describe('loadProblems: file-level errors', () => {
     execFileSync('mkfifo', [fifo]);
     expect((await loadError(fifo, { pipeWaitMs: 300 })).message).toBe(`${fifo}: no process writes to this FIFO (waited 0.3 s). Start the process that writes the problems into it, or pass a regular file.`);
     expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
-    const writer = spawn('sh', ['-c', `exec sleep 30 > ${fifo}`]);
+    const held = join(dir, 'held.jsonl');
+    execFileSync('mkfifo', [held]);
+    const writer = spawn('sh', ['-c', `exec sleep 30 > ${held}`]);
     try {
-      const error = await loadError(fifo, { pipeWaitMs: 300 });
-      expect(error.message).toBe(`${fifo}: the process writing to this FIFO sent nothing for 0.3 s (0 bytes read before). Write the problems to a file first and pass its path, or check the process that writes them.`);
-      expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
+      const error = await loadError(held, { pipeWaitMs: 300 });
+      expect(error.message).toMatch(/^\S+held\.jsonl: the process writing to this FIFO sent nothing for 0\.3 s \(\d+ bytes read before\)\. Write the problems to a file first and pass its path/);
+      expect(loadInOwnProcess(held)).toBe('TMAS_INPUT');
     } finally {
       writer.kill();
     }
