@@ -14,10 +14,11 @@
 import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { resolveColumnNames, type AskedColumns, type ColumnField, type ResolvedColumns } from './columns.ts';
 import { inputError, optionHint, quote } from './input-error.ts';
+import type { NumberForm } from './parquet-values.ts';
 
-/** The columns of each field, and the columns of single-precision floats, whose values print as the shortest decimal of a float (parquet-values.ts). */
+/** The columns of each field, and the number columns whose values are written otherwise than as a double prints (parquet-values.ts). */
 export interface ParquetResolved extends ResolvedColumns {
-  float32: ReadonlySet<string>;
+  numberForms: ReadonlyMap<string, NumberForm>;
 }
 
 /** The column names asked for (a name given must exist); undefined lets the file's own names decide. */
@@ -44,8 +45,11 @@ export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetC
   if (resolved.solution !== undefined) {
     checkColumn(byName.get(resolved.solution) as SchemaTree, ['text'], file, `A column named "${resolved.solution}" is read as the reference solution, which must be text: rename the column if it is something else`);
   }
-  const float32 = new Set(schema.children.filter((column) => column.element.type === 'FLOAT' && nestedShape(column) === undefined).map((column) => column.element.name));
-  return { ...resolved, float32 };
+  const numberForms = new Map(schema.children.flatMap((column) => {
+    const form = nestedShape(column) === undefined ? numberFormOf(column.element) : undefined;
+    return form === undefined ? [] : [[column.element.name, form] as const];
+  }));
+  return { ...resolved, numberForms };
 }
 
 /** Refuses a nested column, or a flat one whose values are not of the kinds the field takes. */
@@ -58,6 +62,12 @@ function checkColumn(column: SchemaTree, kinds: readonly ValueKind[], file: stri
   if (!kinds.includes(kindOf(column.element))) {
     throw inputError(file, `the column ${quote(name)} holds ${typeName(column.element)} values`, fix);
   }
+}
+
+/** How a flat number column's values are written: a float's shortest decimal, a decimal's digits at its scale; undefined for a double or an integer. */
+function numberFormOf(element: SchemaElement): NumberForm | undefined {
+  if (element.logical_type?.type === 'DECIMAL' || element.converted_type === 'DECIMAL') return { scale: element.scale ?? 0 };
+  return element.type === 'FLOAT' ? 'float32' : undefined;
 }
 
 /** `list`, `map` or `struct` for a nested column; undefined for a flat one. */

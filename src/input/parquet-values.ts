@@ -23,25 +23,36 @@ export const STRICT_TEXT: Partial<ParquetParsers> = {
 };
 
 /**
- * A cell's value as a problem's text field: a string, or undefined for null (and NaN, pandas' missing number).
- * A single-precision float (`float32`) is written as the shortest decimal that is that float: its double's
- * digits (0.10000000149011612 for 0.1) are not what the file's writer gave.
+ * How a number column's values were written, where a double's digits are not them: a single-precision
+ * float (0.1 decodes to 0.10000000149011612), or a decimal at its scale (hyparquet scales a DECIMAL's
+ * integer by 10^-scale in doubles: 35 at scale 2 decodes to 0.35000000000000003).
  */
-export function cellText(value: unknown, column: string, where: SourceLocation, float32 = false): string | undefined {
+export type NumberForm = 'float32' | { scale: number };
+
+/** A number cell's text as its column wrote it. */
+function numberText(value: number, form: NumberForm | undefined): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (form === 'float32') return String(shortestFloat32(value));
+  if (form !== undefined) return value.toFixed(Math.min(form.scale, 100));
+  return String(Object.is(value, -0) ? 0 : value);
+}
+
+/** A cell's value as a problem's text field: a string, or undefined for null (and NaN, pandas' missing number); a number as its column wrote it. */
+export function cellText(value: unknown, column: string, where: SourceLocation, form?: NumberForm): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
-  if (typeof value === 'number') return Number.isNaN(value) ? undefined : float32 ? String(shortestFloat32(value)) : String(Object.is(value, -0) ? 0 : value);
+  if (typeof value === 'number') return Number.isNaN(value) ? undefined : numberText(value, form);
   // A 64-bit integer column decodes to bigint, exact: its decimal string loses nothing.
   if (typeof value === 'bigint') return String(value);
   return String(value);
 }
 
-/** A cell of a column kept in `extra`, made JSON: bigint as a number when exact (else a string), a float32 as its shortest decimal, dates as ISO text, bytes as base64. */
-export function jsonCell(value: unknown, column: string, where: SourceLocation, float32 = false): unknown {
+/** A cell of a column kept in `extra`, made JSON: bigint as a number when exact (else a string), a float or a decimal as the number its column wrote, dates as ISO text, bytes as base64. */
+export function jsonCell(value: unknown, column: string, where: SourceLocation, form?: NumberForm): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? (float32 ? shortestFloat32(value) : value) + 0 : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? Number(numberText(value, form)) + 0 : null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (Array.isArray(value) || ArrayBuffer.isView(value)) return Array.from(value as ArrayLike<unknown>, (item) => jsonCell(item, column, where));
