@@ -126,6 +126,40 @@ describe('loadProblems: Parquet that loads', () => {
     expect(JSON.parse(JSON.stringify(problem))).toEqual(problem);
   });
 
+  // A float32 answer of 0.1 was read as "0.10000000149011612", its double's digits: the run graded against a number the file does not hold.
+  test('a single-precision answer (and extra) column reads as the decimals written into it', async ({ dir }) => {
+    const file = await writeParquet(dir, 'float.parquet', [
+      text('problem_id', ['a', 'b', 'c']),
+      text('question', ['q1', 'q2', 'q3']),
+      { name: 'answer', data: [0.1, 2.5, 1 / 3], type: 'FLOAT' },
+      { name: 'difficulty', data: [0.3, null, 7], type: 'FLOAT' },
+    ]);
+    const problems = await loadProblems(file);
+    expect(problems.map((p) => p.answer)).toEqual(['0.1', '2.5', '0.33333334']);
+    expect(problems.map((p) => p.extra['difficulty'])).toEqual([0.3, null, 7]);
+  });
+
+  // A DECIMAL(5,2) answer of 0.35 was read as "0.35000000000000003": its integer is scaled in doubles.
+  test('a decimal answer (and extra) column reads as its digits at its scale', async ({ dir }) => {
+    const decimal = (name: string): SchemaElement => ({ name, type: 'INT32', converted_type: 'DECIMAL', scale: 2, precision: 5, repetition_type: 'OPTIONAL' });
+    const schema: SchemaElement[] = [
+      { name: 'root', num_children: 4 },
+      { name: 'problem_id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+      decimal('answer'),
+      decimal('weight'),
+    ];
+    const file = await writeParquet(dir, 'decimal.parquet', [
+      { name: 'problem_id', data: ['a', 'b', 'c'] },
+      { name: 'question', data: ['q1', 'q2', 'q3'] },
+      { name: 'answer', data: [0.35, 1.5, null] },
+      { name: 'weight', data: [0.57, 0.69, 2] },
+    ], { schema });
+    const problems = await loadProblems(file);
+    expect(problems.map((p) => p.answer)).toEqual(['0.35', '1.50', undefined]);
+    expect(problems.map((p) => p.extra['weight'])).toEqual([0.57, 0.69, 2]);
+  });
+
   test('GZIP-compressed pages are read', async ({ dir }) => {
     const file = await writeParquet(dir, 'gzip.parquet', [text('problem_id', ['a', 'b']), text('question', ['q1', 'q2'])], { codec: 'GZIP', compressors: { GZIP: (input) => zlib.gzipSync(input) } });
     expect((await loadProblems(file)).map((p) => p.question)).toEqual(['q1', 'q2']);

@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
@@ -50,6 +51,17 @@ function expectAt(error: UserError, file: string, line: number): void {
   expect(error.message.startsWith(`${file}:${line}`), error.message).toBe(true);
 }
 
+/**
+ * Loads `fifo` in a process of its own, as `tmas run` would, with a short wait for its writer: the codes it was refused
+ * with, once it exits (undefined if it is still held after 20 s: a thread still blocked on the FIFO keeps a process from exiting).
+ */
+function loadInOwnProcess(fifo: string): string | undefined {
+  const loader = fileURLToPath(new URL('../src/input/problems.ts', import.meta.url));
+  const script = `import { loadProblems } from ${JSON.stringify(loader)}; await loadProblems(${JSON.stringify(fifo)}, { pipeWaitMs: 300 }).catch((error) => console.log(error.code));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+  return child.signal === null ? child.stdout.trim() : undefined;
+}
+
 const jsonl = (...rows: unknown[]): string => rows.map((row) => JSON.stringify(row)).join('\n') + '\n';
 
 describe('loadProblems: JSONL that loads', () => {
@@ -85,6 +97,14 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  // JSON.parse makes every number a double: an answer written 1e400 was graded as "Infinity", and a 20-digit decimal lost its last digits.
+  test('a number answer is kept as the file writes it, in JSONL and in a JSON array', async ({ write }) => {
+    const written = ['1e400', '0.12345678901234567890', '1.50', '-2.5E-3'];
+    const lines = written.map((answer, k) => `{"problem_id": "p${k}", "question": "q \\"answer\\": 9", "meta": {"answer": 7}, "answer": ${answer}}`);
+    expect((await loadProblems(await write('n.jsonl', lines.join('\n') + '\n'))).map((p) => p.answer)).toEqual(written);
+    expect((await loadProblems(await write('n.json', `[\n${lines.join(',\n')}\n]\n`))).map((p) => p.answer)).toEqual(written);
+  });
+
   test('aliases id and problem are accepted and unknown fields are kept in extra', async ({ write }) => {
     const file = await write(
       'alias.jsonl',
@@ -93,6 +113,19 @@ describe('loadProblems: JSONL that loads', () => {
     expect(await loadProblems(file)).toEqual([
       { id: 'p1', question: 'Aliased?', extra: { topic: 'algebra', meta: { level: 3, tags: ['x'] } } },
     ]);
+  });
+
+  // A JSONL written from IMO-AnswerBench's CSV (pandas keeps its column names) was refused, and with --id-column and --question-column
+  // its "Short Answer" was kept as an extra; an "Answer" field was too: every problem ran ungraded, silently.
+  test("JSON fields are found as CSV and Parquet columns are: IMO-AnswerBench's names, and any case", async ({ write }) => {
+    const bench = await write('bench.jsonl', jsonl({ 'Problem ID': 'imo-1', Problem: 'Find x.', 'Short Answer': '3', Category: 'Algebra' }));
+    expect(await loadProblems(bench)).toEqual([{ id: 'imo-1', question: 'Find x.', answer: '3', extra: { Category: 'Algebra' } }]);
+    const cased = await write('cased.jsonl', jsonl({ ID: 'a', Question: 'Find y.', Answer: 4, Solution: 'y = 4', answer_v1: '5' }));
+    expect(await loadProblems(cased)).toEqual([{ id: 'a', question: 'Find y.', answer: '4', solution: 'y = 4', extra: { answer_v1: '5' } }]);
+    // Hugging Face's MATH-500 names its ids unique_id: the message lists the fields there are and names the flag.
+    const error = await loadError(await write('math.jsonl', jsonl({ unique_id: 'test/a/1.json', problem: 'Find z.', answer: '1' })));
+    expect(error.message).toContain('"problem_id" is missing (the line\'s fields: "unique_id", "problem", "answer")');
+    expect(error.message).toContain('--id-column');
   });
 
   test('--id-column, --question-column and --answer-column name the fields of a JSON file; a problem without a named field is refused at its line', async ({ write }) => {
@@ -158,12 +191,62 @@ describe('loadProblems: file-level errors', () => {
     }
   });
 
+  // `sleep 1000 > fifo`, or a generator stuck before its first line, held tmas silent for as long, before any message; and once a
+  // FIFO was given up, its open (or read) still blocked a thread of the process, which could not exit until a writer came or went.
+  test('a pipe no process writes to, or whose writer sends nothing, is given up and let go', async ({ dir }) => {
+    const fifo = join(dir, 'stuck.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect((await loadError(fifo, { pipeWaitMs: 300 })).message).toBe(`${fifo}: no process writes to this FIFO (waited 0.3 s). Start the process that writes the problems into it, or pass a regular file.`);
+    expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
+    const held = join(dir, 'held.jsonl');
+    execFileSync('mkfifo', [held]);
+    const writer = spawn('sh', ['-c', `exec sleep 30 > ${held}`]);
+    try {
+      const error = await loadError(held, { pipeWaitMs: 300 });
+      expect(error.message).toMatch(/^\S+held\.jsonl: the process writing to this FIFO sent nothing for 0\.3 s \(\d+ bytes read before\)\. Write the problems to a file first and pass its path/);
+      expect(loadInOwnProcess(held)).toBe('TMAS_INPUT');
+    } finally {
+      writer.kill();
+    }
+  });
+
   test('an empty file, or one of only blank lines, has no problems', async ({ write }) => {
     for (const [name, body] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \r\n\n'], ['empty.csv', '\uFEFF']] as const) {
       const file = await write(name, body);
       const error = await loadError(file);
       expect(error.message.startsWith(`${file}: no problems found`), error.message).toBe(true);
     }
+  });
+
+  // A benchmark's .jsonl.gz, an .xlsx or a Parquet file under another name was refused for an invalid UTF-8 byte
+  // ("convert it from latin1") or as a line that is not JSON.
+  test('a compressed file, a ZIP archive or a Parquet file under a text name is named for what it is', async ({ write }) => {
+    const line = jsonl({ problem_id: 'a', question: 'q' });
+    const cases: Array<[string, Uint8Array, string[]]> = [
+      ['p.jsonl.gz', gzipSync(line), ['gzip-compressed data', 'zcat']],
+      ['p.xlsx', Buffer.from('PK\u0003\u0004 workbook parts'), ['ZIP archive', 'as CSV']],
+      ['p.jsonl', Buffer.from('PAR1 pages and footer PAR1'), ['a Parquet file', 'ends in .parquet']],
+    ];
+    for (const [name, bytes, phrases] of cases) {
+      const file = await write(name, bytes);
+      const error = await loadError(file);
+      expect(error.message.startsWith(`${file}: this is`), error.message).toBe(true);
+      for (const phrase of phrases) expect(error.message).toContain(phrase);
+    }
+    // Text that merely starts with the same letters is still text.
+    expect(await loadProblems(await write('par.csv', 'PAR1,Problem\n1,q\n'), { idColumn: 'PAR1' })).toEqual([{ id: '1', question: 'q', extra: {} }]);
+  });
+
+  // UTF-16 without a byte-order mark, or a file padded with zeros after a crash, is valid UTF-8: it was refused as
+  // "not valid JSON (Unexpected token '<NUL>')", the NUL printed raw, or its NULs were read as a CSV header's names.
+  test('a NUL byte is refused with its line and offset, as not text', async ({ write }) => {
+    const line = jsonl({ problem_id: 'a', question: 'q' });
+    const padded = await write('padded.jsonl', Buffer.concat([Buffer.from(line), Buffer.alloc(64)]));
+    const error = await loadError(padded);
+    expectAt(error, padded, 2);
+    expect(error.message).toContain(`a NUL byte at byte offset ${Buffer.byteLength(line)}`);
+    const utf16 = await write('utf16.csv', Buffer.from('Problem ID,Problem\na,q\n', 'utf16le'));
+    expect((await loadError(utf16)).message).toContain(`${utf16}:1: a NUL byte at byte offset 1 (counting from 0): this is not text (UTF-16 without a byte-order mark`);
   });
 
   test('invalid UTF-8 names the line and byte offset', async ({ write }) => {
@@ -356,6 +439,26 @@ describe('loadProblems: CSV', () => {
     expect((await loadError(file, configured(['--answer-column', 'Short Answer']))).message).toContain('no column "Short Answer"');
   });
 
+  // "id, question, answer" was refused (no column "question": the header held " question"), and a quote opening after the space was a parse error.
+  test('a space after each comma, as CSV written by hand has, is not part of the names or the values; quoted text keeps its own', async ({ write }) => {
+    const file = await write('spaced.csv', 'id, question, answer\n1, "What is 1, 2, 3\'s sum?  ", 6\n');
+    expect(await loadProblems(file)).toEqual([{ id: '1', question: "What is 1, 2, 3's sum?  ", answer: '6', extra: {} }]);
+  });
+
+  // An empty --id-column read no field of a JSONL file (its defaults were used, silently) and looked for a column named "" in a CSV.
+  test('an empty column flag is refused as a usage error', async ({ write }) => {
+    const file = await write('p.jsonl', jsonl({ problem_id: 'a', question: 'q' }));
+    for (const flag of ['--id-column', '--question-column', '--answer-column']) {
+      let caught: unknown;
+      try {
+        toRunConfig(parseRunFlags(['--input-file', file, flag, ' ']), {});
+      } catch (error) {
+        caught = error;
+      }
+      expect(isUserError(caught) && caught.code === 'TMAS_USAGE' && caught.message.startsWith(`${flag} is empty`), String(caught)).toBe(true);
+    }
+  });
+
   test('a missing column is named, with the names tried and the header that was found', async ({ write }) => {
     const file = await write('cols.csv', 'uid,text,gold\n1,q,2\n');
     const error = await loadError(file);
@@ -410,6 +513,20 @@ describe('loadProblems: CSV', () => {
     const error = await loadError(file);
     expectAt(error, file, 4);
     expect(error.message).toContain('already used on line 2');
+  });
+
+  // A spreadsheet saved in a decimal-comma locale, or a tab-separated export, was refused at its first row holding a comma,
+  // with advice about quoting; a .tsv was read as JSONL.
+  test("semicolon- and tab-separated files load as their comma-separated twins; the separator is the header's", async ({ write }) => {
+    const expected = [
+      { id: 'p1', question: 'What is 1,5 + 1?', answer: '2,5', extra: {} },
+      { id: 'p2', question: 'Say "a;b"', answer: '3', extra: {} },
+    ];
+    expect(await loadProblems(await write('semi.csv', 'problem_id;question;answer\r\np1;What is 1,5 + 1?;2,5\r\np2;"Say ""a;b""";3\r\n'))).toEqual(expected);
+    expect(await loadProblems(await write('tabs.tsv', 'problem_id\tquestion\tanswer\np1\tWhat is 1,5 + 1?\t2,5\np2\tSay "a;b"\t3\n'))).toEqual(expected);
+    expect(await loadProblems(await write('tabs.csv', 'problem_id\tquestion\tanswer\np1\tWhat is 1,5 + 1?\t2,5\np2\tSay "a;b"\t3\n'))).toEqual(expected);
+    const error = await loadError(await write('ragged.csv', 'problem_id;question;answer\np1;q;1;2\n'));
+    expect(error.message).toContain('split on semicolons');
   });
 
   test('a header with no rows has no problems', async ({ write }) => {

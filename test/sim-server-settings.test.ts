@@ -91,10 +91,22 @@ describe("tmas sim-server's defaults are the simulator's", () => {
     }
   });
 
+  // A problem file of other column names could not be served: its message named --id-column, which sim-server did not take.
+  test('--problems is read with the column flags tmas run takes', async ({ dir }) => {
+    const file = path.join(dir, 'mine.csv');
+    await writeFile(file, 'key,text,gold\nk1,Compute 6 times 7.,42\n');
+    let said = '';
+    const server = await runSimServerCommand({ problems: file, idColumn: 'key', questionColumn: 'text', answerColumn: 'gold', port: 0 }, { stdout: (line) => (said += line) });
+    await server.close();
+    expect(said).toContain(': 1 problems');
+    await expect(runSimServerCommand({ problems: file, idColumn: ' ', port: 0 }, { stdout: () => undefined })).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('--id-column is empty') });
+    expect((await helpOf('sim-server')).get('--answer-column')).toContain("the column (or JSON field) of --problems' reference answers");
+  });
+
   test('every field of the configuration is filled, the capacity model with its defaults until it is asked for', () => {
     const config = toSimServerConfig({ problems: 'p.jsonl' });
     expect(config.capacity).toEqual({ ...CAPACITY_DEFAULTS, on: false, continuousUsage: SIM_DEFAULTS.continuousUsage });
-    expect(config.server).toEqual({ problems: 'p.jsonl', host: SIM_DEFAULTS.host, port: 8000, models: null, requestLog: null, metrics: SIM_DEFAULTS.metrics });
+    expect(config.server).toEqual({ problems: 'p.jsonl', idColumn: null, questionColumn: null, answerColumn: null, host: SIM_DEFAULTS.host, port: 8000, models: null, requestLog: null, metrics: SIM_DEFAULTS.metrics });
     expect(toSimServerConfig({ problems: 'p.jsonl', capacity: true, kvTokens: 1000 }).capacity).toMatchObject({ on: true, kvTokens: 1000, timeScale: CAPACITY_DEFAULTS.timeScale });
   });
 

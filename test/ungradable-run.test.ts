@@ -62,6 +62,14 @@ describe('a run that can grade nothing', () => {
     expect(metrics.iterations[0]?.graded).toBe(2);
   });
 
+  // A blank or missing answer ran its problem ungraded with no word until the table's "(1 graded)" at the end.
+  test('tmas run --no-proof with some problems unanswered warns before any call, naming them', async ({ dir }) => {
+    const input = await writeProblems(dir, [PROBLEMS[0]!, { ...PROBLEMS[1]!, answer: ' ' }]);
+    const run = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'out'), '--base-url', sim.url, '--no-proof', ...SMALL]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`tmas: warning: 1 of the 2 problems have no reference answer (${PROBLEMS[1]!.problem_id}): they run ungraded`);
+  });
+
   test('tmas table1 refuses it the same way and creates nothing', async ({ dir }) => {
     const input = await writeProblems(dir, PROBLEMS);
     const out = path.join(dir, 'table1');

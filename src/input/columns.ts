@@ -45,7 +45,7 @@ export const COLUMN_FIELDS = {
 } as const satisfies Record<string, ColumnField>;
 
 /** The JSONL field of a reference solution; a column of that name is read as one. */
-const SOLUTION_COLUMN = 'solution';
+export const SOLUTION_COLUMN = 'solution';
 
 /** A table's column names and how messages name the table and where it is: `the CSV header` at its line, `the Parquet file`. */
 export interface ColumnTable {
@@ -55,7 +55,7 @@ export interface ColumnTable {
 }
 
 /** The first of `tried` that is a column: exactly, else whatever its case. */
-function firstPresent(tried: readonly string[], names: readonly string[]): string | undefined {
+export function firstPresent(tried: readonly string[], names: readonly string[]): string | undefined {
   const exact = tried.find((name) => names.includes(name));
   if (exact !== undefined) return exact;
   for (const name of tried) {

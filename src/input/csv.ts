@@ -7,13 +7,14 @@
  */
 import { parse } from 'csv-parse/sync';
 import { resolveColumnNames, type AskedColumns } from './columns.ts';
+import { csvDelimiter, delimiterName } from './csv-delimiter.ts';
 import { inputError, quote } from './input-error.ts';
 import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
 const QUOTING_FIX =
   'Wrap any field that contains commas, double quotes or line breaks in double quotes, and write a double quote inside such a field as ""';
 
-/** Parses CSV text into problems, with every record's starting line. */
+/** Parses CSV text into problems, with every record's starting line; its fields are split on the separator its header uses (csv-delimiter.ts). */
 export function parseCsvProblems(text: string, file: string, asked: AskedColumns): LocatedProblem[] {
   // One line-end convention keeps csv-parse's line counts and ours in step.
   const normalized = text.replace(/\r\n/g, '\n');
@@ -24,9 +25,16 @@ export function parseCsvProblems(text: string, file: string, asked: AskedColumns
     return line;
   };
   const endLines: number[] = [];
+  const delimiter = csvDelimiter(file, normalized);
   let records: string[][];
   try {
     records = parse(normalized, {
+      delimiter,
+      // Tab-separated text has no quoting convention: a quote inside a field is the field's own.
+      relax_quotes: delimiter === '\t',
+      // Hand-written CSV puts a space after each comma ("id, question, answer"): a header name, an id or a
+      // quote opening after it would not be read (a quoted field after a space was a parse error). Quoted text keeps its spaces.
+      trim: true,
       skip_empty_lines: true,
       on_record: (record, context) => {
         endLines.push(context.lines);
@@ -36,7 +44,7 @@ export function parseCsvProblems(text: string, file: string, asked: AskedColumns
   } catch (error) {
     const where = { file, line: startLineAfter(endLines.at(-1) ?? 0) };
     const reason = error instanceof Error ? error.message.replace(/\s+(at|on) line \d+/g, '') : String(error);
-    throw inputError(where, `the CSV record starting here cannot be parsed (${reason})`, QUOTING_FIX, error);
+    throw inputError(where, `the CSV record starting here cannot be parsed (${reason}; fields are split on ${delimiterName(delimiter)}, as the header's are)`, QUOTING_FIX, error);
   }
   const [header, ...rows] = records;
   const headerWhere = { file, line: startLineAfter(0) };

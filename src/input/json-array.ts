@@ -18,10 +18,10 @@ export function parseJsonArray(text: string, file: string): JsonItem[] | undefin
   if (whole.ok && Array.isArray(whole.value)) {
     const elements: unknown[] = whole.value;
     const slices = elementSlices(text);
-    return elements.map((value, index) => ({
-      value,
-      where: { file, line: slices[index]?.line ?? 1, index },
-    }));
+    return elements.map((value, index) => {
+      const slice = slices[index];
+      return { value, where: { file, line: slice?.line ?? 1, index }, ...(slice === undefined ? {} : { source: text.slice(slice.start, slice.end) }) };
+    });
   }
   const firstLine = text.split('\n').find((line) => line.trim() !== '') ?? '';
   if (parseJson(firstLine).ok) return undefined;

@@ -2,13 +2,16 @@
  * Turns one parsed JSON value (a JSONL line or an element of a JSON array) into
  * a `Problem`: field aliases, type checks, and every other field kept in `extra`.
  *
- * Accepted fields: `problem_id` (alias `id`), `question` (alias `problem`),
- * optional `answer` and `solution`, or the fields `--id-column`,
- * `--question-column` and `--answer-column` name. `null` or a blank string for an optional
- * field means "not given". When both a name and its alias are present the name
- * wins and the alias is kept in `extra`.
+ * Accepted fields: `problem_id` (aliases `id`, `Problem ID`), `question` (aliases
+ * `problem`, `Problem`), optional `answer` (alias `Short Answer`) and `solution`, each
+ * exactly and then in any case, or the fields `--id-column`, `--question-column` and
+ * `--answer-column` name. `null` or a blank string for an optional field means "not
+ * given". When both a name and its alias are present the name wins and the alias is
+ * kept in `extra`.
  */
-import { inputError } from './input-error.ts';
+import { COLUMN_FIELDS, firstPresent, SOLUTION_COLUMN } from './columns.ts';
+import { inputError, quote } from './input-error.ts';
+import { topLevelNumberText } from './json-number-text.ts';
 import { describeJson, isJsonObject } from './json-parse.ts';
 import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
@@ -16,10 +19,21 @@ import { locatedProblem, type LocatedProblem, type SourceLocation } from './prob
 export interface JsonItem {
   value: unknown;
   where: SourceLocation;
+  /** The JSON text the value was parsed from (its line, or its array element), where a number answer is read back as written. */
+  source?: string;
 }
 
-const ID_KEYS = ['problem_id', 'id'] as const;
-const QUESTION_KEYS = ['question', 'problem'] as const;
+/**
+ * The names each field is looked for under when no flag names it: the JSONL names, then IMO-AnswerBench's
+ * CSV names (a JSONL written from its CSV by pandas has them), each exactly and then in any case, as a
+ * CSV's or a Parquet file's columns are: an "Answer" field was kept as an extra, its problem silently ungraded.
+ */
+const DEFAULT_KEYS = {
+  id: [...COLUMN_FIELDS.id.jsonNames, COLUMN_FIELDS.id.csvDefault],
+  question: [...COLUMN_FIELDS.question.jsonNames, COLUMN_FIELDS.question.csvDefault],
+  answer: [...COLUMN_FIELDS.answer.jsonNames, COLUMN_FIELDS.answer.csvDefault],
+  solution: [SOLUTION_COLUMN],
+};
 
 /** The fields that hold the id, the question and the answer when not the default names (`--id-column`, `--question-column`, `--answer-column`). */
 export interface JsonFields {
@@ -45,31 +59,31 @@ export function toProblemFromJson(item: JsonItem, fields: JsonFields = {}): Loca
       'Give each problem as one object, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  const idKey = fields.id ? namedField(value, fields.id, '--id-column', where) : pickKey(value, ID_KEYS);
-  const questionKey = fields.question ? namedField(value, fields.question, '--question-column', where) : pickKey(value, QUESTION_KEYS);
-  const answerKey = fields.answer ? namedField(value, fields.answer, '--answer-column', where) : 'answer';
-  const id = toId(idKey === undefined ? undefined : value[idKey], where);
-  const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where);
-  const answer = toAnswer(value[answerKey], where);
-  const solution = toSolution(value['solution'], where);
-  const used = new Set<string>([idKey ?? '', questionKey ?? '', answerKey, 'solution']);
+  // A field that is null counts as absent, so that another name of it can be picked.
+  const given = Object.keys(value).filter((key) => value[key] !== null);
+  const fieldsHere = `the ${subject.replace('the ', '')}'s fields: ${Object.keys(value).slice(0, 12).map((key) => quote(key, 40)).join(', ') || 'none'}`;
+  const idKey = fields.id ? namedField(value, fields.id, '--id-column', where) : firstPresent(DEFAULT_KEYS.id, given);
+  const questionKey = fields.question ? namedField(value, fields.question, '--question-column', where) : firstPresent(DEFAULT_KEYS.question, given);
+  const answerKey = fields.answer ? namedField(value, fields.answer, '--answer-column', where) : (firstPresent(DEFAULT_KEYS.answer, given) ?? 'answer');
+  const solutionKey = firstPresent(DEFAULT_KEYS.solution, given.filter((key) => key !== idKey && key !== questionKey && key !== answerKey)) ?? SOLUTION_COLUMN;
+  const id = toId(idKey === undefined ? undefined : value[idKey], where, fieldsHere);
+  const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where, fieldsHere);
+  const answer = toAnswer(value[answerKey], where, () => (item.source === undefined ? undefined : topLevelNumberText(item.source, answerKey)));
+  const solution = toSolution(value[solutionKey], where);
+  const used = new Set<string>([idKey ?? '', questionKey ?? '', answerKey, solutionKey]);
   // fromEntries defines properties, so a "__proto__" field stays a plain field.
   const extra = Object.fromEntries(Object.entries(value).filter(([key]) => !used.has(key)));
   return locatedProblem({ id, question, answer, solution, extra }, where);
 }
 
-function pickKey(object: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  return keys.find((key) => Object.hasOwn(object, key) && object[key] !== null);
-}
-
-function toId(value: unknown, where: SourceLocation): string {
+function toId(value: unknown, where: SourceLocation, fieldsHere: string): string {
   if (value === undefined) {
     // Rejected rather than numbered by position: results are keyed by id, and a
     // position-based id would point at another problem once the file is edited.
     throw inputError(
       where,
-      '"problem_id" is missing',
-      'Add a unique "problem_id": "<id>" to every problem (the alias "id" is also accepted); ids key the saved results, so an interrupted run can resume',
+      `"problem_id" is missing (${fieldsHere})`,
+      'Add a unique "problem_id": "<id>" to every problem (the aliases "id" and "Problem ID" are also accepted), or name the field that holds the ids with --id-column; ids key the saved results, so an interrupted run can resume',
     );
   }
   if (typeof value === 'number') {
@@ -87,13 +101,13 @@ function toId(value: unknown, where: SourceLocation): string {
   return value;
 }
 
-function toQuestion(value: unknown, key: string | undefined, where: SourceLocation): string {
+function toQuestion(value: unknown, key: string | undefined, where: SourceLocation, fieldsHere: string): string {
   const name = key ?? 'question';
   if (value === undefined) {
     throw inputError(
       where,
-      '"question" is missing',
-      'Add "question": "<the problem statement>" (the alias "problem" is also accepted)',
+      `"question" is missing (${fieldsHere})`,
+      'Add "question": "<the problem statement>" (the aliases "problem" and "Problem" are also accepted), or name the field that holds it with --question-column',
     );
   }
   if (typeof value !== 'string') {
@@ -103,7 +117,8 @@ function toQuestion(value: unknown, key: string | undefined, where: SourceLocati
   return value;
 }
 
-function toAnswer(value: unknown, where: SourceLocation): string | undefined {
+/** The answer as text; a number as the file wrote it (`writtenAs`), since the double JSON.parse made of it may differ (1e400, a 20-digit decimal). */
+function toAnswer(value: unknown, where: SourceLocation, writtenAs: () => string | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
@@ -114,7 +129,7 @@ function toAnswer(value: unknown, where: SourceLocation): string | undefined {
         'Write the answer as a string, e.g. "answer": "12345678901234567890"',
       );
     }
-    return String(value);
+    return writtenAs() ?? String(value);
   }
   if (typeof value !== 'string') {
     throw inputError(where, `"answer" is ${describeJson(value)}`, 'Write the answer as a string (or a number), e.g. "answer": "\\\\frac{3}{8}"');

@@ -22,7 +22,7 @@ export function parseJsonLines(text: string, file: string): JsonItem[] {
         'Each line must hold one complete JSON object (JSONL); an object pretty-printed over several lines is not JSONL, and `jq -c` rewrites it as one',
       );
     }
-    items.push({ value: parsed.value, where });
+    items.push({ value: parsed.value, where, source: line });
   }
   return items;
 }

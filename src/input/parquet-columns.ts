@@ -14,8 +14,12 @@
 import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { resolveColumnNames, type AskedColumns, type ColumnField, type ResolvedColumns } from './columns.ts';
 import { inputError, optionHint, quote } from './input-error.ts';
+import type { NumberForm } from './parquet-values.ts';
 
-export type { ResolvedColumns } from './columns.ts';
+/** The columns of each field, and the number columns whose values are written otherwise than as a double prints (parquet-values.ts). */
+export interface ParquetResolved extends ResolvedColumns {
+  numberForms: ReadonlyMap<string, NumberForm>;
+}
 
 /** The column names asked for (a name given must exist); undefined lets the file's own names decide. */
 export type ParquetColumns = AskedColumns;
@@ -31,7 +35,7 @@ const KINDS: Record<ColumnField['option'], { kinds: readonly ValueKind[]; holds:
 };
 
 /** Picks and checks the columns of each field; throws `TMAS_INPUT` naming the file and the column. */
-export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetColumns): ResolvedColumns {
+export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetColumns): ParquetResolved {
   const byName = new Map(schema.children.map((column) => [column.element.name, column]));
   const table = { names: [...byName.keys()], kind: 'the Parquet file', where: file };
   const resolved = resolveColumnNames(table, asked, (column, field) => {
@@ -41,7 +45,11 @@ export function resolveColumns(schema: SchemaTree, file: string, asked: ParquetC
   if (resolved.solution !== undefined) {
     checkColumn(byName.get(resolved.solution) as SchemaTree, ['text'], file, `A column named "${resolved.solution}" is read as the reference solution, which must be text: rename the column if it is something else`);
   }
-  return resolved;
+  const numberForms = new Map(schema.children.flatMap((column) => {
+    const form = nestedShape(column) === undefined ? numberFormOf(column.element) : undefined;
+    return form === undefined ? [] : [[column.element.name, form] as const];
+  }));
+  return { ...resolved, numberForms };
 }
 
 /** Refuses a nested column, or a flat one whose values are not of the kinds the field takes. */
@@ -54,6 +62,12 @@ function checkColumn(column: SchemaTree, kinds: readonly ValueKind[], file: stri
   if (!kinds.includes(kindOf(column.element))) {
     throw inputError(file, `the column ${quote(name)} holds ${typeName(column.element)} values`, fix);
   }
+}
+
+/** How a flat number column's values are written: a float's shortest decimal, a decimal's digits at its scale; undefined for a double or an integer. */
+function numberFormOf(element: SchemaElement): NumberForm | undefined {
+  if (element.logical_type?.type === 'DECIMAL' || element.converted_type === 'DECIMAL') return { scale: element.scale ?? 0 };
+  return element.type === 'FLOAT' ? 'float32' : undefined;
 }
 
 /** `list`, `map` or `struct` for a nested column; undefined for a flat one. */

@@ -6,20 +6,20 @@
  * is left to refuse here is a row's own cells.
  */
 import { inputError, quote } from './input-error.ts';
-import type { ResolvedColumns } from './parquet-columns.ts';
+import type { ParquetResolved } from './parquet-columns.ts';
 import { cellText, jsonCell } from './parquet-values.ts';
 import { locatedProblem, type LocatedProblem, type SourceLocation } from './problem.ts';
 
 /** Converts one row; throws `TMAS_INPUT` naming the row and the column. */
-export function toProblemFromRow(row: Record<string, unknown>, columns: ResolvedColumns, where: SourceLocation): LocatedProblem {
+export function toProblemFromRow(row: Record<string, unknown>, columns: ParquetResolved, where: SourceLocation): LocatedProblem {
   const required = (column: string, what: string, fix: string): string => {
-    const value = cellText(row[column], column, where);
+    const value = cellText(row[column], column, where, columns.numberForms.get(column));
     if (value === undefined) throw inputError(where, `the ${what} (column ${quote(column)}) is missing: the cell is null`, fix);
     if (value.trim() === '') throw inputError(where, `the ${what} (column ${quote(column)}) is empty`, fix);
     return value;
   };
   const optional = (column: string | undefined): string | undefined => {
-    const value = column === undefined ? undefined : cellText(row[column], column, where);
+    const value = column === undefined ? undefined : cellText(row[column], column, where, columns.numberForms.get(column));
     return value === undefined || value.trim() === '' ? undefined : value;
   };
   const id = required(columns.id, 'problem id', 'Give every problem a unique, non-empty id; ids key the saved results, so an interrupted run can resume');
@@ -28,6 +28,6 @@ export function toProblemFromRow(row: Record<string, unknown>, columns: Resolved
   const solution = optional(columns.solution);
   const used = new Set<string>([columns.id, columns.question, columns.answer ?? '', columns.solution ?? '']);
   // fromEntries defines properties, so a "__proto__" column stays a plain field.
-  const extra = Object.fromEntries(Object.entries(row).filter(([column]) => !used.has(column)).map(([column, value]) => [column, jsonCell(value, column, where)]));
+  const extra = Object.fromEntries(Object.entries(row).filter(([column]) => !used.has(column)).map(([column, value]) => [column, jsonCell(value, column, where, columns.numberForms.get(column))]));
   return locatedProblem({ id, question, answer, solution, extra }, where);
 }

@@ -22,22 +22,37 @@ export const STRICT_TEXT: Partial<ParquetParsers> = {
   stringFromBytes: (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : isUtf8(bytes) ? decoder.decode(bytes) : NOT_UTF8),
 };
 
-/** A cell's value as a problem's text field: a string, or undefined for null (and NaN, pandas' missing number). */
-export function cellText(value: unknown, column: string, where: SourceLocation): string | undefined {
+/**
+ * How a number column's values were written, where a double's digits are not them: a single-precision
+ * float (0.1 decodes to 0.10000000149011612), or a decimal at its scale (hyparquet scales a DECIMAL's
+ * integer by 10^-scale in doubles: 35 at scale 2 decodes to 0.35000000000000003).
+ */
+export type NumberForm = 'float32' | { scale: number };
+
+/** A number cell's text as its column wrote it. */
+function numberText(value: number, form: NumberForm | undefined): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (form === 'float32') return String(shortestFloat32(value));
+  if (form !== undefined) return value.toFixed(Math.min(form.scale, 100));
+  return String(Object.is(value, -0) ? 0 : value);
+}
+
+/** A cell's value as a problem's text field: a string, or undefined for null (and NaN, pandas' missing number); a number as its column wrote it. */
+export function cellText(value: unknown, column: string, where: SourceLocation, form?: NumberForm): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
-  if (typeof value === 'number') return Number.isNaN(value) ? undefined : String(Object.is(value, -0) ? 0 : value);
+  if (typeof value === 'number') return Number.isNaN(value) ? undefined : numberText(value, form);
   // A 64-bit integer column decodes to bigint, exact: its decimal string loses nothing.
   if (typeof value === 'bigint') return String(value);
   return String(value);
 }
 
-/** A cell of a column kept in `extra`, made JSON: bigint as a number when exact (else a string), dates as ISO text, bytes as base64. */
-export function jsonCell(value: unknown, column: string, where: SourceLocation): unknown {
+/** A cell of a column kept in `extra`, made JSON: bigint as a number when exact (else a string), a float or a decimal as the number its column wrote, dates as ISO text, bytes as base64. */
+export function jsonCell(value: unknown, column: string, where: SourceLocation, form?: NumberForm): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? Number(numberText(value, form)) + 0 : null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (Array.isArray(value) || ArrayBuffer.isView(value)) return Array.from(value as ArrayLike<unknown>, (item) => jsonCell(item, column, where));
@@ -46,6 +61,16 @@ export function jsonCell(value: unknown, column: string, where: SourceLocation):
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonCell(item, column, where)]));
   }
   return value;
+}
+
+/** The double nearest the shortest decimal that rounds to the same single-precision float as `value` (9 significant digits always suffice). */
+function shortestFloat32(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return Number(value.toPrecision(9));
 }
 
 function notUtf8(column: string, where: SourceLocation): Error {

@@ -13,7 +13,7 @@ import { isUserError } from '../kernel/errors.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, sizeText } from './input-size.ts';
 import { checkCodecs, DECOMPRESSORS } from './parquet-codecs.ts';
-import { resolveColumns, type ParquetColumns, type ResolvedColumns } from './parquet-columns.ts';
+import { resolveColumns, type ParquetColumns, type ParquetResolved } from './parquet-columns.ts';
 import { toProblemFromRow } from './parquet-row.ts';
 import { STRICT_TEXT } from './parquet-values.ts';
 import type { LocatedProblem } from './problem.ts';
@@ -94,7 +94,7 @@ function checkDecodedSize(metadata: FileMetaData, file: string, maxBytes: number
 }
 
 /** Decodes one row group at a time and turns its rows into problems before the next is read. */
-async function readRows(buffer: AsyncBuffer, metadata: FileMetaData, columns: ResolvedColumns, file: string): Promise<LocatedProblem[]> {
+async function readRows(buffer: AsyncBuffer, metadata: FileMetaData, columns: ParquetResolved, file: string): Promise<LocatedProblem[]> {
   const located: LocatedProblem[] = [];
   let start = 0;
   for (const group of metadata.row_groups) {

@@ -1,6 +1,6 @@
 /**
  * Loading a problem file: JSONL (or one JSON array of objects), CSV when the
- * name ends in `.csv`, Parquet when it ends in `.parquet`. Every mistake is a `UserError` with code `TMAS_INPUT`
+ * name ends in `.csv` (or tab-separated `.tsv`), Parquet when it ends in `.parquet`. Every mistake is a `UserError` with code `TMAS_INPUT`
  * whose message reads `<file>:<line>: <what is wrong>. <how to fix it>`.
  *
  * Decisions worth knowing:
@@ -39,6 +39,8 @@ export interface LoadOptions {
   answerColumn?: string | null;
   /** Most bytes of a problem file (default MAX_INPUT_BYTES); a larger one is refused unread. */
   maxBytes?: number;
+  /** Most milliseconds a FIFO waits for a writer, or for a byte from it (default PIPE_WAIT_MS). */
+  pipeWaitMs?: number;
 }
 
 
@@ -60,8 +62,8 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  const text = await readProblemText(file, maxBytes);
-  const csv = file.toLowerCase().endsWith('.csv');
+  const text = await readProblemText(file, maxBytes, options.pipeWaitMs);
+  const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(
       file,

@@ -1,11 +1,13 @@
 /**
- * Reads a problem file as text: strict UTF-8 (a bad byte is reported with its
+ * Reads a problem file as text (a compressed, archived or Parquet file refused by its first bytes): strict UTF-8 (a bad byte is reported with its
  * line and byte offset rather than silently turned into U+FFFD), BOM removed.
  */
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { kindOf } from '../kernel/file-kind.ts';
 import { isUtf8 } from 'node:buffer';
 import { isUserError } from '../kernel/errors.ts';
+import { refuseBinaryFormat, refuseNulBytes } from './binary-signature.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
 
@@ -13,26 +15,28 @@ import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
  * Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the
  * file on any failure, and on a file over `maxBytes` before reading it.
  */
-export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
-  const bytes = await readProblemBytes(file, maxBytes);
+export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES, pipeWaitMs = PIPE_WAIT_MS): Promise<string> {
+  const bytes = await readProblemBytes(file, maxBytes, pipeWaitMs);
+  refuseBinaryFormat(file, bytes);
   if (!isUtf8(bytes)) throw encodingError(file, bytes);
+  refuseNulBytes(file, bytes);
   const text = bytes.toString('utf8');
   // Editors on Windows like to start UTF-8 files with a BOM; it is not part of the data.
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
-/** How long a FIFO may wait for a process to write to it before the run gives up. */
-const PIPE_OPEN_MS = 10_000;
+/** How long a FIFO may wait for a process to open it for writing, or stay silent once opened, before the run gives up. */
+export const PIPE_WAIT_MS = 10_000;
 
 /** The file's bytes, its size checked first (a file too large is never read); a pipe's, read up to `maxBytes`; a device is refused. */
-async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer> {
+async function readProblemBytes(file: string, maxBytes: number, pipeWaitMs: number): Promise<Buffer> {
   try {
     const info = await stat(file);
     // /dev/zero and its kind never end: a problem file is a file, or a pipe (`--input-file <(zcat problems.jsonl.gz)`).
     if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket()) {
       throw inputError(file, `this is ${kindOf(info)}, not a file`, 'Pass the path of a .jsonl, .csv or .parquet problem file');
     }
-    if (info.isFIFO()) return await readPipe(file, maxBytes);
+    if (info.isFIFO()) return await readPipe(file, maxBytes, pipeWaitMs);
     // A directory's size means nothing here: reading it fails with EISDIR, reported as such.
     if (!info.isDirectory()) checkInputSize(file, info.size, maxBytes);
     const handle = await open(file);
@@ -46,20 +50,29 @@ async function readProblemBytes(file: string, maxBytes: number): Promise<Buffer>
   }
 }
 
-/** A pipe's bytes up to `maxBytes` (its size is known only once read); one that no process opens for writing is given up. */
-async function readPipe(file: string, maxBytes: number): Promise<Buffer> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(inputError(file, `no process writes to this FIFO (waited ${PIPE_OPEN_MS / 1000} s)`, 'Start the process that writes the problems into it, or pass a regular file')), PIPE_OPEN_MS);
+/**
+ * A pipe's bytes up to `maxBytes` (its size is known only once read). One that no process opens for
+ * writing is given up, and so is one whose writer holds it open and sends nothing for as long
+ * (`sleep 1000 > fifo`, a stuck generator): the run hung there, silent, before any message.
+ */
+async function readPipe(file: string, maxBytes: number, waitMs: number): Promise<Buffer> {
+  const seconds = waitMs / 1000;
+  const opening = open(file);
+  const handle = await within(opening, waitMs, () => {
+    releaseBlockedPipe(file);
+    void opening.then((late) => late.close(), () => {});
+    return inputError(file, `no process writes to this FIFO (waited ${seconds} s)`, 'Start the process that writes the problems into it, or pass a regular file');
   });
-  const handle = await Promise.race([open(file), waited]).finally(() => clearTimeout(timer));
   try {
     const chunks: Buffer[] = [];
     // A pipe gives at most its buffer (64 kB) a read: what each read got is copied out of one buffer used again.
     const buffer = Buffer.allocUnsafe(1 << 20);
     let total = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      const { bytesRead } = await within(handle.read(buffer, 0, buffer.length, null), waitMs, () => {
+        releaseBlockedPipe(file);
+        return inputError(file, `the process writing to this FIFO sent nothing for ${seconds} s (${total} bytes read before)`, 'Write the problems to a file first and pass its path, or check the process that writes them');
+      });
       if (bytesRead === 0) return Buffer.concat(chunks, total);
       total += bytesRead;
       checkInputSize(file, total, maxBytes);
@@ -68,6 +81,33 @@ async function readPipe(file: string, maxBytes: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Ends the open or read of `file` that blocks one of the threads file I/O runs on: while it blocks, the
+ * process cannot exit (it hung after its message until the FIFO's writer came or went). A writer of tmas's
+ * own opens the FIFO (a reader waits on it, so that succeeds at once) and writes one byte the read takes.
+ */
+function releaseBlockedPipe(file: string): void {
+  try {
+    const fd = openSync(file, constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      writeSync(fd, '\n');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The open or read ended meanwhile: nothing is left blocked.
+  }
+}
+
+/** `work`, or the error `late` makes when it takes over `ms`. */
+async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  return Promise.race([work, waited]).finally(() => clearTimeout(timer));
 }
 
 /** The message of a file that cannot be opened or read: not found, a directory, no permission. */

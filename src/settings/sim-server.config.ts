@@ -16,6 +16,10 @@ import { fieldsOf, unsetFields, type SectionKeys } from './unfilled.ts';
 export interface SimServerListening {
   /** The problem file (JSONL, JSON array, CSV or Parquet) whose reference answers it knows. */
   problems: string;
+  /** The columns (or JSON fields) of its ids, questions and answers; null: the file's own names. */
+  idColumn: string | null;
+  questionColumn: string | null;
+  answerColumn: string | null;
   host: string;
   port: number;
   /** The models it serves; null: its default model listed, any name accepted. */
@@ -70,7 +74,7 @@ export interface SimServerConfig {
 export type SimServerSetting<V = unknown, T = unknown> = Setting<V, T, SimServerConfig, FlagsContext>;
 
 const SIM_SERVER_KEYS: SectionKeys<SimServerConfig> = {
-  server: { problems: true, host: true, port: true, models: true, requestLog: true, metrics: true },
+  server: { problems: true, idColumn: true, questionColumn: true, answerColumn: true, host: true, port: true, models: true, requestLog: true, metrics: true },
   replies: { seed: true, outputTokens: true, distillTokens: true, reasoning: true, openaiReasoning: true, faults: true, breakFormats: true },
   pace: { latencyMedianMs: true, latencyP99Ms: true, streamTokensPerSecond: true, streamChunkTokens: true },
   capacity: {

@@ -24,7 +24,7 @@ function modelOf({ on: _on, continuousUsage: _continuousUsage, ...model }: SimSe
  */
 export async function runSimServerCommand(flags: Flags, io: { stdout(line: string): void }): Promise<SimServer> {
   const { server: listening, replies, pace, capacity } = toSimServerConfig(flags);
-  const problems = await loadProblems(listening.problems);
+  const problems = await loadProblems(listening.problems, listening);
   const server = await startSimServer({
     problems,
     roles: SIM_ROLES,

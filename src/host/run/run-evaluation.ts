@@ -99,6 +99,20 @@ async function warnUnfit(counting: Promise<number[]>, problems: Problem[], confi
   );
 }
 
+/**
+ * Warns before anything is sent of the problems a --no-proof run cannot grade, for want of a reference answer
+ * (a blank or null one, or none): they were only counted out of the table's "graded" at the end.
+ */
+function warnUngraded(problems: Problem[], config: RunConfig, io: RunIO): void {
+  if (config.loop.proof) return;
+  const ungraded = problems.filter((problem) => problem.answer === undefined || problem.answer.trim() === '').map((problem) => problem.id);
+  if (ungraded.length === 0) return;
+  io.stderr(
+    `tmas: warning: ${ungraded.length} of the ${problems.length} problems have no reference answer (${ungraded.slice(0, 10).join(', ')}${ungraded.length > 10 ? ', …' : ''}): ` +
+      'they run ungraded, left out of Pass@1 and every other grade. Give each its answer (an "answer" field, or the column --answer-column names).',
+  );
+}
+
 /** Throws TMAS_CONTEXT_LENGTH when every question alone exceeds the prompt budget: such a run would send nothing and score 0. */
 async function refuseAllUnfit(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<void> {
   const { budget, unfit } = await unfitQuestions(counting, problems, config);
@@ -269,6 +283,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
 
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.
     const stopped = whenStopped(options.signal);
+    if (options.resume !== true) warnUngraded(problems, config, io);
     await Promise.race([warnUnfit(questionTokens, problems, config, io), stopped.catch(() => {})]);
     const gateway = options.shared?.gateway ?? ownGateway(config, pool, io, cleanups);
     suspectUnanswered(gateway, config, secrets, endpoints);

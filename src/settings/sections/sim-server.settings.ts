@@ -13,6 +13,7 @@ import { parseFaults, type FaultRates } from '../../sim/faults/faults.ts';
 import { SIM_METRICS, type SimMetrics } from '../../sim/sim-options.ts';
 import { decimal, integer } from '../parsers.ts';
 import { flagName } from '../setting.ts';
+import { COLUMN_FLAGS, columnName } from './problems.settings.ts';
 import { p99AtLeastMedian } from './sim.settings.ts';
 import { simServerField as field, type SimServerSetting } from '../sim-server.config.ts';
 
@@ -45,7 +46,11 @@ function reasoningOf(value: boolean | string | undefined): boolean | SimReasonin
 
 /** Where it listens, what it knows and what it serves. */
 const SERVER_SETTINGS = [
-  setting<string>({ flags: '--problems <file>', section: 'sim-server', help: 'the problems whose reference answers it knows (JSONL or CSV)', mandatory: true, field: field('server', 'problems') }),
+  setting<string>({ flags: '--problems <file>', section: 'sim-server', help: 'the problems whose reference answers it knows (JSONL, CSV or Parquet)', mandatory: true, field: field('server', 'problems') }),
+  // The columns of --problems, as tmas run's --input-file names them: a CSV of other names could not be served, and its message named these flags.
+  ...COLUMN_FLAGS.map((flag) =>
+    setting<string, string | null>({ flags: flag.flags, section: 'sim-server', help: `the column (or JSON field) of --problems' ${flag.what}`, defaultText: flag.defaultText, field: field('server', flag.key), resolve: columnName(flag) }),
+  ),
   setting<number>({ flags: '--port <n>', section: 'sim-server', help: 'port (0: any free port)', parse: integer(0, 65_535), default: SIM_SERVER_PORT, field: field('server', 'port') }),
   setting<string>({ flags: '--host <host>', section: 'sim-server', help: 'interface to listen on', default: SIM_DEFAULTS.host, field: field('server', 'host') }),
   setting<string[], string[] | null>({
