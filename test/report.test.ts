@@ -231,7 +231,7 @@ describe('tmas report', () => {
     const out = path.join(dir, 'report.md');
     await runReportCommand([path.join(dir, 'finished'), path.join(dir, 'stopped')], { out, format: 'md' }, { stdout: () => {} });
     const markdown = await readFile(out, 'utf8');
-    expect(markdown).toMatch(/\| stopped \(simulated\) \| [^|]+ \| rule: not comparable \(group B\) \|/);
+    expect(markdown).toMatch(/\| stopped \(simulated\) ‡ \| [^|]+ \| rule: not comparable \(group B\) \|/);
     expect(markdown).toContain('- group B: stopped: graded by rule · 2 problems · T=2 (1 done: not finished); differs from A in (here vs A): iterations done: 1 vs all\n');
   });
 
