@@ -57,7 +57,7 @@ function expectAt(error: UserError, file: string, line: number): void {
  */
 function loadInOwnProcess(fifo: string): string | undefined {
   const loader = fileURLToPath(new URL('../src/input/problems.ts', import.meta.url));
-  const script = `import { loadProblems } from ${JSON.stringify(loader)}; await loadProblems(${JSON.stringify(fifo)}, { pipeWaitMs: 300 }).catch((error) => console.log(error.code));`;
+  const script = `import { loadProblems } from ${JSON.stringify(loader)}; await loadProblems(${JSON.stringify(fifo)}, { pipeWaits: { openMs: 300, silenceMs: 300 } }).catch((error) => console.log(error.code));`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
   return child.signal === null ? child.stdout.trim() : undefined;
 }
@@ -196,15 +196,29 @@ describe('loadProblems: file-level errors', () => {
   test('a pipe no process writes to, or whose writer sends nothing, is given up and let go', async ({ dir }) => {
     const fifo = join(dir, 'stuck.jsonl');
     execFileSync('mkfifo', [fifo]);
-    expect((await loadError(fifo, { pipeWaitMs: 300 })).message).toBe(`${fifo}: no process writes to this FIFO (waited 0.3 s). Start the process that writes the problems into it, or pass a regular file.`);
+    expect((await loadError(fifo, { pipeWaits: { openMs: 300, silenceMs: 300 } })).message).toBe(`${fifo}: no process writes to this FIFO (waited 0.3 s). Start the process that writes the problems into it, or pass a regular file.`);
     expect(loadInOwnProcess(fifo)).toBe('TMAS_INPUT');
     const held = join(dir, 'held.jsonl');
     execFileSync('mkfifo', [held]);
     const writer = spawn('sh', ['-c', `exec sleep 30 > ${held}`]);
     try {
-      const error = await loadError(held, { pipeWaitMs: 300 });
+      const error = await loadError(held, { pipeWaits: { openMs: 300, silenceMs: 300 } });
       expect(error.message).toMatch(/^\S+held\.jsonl: the process writing to this FIFO sent nothing for 0\.3 s \(\d+ bytes read before\)\. Write the problems to a file first and pass its path/);
       expect(loadInOwnProcess(held)).toBe('TMAS_INPUT');
+    } finally {
+      writer.kill();
+    }
+  });
+
+  // `--input-file <(python export.py)`: the generator opens the FIFO at once, then may load a dataset before its first line.
+  test('a writer that takes longer than the wait for a writer before its first line is read to the end', async ({ dir }) => {
+    const slow = join(dir, 'slow.jsonl');
+    execFileSync('mkfifo', [slow]);
+    const line = JSON.stringify({ problem_id: 'a', question: 'What is 1+1?', answer: '2' });
+    const writer = spawn('sh', ['-c', `exec > ${slow}; sleep 1; echo '${line}'`]);
+    try {
+      const problems = await loadProblems(slow, { pipeWaits: { openMs: 300, silenceMs: 30_000 } });
+      expect(problems.map(({ id }) => id)).toEqual(['a']);
     } finally {
       writer.kill();
     }

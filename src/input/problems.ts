@@ -20,7 +20,7 @@ import { toProblemFromJson, type JsonFields } from './json-record.ts';
 import { parseJsonLines } from './jsonl.ts';
 import { readParquetProblems } from './parquet.ts';
 import type { LocatedProblem, Problem } from './problem.ts';
-import { readProblemText } from './read-text.ts';
+import { readProblemText, type PipeWaits } from './read-text.ts';
 
 export type { Problem } from './problem.ts';
 export { INPUT_ERROR_CODE } from './input-error.ts';
@@ -39,8 +39,8 @@ export interface LoadOptions {
   answerColumn?: string | null;
   /** Most bytes of a problem file (default MAX_INPUT_BYTES); a larger one is refused unread. */
   maxBytes?: number;
-  /** Most milliseconds a FIFO waits for a writer, or for a byte from it (default PIPE_WAIT_MS). */
-  pipeWaitMs?: number;
+  /** Most milliseconds a FIFO waits for a writer to open it (default PIPE_WAIT_MS), and for its writer's next bytes (default PIPE_SILENCE_MS). */
+  pipeWaits?: PipeWaits;
 }
 
 
@@ -62,7 +62,7 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  const text = await readProblemText(file, maxBytes, options.pipeWaitMs);
+  const text = await readProblemText(file, maxBytes, options.pipeWaits);
   const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(

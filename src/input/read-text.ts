@@ -15,8 +15,8 @@ import { checkInputSize, MAX_INPUT_BYTES } from './input-size.ts';
  * Reads `file` and decodes it as UTF-8; throws a `TMAS_INPUT` error naming the
  * file on any failure, and on a file over `maxBytes` before reading it.
  */
-export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES, pipeWaitMs = PIPE_WAIT_MS): Promise<string> {
-  const bytes = await readProblemBytes(file, maxBytes, pipeWaitMs);
+export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES, pipe: PipeWaits = {}): Promise<string> {
+  const bytes = await readProblemBytes(file, maxBytes, { openMs: pipe.openMs ?? PIPE_WAIT_MS, silenceMs: pipe.silenceMs ?? PIPE_SILENCE_MS });
   refuseBinaryFormat(file, bytes);
   if (!isUtf8(bytes)) throw encodingError(file, bytes);
   refuseNulBytes(file, bytes);
@@ -25,18 +25,30 @@ export async function readProblemText(file: string, maxBytes = MAX_INPUT_BYTES, 
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
-/** How long a FIFO may wait for a process to open it for writing, or stay silent once opened, before the run gives up. */
+/** How long a FIFO may wait for a process to open it for writing before the run gives up: `<(…)` opens it at once. */
 export const PIPE_WAIT_MS = 10_000;
+/**
+ * How long the process writing to a FIFO may send nothing before the run gives up. Longer than the wait for
+ * a writer: a generator may load a dataset or a model's tokenizer before its first line
+ * (`--input-file <(python export.py)`); a stuck one is still given up, where the run used to hang.
+ */
+export const PIPE_SILENCE_MS = 300_000;
+
+/** The bounds of a FIFO's wait, in milliseconds: for a writer to open it, and for the writer's next bytes. */
+export interface PipeWaits {
+  openMs?: number;
+  silenceMs?: number;
+}
 
 /** The file's bytes, its size checked first (a file too large is never read); a pipe's, read up to `maxBytes`; a device is refused. */
-async function readProblemBytes(file: string, maxBytes: number, pipeWaitMs: number): Promise<Buffer> {
+async function readProblemBytes(file: string, maxBytes: number, pipeWaits: Required<PipeWaits>): Promise<Buffer> {
   try {
     const info = await stat(file);
     // /dev/zero and its kind never end: a problem file is a file, or a pipe (`--input-file <(zcat problems.jsonl.gz)`).
     if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket()) {
       throw inputError(file, `this is ${kindOf(info)}, not a file`, 'Pass the path of a .jsonl, .csv or .parquet problem file');
     }
-    if (info.isFIFO()) return await readPipe(file, maxBytes, pipeWaitMs);
+    if (info.isFIFO()) return await readPipe(file, maxBytes, pipeWaits);
     // A directory's size means nothing here: reading it fails with EISDIR, reported as such.
     if (!info.isDirectory()) checkInputSize(file, info.size, maxBytes);
     const handle = await open(file);
@@ -55,13 +67,12 @@ async function readProblemBytes(file: string, maxBytes: number, pipeWaitMs: numb
  * writing is given up, and so is one whose writer holds it open and sends nothing for as long
  * (`sleep 1000 > fifo`, a stuck generator): the run hung there, silent, before any message.
  */
-async function readPipe(file: string, maxBytes: number, waitMs: number): Promise<Buffer> {
-  const seconds = waitMs / 1000;
+async function readPipe(file: string, maxBytes: number, { openMs, silenceMs }: Required<PipeWaits>): Promise<Buffer> {
   const opening = open(file);
-  const handle = await within(opening, waitMs, () => {
+  const handle = await within(opening, openMs, () => {
     releaseBlockedPipe(file);
     void opening.then((late) => late.close(), () => {});
-    return inputError(file, `no process writes to this FIFO (waited ${seconds} s)`, 'Start the process that writes the problems into it, or pass a regular file');
+    return inputError(file, `no process writes to this FIFO (waited ${openMs / 1000} s)`, 'Start the process that writes the problems into it, or pass a regular file');
   });
   try {
     const chunks: Buffer[] = [];
@@ -69,9 +80,9 @@ async function readPipe(file: string, maxBytes: number, waitMs: number): Promise
     const buffer = Buffer.allocUnsafe(1 << 20);
     let total = 0;
     for (;;) {
-      const { bytesRead } = await within(handle.read(buffer, 0, buffer.length, null), waitMs, () => {
+      const { bytesRead } = await within(handle.read(buffer, 0, buffer.length, null), silenceMs, () => {
         releaseBlockedPipe(file);
-        return inputError(file, `the process writing to this FIFO sent nothing for ${seconds} s (${total} bytes read before)`, 'Write the problems to a file first and pass its path, or check the process that writes them');
+        return inputError(file, `the process writing to this FIFO sent nothing for ${silenceMs / 1000} s (${total} bytes read before)`, 'Write the problems to a file first and pass its path, or check the process that writes them');
       });
       if (bytesRead === 0) return Buffer.concat(chunks, total);
       total += bytesRead;
