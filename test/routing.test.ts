@@ -133,6 +133,28 @@ describe('the router', () => {
     expect(order.slice(20)).toEqual(Array(10).fill(slow));
   });
 
+  test('a replica whose pace is not measured yet holds no more calls than the measured ones hold on average, then takes calls again as they do', () => {
+    const router = createRouter<Routable>('prefix');
+    // Its first calls still decoding (a slow replica's take longest), no knee found, no cap: the freest by far.
+    const unknown = replica({ limit: 512, inFlight: 4 });
+    const fast = replica({ limit: 40, inFlight: 0, sequenceSpeed: 0.1 });
+    const alsoFast = replica({ limit: 40, inFlight: 0, sequenceSpeed: 0.1 });
+    const replicas = [unknown, fast, alsoFast];
+    const order = Array.from({ length: 60 }, (_, call) => send(router, replicas, verification(call, call), 1, call)[0]);
+    // Before, all 60 went to it while the measured replicas sat idle.
+    expect(unknown.inFlight).toBeLessThanOrEqual(Math.ceil((fast.inFlight + alsoFast.inFlight) / 2));
+    expect(order.filter((r) => r === unknown).length).toBeGreaterThan(0);
+    expect(fast.inFlight + alsoFast.inFlight).toBeGreaterThanOrEqual(40);
+    // Measured replicas full: the call waits for one of them rather than go to it.
+    (fast as { inFlight: number }).inFlight = 40;
+    (alsoFast as { inFlight: number }).inFlight = 40;
+    unknown.inFlight = 40;
+    expect(router.choose(replicas, { tieBreak: 0, prefix: null })).toBeNull();
+    // No pace measured anywhere (the run's first calls): the freest, as before.
+    const fresh = [replica({ limit: 512, inFlight: 4 }), replica({ limit: 16 })];
+    expect(router.choose(fresh, { tieBreak: 0, prefix: null })).toBe(fresh[0]);
+  });
+
   test('a slower replica with the only free slot takes the held call ranked last (a judge\'s before the loop\'s), a fast one the next; on equally fast replicas, or under least-loaded, each takes the next', async () => {
     const hold = async (router: ReturnType<typeof createRouter<Routable>>, fast: Routable, slow: Routable) => {
       const dispatcher = createDispatcher<Routable>(10, 'rank', router);
