@@ -16,7 +16,7 @@ import { smallProblems, startSimProcess, test, writeProblems } from './fixtures.
 
 /** A replica as the router sees it. */
 function replica(fields: Partial<Pick<Routable, 'limit' | 'inFlight' | 'sequenceSpeed' | 'kneeSize' | 'failedAttempts' | 'trialAt'>> = {}): Routable {
-  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory(), prefixHits: 0, ...fields };
+  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory(), ...fields };
 }
 
 /** The messages of a verification of candidate `candidate` of problem `problem`: equal for all of one candidate's verifications. */
@@ -27,14 +27,18 @@ function verification(problem: number, candidate: number): CompletionRequest['me
   ];
 }
 
+/** The calls `send` sent where their prompt's prefix was, by replica. */
+const prefixHits = new Map<Routable, number>();
+
 /** Routes `count` calls of the same prompt, each sent (its slot taken) before the next. */
 function send(router: ReturnType<typeof createRouter<Routable>>, replicas: Routable[], messages: CompletionRequest['messages'], count: number, tieBreak = 0): Routable[] {
   const prefix = prefixKeysOf(messages);
   const chosen: Routable[] = [];
+  const onPrefixHit = (to: Routable) => void prefixHits.set(to, (prefixHits.get(to) ?? 0) + 1);
   for (let call = 0; call < count; call++) {
     const target = router.choose(replicas, { tieBreak: tieBreak + call, prefix });
     if (target === null) break;
-    router.sent(target, { tieBreak: tieBreak + call, prefix });
+    router.sent(target, { tieBreak: tieBreak + call, prefix, onPrefixHit });
     target.inFlight++;
     chosen.push(target);
   }
@@ -102,7 +106,7 @@ describe('the router', () => {
     expect(new Set(second).size).toBe(1);
     expect(second[0]).not.toBe(first[0]);
     // The first candidate's replica got 8 prefix hits out of 8 calls (the first found nothing).
-    expect((first[0] as Routable).prefixHits).toBe(7);
+    expect(prefixHits.get(first[0] as Routable)).toBe(7);
     // A replica holding the prompt, but 40 calls busier than an empty one, gives the call away.
     const holder = first[0] as Routable;
     holder.inFlight = 48;
@@ -277,6 +281,26 @@ describe('a pool of capacity servers', () => {
     } finally {
       gateway.close();
       for (const sim of sims) sim.child.kill();
+    }
+  });
+
+  test('a replica that answers every call with a 429 counts no prefix hit: hits count the attempts that answered, as calls do', async () => {
+    const sims = await Promise.all([{ '429': 1 }, {}].map((faults) => startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }], faults, latency: { medianMs: 5, p99Ms: 10 } })));
+    const urls = sims.map((sim) => sim.url);
+    const gateway = createGateway({ ...GATEWAY, maxRetries: 6, routing: 'prefix' });
+    try {
+      // Four candidates' eight verifications each, a candidate's sent together; the seeds' tie-break sends every other candidate's first to the refusing replica.
+      for (let candidate = 0; candidate < 4; candidate++) await Promise.all(Array.from({ length: 8 }, (_, call) => gateway.complete(poolCall(urls, verification(1, candidate), candidate * 9 + call))));
+      const [refusing, answering] = urls.map((url) => gateway.stats.endpoints.find((e) => e.baseUrl === url) as EndpointStats);
+      expect(refusing?.errors).toBeGreaterThan(0);
+      // Before, the attempts sent to it where their prompt was counted as hits: calls 0, prefixHits up to 12.
+      expect(refusing).toMatchObject({ calls: 0, prefixHits: 0 });
+      expect(answering?.calls).toBe(32);
+      expect(answering?.prefixHits).toBeLessThanOrEqual(answering?.calls as number);
+      expect(answering?.prefixHits).toBeGreaterThan(0);
+    } finally {
+      gateway.close();
+      await Promise.all(sims.map((sim) => sim.close()));
     }
   });
 

@@ -71,8 +71,6 @@ export interface Routable extends Slots {
   /** While its last attempts failed: when (performance.now() ms) it may take its next trial call, the backoff or Retry-After of its last failure. */
   readonly trialAt: number;
   readonly prefixes: PrefixMemory;
-  /** Calls sent to it that found most of their prompt there (as far as the router can tell). */
-  prefixHits: number;
 }
 
 /** A replica whose sequences would run at this fraction of the fastest pace at least is as good as the fastest: speeds measured apart differ by noise. */
@@ -95,10 +93,8 @@ export function createRouter<S extends Routable>(routing: Routing): Router<S> {
     },
     sent(replica, call) {
       if (routing !== 'prefix' || call.prefix === undefined || call.prefix === null) return;
-      if (holdsPrefix(replica, call)) {
-        replica.prefixHits++;
-        call.onPrefixHit?.(replica);
-      }
+      // Counted by the call once its attempt answers (call.ts), as the replica's calls are: a hit of an attempt that failed was no call.
+      if (holdsPrefix(replica, call)) call.onPrefixHit?.(replica);
       replica.prefixes.remember(call.prefix);
     },
     ...(routing === 'prefix' ? { cachedElsewhere, isSlower } : {}),
