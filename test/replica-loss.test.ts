@@ -11,6 +11,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { createGateway, type CompletionRequest } from '../src/gateway/gateway.ts';
+import { createDispatcher } from '../src/gateway/dispatch/dispatcher.ts';
+import { createReplicaPool } from '../src/gateway/endpoints/replica-pool.ts';
+import { createHttpTransport } from '../src/gateway/request/http-transport.ts';
+import type { EndpointState } from '../src/gateway/endpoints/endpoint-state.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import { readJournal, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
@@ -155,6 +159,35 @@ async function lossyPool(latency: { medianMs: number; p99Ms: number }, maxTokens
 }
 
 describe('a replica lost and back', () => {
+  test('its pace is measured afresh: the router reads none for it until its new server shows one (a pod rescheduled on other hardware)', async () => {
+    const sims = await Promise.all([0, 1].map(() => startSimServer({ problems: PROBLEMS, latency: { medianMs: 5, p99Ms: 10 } })));
+    const urls = sims.map((sim) => sim.url);
+    const pool = createReplicaPool({
+      dispatcher: createDispatcher<EndpointState>(16),
+      transport: createHttpTransport(),
+      settings: { concurrency: 16, serverQueue: 'server', stream: true, maxPollMs: 500 },
+      downAfter: 3,
+      describe: String,
+      backoff: { baseMs: 5, capMs: 40 },
+      outageGraceMs: 10_000,
+    });
+    try {
+      const request: CompletionRequest = { endpoint: { baseUrl: urls[0] as string, model: 'tmas-sim', apiKey: 'k', replicas: urls }, messages: [{ role: 'user', content: 'x' }], maxTokens: 10, seed: 0 };
+      const replica = pool.replicasOf(request, 1).replicas[1] as EndpointState;
+      // Its calls decoded 100 tokens/s before it went away.
+      for (let call = 0; call < 5; call++) replica.poll.onCall(1_000, 10_000);
+      expect(replica.sequenceSpeed).toBeCloseTo(0.1);
+      for (let attempt = 0; attempt < 3; attempt++) pool.replicaFailed(replica, request, new Error('connection reset'));
+      expect(replica.drained).toBe(true);
+      await until(() => !replica.drained);
+      // Before, it came back with the old server's pace, and was routed by it.
+      expect(replica.sequenceSpeed).toBeNull();
+    } finally {
+      pool.close();
+      await Promise.all(sims.map((sim) => sim.close()));
+    }
+  });
+
   test('through the gateway: the calls under way on it finish elsewhere, each once; it is drained, then used again once it answers', async () => {
     const pool = await lossyPool({ medianMs: 40, p99Ms: 80 }, 500);
     const { lossy, gateway, call, endpoint, close } = pool;

@@ -16,7 +16,7 @@ import { smallProblems, startSimProcess, test, writeProblems } from './fixtures.
 
 /** A replica as the router sees it. */
 function replica(fields: Partial<Pick<Routable, 'limit' | 'inFlight' | 'sequenceSpeed' | 'kneeSize' | 'failedAttempts' | 'trialAt'>> = {}): Routable {
-  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory(), prefixHits: 0, ...fields };
+  return { limit: 100, inFlight: 0, drained: false, sequenceSpeed: null, kneeSize: null, failedAttempts: 0, trialAt: 0, prefixes: createPrefixMemory(), ...fields };
 }
 
 /** The messages of a verification of candidate `candidate` of problem `problem`: equal for all of one candidate's verifications. */
@@ -27,14 +27,18 @@ function verification(problem: number, candidate: number): CompletionRequest['me
   ];
 }
 
+/** The calls `send` sent where their prompt's prefix was, by replica. */
+const prefixHits = new Map<Routable, number>();
+
 /** Routes `count` calls of the same prompt, each sent (its slot taken) before the next. */
 function send(router: ReturnType<typeof createRouter<Routable>>, replicas: Routable[], messages: CompletionRequest['messages'], count: number, tieBreak = 0): Routable[] {
   const prefix = prefixKeysOf(messages);
   const chosen: Routable[] = [];
+  const onPrefixHit = (to: Routable) => void prefixHits.set(to, (prefixHits.get(to) ?? 0) + 1);
   for (let call = 0; call < count; call++) {
     const target = router.choose(replicas, { tieBreak: tieBreak + call, prefix });
     if (target === null) break;
-    router.sent(target, { tieBreak: tieBreak + call, prefix });
+    router.sent(target, { tieBreak: tieBreak + call, prefix, onPrefixHit });
     target.inFlight++;
     chosen.push(target);
   }
@@ -102,7 +106,7 @@ describe('the router', () => {
     expect(new Set(second).size).toBe(1);
     expect(second[0]).not.toBe(first[0]);
     // The first candidate's replica got 8 prefix hits out of 8 calls (the first found nothing).
-    expect((first[0] as Routable).prefixHits).toBe(7);
+    expect(prefixHits.get(first[0] as Routable)).toBe(7);
     // A replica holding the prompt, but 40 calls busier than an empty one, gives the call away.
     const holder = first[0] as Routable;
     holder.inFlight = 48;
@@ -131,6 +135,28 @@ describe('the router', () => {
     expect(order.slice(0, 18).filter((r) => r === alsoFast)).toHaveLength(9);
     expect(order.slice(18, 20).every((r) => r !== slow)).toBe(true);
     expect(order.slice(20)).toEqual(Array(10).fill(slow));
+  });
+
+  test('a replica whose pace is not measured yet holds no more calls than the measured ones hold on average, then takes calls again as they do', () => {
+    const router = createRouter<Routable>('prefix');
+    // Its first calls still decoding (a slow replica's take longest), no knee found, no cap: the freest by far.
+    const unknown = replica({ limit: 512, inFlight: 4 });
+    const fast = replica({ limit: 40, inFlight: 0, sequenceSpeed: 0.1 });
+    const alsoFast = replica({ limit: 40, inFlight: 0, sequenceSpeed: 0.1 });
+    const replicas = [unknown, fast, alsoFast];
+    const order = Array.from({ length: 60 }, (_, call) => send(router, replicas, verification(call, call), 1, call)[0]);
+    // Before, all 60 went to it while the measured replicas sat idle.
+    expect(unknown.inFlight).toBeLessThanOrEqual(Math.ceil((fast.inFlight + alsoFast.inFlight) / 2));
+    expect(order.filter((r) => r === unknown).length).toBeGreaterThan(0);
+    expect(fast.inFlight + alsoFast.inFlight).toBeGreaterThanOrEqual(40);
+    // Measured replicas full: the call waits for one of them rather than go to it.
+    (fast as { inFlight: number }).inFlight = 40;
+    (alsoFast as { inFlight: number }).inFlight = 40;
+    unknown.inFlight = 40;
+    expect(router.choose(replicas, { tieBreak: 0, prefix: null })).toBeNull();
+    // No pace measured anywhere (the run's first calls): the freest, as before.
+    const fresh = [replica({ limit: 512, inFlight: 4 }), replica({ limit: 16 })];
+    expect(router.choose(fresh, { tieBreak: 0, prefix: null })).toBe(fresh[0]);
   });
 
   test('a slower replica with the only free slot takes the held call ranked last (a judge\'s before the loop\'s), a fast one the next; on equally fast replicas, or under least-loaded, each takes the next', async () => {
@@ -255,6 +281,26 @@ describe('a pool of capacity servers', () => {
     } finally {
       gateway.close();
       for (const sim of sims) sim.child.kill();
+    }
+  });
+
+  test('a replica that answers every call with a 429 counts no prefix hit: hits count the attempts that answered, as calls do', async () => {
+    const sims = await Promise.all([{ '429': 1 }, {}].map((faults) => startSimServer({ problems: [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }], faults, latency: { medianMs: 5, p99Ms: 10 } })));
+    const urls = sims.map((sim) => sim.url);
+    const gateway = createGateway({ ...GATEWAY, maxRetries: 6, routing: 'prefix' });
+    try {
+      // Four candidates' eight verifications each, a candidate's sent together; the seeds' tie-break sends every other candidate's first to the refusing replica.
+      for (let candidate = 0; candidate < 4; candidate++) await Promise.all(Array.from({ length: 8 }, (_, call) => gateway.complete(poolCall(urls, verification(1, candidate), candidate * 9 + call))));
+      const [refusing, answering] = urls.map((url) => gateway.stats.endpoints.find((e) => e.baseUrl === url) as EndpointStats);
+      expect(refusing?.errors).toBeGreaterThan(0);
+      // Before, the attempts sent to it where their prompt was counted as hits: calls 0, prefixHits up to 12.
+      expect(refusing).toMatchObject({ calls: 0, prefixHits: 0 });
+      expect(answering?.calls).toBe(32);
+      expect(answering?.prefixHits).toBeLessThanOrEqual(answering?.calls as number);
+      expect(answering?.prefixHits).toBeGreaterThan(0);
+    } finally {
+      gateway.close();
+      await Promise.all(sims.map((sim) => sim.close()));
     }
   });
 

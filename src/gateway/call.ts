@@ -105,12 +105,14 @@ export async function completeCall(context: CallContext, request: CompletionRequ
   const prefix = context.routing === 'prefix' && (request.endpoint.replicas?.length ?? 0) > 1 ? prefixKeysOf(request.messages) : null;
   let failedOn: EndpointState | null = null;
   const attemptContext: AttemptContext = { ...context.attempt, tally };
-  const onPrefixHit = tally.prefixHit ?? null;
   for (let attempts = 1; ; attempts++) {
     const { pool, replicas } = context.pool.replicasOf(request, attempts);
     // Encoded before waiting for a slot, as the first replica takes it; a slot is not held for it.
     await call.bodyFor(replicas[0] as EndpointState);
     // Rejects on an abort, or when the pool goes down while the call is held: neither is an attempt.
+    // Whether this attempt went where its prompt's prefix was: counted only if it answers, as the replica's calls are.
+    const sentTo = { prefixHit: false };
+    const onPrefixHit = prefix === null ? null : () => void (sentTo.prefixHit = true);
     const state = await dispatcher.admit({ pool, replicas, rank, sequence: arrival, tieBreak: request.seed + attempts, prefix, avoid: failedOn, onPrefixHit }, signal);
     try {
       const dialect = state.dialect;
@@ -135,7 +137,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       const finishReason = result.finishReason ?? finishOfTokens(context, state, request, { ...result, countedTokens });
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
-      succeeded(tally, state, request, result);
+      succeeded(tally, state, request, result, sentTo.prefixHit);
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
@@ -224,13 +226,13 @@ function adoptReasoningDialect(context: CallContext, state: EndpointState, error
 }
 
 /** An attempt answered: the endpoint's counts of failures in a row start again. */
-function succeeded(tally: Tally, state: EndpointState, request: CompletionRequest, result: Reply): void {
+function succeeded(tally: Tally, state: EndpointState, request: CompletionRequest, result: Reply, prefixHit: boolean): void {
   state.aimd.onSuccess();
   state.consecutiveFailures = 0;
   state.failedAttempts = 0;
   state.failuresInARow = 0;
   state.drainsInARow = 0;
-  tally.answered(state, request, result);
+  tally.answered(state, request, result, prefixHit);
 }
 
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */

@@ -19,7 +19,6 @@ export class ReplicaSlots implements Routable {
   readonly drained = false;
   readonly failedAttempts = 0;
   readonly trialAt = 0;
-  prefixHits = 0;
   readonly prefixes = createPrefixMemory();
   /** Tokens per ms one of its sequences decodes while it has room: its c. */
   readonly sequenceSpeed: number;

@@ -13,7 +13,7 @@ export interface RoutedCall<S> {
   readonly prefix?: PrefixKeys | null;
   /** The replica its last attempt failed on: another goes first. */
   readonly avoid?: S | null;
-  /** Told when the router sends the call where its prompt's prefix is (the replica's own count is the router's): a run sharing the gateway counts its own. */
+  /** Told when the router sends the call where its prompt's prefix is: the call counts the hit once that attempt answers (call.ts). */
   readonly onPrefixHit?: ((replica: S) => void) | null;
 }
 

@@ -25,7 +25,7 @@ export interface EndpointState {
   readonly kneeSize: number | null;
   /** The prompt prefixes sent to it lately (routing.ts). */
   prefixes: PrefixMemory;
-  /** Calls sent to it that found most of their prompt there. */
+  /** Attempts it answered that were sent where most of their prompt was (counted by the call: call.ts). */
   prefixHits: number;
   /** Times it came back after it was drained. */
   returns: number;

@@ -27,7 +27,7 @@ export interface EndpointStats {
   inFlight: number;
   /** Calls held in the gateway that may go to it. */
   waiting: number;
-  /** The server's load at the last reading, and where it came from; null before one (or with `--server-queue server`). */
+  /** The server's load at the last reading, and where it came from; null before one (or with `--server-queue server`). Readings stop while it has no calls: at a run's end, the load while its last calls ran. */
   server: { running: number; waiting: number; source: 'metrics' | 'streams' } | null;
   /** Times the limit was halved after a 429 or 503. */
   decreases: number;
@@ -41,7 +41,7 @@ export interface EndpointStats {
   drained: boolean;
   /** Times the replica came back after it was drained. */
   returns: number;
-  /** Calls sent to the replica that found most of their prompt's prefix there, as far as `--routing prefix` can tell (0 under `least-loaded`). */
+  /** Of its `calls` (attempts answered), those sent where most of their prompt's prefix was, as far as `--routing prefix` can tell (0 under `least-loaded`): never more than `calls`. */
   prefixHits: number;
 }
 

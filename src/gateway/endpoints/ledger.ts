@@ -16,7 +16,7 @@ export interface Ledger {
   endpoint(state: EndpointState): EndpointCounts;
 }
 
-/** The gateway's own ledger: an endpoint's counts are those its state keeps (the router counts its prefix hits there). */
+/** The gateway's own ledger: an endpoint's counts are those its state keeps. */
 export function gatewayLedger(counters: GatewayCounters): Ledger {
   return { counters, endpoint: (state) => state };
 }
@@ -36,8 +36,8 @@ export function runLedger(): Ledger {
 
 /** What a call counts, each into every ledger of its tally. */
 export interface Tally {
-  /** An attempt answered on `state`, with `reply`. */
-  answered(state: EndpointState, request: CompletionRequest, reply: Reply): void;
+  /** An attempt answered on `state`, with `reply`; `prefixHit` when the router sent it where its prompt's prefix was (routing.ts). */
+  answered(state: EndpointState, request: CompletionRequest, reply: Reply, prefixHit: boolean): void;
   /** An attempt failed on `state`. */
   attemptFailed(state: EndpointState): void;
   /** The call failed for good. */
@@ -48,8 +48,6 @@ export interface Tally {
   streamed(chars: number): void;
   /** A streamed attempt's time to its first token and its generation time. */
   timed(firstTokenMs: number, generationMs: number): void;
-  /** The router sent the call where its prompt's prefix was: counted into the run's ledger; the router counts the gateway's (routing.ts). Absent without a run. */
-  prefixHit?: (state: EndpointState) => void;
 }
 
 /** The tally of a call: the gateway's ledger, and the ledger of the call's run when it has one. */
@@ -59,9 +57,11 @@ export function tallyOf(gateway: Ledger, run: Ledger | null): Tally {
     for (const ledger of ledgers) count(ledger);
   };
   return {
-    answered: (state, request, reply) =>
+    answered: (state, request, reply, prefixHit) =>
       each((ledger) => {
-        ledger.endpoint(state).calls++;
+        const counts = ledger.endpoint(state);
+        counts.calls++;
+        if (prefixHit) counts.prefixHits++;
         noteReply(ledger.counters, request, reply);
       }),
     attemptFailed: (state) => each((ledger) => ledger.endpoint(state).errors++),
@@ -77,6 +77,5 @@ export function tallyOf(gateway: Ledger, run: Ledger | null): Tally {
         counters.firstTokenMs.add(firstTokenMs);
         counters.generationMs.add(generationMs);
       }),
-    ...(run === null ? {} : { prefixHit: (state: EndpointState) => void run.endpoint(state).prefixHits++ }),
   };
 }

@@ -197,8 +197,10 @@ function returned(state: EndpointState, downAfter: number): void {
   state.returns++;
   // A server that went away lost its cache, and may come back as another (a pod rescheduled on other
   // hardware): its pace and knee are measured afresh, so that routing neither avoids it nor overloads
-  // it for what the server before it measured.
+  // it for what the server before it measured. The knee's pace alone was: the pace of its readings and
+  // calls, which routing reads until the knee has one (or always, without a knee), was the old server's.
   state.prefixes.forget();
+  state.poll.forget();
   if (state.knee.active) state.knee.restart(SLOW_START_CAP);
 }
 

@@ -37,14 +37,16 @@ export interface PollPeriod {
   onReading(tokens: number | null, running: number, atMs: number): void;
   /** A call ended: its completion tokens over `decodeMs` from its first token to its end. */
   onCall(tokens: number, decodeMs: number): void;
+  /** The server went away and came back, maybe on other hardware: its pace is measured afresh, the first readings quick again. */
+  forget(): void;
 }
 
 /** Creates the period of a server read at most every `maxMs`. */
 export function createPollPeriod(maxMs: number): PollPeriod {
   if (!(maxMs > 0)) throw new TypeError(`maxMs must be > 0, got ${maxMs}`);
   const fastest = Math.min(FASTEST_MS, maxMs);
-  const fromCounter = createRecentValues(KEPT);
-  const fromCalls = createRecentValues(KEPT);
+  let fromCounter = createRecentValues(KEPT);
+  let fromCalls = createRecentValues(KEPT);
   let last: { tokens: number; atMs: number } | null = null;
   let readings = 0;
   const paceNow = () => fromCounter.quantile(0.5) ?? fromCalls.quantile(0.5);
@@ -68,6 +70,12 @@ export function createPollPeriod(maxMs: number): PollPeriod {
     },
     onCall(tokens, decodeMs) {
       if (tokens >= LEAST_CALL_TOKENS && decodeMs > 0) fromCalls.add(tokens / decodeMs);
+    },
+    forget() {
+      fromCounter = createRecentValues(KEPT);
+      fromCalls = createRecentValues(KEPT);
+      last = null;
+      readings = 0;
     },
   };
 }
