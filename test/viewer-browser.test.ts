@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -187,5 +188,31 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
     } finally {
       await running;
     }
+  });
+});
+
+describe('tmas run --resume --view', () => {
+  test("a resumed run's live curves hold every iteration of every problem, as its metrics.json does, not only what the resuming process ran", async ({ dir }) => {
+    const input = await writeProblems(dir, MATH_PROBLEMS.slice(0, 2));
+    const out = path.join(dir, 'resumed');
+    const args = ['--input-file', input, '--output-file', out, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
+    await runInProcess([...args, '--max-iterations', '1']);
+    const { config, secrets } = toRunConfig(parseRunFlags([...args, '--max-iterations', '2']), {});
+    const problems = await loadProblems(config.problems.inputFile);
+    type Curve = { iteration: number; problems: number; pass1: number | null };
+    let served: Curve[] = [];
+    // The live viewer as the run ends, before it hands over to the finished run: what the page showed last.
+    const view = async (parts: Parameters<ReturnType<typeof serveLiveRun>>[0]) => {
+      let url = '';
+      const stop = await serveLiveRun({ port: 0, dir: out, say: (line) => (url = line.match(/http:\S+/)?.[0] ?? '') })(parts);
+      return async () => {
+        served = ((await (await fetch(`${url}api/runs/0/curves`)).json()) as { iterations: Curve[] }).iterations;
+        await stop();
+      };
+    };
+    await runEvaluation(config, secrets, problems, { stdout: () => {}, stderr: () => {} }, { view, resume: true });
+    const metrics = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8')) as { iterations: Curve[] };
+    expect(metrics.iterations.map(({ iteration, problems: n }) => ({ iteration, problems: n }))).toEqual([{ iteration: 0, problems: 2 }, { iteration: 1, problems: 2 }]);
+    expect(served.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 }))).toEqual(metrics.iterations.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 })));
   });
 });
