@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { get } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { runViewCommand, serveLiveRun } from '../src/cli/inspect/view.command.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
+import { chartLibraryFile } from '../src/report/chart-library.ts';
+import { openRunsCatalog } from '../src/viewer/run-catalog.ts';
+import { startViewer } from '../src/viewer/server.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { browserTest as test, CHROMIUM } from './chromium.ts';
@@ -214,5 +218,30 @@ describe('tmas run --resume --view', () => {
     const metrics = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8')) as { iterations: Curve[] };
     expect(metrics.iterations.map(({ iteration, problems: n }) => ({ iteration, problems: n }))).toEqual([{ iteration: 0, problems: 2 }, { iteration: 1, problems: 2 }]);
     expect(served.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 }))).toEqual(metrics.iterations.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 })));
+  });
+});
+
+describe.skipIf(!existsSync('/proc/self/fd'))('the viewer server under clients that go away', () => {
+  test('a client that disconnects mid-file leaves no file open: 100 aborted downloads of Chart.js hold no descriptor of it afterwards', async () => {
+    const viewer = await startViewer(openRunsCatalog([]), { port: 0 });
+    const chart = chartLibraryFile();
+    const openOnChart = async () => (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((target) => target === chart).length;
+    try {
+      const aborted = Array.from({ length: 100 }, () => new Promise<void>((resolve) => {
+        const request = get(`${viewer.url}assets/chart.js`, { agent: false }, (response) => response.once('data', () => {
+          response.socket.destroy();
+          resolve();
+        }));
+        request.on('error', () => resolve());
+      }));
+      await Promise.all(aborted);
+      // The server sees each close on its own turn: a whole answer served afterwards means it has seen them all.
+      expect((await fetch(`${viewer.url}assets/chart.js`)).status).toBe(200);
+      // A file is closed a turn after its reader is destroyed: looked at again for a while before the verdict.
+      for (let look = 0; look < 50 && (await openOnChart()) > 0; look++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await openOnChart()).toBe(0);
+    } finally {
+      await viewer.close();
+    }
   });
 });

@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -80,7 +81,8 @@ async function sendFile(response: ServerResponse, file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new NotFound(file);
   response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': info.size, 'cache-control': 'max-age=3600' });
-  createReadStream(file).pipe(response);
+  // pipeline, not pipe: a client that goes away mid-file (a reload while the page loads) closes the file too, else its descriptor stays open for good.
+  await pipeline(createReadStream(file), response);
 }
 
 function integerParam(params: URLSearchParams, name: string): number | undefined {
