@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { get } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { runViewCommand, serveLiveRun } from '../src/cli/inspect/view.command.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
+import { chartLibraryFile } from '../src/report/chart-library.ts';
+import { openRunsCatalog } from '../src/viewer/run-catalog.ts';
+import { startViewer } from '../src/viewer/server.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { browserTest as test, CHROMIUM } from './chromium.ts';
@@ -186,6 +191,57 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       await page.close();
     } finally {
       await running;
+    }
+  });
+});
+
+describe('tmas run --resume --view', () => {
+  test("a resumed run's live curves hold every iteration of every problem, as its metrics.json does, not only what the resuming process ran", async ({ dir }) => {
+    const input = await writeProblems(dir, MATH_PROBLEMS.slice(0, 2));
+    const out = path.join(dir, 'resumed');
+    const args = ['--input-file', input, '--output-file', out, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
+    await runInProcess([...args, '--max-iterations', '1']);
+    const { config, secrets } = toRunConfig(parseRunFlags([...args, '--max-iterations', '2']), {});
+    const problems = await loadProblems(config.problems.inputFile);
+    type Curve = { iteration: number; problems: number; pass1: number | null };
+    let served: Curve[] = [];
+    // The live viewer as the run ends, before it hands over to the finished run: what the page showed last.
+    const view = async (parts: Parameters<ReturnType<typeof serveLiveRun>>[0]) => {
+      let url = '';
+      const stop = await serveLiveRun({ port: 0, dir: out, say: (line) => (url = line.match(/http:\S+/)?.[0] ?? '') })(parts);
+      return async () => {
+        served = ((await (await fetch(`${url}api/runs/0/curves`)).json()) as { iterations: Curve[] }).iterations;
+        await stop();
+      };
+    };
+    await runEvaluation(config, secrets, problems, { stdout: () => {}, stderr: () => {} }, { view, resume: true });
+    const metrics = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8')) as { iterations: Curve[] };
+    expect(metrics.iterations.map(({ iteration, problems: n }) => ({ iteration, problems: n }))).toEqual([{ iteration: 0, problems: 2 }, { iteration: 1, problems: 2 }]);
+    expect(served.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 }))).toEqual(metrics.iterations.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 })));
+  });
+});
+
+describe.skipIf(!existsSync('/proc/self/fd'))('the viewer server under clients that go away', () => {
+  test('a client that disconnects mid-file leaves no file open: 100 aborted downloads of Chart.js hold no descriptor of it afterwards', async () => {
+    const viewer = await startViewer(openRunsCatalog([]), { port: 0 });
+    const chart = chartLibraryFile();
+    const openOnChart = async () => (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((target) => target === chart).length;
+    try {
+      const aborted = Array.from({ length: 100 }, () => new Promise<void>((resolve) => {
+        const request = get(`${viewer.url}assets/chart.js`, { agent: false }, (response) => response.once('data', () => {
+          response.socket.destroy();
+          resolve();
+        }));
+        request.on('error', () => resolve());
+      }));
+      await Promise.all(aborted);
+      // The server sees each close on its own turn: a whole answer served afterwards means it has seen them all.
+      expect((await fetch(`${viewer.url}assets/chart.js`)).status).toBe(200);
+      // A file is closed a turn after its reader is destroyed: looked at again for a while before the verdict.
+      for (let look = 0; look < 50 && (await openOnChart()) > 0; look++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await openOnChart()).toBe(0);
+    } finally {
+      await viewer.close();
     }
   });
 });

@@ -100,7 +100,10 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
     const reseeded = path.join(folder, 'reseeded');
     await run(input, plain, null);
     await run(input, fork, agents);
-    await run(input, reseeded, null, '8');
+    // The run of another seed reads a revised data set: p2 is another question under the same id.
+    const revised = smallProblems(2).map((p) => (p.problem_id === 'p2' ? { ...p, question: `${p.question} Show your work.` } : p));
+    await mkdir(path.join(dir, 'revised'));
+    await run(await writeProblems(path.join(dir, 'revised'), revised), reseeded, null, '8');
     await markFork(fork, plain, ['--agents brief.mjs']);
 
     // The stores: iteration 0's solutions and verifications are the same requests in both runs, its summaries are not.
@@ -182,6 +185,12 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
       const partingRow = page.locator(`section[data-iteration="${iteration}"] tr.first-parting`);
       expect(await partingRow.getAttribute('data-candidate')).toBe(candidate);
       expect(await page.locator('tr.first-parting').count()).toBe(1);
+      // p1 is the same problem in both; p2 is not, and the page says so on the run whose p2 is another.
+      expect(await page.locator('.problem-differs').count()).toBe(0);
+      await page.goto(`${viewer.url}#/compare/1,2/problem/p2`, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="#/compare/1,2/problem/p2"]');
+      expect(await page.locator('.compared-runs li[data-run="1"] .problem-differs').count()).toBe(0);
+      expect(await page.locator('.compared-runs li[data-run="2"] .problem-differs').textContent()).toBe(' · another problem under this id: its question differs from the one shown');
 
       // The plain run has no parent.
       await page.goto(`${viewer.url}#/run/1`, { waitUntil: 'load' });

@@ -13,8 +13,15 @@ import { readJournal, runInProcess, writeProblems } from './fixtures.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** One problem: a test's runs are small so that the file stays short under load. */
-const PROBLEMS = [{ problem_id: 'p1', question: 'What is the remainder when $2^{10}$ is divided by $7$?', answer: '2' }];
+/**
+ * Few problems: a test's runs are small so that the file stays short under
+ * load. The second one's id extends the first's past a `/` (`p1/1`): every key
+ * of it starts the way p1's keys at iteration 1 do, and none of it may show in p1's pages.
+ */
+const PROBLEMS = [
+  { problem_id: 'p1', question: 'What is the remainder when $2^{10}$ is divided by $7$?', answer: '2' },
+  { problem_id: 'p1/1', question: 'What is $3 + 4$?', answer: '7' },
+];
 
 interface Shared {
   dir: string;
@@ -153,6 +160,12 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: transcripts, strategy-aware h
     expect(body.calls.map((c) => c.key).sort()).toEqual(journal.filter((c) => c.problem === 'p1').map((c) => c.key).sort());
     expect(body.truncated).toBeNull();
     expect((await page.request.get(`${shared?.viewer.url}download/0/problem/9`)).status()).toBe(404);
+    // A malformed %-escape in the address is the request's fault: 400 saying so, not a server error.
+    for (const address of ['download/0/problem/%E0', 'api/runs/0/problems/50%/transcript/1']) {
+      const bad = await page.request.get(`${shared?.viewer.url}${address}`);
+      expect(bad.status()).toBe(400);
+      expect(await bad.text()).toMatch(/^bad request: the address holds a malformed %-escape: '(%E0|50%)'/);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });

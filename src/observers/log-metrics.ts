@@ -18,7 +18,7 @@
  * are gigabytes read only to be dropped. A figure that comes to read
  * another long text names it in `readsText`.
  */
-import { createMetricsCollector } from './metrics-collector.ts';
+import { createMetricsCollector, type MetricsCollector } from './metrics-collector.ts';
 import type { IterationMetrics } from './metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { TextPath } from '../store/texts.ts';
@@ -60,6 +60,38 @@ export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> 
 }
 
 /**
+ * The fold of a log into a collector: each (type, correlation) counted once,
+ * but for an iteration's completion, whose last logging counts; a failure held
+ * until `settle`, unless a reply under its correlation supersedes it.
+ */
+function createLogFold() {
+  const collector = createMetricsCollector();
+  const seen = new SeenMessages();
+  const failed = new Map<string, Envelope>();
+  // An iteration saved again on resume (a baseline redoes its iterations from the journal, and asks again a judge pass
+  // whose call had failed for good) is in results.jsonl as saved last: its figures replace the earlier ones.
+  const counts = ({ message }: Envelope): boolean => seen.firstTime(message.type, message.correlation) || message.type === 'iteration.completed';
+  return {
+    collector,
+    counts,
+    read(envelope: Envelope): void {
+      const { message } = envelope;
+      if (message.type === 'llm.failed') {
+        failed.set(message.correlation, envelope);
+        return;
+      }
+      if (message.type.endsWith('.completed')) failed.delete(message.correlation);
+      if (counts(envelope)) collector.observe(envelope);
+    },
+    /** Counts the failures no reply superseded. */
+    settle(): void {
+      for (const envelope of failed.values()) collector.observe(envelope);
+      failed.clear();
+    },
+  };
+}
+
+/**
  * Streams the log of a run into its per-iteration metrics, and the calls that
  * failed for good in iterations no problem finished (a run in which every
  * call failed has no iteration to count them in), and how many failures were
@@ -67,24 +99,33 @@ export async function metricsFromLog(store: Store): Promise<IterationMetrics[]> 
  * `onRead` is told of each message read (a stop's progress).
  */
 export async function runMetricsFromLog(store: Store, since = 0, onRead: () => void = () => {}): Promise<{ iterations: IterationMetrics[]; unfinishedFailures: number; failuresSince: number }> {
-  const collector = createMetricsCollector();
-  const seen = new SeenMessages();
-  const failed = new Map<string, Envelope>();
+  const fold = createLogFold();
   let failuresSince = 0;
   for await (const envelope of store.envelopeOutlines(readsText)) {
     onRead();
     const { message } = envelope;
-    if (message.type === 'llm.failed') {
-      if (envelope.seq >= since && message.code !== 'TMAS_CALL_SKIPPED') failuresSince++;
-      failed.set(message.correlation, envelope);
-      continue;
-    }
-    if (message.type.endsWith('.completed')) failed.delete(message.correlation);
-    // An iteration saved again on resume (a baseline redoes its iterations from the journal, and asks again a judge pass
-    // whose call had failed for good) is in results.jsonl as saved last: its figures replace the earlier ones.
-    if (!seen.firstTime(message.type, message.correlation) && message.type !== 'iteration.completed') continue;
-    collector.observe(envelope);
+    if (message.type === 'llm.failed' && envelope.seq >= since && message.code !== 'TMAS_CALL_SKIPPED') failuresSince++;
+    fold.read(envelope);
   }
-  for (const envelope of failed.values()) collector.observe(envelope);
-  return { iterations: collector.iterations(), unfinishedFailures: collector.unfinishedFailures(), failuresSince };
+  fold.settle();
+  return { iterations: fold.collector.iterations(), unfinishedFailures: fold.collector.unfinishedFailures(), failuresSince };
+}
+
+/**
+ * The live metrics of a resumed run: its log so far folded first, then every
+ * message of this process, each counted as the fold at the end counts it. The
+ * progress line's Pass@1 and the viewer's curves (`tmas run --resume --view`)
+ * then cover every problem of the run, not only those this process ran.
+ */
+export async function resumedMetricsCollector(store: Store): Promise<MetricsCollector> {
+  const fold = createLogFold();
+  for await (const envelope of store.envelopeOutlines(readsText)) fold.read(envelope);
+  fold.settle();
+  return {
+    observe: (envelope) => {
+      if (fold.counts(envelope)) fold.collector.observe(envelope);
+    },
+    iterations: () => fold.collector.iterations(),
+    unfinishedFailures: () => fold.collector.unfinishedFailures(),
+  };
 }

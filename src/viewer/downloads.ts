@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { Problem } from '../input/problems.ts';
 import type { CallRecord } from '../store/store.ts';
 import { problemOrdinal } from './problem-key.ts';
-import { problemDetail } from './queries.ts';
+import { problemCallsUnder, problemDetail } from './queries.ts';
 import { nameCall, outlineOf, transcriptOf, type NamedCall } from './transcript.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
@@ -56,8 +56,7 @@ async function problemCalls(run: ViewedRun, problem: Problem): Promise<{ calls: 
   const outline = outlineOf(run);
   const calls: NamedCall[] = [];
   let bytes = 0;
-  const prefix = `${problem.id}/`;
-  for await (const call of run.store.callRecords({ gte: prefix, lt: `${prefix}\uffff` })) {
+  for await (const call of problemCallsUnder(run.store, problem.id)) {
     bytes += JSON.stringify(call).length;
     if (bytes > MAX_DOWNLOAD_BYTES) return { calls, truncated: { after: lastKey(calls) } };
     calls.push(nameCall(outline, call));

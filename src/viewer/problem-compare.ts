@@ -28,6 +28,8 @@ export interface ComparedRun {
   fork: ForkLink | null;
   /** It has more calls of the problem than were read. */
   truncated: boolean;
+  /** What of its problem differs from the problem the page shows (the first run's that has it): `question`, `reference answer`. */
+  problemDiffers: string[];
 }
 
 /** One iteration side by side. */
@@ -75,6 +77,12 @@ async function sideOf(run: ViewedRun, key: string): Promise<RunSide> {
   return { run, problem: detail.problem, records: detail.iterations, ...(await callsOf(run, detail.problem.id)) };
 }
 
+/** What of a run's problem of the same id differs from the one shown: another version of the data set is another problem. */
+function problemDifferences(shown: NonNullable<RunSide['problem']>, own: RunSide['problem']): string[] {
+  if (own === null) return [];
+  return [own.question !== shown.question ? 'question' : null, (own.answer ?? null) !== (shown.answer ?? null) ? 'reference answer' : null].filter((what): what is string => what !== null);
+}
+
 function byIteration(calls: CallRow[], candidates: CandidateRow[]): ComparedIteration[] {
   const iterations = [...new Set([...calls.map((row) => row.iteration), ...candidates.map((row) => row.iteration)])].sort((a, b) => a - b);
   return iterations.map((iteration) => ({ iteration, calls: calls.filter((row) => row.iteration === iteration), candidates: candidates.filter((row) => row.iteration === iteration) }));
@@ -85,6 +93,7 @@ export async function compareProblem(catalog: RunCatalog, indexes: number[], key
   const sides = await Promise.all(indexes.map(async (index) => sideOf(await catalog.run(index), key)));
   const first = sides.find((side) => side.problem !== null);
   if (!first?.problem) return undefined;
+  const shown = first.problem;
   const outline = outlineOf(first.run);
   const calls = alignCalls(
     sides.map((side) => side.calls),
@@ -96,7 +105,8 @@ export async function compareProblem(catalog: RunCatalog, indexes: number[], key
   const runs = await Promise.all(
     sides.map(async (side, at) => {
       const index = indexes[at] ?? -1;
-      return { index, name: side.run.name, strategy: side.run.manifest.strategy, present: side.problem !== null, fork: await forkParent(catalog, index, side.run), truncated: side.truncated };
+      const problemDiffers = problemDifferences(shown, side.problem);
+      return { index, name: side.run.name, strategy: side.run.manifest.strategy, present: side.problem !== null, fork: await forkParent(catalog, index, side.run), truncated: side.truncated, problemDiffers };
     }),
   );
   return {

@@ -112,6 +112,23 @@ export function callRange(filters: CallFilters): { gte?: string; lt?: string } {
   return { gte: prefix, lt: `${prefix}\uffff` };
 }
 
+/**
+ * The journaled calls of one problem whose keys go on with `below` after its
+ * id and a `/` (`3/`, `3/judge/`), in key order, at most `limit`. An id may
+ * hold a `/`, so the range of `a` at iteration 1 (`a/1/`) also holds every
+ * call of a problem named `a/1`: those are skipped, and not counted.
+ */
+export async function* problemCallsUnder(store: Store, problem: string, below = '', limit = Infinity): AsyncGenerator<CallRecord> {
+  if (limit <= 0) return;
+  const prefix = `${problem}/${below}`;
+  let kept = 0;
+  for await (const call of store.callRecords({ gte: prefix, lt: `${prefix}\uffff` })) {
+    if (call.problem !== problem) continue;
+    yield call;
+    if (++kept >= limit) return;
+  }
+}
+
 /** True when a journaled call passes the filters. */
 export function callMatches(call: CallRecord, filters: CallFilters): boolean {
   if (filters.problem !== undefined && call.problem !== filters.problem) return false;

@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -46,6 +47,18 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 class NotFound extends Error {}
 
+/** A request the viewer cannot read (an address with a malformed %-escape): 400, saying what to fix. */
+class BadRequest extends Error {}
+
+/** A path segment %-decoded; a malformed escape (`%E0`, a lone `%`) is the request's fault, not the server's. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequest(`the address holds a malformed %-escape: '${segment}' (write a '%' in an id as %25)`);
+  }
+}
+
 /** The page's style sheets, served as they are. */
 const BROWSER_DIR = packagePath('src/viewer/browser');
 
@@ -68,7 +81,8 @@ async function sendFile(response: ServerResponse, file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new NotFound(file);
   response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': info.size, 'cache-control': 'max-age=3600' });
-  createReadStream(file).pipe(response);
+  // pipeline, not pipe: a client that goes away mid-file (a reload while the page loads) closes the file too, else its descriptor stays open for good.
+  await pipeline(createReadStream(file), response);
 }
 
 function integerParam(params: URLSearchParams, name: string): number | undefined {
@@ -145,7 +159,7 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
   if (route === '/') {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(viewerPage());
   } else if (route.startsWith('/download/')) {
-    const [index, ...parts] = route.slice('/download/'.length).split('/').map(decodeURIComponent);
+    const [index, ...parts] = route.slice('/download/'.length).split('/').map(decodeSegment);
     if (!/^\d+$/.test(index ?? '') || Number(index) >= catalog.size) throw new NotFound(route);
     const download = await downloadOf(await catalog.run(Number(index)), parts, url.searchParams);
     if (!download) throw new NotFound(route);
@@ -158,7 +172,7 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     await sendFile(response, chartLibraryFile());
   } else if (route.startsWith('/assets/katex/')) {
     const root = katexDir();
-    const file = path.resolve(root, `.${decodeURIComponent(route.slice('/assets/katex'.length))}`);
+    const file = path.resolve(root, `.${decodeSegment(route.slice('/assets/katex'.length))}`);
     if (!file.startsWith(`${root}${path.sep}`)) throw new NotFound(route);
     await sendFile(response, file);
   } else if (route === '/api/runs' || route === '/api/overlay' || route === '/api/problem-list' || route === '/api/compare') {
@@ -166,11 +180,20 @@ async function handle(catalog: RunCatalog, request: IncomingMessage, response: S
     if (answer === undefined) throw new NotFound(`${route}?${url.searchParams}`);
     sendJson(response, answer);
   } else if (route.startsWith('/api/runs/')) {
-    const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeURIComponent);
+    const parts = route.slice('/api/runs'.length).split('/').filter((part) => part !== '').map(decodeSegment);
     sendJson(response, await answerApi(catalog, parts, url.searchParams));
   } else {
     throw new NotFound(route);
   }
+}
+
+/** The status and text of a request that failed. */
+function errorAnswer(error: unknown): [number, string] {
+  if (error instanceof NotFound) return [404, `not found: ${error.message}`];
+  if (error instanceof BadRequest) return [400, `bad request: ${error.message}`];
+  // A run that cannot be read (a damaged store) is the user's to fix: its code and message, not a server error.
+  if (error instanceof UserError) return [422, `${error.code}: ${error.message}`];
+  return [500, `error: ${(error as Error).message}`];
 }
 
 /** Starts the viewer of the catalog's runs on `host:port` (port 0: any free one). */
@@ -182,10 +205,9 @@ export async function startViewer(catalog: RunCatalog, options: { port: number; 
         response.destroy();
         return;
       }
-      const notFound = error instanceof NotFound;
-      // A run that cannot be read (a damaged store) is the user's to fix: its code and message, not a server error.
-      response.writeHead(notFound ? 404 : error instanceof UserError ? 422 : 500, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end(notFound ? `not found: ${error.message}` : error instanceof UserError ? `${error.code}: ${error.message}` : `error: ${(error as Error).message}`);
+      const [status, text] = errorAnswer(error);
+      response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(text);
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@
 import type { Problem } from '../input/problems.ts';
 import type { CallRecord, Store } from '../store/store.ts';
 import { strategyOutline, type CallSubject, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
-import { ordinalKey } from './queries.ts';
+import { ordinalKey, problemCallsUnder } from './queries.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
 /** Most calls one iteration's transcript reads (TMAS at N = M = 8 with 4 judge passes makes 114). */
@@ -52,9 +52,10 @@ export function nameCall(outline: StrategyOutline, call: CallRecord): NamedCall 
   return { ...call, ...callSubject(outline, call.role, call.index) };
 }
 
-async function callsUnder(store: Store, prefix: string, limit: number): Promise<CallRecord[]> {
+/** The problem's calls whose keys go on with `below` (`ITERATION/` or `ITERATION/ROLE/`), at most `limit`. */
+async function callsUnder(store: Store, problem: string, below: string, limit: number): Promise<CallRecord[]> {
   const calls: CallRecord[] = [];
-  for await (const call of store.callRecords({ gte: prefix, lt: `${prefix}\uffff`, limit })) calls.push(call);
+  for await (const call of problemCallsUnder(store, problem, below, limit)) calls.push(call);
   return calls;
 }
 
@@ -75,7 +76,7 @@ async function earlierCalls(store: Store, outline: StrategyOutline, problem: str
   for (const { role } of outline.roles) {
     if (role === 'judge' || present.has(role) || outline.subjectOf(role, 0) === null) continue;
     for (let earlier = iteration - 1; earlier >= 0; earlier--) {
-      const calls = await callsUnder(store, `${problem}/${earlier}/${role}/`, TRANSCRIPT_CALLS);
+      const calls = await callsUnder(store, problem, `${earlier}/${role}/`, TRANSCRIPT_CALLS);
       if (calls.length === 0) continue;
       found.push(...calls.map((call) => ({ ...nameCall(outline, call), fromIteration: earlier })));
       break;
@@ -95,7 +96,7 @@ async function earlierJudgeCalls(store: Store, outline: StrategyOutline, problem
   const found: NamedCall[] = [];
   for (let earlier = iteration - 1; earlier >= 0 && needing.size > 0; earlier--) {
     const judged = new Set<number>();
-    for (const call of await callsUnder(store, `${problem}/${earlier}/judge/`, TRANSCRIPT_CALLS)) {
+    for (const call of await callsUnder(store, problem, `${earlier}/judge/`, TRANSCRIPT_CALLS)) {
       const named = nameCall(outline, call);
       if (named.subject === null || !needing.has(named.subject.candidate)) continue;
       found.push({ ...named, fromIteration: earlier });
@@ -120,7 +121,7 @@ function byCandidate(calls: NamedCall[]): Map<number, NamedCall[]> {
 /** The transcripts of `problem` (an id) at `iteration`. */
 export async function transcriptOf(run: ViewedRun, problem: string, iteration: number): Promise<Transcript> {
   const outline = outlineOf(run);
-  const read = await callsUnder(run.store, `${problem}/${iteration}/`, TRANSCRIPT_CALLS + 1);
+  const read = await callsUnder(run.store, problem, `${iteration}/`, TRANSCRIPT_CALLS + 1);
   const truncated = read.length > TRANSCRIPT_CALLS;
   const calls = read.slice(0, TRANSCRIPT_CALLS).map((call) => nameCall(outline, call));
   const present = new Set(calls.map((call) => call.role));

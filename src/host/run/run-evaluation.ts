@@ -29,7 +29,7 @@ import { lendPool } from '../../pool/shared-pool.ts';
 import { forcedChangeWarning } from './forced-changes.ts';
 import { isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 import type { Problem } from '../../input/problems.ts';
-import { runMetricsFromLog } from '../../observers/log-metrics.ts';
+import { resumedMetricsCollector, runMetricsFromLog } from '../../observers/log-metrics.ts';
 import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
 import { writeOutputs } from '../outputs/outputs.ts';
 import { beforeStore, eitherSignal, whenStopped } from './run-stop.ts';
@@ -290,7 +290,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
     const firstSeq = await store.nextSeq();
     const bus = createBus({ firstSeq });
-    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsByProblem(strategy, inputs, config.loop.proof) }, io);
+    const liveMetrics = options.resume === true ? await resumedMetricsCollector(store) : undefined;
+    const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsByProblem(strategy, inputs, config.loop.proof) }, io, liveMetrics);
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
     if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));

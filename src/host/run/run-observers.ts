@@ -23,10 +23,11 @@ export function observeRun(
   bus: Bus,
   parts: { store: Store; gateway: Gateway; config: RunConfig; problems: number; simulated: boolean; expectedCalls: ReadonlyMap<string, Readonly<Record<string, number>>> },
   io: { stderr(line: string): void; terminal?: NodeJS.WriteStream | undefined },
+  /** The live metrics: a resumed run's start from its log (resumedMetricsCollector); a new run's from nothing. */
+  metrics: MetricsCollector = createMetricsCollector(),
 ): RunObservers {
   const { gateway, config } = parts;
   const log = writeMessageLog(bus.envelopes$, parts.store);
-  const metrics = createMetricsCollector();
   bus.envelopes$.subscribe((envelope) => metrics.observe(envelope));
   const progress = showProgress(bus.envelopes$, {
     totalProblems: parts.problems,
