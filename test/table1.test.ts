@@ -208,7 +208,7 @@ describe('tmas table1', () => {
     const input = await writeProblems(dir, smallProblems(2));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
     await runInProcess([...args, '--output-file', path.join(dir, 'broken'), '--sim-break-formats', '0.6']);
-    await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);
+    await runInProcess([...args, '--output-file', path.join(dir, 'clean'), '--strategy', 'self-refine']);
     const methods = await Promise.all([['broken', 'tmas'], ['clean', 'clean']].map(async ([name, strategy]) => ({ strategy: strategy as string, options: {}, run: await loadRun(path.join(dir, name as string)) })));
     expect(methods[0]?.run.unusable.length).toBeGreaterThan(0);
     expect(methods[1]?.run.unusable).toEqual([]);
@@ -216,6 +216,14 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^\| iteration \| tmas ⚠ \| clean \|$/m);
     const differences = table.slice(table.indexOf('Difference from TMAS'));
     expect(differences).toMatch(/^\| iteration \| clean \(tmas ⚠\) \|$/m);
+    // The report's difference column says the same of the TMAS run it is taken from, in Markdown and on the chart.
+    const lines: string[] = [];
+    const runs = [path.join(dir, 'clean'), path.join(dir, 'broken')];
+    await runReportCommand(runs, { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/^\| iteration \| Pass@1 \| Pass@1 − broken ⚠ \| majority \|/m);
+    expect(lines.join('\n')).toMatch(/^Pass@1 − broken ⚠: each run's difference .* Marked ⚠: broken's own figures carry the caveats noted above/m);
+    await runReportCommand(runs, { format: 'html', out: path.join(dir, 'report.html') }, { stdout: () => {} });
+    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain('Pass@1 minus broken ⚠ per iteration');
   });
 
   test('every column gets one completion limit unless --budgets upstream; the budget of each column is on the table; another limit or N is marked †', async ({ dir }) => {
@@ -320,6 +328,9 @@ describe('tmas table1', () => {
       expect(lines.join('\n')).toMatch(/^\| tmas \(simulated\) ‡ \|/m);
       expect(lines.join('\n')).toMatch(/^> ‡ tmas: \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/m);
       expect(await readFile(path.join(out, 'report.html'), 'utf8')).toMatch(/‡ \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/);
+      // The difference from TMAS carries its ‡ in the report as in table1.md; the runs table counts the problems given beside those with figures.
+      expect(lines.join('\n')).toMatch(/^\| iteration \| Pass@1 \| Pass@1 − tmas ‡ \|/m);
+      expect(await readFile(path.join(out, 'report.html'), 'utf8')).toContain('<td>1 of 2 × 1</td>');
       // The same command again, the cause gone: every method is finished and the table carries no mark.
       refusing.current = false;
       const finished = await runCliInProcess(args);
