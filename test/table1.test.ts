@@ -108,6 +108,19 @@ describe('tmas table1', () => {
     expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
+  test("a method the judge gave no verdict on at all: the table is written, and the command ends at 3 naming the method, the judge's replies and what to fix", async ({ dir }) => {
+    const out = path.join(dir, 'broken-judge');
+    const input = await writeProblems(dir, smallProblems(2));
+    const result = await runCliInProcess(['table1', '--strategies', 'majority', '--samples', '2', '--vote-pool', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '1']);
+    expect(result.code, result.stderr).toBe(3);
+    const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
+    expect(error).toMatch(/^tmas: No Pass@1 figure at all for one method \(its cells in .*table1\.md are '-'\): majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, e\.g\. "no \\"VERDICT/);
+    expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
+    expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
+    expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems$/m);
+    expect(existsSync(path.join(out, 'report.html'))).toBe(true);
+  });
+
   test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 1, '0.04');
     type Counts = Record<string, { outputs: number; unusable: number }>;
