@@ -106,7 +106,9 @@ export function factsFromMetrics(base: RunListing, metrics: ListedMetrics, live:
     simulated: metrics.simulated === true,
     forcedChanges: (metrics.forcedChanges ?? []).map(describeForcedChange),
   };
-  return { listing, iterations, evaluation, problems: (metrics.problems ?? []).map((p) => ({ problem: p.problem })), maxIterations: t, grading: listing.grading ?? '?' };
+  // The strategy and the problems failed calls stopped choose the reference among groups of one size, as in the report.
+  const problems = (metrics.problems ?? []).map((p) => ({ problem: p.problem }));
+  return { listing, iterations, evaluation, problems, maxIterations: t, grading: listing.grading ?? '?', strategy: listing.strategy, stopped: metrics.incomplete ?? [] };
 }
 
 /** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. */
@@ -134,5 +136,5 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
   for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });
   listing.problems = problems.length;
   // No evaluation block before metrics.json is written: the comparison says so rather than guessing it.
-  return { listing, iterations, evaluation: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?' };
+  return { listing, iterations, evaluation: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?', strategy: listing.strategy };
 }
