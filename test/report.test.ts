@@ -233,6 +233,9 @@ describe('tmas report', () => {
     const markdown = await readFile(out, 'utf8');
     expect(markdown).toMatch(/\| stopped \(simulated\) ‡ \| [^|]+ \| rule: not comparable \(group B\) \|/);
     expect(markdown).toContain('- group B: stopped: graded by rule · 2 problems · T=2 (1 done: not finished); differs from A in (here vs A): iterations done: 1 vs all\n');
+    // Listed first, the stopped run is still the one apart: of two groups of one, the finished run's is the reference.
+    await runReportCommand([path.join(dir, 'stopped'), path.join(dir, 'finished')], { out, format: 'md' }, { stdout: () => {} });
+    expect(await readFile(out, 'utf8')).toContain('- group B: stopped: graded by rule · 2 problems · T=2 (1 done: not finished); differs from A in (here vs A): iterations done: 1 vs all\n');
   });
 
   test('runs graded otherwise, or over other problems or T, are marked not comparable and charted apart, naming the evaluation fields that differ; a run that stored the block under its former name compares as written', async ({ dir }) => {

@@ -108,6 +108,19 @@ describe('tmas table1', () => {
     expect(graded.some((line) => line.endsWith('judge no verdict (left out of Pass@1)'))).toBe(true);
   });
 
+  test("a method the judge gave no verdict on at all: the table is written, and the command ends at 3 naming the method, the judge's replies and what to fix", async ({ dir }) => {
+    const out = path.join(dir, 'broken-judge');
+    const input = await writeProblems(dir, smallProblems(2));
+    const result = await runCliInProcess(['table1', '--strategies', 'majority', '--samples', '2', '--vote-pool', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0', '--sim-break-formats', '1']);
+    expect(result.code, result.stderr).toBe(3);
+    const error = result.stderr.split('\n').find((line) => line.endsWith('[TMAS_TABLE_UNGRADED]')) ?? '';
+    expect(error).toMatch(/^tmas: No Pass@1 figure at all for one method \(its cells in .*table1\.md are '-'\): majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, e\.g\. "no \\"VERDICT/);
+    expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
+    expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
+    expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems$/m);
+    expect(existsSync(path.join(out, 'report.html'))).toBe(true);
+  });
+
   test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 1, '0.04');
     type Counts = Record<string, { outputs: number; unusable: number }>;
@@ -208,7 +221,7 @@ describe('tmas table1', () => {
     const input = await writeProblems(dir, smallProblems(2));
     const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0'];
     await runInProcess([...args, '--output-file', path.join(dir, 'broken'), '--sim-break-formats', '0.6']);
-    await runInProcess([...args, '--output-file', path.join(dir, 'clean')]);
+    await runInProcess([...args, '--output-file', path.join(dir, 'clean'), '--strategy', 'self-refine']);
     const methods = await Promise.all([['broken', 'tmas'], ['clean', 'clean']].map(async ([name, strategy]) => ({ strategy: strategy as string, options: {}, run: await loadRun(path.join(dir, name as string)) })));
     expect(methods[0]?.run.unusable.length).toBeGreaterThan(0);
     expect(methods[1]?.run.unusable).toEqual([]);
@@ -216,6 +229,14 @@ describe('tmas table1', () => {
     expect(table).toMatch(/^\| iteration \| tmas ⚠ \| clean \|$/m);
     const differences = table.slice(table.indexOf('Difference from TMAS'));
     expect(differences).toMatch(/^\| iteration \| clean \(tmas ⚠\) \|$/m);
+    // The report's difference column says the same of the TMAS run it is taken from, in Markdown and on the chart.
+    const lines: string[] = [];
+    const runs = [path.join(dir, 'clean'), path.join(dir, 'broken')];
+    await runReportCommand(runs, { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toMatch(/^\| iteration \| Pass@1 \| Pass@1 − broken ⚠ \| majority \|/m);
+    expect(lines.join('\n')).toMatch(/^Pass@1 − broken ⚠: each run's difference .* Marked ⚠: broken's own figures carry the caveats noted above/m);
+    await runReportCommand(runs, { format: 'html', out: path.join(dir, 'report.html') }, { stdout: () => {} });
+    expect(await readFile(path.join(dir, 'report.html'), 'utf8')).toContain('Pass@1 minus broken ⚠ per iteration');
   });
 
   test('every column gets one completion limit unless --budgets upstream; the budget of each column is on the table; another limit or N is marked †', async ({ dir }) => {
@@ -320,6 +341,9 @@ describe('tmas table1', () => {
       expect(lines.join('\n')).toMatch(/^\| tmas \(simulated\) ‡ \|/m);
       expect(lines.join('\n')).toMatch(/^> ‡ tmas: \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/m);
       expect(await readFile(path.join(out, 'report.html'), 'utf8')).toMatch(/‡ \d+ calls? that failed for good stopped 1 of 2 problems \(p2 at iteration 0/);
+      // The difference from TMAS carries its ‡ in the report as in table1.md; the runs table counts the problems given beside those with figures.
+      expect(lines.join('\n')).toMatch(/^\| iteration \| Pass@1 \| Pass@1 − tmas ‡ \|/m);
+      expect(await readFile(path.join(out, 'report.html'), 'utf8')).toContain('<td>1 of 2 × 1</td>');
       // The same command again, the cause gone: every method is finished and the table carries no mark.
       refusing.current = false;
       const finished = await runCliInProcess(args);

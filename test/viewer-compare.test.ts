@@ -20,7 +20,7 @@ import { resolveStrategy } from '../src/index.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { Store, type CallRecord, type IterationRecord } from '../src/store/store.ts';
 import { CHROMIUM, CHROMIUM_ARGS, pageWithErrors } from './chromium.ts';
-import { readJournal, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const MARK = 'Answer in one short paragraph.';
 
@@ -199,6 +199,34 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
+      await viewer.close();
+    }
+  });
+});
+
+describe('tmas view: settings a --resume --force changed', () => {
+  // The evaluation block holds the settings a run ended with: a run resumed with --force --temperature 0.9 after iteration 0 read as one made at 0.9 throughout.
+  test('the runs list, the overlay of two runs and the run page name the change and the iterations made before it', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const folder = path.join(dir, 'runs');
+    const args = ['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
+    await runInProcess([...args, '--max-iterations', '2', '--output-file', path.join(folder, 'a-plain')]);
+    await runInProcess([...args, '--max-iterations', '1', '--output-file', path.join(folder, 'b-forced')]);
+    const resumed = await runCliInProcess(['run', '--resume', path.join(folder, 'b-forced'), '--force', '--temperature', '0.9', '--max-iterations', '2']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const viewer = await runViewCommand([folder], { port: 0 });
+    try {
+      const get = async <T>(route: string) => (await (await fetch(`${viewer.url}api/${route}`)).json()) as T;
+      const change = '--temperature changed on resume after iteration 0';
+      const { runs } = await get<{ runs: Array<{ label: string; forcedChanges: string[] }> }>('runs');
+      expect(runs.map((run) => [run.label, run.forcedChanges])).toEqual([
+        ['runs/a-plain', []],
+        ['runs/b-forced', [change]],
+      ]);
+      const overlay = await get<{ runs: Array<{ differs: string[] }> }>('overlay?runs=0,1');
+      expect(overlay.runs[1]?.differs).toContain(`changed on resume with --force: none vs ${change}`);
+      expect((await get<{ forcedChanges: string[] }>('runs/1')).forcedChanges).toEqual([change]);
+    } finally {
       await viewer.close();
     }
   });

@@ -6,6 +6,7 @@
  * in its title. Runs whose accuracy figures do not compare (comparable.ts)
  * get accuracy charts of their own, one set per group.
  */
+import { caveatMarks } from './run-marks.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
@@ -126,8 +127,8 @@ function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title
           {
             ...share,
             id: id('pass1-vs-tmas'),
-            title: named(`Pass@1 minus ${reference.name} per iteration (95% paired bootstrap interval over the problems both graded)`),
-            yTitle: `Pass@1 − ${reference.name}`,
+            title: named(`Pass@1 minus ${reference.name}${caveatMarks(reference)} per iteration (95% paired bootstrap interval over the problems both graded)`),
+            yTitle: `Pass@1 − ${reference.name}${caveatMarks(reference)}`,
             datasets: differenceLines(runs, reference, only),
           },
         ]),

@@ -30,7 +30,7 @@ export interface ComparisonBasis {
 
 /** Runs that compare with each other. */
 export interface RunGroup {
-  /** `A`, `B`, …: the first group holds the most runs (the first run's on a tie). */
+  /** `A`, `B`, …: the first group holds the most runs (on a tie, the TMAS run's, else the finished and whole runs', else the first run's). */
   name: string;
   /** Indexes of its runs in the report's order. */
   runs: number[];
@@ -41,7 +41,14 @@ export interface RunGroup {
 }
 
 /** What a comparison reads of a run: a ReportRun has it, and so has the viewer's listing of a run. */
-export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grading'> & { problems: Array<{ problem: string }>; iterations: ReadonlyArray<{ problems: number }> };
+export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grading'> & {
+  problems: Array<{ problem: string }>;
+  iterations: ReadonlyArray<{ problems: number }>;
+  /** The method, where known: the group holding the TMAS run is the reference on a tie. */
+  strategy?: string | null;
+  /** The problems' iterations calls that failed for good stopped, where known: a group with none is the reference on a tie. */
+  stopped?: readonly unknown[];
+};
 
 /**
  * The iterations every problem of a run completed, when fewer than its T; null when it did them all
@@ -134,7 +141,20 @@ export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string
   return out;
 }
 
-/** Groups of runs whose accuracy figures compare, the largest first. */
+/**
+ * Which of groups of equal size is the reference, lowest first: the one holding the TMAS run (the method every
+ * difference is taken from), then one whose runs are finished and whole (no problem stopped by failed calls, every
+ * iteration done), then the first run's (a stable sort). Taking the first run's alone marked the methods that
+ * kept every problem as the ones apart ("problems: 6 vs 4") when the first run listed was the one that lost some.
+ */
+function tieRank(runs: ComparedRun[], bases: ComparisonBasis[], members: number[][], group: number): number {
+  const inGroup = (members[group] ?? []).map((r) => runs[r]);
+  const holdsTmas = inGroup.some((run) => run?.strategy === 'tmas');
+  const whole = bases[group]?.iterationsDone === null && inGroup.every((run) => (run?.stopped?.length ?? 0) === 0);
+  return (holdsTmas ? 0 : 2) + (whole ? 0 : 1);
+}
+
+/** Groups of runs whose accuracy figures compare, the largest first (tieRank orders groups of one size). */
 export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
   const bases: ComparisonBasis[] = [];
   const members: number[][] = [];
@@ -147,8 +167,7 @@ export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
       members.push([index]);
     }
   });
-  // Largest first; a stable sort keeps the first run's group first on a tie.
-  const order = bases.map((_, i) => i).sort((a, b) => (members[b]?.length ?? 0) - (members[a]?.length ?? 0));
+  const order = bases.map((_, i) => i).sort((a, b) => (members[b]?.length ?? 0) - (members[a]?.length ?? 0) || tieRank(runs, bases, members, a) - tieRank(runs, bases, members, b));
   const first = bases[order[0] ?? 0];
   return order.map((i, rank) => {
     const basis = bases[i] as ComparisonBasis;

@@ -15,7 +15,7 @@ import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
 import { typeset } from './math.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
-import { describeUnfinished } from './stopped-problems.ts';
+import { describeUnfinished, problemsRun } from './stopped-problems.ts';
 import { comparisonGroups, type RunGroup } from './comparable.ts';
 import { describeUnusableRole } from '../observers/role-outputs.ts';
 import type { ReportRun } from './load.ts';
@@ -50,7 +50,7 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     const audit = agreement === null ? '' : `<br><span class="hint">rule = judge where the rule was sure: ${escapeXml(describeAgreement(agreement))}</span>`;
     return [
       `<div class="run-cell"><b>${escapeXml(run.name)}</b>${tag}${run.simulated ? ' <span class="sim">simulated</span>' : ''}<br>${escapeXml(describe)}<br>graded by ${grading}${audit}${unusable}${run.models ? `<br><span class="hint">${escapeXml(run.models)}</span>` : ''}</div>`,
-      `${t.problems} × ${t.iterations}`,
+      problemsByIterations(run),
       finalPass1(t.final?.pass1, run.iterations.at(-1)),
       percent(t.final?.majority),
       ...(verified ? [bestVerifiedPercent(run.verifier, t.final?.bestVerified)] : []),
@@ -64,6 +64,16 @@ function totalsTable(runs: ReportRun[], groups: RunGroup[]): string {
     ];
   });
   return table(header, rows);
+}
+
+/**
+ * `6 × 3`, or `4 of 6 × 3` when fewer problems have figures than the run was given (calls that failed for good, a stop):
+ * the count of problems with figures alone read as a run over fewer problems.
+ */
+function problemsByIterations(run: ReportRun): string {
+  const given = problemsRun(run);
+  const shown = run.totals.problems;
+  return `${shown === given ? shown : `${shown} of ${given}`} × ${run.totals.iterations}`;
 }
 
 function table(header: string[], rows: string[][]): string {

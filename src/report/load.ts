@@ -12,7 +12,7 @@ import path from 'node:path';
 import { isUserError, UserError } from '../kernel/errors.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { createProblemTable, PROBLEM_TABLE_FIELDS, runTotals, type ProblemFigures, type RunTotals } from '../observers/metrics-run.ts';
-import { keptIterations, type ForcedChange, type ForkedFrom, type Store } from '../store/store.ts';
+import { describeForcedChange, type ForcedChange, type ForkedFrom, type Store } from '../store/store.ts';
 import { manifestConfig } from '../settings/configure/upgrade.ts';
 import { settingsLine } from '../settings/settings-line.ts';
 import { hasStore, openStoreView } from '../store/repair/check.ts';
@@ -152,11 +152,6 @@ function forkNote(forkedFrom: ForkedFrom | undefined): string[] {
   return [`fork of ${path.basename(forkedFrom.dir)}${forkedFrom.changed.length > 0 ? `: ${forkedFrom.changed.join(', ')}` : ''}`];
 }
 
-/** `--temperature changed on resume after iterations 0–1`: a run whose first iterations were made under other settings than it names. */
-function forcedChangeNotes(changes: ForcedChange[] | undefined): string[] {
-  return (changes ?? []).map((change) => `${change.changed.join(', ')} changed on resume after ${keptIterations(change)}`);
-}
-
 /** What a run's store adds to its metrics.json. */
 interface StoreFigures {
   strategy: string | null;
@@ -204,7 +199,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   return {
     strategy: manifest?.strategy ?? null,
     // A manifest without a strategy (an older run's) gets every shared setting, as a strategy the registry does not know does.
-    settings: [...(c ? [settingsLine(c, manifest?.strategy ?? '')] : []), ...forkNote(manifest?.forkedFrom), ...forcedChangeNotes(manifest?.forcedChanges)].join(' · '),
+    settings: [...(c ? [settingsLine(c, manifest?.strategy ?? '')] : []), ...forkNote(manifest?.forkedFrom), ...(manifest?.forcedChanges ?? []).map(describeForcedChange)].join(' · '),
     models: c ? `${describeModels(c.roles.endpoints)} · temperature ${c.roles.temperature}, seed ${c.loop.seed}` : '',
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,

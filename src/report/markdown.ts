@@ -15,6 +15,7 @@ import type { ReportRun } from './load.ts';
 import { methodSpend, methodTokensOf, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnusableRole, unusableEffect } from '../observers/role-outputs.ts';
 import { describeUnfinished } from './stopped-problems.ts';
+import { caveatMarks } from './run-marks.ts';
 
 /** `+8.3 [-4.2, +20.8]`: a paired difference in points at one iteration, with its 95% interval; `–` where the runs share no graded problem. */
 function difference(curve: PairedCurve, iteration: number): string {
@@ -48,7 +49,7 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     table(
       ['run', 'settings', 'graded by', 'final Pass@1', 'majority', 'best-verified', 'pass@N', 'solved', 'tokens', 'tokens / solved', 'judge tokens', 'unusable'],
       runs.map((run, r) => [
-        `${run.simulated ? `${run.name} (simulated)` : run.name}${run.unusable.length > 0 ? ' ⚠' : ''}${describeUnfinished(run) !== null ? ' ‡' : ''}`,
+        `${run.simulated ? `${run.name} (simulated)` : run.name}${caveatMarks(run)}`,
         run.settings || '–',
         groupOf(r) === 'A' ? run.grading : `${run.grading}: not comparable (group ${groupOf(r)})`,
         finalPass1(run.totals.final?.pass1, run.iterations.at(-1)),
@@ -76,13 +77,18 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}. Finish them with: tmas run --resume ${run.dir}`, '');
   }
   const reference = referenceRun(runs);
-  if (reference) out.push(`Pass@1 − ${reference.name}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).`, '');
+  // A difference is as sound as both its terms: where the reference run is marked, its column says so, as table1.md's does.
+  const versusHeader = reference === null ? '' : `Pass@1 − ${reference.name}${caveatMarks(reference)}`;
+  if (reference) {
+    const caveat = caveatMarks(reference) === '' ? '' : ` Marked${caveatMarks(reference)}: ${reference.name}'s own figures carry the caveats noted above, and so does every difference from them.`;
+    out.push(`${versusHeader}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).${caveat}`, '');
+  }
   runs.forEach((run, r) => {
     out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
     const versus = reference === null ? null : differenceFrom(run, reference);
     out.push(
       table(
-        ['iteration', 'Pass@1', ...(reference === null ? [] : [`Pass@1 − ${reference.name}`]), 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
+        ['iteration', 'Pass@1', ...(reference === null ? [] : [versusHeader]), 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
         run.iterations.map((it) => [
           String(it.iteration),
           percent(it.pass1),

@@ -96,6 +96,11 @@ export function keptIterations(change: ForcedChange): string {
   return change.iterationsKept === 1 ? 'iteration 0' : `iterations 0–${change.iterationsKept - 1}`;
 }
 
+/** `--temperature changed on resume after iterations 0–1`: a run whose first iterations were made under other settings than it names (the report's settings, the viewer's). */
+export function describeForcedChange(change: ForcedChange): string {
+  return `${change.changed.join(', ')} changed on resume after ${keptIterations(change)}`;
+}
+
 /** One problem's state at the end of an iteration: what resume and `show` need. */
 export interface IterationRecord {
   problem: string;

@@ -25,7 +25,7 @@ import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
 
-export { iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
+export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 export { REPAIR_ADVICE } from './disk/damage.ts';
 
 /**

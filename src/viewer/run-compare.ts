@@ -18,7 +18,7 @@ export interface OverlaidRun {
   /** The comparison group it belongs to (`A`, `B`, …). */
   group: string;
   points: Array<{ iteration: number; pass1: number | null }>;
-  /** The fields in which it differs from the first run selected, as `path: a vs b`. */
+  /** The fields in which it differs from the first run selected, as `path: a vs b` (the first's, then its), and the settings --force changed on a resume. */
   differs: string[];
 }
 
@@ -35,9 +35,15 @@ function settingsOf(facts: RunFacts): Record<string, unknown> {
   return { strategy, models, nCandidates: n, nVerifications: m, maxIterations: t, grading, proof };
 }
 
+/**
+ * What sets a run apart from the first: its evaluation block (else its listing), and the settings a `--resume --force`
+ * changed after some iterations were done, which the block (the settings the run ended with) does not show: a run
+ * resumed with --force --temperature 0.9 after iteration 1 read as differing only in temperature.
+ */
 function differences(run: RunFacts, first: RunFacts): string[] {
-  if (run.evaluation !== null && first.evaluation !== null) return gradingDifferences(first.evaluation, run.evaluation);
-  return gradingDifferences(settingsOf(first), settingsOf(run));
+  const settings = run.evaluation !== null && first.evaluation !== null ? gradingDifferences(first.evaluation, run.evaluation) : gradingDifferences(settingsOf(first), settingsOf(run));
+  const forced = (facts: RunFacts) => (facts.listing.forcedChanges.length === 0 ? 'none' : facts.listing.forcedChanges.join('; '));
+  return forced(first) === forced(run) ? settings : [...settings, `changed on resume with --force: ${forced(first)} vs ${forced(run)}`];
 }
 
 /** The overlay of the catalog's runs `indexes` (those that cannot be read are left out). */

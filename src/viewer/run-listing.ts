@@ -13,6 +13,7 @@ import { gradingOf } from '../report/load.ts';
 import { metricsFileOf, type MetricsFile } from '../report/metrics-file.ts';
 import type { ComparedRun } from '../report/comparable.ts';
 import type { ViewedRun } from './viewed-run.ts';
+import { describeForcedChange, type ForcedChange } from '../store/store.ts';
 
 /** Whether a run is being written by a process (`live`), ended with every iteration done, or ended before. */
 export type RunStatus = 'live' | 'done' | 'stopped' | 'error';
@@ -42,6 +43,8 @@ export interface RunListing {
   calls: number | null;
   problems: number | null;
   simulated: boolean;
+  /** Each `--resume --force` that changed call-shaping settings after iterations were done (`--temperature changed on resume after iteration 0`): its first iterations were made otherwise than its settings say. */
+  forcedChanges: string[];
 }
 
 /** What the overlay of several runs reads of each: its row, curves and comparison basis. */
@@ -53,6 +56,7 @@ export interface RunFacts extends ComparedRun {
 /** metrics.json's fields the listing reads beyond the report's. */
 type ListedMetrics = MetricsFile & {
   incomplete?: unknown[];
+  forcedChanges?: ForcedChange[];
   models?: Record<string, string>;
   evaluation?: MetricsFile['evaluation'] & { strategy?: string; nCandidates?: number; nVerifications?: number; proof?: boolean; models?: Record<string, string> };
 };
@@ -72,7 +76,7 @@ export async function readRunMetrics(dir: string): Promise<ListedMetrics | null>
 
 /** An empty row for a run: filled from its metrics.json or its store, or left with its error. */
 export function blankListing(index: number, label: string, dir: string, error: RunListing['error']): RunListing {
-  return { index, label, dir, status: error ? 'error' : 'stopped', error, strategy: null, models: [], n: null, m: null, t: null, grading: null, proof: null, pass1: null, iterations: 0, calls: null, problems: null, simulated: false };
+  return { index, label, dir, status: error ? 'error' : 'stopped', error, strategy: null, models: [], n: null, m: null, t: null, grading: null, proof: null, pass1: null, iterations: 0, calls: null, problems: null, simulated: false, forcedChanges: [] };
 }
 
 function lastPass1(iterations: IterationMetrics[]): number | null {
@@ -100,8 +104,11 @@ export function factsFromMetrics(base: RunListing, metrics: ListedMetrics, live:
     calls: metrics.totals?.calls ?? iterations.reduce((sum, it) => sum + it.calls, 0),
     problems: metrics.totals?.problems ?? metrics.problems?.length ?? null,
     simulated: metrics.simulated === true,
+    forcedChanges: (metrics.forcedChanges ?? []).map(describeForcedChange),
   };
-  return { listing, iterations, evaluation, problems: (metrics.problems ?? []).map((p) => ({ problem: p.problem })), maxIterations: t, grading: listing.grading ?? '?' };
+  // The strategy and the problems failed calls stopped choose the reference among groups of one size, as in the report.
+  const problems = (metrics.problems ?? []).map((p) => ({ problem: p.problem }));
+  return { listing, iterations, evaluation, problems, maxIterations: t, grading: listing.grading ?? '?', strategy: listing.strategy, stopped: metrics.incomplete ?? [] };
 }
 
 /** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. */
@@ -123,10 +130,11 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
     calls: iterations.reduce((sum, it) => sum + it.calls, 0),
     problems: null,
     simulated: run.manifest.simulated,
+    forcedChanges: (run.manifest.forcedChanges ?? []).map(describeForcedChange),
   };
   const problems: Array<{ problem: string }> = [];
   for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });
   listing.problems = problems.length;
   // No evaluation block before metrics.json is written: the comparison says so rather than guessing it.
-  return { listing, iterations, evaluation: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?' };
+  return { listing, iterations, evaluation: null, problems, maxIterations: config.loop.maxIterations, grading: listing.grading ?? '?', strategy: listing.strategy };
 }

@@ -9,6 +9,7 @@ import { settingsLine } from '../settings/settings-line.ts';
 import { strategyOutline, type StrategyOutline } from '../host/strategy/strategy-outline.ts';
 import type { ForkLink } from './fork-link.ts';
 import type { ViewedRun } from './viewed-run.ts';
+import { describeForcedChange } from '../store/store.ts';
 
 /** A run's description for the page. */
 export interface RunSummary {
@@ -32,6 +33,8 @@ export interface RunSummary {
   hasVerifier: boolean;
   /** The run of the viewer's this one was forked from (its manifest names it), or null. */
   fork: ForkLink | null;
+  /** Each `--resume --force` that changed call-shaping settings after iterations were done: `settings` and `sampling` are the last ones, not those of its first iterations. */
+  forcedChanges: string[];
 }
 
 /** `model at URL: role, role`, one line per endpoint the run's roles went to. */
@@ -66,5 +69,6 @@ export async function runSummary(run: ViewedRun, index: number, fork: ForkLink |
     createdAt: run.manifest.createdAt,
     hasVerifier,
     fork,
+    forcedChanges: (run.manifest.forcedChanges ?? []).map(describeForcedChange),
   };
 }

@@ -39,6 +39,7 @@ import { budgetTable, type Table1Method } from './table1-budgets.ts';
 import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
+import { caveatMarks } from '../../report/run-marks.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -158,7 +159,7 @@ function gradeLabel(methods: Table1Method[]): string {
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
   const apart = new Map(groups.filter((group) => group.name !== 'A').flatMap((group) => group.runs.map((r) => [r, group] as const)));
-  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${method.run.unusable.length > 0 ? ' ⚠' : ''}${describeUnfinished(method.run) !== null ? ' ‡' : ''}`;
+  const marks = (method: Table1Method) => `${apart.has(methods.indexOf(method)) ? ' †' : ''}${caveatMarks(method.run)}`;
   const mark = (method: Table1Method) => `${method.strategy}${marks(method)}`;
   const iterative = methods.filter((method) => method.strategy !== 'majority');
   const majority = methods.find((method) => method.strategy === 'majority');

@@ -23,6 +23,7 @@ import type { StoppedIteration } from '../../host/calls/call-failures.ts';
 import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
+import { ungradedMethods, ungradedSentence, ungradedTableError } from './table1-ungraded.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
@@ -208,7 +209,10 @@ async function writeTable1(out: string, runs: Array<{ strategy: string; outcome:
   for (const run of runs) for (const warning of unusableOutputWarnings(run.outcome.iterations, run.outcome.outputDir, unusableShare)) io.stderr(warning.replace('tmas: warning: ', `tmas: warning: ${run.strategy}: `));
   // Calls that failed for good left iterations undone: say where, in every method, and how to finish them (running the command again).
   const incomplete = runs.filter((run) => run.outcome.stopped.length > 0);
-  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out);
+  // A method no candidate of which was graded has '-' in every cell: said as the failed calls are, exit code 3.
+  const ungraded = ungradedMethods(methods);
+  if (incomplete.length > 0) throw incompleteTableError(incomplete.map((run) => ({ strategy: run.strategy, stopped: run.outcome.stopped })), out, ungradedSentence(ungraded, out));
+  if (ungraded.length > 0) throw ungradedTableError(ungraded, out);
 }
 
 /**
@@ -216,7 +220,7 @@ async function writeTable1(out: string, runs: Array<{ strategy: string; outcome:
  * problems it lost, and the one way to finish them all, the same tmas table1 command (a `tmas run --resume` of one
  * method would leave the others unfinished and table1.md as it is).
  */
-function incompleteTableError(methods: Array<{ strategy: string; stopped: StoppedIteration[] }>, out: string): UserError {
+function incompleteTableError(methods: Array<{ strategy: string; stopped: StoppedIteration[] }>, out: string, ungraded: string): UserError {
   const listed = methods.map(({ strategy, stopped }) => {
     const failed = stopped.reduce((sum, entry) => sum + entry.failed, 0);
     const where = stopped.slice(0, 5).map((entry) => `${entry.problem} at iteration ${entry.iteration}`).join(', ');
@@ -225,6 +229,7 @@ function incompleteTableError(methods: Array<{ strategy: string; stopped: Stoppe
   return new UserError(
     'TMAS_RUN_INCOMPLETE',
     `Calls failed for good in ${methods.length} of the methods: ${listed.join('; ')}. Those problems stopped at that iteration, which is in neither results.jsonl nor ${path.join(out, 'table1.md')} (marked ‡ there). ` +
-      'Fix the cause, then give the same tmas table1 command again: it resumes every method, issues only what is missing, and writes the table again.',
+      'Fix the cause, then give the same tmas table1 command again: it resumes every method, issues only what is missing, and writes the table again.' +
+      (ungraded === '' ? '' : ` ${ungraded}`),
   );
 }

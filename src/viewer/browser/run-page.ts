@@ -16,6 +16,8 @@ export function runHeader(run: RunSummary): HTMLElement {
   return el('section', { class: 'run-head' }, [
     el('h1', {}, [el('a', { href: `#/run/${run.index}`, text: run.name }), ' ', el('span', { class: 'tag', text: run.strategy }), run.live ? el('span', { class: 'tag live', text: 'live' }) : null, run.simulated ? el('span', { class: 'tag sim', text: 'simulated model' }) : null]),
     el('p', { class: 'muted', text: `${run.settings} · ${run.sampling}` }),
+    // The settings above are the run's last: iterations made before a forced change were made otherwise.
+    ...run.forcedChanges.map((change) => el('p', { class: 'caveat forced-change', text: `⚠ ${change}: the iterations before were made under the earlier settings` })),
     el(
       'ul',
       { class: 'models' },

@@ -33,7 +33,8 @@ function runRow(run: RunListing, chosen: number[], toggle: (index: number, on: b
   box.checked = chosen.indexOf(run.index) >= 0;
   box.disabled = run.error !== null;
   box.onchange = () => toggle(run.index, box.checked);
-  const name = el('td', {}, [run.error ? run.label : el('a', { href: `#/run/${run.index}`, text: run.label })]);
+  const forced = run.forcedChanges.map((change) => el('div', { class: 'muted small forced-change', text: `⚠ ${change}` }));
+  const name = el('td', {}, [run.error ? run.label : el('a', { href: `#/run/${run.index}`, text: run.label }), ...forced]);
   // A run that cannot be read says why across the columns it has no figures for.
   if (run.error) return el('tr', { 'data-run': String(run.index), class: 'unreadable' }, [el('td', {}, [box]), name, el('td', { colspan: '6', class: 'error-text', text: run.error.message }), statusCell(run)]);
   return el('tr', { 'data-run': String(run.index) }, [

@@ -1,0 +1,39 @@
+/**
+ * Methods of a table that no candidate was graded for: every cell of theirs is
+ * `-`, and a ⚠ note under the table was all that said why. A user publishing
+ * the table would not notice, so `tmas table1` ends with exit code 3 naming
+ * each such method, the cause (the judge's replies, when it gave no verdict at
+ * all) and what to do, as it does for methods whose calls failed for good.
+ */
+import path from 'node:path';
+import { UserError } from '../../kernel/errors.ts';
+import type { Table1Method } from './table1-budgets.ts';
+
+/** `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem. */
+export function ungradedMethods(methods: Table1Method[]): string[] {
+  return methods.flatMap((method) => {
+    const iterations = method.run.iterations;
+    if (iterations.length === 0 || iterations.some((it) => it.graded > 0)) return [];
+    const judge = method.run.unusable.find((entry) => entry.role === 'judge');
+    const example = judge?.reason == null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`;
+    if (judge !== undefined) return [`${method.strategy}: the judge gave no verdict on any of its candidates (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${method.run.dir} --role judge)`];
+    return [`${method.strategy}: no candidate of any iteration was graded`];
+  });
+}
+
+/** What to do about a method left without a figure: what a judge must answer, and how to get the figures. */
+const UNGRADED_ADVICE =
+  'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent" within --judge-max-tokens. ' +
+  'Fix the judge (--judge-base-url, --judge-model-name, --judge-max-tokens), then run the table again into a new --output-file; do not publish these columns.';
+
+/** The sentence an error of the table gives for methods left without a figure; '' when there are none. */
+export function ungradedSentence(ungraded: string[], out: string): string {
+  if (ungraded.length === 0) return '';
+  const which = ungraded.length === 1 ? 'one method (its cells' : `${ungraded.length} methods (their cells`;
+  return `No Pass@1 figure at all for ${which} in ${path.join(out, 'table1.md')} are '-'): ${ungraded.join('; ')}. ${UNGRADED_ADVICE}`;
+}
+
+/** The error a table ends with (exit code 3) when some method has no figure at all, the table and report being written. */
+export function ungradedTableError(ungraded: string[], out: string): UserError {
+  return new UserError('TMAS_TABLE_UNGRADED', ungradedSentence(ungraded, out));
+}
