@@ -15,7 +15,7 @@ interface Row {
   reasoning: string | null;
   data_source: string;
   reward_model: { ground_truth: string | null; style: string };
-  extra_info: { problem_id: string; iteration: number; role: string; candidate: number | null; correct: boolean | null; experience_bank: Array<{ kind: string; text: string }>; guideline_bank: unknown[] };
+  extra_info: { problem_id: string; iteration: number; role: string; candidate: number | null; correct: boolean | null; finish_reason: string; unusable: string | null; experience_bank: Array<{ kind: string; text: string }>; guideline_bank: unknown[] };
   _source: string;
 }
 
@@ -93,6 +93,36 @@ describe('tmas export --format rl', () => {
       // All k samples of every problem, not only the last iteration's share of them.
       expect(rows.filter((r) => r.data_source === 'math')).toHaveLength(2 * 6);
     }
+  });
+
+  test('every output its role could not use is marked with the reason, as many per role and iteration as metrics.json counts', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'broken');
+    // Half the replies out of format; a small completion limit, so that a broken reply that runs on to it stays short.
+    const flags = ['--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '1', '--concurrency', '16'];
+    await runInProcess(['--input-file', input, '--output-file', run, ...flags, '--sim-break-formats', '0.5', '--completion-max-tokens', '1500', '--judge-max-tokens', '1500']);
+    await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl') });
+    const { rows } = await readParquet(path.join(dir, 'rl.parquet'));
+    const jsonl = (await readFile(path.join(dir, 'rl.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
+    expect(rows.map((r) => r.extra_info.unusable)).toEqual(jsonl.map((r) => r.extra_info.unusable));
+    const exported: Record<string, { outputs: number; unusable: number }> = {};
+    for (const row of rows) {
+      const counts = (exported[`${row.extra_info.iteration}/${row.extra_info.role}`] ??= { outputs: 0, unusable: 0 });
+      counts.outputs++;
+      if (row.extra_info.unusable !== null) counts.unusable++;
+    }
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: Array<{ iteration: number; outputsByRole: Record<string, { outputs: number; unusable: number }> }> };
+    const counted: Record<string, { outputs: number; unusable: number }> = {};
+    for (const it of metrics.iterations) for (const [role, c] of Object.entries(it.outputsByRole)) counted[`${it.iteration}/${role}`] = { outputs: c.outputs, unusable: c.unusable };
+    expect(exported).toEqual(counted);
+    // A format broken without a cut (no SCORE line, no VERDICT) ends as 'stop': only the mark tells it apart.
+    expect(rows.some((r) => r.extra_info.unusable !== null && r.extra_info.finish_reason === 'stop')).toBe(true);
+  });
+
+  test('a run directory that does not exist is named as such, and nothing is written', async ({ dir }) => {
+    const missing = path.join(dir, 'no-such-run');
+    await expect(runExportCommand(missing, { format: 'rl' })).rejects.toMatchObject({ code: 'TMAS_RUN_DIR', message: expect.stringContaining(missing) });
+    expect(existsSync(missing)).toBe(false);
   });
 
   test('a run with nothing to export says so and writes nothing', async ({ dir }) => {

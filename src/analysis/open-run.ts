@@ -9,14 +9,19 @@ import { hasStore, openStoreView, whyNoStore } from '../store/repair/check.ts';
 import type { Store } from '../store/store.ts';
 import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
 
+/** Refuses a directory that holds no run's store: a command that writes beside a run checks it first, so a mistyped run directory is named as such. */
+export function requireRunDir(runDir: string): void {
+  if (!hasStore(runDir)) {
+    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
+  }
+}
+
 /**
  * Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept).
  * `everyBlock`: every block of the store is checked first, for a command that reads all of it (see openStoreView).
  */
 export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean } = {}): Promise<{ store: Store; manifest: RunManifest }> {
-  if (!hasStore(runDir)) {
-    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
-  }
+  requireRunDir(runDir);
   const store = await openStoreView(runDir, into, options);
   const manifest = await readRunManifest(store);
   if (!manifest) {

@@ -7,7 +7,8 @@
  * declared kind, the same for every strategy: `math` for a solution,
  * `math_grm` for a verification, rating or judgement of one, `tmas_<role>`
  * for memory and planning), `reward_model` {ground_truth, style},
- * `extra_info` with the ids and the banks the prompt drew on, and `_source`.
+ * `extra_info` with the ids, the banks the prompt drew on and, for an output
+ * its role could not use, why (rl-unusable.ts), and `_source`.
  * Streamed in journal-key order, so an export never holds the run in memory.
  */
 import type { CandidateResult } from '../../kernel/protocol.ts';
@@ -19,6 +20,7 @@ import { judgeRole } from '../../../machines/roles/judge.role.ts';
 import { solutionRole } from '../../../machines/strategies/tmas/solution.role.ts';
 import { summaryRole } from '../../../machines/roles/summary.role.ts';
 import { verificationRole } from '../../../machines/roles/verification.role.ts';
+import { unusableCalls } from './rl-unusable.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -44,6 +46,8 @@ export interface RlRecord {
     /** For a verification or judge generation: the grade of the candidate it judged (what a GRM reward compares with). */
     candidate_correct: boolean | null;
     finish_reason: string;
+    /** Why the role could not use this output (then it asked again, or went on without it); null when the output was used. */
+    unusable: string | null;
     prompt_tokens: number;
     completion_tokens: number;
     /** The banks E(t-1) and G(t-1) the prompt drew on (empty when it drew on none). */
@@ -99,6 +103,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
   const strategy = STRATEGIES[options.strategy ?? 'tmas'];
   const kinds = strategy ? roleKinds(strategy) : {};
   const problems = await store.loadProblems();
+  const unusable = await unusableCalls(store);
   const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
   let context = null as IterationContext | null;
   for await (const call of store.callRecords()) {
@@ -139,6 +144,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
         candidate_correct: kind === 'grade' ? gradeOf(candidate) : null,
         finish_reason: call.response.finishReason,
+        unusable: unusable.get(call.key) ?? null,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),
