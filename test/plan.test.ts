@@ -5,6 +5,7 @@
  * errors. The makespan's accuracy against a capacity-model run is measured by
  * the `plan` benchmark (bench/runs/plan.bench.ts), not here.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
@@ -128,6 +129,22 @@ describe('tmas plan', () => {
     expect(one.schedule).toBe('pipelined');
     expect(four.makespanSeconds as number).toBeLessThan((one.makespanSeconds as number) / 2);
     expect(barrier.makespanSeconds as number).toBeGreaterThan(four.makespanSeconds as number);
+  });
+
+  test('--check of a run whose replies broke their format: the calls asked again are a row of their own, and every role stays within its bound', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = path.join(dir, 'broken');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '1', '--sim-break-formats', '0.5', '--completion-max-tokens', '1500', '--judge-max-tokens', '1500']);
+    const journal = await readJournal(output);
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Record<string, { retried: number }> }> };
+    const retried = metrics.iterations.flatMap((it) => Object.values(it.outputsByRole)).reduce((sum, role) => sum + role.retried, 0);
+    expect(retried).toBeGreaterThan(0);
+    const { check } = (await plan(['--check', output, '--draws', '1'])) as { check: { rows: Array<{ figure: string; forecast: number; actual: number }> } };
+    const rows = new Map(check.rows.map((row) => [row.figure, row]));
+    expect(rows.get('calls asked again')).toMatchObject({ forecast: 0, actual: retried });
+    expect((rows.get('calls')?.actual ?? 0) + retried).toBe(journal.length);
+    // Cut solutions are not verified, so the run may make fewer calls than the forecast, never more.
+    for (const row of check.rows.filter((r) => r.figure.startsWith('calls: '))) expect(row.actual, row.figure).toBeLessThanOrEqual(row.forecast);
   });
 
   test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {

@@ -6,6 +6,7 @@
  */
 import type { RunConfig } from '../settings/config.ts';
 import { openRun } from '../analysis/open-run.ts';
+import { unusableCalls } from '../analysis/unusable-outputs.ts';
 import { UserError } from '../kernel/errors.ts';
 
 /** One journaled call, as a plan reads it. */
@@ -18,6 +19,8 @@ export interface JournalCall {
   outputTokens: number;
   startedAt: number;
   latencyMs: number;
+  /** Its output was unusable and its role asked again (--parse-retries): a call more than the strategy declares. */
+  askedAgain: boolean;
 }
 
 /** A run's settings and calls. */
@@ -43,6 +46,7 @@ export async function readRunJournal(dir: string): Promise<RunJournal> {
   let problems: Array<{ id: string; judged: boolean }>;
   try {
     const proof = manifest.config.loop.proof;
+    const unusable = await unusableCalls(store);
     problems = (await store.loadProblems()).map((problem) => ({ id: problem.id, judged: (proof ? problem.solution : problem.answer) !== undefined }));
     for await (const call of store.callRecords()) {
       calls.push({
@@ -54,6 +58,7 @@ export async function readRunJournal(dir: string): Promise<RunJournal> {
         outputTokens: call.usage.completionTokens,
         startedAt: call.timings.startedAt,
         latencyMs: call.timings.latencyMs,
+        askedAgain: unusable.get(call.key)?.askedAgain === true,
       });
     }
   } finally {

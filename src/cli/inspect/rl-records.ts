@@ -8,7 +8,7 @@
  * `math_grm` for a verification, rating or judgement of one, `tmas_<role>`
  * for memory and planning), `reward_model` {ground_truth, style},
  * `extra_info` with the ids, the banks the prompt drew on and, for an output
- * its role could not use, why (rl-unusable.ts), and `_source`.
+ * its role could not use, why (analysis/unusable-outputs.ts), and `_source`.
  * Streamed in journal-key order, so an export never holds the run in memory.
  */
 import type { CandidateResult } from '../../kernel/protocol.ts';
@@ -20,7 +20,7 @@ import { judgeRole } from '../../../machines/roles/judge.role.ts';
 import { solutionRole } from '../../../machines/strategies/tmas/solution.role.ts';
 import { summaryRole } from '../../../machines/roles/summary.role.ts';
 import { verificationRole } from '../../../machines/roles/verification.role.ts';
-import { unusableCalls } from './rl-unusable.ts';
+import { unusableCalls } from '../../analysis/unusable-outputs.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -144,7 +144,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
         candidate_correct: kind === 'grade' ? gradeOf(candidate) : null,
         finish_reason: call.response.finishReason,
-        unusable: unusable.get(call.key) ?? null,
+        unusable: unusable.get(call.key)?.reason ?? null,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),

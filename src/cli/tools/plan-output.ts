@@ -1,6 +1,6 @@
 /** What `tmas plan` prints: a forecast, a forecast beside its run (--check), a what-if (--from). */
 import type { RunConfig } from '../../settings/config.ts';
-import type { CheckResult } from '../../plan/check.ts';
+import { ASKED_AGAIN, type CheckResult } from '../../plan/check.ts';
 import type { Forecast } from '../../plan/forecast.ts';
 import type { RunJournal } from '../../plan/run-journal.ts';
 import type { Servers, Simulated } from '../../plan/simulate.ts';
@@ -106,6 +106,16 @@ function figure(value: number, name: string): string {
   return name === 'utilization' ? percent(value) : count(value);
 }
 
+/** What the row of calls asked again means, when the run has one. */
+function askedAgainNote(check: CheckResult): string[] {
+  const askedAgain = check.rows.find((row) => row.figure === ASKED_AGAIN);
+  if (askedAgain === undefined) return [];
+  return [
+    `${ASKED_AGAIN}: ${count(askedAgain.actual)} calls whose output the role could not use and asked for again (--parse-retries); no forecast counts them, so the calls above are the run's others. Their tokens and time are in the run's figures.`,
+    '',
+  ];
+}
+
 /** The forecast from a finished run's settings beside what it did. */
 export function checkText(forecast: Forecast, check: CheckResult, journal: RunJournal): string {
   const rows = check.rows.map((row) => `  ${row.figure.padEnd(24)}${figure(row.forecast, row.figure).padStart(16)}${figure(row.actual, row.figure).padStart(16)}${difference(row.difference).padStart(10)}`);
@@ -117,6 +127,7 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
     `  ${'figure'.padEnd(24)}${'forecast'.padStart(16)}${'run'.padStart(16)}${'diff'.padStart(10)}`,
     ...rows,
     '',
+    ...askedAgainNote(check),
     largest.length === 0 ? 'The forecast matches the run within 1% on every figure.' : `Largest differences: ${largest.join('; ')}.`,
   ].join('\n');
 }
