@@ -10,6 +10,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
+import { acquireRunLock } from '../src/store/run-lock.ts';
 import { readJournal, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** The loop flags of each strategy's small run; the plan gets the same. */
@@ -145,6 +146,30 @@ describe('tmas plan', () => {
     expect((rows.get('calls')?.actual ?? 0) + retried).toBe(journal.length);
     // Cut solutions are not verified, so the run may make fewer calls than the forecast, never more.
     for (const row of check.rows.filter((r) => r.figure.startsWith('calls: '))) expect(row.actual, row.figure).toBeLessThanOrEqual(row.forecast);
+  });
+
+  test('refuses --check and --from on a run still being written, which would compare or replay only part of it; --lengths-from takes what it has', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = await smallRun(dir, 'majority', input);
+    // The run's own lock, held by a live process (this one), as a running tmas holds it.
+    const release = await acquireRunLock(output);
+    try {
+      const [checked, replayed, lengths] = await Promise.all([
+        runCliInProcess(['plan', '--check', output]),
+        runCliInProcess(['plan', '--from', output]),
+        runCliInProcess(['plan', '--input-file', input, '--no-proof', '--strategy', 'majority', '--samples', '6', '--lengths-from', output, '--draws', '1']),
+      ]);
+      for (const [result, flag] of [[checked, '--check'], [replayed, '--from']] as const) {
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain(`${output} is still being written by a tmas run (pid ${process.pid}`);
+        expect(result.stderr).toContain(`${flag} would read only the calls journaled so far`);
+        expect(result.stderr).toContain('[TMAS_LOCKED]');
+      }
+      expect(lengths.code).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await runCliInProcess(['plan', '--check', output, '--draws', '1'])).code).toBe(0);
   });
 
   test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {

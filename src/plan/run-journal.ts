@@ -5,7 +5,7 @@
  * it is never written.
  */
 import type { RunConfig } from '../settings/config.ts';
-import { openRun } from '../analysis/open-run.ts';
+import { openRun, requireFinishedRun } from '../analysis/open-run.ts';
 import { unusableCalls } from '../analysis/unusable-outputs.ts';
 import { UserError } from '../kernel/errors.ts';
 
@@ -39,8 +39,12 @@ export interface RunJournal {
   endedAt: number;
 }
 
-/** Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay). */
-export async function readRunJournal(dir: string): Promise<RunJournal> {
+/**
+ * Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay).
+ * `whole`: what the plan does with the run (`--check`, `--from`), which needs all of it: a run still being written is refused.
+ */
+export async function readRunJournal(dir: string, whole?: string): Promise<RunJournal> {
+  if (whole !== undefined) await requireFinishedRun(dir, whole);
   const { store, manifest } = await openRun(dir);
   const calls: JournalCall[] = [];
   let problems: Array<{ id: string; judged: boolean }>;
