@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { runExportCommand } from '../src/cli/inspect/export.command.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
+import { acquireRunLock } from '../src/store/run-lock.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
@@ -119,10 +120,24 @@ describe('tmas export --format rl', () => {
     expect(rows.some((r) => r.extra_info.unusable !== null && r.extra_info.finish_reason === 'stop')).toBe(true);
   });
 
-  test('a run directory that does not exist is named as such, and nothing is written', async ({ dir }) => {
+  test('a run directory that does not exist, or a run still being written, is named as such, and nothing is written', async ({ dir }) => {
     const missing = path.join(dir, 'no-such-run');
     await expect(runExportCommand(missing, { format: 'rl' })).rejects.toMatchObject({ code: 'TMAS_RUN_DIR', message: expect.stringContaining(missing) });
     expect(existsSync(missing)).toBe(false);
+
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'live');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '2']);
+    // The run's own lock, held by a live process (this one), as a running tmas holds it.
+    const release = await acquireRunLock(run);
+    const out = path.join(dir, 'live-rl');
+    try {
+      await expect(runExportCommand(run, { format: 'rl', out })).rejects.toMatchObject({ code: 'TMAS_LOCKED', message: expect.stringContaining('an export would read only the calls journaled so far') });
+    } finally {
+      await release();
+    }
+    expect(existsSync(`${out}.jsonl`)).toBe(false);
+    expect((await runExportCommand(run, { format: 'rl', out })).records).toBe(2);
   });
 
   test('a run with nothing to export says so and writes nothing', async ({ dir }) => {
