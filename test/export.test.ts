@@ -90,6 +90,8 @@ describe('tmas export --format rl', () => {
       expect(sources).toContain('math');
       expect(rows.filter((r) => r.extra_info.role === 'rollout').length).toBeGreaterThan(0);
       expect(rows.filter((r) => r.extra_info.role === 'distill').length).toBeGreaterThan(0);
+      // Every rollout and distillation names its candidate, as its role declares it (not only TMAS's roles do).
+      for (const row of rows.filter((r) => r.extra_info.role !== 'judge')) expect(row.extra_info.candidate, row.extra_info.role).not.toBeNull();
     } else {
       // All k samples of every problem, not only the last iteration's share of them.
       expect(rows.filter((r) => r.data_source === 'math')).toHaveLength(2 * 6);

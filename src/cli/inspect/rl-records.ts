@@ -14,12 +14,9 @@
 import type { CandidateResult } from '../../kernel/protocol.ts';
 import type { Problem } from '../../input/problems.ts';
 import { iterationKey, type BankRecord, type Store } from '../../store/store.ts';
-import type { GenerationKind, RoleDefinition } from '../../../machines/role.machine.ts';
+import type { GenerationKind } from '../../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
-import { judgeRole } from '../../../machines/roles/judge.role.ts';
-import { solutionRole } from '../../../machines/strategies/tmas/solution.role.ts';
-import { summaryRole } from '../../../machines/roles/summary.role.ts';
-import { verificationRole } from '../../../machines/roles/verification.role.ts';
+import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
 import { unusableCalls } from '../../analysis/unusable-outputs.ts';
 
 /** One RL training record. */
@@ -76,13 +73,13 @@ export function sourceOf(role: string, candidate: CandidateResult | undefined): 
   return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
 }
 
-/** The roles whose calls name their candidate in the export: TMAS's and the judge's, by their declared `subject`. */
-const CANDIDATE_ROLES: Readonly<Record<string, Pick<RoleDefinition, 'subject'>>> = { verification: verificationRole, judge: judgeRole, solution: solutionRole, summary: summaryRole };
-
-/** The candidate a TMAS-role or judge call is about, as its role declares it. */
-function candidateOf(role: string, index: number): number | null {
-  return CANDIDATE_ROLES[role]?.subject?.(index).candidate ?? null;
-}
+/**
+ * The grading roles whose call grades its candidate as the iteration's record holds it: TMAS's
+ * verification (of this iteration's solution) and the judge. Another's candidate_correct stays
+ * null rather than name the wrong solution's grade: Self-Refine's critique of iteration t reads the
+ * solution of t-1, which its rewrite replaces in t's record.
+ */
+const GRADES_OWN_ITERATION = new Set(['verification', 'judge']);
 
 function gradeOf(candidate: CandidateResult | undefined): boolean | null {
   if (!candidate) return null;
@@ -102,6 +99,8 @@ interface IterationContext {
 export async function* rlRecords(store: Store, options: { proof: boolean; strategy?: string | undefined }): AsyncGenerator<RlRecord> {
   const strategy = STRATEGIES[options.strategy ?? 'tmas'];
   const kinds = strategy ? roleKinds(strategy) : {};
+  // What each call is about, as its role declares it (the viewer reads the same): the judge's passes are declared whatever their number.
+  const outline = strategyOutline(options.strategy ?? 'tmas', 1);
   const problems = await store.loadProblems();
   const unusable = await unusableCalls(store);
   const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
@@ -115,7 +114,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
       const before = call.iteration > 0 ? await store.getBanks(known.ordinal, call.iteration - 1) : undefined;
       context = { key: contextKey, candidates: record?.candidates ?? [], before };
     }
-    const candidateIndex = candidateOf(call.role, call.index);
+    const candidateIndex = outline.subjectOf(call.role, call.index)?.candidate ?? null;
     const candidate = candidateIndex === null ? undefined : context.candidates.find((c) => c.candidate === candidateIndex);
     const role = baseRole(call.role);
     const kind = kinds[role];
@@ -142,7 +141,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
         correct: call.role === 'solution' ? gradeOf(candidate) : null,
         score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
-        candidate_correct: kind === 'grade' ? gradeOf(candidate) : null,
+        candidate_correct: GRADES_OWN_ITERATION.has(role) ? gradeOf(candidate) : null,
         finish_reason: call.response.finishReason,
         unusable: unusable.get(call.key)?.reason ?? null,
         prompt_tokens: call.usage.promptTokens,
