@@ -169,7 +169,13 @@ describe('tmas plan', () => {
     } finally {
       await release();
     }
-    expect((await runCliInProcess(['plan', '--check', output, '--draws', '1'])).code).toBe(0);
+    // Finished, it is checked; a run that decoded faster than the servers described (1 token/s here) is said not to measure them.
+    const checkAt = (rate: string) => runCliInProcess(['plan', '--check', output, '--draws', '1', '--decode-tokens-per-second', rate, '--sequence-tokens-per-second', rate]);
+    const [slow, fast] = await Promise.all([checkAt('1'), checkAt('1000000000')]);
+    expect(slow.code).toBe(0);
+    expect(slow.stdout).toContain('utilization over 100%: the run decoded faster than the servers described here');
+    expect(slow.stdout).toContain('it ran on the simulated model');
+    expect(fast.stdout).not.toContain('utilization over 100%');
   });
 
   test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {

@@ -116,6 +116,23 @@ function askedAgainNote(check: CheckResult): string[] {
   ];
 }
 
+/**
+ * A run's utilization is its output tokens over the described servers' D × its makespan: above
+ * 100%, the run decoded faster than the servers the flags describe, so its time and utilization
+ * are not comparable with the forecast's, and the note says which flag to give.
+ */
+function overfullNote(check: CheckResult, journal: RunJournal): string[] {
+  const utilization = check.rows.find((row) => row.figure === 'utilization');
+  if (utilization === undefined || utilization.actual <= 1) return [];
+  const why = journal.simulated
+    ? 'it ran on the simulated model, whose replies take no GPU time unless it was started with --capacity (then give its --time-scale)'
+    : "give its servers' --decode-tokens-per-second and --replicas";
+  return [
+    `utilization over 100%: the run decoded faster than the servers described here, so its makespan and utilization are not a measure of them; ${why}.`,
+    '',
+  ];
+}
+
 /** The forecast from a finished run's settings beside what it did. */
 export function checkText(forecast: Forecast, check: CheckResult, journal: RunJournal): string {
   const rows = check.rows.map((row) => `  ${row.figure.padEnd(24)}${figure(row.forecast, row.figure).padStart(16)}${figure(row.actual, row.figure).padStart(16)}${difference(row.difference).padStart(10)}`);
@@ -128,6 +145,7 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
     ...rows,
     '',
     ...askedAgainNote(check),
+    ...overfullNote(check, journal),
     largest.length === 0 ? 'The forecast matches the run within 1% on every figure.' : `Largest differences: ${largest.join('; ')}.`,
   ].join('\n');
 }
