@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { runExportCommand } from '../src/cli/inspect/export.command.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
+import { acquireRunLock } from '../src/store/run-lock.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
@@ -15,7 +16,7 @@ interface Row {
   reasoning: string | null;
   data_source: string;
   reward_model: { ground_truth: string | null; style: string };
-  extra_info: { problem_id: string; iteration: number; role: string; candidate: number | null; correct: boolean | null; experience_bank: Array<{ kind: string; text: string }>; guideline_bank: unknown[] };
+  extra_info: { problem_id: string; iteration: number; role: string; candidate: number | null; correct: boolean | null; finish_reason: string; unusable: string | null; experience_bank: Array<{ kind: string; text: string }>; guideline_bank: unknown[] };
   _source: string;
 }
 
@@ -89,10 +90,56 @@ describe('tmas export --format rl', () => {
       expect(sources).toContain('math');
       expect(rows.filter((r) => r.extra_info.role === 'rollout').length).toBeGreaterThan(0);
       expect(rows.filter((r) => r.extra_info.role === 'distill').length).toBeGreaterThan(0);
+      // Every rollout and distillation names its candidate, as its role declares it (not only TMAS's roles do).
+      for (const row of rows.filter((r) => r.extra_info.role !== 'judge')) expect(row.extra_info.candidate, row.extra_info.role).not.toBeNull();
     } else {
       // All k samples of every problem, not only the last iteration's share of them.
       expect(rows.filter((r) => r.data_source === 'math')).toHaveLength(2 * 6);
     }
+  });
+
+  test('every output its role could not use is marked with the reason, as many per role and iteration as metrics.json counts', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'broken');
+    // Half the replies out of format; a small completion limit, so that a broken reply that runs on to it stays short.
+    const flags = ['--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '1', '--concurrency', '16'];
+    await runInProcess(['--input-file', input, '--output-file', run, ...flags, '--sim-break-formats', '0.5', '--completion-max-tokens', '1500', '--judge-max-tokens', '1500']);
+    await runExportCommand(run, { format: 'rl', out: path.join(dir, 'rl') });
+    const { rows } = await readParquet(path.join(dir, 'rl.parquet'));
+    const jsonl = (await readFile(path.join(dir, 'rl.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Row);
+    expect(rows.map((r) => r.extra_info.unusable)).toEqual(jsonl.map((r) => r.extra_info.unusable));
+    const exported: Record<string, { outputs: number; unusable: number }> = {};
+    for (const row of rows) {
+      const counts = (exported[`${row.extra_info.iteration}/${row.extra_info.role}`] ??= { outputs: 0, unusable: 0 });
+      counts.outputs++;
+      if (row.extra_info.unusable !== null) counts.unusable++;
+    }
+    const metrics = JSON.parse(await readFile(path.join(run, 'metrics.json'), 'utf8')) as { iterations: Array<{ iteration: number; outputsByRole: Record<string, { outputs: number; unusable: number }> }> };
+    const counted: Record<string, { outputs: number; unusable: number }> = {};
+    for (const it of metrics.iterations) for (const [role, c] of Object.entries(it.outputsByRole)) counted[`${it.iteration}/${role}`] = { outputs: c.outputs, unusable: c.unusable };
+    expect(exported).toEqual(counted);
+    // A format broken without a cut (no SCORE line, no VERDICT) ends as 'stop': only the mark tells it apart.
+    expect(rows.some((r) => r.extra_info.unusable !== null && r.extra_info.finish_reason === 'stop')).toBe(true);
+  });
+
+  test('a run directory that does not exist, or a run still being written, is named as such, and nothing is written', async ({ dir }) => {
+    const missing = path.join(dir, 'no-such-run');
+    await expect(runExportCommand(missing, { format: 'rl' })).rejects.toMatchObject({ code: 'TMAS_RUN_DIR', message: expect.stringContaining(missing) });
+    expect(existsSync(missing)).toBe(false);
+
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'live');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '2']);
+    // The run's own lock, held by a live process (this one), as a running tmas holds it.
+    const release = await acquireRunLock(run);
+    const out = path.join(dir, 'live-rl');
+    try {
+      await expect(runExportCommand(run, { format: 'rl', out })).rejects.toMatchObject({ code: 'TMAS_LOCKED', message: expect.stringContaining('an export would read only the calls journaled so far') });
+    } finally {
+      await release();
+    }
+    expect(existsSync(`${out}.jsonl`)).toBe(false);
+    expect((await runExportCommand(run, { format: 'rl', out })).records).toBe(2);
   });
 
   test('a run with nothing to export says so and writes nothing', async ({ dir }) => {

@@ -5,10 +5,12 @@
  * errors. The makespan's accuracy against a capacity-model run is measured by
  * the `plan` benchmark (bench/runs/plan.bench.ts), not here.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
+import { acquireRunLock } from '../src/store/run-lock.ts';
 import { readJournal, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 /** The loop flags of each strategy's small run; the plan gets the same. */
@@ -128,6 +130,52 @@ describe('tmas plan', () => {
     expect(one.schedule).toBe('pipelined');
     expect(four.makespanSeconds as number).toBeLessThan((one.makespanSeconds as number) / 2);
     expect(barrier.makespanSeconds as number).toBeGreaterThan(four.makespanSeconds as number);
+  });
+
+  test('--check of a run whose replies broke their format: the calls asked again are a row of their own, and every role stays within its bound', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = path.join(dir, 'broken');
+    await runInProcess(['--input-file', input, '--output-file', output, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '1', '--judge-passes', '1', '--sim-break-formats', '0.5', '--completion-max-tokens', '1500', '--judge-max-tokens', '1500']);
+    const journal = await readJournal(output);
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ outputsByRole: Record<string, { retried: number }> }> };
+    const retried = metrics.iterations.flatMap((it) => Object.values(it.outputsByRole)).reduce((sum, role) => sum + role.retried, 0);
+    expect(retried).toBeGreaterThan(0);
+    const { check } = (await plan(['--check', output, '--draws', '1'])) as { check: { rows: Array<{ figure: string; forecast: number; actual: number }> } };
+    const rows = new Map(check.rows.map((row) => [row.figure, row]));
+    expect(rows.get('calls asked again')).toMatchObject({ forecast: 0, actual: retried });
+    expect((rows.get('calls')?.actual ?? 0) + retried).toBe(journal.length);
+    // Cut solutions are not verified, so the run may make fewer calls than the forecast, never more.
+    for (const row of check.rows.filter((r) => r.figure.startsWith('calls: '))) expect(row.actual, row.figure).toBeLessThanOrEqual(row.forecast);
+  });
+
+  test('refuses --check and --from on a run still being written, which would compare or replay only part of it; --lengths-from takes what it has', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const output = await smallRun(dir, 'majority', input);
+    // The run's own lock, held by a live process (this one), as a running tmas holds it.
+    const release = await acquireRunLock(output);
+    try {
+      const [checked, replayed, lengths] = await Promise.all([
+        runCliInProcess(['plan', '--check', output]),
+        runCliInProcess(['plan', '--from', output]),
+        runCliInProcess(['plan', '--input-file', input, '--no-proof', '--strategy', 'majority', '--samples', '6', '--lengths-from', output, '--draws', '1']),
+      ]);
+      for (const [result, flag] of [[checked, '--check'], [replayed, '--from']] as const) {
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain(`${output} is still being written by a tmas run (pid ${process.pid}`);
+        expect(result.stderr).toContain(`${flag} would read only the calls journaled so far`);
+        expect(result.stderr).toContain('[TMAS_LOCKED]');
+      }
+      expect(lengths.code).toBe(0);
+    } finally {
+      await release();
+    }
+    // Finished, it is checked; a run that decoded faster than the servers described (1 token/s here) is said not to measure them.
+    const checkAt = (rate: string) => runCliInProcess(['plan', '--check', output, '--draws', '1', '--decode-tokens-per-second', rate, '--sequence-tokens-per-second', rate]);
+    const [slow, fast] = await Promise.all([checkAt('1'), checkAt('1000000000')]);
+    expect(slow.code).toBe(0);
+    expect(slow.stdout).toContain('utilization over 100%: the run decoded faster than the servers described here');
+    expect(slow.stdout).toContain('it ran on the simulated model');
+    expect(fast.stdout).not.toContain('utilization over 100%');
   });
 
   test('refuses --check with --from, a directory that holds no run, and run settings the mode would ignore, with exit 2', async ({ dir }) => {

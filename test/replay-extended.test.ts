@@ -3,17 +3,25 @@ import { expect } from 'vitest';
 import { replayRun } from '../src/analysis/replay.ts';
 import type { Secrets } from '../src/settings/config.ts';
 import { ENDPOINT_SLOTS } from '../src/kernel/slots.ts';
+import { acquireRunLock } from '../src/store/run-lock.ts';
 import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
 
-test('a run extended with --resume --max-iterations replays as identical: the extension is part of its history', async ({ dir }) => {
+test('a run extended with --resume --max-iterations replays as identical: the extension is part of its history; while a run holds it, a replay is refused', async ({ dir }) => {
   const input = await writeProblems(dir, smallProblems(2));
   const run = path.join(dir, 'run');
   await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '1']);
   const extended = await runCli(['run', '--resume', run, '--max-iterations', '3']);
   expect(extended.code, extended.stderr).toBe(0);
 
+  // While a tmas run holds the directory (its lock, held here by this live process), its log ends where the run is now: refused, not replayed as stopped.
+  const release = await acquireRunLock(run);
+  try {
+    await expect(replayRun(run, { secrets: SECRETS })).rejects.toMatchObject({ code: 'TMAS_LOCKED', message: expect.stringContaining('a replay would read only the calls journaled so far') });
+  } finally {
+    await release();
+  }
   const report = await replayRun(run, { secrets: SECRETS });
   expect(report.divergence).toBeNull();
   expect(report.notReproduced).toBe(0);

@@ -7,16 +7,33 @@
 import { UserError } from '../kernel/errors.ts';
 import { hasStore, openStoreView, whyNoStore } from '../store/repair/check.ts';
 import type { Store } from '../store/store.ts';
+import { runLockHolder } from '../store/run-lock.ts';
 import { readRunManifest, type RunManifest } from '../host/run/run-manifest.ts';
+
+/** Refuses a directory that holds no run's store: a command that writes beside a run checks it first, so a mistyped run directory is named as such. */
+export function requireRunDir(runDir: string): void {
+  if (!hasStore(runDir)) {
+    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
+  }
+}
+
+/** Refuses a run still being written, for a command whose figures need the whole run (`use`: what it would compare or replay). */
+export async function requireFinishedRun(runDir: string, use: string): Promise<void> {
+  const holder = await runLockHolder(runDir);
+  if (holder === null) return;
+  const who = holder.pid === 0 ? 'a process starting now' : `pid ${holder.pid}, since ${holder.since}`;
+  throw new UserError(
+    'TMAS_LOCKED',
+    `${runDir} is still being written by a tmas run (${who}): ${use} would read only the calls journaled so far. Run it again once that run has finished${holder.pid === 0 ? '' : ` (or stop it first: kill -INT ${holder.pid})`}.`,
+  );
+}
 
 /**
  * Opens a private view of the store of a run directory and reads its manifest; the caller closes the store. `into`: where the view goes (kept).
  * `everyBlock`: every block of the store is checked first, for a command that reads all of it (see openStoreView).
  */
 export async function openRun(runDir: string, into?: string, options: { everyBlock?: boolean } = {}): Promise<{ store: Store; manifest: RunManifest }> {
-  if (!hasStore(runDir)) {
-    throw new UserError('TMAS_RUN_DIR', `${runDir} is not a tmas run directory (${whyNoStore(runDir)}). Give the --output-file of a run.`);
-  }
+  requireRunDir(runDir);
   const store = await openStoreView(runDir, into, options);
   const manifest = await readRunManifest(store);
   if (!manifest) {

@@ -16,7 +16,7 @@ import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { runEvaluation } from '../host/run/run-evaluation.ts';
 import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
-import { openRun } from './open-run.ts';
+import { openRun, requireFinishedRun } from './open-run.ts';
 import { compareLogs, type ReplayReport } from './replay-compare.ts';
 
 export type { ReplayReport } from './replay-compare.ts';
@@ -69,6 +69,8 @@ export async function replayRun(
     tokenizerPath?: string;
   },
 ): Promise<ReplayReport> {
+  // A run still being written has a log that ends where it is now: its replay would read as a run stopped there.
+  await requireFinishedRun(runDir, 'a replay');
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {

@@ -1,6 +1,9 @@
 /**
  * A forecast set beside what the run did: calls by role, tokens, makespan and
- * utilization, each with its relative difference, and the largest named.
+ * utilization, each with its relative difference, and the largest named. The
+ * calls a role asked again after an unusable output (--parse-retries) are a
+ * row of their own: no forecast counts them, and counted by role they would
+ * read as a forecast exceeded.
  */
 import type { Forecast } from './forecast.ts';
 import type { RunJournal } from './run-journal.ts';
@@ -22,17 +25,23 @@ export interface CheckResult {
   makespanSeconds: number;
 }
 
+/** The row of the calls asked again after an unusable output: no forecast counts them, so it has no difference. */
+export const ASKED_AGAIN = 'calls asked again';
+
 function row(figure: string, forecast: number, actual: number): CheckRow {
   return { figure, forecast, actual, difference: actual === 0 ? null : (forecast - actual) / actual };
 }
 
 /** Compares `forecast` with the run in `journal`; `decodeCapacity` is the servers' decode tokens/s in all, for the run's utilization. */
 export function checkForecast(forecast: Forecast, journal: RunJournal, options: { timeScale: number; decodeCapacity: number }): CheckResult {
+  // A call asked again after an unusable output is one no strategy declares: the calls by role are the run's others, and those asked again a row of their own.
   const actualCalls = new Map<string, number>();
+  let askedAgain = 0;
   let promptTokens = 0;
   let outputTokens = 0;
   for (const call of journal.calls) {
-    actualCalls.set(call.role, (actualCalls.get(call.role) ?? 0) + 1);
+    if (call.askedAgain) askedAgain++;
+    else actualCalls.set(call.role, (actualCalls.get(call.role) ?? 0) + 1);
     promptTokens += call.promptTokens;
     outputTokens += call.outputTokens;
   }
@@ -40,7 +49,8 @@ export function checkForecast(forecast: Forecast, journal: RunJournal, options: 
   const roles = [...new Set([...Object.keys(forecast.calls), ...actualCalls.keys()])];
   const rows = [
     ...roles.map((role) => row(`calls: ${role}`, forecast.calls[role] ?? 0, actualCalls.get(role) ?? 0)),
-    row('calls', forecast.callsTotal, journal.calls.length),
+    row('calls', forecast.callsTotal, journal.calls.length - askedAgain),
+    ...(askedAgain > 0 ? [{ figure: ASKED_AGAIN, forecast: 0, actual: askedAgain, difference: null }] : []),
     row('prompt tokens', forecast.promptTokens, promptTokens),
     row('output tokens', forecast.outputTokens, outputTokens),
     row('makespan, s', forecast.makespanSeconds, makespanSeconds),

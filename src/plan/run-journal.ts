@@ -5,7 +5,8 @@
  * it is never written.
  */
 import type { RunConfig } from '../settings/config.ts';
-import { openRun } from '../analysis/open-run.ts';
+import { openRun, requireFinishedRun } from '../analysis/open-run.ts';
+import { unusableCalls } from '../analysis/unusable-outputs.ts';
 import { UserError } from '../kernel/errors.ts';
 
 /** One journaled call, as a plan reads it. */
@@ -18,6 +19,8 @@ export interface JournalCall {
   outputTokens: number;
   startedAt: number;
   latencyMs: number;
+  /** Its output was unusable and its role asked again (--parse-retries): a call more than the strategy declares. */
+  askedAgain: boolean;
 }
 
 /** A run's settings and calls. */
@@ -36,13 +39,18 @@ export interface RunJournal {
   endedAt: number;
 }
 
-/** Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay). */
-export async function readRunJournal(dir: string): Promise<RunJournal> {
+/**
+ * Reads a run directory; a run with no journaled call is a usage error (there is nothing to compare or replay).
+ * `whole`: what the plan does with the run (`--check`, `--from`), which needs all of it: a run still being written is refused.
+ */
+export async function readRunJournal(dir: string, whole?: string): Promise<RunJournal> {
+  if (whole !== undefined) await requireFinishedRun(dir, whole);
   const { store, manifest } = await openRun(dir);
   const calls: JournalCall[] = [];
   let problems: Array<{ id: string; judged: boolean }>;
   try {
     const proof = manifest.config.loop.proof;
+    const unusable = await unusableCalls(store);
     problems = (await store.loadProblems()).map((problem) => ({ id: problem.id, judged: (proof ? problem.solution : problem.answer) !== undefined }));
     for await (const call of store.callRecords()) {
       calls.push({
@@ -54,6 +62,7 @@ export async function readRunJournal(dir: string): Promise<RunJournal> {
         outputTokens: call.usage.completionTokens,
         startedAt: call.timings.startedAt,
         latencyMs: call.timings.latencyMs,
+        askedAgain: unusable.get(call.key)?.askedAgain === true,
       });
     }
   } finally {

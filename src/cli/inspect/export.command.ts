@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { UserError } from '../../kernel/errors.ts';
-import { openRun } from '../../analysis/open-run.ts';
+import { openRun, requireFinishedRun, requireRunDir } from '../../analysis/open-run.ts';
 import { createOutputFile, outputError, type OutputFile } from '../../host/outputs/output-file.ts';
 import { rlRecords, type RlRecord } from './rl-records.ts';
 import { RL_SCHEMA, toColumns } from './rl-parquet.ts';
@@ -53,6 +53,9 @@ export function exportFiles(runDir: string, out: string | undefined): { jsonl?: 
 export async function runExportCommand(runDir: string, options: { format: string; out?: string }): Promise<{ jsonl?: string; parquet?: string } & ExportCounts> {
   if (options.format !== 'rl') throw new UserError('TMAS_USAGE', `--format ${options.format}: the only export format is rl.`);
   const targets = exportFiles(runDir, options.out);
+  // A mistyped run directory is named as such, not as a folder the export cannot write to; a run still being written would export only its calls so far.
+  requireRunDir(runDir);
+  await requireFinishedRun(runDir, 'an export');
   const advice =
     options.out === undefined
       ? `give --out a path in a writable folder (without --out the export goes into the run directory), e.g. --out ${path.join(os.tmpdir(), `${path.basename(path.resolve(runDir))}-rl`)}`

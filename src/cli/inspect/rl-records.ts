@@ -7,18 +7,17 @@
  * declared kind, the same for every strategy: `math` for a solution,
  * `math_grm` for a verification, rating or judgement of one, `tmas_<role>`
  * for memory and planning), `reward_model` {ground_truth, style},
- * `extra_info` with the ids and the banks the prompt drew on, and `_source`.
+ * `extra_info` with the ids, the banks the prompt drew on and, for an output
+ * its role could not use, why (analysis/unusable-outputs.ts), and `_source`.
  * Streamed in journal-key order, so an export never holds the run in memory.
  */
 import type { CandidateResult } from '../../kernel/protocol.ts';
 import type { Problem } from '../../input/problems.ts';
 import { iterationKey, type BankRecord, type Store } from '../../store/store.ts';
-import type { GenerationKind, RoleDefinition } from '../../../machines/role.machine.ts';
+import type { GenerationKind } from '../../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
-import { judgeRole } from '../../../machines/roles/judge.role.ts';
-import { solutionRole } from '../../../machines/strategies/tmas/solution.role.ts';
-import { summaryRole } from '../../../machines/roles/summary.role.ts';
-import { verificationRole } from '../../../machines/roles/verification.role.ts';
+import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
+import { unusableCalls } from '../../analysis/unusable-outputs.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -44,6 +43,8 @@ export interface RlRecord {
     /** For a verification or judge generation: the grade of the candidate it judged (what a GRM reward compares with). */
     candidate_correct: boolean | null;
     finish_reason: string;
+    /** Why the role could not use this output (then it asked again, or went on without it); null when the output was used. */
+    unusable: string | null;
     prompt_tokens: number;
     completion_tokens: number;
     /** The banks E(t-1) and G(t-1) the prompt drew on (empty when it drew on none). */
@@ -72,13 +73,13 @@ export function sourceOf(role: string, candidate: CandidateResult | undefined): 
   return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
 }
 
-/** The roles whose calls name their candidate in the export: TMAS's and the judge's, by their declared `subject`. */
-const CANDIDATE_ROLES: Readonly<Record<string, Pick<RoleDefinition, 'subject'>>> = { verification: verificationRole, judge: judgeRole, solution: solutionRole, summary: summaryRole };
-
-/** The candidate a TMAS-role or judge call is about, as its role declares it. */
-function candidateOf(role: string, index: number): number | null {
-  return CANDIDATE_ROLES[role]?.subject?.(index).candidate ?? null;
-}
+/**
+ * The grading roles whose call grades its candidate as the iteration's record holds it: TMAS's
+ * verification (of this iteration's solution) and the judge. Another's candidate_correct stays
+ * null rather than name the wrong solution's grade: Self-Refine's critique of iteration t reads the
+ * solution of t-1, which its rewrite replaces in t's record.
+ */
+const GRADES_OWN_ITERATION = new Set(['verification', 'judge']);
 
 function gradeOf(candidate: CandidateResult | undefined): boolean | null {
   if (!candidate) return null;
@@ -98,7 +99,10 @@ interface IterationContext {
 export async function* rlRecords(store: Store, options: { proof: boolean; strategy?: string | undefined }): AsyncGenerator<RlRecord> {
   const strategy = STRATEGIES[options.strategy ?? 'tmas'];
   const kinds = strategy ? roleKinds(strategy) : {};
+  // What each call is about, as its role declares it (the viewer reads the same): the judge's passes are declared whatever their number.
+  const outline = strategyOutline(options.strategy ?? 'tmas', 1);
   const problems = await store.loadProblems();
+  const unusable = await unusableCalls(store);
   const ordinals = new Map<string, { ordinal: number; problem: Problem }>(problems.map((problem, ordinal) => [problem.id, { ordinal, problem }]));
   let context = null as IterationContext | null;
   for await (const call of store.callRecords()) {
@@ -110,7 +114,7 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
       const before = call.iteration > 0 ? await store.getBanks(known.ordinal, call.iteration - 1) : undefined;
       context = { key: contextKey, candidates: record?.candidates ?? [], before };
     }
-    const candidateIndex = candidateOf(call.role, call.index);
+    const candidateIndex = outline.subjectOf(call.role, call.index)?.candidate ?? null;
     const candidate = candidateIndex === null ? undefined : context.candidates.find((c) => c.candidate === candidateIndex);
     const role = baseRole(call.role);
     const kind = kinds[role];
@@ -137,8 +141,9 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
         correct: call.role === 'solution' ? gradeOf(candidate) : null,
         score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
-        candidate_correct: kind === 'grade' ? gradeOf(candidate) : null,
+        candidate_correct: GRADES_OWN_ITERATION.has(role) ? gradeOf(candidate) : null,
         finish_reason: call.response.finishReason,
+        unusable: unusable.get(call.key)?.reason ?? null,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),

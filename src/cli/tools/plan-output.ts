@@ -1,6 +1,6 @@
 /** What `tmas plan` prints: a forecast, a forecast beside its run (--check), a what-if (--from). */
 import type { RunConfig } from '../../settings/config.ts';
-import type { CheckResult } from '../../plan/check.ts';
+import { ASKED_AGAIN, type CheckResult } from '../../plan/check.ts';
 import type { Forecast } from '../../plan/forecast.ts';
 import type { RunJournal } from '../../plan/run-journal.ts';
 import type { Servers, Simulated } from '../../plan/simulate.ts';
@@ -106,6 +106,33 @@ function figure(value: number, name: string): string {
   return name === 'utilization' ? percent(value) : count(value);
 }
 
+/** What the row of calls asked again means, when the run has one. */
+function askedAgainNote(check: CheckResult): string[] {
+  const askedAgain = check.rows.find((row) => row.figure === ASKED_AGAIN);
+  if (askedAgain === undefined) return [];
+  return [
+    `${ASKED_AGAIN}: ${count(askedAgain.actual)} calls whose output the role could not use and asked for again (--parse-retries); no forecast counts them, so the calls above are the run's others. Their tokens and time are in the run's figures.`,
+    '',
+  ];
+}
+
+/**
+ * A run's utilization is its output tokens over the described servers' D × its makespan: above
+ * 100%, the run decoded faster than the servers the flags describe, so its time and utilization
+ * are not comparable with the forecast's, and the note says which flag to give.
+ */
+function overfullNote(check: CheckResult, journal: RunJournal): string[] {
+  const utilization = check.rows.find((row) => row.figure === 'utilization');
+  if (utilization === undefined || utilization.actual <= 1) return [];
+  const why = journal.simulated
+    ? 'it ran on the simulated model, whose replies take no GPU time unless it was started with --capacity (then give its --time-scale)'
+    : "give its servers' --decode-tokens-per-second and --replicas";
+  return [
+    `utilization over 100%: the run decoded faster than the servers described here, so its makespan and utilization are not a measure of them; ${why}.`,
+    '',
+  ];
+}
+
 /** The forecast from a finished run's settings beside what it did. */
 export function checkText(forecast: Forecast, check: CheckResult, journal: RunJournal): string {
   const rows = check.rows.map((row) => `  ${row.figure.padEnd(24)}${figure(row.forecast, row.figure).padStart(16)}${figure(row.actual, row.figure).padStart(16)}${difference(row.difference).padStart(10)}`);
@@ -117,6 +144,8 @@ export function checkText(forecast: Forecast, check: CheckResult, journal: RunJo
     `  ${'figure'.padEnd(24)}${'forecast'.padStart(16)}${'run'.padStart(16)}${'diff'.padStart(10)}`,
     ...rows,
     '',
+    ...askedAgainNote(check),
+    ...overfullNote(check, journal),
     largest.length === 0 ? 'The forecast matches the run within 1% on every figure.' : `Largest differences: ${largest.join('; ')}.`,
   ].join('\n');
 }

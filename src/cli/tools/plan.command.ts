@@ -125,11 +125,11 @@ function replayedGateway(journal: RunJournal, flags: PlanFlags, command: Command
 
 /** The runs `--from DIR` names: DIR, or the runs in its folders (a table's methods, DIR/<strategy>). */
 async function journalsIn(dir: string): Promise<RunJournal[]> {
-  if (hasStore(dir)) return [await readRunJournal(dir)];
+  if (hasStore(dir)) return [await readRunJournal(dir, '--from')];
   const folders = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)));
   // No run here nor below: the error of a directory that holds none.
-  if (folders.length === 0) return [await readRunJournal(dir)];
-  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name))));
+  if (folders.length === 0) return [await readRunJournal(dir, '--from')];
+  return Promise.all(folders.map((entry) => readRunJournal(path.join(dir, entry.name), '--from')));
 }
 
 /** `--from DIR`: the run's calls (or a table's, all at once) replayed under the servers and settings given. */
@@ -159,7 +159,7 @@ async function replay(flags: PlanFlags, command: Command, io: CliIo): Promise<{ 
 /** `--check DIR`: the forecast from the run's own settings beside what it did. */
 async function check(flags: PlanFlags, command: Command, io: CliIo): Promise<{ text: string; json: unknown }> {
   refuseRunSettings(command, '--check', []);
-  const journal = await readRunJournal(flags.check as string);
+  const journal = await readRunJournal(flags.check as string, '--check');
   const { servers, billing } = await serversOf(flags, runGatewayOf(journal.config), io);
   const method = await methodOf(flags, journal.config, journal.problems.map((problem) => problem.judged));
   const forecast = forecastRun({ ...method, servers, draws: flags.draws, billing });
