@@ -47,7 +47,7 @@ export function limitFigures(gateway: Gateway, config: RunConfig): string[] {
  */
 function endpointLabels(urls: readonly string[]): (url: string) => string {
   const perHost = new Map<string, number>();
-  for (const url of urls) perHost.set(new URL(url).host, (perHost.get(new URL(url).host) ?? 0) + 1);
+  for (const { host } of urls.map((url) => new URL(url))) perHost.set(host, (perHost.get(host) ?? 0) + 1);
   return (url) => {
     const { host, pathname } = new URL(url);
     return (perHost.get(host) ?? 0) > 1 ? `${host}${pathname}` : host;
