@@ -2,8 +2,9 @@
  * A reply in the shapes servers other than the simulator write it, each
  * served by a server of the test's own over HTTP and read by the gateway:
  * vLLM's deltas that carry their reasoning in two fields at once, Mistral's
- * content parts, usage counts written as strings or not as counts at all,
- * and the several choices of a request sent with `n`.
+ * content parts, gpt-oss's harmony channels left in the content, usage
+ * counts written as strings or not as counts at all, and the several
+ * choices of a request sent with `n`.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -138,6 +139,36 @@ describe('a usage block is read as counts of tokens', () => {
     const { result, stats } = await callTo(whole({ prompt_tokens: 12, completion_tokens: completion, total_tokens: 32 }), 1000, { stream: false });
     expect(result).toMatchObject({ content: answer, usage: null, countedTokens: 20 });
     expect(stats.noUsage).toBe(1);
+  });
+});
+
+describe("gpt-oss's harmony channels left in the content by a server that does not parse them", () => {
+  const analysis = 'Maybe \\boxed{3}? SCORE: 1. No, recount.';
+  const answer = 'The answer is \\boxed{5}.\n\nSCORE: 0';
+  const tagged = `<|channel|>analysis<|message|>${analysis}<|end|><|start|>assistant<|channel|>final<|message|>${answer}<|return|>`;
+
+  // Before, the whole content was the answer: a verifier, a summary or a score read the analysis as the reply's own words.
+  test.each([
+    ['with its special tokens, streamed a few characters a chunk', tagged, true],
+    ['with its special tokens, whole', tagged, false],
+    ['its special tokens skipped (their words left), streamed', `analysis${analysis}assistantfinal${answer}`, true],
+  ])('%s: the final channel is the answer, the analysis the reasoning', async (_shape, content, streamed) => {
+    const pieces = content.match(/[\s\S]{1,7}/g) ?? [];
+    const send = streamed ? stream([chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, 'stop')]) : (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(content));
+    const { result, stats } = await callTo(send, 1000, { stream: streamed });
+    expect(result).toMatchObject({ content: answer, reasoning: analysis, reasoningDialect: 'harmony', finishReason: 'stop' });
+    expect(stats.reasoningDialects).toEqual({ harmony: 1 });
+  });
+
+  test('a reply cut while it analysed is reasoning only, with no answer, as an unclosed <think> is', async () => {
+    const cut = `<|channel|>analysis<|message|>${analysis} Let me try \\boxed{7}`;
+    const { result } = await callTo(stream([chunk({ content: cut }), chunk({}, 'length')]));
+    expect(result).toMatchObject({ content: '', reasoning: `${analysis} Let me try \\boxed{7}`, finishReason: 'length' });
+  });
+
+  test('a content that only starts with the word "analysis" is an answer like any other', async () => {
+    const { result } = await callTo(stream([chunk({ content: 'analysis of the cases gives \\boxed{5}.' }), chunk({}, 'stop')]));
+    expect(result).toMatchObject({ content: 'analysis of the cases gives \\boxed{5}.', reasoning: null, reasoningDialect: null });
   });
 });
 
