@@ -3,8 +3,9 @@
  * served by a server of the test's own over HTTP and read by the gateway:
  * vLLM's deltas that carry their reasoning in two fields at once, Mistral's
  * content parts, gpt-oss's harmony channels left in the content, usage
- * counts written as strings or not as counts at all, and the several
- * choices of a request sent with `n`.
+ * counts written as strings or not as counts at all, reasoning tokens
+ * counted beside the completion tokens, and the several choices of a request
+ * sent with `n`.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -169,6 +170,31 @@ describe("gpt-oss's harmony channels left in the content by a server that does n
   test('a content that only starts with the word "analysis" is an answer like any other', async () => {
     const { result } = await callTo(stream([chunk({ content: 'analysis of the cases gives \\boxed{5}.' }), chunk({}, 'stop')]));
     expect(result).toMatchObject({ content: 'analysis of the cases gives \\boxed{5}.', reasoning: null, reasoningDialect: null });
+  });
+});
+
+describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gemini\'s compatible API, some gateways)', () => {
+  const answer = words(10);
+  const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));
+
+  // Before, each of the first three cost 20 completion tokens (0 for the last): the reasoning billed was in no budget.
+  test.each([
+    ['beside, as the total says (xAI)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['beside, the total a token off (a proxy)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 331, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['beside, more than the completion tokens, no total', { prompt_tokens: 12, completion_tokens: 20, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['among them, as the total says (OpenAI)', { prompt_tokens: 12, completion_tokens: 320, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['among them, no total', { prompt_tokens: 12, completion_tokens: 320, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+  ])('%s: the reply costs every token billed', async (_shape, usage, completionTokens) => {
+    for (const streamed of [true, false]) {
+      const send = streamed ? stream([chunk({ reasoning_content: 'Two plus one. ' }), chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
+      const { result } = await callTo(send, 1000, { stream: streamed });
+      expect((result as Completion).usage, `streamed: ${streamed}`).toStrictEqual({ promptTokens: 12, completionTokens });
+    }
+  });
+
+  test('a completion of 0 tokens beside 60 of reasoning costs 60, not nothing', async () => {
+    const { result } = await callTo(whole({ prompt_tokens: 21, completion_tokens: 0, total_tokens: 81, completion_tokens_details: { reasoning_tokens: 60 } }), 1000, { stream: false });
+    expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60 });
   });
 });
 
