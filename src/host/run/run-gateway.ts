@@ -30,6 +30,12 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
           '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
       ),
+    onReasoningOnly: (endpoint, dialect) =>
+      options.say(
+        `tmas: warning: ${endpoint} finished a reply (finish_reason "stop") with all its text in the reasoning (${dialect}) and an empty answer (content); ` +
+          'no role reads the reasoning, so such a reply gives no answer and counts as unusable. A reasoning parser that does not match the model does this ' +
+          "(vLLM's or SGLang's deepseek_r1 parser on a model that writes no <think>, or on Qwen3 with enable_thinking false): serve it with the model's own parser, or without one.",
+      ),
     onFinishUnknown: (endpoint, said) =>
       options.say(
         `tmas: warning: ${endpoint} ${said === null ? 'ends its replies without a finish reason' : `ends its replies with the finish reason ${said}, which tmas does not know`}; ` +
