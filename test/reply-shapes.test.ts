@@ -184,6 +184,8 @@ describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gem
     ['beside, more than the completion tokens, no total', { prompt_tokens: 12, completion_tokens: 20, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
     ['among them, as the total says (OpenAI)', { prompt_tokens: 12, completion_tokens: 320, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
     ['among them, no total', { prompt_tokens: 12, completion_tokens: 320, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['left in the total alone (a gateway that drops Gemini\'s thinking tokens)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332 }, 320],
+    ['none, the total two tokens off', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 34 }, 20],
   ])('%s: the reply costs every token billed', async (_shape, usage, completionTokens) => {
     for (const streamed of [true, false]) {
       const send = streamed ? stream([chunk({ reasoning_content: 'Two plus one. ' }), chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
