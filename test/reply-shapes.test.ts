@@ -143,6 +143,19 @@ describe('a usage block is read as counts of tokens', () => {
   });
 });
 
+describe('a reasoning field sent empty beside a content that holds its reasoning inline', () => {
+  // Before, the <think> block, its tentative \\boxed{3} included, was the answer every role read.
+  test.each([true, false])('the inline reasoning is split off all the same (streamed: %s)', async (streamed) => {
+    const content = '<think>\nMaybe \\boxed{3}.\n</think>\n\nThe answer is \\boxed{5}.';
+    const message = { role: 'assistant', content, reasoning_content: '' };
+    const send = streamed
+      ? stream([chunk({ role: 'assistant', content: '', reasoning_content: '' }), chunk({ content: content.slice(0, 12), reasoning_content: '' }), chunk({ content: content.slice(12), reasoning_content: '' }), chunk({}, 'stop')])
+      : (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(content, { choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+    const { result } = await callTo(send, 1000, { stream: streamed });
+    expect(result).toMatchObject({ content: '\n\nThe answer is \\boxed{5}.', reasoning: 'Maybe \\boxed{3}.', reasoningDialect: 'think-tags' });
+  });
+});
+
 describe("gpt-oss's harmony channels left in the content by a server that does not parse them", () => {
   const analysis = 'Maybe \\boxed{3}? SCORE: 1. No, recount.';
   const answer = 'The answer is \\boxed{5}.\n\nSCORE: 0';

@@ -43,15 +43,17 @@ export function splitThinkTags(content: string): { content: string; reasoning: s
   return { content: content.slice(close + CLOSE.length), reasoning };
 }
 
-/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own. */
+/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own (one left empty gives way to reasoning inline in the content). */
 export function separateReasoning(
   content: string,
   apart: { text: string; dialect: FieldDialect } | null,
 ): { content: string; reasoning: string | null; dialect: ReasoningDialect | null } {
-  if (apart !== null) return { content, reasoning: apart.text, dialect: apart.dialect };
+  // A field sent empty says nothing of where the reasoning is (a proxy that writes reasoning_content: "" on every
+  // reply): the content may still hold it inline. Before, such a content's <think> block was the answer.
+  if (apart !== null && apart.text.trim() !== '') return { content, reasoning: apart.text, dialect: apart.dialect };
   const split = splitThinkTags(content);
   if (split) return { ...split, dialect: 'think-tags' };
   const channels = splitHarmony(content);
   if (channels) return { ...channels, dialect: 'harmony' };
-  return { content, reasoning: null, dialect: null };
+  return apart === null ? { content, reasoning: null, dialect: null } : { content, reasoning: apart.text, dialect: apart.dialect };
 }
