@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
+import { reasoningOnlyWarning } from '../src/host/run/run-gateway.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { chatCompletionBody, readLog, runCliInProcess, runInProcess, serveFixedReply, serveHttp, smallProblems, smallWidthFlags, test, writeProblems } from './fixtures.ts';
 
@@ -54,6 +55,8 @@ describe('a reply whose whole text came as reasoning, its answer empty', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(server.url);
       expect(stderr).toContain('deepseek_r1');
+      // Inline, the reasoning was opened and never closed: no parser is to blame.
+      expect(reasoningOnlyWarning(server.url, 'think-tags')).toMatch(/opened inline \(think-tags\) and never closed[\s\S]*stop sequence/);
       const reasons = (await readLog(run)).flatMap(({ message }) => ('parseError' in message && typeof message.parseError === 'string' ? [message.parseError] : 'reason' in message && typeof message.reason === 'string' ? [message.reason] : []));
       expect(reasons.length).toBeGreaterThan(0);
       for (const reason of reasons) expect(reason).toBe(`the answer was empty (finish_reason stop); its reasoning held ${reasoning.length} characters, which no role reads`);
