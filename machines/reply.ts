@@ -71,12 +71,12 @@ export function statedText(output: Pick<LlmOutput, 'content' | 'finishReason'>):
  * answer was empty, and, when the reasoning held text, how much: a model
  * that wrote its answer only in its reasoning, or a reasoning parser that
  * took the whole reply for reasoning, is told apart from a model that wrote
- * nothing (no role reads the reasoning).
+ * nothing (no role takes an answer, a verdict or a score from the reasoning).
  */
 export function emptyReply(output: Pick<LlmOutput, 'content' | 'reasoning' | 'finishReason'>): string | null {
   if (output.content.trim() !== '') return null;
   const reasoning = output.reasoning?.trim() ?? '';
-  const held = reasoning === '' ? '' : `; its reasoning held ${reasoning.length} characters, which no role reads`;
+  const held = reasoning === '' ? '' : `; its reasoning held ${reasoning.length} characters, where no role looks for an answer`;
   return `the answer was empty (finish_reason ${output.finishReason})${held}`;
 }
 

@@ -59,7 +59,7 @@ describe('a reply whose whole text came as reasoning, its answer empty', () => {
       expect(reasoningOnlyWarning(server.url, 'think-tags')).toMatch(/opened inline \(think-tags\) and never closed[\s\S]*stop sequence/);
       const reasons = (await readLog(run)).flatMap(({ message }) => ('parseError' in message && typeof message.parseError === 'string' ? [message.parseError] : 'reason' in message && typeof message.reason === 'string' ? [message.reason] : []));
       expect(reasons.length).toBeGreaterThan(0);
-      for (const reason of reasons) expect(reason).toBe(`the answer was empty (finish_reason stop); its reasoning held ${reasoning.length} characters, which no role reads`);
+      for (const reason of reasons) expect(reason).toBe(`the answer was empty (finish_reason stop); its reasoning held ${reasoning.length} characters, where no role looks for an answer`);
     } finally {
       await server.close();
     }

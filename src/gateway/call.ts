@@ -247,7 +247,7 @@ function tellOtherModel(context: CallContext, state: EndpointState, request: Com
  * A reply that gives no answer for a reason the server's settings may be
  * behind is told of once per endpoint: one its content filter stopped, and
  * one that finished with its whole text in the reasoning and none in the
- * answer, which no role reads (a reasoning parser that does not match the
+ * answer, where no role looks for an answer (a reasoning parser that does not match the
  * model takes all of its reply for reasoning: every output unusable, and the
  * run's tables empty, with nothing else to say why).
  */

@@ -88,5 +88,5 @@ export function reasoningOnlyWarning(endpoint: string, dialect: string): string 
   const cause = inline
     ? 'A stop sequence that ends the thinking (a "stop" in --extra-body) or a model that ends its turn inside its thinking does this.'
     : "A reasoning parser that does not match the model does this (vLLM's or SGLang's deepseek_r1 parser on a model that writes no <think>, or on Qwen3 with enable_thinking false): serve it with the model's own parser, or without one.";
-  return `tmas: warning: ${endpoint} finished a reply (finish_reason "stop") with ${what} and an empty answer (content); no role reads the reasoning, so such a reply gives no answer and counts as unusable. ${cause}`;
+  return `tmas: warning: ${endpoint} finished a reply (finish_reason "stop") with ${what} and an empty answer (content); no role takes an answer, verdict or score from the reasoning, so such a reply gives none and counts as unusable. ${cause}`;
 }
