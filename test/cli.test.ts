@@ -115,6 +115,20 @@ describe('tmas run refuses bad input', () => {
       expect(refused.stderr, args.join(' ')).toContain('tmas table1 resumes by itself: give the same tmas table1 command again, with --output-file DIR and without --resume [TMAS_USAGE]');
     }
   });
+  // A reader of --help alone learnt of a required option from the error (sim-server --problems, show --problem), and
+  // table1's help gave --output-file a default (runs/<input>-<time>) that the command refuses to run without.
+  test("--help says which options a command cannot run without, and gives them no default", async () => {
+    const helpOf = async (args: string[]) => (await runCliInProcess([...args, '--help'])).stdout;
+    const optionLine = (help: string, flag: string) => new RegExp(`^ +${flag} (?:(?!^ +--)[\\s\\S])*`, 'm').exec(help)?.[0].replace(/\s+/g, ' ').trim() ?? '';
+    expect(optionLine(await helpOf(['sim-server']), '--problems')).toMatch(/\(required\)/);
+    expect(optionLine(await helpOf(['show']), '--problem')).toMatch(/\(required\)/);
+    const table1 = optionLine(await helpOf(['table1']), '--output-file');
+    expect(table1).toMatch(/\(required\)/);
+    expect(table1).not.toMatch(/default/);
+    // A run's --output-file has its default, and is not required; a fork's says it once.
+    expect(optionLine(await helpOf(['run']), '--output-file')).toMatch(/\(default: runs\/<input>-<time>\)$/);
+    expect(optionLine(await helpOf(['fork']), '--output-file').match(/required/g)).toHaveLength(1);
+  });
 });
 
 /** Errors of the option parser, on several commands: each as tmas prints its own usage errors. */

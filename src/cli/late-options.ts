@@ -4,21 +4,13 @@
  * strategy registry (the machines, XState, zod: a third of a second) only
  * when one of those two commands, or its help, is about to parse.
  */
-import { Help, type Command } from 'commander';
+import type { Command } from 'commander';
 
 /** Declares the options of a late command (`run`, `plan`, `table1`, `sim-server`) on it, once. */
 export type OptionsLoader = (command: Command) => Promise<void>;
 
 /** Commands whose options are declared just before they parse, by the loader given. */
 export const lateOptions = new WeakMap<Command, OptionsLoader>();
-
-/** The commands' list in `tmas --help` marks a command whose options are not declared yet as taking options, as it will. */
-export class LateOptionsHelp extends Help {
-  override subcommandTerm(command: Command): string {
-    const term = super.subcommandTerm(command);
-    return lateOptions.has(command) && command.options.length === 0 ? term.replace(command.name(), `${command.name()} [options]`) : term;
-  }
-}
 
 /**
  * Declares the late options of the command `argv` runs or asks help about

@@ -8,8 +8,10 @@
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './inspect/analysis.ts';
-import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
+import { lateOptions, type OptionsLoader } from './late-options.ts';
+import { TmasHelp } from './common/help.ts';
 import type { RunFlags } from './run/run.command.ts';
+import type { FlagHelp } from './run/run-options.ts';
 import type { Table1Flags } from './run/table1.command.ts';
 import type { PlanFlags } from './tools/plan.command.ts';
 import type { Flags } from '../settings/setting.ts';
@@ -121,7 +123,11 @@ function definePlanCommand(program: Command, io: ProgramIo): void {
 }
 
 /** What these flags do in `tmas table1`, where a method whose directory holds a run is resumed by the same command. */
-const TABLE1_HELP: Readonly<Record<string, string>> = {
+const TABLE1_HELP: Readonly<Record<string, FlagHelp>> = {
+  '--output-file': {
+    help: "the table's folder: each method runs in DIR/<strategy>, table1.md and report.html are written in DIR; the same command again goes on with the runs there",
+    required: true,
+  },
   '--force':
     "accept settings that change the calls of a method whose directory already holds a run (the changed calls are issued anew); on new runs: start them even when nothing can grade them (proof mode on problems with short answers and no reference solution; --no-proof on problems without answers)",
   '--max-iterations': 'iterations per problem, T (for a method whose directory already holds a run: the total target, not below the iterations done)',
@@ -246,7 +252,6 @@ export function createProgram(out: ProgramIo = io): Command {
     })
     .showHelpAfterError('(run with --help for the options)')
     .exitOverride();
-  program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
   defineRunCommand(program, out);
   defineForkCommand(program, out);
   defineTable1Command(program, out);
@@ -255,6 +260,8 @@ export function createProgram(out: ProgramIo = io): Command {
   defineGradeCommand(program, out);
   defineReportCommand(program, out);
   defineAnalysisCommands(program, out);
+  // Every command's help is ours, not only the program's list of commands: a command's required options say so.
+  for (const command of [program, ...program.commands]) command.createHelp = () => Object.assign(new TmasHelp(), command.configureHelp());
   return program;
 }
 
