@@ -122,6 +122,8 @@ describe('tmas run refuses bad input', () => {
     const optionLine = (help: string, flag: string) => new RegExp(`^ +${flag} (?:(?!^ +--)[\\s\\S])*`, 'm').exec(help)?.[0].replace(/\s+/g, ' ').trim() ?? '';
     expect(optionLine(await helpOf(['sim-server']), '--problems')).toMatch(/\(required\)/);
     expect(optionLine(await helpOf(['show']), '--problem')).toMatch(/\(required\)/);
+    // sim-server's --reasoning read "reasoning_content (the default) … (default: false)": two defaults for one flag.
+    expect(optionLine(await helpOf(['sim-server']), '--reasoning')).toMatch(/reasoning_content \(the flag given alone\).*off when the flag is left out/);
     const table1 = optionLine(await helpOf(['table1']), '--output-file');
     expect(table1).toMatch(/\(required\)/);
     expect(table1).not.toMatch(/default/);
