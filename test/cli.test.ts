@@ -122,6 +122,8 @@ describe('tmas run refuses bad input', () => {
     const optionLine = (help: string, flag: string) => new RegExp(`^ +${flag} (?:(?!^ +--)[\\s\\S])*`, 'm').exec(help)?.[0].replace(/\s+/g, ' ').trim() ?? '';
     expect(optionLine(await helpOf(['sim-server']), '--problems')).toMatch(/\(required\)/);
     expect(optionLine(await helpOf(['show']), '--problem')).toMatch(/\(required\)/);
+    // tmas grade --help did not say what it prints or how it exits: a script had to read the docs for its exit codes.
+    expect((await helpOf(['grade'])).replace(/\s+/g, ' ')).toContain('prints equal, not equal or unsure and exits 0, 1 or 2');
     // sim-server's --reasoning read "reasoning_content (the default) … (default: false)": two defaults for one flag.
     expect(optionLine(await helpOf(['sim-server']), '--reasoning')).toMatch(/reasoning_content \(the flag given alone\).*off when the flag is left out/);
     const table1 = optionLine(await helpOf(['table1']), '--output-file');

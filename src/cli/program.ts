@@ -197,7 +197,10 @@ function defineGradeCommand(program: Command, io: ProgramIo): void {
 
   program
     .command('grade')
-    .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
+    .description(
+      'grade answers: --gold G --pred P prints equal, not equal or unsure and exits 0, 1 or 2 (2 is also a usage error); ' +
+        '--jsonl FILE grades its {gold, pred} lines, one JSON line each with its verdict (equal, different or unsure), and exits 0',
+    )
     .option('--gold <answer>', 'the reference answer')
     .option('--pred <answer>', 'the predicted answer (or a whole response: its last \\boxed{} is used)')
     .option('--jsonl <file>', 'grade every {gold, pred} line of a file; prints agreement when lines carry `equal`')
