@@ -224,9 +224,9 @@ function defineReportCommand(program: Command, io: ProgramIo): void {
     .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
-    .option('--format <format>', 'html or md', 'html')
+    .option('--format <format>', 'html or md (default: md for an --out ending in .md, else html)')
     .exitOverride()
-    .action(async (dirs: string[], flags: { out?: string; format: string; unusableWarnShare: number }) => {
+    .action(async (dirs: string[], flags: { out?: string; format?: string; unusableWarnShare: number }) => {
       const { runReportCommand } = await import('./inspect/report.command.ts');
       await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
     });
