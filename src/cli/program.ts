@@ -8,8 +8,7 @@
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './inspect/analysis.ts';
-import { lateOptions, type OptionsLoader } from './late-options.ts';
-import { TmasHelp } from './common/help.ts';
+import { TmasHelp, lateOptions, type OptionsLoader } from './late-options.ts';
 import type { RunFlags } from './run/run.command.ts';
 import type { FlagHelp } from './run/run-options.ts';
 import type { Table1Flags } from './run/table1.command.ts';

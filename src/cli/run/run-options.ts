@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { SETTINGS } from '../../settings/configure/index.ts';
 import { flagName, type Setting } from '../../settings/setting.ts';
 import { defineStrategyFlags } from '../../settings/strategy-flags.ts';
-import { requiredNote } from '../common/help.ts';
+import { requiredNote } from '../common/required-note.ts';
 import { toOption } from '../common/setting-option.ts';
 
 /**
