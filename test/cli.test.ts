@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runCli, runCliInProcess, test } from './fixtures.ts';
@@ -133,6 +134,32 @@ describe('tmas run refuses bad input', () => {
     expect(optionLine(await helpOf(['run']), '--output-file')).toMatch(/\(default: runs\/<input>-<time>\)$/);
     expect(optionLine(await helpOf(['fork']), '--output-file').match(/required/g)).toHaveLength(1);
   });
+});
+
+// tmas sim-server on a port another process held died with "internal error (please report it): Error: listen EADDRINUSE"
+// and its stack; tmas run --view PORT named a --port it does not have, and only once its store was written, so that the
+// same command then refused to start ("already holds a tmas run").
+test('a port or host a server cannot listen on is a usage error naming the flag, before anything is written', async ({ dir }) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = String((holder.address() as AddressInfo).port);
+  try {
+    const input = path.join(dir, 'problems.jsonl');
+    await writeFile(input, `${good}\n`);
+    const sim = await runCliInProcess(['sim-server', '--problems', input, '--port', port]);
+    expect(sim.code).toBe(2);
+    expect(sim.stderr).toContain(`tmas: --port ${port}: the port is in use on 127.0.0.1. Choose another, or 0 for any free port. [TMAS_USAGE]`);
+    // 192.0.2.1 is reserved for documentation: no machine has it.
+    const host = await runCliInProcess(['sim-server', '--problems', input, '--port', '0', '--host', '192.0.2.1']);
+    expect(host.stderr).toContain('tmas: --host 192.0.2.1: no interface of this machine has that address.');
+    const output = path.join(dir, 'run');
+    const run = await runCliInProcess(['run', '--input-file', input, '--no-proof', '--view', port, '--output-file', output]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`tmas: --view ${port}: the port is in use on 127.0.0.1.`);
+    expect(existsSync(output)).toBe(false);
+  } finally {
+    holder.close();
+  }
 });
 
 /** Errors of the option parser, on several commands: each as tmas prints its own usage errors. */
