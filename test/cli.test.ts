@@ -108,6 +108,11 @@ describe('tmas run refuses bad input', () => {
     expect(help.stdout).not.toMatch(/^ +--resume /m);
     // Nor does it offer --strategy (a table's methods are --strategies), or speak of --resume where a flag's help does in a run.
     expect(help.stdout).not.toMatch(/^ +--strategy /m);
+    // Nor --view, which served nothing in a table: refused, naming tmas view DIR.
+    expect(help.stdout).not.toMatch(/^ +--view /m);
+    const viewed = await runCliInProcess(['table1', '--input-file', 'problems/demo.jsonl', '--output-file', '/tmp/table', '--view']);
+    expect(viewed.code).toBe(2);
+    expect(viewed.stderr).toContain('tmas table1 serves no viewer of its own: leave --view out, and watch its methods while they run with tmas view /tmp/table');
     expect(help.stdout).not.toMatch(/--resume/);
     expect(help.stdout).toContain('--output-file');
     for (const args of [['table1', '--resume', '/tmp/table'], ['table1', '--resume', '/tmp/table', '--output-file', '/tmp/table']]) {

@@ -149,8 +149,8 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
           .choices(['shared', 'upstream'])
           .default('shared'),
       );
-      // A table resumes by the same command, and names its methods with --strategies: --resume and --strategy are declared so that their refusals say so.
-      defineRunOptions(late, new Set(['--resume', '--strategy']), TABLE1_HELP);
+      // A table resumes by the same command, and names its methods with --strategies, and tmas view DIR watches it: --resume, --strategy and --view are declared so that their refusals say so.
+      defineRunOptions(late, new Set(['--resume', '--strategy', '--view']), TABLE1_HELP);
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);

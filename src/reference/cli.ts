@@ -66,7 +66,7 @@ function table1Options(command: Command): string[] {
   const runFlags = new Set([...SETTINGS.map((setting) => flagName(setting)), ...strategyFlags().map(({ flag }) => `--${flag.name}`)]);
   const own = command.options.filter((option) => option.long !== undefined && !runFlags.has(option.long));
   return [
-    "Every option of `tmas run` (above) but `--resume` and `--strategy` (a table resumes by the same command, and names its methods with `--strategies`); `--output-file` is required: the table's folder, each method's run in DIR/<strategy>. Its own options:",
+    "Every option of `tmas run` (above) but `--resume`, `--strategy` and `--view` (a table resumes by the same command, names its methods with `--strategies`, and is watched with `tmas view DIR`); `--output-file` is required: the table's folder, each method's run in DIR/<strategy>. Its own options:",
     '',
     table(['flag', 'default', 'what it sets'], own.map((option) => [`\`${option.flags}\``, optionDefault(option), option.description])),
   ];
