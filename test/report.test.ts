@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -67,6 +68,21 @@ describe('tmas report', () => {
     expect(md).toContain('| run (simulated) |');
     expect(md).toMatch(/\| iteration \| Pass@1 \|/);
     expect(md.match(/^\| [01] \| /gm)).toHaveLength(2);
+  });
+
+  // `tmas report runs/a --out report.md` wrote an HTML page into report.md without a word; --format html with it did too.
+  test('an --out ending in .md writes Markdown, and a --format that its name contradicts is refused, writing nothing', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0']);
+    const markdown = await runCliInProcess(['report', run, '--out', path.join(dir, 'report.md')]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain(`Report: ${path.join(dir, 'report.md')}`);
+    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toMatch(/^# tmas report: run\n/);
+    const contradicted = await runCliInProcess(['report', run, '--out', path.join(dir, 'other.md'), '--format', 'html']);
+    expect(contradicted.code).toBe(2);
+    expect(contradicted.stderr).toContain('other.md names a Markdown file, but --format html writes HTML. Give --out a .html name, or leave --format out to write Markdown. [TMAS_USAGE]');
+    expect(existsSync(path.join(dir, 'other.md'))).toBe(false);
   });
 
   test('--format md prints best-verified as n/a, in the runs table and per iteration, for a method without verifiers and for one whose every verification was unusable', async ({ dir }) => {
