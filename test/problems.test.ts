@@ -362,11 +362,16 @@ describe('loadProblems: JSONL line errors', () => {
     expect(error.message).toContain('"problem_id" is the number 1.5, not an integer');
   });
 
-  test('an integer answer too large for a JSON number is rejected', async ({ write }) => {
-    const file = await write('bigint.jsonl', '{"problem_id":"a","question":"q","answer":12345678901234567890}\n');
-    const error = await loadError(file);
-    expectAt(error, file, 1);
-    expect(error.message).toContain('Write the answer as a string');
+  // An integer answer above 2^53 was refused ("Write the answer as a string"), and so was such an id: JSON.parse had rounded them.
+  test('an integer answer or id above 2^53 is read as the digits the file writes, in JSONL, a JSON array and CSV', async ({ write }) => {
+    const line = '{"problem_id":12345678901234567890,"question":"q","answer":-12345678901234567891}';
+    const expected = [{ id: '12345678901234567890', question: 'q', answer: '-12345678901234567891', extra: {} }];
+    expect(await loadProblems(await write('bigint.jsonl', `${line}\n`))).toEqual(expected);
+    expect(await loadProblems(await write('bigint.json', `[${line}]`))).toEqual(expected);
+    expect(await loadProblems(await write('bigint.csv', 'problem_id,question,answer\n12345678901234567890,q,-12345678901234567891\n'))).toEqual(expected);
+    // An id in another form than its digits could name two problems alike: it is still refused.
+    const exponent = await write('expid.jsonl', '{"problem_id":1e20,"question":"q"}\n');
+    expect((await loadError(exponent)).message).toContain('"problem_id" is the number 1e20');
   });
 });
 
