@@ -88,6 +88,20 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  // A file saved with CR-only line ends (classic Mac OS, Excel for Mac) failed at line 1, read as one line.
+  test('CR-only line ends, and a mix of CR, CRLF and LF, are line breaks in JSONL, a JSON array and CSV, and errors name the right line', async ({ write }) => {
+    const expected = [['x', 'Q1'], ['y', 'Q2\nsecond line'], ['z', 'Q3']];
+    const ids = (problems: Array<{ id: string; question: string }>) => problems.map((p) => [p.id, p.question]);
+    const jsonlBody = '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y","question":"Q2\\nsecond line"}\r\n{"problem_id":"z","question":"Q3"}\r';
+    expect(ids(await loadProblems(await write('mac.jsonl', jsonlBody)))).toEqual(expected);
+    expect(ids(await loadProblems(await write('mac.json', `[${jsonlBody.replace(/\}\r/g, '},\r').replace(/,\r$/, ']')}`)))).toEqual(expected);
+    expect(ids(await loadProblems(await write('mac.csv', 'id,question\rx,Q1\ry,"Q2\rsecond line"\r\nz,Q3\r')))).toEqual(expected);
+    const broken = await write('broken.jsonl', '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y"}\r');
+    const error = await loadError(broken);
+    expectAt(error, broken, 3);
+    expect(error.message).toContain('"question" is missing');
+  });
+
   test('numeric ids and answers become decimal strings', async ({ write }) => {
     const file = await write('n.jsonl', '{"problem_id": 7, "question": "q", "answer": 42}\n{"problem_id": -3, "question": "r", "answer": 0.375}\n');
     const problems = await loadProblems(file);

@@ -10,6 +10,7 @@
  *   its errors name the array index and the line the element starts on.
  * - Ids must be unique; a duplicate names both lines (rows, in Parquet).
  * - No file over MAX_INPUT_BYTES is read, whatever its format.
+ * - A text file's lines may end in LF, CRLF or a lone CR, mixed: each is one line break.
  */
 import { COLUMN_FIELDS, type AskedColumns } from './columns.ts';
 import { parseCsvProblems } from './csv.ts';
@@ -62,7 +63,9 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  const text = await readProblemText(file, maxBytes, options.pipeWaits);
+  // CRLF (Windows) and a lone CR (classic Mac OS, and Excel for Mac's "CSV" still) end a line as LF does: a file of CR-only
+  // lines failed at line 1 as one long line. JSON text holds no raw CR but as whitespace, so no string is changed.
+  const text = (await readProblemText(file, maxBytes, options.pipeWaits)).replace(/\r\n?/g, '\n');
   const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(
