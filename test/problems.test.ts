@@ -359,6 +359,18 @@ describe('loadProblems: JSONL line errors', () => {
     expect(error.message).toContain('duplicate problem id "a", already used on line 1');
   });
 
+  // "p1" and "p1 " ran as two problems that every table showed alike, and " p1" kept its space in every table.
+  test('ids are read without the spaces around them: "p1 " duplicates "p1", naming both lines, in JSONL and CSV alike', async ({ write }) => {
+    const spaced = await write('spaced.jsonl', jsonl({ problem_id: ' p1\u00a0', question: 'q' }, { problem_id: 'p2', question: 'q' }));
+    expect((await loadProblems(spaced)).map((p) => p.id)).toEqual(['p1', 'p2']);
+    const file = await write('dup-space.jsonl', jsonl({ problem_id: 'p1', question: 'q' }, { problem_id: 'p2', question: 'q' }, { problem_id: 'p1 ', question: 'r' }));
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('duplicate problem id "p1" (written "p1 ": the spaces around an id are not part of it), already used on line 1');
+    const csv = await write('dup-space.csv', 'id,question\n" p1",q\np1,r\n');
+    expect((await loadError(csv)).message).toContain('duplicate problem id "p1", already used on line 2 (written " p1": the spaces around an id are not part of it)');
+  });
+
   test('an id holding a control character, or over 256 characters, is rejected at its line (it broke every line that printed it)', async ({ write }) => {
     const control = await write('ctl.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b\nc', question: 'q' }));
     const error = await loadError(control);
