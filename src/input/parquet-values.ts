@@ -53,8 +53,10 @@ export function cellText(value: unknown, column: string, where: SourceLocation, 
 export function jsonCell(value: unknown, column: string, where: SourceLocation, form?: NumberForm): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
-  const decimal = typeof form === 'object' ? decimalText(value, form.scale) : undefined;
-  if (decimal !== undefined) return Number(decimal).toFixed(Math.min(form.scale, 100)) === decimal ? Number(decimal) + 0 : decimal;
+  const scale = typeof form === 'object' ? form.scale : undefined;
+  const decimal = scale === undefined ? undefined : decimalText(value, scale);
+  // A decimal JSON's number holds exactly stays a number; one it would round (20 digits) stays its digits.
+  if (scale !== undefined && decimal !== undefined) return Number(decimal).toFixed(Math.min(scale, 100)) === decimal ? Number(decimal) + 0 : decimal;
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? Number(numberText(value, form)) + 0 : null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
