@@ -76,17 +76,25 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       // The question's LaTeX is typeset by KaTeX.
       expect(await page.locator('.question .katex').count()).toBeGreaterThan(0);
 
-      // The candidate's verification, as the verifier wrote it: collapsed, then opened.
+      // The page's transcript holds no call's texts (an iteration's were 9.4 MB at N = M = 16): they are fetched when opened.
+      const transcript = await (await fetch(`${viewer.url}api/runs/0/problems/p1/transcript/1`)).text();
+      expect(transcript).not.toContain(JSON.stringify(verification.response.content).slice(1, -1));
+      expect(transcript).not.toContain(JSON.stringify(solution.request.messages.at(-1)?.content ?? '').slice(1, -1));
+      expect(await page.locator(`.call[data-key="${solution.key}"] .message`).count()).toBe(0);
+
+      // The candidate's verification, as the verifier wrote it: collapsed, then opened (and only then fetched).
       const candidate = Math.floor(verification.index / 10_000);
       const block = page.locator(`#cand-${candidate} details[data-kind="verification"]`).first();
-      expect(await block.locator('.text').isVisible()).toBe(false);
+      expect(await block.locator('.text').count()).toBe(0);
       await block.locator('summary').click();
+      await block.locator('.text').waitFor();
       expect(await block.locator('.text').isVisible()).toBe(true);
       expect(await block.locator('.text').textContent()).toBe(verification.response.content);
 
       // The solution call's prompt, message by message as it was sent.
       const call = page.locator(`.call[data-key="${solution.key}"]`);
       await call.locator('details[data-kind="prompt"] > summary').click();
+      await call.locator('details[data-kind="prompt"][data-loaded]').waitFor();
       const system = solution.request.messages.find((m) => m.role === 'system');
       expect(system).toBeDefined();
       expect(await call.locator('.message .text').first().textContent()).toBe(system?.content);
