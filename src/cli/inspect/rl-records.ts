@@ -18,7 +18,7 @@ import type { GenerationKind } from '../../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
 import { unusableCalls } from '../../analysis/unusable-outputs.ts';
-import { gradedCandidateCorrect, gradeOf } from './rl-graded.ts';
+import { gradedCandidateCorrect, gradeOf, writtenCandidate } from './rl-graded.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -37,7 +37,7 @@ export interface RlRecord {
     model: string;
     /** The candidate a solution, verification, summary or judge call is about; null for other calls. */
     candidate: number | null;
-    /** For a solution: its extracted answer, grade and calibrated score. */
+    /** For a solution (of any solution role: a rewrite, a proof, a synthesis, a rollout…): the answer, grade and score of the candidate it wrote; null for an output its role could not use (rl-graded.ts). */
     answer: string | null;
     correct: boolean | null;
     score: number | null;
@@ -109,9 +109,10 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
     const banks = call.iteration > 0 ? context.before : undefined;
     const experience = origin === 'experience' || call.role === 'rollout' ? (banks?.experience ?? []) : [];
     const guidelines = origin === 'guideline' ? (banks?.guidelines ?? []) : [];
-    const candidateCorrect = await gradedCandidateCorrect(store, call, role, candidateIndex, async (iteration) =>
-      iteration === call.iteration ? (context?.candidates ?? []) : ((await store.getIteration(iterationKey(known.ordinal, iteration)))?.candidates ?? []),
-    );
+    const candidatesAt = async (iteration: number) => (iteration === call.iteration ? (context?.candidates ?? []) : ((await store.getIteration(iterationKey(known.ordinal, iteration)))?.candidates ?? []));
+    const candidateCorrect = await gradedCandidateCorrect(store, call, role, candidateIndex, candidatesAt);
+    const unusableReason = unusable.get(call.key)?.reason ?? null;
+    const written = await writtenCandidate(store, call, { unusable: unusableReason !== null, upFront: outline.upFront }, candidateIndex, candidatesAt);
     const reference = options.proof ? (known.problem.solution ?? known.problem.answer ?? null) : (known.problem.answer ?? null);
     yield {
       prompt: call.request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -127,12 +128,12 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         call_key: call.key,
         model: call.request.model,
         candidate: candidateIndex,
-        answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
-        correct: call.role === 'solution' ? gradeOf(candidate) : null,
-        score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
+        answer: written?.answer ?? null,
+        correct: gradeOf(written),
+        score: written?.summaryScore ?? null,
         candidate_correct: candidateCorrect,
         finish_reason: call.response.finishReason,
-        unusable: unusable.get(call.key)?.reason ?? null,
+        unusable: unusableReason,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),
