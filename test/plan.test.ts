@@ -105,7 +105,10 @@ describe('tmas plan', () => {
     expect(forecast.bounded).toEqual(roles);
     expect(forecast.calls).toEqual(calls);
     for (const [role, made] of Object.entries(await journaledCalls(output))) expect(made, role).toBeLessThanOrEqual(calls[role] ?? 0);
-    expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer)`);
+    // "calls (exact)" said nothing of the calls an unusable output is asked again with: the label says what it counts.
+    expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer; counted one per output used: an output a role cannot use is asked again, up to 2 times (--parse-retries), each a call more)`);
+    const exact = await runCliInProcess(['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--parse-retries', '0']);
+    expect(exact.stdout).toMatch(/^calls \(exact\)$/m);
   });
 
   // The judge grades every method's candidates; a method that does not count its own judge calls had them left out of the plan.

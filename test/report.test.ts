@@ -307,4 +307,18 @@ describe('tmas report', () => {
     // What does not depend on grading stays on one chart.
     expect(lines('tokens')).toHaveLength(6);
   });
+
+  // Two runs whose p2 had another question were one group, their Pass@1 differences paired over two different problems.
+  test('runs whose problem of one id has another question are apart, saying which ids and why', async ({ dir }) => {
+    const args = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
+    const original = await writeProblems(dir, smallProblems(2));
+    const revisedDir = path.join(dir, 'revised');
+    await mkdir(revisedDir);
+    const revised = await writeProblems(revisedDir, smallProblems(2).map((p) => (p.problem_id === 'p2' ? { ...p, question: `${p.question} Show your work.` } : p)));
+    await runInProcess(['--input-file', original, ...args, '--output-file', path.join(dir, 'first')]);
+    await runInProcess(['--input-file', revised, ...args, '--output-file', path.join(dir, 'second')]);
+    const out = path.join(dir, 'report.md');
+    await runReportCommand([path.join(dir, 'first'), path.join(dir, 'second')], { out, format: 'md' }, { stdout: () => {} });
+    expect(await readFile(out, 'utf8')).toMatch(/^- group B: second: .*differs from A in \(here vs A\): problems: 2 vs 2 \(1 in common; 1 more of the same id is another problem, never paired: p2 \(its question\)\)$/m);
+  });
 });

@@ -22,6 +22,7 @@ import { banksAfter, callPage, messagePage, problemDetail, problemPage, type Pro
 import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
 import { forkParent } from './fork-link.ts';
+import { heldBack } from './held-texts.ts';
 import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
@@ -110,7 +111,8 @@ async function answerProblem(run: ViewedRun, parts: string[]): Promise<unknown> 
   if (parts[3] === 'transcript' && parts.length === 5) {
     const transcript = await transcriptAt(run, ordinal, Number(parts[4]));
     if (!transcript) throw new NotFound(parts.join('/'));
-    return transcript;
+    // The page fetches a call's texts when it is opened: an iteration's whole was megabytes.
+    return heldBack(transcript);
   }
   if (parts[3] === 'banks' && parts.length === 5) {
     return (await banksAfter(run.store, ordinal, Number(parts[4]))) ?? { experience: [], guidelines: [] };
