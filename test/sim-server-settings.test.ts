@@ -5,7 +5,7 @@
  * no flag but its problems answers as the simulator does with every option
  * left out, and the simulator's code writes no default of its own beside them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -21,7 +21,7 @@ import { CAPACITY_DEFAULTS } from '../src/sim/capacity/options.ts';
 import { SIM_DEFAULTS } from '../src/sim/defaults.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
 import { userText } from '../workers/prompt-template.ts';
-import { REPO, test } from './fixtures.ts';
+import { REPO, runCliInProcess, test } from './fixtures.ts';
 
 /** What `tmas <name> --help` says of each option, by long flag, as commander prints it unwrapped. */
 async function helpOf(name: string): Promise<Map<string, string>> {
@@ -101,6 +101,31 @@ describe("tmas sim-server's defaults are the simulator's", () => {
     expect(said).toContain(': 1 problems');
     await expect(runSimServerCommand({ problems: file, idColumn: ' ', port: 0 }, { stdout: () => undefined })).rejects.toMatchObject({ code: 'TMAS_USAGE', message: expect.stringContaining('--id-column is empty') });
     expect((await helpOf('sim-server')).get('--answer-column')).toContain("the column (or JSON field) of --problems' reference answers");
+  });
+
+  // A port taken by another server, or a --host that is no address of this machine, ended in 'tmas: internal error (please report it): Error: listen EADDRINUSE' and a stack.
+  test('a --port in use or a --host not of this machine: TMAS_USAGE naming the flag, exit 2, no stack', async ({ dir }) => {
+    const file = path.join(dir, 'problems.jsonl');
+    await writeFile(file, `${JSON.stringify({ problem_id: 'a', question: 'Compute 6 times 7.', answer: '42' })}\n`);
+    const taken = await runSimServerCommand({ problems: file, port: 0 }, { stdout: () => undefined });
+    try {
+      const port = Number(new URL(taken.url).port);
+      const again = await runCliInProcess(['sim-server', '--problems', file, '--port', String(port)]);
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain(`tmas: --port ${port}: the port is in use. Choose another, or 0 for any free port. [TMAS_USAGE]`);
+      expect(again.stderr).not.toContain('internal error');
+      const elsewhere = await runCliInProcess(['sim-server', '--problems', file, '--port', '0', '--host', '192.0.2.1']);
+      expect(elsewhere.code, elsewhere.stderr).toBe(2);
+      expect(elsewhere.stderr).toContain('tmas: --host 192.0.2.1: not an address of this machine.');
+      // tmas run --view on the taken port: refused as --view, before the run writes its directory.
+      const out = path.join(dir, 'run');
+      const viewed = await runCliInProcess(['run', '--input-file', file, '--no-proof', '--max-iterations', '1', '--n-candidates', '1', '--n-verifications', '1', '--view', String(port), '--output-file', out]);
+      expect(viewed.code, viewed.stderr).toBe(2);
+      expect(viewed.stderr).toContain(`tmas: --view ${port}: the port is in use. Choose another, or 0 for any free port. [TMAS_USAGE]`);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await taken.close();
+    }
   });
 
   test('every field of the configuration is filled, the capacity model with its defaults until it is asked for', () => {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
+import { listenRefusal } from '../kernel/listen-refusal.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
 import { VIEWER_ENTRY } from '../report/browser-bundle.mjs';
@@ -197,7 +198,7 @@ function errorAnswer(error: unknown): [number, string] {
 }
 
 /** Starts the viewer of the catalog's runs on `host:port` (port 0: any free one). */
-export async function startViewer(catalog: RunCatalog, options: { port: number; host?: string }): Promise<ViewerServer> {
+export async function startViewer(catalog: RunCatalog, options: { port: number; host?: string; portFlag?: string }): Promise<ViewerServer> {
   const host = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
     handle(catalog, request, response).catch((error: unknown) => {
@@ -211,9 +212,7 @@ export async function startViewer(catalog: RunCatalog, options: { port: number; 
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new UserError('TMAS_USAGE', `--port ${options.port}: the port is in use. Choose another, or 0 for any free port.`, { cause: error }) : error),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(error, { host, port: options.port, portFlag: options.portFlag ?? '--port' })));
     server.listen(options.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -6,6 +6,8 @@
  * store.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { listenRefusal } from '../../kernel/listen-refusal.ts';
 import type { LiveRunParts } from '../../host/run/run-evaluation.ts';
 import { openRun } from '../../analysis/open-run.ts';
 import { createRunCatalog, openRunsCatalog } from '../../viewer/run-catalog.ts';
@@ -14,7 +16,7 @@ import { startViewer, type ViewerServer } from '../../viewer/server.ts';
 import { liveRun } from '../../viewer/viewed-run.ts';
 
 /** Finds the runs under the folders and starts the viewer; a run's store is opened (a private copy) when one of its pages is asked for. */
-export async function runViewCommand(dirs: string[], options: { port: number; host?: string; limits?: ScanLimits }): Promise<ViewerServer> {
+export async function runViewCommand(dirs: string[], options: { port: number; host?: string; portFlag?: string; limits?: ScanLimits }): Promise<ViewerServer> {
   const catalog = createRunCatalog(await findRuns(dirs, options.limits ?? SCAN_LIMITS), openRun);
   try {
     const server = await startViewer(catalog, options);
@@ -31,6 +33,25 @@ export async function runViewCommand(dirs: string[], options: { port: number; ho
   }
 }
 
+/** The flag of `tmas run` that gives the live viewer's port. */
+export const VIEW_FLAG = '--view';
+
+/**
+ * Refuses a `tmas run --view PORT` whose port cannot be listened on before
+ * the run writes anything: found only once the run had made its directory,
+ * it stopped a run that could then only be resumed or removed, and named
+ * `--port`, a flag tmas run does not have. Listens on it and lets it go.
+ */
+export async function checkViewPort(port: number, host = '127.0.0.1'): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => reject(listenRefusal(error, { host, port, portFlag: VIEW_FLAG })));
+    probe.listen(port, host, () => resolve());
+  });
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 /** The `view` option of runEvaluation for `tmas run --view`: serves the live run and says where. */
 export function serveLiveRun(options: {
   port: number;
@@ -40,7 +61,7 @@ export function serveLiveRun(options: {
   listening?: (port: number) => void;
 }): (parts: LiveRunParts) => Promise<() => Promise<void>> {
   return async (parts) => {
-    const server = await startViewer(openRunsCatalog([liveRun({ dir: options.dir, ...parts })]), { port: options.port });
+    const server = await startViewer(openRunsCatalog([liveRun({ dir: options.dir, ...parts })]), { port: options.port, portFlag: VIEW_FLAG });
     options.listening?.(Number(new URL(server.url).port));
     options.say(`tmas: viewing the run at ${server.url} while it goes`);
     return () => server.close();

@@ -92,6 +92,7 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
   const viewing = flags.view === undefined ? null : await import('../inspect/view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
+  if (viewing) await viewing.checkViewPort(viewPort);
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
   const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
   const outcome = await runEvaluation(config, secrets, problems, io, { signal: stop.signal, drain: stop.drain, onOutputProgress: stop.progressed, resume, strategy, ...fork, ...(view ? { view } : {}) });
@@ -100,7 +101,7 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
   if (viewing) {
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
-    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
+    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort, portFlag: viewing.VIEW_FLAG });
     io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
     // The first Ctrl-C (a drain: no call is in flight now) or a SIGTERM.
     await new Promise((resolve) => [stop.signal, stop.drain.signal].forEach((signal) => signal.addEventListener('abort', resolve, { once: true })));

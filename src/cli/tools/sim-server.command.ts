@@ -3,6 +3,7 @@
  * another tmas run, with --base-url) can talk to it.
  */
 import { loadProblems } from '../../input/problems.ts';
+import { listenRefusal } from '../../kernel/listen-refusal.ts';
 import { startSimServer, type SimServer } from '../../sim/server.ts';
 import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
 import type { Flags } from '../../settings/setting.ts';
@@ -20,11 +21,13 @@ function modelOf({ on: _on, continuousUsage: _continuousUsage, ...model }: SimSe
  * `flags` are the command's, by option name (a flag left out takes its
  * declared default). Resolves with the running server; the caller closes it
  * (e.g. on Ctrl-C). Throws UserError for a bad problem file (`TMAS_INPUT`),
- * fault spec or flags that contradict each other (`TMAS_USAGE`).
+ * fault spec or flags that contradict each other, or a --port or --host it
+ * cannot listen on (`TMAS_USAGE`).
  */
 export async function runSimServerCommand(flags: Flags, io: { stdout(line: string): void }): Promise<SimServer> {
   const { server: listening, replies, pace, capacity } = toSimServerConfig(flags);
   const problems = await loadProblems(listening.problems, listening);
+  const at = { host: listening.host, port: listening.port, portFlag: '--port', hostFlag: '--host' };
   const server = await startSimServer({
     problems,
     roles: SIM_ROLES,
@@ -44,7 +47,7 @@ export async function runSimServerCommand(flags: Flags, io: { stdout(line: strin
     ...(capacity.on ? { capacity: modelOf(capacity) } : {}),
     metrics: listening.metrics,
     continuousUsage: capacity.continuousUsage,
-  });
+  }).catch((error: unknown) => Promise.reject(listenRefusal(error, at)));
   const model = capacity.on ? `; capacity model on (simulated, time scale ${capacity.timeScale})` : '';
   io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${replies.seed}${model}`);
   return server;
