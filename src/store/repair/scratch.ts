@@ -48,10 +48,10 @@ function removeLive(): void {
  * It runs before the command's own handlers (prepended): a handler added with `once` has taken itself off by the time a
  * later listener counts them, so counted after it, `tmas view`'s stop was taken for none and cut short by the exit here.
  */
-function onSignal(signal: keyof typeof SIGNAL_CODES): void {
+function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   removeLive();
-  process.exit(SIGNAL_CODES[signal]);
+  process.exit(SIGNAL_CODES[signal as keyof typeof SIGNAL_CODES]);
 }
 
 let hooked = false;
