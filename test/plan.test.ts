@@ -6,9 +6,14 @@
  * the `plan` benchmark (bench/runs/plan.bench.ts), not here.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
+import { tmasStrategy } from '../machines/strategies/index.ts';
+import { buildCallGraph } from '../src/plan/call-graph.ts';
+import { drawnLengths } from '../src/plan/lengths.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { acquireRunLock } from '../src/store/run-lock.ts';
 import { readJournal, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
@@ -239,6 +244,29 @@ describe('tmas plan', () => {
       expect(printed.code).toBe(0);
       expect(showsAsThePage(printed.stdout.trimEnd().split('\n'), shown), `tmas ${args.join(' ')} printed:\n${printed.stdout}`).toBe(true);
     }
+  });
+
+  // A plan of 400 problems × 20 iterations × 8 × 8 (656,000 calls) peaked at 2.7 GB: every call of the graph, made as
+  // { ...lengths, problem, … }, had a hidden class of its own in V8 (545 bytes a call held), and its list of the calls
+  // waiting on it an array with room for 17.
+  test("a plan's call graph holds each call in under 350 bytes", () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const lengths = drawnLengths({ median: 12_000, p99: 60_000, problemSpread: 0, completionLimit: null, judgeLimit: 4096 });
+    const roles = { solution: 8, verification: 64, summary: 8, experience: 1, guideline: 1 };
+    const problems = Array.from({ length: 200 }, (_, problem) =>
+      Array.from({ length: 2 }, (_, iteration) => ({
+        iteration,
+        roles: Object.entries(roles).map(([role, n]) => ({ role, calls: Array.from({ length: n }, (_, index) => lengths.lengthsOf({ draw: 0, problem, iteration, role, index })) })),
+      })),
+    );
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const graph = buildCallGraph(problems, { stages: tmasStrategy.stages ?? {}, schedule: 'pipelined' });
+    gc();
+    const perCall = (process.memoryUsage().heapUsed - before) / graph.length;
+    expect(graph).toHaveLength(200 * 2 * 82);
+    expect(perCall).toBeLessThan(350);
   });
 
   test('refuses a KV cache that cannot hold one sequence of the window, naming both', async () => {

@@ -170,6 +170,30 @@ describe('a private view of a store', () => {
     }
   });
 
+  // Stopped once a page had opened its run's store, the viewer was cut short by the scratch views' own signal handler,
+  // counted after its `once` handler had taken itself off: its store never closed, and removing the view under LevelDB's
+  // compaction printed 'Error: ENOTEMPTY … at rimrafSync' and exited 1 (on a 400-problem run, each time).
+  test('tmas view stopped (Ctrl-C, SIGTERM) once a run is open closes it itself: exit 0, nothing on stderr, no private view left', async ({ dir, viewedRun }) => {
+    const run = await copyRun(dir, viewedRun);
+    const scratch = path.join(dir, 'tmp');
+    await mkdir(scratch);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const child = spawn(process.execPath, [BIN, 'view', run, '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: scratch } });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const base = await printedUrl(child, () => stderr);
+      // The problem table opens the run's store (its private view under TMPDIR).
+      expect((await fetch(`${base}api/runs/0/problems?limit=50`)).status).toBe(200);
+      const views = async () => (await readdir(scratch, { recursive: true })).filter((name) => path.basename(name).startsWith(`${child.pid}-`));
+      expect(await views(), signal).not.toEqual([]);
+      child.kill(signal);
+      expect(await exited, `${signal}: ${stderr}`).toBe(0);
+      expect(stderr, signal).toBe('');
+      expect(await views(), signal).toEqual([]);
+    }
+  });
+
   test('a read-only run directory (an archive): tmas view and tmas export read it and change nothing', async ({ dir, viewedRun, skip }) => {
     await chmod(dir, 0o755);
     const archived = await copyRun(dir, viewedRun);

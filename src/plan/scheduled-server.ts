@@ -97,7 +97,10 @@ export class ScheduledServer {
     const rank: CallRank = clairvoyant ? { grading, remaining: call.chain ?? 0 } : (ranks?.rankOf({ problem: String(call.problem), iteration: call.iteration, role: call.role, grading }) ?? { grading, remaining: 0 });
     const sequence = this.sequence++;
     const prefix = this.prefixed && call.prompt != null ? promptPrefix(call.prompt, call.promptTokens) : null;
-    this.held.push({ ...call, rank, sequence, tieBreak: sequence, prefix, done });
+    // Field by field, not { ...call, rank, … }: V8 gives each object so made a hidden class of its own, and the held
+    // heap's comparisons then read every call's rank through a cache that can serve none (call-graph.ts says more).
+    const { problem, iteration, role, promptTokens, outputTokens } = call;
+    this.held.push({ problem, iteration, role, promptTokens, outputTokens, prompt: call.prompt ?? null, chain: call.chain ?? 0, rank, sequence, tieBreak: sequence, prefix, done });
   }
 
   /** Sends held calls, best first, while the limits allow; each one finished sends the next. */

@@ -64,6 +64,20 @@ function longestChain(calls: PlannedCall[]): number {
   return longest;
 }
 
+/**
+ * The calls that wait on each call, in one array: call i's are `calls[start[i]]` up to `calls[start[i + 1]]`.
+ * An array of its own per call held room for 17 entries (about 150 bytes) where most have one.
+ */
+function dependentsOf(calls: readonly PlannedCall[]): { start: Int32Array; calls: Int32Array } {
+  const start = new Int32Array(calls.length + 1);
+  for (const call of calls) for (const dep of call.deps) (start[dep + 1] as number)++;
+  for (let i = 0; i < calls.length; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const filled = start.slice(0, calls.length);
+  const waiters = new Int32Array(start[calls.length] as number);
+  calls.forEach((call, index) => call.deps.forEach((dep) => (waiters[(filled[dep] as number)++] = index)));
+  return { start, calls: waiters };
+}
+
 /** Runs every run's calls to the end at once on `servers`, each call ranked by its own run. */
 export function simulateRuns(runs: PlannedRun[], servers: Servers): Simulated {
   const clock = createManualClock();
@@ -74,12 +88,14 @@ export function simulateRuns(runs: PlannedRun[], servers: Servers): Simulated {
   }));
   const server = new ScheduledServer({ replicas, concurrency: servers.concurrency, limit: 'knee', routing: servers.routing, ranks: pooledRanks(runs), clairvoyant: false });
   const calls = pooledCalls(runs);
-  const waiting = calls.map((call) => call.deps.length);
-  const dependents: number[][] = calls.map(() => []);
-  calls.forEach((call, index) => call.deps.forEach((dep) => (dependents[dep] as number[]).push(index)));
+  const waiting = Int32Array.from(calls, (call) => call.deps.length);
+  const dependents = dependentsOf(calls);
   const send = (index: number): void => {
     server.send(calls[index] as PlannedCall, () => {
-      for (const next of dependents[index] as number[]) if (--(waiting[next] as number) === 0) send(next);
+      for (let at = dependents.start[index] as number; at < (dependents.start[index + 1] as number); at++) {
+        const next = dependents.calls[at] as number;
+        if (--(waiting[next] as number) === 0) send(next);
+      }
     });
   };
   waiting.forEach((count, index) => count === 0 && send(index));

@@ -14,7 +14,7 @@ import { startViewer, type ViewerServer } from '../../viewer/server.ts';
 import { liveRun } from '../../viewer/viewed-run.ts';
 
 /** Finds the runs under the folders and starts the viewer; a run's store is opened (a private copy) when one of its pages is asked for. */
-export async function runViewCommand(dirs: string[], options: { port: number; host?: string; limits?: ScanLimits }): Promise<ViewerServer> {
+export async function runViewCommand(dirs: string[], options: { port: number; host?: string; portFlag?: string; limits?: ScanLimits }): Promise<ViewerServer> {
   const catalog = createRunCatalog(await findRuns(dirs, options.limits ?? SCAN_LIMITS), openRun);
   try {
     const server = await startViewer(catalog, options);
@@ -30,6 +30,9 @@ export async function runViewCommand(dirs: string[], options: { port: number; ho
     throw error;
   }
 }
+
+/** The flag of `tmas run` that gives the live viewer's port. */
+export const VIEW_FLAG = '--view';
 
 /** The `view` option of runEvaluation for `tmas run --view`: serves the live run and says where. */
 export function serveLiveRun(options: {

@@ -103,7 +103,7 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   for (const warning of unusableOutputWarnings(outcome.iterations, outcome.outputDir, config.outputs.unusableWarnShare)) io.stderr(warning);
   if (viewing) {
     // The page the user has open keeps working: the finished run is served on the same port until Ctrl-C.
-    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort });
+    const viewer = await viewing.runViewCommand([outcome.outputDir], { port: viewPort, portFlag: viewing.VIEW_FLAG });
     io.stderr(`tmas: the run is done; still viewing it at ${viewer.url} (Ctrl-C to stop)`);
     // The first Ctrl-C (a drain: no call is in flight now) or a SIGTERM.
     await new Promise((resolve) => [stop.signal, stop.drain.signal].forEach((signal) => signal.addEventListener('abort', resolve, { once: true })));

@@ -21,7 +21,8 @@ function modelOf({ on: _on, continuousUsage: _continuousUsage, ...model }: SimSe
  * `flags` are the command's, by option name (a flag left out takes its
  * declared default). Resolves with the running server; the caller closes it
  * (e.g. on Ctrl-C). Throws UserError for a bad problem file (`TMAS_INPUT`),
- * fault spec or flags that contradict each other (`TMAS_USAGE`).
+ * fault spec or flags that contradict each other, or a --port or --host it
+ * cannot listen on (`TMAS_USAGE`).
  */
 export async function runSimServerCommand(flags: Flags, io: { stdout(line: string): void }): Promise<SimServer> {
   const { server: listening, replies, pace, capacity } = toSimServerConfig(flags);

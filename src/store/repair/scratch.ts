@@ -9,6 +9,9 @@
  * other handler stops the command (a handler that does, as `tmas view`'s, closes
  * the views itself); and after a kill -9, which nothing can handle, by the
  * next command that makes one, which removes those of processes that are gone.
+ * A removal at exit or on a signal that fails (LevelDB's own thread still
+ * writing a compaction into the view) is left to that sweep: a handler that
+ * threw there printed a stack trace in place of the command's end.
  */
 import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -30,15 +33,25 @@ export function scratchRoot(): string {
 }
 
 function removeLive(): void {
-  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  for (const dir of live) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // Left for the next command's sweep (this process is gone by then).
+    }
+  }
   live.clear();
 }
 
-/** Stops the command on a signal nothing else handles, removing the views first (a signal's default action would leave them). */
-function onSignal(signal: keyof typeof SIGNAL_CODES): void {
+/**
+ * Stops the command on a signal nothing else handles, removing the views first (a signal's default action would leave them).
+ * It runs before the command's own handlers (prepended): a handler added with `once` has taken itself off by the time a
+ * later listener counts them, so counted after it, `tmas view`'s stop was taken for none and cut short by the exit here.
+ */
+function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   removeLive();
-  process.exit(SIGNAL_CODES[signal]);
+  process.exit(SIGNAL_CODES[signal as keyof typeof SIGNAL_CODES]);
 }
 
 let hooked = false;
@@ -51,7 +64,7 @@ function hookExit(): void {
 
 function watchSignals(on: boolean): void {
   for (const signal of Object.keys(SIGNAL_CODES) as Array<keyof typeof SIGNAL_CODES>) {
-    if (on) process.on(signal, onSignal);
+    if (on) process.prependListener(signal, onSignal);
     else process.off(signal, onSignal);
   }
 }
