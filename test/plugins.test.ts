@@ -168,6 +168,17 @@ describe('--agents', () => {
     const refined = applyAgents(selfRefine, defineAgents({ critique: { prompt: () => ({ system: '', parts: [] }) } }));
     expect(refined.roles.critique).not.toBe(selfRefine.roles.critique);
     expect(refined.roles.rewrite).toBe(selfRefine.roles.rewrite);
+    // A module that replaces nothing ran as the plain strategy under its name; `constructor` passed for a role; the judge is the shared grading.
+    const tmasStrategy = strategyNamed('tmas');
+    expect(() => applyAgents(tmasStrategy, [] as never)).toThrow('it exports an array: export an object made with defineAgents');
+    expect(() => applyAgents(tmasStrategy, {})).toThrow('it replaces no role: the run would be the plain tmas strategy');
+    expect(() => applyAgents(tmasStrategy, { constructor: { prompt: () => ({ system: '', parts: [] }) } } as never)).toThrow('the tmas strategy has no constructor role');
+    expect(() => applyAgents(tmasStrategy, { judge: { prompt: () => ({ system: '', parts: [] }) } } as never)).toThrow('it replaces the judge, whose calls are the shared grading');
+    // A multi-call role whose calls cannot be made stopped the run midway as an internal error.
+    const multi = (calls: unknown) => ({ verification: { actor: { ...verificationRole, calls, reply: verificationRole.reply } } }) as never;
+    expect(() => applyAgents(tmasStrategy, multi([]))).toThrow("the verification actor's calls is empty: give a list of at least one call");
+    expect(() => applyAgents(tmasStrategy, multi([{}, { endpoint: 'sumary' }]))).toThrow(`the verification actor's calls[1].endpoint is "sumary", not an endpoint slot`);
+    expect(() => applyAgents(tmasStrategy, multi([{ temperature: '0.2' }]))).toThrow(`the verification actor's calls[0].temperature is "0.2", not a number`);
     // A machine replaces the actor as it is; its prompt can then no longer be swapped on its own.
     const machine = createRoleMachine({ ...verificationRole, prompt: () => ({ system: 'You are the Verification agent.', parts: [] }) });
     const tmas = applyAgents(strategyNamed('tmas'), defineAgents({ verification: { actor: machine } }));
@@ -195,11 +206,16 @@ describe('--agents', () => {
       { name: 'shape', override: 'prompt: () => ({ nope: 1 })', says: 'the summary prompt returned an object with keys nope, not a prompt' },
       { name: 'reply', override: 'reply: () => ({ type: "summary.completed" })', says: "the summary reply returned a message without the request's run, problem, iteration and correlation" },
       { name: 'type', override: 'reply: (request) => ({ ...request, type: "verification.completed" })', says: `the summary reply returned a message of type "verification.completed", not 'summary.completed'` },
+      // A prompt of the right outline with a part the pool cannot fit stopped the run with a TypeError and tmas's stack trace.
+      { name: 'part', override: 'prompt: (request) => ({ system: "You are the Summary agent.", parts: [{ id: "a", text: 42 }] })', says: "the summary prompt returned a prompt whose parts[0]'s text is number, not a string" },
+      { name: 'system', override: 'prompt: () => ({ system: {}, parts: [] })', says: 'the summary prompt returned a prompt whose system is an object with keys (none), not a text or a template part' },
+      // A multi-call role's functions were called unguarded: its reply's wrong type was 'no route for message type nope', exit 1.
+      { name: 'multi', override: 'actor: { ...summaryRole, calls: [{}, {}], reply: () => ({ type: "nope" }) }', says: `the summary reply returned a message of type "nope", not 'summary.completed'` },
     ];
     const files = await Promise.all(
       cases.map(async ({ name, override }) => {
         const file = path.join(dir, `${name}.mjs`);
-        await writeFile(file, `export default { summary: { ${override} } };\n`);
+        await writeFile(file, `import { summaryRole } from ${API};\nexport default { summary: { ${override} } };\n`);
         return file;
       }),
     );
