@@ -14,7 +14,7 @@ import { checkRunAgents, runAgentsAt } from '../src/settings/files/agents-file.t
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
-import { readLog, runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 // As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
 const API = JSON.stringify('tmas');
@@ -186,16 +186,25 @@ describe('--agents', () => {
     expect(() => applyAgents(tmas, defineAgents({ verification: { prompt: () => ({ system: '', parts: [] }) } }))).toThrow(/custom machine/);
   });
 
-  test('tmas run --agents loads a TypeScript module from the command line', async ({ dir }) => {
+  test('tmas run --agents from the sources loads the JavaScript module named (ES syntax, no package.json), not the TypeScript one of the same name beside it', async ({ dir }) => {
     await writeProblems(dir, smallProblems(1));
-    const file = path.join(dir, 'stricter.ts');
-    await writeFile(file, STRICTER_VERIFIER);
+    // Under the tsx the bin registers, agents.js failed to load ("Cannot require() ES Module … in a cycle") or was read as agents.ts.
+    await writeFile(path.join(dir, 'agents.ts'), STRICTER_VERIFIER);
+    const file = path.join(dir, 'agents.js');
+    await writeFile(file, HARSH_PROMPT);
     const output = path.join(dir, 'cli');
-    const result = await runCli(['run', '--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--agents', file]);
+    const result = await runCli(['run', '--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--agents', file], { cwd: dir, env: { TMAS_FROM_SOURCES: '1' } });
     expect(result.stderr).not.toContain('internal error');
-    expect(result.code).toBe(0);
-    expect((await journaledRoles(output)).get('verification#1')).toBe(4);
+    expect(result.code, result.stderr).toBe(0);
+    const verifications = (await readJournal(output)).filter((call) => call.role.startsWith('verification'));
+    expect(verifications).toHaveLength(4);
+    for (const call of verifications) expect(call.request.messages[0]?.content).toContain(HARSH);
+  });
 
+  test('a module whose top-level await never settles is named after the load limit, not waited on for ever (Node ended the process with exit 13 and no word)', async ({ dir }) => {
+    const file = path.join(dir, 'never.mjs');
+    await writeFile(file, 'await new Promise(() => {});\nexport default {};\n');
+    await expect(loadAgents(file, { limitMs: 50 })).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(`${file} (--agents) has not finished loading after 0.05 s`) });
   });
 
   test("a plugin's prompt or reply that throws, or returns what the run cannot use, stops the run as the plugin's error (TMAS_AGENTS, exit 2), not tmas's", async ({ dir }) => {

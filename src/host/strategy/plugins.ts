@@ -15,19 +15,15 @@
  * talks only through the message protocol and the runtime's `llm` and `post`,
  * so journal, metrics and report work unchanged.
  */
-import { stat } from 'node:fs/promises';
-import Module, { register } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../../machines/multi-call.role.ts';
 import { createRoleMachine, type RoleDefinition } from '../../../machines/role.machine.ts';
 import { strategyNamed, type Strategy } from '../../../machines/strategies/index.ts';
 import type { LoopConfig } from '../../settings/config.ts';
+import { loadAgentsModule } from './agents-load.ts';
 import { agentsProblem, checkAgentsObject, checkDefinitionCalls, checkReplaceableRole } from './agents-check.ts';
 import { guardedDefinition, guardedPrompt, guardedReply } from './guarded-override.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
-import { UserError } from '../../kernel/errors.ts';
-import { modulePath, packagePath } from '../../kernel/package-root.ts';
 import type { MessageType } from '../../kernel/protocol.ts';
 
 /** The name of every role with a request message in the protocol (`solution`, `verification`, `ceo`, …). */
@@ -148,56 +144,9 @@ export function applyAgents(strategy: Strategy, agents: Agents, where = 'the age
   return { ...strategy, roles, definitions };
 }
 
-let selfImportRegistered = false;
-
-/** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
-type CjsResolver = (request: string, ...rest: unknown[]) => string;
-
-/**
- * Lets a plugin `import { defineAgents } from 'tmas'` from anywhere: the name
- * resolves to this checkout's entry, for ES modules (a resolve hook) and for
- * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
- * has no public hook for `require`, so its resolver is wrapped, for this one name).
- */
-function resolveTmasToSelf(): void {
-  if (selfImportRegistered) return;
-  // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
-  const entry = modulePath('src/index.ts');
-  register(pathToFileURL(packagePath('src/host/self-import.hooks.mjs')), { data: { entry: pathToFileURL(entry).href } });
-  const cjs = Module as unknown as { _resolveFilename: CjsResolver };
-  const resolveFilename = cjs._resolveFilename;
-  cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));
-  selfImportRegistered = true;
-}
-
-/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export. */
-export async function loadAgents(file: string): Promise<Agents> {
-  const where = `The agents module ${file} (--agents)`;
-  await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
-  });
-  let module: { default?: unknown; agents?: unknown };
-  resolveTmasToSelf();
-  try {
-    // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
-    // which cannot require tmas's ES modules while the CLI module is still evaluating.
-    const url = pathToFileURL(file).href;
-    // tsx is loaded only here: every run would otherwise pay its load time without a plugin to compile.
-    const typescript = /\.[cm]?tsx?$/.test(file);
-    module = (typescript ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
-  } catch (error) {
-    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
-  }
-  let agents = module.default ?? module.agents;
-  // A TypeScript module that tsx compiled as CommonJS arrives wrapped once more: { default: module.exports }.
-  if (typeof agents === 'object' && agents !== null && '__esModule' in agents) {
-    const inner = agents as { default?: unknown; agents?: unknown };
-    agents = inner.default ?? inner.agents;
-  }
-  if (typeof agents !== 'object' || agents === null) {
-    throw new UserError('TMAS_AGENTS', `${where} exports no agents: export default defineAgents({...}) (or a named export \`agents\`).`);
-  }
-  return agents as Agents;
+/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export (agents-load.ts). */
+export async function loadAgents(file: string, options: { limitMs?: number } = {}): Promise<Agents> {
+  return (await loadAgentsModule(file, options)) as Agents;
 }
 
 /** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one, then the `--prompt` templates. */
