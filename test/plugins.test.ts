@@ -207,6 +207,16 @@ describe('--agents', () => {
     await expect(loadAgents(file, { limitMs: 50 })).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(`${file} (--agents) has not finished loading after 0.05 s`) });
   });
 
+  test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const file = path.join(dir, 'long.mjs');
+    await writeFile(file, 'export default { summary: { prompt: (r) => ({ system: "You are the Summary agent.", parts: [{ id: "all", text: "word ".repeat(6000) }] }) } };\n');
+    const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'long'), ...FLAGS, '--max-tokens', '4096', '--agents', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/tmas: warning: 2 summary calls were not sent: the prompt did not fit the context window even trimmed \(the first: not sent: the prompt needs \d+ tokens after trimming, over the budget of \d+ \(--max-tokens 4096\)\)/);
+    expect(result.stderr).toContain('If the agents module long.mjs (--agents) writes the summary prompt, shorten what it sends');
+  });
+
   test("a plugin's prompt or reply that throws, or returns what the run cannot use, stops the run as the plugin's error (TMAS_AGENTS, exit 2), not tmas's", async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
     // `run` reads DIR/problems.jsonl: the file written here.
