@@ -8,6 +8,7 @@
  * changes.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -139,8 +140,15 @@ describe('tmas fork', () => {
     // The two sides read apart: the fork's settings name its module and what it came from, and so does its metrics.json.
     const table = await runCli(['report', source, fork, '--format', 'md'], asUser);
     const forkRow = table.stdout.split('\n').find((line) => line.includes(`fork of ${path.basename(source)}: --agents`)) ?? '';
-    expect(forkRow).toContain(`agents=${path.basename(module)}`);
+    // By its digest too: two forks of one module edited between them read apart (by name alone they read the same).
+    const digest = createHash('sha256').update(await readFile(module)).digest('hex');
+    expect(forkRow).toContain(`agents=${path.basename(module)} (sha256:${digest.slice(0, 12)})`);
     expect(table.stdout.split('\n').filter((line) => line.includes('agents='))).toHaveLength(1);
+    // The fork is read as its difference from DIR, paired by problem: two tmas runs had no difference column at all.
+    const versus = `Pass@1 − ${path.basename(source)}`;
+    expect(table.stdout).toContain(`${versus}: each run's difference in points from ${path.basename(source)} at the same iteration, over the problems both graded`);
+    const forkSection = table.stdout.slice(table.stdout.indexOf(`## ${path.basename(fork)}`));
+    expect(forkSection.split('\n').find((line) => line.startsWith('| iteration |'))).toContain(versus);
     const forkMetrics = JSON.parse(await readFile(path.join(fork, 'metrics.json'), 'utf8')) as { forkedFrom?: unknown; evaluation: { agents: unknown } };
     expect(forkMetrics.forkedFrom).toEqual({ run: expect.any(String), dir: source, changed: ['--agents'] });
     expect(forkMetrics.evaluation.agents).toEqual({ file: path.basename(module), sha256: expect.stringMatching(/^sha256:/) });

@@ -14,7 +14,7 @@ import { checkRunAgents, runAgentsAt } from '../src/settings/files/agents-file.t
 import type { Message, MessageOf, MessageType } from '../src/kernel/protocol.ts';
 import { runEvaluation } from '../src/host/run/run-evaluation.ts';
 import { Store } from '../src/store/store.ts';
-import { readLog, runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 // As a user writes it: the package name, which tmas resolves to itself for a module loaded with --agents.
 const API = JSON.stringify('tmas');
@@ -168,6 +168,17 @@ describe('--agents', () => {
     const refined = applyAgents(selfRefine, defineAgents({ critique: { prompt: () => ({ system: '', parts: [] }) } }));
     expect(refined.roles.critique).not.toBe(selfRefine.roles.critique);
     expect(refined.roles.rewrite).toBe(selfRefine.roles.rewrite);
+    // A module that replaces nothing ran as the plain strategy under its name; `constructor` passed for a role; the judge is the shared grading.
+    const tmasStrategy = strategyNamed('tmas');
+    expect(() => applyAgents(tmasStrategy, [] as never)).toThrow('it exports an array: export an object made with defineAgents');
+    expect(() => applyAgents(tmasStrategy, {})).toThrow('it replaces no role: the run would be the plain tmas strategy');
+    expect(() => applyAgents(tmasStrategy, { constructor: { prompt: () => ({ system: '', parts: [] }) } } as never)).toThrow('the tmas strategy has no constructor role');
+    expect(() => applyAgents(tmasStrategy, { judge: { prompt: () => ({ system: '', parts: [] }) } } as never)).toThrow('it replaces the judge, whose calls are the shared grading');
+    // A multi-call role whose calls cannot be made stopped the run midway as an internal error.
+    const multi = (calls: unknown) => ({ verification: { actor: { ...verificationRole, calls, reply: verificationRole.reply } } }) as never;
+    expect(() => applyAgents(tmasStrategy, multi([]))).toThrow("the verification actor's calls is empty: give a list of at least one call");
+    expect(() => applyAgents(tmasStrategy, multi([{}, { endpoint: 'sumary' }]))).toThrow(`the verification actor's calls[1].endpoint is "sumary", not an endpoint slot`);
+    expect(() => applyAgents(tmasStrategy, multi([{ temperature: '0.2' }]))).toThrow(`the verification actor's calls[0].temperature is "0.2", not a number`);
     // A machine replaces the actor as it is; its prompt can then no longer be swapped on its own.
     const machine = createRoleMachine({ ...verificationRole, prompt: () => ({ system: 'You are the Verification agent.', parts: [] }) });
     const tmas = applyAgents(strategyNamed('tmas'), defineAgents({ verification: { actor: machine } }));
@@ -175,16 +186,35 @@ describe('--agents', () => {
     expect(() => applyAgents(tmas, defineAgents({ verification: { prompt: () => ({ system: '', parts: [] }) } }))).toThrow(/custom machine/);
   });
 
-  test('tmas run --agents loads a TypeScript module from the command line', async ({ dir }) => {
+  test('tmas run --agents from the sources loads the JavaScript module named (ES syntax, no package.json), not the TypeScript one of the same name beside it', async ({ dir }) => {
     await writeProblems(dir, smallProblems(1));
-    const file = path.join(dir, 'stricter.ts');
-    await writeFile(file, STRICTER_VERIFIER);
+    // Under the tsx the bin registers, agents.js failed to load ("Cannot require() ES Module … in a cycle") or was read as agents.ts.
+    await writeFile(path.join(dir, 'agents.ts'), STRICTER_VERIFIER);
+    const file = path.join(dir, 'agents.js');
+    await writeFile(file, HARSH_PROMPT);
     const output = path.join(dir, 'cli');
-    const result = await runCli(['run', '--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--agents', file]);
+    const result = await runCli(['run', '--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--agents', file], { cwd: dir, env: { TMAS_FROM_SOURCES: '1' } });
     expect(result.stderr).not.toContain('internal error');
-    expect(result.code).toBe(0);
-    expect((await journaledRoles(output)).get('verification#1')).toBe(4);
+    expect(result.code, result.stderr).toBe(0);
+    const verifications = (await readJournal(output)).filter((call) => call.role.startsWith('verification'));
+    expect(verifications).toHaveLength(4);
+    for (const call of verifications) expect(call.request.messages[0]?.content).toContain(HARSH);
+  });
 
+  test('a module whose top-level await never settles is named after the load limit, not waited on for ever (Node ended the process with exit 13 and no word)', async ({ dir }) => {
+    const file = path.join(dir, 'never.mjs');
+    await writeFile(file, 'await new Promise(() => {});\nexport default {};\n');
+    await expect(loadAgents(file, { limitMs: 50 })).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(`${file} (--agents) has not finished loading after 0.05 s`) });
+  });
+
+  test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const file = path.join(dir, 'long.mjs');
+    await writeFile(file, 'export default { summary: { prompt: (r) => ({ system: "You are the Summary agent.", parts: [{ id: "all", text: "word ".repeat(6000) }] }) } };\n');
+    const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'long'), ...FLAGS, '--max-tokens', '4096', '--agents', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/tmas: warning: 2 summary calls were not sent: the prompt did not fit the context window even trimmed \(the first: not sent: the prompt needs \d+ tokens after trimming, over the budget of \d+ \(--max-tokens 4096\)\)/);
+    expect(result.stderr).toContain('If the agents module long.mjs (--agents) writes the summary prompt, shorten what it sends');
   });
 
   test("a plugin's prompt or reply that throws, or returns what the run cannot use, stops the run as the plugin's error (TMAS_AGENTS, exit 2), not tmas's", async ({ dir }) => {
@@ -195,11 +225,16 @@ describe('--agents', () => {
       { name: 'shape', override: 'prompt: () => ({ nope: 1 })', says: 'the summary prompt returned an object with keys nope, not a prompt' },
       { name: 'reply', override: 'reply: () => ({ type: "summary.completed" })', says: "the summary reply returned a message without the request's run, problem, iteration and correlation" },
       { name: 'type', override: 'reply: (request) => ({ ...request, type: "verification.completed" })', says: `the summary reply returned a message of type "verification.completed", not 'summary.completed'` },
+      // A prompt of the right outline with a part the pool cannot fit stopped the run with a TypeError and tmas's stack trace.
+      { name: 'part', override: 'prompt: (request) => ({ system: "You are the Summary agent.", parts: [{ id: "a", text: 42 }] })', says: "the summary prompt returned a prompt whose parts[0]'s text is number, not a string" },
+      { name: 'system', override: 'prompt: () => ({ system: {}, parts: [] })', says: 'the summary prompt returned a prompt whose system is an object with keys (none), not a text or a template part' },
+      // A multi-call role's functions were called unguarded: its reply's wrong type was 'no route for message type nope', exit 1.
+      { name: 'multi', override: 'actor: { ...summaryRole, calls: [{}, {}], reply: () => ({ type: "nope" }) }', says: `the summary reply returned a message of type "nope", not 'summary.completed'` },
     ];
     const files = await Promise.all(
       cases.map(async ({ name, override }) => {
         const file = path.join(dir, `${name}.mjs`);
-        await writeFile(file, `export default { summary: { ${override} } };\n`);
+        await writeFile(file, `import { summaryRole } from ${API};\nexport default { summary: { ${override} } };\n`);
         return file;
       }),
     );

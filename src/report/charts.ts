@@ -59,10 +59,13 @@ function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, optio
   });
 }
 
-/** The run a difference chart subtracts: the first TMAS run among `runs`, when a run of another method is there to compare with it. */
+/** The run a difference chart subtracts: the first TMAS run among `runs`, when a run of another method is there to compare with it; else the run a fork among them came from. */
 export function referenceRun(runs: ReportRun[]): ReportRun | null {
   const reference = runs.find((run) => run.strategy === 'tmas');
-  return reference !== undefined && runs.some((run) => run.strategy !== 'tmas') ? reference : null;
+  if (reference !== undefined && runs.some((run) => run.strategy !== 'tmas')) return reference;
+  // An ablation: a fork read beside the run it came from is read as its difference from that run, paired by problem
+  // (a fork and its source, both tmas, had no difference at all).
+  return runs.find((run) => run.runId !== null && runs.some((other) => other !== run && other.forkOf === run.runId)) ?? null;
 }
 
 /** A run's Pass@1 minus the reference's per iteration, paired by problem (the chart's and the Markdown table's, one seed). */

@@ -33,6 +33,10 @@ export interface ReportRun {
   /** The directory's name: how the run is labelled. */
   name: string;
   dir: string;
+  /** The run's id (metrics.json's `run`); null for a run made before it was recorded. */
+  runId: string | null;
+  /** The id of the run this one was forked from (its manifest's `forkedFrom`), or null. */
+  forkOf: string | null;
   simulated: boolean;
   strategy: string | null;
   /** The settings its strategy reads, in one line (settings-line.ts): `N=8 M=4 T=4 ε=0.2 θ=0.7 judge×2`, `samples=64 vote-pool=0 T=4`. */
@@ -158,6 +162,7 @@ function forkNote(forkedFrom: ForkedFrom | undefined): string[] {
 /** What a run's store adds to its metrics.json. */
 interface StoreFigures {
   strategy: string | null;
+  forkOf: string | null;
   settings: string;
   models: string;
   judgePasses: number | undefined;
@@ -202,6 +207,7 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
   const details = await readDetails(store);
   return {
     strategy: manifest?.strategy ?? null,
+    forkOf: manifest?.forkedFrom?.run ?? null,
     // A manifest without a strategy (an older run's) gets every shared setting, as a strategy the registry does not know does.
     settings: [...(c ? [settingsLine(c, manifest?.strategy ?? '')] : []), ...forkNote(manifest?.forkedFrom), ...(manifest?.forcedChanges ?? []).map(describeForcedChange)].join(' · '),
     models: c ? `${describeModels(c.roles.endpoints)} · temperature ${c.roles.temperature}, seed ${c.loop.seed}` : '',
@@ -257,6 +263,8 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
   return {
     name: path.basename(path.resolve(dir)),
     dir: path.resolve(dir),
+    runId: metrics.run ?? null,
+    forkOf: figures?.forkOf ?? null,
     simulated: metrics.simulated === true,
     strategy: figures?.strategy ?? null,
     settings: figures?.settings ?? '',

@@ -27,9 +27,18 @@ export function settingsLine(config: RunConfig, strategy: string): string {
   return [...own, ...shared, ...judge, ...(config.loop.proof ? ['proof'] : []), ...swapped(config)].join(' ');
 }
 
-/** What replaces the strategy's own roles: an agents module and prompt templates, by file name, so that two sides of an ablation read apart. */
+/** A file by its name and, where recorded, the start of its digest, as messages show it (files/digest.ts, a room above): `brief.mjs (sha256:1a2b3c4d5e6f)`. */
+function named(file: string, digest: string | null): string {
+  return `${path.basename(file)}${digest === null ? '' : ` (${digest.slice(0, 'sha256:'.length + 12)})`}`;
+}
+
+/**
+ * What replaces the strategy's own roles: an agents module and prompt templates, by file name and
+ * digest, so that two sides of an ablation read apart, and so do two runs of one file edited between
+ * them (by name alone, `agents=brief.mjs` read the same for both).
+ */
 function swapped(config: RunConfig): string[] {
-  const agents = config.loop.agents === null ? [] : [`agents=${path.basename(config.loop.agents)}`];
-  const prompts = Object.entries(config.loop.prompts).map(([role, file]) => `prompt:${role}=${path.basename(file.file)}`);
+  const agents = config.loop.agents === null ? [] : [`agents=${named(config.loop.agents, config.loop.agentsDigest)}`];
+  const prompts = Object.entries(config.loop.prompts).map(([role, file]) => `prompt:${role}=${named(file.file, file.sha256)}`);
   return [...agents, ...prompts];
 }

@@ -30,6 +30,7 @@ import { forcedChangeWarning } from './forced-changes.ts';
 import { isHfTokenizerName } from '../../../workers/hf-tokenizer.ts';
 import type { Problem } from '../../input/problems.ts';
 import { resumedMetricsCollector, runMetricsFromLog } from '../../observers/log-metrics.ts';
+import { countUnsentCalls, unsentCallWarnings } from '../../observers/unsent-calls.ts';
 import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
 import { writeOutputs } from '../outputs/outputs.ts';
 import { beforeStore, eitherSignal, whenStopped } from './run-stop.ts';
@@ -295,6 +296,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     if (liveMetrics) cleanups.push(() => liveMetrics.ready);
     const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsByProblem(strategy, inputs, config.loop.proof) }, io, liveMetrics);
     cleanups.push(() => progress.stop());
+    const unsent = countUnsentCalls(bus.envelopes$);
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });
     if (options.view) cleanups.push(await options.view({ store, manifest, metrics: () => metrics.iterations(), envelopes$: bus.envelopes$ }));
     // An iteration saved by the process before, which was stopped before it announced it, is announced now.
@@ -322,6 +324,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
 
     progress.stop();
     warnOutOfBounds(outOfBounds, io);
+    for (const warning of unsentCallWarnings(unsent, config.loop.agents)) io.stderr(warning);
     bus.complete();
     await log.flush();
     const outputs = options.outputs !== false;

@@ -1,26 +1,18 @@
 /**
- * A plugin's prompt and reply functions, called as the run calls them, with
- * their failures told as the plugin's: a function that throws, or returns
- * something the runtime cannot use, stops the run with TMAS_AGENTS naming the
- * module, the role and what to fix (exit 2), rather than as an internal error
- * of tmas with a stack trace, or a message routed nowhere.
+ * A plugin's functions, called as the run calls them, with their failures
+ * told as the plugin's: a function that throws, or returns something the
+ * runtime cannot use, stops the run with TMAS_AGENTS naming the module, the
+ * role and what to fix (exit 2), rather than as an internal error of tmas
+ * with a stack trace, or a message routed nowhere. Every function of a
+ * definition a module gives is guarded, a multi-call role's as a one-call
+ * role's: its prompt, its reply, and `index`, `subject`, `maxTokens` and
+ * `validate`, which the run calls too.
  */
+import type { MultiCallRoleDefinition } from '../../../machines/multi-call.role.ts';
 import type { RoleDefinition } from '../../../machines/role.machine.ts';
 import { UserError } from '../../kernel/errors.ts';
 import type { Message } from '../../kernel/protocol.ts';
-
-/** How a returned value reads in a message: its type, and its keys for an object. */
-function described(value: unknown): string {
-  if (value === null || typeof value !== 'object') return value === null ? 'null' : typeof value;
-  return Array.isArray(value) ? 'an array' : `an object with keys ${Object.keys(value).join(', ') || '(none)'}`;
-}
-
-/** Whether `value` is a prompt: a system message (text or template) and a list of parts. */
-function isPrompt(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { system, parts } = value as { system?: unknown; parts?: unknown };
-  return (typeof system === 'string' || (typeof system === 'object' && system !== null)) && Array.isArray(parts);
-}
+import { described, promptProblem } from './prompt-shape.ts';
 
 /** What is wrong with a reply to `request` from `role`'s reply function, or null. */
 function replyProblem(role: string, request: Message, reply: unknown): string | null {
@@ -33,35 +25,55 @@ function replyProblem(role: string, request: Message, reply: unknown): string | 
 }
 
 /** The error of a plugin's function for `role`. */
-function pluginError(where: string, role: string, part: 'prompt' | 'reply', what: string, cause?: unknown): UserError {
+function pluginError(where: string, role: string, part: string, what: string, cause?: unknown): UserError {
   return new UserError('TMAS_AGENTS', `${where}: the ${role} ${part} ${what}. Fix the module, or run without --agents.`, cause === undefined ? undefined : { cause });
 }
 
-/** `prompt`, its throws and its returns that are not prompts told as the plugin's. */
-export function guardedPrompt(where: string, role: string, prompt: RoleDefinition['prompt']): RoleDefinition['prompt'] {
-  return (request, options) => {
-    let spec: unknown;
-    try {
-      spec = prompt(request, options);
-    } catch (error) {
-      throw pluginError(where, role, 'prompt', `threw: ${error instanceof Error ? error.message : String(error)}`, error);
-    }
-    if (!isPrompt(spec)) throw pluginError(where, role, 'prompt', `returned ${described(spec)}, not a prompt ({ system, parts: [{ id, text }] })`);
-    return spec as ReturnType<RoleDefinition['prompt']>;
+/** Calls `fn`, telling a throw as the plugin's. */
+function calling<A extends unknown[], R>(where: string, role: string, part: string, fn: (...args: A) => R, args: A): R {
+  try {
+    return fn(...args);
+  } catch (error) {
+    throw pluginError(where, role, part, `threw: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+}
+
+/** `fn`, its throws told as the plugin's, and what it returns checked by `problem` (null: fine). */
+function guarded<A extends unknown[], R>(where: string, role: string, part: string, fn: (...args: A) => R, problem: (value: unknown, args: A) => string | null): (...args: A) => R {
+  return (...args) => {
+    const value = calling(where, role, part, fn, args);
+    const wrong = problem(value, args);
+    if (wrong !== null) throw pluginError(where, role, part, wrong);
+    return value;
   };
 }
 
-/** `reply`, its throws and its returns that are not its role's reply to the request told as the plugin's. */
-export function guardedReply(where: string, role: string, reply: RoleDefinition['reply']): RoleDefinition['reply'] {
-  return (request, output, options) => {
-    let message: unknown;
-    try {
-      message = reply(request, output, options);
-    } catch (error) {
-      throw pluginError(where, role, 'reply', `threw: ${error instanceof Error ? error.message : String(error)}`, error);
-    }
-    const problem = replyProblem(role, request, message);
-    if (problem !== null) throw pluginError(where, role, 'reply', problem);
-    return message as Message;
+const wholeNumber = (value: unknown): string | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? null : `returned ${JSON.stringify(value) ?? described(value)}, not a whole number`);
+const tokenLimit = (value: unknown): string | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? null : `returned ${JSON.stringify(value) ?? described(value)}, not a whole number of tokens above 0`);
+const verdict = (value: unknown): string | null => (value === null || typeof value === 'string' ? null : `returned ${described(value)}, not null or the text of what is wrong`);
+const anything = (): null => null;
+
+/** `prompt`, its throws and its returns that are not prompts told as the plugin's. */
+export function guardedPrompt(where: string, role: string, prompt: RoleDefinition['prompt']): RoleDefinition['prompt'] {
+  return guarded(where, role, 'prompt', prompt, promptProblem);
+}
+
+/** `reply` (one output, or a multi-call role's outputs), its throws and its returns that are not its role's reply to the request told as the plugin's. */
+export function guardedReply<F extends (...args: never[]) => Message>(where: string, role: string, reply: F): F {
+  const check = (message: unknown, args: unknown[]) => replyProblem(role, args[0] as Message, message);
+  return guarded(where, role, 'reply', reply as unknown as (...args: unknown[]) => Message, check) as unknown as F;
+}
+
+/** A module's one-call or multi-call role definition, every function of it guarded. */
+export function guardedDefinition<D extends RoleDefinition | MultiCallRoleDefinition>(where: string, role: string, definition: D): D {
+  const { index, subject, maxTokens, validate } = definition;
+  return {
+    ...definition,
+    prompt: guardedPrompt(where, role, definition.prompt as RoleDefinition['prompt']),
+    reply: guardedReply(where, role, definition.reply as (...args: never[]) => Message),
+    index: guarded(where, role, 'index', index, wholeNumber),
+    ...(subject ? { subject: guarded(where, role, 'subject', subject, anything) } : {}),
+    ...(maxTokens ? { maxTokens: guarded(where, role, 'maxTokens', maxTokens, tokenLimit) } : {}),
+    ...(validate ? { validate: guarded(where, role, 'validate', validate, verdict) } : {}),
   };
 }

@@ -15,18 +15,15 @@
  * talks only through the message protocol and the runtime's `llm` and `post`,
  * so journal, metrics and report work unchanged.
  */
-import { stat } from 'node:fs/promises';
-import Module, { register } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { createMultiCallRoleMachine, type MultiCallRoleDefinition } from '../../../machines/multi-call.role.ts';
 import { createRoleMachine, type RoleDefinition } from '../../../machines/role.machine.ts';
 import { strategyNamed, type Strategy } from '../../../machines/strategies/index.ts';
 import type { LoopConfig } from '../../settings/config.ts';
-import { guardedPrompt, guardedReply } from './guarded-override.ts';
+import { loadAgentsModule } from './agents-load.ts';
+import { agentsProblem, checkAgentsObject, checkDefinitionCalls, checkReplaceableRole } from './agents-check.ts';
+import { guardedDefinition, guardedPrompt, guardedReply } from './guarded-override.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
-import { UserError } from '../../kernel/errors.ts';
-import { modulePath, packagePath } from '../../kernel/package-root.ts';
 import type { MessageType } from '../../kernel/protocol.ts';
 
 /** The name of every role with a request message in the protocol (`solution`, `verification`, `ceo`, …). */
@@ -74,8 +71,50 @@ function isMultiCall(value: object): value is MultiCallRoleDefinition {
 /** What an override may set. */
 const OVERRIDE_KEYS = new Set(['actor', 'prompt', 'reply']);
 
-function problem(where: string, what: string): UserError {
-  return new UserError('TMAS_AGENTS', `${where}: ${what}`);
+/** Checks one role's override: known keys, something set, actor alone or prompt and reply. */
+function checkOverride(role: string, override: unknown, where: string): asserts override is RoleOverride {
+  const unknown = typeof override === 'object' && override !== null ? Object.keys(override).filter((key) => !OVERRIDE_KEYS.has(key)) : [];
+  if (unknown.length > 0) throw agentsProblem(where, `the ${role} override has ${unknown.map((key) => JSON.stringify(key)).join(', ')}, which is none of actor, prompt and reply.`);
+  const given = override as RoleOverride | null;
+  if (typeof given !== 'object' || given === null || (given.actor === undefined && given.prompt === undefined && given.reply === undefined)) {
+    throw agentsProblem(where, `the ${role} override must set actor, prompt or reply.`);
+  }
+  if (given.actor !== undefined && (given.prompt !== undefined || given.reply !== undefined)) {
+    throw agentsProblem(where, `the ${role} override sets actor together with prompt or reply: put them in the actor definition instead.`);
+  }
+}
+
+/** The actor a module's `actor` makes of `role`, and its definition (none for a machine or a multi-call role). */
+function actorOf(strategy: Strategy, role: string, actor: unknown, where: string): { machine: AnyStateMachine; definition: RoleDefinition | null } {
+  if (isMachine(actor)) return { machine: actor, definition: null };
+  if (typeof actor !== 'object' || actor === null || typeof (actor as RoleDefinition).prompt !== 'function' || typeof (actor as RoleDefinition).reply !== 'function') {
+    throw agentsProblem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
+  }
+  const definition = actor as RoleDefinition | MultiCallRoleDefinition;
+  if (definition.role !== role || definition.request !== `${role}.requested`) {
+    throw agentsProblem(where, `the ${role} actor must have role '${role}' and request '${role}.requested' (it has '${definition.role}' and '${definition.request}').`);
+  }
+  checkDefinitionCalls(definition, role, where);
+  if (isMultiCall(definition)) return { machine: createMultiCallRoleMachine(guardedDefinition(where, role, definition)), definition: null };
+  // A template stays replaceable (--prompt) only while the prompt is still the one made from it.
+  const { template: _, ...withoutTemplate } = definition;
+  const kept = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
+  const guarded = guardedDefinition(where, role, kept);
+  return { machine: createRoleMachine(guarded), definition: guarded };
+}
+
+/** The built-in definition of `role` with a module's prompt and/or reply in place of its own. */
+function withOverrides(base: RoleDefinition, override: RoleOverride, role: string, where: string): RoleDefinition {
+  for (const key of ['prompt', 'reply'] as const) {
+    if (override[key] !== undefined && typeof override[key] !== 'function') throw agentsProblem(where, `the ${role} ${key} must be a function.`);
+  }
+  const { template: _, ...withoutTemplate } = base;
+  return {
+    // A prompt of the module's own is no longer the built-in template: --prompt cannot replace it.
+    ...(override.prompt ? withoutTemplate : base),
+    ...(override.prompt ? { prompt: guardedPrompt(where, role, override.prompt as RoleDefinition['prompt']) } : {}),
+    ...(override.reply ? { reply: guardedReply(where, role, override.reply as RoleDefinition['reply']) } : {}),
+  };
 }
 
 /**
@@ -83,116 +122,31 @@ function problem(where: string, what: string): UserError {
  * `where` names the plugin in error messages (its file, for `--agents`).
  */
 export function applyAgents(strategy: Strategy, agents: Agents, where = 'the agents plugin'): Strategy {
-  if (typeof agents !== 'object' || agents === null) throw problem(where, 'it must export an object made with defineAgents({...}).');
+  checkAgentsObject(agents, strategy, where);
   const roles = { ...strategy.roles };
   const definitions: Record<string, RoleDefinition> = { ...strategy.definitions };
-  for (const [role, override] of Object.entries(agents) as Array<[string, RoleOverride | undefined]>) {
+  for (const [role, override] of Object.entries(agents)) {
     if (override === undefined) continue;
-    if (!(role in roles)) {
-      throw problem(where, `the ${strategy.name} strategy has no ${role} role. Its roles are: ${Object.keys(roles).join(', ')}. Choose another --strategy or another role.`);
-    }
-    const unknown = typeof override === 'object' && override !== null ? Object.keys(override).filter((key) => !OVERRIDE_KEYS.has(key)) : [];
-    if (unknown.length > 0) throw problem(where, `the ${role} override has ${unknown.map((key) => JSON.stringify(key)).join(', ')}, which is none of actor, prompt and reply.`);
-    if (typeof override !== 'object' || override === null || (override.actor === undefined && override.prompt === undefined && override.reply === undefined)) {
-      throw problem(where, `the ${role} override must set actor, prompt or reply.`);
-    }
-    if (override.actor !== undefined && (override.prompt !== undefined || override.reply !== undefined)) {
-      throw problem(where, `the ${role} override sets actor together with prompt or reply: put them in the actor definition instead.`);
-    }
-    const actor: unknown = override.actor;
-    if (actor !== undefined) {
-      if (isMachine(actor)) {
-        roles[role] = actor;
-        delete definitions[role];
-      } else if (typeof actor === 'object' && actor !== null && typeof (actor as RoleDefinition).prompt === 'function' && typeof (actor as RoleDefinition).reply === 'function') {
-        const definition = actor as RoleDefinition | MultiCallRoleDefinition;
-        if (definition.role !== role || definition.request !== `${role}.requested`) {
-          throw problem(where, `the ${role} actor must have role '${role}' and request '${role}.requested' (it has '${definition.role}' and '${definition.request}').`);
-        }
-        if (isMultiCall(definition)) {
-          roles[role] = createMultiCallRoleMachine(definition);
-          delete definitions[role];
-        } else {
-          // A template stays replaceable (--prompt) only while the prompt is still the one made from it.
-          const { template: _, ...withoutTemplate } = definition;
-          const kept = definition.prompt === strategy.definitions?.[role]?.prompt ? definition : withoutTemplate;
-          const guarded = { ...kept, prompt: guardedPrompt(where, role, definition.prompt), reply: guardedReply(where, role, definition.reply) };
-          roles[role] = createRoleMachine(guarded);
-          definitions[role] = guarded;
-        }
-      } else {
-        throw problem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
-      }
+    checkReplaceableRole(role, strategy, where);
+    checkOverride(role, override, where);
+    if (override.actor !== undefined) {
+      const { machine, definition } = actorOf(strategy, role, override.actor, where);
+      roles[role] = machine;
+      if (definition === null) delete definitions[role];
+      else definitions[role] = definition;
       continue;
     }
     const base = definitions[role];
-    if (!base) throw problem(where, `the ${role} role of ${strategy.name} is a custom machine: replace its whole actor instead of its prompt or reply.`);
-    for (const key of ['prompt', 'reply'] as const) {
-      if (override[key] !== undefined && typeof override[key] !== 'function') throw problem(where, `the ${role} ${key} must be a function.`);
-    }
-    const { template: _, ...withoutTemplate } = base;
-    const definition: RoleDefinition = {
-      // A prompt of the module's own is no longer the built-in template: --prompt cannot replace it.
-      ...(override.prompt ? withoutTemplate : base),
-      ...(override.prompt ? { prompt: guardedPrompt(where, role, override.prompt as RoleDefinition['prompt']) } : {}),
-      ...(override.reply ? { reply: guardedReply(where, role, override.reply as RoleDefinition['reply']) } : {}),
-    };
-    roles[role] = createRoleMachine(definition);
-    definitions[role] = definition;
+    if (!base) throw agentsProblem(where, `the ${role} role of ${strategy.name} is a custom machine: replace its whole actor instead of its prompt or reply.`);
+    definitions[role] = withOverrides(base, override, role, where);
+    roles[role] = createRoleMachine(definitions[role]);
   }
   return { ...strategy, roles, definitions };
 }
 
-let selfImportRegistered = false;
-
-/** The CommonJS resolver, which tsx also goes through for a `.ts` plugin it compiles as CommonJS. */
-type CjsResolver = (request: string, ...rest: unknown[]) => string;
-
-/**
- * Lets a plugin `import { defineAgents } from 'tmas'` from anywhere: the name
- * resolves to this checkout's entry, for ES modules (a resolve hook) and for
- * the CommonJS that tsx makes of a `.ts` file outside an ESM package (Node 20
- * has no public hook for `require`, so its resolver is wrapped, for this one name).
- */
-function resolveTmasToSelf(): void {
-  if (selfImportRegistered) return;
-  // The entry of the tree this runs from: the sources, or the build (src/build.mjs), never a mix of both.
-  const entry = modulePath('src/index.ts');
-  register(pathToFileURL(packagePath('src/host/self-import.hooks.mjs')), { data: { entry: pathToFileURL(entry).href } });
-  const cjs = Module as unknown as { _resolveFilename: CjsResolver };
-  const resolveFilename = cjs._resolveFilename;
-  cjs._resolveFilename = (request, ...rest) => (request === 'tmas' ? entry : resolveFilename.call(cjs, request, ...rest));
-  selfImportRegistered = true;
-}
-
-/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export. */
-export async function loadAgents(file: string): Promise<Agents> {
-  const where = `The agents module ${file} (--agents)`;
-  await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError('TMAS_AGENTS', `${where} cannot be read: ${error.code ?? error.message}. Give the path of a .ts or .js module.`, { cause: error });
-  });
-  let module: { default?: unknown; agents?: unknown };
-  resolveTmasToSelf();
-  try {
-    // tsx's scoped ESM import: a plain import() of a .ts file outside an ESM package is compiled as CommonJS,
-    // which cannot require tmas's ES modules while the CLI module is still evaluating.
-    const url = pathToFileURL(file).href;
-    // tsx is loaded only here: every run would otherwise pay its load time without a plugin to compile.
-    const typescript = /\.[cm]?tsx?$/.test(file);
-    module = (typescript ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as { default?: unknown; agents?: unknown };
-  } catch (error) {
-    throw new UserError('TMAS_AGENTS', `${where} failed to load: ${error instanceof Error ? error.message : String(error)}. Fix the module, or run without --agents.`, { cause: error });
-  }
-  let agents = module.default ?? module.agents;
-  // A TypeScript module that tsx compiled as CommonJS arrives wrapped once more: { default: module.exports }.
-  if (typeof agents === 'object' && agents !== null && '__esModule' in agents) {
-    const inner = agents as { default?: unknown; agents?: unknown };
-    agents = inner.default ?? inner.agents;
-  }
-  if (typeof agents !== 'object' || agents === null) {
-    throw new UserError('TMAS_AGENTS', `${where} exports no agents: export default defineAgents({...}) (or a named export \`agents\`).`);
-  }
-  return agents as Agents;
+/** Loads a plugin module (TypeScript or JavaScript): its default export, or its `agents` export (agents-load.ts). */
+export async function loadAgents(file: string, options: { limitMs?: number } = {}): Promise<Agents> {
+  return (await loadAgentsModule(file, options)) as Agents;
 }
 
 /** The strategy a run uses: `--strategy`, with the `--agents` module applied when there is one, then the `--prompt` templates. */
