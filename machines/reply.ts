@@ -66,10 +66,43 @@ export function statedText(output: Pick<LlmOutput, 'content' | 'finishReason'>):
   return cutOff(output) === null ? output.content : '';
 }
 
+/**
+ * Why a reply with no answer text is unusable, or null when it has some: the
+ * answer was empty, and, when the reasoning held text, how much: a model
+ * that wrote its answer only in its reasoning, or a reasoning parser that
+ * took the whole reply for reasoning, is told apart from a model that wrote
+ * nothing (no role takes an answer, a verdict or a score from the reasoning).
+ */
+export function emptyReply(output: Pick<LlmOutput, 'content' | 'reasoning' | 'finishReason'>): string | null {
+  if (output.content.trim() !== '') return null;
+  const reasoning = output.reasoning?.trim() ?? '';
+  const held = reasoning === '' ? '' : `; its reasoning held ${reasoning.length} characters, where no role looks for an answer`;
+  return `the answer was empty (finish_reason ${output.finishReason})${held}`;
+}
+
+/**
+ * Why an output its role could not use was unusable, as every role says it
+ * (the role machine asks this of each, a plugin's role included): the role's
+ * own reason, or emptyReply's when the reply had no answer text. Before, a
+ * role that names what it looked for ('no "VERDICT: …" line', 'no
+ * "Decision:" line') said so of an empty reply too, and nothing told a reply
+ * whose whole text was its reasoning from one that was not of the format.
+ */
+export function unusableOf(reason: string | null, output: Pick<LlmOutput, 'content' | 'reasoning' | 'finishReason'>): string | null {
+  return reason === null ? null : (emptyReply(output) ?? reason);
+}
+
+/** A role's reply message, its `parseError` (when it has one) as unusableOf says it. */
+export function withUnusableOf(message: Message, output: Pick<LlmOutput, 'content' | 'reasoning' | 'finishReason'>): Message {
+  if (!('parseError' in message) || typeof message.parseError !== 'string') return message;
+  return { ...message, parseError: unusableOf(message.parseError, output) } as Message;
+}
+
 /** A role's `validate` verdict with what the endpoint did wrong: an empty answer, or one cut off. */
 export function unusableBecause(problem: string | null, output: LlmOutput): string | null {
   if (problem === null) return null;
-  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  const empty = emptyReply(output);
+  if (empty !== null) return empty;
   const cut = cutOff(output);
   return cut === null ? problem : `${problem}; the answer was ${cut}`;
 }
@@ -85,7 +118,8 @@ export function unusableIf(parseError: string | null): { parseError?: string } {
  * or the box lost to a cut); for a proof, an empty or cut-off text.
  */
 export function solutionUnusable(answer: string | null, output: LlmOutput, proof: boolean): string | null {
-  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  const empty = emptyReply(output);
+  if (empty !== null) return empty;
   const cut = cutOff(output);
   if (proof) return cut === null ? null : `the proof was ${cut}`;
   if (answer !== null) return null;

@@ -17,7 +17,7 @@ import { callLlmNotProvided, failOnCallError, type CallDoneEvent, type CallError
 import type { PromptSpec } from './prompt.ts';
 import { addUsage, continuationText, forcedPrefix, forcedReply, FORCING_RETRIES, needsForcing } from './budget-forcing.ts';
 import type { RoleTemplate } from './role-template.ts';
-import { callInfo } from './reply.ts';
+import { callInfo, unusableOf, withUnusableOf } from './reply.ts';
 
 /** Settings every role sees. */
 export interface RoleOptions {
@@ -216,7 +216,7 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
   function settle(context: RoleContext, request: Request, output: LlmOutput): RoleStep {
     const index = definition.index(request);
     const post: Message[] = output.dropped.length > 0 || (output.contextErrors ?? 0) > 0 ? [trimmedMessage(definition.role, request, output, index)] : [];
-    const problem = definition.validate?.(request, output, context) ?? null;
+    const problem = unusableOf(definition.validate?.(request, output, context) ?? null, output);
     const attempt = output.attempt ?? 0;
     if (problem !== null) {
       const retrying = attempt < (context.parseRetries ?? DEFAULT_PARSE_RETRIES);
@@ -226,7 +226,7 @@ function roleSteps<T extends MessageType>(definition: RoleDefinition<T>) {
         return { ...next, post: [...post, ...next.post] };
       }
     }
-    post.push(definition.reply(request, output, context));
+    post.push(withUnusableOf(definition.reply(request, output, context), output));
     return { post, calls: [], ...forced(without(context.forcing, request.correlation)) };
   }
   function done(context: RoleContext, result: LlmResult): RoleStep {

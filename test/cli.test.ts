@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { runCli, runCliInProcess, test } from './fixtures.ts';
@@ -107,6 +108,11 @@ describe('tmas run refuses bad input', () => {
     expect(help.stdout).not.toMatch(/^ +--resume /m);
     // Nor does it offer --strategy (a table's methods are --strategies), or speak of --resume where a flag's help does in a run.
     expect(help.stdout).not.toMatch(/^ +--strategy /m);
+    // Nor --view, which served nothing in a table: refused, naming tmas view DIR.
+    expect(help.stdout).not.toMatch(/^ +--view /m);
+    const viewed = await runCliInProcess(['table1', '--input-file', 'problems/demo.jsonl', '--output-file', '/tmp/table', '--view']);
+    expect(viewed.code).toBe(2);
+    expect(viewed.stderr).toContain('tmas table1 serves no viewer of its own: leave --view out, and watch its methods while they run with tmas view /tmp/table');
     expect(help.stdout).not.toMatch(/--resume/);
     expect(help.stdout).toContain('--output-file');
     for (const args of [['table1', '--resume', '/tmp/table'], ['table1', '--resume', '/tmp/table', '--output-file', '/tmp/table']]) {
@@ -115,6 +121,50 @@ describe('tmas run refuses bad input', () => {
       expect(refused.stderr, args.join(' ')).toContain('tmas table1 resumes by itself: give the same tmas table1 command again, with --output-file DIR and without --resume [TMAS_USAGE]');
     }
   });
+  // A reader of --help alone learnt of a required option from the error (sim-server --problems, show --problem), and
+  // table1's help gave --output-file a default (runs/<input>-<time>) that the command refuses to run without.
+  test("--help says which options a command cannot run without, and gives them no default", async () => {
+    const helpOf = async (args: string[]) => (await runCliInProcess([...args, '--help'])).stdout;
+    const optionLine = (help: string, flag: string) => new RegExp(`^ +${flag} (?:(?!^ +--)[\\s\\S])*`, 'm').exec(help)?.[0].replace(/\s+/g, ' ').trim() ?? '';
+    expect(optionLine(await helpOf(['sim-server']), '--problems')).toMatch(/\(required\)/);
+    expect(optionLine(await helpOf(['show']), '--problem')).toMatch(/\(required\)/);
+    // tmas grade --help did not say what it prints or how it exits: a script had to read the docs for its exit codes.
+    expect((await helpOf(['grade'])).replace(/\s+/g, ' ')).toContain('prints equal, not equal or unsure and exits 0, 1 or 2');
+    // sim-server's --reasoning read "reasoning_content (the default) … (default: false)": two defaults for one flag.
+    expect(optionLine(await helpOf(['sim-server']), '--reasoning')).toMatch(/reasoning_content \(the flag given alone\).*off when the flag is left out/);
+    const table1 = optionLine(await helpOf(['table1']), '--output-file');
+    expect(table1).toMatch(/\(required\)/);
+    expect(table1).not.toMatch(/default/);
+    // A run's --output-file has its default, and is not required; a fork's says it once.
+    expect(optionLine(await helpOf(['run']), '--output-file')).toMatch(/\(default: runs\/<input>-<time>\)$/);
+    expect(optionLine(await helpOf(['fork']), '--output-file').match(/required/g)).toHaveLength(1);
+  });
+});
+
+// tmas sim-server on a port another process held died with "internal error (please report it): Error: listen EADDRINUSE"
+// and its stack; tmas run --view PORT named a --port it does not have, and only once its store was written, so that the
+// same command then refused to start ("already holds a tmas run").
+test('a port or host a server cannot listen on is a usage error naming the flag, before anything is written', async ({ dir }) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = String((holder.address() as AddressInfo).port);
+  try {
+    const input = path.join(dir, 'problems.jsonl');
+    await writeFile(input, `${good}\n`);
+    const sim = await runCliInProcess(['sim-server', '--problems', input, '--port', port]);
+    expect(sim.code).toBe(2);
+    expect(sim.stderr).toContain(`tmas: --port ${port}: the port is in use on 127.0.0.1. Choose another, or 0 for any free port. [TMAS_USAGE]`);
+    // 192.0.2.1 is reserved for documentation: no machine has it.
+    const host = await runCliInProcess(['sim-server', '--problems', input, '--port', '0', '--host', '192.0.2.1']);
+    expect(host.stderr).toContain('tmas: --host 192.0.2.1: no interface of this machine has that address.');
+    const output = path.join(dir, 'run');
+    const run = await runCliInProcess(['run', '--input-file', input, '--no-proof', '--view', port, '--output-file', output]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`tmas: --view ${port}: the port is in use on 127.0.0.1.`);
+    expect(existsSync(output)).toBe(false);
+  } finally {
+    holder.close();
+  }
 });
 
 /** Errors of the option parser, on several commands: each as tmas prints its own usage errors. */

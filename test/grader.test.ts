@@ -472,6 +472,15 @@ describe('runGradeCommand', () => {
     });
   });
 
+  // A file of CR-only lines (classic Mac OS) was one invalid line.
+  it('reads CR-only and mixed line ends as lines, naming the right line', async () => {
+    await withFile(`${JSON.stringify({ gold: '1', pred: '1' })}\r\r${JSON.stringify({ gold: '2', pred: '3' })}\r\n`, async (file) => {
+      const lines: string[] = [];
+      expect(await runGradeCommand({ jsonl: file }, { stdout: (l) => lines.push(l) })).toBe(0);
+      expect(lines.slice(0, 2).map((l) => (JSON.parse(l) as { line: number; equal: boolean }).line)).toEqual([1, 3]);
+    });
+  });
+
   it('rejects an invalid line with TMAS_INPUT naming the file and line', async () => {
     await withFile(`${JSON.stringify({ gold: '1', pred: '1' })}\n{"gold": "2", pred}\n`, async (file) => {
       const run = runGradeCommand({ jsonl: file }, { stdout: () => undefined });

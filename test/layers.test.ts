@@ -27,7 +27,7 @@
  *   src/observers/       kernel, grader, store
  *   src/report/browser/  nothing: the report's page script and the chart data it reads
  *   src/viewer/browser/  the viewer's page script: types only, from src/viewer/ (the API's answers)
- *   src/report/          kernel, observers, store, settings (a run's configuration), its browser/
+ *   src/report/          kernel, input (what makes a problem the one it is), observers, store, settings (a run's configuration), its browser/
  *   src/host/            everything a run is assembled from: machines/, strategies,
  *                        workers/, kernel, grader, input, pool, gateway, sim, store,
  *                        observers, settings (the configuration)
@@ -81,7 +81,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/observers/': ['src/kernel/', 'src/grader/', 'src/store/'],
   'src/report/browser/': [],
   'src/viewer/browser/': ['src/viewer/'],
-  'src/report/': ['src/kernel/', 'src/observers/', 'src/store/', 'src/settings/', 'src/report/browser/'],
+  'src/report/': ['src/kernel/', 'src/input/', 'src/observers/', 'src/store/', 'src/settings/', 'src/report/browser/'],
   'src/host/': [...RUN_PARTS, 'src/settings/'],
   'src/analysis/': ['src/kernel/', 'src/store/', 'src/host/', 'src/settings/'],
   'src/viewer/': ['src/kernel/', 'src/input/', 'src/store/', 'src/observers/', 'src/report/', 'src/host/', 'src/settings/'],

@@ -160,6 +160,27 @@ describe('loadProblems: Parquet that loads', () => {
     expect(problems.map((p) => p.extra['weight'])).toEqual([0.57, 0.69, 2]);
   });
 
+  // hyparquet scales a DECIMAL in doubles: a DECIMAL(20,0) answer of 12345678901234567890 was read as 12345678901234567168.
+  test('an integer answer above 2^53 reads as its digits: INT64, UINT64, and DECIMAL of every physical type', async ({ dir }) => {
+    const column = (name: string, type: SchemaElement['type'], annotation: Partial<SchemaElement> = {}): SchemaElement => ({ name, type, repetition_type: 'OPTIONAL', ...annotation });
+    const decimal = (precision: number, scale: number) => ({ converted_type: 'DECIMAL' as const, precision, scale });
+    const cases: Array<[SchemaElement, bigint[], string[]]> = [
+      [column('answer', 'INT64'), [9007199254740993n, -9223372036854775807n], ['9007199254740993', '-9223372036854775807']],
+      [column('answer', 'INT64', { converted_type: 'UINT_64' }), [12345678901234567890n, 1n], ['12345678901234567890', '1']],
+      [column('answer', 'INT64', decimal(18, 0)), [1234567890123456789n, -7n], ['1234567890123456789', '-7']],
+      [column('answer', 'FIXED_LEN_BYTE_ARRAY', { ...decimal(20, 0), type_length: 9 }), [12345678901234567890n, -12345678901234567891n], ['12345678901234567890', '-12345678901234567891']],
+      [column('answer', 'BYTE_ARRAY', decimal(30, 2)), [12345678901234567890n, -5n], ['123456789012345678.90', '-0.05']],
+    ];
+    for (const [answer, data, expected] of cases) {
+      const schema: SchemaElement[] = [{ name: 'root', num_children: 4 }, column('problem_id', 'BYTE_ARRAY'), column('question', 'BYTE_ARRAY'), answer, { ...answer, name: 'weight' }];
+      const file = await writeParquet(dir, 'big.parquet', [{ name: 'problem_id', data: ['a', 'b'] }, { name: 'question', data: ['q1', 'q2'] }, { name: 'answer', data }, { name: 'weight', data }], { schema });
+      const problems = await loadProblems(file);
+      expect(problems.map((p) => [p.id, p.question, p.answer]), answer.converted_type ?? answer.type).toEqual([['a', 'q1', expected[0]], ['b', 'q2', expected[1]]]);
+      // An extra column keeps a number JSON cannot hold exactly as its digits.
+      expect(String(problems[0]?.extra['weight'])).toBe(expected[0]);
+    }
+  });
+
   test('GZIP-compressed pages are read', async ({ dir }) => {
     const file = await writeParquet(dir, 'gzip.parquet', [text('problem_id', ['a', 'b']), text('question', ['q1', 'q2'])], { codec: 'GZIP', compressors: { GZIP: (input) => zlib.gzipSync(input) } });
     expect((await loadProblems(file)).map((p) => p.question)).toEqual(['q1', 'q2']);

@@ -5,7 +5,7 @@
  * errors. The makespan's accuracy against a capacity-model run is measured by
  * the `plan` benchmark (bench/runs/plan.bench.ts), not here.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
@@ -21,6 +21,31 @@ const RUNS: Record<string, string[]> = {
   'self-refine': ['--max-iterations', '3', '--n-candidates', '3'],
   rse: ['--max-iterations', '2', '--n-candidates', '3'],
 };
+
+/**
+ * The examples of docs/guide/plan.md that need no finished run and no table (a table's plan costs seconds of CPU):
+ * each block opening with `$ tmas plan --input-file problems-8.jsonl`, its command and the lines it shows ("…"
+ * stands for lines left out).
+ */
+async function planPageExamples(): Promise<Array<{ args: string[]; shown: string[] }>> {
+  const page = await readFile(path.join(import.meta.dirname, '..', 'docs', 'guide', 'plan.md'), 'utf8');
+  return [...page.matchAll(/^```\n\$ tmas (plan --input-file problems-8\.jsonl [^\n]*)\n([\s\S]*?)^```/gm)]
+    .filter((match) => !(match[1] as string).includes('--strategies'))
+    .map((match) => ({ args: (match[1] as string).split(' '), shown: (match[2] as string).trimEnd().split('\n') }));
+}
+
+/** Whether `printed` shows `shown` as the page does: every run of lines between two "…" appears in it, in order. */
+function showsAsThePage(printed: string[], shown: string[]): boolean {
+  const runs = shown.join('\n').split(/^…$/m).map((run) => run.replace(/^\n|\n$/g, ''));
+  if (runs.length === 1) return printed.join('\n') === runs[0];
+  let from = 0;
+  for (const run of runs) {
+    const at = printed.join('\n').indexOf(run, from);
+    if (at === -1) return false;
+    from = at + run.length;
+  }
+  return true;
+}
 
 /** Calls by role of a finished run's journal. */
 async function journaledCalls(outputDir: string): Promise<Record<string, number>> {
@@ -80,7 +105,10 @@ describe('tmas plan', () => {
     expect(forecast.bounded).toEqual(roles);
     expect(forecast.calls).toEqual(calls);
     for (const [role, made] of Object.entries(await journaledCalls(output))) expect(made, role).toBeLessThanOrEqual(calls[role] ?? 0);
-    expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer)`);
+    // "calls (exact)" said nothing of the calls an unusable output is asked again with: the label says what it counts.
+    expect(text.stdout).toContain(`calls (upper bound: ${roles.join(', ')} can make fewer; counted one per output used: an output a role cannot use is asked again, up to 2 times (--parse-retries), each a call more)`);
+    const exact = await runCliInProcess(['plan', '--input-file', input, '--no-proof', '--max-iterations', '1', '--draws', '1', '--parse-retries', '0']);
+    expect(exact.stdout).toMatch(/^calls \(exact\)$/m);
   });
 
   // The judge grades every method's candidates; a method that does not count its own judge calls had them left out of the plan.
@@ -196,6 +224,21 @@ describe('tmas plan', () => {
     expect(fromIterations.stderr).toContain('[TMAS_USAGE]');
     expect(fromIterations.stderr).toContain('so --max-iterations would be ignored');
     expect(fromIterations.stderr).not.toContain('--concurrency would');
+  });
+
+  // The page's worked example printed no pooled bound and no bound-by line after tmas plan had printed both for a
+  // while, and its --from example none of the lines a replay now prints: a reader following it saw other output.
+  test("the plan page's examples print what the page shows, on the demo's first eight problems", async ({ dir }) => {
+    const demo = await readFile(path.join(import.meta.dirname, '..', 'problems', 'demo.jsonl'), 'utf8');
+    const input = path.join(dir, 'problems-8.jsonl');
+    await writeFile(input, `${demo.split('\n').slice(0, 8).join('\n')}\n`);
+    const examples = await planPageExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const { args, shown } of examples) {
+      const printed = await runCliInProcess(args.map((arg) => (arg === 'problems-8.jsonl' ? input : arg)));
+      expect(printed.code).toBe(0);
+      expect(showsAsThePage(printed.stdout.trimEnd().split('\n'), shown), `tmas ${args.join(' ')} printed:\n${printed.stdout}`).toBe(true);
+    }
   });
 
   test('refuses a KV cache that cannot hold one sequence of the window, naming both', async () => {

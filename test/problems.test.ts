@@ -88,6 +88,20 @@ describe('loadProblems: JSONL that loads', () => {
     ]);
   });
 
+  // A file saved with CR-only line ends (classic Mac OS, Excel for Mac) failed at line 1, read as one line.
+  test('CR-only line ends, and a mix of CR, CRLF and LF, are line breaks in JSONL, a JSON array and CSV, and errors name the right line', async ({ write }) => {
+    const expected = [['x', 'Q1'], ['y', 'Q2\nsecond line'], ['z', 'Q3']];
+    const ids = (problems: Array<{ id: string; question: string }>) => problems.map((p) => [p.id, p.question]);
+    const jsonlBody = '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y","question":"Q2\\nsecond line"}\r\n{"problem_id":"z","question":"Q3"}\r';
+    expect(ids(await loadProblems(await write('mac.jsonl', jsonlBody)))).toEqual(expected);
+    expect(ids(await loadProblems(await write('mac.json', `[${jsonlBody.replace(/\}\r/g, '},\r').replace(/,\r$/, ']')}`)))).toEqual(expected);
+    expect(ids(await loadProblems(await write('mac.csv', 'id,question\rx,Q1\ry,"Q2\rsecond line"\r\nz,Q3\r')))).toEqual(expected);
+    const broken = await write('broken.jsonl', '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y"}\r');
+    const error = await loadError(broken);
+    expectAt(error, broken, 3);
+    expect(error.message).toContain('"question" is missing');
+  });
+
   test('numeric ids and answers become decimal strings', async ({ write }) => {
     const file = await write('n.jsonl', '{"problem_id": 7, "question": "q", "answer": 42}\n{"problem_id": -3, "question": "r", "answer": 0.375}\n');
     const problems = await loadProblems(file);
@@ -345,6 +359,18 @@ describe('loadProblems: JSONL line errors', () => {
     expect(error.message).toContain('duplicate problem id "a", already used on line 1');
   });
 
+  // "p1" and "p1 " ran as two problems that every table showed alike, and " p1" kept its space in every table.
+  test('ids are read without the spaces around them: "p1 " duplicates "p1", naming both lines, in JSONL and CSV alike', async ({ write }) => {
+    const spaced = await write('spaced.jsonl', jsonl({ problem_id: ' p1\u00a0', question: 'q' }, { problem_id: 'p2', question: 'q' }));
+    expect((await loadProblems(spaced)).map((p) => p.id)).toEqual(['p1', 'p2']);
+    const file = await write('dup-space.jsonl', jsonl({ problem_id: 'p1', question: 'q' }, { problem_id: 'p2', question: 'q' }, { problem_id: 'p1 ', question: 'r' }));
+    const error = await loadError(file);
+    expectAt(error, file, 3);
+    expect(error.message).toContain('duplicate problem id "p1" (written "p1 ": the spaces around an id are not part of it), already used on line 1');
+    const csv = await write('dup-space.csv', 'id,question\n" p1",q\np1,r\n');
+    expect((await loadError(csv)).message).toContain('duplicate problem id "p1", already used on line 2 (written " p1": the spaces around an id are not part of it)');
+  });
+
   test('an id holding a control character, or over 256 characters, is rejected at its line (it broke every line that printed it)', async ({ write }) => {
     const control = await write('ctl.jsonl', jsonl({ problem_id: 'a', question: 'q' }, { problem_id: 'b\nc', question: 'q' }));
     const error = await loadError(control);
@@ -362,11 +388,16 @@ describe('loadProblems: JSONL line errors', () => {
     expect(error.message).toContain('"problem_id" is the number 1.5, not an integer');
   });
 
-  test('an integer answer too large for a JSON number is rejected', async ({ write }) => {
-    const file = await write('bigint.jsonl', '{"problem_id":"a","question":"q","answer":12345678901234567890}\n');
-    const error = await loadError(file);
-    expectAt(error, file, 1);
-    expect(error.message).toContain('Write the answer as a string');
+  // An integer answer above 2^53 was refused ("Write the answer as a string"), and so was such an id: JSON.parse had rounded them.
+  test('an integer answer or id above 2^53 is read as the digits the file writes, in JSONL, a JSON array and CSV', async ({ write }) => {
+    const line = '{"problem_id":12345678901234567890,"question":"q","answer":-12345678901234567891}';
+    const expected = [{ id: '12345678901234567890', question: 'q', answer: '-12345678901234567891', extra: {} }];
+    expect(await loadProblems(await write('bigint.jsonl', `${line}\n`))).toEqual(expected);
+    expect(await loadProblems(await write('bigint.json', `[${line}]`))).toEqual(expected);
+    expect(await loadProblems(await write('bigint.csv', 'problem_id,question,answer\n12345678901234567890,q,-12345678901234567891\n'))).toEqual(expected);
+    // An id in another form than its digits could name two problems alike: it is still refused.
+    const exponent = await write('expid.jsonl', '{"problem_id":1e20,"question":"q"}\n');
+    expect((await loadError(exponent)).message).toContain('"problem_id" is the number 1e20');
   });
 });
 

@@ -38,6 +38,18 @@ test('the CLI page names every flag of tmas sim-server from its declaration, wit
   expect(simServer).toMatch(/\| `--kv-tokens <n>` \| 2000000 \| with --capacity: /);
 });
 
+// The table1 section listed --strategies alone (its --budgets missing) and sent the reader "below" to tmas run, which is above it.
+test("the CLI page gives tmas table1's own flags and says what it requires; required options read required", () => {
+  const cli = pages['docs/reference/cli.md'] as string;
+  const table1 = cli.slice(cli.indexOf('## `tmas table1`'), cli.indexOf('\n## ', cli.indexOf('## `tmas table1`') + 1));
+  expect(cli.indexOf('## `tmas run`')).toBeLessThan(cli.indexOf('## `tmas table1`'));
+  expect(table1).toContain('Every option of `tmas run` (above)');
+  expect(table1).toContain('`--output-file` is required');
+  expect(table1).toMatch(/\| `--budgets <which>` \| `shared` \|/);
+  expect(cli).toMatch(/\| `--problems <file>` \| required \|/);
+  expect(cli).toMatch(/\| `--problem <id>` \| required \|/);
+});
+
 test('the error page lists every code once', () => {
   const errors = pages['docs/reference/errors.md'] as string;
   const listed = [...errors.matchAll(/^\| `(TMAS_[A-Z_]+)` \|/gm)].map((match) => match[1]);

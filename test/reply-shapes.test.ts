@@ -2,8 +2,10 @@
  * A reply in the shapes servers other than the simulator write it, each
  * served by a server of the test's own over HTTP and read by the gateway:
  * vLLM's deltas that carry their reasoning in two fields at once, Mistral's
- * content parts, usage counts written as strings or not as counts at all,
- * and the several choices of a request sent with `n`.
+ * content parts, gpt-oss's harmony channels left in the content, usage
+ * counts written as strings or not as counts at all, reasoning tokens
+ * counted beside the completion tokens, and the several choices of a request
+ * sent with `n`.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -138,6 +140,76 @@ describe('a usage block is read as counts of tokens', () => {
     const { result, stats } = await callTo(whole({ prompt_tokens: 12, completion_tokens: completion, total_tokens: 32 }), 1000, { stream: false });
     expect(result).toMatchObject({ content: answer, usage: null, countedTokens: 20 });
     expect(stats.noUsage).toBe(1);
+  });
+});
+
+describe('a reasoning field sent empty beside a content that holds its reasoning inline', () => {
+  // Before, the <think> block, its tentative \\boxed{3} included, was the answer every role read.
+  test.each([true, false])('the inline reasoning is split off all the same (streamed: %s)', async (streamed) => {
+    const content = '<think>\nMaybe \\boxed{3}.\n</think>\n\nThe answer is \\boxed{5}.';
+    const message = { role: 'assistant', content, reasoning_content: '' };
+    const send = streamed
+      ? stream([chunk({ role: 'assistant', content: '', reasoning_content: '' }), chunk({ content: content.slice(0, 12), reasoning_content: '' }), chunk({ content: content.slice(12), reasoning_content: '' }), chunk({}, 'stop')])
+      : (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(content, { choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+    const { result } = await callTo(send, 1000, { stream: streamed });
+    expect(result).toMatchObject({ content: '\n\nThe answer is \\boxed{5}.', reasoning: 'Maybe \\boxed{3}.', reasoningDialect: 'think-tags' });
+  });
+});
+
+describe("gpt-oss's harmony channels left in the content by a server that does not parse them", () => {
+  const analysis = 'Maybe \\boxed{3}? SCORE: 1. No, recount.';
+  const answer = 'The answer is \\boxed{5}.\n\nSCORE: 0';
+  const tagged = `<|channel|>analysis<|message|>${analysis}<|end|><|start|>assistant<|channel|>final<|message|>${answer}<|return|>`;
+
+  // Before, the whole content was the answer: a verifier, a summary or a score read the analysis as the reply's own words.
+  test.each([
+    ['with its special tokens, streamed a few characters a chunk', tagged, true],
+    ['with its special tokens, whole', tagged, false],
+    ['its special tokens skipped (their words left), streamed', `analysis${analysis}assistantfinal${answer}`, true],
+  ])('%s: the final channel is the answer, the analysis the reasoning', async (_shape, content, streamed) => {
+    const pieces = content.match(/[\s\S]{1,7}/g) ?? [];
+    const send = streamed ? stream([chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, 'stop')]) : (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(content));
+    const { result, stats } = await callTo(send, 1000, { stream: streamed });
+    expect(result).toMatchObject({ content: answer, reasoning: analysis, reasoningDialect: 'harmony', finishReason: 'stop' });
+    expect(stats.reasoningDialects).toEqual({ harmony: 1 });
+  });
+
+  test('a reply cut while it analysed is reasoning only, with no answer, as an unclosed <think> is', async () => {
+    const cut = `<|channel|>analysis<|message|>${analysis} Let me try \\boxed{7}`;
+    const { result } = await callTo(stream([chunk({ content: cut }), chunk({}, 'length')]));
+    expect(result).toMatchObject({ content: '', reasoning: `${analysis} Let me try \\boxed{7}`, finishReason: 'length' });
+  });
+
+  test('a content that only starts with the word "analysis" is an answer like any other', async () => {
+    const { result } = await callTo(stream([chunk({ content: 'analysis of the cases gives \\boxed{5}.' }), chunk({}, 'stop')]));
+    expect(result).toMatchObject({ content: 'analysis of the cases gives \\boxed{5}.', reasoning: null, reasoningDialect: null });
+  });
+});
+
+describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gemini\'s compatible API, some gateways)', () => {
+  const answer = words(10);
+  const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));
+
+  // Before, each of the first three cost 20 completion tokens (0 for the last): the reasoning billed was in no budget.
+  test.each([
+    ['beside, as the total says (xAI)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['beside, the total a token off (a proxy)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 331, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['beside, more than the completion tokens, no total', { prompt_tokens: 12, completion_tokens: 20, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['among them, as the total says (OpenAI)', { prompt_tokens: 12, completion_tokens: 320, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['among them, no total', { prompt_tokens: 12, completion_tokens: 320, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
+    ['left in the total alone (a gateway that drops Gemini\'s thinking tokens)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332 }, 320],
+    ['none, the total two tokens off', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 34 }, 20],
+  ])('%s: the reply costs every token billed', async (_shape, usage, completionTokens) => {
+    for (const streamed of [true, false]) {
+      const send = streamed ? stream([chunk({ reasoning_content: 'Two plus one. ' }), chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
+      const { result } = await callTo(send, 1000, { stream: streamed });
+      expect((result as Completion).usage, `streamed: ${streamed}`).toStrictEqual({ promptTokens: 12, completionTokens });
+    }
+  });
+
+  test('a completion of 0 tokens beside 60 of reasoning costs 60, not nothing', async () => {
+    const { result } = await callTo(whole({ prompt_tokens: 21, completion_tokens: 0, total_tokens: 81, completion_tokens_details: { reasoning_tokens: 60 } }), 1000, { stream: false });
+    expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60 });
   });
 });
 

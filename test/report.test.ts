@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -67,6 +68,21 @@ describe('tmas report', () => {
     expect(md).toContain('| run (simulated) |');
     expect(md).toMatch(/\| iteration \| Pass@1 \|/);
     expect(md.match(/^\| [01] \| /gm)).toHaveLength(2);
+  });
+
+  // `tmas report runs/a --out report.md` wrote an HTML page into report.md without a word; --format html with it did too.
+  test('an --out ending in .md writes Markdown, and a --format that its name contradicts is refused, writing nothing', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(1));
+    const run = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0']);
+    const markdown = await runCliInProcess(['report', run, '--out', path.join(dir, 'report.md')]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain(`Report: ${path.join(dir, 'report.md')}`);
+    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toMatch(/^# tmas report: run\n/);
+    const contradicted = await runCliInProcess(['report', run, '--out', path.join(dir, 'other.md'), '--format', 'html']);
+    expect(contradicted.code).toBe(2);
+    expect(contradicted.stderr).toContain('other.md names a Markdown file, but --format html writes HTML. Give --out a .html name, or leave --format out to write Markdown. [TMAS_USAGE]');
+    expect(existsSync(path.join(dir, 'other.md'))).toBe(false);
   });
 
   test('--format md prints best-verified as n/a, in the runs table and per iteration, for a method without verifiers and for one whose every verification was unusable', async ({ dir }) => {
@@ -290,5 +306,19 @@ describe('tmas report', () => {
     expect(page).toMatch(/<figure class="chart" data-chart="oracle-d">.*?<figcaption class="bad">Not comparable with group A \(here vs A\): judge\.temperature: 0 vs 0\.6/s);
     // What does not depend on grading stays on one chart.
     expect(lines('tokens')).toHaveLength(6);
+  });
+
+  // Two runs whose p2 had another question were one group, their Pass@1 differences paired over two different problems.
+  test('runs whose problem of one id has another question are apart, saying which ids and why', async ({ dir }) => {
+    const args = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--sim-output-tokens', '60'];
+    const original = await writeProblems(dir, smallProblems(2));
+    const revisedDir = path.join(dir, 'revised');
+    await mkdir(revisedDir);
+    const revised = await writeProblems(revisedDir, smallProblems(2).map((p) => (p.problem_id === 'p2' ? { ...p, question: `${p.question} Show your work.` } : p)));
+    await runInProcess(['--input-file', original, ...args, '--output-file', path.join(dir, 'first')]);
+    await runInProcess(['--input-file', revised, ...args, '--output-file', path.join(dir, 'second')]);
+    const out = path.join(dir, 'report.md');
+    await runReportCommand([path.join(dir, 'first'), path.join(dir, 'second')], { out, format: 'md' }, { stdout: () => {} });
+    expect(await readFile(out, 'utf8')).toMatch(/^- group B: second: .*differs from A in \(here vs A\): problems: 2 vs 2 \(1 in common; 1 more of the same id is another problem, never paired: p2 \(its question\)\)$/m);
   });
 });

@@ -13,7 +13,7 @@ import { runInProcess, smallProblems, test, writeProblems } from './fixtures.ts'
 
 interface Row {
   data_source: string;
-  extra_info: { role: string; candidate_correct: boolean | null };
+  extra_info: { role: string; iteration: number; index: number; candidate: number | null; candidate_correct: boolean | null; correct: boolean | null; unusable: string | null };
   _source: string;
 }
 
@@ -71,5 +71,26 @@ describe('tmas export --format rl labels', () => {
     const judged = rows.filter((row) => row.extra_info.role === 'judge');
     expect(judged.length).toBeGreaterThan(0);
     expect(judged.every((row) => row.data_source === 'math_grm' && row.extra_info.candidate_correct !== null)).toBe(true);
+    // Every grading record names the candidate it read and carries its grade (critiques, ratings, critics and evaluations had null):
+    // a MAS-TTS critic only where its turn's draft is the round's solution, a later turn not having revised it.
+    const grading = rows.filter((row) => row.data_source === 'math_grm');
+    for (const row of grading) expect(row.extra_info.candidate, row.extra_info.role).not.toBeNull();
+    const lastTurn = (iteration: number) => Math.max(...rows.filter((row) => row.extra_info.role === 'solver' && row.extra_info.iteration === iteration).map((row) => row.extra_info.index));
+    for (const row of grading) {
+      const revisedLater = row.extra_info.role === 'critic' && Math.floor(row.extra_info.index / 100) < lastTurn(row.extra_info.iteration);
+      expect(row.extra_info.candidate_correct === null, `${strategy}/${row.extra_info.role} ${row.extra_info.index}`).toBe(revisedLater);
+    }
+    // Every solution record whose output was used carries the grade of the candidate it wrote (a rewrite's, a proof's, a synthesis's,
+    // a rollout's had null); a MAS-TTS solver's draft only when no later turn revised it.
+    for (const row of solutionRows.filter((r) => r.extra_info.unusable === null && !r.extra_info.role.includes('#'))) {
+      const revisedLater = row.extra_info.role === 'solver' && row.extra_info.index < lastTurn(row.extra_info.iteration);
+      expect(row.extra_info.correct === null, `${strategy}/${row.extra_info.role} ${row.extra_info.iteration}/${row.extra_info.index}`).toBe(revisedLater);
+    }
+    // Self-Refine's critique of iteration t reads the solution saved at t - 1: its grade is that one's, not the rewrite's.
+    const results = (await readFile(path.join(run, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { iteration: number; candidates: Array<{ candidate: number; correct: boolean; correct_judge: number | null }> });
+    for (const row of grading.filter((r) => r.extra_info.role === 'critique')) {
+      const read = results.find((r) => r.iteration === row.extra_info.iteration - 1)?.candidates.find((c) => c.candidate === row.extra_info.candidate);
+      expect(row.extra_info.candidate_correct).toBe(read?.correct_judge === null || read?.correct_judge === undefined ? read?.correct : read.correct_judge > 0.5);
+    }
   });
 });

@@ -96,4 +96,21 @@ describe('shared grading', () => {
     expect(it?.graded).toBe(1);
     expect(formatIterationTable(metrics, { simulated: false })).toMatch(/100\.0% \(50\.0% judged\)/);
   });
+
+  test('a judge that ran and gave no verdict at all is said to have run: the table does not tell the user to name one', async ({ dir }) => {
+    // Every problem's judge calls refused: a reasoning judge cut in its thinking at --judge-max-tokens leaves the same table.
+    const problems = smallProblems(2);
+    const server = await startJudge('');
+    judge = server;
+    const output = path.join(dir, 'run');
+    await runInProcess(['--input-file', await writeProblems(dir, problems), '--output-file', output, '--strategy', 'majority', '--samples', '2', '--no-proof', '--max-iterations', '1', '--judge-base-url', server.url, '--judge-model-name', 'judge-model', '--judge-passes', '1', '--max-retries', '0', '--no-stream']);
+    const { metrics } = await outputs(output);
+    expect(metrics[0]?.judgeCoverage).toBe(0);
+    const table = formatIterationTable(metrics, { simulated: true });
+    // Before: 'Pass@1' over '- (0.0% judged)' and 'Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url …)'.
+    expect(table).not.toMatch(/no LLM judge ran/);
+    expect(table).toMatch(/Pass@1 judge/);
+    expect(table).toMatch(/The LLM judge ran but gave no verdict/);
+    expect(formatIterationTable(metrics, { simulated: true, wide: true })).toMatch(/Pass@1 rule/);
+  });
 });

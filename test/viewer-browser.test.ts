@@ -11,6 +11,7 @@ import { chartLibraryFile } from '../src/report/chart-library.ts';
 import { openRunsCatalog } from '../src/viewer/run-catalog.ts';
 import { startViewer } from '../src/viewer/server.ts';
 import { loadProblems } from '../src/input/problems.ts';
+import { metricsFromLog, resumedMetricsCollector } from '../src/observers/log-metrics.ts';
 import { Store, type CallRecord } from '../src/store/store.ts';
 import { browserTest as test, CHROMIUM } from './chromium.ts';
 import { runInProcess, writeProblems } from './fixtures.ts';
@@ -75,17 +76,25 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view in headless Chromium', () => {
       // The question's LaTeX is typeset by KaTeX.
       expect(await page.locator('.question .katex').count()).toBeGreaterThan(0);
 
-      // The candidate's verification, as the verifier wrote it: collapsed, then opened.
+      // The page's transcript holds no call's texts (an iteration's were 9.4 MB at N = M = 16): they are fetched when opened.
+      const transcript = await (await fetch(`${viewer.url}api/runs/0/problems/p1/transcript/1`)).text();
+      expect(transcript).not.toContain(JSON.stringify(verification.response.content).slice(1, -1));
+      expect(transcript).not.toContain(JSON.stringify(solution.request.messages.at(-1)?.content ?? '').slice(1, -1));
+      expect(await page.locator(`.call[data-key="${solution.key}"] .message`).count()).toBe(0);
+
+      // The candidate's verification, as the verifier wrote it: collapsed, then opened (and only then fetched).
       const candidate = Math.floor(verification.index / 10_000);
       const block = page.locator(`#cand-${candidate} details[data-kind="verification"]`).first();
-      expect(await block.locator('.text').isVisible()).toBe(false);
+      expect(await block.locator('.text').count()).toBe(0);
       await block.locator('summary').click();
+      await block.locator('.text').waitFor();
       expect(await block.locator('.text').isVisible()).toBe(true);
       expect(await block.locator('.text').textContent()).toBe(verification.response.content);
 
       // The solution call's prompt, message by message as it was sent.
       const call = page.locator(`.call[data-key="${solution.key}"]`);
       await call.locator('details[data-kind="prompt"] > summary').click();
+      await call.locator('details[data-kind="prompt"][data-loaded]').waitFor();
       const system = solution.request.messages.find((m) => m.role === 'system');
       expect(system).toBeDefined();
       expect(await call.locator('.message .text').first().textContent()).toBe(system?.content);
@@ -218,6 +227,26 @@ describe('tmas run --resume --view', () => {
     const metrics = JSON.parse(await readFile(path.join(out, 'metrics.json'), 'utf8')) as { iterations: Curve[] };
     expect(metrics.iterations.map(({ iteration, problems: n }) => ({ iteration, problems: n }))).toEqual([{ iteration: 0, problems: 2 }, { iteration: 1, problems: 2 }]);
     expect(served.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 }))).toEqual(metrics.iterations.map(({ iteration, problems: n, pass1 }) => ({ iteration, problems: n, pass1 })));
+  });
+});
+
+describe('a resume and its earlier log', () => {
+  // The resume read its whole log before its first call (30,802 messages of a 200 × 4 run: 7 s), for the live figures alone.
+  test('is folded in the background: the collector is there at once, empty until the fold ends, then the log\'s figures', async ({ dir }) => {
+    const input = await writeProblems(dir, MATH_PROBLEMS.slice(0, 2));
+    const out = path.join(dir, 'run');
+    await runInProcess(['--input-file', input, '--output-file', out, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0', '--sim-output-tokens', '60', '--max-iterations', '1']);
+    const store = await Store.open(out);
+    try {
+      const live = resumedMetricsCollector(store, await store.nextSeq());
+      expect(live).not.toBeInstanceOf(Promise);
+      expect(live.iterations()).toEqual([]);
+      await live.ready;
+      expect(live.iterations()).toEqual(await metricsFromLog(store));
+      expect(live.iterations()[0]?.problems).toBe(2);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -191,6 +191,15 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
       await page.waitForSelector('body[data-ready="#/compare/1,2/problem/p2"]');
       expect(await page.locator('.compared-runs li[data-run="1"] .problem-differs').count()).toBe(0);
       expect(await page.locator('.compared-runs li[data-run="2"] .problem-differs').textContent()).toBe(' · another problem under this id: its question differs from the one shown');
+      // The problem list paired them by id: p2's row averaged and set apart the Pass@1 of two different problems. Now the run
+      // whose p2 is another is marked, left out of the row's figures, and the count of such ids said.
+      await page.goto(`${viewer.url}#/problems?runs=1,2`, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="#/problems?runs=1,2"]');
+      expect(await page.locator('table.problem-list tr[data-id="p2"] .problem-differs').count()).toBe(1);
+      expect(await page.locator('table.problem-list tr[data-id="p1"] .problem-differs').count()).toBe(0);
+      expect(await page.locator('p.total').textContent()).toContain('1 id names another problem in some run (another question or reference answer');
+      const p2Row = await page.locator('table.problem-list tr[data-id="p2"] td').allTextContents();
+      expect(p2Row[4]).toBe('–');
 
       // The plain run has no parent.
       await page.goto(`${viewer.url}#/run/1`, { waitUntil: 'load' });

@@ -4,7 +4,8 @@
  * strategy registry (the machines, XState, zod: a third of a second) only
  * when one of those two commands, or its help, is about to parse.
  */
-import { Help, type Command } from 'commander';
+import { Help, type Command, type Option } from 'commander';
+import { requiredNote } from './common/required-note.ts';
 
 /** Declares the options of a late command (`run`, `plan`, `table1`, `sim-server`) on it, once. */
 export type OptionsLoader = (command: Command) => Promise<void>;
@@ -12,11 +13,19 @@ export type OptionsLoader = (command: Command) => Promise<void>;
 /** Commands whose options are declared just before they parse, by the loader given. */
 export const lateOptions = new WeakMap<Command, OptionsLoader>();
 
-/** The commands' list in `tmas --help` marks a command whose options are not declared yet as taking options, as it will. */
-export class LateOptionsHelp extends Help {
+/**
+ * The help of every tmas command: commander's, with a command whose options are not declared yet listed as taking
+ * options, as it will, and an option the command cannot run without marked "(required)".
+ */
+export class TmasHelp extends Help {
   override subcommandTerm(command: Command): string {
     const term = super.subcommandTerm(command);
     return lateOptions.has(command) && command.options.length === 0 ? term.replace(command.name(), `${command.name()} [options]`) : term;
+  }
+
+  override optionDescription(option: Option): string {
+    const description = super.optionDescription(option);
+    return option.mandatory ? requiredNote(description) : description;
   }
 }
 

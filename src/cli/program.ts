@@ -8,8 +8,9 @@
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { defineAnalysisCommands } from './inspect/analysis.ts';
-import { LateOptionsHelp, lateOptions, type OptionsLoader } from './late-options.ts';
+import { TmasHelp, lateOptions, type OptionsLoader } from './late-options.ts';
 import type { RunFlags } from './run/run.command.ts';
+import type { FlagHelp } from './run/run-options.ts';
 import type { Table1Flags } from './run/table1.command.ts';
 import type { PlanFlags } from './tools/plan.command.ts';
 import type { Flags } from '../settings/setting.ts';
@@ -121,7 +122,11 @@ function definePlanCommand(program: Command, io: ProgramIo): void {
 }
 
 /** What these flags do in `tmas table1`, where a method whose directory holds a run is resumed by the same command. */
-const TABLE1_HELP: Readonly<Record<string, string>> = {
+const TABLE1_HELP: Readonly<Record<string, FlagHelp>> = {
+  '--output-file': {
+    help: "the table's folder: each method runs in DIR/<strategy>, table1.md and report.html are written in DIR; the same command again goes on with the runs there",
+    required: true,
+  },
   '--force':
     "accept settings that change the calls of a method whose directory already holds a run (the changed calls are issued anew); on new runs: start them even when nothing can grade them (proof mode on problems with short answers and no reference solution; --no-proof on problems without answers)",
   '--max-iterations': 'iterations per problem, T (for a method whose directory already holds a run: the total target, not below the iterations done)',
@@ -144,8 +149,8 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
           .choices(['shared', 'upstream'])
           .default('shared'),
       );
-      // A table resumes by the same command, and names its methods with --strategies: --resume and --strategy are declared so that their refusals say so.
-      defineRunOptions(late, new Set(['--resume', '--strategy']), TABLE1_HELP);
+      // A table resumes by the same command, and names its methods with --strategies, and tmas view DIR watches it: --resume, --strategy and --view are declared so that their refusals say so.
+      defineRunOptions(late, new Set(['--resume', '--strategy', '--view']), TABLE1_HELP);
     },
     async (flags, parsed) => {
       collectGarbageEagerly(RUN_HEAP_GROWTH);
@@ -191,7 +196,10 @@ function defineGradeCommand(program: Command, io: ProgramIo): void {
 
   program
     .command('grade')
-    .description('grade answers: --gold G --pred P, or a JSONL file of {gold, pred} lines')
+    .description(
+      'grade answers: --gold G --pred P prints equal, not equal or unsure and exits 0, 1 or 2 (2 is also a usage error); ' +
+        '--jsonl FILE grades its {gold, pred} lines, one JSON line each with its verdict (equal, different or unsure), and exits 0',
+    )
     .option('--gold <answer>', 'the reference answer')
     .option('--pred <answer>', 'the predicted answer (or a whole response: its last \\boxed{} is used)')
     .option('--jsonl <file>', 'grade every {gold, pred} line of a file; prints agreement when lines carry `equal`')
@@ -215,9 +223,9 @@ function defineReportCommand(program: Command, io: ProgramIo): void {
     .argument('<dirs...>', 'run output directories (each holding metrics.json), or folders of runs (a tmas table1 output): the finished runs under them')
     .option('--out <file>', 'where to write the report (default: report.html; Markdown goes to stdout unless given)')
     .option('--unusable-warn-share <share>', "mark ⚠ a run in which more than this share of a role's outputs in an iteration could not be used", decimal(0, 1), DEFAULT_UNUSABLE_SHARE)
-    .option('--format <format>', 'html or md', 'html')
+    .option('--format <format>', 'html or md (default: md for an --out ending in .md, else html)')
     .exitOverride()
-    .action(async (dirs: string[], flags: { out?: string; format: string; unusableWarnShare: number }) => {
+    .action(async (dirs: string[], flags: { out?: string; format?: string; unusableWarnShare: number }) => {
       const { runReportCommand } = await import('./inspect/report.command.ts');
       await runReportCommand(dirs, flags, io, { unusableShare: flags.unusableWarnShare });
     });
@@ -246,7 +254,6 @@ export function createProgram(out: ProgramIo = io): Command {
     })
     .showHelpAfterError('(run with --help for the options)')
     .exitOverride();
-  program.createHelp = () => Object.assign(new LateOptionsHelp(), program.configureHelp());
   defineRunCommand(program, out);
   defineForkCommand(program, out);
   defineTable1Command(program, out);
@@ -255,6 +262,8 @@ export function createProgram(out: ProgramIo = io): Command {
   defineGradeCommand(program, out);
   defineReportCommand(program, out);
   defineAnalysisCommands(program, out);
+  // Every command's help is ours, not only the program's list of commands: a command's required options say so.
+  for (const command of [program, ...program.commands]) command.createHelp = () => Object.assign(new TmasHelp(), command.configureHelp());
   return program;
 }
 

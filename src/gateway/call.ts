@@ -40,7 +40,7 @@ export interface CallContext {
   describe: (error: unknown) => string;
   /** The call's arrival order among all calls. */
   nextSequence: () => number;
-  /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered): its keys. */
+  /** What was told once per endpoint (GatewayOptions onOtherModel, onFiltered, onReasoningOnly): its keys. */
   toldOnce: Set<string>;
   /** Aborted when the gateway drains (Gateway.drain): a call waiting to be retried gives up (CallDrained). */
   drain: AbortSignal;
@@ -141,7 +141,7 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
       tellOtherModel(context, state, request, result);
-      if (finishReason === 'content_filter') tellOnce(context.toldOnce, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
+      tellUnanswered(context, state, result, finishReason);
       const { finishSaid, ...completion } = result;
       return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
@@ -241,6 +241,21 @@ function tellOtherModel(context: CallContext, state: EndpointState, request: Com
   const named = result.model;
   if (named === null || named === asked) return;
   tellOnce(context.toldOnce, `model\n${state.url}\n${asked}\n${named}`, () => context.options.onOtherModel?.(state.url, asked, named));
+}
+
+/**
+ * A reply that gives no answer for a reason the server's settings may be
+ * behind is told of once per endpoint: one its content filter stopped, and
+ * one that finished with its whole text in the reasoning and none in the
+ * answer, where no role looks for an answer (a reasoning parser that does not match the
+ * model takes all of its reply for reasoning: every output unusable, and the
+ * run's tables empty, with nothing else to say why).
+ */
+function tellUnanswered(context: CallContext, state: EndpointState, result: Reply, finishReason: string): void {
+  if (finishReason === 'content_filter') tellOnce(context.toldOnce, `filtered\n${state.url}`, () => context.options.onFiltered?.(state.url));
+  if (finishReason === 'stop' && result.content.trim() === '' && (result.reasoning ?? '').trim() !== '') {
+    tellOnce(context.toldOnce, `reasoning only\n${state.url}`, () => context.options.onReasoningOnly?.(state.url, result.reasoningDialect ?? 'reasoning'));
+  }
 }
 
 /**

@@ -16,19 +16,18 @@ const QUOTING_FIX =
 
 /** Parses CSV text into problems, with every record's starting line; its fields are split on the separator its header uses (csv-delimiter.ts). */
 export function parseCsvProblems(text: string, file: string, asked: AskedColumns): LocatedProblem[] {
-  // One line-end convention keeps csv-parse's line counts and ours in step.
-  const normalized = text.replace(/\r\n/g, '\n');
-  const lines = normalized.split('\n');
+  // Line ends are LF by now (problems.ts): csv-parse's line counts and ours are in step.
+  const lines = text.split('\n');
   const startLineAfter = (endLine: number): number => {
     let line = endLine + 1;
     while (lines[line - 1] === '') line++;
     return line;
   };
   const endLines: number[] = [];
-  const delimiter = csvDelimiter(file, normalized);
+  const delimiter = csvDelimiter(file, text);
   let records: string[][];
   try {
-    records = parse(normalized, {
+    records = parse(text, {
       delimiter,
       // Tab-separated text has no quoting convention: a quote inside a field is the field's own.
       relax_quotes: delimiter === '\t',

@@ -66,9 +66,10 @@ export function toProblemFromJson(item: JsonItem, fields: JsonFields = {}): Loca
   const questionKey = fields.question ? namedField(value, fields.question, '--question-column', where) : firstPresent(DEFAULT_KEYS.question, given);
   const answerKey = fields.answer ? namedField(value, fields.answer, '--answer-column', where) : (firstPresent(DEFAULT_KEYS.answer, given) ?? 'answer');
   const solutionKey = firstPresent(DEFAULT_KEYS.solution, given.filter((key) => key !== idKey && key !== questionKey && key !== answerKey)) ?? SOLUTION_COLUMN;
-  const id = toId(idKey === undefined ? undefined : value[idKey], where, fieldsHere);
+  const writtenAs = (key: string) => () => (item.source === undefined ? undefined : topLevelNumberText(item.source, key));
+  const id = toId(idKey === undefined ? undefined : value[idKey], where, fieldsHere, writtenAs(idKey ?? ''));
   const question = toQuestion(questionKey === undefined ? undefined : value[questionKey], questionKey, where, fieldsHere);
-  const answer = toAnswer(value[answerKey], where, () => (item.source === undefined ? undefined : topLevelNumberText(item.source, answerKey)));
+  const answer = toAnswer(value[answerKey], where, writtenAs(answerKey));
   const solution = toSolution(value[solutionKey], where);
   const used = new Set<string>([idKey ?? '', questionKey ?? '', answerKey, solutionKey]);
   // fromEntries defines properties, so a "__proto__" field stays a plain field.
@@ -76,7 +77,10 @@ export function toProblemFromJson(item: JsonItem, fields: JsonFields = {}): Loca
   return locatedProblem({ id, question, answer, solution, extra }, where);
 }
 
-function toId(value: unknown, where: SourceLocation, fieldsHere: string): string {
+/** An integer as JSON writes one: no fraction, no exponent. */
+const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
+
+function toId(value: unknown, where: SourceLocation, fieldsHere: string, writtenAs: () => string | undefined): string {
   if (value === undefined) {
     // Rejected rather than numbered by position: results are keyed by id, and a
     // position-based id would point at another problem once the file is edited.
@@ -87,12 +91,12 @@ function toId(value: unknown, where: SourceLocation, fieldsHere: string): string
     );
   }
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) {
-      // A large integer has already been rounded by JSON.parse, so two ids could merge.
-      const why = Number.isInteger(value) ? 'too large for a JSON number to hold exactly' : 'not an integer';
-      throw inputError(where, `"problem_id" is the number ${value}, ${why}`, 'Write the id as a string, e.g. "problem_id": "42"');
-    }
-    return String(value);
+    if (Number.isSafeInteger(value)) return String(value);
+    // JSON.parse has rounded an integer above 2^53 (two ids could merge): its digits are read back as the file wrote them.
+    const written = Number.isInteger(value) ? writtenAs() : undefined;
+    if (written !== undefined && INTEGER_TEXT.test(written)) return written;
+    const why = Number.isInteger(value) ? 'an integer written in a form other than its digits' : 'not an integer';
+    throw inputError(where, `"problem_id" is the number ${written ?? value}, ${why}`, 'Write the id as a string, e.g. "problem_id": "42"');
   }
   if (typeof value !== 'string') {
     throw inputError(where, `"problem_id" is ${describeJson(value)}`, 'Make it a string (or an integer), e.g. "problem_id": "p1"');
@@ -117,19 +121,17 @@ function toQuestion(value: unknown, key: string | undefined, where: SourceLocati
   return value;
 }
 
-/** The answer as text; a number as the file wrote it (`writtenAs`), since the double JSON.parse made of it may differ (1e400, a 20-digit decimal). */
+/** The answer as text; a number as the file wrote it (`writtenAs`), since the double JSON.parse made of it may differ (1e400, a 20-digit decimal, an integer above 2^53). */
 function toAnswer(value: unknown, where: SourceLocation, writtenAs: () => string | undefined): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number') {
+    // JSON.parse has rounded an integer above 2^53 (12345678901234567890 became …7000): the digits graded are the file's.
+    const written = writtenAs();
+    if (written !== undefined) return written;
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      // JSON.parse has already rounded it; grading against the rounded value would be wrong.
-      throw inputError(
-        where,
-        `"answer" is the number ${value}, too large for a JSON number to hold exactly`,
-        'Write the answer as a string, e.g. "answer": "12345678901234567890"',
-      );
+      throw inputError(where, `"answer" is the number ${value}, too large for a JSON number to hold exactly`, 'Write the answer as a string, e.g. "answer": "12345678901234567890"');
     }
-    return writtenAs() ?? String(value);
+    return String(value);
   }
   if (typeof value !== 'string') {
     throw inputError(where, `"answer" is ${describeJson(value)}`, 'Write the answer as a string (or a number), e.g. "answer": "\\\\frac{3}{8}"');

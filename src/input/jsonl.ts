@@ -1,6 +1,6 @@
 /**
- * JSONL problem files: one JSON value per line, blank lines skipped, CRLF line
- * ends accepted. Values are checked and converted by `toProblemFromJson`.
+ * JSONL problem files: one JSON value per line, blank lines skipped (line ends
+ * already made LF: problems.ts). Values are checked and converted by `toProblemFromJson`.
  */
 import { inputError } from './input-error.ts';
 import { parseJson } from './json-parse.ts';
@@ -10,8 +10,7 @@ import type { JsonItem } from './json-record.ts';
 export function parseJsonLines(text: string, file: string): JsonItem[] {
   const items: JsonItem[] = [];
   const lines = text.split('\n');
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
     const where = { file, line: index + 1 };
     const parsed = parseJson(line);

@@ -14,6 +14,7 @@
 import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { resolveColumnNames, type AskedColumns, type ColumnField, type ResolvedColumns } from './columns.ts';
 import { inputError, optionHint, quote } from './input-error.ts';
+import { isDecimal } from './parquet-decimals.ts';
 import type { NumberForm } from './parquet-values.ts';
 
 /** The columns of each field, and the number columns whose values are written otherwise than as a double prints (parquet-values.ts). */
@@ -66,7 +67,7 @@ function checkColumn(column: SchemaTree, kinds: readonly ValueKind[], file: stri
 
 /** How a flat number column's values are written: a float's shortest decimal, a decimal's digits at its scale; undefined for a double or an integer. */
 function numberFormOf(element: SchemaElement): NumberForm | undefined {
-  if (element.logical_type?.type === 'DECIMAL' || element.converted_type === 'DECIMAL') return { scale: element.scale ?? 0 };
+  if (isDecimal(element)) return { scale: element.scale ?? 0 };
   return element.type === 'FLOAT' ? 'float32' : undefined;
 }
 
@@ -85,7 +86,7 @@ export function nestedShape(column: SchemaTree): string | undefined {
 function kindOf(element: SchemaElement): ValueKind {
   const logical = element.logical_type?.type;
   const converted = element.converted_type;
-  if (logical === 'DECIMAL' || converted === 'DECIMAL' || logical === 'FLOAT16' || element.type === 'FLOAT' || element.type === 'DOUBLE') return 'number';
+  if (isDecimal(element) || logical === 'FLOAT16' || element.type === 'FLOAT' || element.type === 'DOUBLE') return 'number';
   if (element.type === 'BYTE_ARRAY') {
     const plain = logical === undefined && converted === undefined;
     return plain || logical === 'STRING' || logical === 'ENUM' || converted === 'UTF8' || converted === 'ENUM' ? 'text' : 'other';

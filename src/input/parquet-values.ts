@@ -9,6 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ParquetParsers } from 'hyparquet';
 import { inputError, quote } from './input-error.ts';
+import { decimalText } from './parquet-decimals.ts';
 import type { SourceLocation } from './problem.ts';
 
 /** A text cell whose bytes are not valid UTF-8. */
@@ -24,8 +25,8 @@ export const STRICT_TEXT: Partial<ParquetParsers> = {
 
 /**
  * How a number column's values were written, where a double's digits are not them: a single-precision
- * float (0.1 decodes to 0.10000000149011612), or a decimal at its scale (hyparquet scales a DECIMAL's
- * integer by 10^-scale in doubles: 35 at scale 2 decodes to 0.35000000000000003).
+ * float (0.1 decodes to 0.10000000149011612), or a decimal at its scale (its unscaled integer is read
+ * raw and scaled here, exactly: parquet-decimals.ts).
  */
 export type NumberForm = 'float32' | { scale: number };
 
@@ -33,7 +34,6 @@ export type NumberForm = 'float32' | { scale: number };
 function numberText(value: number, form: NumberForm | undefined): string {
   if (!Number.isFinite(value)) return String(value);
   if (form === 'float32') return String(shortestFloat32(value));
-  if (form !== undefined) return value.toFixed(Math.min(form.scale, 100));
   return String(Object.is(value, -0) ? 0 : value);
 }
 
@@ -41,16 +41,22 @@ function numberText(value: number, form: NumberForm | undefined): string {
 export function cellText(value: unknown, column: string, where: SourceLocation, form?: NumberForm): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
+  const decimal = typeof form === 'object' ? decimalText(value, form.scale) : undefined;
+  if (decimal !== undefined) return decimal;
   if (typeof value === 'number') return Number.isNaN(value) ? undefined : numberText(value, form);
   // A 64-bit integer column decodes to bigint, exact: its decimal string loses nothing.
   if (typeof value === 'bigint') return String(value);
   return String(value);
 }
 
-/** A cell of a column kept in `extra`, made JSON: bigint as a number when exact (else a string), a float or a decimal as the number its column wrote, dates as ISO text, bytes as base64. */
+/** A cell of a column kept in `extra`, made JSON: bigint or a decimal as a number when exact (else a string), a float as the number its column wrote, dates as ISO text, bytes as base64. */
 export function jsonCell(value: unknown, column: string, where: SourceLocation, form?: NumberForm): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof NotUtf8) throw notUtf8(column, where);
+  const scale = typeof form === 'object' ? form.scale : undefined;
+  const decimal = scale === undefined ? undefined : decimalText(value, scale);
+  // A decimal JSON's number holds exactly stays a number; one it would round (20 digits) stays its digits.
+  if (scale !== undefined && decimal !== undefined) return Number(decimal).toFixed(Math.min(scale, 100)) === decimal ? Number(decimal) + 0 : decimal;
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? Number(numberText(value, form)) + 0 : null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();

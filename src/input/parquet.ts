@@ -13,7 +13,8 @@ import { isUserError } from '../kernel/errors.ts';
 import { inputError } from './input-error.ts';
 import { checkInputSize, sizeText } from './input-size.ts';
 import { checkCodecs, DECOMPRESSORS } from './parquet-codecs.ts';
-import { resolveColumns, type ParquetColumns, type ParquetResolved } from './parquet-columns.ts';
+import { nestedShape, resolveColumns, type ParquetColumns, type ParquetResolved } from './parquet-columns.ts';
+import { isDecimal, rawDecimalReading, type DecimalReading } from './parquet-decimals.ts';
 import { toProblemFromRow } from './parquet-row.ts';
 import { STRICT_TEXT } from './parquet-values.ts';
 import type { LocatedProblem } from './problem.ts';
@@ -35,11 +36,13 @@ export async function readParquetProblems(file: string, columns: ParquetColumns,
     const metadata = await readFooter(buffer, file);
     checkDecodedSize(metadata, file, maxBytes);
     checkCodecs(metadata, file);
-    const resolved = resolveColumns(parquetSchema(metadata), file, columns);
+    const schema = parquetSchema(metadata);
+    const resolved = resolveColumns(schema, file, columns);
     if (Number(metadata.num_rows) === 0) {
       throw inputError(file, 'no problems found: the Parquet file has no rows', 'Write one row per problem');
     }
-    return await readRows(buffer, metadata, resolved, file);
+    const flatDecimals = new Set(schema.children.filter((column) => nestedShape(column) === undefined && isDecimal(column.element)).map((column) => column.element));
+    return await readRows(buffer, rawDecimalReading(metadata, schema, flatDecimals), resolved, file);
   } finally {
     await handle.close();
   }
@@ -94,14 +97,14 @@ function checkDecodedSize(metadata: FileMetaData, file: string, maxBytes: number
 }
 
 /** Decodes one row group at a time and turns its rows into problems before the next is read. */
-async function readRows(buffer: AsyncBuffer, metadata: FileMetaData, columns: ParquetResolved, file: string): Promise<LocatedProblem[]> {
+async function readRows(buffer: AsyncBuffer, { metadata, utf8 }: DecimalReading, columns: ParquetResolved, file: string): Promise<LocatedProblem[]> {
   const located: LocatedProblem[] = [];
   let start = 0;
   for (const group of metadata.row_groups) {
     const end = start + Number(group.num_rows);
     let rows: Array<Record<string, unknown>>;
     try {
-      rows = await parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end, rowFormat: 'object', parsers: STRICT_TEXT, compressors: DECOMPRESSORS });
+      rows = await parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end, rowFormat: 'object', parsers: STRICT_TEXT, compressors: DECOMPRESSORS, utf8 });
     } catch (error) {
       if (isUserError(error)) throw error;
       throw inputError(

@@ -8,8 +8,10 @@
  *   keyed by id, and a position would name another problem after an edit.
  * - A file that starts with `[` and is one JSON array of objects is accepted;
  *   its errors name the array index and the line the element starts on.
- * - Ids must be unique; a duplicate names both lines (rows, in Parquet).
+ * - Ids are read without the spaces around them, and must be unique; a duplicate
+ *   names both lines (rows, in Parquet).
  * - No file over MAX_INPUT_BYTES is read, whatever its format.
+ * - A text file's lines may end in LF, CRLF or a lone CR, mixed: each is one line break.
  */
 import { COLUMN_FIELDS, type AskedColumns } from './columns.ts';
 import { parseCsvProblems } from './csv.ts';
@@ -57,12 +59,15 @@ export interface LoadOptions {
 export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
   const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
   const located = file.toLowerCase().endsWith('.parquet') ? await readParquetProblems(file, askedColumns(options), maxBytes) : await readTextProblems(file, options, maxBytes);
-  checkIds(located);
+  const written = trimIds(located);
+  checkIds(located, written);
   return located.map(({ problem }) => problem);
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  const text = await readProblemText(file, maxBytes, options.pipeWaits);
+  // CRLF (Windows) and a lone CR (classic Mac OS, and Excel for Mac's "CSV" still) end a line as LF does: a file of CR-only
+  // lines failed at line 1 as one long line. JSON text holds no raw CR but as whitespace, so no string is changed.
+  const text = (await readProblemText(file, maxBytes, options.pipeWaits)).replace(/\r\n?/g, '\n');
   const csv = /\.(csv|tsv)$/i.test(file);
   if (text.trim() === '') {
     throw inputError(
@@ -96,8 +101,31 @@ export const MAX_ID_CHARS = 256;
 /** Characters an id may not hold: control characters break the lines, tables and logs that print it. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Takes the spaces around each id off (`"p1 "` is `p1`): an id keys the saved results, and `"p1"` and `"p1 "`
+ * ran as two problems that every table showed alike. An id already without them is unchanged, so a run
+ * made from a clean file resumes as it was. Returns the ids as written, of the problems whose id changed.
+ */
+function trimIds(located: LocatedProblem[]): Map<LocatedProblem, string> {
+  const written = new Map<LocatedProblem, string>();
+  for (const entry of located) {
+    const { id } = entry.problem;
+    const trimmed = id.trim();
+    if (trimmed === id) continue;
+    written.set(entry, id);
+    entry.problem.id = trimmed;
+  }
+  return written;
+}
+
+/** Where an id was written with spaces around it, a duplicate's message says so: the two lines do not read alike. */
+function asWritten(entry: LocatedProblem, written: ReadonlyMap<LocatedProblem, string>): string {
+  const raw = written.get(entry);
+  return raw === undefined ? '' : ` (written ${quote(raw)}: the spaces around an id are not part of it)`;
+}
+
 /** Each id printable, at most MAX_ID_CHARS long, and unique; the first that is not is named with its line. */
-function checkIds(located: LocatedProblem[]): void {
+function checkIds(located: LocatedProblem[], written: ReadonlyMap<LocatedProblem, string>): void {
   const first = new Map<string, LocatedProblem>();
   for (const entry of located) {
     const { id } = entry.problem;
@@ -110,7 +138,7 @@ function checkIds(located: LocatedProblem[]): void {
     }
     throw inputError(
       entry.where,
-      `duplicate problem id ${quote(entry.problem.id)}, already used on ${formatPlace(earlier.where)}`,
+      `duplicate problem id ${quote(entry.problem.id)}${asWritten(entry, written)}, already used on ${formatPlace(earlier.where)}${asWritten(earlier, written)}`,
       'Give every problem a unique id; results are saved under it',
     );
   }

@@ -20,7 +20,7 @@
  */
 import { createMetricsCollector, type MetricsCollector } from './metrics-collector.ts';
 import type { IterationMetrics } from './metrics.ts';
-import type { Store } from '../store/store.ts';
+import { seqKey, type Store } from '../store/store.ts';
 import type { TextPath } from '../store/texts.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 
@@ -111,21 +111,42 @@ export async function runMetricsFromLog(store: Store, since = 0, onRead: () => v
   return { iterations: fold.collector.iterations(), unfinishedFailures: fold.collector.unfinishedFailures(), failuresSince };
 }
 
+/** The live metrics of a resumed run, and when its earlier log is folded into them. */
+export interface ResumedMetrics extends MetricsCollector {
+  /** Settles once the log before the resume is folded in (never rejects: a log that cannot be read leaves the live figures empty). */
+  ready: Promise<void>;
+}
+
 /**
- * The live metrics of a resumed run: its log so far folded first, then every
- * message of this process, each counted as the fold at the end counts it. The
- * progress line's Pass@1 and the viewer's curves (`tmas run --resume --view`)
- * then cover every problem of the run, not only those this process ran.
+ * The live metrics of a resumed run: its log before `firstSeq` folded, then every message of this
+ * process, each counted as the fold at the end counts it. The progress line's Pass@1 and the
+ * viewer's curves (`tmas run --resume --view`) then cover every problem of the run, not only those
+ * this process ran. The fold reads the whole log (30,802 messages of a 200 × 4 run took 7 s): the
+ * resume waited for it before its first call. It now reads in the background, the run's own
+ * messages held until it ends; until then the figures are empty rather than those of part of a log.
  */
-export async function resumedMetricsCollector(store: Store): Promise<MetricsCollector> {
+export function resumedMetricsCollector(store: Store, firstSeq: number): ResumedMetrics {
   const fold = createLogFold();
-  for await (const envelope of store.envelopeOutlines(readsText)) fold.read(envelope);
-  fold.settle();
+  let held: Envelope[] | null = [];
+  let readable = true;
+  const ready = (async () => {
+    try {
+      // Only what earlier processes logged: this one's messages come through `observe`.
+      for await (const envelope of store.envelopeOutlines(readsText, { lt: seqKey(firstSeq) })) fold.read(envelope);
+      fold.settle();
+    } catch {
+      readable = false;
+    }
+    for (const envelope of held ?? []) if (fold.counts(envelope)) fold.collector.observe(envelope);
+    held = null;
+  })();
   return {
     observe: (envelope) => {
-      if (fold.counts(envelope)) fold.collector.observe(envelope);
+      if (held !== null) held.push(envelope);
+      else if (fold.counts(envelope)) fold.collector.observe(envelope);
     },
-    iterations: () => fold.collector.iterations(),
-    unfinishedFailures: () => fold.collector.unfinishedFailures(),
+    iterations: () => (held === null && readable ? fold.collector.iterations() : []),
+    unfinishedFailures: () => (held === null && readable ? fold.collector.unfinishedFailures() : 0),
+    ready,
   };
 }

@@ -72,7 +72,9 @@ export const NARROW_WIDTH = 80;
  * When a judge ran, Pass@1 is the judge's; with `wide`, the rule-based Pass@1 and the disagreements get columns of their own.
  */
 export function formatIterationTable(iterations: IterationMetrics[], options: { simulated: boolean; wide?: boolean }): string {
-  const judged = iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
+  // The judge's columns stand wherever it ran, its verdicts or not: a judge that gave none (every pass cut or out of format) is no run without a judge.
+  const judged = iterations.some((it) => (it.pass1Judge !== null && it.pass1Judge !== undefined) || (it.judgeCoverage !== null && it.judgeCoverage !== undefined));
+  const verdicts = iterations.some((it) => it.pass1Judge !== null && it.pass1Judge !== undefined);
   const scored = iterations.some((it) => it.meanScore !== null);
   const banked = iterations.some((it) => it.experienceBank > 0 || it.guidelineBank > 0);
   const unusable = unusableLines(iterations);
@@ -112,7 +114,9 @@ export function formatIterationTable(iterations: IterationMetrics[], options: { 
   const hybrid = iterations.some((it) => it.judgeAsked != null && it.judgeAsked < 1);
   const grading = !judged
     ? wrap('Pass@1 is the rule-based grade: no LLM judge ran (name one with --judge-base-url / --judge-model-name for judge grading).', NARROW_WIDTH)
-    : hybrid
+    : !verdicts
+      ? wrap("The LLM judge ran but gave no verdict (its unusable outputs are counted above), so Pass@1 and the shares have no value; --wide adds the rule-based grade (Pass@1 rule).", NARROW_WIDTH)
+      : hybrid
       ? wrap("Hybrid grading (--judge-when unsure): the judge graded the candidates the rule-based grader was unsure of (the share in parentheses), the rule's verdict stands for the rest.", NARROW_WIDTH)
       : [];
   return [...title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...footer, ...unusable, ...grading].join('\n');

@@ -7,7 +7,7 @@
 import type { Command, Option } from 'commander';
 import { strategyFlags } from '../settings/strategy-flags.ts';
 import { SECTIONS, SETTINGS, type SettingSection } from '../settings/configure/index.ts';
-import type { AnySetting, FlagsContext } from '../settings/setting.ts';
+import { flagName, type AnySetting, type FlagsContext } from '../settings/setting.ts';
 import { SIM_SERVER_SETTINGS } from '../settings/sections/sim-server.settings.ts';
 import { generatedBanner, table } from './markdown.ts';
 
@@ -19,6 +19,7 @@ function onResume<C, X extends FlagsContext>(setting: AnySetting<C, X>): string 
 }
 
 function defaultOf<C, X extends FlagsContext>(setting: AnySetting<C, X>): string {
+  if (setting.mandatory) return 'required';
   if (setting.defaultText !== undefined) return setting.defaultText;
   // A negated switch is off until given; its help says what the run does without it. So is a switch off by default.
   if (setting.flags.startsWith('--no-') || setting.default === false) return '';
@@ -54,9 +55,21 @@ function strategyFlagsSection(): string {
 }
 
 function optionDefault(option: Option): string {
+  if (option.mandatory) return 'required';
   if (option.defaultValueDescription !== undefined) return option.defaultValueDescription;
   if (option.defaultValue === undefined || option.defaultValue === false) return '';
   return typeof option.defaultValue === 'string' ? `\`${option.defaultValue}\`` : JSON.stringify(option.defaultValue);
+}
+
+/** What `tmas table1` takes: a run's options, less those it refuses, with `--output-file` required, and its own. */
+function table1Options(command: Command): string[] {
+  const runFlags = new Set([...SETTINGS.map((setting) => flagName(setting)), ...strategyFlags().map(({ flag }) => `--${flag.name}`)]);
+  const own = command.options.filter((option) => option.long !== undefined && !runFlags.has(option.long));
+  return [
+    "Every option of `tmas run` (above) but `--resume`, `--strategy` and `--view` (a table resumes by the same command, names its methods with `--strategies`, and is watched with `tmas view DIR`); `--output-file` is required: the table's folder, each method's run in DIR/<strategy>. Its own options:",
+    '',
+    table(['flag', 'default', 'what it sets'], own.map((option) => [`\`${option.flags}\``, optionDefault(option), option.description])),
+  ];
 }
 
 function commandSection(command: Command): string {
@@ -73,7 +86,7 @@ function commandSection(command: Command): string {
     return parts.join('\n');
   }
   if (command.name() === 'run' || command.name() === 'table1') {
-    if (command.name() === 'table1') parts.push('', 'Every option of `tmas run` (below), plus:', '', table(['flag', 'default', 'what it sets'], [['`--strategies <list>`', optionDefault(command.options.find((option) => option.long === '--strategies') as Option), 'comma-separated strategies to compare']]));
+    if (command.name() === 'table1') parts.push('', ...table1Options(command));
     else parts.push('', ...settingsSections(SETTINGS, true), strategyFlagsSection());
     return parts.join('\n');
   }

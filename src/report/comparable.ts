@@ -13,6 +13,7 @@
  * are deep-equal; otherwise the fields that differ are named by their path.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { problemDifferences, type ProblemIdentity } from '../input/problem-identity.ts';
 import type { ReportRun } from './load.ts';
 
 /** What decides whether a run's accuracy figures compare with another's. */
@@ -23,6 +24,8 @@ export interface ComparisonBasis {
   budget: Record<string, unknown> | null;
   /** The run's problem ids, sorted. */
   problems: string[];
+  /** Each problem's question and reference answer (digests), by id; null when the run's store could not be read. */
+  identities: ReadonlyMap<string, ProblemIdentity> | null;
   maxIterations: number | null;
   /** The iterations every problem completed, when fewer than T (a run stopped or still going: its last figures are no final ones); null when it did all T. */
   iterationsDone: number | null;
@@ -48,6 +51,8 @@ export type ComparedRun = Pick<ReportRun, 'evaluation' | 'maxIterations' | 'grad
   strategy?: string | null;
   /** The problems' iterations calls that failed for good stopped, where known: a group with none is the reference on a tie. */
   stopped?: readonly unknown[];
+  /** Each problem's question and reference answer (digests), by id, where known: a problem of one id with another question is another problem. */
+  identities?: ReadonlyMap<string, ProblemIdentity> | null;
 };
 
 /**
@@ -100,6 +105,7 @@ export function comparisonBasis(run: ComparedRun): ComparisonBasis {
     grading: gradingFields(run.evaluation),
     budget: budgetFields(run.evaluation),
     problems: run.problems.map((p) => p.problem).sort(),
+    identities: run.identities ?? null,
     maxIterations: run.maxIterations,
     iterationsDone: iterationsDone(run),
   };
@@ -128,13 +134,32 @@ export function gradingDifferences(a: Record<string, unknown> | null, b: Record<
   return differing(a, b, '', []);
 }
 
-/** What sets basis `a` apart from basis `b`: grading fields, budget fields, problems, T. */
+/** The ids both bases hold whose question or reference answer differ (where both runs' stores say), with what differs. */
+function otherProblems(a: ComparisonBasis, b: ComparisonBasis): Array<{ id: string; what: string[] }> {
+  if (a.identities === null || b.identities === null) return [];
+  const { identities: mine } = a;
+  return [...b.identities].flatMap(([id, theirs]) => {
+    const own = mine.get(id);
+    const what = own === undefined ? [] : problemDifferences(theirs, own);
+    return what.length === 0 ? [] : [{ id, what }];
+  });
+}
+
+/** Whether two runs compare: their bases agree, each problem's question and answer too where both stores say. */
+function sameBasis(a: ComparisonBasis, b: ComparisonBasis): boolean {
+  return isDeepStrictEqual({ ...a, identities: null }, { ...b, identities: null }) && otherProblems(a, b).length === 0;
+}
+
+/** What sets basis `a` apart from basis `b`: grading fields, budget fields, problems (and problems of one id that are not one), T. */
 export function basisDifferences(a: ComparisonBasis, b: ComparisonBasis): string[] {
   const out = gradingDifferences(a.grading, b.grading);
   if (a.budget !== null && b.budget !== null) differing(a.budget, b.budget, '', out);
-  if (!isDeepStrictEqual(a.problems, b.problems)) {
-    const shared = a.problems.filter((id) => b.problems.includes(id)).length;
-    out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common)`);
+  const others = otherProblems(a, b);
+  if (!isDeepStrictEqual(a.problems, b.problems) || others.length > 0) {
+    const ids = new Set(b.problems);
+    const shared = a.problems.filter((id) => ids.has(id)).length - others.length;
+    const apart = others.length === 0 ? '' : `; ${others.length} more of the same id ${others.length === 1 ? 'is another problem' : 'are other problems'}, never paired: ${others.slice(0, 5).map(({ id, what }) => `${id} (its ${what.join(' and ')})`).join(', ')}${others.length > 5 ? ', …' : ''}`;
+    out.push(`problems: ${a.problems.length} vs ${b.problems.length} (${shared} in common${apart})`);
   }
   if (a.maxIterations !== b.maxIterations) out.push(`T: ${a.maxIterations ?? '?'} vs ${b.maxIterations ?? '?'}`);
   if (a.iterationsDone !== b.iterationsDone) out.push(`iterations done: ${a.iterationsDone ?? 'all'} vs ${b.iterationsDone ?? 'all'}`);
@@ -160,7 +185,7 @@ export function comparisonGroups(runs: ComparedRun[]): RunGroup[] {
   const members: number[][] = [];
   runs.forEach((run, index) => {
     const basis = comparisonBasis(run);
-    const at = bases.findIndex((known) => isDeepStrictEqual(known, basis));
+    const at = bases.findIndex((known) => sameBasis(known, basis));
     if (at >= 0) members[at]?.push(index);
     else {
       bases.push(basis);

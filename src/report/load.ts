@@ -20,6 +20,7 @@ import { runLockHolder } from '../store/run-lock.ts';
 import { readDetails, type ProblemDetail } from './details.ts';
 import { unusableRoles, type UnusableRole } from '../observers/role-outputs.ts';
 import { metricsFileOf, type MetricsFile, type StoppedIteration } from './metrics-file.ts';
+import { identityDigest, type ProblemIdentity } from '../input/problem-identity.ts';
 
 /** The largest metrics.json read: a run of 400 problems x 20 iterations writes a few megabytes. */
 const MAX_METRICS_BYTES = 256 * 2 ** 20;
@@ -54,6 +55,8 @@ export interface ReportRun {
   stopped: StoppedIteration[];
   /** The problems the run was given, as its store holds them (null when the store could not be read). */
   given: number | null;
+  /** Each problem's question and reference answer (digests), by id, as its store holds them (null when the store could not be read). */
+  identities: ReadonlyMap<string, ProblemIdentity> | null;
   iterations: IterationMetrics[];
   totals: RunTotals;
   problems: ProblemFigures[];
@@ -163,6 +166,7 @@ interface StoreFigures {
   maxIterations: number | null;
   /** The problems the run was given. */
   given: number;
+  identities: ReadonlyMap<string, ProblemIdentity>;
   /** Per-problem figures rebuilt from the iteration records; null when metrics.json has them. */
   problems: ProblemFigures[] | null;
   details: Map<string, ProblemDetail>;
@@ -204,11 +208,17 @@ async function readStore(store: Store, metrics: MetricsFile): Promise<StoreFigur
     judgePasses: c?.judge.passes,
     proof: c?.loop.proof === true,
     maxIterations: c?.loop.maxIterations ?? null,
-    given: (await store.loadProblems()).length,
+    ...(await givenProblems(store)),
     problems,
     details,
     latency: await latencyOf(store),
   };
+}
+
+/** How many problems the run was given, and what each is (its question and reference answer, as digests). */
+async function givenProblems(store: Store): Promise<{ given: number; identities: Map<string, ProblemIdentity> }> {
+  const problems = await store.loadProblems();
+  return { given: problems.length, identities: new Map(problems.map((problem) => [problem.id, identityDigest(problem)])) };
 }
 
 /** Calls per latency bucket (LATENCY_BOUNDS_MS), by role. */
@@ -259,6 +269,7 @@ export async function loadRun(dir: string, options: LoadOptions = {}): Promise<R
     unusable: unusableRoles(iterations, options.unusableShare),
     stopped: metrics.incomplete ?? [],
     given: figures?.given ?? null,
+    identities: figures?.identities ?? null,
     iterations,
     totals: metrics.totals ?? runTotals(iterations, metrics.wallSeconds === undefined ? {} : { wallSeconds: metrics.wallSeconds }),
     problems: metrics.problems ?? figures?.problems ?? [],

@@ -9,6 +9,7 @@ import type { IterationRecord } from '../store/store.ts';
 import { alignCalls, alignCandidates, type CallOutline, type CallRow, type CandidateRow } from './call-alignment.ts';
 import { forkParent, type ForkLink } from './fork-link.ts';
 import { problemOrdinal } from './problem-key.ts';
+import { problemDifferences } from '../input/problem-identity.ts';
 import { problemDetail } from './queries.ts';
 import type { RunCatalog } from './run-catalog.ts';
 import { callSubject, outlineOf } from './transcript.ts';
@@ -77,11 +78,6 @@ async function sideOf(run: ViewedRun, key: string): Promise<RunSide> {
   return { run, problem: detail.problem, records: detail.iterations, ...(await callsOf(run, detail.problem.id)) };
 }
 
-/** What of a run's problem of the same id differs from the one shown: another version of the data set is another problem. */
-function problemDifferences(shown: NonNullable<RunSide['problem']>, own: RunSide['problem']): string[] {
-  if (own === null) return [];
-  return [own.question !== shown.question ? 'question' : null, (own.answer ?? null) !== (shown.answer ?? null) ? 'reference answer' : null].filter((what): what is string => what !== null);
-}
 
 function byIteration(calls: CallRow[], candidates: CandidateRow[]): ComparedIteration[] {
   const iterations = [...new Set([...calls.map((row) => row.iteration), ...candidates.map((row) => row.iteration)])].sort((a, b) => a - b);
@@ -105,7 +101,7 @@ export async function compareProblem(catalog: RunCatalog, indexes: number[], key
   const runs = await Promise.all(
     sides.map(async (side, at) => {
       const index = indexes[at] ?? -1;
-      const problemDiffers = problemDifferences(shown, side.problem);
+      const problemDiffers = side.problem === null ? [] : problemDifferences(shown, side.problem);
       return { index, name: side.run.name, strategy: side.run.manifest.strategy, present: side.problem !== null, fork: await forkParent(catalog, index, side.run), truncated: side.truncated, problemDiffers };
     }),
   );

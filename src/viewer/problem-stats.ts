@@ -10,6 +10,7 @@
  * problem file, not the run. A list answer is one bounded page of the sorted rows.
  */
 import type { CandidateResult } from '../kernel/protocol.ts';
+import { identityDigest, problemDifferences } from '../input/problem-identity.ts';
 import { scoreIteration } from '../observers/metrics.ts';
 import type { CallRecord, Store } from '../store/store.ts';
 import { outlineTexts } from '../store/texts.ts';
@@ -32,6 +33,8 @@ export interface RunProblemStats {
   tokens: number;
   /** Calls behind its candidates that failed for good, over every iteration. */
   failures: number;
+  /** Digests of its question and reference answer: two runs' problems of one id are one problem only when both agree. */
+  given: { question: string; answer: string };
 }
 
 const folded = new WeakMap<Store, Promise<Map<string, RunProblemStats>>>();
@@ -50,8 +53,8 @@ async function foldRun(store: Store): Promise<Map<string, RunProblemStats>> {
   const byId = new Map<string, RunProblemStats>();
   let ordinal = 0;
   for await (const value of store.problems().values()) {
-    const id = (value as { id: string }).id;
-    byId.set(id, { problem: id, ordinal: ordinal++, iterations: 0, pass1: null, answer: null, changes: 0, judgeRule: 0, tokens: 0, failures: 0 });
+    const problem = value as { id: string; question: string; answer?: string };
+    byId.set(problem.id, { problem: problem.id, ordinal: ordinal++, iterations: 0, pass1: null, answer: null, changes: 0, judgeRule: 0, tokens: 0, failures: 0, given: identityDigest(problem) });
   }
   // Records stream in input order, then iteration order: each problem's come one after the other.
   for await (const record of store.iterationRecords({}, ['problem', 'candidates'])) {
@@ -117,6 +120,11 @@ export interface ProblemListRow {
   tokens: number;
   failures: number;
   runs: Array<RunProblemStats | null>;
+  /**
+   * Per run, what of its problem of this id differs from the first run's that has it (`question`, `reference answer`):
+   * another version of the data set is another problem, left out of the row's figures. Empty where it is the same.
+   */
+  otherProblem: string[][];
 }
 
 /** Rows per page at most. */
@@ -148,7 +156,10 @@ export function problemListQuery(params: URLSearchParams): ProblemListQuery {
 }
 
 function rowOf(id: string, perRun: Array<RunProblemStats | null>): ProblemListRow {
-  const present = perRun.filter((s): s is RunProblemStats => s !== null);
+  const shown = perRun.find((s): s is RunProblemStats => s !== null);
+  const otherProblem = perRun.map((s) => (shown && s ? problemDifferences(shown.given, s.given) : []));
+  // A paired figure (the mean, the disagreement) over two different problems measures nothing: only the row's own problem counts.
+  const present = perRun.filter((s, i): s is RunProblemStats => s !== null && otherProblem[i]?.length === 0);
   const graded = present.flatMap((s) => (s.pass1 === null ? [] : [s.pass1]));
   const sum = (pick: (s: RunProblemStats) => number) => present.reduce((total, s) => total + pick(s), 0);
   return {
@@ -160,6 +171,7 @@ function rowOf(id: string, perRun: Array<RunProblemStats | null>): ProblemListRo
     tokens: sum((s) => s.tokens),
     failures: sum((s) => s.failures),
     runs: perRun,
+    otherProblem,
   };
 }
 
@@ -187,11 +199,13 @@ function compareBy(sort: SortKey, desc: boolean): (a: ProblemListRow, b: Problem
 }
 
 /** One page of the problem list over the runs' figures (in the order of `query.runs`). */
-export function problemList(perRun: Array<Map<string, RunProblemStats>>, query: ProblemListQuery): { rows: ProblemListRow[]; total: number; matched: number; next: number | null } {
+export function problemList(perRun: Array<Map<string, RunProblemStats>>, query: ProblemListQuery): { rows: ProblemListRow[]; total: number; matched: number; next: number | null; otherProblems: number } {
   const ids = new Set<string>();
   for (const stats of perRun) for (const id of stats.keys()) ids.add(id);
   const rows = [...ids].map((id) => rowOf(id, perRun.map((stats) => stats.get(id) ?? null)));
   const kept = rows.filter((row) => keeps(row, query)).sort(compareBy(query.sort, query.desc));
   const end = query.from + query.limit;
-  return { rows: kept.slice(query.from, end), total: rows.length, matched: kept.length, next: end < kept.length ? end : null };
+  // How many ids name another problem in some run: the page says so, since their rows leave those runs out.
+  const otherProblems = rows.filter((row) => row.otherProblem.some((what) => what.length > 0)).length;
+  return { rows: kept.slice(query.from, end), total: rows.length, matched: kept.length, next: end < kept.length ? end : null, otherProblems };
 }

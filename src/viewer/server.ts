@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { UserError } from '../kernel/errors.ts';
+import { listenError } from '../kernel/listen-error.ts';
 import { packagePath } from '../kernel/package-root.ts';
 import { chartLibraryFile } from '../report/chart-library.ts';
 import { VIEWER_ENTRY } from '../report/browser-bundle.mjs';
@@ -21,6 +22,7 @@ import { banksAfter, callPage, messagePage, problemDetail, problemPage, type Pro
 import { downloadOf, sendDownload } from './downloads.ts';
 import { runSummary } from './run-summary.ts';
 import { forkParent } from './fork-link.ts';
+import { heldBack } from './held-texts.ts';
 import { nameCall, outlineOf, transcriptAt } from './transcript.ts';
 import { viewerPage } from './page.ts';
 import type { RunCatalog } from './run-catalog.ts';
@@ -109,7 +111,8 @@ async function answerProblem(run: ViewedRun, parts: string[]): Promise<unknown> 
   if (parts[3] === 'transcript' && parts.length === 5) {
     const transcript = await transcriptAt(run, ordinal, Number(parts[4]));
     if (!transcript) throw new NotFound(parts.join('/'));
-    return transcript;
+    // The page fetches a call's texts when it is opened: an iteration's whole was megabytes.
+    return heldBack(transcript);
   }
   if (parts[3] === 'banks' && parts.length === 5) {
     return (await banksAfter(run.store, ordinal, Number(parts[4]))) ?? { experience: [], guidelines: [] };
@@ -197,7 +200,7 @@ function errorAnswer(error: unknown): [number, string] {
 }
 
 /** Starts the viewer of the catalog's runs on `host:port` (port 0: any free one). */
-export async function startViewer(catalog: RunCatalog, options: { port: number; host?: string }): Promise<ViewerServer> {
+export async function startViewer(catalog: RunCatalog, options: { port: number; host?: string; portFlag?: string }): Promise<ViewerServer> {
   const host = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
     handle(catalog, request, response).catch((error: unknown) => {
@@ -211,9 +214,7 @@ export async function startViewer(catalog: RunCatalog, options: { port: number; 
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new UserError('TMAS_USAGE', `--port ${options.port}: the port is in use. Choose another, or 0 for any free port.`, { cause: error }) : error),
-    );
+    server.once('error', (error) => reject(listenError(error, { host, port: options.port, portFlag: options.portFlag ?? '--port' })));
     server.listen(options.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -15,6 +15,16 @@ import type { ViewedRun } from './viewed-run.ts';
 /** Most calls one iteration's transcript reads (TMAS at N = M = 8 with 4 judge passes makes 114). */
 export const TRANSCRIPT_CALLS = 2000;
 
+/** What a page knows of a call's texts until it fetches them (held-texts.ts). */
+export interface HeldTexts {
+  /** Characters of the prompt's messages, together. */
+  prompt: number;
+  response: number;
+  reasoning: number;
+  /** The response's start, on one line. */
+  preview: string;
+}
+
 /** A journaled call with what it is about. */
 export type NamedCall = CallRecord & {
   subject: CallSubject | null;
@@ -22,6 +32,8 @@ export type NamedCall = CallRecord & {
   name: string;
   /** Set when the call was made in an earlier iteration than the one shown (majority requests every sample in iteration 0). */
   fromIteration?: number;
+  /** Set when its texts are held back (held-texts.ts): its prompt's, response's and reasoning's are empty here. */
+  held?: HeldTexts;
 };
 
 /** One iteration's transcripts. */

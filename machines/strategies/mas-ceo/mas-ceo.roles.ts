@@ -244,6 +244,8 @@ export const evaluatorRole = templateRole('evaluator', {
   kind: 'grade',
   endpoint: 'verification',
   index: () => 0,
+  // It grades the round's one solution, candidate 0 (the RL export carries that candidate's grade with it).
+  subject: () => ({ candidate: 0, label: 'evaluation' }),
   /** The Evaluator agent's user message: the problem and the team's solution. */
   template: {
     source: `${PROBLEM_BLOCK}

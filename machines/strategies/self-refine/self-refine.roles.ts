@@ -5,7 +5,7 @@
  * first solution comes from the Solution agent.
  */
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK, solutionValues } from '../../role-template.ts';
-import { callInfo, cutOff, parseScore, replyBase, statedText, unusableIf } from '../../reply.ts';
+import { callInfo, cutOff, emptyReply, parseScore, replyBase, statedText, unusableIf } from '../../reply.ts';
 import { createRoleMachine } from '../../role.machine.ts';
 import { answerReply, onePerCandidate, templateRole } from '../../template-role.ts';
 import { ANSWER_INSTRUCTION, roleLine } from '../../kit.ts';
@@ -46,7 +46,8 @@ export function critiqueFindsNoError(text: string): boolean {
  * strategy, so a critique without one is still usable.
  */
 export function critiqueUnusable(output: LlmOutput): string | null {
-  if (output.content.trim() === '') return `the critique was empty (finish_reason ${output.finishReason})`;
+  const empty = emptyReply(output);
+  if (empty !== null) return empty;
   const cut = cutOff(output);
   return cut === null ? null : `the critique was ${cut} before its verdict`;
 }

@@ -11,7 +11,7 @@
 import { extractAnswer } from '../../../src/grader/index.ts';
 import { lastBoxedAnswer } from '../../../src/grader/extract/boxes.ts';
 import { COMMON_VARIABLES, PROBLEM_BLOCK, problemValues, SOLUTION_BLOCK } from '../../role-template.ts';
-import { callInfo, cutOff, replyBase, unusableIf } from '../../reply.ts';
+import { callInfo, cutOff, emptyReply, replyBase, unusableIf } from '../../reply.ts';
 import type { LlmOutput } from '../../llm.ts';
 import { createRoleMachine, passesPerCandidate } from '../../role.machine.ts';
 import { onePerCandidate, templateRole } from '../../template-role.ts';
@@ -86,7 +86,8 @@ export function parseProverReply(content: string): { proof: string; selfScore: n
  * section that states no final answer.
  */
 function proverUnusable(output: LlmOutput, sections: { proof: string; evaluation: string } | null, answer: string | null, proof: boolean): string | null {
-  if (output.content.trim() === '') return `the answer was empty (finish_reason ${output.finishReason})`;
+  const empty = emptyReply(output);
+  if (empty !== null) return empty;
   const cut = cutOff(output);
   if (cut !== null) return `the proof was ${cut}`;
   if (sections === null) return 'no "## Solution" section followed by a "## Self Evaluation" section';

@@ -1,7 +1,8 @@
 /**
  * `tmas report DIR [DIR…] [--out FILE] [--format html|md]`: reads each run
  * directory and writes one report comparing them (HTML by default, to
- * `report.html`; Markdown with `--format md`, to stdout unless `--out` is given).
+ * `report.html`; Markdown with `--format md` or an `--out` ending in `.md`, to
+ * stdout unless `--out` is given).
  */
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -19,7 +20,31 @@ import { findRuns, isRunDir } from '../../viewer/run-folder.ts';
 /** Flags of `tmas report`. */
 export interface ReportFlags {
   out?: string;
-  format: string;
+  /** html or md; left out, the format --out's extension names, else html. */
+  format?: string | undefined;
+}
+
+type ReportFormat = 'html' | 'md';
+
+/** The format a file's name says it holds. */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, ReportFormat>> = { '.md': 'md', '.markdown': 'md', '.html': 'html', '.htm': 'html' };
+const FORMAT_NAME: Readonly<Record<ReportFormat, string>> = { md: 'Markdown', html: 'HTML' };
+
+/**
+ * The report's format: --format, else the one --out's name says (`--out report.md` wrote HTML into report.md without
+ * a word), else HTML. A --format that the name contradicts is refused rather than written under the wrong name.
+ */
+function formatOf(flags: ReportFlags): ReportFormat {
+  const named = flags.out === undefined ? undefined : FORMAT_OF_EXTENSION[path.extname(flags.out).toLowerCase()];
+  if (flags.format === undefined) return named ?? 'html';
+  if (flags.format !== 'html' && flags.format !== 'md') throw new UserError('TMAS_USAGE', `--format must be html or md, got "${flags.format}".`);
+  if (named !== undefined && named !== flags.format) {
+    throw new UserError(
+      'TMAS_USAGE',
+      `--out ${flags.out} names a ${FORMAT_NAME[named]} file, but --format ${flags.format} writes ${FORMAT_NAME[flags.format]}. Give --out a .${flags.format} name, or leave --format out to write ${FORMAT_NAME[named]}.`,
+    );
+  }
+  return flags.format;
 }
 
 /**
@@ -51,9 +76,7 @@ async function runDirsOf(dirs: string[]): Promise<{ runs: string[]; leftOut: str
 
 /** Writes the report of `dirs` (read with `load`'s options); returns the file written, or null when Markdown went to stdout. */
 export async function runReportCommand(dirs: string[], flags: ReportFlags, io: { stdout(line: string): void }, load: LoadOptions = {}): Promise<string | null> {
-  if (flags.format !== 'html' && flags.format !== 'md') {
-    throw new UserError('TMAS_USAGE', `--format must be html or md, got "${flags.format}".`);
-  }
+  const format = formatOf(flags);
   if (dirs.length === 0) throw new UserError('TMAS_USAGE', 'tmas report needs at least one run directory: tmas report runs/a [runs/b …].');
   const runs = [];
   const { runs: runDirs, leftOut } = await runDirsOf(dirs);
@@ -65,13 +88,15 @@ export async function runReportCommand(dirs: string[], flags: ReportFlags, io: {
     names.set(run.name, seen + 1);
     if (seen > 0) run.name = `${run.name} (${seen + 1})`;
   }
-  if (flags.format === 'md') {
+  if (format === 'md') {
     const text = renderReportMarkdown(runs, leftOut);
     if (flags.out === undefined) {
       io.stdout(text);
       return null;
     }
     await writeOutputFile(flags.out, text, { advice: 'give --out a path in a folder that exists and is writable' });
+    // Said as the HTML report's path is: a file written without a word reads as nothing written.
+    io.stdout(`Report: ${path.resolve(flags.out)}`);
     return path.resolve(flags.out);
   }
   const out = path.resolve(flags.out ?? 'report.html');

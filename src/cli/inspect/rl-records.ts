@@ -18,6 +18,7 @@ import type { GenerationKind } from '../../../machines/role.machine.ts';
 import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
 import { strategyOutline } from '../../host/strategy/strategy-outline.ts';
 import { unusableCalls } from '../../analysis/unusable-outputs.ts';
+import { gradedCandidateCorrect, gradeOf, writtenCandidate } from './rl-graded.ts';
 
 /** One RL training record. */
 export interface RlRecord {
@@ -36,11 +37,11 @@ export interface RlRecord {
     model: string;
     /** The candidate a solution, verification, summary or judge call is about; null for other calls. */
     candidate: number | null;
-    /** For a solution: its extracted answer, grade and calibrated score. */
+    /** For a solution (of any solution role: a rewrite, a proof, a synthesis, a rollout…): the answer, grade and score of the candidate it wrote; null for an output its role could not use (rl-graded.ts). */
     answer: string | null;
     correct: boolean | null;
     score: number | null;
-    /** For a verification or judge generation: the grade of the candidate it judged (what a GRM reward compares with). */
+    /** For a grading generation (verification, rating, critique, critic, evaluation, judge): the grade of the solution it read (what a GRM reward compares with); null when that solution was not graded (rl-graded.ts). */
     candidate_correct: boolean | null;
     finish_reason: string;
     /** Why the role could not use this output (then it asked again, or went on without it); null when the output was used. */
@@ -71,21 +72,6 @@ function baseRole(role: string): string {
 /** The `_source` of a generation: its role, and for a solution where its prompt came from (so `experience` is only ever the experience agent). */
 export function sourceOf(role: string, candidate: CandidateResult | undefined): string {
   return role === 'solution' && candidate ? `solution:${candidate.source}` : role;
-}
-
-/**
- * The grading roles whose call grades its candidate as the iteration's record holds it: TMAS's
- * verification (of this iteration's solution) and the judge. Another's candidate_correct stays
- * null rather than name the wrong solution's grade: Self-Refine's critique of iteration t reads the
- * solution of t-1, which its rewrite replaces in t's record.
- */
-const GRADES_OWN_ITERATION = new Set(['verification', 'judge']);
-
-function gradeOf(candidate: CandidateResult | undefined): boolean | null {
-  if (!candidate) return null;
-  // One rule for judge ties everywhere: correct only when more than half of the passes say so.
-  if (candidate.correctJudge !== null && candidate.correctJudge !== undefined) return candidate.correctJudge > 0.5;
-  return candidate.correct;
 }
 
 /** What a (problem, iteration) adds to its calls' records: the candidates and the banks before it. */
@@ -123,6 +109,10 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
     const banks = call.iteration > 0 ? context.before : undefined;
     const experience = origin === 'experience' || call.role === 'rollout' ? (banks?.experience ?? []) : [];
     const guidelines = origin === 'guideline' ? (banks?.guidelines ?? []) : [];
+    const candidatesAt = async (iteration: number) => (iteration === call.iteration ? (context?.candidates ?? []) : ((await store.getIteration(iterationKey(known.ordinal, iteration)))?.candidates ?? []));
+    const candidateCorrect = await gradedCandidateCorrect(store, call, role, candidateIndex, candidatesAt);
+    const unusableReason = unusable.get(call.key)?.reason ?? null;
+    const written = await writtenCandidate(store, call, { unusable: unusableReason !== null, upFront: outline.upFront }, candidateIndex, candidatesAt);
     const reference = options.proof ? (known.problem.solution ?? known.problem.answer ?? null) : (known.problem.answer ?? null);
     yield {
       prompt: call.request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -138,12 +128,12 @@ export async function* rlRecords(store: Store, options: { proof: boolean; strate
         call_key: call.key,
         model: call.request.model,
         candidate: candidateIndex,
-        answer: call.role === 'solution' ? (candidate?.answer ?? null) : null,
-        correct: call.role === 'solution' ? gradeOf(candidate) : null,
-        score: call.role === 'solution' ? (candidate?.summaryScore ?? null) : null,
-        candidate_correct: GRADES_OWN_ITERATION.has(role) ? gradeOf(candidate) : null,
+        answer: written?.answer ?? null,
+        correct: gradeOf(written),
+        score: written?.summaryScore ?? null,
+        candidate_correct: candidateCorrect,
         finish_reason: call.response.finishReason,
-        unusable: unusable.get(call.key)?.reason ?? null,
+        unusable: unusableReason,
         prompt_tokens: call.usage.promptTokens,
         completion_tokens: call.usage.completionTokens,
         experience_bank: experience.map((r) => ({ kind: r.kind, text: r.text })),

@@ -40,7 +40,7 @@ export function serveLiveRun(options: {
   listening?: (port: number) => void;
 }): (parts: LiveRunParts) => Promise<() => Promise<void>> {
   return async (parts) => {
-    const server = await startViewer(openRunsCatalog([liveRun({ dir: options.dir, ...parts })]), { port: options.port });
+    const server = await startViewer(openRunsCatalog([liveRun({ dir: options.dir, ...parts })]), { port: options.port, portFlag: '--view' });
     options.listening?.(Number(new URL(server.url).port));
     options.say(`tmas: viewing the run at ${server.url} while it goes`);
     return () => server.close();

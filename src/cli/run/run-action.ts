@@ -20,6 +20,7 @@ import type { Strategy } from '../../../machines/strategies/index.ts';
 import type { CliIo } from '../common/cli-io.ts';
 import type { RunFlags } from './run.command.ts';
 import { interruptOnSignals, type Stop } from '../common/signals.ts';
+import { checkListenable } from '../../kernel/listen-error.ts';
 
 /** The warning an API key given as a flag deserves before the run starts. */
 function warnBeforeStart(flags: RunFlags, io: CliIo): void {
@@ -92,6 +93,8 @@ async function runUntilStopped(prepared: PreparedRun, flags: RunFlags, io: RunIo
   const strategy = extras.strategy ?? (await resolveStrategy(config.loop));
   const viewing = flags.view === undefined ? null : await import('../inspect/view.command.ts');
   let viewPort = typeof flags.view === 'number' ? flags.view : 0;
+  // A port that cannot be had is said before the run writes anything: found once the store existed, it left a run that the same command refused to start again.
+  if (viewing) await checkListenable({ host: '127.0.0.1', port: viewPort, portFlag: '--view' });
   const view = viewing?.serveLiveRun({ port: viewPort, dir: config.outputs.dir, say: io.stderr, listening: (port) => (viewPort = port) });
   const fork = { ...(extras.forkedFrom ? { forkedFrom: extras.forkedFrom } : {}), source: extras.source ?? null };
   const outcome = await runEvaluation(config, secrets, problems, io, { signal: stop.signal, drain: stop.drain, onOutputProgress: stop.progressed, resume, strategy, ...fork, ...(view ? { view } : {}) });

@@ -161,6 +161,8 @@ export async function runTable1Command(flags: Table1Flags, command: Command, io:
   // --resume first: a table resumed as a run is (tmas table1 --resume DIR) lacks --output-file too, and needs only the word that says how.
   if (flags.resume !== undefined) throw new UserError('TMAS_USAGE', 'tmas table1 resumes by itself: give the same tmas table1 command again, with --output-file DIR and without --resume');
   if (flags.outputFile === undefined) throw new UserError('TMAS_USAGE', 'tmas table1 needs --output-file DIR: each method runs in DIR/<strategy>, and the table and report go to DIR.');
+  // Offered by its help as a run's flag, --view served nothing in a table: said, rather than taken without a word.
+  if (flags.view !== undefined) throw new UserError('TMAS_USAGE', `tmas table1 serves no viewer of its own: leave --view out, and watch its methods while they run with tmas view ${flags.outputFile} (each method's run is shown live).`);
   checkPromptsOf(strategies.map((name) => STRATEGIES[name] as Strategy), flags.prompt ?? []);
   // Nothing is created before every method's run is prepared: a refused run (a bad flag, a run that can grade nothing) leaves no directory.
   const out = path.resolve(flags.outputFile);

@@ -33,7 +33,8 @@ function inputError(place: string, what: string, fix: string, cause?: unknown): 
 
 async function readLines(file: string): Promise<string[]> {
   try {
-    return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '').split(/\r?\n/);
+    // LF, CRLF or a lone CR (classic Mac OS) ends a line, as in a problem file.
+    return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '').split(/\r\n?|\n/);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
     const what = code === 'ENOENT' ? 'file not found' : `cannot read the file (${error instanceof Error ? error.message : String(error)})`;

@@ -63,8 +63,17 @@ function poolLines(time: PoolTime): string[] {
   ];
 }
 
-/** The forecast's figures, as the forecast and --check print them. */
-function forecastLines(forecast: Forecast): string[] {
+/**
+ * What the calls' figures leave out: an output a role cannot use is asked for again (--parse-retries), and
+ * no forecast knows how many will be, so "exact" counted one call per output and said nothing of those.
+ */
+function askedAgainClause(parseRetries: number): string {
+  if (parseRetries === 0) return '';
+  return `one per output used: an output a role cannot use is asked again, up to ${parseRetries} time${parseRetries === 1 ? '' : 's'} (--parse-retries), each a call more`;
+}
+
+/** The forecast's figures, as the forecast prints them. */
+function forecastLines(forecast: Forecast, parseRetries: number): string[] {
   const notes = {
     exact: 'exact',
     'upper bound': `upper bound: ${forecast.bounded.join(', ')} can make fewer`,
@@ -73,7 +82,7 @@ function forecastLines(forecast: Forecast): string[] {
   const callsNote = notes[forecast.callsAre];
   const [low, high] = forecast.makespanInterval;
   return [
-    `calls (${callsNote})`,
+    `calls (${[callsNote, askedAgainClause(parseRetries)].filter(Boolean).join('; counted ')})`,
     ...Object.entries(forecast.calls).map(([role, calls]) => line(role, count(calls))),
     line('total', count(forecast.callsTotal)),
     `tokens`,
@@ -94,7 +103,7 @@ export function forecastText(forecast: Forecast, servers: Servers, config: RunCo
     `servers: ${forecast.cost === null ? serversLine(servers) : `a metered API, ${(servers.replicas[0] as CapacitySettings).sequenceTokensPerSecond} tok/s per call; --concurrency ${servers.concurrency}`}`,
     `lengths: ${forecast.lengths}`,
     '',
-    ...forecastLines(forecast),
+    ...forecastLines(forecast, config.roles.parseRetries),
   ].join('\n');
 }
 
@@ -166,7 +175,7 @@ export function whatIfText(result: Simulated & { run: string; methods?: string[]
 }
 
 /** The forecast of a table: each method's calls and its makespan alone, then the table's at once. */
-export function tableText(forecast: TableForecast, servers: Servers): string {
+export function tableText(forecast: TableForecast, servers: Servers, parseRetries: number): string {
   const [low, high] = forecast.makespanInterval;
   const rows = forecast.methods.map((m) => `  ${m.strategy.padEnd(16)}${count(m.callsTotal).padStart(12)}${(m.callsAre === 'exact' ? '' : '*').padEnd(2)}${count(m.outputTokens).padStart(16)}${count(m.aloneSeconds).padStart(12)}`);
   const marked = forecast.methods.filter((m) => m.callsAre !== 'exact').map((m) => `${m.strategy} (${m.callsAre === 'upper bound' ? `${m.bounded.join(', ')} can make fewer` : `${m.uncounted.join(', ')} not counted`})`);
@@ -178,6 +187,7 @@ export function tableText(forecast: TableForecast, servers: Servers): string {
     `  ${'method'.padEnd(16)}${'calls'.padStart(12)}  ${'output tokens'.padStart(16)}${'alone, s'.padStart(12)}`,
     ...rows,
     ...(marked.length === 0 ? [] : [`  * calls not exact: ${marked.join('; ')}`]),
+    ...(parseRetries === 0 ? [] : [`  calls counted ${askedAgainClause(parseRetries)}`]),
     `time and cost, the methods at once`,
     line('calls', count(forecast.callsTotal)),
     line('output tokens', count(forecast.outputTokens)),

@@ -180,7 +180,7 @@ async function table(flags: PlanFlags, command: Command, io: CliIo): Promise<{ t
   const methods = await Promise.all(configs.map((config) => methodOf(flags, config, judgedOf(config, problems))));
   const { servers, billing } = await serversOf(flags, runGatewayOf(first), io);
   const forecast = forecastTable({ methods, servers, draws: flags.draws, billing });
-  return { text: tableText(forecast, servers), json: forecast };
+  return { text: tableText(forecast, servers, first.roles.parseRetries), json: forecast };
 }
 
 /** A run's forecast from the flags. */

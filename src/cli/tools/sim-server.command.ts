@@ -3,6 +3,7 @@
  * another tmas run, with --base-url) can talk to it.
  */
 import { loadProblems } from '../../input/problems.ts';
+import { listenError } from '../../kernel/listen-error.ts';
 import { startSimServer, type SimServer } from '../../sim/server.ts';
 import { SIM_ROLES } from '../../../machines/strategies/sim-roles.ts';
 import type { Flags } from '../../settings/setting.ts';
@@ -25,6 +26,7 @@ function modelOf({ on: _on, continuousUsage: _continuousUsage, ...model }: SimSe
 export async function runSimServerCommand(flags: Flags, io: { stdout(line: string): void }): Promise<SimServer> {
   const { server: listening, replies, pace, capacity } = toSimServerConfig(flags);
   const problems = await loadProblems(listening.problems, listening);
+  const where = { host: listening.host, port: listening.port, portFlag: '--port', hostFlag: '--host' };
   const server = await startSimServer({
     problems,
     roles: SIM_ROLES,
@@ -44,7 +46,7 @@ export async function runSimServerCommand(flags: Flags, io: { stdout(line: strin
     ...(capacity.on ? { capacity: modelOf(capacity) } : {}),
     metrics: listening.metrics,
     continuousUsage: capacity.continuousUsage,
-  });
+  }).catch((error: unknown) => Promise.reject(listenError(error, where)));
   const model = capacity.on ? `; capacity model on (simulated, time scale ${capacity.timeScale})` : '';
   io.stdout(`tmas sim-server listening on ${server.url} (simulated model, not a real LLM): ${problems.length} problems, seed ${replies.seed}${model}`);
   return server;

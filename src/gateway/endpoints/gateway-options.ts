@@ -57,6 +57,8 @@ export interface GatewayOptions {
   onOtherModel?: (endpoint: string, asked: string, named: string) => void;
   /** Told once per endpoint when a content filter stopped one of its replies (`finish_reason: "content_filter"`): the reply is returned, and the roles count it cut. */
   onFiltered?: (endpoint: string) => void;
+  /** Told once per endpoint when one of its replies finished (`stop`) with text in its reasoning and none in its answer; `dialect` is the field or form the reasoning came in. */
+  onReasoningOnly?: (endpoint: string, dialect: string) => void;
   /**
    * Told once per endpoint and word when a whole reply gave no finish reason
    * (`said` null: a stream closed by `data: [DONE]` without one, a JSON body

@@ -59,7 +59,7 @@ export interface GatewayStats {
   otherModel: number;
   /** Replies without a usage block (their usage is then estimated with the run's tokenizer). */
   noUsage: number;
-  /** Replies whose reasoning came in each dialect (`reasoning_content`, `reasoning`, `thinking`, `think-tags`). */
+  /** Replies whose reasoning came in each dialect (`reasoning_content`, `reasoning`, `thinking`, `think-tags`, `harmony`). */
   reasoningDialects: Record<string, number>;
   /** Characters of text streamed so far, reasoning included: the progress display's rate of generation. */
   streamedChars: number;

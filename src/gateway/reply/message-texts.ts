@@ -20,14 +20,14 @@
  * A field of another type (a number, an object that is no part) holds no
  * text: it is not read, rather than read as `[object Object]` or failing the call.
  */
-import type { ReasoningDialect } from './reasoning.ts';
+import type { FieldDialect } from './reasoning.ts';
 
 /** The texts of one message or delta; empty strings where it has none. */
 export interface MessageTexts {
   content: string;
   reasoning: string;
   /** The field the reasoning came in; null when it had none. */
-  reasoningField: Exclude<ReasoningDialect, 'think-tags'> | null;
+  reasoningField: FieldDialect | null;
 }
 
 /** The answer and the reasoning `message` (a message or a delta) holds. */

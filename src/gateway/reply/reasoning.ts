@@ -1,13 +1,18 @@
 /**
- * Reasoning text arrives in four dialects: a `reasoning_content` field (vLLM's
+ * Reasoning text arrives in five dialects: a `reasoning_content` field (vLLM's
  * reasoning parsers, DeepSeek), a `reasoning` field (newer vLLM, OpenRouter),
  * content parts of type `thinking` (Mistral's reasoning models; read in
- * message-texts.ts), or inline in `content` between `<think>` and `</think>`
- * (a server without a reasoning parser). All four end up apart from the answer.
+ * message-texts.ts), inline in `content` between `<think>` and `</think>`
+ * (a server without a reasoning parser), or inline in gpt-oss's harmony
+ * channels (harmony.ts). All five end up apart from the answer.
  */
+import { splitHarmony } from './harmony.ts';
 
 /** Which dialect a reply's reasoning came in. */
-export type ReasoningDialect = 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags';
+export type ReasoningDialect = 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags' | 'harmony';
+
+/** The dialects whose reasoning comes in a field of its own, not inline in `content`. */
+export type FieldDialect = Exclude<ReasoningDialect, 'think-tags' | 'harmony'>;
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
@@ -38,13 +43,17 @@ export function splitThinkTags(content: string): { content: string; reasoning: s
   return { content: content.slice(close + CLOSE.length), reasoning };
 }
 
-/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own. */
+/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own (one left empty gives way to reasoning inline in the content). */
 export function separateReasoning(
   content: string,
-  apart: { text: string; dialect: Exclude<ReasoningDialect, 'think-tags'> } | null,
+  apart: { text: string; dialect: FieldDialect } | null,
 ): { content: string; reasoning: string | null; dialect: ReasoningDialect | null } {
-  if (apart !== null) return { content, reasoning: apart.text, dialect: apart.dialect };
+  // A field sent empty says nothing of where the reasoning is (a proxy that writes reasoning_content: "" on every
+  // reply): the content may still hold it inline. Before, such a content's <think> block was the answer.
+  if (apart !== null && apart.text.trim() !== '') return { content, reasoning: apart.text, dialect: apart.dialect };
   const split = splitThinkTags(content);
   if (split) return { ...split, dialect: 'think-tags' };
-  return { content, reasoning: null, dialect: null };
+  const channels = splitHarmony(content);
+  if (channels) return { ...channels, dialect: 'harmony' };
+  return apart === null ? { content, reasoning: null, dialect: null } : { content, reasoning: apart.text, dialect: apart.dialect };
 }

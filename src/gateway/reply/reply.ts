@@ -14,7 +14,7 @@ import { endsStream, readFinish, saysFinish, type FinishReason } from './finish-
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, STREAM_DONE, type StreamGrace, type StreamState } from './stream-end.ts';
-import { tokenCount, usageOf } from './usage-counts.ts';
+import { usageOf } from './usage-counts.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens' | 'finishReason'> & {
@@ -159,7 +159,7 @@ class StreamAssembly implements StreamState {
         this.finishReason = choice.finish_reason;
         this.finished ||= endsStream(choice.finish_reason);
       }
-      const sofar = tokenCount(chunk.usage?.completion_tokens);
+      const sofar = chunk.usage ? (usageOf(chunk.usage)?.completionTokens ?? null) : null;
       if (sofar !== null) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }

@@ -32,5 +32,42 @@ export function usageOf(usage: unknown): UsageCounts | null {
   // A block without completion tokens is what proxies fill in with zeros: 0, which a reply with text belies (completion-bounds.ts).
   const completionTokens = completion === undefined || completion === null ? 0 : tokenCount(completion);
   if (completionTokens === null) return null;
-  return { promptTokens: tokenCount(prompt) ?? 0, completionTokens };
+  const promptTokens = tokenCount(prompt) ?? 0;
+  return { promptTokens, completionTokens: completionTokens + reasoningBeside(usage as UsageBlock, promptTokens, completionTokens) };
+}
+
+/** The fields of a usage block that tell where its reasoning tokens were counted. */
+interface UsageBlock {
+  total_tokens?: unknown;
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+}
+
+/** Tokens a proxy's total may be off by, counted as no tokens beside the completion's. */
+const TOTAL_SLACK = 2;
+
+/**
+ * The reasoning tokens a usage counts beside its completion tokens rather
+ * than among them; 0 when among them. OpenAI's API, vLLM, SGLang and
+ * DeepSeek count `completion_tokens_details.reasoning_tokens` as a part of
+ * `completion_tokens` (total = prompt + completion); xAI's API, Gemini's
+ * compatible API and some gateways count them beside it (total = prompt +
+ * completion + reasoning, a completion of 0 tokens beside 60 of reasoning),
+ * and gateways that translate Gemini's usage drop its thinking tokens from
+ * both, leaving them in the total alone. Read as OpenAI's, such replies cost
+ * only their answer's tokens: a method that reasons long looked as cheap as
+ * one that does not, in metrics.json, the progress line and every column of
+ * the table's budget. A part larger than its whole is beside it; otherwise
+ * the total tells, by the sum it is nearer (a proxy's total may be a token
+ * or two off); a total above prompt and completion with no reasoning stated
+ * holds its thinking in the difference; without a total, the reasoning is
+ * taken as OpenAI counts it.
+ */
+function reasoningBeside(usage: UsageBlock, prompt: number, completion: number): number {
+  const details = usage.completion_tokens_details;
+  const reasoning = typeof details === 'object' && details !== null ? tokenCount(details.reasoning_tokens) : null;
+  if (reasoning !== null && reasoning > completion) return reasoning;
+  const total = tokenCount(usage.total_tokens);
+  if (total === null) return 0;
+  if (reasoning === null || reasoning === 0) return total - (prompt + completion) > TOTAL_SLACK ? total - (prompt + completion) : 0;
+  return Math.abs(total - (prompt + completion + reasoning)) < Math.abs(total - (prompt + completion)) ? reasoning : 0;
 }

@@ -290,7 +290,9 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const counters: CallCounts = { reused: 0, issued: 0, failed: 0 };
     const firstSeq = await store.nextSeq();
     const bus = createBus({ firstSeq });
-    const liveMetrics = options.resume === true ? await resumedMetricsCollector(store) : undefined;
+    // A resume's earlier log is folded in the background: the run's first calls do not wait for it.
+    const liveMetrics = options.resume === true ? resumedMetricsCollector(store, firstSeq) : undefined;
+    if (liveMetrics) cleanups.push(() => liveMetrics.ready);
     const { log, metrics, progress } = observeRun(bus, { store, gateway, config, problems: problems.length, simulated, expectedCalls: expectedCallsByProblem(strategy, inputs, config.loop.proof) }, io, liveMetrics);
     cleanups.push(() => progress.stop());
     options.observe?.({ gateway, envelopes$: bus.envelopes$ });

@@ -30,6 +30,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
           '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
       ),
+    onReasoningOnly: (endpoint, dialect) => options.say(reasoningOnlyWarning(endpoint, dialect)),
     onFinishUnknown: (endpoint, said) =>
       options.say(
         `tmas: warning: ${endpoint} ${said === null ? 'ends its replies without a finish reason' : `ends its replies with the finish reason ${said}, which tmas does not know`}; ` +
@@ -73,4 +74,19 @@ export function createGatewayOnPool(config: GatewayConfig, pool: Pool, say: (lin
     say,
     countTokens: (texts, signal) => pool.countTokens(texts, signal === undefined ? {} : { signal }),
   });
+}
+
+/**
+ * What a user is told of an endpoint that finished a reply with all its text
+ * in the reasoning: by a field of its own, a reasoning parser that does not
+ * match the model is the usual cause; inline, a reasoning opened and never
+ * closed, a stop sequence or a turn ended inside the thinking.
+ */
+export function reasoningOnlyWarning(endpoint: string, dialect: string): string {
+  const inline = dialect === 'think-tags' || dialect === 'harmony';
+  const what = inline ? `its reasoning opened inline (${dialect}) and never closed` : `all its text in the reasoning (${dialect})`;
+  const cause = inline
+    ? 'A stop sequence that ends the thinking (a "stop" in --extra-body) or a model that ends its turn inside its thinking does this.'
+    : "A reasoning parser that does not match the model does this (vLLM's or SGLang's deepseek_r1 parser on a model that writes no <think>, or on Qwen3 with enable_thinking false): serve it with the model's own parser, or without one.";
+  return `tmas: warning: ${endpoint} finished a reply (finish_reason "stop") with ${what} and an empty answer (content); no role takes an answer, verdict or score from the reasoning, so such a reply gives none and counts as unusable. ${cause}`;
 }

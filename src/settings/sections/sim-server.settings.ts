@@ -103,7 +103,7 @@ const REPLY_SETTINGS = [
   setting<boolean | string, boolean | SimReasoningDialect>({
     flags: '--reasoning [dialect]',
     section: 'sim-replies',
-    help: 'also send reasoning, as reasoning models do: reasoning_content (the default), reasoning, or think-tags (inline <think>…</think>)',
+    help: 'also send reasoning, as reasoning models do, in the dialect named: reasoning_content (the flag given alone), reasoning, or think-tags (inline <think>…</think>); off when the flag is left out',
     default: SIM_DEFAULTS.reasoning,
     field: field('replies', 'reasoning'),
     resolve: reasoningOf,

@@ -107,7 +107,11 @@ function row(r: ProblemListRow, selected: number[], labels: string[]): HTMLEleme
       cells.push(el('td', { class: 'muted', text: '–' }));
       return;
     }
-    cells.push(el('td', {}, [el('a', { href: problemHref(s, run), title: labels[i], text: percent(s.pass1) + (s.answer === null ? '' : ` · ${asMath(s.answer)}`) })]));
+    const other = r.otherProblem[i] ?? [];
+    const link = el('a', { href: problemHref(s, run), title: labels[i], text: percent(s.pass1) + (s.answer === null ? '' : ` · ${asMath(s.answer)}`) });
+    // Another version of the data set under this id: shown, but left out of the row's figures.
+    const apart = other.length === 0 ? [] : [el('span', { class: 'bad-text problem-differs', title: `another problem under this id: its ${other.join(' and ')} ${other.length > 1 ? 'differ' : 'differs'} from the first run's; left out of this row's Pass@1 and disagreement`, text: ' ≠ problem' })];
+    cells.push(el('td', {}, [link, ...apart]));
   });
   if (labels.length > 1) cells.push(compareCell(r, selected));
   return el('tr', { 'data-id': r.id }, cells);
@@ -131,7 +135,8 @@ export async function problemsPage(app: HTMLElement, query: Query): Promise<void
   const add = (page: ProblemListAnswer) => {
     for (const r of page.rows) table.appendChild(row(r, page.runs, labels));
     math(table);
-    total.textContent = `${page.matched} of ${page.total} problems`;
+    const apart = page.otherProblems === 0 ? '' : `; ${page.otherProblems} ${page.otherProblems === 1 ? 'id names' : 'ids name'} another problem in some run (another question or reference answer, marked ≠ problem): those runs are left out of its row's Pass@1 and disagreement`;
+    total.textContent = `${page.matched} of ${page.total} problems${apart}`;
     more.hidden = page.next === null;
     more.onclick = () => {
       params.from = page.next;

@@ -4,8 +4,9 @@
  * the JSON download links. What each call is about comes from the server
  * (call.subject, call.name): nothing here decodes call indices.
  */
-import type { NamedCall } from '../api-shapes.ts';
-import { el, textBlock } from './dom.ts';
+import type { CallDownload, NamedCall } from '../api-shapes.ts';
+import { getJson } from './api.ts';
+import { el, math, textBlock } from './dom.ts';
 import { callHref } from './links.ts';
 
 function plural(n: number, word: string): string {
@@ -30,15 +31,54 @@ export function downloadLink(href: string, text?: string): HTMLAnchorElement {
   return el('a', { class: 'download', href, download: '', text: text || 'JSON' });
 }
 
-function prompt(call: NamedCall): HTMLElement {
+function promptMessages(call: NamedCall): HTMLElement[] {
+  return call.request.messages.map((m) => el('div', { class: 'message' }, [el('span', { class: 'tag', text: m.role }), el('div', { class: 'text', text: m.content })]));
+}
+
+function prompt(runIndex: number, call: NamedCall): HTMLElement {
   const r = call.request;
-  return el(
-    'details',
-    { class: 'prompt', 'data-kind': 'prompt' },
-    [el('summary', { text: `prompt as sent (${plural(r.messages.length, 'message')}, temperature ${r.temperature}, seed ${r.seed}, max ${r.maxTokens} tokens)` })].concat(
-      r.messages.map((m) => el('div', { class: 'message' }, [el('span', { class: 'tag', text: m.role }), el('div', { class: 'text', text: m.content })])),
-    ),
-  );
+  const summary = el('summary', { text: `prompt as sent (${plural(r.messages.length, 'message')}, temperature ${r.temperature}, seed ${r.seed}, max ${r.maxTokens} tokens)` });
+  if (!call.held) return el('details', { class: 'prompt', 'data-kind': 'prompt' }, [summary, ...promptMessages(call)]);
+  return heldDetails(el('details', { class: 'prompt', 'data-kind': 'prompt' }, [summary]), fullCall(runIndex, call), (whole) => promptMessages(whole), false);
+}
+
+/** The call with its texts, fetched once, when a block of a call whose texts were held back is first opened. */
+function fullCall(runIndex: number, call: NamedCall): () => Promise<NamedCall> {
+  let fetched: Promise<NamedCall> | null = null;
+  return () => (fetched ??= getJson<CallDownload>(callHref(runIndex, call.key)).then((download) => download.call));
+}
+
+/**
+ * A collapsed block whose content is made from the whole call once it is opened (or at once, `open`). The texts go into
+ * the page as text nodes (el's `text`), never as markup: a model's reply holding `<img onerror=…>` shows as written.
+ */
+function heldDetails(details: HTMLDetailsElement, whole: () => Promise<NamedCall>, content: (call: NamedCall) => HTMLElement[], open: boolean): HTMLDetailsElement {
+  let asked = false;
+  const load = () => {
+    if (asked) return;
+    asked = true;
+    const waiting = el('p', { class: 'muted small loading', text: 'loading…' });
+    details.appendChild(waiting);
+    whole().then(
+      (call) => {
+        waiting.replaceWith(...content(call).map((node) => math(node)));
+        details.setAttribute('data-loaded', '');
+      },
+      (error: unknown) => waiting.replaceWith(el('p', { class: 'bad-text', text: `could not load this call's texts: ${String(error)}` })),
+    );
+  };
+  details.addEventListener('toggle', () => details.open && load());
+  if (open) {
+    details.open = true;
+    load();
+  }
+  return details;
+}
+
+/** A text of a call whose texts were held back: its label, length and the response's start, its text fetched when opened. */
+function heldText(label: string, kind: string, note: string, whole: () => Promise<NamedCall>, pick: (call: NamedCall) => string, open: boolean): HTMLElement {
+  const summary = el('summary', {}, [el('b', { text: label }), ' ', el('span', { class: 'muted', text: note })]);
+  return heldDetails(el('details', { class: 'block', 'data-kind': kind }, [summary]), whole, (call) => [el('div', { class: 'text', 'data-kind': kind, text: pick(call) })], open);
 }
 
 /** How a call shows: its response's label, and whether the response starts open. */
@@ -50,13 +90,20 @@ export interface CallViewOptions {
 /** One call: its head line, key, response (reasoning apart, collapsed) and the prompt as sent. */
 export function callView(runIndex: number, call: NamedCall, options: CallViewOptions = {}): HTMLElement {
   const label = options.label || 'response';
+  const held = call.held;
+  const whole = fullCall(runIndex, call);
+  const chars = (n: number) => `${n.toLocaleString('en')} characters`;
   return el('div', { class: 'call', 'data-key': call.key, 'data-role': call.role, 'data-name': call.name || call.role }, [
     el('div', { class: 'call-head' }, [el('span', { text: headLine(call) }), ' ', downloadLink(callHref(runIndex, call.key))]),
     el('div', { class: 'muted small', text: call.key + (call.fit && call.fit.dropped.length ? ` · left out to fit: ${call.fit.dropped.join(', ')}` : '') }),
-    call.response.reasoning ? textBlock('reasoning', call.response.reasoning, { kind: 'reasoning', collapsed: true }) : null,
+    held
+      ? held.reasoning > 0 ? heldText('reasoning', 'reasoning', chars(held.reasoning), whole, (c) => c.response.reasoning || '', false) : null
+      : call.response.reasoning ? textBlock('reasoning', call.response.reasoning, { kind: 'reasoning', collapsed: true }) : null,
     // A response's block is of its role's kind (`solution`, `verification`, `judge`…): what the page styles and tests find.
-    textBlock(label, call.response.content, { kind: call.role, collapsed: !options.open }),
-    prompt(call),
+    held
+      ? heldText(label, call.role, `${held.preview}${held.response > held.preview.length ? '…' : ''} (${chars(held.response)})`, whole, (c) => c.response.content, options.open === true)
+      : textBlock(label, call.response.content, { kind: call.role, collapsed: !options.open }),
+    prompt(runIndex, call),
   ]);
 }
 
