@@ -127,6 +127,13 @@ describe('tmas plan on a cluster', () => {
     expect(text.stdout).toMatch(/one after another\s+[\d,]+ s/);
   });
 
+  test("--demo forecasts the table tmas table1 --demo runs: each method at the demo's sizes, as tmas run --demo takes them, not the paper's 20 iterations of N = M = 8", async () => {
+    const [table, tmas] = await Promise.all([plan(['--demo', '--strategies', 'tmas', '--draws', '1']), plan(['--demo', '--draws', '1'])]);
+    const methods = table.methods as Array<{ strategy: string; calls: Record<string, number> }>;
+    expect(methods[0]?.calls).toEqual(tmas.calls);
+    expect(tmas.calls).toMatchObject({ solution: 40 * 4 * 8, verification: 40 * 4 * 8 * 4 });
+  });
+
   test('--from replays a finished run on other replica counts (shorter with each, on the run\'s own pool by default), and a table\'s runs at once', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(3));
     const output = path.join(dir, 'table', 'tmas');

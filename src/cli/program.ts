@@ -137,7 +137,7 @@ function defineTable1Command(program: Command, io: ProgramIo): void {
   defineLateCommand<Table1Flags>(
     program,
     'table1',
-    "TMAS's Table 1: run several strategies at once through one gateway, with the paper's setup (N=8, M=8, T=20, MV@64, 4 judge passes), into DIR/<strategy>, then write DIR/table1.md and DIR/report.html",
+    "TMAS's Table 1: run several strategies at once through one gateway, with the paper's setup (N=8, M=8, T=20, MV@64, 4 judge passes; the demo's sizes with --demo), into DIR/<strategy>, then write DIR/table1.md and DIR/report.html",
     async (late) => {
       const [{ defineRunOptions }, { TABLE1_STRATEGIES }] = await Promise.all([import('./run/run.command.ts'), import('./run/table1.command.ts')]);
       late.option('--strategies <list>', 'comma-separated strategies to compare', TABLE1_STRATEGIES.join(','));

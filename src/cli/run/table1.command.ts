@@ -1,7 +1,8 @@
 /**
  * `tmas table1`: the comparison of TMAS's Table 1 in one command. Runs each
  * chosen strategy on one problem set with the paper's setup (N = 8,
- * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise) into
+ * M = 8, T = 20, MV@64, 4 judge passes unless flags say otherwise; the demo's
+ * sizes under --demo) into
  * sibling run directories `<out>/<strategy>`, then writes the table (Pass@1
  * per iteration per method with 95% intervals and paired differences from
  * TMAS, MV@k as one figure: see table1-markdown.ts) and one report of all runs.
@@ -24,12 +25,22 @@ import type { RunFlags } from './run.command.ts';
 import { strategyFlags } from '../../settings/strategy-flags.ts';
 import { SAMPLES_FLAG } from '../../../machines/strategies/majority/majority.program.ts';
 import { ungradedMethods, ungradedSentence, ungradedTableError } from './table1-ungraded.ts';
+import { DEMO } from '../../settings/sections/run.settings.ts';
 
 /** The methods of Table 1, in its order. */
 export const TABLE1_STRATEGIES = ['majority', 'self-refine', 'verify-refine', 'pacore', 'rse', 'tmas'] as const;
 
 /** The paper's settings, used where the command line gives none. */
 const PAPER_SETUP = { nCandidates: 8, nVerifications: 8, maxIterations: 20, judgePasses: 4 } as const;
+
+/**
+ * The sizes a table takes where the command line gives none: the paper's, or under `--demo` the demo's, as
+ * `tmas run --demo` takes them (the paper's sizes on the demo's 40 problems were six methods of 20
+ * iterations, some 49 hours of a simulated GPU, for a command its help called the demo).
+ */
+function setupOf(flags: Table1Flags): { nCandidates: number; nVerifications: number; maxIterations: number; judgePasses: number } {
+  return flags.demo === true ? DEMO : PAPER_SETUP;
+}
 
 /**
  * Strategy options the paper's setup gives where the command line gives none.
@@ -70,13 +81,14 @@ export function flagsFor(flags: Table1Flags, strategy: string, dir: string, resu
   const prompts = promptSpecsFor(STRATEGIES[strategy] as Strategy, flags.prompt ?? []);
   if (prompts.length === 0) delete own.prompt;
   else own.prompt = prompts;
+  const setup = setupOf(flags);
   return {
     ...(own as RunFlags),
     strategy,
-    nCandidates: flags.nCandidates ?? PAPER_SETUP.nCandidates,
-    nVerifications: flags.nVerifications ?? PAPER_SETUP.nVerifications,
-    maxIterations: flags.maxIterations ?? PAPER_SETUP.maxIterations,
-    judgePasses: flags.judgePasses ?? PAPER_SETUP.judgePasses,
+    nCandidates: flags.nCandidates ?? setup.nCandidates,
+    nVerifications: flags.nVerifications ?? setup.nVerifications,
+    maxIterations: flags.maxIterations ?? setup.maxIterations,
+    judgePasses: flags.judgePasses ?? setup.judgePasses,
     ...(resume ? { resume: dir, outputFile: undefined } : { outputFile: dir, resume: undefined }),
   };
 }

@@ -66,16 +66,24 @@ export async function sendStream(
   if (events === null) return;
   openStream(res, events);
   const faultAt = options.fault === null ? -1 : Math.floor(events.pieces.length / 2);
-  for (const [index, piece] of events.pieces.entries()) {
+  // Unpaced, the pieces go out in batches: one write per piece cost a system call each way per 8 tokens.
+  const batch = gapMs > 0 ? 1 : UNPACED_BATCH;
+  for (let index = 0; index < events.pieces.length; ) {
     if (index === faultAt) return strike(res, options.fault, options.hold);
     if (gapMs > 0 && !(await options.sleep(gapMs))) return;
     if (res.destroyed) return;
-    const flushed = res.write(piece());
+    const end = Math.min(events.pieces.length, index + batch, faultAt > index ? faultAt : Infinity);
+    let text = '';
+    for (; index < end; index++) text += (events.pieces[index] as () => string)();
+    const flushed = res.write(text);
     if (!flushed) await drainedOrClosed(res);
   }
   if (options.fault !== null) return strike(res, options.fault, options.hold);
   closeStream(res, events);
 }
+
+/** Pieces written at once when a stream is not paced: about 2,000 tokens, a few tens of kilobytes. */
+const UNPACED_BATCH = 256;
 
 /**
  * Resolves when the reply may take more (or is gone), and leaves no listener
