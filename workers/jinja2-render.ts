@@ -20,7 +20,7 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
@@ -61,6 +61,11 @@ const EVALUATED = 'Jinja2Evaluated';
 function evaluated(value: Value): Node {
   return { type: EVALUATED, value } as Node;
 }
+
+/** A text's methods that strip it. */
+const STRIPS = new Set(['strip', 'lstrip', 'rstrip']);
+/** A record's methods and filters that give its (key, value) pairs. */
+const PAIRS = new Set(['items', 'dictsort']);
 
 /** Statements that print nothing of their own: every other node of a body is an expression, printed. */
 const STATEMENTS = new Set(['If', 'For', 'Break', 'Continue', 'Set', 'Macro', 'Comment', 'FilterStatement', 'CallStatement', 'Program']);
@@ -145,13 +150,35 @@ class Jinja2Interpreter extends Interpreter {
     const value = this.evaluate(operand, environment);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     if (args.length === 0 && name === 'string') return runtime(pyStr(value));
+    if (PAIRS.has(name)) return this.pairs(library());
     if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return runtime(name === 'length' ? pyLength(value.value) : pyStrip(value.value, 'strip'));
     }
-    if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression') || !Array.isArray(value.value)) return library();
-    const separator = args[0] === undefined ? '' : pyStr(this.evaluate(args[0], environment));
-    return runtime((value.value as Value[]).map(pyStr).join(separator));
+    if (name === 'trim' && args.length === 1 && typeof value.value === 'string') return this.trimmed(value.value, args[0] as Node, environment);
+    if (name !== 'join' || !Array.isArray(value.value)) return library();
+    return this.join(value.value as Value[], args, environment);
+  }
+
+  /** join(d='', attribute=None): Python's str() of each item, or of the attribute named (a dotted path: 'a.b', 'items.0'); the library printed a record's [object Map]. */
+  private join(items: Value[], args: Node[], environment: Environment): Value {
+    const named = new Map<string, Node>();
+    const positional: Node[] = [];
+    for (const arg of args) {
+      if (arg.type !== 'KeywordArgumentExpression') positional.push(arg);
+      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), (arg as unknown as { value: Node }).value);
+    }
+    const [separatorNode = named.get('d'), attributeNode = named.get('attribute')] = positional;
+    const separator = separatorNode === undefined ? '' : pyStr(this.evaluate(separatorNode, environment));
+    const attribute = attributeNode === undefined ? null : this.evaluate(attributeNode, environment);
+    const path = attribute === null || attribute.type === 'NullValue' ? [] : String(attribute.value).split('.');
+    return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
+  }
+
+  /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */
+  private trimmed(text: string, arg: Node, environment: Environment): Value {
+    const chars = this.evaluate(arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg, environment);
+    return runtime(pyStrip(text, 'strip', chars.type === 'NullValue' ? undefined : pyStr(chars)));
   }
 
   /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
@@ -173,14 +200,29 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(pyCharAt(value.value, index.value as number));
   }
 
-  /** A text's strip(), lstrip() and rstrip() without characters, with Python's whitespace (the library's also takes U+FEFF); the rest is the library's. */
+  /**
+   * A text's strip(), lstrip() and rstrip(), with Python's whitespace or the characters given (the library's take
+   * U+FEFF as whitespace and ignore the characters: `.lstrip('\n')` stripped spaces too); a record's items() and
+   * dictsort() as Python's pairs, which print as tuples; the rest is the library's.
+   */
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
-    if (!(method === 'strip' || method === 'lstrip' || method === 'rstrip') || args.length > 0 || callee.object === undefined) return super.evaluate(node, environment);
+    if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);
     const value = this.evaluate(callee.object, environment);
+    const chars = args[0] === undefined ? undefined : this.evaluate(args[0], environment);
+    const stripped = (characters?: string) => runtime(pyStrip(String(value.value), method as 'strip', characters));
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
-    return runtime(pyStrip(value.value, method));
+    if (chars === undefined || chars.type === 'NullValue') return stripped();
+    if (chars.type !== 'StringValue') throw new Error(`${method} arg must be None or str, not ${chars.type}`);
+    return stripped(String(chars.value));
+  }
+
+  /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */
+  private pairs(list: Value): Value {
+    if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
+    return list;
   }
 
   /** `in` and `not in` a list as Python tells it, with its == (the library compares JavaScript values: true is not in [1]); the rest is the library's. */
@@ -200,6 +242,14 @@ class Jinja2Interpreter extends Interpreter {
     // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
     return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
   }
+}
+
+/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
+function attributeOf(value: Value, key: string): Value {
+  const absent = runtime(undefined);
+  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
+  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
+  return absent;
 }
 
 /** Python's range(), refused past MAX_STEPS numbers before they are made. */
