@@ -20,6 +20,7 @@ import { readPromptTemplates } from '../src/settings/files/prompt-files.ts';
 import { checkTemplate, sampleVariables } from '../src/host/strategy/template-check.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { renderTemplate } from '../workers/prompt-template.ts';
+import { MAX_RENDERED_CHARS } from '../workers/jinja2-render.ts';
 import type { TemplateValue } from '../workers/tasks.ts';
 import { REPO, test } from './fixtures.ts';
 
@@ -131,6 +132,16 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     const huge = checkTemplate('{{ problem }}\n\n{% for i in range(10 ** 9) %}.{% endfor %}', variables);
     expect(`${huge?.line}: ${huge?.what}`).toMatch(/^3: it fails to render on sample values: "range\(" of 1,000,000,000 numbers/);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('a template that makes hundreds of megabytes, by doubling a text or printing one over and over, is refused before the run on its loop\'s line', () => {
+    // The doubling made 134 MB that each call counted for minutes, to send nothing; the printing, 36 MB in 180,000 steps.
+    const doubled = checkTemplate('{{ problem }}\n{% set ns = namespace(s="x y ") %}{% for i in range(25) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}', variables);
+    expect(`${doubled?.line}: ${doubled?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
+    const printed = checkTemplate(`{{ problem }}\n\n{% for i in range(60000) %}{{ '${'x'.repeat(600)}' }}{% endfor %}`, variables);
+    expect(`${printed?.line}: ${printed?.what}`).toMatch(/^3: it fails to render on sample values: the template made more than 32 Mi characters/);
+    // A text just under the bound renders whole.
+    expect(renderTemplate('{{ (text ~ text) | length }}', { text: 'x'.repeat(MAX_RENDERED_CHARS / 2) }, 'jinja2')).toBe(String(MAX_RENDERED_CHARS));
   });
 
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {

@@ -25,7 +25,15 @@ import { markTuple, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyTo
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
 
-/** A render that passed MAX_STEPS or asked for a range() longer than it. */
+/**
+ * Characters one render may make, in any one text or printed in all: 32 Mi, some 8 million tokens, far past any
+ * model's window (a 131k window's prompt is about half a megabyte, a 1M window's a few). A template that doubles
+ * a text in a loop, or prints a value a million times, made hundreds of megabytes that every call then counted
+ * for minutes, to send nothing.
+ */
+export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
+
+/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
 export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
 }
@@ -114,8 +122,22 @@ function filterName(filter: unknown): string {
 
 class Jinja2Interpreter extends Interpreter {
   private steps = 0;
+  /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
+  private printed = 0;
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
+    const value = this.evaluateOnce(node, environment);
+    if (typeof value.value === 'string' && value.value.length > 0) {
+      if (node?.type === OUTPUT) this.printed += value.value.length;
+      if (value.value.length > MAX_RENDERED_CHARS || this.printed > MAX_RENDERED_CHARS) {
+        const size = Math.max(value.value.length, this.printed);
+        throw new TemplateBoundError(`the template made more than ${(MAX_RENDERED_CHARS / 1024 / 1024).toFixed(0)} Mi characters (${(size / 1024 / 1024).toFixed(0)} Mi at least) for one prompt, so it was stopped: far more than any context window holds: a text doubled or printed over and over in a "for" loop`);
+      }
+    }
+    return value;
+  }
+
+  private evaluateOnce(node: Node | undefined, environment: Environment): Value {
     if (++this.steps > MAX_STEPS) {
       throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
     }
