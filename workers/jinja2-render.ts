@@ -158,6 +158,7 @@ class Jinja2Interpreter extends Interpreter {
       if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
+    if (node.type === 'TestExpression' && (node as unknown as { test: { value: string } }).test.value === 'iterable') return this.iterable(node, environment);
     return super.evaluate(node, environment);
   }
 
@@ -201,6 +202,14 @@ class Jinja2Interpreter extends Interpreter {
   private trimmed(text: string, arg: Node, environment: Environment): Value {
     const chars = this.evaluate(arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg, environment);
     return runtime(pyStrip(text, 'strip', chars.type === 'NullValue' ? undefined : pyStr(chars)));
+  }
+
+  /** `is iterable` as jinja2 tells it: a record, a tuple and an undefined value are (the library said a record and a tuple were not). */
+  private iterable(node: Node, environment: Environment): Value {
+    const { operand, negate } = node as unknown as { operand: Node; negate: boolean };
+    const value = this.evaluate(operand, environment);
+    const iterable = ['StringValue', 'ArrayValue', 'TupleValue', 'ObjectValue', 'UndefinedValue'].includes(value.type);
+    return runtime(negate ? !iterable : iterable);
   }
 
   /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */

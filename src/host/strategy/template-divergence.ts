@@ -125,6 +125,9 @@ function divergenceAt(node: Node): Divergence | null {
     }
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
+    if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
+      return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
+    }
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
   if (node.type === 'MemberExpression' && nameOf(node.object) === 'loop' && /^depth0?$/.test(nameOf(node.property) ?? '')) {
