@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import { incompleteRunError } from '../../host/calls/call-failures.ts';
 import type { RunConfig } from '../../settings/config.ts';
 import { settingsLine } from '../../settings/settings-line.ts';
-import { defaultTokenizerWarning } from '../../settings/tokenizer-warning.ts';
 import { resolveStrategy } from '../../host/strategy/plugins.ts';
 import { runEvaluation, type RunOutcome } from '../../host/run/run-evaluation.ts';
 import type { CallCounts } from '../../host/calls/llm-call.ts';
@@ -79,8 +78,6 @@ export async function runRunCommand(flags: RunFlags, command: Command, io: RunIo
 /** Runs a prepared run (new, resumed or forked): prints its table and where its outputs are, and keeps the live viewer up after it when `--view` asked for one. */
 export async function runPrepared(prepared: PreparedRun, flags: RunFlags, io: RunIo, extras: RunExtras = {}): Promise<void> {
   warnBeforeStart(flags, io);
-  const tokenizerWarning = defaultTokenizerWarning(prepared.config);
-  if (tokenizerWarning !== null) io.stderr(tokenizerWarning);
   const stop = interruptOnSignals(io, { outputDir: prepared.config.outputs.dir });
   try {
     await runUntilStopped(prepared, flags, io, extras, stop);
