@@ -174,6 +174,7 @@ class Jinja2Interpreter extends Interpreter {
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     if (args.length === 0 && name === 'string') return runtime(pyStr(value));
     if (PAIRS.has(name)) return this.pairs(library());
+    if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return runtime(name === 'length' ? pyLength(value.value) : pyStrip(value.value, 'strip'));
@@ -273,6 +274,18 @@ class Jinja2Interpreter extends Interpreter {
     // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
     return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
   }
+}
+
+/**
+ * `first` and `last` of a list or a text as jinja2 gives them: an undefined value when it is empty (the library
+ * failed, "Cannot read properties of undefined", and stopped the run where a list of references was empty), a
+ * text's first or last character; null for anything else (the library's).
+ */
+function endOf(value: Value, end: 'first' | 'last'): Value | null {
+  if (typeof value.value === 'string') return runtime(pyCharAt(value.value, end === 'first' ? 0 : -1));
+  if (!Array.isArray(value.value)) return null;
+  const items = value.value as Value[];
+  return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
 }
 
 /** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
