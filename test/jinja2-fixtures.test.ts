@@ -142,6 +142,9 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     expect(`${doubled?.line}: ${doubled?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
     const printed = checkTemplate(`{{ problem }}\n\n{% for i in range(60000) %}{{ '${'x'.repeat(600)}' }}{% endfor %}`, variables);
     expect(`${printed?.line}: ${printed?.what}`).toMatch(/^3: it fails to render on sample values: the template made more than 32 Mi characters/);
+    // The template's own text repeated by a loop: 1,000 characters 40,000 times.
+    const repeated = checkTemplate(`{{ problem }}\n{% for i in range(40000) %}${'y'.repeat(1_000)}{% endfor %}`, variables);
+    expect(`${repeated?.line}: ${repeated?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
     // A text just under the bound renders whole.
     expect(renderTemplate('{{ (text ~ text) | length }}', { text: 'x'.repeat(MAX_RENDERED_CHARS / 2) }, 'jinja2')).toBe(String(MAX_RENDERED_CHARS));
   });

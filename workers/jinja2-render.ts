@@ -128,7 +128,8 @@ class Jinja2Interpreter extends Interpreter {
   override evaluate(node: Node | undefined, environment: Environment): Value {
     const value = this.evaluateOnce(node, environment);
     if (typeof value.value === 'string' && value.value.length > 0) {
-      if (node?.type === OUTPUT) this.printed += value.value.length;
+      // A printed value, or the template's own text (a literal in an expression counts too: an upper bound).
+      if (node?.type === OUTPUT || node?.type === 'StringLiteral') this.printed += value.value.length;
       if (value.value.length > MAX_RENDERED_CHARS || this.printed > MAX_RENDERED_CHARS) {
         const size = Math.max(value.value.length, this.printed);
         throw new TemplateBoundError(`the template made more than ${(MAX_RENDERED_CHARS / 1024 / 1024).toFixed(0)} Mi characters (${(size / 1024 / 1024).toFixed(0)} Mi at least) for one prompt, so it was stopped: far more than any context window holds: a text doubled or printed over and over in a "for" loop`);
