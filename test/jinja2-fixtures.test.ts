@@ -20,6 +20,7 @@ import { readPromptTemplates } from '../src/settings/files/prompt-files.ts';
 import { checkTemplate, sampleVariables } from '../src/host/strategy/template-check.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { renderTemplate } from '../workers/prompt-template.ts';
+import { MAX_RENDERED_CHARS } from '../workers/jinja2-render.ts';
 import type { TemplateValue } from '../workers/tasks.ts';
 import { REPO, test } from './fixtures.ts';
 
@@ -83,9 +84,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
   // Each was rendered by Python's jinja2 3.1 and by the library on the same values, and the two differed.
   const refused: Array<[string, RegExp]> = [
     ['{{ problem | capitalize }}', /^1: the filter "capitalize"/],
-    ['{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', /^3: "join" with a keyword .* write "map\(attribute='answer'\) \| join\(', '\)"/],
     ['{% for r in references %}{{ loop.depth }}{% endfor %}', /^1: "loop\.depth" prints nothing/],
-    ["{{ problem.strip('#') }}", /^1: "strip\(…\)" with the characters to strip ignores them/],
     ["{% for r in references %}\n{{ 'Solution ' ~ loop.index0 + 1 }}\n{% endfor %}", /^2: a "~" followed by "\+" or "-"/],
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
@@ -103,6 +102,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ["{{ references | map('upper') | join(', ') }}", /^1: "map" with a filter's name/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
+    // jinja2 raises on it (transformers' chat templates alone take it); the library wrote escaped JSON regardless.
+    ['{{ problem }}\n{{ references | tojson(ensure_ascii=False) }}', /^2: "tojson" takes only an indent in jinja2/],
     // The library ignored the start: 'abc'.startswith('b', 1) was false, Python's true.
     ["{{ problem }}\n{% if problem.startswith('Prove', 1) %}proof{% endif %}", /^2: "startswith\(…\)" with a start or an end ignores them here/],
   ];
@@ -115,7 +116,9 @@ describe('what the library renders otherwise than jinja2 is refused before the r
   }
 
   test('their jinja2-alike forms pass', () => {
-    for (const source of ["{{ problem | upper }}", '{{ problem.strip() }}', "{% for r in references %}{{ 'Solution ' ~ (loop.index0 + 1) }}{% endfor %}", '{{ references | join(", ") }}', '{% for r in references if r %}{{ r }}{% endfor %}', '{{ problem.upper() }}{{ problem.split(" ")[0].lower() }}', "{% if references | length > 9 %}{{ raise_exception('too many') }}{% endif %}"]) {
+    for (const source of ["{{ problem | upper }}", '{{ problem.strip() }}', "{% for r in references %}{{ 'Solution ' ~ (loop.index0 + 1) }}{% endfor %}", '{{ references | join(", ") }}', '{% for r in references if r %}{{ r }}{% endfor %}', '{{ problem.upper() }}{{ problem.split(" ")[0].lower() }}', "{% if references | length > 9 %}{{ raise_exception('too many') }}{% endif %}",
+      // Refused before they rendered as jinja2 does (the library ignored the characters and the keywords).
+      "{{ problem.strip('#') }}{{ problem.lstrip('\\n') }}{{ problem | trim('#') }}", '{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', '{{ references | tojson(indent=2) }}']) {
       expect(checkTemplate(source, variables), source).toBeNull();
     }
   });
@@ -131,6 +134,19 @@ describe("a user's template is bounded in the steps one prompt may take", () => 
     const huge = checkTemplate('{{ problem }}\n\n{% for i in range(10 ** 9) %}.{% endfor %}', variables);
     expect(`${huge?.line}: ${huge?.what}`).toMatch(/^3: it fails to render on sample values: "range\(" of 1,000,000,000 numbers/);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('a template that makes hundreds of megabytes, by doubling a text or printing one over and over, is refused before the run on its loop\'s line', () => {
+    // The doubling made 134 MB that each call counted for minutes, to send nothing; the printing, 36 MB in 180,000 steps.
+    const doubled = checkTemplate('{{ problem }}\n{% set ns = namespace(s="x y ") %}{% for i in range(25) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}', variables);
+    expect(`${doubled?.line}: ${doubled?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
+    const printed = checkTemplate(`{{ problem }}\n\n{% for i in range(60000) %}{{ '${'x'.repeat(600)}' }}{% endfor %}`, variables);
+    expect(`${printed?.line}: ${printed?.what}`).toMatch(/^3: it fails to render on sample values: the template made more than 32 Mi characters/);
+    // The template's own text repeated by a loop: 1,000 characters 40,000 times.
+    const repeated = checkTemplate(`{{ problem }}\n{% for i in range(40000) %}${'y'.repeat(1_000)}{% endfor %}`, variables);
+    expect(`${repeated?.line}: ${repeated?.what}`).toMatch(/^2: it fails to render on sample values: the template made more than 32 Mi characters/);
+    // A text just under the bound renders whole.
+    expect(renderTemplate('{{ (text ~ text) | length }}', { text: 'x'.repeat(MAX_RENDERED_CHARS / 2) }, 'jinja2')).toBe(String(MAX_RENDERED_CHARS));
   });
 
   test('a template file of 60,000 lines is checked in time linear in its length: its mistake on the last line is named in seconds', () => {

@@ -91,6 +91,33 @@ describe('--tokenizer-path', () => {
     expect(await poolOf(dir).countTokens(['a'.repeat(2 ** 20), 'ж'.repeat(5_000_000)])).toEqual([2 ** 17, 5_000_000]);
   });
 
+  test('without --tokenizer-path, a run calling a Qwen, Llama or DeepSeek model is warned that o200k_base counts some texts shorter than its tokenizer, and told the flag', async ({ dir }) => {
+    // The figure the warning gives: Qwen3 writes each digit as a token, o200k_base three digits as one.
+    const digits = '3141592653589793238462643383279502884197169399375105820974944592307816406286 '.repeat(40);
+    const o200k = createPool({ threads: 1 });
+    try {
+      const [qwen, ours] = [(await poolOf(TOKENIZERS[0] ?? '').countTokens([digits]))[0] ?? 0, (await o200k.countTokens([digits]))[0] ?? 1];
+      expect([ours, qwen]).toEqual([1_080, 3_080]);
+    } finally {
+      await o200k.close();
+    }
+    // A server that names its model Qwen3's (the run asks it which, as with vLLM when --model-name is left out).
+    const problems = await writeProblems(dir, [{ problem_id: 'p', question: 'What is 2 + 2?', answer: '4' }]);
+    const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-8B']);
+    try {
+      const run = (more: string[]) =>
+        runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, `out-${more.length}`), '--no-proof', '--base-url', sim.url, '--strategy', 'majority', '--samples', '1', '--max-iterations', '1', ...more]);
+      const warned = await run([]);
+      expect(warned.code, warned.stderr).toBe(0);
+      expect(warned.stderr).toMatch(/warning: prompts are counted with o200k_base, but "Qwen\/Qwen3-8B" is a Qwen model.*3,080 against 1,080.*Give --tokenizer-path/);
+      const counted = await run(['--tokenizer-path', TOKENIZERS[0] ?? '']);
+      expect(counted.code, counted.stderr).toBe(0);
+      expect(counted.stderr).not.toMatch(/prompts are counted with/);
+    } finally {
+      sim.child.kill();
+    }
+  });
+
   test('a path without a tokenizer is a user error naming the flag', async ({ dir }) => {
     const { code, stderr } = await runCliInProcess(['run', '--demo', '--output-file', path.join(dir, 'x'), '--tokenizer_path', dir]);
     expect(code).toBe(2);

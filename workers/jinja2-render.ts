@@ -20,12 +20,20 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
 export const MAX_STEPS = 200_000;
 
-/** A render that passed MAX_STEPS or asked for a range() longer than it. */
+/**
+ * Characters one render may make, in any one text or printed in all: 32 Mi, some 8 million tokens, far past any
+ * model's window (a 131k window's prompt is about half a megabyte, a 1M window's a few). A template that doubles
+ * a text in a loop, or prints a value a million times, made hundreds of megabytes that every call then counted
+ * for minutes, to send nothing.
+ */
+export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
+
+/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
 export class TemplateBoundError extends Error {
   override name = 'TemplateBoundError';
 }
@@ -61,6 +69,11 @@ const EVALUATED = 'Jinja2Evaluated';
 function evaluated(value: Value): Node {
   return { type: EVALUATED, value } as Node;
 }
+
+/** A text's methods that strip it. */
+const STRIPS = new Set(['strip', 'lstrip', 'rstrip']);
+/** A record's methods and filters that give its (key, value) pairs. */
+const PAIRS = new Set(['items', 'dictsort']);
 
 /** Statements that print nothing of their own: every other node of a body is an expression, printed. */
 const STATEMENTS = new Set(['If', 'For', 'Break', 'Continue', 'Set', 'Macro', 'Comment', 'FilterStatement', 'CallStatement', 'Program']);
@@ -109,8 +122,23 @@ function filterName(filter: unknown): string {
 
 class Jinja2Interpreter extends Interpreter {
   private steps = 0;
+  /** Characters printed so far (a macro's or a set block's counted where made and again where printed: an upper bound). */
+  private printed = 0;
 
   override evaluate(node: Node | undefined, environment: Environment): Value {
+    const value = this.evaluateOnce(node, environment);
+    if (typeof value.value === 'string' && value.value.length > 0) {
+      // A printed value, or the template's own text (a literal in an expression counts too: an upper bound).
+      if (node?.type === OUTPUT || node?.type === 'StringLiteral') this.printed += value.value.length;
+      if (value.value.length > MAX_RENDERED_CHARS || this.printed > MAX_RENDERED_CHARS) {
+        const size = Math.max(value.value.length, this.printed);
+        throw new TemplateBoundError(`the template made more than ${(MAX_RENDERED_CHARS / 1024 / 1024).toFixed(0)} Mi characters (${(size / 1024 / 1024).toFixed(0)} Mi at least) for one prompt, so it was stopped: far more than any context window holds: a text doubled or printed over and over in a "for" loop`);
+      }
+    }
+    return value;
+  }
+
+  private evaluateOnce(node: Node | undefined, environment: Environment): Value {
     if (++this.steps > MAX_STEPS) {
       throw new TemplateBoundError(`the template took more than ${MAX_STEPS.toLocaleString('en-US')} steps (expressions and loop passes) for one prompt, so it was stopped: a "for" loop over millions of items, loops nested too deep, or hundreds of thousands of tags`);
     }
@@ -131,6 +159,7 @@ class Jinja2Interpreter extends Interpreter {
       if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
+    if (node.type === 'TestExpression' && (node as unknown as { test: { value: string } }).test.value === 'iterable') return this.iterable(node, environment);
     return super.evaluate(node, environment);
   }
 
@@ -145,13 +174,44 @@ class Jinja2Interpreter extends Interpreter {
     const value = this.evaluate(operand, environment);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     if (args.length === 0 && name === 'string') return runtime(pyStr(value));
+    if (PAIRS.has(name)) return this.pairs(library());
+    if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
     if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
       return runtime(name === 'length' ? pyLength(value.value) : pyStrip(value.value, 'strip'));
     }
-    if (name !== 'join' || args.length > 1 || args.some((arg) => arg.type === 'KeywordArgumentExpression') || !Array.isArray(value.value)) return library();
-    const separator = args[0] === undefined ? '' : pyStr(this.evaluate(args[0], environment));
-    return runtime((value.value as Value[]).map(pyStr).join(separator));
+    if (name === 'trim' && args.length === 1 && typeof value.value === 'string') return this.trimmed(value.value, args[0] as Node, environment);
+    if (name !== 'join' || !Array.isArray(value.value)) return library();
+    return this.join(value.value as Value[], args, environment);
+  }
+
+  /** join(d='', attribute=None): Python's str() of each item, or of the attribute named (a dotted path: 'a.b', 'items.0'); the library printed a record's [object Map]. */
+  private join(items: Value[], args: Node[], environment: Environment): Value {
+    const named = new Map<string, Node>();
+    const positional: Node[] = [];
+    for (const arg of args) {
+      if (arg.type !== 'KeywordArgumentExpression') positional.push(arg);
+      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), (arg as unknown as { value: Node }).value);
+    }
+    const [separatorNode = named.get('d'), attributeNode = named.get('attribute')] = positional;
+    const separator = separatorNode === undefined ? '' : pyStr(this.evaluate(separatorNode, environment));
+    const attribute = attributeNode === undefined ? null : this.evaluate(attributeNode, environment);
+    const path = attribute === null || attribute.type === 'NullValue' ? [] : String(attribute.value).split('.');
+    return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
+  }
+
+  /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */
+  private trimmed(text: string, arg: Node, environment: Environment): Value {
+    const chars = this.evaluate(arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg, environment);
+    return runtime(pyStrip(text, 'strip', chars.type === 'NullValue' ? undefined : pyStr(chars)));
+  }
+
+  /** `is iterable` as jinja2 tells it: a record, a tuple and an undefined value are (the library said a record and a tuple were not). */
+  private iterable(node: Node, environment: Environment): Value {
+    const { operand, negate } = node as unknown as { operand: Node; negate: boolean };
+    const value = this.evaluate(operand, environment);
+    const iterable = ['StringValue', 'ArrayValue', 'TupleValue', 'ObjectValue', 'UndefinedValue'].includes(value.type);
+    return runtime(negate ? !iterable : iterable);
   }
 
   /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
@@ -173,14 +233,29 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(pyCharAt(value.value, index.value as number));
   }
 
-  /** A text's strip(), lstrip() and rstrip() without characters, with Python's whitespace (the library's also takes U+FEFF); the rest is the library's. */
+  /**
+   * A text's strip(), lstrip() and rstrip(), with Python's whitespace or the characters given (the library's take
+   * U+FEFF as whitespace and ignore the characters: `.lstrip('\n')` stripped spaces too); a record's items() and
+   * dictsort() as Python's pairs, which print as tuples; the rest is the library's.
+   */
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
-    if (!(method === 'strip' || method === 'lstrip' || method === 'rstrip') || args.length > 0 || callee.object === undefined) return super.evaluate(node, environment);
+    if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);
     const value = this.evaluate(callee.object, environment);
+    const chars = args[0] === undefined ? undefined : this.evaluate(args[0], environment);
+    const stripped = (characters?: string) => runtime(pyStrip(String(value.value), method as 'strip', characters));
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
-    return runtime(pyStrip(value.value, method));
+    if (chars === undefined || chars.type === 'NullValue') return stripped();
+    if (chars.type !== 'StringValue') throw new Error(`${method} arg must be None or str, not ${chars.type}`);
+    return stripped(String(chars.value));
+  }
+
+  /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */
+  private pairs(list: Value): Value {
+    if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
+    return list;
   }
 
   /** `in` and `not in` a list as Python tells it, with its == (the library compares JavaScript values: true is not in [1]); the rest is the library's. */
@@ -200,6 +275,26 @@ class Jinja2Interpreter extends Interpreter {
     // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
     return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
   }
+}
+
+/**
+ * `first` and `last` of a list or a text as jinja2 gives them: an undefined value when it is empty (the library
+ * failed, "Cannot read properties of undefined", and stopped the run where a list of references was empty), a
+ * text's first or last character; null for anything else (the library's).
+ */
+function endOf(value: Value, end: 'first' | 'last'): Value | null {
+  if (typeof value.value === 'string') return runtime(pyCharAt(value.value, end === 'first' ? 0 : -1));
+  if (!Array.isArray(value.value)) return null;
+  const items = value.value as Value[];
+  return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
+}
+
+/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
+function attributeOf(value: Value, key: string): Value {
+  const absent = runtime(undefined);
+  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
+  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
+  return absent;
 }
 
 /** Python's range(), refused past MAX_STEPS numbers before they are made. */

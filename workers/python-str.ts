@@ -48,12 +48,25 @@ export function pyStringRepr(text: string): string {
   return out + quote;
 }
 
+/** Lists that Python holds as tuples (a record's items): the library's loops unpack only lists, so they stay lists, marked. */
+const tuples = new WeakSet<RuntimeValue>();
+
+/** Marks `list` as a tuple: it prints as Python prints one. */
+export function markTuple(list: RuntimeValue): void {
+  tuples.add(list);
+}
+
+/** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
+function sequenceKind(value: RuntimeValue): string {
+  return value.type === 'TupleValue' || tuples.has(value) ? 'tuple' : value.type;
+}
+
 /** Python's repr() of a value: what a list or a record prints of its items. */
 export function pyRepr(value: RuntimeValue): string {
   if (value.type === 'StringValue') return pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
-    if (value.type === 'ArrayValue') return `[${items.join(', ')}]`;
+    if (sequenceKind(value) === 'ArrayValue') return `[${items.join(', ')}]`;
     return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
   }
   if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
@@ -88,7 +101,7 @@ export function pyStr(value: RuntimeValue): string {
 export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
   if (NUMERIC.has(left.type) && NUMERIC.has(right.type)) return Number(left.value) === Number(right.value);
   if (LISTS.has(left.type) || LISTS.has(right.type)) {
-    if (left.type !== right.type) return false;
+    if (sequenceKind(left) !== sequenceKind(right)) return false;
     const [a, b] = [left.value as RuntimeValue[], right.value as RuntimeValue[]];
     return a.length === b.length && a.every((item, index) => pyEquals(item, b[index] as RuntimeValue));
   }
@@ -108,12 +121,23 @@ function isPySpace(code: number): boolean {
   return code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
 }
 
-/** Python's strip(), lstrip() or rstrip() without characters. */
-export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip'): string {
+/**
+ * Python's strip(), lstrip() or rstrip(): of whitespace, or, given `chars`, of
+ * those characters alone (`.lstrip('\n')` keeps the spaces after the newlines,
+ * as chat templates rely on).
+ */
+export function pyStrip(text: string, side: 'strip' | 'lstrip' | 'rstrip', chars?: string): string {
+  const strips = chars === undefined ? (point: number) => isPySpace(point) : (point: number) => chars.includes(String.fromCodePoint(point));
   let start = 0;
   let end = text.length;
-  if (side !== 'rstrip') while (start < end && isPySpace(text.charCodeAt(start))) start++;
-  if (side !== 'lstrip') while (end > start && isPySpace(text.charCodeAt(end - 1))) end--;
+  if (side !== 'rstrip') {
+    for (let point = text.codePointAt(start) ?? 0; start < end && strips(point); point = text.codePointAt(start) ?? 0) start += point > 0xffff ? 2 : 1;
+  }
+  if (side !== 'lstrip') {
+    // A character at the end is one unit, or two when its last unit closes a surrogate pair.
+    const last = (at: number) => (at >= 2 && text.charCodeAt(at - 1) >= 0xdc00 && text.charCodeAt(at - 1) <= 0xdfff && text.charCodeAt(at - 2) >= 0xd800 && text.charCodeAt(at - 2) <= 0xdbff ? 2 : 1);
+    while (end > start && strips(text.codePointAt(end - last(end)) ?? 0)) end -= last(end);
+  }
   return text.slice(start, end);
 }
 

@@ -5,6 +5,7 @@
  * simulated (also when the simulator runs as `tmas sim-server`).
  */
 import { usesSimulator, type RunConfig, type Secrets } from '../../settings/config.ts';
+import { defaultTokenizerWarning } from '../../settings/tokenizer-warning.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
 import { startWaitLine } from '../../gateway/server-start.ts';
 import { applyListedWindows } from './listed-windows.ts';
@@ -99,6 +100,9 @@ export async function prepareEndpoints(
     }
     const served = ENDPOINT_SLOTS.filter((role) => config.roles.endpoints[role].baseUrl !== null).map((slot) => ({ slot, endpoint: endpointFor(slot, deps), replicas: servedBy(slot) }));
     applyListedWindows(served, config.context.window, windows, { resume: options.resume === true, say: options.say });
+    // Once every role's model is known: one named by the server (no --model-name) is warned about too.
+    const tokenizerWarning = defaultTokenizerWarning(config);
+    if (tokenizerWarning !== null) options.say(tokenizerWarning);
     // A `tmas sim-server` is simulated whatever its models are called: it says so in their owner field.
     const simulated =
       usesSimulator(config) ||

@@ -29,9 +29,6 @@ const FILTERS: Readonly<Record<string, string>> = {
   float: 'it reads the number a text begins with (2.0 from "2/3"), where jinja2 gives 0.0',
 };
 
-/** String methods whose argument the library ignores. */
-const STRIPS = new Set(['strip', 'lstrip', 'rstrip']);
-
 /** String methods the library has under jinja2's (Python's) names, that give another text. */
 const METHODS: Readonly<Record<string, string>> = {
   title: 'it raises the first letter of each word and leaves the others as they are, so "hello wORLD".title() is "Hello WORLD" where Python gives "Hello World"',
@@ -108,9 +105,6 @@ function callDivergence(node: Node): Divergence | null {
   if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
     return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
   }
-  if (STRIPS.has(method) && Array.isArray(node.args) && node.args.length > 0) {
-    return { text: method, what: `"${method}(…)" with the characters to strip ignores them here: strip whitespace only, or use "replace"` };
-  }
   if (Object.hasOwn(METHODS, method)) return { text: `.${method}(`, what: `the method "${method}()" renders otherwise than Python's: ${METHODS[method]}` };
   return null;
 }
@@ -131,8 +125,8 @@ function divergenceAt(node: Node): Divergence | null {
     }
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
-    if (name === 'join' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression')) {
-      return { text: 'join', what: `"join" with a keyword (attribute=, d=) renders otherwise than jinja2's (the library ignores it): write "map(attribute='answer') | join(', ')"` };
+    if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
+      return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
     }
   }
   if (node.type === 'TestExpression' && LACKING_TESTS.has(nameOf(node.test) ?? '')) return lacking('test', nameOf(node.test) ?? '');
