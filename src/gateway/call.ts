@@ -54,6 +54,7 @@ const FAILURE_CODES = {
   transient: 'TMAS_CALL_FAILED',
   'context-length': 'TMAS_CONTEXT_LENGTH',
   auth: 'TMAS_AUTH',
+  quota: 'TMAS_QUOTA',
   'not-streamed': 'TMAS_NOT_STREAMED',
   'in-band': 'TMAS_CALL_REJECTED',
   'refused-field': 'TMAS_FIELD_REFUSED',
