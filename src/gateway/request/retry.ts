@@ -60,7 +60,10 @@ function classifyStatus(error: unknown): FailureKind {
 function isContextLengthError(error: APIError): boolean {
   // llama.cpp's server: type exceed_context_size_error, 'request (N tokens) exceeds the available context size (M tokens)'.
   if (error.code === 'context_length_exceeded' || error.type === 'exceed_context_size_error') return true;
-  return /maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message);
+  if (/maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
+  // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
+  // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
+  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be/i.test(error.message);
 }
 
 /** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
