@@ -13,9 +13,10 @@ import { InBandError } from '../reply/in-band-error.ts';
 import { refusedField } from './refused-field.ts';
 import { statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
+import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
@@ -46,6 +47,8 @@ function classifyStatus(error: unknown): FailureKind {
     if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
     // A spent quota or balance (quota-spent.ts) passes with no wait, a 429 of it included: the run stops at once.
     if (quotaSpent(error)) return 'quota';
+    // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
+    if (modelGone(error)) return 'model-gone';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
     if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
