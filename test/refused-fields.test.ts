@@ -4,12 +4,14 @@
  * supplied", a strict pydantic server's extra_forbidden), over real sockets:
  * a field tmas adds on its own is left out for that endpoint, and one that a
  * flag sets stops the run, naming the flag; so does a completion limit above
- * the cap the API states.
+ * the cap the API states, and so does an account whose quota or credits
+ * are spent (a resume then pays for no call twice), or a model that is no
+ * longer served.
  */
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { readJournal, runCli, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCli, runCliInProcess, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
 
 /** OpenAI's words for a field its chat models do not know. */
 const unrecognized = (field: string) => ({ error: { message: `Unrecognized request argument supplied: ${field}`, type: 'invalid_request_error', param: null, code: null } });
@@ -130,6 +132,90 @@ describe('a completion limit above the cap a hosted API states', () => {
       const resumed = await runCli(['run', '--resume', output, '--completion-max-tokens', String(CAP), '--force']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect((await readJournal(output)).every((call) => call.request.maxTokens <= CAP)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** The simulator behind a proxy that answers the first `answered` calls, then refuses calls with `refusal` (at most `refusals` of them) while `spent` is set; counts both. */
+async function refusingAfter(answered: number, status: number, refusal: Record<string, unknown>, refusals = Number.POSITIVE_INFINITY) {
+  const problems = smallProblems(2);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+  const counts = { refused: 0, passed: 0 };
+  const spent = { current: true };
+  const proxy = await startSwitchableProxy(sim.url, (url, _body, res) => {
+    if (!url.endsWith('/chat/completions')) return false;
+    if (!spent.current || counts.passed < answered || counts.refused >= refusals) {
+      counts.passed++;
+      return false;
+    }
+    counts.refused++;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    return true;
+  });
+  const close = () => proxy.close().then(() => sim.close());
+  return { url: proxy.url, problems, counts, spent, close };
+}
+
+describe('an account whose quota or credits are spent', () => {
+  // Each API's refusal of a call for an account with nothing left to spend, as it words it.
+  const wordings: Array<[string, number, Record<string, unknown>]> = [
+    ['OpenAI 429 insufficient_quota', 429, { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } }],
+    ['OpenRouter 402', 402, { error: { message: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits', code: 402 } }],
+    ['DeepSeek 402', 402, { error: { message: 'Insufficient Balance', type: 'unknown_error', param: null, code: 'invalid_request_error' } }],
+    ['Anthropic 400', 400, { type: 'error', error: { type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' } }],
+  ];
+
+  // Before, a 429 of a spent quota was retried as a rate limit (51 requests over 144 s for 3 problems) and the run stopped as an
+  // endpoint down, advising to check the server or lower --concurrency; a 402 or a 400 failed every call of the run, exit 3.
+  test.for(wordings)('%s: the run stops at once, exit 2 (TMAS_QUOTA), saying to top up and resume; the resume pays no call twice', async ([, status, refusal], { dir }) => {
+    const server = await refusingAfter(3, status, refusal);
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--max-retries', '3', '--retry-base-ms', '1', '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_QUOTA', message: expect.stringMatching(/quota or credits are spent: .*No retry would pass.*billing page.*--api-key.*tmas run --resume /) });
+      // The calls in flight when the first refusal came back, each refused once: none retried.
+      expect(server.counts.refused).toBeGreaterThan(0);
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+      server.spent.current = false;
+      const resumed = await runCliInProcess(['run', '--resume', output]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // Every call answered was journaled once: the resume sent none of them again.
+      expect(await readJournal(output)).toHaveLength(server.counts.passed);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Gemini words a per-minute rate limit as a spent quota does, under a 429 that passes once the minute does.
+  test("Gemini's per-minute 429 RESOURCE_EXHAUSTED, worded 'You exceeded your current quota', is still retried: the run completes", async ({ dir }) => {
+    const perMinute = { error: { code: 429, message: 'You exceeded your current quota, please check your plan and billing details.', status: 'RESOURCE_EXHAUSTED' } };
+    const server = await refusingAfter(1, 429, perMinute, 2);
+    try {
+      const output = path.join(dir, 'run');
+      await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--max-retries', '3', '--retry-base-ms', '1', '--output-file', output]);
+      expect(server.counts.refused).toBe(2);
+      expect(await readJournal(output)).toHaveLength(server.counts.passed);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a model no longer served mid-run', () => {
+  // Before, every call of the run was sent and refused with the 404 (TMAS_CALL_REJECTED), each problem stopped, exit 3.
+  test.for([
+    ['OpenAI model_not_found', { error: { message: 'The model `tmas-sim` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } }],
+    ['Azure DeploymentNotFound', { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } }],
+  ] as const)('%s: the run stops at once, exit 2 (TMAS_MODEL_NOT_SERVED), naming the resume', async ([, refusal], { dir }) => {
+    const server = await refusingAfter(3, 404, refusal);
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_MODEL_NOT_SERVED', message: expect.stringMatching(/no longer serves its model: .*model id or the deployment.*tmas run --resume /) });
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+      expect(await readJournal(output)).toHaveLength(server.counts.passed);
     } finally {
       await server.close();
     }

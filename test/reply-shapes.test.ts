@@ -5,7 +5,7 @@
  * content parts, gpt-oss's harmony channels left in the content, usage
  * counts written as strings or not as counts at all, reasoning tokens
  * counted beside the completion tokens, and the several choices of a request
- * sent with `n`.
+ * sent with `n`, and a refusal in place of the answer.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -228,5 +228,21 @@ describe('the choices of a request', () => {
     const body = JSON.parse((await requestBody(request, undefined, { dialect: 'chat', stream: true })).toString()) as Record<string, unknown>;
     expect(body).not.toHaveProperty('n');
     expect(body).toMatchObject({ repetition_penalty: 1.05, stream: true });
+  });
+});
+
+describe("a refusal in place of the answer (OpenAI's `refusal` field, content null, finish_reason stop)", () => {
+  const REFUSAL = "I'm sorry, but I can't help with that.";
+  // Before, each read as a whole empty answer (finish_reason stop), graded wrong with nothing said.
+  test('whole and streamed, it is read as a filtered reply, told once; a refusal field beside an answer changes nothing', async () => {
+    const told: string[] = [];
+    const onFiltered = (endpoint: string) => void told.push(endpoint);
+    const whole = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: REFUSAL }, finish_reason: 'stop' }] })), 1000, { stream: false, onFiltered });
+    expect(whole.result).toMatchObject({ content: '', finishReason: 'content_filter' });
+    const streamed = await callTo(stream([chunk({ role: 'assistant', content: null, refusal: '' }), chunk({ refusal: REFUSAL }), chunk({}, 'stop')]), 1000, { onFiltered });
+    expect(streamed.result).toMatchObject({ content: '', finishReason: 'content_filter' });
+    expect(told).toHaveLength(2);
+    const answered = await callTo(stream([chunk({ role: 'assistant', content: 'The answer is 5.', refusal: null }), chunk({}, 'stop')]));
+    expect(answered.result).toMatchObject({ content: 'The answer is 5.', finishReason: 'stop' });
   });
 });

@@ -69,12 +69,18 @@ describe('a generation the server ended unfinished is no reply', () => {
 describe("a context-length error states the server's window in the words of its server", () => {
   const WINDOW = 8192;
   // Each server's 400 when a request's prompt and completion limit pass its window, with the prompt's tokens and the completion limit.
-  const wordings: Array<[string, (prompt: number, completion: number) => Record<string, unknown>]> = [
+  const wordings: Array<[string, (prompt: number, completion: number) => unknown]> = [
     ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
     ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
     // llama.cpp's server names the prompt's tokens and its context size (n_ctx); before, a 400 that failed the call (TMAS_CALL_REJECTED).
     ['llama.cpp', (prompt) => ({ error: { code: 400, message: `request (${prompt} tokens) exceeds the available context size (${WINDOW} tokens), try increasing it`, type: 'exceed_context_size_error', n_prompt_tokens: prompt, n_ctx: WINDOW } })],
+    // Hosted APIs, in their words; before, each a 400 that failed the call (TMAS_CALL_REJECTED) and stopped its problem.
+    ['Anthropic', (prompt, completion) => ({ type: 'error', error: { type: 'invalid_request_error', message: `input length and \`max_tokens\` exceed context limit: ${prompt} + ${completion} > ${WINDOW}, decrease input length or \`max_tokens\` and try again` } })],
+    ['Anthropic on its prompt', (prompt, completion) => ({ type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${prompt + completion} tokens > ${WINDOW} maximum` } })],
+    // Google's APIs send the error as a list of one body.
+    ['Gemini', (prompt, completion) => [{ error: { code: 400, message: `The input token count (${prompt + completion}) exceeds the maximum number of tokens allowed (${WINDOW}).`, status: 'INVALID_ARGUMENT' } }]],
+    ['TGI (Together)', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
   ];
 
   /**
@@ -82,7 +88,7 @@ describe("a context-length error states the server's window in the words of its 
    * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a 200: a streamed one
    * (as SGLang does), or a whole JSON body; counts what it refused and answered.
    */
-  async function smallWindow(refusal: (prompt: number, completion: number) => Record<string, unknown>, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow = false) {
+  async function smallWindow(refusal: (prompt: number, completion: number) => unknown, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).

@@ -64,6 +64,22 @@ function modelOf(reply: { model?: unknown }): string | null {
   return typeof reply.model === 'string' ? reply.model : null;
 }
 
+/**
+ * Whether a choice's message or delta carries the model's refusal: OpenAI's
+ * `refusal` field, a text set in place of the content (null) while the
+ * finish reason says `stop`. Read as a whole reply, it was an empty answer,
+ * graded wrong with nothing said; it is read as a filtered one.
+ */
+function refuses(choice: Choice, field: 'message' | 'delta'): boolean {
+  const refusal: unknown = (choice[field] as { refusal?: unknown } | undefined)?.refusal;
+  return typeof refusal === 'string' && refusal.trim() !== '';
+}
+
+/** The finish reason of a reply: the one it said, or content_filter for a refusal given in place of any answer. */
+function finishOf(said: FinishReason | null, refused: boolean, content: string): FinishReason | null {
+  return refused && content.trim() === '' ? 'content_filter' : said;
+}
+
 /** The result of a whole (non-streamed) reply. */
 export function fromWholeReply(response: ChatCompletion): Reply {
   const choice = choiceOf(response.choices, null);
@@ -75,7 +91,7 @@ export function fromWholeReply(response: ChatCompletion): Reply {
     content: separated.content,
     reasoning: separated.reasoning,
     reasoningDialect: separated.dialect,
-    finishReason: finish.reason,
+    finishReason: finishOf(finish.reason, refuses(choice, 'message'), separated.content),
     finishSaid: finish.said,
     usage: usageOf(response.usage),
     model: modelOf(response),
@@ -135,6 +151,8 @@ class StreamAssembly implements StreamState {
   /** The finish reason as the chunks said it, whatever its type; null while none said one. */
   finishReason: unknown = null;
   finished = false;
+  /** Whether a delta carried the model's refusal (`refusal`). */
+  private refused = false;
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
   private model: string | null = null;
@@ -150,6 +168,7 @@ class StreamAssembly implements StreamState {
     if (choice) {
       this.index ??= indexOf(choice);
       const texts = choiceTexts(choice, 'delta');
+      this.refused ||= refuses(choice, 'delta');
       if (texts.content !== '') chars += this.text(this.content, texts.content);
       if (texts.reasoningField !== null) {
         this.reasoningField ??= texts.reasoningField;
@@ -191,7 +210,7 @@ class StreamAssembly implements StreamState {
       content: separated.content,
       reasoning: separated.reasoning,
       reasoningDialect: separated.dialect,
-      finishReason: finish.reason,
+      finishReason: finishOf(finish.reason, this.refused, separated.content),
       finishSaid: finish.said,
       usage: this.usage,
       model: this.model,

@@ -3,7 +3,7 @@
  * from, `{"error": {"message": …}}`, whatever shape the server used: SGLang
  * and older vLLM send `{"object": "error", "message": …, "code": 400}`,
  * FastAPI servers `{"detail": …}`, text-generation-inference
- * `{"error": "…"}`. The client keeps only a body's `error` field, so those
+ * `{"error": "…"}`, Google's APIs a list of one such body. The client keeps only a body's `error` field, so those
  * became "400 status code (no body)", and a context-length error there went
  * unrecognised (retry.ts), which is what makes a call shrink its prompt.
  * A proxy's web page (nginx's, a load balancer's, Cloudflare's 502 of
@@ -26,6 +26,8 @@ export function openAiErrorBody(text: string): string {
     const words = pageWords(text);
     return words === null ? text : JSON.stringify({ error: { message: `${WEB_PAGE}${words}` } });
   }
+  // Google's APIs (Gemini's OpenAI-compatible endpoint) send the error as a list of one: `[{"error": {…}}]`.
+  if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'object' && value[0] !== null) return openAiErrorBody(JSON.stringify(value[0]));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return text;
   const body = value as Record<string, unknown>;
   if (typeof body['error'] === 'object' && body['error'] !== null) return text;

@@ -12,9 +12,11 @@ import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 import { refusedField } from './refused-field.ts';
 import { statedCompletionCap } from './completion-cap.ts';
+import { quotaSpent } from './quota-spent.ts';
+import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
@@ -43,6 +45,10 @@ function classifyStatus(error: unknown): FailureKind {
     if (status === 400 && isContextLengthError(error)) return 'context-length';
     // A field of the request the server does not take, or a completion limit above its cap: every call sent with it is refused alike (refused-field.ts, completion-cap.ts).
     if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
+    // A spent quota or balance (quota-spent.ts) passes with no wait, a 429 of it included: the run stops at once.
+    if (quotaSpent(error)) return 'quota';
+    // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
+    if (modelGone(error)) return 'model-gone';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
     if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
@@ -57,7 +63,10 @@ function classifyStatus(error: unknown): FailureKind {
 function isContextLengthError(error: APIError): boolean {
   // llama.cpp's server: type exceed_context_size_error, 'request (N tokens) exceeds the available context size (M tokens)'.
   if (error.code === 'context_length_exceeded' || error.type === 'exceed_context_size_error') return true;
-  return /maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message);
+  if (/maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
+  // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
+  // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
+  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be/i.test(error.message);
 }
 
 /** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */

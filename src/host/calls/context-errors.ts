@@ -9,7 +9,8 @@
  * total of T tokens: …", and SGLang on a prompt alone "The input (T tokens)
  * is longer than the model's context length (N tokens)", llama.cpp's server
  * "request (P tokens) exceeds the available context size (N tokens)" (its
- * prompt alone: it does not refuse a completion limit past its window).
+ * prompt alone: it does not refuse a completion limit past its window);
+ * the hosted APIs' words are beside their patterns below.
  */
 
 /** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
@@ -17,14 +18,26 @@ export const CONTEXT_MARGIN = 256;
 
 /** The window the server states, or null when its words give none. */
 export function statedWindow(message: string): number | null {
-  const stated = /(?:context length(?: is| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1];
+  const stated = /(?:context length(?: is| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
   return stated === undefined ? null : Number(stated);
 }
+
+/**
+ * Where hosted APIs state their window: Anthropic ('prompt is too long: P
+ * tokens > W maximum', 'exceed context limit: P + C > W'), Gemini ('… the
+ * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W').
+ */
+const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(message: string): number | null {
   const total = /(?:you requested|a total of|input|length|request) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
   if (total !== undefined) return Number(total);
+  // Anthropic's 'prompt is too long: T tokens' (Gemini's 'input token count (T)'), and the prompt and completion summed: its 'P + C > W', TGI's 'Given: P `inputs` tokens and C `max_new_tokens`'.
+  const prompted = /too long: (\d+) tokens/i.exec(message)?.[1] ?? /input token count \((\d+)\)/i.exec(message)?.[1];
+  if (prompted !== undefined) return Number(prompted);
+  const parts = /limit: (\d+) \+ (\d+) >/i.exec(message) ?? /Given: (\d+) `?inputs`? tokens and (\d+) `?max_new_tokens/i.exec(message);
+  if (parts !== null) return Number(parts[1]) + Number(parts[2]);
   // vLLM's check of max_tokens alone states the completion limit and the prompt apart.
   const completion = /too large: (\d+)/i.exec(message)?.[1];
   const prompt = /has (\d+) input tokens/i.exec(message)?.[1];

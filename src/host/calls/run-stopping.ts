@@ -13,7 +13,7 @@ import { statedCompletionCap } from '../../gateway/request/completion-cap.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
- * a refused key, or an endpoint that answers streamed requests with JSON that
+ * a refused key, a spent quota, a model no longer served, or an endpoint that answers streamed requests with JSON that
  * is no completion; every other call to it would fail the same way.
  */
 export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError | null {
@@ -23,6 +23,23 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       // The server's message may end with its own period ("…/api-keys."): one is said.
       `The endpoint of ${slotAgent(slot)} refused its API key: ${error.message.replace(/\.+$/, '')}. The run stopped at once; every completed call is kept. ` +
         `Give a valid key with ${keySource(slot)}, then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
+  if (error.code === 'TMAS_QUOTA') {
+    return new UserError(
+      'TMAS_QUOTA',
+      `The endpoint of ${slotAgent(slot)} refused a call because the account's quota or credits are spent: ${error.message.replace(/\.+$/, '')}. ` +
+        'No retry would pass: the run stopped at once; every completed call is kept. ' +
+        `Add credits or raise the quota on the provider's billing page (or give another account's key with ${keySource(slot)}), then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
+  if (error.code === 'TMAS_MODEL_NOT_SERVED') {
+    return new UserError(
+      'TMAS_MODEL_NOT_SERVED',
+      `The endpoint of ${slotAgent(slot)} no longer serves its model: ${error.message.replace(/\.+$/, '')}. Every other call would be refused alike: ` +
+        `the run stopped at once; every completed call is kept. Check the model id or the deployment (a model withdrawn, a deployment deleted or renamed), then continue with: tmas run --resume ${outputDir}`,
       { cause: error },
     );
   }

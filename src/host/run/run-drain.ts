@@ -9,7 +9,7 @@
  * and is not retried during the drain: a server that hangs holds the stop no
  * longer than that. The second Ctrl-C (the run's signal) aborts them.
  */
-import { TmasError } from '../../kernel/errors.ts';
+import { TmasError, type UserError } from '../../kernel/errors.ts';
 import type { Gateway } from '../../gateway/gateway.ts';
 import type { CallsInFlight } from '../calls/calls-in-flight.ts';
 
@@ -84,4 +84,39 @@ export function whenDrained(drain: RunDrain | undefined, parts: DrainParts): { d
   });
   drained.catch(() => {});
   return { drained, dispose: () => dispose() };
+}
+
+/**
+ * The stop a call's failure asks for when every other call would fail alike
+ * (a refused key, a spent quota, a refused field: run-stopping.ts). Before,
+ * it stopped the run's actor at once, aborting the calls in flight: a hosted
+ * API had answered (and billed) them, and the resume sent them again (a
+ * spent quota after 3 answers: 3 paid, 2 journaled). On a gateway of its
+ * own the run now stops as the first Ctrl-C does: no new call is sent, the
+ * calls in flight finish and are journaled, then `stopped` rejects with the
+ * first such error. A gateway shared with other runs (a table's methods) is
+ * not drained for one run's sake: that run stops at once, as before.
+ */
+export function stopOnceJournaled(parts: { gateway: Gateway; calls: CallsInFlight; shared: boolean; waiting: (error: UserError, inFlight: number) => void }): { stopRun: (error: UserError) => void; stopped: Promise<never> } {
+  let stopRun: (error: UserError) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    let asked = false;
+    stopRun = (error) => {
+      if (asked) return;
+      asked = true;
+      if (parts.shared) return reject(error);
+      parts.gateway.drain();
+      const check = () => {
+        if (parts.calls.count > 0) return;
+        off();
+        reject(error);
+      };
+      // At once when nothing is in flight: the run's actor may end (its problems stopped) before a later turn.
+      if (parts.calls.count === 0) return reject(error);
+      parts.waiting(error, parts.calls.count);
+      const off = parts.calls.onLeave(check);
+    };
+  });
+  stopped.catch(() => {});
+  return { stopRun: (error) => stopRun(error), stopped };
 }

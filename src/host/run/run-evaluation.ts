@@ -34,7 +34,7 @@ import { countUnsentCalls, unsentCallWarnings } from '../../observers/unsent-cal
 import { ENDPOINT_SLOTS, type Envelope } from '../../kernel/protocol.ts';
 import { writeOutputs } from '../outputs/outputs.ts';
 import { beforeStore, eitherSignal, whenStopped } from './run-stop.ts';
-import { whenDrained, type RunDrain } from './run-drain.ts';
+import { stopOnceJournaled, whenDrained, type RunDrain } from './run-drain.ts';
 import { createCallsInFlight } from '../calls/calls-in-flight.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
 import type { JournalSource } from '../calls/journal-source.ts';
@@ -80,8 +80,8 @@ export interface RunOutcome {
   stopped: StoppedIteration[];
 }
 
-/** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, an endpoint that answers streams with JSON that is no completion, a field a flag sets that the endpoint refuses. */
-const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_NOT_STREAMED', 'TMAS_FIELD_REFUSED'] satisfies ErrorCode[]);
+/** Errors that stop a run as Ctrl-C does, then report themselves: an endpoint down, a refused key, a spent quota, a model no longer served, an endpoint that answers streams with JSON that is no completion, a field a flag sets that the endpoint refuses. */
+const STOPPING_CODES: ReadonlySet<string> = new Set(['TMAS_ENDPOINT_DOWN', 'TMAS_AUTH', 'TMAS_QUOTA', 'TMAS_MODEL_NOT_SERVED', 'TMAS_NOT_STREAMED', 'TMAS_FIELD_REFUSED'] satisfies ErrorCode[]);
 
 /** The questions that alone exceed the prompt budget (`counting`: their tokens), as `id (n tokens)`, and the budget. */
 async function unfitQuestions(counting: Promise<number[]>, problems: Problem[], config: RunConfig): Promise<{ budget: number; unfit: string[] }> {
@@ -304,14 +304,12 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
 
     const post = postTo(bus);
     const failures = createCallFailures();
-    let stopRun: (error: UserError) => void = () => {};
-    const runStopped = new Promise<never>((_, reject) => {
-      stopRun = reject;
-    });
-    runStopped.catch(() => {});
     const deps = { config, secrets, simulatorUrl: endpoints.simulatorUrl };
     let outOfBounds = 0;
     const inFlight = createCallsInFlight();
+    const waiting = (error: UserError, calls: number) =>
+      io.stderr(`tmas: stopping (${error.code}): no new call is sent; the ${calls} call(s) in flight finish and are journaled first, each given up after --timeout without a byte. Ctrl-C twice aborts them (a resume sends them again, billed again).`);
+    const { stopRun, stopped: runStopped } = stopOnceJournaled({ gateway, calls: inFlight, shared: options.shared !== undefined, waiting });
     const drain = whenDrained(options.drain, { gateway, calls: inFlight, idleLimitMs: config.gateway.timeoutSeconds * 1000, progressed: options.onOutputProgress });
     cleanups.push(drain.dispose);
     const llm = createLlmCall({ ...deps, inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });

@@ -27,7 +27,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
       ),
     onFiltered: (endpoint) =>
       options.say(
-        `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"); such a reply gives no answer and counts as unusable ` +
+        `tmas: warning: ${endpoint} stopped a reply with its content filter (finish_reason "content_filter"), or its model refused (a refusal in place of the answer); such a reply gives no answer and counts as unusable ` +
           '(asked again with another seed, up to --parse-retries times); metrics.json counts them as filtered.',
       ),
     onReasoningOnly: (endpoint, dialect) => options.say(reasoningOnlyWarning(endpoint, dialect)),
