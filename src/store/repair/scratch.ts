@@ -33,14 +33,15 @@ export function scratchRoot(): string {
 }
 
 function removeLive(): void {
-  for (const dir of live) {
+  for (const dir of [...live]) {
     try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      live.delete(dir);
     } catch {
-      // Left for the next command's sweep (this process is gone by then).
+      // Kept: a signal's removal is tried again at exit (LevelDB's thread may have written into the view meanwhile),
+      // and one that fails at exit is left for the next command's sweep (this process is gone by then).
     }
   }
-  live.clear();
 }
 
 /**
