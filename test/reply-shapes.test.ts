@@ -8,9 +8,12 @@
  * sent with `n`, and a refusal in place of the answer.
  */
 import type { ServerResponse } from 'node:http';
+import { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { modelGone } from '../src/gateway/request/model-gone.ts';
 import { requestBody } from '../src/gateway/request/request-body.ts';
+import { usageOf } from '../src/gateway/reply/usage-counts.ts';
 import { createPool, type Pool } from '../src/pool/pool.ts';
 import { additionRequest, chatCompletionBody, serveHttp } from './fixtures.ts';
 
@@ -244,5 +247,22 @@ describe("a refusal in place of the answer (OpenAI's `refusal` field, content nu
     expect(told).toHaveLength(2);
     const answered = await callTo(stream([chunk({ role: 'assistant', content: 'The answer is 5.', refusal: null }), chunk({}, 'stop')]));
     expect(answered.result).toMatchObject({ content: 'The answer is 5.', finishReason: 'stop' });
+  });
+});
+
+describe('usages and refusals read narrowly enough', () => {
+  test("a usage without its prompt's count is not read for thinking in its total: the difference is the prompt", () => {
+    expect(usageOf({ completion_tokens: 20, total_tokens: 332 })?.completionTokens).toBe(20);
+    expect(usageOf({ prompt_tokens: 0, completion_tokens: 20, total_tokens: 332 })?.completionTokens).toBe(20);
+    // With the prompt stated, the thinking a gateway left in the total alone is still counted.
+    expect(usageOf({ prompt_tokens: 12, completion_tokens: 20, total_tokens: 332 })?.completionTokens).toBe(320);
+  });
+
+  test("a 404 that refuses one request's parameters is not a model gone; one that names the model is", () => {
+    const notFound = (message: string, type?: string) => APIError.generate(404, { error: { message, ...(type ? { type } : {}) } }, undefined, new Headers());
+    expect(modelGone(notFound('No endpoints found that can handle the requested parameters.'))).toBe(false);
+    expect(modelGone(notFound('Not found', 'not_found_error'))).toBe(false);
+    expect(modelGone(notFound('No endpoints found for qwen/qwen3-8b.'))).toBe(true);
+    expect(modelGone(notFound('model: claude-x not found', 'not_found_error'))).toBe(true);
   });
 });

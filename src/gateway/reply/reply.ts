@@ -178,7 +178,8 @@ class StreamAssembly implements StreamState {
         this.finishReason = choice.finish_reason;
         this.finished ||= endsStream(choice.finish_reason);
       }
-      const sofar = chunk.usage ? (usageOf(chunk.usage)?.completionTokens ?? null) : null;
+      // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
+      const sofar = chunk.usage?.completion_tokens == null ? null : (usageOf(chunk.usage)?.completionTokens ?? null);
       if (sofar !== null) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }

@@ -32,8 +32,12 @@ export function usageOf(usage: unknown): UsageCounts | null {
   // A block without completion tokens is what proxies fill in with zeros: 0, which a reply with text belies (completion-bounds.ts).
   const completionTokens = completion === undefined || completion === null ? 0 : tokenCount(completion);
   if (completionTokens === null) return null;
-  const promptTokens = tokenCount(prompt) ?? 0;
-  return { promptTokens, completionTokens: completionTokens + reasoningBeside(usage as UsageBlock, promptTokens, completionTokens) };
+  const stated = tokenCount(prompt);
+  const promptTokens = stated ?? 0;
+  // A total is read against prompt + completion only where the prompt's count is stated: without it, the
+  // difference is the prompt itself (a usage of completion 20 and total 332 is not 312 tokens of thinking).
+  const beside = stated === null || stated === 0 ? 0 : reasoningBeside(usage as UsageBlock, promptTokens, completionTokens);
+  return { promptTokens, completionTokens: completionTokens + beside };
 }
 
 /** The fields of a usage block that tell where its reasoning tokens were counted. */

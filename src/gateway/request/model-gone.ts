@@ -9,11 +9,14 @@
  */
 import { APIError } from 'openai';
 
-/** The codes that name a model or deployment not found. */
-const GONE_CODES = new Set(['model_not_found', 'deploymentnotfound', 'not_found_error']);
+/** The codes that name a model or deployment not found (Anthropic's `not_found_error` names any missing resource: its words must name the model). */
+const GONE_CODES = new Set(['model_not_found', 'deploymentnotfound']);
 
-/** Words of a model not served. */
-const GONE_WORDS = /model\b.*\b(?:does not exist|not found|is not supported)|no endpoints found|deployment.*(?:does not exist|not found)/i;
+/**
+ * Words of a model not served. OpenRouter's "No endpoints found for MODEL" names the model; its "No endpoints
+ * found that can handle the requested parameters" (or "matching your data policy") is one request's refusal.
+ */
+const GONE_WORDS = /model\b.*\b(?:does not exist|not found|is not supported)|no endpoints found for |deployment.*(?:does not exist|not found)/i;
 
 /** Whether `error` is a 404 saying the model (or its deployment) is not served. */
 export function modelGone(error: unknown): boolean {

@@ -40,8 +40,9 @@ function calling<A extends unknown[], R>(where: string, role: string, part: stri
 
 /** `fn`, its throws told as the plugin's, and what it returns checked by `problem` (null: fine). */
 function guarded<A extends unknown[], R>(where: string, role: string, part: string, fn: (...args: A) => R, problem: (value: unknown, args: A) => string | null): (...args: A) => R {
-  return (...args) => {
-    const value = calling(where, role, part, fn, args);
+  // A function, not an arrow: a module's method that reads `this` is called on the definition, as it was unguarded.
+  return function (this: unknown, ...args: A): R {
+    const value = calling(where, role, part, (...given: A) => fn.apply(this, given), args);
     const wrong = problem(value, args);
     if (wrong !== null) throw pluginError(where, role, part, wrong);
     return value;
