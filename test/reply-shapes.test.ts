@@ -183,6 +183,16 @@ describe("gpt-oss's harmony channels left in the content by a server that does n
     expect(result).toMatchObject({ content: '', reasoning: `${analysis} Let me try \\boxed{7}`, finishReason: 'length' });
   });
 
+  // Before, the stripped form (special tokens skipped) cut while it analysed was the answer: its tentative \\boxed{7} was graded.
+  test.each([
+    ['streamed, finish length', stream([chunk({ content: `analysis${analysis} Let me try \\boxed{7}` }), chunk({}, 'length')]), 1000],
+    ['whole, finish length', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(`analysis${analysis} Let me try \\boxed{7}`, { choices: [{ index: 0, message: { role: 'assistant', content: `analysis${analysis} Let me try \\boxed{7}` }, finish_reason: 'length' }] })), 1000],
+    ['whole, no finish reason, its tokens at the limit', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(`analysis${analysis} Let me try \\boxed{7}`, { choices: [{ index: 0, message: { role: 'assistant', content: `analysis${analysis} Let me try \\boxed{7}` }, finish_reason: null }], usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } })), 20],
+  ])('its special tokens skipped, cut while it analysed (%s): reasoning only, marked cut', async (shape, send, maxTokens) => {
+    const { result } = await callTo(send, maxTokens, { stream: !shape.startsWith('whole') });
+    expect(result).toMatchObject({ content: '', reasoning: `${analysis} Let me try \\boxed{7}`, reasoningDialect: 'harmony', finishReason: 'length' });
+  });
+
   test('a content that only starts with the word "analysis" is an answer like any other', async () => {
     const { result } = await callTo(stream([chunk({ content: 'analysis of the cases gives \\boxed{5}.' }), chunk({}, 'stop')]));
     expect(result).toMatchObject({ content: 'analysis of the cases gives \\boxed{5}.', reasoning: null, reasoningDialect: null });

@@ -22,6 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { Reply } from './reply/reply.ts';
 import { inferredFinish } from './reply/finish-reason.ts';
+import { separatedOnceCut } from './reply/reasoning.ts';
 import { tellOnce } from './told-once.ts';
 import type { ReplicaPool } from './endpoints/replica-pool.ts';
 import type { Routing } from './dispatch/routing.ts';
@@ -135,8 +136,9 @@ export async function completeCall(context: CallContext, request: CompletionRequ
         dispatcher.release(state);
       }
       const countedTokens = await settleTokens(attempted);
-      const result = attempted.reply;
-      const finishReason = result.finishReason ?? finishOfTokens(context, state, request, { ...result, countedTokens });
+      const said = attempted.reply;
+      const finishReason = said.finishReason ?? finishOfTokens(context, state, request, { ...said, countedTokens });
+      const result = said.finishReason === null && finishReason === 'length' ? separatedOnceCut(said) : said;
       // Refused with the field, answered without it: the field was the trouble.
       if (call.usageDropped) refuseStreamUsage(state);
       succeeded(tally, state, request, result, sentTo.prefixHit);

@@ -27,13 +27,16 @@ const STRIPPED_FINAL = 'assistantfinal';
  * "analysis" and hold "assistantfinal"). The answer is the last `final`
  * message; the reasoning, every other message's body. A content that never
  * reached its final channel (cut at its limit while it analysed) is
- * reasoning only, with no answer, as an unclosed `<think>` is.
+ * reasoning only, with no answer, as an unclosed `<think>` is: for the
+ * tagged form its header says so; for the stripped form, whose opening word
+ * an answer may start with too, only when `cut` (the reply ended at its
+ * limit) says the analysis was never left.
  */
-export function splitHarmony(content: string): { content: string; reasoning: string } | null {
+export function splitHarmony(content: string, cut: boolean): { content: string; reasoning: string } | null {
   if (/^\s*<\|(?:start|channel)\|>/.test(content)) return splitTagged(content);
   if (!STRIPPED_OPEN.test(content)) return null;
   const final = content.lastIndexOf(STRIPPED_FINAL);
-  if (final < 0) return null;
+  if (final < 0) return cut ? { content: '', reasoning: content.replace(STRIPPED_OPEN, '').trim() } : null;
   const reasoning = content.slice(0, final).replace(STRIPPED_OPEN, '').trim();
   return { content: content.slice(final + STRIPPED_FINAL.length).replace(/^\s+/, ''), reasoning };
 }

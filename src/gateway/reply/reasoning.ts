@@ -43,17 +43,39 @@ export function splitThinkTags(content: string): { content: string; reasoning: s
   return { content: content.slice(close + CLOSE.length), reasoning };
 }
 
-/** The answer and the reasoning of a reply, and the dialect the reasoning came in (null: none); `apart` is a reasoning that came in a field of its own (one left empty gives way to reasoning inline in the content). */
+/**
+ * The answer and the reasoning of a reply, and the dialect the reasoning came
+ * in (null: none); `apart` is a reasoning that came in a field of its own (one
+ * left empty gives way to reasoning inline in the content). One rule for every
+ * inline dialect: a reply that opened its reasoning and never left it is
+ * reasoning only, with no answer, its finish reason kept (`length`: cut). Where
+ * the opening is unmistakable (`<think>`, harmony's channel tokens) its never
+ * closing is enough; where an answer could open the same way (harmony's
+ * stripped `analysis`), `cut` (the reply ended at its limit) must say so too.
+ */
 export function separateReasoning(
   content: string,
   apart: { text: string; dialect: FieldDialect } | null,
+  cut: boolean,
 ): { content: string; reasoning: string | null; dialect: ReasoningDialect | null } {
   // A field sent empty says nothing of where the reasoning is (a proxy that writes reasoning_content: "" on every
   // reply): the content may still hold it inline. Before, such a content's <think> block was the answer.
   if (apart !== null && apart.text.trim() !== '') return { content, reasoning: apart.text, dialect: apart.dialect };
   const split = splitThinkTags(content);
   if (split) return { ...split, dialect: 'think-tags' };
-  const channels = splitHarmony(content);
+  const channels = splitHarmony(content, cut);
   if (channels) return { ...channels, dialect: 'harmony' };
   return apart === null ? { content, reasoning: null, dialect: null } : { content, reasoning: apart.text, dialect: apart.dialect };
+}
+
+/**
+ * A reply whose finish reason was known to be `length` only after it was read
+ * (a server that gave none: inferred from its tokens), read again by the rule
+ * above now that it is known to be cut; a reply already split, or with its
+ * finish reason said, as it is.
+ */
+export function separatedOnceCut<T extends { content: string; reasoning: string | null; reasoningDialect: ReasoningDialect | null }>(reply: T): T {
+  if (reply.reasoningDialect !== null) return reply;
+  const separated = separateReasoning(reply.content, null, true);
+  return separated.dialect === null ? reply : { ...reply, content: separated.content, reasoning: separated.reasoning, reasoningDialect: separated.dialect };
 }

@@ -86,7 +86,7 @@ export function fromWholeReply(response: ChatCompletion): Reply {
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
   const finish = readFinish(choice.finish_reason);
   const texts = choiceTexts(choice, 'message');
-  const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField });
+  const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField }, finish.reason === 'length');
   return {
     content: separated.content,
     reasoning: separated.reasoning,
@@ -206,7 +206,7 @@ class StreamAssembly implements StreamState {
     if (this.finishReason === null && this.index === null) throw new ReplyError('malformed', 'the event stream was closed by data: [DONE] before any choice came');
     const finish = readFinish(this.finishReason);
     const apart = this.reasoningField === null ? null : { text: this.reasoning.text(), dialect: this.reasoningField };
-    const separated = separateReasoning(this.content.text(), apart);
+    const separated = separateReasoning(this.content.text(), apart, finish.reason === 'length');
     return {
       content: separated.content,
       reasoning: separated.reasoning,
