@@ -95,7 +95,9 @@ describe('loadProblems: JSONL that loads', () => {
     const jsonlBody = '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y","question":"Q2\\nsecond line"}\r\n{"problem_id":"z","question":"Q3"}\r';
     expect(ids(await loadProblems(await write('mac.jsonl', jsonlBody)))).toEqual(expected);
     expect(ids(await loadProblems(await write('mac.json', `[${jsonlBody.replace(/\}\r/g, '},\r').replace(/,\r$/, ']')}`)))).toEqual(expected);
-    expect(ids(await loadProblems(await write('mac.csv', 'id,question\rx,Q1\ry,"Q2\rsecond line"\r\nz,Q3\r')))).toEqual(expected);
+    // A CSV's quoted field keeps its own line break as written (a lone CR here).
+    const asWritten = expected.map(([id, question]) => [id, question?.replace('\n', '\r')]);
+    expect(ids(await loadProblems(await write('mac.csv', 'id,question\rx,Q1\ry,"Q2\rsecond line"\r\nz,Q3\r')))).toEqual(asWritten);
     const broken = await write('broken.jsonl', '{"problem_id":"x","question":"Q1"}\r\r{"problem_id":"y"}\r');
     const error = await loadError(broken);
     expectAt(error, broken, 3);
@@ -453,12 +455,14 @@ describe('loadProblems: CSV', () => {
     '\r\n' +
     'imo-2,"He said ""hi"".",,Combinatorics,Counting,X\r\n';
 
-  test('default columns, BOM, CRLF, quoted newlines, commas and quotes', async ({ write }) => {
+  // A quoted field's CRLF reached the prompt as LF: its line breaks were made LF before the file was parsed.
+  test('default columns, BOM, CRLF, quoted newlines as written, commas and quotes', async ({ write }) => {
     const problems = await loadProblems(await write('bench.csv', bench));
     expect(problems).toEqual([
       {
         id: 'imo-1',
-        question: 'Find $x$ such that\n$x^2 = 4$, $x > 0$.',
+        // As written: the prompt gets the question's own CRLF.
+        question: 'Find $x$ such that\r\n$x^2 = 4$, $x > 0$.',
         answer: '2',
         extra: { Category: 'Algebra', Subcategory: 'Equations', Source: 'Made up, 2025' },
       },
@@ -531,12 +535,19 @@ describe('loadProblems: CSV', () => {
     expect(error.message).toContain('no column "Answer"');
   });
 
-  test('row errors report the line their record starts on', async ({ write }) => {
+  // The CRLF of a quoted field counted as two lines once the file was parsed as written.
+  test.for([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ] as const)('row errors report the line their record starts on (line ends %s)', async ([, end], { write }) => {
     // Record 2 spans lines 2-4, so the empty-id record 3 starts on line 6 (after a blank line).
-    const file = await write('rows.csv', 'Problem ID,Problem\na,"one\ntwo\nthree"\n\n,"four"\n');
+    const file = await write('rows.csv', 'Problem ID,Problem\na,"one\ntwo\nthree"\n\n,"four"\n'.replace(/\n/g, end));
     const error = await loadError(file);
     expectAt(error, file, 6);
     expect(error.message).toContain('the "Problem ID" cell is empty');
+    const fields = await write('fields.csv', 'Problem ID,Problem\na,"x\ny"\nb,c,d\n'.replace(/\n/g, end));
+    expectAt(await loadError(fields), fields, 4);
   });
 
   test('a quote that is never closed points at its record', async ({ write }) => {

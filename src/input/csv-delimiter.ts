@@ -34,7 +34,7 @@ function headerLine(text: string): string {
   for (let at = start; at < text.length; at++) {
     const char = text[at];
     if (char === '"') quoted = !quoted;
-    else if (char === '\n' && !quoted) return text.slice(start, at);
+    else if ((char === '\n' || char === '\r') && !quoted) return text.slice(start, at);
   }
   return text.slice(start);
 }

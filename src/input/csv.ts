@@ -14,15 +14,19 @@ import { locatedProblem, type LocatedProblem, type SourceLocation } from './prob
 const QUOTING_FIX =
   'Wrap any field that contains commas, double quotes or line breaks in double quotes, and write a double quote inside such a field as ""';
 
+/** A line's end as a CSV file may write it, record separators and a quoted field's own line breaks alike: CRLF, a lone CR, LF. */
+const LINE_END = /\r\n|\r|\n/;
+
 /** Parses CSV text into problems, with every record's starting line; its fields are split on the separator its header uses (csv-delimiter.ts). */
 export function parseCsvProblems(text: string, file: string, asked: AskedColumns): LocatedProblem[] {
-  // Line ends are LF by now (problems.ts): csv-parse's line counts and ours are in step.
-  const lines = text.split('\n');
+  const lines = text.split(LINE_END);
   const startLineAfter = (endLine: number): number => {
     let line = endLine + 1;
     while (lines[line - 1] === '') line++;
     return line;
   };
+  // csv-parse counts a quoted CRLF as two lines: each record's last line is counted here, from the bytes it read.
+  const lineEndsBefore = lineEndCounter(text);
   const endLines: number[] = [];
   const delimiter = csvDelimiter(file, text);
   let records: string[][];
@@ -35,8 +39,10 @@ export function parseCsvProblems(text: string, file: string, asked: AskedColumns
       // quote opening after it would not be read (a quoted field after a space was a parse error). Quoted text keeps its spaces.
       trim: true,
       skip_empty_lines: true,
+      // The text is as written (problems.ts): a record ends at any of the three, a quoted field keeps its own as they are.
+      record_delimiter: ['\r\n', '\n', '\r'],
       on_record: (record, context) => {
-        endLines.push(context.lines);
+        endLines.push(lineEndsBefore(context.bytes));
         return record;
       },
     });
@@ -66,6 +72,27 @@ export function parseCsvProblems(text: string, file: string, asked: AskedColumns
     const extra = Object.fromEntries(header.flatMap((name, index) => (used.has(index) ? [] : [[name, cell(index)]])));
     return locatedProblem({ id, question, answer: optional(answerAt), solution: optional(solutionAt), extra }, where);
   });
+}
+
+/**
+ * How many line ends (CRLF, CR or LF, each one) the text's first `bytes` UTF-8
+ * bytes hold, asked with `bytes` never less than before: csv-parse tells how
+ * far it read in bytes. A CR or LF byte is never part of a multi-byte
+ * character, so the bytes are scanned as they are.
+ */
+function lineEndCounter(text: string): (bytes: number) => number {
+  const raw = Buffer.from(text, 'utf8');
+  const ends: number[] = [];
+  for (let at = 0; at < raw.length; at++) {
+    const byte = raw[at];
+    if (byte === 0x0a || (byte === 0x0d && raw[at + 1] !== 0x0a)) ends.push(at + 1);
+  }
+  // The records come in order, so the count goes on from the last one's.
+  let count = 0;
+  return (bytes) => {
+    while (count < ends.length && (ends[count] as number) <= bytes) count++;
+    return count;
+  };
 }
 
 function checkHeader(header: string[], where: SourceLocation): void {

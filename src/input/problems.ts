@@ -65,10 +65,13 @@ export async function loadProblems(file: string, options: LoadOptions = {}): Pro
 }
 
 async function readTextProblems(file: string, options: LoadOptions, maxBytes: number): Promise<LocatedProblem[]> {
-  // CRLF (Windows) and a lone CR (classic Mac OS, and Excel for Mac's "CSV" still) end a line as LF does: a file of CR-only
-  // lines failed at line 1 as one long line. JSON text holds no raw CR but as whitespace, so no string is changed.
-  const text = (await readProblemText(file, maxBytes, options.pipeWaits)).replace(/\r\n?/g, '\n');
+  const written = await readProblemText(file, maxBytes, options.pipeWaits);
   const csv = /\.(csv|tsv)$/i.test(file);
+  // CRLF (Windows) and a lone CR (classic Mac OS, and Excel for Mac's "CSV" still) end a line as LF does: a file of CR-only
+  // lines failed at line 1 as one long line. JSON text holds no raw CR but as whitespace, so no string is changed by
+  // making its line ends LF. A CSV is parsed as written (csv.ts takes all three as record ends): a quoted field's own
+  // line breaks are its text, and a multi-line question exported on Windows reached the prompt with its CRLFs made LF.
+  const text = csv ? written : written.replace(/\r\n?/g, '\n');
   if (text.trim() === '') {
     throw inputError(
       file,
