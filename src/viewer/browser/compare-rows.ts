@@ -45,7 +45,14 @@ async function toggleTexts(runs: ComparedRun[], row: CallRow, tr: HTMLElement): 
   const grid = el('div', { class: 'side-by-side' }, [el('p', { class: 'muted', text: 'Loading the calls…' })]);
   grid.style.setProperty('--runs', String(runs.length));
   tr.after(el('tr', { class: 'call-texts', 'data-slot': row.slot }, [el('td', { colspan: String(runs.length + 1) }, [grid])]));
-  const downloads = await Promise.all(row.calls.map((call, i) => (call === null ? null : getJson<CallDownload>(callHref(runs[i]?.index ?? -1, call.key)))));
+  let downloads: Array<CallDownload | null>;
+  try {
+    downloads = await Promise.all(row.calls.map((call, i) => (call === null ? null : getJson<CallDownload>(callHref(runs[i]?.index ?? -1, call.key)))));
+  } catch (error) {
+    // Said where the calls were to be, not left "Loading…": closing the row and opening it again asks again.
+    grid.replaceChildren(el('p', { class: 'bad-text', text: `could not load the calls (close and open the row to try again): ${String(error)}` }));
+    return;
+  }
   grid.replaceChildren(...downloads.map((download, i) => el('div', { class: 'side' }, [el('h4', { text: runs[i]?.name ?? '' }), download ? callView(runs[i]?.index ?? -1, download.call, { open: true }) : el('p', { class: 'muted', text: 'No such call in this run.' })])));
   math(grid);
 }

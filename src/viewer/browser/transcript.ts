@@ -42,10 +42,20 @@ function prompt(runIndex: number, call: NamedCall): HTMLElement {
   return heldDetails(el('details', { class: 'prompt', 'data-kind': 'prompt' }, [summary]), fullCall(runIndex, call), (whole) => promptMessages(whole), false);
 }
 
-/** The call with its texts, fetched once, when a block of a call whose texts were held back is first opened. */
+/**
+ * The call with its texts, fetched when a block of a call whose texts were held back is first opened, and kept once
+ * it came: a fetch that failed (the server restarted, the network dropped) is forgotten, so the next opening asks
+ * again. Kept, the failure showed every time the call was opened until the page was reloaded.
+ */
 function fullCall(runIndex: number, call: NamedCall): () => Promise<NamedCall> {
   let fetched: Promise<NamedCall> | null = null;
-  return () => (fetched ??= getJson<CallDownload>(callHref(runIndex, call.key)).then((download) => download.call));
+  return () => {
+    const asking = (fetched ??= getJson<CallDownload>(callHref(runIndex, call.key)).then((download) => download.call));
+    asking.catch(() => {
+      if (fetched === asking) fetched = null;
+    });
+    return asking;
+  };
 }
 
 /**
@@ -54,9 +64,12 @@ function fullCall(runIndex: number, call: NamedCall): () => Promise<NamedCall> {
  */
 function heldDetails(details: HTMLDetailsElement, whole: () => Promise<NamedCall>, content: (call: NamedCall) => HTMLElement[], open: boolean): HTMLDetailsElement {
   let asked = false;
+  let failure: HTMLElement | null = null;
   const load = () => {
     if (asked) return;
     asked = true;
+    // A failure shown before goes: the block is asked for again each time it is opened, until its texts come.
+    failure?.remove();
     const waiting = el('p', { class: 'muted small loading', text: 'loading…' });
     details.appendChild(waiting);
     whole().then(
@@ -64,7 +77,11 @@ function heldDetails(details: HTMLDetailsElement, whole: () => Promise<NamedCall
         waiting.replaceWith(...content(call).map((node) => math(node)));
         details.setAttribute('data-loaded', '');
       },
-      (error: unknown) => waiting.replaceWith(el('p', { class: 'bad-text', text: `could not load this call's texts: ${String(error)}` })),
+      (error: unknown) => {
+        failure = el('p', { class: 'bad-text', text: `could not load this call's texts (close and open it to try again): ${String(error)}` });
+        waiting.replaceWith(failure);
+        asked = false;
+      },
     );
   };
   details.addEventListener('toggle', () => details.open && load());
