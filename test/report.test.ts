@@ -167,6 +167,24 @@ describe('tmas report', () => {
     expect(md.slice(md.indexOf('## tmas')).match(new RegExp(`^${row}0\\.0 \\[0\\.0, 0\\.0\\] \\|`, 'gm'))).toHaveLength(2);
   });
 
+  // Before, every run of a chain was read against its first run: C's difference was from A, B's change and C's own mixed.
+  test('a chain of forks (A, B forked from A, C forked from B): each is read against its direct source', async ({ dir }) => {
+    const input = await writeProblems(dir, smallProblems(2));
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => path.join(dir, name)) as [string, string, string];
+    await runInProcess(['--input-file', input, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '1', '--judge-passes', '0', '--output-file', a]);
+    expect((await runCliInProcess(['fork', a, '--output-file', b, '--epsilon', '1'])).code).toBe(0);
+    expect((await runCliInProcess(['fork', b, '--output-file', c, '--epsilon', '0'])).code).toBe(0);
+    const out = path.join(dir, 'report.html');
+    await runReportCommand([a, b, c], { out, format: 'html' }, { stdout: () => {} });
+    const specs = JSON.parse(/<script type="application\/json" id="tmas-chart-data">(.*?)<\/script>/s.exec(await readFile(out, 'utf8'))?.[1] ?? 'null') as ChartSpec[];
+    const versus = specs.find((spec) => spec.id === 'pass1-vs-tmas');
+    expect(versus?.title).toMatch(/^Pass@1 minus the run each was forked from per iteration/);
+    expect(versus?.datasets.map((d) => d.label)).toEqual(['a (simulated) (the reference)', 'b (simulated) − a', 'c (simulated) − b']);
+    const lines: string[] = [];
+    await runReportCommand([a, b, c], { format: 'md' }, { stdout: (line) => lines.push(line) });
+    expect(lines.join('\n')).toContain("Pass@1 − source: each run's difference in points from the run it was forked from (b from a; c from b;");
+  });
+
   // tmas report runs/table1 read the folder as a run and refused it for its missing metrics.json, where tmas view took it.
   test('a folder of runs (a tmas table1 output) reports the finished runs under it, as the runs given one by one', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(2));

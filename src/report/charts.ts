@@ -6,7 +6,7 @@
  * in its title. Runs whose accuracy figures do not compare (comparable.ts)
  * get accuracy charts of their own, one set per group.
  */
-import { caveatMarks } from './run-marks.ts';
+import { differenceBasis, type DifferenceBasis } from './difference-basis.ts';
 import type { IterationMetrics } from '../observers/metrics.ts';
 import { PALETTE } from './format.ts';
 import type { ReportRun } from './load.ts';
@@ -59,24 +59,16 @@ function lines(runs: ReportRun[], pick: Pick, x: X = (it) => it.iteration, optio
   });
 }
 
-/** The run a difference chart subtracts: the first TMAS run among `runs`, when a run of another method is there to compare with it; else the run a fork among them came from. */
-export function referenceRun(runs: ReportRun[]): ReportRun | null {
-  const reference = runs.find((run) => run.strategy === 'tmas');
-  if (reference !== undefined && runs.some((run) => run.strategy !== 'tmas')) return reference;
-  // An ablation: a fork read beside the run it came from is read as its difference from that run, paired by problem
-  // (a fork and its source, both tmas, had no difference at all).
-  return runs.find((run) => run.runId !== null && runs.some((other) => other !== run && other.forkOf === run.runId)) ?? null;
-}
-
 /** A run's Pass@1 minus the reference's per iteration, paired by problem (the chart's and the Markdown table's, one seed). */
 export function differenceFrom(run: ReportRun, reference: ReportRun): PairedCurve {
   return pairedCurve(run.problems, reference.problems, 'pass1', run.name);
 }
 
-/** Each run's Pass@1 minus the reference's per iteration, with its 95% paired interval over the problems both graded (the reference's own line is 0). */
-function differenceLines(runs: ReportRun[], reference: ReportRun, only: (run: ReportRun) => boolean): DatasetSpec[] {
+/** Each run's Pass@1 minus its reference's per iteration (difference-basis.ts), with its 95% paired interval over the problems both graded (a reference's own line is 0). */
+function differenceLines(runs: ReportRun[], basis: DifferenceBasis, only: (run: ReportRun) => boolean): DatasetSpec[] {
   return runs.flatMap((run, r) => {
-    if (!only(run)) return [];
+    const reference = basis.against(run);
+    if (!only(run) || reference === null) return [];
     const { points, band } = differenceFrom(run, reference);
     return [{ label: run === reference ? `${runLabel(run)} (the reference)` : `${runLabel(run)} − ${reference.name}`, color: runColor(r), run: r, points, ...(band.length > 0 ? { band } : {}) }];
   });
@@ -121,18 +113,19 @@ function accuracySpecs(runs: ReportRun[], group: RunGroup | null, titled: (title
   const verified = (run: ReportRun) => run.verifier && only(run);
   const share = { kind: 'line' as const, xTitle: 'iteration', percent: true, integerX: true, runs: runs.length };
   const note = group !== null && group.differences.length > 0 ? { note: `Not comparable with group A (here vs A): ${group.differences.join('; ')}.` } : {};
-  const reference = referenceRun(inGroup);
+  const basis = differenceBasis(inGroup);
+  const subtracted = basis?.single === null ? 'the run each was forked from' : basis?.name;
   return [
     { ...share, id: id('pass1'), title: named('Pass@1 per iteration (95% bootstrap interval over problems)'), yTitle: 'Pass@1', datasets: lines(runs, (it) => it.pass1, undefined, { band: 'pass1', only }) },
-    ...(reference === null
+    ...(basis === null
       ? []
       : [
           {
             ...share,
             id: id('pass1-vs-tmas'),
-            title: named(`Pass@1 minus ${reference.name}${caveatMarks(reference)} per iteration (95% paired bootstrap interval over the problems both graded)`),
-            yTitle: `Pass@1 − ${reference.name}${caveatMarks(reference)}`,
-            datasets: differenceLines(runs, reference, only),
+            title: named(`Pass@1 minus ${subtracted} per iteration (95% paired bootstrap interval over the problems both graded)`),
+            yTitle: `Pass@1 − ${basis.name}`,
+            datasets: differenceLines(runs, basis, only),
           },
         ]),
     { ...share, id: id('majority'), title: named('Majority vote per iteration (95% interval)'), yTitle: 'majority correct', datasets: lines(runs, (it) => it.majority, undefined, { band: 'majority', only }) },

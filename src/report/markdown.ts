@@ -8,7 +8,8 @@
  * under the table.
  */
 import { PAIRED_RESAMPLES, type PairedCurve } from './bootstrap.ts';
-import { differenceFrom, referenceRun } from './charts.ts';
+import { differenceFrom } from './charts.ts';
+import { differenceBasis, type DifferenceBasis } from './difference-basis.ts';
 import { comparisonGroups } from './comparable.ts';
 import { bestVerifiedPercent, finalPass1, percent, signedPoints } from './format.ts';
 import type { ReportRun } from './load.ts';
@@ -23,6 +24,20 @@ function difference(curve: PairedCurve, iteration: number): string {
   if (point === undefined) return '–';
   const band = curve.band.find(([x]) => x === iteration);
   return `${signedPoints(point[1])}${band === undefined ? ' [–]' : ` [${signedPoints(band[1])}, ${signedPoints(band[2])}]`}`;
+}
+
+/**
+ * What the difference column holds: from which run each run's difference is taken, over what, with which interval. A
+ * difference is as sound as both its terms: where a reference run is marked, the sentence says so, as table1.md's does.
+ */
+function differenceIntro(runs: ReportRun[], basis: DifferenceBasis, header: string): string {
+  const references = [...new Set(runs.flatMap((run) => basis.against(run) ?? []))];
+  const from =
+    basis.single !== null
+      ? basis.single.name
+      : `the run it was forked from (${runs.flatMap((run) => { const source = basis.against(run); return source === null || source === run ? [] : [`${run.name} from ${source.name}`]; }).join('; ')}; a run forks came from is its own reference, 0 throughout)`;
+  const caveats = references.filter((run) => caveatMarks(run) !== '').map((run) => ` Marked${caveatMarks(run)}: ${run.name}'s own figures carry the caveats noted above, and so does every difference from them.`);
+  return `${header}: each run's difference in points from ${from} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).${caveats.join('')}`;
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -76,23 +91,20 @@ export function renderReportMarkdown(runs: ReportRun[], leftOut: string[] = []):
     const stopped = describeUnfinished(run);
     if (stopped !== null) out.push(`> ‡ ${run.name}: ${stopped}. Finish them with: tmas run --resume ${run.dir}`, '');
   }
-  const reference = referenceRun(runs);
-  // A difference is as sound as both its terms: where the reference run is marked, its column says so, as table1.md's does.
-  const versusHeader = reference === null ? '' : `Pass@1 − ${reference.name}${caveatMarks(reference)}`;
-  if (reference) {
-    const caveat = caveatMarks(reference) === '' ? '' : ` Marked${caveatMarks(reference)}: ${reference.name}'s own figures carry the caveats noted above, and so does every difference from them.`;
-    out.push(`${versusHeader}: each run's difference in points from ${reference.name} at the same iteration, over the problems both graded, with its 95% paired bootstrap interval (problems resampled with both figures, ${PAIRED_RESAMPLES.toLocaleString('en')} resamples).${caveat}`, '');
-  }
+  const basis = differenceBasis(runs);
+  const versusHeader = basis === null ? '' : `Pass@1 − ${basis.name}`;
+  if (basis) out.push(differenceIntro(runs, basis, versusHeader), '');
   runs.forEach((run, r) => {
     out.push(`## ${run.name}${run.simulated ? ' (simulated)' : ''}${groups.length > 1 ? ` (group ${groupOf(r)})` : ''}`, '');
+    const reference = basis?.against(run) ?? null;
     const versus = reference === null ? null : differenceFrom(run, reference);
     out.push(
       table(
-        ['iteration', 'Pass@1', ...(reference === null ? [] : [versusHeader]), 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
+        ['iteration', 'Pass@1', ...(basis === null ? [] : [versusHeader]), 'majority', 'best-verified', 'pass@N', 'flips R→W / W→R', 'E bank', 'G bank', 'tokens'],
         run.iterations.map((it) => [
           String(it.iteration),
           percent(it.pass1),
-          ...(versus === null ? [] : [difference(versus, it.iteration)]),
+          ...(basis === null ? [] : [versus === null ? '–' : difference(versus, it.iteration)]),
           percent(it.majority),
           // An iteration without a mean score had no usable verification: its figure (in a metrics.json of an earlier tmas) picked nothing.
           bestVerifiedPercent(run.verifier && it.meanScore !== null, it.bestVerified),
