@@ -7,6 +7,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
+import { fromPromise, setup } from 'xstate';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
 import { applyAgents, createRoleMachine, defineAgents, loadAgents, resolveStrategy, strategyNamed, verificationRole } from '../src/index.ts';
 import { loadProblems } from '../src/input/problems.ts';
@@ -205,6 +206,21 @@ describe('--agents', () => {
     const file = path.join(dir, 'never.mjs');
     await writeFile(file, 'await new Promise(() => {});\nexport default {};\n');
     await expect(loadAgents(file, { limitMs: 50 })).rejects.toMatchObject({ code: 'TMAS_AGENTS', message: expect.stringContaining(`${file} (--agents) has not finished loading after 0.05 s`) });
+  });
+
+  // Before, such a run waited for ever with 0 calls in flight (the problem waited on the summary's answer).
+  test("a module's own machine that never answers a request stops the run after --timeout with TMAS_AGENTS naming the module and the role; the calls journaled before stay", async ({ dir }) => {
+    const problems = await loadProblems(await writeProblems(dir, smallProblems(1)));
+    const never = setup({ actors: { wait: fromPromise(() => new Promise<never>(() => {})) } }).createMachine({ initial: 'idle', states: { idle: { on: { '*': 'waiting' } }, waiting: { invoke: { src: 'wait' } } } });
+    const strategy = applyAgents(strategyNamed('tmas'), defineAgents({ summary: { actor: never } }), 'The agents module never.mjs (--agents)');
+    const output = path.join(dir, 'never');
+    const { config, secrets } = toRunConfig(parseRunFlags(['--input-file', path.join(dir, 'problems.jsonl'), '--output-file', output, ...FLAGS, '--timeout', '2']), {});
+    await expect(runEvaluation(config, secrets, problems, { stdout: () => {}, stderr: () => {} }, { strategy })).rejects.toMatchObject({
+      code: 'TMAS_AGENTS',
+      message: expect.stringMatching(/^The agents module never\.mjs \(--agents\): the summary actor \(a machine of the module's own\) left its request p1\/0\/summary\/\d+ unanswered for 2 s/),
+    });
+    // The solutions and verifications before the summaries were journaled, and stay for a resume.
+    expect(Object.fromEntries(await journaledRoles(output))).toEqual({ solution: 2, verification: 4 });
   });
 
   test("a module's prompt that never fits the window loses that role's calls with a warning naming the role, the count, the reason and the module, not only a count in the table", async ({ dir }) => {

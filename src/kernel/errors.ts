@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   TMAS_MODEL_NOT_SERVED: "a --model-name is not among the models the endpoint's /v1/models lists, or (mid-run) the endpoint answered a call with a 404 saying the model or its deployment is not found; the run stopped at once and can be resumed once it is served",
   TMAS_OUTPUT: 'the output directory is not empty or not writable, or (tmas fork) lies inside the run being forked',
   TMAS_UNGRADABLE: 'a new run that nothing would grade: in proof mode (the default) on problems that carry short answers and no reference solution (add --no-proof), or with --no-proof on problems none of which has a reference answer (name its column with --answer-column); --force runs it anyway',
-  TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, or an override is of the wrong kind',
+  TMAS_AGENTS: 'the --agents module cannot be loaded, overrides a role the strategy lacks, an override is of the wrong kind, one of its functions throws or returns what the run cannot use, or a machine of its own leaves a request unanswered past --timeout',
   TMAS_PROMPT: 'a --prompt ROLE=FILE names a role the strategy lacks or a file that cannot be read, or its template does not parse, reads a variable the role does not have or fails to render (the message names the file, and the line where it can)',
   TMAS_REPORT: 'a directory given to tmas report has no readable metrics.json',
   TMAS_REPORT_INCONSISTENT: 'results.jsonl and metrics.json of a run directory are not from the same write, or were written by another run than its store holds',

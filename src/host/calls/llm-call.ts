@@ -55,6 +55,8 @@ export interface LlmCallDeps {
   windows?: ServerWindows;
   /** The run's calls in flight, which the first Ctrl-C lets finish (run-drain.ts). */
   inFlight?: CallsInFlight;
+  /** Told of each call as it starts; what it returns is called as the call ends (the watch on an agents module's machines). */
+  onCall?: ((input: LlmInput) => () => void) | null;
 }
 
 /** Context-length errors a call may meet before it gives up: each one shrinks the window. */
@@ -82,7 +84,12 @@ function templateFailed(deps: LlmCallDeps, input: LlmInput, error: string, attem
 /** Creates the `llm` logic (start-call.ts: a role's calls run its function, with no actor each). */
 export function createLlmCall(deps: LlmCallDeps) {
   const run = { ...deps, windows: deps.windows ?? createServerWindows() };
-  return llmLogic((input, signal) => llmCall(run, input, signal));
+  const { onCall } = deps;
+  if (!onCall) return llmLogic((input, signal) => llmCall(run, input, signal));
+  return llmLogic((input, signal) => {
+    const ended = onCall(input);
+    return llmCall(run, input, signal).finally(ended);
+  });
 }
 
 /** The call's output from a journaled or just sent record. */

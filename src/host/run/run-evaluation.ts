@@ -15,6 +15,7 @@ import { expectedCallsByProblem } from '../problem-inputs.ts';
 import type { Strategy } from '../../../machines/strategies/index.ts';
 import { strategyNamed } from '../../../machines/strategies/index.ts';
 import { applyPromptTemplates } from '../strategy/prompt-templates.ts';
+import { moduleMachineRoles, watchModuleMachines } from '../strategy/module-machine-watch.ts';
 import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { isUserError, TmasError, UserError, type ErrorCode } from '../../kernel/errors.ts';
 import type { Gateway } from '../../gateway/gateway.ts';
@@ -312,7 +313,9 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const { stopRun, stopped: runStopped } = stopOnceJournaled({ gateway, calls: inFlight, shared: options.shared !== undefined, waiting });
     const drain = whenDrained(options.drain, { gateway, calls: inFlight, idleLimitMs: config.gateway.timeoutSeconds * 1000, progressed: options.onOutputProgress });
     cleanups.push(drain.dispose);
-    const llm = createLlmCall({ ...deps, inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
+    const watch = watchModuleMachines({ roles: moduleMachineRoles(strategy.roles), boundMs: config.gateway.timeoutSeconds * 1000, envelopes$: bus.envelopes$, stop: stopRun });
+    if (watch) cleanups.push(() => watch.dispose());
+    const llm = createLlmCall({ ...deps, onCall: watch && ((input) => watch.callStarted(input.role)), inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.

@@ -23,6 +23,7 @@ import type { LoopConfig } from '../../settings/config.ts';
 import { loadAgentsModule } from './agents-load.ts';
 import { agentsProblem, checkAgentsObject, checkDefinitionCalls, checkReplaceableRole } from './agents-check.ts';
 import { guardedDefinition, guardedPrompt, guardedReply } from './guarded-override.ts';
+import { markModuleMachine } from './module-machine-watch.ts';
 import { applyPromptTemplates } from './prompt-templates.ts';
 import type { MessageType } from '../../kernel/protocol.ts';
 
@@ -86,7 +87,11 @@ function checkOverride(role: string, override: unknown, where: string): asserts 
 
 /** The actor a module's `actor` makes of `role`, and its definition (none for a machine or a multi-call role). */
 function actorOf(strategy: Strategy, role: string, actor: unknown, where: string): { machine: AnyStateMachine; definition: RoleDefinition | null } {
-  if (isMachine(actor)) return { machine: actor, definition: null };
+  if (isMachine(actor)) {
+    // Code tmas cannot guard: each of its requests is bounded in time instead (module-machine-watch.ts).
+    markModuleMachine(actor, where);
+    return { machine: actor, definition: null };
+  }
   if (typeof actor !== 'object' || actor === null || typeof (actor as RoleDefinition).prompt !== 'function' || typeof (actor as RoleDefinition).reply !== 'function') {
     throw agentsProblem(where, `the ${role} actor must be a role definition (role, request, index, prompt, reply) or a machine.`);
   }

@@ -1,0 +1,129 @@
+/**
+ * A role an agents module replaced with a state machine of its own is code
+ * tmas cannot look into: a machine that waits on a promise that never
+ * settles, or in a state it never leaves, never answers its request, and its
+ * problem waited for the answer forever (the run showed 0 calls in flight
+ * and never ended). Everything from outside is bounded in time: each request
+ * to such a role must be answered within the call's own idle limit
+ * (--timeout, default 300 s) counted from the request or from the role's last
+ * call to leave, whichever is later, while none of the role's calls is in
+ * flight (a call's own time is the gateway's to bound). A request that is not
+ * stops the run with TMAS_AGENTS naming the module and the role; the calls in
+ * flight are journaled first, and what was journaled is kept for a resume.
+ */
+import type { Observable } from 'rxjs';
+import { UserError } from '../../kernel/errors.ts';
+import type { Envelope, Message } from '../../kernel/protocol.ts';
+
+/** The machines agents modules gave (an `actor` that is a machine, not a definition tmas guards), each with how errors name its module: only these are watched. */
+const moduleMachines = new WeakMap<object, string>();
+
+/** Marks `machine` as one the agents module `where` names gave, to be watched when a run uses it. */
+export function markModuleMachine(machine: object, where: string): void {
+  moduleMachines.set(machine, where);
+}
+
+/** The roles of `roles` whose machine an agents module gave, each with its module's name. */
+export function moduleMachineRoles(roles: Record<string, unknown>): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [role, machine] of Object.entries(roles)) {
+    const where = typeof machine === 'object' && machine !== null ? moduleMachines.get(machine) : undefined;
+    if (where !== undefined) found.set(role, where);
+  }
+  return found;
+}
+
+/** What a run tells the watch, and what it stops. */
+export interface ModuleMachineWatch {
+  /** A call of a role goes out; what it returns is called when the call leaves (answered, failed, or not sent). */
+  callStarted(role: string): () => void;
+  /** The run is over: the timer stops. */
+  dispose(): void;
+}
+
+/** A request not yet answered: its role and since when it waits on the module alone. */
+interface Waiting {
+  role: string;
+  problem: string;
+  since: number;
+}
+
+/** The watch's parts: the roles watched and their modules' names, the bound, the run's messages and its stop. */
+export interface WatchParts {
+  roles: ReadonlyMap<string, string>;
+  boundMs: number;
+  envelopes$: Observable<Envelope>;
+  stop: (error: UserError) => void;
+  now?: () => number;
+}
+
+/** Watches the requests of `roles`; null when there is none to watch. */
+export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | null {
+  if (parts.roles.size === 0) return null;
+  const now = parts.now ?? (() => performance.now());
+  const { roles } = parts;
+  const waiting = new Map<string, Waiting>();
+  const calls = new Map<string, { inFlight: number; lastLeft: number }>();
+  const keyOf = (message: Message) => `${message.problem}\n${message.correlation}`;
+  const seen = parts.envelopes$.subscribe(({ message }) => {
+    const [role, kind] = splitType(message.type);
+    if (roles.has(role) && kind === 'requested') waiting.set(keyOf(message), { role, problem: message.problem, since: now() });
+    else if ((roles.has(role) && kind === 'completed') || (message.type === 'llm.failed' && roles.has(baseRole((message as { role?: string }).role ?? '')))) waiting.delete(keyOf(message));
+    else if (message.type === 'problem.completed') for (const [key, entry] of waiting) if (entry.problem === message.problem) waiting.delete(key);
+  });
+  let stopped = false;
+  const check = () => {
+    if (stopped) return;
+    for (const [key, entry] of waiting) {
+      const activity = calls.get(entry.role);
+      if ((activity?.inFlight ?? 0) > 0) continue;
+      const idle = now() - Math.max(entry.since, activity?.lastLeft ?? 0);
+      if (idle < parts.boundMs) continue;
+      stopped = true;
+      parts.stop(unansweredError(roles.get(entry.role) ?? 'The agents module', entry.role, key.slice(key.indexOf('\n') + 1), parts.boundMs));
+      return;
+    }
+  };
+  const timer = setInterval(check, Math.max(50, Math.min(1_000, parts.boundMs / 4))).unref();
+  return {
+    callStarted(role) {
+      const name = baseRole(role);
+      const activity = calls.get(name) ?? { inFlight: 0, lastLeft: 0 };
+      calls.set(name, activity);
+      activity.inFlight++;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        activity.inFlight--;
+        activity.lastLeft = now();
+      };
+    },
+    dispose() {
+      clearInterval(timer);
+      seen.unsubscribe();
+    },
+  };
+}
+
+/** A message type's role and kind: `summary.requested` is [summary, requested]. */
+function splitType(type: string): [string, string] {
+  const dot = type.lastIndexOf('.');
+  return dot < 0 ? [type, ''] : [type.slice(0, dot), type.slice(dot + 1)];
+}
+
+/** A call's role without its suffix (`summary#1`, `summary#forced`: summary). */
+function baseRole(role: string): string {
+  const hash = role.indexOf('#');
+  return hash < 0 ? role : role.slice(0, hash);
+}
+
+/** The error of a request a module's machine left unanswered. */
+function unansweredError(module: string, role: string, correlation: string, boundMs: number): UserError {
+  const seconds = Math.round(boundMs / 100) / 10;
+  return new UserError(
+    'TMAS_AGENTS',
+    `${module}: the ${role} actor (a machine of the module's own) left its request ${correlation} unanswered for ${seconds} s with none of its calls in flight (--timeout ${seconds}): ` +
+      `it waits on something that never settles (a promise that never resolves, a state it never leaves). Fix the module so that every ${role}.requested gets its ${role}.completed, or run without --agents; the calls journaled so far are kept for the resume.`,
+  );
+}
