@@ -4,6 +4,7 @@
  * run's messages change exactly where that role's output is, compared with a
  * plain run of the same seed.
  */
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
@@ -267,6 +268,30 @@ describe('--agents', () => {
     }
   });
 
+  // Before, only the module's own file was hashed: a helper it imports edited between two forks left them reading alike.
+  test("the module's digest covers the local files it imports, transitively, and no package; a run recorded by its file alone is checked as it was", async ({ dir }) => {
+    const module = path.join(dir, 'agents.ts');
+    await mkdir(path.join(dir, 'lib'));
+    await writeFile(module, `import { defineAgents } from ${API};\nimport { harsh } from './lib/wording.js';\nexport default defineAgents({ summary: { prompt: harsh } });\n`);
+    await writeFile(path.join(dir, 'lib', 'wording.ts'), `export { harsh } from './deeper';\n`);
+    await writeFile(path.join(dir, 'lib', 'deeper.ts'), `export const harsh = () => ({ system: 'Be harsh.', parts: [] });\n`);
+    const first = runAgentsAt(module).agentsDigest;
+    expect(first).not.toBe(`sha256:${createHash('sha256').update(await readFile(module)).digest('hex')}`);
+    // An edit two imports down is a change of the module; the same edit undone is none.
+    await appendFile(path.join(dir, 'lib', 'deeper.ts'), '// stricter\n');
+    const edited = runAgentsAt(module).agentsDigest;
+    expect(edited).not.toBe(first);
+    const recorded = { agents: module, agentsDigest: first };
+    expect(() => checkRunAgents(recorded, dir, { force: false, command: 'tmas run --resume' })).toThrow('(or a local file it imports) has changed');
+    // A module that imports no local file keeps the digest of its file alone, as runs before recorded it.
+    const alone = path.join(dir, 'alone.mjs');
+    await writeFile(alone, HARSH_PROMPT);
+    expect(runAgentsAt(alone).agentsDigest).toBe(`sha256:${createHash('sha256').update(await readFile(alone)).digest('hex')}`);
+    // A run recorded before imports were hashed (its file's digest alone) resumes checked by it.
+    const legacy = { agents: module, agentsDigest: `sha256:${createHash('sha256').update(await readFile(module)).digest('hex')}` };
+    expect(checkRunAgents(legacy, dir, { force: false, command: 'tmas run --resume' }).agentsDigest).toBe(legacy.agentsDigest);
+  });
+
   test('a run moved with its agents module resumes and replays once told where the same module lies; another or an edited module is refused', async ({ dir }) => {
     // Machine A: the problems, the module and the run side by side; then all of it moves (to B).
     const a = path.join(dir, 'a');
@@ -303,7 +328,7 @@ describe('--agents', () => {
     // Edited in place since: refused, unless --force, which goes on with it under its new digest.
     const recorded = runAgentsAt(moved);
     await appendFile(moved, '\n// a later edit\n');
-    expect(() => checkRunAgents(recorded, run, { force: false, command: 'tmas run --resume' })).toThrow(`The agents module ${moved} has changed since the run`);
+    expect(() => checkRunAgents(recorded, run, { force: false, command: 'tmas run --resume' })).toThrow(`The agents module ${moved} (or a local file it imports) has changed since the run`);
     const forced = checkRunAgents(recorded, run, { force: true, command: 'tmas run --resume' });
     expect(forced.agentsDigest).toBe(runAgentsAt(moved).agentsDigest);
     expect(forced.agentsDigest).not.toBe(recorded.agentsDigest);
