@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -160,6 +161,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
     expect(table.boxWidth).toBeLessThanOrEqual(1400);
     expect(table.scrolls).toBe('auto');
     expect(table.font).toBe(true);
+
+    // Each distinct answer is typeset once in the file, not at every candidate of every iteration (half of a
+    // report of 20 problems × 20 iterations was the same few answers typeset again); the page puts them in place.
+    const html = await readFile(out, 'utf8');
+    const shelf = JSON.parse(/<script type="application\/json" id="tmas-math">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}') as Record<string, string>;
+    expect(Object.keys(shelf)).toContain('\\frac{3}{4}');
+    expect(html.split('class=\\"katex\\"').length - 1).toBe(Object.keys(shelf).length);
+    expect(html).not.toContain('class="katex"');
+    // A problem's details, opened, show every answer typeset, none as its source.
+    await page.locator('details.problem > summary:text-is("frac")').click();
+    // The toggle event comes a task after the click.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLDetailsElement>('details.problem')].some((d) => d.open && d.querySelector('summary')?.textContent === 'frac' && d.querySelector('span.answer .katex') !== null));
+    const opened = await page.evaluate(() => {
+      const details = [...document.querySelectorAll('details.problem')].find((d) => d.querySelector('summary')?.textContent === 'frac');
+      return { sources: details?.querySelectorAll('span.answer.tex').length ?? -1, typeset: details?.querySelectorAll('span.answer .katex .katex-html').length ?? 0, fractions: details?.querySelectorAll('.katex .mfrac').length ?? 0 };
+    });
+    expect(opened.sources).toBe(0);
+    expect(opened.typeset).toBeGreaterThan(6);
+    expect(opened.fractions).toBeGreaterThan(0);
 
     // Six banded lines: no band at rest; hovering a run's legend entry draws that run's band alone.
     const pass1 = () => page.evaluate(() => (window as unknown as { __tmasCharts: Array<DrawnChart & { bandFocus?: number | null }> }).__tmasCharts.find((c) => c.id === 'pass1'));

@@ -12,7 +12,8 @@ import { describeAgreement, ruleJudgeAgreement } from '../observers/agreement.ts
 import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
-import { typeset } from './math.ts';
+import { MATH_DATA_ID } from './browser/chart-spec.ts';
+import { MathShelf } from './math.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnfinished, problemsRun } from './stopped-problems.ts';
@@ -95,7 +96,7 @@ export function detailAnchor(problem: string, run: number, part: number | 'banks
 }
 
 /** A problem's candidates per iteration (hover a candidate for the start of its summary), bank sizes, and its final banks. */
-function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string, verifier: boolean): string {
+function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string, verifier: boolean, shelf: MathShelf): string {
   if (!detail) return '';
   const rows = detail.iterations.map((it) => [
     `<span id="${anchor(it.iteration)}">${it.iteration}</span>`,
@@ -104,7 +105,7 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
         // One rule for judge ties everywhere (as the metrics count them): correct only when more than half of the passes say so.
         const grade = c.correctJudge !== null ? c.correctJudge > 0.5 : c.correct;
         const score = c.score === null || !verifier ? '' : ` ${c.score.toFixed(2)}`;
-        return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${answerHtml(c.answer, '∅')} ${mark(grade)}${score}</span>`;
+        return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${answerHtml(shelf, c.answer, '∅')} ${mark(grade)}${score}</span>`;
       })
       .join(' ')
       .replace(/^/, '<div class="cands">')
@@ -123,9 +124,9 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
 /** Where `tmas view` listens by default: the report links each problem's texts there. */
 const VIEW_URL = 'http://127.0.0.1:8765/';
 
-/** An answer typeset (KaTeX, when the report is written), or `none` when there is no answer. */
-function answerHtml(answer: string | null | undefined, none: string): string {
-  return answer === null || answer === undefined || answer === '' ? none : `<span class="answer">${typeset(answer)}</span>`;
+/** An answer, typeset once on `shelf` (KaTeX, when the report is written) and put in place by the page's script, or `none` when there is no answer. */
+function answerHtml(shelf: MathShelf, answer: string | null | undefined, none: string): string {
+  return answer === null || answer === undefined || answer === '' ? none : shelf.answer(answer);
 }
 
 /**
@@ -133,7 +134,7 @@ function answerHtml(answer: string | null | undefined, none: string): string {
  * grade, flips, links to the iterations' candidates), in a box that scrolls on its own, header and problem
  * column held in place, so that six runs fit the page instead of stretching it.
  */
-function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<string, ReportRun['problems'][number]>>): string {
+function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<string, ReportRun['problems'][number]>>, shelf: MathShelf): string {
   const header = runs.map((run) => `<th>${escapeXml(run.name)}${run.simulated ? ' <span class="sim">simulated</span>' : ''}</th>`).join('');
   const rows = ids.map((id) => {
     const cells = runs.map((run, r) => {
@@ -144,7 +145,7 @@ function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<stri
         ? [...detail.iterations.map((it) => `<a href="#${detailAnchor(id, r, it.iteration)}">${it.iteration}</a>`), `<a href="#${detailAnchor(id, r, 'banks')}">banks</a>`].join(' ')
         : '';
       if (!last) return `<td>–</td>`;
-      const figures = `<b>${percent(last.pass1)}</b> · ${answerHtml(last.answer, '–')} ${mark(last.majority)} · ${p ? `${p.flips.rightToWrong}/${p.flips.wrongToRight}` : '–'}`;
+      const figures = `<b>${percent(last.pass1)}</b> · ${answerHtml(shelf, last.answer, '–')} ${mark(last.majority)} · ${p ? `${p.flips.rightToWrong}/${p.flips.wrongToRight}` : '–'}`;
       return `<td><div class="pcell">${figures}</div>${links ? `<div class="links">${links}</div>` : ''}</td>`;
     });
     return `<tr><th scope="row"><a href="#${problemAnchor(id)}">${escapeXml(id)}</a></th>${cells.join('')}</tr>`;
@@ -155,7 +156,7 @@ function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<stri
   );
 }
 
-function problemTable(runs: ReportRun[]): string {
+function problemTable(runs: ReportRun[], shelf: MathShelf): string {
   const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
   const byRun = runs.map((run) => new Map(run.problems.map((p) => [p.problem, p])));
   const details = ids.map((id) => {
@@ -171,19 +172,19 @@ function problemTable(runs: ReportRun[]): string {
         ...(run.verifier ? [mark(it.bestVerified)] : []),
         mark(it.oracle),
         ...(run.verifier ? [it.meanScore === null ? '–' : it.meanScore.toFixed(3)] : []),
-        answerHtml(it.answer, '–'),
+        answerHtml(shelf, it.answer, '–'),
         ...(judged ? [it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–'] : []),
       ]);
       const header = ['iteration', 'Pass@1', ...(judged ? ['rule', 'judge'] : []), 'majority', ...(run.verifier ? ['best-verified'] : []), 'pass@N', ...(run.verifier ? ['mean score'] : []), 'majority answer', ...(judged ? ['disagreements'] : [])];
       const detail = run.details.get(id);
       const last = p.iterations.at(-1)?.iteration ?? 0;
       const viewLink = detail ? ` <a class="view" href="${VIEW_URL}#/run/${r}/problem/${encodeURIComponent(id)}/${last}">solutions, verifications, prompts in tmas view</a>` : '';
-      return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier)}`;
+      return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier, shelf)}`;
     });
     // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).
     return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts (each candidate's solution, reasoning, verifications, summary, judge verdicts, and every prompt as sent): the links above open them in <code>tmas view ${escapeXml(runs.map((run) => run.dir).join(' '))}</code>, which must be running on its default port.</p></details>`;
   });
-  return `${problemOverview(runs, ids, byRun)}<h3>Per-problem details</h3>${details.join('')}`;
+  return `${problemOverview(runs, ids, byRun, shelf)}<h3>Per-problem details</h3>${details.join('')}`;
 }
 
 const STYLE = `
@@ -265,6 +266,7 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);
+  const shelf = new MathShelf();
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${options.mathStyle}</style><style>${STYLE}</style></head>
 <body>
@@ -275,12 +277,13 @@ ${banner}
 ${totalsTable(runs, groups)}
 ${groupsBanner(runs, groups)}
 <h2>Charts</h2>
-<noscript><p class="hint">The charts are drawn by a script embedded in this file (Chart.js); allow scripts to see them. <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
+<noscript><p class="hint">The charts are drawn, and the answers typeset, by a script embedded in this file (Chart.js, KaTeX's output); allow scripts to see them (without, each answer shows as its LaTeX source). <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
 <div class="charts">${specs.map((spec) => chartFigure(spec, simulated.length > 0)).join('')}</div>
 <h2>Problems</h2>
-${problemTable(runs)}
+${problemTable(runs, shelf)}
 <script>${options.chartLibrary}</script>
 <script type="application/json" id="${CHART_DATA_ID}">${scriptJson(specs)}</script>
+<script type="application/json" id="${MATH_DATA_ID}">${scriptJson(shelf)}</script>
 <script>${options.script}</script>
 </body></html>
 `;

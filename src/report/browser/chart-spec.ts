@@ -1,7 +1,8 @@
 /**
  * What the report's page script (report-charts.ts) reads from the report:
  * the charts as plain data (charts.ts makes them, the HTML embeds them as
- * JSON under CHART_DATA_ID), and the rule for drawing bands.
+ * JSON under CHART_DATA_ID), the rule for drawing bands, and where the
+ * typeset answers lie (MATH_DATA_ID).
  */
 
 /**
@@ -54,3 +55,6 @@ export interface ChartSpec {
   /** Shown under the chart: what sets its runs apart from the first group's (charts of runs that do not compare). */
   note?: string;
 }
+
+/** Id of the `<script type="application/json">` element holding each answer's typeset HTML by its LaTeX source (math.ts's MathShelf). */
+export const MATH_DATA_ID = 'tmas-math';

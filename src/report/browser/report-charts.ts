@@ -3,12 +3,14 @@
  * (html.ts): it draws every ChartSpec (charts.ts) with Chart.js, records per
  * chart how many points it drew for each run in `window.__tmasCharts` (what
  * the browser test reads), draws one band at a time where many lines carry
- * one, and opens the problem details a link points to. Bundled into one
+ * one, opens the problem details a link points to, and puts the typeset
+ * answers in place (report-math.ts). Bundled into one
  * script (src/report/browser-bundle.mjs): it runs in the reader's browser,
  * not in Node.
  */
 import type { ActiveElement, Chart, ChartConfiguration, ChartData, ChartEvent, LegendElement, LegendItem, TooltipItem } from 'chart.js';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID, type ChartSpec } from './chart-spec.ts';
+import { typesetAnswers } from './report-math.ts';
 
 /** A dataset as given to Chart.js, with the run it belongs to; band edges and their shade are marked. */
 interface DrawnDataset {
@@ -180,6 +182,8 @@ function openTarget(): void {
   target.scrollIntoView();
 }
 
+// Before the charts: a chart that fails to draw leaves the answers typeset.
+typesetAnswers();
 const specs = JSON.parse(document.getElementById(CHART_DATA_ID)?.textContent ?? '[]') as ChartSpec[];
 page.__tmasCharts = specs.map((spec) => {
   const canvas = document.getElementById(`chart-${spec.id}`) as HTMLCanvasElement;
