@@ -6,8 +6,9 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test as base } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
-import { loadProblems, type LoadOptions } from '../src/input/problems.ts';
-import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
+import { loadProblems, type LoadOptions, type Problem } from '../src/input/problems.ts';
+import { parseRunFlags, toRunConfig, type RunFlags } from '../src/cli/run/run.command.ts';
+import { checkSameProblems } from '../src/cli/run/prepare-run.ts';
 
 interface Fixtures {
   /** A fresh temp dir per test, removed afterwards. */
@@ -468,6 +469,16 @@ describe('loadProblems: CSV', () => {
       },
       { id: 'imo-2', question: 'He said "hi".', extra: { Category: 'Combinatorics', Subcategory: 'Counting', Source: 'X' } },
     ]);
+  });
+
+  // A run made from this file before quoted line breaks were kept as written stored its question with LF.
+  test('a run whose store holds such a question with LF takes the same file as its input on a resume; another question is refused', async ({ write }) => {
+    const file = await write('bench.csv', bench);
+    const stored = JSON.parse(JSON.stringify(await loadProblems(file)).replaceAll('\\r\\n', '\\n')) as Problem[];
+    expect(stored[0]?.question).toBe('Find $x$ such that\n$x^2 = 4$, $x > 0$.');
+    await expect(checkSameProblems({ inputFile: file } as RunFlags, stored, 'run', 'Leave --input-file out.')).resolves.toBeUndefined();
+    const other = stored.map((problem, i) => (i === 0 ? { ...problem, question: 'Another question.' } : problem));
+    await expect(checkSameProblems({ inputFile: file } as RunFlags, other, 'run', 'Leave --input-file out.')).rejects.toMatchObject({ code: 'TMAS_RESUME_CONFLICT' });
   });
 
   test('column mapping options pick other columns', async ({ write }) => {

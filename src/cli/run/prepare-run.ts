@@ -210,6 +210,8 @@ export async function checkSameProblems(flags: RunFlags, stored: Problem[], runD
   // As the store keeps them: JSON, without undefined fields.
   const given = JSON.parse(JSON.stringify(await loadProblems(file, { idColumn: flags.idColumn, questionColumn: flags.questionColumn, answerColumn: flags.answerColumn }))) as Problem[];
   if (isDeepStrictEqual(given, stored)) return;
+  // A run made from a CSV before its quoted line breaks were kept as written holds them as LF: the same file still.
+  if (isDeepStrictEqual(JSON.parse(JSON.stringify(given), (_, value: unknown) => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n') : value)), stored)) return;
   const at = given.findIndex((problem, i) => !isDeepStrictEqual(problem, stored[i]));
   const where = at === -1 ? `it has ${given.length} problems, the run ${stored.length}` : `problem ${at + 1} differs (${given[at]?.id ?? '?'} against the run's ${stored[at]?.id ?? 'none'})`;
   throw new UserError('TMAS_RESUME_CONFLICT', `--input-file ${file} is not the input of the run in ${runDir}: ${where}. ${advice}`);
