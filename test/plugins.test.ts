@@ -246,6 +246,9 @@ describe('--agents', () => {
       { name: 'part', override: 'prompt: (request) => ({ system: "You are the Summary agent.", parts: [{ id: "a", text: 42 }] })', says: "the summary prompt returned a prompt whose parts[0]'s text is number, not a string" },
       { name: 'system', override: 'prompt: () => ({ system: {}, parts: [] })', says: 'the summary prompt returned a prompt whose system is an object with keys (none), not a text or a template part' },
       // A multi-call role's functions were called unguarded: its reply's wrong type was 'no route for message type nope', exit 1.
+      // An async prompt or reply (a promise, perhaps one that never settles) was 'an object with keys (none)', 'a message of type undefined'.
+      { name: 'async-prompt', override: 'prompt: async () => new Promise(() => {})', says: 'the summary prompt returned a Promise (the run calls it synchronously and cannot wait' },
+      { name: 'async-reply', override: 'reply: async (request) => ({ ...request, type: "summary.completed" })', says: 'the summary reply returned a Promise (the run calls it synchronously and cannot wait' },
       { name: 'multi', override: 'actor: { ...summaryRole, calls: [{}, {}], reply: () => ({ type: "nope" }) }', says: `the summary reply returned a message of type "nope", not 'summary.completed'` },
     ];
     const files = await Promise.all(

@@ -16,7 +16,7 @@ import { described, promptProblem } from './prompt-shape.ts';
 
 /** What is wrong with a reply to `request` from `role`'s reply function, or null. */
 function replyProblem(role: string, request: Message, reply: unknown): string | null {
-  if (typeof reply !== 'object' || reply === null) return `returned ${described(reply)}, not a message`;
+  if (typeof reply !== 'object' || reply === null || typeof (reply as { then?: unknown }).then === 'function') return `returned ${described(reply)}, not a message`;
   const message = reply as Partial<Message>;
   if (message.type !== `${role}.completed`) return `returned a message of type ${JSON.stringify(message.type)}, not '${role}.completed'`;
   const base = ['run', 'problem', 'iteration', 'correlation'] as const;

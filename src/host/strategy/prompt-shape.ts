@@ -11,6 +11,8 @@
 /** How a value reads in a message: its type, and its keys for an object. */
 export function described(value: unknown): string {
   if (value === null || typeof value !== 'object') return value === null ? 'null' : typeof value;
+  // An async function's result: read as an object of no keys, its message said nothing of what to change.
+  if (typeof (value as { then?: unknown }).then === 'function') return 'a Promise (the run calls it synchronously and cannot wait: make it a plain function, not async, that returns the value itself)';
   return Array.isArray(value) ? 'an array' : `an object with keys ${Object.keys(value).join(', ') || '(none)'}`;
 }
 
