@@ -139,9 +139,10 @@ describe('a completion limit above the cap a hosted API states', () => {
 });
 
 /** The simulator behind a proxy that answers the first `answered` calls, then refuses calls with `refusal` (at most `refusals` of them) while `spent` is set; counts both. */
-async function refusingAfter(answered: number, status: number, refusal: Record<string, unknown>, refusals = Number.POSITIVE_INFINITY) {
+async function refusingAfter(answered: number, status: number, refusal: Record<string, unknown>, refusals = Number.POSITIVE_INFINITY, latencyMs = 0) {
   const problems = smallProblems(2);
-  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+  const latency = latencyMs > 0 ? { latency: { medianMs: latencyMs, p99Ms: 2 * latencyMs } } : {};
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3, ...latency });
   const counts = { refused: 0, passed: 0 };
   const spent = { current: true };
   const proxy = await startSwitchableProxy(sim.url, (url, _body, res) => {
@@ -183,6 +184,30 @@ describe('an account whose quota or credits are spent', () => {
       expect(resumed.code, resumed.stderr).toBe(0);
       // Every call answered was journaled once: the resume sent none of them again.
       expect(await readJournal(output)).toHaveLength(server.counts.passed);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Before, the method that met the refusal stopped at once and each other method did as its next call met it, each aborting
+  // its calls in flight: answered (billed) by the API, never journaled, and paid again by the resume (35 answered, 32 journaled).
+  test('tmas table1: the first refusal stops every method, each once its calls in flight are journaled; the table resumes, paying no call twice', async ({ dir }) => {
+    const [, status, refusal] = wordings[0] as [string, number, Record<string, unknown>];
+    const server = await refusingAfter(6, status, refusal, Number.POSITIVE_INFINITY, 40);
+    try {
+      const out = path.join(dir, 'table');
+      const args = ['table1', '--strategies', 'majority,tmas', '--input-file', await writeProblems(dir, server.problems), '--output-file', out, '--base-url', server.url, ...FLAGS, '--samples', '2', '--concurrency', '8', '--max-retries', '3', '--retry-base-ms', '1'];
+      const stopped = await runCliInProcess(args);
+      expect(stopped.code, stopped.stderr).toBe(2);
+      expect(stopped.stderr).toContain('[TMAS_QUOTA]');
+      expect(stopped.stderr).toMatch(/tmas table1: majority, tmas stopped together, each once its calls in flight were journaled; .* give the same tmas table1 command again/);
+      expect(stopped.stderr).not.toMatch(/ran to their end/);
+      server.spent.current = false;
+      const resumed = await runCliInProcess(args);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // Every call the API answered was journaled once, by one method or the other.
+      const journaled = (await readJournal(path.join(out, 'majority'))).length + (await readJournal(path.join(out, 'tmas'))).length;
+      expect(journaled).toBe(server.counts.passed);
     } finally {
       await server.close();
     }

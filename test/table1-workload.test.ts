@@ -110,7 +110,8 @@ function stopWhen(args: string[], signal: NodeJS.Signals, ready: (stderr: string
 const everyStore = (out: string) => () => METHODS.every((method) => existsSync(path.join(out, method, 'store')));
 
 /** Whether a progress line of the table was printed. */
-const progressed = (stderr: string) => /\] \[\d+\.\ds\] problem-iterations/.test(stderr);
+/** Whether a method's progress line counts a call answered (`| solution 2, ...` at its end): one the stop's drain journals. */
+const answeredOne = (stderr: string) => /\] \[\d+\.\ds\] problem-iterations[^\n]*Pass@1[^|\n]*\| [a-z][\w-]* [1-9]/.test(stderr);
 
 /**
  * Whether every method's run has had its store open: `out`/<method>/tmas.lock names the process while it writes
@@ -202,9 +203,10 @@ describe('tmas table1: the methods as one workload', () => {
 
     const out = path.join(dir, 'stopped');
     const args = ['table1', '--input-file', input, '--output-file', out, ...SMALL, ...slow];
-    // Ctrl-C at the first progress line, once every method has started (its store made): all stop, and each writes what it finished.
+    // Ctrl-C once a call is answered and every method has started (its store made): all stop, and each writes what it finished.
+    // Not at the first progress line alone: on a loaded machine no call may have been sent by then, and the resume would reuse none.
     const started = everyStore(out);
-    const interrupted = await stopWhen(args, 'SIGINT', (stderr) => progressed(stderr) && started());
+    const interrupted = await stopWhen(args, 'SIGINT', (stderr) => answeredOne(stderr) && started());
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stderr).toMatch(/give the same tmas table1 command again to resume them all/);
     // No method was cut off by the stop's deadline: the stop ended itself.

@@ -137,13 +137,16 @@ async function runMethods(runs: WorkloadRun[], io: IO, stop: { signal: AbortSign
   const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
   // A failure every method met (an endpoint down, a key refused) is said once, as the error.
   const shared = failed.length === runs.length && failed.every(({ error }) => message(error) === message(failed[0]?.error));
-  if (!shared) for (const { strategy, error } of failed.slice(stopped() ? 0 : 1)) if (!isInterruption(error)) io.stderr(`tmas table1: ${strategy} failed: ${message(error)}`);
+  // One run-stopping failure (a spent quota, a refused key) stops every method still running with that very error (shared-stop.ts).
+  const stoppedAlike = failed.length > 1 && failed.every(({ error }) => error === failed[0]?.error);
+  if (stoppedAlike && !stopped()) io.stderr(`tmas table1: ${failed.map(({ strategy }) => strategy).join(', ')} stopped together, each once its calls in flight were journaled; once the cause below is fixed, give the same tmas table1 command again to resume them all.`);
+  if (!shared && !stoppedAlike) for (const { strategy, error } of failed.slice(stopped() ? 0 : 1)) if (!isInterruption(error)) io.stderr(`tmas table1: ${strategy} failed: ${message(error)}`);
   if (stopped()) {
     throw new TmasError('TMAS_INTERRUPTED', `Interrupted: each method's run keeps what it finished; give the same tmas table1 command again to resume them all.`, { cause: failed[0]?.error });
   }
   const first = failed[0];
   if (first !== undefined) {
-    if (!shared) io.stderr(`tmas table1: ${first.strategy} failed; the other methods ran to their end.`);
+    if (!shared && !stoppedAlike) io.stderr(`tmas table1: ${first.strategy} failed; the other methods ran to their end.`);
     throw first.error;
   }
   return settled.map((result) => (result as PromiseFulfilledResult<RunOutcome>).value);

@@ -12,6 +12,7 @@
 import { TmasError, type UserError } from '../../kernel/errors.ts';
 import type { Gateway } from '../../gateway/gateway.ts';
 import type { CallsInFlight } from '../calls/calls-in-flight.ts';
+import type { SharedStop } from './shared-stop.ts';
 
 /** A run as its drain's owner (the CLI's Ctrl-C) sees it. */
 export interface DrainingRun {
@@ -91,20 +92,19 @@ export function whenDrained(drain: RunDrain | undefined, parts: DrainParts): { d
  * (a refused key, a spent quota, a refused field: run-stopping.ts). Before,
  * it stopped the run's actor at once, aborting the calls in flight: a hosted
  * API had answered (and billed) them, and the resume sent them again (a
- * spent quota after 3 answers: 3 paid, 2 journaled). On a gateway of its
- * own the run now stops as the first Ctrl-C does: no new call is sent, the
- * calls in flight finish and are journaled, then `stopped` rejects with the
- * first such error. A gateway shared with other runs (a table's methods) is
- * not drained for one run's sake: that run stops at once, as before.
+ * spent quota after 3 answers: 3 paid, 2 journaled). The run now stops as
+ * the first Ctrl-C does: no new call is sent, the calls in flight finish and
+ * are journaled, then `stopped` rejects with the first such error. Runs that
+ * share a gateway (a table's methods) share the stop too (shared-stop.ts):
+ * one run's failure stops them all that way. `dispose` takes the run off it.
  */
-export function stopOnceJournaled(parts: { gateway: Gateway; calls: CallsInFlight; shared: boolean; waiting: (error: UserError, inFlight: number) => void }): { stopRun: (error: UserError) => void; stopped: Promise<never> } {
-  let stopRun: (error: UserError) => void = () => {};
+export function stopOnceJournaled(parts: { gateway: Gateway; calls: CallsInFlight; shared?: SharedStop | undefined; waiting: (error: UserError, inFlight: number) => void }): { stopRun: (error: UserError) => void; stopped: Promise<never>; dispose: () => void } {
+  let stopOwn: (error: UserError) => void = () => {};
   const stopped = new Promise<never>((_, reject) => {
     let asked = false;
-    stopRun = (error) => {
+    stopOwn = (error) => {
       if (asked) return;
       asked = true;
-      if (parts.shared) return reject(error);
       parts.gateway.drain();
       const check = () => {
         if (parts.calls.count > 0) return;
@@ -118,5 +118,7 @@ export function stopOnceJournaled(parts: { gateway: Gateway; calls: CallsInFligh
     };
   });
   stopped.catch(() => {});
-  return { stopRun: (error) => stopRun(error), stopped };
+  const { shared } = parts;
+  const dispose = shared === undefined ? () => {} : shared.onStop((error) => stopOwn(error));
+  return { stopRun: (error) => (shared === undefined ? stopOwn(error) : shared.stop(error)), stopped, dispose };
 }

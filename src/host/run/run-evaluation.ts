@@ -310,7 +310,8 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     const inFlight = createCallsInFlight();
     const waiting = (error: UserError, calls: number) =>
       io.stderr(`tmas: stopping (${error.code}): no new call is sent; the ${calls} call(s) in flight finish and are journaled first, each given up after --timeout without a byte. Ctrl-C twice aborts them (a resume sends them again, billed again).`);
-    const { stopRun, stopped: runStopped } = stopOnceJournaled({ gateway, calls: inFlight, shared: options.shared !== undefined, waiting });
+    const { stopRun, stopped: runStopped, dispose: leaveSharedStop } = stopOnceJournaled({ gateway, calls: inFlight, shared: options.shared?.stop, waiting });
+    cleanups.push(leaveSharedStop);
     const drain = whenDrained(options.drain, { gateway, calls: inFlight, idleLimitMs: config.gateway.timeoutSeconds * 1000, progressed: options.onOutputProgress });
     cleanups.push(drain.dispose);
     const watch = watchModuleMachines({ roles: moduleMachineRoles(strategy.roles), boundMs: config.gateway.timeoutSeconds * 1000, envelopes$: bus.envelopes$, stop: stopRun });

@@ -29,6 +29,7 @@ import { createGatewayOnPool } from './run-gateway.ts';
 import { beforeStore, eitherSignal } from './run-stop.ts';
 import type { RunDrain } from './run-drain.ts';
 import type { SharedRunParts } from './shared-run-parts.ts';
+import { createSharedStop } from './shared-stop.ts';
 
 /** One run of a workload. */
 export interface WorkloadRun {
@@ -88,7 +89,7 @@ async function startShared(runs: readonly WorkloadRun[], io: RunIO, stop: Worklo
   const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), eitherSignal(stop.signal, stop.drain?.signal), (started) => started.close());
   const pool = lendPool({ encoding: config.context.tokenizer });
   const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
-  return { pool, gateway, sim, rankScale: createRankScale() };
+  return { pool, gateway, sim, rankScale: createRankScale(), stop: createSharedStop() };
 }
 
 /**

@@ -2,7 +2,8 @@
  * What runs started together share (run-workload.ts): one worker pool, one
  * gateway (one in-flight limit, one knee per replica, one line of held calls
  * ranked across the runs), one embedded simulated model when no endpoint is
- * given, and one scale of call ranks. Each run keeps its own store, bus,
+ * given, one scale of call ranks, and one stop for a failure every call
+ * would meet (shared-stop.ts). Each run keeps its own store, bus,
  * actors and outputs, and sees the gateway through a view of its own, which
  * counts its calls alone (its metrics.json's gateway block).
  */
@@ -10,6 +11,7 @@ import type { Gateway } from '../../gateway/gateway.ts';
 import type { Pool } from '../../pool/pool.ts';
 import type { SimServer } from '../../sim/server.ts';
 import type { RankScale } from '../calls/call-ranks.ts';
+import type { SharedStop } from './shared-stop.ts';
 
 /** The shared parts; whoever made them closes them once every run has ended. */
 export interface SharedRunParts {
@@ -21,4 +23,6 @@ export interface SharedRunParts {
   /** The embedded simulated model, when the runs use it; null when they name their endpoints. */
   sim: SimServer | null;
   rankScale: RankScale;
+  /** A run-stopping failure of one run stops them all, each once its calls in flight are journaled. */
+  stop: SharedStop;
 }
