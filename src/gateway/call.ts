@@ -142,9 +142,8 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       succeeded(tally, state, request, result, sentTo.prefixHit);
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
-      tellOtherModel(context, state, request, result);
-      tellUnanswered(context, state, result, finishReason);
-      const { finishSaid, ...completion } = result;
+      tellOddReply(context, state, request, result, finishReason);
+      const { finishSaid, choices, ...completion } = result;
       return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -235,6 +234,13 @@ function succeeded(tally: Tally, state: EndpointState, request: CompletionReques
   state.failuresInARow = 0;
   state.drainsInARow = 0;
   tally.answered(state, request, result, prefixHit);
+}
+
+/** What a reply that answered tells of its server, each once per endpoint: another model, no answer, several choices. */
+function tellOddReply(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply, finishReason: string): void {
+  tellOtherModel(context, state, request, result);
+  tellUnanswered(context, state, result, finishReason);
+  if (result.choices > 1) tellOnce(context.toldOnce, `choices\n${state.url}`, () => context.options.onSeveralChoices?.(state.url, result.choices));
 }
 
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */
