@@ -466,3 +466,24 @@ test('a store/ that is a link leading nowhere is named as such, not as a directo
   expect(read.stderr).toContain('its store/ is a link to store, which leads to no folder');
   expect(read.stderr).not.toContain('it has no store/');
 });
+
+// Before: "store/CURRENT … is missing. Run `tmas repair DIR`", and the repair, as advised, made an empty LevelDB store among
+// the other tool's files and said "Repaired" (exit 0): nothing was there to recover.
+test('a store/ with none of LevelDB\'s files (emptied, or another tool\'s folder) is no damaged store: every command and repair say so (TMAS_RUN_DIR), and nothing changes', async ({ dir, finished }) => {
+  const { run } = await finishedRun(dir, finished);
+  const other = path.join(dir, 'other');
+  await mkdir(path.join(other, 'store'), { recursive: true });
+  await writeFile(path.join(other, 'store', 'data.bin'), 'not LevelDB');
+  await rm(path.join(run, 'store'), { recursive: true });
+  await mkdir(path.join(run, 'store'));
+  for (const [target, says] of [[run, 'its store/ is empty'], [other, "its store/ holds data.bin and no file of LevelDB's"]] as const) {
+    const before = await entriesOf(target);
+    for (const args of [['log', target], ['export', target, '--out', path.join(dir, 'export')], ['run', '--resume', target], ['repair', target]]) {
+      const refused = await runCliInProcess(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`${target} holds no tmas store: ${says}`);
+      expect(refused.stderr, args[0]).toMatch(/nothing tmas repair could recover.*\[TMAS_RUN_DIR\]/s);
+    }
+    expect(await entriesOf(target)).toEqual(before);
+  }
+});
