@@ -56,6 +56,7 @@ const FAILURE_CODES = {
   auth: 'TMAS_AUTH',
   quota: 'TMAS_QUOTA',
   'model-gone': 'TMAS_MODEL_NOT_SERVED',
+  redirected: 'TMAS_REDIRECTED',
   'not-streamed': 'TMAS_NOT_STREAMED',
   'in-band': 'TMAS_CALL_REJECTED',
   'refused-field': 'TMAS_FIELD_REFUSED',
@@ -294,7 +295,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
-  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
   const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };
