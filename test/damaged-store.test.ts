@@ -487,3 +487,29 @@ test('a store/ with none of LevelDB\'s files (emptied, or another tool\'s folder
     expect(await entriesOf(target)).toEqual(before);
   }
 });
+
+// Before: "Cannot read DIR/metrics.json: ENOENT: no such file or directory, open '…'. Give tmas report the output directory
+// of a finished run (the one holding metrics.json)": the directory given was that, and nothing said how to get the file back.
+test('a metrics.json cut short mid-line or deleted beside its store: report names it and the resume that writes it again, and after that resume the report reads the figures it had', async ({ dir, finished }) => {
+  const { run } = await finishedRun(dir, finished);
+  const metrics = path.join(run, 'metrics.json');
+  const written = JSON.parse(await readFile(metrics, 'utf8')) as { iterations: unknown };
+  const results = await readFile(path.join(run, 'results.jsonl'), 'utf8');
+  const refusal = async () => {
+    const refused = await runCliInProcess(['report', run, '--format', 'md', '--out', path.join(dir, 'report.md')]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`${run} holds a run's store: tmas run --resume ${run} writes metrics.json and results.jsonl again from it`);
+    expect(refused.stderr).not.toMatch(/ENOENT|Give tmas report the output directory/);
+    return refused.stderr;
+  };
+  await truncate(metrics, 2000);
+  expect(await refusal()).toMatch(new RegExp(`Cannot read ${metrics}: (Unterminated|Unexpected|Expected).*JSON`));
+  await rm(metrics);
+  expect(await refusal()).toContain(`Cannot read ${metrics}: it is missing.`);
+  const resumed = await runCliInProcess(['run', '--resume', run]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(`${resumed.stdout}${resumed.stderr}`).toMatch(/\b0 calls issued/);
+  expect((JSON.parse(await readFile(metrics, 'utf8')) as { iterations: unknown }).iterations).toStrictEqual(written.iterations);
+  expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(results);
+  expect((await runCliInProcess(['report', run, '--format', 'md', '--out', path.join(dir, 'report.md')])).code).toBe(0);
+});
