@@ -47,6 +47,14 @@ function checkReadableVersion(runDir: string, manifest: { journalVersion: unknow
   );
 }
 
+/** What a stored manifest that holds no configuration is, in words: another JSON value, or an object and its fields. */
+function describeValue(manifest: unknown): string {
+  if (Array.isArray(manifest)) return 'a list';
+  if (typeof manifest !== 'object' || manifest === null) return `the ${typeof manifest} ${JSON.stringify(manifest)?.slice(0, 40)}`;
+  const fields = Object.keys(manifest);
+  return fields.length === 0 ? 'an empty object' : `an object of ${fields.slice(0, 6).join(', ')}${fields.length > 6 ? ', …' : ''}`;
+}
+
 /** How the store's manifest differs from what its run wrote (module doc), or null; the advice names `runDir`. */
 export async function manifestMismatch(runDir: string, store: Store): Promise<ManifestMismatch | null> {
   const manifest = (await store.getManifest()) as { run?: unknown; config?: unknown; configHash?: unknown } | undefined;
@@ -55,8 +63,12 @@ export async function manifestMismatch(runDir: string, store: Store): Promise<Ma
   const hash = manifest.config === undefined ? null : hashOf(manifest.config);
   if (manifest.configHash !== hash) {
     return {
-      what: `${hash === null ? 'it holds no configuration' : `its configuration hashes to ${hash}`}, not to the configHash written with it (${String(manifest.configHash)}): a setting was changed in the store after the run wrote it`,
-      advice: `Restore the run directory from a copy; to run its problems with other settings, fork the run as it was: tmas fork ${runDir} --output-file NEW with the flags to change.`,
+      what:
+        hash === null
+          ? `it holds no configuration, which every manifest tmas writes holds (it is ${describeValue(await store.manifest().get('manifest'))})`
+          : `its configuration hashes to ${hash}, not to the configHash written with it (${String(manifest.configHash)}): a setting was changed in the store after the run wrote it`,
+      // A fork reads the configuration: of a manifest without one there is nothing to fork.
+      advice: `Restore the run directory from a copy${hash === null ? '.' : `; to run its problems with other settings, fork the run as it was: tmas fork ${runDir} --output-file NEW with the flags to change.`}`,
     };
   }
   const logged = await firstLoggedRun(store);
