@@ -138,13 +138,15 @@ describe('a manifest that is no manifest of tmas\'s', () => {
   // Before: a string, a list or {} for the manifest was 'it holds no configuration, not to the configHash written with it
   // (undefined): a setting was changed', with a fork advised that could not read it; a store format of "abc" was 'written by
   // a newer tmas', and one of -1 was read as format 1 without a word.
-  test('a manifest replaced by a string, a list or {}, and a store format that is no version ("abc", -1): log and resume name it as damage, say what it is, advise no fork, and change nothing', async ({ manifestRun, dir }) => {
+  test('a manifest replaced by a string, a list or {} or deleted, and a store format that is no version ("abc", -1): log and resume name it as damage, say what it is, advise no fork, and change nothing', async ({ manifestRun, dir }) => {
     const cases: Array<[string, (store: Store) => Promise<void>, string]> = [
       ['string', (store) => store.manifest().put('manifest', 'hello'), 'it holds no configuration, which every manifest tmas writes holds (it is the string "hello")'],
       ['list', (store) => store.manifest().put('manifest', [1, 2]), 'it holds no configuration, which every manifest tmas writes holds (it is a list)'],
       ['empty', (store) => store.manifest().put('manifest', {}), 'it holds no configuration, which every manifest tmas writes holds (it is an empty object)'],
       ['word', (store) => store.manifest().put('format', 'abc'), 'the store format written beside it is "abc", not a whole number from 1'],
       ['negative', (store) => store.manifest().put('format', -1), 'the store format written beside it is -1, not a whole number from 1'],
+      // Before: 'DIR holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run', of that directory.
+      ['deleted', (store) => store.manifest().del('manifest'), "it is missing from the store, whose message log holds the messages of run "],
     ];
     for (const [name, damage, says] of cases) {
       const run = await copyOf(manifestRun, dir, name);
@@ -154,7 +156,8 @@ describe('a manifest that is no manifest of tmas\'s', () => {
       for (const args of [['log', run], ['run', '--resume', run]]) {
         const { code, stderr } = await runCliInProcess(args);
         expect(code, `${name} ${args[0]}: ${stderr}`).toBe(2);
-        expect(stderr, name).toContain(`The run manifest in ${run} is not the one its run wrote: ${says}. Nothing was changed. Restore the run directory from a copy. [TMAS_STORE_DAMAGED]`);
+        expect(stderr, name).toContain(`The run manifest in ${run} is not the one its run wrote: ${says}`);
+        expect(stderr, name).toMatch(/\. Nothing was changed\. Restore the run directory from a copy\. \[TMAS_STORE_DAMAGED\]/);
       }
       expect(await fileHashes(run)).toEqual(before);
     }

@@ -25,10 +25,19 @@ export interface ManifestMismatch {
   advice?: string;
 }
 
-/** Refuses a manifest whose configuration or run id is not what its run wrote (TMAS_STORE_DAMAGED naming `runDir`), or that a later journal version wrote (TMAS_STORE_FORMAT); a store without one passes. */
+/**
+ * Refuses a manifest whose configuration or run id is not what its run wrote (TMAS_STORE_DAMAGED naming `runDir`), or
+ * that a later journal version wrote (TMAS_STORE_FORMAT). A store without one passes (another tool's LevelDB: the caller
+ * says it holds no run) unless its message log holds a run's messages: a run writes its manifest before any, so the
+ * manifest was deleted, and the run was said to hold no tmas run ("give the output directory of an earlier tmas run").
+ */
 export async function checkManifest(runDir: string, store: Store): Promise<void> {
   const manifest = await store.getManifest();
-  if (manifest === undefined) return;
+  if (manifest === undefined) {
+    const logged = await firstLoggedRun(store);
+    if (logged !== undefined) throw manifestDamaged(runDir, `it is missing from the store, whose message log holds the messages of run ${String(logged)} (a run writes its manifest before any message)`);
+    return;
+  }
   checkReadableVersion(runDir, manifest);
   const mismatch = await manifestMismatch(runDir, store);
   if (mismatch !== null) throw manifestDamaged(runDir, mismatch.what, mismatch.advice);
