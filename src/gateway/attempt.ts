@@ -20,7 +20,7 @@ import type { CompletionRequest, Endpoint } from './reply/completion.ts';
 import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
-import type { HttpTransport, TransportResponse } from './request/http-transport.ts';
+import { ConnectionLostError, type HttpTransport, type TransportResponse } from './request/http-transport.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
@@ -153,7 +153,12 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
     chars += count;
   };
   // A stream that finished but neither sends its usage nor ends is dropped after the grace: its reply is whole.
-  const whole = { graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS, cut: () => watchdog.controller.abort(new Error('the stream was whole')) };
+  const whole = {
+    graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS,
+    cut: () => watchdog.controller.abort(new Error('the stream was whole')),
+    // Broken of itself, not by a bound of the call (the idle or total limit, the size cap) nor by the run's stop.
+    broke: (error: unknown) => error instanceof ConnectionLostError && watchdog.failure === null && !watchdog.controller.signal.aborted,
+  };
   const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string) => tokens.add(piece, sofar);
   const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, whole, ...(onDelta === undefined ? {} : { onDelta }) });
   const weighed = weighUsage(read, chars, meter);
