@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
-import { TmasError, UserError } from '../kernel/errors.ts';
+import { TmasError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { ANSWER_FIELDS, batchedRange, iterationKey, manifestOf, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
