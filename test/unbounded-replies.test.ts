@@ -216,6 +216,21 @@ describe('a complete reply is complete', () => {
     expect((unfinished.results[0] as CallFailedError).message).toMatch(/the connection broke while the reply arrived/);
     expect(unfinished.requests).toBe(2);
   });
+
+  test('a whole JSON reply whose connection breaks after all its JSON came (its chunked body never ended) is the reply, in one attempt; one cut inside its JSON is retried', async () => {
+    const broken = (text: string) => (res: ServerResponse) => {
+      res.on('error', () => {});
+      res.writeHead(200, { 'content-type': 'application/json' }).write(text);
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const body = chatCompletionBody('The answer is 2.');
+    const whole = await callsTo(broken(body), 100, { stream: false });
+    expect(whole.results[0]).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+    expect(whole.requests).toBe(1);
+    const cut = await callsTo(broken(body.slice(0, 60)), 100, { stream: false });
+    expect((cut.results[0] as CallFailedError).message).toMatch(/the connection broke while the reply arrived/);
+    expect(cut.requests).toBe(2);
+  });
 });
 
 /** The seed a chat request's body names. */
