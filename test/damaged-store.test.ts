@@ -457,7 +457,7 @@ describe('files in a run directory that tmas could not have written', () => {
   });
 });
 
-test('a store/ that is a link leading nowhere is named as such, not as a directory with no store', async ({ dir, finished }) => {
+test('a store/ that is a link leading nowhere is named as such, not as a directory with no store; so is a run directory that is one, not as one that does not exist', async ({ dir, finished }) => {
   const { run } = await finishedRun(dir, finished);
   await rm(path.join(run, 'store'), { recursive: true });
   await symlink('store', path.join(run, 'store'));
@@ -465,6 +465,14 @@ test('a store/ that is a link leading nowhere is named as such, not as a directo
   expect(read.code).toBe(2);
   expect(read.stderr).toContain('its store/ is a link to store, which leads to no folder');
   expect(read.stderr).not.toContain('it has no store/');
+  const loop = path.join(dir, 'loop');
+  await symlink('loop', loop);
+  for (const args of [['log', loop], ['run', '--resume', loop], ['fork', loop, '--output-file', path.join(dir, 'fork')]]) {
+    const refused = await runCliInProcess(args);
+    expect(refused.code, args[0]).toBe(2);
+    expect(refused.stderr, args[0]).toContain('it is a link to loop, which leads to no folder (a link to itself, a loop, or a target moved away)');
+    expect(refused.stderr, args[0]).not.toContain('it does not exist');
+  }
 });
 
 // Before: "store/CURRENT … is missing. Run `tmas repair DIR`", and the repair, as advised, made an empty LevelDB store among
