@@ -520,4 +520,14 @@ test('a metrics.json cut short mid-line or deleted beside its store: report name
   expect((JSON.parse(await readFile(metrics, 'utf8')) as { iterations: unknown }).iterations).toStrictEqual(written.iterations);
   expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(results);
   expect((await runCliInProcess(['report', run, '--format', 'md', '--out', path.join(dir, 'report.md')])).code).toBe(0);
+  // Before: the system's words, 'ENOTDIR: not a directory, stat …' and 'ELOOP: too many symbolic links encountered, stat …'.
+  const file = path.join(dir, 'file');
+  await writeFile(file, 'not a run\n');
+  await symlink('loop', path.join(dir, 'loop'));
+  for (const [given, says] of [[file, 'the run directory given is a file, not a folder'], [path.join(dir, 'loop'), 'a link on its path leads nowhere']]) {
+    const refused = await runCliInProcess(['report', given as string, '--format', 'md']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Cannot read ${path.join(given as string, 'metrics.json')}: ${says}`);
+    expect(refused.stderr).not.toMatch(/ENOTDIR|ELOOP/);
+  }
 });

@@ -193,9 +193,13 @@ async function readMetrics(dir: string): Promise<MetricsFile> {
   }
 }
 
-/** Why metrics.json could not be read, in words: a missing file is said to be missing, not as the system's ENOENT. */
+/** Why metrics.json could not be read, in words rather than the system's code (ENOENT, ENOTDIR, ELOOP). */
 function whyUnread(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it is missing' : (error as Error).message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'it is missing';
+  if (code === 'ENOTDIR') return 'the run directory given is a file, not a folder';
+  if (code === 'ELOOP') return 'a link on its path leads nowhere (a link to itself, or a loop of links)';
+  return (error as Error).message;
 }
 
 /**
