@@ -457,7 +457,7 @@ describe('files in a run directory that tmas could not have written', () => {
   });
 });
 
-test('a store/ that is a link leading nowhere is named as such, not as a directory with no store', async ({ dir, finished }) => {
+test('a store/ that is a link leading nowhere is named as such, not as a directory with no store; so is a run directory that is one, not as one that does not exist', async ({ dir, finished }) => {
   const { run } = await finishedRun(dir, finished);
   await rm(path.join(run, 'store'), { recursive: true });
   await symlink('store', path.join(run, 'store'));
@@ -465,4 +465,69 @@ test('a store/ that is a link leading nowhere is named as such, not as a directo
   expect(read.code).toBe(2);
   expect(read.stderr).toContain('its store/ is a link to store, which leads to no folder');
   expect(read.stderr).not.toContain('it has no store/');
+  const loop = path.join(dir, 'loop');
+  await symlink('loop', loop);
+  for (const args of [['log', loop], ['run', '--resume', loop], ['fork', loop, '--output-file', path.join(dir, 'fork')]]) {
+    const refused = await runCliInProcess(args);
+    expect(refused.code, args[0]).toBe(2);
+    expect(refused.stderr, args[0]).toContain('it is a link to loop, which leads to no folder (a link to itself, a loop, or a target moved away)');
+    expect(refused.stderr, args[0]).not.toContain('it does not exist');
+  }
+});
+
+// Before: "store/CURRENT … is missing. Run `tmas repair DIR`", and the repair, as advised, made an empty LevelDB store among
+// the other tool's files and said "Repaired" (exit 0): nothing was there to recover.
+test('a store/ with none of LevelDB\'s files (emptied, or another tool\'s folder) is no damaged store: every command and repair say so (TMAS_RUN_DIR), and nothing changes', async ({ dir, finished }) => {
+  const { run } = await finishedRun(dir, finished);
+  const other = path.join(dir, 'other');
+  await mkdir(path.join(other, 'store'), { recursive: true });
+  await writeFile(path.join(other, 'store', 'data.bin'), 'not LevelDB');
+  await rm(path.join(run, 'store'), { recursive: true });
+  await mkdir(path.join(run, 'store'));
+  for (const [target, says] of [[run, 'its store/ is empty'], [other, "its store/ holds data.bin and no file of LevelDB's"]] as const) {
+    const before = await entriesOf(target);
+    for (const args of [['log', target], ['export', target, '--out', path.join(dir, 'export')], ['run', '--resume', target], ['repair', target]]) {
+      const refused = await runCliInProcess(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`${target} holds no tmas store: ${says}`);
+      expect(refused.stderr, args[0]).toMatch(/nothing tmas repair could recover.*\[TMAS_RUN_DIR\]/s);
+    }
+    expect(await entriesOf(target)).toEqual(before);
+  }
+});
+
+// Before: "Cannot read DIR/metrics.json: ENOENT: no such file or directory, open '…'. Give tmas report the output directory
+// of a finished run (the one holding metrics.json)": the directory given was that, and nothing said how to get the file back.
+test('a metrics.json cut short mid-line or deleted beside its store: report names it and the resume that writes it again, and after that resume the report reads the figures it had', async ({ dir, finished }) => {
+  const { run } = await finishedRun(dir, finished);
+  const metrics = path.join(run, 'metrics.json');
+  const written = JSON.parse(await readFile(metrics, 'utf8')) as { iterations: unknown };
+  const results = await readFile(path.join(run, 'results.jsonl'), 'utf8');
+  const refusal = async () => {
+    const refused = await runCliInProcess(['report', run, '--format', 'md', '--out', path.join(dir, 'report.md')]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`${run} holds a run's store: tmas run --resume ${run} writes metrics.json and results.jsonl again from it`);
+    expect(refused.stderr).not.toMatch(/ENOENT|Give tmas report the output directory/);
+    return refused.stderr;
+  };
+  await truncate(metrics, 2000);
+  expect(await refusal()).toMatch(new RegExp(`Cannot read ${metrics}: (Unterminated|Unexpected|Expected).*JSON`));
+  await rm(metrics);
+  expect(await refusal()).toContain(`Cannot read ${metrics}: it is missing.`);
+  const resumed = await runCliInProcess(['run', '--resume', run]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(`${resumed.stdout}${resumed.stderr}`).toMatch(/\b0 calls issued/);
+  expect((JSON.parse(await readFile(metrics, 'utf8')) as { iterations: unknown }).iterations).toStrictEqual(written.iterations);
+  expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(results);
+  expect((await runCliInProcess(['report', run, '--format', 'md', '--out', path.join(dir, 'report.md')])).code).toBe(0);
+  // Before: the system's words, 'ENOTDIR: not a directory, stat …' and 'ELOOP: too many symbolic links encountered, stat …'.
+  const file = path.join(dir, 'file');
+  await writeFile(file, 'not a run\n');
+  await symlink('loop', path.join(dir, 'loop'));
+  for (const [given, says] of [[file, 'the run directory given is a file, not a folder'], [path.join(dir, 'loop'), 'a link on its path leads nowhere']]) {
+    const refused = await runCliInProcess(['report', given as string, '--format', 'md']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Cannot read ${path.join(given as string, 'metrics.json')}: ${says}`);
+    expect(refused.stderr).not.toMatch(/ENOTDIR|ELOOP/);
+  }
 });

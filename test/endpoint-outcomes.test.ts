@@ -184,6 +184,33 @@ describe('a streamed request answered with plain JSON', () => {
   });
 });
 
+describe('a base URL whose completions redirect', () => {
+  // Before: every call of the run was sent and refused alike (TMAS_CALL_REJECTED), each problem stopped, exit 3.
+  test('a 301 of the chat route to another server stops the run at once, exit 2, TMAS_REDIRECTED naming the base URL to give; the resume with it completes as a clean run', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const elsewhere = sim.url.replace('127.0.0.1', 'localhost');
+    // The model list is answered where it is asked (the check at start passes); a completion is sent on to the other server.
+    const moved = await serve((req, _body, res) => {
+      if (req.method !== 'POST') return void fetch(`${sim.url}${req.url?.replace(/^\/v1/, '') ?? ''}`).then(async (answer) => answerJson(res, answer.status, await answer.text()));
+      res.writeHead(301, { location: `${elsewhere}/chat/completions` }).end();
+    });
+    try {
+      const run = path.join(dir, 'run');
+      const stopped = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', moved.url, ...SMALL]);
+      expect(stopped.code, stopped.stderr).toBe(2);
+      expect(stopped.stderr).toMatch(/The endpoint of the solution agent redirects its calls: .*HTTP 301.*give .*localhost.* as the base URL.*\[TMAS_REDIRECTED\]/s);
+      expect(stopped.stderr).toContain(`tmas run --resume ${run} --base-url URL`);
+      // Not sent again: at most the calls in flight when the first was redirected.
+      expect(moved.chats.length).toBeLessThanOrEqual(4);
+      const resumed = await runCliInProcess(['run', '--resume', run, '--base-url', elsewhere]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await cleanRun());
+    } finally {
+      await moved.close();
+    }
+  });
+});
+
 describe('a body other than the one asked for', () => {
   test.for([
     [true, 'the server answered a streamed request with text/html that holds no event'],

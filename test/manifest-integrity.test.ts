@@ -134,6 +134,36 @@ describe('a run written by a newer tmas', () => {
   });
 });
 
+describe('a manifest that is no manifest of tmas\'s', () => {
+  // Before: a string, a list or {} for the manifest was 'it holds no configuration, not to the configHash written with it
+  // (undefined): a setting was changed', with a fork advised that could not read it; a store format of "abc" was 'written by
+  // a newer tmas', and one of -1 was read as format 1 without a word.
+  test('a manifest replaced by a string, a list or {} or deleted, and a store format that is no version ("abc", -1): log and resume name it as damage, say what it is, advise no fork, and change nothing', async ({ manifestRun, dir }) => {
+    const cases: Array<[string, (store: Store) => Promise<void>, string]> = [
+      ['string', (store) => store.manifest().put('manifest', 'hello'), 'it holds no configuration, which every manifest tmas writes holds (it is the string "hello")'],
+      ['list', (store) => store.manifest().put('manifest', [1, 2]), 'it holds no configuration, which every manifest tmas writes holds (it is a list)'],
+      ['empty', (store) => store.manifest().put('manifest', {}), 'it holds no configuration, which every manifest tmas writes holds (it is an empty object)'],
+      ['word', (store) => store.manifest().put('format', 'abc'), 'the store format written beside it is "abc", not a whole number from 1'],
+      ['negative', (store) => store.manifest().put('format', -1), 'the store format written beside it is -1, not a whole number from 1'],
+      // Before: 'DIR holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run', of that directory.
+      ['deleted', (store) => store.manifest().del('manifest'), "it is missing from the store, whose message log holds the messages of run "],
+    ];
+    for (const [name, damage, says] of cases) {
+      const run = await copyOf(manifestRun, dir, name);
+      const store = await Store.open(run);
+      await damage(store).finally(() => store.close());
+      const before = await fileHashes(run);
+      for (const args of [['log', run], ['run', '--resume', run]]) {
+        const { code, stderr } = await runCliInProcess(args);
+        expect(code, `${name} ${args[0]}: ${stderr}`).toBe(2);
+        expect(stderr, name).toContain(`The run manifest in ${run} is not the one its run wrote: ${says}`);
+        expect(stderr, name).toMatch(/\. Nothing was changed\. Restore the run directory from a copy\. \[TMAS_STORE_DAMAGED\]/);
+      }
+      expect(await fileHashes(run)).toEqual(before);
+    }
+  });
+});
+
 describe('a metrics.json written by a newer tmas', () => {
   test("a metrics version above this tmas's: tmas report and tmas view refuse it (TMAS_OUTPUT_FORMAT, naming the file, both versions and the tmas that wrote it) rather than read its figures as this version's; nothing changes", async ({ manifestRun, dir }) => {
     const run = await copyOf(manifestRun, dir);

@@ -236,6 +236,38 @@ describe('the choices of a request', () => {
     expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop' });
   });
 
+  // Before: the usage of both choices (120 of a limit of 100) failed a reply of 60 tokens as past its limit, and one
+  // within it was journaled at twice its tokens; a stream that sent choice 1 first was read as choice 1, a whole reply as 0.
+  test('a server that sends two choices where one was asked: choice 0 is read, counted by its text (not by the usage of both), and told once; choice 0 after another is a damaged reply', async () => {
+    const told: Array<[string, number]> = [];
+    const onSeveralChoices = (endpoint: string, choices: number) => void told.push([endpoint, choices]);
+    const usage = { prompt_tokens: 10, completion_tokens: 120, total_tokens: 130 };
+    const message = (index: number, content: string) => ({ index, message: { role: 'assistant', content }, finish_reason: 'stop' });
+    const both = [message(1, `Another ${words(30)}`), message(0, `The answer ${words(30)}`)];
+    const whole = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { choices: both, usage })), 100, { stream: false, onSeveralChoices });
+    const streamed = await callTo(stream([chunk({ content: `The answer ${words(30)}` }), chunk({ content: `Another ${words(30)}` }, null, null, 1), chunk({}, 'stop'), chunk({}, 'stop', usage, 1)]), 100, { onSeveralChoices });
+    for (const { result } of [whole, streamed]) {
+      expect(result).toMatchObject({ content: `The answer ${words(30)}`, finishReason: 'stop', usage: null, attempts: 1 });
+      expect((result as Completion).countedTokens).toBeGreaterThan(55);
+      expect((result as Completion).countedTokens).toBeLessThan(70);
+    }
+    expect(told.map(([, choices]) => choices)).toStrictEqual([2, 2]);
+    const late = await callTo(stream([chunk({ content: 'Another reply.' }, null, null, 1), chunk({ content: 'The answer is 2.' }), chunk({}, 'stop', null, 1), chunk({}, 'stop')]));
+    expect((late.result as CallFailedError).message).toMatch(/sent choice 0 after choice 1/);
+    expect(late.stats.retriesByCause).toStrictEqual({ malformed: 1 });
+  });
+
+  test('two choices of one index in a chunk or a whole reply are a damaged reply, retried, never the first taken and the other dropped', async () => {
+    const twice = [{ index: 0, delta: { content: 'The answer is 2.' }, finish_reason: null }, { index: 0, delta: { content: ' Or 3.' }, finish_reason: null }];
+    const streamed = await callTo(stream([`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: twice })}\n\n`, chunk({}, 'stop')]));
+    const whole = await callTo((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { choices: twice.map(({ delta, ...rest }) => ({ ...rest, message: delta, finish_reason: 'stop' })) })), 1000, { stream: false });
+    for (const { result, stats } of [streamed, whole]) {
+      expect(result).toBeInstanceOf(CallFailedError);
+      expect((result as CallFailedError).message).toMatch(/the reply holds two choices numbered 0/);
+      expect(stats.retriesByCause).toStrictEqual({ malformed: 1 });
+    }
+  });
+
   test('`n` in --extra-body is not sent: a call reads one choice, and would pay for the others', async () => {
     const request = { ...additionRequest('http://127.0.0.1:1/v1'), sampling: { extraBody: { n: 4, repetition_penalty: 1.05 } } };
     const body = JSON.parse((await requestBody(request, undefined, { dialect: 'chat', stream: true })).toString()) as Record<string, unknown>;

@@ -202,6 +202,35 @@ describe('a complete reply is complete', () => {
     for (const result of results) expect(result).toMatchObject({ content: words(2), finishReason: 'length', usage: null, countedTokens: 4 });
     expect(stats.retries).toBe(0);
   });
+
+  // Before: 'the connection broke while the reply arrived', retried: a reply the server had finished was decoded and paid twice.
+  test('a stream whose connection breaks after its finish reason (before its usage and [DONE]) is whole, in one attempt, counted; one that breaks before it is retried', async () => {
+    const broken = (closing: string) => (res: ServerResponse) => {
+      finishedOpen(res, words(2), closing);
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const finished = await callsTo(broken(event({}, 'stop')), 100, {}, 3);
+    for (const result of finished.results) expect(result).toMatchObject({ content: words(2), finishReason: 'stop', usage: null, countedTokens: 4, attempts: 1 });
+    expect(finished.stats.retries).toBe(0);
+    const unfinished = await callsTo(broken(''), 100);
+    expect((unfinished.results[0] as CallFailedError).message).toMatch(/the connection broke while the reply arrived/);
+    expect(unfinished.requests).toBe(2);
+  });
+
+  test('a whole JSON reply whose connection breaks after all its JSON came (its chunked body never ended) is the reply, in one attempt; one cut inside its JSON is retried', async () => {
+    const broken = (text: string) => (res: ServerResponse) => {
+      res.on('error', () => {});
+      res.writeHead(200, { 'content-type': 'application/json' }).write(text);
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const body = chatCompletionBody('The answer is 2.');
+    const whole = await callsTo(broken(body), 100, { stream: false });
+    expect(whole.results[0]).toMatchObject({ content: 'The answer is 2.', attempts: 1 });
+    expect(whole.requests).toBe(1);
+    const cut = await callsTo(broken(body.slice(0, 60)), 100, { stream: false });
+    expect((cut.results[0] as CallFailedError).message).toMatch(/the connection broke while the reply arrived/);
+    expect(cut.requests).toBe(2);
+  });
 });
 
 /** The seed a chat request's body names. */

@@ -7,7 +7,7 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { boundedBody, logprobEntries, readAll, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
+import { boundedBody, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
 import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
 import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
@@ -20,7 +20,7 @@ import type { CompletionRequest, Endpoint } from './reply/completion.ts';
 import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
-import type { HttpTransport, TransportResponse } from './request/http-transport.ts';
+import { ConnectionLostError, type HttpTransport, type TransportResponse } from './request/http-transport.ts';
 
 /** What an attempt works with. */
 export interface AttemptContext {
@@ -97,9 +97,9 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     // under a stream's cap; read as JSON, each such reply failed as malformed, and the endpoint was stopped as down.
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
     const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
-    if (!streams) return whole(fromWholeJson((await readAll(bytes)).toString('utf8'), response.headers));
+    if (!streams) return whole(fromWholeJson(await readWhole(bytes, watchdog), response.headers));
     const sorted = await sortBody(bytes);
-    if (sorted.json) return whole(unstreamedReply(context, state, (await readAll(sorted.body)).toString('utf8'), response.headers));
+    if (sorted.json) return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
     // The server's chunks, as the OpenAI API defines them; fromStream reads every field defensively.
     const onKeepAlive = (data: string) => tellOnce(context.toldOnce, `keep-alive\n${state.url}`, () => context.options.onKeepAlive?.(state.url, data));
     const chunks = sseEvents(sorted.body, response.headers, onKeepAlive) as AsyncGenerator<ChatCompletionChunk[]>;
@@ -111,6 +111,40 @@ export async function attempt(context: AttemptContext, request: CompletionReques
   } finally {
     watched.ended();
     watchdog.dispose();
+  }
+}
+
+/** Whether a read failed as the connection broke of itself: not by a bound of the call (the idle or total limit, the size cap) nor by the run's stop. */
+function brokeOfItself(error: unknown, watchdog: Watchdog): boolean {
+  return error instanceof ConnectionLostError && watchdog.failure === null && !watchdog.controller.signal.aborted;
+}
+
+/**
+ * A whole JSON body's text. One whose connection broke after all of its JSON
+ * came (a chunked body whose last, empty chunk never came) is the reply: read
+ * as a failure, it was sent again, decoded and paid twice. Text that is no
+ * whole JSON keeps the break as the attempt's failure.
+ */
+async function readWhole(body: AsyncIterable<Uint8Array>, watchdog: Watchdog): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  try {
+    for await (const chunk of body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    if (!brokeOfItself(error, watchdog)) throw error;
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (!isWholeJsonObject(text)) throw error;
+    return text;
+  }
+}
+
+/** Whether `text` is one whole JSON object. */
+function isWholeJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
   }
 }
 
@@ -153,7 +187,11 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
     chars += count;
   };
   // A stream that finished but neither sends its usage nor ends is dropped after the grace: its reply is whole.
-  const whole = { graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS, cut: () => watchdog.controller.abort(new Error('the stream was whole')) };
+  const whole = {
+    graceMs: context.options.finishGraceMs ?? FINISH_GRACE_MS,
+    cut: () => watchdog.controller.abort(new Error('the stream was whole')),
+    broke: (error: unknown) => brokeOfItself(error, watchdog),
+  };
   const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string) => tokens.add(piece, sofar);
   const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, whole, ...(onDelta === undefined ? {} : { onDelta }) });
   const weighed = weighUsage(read, chars, meter);

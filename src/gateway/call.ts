@@ -57,6 +57,7 @@ const FAILURE_CODES = {
   auth: 'TMAS_AUTH',
   quota: 'TMAS_QUOTA',
   'model-gone': 'TMAS_MODEL_NOT_SERVED',
+  redirected: 'TMAS_REDIRECTED',
   'not-streamed': 'TMAS_NOT_STREAMED',
   'in-band': 'TMAS_CALL_REJECTED',
   'refused-field': 'TMAS_FIELD_REFUSED',
@@ -144,9 +145,8 @@ export async function completeCall(context: CallContext, request: CompletionRequ
       succeeded(tally, state, request, result, sentTo.prefixHit);
       // A sibling accepted what a replica rejected: that replica is configured unlike the pool, and counts a failed attempt.
       if (call.rejectedBy !== null && call.rejectedBy.state !== state) context.pool.replicaFailed(call.rejectedBy.state, request, call.rejectedBy.error);
-      tellOtherModel(context, state, request, result);
-      tellUnanswered(context, state, result, finishReason);
-      const { finishSaid, ...completion } = result;
+      tellOddReply(context, state, request, result, finishReason);
+      const { finishSaid, choices, ...completion } = result;
       return { ...completion, finishReason, countedTokens, replica: state.url, attempts, latencyMs: performance.now() - started };
     } catch (error) {
       if (error instanceof DialectAdopted) {
@@ -239,6 +239,13 @@ function succeeded(tally: Tally, state: EndpointState, request: CompletionReques
   tally.answered(state, request, result, prefixHit);
 }
 
+/** What a reply that answered tells of its server, each once per endpoint: another model, no answer, several choices. */
+function tellOddReply(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply, finishReason: string): void {
+  tellOtherModel(context, state, request, result);
+  tellUnanswered(context, state, result, finishReason);
+  if (result.choices > 1) tellOnce(context.toldOnce, `choices\n${state.url}`, () => context.options.onSeveralChoices?.(state.url, result.choices));
+}
+
 /** A reply that names another model than the one asked for is told of, once per endpoint and model named. */
 function tellOtherModel(context: CallContext, state: EndpointState, request: CompletionRequest, result: Reply): void {
   const asked = request.endpoint.model;
@@ -290,7 +297,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
-  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
   const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };

@@ -189,8 +189,28 @@ async function readMetrics(dir: string): Promise<MetricsFile> {
   } catch (error) {
     // A newer tmas's file (TMAS_OUTPUT_FORMAT) says so as it is.
     if (isUserError(error)) throw error;
-    throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${(error as Error).message}. Give tmas report the output directory of a finished run (the one holding metrics.json).`, { cause: error });
+    throw new UserError('TMAS_REPORT', `Cannot read ${file}: ${whyUnread(error)}. ${metricsAdvice(dir)}`, { cause: error });
   }
+}
+
+/** Why metrics.json could not be read, in words rather than the system's code (ENOENT, ENOTDIR, ELOOP). */
+function whyUnread(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'it is missing';
+  if (code === 'ENOTDIR') return 'the run directory given is a file, not a folder';
+  if (code === 'ELOOP') return 'a link on its path leads nowhere (a link to itself, or a loop of links)';
+  return (error as Error).message;
+}
+
+/**
+ * What to do about a metrics.json that cannot be read. Beside a store it is
+ * the run's own, cut short, edited or deleted: a resume writes it again from
+ * the store, paying for no call of a finished run. Before, the advice was to
+ * give the output directory of a finished run, which the user had given.
+ */
+function metricsAdvice(dir: string): string {
+  if (!hasStore(dir)) return 'Give tmas report the output directory of a finished run (the one holding metrics.json).';
+  return `${dir} holds a run's store: tmas run --resume ${dir} writes metrics.json and results.jsonl again from it (a finished run's calls are answered from its journal, none sent again).`;
 }
 
 /** Reads from a run's store its settings, the per-problem figures when metrics.json lacks them, the details and the latencies. */

@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AbstractSublevel } from 'abstract-level';
 import { Level } from 'level';
-import { TmasError, UserError } from '../kernel/errors.ts';
+import { TmasError } from '../kernel/errors.ts';
 import type { Problem } from '../input/problems.ts';
 import type { Envelope } from '../kernel/protocol.ts';
 import { ANSWER_FIELDS, batchedRange, iterationKey, manifestOf, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
@@ -24,15 +24,12 @@ import { checkDecodes, checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
+import { readableFormat, STORE_FORMAT } from './store-format.ts';
 
 export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
 export { REPAIR_ADVICE } from './disk/damage.ts';
 
-/**
- * The store's layout. 1 (no `format` key): every record holds its texts inline. 2: long strings are kept once
- * in `texts` and `chunks` (texts.ts) and records refer to them by digest (records of format 1 still read as they are).
- */
-export const STORE_FORMAT = 2;
+export { STORE_FORMAT } from './store-format.ts';
 
 /** An open store. */
 export class Store {
@@ -281,20 +278,14 @@ export class Store {
     store.isView = named !== runDir;
     store.unlock = unlock;
     let empty = true;
-    let format: unknown;
+    let stored: unknown;
     try {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
-      format = (await store.manifest().get('format')) ?? 1;
+      stored = await store.manifest().get('format');
     } catch (error) {
       throw openError(error, named, store.dir);
     }
-    if (typeof format !== 'number' || format > STORE_FORMAT) {
-      throw new UserError(
-        'TMAS_STORE_FORMAT',
-        `The store of ${named} has format ${JSON.stringify(format)}, written by a newer tmas; this tmas reads formats 1 to ${STORE_FORMAT}. Read or resume it with the tmas that wrote it (its manifest names the version).`,
-      );
-    }
-    store.format = format;
+    store.format = readableFormat(stored, named);
     if (empty) store.journalKeys = new Set();
     return store;
   }

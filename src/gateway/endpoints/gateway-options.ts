@@ -74,6 +74,11 @@ export interface GatewayOptions {
    * open): such data is skipped as a keep-alive (sse.ts); `data` is the first.
    */
   onKeepAlive?: (endpoint: string, data: string) => void;
+  /**
+   * Told once per endpoint when a reply held `choices` choices where one was
+   * asked: the first is read, and counted by its text (the usage counts them all).
+   */
+  onSeveralChoices?: (endpoint: string, choices: number) => void;
   /** Told once per endpoint when it answers a streamed request with a whole JSON reply (read as such). */
   onUnstreamed?: (endpoint: string) => void;
   /** Retries after the first attempt. */

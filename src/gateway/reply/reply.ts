@@ -22,6 +22,8 @@ export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'cou
   finishReason: FinishReason | null;
   /** The finish reason it gave instead of one tmas knows, shown; null when it gave one tmas knows, or none. */
   finishSaid: string | null;
+  /** The choices it held, each index counted once: 1 as asked; more from a server that ignores `n` (its usage then counts them all and is dropped). */
+  choices: number;
 };
 
 /** The choice a reply's `choices` hold for the call. */
@@ -48,9 +50,35 @@ function choiceTexts(choice: Choice, field: 'message' | 'delta'): MessageTexts {
 function choiceOf(choices: unknown, index: number | null): Choice | undefined {
   if (!Array.isArray(choices)) return undefined;
   const all = choices as Choice[];
+  if (all.length > 1) refuseRepeatedIndex(all);
   // A loop, not find(): this runs for every event of a stream.
   for (const choice of all) if (indexOf(choice) === (index ?? 0)) return choice;
   return index === null ? all[0] : undefined;
+}
+
+/**
+ * Two choices of one index in one chunk (or one whole reply) are no reply
+ * of a model: read before, the first was taken and the other's text dropped
+ * without a word, the answer whichever the server listed first.
+ */
+function refuseRepeatedIndex(choices: Choice[]): void {
+  const seen = new Set<number>();
+  for (const choice of choices) {
+    const index = indexOf(choice);
+    if (seen.has(index)) throw new ReplyError('malformed', `the reply holds two choices numbered ${index}`);
+    seen.add(index);
+  }
+}
+
+/**
+ * The usage of a reply that held `choices` choices: a server that sends
+ * several where one was asked (it ignores `n`, or a proxy fans the request
+ * out) counts all of them in its usage, which doubled the call's tokens and
+ * failed a reply within its limit as past it; the choice read is then
+ * counted by its text, as a reply without usage is.
+ */
+function usageOfChoices(usage: Reply['usage'], choices: number): Reply['usage'] {
+  return choices > 1 ? null : usage;
 }
 
 /** A choice's index: 0 when it has none, or none that is a number (a server that writes it as a string: its digits). */
@@ -84,6 +112,7 @@ function finishOf(said: FinishReason | null, refused: boolean, content: string):
 export function fromWholeReply(response: ChatCompletion): Reply {
   const choice = choiceOf(response.choices, null);
   if (!choice) throw new ReplyError('malformed', 'the response has no choices');
+  const choices = (response.choices as unknown[]).length;
   const finish = readFinish(choice.finish_reason);
   const texts = choiceTexts(choice, 'message');
   const separated = separateReasoning(texts.content, texts.reasoningField === null ? null : { text: texts.reasoning, dialect: texts.reasoningField }, finish.reason === 'length');
@@ -93,9 +122,10 @@ export function fromWholeReply(response: ChatCompletion): Reply {
     reasoningDialect: separated.dialect,
     finishReason: finishOf(finish.reason, refuses(choice, 'message'), separated.content),
     finishSaid: finish.said,
-    usage: usageOf(response.usage),
+    usage: usageOfChoices(usageOf(response.usage), choices),
     model: modelOf(response),
     firstTokenMs: null,
+    choices,
   };
 }
 
@@ -148,6 +178,8 @@ class StreamAssembly implements StreamState {
   private reasoningField: MessageTexts['reasoningField'] = null;
   /** The index of the choice read: the first one seen. */
   private index: number | null = null;
+  /** The other choices' indexes, of a server that sends several where one was asked. */
+  private readonly others = new Set<number>();
   /** The finish reason as the chunks said it, whatever its type; null while none said one. */
   finishReason: unknown = null;
   finished = false;
@@ -164,9 +196,10 @@ class StreamAssembly implements StreamState {
     this.model ??= modelOf(chunk);
     if (chunk.usage) this.usage = usageOf(chunk.usage);
     const choice = choiceOf(chunk.choices, this.index);
+    if (choice) this.index ??= indexOf(choice);
+    if (this.index !== null) this.noteOthers(chunk.choices);
     let chars = 0;
     if (choice) {
-      this.index ??= indexOf(choice);
       const texts = choiceTexts(choice, 'delta');
       this.refused ||= refuses(choice, 'delta');
       if (texts.content !== '') chars += this.text(this.content, texts.content);
@@ -180,11 +213,28 @@ class StreamAssembly implements StreamState {
       }
       // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
       const sofar = chunk.usage?.completion_tokens == null ? null : (usageOf(chunk.usage)?.completionTokens ?? null);
-      if (sofar !== null) this.options.onUsage?.(sofar);
+      // The count so far of a stream of several choices counts theirs too: it says nothing of this one's.
+      if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
     if (chunk.usage && this.finished) this.usageSinceFinish = true;
     return chars;
+  }
+
+  /**
+   * Notes the choices of a chunk other than the one read. A choice 0 that
+   * comes after another was taken for the only one is refused: the whole
+   * reply's rule reads choice 0, and the text of the other was already
+   * counted against the limit.
+   */
+  private noteOthers(choices: unknown): void {
+    if (!Array.isArray(choices)) return;
+    for (const choice of choices as Choice[]) {
+      const index = indexOf(choice);
+      if (index === this.index) continue;
+      if (index === 0) throw new ReplyError('malformed', `the event stream sent choice 0 after choice ${this.index}: a server that sends several choices where one was asked`);
+      this.others.add(index);
+    }
   }
 
   private text(pieces: TextPieces, piece: string): number {
@@ -213,9 +263,10 @@ class StreamAssembly implements StreamState {
       reasoningDialect: separated.dialect,
       finishReason: finishOf(finish.reason, this.refused, separated.content),
       finishSaid: finish.said,
-      usage: this.usage,
+      usage: usageOfChoices(this.usage, 1 + this.others.size),
       model: this.model,
       firstTokenMs,
+      choices: 1 + this.others.size,
     };
   }
 }

@@ -12,7 +12,10 @@
  * after the finish reason starts the grace again: a server that says "stop"
  * on every chunk is still writing, and cut 2 s after its first chunk, its
  * first words were taken as the whole reply. Reads without text (a proxy's
- * keep-alives) do not.
+ * keep-alives) do not. A connection that breaks once the finish reason came
+ * (a proxy that drops a stream as it ends, a server restarted) ends a whole
+ * stream too, as the grace would have: the reply was failed and sent again,
+ * its tokens decoded and paid for twice.
  */
 
 /** What an event stream's reader (sse.ts) returns when the stream was closed by `data: [DONE]`, rather than by the end of its body. */
@@ -25,6 +28,8 @@ export const FINISH_GRACE_MS = 2_000;
 export interface StreamGrace {
   graceMs: number;
   cut: () => void;
+  /** Whether a read's failure is the connection breaking of itself (no bound of the call's cut it): after the finish reason, the stream is whole. */
+  broke?: (error: unknown) => boolean;
 }
 
 /** What the reader has seen of the stream so far. */
@@ -52,9 +57,13 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
   try {
     for (;;) {
       const deadline = finishedAt === null || grace === undefined ? null : finishedAt + grace.graceMs;
-      const read = await nextRead(iterator, deadline);
+      const read = await nextRead(iterator, deadline).catch((error: unknown) => {
+        if (!state.finished || grace?.broke?.(error) !== true) throw error;
+        open = false;
+        return null;
+      });
       if (read === null) {
-        // A read is still pending: the cut makes it fail, which nobody awaits, and ends the reads.
+        // A read is still pending (or the connection broke): the cut makes it fail, which nobody awaits, and ends the reads.
         open = false;
         grace?.cut();
         return undefined;

@@ -16,7 +16,7 @@ import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
@@ -49,6 +49,9 @@ function classifyStatus(error: unknown): FailureKind {
     if (quotaSpent(error)) return 'quota';
     // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
     if (modelGone(error)) return 'model-gone';
+    // A redirect not followed (301, 302, 303: fetch would resend the request as a GET without its body; a 307 or 308
+    // past the hops followed): the base URL leads elsewhere, and every call would be answered alike.
+    if (status >= 300 && status < 400) return 'redirected';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
     if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';

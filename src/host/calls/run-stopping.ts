@@ -43,6 +43,14 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_REDIRECTED') {
+    return new UserError(
+      'TMAS_REDIRECTED',
+      `The endpoint of ${slotAgent(slot)} redirects its calls: ${error.message.replace(/\.+$/, '')}. Every other call would be redirected alike: ` +
+        `the run stopped at once; every completed call is kept. Give the base URL the redirect leads to with ${slotFlag(slot, 'base-url')}, then continue with: tmas run --resume ${outputDir} ${slotFlag(slot, 'base-url')} URL`,
+      { cause: error },
+    );
+  }
   if (error.code === 'TMAS_NOT_STREAMED') {
     return new UserError(
       'TMAS_NOT_STREAMED',

@@ -46,6 +46,11 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
         `tmas: warning: ${endpoint} sends data that is no JSON inside its streams (data: ${JSON.stringify(data.slice(0, 40))}), as a proxy or gateway does to keep a connection open; ` +
           'such data is skipped as a keep-alive (data that opens with { and does not parse is still a damaged reply, retried).',
       ),
+    onSeveralChoices: (endpoint, choices) =>
+      options.say(
+        `tmas: warning: ${endpoint} sent ${choices} choices in a reply where one was asked (n is never sent): the server decodes, and a hosted API bills, every one; ` +
+          "tmas reads choice 0 and counts its tokens by its text, as the usage counts them all. Check the server's or proxy's default n.",
+      ),
     onUnstreamed: (endpoint) =>
       options.say(
         `tmas: warning: ${endpoint} answers streamed requests with whole JSON replies; they are read as such, but --timeout (${config.timeoutSeconds} s) ` +

@@ -12,6 +12,7 @@ import { readManifest } from './manifest-file.ts';
 import { LogDamage } from './log-file.ts';
 import { storeDamaged, unreadable } from './damage.ts';
 import { kindOf } from '../../kernel/file-kind.ts';
+import { UserError } from '../../kernel/errors.ts';
 
 /** The files of a store that a private view needs. */
 export interface StoreFiles {
@@ -66,6 +67,29 @@ export async function misplacedStoreFile(dir: string, names: Iterable<string>): 
   return null;
 }
 
+/** The files that make a LevelDB store, whatever else of it is lost: one of them left is something for a repair to recover. */
+const LEVELDB_DATA_FILE = /^(CURRENT|MANIFEST-\d+|\d+\.(log|ldb|sst))$/;
+
+/**
+ * The error for a store folder that holds none of LevelDB's files (empty, or
+ * another tool's files under the name store/): no damaged store but none at
+ * all, which a repair cannot recover. Before, it was named a damaged store
+ * (`store/CURRENT … is missing`), and `tmas repair`, as advised, made an
+ * empty LevelDB store among the other tool's files and reported it repaired.
+ * Null when the folder holds any of LevelDB's files.
+ */
+export function noLevelDbStore(runDir: string, names: Iterable<string>): UserError | null {
+  const all = [...names];
+  if (all.some((name) => LEVELDB_DATA_FILE.test(name))) return null;
+  const shown = all.slice(0, 3).join(', ') + (all.length > 3 ? ` and ${all.length - 3} more` : '');
+  const holds = all.length === 0 ? 'is empty' : `holds ${shown} and no file of LevelDB's (CURRENT, MANIFEST-*, *.log, *.ldb)`;
+  return new UserError(
+    'TMAS_RUN_DIR',
+    `${runDir} holds no tmas store: its store/ ${holds}, so there is nothing tmas repair could recover. ` +
+      'Give the --output-file of a tmas run; if this was one, its journal is gone: restore store/ from a copy, or start the run again in a new directory. Nothing was changed.',
+  );
+}
+
 /** The MANIFEST that CURRENT names (checked to exist). */
 async function currentManifest(runDir: string, dir: string, names: ReadonlySet<string>): Promise<string> {
   if (!names.has('CURRENT')) throw storeDamaged(runDir, 'store/CURRENT (the pointer to its MANIFEST) is missing');
@@ -110,6 +134,8 @@ export async function checkStoreFiles(runDir: string): Promise<StoreFiles> {
   const names = new Set(await readdir(dir).catch((error: unknown) => Promise.reject(unreadable(dir, error))));
   const misplaced = await misplacedStoreFile(dir, names);
   if (misplaced !== null) throw storeDamaged(runDir, misplaced);
+  const none = noLevelDbStore(runDir, names);
+  if (none !== null) throw none;
   const manifest = await currentManifest(runDir, dir, names);
   if (!names.has(manifest)) throw storeDamaged(runDir, `store/${manifest}, named by store/CURRENT, is missing`);
   const mutable = ['CURRENT', manifest, ...[...names].filter((name) => /^\d+\.log$/.test(name) || /^OPTIONS-\d+$/.test(name))];

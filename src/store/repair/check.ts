@@ -27,11 +27,15 @@ export function hasStore(runDir: string): boolean {
 }
 
 /**
- * Why a directory holds no run, in words for a message: it does not exist (a mistyped path), it has no
- * store/, or its store/ is a link that leads nowhere (a link to itself, a loop, a target moved away).
+ * Why a directory holds no run, in words for a message: it does not exist (a mistyped path), it or its store/
+ * is a link that leads nowhere (a link to itself, a loop, a target moved away), or it has no store/.
  */
 export function whyNoStore(runDir: string): string {
-  if (!existsSync(runDir)) return 'it does not exist';
+  if (!existsSync(runDir)) {
+    // A link that leads nowhere is there to see (ls lists it): "it does not exist" sent the user looking for a typo.
+    const own = linkTarget(runDir);
+    return own === null ? 'it does not exist' : `it is a link to ${own}, which leads to no folder (a link to itself, a loop, or a target moved away)`;
+  }
   const store = path.join(runDir, 'store');
   const link = linkTarget(store);
   return link === null ? 'it has no store/' : `its store/ is a link to ${link}, which leads to no folder (a link to itself, a loop, or a target moved away)`;

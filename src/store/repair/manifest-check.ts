@@ -25,10 +25,19 @@ export interface ManifestMismatch {
   advice?: string;
 }
 
-/** Refuses a manifest whose configuration or run id is not what its run wrote (TMAS_STORE_DAMAGED naming `runDir`), or that a later journal version wrote (TMAS_STORE_FORMAT); a store without one passes. */
+/**
+ * Refuses a manifest whose configuration or run id is not what its run wrote (TMAS_STORE_DAMAGED naming `runDir`), or
+ * that a later journal version wrote (TMAS_STORE_FORMAT). A store without one passes (another tool's LevelDB: the caller
+ * says it holds no run) unless its message log holds a run's messages: a run writes its manifest before any, so the
+ * manifest was deleted, and the run was said to hold no tmas run ("give the output directory of an earlier tmas run").
+ */
 export async function checkManifest(runDir: string, store: Store): Promise<void> {
   const manifest = await store.getManifest();
-  if (manifest === undefined) return;
+  if (manifest === undefined) {
+    const logged = await firstLoggedRun(store);
+    if (logged !== undefined) throw manifestDamaged(runDir, `it is missing from the store, whose message log holds the messages of run ${String(logged)} (a run writes its manifest before any message)`);
+    return;
+  }
   checkReadableVersion(runDir, manifest);
   const mismatch = await manifestMismatch(runDir, store);
   if (mismatch !== null) throw manifestDamaged(runDir, mismatch.what, mismatch.advice);
@@ -47,6 +56,14 @@ function checkReadableVersion(runDir: string, manifest: { journalVersion: unknow
   );
 }
 
+/** What a stored manifest that holds no configuration is, in words: another JSON value, or an object and its fields. */
+function describeValue(manifest: unknown): string {
+  if (Array.isArray(manifest)) return 'a list';
+  if (typeof manifest !== 'object' || manifest === null) return `the ${typeof manifest} ${JSON.stringify(manifest)?.slice(0, 40)}`;
+  const fields = Object.keys(manifest);
+  return fields.length === 0 ? 'an empty object' : `an object of ${fields.slice(0, 6).join(', ')}${fields.length > 6 ? ', …' : ''}`;
+}
+
 /** How the store's manifest differs from what its run wrote (module doc), or null; the advice names `runDir`. */
 export async function manifestMismatch(runDir: string, store: Store): Promise<ManifestMismatch | null> {
   const manifest = (await store.getManifest()) as { run?: unknown; config?: unknown; configHash?: unknown } | undefined;
@@ -55,8 +72,12 @@ export async function manifestMismatch(runDir: string, store: Store): Promise<Ma
   const hash = manifest.config === undefined ? null : hashOf(manifest.config);
   if (manifest.configHash !== hash) {
     return {
-      what: `${hash === null ? 'it holds no configuration' : `its configuration hashes to ${hash}`}, not to the configHash written with it (${String(manifest.configHash)}): a setting was changed in the store after the run wrote it`,
-      advice: `Restore the run directory from a copy; to run its problems with other settings, fork the run as it was: tmas fork ${runDir} --output-file NEW with the flags to change.`,
+      what:
+        hash === null
+          ? `it holds no configuration, which every manifest tmas writes holds (it is ${describeValue(await store.manifest().get('manifest'))})`
+          : `its configuration hashes to ${hash}, not to the configHash written with it (${String(manifest.configHash)}): a setting was changed in the store after the run wrote it`,
+      // A fork reads the configuration: of a manifest without one there is nothing to fork.
+      advice: `Restore the run directory from a copy${hash === null ? '.' : `; to run its problems with other settings, fork the run as it was: tmas fork ${runDir} --output-file NEW with the flags to change.`}`,
     };
   }
   const logged = await firstLoggedRun(store);

@@ -17,7 +17,7 @@ import { hasStore, openStoreView, whyNoStore } from './check.ts';
 import { manifestMismatch } from './manifest-check.ts';
 import { Store } from '../store.ts';
 import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
-import { checkStoreFiles, misplacedStoreFile } from '../disk/store-files.ts';
+import { checkStoreFiles, misplacedStoreFile, noLevelDbStore } from '../disk/store-files.ts';
 import { lockedError, runLockHolder } from '../run-lock.ts';
 import { noteRepairedOutputs } from './outputs-evidence.ts';
 
@@ -98,10 +98,13 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     throw new UserError('TMAS_OUTPUT', `Cannot repair ${runDir}: its store is not writable (${(error as Error).message}). Copy the directory to a writable place and repair the copy.`, { cause: error });
   });
   // LevelDB's repair reads every file of the folder, and so does the copy kept: a FIFO or a device there never ends.
-  const misplaced = await misplacedStoreFile(storeDir, await readdir(storeDir));
+  const names = await readdir(storeDir);
+  const misplaced = await misplacedStoreFile(storeDir, names);
   if (misplaced !== null) {
     throw new UserError('TMAS_STORE_DAMAGED', `Cannot repair ${runDir}: ${misplaced}. Move it out of ${storeDir}, then run tmas repair again. Nothing was changed.`);
   }
+  const none = noLevelDbStore(runDir, names);
+  if (none !== null) throw none;
   await refuseNewerStore(runDir);
   const kept = await keptPlace(runDir, now);
   await keepCopy(storeDir, kept);
