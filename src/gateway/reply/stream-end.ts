@@ -73,10 +73,18 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
   }
 }
 
-/** The next read, or null when `deadline` (a performance.now() time) passes first. */
-async function nextRead<T>(iterator: AsyncIterator<T>, deadline: number | null): Promise<IteratorResult<T> | null> {
+/**
+ * The next read, or null when `deadline` (a performance.now() time) passes
+ * first. Without a deadline, the read itself: no async wrapper, whose
+ * promise a read of a token an event would pay for.
+ */
+function nextRead<T>(iterator: AsyncIterator<T>, deadline: number | null): Promise<IteratorResult<T> | null> {
   const next = iterator.next();
-  if (deadline === null) return next;
+  return deadline === null ? next : raceDeadline(next, deadline);
+}
+
+/** `next`, or null when `deadline` passes first. */
+async function raceDeadline<T>(next: Promise<IteratorResult<T>>, deadline: number): Promise<IteratorResult<T> | null> {
   let timer: NodeJS.Timeout | undefined;
   const over = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), Math.max(0, deadline - performance.now()));
