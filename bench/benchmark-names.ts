@@ -14,6 +14,7 @@ export const BENCHMARK_NAMES = [
   'schedule',
   'plan',
   'event-loop',
+  'stream-chunks',
   'memory',
   'store',
   'dedup',

@@ -13,6 +13,7 @@ import { scheduleBenchmark } from './schedule/schedule.bench.ts';
 import { planBenchmark } from './runs/plan.bench.ts';
 import { storeBenchmark } from './runs/store.bench.ts';
 import { eventLoopBenchmark } from './runs/event-loop.bench.ts';
+import { streamChunksBenchmark } from './runs/stream-chunks.bench.ts';
 import { memoryBenchmark } from './runs/memory.bench.ts';
 import { overheadBenchmark } from './runs/overhead.bench.ts';
 import { pipeliningBenchmark } from './runs/pipelining.bench.ts';
@@ -29,7 +30,7 @@ import { TmasError, UserError } from '../src/kernel/errors.ts';
 import { BENCHMARK_NAMES } from './benchmark-names.ts';
 
 /** Every benchmark, in the order of the issue. */
-export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityChainsBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
+export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityChainsBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, streamChunksBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
 
 // The help lists BENCHMARK_NAMES without loading the benchmarks: the two lists are one.
 if (BENCHMARKS.map((benchmark) => benchmark.name).join() !== BENCHMARK_NAMES.join()) {

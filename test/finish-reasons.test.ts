@@ -4,6 +4,7 @@
  * never carried a finish reason (some proxies and older servers), and the
  * finish reasons other servers say in their own words.
  */
+import { createHook } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
@@ -159,6 +160,33 @@ describe('a finish reason on every chunk of a stream that is no finish', () => {
     const { first, requests } = await call((res) => slowly(res, word), { finishGraceMs: 100 });
     expect(first).toMatchObject({ content: 'The answer is \\boxed{2}.', finishReason: 'stop', attempts: 1 });
     expect(requests).toBe(1);
+  });
+
+  test('"stop" on every one of 90 one-token chunks: read whole with one timer for its grace, not one a token', async () => {
+    const tokens = 90;
+    let timers = 0;
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === 'Timeout') timers++;
+      },
+    });
+    // Each chunk a loop turn after the last (setImmediate makes no Timeout), so that each is a read of its own.
+    const everyTokenStops = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const next = () => {
+        if (sent === tokens) return void res.end(`${usageEvent(tokens)}data: [DONE]\n\n`);
+        sent++;
+        res.write(chatChunkEvent({ content: 'a' }, 'stop'));
+        setImmediate(next);
+      };
+      next();
+    };
+    hook.enable();
+    const { first } = await call(everyTokenStops).finally(() => hook.disable());
+    expect(first).toMatchObject({ content: 'a'.repeat(tokens), finishReason: 'stop', attempts: 1 });
+    // The attempt's idle and total limits, the grace's one, and a few of the gateway's own (before: one more a token).
+    expect(timers).toBeLessThan(20);
   });
 
   test('"stop" on every chunk: the stream is read while its text comes, not cut a grace after its first chunk', async () => {

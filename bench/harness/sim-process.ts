@@ -45,6 +45,10 @@ export interface SimProcessOptions {
   metrics?: SimMetrics;
   /** False: streams ignore continuous_usage_stats (`--no-continuous-usage`). */
   continuousUsage?: boolean;
+  /** Tokens per streamed event (`--stream-chunk-tokens`); the simulator's default when absent. */
+  chunkTokens?: number;
+  /** Pace of each stream (`--stream-tokens-per-second`); unpaced when absent. */
+  tokensPerSecond?: number;
 }
 
 /** The `tmas sim-server` flags of the capacity model. */
@@ -65,6 +69,8 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   if (options.capacity) args.push(...capacityArgs(options.capacity));
   if (options.metrics) args.push('--metrics', options.metrics);
   if (options.continuousUsage === false) args.push('--no-continuous-usage');
+  if (options.chunkTokens) args.push('--stream-chunk-tokens', String(options.chunkTokens));
+  if (options.tokensPerSecond) args.push('--stream-tokens-per-second', String(options.tokensPerSecond));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

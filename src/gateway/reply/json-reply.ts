@@ -57,16 +57,36 @@ export async function sortBody(body: AsyncIterable<Uint8Array>): Promise<SortedB
 }
 
 /** The chunks already read, then the others; returning it stops the body. */
-async function* rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
-  try {
-    yield* seen;
-    for (;;) {
-      const { done, value } = await chunks.next();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await chunks.return?.();
+function rest(seen: Uint8Array[], chunks: AsyncIterator<Uint8Array>): AsyncIterableIterator<Uint8Array, void> {
+  return new ChunksAfterSeen(seen, chunks);
+}
+
+/**
+ * The iterator of `rest`: past the chunks already read, each step is the
+ * body's own (a read of a token an event costs no promise more here).
+ */
+class ChunksAfterSeen implements AsyncIterableIterator<Uint8Array, void> {
+  private at = 0;
+
+  constructor(
+    private readonly seen: Uint8Array[],
+    private readonly chunks: AsyncIterator<Uint8Array>,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Uint8Array, void>> {
+    const value = this.seen[this.at];
+    if (value === undefined) return this.chunks.next() as Promise<IteratorResult<Uint8Array, void>>;
+    this.at++;
+    return Promise.resolve({ done: false, value });
+  }
+
+  async return(): Promise<IteratorResult<Uint8Array, void>> {
+    await this.chunks.return?.();
+    return { done: true, value: undefined };
   }
 }
 

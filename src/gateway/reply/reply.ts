@@ -194,7 +194,9 @@ class StreamAssembly implements StreamState {
   /** Takes one chunk; returns the characters of text it brought. */
   take(chunk: ChatCompletionChunk): number {
     this.model ??= modelOf(chunk);
-    if (chunk.usage) this.usage = usageOf(chunk.usage);
+    // Read once: with continuous usage every chunk carries one, and the count so far below is the same reading.
+    const usage = chunk.usage ? usageOf(chunk.usage) : null;
+    if (chunk.usage) this.usage = usage;
     const choice = choiceOf(chunk.choices, this.index);
     if (choice) this.index ??= indexOf(choice);
     if (this.index !== null) this.noteOthers(chunk.choices);
@@ -212,7 +214,7 @@ class StreamAssembly implements StreamState {
         this.finished ||= endsStream(choice.finish_reason);
       }
       // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
-      const sofar = chunk.usage?.completion_tokens == null ? null : (usageOf(chunk.usage)?.completionTokens ?? null);
+      const sofar = chunk.usage?.completion_tokens == null ? null : (usage?.completionTokens ?? null);
       // The count so far of a stream of several choices counts theirs too: it says nothing of this one's.
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);

@@ -49,10 +49,11 @@ export function isKeepAlive(payload: string): boolean {
  * read (no data, or data of white space alone: a proxy's keep-alive, `data:`
  * and a blank line, which the event-stream format does not dispatch either;
  * or a keep-alive of words, told to `onKeepAlive`); else its JSON value, or
- * the failure it stands for (data that is no JSON; the server's error, as an
- * `{"error": …}` value or as the data of an event named `error`).
+ * the failure it stands for as an Error, which no parsed JSON is (data that
+ * is no JSON; the server's error, as an `{"error": …}` value or as the data
+ * of an event named `error`). No wrapper object: this runs for every token.
  */
-function readEvent(payload: string | null, errorEvent: boolean, headers: Headers, onKeepAlive?: (data: string) => void): { event: unknown; failure: Error | null } | typeof STREAM_DONE | null {
+function readEvent(payload: string | null, errorEvent: boolean, headers: Headers, onKeepAlive?: (data: string) => void): unknown {
   if (payload === null) return null;
   // A chunk opens with `{`: the other checks, which trim, are for data that does not.
   if (payload.charCodeAt(0) !== OPEN_BRACE) {
@@ -69,11 +70,11 @@ function readEvent(payload: string | null, errorEvent: boolean, headers: Headers
   try {
     event = JSON.parse(payload);
   } catch (error) {
-    return { event: undefined, failure: errorEvent ? new InBandError(payload, headers) : (error as Error) };
+    return errorEvent ? new InBandError(payload, headers) : (error as Error);
   }
   const error = inBandErrorOf(event);
-  if (error !== null) return { event, failure: new InBandError(error, headers) };
-  return { event, failure: errorEvent ? new InBandError(event, headers) : null };
+  if (error !== null) return new InBandError(error, headers);
+  return errorEvent ? new InBandError(event, headers) : event;
 }
 
 /** The value of a field's line (`data: x`, `data:x`), past its name and colon: one space after the colon is not part of it. */
@@ -81,82 +82,145 @@ function fieldValue(line: string, nameLength: number): string {
   return line.charCodeAt(nameLength + 1) === 32 ? line.slice(nameLength + 2) : line.slice(nameLength + 1);
 }
 
+/** What the reads of an event stream return at their end: STREAM_DONE when `data: [DONE]` closed them. */
+type StreamEnd = typeof STREAM_DONE | undefined;
+
 /**
  * The JSON payloads of the `data:` events of each read, until `data: [DONE]`
- * (then returns STREAM_DONE: what follows, a second `[DONE]` included, is
- * not read) or the end; an `{"error": …}` event throws the server's error.
- * Data that is no JSON object and names no chunk's key is a keep-alive
- * (isKeepAlive), given to `onKeepAlive` and skipped.
+ * (then the reads end with STREAM_DONE: what follows, a second `[DONE]`
+ * included, is not read) or the end; an `{"error": …}` event throws the
+ * server's error. Data that is no JSON object and names no chunk's key is a
+ * keep-alive (isKeepAlive), given to `onKeepAlive` and skipped.
  */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers, onKeepAlive?: (data: string) => void): AsyncGenerator<unknown[], typeof STREAM_DONE | undefined> {
-  const decoder = new TextDecoder();
+export function sseEvents(body: AsyncIterable<Uint8Array>, headers: Headers, onKeepAlive?: (data: string) => void): AsyncIterableIterator<unknown[], StreamEnd> {
+  return new EventReads(body[Symbol.asyncIterator](), headers, onKeepAlive);
+}
+
+/**
+ * The reads of sseEvents. An iterator written out rather than an async
+ * generator: a generator's step costs a queue and several promises, and a
+ * server that streams a token an event makes a read of each token; here a
+ * read costs the one await on the body.
+ */
+class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
+  private readonly decoder = new TextDecoder();
   // The line still arriving, in the pieces it came in: joined once whole, so a long line costs its length, not its length
   // times its reads (a 10 MB line is 160 reads of 64 kB; scanning all it had so far on each was quadratic).
-  let pending: string[] = [];
+  private pending: string[] = [];
   // The event's data so far (its lines joined with a line end); null before its first `data:` line. No list per event: a stream has one per token.
-  let data: string | null = null;
+  private data: string | null = null;
   // Whether the event so far was named `error` by an `event:` line: its data is the server's error, whatever its fields.
-  let namedError = false;
+  private namedError = false;
   // A read that ended in a CR: a LF opening the next one belongs to that line's end, and ends no other line.
-  let afterCr = false;
+  private afterCr = false;
   // The body's start, kept until a `data:` line comes, for the error of a body without one.
-  let start: string | null = '';
-  const chunks = body[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const { done, value } = await chunks.next();
-      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      if (afterCr && text.startsWith('\n')) text = text.slice(1);
-      afterCr = text.endsWith('\r');
-      if (start !== null && start.length < SHOWN_CHARS) start += text.slice(0, SHOWN_CHARS);
-      // A line ends at CRLF, LF or a lone CR; the plain split, where there is no CR, is the common and cheaper case.
-      const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
-      // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
-      const rest = done ? '' : (lines.pop() ?? '');
-      if (pending.length > 0 && lines.length > 0) {
-        lines[0] = pending.join('') + (lines[0] ?? '');
-        pending = [];
-      }
-      if (rest !== '') pending.push(rest);
-      if (done) lines.push('');
-      const events: unknown[] = [];
-      for (const line of lines) {
-        if (line === '') {
-          const read = readEvent(data, namedError, headers, onKeepAlive);
-          data = null;
-          namedError = false;
-          if (read === null) continue;
-          if (read === STREAM_DONE) {
-            if (events.length > 0) yield events;
-            return STREAM_DONE;
-          }
-          if (read.failure !== null) {
-            // The events before it in this read still reach the reader (its first token, its progress).
-            if (events.length > 0) yield events;
-            throw read.failure;
-          }
-          events.push(read.event);
-        } else if (line.startsWith('data:')) {
-          start = null;
-          const value = fieldValue(line, 4);
-          data = data === null ? value : `${data}\n${value}`;
-        } else if (line.startsWith('error:')) {
-          // llama.cpp's server writes an error met mid-stream as a field of its own (`error: {"code":500,"message":…}`), which
-          // the event-stream format passes over: the stream then ended without a finish reason, the server's words lost.
-          start = null;
-          namedError = true;
-          data = fieldValue(line, 5);
-        } else if (line.startsWith('event:')) {
-          // An event named `error` (as servers that name their events send one) is the server's error, its data without an `error` field.
-          namedError = line.slice(6).trim() === 'error';
+  private start: string | null = '';
+  /** A failure met after events of the same read: they go out first, and it is thrown at the next step. */
+  private failure: Error | null = null;
+  /** How the reads ended, once they did. */
+  private end: { value: StreamEnd } | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly chunks: AsyncIterator<Uint8Array>,
+    private readonly headers: Headers,
+    private readonly onKeepAlive?: (data: string) => void,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<unknown[], StreamEnd>> {
+    try {
+      for (;;) {
+        if (this.failure !== null) throw this.failure;
+        if (this.end !== null) {
+          await this.close();
+          return { done: true, value: this.end.value };
         }
-        // Other names, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
+        const { done, value } = await this.chunks.next();
+        const events = this.read(done === true ? null : value);
+        if (events.length > 0) return { done: false, value: events };
       }
-      if (events.length > 0) yield events;
-      if (done && start !== null) throw noEvents(headers, start);
-      if (done) return undefined;
+    } catch (error) {
+      this.failure = null;
+      this.end = { value: undefined };
+      await this.close();
+      throw error;
     }
-  } finally {
-    await chunks.return?.();
+  }
+
+  async return(): Promise<IteratorResult<unknown[], StreamEnd>> {
+    this.end ??= { value: undefined };
+    await this.close();
+    return { done: true, value: undefined };
+  }
+
+  /** Lets the body go (the transport keeps its connection when the rest comes at once): once, whatever ended the reads. */
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.chunks.return?.();
+  }
+
+  /** The events a read (null: the body's end) completes; sets `end` at `[DONE]` or the body's end, `failure` at a failed event. */
+  private read(value: Uint8Array | null): unknown[] {
+    const done = value === null;
+    let text = done ? this.decoder.decode() : this.decoder.decode(value, { stream: true });
+    if (this.afterCr && text.startsWith('\n')) text = text.slice(1);
+    this.afterCr = text.endsWith('\r');
+    if (this.start !== null && this.start.length < SHOWN_CHARS) this.start += text.slice(0, SHOWN_CHARS);
+    // A line ends at CRLF, LF or a lone CR; the plain split, where there is no CR, is the common and cheaper case.
+    const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
+    // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
+    const rest = done ? '' : (lines.pop() ?? '');
+    if (this.pending.length > 0 && lines.length > 0) {
+      lines[0] = this.pending.join('') + (lines[0] ?? '');
+      this.pending = [];
+    }
+    if (rest !== '') this.pending.push(rest);
+    if (done) lines.push('');
+    const events: unknown[] = [];
+    for (const line of lines) {
+      if (line === '') {
+        const event = readEvent(this.data, this.namedError, this.headers, this.onKeepAlive);
+        this.data = null;
+        this.namedError = false;
+        if (event === null) continue;
+        if (event === STREAM_DONE) {
+          this.end = { value: STREAM_DONE };
+          return events;
+        }
+        // The events before it in this read still reach the reader (its first token, its progress).
+        if (event instanceof Error) {
+          this.failure = event;
+          return events;
+        }
+        events.push(event);
+      } else this.field(line);
+    }
+    if (done && this.start !== null) this.failure = noEvents(this.headers, this.start);
+    else if (done) this.end = { value: undefined };
+    return events;
+  }
+
+  /** A line of a field: `data:` adds to the event's data, `error:` and `event: error` make it the server's error. */
+  private field(line: string): void {
+    if (line.startsWith('data:')) {
+      this.start = null;
+      const value = fieldValue(line, 4);
+      this.data = this.data === null ? value : `${this.data}\n${value}`;
+    } else if (line.startsWith('error:')) {
+      // llama.cpp's server writes an error met mid-stream as a field of its own (`error: {"code":500,"message":…}`), which
+      // the event-stream format passes over: the stream then ended without a finish reason, the server's words lost.
+      this.start = null;
+      this.namedError = true;
+      this.data = fieldValue(line, 5);
+    } else if (line.startsWith('event:')) {
+      // An event named `error` (as servers that name their events send one) is the server's error, its data without an `error` field.
+      this.namedError = line.slice(6).trim() === 'error';
+    }
+    // Other names, `id:`, `retry:` and `:` comments carry nothing a chat completion needs.
   }
 }

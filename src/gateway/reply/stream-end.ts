@@ -51,19 +51,20 @@ export interface StreamState {
  */
 export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamState, grace: StreamGrace | undefined, take: (read: T) => boolean): Promise<unknown> {
   const iterator = reads[Symbol.asyncIterator]();
-  let finishedAt: number | null = null;
+  const clock = grace === undefined ? null : new GraceClock(grace.graceMs);
   // Whether the reads may still hold something to let go of: a return() then stops the body.
   let open = true;
   try {
     for (;;) {
-      const deadline = finishedAt === null || grace === undefined ? null : finishedAt + grace.graceMs;
-      const read = await nextRead(iterator, deadline).catch((error: unknown) => {
+      const next = iterator.next();
+      const read = await (clock === null || clock.finishedAt === null ? next : clock.race(next)).catch((error: unknown) => {
         if (!state.finished || grace?.broke?.(error) !== true) throw error;
         open = false;
         return null;
       });
       if (read === null) {
         // A read is still pending (or the connection broke): the cut makes it fail, which nobody awaits, and ends the reads.
+        next.catch(() => {});
         open = false;
         grace?.cut();
         return undefined;
@@ -75,26 +76,52 @@ export async function readUntilWhole<T>(reads: AsyncIterable<T>, state: StreamSt
       const text = take(read.value);
       if (!state.finished) continue;
       if (state.usageSinceFinish) return undefined;
-      if (finishedAt === null || text) finishedAt = performance.now();
+      if (clock !== null && (clock.finishedAt === null || text)) clock.finishedAt = performance.now();
     }
   } finally {
+    clock?.stop();
     if (open) await iterator.return?.();
   }
 }
 
-/** The next read, or null when `deadline` (a performance.now() time) passes first. */
-async function nextRead<T>(iterator: AsyncIterator<T>, deadline: number | null): Promise<IteratorResult<T> | null> {
-  const next = iterator.next();
-  if (deadline === null) return next;
-  let timer: NodeJS.Timeout | undefined;
-  const over = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), Math.max(0, deadline - performance.now()));
-  });
-  try {
-    const read = await Promise.race([next, over]);
-    if (read === null) next.catch(() => {});
-    return read;
-  } finally {
-    clearTimeout(timer);
+/**
+ * The grace of a finished stream: one timer for the whole stream, not one a
+ * read (a server that says `stop` on every chunk sends its finish reason a
+ * token an event). Text that comes moves `finishedAt` on; the timer, when it
+ * fires early, is set again for what is left, as the watchdog's idle timer is.
+ */
+class GraceClock {
+  /** When the stream last finished (its finish reason, or text after it); null before. */
+  finishedAt: number | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private passed = false;
+  /** Ends the read now waiting with null, once the grace passed. A promise per read, none kept: a lasting one would hold a reaction of every read raced against it. */
+  private endWait: ((value: null) => void) | null = null;
+
+  constructor(private readonly graceMs: number) {}
+
+  /** The read, or null once the grace from `finishedAt` passed first. */
+  race<R>(next: Promise<R>): Promise<R | null> {
+    if (this.passed) return Promise.resolve(null);
+    if (this.timer === undefined) this.arm();
+    return new Promise<R | null>((resolve, reject) => {
+      this.endWait = resolve;
+      next.then(resolve, reject);
+    });
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.endWait = null;
+  }
+
+  private arm(): void {
+    const left = (this.finishedAt ?? performance.now()) + this.graceMs - performance.now();
+    this.timer = setTimeout(() => {
+      if ((this.finishedAt ?? 0) + this.graceMs > performance.now()) return this.arm();
+      this.passed = true;
+      this.endWait?.(null);
+      this.endWait = null;
+    }, Math.max(0, left));
   }
 }

@@ -42,6 +42,7 @@ import zlib from 'node:zlib';
 import { readAll } from '../reply/reply-bounds.ts';
 import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
+import { streamChunks } from './stream-chunks.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -295,40 +296,18 @@ function replyBody(reply: IncomingMessage, request: http.ClientRequest, release:
     if (decoded !== reply) request.destroy();
     else drainOrDrop(reply, request);
   };
-  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
-    let kept = 0;
-    try {
-      for await (const chunk of decoded.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-        const room = limit - kept;
-        kept += chunk.byteLength;
-        if (chunk.byteLength < room) {
-          yield chunk;
-          continue;
-        }
-        yield chunk.subarray(0, room);
-        return;
-      }
-      ended = true;
-      release();
-    } catch (error) {
-      // An abort destroyed the reply: the caller wants its own reason back, not the stream's.
-      if (signal?.aborted) throw abortError(signal);
-      throw new ConnectionLostError(error);
-    } finally {
-      if (!ended) cancel();
-    }
-  }
   return {
-    [Symbol.asyncIterator]() {
-      const reading = chunks();
-      // A generator returned before its first step skips its finally: the body is cancelled here too.
-      const stop = reading.return.bind(reading);
-      reading.return = (value) => {
-        cancel();
-        return stop(value);
-      };
-      return reading;
-    },
+    [Symbol.asyncIterator]: () =>
+      streamChunks(decoded, {
+        limit,
+        onEnd: () => {
+          ended = true;
+          release();
+        },
+        onStop: cancel,
+        // An abort destroyed the reply: the caller wants its own reason back, not the stream's.
+        failure: (error) => (signal?.aborted ? abortError(signal) : new ConnectionLostError(error)),
+      }),
     cancel,
   };
 }
