@@ -260,3 +260,21 @@ describe('values that are zero or near it', () => {
     expect(verdictOf('\\begin{pmatrix} 1 & 10^{-12} \\\\ 0 & 1 \\end{pmatrix}', '\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe('different');
   });
 });
+
+describe('an interval or a tuple against a list of values', () => {
+  it('grades an interval different from its two ends, and a tuple from the values of one unknown', () => {
+    expect(verdictOfReply('So the range is $\\boxed{-6, 5}$.', '[-6,5]')).toBe('different');
+    expect(verdictOfReply('Hence $\\boxed{3, 4}$.', '(3,4]')).toBe('different');
+    expect(verdictOf('[-2, 1]', '-2, 1')).toBe('different');
+    expect(verdictOfReply('The roots are $\\boxed{x=-1 \\text{ or } x=6}$.', '(-1,6)')).toBe('different');
+    expect(verdictOf('x = 2, x = 4', '(2, 4)')).toBe('different');
+    expect(verdictOf('n = 1, 2, 3', '(1, 2, 3)')).toBe('different');
+  });
+
+  it('still grades a point written as its coordinates, or as assignments, equal', () => {
+    expect(verdictOf('x = -1, y = 6', '(-1, 6)')).toBe('equal');
+    expect(verdictOf('-1, 6', '(-1, 6)')).toBe('equal');
+    expect(verdictOf('a = 2, b = 251, c = 252', '(2, 251, 252)')).toBe('equal');
+    expect(verdictOf('n = 1, 2, 3', '1, 2, 3')).toBe('equal');
+  });
+});

@@ -258,9 +258,7 @@ export class AnswerComparer {
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
-    // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
-    // Assignments in another order than their letters' ("y = 2, x = 1" against "(1, 2)"): the tuple's order may be either.
-    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.tupleAgainstItems(gold, pred, g, p);
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
     if (assignG !== assignP) {
@@ -270,6 +268,27 @@ export class AnswerComparer {
     }
     if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
     return sameMembers(g, p, eq) && !(gold.kind === 'list' && pred.kind === 'list' && this.onlyUnsureIf(repeatsDiffer(g, p, eq)));
+  }
+
+  /**
+   * A tuple against a list (or another tuple read as items). A tuple is
+   * ordered, and "a = 1, b = 2" against "1, 2" is read in order; assignments
+   * in another order than their letters' ("y = 2, x = 1" against "(1, 2)")
+   * leave the tuple's order open. A list is never an interval with a
+   * bracket, nor any tuple when it gives one unknown several values.
+   */
+  private tupleAgainstItems(gold: Answer, pred: Answer, g: Answer[], p: Answer[]): boolean {
+    const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
+    const matches = (): boolean => this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
+    const tuple = gold.kind === 'tuple' ? gold : pred.kind === 'tuple' ? pred : null;
+    const list = gold.kind === 'list' ? gold : pred.kind === 'list' ? pred : null;
+    if (tuple === null || list === null) return matches();
+    // "x = -6 or x = 5": the solutions of one unknown, not the pair (-6, 5) nor the interval [-6, 5].
+    if (list.oneUnknown === true) return false;
+    // "[-6, 5]" or "(3, 4]" against "-6, 5": an interval is not its two ends. "(0, 1)" is
+    // more often a point than an open interval, and a point may be written "0, 1".
+    const interval = tuple.items.length === 2 && (tuple.open === '[' || tuple.close === ']');
+    return !(interval && !isAssignmentList(list.items)) && matches();
   }
 
   private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {
