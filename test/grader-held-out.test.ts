@@ -278,3 +278,26 @@ describe('an interval or a tuple against a list of values', () => {
     expect(verdictOf('n = 1, 2, 3', '1, 2, 3')).toBe('equal');
   });
 });
+
+describe('a letter that the words of the answer describe', () => {
+  it('reads the words with the letter, not the letter alone', () => {
+    expect(verdictOfReply('**Final Answer:** All odd $n$.', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** All even $n$.', 'odd $n$')).toBe('different');
+    expect(verdictOfReply('The answer: $n$ is odd.', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('Hence the answer is all prime $n$.', 'n is prime')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** There are no such $n$.', 'no solutions')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** $n$ is a power of $2$.', 'All powers of 2')).toBe('equal');
+    expect(verdictOf('All odd $n$', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('Hence the answer is all odd integers $n \\ge 1$.', 'odd $n$')).not.toBe('different');
+  });
+
+  it('keeps a formula whole before a domain that ends with a letter', () => {
+    expect(verdictOfReply('**Final Answer:** The only solution is $f(x) = x^2 - x$ for all real $x$.', 'f(x) = x^2 - x')).toBe('equal');
+    expect(verdictOfReply('So $n$ must be a power of $2$.', '2')).not.toBe('equal');
+  });
+
+  it('still reads a letter that a verb gives as the value', () => {
+    expect(verdictOfReply('Hence the answer is $n$.', 'n')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** All integers $n \\ge 2$.', 'n \\ge 2')).toBe('equal');
+  });
+});

@@ -4,7 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
-import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
 
@@ -186,12 +186,17 @@ function unannouncedAnswer(response: string): string | null {
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
   if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
+  // "All odd $n$.", "$n$ is a power of $2$.": words that describe the last math make the sentence the answer.
+  const sentence = last.slice(0, lastMath.end).split(/[.!?](?:\s|$)|\n/).pop() ?? '';
+  const before = sentence.slice(0, sentence.length - (lastMath.end - lastMath.start));
+  if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
+  if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
-/** A letter alone, perhaps with a subscript: the name of what a sentence describes. */
-const LONE_SYMBOL = /^[a-zA-Z](?:_\{?\w+\}?)?$/;
+/** Words that make the number after them the argument of a description or a bound: "a power of $2$", "greater than $5$". */
+const DESCRIPTION_OF_NUMBER = /\b(?:(?:powers?|multiples?|divisors?|factors?)\s+of|than|at\s+(?:least|most))\s*$/i;
 
 /**
  * The end of a paragraph that gives a value in words after its last math:

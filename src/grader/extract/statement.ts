@@ -6,7 +6,7 @@
  * sentence; a reason after it ("since …", "which …") is not the answer. A
  * list or a table right after the marker gives one answer per item or row.
  */
-import { mathSegments, reduceProse, type Segment } from './segments.ts';
+import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
@@ -109,6 +109,10 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
       end = at;
       break;
     }
+  }
+  // "$n$ is odd", "$n$ must be a power of $2$": a letter the sentence goes on to describe is its subject.
+  if (end === first.end && LONE_SYMBOL.test(first.text) && !closes(end) && proseWordCount(rest.slice(end, sentenceEnd(rest, end, segments))) >= 1) {
+    end = sentenceEnd(rest, end, segments);
   }
   if (QUALIFIER.test(rest.slice(end, end + 40))) {
     const clauseEnd = sentenceEnd(rest, end, segments);
