@@ -79,6 +79,14 @@ describe('numerals in bases over ten', () => {
     expect(verdictOf('0xFF', '255')).toBe('equal');
     expect(verdictOf('0b1010', '10')).toBe('equal');
   });
+
+  it('grades the value unsure against a reference written in a base, which the question asked for', () => {
+    expect(verdictOfReply('Converting, we get $\\boxed{54}$.', '204_5')).toBe('unsure');
+    expect(verdictOf('255', 'FF_{16}')).toBe('unsure');
+    expect(verdictOf('204_{5}', '204_5')).toBe('equal');
+    expect(verdictOf('0b1010', '1010_2')).toBe('equal');
+    expect(verdictOf('204_6', '204_5')).toBe('different');
+  });
 });
 
 describe('an announced answer the reply takes back or only supposes', () => {
