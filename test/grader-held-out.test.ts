@@ -309,3 +309,16 @@ describe('a letter that the words of the answer describe', () => {
     expect(verdictOfReply('**Final Answer:** All integers $n \\ge 2$.', 'n \\ge 2')).toBe('equal');
   });
 });
+
+describe('expressions equal where their letters are positive', () => {
+  it('are unsure, not different: a length or a count is positive, which only the question says', () => {
+    expect(verdictOfReply('So the ratio is $\\boxed{\\frac{\\sqrt{yz}}{z}}$.', '\\sqrt{\\frac{y}{z}}')).toBe('unsure');
+    expect(verdictOf('\\frac{\\sqrt{19a^2}}{2}', '\\frac{a\\sqrt{19}}{2}')).toBe('unsure');
+  });
+
+  it('stay different where they differ at positive values too', () => {
+    expect(verdictOf('\\sqrt{\\frac{z}{y}}', '\\sqrt{\\frac{y}{z}}')).toBe('different');
+    expect(verdictOf('-x', 'x')).toBe('different');
+    expect(verdictOf('\\lfloor \\frac{q}{7} \\rfloor', '\\lfloor \\frac{q}{6} \\rfloor')).toBe('different');
+  });
+});

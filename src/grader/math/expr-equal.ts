@@ -185,6 +185,9 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
   // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
   if (exact === 'different' && !sameBigOperators(ca, cb)) return 'unsure';
+  // "\frac{\sqrt{yz}}{z}" against "\sqrt{\frac{y}{z}}": equal where every letter is positive, as a
+  // length or a count is, and apart only where some is negative, which the question decides.
+  if (exact === 'different' && agreeWherePositive(pair)) return 'unsure';
   if (exact !== 'different' || (!ca.hasFloat && !cb.hasFloat)) return exact;
   // Decimals in an expression ("1.732x" against "\sqrt3 x"): agreement only
   // within their rounding is an approximation, which the rule cannot judge.
@@ -234,6 +237,24 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   if (agreed >= 2) return 'equal';
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
+}
+
+/** The sample points at which every variable is positive (pointValue). */
+const POSITIVE_POINTS = [0, 1, 2, 3, 6, 7];
+
+/**
+ * Whether two expressions agree within floating-point error at every sample
+ * point where all their letters are positive, the integer ones too when a
+ * floor, factorial or the like occurs (small reals cannot tell floors apart).
+ */
+function agreeWherePositive(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  const agreeIn = (scope: Map<string, unknown>): boolean =>
+    valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), EXACT_TOLERANCE) === true;
+  if (!POSITIVE_POINTS.every((p) => agreeIn(scopeAt(names, funcs, p)))) return false;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return true;
+  const positive = Array.from({ length: INTEGER_POINTS }, (_, p) => integerScope(names, funcs, p)).filter((scope) => names.every((n) => Number(scope.get(n)) > 0));
+  return positive.every(agreeIn);
 }
 
 /** Points, one positive and one negative, where agreement in double precision is confirmed to 60 digits. */
