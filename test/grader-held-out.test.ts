@@ -322,3 +322,12 @@ describe('expressions equal where their letters are positive', () => {
     expect(verdictOf('\\lfloor \\frac{q}{7} \\rfloor', '\\lfloor \\frac{q}{6} \\rfloor')).toBe('different');
   });
 });
+
+describe('a double factorial of a letter', () => {
+  it('is compared at integers, where it has its one value', () => {
+    expect(verdictOfReply('Hence the count is $\\boxed{\\frac{(2k)!}{2^k k!}}$.', '(2k-1)!!')).toBe('equal');
+    expect(verdictOf('2^n n!', '(2n)!!')).toBe('equal');
+    expect(verdictOf('(2k+1)!!', '(2k-1)!!')).toBe('different');
+    expect(verdictOf('\\frac{(2k)!}{2^{k-1} k!}', '(2k-1)!!')).toBe('different');
+  });
+});

@@ -72,6 +72,9 @@ const PLAIN_INTEGER = /^[+-]?\d+$/;
 /** Arguments of these functions are usually integers: sample at integers too. */
 const INTEGER_FUNCTIONS = /\b(?:floor|ceil|factorial|dfact|binom|gcd|lcm|mod|gamma)\(/;
 
+/** The double factorial, whose continuation between integers is a convention. */
+const DOUBLE_FACTORIAL = /\bdfact\(/;
+
 /** Value of variable `name` at integer point `p`: small ones cover the first steps, wide ones the rest. */
 function integerPointValue(name: string, p: number): number {
   const u = hashString(`${name}@${p}`);
@@ -226,9 +229,12 @@ interface SampledPair {
 function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different' | 'unsure' {
   const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
   const integers = INTEGER_FUNCTIONS.test(a.code) || INTEGER_FUNCTIONS.test(b.code);
+  // A double factorial has no one value between integers ("(2k-1)!!" and "\frac{(2k)!}{2^k k!}"
+  // part there): only integer points compare it.
+  const first = DOUBLE_FACTORIAL.test(a.code) || DOUBLE_FACTORIAL.test(b.code) ? POINTS : 0;
   let agreed = 0;
   const total = POINTS + (integers ? INTEGER_POINTS : 0);
-  for (let p = 0; p < total; p += 1) {
+  for (let p = first; p < total; p += 1) {
     const scope = p < POINTS ? scopeAt(names, funcs, p) : integerScope(names, funcs, p - POINTS);
     const verdict = valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), tol);
     if (verdict === false) return 'different';
