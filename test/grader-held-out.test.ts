@@ -331,3 +331,11 @@ describe('a double factorial of a letter', () => {
     expect(verdictOf('\\frac{(2k)!}{2^{k-1} k!}', '(2k-1)!!')).toBe('different');
   });
 });
+
+describe('two spellings of one decoration', () => {
+  it('reads \\overline as \\bar and \\widehat as \\hat', () => {
+    expect(verdictOfReply('Thus $\\boxed{X(y) = 1 + (u-1)\\overline{y}}$.', 'X(y)=1+(u-1) \\bar{y}')).toBe('equal');
+    expect(verdictOf('\\hat A', '\\widehat{A}')).toBe('equal');
+    expect(verdictOf('\\overline{x}', '\\bar{y}')).toBe('different');
+  });
+});
