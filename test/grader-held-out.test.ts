@@ -174,6 +174,13 @@ describe('a number that is part of a description in words', () => {
     expect(verdictOfReply('Hence $n$ must be a power of 2.', 'n = 2^k')).toBe('unsure');
   });
 
+  it('is unsure against a power whose exponent has no stated range, and different from another base', () => {
+    expect(verdictOfReply('Thus $\\boxed{n = 2^k}$.', 'All powers of 2')).toBe('unsure');
+    expect(verdictOf('2^k', 'All powers of 2')).toBe('unsure');
+    expect(verdictOf('n = 3^k', 'All powers of 2')).toBe('different');
+    expect(verdictOf('2^k', '2^k')).toBe('equal');
+  });
+
   it('still reads a value given after its verb', () => {
     expect(verdictOfReply('So the area is $\\pi$ square units.', '\\pi')).toBe('equal');
     expect(verdictOfReply('Therefore $x$ equals 5.', '5')).toBe('equal');
