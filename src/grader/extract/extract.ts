@@ -177,7 +177,8 @@ function unannouncedAnswer(response: string): string | null {
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const math = mathSegments(last);
-  const value = STATED_VALUE.exec(last.slice(math[math.length - 1]?.end ?? 0));
+  const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
+  const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
@@ -210,6 +211,15 @@ const STATED_VALUE = new RegExp(
     // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
     String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
+
+/** "体重是192公斤。", "比例为13/28。": a number that 是, 为 or 等于 gives, with its counter, closing the paragraph. */
+const STATED_VALUE_CJK = /(?:是|为|等于)\s*(-?\d+(?:\.\d+)?(?:\/\d+)?%?\s*\p{Script=Han}{0,3})\s*[。.]\s*$/u;
+
+/**
+ * "… 多 **3页**。", "… هو **92**.", "… est de **25%**.": a number set in bold, with its counter or
+ * unit, that closes the paragraph is the answer in any language, whatever verb leads to it.
+ */
+const BOLD_NUMBER_AT_END = /\*\*\s*\$?(-?\d+(?:[.,]\d+)*(?:\/\d+)?\s*%?\s*\p{L}{0,4})\$?\s*\*\*\s*[.!。]?\s*$/u;
 
 /**
  * The answer a text states, for grading saved outputs: a model response is
