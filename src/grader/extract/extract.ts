@@ -184,6 +184,8 @@ function unannouncedAnswer(response: string): string | null {
   const lastMath = math[math.length - 1];
   // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
   if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
+  const later = concludedLater(last.slice(lastMath.end), lastMath.text);
+  if (later !== null) return later;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
   if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
@@ -194,6 +196,28 @@ function unannouncedAnswer(response: string): string | null {
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+}
+
+/** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
+const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
+
+/** "there are 12 distinct sequences": a count stated in words. */
+const THERE_ARE = /\bthere\s+(?:are|is|exist)\s+(?:exactly\s+)?(\d+(?:,\d{3})*)\b/i;
+
+/**
+ * What a concluding sentence after the last math states, when it states a
+ * number the math does not hold: "… $d = \frac{90}{n}$ … Therefore, there are 12
+ * distinct sequences." is 12, and "Therefore, the error increases by 100%."
+ * is that sentence (free text) rather than the formula before it. Null when
+ * no such sentence follows, or when it restates the math's own value.
+ */
+function concludedLater(afterLastMath: string, lastMath: string): string | null {
+  const sentences = afterLastMath.split(/(?<=[.!?])\s+|\n/).map((sentence) => sentence.trim());
+  const concluding = sentences.filter((sentence) => CONCLUDING.test(sentence) && /\d/.test(sentence)).pop();
+  if (concluding === undefined) return null;
+  const value = lastMath.split('=').pop()?.trim() ?? '';
+  if (numbers(concluding).some((n) => n.text.replace(/,/g, '') === value)) return null;
+  return THERE_ARE.exec(concluding)?.[1] ?? concluding.replace(/[.!]\s*$/, '');
 }
 
 /** Words that make the number after them the argument of a description or a bound: "a power of $2$", "greater than $5$". */
