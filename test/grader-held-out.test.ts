@@ -219,6 +219,14 @@ describe('an announcement the reply only assumes, bounds or explains', () => {
     expect(verdictOfReply('Assume the answer is $5$. Then we get a contradiction.', '5')).not.toBe('equal');
   });
 
+  it('reads an alternative the announcement offers as part of it', () => {
+    expect(verdictOfReply('**Final answer:** $12$ (or possibly $13$)', '12')).not.toBe('equal');
+    expect(verdictOfReply('The answer is $12$, or perhaps $13$.', '12')).not.toBe('equal');
+    expect(verdictOfReply('The final answer is $12$ for $n \\ge 3$, or $0$ otherwise.', '12')).not.toBe('equal');
+    expect(verdictOfReply('The answer is $x = 2$, or equivalently $x = \\frac{4}{2}$.', '2')).toBe('equal');
+    expect(verdictOfReply('Final answer: $5$, since $2 + 3 = 5$ or by symmetry.', '5')).toBe('equal');
+  });
+
   it('keeps an answer qualified by "but only"', () => {
     expect(verdictOfReply('So the answer is $7$, but only because n is odd.', '7')).toBe('equal');
   });
