@@ -354,3 +354,13 @@ describe('two spellings of one decoration', () => {
     expect(verdictOf('\\overline{x}', '\\bar{y}')).toBe('different');
   });
 });
+
+describe('a rate written in units of the table', () => {
+  it('is converted, so that another rate of the same number is different', () => {
+    expect(verdictOfReply('The speed is $\\boxed{5 \\text{ km/h}}$.', '5 \\text{ m/s}')).toBe('different');
+    expect(verdictOf('18 \\text{ km/h}', '5 \\text{ m/s}')).toBe('equal');
+    expect(verdictOf('88 \\text{ ft/s}', '60 \\text{ mph}')).toBe('equal');
+    expect(verdictOf('60 \\text{ miles per hour}', '60 \\text{ mph}')).toBe('equal');
+    expect(verdictOf('5', '5 \\text{ m/s}')).toBe('equal');
+  });
+});
