@@ -364,3 +364,11 @@ describe('a rate written in units of the table', () => {
     expect(verdictOf('5', '5 \\text{ m/s}')).toBe('equal');
   });
 });
+
+describe('an angle in radians against one in bare degrees', () => {
+  it('is unsure inside an expression as it is alone, \\pi being 180', () => {
+    expect(verdictOfReply('So the angle is $\\boxed{\\pi - 2\\alpha}$.', '180 - 2\\alpha')).toBe('unsure');
+    expect(verdictOf('\\frac{\\pi}{2} + x', '90 + x')).toBe('unsure');
+    expect(verdictOf('\\pi - \\alpha', '180 - 2\\alpha')).toBe('different');
+  });
+});
