@@ -372,3 +372,11 @@ describe('an angle in radians against one in bare degrees', () => {
     expect(verdictOf('\\pi - \\alpha', '180 - 2\\alpha')).toBe('different');
   });
 });
+
+describe("a function's parity in words", () => {
+  it('is the parity a reference "even" or "odd" names', () => {
+    expect(verdictOfReply('So $f$ is $\\boxed{\\text{an even function}}$.', '\\text{even}')).toBe('equal');
+    expect(verdictOf('\\text{The function is odd}', '\\text{odd}')).toBe('equal');
+    expect(verdictOf('\\text{odd function}', '\\text{even}')).toBe('different');
+  });
+});

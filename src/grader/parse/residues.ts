@@ -12,6 +12,9 @@ export interface ResidueSet {
   values: bigint[];
 }
 
+/** A function's parity in words: "even function", "an odd function", "the function is even", "f(x) is an odd function". */
+const FUNCTION_PARITY = /^(?:(?:the\s+)?function\s+(?:[a-zA-Z](?:\([a-zA-Z]\))?\s+)?is\s+|[a-zA-Z](?:\([a-zA-Z]\))?\s+is\s+)?(?:an?\s+)?(odd|even)\s+functions?$|^(?:the\s+)?function\s+(?:[a-zA-Z](?:\([a-zA-Z]\))?\s+)?is\s+(odd|even)$/i;
+
 /** Moduli beyond this are left as written: the reduction enumerates residues. */
 const MAX_MODULUS = 10_000n;
 
@@ -67,6 +70,9 @@ export function residueItem(item: string): ResidueSet | null {
   // "odd" alone is the class too: against "odd numbers" it was a word, different from the class.
   const parity = /^(?:all\s+)?(?:(odd|even)(?:\s+(?:positive\s+)?(?:(?:integers?|numbers?)(?:\s+[a-zA-Z])?|values?\s+of\s+[a-zA-Z]|[a-zA-Z]))?|([a-zA-Z])\s+(?:is\s+)?(odd|even))$/i.exec(t);
   if (parity !== null) return single((parity[1] ?? parity[3] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
+  // "an even function", "the function is odd", "f(x) is an even function": the parity a reference "even" names.
+  const functionParity = FUNCTION_PARITY.exec(t);
+  if (functionParity !== null) return single((functionParity[1] ?? functionParity[2] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
   // "3 \mid n", "3 | n", "3 \nmid n".
   const divides = /^(\d+)\s*(\\mid|\||\\nmid)\s*[a-zA-Z]$/.exec(t);
   if (divides?.[1] !== undefined) return divides[2] === '\\nmid' ? allBut(0n, BigInt(divides[1])) : single(0n, BigInt(divides[1]));
