@@ -380,3 +380,13 @@ describe("a function's parity in words", () => {
     expect(verdictOf('\\text{odd function}', '\\text{even}')).toBe('different');
   });
 });
+
+describe('a run of integers closed by its last one', () => {
+  it('is unsure against the same range on a letter, and compares by its ends against another run', () => {
+    expect(verdictOfReply('So $\\boxed{1 \\le n \\le 1235}$.', '1,2,\\ldots, 1235')).toBe('unsure');
+    expect(verdictOf('[1, 1235]', '1,2,\\ldots, 1235')).toBe('unsure');
+    expect(verdictOf('1 < n \\le 1235', '1,2,\\ldots, 1235')).toBe('different');
+    expect(verdictOf('1, 2, \\ldots, 1234', '1,2,\\ldots, 1235')).toBe('different');
+    expect(verdictOf('\\{1, 2, \\dots, 1235\\}', '1,2,\\ldots, 1235')).toBe('equal');
+  });
+});
