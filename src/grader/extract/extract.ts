@@ -296,7 +296,12 @@ export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
   const boxed = boxedRuns(text).filter((answer) => answer !== '');
   const afterBoxes = lastBoxEnd(text);
-  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes).slice(-MARKERS_READ);
+  // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
+  const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER), ...announced]
+    .filter((m, k, all) => m.index >= afterBoxes && all.findIndex((other) => other.index === m.index) === k)
+    .sort((a, b) => a.index - b.index)
+    .slice(-MARKERS_READ);
   // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
   const stated = markers
     .filter((m, k) => {
