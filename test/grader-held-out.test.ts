@@ -390,3 +390,10 @@ describe('a run of integers closed by its last one', () => {
     expect(verdictOf('\\{1, 2, \\dots, 1235\\}', '1,2,\\ldots, 1235')).toBe('equal');
   });
 });
+
+describe('congruences joined by "or"', () => {
+  it('are the union of their classes, whatever follows the modulus', () => {
+    expect(verdictOfReply('Hence $\\boxed{n \\equiv 0 \\pmod 2 \\text{ or } n \\equiv 0 \\pmod 3}$.', 'n=2k, n=3k')).toBe('equal');
+    expect(verdictOf('n \\equiv 0 \\pmod 2 or n \\equiv 0 \\pmod 5', 'n=2k, n=3k')).toBe('different');
+  });
+});

@@ -39,7 +39,8 @@ export function expandCongruences(text: string): string {
     new RegExp(String.raw`([a-zA-Z])\s*\\equiv\s*((?:\\pm\s*)?-?\d+(?:\s*,\s*-?\d+)*)\s*(${MOD})`, 'g'),
     (_m: string, letter: string, list: string, mod: string) => {
       const items = list.startsWith('\\pm') ? [list.replace(/\\pm\s*/, ''), `-${list.replace(/\\pm\s*/, '')}`] : list.split(/\s*,\s*/);
-      return items.map((r) => `${letter} \\equiv ${r.trim()} ${mod.trim()}`).join(', ');
+      // The space the modulus took after it stays: "\\pmod 2 or n \\equiv 0 \\pmod 3" is two items, not "2or".
+      return items.map((r) => `${letter} \\equiv ${r.trim()} ${mod.trim()}`).join(', ') + (/\s$/.test(mod) ? ' ' : '');
     },
   );
 }
