@@ -124,6 +124,15 @@ describe('a reply that goes on to invent the next turn of the conversation', () 
   });
 });
 
+describe('an equation in one unknown left unsolved', () => {
+  it('does not state its right side as the value', () => {
+    expect(verdictOfReply('Therefore $\\boxed{x^2 = 2}$.', '2')).toBe('unsure');
+    expect(verdictOf('2x + 1 = 7', '7')).toBe('unsure');
+    expect(verdictOf('m + n = 107', '107')).toBe('equal');
+    expect(verdictOf('x = 5 + 5 + 1 = 11', '11')).toBe('equal');
+  });
+});
+
 describe('an answer stated with an equals sign', () => {
   it('reads "Final answer = 7" as "Final answer: 7"', () => {
     expect(verdictOfReply('Final answer = 7', '7')).toBe('equal');
