@@ -106,6 +106,8 @@ describe('several final answers in one response', () => {
     expectVerdict('unsure', [['14', '14'], ['12', '14']], { response: corrected });
     expectVerdict('unsure', [['9', '9']], { response: 'Final answer (a): 4\nFinal answer (b): 9' });
     expectVerdict('unsure', [['455', '455']], { response: 'The first account earns $\\boxed{200}$. Final answer: $455$' });
+    // "the answer is" after a box gives another answer as "Final answer:" does.
+    expectVerdict('unsure', [['13', '13'], ['12', '13']], { response: 'Thus $\\boxed{12}$. Therefore the answer is 13.' });
   });
 
   it('is one answer when the boxes are one list, the same value twice, or inside the reasoning', () => {
@@ -113,6 +115,7 @@ describe('several final answers in one response', () => {
     expectVerdict('equal', [['\\frac12', '0.5']], { response: 'So $p = \\boxed{\\frac12}$, that is, $\\boxed{0.5}$.' });
     expectVerdict('equal', [['4', '4']], { response: '<think>Is it $\\boxed{3}$? No.</think>The answer is $\\boxed{4}$.' });
     expectVerdict('equal', [['5', '5']], { response: 'Final Answer: The final answer is $5$. I hope it is correct.' });
+    expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Therefore the answer is 12. Note that the answer is independent of $n$.' });
   });
 });
 

@@ -272,6 +272,24 @@ describe('a value given in words after the mathematics that names it', () => {
     expect(extractAnswer('We check each case.\n\nThe number of ways to choose the first element is 5')).toBeNull();
   });
 
+  it('reads the value in other languages: a bold number closing the paragraph, a number 是 gives, a counter after it', () => {
+    expect(verdictOf('小明先读了8页，又读了4页。所以他一共读了 **12页**。', '12')).toBe('equal');
+    expect(verdictOf('小明先读了8页，又读了4页。所以他一共读了 **13页**。', '12')).toBe('different');
+    expect(verdictOf('所以，箱子的总重量是48公斤。', '48')).toBe('equal');
+    expect(verdictOf('إذن، مجموع العددين هو **15**.', '15')).toBe('equal');
+    expect(verdictOf('Donc la part de Marie est de **40%**.', '40\\%')).toBe('equal');
+    expect(gradeAnswer('7 яблок', '7').verdict).toBe('equal');
+    expect(extractAnswer('We treat **Case 2** last.')).not.toBe('2');
+  });
+
+  it('reads a concluding sentence after the last math that states another number, not the formula before it', () => {
+    const count = 'Each divisor $k$ of 60 gives the step $s = \\frac{60}{k}$. Therefore, there are 12 such progressions. I hope it is correct.';
+    expect(verdictOf(count, '12')).toBe('equal');
+    expect(verdictOf(count, '13')).toBe('different');
+    expect(verdictOf('The ratio is $$\\frac{v_2}{v_1} = 3.$$ Therefore, the speed increases by 200%.', '200\\%')).toBe('unsure');
+    expect(verdictOf('Hence $n = 5$. So we need 5 steps in total.', '5')).toBe('equal');
+  });
+
   it('reads a bold fraction in math as the fraction', () => {
     // \mathbf around a group was kept, so the answer was different from 1/3.
     expect(verdictOf('So the probability is $\\mathbf{\\frac{1}{3}}$.', '\\frac13')).toBe('equal');

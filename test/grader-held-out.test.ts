@@ -7,17 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cpuTimed } from './cpu-timed.ts';
-import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
-
-/** The verdict a run gives a reply: its extracted answer, graded with the reply as context. */
-function verdictOfReply(response: string, gold: string): Verdict {
-  return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
-}
-
-
-function verdictOf(pred: string, gold: string): Verdict {
-  return gradeAnswer(pred, gold).verdict;
-}
+import { verdictOf, verdictOfReply } from './grader-verdicts.ts';
 
 describe('answers that differ from the reference by less than floating point tells', () => {
   it('grades an expression off by a tiny constant or factor different', () => {
@@ -79,6 +69,14 @@ describe('numerals in bases over ten', () => {
     expect(verdictOf('0xFF', '255')).toBe('equal');
     expect(verdictOf('0b1010', '10')).toBe('equal');
   });
+
+  it('grades the value unsure against a reference written in a base, which the question asked for', () => {
+    expect(verdictOfReply('Converting, we get $\\boxed{54}$.', '204_5')).toBe('unsure');
+    expect(verdictOf('255', 'FF_{16}')).toBe('unsure');
+    expect(verdictOf('204_{5}', '204_5')).toBe('equal');
+    expect(verdictOf('0b1010', '1010_2')).toBe('equal');
+    expect(verdictOf('204_6', '204_5')).toBe('different');
+  });
 });
 
 describe('an announced answer the reply takes back or only supposes', () => {
@@ -113,6 +111,15 @@ describe('a reply that goes on to invent the next turn of the conversation', () 
     expect(verdictOfReply('The answer is 7.\n\nUser: now what is 2+2?\nAssistant: The answer is 4.', '7')).toBe('equal');
     expect(verdictOfReply('So \\boxed{7}.\n\n**Human:** thanks! And 2+2?\n\n**Assistant:** \\boxed{4}', '7')).toBe('equal');
     expect(verdictOfReply('So \\boxed{7}<|im_end|>\n<|im_start|>user\nWhat is 3+3?<|im_end|>\n<|im_start|>assistant\n\\boxed{6}', '7')).toBe('equal');
+  });
+});
+
+describe('an equation in one unknown left unsolved', () => {
+  it('does not state its right side as the value', () => {
+    expect(verdictOfReply('Therefore $\\boxed{x^2 = 2}$.', '2')).toBe('unsure');
+    expect(verdictOf('2x + 1 = 7', '7')).toBe('unsure');
+    expect(verdictOf('m + n = 107', '107')).toBe('equal');
+    expect(verdictOf('x = 5 + 5 + 1 = 11', '11')).toBe('equal');
   });
 });
 
@@ -166,6 +173,13 @@ describe('a number that is part of a description in words', () => {
     expect(verdictOfReply('Hence $n$ must be a power of 2.', 'n = 2^k')).toBe('unsure');
   });
 
+  it('is unsure against a power whose exponent has no stated range, and different from another base', () => {
+    expect(verdictOfReply('Thus $\\boxed{n = 2^k}$.', 'All powers of 2')).toBe('unsure');
+    expect(verdictOf('2^k', 'All powers of 2')).toBe('unsure');
+    expect(verdictOf('n = 3^k', 'All powers of 2')).toBe('different');
+    expect(verdictOf('2^k', '2^k')).toBe('equal');
+  });
+
   it('still reads a value given after its verb', () => {
     expect(verdictOfReply('So the area is $\\pi$ square units.', '\\pi')).toBe('equal');
     expect(verdictOfReply('Therefore $x$ equals 5.', '5')).toBe('equal');
@@ -202,6 +216,14 @@ describe('an announcement the reply only assumes, bounds or explains', () => {
   it('reads no answer from an assumption', () => {
     expect(verdictOfReply('Suppose the answer is 5. Then we get a contradiction.', '5')).not.toBe('equal');
     expect(verdictOfReply('Assume the answer is $5$. Then we get a contradiction.', '5')).not.toBe('equal');
+  });
+
+  it('reads an alternative the announcement offers as part of it', () => {
+    expect(verdictOfReply('**Final answer:** $12$ (or possibly $13$)', '12')).not.toBe('equal');
+    expect(verdictOfReply('The answer is $12$, or perhaps $13$.', '12')).not.toBe('equal');
+    expect(verdictOfReply('The final answer is $12$ for $n \\ge 3$, or $0$ otherwise.', '12')).not.toBe('equal');
+    expect(verdictOfReply('The answer is $x = 2$, or equivalently $x = \\frac{4}{2}$.', '2')).toBe('equal');
+    expect(verdictOfReply('Final answer: $5$, since $2 + 3 = 5$ or by symmetry.', '5')).toBe('equal');
   });
 
   it('keeps an answer qualified by "but only"', () => {
@@ -258,5 +280,76 @@ describe('values that are zero or near it', () => {
 
   it('tells a matrix entry 10^{-12} from an entry 0', () => {
     expect(verdictOf('\\begin{pmatrix} 1 & 10^{-12} \\\\ 0 & 1 \\end{pmatrix}', '\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe('different');
+  });
+});
+
+describe('an interval or a tuple against a list of values', () => {
+  it('grades an interval different from its two ends, and a tuple from the values of one unknown', () => {
+    expect(verdictOfReply('So the range is $\\boxed{-6, 5}$.', '[-6,5]')).toBe('different');
+    expect(verdictOfReply('Hence $\\boxed{3, 4}$.', '(3,4]')).toBe('different');
+    expect(verdictOf('[-2, 1]', '-2, 1')).toBe('different');
+    expect(verdictOfReply('The roots are $\\boxed{x=-1 \\text{ or } x=6}$.', '(-1,6)')).toBe('different');
+    expect(verdictOf('x = 2, x = 4', '(2, 4)')).toBe('different');
+    expect(verdictOf('n = 1, 2, 3', '(1, 2, 3)')).toBe('different');
+  });
+
+  it('still grades a point written as its coordinates, or as assignments, equal', () => {
+    expect(verdictOf('x = -1, y = 6', '(-1, 6)')).toBe('equal');
+    expect(verdictOf('-1, 6', '(-1, 6)')).toBe('equal');
+    expect(verdictOf('a = 2, b = 251, c = 252', '(2, 251, 252)')).toBe('equal');
+    expect(verdictOf('n = 1, 2, 3', '1, 2, 3')).toBe('equal');
+  });
+});
+
+describe('a letter that the words of the answer describe', () => {
+  it('reads the words with the letter, not the letter alone', () => {
+    expect(verdictOfReply('**Final Answer:** All odd $n$.', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** All even $n$.', 'odd $n$')).toBe('different');
+    expect(verdictOfReply('The answer: $n$ is odd.', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('Hence the answer is all prime $n$.', 'n is prime')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** There are no such $n$.', 'no solutions')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** $n$ is a power of $2$.', 'All powers of 2')).toBe('equal');
+    expect(verdictOf('All odd $n$', 'odd $n$')).toBe('equal');
+    expect(verdictOfReply('Hence the answer is all odd integers $n \\ge 1$.', 'odd $n$')).not.toBe('different');
+  });
+
+  it('keeps a formula whole before a domain that ends with a letter', () => {
+    expect(verdictOfReply('**Final Answer:** The only solution is $f(x) = x^2 - x$ for all real $x$.', 'f(x) = x^2 - x')).toBe('equal');
+    expect(verdictOfReply('So $n$ must be a power of $2$.', '2')).not.toBe('equal');
+  });
+
+  it('still reads a letter that a verb gives as the value', () => {
+    expect(verdictOfReply('Hence the answer is $n$.', 'n')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** All integers $n \\ge 2$.', 'n \\ge 2')).toBe('equal');
+  });
+});
+
+describe('expressions equal where their letters are positive', () => {
+  it('are unsure, not different: a length or a count is positive, which only the question says', () => {
+    expect(verdictOfReply('So the ratio is $\\boxed{\\frac{\\sqrt{yz}}{z}}$.', '\\sqrt{\\frac{y}{z}}')).toBe('unsure');
+    expect(verdictOf('\\frac{\\sqrt{19a^2}}{2}', '\\frac{a\\sqrt{19}}{2}')).toBe('unsure');
+  });
+
+  it('stay different where they differ at positive values too', () => {
+    expect(verdictOf('\\sqrt{\\frac{z}{y}}', '\\sqrt{\\frac{y}{z}}')).toBe('different');
+    expect(verdictOf('-x', 'x')).toBe('different');
+    expect(verdictOf('\\lfloor \\frac{q}{7} \\rfloor', '\\lfloor \\frac{q}{6} \\rfloor')).toBe('different');
+  });
+});
+
+describe('a double factorial of a letter', () => {
+  it('is compared at integers, where it has its one value', () => {
+    expect(verdictOfReply('Hence the count is $\\boxed{\\frac{(2k)!}{2^k k!}}$.', '(2k-1)!!')).toBe('equal');
+    expect(verdictOf('2^n n!', '(2n)!!')).toBe('equal');
+    expect(verdictOf('(2k+1)!!', '(2k-1)!!')).toBe('different');
+    expect(verdictOf('\\frac{(2k)!}{2^{k-1} k!}', '(2k-1)!!')).toBe('different');
+  });
+});
+
+describe('two spellings of one decoration', () => {
+  it('reads \\overline as \\bar and \\widehat as \\hat', () => {
+    expect(verdictOfReply('Thus $\\boxed{X(y) = 1 + (u-1)\\overline{y}}$.', 'X(y)=1+(u-1) \\bar{y}')).toBe('equal');
+    expect(verdictOf('\\hat A', '\\widehat{A}')).toBe('equal');
+    expect(verdictOf('\\overline{x}', '\\bar{y}')).toBe('different');
   });
 });

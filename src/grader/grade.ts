@@ -10,6 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers, reopensAnswer } from './extract/extract.ts';
 import { formKey } from './compare/form-key.ts';
+import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
 import { printAnswer } from './compare/print.ts';
@@ -157,7 +158,8 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
         if ((ga.onMatch === 'unsure' && pa.onMatch === 'unsure') || !comparer.equal(ga.answer, pa.answer)) continue;
         if (ga.onMatch === 'unsure' || pa.onMatch === 'unsure') guessed = true;
         // "2 for all odd primes p" against "2 for all primes p": the values agree, the claims do not.
-        else return g.domain !== '' && p.domain !== '' && g.domain !== p.domain ? 'unsure' : 'equal';
+        // "54" against "204_5": the value, where the reference's base says the question asked for that base.
+        else return (g.domain !== '' && p.domain !== '' && g.domain !== p.domain) || otherBaseThanAsked(g.cleaned, p.cleaned) ? 'unsure' : 'equal';
       }
     }
     return comparer.unsure || guessed ? 'unsure' : 'different';

@@ -9,7 +9,7 @@
  */
 import { exprEqual } from '../math/expr-equal.ts';
 import { casesVerdict } from '../parse/cases.ts';
-import { fixedArguments, isLabel } from '../parse/labels.ts';
+import { fixedArguments, isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
 import { splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
@@ -70,19 +70,13 @@ function labelledRhs(r: Relation): Answer | null {
 }
 
 function isAssignmentList(items: readonly Answer[]): boolean {
-  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=' && !statesElsewhere(i));
+  return items.length > 1 && items.every((i) => i.kind === 'relation' && labelledRhs(i) !== null && i.ops[0] === '=' && !statesAwayFromVariable(leftOf(i)));
 }
 
-/**
- * "f(2x) = x + 1", "f(x+1) = x + 2": an equation about a function away from
- * its variable. Its right side is not the function's formula ("f(2x) = x + 1"
- * is "f(x) = x/2 + 1"), and the rule does not substitute, so a match of right
- * sides says nothing either way.
- */
-function statesElsewhere(r: Relation): boolean {
+/** The left side of a relation of two sides, as written; null for another relation. */
+function leftOf(r: Relation): string | null {
   const lhs = r.parts[0];
-  const args = lhs === undefined || r.parts.length !== 2 ? null : fixedArguments(rawText(lhs));
-  return args !== null && /[a-zA-Z]/.test(args.replace(/\\[a-zA-Z]+/g, ''));
+  return lhs === undefined || r.parts.length !== 2 ? null : rawText(lhs);
 }
 
 /** Answers that describe a set of reals: intervals, unions, finite sets, "\\mathbb{R} \\setminus \\{0\\}". */
@@ -171,14 +165,14 @@ export class AnswerComparer {
     if (gv !== null && pv !== null && this.sameLabel(gold, pred)) return this.equal(gv, pv);
     const same = relationsEqual(gold, pred, this.options.relationsAsSets, (x, y) => this.equal(x, y));
     // "f(x+1) = x + 2" is "f(x) = x + 1", which sampling an unknown f cannot show.
-    if (!same && (statesElsewhere(gold) || statesElsewhere(pred))) this.unsure = true;
+    if (!same && (statesAwayFromVariable(leftOf(gold)) || statesAwayFromVariable(leftOf(pred)))) this.unsure = true;
     return same;
   }
 
   private relationOnOneSide(gold: Answer, pred: Answer): boolean {
     if (gold.kind === 'relation') {
       const value = labelledRhs(gold);
-      if (value !== null) return statesElsewhere(gold) ? this.onlyUnsure(this.equal(value, pred)) : this.equal(value, pred);
+      if (value !== null) return statesAwayFromVariable(leftOf(gold)) ? this.onlyUnsure(this.equal(value, pred)) : this.equal(value, pred);
       if (gold.ops.length > 1 && gold.ops.every((op) => op === '=')) {
         const last = gold.parts[gold.parts.length - 1];
         return last !== undefined && this.equal(last, pred);
@@ -191,7 +185,7 @@ export class AnswerComparer {
       if (pred.ops.every((op) => op === '=')) {
         const last = pred.parts[pred.parts.length - 1];
         const matches = last !== undefined && this.equal(gold, last);
-        return statesElsewhere(pred) ? this.onlyUnsure(matches) : matches;
+        return statesAwayFromVariable(leftOf(pred)) || leavesUnsolved(leftOf(pred)) ? this.onlyUnsure(matches) : matches;
       }
       const value = labelledRhs(pred);
       if (value !== null) return this.equal(gold, value);
@@ -258,9 +252,7 @@ export class AnswerComparer {
     if (g === null && p !== null && pred.kind === 'list') return p.every((y) => eq(gold, y));
     if (p === null && g !== null && gold.kind === 'list') return g.every((x) => eq(x, pred)) && !this.onlyUnsureIf(repeatsDiffer(g, [pred], eq));
     if (g === null || p === null) return false;
-    // A tuple is ordered, and "a = 1, b = 2" against "1, 2" is read in order.
-    // Assignments in another order than their letters' ("y = 2, x = 1" against "(1, 2)"): the tuple's order may be either.
-    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
+    if (gold.kind === 'tuple' || pred.kind === 'tuple') return this.tupleAgainstItems(gold, pred, g, p);
     const assignG = isAssignmentList(g);
     const assignP = isAssignmentList(p);
     if (assignG !== assignP) {
@@ -270,6 +262,23 @@ export class AnswerComparer {
     }
     if (this.options.lists === 'ordered' && gold.kind === 'list' && pred.kind === 'list') return samePositions(g, p, eq);
     return sameMembers(g, p, eq) && !(gold.kind === 'list' && pred.kind === 'list' && this.onlyUnsureIf(repeatsDiffer(g, p, eq)));
+  }
+
+  /**
+   * A tuple against a list, read in order, and in its letters' order for assignments ("y = 2, x = 1"
+   * against "(1, 2)" leaves it open). A list is no interval with a bracket, nor values of one unknown a tuple.
+   */
+  private tupleAgainstItems(gold: Answer, pred: Answer, g: Answer[], p: Answer[]): boolean {
+    const eq = (x: Answer, y: Answer): boolean => this.equal(x, y);
+    const matches = (): boolean => this.bothOrders(samePositions(g, p, eq), samePositions(byLetter(g), byLetter(p), eq));
+    const tuple = gold.kind === 'tuple' ? gold : pred.kind === 'tuple' ? pred : null;
+    const list = gold.kind === 'list' ? gold : pred.kind === 'list' ? pred : null;
+    if (tuple === null || list === null) return matches();
+    // "x = -6 or x = 5": the solutions of one unknown, not the pair (-6, 5) nor the interval [-6, 5].
+    if (list.oneUnknown === true) return false;
+    // "[-6, 5]" against "-6, 5": an interval is not its ends; "(0, 1)" is more often a point, written "0, 1" too.
+    const interval = tuple.items.length === 2 && (tuple.open === '[' || tuple.close === ']');
+    return !(interval && !isAssignmentList(list.items)) && matches();
   }
 
   private tuples(gold: Extract<Answer, { kind: 'tuple' }>, pred: Extract<Answer, { kind: 'tuple' }>): boolean {

@@ -14,6 +14,7 @@ import { compileLatex } from '../math/mathjs-env.ts';
 import * as Q from '../math/rational.ts';
 import type { Answer, RelationOp } from '../parse/types.ts';
 import { isLabel } from '../parse/labels.ts';
+import { numeralBase } from './numeral-base.ts';
 
 /**
  * A rational exactly: as a decimal when it terminates within twelve places
@@ -73,6 +74,9 @@ function tidy(tex: string): string {
 function printExpr(tex: string): string {
   const trimmed = tex.trim();
   if (/^\d+$/.test(trimmed)) return trimmed.replace(/^0+(?=\d)/, '');
+  // "204_5" prints in its base, which a question that asks for it needs: 54 does not answer it.
+  const base = numeralBase(trimmed);
+  if (base !== null) return `${trimmed.replace(/_.*$/, '').replace(/^0[xbo]/, '')}_{${base}}`;
   const c = compileLatex(trimmed);
   if (c === null || c.vars.length > 0 || c.funcs.length > 0) return tidy(trimmed);
   const exact = exactValue(c);

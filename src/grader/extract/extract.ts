@@ -4,7 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
-import { mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
 
@@ -177,21 +177,51 @@ function unannouncedAnswer(response: string): string | null {
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs[paragraphs.length - 1] ?? '';
   const math = mathSegments(last);
-  const value = STATED_VALUE.exec(last.slice(math[math.length - 1]?.end ?? 0));
+  const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
+  const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
   // "the smallest such $n$ is 3.": the math names the answer, the words after it give it.
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
   // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
   if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
+  const later = concludedLater(last.slice(lastMath.end), lastMath.text);
+  if (later !== null) return later;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
   if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
+  // "All odd $n$.", "$n$ is a power of $2$.": words that describe the last math make the sentence the answer.
+  const sentence = last.slice(0, lastMath.end).split(/[.!?](?:\s|$)|\n/).pop() ?? '';
+  const before = sentence.slice(0, sentence.length - (lastMath.end - lastMath.start));
+  if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
+  if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
-/** A letter alone, perhaps with a subscript: the name of what a sentence describes. */
-const LONE_SYMBOL = /^[a-zA-Z](?:_\{?\w+\}?)?$/;
+/** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
+const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
+
+/** "there are 12 distinct sequences": a count stated in words. */
+const THERE_ARE = /\bthere\s+(?:are|is|exist)\s+(?:exactly\s+)?(\d+(?:,\d{3})*)\b/i;
+
+/**
+ * What a concluding sentence after the last math states, when it states a
+ * number the math does not hold: "… $d = \frac{90}{n}$ … Therefore, there are 12
+ * distinct sequences." is 12, and "Therefore, the error increases by 100%."
+ * is that sentence (free text) rather than the formula before it. Null when
+ * no such sentence follows, or when it restates the math's own value.
+ */
+function concludedLater(afterLastMath: string, lastMath: string): string | null {
+  const sentences = afterLastMath.split(/(?<=[.!?])\s+|\n/).map((sentence) => sentence.trim());
+  const concluding = sentences.filter((sentence) => CONCLUDING.test(sentence) && /\d/.test(sentence)).pop();
+  if (concluding === undefined) return null;
+  const value = lastMath.split('=').pop()?.trim() ?? '';
+  if (numbers(concluding).some((n) => n.text.replace(/,/g, '') === value)) return null;
+  return THERE_ARE.exec(concluding)?.[1] ?? concluding.replace(/[.!]\s*$/, '');
+}
+
+/** Words that make the number after them the argument of a description or a bound: "a power of $2$", "greater than $5$". */
+const DESCRIPTION_OF_NUMBER = /\b(?:(?:powers?|multiples?|divisors?|factors?)\s+of|than|at\s+(?:least|most))\s*$/i;
 
 /**
  * The end of a paragraph that gives a value in words after its last math:
@@ -205,6 +235,15 @@ const STATED_VALUE = new RegExp(
     // "is all powers of 2.": a number a description takes ("of 2", "than 5") is not the value.
     String.raw`(?:\*\*\$?([^*\n]{1,60}?)\$?\*\*[\s.!]*|(?<!\b(?:of|than|by|modulo|mod)\s*)(-?\d+(?:,\d{3})*(?:\.\d+)?(?:\/\d+)?%?)\s*[.!]\s*)$`,
 );
+
+/** "体重是192公斤。", "比例为13/28。": a number that 是, 为 or 等于 gives, with its counter, closing the paragraph. */
+const STATED_VALUE_CJK = /(?:是|为|等于)\s*(-?\d+(?:\.\d+)?(?:\/\d+)?%?\s*\p{Script=Han}{0,3})\s*[。.]\s*$/u;
+
+/**
+ * "… 多 **3页**。", "… هو **92**.", "… est de **25%**.": a number set in bold, with its counter or
+ * unit, that closes the paragraph is the answer in any language, whatever verb leads to it.
+ */
+const BOLD_NUMBER_AT_END = /\*\*\s*\$?(-?\d+(?:[.,]\d+)*(?:\/\d+)?\s*%?\s*\p{L}{0,4})\$?\s*\*\*\s*[.!。]?\s*$/u;
 
 /**
  * The answer a text states, for grading saved outputs: a model response is
@@ -257,7 +296,12 @@ export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
   const boxed = boxedRuns(text).filter((answer) => answer !== '');
   const afterBoxes = lastBoxEnd(text);
-  const markers = [...text.matchAll(FINAL_ANSWER_MARKER)].filter((m) => m.index >= afterBoxes).slice(-MARKERS_READ);
+  // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
+  const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];
+  const markers = [...text.matchAll(FINAL_ANSWER_MARKER), ...announced]
+    .filter((m, k, all) => m.index >= afterBoxes && all.findIndex((other) => other.index === m.index) === k)
+    .sort((a, b) => a.index - b.index)
+    .slice(-MARKERS_READ);
   // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
   const stated = markers
     .filter((m, k) => {

@@ -118,7 +118,8 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   const tail = isClause === null ? trimmed : trimmed.slice(trimmed.lastIndexOf(' is ') + 4);
   const all = [...mathSegments(tail), ...numbers(stripMath(tail))].sort((a, b) => a.start - b.start);
   // "5 apples and 6 oranges, so 11": what a conclusion word leads to is the answer.
-  const concluded = [...tail.matchAll(CONCLUSION)].pop();
+  // An "=" inside the mathematics ("$f(x) = x^2$ for all real $x$") is the answer's own, not a conclusion.
+  const concluded = [...stripMath(tail).matchAll(CONCLUSION)].pop();
   const after = concluded === undefined ? [] : all.filter((c) => c.start >= concluded.index + concluded[0].length);
   const candidates = after.length > 0 ? after : all;
   // "5 apples and 6 oranges": several values listed, none concluded, are no one value.
@@ -126,6 +127,8 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   const chosen = pick === 'first' ? candidates[0] : candidates[candidates.length - 1];
   // "all powers of 2", "every integer greater than 5": the number is part of a description, not the answer.
   if (chosen !== undefined && after.length === 0 && describedBy(tail, chosen)) return trimmed;
+  // "All odd $n$", "no such $n$": the words say what the letter is; the letter alone says nothing.
+  if (chosen !== undefined && describesLetter(tail.slice(0, chosen.start), chosen.text)) return tail === trimmed ? trimmed : tail.trim();
   if (chosen !== undefined) return chosen.text;
   return tail === trimmed ? trimmed : tail.trim();
 }
@@ -139,6 +142,29 @@ const DESCRIBING = /\b(?:of|than|by|modulo|mod|at\s+least|at\s+most|up\s+to)\s*$
 /** Whether `candidate` is the argument of a description in `text` ("powers of 2") or compared with one ("3 more than 4"). */
 function describedBy(text: string, candidate: Segment): boolean {
   return DESCRIBING.test(text.slice(0, candidate.start)) || /^\s*(?:more|less|fewer|greater|times)\b/i.test(text.slice(candidate.end));
+}
+
+/** A letter alone, perhaps with a subscript: the name of what a sentence describes. */
+export const LONE_SYMBOL = /^[a-zA-Z](?:_\{?\w+\}?)?$/;
+
+/** Words right before a letter that say what it is rather than lead to its value: "all odd", "no such", "every prime", "for all real". */
+const DESCRIBING_LETTER = /\b(?:all|every|each|any|no|such|odd|even|prime|composite|positive|negative|non-?negative|non-?zero|integers?|numbers?|naturals?|reals?|primes?|square-?free)[\s*]*$/i;
+
+/** A property in words that narrows a set of numbers: "odd", "prime". */
+const PROPERTY = /\b(?:odd|even|prime|composite|square-?free)\b/i;
+
+/** A bound on one letter: "n \ge 1", "x > 0". */
+const BOUND_ON_LETTER = /^[a-zA-Z]\s*(?:\\[lg]eq?(?![a-zA-Z])|[<>]|\\ne(?![a-zA-Z]))/;
+
+/**
+ * Whether `math`, written after `before` in its sentence, is what its words
+ * describe: a lone letter ("All odd $n$", "no such $n$"), or a bound on one
+ * that a property in words narrows ("all odd integers $n \ge 1$").
+ */
+export function describesLetter(before: string, math: string): boolean {
+  const words = before.split(/[.!?;:](?:\s|$)/).pop() ?? '';
+  if (!DESCRIBING_LETTER.test(words)) return false;
+  return LONE_SYMBOL.test(math) || (BOUND_ON_LETTER.test(math) && PROPERTY.test(words));
 }
 
 /** Whether the first two candidates are different values listed with "and", "or" or a comma between them. */

@@ -6,7 +6,7 @@
  * sentence; a reason after it ("since …", "which …") is not the answer. A
  * list or a table right after the marker gives one answer per item or row.
  */
-import { mathSegments, reduceProse, type Segment } from './segments.ts';
+import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
@@ -34,6 +34,12 @@ export function joinedUpTo(text: string, segments: readonly Segment[], last: num
  * $x$"), a case ("if $n$ is odd"). The grader reads these by its own rules.
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+
+/**
+ * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
+ * "for $n \ge 3$, or $0$ otherwise": right after it, or after a comma or a parenthesis close by.
+ */
+const ALTERNATIVE = /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or|perhaps|possibly|maybe)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
@@ -110,10 +116,14 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
       break;
     }
   }
-  if (QUALIFIER.test(rest.slice(end, end + 40))) {
-    const clauseEnd = sentenceEnd(rest, end, segments);
-    if (clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
+  // "$n$ is odd", "$n$ must be a power of $2$": a letter the sentence goes on to describe is its subject.
+  if (end === first.end && LONE_SYMBOL.test(first.text) && !closes(end) && proseWordCount(rest.slice(end, sentenceEnd(rest, end, segments))) >= 1) {
+    end = sentenceEnd(rest, end, segments);
   }
+  const clauseEnd = sentenceEnd(rest, end, segments);
+  // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
+  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd));
+  if ((QUALIFIER.test(rest.slice(end, end + 40)) || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
   return withoutDelimiters(rest, first.start, end, segments);
 }
 

@@ -85,7 +85,7 @@ function readNamedCommand(grammar: LatexGrammar, name: string): string {
       cursor.skip();
       inner = cursor.rawUntil('}');
     } else inner = cursor.next().v;
-    return grammar.named(`${name}_${inner}`);
+    return grammar.named(`${DECORATION_SPELLINGS[name] ?? name}_${inner.replace(/\s+/g, '')}`);
   }
   if (NAME_PREFIXES.has(name)) {
     let label = '';
@@ -96,6 +96,9 @@ function readNamedCommand(grammar: LatexGrammar, name: string): string {
   // An unknown command is most likely a symbol the model invented (\zzz).
   return grammar.named(`cmd_${name}`);
 }
+
+/** Two spellings of one decoration: "\overline{y}" is "\bar{y}", "\widehat{A}" is "\hat{A}". */
+const DECORATION_SPELLINGS: Readonly<Record<string, string>> = { overline: 'bar', widehat: 'hat', widetilde: 'tilde', overrightarrow: 'vec' };
 
 /** `\{ … \}`: a group closed by a command. */
 function groupUntilCmd(grammar: LatexGrammar, close: string): string {

@@ -72,6 +72,9 @@ const PLAIN_INTEGER = /^[+-]?\d+$/;
 /** Arguments of these functions are usually integers: sample at integers too. */
 const INTEGER_FUNCTIONS = /\b(?:floor|ceil|factorial|dfact|binom|gcd|lcm|mod|gamma)\(/;
 
+/** The double factorial, whose continuation between integers is a convention. */
+const DOUBLE_FACTORIAL = /\bdfact\(/;
+
 /** Value of variable `name` at integer point `p`: small ones cover the first steps, wide ones the rest. */
 function integerPointValue(name: string, p: number): number {
   const u = hashString(`${name}@${p}`);
@@ -185,6 +188,9 @@ function exprEqualAsRead(texA: string, texB: string, options: ExprCompareOptions
   if (exact === 'equal') return confirmedAtPoints(pair) === false ? 'different' : 'equal';
   // "\sum_{k=1}^{n} k" against "n(n+1)/2": a sum left unevaluated shows no value to differ by.
   if (exact === 'different' && !sameBigOperators(ca, cb)) return 'unsure';
+  // "\frac{\sqrt{yz}}{z}" against "\sqrt{\frac{y}{z}}": equal where every letter is positive, as a
+  // length or a count is, and apart only where some is negative, which the question decides.
+  if (exact === 'different' && agreeWherePositive(pair)) return 'unsure';
   if (exact !== 'different' || (!ca.hasFloat && !cb.hasFloat)) return exact;
   // Decimals in an expression ("1.732x" against "\sqrt3 x"): agreement only
   // within their rounding is an approximation, which the rule cannot judge.
@@ -223,9 +229,12 @@ interface SampledPair {
 function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different' | 'unsure' {
   const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
   const integers = INTEGER_FUNCTIONS.test(a.code) || INTEGER_FUNCTIONS.test(b.code);
+  // A double factorial has no one value between integers ("(2k-1)!!" and "\frac{(2k)!}{2^k k!}"
+  // part there): only integer points compare it.
+  const first = DOUBLE_FACTORIAL.test(a.code) || DOUBLE_FACTORIAL.test(b.code) ? POINTS : 0;
   let agreed = 0;
   const total = POINTS + (integers ? INTEGER_POINTS : 0);
-  for (let p = 0; p < total; p += 1) {
+  for (let p = first; p < total; p += 1) {
     const scope = p < POINTS ? scopeAt(names, funcs, p) : integerScope(names, funcs, p - POINTS);
     const verdict = valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), tol);
     if (verdict === false) return 'different';
@@ -234,6 +243,24 @@ function agreeAtPoints(pair: SampledPair, tol: Tolerance): 'equal' | 'different'
   if (agreed >= 2) return 'equal';
   // Nowhere comparable (domain errors everywhere): nothing was shown either way.
   return 'unsure';
+}
+
+/** The sample points at which every variable is positive (pointValue). */
+const POSITIVE_POINTS = [0, 1, 2, 3, 6, 7];
+
+/**
+ * Whether two expressions agree within floating-point error at every sample
+ * point where all their letters are positive, the integer ones too when a
+ * floor, factorial or the like occurs (small reals cannot tell floors apart).
+ */
+function agreeWherePositive(pair: SampledPair): boolean {
+  const { a, b, names, funcs, rename, scaleA, scaleB } = pair;
+  const agreeIn = (scope: Map<string, unknown>): boolean =>
+    valuesClose(scaleValue(evaluateAt(a, scope), scaleA), scaleValue(evaluateAt(b, renamed(scope, rename)), scaleB), EXACT_TOLERANCE) === true;
+  if (!POSITIVE_POINTS.every((p) => agreeIn(scopeAt(names, funcs, p)))) return false;
+  if (!INTEGER_FUNCTIONS.test(a.code) && !INTEGER_FUNCTIONS.test(b.code)) return true;
+  const positive = Array.from({ length: INTEGER_POINTS }, (_, p) => integerScope(names, funcs, p)).filter((scope) => names.every((n) => Number(scope.get(n)) > 0));
+  return positive.every(agreeIn);
 }
 
 /** Points, one positive and one negative, where agreement in double precision is confirmed to 60 digits. */

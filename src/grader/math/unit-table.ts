@@ -54,6 +54,8 @@ const VOLUME: ReadonlyMap<string, string> = new Map([
 export function unitScale(unit: string | null): UnitScale | null {
   const name = canonicalUnit(unit);
   if (name === '') return null;
+  const rate = rateScale(RATE_ALIASES.get(name) ?? name);
+  if (rate !== null) return rate;
   const volume = VOLUME.get(name);
   if (volume !== undefined) return { dimension: 'L^3', factor: volume };
   // "square meter", "sqft", "cubic centimetre", "cm2", "m3".
@@ -65,6 +67,19 @@ export function unitScale(unit: string | null): UnitScale | null {
   if (power > 1 && base.dimension !== 'L') return null;
   if (m[1] !== undefined && m[3] !== undefined) return null;
   return power === 1 ? base : { dimension: `L^${power}`, factor: `(${base.factor})^${power}` };
+}
+
+/** Rates written as one word: miles and kilometres per hour, feet per second. */
+const RATE_ALIASES: ReadonlyMap<string, string> = new Map([['mph', 'mi/h'], ['kph', 'km/h'], ['kmh', 'km/h'], ['fps', 'ft/s']]);
+
+/** "m/s", "km/h", "miles per hour": a unit of the table over another, as the quotient of their scales. */
+function rateScale(name: string): UnitScale | null {
+  const m = /^([a-z]+?[23]?)(?:\/|per)([a-z]+[23]?)$/.exec(name);
+  if (m === null) return null;
+  const over = unitScale(m[1] ?? '');
+  const under = unitScale(m[2] ?? '');
+  if (over === null || under === null) return null;
+  return { dimension: `${over.dimension}/${under.dimension}`, factor: `\\frac{${over.factor}}{${under.factor}}` };
 }
 
 /**

@@ -82,6 +82,9 @@ function joinUnit(a: string | null, b: string): string {
   return a === null ? b : `${b} ${a}`;
 }
 
+/** Words after a number in scripts that write no mathematics: Chinese, Japanese, Korean, Cyrillic, Arabic, Devanagari. */
+const FOREIGN_UNIT = /^(.*[\d})\]])\s*((?:[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Devanagari}]+\s*){1,3})$/u;
+
 /** Splits trailing units, degree marks and percent signs off a value. */
 export function splitQuantity(input: string): Quantity {
   let tex = valueWords(input.trim());
@@ -130,6 +133,12 @@ export function splitQuantity(input: string): Quantity {
         tex = bare[1].trim();
         unit = joinUnit(unit, words.replace(/\s+/g, ''));
       }
+    }
+    // "3页", "192公斤", "5 яблок": a counter or unit in a script mathematics does not use names what is counted.
+    const foreign = FOREIGN_UNIT.exec(tex);
+    if (foreign?.[1] !== undefined && foreign[2] !== undefined && isNumber(foreign[1])) {
+      tex = foreign[1].trim();
+      unit = joinUnit(unit, foreign[2].replace(/\s+/g, ''));
     }
     if (tex === before) break;
   }

@@ -66,3 +66,24 @@ export function fixedArguments(label: string): string | null {
   if (m?.[1] === undefined || !balanced(m[1]) || functionArguments(label) !== null) return null;
   return m[1].replace(/\s+/g, '');
 }
+
+/**
+ * "f(2x) = x + 1", "f(x+1) = x + 2": the left side of an equation about a
+ * function away from its variable. Its right side is not the function's
+ * formula ("f(2x) = x + 1" is "f(x) = x/2 + 1"), and the rule does not
+ * substitute, so a match of right sides says nothing either way.
+ */
+export function statesAwayFromVariable(left: string | null): boolean {
+  const args = left === null ? null : fixedArguments(left);
+  return args !== null && /[a-zA-Z]/.test(args.replace(/\\[a-zA-Z]+/g, ''));
+}
+
+/**
+ * "x^2 = 2", "2x + 1 = 7": the left side of an equation in one unknown left
+ * unsolved, whose right side is no value of the unknown (a named quantity,
+ * "m + n = 107", has two letters; a label, "x = 2", is solved).
+ */
+export function leavesUnsolved(left: string | null): boolean {
+  if (left === null || isLabel(left)) return false;
+  return new Set(left.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []).size === 1;
+}

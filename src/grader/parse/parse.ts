@@ -87,19 +87,18 @@ function printLabel(answer: Answer): string {
  * "n = 1, 2, 3" is too. "a = 1, b = 2" (several labels) stays a list of
  * equations, which compares as a tuple against a bare "1, 2".
  */
-function simplifyEquationList(items: Answer[]): Answer[] {
+function simplifyEquationList(items: Answer[]): Answer {
   const first = items[0];
-  if (first === undefined) return items;
-  const firstValue = labelledValue(first);
+  const firstValue = first === undefined ? null : labelledValue(first);
   if (firstValue !== null && items.slice(1).every((i) => i.kind !== 'relation')) {
-    return flatten([firstValue, ...items.slice(1)]);
+    return { kind: 'list', items: flatten([firstValue, ...items.slice(1)]), oneUnknown: true };
   }
   const values = items.map(labelledValue);
   const lhsNames = items.map((i) => (i.kind === 'relation' && i.parts[0] !== undefined ? printLabel(i.parts[0]) : ''));
-  if (values.every((v) => v !== null) && new Set(lhsNames.map(nameKey)).size === 1) {
-    return flatten(values.filter((v): v is Answer => v !== null));
+  if (items.length > 0 && values.every((v) => v !== null) && new Set(lhsNames.map(nameKey)).size === 1) {
+    return { kind: 'list', items: flatten(values.filter((v): v is Answer => v !== null)), oneUnknown: true };
   }
-  return items;
+  return { kind: 'list', items };
 }
 
 /** "W(x)" and "W(n)" name the same thing in a list of solutions; "f(1)" and "f(2)", or "P(2x)" and "P(x)", do not. */
@@ -158,7 +157,7 @@ function parseCommaList(tex: string): Answer {
   if (chain !== null) return chain;
   // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.
   if (split.found.every((sep) => sep === 'and') && inequalitiesInOneLetter(items)) return { kind: 'list', items, all: true };
-  return { kind: 'list', items: simplifyEquationList(flatten(items)) };
+  return simplifyEquationList(flatten(items));
 }
 
 function parseRelation(tex: string): Answer | null {

@@ -77,6 +77,9 @@ function unitReadings(gold: Expr, pred: Expr): TexReading[] {
       const asRadians = times(degrees, '\\frac{\\pi}{180}');
       return [direct, hasPi(gold.tex) ? { gold: gold.tex, pred: asRadians, onMatch: 'unsure' } : { gold: asRadians, pred: pred.tex, onMatch: 'unsure' }];
     }
+    // "\pi - 2\alpha" against "180 - 2\alpha": an angle in radians against one in bare degrees, \pi being 180.
+    const inDegrees = (tex: string): string => tex.replace(/\\pi(?![a-zA-Z])/g, '(180)');
+    return [direct, { gold: inDegrees(gold.tex), pred: inDegrees(pred.tex), onMatch: 'unsure' }];
   }
   return [direct];
 }

@@ -36,6 +36,9 @@ const CHOICE_AND_VALUE = /^\(?([A-J])\)\s*([^\s(].*)$/;
 /** "4k + 3" alone. */
 const BARE_FORM = /^\d+\s*[jklmt]\s*(?:[+-]\s*\d+)?$/;
 
+/** "2^k", "n = 2^{k}": a power of a number with a letter for its exponent, and no range for it. */
+const BARE_POWER = /^(?:[a-zA-Z]\s*=\s*)?(\d+)\s*\^\s*\{?\s*[a-zA-Z]\s*\}?$/;
+
 /** "C(5, 2)", "A(1, -2)": a capital letter before numbers in parentheses. */
 const NAMED_PAIR = /^([A-Z])\s*\(([^()]*,[^()]*)\)$/;
 
@@ -106,6 +109,9 @@ export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.
   if ((residue || residueList) && LABELLED_FORM.test(cleaned)) out.push({ answer: parseTop(cleaned), onMatch: 'equal' });
+  // "n = 2^k" may be all powers of 2, or a value in a k of the question's, whose range it does not say: a guess.
+  const power = BARE_POWER.exec(cleaned);
+  if (power !== null) out.push({ answer: parseTop(canonicalWords(`all powers of ${power[1] ?? ''}`).tex), onMatch: 'unsure' });
   // "2k - 1" may be the odd numbers, or a value in a k of the question's: a guess.
   if (BARE_FORM.test(cleaned)) {
     const worded = canonicalWords(`n = ${cleaned}`);

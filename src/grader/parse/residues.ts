@@ -12,6 +12,9 @@ export interface ResidueSet {
   values: bigint[];
 }
 
+/** A function's parity in words: "even function", "an odd function", "the function is even", "f(x) is an odd function". */
+const FUNCTION_PARITY = /^(?:(?:the\s+)?function\s+(?:[a-zA-Z](?:\([a-zA-Z]\))?\s+)?is\s+|[a-zA-Z](?:\([a-zA-Z]\))?\s+is\s+)?(?:an?\s+)?(odd|even)\s+functions?$|^(?:the\s+)?function\s+(?:[a-zA-Z](?:\([a-zA-Z]\))?\s+)?is\s+(odd|even)$/i;
+
 /** Moduli beyond this are left as written: the reduction enumerates residues. */
 const MAX_MODULUS = 10_000n;
 
@@ -36,7 +39,8 @@ export function expandCongruences(text: string): string {
     new RegExp(String.raw`([a-zA-Z])\s*\\equiv\s*((?:\\pm\s*)?-?\d+(?:\s*,\s*-?\d+)*)\s*(${MOD})`, 'g'),
     (_m: string, letter: string, list: string, mod: string) => {
       const items = list.startsWith('\\pm') ? [list.replace(/\\pm\s*/, ''), `-${list.replace(/\\pm\s*/, '')}`] : list.split(/\s*,\s*/);
-      return items.map((r) => `${letter} \\equiv ${r.trim()} ${mod.trim()}`).join(', ');
+      // The space the modulus took after it stays: "\\pmod 2 or n \\equiv 0 \\pmod 3" is two items, not "2or".
+      return items.map((r) => `${letter} \\equiv ${r.trim()} ${mod.trim()}`).join(', ') + (/\s$/.test(mod) ? ' ' : '');
     },
   );
 }
@@ -67,6 +71,9 @@ export function residueItem(item: string): ResidueSet | null {
   // "odd" alone is the class too: against "odd numbers" it was a word, different from the class.
   const parity = /^(?:all\s+)?(?:(odd|even)(?:\s+(?:positive\s+)?(?:(?:integers?|numbers?)(?:\s+[a-zA-Z])?|values?\s+of\s+[a-zA-Z]|[a-zA-Z]))?|([a-zA-Z])\s+(?:is\s+)?(odd|even))$/i.exec(t);
   if (parity !== null) return single((parity[1] ?? parity[3] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
+  // "an even function", "the function is odd", "f(x) is an even function": the parity a reference "even" names.
+  const functionParity = FUNCTION_PARITY.exec(t);
+  if (functionParity !== null) return single((functionParity[1] ?? functionParity[2] ?? '').toLowerCase() === 'odd' ? 1n : 0n, 2n);
   // "3 \mid n", "3 | n", "3 \nmid n".
   const divides = /^(\d+)\s*(\\mid|\||\\nmid)\s*[a-zA-Z]$/.exec(t);
   if (divides?.[1] !== undefined) return divides[2] === '\\nmid' ? allBut(0n, BigInt(divides[1])) : single(0n, BigInt(divides[1]));

@@ -115,6 +115,8 @@ export type Answer =
       items: Answer[];
       /** Joined by "and" ("x > 0 and x \ne 3"): conditions that all hold, the intersection of their sets. */
       all?: boolean;
+      /** "x = 2, x = 4", "n = 1, 2, 3": the values of one unknown, which no tuple or interval is. */
+      oneUnknown?: boolean;
     }
   /** "A \cup B". */
   | { kind: 'union'; parts: Answer[] }
