@@ -116,6 +116,10 @@ describe('several final answers in one response', () => {
     expectVerdict('equal', [['4', '4']], { response: '<think>Is it $\\boxed{3}$? No.</think>The answer is $\\boxed{4}$.' });
     expectVerdict('equal', [['5', '5']], { response: 'Final Answer: The final answer is $5$. I hope it is correct.' });
     expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Therefore the answer is 12. Note that the answer is independent of $n$.' });
+    // Words after the box that judge it ("the answer is correct") state no other value: the box stays the answer.
+    expectVerdict('equal', [['12', '12']], { response: 'So the answer is $\\boxed{12}$. This confirms that the answer is correct.' });
+    expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Note the answer is an integer, as expected.' });
+    expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Let me double-check the answer: yes.' });
   });
 });
 

@@ -37,6 +37,16 @@ const ANSWER_MARKER = new RegExp(
 /** How many announcements, counted from the last, may hold the answer. */
 const MARKERS_READ = 64;
 
+/**
+ * Whether words announced after a box hold a value of their own: mathematics,
+ * a number or a choice letter. "This confirms that the answer is correct.",
+ * "Note the answer is an integer", "Let me double-check the answer: yes" judge
+ * the box, and read as a second answer they made a right box unsure.
+ */
+function holdsValue(text: string): boolean {
+  return /\d|\\[a-zA-Z]|^\(?[A-J]\)?$/.test(text);
+}
+
 /** A trailing multiple-choice letter: "(B)", "B)", "**(C)**". */
 const CHOICE_AT_END = /(?:^|[\s:*])\(?([A-J])\)[\s.*]*$/;
 
@@ -298,18 +308,21 @@ export function finalAnswers(response: string): string[] {
   const afterBoxes = lastBoxEnd(text);
   // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
   const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];
-  const markers = [...text.matchAll(FINAL_ANSWER_MARKER), ...announced]
+  const finalMarked = [...text.matchAll(FINAL_ANSWER_MARKER)];
+  const markers = [...finalMarked, ...announced]
     .filter((m, k, all) => m.index >= afterBoxes && all.findIndex((other) => other.index === m.index) === k)
     .sort((a, b) => a.index - b.index)
     .slice(-MARKERS_READ);
+  const saysFinal = new Set(finalMarked.map((m) => m.index));
   // "Final Answer: The final answer is 5": a marker right before another states nothing of its own.
   const stated = markers
     .filter((m, k) => {
       const next = markers[k + 1];
       return next === undefined || !/^[\s*]*(?:the\s+)?$/i.test(text.slice(m.index + m[0].length, next.index));
     })
-    .flatMap((m) => listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)])
-    .filter((answer): answer is string => answer !== null && answer !== '' && isAnswerLike(answer));
+    .flatMap((m) => (listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)]).map((answer) => ({ answer, final: saysFinal.has(m.index) })))
+    .filter((s): s is { answer: string; final: boolean } => s.answer !== null && s.answer !== '' && isAnswerLike(s.answer) && (s.final || holdsValue(s.answer)))
+    .map((s) => s.answer);
   return [...boxed, ...stated];
 }
 
