@@ -288,6 +288,10 @@ describe('a value given in words after the mathematics that names it', () => {
     expect(verdictOf(count, '13')).toBe('different');
     expect(verdictOf('The ratio is $$\\frac{v_2}{v_1} = 3.$$ Therefore, the speed increases by 200%.', '200\\%')).toBe('unsure');
     expect(verdictOf('Hence $n = 5$. So we need 5 steps in total.', '5')).toBe('equal');
+    // A math that states a value of its own, then a count: either may be the answer.
+    const remark = 'So the sum is $45$. Hence there are 2 cases where it fails.';
+    expect(verdictOf(remark, '45')).toBe('unsure');
+    expect(verdictOf(remark, '2')).toBe('unsure');
   });
 
   it('reads a bold fraction in math as the fraction', () => {

@@ -227,7 +227,11 @@ function concludedLater(afterLastMath: string, lastMath: string): string | null 
   if (concluding === undefined) return null;
   const value = lastMath.split('=').pop()?.trim() ?? '';
   if (numbers(concluding).some((n) => n.text.replace(/,/g, '') === value)) return null;
-  return THERE_ARE.exec(concluding)?.[1] ?? concluding.replace(/[.!]\s*$/, '');
+  const sentence = concluding.replace(/[.!]\s*$/, '');
+  // "So the sum is $45$. Hence there are 2 cases where it fails.": a math that states a value of its own may be the
+  // answer as much as the count after it; read as the count, 45 was graded wrong and sure of it.
+  if (!/[a-zA-Z]/.test(value.replace(/\\[a-zA-Z]+/g, ''))) return sentence;
+  return THERE_ARE.exec(concluding)?.[1] ?? sentence;
 }
 
 /** Words that make the number after them the argument of a description or a bound: "a power of $2$", "greater than $5$". */
