@@ -224,6 +224,11 @@ describe('an announcement the reply only assumes, bounds or explains', () => {
     expect(verdictOfReply('The final answer is $12$ for $n \\ge 3$, or $0$ otherwise.', '12')).not.toBe('equal');
     expect(verdictOfReply('The answer is $x = 2$, or equivalently $x = \\frac{4}{2}$.', '2')).toBe('equal');
     expect(verdictOfReply('Final answer: $5$, since $2 + 3 = 5$ or by symmetry.', '5')).toBe('equal');
+    // The same value restated, exactly or as a decimal, offers no other answer.
+    expect(verdictOfReply('The answer is $\\frac{\\sqrt3}{2}$, or approximately $0.866$.', '\\frac{\\sqrt3}{2}')).toBe('equal');
+    expect(verdictOfReply('The answer is $\\pi$ or about $3.14$.', '\\pi')).toBe('equal');
+    expect(verdictOfReply('**Final Answer:** $2\\sqrt{2}$ (or approximately $2.83$)', '2\\sqrt2')).toBe('equal');
+    expect(verdictOfReply('So the answer is $12$ (or equivalently $\\frac{24}{2}$).', '12')).toBe('equal');
   });
 
   it('keeps an answer qualified by "but only"', () => {

@@ -38,8 +38,11 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
  * "for $n \ge 3$, or $0$ otherwise": right after it, or after a comma or a parenthesis close by.
+ * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
+ * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
-const ALTERNATIVE = /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or|perhaps|possibly|maybe)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+const ALTERNATIVE =
+  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
