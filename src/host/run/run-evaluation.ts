@@ -316,7 +316,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     cleanups.push(drain.dispose);
     const watch = watchModuleMachines({ roles: moduleMachineRoles(strategy.roles), boundMs: config.gateway.timeoutSeconds * 1000, envelopes$: bus.envelopes$, stop: stopRun });
     if (watch) cleanups.push(() => watch.dispose());
-    const llm = createLlmCall({ ...deps, onCall: watch && ((input) => watch.callStarted(input.role)), inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
+    const llm = createLlmCall({ ...deps, onCall: watch && ((input) => watch.callStarted(input)), inFlight, pool, gateway, store, counters, source: options.source ?? null, offline: options.offline === true, failures, stopRun, ranks: createCallRanks(strategy.upFront === true ? 1 : config.loop.maxIterations, strategy.stages, options.shared?.rankScale), onOutOfBounds: () => outOfBounds++, windows: endpoints.windows });
     const actor = createRunActor(config, strategy, { llm, post, pool, store, failures }, { run: manifest.run, simulated, problems: inputs });
     const routingFailure = deliver(bus, actor);
     // A run stopped while it started sends nothing: the race below sees the stop at once.

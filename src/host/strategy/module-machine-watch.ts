@@ -5,9 +5,12 @@
  * problem waited for the answer forever (the run showed 0 calls in flight
  * and never ended). Everything from outside is bounded in time: each request
  * to such a role must be answered within the call's own idle limit
- * (--timeout, default 300 s) counted from the request or from the role's last
- * call to leave, whichever is later, while none of the role's calls is in
- * flight (a call's own time is the gateway's to bound). A request that is not
+ * (--timeout, default 300 s) counted from the request or from the last call
+ * of the role or of the request's problem to leave, whichever is later, while
+ * none of them is in flight (a call's own time is the gateway's to bound; a
+ * machine may name its calls otherwise than its role, and one call streaming
+ * past --timeout stopped the run as though the machine never answered). A
+ * request that is not
  * stops the run with TMAS_AGENTS naming the module and the role; the calls in
  * flight are journaled first, and what was journaled is kept for a resume.
  */
@@ -35,8 +38,8 @@ export function moduleMachineRoles(roles: Record<string, unknown>): Map<string, 
 
 /** What a run tells the watch, and what it stops. */
 export interface ModuleMachineWatch {
-  /** A call of a role goes out; what it returns is called when the call leaves (answered, failed, or not sent). */
-  callStarted(role: string): () => void;
+  /** A call of a role for a problem goes out; what it returns is called when the call leaves (answered, failed, or not sent). */
+  callStarted(call: { role: string; problem: string }): () => void;
   /** The run is over: the timer stops. */
   dispose(): void;
 }
@@ -63,7 +66,9 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
   const now = parts.now ?? (() => performance.now());
   const { roles } = parts;
   const waiting = new Map<string, Waiting>();
-  const calls = new Map<string, { inFlight: number; lastLeft: number }>();
+  // The calls by role and by problem: a request waits on its machine alone while neither has one in flight.
+  const byRole = new Map<string, Activity>();
+  const byProblem = new Map<string, Activity>();
   const keyOf = (message: Message) => `${message.problem}\n${message.correlation}`;
   const seen = parts.envelopes$.subscribe(({ message }) => {
     const [role, kind] = splitType(message.type);
@@ -75,9 +80,10 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
   const check = () => {
     if (stopped) return;
     for (const [key, entry] of waiting) {
-      const activity = calls.get(entry.role);
-      if ((activity?.inFlight ?? 0) > 0) continue;
-      const idle = now() - Math.max(entry.since, activity?.lastLeft ?? 0);
+      const role = byRole.get(entry.role);
+      const problem = byProblem.get(entry.problem);
+      if ((role?.inFlight ?? 0) + (problem?.inFlight ?? 0) > 0) continue;
+      const idle = now() - Math.max(entry.since, role?.lastLeft ?? 0, problem?.lastLeft ?? 0);
       if (idle < parts.boundMs) continue;
       stopped = true;
       parts.stop(unansweredError(roles.get(entry.role) ?? 'The agents module', entry.role, key.slice(key.indexOf('\n') + 1), parts.boundMs));
@@ -86,17 +92,17 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
   };
   const timer = setInterval(check, Math.max(50, Math.min(1_000, parts.boundMs / 4))).unref();
   return {
-    callStarted(role) {
-      const name = baseRole(role);
-      const activity = calls.get(name) ?? { inFlight: 0, lastLeft: 0 };
-      calls.set(name, activity);
-      activity.inFlight++;
+    callStarted(call) {
+      const activities = [activityOf(byRole, baseRole(call.role)), activityOf(byProblem, call.problem)];
+      for (const activity of activities) activity.inFlight++;
       let left = false;
       return () => {
         if (left) return;
         left = true;
-        activity.inFlight--;
-        activity.lastLeft = now();
+        for (const activity of activities) {
+          activity.inFlight--;
+          activity.lastLeft = now();
+        }
       };
     },
     dispose() {
@@ -104,6 +110,21 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
       seen.unsubscribe();
     },
   };
+}
+
+/** The calls in flight of a role or a problem, and when the last one left. */
+interface Activity {
+  inFlight: number;
+  lastLeft: number;
+}
+
+/** The activity kept for `key`, made at its first call. */
+function activityOf(activities: Map<string, Activity>, key: string): Activity {
+  const found = activities.get(key);
+  if (found !== undefined) return found;
+  const made = { inFlight: 0, lastLeft: 0 };
+  activities.set(key, made);
+  return made;
 }
 
 /** A message type's role and kind: `summary.requested` is [summary, requested]. */
