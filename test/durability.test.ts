@@ -286,7 +286,7 @@ describe('durable runs', () => {
     expect(same.code, same.stderr).toBe(0);
     expect(same.stdout).toMatch(/^identical: \d+ messages/);
 
-    const changed = await runCli(['replay', run, '--jaccard-threshold', '0']);
+    const changed = await runCliInProcess(['replay', run, '--jaccard-threshold', '0']);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toMatch(/^diverges at bank\.updated p\d\/0\/bank\/0/);
     expect(changed.stdout).toMatch(/logged: +\{"type":"bank\.updated"/);

@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { replayInProcess, runCli, runCliInProcess, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
+import { replayInProcess, runCliInProcess, runInProcess, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
 
 /**
  * A proxy in front of the simulator whose `refuse` decides, per chat call
@@ -88,7 +88,7 @@ describe('a failed call is never a result', () => {
     const proxy = await startRefusingProxy(sim.url, refuse);
     try {
       const run = path.join(dir, 'run');
-      const ended = await runCli(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
+      const ended = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, ...SMALL]);
       expect(ended.code, ended.stderr).toBe(3);
       expect(ended.stderr).toMatch(/\[TMAS_RUN_INCOMPLETE\]/);
       expect(ended.stderr).toMatch(/\d+ calls failed for good, in 1 problems: p2 at iteration 0/);

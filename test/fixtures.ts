@@ -364,7 +364,8 @@ export async function startSwitchableProxy(target: string, intercept: (url: stri
 export async function runIncomplete(dir: string, problems: string, url: string, flags: string[]): Promise<{ run: string; stderr: string; args: string[] }> {
   const run = path.join(dir, 'run');
   const args = ['--input-file', problems, '--base-url', url, ...flags];
-  const ended = await runCli(['run', ...args, '--output-file', run]);
+  // In this process: what is checked is the run's exit code, stderr and store, not the executable (2 CPU-s a child).
+  const ended = await runCliInProcess(['run', ...args, '--output-file', run]);
   expect(ended.code, ended.stderr).toBe(3);
   expect(ended.stderr).toMatch(/\[TMAS_RUN_INCOMPLETE\]/);
   return { run, stderr: ended.stderr, args };
@@ -376,7 +377,8 @@ export async function runIncomplete(dir: string, problems: string, url: string, 
  * results.jsonl of the fresh run. Resolves the resume's stderr.
  */
 export async function expectResumedAsClean(run: string, args: string[], clean: string): Promise<string> {
-  const resumed = await runCli(['run', '--resume', run]);
+  // In this process too: the resume reads back only what the store on disk holds, as a process of its own would.
+  const resumed = await runCliInProcess(['run', '--resume', run]);
   expect(resumed.code, resumed.stderr).toBe(0);
   await runInProcess([...args, '--output-file', clean]);
   expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(await readFile(path.join(clean, 'results.jsonl'), 'utf8'));

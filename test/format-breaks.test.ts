@@ -13,7 +13,7 @@ import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { roleOutputTotals, unusableOutputWarnings } from '../src/observers/role-outputs.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { readJournal, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, runInProcess, smallProblems, test, writeProblems, runCliInProcess } from './fixtures.ts';
 
 /** The share of replies the simulator breaks. */
 const RATE = 0.3;
@@ -83,7 +83,7 @@ describe('every strategy against a simulator that breaks formats', () => {
   test('tmas table1 warns on stderr and marks the method in table1.md, with the share', async ({ dir }) => {
     const input = await writeProblems(dir, PROBLEMS.slice(0, 4));
     const out = path.join(dir, 'table1');
-    const result = await runCli(['table1', '--strategies', 'verify-refine', '--input-file', input, '--output-file', out, '--base-url', sim.url, '--max-iterations', '2', ...SMALL, '--n-candidates', '4', '--n-verifications', '2']);
+    const result = await runCliInProcess(['table1', '--strategies', 'verify-refine', '--input-file', input, '--output-file', out, '--base-url', sim.url, '--max-iterations', '2', ...SMALL, '--n-candidates', '4', '--n-verifications', '2']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/tmas: warning: verify-refine: (every output of the (prover|rater) role was|\d+ of \d+ outputs \([\d.]+%\) of the (prover|rater) role were) unusable/);
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');

@@ -9,7 +9,7 @@
 import { cp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readLog, runInProcess, smallProblems, test, writeProblems, runCliInProcess } from './fixtures.ts';
 import { Store } from '../src/store/store.ts';
 import { metricsFromLog } from '../src/observers/log-metrics.ts';
 import { unannouncedIterations } from '../src/host/run/lost-announcements.ts';
@@ -66,7 +66,7 @@ describe('an iteration saved but never announced', () => {
     await cp(clean, cut, { recursive: true });
     expect(await dropAnnouncement(cut, 'p2', 1)).toEqual(['bank.updated', 'iteration.completed']);
 
-    const resumed = await runCli(['run', '--resume', cut]);
+    const resumed = await runCliInProcess(['run', '--resume', cut]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
     expect(await metricsOf(cut)).toEqual(await metricsOf(clean));

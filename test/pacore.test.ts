@@ -14,7 +14,7 @@ import { synthesisPrompt } from '../machines/strategies/pacore/synthesis.role.ts
 import { userText } from '../workers/prompt-template.ts';
 import type { LoopSettings } from '../machines/contract.ts';
 import type { MessageOf } from '../src/kernel/protocol.ts';
-import { readJournal, readLog, runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { readJournal, readLog, runInProcess, smallProblems, test, writeProblems, runCliInProcess } from './fixtures.ts';
 
 const SETTINGS: LoopSettings = { nCandidates: 8, nVerifications: 1, maxIterations: 4, epsilon: 0, seed: 7, jaccardThreshold: 0.7 };
 
@@ -113,7 +113,7 @@ describe('pacore', () => {
     expect(metrics.evaluation.options).toEqual({ roundWidths: '4,1' });
 
     const table = path.join(dir, 'table1');
-    const result = await runCli(['table1', '--input-file', input, '--output-file', table, '--strategies', 'pacore', '--no-proof', '--n-candidates', '3', '--max-iterations', '2', '--judge-passes', '0']);
+    const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', table, '--strategies', 'pacore', '--no-proof', '--n-candidates', '3', '--max-iterations', '2', '--judge-passes', '0']);
     expect(result.code, result.stderr).toBe(0);
     const widths = await readJournal(path.join(table, 'pacore'));
     expect([0, 1].map((t) => widths.filter((call) => call.problem === 'p1' && call.iteration === t).length)).toEqual([3, 3]);

@@ -12,7 +12,7 @@ import type { CompressionCodec, SchemaElement } from 'hyparquet';
 import { describe, expect } from 'vitest';
 import { isUserError, type UserError } from '../src/kernel/errors.ts';
 import { loadProblems, type LoadOptions } from '../src/input/problems.ts';
-import { runCli, runInProcess, test } from './fixtures.ts';
+import { runInProcess, test, runCliInProcess } from './fixtures.ts';
 
 type Columns = Array<Omit<ColumnSource, 'data'> & { data: unknown[] }>;
 
@@ -60,7 +60,7 @@ describe('a Parquet file runs as its JSONL twin', () => {
     // The JSONL run is the reference, in this process; the command reads the Parquet file.
     const flags = ['--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '1'];
     await runInProcess(['--input-file', jsonl, '--output-file', path.join(dir, 'out-jsonl'), ...flags]);
-    const run = await runCli(['run', '--input-file', parquet, '--output-file', path.join(dir, 'out-parquet'), ...flags]);
+    const run = await runCliInProcess(['run', '--input-file', parquet, '--output-file', path.join(dir, 'out-parquet'), ...flags]);
     expect(run.stderr).not.toMatch(/TMAS_/);
     expect(run.code).toBe(0);
     const results = await Promise.all(['out-jsonl', 'out-parquet'].map((output) => readFile(path.join(dir, output, 'results.jsonl'), 'utf8')));

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGateway, type CompletionRequest, type Gateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, runInProcess, smallProblems, writeProblems } from './fixtures.ts';
+import { runInProcess, smallProblems, writeProblems, runCliInProcess } from './fixtures.ts';
 
 const PROBLEMS = [{ id: 'p1', question: 'What is 6 times 7?', answer: '42' }];
 
@@ -172,7 +172,7 @@ describe('a pool with a replica that misbehaves', () => {
       return sim;
     }));
     const input = await writeProblems(dir, smallProblems(1));
-    const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--base-url', `${a?.url},${b?.url}`, '--no-proof']);
+    const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--base-url', `${a?.url},${b?.url}`, '--no-proof']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`The endpoint ${b?.url} does not serve the model "model-a", which the pool's first replica ${a?.url} serves (no --model-name given)`);
     expect(result.stderr).not.toContain('leave --model-name out');

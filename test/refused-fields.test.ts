@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { readJournal, runCli, runCliInProcess, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
+import { readJournal, runCliInProcess, runInProcess, smallProblems, startSwitchableProxy, test, writeProblems } from './fixtures.ts';
 
 /** OpenAI's words for a field its chat models do not know. */
 const unrecognized = (field: string) => ({ error: { message: `Unrecognized request argument supplied: ${field}`, type: 'invalid_request_error', param: null, code: null } });
@@ -129,7 +129,7 @@ describe('a completion limit above the cap a hosted API states', () => {
     try {
       const output = path.join(dir, 'run');
       await expect(runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output])).rejects.toMatchObject(stop(output));
-      const resumed = await runCli(['run', '--resume', output, '--completion-max-tokens', String(CAP), '--force']);
+      const resumed = await runCliInProcess(['run', '--resume', output, '--completion-max-tokens', String(CAP), '--force']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect((await readJournal(output)).every((call) => call.request.maxTokens <= CAP)).toBe(true);
     } finally {

@@ -4,7 +4,7 @@ import { replayRun } from '../src/analysis/replay.ts';
 import type { Secrets } from '../src/settings/config.ts';
 import { ENDPOINT_SLOTS } from '../src/kernel/slots.ts';
 import { acquireRunLock } from '../src/store/run-lock.ts';
-import { runCli, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runInProcess, smallProblems, test, writeProblems, runCliInProcess } from './fixtures.ts';
 
 const SECRETS = Object.fromEntries(ENDPOINT_SLOTS.map((slot) => [slot, 'EMPTY'])) as Secrets;
 
@@ -12,7 +12,7 @@ test('a run extended with --resume --max-iterations replays as identical: the ex
   const input = await writeProblems(dir, smallProblems(2));
   const run = path.join(dir, 'run');
   await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--judge-passes', '1']);
-  const extended = await runCli(['run', '--resume', run, '--max-iterations', '3']);
+  const extended = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3']);
   expect(extended.code, extended.stderr).toBe(0);
 
   // While a tmas run holds the directory (its lock, held here by this live process), its log ends where the run is now: refused, not replayed as stopped.

@@ -8,7 +8,7 @@ import { checkStore } from '../src/store/repair/check.ts';
 import { repairStore } from '../src/store/repair/repair.ts';
 import { STORE_FORMAT, Store, type CallRecord, type Manifest } from '../src/store/store.ts';
 import { chunkText, TEXT_MIN_CHARS } from '../src/store/texts.ts';
-import { runCli, test } from './fixtures.ts';
+import { test, runCliInProcess } from './fixtures.ts';
 
 /** Prose that does not repeat itself (so that chunking cannot share its parts), different per seed. */
 function prose(seed: number, chars: number): string {
@@ -176,7 +176,7 @@ describe('a reference to a missing text is damage', () => {
       await reader.close();
     }
 
-    const logged = await runCli(['log', runDir]);
+    const logged = await runCliInProcess(['log', runDir]);
     expect(logged.code).toBe(2);
     // The store is not read whole before a command starts: the damage stops the log where it is met, after the one record before it.
     expect(logged.stderr).toMatch(/message record 000000000001 refers to text .* does not hold whole.*TMAS_STORE_DAMAGED/s);

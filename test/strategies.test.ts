@@ -9,7 +9,7 @@ import { parseCeo } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { MAX_DISTILL_ATTEMPTS } from '../machines/strategies/rse/rse.roles.ts';
 import type { Message } from '../src/kernel/protocol.ts';
 import { Store } from '../src/store/store.ts';
-import { ofType, runCli, runStrategy, test } from './fixtures.ts';
+import { ofType, runStrategy, test, runCliInProcess } from './fixtures.ts';
 
 async function systemPromptOf(dir: string, key: string): Promise<string> {
   const store = await Store.open(path.join(dir, 'out'));
@@ -43,7 +43,7 @@ describe('--strategy', () => {
   });
 
   test('majority: a --vote-pool below --samples is refused, naming both (it was raised to k without a word)', async () => {
-    const refused = await runCli(['run', '--demo', '--strategy', 'majority', '--samples', '8', '--vote-pool', '4']);
+    const refused = await runCliInProcess(['run', '--demo', '--strategy', 'majority', '--samples', '8', '--vote-pool', '4']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--vote-pool 4 is below --samples 8');
   });

@@ -360,7 +360,7 @@ describe('tmas table1', () => {
 
   test('an unknown strategy is a usage error naming it', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
-    const result = await runCli(['table1', '--input-file', input, '--output-file', path.join(dir, 'x'), '--strategies', 'tmas,best-of-n']);
+    const result = await runCliInProcess(['table1', '--input-file', input, '--output-file', path.join(dir, 'x'), '--strategies', 'tmas,best-of-n']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unknown strategy "best-of-n"/);
   });

