@@ -4,6 +4,7 @@
  */
 import type { CallInfo, Message } from '../src/kernel/protocol.ts';
 import type { LlmOutput } from './llm.ts';
+import { lastJsonObjectIn } from './reply-json.ts';
 
 /** The fields every reply copies from its request. */
 export function replyBase(request: Message) {
@@ -31,11 +32,17 @@ export function parseScore(text: string): number | null {
 }
 
 /**
- * The JSON object of a reply: the last ```json fenced block, else the span from
- * the first `{` to the last `}`. Throws a SyntaxError saying what was wrong.
+ * The JSON object of a reply: the last ```json fenced block, else the last
+ * object written in its prose (reply-json.ts: text and LaTeX braces around it
+ * are not part of it). Throws a SyntaxError saying what was wrong: when no
+ * object parses, the error of the span from the first `{` to the last `}`.
  */
 export function parseJsonReply(text: string): unknown {
   const fenced = [...text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)].at(-1)?.[1];
+  if (fenced === undefined) {
+    const found = lastJsonObjectIn(text);
+    if (found !== undefined) return found;
+  }
   const candidate = fenced ?? text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
   if (!candidate.trim()) throw new SyntaxError('no JSON object in the reply');
   return JSON.parse(candidate);

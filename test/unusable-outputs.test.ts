@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { criticRole } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
+import { parseJsonReply } from '../machines/reply.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
 import { unusableOutputWarnings } from '../src/observers/role-outputs.ts';
@@ -24,8 +25,10 @@ import { chatCompletionBody, runCliInProcess, runInProcess, smallProblems, test,
 const DISTILL = 'You are the Distill agent';
 const EXPERIENCE = 'You are the Experience agent';
 
-/** A server in front of `target` that answers the calls whose body holds `marker` (and, when given, `only`) with prose; it counts them. */
-async function startProseServer(target: string, marker: string, only?: string) {
+const PROSE = 'The attempt looks sound to me, and I would keep its approach; nothing more to add.';
+
+/** A server in front of `target` that answers the calls whose body holds `marker` (and, when given, `only`) with `reply` (prose unless given); it counts them. */
+async function startProseServer(target: string, marker: string, only?: string, reply = PROSE) {
   const answered = { count: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,7 +38,7 @@ async function startProseServer(target: string, marker: string, only?: string) {
       if (req.url?.endsWith('/chat/completions') && body.includes(marker) && (only === undefined || body.includes(only))) {
         answered.count++;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(chatCompletionBody('The attempt looks sound to me, and I would keep its approach; nothing more to add.'));
+        res.end(chatCompletionBody(reply));
         return;
       }
       void fetch(`${target}${req.url?.replace(/^\/v1/, '') ?? ''}`, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, ...(req.method === 'POST' ? { body } : {}) }).then(async (answer) => {
@@ -123,6 +126,33 @@ describe('unusable outputs are counted per role and never silent', () => {
     } finally {
       await server.close();
     }
+  });
+
+  test('bank updates written as a JSON object between prose and LaTeX braces, unfenced, are used, not counted unusable', async ({ dir }) => {
+    const experience = 'With $\\frac{1}{2}$ and the set $\\{1, 2\\}$ in mind, the update is\n{"conclusions": [{"text": "x = 1/2 satisfies {the} constraint"}], "pitfalls": []}\nThat is all: {nothing else}.';
+    const distill = 'Checking $x^{2}$ first.\n{"verified_propositions": ["x^2 >= 0 for real x. (Source: squares)"], "critical_pitfalls": []} {}';
+    const tmasServer = await startProseServer(sim.url, EXPERIENCE, undefined, experience);
+    const rseServer = await startProseServer(sim.url, DISTILL, undefined, distill);
+    try {
+      const input = await writeProblems(dir, PROBLEMS);
+      const tmas = await runInProcess(['--input-file', input, '--output-file', path.join(dir, 'tmas'), '--base-url', tmasServer.url, '--max-iterations', '1', ...SMALL]);
+      expect(tmasServer.answered.count).toBe(2);
+      expect(tmas.iterations[0]?.outputsByRole.experience).toMatchObject({ outputs: 2, unusable: 0 });
+      expect(tmas.iterations[0]?.experienceBank).toBeGreaterThan(0);
+      const small = SMALL.filter((flag, i) => flag !== '--n-verifications' && SMALL[i - 1] !== '--n-verifications');
+      const rse = await runInProcess(['--strategy', 'rse', '--input-file', input, '--output-file', path.join(dir, 'rse'), '--base-url', rseServer.url, '--max-iterations', '1', ...small]);
+      expect(rseServer.answered.count).toBe(4);
+      expect(rse.iterations[0]?.outputsByRole.distill).toMatchObject({ outputs: 4, unusable: 0 });
+      expect(rse.iterations[0]?.experienceBank).toBeGreaterThan(0);
+    } finally {
+      await tmasServer.close();
+      await rseServer.close();
+    }
+  });
+
+  test('a JSON object left open gives up none of its items as the update; braces that are not JSON are passed over', () => {
+    expect(() => parseJsonReply('{"conclusions": [{"text": "a"}, {"text": "b"}')).toThrow(SyntaxError);
+    expect(parseJsonReply('Set {"a"} aside; {"guidelines": []} and then {}')).toEqual({ guidelines: [] });
   });
 
   test('table1.md marks a method a role of which gave no usable output, with a note saying which and where', async ({ dir }) => {
