@@ -117,7 +117,11 @@ describe('tmas table1', () => {
     expect(error).toMatch(/^tmas: No Pass@1 figure at all for one method \(its cells in .*table1\.md are '-'\): majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, e\.g\. "no \\"VERDICT/);
     expect(error).toContain(`read them with tmas calls ${path.join(out, 'majority')} --role judge). `);
     expect(error).toMatch(/Fix the judge \(--judge-base-url, --judge-model-name, --judge-max-tokens\), then run the table again into a new --output-file/);
-    expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems$/m);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    expect(table).toMatch(/^MV@2 ⚠ .*: - over 0 of 2 problems$/m);
+    // The file says so itself, under its title: a reader of table1.md alone sees no figure of 0 to take for an accuracy.
+    expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* majority: the judge gave no verdict on any of its candidates \((\d+) of \1 replies unusable, .*read them with tmas calls majority --role judge\)\. Their cells are '-': they measure nothing, not an accuracy of 0\./);
+    expect(table).not.toContain(dir);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
   });
 

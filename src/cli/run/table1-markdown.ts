@@ -40,6 +40,7 @@ import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
+import { ungradedMethods } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -155,6 +156,23 @@ function gradeLabel(methods: Table1Method[]): string {
   return grades.map((grade) => (grade === 'judge' ? described : `${grade} grade`)).join('; ');
 }
 
+/**
+ * The paragraph under the title when some column has no figure at all (the
+ * judge gave no verdict on any of its candidates): a table whose every cell
+ * is '-' read, to whoever opens table1.md without the command's exit code,
+ * like one whose methods scored nothing, its cause a note at the bottom.
+ */
+function notAResult(methods: Table1Method[]): string[] {
+  const ungraded = ungradedMethods(methods, (method) => method.strategy);
+  if (ungraded.length === 0) return [];
+  const which = ungraded.length === methods.length ? 'No column of this table is a result' : `Not a result: ${ungraded.length} of the ${methods.length} columns`;
+  return [
+    '',
+    `**${which}.** ${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
+      'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent"; fix it and run the table again into a new --output-file (the commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3).',
+  ];
+}
+
 /** Table 1 as Markdown. */
 export function formatTable1(methods: Table1Method[]): string {
   const groups = comparisonGroups(methods.map((method) => method.run));
@@ -168,6 +186,7 @@ export function formatTable1(methods: Table1Method[]): string {
   const problems = Math.max(new Set(methods.flatMap((method) => [...method.run.problems.map((p) => p.problem), ...method.run.stopped.map((entry) => entry.problem)])).size, ...methods.map((method) => problemsRun(method.run)));
   const lines = [
     heading(methods),
+    ...notAResult(methods),
     '',
     `Pass@1 in % per iteration and method, over ${problems} problem${problems === 1 ? '' : 's'} (${gradeLabel(methods)}): the mean over each iteration's candidates (and judge passes), then over problems, ` +
       "with its 95% interval in brackets (percentile bootstrap over problems, 1,000 resamples; [–] under 2 graded problems). The row 'problems' gives how many problems each method's last iteration graded, of how many it ran when fewer.",

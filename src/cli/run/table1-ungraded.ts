@@ -9,14 +9,17 @@ import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import type { Table1Method } from './table1-budgets.ts';
 
-/** `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem. */
-export function ungradedMethods(methods: Table1Method[]): string[] {
+/**
+ * `majority: the judge gave no verdict on any of its candidates (24 of 24 replies unusable, e.g. "…"; read them with …)`, one per method whose every iteration graded no problem;
+ * `dirOf` names a method's run directory (table1.md names it relative to itself, so that the file is the same wherever the table was run).
+ */
+export function ungradedMethods(methods: Table1Method[], dirOf = (method: Table1Method) => method.run.dir): string[] {
   return methods.flatMap((method) => {
     const iterations = method.run.iterations;
     if (iterations.length === 0 || iterations.some((it) => it.graded > 0)) return [];
     const judge = method.run.unusable.find((entry) => entry.role === 'judge');
     const example = judge?.reason == null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`;
-    if (judge !== undefined) return [`${method.strategy}: the judge gave no verdict on any of its candidates (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${method.run.dir} --role judge)`];
+    if (judge !== undefined) return [`${method.strategy}: the judge gave no verdict on any of its candidates (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${dirOf(method)} --role judge)`];
     return [`${method.strategy}: no candidate of any iteration was graded`];
   });
 }
