@@ -67,7 +67,8 @@ describe('tmas table1', () => {
       const row = table.split('\n').find((line) => line.startsWith(`| ${strategy} | `))?.split(' | ') ?? [];
       expect(row[4], strategy).toBe(width);
       const [calls, tokens, judge] = row.slice(7, 10);
-      expect(Number(tokens), strategy).toBe(totals.tokens.total - judgeTokens);
+      const [tokensIn, tokensOut] = [totals.tokens.prompt - totals.tokensByRole.judge.prompt, totals.tokens.completion - totals.tokensByRole.judge.completion];
+      expect(tokens, strategy).toBe(`${totals.tokens.total - judgeTokens} (${tokensIn} / ${tokensOut})`);
       expect(judge, strategy).toBe(`${totals.calls - Number(calls)} / ${judgeTokens}`);
       expect(Number(calls)).toBeGreaterThan(0);
     }
@@ -137,6 +138,13 @@ describe('tmas table1', () => {
     const row = table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ') ?? [];
     const counted = `${sum(false, 'unusable')} of ${sum(false, 'outputs')}; judge ${sum(true, 'unusable')} of ${sum(true, 'outputs')}`;
     expect(row[header.indexOf('unusable')]).toBe(counted);
+    // What the column spent, its calls and its tokens in and out, as the journal holds its calls.
+    const journal = await runCliInProcess(['calls', path.join(out, 'majority')]);
+    const calls = journal.stdout.trim().split('\n').map((line) => JSON.parse(line) as { role: string; usage: { promptTokens: number; completionTokens: number } });
+    const own = calls.filter((call) => call.role !== 'judge');
+    const [tokensIn, tokensOut] = [own.reduce((n, call) => n + call.usage.promptTokens, 0), own.reduce((n, call) => n + call.usage.completionTokens, 0)];
+    expect(row[header.indexOf('calls')]).toBe(String(own.length));
+    expect(row[header.indexOf('tokens (in / out)')]).toBe(`${tokensIn + tokensOut} (${tokensIn} / ${tokensOut})`);
     // The report says it too, in Markdown and in HTML.
     const lines: string[] = [];
     await runReportCommand([path.join(out, 'majority')], { format: 'md' }, { stdout: (line) => lines.push(line) });
@@ -252,8 +260,8 @@ describe('tmas table1', () => {
     const table = await readFile(path.join(out, 'table1.md'), 'utf8');
     // rse's upstream 38,912 is not applied: both columns get what the window leaves.
     expect(table).toMatch(/Every method had the same completion limit and window\./);
-    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
-    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| rse \| window \| 0\.6 \| 0\.95 \| N=2 \| 1 \| 131072 \| \d+ \| \d+ \(\d+ \/ \d+\) \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
+    expect(table).toMatch(/^\| tmas \| window \| 0\.6 \| server's \| N=2 M=1 \| 1 \| 131072 \| \d+ \| \d+ \(\d+ \/ \d+\) \| – \| \d+ of \d+ \| none \(rule\) \| - \|$/m);
     const upstream = await runCliInProcess(['table1', ...small, '--output-file', path.join(dir, 'upstream'), '--strategies', 'rse', '--budgets', 'upstream']);
     expect(upstream.code, upstream.stderr).toBe(0);
     expect(await readFile(path.join(dir, 'upstream', 'table1.md'), 'utf8')).toMatch(/^\| rse \| 38912 \|/m);

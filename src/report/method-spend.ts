@@ -15,6 +15,9 @@ const JUDGE_ROLE = 'judge';
 export interface MethodSpend {
   calls: number;
   tokens: number;
+  /** Of `tokens`, those the prompts held (in) and those the model wrote (out): a cut reply spends its whole completion limit out. */
+  promptTokens: number;
+  completionTokens: number;
   /** Own tokens per problem solved (majority-vote answer right at the last iteration); null when none was. */
   tokensPerSolved: number | null;
   judgeCalls: number;
@@ -33,11 +36,14 @@ export function methodSpend(run: ReportRun): MethodSpend {
   const judgeTokens = judge === undefined ? 0 : judge.prompt + judge.completion;
   const judgeCalls = run.iterations.reduce((sum, it) => sum + (it.outputsByRole?.[JUDGE_ROLE]?.outputs ?? 0), 0);
   const tokens = totals.tokens.total - judgeTokens;
+  const completionTokens = totals.tokens.completion - (judge?.completion ?? 0);
   const roles = Object.entries(roleOutputTotals(run.iterations));
   const own = roles.filter(([role]) => role !== JUDGE_ROLE).map(([, counts]) => counts);
   return {
     calls: totals.calls - judgeCalls,
     tokens,
+    promptTokens: tokens - completionTokens,
+    completionTokens,
     tokensPerSolved: totals.solved ? Math.round(tokens / totals.solved) : null,
     judgeCalls,
     judgeTokens,
