@@ -49,7 +49,9 @@ describe('a reply whose whole text came as reasoning, its answer empty', () => {
       const run = path.join(dir, 'run');
       const args = ['run', '--strategy', 'majority', '--samples', '2', '--input-file', await writeProblems(dir, smallProblems(2)), '--output-file', run, '--base-url', server.url, '--model-name', 'm'];
       const { code, stderr } = await runCliInProcess([...args, '--no-proof', '--no-stream', '--max-iterations', '1', '--judge-passes', '1', '--parse-retries', '0']);
-      expect(code, stderr).toBe(0);
+      // The judge's verdicts too were all in the reasoning: no Pass@1 at all, which ends the run at 3 (TMAS_RUN_UNGRADED).
+      expect(code, stderr).toBe(3);
+      expect(stderr.trimEnd()).toMatch(/gave no verdict on any candidate \(4 of 4 of its replies unusable, e\.g\. "the answer was empty \(finish_reason stop\); its reasoning held \d+ characters.*\[TMAS_RUN_UNGRADED\]$/);
       // Before: nothing on stderr said why every output was unusable.
       const warnings = stderr.split('\n').filter((line) => line.includes('with all its text in the reasoning'));
       expect(warnings).toHaveLength(1);

@@ -13,7 +13,7 @@ import { afterEach, describe, expect } from 'vitest';
 import { STRATEGIES } from '../machines/strategies/index.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
 import { formatIterationTable } from '../src/observers/table.ts';
-import { chatCompletionBody, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { chatCompletionBody, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
 
 const SMALL = ['--no-proof', '--n-candidates', '2', '--n-verifications', '1', '--max-iterations', '2', '--samples', '4'];
@@ -25,7 +25,7 @@ async function outputs(dir: string) {
 }
 
 /** A judge endpoint of our own (whole replies: the run uses --no-stream): says "equivalent" to everything, except that calls about `failing` get a 400 (refused for good). */
-async function startJudge(failing: string): Promise<{ url: string; close: () => Promise<void> }> {
+async function startJudge(failing: string, reply = 'The forms agree.\nVERDICT: equivalent'): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -36,7 +36,7 @@ async function startJudge(failing: string): Promise<{ url: string; close: () => 
         res.statusCode = 400;
         return res.end(JSON.stringify({ error: { message: 'this judge refuses the problem', type: 'invalid_request_error' } }));
       }
-      res.end(chatCompletionBody('The forms agree.\nVERDICT: equivalent', { model: 'judge-model' }));
+      res.end(chatCompletionBody(reply, { model: 'judge-model' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -112,5 +112,20 @@ describe('shared grading', () => {
     expect(table).toMatch(/Pass@1 judge/);
     expect(table).toMatch(/The LLM judge ran but gave no verdict/);
     expect(formatIterationTable(metrics, { simulated: true, wide: true })).toMatch(/Pass@1 rule/);
+  });
+
+  test('tmas run whose judge states its verdicts in prose only ends at 3, its outputs written: no Pass@1 is not an accuracy of 0', async ({ dir }) => {
+    const server = await startJudge('\u0000never', 'Both give 42, so the candidate is equivalent to the reference.');
+    judge = server;
+    const output = path.join(dir, 'run');
+    const args = ['run', '--input-file', await writeProblems(dir, smallProblems(2)), '--output-file', output, '--strategy', 'majority', '--samples', '2', '--no-proof', '--max-iterations', '1'];
+    const result = await runCliInProcess([...args, '--judge-base-url', server.url, '--judge-model-name', 'judge-model', '--judge-passes', '1', '--parse-retries', '0', '--no-stream']);
+    expect(result.code, result.stderr).toBe(3);
+    const error = result.stderr.trimEnd().split('\n').at(-1) ?? '';
+    expect(error).toMatch(/^tmas: The run finished, but the LLM judge gave no verdict on any candidate \(4 of 4 of its replies unusable, e\.g\. "no \\"VERDICT: equivalent\\"/);
+    expect(error).toContain(`tmas calls ${output} --role judge`);
+    expect(error).toMatch(/tmas fork .* --output-file NEW .*\[TMAS_RUN_UNGRADED\]$/);
+    const { metrics } = await outputs(output);
+    expect(metrics[0]?.graded).toBe(0);
   });
 });

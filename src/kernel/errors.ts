@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   TMAS_NOT_STREAMED: 'an endpoint answered a streamed request with JSON that is not a chat completion; the run stopped at once: resume it with --no-stream',
   TMAS_FIELD_REFUSED: "an endpoint refused a field of the request that a flag sets (a 400 naming top_k, min_p, an --extra-body key, …, or a completion limit above the cap it states); the run stopped at once: resume it without that field, or with a value it takes, with --force",
   TMAS_RUN_INCOMPLETE: 'the run ended with calls that failed for good: their problems stopped at that iteration, unmarked; a resume issues them again',
+  TMAS_RUN_UNGRADED: "the run finished, but its LLM judge gave no verdict on any candidate: results.jsonl and metrics.json hold no Pass@1; the message says how many of the judge's replies were unusable and how to grade again (tmas fork, answering the method's calls from the journal)",
   TMAS_TABLE_UNGRADED: "tmas table1 wrote its table, but some method has no Pass@1 figure at all (the judge gave no verdict on any of its candidates): its cells are '-'; the message names each method and what to fix",
   TMAS_CALL_SKIPPED: 'a call was not sent because another call of its problem and iteration had failed for good',
   TMAS_ENDPOINT_DOWN: 'an endpoint kept failing after its retries; the run stopped cleanly and can be resumed',
