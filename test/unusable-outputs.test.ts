@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runReportCommand } from '../src/cli/inspect/report.command.ts';
+import { runViewCommand } from '../src/cli/inspect/view.command.ts';
 import { criticRole } from '../machines/strategies/mas-ceo/mas-ceo.roles.ts';
 import { parseJsonReply } from '../machines/reply.ts';
 import type { IterationMetrics } from '../src/observers/metrics.ts';
@@ -100,6 +101,16 @@ describe('unusable outputs are counted per role and never silent', () => {
       const html = path.join(dir, 'report.html');
       await runReportCommand([run], { format: 'html', out: html }, { stdout: () => {} });
       expect(await readFile(html, 'utf8')).toMatch(/<span class="bad unusable">⚠ every output of the distill role was unusable in iterations 0-1/);
+      // The viewer's errors tab lists each of them: the distiller is not asked again by its role, so its reason is only its reply's parseError.
+      const viewer = await runViewCommand([run], { port: 0 });
+      try {
+        const page = (await (await fetch(`${viewer.url}api/runs/0/messages?type=errors&limit=500`)).json()) as { messages: Array<{ message: { type: string; parseError?: string } }> };
+        const distill = page.messages.filter(({ message }) => message.type === 'distill.completed');
+        expect(distill).toHaveLength(48);
+        expect(distill.every(({ message }) => typeof message.parseError === 'string')).toBe(true);
+      } finally {
+        await viewer.close();
+      }
     } finally {
       await server.close();
     }
@@ -116,6 +127,14 @@ describe('unusable outputs are counted per role and never silent', () => {
       expect(it?.outputsByRole.experience).toMatchObject({ outputs: 4, unusable: 3, retried: 2 });
       expect(it?.outputsByRole.guideline).toMatchObject({ outputs: 2, unusable: 0 });
       expect(it?.faults).toMatchObject({ parseRetries: 2, invalidOutputs: 1 });
+      // The viewer's errors tab shows each unusable attempt once: the last one's output.invalid, not again its reply's parseError.
+      const viewer = await runViewCommand([path.join(dir, 'tmas')], { port: 0 });
+      try {
+        const page = (await (await fetch(`${viewer.url}api/runs/0/messages?type=errors&limit=500`)).json()) as { messages: Array<{ message: { type: string } }> };
+        expect(page.messages.map(({ message }) => message.type).filter((type) => type.startsWith('experience') || type === 'output.invalid')).toEqual(['output.invalid', 'output.invalid', 'output.invalid']);
+      } finally {
+        await viewer.close();
+      }
       const [warning, ...more] = unusableOutputWarnings(outcome.iterations);
       expect(more).toEqual([]);
       expect(warning).toMatch(/^tmas: warning: 3 of 4 outputs \(75%\) of the experience role were unusable in iteration 0 \(e\.g\. "[^"]+"\): more than the 10% warned of/);

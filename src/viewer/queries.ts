@@ -3,6 +3,7 @@
  * a limit, or a bounded number of records, so that a page of a run of any size
  * costs the same and nothing of the run is held between requests.
  */
+import { errorMessageFilter } from './error-messages.ts';
 import type { CandidateResult, Envelope } from '../kernel/protocol.ts';
 import type { Problem } from '../input/problems.ts';
 import type { BankRecord, CallRecord, IterationRecord, Store } from '../store/store.ts';
@@ -178,14 +179,12 @@ export interface MessageFilters {
   type?: string;
 }
 
-/** Message types that mean something went wrong: a call failed for good, an output could not be used, a prompt was cut. */
-export const ERROR_TYPES = new Set(['llm.failed', 'output.invalid', 'context.trimmed']);
-
-function messageMatches(envelope: Envelope, filters: MessageFilters): boolean {
+function messageMatches(envelope: Envelope, filters: MessageFilters, isError: (message: Envelope['message']) => boolean): boolean {
   const { message } = envelope;
   if (filters.problem !== undefined && message.problem !== filters.problem) return false;
   if (filters.iteration !== undefined && message.iteration !== filters.iteration) return false;
-  if (filters.type === 'errors') return ERROR_TYPES.has(message.type);
+  // Something went wrong: a call failed for good, an output could not be used, a prompt was cut (error-messages.ts).
+  if (filters.type === 'errors') return isError(message);
   if (filters.type !== undefined && !(filters.type.endsWith('.') ? message.type.startsWith(filters.type) : message.type === filters.type)) return false;
   return true;
 }
@@ -199,10 +198,11 @@ export async function messagePage(
   const messages: Envelope[] = [];
   let scanned = 0;
   let last: string | null = null;
+  const isError = errorMessageFilter();
   for await (const [key, envelope] of store.messageEntries(options.after === undefined ? {} : { gt: options.after })) {
     last = key;
     scanned++;
-    if (messageMatches(envelope, filters)) messages.push(envelope);
+    if (messageMatches(envelope, filters, isError)) messages.push(envelope);
     if (messages.length >= options.limit || scanned >= SCAN_BUDGET) return { messages, next: last };
   }
   return { messages, next: null };

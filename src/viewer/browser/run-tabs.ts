@@ -47,12 +47,19 @@ interface ErrorFields {
   code?: string;
   error?: string;
   reason?: string;
+  /** A reply's own reason its role could not use it (`<role>.completed`: a judge pass without a verdict, a solution without a final answer). */
+  parseError?: string;
   dropped?: unknown;
+}
+
+/** The role an error is about: its own field, or a reply's type (`judge.completed`). */
+function roleOf(m: ErrorFields): string {
+  return m.role || (m.type.endsWith('.completed') ? m.type.slice(0, -'.completed'.length) : '');
 }
 
 function errorRow(run: RunSummary, m: ErrorFields): HTMLElement {
   const where = m.problem ? el('a', { text: `${m.problem} / ${m.iteration}`, href: `#/run/${run.index}/calls?problem=${encodeURIComponent(m.problem)}&iteration=${m.iteration}` }) : '';
-  return el('tr', {}, [el('td', { text: m.type }), el('td', {}, [where]), el('td', { text: m.role || '' }), el('td', { text: m.code || '' }), el('td', { class: 'text', text: m.error || m.reason || JSON.stringify(m.dropped || '') })]);
+  return el('tr', {}, [el('td', { text: m.type }), el('td', {}, [where]), el('td', { text: roleOf(m) }), el('td', { text: m.code || '' }), el('td', { class: 'text', text: m.error || m.reason || m.parseError || JSON.stringify(m.dropped || '') })]);
 }
 
 /**
