@@ -126,6 +126,16 @@ describe('tmas table1', () => {
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
   });
 
+  test('a column graded by the rule whose candidates never gave a final answer is said to be no result: its 0.0 is the format', async ({ dir }) => {
+    const out = path.join(dir, 'answerless');
+    const input = await writeProblems(dir, smallProblems(2));
+    const result = await runCliInProcess(['table1', '--strategies', 'rse', '--n-candidates', '2', '--input-file', input, '--output-file', out, '--no-proof', '--max-iterations', '1', '--judge-passes', '0', '--sim-break-formats', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    const table = await readFile(path.join(out, 'table1.md'), 'utf8');
+    expect(table).toMatch(/^\| 0 \| 0\.0 \[0\.0, 0\.0\] \|$/m);
+    expect(table.split('\n')[2]).toMatch(/^\*\*No column of this table is a result\.\*\* rse: under the rule-based grade, no candidate of any problem gave a final answer the grader could read \(its rollout role: 4 of 4 outputs unusable, e\.g\. "no final answer[^"]*"\)\. Their Pass@1 of 0\.0 is their replies' format, not an accuracy/);
+  });
+
   test("every column counts the replies it could not use, its own and its judge's, even under the share that warns", async ({ dir }) => {
     const { out } = await brokenJudgeTable(dir, 1, '0.04');
     type Counts = Record<string, { outputs: number; unusable: number }>;

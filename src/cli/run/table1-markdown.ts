@@ -40,7 +40,7 @@ import { MAJORITY_DRAWS } from '../../observers/majority-draws.ts';
 import { signedPoints } from '../../report/format.ts';
 import { describeUnfinished, problemsRun } from '../../report/stopped-problems.ts';
 import { caveatMarks } from '../../report/run-marks.ts';
-import { ungradedMethods } from './table1-ungraded.ts';
+import { answerlessMethods, ungradedMethods } from './table1-ungraded.ts';
 
 export type { Table1Method } from './table1-budgets.ts';
 
@@ -164,13 +164,24 @@ function gradeLabel(methods: Table1Method[]): string {
  */
 function notAResult(methods: Table1Method[]): string[] {
   const ungraded = ungradedMethods(methods, (method) => method.strategy);
-  if (ungraded.length === 0) return [];
-  const which = ungraded.length === methods.length ? 'No column of this table is a result' : `Not a result: ${ungraded.length} of the ${methods.length} columns`;
-  return [
-    '',
-    `**${which}.** ${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
-      'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent"; fix it and run the table again into a new --output-file (the commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3).',
-  ];
+  const answerless = answerlessMethods(methods);
+  const count = ungraded.length + answerless.length;
+  if (count === 0) return [];
+  const which = count === methods.length ? 'No column of this table is a result' : `Not a result: ${count} of the ${methods.length} columns`;
+  const sentences = [`**${which}.**`];
+  if (ungraded.length > 0) {
+    sentences.push(
+      `${ungraded.map((entry) => `${entry}.`).join(' ')} Their cells are '-': they measure nothing, not an accuracy of 0. ` +
+        'A judge must end each reply with "VERDICT: equivalent" or "VERDICT: not equivalent"; fix it and run the table again into a new --output-file (the commands above run in the folder of this file; tmas table1 ended with TMAS_TABLE_UNGRADED, exit code 3).',
+    );
+  }
+  if (answerless.length > 0) {
+    sentences.push(
+      `${answerless.map((entry) => `${entry}.`).join(' ')} Their Pass@1 of 0.0 is their replies' format, not an accuracy: ` +
+        'have the model end with its final answer in \\boxed{} (its prompt, --prompt), or grade with a judge, which reads the text (--judge-base-url, --judge-passes).',
+    );
+  }
+  return ['', sentences.join(' ')];
 }
 
 /** Table 1 as Markdown. */

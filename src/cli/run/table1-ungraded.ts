@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
+import { roleKinds, STRATEGIES } from '../../../machines/strategies/index.ts';
 import type { Table1Method } from './table1-budgets.ts';
 
 /**
@@ -21,6 +22,27 @@ export function ungradedMethods(methods: Table1Method[], dirOf = (method: Table1
     const example = judge?.reason == null ? '' : `, e.g. ${JSON.stringify(judge.reason)}`;
     if (judge !== undefined) return [`${method.strategy}: the judge gave no verdict on any of its candidates (${judge.unusable} of ${judge.outputs} replies unusable${example}; read them with tmas calls ${dirOf(method)} --role judge)`];
     return [`${method.strategy}: no candidate of any iteration was graded`];
+  });
+}
+
+/**
+ * `rse: under the rule-based grade, no candidate gave a final answer it could read (…)`, one per method
+ * graded by the rule whose every problem, in every iteration, had no candidate with a final answer
+ * (metrics.json's per-problem majority answer is null throughout): its Pass@1 is 0 by construction,
+ * whatever its candidates' mathematics, a figure of the replies' format that reads as an accuracy.
+ */
+export function answerlessMethods(methods: Table1Method[]): string[] {
+  return methods.flatMap((method) => {
+    if (method.run.evaluation?.grading === 'judge') return [];
+    const iterations = method.run.problems.flatMap((problem) => problem.iterations);
+    if (iterations.length === 0 || iterations.some((it) => it.answer !== null)) return [];
+    // The role that writes the candidates says why none had an answer; a bank or review role only what else broke.
+    const strategy = STRATEGIES[method.strategy];
+    const kinds = strategy === undefined ? {} : roleKinds(strategy);
+    const writes = (role: string) => (kinds[role] === 'solution' ? 1 : 0);
+    const [role] = method.run.unusable.filter((entry) => entry.role !== 'judge' && entry.reason != null).sort((a, b) => writes(b.role) - writes(a.role) || b.unusable / b.outputs - a.unusable / a.outputs);
+    const example = role === undefined ? '' : ` (its ${role.role} role: ${role.unusable} of ${role.outputs} outputs unusable, e.g. ${JSON.stringify(role.reason)})`;
+    return [`${method.strategy}: under the rule-based grade, no candidate of any problem gave a final answer the grader could read${example}`];
   });
 }
 
