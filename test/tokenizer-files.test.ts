@@ -12,6 +12,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { hfTokenizerName } from '../src/pool/pool.ts';
+import { lendPool } from '../src/pool/shared-pool.ts';
 import { runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
 import { countHf, loadHfTokenizer } from '../workers/hf-tokenizer.ts';
 import { runCli, test } from './fixtures.ts';
@@ -108,5 +109,27 @@ describe('--tokenizer-path given something else than a tokenizer.json', () => {
     await writeFile(path.join(tokenizer, 'tokenizer.json'), WORDS);
     execFileSync('mkfifo', [path.join(tokenizer, 'tokenizer_config.json')]);
     expect(() => runTokenizerAt(tokenizer)).toThrow(/tokenizer_config\.json is not a regular file/);
+  });
+
+  test('the runs of one process share the pool of a tokenizer file while it holds what it held; edited in place, the next run counts with the edit', async ({ dir }) => {
+    const tokenizer = path.join(dir, 'model');
+    await mkdir(tokenizer);
+    const file = path.join(tokenizer, 'tokenizer.json');
+    await writeFile(file, WORDS);
+    const countWith = async (at: { tokenizer: string; tokenizerDigest: string }) => {
+      const pool = lendPool({ encoding: at.tokenizer, digest: at.tokenizerDigest });
+      try {
+        return await pool.countTokens(['café au lait']);
+      } finally {
+        await pool.close();
+      }
+    };
+    const words = runTokenizerAt(tokenizer);
+    expect(await countWith(words)).toEqual([3]);
+    // The same file, now one token per character: another digest, and a pool that loads what the file holds now.
+    await writeFile(file, JSON.stringify({ ...JSON.parse(WORDS), pre_tokenizer: { type: 'Split', pattern: { Regex: '.' }, behavior: 'Isolated', invert: false } }));
+    const characters = runTokenizerAt(tokenizer);
+    expect(characters.tokenizerDigest).not.toBe(words.tokenizerDigest);
+    expect(await countWith(characters)).toEqual(['café au lait'.length]);
   });
 });

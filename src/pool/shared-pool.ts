@@ -7,10 +7,13 @@
  * A lent pool's threads stay while they have work and idle out after the
  * pool's idle timeout; an idle pool does not keep the process alive.
  *
- * Only the built-in encodings are shared. A `--tokenizer-path` tokenizer is
- * loaded from a file that may change between two runs of one process (a
- * tokenizer edited in place is refused by its digest on resume): each run
- * has a pool of its own for it, as before.
+ * A `--tokenizer-path` tokenizer is loaded from a file that may change
+ * between two runs of one process (a tokenizer edited in place is refused by
+ * its digest on resume), so its pool is shared only under the digest of what
+ * the file held when the run read it: the same file edited gets a pool of its
+ * own. A model's tokenizer costs seconds of CPU to load in each thread (Qwen3's
+ * is 11 MB of JSON), which a fork and its resume, or a script's runs, paid
+ * once each before.
  */
 import { TmasError } from '../kernel/errors.ts';
 import { checkEncoding, createPool, DEFAULT_ENCODING, type Pool } from './pool.ts';
@@ -23,17 +26,20 @@ const pools = new Map<string, Pool>();
 const LEASE_CLOSE_MS = 30_000;
 
 /**
- * A pool for one run in `encoding`: a lease on the process's pool for a
- * built-in encoding (its `close` waits for the lease's own tasks and leaves
- * the threads to the next run), a pool of its own for a tokenizer file.
+ * A pool for one run in `encoding`: a lease on the process's pool (its
+ * `close` waits for the lease's own tasks and leaves the threads to the next
+ * run). A tokenizer file's pool is shared under `digest`, the run's digest of
+ * the file; without one, the run has a pool of its own.
  */
-export function lendPool(options: { encoding?: string } = {}): Pool {
+export function lendPool(options: { encoding?: string; digest?: string | null } = {}): Pool {
   const encoding = checkEncoding(options.encoding ?? DEFAULT_ENCODING);
-  if (isHfTokenizerName(encoding)) return createPool({ encoding });
-  let pool = pools.get(encoding);
+  const hf = isHfTokenizerName(encoding);
+  if (hf && (options.digest ?? null) === null) return createPool({ encoding });
+  const key = hf ? `${encoding}\0${options.digest}` : encoding;
+  let pool = pools.get(key);
   if (pool === undefined) {
     pool = createPool({ encoding });
-    pools.set(encoding, pool);
+    pools.set(key, pool);
   }
   return leaseOf(pool);
 }

@@ -188,7 +188,7 @@ function warnSelfJudging(config: RunConfig, simulated: boolean, io: RunIO): void
 async function startUp(config: RunConfig, secrets: Secrets, problems: Problem[], io: RunIO, options: RunOptions, cleanups: Cleanups) {
   // Before the run has a store no call of its own is in flight: the first Ctrl-C stops the start at once.
   const stop = eitherSignal(options.signal, options.drain?.signal);
-  const pool = options.shared?.pool ?? lendPool({ encoding: config.context.tokenizer });
+  const pool = options.shared?.pool ?? lendPool({ encoding: config.context.tokenizer, digest: config.context.tokenizerDigest });
   if (options.shared === undefined) cleanups.push(() => pool.close());
   const questionTokens = pool.countTokens(problems.map((problem) => problem.question));
   // Awaited below, after the checks that come first; a failure is reported there.

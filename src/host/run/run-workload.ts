@@ -87,7 +87,7 @@ async function startShared(runs: readonly WorkloadRun[], io: RunIO, stop: Worklo
   const { config } = runs[0] as WorkloadRun;
   const simulated = runs.find((run) => usesSimulator(run.config) && run.options?.offline !== true);
   const sim: SimServer | null = simulated === undefined ? null : await beforeStore(startEmbeddedSim(simulated.config, allProblems(runs), io.stderr), eitherSignal(stop.signal, stop.drain?.signal), (started) => started.close());
-  const pool = lendPool({ encoding: config.context.tokenizer });
+  const pool = lendPool({ encoding: config.context.tokenizer, digest: config.context.tokenizerDigest });
   const gateway = createGatewayOnPool(config.gateway, pool, io.stderr);
   return { pool, gateway, sim, rankScale: createRankScale(), stop: createSharedStop() };
 }
