@@ -22,6 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { Reply } from './reply/reply.ts';
 import { inferredFinish } from './reply/finish-reason.ts';
+import { limitedTokens } from './reply/usage-counts.ts';
 import { separatedOnceCut } from './reply/reasoning.ts';
 import { tellOnce } from './told-once.ts';
 import type { ReplicaPool } from './endpoints/replica-pool.ts';
@@ -277,7 +278,7 @@ function tellUnanswered(context: CallContext, state: EndpointState, result: Repl
 function finishOfTokens(context: CallContext, state: EndpointState, request: CompletionRequest, reply: { usage: Reply['usage']; countedTokens: number | null; finishSaid: string | null }): string {
   const { finishSaid } = reply;
   tellOnce(context.toldOnce, `finish\n${state.url}\n${finishSaid ?? ''}`, () => context.options.onFinishUnknown?.(state.url, finishSaid));
-  return inferredFinish(reply.usage?.completionTokens ?? reply.countedTokens, request.maxTokens);
+  return inferredFinish(reply.usage === null ? reply.countedTokens : limitedTokens(reply.usage), request.maxTokens);
 }
 
 /**
