@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { APIError } from 'openai';
+import { CallFailedError, createGateway, DEFAULT_BACKOFF, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { backoffMs } from '../src/gateway/request/retry.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { additionRequest, chatChunkEvent, chatCompletionBody, readJournal, runCliInProcess, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
@@ -352,6 +354,64 @@ describe('what a refusal says to change', () => {
       proxy.server.closeAllConnections();
       proxy.server.close();
       await sim.close();
+    }
+  });
+});
+
+describe('a server that asks to be called again only hours later (a daily limit spent, a maintenance)', () => {
+  const refusals = [
+    ['a 429 with Retry-After 7200', 429, { 'retry-after': '7200' }],
+    ["a 429 whose spent limit resets in 23h59m (OpenAI's headers)", 429, { 'x-ratelimit-reset-requests': '23h59m0s', 'x-ratelimit-remaining-requests': '0' }],
+    ['a 503 with retry-after-ms 3600000', 503, { 'retry-after-ms': '3600000' }],
+  ] as const;
+  const refuse = (res: ServerResponse, status: number, headers: Record<string, string>) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests per day', type: 'requests', code: 'rate_limit_exceeded' } }));
+
+  // Before: the wait was cut to the backoff's cap (60 s) and each retry met the same refusal; the call spent its 8 retries in
+  // 8 minutes, and the run stopped as an endpoint down, advising to check the server or lower --concurrency.
+  test.for(refusals)('%s: the call fails at once as rate-limited, not retried every minute into the same refusal', async ([, status, headers]) => {
+    const { result, requests } = await callOnce((res) => refuse(res, status, headers), { backoff: { baseMs: 10, capMs: 10_000 } });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).code).toBe('TMAS_RATE_LIMITED');
+    expect(requests).toBe(1);
+  });
+
+  test('a wait of minutes is waited out in full, past the backoff\'s 60 s cap', () => {
+    const refusal = new APIError(429, { message: 'Rate limit reached' }, undefined, new Headers({ 'x-ratelimit-reset-tokens': '6m0s', 'x-ratelimit-remaining-tokens': '0' }));
+    expect(backoffMs(1, refusal, DEFAULT_BACKOFF, () => 0)).toBe(360_000);
+  });
+
+  test('in a pool, the call goes to another replica', async () => {
+    const asking = await serveHttp((_req, res) => refuse(res, 429, { 'retry-after': '7200' }));
+    const answering = await serveHttp((_req, res) => streamed(res, 'The answer is 2.', 'stop'));
+    const gateway = createGateway({ ...OPTIONS, backoff: { baseMs: 10, capMs: 10_000 } });
+    try {
+      const request = additionRequest(asking.url);
+      const result = await gateway.complete({ ...request, endpoint: { ...request.endpoint, replicas: [asking.url, answering.url] } });
+      expect(result.content).toBe('The answer is 2.');
+    } finally {
+      gateway.close();
+      await Promise.all([asking.close(), answering.close()]);
+    }
+  });
+
+  test('tmas run stops at once, saying when to resume', async ({ dir }) => {
+    let calls = 0;
+    const server = await serveHttp((req, res) => {
+      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model' }] }));
+      calls++;
+      refuse(res, 429, { 'retry-after': '7200' });
+    });
+    try {
+      const input = await writeProblems(dir, smallProblems(2));
+      const run = path.join(dir, 'run');
+      const outcome = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--output-file', run]);
+      expect(outcome.stderr).toMatch(/asks to be called again in 2.0 h \(at \d{4}-\d\d-\d\dT[\d:]+Z\), longer than a call waits \(15 min\): .*HTTP 429.*Continue after then with: tmas run --resume .*\[TMAS_RATE_LIMITED\]/s);
+      expect(outcome.code).toBe(2);
+      // Each of the 4 calls sent once at most, none retried.
+      expect(calls).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -54,6 +54,7 @@ class DialectAdopted extends Error {}
 /** The code of a call that failed for good, by how its last attempt failed. */
 const FAILURE_CODES = {
   transient: 'TMAS_CALL_FAILED',
+  'wait-too-long': 'TMAS_RATE_LIMITED',
   'context-length': 'TMAS_CONTEXT_LENGTH',
   auth: 'TMAS_AUTH',
   quota: 'TMAS_QUOTA',
@@ -300,7 +301,9 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   const otherLive = context.pool.hasOtherLive(state, request);
   const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
-  const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
+  // A replica that asks for a wait longer than any call waits (retry.ts) leaves the call to the others, if any.
+  const retriedAnyway = kind === 'transient' || (kind === 'wait-too-long' && otherLive);
+  const retried = retriedAnyway ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };
   else if (!retried) {
     tally.failed();

@@ -16,7 +16,19 @@ import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+
+/**
+ * The longest wait a server may ask for (a 429's or 503's Retry-After, a
+ * limit's reset) that a call waits out. Past it (a daily limit spent, a
+ * server down for maintenance for hours), the attempt is `wait-too-long`:
+ * retried on another replica of a pool, else it stops the run, resumable,
+ * saying when the server asked to be called again. Before, such a wait was
+ * cut to the backoff's cap (60 s) and each retry met the same refusal: a
+ * call spent its 8 retries in 8 minutes and the run stopped as an endpoint
+ * down, advising to check the server or lower --concurrency.
+ */
+export const LONGEST_ASKED_WAIT_MS = 15 * 60_000;
 
 /**
  * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
@@ -54,7 +66,7 @@ function classifyStatus(error: unknown): FailureKind {
     if (status >= 300 && status < 400) return 'redirected';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
-    if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
+    if (status === 408 || status === 409 || status === 429 || status >= 500) return (retryAfterMs(error) ?? 0) > LONGEST_ASKED_WAIT_MS ? 'wait-too-long' : 'transient';
     return 'fatal';
   }
   // A 200 whose body is not JSON surfaces as a SyntaxError from the client.
@@ -117,17 +129,21 @@ function durationMs(text: string | null): number | null {
 /** Backoff settings. */
 export interface BackoffOptions {
   baseMs: number;
+  /** The longest wait of the backoff itself. */
   capMs: number;
+  /** The longest wait a server may ask for that is waited out (LONGEST_ASKED_WAIT_MS by default); `capMs` when not given. */
+  askedCapMs?: number;
 }
 
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1). Full jitter
  * spreads retries of many calls that failed together; `random` is injectable
- * for tests. A server's Retry-After wins, with a little jitter on top.
+ * for tests. A server's Retry-After wins, with a little jitter on top,
+ * waited out past the backoff's cap (a per-minute limit that resets in 6 min).
  */
 export function backoffMs(attempt: number, error: unknown, options: BackoffOptions, random = Math.random): number {
   const asked = retryAfterMs(error);
-  if (asked !== null) return Math.min(options.capMs, asked) + random() * Math.min(1000, options.baseMs);
+  if (asked !== null) return Math.min(options.askedCapMs ?? options.capMs, asked) + random() * Math.min(1000, options.baseMs);
   const ceiling = Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
   return ceiling / 2 + random() * (ceiling / 2);
 }
