@@ -14,7 +14,7 @@ import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
-import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './request/retry.ts';
+import { backoffMs, classifyFailure, failureLabel, saysOverloaded, type BackoffOptions, type FailureKind } from './request/retry.ts';
 import { askingUsage, refuseStreamUsage } from './endpoints/stream-usage.ts';
 import type { Completion, CompletionRequest } from './reply/completion.ts';
 import type { Dispatcher } from './dispatch/dispatcher.ts';
@@ -295,7 +295,7 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   tally.attemptFailed(state);
   // Not retried, nor failed for good: the resume sends it again.
   if (context.drain.aborted) throw new CallDrained({ cause: error });
-  if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
+  if (saysOverloaded(error)) state.aimd.onOverload();
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);

@@ -199,6 +199,17 @@ function redirectHint(error: APIError): string {
   return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
 }
 
+/**
+ * Whether a failed attempt says its server is busy rather than broken: a
+ * 429, a 503, or Anthropic's 529 `overloaded_error` (its API and the
+ * gateways in front of it). Such a server has its in-flight limit lowered
+ * and is never drained as dead; before, a 529 counted as a server's failure:
+ * three in a row drained a busy replica, and a lone endpoint kept its limit.
+ */
+export function saysOverloaded(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 429 || error.status === 503 || error.status === 529);
+}
+
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */
 export function failureLabel(error: unknown): string {
   if (error instanceof ReplyError) return error.fault;
