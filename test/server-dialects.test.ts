@@ -90,15 +90,15 @@ describe("a context-length error states the server's window in the words of its 
    * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a 200: a streamed one
    * (as SGLang does), or a whole JSON body; counts what it refused and answered.
    */
-  async function smallWindow(refusal: (prompt: number, completion: number) => unknown, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow = false) {
+  async function smallWindow(refusal: (prompt: number, completion: number) => unknown, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow: false | 'max_model_len' | 'context_length' = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
     const counts = { refused: 0, answered: 0, smallestAnswered: Number.POSITIVE_INFINITY, failFrom: Number.POSITIVE_INFINITY, listsWindow };
     const proxy = await startProxy(sim.url, (url, body, res) => {
       if (counts.listsWindow && url.endsWith('/models')) {
-        // As vLLM lists a model: its window is its max_model_len.
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model', created: 0, owned_by: 'vllm', max_model_len: WINDOW }] }));
+        // As vLLM lists a model (its window is its max_model_len), or OpenRouter and Together (context_length).
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model', created: 0, owned_by: 'vllm', [counts.listsWindow]: WINDOW }] }));
         return true;
       }
       if (!url.endsWith('/chat/completions')) return false;
@@ -173,7 +173,7 @@ describe("a context-length error states the server's window in the words of its 
   });
 
   test("a server that lists its window (vLLM's max_model_len): a new run under a larger --max-tokens is refused before anything is sent or written; one given that window is never refused; a resume of a larger-window run fits its calls into it from the first", async ({ dir }) => {
-    const server = await smallWindow(wordings[0]![1], 0, null, true);
+    const server = await smallWindow(wordings[0]![1], 0, null, 'max_model_len');
     try {
       const input = await writeProblems(dir, server.problems);
       const refused = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
@@ -190,12 +190,25 @@ describe("a context-length error states the server's window in the words of its 
       server.counts.listsWindow = false;
       const run = path.join(dir, 'run');
       expect((await runInProcess(['--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', run])).calls.failed).toBe(0);
-      server.counts.listsWindow = true;
+      server.counts.listsWindow = 'max_model_len';
       server.counts.refused = 0;
       const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`under the run's --max-tokens 131072: its calls are fitted into ${WINDOW} tokens from the first.`);
       expect(server.counts.refused).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Before, a window listed as context_length was not read: every call was refused as too long first.
+  test("a hosted API that lists its window as context_length (OpenRouter, Together): a new run under a larger --max-tokens is refused before anything is sent", async ({ dir }) => {
+    const server = await smallWindow(wordings[0]![1], 0, null, 'context_length');
+    try {
+      const refused = await runCliInProcess(['run', '--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`context window of ${WINDOW} tokens \\(its context_length\\), under the run's --max-tokens 131072: .* Give --max-tokens ${WINDOW} \\(or less\\), or choose a model with a longer window.*\\[TMAS_USAGE\\]`));
+      expect(server.counts.answered + server.counts.refused).toBe(0);
     } finally {
       await server.close();
     }
