@@ -82,7 +82,7 @@ describe("a context-length error states the server's window in the words of its 
     ['Anthropic on its prompt', (prompt, completion) => ({ type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${prompt + completion} tokens > ${WINDOW} maximum` } })],
     // Google's APIs send the error as a list of one body.
     ['Gemini', (prompt, completion) => [{ error: { code: 400, message: `The input token count (${prompt + completion}) exceeds the maximum number of tokens allowed (${WINDOW}).`, status: 'INVALID_ARGUMENT' } }]],
-    ['TGI (Together)', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
+    ['TGI (Together), its 422', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
   ];
 
   /**
@@ -116,7 +116,8 @@ describe("a context-length error states the server's window in the words of its 
       counts.refused++;
       if (inBand === 'stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
       else if (inBand === 'whole') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ error: refusal(prompt, request.max_tokens) }));
-      else res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      // TGI answers its validation errors with a 422 (before, read as a refused request: TMAS_CALL_REJECTED), the others with a 400.
+      else res.writeHead((refusal(prompt, request.max_tokens) as { error_type?: unknown }).error_type === 'validation' ? 422 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
       return true;
     });
     const close = async () => {

@@ -54,7 +54,8 @@ function classifyStatus(error: unknown): FailureKind {
   if (error instanceof ConnectionLostError) return 'transient';
   if (error instanceof APIError) {
     const status = error.status ?? 0;
-    if (status === 400 && isContextLengthError(error)) return 'context-length';
+    // TGI refuses a request past its window with a 422 (its validation errors' status), the others with a 400.
+    if ((status === 400 || status === 422) && isContextLengthError(error)) return 'context-length';
     // A field of the request the server does not take, or a completion limit above its cap: every call sent with it is refused alike (refused-field.ts, completion-cap.ts).
     if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
     // A spent quota or balance (quota-spent.ts) passes with no wait, a 429 of it included: the run stops at once.
