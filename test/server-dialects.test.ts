@@ -82,6 +82,8 @@ describe("a context-length error states the server's window in the words of its 
     ['Anthropic on its prompt', (prompt, completion) => ({ type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${prompt + completion} tokens > ${WINDOW} maximum` } })],
     // Google's APIs send the error as a list of one body.
     ['Gemini', (prompt, completion) => [{ error: { code: 400, message: `The input token count (${prompt + completion}) exceeds the maximum number of tokens allowed (${WINDOW}).`, status: 'INVALID_ARGUMENT' } }]],
+    // TGI's refusal of a prompt past its max_input_tokens; before, a 422 that failed the call (TMAS_CALL_REJECTED).
+    ['TGI on its input, its 422', (prompt) => ({ error: `Input validation error: \`inputs\` must have less than ${WINDOW} tokens. Given: ${prompt}`, error_type: 'validation' })],
     ['TGI (Together), its 422', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
   ];
 
@@ -144,7 +146,7 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test.for(wordings.filter(([name]) => name !== 'SGLang on its input' && name !== 'llama.cpp'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+  test.for(wordings.filter(([name]) => !['SGLang on its input', 'llama.cpp', 'TGI on its input, its 422'].includes(name)))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
     // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
     const server = await smallWindow(refusal, 600);
     try {

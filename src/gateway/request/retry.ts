@@ -82,7 +82,8 @@ function isContextLengthError(error: APIError): boolean {
   if (/maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
   // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
   // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
-  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be/i.test(error.message);
+  // TGI's '`inputs` must have less than N tokens' (its prompt past max_input_tokens).
+  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be|inputs`? must have less than \d+ tokens/i.test(error.message);
 }
 
 /** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */

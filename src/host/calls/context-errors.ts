@@ -25,9 +25,11 @@ export function statedWindow(message: string): number | null {
 /**
  * Where hosted APIs state their window: Anthropic ('prompt is too long: P
  * tokens > W maximum', 'exceed context limit: P + C > W'), Gemini ('… the
- * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W').
+ * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W';
+ * TGI's prompt alone: '`inputs` must have less than W tokens', a window no
+ * larger than its own).
  */
-const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i];
+const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(message: string): number | null {
@@ -38,6 +40,9 @@ export function requestedTokens(message: string): number | null {
   if (prompted !== undefined) return Number(prompted);
   const parts = /limit: (\d+) \+ (\d+) >/i.exec(message) ?? /Given: (\d+) `?inputs`? tokens and (\d+) `?max_new_tokens/i.exec(message);
   if (parts !== null) return Number(parts[1]) + Number(parts[2]);
+  // TGI's refusal of a prompt alone: '`inputs` must have less than W tokens. Given: P'.
+  const given = /must have less than \d+ tokens\. Given: (\d+)/i.exec(message)?.[1];
+  if (given !== undefined) return Number(given);
   // vLLM's check of max_tokens alone states the completion limit and the prompt apart.
   const completion = /too large: (\d+)/i.exec(message)?.[1];
   const prompt = /has (\d+) input tokens/i.exec(message)?.[1];
