@@ -73,6 +73,9 @@ describe("a context-length error states the server's window in the words of its 
   // Each server's 400 when a request's prompt and completion limit pass its window, with the prompt's tokens and the completion limit.
   const wordings: Array<[string, (prompt: number, completion: number) => unknown]> = [
     ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
+    // vLLM's VLLMValidationError (late 2025): before, its window ('is only W') and its request's size went unread: each
+    // call refused was refitted by an eighth at a time, a 400 for each step, and no later call learned the window.
+    ['vLLM, its newest wording', (prompt, completion) => ({ error: { message: `You passed ${prompt} input tokens and requested ${completion} output tokens. However, the model's context length is only ${WINDOW} tokens, resulting in a maximum input length of ${WINDOW - completion} tokens. Please reduce the length of the input prompt. (parameter=input_tokens, value=${prompt})`, type: 'BadRequestError', param: 'input_tokens', code: 400 } })],
     ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
     // llama.cpp's server names the prompt's tokens and its context size (n_ctx); before, a 400 that failed the call (TMAS_CALL_REJECTED).
@@ -164,7 +167,7 @@ describe("a context-length error states the server's window in the words of its 
     ['whole', ['--no-stream']],
   ] as const)("SGLang's refusal inside a 200 (%s): each call is refitted as after a 400, and the run completes", async ([inBand, flags], { dir }) => {
     // Not streamed, the {"error"} body read as a reply without choices: retried as broken, never refitted, the endpoint stopped as down.
-    const server = await smallWindow(wordings[1]![1], 0, inBand);
+    const server = await smallWindow(wordings.find(([name]) => name === 'SGLang')![1], 0, inBand);
     try {
       const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, ...flags, '--output-file', path.join(dir, 'run')]);
       expect(outcome.calls.failed).toBe(0);
