@@ -82,8 +82,9 @@ function calls(gateway: Gateway, urls: string[], count: number) {
 }
 
 describe('a pool with a replica that misbehaves', () => {
-  test('a replica answering 429 to every call: the calls wait for the healthy one rather than spend their retries there, and none fails', async () => {
-    const [good, bad] = [await healthy(), await refusingReplica(429)];
+  // 529: Anthropic's overloaded_error. Before, it counted as a server's failure: the busy replica was drained as dead.
+  test.for([429, 529])('a replica answering %i to every call: the calls wait for the healthy one rather than spend their retries there, none fails, and it is not drained', async (status) => {
+    const [good, bad] = [await healthy(), await refusingReplica(status)];
     closers.push(bad.close);
     // The healthy replica is often full: a retry used to go back to the refusing one, and the run stopped blaming the healthy one.
     const gateway = gatewayOf({ replicaMaxInFlight: 2 });
@@ -92,6 +93,7 @@ describe('a pool with a replica that misbehaves', () => {
     expect(gateway.stats.failures).toBe(0);
     // It takes one call at a time until one succeeds: a few of the 40, not most.
     expect(bad.completions()).toBeLessThan(20);
+    expect(gateway.stats.endpoints.find((endpoint) => endpoint.baseUrl === bad.url)?.drained).toBe(false);
   });
 
   test('a replica that rejects what its siblings accept (a 404, a smaller window): each call goes once to a sibling, and the replica is drained', async () => {

@@ -85,6 +85,8 @@ describe('a completion limit above the cap a hosted API states', () => {
     ['DeepSeek', (_asked, cap) => ({ error: { message: `Invalid max_tokens value, the valid range of max_tokens is [1, ${cap}]`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } })],
     ['Groq', (_asked, cap) => ({ error: { message: `\`max_tokens\` must be less than or equal to \`${cap}\`, the maximum value for \`max_tokens\` is less than the \`context_window\` for this model`, type: 'invalid_request_error' } })],
     ['Anthropic', (asked, cap) => ({ type: 'error', error: { type: 'invalid_request_error', message: `max_tokens: ${asked} > ${cap}, which is the maximum allowed number of output tokens for claude-sonnet-4-5` } })],
+    // text-generation-inference (and LoRAX) without a tokenizer: a 422 naming max_new_tokens; before, each call failed as refused (TMAS_CALL_REJECTED).
+    ['TGI, its 422', (asked, cap) => ({ error: `Input validation error: \`max_new_tokens\` must be <= ${cap}. Given: ${asked}`, error_type: 'validation' })],
   ];
   const CAP = 8192;
 
@@ -97,7 +99,8 @@ describe('a completion limit above the cap a hosted API states', () => {
       const asked = url.endsWith('/chat/completions') ? (JSON.parse(body) as { max_tokens: number }).max_tokens : 0;
       if (asked <= CAP) return false;
       counts.refused++;
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(asked, CAP)));
+      const refused = refusal(asked, CAP);
+      res.writeHead(refused.error_type === 'validation' ? 422 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
       return true;
     });
     const close = () => proxy.close().then(() => sim.close());

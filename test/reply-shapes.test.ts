@@ -10,7 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { CallFailedError, createGateway, outOfBounds, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
 import { modelGone } from '../src/gateway/request/model-gone.ts';
 import { requestBody } from '../src/gateway/request/request-body.ts';
 import { usageOf } from '../src/gateway/reply/usage-counts.ts';
@@ -216,13 +216,35 @@ describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gem
     for (const streamed of [true, false]) {
       const send = streamed ? stream([chunk({ reasoning_content: 'Two plus one. ' }), chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
       const { result } = await callTo(send, 1000, { stream: streamed });
-      expect((result as Completion).usage, `streamed: ${streamed}`).toStrictEqual({ promptTokens: 12, completionTokens });
+      const beside = completionTokens - usage.completion_tokens;
+      expect((result as Completion).usage, `streamed: ${streamed}`).toStrictEqual({ promptTokens: 12, completionTokens, ...(beside > 0 ? { reasoningBeside: beside } : {}) });
     }
+  });
+
+  // Before: the 300 reasoning tokens counted against a limit of 100 that the server held only its 20 completion tokens to:
+  // the whole reply was cut as past its limit, retried at full price and failed (a run through such a server stopped with
+  // TMAS_ENDPOINT_DOWN after 48 retries of replies that had finished), and a resume sent a journaled one again.
+  test('reasoning the server counted beside its completion tokens is billed, not held to the completion limit', async () => {
+    const usage = { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } };
+    const sofar = (completion: number, reasoning: number) => ({ prompt_tokens: 12, completion_tokens: completion, total_tokens: 12 + completion + reasoning, completion_tokens_details: { reasoning_tokens: reasoning } });
+    const shapes = [
+      ['whole', whole(usage), false],
+      ['streamed, usage at the end', stream([chunk({ content: answer }), chunk({}, 'stop', usage)]), true],
+      ['streamed, usage in every chunk', stream([chunk({ content: '' }, null, sofar(0, 150)), chunk({ content: answer }, null, sofar(20, 300)), chunk({}, 'stop', usage)]), true],
+    ] as const;
+    for (const [shape, send, streamed] of shapes) {
+      const { result } = await callTo(send, 100, { stream: streamed });
+      expect(result, shape).toMatchObject({ content: answer, finishReason: 'stop', attempts: 1, usage: { promptTokens: 12, completionTokens: 320, reasoningBeside: 300 } });
+      expect(outOfBounds({ response: { content: answer, reasoning: null }, usage: (result as Completion).usage! }, 100), shape).toBeNull();
+    }
+    // Its stated completion tokens past the limit are still a reply past it.
+    const over = await callTo(whole({ ...usage, completion_tokens: 150, total_tokens: 462 }), 100, { stream: false });
+    expect((over.result as CallFailedError).message).toMatch(/past its completion limit of 100 tokens: the server counted 150/);
   });
 
   test('a completion of 0 tokens beside 60 of reasoning costs 60, not nothing', async () => {
     const { result } = await callTo(whole({ prompt_tokens: 21, completion_tokens: 0, total_tokens: 81, completion_tokens_details: { reasoning_tokens: 60 } }), 1000, { stream: false });
-    expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60 });
+    expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60, reasoningBeside: 60 });
   });
 });
 

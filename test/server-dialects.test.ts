@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { CallFailedError, createGateway, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { APIError } from 'openai';
+import { CallFailedError, createGateway, DEFAULT_BACKOFF, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { backoffMs } from '../src/gateway/request/retry.ts';
 import { startSimServer } from '../src/sim/server.ts';
 import { createPool } from '../src/pool/pool.ts';
 import { additionRequest, chatChunkEvent, chatCompletionBody, readJournal, runCliInProcess, runInProcess, serveHttp, smallProblems, startProxy, test, writeProblems } from './fixtures.ts';
@@ -71,6 +73,9 @@ describe("a context-length error states the server's window in the words of its 
   // Each server's 400 when a request's prompt and completion limit pass its window, with the prompt's tokens and the completion limit.
   const wordings: Array<[string, (prompt: number, completion: number) => unknown]> = [
     ['vLLM', (prompt, completion) => ({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 } })],
+    // vLLM's VLLMValidationError (late 2025): before, its window ('is only W') and its request's size went unread: each
+    // call refused was refitted by an eighth at a time, a 400 for each step, and no later call learned the window.
+    ['vLLM, its newest wording', (prompt, completion) => ({ error: { message: `You passed ${prompt} input tokens and requested ${completion} output tokens. However, the model's context length is only ${WINDOW} tokens, resulting in a maximum input length of ${WINDOW - completion} tokens. Please reduce the length of the input prompt. (parameter=input_tokens, value=${prompt})`, type: 'BadRequestError', param: 'input_tokens', code: 400 } })],
     ['SGLang', (prompt, completion) => ({ object: 'error', message: `Requested token count exceeds the model's maximum context length of ${WINDOW} tokens. You requested a total of ${prompt + completion} tokens: ${prompt} tokens from the input messages and ${completion} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`, type: 'BadRequestError', param: null, code: 400 })],
     ['SGLang on its input', (prompt, completion) => ({ object: 'error', message: `The input (${prompt + completion} tokens) is longer than the model's context length (${WINDOW} tokens).`, type: 'BadRequestError', param: null, code: 400 })],
     // llama.cpp's server names the prompt's tokens and its context size (n_ctx); before, a 400 that failed the call (TMAS_CALL_REJECTED).
@@ -80,7 +85,9 @@ describe("a context-length error states the server's window in the words of its 
     ['Anthropic on its prompt', (prompt, completion) => ({ type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${prompt + completion} tokens > ${WINDOW} maximum` } })],
     // Google's APIs send the error as a list of one body.
     ['Gemini', (prompt, completion) => [{ error: { code: 400, message: `The input token count (${prompt + completion}) exceeds the maximum number of tokens allowed (${WINDOW}).`, status: 'INVALID_ARGUMENT' } }]],
-    ['TGI (Together)', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
+    // TGI's refusal of a prompt past its max_input_tokens; before, a 422 that failed the call (TMAS_CALL_REJECTED).
+    ['TGI on its input, its 422', (prompt) => ({ error: `Input validation error: \`inputs\` must have less than ${WINDOW} tokens. Given: ${prompt}`, error_type: 'validation' })],
+    ['TGI (Together), its 422', (prompt, completion) => ({ error: `Input validation error: \`inputs\` tokens + \`max_new_tokens\` must be <= ${WINDOW}. Given: ${prompt} \`inputs\` tokens and ${completion} \`max_new_tokens\``, error_type: 'validation' })],
   ];
 
   /**
@@ -88,15 +95,15 @@ describe("a context-length error states the server's window in the words of its 
    * than a quarter of its characters, and refuses with a 400 or, `inBand`, inside a 200: a streamed one
    * (as SGLang does), or a whole JSON body; counts what it refused and answered.
    */
-  async function smallWindow(refusal: (prompt: number, completion: number) => unknown, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow = false) {
+  async function smallWindow(refusal: (prompt: number, completion: number) => unknown, extra = 0, inBand: 'stream' | 'whole' | null = null, listsWindow: false | 'max_model_len' | 'context_length' = false) {
     const problems = smallProblems(1);
     const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
     // From `failFrom` answered calls on, every request is rejected (a 400 that is no context-length error).
     const counts = { refused: 0, answered: 0, smallestAnswered: Number.POSITIVE_INFINITY, failFrom: Number.POSITIVE_INFINITY, listsWindow };
     const proxy = await startProxy(sim.url, (url, body, res) => {
       if (counts.listsWindow && url.endsWith('/models')) {
-        // As vLLM lists a model: its window is its max_model_len.
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model', created: 0, owned_by: 'vllm', max_model_len: WINDOW }] }));
+        // As vLLM lists a model (its window is its max_model_len), or OpenRouter and Together (context_length).
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tmas-sim', object: 'model', created: 0, owned_by: 'vllm', [counts.listsWindow]: WINDOW }] }));
         return true;
       }
       if (!url.endsWith('/chat/completions')) return false;
@@ -114,7 +121,8 @@ describe("a context-length error states the server's window in the words of its 
       counts.refused++;
       if (inBand === 'stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${JSON.stringify({ error: refusal(prompt, request.max_tokens) })}\n\n`);
       else if (inBand === 'whole') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ error: refusal(prompt, request.max_tokens) }));
-      else res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
+      // TGI answers its validation errors with a 422 (before, read as a refused request: TMAS_CALL_REJECTED), the others with a 400.
+      else res.writeHead((refusal(prompt, request.max_tokens) as { error_type?: unknown }).error_type === 'validation' ? 422 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal(prompt, request.max_tokens)));
       return true;
     });
     const close = async () => {
@@ -141,7 +149,7 @@ describe("a context-length error states the server's window in the words of its 
     }
   });
 
-  test.for(wordings.filter(([name]) => name !== 'SGLang on its input' && name !== 'llama.cpp'))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
+  test.for(wordings.filter(([name]) => !['SGLang on its input', 'llama.cpp', 'TGI on its input, its 422'].includes(name)))('%s, counting the prompt longer than the run: a call refused in the stated window shrinks by the tokens it went over, not by half', async ([, refusal], { dir }) => {
     // 600 tokens of chat template the run does not count: a call fitted into 8,192 asks the server for about 8,280.
     const server = await smallWindow(refusal, 600);
     try {
@@ -159,7 +167,7 @@ describe("a context-length error states the server's window in the words of its 
     ['whole', ['--no-stream']],
   ] as const)("SGLang's refusal inside a 200 (%s): each call is refitted as after a 400, and the run completes", async ([inBand, flags], { dir }) => {
     // Not streamed, the {"error"} body read as a reply without choices: retried as broken, never refitted, the endpoint stopped as down.
-    const server = await smallWindow(wordings[1]![1], 0, inBand);
+    const server = await smallWindow(wordings.find(([name]) => name === 'SGLang')![1], 0, inBand);
     try {
       const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, ...flags, '--output-file', path.join(dir, 'run')]);
       expect(outcome.calls.failed).toBe(0);
@@ -171,7 +179,7 @@ describe("a context-length error states the server's window in the words of its 
   });
 
   test("a server that lists its window (vLLM's max_model_len): a new run under a larger --max-tokens is refused before anything is sent or written; one given that window is never refused; a resume of a larger-window run fits its calls into it from the first", async ({ dir }) => {
-    const server = await smallWindow(wordings[0]![1], 0, null, true);
+    const server = await smallWindow(wordings[0]![1], 0, null, 'max_model_len');
     try {
       const input = await writeProblems(dir, server.problems);
       const refused = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
@@ -188,12 +196,25 @@ describe("a context-length error states the server's window in the words of its 
       server.counts.listsWindow = false;
       const run = path.join(dir, 'run');
       expect((await runInProcess(['--input-file', input, '--base-url', server.url, ...FLAGS, '--output-file', run])).calls.failed).toBe(0);
-      server.counts.listsWindow = true;
+      server.counts.listsWindow = 'max_model_len';
       server.counts.refused = 0;
       const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '2']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`under the run's --max-tokens 131072: its calls are fitted into ${WINDOW} tokens from the first.`);
       expect(server.counts.refused).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Before, a window listed as context_length was not read: every call was refused as too long first.
+  test("a hosted API that lists its window as context_length (OpenRouter, Together): a new run under a larger --max-tokens is refused before anything is sent", async ({ dir }) => {
+    const server = await smallWindow(wordings[0]![1], 0, null, 'context_length');
+    try {
+      const refused = await runCliInProcess(['run', '--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', path.join(dir, 'refused')]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`context window of ${WINDOW} tokens \\(its context_length\\), under the run's --max-tokens 131072: .* Give --max-tokens ${WINDOW} \\(or less\\), or choose a model with a longer window.*\\[TMAS_USAGE\\]`));
+      expect(server.counts.answered + server.counts.refused).toBe(0);
     } finally {
       await server.close();
     }
@@ -352,6 +373,64 @@ describe('what a refusal says to change', () => {
       proxy.server.closeAllConnections();
       proxy.server.close();
       await sim.close();
+    }
+  });
+});
+
+describe('a server that asks to be called again only hours later (a daily limit spent, a maintenance)', () => {
+  const refusals = [
+    ['a 429 with Retry-After 7200', 429, { 'retry-after': '7200' }],
+    ["a 429 whose spent limit resets in 23h59m (OpenAI's headers)", 429, { 'x-ratelimit-reset-requests': '23h59m0s', 'x-ratelimit-remaining-requests': '0' }],
+    ['a 503 with retry-after-ms 3600000', 503, { 'retry-after-ms': '3600000' }],
+  ] as const;
+  const refuse = (res: ServerResponse, status: number, headers: Record<string, string>) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests per day', type: 'requests', code: 'rate_limit_exceeded' } }));
+
+  // Before: the wait was cut to the backoff's cap (60 s) and each retry met the same refusal; the call spent its 8 retries in
+  // 8 minutes, and the run stopped as an endpoint down, advising to check the server or lower --concurrency.
+  test.for(refusals)('%s: the call fails at once as rate-limited, not retried every minute into the same refusal', async ([, status, headers]) => {
+    const { result, requests } = await callOnce((res) => refuse(res, status, headers), { backoff: { baseMs: 10, capMs: 10_000 } });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect((result as CallFailedError).code).toBe('TMAS_RATE_LIMITED');
+    expect(requests).toBe(1);
+  });
+
+  test('a wait of minutes is waited out in full, past the backoff\'s 60 s cap', () => {
+    const refusal = new APIError(429, { message: 'Rate limit reached' }, undefined, new Headers({ 'x-ratelimit-reset-tokens': '6m0s', 'x-ratelimit-remaining-tokens': '0' }));
+    expect(backoffMs(1, refusal, DEFAULT_BACKOFF, () => 0)).toBe(360_000);
+  });
+
+  test('in a pool, the call goes to another replica', async () => {
+    const asking = await serveHttp((_req, res) => refuse(res, 429, { 'retry-after': '7200' }));
+    const answering = await serveHttp((_req, res) => streamed(res, 'The answer is 2.', 'stop'));
+    const gateway = createGateway({ ...OPTIONS, backoff: { baseMs: 10, capMs: 10_000 } });
+    try {
+      const request = additionRequest(asking.url);
+      const result = await gateway.complete({ ...request, endpoint: { ...request.endpoint, replicas: [asking.url, answering.url] } });
+      expect(result.content).toBe('The answer is 2.');
+    } finally {
+      gateway.close();
+      await Promise.all([asking.close(), answering.close()]);
+    }
+  });
+
+  test('tmas run stops at once, saying when to resume', async ({ dir }) => {
+    let calls = 0;
+    const server = await serveHttp((req, res) => {
+      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model' }] }));
+      calls++;
+      refuse(res, 429, { 'retry-after': '7200' });
+    });
+    try {
+      const input = await writeProblems(dir, smallProblems(2));
+      const run = path.join(dir, 'run');
+      const outcome = await runCliInProcess(['run', '--input-file', input, '--base-url', server.url, '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--output-file', run]);
+      expect(outcome.stderr).toMatch(/asks to be called again in 2.0 h \(at \d{4}-\d\d-\d\dT[\d:]+Z\), longer than a call waits \(15 min\): .*HTTP 429.*Continue after then with: tmas run --resume .*\[TMAS_RATE_LIMITED\]/s);
+      expect(outcome.code).toBe(2);
+      // Each of the 4 calls sent once at most, none retried.
+      expect(calls).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
     }
   });
 });

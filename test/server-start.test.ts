@@ -36,6 +36,9 @@ async function check(url: string, waitMs: number) {
 describe('an endpoint still starting is waited for', () => {
   const starting: Array<[string, (res: ServerResponse) => void, string]> = [
     ["llama.cpp's 503 Loading model", (res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 503, message: 'Loading model', type: 'unavailable_error' } })), 'answers HTTP 503: Loading model'],
+    // A hosted API's rate limit, met at the start of several runs on one key; Anthropic's overload.
+    ["a hosted API's 429", (res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } })), 'answers HTTP 429: Rate limit reached for requests'],
+    ["Anthropic's 529", (res) => res.writeHead(529, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })), 'answers HTTP 529: Overloaded'],
     ["a Kubernetes proxy's 502", (res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>'), 'answers HTTP 502: a web page: 502 Bad Gateway'],
   ];
   test.for(starting)('%s: answered once ready, told what it waited for (before: refused at once)', async ([, answer, what]) => {
@@ -87,8 +90,10 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
   test.for([
     ['a 404 on every route (a wrong base URL)', 404, 'TMAS_ENDPOINT'],
     ['a 401 (a wrong key)', 401, 'TMAS_AUTH'],
+    ['a 429 insufficient_quota (a spent account: no rate limit)', 429, 'TMAS_ENDPOINT'],
   ] as const)('%s', async ([, status, code]) => {
-    const server = await serveHttp((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no' } })));
+    const body = status === 429 ? { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } } : { error: { message: 'no' } };
+    const server = await serveHttp((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
     try {
       const { result, waits, ms } = await check(server.url, 600_000);
       expect((result as UserError).code).toBe(code);

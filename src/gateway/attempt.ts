@@ -170,10 +170,11 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
   const { tally } = context;
   // The usage so far this stream reported: each chunk's count, less the last, is what the server decoded meanwhile.
   let reported = 0;
-  const onUsage = (completionTokens: number | null) => {
-    if (completionTokens !== null) meter.tokens(completionTokens);
+  const onUsage = (sofar: { completionTokens: number; limited: number } | null) => {
+    if (sofar !== null) meter.tokens(sofar.limited);
     if (!askedUsage) return;
-    if (completionTokens === null) return refuseStreamUsage(state);
+    if (sofar === null) return refuseStreamUsage(state);
+    const { completionTokens } = sofar;
     confirmStreamUsage(state);
     if (completionTokens > reported && state.streamUsage.state === 'counting') state.streamUsage.tokens += completionTokens - reported;
     reported = Math.max(reported, completionTokens);

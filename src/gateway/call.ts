@@ -14,7 +14,7 @@ import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
 import { joinBody, requestBodyParts, type BodyParts } from './request/request-body.ts';
-import { backoffMs, classifyFailure, failureLabel, type BackoffOptions, type FailureKind } from './request/retry.ts';
+import { backoffMs, classifyFailure, failureLabel, saysOverloaded, type BackoffOptions, type FailureKind } from './request/retry.ts';
 import { askingUsage, refuseStreamUsage } from './endpoints/stream-usage.ts';
 import type { Completion, CompletionRequest } from './reply/completion.ts';
 import type { Dispatcher } from './dispatch/dispatcher.ts';
@@ -22,6 +22,7 @@ import type { EndpointState } from './endpoints/endpoint-state.ts';
 import type { GatewayOptions } from './endpoints/gateway-options.ts';
 import type { Reply } from './reply/reply.ts';
 import { inferredFinish } from './reply/finish-reason.ts';
+import { limitedTokens } from './reply/usage-counts.ts';
 import { separatedOnceCut } from './reply/reasoning.ts';
 import { tellOnce } from './told-once.ts';
 import type { ReplicaPool } from './endpoints/replica-pool.ts';
@@ -53,6 +54,7 @@ class DialectAdopted extends Error {}
 /** The code of a call that failed for good, by how its last attempt failed. */
 const FAILURE_CODES = {
   transient: 'TMAS_CALL_FAILED',
+  'wait-too-long': 'TMAS_RATE_LIMITED',
   'context-length': 'TMAS_CONTEXT_LENGTH',
   auth: 'TMAS_AUTH',
   quota: 'TMAS_QUOTA',
@@ -277,7 +279,7 @@ function tellUnanswered(context: CallContext, state: EndpointState, result: Repl
 function finishOfTokens(context: CallContext, state: EndpointState, request: CompletionRequest, reply: { usage: Reply['usage']; countedTokens: number | null; finishSaid: string | null }): string {
   const { finishSaid } = reply;
   tellOnce(context.toldOnce, `finish\n${state.url}\n${finishSaid ?? ''}`, () => context.options.onFinishUnknown?.(state.url, finishSaid));
-  return inferredFinish(reply.usage?.completionTokens ?? reply.countedTokens, request.maxTokens);
+  return inferredFinish(reply.usage === null ? reply.countedTokens : limitedTokens(reply.usage), request.maxTokens);
 }
 
 /**
@@ -293,13 +295,15 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   tally.attemptFailed(state);
   // Not retried, nor failed for good: the resume sends it again.
   if (context.drain.aborted) throw new CallDrained({ cause: error });
-  if (error instanceof APIError && (error.status === 429 || error.status === 503)) state.aimd.onOverload();
+  if (saysOverloaded(error)) state.aimd.onOverload();
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
   const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
-  const retried = kind === 'transient' ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
+  // A replica that asks for a wait longer than any call waits (retry.ts) leaves the call to the others, if any.
+  const retriedAnyway = kind === 'transient' || (kind === 'wait-too-long' && otherLive);
+  const retried = retriedAnyway ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };
   else if (!retried) {
     tally.failed();

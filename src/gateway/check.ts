@@ -16,14 +16,28 @@ import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type Sta
 export interface ListedModel {
   id: string;
   ownedBy: string;
-  /** The context window the server holds for it (vLLM's and SGLang's `max_model_len`), when listed. */
+  /** The context window the server holds for it (vLLM's and SGLang's `max_model_len`, hosted APIs' `context_length`), when listed. */
   window: number | null;
+  /** The field the window was listed in, when it was. */
+  windowField?: WindowField;
 }
 
-/** A listed `max_model_len`, when it is a window (a positive whole number of tokens). */
-function listedWindow(model: object): number | null {
-  const value = (model as { max_model_len?: unknown }).max_model_len;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+/**
+ * The fields a model list states a model's window in: vLLM's and SGLang's
+ * `max_model_len`; OpenRouter's, Together's and other hosted APIs'
+ * `context_length`. Not llama.cpp's `meta.n_ctx_train`: the window the model
+ * was trained for, not the one its server was started with (`--ctx-size`).
+ */
+const WINDOW_FIELDS = ['max_model_len', 'context_length'] as const;
+type WindowField = (typeof WINDOW_FIELDS)[number];
+
+/** A listed window, when one of WINDOW_FIELDS holds one (a positive whole number of tokens), and its field. */
+function listedWindow(model: object): Pick<ListedModel, 'window' | 'windowField'> {
+  for (const field of WINDOW_FIELDS) {
+    const value = (model as Record<string, unknown>)[field];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return { window: value, windowField: field };
+  }
+  return { window: null };
 }
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
@@ -204,7 +218,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const body: unknown = (page as unknown as { body: unknown }).body;
     if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
     // Entries without an id name nothing a request could ask for.
-    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, window: listedWindow(model) });
+    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, ...listedWindow(model) });
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;

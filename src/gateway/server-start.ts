@@ -14,9 +14,18 @@
  * address, so a wrong one is seen at once (and `--wait-for-server 0` ends it).
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { quotaSpent } from './request/quota-spent.ts';
 
-/** Statuses a server or its proxy answers while it starts: the proxy finds no ready replica (502, 504), the server loads (503). */
-const STARTING_STATUSES = new Set([502, 503, 504]);
+/**
+ * Statuses a server or its proxy answers while it starts (the proxy finds no
+ * ready replica: 502, 504; the server loads: 503) or while it is busy: a
+ * hosted API's rate limit (429, which several runs on one key meet at their
+ * start) or Anthropic's overload (529). Before, a 429 to `GET /models` was
+ * refused at once as an endpoint not reached, advising to check the server,
+ * the base URL and the key. A 429 that says the account's quota is spent is
+ * no wait's to mend (quota-spent.ts).
+ */
+const STARTING_STATUSES = new Set([429, 502, 503, 504, 529]);
 
 /** How long to wait between two asks of a starting server. */
 export const START_POLL_MS = 2_000;
@@ -29,7 +38,7 @@ export const START_TELL_MS = 30_000;
  * when the failure is one no wait mends.
  */
 export function startingFailure(error: unknown): string | null {
-  if (error instanceof APIError && error.status !== undefined && STARTING_STATUSES.has(error.status)) {
+  if (error instanceof APIError && error.status !== undefined && STARTING_STATUSES.has(error.status) && !quotaSpent(error)) {
     const words = error.message.replace(new RegExp(`^${error.status} ?`), '').replace(/\s+/g, ' ').trim().slice(0, 120);
     return `answers HTTP ${error.status}${words === '' || words.startsWith('<') ? '' : `: ${words}`}`;
   }

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   TMAS_CONTEXT_LENGTH: 'the prompt does not fit the context window',
   TMAS_AUTH: 'an endpoint refused the API key (401 or 403), at start or mid-run; a run stopped at once and can be resumed with a good key',
   TMAS_QUOTA: "an endpoint refused a call because the account's quota, credits or balance are spent (OpenAI's 429 insufficient_quota, a 402, Anthropic's 'credit balance is too low'); the run stopped at once and can be resumed once the account is topped up",
+  TMAS_RATE_LIMITED: 'an endpoint asked to be called again only after more than 15 minutes (a 429 or 503 whose Retry-After or rate-limit reset is that far off: a daily limit spent, a server down for maintenance); the run stopped at once and can be resumed then',
   TMAS_REDIRECTED: 'an endpoint answered a call with a redirect tmas does not follow (301, 302, 303, which would drop the request\'s body; or too many 307 and 308): its base URL leads elsewhere; the run stopped at once: resume it with the base URL the message names',
   TMAS_NOT_STREAMED: 'an endpoint answered a streamed request with JSON that is not a chat completion; the run stopped at once: resume it with --no-stream',
   TMAS_FIELD_REFUSED: "an endpoint refused a field of the request that a flag sets (a 400 naming top_k, min_p, an --extra-body key, …, or a completion limit above the cap it states); the run stopped at once: resume it without that field, or with a value it takes, with --force",

@@ -27,8 +27,12 @@ export interface CallRecord {
   fit: { promptTokens: number; dropped: string[]; systemValues?: FittedValues };
   /** `reasoningDialect`: how the reasoning arrived, when there was some; `model`: the model the reply named, when another than asked. */
   response: { content: string; reasoning: string | null; finishReason: string; reasoningDialect?: ReasoningDialect; model?: string };
-  /** `estimated`: the reply had no usage block, so the run's tokenizer counted it. */
-  usage: { promptTokens: number; completionTokens: number; estimated?: true };
+  /**
+   * `estimated`: the reply had no usage block, so the run's tokenizer counted it. `reasoningBeside`: of
+   * `completionTokens`, the reasoning tokens the server counted beside its completion tokens, which its
+   * completion limit did not bound (absent when none).
+   */
+  usage: { promptTokens: number; completionTokens: number; estimated?: true; reasoningBeside?: number };
   /** `firstTokenMs`: time to the first streamed text, when streamed. */
   timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
   attempts: number;

@@ -2,7 +2,7 @@
  * The gateway's settings (gateway.ts re-exports them), and the defaults of
  * those that have one.
  */
-import type { BackoffOptions } from '../request/retry.ts';
+import { LONGEST_ASKED_WAIT_MS, type BackoffOptions } from '../request/retry.ts';
 import type { TotalFloor } from '../reply/completion-bounds.ts';
 import type { DispatchOrder } from '../dispatch/dispatcher.ts';
 import type { Routing } from '../dispatch/routing.ts';
@@ -106,8 +106,8 @@ export interface GatewayOptions {
   loadPollMs?: number;
 }
 
-/** The retries' backoff when none is given: the first step (`--retry-base-ms`) and the longest wait. */
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000 };
+/** The retries' backoff when none is given: the first step (`--retry-base-ms`), the longest wait, and the longest a server may ask for. */
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 60_000, askedCapMs: LONGEST_ASKED_WAIT_MS };
 /** Calls in a row that may fail for good on one endpoint when `downAfter` is not given. */
 export const DEFAULT_DOWN_AFTER = 3;
 /** The longest period between two readings of a busy server's load when none is given (`--load-poll-ms`). */

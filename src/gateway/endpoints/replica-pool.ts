@@ -4,7 +4,6 @@
  * used again once it answers (replica-return.ts), and an endpoint or a whole
  * pool that stays down, which stops the run.
  */
-import { APIError } from 'openai';
 import { UserError } from '../../kernel/errors.ts';
 import { CallFailedError } from '../request/call-failed.ts';
 import { createEndpointState, type EndpointSettings, type EndpointState } from './endpoint-state.ts';
@@ -16,7 +15,7 @@ import type { CompletionRequest } from '../reply/completion.ts';
 import type { Dispatcher } from '../dispatch/dispatcher.ts';
 import type { RetryEvent } from './gateway-options.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
-import { backoffMs, type BackoffOptions } from '../request/retry.ts';
+import { backoffMs, saysOverloaded, type BackoffOptions } from '../request/retry.ts';
 
 /** What the pool works with. */
 export interface ReplicaPoolContext {
@@ -171,7 +170,7 @@ function downSignal(): { down: Promise<never>; declareDown: (error: UserError) =
  */
 function drainsAfter(state: EndpointState, error: unknown, backoff: BackoffOptions, downAfter: number): boolean {
   state.trialAt = performance.now() + backoffMs(++state.failuresInARow, error, backoff);
-  if (error instanceof APIError && (error.status === 429 || error.status === 503)) {
+  if (saysOverloaded(error)) {
     state.failedAttempts = Math.max(1, state.failedAttempts);
     return false;
   }

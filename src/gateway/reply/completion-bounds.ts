@@ -7,9 +7,10 @@
  * - Tokens: the usage a reply reports (a stream's continuous usage, or the
  *   usage at its end) may not pass the limit. The servers tmas talks to count
  *   reasoning inside it (vLLM, SGLang, OpenAI's `max_completion_tokens`,
- *   DeepSeek's API today); one that counted it outside (DeepSeek's reasoner
- *   in early 2025) would have its long reasonings cut, with the counts in
- *   the error. A usage is believed only when it can hold the reply's text
+ *   DeepSeek's API today); of a usage that counts it beside them (xAI,
+ *   gateways), only the completion tokens it states are held to the limit,
+ *   as the server held them (usage-counts.ts' limitedTokens), and the
+ *   reasoning is billed. A usage is believed only when it can hold the reply's text
  *   (`usageHolds`): a reply that reports none, or one its text belies, is
  *   counted with the run's tokenizer (token-meter.ts), and so is every
  *   stream once its text could hold more than the limit, as it arrives;
@@ -25,6 +26,7 @@
  *   its completion limit at `FLOOR_TOKENS_PER_SECOND`.
  */
 import { ReplyError, type Watchdog } from './reply-bounds.ts';
+import { limitedTokens } from './usage-counts.ts';
 
 /** Characters of text per token of the completion limit: twice the longest token (128 bytes) of every tokenizer checked. */
 export const MAX_TOKEN_CHARS = 256;
@@ -149,18 +151,18 @@ export interface WeighedUsage<R> {
  * for a text is belied too: proxies that do not know a reply's usage fill
  * it in with zeros, and such replies were journaled as costing nothing.
  */
-export function weighUsage<R extends { usage: { completionTokens: number } | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
+export function weighUsage<R extends { usage: { completionTokens: number; reasoningBeside?: number } | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
   if (reply.usage === null) return { reply, belied: null };
   const claimed = reply.usage.completionTokens;
   if (!usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
-  meter.tokens(claimed);
+  meter.tokens(limitedTokens(reply.usage));
   return { reply, belied: null };
 }
 
 /** What a journaled answer holds, as the bounds read it. */
 export interface BoundedAnswer {
   response: { content: string; reasoning: string | null };
-  usage: { completionTokens: number; estimated?: true };
+  usage: { completionTokens: number; estimated?: true; reasoningBeside?: number };
 }
 
 /**
@@ -175,6 +177,6 @@ export function outOfBounds(answer: BoundedAnswer, maxTokens: number): string | 
   const tokens = answer.usage.completionTokens;
   if (chars > textCharCap(maxTokens)) return `its text has ${chars} characters, more than ${maxTokens} tokens hold`;
   if (answer.usage.estimated === true) return tokens > maxTokens + countMargin(maxTokens) ? `its text counts ${tokens} tokens, past the limit of ${maxTokens} and its margin` : null;
-  if (tokens > maxTokens) return `its usage of ${tokens} tokens is past the limit of ${maxTokens}`;
+  if (limitedTokens(answer.usage) > maxTokens) return `its usage of ${limitedTokens(answer.usage)} tokens is past the limit of ${maxTokens}`;
   return usageHolds(chars, tokens) ? null : `its usage of ${tokens} tokens cannot hold its ${chars} characters`;
 }

@@ -57,8 +57,8 @@ export interface Completion {
   /** How the reasoning arrived; null when there was none. */
   reasoningDialect: ReasoningDialect | null;
   finishReason: string;
-  /** The server's usage block; null when the reply had none. */
-  usage: { promptTokens: number; completionTokens: number } | null;
+  /** The server's usage block; null when the reply had none. `reasoningBeside`: of the completion tokens, the reasoning the server counted beside its own (usage-counts.ts). */
+  usage: { promptTokens: number; completionTokens: number; reasoningBeside?: number } | null;
   /** For a reply without usage, its text's tokens as the gateway's tokenizer counted them; null when not counted. */
   countedTokens: number | null;
   /** The model the reply names; null when it names none. */

@@ -14,7 +14,7 @@ import { endsStream, readFinish, saysFinish, type FinishReason } from './finish-
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, STREAM_DONE, type StreamGrace, type StreamState } from './stream-end.ts';
-import { usageOf } from './usage-counts.ts';
+import { limitedTokens, usageOf } from './usage-counts.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens' | 'finishReason'> & {
@@ -138,8 +138,11 @@ export interface StreamOptions {
   onDelta?: (piece: string, sofar: () => string) => void;
   /** The first read. */
   onFirstEvent?: () => void;
-  /** The completion tokens so far that a chunk carries (`continuous_usage_stats`), or null for a chunk with text and no usage. */
-  onUsage?: (completionTokens: number | null) => void;
+  /**
+   * The completion tokens so far that a chunk carries (`continuous_usage_stats`), and of them those the
+   * completion limit bounds (usage-counts.ts' limitedTokens), or null for a chunk with text and no usage.
+   */
+  onUsage?: (sofar: { completionTokens: number; limited: number } | null) => void;
   /** How long a stream that sent its finish reason but no usage since may take to end (stream-end.ts), and how to drop it then; without, it is read to its end. */
   whole?: StreamGrace;
 }
@@ -214,7 +217,7 @@ class StreamAssembly implements StreamState {
         this.finished ||= endsStream(choice.finish_reason);
       }
       // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
-      const sofar = chunk.usage?.completion_tokens == null ? null : (usage?.completionTokens ?? null);
+      const sofar = chunk.usage?.completion_tokens == null || usage === null ? null : { completionTokens: usage.completionTokens, limited: limitedTokens(usage) };
       // The count so far of a stream of several choices counts theirs too: it says nothing of this one's.
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);

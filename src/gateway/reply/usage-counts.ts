@@ -12,7 +12,24 @@
 /** A reply's usage as counts (a reply's `usage`, reply.ts). */
 export interface UsageCounts {
   promptTokens: number;
+  /** Every token the server billed for the completion: its reasoning included, wherever the server counted it. */
   completionTokens: number;
+  /** Of those, the reasoning tokens the server counted beside its `completion_tokens` (reasoningBeside below); absent when none. */
+  reasoningBeside?: number;
+}
+
+/**
+ * The tokens of a usage that the request's completion limit bounds: its
+ * completion tokens as the server stated them. A server that counts its
+ * reasoning beside them does not hold that reasoning to `max_tokens` either
+ * (DeepSeek's reasoner capped its thinking apart; xAI bills it apart): held
+ * to the limit, a whole reply whose thinking alone passed it was cut as a
+ * runaway, retried at full price and failed, and its endpoint stopped the
+ * run as down. A server that bounds both (Gemini's thinking is within its
+ * output limit) never states more than the limit in both together anyway.
+ */
+export function limitedTokens(usage: { completionTokens: number; reasoningBeside?: number }): number {
+  return usage.completionTokens - (usage.reasoningBeside ?? 0);
 }
 
 /** `value` as a count of tokens, or null when it is none. */
@@ -37,7 +54,7 @@ export function usageOf(usage: unknown): UsageCounts | null {
   // A total is read against prompt + completion only where the prompt's count is stated: without it, the
   // difference is the prompt itself (a usage of completion 20 and total 332 is not 312 tokens of thinking).
   const beside = stated === null || stated === 0 ? 0 : reasoningBeside(usage as UsageBlock, promptTokens, completionTokens);
-  return { promptTokens, completionTokens: completionTokens + beside };
+  return { promptTokens, completionTokens: completionTokens + beside, ...(beside > 0 ? { reasoningBeside: beside } : {}) };
 }
 
 /** The fields of a usage block that tell where its reasoning tokens were counted. */

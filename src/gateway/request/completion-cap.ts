@@ -5,8 +5,9 @@
  * 16384 completion tokens"), DeepSeek ("Invalid max_tokens value, the valid
  * range of max_tokens is [1, 8192]"), Groq ("`max_tokens` must be less than
  * or equal to `32768`"), Anthropic's compatible API ("max_tokens: 130000 >
- * 64000, which is the maximum allowed number of output tokens") and those
- * that say "expected a value <= 12288". A run whose completion limit is what
+ * 64000, which is the maximum allowed number of output tokens"), those
+ * that say "expected a value <= 12288", and text-generation-inference's
+ * 422 ("`max_new_tokens` must be <= 4096. Given: 130000"). A run whose completion limit is what
  * the window leaves (the default) sent every call so, and each was refused:
  * every problem stopped (exit 3). Every call sent with that limit would be
  * refused alike, so the run stops at once, naming the flag that sets it and
@@ -17,7 +18,7 @@
 import { APIError } from 'openai';
 
 /** The request fields that carry the completion limit. */
-const LIMIT_FIELD = /max_(?:completion_)?tokens/;
+const LIMIT_FIELD = /max_(?:completion_|new_)?tokens/;
 
 /** How the APIs state their cap; the first group is it. */
 const CAPS: readonly RegExp[] = [
@@ -26,6 +27,8 @@ const CAPS: readonly RegExp[] = [
   /must be less than or equal to `?(\d+)`?/,
   /> (\d+), which is the maximum allowed number of output tokens/,
   /expected a value <= (\d+)/,
+  // text-generation-inference without a tokenizer; its '`inputs` tokens + `max_new_tokens` must be <= N' is the window's, not this.
+  /(?:^|: )`?max_new_tokens`? must be <= (\d+)/,
 ];
 
 /** The most completion tokens a call may ask for, as a 400 or 422 that refuses the completion limit states it; null for any other error. */

@@ -16,7 +16,19 @@ import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+
+/**
+ * The longest wait a server may ask for (a 429's or 503's Retry-After, a
+ * limit's reset) that a call waits out. Past it (a daily limit spent, a
+ * server down for maintenance for hours), the attempt is `wait-too-long`:
+ * retried on another replica of a pool, else it stops the run, resumable,
+ * saying when the server asked to be called again. Before, such a wait was
+ * cut to the backoff's cap (60 s) and each retry met the same refusal: a
+ * call spent its 8 retries in 8 minutes and the run stopped as an endpoint
+ * down, advising to check the server or lower --concurrency.
+ */
+export const LONGEST_ASKED_WAIT_MS = 15 * 60_000;
 
 /**
  * Classifies a failed attempt. Timeouts, resets, 408/409/429/5xx and
@@ -42,7 +54,8 @@ function classifyStatus(error: unknown): FailureKind {
   if (error instanceof ConnectionLostError) return 'transient';
   if (error instanceof APIError) {
     const status = error.status ?? 0;
-    if (status === 400 && isContextLengthError(error)) return 'context-length';
+    // TGI refuses a request past its window with a 422 (its validation errors' status), the others with a 400.
+    if ((status === 400 || status === 422) && isContextLengthError(error)) return 'context-length';
     // A field of the request the server does not take, or a completion limit above its cap: every call sent with it is refused alike (refused-field.ts, completion-cap.ts).
     if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
     // A spent quota or balance (quota-spent.ts) passes with no wait, a 429 of it included: the run stops at once.
@@ -54,7 +67,7 @@ function classifyStatus(error: unknown): FailureKind {
     if (status >= 300 && status < 400) return 'redirected';
     // A refused key fails every call alike: the run stops at once rather than spend its retries.
     if (status === 401 || status === 403) return 'auth';
-    if (status === 408 || status === 409 || status === 429 || status >= 500) return 'transient';
+    if (status === 408 || status === 409 || status === 429 || status >= 500) return (retryAfterMs(error) ?? 0) > LONGEST_ASKED_WAIT_MS ? 'wait-too-long' : 'transient';
     return 'fatal';
   }
   // A 200 whose body is not JSON surfaces as a SyntaxError from the client.
@@ -69,7 +82,8 @@ function isContextLengthError(error: APIError): boolean {
   if (/maximum context length|context length|too many tokens|exceeds the available context size/i.test(error.message)) return true;
   // Hosted APIs' words: Anthropic's 'prompt is too long: N tokens > M maximum' and 'input length and `max_tokens` exceed context limit',
   // Gemini's 'The input token count (N) exceeds the maximum number of tokens allowed (M)', TGI's (Together's) '`inputs` tokens + `max_new_tokens` must be <= M'.
-  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be/i.test(error.message);
+  // TGI's '`inputs` must have less than N tokens' (its prompt past max_input_tokens).
+  return /prompt is too long|exceed context limit|input token count.*exceeds the maximum number of tokens|inputs`? tokens \+ `?max_new_tokens`? must be|inputs`? must have less than \d+ tokens/i.test(error.message);
 }
 
 /** The server's requested wait in milliseconds, if it sent one: Retry-After (seconds or a date), retry-after-ms, or, on a 429, when the exhausted limit resets. */
@@ -117,17 +131,21 @@ function durationMs(text: string | null): number | null {
 /** Backoff settings. */
 export interface BackoffOptions {
   baseMs: number;
+  /** The longest wait of the backoff itself. */
   capMs: number;
+  /** The longest wait a server may ask for that is waited out (LONGEST_ASKED_WAIT_MS by default); `capMs` when not given. */
+  askedCapMs?: number;
 }
 
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1). Full jitter
  * spreads retries of many calls that failed together; `random` is injectable
- * for tests. A server's Retry-After wins, with a little jitter on top.
+ * for tests. A server's Retry-After wins, with a little jitter on top,
+ * waited out past the backoff's cap (a per-minute limit that resets in 6 min).
  */
 export function backoffMs(attempt: number, error: unknown, options: BackoffOptions, random = Math.random): number {
   const asked = retryAfterMs(error);
-  if (asked !== null) return Math.min(options.capMs, asked) + random() * Math.min(1000, options.baseMs);
+  if (asked !== null) return Math.min(options.askedCapMs ?? options.capMs, asked) + random() * Math.min(1000, options.baseMs);
   const ceiling = Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
   return ceiling / 2 + random() * (ceiling / 2);
 }
@@ -181,6 +199,17 @@ function tooLarge(error: APIError): string {
 function redirectHint(error: APIError): string {
   const location = error.status !== undefined && error.status >= 300 && error.status < 400 ? error.headers?.get('location') : null;
   return location ? ` (a redirect to ${location}: ${redirectAdvice(location)})` : '';
+}
+
+/**
+ * Whether a failed attempt says its server is busy rather than broken: a
+ * 429, a 503, or Anthropic's 529 `overloaded_error` (its API and the
+ * gateways in front of it). Such a server has its in-flight limit lowered
+ * and is never drained as dead; before, a 529 counted as a server's failure:
+ * three in a row drained a busy replica, and a lone endpoint kept its limit.
+ */
+export function saysOverloaded(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 429 || error.status === 503 || error.status === 529);
 }
 
 /** A short label of what made an attempt fail, for counters: `429`, `503`, `timeout`, `reset`, `malformed`, `unfinished`, `connection`, `other`. */

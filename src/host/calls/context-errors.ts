@@ -4,7 +4,9 @@
  * context length is N tokens. However, you requested T tokens (P in the
  * messages, C in the completion)", current vLLM "… you requested C output
  * tokens and your prompt contains P input tokens, for a total of T tokens"
- * or "'max_tokens' … is too large: C. … your request has P input tokens",
+ * or "'max_tokens' … is too large: C. … your request has P input tokens", its
+ * VLLMValidationError "You passed P input tokens and requested C output
+ * tokens. However, the model's context length is only N tokens",
  * SGLang and newer vLLM "maximum context length of N tokens. You requested a
  * total of T tokens: …", and SGLang on a prompt alone "The input (T tokens)
  * is longer than the model's context length (N tokens)", llama.cpp's server
@@ -18,16 +20,18 @@ export const CONTEXT_MARGIN = 256;
 
 /** The window the server states, or null when its words give none. */
 export function statedWindow(message: string): number | null {
-  const stated = /(?:context length(?: is| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
+  const stated = /(?:context length(?: is(?: only)?| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
   return stated === undefined ? null : Number(stated);
 }
 
 /**
  * Where hosted APIs state their window: Anthropic ('prompt is too long: P
  * tokens > W maximum', 'exceed context limit: P + C > W'), Gemini ('… the
- * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W').
+ * maximum number of tokens allowed (W)'), TGI and Together ('… must be <= W';
+ * TGI's prompt alone: '`inputs` must have less than W tokens', a window no
+ * larger than its own).
  */
-const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i];
+const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
 export function requestedTokens(message: string): number | null {
@@ -38,6 +42,12 @@ export function requestedTokens(message: string): number | null {
   if (prompted !== undefined) return Number(prompted);
   const parts = /limit: (\d+) \+ (\d+) >/i.exec(message) ?? /Given: (\d+) `?inputs`? tokens and (\d+) `?max_new_tokens/i.exec(message);
   if (parts !== null) return Number(parts[1]) + Number(parts[2]);
+  // vLLM's VLLMValidationError: 'You passed P input tokens and requested C output tokens'.
+  const passed = /passed (\d+) input tokens and requested (\d+) output tokens/i.exec(message);
+  if (passed !== null) return Number(passed[1]) + Number(passed[2]);
+  // TGI's refusal of a prompt alone: '`inputs` must have less than W tokens. Given: P'.
+  const given = /must have less than \d+ tokens\. Given: (\d+)/i.exec(message)?.[1];
+  if (given !== undefined) return Number(given);
   // vLLM's check of max_tokens alone states the completion limit and the prompt apart.
   const completion = /too large: (\d+)/i.exec(message)?.[1];
   const prompt = /has (\d+) input tokens/i.exec(message)?.[1];

@@ -1,6 +1,7 @@
 /**
  * The context windows servers list for their models (vLLM's and SGLang's
- * `GET /models` give each model's `max_model_len`), against the run's window
+ * `GET /models` give each model's `max_model_len`, OpenRouter's and
+ * Together's its `context_length`), against the run's window
  * (--max-tokens). A new run whose loop would call a model in a smaller
  * window is refused before anything is written: each of its calls would be
  * refused as too long first and then fitted into the server's window, so the
@@ -24,11 +25,12 @@ export interface ServedSlot {
 }
 
 /** The smallest window a replica lists for the endpoint's model, with that replica; null when none lists one. */
-function smallestListed({ endpoint, replicas }: ServedSlot): { url: string; window: number } | null {
-  let smallest: { url: string; window: number } | null = null;
+function smallestListed({ endpoint, replicas }: ServedSlot): { url: string; window: number; field: string } | null {
+  let smallest: { url: string; window: number; field: string } | null = null;
   for (const { url, models } of replicas) {
-    const window = models.find((model) => model.id === endpoint.model)?.window ?? null;
-    if (window !== null && (smallest === null || window < smallest.window)) smallest = { url, window };
+    const model = models.find((listed) => listed.id === endpoint.model);
+    const window = model?.window ?? null;
+    if (window !== null && (smallest === null || window < smallest.window)) smallest = { url, window, field: model?.windowField ?? 'max_model_len' };
   }
   return smallest;
 }
@@ -43,12 +45,12 @@ export function applyListedWindows(served: readonly ServedSlot[], window: number
   for (const slot of served) {
     const listed = smallestListed(slot);
     if (listed === null || listed.window >= window) continue;
-    const what = `${listed.url} serves ${slot.endpoint.model} with a context window of ${listed.window} tokens (its max_model_len), under the run's --max-tokens ${window}`;
+    const what = `${listed.url} serves ${slot.endpoint.model} with a context window of ${listed.window} tokens (its ${listed.field}), under the run's --max-tokens ${window}`;
     if (!options.resume && slot.slot !== 'judge') {
       throw new UserError(
         'TMAS_USAGE',
         `${what}: each call of ${slotAgent(slot.slot)} would be refused as too long before it was fitted into the server's window, and the run would not run the window it names. ` +
-          `Give --max-tokens ${listed.window} (or less), or serve the model with a longer window (vLLM: --max-model-len).`,
+          `Give --max-tokens ${listed.window} (or less), or ${listed.field === 'max_model_len' ? 'serve the model with a longer window (vLLM: --max-model-len)' : 'choose a model with a longer window'}.`,
       );
     }
     windows.stated(slot.endpoint, listed.window);

@@ -10,6 +10,7 @@ import type { CallFailedError } from '../../gateway/gateway.ts';
 import { keySource } from './api-keys.ts';
 import { refusedField } from '../../gateway/request/refused-field.ts';
 import { statedCompletionCap } from '../../gateway/request/completion-cap.ts';
+import { LONGEST_ASKED_WAIT_MS, retryAfterMs } from '../../gateway/request/retry.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
@@ -35,6 +36,7 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_RATE_LIMITED') return waitTooLong(error, slot, outputDir);
   if (error.code === 'TMAS_MODEL_NOT_SERVED') {
     return new UserError(
       'TMAS_MODEL_NOT_SERVED',
@@ -99,6 +101,29 @@ function completionCapped(error: CallFailedError, cap: number, slot: EndpointSlo
     `The endpoint of ${slotAgent(slot)} generates at most ${cap} completion tokens a call, fewer than the run asked for: ${error.message.replace(/\.+$/, '')}. ` +
       `The run stopped at once; every completed call is kept. Bound the completion with ${flag} ${cap} (or less), then continue with: tmas run --resume ${outputDir} ${flag} ${cap} --force ` +
       '(--force: the calls sent with the new limit are new calls)',
+    { cause: error },
+  );
+}
+
+/** A wait in words: minutes under two hours, else hours. */
+function waitWords(ms: number): string {
+  const minutes = Math.ceil(ms / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+/**
+ * A server that asked to be called again only after longer than any call
+ * waits (retry.ts): every other call would meet the same refusal, so the run
+ * stops, saying when the server asked to be called again.
+ */
+function waitTooLong(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError {
+  const asked = retryAfterMs(error.cause) ?? LONGEST_ASKED_WAIT_MS;
+  const at = new Date(Date.now() + asked).toISOString().replace(/\.\d+Z$/, 'Z');
+  return new UserError(
+    'TMAS_RATE_LIMITED',
+    `The endpoint of ${slotAgent(slot)} asks to be called again in ${waitWords(asked)} (at ${at}), longer than a call waits (${LONGEST_ASKED_WAIT_MS / 60_000} min): ${error.message.replace(/\.+$/, '')}. ` +
+      'Every other call would be refused alike: the run stopped at once; every completed call is kept. ' +
+      `Continue after then with: tmas run --resume ${outputDir} (a rate limit: a lower --concurrency, or another account's key with ${keySource(slot)}, may keep the run under it)`,
     { cause: error },
   );
 }
