@@ -199,6 +199,32 @@ describe('a damaged store is named and never changed', () => {
     });
   }
 
+  // Before, a resume of a store whose problem records were deleted reported "0 problems" (or fewer), exit 0, and wrote
+  // outputs without them; the calls journaled for them were left out without a word.
+  test.for([
+    ['every problem record', ['000000', '000001'], false],
+    ['the last problem record', ['000001'], false],
+    ['the last problem record and its iteration records (only the journal names it)', ['000001'], true],
+  ] as const)('a store that lost %s: resume, report, show and fork refuse it with TMAS_STORE_DAMAGED naming what is missing, and nothing changes', async ([, deleted, iterationsToo], { dir, finished }) => {
+    const { run } = await finishedRun(dir, finished);
+    const db = new Level<string, unknown>(path.join(run, 'store'), { valueEncoding: 'json' });
+    for (const key of deleted) await db.sublevel('problems').del(key);
+    if (iterationsToo) {
+      for await (const key of db.sublevel('iterations').keys({ gte: '000001!', lt: '000001~' })) await db.sublevel('iterations').del(key);
+      await db.sublevel('unannounced').clear();
+    }
+    await db.close();
+    const before = await fileHashes(run);
+    for (const args of [['run', '--resume', run], ['report', run, '--out', path.join(dir, 'report.html')], ['show', run, '--problem', 'p1'], ['fork', run, '--output-file', path.join(dir, 'forked')]]) {
+      const refused = await runCliInProcess(args);
+      expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`The store of ${run} is damaged: problem records are missing (it holds ${2 - deleted.length};`);
+      expect(refused.stderr, args[0]).toContain('"p2", which the journal\'s calls name');
+      expect(refused.stderr, args[0]).toMatch(/Nothing was changed\. .*restore .* from a copy.*\[TMAS_STORE_DAMAGED\]/s);
+      expect(await fileHashes(run), args[0]).toEqual(before);
+    }
+  });
+
   test('a corrupt record in the write-ahead log (which LevelDB would drop without a word): resume and every analysis command refuse it naming the log, and nothing changes; repair drops the record and the resume completes', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
     const run = path.join(dir, 'run');

@@ -9,7 +9,7 @@ import { watchModuleMachines } from '../src/host/strategy/module-machine-watch.t
 import type { Envelope } from '../src/kernel/protocol.ts';
 import type { UserError } from '../src/kernel/errors.ts';
 
-const request = (type: string): Envelope => ({ message: { type, run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/summary/0' } }) as unknown as Envelope;
+const request = (type: string, fields: Record<string, unknown> = {}): Envelope => ({ message: { type, run: 'r', problem: 'p1', iteration: 0, correlation: 'p1/0/summary/0', ...fields } }) as unknown as Envelope;
 
 /** A watch of the summary role with a clock the test moves; `stops` holds what it stopped the run with. */
 function watched() {
@@ -50,5 +50,36 @@ describe("the watch on a module's own machine", () => {
     await ticks();
     watch.dispose();
     expect(stops.map((error) => error.code)).toEqual(['TMAS_AGENTS']);
+  });
+
+  // Before, such a reply was delivered to its problem and counted, while the request it should have answered was waited
+  // on: the run stopped --timeout later, the error saying the machine never answered.
+  test.each([
+    ['another correlation', { correlation: 'p1/0/summary/0-mine' }, 'correlation p1/0/summary/0-mine'],
+    ['another problem', { problem: 'p2' }, 'problem p2'],
+    ['another iteration', { iteration: 3 }, 'iteration 3'],
+  ])("stops the run at once, naming the module and the role, when the machine's reply carries %s than its request", async (_, fields, named) => {
+    const { watch, stops, envelopes$ } = watched();
+    envelopes$.next(request('summary.requested'));
+    envelopes$.next(request('summary.completed', fields));
+    envelopes$.next(request('summary.completed', fields));
+    watch.dispose();
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.code).toBe('TMAS_AGENTS');
+    expect(stops[0]?.message).toMatch(/^agents\.ts: the summary actor \(a machine of the module's own\) posted a summary\.completed \(.*\) that answers none of its requests/);
+    expect(stops[0]?.message).toContain(named);
+    expect(stops[0]?.message).toContain('...replyBase(request)');
+  });
+
+  test('a reply that answers its request is counted: nothing stops, however long after; a second reply to it is refused', async () => {
+    const { watch, stops, envelopes$, advance } = watched();
+    envelopes$.next(request('summary.requested'));
+    envelopes$.next(request('summary.completed'));
+    advance(500);
+    await ticks();
+    expect(stops).toEqual([]);
+    envelopes$.next(request('summary.completed'));
+    watch.dispose();
+    expect(stops[0]?.message).toContain('no summary.requested of problem p1 waits for a reply');
   });
 });

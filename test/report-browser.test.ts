@@ -87,6 +87,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
     expect(await p1.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     expect(await page.locator(`#${detailAnchor('p2', 1, 1)}`).isVisible()).toBe(true);
     expect(await p2.locator('.cand').count()).toBeGreaterThan(0);
+    // Each candidate's hover is its summary, held once in the page and put in its title as its problem opens.
+    const titles = await p2.locator('.cand').evaluateAll((spans) => spans.map((span) => span.getAttribute('title')));
+    for (const title of titles) expect(title).toMatch(/^#\d+ [a-z-]+: \S.{20,}/);
+    expect(await p1.locator('.cand[title]').count()).toBe(0);
     // An iteration link of the second run opens p1 at that iteration's candidates.
     await page.click(`a[href="#${detailAnchor('p1', 1, 1)}"]`);
     await page.waitForFunction((id) => document.getElementById(id)?.closest('details')?.open === true, detailAnchor('p1', 1, 1));

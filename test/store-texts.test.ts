@@ -57,7 +57,8 @@ function verificationRequested(seq: number, solution: string): Envelope {
 
 async function newRun(runDir: string): Promise<Store> {
   const store = await Store.open(runDir, { create: true });
-  await store.startRun(MANIFEST, []);
+  // The problem its records name: a store whose journal has calls of a problem it holds no record of is damaged.
+  await store.startRun(MANIFEST, [{ id: 'p1', question: 'Q?', answer: '1', extra: {} }]);
   return store;
 }
 
@@ -199,6 +200,7 @@ describe('stores of the format before texts', () => {
     // Written as the previous tmas wrote them: the manifest without a format key, every text inline.
     const store = await Store.open(runDir, { create: true });
     await store.manifest().put('manifest', MANIFEST);
+    await store.problems().put('000000', { id: 'p1', question: 'Q?', answer: '1', extra: {} });
     for (const envelope of old) await store.messages().put(String(envelope.seq).padStart(12, '0'), envelope);
     await store.calls().put(oldCall.key, oldCall);
     await store.close();

@@ -194,7 +194,9 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
     broke: (error: unknown) => brokeOfItself(error, watchdog),
   };
   const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string) => tokens.add(piece, sofar);
-  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, whole, ...(onDelta === undefined ? {} : { onDelta }) });
+  // Choice 0 after another (a server that sends several choices): the count starts over on the choice read.
+  const onRestart = () => tokens?.restart();
+  const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, whole, ...(onDelta === undefined ? {} : { onDelta }) });
   const weighed = weighUsage(read, chars, meter);
   const { reply } = weighed;
   onTextEnded(state, chars, reply.usage);

@@ -11,9 +11,9 @@
 import { describeAgreement, ruleJudgeAgreement } from '../observers/agreement.ts';
 import type { ProblemDetail } from './details.ts';
 import { chartSpecs, runLabel, type ChartSpec } from './charts.ts';
-import { BANDS_ALL_UP_TO, CHART_DATA_ID } from './browser/chart-spec.ts';
-import { MATH_DATA_ID } from './browser/chart-spec.ts';
+import { BANDS_ALL_UP_TO, CHART_DATA_ID, HOVER_DATA_ID, MATH_DATA_ID } from './browser/chart-spec.ts';
 import { MathShelf } from './math.ts';
+import { HoverShelf } from './hover-shelf.ts';
 import { bestVerifiedPercent, escapeXml, finalPass1, percent, shortNumber } from './format.ts';
 import { methodSpend, unusableCell, type MethodSpend } from './method-spend.ts';
 import { describeUnfinished, problemsRun } from './stopped-problems.ts';
@@ -96,7 +96,7 @@ export function detailAnchor(problem: string, run: number, part: number | 'banks
 }
 
 /** A problem's candidates per iteration (hover a candidate for the start of its summary), bank sizes, and its final banks. */
-function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string, verifier: boolean, shelf: MathShelf): string {
+function candidateSection(detail: ProblemDetail | undefined, anchor: (part: number | 'banks') => string, verifier: boolean, shelves: Shelves): string {
   if (!detail) return '';
   const rows = detail.iterations.map((it) => [
     `<span id="${anchor(it.iteration)}">${it.iteration}</span>`,
@@ -105,7 +105,7 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
         // One rule for judge ties everywhere (as the metrics count them): correct only when more than half of the passes say so.
         const grade = c.correctJudge !== null ? c.correctJudge > 0.5 : c.correct;
         const score = c.score === null || !verifier ? '' : ` ${c.score.toFixed(2)}`;
-        return `<span class="cand" title="${escapeXml(`#${c.candidate} ${c.source}: ${c.summary}`)}">${answerHtml(shelf, c.answer, '∅')} ${mark(grade)}${score}</span>`;
+        return `<span class="cand" ${shelves.hovers.attribute(`#${c.candidate} ${c.source}`, c.summary)}>${answerHtml(shelves.math, c.answer, '∅')} ${mark(grade)}${score}</span>`;
       })
       .join(' ')
       .replace(/^/, '<div class="cands">')
@@ -119,6 +119,12 @@ function candidateSection(detail: ProblemDetail | undefined, anchor: (part: numb
       ? `<details class="banks" id="${anchor('banks')}"><summary>final banks</summary><h5>experience</h5>${list(detail.finalBanks.experience)}<h5>guidelines</h5>${list(detail.finalBanks.guidelines)}</details>`
       : `<span id="${anchor('banks')}"></span>`)
   );
+}
+
+/** What the report holds once and its script puts in place: the answers typeset, the candidates' hover summaries. */
+interface Shelves {
+  math: MathShelf;
+  hovers: HoverShelf;
 }
 
 /** Where `tmas view` listens by default: the report links each problem's texts there. */
@@ -156,7 +162,7 @@ function problemOverview(runs: ReportRun[], ids: string[], byRun: Array<Map<stri
   );
 }
 
-function problemTable(runs: ReportRun[], shelf: MathShelf): string {
+function problemTable(runs: ReportRun[], shelves: Shelves): string {
   const ids = [...new Set(runs.flatMap((run) => run.problems.map((p) => p.problem)))];
   const byRun = runs.map((run) => new Map(run.problems.map((p) => [p.problem, p])));
   const details = ids.map((id) => {
@@ -172,19 +178,19 @@ function problemTable(runs: ReportRun[], shelf: MathShelf): string {
         ...(run.verifier ? [mark(it.bestVerified)] : []),
         mark(it.oracle),
         ...(run.verifier ? [it.meanScore === null ? '–' : it.meanScore.toFixed(3)] : []),
-        answerHtml(shelf, it.answer, '–'),
+        answerHtml(shelves.math, it.answer, '–'),
         ...(judged ? [it.judged > 0 ? `${it.disagreements} of ${it.judged}` : '–'] : []),
       ]);
       const header = ['iteration', 'Pass@1', ...(judged ? ['rule', 'judge'] : []), 'majority', ...(run.verifier ? ['best-verified'] : []), 'pass@N', ...(run.verifier ? ['mean score'] : []), 'majority answer', ...(judged ? ['disagreements'] : [])];
       const detail = run.details.get(id);
       const last = p.iterations.at(-1)?.iteration ?? 0;
       const viewLink = detail ? ` <a class="view" href="${VIEW_URL}#/run/${r}/problem/${encodeURIComponent(id)}/${last}">solutions, verifications, prompts in tmas view</a>` : '';
-      return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier, shelf)}`;
+      return `<h4>${escapeXml(runLabel(run))}${viewLink}</h4>${table(header, rows)}${candidateSection(detail, (part) => detailAnchor(id, r, part), run.verifier, shelves)}`;
     });
     // The anchor sits inside the closed <details>: following a link to it opens them (the script does, as do recent browsers on fragment navigation).
     return `<details class="problem"><summary>${escapeXml(id)}</summary><div id="${problemAnchor(id)}" class="anchor">${escapeXml(id)}</div>${sections.join('')}<p class="hint">Full texts (each candidate's solution, reasoning, verifications, summary, judge verdicts, and every prompt as sent): the links above open them in <code>tmas view ${escapeXml(runs.map((run) => run.dir).join(' '))}</code>, which must be running on its default port.</p></details>`;
   });
-  return `${problemOverview(runs, ids, byRun, shelf)}<h3>Per-problem details</h3>${details.join('')}`;
+  return `${problemOverview(runs, ids, byRun, shelves.math)}<h3>Per-problem details</h3>${details.join('')}`;
 }
 
 const STYLE = `
@@ -266,7 +272,7 @@ export function renderReportHtml(runs: ReportRun[], options: { chartLibrary: str
   const title = `tmas report: ${runs.map((run) => run.name).join(', ')}`;
   const groups = comparisonGroups(runs);
   const specs = chartSpecs(runs, groups);
-  const shelf = new MathShelf();
+  const shelves: Shelves = { math: new MathShelf(), hovers: new HoverShelf() };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${options.mathStyle}</style><style>${STYLE}</style></head>
 <body>
@@ -277,13 +283,14 @@ ${banner}
 ${totalsTable(runs, groups)}
 ${groupsBanner(runs, groups)}
 <h2>Charts</h2>
-<noscript><p class="hint">The charts are drawn, and the answers typeset, by a script embedded in this file (Chart.js, KaTeX's output); allow scripts to see them (without, each answer shows as its LaTeX source). <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
+<noscript><p class="hint">The charts are drawn, and the answers typeset, by a script embedded in this file (Chart.js, KaTeX's output); allow scripts to see them (without, each answer shows as its LaTeX source, and a candidate shows no summary on hover). <code>tmas report --format md</code> gives the figures as tables.</p></noscript>
 <div class="charts">${specs.map((spec) => chartFigure(spec, simulated.length > 0)).join('')}</div>
 <h2>Problems</h2>
-${problemTable(runs, shelf)}
+${problemTable(runs, shelves)}
 <script>${options.chartLibrary}</script>
 <script type="application/json" id="${CHART_DATA_ID}">${scriptJson(specs)}</script>
-<script type="application/json" id="${MATH_DATA_ID}">${scriptJson(shelf)}</script>
+<script type="application/json" id="${MATH_DATA_ID}">${scriptJson(shelves.math)}</script>
+<script type="application/json" id="${HOVER_DATA_ID}">${scriptJson(shelves.hovers)}</script>
 <script>${options.script}</script>
 </body></html>
 `;

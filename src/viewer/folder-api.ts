@@ -20,7 +20,7 @@ export async function listRuns(catalog: RunCatalog): Promise<{ runs: RunListing[
   const worker = async () => {
     while (next < catalog.size) {
       const index = next++;
-      runs[index] = (await catalog.facts(index)).listing;
+      runs[index] = await catalog.listing(index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(LISTING_CONCURRENCY, catalog.size) }, worker));

@@ -65,7 +65,7 @@ async function byDirectory(catalog: RunCatalog, self: number, run: ViewedRun, re
   const places = new Set(reference.names.flatMap((name) => placesOf(name, run.dir)));
   for (let index = 0; index < catalog.size; index++) {
     if (index === self) continue;
-    const { listing } = await catalog.facts(index);
+    const listing = await catalog.listing(index);
     if (listing.error === null && places.has(path.resolve(listing.dir))) return { index, label: listing.label, changed: reference.changed };
   }
   return null;
@@ -75,7 +75,7 @@ async function byRunId(catalog: RunCatalog, self: number, run: ViewedRun, refere
   let opened = 0;
   for (let index = 0; index < catalog.size && opened < MAX_SIBLINGS; index++) {
     if (index === self) continue;
-    const { listing } = await catalog.facts(index);
+    const listing = await catalog.listing(index);
     if (listing.error !== null || path.dirname(path.resolve(listing.dir)) !== path.dirname(run.dir)) continue;
     opened++;
     const sibling = await catalog.run(index).catch(() => null);

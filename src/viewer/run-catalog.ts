@@ -19,7 +19,8 @@ import type { IterationMetrics } from '../observers/metrics.ts';
 import { runLockHolder } from '../store/run-lock.ts';
 import type { Store } from '../store/store.ts';
 import type { FoundDir, FolderScan } from './run-folder.ts';
-import { blankListing, factsFromMetrics, factsFromRun, readRunMetrics, type RunFacts } from './run-listing.ts';
+import { blankListing, factsFromMetrics, factsFromRun, readRunMetrics, type RunFacts, type RunListing } from './run-listing.ts';
+import { listingFromStore } from './store-listing.ts';
 import { finishedRun, type ViewedRun } from './viewed-run.ts';
 
 /** How old a copy of a run written by another process may be before it is made again (at least five times what the copy took). */
@@ -31,7 +32,9 @@ export interface RunCatalog {
   readonly size: number;
   /** What the scan left out to stay bounded (see run-folder.ts). */
   readonly truncated: string | null;
-  /** A run's row and comparison basis; a run that cannot be read is a row with its error. */
+  /** A run's row of the runs page, from what is small (its metrics.json, else its manifest and counts: store-listing.ts); a run that cannot be read is a row with its error. */
+  listing(index: number): Promise<RunListing>;
+  /** A run's row, curves and comparison basis, for the runs compared (its log folded when it has no metrics.json); a run that cannot be read is a row with its error. */
   facts(index: number): Promise<RunFacts>;
   /** A run, its store open; throws the error that keeps it from being read. */
   run(index: number): Promise<ViewedRun>;
@@ -54,6 +57,8 @@ interface DirEntry {
   previous: Promise<ViewedRun> | null;
   /** The facts of a run that no process writes any more: they do not change. */
   settled: RunFacts | null;
+  /** The row of a run listed from its store that no process writes any more: it does not change. */
+  listed: RunListing | null;
 }
 
 /** A run read from a copy while another process writes it: live until a later look finds its lock gone. */
@@ -71,9 +76,30 @@ async function closeRun(run: Promise<ViewedRun> | null): Promise<void> {
   await opened?.store.close().catch(() => {});
 }
 
+/**
+ * A run's row: a finished run's from its metrics.json (its facts, kept), any
+ * other's from its store's manifest and counts (store-listing.ts), its log
+ * left for its page.
+ */
+async function listingOf(entry: DirEntry, index: number, read: Pick<RunCatalog, 'facts' | 'run'>): Promise<RunListing> {
+  if (entry.settled) return entry.settled.listing;
+  if (entry.listed) return entry.listed;
+  const base = blankListing(index, entry.found.label, entry.found.dir, entry.found.error);
+  if (entry.found.error) return base;
+  try {
+    const live = (await runLockHolder(entry.found.dir)) !== null;
+    if (!live && (await readRunMetrics(entry.found.dir)) !== null) return (await read.facts(index)).listing;
+    const row = await listingFromStore(base, await read.run(index));
+    if (row.status !== 'live') entry.listed = row;
+    return row;
+  } catch (error) {
+    return { ...base, status: 'error', error: codedError(error) };
+  }
+}
+
 /** The catalog of the runs a scan found, each opened by `openRun` when first needed. */
 export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog {
-  const entries: DirEntry[] = scan.found.map((found) => ({ found, opened: null, readyAt: null, copyMs: 0, foreign: false, previous: null, settled: null }));
+  const entries: DirEntry[] = scan.found.map((found) => ({ found, opened: null, readyAt: null, copyMs: 0, foreign: false, previous: null, settled: null, listed: null }));
   const entryAt = (index: number): DirEntry => {
     const entry = entries[index];
     if (!entry) throw new RangeError(`no run ${index}`);
@@ -134,6 +160,7 @@ export function createRunCatalog(scan: FolderScan, openRun: OpenRun): RunCatalog
   return {
     size: entries.length,
     truncated: scan.truncated,
+    listing: (index) => listingOf(entryAt(index), index, { facts, run }),
     facts,
     run,
     async close() {
@@ -155,6 +182,8 @@ export function openRunsCatalog(runs: ViewedRun[]): RunCatalog {
   return {
     size: runs.length,
     truncated: null,
+    // The run of this process: its curves are its live collector's, read without its log.
+    listing: async (index) => (await factsFromRun(blankListing(index, at(index).name, at(index).dir, null), at(index))).listing,
     facts: (index) => factsFromRun(blankListing(index, at(index).name, at(index).dir, null), at(index)),
     run: async (index) => at(index),
     close: async () => {},

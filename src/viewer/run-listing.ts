@@ -111,11 +111,10 @@ export function factsFromMetrics(base: RunListing, metrics: ListedMetrics, live:
   return { listing, iterations, evaluation, problems, maxIterations: t, grading: listing.grading ?? '?', strategy: listing.strategy, stopped: metrics.incomplete ?? [] };
 }
 
-/** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. */
-export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<RunFacts> {
+/** A run's row as its manifest says it, before any figure of its store: status, strategy, models, N/M/T, grading, settings changed on resume. */
+export function manifestListing(base: RunListing, run: ViewedRun, grading: string): RunListing {
   const { config } = run.manifest;
-  const iterations = await run.curves();
-  const listing: RunListing = {
+  return {
     ...base,
     status: run.live() ? 'live' : 'stopped',
     strategy: run.manifest.strategy,
@@ -123,14 +122,22 @@ export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<Ru
     n: config.loop.nCandidates,
     m: config.loop.nVerifications,
     t: config.loop.maxIterations,
-    grading: gradingOf({ iterations }, config.judge.passes),
+    grading,
     proof: config.loop.proof,
+    simulated: run.manifest.simulated,
+    forcedChanges: (run.manifest.forcedChanges ?? []).map(describeForcedChange),
+  };
+}
+
+/** The facts of a run read from its open store: one going on, or stopped before its metrics.json was written. Folds its log: for a run opened, never for a row of the list (store-listing.ts). */
+export async function factsFromRun(base: RunListing, run: ViewedRun): Promise<RunFacts> {
+  const { config } = run.manifest;
+  const iterations = await run.curves();
+  const listing: RunListing = {
+    ...manifestListing(base, run, gradingOf({ iterations }, config.judge.passes)),
     pass1: lastPass1(iterations),
     iterations: iterations.length,
     calls: iterations.reduce((sum, it) => sum + it.calls, 0),
-    problems: null,
-    simulated: run.manifest.simulated,
-    forcedChanges: (run.manifest.forcedChanges ?? []).map(describeForcedChange),
   };
   const problems: Array<{ problem: string }> = [];
   for await (const value of run.store.problems().values()) problems.push({ problem: (value as { id: string }).id });

@@ -143,6 +143,8 @@ export interface StreamOptions {
    * completion limit bounds (usage-counts.ts' limitedTokens), or null for a chunk with text and no usage.
    */
   onUsage?: (sofar: { completionTokens: number; limited: number } | null) => void;
+  /** Choice 0 came after another choice was read (a server that sends several): what was told of that one's text no longer counts. */
+  onRestart?: () => void;
   /** How long a stream that sent its finish reason but no usage since may take to end (stream-end.ts), and how to drop it then; without, it is read to its end. */
   whole?: StreamGrace;
 }
@@ -173,48 +175,77 @@ export async function fromStream(reads: AsyncIterable<ChatCompletionChunk[]>, op
   return assembly.reply(firstTokenMs, end === STREAM_DONE);
 }
 
-/** A stream's chunks as they come together: its texts, finish reason, usage and model. */
-class StreamAssembly implements StreamState {
-  private readonly content = new TextPieces();
-  private readonly reasoning = new TextPieces();
+/** The texts, finish reason and refusal a stream brought of the choice it is read for. */
+class ChoiceRead {
+  readonly content = new TextPieces();
+  readonly reasoning = new TextPieces();
   /** The field the reasoning came in first; null while none came. */
-  private reasoningField: MessageTexts['reasoningField'] = null;
-  /** The index of the choice read: the first one seen. */
-  private index: number | null = null;
-  /** The other choices' indexes, of a server that sends several where one was asked. */
-  private readonly others = new Set<number>();
+  reasoningField: MessageTexts['reasoningField'] = null;
   /** The finish reason as the chunks said it, whatever its type; null while none said one. */
   finishReason: unknown = null;
   finished = false;
   /** Whether a delta carried the model's refusal (`refusal`). */
-  private refused = false;
+  refused = false;
+
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A stream's chunks as they come together: its texts, finish reason, usage
+ * and model. The choice read is choice 0, as in a whole reply; until it
+ * comes, the first choice seen (a server that numbers its only choice
+ * otherwise). The choices of a reply of several are each sent under their
+ * index, interleaved as the server decodes them: a choice 0 after another
+ * is the one read from then on, and what was read of the other is let go
+ * (`onRestart` tells the meters, which counted it).
+ */
+class StreamAssembly implements StreamState {
+  /** The choice read; null while no choice came. */
+  private read: ChoiceRead | null = null;
+  /** The other choices' indexes, of a server that sends several where one was asked. */
+  private readonly others = new Set<number>();
   usageSinceFinish = false;
   private usage: Reply['usage'] = null;
   private model: string | null = null;
 
-  constructor(private readonly options: Pick<StreamOptions, 'onDelta' | 'onUsage'>) {}
+  constructor(private readonly options: Pick<StreamOptions, 'onDelta' | 'onUsage' | 'onRestart'>) {}
 
-  /** Takes one chunk; returns the characters of text it brought. */
+  /**
+   * Whether the choice read said a finish reason that ends it. A choice other
+   * than 0 beside others is not taken for finished: choice 0 may still come,
+   * so such a stream is read to its end.
+   */
+  get finished(): boolean {
+    const read = this.read;
+    return read !== null && read.finished && (read.index === 0 || this.others.size === 0);
+  }
+
+  /** The finish reason the choice read said; null while none. */
+  get finishReason(): unknown {
+    return this.read?.finishReason ?? null;
+  }
+
+  /** Takes one chunk; returns the characters of text it brought to the choice read. */
   take(chunk: ChatCompletionChunk): number {
     this.model ??= modelOf(chunk);
     // Read once: with continuous usage every chunk carries one, and the count so far below is the same reading.
     const usage = chunk.usage ? usageOf(chunk.usage) : null;
     if (chunk.usage) this.usage = usage;
-    const choice = choiceOf(chunk.choices, this.index);
-    if (choice) this.index ??= indexOf(choice);
-    if (this.index !== null) this.noteOthers(chunk.choices);
+    if (Array.isArray(chunk.choices) && chunk.choices.length > 0) this.sortChoices(chunk.choices as Choice[]);
+    const read = this.read;
+    const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);
     let chars = 0;
-    if (choice) {
+    if (read !== null && choice) {
       const texts = choiceTexts(choice, 'delta');
-      this.refused ||= refuses(choice, 'delta');
-      if (texts.content !== '') chars += this.text(this.content, texts.content);
+      read.refused ||= refuses(choice, 'delta');
+      if (texts.content !== '') chars += this.text(read.content, texts.content);
       if (texts.reasoningField !== null) {
-        this.reasoningField ??= texts.reasoningField;
-        if (texts.reasoning !== '') chars += this.text(this.reasoning, texts.reasoning);
+        read.reasoningField ??= texts.reasoningField;
+        if (texts.reasoning !== '') chars += this.text(read.reasoning, texts.reasoning);
       }
       if (saysFinish(choice.finish_reason)) {
-        this.finishReason = choice.finish_reason;
-        this.finished ||= endsStream(choice.finish_reason);
+        read.finishReason = choice.finish_reason;
+        read.finished ||= endsStream(choice.finish_reason);
       }
       // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
       const sofar = chunk.usage?.completion_tokens == null || usage === null ? null : { completionTokens: usage.completionTokens, limited: limitedTokens(usage) };
@@ -227,19 +258,27 @@ class StreamAssembly implements StreamState {
   }
 
   /**
-   * Notes the choices of a chunk other than the one read. A choice 0 that
-   * comes after another was taken for the only one is refused: the whole
-   * reply's rule reads choice 0, and the text of the other was already
-   * counted against the limit.
+   * Settles which choice is read, given a chunk's choices (refused when two
+   * share an index): the first seen, until choice 0 comes; the others are
+   * counted, their texts not kept.
    */
-  private noteOthers(choices: unknown): void {
-    if (!Array.isArray(choices)) return;
-    for (const choice of choices as Choice[]) {
+  private sortChoices(choices: Choice[]): void {
+    if (choices.length > 1) refuseRepeatedIndex(choices);
+    for (const choice of choices) {
       const index = indexOf(choice);
-      if (index === this.index) continue;
-      if (index === 0) throw new ReplyError('malformed', `the event stream sent choice 0 after choice ${this.index}: a server that sends several choices where one was asked`);
-      this.others.add(index);
+      if (this.read === null) this.read = new ChoiceRead(index);
+      else if (index === 0 && this.read.index !== 0) this.restartAtChoiceZero();
+      else if (index !== this.read.index) this.others.add(index);
     }
+  }
+
+  /** Choice 0 came after another was read: it is read from now on, the other counted among the others. */
+  private restartAtChoiceZero(): void {
+    const before = this.read as ChoiceRead;
+    this.others.add(before.index);
+    this.others.delete(0);
+    this.read = new ChoiceRead(0);
+    this.options.onRestart?.();
   }
 
   private text(pieces: TextPieces, piece: string): number {
@@ -249,7 +288,7 @@ class StreamAssembly implements StreamState {
   }
 
   /** The text so far, reasoning first, as a server decodes it. */
-  private readonly sofar = () => this.reasoning.text() + this.content.text();
+  private readonly sofar = () => (this.read === null ? '' : this.read.reasoning.text() + this.read.content.text());
 
   /**
    * The reply: nothing partial comes out, so a stream without a finish reason
@@ -257,16 +296,17 @@ class StreamAssembly implements StreamState {
    * came: a bare `[DONE]` is no reply of a model, which says at least its role.
    */
   reply(firstTokenMs: number | null, done: boolean): Reply {
-    if (this.finishReason === null && !done) throw new ReplyError('malformed', 'the event stream ended before a finish reason, without data: [DONE]');
-    if (this.finishReason === null && this.index === null) throw new ReplyError('malformed', 'the event stream was closed by data: [DONE] before any choice came');
-    const finish = readFinish(this.finishReason);
-    const apart = this.reasoningField === null ? null : { text: this.reasoning.text(), dialect: this.reasoningField };
-    const separated = separateReasoning(this.content.text(), apart, finish.reason === 'length');
+    const read = this.read;
+    if (read?.finishReason == null && !done) throw new ReplyError('malformed', 'the event stream ended before a finish reason, without data: [DONE]');
+    if (read === null) throw new ReplyError('malformed', 'the event stream was closed by data: [DONE] before any choice came');
+    const finish = readFinish(read.finishReason);
+    const apart = read.reasoningField === null ? null : { text: read.reasoning.text(), dialect: read.reasoningField };
+    const separated = separateReasoning(read.content.text(), apart, finish.reason === 'length');
     return {
       content: separated.content,
       reasoning: separated.reasoning,
       reasoningDialect: separated.dialect,
-      finishReason: finishOf(finish.reason, this.refused, separated.content),
+      finishReason: finishOf(finish.reason, read.refused, separated.content),
       finishSaid: finish.said,
       usage: usageOfChoices(this.usage, 1 + this.others.size),
       model: this.model,

@@ -49,6 +49,12 @@ export interface TokenMeter {
   total(why: string, text: string): Promise<number>;
   /** Stops counting: the reply's own usage is believed, or the attempt failed. */
   stop(): void;
+  /**
+   * Starts the count over: the text added so far was another choice's than
+   * the one read (a server that sends several, choice 0 after another). A
+   * count under way for that text is let go.
+   */
+  restart(): void;
 }
 
 export interface TokenMeterOptions {
@@ -78,6 +84,8 @@ class TokenCount implements TokenMeter {
   private ended = false;
   private running: Promise<void> | null = null;
   private failure: unknown = null;
+  /** The counts' round: a restart begins the next, and what a count of an earlier round finds is dropped. */
+  private round = 0;
   private why = 'as it arrived';
 
   constructor(private readonly options: TokenMeterOptions) {
@@ -123,12 +131,26 @@ class TokenCount implements TokenMeter {
     this.waiting.clear();
   }
 
+  restart(): void {
+    if (this.stopped) return;
+    this.round += 1;
+    this.waiting.clear();
+    this.bytes = 0;
+    this.started = false;
+    this.counted = 0;
+    this.countedChars = 0;
+    this.failure = null;
+  }
+
   private countInFlight(): void {
+    const round = this.round;
     this.running = this.countSome(false).then(
       () => {
         this.running = null;
       },
       (error: unknown) => {
+        this.running = null;
+        if (round !== this.round) return;
         this.failure = error;
         if (error instanceof ReplyError) this.options.onOver?.(error);
       },
@@ -139,8 +161,9 @@ class TokenCount implements TokenMeter {
   private async countSome(all: boolean): Promise<void> {
     const least = all ? 0 : this.flushChars;
     for (let piece = this.waiting.take(least); piece !== null && !this.stopped; piece = this.waiting.take(least)) {
+      const round = this.round;
       const [tokens = 0] = await this.options.count([piece], this.options.signal);
-      if (this.stopped) return;
+      if (this.stopped || round !== this.round) return;
       this.counted += tokens;
       this.countedChars += piece.length;
       if (this.counted > this.cut) throw this.over();

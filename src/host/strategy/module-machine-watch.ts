@@ -44,10 +44,12 @@ export interface ModuleMachineWatch {
   dispose(): void;
 }
 
-/** A request not yet answered: its role and since when it waits on the module alone. */
+/** A request not yet answered: its role, what its reply must carry, and since when it waits on the module alone. */
 interface Waiting {
   role: string;
+  run: string;
   problem: string;
+  iteration: number;
   since: number;
 }
 
@@ -70,13 +72,24 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
   const byRole = new Map<string, Activity>();
   const byProblem = new Map<string, Activity>();
   const keyOf = (message: Message) => `${message.problem}\n${message.correlation}`;
+  let stopped = false;
+  const stop = (error: UserError) => {
+    if (stopped) return;
+    stopped = true;
+    parts.stop(error);
+  };
   const seen = parts.envelopes$.subscribe(({ message }) => {
     const [role, kind] = splitType(message.type);
-    if (roles.has(role) && kind === 'requested') waiting.set(keyOf(message), { role, problem: message.problem, since: now() });
-    else if ((roles.has(role) && kind === 'completed') || (message.type === 'llm.failed' && roles.has(baseRole((message as { role?: string }).role ?? '')))) waiting.delete(keyOf(message));
+    if (roles.has(role) && kind === 'requested') waiting.set(keyOf(message), { role, run: message.run, problem: message.problem, iteration: message.iteration, since: now() });
+    else if (roles.has(role) && kind === 'completed') {
+      // A reply that answers no request of its machine is delivered all the same (by its problem), and the request it
+      // should have answered waited on: refused at once, not found out --timeout later as a request left unanswered.
+      const answered = waiting.get(keyOf(message));
+      if (answered === undefined || answered.role !== role || answered.run !== message.run || answered.iteration !== message.iteration) stop(strayReplyError(roles.get(role) ?? 'The agents module', message, waiting));
+      else waiting.delete(keyOf(message));
+    } else if (message.type === 'llm.failed' && roles.has(baseRole((message as { role?: string }).role ?? ''))) waiting.delete(keyOf(message));
     else if (message.type === 'problem.completed') for (const [key, entry] of waiting) if (entry.problem === message.problem) waiting.delete(key);
   });
-  let stopped = false;
   const check = () => {
     if (stopped) return;
     for (const [key, entry] of waiting) {
@@ -85,8 +98,7 @@ export function watchModuleMachines(parts: WatchParts): ModuleMachineWatch | nul
       if ((role?.inFlight ?? 0) + (problem?.inFlight ?? 0) > 0) continue;
       const idle = now() - Math.max(entry.since, role?.lastLeft ?? 0, problem?.lastLeft ?? 0);
       if (idle < parts.boundMs) continue;
-      stopped = true;
-      parts.stop(unansweredError(roles.get(entry.role) ?? 'The agents module', entry.role, key.slice(key.indexOf('\n') + 1), parts.boundMs));
+      stop(unansweredError(roles.get(entry.role) ?? 'The agents module', entry.role, key.slice(key.indexOf('\n') + 1), parts.boundMs));
       return;
     }
   };
@@ -146,5 +158,22 @@ function unansweredError(module: string, role: string, correlation: string, boun
     'TMAS_AGENTS',
     `${module}: the ${role} actor (a machine of the module's own) left its request ${correlation} unanswered for ${seconds} s with none of its calls in flight (--timeout ${seconds}): ` +
       `it waits on something that never settles (a promise that never resolves, a state it never leaves). Fix the module so that every ${role}.requested gets its ${role}.completed, or run without --agents; the calls journaled so far are kept for the resume.`,
+  );
+}
+
+/**
+ * The error of a reply a module's machine posted that answers none of its
+ * requests: another correlation, problem, iteration or run than any request
+ * waiting (a reply not built on `replyBase(request)`), or a second reply to
+ * one request.
+ */
+function strayReplyError(module: string, reply: Message, waiting: ReadonlyMap<string, Waiting>): UserError {
+  const [role] = splitType(reply.type);
+  const ofRole = [...waiting].filter(([, entry]) => entry.role === role && entry.problem === reply.problem).map(([key]) => key.slice(key.indexOf('\n') + 1));
+  const open = ofRole.length === 0 ? `no ${role}.requested of problem ${reply.problem} waits for a reply` : `the ${role} requests of problem ${reply.problem} waiting are ${ofRole.slice(0, 3).join(', ')}${ofRole.length > 3 ? ` and ${ofRole.length - 3} more` : ''}`;
+  return new UserError(
+    'TMAS_AGENTS',
+    `${module}: the ${role} actor (a machine of the module's own) posted a ${role}.completed (problem ${reply.problem}, iteration ${reply.iteration}, correlation ${reply.correlation}) that answers none of its requests: ${open}. ` +
+      `Each ${role}.requested gets one ${role}.completed with the request's run, problem, iteration and correlation (start it with ...replyBase(request)). Fix the module, or run without --agents; the calls journaled so far are kept for the resume.`,
   );
 }

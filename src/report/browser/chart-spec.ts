@@ -58,3 +58,6 @@ export interface ChartSpec {
 
 /** Id of the `<script type="application/json">` element holding each answer's typeset HTML by its LaTeX source (math.ts's MathShelf). */
 export const MATH_DATA_ID = 'tmas-math';
+
+/** Id of the `<script type="application/json">` element holding each distinct candidate summary the hovers show, once (hover-shelf.ts). */
+export const HOVER_DATA_ID = 'tmas-hovers';

@@ -11,6 +11,7 @@
 import type { ActiveElement, Chart, ChartConfiguration, ChartData, ChartEvent, LegendElement, LegendItem, TooltipItem } from 'chart.js';
 import { BANDS_ALL_UP_TO, CHART_DATA_ID, type ChartSpec } from './chart-spec.ts';
 import { typesetAnswers } from './report-math.ts';
+import { showHovers } from './report-hovers.ts';
 
 /** A dataset as given to Chart.js, with the run it belongs to; band edges and their shade are marked. */
 interface DrawnDataset {
@@ -184,6 +185,7 @@ function openTarget(): void {
 
 // Before the charts: a chart that fails to draw leaves the answers typeset.
 typesetAnswers();
+showHovers();
 const specs = JSON.parse(document.getElementById(CHART_DATA_ID)?.textContent ?? '[]') as ChartSpec[];
 page.__tmasCharts = specs.map((spec) => {
   const canvas = document.getElementById(`chart-${spec.id}`) as HTMLCanvasElement;

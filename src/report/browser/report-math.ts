@@ -8,6 +8,7 @@
  * building them all.
  */
 import { MATH_DATA_ID } from './chart-spec.ts';
+import { fillAsProblemsOpen } from './problem-open.ts';
 
 /** Typesets the answers under `root` not typeset yet; `skip` leaves those inside it to later. */
 function typesetWithin(root: ParentNode, typeset: Record<string, string>, skip: string | null): void {
@@ -23,10 +24,5 @@ function typesetWithin(root: ParentNode, typeset: Record<string, string>, skip: 
 /** Typesets the answers shown at once, and each problem's as its details open. */
 export function typesetAnswers(): void {
   const typeset = JSON.parse(document.getElementById(MATH_DATA_ID)?.textContent ?? '{}') as Record<string, string>;
-  typesetWithin(document, typeset, 'details.problem:not([open])');
-  document.querySelectorAll<HTMLDetailsElement>('details.problem').forEach((details) => {
-    details.addEventListener('toggle', () => {
-      if (details.open) typesetWithin(details, typeset, null);
-    });
-  });
+  fillAsProblemsOpen((root, skip) => typesetWithin(root, typeset, skip));
 }

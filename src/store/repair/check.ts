@@ -18,6 +18,7 @@ import { makeScratchDir, removeScratchDir } from './scratch.ts';
 import { checkStoreFiles } from '../disk/store-files.ts';
 import { checkStoreBlocks } from '../disk/block-check.ts';
 import { makeStoreView } from './store-view.ts';
+import { checkProblemRecords } from './problem-records-check.ts';
 import { checkOutputsCovered } from './outputs-evidence.ts';
 import { checkManifest } from './manifest-check.ts';
 
@@ -60,7 +61,7 @@ function linkTarget(file: string): string | null {
  * store is read and checked first (block-check.ts): for a command that reads
  * or rewrites all of it anyway. The manifest is checked to be its run's
  * (manifest-check.ts), and the outputs beside the store to be of that run and
- * to count no record the store lacks (outputs-evidence.ts). Throws
+ * to count no record the store lacks (outputs-evidence.ts), and the store to hold the record of every problem the rest of it names (problem-records-check.ts). Throws
  * TMAS_STORE_DAMAGED naming what is missing or corrupt; the run directory is
  * never written.
  */
@@ -75,6 +76,7 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
     store.onClosed = remove;
     // The manifest first: the outputs are checked against the run it names.
     await checkManifest(runDir, store)
+      .then(() => checkProblemRecords(runDir, store))
       .then(() => checkOutputsCovered(runDir, store))
       .catch(async (error: unknown) => {
         await store.close();
