@@ -254,6 +254,41 @@ describe('an unannounced answer in several math segments', () => {
   });
 });
 
+describe('a remark after an unannounced answer', () => {
+  it('is not the answer: the value the sentence states is, and a wrong reference in the remark is different', () => {
+    // The last math of the paragraph was read: the remark's value was graded equal, the stated one different.
+    const remarks: ReadonlyArray<readonly [string, string, string]> = [
+      ['The minimum value is $1$, which is attained at $x = 0$.', '1', '0'],
+      ['Therefore the minimum is $1$ (attained at $x=0$).', '1', '0'],
+      ['Hence the minimum of $f$ is $1$, reached at $x=0$.', '1', '0'],
+      ['So $\\min f = 1$, with equality when $x = 0$.', '1', '0'],
+      ['There are $8$ ways in total (we counted $4$ for each of the $2$ cases).', '8', '2'],
+      ['Thus the value of $k$ is $2$ (and $k=-2$ is rejected since $k>0$).', '2', '-2'],
+      ['Since $n$ is odd, the only possibility is $n = 5$, for which $2^5 - 1 = 31$ is prime.', '5', '31'],
+      ['So $n=6$, because $6! = 720$.', '6', '720'],
+      ['The volume is $64$ cubic units, where the side is $4$.', '64', '4'],
+      ['The volume is $64$ cubic units; the side is $4$.', '64', '4'],
+      ['The volume is $64$, using $s = 4$.', '64', '4'],
+      ['The volume is $64$ — the side being $4$.', '64', '4'],
+      ['The count is $9$. Indeed, checking small cases, $n=1$ gives $1$.', '9', '1'],
+      ['The count is $9$.\nNote: for $n=1$ we get $1$.', '9', '1'],
+      ['**Final answer:** the minimum is $1$, attained only at $x=0$.', '1', '0'],
+    ];
+    for (const [response, right, wrong] of remarks) {
+      expect([response, verdictOf(response, right)]).toEqual([response, 'equal']);
+      expect([response, verdictOf(response, wrong)]).toEqual([response, 'different']);
+    }
+  });
+
+  it('keeps what leads to the answer or belongs to it', () => {
+    expect(verdictOf('Let $x$ be the number. Then $x + 5 = 17$, so $x = 12$.', '12')).toBe('equal');
+    expect(verdictOf('The maximum is attained when $a=b=c$, giving $2$.', '2')).toBe('equal');
+    expect(verdictOf('We find $x = 3$ and so $y = 4$, and the product is $xy = 12$.', '12')).toBe('equal');
+    expect(verdictOf('Adding, we get $1+2$, which is $3$.', '3')).toBe('equal');
+    expect(verdictOf('Dividing, we get: $$\\frac{a}{b} = 4.$$ Hence, we get $a = 4b$, so $b = 2$.', '2')).toBe('equal');
+  });
+});
+
 describe('a value given in words after the mathematics that names it', () => {
   it('reads the number or the bold answer that closes the last paragraph', () => {
     // The last math segment was the answer: "n", different from 3 and sure of it.

@@ -4,6 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
+import { withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -185,7 +186,8 @@ function unannouncedAnswer(response: string): string | null {
     return spansAll ? only.text : trimmed.slice(lead);
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
+  // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
+  const last = withoutClosingRemarks(paragraphs[paragraphs.length - 1] ?? '');
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
