@@ -121,6 +121,17 @@ describe('an equation in one unknown left unsolved', () => {
     expect(verdictOf('m + n = 107', '107')).toBe('equal');
     expect(verdictOf('x = 5 + 5 + 1 = 11', '11')).toBe('equal');
   });
+
+  it('is one rule whatever operation the unknown is under: an absolute value, a factorial, a floor, a log', () => {
+    // "|x| = 6" and "n! = 12" were read as labels and graded equal to their right side, while "x^2 = 25" was unsure.
+    for (const [pred, gold] of [['|x| = 6', '6'], ['n! = 120', '120'], ['x^2 = 25', '25'], ['\\lfloor x \\rfloor = 3', '3'], ['\\log x = 2', '2'], ['\\sqrt{x} = 4', '4']]) {
+      expect([pred, verdictOf(pred ?? '', gold ?? '')]).toEqual([pred, 'unsure']);
+    }
+    // A letter's own name, with an index, a prime, a star or an accent, or a function at a point, still states its value.
+    for (const pred of ['x = 5', 'a_1 = 5', "x' = 5", 'x^* = 5', '\\bar{x} = 5', 'f(2) = 5', '\\angle A = 5', '|AB| = 5']) {
+      expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'equal']);
+    }
+  });
 });
 
 describe('an answer stated with an equals sign', () => {
