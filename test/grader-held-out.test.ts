@@ -128,7 +128,7 @@ describe('an equation in one unknown left unsolved', () => {
       expect([pred, verdictOf(pred ?? '', gold ?? '')]).toEqual([pred, 'unsure']);
     }
     // A letter's own name, with an index, a prime, a star or an accent, or a function at a point, still states its value.
-    for (const pred of ['x = 5', 'a_1 = 5', "x' = 5", 'x^* = 5', '\\bar{x} = 5', 'f(2) = 5', '\\angle A = 5', '|AB| = 5']) {
+    for (const pred of ['x = 5', 'a_1 = 5', "x' = 5", 'x^* = 5', '\\bar{x} = 5', 'f(2) = 5', '\\angle A = 5', '\\min f = 5', '\\deg P = 5', '|AB| = 5']) {
       expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'equal']);
     }
   });

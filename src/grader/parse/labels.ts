@@ -80,9 +80,10 @@ export function statesAwayFromVariable(left: string | null): boolean {
 
 /**
  * Marks around a letter that keep it a name: an angle, an accent, a bar, a
- * word set in text ("\angle A", "\bar{x}", "\overline{x}", "\text{Area}").
+ * word set in text, a quantity of the object the letter is ("\angle A",
+ * "\bar{x}", "\overline{x}", "\text{Area}", "\min f", "\det A", "\deg P").
  */
-const NAME_MARKS = /\\(?:angle|measuredangle|overline|bar|hat|widehat|vec|overrightarrow|tilde|widetilde|dot|ddot|text|mathrm|mathit|mathbf|operatorname)(?![a-zA-Z])|[{}\s]/g;
+const NAME_MARKS = /\\(?:min|max|sup|inf|lim|det|deg|dim|rank|angle|measuredangle|overline|bar|hat|widehat|vec|overrightarrow|tilde|widetilde|dot|ddot|text|mathrm|mathit|mathbf|operatorname)(?![a-zA-Z])|[{}\s]/g;
 
 /**
  * Whether `left` names one letter's own value: the letter, with an index,
