@@ -114,6 +114,20 @@ describe('a reply that goes on to invent the next turn of the conversation', () 
   });
 });
 
+describe('numerals side by side, with only space between them', () => {
+  it('are no product and no one number: a list without its commas, or a numeral spaced out, left to the judge', () => {
+    // Read as a product, "1 2 3" was 6 and "2\quad 3" was 6, graded equal to a reference 6; "1 0 0" equalled 100 as text.
+    for (const [pred, gold] of [['1 2 3', '6'], ['$1$ $2$ $3$', '6'], ['2\\quad 3', '6'], ['2\\ 3', '6'], ['1 2', '2'], ['x = 3 4', '12'], ['1 0 0', '100'], ['2 3', '23']]) {
+      expect([pred, verdictOfReply(pred ?? '', gold ?? '')]).toEqual([pred, 'unsure']);
+    }
+    // Thousands grouped by spaces, a mixed number, a product with its sign: one number, as before.
+    expect(verdictOf('1 000 000', '1000000')).toBe('equal');
+    expect(verdictOf('1\\,000', '1000')).toBe('equal');
+    expect(verdictOf('2 3/4', '\\frac{11}{4}')).toBe('equal');
+    expect(verdictOf('2 \\cdot 3', '6')).toBe('equal');
+  });
+});
+
 describe('an equation in one unknown left unsolved', () => {
   it('does not state its right side as the value', () => {
     expect(verdictOfReply('Therefore $\\boxed{x^2 = 2}$.', '2')).toBe('unsure');
