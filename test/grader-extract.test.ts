@@ -280,6 +280,13 @@ describe('a remark after an unannounced answer', () => {
     }
   });
 
+  it('is cut in the other languages whose announcements are read', () => {
+    // The value where the extremum is reached was read: 3 graded equal, 15 different.
+    for (const response of ['Donc le minimum vaut $15$, atteint pour $n=3$.', 'Portanto, o valor mínimo é $15$, atingido em $n=3$.', 'Por tanto, el mínimo es $15$, alcanzado en $n=3$.', '所以最小值为 $15$，此时 $n=3$。', '所以最小值为 $15$（当 $n=3$ 时取得）。']) {
+      expect([response, verdictOf(response, '15'), verdictOf(response, '3')]).toEqual([response, 'equal', 'different']);
+    }
+  });
+
   it('keeps what leads to the answer or belongs to it', () => {
     expect(verdictOf('Let $x$ be the number. Then $x + 5 = 17$, so $x = 12$.', '12')).toBe('equal');
     expect(verdictOf('The maximum is attained when $a=b=c$, giving $2$.', '2')).toBe('equal');

@@ -20,9 +20,13 @@ import { mathSegments, type Segment } from './segments.ts';
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;]\s*(?:where|with|given(?:\s+that)?|as|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
-    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being)\b`,
+    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    // The same remarks in the languages whose announcements are read: where the value is reached, and why.
+    String.raw`atteinte?s?|obtenue?s?|puisque|car|alcanzad[oa]s?|obtenid[oa]s?|que\s+se\s+obtiene|ya\s+que|atingid[oa]s?|obtid[oa]s?|pois|` +
+    String.raw`erreicht|angenommen|wobei|weil|raggiunt[oa]|ottenut[oa]|poiché|достигается|достигаемое|при|где|так\s+как|поскольку)(?![\p{L}])|` +
+    String.raw`此时|这时|其中|因为|由于|当)`,
   'iu',
 );
 
@@ -33,7 +37,7 @@ const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\
  * Words that open a parenthesis belonging to the answer: a qualifier or an alternative. A restatement
  * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
  */
-const OWN_PARENTHESIS = /^\(\s*(?:or|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
@@ -71,11 +75,12 @@ function insideMath(segments: readonly Segment[], at: number): boolean {
  */
 function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segment[]): boolean {
   if (ASIDE.test(rest)) return true;
-  if (/^\s*\(/.test(rest)) {
+  if (/^\s*[(（]/.test(rest)) {
     const open = rest.trimStart();
-    const close = open.indexOf(')', open.lastIndexOf('$') + 1);
-    const aside = close < 0 ? open : open.slice(0, close + 1);
-    const words = aside.replace(/\$[^$]*\$/g, ' ').match(/\p{L}{2,}/gu) ?? [];
+    const lastMath = open.lastIndexOf('$') + 1;
+    const close = open.slice(lastMath).search(/[)）]/);
+    const aside = close < 0 ? open : open.slice(0, lastMath + close + 1);
+    const words = aside.replace(/\$[^$]*\$/g, ' ').match(/\p{L}{2,}|\p{Script=Han}/gu) ?? [];
     // "(side $4$)", "(we reject $k = -2$)": an aside in words that holds mathematics of its own.
     return !OWN_PARENTHESIS.test(open) && aside.includes('$') && words.some((word) => !/^(?:and|or)$/i.test(word));
   }
@@ -110,7 +115,7 @@ function withoutRemarkSentences(paragraph: string): string {
 }
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
-const REMARK_START = /[,;(]|\s(?:—|–|--)\s/g;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s/g;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark
@@ -133,7 +138,7 @@ export function withoutClosingRemarks(paragraph: string): string {
     if (before.length === 0) continue;
     const named = new Set(before.flatMap((s) => [...letters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
-    if (remarkAt(text.slice(m.index, lastMath.end + 1), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
+    if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
   return text;
 }
