@@ -249,6 +249,14 @@ describe('an unannounced answer in several math segments', () => {
     expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = 3$.', '-3, 2')).toBe('different');
   });
 
+  it('keeps a clause that ranges a letter of the math before it, as an announced answer does', () => {
+    // The lone letter of the clause was read: "k is an integer", unsure against the family; "a < 0" against "a > 0" too.
+    expect(verdictOf('Thus $x = 2k\\pi$, where $k$ is an integer.', 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+    expect(verdictOf('Thus $x = k\\pi$, where $k$ is an integer.', 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('different');
+    expect(verdictOf('So $g(x) = ax^2$ for some $a > 0$.', 'g(x) = ax^2, a > 0')).toBe('equal');
+    expect(verdictOf('So $g(x) = ax^2$ for some $a < 0$.', 'g(x) = ax^2, a > 0')).toBe('different');
+  });
+
   it('leaves out a segment that words keep apart', () => {
     expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
   });
