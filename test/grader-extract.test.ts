@@ -300,6 +300,10 @@ describe('a remark after an unannounced answer', () => {
     expect(verdictOf('The maximum is attained when $a=b=c$, giving $2$.', '2')).toBe('equal');
     expect(verdictOf('We find $x = 3$ and so $y = 4$, and the product is $xy = 12$.', '12')).toBe('equal');
     expect(verdictOf('Adding, we get $1+2$, which is $3$.', '3')).toBe('equal');
+    // An aside closed before the last math, or a consequence after the opener, leads on to the value.
+    expect(verdictOf('We get $a+b$ (since $a=5$, $b=7$), that is $12$.', '12')).toBe('equal');
+    expect(verdictOf('The volume is $V$, where $s=4$, so $V = 64$.', '64')).toBe('equal');
+    expect(verdictOf('We use $a=5$ (from the first equation), and then $a + 7 = 12$.', '5')).toBe('different');
     expect(verdictOf('Dividing, we get: $$\\frac{a}{b} = 4.$$ Hence, we get $a = 4b$, so $b = 2$.', '2')).toBe('equal');
   });
 });

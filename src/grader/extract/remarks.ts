@@ -114,6 +114,16 @@ function withoutRemarkSentences(paragraph: string): string {
   return text;
 }
 
+/**
+ * Whether the words from a remark's opener to the last math lead on to a value of their own: an aside
+ * closed before it ("(since $a=5$), that is $12$"), or a consequence ("where $s = 4$, so $V = 64$").
+ */
+function leadsOn(words: string): boolean {
+  // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
+  if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
+  return /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words);
+}
+
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
 const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s/g;
 
@@ -138,6 +148,7 @@ export function withoutClosingRemarks(paragraph: string): string {
     if (before.length === 0) continue;
     const named = new Set(before.flatMap((s) => [...letters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
+    if (leadsOn(text.slice(m.index, lastMath.start).replace(/\$[^$]*\$/g, ' '))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
   return text;
