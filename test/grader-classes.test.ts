@@ -194,6 +194,21 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     ]);
   });
 
+  it('reads a residue form whose parameter ranges over every integer as its class', () => {
+    // "n = 2k+1, k \in \mathbb{Z}" was no class: different from "all odd integers", sure of it.
+    expectVerdict('equal', [
+      ['\\text{all odd integers}', 'n = 2k+1, k \\in \\mathbb{Z}'],
+      ['\\text{all even integers}', 'n = 2k, k \\in \\mathbb{Z}'],
+      ['n \\equiv 3 \\pmod 4', 'n = 4k+3, k \\in \\mathbb{Z}'],
+    ]);
+    expectVerdict('different', [
+      ['\\text{all even integers}', 'n = 2k+1, k \\in \\mathbb{Z}'],
+      ['n \\equiv 3 \\pmod 4', 'n = 4k+1, k \\in \\mathbb{Z}'],
+    ]);
+    // Over \mathbb{N} the parameter is bounded: not every odd integer.
+    expect(gradeAnswer('n = 2k+1, k \\in \\mathbb{N}', '\\text{all odd integers}').verdict).not.toBe('equal');
+  });
+
   it('equates the same set in words and in symbols', () => {
     expectVerdict('equal', [
       ['m \\text{ is even}', 'even m'],

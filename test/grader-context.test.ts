@@ -95,6 +95,19 @@ describe('a question that asks for a form', () => {
   });
 });
 
+describe('"there are no such n" against a count of 0', () => {
+  it('is the count where the question asks how many, unsure without the question, and DNE is never a count', () => {
+    // "There are no such $n$." against 0 was different, sure of it, though the question asked how many.
+    const howMany = { question: 'How many positive integers $n$ satisfy $n^2 + 1 = 0$?' };
+    expectVerdict('equal', [['0', 'There are no such $n$.'], ['0', 'none'], ['0', 'There are no solutions.'], ['0', 'No, there is no such n.']], howMany);
+    expectVerdict('equal', [['0', 'no such n exists']], { question: 'Find the number of primes $p$ with $p^2 = 8$.' });
+    expectVerdict('unsure', [['0', 'There are no such $n$.'], ['0', 'none']]);
+    expectVerdict('unsure', [['0', 'There are no such $n$.']], { question: 'Find all integers $n$ with $n^2 = n$.' });
+    expectVerdict('different', [['0', 'DNE'], ['0', 'does not exist'], ['1', 'There are no such $n$.']], howMany);
+    expectVerdict('different', [['0', '\\emptyset'], ['0', '\\{\\}']], howMany);
+  });
+});
+
 describe('several final answers in one response', () => {
   const parts = '(a) Is 7 prime? $\\boxed{Yes}$. (b) Is 9 prime? $\\boxed{No}$. (c) Is 11 prime? $\\boxed{Yes}$.';
   const corrected = 'Counting the corners once: $\\boxed{12}$. But each corner was counted twice, so the total is $\\boxed{14}$.';

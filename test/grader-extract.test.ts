@@ -249,8 +249,62 @@ describe('an unannounced answer in several math segments', () => {
     expect(verdictOf('We factor the quadratic.\n\nThe solutions are $x = 2$ and $x = 3$.', '-3, 2')).toBe('different');
   });
 
+  it('keeps a clause that ranges a letter of the math before it, as an announced answer does', () => {
+    // The lone letter of the clause was read: "k is an integer", unsure against the family; "a < 0" against "a > 0" too.
+    expect(verdictOf('Thus $x = 2k\\pi$, where $k$ is an integer.', 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+    expect(verdictOf('Thus $x = k\\pi$, where $k$ is an integer.', 'x = 2k\\pi, k \\in \\mathbb{Z}')).toBe('different');
+    expect(verdictOf('So $g(x) = ax^2$ for some $a > 0$.', 'g(x) = ax^2, a > 0')).toBe('equal');
+    expect(verdictOf('So $g(x) = ax^2$ for some $a < 0$.', 'g(x) = ax^2, a > 0')).toBe('different');
+  });
+
   it('leaves out a segment that words keep apart', () => {
     expect(extractAnswer('We solve it.\n\nSince $m = 3$ and $n = 7$, we get $m + n = 10$.')).toBe('m + n = 10');
+  });
+});
+
+describe('a remark after an unannounced answer', () => {
+  it('is not the answer: the value the sentence states is, and a wrong reference in the remark is different', () => {
+    // The last math of the paragraph was read: the remark's value was graded equal, the stated one different.
+    const remarks: ReadonlyArray<readonly [string, string, string]> = [
+      ['The minimum value is $1$, which is attained at $x = 0$.', '1', '0'],
+      ['Therefore the minimum is $1$ (attained at $x=0$).', '1', '0'],
+      ['Hence the minimum of $f$ is $1$, reached at $x=0$.', '1', '0'],
+      ['So $\\min f = 1$, with equality when $x = 0$.', '1', '0'],
+      ['There are $8$ ways in total (we counted $4$ for each of the $2$ cases).', '8', '2'],
+      ['Thus the value of $k$ is $2$ (and $k=-2$ is rejected since $k>0$).', '2', '-2'],
+      ['Since $n$ is odd, the only possibility is $n = 5$, for which $2^5 - 1 = 31$ is prime.', '5', '31'],
+      ['So $n=6$, because $6! = 720$.', '6', '720'],
+      ['The volume is $64$ cubic units, where the side is $4$.', '64', '4'],
+      ['The volume is $64$ cubic units; the side is $4$.', '64', '4'],
+      ['The volume is $64$, using $s = 4$.', '64', '4'],
+      ['The volume is $64$ — the side being $4$.', '64', '4'],
+      ['The count is $9$. Indeed, checking small cases, $n=1$ gives $1$.', '9', '1'],
+      ['The count is $9$.\nNote: for $n=1$ we get $1$.', '9', '1'],
+      ['**Final answer:** the minimum is $1$, attained only at $x=0$.', '1', '0'],
+    ];
+    for (const [response, right, wrong] of remarks) {
+      expect([response, verdictOf(response, right)]).toEqual([response, 'equal']);
+      expect([response, verdictOf(response, wrong)]).toEqual([response, 'different']);
+    }
+  });
+
+  it('is cut in the other languages whose announcements are read', () => {
+    // The value where the extremum is reached was read: 3 graded equal, 15 different.
+    for (const response of ['Donc le minimum vaut $15$, atteint pour $n=3$.', 'Portanto, o valor mínimo é $15$, atingido em $n=3$.', 'Por tanto, el mínimo es $15$, alcanzado en $n=3$.', '所以最小值为 $15$，此时 $n=3$。', '所以最小值为 $15$（当 $n=3$ 时取得）。']) {
+      expect([response, verdictOf(response, '15'), verdictOf(response, '3')]).toEqual([response, 'equal', 'different']);
+    }
+  });
+
+  it('keeps what leads to the answer or belongs to it', () => {
+    expect(verdictOf('Let $x$ be the number. Then $x + 5 = 17$, so $x = 12$.', '12')).toBe('equal');
+    expect(verdictOf('The maximum is attained when $a=b=c$, giving $2$.', '2')).toBe('equal');
+    expect(verdictOf('We find $x = 3$ and so $y = 4$, and the product is $xy = 12$.', '12')).toBe('equal');
+    expect(verdictOf('Adding, we get $1+2$, which is $3$.', '3')).toBe('equal');
+    // An aside closed before the last math, or a consequence after the opener, leads on to the value.
+    expect(verdictOf('We get $a+b$ (since $a=5$, $b=7$), that is $12$.', '12')).toBe('equal');
+    expect(verdictOf('The volume is $V$, where $s=4$, so $V = 64$.', '64')).toBe('equal');
+    expect(verdictOf('We use $a=5$ (from the first equation), and then $a + 7 = 12$.', '5')).toBe('different');
+    expect(verdictOf('Dividing, we get: $$\\frac{a}{b} = 4.$$ Hence, we get $a = 4b$, so $b = 2$.', '2')).toBe('equal');
   });
 });
 

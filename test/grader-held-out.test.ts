@@ -114,12 +114,37 @@ describe('a reply that goes on to invent the next turn of the conversation', () 
   });
 });
 
+describe('numerals side by side, with only space between them', () => {
+  it('are no product and no one number: a list without its commas, or a numeral spaced out, left to the judge', () => {
+    // Read as a product, "1 2 3" was 6 and "2\quad 3" was 6, graded equal to a reference 6; "1 0 0" equalled 100 as text.
+    for (const [pred, gold] of [['1 2 3', '6'], ['$1$ $2$ $3$', '6'], ['2\\quad 3', '6'], ['2\\ 3', '6'], ['1 2', '2'], ['x = 3 4', '12'], ['1 0 0', '100'], ['2 3', '23']]) {
+      expect([pred, verdictOfReply(pred ?? '', gold ?? '')]).toEqual([pred, 'unsure']);
+    }
+    // Thousands grouped by spaces, a mixed number, a product with its sign: one number, as before.
+    expect(verdictOf('1 000 000', '1000000')).toBe('equal');
+    expect(verdictOf('1\\,000', '1000')).toBe('equal');
+    expect(verdictOf('2 3/4', '\\frac{11}{4}')).toBe('equal');
+    expect(verdictOf('2 \\cdot 3', '6')).toBe('equal');
+  });
+});
+
 describe('an equation in one unknown left unsolved', () => {
   it('does not state its right side as the value', () => {
     expect(verdictOfReply('Therefore $\\boxed{x^2 = 2}$.', '2')).toBe('unsure');
     expect(verdictOf('2x + 1 = 7', '7')).toBe('unsure');
     expect(verdictOf('m + n = 107', '107')).toBe('equal');
     expect(verdictOf('x = 5 + 5 + 1 = 11', '11')).toBe('equal');
+  });
+
+  it('is one rule whatever operation the unknown is under: an absolute value, a factorial, a floor, a log', () => {
+    // "|x| = 6" and "n! = 12" were read as labels and graded equal to their right side, while "x^2 = 25" was unsure.
+    for (const [pred, gold] of [['|x| = 6', '6'], ['n! = 120', '120'], ['x^2 = 25', '25'], ['\\lfloor x \\rfloor = 3', '3'], ['\\log x = 2', '2'], ['\\sqrt{x} = 4', '4']]) {
+      expect([pred, verdictOf(pred ?? '', gold ?? '')]).toEqual([pred, 'unsure']);
+    }
+    // A letter's own name, with an index, a prime, a star or an accent, or a function at a point, still states its value.
+    for (const pred of ['x = 5', 'a_1 = 5', "x' = 5", 'x^* = 5', '\\bar{x} = 5', 'f(2) = 5', '\\angle A = 5', '\\min f = 5', '\\deg P = 5', '|AB| = 5']) {
+      expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'equal']);
+    }
   });
 });
 

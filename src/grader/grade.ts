@@ -94,7 +94,7 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   const p = safePrepare(pred);
-  const verdict = inContext(compareBoth(g, p, options), g, p, options, context);
+  const verdict = inContext(compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
 }
 
@@ -144,13 +144,22 @@ function sameForm(g: Prepared, p: Prepared): boolean {
   }
 }
 
-function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined): Verdict {
+/** "How many …", "Find the number of …": a question whose answer is a count, so that "no such n" answers 0. */
+const HOW_MANY = /\bhow\s+many\b|\b(?:find|determine|compute|calculate|count|what\s+is|give)\s+the\s+(?:total\s+)?number\s+of\b/i;
+
+function asksHowMany(question: string | undefined): boolean {
+  return question !== undefined && HOW_MANY.test(question);
+}
+
+function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false): Verdict {
   // Nothing to compare against: a missing reference is no reason to call an answer wrong.
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
   try {
-    const readings = (side: Prepared): Reading[] => [{ answer: side.answer, onMatch: 'equal' }, ...side.readings];
+    // "There are no such n" is the count 0 where the question asks how many (readings.ts).
+    const asked = (r: Reading): Reading => (r.countOfNone === true && howMany ? { ...r, onMatch: 'equal' } : r);
+    const readings = (side: Prepared): Reading[] => [{ answer: side.answer, onMatch: 'equal' }, ...side.readings.map(asked)];
     let guessed = false;
     for (const ga of readings(g)) {
       for (const pa of readings(p)) {

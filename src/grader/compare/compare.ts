@@ -35,7 +35,8 @@ export function textKey(answer: Answer, ignoreCase = answer.kind === 'text'): st
   const raw = rawText(answer);
   return (ignoreCase ? raw.toLowerCase() : raw)
     .replace(/\\text\{([^{}]*)\}/g, '$1')
-    .replace(/\s+/g, '')
+    // "1 0 0" is no spelling of 100: a space between digits stays (clean.ts joins thousands groups before).
+    .replace(/(?<!\d)\s+|\s+(?!\d)/g, '')
     .replace(/^\(([a-zA-Z])\)$/, '$1');
 }
 

@@ -142,13 +142,15 @@ function depths(s: string): number[] {
 }
 
 /**
- * Thousands separators: "14{,}916", "11,\!111", "7,425,000" (a comma before
+ * Thousands separators: "14{,}916", "11,\!111", "7,425,000", "1\,000" (a comma before
  * exactly three digits, not after a leading 0 and not inside a decimal part).
  * A bare comma counts only outside brackets: inside "(2,251,252)" or
  * "\{2,251,252\}" it separates items.
  */
 function dropThousands(s: string): string {
   let out = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d)/g, '$1').replace(/(\d),\\!\s*(?=\d)/g, '$1');
+  // "1\,000\,000", "1~000": thin spaces between groups are the spaces the rule below reads.
+  out = out.replace(/(\d)\s*(?:\\[,:; ]|~|\\thinspace(?![a-zA-Z]))\s*(?=\d{3}(?!\d))/g, '$1 ');
   const depth = depths(out);
   out = out.replace(/(?<![\d.,])([1-9]\d{0,2})((?:,\d{3})+)(?![\d])(?!,\d)/g, (m: string, head: string, groups: string, offset: number) =>
     (depth[offset] ?? 0) > 0 ? m : head + groups.replace(/,/g, ''),

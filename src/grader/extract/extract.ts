@@ -4,6 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
+import { withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -185,7 +186,8 @@ function unannouncedAnswer(response: string): string | null {
     return spansAll ? only.text : trimmed.slice(lead);
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
+  // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
+  const last = withoutClosingRemarks(paragraphs[paragraphs.length - 1] ?? '');
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
@@ -196,6 +198,9 @@ function unannouncedAnswer(response: string): string | null {
   if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
   const later = concludedLater(last.slice(lastMath.end), lastMath.text);
   if (later !== null) return later;
+  // "Thus $x = 2k\pi$, where $k$ is an integer.": the range of a letter of the math before belongs to that math.
+  const ranged = rangedStatement(last, math);
+  if (ranged !== null) return ranged;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
   if (LONE_SYMBOL.test(lastMath.text) && proseWordCount(describedAfter) >= 2) return `${lastMath.text} ${describedAfter.trim()}`;
@@ -206,6 +211,23 @@ function unannouncedAnswer(response: string): string | null {
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+}
+
+/** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
+const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})\s*$/iu;
+
+/**
+ * The last two math segments as one statement when the last ranges a letter
+ * of the one before ("$x = 2k\pi$, where $k$ is an integer", "$f(x) = cx$
+ * for some real $c$"): read alone, the lone letter was the answer.
+ */
+function rangedStatement(paragraph: string, math: readonly Segment[]): string | null {
+  const lastMath = math[math.length - 1];
+  const previous = math[math.length - 2];
+  if (lastMath === undefined || previous === undefined || !QUALIFYING_GAP.test(paragraph.slice(previous.end, lastMath.start))) return null;
+  const letters = (tex: string): string[] => tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
+  const own = new Set(letters(previous.text));
+  return letters(lastMath.text).some((letter) => own.has(letter)) ? statementAt(paragraph, previous.start) : null;
 }
 
 /** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */

@@ -6,6 +6,7 @@
  * sentence; a reason after it ("since …", "which …") is not the answer. A
  * list or a table right after the marker gives one answer per item or row.
  */
+import { withoutClosingRemarks } from './remarks.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
@@ -195,7 +196,8 @@ function statementOf(text: string): string | null {
   // The sentence ends at a line break or at a period followed by a space or
   // the end (a period between digits is a decimal point).
   // "7, which is odd", "12, since …": a reason after the answer is not part of it.
-  const sentence = (rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(REASON_AFTER, '');
+  // "the minimum is $1$, attained at $x = 0$": a remark after the value is no part of it (remarks.ts).
+  const sentence = withoutClosingRemarks(rest.split(/\n|\.(?=\s|$)|。/)[0] ?? '').replace(/\.$/, '').replace(REASON_AFTER, '');
   // "12 (twelve)", "7 (in total)": a remark in words after a number is not part of it.
   const cleaned = sentence.replace(/\*\*/g, '').replace(/(\d)\s*\([\p{L}\s,'-]*\p{L}{2}[\p{L}\s,'-]*\)\s*$/u, '$1').trim();
   // "neither 12 nor 15", "not 7": a number it names is not the answer.

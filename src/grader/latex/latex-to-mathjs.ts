@@ -87,6 +87,9 @@ class Reader implements LatexGrammar {
         cursor.skip();
         left = `(${left} / ${this.signed()})`;
       } else if (this.startsFactor(tok)) {
+        // "1 2 3", "2\quad 3", "$1$ $2$ $3$": numerals side by side are a list without its commas, or one
+        // numeral spaced out, never a product; read as one, "1 2 3" was 6 and graded equal to it.
+        if (tok.t === 'num' && cursor.peek(-1)?.t === 'num') throw new TranslateError('numerals side by side');
         left = `(${left} * ${this.factor()})`;
       } else return left;
     }

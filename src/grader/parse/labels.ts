@@ -79,11 +79,33 @@ export function statesAwayFromVariable(left: string | null): boolean {
 }
 
 /**
- * "x^2 = 2", "2x + 1 = 7": the left side of an equation in one unknown left
- * unsolved, whose right side is no value of the unknown (a named quantity,
- * "m + n = 107", has two letters; a label, "x = 2", is solved).
+ * Marks around a letter that keep it a name: an angle, an accent, a bar, a
+ * word set in text, a quantity of the object the letter is ("\angle A",
+ * "\bar{x}", "\overline{x}", "\text{Area}", "\min f", "\det A", "\deg P").
+ */
+const NAME_MARKS = /\\(?:min|max|sup|inf|lim|det|deg|dim|rank|angle|measuredangle|overline|bar|hat|widehat|vec|overrightarrow|tilde|widetilde|dot|ddot|text|mathrm|mathit|mathbf|operatorname)(?![a-zA-Z])|[{}\s]/g;
+
+/**
+ * Whether `left` names one letter's own value: the letter, with an index,
+ * primes or an accent ("x", "a_1", "x'", "\bar{x}", "\angle A"), or a
+ * function at its arguments ("f(2)", "f(x)"). "|x|", "x!", "\lfloor x
+ * \rfloor", "x^2" and "2x" are operations on the letter, not its name.
+ */
+function namesLetter(left: string): boolean {
+  const bare = withoutArguments(left.replace(/_\{[^{}]*\}|_\\?[a-zA-Z0-9]+/g, '').replace(/\^\s*\{?\s*(?:\\prime|\\ast|\\star|\*)\s*\}?|'/g, '')).replace(NAME_MARKS, '');
+  return /^[a-zA-Z](?:\(\))?$/.test(bare);
+}
+
+/**
+ * "x^2 = 25", "2x + 1 = 7", "|x| = 6", "n! = 120": the left side of an
+ * equation in one unknown left unsolved, whose right side is no value of the
+ * unknown. One rule for all of them: the left side holds one letter and does
+ * not name it ("x = 2", "a_1 = 2", "\angle A = 30" are solved), so a match
+ * of its right side is `unsure`. A named quantity of several letters, "m + n
+ * = 107" or "|AB| = 1", still states its right side.
  */
 export function leavesUnsolved(left: string | null): boolean {
-  if (left === null || isLabel(left)) return false;
-  return new Set(left.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []).size === 1;
+  if (left === null) return false;
+  const oneLetter = new Set(left.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []).size === 1;
+  return oneLetter && !namesLetter(left.trim());
 }

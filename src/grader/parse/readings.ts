@@ -19,6 +19,8 @@ import type { Answer } from './types.ts';
 export interface Reading {
   answer: Answer;
   onMatch: 'equal' | 'unsure';
+  /** The count 0 that "there are no such n" also states: `equal` where the question asks how many (grade.ts). */
+  countOfNone?: true;
 }
 
 /** "1000,99" and "0,111": a comma between digits that is not a thousands separator. */
@@ -83,6 +85,26 @@ function combinationReadings(cleaned: string): Reading[] {
   return [{ answer: parseTop(`\\binom{${n ?? ''}}{${k ?? ''}}`), onMatch: 'unsure' }];
 }
 
+/** Words that say no object of a kind exists: "no such $n$", "none", "there are no solutions". */
+const NO_OBJECTS = /\b(?:no|none)\b/i;
+
+/** Words that say a value does not exist, which is no count: "DNE", "does not exist", "undefined". */
+const NO_VALUE = /\bdne\b|\b(?:does|do)\s+not\s+exist\b|\bundefined\b/i;
+
+/**
+ * "There are no such $n$", "none", "No, there is no such n": the empty set,
+ * and also the count 0, which is the answer when the question asks how many.
+ * Which of the two the question asks only it says, so a match as the count
+ * is `unsure` here; with a question that asks how many, grade.ts makes it
+ * `equal`. "DNE" and "does not exist" say a value (a limit) is missing, and
+ * count nothing: against 0 they stay different.
+ */
+function countOfNone(cleaned: string, readings: readonly Answer[]): Reading[] {
+  const empty = readings.some((r) => r.kind === 'set' && r.items.length === 0);
+  if (!empty || !NO_OBJECTS.test(cleaned) || NO_VALUE.test(cleaned)) return [];
+  return [{ answer: parseTop('0'), onMatch: 'unsure', countOfNone: true }];
+}
+
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
  * is a list, and the decimal 1.2 only as a guess: one digit after the comma
@@ -104,7 +126,7 @@ export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const verdict = YES_OR_NO_FIRST.exec(cleaned);
   const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
   if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
-  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned));
+  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned), ...countOfNone(cleaned, [answer, ...out.map((r) => r.answer)]));
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.

@@ -160,9 +160,15 @@ function withoutQualifiers(input: string): { text: string; domain: string } {
   return { text, domain };
 }
 
+/** "k \in \mathbb{Z}": a parameter of a residue form ranging over all integers (not \mathbb{N}, which would bound it). */
+const INTEGER_PARAMETER = /^[jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?$/;
+
 /** Items that are all residue classes, as one reduced set; null otherwise. */
 function residueList(text: string): string | null {
-  const items = expandCongruences(text).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  const all = expandCongruences(text).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  // "n = 2k+1, k \in \mathbb{Z}": the parameter ranging over every integer is what the class says already.
+  const items = all.filter((item) => !INTEGER_PARAMETER.test(item));
+  if (items.length === 0) return null;
   const sets = items.map(residueItem);
   if (!sets.every((r) => r !== null)) return null;
   const union = unionOf(sets.filter((r) => r !== null));

@@ -1,0 +1,155 @@
+/**
+ * Remarks after an unannounced answer. A reply that neither boxes nor
+ * announces its answer often ends on the value it states and then a remark
+ * that holds other mathematics: "The minimum value is $1$, attained at
+ * $x = 0$.", "There are $8$ ways (we counted $4$ for each of $2$ cases).",
+ * "The volume is $64$, where the side is $4$.", "The count is $9$. Indeed,
+ * $n = 1$ gives $1$." Read as the last math of the paragraph, the remark's
+ * value was taken for the answer: a wrong reference 0, 2 or 4 was graded
+ * equal, the right one different. The remark is cut before the last math is
+ * read; what a clause adds to the answer (a parameter's range, a case, an
+ * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
+ */
+import { mathSegments, type Segment } from './segments.ts';
+
+/**
+ * Openers of a remark after a value, in its sentence: a reason, where the
+ * value is reached, how it was found, an aside in a parenthesis or after a
+ * dash, a clause after a semicolon. "where" and "with" open one only when
+ * their mathematics names no letter of the value ("where the side is $4$",
+ * not "where $k$ is an integer"): see {@link remarkAt}.
+ */
+const REMARK_AFTER_COMMA = new RegExp(
+  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+    String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
+    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    // The same remarks in the languages whose announcements are read: where the value is reached, and why.
+    String.raw`atteinte?s?|obtenue?s?|puisque|car|alcanzad[oa]s?|obtenid[oa]s?|que\s+se\s+obtiene|ya\s+que|atingid[oa]s?|obtid[oa]s?|pois|` +
+    String.raw`erreicht|angenommen|wobei|weil|raggiunt[oa]|ottenut[oa]|poiché|достигается|достигаемое|при|где|так\s+как|поскольку)(?![\p{L}])|` +
+    String.raw`此时|这时|其中|因为|由于|当)`,
+  'iu',
+);
+
+/** A dash set between spaces, or a semicolon followed by words: an aside or a new clause. */
+const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\b|ou\b))(?=[\s*]*\p{L})/u;
+
+/**
+ * Words that open a parenthesis belonging to the answer: a qualifier or an alternative. A restatement
+ * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
+ */
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+
+/** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
+const REMARK_SENTENCE =
+  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\()/i;
+
+/** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
+const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
+
+/** How far before the last math of a paragraph a remark may open: a remark is a clause, not a page. */
+const REMARK_REACH = 300;
+
+/** Letters of a text of mathematics, commands aside. */
+function letters(math: string): Set<string> {
+  return new Set(math.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []);
+}
+
+/** Whether `at` lies inside one of `segments` (in order): a binary search, so that a long paragraph costs no more than its length. */
+function insideMath(segments: readonly Segment[], at: number): boolean {
+  let low = 0;
+  let high = segments.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const s = segments[mid];
+    if (s === undefined) return false;
+    if (at < s.start) high = mid - 1;
+    else if (at >= s.end) low = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a remark opens at the start of `rest` (the sentence from there on),
+ * after the value whose letters are `named`; `later` is the math of `rest`.
+ */
+function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segment[]): boolean {
+  if (ASIDE.test(rest)) return true;
+  if (/^\s*[(（]/.test(rest)) {
+    const open = rest.trimStart();
+    const lastMath = open.lastIndexOf('$') + 1;
+    const close = open.slice(lastMath).search(/[)）]/);
+    const aside = close < 0 ? open : open.slice(0, lastMath + close + 1);
+    const words = aside.replace(/\$[^$]*\$/g, ' ').match(/\p{L}{2,}|\p{Script=Han}/gu) ?? [];
+    // "(side $4$)", "(we reject $k = -2$)": an aside in words that holds mathematics of its own.
+    return !OWN_PARENTHESIS.test(open) && aside.includes('$') && words.some((word) => !/^(?:and|or)$/i.test(word));
+  }
+  const opener = REMARK_AFTER_COMMA.exec(rest);
+  if (opener === null) return false;
+  if (!/^\s*[,;]\s*(?:where|with)\b/i.test(opener[0])) return true;
+  // "where $k$ is an integer", "with $a > 0$": the range of a letter of the value belongs to it.
+  return !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
+}
+
+/** The start of the sentence of `text` that goes on at `upTo` (ends inside math do not count). */
+function sentenceStartBefore(text: string, segments: readonly Segment[], upTo: number): number {
+  let start = 0;
+  for (const m of text.slice(0, upTo).matchAll(SENTENCE_END)) {
+    if (!insideMath(segments, m.index) && m.index + m[0].length < upTo) start = m.index + m[0].length;
+  }
+  // "$$\Delta p \Delta x \ge \frac{h}{4\pi}.$$ Dividing …": a display that closes on its full stop ends its sentence.
+  for (const s of segments) if (s.end <= upTo && s.end > start && /\.$/.test(s.text) && /^(?:\$\$|\\\[)/.test(text.slice(s.start, s.start + 2))) start = s.end;
+  return start;
+}
+
+/** `paragraph` without trailing sentences that only check or illustrate the answer stated before them. */
+function withoutRemarkSentences(paragraph: string): string {
+  let text = paragraph.trimEnd();
+  for (let guard = 0; guard < 8; guard += 1) {
+    const segments = mathSegments(text);
+    const start = sentenceStartBefore(text, segments, text.length);
+    if (start === 0 || !REMARK_SENTENCE.test(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
+    text = text.slice(0, start).trimEnd();
+  }
+  return text;
+}
+
+/**
+ * Whether the words from a remark's opener to the last math lead on to a value of their own: an aside
+ * closed before it ("(since $a=5$), that is $12$"), or a consequence ("where $s = 4$, so $V = 64$").
+ */
+function leadsOn(words: string): boolean {
+  // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
+  if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
+  return /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words);
+}
+
+/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s/g;
+
+/**
+ * `paragraph` up to the value its last sentence states, when a remark
+ * holding other mathematics follows that value: "The minimum value is $1$,
+ * attained at $x = 0$." is "The minimum value is $1$.". A paragraph without
+ * such a remark is returned as it is.
+ */
+export function withoutClosingRemarks(paragraph: string): string {
+  const text = withoutRemarkSentences(paragraph);
+  const segments = mathSegments(text);
+  const lastMath = segments[segments.length - 1];
+  if (lastMath === undefined) return text;
+  const sentenceStart = sentenceStartBefore(text, segments, lastMath.start);
+  const from = Math.max(sentenceStart, lastMath.start - REMARK_REACH);
+  const near = segments.filter((s) => s.start >= from);
+  REMARK_START.lastIndex = from;
+  for (let m = REMARK_START.exec(text); m !== null && m.index < lastMath.start; m = REMARK_START.exec(text)) {
+    if (insideMath(segments, m.index)) continue;
+    const before = near.filter((s) => s.end <= m.index);
+    if (before.length === 0) continue;
+    const named = new Set(before.flatMap((s) => [...letters(s.text)]));
+    const later = near.filter((s) => s.start > m.index);
+    if (leadsOn(text.slice(m.index, lastMath.start).replace(/\$[^$]*\$/g, ' '))) continue;
+    if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
+  }
+  return text;
+}
