@@ -209,6 +209,26 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     expect(gradeAnswer('n = 2k+1, k \\in \\mathbb{N}', '\\text{all odd integers}').verdict).not.toBe('equal');
   });
 
+  it('reads a family whose parameter ranges over the same set under another letter as the same family', () => {
+    // "… + n\pi, n \in \mathbb{Z}" against "… + k\pi, k \in \mathbb{Z}" was different, sure of it.
+    expectVerdict('equal', [
+      ['x = \\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}', 'x = \\frac{\\pi}{4} + n\\pi, n \\in \\mathbb{Z}'],
+      ['x = 2k\\pi \\pm \\frac{\\pi}{3}, k \\in \\mathbb{Z}', 'x = \\pm\\frac{\\pi}{3} + 2m\\pi, m \\in \\mathbb{Z}'],
+      ['n = 3k + 1, k \\in \\mathbb{N}', 'n = 3j + 1, j \\in \\mathbb{N}'],
+    ]);
+    expectVerdict('different', [
+      // Every other member of the family, a shifted one, and a parameter that also stands free in pred.
+      ['x = \\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}', 'x = \\frac{\\pi}{4} + 2n\\pi, n \\in \\mathbb{Z}'],
+      ['x = \\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}', 'x = \\frac{\\pi}{2} + n\\pi, n \\in \\mathbb{Z}'],
+      ['x = \\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}', 'x = \\frac{k\\pi}{4} + n\\pi, n \\in \\mathbb{Z}'],
+    ]);
+    // Over another set the ranges differ: not known to be the same family.
+    expect(gradeAnswer('x = \\frac{\\pi}{4} + n\\pi, n \\in \\mathbb{N}', 'x = \\frac{\\pi}{4} + k\\pi, k \\in \\mathbb{Z}').verdict).not.toBe('equal');
+    // A reference that names its parameter without a range: its one letter pred lacks is taken for it, and the range stated on one side only leaves it unsure.
+    expectVerdict('unsure', [['\\frac{\\pi}{4} + k\\pi', 'x = \\frac{\\pi}{4} + n\\pi, n \\in \\mathbb{Z}']]);
+    expectVerdict('different', [['\\frac{\\pi}{4} + k\\pi', 'x = \\frac{\\pi}{4} + 2n\\pi, n \\in \\mathbb{Z}']]);
+  });
+
   it('equates the same set in words and in symbols', () => {
     expectVerdict('equal', [
       ['m \\text{ is even}', 'even m'],

@@ -10,7 +10,7 @@
 import { exprEqual } from '../math/expr-equal.ts';
 import { casesVerdict } from '../parse/cases.ts';
 import { fixedArguments, isLabel, leavesUnsolved, statesAwayFromVariable } from '../parse/labels.ts';
-import { splitParameterRanges } from '../parse/parameters.ts';
+import { coreInGoldParameter, splitParameterRanges } from '../parse/parameters.ts';
 import { bindArguments, inequalitiesInOneLetter } from '../parse/parse.ts';
 import { equalUpToRenaming } from './renaming.ts';
 import { isNamedReals, sameRealSet, toRealSet } from './real-sets.ts';
@@ -101,9 +101,9 @@ export class AnswerComparer {
     const g = splitParameterRanges(gold);
     const p = splitParameterRanges(pred);
     if (g.core !== gold || p.core !== pred) {
-      if (g.ranges === p.ranges) return this.equal(g.core, p.core);
+      if (g.ranges === p.ranges) return this.equal(g.core, coreInGoldParameter(g, p));
       // The formulas may agree while only one side says where the parameter ranges.
-      if (this.equal(g.core, p.core)) this.unsure = true;
+      if (this.equal(g.core, coreInGoldParameter(g, p))) this.unsure = true;
       return false;
     }
     const open = openRunVerdict(gold, pred);
