@@ -146,6 +146,15 @@ describe('an equation in one unknown left unsolved', () => {
       expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'equal']);
     }
   });
+
+  it('reads the size of a set and a function named by a Greek letter as quantities, not as the letter under an operation', () => {
+    // The one-letter rule left these unsure, though each states the quantity asked: "|S| = 12" is the size of the set S.
+    const quantities = ['|S| = 5', '\\left|S\\right| = 5', '|\\mathcal{F}| = 5', '\\#S = 5', '\\# A = 5', '\\mathcal{A} = 5', '\\sigma(n) = 5', '\\varphi(n) = 5', '\\tau(n) = 5', '\\nu_2(n) = 5'];
+    for (const pred of quantities) expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'equal']);
+    expect(verdictOfReply('The largest possible size is $|S| = 12$.', '12')).toBe('equal');
+    // A lowercase letter in bars is still the unknown under an absolute value; an elementary function of it is still unsolved.
+    for (const pred of ['|x| = 5', '|z| = 5', '\\sin x = 5', '\\ln(x) = 5', '2\\sigma(n) = 5']) expect([pred, verdictOf(pred, '5')]).toEqual([pred, 'unsure']);
+  });
 });
 
 describe('an answer stated with an equals sign', () => {

@@ -83,17 +83,34 @@ export function statesAwayFromVariable(left: string | null): boolean {
  * word set in text, a quantity of the object the letter is ("\angle A",
  * "\bar{x}", "\overline{x}", "\text{Area}", "\min f", "\det A", "\deg P").
  */
-const NAME_MARKS = /\\(?:min|max|sup|inf|lim|det|deg|dim|rank|angle|measuredangle|overline|bar|hat|widehat|vec|overrightarrow|tilde|widetilde|dot|ddot|text|mathrm|mathit|mathbf|operatorname)(?![a-zA-Z])|[{}\s]/g;
+const NAME_MARKS =
+  /\\(?:min|max|sup|inf|lim|det|deg|dim|rank|angle|measuredangle|overline|bar|hat|widehat|vec|overrightarrow|tilde|widetilde|dot|ddot|text|mathrm|mathit|mathbf|mathcal|mathscr|mathfrak|mathbb|mathsf|boldsymbol|operatorname)(?![a-zA-Z])|[{}\s]/g;
+
+/** Greek letters that name a function ("\sigma(n)", "\varphi(n)", "\nu_2(n)"): a letter, as f is. \pi is a number. */
+const GREEK_NAME =
+  /\\(?:var)?(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|Upsilon|Phi|Psi|Omega)(?![a-zA-Z])/g;
+
+/**
+ * The size of a set: "|S|", "\left|S\right|", "|\mathcal{F}|", "\#S". A set is
+ * written in capitals; "|x|" and "|z|" are a number's absolute value, an
+ * operation on the unknown.
+ */
+const SET_SIZE = /^(?:\|[A-Z]\||\\?#[a-zA-Z])$/;
 
 /**
  * Whether `left` names one letter's own value: the letter, with an index,
- * primes or an accent ("x", "a_1", "x'", "\bar{x}", "\angle A"), or a
- * function at its arguments ("f(2)", "f(x)"). "|x|", "x!", "\lfloor x
- * \rfloor", "x^2" and "2x" are operations on the letter, not its name.
+ * primes or an accent ("x", "a_1", "x'", "\bar{x}", "\angle A"), a
+ * function at its arguments ("f(2)", "f(x)", "\sigma(n)"), or the size of a
+ * set ("|S|", "\#S"). "|x|", "x!", "\lfloor x \rfloor", "x^2" and "2x" are
+ * operations on the letter, not its name.
  */
 function namesLetter(left: string): boolean {
-  const bare = withoutArguments(left.replace(/_\{[^{}]*\}|_\\?[a-zA-Z0-9]+/g, '').replace(/\^\s*\{?\s*(?:\\prime|\\ast|\\star|\*)\s*\}?|'/g, '')).replace(NAME_MARKS, '');
-  return /^[a-zA-Z](?:\(\))?$/.test(bare);
+  const bare = withoutArguments(left.replace(/_\{[^{}]*\}|_\\?[a-zA-Z0-9]+/g, '').replace(/\^\s*\{?\s*(?:\\prime|\\ast|\\star|\*)\s*\}?|'/g, ''))
+    .replace(/\\(?:left|right|middle)(?![a-zA-Z])|\\[lr]?vert(?![a-zA-Z])/g, (bar) => (bar.endsWith('vert') ? '|' : ''))
+    .replace(NAME_MARKS, '');
+  // "\sigma(n)" is the function sigma at n, as "f(n)" is f at n; "\sigma n" stays an operation on n.
+  const greekNamed = bare.replace(GREEK_NAME, 'g');
+  return /^[a-zA-Z](?:\(\))?$/.test(bare) || /^g\(\)$/.test(greekNamed) || SET_SIZE.test(bare);
 }
 
 /**
