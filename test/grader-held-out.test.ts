@@ -123,6 +123,11 @@ describe('numerals side by side, with only space between them', () => {
     // Thousands grouped by spaces, a mixed number, a product with its sign: one number, as before.
     expect(verdictOf('1 000 000', '1000000')).toBe('equal');
     expect(verdictOf('1\\,000', '1000')).toBe('equal');
+    // Thin spaces group digits wherever the number stands: these were unsure, read as "1 000", a numeral spaced out.
+    for (const [pred, gold] of [['x = 1\\,000', '1000'], ['(1\\,000, 2\\,000)', '(1000, 2000)'], ['\\{1\\,000, 2\\,000\\}', '\\{1000, 2000\\}'], ['1\\,000 \\text{ dollars}', '1000'], ['0.123\\,456', '0.123456']]) {
+      expect([pred, verdictOf(pred ?? '', gold ?? '')]).toEqual([pred, 'equal']);
+    }
+    expect(verdictOf('1\\,0', '10')).toBe('unsure');
     expect(verdictOf('2 3/4', '\\frac{11}{4}')).toBe('equal');
     expect(verdictOf('2 \\cdot 3', '6')).toBe('equal');
   });

@@ -149,8 +149,9 @@ function depths(s: string): number[] {
  */
 function dropThousands(s: string): string {
   let out = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d)/g, '$1').replace(/(\d),\\!\s*(?=\d)/g, '$1');
-  // "1\,000\,000", "1~000": thin spaces between groups are the spaces the rule below reads.
-  out = out.replace(/(\d)\s*(?:\\[,:; ]|~|\\thinspace(?![a-zA-Z]))\s*(?=\d{3}(?!\d))/g, '$1 ');
+  // "1\,000\,000", "1~000", "0.123\,456": a thin space before a group of three digits only groups digits, wherever the
+  // number stands ("x = 1\,000", "(1\,000, 2\,000)"), so it is dropped; a plain space is read below, as a whole answer only.
+  out = out.replace(/(\d)\s*(?:\\[,:; ]|~|\\thinspace(?![a-zA-Z]))\s*(?=\d{3}(?!\d))/g, '$1');
   const depth = depths(out);
   out = out.replace(/(?<![\d.,])([1-9]\d{0,2})((?:,\d{3})+)(?![\d])(?!,\d)/g, (m: string, head: string, groups: string, offset: number) =>
     (depth[offset] ?? 0) > 0 ? m : head + groups.replace(/,/g, ''),
