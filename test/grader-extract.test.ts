@@ -305,6 +305,14 @@ describe('a remark after an unannounced answer', () => {
     expect(verdictOf('The volume is $V$, where $s=4$, so $V = 64$.', '64')).toBe('equal');
     expect(verdictOf('We use $a=5$ (from the first equation), and then $a + 7 = 12$.', '5')).toBe('different');
     expect(verdictOf('Dividing, we get: $$\\frac{a}{b} = 4.$$ Hence, we get $a = 4b$, so $b = 2$.', '2')).toBe('equal');
+    // A clause that gives another answer, or one in words closed by its comma, is no remark: its value was dropped,
+    // and a wrong reference 5 or 1 graded equal, sure of it; "which is" after a remark's clause leads on to the value.
+    expect(verdictOf('The solutions are $x = 5$, as well as $x = 7$.', '5')).not.toBe('equal');
+    expect(verdictOf('So $x = 1$ is a solution, as is $x = -1$.', '1')).not.toBe('equal');
+    expect(verdictOf('The solutions are $x = 1$ and, since the equation is symmetric, $x = -1$.', '1')).not.toBe('equal');
+    expect(verdictOf('We get $a+b$, since $a=5$ and $b=7$, which is $12$.', '12')).toBe('equal');
+    expect(verdictOf('The maximum is $10$, attained when, for instance, $a = b = c$.', '10')).toBe('equal');
+    expect(verdictOf('The minimum is $1$, as is easily checked at $x = 0$.', '1')).toBe('equal');
   });
 });
 

@@ -20,7 +20,7 @@ import { mathSegments, type Segment } from './segments.ts';
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // The same remarks in the languages whose announcements are read: where the value is reached, and why.
@@ -121,7 +121,24 @@ function withoutRemarkSentences(paragraph: string): string {
 function leadsOn(words: string): boolean {
   // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
-  return /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words);
+  // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
+  if (/^\s*[,;，；][^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return true;
+  return (
+    /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words) ||
+    /\b(?:which\s+(?:is|equals)|namely|equal\s+to)\s*[:,]?\s*(?:\$\s*)?$/i.test(words)
+  );
+}
+
+/** The text of `text` from `start` to `end` with each of `segments` in it reduced to one "$": its words, and where its math was. */
+function wordsBetween(text: string, segments: readonly Segment[], start: number, end: number): string {
+  let out = '';
+  let at = start;
+  for (const s of segments) {
+    if (s.start < start || s.end > end) continue;
+    out += `${text.slice(at, s.start)}$`;
+    at = s.end;
+  }
+  return out + text.slice(at, end);
 }
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
@@ -148,7 +165,7 @@ export function withoutClosingRemarks(paragraph: string): string {
     if (before.length === 0) continue;
     const named = new Set(before.flatMap((s) => [...letters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
-    if (leadsOn(text.slice(m.index, lastMath.start).replace(/\$[^$]*\$/g, ' '))) continue;
+    if (leadsOn(wordsBetween(text, later, m.index, lastMath.start))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
   return text;
