@@ -229,6 +229,16 @@ describe('answers with words: qualifiers removed by rule, sets named once', () =
     expectVerdict('different', [['\\frac{\\pi}{4} + k\\pi', 'x = \\frac{\\pi}{4} + 2n\\pi, n \\in \\mathbb{Z}']]);
   });
 
+  it('reads the range in a parenthesis or after "where" as the range after a comma', () => {
+    // The same range written otherwise was still no class: different from "all odd integers", sure of it, or unsure.
+    expectVerdict('equal', [
+      ['\\text{all odd integers}', 'n = 2k+1 \\; (k \\in \\mathbb{Z})'],
+      ['\\text{all odd integers}', 'n = 2k+1\\ (k\\in\\mathbb Z)'],
+      ['n \\equiv 3 \\pmod 4', 'n = 4k+3, \\text{ where } k \\in \\mathbb{Z}'],
+    ]);
+    expect(gradeAnswer('n = 2k+1 (k \\in \\mathbb{N})', '\\text{all odd integers}').verdict).not.toBe('equal');
+  });
+
   it('equates the same set in words and in symbols', () => {
     expectVerdict('equal', [
       ['m \\text{ is even}', 'even m'],

@@ -160,12 +160,18 @@ function withoutQualifiers(input: string): { text: string; domain: string } {
   return { text, domain };
 }
 
-/** "k \in \mathbb{Z}": a parameter of a residue form ranging over all integers (not \mathbb{N}, which would bound it). */
-const INTEGER_PARAMETER = /^[jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?$/;
+/**
+ * "k \in \mathbb{Z}", "where k \in \mathbb{Z}": a parameter of a residue form ranging over all integers (not
+ * \mathbb{N}, which would bound it).
+ */
+const INTEGER_PARAMETER = /^(?:where\s+|for\s+(?:some\s+|all\s+|any\s+)?)?[jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?$/;
+
+/** "n = 2k+1 (k \in \mathbb{Z})": the same range in a parenthesis, read as the item after a comma. */
+const PARENTHESIZED_PARAMETER = /\s*\(\s*([jklmt]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?)\s*\)\s*$/;
 
 /** Items that are all residue classes, as one reduced set; null otherwise. */
 function residueList(text: string): string | null {
-  const all = expandCongruences(text).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
+  const all = expandCongruences(text.replace(PARENTHESIZED_PARAMETER, ', $1').replace(/\s*,?\s+(where\s+[jklmt]\s*\\in)/, ', $1')).split(/\s*(?:,|;|\band\b|\bor\b)\s*/);
   // "n = 2k+1, k \in \mathbb{Z}": the parameter ranging over every integer is what the class says already.
   const items = all.filter((item) => !INTEGER_PARAMETER.test(item));
   if (items.length === 0) return null;
