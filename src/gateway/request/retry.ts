@@ -103,18 +103,22 @@ export function retryAfterMs(error: unknown): number | null {
  * When a 429's limit resets, as OpenAI and the APIs that copy it (Groq,
  * DeepSeek, Fireworks) say it on every answer, in `x-ratelimit-reset-requests`
  * and `-tokens` ("1s", "6m0s", "20ms", "2m59.56s"), where a 429 carries no
- * Retry-After: the limits that say they have nothing left (`-remaining-… 0`),
- * else every one named; the latest of them. Retried at the backoff's first
- * steps, a call spent its retries inside the window, each counted a failure.
+ * Retry-After: the latest reset of the limits that say they have nothing left
+ * (`-remaining-… 0`), else the soonest of those named. Retried at the
+ * backoff's first steps, a call spent its retries inside the window, each
+ * counted a failure. Which limit refused is unknown when none is spent (a
+ * prompt larger than the tokens left): the latest would be a daily request
+ * limit's hours, which stop the run (LONGEST_ASKED_WAIT_MS) for a refusal
+ * that the per-minute token limit lifts in seconds.
  */
 function limitResetMs(headers: Headers): number | null {
   const resets = ['requests', 'tokens'].flatMap((limit) => {
     const ms = durationMs(headers.get(`x-ratelimit-reset-${limit}`));
     return ms === null ? [] : [{ ms, spent: headers.get(`x-ratelimit-remaining-${limit}`)?.trim() === '0' }];
   });
-  const spent = resets.filter((reset) => reset.spent);
-  const latest = Math.max(...(spent.length > 0 ? spent : resets).map((reset) => reset.ms));
-  return resets.length > 0 ? latest : null;
+  if (resets.length === 0) return null;
+  const spent = resets.filter((reset) => reset.spent).map((reset) => reset.ms);
+  return spent.length > 0 ? Math.max(...spent) : Math.min(...resets.map((reset) => reset.ms));
 }
 
 /** A duration written as Go writes one ("1h2m3.5s", "20ms", "6m0s"), or seconds alone ("1.5"), in milliseconds; null when it is neither. */
