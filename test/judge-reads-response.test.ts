@@ -200,8 +200,9 @@ describe('hybrid grading of a cut reply', () => {
 });
 
 describe('an answer extraction would misread', () => {
-  test('"the number of solutions is $12$, attained exactly when $n = 5$": extraction takes n = 5, the judge reads the whole final text and finds 12', async ({ dir }) => {
-    const final = 'Counting case by case, the number of solutions is $12$, attained exactly when $n = 5$.';
+  test('"the number of solutions is $12$, and the largest is $n = 5$": extraction takes n = 5, the judge reads the whole final text and finds 12', async ({ dir }) => {
+    // A second statement after the answer, which the rule's extraction cannot tell from it ("attained exactly when $n = 5$", a remark, it now can).
+    const final = 'Counting case by case, the number of solutions is $12$, and the largest is $n = 5$.';
     const problem = { problem_id: 'count', question: 'How many solutions does the equation have, over all n?', answer: '5' };
     const output = await oneSampleJudged(dir, problem, `<think>try n = 4 first, then n = 5</think>\n${final}`, 2);
     // The trap: the rule's extraction reads the trailing `n = 5`, and grades it as the reference.
