@@ -23,11 +23,12 @@ const PROBLEMS = smallProblems(20);
  * the client its --timeout, 2 s here; a run without hangs waits 30 s, so that an answer slowed by a loaded
  * machine is not given up (a reply the client gave up on is injected but never seen: 57 of 60 results at a load of 24).
  */
-async function runAgainst(dir: string, name: string, faults: FaultRates, extra: string[] = []) {
+async function runAgainst(dir: string, name: string, count: number, faults: FaultRates, extra: string[] = []) {
   const timeout = faults.hang === undefined ? '30' : '2';
-  const sim = await startSimServer({ problems: PROBLEMS.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 7, faults });
+  const problems = PROBLEMS.slice(0, count);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 7, faults });
   try {
-    const input = await writeProblems(dir, PROBLEMS);
+    const input = await writeProblems(dir, problems);
     const outputDir = path.join(dir, name);
     const args = [
       '--input-file', input, '--output-file', outputDir, '--base-url', sim.url, '--no-proof',
@@ -54,10 +55,14 @@ function total(metrics: { iterations: Array<{ faults: FaultCounts }> }, field: k
 
 describe('endpoint faults', () => {
   test('transient faults (429, 503, reset, hang, malformed body) leave results.jsonl identical to a clean run, retries counted', async ({ dir }) => {
-    const clean = await runAgainst(dir, 'clean', {});
-    const faulty = await runAgainst(dir, 'faulty', { '429': 0.05, '503': 0.02, reset: 0.02, hang: 0.01, malformed: 0.02 });
+    // 8 problems × 3 iterations are 240 calls. At 0.035 a kind (0.175 in all, about 290 attempts), a kind is never
+    // injected with a probability of 0.965^290 ≈ 3e-5, and a call meets a fault on all of its 9 attempts (--max-retries 8)
+    // with 0.175^9 ≈ 2e-7 (4e-5 for any of 240). And the sim's faults are keyed by its seed and the request body, which
+    // the run's --seed fixes: this run draws the same ones each time (12 429s, 18 503s, 9 resets, 9 hangs, 8 malformed).
+    const clean = await runAgainst(dir, 'clean', 8, {});
+    const faulty = await runAgainst(dir, 'faulty', 8, { '429': 0.035, '503': 0.035, reset: 0.035, hang: 0.035, malformed: 0.035 });
 
-    expect(clean.results.trim().split('\n')).toHaveLength(60);
+    expect(clean.results.trim().split('\n')).toHaveLength(8 * 3);
     expect(faulty.results).toBe(clean.results);
     // Each kind was really injected, and each injection was retried by the gateway.
     for (const kind of ['429', '503', 'reset', 'hang', 'malformed']) expect(faulty.simStats.faults[kind] ?? 0).toBeGreaterThan(0);
@@ -79,10 +84,13 @@ describe('endpoint faults', () => {
     // Two runs: a reply cut at its limit fills the window it was asked with (~130k tokens), and a context-length
     // fault then says the window is half of what was asked, where that reply's verifications no longer fit: a real
     // server, whose window stays what it is, never does both. The cut replies run to a 4096-token limit, not the window.
-    const cut = await runAgainst(dir, 'damaged', { length: 0.06, empty: 0.06 }, ['--completion-max-tokens', '4096']);
-    const run = await runAgainst(dir, 'refused', { context: 0.06 });
+    // 10 problems × 3 iterations: about 300 calls, 60 of them solutions. A solution is cut (length 0.15) in none of them
+    // with a probability of 0.85^60 ≈ 6e-5; no call is emptied (0.1) or refused (0.1) with one under 1e-13. Drawn as in
+    // the test above, the same each time: 58 cut, 29 empty, 38 refused.
+    const cut = await runAgainst(dir, 'damaged', 10, { length: 0.15, empty: 0.1 }, ['--completion-max-tokens', '4096']);
+    const run = await runAgainst(dir, 'refused', 10, { context: 0.1 });
     for (const each of [cut, run]) {
-      expect(each.results.trim().split('\n')).toHaveLength(60);
+      expect(each.results.trim().split('\n')).toHaveLength(10 * 3);
       // Nothing failed for good: a context-length error re-fits the prompt, a damaged answer is asked again or kept as no answer.
       expect(each.metrics.iterations.every((it) => it.failures === 0)).toBe(true);
     }
