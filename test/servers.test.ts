@@ -24,7 +24,7 @@ import { systemText, userText } from '../workers/prompt-template.ts';
 import { Store } from '../src/store/store.ts';
 import { loadProblems } from '../src/input/problems.ts';
 import { SIM_ROLES } from '../machines/strategies/sim-roles.ts';
-import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCliInProcess, runInProcess, serveHttp as serve, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { BIN, chatChunkEvent, chatCompletionBody, REPO, runCliInProcess, runInProcess, serveHttp as serve, smallProblems, startSimInProcess, startSimProcess, test, writeProblems } from './fixtures.ts';
 
 const FIRST = { id: 'p1', question: 'What is 6 times 7?', answer: '42' };
 
@@ -427,7 +427,7 @@ describe('tmas run against real-looking servers', () => {
   test('a --model-name the endpoint does not serve stops the run before any call, exit 2, listing what it serves; a sim-server is simulated whatever its model is called', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(2));
     const requestLog = path.join(dir, 'requests.jsonl');
-    const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-30B-A3B', '--request-log', requestLog]);
+    const sim = await startSimInProcess(['--problems', problems, '--model', 'Qwen/Qwen3-30B-A3B', '--request-log', requestLog]);
     try {
       const wrong = await runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'wrong'), '--base-url', sim.url, '--model-name', 'Qwen3-30B', '--no-proof']);
       expect(wrong.code).toBe(2);
@@ -440,14 +440,14 @@ describe('tmas run against real-looking servers', () => {
       const metrics = JSON.parse(await readFile(path.join(dir, 'right', 'metrics.json'), 'utf8')) as { simulated: boolean };
       expect(metrics.simulated).toBe(true);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
   // vLLM's address is often written without its /v1: the 404 said only "(ending in /v1)", and which URL that was was left to the user.
   test('a base URL without its /v1, or a route given as the base URL: exit 2 before any completion, naming the base URL to give', async ({ dir }) => {
     const problems = await writeProblems(dir, smallProblems(1));
-    const sim = await startSimProcess(['--problems', problems]);
+    const sim = await startSimInProcess(['--problems', problems]);
     try {
       const origin = sim.url.replace(/\/v1$/, '');
       for (const given of [origin, `${sim.url}/chat/completions`]) {
@@ -457,7 +457,7 @@ describe('tmas run against real-looking servers', () => {
       }
       expect(existsSync(path.join(dir, 'out'))).toBe(false);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 

