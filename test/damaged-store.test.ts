@@ -440,19 +440,20 @@ describe('files in a run directory that tmas could not have written', () => {
   test('a FIFO for results.jsonl, /dev/zero, an array or a word for a figure for metrics.json, and a FIFO or a directory for tmas.lock are named, never read, by report and resume', async ({ dir, finished }) => {
     const { run } = await finishedRun(dir, finished);
     const out = path.join(dir, 'report.html');
-    const cases: Array<{ damage: () => Promise<void>; undo: () => Promise<void>; commands: string[][]; says: string }> = [
+    const cases: Array<{ damage: () => Promise<void>; undo: () => Promise<void>; commands: string[][]; says: string; inProcess?: true }> = [
       { damage: async () => { await rm(path.join(run, 'results.jsonl')); execFileSync('mkfifo', [path.join(run, 'results.jsonl')]); }, undo: async () => {}, commands: [['report', run, '--out', out]], says: `${path.join(run, 'results.jsonl')} is a FIFO, not the results file tmas wrote` },
       { damage: async () => { await rm(path.join(run, 'metrics.json')); await symlink('/dev/zero', path.join(run, 'metrics.json')); }, undo: () => rm(path.join(run, 'metrics.json')), commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is a device, not the file tmas wrote` },
-      { damage: () => writeFile(path.join(run, 'metrics.json'), '[1,2]'), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's` },
-      { damage: () => writeFile(path.join(run, 'metrics.json'), JSON.stringify({ iterations: [{ iteration: 0, meanScore: 'high' }], totals: {} })), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's: iterations[0].meanScore is "high", not a number` },
+      { damage: () => writeFile(path.join(run, 'metrics.json'), '[1,2]'), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's`, inProcess: true },
+      { damage: () => writeFile(path.join(run, 'metrics.json'), JSON.stringify({ iterations: [{ iteration: 0, meanScore: 'high' }], totals: {} })), undo: async () => {}, commands: [['report', run, '--out', out]], says: `Cannot read ${path.join(run, 'metrics.json')}: it is not a metrics.json of tmas's: iterations[0].meanScore is "high", not a number`, inProcess: true },
       { damage: async () => { execFileSync('mkfifo', [path.join(run, 'tmas.lock')]); }, undo: () => rm(path.join(run, 'tmas.lock')), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a FIFO, where tmas keeps the run's lock` },
       { damage: async () => { await mkdir(path.join(run, 'tmas.lock')); }, undo: () => rm(path.join(run, 'tmas.lock'), { recursive: true }), commands: [['run', '--resume', run]], says: `${path.join(run, 'tmas.lock')} is a directory, where tmas keeps the run's lock` },
     ];
-    for (const { damage, undo, commands, says } of cases) {
+    for (const { damage, undo, commands, says, inProcess } of cases) {
       await damage();
       const before = await entriesOf(run);
       for (const args of commands) {
-        const refused = await runCli(args);
+        // A FIFO or a device that a broken check would read, and the run's lock, in a process of their own; a file of JSON that is no metrics in this one.
+        const refused = await (inProcess ? runCliInProcess(args) : runCli(args));
         expect(refused.code, `${args[0]}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr, args[0]).toContain(says);
         expect(refused.stderr, args[0]).not.toMatch(/internal error|\n\s+at /);
