@@ -12,8 +12,13 @@ import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
 
-/** Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold marks; a lone "*" is a bullet). */
-const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
+/**
+ * Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold
+ * marks; a lone "*" is a bullet). "as well as", "and also", "together with", "along with" add a value as "and" does: read
+ * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
+ */
+const JOINER =
+  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
  * The math segments up to `segments[last]` that only separators join to it
@@ -77,11 +82,14 @@ function withoutDelimiters(text: string, start: number, end: number, segments: r
 
 /** A gap between two segments with its "and" or "or" in English. */
 function inEnglish(gap: string): string {
-  return gap.replace(FOREIGN_JOINER, (_, spaced: string | undefined, han: string | undefined) => {
+  // "as well as", "together with": read by JOINER as "and", they are "and" to the parser too.
+  return gap.replace(ADDITIVE_JOINER, ' and ').replace(FOREIGN_JOINER, (_, spaced: string | undefined, han: string | undefined) => {
     const word = spaced ?? han ?? '';
     return ` ${JOINER_WORDS[word.toLowerCase()] ?? word} `;
   });
 }
+
+const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with)\b/gi;
 
 /** "$n=2$ 或 $n=3$", "$x = 3$ ou $x = 5$": "and" and "or" in the other languages read, between segments. */
 const FOREIGN_JOINER = /(?<=^|\s)(et|ou|und|oder|y|o|или|и|或|和|与|及)(?=\s|$)|(或|和|与|及)/gi;
