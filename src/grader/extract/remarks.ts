@@ -34,10 +34,11 @@ const REMARK_AFTER_COMMA = new RegExp(
 const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\b|ou\b))(?=[\s*]*\p{L})/u;
 
 /**
- * Words that open a parenthesis belonging to the answer: a qualifier or an alternative. A restatement
+ * Words that open a parenthesis belonging to the answer: a qualifier or an alternative ("(maybe $13$)": cut as a
+ * remark, the hedged answer was graded sure). A restatement
  * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
  */
-const OWN_PARENTHESIS = /^[(（]\s*(?:or|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =

@@ -17,7 +17,7 @@ const STATEMENT_WINDOW = 2000;
  * marks; a lone "*" is a bullet). "as well as", "and also", "together with", "along with" add a value as "and" does: read
  * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
  */
-const JOINER =
+export const JOINER =
   /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
@@ -43,12 +43,12 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
- * "for $n \ge 3$, or $0$ otherwise": right after it, or after a comma or a parenthesis close by.
+ * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$": right after it, or after a comma or a parenthesis close by.
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
-const ALTERNATIVE =
-  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+export const ALTERNATIVE =
+  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
