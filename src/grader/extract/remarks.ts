@@ -11,6 +11,7 @@
  * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
  */
 import { mathSegments, type Segment } from './segments.ts';
+import { freeLetters, secondCoordinate } from './settled-value.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -164,8 +165,10 @@ export function withoutClosingRemarks(paragraph: string): string {
     if (insideMath(segments, m.index)) continue;
     const before = near.filter((s) => s.end <= m.index);
     if (before.length === 0) continue;
-    const named = new Set(before.flatMap((s) => [...letters(s.text)]));
+    // "$a+b=12$, where $a=5$": a value that states a constant leaves no letter for a clause to range (settled-value.ts).
+    const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
+    if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
     if (leadsOn(wordsBetween(text, later, m.index, lastMath.start))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
