@@ -14,6 +14,10 @@ describe('a clause after a value that states a constant', () => {
     expect(verdictOf('Therefore $p+q=20$, where $p=8$ and $q=12$.', '8')).toBe('different');
     expect(verdictOf('So $t = 9$, with $t > 0$.', '9')).toBe('equal');
     expect(verdictOf('So $t = 9$, with $t > 0$.', '-9')).toBe('different');
+    // After an announcement the clause was kept as a qualifier: unsure.
+    expect(verdictOf('The final answer is $p+q=20$, where $p=8$ and $q=12$.', '20')).toBe('equal');
+    expect(verdictOf('The answer is $r = 4$, where $r$ is the inradius.', '4')).toBe('equal');
+    expect(verdictOf('The answer is $r = 4$, where $r$ is the inradius.', '5')).toBe('different');
     // A letter the value leaves free is still ranged by the clause.
     expect(verdictOf('Thus $x = 2k\\pi$, where $k$ is an integer.', '2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
   });

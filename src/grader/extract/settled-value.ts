@@ -45,3 +45,15 @@ export function coordinatesAtEnd(text: string, math: readonly Segment[]): string
   const second = math[math.length - 1];
   return first !== undefined && second !== undefined && secondCoordinate(text, first, second) ? `${first.text}, ${second.text}` : null;
 }
+
+/**
+ * Whether the clause from `end` to `clauseEnd` only speaks of letters that the value ending at `end` settles:
+ * "$a+b=12$, where $a=5$ and $b=7$" after an announcement is 12, not the clause (which was unsure).
+ */
+export function settlingClause(segments: readonly Segment[], end: number, clauseEnd: number): boolean {
+  const value = segments.find((s) => s.end === end);
+  const clause = segments.filter((s) => s.start >= end && s.end <= clauseEnd);
+  if (value === undefined || clause.length === 0 || !constantValue(value.text)) return false;
+  const own = new Set(latinLetters(value.text));
+  return clause.every((s) => latinLetters(s.text).every((letter) => own.has(letter)));
+}

@@ -7,6 +7,7 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { settlingClause } from './settled-value.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
@@ -135,7 +136,9 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   const clauseEnd = sentenceEnd(rest, end, segments);
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd));
-  if ((QUALIFIER.test(rest.slice(end, end + 40)) || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
+  // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
+  const qualifies = QUALIFIER.test(rest.slice(end, end + 40)) && !settlingClause(segments, end, clauseEnd);
+  if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
   return withoutDelimiters(rest, first.start, end, segments);
 }
 
