@@ -145,6 +145,16 @@ function intersectionChain(items: readonly Answer[]): Answer | null {
   return { kind: 'relation', parts: [lower.value, variable, upper.value], ops: [lower.op === '>' ? '<' : '\\le', upper.op] };
 }
 
+/**
+ * "x < -\frac83, x \ne -4", "x \le 5, x \ne 2": one inequality and the points it leaves out, in one letter. Read as a
+ * list of two answers, the set was graded different from (-\infty,-4)\cup(-4,-\frac83); a "\ne" beside a bound can only
+ * exclude (as a union's part it would be almost every real), so all of them hold.
+ */
+function withExclusions(items: readonly Answer[]): boolean {
+  const excludes = (item: Answer): boolean => item.kind === 'relation' && item.ops.length === 1 && item.ops[0] === '\\ne';
+  return inequalitiesInOneLetter(items) && items.filter((item) => !excludes(item)).length === 1;
+}
+
 function parseCommaList(tex: string): Answer {
   const split = splitTopLevelWith(tex, LIST_SEPARATORS);
   const parts = split.parts.map((p) => p.trim()).filter((p) => p !== '');
@@ -157,6 +167,7 @@ function parseCommaList(tex: string): Answer {
   if (chain !== null) return chain;
   // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.
   if (split.found.every((sep) => sep === 'and') && inequalitiesInOneLetter(items)) return { kind: 'list', items, all: true };
+  if (withExclusions(items)) return { kind: 'list', items, all: true };
   return simplifyEquationList(flatten(items));
 }
 
