@@ -16,7 +16,7 @@ import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
-const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+|any\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
+const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
 
 /** One letter or a list of them ("c", "a, b"). */
 const LETTERS = String.raw`[a-zA-Z](?:\s*,\s*[a-zA-Z])*`;
