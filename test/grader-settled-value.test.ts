@@ -20,6 +20,8 @@ describe('a clause after a value that states a constant', () => {
     expect(verdictOf('The answer is $r = 4$, where $r$ is the inradius.', '5')).toBe('different');
     // A letter the value leaves free is still ranged by the clause.
     expect(verdictOf('Thus $x = 2k\\pi$, where $k$ is an integer.', '2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+    // A function's argument is never settled: the clause is a case of it.
+    expect(extractAnswer('Hence $g(t) = 0$, where $t < 0$.')).toContain('t < 0');
   });
 
   it('gives a second coordinate when "with" alone sets another letter', () => {

@@ -19,7 +19,9 @@ function latinLetters(math: string): string[] {
 function constantValue(math: string): boolean {
   const parts = math.split(/(?<![<>!\\])=/);
   const value = parts[parts.length - 1] ?? '';
-  return parts.length > 1 && /\d/.test(value) && latinLetters(value).length === 0 && !/[<>]|\\(?:le|ge|ne|neq|leq|geq|lt|gt)\b/.test(math);
+  // "f(x) = 0" defines a function: its argument stays free ("f(x) = 0, when x < 0" is a case of it).
+  const applied = /[a-zA-Z]\s*\(/.test(parts[0] ?? '');
+  return parts.length > 1 && !applied && /\d/.test(value) && latinLetters(value).length === 0 && !/[<>]|\\(?:le|ge|ne|neq|leq|geq|lt|gt)\b/.test(math);
 }
 
 /** The letters of `math` that a clause after it may range: none when it states a constant. */
