@@ -23,7 +23,9 @@ import { freeLetters, secondCoordinate } from './settled-value.ts';
 const REMARK_AFTER_COMMA = new RegExp(
   String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
-    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
+    String.raw`not(?=\s*(?:\$|\\\(|-?\d))|when(?:ever)?|` +
     // The same remarks in the languages whose announcements are read: where the value is reached, and why.
     String.raw`atteinte?s?|obtenue?s?|puisque|car|alcanzad[oa]s?|obtenid[oa]s?|que\s+se\s+obtiene|ya\s+que|atingid[oa]s?|obtid[oa]s?|pois|` +
     String.raw`erreicht|angenommen|wobei|weil|raggiunt[oa]|ottenut[oa]|poiché|достигается|достигаемое|при|где|так\s+как|поскольку)(?![\p{L}])|` +
@@ -86,9 +88,12 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
     // "(side $4$)", "(we reject $k = -2$)": an aside in words that holds mathematics of its own.
     return !OWN_PARENTHESIS.test(open) && aside.includes('$') && words.some((word) => !/^(?:and|or)$/i.test(word));
   }
+  // "$x = -7$ rather than $7$": a value set against the answer.
+  if (SET_AGAINST.test(rest)) return true;
   const opener = REMARK_AFTER_COMMA.exec(rest);
   if (opener === null) return false;
-  if (!/^\s*[,;]\s*(?:where|with)\b/i.test(opener[0])) return true;
+  // "when" ranges a letter of the value as "where" does ("$f(x) = 0$, when $x < 0$"), or says where it is reached.
+  if (!/^\s*[,;]\s*(?:where|with|when(?:ever)?)\b/i.test(opener[0])) return true;
   // "where $k$ is an integer", "with $a > 0$": the range of a letter of the value belongs to it.
   return !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
 }
@@ -143,8 +148,11 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s/g;
+/** Words that set another value against the answer before them. */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of)\s/i;
+
+/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, "rather than", "instead of". */
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of)\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark
