@@ -78,6 +78,8 @@ function insideMath(segments: readonly Segment[], at: number): boolean {
  * after the value whose letters are `named`; `later` is the math of `rest`.
  */
 function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segment[]): boolean {
+  // "$12$; possibly $13$": a hedge after a semicolon offers another value (offered-alternative.ts), it is no aside.
+  if (/^\s*;\s*(?:or\s+)?(?:perhaps|possibly|maybe)\b/i.test(rest)) return false;
   if (ASIDE.test(rest)) return true;
   if (/^\s*[(（]/.test(rest)) {
     const open = rest.trimStart();
@@ -148,11 +150,11 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Words that set another value against the answer before them. */
-const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of)\s/i;
+/** Words with no comma before them that set another value against the answer, or say where it is reached. */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
 
-/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, "rather than", "instead of". */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of)\s)/gi;
+/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark

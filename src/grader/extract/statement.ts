@@ -51,6 +51,9 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 export const ALTERNATIVE =
   /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
+/** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
+const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
 
@@ -135,7 +138,8 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   }
   const clauseEnd = sentenceEnd(rest, end, segments);
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
-  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd));
+  // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
+  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
   const qualifies = QUALIFIER.test(rest.slice(end, end + 40)) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
