@@ -14,6 +14,11 @@ describe('a value set against the unannounced answer, or the point where it is r
       expect(verdictOf(response, '-9')).toBe('equal');
       expect(verdictOf(response, '9')).toBe('different');
     }
+    // "whereas", "while", "but not", "and not" set a value against the answer as well.
+    for (const response of ['We get $y = -9$, whereas $y = 9$ fails.', 'We get $y = -9$, while $y = 9$ fails.', 'We get $y = -9$ but not $y = 9$.', 'So $y=-9$ and not $y = 9$.']) {
+      expect(verdictOf(response, '-9')).toBe('equal');
+      expect(verdictOf(response, '9')).toBe('different');
+    }
     expect(verdictOf('The largest value is $5$, when $t = 3$.', '5')).toBe('equal');
     expect(verdictOf('The largest value is $5$, when $t = 3$.', '3')).toBe('different');
     expect(verdictOf('The largest value is $5$, attained when $t = 3$.', '3')).toBe('different');

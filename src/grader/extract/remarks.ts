@@ -25,7 +25,7 @@ const REMARK_AFTER_COMMA = new RegExp(
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
-    String.raw`not(?=\s*(?:\$|\\\(|-?\d))|when(?:ever)?|` +
+    String.raw`not(?=\s*(?:\$|\\\(|-?\d))|when(?:ever)?|whereas|while|` +
     // The same remarks in the languages whose announcements are read: where the value is reached, and why.
     String.raw`atteinte?s?|obtenue?s?|puisque|car|alcanzad[oa]s?|obtenid[oa]s?|que\s+se\s+obtiene|ya\s+que|atingid[oa]s?|obtid[oa]s?|pois|` +
     String.raw`erreicht|angenommen|wobei|weil|raggiunt[oa]|ottenut[oa]|poiché|достигается|достигаемое|при|где|так\s+как|поскольку)(?![\p{L}])|` +
@@ -151,10 +151,10 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
 }
 
 /** Words with no comma before them that set another value against the answer, or say where it is reached. */
-const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark
