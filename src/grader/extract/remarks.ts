@@ -11,6 +11,7 @@
  * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
  */
 import { mathSegments, type Segment } from './segments.ts';
+import { freeLetters, secondCoordinate } from './settled-value.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -22,7 +23,9 @@ import { mathSegments, type Segment } from './segments.ts';
 const REMARK_AFTER_COMMA = new RegExp(
   String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
-    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
+    // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
+    String.raw`not(?=\s*(?:\$|\\\(|-?\d))|when(?:ever)?|whereas|while|` +
     // The same remarks in the languages whose announcements are read: where the value is reached, and why.
     String.raw`atteinte?s?|obtenue?s?|puisque|car|alcanzad[oa]s?|obtenid[oa]s?|que\s+se\s+obtiene|ya\s+que|atingid[oa]s?|obtid[oa]s?|pois|` +
     String.raw`erreicht|angenommen|wobei|weil|raggiunt[oa]|ottenut[oa]|poiché|достигается|достигаемое|при|где|так\s+как|поскольку)(?![\p{L}])|` +
@@ -34,10 +37,11 @@ const REMARK_AFTER_COMMA = new RegExp(
 const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\b|ou\b))(?=[\s*]*\p{L})/u;
 
 /**
- * Words that open a parenthesis belonging to the answer: a qualifier or an alternative. A restatement
+ * Words that open a parenthesis belonging to the answer: a qualifier or an alternative ("(maybe $13$)": cut as a
+ * remark, the hedged answer was graded sure). A restatement
  * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
  */
-const OWN_PARENTHESIS = /^[(（]\s*(?:or|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
@@ -74,6 +78,8 @@ function insideMath(segments: readonly Segment[], at: number): boolean {
  * after the value whose letters are `named`; `later` is the math of `rest`.
  */
 function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segment[]): boolean {
+  // "$12$; possibly $13$": a hedge after a semicolon offers another value (offered-alternative.ts), it is no aside.
+  if (/^\s*;\s*(?:or\s+)?(?:perhaps|possibly|maybe)\b/i.test(rest)) return false;
   if (ASIDE.test(rest)) return true;
   if (/^\s*[(（]/.test(rest)) {
     const open = rest.trimStart();
@@ -84,9 +90,12 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
     // "(side $4$)", "(we reject $k = -2$)": an aside in words that holds mathematics of its own.
     return !OWN_PARENTHESIS.test(open) && aside.includes('$') && words.some((word) => !/^(?:and|or)$/i.test(word));
   }
+  // "$x = -7$ rather than $7$": a value set against the answer.
+  if (SET_AGAINST.test(rest)) return true;
   const opener = REMARK_AFTER_COMMA.exec(rest);
   if (opener === null) return false;
-  if (!/^\s*[,;]\s*(?:where|with)\b/i.test(opener[0])) return true;
+  // "when" ranges a letter of the value as "where" does ("$f(x) = 0$, when $x < 0$"), or says where it is reached.
+  if (!/^\s*[,;]\s*(?:where|with|when(?:ever)?)\b/i.test(opener[0])) return true;
   // "where $k$ is an integer", "with $a > 0$": the range of a letter of the value belongs to it.
   return !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
 }
@@ -141,8 +150,11 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s/g;
+/** Words with no comma before them that set another value against the answer, or say where it is reached. */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
+
+/** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark
@@ -163,8 +175,10 @@ export function withoutClosingRemarks(paragraph: string): string {
     if (insideMath(segments, m.index)) continue;
     const before = near.filter((s) => s.end <= m.index);
     if (before.length === 0) continue;
-    const named = new Set(before.flatMap((s) => [...letters(s.text)]));
+    // "$a+b=12$, where $a=5$": a value that states a constant leaves no letter for a clause to range (settled-value.ts).
+    const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
+    if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
     if (leadsOn(wordsBetween(text, later, m.index, lastMath.start))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }

@@ -7,13 +7,19 @@
  * list or a table right after the marker gives one answer per item or row.
  */
 import { withoutClosingRemarks } from './remarks.ts';
+import { settlingClause } from './settled-value.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
 
-/** Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold marks; a lone "*" is a bullet). */
-const JOINER = /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
+/**
+ * Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold
+ * marks; a lone "*" is a bullet). "as well as", "and also", "together with", "along with" add a value as "and" does: read
+ * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
+ */
+export const JOINER =
+  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
  * The math segments up to `segments[last]` that only separators join to it
@@ -38,12 +44,15 @@ const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|w
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
- * "for $n \ge 3$, or $0$ otherwise": right after it, or after a comma or a parenthesis close by.
+ * "for $n \ge 3$, or $0$ otherwise", "though it could be $13$": right after it, or after a comma or a parenthesis close by.
  * "or approximately $0.866$", "(or equivalently $\frac{24}{2}$)" restate the answer rather than
  * offer another: read as an alternative, a right \frac{\sqrt3}{2} was graded different, sure of it.
  */
-const ALTERNATIVE =
-  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+export const ALTERNATIVE =
+  /^(?:[\s(*]*|[^.\n]{0,40}?[,;(]\s*)(?:or(?![\s,]*(?:equivalently|approximately|approx\b|about|roughly|around|nearly|almost|in\s+decimal|as\s+a\s+decimal|\$?\s*\\approx|≈))|perhaps|possibly|maybe|(?:though|although|but)\s+it\s+(?:could|might|may)\s+(?:also\s+)?be)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
+
+/** Words after the answer that add another value to it: "; moreover $x = 2$ …", ", and also $x = 2$ works". */
+const ADDS_ANOTHER = /^[\s*]*[,;]\s*(?:moreover|furthermore|additionally|in\s+addition|and\s+also|also)\b[^.\n]*?(?:\$|\\[([]|\d)/i;
 
 /** Longest qualifying clause kept: a longer one is a sentence of its own that never ends. */
 const QUALIFIER_LENGTH = 160;
@@ -77,11 +86,14 @@ function withoutDelimiters(text: string, start: number, end: number, segments: r
 
 /** A gap between two segments with its "and" or "or" in English. */
 function inEnglish(gap: string): string {
-  return gap.replace(FOREIGN_JOINER, (_, spaced: string | undefined, han: string | undefined) => {
+  // "as well as", "together with": read by JOINER as "and", they are "and" to the parser too.
+  return gap.replace(ADDITIVE_JOINER, ' and ').replace(FOREIGN_JOINER, (_, spaced: string | undefined, han: string | undefined) => {
     const word = spaced ?? han ?? '';
     return ` ${JOINER_WORDS[word.toLowerCase()] ?? word} `;
   });
 }
+
+const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with)\b/gi;
 
 /** "$n=2$ 或 $n=3$", "$x = 3$ ou $x = 5$": "and" and "or" in the other languages read, between segments. */
 const FOREIGN_JOINER = /(?<=^|\s)(et|ou|und|oder|y|o|или|и|或|和|与|及)(?=\s|$)|(或|和|与|及)/gi;
@@ -126,8 +138,11 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   }
   const clauseEnd = sentenceEnd(rest, end, segments);
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
-  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd));
-  if ((QUALIFIER.test(rest.slice(end, end + 40)) || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
+  // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
+  const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
+  // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
+  const qualifies = QUALIFIER.test(rest.slice(end, end + 40)) && !settlingClause(segments, end, clauseEnd);
+  if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
   return withoutDelimiters(rest, first.start, end, segments);
 }
 

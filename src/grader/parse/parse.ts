@@ -145,6 +145,16 @@ function intersectionChain(items: readonly Answer[]): Answer | null {
   return { kind: 'relation', parts: [lower.value, variable, upper.value], ops: [lower.op === '>' ? '<' : '\\le', upper.op] };
 }
 
+/**
+ * "x < -\frac83, x \ne -4", "x \le 5, x \ne 2": one inequality and the points it leaves out, in one letter. Read as a
+ * list of two answers, the set was graded different from (-\infty,-4)\cup(-4,-\frac83); a "\ne" beside a bound can only
+ * exclude (as a union's part it would be almost every real), so all of them hold.
+ */
+function withExclusions(items: readonly Answer[]): boolean {
+  const excludes = (item: Answer): boolean => item.kind === 'relation' && item.ops.length === 1 && item.ops[0] === '\\ne';
+  return inequalitiesInOneLetter(items) && items.filter((item) => !excludes(item)).length === 1;
+}
+
 function parseCommaList(tex: string): Answer {
   const split = splitTopLevelWith(tex, LIST_SEPARATORS);
   const parts = split.parts.map((p) => p.trim()).filter((p) => p !== '');
@@ -157,6 +167,7 @@ function parseCommaList(tex: string): Answer {
   if (chain !== null) return chain;
   // "0 < x < 1 and x \ne \frac12": inequalities in one letter joined by "and" all hold.
   if (split.found.every((sep) => sep === 'and') && inequalitiesInOneLetter(items)) return { kind: 'list', items, all: true };
+  if (withExclusions(items)) return { kind: 'list', items, all: true };
   return simplifyEquationList(flatten(items));
 }
 
@@ -188,12 +199,33 @@ function labelsWhole(tex: string): boolean {
 /** "x \mid", "x :", "x \in \mathbb{R} |": a letter of the reals, then the condition on it. */
 const SET_BUILDER = /^([a-zA-Z])\s*(?:\\in\s*\\mathbb\s*\{?\s*R\s*\}?\s*)?(?:\\mid|\||:)\s*(.+)$/;
 
+/** "(a, b) :", "(x,y) \mid": a tuple of letters, then the condition on them. */
+const TUPLE_BUILDER = /^\(\s*([a-zA-Z](?:\s*,\s*[a-zA-Z])+)\s*\)\s*(?:\\mid|\||:)\s*(.+)$/;
+
+/**
+ * "\{(a,b): ab \le e^3\}": the pairs where one relation in their letters holds, as that relation ("ab \le e^3"). Its ":"
+ * was read as a ratio and the set as one tuple, different from the relation, sure of it. Null for another condition,
+ * an equation ("x = y" reads as a value of y) or letters out of alphabetical order.
+ */
+function tupleCondition(letters: string, conditionTex: string): Answer | null {
+  const order = letters.split(',').map((l) => l.trim());
+  // A bare relation's letters are its coordinates in alphabetical order: "\{(b,a): …\}" names the pairs the other way round.
+  if (order.join() !== [...order].sort().join()) return null;
+  const own = new Set(order);
+  const condition = parseTop(conditionTex);
+  if (condition.kind !== 'relation' || condition.ops.some((op) => op === '=' || op === '\\in' || op === '\\to')) return null;
+  const used = conditionTex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
+  return used.every((l) => own.has(l) || l === 'e') ? condition : null;
+}
+
 /**
  * "\{x \mid x > 2\}", "\{x \in \mathbb{R} : x \ne 2\}": a set of reals by
  * a condition of inequalities on its letter, as the relation (or union of
  * them) that compares by membership; null for any other set.
  */
 function realCondition(inner: string): Answer | null {
+  const tuple = TUPLE_BUILDER.exec(inner);
+  if (tuple?.[1] !== undefined && tuple[2] !== undefined) return tupleCondition(tuple[1], tuple[2]);
   const m = SET_BUILDER.exec(inner);
   if (m?.[1] === undefined || m[2] === undefined) return null;
   const condition = parseTop(m[2]);

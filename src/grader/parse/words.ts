@@ -16,7 +16,7 @@ import { splitQuantity } from '../math/units.ts';
 import { YES_OR_NO_FIRST } from '../extract/segments.ts';
 
 /** Where a constant may range without changing the answer: the reals or complex numbers. */
-const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:is|are)\s+(?:an?\s+|any\s+)?(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
+const ANY_REAL = String.raw`(?:\\in\s*\\mathbb\s*\{?\s*[RC]\s*\}?|(?:(?:is|are|being)\s+(?:an?\s+|any\s+)?|any\s+|an?\s+(?=arbitrary))(?:arbitrary\s+)?(?:real\s+)?(?:constants?|numbers?|reals?|parameters?))`;
 
 /** One letter or a list of them ("c", "a, b"). */
 const LETTERS = String.raw`[a-zA-Z](?:\s*,\s*[a-zA-Z])*`;
@@ -113,12 +113,29 @@ function identically(tex: string): string {
 /** "n = 2^k, k \ge 0": a formula with a parameter and its range, which may name a family. */
 const FAMILY = /\^\s*\{?\s*[a-zA-Z]\s*\}?\s*(?:[,;(]|\\text)/;
 
+/**
+ * "n = 2^k for k \ge 0": a bare "for" and a bound on a letter the value's side alone uses ranges a parameter, as ", k \ge 0"
+ * does. Read as a domain ("f(n) = 2n for n \ge 2") and dropped, the family was 2^k: different from "all powers of 2".
+ */
+const FREE_BOUND = /\s*[,;]?\s*\(?\s*for\s+([a-zA-Z])\s*((?:>|\\ge)\s*-?\d+)\s*\)?\s*$/i;
+
+/**
+ * Whether `letter` is a parameter of the formula `head`, not its argument: "n = 2^k" ranges k, while in "f(n) = 2n"
+ * (n on the left) or "x^2" (no left side; a parameter is named j, k, l, m or t) the bound is a domain.
+ */
+function boundsParameter(head: string, letter: string): boolean {
+  const sides = head.split('=');
+  if (sides.length < 2) return /^[jklmt]$/.test(letter);
+  return !(sides[0] ?? '').replace(/\\[a-zA-Z]+/g, ' ').includes(letter);
+}
+
 /** The ways of saying where a parameter ranges (an integer, of a sign; a bound), after the formula that uses it. */
 const PARAMETER_RANGES: ReadonlyArray<readonly [RegExp, (letter: string, sign: string) => string]> = [
   [/\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|an?)\s+(positive\s+|non-?negative\s+)?integers?\s+([a-zA-Z])\s*\)?\s*$/i, (k, sign) => parameterIn(k, sign)],
   [/\s*[,;]?\s*\(?\s*(?:where|with)\s+([a-zA-Z])\s+(?:is\s+)?(?:an?\s+)?(?:arbitrary\s+)?(positive\s+|non-?negative\s+)?integer\s*\)?\s*$/i, (k, sign) => parameterIn(k, sign)],
   // "for some a > 0", "for some real c \ne 1": a bound on a constant, as ", a > 0".
   [/\s*[,;]?\s*\(?\s*for\s+(?:some|any|an?\s+arbitrary|an?)\s+(?:real\s+)?(?:constant\s+|number\s+)?([a-zA-Z])\s*((?:>|<|\\ge|\\le|\\ne)\s*-?\d+)\s*\)?\s*$/i, (k, rel) => `, ${k} ${rel}`],
+  [FREE_BOUND, (k, rel) => `, ${k} ${rel}`],
 ];
 
 /** One spelling of "k is an integer": ", k \in \mathbb{Z}" (with ^+ or _{\ge 0} for a sign). */
@@ -135,6 +152,7 @@ function parameterRange(text: string): string {
     // The first pattern names the sign before the letter, the others after.
     const [letter, sign] = pattern === PARAMETER_RANGES[0]?.[0] ? [m[2] ?? '', m[1] ?? ''] : [m[1] ?? '', m[2] ?? ''];
     const head = text.slice(0, m.index).trim();
+    if (pattern === FREE_BOUND && !boundsParameter(head, m[1] ?? '')) continue;
     // Only a letter the formula uses is its parameter; a product ("ax^2") uses
     // its letters too, a command name ("\alpha") or a word in \text does not.
     const symbols = head.replace(/\\text\s*\{[^{}]*\}|\\[a-zA-Z]+/g, ' ');
