@@ -1,0 +1,180 @@
+/**
+ * How the grader reads the endings of whole responses that a reasoning model
+ * writes after its answer: a second value joined by words, a hedge, a value
+ * rejected or where the answer is reached, a clause about its letters; and
+ * answers written with words around their mathematics (a bound and the
+ * points it leaves out, a family whose "for" bounds its parameter, a
+ * constant said to be arbitrary, a set of pairs by a condition). Every case
+ * was written for this project, each beside near misses.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractAnswer, gradeAnswer } from '../src/grader/index.ts';
+
+/** The verdict a run gives a whole response: its extracted answer, graded with the response as context. */
+function verdictOf(response: string, gold: string): string {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
+}
+
+/** Unannounced endings written for this project: a constant value, then a clause about its letters. */
+describe('a clause after a value that states a constant', () => {
+  it('is a remark when it is about the letters the value settles', () => {
+    // Read as the answer, the clause was graded different from the right value, sure of it.
+    expect(verdictOf('Therefore $p+q=20$, where $p=8$ and $q=12$.', '20')).toBe('equal');
+    expect(verdictOf('Therefore $p+q=20$, where $p=8$ and $q=12$.', '8')).toBe('different');
+    expect(verdictOf('So $t = 9$, with $t > 0$.', '9')).toBe('equal');
+    expect(verdictOf('So $t = 9$, with $t > 0$.', '-9')).toBe('different');
+    // After an announcement the clause was kept as a qualifier: unsure.
+    expect(verdictOf('The final answer is $p+q=20$, where $p=8$ and $q=12$.', '20')).toBe('equal');
+    expect(verdictOf('The answer is $r = 4$, where $r$ is the inradius.', '4')).toBe('equal');
+    expect(verdictOf('The answer is $r = 4$, where $r$ is the inradius.', '5')).toBe('different');
+    // A letter the value leaves free is still ranged by the clause.
+    expect(verdictOf('Thus $x = 2k\\pi$, where $k$ is an integer.', '2k\\pi, k \\in \\mathbb{Z}')).toBe('equal');
+    // A function's argument is never settled: the clause is a case of it.
+    expect(extractAnswer('Hence $g(t) = 0$, where $t < 0$.')).toContain('t < 0');
+  });
+
+  it('gives a second coordinate when "with" alone sets another letter', () => {
+    // Cut as a remark, the first coordinate alone was graded equal to a wrong reference 5, and (5, 6) different.
+    expect(verdictOf('The solution is $u=5$, with $v=6$.', '5')).not.toBe('equal');
+    expect(verdictOf('The solution is $u=5$, with $v=6$.', '(5, 6)')).toBe('equal');
+    expect(verdictOf('The solution is $u=5$, with $v=6$.', '(5, 7)')).toBe('different');
+    // "with" and words before the math is a remark as before.
+    expect(verdictOf('Hence $m=5$, with equality when $x=1$.', '5')).toBe('equal');
+  });
+});
+
+/** Responses written for this project that add a second answer with words rather than a comma or "and". */
+describe('an answer that "as well as", "and also" or "together with" extends', () => {
+  it('keeps the value it adds, announced or not', () => {
+    // Read as the first value alone: a wrong reference 4 or 6 was graded equal, sure of it.
+    expect(verdictOf('The answer is $y=4$, as well as $y=9$.', '4')).not.toBe('equal');
+    expect(verdictOf('The answer is $y=4$, as well as $y=9$.', '4, 9')).toBe('equal');
+    expect(verdictOf('**Final answer:** $t = 6$, and also $t = -1$.', '6')).not.toBe('equal');
+    expect(verdictOf('**Final answer:** $t = 6$, and also $t = -1$.', '-1, 6')).toBe('equal');
+    expect(verdictOf('The roots are $z = 0$ together with $z = 8$.', '0')).not.toBe('equal');
+    expect(verdictOf('The roots are $z = 0$ together with $z = 8$.', '0, 8')).toBe('equal');
+    expect(verdictOf('The answer is $z = 0$, together with $z = 8$.', '0, 8')).toBe('equal');
+    expect(verdictOf('So the solutions are $m = 2$, along with $m = 11$.', '11')).not.toBe('equal');
+    // A reason after the answer still ends it.
+    expect(verdictOf('The answer is $y=4$, as we showed above with $y=9$ excluded.', '4')).toBe('equal');
+  });
+});
+
+/** Unannounced endings written for this project that hedge between two values. */
+describe('an unannounced value offered as an alternative to the one before it', () => {
+  it('is graded neither as the answer nor as the only one', () => {
+    // The hedge's value was read as the answer: a wrong reference 21 was graded equal, sure of it.
+    for (const response of [
+      'Hence we get $20$ (or possibly $21$).',
+      'So we get $20$, or perhaps $21$.',
+      'Therefore it is $20$, though it could be $21$.',
+      'Thus the total is $20$ (maybe $21$).',
+    ]) {
+      expect(verdictOf(response, '21')).not.toBe('equal');
+      expect(verdictOf(response, '20')).not.toBe('equal');
+    }
+    // A restatement, or a plain "or" between two answers, is no hedge.
+    expect(verdictOf('Hence we get $20$ (or equivalently $\\frac{40}{2}$).', '20')).toBe('equal');
+    expect(verdictOf('Thus $x = 20$ or $x = 21$.', '20, 21')).toBe('equal');
+  });
+});
+
+/** Unannounced endings written for this project that set a rejected value, or where it is reached, after the answer. */
+describe('a value set against the unannounced answer, or the point where it is reached', () => {
+  it('is cut as a remark', () => {
+    // Read as the last math, the rejected value was the answer: a wrong reference 9 or 3 was graded equal, sure of it.
+    for (const response of ['So $y = -9$, not $9$.', 'So $y = -9$ rather than $9$.', 'Therefore $y = -9$ instead of $y = 9$.']) {
+      expect(verdictOf(response, '-9')).toBe('equal');
+      expect(verdictOf(response, '9')).toBe('different');
+    }
+    // "whereas", "while", "but not", "and not" set a value against the answer as well.
+    for (const response of ['We get $y = -9$, whereas $y = 9$ fails.', 'We get $y = -9$, while $y = 9$ fails.', 'We get $y = -9$ but not $y = 9$.', 'So $y=-9$ and not $y = 9$.']) {
+      expect(verdictOf(response, '-9')).toBe('equal');
+      expect(verdictOf(response, '9')).toBe('different');
+    }
+    expect(verdictOf('The largest value is $5$, when $t = 3$.', '5')).toBe('equal');
+    expect(verdictOf('The largest value is $5$, when $t = 3$.', '3')).toBe('different');
+    expect(verdictOf('The largest value is $5$, attained when $t = 3$.', '3')).toBe('different');
+    // "when" that ranges the value's own letter belongs to it.
+    expect(extractAnswer('Hence $g(t) = 0$, when $t < 0$.')).toContain('t < 0');
+  });
+});
+
+/** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
+describe('a second clause after the answer', () => {
+  it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {
+    // Cut as an aside, the hedge left 30 alone: equal to a reference 30, sure of it.
+    expect(verdictOf('So we obtain $30$; possibly $31$.', '30')).not.toBe('equal');
+    expect(verdictOf('So we obtain $30$; possibly $31$.', '31')).not.toBe('equal');
+    // Announced, the added value was dropped: equal to a wrong reference 4.
+    expect(verdictOf('The answer is $z=4$; moreover $z=6$ is also a solution.', '4')).not.toBe('equal');
+    // Read as the last math, the point was the answer: equal to a wrong reference 3.
+    expect(verdictOf('The maximum value is $8$ and is attained at $y = 3$.', '8')).toBe('equal');
+    expect(verdictOf('The maximum value is $8$ and is attained at $y = 3$.', '3')).toBe('different');
+  });
+});
+
+/** Sets of reals written for this project as one bound and the points it leaves out, after commas. */
+describe('an inequality listed with the points it excludes', () => {
+  it('is the set of reals where all of them hold', () => {
+    // Read as a list of two answers, the right set was graded different, sure of it.
+    expect(gradeAnswer('y > -\\frac52, y \\ne 1', '(-\\frac52, 1) \\cup (1, \\infty)').verdict).toBe('equal');
+    expect(gradeAnswer('t \\le 7, t \\neq 0', '(-\\infty, 0) \\cup (0, 7]').verdict).toBe('equal');
+    expect(gradeAnswer('t \\le 7, t \\neq 0, t \\ne -2', '(-\\infty,-2)\\cup(-2, 0) \\cup (0, 7]').verdict).toBe('equal');
+    // Near misses: another excluded point, an open bound for a closed one, the point not excluded.
+    expect(gradeAnswer('y > -\\frac52, y \\ne 2', '(-\\frac52, 1) \\cup (1, \\infty)').verdict).toBe('different');
+    expect(gradeAnswer('t < 7, t \\neq 0', '(-\\infty, 0) \\cup (0, 7]').verdict).toBe('different');
+    expect(gradeAnswer('y > -\\frac52, y \\ne 1', '(-\\frac52, \\infty)').verdict).toBe('different');
+    // Points alone, or two bounds, are read as before.
+    expect(gradeAnswer('y \\ne 1, y \\ne 2', 'y \\ne 1').verdict).toBe('different');
+  });
+});
+
+/** Families written for this project with "for" and a bound on their parameter. */
+describe('a bare "for" that bounds the parameter of a family', () => {
+  it('ranges the parameter as a comma does', () => {
+    // Read as a domain and dropped, the family was 3^j alone: different from "all powers of 3", sure of it.
+    expect(gradeAnswer('m = 3^j \\text{ for } j \\geq 0', 'all powers of 3').verdict).toBe('equal');
+    expect(gradeAnswer('m = 3^j for j \\ge 1', '3^j, j \\ge 1').verdict).toBe('equal');
+    expect(gradeAnswer('3^t \\text{ for } t \\ge 0', 'all powers of 3').verdict).toBe('equal');
+    // Near misses: another start, another base.
+    expect(gradeAnswer('m = 3^j \\text{ for } j \\geq 1', 'all powers of 3').verdict).toBe('different');
+    expect(gradeAnswer('m = 5^j \\text{ for } j \\geq 0', 'all powers of 3').verdict).toBe('different');
+    // The argument of a function bounded is its domain, as before.
+    expect(gradeAnswer('g(n) = 2n \\text{ for } n \\ge 1', 'g(n) = 2n').verdict).toBe('equal');
+  });
+});
+
+/** Function answers written for this project that say their constant is arbitrary without "is". */
+describe('a constant said to be any real without "is"', () => {
+  it('is the constant of the family, as "where c is any real constant" is', () => {
+    // The words were read as part of the answer: unsure against the family.
+    expect(gradeAnswer('g(t) = kt^2, with k any real constant', 'g(t) = kt^2').verdict).toBe('equal');
+    expect(gradeAnswer('g(t) = kt^2, with k being an arbitrary constant', 'g(t) = kt^2').verdict).toBe('equal');
+    expect(gradeAnswer('g(t) = kt^2, k an arbitrary real number', 'g(t) = kt^2').verdict).toBe('equal');
+    // Near misses: another power, a shift.
+    expect(gradeAnswer('g(t) = kt^3, with k any real constant', 'g(t) = kt^2').verdict).toBe('different');
+    expect(gradeAnswer('g(t) = kt^2 + 1, with k any real constant', 'g(t) = kt^2').verdict).toBe('different');
+  });
+});
+
+/** Sets of pairs written for this project by a condition on their letters. */
+describe('a set of tuples by a condition on their letters', () => {
+  it('is the condition, compared as a relation', () => {
+    // Its ":" was read as a ratio and the set as one tuple: the condition was graded different, sure of it.
+    expect(gradeAnswer('pq \\ge e^2', '\\{(p,q) : pq \\ge e^2\\}').verdict).toBe('equal');
+    expect(gradeAnswer('u < 2v', '\\{(u, v) \\mid u < 2v\\}').verdict).toBe('equal');
+    // Near misses: strict for non-strict, another bound, another expression.
+    expect(gradeAnswer('pq > e^2', '\\{(p,q) : pq \\ge e^2\\}').verdict).toBe('different');
+    expect(gradeAnswer('pq \\ge e^3', '\\{(p,q) : pq \\ge e^2\\}').verdict).toBe('different');
+    expect(gradeAnswer('p + q \\ge e^2', '\\{(p,q) : pq \\ge e^2\\}').verdict).toBe('different');
+    // A set of listed pairs is read as before.
+    expect(gradeAnswer('(1, 2), (3, 4)', '\\{(1,2), (3,4)\\}').verdict).toBe('equal');
+  });
+});
+
+describe('a set of tuples whose letters are out of alphabetical order', () => {
+  it('is not read as the bare relation, whose coordinates are in that order', () => {
+    expect(gradeAnswer('u < 2v', '\\{(v, u) \\mid u < 2v\\}').verdict).not.toBe('equal');
+  });
+});
