@@ -255,12 +255,12 @@ const GATEWAY = { concurrency: 600, timeoutMs: 60_000, maxRetries: 2, backoff: {
 describe('a pool of capacity servers', () => {
   test('of different speeds: a burst fills both; with few calls left they run on the fast one', async ({ dir }) => {
     // Each its own process, so that the servers keep their pace while the gateway is busy. The fast one decodes
-    // 8,000 tokens/s at most 100 a sequence (knee 80); the slow one 2,000 at most 50 (knee 40). At ten times
-    // real speed the gateway reads each server's load about every 100 ms, a period a loaded machine's scheduling
-    // delays barely blur: at fifty times (every 25 ms, replies of 3,000 tokens) a load of 14 on two cores read the
-    // fast server's pace as 15 tokens/ms (it is 5) and its knee as 2 sequences, and the few calls spilled onto the slow one.
+    // 8,000 tokens/s at most 100 a sequence (knee 80); the slow one 2,000 at most 50 (knee 40). At five times
+    // real speed a loaded machine's scheduling delays barely blur the pace the gateway reads: at fifty times (every 25 ms, replies of 3,000 tokens) a load of 14 on two cores read the
+    // fast server's pace as 15 tokens/ms (it is 5) and its knee as 2 sequences, and the few calls spilled onto the
+    // slow one; at ten times, a whole suite on two cores sent 3 of the 10 to the slow one once.
     const problems = await writeProblems(dir, smallProblems(1));
-    const shape = ['--problems', problems, '--capacity', '--time-scale', '10', '--output-tokens-median', '1000', '--output-tokens-p99', '2000'];
+    const shape = ['--problems', problems, '--capacity', '--time-scale', '5', '--output-tokens-median', '1000', '--output-tokens-p99', '2000'];
     const sims = await Promise.all([
       startSimProcess([...shape, '--decode-tokens-per-second', '2000', '--sequence-tokens-per-second', '50']),
       startSimProcess(shape),
