@@ -12,6 +12,7 @@
  */
 import { mathSegments, type Segment } from './segments.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
+import { mathLetters } from '../latex/math-letters.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -55,7 +56,7 @@ const REMARK_REACH = 300;
 
 /** Letters of a text of mathematics, commands aside. */
 function letters(math: string): Set<string> {
-  return new Set(math.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? []);
+  return new Set(mathLetters(math));
 }
 
 /** Whether `at` lies inside one of `segments` (in order): a binary search, so that a long paragraph costs no more than its length. */

@@ -9,11 +9,8 @@
  * coordinate rather than a remark: cut, 2 was graded equal, (2, 3) different.
  */
 import type { Segment } from './segments.ts';
+import { mathLetters } from '../latex/math-letters.ts';
 
-/** Latin letters of a text of mathematics, commands (\frac, \pi, \sqrt) aside. */
-function latinLetters(math: string): string[] {
-  return math.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
-}
 
 /** Whether `math` states a constant for what stands before its last "=": "a+b=12", "x = \frac{3}{2}". */
 function constantValue(math: string): boolean {
@@ -21,12 +18,12 @@ function constantValue(math: string): boolean {
   const value = parts[parts.length - 1] ?? '';
   // "f(x) = 0" defines a function: its argument stays free ("f(x) = 0, when x < 0" is a case of it).
   const applied = /[a-zA-Z]\s*\(/.test(parts[0] ?? '');
-  return parts.length > 1 && !applied && /\d/.test(value) && latinLetters(value).length === 0 && !/[<>]|\\(?:le|ge|ne|neq|leq|geq|lt|gt)\b/.test(math);
+  return parts.length > 1 && !applied && /\d/.test(value) && mathLetters(value).length === 0 && !/[<>]|\\(?:le|ge|ne|neq|leq|geq|lt|gt)\b/.test(math);
 }
 
 /** The letters of `math` that a clause after it may range: none when it states a constant. */
 export function freeLetters(math: string): Set<string> {
-  return new Set(constantValue(math) ? [] : latinLetters(math));
+  return new Set(constantValue(math) ? [] : mathLetters(math));
 }
 
 /** One letter given a constant: "x = 2", "y=-\frac{1}{2}". */
@@ -56,6 +53,6 @@ export function settlingClause(segments: readonly Segment[], end: number, clause
   const value = segments.find((s) => s.end === end);
   const clause = segments.filter((s) => s.start >= end && s.end <= clauseEnd);
   if (value === undefined || clause.length === 0 || !constantValue(value.text)) return false;
-  const own = new Set(latinLetters(value.text));
-  return clause.every((s) => latinLetters(s.text).every((letter) => own.has(letter)));
+  const own = new Set(mathLetters(value.text));
+  return clause.every((s) => mathLetters(s.text).every((letter) => own.has(letter)));
 }

@@ -5,6 +5,7 @@
  * bare "x = 2k\pi" leaves k open, so the two are not known to be equal.
  */
 import type { Answer } from './types.ts';
+import { mathLetters, renameMathLetter } from '../latex/math-letters.ts';
 
 /** The integers and their signed parts, as the sets a parameter may range over. */
 const INTEGER_SET = /^\\mathbb\s*\{?\s*[ZN]\s*\}?(?:\s*(?:\^\s*\{?\+\}?|_\s*\{?\s*(?:>|\\ge)\s*0\s*\}?|_\s*0))?$/;
@@ -36,42 +37,38 @@ export function splitParameterRanges(answer: Answer): ParameterSplit {
   return { core, ranges: stated.map((r) => r.set).sort().join(';'), letters: stated.map((r) => r.letter) };
 }
 
-/** `tex` with the letter `from` written `to`, where it stands alone (not in a command, a word or a longer name). */
-function renameLetter(tex: string, from: string, to: string): string {
-  return tex.replace(new RegExp(`(?<![A-Za-z\\\\])${from}(?![A-Za-z])`, 'g'), to);
-}
-
-/** `answer` with each expression's letter `from` written `to`. */
-function renamedAnswer(answer: Answer, from: string, to: string): Answer {
+/** `answer` with `change` applied to the text of each of its expressions. */
+function mapTex(answer: Answer, change: (tex: string) => string): Answer {
   switch (answer.kind) {
     case 'expr':
-      return { ...answer, tex: renameLetter(answer.tex, from, to) };
+      return { ...answer, tex: change(answer.tex) };
     case 'text':
       return answer;
     case 'cases':
-      return { ...answer, items: answer.items.map((item) => ({ ...item, value: renamedAnswer(item.value, from, to) })) };
+      return { ...answer, items: answer.items.map((item) => ({ ...item, value: mapTex(item.value, change) })) };
     case 'union':
     case 'relation':
-      return { ...answer, parts: answer.parts.map((part) => renamedAnswer(part, from, to)) } as Answer;
+      return { ...answer, parts: answer.parts.map((part) => mapTex(part, change)) } as Answer;
     default:
-      return { ...answer, items: answer.items.map((item) => renamedAnswer(item, from, to)) } as Answer;
+      return { ...answer, items: answer.items.map((item) => mapTex(item, change)) } as Answer;
   }
 }
 
-/** The letters that stand alone in an answer's expressions ("x" and "k" of "x = 2k\pi"). */
-function loneLetters(answer: Answer): Set<string> {
+/** The letters of an answer's expressions ("x" and "k" of "x = 2k\pi"). */
+function lettersOf(answer: Answer): Set<string> {
   const letters = new Set<string>();
-  // Marked with a private-use character, which JSON.stringify keeps as it is (it escapes control characters).
-  const marked = JSON.stringify(renamedAnswer(answer, '([A-Za-z])', '\ue000$1\ue000'));
-  for (const match of marked.matchAll(/\ue000([A-Za-z])\ue000/g)) letters.add(match[1] as string);
+  mapTex(answer, (tex) => {
+    for (const letter of mathLetters(tex)) letters.add(letter);
+    return tex;
+  });
   return letters;
 }
 
 /** A side's parameter: the letter it ranges, or, on a side that ranges none, its one letter the other side does not use. */
 function parameterOf(side: ParameterSplit, other: ParameterSplit): string | undefined {
   if (side.letters.length > 0) return side.letters.length === 1 ? side.letters[0] : undefined;
-  const others = loneLetters(other.core);
-  const own = [...loneLetters(side.core)].filter((letter) => !others.has(letter));
+  const others = lettersOf(other.core);
+  const own = [...lettersOf(side.core)].filter((letter) => !others.has(letter));
   return own.length === 1 ? own[0] : undefined;
 }
 
@@ -88,6 +85,6 @@ export function coreInGoldParameter(gold: ParameterSplit, pred: ParameterSplit):
   const [from, to] = [parameterOf(pred, gold), parameterOf(gold, pred)];
   if (from === undefined || to === undefined || from === to) return pred.core;
   // gold's letter already free in pred ("k\pi + n\pi, n \in \mathbb{Z}"): renaming would merge two letters.
-  if (loneLetters(pred.core).has(to)) return pred.core;
-  return renamedAnswer(pred.core, from, to);
+  if (lettersOf(pred.core).has(to)) return pred.core;
+  return mapTex(pred.core, (tex) => renameMathLetter(tex, from, to));
 }

@@ -7,6 +7,7 @@ import { fixedArguments, functionArguments, isLabel } from './labels.ts';
 import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
 import type { Answer, RelationOp } from './types.ts';
 import { splitQuantity } from '../math/units.ts';
+import { mathLetters } from '../latex/math-letters.ts';
 
 const LIST_SEPARATORS = [',', 'and', 'or'];
 const RELATION_SEPARATORS = ['\\le', '\\ge', '\\ne', '\\in', '\\approx', '\\to', '=', '<', '>'];
@@ -214,7 +215,7 @@ function tupleCondition(letters: string, conditionTex: string): Answer | null {
   const own = new Set(order);
   const condition = parseTop(conditionTex);
   if (condition.kind !== 'relation' || condition.ops.some((op) => op === '=' || op === '\\in' || op === '\\to')) return null;
-  const used = conditionTex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
+  const used = mathLetters(conditionTex);
   return used.every((l) => own.has(l) || l === 'e') ? condition : null;
 }
 
