@@ -44,6 +44,11 @@ function whole(res: ServerResponse, text: string, finishReason: string): void {
   res.end(chatCompletionBody(text, { choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason }] }));
 }
 
+/** A rate limit's refusal with `status` and `headers`. */
+function refuse(res: ServerResponse, status: number, headers: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests per day', type: 'requests', code: 'rate_limit_exceeded' } }));
+}
+
 describe('a generation the server ended unfinished is no reply', () => {
   // vLLM's and SGLang's engines end an aborted request (a pause for new weights, a lost KV transfer) with
   // finish_reason "abort" and the text so far; OpenRouter ends a generation that failed midway with "error".
@@ -383,9 +388,6 @@ describe('a server that asks to be called again only hours later (a daily limit 
     ["a 429 whose spent limit resets in 23h59m (OpenAI's headers)", 429, { 'x-ratelimit-reset-requests': '23h59m0s', 'x-ratelimit-remaining-requests': '0' }],
     ['a 503 with retry-after-ms 3600000', 503, { 'retry-after-ms': '3600000' }],
   ] as const;
-  const refuse = (res: ServerResponse, status: number, headers: Record<string, string>) =>
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: 'Rate limit reached for requests per day', type: 'requests', code: 'rate_limit_exceeded' } }));
-
   // Before: the wait was cut to the backoff's cap (60 s) and each retry met the same refusal; the call spent its 8 retries in
   // 8 minutes, and the run stopped as an endpoint down, advising to check the server or lower --concurrency.
   test.for(refusals)('%s: the call fails at once as rate-limited, not retried every minute into the same refusal', async ([, status, headers]) => {
@@ -432,6 +434,19 @@ describe('a server that asks to be called again only hours later (a daily limit 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a server that asks to be called again at once (Retry-After: 0) on every refusal', () => {
+  // Before, each retry went out at once (0 s and a jitter under the backoff's first step): a proxy answering 429 with
+  // Retry-After: 0 through a minute of overload spent a call's retries in a few seconds, and the call failed.
+  test.for([['Retry-After: 0', { 'retry-after': '0' }], ['retry-after-ms: 1', { 'retry-after-ms': '1' }]] as const)('%s: each retry still waits the backoff\'s step, doubling', async ([, headers]) => {
+    const waits: number[] = [];
+    const { result, requests } = await callOnce((res) => refuse(res, 429, headers), { maxRetries: 3, backoff: { baseMs: 40, capMs: 10_000 }, onRetry: (event) => waits.push(event.waitMs) });
+    expect(result).toBeInstanceOf(CallFailedError);
+    expect(requests).toBe(4);
+    // Full jitter: each wait is at least half its step (40, 80, 160 ms).
+    expect(waits.map((wait, index) => wait >= 20 * 2 ** index)).toEqual([true, true, true]);
   });
 });
 

@@ -144,14 +144,19 @@ export interface BackoffOptions {
 /**
  * The wait before attempt `attempt + 1` (attempt counts from 1). Full jitter
  * spreads retries of many calls that failed together; `random` is injectable
- * for tests. A server's Retry-After wins, with a little jitter on top,
- * waited out past the backoff's cap (a per-minute limit that resets in 6 min).
+ * for tests. A server's Retry-After lengthens the wait, with a little jitter
+ * on top, waited out past the backoff's cap (a per-minute limit that resets
+ * in 6 min); it never shortens it below the backoff's step: a server or proxy
+ * that answers `Retry-After: 0` (or 1) to every refusal spent a call's 8
+ * retries in a few seconds, each sent at once into the same refusal, and the
+ * call failed where the backoff rides out minutes of overload.
  */
 export function backoffMs(attempt: number, error: unknown, options: BackoffOptions, random = Math.random): number {
-  const asked = retryAfterMs(error);
-  if (asked !== null) return Math.min(options.askedCapMs ?? options.capMs, asked) + random() * Math.min(1000, options.baseMs);
   const ceiling = Math.min(options.capMs, options.baseMs * 2 ** (attempt - 1));
-  return ceiling / 2 + random() * (ceiling / 2);
+  const backoff = ceiling / 2 + random() * (ceiling / 2);
+  const asked = retryAfterMs(error);
+  if (asked === null) return backoff;
+  return Math.max(backoff, Math.min(options.askedCapMs ?? options.capMs, asked) + random() * Math.min(1000, options.baseMs));
 }
 
 /** The longest a call's retries wait in all, by the backoff without jitter: what one endpoint's outage may last before a call fails for good. */
