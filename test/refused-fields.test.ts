@@ -86,6 +86,8 @@ describe('a completion limit above the cap a hosted API states', () => {
     ['Groq', (_asked, cap) => ({ error: { message: `\`max_tokens\` must be less than or equal to \`${cap}\`, the maximum value for \`max_tokens\` is less than the \`context_window\` for this model`, type: 'invalid_request_error' } })],
     ['Anthropic', (asked, cap) => ({ type: 'error', error: { type: 'invalid_request_error', message: `max_tokens: ${asked} > ${cap}, which is the maximum allowed number of output tokens for claude-sonnet-4-5` } })],
     // text-generation-inference (and LoRAX) without a tokenizer: a 422 naming max_new_tokens; before, each call failed as refused (TMAS_CALL_REJECTED).
+    // Numbers grouped in thousands, as APIs that write their messages for people do; before, the cap read was 8.
+    ['OpenAI, its numbers grouped', (asked, cap) => ({ error: { message: `max_tokens is too large: ${asked.toLocaleString('en-US')}. This model supports at most ${cap.toLocaleString('en-US')} completion tokens.`, type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_value' } })],
     ['TGI, its 422', (asked, cap) => ({ error: `Input validation error: \`max_new_tokens\` must be <= ${cap}. Given: ${asked}`, error_type: 'validation' })],
   ];
   const CAP = 8192;

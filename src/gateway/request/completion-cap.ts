@@ -16,6 +16,7 @@
  * which refits the call.
  */
 import { APIError } from 'openai';
+import { ungroupDigits } from './grouped-digits.ts';
 
 /** The request fields that carry the completion limit. */
 const LIMIT_FIELD = /max_(?:completion_|new_)?tokens/;
@@ -36,8 +37,9 @@ export function statedCompletionCap(error: unknown): number | null {
   if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return null;
   const param = typeof error.param === 'string' ? error.param : '';
   if (!LIMIT_FIELD.test(`${param} ${error.message}`)) return null;
+  const message = ungroupDigits(error.message);
   for (const wording of CAPS) {
-    const cap = wording.exec(error.message)?.[1];
+    const cap = wording.exec(message)?.[1];
     if (cap !== undefined && Number(cap) > 0) return Number(cap);
   }
   return null;

@@ -14,12 +14,14 @@
  * prompt alone: it does not refuse a completion limit past its window);
  * the hosted APIs' words are beside their patterns below.
  */
+import { ungroupDigits } from '../../gateway/request/grouped-digits.ts';
 
 /** Tokens kept free between prompt + completion and the context window, for chat-template overhead. */
 export const CONTEXT_MARGIN = 256;
 
 /** The window the server states, or null when its words give none. */
-export function statedWindow(message: string): number | null {
+export function statedWindow(said: string): number | null {
+  const message = ungroupDigits(said);
   const stated = /(?:context length(?: is(?: only)?| of)?|context size)\s*\(?(\d+)/i.exec(message)?.[1] ?? HOSTED_WINDOW.map((words) => words.exec(message)?.[1]).find((found) => found !== undefined);
   return stated === undefined ? null : Number(stated);
 }
@@ -34,7 +36,8 @@ export function statedWindow(message: string): number | null {
 const HOSTED_WINDOW = [/tokens > (\d+) maximum/i, /context limit: \d+ \+ \d+ > (\d+)/i, /maximum number of tokens allowed \((\d+)\)/i, /max_new_tokens`? must be <= (\d+)/i, /inputs`? must have less than (\d+) tokens/i];
 
 /** How many tokens the refused request asked for in all, as the server counted them; null when its words do not say. */
-export function requestedTokens(message: string): number | null {
+export function requestedTokens(said: string): number | null {
+  const message = ungroupDigits(said);
   const total = /(?:you requested|a total of|input|length|request) \(?(\d+)(?:\.0)? tokens/i.exec(message)?.[1];
   if (total !== undefined) return Number(total);
   // Anthropic's 'prompt is too long: T tokens' (Gemini's 'input token count (T)'), and the prompt and completion summed: its 'P + C > W', TGI's 'Given: P `inputs` tokens and C `max_new_tokens`'.
