@@ -236,10 +236,16 @@ describe('an account whose quota or credits are spent', () => {
 describe('a model no longer served mid-run', () => {
   // Before, every call of the run was sent and refused with the 404 (TMAS_CALL_REJECTED), each problem stopped, exit 3.
   test.for([
-    ['OpenAI model_not_found', { error: { message: 'The model `tmas-sim` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } }],
-    ['Azure DeploymentNotFound', { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } }],
-  ] as const)('%s: the run stops at once, exit 2 (TMAS_MODEL_NOT_SERVED), naming the resume', async ([, refusal], { dir }) => {
-    const server = await refusingAfter(3, 404, refusal);
+    ['OpenAI model_not_found', 404, { error: { message: 'The model `tmas-sim` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } }],
+    ['Azure DeploymentNotFound', 404, { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } }],
+    // Said with a 400 (before, each call was refused one by one as TMAS_CALL_REJECTED, exit 3): a vLLM replica reloaded
+    // with another model (older vLLM answered 400), DeepSeek, Mistral; and Gemini's 404, whose words went unread.
+    ['vLLM reloaded with another model, a 400', 400, { object: 'error', message: 'The model `tmas-sim` does not exist.', type: 'invalid_request_error', param: null, code: 400 }],
+    ['DeepSeek, a 400', 400, { error: { message: 'Model Not Exist', type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }],
+    ['Mistral, a 400', 400, { object: 'error', message: 'Invalid model: tmas-sim', type: 'invalid_model', param: null, code: '1500' }],
+    ['Gemini, a 404', 404, { error: { code: 404, message: 'models/tmas-sim is not found for API version v1main, or is not supported for generateContent.', status: 'NOT_FOUND' } }],
+  ] as const)('%s: the run stops at once, exit 2 (TMAS_MODEL_NOT_SERVED), naming the resume', async ([, status, refusal], { dir }) => {
+    const server = await refusingAfter(3, status, refusal);
     try {
       const output = path.join(dir, 'run');
       const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);

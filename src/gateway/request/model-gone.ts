@@ -1,26 +1,37 @@
 /**
- * A 404 that says the model asked for is not served: OpenAI's
+ * A refusal that says the model asked for is not served: OpenAI's and Groq's
  * `model_not_found` ("The model `…` does not exist or you do not have access
  * to it"), Azure's `DeploymentNotFound`, OpenRouter's "No endpoints found
- * for …". The check at start found the model listed; a model withdrawn or a
- * deployment deleted mid-run, or an API whose list names models its
+ * for …", Together's `model_not_available`, Fireworks' "Model not found",
+ * Gemini's "models/… is not found", Anthropic's `not_found_error` naming
+ * the model: 404s. Some say it with a 400: older vLLM ("The model `…` does
+ * not exist."), DeepSeek ("Model Not Exist"), Mistral ("Invalid model: …",
+ * `invalid_model`), OpenRouter ("… is not a valid model ID"), LiteLLM
+ * ("Invalid model name passed in model=…"). The check at start found the
+ * model listed; a model withdrawn, a deployment deleted, a replica reloaded
+ * with another model mid-run, or an API whose list names models its
  * completions do not take, refuses every later call alike: read as one
  * call's refusal, each call of the run was sent and refused, exit 3.
  */
 import { APIError } from 'openai';
 
 /** The codes that name a model or deployment not found (Anthropic's `not_found_error` names any missing resource: its words must name the model). */
-const GONE_CODES = new Set(['model_not_found', 'deploymentnotfound']);
+const GONE_CODES = new Set(['model_not_found', 'deploymentnotfound', 'model_not_available', 'invalid_model']);
 
 /**
- * Words of a model not served. OpenRouter's "No endpoints found for MODEL" names the model; its "No endpoints
- * found that can handle the requested parameters" (or "matching your data policy") is one request's refusal.
+ * Words of a model not served, in a 400 as in a 404: none that a refusal of
+ * one request's field or content says ("logprobs with this model is not
+ * supported" is the request's fault, and a 400).
  */
-const GONE_WORDS = /model\b.*\b(?:does not exist|not found|is not supported)|no endpoints found for |deployment.*(?:does not exist|not found)/i;
+const GONE_WORDS = /\bmodel\b[^.]*\bdoes not exist|\bmodel not exists?\b|\binvalid model\b|\bis not a valid model\b|\bno endpoints found for |^models\/\S+ is not found|deployment[^.]*(?:does not exist|not found)/i;
 
-/** Whether `error` is a 404 saying the model (or its deployment) is not served. */
+/** More words a 404 says it with: a 404 is about what the URL names, so a model "not found" or "not supported" there is the model's. */
+const GONE_WORDS_404 = /model\b.*\b(?:not found|is not supported)|^model: \S+$/i;
+
+/** Whether `error` is a 400 or 404 saying the model (or its deployment) is not served. */
 export function modelGone(error: unknown): boolean {
-  if (!(error instanceof APIError) || error.status !== 404) return false;
+  if (!(error instanceof APIError) || (error.status !== 404 && error.status !== 400)) return false;
   const named = [error.code, error.type].some((word) => typeof word === 'string' && GONE_CODES.has(word.toLowerCase()));
-  return named || GONE_WORDS.test(error.message);
+  const message = error.message.replace(/^\d{3} /, '');
+  return named || GONE_WORDS.test(message) || (error.status === 404 && GONE_WORDS_404.test(message));
 }
