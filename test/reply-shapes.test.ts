@@ -290,6 +290,15 @@ describe('the choices of a request', () => {
     expect((long.result as Completion).countedTokens).toBeLessThan(720);
   });
 
+  // Before: choice 1's finish began the 2 s grace, and a choice 0 that came later than it was cut off: choice 1 was the reply.
+  test('choice 0 that comes after the finish grace of a choice 1 that finished first is still the one read', async () => {
+    const late = await callTo((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write(chunk({ content: 'Another reply.' }, null, null, 1) + chunk({}, 'stop', null, 1));
+      setTimeout(() => res.end(`${chunk({ content: 'The answer is 2.' })}${chunk({}, 'stop')}data: [DONE]\n\n`), 300);
+    }, 1000, { finishGraceMs: 50 });
+    expect(late.result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', attempts: 1 });
+  });
+
   test('two choices of one index in a chunk or a whole reply are a damaged reply, retried, never the first taken and the other dropped', async () => {
     const twice = [{ index: 0, delta: { content: 'The answer is 2.' }, finish_reason: null }, { index: 0, delta: { content: ' Or 3.' }, finish_reason: null }];
     const streamed = await callTo(stream([`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: twice })}\n\n`, chunk({}, 'stop')]));

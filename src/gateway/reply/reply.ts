@@ -212,12 +212,15 @@ class StreamAssembly implements StreamState {
 
   /**
    * Whether the choice read said a finish reason that ends it. A choice other
-   * than 0 beside others is not taken for finished: choice 0 may still come,
-   * so such a stream is read to its end.
+   * than 0 is not taken for finished: choice 0 may still come, however long
+   * after (a proxy that sends a reply of several choices one after another),
+   * so such a stream is read to its end. Before, a choice 1 that finished
+   * first began the finish grace, and a choice 0 that came more than its 2 s
+   * later was cut off: choice 1's text was taken as the reply.
    */
   get finished(): boolean {
     const read = this.read;
-    return read !== null && read.finished && (read.index === 0 || this.others.size === 0);
+    return read !== null && read.finished && read.index === 0;
   }
 
   /** The finish reason the choice read said; null while none. */
