@@ -197,7 +197,7 @@ describe('the knee from our streams', () => {
     await withServer(
       (res) => {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'This model does not exist in this universe.', type: 'invalid_request_error', param: 'model', code: null } }));
+        res.end(JSON.stringify({ error: { message: 'This request cannot be served in this universe.', type: 'invalid_request_error', param: 'messages', code: null } }));
       },
       async (gateway, server) => {
         await expect(gateway.complete(call(server.url, 0))).rejects.toMatchObject({ code: 'TMAS_CALL_REJECTED' });
