@@ -41,12 +41,12 @@ function stream(events: string[]): (res: ServerResponse) => void {
   return (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${events.join('')}data: [DONE]\n\n`);
 }
 
-/** One call of `maxTokens` to a server answering with `send`; its result (a completion or the error) and the gateway's stats. */
-async function callTo(send: (res: ServerResponse) => void, maxTokens = 1000, extra: Partial<GatewayOptions> = {}) {
+/** One call of `maxTokens` (the window leaving it `room`, when given) to a server answering with `send`; its result (a completion or the error) and the gateway's stats. */
+async function callTo(send: (res: ServerResponse) => void, maxTokens = 1000, extra: Partial<GatewayOptions> = {}, room?: number) {
   const server = await serveHttp((_req, res) => send(res));
   const gateway = createGateway(options(extra));
   try {
-    const result = await gateway.complete(additionRequest(server.url, 1, maxTokens)).catch((error: unknown) => error as CallFailedError);
+    const result = await gateway.complete({ ...additionRequest(server.url, 1, maxTokens), ...(room === undefined ? {} : { room }) }).catch((error: unknown) => error as CallFailedError);
     return { result, stats: gateway.stats };
   } finally {
     gateway.close();
@@ -235,7 +235,7 @@ describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gem
     for (const [shape, send, streamed] of shapes) {
       const { result } = await callTo(send, 100, { stream: streamed });
       expect(result, shape).toMatchObject({ content: answer, finishReason: 'stop', attempts: 1, usage: { promptTokens: 12, completionTokens: 320, reasoningBeside: 300 } });
-      expect(outOfBounds({ response: { content: answer, reasoning: null }, usage: (result as Completion).usage! }, 100), shape).toBeNull();
+      expect(outOfBounds({ response: { content: answer, reasoning: null }, usage: (result as Completion).usage! }, { maxTokens: 100, room: 100 }), shape).toBeNull();
     }
     // Its stated completion tokens past the limit are still a reply past it.
     const over = await callTo(whole({ ...usage, completion_tokens: 150, total_tokens: 462 }), 100, { stream: false });
@@ -245,6 +245,43 @@ describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gem
   test('a completion of 0 tokens beside 60 of reasoning costs 60, not nothing', async () => {
     const { result } = await callTo(whole({ prompt_tokens: 21, completion_tokens: 0, total_tokens: 81, completion_tokens_details: { reasoning_tokens: 60 } }), 1000, { stream: false });
     expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60, reasoningBeside: 60 });
+  });
+});
+
+describe("visible reasoning a server holds apart from max_tokens (DeepSeek's reasoner: the answer within max_tokens, its reasoning up to a cap of its own)", () => {
+  // 600 o200k tokens of reasoning (a completion limit of 100, the window leaving 2,000), then an answer of 20.
+  const reasoning = words(300);
+  const answer = words(10);
+  const usage = { prompt_tokens: 12, completion_tokens: 620, total_tokens: 632, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 12, completion_tokens_details: { reasoning_tokens: 600 } };
+  const pieces = (field: string, text: string) => (text.match(/.{1,40}/gs) ?? []).map((piece) => chunk({ [field]: piece }));
+
+  // Before: the stream was cut once its reasoning counted past 100 + 25% + 64 tokens, retried at full price and failed, and
+  // a whole reply's usage of 620 was a reply past its limit.
+  test('streamed, with or without usage, or whole: the reply is taken at its first attempt, its usage as the server stated it', async () => {
+    const shapes = [
+      ['streamed, usage at the end', stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', usage)]), true],
+      ['streamed, no usage', stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop')]), true],
+      ['whole', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { choices: [{ index: 0, message: { role: 'assistant', content: answer, reasoning_content: reasoning }, finish_reason: 'stop' }], usage })), false],
+    ] as const;
+    for (const [shape, send, streamed] of shapes) {
+      const { result } = await callTo(send, 100, { stream: streamed }, 2000);
+      expect(result, shape).toMatchObject({ content: answer, reasoning, finishReason: 'stop', attempts: 1 });
+      const stated = (result as Completion).usage;
+      if (shape === 'streamed, no usage') expect((result as Completion).countedTokens, shape).toBeGreaterThan(600);
+      else expect(stated, shape).toStrictEqual({ promptTokens: 12, completionTokens: 620, reasoningApart: 600 });
+      // A resume takes the journaled answer as it is.
+      const journaled = stated ?? { completionTokens: (result as Completion).countedTokens!, estimated: true as const };
+      expect(outOfBounds({ response: { content: answer, reasoning }, usage: journaled }, { maxTokens: 100, room: 2000 }), shape).toBeNull();
+    }
+  });
+
+  test('still cut: an answer past the limit, reasoning past the room, a usage whose answer passes the limit; and, the window leaving no more than the limit, reasoning past it', async () => {
+    const longAnswer = await callTo(stream([...pieces('reasoning_content', words(20)), ...pieces('content', words(300)), chunk({}, 'stop')]), 100, {}, 2000);
+    const longReasoning = await callTo(stream([...pieces('reasoning_content', words(1500)), ...pieces('content', answer), chunk({}, 'stop')]), 100, {}, 2000);
+    const overUsage = await callTo(stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', { ...usage, completion_tokens: 750 })]), 100, {}, 2000);
+    const noRoom = await callTo(stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', usage)]), 100);
+    for (const { result } of [longAnswer, overUsage, noRoom]) expect((result as CallFailedError).message).toMatch(/past its completion limit of 100 tokens/);
+    expect((longReasoning.result as CallFailedError).message).toMatch(/past the 2000 tokens the window leaves its prompt \(its answer held to its completion limit of 100\): its text counts/);
   });
 });
 

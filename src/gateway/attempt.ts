@@ -8,9 +8,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { boundedBody, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
-import { createReplyMeter, derivedTotal, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
+import { createReplyMeter, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
-import { createTokenMeter, type TokenMeter } from './reply/token-meter.ts';
+import { createReplyTokens, type ReplyTokens } from './reply/reply-tokens.ts';
 import { fromStream, type Reply } from './reply/reply.ts';
 import { sseEvents } from './reply/sse.ts';
 import { tellOnce } from './told-once.ts';
@@ -58,7 +58,7 @@ export interface Attempted {
   /** The reply, without its usage when its text belied it. */
   reply: Reply;
   /** Its count with the run's tokenizer, begun as a stream arrived; null when the gateway has no tokenizer. */
-  tokens: TokenMeter | null;
+  tokens: ReplyTokens | null;
   /** The completion tokens of a usage the text belied; null when none was. */
   belied: number | null;
   /** Characters of text (answer and reasoning). */
@@ -75,9 +75,10 @@ export interface Attempted {
 export async function attempt(context: AttemptContext, request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Attempted> {
   const { stream } = context;
   const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal });
-  const meter = createReplyMeter(request.maxTokens, watchdog);
+  const limits = replyLimits(request.maxTokens, request.room);
+  const meter = createReplyMeter(limits, watchdog);
   const count = context.options.countTokens;
-  const tokens = count === undefined ? null : createTokenMeter({ maxTokens: request.maxTokens, count, signal, onOver: (error) => watchdog.fail(error) });
+  const tokens = count === undefined ? null : createReplyTokens({ limits, count, signal, onOver: (error) => watchdog.fail(error) });
   const whole = (reply: Reply): Attempted => {
     const chars = reply.content.length + (reply.reasoning?.length ?? 0);
     meter.text(chars);
@@ -96,7 +97,7 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     // may get an event stream all the same (a server or proxy that streams whatever it is asked): it is read as one,
     // under a stream's cap; read as JSON, each such reply failed as malformed, and the endpoint was stopped as down.
     const streams = stream || (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(request.maxTokens, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
+    const bytes = boundedBody((response as unknown as TransportResponse).body, replyByteCap(limits.room, streams, logprobEntries(request.sampling?.extraBody)), watchdog);
     if (!streams) return whole(fromWholeJson(await readWhole(bytes, watchdog), response.headers));
     const sorted = await sortBody(bytes);
     if (sorted.json) return whole(unstreamedReply(context, state, await readWhole(sorted.body, watchdog), response.headers));
@@ -153,7 +154,7 @@ interface StreamParts {
   state: EndpointState;
   watchdog: Watchdog;
   meter: ReplyMeter;
-  tokens: TokenMeter | null;
+  tokens: ReplyTokens | null;
   watched: ReturnType<EndpointState['watch']['watch']>;
   askedUsage: boolean;
   /** When the attempt began: the time to the first token runs from it. */
@@ -193,7 +194,7 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
     cut: () => watchdog.controller.abort(new Error('the stream was whole')),
     broke: (error: unknown) => brokeOfItself(error, watchdog),
   };
-  const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string) => tokens.add(piece, sofar);
+  const onDelta = tokens === null ? undefined : (piece: string, sofar: () => string, answerSofar: (() => string) | null) => tokens.add(piece, sofar, answerSofar);
   // Choice 0 after another (a server that sends several choices): the count starts over on the choice read.
   const onRestart = () => tokens?.restart();
   const read = await fromStream(chunks, { started, onText, onFirstEvent: () => watched.started(), onUsage, onRestart, whole, ...(onDelta === undefined ? {} : { onDelta }) });
@@ -238,7 +239,7 @@ export async function settleTokens(attempted: Attempted): Promise<number | null>
     return null;
   }
   const why = belied === null ? 'it came without usage' : `its usage of ${belied} tokens cannot hold its ${chars} characters`;
-  return tokens.total(why, (reply.reasoning ?? '') + reply.content);
+  return tokens.total(why, reply.reasoning ?? '', reply.content);
 }
 
 /** The total limit of an attempt: `--total-timeout` when given, else derived from the completion limit. */

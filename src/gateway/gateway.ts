@@ -39,7 +39,7 @@ export type { EndpointStats, GatewayStats } from './endpoints/gateway-stats.ts';
 export { DEFAULT_BACKOFF, DEFAULT_LOAD_POLL_MS } from './endpoints/gateway-options.ts';
 export { gatewaySummary } from './endpoints/gateway-stats.ts';
 export { CallDrained, CallFailedError, redactKeys } from './request/call-failed.ts';
-export { outOfBounds } from './reply/completion-bounds.ts';
+export { outOfBounds, replyLimits, type ReplyLimits } from './reply/completion-bounds.ts';
 
 /** The gateway as the runtime sees it. */
 export interface Gateway {

@@ -30,9 +30,11 @@ export interface CallRecord {
   /**
    * `estimated`: the reply had no usage block, so the run's tokenizer counted it. `reasoningBeside`: of
    * `completionTokens`, the reasoning tokens the server counted beside its completion tokens, which its
-   * completion limit did not bound (absent when none).
+   * completion limit did not bound (absent when none). `reasoningApart`: of `completionTokens`, the reasoning
+   * tokens a server that counts them among its completion tokens held apart from its completion limit
+   * (DeepSeek's reasoner; absent when none).
    */
-  usage: { promptTokens: number; completionTokens: number; estimated?: true; reasoningBeside?: number };
+  usage: { promptTokens: number; completionTokens: number; estimated?: true; reasoningBeside?: number; reasoningApart?: number };
   /** `firstTokenMs`: time to the first streamed text, when streamed. */
   timings: { startedAt: number; latencyMs: number; firstTokenMs?: number };
   attempts: number;

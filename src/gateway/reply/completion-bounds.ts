@@ -14,7 +14,9 @@
  *   (`usageHolds`): a reply that reports none, or one its text belies, is
  *   counted with the run's tokenizer (token-meter.ts), and so is every
  *   stream once its text could hold more than the limit, as it arrives;
- *   that count may pass the limit by `countMargin` only.
+ *   that count may pass the limit by `countMargin` only. Visible reasoning a
+ *   server holds apart from the limit (DeepSeek's reasoner) is held to the
+ *   room the window leaves the prompt instead (ReplyLimits, reply-tokens.ts).
  * - Text, as it arrives, where nothing else tells: no token of the tokenizers
  *   checked (o200k_base, cl100k_base, p50k_base, Qwen3, Llama 3, DeepSeek V3)
  *   is longer than 128 bytes, so a text of more than `MAX_TOKEN_CHARS`
@@ -26,7 +28,7 @@
  *   its completion limit at `FLOOR_TOKENS_PER_SECOND`.
  */
 import { ReplyError, type Watchdog } from './reply-bounds.ts';
-import { limitedTokens } from './usage-counts.ts';
+import { limitedTokens, type ReadUsage, type UsageCounts } from './usage-counts.ts';
 
 /** Characters of text per token of the completion limit: twice the longest token (128 bytes) of every tokenizer checked. */
 export const MAX_TOKEN_CHARS = 256;
@@ -104,37 +106,87 @@ export function derivedTotal(maxTokens: number, floor: TotalFloor = { baseMs: TO
   return { ms, label: `${seconds} s, the total limit of a call of ${maxTokens} completion tokens (${base} + ${floor.tokensPerSecond} tokens/s; --total-timeout sets another)` };
 }
 
-/** The failure of a reply past its completion limit: retried like a malformed one. */
-export function overLimit(maxTokens: number, what: string): ReplyError {
-  return new ReplyError('malformed', `the reply went past its completion limit of ${maxTokens} tokens: ${what}`);
+/** The failure of a reply past its completion limit (or `bound`, another it is held to): retried like a malformed one. */
+export function overLimit(maxTokens: number, what: string, bound = `its completion limit of ${maxTokens} tokens`): ReplyError {
+  return new ReplyError('malformed', `the reply went past ${bound}: ${what}`);
 }
 
-/** Watches one reply against its completion limit: each method throws a ReplyError, and drops the connection, once the reply passes it. */
+/** How the room is named in a failure past it, where it is more than the completion limit. */
+export function roomBound(limits: ReplyLimits): string | undefined {
+  return limits.room > limits.maxTokens ? `the ${limits.room} tokens the window leaves its prompt (its answer held to its completion limit of ${limits.maxTokens})` : undefined;
+}
+
+/**
+ * What one reply may hold: its completion limit (`max_tokens`), and its room,
+ * the tokens the window leaves its prompt (at least the limit). A server
+ * generates no more than its room whatever it holds to the limit; visible
+ * reasoning that a server does not hold to `max_tokens` is held to the room
+ * (see reasoningApart).
+ */
+export interface ReplyLimits {
+  maxTokens: number;
+  room: number;
+}
+
+/** The limits of a request of `maxTokens` whose window leaves `room` (none known: the limit itself). */
+export function replyLimits(maxTokens: number, room: number | undefined): ReplyLimits {
+  return { maxTokens, room: Math.max(maxTokens, room ?? maxTokens) };
+}
+
+/** Watches one reply against its limits: each method throws a ReplyError, and drops the connection, once the reply passes them. */
 export interface ReplyMeter {
-  /** `chars` more characters of text (answer or reasoning) arrived. */
+  /** `chars` more characters of text (answer and reasoning) arrived. */
   text(chars: number): void;
-  /** The server reports `completionTokens` so far (continuous usage, or the usage at the end). */
+  /** The server reports `completionTokens` so far (continuous usage, of answer and reasoning). */
   tokens(completionTokens: number): void;
+  /** The usage a reply ended with, within its limits, as it is journaled (reasoningApart); throws past them. */
+  settle(usage: ReadUsage): UsageCounts;
 }
 
 /** Starts the meter of one attempt. */
-export function createReplyMeter(maxTokens: number, watchdog: Watchdog): ReplyMeter {
-  const cap = textCharCap(maxTokens);
+export function createReplyMeter(limits: ReplyLimits, watchdog: Watchdog): ReplyMeter {
+  const { maxTokens, room } = limits;
+  const cap = textCharCap(room);
   let chars = 0;
-  const over = (what: string): never => {
-    const error = overLimit(maxTokens, what);
+  const over = (what: string, bound?: string): never => {
+    const error = overLimit(maxTokens, what, bound);
     watchdog.fail(error);
     throw error;
+  };
+  const tokens = (completionTokens: number) => {
+    if (completionTokens > room) over(`the server counted ${completionTokens} completion tokens`, roomBound(limits));
   };
   return {
     text(count) {
       chars += count;
-      if (chars > cap) over(`its text passed ${cap} characters, more than ${maxTokens} tokens hold (${MAX_TOKEN_CHARS} characters each at most)`);
+      if (chars > cap) over(`its text passed ${cap} characters, more than ${room} tokens hold (${MAX_TOKEN_CHARS} characters each at most)`, roomBound(limits));
     },
-    tokens(completionTokens) {
-      if (completionTokens > maxTokens) over(`the server counted ${completionTokens} completion tokens`);
+    tokens,
+    settle(usage) {
+      const { reasoningAmong, ...counts } = usage;
+      const apart = reasoningApart(counts, reasoningAmong, limits);
+      const settled = apart > 0 ? { ...counts, reasoningApart: apart } : counts;
+      if (limitedTokens(settled) > maxTokens) over(`the server counted ${limitedTokens(settled)} completion tokens`);
+      tokens(settled.completionTokens - (settled.reasoningBeside ?? 0));
+      return settled;
     },
   };
+}
+
+/**
+ * The reasoning tokens a usage counts among its completion tokens that the
+ * server held apart from `max_tokens`: all it states, when the completion
+ * tokens pass the limit and those of the answer alone (less that reasoning)
+ * do not, within the room. DeepSeek's reasoner (early 2025) held only its
+ * answer to `max_tokens` (at most 8K) and its reasoning to a cap of its own
+ * (32K), counting both in `completion_tokens`: held to the limit, each reply
+ * that thought longer than it was cut as a runaway, retried at full price
+ * and failed. A server that holds both never states more than the limit.
+ */
+function reasoningApart(usage: UsageCounts, among: number | undefined, limits: ReplyLimits): number {
+  const bounded = limitedTokens(usage);
+  if (among === undefined || bounded <= limits.maxTokens) return 0;
+  return bounded - among <= limits.maxTokens && bounded <= limits.room ? among : 0;
 }
 
 /** A reply whose usage was weighed against its text: the reply, without the usage when the text belies it, and what that usage claimed. */
@@ -151,18 +203,17 @@ export interface WeighedUsage<R> {
  * for a text is belied too: proxies that do not know a reply's usage fill
  * it in with zeros, and such replies were journaled as costing nothing.
  */
-export function weighUsage<R extends { usage: { completionTokens: number; reasoningBeside?: number } | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
+export function weighUsage<R extends { usage: ReadUsage | null }>(reply: R, chars: number, meter: ReplyMeter): WeighedUsage<R> {
   if (reply.usage === null) return { reply, belied: null };
   const claimed = reply.usage.completionTokens;
   if (!usageHolds(chars, claimed) || (claimed === 0 && chars > 0)) return { reply: { ...reply, usage: null }, belied: claimed };
-  meter.tokens(limitedTokens(reply.usage));
-  return { reply, belied: null };
+  return { reply: { ...reply, usage: meter.settle(reply.usage) }, belied: null };
 }
 
 /** What a journaled answer holds, as the bounds read it. */
 export interface BoundedAnswer {
   response: { content: string; reasoning: string | null };
-  usage: { completionTokens: number; estimated?: true; reasoningBeside?: number };
+  usage: { completionTokens: number; estimated?: true; reasoningBeside?: number; reasoningApart?: number };
 }
 
 /**
@@ -172,11 +223,12 @@ export interface BoundedAnswer {
  * tokenizer past the limit and its margin. A run journaled by a tmas that
  * trusted any usage may hold such answers; a resume sends them again.
  */
-export function outOfBounds(answer: BoundedAnswer, maxTokens: number): string | null {
+export function outOfBounds(answer: BoundedAnswer, limits: ReplyLimits): string | null {
+  const { maxTokens, room } = limits;
   const chars = answer.response.content.length + (answer.response.reasoning?.length ?? 0);
   const tokens = answer.usage.completionTokens;
-  if (chars > textCharCap(maxTokens)) return `its text has ${chars} characters, more than ${maxTokens} tokens hold`;
-  if (answer.usage.estimated === true) return tokens > maxTokens + countMargin(maxTokens) ? `its text counts ${tokens} tokens, past the limit of ${maxTokens} and its margin` : null;
-  if (limitedTokens(answer.usage) > maxTokens) return `its usage of ${limitedTokens(answer.usage)} tokens is past the limit of ${maxTokens}`;
+  if (chars > textCharCap(room)) return `its text has ${chars} characters, more than ${room} tokens hold`;
+  if (answer.usage.estimated === true) return tokens > room + countMargin(room) ? `its text counts ${tokens} tokens, past the limit of ${room} and its margin` : null;
+  if (limitedTokens(answer.usage) > maxTokens || tokens - (answer.usage.reasoningBeside ?? 0) > room) return `its usage of ${limitedTokens(answer.usage)} tokens is past the limit of ${maxTokens}`;
   return usageHolds(chars, tokens) ? null : `its usage of ${tokens} tokens cannot hold its ${chars} characters`;
 }

@@ -42,6 +42,12 @@ export interface CompletionRequest {
   endpoint: Endpoint;
   messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
   maxTokens: number;
+  /**
+   * The tokens the window leaves the prompt, when more than `maxTokens` (a completion limit below it,
+   * `--completion-max-tokens`): what a server that holds its visible reasoning apart from `max_tokens`
+   * may still generate (reply-tokens.ts). Without it, the limit.
+   */
+  room?: number;
   temperature?: number;
   sampling?: Sampling;
   seed: number;
@@ -57,8 +63,8 @@ export interface Completion {
   /** How the reasoning arrived; null when there was none. */
   reasoningDialect: ReasoningDialect | null;
   finishReason: string;
-  /** The server's usage block; null when the reply had none. `reasoningBeside`: of the completion tokens, the reasoning the server counted beside its own (usage-counts.ts). */
-  usage: { promptTokens: number; completionTokens: number; reasoningBeside?: number } | null;
+  /** The server's usage block; null when the reply had none. `reasoningBeside`: of the completion tokens, the reasoning the server counted beside its own; `reasoningApart`: the reasoning it counted among them but held apart from the limit (usage-counts.ts). */
+  usage: { promptTokens: number; completionTokens: number; reasoningBeside?: number; reasoningApart?: number } | null;
   /** For a reply without usage, its text's tokens as the gateway's tokenizer counted them; null when not counted. */
   countedTokens: number | null;
   /** The model the reply names; null when it names none. */

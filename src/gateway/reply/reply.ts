@@ -134,8 +134,8 @@ export interface StreamOptions {
   started: number;
   /** The characters of text each read brought, for the progress display's tokens per second. */
   onText?: (chars: number) => void;
-  /** Each piece of text (answer or reasoning) as it comes, and how to have all of it so far, for the count of its tokens (token-meter.ts). */
-  onDelta?: (piece: string, sofar: () => string) => void;
+  /** Each piece of text (answer or reasoning) as it comes, and how to have all of it so far and (a piece of the answer) the answer so far, for the counts of its tokens (reply-tokens.ts). */
+  onDelta?: (piece: string, sofar: () => string, answerSofar: (() => string) | null) => void;
   /** The first read. */
   onFirstEvent?: () => void;
   /**
@@ -286,12 +286,15 @@ class StreamAssembly implements StreamState {
 
   private text(pieces: TextPieces, piece: string): number {
     pieces.push(piece);
-    this.options.onDelta?.(piece, this.sofar);
+    this.options.onDelta?.(piece, this.sofar, pieces === this.read?.content ? this.answerSofar : null);
     return piece.length;
   }
 
   /** The text so far, reasoning first, as a server decodes it. */
   private readonly sofar = () => (this.read === null ? '' : this.read.reasoning.text() + this.read.content.text());
+
+  /** The answer so far (its `content`: reasoning inline in it included, which such a server holds to the limit with the answer). */
+  private readonly answerSofar = () => this.read?.content.text() ?? '';
 
   /**
    * The reply: nothing partial comes out, so a stream without a finish reason

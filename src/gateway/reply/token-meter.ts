@@ -62,6 +62,8 @@ export interface TokenMeterOptions {
   count: CountTexts;
   /** The call's signal: aborting it (the run stops) aborts the counts. */
   signal?: AbortSignal | undefined;
+  /** How the limit is named in the failure past it, when it is not the completion limit (completion-bounds.ts' overLimit). */
+  bound?: string | undefined;
   /** Told when a count made while the reply arrives passes the cut (the attempt is then cut). */
   onOver?: (error: ReplyError) => void;
 }
@@ -174,7 +176,7 @@ class TokenCount implements TokenMeter {
   private over(): ReplyError {
     const covered = this.ended && this.waiting.chars === 0 ? '' : ` in its first ${this.countedChars} characters`;
     const what = `its text counts ${this.counted} tokens${covered} with the run's tokenizer (${this.why}), past the limit and its margin for tokenizers (${COUNT_MARGIN_LABEL}: ${this.cut})`;
-    return overLimit(this.options.maxTokens, what);
+    return overLimit(this.options.maxTokens, what, this.options.bound);
   }
 }
 

@@ -16,6 +16,17 @@ export interface UsageCounts {
   completionTokens: number;
   /** Of those, the reasoning tokens the server counted beside its `completion_tokens` (reasoningBeside below); absent when none. */
   reasoningBeside?: number;
+  /**
+   * Of those, the reasoning tokens a server that counts them among its `completion_tokens` held apart from
+   * `max_tokens` (DeepSeek's reasoner: see reasoningApart in completion-bounds.ts); absent when none.
+   */
+  reasoningApart?: number;
+}
+
+/** A usage as read from a reply, before it is weighed against the request's limit (completion-bounds.ts' weighUsage). */
+export interface ReadUsage extends UsageCounts {
+  /** The reasoning tokens the usage states among its completion tokens (`completion_tokens_details.reasoning_tokens`); absent when none. Not journaled: weighUsage drops it. */
+  reasoningAmong?: number;
 }
 
 /**
@@ -28,8 +39,8 @@ export interface UsageCounts {
  * run as down. A server that bounds both (Gemini's thinking is within its
  * output limit) never states more than the limit in both together anyway.
  */
-export function limitedTokens(usage: { completionTokens: number; reasoningBeside?: number }): number {
-  return usage.completionTokens - (usage.reasoningBeside ?? 0);
+export function limitedTokens(usage: { completionTokens: number; reasoningBeside?: number; reasoningApart?: number }): number {
+  return usage.completionTokens - (usage.reasoningBeside ?? 0) - (usage.reasoningApart ?? 0);
 }
 
 /** `value` as a count of tokens, or null when it is none. */
@@ -43,7 +54,7 @@ export function tokenCount(value: unknown): number | null {
  * are no count. Prompt tokens that are none count 0, as when a server leaves
  * them out: the completion tokens are what bounds and journals a reply.
  */
-export function usageOf(usage: unknown): UsageCounts | null {
+export function usageOf(usage: unknown): ReadUsage | null {
   if (typeof usage !== 'object' || usage === null) return null;
   const { prompt_tokens: prompt, completion_tokens: completion } = usage as { prompt_tokens?: unknown; completion_tokens?: unknown };
   // A block without completion tokens is what proxies fill in with zeros: 0, which a reply with text belies (completion-bounds.ts).
@@ -54,7 +65,15 @@ export function usageOf(usage: unknown): UsageCounts | null {
   // A total is read against prompt + completion only where the prompt's count is stated: without it, the
   // difference is the prompt itself (a usage of completion 20 and total 332 is not 312 tokens of thinking).
   const beside = stated === null || stated === 0 ? 0 : reasoningBeside(usage as UsageBlock, promptTokens, completionTokens);
-  return { promptTokens, completionTokens: completionTokens + beside, ...(beside > 0 ? { reasoningBeside: beside } : {}) };
+  if (beside > 0) return { promptTokens, completionTokens: completionTokens + beside, reasoningBeside: beside };
+  const among = statedReasoning(usage as UsageBlock);
+  return { promptTokens, completionTokens, ...(among !== null && among > 0 && among <= completionTokens ? { reasoningAmong: among } : {}) };
+}
+
+/** The reasoning tokens a usage states (`completion_tokens_details.reasoning_tokens`), or null. */
+function statedReasoning(usage: UsageBlock): number | null {
+  const details = usage.completion_tokens_details;
+  return typeof details === 'object' && details !== null ? tokenCount(details.reasoning_tokens) : null;
 }
 
 /** The fields of a usage block that tell where its reasoning tokens were counted. */
@@ -84,8 +103,7 @@ const TOTAL_SLACK = 2;
  * taken as OpenAI counts it.
  */
 function reasoningBeside(usage: UsageBlock, prompt: number, completion: number): number {
-  const details = usage.completion_tokens_details;
-  const reasoning = typeof details === 'object' && details !== null ? tokenCount(details.reasoning_tokens) : null;
+  const reasoning = statedReasoning(usage);
   if (reasoning !== null && reasoning > completion) return reasoning;
   const total = tokenCount(usage.total_tokens);
   if (total === null) return 0;

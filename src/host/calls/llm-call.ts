@@ -10,7 +10,7 @@ import type { RunConfig, Secrets } from '../../settings/config.ts';
 import { UserError } from '../../kernel/errors.ts';
 import { runStopping } from './run-stopping.ts';
 import type { CallFailures } from './call-failures.ts';
-import { CallDrained, CallFailedError, outOfBounds, type Gateway } from '../../gateway/gateway.ts';
+import { CallDrained, CallFailedError, outOfBounds, replyLimits, type Gateway, type ReplyLimits } from '../../gateway/gateway.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
 import type { FitOutput, Pool } from '../../pool/pool.ts';
 import type { CallAnswer, CallRecord, Store } from '../../store/store.ts';
@@ -113,7 +113,7 @@ function answerOf(input: LlmInput, keyed: Keyed, attempt: number, contextErrors:
 async function journaledAt(deps: LlmCallDeps, input: LlmInput, shape: CallShape, keyed: Keyed): Promise<CallAnswer | null> {
   const { key, window } = keyed;
   const journaled = (await deps.store.getCallAnswer(key)) ?? (deps.source ? await deps.source.answer(key, deps.store) : undefined);
-  if (!journaled || !withinBounds(deps, journaled, completionLimit(shape.cap, window, journaled.fit.promptTokens))) return null;
+  if (!journaled || !withinBounds(deps, journaled, replyLimits(completionLimit(shape.cap, window, journaled.fit.promptTokens), completionLimit(undefined, window, journaled.fit.promptTokens)))) return null;
   deps.counters.reused++;
   if (input.grading !== true) deps.ranks.record(input.problem, journaled.usage.completionTokens);
   return journaled;
@@ -241,8 +241,8 @@ function completionLimit(cap: number | undefined, window: number, promptTokens: 
  * usage) is sent again, and counted for the warning at the end of the run.
  * A replay, which sends nothing, takes the journal as it is.
  */
-function withinBounds(deps: LlmCallDeps, answer: CallAnswer, maxTokens: number): boolean {
-  if (deps.offline === true || outOfBounds(answer, maxTokens) === null) return true;
+function withinBounds(deps: LlmCallDeps, answer: CallAnswer, limits: ReplyLimits): boolean {
+  if (deps.offline === true || outOfBounds(answer, limits) === null) return true;
   deps.onOutOfBounds?.();
   return false;
 }
@@ -311,12 +311,15 @@ async function send(deps: LlmCallDeps, input: LlmInput, shape: CallShape, key: s
     ...(input.prefix === undefined ? [] : [{ role: 'assistant' as const, content: input.prefix }]),
   ];
   const maxTokens = completionLimit(cap, window, fitted.promptTokens);
+  // What the window leaves the prompt: a server that holds its reasoning apart from max_tokens is held to it (reply-tokens.ts).
+  const room = completionLimit(undefined, window, fitted.promptTokens);
   const startedAt = Date.now();
   const completion = await deps.gateway.complete(
     {
       endpoint,
       messages,
       maxTokens,
+      ...(room > maxTokens ? { room } : {}),
       seed,
       rank: deps.ranks.rankOf({ problem: input.problem, iteration: input.iteration, role: input.role, grading: input.grading === true }),
       ...(temperature === null ? {} : { temperature }),
