@@ -7,6 +7,7 @@
  * at once. Real servers on real sockets.
  */
 import { createServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -101,6 +102,23 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
       expect(ms).toBeLessThan(5_000);
     } finally {
       await server.close();
+    }
+  });
+
+  // Before: 'connection failed: DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate. Check that the server is running …',
+  // which it was; nothing said how to make Node trust the certificate.
+  test('an https server whose certificate is self-signed (or signed by a private authority): names NODE_EXTRA_CA_CERTS, at once', async () => {
+    const tls = path.join(import.meta.dirname, 'fixtures', 'tls');
+    const server = createHttpsServer({ key: await readFile(path.join(tls, 'self-signed.key')), cert: await readFile(path.join(tls, 'self-signed.crt')) }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS));
+    const { port } = (await new Promise<AddressInfo>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo))));
+    try {
+      const { result, waits } = await check(`https://localhost:${port}/v1`, 600_000);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      expect((result as UserError).message).toMatch(/not called: its TLS certificate is signed by no authority Node trusts \(DEPTH_ZERO_SELF_SIGNED_CERT.*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/);
+      expect(waits).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 

@@ -8,6 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
+import { tlsAdvice } from './request/tls-trust.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
@@ -233,6 +234,8 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
       if (refused === null) return UNLISTED;
       throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey])));
     }
+    const tls = tlsAdvice(error, endpoint.baseUrl);
+    if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tls}.`, { cause: error });
     throw new UserError(
       'TMAS_ENDPOINT',
       `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
