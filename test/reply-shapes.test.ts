@@ -285,6 +285,15 @@ describe("visible reasoning a server holds apart from max_tokens (DeepSeek's rea
   });
 });
 
+// Groq's streams state their usage on the last chunk as x_groq.usage. Before, it went unread: every streamed reply was
+// counted with the run's tokenizer and journaled as estimated (countedTokens 6 here, usage null).
+test("Groq's usage in x_groq on a stream's last chunk is the reply's usage", async () => {
+  const groq = { id: 'req_1', usage: { queue_time: 0.02, prompt_tokens: 10, prompt_time: 0.001, completion_tokens: 7, completion_time: 0.01, total_tokens: 17, total_time: 0.011 } };
+  const last = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], x_groq: groq })}\n\n`;
+  const { result } = await callTo(stream([chunk({ role: 'assistant', content: 'The answer is 2.' }), last]));
+  expect(result).toMatchObject({ content: 'The answer is 2.', finishReason: 'stop', usage: { promptTokens: 10, completionTokens: 7 }, countedTokens: null });
+});
+
 describe('the choices of a request', () => {
   test.each([
     [0, 1],

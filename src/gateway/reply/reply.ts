@@ -14,7 +14,7 @@ import { endsStream, readFinish, saysFinish, type FinishReason } from './finish-
 import { ReplyError } from './reply-bounds.ts';
 import { TextPieces } from './text-pieces.ts';
 import { readUntilWhole, STREAM_DONE, type StreamGrace, type StreamState } from './stream-end.ts';
-import { limitedTokens, usageOf } from './usage-counts.ts';
+import { chunkUsage, limitedTokens, usageOf } from './usage-counts.ts';
 
 /** A reply as read, before the gateway adds attempts and latency. */
 export type Reply = Omit<Completion, 'attempts' | 'latencyMs' | 'replica' | 'countedTokens' | 'finishReason'> & {
@@ -232,8 +232,9 @@ class StreamAssembly implements StreamState {
   take(chunk: ChatCompletionChunk): number {
     this.model ??= modelOf(chunk);
     // Read once: with continuous usage every chunk carries one, and the count so far below is the same reading.
-    const usage = chunk.usage ? usageOf(chunk.usage) : null;
-    if (chunk.usage) this.usage = usage;
+    const said = chunkUsage(chunk);
+    const usage = said ? usageOf(said) : null;
+    if (said) this.usage = usage;
     if (Array.isArray(chunk.choices) && chunk.choices.length > 0) this.sortChoices(chunk.choices as Choice[]);
     const read = this.read;
     const choice = read === null ? undefined : choiceOf(chunk.choices, read.index);
@@ -251,12 +252,12 @@ class StreamAssembly implements StreamState {
         read.finished ||= endsStream(choice.finish_reason);
       }
       // A chunk's usage without completion tokens says nothing of the count so far (null), as before usageOf read it.
-      const sofar = chunk.usage?.completion_tokens == null || usage === null ? null : { completionTokens: usage.completionTokens, limited: limitedTokens(usage) };
+      const sofar = said?.completion_tokens == null || usage === null ? null : { completionTokens: usage.completionTokens, limited: limitedTokens(usage) };
       // The count so far of a stream of several choices counts theirs too: it says nothing of this one's.
       if (sofar !== null && this.others.size === 0) this.options.onUsage?.(sofar);
       else if (chars > 0) this.options.onUsage?.(null);
     }
-    if (chunk.usage && this.finished) this.usageSinceFinish = true;
+    if (said && this.finished) this.usageSinceFinish = true;
     return chars;
   }
 

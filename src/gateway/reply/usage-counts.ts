@@ -43,6 +43,18 @@ export function limitedTokens(usage: { completionTokens: number; reasoningBeside
   return usage.completionTokens - (usage.reasoningBeside ?? 0) - (usage.reasoningApart ?? 0);
 }
 
+/**
+ * The usage block a stream's chunk carries: its `usage`, else Groq's
+ * `x_groq.usage`, which Groq's streams send on their last chunk in place of
+ * (or beside) OpenAI's. Unread, every streamed reply of Groq was counted with
+ * the run's tokenizer and journaled as estimated, its billed tokens lost.
+ */
+export function chunkUsage(chunk: object): { completion_tokens?: unknown } | null {
+  const { usage, x_groq: groq } = chunk as { usage?: unknown; x_groq?: { usage?: unknown } | null };
+  const said = usage ?? (typeof groq === 'object' && groq !== null ? groq.usage : null);
+  return typeof said === 'object' && said !== null ? (said as { completion_tokens?: unknown }) : null;
+}
+
 /** `value` as a count of tokens, or null when it is none. */
 export function tokenCount(value: unknown): number | null {
   const count = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : value;
