@@ -216,12 +216,12 @@ describe('a body other than the one asked for', () => {
     [true, 'the server answered a streamed request with text/html that holds no event'],
     // Before, the parser's words: 'Unexpected token '<', "<html>\n<bo"... is not valid JSON'.
     [false, 'the server answered a request with text/html that is not JSON'],
-  ] as const)("a web page under a 200 (a captive portal, a proxy's login; streamed request: %s) is retried as a broken reply, its failure naming what came, not a stream cut short", async ([stream, says]) => {
+  ] as const)("a web page under a 200 (a captive portal, a proxy's login; streamed request: %s) is retried once as a broken reply, then fails as a web page (TMAS_WEB_PAGE, which stops a run), naming what came, not a stream cut short", async ([stream, says]) => {
     const server = await serve((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>\n<body>Sign in to the network to continue.</body></html>'));
     const gateway = createGateway({ ...FAST, maxRetries: 1, stream });
     try {
       const failure = await gateway.complete(additionRequest(server.url, 1)).catch((error: unknown) => error);
-      expect(failure).toMatchObject({ code: 'TMAS_CALL_FAILED', attempts: 2 });
+      expect(failure).toMatchObject({ code: 'TMAS_WEB_PAGE', attempts: 2 });
       expect((failure as Error).message).toContain(`${says} ("<html> <body>Sign in to the network to continue.</body></html>"): check that the base URL reaches the server itself`);
       expect(gateway.stats.retriesByCause).toEqual({ malformed: 1 });
     } finally {

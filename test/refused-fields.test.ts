@@ -8,6 +8,7 @@
  * are spent (a resume then pays for no call twice), or a model that is no
  * longer served.
  */
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
@@ -144,7 +145,7 @@ describe('a completion limit above the cap a hosted API states', () => {
 });
 
 /** The simulator behind a proxy that answers the first `answered` calls, then refuses calls with `refusal` (at most `refusals` of them) while `spent` is set; counts both. */
-async function refusingAfter(answered: number, status: number, refusal: Record<string, unknown>, refusals = Number.POSITIVE_INFINITY, latencyMs = 0) {
+async function refusingAfter(answered: number, status: number, refusal: Record<string, unknown> | ((res: ServerResponse) => void), refusals = Number.POSITIVE_INFINITY, latencyMs = 0) {
   const problems = smallProblems(2);
   const latency = latencyMs > 0 ? { latency: { medianMs: latencyMs, p99Ms: 2 * latencyMs } } : {};
   const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3, ...latency });
@@ -157,7 +158,8 @@ async function refusingAfter(answered: number, status: number, refusal: Record<s
       return false;
     }
     counts.refused++;
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    if (typeof refusal === 'function') refusal(res);
+    else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
     return true;
   });
   const close = () => proxy.close().then(() => sim.close());
@@ -251,6 +253,28 @@ describe('a model no longer served mid-run', () => {
       const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
       await expect(run).rejects.toMatchObject({ code: 'TMAS_MODEL_NOT_SERVED', message: expect.stringMatching(/no longer serves its model: .*model id or the deployment.*tmas run --resume /) });
       expect(server.counts.refused).toBeLessThanOrEqual(4);
+      expect(await readJournal(output)).toHaveLength(server.counts.passed);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a proxy's sign-in page under a 200 in place of replies, mid-run", () => {
+  // Before, each call spent its 8 retries on the page, and the run stopped only once 3 calls in a row had (67 pages sent
+  // for 3 problems), as an endpoint down, advising to check the server or lower --concurrency.
+  test.for([
+    ['labelled text/html', 'text/html; charset=utf-8'],
+    ['labelled as an event stream', 'text/event-stream'],
+  ] as const)('%s: each call sees it twice at most, and the run stops at once, exit 2 (TMAS_WEB_PAGE), naming the sign-in and the resume', async ([, type], { dir }) => {
+    const page = (res: ServerResponse) => res.writeHead(200, { 'content-type': type }).end('<!DOCTYPE html>\n<html><head><title>Sign in - Corporate SSO</title></head><body>Please sign in</body></html>');
+    const server = await refusingAfter(3, 200, page);
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_WEB_PAGE', message: expect.stringMatching(/answers with a web page, not the API's reply: .*Sign in - Corporate SSO.*Sign in to the proxy .*--(?:\w+-)?base-url.*tmas run --resume /s) });
+      // The calls in flight when the page came (at most 4 here), each sent twice.
+      expect(server.counts.refused).toBeLessThanOrEqual(8);
       expect(await readJournal(output)).toHaveLength(server.counts.passed);
     } finally {
       await server.close();

@@ -61,6 +61,7 @@ const FAILURE_CODES = {
   'model-gone': 'TMAS_MODEL_NOT_SERVED',
   redirected: 'TMAS_REDIRECTED',
   'not-streamed': 'TMAS_NOT_STREAMED',
+  'web-page': 'TMAS_WEB_PAGE',
   'in-band': 'TMAS_CALL_REJECTED',
   'refused-field': 'TMAS_FIELD_REFUSED',
   fatal: 'TMAS_CALL_REJECTED',
@@ -299,11 +300,11 @@ function waitAfter(context: CallContext, tally: Tally, failure: { state: Endpoin
   // A request one replica rejects goes once to another live one: a replica set up unlike its siblings (a smaller
   // window, a route missing) lost whole problems while they would have answered.
   const otherLive = context.pool.hasOtherLive(state, request);
-  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
+  const elsewhere = (kind === 'fatal' || kind === 'context-length' || kind === 'refused-field' || kind === 'model-gone' || kind === 'redirected' || kind === 'web-page') && call.rejectedBy === null && attempts <= context.options.maxRetries && otherLive;
   // A 4xx inside a streamed reply is retried once (retry.ts): the same request failing again is the request's fault.
   // A replica that asks for a wait longer than any call waits (retry.ts) leaves the call to the others, if any.
   const retriedAnyway = kind === 'transient' || (kind === 'wait-too-long' && otherLive);
-  const retried = retriedAnyway ? attempts <= context.options.maxRetries : kind === 'in-band' && attempts <= Math.min(1, context.options.maxRetries);
+  const retried = retriedAnyway ? attempts <= context.options.maxRetries : (kind === 'in-band' || kind === 'web-page') && attempts <= Math.min(1, context.options.maxRetries);
   if (elsewhere) call.rejectedBy = { state, error };
   else if (!retried) {
     tally.failed();

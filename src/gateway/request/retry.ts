@@ -10,13 +10,14 @@ import { WEB_PAGE } from './error-body.ts';
 import { ReplyError } from '../reply/reply-bounds.ts';
 import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
+import { WebPageError } from '../reply/unexpected-body.ts';
 import { refusedField } from './refused-field.ts';
 import { statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * The longest wait a server may ask for (a 429's or 503's Retry-After, a
@@ -45,6 +46,8 @@ export function classifyFailure(error: unknown): FailureKind {
 
 function classifyStatus(error: unknown): FailureKind {
   if (error instanceof APIUserAbortError) return 'aborted';
+  // A sign-in page or a captive portal under a 200 (unexpected-body.ts): retried once, then the run stops.
+  if (error instanceof WebPageError) return 'web-page';
   // A reply past its idle or total limit, over its size cap, or a stream cut short.
   if (error instanceof ReplyError) return 'transient';
   // A streamed request answered with JSON that is no completion: every attempt would be answered alike.

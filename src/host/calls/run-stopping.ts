@@ -61,6 +61,15 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_WEB_PAGE') {
+    return new UserError(
+      'TMAS_WEB_PAGE',
+      `The endpoint of ${slotAgent(slot)} answers with a web page, not the API's reply: ${error.message}. A proxy (a corporate sign-in, a captive portal) stands between tmas and the server, ` +
+        `and every other call would be answered alike: the run stopped at once; every completed call is kept. Sign in to the proxy (or give a base URL that reaches the server itself with ${slotFlag(slot, 'base-url')}), ` +
+        `then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
   if (error.code === 'TMAS_FIELD_REFUSED') return fieldRefused(error, slot, outputDir);
   return null;
 }
