@@ -390,6 +390,8 @@ describe('a server that asks to be called again only hours later (a daily limit 
     ['a 429 with Retry-After 7200', 429, { 'retry-after': '7200' }],
     ["a 429 whose spent limit resets in 23h59m (OpenAI's headers)", 429, { 'x-ratelimit-reset-requests': '23h59m0s', 'x-ratelimit-remaining-requests': '0' }],
     ['a 503 with retry-after-ms 3600000', 503, { 'retry-after-ms': '3600000' }],
+    // Before, each call spent its retries into a limit that lifts the next day, and the run stopped as an endpoint down.
+    ['a 429 whose spent limit resets at an epoch in ms (X-RateLimit-Reset)', 429, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Date.now() + 20 * 3_600_000) }],
   ] as const;
   // Before: the wait was cut to the backoff's cap (60 s) and each retry met the same refusal; the call spent its 8 retries in
   // 8 minutes, and the run stopped as an endpoint down, advising to check the server or lower --concurrency.
@@ -398,6 +400,17 @@ describe('a server that asks to be called again only hours later (a daily limit 
     expect(result).toBeInstanceOf(CallFailedError);
     expect((result as CallFailedError).code).toBe('TMAS_RATE_LIMITED');
     expect(requests).toBe(1);
+  });
+
+  test("OpenRouter's daily limit of its :free models, its reset in the error's metadata.headers: the call fails at once as rate-limited", async () => {
+    const reset = Date.now() + 20 * 3_600_000;
+    const body = { error: { message: 'Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day', code: 429, metadata: { headers: { 'X-RateLimit-Limit': '50', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset) } } }, user_id: 'user_1' };
+    const { result, requests } = await callOnce((res) => res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify(body)), { backoff: { baseMs: 10, capMs: 10_000 } });
+    expect((result as CallFailedError).code).toBe('TMAS_RATE_LIMITED');
+    expect(requests).toBe(1);
+    // Its per-minute limit, 30 s from now, is waited for.
+    const minute = new APIError(429, { ...body.error, message: 'Rate limit exceeded: free-models-per-min.', metadata: { headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Date.now() + 30_000) } } }, undefined, new Headers());
+    expect(backoffMs(1, minute, DEFAULT_BACKOFF, () => 0)).toBeGreaterThan(25_000);
   });
 
   test('a wait of minutes is waited out in full, past the backoff\'s 60 s cap', () => {

@@ -95,7 +95,7 @@ export function retryAfterMs(error: unknown): number | null {
   const ms = Number(error.headers.get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const header = error.headers.get('retry-after');
-  if (!header) return error.status === 429 ? limitResetMs(error.headers) : null;
+  if (!header) return error.status === 429 ? (limitResetMs(error.headers) ?? spentLimitResetMs(error)) : null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
@@ -122,6 +122,27 @@ function limitResetMs(headers: Headers): number | null {
   if (resets.length === 0) return null;
   const spent = resets.filter((reset) => reset.spent).map((reset) => reset.ms);
   return spent.length > 0 ? Math.max(...spent) : Math.min(...resets.map((reset) => reset.ms));
+}
+
+/**
+ * When a spent limit resets, as `X-RateLimit-Reset` states it beside
+ * `X-RateLimit-Remaining: 0`: a moment (epoch milliseconds, as OpenRouter
+ * writes it, or seconds), or seconds from now; in the answer's headers, or in
+ * the error's `metadata.headers` (OpenRouter's 429 for its `:free` models'
+ * daily limit: "Rate limit exceeded: free-models-per-day"). Unread, each call
+ * spent its retries into a limit that lifts only the next day, and the run
+ * stopped as an endpoint down; read, the call waits for a per-minute limit
+ * and a daily one stops the run, saying when to resume (TMAS_RATE_LIMITED).
+ */
+function spentLimitResetMs(error: APIError): number | null {
+  const metadata = (error.error as { metadata?: { headers?: unknown } } | undefined)?.metadata?.headers;
+  const stated = typeof metadata === 'object' && metadata !== null ? Object.entries(metadata as Record<string, unknown>) : [];
+  const field = (name: string) => error.headers?.get(name) ?? stated.find(([key]) => key.toLowerCase() === name)?.[1];
+  if (String(field('x-ratelimit-remaining') ?? '').trim() !== '0') return null;
+  const reset = Number(String(field('x-ratelimit-reset') ?? '').trim() || Number.NaN);
+  if (!Number.isFinite(reset) || reset < 0) return null;
+  if (reset > 1e12) return Math.max(0, reset - Date.now());
+  return reset > 1e9 ? Math.max(0, reset * 1000 - Date.now()) : reset * 1000;
 }
 
 /** A duration written as Go writes one ("1h2m3.5s", "20ms", "6m0s"), or seconds alone ("1.5"), in milliseconds; null when it is neither. */
