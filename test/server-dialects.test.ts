@@ -276,6 +276,28 @@ describe('a usage of zeros is no count', () => {
   });
 });
 
+// Gemini's OpenAI-compatible API lists its models as 'models/gemini-2.5-flash' and takes 'gemini-2.5-flash', the name its
+// documentation uses. Before, a run given that name was refused at start (TMAS_MODEL_NOT_SERVED) for a model it serves.
+test("a model list whose ids carry a 'models/' prefix (Gemini's): the model's own name is served, and the run completes", async ({ dir }) => {
+  const problems = smallProblems(1);
+  const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+  const proxy = await startProxy(sim.url, (url, _body, res) => {
+    if (!url.endsWith('/models')) return false;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'models/tmas-large', object: 'model', owned_by: 'google' }, { id: 'models/tmas-sim', object: 'model', owned_by: 'google' }] }));
+    return true;
+  });
+  try {
+    const flags = ['--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--judge-passes', '0'];
+    const outcome = await runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, '--model-name', 'tmas-sim', ...flags, '--output-file', path.join(dir, 'run')]);
+    expect(outcome.calls.failed).toBe(0);
+    expect(outcome.calls.issued).toBeGreaterThan(0);
+  } finally {
+    proxy.server.closeAllConnections();
+    proxy.server.close();
+    await sim.close();
+  }
+});
+
 describe('a server without GET /models', () => {
   /** A server in front of the simulator that answers GET /v1/models with a 404, as servers and gateways without a model list do, and every path outside /v1/ too. */
   async function withoutModelList(body: (url: string) => Promise<void>): Promise<void> {

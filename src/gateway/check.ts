@@ -9,6 +9,7 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { tlsAdvice } from './request/tls-trust.ts';
+import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
 import { START_POLL_MS, START_TELL_MS, startingFailure, waitedSentence, type StartWait } from './server-start.ts';
@@ -305,7 +306,7 @@ function refusedKey(endpoint: Endpoint, flag: string, key: KeyOrigin | undefined
  */
 export function resolveModel(named: string, listed: ListedModel[] | undefined, flag: string, baseUrl = '', firstReplica: string | null = null): string {
   // A server that lists no model cannot be checked against: the model named is taken as it is.
-  if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => model.id === named)) {
+  if (named && listed !== undefined && listed.length > 0 && !listed.some((model) => namesModel(model.id, named))) {
     const served = servedModels(named, listed.map((model) => model.id));
     // Not given: the pool's first replica named it, and leaving the flag out cannot help.
     const fix =

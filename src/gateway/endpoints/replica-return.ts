@@ -15,6 +15,7 @@
  * call succeeded on it is first asked after a period doubled for each such
  * drain. The one-token completion is not a call of the run: not journaled.
  */
+import { namesModel } from './listed-model.ts';
 import type { BackoffOptions } from '../request/retry.ts';
 import type { HttpTransport } from '../request/http-transport.ts';
 
@@ -138,7 +139,7 @@ async function modelList(url: string, access: { apiKey: string; model: string },
     const data = ((await response.json()) as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) return 'down';
     const ids = data.map((entry) => (entry as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string' && id !== '');
-    return ids.length === 0 || ids.includes(access.model) ? 'listed' : ids;
+    return ids.length === 0 || ids.some((id) => namesModel(id, access.model)) ? 'listed' : ids;
   } catch {
     return 'down';
   }

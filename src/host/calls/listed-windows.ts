@@ -10,6 +10,7 @@
  * shape the run, the calls are fitted into the listed window from the first
  * (server-windows.ts), and a warning says so.
  */
+import { namesModel } from '../../gateway/endpoints/listed-model.ts';
 import type { Endpoint } from '../../gateway/gateway.ts';
 import type { ListedModel } from '../../gateway/check.ts';
 import { UserError } from '../../kernel/errors.ts';
@@ -28,7 +29,7 @@ export interface ServedSlot {
 function smallestListed({ endpoint, replicas }: ServedSlot): { url: string; window: number; field: string } | null {
   let smallest: { url: string; window: number; field: string } | null = null;
   for (const { url, models } of replicas) {
-    const model = models.find((listed) => listed.id === endpoint.model);
+    const model = models.find((listed) => namesModel(listed.id, endpoint.model));
     const window = model?.window ?? null;
     if (window !== null && (smallest === null || window < smallest.window)) smallest = { url, window, field: model?.windowField ?? 'max_model_len' };
   }
