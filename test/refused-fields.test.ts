@@ -19,8 +19,11 @@ const unrecognized = (field: string) => ({ error: { message: `Unrecognized reque
 /** A strict pydantic server's words (as SGLang's and vLLM's error shape carries them). */
 const extraForbidden = (field: string) => ({ object: 'error', message: `[{'type': 'extra_forbidden', 'loc': ('body', '${field}'), 'msg': 'Extra inputs are not permitted', 'input': 1.05}]`, type: 'BadRequestError', param: null, code: 400 });
 
-/** The simulator behind a proxy that refuses every request carrying `field` with `refusal`; counts the requests refused and passed on. */
-async function refusing(field: string, refusal: Record<string, unknown>) {
+/** Mistral's API: a pydantic validation error held in `message` as an object (before, read as no message at all). */
+const mistralForbidden = (field: string) => ({ object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', field], msg: 'Extra inputs are not permitted', input: 1, url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden' }] }, type: 'invalid_request_error', param: null, code: null });
+
+/** The simulator behind a proxy that refuses every request carrying `field` with `refusal` (a `status`); counts the requests refused and passed on. */
+async function refusing(field: string, refusal: Record<string, unknown>, status = 400) {
   const problems = smallProblems(2);
   const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
   const counts = { refused: 0, passed: 0 };
@@ -32,7 +35,7 @@ async function refusing(field: string, refusal: Record<string, unknown>) {
       return false;
     }
     counts.refused++;
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
     return true;
   });
   const close = () => proxy.close().then(() => sim.close());
@@ -43,8 +46,14 @@ const FLAGS = ['--model-name', 'tmas-sim', '--no-proof', '--n-candidates', '2', 
 
 describe('a field tmas adds on its own, refused', () => {
   // Before, every call failed (TMAS_CALL_REJECTED, exit 3), each sent twice: once more without the continuous-usage field.
-  test.for(['seed', 'stream_options'])('%s: the endpoint is sent its calls without it, and the run completes, each call journaled once', async (field, { dir }) => {
-    const server = await refusing(field, unrecognized(field));
+  test.for([
+    ['seed', 'seed', unrecognized('seed'), 400],
+    ['stream_options', 'stream_options', unrecognized('stream_options'), 400],
+    // Mistral's API refuses the seed (it takes random_seed) with a 422 whose message is an object: before, 'HTTP 422: status
+    // code (no body)', every call refused (TMAS_CALL_REJECTED), the field it names unread.
+    ["seed, Mistral's 422", 'seed', mistralForbidden('seed'), 422],
+  ] as const)('%s: the endpoint is sent its calls without it, and the run completes, each call journaled once', async ([, field, refusal, status], { dir }) => {
+    const server = await refusing(field, refusal, status);
     try {
       const output = path.join(dir, 'run');
       const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);

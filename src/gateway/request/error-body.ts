@@ -31,8 +31,22 @@ export function openAiErrorBody(text: string): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return text;
   const body = value as Record<string, unknown>;
   if (typeof body['error'] === 'object' && body['error'] !== null) return text;
-  const message = typeof body['error'] === 'string' ? body['error'] : typeof body['message'] === 'string' ? body['message'] : detailText(body['detail']);
+  const message = typeof body['error'] === 'string' ? body['error'] : (messageText(body['message']) ?? detailText(body['detail']));
   return message === null ? text : JSON.stringify({ error: { ...body, message } });
+}
+
+/**
+ * A body's `message` as text: itself, or, as Mistral's API writes a refused
+ * field (`{"object": "error", "message": {"detail": [{"type":
+ * "extra_forbidden", "loc": ["body", "seed"], …}]}}`), the validation errors
+ * it holds, or any other object as its JSON. Before, an object there was
+ * dropped: "422 status code (no body)", and the field it named went unread,
+ * so every call was refused alike.
+ */
+function messageText(message: unknown): string | null {
+  if (typeof message === 'string') return message;
+  if (typeof message !== 'object' || message === null) return null;
+  return detailText((message as { detail?: unknown }).detail) ?? JSON.stringify(message).slice(0, 1000);
 }
 
 /**

@@ -21,6 +21,8 @@ const WORDINGS: readonly RegExp[] = [
   new RegExp(`extra_forbidden'?"?,\\s*'?"?loc'?"?:\\s*[([]\\s*['"]body['"],\\s*['"]${NAME}['"]`),
   new RegExp(`[[(]\\s*['"]body['"],\\s*['"]${NAME}['"]\\s*[\\])][^\\]]*Extra inputs are not permitted`),
   new RegExp(`property '${NAME}' is unsupported`),
+  // A validation error read out of FastAPI's `detail` list, or Mistral's `message` holding one (error-body.ts).
+  new RegExp(`Extra inputs are not permitted \\(body\\.${NAME}\\)`),
 ];
 
 /** The name of the field `error` refuses when it is a 400 or 422 about one field of the request, else null. */
