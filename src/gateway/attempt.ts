@@ -10,6 +10,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import { boundedBody, logprobEntries, replyByteCap, startWatchdog, type Watchdog } from './reply/reply-bounds.ts';
 import { createReplyMeter, derivedTotal, replyLimits, weighUsage, type ReplyMeter } from './reply/completion-bounds.ts';
 import { FINISH_GRACE_MS } from './reply/stream-end.ts';
+import { promptFiltered } from './request/prompt-filtered.ts';
 import { createReplyTokens, type ReplyTokens } from './reply/reply-tokens.ts';
 import { fromStream, type Reply } from './reply/reply.ts';
 import { sseEvents } from './reply/sse.ts';
@@ -91,7 +92,13 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     const response = await context
       .clientFor({ ...request.endpoint, baseUrl: state.url })
       .post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, signal: watchdog.controller.signal })
-      .asResponse();
+      .asResponse()
+      .catch((error: unknown) => {
+        if (promptFiltered(error)) return null;
+        throw error;
+      });
+    // The prompt refused by the API's content filter: the answer is a filtered reply (prompt-filtered.ts).
+    if (response === null) return whole(FILTERED_PROMPT);
     watchdog.touch();
     // The transport's own body (http-transport.ts): chunks as Node reads them, no web stream. A request not streamed
     // may get an event stream all the same (a server or proxy that streams whatever it is asked): it is read as one,
@@ -114,6 +121,9 @@ export async function attempt(context: AttemptContext, request: CompletionReques
     watchdog.dispose();
   }
 }
+
+/** The reply of a prompt the API's content filter refused: nothing generated, filtered. */
+const FILTERED_PROMPT: Reply = { content: '', reasoning: null, reasoningDialect: null, finishReason: 'content_filter', finishSaid: null, usage: null, model: null, firstTokenMs: null, choices: 1 };
 
 /** Whether a read failed as the connection broke of itself: not by a bound of the call (the idle or total limit, the size cap) nor by the run's stop. */
 function brokeOfItself(error: unknown, watchdog: Watchdog): boolean {
