@@ -122,6 +122,23 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     }
   });
 
+  // Before: 'answered GET /models with HTTP 404 … check', nothing said that Azure's deployment URLs need an api-version tmas
+  // cannot send, nor which URL takes none.
+  test("an Azure OpenAI deployment's URL (its classic API, which needs an api-version): names the resource's v1 API to give instead", async () => {
+    const server = await serveHttp((req, res) =>
+      req.url === '/openai/v1/models' ? res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS) : res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: '404', message: 'Resource not found' } })),
+    );
+    try {
+      const origin = server.url.replace(/\/v1$/, '');
+      const { result, waits } = await check(`${origin}/openai/deployments/m`, 600_000);
+      expect((result as UserError).code).toBe('TMAS_ENDPOINT');
+      expect((result as UserError).message).toContain(`Its OpenAI-compatible base URL is likely ${origin}/openai/v1: give --base-url ${origin}/openai/v1.`);
+      expect(waits).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a host name that does not resolve', async () => {
     const { result, waits } = await check('http://tmas-no-such-host.invalid/v1', 600_000);
     expect((result as UserError).code).toBe('TMAS_ENDPOINT');

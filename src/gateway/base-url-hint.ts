@@ -5,8 +5,15 @@
  * `/v1` (`http://localhost:8000`, as vLLM's address is often written) is
  * checked once with `/v1` added, and named when a model list answers there.
  * The user saw only "ending in /v1" and had to work out which URL that was.
+ * An Azure OpenAI deployment's URL (`https://R.openai.azure.com/openai/
+ * deployments/NAME`, as Azure's classic API is addressed, with an
+ * `api-version` query tmas cannot send) is checked as the resource's v1 API,
+ * `https://R.openai.azure.com/openai/v1`, which takes no `api-version`.
  */
 import type OpenAI from 'openai';
+
+/** The path of an Azure OpenAI deployment, under which the classic API's routes lie. */
+const AZURE_DEPLOYMENT = /^\/openai\/deployments\/[^/]+/;
 
 /** Routes an OpenAI-compatible server answers under its base URL, which a user sometimes gives as the base URL itself. */
 const ROUTE = /\/(?:chat\/completions|completions|models)\/?$/;
@@ -15,6 +22,10 @@ const ROUTE = /\/(?:chat\/completions|completions|models)\/?$/;
 export async function likelyBaseUrl(baseUrl: string, listsModels: (base: string) => Promise<boolean>): Promise<string | null> {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
+  if (AZURE_DEPLOYMENT.test(path)) {
+    const v1 = `${url.origin}/openai/v1`;
+    return (await listsModels(v1)) ? v1 : null;
+  }
   if (ROUTE.test(path)) return `${url.origin}${path.replace(ROUTE, '')}`;
   if (/\/v1$/.test(path)) return null;
   const withV1 = `${url.origin}${path}/v1`;
