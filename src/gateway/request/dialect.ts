@@ -20,9 +20,9 @@ export function rejectsChatDialect(error: unknown): string | null {
     : null;
 }
 
-/** Whether `error` is a 400 about `stream_options` or `continuous_usage_stats`, the field the gateway adds to count a server's tokens from its streams. */
+/** Whether `error` is a 400 or 422 (a strict server's validation error) about `stream_options` or `continuous_usage_stats`, the field the gateway adds to count a server's tokens from its streams. */
 export function rejectsContinuousUsage(error: unknown): boolean {
-  if (!(error instanceof APIError) || error.status !== 400) return false;
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
   const param = typeof error.param === 'string' ? error.param : '';
   return /stream_options|continuous_usage_stats/.test(`${param} ${error.message}`);
 }
