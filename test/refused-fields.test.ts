@@ -290,3 +290,37 @@ describe("a proxy's sign-in page under a 200 in place of replies, mid-run", () =
     }
   });
 });
+
+describe("an account's per-minute token limit smaller than one call (the prompt and the completion limit counted)", () => {
+  // Before: Groq's 413 failed each call as refused (TMAS_CALL_REJECTED), told to raise a proxy's body-size limit; OpenAI's 429
+  // was retried 8 times into the same refusal; every call of the run failed (exit 3).
+  const groq = (requested: number) => [413, { error: { message: `Request too large for model \`llama-3.3-70b-versatile\` in organization \`org_1\` service tier \`on_demand\` on tokens per minute (TPM): Limit 12000, Requested ${requested}, please reduce your message size and try again.`, type: 'tokens', code: 'rate_limit_exceeded' } }] as const;
+  const openai = (requested: number) => [429, { error: { message: `Request too large for gpt-4o in organization org-1 on tokens per min (TPM): Limit 12000, Requested ${requested}. The input or output tokens must be reduced in order to run successfully.`, type: 'tokens', param: null, code: 'rate_limit_exceeded' } }] as const;
+  test.for([
+    ['Groq, a 413', groq],
+    ['OpenAI, a 429', openai],
+  ] as const)('%s: the run stops at once, exit 2 (TMAS_FIELD_REFUSED), naming --completion-max-tokens and the limit', async ([, refusal], { dir }) => {
+    const problems = smallProblems(2);
+    const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
+    const counts = { refused: 0 };
+    const proxy = await startSwitchableProxy(sim.url, (url, body, res) => {
+      const asked = url.endsWith('/chat/completions') ? (JSON.parse(body) as { max_tokens: number }).max_tokens : 0;
+      if (asked <= 12_000) return false;
+      counts.refused++;
+      const [status, said] = refusal(asked + 300);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(said));
+      return true;
+    });
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, problems), '--base-url', proxy.url, ...FLAGS, '--retry-base-ms', '1', '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_FIELD_REFUSED', message: expect.stringMatching(/per-minute limit of 12000 tokens, and a call asked for \d+: .*Bound the completion with --completion-max-tokens \(the prompt and it must fit in 12000 tokens\).*tmas run --resume /s) });
+      expect(((await run.catch((error: unknown) => error)) as Error).message).not.toMatch(/client_max_body_size/);
+      expect(counts.refused).toBeLessThanOrEqual(4);
+    } finally {
+      await proxy.close();
+      await sim.close();
+    }
+  });
+});
+

@@ -44,3 +44,22 @@ export function statedCompletionCap(error: unknown): number | null {
   }
   return null;
 }
+
+/**
+ * An account's per-minute token limit smaller than one call: Groq (a 413)
+ * and OpenAI (a 429) count a request's prompt and its completion limit
+ * against the tokens a minute the account may use, and refuse a request
+ * larger than the whole limit ("Request too large for model … on tokens per
+ * minute (TPM): Limit 12000, Requested 131072"). No wait lifts it: the
+ * default completion limit (what the window leaves) made every call of a run
+ * on a small tier refused, retried, and failed (Groq's 413 told to raise a
+ * proxy's body-size limit). Returns the limit and what was asked, or null.
+ */
+export function perMinuteTooSmall(error: unknown): { limit: number; requested: number } | null {
+  if (!(error instanceof APIError) || (error.status !== 413 && error.status !== 429)) return null;
+  const said = /tokens per min(?:ute)? \(TPM\): Limit (\d+), Requested (\d+)/i.exec(ungroupDigits(error.message));
+  if (said === null) return null;
+  const [limit, requested] = [Number(said[1]), Number(said[2])];
+  return requested > limit ? { limit, requested } : null;
+}
+

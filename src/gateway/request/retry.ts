@@ -12,7 +12,7 @@ import { NotStreamedError } from '../reply/json-reply.ts';
 import { InBandError } from '../reply/in-band-error.ts';
 import { WebPageError } from '../reply/unexpected-body.ts';
 import { refusedField } from './refused-field.ts';
-import { statedCompletionCap } from './completion-cap.ts';
+import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
 
@@ -60,7 +60,7 @@ function classifyStatus(error: unknown): FailureKind {
     // TGI refuses a request past its window with a 422 (its validation errors' status), the others with a 400.
     if ((status === 400 || status === 422) && isContextLengthError(error)) return 'context-length';
     // A field of the request the server does not take, or a completion limit above its cap: every call sent with it is refused alike (refused-field.ts, completion-cap.ts).
-    if (refusedField(error) !== null || statedCompletionCap(error) !== null) return 'refused-field';
+    if (refusedField(error) !== null || statedCompletionCap(error) !== null || perMinuteTooSmall(error) !== null) return 'refused-field';
     // A spent quota or balance (quota-spent.ts) passes with no wait, a 429 of it included: the run stops at once.
     if (quotaSpent(error)) return 'quota';
     // A model withdrawn, or a deployment deleted (model-gone.ts): every call to it is refused alike.
@@ -193,7 +193,8 @@ export function retryBudgetMs(maxRetries: number, options: BackoffOptions): numb
 /** A short description of a failure for messages and logs (never the request, so never a key). */
 export function describeFailure(error: unknown): string {
   if (error instanceof InBandError) return `the server's error inside a 200 reply: ${error.message}`.slice(0, 500);
-  if (error instanceof APIError && error.status === 413) return tooLarge(error);
+  // A per-minute token limit's 413 (Groq's) is no body-size limit: its own words say what it is.
+  if (error instanceof APIError && error.status === 413 && perMinuteTooSmall(error) === null) return tooLarge(error);
   // The client's message starts with the status itself ("500 refused"): said once.
   if (error instanceof APIError && error.status !== undefined) return `HTTP ${error.status}: ${error.message.replace(new RegExp(`^${error.status} `), '')}${redirectHint(error)}`.slice(0, 500);
   // Not a failed connection: the answer came, with more headers than are read.

@@ -9,7 +9,7 @@ import type { EndpointSlot } from '../../kernel/protocol.ts';
 import type { CallFailedError } from '../../gateway/gateway.ts';
 import { keySource } from './api-keys.ts';
 import { refusedField } from '../../gateway/request/refused-field.ts';
-import { statedCompletionCap } from '../../gateway/request/completion-cap.ts';
+import { perMinuteTooSmall, statedCompletionCap } from '../../gateway/request/completion-cap.ts';
 import { LONGEST_ASKED_WAIT_MS, retryAfterMs } from '../../gateway/request/retry.ts';
 
 /**
@@ -85,6 +85,8 @@ const FIELD_FLAGS: Record<string, SamplingSetting> = { temperature: 'temperature
 function fieldRefused(error: CallFailedError, slot: EndpointSlot, outputDir: string): UserError {
   const cap = statedCompletionCap(error.cause);
   if (cap !== null) return completionCapped(error, cap, slot, outputDir);
+  const perMinute = perMinuteTooSmall(error.cause);
+  if (perMinute !== null) return perMinuteExceeded(error, perMinute, slot, outputDir);
   const field = refusedField(error.cause) ?? 'a field';
   const setting = FIELD_FLAGS[field];
   const extra = slot === 'solution' ? '--extra-body' : `${slotFlag(slot, 'extra-body')} (or --extra-body, which it defaults to)`;
@@ -110,6 +112,23 @@ function completionCapped(error: CallFailedError, cap: number, slot: EndpointSlo
     `The endpoint of ${slotAgent(slot)} generates at most ${cap} completion tokens a call, fewer than the run asked for: ${error.message.replace(/\.+$/, '')}. ` +
       `The run stopped at once; every completed call is kept. Bound the completion with ${flag} ${cap} (or less), then continue with: tmas run --resume ${outputDir} ${flag} ${cap} --force ` +
       '(--force: the calls sent with the new limit are new calls)',
+    { cause: error },
+  );
+}
+
+/**
+ * A call larger than the account's whole per-minute token limit
+ * (completion-cap.ts perMinuteTooSmall): the API counts the prompt and the
+ * completion limit, so the run stops, naming the flag that bounds the
+ * completion and the limit it must fit in with the prompt.
+ */
+function perMinuteExceeded(error: CallFailedError, said: { limit: number; requested: number }, slot: EndpointSlot, outputDir: string): UserError {
+  const flag = slot === 'judge' ? '--judge-max-tokens' : '--completion-max-tokens';
+  return new UserError(
+    'TMAS_FIELD_REFUSED',
+    `The endpoint of ${slotAgent(slot)} counts each call's prompt and completion limit against the account's per-minute limit of ${said.limit} tokens, and a call asked for ${said.requested}: ${error.message.replace(/\.+$/, '')}. ` +
+      `Every other call would be refused alike: the run stopped at once; every completed call is kept. Bound the completion with ${flag} (the prompt and it must fit in ${said.limit} tokens), ` +
+      `or raise the account's tier, then continue with: tmas run --resume ${outputDir} ${flag} N --force (--force: the calls sent with the new limit are new calls)`,
     { cause: error },
   );
 }
