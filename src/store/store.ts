@@ -24,6 +24,7 @@ import { checkDecodes, checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
+import { checkShapes } from './record-shapes.ts';
 import { readableFormat, STORE_FORMAT } from './store-format.ts';
 
 export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
@@ -82,8 +83,13 @@ export class Store {
   private journalKeys: Set<string> | null = null;
 
   private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
-    const sublevel = this.sublevels.get(name) ?? checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
-    this.sublevels.set(name, sublevel);
+    let sublevel = this.sublevels.get(name);
+    if (sublevel === undefined) {
+      sublevel = checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
+      // A value of the wrong shape is damage, named by its record, as a lost text is.
+      checkShapes(sublevel, name, (what) => storeDamaged(this.runDir, what, undefined, { written: !this.isView }));
+      this.sublevels.set(name, sublevel);
+    }
     return sublevel;
   }
 
@@ -290,9 +296,11 @@ export class Store {
     return store;
   }
 
-  /** The records that refer to a text the store does not hold whole (see text-store.ts); `drop` deletes them. */
+  /** The records that refer to a text the store does not hold whole, or are not records of their kind (see text-store.ts); `drop` deletes them. */
   danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
-    return danglingRecords(this, { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() }, options);
+    // As stored: a record of the wrong shape is listed (and dropped), not refused as the reads refuse it.
+    const stored = (name: string) => checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
+    return danglingRecords(this, { call: stored('calls'), message: stored('messages'), iteration: stored('iterations'), banks: stored('banks') }, options);
   }
 
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */
