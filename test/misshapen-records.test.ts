@@ -74,4 +74,27 @@ describe('a stored record of the wrong shape', () => {
     expect(await readFile(path.join(run, 'results.jsonl'), 'utf8')).toBe(results);
     expect((await runCliInProcess(['calls', run])).code).toBe(0);
   });
+
+  // Before: the log and the export read past the gap, and a resume folded the log into a metrics.json one call, its tokens
+  // and its output short, exit 0, without a word.
+  test('a message deleted from the middle of the log: log, export, replay, plan --from and a resume refuse it naming the message; after a repair, which notes the gap, they read it', async ({ dir, shapedRun }) => {
+    const run = path.join(dir, 'run');
+    await cp(shapedRun, run, { recursive: true });
+    const db = new Level<string, unknown>(path.join(run, 'store'), { valueEncoding: 'json' });
+    await db.sublevel('messages').del('000000000005');
+    await db.close();
+    const before = await fileHashes(run);
+    for (const args of [['log', run], ['export', run, '--out', path.join(dir, 'rl')], ['replay', run], ['plan', '--from', run], ['run', '--resume', run]]) {
+      const refused = await runCliInProcess(args);
+      expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr, args[0]).toContain(`The store of ${run} is damaged: its message log has a gap: message 5 is missing, the log going on at 6`);
+      expect(refused.stderr, args[0]).toContain('[TMAS_STORE_DAMAGED]');
+      if (args[0] !== 'run') expect(await fileHashes(run), args[0]).toEqual(before);
+    }
+    expect((await runCliInProcess(['repair', run])).code).toBe(0);
+    for (const args of [['log', run], ['run', '--resume', run]]) {
+      const read = await runCliInProcess(args);
+      expect(read.code, `${args[0]}: ${read.stderr}`).toBe(0);
+    }
+  });
 });

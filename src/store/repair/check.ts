@@ -91,10 +91,14 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
 
 /**
  * Checks that every record of `store` (open on `runDir`'s store, or a view or copy of it) reads back: each
- * text it refers to is there, and it is a record of its kind. Throws TMAS_STORE_DAMAGED naming the first that
+ * text it refers to is there, it is a record of its kind, and the message log has no gap. Throws TMAS_STORE_DAMAGED naming the first that
  * does not. Reads every record once: for a command that reads them all anyway (a replay, a fork).
  */
 export async function checkRecordsReadable(runDir: string, store: Store): Promise<void> {
+  // The message log read through, its texts left unread: a gap in it is named (message-sequence.ts).
+  for await (const _ of store.envelopeOutlines(() => false)) {
+    // Each message's key is checked against the one before as it is read.
+  }
   const unreadable = await store.danglingRecords();
   if (unreadable.length === 0) return;
   throw storeDamaged(runDir, `${unreadable.length} ${unreadable.length === 1 ? 'record cannot' : 'records cannot'} be read back, missing a text it refers to or not a record tmas writes (the first: ${unreadable[0]})`);
