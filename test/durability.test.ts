@@ -330,6 +330,10 @@ describe('a disk that fills during the run', () => {
     const resumed = await runCliInProcess(['run', '--resume', run]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/[1-9]\d* answered from the journal/);
+    // A command that reads the run copies its write-ahead log to a private view under TMPDIR: past the limit, it says so.
+    const refused = await runCliLimited(['log', run], 4);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/Cannot read the store of .*: EFBIG.* tmas reads a run through a private copy of its small files in .*: the file size limit of this process stopped it .*; or set TMPDIR/);
   });
 
   test('stops cleanly with a message, and the run resumes to the same results once space is freed', async ({ dir, skip }) => {
