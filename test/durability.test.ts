@@ -306,7 +306,36 @@ function mountSmallDisk(dir: string, size: string): boolean {
   }
 }
 
+/** Runs tmas under a file size limit of `kilobytes` (bash's ulimit -f), as a job scheduler may set one. */
+function runCliLimited(args: string[], kilobytes: number): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', `ulimit -f ${kilobytes} && exec "$0" "$@"`, process.execPath, BIN, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
 describe('a disk that fills during the run', () => {
+  // Before: "free some space (or fix the mount)", on a disk with room to spare: the limit was the process's.
+  test('a file size limit that stops the run: the error says it is the limit, not the disk, and the resume without it completes from the journal', async ({ dir }) => {
+    const problems = await writeProblems(dir, smallProblems(4));
+    const run = path.join(dir, 'run');
+    const stopped = await runCliLimited(['run', '--input-file', problems, '--output-file', run, '--no-proof', '--n-candidates', '3', '--n-verifications', '2', '--max-iterations', '2'], 200);
+    expect(stopped.code, stopped.stderr).toBe(2);
+    expect(stopped.stderr).toMatch(/Cannot write to the run's store in .*File too large/);
+    expect(stopped.stderr).toContain(`the file size limit of this process stopped it (ulimit -f: raise it, or run where no such limit applies), then continue with: tmas run --resume ${run} [TMAS_STORE_WRITE]`);
+    expect(stopped.stderr).not.toMatch(/free some space|\n\s+at /);
+    const resumed = await runCliInProcess(['run', '--resume', run]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/[1-9]\d* answered from the journal/);
+    // A command that reads the run copies its write-ahead log to a private view under TMPDIR: past the limit, it says so.
+    const refused = await runCliLimited(['log', run], 4);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/Cannot read the store of .*: EFBIG.* tmas reads a run through a private copy of its small files in .*: the file size limit of this process stopped it .*; or set TMPDIR/);
+  });
+
   test('stops cleanly with a message, and the run resumes to the same results once space is freed', async ({ dir, skip }) => {
     const disk = path.join(dir, 'disk');
     await mkdir(disk);

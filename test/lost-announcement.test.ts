@@ -13,6 +13,7 @@ import { readLog, runInProcess, smallProblems, test, writeProblems, runCliInProc
 import { Store } from '../src/store/store.ts';
 import { metricsFromLog } from '../src/observers/log-metrics.ts';
 import { unannouncedIterations } from '../src/host/run/lost-announcements.ts';
+import type { Envelope } from '../src/kernel/protocol.ts';
 
 /**
  * metrics.json's iterations but their timings (the resumed iteration's clock ran on through
@@ -24,23 +25,27 @@ async function metricsOf(runDir: string): Promise<unknown> {
   return JSON.parse(JSON.stringify(figures, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(12)) : value)));
 }
 
-/** Leaves a finished run's store as a kill between one iteration's save and its announcement does: the announcement (`bank.updated`, `iteration.completed`) not in the log, the save's mark not cleared; the types dropped. */
-async function dropAnnouncement(runDir: string, problem: string, iteration: number): Promise<string[]> {
+/**
+ * Leaves a finished run's store as a kill between the last iteration's save and its announcement does: the log's
+ * tail from that announcement (`bank.updated`, `iteration.completed`) on is lost, as the writes go in order (a log
+ * never lacks a message in its middle), and the save's mark is not cleared. Resolves the problem and iteration cut,
+ * and the types of the messages lost.
+ */
+async function dropAnnouncement(runDir: string): Promise<{ problem: string; iteration: number; dropped: string[] }> {
   const store = await Store.open(runDir);
   try {
-    const dropped: string[] = [];
-    for await (const [key, { message }] of store.messageEntries()) {
-      if (message.problem !== problem || message.iteration !== iteration) continue;
-      if (message.type !== 'iteration.completed' && message.type !== 'bank.updated') continue;
-      await store.messages().del(key);
-      dropped.push(message.type);
-    }
+    const log: Array<[string, Envelope['message']]> = [];
+    for await (const [key, { message }] of store.messageEntries()) log.push([key, message]);
+    let from = log.length - 1;
+    while (from > 0 && log[from]?.[1].type !== 'bank.updated') from--;
+    const [, { problem, iteration }] = log[from] as [string, Envelope['message']];
+    for (const [key] of log.slice(from)) await store.messages().del(key);
     // The save's mark that its announcement is still to come, which the logged announcement cleared.
-    await store.unannounced().put(problem, iteration);
+    await store.unannounced().put(problem as string, iteration);
     // What the metrics would say without it: the problem missing from that iteration.
     const problems = (await metricsFromLog(store)).find((metrics) => metrics.iteration === iteration)?.problems;
     expect(problems).toBe(2);
-    return dropped;
+    return { problem: problem as string, iteration, dropped: log.slice(from).map(([, message]) => message.type) };
   } finally {
     await store.close();
   }
@@ -64,15 +69,16 @@ describe('an iteration saved but never announced', () => {
     expect(await unannouncedOf(clean)).toEqual(new Map());
     const cut = path.join(dir, 'cut');
     await cp(clean, cut, { recursive: true });
-    expect(await dropAnnouncement(cut, 'p2', 1)).toEqual(['bank.updated', 'iteration.completed']);
+    const { problem, iteration, dropped } = await dropAnnouncement(cut);
+    expect(dropped.slice(0, 2)).toEqual(['bank.updated', 'iteration.completed']);
 
     const resumed = await runCliInProcess(['run', '--resume', cut]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^0 calls issued/m);
     expect(await metricsOf(cut)).toEqual(await metricsOf(clean));
     expect(await unannouncedOf(cut)).toEqual(new Map());
-    const announced = (await readLog(cut)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
-    const original = (await readLog(clean)).filter(({ message }) => message.problem === 'p2' && message.iteration === 1 && (message.type === 'iteration.completed' || message.type === 'bank.updated'));
+    const announcement = ({ message }: Envelope) => message.problem === problem && message.iteration === iteration && (message.type === 'iteration.completed' || message.type === 'bank.updated');
+    const [announced, original] = [(await readLog(cut)).filter(announcement), (await readLog(clean)).filter(announcement)];
     expect(announced.map((envelope) => envelope.message)).toEqual(original.map((envelope) => envelope.message));
   });
 });

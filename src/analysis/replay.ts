@@ -16,6 +16,7 @@ import { checkRunAgents } from '../settings/files/agents-file.ts';
 import { checkRunTokenizer, relocateRunTokenizer } from '../settings/files/tokenizer-file.ts';
 import { runEvaluation } from '../host/run/run-evaluation.ts';
 import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
+import { checkRecordsReadable } from '../store/repair/check.ts';
 import { openRun, requireFinishedRun } from './open-run.ts';
 import { compareLogs, type ReplayReport } from './replay-compare.ts';
 
@@ -47,6 +48,8 @@ export async function copyForRerun(runDir: string, work: string, options: { ever
   const { store: copy, manifest } = await openRun(runDir, work, options);
   try {
     checkJournalVersion(manifest, runDir);
+    // Every record is read by the re-run: one that cannot be is named now, by the run it is in, not by the copy.
+    if (options.everyBlock === true) await checkRecordsReadable(runDir, copy);
     const logEnd = await copy.nextSeq();
     const problems = await copy.loadProblems();
     await copy.iterations().clear();

@@ -24,6 +24,8 @@ import { checkDecodes, checkReads } from './checked-level.ts';
 import { openError, storeDamaged } from './disk/damage.ts';
 import { corruptionMet } from './disk/block-check.ts';
 import { TABLE_OPTIONS } from './table-options.ts';
+import { checkShapes } from './record-shapes.ts';
+import { MESSAGE_GAPS, readMessageGaps, withoutGaps, type MessageGaps } from './message-sequence.ts';
 import { readableFormat, STORE_FORMAT } from './store-format.ts';
 
 export { describeForcedChange, iterationKey, keptIterations, problemRange, seqKey, type BankRecord, type CallAnswer, type CallRecord, type ForcedChange, type ForkedFrom, type IterationRecord, type Manifest, type RecordRange } from './records.ts';
@@ -82,7 +84,8 @@ export class Store {
   private journalKeys: Set<string> | null = null;
 
   private sub(name: string): AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, unknown> {
-    const sublevel = this.sublevels.get(name) ?? checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
+    // A value of the wrong shape is damage, named by its record, as a lost text is (record-shapes.ts).
+    const sublevel = this.sublevels.get(name) ?? checkShapes(checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet), name, (what) => storeDamaged(this.runDir, what, undefined, this.where));
     this.sublevels.set(name, sublevel);
     return sublevel;
   }
@@ -112,6 +115,11 @@ export class Store {
   private isView = false;
 
   private readonly damageMet = (error: Error) => corruptionMet(error, { runDir: this.runDir, storeDir: this.dir, written: !this.isView });
+  /** The run directory errors name, and whether this process writes the store, as a damage's error says them. */
+  private get where() { return { runDir: this.runDir, written: !this.isView }; }
+
+  /** The gaps a repair left in the message log, which its streams read as they are (message-sequence.ts). */
+  private messageGaps: MessageGaps = [];
 
   /** A message of LevelDB's with the store's own folder named as the run directory's (a view's folder is gone by the time it is read). */
   inRunDir(text: string): string {
@@ -198,7 +206,7 @@ export class Store {
 
   /** The logged envelopes in a range of sequence keys (all by default), in sequence order. Streams. */
   async *envelopes(range: RecordRange = {}): AsyncGenerator<Envelope> {
-    for await (const [, envelope] of this.records<Envelope>(this.messages(), 'message', range)) yield envelope;
+    for await (const [, envelope] of this.messageEntries(range)) yield envelope;
   }
 
   /**
@@ -208,7 +216,7 @@ export class Store {
    * metrics. Streams.
    */
   async *envelopeOutlines(reads: TextsRead, range: RecordRange = {}): AsyncGenerator<Envelope> {
-    for await (const [key, stored] of this.messages().iterator(batchedRange(range))) {
+    for await (const [key, stored] of withoutGaps(this.messages().iterator(batchedRange(range)), range, this.messageGaps, this.where)) {
       const type = ((hasTexts(stored) ? stored[0] : stored) as Envelope).message.type;
       const outline = outlineTextsBut(stored, (path) => reads(type, path));
       yield hasTexts(outline) ? await this.restore<Envelope>(outline, () => `message record ${String(key)}`) : (outline as Envelope);
@@ -217,7 +225,7 @@ export class Store {
 
   /** The logged envelopes with their keys (see seqKey), in sequence order. Streams. */
   messageEntries(range: RecordRange = {}): AsyncGenerator<[string, Envelope]> {
-    return this.records<Envelope>(this.messages(), 'message', range);
+    return withoutGaps(this.records<Envelope>(this.messages(), 'message', range), range, this.messageGaps, this.where);
   }
 
   /** The logged envelope of a sequence number, or undefined. */
@@ -282,6 +290,7 @@ export class Store {
     try {
       for await (const _ of store.calls().keys({ limit: 1 })) empty = false;
       stored = await store.manifest().get('format');
+      store.messageGaps = readMessageGaps(await store.manifest().get(MESSAGE_GAPS));
     } catch (error) {
       throw openError(error, named, store.dir);
     }
@@ -290,9 +299,10 @@ export class Store {
     return store;
   }
 
-  /** The records that refer to a text the store does not hold whole (see text-store.ts); `drop` deletes them. */
+  /** The records that refer to a text the store does not hold whole, or are not records of their kind, read as stored, not refused as reads refuse them (text-store.ts); `drop` deletes them. */
   danglingRecords(options: { drop?: boolean } = {}): Promise<string[]> {
-    return danglingRecords(this, { call: this.calls(), message: this.messages(), iteration: this.iterations(), banks: this.banks() }, options);
+    const stored = (name: string) => checkDecodes(this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }), this.damageMet);
+    return danglingRecords(this, { call: stored('calls'), message: stored('messages'), iteration: stored('iterations'), banks: stored('banks') }, options);
   }
 
   /** Reads every key of the store: LevelDB reads each table it holds, so a truncated or corrupted table fails here. Returns the number of entries. */

@@ -10,6 +10,7 @@ import { batchedRange } from './records.ts';
 import { chunkDigest, chunkText, hasTexts, referencedTexts, restoreTexts, takeTexts, textDigest } from './texts.ts';
 import { SizedLru } from '../pool/sized-lru.ts';
 import { DigestSet } from './digest-set.ts';
+import { recordShapeProblem, type RecordKind } from './record-shapes.ts';
 
 /**
  * Digests (texts and chunks) known to be in the store, the most recently used
@@ -148,10 +149,13 @@ async function wholeTexts(texts: Put['sublevel'], chunks: Put['sublevel']): Prom
 type RecordSublevels = Record<'call' | 'message' | 'iteration' | 'banks', Put['sublevel']>;
 
 /**
- * The records that refer to a text the store does not hold whole, as
- * `<kind> record <key> (text <digest>)`: damage (a lost table), never an empty
- * text. Reads every record and every text key once. `drop` deletes them (a
- * repair: the journal then lacks those calls, which a resume issues again).
+ * The records that cannot be read back: those that refer to a text the store
+ * does not hold whole, as `<kind> record <key> (text <digest>)`, damage (a lost
+ * table), never an empty text; and those that are not records of their kind
+ * (record-shapes.ts), as `<kind> record <key> (<what is wrong>)`. Reads every
+ * record and every text key once. `drop` deletes them (a repair: the journal
+ * then lacks those calls, which a resume issues again). `records` must read
+ * values as stored, without the shape check a store's reads make.
  */
 export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(): Put['sublevel'] }, records: RecordSublevels, options: { drop?: boolean } = {}): Promise<string[]> {
   const held = await wholeTexts(store.texts(), store.chunks());
@@ -159,10 +163,11 @@ export async function danglingRecords(store: { texts(): Put['sublevel']; chunks(
   for (const [name, sublevel] of Object.entries(records)) {
     const lost: string[] = [];
     for await (const [key, stored] of sublevel.iterator(batchedRange())) {
-      const missing = referencedTexts(stored).find((digest) => !held.has(digest));
-      if (missing === undefined) continue;
+      const misshapen = recordShapeProblem(name as RecordKind, stored);
+      const missing = misshapen === null ? referencedTexts(stored).find((digest) => !held.has(digest)) : undefined;
+      if (misshapen === null && missing === undefined) continue;
       lost.push(key as string);
-      dangling.push(`${name} record ${String(key)} (text ${missing})`);
+      dangling.push(`${name} record ${String(key)} (${misshapen ?? `text ${missing}`})`);
     }
     if (options.drop !== true || lost.length === 0) continue;
     // An iteration mark and its banks go together: one without the other is damage of its own.

@@ -137,7 +137,7 @@ async function repair(dir: string, io: Io): Promise<void> {
       `${report.iterations} completed iterations and ${report.messages} logged messages.`,
   );
   if (report.unreadable.length > 0) io.stdout(`Blocks that failed their checksums were dropped, with the records they held: ${report.unreadable.join(', ')}.`);
-  if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records referred to texts the repair could not recover and were dropped (the first: ${report.dropped[0]}).`);
+  if (report.dropped.length > 0) io.stdout(`${report.dropped.length} records could not be read back (a text they referred to was lost, or they were not records tmas writes) and were dropped (the first: ${report.dropped[0]}).`);
   if (!report.manifest) io.stdout('Without its manifest the run cannot be resumed: start it again in a new directory.');
   else if (report.unresumable !== null) io.stdout(`A resume would refuse it: ${report.unresumable}. Restore the run directory from a copy, or start the run again in a new directory.`);
   else io.stdout(`Continue with: tmas run --resume ${dir} (only calls the journal lost are issued again).`);

@@ -19,6 +19,7 @@ import { gatewaySummary, type EndpointStats, type GatewayStats } from '../../gat
 import { UserError } from '../../kernel/errors.ts';
 import { seqKey } from '../../store/records.ts';
 import type { Store } from '../../store/store.ts';
+import { writeFailureFix } from '../../store/write-failure.ts';
 
 /** The block metrics.json had before runs shared gateways or were summed over processes. */
 type Summary = ReturnType<typeof gatewaySummary>;
@@ -64,7 +65,7 @@ export async function keepProcessCounts(store: Store, counts: ProcessCounts, run
     .processes()
     .put(key, counts)
     .catch((error: unknown) => {
-      throw new UserError('TMAS_STORE_WRITE', `Cannot write to the run's store in ${runDir}: ${(error as Error).message}. Every call journaled is kept: free some space (or fix the mount), then write the outputs again with: tmas run --resume ${runDir}`, { cause: error });
+      throw new UserError('TMAS_STORE_WRITE', `Cannot write to the run's store in ${runDir}: ${(error as Error).message}. Every call journaled is kept: ${writeFailureFix(error)}, then write the outputs again with: tmas run --resume ${runDir}`, { cause: error });
     });
 }
 

@@ -47,6 +47,7 @@ import { lostAnnouncements } from './lost-announcements.ts';
 import { observeRun } from './run-observers.ts';
 import { openRunStore } from './run-store-open.ts';
 import type { SharedRunParts } from './shared-run-parts.ts';
+import { writeFailureFix } from '../../store/write-failure.ts';
 
 /** Where the runtime writes what the user reads. */
 export interface RunIO {
@@ -231,7 +232,7 @@ function storeWriteError(config: RunConfig, storeError: unknown): UserError {
   return new UserError(
     'TMAS_STORE_WRITE',
     `Cannot write to the run's store in ${config.outputs.dir}: ${(storeError as Error).message}. Every call journaled before this point is kept: ` +
-      `free some space (or fix the mount), then continue with: tmas run --resume ${config.outputs.dir}`,
+      `${writeFailureFix(storeError)}, then continue with: tmas run --resume ${config.outputs.dir}`,
     { cause: storeError },
   );
 }

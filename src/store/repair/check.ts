@@ -90,6 +90,21 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
 }
 
 /**
+ * Checks that every record of `store` (open on `runDir`'s store, or a view or copy of it) reads back: each
+ * text it refers to is there, it is a record of its kind, and the message log has no gap. Throws TMAS_STORE_DAMAGED naming the first that
+ * does not. Reads every record once: for a command that reads them all anyway (a replay, a fork).
+ */
+export async function checkRecordsReadable(runDir: string, store: Store): Promise<void> {
+  // The message log read through, its texts left unread: a gap in it is named (message-sequence.ts).
+  for await (const _ of store.envelopeOutlines(() => false)) {
+    // Each message's key is checked against the one before as it is read.
+  }
+  const unreadable = await store.danglingRecords();
+  if (unreadable.length === 0) return;
+  throw storeDamaged(runDir, `${unreadable.length} ${unreadable.length === 1 ? 'record cannot' : 'records cannot'} be read back, missing a text it refers to or not a record tmas writes (the first: ${unreadable[0]})`);
+}
+
+/**
  * Checks that a run's store is whole, every block of it: opens a view
  * (openStoreView) once every block is checked, and checks that every text a
  * record refers to is there. Reads the whole store; changes nothing.
@@ -97,8 +112,7 @@ export async function openStoreView(runDir: string, into?: string, options: { ev
 export async function checkStore(runDir: string): Promise<void> {
   const view = await openStoreView(runDir, undefined, { everyBlock: true });
   try {
-    const dangling = await view.danglingRecords();
-    if (dangling.length > 0) throw storeDamaged(runDir, `${dangling.length} records refer to texts the store does not hold (the first: ${dangling[0]})`);
+    await checkRecordsReadable(runDir, view);
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw storeDamaged(runDir, `a table cannot be read (${view.inRunDir((error as Error).message)})`, error);

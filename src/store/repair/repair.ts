@@ -20,6 +20,7 @@ import { markFailingBlocks, storeBlockDamage } from '../disk/block-check.ts';
 import { checkStoreFiles, misplacedStoreFile, noLevelDbStore } from '../disk/store-files.ts';
 import { lockedError, runLockHolder } from '../run-lock.ts';
 import { noteRepairedOutputs } from './outputs-evidence.ts';
+import { gapsOf, MESSAGE_GAPS } from '../message-sequence.ts';
 
 /** What a repaired store holds. */
 export interface RepairReport {
@@ -132,6 +133,8 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     const dropped = await store.danglingRecords({ drop: true });
     // The outputs may count records the repair dropped: a resume rewrites them from what is left.
     await noteRepairedOutputs(runDir, store);
+    // The messages the repair lost leave gaps in the log, which its readers then take as known.
+    await store.manifest().put(MESSAGE_GAPS, await gapsOf(store.messages().keys()));
     const mismatch = await manifestMismatch(runDir, store);
     return {
       unresumable: mismatch === null ? null : `the run manifest in ${runDir} is not the one its run wrote: ${mismatch.what}`,

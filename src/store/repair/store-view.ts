@@ -12,6 +12,10 @@ import { chmod, copyFile, link, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import type { StoreFiles } from '../disk/store-files.ts';
+import { writeFailureFix } from '../write-failure.ts';
+
+/** The errors of a copy that could not be written, as opposed to a file that could not be read. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
 
 /** How a view's tables were made, for a test or a benchmark to read. */
 export interface ViewMade {
@@ -70,7 +74,9 @@ export async function makeStoreView(runDir: string, files: StoreFiles, into: str
     if (code === 'ENOENT') {
       throw new UserError('TMAS_LOCKED', `The store of ${runDir} changed while it was being read: is a tmas run still writing to it? Wait for it to finish.`, { cause: error });
     }
-    throw new UserError('TMAS_RUN_DIR', `Cannot read the store of ${runDir}: ${(error as Error).message}.`, { cause: error });
+    // The copy could not be written (a full disk under TMPDIR, a file size limit): say so, and where it goes.
+    const fix = WRITE_FAILURES.has(code ?? '') ? ` tmas reads a run through a private copy of its small files in ${view}: ${writeFailureFix(error)}; or set TMPDIR to a folder on another disk, then give the command again.` : '';
+    throw new UserError('TMAS_RUN_DIR', `Cannot read the store of ${runDir}: ${(error as Error).message}.${fix}`, { cause: error });
   }
   return made;
 }
