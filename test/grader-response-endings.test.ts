@@ -100,6 +100,22 @@ describe('a value set against the unannounced answer, or the point where it is r
   });
 });
 
+/** Endings written for this project that deny a value, in a sentence or a clause of their own. */
+describe('a value the reply denies', () => {
+  it('is never its answer', () => {
+    // Read as the last math, the denied value was the answer: a wrong reference 6 was graded equal, sure of it.
+    for (const response of ['The total is $15$. It is not $6$.', 'Hence the total equals $15$. This is not $6$, as one might guess.', "So the total is $15$. It isn't $6$.", 'The total cannot be $6$; it is $15$.']) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '6'), response).toBe('different');
+    }
+    // A denial alone states no value: never equal to the value it denies.
+    expect(verdictOf('So $m$ is not $6$.', '6')).not.toBe('equal');
+    expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');
+    // "not less than" is a bound, "not only" keeps its value.
+    expect(verdictOf('So $m$ is not less than $6$.', '6')).not.toBe('different');
+  });
+});
+
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {

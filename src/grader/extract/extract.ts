@@ -7,6 +7,7 @@ import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
+import { withoutDeniedValues } from './denied.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -189,7 +190,8 @@ function unannouncedAnswer(response: string): string | null {
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
   // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
-  const last = withoutClosingRemarks(paragraphs[paragraphs.length - 1] ?? '');
+  // "The sum is $10$. It is not $4$.": a value the reply denies is none it gives (denied.ts).
+  const last = withoutClosingRemarks(withoutDeniedValues(paragraphs[paragraphs.length - 1] ?? ''));
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
