@@ -116,6 +116,28 @@ describe('a value the reply denies', () => {
   });
 });
 
+/** Endings written for this project that exclude a value from the answer before it. */
+describe('a value the reply excludes after its answer', () => {
+  it('is set against one value, and taken out of a set or a list', () => {
+    // Read as the last math, the excluded value was the answer: a wrong reference 7 was graded equal, sure of it.
+    for (const response of ['The solutions are $m = 6$, excluding $m = 7$.', 'Thus $m = 6$, except $m = 7$.', 'Final answer: $m = 6$, other than $m = 7$', 'Hence $m = 6$ (excluding $m = 7$).']) {
+      expect(verdictOf(response, '6'), response).toBe('equal');
+      expect(verdictOf(response, '7'), response).toBe('different');
+    }
+    // After a set, the answer is what is left: [2, 9] whole was graded equal, sure of it.
+    for (const response of ['Hence $2 \\le m \\le 9$, excluding $m = 7$.', 'The answer is $m \\in [2, 9]$ (except $m = 7$).']) {
+      expect(verdictOf(response, '[2, 7) \\cup (7, 9]'), response).toBe('equal');
+      expect(verdictOf(response, '[2, 9]'), response).not.toBe('equal');
+      expect(verdictOf(response, '7'), response).not.toBe('equal');
+    }
+    expect(verdictOf('So $y = 1, 3, 5$, excluding $y = 3$.', '1, 5')).toBe('equal');
+    expect(verdictOf('So $y = 1, 3, 5$, excluding $y = 3$.', '1, 3, 5')).toBe('different');
+    // After words or a box, the sentence or the box holds more than the value: never the excluded value alone.
+    expect(verdictOf('Every $m$ from $2$ to $9$ works, except $m = 7$.', '7')).not.toBe('equal');
+    expect(verdictOf('So $\\boxed{2 \\le m \\le 9}$, excluding $m = 7$.', '[2, 9]')).toBe('unsure');
+  });
+});
+
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {

@@ -8,6 +8,7 @@ import { withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues } from './denied.ts';
+import { exclusionAtEnd } from './exclusion.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -214,7 +215,7 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
 /** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */

@@ -42,7 +42,7 @@ const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\
  * remark, the hedged answer was graded sure). A restatement
  * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
  */
-const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|\\?pmod|\\bmod)\b/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =

@@ -8,6 +8,7 @@
  */
 import { withoutClosingRemarks } from './remarks.ts';
 import { settlingClause } from './settled-value.ts';
+import { exclusionAtEnd } from './exclusion.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
@@ -137,6 +138,10 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
     end = sentenceEnd(rest, end, segments);
   }
   const clauseEnd = sentenceEnd(rest, end, segments);
+  // "$1 \le k \le 20$, excluding $k = 11$": the value the sentence excludes is taken out of the answer (exclusion.ts).
+  const inClause = segments.filter((s) => s.end <= clauseEnd);
+  const excluding = (inClause[inClause.length - 1]?.start ?? 0) >= end ? exclusionAtEnd(rest.slice(0, clauseEnd), inClause) : null;
+  if (excluding !== null) return excluding;
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
   const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
