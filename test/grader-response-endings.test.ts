@@ -138,6 +138,25 @@ describe('a value the reply excludes after its answer', () => {
   });
 });
 
+/** Endings written for this project whose last sentence adds a solution to the answer before it. */
+describe('a solution the reply adds after its answer', () => {
+  it('joins an unannounced answer, and leaves a declared one to a reader', () => {
+    // Read as the last math, the added value alone was the answer: a wrong reference 8 was graded equal, sure of it.
+    for (const response of ['So $t = 3$. Also $t = 8$ works.', 'Hence $t=3$. Another solution is $t = 8$.', 'The root is $t = 3$. Note that $t = 8$ also satisfies the equation.', 'Not only $t = 3$ but also $t = 8$.']) {
+      expect(verdictOf(response, '3, 8'), response).toBe('equal');
+      expect(verdictOf(response, '8'), response).toBe('different');
+      expect(verdictOf(response, '3'), response).toBe('different');
+    }
+    // Boxed or announced, the first value was graded equal to a reference that holds it alone.
+    for (const response of ['The answer is $t = 3$. Also $t = 8$ works.', 'So $\\boxed{3}$. Also, $t = 8$ is a solution.', 'So $\\boxed{3}$, and $t = 8$ is another root.']) {
+      expect(verdictOf(response, '3'), response).toBe('unsure');
+      expect(verdictOf(response, '3, 8'), response).not.toBe('equal');
+    }
+    // A sentence after the box that adds no solution leaves it as it was.
+    expect(verdictOf('The answer is $\\boxed{3}$. This is also the least value of $t$.', '3')).toBe('equal');
+  });
+});
+
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {

@@ -9,6 +9,7 @@ import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, re
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
+import { addedSolution } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -93,7 +94,7 @@ function statedByHedge(text: string, at: number): boolean {
  * that states no answer ("note that the answer is independent of n") gives
  * way to an earlier one that does.
  */
-function announcedAnswer(response: string): { text: string; end: number } | null {
+export function announcedAnswer(response: string): { text: string; end: number } | null {
   const markers = [...response.matchAll(ANSWER_MARKER)];
   let fallback: { text: string; end: number } | null = null;
   // The final word is among the last few announcements; reading every one of
@@ -144,30 +145,6 @@ function declaredAnswer(response: string): string | null {
   return choice?.[1] ?? null;
 }
 
-/**
- * Words that reopen an answer already given: "Wait, I made an error",
- * "Actually, we missed two cases", "Hmm, let me recheck".
- */
-const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
-
-/**
- * Whether a response reopens its answer after giving it: after its last box
- * or announcement, words that reopen it, then a number or mathematics ("So
- * $\boxed{12}$. Wait, I made an error: the count is 14."). Which of the two
- * is its answer only a reader can tell.
- */
-export function reopensAnswer(response: string): boolean {
-  const final = afterReasoning(response);
-  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
-  if (end < 0) return false;
-  const after = final.slice(end, end + STATEMENT_TAIL);
-  const reopened = REOPENS.exec(after);
-  return reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index));
-}
-
-/** How much of a response after its answer is read for words that reopen it. */
-const STATEMENT_TAIL = 2000;
-
 /** Longest response read whole as a bare answer ("x = 3", "$\\frac{1}{2}$"). */
 const BARE_ANSWER_LENGTH = 300;
 
@@ -190,6 +167,10 @@ function unannouncedAnswer(response: string): string | null {
     return spansAll ? only.text : trimmed.slice(lead);
   }
   const paragraphs = trimmed.split(/\n\s*\n/);
+  // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
+  const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
+  const earlier = added === null ? null : unannouncedAnswer(added.before);
+  if (added !== null) return earlier === null ? added.added : `${earlier}, ${added.added}`;
   // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
   // "The sum is $10$. It is not $4$.": a value the reply denies is none it gives (denied.ts).
   const last = withoutClosingRemarks(withoutDeniedValues(paragraphs[paragraphs.length - 1] ?? ''));

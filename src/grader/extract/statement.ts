@@ -16,11 +16,11 @@ const STATEMENT_WINDOW = 2000;
 
 /**
  * Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold
- * marks; a lone "*" is a bullet). "as well as", "and also", "together with", "along with" add a value as "and" does: read
+ * marks; a lone "*" is a bullet). "as well as", "and also", "but also", "together with", "along with" add a value as "and" does: read
  * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
  */
 export const JOINER =
-  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
+  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
  * The math segments up to `segments[last]` that only separators join to it
@@ -94,7 +94,7 @@ function inEnglish(gap: string): string {
   });
 }
 
-const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with)\b/gi;
+const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with)\b/gi;
 
 /** "$n=2$ 或 $n=3$", "$x = 3$ ou $x = 5$": "and" and "or" in the other languages read, between segments. */
 const FOREIGN_JOINER = /(?<=^|\s)(et|ou|und|oder|y|o|или|и|或|和|与|及)(?=\s|$)|(或|和|与|及)/gi;
