@@ -157,6 +157,21 @@ describe('a solution the reply adds after its answer', () => {
   });
 });
 
+/** Endings written for this project that conclude again after the box. */
+describe('a conclusion after the last box', () => {
+  it('is another final answer when it states another value', () => {
+    // Read as a restatement, the second value was never seen: the box was graded equal, sure of it.
+    for (const response of ['Hence $\\boxed{21}$. So there are $22$ paths in total.', 'Hence $\\boxed{21}$. Therefore, there are 22 paths.']) {
+      expect(verdictOf(response, '21'), response).toBe('unsure');
+      expect(verdictOf(response, '22'), response).toBe('unsure');
+    }
+    for (const response of ['Hence $\\boxed{21}$. So there are $21$ paths in total.', 'Hence $\\boxed{21}$. Therefore, there are 21 paths.', 'Hence $\\boxed{21}$. Thus $p = 21$, which is $3 \\cdot 7$.']) {
+      expect(verdictOf(response, '21'), response).toBe('equal');
+      expect(verdictOf(response, '22'), response).toBe('different');
+    }
+  });
+});
+
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {

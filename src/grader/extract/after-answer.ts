@@ -6,12 +6,13 @@
  * added solution was dropped: the first value alone was graded equal to a
  * reference that holds it alone, sure of it. After a box or an announcement
  * which of the two the reply settled on only a reader can tell; after an
- * unannounced answer the added value joins it.
+ * unannounced answer the added value joins it. A conclusion after the last box
+ * states an answer as an announcement there does.
  */
 import { lastBoxEnd } from './boxes.ts';
-import { afterReasoning, announcedAnswer } from './extract.ts';
+import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
 import { joinedUpTo } from './statement.ts';
-import { mathSegments } from './segments.ts';
+import { mathSegments, numbers } from './segments.ts';
 
 /** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
 const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
@@ -37,6 +38,11 @@ function sentences(text: string): Array<{ start: number; text: string }> {
   return out;
 }
 
+/** What a response says after `from` (the end of its answer), without the delimiter that closes the answer's math. */
+function tailAfter(text: string, from: number): string {
+  return text.slice(from, from + STATEMENT_TAIL).replace(/^\s*(?:\$\$?|\\[)\]])/, '');
+}
+
 /** Whether a sentence adds a solution it states in mathematics: "Also $x = 2$ works.", "$x = 2$ is another root." */
 function addsSolution(sentence: string): boolean {
   return /\$|\\[([]/.test(sentence) && ANOTHER.test(sentence) && SOLVES.test(sentence);
@@ -50,7 +56,7 @@ export function reopensAnswer(response: string): boolean {
   const final = afterReasoning(response);
   const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
   if (end < 0) return false;
-  const after = final.slice(end, end + STATEMENT_TAIL);
+  const after = tailAfter(final, end);
   const reopened = REOPENS.exec(after);
   if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
   return sentences(after).some((sentence) => addsSolution(sentence.text));
@@ -66,4 +72,22 @@ export function addedSolution(paragraph: string): { before: string; added: strin
   if (last === undefined || all.length < 2 || !addsSolution(last.text)) return null;
   const math = mathSegments(last.text);
   return { before: paragraph.slice(0, last.start), added: joinedUpTo(last.text, math, math.length - 1) };
+}
+
+/** The one number a sentence in words states ("Therefore, there are 13 ways."); null for none or several. */
+function soleNumber(sentence: string): string | null {
+  const found = numbers(sentence);
+  return found.length === 1 ? (found[0]?.text ?? null) : null;
+}
+
+/**
+ * The answers that sentences after the last box (which ends at `from`; -1 for none) state when they open on a
+ * conclusion: "$\boxed{12}$. So there are $13$ ways in total." The reply concludes twice; read as a restatement,
+ * the second value was never seen and the box was graded equal, sure of it.
+ */
+export function concludedAfter(text: string, from: number): string[] {
+  if (from < 0) return [];
+  return sentences(tailAfter(text, from))
+    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
+    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
 }

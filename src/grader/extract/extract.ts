@@ -9,7 +9,7 @@ import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, re
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
-import { addedSolution } from './after-answer.ts';
+import { addedSolution, concludedAfter } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
@@ -217,7 +217,7 @@ function rangedStatement(paragraph: string, math: readonly Segment[]): string | 
 }
 
 /** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
-const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
+export const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
 
 /** "there are 12 distinct sequences": a count stated in words. */
 const THERE_ARE = /\bthere\s+(?:are|is|exist)\s+(?:exactly\s+)?(\d+(?:,\d{3})*)\b/i;
@@ -335,7 +335,8 @@ export function finalAnswers(response: string): string[] {
     .flatMap((m) => (listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)]).map((answer) => ({ answer, final: saysFinal.has(m.index) })))
     .filter((s): s is { answer: string; final: boolean } => s.answer !== null && s.answer !== '' && isAnswerLike(s.answer) && (s.final || holdsValue(s.answer)))
     .map((s) => s.answer);
-  return [...boxed, ...stated];
+  // "$\boxed{12}$. So there are $13$ ways in total.": a conclusion after the last box states an answer too.
+  return [...boxed, ...stated, ...concludedAfter(text, afterBoxes)];
 }
 
 /**
