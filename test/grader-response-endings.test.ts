@@ -101,7 +101,7 @@ describe('a value set against the unannounced answer, or the point where it is r
 });
 
 /** Endings written for this project that deny a value, in a sentence or a clause of their own. */
-describe('a value the reply denies', () => {
+describe('a value the reply denies or rejects', () => {
   it('is never its answer', () => {
     // Read as the last math, the denied value was the answer: a wrong reference 6 was graded equal, sure of it.
     for (const response of ['The total is $15$. It is not $6$.', 'Hence the total equals $15$. This is not $6$, as one might guess.', "So the total is $15$. It isn't $6$.", 'The total cannot be $6$; it is $15$.']) {
@@ -113,6 +113,17 @@ describe('a value the reply denies', () => {
     expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');
     // "not less than" is a bound, "not only" keeps its value.
     expect(verdictOf('So $m$ is not less than $6$.', '6')).not.toBe('different');
+  });
+
+  it('takes out a last sentence or clause that rejects the value it names', () => {
+    // Read as the last math, the rejected value was the answer: a wrong reference 9 was graded equal, sure of it.
+    for (const response of ['Hence $q = 4$. The case $q = 9$ fails.', 'Thus $q = 4$ is the only solution; $q = 9$ is rejected.', 'So $q = 4$. We discard $q = 9$ because $q < 5$.', 'Hence $q=4$. For $q = 9$ this does not work.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '9'), response).toBe('different');
+    }
+    // A sentence that concludes, though it speaks of failing, is the answer.
+    expect(verdictOf('The case $q = 3$ fails. Thus $q = 4$ is the least value for which it never fails.', '4')).toBe('equal');
+    expect(verdictOf('We showed $q = 3$ works. So the least $q$ that fails is $q = 4$.', '4')).toBe('equal');
   });
 });
 

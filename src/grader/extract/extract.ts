@@ -7,7 +7,7 @@ import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
-import { withoutDeniedValues } from './denied.ts';
+import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { addedSolution, concludedAfter } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
@@ -173,7 +173,7 @@ function unannouncedAnswer(response: string): string | null {
   if (added !== null) return earlier === null ? added.added : `${earlier}, ${added.added}`;
   // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
   // "The sum is $10$. It is not $4$.": a value the reply denies is none it gives (denied.ts).
-  const last = withoutClosingRemarks(withoutDeniedValues(paragraphs[paragraphs.length - 1] ?? ''));
+  const last = withoutClosingRemarks(withoutDeniedValues(withoutRejections(paragraphs[paragraphs.length - 1] ?? '')));
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
