@@ -98,6 +98,14 @@ describe('a value set against the unannounced answer, or the point where it is r
     // "when" that ranges the value's own letter belongs to it.
     expect(extractAnswer('Hence $g(t) = 0$, when $t < 0$.')).toContain('t < 0');
   });
+
+  it('cuts a check after a comma or a semicolon', () => {
+    // Read as the last math, the check "6^2 = 36" was the answer: a wrong reference 36 was graded equal, sure of it.
+    for (const response of ['So $w = 6$, and indeed $6^2 = 36$.', 'So $w = 6$; indeed, $6^2 = 36$.', 'So $w = 6$; as a check, $6^2 = 36$.']) {
+      expect(verdictOf(response, '6'), response).toBe('equal');
+      expect(verdictOf(response, '36'), response).toBe('different');
+    }
+  });
 });
 
 /** Endings written for this project that deny a value, in a sentence or a clause of their own. */

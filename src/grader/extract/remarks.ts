@@ -22,7 +22,7 @@ import { mathLetters } from '../latex/math-letters.ts';
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
@@ -47,6 +47,9 @@ const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|whe
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
   /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\()/i;
+
+/** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
+const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
 const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
@@ -132,7 +135,8 @@ function leadsOn(words: string): boolean {
   // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
   // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
-  if (/^\s*[,;，；][^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return true;
+  // "…; indeed, $5^2 = 25$": a check closed by its comma leads on to nothing.
+  if (/^\s*[,;，；][^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return !CHECK_OPENER.test(words);
   return (
     /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words) ||
     /\b(?:which\s+(?:is|equals)|namely|equal\s+to)\s*[:,]?\s*(?:\$\s*)?$/i.test(words)
