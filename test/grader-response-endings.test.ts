@@ -269,3 +269,22 @@ describe('a set of tuples whose letters are out of alphabetical order', () => {
     expect(gradeAnswer('u < 2v', '\\{(v, u) \\mid u < 2v\\}').verdict).not.toBe('equal');
   });
 });
+
+/** Sets of pairs written for this project that one parameter runs through, against the same set written otherwise. */
+describe('a set of tuples that one parameter runs through', () => {
+  it('equals the same set by a condition, by a parameter, or as a tuple in one letter', () => {
+    // Read as a ratio, one tuple or a value of one letter, each was graded different from the others, sure of it.
+    const line = '\\{(u, v) : v = 3u\\}';
+    for (const pred of ['\\{(s, 3s) : s \\in \\mathbb{R}\\}', '(w, 3w)', 'v = 3u', '\\{(u, v) \\mid 3u = v\\}']) {
+      expect(gradeAnswer(pred, line).verdict, pred).toBe('equal');
+    }
+    expect(verdictOf('The set is all pairs $(u, 3u)$.', line)).toBe('equal');
+    // Near misses: another slope, a sign, a shift: different where both are graphs over the same coordinate.
+    for (const pred of ['\\{(s, -3s) : s \\in \\mathbb{R}\\}', '(w, 3w + 1)', 'v = 3u + 1', '(w, 2w)']) {
+      expect(gradeAnswer(pred, line).verdict, pred).toBe('different');
+    }
+    // The same set under another parameter may be: a reader decides.
+    expect(gradeAnswer('\\{(2s, 6s) : s \\in \\mathbb{R}\\}', line).verdict).toBe('unsure');
+    expect(gradeAnswer('(w, 3w, 0)', line).verdict).toBe('different');
+  });
+});

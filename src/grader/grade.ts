@@ -12,6 +12,7 @@ import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/after-answer.ts';
 import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
 import { formKey } from './compare/form-key.ts';
+import { familyVerdict } from './compare/tuple-families.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -172,6 +173,9 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
+  // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
+  const family = familyVerdict(g.cleaned, p.cleaned, (gold, pred) => gradeAnswer(pred, gold, options).verdict);
+  if (family !== null) return family;
   try {
     // "There are no such n" is the count 0 where the question asks how many (readings.ts).
     const asked = (r: Reading): Reading => (r.countOfNone === true && howMany ? { ...r, onMatch: 'equal' } : r);
