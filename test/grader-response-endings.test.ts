@@ -191,6 +191,26 @@ describe('a conclusion after the last box', () => {
   });
 });
 
+/** Endings written for this project that leave the question for a general case or a counterfactual one. */
+describe('a generalisation or a counterfactual after the answer', () => {
+  it('is an aside, in its sentence or its paragraph', () => {
+    // Read as the last math, the aside's value was the answer: a wrong reference 30 or k(k-1) was graded equal, sure of it.
+    const endings = [
+      'The number of ways is $15$. If order mattered, it would be $30$.',
+      'There are $15$ ways. Without the restriction there would be $30$.',
+      'So there are $15$ ways. In general the count is $k(k-1)/2$.',
+      'So there are $15$ ways.\n\nMore generally, for $k$ people the count is $k(k-1)/2$.',
+    ];
+    for (const response of endings) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '30'), response).not.toBe('equal');
+      expect(verdictOf(response, 'k(k-1)/2'), response).not.toBe('equal');
+    }
+    // A case of the answer opens on "If" too: it stays.
+    expect(verdictOf('For even $m$ we get $0$. If $m$ is odd, we get $1$.', '0')).not.toBe('equal');
+  });
+});
+
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {

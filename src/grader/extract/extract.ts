@@ -4,7 +4,7 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
-import { withoutClosingRemarks } from './remarks.ts';
+import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
@@ -166,7 +166,9 @@ function unannouncedAnswer(response: string): string | null {
     const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
     return spansAll ? only.text : trimmed.slice(lead);
   }
-  const paragraphs = trimmed.split(/\n\s*\n/);
+  const all = trimmed.split(/\n\s*\n/);
+  // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
+  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '') ? all.slice(0, -1) : all;
   // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
   const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
   const earlier = added === null ? null : unannouncedAnswer(added.before);

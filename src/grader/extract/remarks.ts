@@ -51,6 +51,25 @@ const REMARK_SENTENCE =
 /** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
 const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
 
+/**
+ * Sentences that leave the question for another: a generalisation ("In general, for $n$ people the count is
+ * $n(n-1)$."), or a counterfactual ("If order mattered, it would be $24$.", "Without the restriction there would be
+ * $24$."). Read as the last math, their value was the answer: a wrong reference 24 was graded equal, sure of it. A
+ * sentence that opens on "If" without "would" or "could" is a case of the answer ("If $n$ is odd, it is $1$.").
+ */
+const ASIDE_SENTENCE =
+  /^[\s*(]*(?:in\s+general|more\s+generally|generally|generali[sz]ing|in\s+the\s+general\s+case)\b|^[\s*(]*(?:if|without|had|were|otherwise|by\s+contrast)\b[^.!?]*\b(?:would|could)\b/i;
+
+/** Whether `sentence` checks, illustrates or leaves the answer stated before it: a remark, not the answer. */
+function isRemarkSentence(sentence: string): boolean {
+  return REMARK_SENTENCE.test(sentence) || ASIDE_SENTENCE.test(sentence);
+}
+
+/** Whether a paragraph opens on a generalisation or a counterfactual: an aside after the paragraph that answers. */
+export function isAsideParagraph(paragraph: string): boolean {
+  return ASIDE_SENTENCE.test(paragraph);
+}
+
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
 const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
 
@@ -121,7 +140,7 @@ function withoutRemarkSentences(paragraph: string): string {
   for (let guard = 0; guard < 8; guard += 1) {
     const segments = mathSegments(text);
     const start = sentenceStartBefore(text, segments, text.length);
-    if (start === 0 || !REMARK_SENTENCE.test(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
+    if (start === 0 || !isRemarkSentence(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
     text = text.slice(0, start).trimEnd();
   }
   return text;
