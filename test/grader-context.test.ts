@@ -117,6 +117,20 @@ describe('a last sentence that names two quantities', () => {
     // A clause that opens on a condition names no quantity.
     expect(verdictOf('The least $m$ is $7$; for $m = 5$ the tiling fails.', '5', 'Find the least m for which a tiling exists.')).toBe('different');
   });
+
+  it('reads the quantities of the last sentences, or of clauses that "and the … is" joins, and a value under its letter', () => {
+    // The last was extracted: the right minimum 3 graded different, a wrong reference 8 passed, sure of it.
+    for (const response of ['The minimum is $3$. The maximum is $8$.', 'The minimum is $3$, and the maximum is $8$.', 'The minimum is $3$ and the maximum is $8$.']) {
+      expect(verdictOf(response, '3', 'Find the minimum value of $g$ on $[0, 1]$.'), response).toBe('equal');
+      expect(verdictOf(response, '8', 'Find the minimum value of $g$ on $[0, 1]$.'), response).toBe('different');
+      expect(verdictOf(response, '8', 'Find the maximum of $g$.'), response).toBe('equal');
+    }
+    expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '6', 'Given $u$ and $v$ as above, find $u$.')).toBe('equal');
+    expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '1', 'Given $u$ and $v$ as above, find $u$.')).toBe('different');
+    // A request for both, or for a quantity none names, leaves the extraction as it was.
+    expect(verdictOf('So $u = 2$ and $v = 5$, giving $u + v = 7$.', '7', 'Find $u + v$.')).toBe('equal');
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('equal');
+  });
 });
 
 describe('"there are no such n" against a count of 0', () => {
