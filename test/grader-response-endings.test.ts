@@ -214,6 +214,18 @@ describe('a generalisation or a counterfactual after the answer', () => {
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {
+    // Announced with a case and then another, the first value alone was the answer: equal to a reference 6, sure of it.
+    for (const response of ['So the answer is $6$ for $m \\ge 3$ and $2$ for $m < 3$.', 'Final answer: $6$ for $m$ even, otherwise $2$']) {
+      expect(verdictOf(response, '6'), response).toBe('unsure');
+      expect(verdictOf(response, '2'), response).toBe('unsure');
+    }
+    expect(verdictOf('So the answer is $6$ for $m = 3$.', '6')).toBe('equal');
+    // Unannounced, the last case's value was the answer (equal to a reference 2), and a lone case's value was (3).
+    expect(verdictOf('Hence the count is $6$ for $m \\ge 3$ and $2$ for $m < 3$.', '2')).toBe('unsure');
+    expect(verdictOf('Hence the count is $6$ for $m = 3$.', '6')).toBe('equal');
+    expect(verdictOf('Hence the count is $6$ for $m = 3$.', '3')).toBe('different');
+    // A bare "for" that ranges a letter of the value belongs to it: read alone, the range was the answer.
+    expect(verdictOf('So $y = 2k\\pi$ for $k \\in \\mathbb{Z}$.', '2k\\pi')).not.toBe('different');
     // Cut as an aside, the hedge left 30 alone: equal to a reference 30, sure of it.
     expect(verdictOf('So we obtain $30$; possibly $31$.', '30')).not.toBe('equal');
     expect(verdictOf('So we obtain $30$; possibly $31$.', '31')).not.toBe('equal');

@@ -11,7 +11,7 @@ import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { addedSolution, concludedAfter } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
-import { joinedUpTo, listAt, statementAt } from './statement.ts';
+import { casesAtEnd, joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
 
 /**
@@ -198,11 +198,11 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
 /** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
-const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})\s*$/iu;
+const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for(?:\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})?)\s*$/iu;
 
 /**
  * The last two math segments as one statement when the last ranges a letter

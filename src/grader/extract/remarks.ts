@@ -11,6 +11,7 @@
  * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
  */
 import { mathSegments, type Segment } from './segments.ts';
+import { CASE_THEN_ANOTHER } from './statement.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 
@@ -115,6 +116,8 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
   }
   // "$x = -7$ rather than $7$": a value set against the answer.
   if (SET_AGAINST.test(rest)) return true;
+  // "the count is $4$ for $n = 3$": the case a constant is reached in; "$f(x) = 0$ for $x < 0$" ranges the value's letter.
+  if (/^\s+for\s*(?:\$|\\\()/.test(rest)) return !CASE_THEN_ANOTHER.test(rest) && !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
   const opener = REMARK_AFTER_COMMA.exec(rest);
   if (opener === null) return false;
   // "when" ranges a letter of the value as "where" does ("$f(x) = 0$, when $x < 0$"), or says where it is reached.
@@ -178,7 +181,7 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
 const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark

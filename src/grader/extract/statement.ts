@@ -39,9 +39,16 @@ export function joinedUpTo(text: string, segments: readonly Segment[], last: num
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
  * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
- * $x$"), a case ("if $n$ is odd"). The grader reads these by its own rules.
+ * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}). The grader reads these by its own rules.
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+
+/**
+ * A value's case followed by another case: "$4$ for $n \ge 2$ and $1$ for $n = 1$", "$0$ for $n$ odd, otherwise $1$".
+ * Read as the value alone, the first case was the answer, equal to a reference 4, sure of it; "$4$ for $n = 3$" alone
+ * is no answer by cases.
+ */
+export const CASE_THEN_ANOTHER = /^[\s*]*,?\s*for\s*(?:\$|\\\()[^.\n]*?(?:(?:\band\b|\bor\b|[,;])\s*(?:\$|\\\()[^.\n]*?\b(?:for|when|if)\b|\b(?:otherwise|else)\b)/i;
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
@@ -146,9 +153,20 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
   const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
-  const qualifies = QUALIFIER.test(rest.slice(end, end + 40)) && !settlingClause(segments, end, clauseEnd);
+  const qualifies = (QUALIFIER.test(rest.slice(end, end + 40)) || CASE_THEN_ANOTHER.test(rest.slice(end, clauseEnd))) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
   return withoutDelimiters(rest, first.start, end, segments);
+}
+
+/**
+ * The answer by cases that the last sentence of an unannounced `paragraph` states ("Hence the count is $4$ for
+ * $n \ge 2$ and $1$ for $n = 1$."), read as an announced one is; null when it states none. Read as its last math,
+ * the last case's value was the answer, equal to a reference 1, sure of it.
+ */
+export function casesAtEnd(paragraph: string, math: readonly Segment[]): string | null {
+  const sentenceStart = paragraph.trimEnd().slice(0, -1).search(/[^.!?\n]*$/);
+  const value = math.find((s) => s.start >= sentenceStart && CASE_THEN_ANOTHER.test(paragraph.slice(s.end, sentenceEnd(paragraph, s.end, math))));
+  return value === undefined ? null : statementAt(paragraph, value.start);
 }
 
 /** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
