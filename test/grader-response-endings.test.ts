@@ -116,6 +116,11 @@ describe('a value the reply denies or rejects', () => {
       expect(verdictOf(response, '15'), response).toBe('equal');
       expect(verdictOf(response, '6'), response).toBe('different');
     }
+    // In the other languages read: "nicht", "non", "et non", "não" before the value deny it as "not" does.
+    for (const response of ['Also ist die Antwort $15$, nicht $6$.', 'Quindi il totale è $15$, non $6$.', 'Donc le total vaut $15$, et non $6$.', 'Portanto o total é $15$, não $6$.']) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '6'), response).toBe('different');
+    }
     // A denial alone states no value: never equal to the value it denies.
     expect(verdictOf('So $m$ is not $6$.', '6')).not.toBe('equal');
     expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');

@@ -20,7 +20,7 @@ import { mathSegments } from './segments.ts';
 const DENIAL_BEFORE = new RegExp(
   String.raw`(?:\b(?:not|never|no\s+longer)|n['’]t|\bcannot(?:\s+be)?|\bcan\s+not(?:\s+be)?)` +
     String.raw`(?:\s+(?:be|equal(?:s|\s+to)?|exactly|just|simply|quite|always|possibly|the\s+answer))*\s*[:,]?\s*(?:\*\*)?\s*$|` +
-    String.raw`(?:\bn['’]est\s+pas|\bist\s+nicht|\bno\s+es|\bnão\s+é|\bnon\s+è|\bне\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*$`,
+    String.raw`(?:\bn['’]est\s+pas|\b(?:ist\s+)?nicht|\bno\s+es|\bnão(?:\s+é)?|\b(?:et\s+)?non(?:\s+è)?|\bне\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*[,:]?\s*$`,
   'iu',
 );
 
