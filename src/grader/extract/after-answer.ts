@@ -12,7 +12,7 @@
 import { lastBoxEnd } from './boxes.ts';
 import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
 import { joinedUpTo } from './statement.ts';
-import { mathSegments, numbers } from './segments.ts';
+import { mathSegments, numbers, sentencesOf } from './segments.ts';
 
 /** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
 const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
@@ -23,20 +23,6 @@ const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|i
 
 /** How much of a response after its answer is read for words that reopen it or add to it. */
 const STATEMENT_TAIL = 2000;
-
-/** The sentences of `text`, with where each starts; a full stop inside mathematics ends none. */
-function sentences(text: string): Array<{ start: number; text: string }> {
-  const math = mathSegments(text);
-  const out: Array<{ start: number; text: string }> = [];
-  let start = 0;
-  for (const m of text.matchAll(/\n|[.!?](?=\s|$)/g)) {
-    if (math.some((s) => s.start <= m.index && m.index < s.end)) continue;
-    out.push({ start, text: text.slice(start, m.index + 1) });
-    start = m.index + m[0].length;
-  }
-  if (text.slice(start).trim() !== '') out.push({ start, text: text.slice(start) });
-  return out;
-}
 
 /** What a response says after `from` (the end of its answer), without the delimiter that closes the answer's math. */
 function tailAfter(text: string, from: number): string {
@@ -59,7 +45,7 @@ export function reopensAnswer(response: string): boolean {
   const after = tailAfter(final, end);
   const reopened = REOPENS.exec(after);
   if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
-  return sentences(after).some((sentence) => addsSolution(sentence.text));
+  return sentencesOf(after).some((sentence) => addsSolution(sentence.text));
 }
 
 /**
@@ -67,7 +53,7 @@ export function reopensAnswer(response: string): boolean {
  * the paragraph before that sentence, and the values the sentence adds; null for any other paragraph.
  */
 export function addedSolution(paragraph: string): { before: string; added: string } | null {
-  const all = sentences(paragraph.trimEnd());
+  const all = sentencesOf(paragraph.trimEnd());
   const last = all[all.length - 1];
   if (last === undefined || all.length < 2 || !addsSolution(last.text)) return null;
   const math = mathSegments(last.text);
@@ -87,7 +73,7 @@ function soleNumber(sentence: string): string | null {
  */
 export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
-  return sentences(tailAfter(text, from))
+  return sentencesOf(tailAfter(text, from))
     .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
     .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
 }

@@ -7,7 +7,7 @@
  * was asked). The grade reads these clauses with the question (grade.ts).
  */
 import { joinedUpTo } from './statement.ts';
-import { mathSegments } from './segments.ts';
+import { mathSegments, sentencesOf } from './segments.ts';
 
 /** One clause of such a sentence: the name it gives its value ("roots", "sum", "larger") and the value. */
 export interface LabelledClause {
@@ -30,18 +30,10 @@ const AND_NAMED = /,?\s+and\s+(?=(?:the|its|their)\s+\p{L}+\s+(?:is|are|was|equa
 /** A value stated under a letter of its own: "$x = 2$". */
 const LETTER_VALUE = /^\s*([a-zA-Z])\s*=/;
 
-/** The sentences of the last paragraph of `text` (a full stop inside mathematics ends none). */
+/** The sentences of the last paragraph of `text`. */
 function lastSentences(text: string): string[] {
   const paragraph = text.trim().split(/\n\s*\n/).pop() ?? '';
-  const math = mathSegments(paragraph);
-  const sentences: string[] = [];
-  let start = 0;
-  for (const m of paragraph.matchAll(/[.!?](?=\s)|\n/g)) {
-    if (math.some((s) => s.start <= m.index && m.index < s.end)) continue;
-    sentences.push(paragraph.slice(start, m.index + 1));
-    start = m.index + 1;
-  }
-  return [...sentences, paragraph.slice(start)].map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
+  return sentencesOf(paragraph).map((sentence) => sentence.text.trim()).filter((sentence) => sentence !== '');
 }
 
 /** A clause's name: its last word in prose before its first math that names something, else the letter its value is stated under. */
