@@ -99,6 +99,25 @@ describe('a value set against the unannounced answer, or the point where it is r
     expect(extractAnswer('Hence $g(t) = 0$, when $t < 0$.')).toContain('t < 0');
   });
 
+  it('cuts a reason without a comma, and a sentence that checks the answer', () => {
+    // Read as the last math, the reason's "4 \\cdot 7 = 28" was the answer: a wrong reference 28 was graded equal, sure of it.
+    const endings = [
+      'Solving gives $z = 7$ because $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. This is because $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. This works since $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. Plugging in: $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. Substituting back, $4(7) = 28$.',
+    ];
+    for (const response of endings) {
+      expect(verdictOf(response, '7'), response).toBe('equal');
+      expect(verdictOf(response, '28'), response).toBe('different');
+    }
+    // Announced, a reason in parentheses left the answer unread: unsure against the right 7.
+    expect(verdictOf('Answer: 7 (since 4 * 7 = 28).', '7')).toBe('equal');
+    // A sentence that opens on "Since" and concludes is the answer.
+    expect(verdictOf('We know $w = 2$. Since $w = 2$, we get $z = 7$.', '7')).toBe('equal');
+  });
+
   it('cuts a check after a comma or a semicolon', () => {
     // Read as the last math, the check "6^2 = 36" was the answer: a wrong reference 36 was graded equal, sure of it.
     for (const response of ['So $w = 6$, and indeed $6^2 = 36$.', 'So $w = 6$; indeed, $6^2 = 36$.', 'So $w = 6$; as a check, $6^2 = 36$.']) {

@@ -47,7 +47,7 @@ const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|whe
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
-  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\()/i;
+  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|plugging|substituting|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
 
 /** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
 const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
@@ -158,7 +158,7 @@ function leadsOn(words: string): boolean {
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
   // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
   // "…; indeed, $5^2 = 25$": a check closed by its comma leads on to nothing.
-  if (/^\s*[,;，；][^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return !CHECK_OPENER.test(words);
+  if (/^\s*(?:[,;，；]|(?:because|since)\s)[^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return !CHECK_OPENER.test(words);
   return (
     /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words) ||
     /\b(?:which\s+(?:is|equals)|namely|equal\s+to)\s*[:,]?\s*(?:\$\s*)?$/i.test(words)
@@ -177,11 +177,11 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Words with no comma before them that set another value against the answer, or say where it is reached. */
-const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
+/** Words with no comma before them that set another value against the answer, say where it is reached, or why. */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s/i;
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark

@@ -222,8 +222,8 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
-/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", ": plugging in gives …", ", not 15". */
-const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
+/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since 2^3 = 8)", ": plugging in gives …", ", not 15". */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because)\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
 
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
