@@ -153,6 +153,10 @@ describe('a value the reply denies or rejects', () => {
       expect(verdictOf(response, '4'), response).toBe('equal');
       expect(verdictOf(response, '9'), response).toBe('different');
     }
+    // A value the sentence rejects before the one it leaves, or an extraneous one in an aside, is not the answer, nor an added one.
+    expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '4')).toBe('equal');
+    expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '9')).toBe('different');
+    expect(verdictOf('The answer is $q = 4$ (the other root $q = 9$ is extraneous).', '4')).toBe('equal');
     // A sentence that concludes, though it speaks of failing, is the answer.
     expect(verdictOf('The case $q = 3$ fails. Thus $q = 4$ is the least value for which it never fails.', '4')).toBe('equal');
     expect(verdictOf('We showed $q = 3$ works. So the least $q$ that fails is $q = 4$.', '4')).toBe('equal');

@@ -13,12 +13,13 @@ import { lastBoxEnd } from './boxes.ts';
 import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
 import { joinedUpTo } from './statement.ts';
 import { mathSegments, numbers, sentencesOf } from './segments.ts';
+import { REJECTS } from './denied.ts';
 
 /** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
 const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
 
 /** Words that say a sentence adds a value to the answer, and words that say the value solves the problem too. */
-const ANOTHER = /\b(?:also|too|as\s+well|another|additionally|in\s+addition|moreover|furthermore|second|other)\b/i;
+const ANOTHER = /\b(?:also|too|as\s+well|another|additionally|in\s+addition|moreover|furthermore)\b/i;
 const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|ies))\b/i;
 
 /** How much of a response after its answer is read for words that reopen it or add to it. */
@@ -31,7 +32,8 @@ function tailAfter(text: string, from: number): string {
 
 /** Whether a sentence adds a solution it states in mathematics: "Also $x = 2$ works.", "$x = 2$ is another root." */
 function addsSolution(sentence: string): boolean {
-  return /\$|\\[([]/.test(sentence) && ANOTHER.test(sentence) && SOLVES.test(sentence);
+  // "(the other root $x = 3$ is extraneous)": a value the sentence rejects adds nothing.
+  return /\$|\\[([]/.test(sentence) && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence);
 }
 
 /**

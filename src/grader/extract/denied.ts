@@ -18,7 +18,7 @@ import { mathSegments } from './segments.ts';
  * exactly"): what stands between them and the value must be nothing else.
  */
 const DENIAL_BEFORE = new RegExp(
-  String.raw`(?:\b(?:not|never|no\s+longer)|n['’]t|\bcannot(?:\s+be)?|\bcan\s+not(?:\s+be)?)` +
+  String.raw`(?:\b(?:not|never|no\s+longer|reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)|n['’]t|\bcannot(?:\s+be)?|\bcan\s+not(?:\s+be)?)` +
     String.raw`(?:\s+(?:be|equal(?:s|\s+to)?|exactly|just|simply|quite|always|possibly|the\s+answer))*\s*[:,]?\s*(?:\*\*)?\s*$|` +
     String.raw`(?:\bn['’]est\s+pas|\b(?:ist\s+)?nicht|\bno\s+es|\bnão(?:\s+é)?|\b(?:et\s+)?non(?:\s+è)?|\bне\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*[,:]?\s*$`,
   'iu',
@@ -42,7 +42,7 @@ export function withoutDeniedValues(paragraph: string): string {
 }
 
 /** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous". */
-const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b/i;
+export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b/i;
 
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;

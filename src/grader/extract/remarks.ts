@@ -160,7 +160,7 @@ function leadsOn(words: string): boolean {
   // "…; indeed, $5^2 = 25$": a check closed by its comma leads on to nothing.
   if (/^\s*(?:[,;，；]|(?:because|since)\s)[^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return !CHECK_OPENER.test(words);
   return (
-    /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words) ||
+    /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.|leaving|leaves)\b|所以|因此|于是/i.test(words) ||
     /\b(?:which\s+(?:is|equals)|namely|equal\s+to)\s*[:,]?\s*(?:\$\s*)?$/i.test(words)
   );
 }
