@@ -95,6 +95,44 @@ describe('a question that asks for a form', () => {
   });
 });
 
+describe('a last sentence that names two quantities', () => {
+  /** The verdict a run gives a whole response to a question. */
+  const verdictOf = (response: string, gold: string, question?: string): Verdict =>
+    gradeAnswer(extractAnswer(response), gold, undefined, { response, ...(question === undefined ? {} : { question }) }).verdict;
+
+  it('is graded by the one the question asks for, and by the first without a question', () => {
+    // The first was extracted whatever was asked: the right sum 9 graded different, a wrong larger root 4 passed.
+    const roots = 'The roots are $4$ and $5$; sum $9$.';
+    expect(verdictOf(roots, '9', 'Let $r$ and $s$ be the roots of $x^2 - 9x + 20$. Find the sum $r + s$.')).toBe('equal');
+    expect(verdictOf(roots, '4, 5', 'Let $r$ and $s$ be the roots of $x^2 - 9x + 20$. Find the sum $r + s$.')).toBe('different');
+    expect(verdictOf(roots, '4, 5', 'Find the roots of $x^2 - 9x + 20$.')).toBe('equal');
+    expect(verdictOf(roots, '9', 'Find the roots of $x^2 - 9x + 20$.')).toBe('different');
+    const larger = 'The smaller root is $4$; the larger is $6$.';
+    expect(verdictOf(larger, '5', 'Find the larger root of $q$.')).toBe('different');
+    expect(verdictOf(larger, '6', 'Find the larger root of $q$.')).toBe('equal');
+    expect(gradeAnswer(extractAnswer(larger), '6', undefined, { response: larger, question: 'Find the larger root of $q$.' }).pred).toBe('6');
+    // Without a question, or one that names neither, the first stands and what follows is a remark on it.
+    expect(verdictOf(roots, '4, 5')).toBe('equal');
+    expect(verdictOf('The volume is $27$ cubic units; the side is $3$.', '27', 'Find it.')).toBe('equal');
+    // A clause that opens on a condition names no quantity.
+    expect(verdictOf('The least $m$ is $7$; for $m = 5$ the tiling fails.', '5', 'Find the least m for which a tiling exists.')).toBe('different');
+  });
+
+  it('reads the quantities of the last sentences, or of clauses that "and the … is" joins, and a value under its letter', () => {
+    // The last was extracted: the right minimum 3 graded different, a wrong reference 8 passed, sure of it.
+    for (const response of ['The minimum is $3$. The maximum is $8$.', 'The minimum is $3$, and the maximum is $8$.', 'The minimum is $3$ and the maximum is $8$.']) {
+      expect(verdictOf(response, '3', 'Find the minimum value of $g$ on $[0, 1]$.'), response).toBe('equal');
+      expect(verdictOf(response, '8', 'Find the minimum value of $g$ on $[0, 1]$.'), response).toBe('different');
+      expect(verdictOf(response, '8', 'Find the maximum of $g$.'), response).toBe('equal');
+    }
+    expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '6', 'Given $u$ and $v$ as above, find $u$.')).toBe('equal');
+    expect(verdictOf('It follows that $u = 6$. Hence $v = 1$.', '1', 'Given $u$ and $v$ as above, find $u$.')).toBe('different');
+    // A request for both, or for a quantity none names, leaves the extraction as it was.
+    expect(verdictOf('So $u = 2$ and $v = 5$, giving $u + v = 7$.', '7', 'Find $u + v$.')).toBe('equal');
+    expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('equal');
+  });
+});
+
 describe('"there are no such n" against a count of 0', () => {
   it('is the count where the question asks how many, unsure without the question, and DNE is never a count', () => {
     // "There are no such $n$." against 0 was different, sure of it, though the question asked how many.

@@ -221,9 +221,12 @@ describe('words for a number or a set', () => {
     expectVerdict('different', [['\\text{odd numbers}', '\\text{even}'], ['\\text{odd}', '\\text{even}']]);
   });
 
-  it('reads "DNE" as "does not exist"', () => {
-    expectVerdict('equal', [['\\text{does not exist}', '\\text{DNE}'], ['\\emptyset', 'DNE']]);
-    expectVerdict('different', [['0', '\\text{DNE}']]);
+  it('reads "DNE" as "does not exist", a missing value that only a reader tells from an empty set of solutions', () => {
+    expectVerdict('equal', [['\\text{does not exist}', '\\text{DNE}'], ['DNE', 'Does not exist.']]);
+    // A limit that does not exist, or "find all n" with no n: graded equal, a reply of DNE passed for the empty set.
+    expectVerdict('unsure', [['\\emptyset', 'DNE'], ['\\varnothing', 'does not exist'], ['\\text{DNE}', 'no solutions'], ['DNE', '\\emptyset']]);
+    expectVerdict('different', [['0', '\\text{DNE}'], ['\\{1\\}', 'DNE'], ['DNE', '5']]);
+    expectVerdict('equal', [['\\emptyset', 'no solutions'], ['\\emptyset', 'none']]);
   });
 
   it('reads "infinitely many" as infinity', () => {

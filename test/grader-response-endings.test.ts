@@ -98,11 +98,162 @@ describe('a value set against the unannounced answer, or the point where it is r
     // "when" that ranges the value's own letter belongs to it.
     expect(extractAnswer('Hence $g(t) = 0$, when $t < 0$.')).toContain('t < 0');
   });
+
+  it('cuts a reason without a comma, and a sentence that checks the answer', () => {
+    // Read as the last math, the reason's "4 \\cdot 7 = 28" was the answer: a wrong reference 28 was graded equal, sure of it.
+    const endings = [
+      'Solving gives $z = 7$ because $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. This is because $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. This works since $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. Plugging in: $4 \\cdot 7 = 28$.',
+      'Solving gives $z = 7$. Substituting back, $4(7) = 28$.',
+    ];
+    for (const response of endings) {
+      expect(verdictOf(response, '7'), response).toBe('equal');
+      expect(verdictOf(response, '28'), response).toBe('different');
+    }
+    // Announced, a reason in parentheses left the answer unread: unsure against the right 7.
+    expect(verdictOf('Answer: 7 (since 4 * 7 = 28).', '7')).toBe('equal');
+    // A sentence that opens on "Since" and concludes is the answer.
+    expect(verdictOf('We know $w = 2$. Since $w = 2$, we get $z = 7$.', '7')).toBe('equal');
+  });
+
+  it('cuts a check after a comma or a semicolon', () => {
+    // Read as the last math, the check "6^2 = 36" was the answer: a wrong reference 36 was graded equal, sure of it.
+    for (const response of ['So $w = 6$, and indeed $6^2 = 36$.', 'So $w = 6$; indeed, $6^2 = 36$.', 'So $w = 6$; as a check, $6^2 = 36$.']) {
+      expect(verdictOf(response, '6'), response).toBe('equal');
+      expect(verdictOf(response, '36'), response).toBe('different');
+    }
+  });
+});
+
+/** Endings written for this project that deny a value, in a sentence or a clause of their own. */
+describe('a value the reply denies or rejects', () => {
+  it('is never its answer', () => {
+    // Read as the last math, the denied value was the answer: a wrong reference 6 was graded equal, sure of it.
+    for (const response of ['The total is $15$. It is not $6$.', 'Hence the total equals $15$. This is not $6$, as one might guess.', "So the total is $15$. It isn't $6$.", 'The total cannot be $6$; it is $15$.']) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '6'), response).toBe('different');
+    }
+    // In the other languages read: "nicht", "non", "et non", "não" before the value deny it as "not" does.
+    for (const response of ['Also ist die Antwort $15$, nicht $6$.', 'Quindi il totale è $15$, non $6$.', 'Donc le total vaut $15$, et non $6$.', 'Portanto o total é $15$, não $6$.']) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '6'), response).toBe('different');
+    }
+    // A denial alone states no value: never equal to the value it denies.
+    expect(verdictOf('So $m$ is not $6$.', '6')).not.toBe('equal');
+    expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');
+    // "not less than" is a bound, "not only" keeps its value.
+    expect(verdictOf('So $m$ is not less than $6$.', '6')).not.toBe('different');
+  });
+
+  it('takes out a last sentence or clause that rejects the value it names', () => {
+    // Read as the last math, the rejected value was the answer: a wrong reference 9 was graded equal, sure of it.
+    for (const response of ['Hence $q = 4$. The case $q = 9$ fails.', 'Thus $q = 4$ is the only solution; $q = 9$ is rejected.', 'So $q = 4$. We discard $q = 9$ because $q < 5$.', 'Hence $q=4$. For $q = 9$ this does not work.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '9'), response).toBe('different');
+    }
+    // A value the sentence rejects before the one it leaves, or an extraneous one in an aside, is not the answer, nor an added one.
+    expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '4')).toBe('equal');
+    expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '9')).toBe('different');
+    expect(verdictOf('The answer is $q = 4$ (the other root $q = 9$ is extraneous).', '4')).toBe('equal');
+    // A sentence that concludes, though it speaks of failing, is the answer.
+    expect(verdictOf('The case $q = 3$ fails. Thus $q = 4$ is the least value for which it never fails.', '4')).toBe('equal');
+    expect(verdictOf('We showed $q = 3$ works. So the least $q$ that fails is $q = 4$.', '4')).toBe('equal');
+  });
+});
+
+/** Endings written for this project that exclude a value from the answer before it. */
+describe('a value the reply excludes after its answer', () => {
+  it('is set against one value, and taken out of a set or a list', () => {
+    // Read as the last math, the excluded value was the answer: a wrong reference 7 was graded equal, sure of it.
+    for (const response of ['The solutions are $m = 6$, excluding $m = 7$.', 'Thus $m = 6$, except $m = 7$.', 'Final answer: $m = 6$, other than $m = 7$', 'Hence $m = 6$ (excluding $m = 7$).']) {
+      expect(verdictOf(response, '6'), response).toBe('equal');
+      expect(verdictOf(response, '7'), response).toBe('different');
+    }
+    // After a set, the answer is what is left: [2, 9] whole was graded equal, sure of it.
+    for (const response of ['Hence $2 \\le m \\le 9$, excluding $m = 7$.', 'The answer is $m \\in [2, 9]$ (except $m = 7$).']) {
+      expect(verdictOf(response, '[2, 7) \\cup (7, 9]'), response).toBe('equal');
+      expect(verdictOf(response, '[2, 9]'), response).not.toBe('equal');
+      expect(verdictOf(response, '7'), response).not.toBe('equal');
+    }
+    expect(verdictOf('So $y = 1, 3, 5$, excluding $y = 3$.', '1, 5')).toBe('equal');
+    expect(verdictOf('So $y = 1, 3, 5$, excluding $y = 3$.', '1, 3, 5')).toBe('different');
+    // After words or a box, the sentence or the box holds more than the value: never the excluded value alone.
+    expect(verdictOf('Every $m$ from $2$ to $9$ works, except $m = 7$.', '7')).not.toBe('equal');
+    expect(verdictOf('So $\\boxed{2 \\le m \\le 9}$, excluding $m = 7$.', '[2, 9]')).toBe('unsure');
+  });
+});
+
+/** Endings written for this project whose last sentence adds a solution to the answer before it. */
+describe('a solution the reply adds after its answer', () => {
+  it('joins an unannounced answer, and leaves a declared one to a reader', () => {
+    // Read as the last math, the added value alone was the answer: a wrong reference 8 was graded equal, sure of it.
+    for (const response of ['So $t = 3$. Also $t = 8$ works.', 'Hence $t=3$. Another solution is $t = 8$.', 'The root is $t = 3$. Note that $t = 8$ also satisfies the equation.', 'Not only $t = 3$ but also $t = 8$.']) {
+      expect(verdictOf(response, '3, 8'), response).toBe('equal');
+      expect(verdictOf(response, '8'), response).toBe('different');
+      expect(verdictOf(response, '3'), response).toBe('different');
+    }
+    // Boxed or announced, the first value was graded equal to a reference that holds it alone.
+    for (const response of ['The answer is $t = 3$. Also $t = 8$ works.', 'So $\\boxed{3}$. Also, $t = 8$ is a solution.', 'So $\\boxed{3}$, and $t = 8$ is another root.']) {
+      expect(verdictOf(response, '3'), response).toBe('unsure');
+      expect(verdictOf(response, '3, 8'), response).not.toBe('equal');
+    }
+    // A sentence after the box that adds no solution leaves it as it was.
+    expect(verdictOf('The answer is $\\boxed{3}$. This is also the least value of $t$.', '3')).toBe('equal');
+  });
+});
+
+/** Endings written for this project that conclude again after the box. */
+describe('a conclusion after the last box', () => {
+  it('is another final answer when it states another value', () => {
+    // Read as a restatement, the second value was never seen: the box was graded equal, sure of it.
+    for (const response of ['Hence $\\boxed{21}$. So there are $22$ paths in total.', 'Hence $\\boxed{21}$. Therefore, there are 22 paths.']) {
+      expect(verdictOf(response, '21'), response).toBe('unsure');
+      expect(verdictOf(response, '22'), response).toBe('unsure');
+    }
+    for (const response of ['Hence $\\boxed{21}$. So there are $21$ paths in total.', 'Hence $\\boxed{21}$. Therefore, there are 21 paths.', 'Hence $\\boxed{21}$. Thus $p = 21$, which is $3 \\cdot 7$.']) {
+      expect(verdictOf(response, '21'), response).toBe('equal');
+      expect(verdictOf(response, '22'), response).toBe('different');
+    }
+  });
+});
+
+/** Endings written for this project that leave the question for a general case or a counterfactual one. */
+describe('a generalisation or a counterfactual after the answer', () => {
+  it('is an aside, in its sentence or its paragraph', () => {
+    // Read as the last math, the aside's value was the answer: a wrong reference 30 or k(k-1) was graded equal, sure of it.
+    const endings = [
+      'The number of ways is $15$. If order mattered, it would be $30$.',
+      'There are $15$ ways. Without the restriction there would be $30$.',
+      'So there are $15$ ways. In general the count is $k(k-1)/2$.',
+      'So there are $15$ ways.\n\nMore generally, for $k$ people the count is $k(k-1)/2$.',
+    ];
+    for (const response of endings) {
+      expect(verdictOf(response, '15'), response).toBe('equal');
+      expect(verdictOf(response, '30'), response).not.toBe('equal');
+      expect(verdictOf(response, 'k(k-1)/2'), response).not.toBe('equal');
+    }
+    // A case of the answer opens on "If" too: it stays.
+    expect(verdictOf('For even $m$ we get $0$. If $m$ is odd, we get $1$.', '0')).not.toBe('equal');
+  });
 });
 
 /** Endings written for this project whose second clause hedges, adds a value, or says where the answer is reached. */
 describe('a second clause after the answer', () => {
   it('keeps a value it hedges with or adds, and cuts where the value is reached', () => {
+    // Announced with a case and then another, the first value alone was the answer: equal to a reference 6, sure of it.
+    for (const response of ['So the answer is $6$ for $m \\ge 3$ and $2$ for $m < 3$.', 'Final answer: $6$ for $m$ even, otherwise $2$']) {
+      expect(verdictOf(response, '6'), response).toBe('unsure');
+      expect(verdictOf(response, '2'), response).toBe('unsure');
+    }
+    expect(verdictOf('So the answer is $6$ for $m = 3$.', '6')).toBe('equal');
+    // Unannounced, the last case's value was the answer (equal to a reference 2), and a lone case's value was (3).
+    expect(verdictOf('Hence the count is $6$ for $m \\ge 3$ and $2$ for $m < 3$.', '2')).toBe('unsure');
+    expect(verdictOf('Hence the count is $6$ for $m = 3$.', '6')).toBe('equal');
+    expect(verdictOf('Hence the count is $6$ for $m = 3$.', '3')).toBe('different');
+    // A bare "for" that ranges a letter of the value belongs to it: read alone, the range was the answer.
+    expect(verdictOf('So $y = 2k\\pi$ for $k \\in \\mathbb{Z}$.', '2k\\pi')).not.toBe('different');
     // Cut as an aside, the hedge left 30 alone: equal to a reference 30, sure of it.
     expect(verdictOf('So we obtain $30$; possibly $31$.', '30')).not.toBe('equal');
     expect(verdictOf('So we obtain $30$; possibly $31$.', '31')).not.toBe('equal');
@@ -176,5 +327,24 @@ describe('a set of tuples by a condition on their letters', () => {
 describe('a set of tuples whose letters are out of alphabetical order', () => {
   it('is not read as the bare relation, whose coordinates are in that order', () => {
     expect(gradeAnswer('u < 2v', '\\{(v, u) \\mid u < 2v\\}').verdict).not.toBe('equal');
+  });
+});
+
+/** Sets of pairs written for this project that one parameter runs through, against the same set written otherwise. */
+describe('a set of tuples that one parameter runs through', () => {
+  it('equals the same set by a condition, by a parameter, or as a tuple in one letter', () => {
+    // Read as a ratio, one tuple or a value of one letter, each was graded different from the others, sure of it.
+    const line = '\\{(u, v) : v = 3u\\}';
+    for (const pred of ['\\{(s, 3s) : s \\in \\mathbb{R}\\}', '(w, 3w)', 'v = 3u', '\\{(u, v) \\mid 3u = v\\}']) {
+      expect(gradeAnswer(pred, line).verdict, pred).toBe('equal');
+    }
+    expect(verdictOf('The set is all pairs $(u, 3u)$.', line)).toBe('equal');
+    // Near misses: another slope, a sign, a shift: different where both are graphs over the same coordinate.
+    for (const pred of ['\\{(s, -3s) : s \\in \\mathbb{R}\\}', '(w, 3w + 1)', 'v = 3u + 1', '(w, 2w)']) {
+      expect(gradeAnswer(pred, line).verdict, pred).toBe('different');
+    }
+    // The same set under another parameter may be: a reader decides.
+    expect(gradeAnswer('\\{(2s, 6s) : s \\in \\mathbb{R}\\}', line).verdict).toBe('unsure');
+    expect(gradeAnswer('(w, 3w, 0)', line).verdict).toBe('different');
   });
 });

@@ -8,8 +8,11 @@ import { remember } from './math/bounded.ts';
 import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
-import { afterReasoning, finalAnswers, reopensAnswer } from './extract/extract.ts';
+import { afterReasoning, finalAnswers } from './extract/extract.ts';
+import { reopensAnswer } from './extract/after-answer.ts';
+import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
 import { formKey } from './compare/form-key.ts';
+import { familyVerdict } from './compare/tuple-families.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -94,8 +97,22 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   const p = safePrepare(pred);
-  const verdict = inContext(compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
-  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
+  const byLabel = context?.response === undefined ? null : gradeByLabel(pred, gold, options, context);
+  const verdict = inContext(byLabel?.verdict ?? compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
+  return { equal: verdict === 'equal', verdict, pred: byLabel?.pred ?? p.printed, gold: g.printed };
+}
+
+/**
+ * The grade of a response whose last sentence names two quantities ("The roots are $1$ and $2$; sum $3$."), when
+ * the prediction is one of them: the one the question asks for decides. Without a question, or with one that names
+ * none of them, the first stands, the others being remarks on it (remarks.ts): null, as for any other response.
+ */
+function gradeByLabel(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext): Grade | null {
+  const clauses = labelledClauses(afterReasoning(context.response ?? ''));
+  const squeezed = (tex: string): string => tex.replace(/\s+/g, '');
+  if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(pred))) return null;
+  const asked = context.question === undefined ? null : askedClause(clauses, context.question);
+  return asked === null ? null : gradeAnswer(asked.value, gold, options);
 }
 
 /** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */
@@ -156,6 +173,9 @@ function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
+  // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
+  const family = familyVerdict(g.cleaned, p.cleaned, (gold, pred) => gradeAnswer(pred, gold, options).verdict);
+  if (family !== null) return family;
   try {
     // "There are no such n" is the count 0 where the question asks how many (readings.ts).
     const asked = (r: Reading): Reading => (r.countOfNone === true && howMany ? { ...r, onMatch: 'equal' } : r);

@@ -131,25 +131,29 @@ export function endsInOpenBox(text: string): boolean {
 }
 
 /** What, right after a box, makes it part of a larger value: a power (not a degree mark), a factor, a fraction bar, a digit, a letter. */
-const GLUED_AFTER = /^(?:\^(?!\s*\{?\s*\\circ)|_|\/|!|\d|\\(?:sqrt|times|cdot|frac|pi|text\s*\{\s*(?:hundred|thousand|million|billion|trillion|dozen)\b)|[a-zA-Z](?![a-zA-Z]))/;
+const GLUED_AFTER = /^(?:\^(?!\s*\{?\s*\\circ)|_|\/|!|\d|\\(?:sqrt|times|cdot|frac|pi|setminus|cup|cap|text\s*\{\s*(?:hundred|thousand|million|billion|trillion|dozen)\b)|[a-zA-Z](?![a-zA-Z]))/;
 
 /** What, right before a box, makes it part of a larger value: a minus, an open group, a power, a factor, a digit. */
-const GLUED_BEFORE = /(?:-|\{|\^|_|\/|\d|\\(?:sqrt|times|cdot)|\\frac\s*)$/;
+const GLUED_BEFORE = /(?:-|\{|\^|_|\/|\d|\\(?:sqrt|times|cdot|setminus|cup|cap)|\\frac\s*)$/;
 
 /** A scale word after a box in prose ("$\boxed{5}$ thousand"), which changes its value. */
 const SCALE_AFTER = /^[\s$]*(?:hundred|thousand|million|billion|trillion|dozen)\b/i;
 
+/** Words after a box that take a value out of it ("$\boxed{[1, 20]}$, excluding $k = 11$"): the reply's answer is what is left. */
+const EXCLUDED_AFTER = /^[\s$]*[,;(]?\s*(?:but\s+)?(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|save\s+for|with\s+the\s+exception\s+of)\b/i;
+
 /**
  * True when the last box of the text is only part of the value written
  * around it: "$\boxed{5}\sqrt{2}$", "$-\boxed{5}$", "$\frac{\boxed{5}}{2}$",
- * "$\boxed{5} \times 10^3$", "$\boxed{2.5}$ million". Its content is what
+ * "$\boxed{5} \times 10^3$", "$\boxed{2.5}$ million", "$\boxed{\mathbb{R}} \setminus \{0\}$", a box
+ * followed by "excluding $k = 11$". Its content is what
  * the extraction gives, but the reply's value may be another.
  */
 export function lastBoxInsideValue(text: string): boolean {
   const box = findBoxes(text).at(-1);
   if (box === undefined || !box.closed) return false;
   const after = text.slice(box.end, box.end + 80);
-  if (SCALE_AFTER.test(after)) return true;
+  if (SCALE_AFTER.test(after) || EXCLUDED_AFTER.test(after)) return true;
   const segment = mathSegments(text).find((s) => s.start <= box.start && box.end <= s.end);
   if (segment === undefined) return false;
   // The segment's text is trimmed of its delimiters: find the box's place by the text around it.

@@ -4,11 +4,14 @@
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
-import { withoutClosingRemarks } from './remarks.ts';
+import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
+import { withoutDeniedValues, withoutRejections } from './denied.ts';
+import { exclusionAtEnd } from './exclusion.ts';
+import { addedSolution, concludedAfter } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
-import { joinedUpTo, listAt, statementAt } from './statement.ts';
+import { casesAtEnd, joinedUpTo, listAt, statementAt } from './statement.ts';
 import { ownTurn } from './turns.ts';
 
 /**
@@ -91,7 +94,7 @@ function statedByHedge(text: string, at: number): boolean {
  * that states no answer ("note that the answer is independent of n") gives
  * way to an earlier one that does.
  */
-function announcedAnswer(response: string): { text: string; end: number } | null {
+export function announcedAnswer(response: string): { text: string; end: number } | null {
   const markers = [...response.matchAll(ANSWER_MARKER)];
   let fallback: { text: string; end: number } | null = null;
   // The final word is among the last few announcements; reading every one of
@@ -142,30 +145,6 @@ function declaredAnswer(response: string): string | null {
   return choice?.[1] ?? null;
 }
 
-/**
- * Words that reopen an answer already given: "Wait, I made an error",
- * "Actually, we missed two cases", "Hmm, let me recheck".
- */
-const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
-
-/**
- * Whether a response reopens its answer after giving it: after its last box
- * or announcement, words that reopen it, then a number or mathematics ("So
- * $\boxed{12}$. Wait, I made an error: the count is 14."). Which of the two
- * is its answer only a reader can tell.
- */
-export function reopensAnswer(response: string): boolean {
-  const final = afterReasoning(response);
-  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
-  if (end < 0) return false;
-  const after = final.slice(end, end + STATEMENT_TAIL);
-  const reopened = REOPENS.exec(after);
-  return reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index));
-}
-
-/** How much of a response after its answer is read for words that reopen it. */
-const STATEMENT_TAIL = 2000;
-
 /** Longest response read whole as a bare answer ("x = 3", "$\\frac{1}{2}$"). */
 const BARE_ANSWER_LENGTH = 300;
 
@@ -187,9 +166,16 @@ function unannouncedAnswer(response: string): string | null {
     const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
     return spansAll ? only.text : trimmed.slice(lead);
   }
-  const paragraphs = trimmed.split(/\n\s*\n/);
+  const all = trimmed.split(/\n\s*\n/);
+  // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
+  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '') ? all.slice(0, -1) : all;
+  // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
+  const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
+  const earlier = added === null ? null : unannouncedAnswer(added.before);
+  if (added !== null) return earlier === null ? added.added : `${earlier}, ${added.added}`;
   // "The minimum value is $1$, attained at $x = 0$.": a remark after the value is not the answer.
-  const last = withoutClosingRemarks(paragraphs[paragraphs.length - 1] ?? '');
+  // "The sum is $10$. It is not $4$.": a value the reply denies is none it gives (denied.ts).
+  const last = withoutClosingRemarks(withoutDeniedValues(withoutRejections(paragraphs[paragraphs.length - 1] ?? '')));
   const math = mathSegments(last);
   const afterMath = last.slice(math[math.length - 1]?.end ?? 0);
   const value = STATED_VALUE.exec(afterMath) ?? STATED_VALUE_CJK.exec(afterMath) ?? BOLD_NUMBER_AT_END.exec(afterMath);
@@ -212,11 +198,11 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
 }
 
 /** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
-const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})\s*$/iu;
+const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for(?:\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})?)\s*$/iu;
 
 /**
  * The last two math segments as one statement when the last ranges a letter
@@ -233,7 +219,7 @@ function rangedStatement(paragraph: string, math: readonly Segment[]): string | 
 }
 
 /** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
-const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
+export const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
 
 /** "there are 12 distinct sequences": a count stated in words. */
 const THERE_ARE = /\bthere\s+(?:are|is|exist)\s+(?:exactly\s+)?(\d+(?:,\d{3})*)\b/i;
@@ -351,7 +337,8 @@ export function finalAnswers(response: string): string[] {
     .flatMap((m) => (listAt(text, m.index + m[0].length) ?? [statementAt(text, m.index + m[0].length)]).map((answer) => ({ answer, final: saysFinal.has(m.index) })))
     .filter((s): s is { answer: string; final: boolean } => s.answer !== null && s.answer !== '' && isAnswerLike(s.answer) && (s.final || holdsValue(s.answer)))
     .map((s) => s.answer);
-  return [...boxed, ...stated];
+  // "$\boxed{12}$. So there are $13$ ways in total.": a conclusion after the last box states an answer too.
+  return [...boxed, ...stated, ...concludedAfter(text, afterBoxes)];
 }
 
 /**

@@ -11,6 +11,7 @@
  * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
  */
 import { mathSegments, type Segment } from './segments.ts';
+import { CASE_THEN_ANOTHER } from './statement.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 
@@ -22,7 +23,7 @@ import { mathLetters } from '../latex/math-letters.ts';
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:(?:where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
@@ -42,11 +43,33 @@ const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\
  * remark, the hedged answer was graded sure). A restatement
  * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
  */
-const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|\\?pmod|\\bmod)\b/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
-  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\()/i;
+  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|plugging|substituting|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
+
+/** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
+const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
+
+/**
+ * Sentences that leave the question for another: a generalisation ("In general, for $n$ people the count is
+ * $n(n-1)$."), or a counterfactual ("If order mattered, it would be $24$.", "Without the restriction there would be
+ * $24$."). Read as the last math, their value was the answer: a wrong reference 24 was graded equal, sure of it. A
+ * sentence that opens on "If" without "would" or "could" is a case of the answer ("If $n$ is odd, it is $1$.").
+ */
+const ASIDE_SENTENCE =
+  /^[\s*(]*(?:in\s+general|more\s+generally|generally|generali[sz]ing|in\s+the\s+general\s+case)\b|^[\s*(]*(?:if|without|had|were|otherwise|by\s+contrast)\b[^.!?]*\b(?:would|could)\b/i;
+
+/** Whether `sentence` checks, illustrates or leaves the answer stated before it: a remark, not the answer. */
+function isRemarkSentence(sentence: string): boolean {
+  return REMARK_SENTENCE.test(sentence) || ASIDE_SENTENCE.test(sentence);
+}
+
+/** Whether a paragraph opens on a generalisation or a counterfactual: an aside after the paragraph that answers. */
+export function isAsideParagraph(paragraph: string): boolean {
+  return ASIDE_SENTENCE.test(paragraph);
+}
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
 const SENTENCE_END = /\n|[.!?](?=\s|$)/g;
@@ -93,6 +116,8 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
   }
   // "$x = -7$ rather than $7$": a value set against the answer.
   if (SET_AGAINST.test(rest)) return true;
+  // "the count is $4$ for $n = 3$": the case a constant is reached in; "$f(x) = 0$ for $x < 0$" ranges the value's letter.
+  if (/^\s+for\s*(?:\$|\\\()/.test(rest)) return !CASE_THEN_ANOTHER.test(rest) && !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
   const opener = REMARK_AFTER_COMMA.exec(rest);
   if (opener === null) return false;
   // "when" ranges a letter of the value as "where" does ("$f(x) = 0$, when $x < 0$"), or says where it is reached.
@@ -118,7 +143,7 @@ function withoutRemarkSentences(paragraph: string): string {
   for (let guard = 0; guard < 8; guard += 1) {
     const segments = mathSegments(text);
     const start = sentenceStartBefore(text, segments, text.length);
-    if (start === 0 || !REMARK_SENTENCE.test(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
+    if (start === 0 || !isRemarkSentence(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
     text = text.slice(0, start).trimEnd();
   }
   return text;
@@ -132,9 +157,10 @@ function leadsOn(words: string): boolean {
   // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
   // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
-  if (/^\s*[,;，；][^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return true;
+  // "…; indeed, $5^2 = 25$": a check closed by its comma leads on to nothing.
+  if (/^\s*(?:[,;，；]|(?:because|since)\s)[^$,，]*\p{L}[^$,，]*[,，]\s*$/u.test(words)) return !CHECK_OPENER.test(words);
   return (
-    /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.)\b|所以|因此|于是/i.test(words) ||
+    /\b(?:so|thus|hence|therefore|giving|gives|yields?|then|that\s+is|i\.\s?e\.|leaving|leaves)\b|所以|因此|于是/i.test(words) ||
     /\b(?:which\s+(?:is|equals)|namely|equal\s+to)\s*[:,]?\s*(?:\$\s*)?$/i.test(words)
   );
 }
@@ -151,11 +177,11 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Words with no comma before them that set another value against the answer, or say where it is reached. */
-const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s/i;
+/** Words with no comma before them that set another value against the answer, say where it is reached, or why. */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s/i;
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized))\s)/gi;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark

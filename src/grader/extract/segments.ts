@@ -84,6 +84,20 @@ export function numbers(text: string): Segment[] {
   return found;
 }
 
+/** The sentences of `text`, with where each starts: a line break or ".", "!", "?" before a space ends one, outside math. */
+export function sentencesOf(text: string): Array<{ start: number; text: string }> {
+  const math = mathSegments(text);
+  const out: Array<{ start: number; text: string }> = [];
+  let start = 0;
+  for (const m of text.matchAll(/\n|[.!?](?=\s|$)/g)) {
+    if (math.some((s) => s.start <= m.index && m.index < s.end)) continue;
+    out.push({ start, text: text.slice(start, m.index + 1) });
+    start = m.index + m[0].length;
+  }
+  if (text.slice(start).trim() !== '') out.push({ start, text: text.slice(start) });
+  return out;
+}
+
 /** Words of two or more letters outside math and `\text{}`: a sign of prose. */
 export function proseWordCount(text: string): number {
   const outside = stripMath(text)

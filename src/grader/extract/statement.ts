@@ -8,6 +8,7 @@
  */
 import { withoutClosingRemarks } from './remarks.ts';
 import { settlingClause } from './settled-value.ts';
+import { exclusionAtEnd } from './exclusion.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
@@ -15,11 +16,11 @@ const STATEMENT_WINDOW = 2000;
 
 /**
  * Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold
- * marks; a lone "*" is a bullet). "as well as", "and also", "together with", "along with" add a value as "and" does: read
+ * marks; a lone "*" is a bullet). "as well as", "and also", "but also", "together with", "along with" add a value as "and" does: read
  * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
  */
 export const JOINER =
-  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
+  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
 
 /**
  * The math segments up to `segments[last]` that only separators join to it
@@ -38,9 +39,16 @@ export function joinedUpTo(text: string, segments: readonly Segment[], last: num
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
  * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
- * $x$"), a case ("if $n$ is odd"). The grader reads these by its own rules.
+ * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}). The grader reads these by its own rules.
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+
+/**
+ * A value's case followed by another case: "$4$ for $n \ge 2$ and $1$ for $n = 1$", "$0$ for $n$ odd, otherwise $1$".
+ * Read as the value alone, the first case was the answer, equal to a reference 4, sure of it; "$4$ for $n = 3$" alone
+ * is no answer by cases.
+ */
+export const CASE_THEN_ANOTHER = /^[\s*]*,?\s*for\s*(?:\$|\\\()[^.\n]*?(?:(?:\band\b|\bor\b|[,;])\s*(?:\$|\\\()[^.\n]*?\b(?:for|when|if)\b|\b(?:otherwise|else)\b)/i;
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
@@ -93,7 +101,7 @@ function inEnglish(gap: string): string {
   });
 }
 
-const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|(?:together|along)\s+with)\b/gi;
+const ADDITIVE_JOINER = /\b(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with)\b/gi;
 
 /** "$n=2$ 或 $n=3$", "$x = 3$ ou $x = 5$": "and" and "or" in the other languages read, between segments. */
 const FOREIGN_JOINER = /(?<=^|\s)(et|ou|und|oder|y|o|или|и|或|和|与|及)(?=\s|$)|(或|和|与|及)/gi;
@@ -137,13 +145,28 @@ function mathStatement(rest: string, segments: readonly Segment[]): string {
     end = sentenceEnd(rest, end, segments);
   }
   const clauseEnd = sentenceEnd(rest, end, segments);
+  // "$1 \le k \le 20$, excluding $k = 11$": the value the sentence excludes is taken out of the answer (exclusion.ts).
+  const inClause = segments.filter((s) => s.end <= clauseEnd);
+  const excluding = (inClause[inClause.length - 1]?.start ?? 0) >= end ? exclusionAtEnd(rest.slice(0, clauseEnd), inClause) : null;
+  if (excluding !== null) return excluding;
   // "$12$ (or possibly $13$)", "$12$, or perhaps $13$": an alternative the sentence offers is part of what it answers.
   // "$x=1$; moreover $x=2$ is also a solution": another value the sentence adds is part of what it answers.
   const offersAnother = ALTERNATIVE.test(rest.slice(end, clauseEnd)) || ADDS_ANOTHER.test(rest.slice(end, clauseEnd));
   // "$a+b=12$, where $a=5$ and $b=7$": a clause about the letters a constant settles is a remark, not a qualifier.
-  const qualifies = QUALIFIER.test(rest.slice(end, end + 40)) && !settlingClause(segments, end, clauseEnd);
+  const qualifies = (QUALIFIER.test(rest.slice(end, end + 40)) || CASE_THEN_ANOTHER.test(rest.slice(end, clauseEnd))) && !settlingClause(segments, end, clauseEnd);
   if ((qualifies || offersAnother) && clauseEnd - end <= QUALIFIER_LENGTH) end = clauseEnd;
   return withoutDelimiters(rest, first.start, end, segments);
+}
+
+/**
+ * The answer by cases that the last sentence of an unannounced `paragraph` states ("Hence the count is $4$ for
+ * $n \ge 2$ and $1$ for $n = 1$."), read as an announced one is; null when it states none. Read as its last math,
+ * the last case's value was the answer, equal to a reference 1, sure of it.
+ */
+export function casesAtEnd(paragraph: string, math: readonly Segment[]): string | null {
+  const sentenceStart = paragraph.trimEnd().slice(0, -1).search(/[^.!?\n]*$/);
+  const value = math.find((s) => s.start >= sentenceStart && CASE_THEN_ANOTHER.test(paragraph.slice(s.end, sentenceEnd(paragraph, s.end, math))));
+  return value === undefined ? null : statementAt(paragraph, value.start);
 }
 
 /** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
@@ -199,8 +222,8 @@ export function statementAt(response: string, end: number): string | null {
   return items?.join(', ') ?? statementOf(response.slice(end, end + STATEMENT_WINDOW));
 }
 
-/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", ": plugging in gives …", ", not 15". */
-const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
+/** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since 2^3 = 8)", ": plugging in gives …", ", not 15". */
+const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because)\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
 
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {

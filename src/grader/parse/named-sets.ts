@@ -3,13 +3,16 @@
  * parameter: "none" and "no such n exists" are the empty set; "all powers
  * of 2", "n = 2^k, k \ge 0" and "2^k for some nonnegative integer k" are one
  * family; "infinitely many" (solutions), "infinity" and "infinite" are the
- * count \infty, and "DNE" says "does not exist". Each gets one
+ * count \infty, and "DNE" and "does not exist" one missing value. Each gets one
  * spelling, so that the comparison sees one text.
  */
 
 /** Whole answers that state a named set. */
 const NAMED_SETS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|does\s+not\s+exist|dne|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  [/^(?:there\s+(?:are|is|exists?)\s+)?(?:no\s+(?:such\s+)?(?:real\s+|positive\s+|integer\s+)*(?:solutions?|integers?|numbers?|values?|pairs?|triples?|functions?|polynomials?)(?:\s+[a-zA-Z])?(?:\s+exists?)?|none|no\s+such\s+[a-zA-Z]+(?:\s+exists?)?|no\s+[a-zA-Z]\s+exists?)$/i, '\\emptyset'],
+  // "DNE" says a value (a limit, a maximum) is missing, not that a set of solutions is empty: against \emptyset a reader
+  // decides (readings.ts), and read as \emptyset a "find all n" reference was matched by it, sure of it.
+  [/^(?:does\s+not\s+exist|dne)$/i, '\\text{DNE}'],
   [/^(?:all\s+)?(?:primes|prime\s+numbers|prime\s+[a-zA-Z]|[a-zA-Z]\s+(?:is\s+)?(?:a\s+)?prime)$/i, '\\text{prime}'],
   [/^(?:all|every)\s+positive\s+integers?(?:\s+[a-zA-Z])?$|^\\mathbb\s*\{?\s*Z\s*\}?\s*(?:\^\s*\{?\+\}?|_\s*\{\s*>\s*0\s*\})$/i, '\\text{all positive integers}'],
   [/^(?:all|every)\s+integers?(?:\s+[a-zA-Z])?$/i, '\\mathbb{Z}'],

@@ -105,6 +105,17 @@ function countOfNone(cleaned: string, readings: readonly Answer[]): Reading[] {
   return [{ answer: parseTop('0'), onMatch: 'unsure', countOfNone: true }];
 }
 
+/** A whole answer that says a value does not exist: "DNE", "does not exist" (named-sets.ts spells it `\text{DNE}`). */
+const MISSING_VALUE = /^\s*(?:\\text\s*\{\s*)?(?:dne|does\s+not\s+exist)\s*\}?\s*\.?\s*$/i;
+
+/**
+ * "DNE" against the empty set: a value that does not exist (a limit) or a set of solutions with nothing in it
+ * ("find all n"); the words say the first, a reply may mean the second. Which the question asked a reader decides.
+ */
+function missingValueAsEmptySet(cleaned: string): Reading[] {
+  return MISSING_VALUE.test(cleaned) ? [{ answer: parseTop('\\emptyset'), onMatch: 'unsure' }] : [];
+}
+
 /**
  * The readings of `cleaned` other than `answer`, its parsed reading. "1,2"
  * is a list, and the decimal 1.2 only as a guess: one digit after the comma
@@ -126,7 +137,7 @@ export function otherReadings(cleaned: string, answer: Answer): Reading[] {
   const verdict = YES_OR_NO_FIRST.exec(cleaned);
   const reason = verdict === null ? null : namedSet(cleaned.slice(verdict[0].length).replace(/\\text\s*\{([^{}]*)\}/g, '$1').trim());
   if (reason !== null) out.push({ answer: parseTop(reason), onMatch: 'equal' });
-  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned), ...countOfNone(cleaned, [answer, ...out.map((r) => r.answer)]));
+  out.push(...namedPairReadings(cleaned), ...combinationReadings(cleaned), ...missingValueAsEmptySet(cleaned), ...countOfNone(cleaned, [answer, ...out.map((r) => r.answer)]));
   const residue = answer.kind === 'text' && answer.text.startsWith('residue_');
   const residueList = answer.kind === 'list' && answer.items.every((item) => item.kind === 'text' && item.text.startsWith('residue_'));
   // "m = 2k - 1" states the formula 2k - 1 as much as the odd numbers.

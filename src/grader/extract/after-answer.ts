@@ -1,0 +1,81 @@
+/**
+ * What a reply says after its answer that changes it: words that reopen it
+ * ("Wait, I made an error: the count is 14."), or a sentence that adds
+ * another solution ("Also $x = 2$ works.", "Another solution is $x = 2$.",
+ * "Note that $x = 2$ also satisfies the equation."). Read as a remark, an
+ * added solution was dropped: the first value alone was graded equal to a
+ * reference that holds it alone, sure of it. After a box or an announcement
+ * which of the two the reply settled on only a reader can tell; after an
+ * unannounced answer the added value joins it. A conclusion after the last box
+ * states an answer as an announcement there does.
+ */
+import { lastBoxEnd } from './boxes.ts';
+import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
+import { joinedUpTo } from './statement.ts';
+import { mathSegments, numbers, sentencesOf } from './segments.ts';
+import { REJECTS } from './denied.ts';
+
+/** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
+const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
+
+/** Words that say a sentence adds a value to the answer, and words that say the value solves the problem too. */
+const ANOTHER = /\b(?:also|too|as\s+well|another|additionally|in\s+addition|moreover|furthermore)\b/i;
+const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|ies))\b/i;
+
+/** How much of a response after its answer is read for words that reopen it or add to it. */
+const STATEMENT_TAIL = 2000;
+
+/** What a response says after `from` (the end of its answer), without the delimiter that closes the answer's math. */
+function tailAfter(text: string, from: number): string {
+  return text.slice(from, from + STATEMENT_TAIL).replace(/^\s*(?:\$\$?|\\[)\]])/, '');
+}
+
+/** Whether a sentence adds a solution it states in mathematics: "Also $x = 2$ works.", "$x = 2$ is another root." */
+function addsSolution(sentence: string): boolean {
+  // "(the other root $x = 3$ is extraneous)": a value the sentence rejects adds nothing.
+  return /\$|\\[([]/.test(sentence) && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence);
+}
+
+/**
+ * Whether a response reopens its answer, or adds another, after giving it: after its last box or announcement,
+ * words that reopen it and then a number or mathematics, or a sentence that adds a solution.
+ */
+export function reopensAnswer(response: string): boolean {
+  const final = afterReasoning(response);
+  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
+  if (end < 0) return false;
+  const after = tailAfter(final, end);
+  const reopened = REOPENS.exec(after);
+  if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
+  return sentencesOf(after).some((sentence) => addsSolution(sentence.text));
+}
+
+/**
+ * A paragraph whose last sentence adds a solution to the answer before it ("So $x = 1$. Also $x = 2$ works."):
+ * the paragraph before that sentence, and the values the sentence adds; null for any other paragraph.
+ */
+export function addedSolution(paragraph: string): { before: string; added: string } | null {
+  const all = sentencesOf(paragraph.trimEnd());
+  const last = all[all.length - 1];
+  if (last === undefined || all.length < 2 || !addsSolution(last.text)) return null;
+  const math = mathSegments(last.text);
+  return { before: paragraph.slice(0, last.start), added: joinedUpTo(last.text, math, math.length - 1) };
+}
+
+/** The one number a sentence in words states ("Therefore, there are 13 ways."); null for none or several. */
+function soleNumber(sentence: string): string | null {
+  const found = numbers(sentence);
+  return found.length === 1 ? (found[0]?.text ?? null) : null;
+}
+
+/**
+ * The answers that sentences after the last box (which ends at `from`; -1 for none) state when they open on a
+ * conclusion: "$\boxed{12}$. So there are $13$ ways in total." The reply concludes twice; read as a restatement,
+ * the second value was never seen and the box was graded equal, sure of it.
+ */
+export function concludedAfter(text: string, from: number): string[] {
+  if (from < 0) return [];
+  return sentencesOf(tailAfter(text, from))
+    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
+    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
+}

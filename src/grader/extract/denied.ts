@@ -1,0 +1,71 @@
+/**
+ * Values a reply denies or rejects: "The sum is $10$. It is not $4$.", "It
+ * is not $4$; it is $5$.", "So $n$ is not $4$.", "Hence $n = 7$. The case
+ * $n = 8$ fails.", "Thus $x = 2$; $x = -2$ is rejected." Read as the last math of the paragraph,
+ * the denied value was taken for the answer, sure of it: a wrong reference 4
+ * was graded equal. A value right after a negation ("not", "never", "cannot
+ * be", "isn't", and the same in the languages whose announcements are read)
+ * is no value the reply gives, so it is taken out of the paragraph before
+ * the answer is looked for there; a last sentence or clause that rejects the
+ * values it names is taken out whole, reason and all, when the paragraph has
+ * mathematics before it. "not only $x = 1$", "not less than $5$" (a bound)
+ * and "not $4$ but $5$"'s 5 are not denied.
+ */
+import { mathSegments } from './segments.ts';
+
+/**
+ * A negation that the next value completes, with words that only lead to the value ("not equal to", "cannot be
+ * exactly"): what stands between them and the value must be nothing else.
+ */
+const DENIAL_BEFORE = new RegExp(
+  String.raw`(?:\b(?:not|never|no\s+longer|reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)|n['’]t|\bcannot(?:\s+be)?|\bcan\s+not(?:\s+be)?)` +
+    String.raw`(?:\s+(?:be|equal(?:s|\s+to)?|exactly|just|simply|quite|always|possibly|the\s+answer))*\s*[:,]?\s*(?:\*\*)?\s*$|` +
+    String.raw`(?:\bn['’]est\s+pas|\b(?:ist\s+)?nicht|\bno\s+es|\bnão(?:\s+é)?|\b(?:et\s+)?non(?:\s+è)?|\bне\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*[,:]?\s*$`,
+  'iu',
+);
+
+/** How far before a value its negation is looked for: a few words. */
+const DENIAL_REACH = 40;
+
+/** `paragraph` without the math of each value it denies, the words around them kept. */
+export function withoutDeniedValues(paragraph: string): string {
+  const segments = mathSegments(paragraph);
+  let out = '';
+  let at = 0;
+  for (const s of segments) {
+    const before = paragraph.slice(Math.max(at, s.start - DENIAL_REACH), s.start);
+    out += paragraph.slice(at, s.start);
+    if (!DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
+    at = s.end;
+  }
+  return out + paragraph.slice(at);
+}
+
+/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous". */
+export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b/i;
+
+/** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
+const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;
+
+/** Where the last sentence, or the last clause after a semicolon, of `text` starts (ends inside math do not count). */
+function lastUnitStart(text: string): number {
+  const math = mathSegments(text);
+  let start = 0;
+  for (const m of text.matchAll(/[.!?;](?=\s)|\n/g)) {
+    if (!math.some((s) => s.start <= m.index && m.index < s.end) && m.index < text.length - 1) start = m.index + 1;
+  }
+  return start;
+}
+
+/** `paragraph` without the sentences or clauses at its end that reject the values they name ("The case $n = 8$ fails."). */
+export function withoutRejections(paragraph: string): string {
+  let text = paragraph.trimEnd();
+  for (let guard = 0; guard < 4; guard += 1) {
+    const start = lastUnitStart(text);
+    const unit = text.slice(start);
+    const earlier = mathSegments(text.slice(0, start));
+    if (start === 0 || earlier.length === 0 || mathSegments(unit).length === 0 || !REJECTS.test(unit) || CONCLUDES.test(unit)) break;
+    text = text.slice(0, start).replace(/[\s;]+$/, '');
+  }
+  return text;
+}
