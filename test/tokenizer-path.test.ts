@@ -24,6 +24,8 @@ const TEXTS = [
   'The answer is $$\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}$$.'.repeat(200),
   // Words longer than the library's cache limit (256 characters), which the pool merges itself (workers/hf-long-words.ts).
   `${'a'.repeat(40_000)} ${'=-'.repeat(1_500)} ${'ж'.repeat(3_000)} ${'数学是的'.repeat(300)}`,
+  // Characters of one to four UTF-8 bytes, a combining mark, and lone surrogates (each U+FFFD's three bytes), which the pool writes as bytes itself (workers/hf-byte-level.ts).
+  'NUL\u0000 ÿĀ é e\u0301 ж 的 🏳️‍🌈 lone \ud800 and \udc00, reversed \udc00\ud800, last \ud83d',
 ];
 
 /**
