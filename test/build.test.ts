@@ -44,8 +44,9 @@ describe('the build', () => {
     }
 
     // A run from the build gives the results of a run from the sources.
-    const problems = await writeProblems(dir, smallProblems(3));
-    const args = ['run', '--input-file', problems, '--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '2', '--judge-passes', '0'];
+    // Two problems and two iterations: every role of TMAS runs, the bank carried into the second; the sources' run is mostly tsx compiling.
+    const problems = await writeProblems(dir, smallProblems(2));
+    const args = ['run', '--input-file', problems, '--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
     const results: string[] = [];
     for (const [name, env] of [
       ['built', {}],

@@ -258,8 +258,8 @@ describe('--agents', () => {
         return file;
       }),
     );
-    // As a user sees it, once: exit 2 with the code, no internal error; the other cases in this process.
-    const result = await runCli(['run', '--input-file', input, '--output-file', path.join(dir, 'cli'), ...FLAGS, '--agents', files[0] as string]);
+    // As a user sees it, once, through the command line's own handling of errors: exit 2 with the code, no internal error; the other cases through the run alone.
+    const result = await runCliInProcess(['run', '--input-file', input, '--output-file', path.join(dir, 'cli'), ...FLAGS, '--agents', files[0] as string]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(`${files[0]} (--agents): ${cases[0]?.says}`);
     expect(result.stderr).toContain('[TMAS_AGENTS]');

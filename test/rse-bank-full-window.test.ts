@@ -1,10 +1,14 @@
 /**
- * RSE's experience bank at full scale: a 131,072-token window, N = 8, 20
- * iterations, against the simulator writing rollouts of thousands of tokens
- * and distillations of about a thousand (distinct records of about 150 tokens
- * each, sim-server's `--distill-tokens`). One problem, so that it runs in
- * seconds; the bench row `rse-window` runs the same with Qwen3's tokenizer at
- * the command line. Upstream shows the whole bank in every rollout: here it
+ * RSE's experience bank at full scale: a 131,072-token window, 20
+ * iterations, against the simulator writing rollouts of 500 tokens (what a
+ * rollout writes only feeds its distillation: the bank's records are the
+ * distiller's) and distillations of about two thousand (distinct records of about 150
+ * tokens each, sim-server's `--distill-tokens`). N = 4 rollouts, each
+ * distilled into twice the records of one at N = 8, so that the bank grows an
+ * iteration as at N = 8 for half the rollouts to fit and serve (what the test
+ * shows, the window's arithmetic and which records go, is the same at any
+ * N). One problem, so that it runs in seconds; the bench row `rse-window`
+ * runs N = 8 with Qwen3's tokenizer at the command line. Upstream shows the whole bank in every rollout: here it
  * passes the prompt budget (114,432 tokens) at about iteration 11, and from
  * there the rollouts show the newest records that fit.
  *
@@ -57,13 +61,13 @@ function droppedAges(call: CallRecord): number[] {
 describe('RSE: the bank a rollout shows at a 131k window', () => {
   const WINDOW = 131_072;
   const ITERATIONS = 20;
-  const N = 8;
+  const N = 4;
   // The window less the completion reserve (a quarter, at most 16,384) and the margin of 256.
   const RESERVE = 16_384;
   const BUDGET = WINDOW - RESERVE - 256;
 
   test(`${ITERATIONS} iterations of ${N} rollouts: every rollout sent with at least ${RESERVE} tokens to write; records held grow, those shown fit; the oldest go first`, async ({ dir }) => {
-    const { messages, rollouts, banks } = await runRse(dir, { outputTokens: 2000, distillTokens: 1000 }, ['--n-candidates', String(N), '--max-iterations', String(ITERATIONS), '--max-tokens', String(WINDOW)]);
+    const { messages, rollouts, banks } = await runRse(dir, { outputTokens: 500, distillTokens: 2000 }, ['--n-candidates', String(N), '--max-iterations', String(ITERATIONS), '--max-tokens', String(WINDOW)]);
 
     // No rollout left unsent: all N of every iteration reached the server and came back, none failed.
     expect(ofType(messages, 'llm.failed').map((m) => `${m.iteration} ${m.role}: ${m.error}`)).toEqual([]);

@@ -12,7 +12,8 @@ import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { afterAll, describe, expect } from 'vitest';
 import { CONTEXT_MARGIN } from '../src/host/calls/context-errors.ts';
-import { createPool, hfTokenizerName, type Pool } from '../src/pool/pool.ts';
+import { hfTokenizerName, type Pool } from '../src/pool/pool.ts';
+import { lendPool } from '../src/pool/shared-pool.ts';
 import { checkRunTokenizer, runTokenizerAt } from '../src/settings/files/tokenizer-file.ts';
 import { REPO, runCliInProcess, runInProcess, smallProblems, startSimInProcess, test, writeProblems } from './fixtures.ts';
 
@@ -22,14 +23,17 @@ const TEXTS = [
   'Prove that for every ε > 0 there is a δ > 0 with |f(x) − f(y)| < ε whenever |x − y| < δ.',
   '数学 😀 \\boxed{\\frac{1}{2}} <think>not a tag here</think> <|im_end|> tabs\tand\nnewlines\n\n',
   'The answer is $$\\sum_{k=1}^{n} k^2 = \\frac{n(n+1)(2n+1)}{6}$$.'.repeat(200),
-  // Words longer than the library's cache limit (256 characters), which the pool merges itself (workers/hf-long-words.ts).
-  `${'a'.repeat(40_000)} ${'=-'.repeat(1_500)} ${'ж'.repeat(3_000)} ${'数学是的'.repeat(300)}`,
+  // Words longer than the library's cache limit (256 characters), which the pool merges itself (workers/hf-long-words.ts):
+  // 4,000 characters is 15 times the limit, and the library's own merge of each, which the count is checked against, is quick.
+  `${'a'.repeat(4_000)} ${'=-'.repeat(1_500)} ${'ж'.repeat(3_000)} ${'数学是的'.repeat(300)}`,
+  // Characters of one to four UTF-8 bytes, a combining mark, and lone surrogates (each U+FFFD's three bytes), which the pool writes as bytes itself (workers/hf-byte-level.ts).
+  'NUL\u0000 ÿĀ é e\u0301 ж 的 🏳️‍🌈 lone \ud800 and \udc00, reversed \udc00\ud800, last \ud83d',
 ];
 
 /**
- * Each tokenizer as the library loads it, and a one-thread pool counting with it, made once for the
+ * Each tokenizer as the library loads it, and the pool a run with it counts in, made once for the
  * file (a load is a second or so of CPU time, in the test's process and again in the pool's thread):
- * the tests only count with them.
+ * the tests only count with them, and the runs below with Qwen3's at its own place share its thread.
  */
 const libraries = new Map<string, Tokenizer>();
 const pools = new Map<string, Pool>();
@@ -44,7 +48,8 @@ function libraryOf(dir: string): Tokenizer {
 function poolOf(dir: string): Pool {
   let pool = pools.get(dir);
   if (pool === undefined) {
-    pool = createPool({ threads: 1, encoding: hfTokenizerName(dir) });
+    const { tokenizer, tokenizerDigest } = runTokenizerAt(dir);
+    pool = lendPool({ encoding: tokenizer, digest: tokenizerDigest });
     pools.set(dir, pool);
   }
   return pool;
@@ -94,7 +99,7 @@ describe('--tokenizer-path', () => {
   test('without --tokenizer-path, a run calling a Qwen, Llama or DeepSeek model is warned that o200k_base counts some texts shorter than its tokenizer, and told the flag', async ({ dir }) => {
     // The figure the warning gives: Qwen3 writes each digit as a token, o200k_base three digits as one.
     const digits = '3141592653589793238462643383279502884197169399375105820974944592307816406286 '.repeat(40);
-    const o200k = createPool({ threads: 1 });
+    const o200k = lendPool();
     try {
       const [qwen, ours] = [(await poolOf(TOKENIZERS[0] ?? '').countTokens([digits]))[0] ?? 0, (await o200k.countTokens([digits]))[0] ?? 1];
       expect([ours, qwen]).toEqual([1_080, 3_080]);

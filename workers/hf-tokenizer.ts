@@ -11,6 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { byteLevelFast } from './hf-byte-level.ts';
 import { withConfigTokens } from './hf-config-tokens.ts';
 import { mergeLongWordsFast } from './hf-long-words.ts';
 import { readTokenizerText, tokenizerFileProblem } from './hf-tokenizer-file.ts';
@@ -54,6 +55,7 @@ export function loadHfTokenizer(file: string): Tokenizer {
   const config = existsSync(configFile) ? readJsonObject(configFile) : {};
   const tokenizer = new Tokenizer(withConfigTokens(json, config), config);
   mergeLongWordsFast(tokenizer.model);
+  byteLevelFast(tokenizer.pre_tokenizer);
   return tokenizer;
 }
 
