@@ -252,6 +252,9 @@ describe('a model no longer served mid-run', () => {
     // Said with a 400 (before, each call was refused one by one as TMAS_CALL_REJECTED, exit 3): a vLLM replica reloaded
     // with another model (older vLLM answered 400), DeepSeek, Mistral; and Gemini's 404, whose words went unread.
     ['vLLM reloaded with another model, a 400', 400, { object: 'error', message: 'The model `tmas-sim` does not exist.', type: 'invalid_request_error', param: null, code: 400 }],
+    // A dot inside the model's name is no sentence's end (before, vLLM's 404 and 400 naming Qwen/Qwen2.5-… or Llama-3.1-… went unread).
+    ['current vLLM, a 404 naming a model with a dot in its name', 404, { object: 'error', message: 'The model `Qwen/Qwen2.5-Math-7B-Instruct` does not exist.', type: 'NotFoundError', param: null, code: 404 }],
+    ['older vLLM, a 400 naming a model with a dot in its name', 400, { object: 'error', message: 'The model `meta-llama/Llama-3.1-8B-Instruct` does not exist.', type: 'invalid_request_error', param: null, code: 400 }],
     ['DeepSeek, a 400', 400, { error: { message: 'Model Not Exist', type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }],
     ['Mistral, a 400', 400, { object: 'error', message: 'Invalid model: tmas-sim', type: 'invalid_model', param: null, code: '1500' }],
     ['Gemini, a 404', 404, { error: { code: 404, message: 'models/tmas-sim is not found for API version v1main, or is not supported for generateContent.', status: 'NOT_FOUND' } }],

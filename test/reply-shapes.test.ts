@@ -3,61 +3,21 @@
  * served by a server of the test's own over HTTP and read by the gateway:
  * vLLM's deltas that carry their reasoning in two fields at once, Mistral's
  * content parts, gpt-oss's harmony channels left in the content, usage
- * counts written as strings or not as counts at all, reasoning tokens
- * counted beside the completion tokens, and the several choices of a request
- * sent with `n`, and a refusal in place of the answer.
+ * counts written as strings or not as counts at all, Groq's usage, the
+ * several choices of a request sent with `n`, and a refusal in place of the
+ * answer. Reasoning tokens against a reply's limits: reasoning-limits.test.ts.
  */
 import type { ServerResponse } from 'node:http';
 import { APIError } from 'openai';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CallFailedError, createGateway, outOfBounds, type Completion, type GatewayOptions } from '../src/gateway/gateway.ts';
+import { describe, expect, test } from 'vitest';
+import { CallFailedError, type Completion } from '../src/gateway/gateway.ts';
 import { modelGone } from '../src/gateway/request/model-gone.ts';
 import { requestBody } from '../src/gateway/request/request-body.ts';
 import { usageOf } from '../src/gateway/reply/usage-counts.ts';
-import { createPool, type Pool } from '../src/pool/pool.ts';
-import { additionRequest, chatCompletionBody, serveHttp } from './fixtures.ts';
+import { additionRequest, chatCompletionBody } from './fixtures.ts';
+import { chunk, replyCalls, stream, words } from './reply-server.ts';
 
-let pool: Pool;
-beforeAll(() => {
-  pool = createPool({ threads: 1 });
-});
-afterAll(async () => {
-  await pool.close();
-});
-
-/** The gateway's options with the run's tokenizer (o200k_base, on the pool), one retry, short backoffs. */
-function options(extra: Partial<GatewayOptions> = {}): GatewayOptions {
-  const countTokens = (texts: string[], signal: AbortSignal | undefined) => pool.countTokens(texts, signal === undefined ? {} : { signal });
-  return { concurrency: 4, maxRetries: 1, backoff: { baseMs: 1, capMs: 5 }, timeoutMs: 60_000, countTokens, ...extra };
-}
-
-/** One chunk event of choice `index`, with `usage` when given. */
-function chunk(delta: Record<string, unknown>, finishReason: string | null = null, usage: Record<string, unknown> | null = null, index: number | string = 0): string {
-  return `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index, delta, finish_reason: finishReason }], ...(usage === null ? {} : { usage }) })}\n\n`;
-}
-
-/** A whole event stream of `events`, ended by [DONE]. */
-function stream(events: string[]): (res: ServerResponse) => void {
-  return (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${events.join('')}data: [DONE]\n\n`);
-}
-
-/** One call of `maxTokens` (the window leaving it `room`, when given) to a server answering with `send`; its result (a completion or the error) and the gateway's stats. */
-async function callTo(send: (res: ServerResponse) => void, maxTokens = 1000, extra: Partial<GatewayOptions> = {}, room?: number) {
-  const server = await serveHttp((_req, res) => send(res));
-  const gateway = createGateway(options(extra));
-  try {
-    const result = await gateway.complete({ ...additionRequest(server.url, 1, maxTokens), ...(room === undefined ? {} : { room }) }).catch((error: unknown) => error as CallFailedError);
-    return { result, stats: gateway.stats };
-  } finally {
-    gateway.close();
-    await server.close();
-  }
-}
-
-/** `pairs` times "more text", spaced: two o200k tokens each. */
-function words(pairs: number): string {
-  return Array.from({ length: pairs }, () => 'more text').join(' ');
-}
+const { callTo } = replyCalls();
 
 describe("vLLM's deltas that carry the reasoning in both `reasoning` and `reasoning_content` (vLLM's releases between the field's rename and the old name's removal)", () => {
   const reasoning = words(350);
@@ -196,92 +156,6 @@ describe("gpt-oss's harmony channels left in the content by a server that does n
   test('a content that only starts with the word "analysis" is an answer like any other', async () => {
     const { result } = await callTo(stream([chunk({ content: 'analysis of the cases gives \\boxed{5}.' }), chunk({}, 'stop')]));
     expect(result).toMatchObject({ content: 'analysis of the cases gives \\boxed{5}.', reasoning: null, reasoningDialect: null });
-  });
-});
-
-describe('reasoning tokens a usage counts beside its completion tokens (xAI, Gemini\'s compatible API, some gateways)', () => {
-  const answer = words(10);
-  const whole = (usage: Record<string, unknown>) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody(answer, { usage }));
-
-  // Before, each of the first three cost 20 completion tokens (0 for the last): the reasoning billed was in no budget.
-  test.each([
-    ['beside, as the total says (xAI)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
-    ['beside, the total a token off (a proxy)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 331, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
-    ['beside, more than the completion tokens, no total', { prompt_tokens: 12, completion_tokens: 20, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
-    ['among them, as the total says (OpenAI)', { prompt_tokens: 12, completion_tokens: 320, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
-    ['among them, no total', { prompt_tokens: 12, completion_tokens: 320, completion_tokens_details: { reasoning_tokens: 300 } }, 320],
-    ['left in the total alone (a gateway that drops Gemini\'s thinking tokens)', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332 }, 320],
-    ['none, the total two tokens off', { prompt_tokens: 12, completion_tokens: 20, total_tokens: 34 }, 20],
-  ])('%s: the reply costs every token billed', async (_shape, usage, completionTokens) => {
-    for (const streamed of [true, false]) {
-      const send = streamed ? stream([chunk({ reasoning_content: 'Two plus one. ' }), chunk({ content: answer }), chunk({}, 'stop', usage)]) : whole(usage);
-      const { result } = await callTo(send, 1000, { stream: streamed });
-      const beside = completionTokens - usage.completion_tokens;
-      expect((result as Completion).usage, `streamed: ${streamed}`).toStrictEqual({ promptTokens: 12, completionTokens, ...(beside > 0 ? { reasoningBeside: beside } : {}) });
-    }
-  });
-
-  // Before: the 300 reasoning tokens counted against a limit of 100 that the server held only its 20 completion tokens to:
-  // the whole reply was cut as past its limit, retried at full price and failed (a run through such a server stopped with
-  // TMAS_ENDPOINT_DOWN after 48 retries of replies that had finished), and a resume sent a journaled one again.
-  test('reasoning the server counted beside its completion tokens is billed, not held to the completion limit', async () => {
-    const usage = { prompt_tokens: 12, completion_tokens: 20, total_tokens: 332, completion_tokens_details: { reasoning_tokens: 300 } };
-    const sofar = (completion: number, reasoning: number) => ({ prompt_tokens: 12, completion_tokens: completion, total_tokens: 12 + completion + reasoning, completion_tokens_details: { reasoning_tokens: reasoning } });
-    const shapes = [
-      ['whole', whole(usage), false],
-      ['streamed, usage at the end', stream([chunk({ content: answer }), chunk({}, 'stop', usage)]), true],
-      ['streamed, usage in every chunk', stream([chunk({ content: '' }, null, sofar(0, 150)), chunk({ content: answer }, null, sofar(20, 300)), chunk({}, 'stop', usage)]), true],
-    ] as const;
-    for (const [shape, send, streamed] of shapes) {
-      const { result } = await callTo(send, 100, { stream: streamed });
-      expect(result, shape).toMatchObject({ content: answer, finishReason: 'stop', attempts: 1, usage: { promptTokens: 12, completionTokens: 320, reasoningBeside: 300 } });
-      expect(outOfBounds({ response: { content: answer, reasoning: null }, usage: (result as Completion).usage! }, { maxTokens: 100, room: 100 }), shape).toBeNull();
-    }
-    // Its stated completion tokens past the limit are still a reply past it.
-    const over = await callTo(whole({ ...usage, completion_tokens: 150, total_tokens: 462 }), 100, { stream: false });
-    expect((over.result as CallFailedError).message).toMatch(/past its completion limit of 100 tokens: the server counted 150/);
-  });
-
-  test('a completion of 0 tokens beside 60 of reasoning costs 60, not nothing', async () => {
-    const { result } = await callTo(whole({ prompt_tokens: 21, completion_tokens: 0, total_tokens: 81, completion_tokens_details: { reasoning_tokens: 60 } }), 1000, { stream: false });
-    expect((result as Completion).usage).toStrictEqual({ promptTokens: 21, completionTokens: 60, reasoningBeside: 60 });
-  });
-});
-
-describe("visible reasoning a server holds apart from max_tokens (DeepSeek's reasoner: the answer within max_tokens, its reasoning up to a cap of its own)", () => {
-  // 600 o200k tokens of reasoning (a completion limit of 100, the window leaving 2,000), then an answer of 20.
-  const reasoning = words(300);
-  const answer = words(10);
-  const usage = { prompt_tokens: 12, completion_tokens: 620, total_tokens: 632, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 12, completion_tokens_details: { reasoning_tokens: 600 } };
-  const pieces = (field: string, text: string) => (text.match(/.{1,40}/gs) ?? []).map((piece) => chunk({ [field]: piece }));
-
-  // Before: the stream was cut once its reasoning counted past 100 + 25% + 64 tokens, retried at full price and failed, and
-  // a whole reply's usage of 620 was a reply past its limit.
-  test('streamed, with or without usage, or whole: the reply is taken at its first attempt, its usage as the server stated it', async () => {
-    const shapes = [
-      ['streamed, usage at the end', stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', usage)]), true],
-      ['streamed, no usage', stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop')]), true],
-      ['whole', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(chatCompletionBody('', { choices: [{ index: 0, message: { role: 'assistant', content: answer, reasoning_content: reasoning }, finish_reason: 'stop' }], usage })), false],
-    ] as const;
-    for (const [shape, send, streamed] of shapes) {
-      const { result } = await callTo(send, 100, { stream: streamed }, 2000);
-      expect(result, shape).toMatchObject({ content: answer, reasoning, finishReason: 'stop', attempts: 1 });
-      const stated = (result as Completion).usage;
-      if (shape === 'streamed, no usage') expect((result as Completion).countedTokens, shape).toBeGreaterThan(600);
-      else expect(stated, shape).toStrictEqual({ promptTokens: 12, completionTokens: 620, reasoningApart: 600 });
-      // A resume takes the journaled answer as it is.
-      const journaled = stated ?? { completionTokens: (result as Completion).countedTokens!, estimated: true as const };
-      expect(outOfBounds({ response: { content: answer, reasoning }, usage: journaled }, { maxTokens: 100, room: 2000 }), shape).toBeNull();
-    }
-  });
-
-  test('still cut: an answer past the limit, reasoning past the room, a usage whose answer passes the limit; and, the window leaving no more than the limit, reasoning past it', async () => {
-    const longAnswer = await callTo(stream([...pieces('reasoning_content', words(20)), ...pieces('content', words(300)), chunk({}, 'stop')]), 100, {}, 2000);
-    const longReasoning = await callTo(stream([...pieces('reasoning_content', words(1500)), ...pieces('content', answer), chunk({}, 'stop')]), 100, {}, 2000);
-    const overUsage = await callTo(stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', { ...usage, completion_tokens: 750 })]), 100, {}, 2000);
-    const noRoom = await callTo(stream([...pieces('reasoning_content', reasoning), ...pieces('content', answer), chunk({}, 'stop', usage)]), 100);
-    for (const { result } of [longAnswer, overUsage, noRoom]) expect((result as CallFailedError).message).toMatch(/past its completion limit of 100 tokens/);
-    expect((longReasoning.result as CallFailedError).message).toMatch(/past the 2000 tokens the window leaves its prompt \(its answer held to its completion limit of 100\): its text counts/);
   });
 });
 

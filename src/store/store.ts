@@ -118,8 +118,8 @@ export class Store {
   /** The run directory errors name, and whether this process writes the store, as a damage's error says them. */
   private get where() { return { runDir: this.runDir, written: !this.isView }; }
 
-  /** The gaps a repair left in the message log, which its streams read as they are (message-sequence.ts). */
-  private messageGaps: MessageGaps = [];
+  /** The gaps a repair left in the message log, which its streams read as they are (message-sequence.ts); a repair sets those it notes. */
+  messageGaps: MessageGaps = [];
 
   /** A message of LevelDB's with the store's own folder named as the run directory's (a view's folder is gone by the time it is read). */
   inRunDir(text: string): string {

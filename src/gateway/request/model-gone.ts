@@ -21,9 +21,11 @@ const GONE_CODES = new Set(['model_not_found', 'deploymentnotfound', 'model_not_
 /**
  * Words of a model not served, in a 400 as in a 404: none that a refusal of
  * one request's field or content says ("logprobs with this model is not
- * supported" is the request's fault, and a 400).
+ * supported" is the request's fault, and a 400). The words stay within a
+ * sentence, and a dot inside a name (`Qwen/Qwen2.5-7B-Instruct`,
+ * `gpt-4.1`) ends none: only a dot before a space or the end does.
  */
-const GONE_WORDS = /\bmodel\b[^.]*\bdoes not exist|\bmodel not exists?\b|\binvalid model\b|\bis not a valid model\b|\bno endpoints found for |^models\/\S+ is not found|deployment[^.]*(?:does not exist|not found)/i;
+const GONE_WORDS = /\bmodel\b(?:[^.]|\.(?=\S))*\bdoes not exist|\bmodel not exists?\b|\binvalid model\b|\bis not a valid model\b|\bno endpoints found for |^models\/\S+ is not found|deployment(?:[^.]|\.(?=\S))*(?:does not exist|not found)/i;
 
 /** More words a 404 says it with: a 404 is about what the URL names, so a model "not found" or "not supported" there is the model's. */
 const GONE_WORDS_404 = /model\b.*\b(?:not found|is not supported)|^model: \S+$/i;

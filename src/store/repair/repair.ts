@@ -134,7 +134,10 @@ export async function repairStore(runDir: string, now = new Date()): Promise<Rep
     // The outputs may count records the repair dropped: a resume rewrites them from what is left.
     await noteRepairedOutputs(runDir, store);
     // The messages the repair lost leave gaps in the log, which its readers then take as known.
-    await store.manifest().put(MESSAGE_GAPS, await gapsOf(store.messages().keys()));
+    const gaps = await gapsOf(store.messages().keys());
+    await store.manifest().put(MESSAGE_GAPS, gaps);
+    // Read as known from here on too: the manifest's check below reads the first message, which may be past a gap.
+    store.messageGaps = gaps;
     const mismatch = await manifestMismatch(runDir, store);
     return {
       unresumable: mismatch === null ? null : `the run manifest in ${runDir} is not the one its run wrote: ${mismatch.what}`,
