@@ -57,6 +57,25 @@ function lastUnitStart(text: string): number {
   return start;
 }
 
+/** A reason after the rejected value: "because $q < 5$", "since it is extraneous". */
+const REASON = /[\s,]+(?:because|since|as)\b[\s\S]*$/i;
+
+/**
+ * Whether a sentence or clause rejects the last value it names: the rejecting words follow it ("The case $n = 8$
+ * fails.", "$x = -2$ is rejected because …") or lead straight to it ("We discard $x = -2$ because …"). One whose
+ * rejecting words name what its value counts or leaves ("The number of arrangements that violate it is $36$.",
+ * "After we discard $3$ duplicates, $17$ remain.", "It fails for $n = 5$.") states that value: cut, its answer was lost.
+ */
+function rejectsItsValue(unit: string): boolean {
+  const math = mathSegments(unit);
+  const reasonAt = unit.slice(math[0]?.end ?? 0).search(REASON);
+  const claim = reasonAt < 0 ? unit : unit.slice(0, (math[0]?.end ?? 0) + reasonAt);
+  const last = mathSegments(claim).at(-1);
+  // "We reject $x = 3$ since it is extraneous, leaving $x = -1$.": the value left after the reason is the sentence's own.
+  if (last === undefined || /\b(?:leaving|leaves|left\s+with|remains?|giving|gives)\b/i.test(unit.slice(claim.length))) return false;
+  return REJECTS.test(claim.slice(last.end)) || /\b(?:reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)\s*$/i.test(claim.slice(0, last.start));
+}
+
 /** `paragraph` without the sentences or clauses at its end that reject the values they name ("The case $n = 8$ fails."). */
 export function withoutRejections(paragraph: string): string {
   let text = paragraph.trimEnd();
@@ -64,7 +83,7 @@ export function withoutRejections(paragraph: string): string {
     const start = lastUnitStart(text);
     const unit = text.slice(start);
     const earlier = mathSegments(text.slice(0, start));
-    if (start === 0 || earlier.length === 0 || mathSegments(unit).length === 0 || !REJECTS.test(unit) || CONCLUDES.test(unit)) break;
+    if (start === 0 || earlier.length === 0 || !rejectsItsValue(unit) || CONCLUDES.test(unit)) break;
     text = text.slice(0, start).replace(/[\s;]+$/, '');
   }
   return text;
