@@ -31,3 +31,29 @@ describe('a last sentence that speaks of failing, rejecting or discarding', () =
     }
   });
 });
+
+describe('"In general" after small cases', () => {
+  it('is the answer that generalises them, and an aside after one value', () => {
+    // Cut as an aside, the small cases were the answer: different from the right formula, sure of it.
+    const endings = [
+      'We compute $a_1 = 1$, $a_2 = 3$, $a_3 = 7$. In general, $a_n = 2^n - 1$.',
+      'We compute $a_1 = 1$, $a_2 = 3$, $a_3 = 7$.\n\nIn general, $a_n = 2^n - 1$ for every $n \\ge 1$.',
+      'For $n = 3$ there are $7$ sequences. More generally, the count is $2^n - 1$.',
+    ];
+    for (const response of endings) {
+      expect(verdictOf(response, '2^n - 1'), response).toBe('equal');
+      expect(verdictOf(response, '7'), response).toBe('different');
+    }
+    expect(verdictOf('So there are $7$ sequences. In general the count is $2^n - 1$.', '7')).toBe('equal');
+  });
+});
+
+describe('"for $…$" after a value and a joining word', () => {
+  it('is where the answer holds, not where the value before it is reached', () => {
+    // Cut as a remark at "for", the first value alone was graded equal to a wrong reference 2, sure of it.
+    const response = 'The equation holds not only for $x = 2$ but also for $x = 3$.';
+    expect(verdictOf(response, '2')).not.toBe('equal');
+    expect(verdictOf('It holds for $x = 2$ and for $x = 3$.', '2')).not.toBe('equal');
+    expect(verdictOf('Hence the count is $4$ for $n = 3$.', '4')).toBe('equal');
+  });
+});
