@@ -48,6 +48,25 @@ describe('"In general" after small cases', () => {
   });
 });
 
+describe('a sentence after the box that speaks of the answer', () => {
+  it('leaves the box as it was', () => {
+    // Read as adding a solution or concluding another value, each right box was graded unsure.
+    const endings: Array<[string, string]> = [
+      ['Therefore the answer is $\\boxed{3}$. We can check that $n = 3$ also satisfies the original congruence.', '3'],
+      ['Therefore the answer is $\\boxed{6}$. This is also the number of roots of $p(x) = x^6 - 1$.', '6'],
+      ['Hence the minimum value is $\\boxed{0}$. Moreover, the solution $x = y = z = 1$ attains it.', '0'],
+      ['So $\\boxed{f(x) = x}$. It is easy to check that $f(x) = x$ also satisfies the equation.', 'f(x) = x'],
+      ['The minimum is $\\boxed{5}$. Thus the minimum is attained at $x = 2$.', '5'],
+      ['Hence $\\boxed{\\frac{1}{2}}$. Therefore, each of the $2$ players wins with equal chance.', '\\frac{1}{2}'],
+      ['The number of nontrivial solutions is $\\boxed{12}$ (excluding the trivial solution $x = 0$).', '12'],
+    ];
+    for (const [response, right] of endings) expect(verdictOf(response, right), response).toBe('equal');
+    // A sentence that does add a solution, or concludes another value, still leaves it to a reader.
+    expect(verdictOf('The answer is $\\boxed{3}$. It is also true that $x = 5$ is a root.', '3')).toBe('unsure');
+    expect(verdictOf('Hence $\\boxed{5}$. So there are $6$ paths in total.', '5')).toBe('unsure');
+  });
+});
+
 describe('"for $…$" after a value and a joining word', () => {
   it('is where the answer holds, not where the value before it is reached', () => {
     // Cut as a remark at "for", the first value alone was graded equal to a wrong reference 2, sure of it.
