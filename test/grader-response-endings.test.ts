@@ -162,6 +162,11 @@ describe('a value the reply denies or rejects', () => {
       expect(verdictOf(response, '4'), response).toBe('equal');
       expect(verdictOf(response, '9'), response).toBe('different');
     }
+    // A clause after ", and" or ", but" that rejects its value, "does not" alone included: 9 was graded equal, sure of it.
+    for (const response of ['So $q = 4$ works, and $q = 9$ does not work since $9 > 5$.', 'So $q = 4$ works, but $q = 9$ does not.', 'The condition holds for $q = 4$, but fails for $q = 9$.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '9'), response).toBe('different');
+    }
     // A sentence that concludes, though it speaks of failing, is the answer.
     expect(verdictOf('The case $q = 3$ fails. Thus $q = 4$ is the least value for which it never fails.', '4')).toBe('equal');
     expect(verdictOf('We showed $q = 3$ works. So the least $q$ that fails is $q = 4$.', '4')).toBe('equal');

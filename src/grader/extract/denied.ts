@@ -41,17 +41,17 @@ export function withoutDeniedValues(paragraph: string): string {
   return out + paragraph.slice(at);
 }
 
-/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous". */
-export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b/i;
+/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous", "… but $n = 8$ does not." */
+export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b|\b(?:does|do)\s*(?:not|n['’]t)\s*[.!]?\s*$/i;
 
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;
 
-/** Where the last sentence, or the last clause after a semicolon or ", but", of `text` starts (ends inside math do not count). */
+/** Where the last sentence, or the last clause after a semicolon or a comma and "but", "and", "while", of `text` starts (ends inside math do not count). */
 function lastUnitStart(text: string): number {
   const math = mathSegments(text);
   let start = 0;
-  for (const m of text.matchAll(/[.!?;](?=\s)|\n|,(?=\s+but\b)/g)) {
+  for (const m of text.matchAll(/[.!?;](?=\s)|\n|,(?=\s+(?:but|and|while|whereas)\b)/g)) {
     if (!math.some((s) => s.start <= m.index && m.index < s.end) && m.index < text.length - 1) start = m.index + 1;
   }
   return start;
@@ -75,7 +75,8 @@ function rejectedValues(unit: string): string[] {
   const last = named.at(-1);
   // "We reject $x = 3$ since it is extraneous, leaving $x = -1$.": the value left after the reason is the sentence's own.
   if (last === undefined || /\b(?:leaving|leaves|left\s+with|remains?|giving|gives)\b/i.test(unit.slice(claim.length))) return [];
-  const rejects = REJECTS.test(claim.slice(last.end)) || /\b(?:reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)\s*$/i.test(claim.slice(0, last.start));
+  // "…, but fails for $n = 3$": set against the answer, a clause rejects its value whatever the order of its words.
+  const rejects = (/^[\s,]*(?:but|while|whereas)\b/i.test(unit) && REJECTS.test(claim)) || REJECTS.test(claim.slice(last.end)) || /\b(?:reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)\s*$/i.test(claim.slice(0, last.start));
   return rejects ? named.map((s) => squeezed(s.text)) : [];
 }
 
