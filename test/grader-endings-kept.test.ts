@@ -64,6 +64,8 @@ describe('a sentence after the box that speaks of the answer', () => {
     // A sentence that does add a solution, or concludes another value, still leaves it to a reader.
     expect(verdictOf('The answer is $\\boxed{3}$. It is also true that $x = 5$ is a root.', '3')).toBe('unsure');
     expect(verdictOf('Hence $\\boxed{5}$. So there are $6$ paths in total.', '5')).toBe('unsure');
+    expect(verdictOf('Hence $\\boxed{5}$. So the count is $6$ for $n = 4$.', '5')).toBe('unsure');
+    expect(verdictOf('Hence $\\boxed{5}$. So with $n = 4$ there are $6$ paths.', '5')).toBe('unsure');
   });
 });
 

@@ -90,13 +90,14 @@ function soleNumber(sentence: string): string | null {
 }
 
 /**
- * Whether the first value of a concluding sentence is where or for what its claim holds, after a preposition or an
+ * Whether every value of a concluding sentence is where or for what its claim holds, after a preposition or an
  * article: "Thus the minimum is attained at $x = 2$.", "Therefore, each of the $2$ players wins." Read as a second
- * answer, a right box was graded unsure.
+ * answer, a right box was graded unsure. "So the count is $22$ for $n = 5$." states 22.
  */
-function valueIsAnObject(sentence: string): boolean {
-  const first = sentence.search(/\d|\$|\\[([]/);
-  return /\b(?:at|for|of|in|on|when|with|by|from|to|each|all|both|the|any|every|if|where)\s*$/i.test(sentence.slice(0, first));
+function valuesAreObjects(sentence: string): boolean {
+  const math = mathSegments(sentence);
+  const values = math.length > 0 ? math : numbers(sentence);
+  return values.every((value) => /\b(?:at|for|of|in|on|when|with|by|from|to|each|all|both|the|any|every|if|where)\s*$/i.test(sentence.slice(0, value.start)));
 }
 
 /**
@@ -107,6 +108,6 @@ function valueIsAnObject(sentence: string): boolean {
 export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
   return sentencesOf(tailAfter(text, from))
-    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text) && !valueIsAnObject(sentence.text))
+    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text) && !valuesAreObjects(sentence.text))
     .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
 }
