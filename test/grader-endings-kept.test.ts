@@ -69,12 +69,15 @@ describe('a sentence after the box that speaks of the answer', () => {
   });
 });
 
-describe('"for $…$" after a value and a joining word', () => {
-  it('is where the answer holds, not where the value before it is reached', () => {
+describe('"for $…$" or "since" after a value and a joining word', () => {
+  it('is where the answer holds or why the next value follows, not a remark on the value before', () => {
     // Cut as a remark at "for", the first value alone was graded equal to a wrong reference 2, sure of it.
     const response = 'The equation holds not only for $x = 2$ but also for $x = 3$.';
     expect(verdictOf(response, '2')).not.toBe('equal');
     expect(verdictOf('It holds for $x = 2$ and for $x = 3$.', '2')).not.toBe('equal');
     expect(verdictOf('Hence the count is $4$ for $n = 3$.', '4')).toBe('equal');
+    // Cut at "since", the value before it was the answer: equal to a wrong reference 2, sure of it.
+    expect(verdictOf('We get $x = 2$, and since $x > 0$, $y = 4$.', '2')).not.toBe('equal');
+    expect(verdictOf('Solving gives $z = 7$ because $4 \\cdot 7 = 28$.', '7')).toBe('equal');
   });
 });

@@ -222,8 +222,9 @@ export function withoutClosingRemarks(paragraph: string): string {
     const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
     if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
-    // "$4$ for $n = 3$" says where the value is reached; "for $x = 2$ and for $x = 3$" lists where it holds.
-    if (/^\s*for\b/i.test(text.slice(m.index)) && text.slice(before[before.length - 1]?.end ?? 0, m.index).trim() !== '') continue;
+    // Words with no comma before them open a remark only right after the value: "$4$ for $n = 3$", "$x = 2$ since …".
+    // "for $x = 2$ and for $x = 3$" lists where the answer holds; "$x = 2$, and since $x > 0$, $y = 4$" leads on to y.
+    if (/^\s$/.test(m[0]) && text.slice(before[before.length - 1]?.end ?? 0, m.index).trim() !== '') continue;
     if (leadsOn(wordsBetween(text, later, m.index, lastMath.start))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
