@@ -15,6 +15,14 @@ function verdictOf(response: string, gold: string): string {
   return gradeAnswer(extractAnswer(response), gold, undefined, { response }).verdict;
 }
 
+/** Each ending is graded equal to `right` and different from `wrong`. */
+function expectKept(endings: readonly string[], right: string, wrong: string): void {
+  for (const response of endings) {
+    expect(verdictOf(response, right), response).toBe('equal');
+    expect(verdictOf(response, wrong), response).toBe('different');
+  }
+}
+
 describe('a last sentence that speaks of failing, rejecting or discarding', () => {
   it('is the answer when it states the value it counts or leaves', () => {
     // Cut whole as a rejection, the answer was taken from an earlier sentence: different from the right value.
@@ -25,10 +33,7 @@ describe('a last sentence that speaks of failing, rejecting or discarding', () =
       ['We test $n = 1, 2, 3, 4$ and they all work. The first $n$ for which the inequality fails is $n = 5$.', '5', '4'],
       ['Of the $2^{10} = 1024$ strings, $144$ are valid. The number of invalid strings is $1024 - 144 = 880$.', '880', '144'],
     ];
-    for (const [response, right, wrong] of endings) {
-      expect(verdictOf(response, right), response).toBe('equal');
-      expect(verdictOf(response, wrong), response).toBe('different');
-    }
+    for (const [response, right, wrong] of endings) expectKept([response], right, wrong);
   });
 });
 
@@ -40,11 +45,20 @@ describe('"In general" after small cases', () => {
       'We compute $a_1 = 1$, $a_2 = 3$, $a_3 = 7$.\n\nIn general, $a_n = 2^n - 1$ for every $n \\ge 1$.',
       'For $n = 3$ there are $7$ sequences. More generally, the count is $2^n - 1$.',
     ];
-    for (const response of endings) {
-      expect(verdictOf(response, '2^n - 1'), response).toBe('equal');
-      expect(verdictOf(response, '7'), response).toBe('different');
-    }
+    expectKept(endings, '2^n - 1', '7');
     expect(verdictOf('So there are $7$ sequences. In general the count is $2^n - 1$.', '7')).toBe('equal');
+  });
+});
+
+describe('"If … would" that sets the answer\'s own case', () => {
+  it('is the answer, and a counterfactual in words stays an aside', () => {
+    // Cut as a counterfactual, the equality case's value was lost: different from the right 3, sure of it.
+    const endings = [
+      'Equality holds when $a = b = c$. If $a = b = c = 1$, the expression would be $3$, so the minimum is $3$.',
+      'The bound is $f \\ge 3$ with equality at $a = 1$. If we take $a = 1$, we would get exactly $3$.',
+    ];
+    expectKept(endings, '3', '1');
+    expect(verdictOf('There are $3$ ways. If the board were $4 \\times 4$, the count would be $9$.', '3')).toBe('equal');
   });
 });
 

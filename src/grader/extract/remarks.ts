@@ -72,9 +72,19 @@ function endsOnCases(before: string): boolean {
   return mathSegments(sentence).length >= 2 || /^[\s*]*(?:for|when|if|in\s+the\s+case)\b/i.test(sentence);
 }
 
+/**
+ * Whether a sentence with "would" is the answer's own case, not a counterfactual: its condition sets a value ("If
+ * $a = b = c = 1$, the expression would be $3$", "If we take $a = 1$, we would get exactly $3$."), or it concludes
+ * after it ("…, so the minimum is $3$."). Cut as an aside, the equality case's value was lost: different, sure of it.
+ */
+function isOwnCase(sentence: string): boolean {
+  const condition = sentence.slice(0, sentence.search(/\b(?:would|could)\b/i));
+  return mathSegments(condition).some((s) => /(?<![<>\\!])=/.test(s.text)) || /\b(?:would|could)\b[^.!?]*\b(?:so|thus|hence|therefore)\b/i.test(sentence);
+}
+
 /** Whether `sentence`, after the answer `before` states, leaves the question for a general case or a counterfactual. */
 function isAside(sentence: string, before: string): boolean {
-  return COUNTERFACTUAL.test(sentence) || (GENERALISATION.test(sentence) && !endsOnCases(before));
+  return (COUNTERFACTUAL.test(sentence) && !isOwnCase(sentence)) || (GENERALISATION.test(sentence) && !endsOnCases(before));
 }
 
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
