@@ -73,6 +73,8 @@ describe('a sentence after the box that speaks of the answer', () => {
       ['The minimum is $\\boxed{5}$. Thus the minimum is attained at $x = 2$.', '5'],
       ['Hence $\\boxed{\\frac{1}{2}}$. Therefore, each of the $2$ players wins with equal chance.', '\\frac{1}{2}'],
       ['The number of nontrivial solutions is $\\boxed{12}$ (excluding the trivial solution $x = 0$).', '12'],
+      ['The minimum is $\\boxed{5}$. Hence $f(x) \\ge 5$ for all $x$.', '5'],
+      ['The answer is $\\boxed{5}$. Therefore $n \\ne 4$.', '5'],
     ];
     for (const [response, right] of endings) expect(verdictOf(response, right), response).toBe('equal');
     // A sentence that does add a solution, or concludes another value, still leaves it to a reader.

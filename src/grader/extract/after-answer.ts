@@ -109,5 +109,13 @@ export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
   return sentencesOf(tailAfter(text, from))
     .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text) && !valuesAreObjects(sentence.text))
-    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
+    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? [])
+    .filter((answer) => !BOUND.test(answer));
 }
+
+/**
+ * A bound or an inequation, which a conclusion after the box draws from its value rather than answering again: "The
+ * minimum is $\boxed{5}$. Hence $f(x) \ge 5$ for all $x$.", "Therefore $n \ne 4$." Read as a second answer, the
+ * right box was graded unsure.
+ */
+const BOUND = /\\(?:ne|neq|ge|geq|le|leq|geqslant|leqslant)(?![a-zA-Z])|[<>≤≥≠]/;
