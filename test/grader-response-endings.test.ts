@@ -145,6 +145,9 @@ describe('a value the reply denies or rejects', () => {
     expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');
     // "not less than" is a bound, "not only" keeps its value.
     expect(verdictOf('So $m$ is not less than $6$.', '6')).not.toBe('different');
+    // "not just … but also" keeps its value as "not only" does: read as denied, 7 alone was equal to a wrong 7.
+    expect(verdictOf('The solutions are not just $m = 6$ but also $m = 7$.', '6, 7')).toBe('equal');
+    expect(verdictOf('The solutions are not just $m = 6$ but also $m = 7$.', '7')).toBe('different');
   });
 
   it('takes out a last sentence or clause that rejects the value it names', () => {

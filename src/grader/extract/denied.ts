@@ -35,7 +35,9 @@ export function withoutDeniedValues(paragraph: string): string {
   for (const s of segments) {
     const before = paragraph.slice(Math.max(at, s.start - DENIAL_REACH), s.start);
     out += paragraph.slice(at, s.start);
-    if (!DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
+    // "not just $x = 2$ but also $x = 3$": the value is kept and another added, as after "not only".
+    const kept = /^\s*,?\s*but\s+also\b/i.test(paragraph.slice(s.end));
+    if (kept || !DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
     at = s.end;
   }
   return out + paragraph.slice(at);
