@@ -50,6 +50,18 @@ describe('"In general" after small cases', () => {
   });
 });
 
+describe('a last sentence that substitutes a value', () => {
+  it('is the answer when it states a new value, and a check otherwise', () => {
+    // Cut as a check, the value substituted was graded: different from the right 5, sure of it.
+    const steps = [
+      'We found $x = 2$. Substituting $x = 2$ into the second equation gives $y = 5$.',
+      'From the first equation $x = 2$. Plugging in, $y = 2x + 1 = 5$.',
+    ];
+    expectKept(steps, '5', '2');
+    expectKept(['Solving gives $y = 5$. Plugging $y = 5$ back in, $2y - 3 = 7$ holds.'], '5', '7');
+  });
+});
+
 describe('"If … would" that sets the answer\'s own case', () => {
   it('is the answer, and a counterfactual in words stays an aside', () => {
     // Cut as a counterfactual, the equality case's value was lost: different from the right 3, sure of it.

@@ -47,7 +47,21 @@ const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|whe
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
-  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|plugging|substituting|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
+  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
+
+/**
+ * Sentences that put a value back into the problem: a check of the answer when their mathematics is arithmetic or
+ * an equation it checks ("Substituting back, $2(5) - 3 = 7$."), a step to it when they state a new value under a letter
+ * ("Substituting $x = 2$ into the second equation gives $y = 5$.": cut as a check, x = 2 was graded, not y).
+ */
+const SUBSTITUTION = /^[\s*]*(?:plugging|substituting)\b/i;
+
+/** Whether a sentence that substitutes states no value under a letter that the text before it has not stated. */
+function onlyChecks(sentence: string, before: string): boolean {
+  const stated = new Set(mathSegments(before).map((s) => s.text.replace(/\s+/g, '')));
+  const newValue = (tex: string): boolean => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(tex) && !stated.has(tex.replace(/\s+/g, ''));
+  return !mathSegments(sentence).some((s) => newValue(s.text));
+}
 
 /** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
 const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
@@ -89,7 +103,7 @@ function isAside(sentence: string, before: string): boolean {
 
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
-  return REMARK_SENTENCE.test(sentence) || isAside(sentence, before);
+  return REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
 /** Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`: an aside after it. */
