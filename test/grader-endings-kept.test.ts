@@ -32,6 +32,8 @@ describe('a last sentence that speaks of failing, rejecting or discarding', () =
       ['There are $120$ arrangements and $84$ satisfy the condition. The number of arrangements that violate it is $36$.', '36', '84'],
       ['We test $n = 1, 2, 3, 4$ and they all work. The first $n$ for which the inequality fails is $n = 5$.', '5', '4'],
       ['Of the $2^{10} = 1024$ strings, $144$ are valid. The number of invalid strings is $1024 - 144 = 880$.', '880', '144'],
+      // A clause after ", and" that speaks of failing about the answer's own value leaves that value in place.
+      ['So the minimum is $4$, and removing any of the $4$ edges fails to disconnect it.', '4', '3'],
     ];
     for (const [response, right, wrong] of endings) expectKept([response], right, wrong);
   });

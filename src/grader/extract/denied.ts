@@ -12,6 +12,7 @@
  * and "not $4$ but $5$"'s 5 are not denied.
  */
 import { mathSegments } from './segments.ts';
+import { JOINER } from './statement.ts';
 
 /**
  * A negation that the next value completes, with words that only lead to the value ("not equal to", "cannot be
@@ -92,10 +93,15 @@ function squeezed(tex: string): string {
  * was cut: equal to a wrong reference -1, sure of it.
  */
 function withoutRestated(text: string, rejected: readonly string[]): string {
+  const math = mathSegments(text);
+  // Only a value listed with another is taken out: "So the minimum is $4$, and removing any of the $4$ edges fails."
+  // keeps its answer.
+  const listed = (k: number): boolean =>
+    [math[k - 1], math[k + 1]].some((other, side) => other !== undefined && JOINER.test(side === 0 ? text.slice(other.end, math[k]?.start) : text.slice(math[k]?.end, other.start)));
   let out = '';
   let at = 0;
-  for (const s of mathSegments(text)) {
-    if (!rejected.includes(squeezed(s.text))) continue;
+  for (const [k, s] of math.entries()) {
+    if (!rejected.includes(squeezed(s.text)) || !listed(k)) continue;
     out += text.slice(at, s.start);
     at = s.end;
   }
