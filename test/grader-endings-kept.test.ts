@@ -89,6 +89,7 @@ describe('a sentence after the box that speaks of the answer', () => {
       ['The number of nontrivial solutions is $\\boxed{12}$ (excluding the trivial solution $x = 0$).', '12'],
       ['The minimum is $\\boxed{5}$. Hence $f(x) \\ge 5$ for all $x$.', '5'],
       ['The answer is $\\boxed{5}$. Therefore $n \\ne 4$.', '5'],
+      ['Therefore the answer is $\\boxed{7}$.\n\n**Verification:** Plugging in $n = 7$: $7^2 = 49 \\equiv 1 \\pmod{8}$, which also satisfies the second condition.', '7'],
     ];
     for (const [response, right] of endings) expect(verdictOf(response, right), response).toBe('equal');
     // A sentence that does add a solution, or concludes another value, still leaves it to a reader.

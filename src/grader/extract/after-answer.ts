@@ -60,15 +60,18 @@ function bareValue(tex: string): string {
 }
 
 /**
- * Whether a sentence speaks of the answer itself: its mathematics all restates the answer ("It is easy to check
- * that $f(x) = x$ also satisfies the equation.", "$n = 3$ also satisfies the congruence."), or it says so of "this"
- * or "it" before any mathematics ("This is also the number of roots of $p$."). Read as adding a solution, a right box was graded unsure.
+ * Whether a sentence speaks of the answer itself: it restates the answer and states no other value under a letter
+ * ("It is easy to check that $f(x) = x$ also satisfies the equation.", "Plugging in $n = 7$: $7^2 = 49$, which also
+ * satisfies the second condition."), or it says so of "this" or "it" before any mathematics ("This is also the
+ * number of roots of $p$."). Read as adding a solution, a right box and its check were graded unsure.
  */
 function restates(sentence: string, answer: string): boolean {
   const math = mathSegments(sentence);
   // "This is also the number of roots of $p$": the answer is what solves; "It is also true that $x = 5$ is a root": the math does.
   if (/^\s*(?:this|it)\s+(?:is|was)\b/i.test(sentence) && SOLVES.test(sentence.slice(0, math[0]?.start ?? sentence.length))) return true;
-  return answer !== '' && math.length > 0 && math.every((s) => bareValue(s.text) === bareValue(answer));
+  const same = (tex: string): boolean => bareValue(tex) === bareValue(answer);
+  const otherLabelled = math.some((s) => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(s.text) && !same(s.text));
+  return answer !== '' && math.some((s) => same(s.text)) && !otherLabelled;
 }
 
 /**
