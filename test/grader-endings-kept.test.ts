@@ -89,6 +89,8 @@ describe('a sentence after the box that speaks of the answer', () => {
       ['The number of nontrivial solutions is $\\boxed{12}$ (excluding the trivial solution $x = 0$).', '12'],
       ['The minimum is $\\boxed{5}$. Hence $f(x) \\ge 5$ for all $x$.', '5'],
       ['The answer is $\\boxed{5}$. Therefore $n \\ne 4$.', '5'],
+      ['The answer is $\\boxed{7}$.\n\nThus for $n = 7$ the construction works, and it fails for every smaller $n$.', '7'],
+      ['The answer is $\\boxed{7}$.\n\nTherefore, the minimum value $7$ is attained when $x = y = 1$.', '7'],
       ['Therefore the answer is $\\boxed{7}$.\n\n**Verification:** Plugging in $n = 7$: $7^2 = 49 \\equiv 1 \\pmod{8}$, which also satisfies the second condition.', '7'],
     ];
     for (const [response, right] of endings) expect(verdictOf(response, right), response).toBe('equal');

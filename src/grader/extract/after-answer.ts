@@ -12,7 +12,7 @@
 import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
 import { joinedUpTo } from './statement.ts';
-import { mathSegments, numbers, sentencesOf } from './segments.ts';
+import { LONE_SYMBOL, mathSegments, numbers, sentencesOf } from './segments.ts';
 import { REJECTS } from './denied.ts';
 
 /** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
@@ -98,7 +98,8 @@ function soleNumber(sentence: string): string | null {
  * answer, a right box was graded unsure. "So the count is $22$ for $n = 5$." states 22.
  */
 function valuesAreObjects(sentence: string): boolean {
-  const math = mathSegments(sentence);
+  // "… and it fails for every smaller $n$": a lone letter is no value.
+  const math = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
   const values = math.length > 0 ? math : numbers(sentence);
   return values.every((value) => /\b(?:at|for|of|in|on|when|with|by|from|to|each|all|both|the|any|every|if|where)\s*$/i.test(sentence.slice(0, value.start)));
 }
@@ -110,8 +111,12 @@ function valuesAreObjects(sentence: string): boolean {
  */
 export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
+  const box = lastBoxedAnswer(text) ?? '';
+  // "Therefore, the minimum value $7$ is attained when $x = y = 1$.": a conclusion that restates the box is about it.
+  const restatesBox = (sentence: string): boolean => mathSegments(sentence).some((s) => bareValue(s.text) === bareValue(box));
   return sentencesOf(tailAfter(text, from))
-    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text) && !valuesAreObjects(sentence.text))
+    .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
+    .filter((sentence) => !valuesAreObjects(sentence.text) && !restatesBox(sentence.text))
     .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? [])
     .filter((answer) => !BOUND.test(answer));
 }
