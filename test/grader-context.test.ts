@@ -130,6 +130,11 @@ describe('a last sentence that names two quantities', () => {
     // A request for both, or for a quantity none names, leaves the extraction as it was.
     expect(verdictOf('So $u = 2$ and $v = 5$, giving $u + v = 7$.', '7', 'Find $u + v$.')).toBe('equal');
     expect(verdictOf('The minimum is $3$ and the maximum is $8$.', '8', 'Find the minimum and the maximum.')).toBe('equal');
+    // A letter the question counts or adds up is not what it asks for: the list of n was graded, different from the right 3.
+    const counted = 'So $n = 1, 2, 3$. Thus there are $3$ such integers.';
+    expect(verdictOf(counted, '3', 'How many positive integers $n$ satisfy $n^2 < 10$?')).toBe('equal');
+    expect(verdictOf('The valid $n$ are $n = 2, 5$. So the total is $7$.', '7', 'Find the sum of all $n$ with this property.')).toBe('equal');
+    expect(verdictOf('So $p = 2$. Then $q = 4$.', '2', 'What is $p$ if $q = 4$?')).toBe('equal');
   });
 });
 

@@ -136,7 +136,7 @@ describe('a value the reply denies or rejects', () => {
       expect(verdictOf(response, '6'), response).toBe('different');
     }
     // In the other languages read: "nicht", "non", "et non", "não" before the value deny it as "not" does.
-    for (const response of ['Also ist die Antwort $15$, nicht $6$.', 'Quindi il totale è $15$, non $6$.', 'Donc le total vaut $15$, et non $6$.', 'Portanto o total é $15$, não $6$.']) {
+    for (const response of ['Also ist die Antwort $15$, nicht $6$.', 'Quindi il totale è $15$, non $6$.', 'Donc le total vaut $15$, et non $6$.', 'Portanto o total é $15$, não $6$.', 'Значит, сумма равна $15$. Она не равна $6$.']) {
       expect(verdictOf(response, '15'), response).toBe('equal');
       expect(verdictOf(response, '6'), response).toBe('different');
     }
@@ -145,6 +145,9 @@ describe('a value the reply denies or rejects', () => {
     expect(verdictOf('Thus $m$ is never equal to $6$.', '6')).not.toBe('equal');
     // "not less than" is a bound, "not only" keeps its value.
     expect(verdictOf('So $m$ is not less than $6$.', '6')).not.toBe('different');
+    // "not just … but also" keeps its value as "not only" does: read as denied, 7 alone was equal to a wrong 7.
+    expect(verdictOf('The solutions are not just $m = 6$ but also $m = 7$.', '6, 7')).toBe('equal');
+    expect(verdictOf('The solutions are not just $m = 6$ but also $m = 7$.', '7')).toBe('different');
   });
 
   it('takes out a last sentence or clause that rejects the value it names', () => {
@@ -157,6 +160,16 @@ describe('a value the reply denies or rejects', () => {
     expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '4')).toBe('equal');
     expect(verdictOf('We reject $q = 9$ since it is extraneous, leaving $q = 4$.', '9')).toBe('different');
     expect(verdictOf('The answer is $q = 4$ (the other root $q = 9$ is extraneous).', '4')).toBe('equal');
+    // Named with the answer first, the rejected value was read with it, or alone once the reason was cut: equal to 9, sure of it.
+    for (const response of ['The roots are $q = 4$ and $q = 9$, but $q = 9$ is rejected since $q < 5$.', 'The roots are $q = 4$ and $q = 9$; $q = 9$ is rejected since $q < 5$.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '9'), response).toBe('different');
+    }
+    // A clause after ", and" or ", but" that rejects its value, "does not" alone included: 9 was graded equal, sure of it.
+    for (const response of ['So $q = 4$ works, and $q = 9$ does not work since $9 > 5$.', 'So $q = 4$ works, but $q = 9$ does not.', 'The condition holds for $q = 4$, but fails for $q = 9$.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '9'), response).toBe('different');
+    }
     // A sentence that concludes, though it speaks of failing, is the answer.
     expect(verdictOf('The case $q = 3$ fails. Thus $q = 4$ is the least value for which it never fails.', '4')).toBe('equal');
     expect(verdictOf('We showed $q = 3$ works. So the least $q$ that fails is $q = 4$.', '4')).toBe('equal');

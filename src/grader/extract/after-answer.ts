@@ -9,17 +9,20 @@
  * unannounced answer the added value joins it. A conclusion after the last box
  * states an answer as an announcement there does.
  */
-import { lastBoxEnd } from './boxes.ts';
+import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
 import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
 import { joinedUpTo } from './statement.ts';
-import { mathSegments, numbers, sentencesOf } from './segments.ts';
+import { LONE_SYMBOL, mathSegments, numbers, sentencesOf } from './segments.ts';
 import { REJECTS } from './denied.ts';
 
 /** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
 const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
 
-/** Words that say a sentence adds a value to the answer, and words that say the value solves the problem too. */
-const ANOTHER = /\b(?:also|too|as\s+well|another|additionally|in\s+addition|moreover|furthermore)\b/i;
+/**
+ * Words that say a sentence adds a value to the answer, and words that say the value solves the problem too. A
+ * connective alone ("Moreover, the solution $x = y = z = 1$ attains it.") adds a statement, not a solution.
+ */
+const ANOTHER = /\b(?:also|too|as\s+well|another)\b/i;
 const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|ies))\b/i;
 
 /** How much of a response after its answer is read for words that reopen it or add to it. */
@@ -47,7 +50,28 @@ export function reopensAnswer(response: string): boolean {
   const after = tailAfter(final, end);
   const reopened = REOPENS.exec(after);
   if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
-  return sentencesOf(after).some((sentence) => addsSolution(sentence.text));
+  const answer = lastBoxEnd(final) === end ? lastBoxedAnswer(final) : announcedAnswer(final)?.text;
+  return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? ''));
+}
+
+/** A value without its label and spaces: "n = 3" and "3" are one value, "f(x) = x" stays. */
+function bareValue(tex: string): string {
+  return tex.replace(/^\s*[a-zA-Z]\s*=/, '').replace(/\s+|\$/g, '');
+}
+
+/**
+ * Whether a sentence speaks of the answer itself: it restates the answer and states no other value under a letter
+ * ("It is easy to check that $f(x) = x$ also satisfies the equation.", "Plugging in $n = 7$: $7^2 = 49$, which also
+ * satisfies the second condition."), or it says so of "this" or "it" before any mathematics ("This is also the
+ * number of roots of $p$."). Read as adding a solution, a right box and its check were graded unsure.
+ */
+function restates(sentence: string, answer: string): boolean {
+  const math = mathSegments(sentence);
+  // "This is also the number of roots of $p$": the answer is what solves; "It is also true that $x = 5$ is a root": the math does.
+  if (/^\s*(?:this|it)\s+(?:is|was)\b/i.test(sentence) && SOLVES.test(sentence.slice(0, math[0]?.start ?? sentence.length))) return true;
+  const same = (tex: string): boolean => bareValue(tex) === bareValue(answer);
+  const otherLabelled = math.some((s) => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(s.text) && !same(s.text));
+  return answer !== '' && math.some((s) => same(s.text)) && !otherLabelled;
 }
 
 /**
@@ -69,13 +93,37 @@ function soleNumber(sentence: string): string | null {
 }
 
 /**
+ * Whether every value of a concluding sentence is where or for what its claim holds, after a preposition or an
+ * article: "Thus the minimum is attained at $x = 2$.", "Therefore, each of the $2$ players wins." Read as a second
+ * answer, a right box was graded unsure. "So the count is $22$ for $n = 5$." states 22.
+ */
+function valuesAreObjects(sentence: string): boolean {
+  // "… and it fails for every smaller $n$": a lone letter is no value.
+  const math = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
+  const values = math.length > 0 ? math : numbers(sentence);
+  return values.every((value) => /\b(?:at|for|of|in|on|when|with|by|from|to|each|all|both|the|any|every|if|where)\s*$/i.test(sentence.slice(0, value.start)));
+}
+
+/**
  * The answers that sentences after the last box (which ends at `from`; -1 for none) state when they open on a
  * conclusion: "$\boxed{12}$. So there are $13$ ways in total." The reply concludes twice; read as a restatement,
  * the second value was never seen and the box was graded equal, sure of it.
  */
 export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
+  const box = lastBoxedAnswer(text) ?? '';
+  // "Therefore, the minimum value $7$ is attained when $x = y = 1$.": a conclusion that restates the box is about it.
+  const restatesBox = (sentence: string): boolean => mathSegments(sentence).some((s) => bareValue(s.text) === bareValue(box));
   return sentencesOf(tailAfter(text, from))
     .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
-    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? []);
+    .filter((sentence) => !valuesAreObjects(sentence.text) && !restatesBox(sentence.text))
+    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? [])
+    .filter((answer) => !BOUND.test(answer));
 }
+
+/**
+ * A bound or an inequation, which a conclusion after the box draws from its value rather than answering again: "The
+ * minimum is $\boxed{5}$. Hence $f(x) \ge 5$ for all $x$.", "Therefore $n \ne 4$." Read as a second answer, the
+ * right box was graded unsure.
+ */
+const BOUND = /\\(?:ne|neq|ge|geq|le|leq|geqslant|leqslant)(?![a-zA-Z])|[<>≤≥≠]/;

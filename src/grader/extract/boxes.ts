@@ -139,6 +139,9 @@ const GLUED_BEFORE = /(?:-|\{|\^|_|\/|\d|\\(?:sqrt|times|cdot|setminus|cup|cap)|
 /** A scale word after a box in prose ("$\boxed{5}$ thousand"), which changes its value. */
 const SCALE_AFTER = /^[\s$]*(?:hundred|thousand|million|billion|trillion|dozen)\b/i;
 
+/** A box that holds one number: "12", "-3.5", "\frac{1}{2}". */
+const ONE_NUMBER = /^\s*-?\s*(?:\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\})\s*$/;
+
 /** Words after a box that take a value out of it ("$\boxed{[1, 20]}$, excluding $k = 11$"): the reply's answer is what is left. */
 const EXCLUDED_AFTER = /^[\s$]*[,;(]?\s*(?:but\s+)?(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|save\s+for|with\s+the\s+exception\s+of)\b/i;
 
@@ -153,7 +156,8 @@ export function lastBoxInsideValue(text: string): boolean {
   const box = findBoxes(text).at(-1);
   if (box === undefined || !box.closed) return false;
   const after = text.slice(box.end, box.end + 80);
-  if (SCALE_AFTER.test(after) || EXCLUDED_AFTER.test(after)) return true;
+  // "$\boxed{12}$ (excluding the trivial solution $x = 0$)": a count says what it leaves out, a set has it taken out.
+  if (SCALE_AFTER.test(after) || (EXCLUDED_AFTER.test(after) && !ONE_NUMBER.test(box.inner))) return true;
   const segment = mathSegments(text).find((s) => s.start <= box.start && box.end <= s.end);
   if (segment === undefined) return false;
   // The segment's text is trimmed of its delimiters: find the box's place by the text around it.

@@ -12,6 +12,7 @@
  * and "not $4$ but $5$"'s 5 are not denied.
  */
 import { mathSegments } from './segments.ts';
+import { JOINER } from './statement.ts';
 
 /**
  * A negation that the next value completes, with words that only lead to the value ("not equal to", "cannot be
@@ -20,7 +21,7 @@ import { mathSegments } from './segments.ts';
 const DENIAL_BEFORE = new RegExp(
   String.raw`(?:\b(?:not|never|no\s+longer|reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)|n['’]t|\bcannot(?:\s+be)?|\bcan\s+not(?:\s+be)?)` +
     String.raw`(?:\s+(?:be|equal(?:s|\s+to)?|exactly|just|simply|quite|always|possibly|the\s+answer))*\s*[:,]?\s*(?:\*\*)?\s*$|` +
-    String.raw`(?:\bn['’]est\s+pas|\b(?:ist\s+)?nicht|\bno\s+es|\bnão(?:\s+é)?|\b(?:et\s+)?non(?:\s+è)?|\bне\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*[,:]?\s*$`,
+    String.raw`(?:\bn['’]est\s+pas|\b(?:ist\s+)?nicht|\bno\s+es|\bnão(?:\s+é)?|\b(?:et\s+)?non(?:\s+è)?|(?<!\p{L})не\s+(?:равн[аоы]?|равен|является)?|不是|不等于|不为)\s*[,:]?\s*$`,
   'iu',
 );
 
@@ -35,26 +36,76 @@ export function withoutDeniedValues(paragraph: string): string {
   for (const s of segments) {
     const before = paragraph.slice(Math.max(at, s.start - DENIAL_REACH), s.start);
     out += paragraph.slice(at, s.start);
-    if (!DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
+    // "not just $x = 2$ but also $x = 3$": the value is kept and another added, as after "not only".
+    const kept = /^\s*,?\s*but\s+also\b/i.test(paragraph.slice(s.end));
+    if (kept || !DENIAL_BEFORE.test(before)) out += paragraph.slice(s.start, s.end);
     at = s.end;
   }
   return out + paragraph.slice(at);
 }
 
-/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous". */
-export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b/i;
+/** Words that reject the value a sentence names: "fails", "is rejected", "we discard", "is extraneous", "… but $n = 8$ does not." */
+export const REJECTS = /\b(?:fails?|rejected|reject|discard(?:ed)?|extraneous|(?:does|do)\s+not\s+work|doesn['’]t\s+work|invalid|ruled?\s+out|violates?)\b|\b(?:does|do)\s*(?:not|n['’]t)\s*[.!]?\s*$/i;
 
 /** Words that make a sentence the conclusion even where it speaks of failing: "the least $n$ for which it never fails". */
 const CONCLUDES = /\b(?:thus|hence|therefore|so|answer|only|least|smallest|largest|greatest|minimum|maximum)\b|\b(?:not|never)\s+(?:fails?|rejected|discarded|extraneous|invalid|violates?)\b|n['’]t\s+fail/i;
 
-/** Where the last sentence, or the last clause after a semicolon, of `text` starts (ends inside math do not count). */
+/** Where the last sentence, or the last clause after a semicolon or a comma and "but", "and", "while", of `text` starts (ends inside math do not count). */
 function lastUnitStart(text: string): number {
   const math = mathSegments(text);
   let start = 0;
-  for (const m of text.matchAll(/[.!?;](?=\s)|\n/g)) {
+  for (const m of text.matchAll(/[.!?;](?=\s)|\n|,(?=\s+(?:but|and|while|whereas)\b)/g)) {
     if (!math.some((s) => s.start <= m.index && m.index < s.end) && m.index < text.length - 1) start = m.index + 1;
   }
   return start;
+}
+
+/** A reason after the rejected value: "because $q < 5$", "since it is extraneous". */
+const REASON = /[\s,]+(?:because|since|as)\b[\s\S]*$/i;
+
+/**
+ * The values a sentence or clause rejects, none when it rejects none: its values when the rejecting words follow
+ * its last one ("The case $n = 8$ fails.", "$x = -2$ is rejected because …") or lead straight to it ("We discard
+ * $x = -2$ because …"). One whose rejecting words name what its value counts or leaves ("The number of arrangements
+ * that violate it is $36$.", "After we discard $3$ duplicates, $17$ remain.", "It fails for $n = 5$.") states that
+ * value: cut, its answer was lost.
+ */
+function rejectedValues(unit: string): string[] {
+  const math = mathSegments(unit);
+  const reasonAt = unit.slice(math[0]?.end ?? 0).search(REASON);
+  const claim = reasonAt < 0 ? unit : unit.slice(0, (math[0]?.end ?? 0) + reasonAt);
+  const named = mathSegments(claim);
+  const last = named.at(-1);
+  // "We reject $x = 3$ since it is extraneous, leaving $x = -1$.": the value left after the reason is the sentence's own.
+  if (last === undefined || /\b(?:leaving|leaves|left\s+with|remains?|giving|gives)\b/i.test(unit.slice(claim.length))) return [];
+  // "…, but fails for $n = 3$": set against the answer, a clause rejects its value whatever the order of its words.
+  const rejects = (/^[\s,]*(?:but|while|whereas)\b/i.test(unit) && REJECTS.test(claim)) || REJECTS.test(claim.slice(last.end)) || /\b(?:reject(?:s|ing)?|discard(?:s|ing)?|rule\s+out|ruling\s+out)\s*$/i.test(claim.slice(0, last.start));
+  return rejects ? named.map((s) => squeezed(s.text)) : [];
+}
+
+function squeezed(tex: string): string {
+  return tex.replace(/\s+/g, '');
+}
+
+/**
+ * `text` without the mathematics that states a rejected value again: "The roots are $x = 3$ and $x = -1$, but
+ * $x = -1$ is rejected since $x > 0$." Left in, the rejected root was read with the other, or alone once the reason
+ * was cut: equal to a wrong reference -1, sure of it.
+ */
+function withoutRestated(text: string, rejected: readonly string[]): string {
+  const math = mathSegments(text);
+  // Only a value listed with another is taken out: "So the minimum is $4$, and removing any of the $4$ edges fails."
+  // keeps its answer.
+  const listed = (k: number): boolean =>
+    [math[k - 1], math[k + 1]].some((other, side) => other !== undefined && JOINER.test(side === 0 ? text.slice(other.end, math[k]?.start) : text.slice(math[k]?.end, other.start)));
+  let out = '';
+  let at = 0;
+  for (const [k, s] of math.entries()) {
+    if (!rejected.includes(squeezed(s.text)) || !listed(k)) continue;
+    out += text.slice(at, s.start);
+    at = s.end;
+  }
+  return out + text.slice(at);
 }
 
 /** `paragraph` without the sentences or clauses at its end that reject the values they name ("The case $n = 8$ fails."). */
@@ -64,8 +115,9 @@ export function withoutRejections(paragraph: string): string {
     const start = lastUnitStart(text);
     const unit = text.slice(start);
     const earlier = mathSegments(text.slice(0, start));
-    if (start === 0 || earlier.length === 0 || mathSegments(unit).length === 0 || !REJECTS.test(unit) || CONCLUDES.test(unit)) break;
-    text = text.slice(0, start).replace(/[\s;]+$/, '');
+    const rejected = start === 0 || earlier.length === 0 || CONCLUDES.test(unit) ? [] : rejectedValues(unit);
+    if (rejected.length === 0) break;
+    text = withoutRestated(text.slice(0, start).replace(/[\s;,]+$/, ''), rejected);
   }
   return text;
 }

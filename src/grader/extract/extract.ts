@@ -168,7 +168,7 @@ function unannouncedAnswer(response: string): string | null {
   }
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
-  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '') ? all.slice(0, -1) : all;
+  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
   // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
   const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
   const earlier = added === null ? null : unannouncedAnswer(added.before);

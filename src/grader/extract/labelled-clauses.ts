@@ -108,8 +108,14 @@ function askingSentence(question: string): string {
 function namedAt(asking: string, label: string): { at: number; end: number } | null {
   const pattern = label.startsWith('$') ? new RegExp(String.raw`\$\s*${label.slice(1, -1)}\s*\$|\\\(\s*${label.slice(1, -1)}\s*\\\)`) : new RegExp(String.raw`\b${label}s?\b`);
   const found = pattern.exec(asking);
-  return found === null ? null : { at: found.index, end: found.index + found[0].length };
+  if (found === null) return null;
+  // "How many integers $n$ …", "Find the sum of all $n$": the letter names what is counted or summed, not what is asked.
+  if (label.startsWith('$') && COUNTED_BEFORE.test(asking.slice(0, found.index))) return null;
+  return { at: found.index, end: found.index + found[0].length };
 }
+
+/** Words before a letter that make it what the question counts or adds up, not the quantity it asks for. */
+const COUNTED_BEFORE = /\b(?:how\s+many|number|numbers|sum|product|count|all|every|each|average|mean)\b/i;
 
 /**
  * The clause whose quantity the question's asking sentence names first; null when it names none of them, or several

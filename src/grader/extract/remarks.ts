@@ -47,7 +47,21 @@ const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|whe
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
-  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|plugging|substituting|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
+  /^[\s*]*(?:indeed|note|notice|check(?:ing)?|verification|verify(?:ing)?|to\s+verify|as\s+a\s+(?:check|sanity\s+check)|sanity\s+check|for\s+(?:example|instance)|e\.\s?g\.|remark|\(|this\s+(?:is\s+because|works|checks|holds|satisfies|agrees))/i;
+
+/**
+ * Sentences that put a value back into the problem: a check of the answer when their mathematics is arithmetic or
+ * an equation it checks ("Substituting back, $2(5) - 3 = 7$."), a step to it when they state a new value under a letter
+ * ("Substituting $x = 2$ into the second equation gives $y = 5$.": cut as a check, x = 2 was graded, not y).
+ */
+const SUBSTITUTION = /^[\s*]*(?:plugging|substituting)\b/i;
+
+/** Whether a sentence that substitutes states no value under a letter that the text before it has not stated. */
+function onlyChecks(sentence: string, before: string): boolean {
+  const stated = new Set(mathSegments(before).map((s) => s.text.replace(/\s+/g, '')));
+  const newValue = (tex: string): boolean => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(tex) && !stated.has(tex.replace(/\s+/g, ''));
+  return !mathSegments(sentence).some((s) => newValue(s.text));
+}
 
 /** Words after a value that open a check of it: ", and indeed $5^2 = 25$", "; checking, …". */
 const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|checking)\b/i;
@@ -58,17 +72,43 @@ const CHECK_OPENER = /^\s*[,;，；]\s*(?:and\s+)?(?:indeed|as\s+a\s+check|check
  * $24$."). Read as the last math, their value was the answer: a wrong reference 24 was graded equal, sure of it. A
  * sentence that opens on "If" without "would" or "could" is a case of the answer ("If $n$ is odd, it is $1$.").
  */
-const ASIDE_SENTENCE =
-  /^[\s*(]*(?:in\s+general|more\s+generally|generally|generali[sz]ing|in\s+the\s+general\s+case)\b|^[\s*(]*(?:if|without|had|were|otherwise|by\s+contrast)\b[^.!?]*\b(?:would|could)\b/i;
+const GENERALISATION = /^[\s*(]*(?:in\s+general|more\s+generally|generally|generali[sz]ing|in\s+the\s+general\s+case)\b/i;
+const COUNTERFACTUAL = /^[\s*(]*(?:if|without|had|were|otherwise|by\s+contrast)\b[^.!?]*\b(?:would|could)\b/i;
 
-/** Whether `sentence` checks, illustrates or leaves the answer stated before it: a remark, not the answer. */
-function isRemarkSentence(sentence: string): boolean {
-  return REMARK_SENTENCE.test(sentence) || ASIDE_SENTENCE.test(sentence);
+/**
+ * Whether `before` ends on small cases that a generalisation after it completes: several values ("We compute
+ * $a_1 = 1$, $a_2 = 3$, $a_3 = 7$.") or a case ("For $n = 3$ there are $6$ ways."). There "In general, $a_n = 2^n - 1$."
+ * is the answer: cut as an aside, the last case was graded different from the right formula, sure of it.
+ */
+function endsOnCases(before: string): boolean {
+  const trimmed = before.trimEnd();
+  const sentence = trimmed.slice(Math.max(0, trimmed.slice(0, -1).search(/[^.!?\n]*$/)));
+  return mathSegments(sentence).length >= 2 || /^[\s*]*(?:for|when|if|in\s+the\s+case)\b/i.test(sentence);
 }
 
-/** Whether a paragraph opens on a generalisation or a counterfactual: an aside after the paragraph that answers. */
-export function isAsideParagraph(paragraph: string): boolean {
-  return ASIDE_SENTENCE.test(paragraph);
+/**
+ * Whether a sentence with "would" is the answer's own case, not a counterfactual: its condition sets a value ("If
+ * $a = b = c = 1$, the expression would be $3$", "If we take $a = 1$, we would get exactly $3$."), or it concludes
+ * after it ("…, so the minimum is $3$."). Cut as an aside, the equality case's value was lost: different, sure of it.
+ */
+function isOwnCase(sentence: string): boolean {
+  const condition = sentence.slice(0, sentence.search(/\b(?:would|could)\b/i));
+  return mathSegments(condition).some((s) => /(?<![<>\\!])=/.test(s.text)) || /\b(?:would|could)\b[^.!?]*\b(?:so|thus|hence|therefore)\b/i.test(sentence);
+}
+
+/** Whether `sentence`, after the answer `before` states, leaves the question for a general case or a counterfactual. */
+function isAside(sentence: string, before: string): boolean {
+  return (COUNTERFACTUAL.test(sentence) && !isOwnCase(sentence)) || (GENERALISATION.test(sentence) && !endsOnCases(before));
+}
+
+/** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
+function isRemarkSentence(sentence: string, before: string): boolean {
+  return REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
+}
+
+/** Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`: an aside after it. */
+export function isAsideParagraph(paragraph: string, before: string): boolean {
+  return isAside(paragraph, before);
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
@@ -143,7 +183,7 @@ function withoutRemarkSentences(paragraph: string): string {
   for (let guard = 0; guard < 8; guard += 1) {
     const segments = mathSegments(text);
     const start = sentenceStartBefore(text, segments, text.length);
-    if (start === 0 || !isRemarkSentence(text.slice(start)) || !segments.some((s) => s.end <= start)) break;
+    if (start === 0 || !isRemarkSentence(text.slice(start), text.slice(0, start)) || !segments.some((s) => s.end <= start)) break;
     text = text.slice(0, start).trimEnd();
   }
   return text;
@@ -206,6 +246,9 @@ export function withoutClosingRemarks(paragraph: string): string {
     const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
     if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
+    // Words with no comma before them open a remark only right after the value: "$4$ for $n = 3$", "$x = 2$ since …".
+    // "for $x = 2$ and for $x = 3$" lists where the answer holds; "$x = 2$, and since $x > 0$, $y = 4$" leads on to y.
+    if (/^\s$/.test(m[0]) && text.slice(before[before.length - 1]?.end ?? 0, m.index).trim() !== '') continue;
     if (leadsOn(wordsBetween(text, later, m.index, lastMath.start))) continue;
     if (remarkAt(text.slice(m.index, lastMath.end + REMARK_REACH), named, later)) return `${text.slice(0, m.index).trimEnd()}.`;
   }
