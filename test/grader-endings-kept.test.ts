@@ -114,3 +114,21 @@ describe('"for $…$" or "since" after a value and a joining word', () => {
     expect(verdictOf('Solving gives $z = 7$ because $4 \\cdot 7 = 28$.', '7')).toBe('equal');
   });
 });
+
+describe('a sentence after the answer that gives examples or larger values that also work', () => {
+  it('adds no solution to a yes or a no, nor to a least or greatest value', () => {
+    // Read as adding a solution, each right answer was graded unsure.
+    const endings: Array<[string, string]> = [
+      ['**Final Answer**\n\\[\n\\boxed{\\text{Yes}}\n\\]\n\nFor instance, $n = 6$ works, and $n = 10$ works as well.', '\\text{Yes}'],
+      ['The answer is $\\boxed{\\text{No}}$. Another example that works is $n = 10$.', '\\text{No}'],
+      ['**Answer:** Yes. The pair $(2, 3)$ works, and $(3, 5)$ is another solution.', '\\text{Yes}'],
+      ['The smallest such $n$ is $\\boxed{6}$. Larger values such as $n = 12$ also work, but we want the smallest.', '6'],
+      ['The answer is $\\boxed{6}$. Of course $n = 12$ also works, but $6$ is the least.', '6'],
+    ];
+    for (const [response, right] of endings) expect(verdictOf(response, right), response).toBe('equal');
+    expect(verdictOf('The answer is $\\boxed{\\text{No}}$. Another example that works is $n = 10$.', '\\text{Yes}')).toBe('different');
+    // A value added to a value, without setting it below or above the answer, still leaves it to a reader.
+    expect(verdictOf('The answer is $\\boxed{6}$. Also $n = 12$ works.', '6')).toBe('unsure');
+    expect(verdictOf('The answer is $\\boxed{1}$. Another root is $x = 5$, the larger one.', '1')).toBe('unsure');
+  });
+});

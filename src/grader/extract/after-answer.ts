@@ -51,8 +51,25 @@ export function reopensAnswer(response: string): boolean {
   const reopened = REOPENS.exec(after);
   if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
   const answer = lastBoxEnd(final) === end ? lastBoxedAnswer(final) : announcedAnswer(final)?.text;
-  return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? ''));
+  // "Yes. For instance, $n = 6$ works, and $n = 10$ works as well.": values after a yes or a no are its examples.
+  if (YES_OR_NO.test(answer ?? '')) return false;
+  return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? '') && !ranksBelowOrAbove(sentence.text));
 }
+
+/** An answer that is a yes or a no, as a box or an announcement gives it: "\text{Yes}", "**yes**", "yes, for example …". */
+const YES_OR_NO = /^[\s*$]*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?:yes|no)\b[\s}*$]*(?:[.!,;:]|$)/i;
+
+/**
+ * Whether a sentence grants that a value also works and then, after "but", sets it against the answer's rank:
+ * "Larger values such as $n = 12$ also work, but we want the smallest.", "Of course $n = 12$ also works, but $6$
+ * is the least." The answer is a least or greatest value; the others that work are no other answer to it.
+ */
+function ranksBelowOrAbove(sentence: string): boolean {
+  const but = /\bbut\b/i.exec(sentence);
+  return but !== null && ANOTHER.test(sentence.slice(0, but.index)) && ORDER.test(sentence);
+}
+
+const ORDER = /\b(?:smaller|larger|bigger|greater|least|smallest|largest|biggest|greatest|minimal|maximal|minimum|maximum)\b/i;
 
 /** A value without its label and spaces: "n = 3" and "3" are one value, "f(x) = x" stays. */
 function bareValue(tex: string): string {
