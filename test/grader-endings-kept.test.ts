@@ -132,3 +132,16 @@ describe('a sentence after the answer that gives examples or larger values that 
     expect(verdictOf('The answer is $\\boxed{1}$. Another root is $x = 5$, the larger one.', '1')).toBe('unsure');
   });
 });
+
+describe('words after the answer that name no value of their own', () => {
+  it('leave the answer: an exclusion said in words, a letter the answer ranges', () => {
+    // Kept as part of the answer, the count it excludes (2) was graded as the answer: different from the right 10.
+    expect(verdictOf('The count is $10$ (excluding the $2$ degenerate cases).', '10')).toBe('equal');
+    expect(verdictOf('The count is $10$ (excluding the $2$ degenerate cases).', '2')).toBe('different');
+    expect(verdictOf('So $1 \\le k \\le 20$ (excluding $k = 11$).', '11')).not.toBe('equal');
+    // Read as adding the solution $c$, the right family was graded different, or unsure after its box.
+    expect(verdictOf('Hence $\\boxed{f(x) = cx}$. These also satisfy the original equation for every $c$.', 'f(x) = cx')).toBe('equal');
+    expect(verdictOf('Hence all solutions are $f(x) = cx$. These also satisfy the original equation for every $c$.', 'f(x) = cx')).not.toBe('different');
+    expect(verdictOf('So $x = 1$. Also $x = 2$ works for every $c$.', '1')).not.toBe('equal');
+  });
+});

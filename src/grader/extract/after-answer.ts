@@ -36,7 +36,9 @@ function tailAfter(text: string, from: number): string {
 /** Whether a sentence adds a solution it states in mathematics: "Also $x = 2$ works.", "$x = 2$ is another root." */
 function addsSolution(sentence: string): boolean {
   // "(the other root $x = 3$ is extraneous)": a value the sentence rejects adds nothing.
-  return /\$|\\[([]/.test(sentence) && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence);
+  // "These also satisfy the equation for every $c$.": a lone letter is no value, and the sentence speaks of the answer.
+  const values = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
+  return values.length > 0 && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence);
 }
 
 /**
@@ -99,7 +101,7 @@ export function addedSolution(paragraph: string): { before: string; added: strin
   const all = sentencesOf(paragraph.trimEnd());
   const last = all[all.length - 1];
   if (last === undefined || all.length < 2 || !addsSolution(last.text)) return null;
-  const math = mathSegments(last.text);
+  const math = mathSegments(last.text).filter((s) => !LONE_SYMBOL.test(s.text));
   return { before: paragraph.slice(0, last.start), added: joinedUpTo(last.text, math, math.length - 1) };
 }
 

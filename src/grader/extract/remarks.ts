@@ -41,9 +41,12 @@ const ASIDE = /^\s+(?:—|–|--)\s|^\s*;\s*(?![\s*]*(?:\$|\\[([]|and\b|or\b|et\
 /**
  * Words that open a parenthesis belonging to the answer: a qualifier or an alternative ("(maybe $13$)": cut as a
  * remark, the hedged answer was graded sure). A restatement
- * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way.
+ * ("(i.e. $0.5$)", "(about $1.414$)") is cut as well: the value before it is the answer either way. An exclusion
+ * belongs to it when the excluded value follows its words ("(excluding $k = 11$)", exclusion.ts); "(excluding the
+ * $2$ degenerate cases)" says in words what was left out, and kept, its 2 was graded as the answer.
  */
-const OWN_PARENTHESIS = /^[(（]\s*(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|except|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for|\\?pmod|\\bmod)\b/i;
+const OWN_PARENTHESIS =
+  /^[(（]\s*(?:(?:or|perhaps|possibly|maybe|for|where|if|when|whenever|with|mod|provided|unless|\\?pmod|\\bmod)\b|(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for)\s*(?:\$|\\\())/i;
 
 /** Sentences that check or illustrate the answer given before them: "Indeed, …", "Note: …", "For example, …". */
 const REMARK_SENTENCE =
