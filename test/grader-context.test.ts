@@ -135,6 +135,11 @@ describe('a last sentence that names two quantities', () => {
     expect(verdictOf(counted, '3', 'How many positive integers $n$ satisfy $n^2 < 10$?')).toBe('equal');
     expect(verdictOf('The valid $n$ are $n = 2, 5$. So the total is $7$.', '7', 'Find the sum of all $n$ with this property.')).toBe('equal');
     expect(verdictOf('So $p = 2$. Then $q = 4$.', '2', 'What is $p$ if $q = 4$?')).toBe('equal');
+    // So is a word after "how many" or "the number of": the list of pairs was graded, different from the right 6.
+    const pairs = 'The pairs are $(1,12),(2,6),(3,4),(4,3),(6,2),(12,1)$. So there are $6$ pairs.';
+    expect(verdictOf(pairs, '6', 'How many ordered pairs $(x, y)$ of positive integers satisfy $xy = 12$?')).toBe('equal');
+    expect(verdictOf(pairs, '6', 'Find the number of ordered pairs $(x, y)$ with $xy = 12$.')).toBe('equal');
+    expect(verdictOf('The sum is $9$; the roots are $4$ and $5$.', '4, 5', 'Find all roots of $x^2 - 9x + 20$.')).toBe('equal');
   });
 });
 

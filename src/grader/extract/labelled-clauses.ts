@@ -111,8 +111,17 @@ function namedAt(asking: string, label: string): { at: number; end: number } | n
   if (found === null) return null;
   // "How many integers $n$ …", "Find the sum of all $n$": the letter names what is counted or summed, not what is asked.
   if (label.startsWith('$') && COUNTED_BEFORE.test(asking.slice(0, found.index))) return null;
+  // "How many ordered pairs …", "the sum of the roots": the word names what is counted or added up, not what is asked.
+  if (!label.startsWith('$') && COUNTED_WORD_BEFORE.test(asking.slice(0, found.index))) return null;
   return { at: found.index, end: found.index + found[0].length };
 }
+
+/**
+ * Words right before a name (a few words between: "how many ordered pairs") that make it what the question counts or
+ * adds up. Read as the quantity asked, "How many ordered pairs …" graded the list of pairs, not their count: the
+ * right count was graded different, sure of it. "Find all roots" still asks for the roots.
+ */
+const COUNTED_WORD_BEFORE = /\b(?:how\s+many|(?:number|count|sum|product|average|mean)\s+of)\s+(?:\p{L}+\s+){0,3}$/iu;
 
 /** Words before a letter that make it what the question counts or adds up, not the quantity it asks for. */
 const COUNTED_BEFORE = /\b(?:how\s+many|number|numbers|sum|product|count|all|every|each|average|mean)\b/i;
