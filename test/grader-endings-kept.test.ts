@@ -145,3 +145,16 @@ describe('words after the answer that name no value of their own', () => {
     expect(verdictOf('So $x = 1$. Also $x = 2$ works for every $c$.', '1')).not.toBe('equal');
   });
 });
+
+describe('a check that says "this also works" of the answer', () => {
+  it('adds no solution: its arithmetic is no other answer', () => {
+    // Read as adding 4 (and 21) as solutions: "4, 7", different from the right 7, or unsure after the box.
+    const check = 'Check: $7 \\cdot 3 = 21$, which is not divisible by $4$, so this also works.';
+    for (const body of ['Hence $n = 7$.', 'So the smallest such $n$ is $7$.', 'Therefore $\\boxed{7}$.', 'Thus the answer is $n = 7$.\n\n']) {
+      expect(verdictOf(`We analyse the residues modulo $8$. ${body} ${check}`, '7'), body).toBe('equal');
+      expect(verdictOf(`We analyse the residues modulo $8$. ${body} ${check}`, '4'), body).toBe('different');
+    }
+    // A value under a letter that "it also" solves for is still another answer.
+    expect(verdictOf('So $x = 1$. It also works for $x = 2$.', '1')).not.toBe('equal');
+  });
+});

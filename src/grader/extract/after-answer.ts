@@ -38,7 +38,17 @@ function addsSolution(sentence: string): boolean {
   // "(the other root $x = 3$ is extraneous)": a value the sentence rejects adds nothing.
   // "These also satisfy the equation for every $c$.": a lone letter is no value, and the sentence speaks of the answer.
   const values = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
-  return values.length > 0 && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence);
+  return values.length > 0 && ANOTHER.test(sentence) && SOLVES.test(sentence) && !REJECTS.test(sentence) && !itAlsoSolves(sentence, values);
+}
+
+/**
+ * Whether a sentence says that the answer itself, as "this" or "it", also solves, and states no value under a letter:
+ * "Check: $7 \cdot 3 = 21$, which is not divisible by $4$, so this also works." Read as adding its arithmetic as
+ * solutions, a right 7 was graded "4, 7", different, or unsure after its box.
+ */
+function itAlsoSolves(sentence: string, values: readonly { text: string }[]): boolean {
+  const pronoun = /\b(?:this|it)\s+(?:also\b|(?:works?|satisfies|holds|qualifies)\s+(?:too|as\s+well)\b)/i.test(sentence);
+  return pronoun && !values.some((s) => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(s.text));
 }
 
 /**
