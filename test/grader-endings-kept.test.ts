@@ -158,3 +158,16 @@ describe('a check that says "this also works" of the answer', () => {
     expect(verdictOf('So $x = 1$. It also works for $x = 2$.', '1')).not.toBe('equal');
   });
 });
+
+describe('a conclusion after the box about its value or a letter', () => {
+  it('is no second answer', () => {
+    // Read as concluding another answer (the 0 of a_0, or the equation 4 = 2^2), each right box was graded unsure.
+    for (const after of ['Thus the answer does not depend on the starting position $a_0$.', 'Thus, because $4 = 2^2$, the answer is a perfect square.']) {
+      for (const head of ['The minimum number of moves is $\\boxed{4}$.', '**Final Answer**\n\\[\n\\boxed{4}\n\\]']) {
+        expect(verdictOf(`${head}\n\n${after}`, '4'), after).toBe('equal');
+        expect(verdictOf(`${head}\n\n${after}`, '3'), after).toBe('different');
+      }
+    }
+    expect(verdictOf('The minimum number of moves is $\\boxed{4}$.\n\nThus $a_0 = 5$.', '4')).toBe('unsure');
+  });
+});

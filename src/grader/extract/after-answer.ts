@@ -128,8 +128,10 @@ function soleNumber(sentence: string): string | null {
  */
 function valuesAreObjects(sentence: string): boolean {
   // "… and it fails for every smaller $n$": a lone letter is no value.
-  const math = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
-  const values = math.length > 0 ? math : numbers(sentence);
+  const all = mathSegments(sentence);
+  const math = all.filter((s) => !LONE_SYMBOL.test(s.text));
+  // "Thus the answer does not depend on $a_0$.": the 0 of a lone letter's index is no value either.
+  const values = math.length > 0 || all.length > 0 ? math : numbers(sentence);
   return values.every((value) => /\b(?:at|for|of|in|on|when|with|by|from|to|each|all|both|the|any|every|if|where)\s*$/i.test(sentence.slice(0, value.start)));
 }
 
@@ -142,7 +144,9 @@ export function concludedAfter(text: string, from: number): string[] {
   if (from < 0) return [];
   const box = lastBoxedAnswer(text) ?? '';
   // "Therefore, the minimum value $7$ is attained when $x = y = 1$.": a conclusion that restates the box is about it.
-  const restatesBox = (sentence: string): boolean => mathSegments(sentence).some((s) => bareValue(s.text) === bareValue(box));
+  // "Thus, because $4 = 2^2$, the answer is a perfect square.": an equation that opens or closes on the box's value is about it.
+  const sides = (tex: string): string[] => [tex, ...tex.split('=').filter((_, k, all) => k === 0 || k === all.length - 1)];
+  const restatesBox = (sentence: string): boolean => mathSegments(sentence).some((s) => sides(s.text).some((side) => bareValue(side) === bareValue(box)));
   return sentencesOf(tailAfter(text, from))
     .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
     .filter((sentence) => !valuesAreObjects(sentence.text) && !restatesBox(sentence.text))
