@@ -171,3 +171,13 @@ describe('a conclusion after the box about its value or a letter', () => {
     expect(verdictOf('The minimum number of moves is $\\boxed{4}$.\n\nThus $a_0 = 5$.', '4')).toBe('unsure');
   });
 });
+
+describe('an exclusion followed by its reason', () => {
+  it('sets the excluded value against the answer, as without the reason', () => {
+    // Read as words after the exclusion, the whole sentence was the answer: different from the right 4, sure of it.
+    for (const response of ['The answer is $n = 4$, excluding $n = 5$ which is extraneous.', 'So $n = 4$, excluding $n = 5$, since it is too large.']) {
+      expect(verdictOf(response, '4'), response).toBe('equal');
+      expect(verdictOf(response, '5'), response).toBe('different');
+    }
+  });
+});

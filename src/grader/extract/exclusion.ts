@@ -20,8 +20,12 @@ const EXCLUDING = new RegExp(String.raw`(?:^|[\s,;(])${EXCLUDING_WORDS}`, 'i');
 /** The words alone between two values, after a comma or a parenthesis: "$k = 10$, excluding $k = 11$". */
 const EXCLUDING_ONLY = new RegExp(String.raw`^[\s,;(]*${EXCLUDING_WORDS}`, 'i');
 
-/** What may follow the excluded value to the end of its sentence: a closing parenthesis and the full stop. */
-const CLOSES_SENTENCE = /^[\s)）*]*(?:[.!。]|$)/;
+/**
+ * What may follow the excluded value to the end of its sentence: a closing parenthesis and the full stop, after a
+ * reason about the excluded value ("excluding $n = 5$, which is extraneous"; read as words after the exclusion, the
+ * whole sentence was the answer, and the right 4 was graded different, sure of it).
+ */
+const CLOSES_SENTENCE = /^(?:\s*,?\s*(?:which|since|because|as)\b[^.!?\n$()]*)?[\s)）*]*(?:[.!。]|$)/;
 
 /** A relation or a set in one letter: an interval, a bound, "\in", braces. */
 const SET_LIKE = /\\[lg]eq?(?![a-zA-Z])|[<>]|\\in(?![a-zA-Z])|\\cup|\\mathbb|\\\{|^[([].*,.*[)\]]$/;
