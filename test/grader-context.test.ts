@@ -140,6 +140,10 @@ describe('a last sentence that names two quantities', () => {
     expect(verdictOf(pairs, '6', 'How many ordered pairs $(x, y)$ of positive integers satisfy $xy = 12$?')).toBe('equal');
     expect(verdictOf(pairs, '6', 'Find the number of ordered pairs $(x, y)$ with $xy = 12$.')).toBe('equal');
     expect(verdictOf('The sum is $9$; the roots are $4$ and $5$.', '4, 5', 'Find all roots of $x^2 - 9x + 20$.')).toBe('equal');
+    // A clause that states the count of the word asked is that count.
+    const handshakes = 'The number of people is $10$. The number of handshakes is $45$.';
+    expect(verdictOf(handshakes, '45', 'How many handshakes occur in total among the 10 people?')).toBe('equal');
+    expect(verdictOf(handshakes, '10', 'How many handshakes occur in total among the 10 people?')).toBe('different');
   });
 });
 

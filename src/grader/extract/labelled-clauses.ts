@@ -13,6 +13,8 @@ import { mathSegments, sentencesOf } from './segments.ts';
 export interface LabelledClause {
   label: string;
   value: string;
+  /** Whether the clause states a count of what it names: "The number of handshakes is $45$". */
+  counts: boolean;
 }
 
 /** Words around a name that name nothing: articles, possessives, the verb that states the value, a link. */
@@ -52,7 +54,8 @@ function clauseOf(text: string): LabelledClause | null {
   const last = own[own.length - 1];
   if (first === undefined || last === undefined || !CLOSES_ON_VALUE.test(text.slice(last.end))) return null;
   const label = labelOf(text, first, own.length === 1);
-  return label === null ? null : { label, value: joinedUpTo(text, own, own.length - 1) };
+  const counts = /\b(?:number|count|total)\b/i.test(text.slice(0, first.start));
+  return label === null ? null : { label, value: joinedUpTo(text, own, own.length - 1), counts };
 }
 
 /** Where `sentence` divides into clauses: its semicolons, and "and" before a clause naming another quantity, outside math. */
@@ -105,14 +108,15 @@ function askingSentence(question: string): string {
 }
 
 /** Where the asking sentence names a clause's quantity: its word ("sum", "roots"), or its letter set as math ("$x$"). */
-function namedAt(asking: string, label: string): { at: number; end: number } | null {
+function namedAt(asking: string, label: string, counts: boolean): { at: number; end: number } | null {
   const pattern = label.startsWith('$') ? new RegExp(String.raw`\$\s*${label.slice(1, -1)}\s*\$|\\\(\s*${label.slice(1, -1)}\s*\\\)`) : new RegExp(String.raw`\b${label}s?\b`);
   const found = pattern.exec(asking);
   if (found === null) return null;
   // "How many integers $n$ …", "Find the sum of all $n$": the letter names what is counted or summed, not what is asked.
   if (label.startsWith('$') && COUNTED_BEFORE.test(asking.slice(0, found.index))) return null;
-  // "How many ordered pairs …", "the sum of the roots": the word names what is counted or added up, not what is asked.
-  if (!label.startsWith('$') && COUNTED_WORD_BEFORE.test(asking.slice(0, found.index))) return null;
+  // "How many ordered pairs …", "the sum of the roots": the word names what is counted or added up, not what is asked,
+  // unless the clause states that count ("The number of handshakes is $45$").
+  if (!label.startsWith('$') && !counts && COUNTED_WORD_BEFORE.test(asking.slice(0, found.index))) return null;
   return { at: found.index, end: found.index + found[0].length };
 }
 
@@ -133,7 +137,7 @@ const COUNTED_BEFORE = /\b(?:how\s+many|number|numbers|sum|product|count|all|eve
 export function askedClause(clauses: readonly LabelledClause[], question: string): LabelledClause | null {
   const asking = askingSentence(question).toLowerCase();
   const named = clauses
-    .map((clause) => ({ clause, where: namedAt(asking, clause.label.toLowerCase()) }))
+    .map((clause) => ({ clause, where: namedAt(asking, clause.label.toLowerCase(), clause.counts) }))
     .filter((n): n is { clause: LabelledClause; where: { at: number; end: number } } => n.where !== null)
     .sort((a, b) => a.where.at - b.where.at);
   const [first, second] = named;
