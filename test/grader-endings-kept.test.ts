@@ -181,3 +181,13 @@ describe('an exclusion followed by its reason', () => {
     }
   });
 });
+
+describe('a sentence that checks the unannounced answer before it', () => {
+  it('adds nothing to it', () => {
+    // Joined to the answer as an added solution, its arithmetic made the right function different, sure of it.
+    const response = 'Therefore $f(x) = 2x$. Conversely, $f(x) = 2x$ also satisfies the equation, since $2(x+y) = 2x + 2y$.';
+    expect(verdictOf(response, 'f(x) = 2x')).toBe('equal');
+    expect(verdictOf(response, 'f(x) = x')).toBe('different');
+    expect(verdictOf('So $x = 1$. Also $x = 2$ works.', '1, 2')).toBe('equal');
+  });
+});

@@ -111,8 +111,12 @@ export function addedSolution(paragraph: string): { before: string; added: strin
   const all = sentencesOf(paragraph.trimEnd());
   const last = all[all.length - 1];
   if (last === undefined || all.length < 2 || !addsSolution(last.text)) return null;
+  const before = paragraph.slice(0, last.start);
+  // "Therefore $f(x) = 2x$. Conversely, $f(x) = 2x$ also satisfies the equation, since …": a check of the value before,
+  // as after a box; joined to it, its arithmetic made the right f(x) = 2x different.
+  if (restates(last.text, mathSegments(before).at(-1)?.text ?? '')) return null;
   const math = mathSegments(last.text).filter((s) => !LONE_SYMBOL.test(s.text));
-  return { before: paragraph.slice(0, last.start), added: joinedUpTo(last.text, math, math.length - 1) };
+  return { before, added: joinedUpTo(last.text, math, math.length - 1) };
 }
 
 /** The one number a sentence in words states ("Therefore, there are 13 ways."); null for none or several. */
