@@ -150,6 +150,23 @@ function markReused(stage: JudgeStage, input: ProblemInput, key: string, candida
   if (!stage.reused.includes(candidate)) stage.reused.push(candidate);
 }
 
+/**
+ * The verdict the stored run got for an identical request it asked at an iteration before
+ * `iteration` (NO_VERDICT: its reply gave none), when this run has not asked it. A resumed
+ * baseline starts again at 0 and learns each stored iteration's verdicts as it goes; one whose
+ * iterations are cut otherwise than the stored run's (majority's sample prefixes under a larger
+ * --max-iterations) meets a sample in a later iteration than the stored run judged it in, under
+ * another seed that no journal entry answers: asked again, its passes were paid twice and drew new
+ * verdicts for the same text, and an extended table's MV@k moved with no new sample.
+ */
+function storedBefore(input: ProblemInput, key: string, iteration: number): boolean | typeof NO_VERDICT | undefined {
+  for (const [stored, verdicts] of Object.entries(input.start.judged ?? {})) {
+    if (Number(stored) >= iteration || !(key in verdicts)) continue;
+    return verdicts[key] ?? NO_VERDICT;
+  }
+  return undefined;
+}
+
 /** The outcome of asking for responses to be judged: the stage and the registry after it, and the requests to post. */
 export interface Asked {
   stage: JudgeStage;
@@ -185,10 +202,13 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     const verdicts: Array<boolean | null> = [];
     const deferred: number[] = [];
     requests.forEach(({ message, key }, pass) => {
+      const stored = asked[key] === undefined ? storedBefore(input, key, stage.iteration) : undefined;
+      // First shown in this iteration of this run: the verdict counts here, not as one reused.
+      if (stored !== undefined) asked[key] = stored;
       const known = asked[key];
       verdicts.push(typeof known === 'boolean' ? known : null);
       if (typeof known === 'boolean') {
-        markReused(stage, input, key, response.candidate);
+        if (stored === undefined) markReused(stage, input, key, response.candidate);
         return;
       }
       if (known === NO_VERDICT) return;
