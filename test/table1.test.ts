@@ -82,6 +82,12 @@ describe('tmas table1', () => {
       expect(metrics.calls.issued).toBe(0);
     }
     expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toBe(table);
+
+    // A larger N changes self-refine's and tmas's calls, not majority's, which does not read it: the refusal names a method it stops.
+    const wider = await runCliInProcess(args.map((arg, i) => (args[i - 1] === '--n-candidates' ? '3' : arg)));
+    expect(wider.code).toBe(2);
+    expect(wider.stderr).toMatch(/Refusing to resume \S+self-refine with .*--n-candidates: the run has 2, this command gives 3.*--force.*\[TMAS_RESUME_CONFLICT\]/);
+    expect(wider.stderr).not.toContain(path.join(out, 'majority'));
   });
 
   test('a judge that gave no verdict on some candidates: the judged cell says the share it graded, with ⚠', async ({ dir }) => {
