@@ -151,19 +151,18 @@ function markReused(stage: JudgeStage, input: ProblemInput, key: string, candida
 }
 
 /**
- * The verdict the stored run got for an identical request it asked at an iteration before
- * `iteration` (NO_VERDICT: its reply gave none), when this run has not asked it. A resumed
- * baseline starts again at 0 and learns each stored iteration's verdicts as it goes; one whose
- * iterations are cut otherwise than the stored run's (majority's sample prefixes under a larger
- * --max-iterations) meets a sample in a later iteration than the stored run judged it in, under
- * another seed that no journal entry answers: asked again, its passes were paid twice and drew new
- * verdicts for the same text, and an extended table's MV@k moved with no new sample.
+ * The verdict the stored run holds for an identical request (NO_VERDICT: its reply gave none), at
+ * whatever iteration it stored it, when this run has not asked it. A resumed baseline starts again
+ * at 0 and learns the stored verdicts as it goes; one whose iterations are cut otherwise than the
+ * stored run's (majority's sample prefixes under a larger --max-iterations) meets a sample at
+ * another iteration than the stored run judged it at, under another seed that no journal entry
+ * answers (nor on the next resume, the sample then stored where no call of it was made): asked
+ * again, its passes were paid twice and drew new verdicts for the same text, and an extended
+ * table's MV@k moved with no new sample. A verdict stored at this very iteration is the one its
+ * journaled call would give back.
  */
-function storedBefore(input: ProblemInput, key: string, iteration: number): boolean | typeof NO_VERDICT | undefined {
-  for (const [stored, verdicts] of Object.entries(input.start.judged ?? {})) {
-    if (Number(stored) >= iteration || !(key in verdicts)) continue;
-    return verdicts[key] ?? NO_VERDICT;
-  }
+function storedVerdict(input: ProblemInput, key: string): boolean | typeof NO_VERDICT | undefined {
+  for (const verdicts of Object.values(input.start.judged ?? {})) if (key in verdicts) return verdicts[key] ?? NO_VERDICT;
   return undefined;
 }
 
@@ -202,7 +201,7 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     const verdicts: Array<boolean | null> = [];
     const deferred: number[] = [];
     requests.forEach(({ message, key }, pass) => {
-      const stored = asked[key] === undefined ? storedBefore(input, key, stage.iteration) : undefined;
+      const stored = asked[key] === undefined ? storedVerdict(input, key) : undefined;
       // First shown in this iteration of this run: the verdict counts here, not as one reused.
       if (stored !== undefined) asked[key] = stored;
       const known = asked[key];

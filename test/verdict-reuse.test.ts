@@ -116,6 +116,10 @@ describe('verdict reuse', () => {
     const extended = await runCliInProcess(['run', '--resume', output, '--max-iterations', '3', ...model]);
     expect(extended.code, extended.stderr).toBe(0);
     expect(judgeCalls()).toBe(8);
+    // Resumed again as it is: sample 1, first shown at iteration 1 now, has no journal entry there either.
+    const again = await runCliInProcess(['run', '--resume', output, ...model]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(judgeCalls()).toBe(8);
     const last = (await readResults(path.join(output, 'results.jsonl'))).filter((line) => line.iteration === 2);
     expect(last.map((line) => line.candidates.map((c) => c.judge?.verdicts))).toEqual([Array(4).fill([true]), Array(4).fill([true])]);
   });
