@@ -200,6 +200,15 @@ describe('tmas table1', () => {
     expect(after[0]).toBe(before[0]);
     expect(JSON.parse(after[1] ?? '').problems).toEqual(JSON.parse(before[1] ?? '').problems);
     expect(after[2]).toBe(before[2]);
+
+    // Extended to T = 3, majority cuts the same samples into other prefixes: no sample is new, so MV@4, its
+    // interval and the judge calls are those it had (before: the moved samples judged again, and the figure moved).
+    const mv = (table: string) => /^MV@4.*$/m.exec(table)?.[0];
+    const judgeCalls = (table: string) => table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ')[9];
+    await brokenJudgeTable(dir, 3, '0.3');
+    const extended = await readFile(path.join(out, 'table1.md'), 'utf8');
+    expect(mv(extended)).toBe(mv(before[2] ?? ''));
+    expect(judgeCalls(extended)).toBe(judgeCalls(before[2] ?? ''));
   });
 
   test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
