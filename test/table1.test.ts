@@ -209,6 +209,12 @@ describe('tmas table1', () => {
     const extended = await readFile(path.join(out, 'table1.md'), 'utf8');
     expect(mv(extended)).toBe(mv(before[2] ?? ''));
     expect(judgeCalls(extended)).toBe(judgeCalls(before[2] ?? ''));
+    // Its interval is seeded by the method and k, not by the last iteration: over figures that tell two seeds apart,
+    // the run's last iteration and a run that stopped one iteration earlier give one MV@4 line.
+    const run = await loadRun(path.join(out, 'majority'));
+    const spread = new Map(Array.from({ length: 12 }, (_, i) => [`q${i}`, (i * 7) % 12 / 11] as const));
+    const mvOf = (iterations: typeof run.iterations) => mv(formatTable1([{ strategy: 'majority', options: { samples: 4 }, run: { ...run, iterations }, draws: { byProblem: spread, pool: 16 } }]));
+    expect(mvOf(run.iterations.slice(0, -1))).toBe(mvOf(run.iterations));
   });
 
   test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {
