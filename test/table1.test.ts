@@ -209,6 +209,9 @@ describe('tmas table1', () => {
     const extended = await readFile(path.join(out, 'table1.md'), 'utf8');
     expect(mv(extended)).toBe(mv(before[2] ?? ''));
     expect(judgeCalls(extended)).toBe(judgeCalls(before[2] ?? ''));
+    // Each sample counted once in rule = judge, where the new cut first shows it: the cell it had.
+    const ruleJudge = (table: string) => table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ').at(-1);
+    expect(ruleJudge(extended)).toBe(ruleJudge(before[2] ?? ''));
     // Its interval is seeded by the method and k, not by the last iteration: over figures that tell two seeds apart,
     // the run's last iteration and a run that stopped one iteration earlier give one MV@4 line.
     const run = await loadRun(path.join(out, 'majority'));
