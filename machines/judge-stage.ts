@@ -150,6 +150,22 @@ function markReused(stage: JudgeStage, input: ProblemInput, key: string, candida
   if (!stage.reused.includes(candidate)) stage.reused.push(candidate);
 }
 
+/**
+ * The verdict the stored run holds for an identical request (NO_VERDICT: its reply gave none), at
+ * whatever iteration it stored it, when this run has not asked it. A resumed baseline starts again
+ * at 0 and learns the stored verdicts as it goes; one whose iterations are cut otherwise than the
+ * stored run's (majority's sample prefixes under a larger --max-iterations) meets a sample at
+ * another iteration than the stored run judged it at, under another seed that no journal entry
+ * answers (nor on the next resume, the sample then stored where no call of it was made): asked
+ * again, its passes were paid twice and drew new verdicts for the same text, and an extended
+ * table's MV@k moved with no new sample. A verdict stored at this very iteration is the one its
+ * journaled call would give back.
+ */
+function storedVerdict(input: ProblemInput, key: string): boolean | typeof NO_VERDICT | undefined {
+  for (const verdicts of Object.values(input.start.judged ?? {})) if (key in verdicts) return verdicts[key] ?? NO_VERDICT;
+  return undefined;
+}
+
 /** The outcome of asking for responses to be judged: the stage and the registry after it, and the requests to post. */
 export interface Asked {
   stage: JudgeStage;
@@ -185,10 +201,13 @@ export function judgeResponses(start: Asked, input: ProblemInput, responses: Jud
     const verdicts: Array<boolean | null> = [];
     const deferred: number[] = [];
     requests.forEach(({ message, key }, pass) => {
+      const stored = asked[key] === undefined ? storedVerdict(input, key) : undefined;
+      // First shown in this iteration of this run: the verdict counts here, not as one reused.
+      if (stored !== undefined) asked[key] = stored;
       const known = asked[key];
       verdicts.push(typeof known === 'boolean' ? known : null);
       if (typeof known === 'boolean') {
-        markReused(stage, input, key, response.candidate);
+        if (stored === undefined) markReused(stage, input, key, response.candidate);
         return;
       }
       if (known === NO_VERDICT) return;

@@ -36,15 +36,16 @@ export interface ProgramContext<S> {
 
 /**
  * The stored verdicts a problem starting at iteration `from` holds, as the run without a stop held
- * them there: those of the iterations up to `from`. A baseline starts again at 0 (the journal answers
- * its calls) and the later iterations' verdicts come back with their calls; given them all at once, a
- * pass of iteration 0 without a verdict took the one its repeat got a round later, and the resumed
- * run's results.jsonl differed from the run's without the stop (and from its own metrics' iterations).
+ * them there: those of the iterations before `from`. A baseline starts again at 0 and holds none: it
+ * learns each stored verdict where it first shows its candidate (judge-stage.ts, storedVerdict), so
+ * that one counts there and not as reused. Held from the start, iteration 0's verdicts were reused
+ * wherever a baseline whose iterations are cut otherwise (majority under a larger --max-iterations)
+ * first showed them, and its rule = judge figures left those samples out (60 of 74 at 5 problems).
  */
 function verdictsAt(judged: LoopStart['judged'], from: number): AskedRequests {
   const held: Record<string, AskedRequests[string]> = {};
   for (const [iteration, verdicts] of Object.entries(judged ?? {})) {
-    if (Number(iteration) > from) continue;
+    if (Number(iteration) >= from) continue;
     // Stored null: the reply gave no verdict, which its repeats keep.
     for (const [key, verdict] of Object.entries(verdicts)) held[key] = verdict ?? NO_VERDICT;
   }

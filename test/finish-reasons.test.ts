@@ -147,11 +147,10 @@ describe("finish reasons in other servers' words mean what they say", () => {
 
 describe('a finish reason on every chunk of a stream that is no finish', () => {
   /** A stream whose chunks come 300 ms apart, each saying `word` as its finish reason, then a last one saying stop. */
-  function slowly(res: ServerResponse, word: string): void {
+  function slowly(res: ServerResponse, word: string, pieces = ['The answer ', 'is ', '\\boxed{2}.'], everyMs = 300): void {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const pieces = ['The answer ', 'is ', '\\boxed{2}.'];
-    pieces.forEach((piece, i) => setTimeout(() => res.write(chatChunkEvent(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, word)), i * 300));
-    setTimeout(() => res.end(chatChunkEvent({}, 'stop') + 'data: [DONE]\n\n'), pieces.length * 300);
+    pieces.forEach((piece, i) => setTimeout(() => res.write(chatChunkEvent(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, word)), i * everyMs));
+    setTimeout(() => res.end(chatChunkEvent({}, 'stop') + 'data: [DONE]\n\n'), pieces.length * everyMs);
   }
 
   // KoboldCpp's streams said "null" on every chunk; a word tmas does not know may be a server's word for "not yet".
@@ -190,9 +189,11 @@ describe('a finish reason on every chunk of a stream that is no finish', () => {
   });
 
   test('"stop" on every chunk: the stream is read while its text comes, not cut a grace after its first chunk', async () => {
-    // Chunks 300 ms apart under a grace of 500 ms: before, "The answer " was the reply, cut 500 ms after it.
-    const { first, requests } = await call((res) => slowly(res, 'stop'), { finishGraceMs: 500 });
-    expect(first).toMatchObject({ content: 'The answer is \\boxed{2}.', finishReason: 'stop', attempts: 1 });
+    // Eight chunks 200 ms apart under a grace of 1 s: before, the reply was what came in the second after the first
+    // chunk. A gap of 200 ms leaves a loaded machine 800 ms before the grace could cut between two chunks.
+    const words = ['The ', 'answer ', 'is ', 'found ', 'by ', 'counting: ', 'it ', 'is \\boxed{2}.'];
+    const { first, requests } = await call((res) => slowly(res, 'stop', words, 200), { finishGraceMs: 1000 });
+    expect(first).toMatchObject({ content: words.join(''), finishReason: 'stop', attempts: 1 });
     expect(requests).toBe(1);
   });
 });

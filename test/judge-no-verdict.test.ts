@@ -56,18 +56,24 @@ test("majority's share judged does not grow with --max-iterations: a pass withou
     expect(await judgeCalls(once)).toBe(3);
     expect(await judgeCalls(thrice)).toBe(3);
 
-    // Run to 2 iterations and resumed to 3, before a judge that now gives a verdict every time: sample 0's pass,
-    // stored without one, is not asked again; the pass first asked at iteration 2 gets its verdict.
+    // Run to 2 iterations and resumed to 3, before a judge that now gives a verdict every time: T = 3 cuts the
+    // samples as 1, 2, 3, so sample 2, judged at iteration 1 before, comes at iteration 2 now; its pass, stored
+    // without a verdict, is not asked again there either (before: asked again, a verdict the first run never had).
     const resumed = await run('resumed', 2);
-    const judge = await serveModel(() => 'The response concludes with 6.\nVERDICT: equivalent');
+    let asked = 0;
+    const judge = await serveModel(() => {
+      asked++;
+      return 'The response concludes with 6.\nVERDICT: equivalent';
+    });
     try {
       const ended = await runCliInProcess(['run', '--resume', resumed, '--max-iterations', '3', '--judge-base-url', judge.url]);
-      expect(ended.code, ended.stderr).toBe(0);
+      expect(ended.stderr).toContain('TMAS_RUN_UNGRADED');
     } finally {
       await judge.close();
     }
+    expect(asked).toBe(0);
     const lines = (await readFile(path.join(resumed, 'results.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Line);
-    expect(lines.map((line) => line.candidates.map((candidate) => candidate.judge?.verdicts))).toEqual([[[null]], [[null], [null]], [[null], [null], [true]]]);
+    expect(lines.map((line) => line.candidates.map((candidate) => candidate.judge?.verdicts))).toEqual([[[null]], [[null], [null]], [[null], [null], [null]]]);
   } finally {
     await model.close();
   }

@@ -205,9 +205,10 @@ describe('an answer extraction would misread', () => {
     const final = 'Counting case by case, the number of solutions is $12$, and the largest is $n = 5$.';
     const problem = { problem_id: 'count', question: 'How many solutions does the equation have, over all n?', answer: '5' };
     const output = await oneSampleJudged(dir, problem, `<think>try n = 4 first, then n = 5</think>\n${final}`, 2);
-    // The trap: the rule's extraction reads the trailing `n = 5`, and grades it as the reference.
+    // The extraction reads the trailing `n = 5`; the rule, given the question ("How many solutions"), grades the clause
+    // that names the number of solutions (labelled-clauses.ts), 12, as the judge does: neither takes the extraction.
     const [line] = await readResults(path.join(output, 'results.jsonl'));
-    expect(line?.candidates[0]).toMatchObject({ answer: 'n = 5', correct: true });
+    expect(line?.candidates[0]).toMatchObject({ correct: false });
     const judges = (await readJournal(output)).filter((call) => call.role === 'judge');
     expect(judges).toHaveLength(2);
     for (const judge of judges) {

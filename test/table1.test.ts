@@ -82,6 +82,12 @@ describe('tmas table1', () => {
       expect(metrics.calls.issued).toBe(0);
     }
     expect(await readFile(path.join(out, 'table1.md'), 'utf8')).toBe(table);
+
+    // A larger N changes self-refine's and tmas's calls, not majority's, which does not read it: the refusal names a method it stops.
+    const wider = await runCliInProcess(args.map((arg, i) => (args[i - 1] === '--n-candidates' ? '3' : arg)));
+    expect(wider.code).toBe(2);
+    expect(wider.stderr).toMatch(/Refusing to resume \S+self-refine with .*--n-candidates: the run has 2, this command gives 3.*--force.*\[TMAS_RESUME_CONFLICT\]/);
+    expect(wider.stderr).not.toContain(path.join(out, 'majority'));
   });
 
   test('a judge that gave no verdict on some candidates: the judged cell says the share it graded, with ⚠', async ({ dir }) => {
@@ -194,6 +200,24 @@ describe('tmas table1', () => {
     expect(after[0]).toBe(before[0]);
     expect(JSON.parse(after[1] ?? '').problems).toEqual(JSON.parse(before[1] ?? '').problems);
     expect(after[2]).toBe(before[2]);
+
+    // Extended to T = 3, majority cuts the same samples into other prefixes: no sample is new, so MV@4, its
+    // interval and the judge calls are those it had (before: the moved samples judged again, and the figure moved).
+    const mv = (table: string) => /^MV@4.*$/m.exec(table)?.[0];
+    const judgeCalls = (table: string) => table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ')[9];
+    await brokenJudgeTable(dir, 3, '0.3');
+    const extended = await readFile(path.join(out, 'table1.md'), 'utf8');
+    expect(mv(extended)).toBe(mv(before[2] ?? ''));
+    expect(judgeCalls(extended)).toBe(judgeCalls(before[2] ?? ''));
+    // Each sample counted once in rule = judge, where the new cut first shows it: the cell it had.
+    const ruleJudge = (table: string) => table.match(/^\| majority \|.*$/gm)?.at(-1)?.split(' | ').at(-1);
+    expect(ruleJudge(extended)).toBe(ruleJudge(before[2] ?? ''));
+    // Its interval is seeded by the method and k, not by the last iteration: over figures that tell two seeds apart,
+    // the run's last iteration and a run that stopped one iteration earlier give one MV@4 line.
+    const run = await loadRun(path.join(out, 'majority'));
+    const spread = new Map(Array.from({ length: 12 }, (_, i) => [`q${i}`, (i * 7) % 12 / 11] as const));
+    const mvOf = (iterations: typeof run.iterations) => mv(formatTable1([{ strategy: 'majority', options: { samples: 4 }, run: { ...run, iterations }, draws: { byProblem: spread, pool: 16 } }]));
+    expect(mvOf(run.iterations.slice(0, -1))).toBe(mvOf(run.iterations));
   });
 
   test("the report's intervals are table1.md's, and the same for the runs copied elsewhere: seeded by the run's name, never its path", async ({ dir }) => {

@@ -52,6 +52,13 @@ async function startServer(): Promise<{ url: string; judgeCalls: Map<string, num
 
 describe('verdict reuse', () => {
   let server: { close: () => Promise<void> } | null = null;
+  /** The server, the problems, the run's folder and the flags a run and its resume both give. */
+  const resumable = async (dir: string) => {
+    const endpoint = await startServer();
+    server = endpoint;
+    const model = ['--base-url', endpoint.url, '--model-name', 'm', '--judge-model-name', 'm', '--judge-passes', '1', '--no-stream'];
+    return { endpoint, input: await writeProblems(dir, PROBLEMS), output: path.join(dir, 'run'), model };
+  };
   afterEach(async () => {
     await server?.close();
     server = null;
@@ -86,11 +93,7 @@ describe('verdict reuse', () => {
   });
 
   test('a run stopped after iteration 0 and resumed reuses the verdicts it had, as the run without a stop does', async ({ dir }) => {
-    const endpoint = await startServer();
-    server = endpoint;
-    const input = await writeProblems(dir, PROBLEMS);
-    const output = path.join(dir, 'run');
-    const model = ['--base-url', endpoint.url, '--model-name', 'm', '--judge-model-name', 'm', '--judge-passes', '1', '--no-stream'];
+    const { endpoint, input, output, model } = await resumable(dir);
     await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'self-refine', '--no-proof', '--n-candidates', '1', '--max-iterations', '1', ...model]);
     const resumed = await runCliInProcess(['run', '--resume', output, '--max-iterations', '3', ...model]);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -102,6 +105,23 @@ describe('verdict reuse', () => {
     expect(asked('repeating')).toEqual([0]);
     expect(endpoint.judgeCalls.get(PROBLEMS[1]?.question ?? '')).toBe(1);
     expect(asked('changing')).toEqual([0, 1, 2]);
+  });
+
+  test('majority extended to more iterations keeps its samples\' verdicts: no judge pass is paid twice', async ({ dir }) => {
+    const { endpoint, input, output, model } = await resumable(dir);
+    const judgeCalls = () => [...endpoint.judgeCalls.values()].reduce((sum, calls) => sum + calls, 0);
+    await runInProcess(['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '4', '--no-proof', '--max-iterations', '2', ...model]);
+    expect(judgeCalls()).toBe(8);
+    // T = 3 cuts the 4 samples as 1, 2, 4: samples 2 and 3, judged in iteration 1 before, come in iteration 2 now.
+    const extended = await runCliInProcess(['run', '--resume', output, '--max-iterations', '3', ...model]);
+    expect(extended.code, extended.stderr).toBe(0);
+    expect(judgeCalls()).toBe(8);
+    // Resumed again as it is: sample 1, first shown at iteration 1 now, has no journal entry there either.
+    const again = await runCliInProcess(['run', '--resume', output, ...model]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(judgeCalls()).toBe(8);
+    const last = (await readResults(path.join(output, 'results.jsonl'))).filter((line) => line.iteration === 2);
+    expect(last.map((line) => line.candidates.map((c) => c.judge?.verdicts))).toEqual([Array(4).fill([true]), Array(4).fill([true])]);
   });
 });
 

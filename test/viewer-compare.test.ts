@@ -173,6 +173,9 @@ describe.skipIf(!existsSync(CHROMIUM))('tmas view: a problem side by side in two
       await page.click('a.fork-compare:text("side by side with runs/plain")');
       await page.waitForSelector('body[data-ready="#/compare/1,0/problem/p1"]');
       expect(await page.locator('.compared-runs li[data-run="0"] .fork-of').textContent()).toMatch(/forked from plain/);
+      // Each run's settings beside its name: the fork's module by name and digest (two edits of one module read apart), the plain run's none.
+      expect(await page.locator('.compared-runs li[data-run="0"] .run-settings').textContent()).toMatch(/N=2 .*agents=brief\.mjs \(sha256:[0-9a-f]{12}\)/);
+      expect(await page.locator('.compared-runs li[data-run="1"] .run-settings').textContent()).not.toContain('agents=');
       expect(await page.locator('tr.call-row.first-difference').getAttribute('data-role')).toBe('summary');
       // A run of another seed differs from its first call on, and its answers part from the plain run's where the stores say.
       const apart = await firstParting(plain, reseeded, 'p1');

@@ -9,7 +9,7 @@ import { cleanLatex } from './extract/clean.ts';
 import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
-import { reopensAnswer } from './extract/after-answer.ts';
+import { reopensAnswer } from './extract/reopened-answer.ts';
 import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
 import { formKey } from './compare/form-key.ts';
 import { familyVerdict } from './compare/tuple-families.ts';

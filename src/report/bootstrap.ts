@@ -32,6 +32,16 @@ export function figureSeed(name: string, figure: ProblemFigure, iteration: numbe
   return seedFor('table1', name, figure, iteration);
 }
 
+/**
+ * The seed of table1.md's MV@k interval: the method and k, never an iteration. MV@k is over each
+ * problem's whole pool, which --max-iterations does not change; seeded by the last iteration, a
+ * table extended to more iterations moved its MV@k interval (40.9 [11.2, 72.2], then
+ * [11.2, 75.4]) with no sample new.
+ */
+export function voteSeed(name: string, k: number | string): number {
+  return seedFor('table1-mv', name, k);
+}
+
 /** The seed of a run's paired interval of Pass@1 against the reference run at `iteration` (table1.md's label, as figureSeed). */
 export function pairedSeed(name: string, iteration: number | string): number {
   return seedFor('table1-paired', name, iteration);

@@ -79,6 +79,12 @@ function loopFlag(setting: SharedLoopSetting): string {
   return `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
+/** The shared loop flags given on the command line (`given`: option names) that `strategy` does not read under its `options`. */
+export function unreadLoopFlags(strategy: Strategy, options: Readonly<Record<string, StrategyOptionValue>>, given: ReadonlySet<string>): SharedLoopSetting[] {
+  const reads = loopSettingsRead(strategy, options);
+  return SHARED_LOOP_SETTINGS.filter((setting) => given.has(setting) && !reads.includes(setting));
+}
+
 /**
  * Refuses a shared loop flag given on the command line (`given`: option names) that `strategy`
  * does not read under its `options`: `--n-candidates 4` to majority, whose samples are
@@ -86,9 +92,9 @@ function loopFlag(setting: SharedLoopSetting): string {
  * flags to every method and does not call this.
  */
 export function refuseUnreadLoopFlags(strategy: Strategy, options: Readonly<Record<string, StrategyOptionValue>>, given: ReadonlySet<string>): void {
-  const reads = loopSettingsRead(strategy, options);
-  const unread = SHARED_LOOP_SETTINGS.filter((setting) => given.has(setting) && !reads.includes(setting));
+  const unread = unreadLoopFlags(strategy, options, given);
   if (unread.length === 0) return;
+  const reads = loopSettingsRead(strategy, options);
   const own = (strategy.flags ?? []).map((flag) => `--${flag.name}`);
   const names = unread.map(loopFlag);
   const flags = names.length === 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;

@@ -12,6 +12,7 @@ import { problemOrdinal } from './problem-key.ts';
 import { problemDifferences } from '../input/problem-identity.ts';
 import { problemDetail } from './queries.ts';
 import type { RunCatalog } from './run-catalog.ts';
+import { settingsLine } from '../settings/settings-line.ts';
 import { callSubject, outlineOf } from './transcript.ts';
 import type { ViewedRun } from './viewed-run.ts';
 
@@ -23,6 +24,12 @@ export interface ComparedRun {
   index: number;
   name: string;
   strategy: string;
+  /**
+   * The settings its strategy reads, with its agents module and prompt templates by name and digest
+   * (settings-line.ts, as its own page and the report say them): two forks of one module edited
+   * between them, both `changed: --agents`, read apart.
+   */
+  settings: string;
   /** Whether the run has the problem. */
   present: boolean;
   /** The run it was made from, when the viewer has it. */
@@ -102,7 +109,9 @@ export async function compareProblem(catalog: RunCatalog, indexes: number[], key
     sides.map(async (side, at) => {
       const index = indexes[at] ?? -1;
       const problemDiffers = side.problem === null ? [] : problemDifferences(shown, side.problem);
-      return { index, name: side.run.name, strategy: side.run.manifest.strategy, present: side.problem !== null, fork: await forkParent(catalog, index, side.run), truncated: side.truncated, problemDiffers };
+      const { name, manifest } = side.run;
+      const settings = settingsLine(manifest.config, manifest.strategy);
+      return { index, name, strategy: manifest.strategy, settings, present: side.problem !== null, fork: await forkParent(catalog, index, side.run), truncated: side.truncated, problemDiffers };
     }),
   );
   return {

@@ -22,7 +22,7 @@ import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
 import { forkSourceNow } from '../../host/calls/journal-source.ts';
-import { refuseUnreadLoopFlags } from '../../settings/strategy-flags.ts';
+import { refuseUnreadLoopFlags, unreadLoopFlags } from '../../settings/strategy-flags.ts';
 import { refuseSimFlagsWithoutSim } from '../../settings/sections/sim.settings.ts';
 import { refuseJudgeFlagsWithoutJudge } from '../../settings/configure/unused-judge.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
@@ -50,6 +50,14 @@ export function givenOptions(command: Command): Set<string> {
 export function refuseUnreadLoopFlagsOf(strategy: string, options: RunConfig['loop']['strategyOptions'], given: ReadonlySet<string>): void {
   const declared = STRATEGIES[strategy];
   if (declared !== undefined) refuseUnreadLoopFlags(declared, options, given);
+}
+
+/** `given` less the shared loop flags `strategy` does not read under `options`. */
+function withoutUnreadLoopFlags(strategy: string, options: RunConfig['loop']['strategyOptions'], given: ReadonlySet<string>): ReadonlySet<string> {
+  const declared = STRATEGIES[strategy];
+  if (declared === undefined) return given;
+  const unread: ReadonlySet<string> = new Set(unreadLoopFlags(declared, options, given));
+  return new Set([...given].filter((option) => !unread.has(option)));
 }
 
 /** How a stored run's configuration takes this command's flags: where the run goes, whether call-shaping changes are allowed, how errors name the command. */
@@ -81,14 +89,15 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   keepPathIdentity(TOKENIZER_FILE, manifest.config, requested);
   // So does one started before agents modules had digests, by the module's path.
   keepPathIdentity(AGENTS_FILE, manifest.config, requested);
-  if (merge.oneMethod) {
-    // The run's own options, with those given here: a resumed pacore run started with --round-widths '' reads N.
-    const own = given.has('strategy') ? {} : manifest.config.loop.strategyOptions;
-    const options = { ...own, ...Object.fromEntries(Object.entries(requested.loop.strategyOptions).filter(([name]) => given.has(name))) };
-    // Before the resume's own comparison, which would offer --force for a flag that changes nothing.
-    refuseUnreadLoopFlagsOf(requested.loop.strategy, options, given);
-  }
-  const merged = resumeConfig(manifest.config, requested, given, { force: merge.changes, runDir: merge.target });
+  // The run's own options, with those given here: a resumed pacore run started with --round-widths '' reads N.
+  const own = given.has('strategy') ? {} : manifest.config.loop.strategyOptions;
+  const options = { ...own, ...Object.fromEntries(Object.entries(requested.loop.strategyOptions).filter(([name]) => given.has(name))) };
+  // Before the resume's own comparison, which would offer --force for a flag that changes nothing.
+  if (merge.oneMethod) refuseUnreadLoopFlagsOf(requested.loop.strategy, options, given);
+  // tmas table1 gives its flags to every method: one a method does not read changes nothing of its run (a larger
+  // --n-candidates refused majority, whose calls it leaves as they were, and named it alone).
+  const heeded = merge.oneMethod ? given : withoutUnreadLoopFlags(requested.loop.strategy, options, given);
+  const merged = resumeConfig(manifest.config, requested, heeded, { force: merge.changes, runDir: merge.target });
   refuseSimFlagsWithoutSim(merged, given);
   refuseJudgeFlagsWithoutJudge(merged, given);
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.

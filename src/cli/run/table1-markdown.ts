@@ -9,8 +9,9 @@
  * one the report draws as bands: a cell is a mean over problems of per-problem
  * figures that are shares (Pass@1) or 0/1 (MV), bounded and often near 0 or 1
  * on tens of problems, where a normal approximation gives bounds outside
- * [0, 1]. Each resampling is seeded by the method and the iteration, so the
- * file is the same on every machine. A cell over fewer than 2 graded problems
+ * [0, 1]. Each resampling is seeded by the method and the iteration (MV@k's by
+ * the method and k: its pool is the same whatever T), so the file is the same
+ * on every machine. A cell over fewer than 2 graded problems
  * has no interval (`[–]`).
  *
  * The difference from TMAS pairs the problems by id (those both graded at
@@ -30,7 +31,7 @@
  * some problems' iterations `‡`, each with a note under the table (the
  * fields, the role, share and iterations, the problems stopped).
  */
-import { bootstrapInterval, figureByProblem, figureSeed, pairedDifference, pairedSeed, PAIRED_RESAMPLES } from '../../report/bootstrap.ts';
+import { bootstrapInterval, figureByProblem, figureSeed, pairedDifference, pairedSeed, PAIRED_RESAMPLES, voteSeed } from '../../report/bootstrap.ts';
 import { comparisonGroups } from '../../report/comparable.ts';
 import type { ReportRun } from '../../report/load.ts';
 import type { ProblemFigure } from '../../report/bootstrap.ts';
@@ -95,7 +96,7 @@ function mvLine(majority: Table1Method, marks: string, tmas: Table1Method | unde
   const k = majority.options.samples ?? '?';
   const byProblem = mvByProblem(majority);
   const values = [...byProblem.values()];
-  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, figureSeed(majority.strategy, 'majority', majority.run.iterations.at(-1)?.iteration ?? 0)))}`;
+  const figure = values.length === 0 ? '-' : `${percent(values.reduce((a, b) => a + b, 0) / values.length)}${bracket(bootstrapInterval(values, voteSeed(majority.strategy, k)))}`;
   const pool = majority.draws?.pool ?? Number(k);
   const how =
     pool > Number(k)

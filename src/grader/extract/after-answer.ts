@@ -1,40 +1,39 @@
 /**
- * What a reply says after its answer that changes it: words that reopen it
- * ("Wait, I made an error: the count is 14."), or a sentence that adds
+ * What a reply says after its answer that changes it: a sentence that adds
  * another solution ("Also $x = 2$ works.", "Another solution is $x = 2$.",
  * "Note that $x = 2$ also satisfies the equation."). Read as a remark, an
  * added solution was dropped: the first value alone was graded equal to a
  * reference that holds it alone, sure of it. After a box or an announcement
  * which of the two the reply settled on only a reader can tell; after an
  * unannounced answer the added value joins it. A conclusion after the last box
- * states an answer as an announcement there does.
+ * states an answer as an announcement there does. Words that reopen an answer:
+ * reopened-answer.ts.
  */
-import { lastBoxedAnswer, lastBoxEnd } from './boxes.ts';
-import { afterReasoning, announcedAnswer, CONCLUDING, extractAnswer } from './extract.ts';
-import { joinedUpTo } from './statement.ts';
+import { lastBoxedAnswer } from './boxes.ts';
+import { joinedUpTo } from './joined-values.ts';
 import { LONE_SYMBOL, mathSegments, numbers, sentencesOf } from './segments.ts';
 import { REJECTS } from './denied.ts';
-
-/** Words that reopen an answer already given: "Wait, I made an error", "Actually, we missed two cases", "Hmm, let me recheck". */
-const REOPENS = /\b(?:wait|actually|hmm+|oops|mistake|error|wrong|incorrect|re-?check|reconsider|correction|on\s+second\s+thought)\b/i;
 
 /**
  * Words that say a sentence adds a value to the answer, and words that say the value solves the problem too. A
  * connective alone ("Moreover, the solution $x = y = z = 1$ attains it.") adds a statement, not a solution.
  */
-const ANOTHER = /\b(?:also|too|as\s+well|another)\b/i;
-const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|ies))\b/i;
+export const ANOTHER = /\b(?:also|too|as\s+well|another)\b/i;
+export const SOLVES = /\b(?:works?|satisf(?:y|ies)|solutions?|roots?|valid|qualif(?:y|ies))\b/i;
+
+/** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
+export const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
 
 /** How much of a response after its answer is read for words that reopen it or add to it. */
 const STATEMENT_TAIL = 2000;
 
 /** What a response says after `from` (the end of its answer), without the delimiter that closes the answer's math. */
-function tailAfter(text: string, from: number): string {
+export function tailAfter(text: string, from: number): string {
   return text.slice(from, from + STATEMENT_TAIL).replace(/^\s*(?:\$\$?|\\[)\]])/, '');
 }
 
 /** Whether a sentence adds a solution it states in mathematics: "Also $x = 2$ works.", "$x = 2$ is another root." */
-function addsSolution(sentence: string): boolean {
+export function addsSolution(sentence: string): boolean {
   // "(the other root $x = 3$ is extraneous)": a value the sentence rejects adds nothing.
   // "These also satisfy the equation for every $c$.": a lone letter is no value, and the sentence speaks of the answer.
   const values = mathSegments(sentence).filter((s) => !LONE_SYMBOL.test(s.text));
@@ -52,55 +51,23 @@ function itAlsoSolves(sentence: string, values: readonly { text: string }[]): bo
 }
 
 /**
- * Whether a response reopens its answer, or adds another, after giving it: after its last box or announcement,
- * words that reopen it and then a number or mathematics, or a sentence that adds a solution.
- */
-export function reopensAnswer(response: string): boolean {
-  const final = afterReasoning(response);
-  const end = Math.max(lastBoxEnd(final), announcedAnswer(final)?.end ?? -1);
-  if (end < 0) return false;
-  const after = tailAfter(final, end);
-  const reopened = REOPENS.exec(after);
-  if (reopened !== null && /\d|\$|\\[(\[]/.test(after.slice(reopened.index))) return true;
-  const answer = lastBoxEnd(final) === end ? lastBoxedAnswer(final) : announcedAnswer(final)?.text;
-  // "Yes. For instance, $n = 6$ works, and $n = 10$ works as well.": values after a yes or a no are its examples.
-  if (YES_OR_NO.test(answer ?? '')) return false;
-  return sentencesOf(after).some((sentence) => addsSolution(sentence.text) && !restates(sentence.text, answer ?? '') && !ranksBelowOrAbove(sentence.text));
-}
-
-/** An answer that is a yes or a no, as a box or an announcement gives it: "\text{Yes}", "**yes**", "yes, for example …". */
-const YES_OR_NO = /^[\s*$]*(?:\\(?:text|textbf|mathrm)\s*\{\s*)?(?:yes|no)\b[\s}*$]*(?:[.!,;:]|$)/i;
-
-/**
- * Whether a sentence grants that a value also works and then, after "but", sets it against the answer's rank:
- * "Larger values such as $n = 12$ also work, but we want the smallest.", "Of course $n = 12$ also works, but $6$
- * is the least." The answer is a least or greatest value; the others that work are no other answer to it.
- */
-function ranksBelowOrAbove(sentence: string): boolean {
-  const but = /\bbut\b/i.exec(sentence);
-  return but !== null && ANOTHER.test(sentence.slice(0, but.index)) && ORDER.test(sentence);
-}
-
-const ORDER = /\b(?:smaller|larger|bigger|greater|least|smallest|largest|biggest|greatest|minimal|maximal|minimum|maximum)\b/i;
-
-/** A value without its label and spaces: "n = 3" and "3" are one value, "f(x) = x" stays. */
-function bareValue(tex: string): string {
-  return tex.replace(/^\s*[a-zA-Z]\s*=/, '').replace(/\s+|\$/g, '');
-}
-
-/**
  * Whether a sentence speaks of the answer itself: it restates the answer and states no other value under a letter
  * ("It is easy to check that $f(x) = x$ also satisfies the equation.", "Plugging in $n = 7$: $7^2 = 49$, which also
  * satisfies the second condition."), or it says so of "this" or "it" before any mathematics ("This is also the
  * number of roots of $p$."). Read as adding a solution, a right box and its check were graded unsure.
  */
-function restates(sentence: string, answer: string): boolean {
+export function restates(sentence: string, answer: string): boolean {
   const math = mathSegments(sentence);
   // "This is also the number of roots of $p$": the answer is what solves; "It is also true that $x = 5$ is a root": the math does.
   if (/^\s*(?:this|it)\s+(?:is|was)\b/i.test(sentence) && SOLVES.test(sentence.slice(0, math[0]?.start ?? sentence.length))) return true;
   const same = (tex: string): boolean => bareValue(tex) === bareValue(answer);
   const otherLabelled = math.some((s) => /^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*=/.test(s.text) && !same(s.text));
   return answer !== '' && math.some((s) => same(s.text)) && !otherLabelled;
+}
+
+/** A value without its label and spaces: "n = 3" and "3" are one value, "f(x) = x" stays. */
+export function bareValue(tex: string): string {
+  return tex.replace(/^\s*[a-zA-Z]\s*=/, '').replace(/\s+|\$/g, '');
 }
 
 /**
@@ -142,9 +109,10 @@ function valuesAreObjects(sentence: string): boolean {
 /**
  * The answers that sentences after the last box (which ends at `from`; -1 for none) state when they open on a
  * conclusion: "$\boxed{12}$. So there are $13$ ways in total." The reply concludes twice; read as a restatement,
- * the second value was never seen and the box was graded equal, sure of it.
+ * the second value was never seen and the box was graded equal, sure of it. `read` reads a sentence's answer
+ * (extract.ts extractAnswer, passed in: extract.ts reads added solutions from here).
  */
-export function concludedAfter(text: string, from: number): string[] {
+export function concludedAfter(text: string, from: number, read: (sentence: string) => string | null): string[] {
   if (from < 0) return [];
   const box = lastBoxedAnswer(text) ?? '';
   // "Therefore, the minimum value $7$ is attained when $x = y = 1$.": a conclusion that restates the box is about it.
@@ -154,7 +122,7 @@ export function concludedAfter(text: string, from: number): string[] {
   return sentencesOf(tailAfter(text, from))
     .filter((sentence) => CONCLUDING.test(sentence.text.trim()) && /\d|\$|\\[([]/.test(sentence.text))
     .filter((sentence) => !valuesAreObjects(sentence.text) && !restatesBox(sentence.text))
-    .flatMap((sentence) => extractAnswer(sentence.text) ?? soleNumber(sentence.text) ?? [])
+    .flatMap((sentence) => read(sentence.text) ?? soleNumber(sentence.text) ?? [])
     .filter((answer) => !BOUND.test(answer));
 }
 

@@ -12,7 +12,7 @@
  * and "not $4$ but $5$"'s 5 are not denied.
  */
 import { mathSegments } from './segments.ts';
-import { JOINER } from './statement.ts';
+import { JOINER } from './joined-values.ts';
 
 /**
  * A negation that the next value completes, with words that only lead to the value ("not equal to", "cannot be

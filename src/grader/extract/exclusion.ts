@@ -8,7 +8,7 @@
  * list) it is taken out of it (`\setminus`), which the comparison reads; after
  * words the sentence is the answer, for a reader.
  */
-import { JOINER, joinedUpTo } from './statement.ts';
+import { JOINER, joinedUpTo } from './joined-values.ts';
 import { LONE_SYMBOL, type Segment } from './segments.ts';
 
 /** Words that exclude the value after them from the one before: "excluding", "except (for)", "other than", "apart from". */

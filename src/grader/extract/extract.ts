@@ -9,9 +9,10 @@ import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, re
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
-import { addedSolution, concludedAfter } from './after-answer.ts';
+import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
-import { casesAtEnd, joinedUpTo, listAt, statementAt } from './statement.ts';
+import { casesAtEnd, listAt, statementAt } from './statement.ts';
+import { joinedUpTo } from './joined-values.ts';
 import { ownTurn } from './turns.ts';
 
 /**
@@ -218,9 +219,6 @@ function rangedStatement(paragraph: string, math: readonly Segment[]): string | 
   return letters(lastMath.text).some((letter) => own.has(letter)) ? statementAt(paragraph, previous.start) : null;
 }
 
-/** A sentence that opens on a conclusion: "Therefore, …", "Thus …", "In conclusion, …". */
-export const CONCLUDING = /^(?:therefore|thus|hence|so|consequently|in\s+conclusion)\b/i;
-
 /** "there are 12 distinct sequences": a count stated in words. */
 const THERE_ARE = /\bthere\s+(?:are|is|exist)\s+(?:exactly\s+)?(\d+(?:,\d{3})*)\b/i;
 
@@ -338,7 +336,7 @@ export function finalAnswers(response: string): string[] {
     .filter((s): s is { answer: string; final: boolean } => s.answer !== null && s.answer !== '' && isAnswerLike(s.answer) && (s.final || holdsValue(s.answer)))
     .map((s) => s.answer);
   // "$\boxed{12}$. So there are $13$ ways in total.": a conclusion after the last box states an answer too.
-  return [...boxed, ...stated, ...concludedAfter(text, afterBoxes)];
+  return [...boxed, ...stated, ...concludedAfter(text, afterBoxes, extractAnswer)];
 }
 
 /**

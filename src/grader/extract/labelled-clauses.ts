@@ -6,7 +6,7 @@
  * right sum 3 graded different; a wrong larger root passed where the smaller
  * was asked). The grade reads these clauses with the question (grade.ts).
  */
-import { joinedUpTo } from './statement.ts';
+import { joinedUpTo } from './joined-values.ts';
 import { mathSegments, sentencesOf } from './segments.ts';
 
 /** One clause of such a sentence: the name it gives its value ("roots", "sum", "larger") and the value. */

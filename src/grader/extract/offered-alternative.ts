@@ -6,7 +6,8 @@
  * statement from the value before is read instead, hedge and all, as an
  * announced one is (statement.ts), so that the grade is unsure.
  */
-import { ALTERNATIVE, JOINER, statementAt } from './statement.ts';
+import { ALTERNATIVE, statementAt } from './statement.ts';
+import { JOINER } from './joined-values.ts';
 import type { Segment } from './segments.ts';
 
 /** The statement from the math before the last of `paragraph` when the last is offered as its alternative, else null. */

@@ -11,7 +11,7 @@
  * alternative, a consequence: "so $x = 12$", "giving $2$") is not a remark.
  */
 import { mathSegments, type Segment } from './segments.ts';
-import { CASE_THEN_ANOTHER } from './statement.ts';
+import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 

@@ -10,31 +10,10 @@ import { withoutClosingRemarks } from './remarks.ts';
 import { settlingClause } from './settled-value.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { LONE_SYMBOL, mathSegments, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { CASE_THEN_ANOTHER, JOINER } from './joined-values.ts';
 
 /** How far after a marker its statement is looked for: a statement is one sentence. */
 const STATEMENT_WINDOW = 2000;
-
-/**
- * Text between two segments of one answer: a comma, "and", "or" (in the languages read), or nothing but space (and bold
- * marks; a lone "*" is a bullet). "as well as", "and also", "but also", "together with", "along with" add a value as "and" does: read
- * as a reason ("as …"), they left "$y=4$, as well as $y=9$" at 4, and a wrong reference 4 was graded equal.
- */
-export const JOINER =
-  /^(?:\s|\*\*)*(?:[,;](?:\s|\*\*)*)?(?:(?:(?:as\s+well\s+as|and\s+also|but\s+also|(?:together|along)\s+with|and|or|et|ou|und|oder|y|o)\b|(?:или|и)(?=\s)|或|和|与|及)(?:\s|\*\*)*)?$/i;
-
-/**
- * The math segments up to `segments[last]` that only separators join to it
- * in one paragraph, joined by ", ": "$x = 2$ and $x = -3$" is "x = 2, x = -3".
- */
-export function joinedUpTo(text: string, segments: readonly Segment[], last: number): string {
-  let first = last;
-  for (let k = last - 1; k >= 0; k -= 1) {
-    const gap = text.slice(segments[k]?.end ?? 0, segments[k + 1]?.start ?? 0);
-    if (!JOINER.test(gap) || /\n\s*\n/.test(gap)) break;
-    first = k;
-  }
-  return segments.slice(first, last + 1).map((s) => s.text).join(', ');
-}
 
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
@@ -42,13 +21,6 @@ export function joinedUpTo(text: string, segments: readonly Segment[], last: num
  * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}). The grader reads these by its own rules.
  */
 const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
-
-/**
- * A value's case followed by another case: "$4$ for $n \ge 2$ and $1$ for $n = 1$", "$0$ for $n$ odd, otherwise $1$".
- * Read as the value alone, the first case was the answer, equal to a reference 4, sure of it; "$4$ for $n = 3$" alone
- * is no answer by cases.
- */
-export const CASE_THEN_ANOTHER = /^[\s*]*,?\s*for\s*(?:\$|\\\()[^.\n]*?(?:(?:\band\b|\bor\b|[,;])\s*(?:\$|\\\()[^.\n]*?\b(?:for|when|if)\b|\b(?:otherwise|else)\b)/i;
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",

@@ -20,6 +20,7 @@ function runLine(comparison: ProblemComparison, run: ComparedRun): HTMLElement {
   return el('li', { 'data-run': String(run.index) }, [
     run.present ? el('a', { href: problemHash(run.index, comparison.problem.id, last), text: run.name }) : `${run.name} (has no problem ${comparison.problem.id})`,
     ` · ${run.strategy}`,
+    el('span', { class: 'run-settings', text: ` · ${run.settings}` }),
     parent && run.fork ? el('span', { class: 'fork-of', text: ` · forked from ${parent.name}${run.fork.changed.length ? `, changed: ${run.fork.changed.join('; ')}` : ''}` }) : null,
     run.truncated ? el('span', { class: 'bad-text', text: ' · more calls than the comparison reads: the last are left out' }) : null,
     run.problemDiffers.length ? el('span', { class: 'bad-text problem-differs', text: ` · another problem under this id: its ${run.problemDiffers.join(' and ')} ${run.problemDiffers.length > 1 ? 'differ' : 'differs'} from the one shown` }) : null,
