@@ -6,10 +6,11 @@
  * passes every checksum, and each reader met it as an internal error with a
  * stack (`Cannot read properties of undefined`), or, where a reader guarded
  * the field, counted it as nothing without a word. Here each kind of record
- * is checked for the fields its readers take without a guard, and the store
+ * is checked (a zod schema of the fields its readers take without a guard), and the store
  * names the record as damage (store.ts), which `tmas repair` drops
  * (text-store.ts's unreadable records).
  */
+import { z } from 'zod';
 import { hasTexts } from './texts.ts';
 
 /** The kinds of record checked, as errors name them. */
@@ -17,7 +18,7 @@ export type RecordKind = 'call' | 'message' | 'iteration' | 'banks' | 'problem';
 
 type Fields = Record<string, unknown>;
 
-/** What the value at `at` is, in words, for a message. */
+/** What a value is, in words, for a message. */
 function described(value: unknown): string {
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'a list';
@@ -30,61 +31,40 @@ function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The first field of `record` (a path of names) that is not of its kind, in words; null when all are. */
-function firstMisfit(record: Fields, expected: Array<[string, (value: unknown) => boolean]>): string | null {
-  for (const [at, fits] of expected) {
-    let value: unknown = record;
-    for (const name of at.split('.')) value = isFields(value) ? value[name] : undefined;
-    if (!fits(value)) return `its "${at}" is ${described(value)}`;
-  }
-  return null;
-}
-
-const isString = (value: unknown) => typeof value === 'string';
-const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-const isList = (value: unknown) => Array.isArray(value);
-const isListOfFields = (value: unknown) => Array.isArray(value) && value.every(isFields);
-const isOptionalList = (value: unknown) => value === undefined || Array.isArray(value);
-const isMessages = (value: unknown) => Array.isArray(value) && value.every((message) => isFields(message) && typeof message['role'] === 'string' && typeof message['content'] === 'string');
-
-/** Per kind, the fields its readers dereference, by path, with what each must be. */
-const EXPECTED: Record<RecordKind, Array<[string, (value: unknown) => boolean]>> = {
-  call: [
-    ['key', isString],
-    ['role', isString],
-    ['problem', isString],
-    ['iteration', isNumber],
-    ['index', isNumber],
-    ['request.model', isString],
-    ['request.messages', isMessages],
-    ['fit.promptTokens', isNumber],
-    ['fit.dropped', isList],
-    ['response.content', isString],
-    ['response.finishReason', isString],
-    ['usage.promptTokens', isNumber],
-    ['usage.completionTokens', isNumber],
-  ],
-  message: [
-    ['seq', isNumber],
-    ['from', isString],
-    ['message.type', isString],
-  ],
-  iteration: [
-    ['problem', isString],
-    ['ordinal', isNumber],
-    ['iteration', isNumber],
-    ['candidates', isListOfFields],
-    ['rollouts', isOptionalList],
-  ],
-  banks: [
-    ['experience', isListOfFields],
-    ['guidelines', isListOfFields],
-  ],
-  problem: [
-    ['id', isString],
-    ['question', isString],
-  ],
+/** Per kind, the fields its readers dereference without a guard, with what each must be; other fields pass as they are. */
+const SHAPES: Record<RecordKind, z.ZodType> = {
+  call: z.looseObject({
+    key: z.string(),
+    role: z.string(),
+    problem: z.string(),
+    iteration: z.number(),
+    index: z.number(),
+    request: z.looseObject({ model: z.string(), messages: z.array(z.looseObject({ role: z.string(), content: z.string() })) }),
+    fit: z.looseObject({ promptTokens: z.number(), dropped: z.array(z.unknown()) }),
+    response: z.looseObject({ content: z.string(), finishReason: z.string() }),
+    usage: z.looseObject({ promptTokens: z.number(), completionTokens: z.number() }),
+  }),
+  message: z.looseObject({ seq: z.number(), from: z.string(), message: z.looseObject({ type: z.string() }) }),
+  iteration: z.looseObject({
+    problem: z.string(),
+    ordinal: z.number(),
+    iteration: z.number(),
+    candidates: z.array(z.looseObject({})),
+    rollouts: z.array(z.unknown()).optional(),
+  }),
+  banks: z.looseObject({ experience: z.array(z.looseObject({})), guidelines: z.array(z.looseObject({})) }),
+  problem: z.looseObject({ id: z.string(), question: z.string() }),
 };
+
+/** The first field of `record` that is not of its kind's shape, in words ('its "fit.promptTokens" is missing'); null when all are. */
+function firstMisfit(record: Fields, kind: RecordKind): string | null {
+  const parsed = SHAPES[kind].safeParse(record);
+  const issue = parsed.success ? undefined : parsed.error.issues[0];
+  if (issue === undefined) return null;
+  let value: unknown = record;
+  for (const name of issue.path) value = isFields(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[name] : undefined;
+  return `its "${issue.path.map(String).join('.')}" is ${described(value)}`;
+}
 
 /** Whether a stored value's list of texts is `[[path, digest], …]`, as texts.ts writes it. */
 function isTextRefs(refs: unknown): boolean {
@@ -100,7 +80,7 @@ export function recordShapeProblem(kind: RecordKind, stored: unknown): string | 
   if (hasTexts(stored) && ((stored as unknown[]).length !== 2 || !isTextRefs(stored[1]))) return 'it is a list, not a record and its texts';
   const record = hasTexts(stored) ? stored[0] : stored;
   if (!isFields(record)) return `it is ${described(record)}, not a record`;
-  return firstMisfit(record, EXPECTED[kind]);
+  return firstMisfit(record, kind);
 }
 
 /**
