@@ -26,9 +26,14 @@ export class WebPageError extends ReplyError {
   }
 }
 
-/** Whether a body is a web page: labelled HTML, or opening with a doctype or an html tag. */
+/** Whether `text` opens as a web page does: a doctype, or an html, head or body tag. */
+export function opensAsWebPage(text: string): boolean {
+  return /^\s*<(?:!doctype\s+html|html|head|body)\b/i.test(text);
+}
+
+/** Whether a body is a web page: labelled HTML, or opening as one (as error-body.ts reads an error's page). */
 function isWebPage(headers: Headers, start: string): boolean {
-  return /\bhtml\b/i.test(headers.get('content-type') ?? '') || /^\s*<(?:!doctype\s+html|html)\b/i.test(start);
+  return /\bhtml\b/i.test(headers.get('content-type') ?? '') || opensAsWebPage(start);
 }
 
 /** The failure of a reply whose body is `what` ("that holds no event"), as its start (`start`) shows it. */

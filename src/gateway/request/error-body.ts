@@ -10,6 +10,7 @@
  * kilobytes of styles and scripts) is its visible words: its markup filled
  * the message, and the words that say what happened were past its cut.
  */
+import { opensAsWebPage } from '../reply/unexpected-body.ts';
 
 /** What a message made of a web page's words starts with. */
 export const WEB_PAGE = 'a web page: ';
@@ -73,7 +74,7 @@ function detailText(detail: unknown): string | null {
  * each '<' took 7 s on 64,000 of them).
  */
 function pageWords(text: string): string | null {
-  if (!/^\s*<(?:!doctype\s+html|html|head|body)\b/i.test(text)) return null;
+  if (!opensAsWebPage(text)) return null;
   const lower = text.toLowerCase();
   const titleAt = lower.indexOf('<title');
   const title = titleAt < 0 ? '' : visible(text.slice(text.indexOf('>', titleAt) + 1, Math.max(titleAt, lower.indexOf('</title', titleAt))));
