@@ -101,8 +101,8 @@ const ASKS = /\b(?:find|compute|determine|calculate|evaluate|what|which|give|sta
 
 /** The sentence of a question that asks, from its asking word: its last one with one ("Find", "What is", "Compute"). */
 function askingSentence(question: string): string {
-  const sentences = question.split(/(?<=[.?!])\s+|\n/);
-  const asking = sentences.filter((s) => ASKS.test(s)).pop() ?? '';
+  // Split as a response's sentences are (segments.ts): a dot inside the question's mathematics ends none.
+  const asking = sentencesOf(question).map((s) => s.text).filter((s) => ASKS.test(s)).pop() ?? '';
   // "Given $x$ and $y$, find $x$.": what the sentence asks for follows its asking word.
   return asking.slice(Math.max(0, asking.search(ASKS)));
 }
