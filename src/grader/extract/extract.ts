@@ -13,6 +13,7 @@ import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { casesAtEnd, listAt, statementAt } from './statement.ts';
 import { joinedUpTo } from './joined-values.ts';
+import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { ownTurn } from './turns.ts';
 
 /**
@@ -134,6 +135,9 @@ export function extractAnswer(response: string): string | null {
 function declaredAnswer(response: string): string | null {
   const boxed = lastBoxedAnswer(response);
   const announced = announcedAnswer(response);
+  // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
+  const cases = closingCases(response);
+  if (cases !== null && Math.max(announced?.end ?? -1, boxed === null ? -1 : lastBoxEnd(response)) > cases.start) return cases.answer;
   // "\boxed{200} ... The final answer is $10,455$": a statement after the
   // last box is the later, and final, word, if it states mathematics ("the
   // answer is not 7" or "... is different" do not).
@@ -170,6 +174,9 @@ function unannouncedAnswer(response: string): string | null {
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  // "If $n$ is even, the answer is $0$. If $n$ is odd, it is $1$.": cases whose conditions come first (condition-cases.ts).
+  const byCases = conditionFirstCases(paragraphs[paragraphs.length - 1] ?? '');
+  if (byCases !== null) return byCases.answer;
   // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
   const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
   const earlier = added === null ? null : unannouncedAnswer(added.before);
