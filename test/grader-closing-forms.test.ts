@@ -6,7 +6,13 @@
  * was. Every case was written for this project.
  */
 import { describe, expect, it } from 'vitest';
+import type { Verdict } from '../src/grader/index.ts';
 import { verdictOfReply } from './grader-verdicts.ts';
+
+/** Grades one reply against each reference, expecting its verdict. */
+function expectVerdicts(response: string, verdicts: Readonly<Record<string, Verdict>>): void {
+  for (const [gold, verdict] of Object.entries(verdicts)) expect(verdictOfReply(response, gold), `${response} against ${gold}`).toBe(verdict);
+}
 
 const PARITY = String.raw`0 \text{ if } n \text{ even}, 1 \text{ if } n \text{ odd}`;
 const PARITY_SWAPPED = String.raw`1 \text{ if } n \text{ even}, 0 \text{ if } n \text{ odd}`;
@@ -22,18 +28,12 @@ describe('cases whose conditions come before their values', () => {
 
   it('are the answer by cases, never the last case alone', () => {
     // Read as its last math, the last case's value was the answer: a reference 1 was graded equal, sure of it.
-    for (const response of endings) {
-      expect(verdictOfReply(response, PARITY), response).toBe('equal');
-      expect(verdictOfReply(response, PARITY_SWAPPED), response).toBe('different');
-      expect(verdictOfReply(response, '1'), response).toBe('unsure');
-      expect(verdictOfReply(response, '0'), response).toBe('unsure');
-    }
+    for (const response of endings) expectVerdicts(response, { [PARITY]: 'equal', [PARITY_SWAPPED]: 'different', 1: 'unsure', 0: 'unsure' });
   });
 
   it('read a condition whose mathematics holds a comma whole', () => {
     const response = 'If $n \\in \\{1, 2\\}$, the answer is $3$. If $n \\ge 3$, the answer is $2$.';
-    expect(verdictOfReply(response, '2')).toBe('unsure');
-    expect(verdictOfReply(response, '3')).toBe('unsure');
+    expectVerdicts(response, { 2: 'unsure', 3: 'unsure' });
   });
 
   it('leave an answer alone where "if", "for" or "when" opens one sentence only, or a sentence that states no value', () => {
@@ -45,9 +45,33 @@ describe('cases whose conditions come before their values', () => {
       ['If $n$ is even, we get $4$. If $n$ is odd, we also get $4$. In both cases the answer is $4$.', '4', '0'],
       ['So the answer is $0$ if $n$ is even and $1$ if $n$ is odd.', PARITY, PARITY_SWAPPED],
     ];
-    for (const [response, right, wrong] of innocent) {
-      expect(verdictOfReply(response, right), response).toBe('equal');
-      expect(verdictOfReply(response, wrong), response).toBe('different');
-    }
+    for (const [response, right, wrong] of innocent) expectVerdicts(response, { [right]: 'equal', [wrong]: 'different' });
+  });
+});
+
+describe('a reply that closes on a list', () => {
+  it('answers with every value its list gives, never the last item alone', () => {
+    // Read as its last math, the last item was the answer: a reference 5 was graded equal, sure of it.
+    const endings = [
+      'Checking small cases.\n\nThe solutions are:\n- $n = 1$\n- $n = 2$\n- $n = 5$',
+      'Checking small cases.\n\nSummary of solutions:\n1. $n=1$\n2. $n=2$\n3. $n=5$\n',
+      'Thus the solutions are\n\n* $1$\n\n* $2$\n\n* $5$.',
+    ];
+    for (const response of endings) expectVerdicts(response, { '1, 2, 5': 'equal', 5: 'different', '1, 2': 'different', '1, 2, 5, 7': 'different' });
+    expectVerdicts('The pairs are:\n- $(1, 2)$\n- $(3, 4)$.', { '(1, 2), (3, 4)': 'equal', '(3, 4)': 'different' });
+  });
+
+  it('reads a summary of labelled lines as a restatement of the answer before it', () => {
+    const summary = 'The minimum number of moves is $4$.\n\n- Number of moves: $4$\n- Parity argument: excludes $3$\n- Construction: explicit';
+    expectVerdicts(summary, { 4: 'equal', 3: 'different' });
+    const headed = 'Thus $p = 17$.\n\n**Summary:**\n- smallest prime: $17$\n- next: $257$';
+    expectVerdicts(headed, { 17: 'equal', 257: 'different' });
+  });
+
+  it('leaves a list of steps in sentences to its own conclusion, and an announced list as it was', () => {
+    const steps = 'We proceed.\n\n1. First, $a = 2$.\n2. Then $b = a + 3$.\n3. Hence $b = 5$.';
+    expectVerdicts(steps, { 5: 'equal', 2: 'different' });
+    const announced = 'The answer is:\n- $n = 1$\n- $n = 2$';
+    expectVerdicts(announced, { '1, 2': 'equal', 2: 'different' });
   });
 });

@@ -14,6 +14,7 @@ import { coordinatesAtEnd } from './settled-value.ts';
 import { casesAtEnd, listAt, statementAt } from './statement.ts';
 import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
+import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
 
 /**
@@ -171,6 +172,9 @@ function unannouncedAnswer(response: string): string | null {
     const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
     return spansAll ? only.text : trimmed.slice(lead);
   }
+  // "The solutions are:\n- $1$\n- $2$": a closing list of values is all of them; a summary restates what came before.
+  const list = closingList(trimmed);
+  if (list !== null) return list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;

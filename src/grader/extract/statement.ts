@@ -142,7 +142,7 @@ export function casesAtEnd(paragraph: string, math: readonly Segment[]): string 
 }
 
 /** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
-const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
+export const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
 
 /**
  * The items of a list (or the rows of a table) right after an answer marker
