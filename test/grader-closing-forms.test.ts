@@ -6,8 +6,13 @@
  * was. Every case was written for this project.
  */
 import { describe, expect, it } from 'vitest';
-import type { Verdict } from '../src/grader/index.ts';
+import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
 import { verdictOfReply } from './grader-verdicts.ts';
+
+/** The verdict a run gives a reply to `question`. */
+function verdictAsked(response: string, gold: string, question: string): Verdict {
+  return gradeAnswer(extractAnswer(response), gold, undefined, { response, question }).verdict;
+}
 
 /** Grades one reply against each reference, expecting its verdict. */
 function expectVerdicts(response: string, verdicts: Readonly<Record<string, Verdict>>): void {
@@ -73,5 +78,36 @@ describe('a reply that closes on a list', () => {
     expectVerdicts(steps, { 5: 'equal', 2: 'different' });
     const announced = 'The answer is:\n- $n = 1$\n- $n = 2$';
     expectVerdicts(announced, { '1, 2': 'equal', 2: 'different' });
+  });
+});
+
+describe('a count followed by the things it counts', () => {
+  const HOW_MANY = 'How many positive integers $n$ satisfy the condition?';
+  const WHICH = 'Find all positive integers $n$ such that $n^2 + 4$ divides $n^5 + 8$.';
+  const endings = [
+    'We check.\n\nThere are $3$ such $n$: $1, 2, 5$.',
+    'We check.\n\nHence there are $3$ such $n$: $n = 1, 2, 5$.',
+    'So there are exactly $3$ values, namely $n=1$, $n=2$ and $n=5$.',
+    'Therefore there are three such integers: $1$, $2$, and $5$.',
+  ];
+
+  it('answers the count where the question asks how many, the list where it asks which', () => {
+    // Read as the list alone, the right count was graded different, sure of it.
+    for (const response of endings) {
+      expect(verdictAsked(response, '3', HOW_MANY), response).toBe('equal');
+      expect(verdictAsked(response, '4', HOW_MANY), response).toBe('different');
+      expect(verdictAsked(response, '1, 2, 5', HOW_MANY), response).toBe('different');
+      expect(verdictAsked(response, '1, 2, 5', WHICH), response).toBe('equal');
+      expect(verdictAsked(response, '3', WHICH), response).toBe('different');
+      // Without a question, which was asked a reader decides.
+      expectVerdicts(response, { 3: 'unsure', 4: 'different', '1, 2, 5': 'equal', '1, 2': 'different' });
+    }
+  });
+
+  it('leaves alone a sentence whose count is of cases or of remarks', () => {
+    expect(verdictAsked('There are $2$ cases: $n$ odd and $n$ even. In both the answer is $5$.', '2', 'How many?')).toBe('different');
+    const remark = 'The answer is $3$. There is one subtlety: $n = 0$.';
+    expect(verdictAsked(remark, '3', 'How many solutions?')).toBe('equal');
+    expect(verdictAsked(remark, '1', 'How many solutions?')).toBe('different');
   });
 });
