@@ -111,3 +111,26 @@ describe('a count followed by the things it counts', () => {
     expect(verdictAsked(remark, '1', 'How many solutions?')).toBe('different');
   });
 });
+
+describe('an answer given with a word of doubt', () => {
+  it('is its value: a hedge doubts the claim, it gives no other value', () => {
+    // Before, "probably $4$" was a text graded different from a right 4, and ", but I'm not sure" took the answer back.
+    const hedged = [
+      'Hard.\n\nThe answer is probably $4$.',
+      'Hard.\n\nI think the answer is $4$, but I\'m not sure.',
+      'Hard.\n\nThe answer is most likely $4$, but I could be wrong.',
+      'Final answer: probably 4',
+      'The answer is $4$, but I am not sure the bound is attained.',
+    ];
+    for (const response of hedged) expectVerdicts(response, { 4: 'equal', 5: 'different', '-4': 'different' });
+  });
+
+  it('keeps a negation, a value taken back, a supposed answer and an alternative', () => {
+    // "probably not $4$" was read as 4, graded equal to a reference 4.
+    expectVerdicts('Hard.\n\nThe answer is probably not $4$.', { 4: 'different' });
+    expectVerdicts('The answer is $4$, but that misses a case: it is $5$.', { 4: 'different' });
+    expectVerdicts('One might think the answer is $4$, but I\'m not sure.', { 4: 'different' });
+    expectVerdicts('The answer is probably $4$, or maybe $5$.', { 4: 'different', 5: 'different' });
+    expectVerdicts('The answer is clearly $4$.', { 4: 'equal', 3: 'different' });
+  });
+});

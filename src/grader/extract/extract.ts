@@ -72,8 +72,12 @@ function isAnswerLike(text: string): boolean {
  */
 const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
 
-/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but only if"). */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b)|however|wait)\b/i;
+/**
+ * Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but
+ * only if"). "…, but I'm not sure" and "…, but I could be wrong" doubt the answer without giving another: the
+ * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different).
+ */
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b|\s+I\s+(?:could|might|may)\s+be\s+wrong\b)|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
