@@ -1,13 +1,14 @@
 /**
  * How a reply closes, read as a reader reads it: cases whose conditions come
- * first, over one sentence or two. Each rule is shown with its near misses
+ * first, over one sentence or two; a closing list; a count and its list; a
+ * word of doubt; and a family whose parameter the reply names its own way. Each rule is shown with its near misses
  * (another value, the cases swapped) and with innocent uses of its trigger
  * words ("if", "for", "when", "otherwise") that must leave the answer as it
  * was. Every case was written for this project.
  */
 import { describe, expect, it } from 'vitest';
 import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
-import { verdictOfReply } from './grader-verdicts.ts';
+import { verdictOf, verdictOfReply } from './grader-verdicts.ts';
 
 /** The verdict a run gives a reply to `question`. */
 function verdictAsked(response: string, gold: string, question: string): Verdict {
@@ -132,5 +133,31 @@ describe('an answer given with a word of doubt', () => {
     expectVerdicts('One might think the answer is $4$, but I\'m not sure.', { 4: 'different' });
     expectVerdicts('The answer is probably $4$, or maybe $5$.', { 4: 'different', 5: 'different' });
     expectVerdicts('The answer is clearly $4$.', { 4: 'equal', 3: 'different' });
+  });
+});
+
+describe('a family of tuples whose parameter is renamed', () => {
+  it('is the same family, and a near miss in any coordinate is not', () => {
+    // Compared as tuples, t and s differed: a right family was graded different, sure of it.
+    for (const [gold, pred] of [
+      ['(t, 2t)', '(s, 2s)'],
+      ['(a, a, a)', '(t, t, t)'],
+      ['(k, k+1)', '(n, n+1)'],
+      ['(t, 2t), (t, -2t)', '(s, -2s), (s, 2s)'],
+    ]) {
+      expect(verdictOf(pred, gold), `${pred} against ${gold}`).toBe('equal');
+    }
+    for (const [gold, pred] of [
+      ['(t, 2t)', '(s, 3s)'],
+      ['(t, 2t)', '(s, 2s+1)'],
+      ['(a, a, a)', '(t, t, 2t)'],
+      ['(k, k+1)', '(n, n-1)'],
+      ['(t, 2t), (t, -2t)', '(s, 2s)'],
+      ['(t, 2t), (t, -2t)', '(s, 2s), (s, -2s), (0, 1)'],
+      ['(t, 2t)', '(2, 4)'],
+    ]) {
+      expect(verdictOf(pred, gold), `${pred} against ${gold}`).not.toBe('equal');
+    }
+    expectVerdicts('Hence all solutions are the triples $(t, t, t)$.', { '(a, a, a)': 'equal', '(a, a, 2a)': 'different' });
   });
 });
