@@ -161,3 +161,16 @@ describe('a family of tuples whose parameter is renamed', () => {
     expectVerdicts('Hence all solutions are the triples $(t, t, t)$.', { '(a, a, a)': 'equal', '(a, a, 2a)': 'different' });
   });
 });
+
+describe('letters side by side in the last mathematics', () => {
+  it('are a product, not words to reduce to a number', () => {
+    // "$ax^2+bx$" was read as the prose "ax", "bx" and reduced to its last number, 2: a right answer graded different.
+    expectVerdicts('So all solutions are $f(x)=ax^2+bx$.', { 'f(x) = ax^2 + bx': 'equal', 'f(x) = ax^2 - bx': 'different', 2: 'different' });
+    expectVerdicts('The solution is $ax^2+bx$.', { 'ax^2 + bx': 'equal', 'ax^2 + b': 'different', 2: 'different' });
+    expectVerdicts('The area of the region is $2xy + 3yz$.', { '2xy + 3yz': 'equal', 3: 'different' });
+  });
+
+  it('still reduces words written inside the mathematics to the value they state', () => {
+    expectVerdicts('We add them up: $\\text{the total is } 12$.', { 12: 'equal', 13: 'different' });
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
-import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
@@ -214,7 +214,7 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
+  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
 }
 
 /** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
@@ -376,7 +376,7 @@ export function extractFinalMath(whole: string, options?: { numbers?: boolean })
   const lastNumber = nums[nums.length - 1];
   const chosen = pickLater(lastMath, lastNumber);
   if (chosen === undefined) return null;
-  return chosen === lastMath ? reduceProse(chosen.text, 'last') : chosen.text;
+  return chosen === lastMath ? reduceMath(chosen.text) : chosen.text;
 }
 
 function pickLater(a: Segment | undefined, b: Segment | undefined): Segment | undefined {
