@@ -174,3 +174,23 @@ describe('letters side by side in the last mathematics', () => {
     expectVerdicts('We add them up: $\\text{the total is } 12$.', { 12: 'equal', 13: 'different' });
   });
 });
+
+describe('a proviso or an exception after the value', () => {
+  it('belongs to the answer: its own mathematics is never the answer', () => {
+    // Read alone, the proviso's n = 1 (or y = 3) was the answer, graded equal to a reference 1 (or 3), sure of it.
+    expectVerdicts('So the count is $2$ unless $n = 1$.', { 1: 'unsure', 2: 'unsure' });
+    expectVerdicts('So the count is $2$, unless $n = 1$, in which case it is $1$.', { 1: 'unsure' });
+    expectVerdicts('The answer is $2$, unless $n = 1$, in which case it is $1$.', { 1: 'unsure', 2: 'unsure' });
+    expectVerdicts('Thus $x = 5$ whenever $y = 3$.', { 3: 'unsure' });
+    expectVerdicts('Thus $n = 2$, unless $m = 0$, in which case $n = 1$.', { 0: 'unsure' });
+    expectVerdicts('Hence the maximum is $10$ and it occurs only if $a = 3$.', { 10: 'equal', 3: 'different' });
+  });
+
+  it('leaves where a value is reached, and a chain of equalities, as they were', () => {
+    expectVerdicts('Hence the maximum is $10$, achieved when $a = 3$.', { 10: 'equal', 3: 'different' });
+    expectVerdicts('So the total is $x = \\frac{6}{2} = 3$.', { 3: 'equal', 2: 'different' });
+    expect(verdictOf('a = b = 3', '3')).toBe('equal');
+    // Words between two equalities make a sentence, not a chain whose last side is the value.
+    expect(verdictOf('x = 5 whenever y = 3', '3')).toBe('unsure');
+  });
+});

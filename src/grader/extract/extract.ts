@@ -16,6 +16,7 @@ import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
+import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
 /**
  * "**Final Answer**", "### Answer" on a line of its own: a heading that
@@ -203,7 +204,8 @@ function unannouncedAnswer(response: string): string | null {
   const later = concludedLater(last.slice(lastMath.end), lastMath.text);
   if (later !== null) return later;
   // "Thus $x = 2k\pi$, where $k$ is an integer.": the range of a letter of the math before belongs to that math.
-  const ranged = rangedStatement(last, math);
+  // "So the count is $2$ unless $n = 1$.": so does a proviso; read alone, its n = 1 was the answer.
+  const ranged = rangedStatement(last, math) ?? provisoStatement(last, math);
   if (ranged !== null) return ranged;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
@@ -215,23 +217,6 @@ function unannouncedAnswer(response: string): string | null {
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
   return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
-}
-
-/** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
-const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for(?:\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})?)\s*$/iu;
-
-/**
- * The last two math segments as one statement when the last ranges a letter
- * of the one before ("$x = 2k\pi$, where $k$ is an integer", "$f(x) = cx$
- * for some real $c$"): read alone, the lone letter was the answer.
- */
-function rangedStatement(paragraph: string, math: readonly Segment[]): string | null {
-  const lastMath = math[math.length - 1];
-  const previous = math[math.length - 2];
-  if (lastMath === undefined || previous === undefined || !QUALIFYING_GAP.test(paragraph.slice(previous.end, lastMath.start))) return null;
-  const letters = (tex: string): string[] => tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
-  const own = new Set(letters(previous.text));
-  return letters(lastMath.text).some((letter) => own.has(letter)) ? statementAt(paragraph, previous.start) : null;
 }
 
 /** "there are 12 distinct sequences": a count stated in words. */

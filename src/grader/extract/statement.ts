@@ -18,9 +18,10 @@ const STATEMENT_WINDOW = 2000;
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
  * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
- * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}). The grader reads these by its own rules.
+ * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}), an exception or a proviso ("unless $n = 1$",
+ * "provided $y = 3$"). The grader reads these by its own rules.
  */
-const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided|unless|as\s+long\s+as|only\s+if|except\s+(?:when|if))\b/i;
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
