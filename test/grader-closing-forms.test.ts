@@ -74,6 +74,12 @@ describe('a reply that closes on a list', () => {
     expectVerdicts(headed, { 17: 'equal', 257: 'different' });
   });
 
+  it('keeps a remark in parentheses out of a value, and leaves values each with its verdict to a reader', () => {
+    expectVerdicts('The valid values are:\n\n1. $n=1$ (trivial)\n2. $n=2$\n3. $n=5$', { '1, 2, 5': 'equal', 5: 'different' });
+    // Read as its last item, "$n = 5$ works" was graded equal to a reference 5, sure of it.
+    expectVerdicts('We found:\n- $n = 1$ fails\n- $n = 5$ works', { 5: 'unsure', 1: 'unsure' });
+  });
+
   it('leaves a list of steps in sentences to its own conclusion, and an announced list as it was', () => {
     const steps = 'We proceed.\n\n1. First, $a = 2$.\n2. Then $b = a + 3$.\n3. Hence $b = 5$.';
     expectVerdicts(steps, { 5: 'equal', 2: 'different' });

@@ -13,9 +13,9 @@ export type ClosingList = { kind: 'values'; answer: string } | { kind: 'summary'
 /** "Number of moves: …", "**Smallest prime:** …": a summary line opens on words and a colon. */
 const LABELLED_LINE = /^[\s*]*\p{L}[\p{L}\s'()-]{0,40}?\**\s*:/u;
 
-/** The value an item states when it is nothing else: one math segment, or a number, with at most its closing mark. */
+/** The value an item states when it is nothing else: one math segment, or a number, with at most its closing mark and a remark in parentheses ("$n = 1$ (trivial)"). */
 function bareValue(item: string): string | null {
-  const text = item.replace(/\*\*/g, '').trim().replace(/[.,;]$/, '').trim();
+  const text = item.replace(/\*\*/g, '').trim().replace(/[.,;]$/, '').replace(/\s*\([^()$]*\)$/, '').trim();
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return text;
   const math = mathSegments(text);
   const only = math.length === 1 ? math[0] : undefined;
@@ -24,8 +24,9 @@ function bareValue(item: string): string | null {
 
 /**
  * The list that ends `text` (two items or more, blank lines between them allowed): its values joined when every
- * item is a bare value, else, when every item is a labelled line, the text before it; null for any other ending
- * (a list of steps in sentences ends on its own conclusion).
+ * item is a bare value; when every item is a labelled line, the text before it; when every item opens on its value
+ * and says more of it, the items as written, which only a reader grades; null for any other ending (a list of steps
+ * in sentences ends on its own conclusion).
  */
 export function closingList(text: string): ClosingList | null {
   const lines = text.trimEnd().split('\n');
@@ -45,5 +46,8 @@ export function closingList(text: string): ClosingList | null {
   // "**Summary:**" above the list heads it and states nothing of the text before.
   const heading = /^[\s*#]*[\p{L}\s]{1,40}:[\s*]*$/u.test(lines[first - 1] ?? '') ? 1 : 0;
   if (items.every((item) => LABELLED_LINE.test(item))) return { kind: 'summary', before: lines.slice(0, first - heading).join('\n') };
+  // "- $n = 1$ fails\n- $n = 5$ works": values each with its verdict are checks, of which the reader picks; read as its
+  // last item, n = 5 was graded equal to a reference 5, sure of it.
+  if (items.every((item) => mathSegments(item)[0]?.start === item.search(/\S/))) return { kind: 'values', answer: items.map((item) => item.replace(/\$/g, '').trim()).join('; ') };
   return null;
 }
