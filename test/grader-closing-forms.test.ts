@@ -30,6 +30,8 @@ describe('cases whose conditions come before their values', () => {
     'We split on parity.\n\nWhen $n$ is even the count is $0$, and when $n$ is odd it is $1$.',
     'We split on parity.\n\nFor even $n$ the count is $0$. For odd $n$ the count is $1$.',
     'We split on parity.\n\nIf $n$ is even, there are $0$ ways. Otherwise, there is $1$ way.',
+    'So:\n- If $n$ is even: $0$\n- If $n$ is odd: $1$',
+    'So:\n- **If $n$ is even**, the answer is $0$.\n- **If $n$ is odd**, the answer is $1$.',
   ];
 
   it('are the answer by cases, never the last case alone', () => {

@@ -10,7 +10,7 @@
 import { mathSegments, numbers, sentencesOf } from './segments.ts';
 
 /** A clause that opens on its condition: "If $n$ is even, …", "For odd $n$ the count is …", "When $n > 2$ then …". */
-const CONDITION_FIRST = /^(?:and|but|while)?\s*(?:if|when|whenever|for)\s+(.+?)(?:\s*,\s*|\s+then\s+|\s+(?=(?:the|there|it|its|we|one|this|our|each|every|exactly|no)\b))(.*)$/dis;
+const CONDITION_FIRST = /^(?:and|but|while)?\s*(?:if|when|whenever|for)\s+(.+?)(?:\s*[,:]\s*|\s+then\s+|\s+(?=(?:the|there|it|its|we|one|this|our|each|every|exactly|no)\b))(.*)$/dis;
 
 /** A clause that opens on the case left: "Otherwise, it is $1$.", "In all other cases the answer is $1$." */
 const OTHERWISE_FIRST = /^(?:and|but)?\s*(?:otherwise|else|in\s+all\s+other\s+cases)\b\s*,?\s*(.*)$/is;
@@ -49,7 +49,8 @@ function masked(text: string): string {
 
 /** A clause read as one case, or null when it opens on no condition or states no value. */
 function caseOf(clause: string): CaseClause | null {
-  const text = clause.trim().replace(/[.!]$/, '');
+  // "- If $n$ is even: $0$": a case set as a list item.
+  const text = clause.trim().replace(/[.!]$/, '').replace(/^(?:[-*•]|\d{1,2}[.)])\s+/, '').replace(/\*\*/g, '');
   const otherwise = OTHERWISE_FIRST.exec(text);
   if (otherwise !== null) {
     const value = valueOf(otherwise[1] ?? '');
