@@ -39,6 +39,21 @@ describe('cases whose conditions come before their values', () => {
     for (const response of endings) expectVerdicts(response, { [PARITY]: 'equal', [PARITY_SWAPPED]: 'different', 1: 'unsure', 0: 'unsure' });
   });
 
+  it('are checks of the answer before them where each names one value of a letter', () => {
+    // Read as the last case, 36 (or 21 with a semicolon) was the answer, graded equal to that reference, sure of it.
+    for (const response of [
+      'Thus $n = 7$.\n\nIf $n = 6$, the sum is $21$; if $n = 8$, the sum is $36$.',
+      'Thus $n = 7$.\n\nFor $n = 6$ the sum is $21$. For $n = 8$ the sum is $36$.',
+      'The maximum is $n+1$. For $n = 2$ it is $3$, and for $n = 3$ it is $4$.',
+    ]) {
+      expectVerdicts(response, { 21: 'different', 36: 'different', 4: 'different' });
+    }
+    expectVerdicts('Thus $n = 7$.\n\nFor $n = 6$ the sum is $21$. For $n = 8$ the sum is $36$.', { 7: 'equal' });
+    expectVerdicts('The maximum is $n+1$. For $n = 2$ it is $3$, and for $n = 3$ it is $4$.', { 'n+1': 'equal', 'n+2': 'different' });
+    // "For $b$ we get $3$": a letter names what a sentence is about, no condition.
+    expectVerdicts('So $a = 2$. For $b$ we get $3$. For $c$ we get $4$.', { 4: 'equal', 3: 'different' });
+  });
+
   it('read a condition whose mathematics holds a comma whole', () => {
     const response = 'If $n \\in \\{1, 2\\}$, the answer is $3$. If $n \\ge 3$, the answer is $2$.';
     expectVerdicts(response, { 2: 'unsure', 3: 'unsure' });

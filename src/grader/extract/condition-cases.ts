@@ -24,6 +24,9 @@ const CASE_BOUNDARY = /\s*(?:;|,\s*(?=(?:and|but|while)\s+(?:if|when|whenever|fo
  */
 const STATES_CONDITION = /\$|\\\(|\d|\b(?:even|odd|positive|negative|prime|composite|zero)\b/i;
 
+/** A condition that names one value of a letter ("$n = 6$"): a case of that kind checks a point, it ranges nothing. */
+const POINT = /^[a-zA-Z]\s*=\s*-?\d+$/;
+
 interface CaseClause {
   condition: string | null;
   value: string;
@@ -61,7 +64,8 @@ function caseOf(clause: string): CaseClause | null {
   const [conditionAt, restAt] = [opened?.indices?.[1], opened?.indices?.[2]];
   if (conditionAt === undefined || restAt === undefined) return null;
   const condition = text.slice(...conditionAt);
-  if (!STATES_CONDITION.test(condition)) return null;
+  // "For $b$ we get $3$": a lone letter names what the clause is about; it states no condition.
+  if (!STATES_CONDITION.test(condition) || /^\$?\s*[a-zA-Z]\s*\$?$/.test(condition.trim())) return null;
   const value = valueOf(text.slice(...restAt));
   if (value === null) return null;
   return { condition: condition.replace(/\$([^$]*)\$/g, '$1').replace(/\\\((.*?)\\\)/g, '$1').trim(), value };
@@ -83,10 +87,11 @@ function clausesOf(paragraph: string): Array<{ start: number; text: string }> {
 
 /**
  * The answer by cases that the last clauses of `paragraph` give, each opening on its condition, as the grader reads
- * cases ("if n is even, 0; if n is odd, 1"), with where the first of them starts; null unless two or more such
+ * cases ("if n is even, 0; if n is odd, 1"), with where the first of them starts and whether each names one value of
+ * a letter ("If $n = 6$, …; if $n = 8$, …": checks of points, after an answer); null unless two or more such
  * clauses, one with a condition, end it.
  */
-export function conditionFirstCases(paragraph: string): { answer: string; start: number } | null {
+export function conditionFirstCases(paragraph: string): { answer: string; start: number; pointsOnly: boolean } | null {
   const clauses = clausesOf(paragraph);
   const cases: CaseClause[] = [];
   let start = paragraph.length;
@@ -99,16 +104,17 @@ export function conditionFirstCases(paragraph: string): { answer: string; start:
   if (cases.length < 2 || !cases.some((c) => c.condition !== null)) return null;
   // A lone "otherwise" must close the cases; one before another condition belongs to a case analysis that goes on.
   if (cases.slice(0, -1).some((c) => c.condition === null)) return null;
-  return { answer: cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; '), start };
+  const answer = cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; ');
+  return { answer, start, pointsOnly: cases.every((c) => c.condition !== null && POINT.test(c.condition)) };
 }
 
 /**
  * The cases that close a response's last paragraph ({@link conditionFirstCases}), with where they start in the
  * whole response: an answer announced or boxed inside them ("If $n$ is even, the answer is $0$; …") is one case.
  */
-export function closingCases(response: string): { answer: string; start: number } | null {
+export function closingCases(response: string): { answer: string; start: number; pointsOnly: boolean } | null {
   const trimmed = response.trimEnd();
   const paragraphStart = Math.max(0, ...[...trimmed.matchAll(/\n\s*\n/g)].map((m) => m.index + m[0].length));
   const found = conditionFirstCases(trimmed.slice(paragraphStart));
-  return found === null ? null : { answer: found.answer, start: paragraphStart + found.start };
+  return found === null ? null : { ...found, start: paragraphStart + found.start };
 }

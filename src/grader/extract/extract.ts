@@ -184,8 +184,11 @@ function unannouncedAnswer(response: string): string | null {
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
   // "If $n$ is even, the answer is $0$. If $n$ is odd, it is $1$.": cases whose conditions come first (condition-cases.ts).
-  const byCases = conditionFirstCases(paragraphs[paragraphs.length - 1] ?? '');
-  if (byCases !== null) return byCases.answer;
+  const lastParagraph = paragraphs[paragraphs.length - 1] ?? '';
+  const byCases = conditionFirstCases(lastParagraph);
+  // "Thus $n = 7$.\n\nIf $n = 6$, the sum is $21$; …": cases at points after an answer check it.
+  const checked = byCases?.pointsOnly === true ? [...paragraphs.slice(0, -1), lastParagraph.slice(0, byCases.start)].join('\n\n').trim() : '';
+  if (byCases !== null) return (checked === '' ? null : unannouncedAnswer(checked)) ?? byCases.answer;
   // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
   const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
   const earlier = added === null ? null : unannouncedAnswer(added.before);
