@@ -162,15 +162,16 @@ describe('an answer given with a word of doubt', () => {
 describe('a family of tuples whose parameter is renamed', () => {
   it('is the same family, and a near miss in any coordinate is not', () => {
     // Compared as tuples, t and s differed: a right family was graded different, sure of it.
-    for (const [gold, pred] of [
+    const renamed: Array<[string, string]> = [
       ['(t, 2t)', '(s, 2s)'],
       ['(a, a, a)', '(t, t, t)'],
       ['(k, k+1)', '(n, n+1)'],
       ['(t, 2t), (t, -2t)', '(s, -2s), (s, 2s)'],
-    ]) {
+    ];
+    for (const [gold, pred] of renamed) {
       expect(verdictOf(pred, gold), `${pred} against ${gold}`).toBe('equal');
     }
-    for (const [gold, pred] of [
+    const nearMisses: Array<[string, string]> = [
       ['(t, 2t)', '(s, 3s)'],
       ['(t, 2t)', '(s, 2s+1)'],
       ['(a, a, a)', '(t, t, 2t)'],
@@ -178,7 +179,8 @@ describe('a family of tuples whose parameter is renamed', () => {
       ['(t, 2t), (t, -2t)', '(s, 2s)'],
       ['(t, 2t), (t, -2t)', '(s, 2s), (s, -2s), (0, 1)'],
       ['(t, 2t)', '(2, 4)'],
-    ]) {
+    ];
+    for (const [gold, pred] of nearMisses) {
       expect(verdictOf(pred, gold), `${pred} against ${gold}`).not.toBe('equal');
     }
     expectVerdicts('Hence all solutions are the triples $(t, t, t)$.', { '(a, a, a)': 'equal', '(a, a, 2a)': 'different' });
