@@ -54,6 +54,12 @@ describe('cases whose conditions come before their values', () => {
     expectVerdicts('So $a = 2$. For $b$ we get $3$. For $c$ we get $4$.', { 4: 'equal', 3: 'different' });
   });
 
+  it('that agree give their one value, boxed or not', () => {
+    expectVerdicts('If $n$ is even, we get $\\boxed{4}$. If $n$ is odd, we also get $4$.', { 4: 'equal', 5: 'different' });
+    expectVerdicts('So.\n\nIf $n$ is even, the answer is $4$. If $n$ is odd, the answer is also $4$.', { 4: 'equal', 5: 'different' });
+    expectVerdicts('So.\n\nIf $n$ is even, the answer is $4$. If $n$ is odd, the answer is $5$.', { 4: 'unsure', 5: 'unsure' });
+  });
+
   it('read a condition whose mathematics holds a comma whole', () => {
     const response = 'If $n \\in \\{1, 2\\}$, the answer is $3$. If $n \\ge 3$, the answer is $2$.';
     expectVerdicts(response, { 2: 'unsure', 3: 'unsure' });

@@ -36,7 +36,8 @@ interface CaseClause {
 function valueOf(rest: string): string | null {
   const math = mathSegments(rest);
   const last = math[math.length - 1];
-  if (last !== undefined) return last.text.trim();
+  // "we get $\boxed{4}$": the box marks the value, it is no part of it.
+  if (last !== undefined) return last.text.replace(/\\boxed\s*\{([^{}]*)\}/g, '$1').trim();
   const plain = numbers(rest);
   return plain[plain.length - 1]?.text ?? null;
 }
@@ -104,7 +105,9 @@ export function conditionFirstCases(paragraph: string): { answer: string; start:
   if (cases.length < 2 || !cases.some((c) => c.condition !== null)) return null;
   // A lone "otherwise" must close the cases; one before another condition belongs to a case analysis that goes on.
   if (cases.slice(0, -1).some((c) => c.condition === null)) return null;
-  const answer = cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; ');
+  // "If $n$ is even, we get $4$. If $n$ is odd, we also get $4$.": cases that agree give their one value.
+  const values = new Set(cases.map((c) => c.value.replace(/\s+/g, '')));
+  const answer = values.size === 1 ? (cases[0]?.value ?? '') : cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; ');
   return { answer, start, pointsOnly: cases.every((c) => c.condition !== null && POINT.test(c.condition)) };
 }
 
