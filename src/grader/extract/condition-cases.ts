@@ -44,11 +44,14 @@ function valueOf(rest: string): string | null {
 
 /** `text` with each math segment but its first and last characters replaced by letters: its commas hidden. */
 function masked(text: string): string {
-  let out = text;
+  const pieces: string[] = [];
+  let at = 0;
   for (const s of mathSegments(text)) {
-    out = out.slice(0, s.start + 1) + 'M'.repeat(Math.max(0, s.end - s.start - 2)) + out.slice(s.end - 1);
+    pieces.push(text.slice(at, s.start + 1), 'M'.repeat(Math.max(0, s.end - s.start - 2)));
+    at = Math.max(s.start + 1, s.end - 1);
   }
-  return out;
+  pieces.push(text.slice(at));
+  return pieces.join('');
 }
 
 /** A clause read as one case, or null when it opens on no condition or states no value. */
