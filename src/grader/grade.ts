@@ -12,6 +12,7 @@ import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
 import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
 import { formKey } from './compare/form-key.ts';
+import { countAndList } from './extract/count-and-list.ts';
 import { familyVerdict } from './compare/tuple-families.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
@@ -97,7 +98,7 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   const p = safePrepare(pred);
-  const byLabel = context?.response === undefined ? null : gradeByLabel(pred, gold, options, context);
+  const byLabel = context?.response === undefined ? null : gradeByLabel(pred, gold, options, context) ?? gradeByCount(pred, gold, options, context);
   const verdict = inContext(byLabel?.verdict ?? compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
   return { equal: verdict === 'equal', verdict, pred: byLabel?.pred ?? p.printed, gold: g.printed };
 }
@@ -113,6 +114,21 @@ function gradeByLabel(pred: string, gold: string, options: GradeOptions | undefi
   if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(pred))) return null;
   const asked = context.question === undefined ? null : askedClause(clauses, context.question);
   return asked === null ? null : gradeAnswer(asked.value, gold, options);
+}
+
+/**
+ * The grade of a response whose last sentence gives a count and then its list ("There are $3$ such $n$: $1, 2, 5$."),
+ * when the prediction is the list (count-and-list.ts): the count where the question asks how many; without a
+ * question, a reference that only the count meets is `unsure` (which was asked, a reader decides). Null otherwise.
+ */
+function gradeByCount(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext): Grade | null {
+  const found = countAndList(afterReasoning(context.response ?? ''));
+  if (found === null || found.list.replace(/\s+/g, '') !== pred.replace(/\s+/g, '')) return null;
+  if (asksHowMany(context.question)) return gradeAnswer(found.count, gold, options);
+  if (context.question !== undefined) return null;
+  const byList = gradeAnswer(pred, gold, options);
+  if (byList.verdict !== 'different' || gradeAnswer(found.count, gold, options).verdict !== 'equal') return null;
+  return { ...byList, equal: false, verdict: 'unsure' };
 }
 
 /** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */

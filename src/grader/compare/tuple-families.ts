@@ -9,6 +9,8 @@
  * name; two families that differ so are different only where both are graphs
  * over the same coordinate (that coordinate is the parameter itself), since
  * a family written with another parameter ("(2s, 2s)") may be the same set.
+ * Two bare tuples each in a letter of its own ("(t, 2t)", "(s, 2s)") are two
+ * families too: a reply names its parameter as it likes.
  */
 import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
 import { mathLetters, renameMathLetter } from '../latex/math-letters.ts';
@@ -85,9 +87,13 @@ function familyOf(tex: string): Family | null {
 export function familyVerdict(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict): Verdict | null {
   const stated = (tex: string, other: Family | null): Family | null => familyOf(tex) ?? (other?.letters === undefined ? null : solvedFamily(other.letters, tex));
   // "x = y" against "\{(x,y): x = y\}": an equation in the set's own letters is its condition.
+  const listed = renamedFamilies(gold, pred, compare);
+  if (listed !== null) return listed;
   const golden = stated(gold, familyOf(pred));
   const predicted = stated(pred, golden);
-  if (golden === null || predicted === null || (!golden.stated && !predicted.stated)) return null;
+  // Two bare tuples in one letter each: in the same letter, they compare as tuples do; in two letters ("(t, 2t)" and
+  // "(s, 2s)"), each letter is the parameter of its family (compared as tuples, t and s differed, sure of it).
+  if (golden === null || predicted === null || (!golden.stated && !predicted.stated && golden.parameter === predicted.parameter)) return null;
   if (golden.coordinates.length !== predicted.coordinates.length) return 'different';
   // A letter no other coordinate uses names the parameter on both sides.
   const named = predicted.coordinates.map((c) => renameMathLetter(c, predicted.parameter, golden.parameter));
@@ -95,4 +101,24 @@ export function familyVerdict(gold: string, pred: string, compare: (gold: string
   if (verdicts.every((verdict) => verdict === 'equal')) return 'equal';
   const graphOver = golden.coordinates.findIndex((c, k) => c === golden.parameter && named[k] === golden.parameter);
   return graphOver >= 0 && verdicts.includes('different') ? 'different' : 'unsure';
+}
+
+/** The tuples of a list of two or more ("(t, 2t), (t, -2t)"), each in the list's one letter; null otherwise. */
+function tuplesInOneLetter(tex: string): { tuples: string[]; letter: string } | null {
+  const tuples = splitTopLevel(tex.trim(), [',']).map((item) => item.trim());
+  if (tuples.length < 2 || tuples.some((tuple) => coordinatesOf(tuple) === null)) return null;
+  const letter = soleLetter(tuples);
+  return letter === null ? null : { tuples, letter };
+}
+
+/**
+ * Two lists of families, each in a parameter of its own ("(t, 2t), (t, -2t)" and "(s, 2s), (s, -2s)"): equal when the
+ * lists are once the parameter has one name; null otherwise, for the other rules (a near miss stays as they grade it).
+ */
+function renamedFamilies(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict): Verdict | null {
+  const golden = tuplesInOneLetter(gold);
+  const predicted = tuplesInOneLetter(pred);
+  if (golden === null || predicted === null || golden.letter === predicted.letter) return null;
+  const renamed = predicted.tuples.map((tuple) => renameMathLetter(tuple, predicted.letter, golden.letter)).join(', ');
+  return compare(gold, renamed) === 'equal' ? 'equal' : null;
 }

@@ -5,7 +5,7 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
-import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceProse, type Segment } from './segments.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
@@ -13,7 +13,10 @@ import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
 import { casesAtEnd, listAt, statementAt } from './statement.ts';
 import { joinedUpTo } from './joined-values.ts';
+import { closingCases, conditionFirstCases } from './condition-cases.ts';
+import { closingList } from './closing-list.ts';
 import { ownTurn } from './turns.ts';
+import { provisoStatement, rangedStatement } from './qualified-statement.ts';
 
 /**
  * "**Final Answer**", "### Answer" on a line of its own: a heading that
@@ -70,8 +73,12 @@ function isAnswerLike(text: string): boolean {
  */
 const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|say|expect|assume|believe|conclude|claim)|\b(?:suppose|supposing|assume|assuming)\b|\btempting\b|\bnaive(?:ly)?\b|\bat\s+first\b|\binitially\b|\bmistakenly\b|\bwrongly\b|\bincorrectly\b|\bnot\s+(?:that\s+)?$/i;
 
-/** Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but only if"). */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b)|however|wait)\b/i;
+/**
+ * Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but
+ * only if"). "…, but I'm not sure" and "…, but I could be wrong" doubt the answer without giving another: the
+ * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different).
+ */
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b|\s+I\s+(?:could|might|may)\s+be\s+wrong\b)|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
@@ -134,6 +141,9 @@ export function extractAnswer(response: string): string | null {
 function declaredAnswer(response: string): string | null {
   const boxed = lastBoxedAnswer(response);
   const announced = announcedAnswer(response);
+  // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
+  const cases = closingCases(response);
+  if (cases !== null && Math.max(announced?.end ?? -1, boxed === null ? -1 : lastBoxEnd(response)) > cases.start) return cases.answer;
   // "\boxed{200} ... The final answer is $10,455$": a statement after the
   // last box is the later, and final, word, if it states mathematics ("the
   // answer is not 7" or "... is different" do not).
@@ -167,9 +177,18 @@ function unannouncedAnswer(response: string): string | null {
     const spansAll = only !== undefined && only.start === lead && /^[\s.,;:?]*$/.test(trimmed.slice(only.end));
     return spansAll ? only.text : trimmed.slice(lead);
   }
+  // "The solutions are:\n- $1$\n- $2$": a closing list of values is all of them; a summary restates what came before.
+  const list = closingList(trimmed);
+  if (list !== null) return list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  // "If $n$ is even, the answer is $0$. If $n$ is odd, it is $1$.": cases whose conditions come first (condition-cases.ts).
+  const lastParagraph = paragraphs[paragraphs.length - 1] ?? '';
+  const byCases = conditionFirstCases(lastParagraph);
+  // "Thus $n = 7$.\n\nIf $n = 6$, the sum is $21$; …": cases at points after an answer check it.
+  const checked = byCases?.pointsOnly === true ? [...paragraphs.slice(0, -1), lastParagraph.slice(0, byCases.start)].join('\n\n').trim() : '';
+  if (byCases !== null) return (checked === '' ? null : unannouncedAnswer(checked)) ?? byCases.answer;
   // "So $x = 1$. Also $x = 2$ works.": a sentence that adds a solution joins it to the answer before (after-answer.ts).
   const added = addedSolution(paragraphs[paragraphs.length - 1] ?? '');
   const earlier = added === null ? null : unannouncedAnswer(added.before);
@@ -188,7 +207,8 @@ function unannouncedAnswer(response: string): string | null {
   const later = concludedLater(last.slice(lastMath.end), lastMath.text);
   if (later !== null) return later;
   // "Thus $x = 2k\pi$, where $k$ is an integer.": the range of a letter of the math before belongs to that math.
-  const ranged = rangedStatement(last, math);
+  // "So the count is $2$ unless $n = 1$.": so does a proviso; read alone, its n = 1 was the answer.
+  const ranged = rangedStatement(last, math) ?? provisoStatement(last, math);
   if (ranged !== null) return ranged;
   // "Hence $n$ must be a power of 2.": a lone letter that words go on to describe is the subject, not the answer.
   const describedAfter = last.slice(lastMath.end).split(/[.!?](?:\s|$)|\n/)[0] ?? '';
@@ -199,24 +219,7 @@ function unannouncedAnswer(response: string): string | null {
   if (describesLetter(before, lastMath.text)) return reduceProse(`${sentence}${describedAfter}`, 'last');
   if (DESCRIPTION_OF_NUMBER.test(before)) return `${sentence}${describedAfter}`.trim();
   // "The solutions are $x = 2$ and $x = -3$.": the segments that only separators join are one answer.
-  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceProse(joinedUpTo(last, math, math.length - 1), 'last');
-}
-
-/** Words between a value and a clause that ranges one of its letters: "where", "with", "for some integer". */
-const QUALIFYING_GAP = /^\s*,?\s*(?:where|with|for(?:\s+(?:some|all|every|any|each)(?:\s+\p{L}+){0,2})?)\s*$/iu;
-
-/**
- * The last two math segments as one statement when the last ranges a letter
- * of the one before ("$x = 2k\pi$, where $k$ is an integer", "$f(x) = cx$
- * for some real $c$"): read alone, the lone letter was the answer.
- */
-function rangedStatement(paragraph: string, math: readonly Segment[]): string | null {
-  const lastMath = math[math.length - 1];
-  const previous = math[math.length - 2];
-  if (lastMath === undefined || previous === undefined || !QUALIFYING_GAP.test(paragraph.slice(previous.end, lastMath.start))) return null;
-  const letters = (tex: string): string[] => tex.replace(/\\[a-zA-Z]+/g, ' ').match(/[a-zA-Z]/g) ?? [];
-  const own = new Set(letters(previous.text));
-  return letters(lastMath.text).some((letter) => own.has(letter)) ? statementAt(paragraph, previous.start) : null;
+  return casesAtEnd(last, math) ?? exclusionAtEnd(last, math) ?? offeredAlternative(last, math) ?? coordinatesAtEnd(last, math) ?? reduceMath(joinedUpTo(last, math, math.length - 1));
 }
 
 /** "there are 12 distinct sequences": a count stated in words. */
@@ -361,7 +364,7 @@ export function extractFinalMath(whole: string, options?: { numbers?: boolean })
   const lastNumber = nums[nums.length - 1];
   const chosen = pickLater(lastMath, lastNumber);
   if (chosen === undefined) return null;
-  return chosen === lastMath ? reduceProse(chosen.text, 'last') : chosen.text;
+  return chosen === lastMath ? reduceMath(chosen.text) : chosen.text;
 }
 
 function pickLater(a: Segment | undefined, b: Segment | undefined): Segment | undefined {

@@ -220,11 +220,14 @@ function wordsBetween(text: string, segments: readonly Segment[], start: number,
   return out + text.slice(at, end);
 }
 
-/** Words with no comma before them that set another value against the answer, say where it is reached, or why. */
-const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s/i;
+/**
+ * Words with no comma before them that set another value against the answer, say where it is reached ("and it occurs
+ * only if $a = 3$": read on, a = 3 was the answer), or why.
+ */
+const SET_AGAINST = /^\s*(?:rather\s+than|instead\s+of|(?:but|and)\s+not(?=\s*\$)|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|and\s+(?:it|this|equality)\s+(?:occurs|holds)|because|since)\s/i;
 
 /** Where a remark may open: a comma, a semicolon, a parenthesis, a dash between spaces, or {@link SET_AGAINST}. */
-const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|because|since)\s)/gi;
+const REMARK_START = /[,;(，；（]|\s(?:—|–|--)\s|\s(?=for\s*(?:\$|\\\())|\s(?=(?:rather\s+than|instead\s+of|(?:but|and)\s+not|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|and\s+(?:it|this|equality)\s+(?:occurs|holds)|because|since)\s)/gi;
 
 /**
  * `paragraph` up to the value its last sentence states, when a remark

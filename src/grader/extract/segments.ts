@@ -147,6 +147,21 @@ export function reduceProse(sentence: string, pick: 'first' | 'last'): string {
   return tail === trimmed ? trimmed : tail.trim();
 }
 
+/**
+ * Reduces mathematics to its answer, as {@link reduceProse} reduces a sentence, where words are written in it
+ * ("$\text{the total is } 12$", "$? just about 1$"). Letters side by side in mathematics are a product, not a word:
+ * read as prose, "$ax^2 + bx$" was two words, reduced to its last number, 2, and a right answer graded different,
+ * sure of it. So a word here is one set in \text{}, or a run of three letters or more outside commands, with one of
+ * four or more ("abc" and "xyz" are products still).
+ */
+export function reduceMath(tex: string): string {
+  const inText = [...tex.matchAll(/\\(?:text|textbf|textit|textrm|mbox)\s*\{([^{}]*)\}/g)].map((m) => m[1] ?? '');
+  const outside = tex.replace(/\\(?:text|textbf|textit|textrm|mbox)\s*\{[^{}]*\}/g, ' ').replace(/\\[a-zA-Z]+/g, ' ');
+  const words = [...(inText.join(' ').match(/\p{L}{2,}/gu) ?? []), ...(outside.match(/\p{L}{3,}/gu) ?? [])];
+  const prose = words.length >= 2 && words.some((word) => word.length >= 4);
+  return prose ? reduceProse(tex, 'last') : tex.trim();
+}
+
 /** Words that lead from the working to its result: "so 11", "for a total of 11", "= 11". */
 const CONCLUSION = /\b(?:so|thus|hence|therefore|giving|gives|makes?|making|total(?:ling)?|altogether|overall)\b|=/gi;
 

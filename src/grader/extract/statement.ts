@@ -18,9 +18,10 @@ const STATEMENT_WINDOW = 2000;
 /**
  * A clause that narrows the answer before it and belongs to it: a parameter's
  * range ("for some $a>0$", "where $k$ is an integer"), a domain ("for all
- * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}). The grader reads these by its own rules.
+ * $x$"), a case ("if $n$ is odd"; for {@link CASE_THEN_ANOTHER}), an exception or a proviso ("unless $n = 1$",
+ * "provided $y = 3$"). The grader reads these by its own rules.
  */
-const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided)\b/i;
+const QUALIFIER = /^[\s*]*,?\s*(?:for\s+(?:some|all|every|any|each)|where|with|whenever|when|if|provided|unless|as\s+long\s+as|only\s+if|except\s+(?:when|if))\b/i;
 
 /**
  * Words that offer another value after the answer: "or possibly $13$", "(perhaps $13$)",
@@ -142,7 +143,7 @@ export function casesAtEnd(paragraph: string, math: readonly Segment[]): string 
 }
 
 /** A list item's bullet or number and its part label: "- ", "2. ", "* (b) ", "- **Part (c):** ". */
-const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
+export const LIST_ITEM = /^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?:\**\s*(?:part\s+)?\(?[a-z0-9]\)\s*:?\s*\**\s*)?/i;
 
 /**
  * The items of a list (or the rows of a table) right after an answer marker
@@ -197,10 +198,16 @@ export function statementAt(response: string, end: number): string | null {
 /** A reason or remark after an answer, to the end of its sentence: ", which is odd", ", since 3 divides it", "(since 2^3 = 8)", ": plugging in gives …", ", not 15". */
 const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b[\s\S]*$|\s*\(\s*(?:since|because)\b[^()]*\)\s*$|:\s[\s\S]*$|(?:,|\s+and)\s*not\s+(?=[-\d$\\])[\s\S]*$|,\s*а\s+не\s[\s\S]*$|[,，]\s*不是[\s\S]*$/i;
 
+/** "probably", "most likely", "presumably", "I think", "certainly" before a stated value. */
+const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably|perhaps|maybe|possibly|certainly|definitely|surely|clearly|I\s+(?:think|believe|guess))\s*,?\s+(?=not\b|neither\b|[-$\\\d(]|\*\*)/i;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
-  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '');
+  // "The answer is probably $4$": an adverb of belief before the value qualifies the claim, not the value; "probably
+  // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
+  // was read as 4.
+  const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '');
   const segments = mathSegments(rest);
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or

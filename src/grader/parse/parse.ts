@@ -188,7 +188,11 @@ function parseRelation(tex: string): Answer | null {
   }
   if (ops.length === 0) return parseItem(texts[0] ?? '');
   if (texts.some((t) => t === '')) return null;
-  return { kind: 'relation', parts: texts.map(parseItem), ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
+  const items = texts.map(parseItem);
+  // "x = 5 whenever y = 3": words between two relations make a sentence, not a chain; read as one, its last side,
+  // 3, was the value, graded equal to a reference 3.
+  if (items.slice(1, -1).some((item) => item.kind === 'text')) return textAnswer(tex);
+  return { kind: 'relation', parts: items, ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
 }
 
 /** "x = (0, 9) \\cup (9, 36)", "x \\in A \\cup B": a label names the whole union, not its first part. */
