@@ -10,7 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
-import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
+import { askedAnswer } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
 import { familyVerdict } from './compare/tuple-families.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
@@ -96,23 +96,10 @@ export function normalizeAnswer(answer: string): string {
 export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions, context?: GradeContext): Grade {
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
-  const p = safePrepare(pred);
-  const byLabel = context?.response === undefined ? null : gradeByLabel(pred, gold, options, context);
-  const verdict = inContext(byLabel?.verdict ?? compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
-  return { equal: verdict === 'equal', verdict, pred: byLabel?.pred ?? p.printed, gold: g.printed };
-}
-
-/**
- * The grade of a response whose last sentence names two quantities ("The roots are $1$ and $2$; sum $3$."), when
- * the prediction is one of them: the one the question asks for decides. Without a question, or with one that names
- * none of them, the first stands, the others being remarks on it (remarks.ts): null, as for any other response.
- */
-function gradeByLabel(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext): Grade | null {
-  const clauses = labelledClauses(afterReasoning(context.response ?? ''));
-  const squeezed = (tex: string): string => tex.replace(/\s+/g, '');
-  if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(pred))) return null;
-  const asked = context.question === undefined ? null : askedClause(clauses, context.question);
-  return asked === null ? null : gradeAnswer(asked.value, gold, options);
+  // The response's answer to its question: the clause it asks for where the last sentence names several (asked-answer.ts).
+  const p = safePrepare(askedAnswer(pred, context) ?? pred);
+  const verdict = inContext(compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
+  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
 }
 
 /** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */
