@@ -68,9 +68,10 @@ function prepare(raw: string): Prepared {
 }
 
 /**
- * Canonical printable form of an answer, used as the majority-vote key: two
- * answers that grade equal usually normalise to the same string (numbers by
- * value, sets sorted, "x = 5" as "5", units dropped, percent kept as "%").
+ * Canonical printable form of an answer: two answers that grade equal usually
+ * normalise to the same string (numbers by value, sets sorted, "x = 5" as "5",
+ * units dropped, percent kept as "%"). Usually, not always, so a majority vote
+ * compares answers with gradeAnswer (src/observers/answer-classes.ts), not by it.
  *
  * @example normalizeAnswer('\\dfrac{2}{4}') // '0.5'
  */
