@@ -19,7 +19,7 @@ import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
 import { checkRecordsReadable } from '../store/repair/check.ts';
 import { openRun, requireFinishedRun } from './open-run.ts';
 import { compareLogs, type ReplayReport } from './replay-compare.ts';
-import { iterationTargets } from './replay-phases.ts';
+import { iterationsIn, replayPhases, type ReplayPhases } from './replay-phases.ts';
 
 export type { ReplayReport } from './replay-compare.ts';
 
@@ -42,9 +42,9 @@ export function replayActiveProblems(active: number): number {
  * iteration marks and banks cleared, so a run started on it does every
  * problem again from iteration 0 with the journal (and the old log) kept.
  * Returns the run's manifest, its problems, where its log ended and, asked for
- * (`targets`), the iteration targets its processes were run to (replay-phases.ts).
+ * (`phases`), the iteration targets its processes were run to (replay-phases.ts).
  */
-export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; targets?: boolean } = {}) {
+export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean } = {}) {
   // The copy is the re-run's own store: the run directory is never written. A replay reads every message
   // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
   const { store: copy, manifest } = await openRun(runDir, work, options);
@@ -55,10 +55,10 @@ export async function copyForRerun(runDir: string, work: string, options: { ever
     const logEnd = await copy.nextSeq();
     const problems = await copy.loadProblems();
     const final = manifest.config.loop.maxIterations;
-    const targets = options.targets === true ? await iterationTargets(copy, logEnd, final) : [final];
+    const phases: ReplayPhases = options.phases === true ? await replayPhases(copy, logEnd, final) : { targets: [final], firstReached: new Map() };
     await copy.iterations().clear();
     await copy.banks().clear();
-    return { manifest, problems, logEnd, targets };
+    return { manifest, problems, logEnd, phases };
   } finally {
     await copy.close();
   }
@@ -81,7 +81,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    const { manifest, problems, logEnd, targets } = await copyForRerun(runDir, work, { everyBlock: true, targets: true });
+    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true });
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined
@@ -94,8 +94,9 @@ export async function replayRun(
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
     const strategy = await resolveStrategy(config.loop);
     // The run's history in order: each target it was taken to, the later ones as the resumes that extended it.
-    for (const maxIterations of targets) {
-      await runEvaluation({ ...config, loop: { ...config.loop, maxIterations } }, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy });
+    for (const maxIterations of phases.targets) {
+      const iterationsOf = iterationsIn(phases, maxIterations);
+      await runEvaluation({ ...config, loop: { ...config.loop, maxIterations } }, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy, iterationsOf });
     }
     return await compareLogs(work, logEnd);
   } finally {
