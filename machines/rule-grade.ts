@@ -5,7 +5,7 @@
  * asks for) and the candidate's own response (several final answers in it),
  * so that the rule says `unsure` where only a reader can decide.
  */
-import { gradeAnswer, type Grade } from '../src/grader/index.ts';
+import { askedAnswer, gradeAnswer, type Grade } from '../src/grader/index.ts';
 
 /** What the rule reads of a candidate. */
 export interface RuleGraded {
@@ -17,4 +17,13 @@ export interface RuleGraded {
 export function ruleGrade(candidate: RuleGraded, reference: string, question: string): Grade | null {
   if (candidate.answer === null) return null;
   return gradeAnswer(candidate.answer, reference, undefined, { question, ...(candidate.text === null ? {} : { response: candidate.text }) });
+}
+
+/**
+ * The answer a candidate's result line shows and a vote counts: the reading of its response the rule grades
+ * (asked-answer.ts), so that the answer shown, the answer voted on and the answer graded are one. The methods' own
+ * prompts keep the extracted answer: what is sent to the model does not change with it.
+ */
+export function ruleAnswer(candidate: RuleGraded, question: string): string | null {
+  return askedAnswer(candidate.answer, { question, ...(candidate.text === null ? {} : { response: candidate.text }) });
 }

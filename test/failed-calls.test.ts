@@ -108,6 +108,26 @@ describe('a failed call is never a result', () => {
     }
   });
 
+  test('a majority run whose second problem failed at T = 2, then finished by a resume that extended it to T = 3, replays as identical: each problem is replayed to the target it first reached its end under', async ({ dir }) => {
+    const problems = await writeProblems(dir, PROBLEMS);
+    const refuse = { current: (_call: number, body: string): number | null => (body.includes(PROBLEMS[1]?.question ?? '?') ? 400 : null) };
+    const proxy = await startRefusingProxy(sim.url, refuse);
+    try {
+      const run = path.join(dir, 'run');
+      const ended = await runCliInProcess(['run', '--input-file', problems, '--output-file', run, '--base-url', proxy.url, '--strategy', 'majority', '--samples', '4', '--judge-passes', '1', ...SMALL.slice(0, 1), ...SMALL.slice(5)]);
+      expect(ended.code, ended.stderr).toBe(3);
+      refuse.current = () => null;
+      const resumed = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // p1 ran to T = 2 and was extended; p2 first ran under T = 3, its samples judged where T = 3 first shows them.
+      const report = await replayInProcess(run);
+      expect(report.misses).toEqual([]);
+      expect(report.identical).toBe(true);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
   test("a judge pass that failed for good is asked again on resume: metrics.json's iteration figures are the ones results.jsonl and its problems hold, not the first save's", async ({ dir }) => {
     const problems = await writeProblems(dir, PROBLEMS);
     // The judge's calls about the second problem are refused (a 400): it completes ungraded, and a resume asks them again.

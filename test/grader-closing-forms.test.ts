@@ -7,7 +7,7 @@
  * was. Every case was written for this project.
  */
 import { describe, expect, it } from 'vitest';
-import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
+import { askedAnswer, extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
 import { verdictOf, verdictOfReply } from './grader-verdicts.ts';
 
 /** The verdict a run gives a reply to `question`. */
@@ -132,6 +132,14 @@ describe('a count followed by the things it counts', () => {
       // Without a question, which was asked a reader decides.
       expectVerdicts(response, { 3: 'unsure', 4: 'different', '1, 2, 5': 'equal', '1, 2': 'different' });
     }
+  });
+
+  it('shows and votes on what it grades: the count under "how many", the list under "which"', () => {
+    // results.jsonl's answer and the majority vote read askedAnswer; shown as the list, a right count looked wrong.
+    const response = endings[0] as string;
+    const extracted = extractAnswer(response);
+    expect(askedAnswer(extracted, { question: HOW_MANY, response })).toBe('3');
+    expect(askedAnswer(extracted, { question: WHICH, response })).toBe(extracted);
   });
 
   it('leaves alone a sentence whose count is of cases or of remarks', () => {

@@ -186,6 +186,16 @@ describe('several final answers in one response', () => {
     expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Note the answer is an integer, as expected.' });
     expectVerdict('equal', [['12', '12']], { response: 'Thus $\\boxed{12}$. Let me double-check the answer: yes.' });
   });
+
+  it('is one answer when a box before the last holds a placeholder, no value (the simulator\'s `boxes` format break)', () => {
+    const scratch = 'A first pass left it open at \\boxed{?}; the check below settles it.\nTherefore, the final answer is \\boxed{2}.';
+    expect(finalAnswers(scratch)).toEqual(['2']);
+    // Before, `?` was a second final answer: the right 2 was unsure, and a rule-graded table counted it wrong.
+    expectVerdict('equal', [['2', '2']], { response: scratch });
+    expectVerdict('equal', [['3', '3']], { response: 'So far $\\boxed{\\ldots}$ is open. Then $\\boxed{3}$.' });
+    // A box with a value, even one sign, is an answer.
+    expectVerdict('unsure', [['4', '4']], { response: 'First $\\boxed{-1}$, then $\\boxed{4}$.' });
+  });
 });
 
 describe('tmas grade reads the response and a question', () => {

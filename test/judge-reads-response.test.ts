@@ -208,7 +208,8 @@ describe('an answer extraction would misread', () => {
     // The extraction reads the trailing `n = 5`; the rule, given the question ("How many solutions"), grades the clause
     // that names the number of solutions (labelled-clauses.ts), 12, as the judge does: neither takes the extraction.
     const [line] = await readResults(path.join(output, 'results.jsonl'));
-    expect(line?.candidates[0]).toMatchObject({ correct: false });
+    // The line shows the answer the rule graded, not the extraction's `n = 5`.
+    expect(line?.candidates[0]).toMatchObject({ answer: '12', correct: false });
     const judges = (await readJournal(output)).filter((call) => call.role === 'judge');
     expect(judges).toHaveLength(2);
     for (const judge of judges) {
@@ -219,6 +220,25 @@ describe('an answer extraction would misread', () => {
       // The simulated judge found the final answer in what it was sent.
       expect(judge.response.content).toContain("The candidate's final answer is 12; the reference is 5.");
     }
+  });
+
+  test('a vote counts the answer graded: four samples ending "The roots are …; the sum is …" vote on the sum the question asks for, not on the roots extracted', async ({ dir }) => {
+    const problem = { problem_id: 'sum', question: 'Find the sum of the roots of the polynomial.', answer: '3' };
+    const input = await writeProblems(dir, [problem]);
+    // Two samples give the roots 1 and 2 with a wrong sum; two give other roots with the right sum 3.
+    const endings = ['The roots are $1$ and $2$; the sum is $4$.', 'The roots are $1$ and $2$; the sum is $5$.', 'The roots are $0$ and $3$; the sum is $3$.', 'The roots are $-1$ and $4$; the sum is $3$.'];
+    let served = 0;
+    const solver = await serveModel(() => `Adding the roots as Vieta's formulas give them. ${endings[served++ % endings.length]}`);
+    servers.push(solver);
+    const output = path.join(dir, 'run');
+    await runInProcess([...['--input-file', input, '--output-file', output, '--strategy', 'majority', '--samples', '4', '--no-proof', '--max-iterations', '1'], ...['--no-stream', '--base-url', solver.url, '--model-name', 'm']]);
+    const [line] = await readResults(path.join(output, 'results.jsonl'));
+    // Shown as graded: each line's answer is the sum, and its grade is that sum's.
+    expect(line?.candidates.map((c) => [c.answer, c.correct]).sort()).toEqual([['3', true], ['3', true], ['4', false], ['5', false]]);
+    // Voted as graded: 3 has two votes; by the extraction, "1, 2" had two and the vote was wrong.
+    const metrics = JSON.parse(await readFile(path.join(output, 'metrics.json'), 'utf8')) as { iterations: Array<{ majority: number }>; problems: Array<{ iterations: Array<{ answer: string }> }> };
+    expect(metrics.iterations[0]?.majority).toBe(1);
+    expect(metrics.problems[0]?.iterations[0]?.answer).toBe('3');
   });
 });
 

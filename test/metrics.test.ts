@@ -117,6 +117,18 @@ describe('metrics on hand-built results with known answers', () => {
     expect(it?.judged).toBe(7);
   });
 
+  test('the vote counts as one answer what the grader finds equal, and apart what it tells apart, whatever their printed forms', () => {
+    // `30 cm` and `30 mm` both print 30, yet grade apart: two answers of one vote each, and `3 cm` (= 30 mm) makes two.
+    const units = scoreIteration([candidate(0, '30 \\text{ cm}', false), candidate(1, '30 \\text{ mm}', true), candidate(2, '3 \\text{ cm}', true)]);
+    expect(units.majority).toBe(true);
+    expect(units.answer).toBe('30 \\text{ mm}');
+    // `50\%`, `0.5` and `\frac{1}{2}` grade equal and print two ways: one answer of three votes, not one of two and one of one against 0.4's two.
+    const split = scoreIteration([candidate(0, '0.4', false), candidate(1, '0.4', false), candidate(2, '50\\%', true), candidate(3, '0.5', true), candidate(4, '\\frac{1}{2}', true)]);
+    expect(split.majority).toBe(true);
+    // The same in MV@k's draws of 3 of these 4: the two draws with both 0.4s vote wrong, the two with 50% and 0.5 right.
+    expect(majorityOverDraws([candidate(0, '0.4', false), candidate(1, '0.4', false), candidate(2, '50\\%', true), candidate(3, '0.5', true)], 3, 1)).toBe(0.5);
+  });
+
   test('with a judge, the majority answer is graded by the verdicts on every candidate that gave it', () => {
     // "4" wins the vote; its first candidate alone is a tie, but over both candidates 3 of 4 passes say equivalent.
     const figures = scoreIteration([

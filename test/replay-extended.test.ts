@@ -28,3 +28,16 @@ test('a run extended with --resume --max-iterations replays as identical: the ex
   expect(report.identical).toBe(true);
   expect(report.misses).toEqual([]);
 });
+
+test('a majority run extended with --resume --max-iterations replays as identical: its first process judged each sample where T = 2 first showed it, and the replay runs T = 2, then the extension', async ({ dir }) => {
+  const input = await writeProblems(dir, smallProblems(2));
+  const run = path.join(dir, 'run');
+  await runInProcess(['--input-file', input, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '4', '--max-iterations', '2', '--judge-passes', '1']);
+  const extended = await runCliInProcess(['run', '--resume', run, '--max-iterations', '3']);
+  expect(extended.code, extended.stderr).toBe(0);
+  const report = await replayRun(run, { secrets: SECRETS });
+  // Under T = 3 alone, samples 1 and 3 first showed at other iterations than they were judged at: 4 judge calls missed.
+  expect(report.misses).toEqual([]);
+  expect(report.divergence).toBeNull();
+  expect(report.identical).toBe(true);
+});

@@ -78,6 +78,17 @@ describe('the runs of a folder', () => {
     expect(await codeOf(findRuns([path.join(dir, 'empty')]))).toBe('TMAS_RUN_DIR');
   });
 
+  test('a command that reads one run, given a folder of runs (tmas table1\'s --output-file), names the runs in it to give instead', async ({ dir }) => {
+    const table = path.join(dir, 'table1');
+    for (const method of ['tmas', 'majority']) await mkdir(path.join(table, method, 'store'), { recursive: true });
+    await mkdir(path.join(table, 'notes'));
+    // Before: "it has no store/. Give the --output-file of a run." to a user who had given the table's.
+    await expect(openRun(table)).rejects.toMatchObject({
+      code: 'TMAS_RUN_DIR',
+      message: expect.stringContaining(`holds the runs ${path.join(table, 'majority')}, ${path.join(table, 'tmas')}, as tmas table1 writes one per method: give one of them`),
+    });
+  });
+
   // Before, such a run's row folded its whole message log (1.75 CPU-s for a run of 13,120 calls, read again at each refresh of a live one).
   test('a run without its metrics.json is listed from its store\'s records, never its log: the Pass@1 and iterations metrics.json had, with the log cleared; the calls are left blank', async ({ dir }) => {
     const run = await copyRun(path.join(dir, 'stopped'));

@@ -19,6 +19,7 @@ import { makeScratchDir, removeScratchDir } from '../store/repair/scratch.ts';
 import { checkRecordsReadable } from '../store/repair/check.ts';
 import { openRun, requireFinishedRun } from './open-run.ts';
 import { compareLogs, type ReplayReport } from './replay-compare.ts';
+import { iterationsIn, replayPhases, type ReplayPhases } from './replay-phases.ts';
 
 export type { ReplayReport } from './replay-compare.ts';
 
@@ -40,9 +41,10 @@ export function replayActiveProblems(active: number): number {
  * A private copy of a run's store in `work` (its tables linked) with its
  * iteration marks and banks cleared, so a run started on it does every
  * problem again from iteration 0 with the journal (and the old log) kept.
- * Returns the run's manifest, its problems and where its log ended.
+ * Returns the run's manifest, its problems, where its log ended and, asked for
+ * (`phases`), the iteration targets its processes were run to (replay-phases.ts).
  */
-export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean } = {}) {
+export async function copyForRerun(runDir: string, work: string, options: { everyBlock?: boolean; phases?: boolean } = {}) {
   // The copy is the re-run's own store: the run directory is never written. A replay reads every message
   // and call, so it checks every block first (everyBlock): a corrupt one is named, never read as other text.
   const { store: copy, manifest } = await openRun(runDir, work, options);
@@ -52,9 +54,11 @@ export async function copyForRerun(runDir: string, work: string, options: { ever
     if (options.everyBlock === true) await checkRecordsReadable(runDir, copy);
     const logEnd = await copy.nextSeq();
     const problems = await copy.loadProblems();
+    const final = manifest.config.loop.maxIterations;
+    const phases: ReplayPhases = options.phases === true ? await replayPhases(copy, logEnd, final) : { targets: [final], firstReached: new Map() };
     await copy.iterations().clear();
     await copy.banks().clear();
-    return { manifest, problems, logEnd };
+    return { manifest, problems, logEnd, phases };
   } finally {
     await copy.close();
   }
@@ -77,7 +81,7 @@ export async function replayRun(
   // Removed on every exit path, or by the next command after a kill -9 (scratch.ts).
   const work = await makeScratchDir('replay');
   try {
-    const { manifest, problems, logEnd } = await copyForRerun(runDir, work, { everyBlock: true });
+    const { manifest, problems, logEnd, phases } = await copyForRerun(runDir, work, { everyBlock: true, phases: true });
     // Where the run's tokenizer lies now: where the user says (checked to be the same one), else where the manifest says.
     const located =
       options.tokenizerPath === undefined
@@ -88,7 +92,12 @@ export async function replayRun(
     const activeProblems = replayActiveProblems(loop.activeProblems);
     const config: RunConfig = { ...structuredClone(manifest.config), context: located, loop: { ...structuredClone(loop), ...options.changes, activeProblems }, outputs: { ...manifest.config.outputs, dir: work } };
     const quiet = { stdout: () => {}, stderr: options.stderr ?? (() => {}) };
-    await runEvaluation(config, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy: await resolveStrategy(config.loop) });
+    const strategy = await resolveStrategy(config.loop);
+    // The run's history in order: each target it was taken to, the later ones as the resumes that extended it.
+    for (const maxIterations of phases.targets) {
+      const iterationsOf = iterationsIn(phases, maxIterations);
+      await runEvaluation({ ...config, loop: { ...config.loop, maxIterations } }, options.secrets, problems, quiet, { resume: true, offline: !options.live, outputs: false, strategy, iterationsOf });
+    }
     return await compareLogs(work, logEnd);
   } finally {
     await removeScratchDir(work);

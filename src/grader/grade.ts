@@ -10,7 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
-import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
+import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
 import { countAndList } from './extract/count-and-list.ts';
 import { familyVerdict } from './compare/tuple-families.ts';
@@ -69,9 +69,10 @@ function prepare(raw: string): Prepared {
 }
 
 /**
- * Canonical printable form of an answer, used as the majority-vote key: two
- * answers that grade equal usually normalise to the same string (numbers by
- * value, sets sorted, "x = 5" as "5", units dropped, percent kept as "%").
+ * Canonical printable form of an answer: two answers that grade equal usually
+ * normalise to the same string (numbers by value, sets sorted, "x = 5" as "5",
+ * units dropped, percent kept as "%"). Usually, not always, so a majority vote
+ * compares answers with gradeAnswer (src/observers/answer-classes.ts), not by it.
  *
  * @example normalizeAnswer('\\dfrac{2}{4}') // '0.5'
  */
@@ -97,38 +98,23 @@ export function normalizeAnswer(answer: string): string {
 export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions, context?: GradeContext): Grade {
   const g = safePrepare(gold);
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
-  const p = safePrepare(pred);
-  const byLabel = context?.response === undefined ? null : gradeByLabel(pred, gold, options, context) ?? gradeByCount(pred, gold, options, context);
-  const verdict = inContext(byLabel?.verdict ?? compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
-  return { equal: verdict === 'equal', verdict, pred: byLabel?.pred ?? p.printed, gold: g.printed };
+  // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
+  const p = safePrepare(askedAnswer(pred, context) ?? pred);
+  const verdict = countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
+  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
 }
 
 /**
- * The grade of a response whose last sentence names two quantities ("The roots are $1$ and $2$; sum $3$."), when
- * the prediction is one of them: the one the question asks for decides. Without a question, or with one that names
- * none of them, the first stands, the others being remarks on it (remarks.ts): null, as for any other response.
+ * A response whose last sentence gives a count and then its list ("There are $3$ such $n$: $1, 2, 5$."), graded
+ * without its question (with one, asked-answer.ts takes the count or the list it asks for): `unsure` where only the
+ * count meets the reference (which was asked, a reader decides); null otherwise.
  */
-function gradeByLabel(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext): Grade | null {
-  const clauses = labelledClauses(afterReasoning(context.response ?? ''));
-  const squeezed = (tex: string): string => tex.replace(/\s+/g, '');
-  if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(pred))) return null;
-  const asked = context.question === undefined ? null : askedClause(clauses, context.question);
-  return asked === null ? null : gradeAnswer(asked.value, gold, options);
-}
-
-/**
- * The grade of a response whose last sentence gives a count and then its list ("There are $3$ such $n$: $1, 2, 5$."),
- * when the prediction is the list (count-and-list.ts): the count where the question asks how many; without a
- * question, a reference that only the count meets is `unsure` (which was asked, a reader decides). Null otherwise.
- */
-function gradeByCount(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext): Grade | null {
-  const found = countAndList(afterReasoning(context.response ?? ''));
+function countOrListUnasked(pred: string, gold: string, options: GradeOptions | undefined, context: GradeContext | undefined): Verdict | null {
+  if (context?.response === undefined || context.question !== undefined) return null;
+  const found = countAndList(afterReasoning(context.response));
   if (found === null || found.list.replace(/\s+/g, '') !== pred.replace(/\s+/g, '')) return null;
-  if (asksHowMany(context.question)) return gradeAnswer(found.count, gold, options);
-  if (context.question !== undefined) return null;
-  const byList = gradeAnswer(pred, gold, options);
-  if (byList.verdict !== 'different' || gradeAnswer(found.count, gold, options).verdict !== 'equal') return null;
-  return { ...byList, equal: false, verdict: 'unsure' };
+  if (gradeAnswer(pred, gold, options).verdict !== 'different' || gradeAnswer(found.count, gold, options).verdict !== 'equal') return null;
+  return 'unsure';
 }
 
 /** The verdict once the question and the response are read: `unsure` where the values cannot settle it. */
@@ -175,13 +161,6 @@ function sameForm(g: Prepared, p: Prepared): boolean {
     // Too deep to walk: nothing shows the forms are the same.
     return false;
   }
-}
-
-/** "How many …", "Find the number of …": a question whose answer is a count, so that "no such n" answers 0. */
-const HOW_MANY = /\bhow\s+many\b|\b(?:find|determine|compute|calculate|count|what\s+is|give)\s+the\s+(?:total\s+)?number\s+of\b/i;
-
-function asksHowMany(question: string | undefined): boolean {
-  return question !== undefined && HOW_MANY.test(question);
 }
 
 function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false): Verdict {

@@ -3,6 +3,7 @@
  * equivalence of a predicted answer with the reference, and the canonical
  * form used for majority voting.
  */
+export { askedAnswer } from './asked-answer.ts';
 export { askedForm } from './asked-form.ts';
 export { afterReasoning, extractAnswer, extractFinalMath, finalAnswers, statedAnswer } from './extract/extract.ts';
 export { givesSeveralAnswers, gradeAnswer, normalizeAnswer } from './grade.ts';

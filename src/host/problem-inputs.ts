@@ -30,9 +30,12 @@ export function loopSettingsOf(config: Pick<RunConfig, 'loop' | 'judge'>): LoopS
   };
 }
 
-/** The input of each problem actor, in the order of the problem file. `starts` is null for a new run. */
-export function toProblemInputs(run: string, config: Pick<RunConfig, 'loop' | 'judge'>, problems: Problem[], starts: LoopStart[] | null): ProblemInput[] {
-  const settings = loopSettingsOf(config);
+/**
+ * The input of each problem actor, in the order of the problem file. `starts` is null for a new run. `iterationsOf`:
+ * a problem's own T where it is not the run's (a replay taking a problem to the target it first reached: replay-phases.ts).
+ */
+export function toProblemInputs(run: string, config: Pick<RunConfig, 'loop' | 'judge'>, problems: Problem[], starts: LoopStart[] | null, iterationsOf?: ReadonlyMap<string, number>): ProblemInput[] {
+  const shared = loopSettingsOf(config);
   return problems.map((problem, ordinal) => ({
     run,
     ordinal,
@@ -42,7 +45,7 @@ export function toProblemInputs(run: string, config: Pick<RunConfig, 'loop' | 'j
       ...(problem.answer === undefined ? {} : { answer: problem.answer }),
       ...(problem.solution === undefined ? {} : { solution: problem.solution }),
     },
-    settings,
+    settings: iterationsOf?.has(problem.id) === true ? { ...shared, maxIterations: iterationsOf.get(problem.id) ?? shared.maxIterations } : shared,
     start: starts?.[ordinal] ?? FRESH,
   }));
 }

@@ -9,7 +9,7 @@
  * (the exact mean); otherwise MAJORITY_DRAWS random subsets are, from a PRNG
  * seeded by the caller, so the figure is the same on every machine. A draw is
  * voted and graded as metrics.ts votes and grades an iteration's candidates
- * (normalised answers, ties to the higher total score then the lower index;
+ * (answers the grader finds equal as one, ties to the higher total score then the lower index;
  * the judge's verdicts on every drawn candidate that gave the answer when the
  * pool was judged, else the rule's grade).
  */

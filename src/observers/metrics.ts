@@ -13,7 +13,7 @@
  * `correctJudge` over candidates (= over candidates × passes when every pass
  * gave a verdict). For majority, best-verified and pass@N an answer counts as
  * correct when more than half of the judge passes over all candidates giving
- * that (normalised) answer said so: one noisy pass on one candidate does not
+ * that answer (or one the grader finds equal) said so: one noisy pass on one candidate does not
  * decide an answer. Both grades are kept (`pass1Rule`, `pass1Judge`); a
  * candidate is a disagreement when its rule-based grade differs from the
  * judge's (more than half of its own passes; a tie counts as not equivalent).
@@ -23,7 +23,7 @@
  * answer's correctness between iterations t-1 and t of the same problem:
  * right→wrong or wrong→right, counted at iteration t.
  */
-import { normalizeAnswer } from '../grader/index.ts';
+import { answerClasses } from './answer-classes.ts';
 import type { BankShown, CandidateResult } from '../kernel/protocol.ts';
 import type { FaultCounts } from './fault-counts.ts';
 import type { RoleOutputs } from './role-outputs.ts';
@@ -125,12 +125,12 @@ export function mean(values: number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-/** Each candidate's normalised answer (null without one): what a vote counts. */
+/** Each candidate's answer class (null without an answer): what a vote counts, answers the grader finds equal as one (answer-classes.ts). */
 export function answerKeys(candidates: CandidateResult[]): Map<CandidateResult, string | null> {
-  return new Map(candidates.map((c) => [c, c.answer === null ? null : normalizeAnswer(c.answer)] as const));
+  return answerClasses(candidates, (candidate) => candidate.answer);
 }
 
-/** The candidate chosen by majority vote over normalised answers (`keys`); ties go to the higher total score, then the lower index. */
+/** The candidate chosen by majority vote over answer classes (`keys`); ties go to the higher total score, then the lower index. */
 export function majorityCandidate(candidates: CandidateResult[], keys = answerKeys(candidates)): CandidateResult | null {
   const groups = new Map<string, { votes: number; score: number; first: CandidateResult }>();
   for (const candidate of candidates) {
@@ -168,7 +168,7 @@ function judgeSays(candidate: CandidateResult): boolean | null {
 
 /**
  * The judge's yes/no for the answer of `chosen`: more than half of the verdicts on every
- * candidate that gave the same normalised answer (`keys`: each candidate's normalised answer).
+ * candidate that gave the same answer (`keys`: each candidate's answer class, answer-classes.ts).
  */
 function judgeSaysOfAnswer(candidates: CandidateResult[], keys: Map<CandidateResult, string | null>, chosen: CandidateResult): boolean | null {
   const key = keys.get(chosen) ?? null;

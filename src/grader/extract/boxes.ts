@@ -170,3 +170,15 @@ export function lastBoxInsideValue(text: string): boolean {
 export function hasBox(text: string): boolean {
   return /\\(?:boxed|fbox|framebox)(?![a-zA-Z])/.test(text);
 }
+
+/** A box that holds no value: a placeholder of question marks, dots or blanks (`\boxed{?}`, `\boxed{\ldots}`, `\boxed{\_\_}`). */
+const PLACEHOLDER = /^(?:[\s?.…_~]|\\[,;:! _]|\\[lcv]?dots|\\text\{\s*\?*\s*\})*$/;
+
+/**
+ * Whether a box's content states no value: a placeholder a response boxed while it worked ("A first pass left it
+ * open at \boxed{?}; the check below settles it."), which is no final answer of its own beside the one it then
+ * boxes.
+ */
+export function statesNoValue(inner: string): boolean {
+  return PLACEHOLDER.test(inner.trim());
+}

@@ -3,7 +3,7 @@
  * announced answer ("The final answer is X"), then a trailing choice letter,
  * then unannounced mathematics. One extraction for runs and `tmas grade`.
  */
-import { boxedRuns, lastBoxEnd, lastBoxedAnswer } from './boxes.ts';
+import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
 import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse, type Segment } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
@@ -319,7 +319,8 @@ const FINAL_ANSWER_MARKER = new RegExp(String.raw`\bfinal\s+answers?\b[^\n:：=]
  */
 export function finalAnswers(response: string): string[] {
   const text = afterReasoning(response);
-  const boxed = boxedRuns(text).filter((answer) => answer !== '');
+  // An empty box or a placeholder (`\boxed{?}`) gives no answer to tell apart from the one boxed after it.
+  const boxed = boxedRuns(text).filter((answer) => answer !== '' && !statesNoValue(answer));
   const afterBoxes = lastBoxEnd(text);
   // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
   const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];

@@ -147,6 +147,8 @@ export interface RunOptions {
   resume?: boolean;
   /** Replay: answer every call from the journal and contact no endpoint; a miss becomes `llm.failed` (TMAS_REPLAY_MISS). */
   offline?: boolean;
+  /** Replay: a problem's own T where it is not the configuration's (the target it first reached: replay-phases.ts). */
+  iterationsOf?: ReadonlyMap<string, number>;
   /** false: neither results.jsonl nor metrics.json is written, and the outcome has no iterations (a replay, whose store is a copy thrown away, reads neither). */
   outputs?: boolean;
   /** Called once the gateway and bus exist, for benchmarks and monitors. */
@@ -281,7 +283,7 @@ export async function runEvaluation(config: RunConfig, secrets: Secrets, problem
     // Serialises large store values and request bodies on the pool's threads, ahead of queued token
     // counting. A thread of its own would cost a V8 heap of its own, for the same results.
     const encodeJson = (value: unknown) => pool.encodeJson(value);
-    const { store, manifest, simulated, inputs, forcedChange } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups });
+    const { store, manifest, simulated, inputs, forcedChange } = await openRunStore(config, problems, { strategy, forkedFrom: options.forkedFrom, resume: options.resume === true, offline: options.offline === true, simulated: endpoints.simulated, encodeJson, cleanups, iterationsOf: options.iterationsOf });
     if (forcedChange) io.stderr(forcedChangeWarning(forcedChange, config.outputs.dir));
 
     // From here a stop writes the outputs (below): a stop while the questions are counted goes there without waiting.

@@ -35,7 +35,7 @@ export interface OpenedRun {
 export async function openRunStore(
   config: RunConfig,
   problems: Problem[],
-  options: { strategy: Strategy; forkedFrom?: ForkedFrom | undefined; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void> },
+  options: { strategy: Strategy; forkedFrom?: ForkedFrom | undefined; resume: boolean; offline: boolean; simulated: boolean; encodeJson: (value: unknown) => Promise<Uint8Array>; cleanups: Array<() => Promise<void> | void>; iterationsOf?: ReadonlyMap<string, number> | undefined },
 ): Promise<OpenedRun> {
   // A resumed run's store must exist (never created over a damaged one); a new run's is created whole, manifest included.
   const resumed = options.resume ? await Store.open(config.outputs.dir) : null;
@@ -67,5 +67,5 @@ export async function openRunStore(
   const forcedChange = previous && starts && !options.offline ? forcedChangeOf(manifestConfig(previous, config.outputs.dir), config, starts) : null;
   if (forcedChange) manifest.forcedChanges = [...(manifest.forcedChanges ?? []), forcedChange];
   if (resumed) await store.manifest().put('manifest', manifest);
-  return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts), forcedChange };
+  return { store, manifest, simulated, inputs: toProblemInputs(runId, config, problems, starts, options.iterationsOf), forcedChange };
 }

@@ -9,7 +9,7 @@
  * gives the same coded error (checked-level.ts). An archived, read-only run
  * directory can still be read.
  */
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../kernel/errors.ts';
 import { Store } from '../store.ts';
@@ -39,7 +39,28 @@ export function whyNoStore(runDir: string): string {
   }
   const store = path.join(runDir, 'store');
   const link = linkTarget(store);
-  return link === null ? 'it has no store/' : `its store/ is a link to ${link}, which leads to no folder (a link to itself, a loop, or a target moved away)`;
+  if (link !== null) return `its store/ is a link to ${link}, which leads to no folder (a link to itself, a loop, or a target moved away)`;
+  const runs = runsInside(runDir);
+  // `tmas table1 --output-file DIR` writes a run per method under DIR: its folder is what a user gives first.
+  return runs.length === 0 ? 'it has no store/' : `it has no store/, but holds the runs ${namedUpTo(runs, 8)}, as tmas table1 writes one per method: give one of them`;
+}
+
+/** The folders right under `dir` that hold a run's store, as paths under `dir`, in name order. */
+function runsInside(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && hasStore(path.join(dir, entry.name)))
+      .map((entry) => path.join(dir, entry.name))
+      .sort();
+  } catch {
+    // A folder that cannot be listed names no runs; why it holds no run is said all the same.
+    return [];
+  }
+}
+
+/** `names` joined by commas, the first `most` of them and how many more. */
+function namedUpTo(names: string[], most: number): string {
+  return names.length <= most ? names.join(', ') : `${names.slice(0, most).join(', ')} and ${names.length - most} more`;
 }
 
 /** Where the link at `file` points, or null when there is no link there. */

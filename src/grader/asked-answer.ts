@@ -1,0 +1,51 @@
+/**
+ * The answer a response gives to its question: one reading of it, which the
+ * grade compares, the result line shows and the vote counts. It is the answer
+ * extracted from the response, except where the response ends on a sentence
+ * that names several quantities ("The roots are $1$ and $2$; the sum is $3$.")
+ * and the question asks for one of them ("Find the sum …"): then it is that
+ * quantity's value; or on a count and its list ("There are $3$ such $n$: $1, 2, 5$.")
+ * and the question asks how many: then it is the count. Shown and voted on as extracted while graded as the clause
+ * asked for, a line read `1, 2` under a right grade, and two responses the
+ * grade told apart (sums 3 and 4 of the same roots) counted as one answer.
+ */
+import { afterReasoning } from './extract/extract.ts';
+import { askedClause, labelledClauses } from './extract/labelled-clauses.ts';
+import { countAndList } from './extract/count-and-list.ts';
+import type { GradeContext } from './parse/types.ts';
+
+/** "How many …", "Find the number of …": a question whose answer is a count, so that "no such n" answers 0. */
+const HOW_MANY = /\bhow\s+many\b|\b(?:find|determine|compute|calculate|count|what\s+is|give)\s+the\s+(?:total\s+)?number\s+of\b/i;
+
+/** Whether `question` asks for a count. */
+export function asksHowMany(question: string | undefined): boolean {
+  return question !== undefined && HOW_MANY.test(question);
+}
+
+/** Text without its white space: a clause and the extraction write the same value with other spacing. */
+function squeezed(tex: string): string {
+  return tex.replace(/\s+/g, '');
+}
+
+/**
+ * The answer `extracted` (from `context.response`) gives to `context.question`: the value of the clause the question
+ * asks for when the response's last sentence names several quantities and `extracted` is one of them; `extracted`
+ * otherwise (no question, no response, no such ending, or a question that names none of them or several).
+ *
+ * @example askedAnswer('1, 2', { question: 'Find the sum of the roots.', response: 'The roots are $1, 2$; the sum is $3$.' }) // '3'
+ */
+export function askedAnswer(extracted: string | null, context: GradeContext | undefined): string | null {
+  if (extracted === null || context?.response === undefined || context.question === undefined) return extracted;
+  try {
+    const final = afterReasoning(context.response);
+    // "There are $3$ such $n$: $1, 2, 5$." read as its list: the count, where the question asks how many (count-and-list.ts).
+    const counted = countAndList(final);
+    if (counted !== null && asksHowMany(context.question) && squeezed(counted.list) === squeezed(extracted)) return counted.count;
+    const clauses = labelledClauses(final);
+    if (clauses === null || !clauses.some((clause) => squeezed(clause.value) === squeezed(extracted))) return extracted;
+    return askedClause(clauses, context.question)?.value ?? extracted;
+  } catch {
+    // A response the clauses cannot be read in gives its extracted answer.
+    return extracted;
+  }
+}
