@@ -52,6 +52,10 @@ describe('a field tmas adds on its own, refused', () => {
     // Mistral's API refuses the seed (it takes random_seed) with a 422 whose message is an object: before, 'HTTP 422: status
     // code (no body)', every call refused (TMAS_CALL_REJECTED), the field it names unread.
     ["seed, Mistral's 422", 'seed', mistralForbidden('seed'), 422],
+    // OpenAI's reasoning models for an organization not verified, and its first o1 models: before, every call was refused
+    // twice (TMAS_CALL_REJECTED) and every problem stopped; now its calls go whole, not streamed, their usage read.
+    ['stream, for an organization not verified', 'stream', { error: { message: 'Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization.', type: 'invalid_request_error', param: 'stream', code: 'unsupported_value' } }, 400],
+    ["stream, o1's first words", 'stream', { error: { message: "Unsupported value: 'stream' does not support true with this model. Supported values are: false.", type: 'invalid_request_error', param: null, code: 'unsupported_value' } }, 400],
   ] as const)('%s: the endpoint is sent its calls without it, and the run completes, each call journaled once', async ([, field, refusal, status], { dir }) => {
     const server = await refusing(field, refusal, status);
     try {
@@ -63,6 +67,8 @@ describe('a field tmas adds on its own, refused', () => {
       expect(server.counts.passed).toBe(journal.length);
       expect(server.counts.refused).toBeGreaterThan(0);
       expect(server.counts.refused).toBeLessThanOrEqual(4);
+      // Sent whole, a reply's usage comes with it: none is counted by the run's tokenizer.
+      if (field === 'stream') expect(journal.filter((record) => record.response.usage?.estimated === true)).toEqual([]);
     } finally {
       await server.close();
     }
@@ -134,6 +140,8 @@ describe('a completion limit above the cap a hosted API states', () => {
       const output = path.join(dir, 'run');
       await expect(runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output])).rejects.toMatchObject(stop(output));
       expect(server.counts.refused).toBeLessThanOrEqual(4);
+      // Sent whole, a reply's usage comes with it: none is counted by the run's tokenizer.
+      if (field === 'stream') expect(journal.filter((record) => record.response.usage?.estimated === true)).toEqual([]);
     } finally {
       await server.close();
     }

@@ -74,7 +74,8 @@ export interface Attempted {
  * characters and, as a stream arrives, its tokens (token-meter.ts).
  */
 export async function attempt(context: AttemptContext, request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Attempted> {
-  const { stream } = context;
+  // An endpoint that refused streamed requests is sent whole ones (call.ts omitOwnField).
+  const stream = context.stream && !state.omitted.has('stream');
   const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal });
   const limits = replyLimits(request.maxTokens, request.room);
   const meter = createReplyMeter(limits, watchdog);
