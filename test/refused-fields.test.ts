@@ -9,6 +9,7 @@
  * longer served.
  */
 import type { ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
@@ -333,3 +334,17 @@ describe("an account's per-minute token limit smaller than one call (the prompt 
   });
 });
 
+
+describe('sampling flags under --openai-reasoning, which sends none', () => {
+  // Before: the run went on, sent neither, said nothing, and its manifest and metrics.json recorded temperature 0.6.
+  test('are refused at start, exit 2 (TMAS_USAGE), naming each, before anything is written', async ({ dir }) => {
+    const output = path.join(dir, 'run');
+    const input = await writeProblems(dir, smallProblems(1));
+    const refused = await runCliInProcess(['run', '--input-file', input, '--output-file', output, ...FLAGS, '--openai-reasoning', '--temperature', '0.6', '--verify-top-k', '20']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('--openai-reasoning sends no temperature, top_p, top_k or min_p');
+    expect(refused.stderr).toContain('so --temperature, --verify-top-k would not be sent');
+    expect(refused.stderr).toContain('[TMAS_USAGE]');
+    expect(existsSync(output)).toBe(false);
+  });
+});
