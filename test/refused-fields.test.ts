@@ -279,6 +279,25 @@ describe('a model no longer served mid-run', () => {
   });
 });
 
+describe('a model listed but not served through chat completions', () => {
+  // OpenAI's models of the Responses API alone, and its completion models. Before, every call was refused alike
+  // (TMAS_CALL_REJECTED), each problem stopped, exit 3, with no word of what to give instead.
+  test.for([
+    ['a model of the Responses API alone', { error: { message: 'This model is only supported in v1/responses and not in v1/chat/completions.', type: 'invalid_request_error', param: 'model', code: null } }],
+    ['a completion model', { error: { message: 'This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?', type: 'invalid_request_error', param: 'model', code: null } }],
+  ] as const)('%s: the run stops at once, exit 2 (TMAS_MODEL_NOT_SERVED), naming --model-name and the resume', async ([, refusal], { dir }) => {
+    const server = await refusingAfter(0, 404, refusal);
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_MODEL_NOT_SERVED', message: expect.stringMatching(/does not serve its model through chat completions.*--model-name.*tmas run --resume .* --model-name MODEL --force/) });
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("a proxy's sign-in page under a 200 in place of replies, mid-run", () => {
   // Before, each call spent its 8 retries on the page, and the run stopped only once 3 calls in a row had (67 pages sent
   // for 3 problems), as an endpoint down, advising to check the server or lower --concurrency.
