@@ -73,7 +73,7 @@ function omittedFieldNote(endpoint: string, field: string, reason: string, timeo
   if (field === 'stream') {
     return (
       `tmas: ${endpoint} refused streamed requests (${reason}); its calls are sent without streaming from now on, each reply read whole: ` +
-      `--timeout (${timeoutSeconds} s) then covers the wait for a whole reply, and a reply still thinking past it is cut and paid again: raise it for long generations (give --no-stream to send none streamed).`
+      `--timeout (${timeoutSeconds} s) then covers the wait for a whole reply (the total limit alone, in the openai-reasoning dialect), and a reply still generating past it is cut and paid again: raise it for long generations (give --no-stream to send none streamed).`
     );
   }
   const effect = field === 'seed' ? "their samples do not follow the run's seeds." : "their tokens are counted with the run's tokenizer.";
