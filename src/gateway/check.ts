@@ -8,7 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
-import { tlsAdvice } from './request/tls-trust.ts';
+import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
 import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
@@ -235,7 +235,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
       if (refused === null) return UNLISTED;
       throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey])));
     }
-    const tls = tlsAdvice(error, endpoint.baseUrl);
+    const tls = tlsAdvice(error, endpoint.baseUrl) ?? schemeAdvice(error, endpoint.baseUrl);
     if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tls}.`, { cause: error });
     throw new UserError(
       'TMAS_ENDPOINT',
