@@ -23,15 +23,15 @@ const extraForbidden = (field: string) => ({ object: 'error', message: `[{'type'
 /** Mistral's API: a pydantic validation error held in `message` as an object (before, read as no message at all). */
 const mistralForbidden = (field: string) => ({ object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', field], msg: 'Extra inputs are not permitted', input: 1, url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden' }] }, type: 'invalid_request_error', param: null, code: null });
 
-/** The simulator behind a proxy that refuses every request carrying `field` with `refusal` (a `status`); counts the requests refused and passed on. */
-async function refusing(field: string, refusal: Record<string, unknown>, status = 400) {
+/** The simulator behind a proxy that refuses every request carrying `field` (or that `carries` says has it) with `refusal` (a `status`); counts the requests refused and passed on. */
+async function refusing(field: string, refusal: Record<string, unknown>, status = 400, carries = (body: Record<string, unknown>) => field in body) {
   const problems = smallProblems(2);
   const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
   const counts = { refused: 0, passed: 0 };
   // Never set healthy: it refuses for the whole run.
   const proxy = await startSwitchableProxy(sim.url, (url, body, res) => {
     if (!url.endsWith('/chat/completions')) return false;
-    if (!(field in (JSON.parse(body) as Record<string, unknown>))) {
+    if (!carries(JSON.parse(body) as Record<string, unknown>)) {
       counts.passed++;
       return false;
     }
@@ -70,6 +70,29 @@ describe('a field tmas adds on its own, refused', () => {
       expect(server.counts.refused).toBeLessThanOrEqual(4);
       // Sent whole, a reply's usage comes with it: none is counted by the run's tokenizer.
       if (field === 'stream') expect(journal.filter((record) => record.usage.estimated === true)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the system role, refused by a chat template without one', () => {
+  const withSystem = (body: Record<string, unknown>) => (body['messages'] as Array<{ role: string }>).some((message) => message.role === 'system');
+  // Gemma 2's template raises 'System role not supported' (vLLM's 400), older Mistral templates 'Conversation roles must
+  // alternate', OpenAI's first o1 models refused it by name. Before, every call was refused alike (TMAS_CALL_REJECTED), each
+  // problem stopped, exit 3.
+  test.for([
+    ["vLLM's 400 for Gemma 2's template", { object: 'error', message: 'System role not supported', type: 'BadRequestError', param: null, code: 400 }],
+    ["o1's words", { error: { message: "Unsupported value: 'messages[0].role' does not support 'system' with this model.", type: 'invalid_request_error', param: 'messages[0].role', code: 'unsupported_value' } }],
+  ] as const)('%s: the system message opens the first user message from then on, and the run completes, each call journaled once', async ([, refusal], { dir }) => {
+    const server = await refusing('system', refusal, 400, withSystem);
+    try {
+      const output = path.join(dir, 'run');
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      expect(outcome.stopped).toEqual([]);
+      expect(server.counts.passed).toBe((await readJournal(output)).length);
+      expect(server.counts.refused).toBeGreaterThan(0);
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
     } finally {
       await server.close();
     }

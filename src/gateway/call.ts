@@ -9,7 +9,7 @@ import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallDrained, CallFailedError } from './request/call-failed.ts';
-import { rejectsChatDialect, rejectsContinuousUsage, refusesStreaming } from './request/dialect.ts';
+import { rejectsChatDialect, rejectsContinuousUsage, refusesStreaming, refusesSystemRole } from './request/dialect.ts';
 import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
@@ -207,7 +207,8 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
  */
 function omitOwnField(context: CallContext, state: EndpointState, sentWithout: ReadonlySet<string>, error: unknown): boolean {
   // Streaming refused (OpenAI's reasoning models for an organization not verified): its calls go whole, as with --no-stream.
-  const field = refusesStreaming(error) ? 'stream' : refusedField(error);
+  // The system role refused (a chat template without one): its message opens the first user message.
+  const field = refusesStreaming(error) ? 'stream' : refusesSystemRole(error) ? 'system' : refusedField(error);
   // Refused although it was not sent: the refusal is about something else, and sending it again would change nothing.
   if (field === null || !OWN_FIELDS.has(field) || sentWithout.has(field) || (field === 'stream' && !context.stream)) return false;
   if (error instanceof APIError && /continuous_usage_stats/.test(error.message)) return false;

@@ -43,3 +43,17 @@ export function refusesStreaming(error: unknown): boolean {
   if (error.param === 'stream') return true;
   return /\bto stream\b|'stream'|"stream"|\bstream(?:ing)? (?:is |are )?(?:not supported|unsupported|not allowed|not available)|does not support stream(?:ing)?\b/i.test(error.message);
 }
+
+/**
+ * Whether `error` is a 400 or 422 that refuses the system role: a chat
+ * template without one (Gemma 2's raises "System role not supported"; older
+ * Mistral and Llama 2 templates "Conversation roles must alternate
+ * user/assistant/user/assistant/..." at a system message), which vLLM and
+ * SGLang answer with a 400, or OpenAI's first o1 models ("'messages[0].role'
+ * does not support 'system' with this model"). Every call of tmas opens with
+ * a system message, so every one was refused alike.
+ */
+export function refusesSystemRole(error: unknown): boolean {
+  if (!(error instanceof APIError) || error instanceof InBandError || (error.status !== 400 && error.status !== 422)) return false;
+  return /system role (?:is )?not supported|does not support (?:the )?'?system'?(?: role)?|roles must alternate user\/assistant/i.test(error.message);
+}

@@ -76,6 +76,9 @@ function omittedFieldNote(endpoint: string, field: string, reason: string, timeo
       `--timeout (${timeoutSeconds} s) then covers the wait for a whole reply (the total limit alone, in the openai-reasoning dialect), and a reply still generating past it is cut and paid again: raise it for long generations (give --no-stream to send none streamed).`
     );
   }
+  if (field === 'system') {
+    return `tmas: ${endpoint} refused the system role (${reason}); its calls are sent with the system message opening the first user message from now on, as chat templates without a system role render it.`;
+  }
   const effect = field === 'seed' ? "their samples do not follow the run's seeds." : "their tokens are counted with the run's tokenizer.";
   return `tmas: ${endpoint} refused the ${field} field (${reason}); its calls are sent without it from now on: ${effect}`;
 }
