@@ -247,6 +247,29 @@ describe('the endpoint check', () => {
     }
   });
 
+  // Before: the first model listed was evaluated, whichever it was (OpenAI lists dozens, an embedding model among them).
+  test('a list of several models with no model named is refused, naming them; names of one root are one model (vLLM --served-model-name a b)', async () => {
+    const lists: Record<string, object[]> = {
+      '/hosted/v1/models': [{ id: 'text-embedding-3-small' }, { id: 'gpt-4.1' }, { id: 'o3' }],
+      '/lora/v1/models': [{ id: 'Qwen/Qwen3-8B', root: 'Qwen/Qwen3-8B' }, { id: 'math-lora', root: '/adapters/math', parent: 'Qwen/Qwen3-8B' }],
+      '/names/v1/models': [{ id: 'qwen3', root: '/models/Qwen3-8B' }, { id: 'Qwen/Qwen3-8B', root: '/models/Qwen3-8B' }],
+    };
+    const server = await serve((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: lists[req.url ?? ''] ?? [] })));
+    const root = server.url.replace(/\/v1$/, '');
+    const resolved = async (where: string) => {
+      const url = `${root}/${where}/v1`;
+      const listed = (await checkEndpoints([{ endpoint: { baseUrl: url, model: '', apiKey: 'k' }, flag: '--base-url' }])).get(url);
+      return resolveModel('', listed, '--model-name', url);
+    };
+    try {
+      await expect(resolved('hosted')).rejects.toMatchObject({ code: 'TMAS_USAGE', message: `The endpoint ${root}/hosted/v1 serves several models, and no --model-name names the one to evaluate: it serves: text-embedding-3-small, gpt-4.1, o3. Give it with --model-name (the run would have taken the first listed, text-embedding-3-small, whichever that is).` });
+      await expect(resolved('lora')).rejects.toMatchObject({ code: 'TMAS_USAGE' });
+      expect(await resolved('names')).toBe('qwen3');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a server that lists no model (or entries without an id) takes the model named as it is, and asks for one when none is; a web page for a list is not an endpoint', async () => {
     const lists: Record<string, { type: string; body: string }> = {
       '/empty/v1/models': { type: 'application/json', body: '{"object":"list","data":[]}' },
