@@ -112,6 +112,10 @@ describe("finish reasons in other servers' words mean what they say", () => {
     ['COMPLETE', 'stop'],
     ['max_tokens', 'length'],
     ['MAX_TOKENS', 'length'],
+    // vLLM's repetition detection (and Moonshot's repeat) cut a loop before the limit it would have run to: before, an
+    // unknown word, inferred whole (stop) from its few tokens, its loop's box graded as the answer.
+    ['repetition', 'length'],
+    ['repeat', 'length'],
     ['SAFETY', 'content_filter'],
     ['tool_calls', 'tool_calls'],
     ['function_call', 'tool_calls'],

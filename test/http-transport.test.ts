@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, createDeflateRaw, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { checkEndpoints, resolveModel } from '../src/gateway/check.ts';
 import { createGateway, type CompletionRequest, type Gateway, type GatewayOptions } from '../src/gateway/gateway.ts';
@@ -247,6 +247,29 @@ describe('the endpoint check', () => {
     }
   });
 
+  // Before: the first model listed was evaluated, whichever it was (OpenAI lists dozens, an embedding model among them).
+  test('a list of several models with no model named is refused, naming them; names of one root are one model (vLLM --served-model-name a b)', async () => {
+    const lists: Record<string, object[]> = {
+      '/hosted/v1/models': [{ id: 'text-embedding-3-small' }, { id: 'gpt-4.1' }, { id: 'o3' }],
+      '/lora/v1/models': [{ id: 'Qwen/Qwen3-8B', root: 'Qwen/Qwen3-8B' }, { id: 'math-lora', root: '/adapters/math', parent: 'Qwen/Qwen3-8B' }],
+      '/names/v1/models': [{ id: 'qwen3', root: '/models/Qwen3-8B' }, { id: 'Qwen/Qwen3-8B', root: '/models/Qwen3-8B' }],
+    };
+    const server = await serve((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: lists[req.url ?? ''] ?? [] })));
+    const root = server.url.replace(/\/v1$/, '');
+    const resolved = async (where: string) => {
+      const url = `${root}/${where}/v1`;
+      const listed = (await checkEndpoints([{ endpoint: { baseUrl: url, model: '', apiKey: 'k' }, flag: '--base-url' }])).get(url);
+      return resolveModel('', listed, '--model-name', url);
+    };
+    try {
+      await expect(resolved('hosted')).rejects.toMatchObject({ code: 'TMAS_USAGE', message: `The endpoint ${root}/hosted/v1 serves several models, and no --model-name names the one to evaluate: it serves: text-embedding-3-small, gpt-4.1, o3. Give it with --model-name (the run would have taken the first listed, text-embedding-3-small, whichever that is).` });
+      await expect(resolved('lora')).rejects.toMatchObject({ code: 'TMAS_USAGE' });
+      expect(await resolved('names')).toBe('qwen3');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a server that lists no model (or entries without an id) takes the model named as it is, and asks for one when none is; a web page for a list is not an endpoint', async () => {
     const lists: Record<string, { type: string; body: string }> = {
       '/empty/v1/models': { type: 'application/json', body: '{"object":"list","data":[]}' },
@@ -283,6 +306,44 @@ describe('what fetch would do', () => {
       res.end(gzipSync(chatCompletionBody('Compressed, and still 2.')));
     }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0, stream: false }, async (gateway, server) => {
       expect((await gateway.complete(call(server.url))).content).toBe('Compressed, and still 2.');
+    });
+  });
+
+  // Asked for no coding (no Accept-Encoding), a server or proxy may send any. Before, a raw deflate body (no zlib header, as
+  // Python's zlib.compressobj with negative window bits writes it) failed every attempt as 'the connection broke while the
+  // reply arrived (incorrect header check)', and two codings in one header were not undone at all.
+  test.for([
+    ['deflate as a zlib stream', 'deflate', deflateSync],
+    ['deflate as raw data', 'deflate', deflateRawSync],
+    ['br', 'br', brotliCompressSync],
+    ['gzip, then br', 'gzip, br', (bytes: Buffer) => brotliCompressSync(gzipSync(bytes))],
+  ] as const)('a streamed reply in the content coding %s is decoded', async ([, coding, encode]) => {
+    const events = `${chatChunkEvent({ role: 'assistant', content: 'Coded, ' })}${chatChunkEvent({ content: 'still 2.' }, 'stop')}data: [DONE]\n\n`;
+    await withGateway((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': coding }).end(encode(Buffer.from(events)));
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
+      expect(await gateway.complete(call(server.url))).toMatchObject({ content: 'Coded, still 2.', finishReason: 'stop', attempts: 1 });
+    });
+  });
+
+  test('a raw deflate stream flushed an event at a time is read as it comes; a coding tmas cannot undo fails saying so', async () => {
+    await withGateway((req, res) => {
+      if (req.url?.startsWith('/compress/') === true) return void res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'compress' }).end('\x1f\x9d garbled');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'deflate' });
+      const deflate = createDeflateRaw();
+      deflate.pipe(res);
+      const events = [chatChunkEvent({ role: 'assistant', content: 'Flushed, ' }), chatChunkEvent({ content: 'still 2.' }, 'stop'), 'data: [DONE]\n\n'];
+      const next = () => {
+        const event = events.shift();
+        if (event === undefined) return void deflate.end();
+        deflate.write(event);
+        deflate.flush(() => setTimeout(next, 5));
+      };
+      next();
+    }, { concurrency: 4, timeoutMs: 5000, maxRetries: 0 }, async (gateway, server) => {
+      expect(await gateway.complete(call(server.url))).toMatchObject({ content: 'Flushed, still 2.', finishReason: 'stop', attempts: 1 });
+      const failure = gateway.complete(call(server.url.replace('/v1', '/compress/v1')));
+      await expect(failure).rejects.toThrow(/content coding "compress", which tmas cannot decode/);
     });
   });
 

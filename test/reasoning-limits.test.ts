@@ -99,3 +99,26 @@ describe("visible reasoning a server holds apart from max_tokens (DeepSeek's rea
     expect((longReasoning.result as CallFailedError).message).toMatch(/past the 2000 tokens the window leaves its prompt \(its answer held to its completion limit of 100\): its text counts/);
   });
 });
+
+describe("a reasoning model that streams nothing while it thinks (OpenAI's, in the openai-reasoning dialect)", () => {
+  /** Headers at once, then `silentMs` of nothing (the model thinks), then the answer; `pauseMs` of nothing inside it. */
+  const thinking = (silentMs: number, pauseMs = 0) => (res: ServerResponse) => {
+    res.on('error', () => {});
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+    setTimeout(() => {
+      res.write(chunk({ role: 'assistant', content: 'The answer ' }));
+      setTimeout(() => res.end(`${chunk({ content: 'is 3.' }, 'stop')}data: [DONE]\n\n`), pauseMs);
+    }, silentMs);
+  };
+  const limits = { timeoutMs: 300, maxRetries: 0 };
+
+  // Before: cut at the idle limit while it thought, each attempt paid and sent again until the call failed.
+  test('is waited for until its first text, whatever the idle limit; the idle limit holds from then on, and for other endpoints', async () => {
+    const waited = await callTo(thinking(900), 1000, { ...limits, dialect: 'openai-reasoning' });
+    expect(waited.result).toMatchObject({ content: 'The answer is 3.', attempts: 1 });
+    const paused = await callTo(thinking(0, 900), 1000, { ...limits, dialect: 'openai-reasoning' });
+    expect((paused.result as CallFailedError).message).toMatch(/no byte from the server for \d+ s \(--timeout 0.3\)/);
+    const chat = await callTo(thinking(900), 1000, limits);
+    expect((chat.result as CallFailedError).message).toMatch(/no byte from the server/);
+  });
+});

@@ -9,6 +9,7 @@
  * longer served.
  */
 import type { ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
@@ -22,15 +23,15 @@ const extraForbidden = (field: string) => ({ object: 'error', message: `[{'type'
 /** Mistral's API: a pydantic validation error held in `message` as an object (before, read as no message at all). */
 const mistralForbidden = (field: string) => ({ object: 'error', message: { detail: [{ type: 'extra_forbidden', loc: ['body', field], msg: 'Extra inputs are not permitted', input: 1, url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden' }] }, type: 'invalid_request_error', param: null, code: null });
 
-/** The simulator behind a proxy that refuses every request carrying `field` with `refusal` (a `status`); counts the requests refused and passed on. */
-async function refusing(field: string, refusal: Record<string, unknown>, status = 400) {
+/** The simulator behind a proxy that refuses every request carrying `field` (or that `carries` says has it) with `refusal` (a `status`); counts the requests refused and passed on. */
+async function refusing(field: string, refusal: Record<string, unknown>, status = 400, carries = (body: Record<string, unknown>) => field in body) {
   const problems = smallProblems(2);
   const sim = await startSimServer({ problems: problems.map((p) => ({ id: p.problem_id, question: p.question, answer: p.answer })), seed: 3 });
   const counts = { refused: 0, passed: 0 };
   // Never set healthy: it refuses for the whole run.
   const proxy = await startSwitchableProxy(sim.url, (url, body, res) => {
     if (!url.endsWith('/chat/completions')) return false;
-    if (!(field in (JSON.parse(body) as Record<string, unknown>))) {
+    if (!carries(JSON.parse(body) as Record<string, unknown>)) {
       counts.passed++;
       return false;
     }
@@ -52,6 +53,10 @@ describe('a field tmas adds on its own, refused', () => {
     // Mistral's API refuses the seed (it takes random_seed) with a 422 whose message is an object: before, 'HTTP 422: status
     // code (no body)', every call refused (TMAS_CALL_REJECTED), the field it names unread.
     ["seed, Mistral's 422", 'seed', mistralForbidden('seed'), 422],
+    // OpenAI's reasoning models for an organization not verified, and its first o1 models: before, every call was refused
+    // twice (TMAS_CALL_REJECTED) and every problem stopped; now its calls go whole, not streamed, their usage read.
+    ['stream, for an organization not verified', 'stream', { error: { message: 'Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization.', type: 'invalid_request_error', param: 'stream', code: 'unsupported_value' } }, 400],
+    ["stream, o1's first words", 'stream', { error: { message: "Unsupported value: 'stream' does not support true with this model. Supported values are: false.", type: 'invalid_request_error', param: null, code: 'unsupported_value' } }, 400],
   ] as const)('%s: the endpoint is sent its calls without it, and the run completes, each call journaled once', async ([, field, refusal, status], { dir }) => {
     const server = await refusing(field, refusal, status);
     try {
@@ -61,6 +66,31 @@ describe('a field tmas adds on its own, refused', () => {
       const journal = await readJournal(output);
       // Every call answered was sent once without the field; only the calls in flight before the first refusal came back were refused.
       expect(server.counts.passed).toBe(journal.length);
+      expect(server.counts.refused).toBeGreaterThan(0);
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+      // Sent whole, a reply's usage comes with it: none is counted by the run's tokenizer.
+      if (field === 'stream') expect(journal.filter((record) => record.usage.estimated === true)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the system role, refused by a chat template without one', () => {
+  const withSystem = (body: Record<string, unknown>) => (body['messages'] as Array<{ role: string }>).some((message) => message.role === 'system');
+  // Gemma 2's template raises 'System role not supported' (vLLM's 400), older Mistral templates 'Conversation roles must
+  // alternate', OpenAI's first o1 models refused it by name. Before, every call was refused alike (TMAS_CALL_REJECTED), each
+  // problem stopped, exit 3.
+  test.for([
+    ["vLLM's 400 for Gemma 2's template", { object: 'error', message: 'System role not supported', type: 'BadRequestError', param: null, code: 400 }],
+    ["o1's words", { error: { message: "Unsupported value: 'messages[0].role' does not support 'system' with this model.", type: 'invalid_request_error', param: 'messages[0].role', code: 'unsupported_value' } }],
+  ] as const)('%s: the system message opens the first user message from then on, and the run completes, each call journaled once', async ([, refusal], { dir }) => {
+    const server = await refusing('system', refusal, 400, withSystem);
+    try {
+      const output = path.join(dir, 'run');
+      const outcome = await runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      expect(outcome.stopped).toEqual([]);
+      expect(server.counts.passed).toBe((await readJournal(output)).length);
       expect(server.counts.refused).toBeGreaterThan(0);
       expect(server.counts.refused).toBeLessThanOrEqual(4);
     } finally {
@@ -272,6 +302,25 @@ describe('a model no longer served mid-run', () => {
   });
 });
 
+describe('a model listed but not served through chat completions', () => {
+  // OpenAI's models of the Responses API alone, and its completion models. Before, every call was refused alike
+  // (TMAS_CALL_REJECTED), each problem stopped, exit 3, with no word of what to give instead.
+  test.for([
+    ['a model of the Responses API alone', { error: { message: 'This model is only supported in v1/responses and not in v1/chat/completions.', type: 'invalid_request_error', param: 'model', code: null } }],
+    ['a completion model', { error: { message: 'This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?', type: 'invalid_request_error', param: 'model', code: null } }],
+  ] as const)('%s: the run stops at once, exit 2 (TMAS_MODEL_NOT_SERVED), naming --model-name and the resume', async ([, refusal], { dir }) => {
+    const server = await refusingAfter(0, 404, refusal);
+    try {
+      const output = path.join(dir, 'run');
+      const run = runInProcess(['--input-file', await writeProblems(dir, server.problems), '--base-url', server.url, ...FLAGS, '--output-file', output]);
+      await expect(run).rejects.toMatchObject({ code: 'TMAS_MODEL_NOT_SERVED', message: expect.stringMatching(/does not serve its model through chat completions.*--model-name.*tmas run --resume .* --model-name MODEL --force/) });
+      expect(server.counts.refused).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("a proxy's sign-in page under a 200 in place of replies, mid-run", () => {
   // Before, each call spent its 8 retries on the page, and the run stopped only once 3 calls in a row had (67 pages sent
   // for 3 problems), as an endpoint down, advising to check the server or lower --concurrency.
@@ -327,3 +376,17 @@ describe("an account's per-minute token limit smaller than one call (the prompt 
   });
 });
 
+
+describe('sampling flags under --openai-reasoning, which sends none', () => {
+  // Before: the run went on, sent neither, said nothing, and its manifest and metrics.json recorded temperature 0.6.
+  test('are refused at start, exit 2 (TMAS_USAGE), naming each, before anything is written', async ({ dir }) => {
+    const output = path.join(dir, 'run');
+    const input = await writeProblems(dir, smallProblems(1));
+    const refused = await runCliInProcess(['run', '--input-file', input, '--output-file', output, ...FLAGS, '--openai-reasoning', '--temperature', '0.6', '--verify-top-k', '20']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('--openai-reasoning sends no temperature, top_p, top_k or min_p');
+    expect(refused.stderr).toContain('so --temperature, --verify-top-k would not be sent');
+    expect(refused.stderr).toContain('[TMAS_USAGE]');
+    expect(existsSync(output)).toBe(false);
+  });
+});

@@ -254,11 +254,14 @@ describe("a refusal in place of the answer (OpenAI's `refusal` field, content nu
   });
 });
 
-// Azure OpenAI refuses a prompt its content filter trips with a 400 (code content_filter). Before, the call was retried once
-// and failed for good (TMAS_CALL_REJECTED): its problem stopped, the run ended incomplete, and each resume met the same refusal.
-test("Azure's 400 for a prompt its content filter refused is a filtered reply, sent once, told once", async () => {
+// Azure OpenAI refuses a prompt its content filter trips with a 400 (code content_filter), and OpenAI's reasoning models one
+// they flag (code invalid_prompt, which they give benign math prompts too). Before, the call was retried once and failed for
+// good (TMAS_CALL_REJECTED): its problem stopped, the run ended incomplete, and each resume met the same refusal.
+test.for([
+  ['Azure', { error: { message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry.", type: null, param: 'prompt', code: 'content_filter', status: 400, innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { hate: { filtered: false, severity: 'safe' }, violence: { filtered: true, severity: 'medium' } } } } }],
+  ["OpenAI's reasoning models", { error: { message: 'Invalid prompt: your prompt was flagged as potentially violating our usage policy. Please try again with a different prompt: https://platform.openai.com/docs/guides/reasoning#advice-on-prompting', type: 'invalid_request_error', param: null, code: 'invalid_prompt' } }],
+] as const)("%s: a 400 for a prompt its policy refused is a filtered reply, sent once, told once", async ([, refusal]) => {
   const told: string[] = [];
-  const refusal = { error: { message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry.", type: null, param: 'prompt', code: 'content_filter', status: 400, innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { hate: { filtered: false, severity: 'safe' }, violence: { filtered: true, severity: 'medium' } } } } };
   let requests = 0;
   const { result } = await callTo((res) => void (requests++, res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal))), 1000, { onFiltered: (endpoint) => void told.push(endpoint) });
   expect(result).toMatchObject({ content: '', reasoning: null, finishReason: 'content_filter', attempts: 1 });

@@ -122,6 +122,23 @@ describe('what no wait mends is refused at once, whatever the bound', () => {
     }
   });
 
+  // Before: https:// to a server of plain HTTP (as vLLM serves) said 'connection failed: write EPROTO …ssl3_get_record:wrong
+  // version number …', and http:// to a TLS port nginx's page, each with 'Check that the server is running'.
+  test('a base URL whose scheme is not its server\'s: names the base URL to give, at once', async () => {
+    const plain = await serveHttp((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(MODELS));
+    const nginx = await serveHttp((_req, res) => res.writeHead(400, { 'content-type': 'text/html' }).end('<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'));
+    try {
+      const tls = await check(plain.url.replace('http:', 'https:'), 600_000);
+      expect((tls.result as UserError).message).toContain(`it answers in plain HTTP, not TLS (OpenSSL: wrong version number): give ${plain.url} as the base URL`);
+      const unencrypted = await check(nginx.url, 600_000);
+      expect((unencrypted.result as UserError).message).toContain(`it speaks TLS on that port, and refused the plain HTTP request: give ${nginx.url.replace('http:', 'https:')} as the base URL`);
+      expect([...tls.waits, ...unencrypted.waits]).toEqual([]);
+    } finally {
+      await plain.close();
+      await nginx.close();
+    }
+  });
+
   // Before: 'answered GET /models with HTTP 404 … check', nothing said that Azure's deployment URLs need an api-version tmas
   // cannot send, nor which URL takes none.
   test("an Azure OpenAI deployment's URL (its classic API, which needs an api-version): names the resource's v1 API to give instead", async () => {

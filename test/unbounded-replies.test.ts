@@ -217,6 +217,24 @@ describe('a complete reply is complete', () => {
     expect(unfinished.requests).toBe(2);
   });
 
+  // Before: the cut usage chunk failed as bad JSON, and the finished reply was sent again (paid twice), then failed for good.
+  test('a stream whose body ends inside its usage chunk, after its finish reason, is whole, in one attempt, counted; one that ends inside a text chunk is retried', async () => {
+    const ended = (closing: string) => (res: ServerResponse) => {
+      finishedOpen(res, words(2), closing);
+      res.end();
+    };
+    const cutUsage = usageEvent(4).slice(0, 90);
+    const finished = await callsTo(ended(`${event({}, 'stop')}${cutUsage}`), 100);
+    expect(finished.results[0]).toMatchObject({ content: words(2), finishReason: 'stop', usage: null, countedTokens: 4, attempts: 1 });
+    expect(finished.requests).toBe(1);
+    // A last event that parses without its blank line is read: the usage and [DONE] at the body's very end.
+    const unended = await callsTo(ended(`${event({}, 'stop')}${usageEvent(4).trimEnd()}`), 100);
+    expect(unended.results[0]).toMatchObject({ content: words(2), usage: { completionTokens: 4 }, attempts: 1 });
+    const cutText = await callsTo(ended(event({ content: ' and more' }).slice(0, 80)), 100);
+    expect((cutText.results[0] as CallFailedError).message).toMatch(/ended before a finish reason/);
+    expect(cutText.requests).toBe(2);
+  });
+
   test('a whole JSON reply whose connection breaks after all its JSON came (its chunked body never ended) is the reply, in one attempt; one cut inside its JSON is retried', async () => {
     const broken = (text: string) => (res: ServerResponse) => {
       res.on('error', () => {});

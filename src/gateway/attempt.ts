@@ -74,8 +74,11 @@ export interface Attempted {
  * characters and, as a stream arrives, its tokens (token-meter.ts).
  */
 export async function attempt(context: AttemptContext, request: CompletionRequest, state: EndpointState, body: Buffer, askedUsage: boolean, signal?: AbortSignal): Promise<Attempted> {
-  const { stream } = context;
-  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal });
+  // An endpoint that refused streamed requests is sent whole ones (call.ts omitOwnField).
+  const stream = context.stream && !state.omitted.has('stream');
+  // OpenAI's reasoning models send nothing while they think: the idle limit waits for their first text.
+  const idleFromText = state.dialect === 'openai-reasoning';
+  const watchdog = startWatchdog({ idleMs: context.options.timeoutMs, total: totalLimitOf(context.options, request.maxTokens), signal, idleFromText });
   const limits = replyLimits(request.maxTokens, request.room);
   const meter = createReplyMeter(limits, watchdog);
   const count = context.options.countTokens;
@@ -195,7 +198,10 @@ async function streamed(context: AttemptContext, parts: StreamParts, chunks: Asy
     meter.text(count);
     tally.streamed(count);
     if (state.streamUsage.state === 'text') state.text.add(count);
-    if (chars === 0) watched.texted();
+    if (chars === 0) {
+      watched.texted();
+      watchdog.textStarted();
+    }
     chars += count;
   };
   // A stream that finished but neither sends its usage nor ends is dropped after the grace: its reply is whole.

@@ -9,7 +9,7 @@ import { APIError } from 'openai';
 import type { ErrorCode } from '../kernel/errors.ts';
 import { attempt, settleTokens, type AttemptContext, type Attempted } from './attempt.ts';
 import { CallDrained, CallFailedError } from './request/call-failed.ts';
-import { rejectsChatDialect, rejectsContinuousUsage } from './request/dialect.ts';
+import { rejectsChatDialect, rejectsContinuousUsage, refusesStreaming, refusesSystemRole } from './request/dialect.ts';
 import { OWN_FIELDS, refusedField } from './request/refused-field.ts';
 import type { Tally } from './endpoints/ledger.ts';
 import { prefixKeysOf } from './dispatch/prefix-keys.ts';
@@ -199,19 +199,25 @@ function sendAgainOr(context: CallContext, state: EndpointState, call: CallBodie
 /**
  * An endpoint that refuses a field tmas adds on its own (`seed`, or
  * `stream_options` as a whole, as Azure's and older OpenAI-compatible
- * servers do) goes without it from then on, told once; the call is then sent
- * again. A refusal of `continuous_usage_stats` alone is the usage's own
+ * servers do, or `stream`, as OpenAI's reasoning models do for an
+ * organization not verified) goes without it from then on, told once; the
+ * call is then sent again. Before, each call refused to stream was sent
+ * twice and failed, and every problem of the run stopped. A refusal of `continuous_usage_stats` alone is the usage's own
  * (stream-usage.ts), and `include_usage` is kept for it.
  */
 function omitOwnField(context: CallContext, state: EndpointState, sentWithout: ReadonlySet<string>, error: unknown): boolean {
-  const field = refusedField(error);
+  // Streaming refused (OpenAI's reasoning models for an organization not verified): its calls go whole, as with --no-stream.
+  // The system role refused (a chat template without one): its message opens the first user message.
+  const field = refusesStreaming(error) ? 'stream' : refusesSystemRole(error) ? 'system' : refusedField(error);
   // Refused although it was not sent: the refusal is about something else, and sending it again would change nothing.
-  if (field === null || !OWN_FIELDS.has(field) || sentWithout.has(field)) return false;
+  if (field === null || !OWN_FIELDS.has(field) || sentWithout.has(field) || (field === 'stream' && !context.stream)) return false;
   if (error instanceof APIError && /continuous_usage_stats/.test(error.message)) return false;
   // A call sent with it before another's refusal made the endpoint go without it: sent again, told once.
   if (state.omitted.has(field)) return true;
   state.omitted.add(field);
-  if (field === 'stream_options') refuseStreamUsage(state);
+  // Not streamed, a request has no stream_options either: its usage comes with the whole reply.
+  if (field === 'stream') state.omitted.add('stream_options');
+  if (field === 'stream_options' || field === 'stream') refuseStreamUsage(state);
   context.options.onOmitted?.(state.url, field, context.describe(error));
   return true;
 }

@@ -8,7 +8,7 @@ import { UserError } from '../kernel/errors.ts';
 import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
-import { tlsAdvice } from './request/tls-trust.ts';
+import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
 import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
@@ -22,6 +22,8 @@ export interface ListedModel {
   window: number | null;
   /** The field the window was listed in, when it was. */
   windowField?: WindowField;
+  /** What the model was loaded from, as vLLM and SGLang list it (`root`): ids of one root are names of one model (`--served-model-name a b`). */
+  root?: string;
 }
 
 /**
@@ -40,6 +42,12 @@ function listedWindow(model: object): Pick<ListedModel, 'window' | 'windowField'
     if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return { window: value, windowField: field };
   }
   return { window: null };
+}
+
+/** The root a model list names a model's weights by (vLLM's and SGLang's `root`), when it names one. */
+function listedRoot(model: object): Pick<ListedModel, 'root'> {
+  const root = (model as Record<string, unknown>)['root'];
+  return typeof root === 'string' && root !== '' ? { root } : {};
 }
 
 /** What a message may say of the key an endpoint is called with: whose it is, whether one was set, and what sets it. Never the key. */
@@ -220,7 +228,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
     const body: unknown = (page as unknown as { body: unknown }).body;
     if (!Array.isArray((body as { data?: unknown } | null)?.data)) throw wrongAnswer(notAModelList(endpoint, flag, response.headers.get('content-type'), body));
     // Entries without an id name nothing a request could ask for.
-    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, ...listedWindow(model) });
+    for await (const model of page) if (typeof model.id === 'string' && model.id !== '') ids.push({ id: model.id, ownedBy: model.owned_by, ...listedWindow(model), ...listedRoot(model) });
     return ids;
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -235,7 +243,7 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
       if (refused === null) return UNLISTED;
       throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey])));
     }
-    const tls = tlsAdvice(error, endpoint.baseUrl);
+    const tls = tlsAdvice(error, endpoint.baseUrl) ?? schemeAdvice(error, endpoint.baseUrl);
     if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tls}.`, { cause: error });
     throw new UserError(
       'TMAS_ENDPOINT',
@@ -311,14 +319,36 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
     // Not given: the pool's first replica named it, and leaving the flag out cannot help.
     const fix =
       firstReplica === null
-        ? `"${named}" (from ${flag}); ${served}. Give one of these with ${flag}, or leave ${flag} out to use the first.`
+        ? `"${named}" (from ${flag}); ${served}. Give one of these with ${flag}.`
         : `"${named}", which the pool's first replica ${firstReplica} serves (no ${flag} given); ${served}. Every replica of a pool must serve the model the run calls: give ${flag} with one they all serve, or point the pool at replicas of one model.`;
     throw new UserError('TMAS_MODEL_NOT_SERVED', `The endpoint ${baseUrl} does not serve the model ${fix}`);
   }
   if (named) return named;
   const first = listed?.[0]?.id;
   if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint ${baseUrl} lists no model at GET /models: name the model to call with ${flag}.`);
+  if (servesSeveral(listed ?? [])) {
+    const ids = (listed ?? []).map((model) => model.id);
+    throw new UserError(
+      'TMAS_USAGE',
+      `The endpoint ${baseUrl} serves several models, and no ${flag} names the one to evaluate: ${servedModels('', ids)}. ` +
+        `Give it with ${flag} (the run would have taken the first listed, ${first}, whichever that is).`,
+    );
+  }
   return first;
+}
+
+/**
+ * Whether a model list names more than one model: a hosted API's (OpenAI
+ * lists dozens, OpenRouter hundreds), a LiteLLM proxy's, Ollama's, a vLLM
+ * serving LoRA adapters beside its base model. Taking the first of them
+ * evaluated whichever model the server listed first (OpenAI's: any of its
+ * models, an embedding model among them). Ids of one root are names of one
+ * model (vLLM's `--served-model-name a b`).
+ */
+function servesSeveral(listed: readonly ListedModel[]): boolean {
+  if (listed.length < 2) return false;
+  const root = listed[0]?.root;
+  return root === undefined || listed.some((model) => model.root !== root);
 }
 
 /** Model ids a message names at most: a hosted API lists hundreds. */
@@ -335,7 +365,7 @@ const SHOWN_MODELS = 12;
 function servedModels(named: string, ids: string[]): string {
   if (ids.length <= SHOWN_MODELS) return `it serves: ${ids.join(', ')}`;
   const wanted = (named.split('/').pop() ?? named).toLowerCase();
-  const near = ids.filter((id) => id.toLowerCase().includes(wanted));
+  const near = wanted === '' ? [] : ids.filter((id) => id.toLowerCase().includes(wanted));
   const shown = [...new Set([...near, ...ids])].slice(0, SHOWN_MODELS);
   const which = near.length === 0 ? 'the first' : 'those named like it first';
   return `it serves ${ids.length} models (GET /models lists them), ${which}: ${shown.join(', ')}, and ${ids.length - shown.length} more`;

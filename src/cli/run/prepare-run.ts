@@ -25,6 +25,7 @@ import { forkSourceNow } from '../../host/calls/journal-source.ts';
 import { refuseUnreadLoopFlags, unreadLoopFlags } from '../../settings/strategy-flags.ts';
 import { refuseSimFlagsWithoutSim } from '../../settings/sections/sim.settings.ts';
 import { refuseJudgeFlagsWithoutJudge } from '../../settings/configure/unused-judge.ts';
+import { refuseSamplingUnsent } from '../../settings/configure/unsent-sampling.ts';
 import { STRATEGIES } from '../../../machines/strategies/index.ts';
 
 /** A run ready to start. */
@@ -100,6 +101,7 @@ export function mergeStoredConfig(manifest: RunManifest, flags: RunFlags, comman
   const merged = resumeConfig(manifest.config, requested, heeded, { force: merge.changes, runDir: merge.target });
   refuseSimFlagsWithoutSim(merged, given);
   refuseJudgeFlagsWithoutJudge(merged, given);
+  refuseSamplingUnsent(merged, given);
   // A tokenizer or module given on this command was read and hashed just now; the manifest's are checked to be still there and the same.
   const check = { force: merge.files, command: merge.command };
   const context = given.has('tokenizerPath') ? merged.context : checkRunTokenizer(merged.context, merge.runDir, check);
@@ -114,6 +116,7 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     if (oneMethod) refuseUnreadLoopFlagsOf(config.loop.strategy, config.loop.strategyOptions, givenOptions(command));
     refuseSimFlagsWithoutSim(config, givenOptions(command));
     refuseJudgeFlagsWithoutJudge(config, givenOptions(command));
+    refuseSamplingUnsent(config, givenOptions(command));
     // Validate the input before anything is created on disk.
     const problems = await loadProblems(config.problems.inputFile, config.problems);
     checkGradable({ proof: config.loop.proof, judgePasses: config.judge.passes, inputFile: config.problems.inputFile }, problems, { force: flags.force === true });

@@ -5,7 +5,13 @@
  * one OpenAI uses for it before it goes further:
  *
  * - cut at the length limit: `length`, and `max_tokens` (Anthropic's word,
- *   and Gemini's and Cohere's in upper case) and its kin;
+ *   and Gemini's and Cohere's in upper case) and its kin; cut before it by
+ *   the server's repetition detection (vLLM's `repetition`, Moonshot's
+ *   `repeat`): a loop that would have run to the limit, stopped early to save
+ *   its decoding, whose text is a piece of a reply as a cut one's is (what it
+ *   boxed on its way is no final answer), read as a run without the detector
+ *   reads the same loop, cut at its limit. Before, it was a word tmas did not
+ *   know, inferred whole from its tokens, its loop graded as an answer;
  * - stopped by a filter: `content_filter`, Gemini's `safety` and
  *   `recitation`, Anthropic's `refusal`;
  * - whole: `stop`, and the end of sequence as TGI and others say it
@@ -36,7 +42,7 @@ export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
 /** Each word servers say, in lower case, and what it means. */
 const MEANINGS: ReadonlyMap<string, FinishReason | 'unfinished'> = new Map([
   ...['stop', 'eos', 'eos_token', 'stop_sequence', 'end_turn', 'complete'].map((word) => [word, 'stop'] as const),
-  ...['length', 'max_tokens', 'max_length', 'max_output_tokens'].map((word) => [word, 'length'] as const),
+  ...['length', 'max_tokens', 'max_length', 'max_output_tokens', 'repetition', 'repeat'].map((word) => [word, 'length'] as const),
   ...['content_filter', 'safety', 'recitation', 'refusal', 'prohibited_content', 'blocklist', 'error_toxic'].map((word) => [word, 'content_filter'] as const),
   ...['tool_calls', 'function_call', 'tool_use'].map((word) => [word, 'tool_calls'] as const),
   ...['abort', 'error', 'cancelled', 'canceled', 'user_cancel', 'pause_turn'].map((word) => [word, 'unfinished'] as const),

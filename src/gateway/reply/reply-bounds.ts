@@ -66,6 +66,8 @@ export interface Watchdog {
   readonly controller: AbortController;
   /** Call on every byte received: restarts the idle limit. */
   touch(): void;
+  /** Call when the reply's first text came: starts an idle limit held until then (`idleFromText`). */
+  textStarted(): void;
   /** The bound that aborted the attempt, as a ReplyError; null while none did. */
   readonly failure: ReplyError | null;
   /** Aborts the attempt for a broken bound. */
@@ -77,9 +79,13 @@ export interface Watchdog {
 /**
  * Starts the limits of one attempt. One timer serves the idle limit: it is
  * rearmed only when it fires early, so a chunk costs a clock read, not a
- * timer; at thousands of chunks per second that matters.
+ * timer; at thousands of chunks per second that matters. With
+ * `idleFromText`, the idle limit starts with the reply's first text, the
+ * total limit alone bounding the wait for it: a model that streams nothing
+ * while it thinks (OpenAI's reasoning models) is silent for minutes before
+ * its answer, and cut at the idle limit, each attempt was paid and sent again.
  */
-export function startWatchdog(options: { idleMs: number; total: { ms: number; label: string } | null; signal?: AbortSignal | undefined }): Watchdog {
+export function startWatchdog(options: { idleMs: number; total: { ms: number; label: string } | null; signal?: AbortSignal | undefined; idleFromText?: boolean }): Watchdog {
   const controller = new AbortController();
   const started = performance.now();
   let lastByte = started;
@@ -91,14 +97,16 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
     failure = error;
     controller.abort(error);
   };
+  let idleArmed = false;
   const armIdle = (ms: number) => {
+    idleArmed = true;
     idleTimer = setTimeout(() => {
       const quiet = performance.now() - lastByte;
       if (quiet >= options.idleMs) expire(new ReplyError('timeout', `no byte from the server for ${Math.round(quiet / 1000)} s (--timeout ${options.idleMs / 1000})`));
       else armIdle(options.idleMs - quiet);
     }, ms);
   };
-  armIdle(options.idleMs);
+  if (options.idleFromText !== true) armIdle(options.idleMs);
   if (options.total !== null) {
     const { ms, label } = options.total;
     // Node fires a longer timer at once (its delays are 32-bit); 24 days is no limit in practice anyway.
@@ -111,6 +119,11 @@ export function startWatchdog(options: { idleMs: number; total: { ms: number; la
     controller,
     touch() {
       lastByte = performance.now();
+    },
+    textStarted() {
+      if (idleArmed) return;
+      lastByte = performance.now();
+      armIdle(options.idleMs);
     },
     get failure() {
       return failure;

@@ -173,36 +173,55 @@ class EventReads implements AsyncIterableIterator<unknown[], StreamEnd> {
     if (this.start !== null && this.start.length < SHOWN_CHARS) this.start += text.slice(0, SHOWN_CHARS);
     // A line ends at CRLF, LF or a lone CR; the plain split, where there is no CR, is the common and cheaper case.
     const lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
-    // The last piece is a line still arriving (or '' after a newline); at the end it is a line of its own.
-    const rest = done ? '' : (lines.pop() ?? '');
+    // The last piece is a line still arriving (or '' after a newline); at the end, a last line without its line end.
+    const rest = lines.pop() ?? '';
     if (this.pending.length > 0 && lines.length > 0) {
       lines[0] = this.pending.join('') + (lines[0] ?? '');
       this.pending = [];
     }
     if (rest !== '') this.pending.push(rest);
-    if (done) lines.push('');
     const events: unknown[] = [];
     for (const line of lines) {
-      if (line === '') {
-        const event = readEvent(this.data, this.namedError, this.headers, this.onKeepAlive);
-        this.data = null;
-        this.namedError = false;
-        if (event === null) continue;
-        if (event === STREAM_DONE) {
-          this.end = { value: STREAM_DONE };
-          return events;
-        }
-        // The events before it in this read still reach the reader (its first token, its progress).
-        if (event instanceof Error) {
-          this.failure = event;
-          return events;
-        }
-        events.push(event);
-      } else this.field(line);
+      if (line !== '') this.field(line);
+      else if (this.dispatch(events, false)) return events;
     }
-    if (done && this.start !== null) this.failure = noEvents(this.headers, this.start);
-    else if (done) this.end = { value: undefined };
+    if (!done) return events;
+    const last = this.pending.join('');
+    this.pending = [];
+    if (last !== '') this.field(last);
+    // The body ended inside an event (no blank line after it): one that parses is read (a last `data: [DONE]` without
+    // its blank line); one that does not was cut short by the end, and is dropped, as the event-stream format drops it.
+    if (this.data !== null && this.dispatch(events, true)) return events;
+    if (this.start !== null) this.failure = noEvents(this.headers, this.start);
+    else this.end = { value: undefined };
     return events;
+  }
+
+  /**
+   * Reads the event so far into `events`; true when the reads stop at it
+   * (`[DONE]`, or a failure: the events before it in this read still reach
+   * the reader, its first token, its progress). An event the body's end
+   * `cutShort` whose data does not parse is dropped: a stream cut inside its
+   * usage chunk, after its finish reason, failed as a damaged reply, and the
+   * reply it had finished was sent again and paid twice; one cut before its
+   * finish reason still ends before it, and is retried as such.
+   */
+  private dispatch(events: unknown[], cutShort: boolean): boolean {
+    const event = readEvent(this.data, this.namedError, this.headers, this.onKeepAlive);
+    this.data = null;
+    this.namedError = false;
+    if (event === null) return false;
+    if (event === STREAM_DONE) {
+      this.end = { value: STREAM_DONE };
+      return true;
+    }
+    if (event instanceof Error) {
+      if (cutShort && !(event instanceof InBandError)) return false;
+      this.failure = event;
+      return true;
+    }
+    events.push(event);
+    return false;
   }
 
   /** A line of a field: `data:` adds to the event's data, `error:` and `event: error` make it the server's error. */

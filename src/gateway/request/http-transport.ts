@@ -24,7 +24,7 @@
  * - a body left before its end (an event stream read up to `[DONE]`) gives
  *   its connection back when the rest is already here or follows at once,
  *   and drops it otherwise;
- * - a compressed reply is decompressed, and 307/308 redirects are followed as
+ * - a compressed reply is decompressed (content-coding.ts), and 307/308 redirects are followed as
  *   fetch would (a few hops, with the body sent again), each told to
  *   `onRedirect`; a key refused after it was left behind at a redirect to
  *   another server is said to have been (redirects.ts);
@@ -37,12 +37,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { pipeline, type Readable } from 'node:stream';
-import zlib from 'node:zlib';
 import { readAll } from '../reply/reply-bounds.ts';
 import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
+import { decodedBody, decodingFailure } from './content-coding.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -285,7 +284,7 @@ async function readWithin(body: AsyncIterable<Uint8Array>, limit: number): Promi
 
 /** The body's chunks, decompressed, up to `limit` bytes (then its end, the rest unread). */
 function replyBody(reply: IncomingMessage, request: http.ClientRequest, release: () => void, signal: AbortSignal | undefined, limit: number): ReplyBody {
-  const decoded = decompressed(reply);
+  const decoded = decodedBody(reply, reply.headers['content-encoding']);
   let ended = false;
   let cancelled = false;
   const cancel = () => {
@@ -306,26 +305,10 @@ function replyBody(reply: IncomingMessage, request: http.ClientRequest, release:
         },
         onStop: cancel,
         // An abort destroyed the reply: the caller wants its own reason back, not the stream's.
-        failure: (error) => (signal?.aborted ? abortError(signal) : new ConnectionLostError(error)),
+        failure: (error) => (signal?.aborted ? abortError(signal) : (decodingFailure(error) ?? new ConnectionLostError(error))),
       }),
     cancel,
   };
-}
-
-/** The reply's bytes as the server meant them: gzip, deflate and brotli are undone, as fetch would. */
-function decompressed(reply: IncomingMessage): Readable {
-  const encoding = String(reply.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? zlib.createGunzip()
-      : encoding === 'deflate'
-        ? zlib.createInflate()
-        : encoding === 'br'
-          ? zlib.createBrotliDecompress()
-          : null;
-  if (decoder === null) return reply;
-  // A pipeline, not a pipe: an error on either side destroys both and reaches the reader, never the process.
-  return pipeline(reply, decoder, () => {});
 }
 
 /**

@@ -30,10 +30,26 @@ const GONE_WORDS = /\bmodel\b(?:[^.]|\.(?=\S))*\bdoes not exist|\bmodel not exis
 /** More words a 404 says it with: a 404 is about what the URL names, so a model "not found" or "not supported" there is the model's. */
 const GONE_WORDS_404 = /model\b.*\b(?:not found|is not supported)|^model: \S+$/i;
 
-/** Whether `error` is a 400 or 404 saying the model (or its deployment) is not served. */
+/**
+ * Words of a model listed but not served through chat completions, the only
+ * API tmas calls: OpenAI's models of its Responses API alone (o1-pro,
+ * o3-pro, codex-mini: "This model is only supported in v1/responses and not
+ * in v1/chat/completions.") and its completion models ("This is not a chat
+ * model and thus not supported in the v1/chat/completions endpoint"). The
+ * model list names them, so the check at start passed, and every call was
+ * refused alike: each problem stopped, exit 3.
+ */
+const NOT_CHAT_WORDS = /only supported in v1\/responses|\bnot a chat model\b|not supported in the v1\/chat\/completions endpoint/i;
+
+/** Whether `error` is a 400 or 404 saying the model (or its deployment) is not served, or not served through chat completions (notChatModel). */
 export function modelGone(error: unknown): boolean {
   if (!(error instanceof APIError) || (error.status !== 404 && error.status !== 400)) return false;
   const named = [error.code, error.type].some((word) => typeof word === 'string' && GONE_CODES.has(word.toLowerCase()));
   const message = error.message.replace(/^\d{3} /, '');
-  return named || GONE_WORDS.test(message) || (error.status === 404 && GONE_WORDS_404.test(message));
+  return named || GONE_WORDS.test(message) || (error.status === 404 && GONE_WORDS_404.test(message)) || notChatModel(error);
+}
+
+/** Whether `error` is a 400 or 404 saying the model is served, but not through chat completions. */
+export function notChatModel(error: unknown): boolean {
+  return error instanceof APIError && (error.status === 404 || error.status === 400) && NOT_CHAT_WORDS.test(error.message);
 }

@@ -35,5 +35,10 @@ export function refusedField(error: unknown): string | null {
   return null;
 }
 
-/** Fields tmas adds to every request on its own, which an endpoint that refuses them is sent without. */
-export const OWN_FIELDS: ReadonlySet<string> = new Set(['seed', 'stream_options']);
+/**
+ * Fields tmas adds to every request on its own, which an endpoint that
+ * refuses them is sent without: `stream` too (dialect.ts refusesStreaming),
+ * its replies then read whole, and `system`, the system role
+ * (refusesSystemRole), its message then opening the first user message.
+ */
+export const OWN_FIELDS: ReadonlySet<string> = new Set(['seed', 'stream_options', 'stream', 'system']);

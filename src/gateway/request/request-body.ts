@@ -36,7 +36,7 @@ export interface BodyOptions {
   stream: boolean;
   /** Asks a stream for its usage in every chunk (`continuous_usage_stats`, vLLM and SGLang): the tokens it decodes, as they come. */
   continuousUsage?: boolean;
-  /** Fields of tmas's own that the endpoint refused (refused-field.ts): `seed`, `stream_options`. */
+  /** Fields of tmas's own that the endpoint refused (refused-field.ts): `seed`, `stream_options`, `stream`; `system`, the system role (foldedSystem). */
   omit?: ReadonlySet<string>;
 }
 
@@ -86,7 +86,20 @@ export type BodyParts = readonly Uint8Array[];
 export async function requestBodyParts(request: CompletionRequest, encode: JsonEncoder | undefined, options: BodyOptions): Promise<BodyParts> {
   // `{"model":…,"seed":…` + `,"messages":[…]}`
   const prefix = Buffer.from(`${JSON.stringify(requestHead(request, options)).slice(0, -1)},"messages":`);
-  return [prefix, await encodedMessages(request.messages, encode), CLOSE];
+  const messages = options.omit?.has('system') === true ? foldedSystem(request.messages) : request.messages;
+  return [prefix, await encodedMessages(messages, encode), CLOSE];
+}
+
+/**
+ * Messages for an endpoint that refuses the system role: the system
+ * message opens the first user message, a blank line between them, as the
+ * chat templates without a system role that take one at all render it
+ * (Gemma 3's); the model reads the same instructions.
+ */
+export function foldedSystem(messages: CompletionRequest['messages']): CompletionRequest['messages'] {
+  const [system, user, ...rest] = messages;
+  if (system?.role !== 'system' || user?.role !== 'user') return messages;
+  return [{ role: 'user', content: `${system.content}\n\n${user.content}` }, ...rest];
 }
 
 /** The bytes to send of a body in pieces. */

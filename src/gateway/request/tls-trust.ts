@@ -47,3 +47,39 @@ export function tlsAdvice(error: unknown, baseUrl: string): string | null {
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its TLS certificate is not for the host name ${host} (${code}): give the base URL with a host name the certificate names`;
   return null;
 }
+
+/** The words of every error in `error`'s chain of causes, joined. */
+function causeWords(error: unknown): string {
+  const words: string[] = [];
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) words.push(at.message, String((at as NodeJS.ErrnoException).code ?? ''));
+  return words.join(' ');
+}
+
+/**
+ * What to change when `error` says the base URL's scheme is not the one its
+ * server speaks; null for any other failure. An https URL of a server of
+ * plain HTTP (vLLM, SGLang and llama.cpp serve http) failed with OpenSSL's
+ * "ssl3_get_record:wrong version number" and the advice to check that the
+ * server runs, which it did; an http URL of a TLS port is answered by nginx
+ * with "The plain HTTP request was sent to HTTPS port" and by Go's servers
+ * with "Client sent an HTTP request to an HTTPS server" (400s).
+ */
+export function schemeAdvice(error: unknown, baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return null;
+  }
+  const words = causeWords(error);
+  // The scheme's default port is kept: a server of plain HTTP on port 443 is still on port 443.
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  const other = (scheme: string) => `${scheme}//${url.hostname}:${port}${url.pathname.replace(/\/$/, '')}`;
+  if (url.protocol === 'https:' && /wrong version number|WRONG_VERSION_NUMBER|packet length too long/i.test(words)) {
+    return `it answers in plain HTTP, not TLS (OpenSSL: wrong version number): give ${other('http:')} as the base URL`;
+  }
+  if (url.protocol === 'http:' && /plain HTTP request was sent to HTTPS port|sent an HTTP request to an HTTPS server/i.test(words)) {
+    return `it speaks TLS on that port, and refused the plain HTTP request: give ${other('https:')} as the base URL`;
+  }
+  return null;
+}

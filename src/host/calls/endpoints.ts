@@ -49,8 +49,9 @@ export async function startEmbeddedSim(config: RunConfig, problems: Problem[], s
 
 /**
  * Prepares the endpoints of a run. Fills in `config.endpoints[*].model` where
- * it was left empty (a role without --model-name uses the first model its
- * endpoint serves: vLLM and SGLang serve one). Offline (replay), nothing is
+ * it was left empty (a role without --model-name uses the model its
+ * endpoint serves: vLLM and SGLang serve one; an endpoint that lists several
+ * is refused, check.ts resolveModel). Offline (replay), nothing is
  * started or contacted and the models are the manifest's.
  */
 export async function prepareEndpoints(

@@ -11,6 +11,7 @@ import { keySource } from './api-keys.ts';
 import { refusedField } from '../../gateway/request/refused-field.ts';
 import { perMinuteTooSmall, statedCompletionCap } from '../../gateway/request/completion-cap.ts';
 import { LONGEST_ASKED_WAIT_MS, retryAfterMs } from '../../gateway/request/retry.ts';
+import { notChatModel } from '../../gateway/request/model-gone.ts';
 
 /**
  * The error that stops the whole run when a call failed this way, else null:
@@ -37,6 +38,15 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
     );
   }
   if (error.code === 'TMAS_RATE_LIMITED') return waitTooLong(error, slot, outputDir);
+  if (error.code === 'TMAS_MODEL_NOT_SERVED' && notChatModel(error.cause)) {
+    return new UserError(
+      'TMAS_MODEL_NOT_SERVED',
+      `The endpoint of ${slotAgent(slot)} does not serve its model through chat completions, the API tmas calls: ${error.message.replace(/\.+$/, '')}. Every other call would be refused alike: ` +
+        `the run stopped at once; every completed call is kept. Give a model the endpoint serves as a chat model with ${slotFlag(slot, 'model-name')}, then continue with: tmas run --resume ${outputDir} ${slotFlag(slot, 'model-name')} MODEL --force ` +
+        '(--force: the calls to the new model are new calls)',
+      { cause: error },
+    );
+  }
   if (error.code === 'TMAS_MODEL_NOT_SERVED') {
     return new UserError(
       'TMAS_MODEL_NOT_SERVED',

@@ -15,11 +15,7 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     ...(config.replicaMaxInFlight === null ? {} : { replicaMaxInFlight: config.replicaMaxInFlight }),
     dialect: config.dialect,
     onDialect: (endpoint, dialect, reason) => options.say(`tmas: ${endpoint} refused a field of the chat dialect (${reason}); its calls use the ${dialect} dialect from now on: max_completion_tokens for max_tokens, and no temperature, top_p, top_k or min_p (the model samples at its own settings).`),
-    onOmitted: (endpoint, field, reason) =>
-      options.say(
-        `tmas: ${endpoint} refused the ${field} field (${reason}); its calls are sent without it from now on` +
-          (field === 'seed' ? ': their samples do not follow the run\'s seeds.' : ': their tokens are counted with the run\'s tokenizer.'),
-      ),
+    onOmitted: (endpoint, field, reason) => options.say(omittedFieldNote(endpoint, field, reason, config.timeoutSeconds)),
     onOtherModel: (endpoint, asked, named) =>
       options.say(
         `tmas: warning: ${endpoint} answers requests for the model "${asked}" with replies from "${named}". ` +
@@ -70,6 +66,21 @@ export function createRunGateway(config: GatewayConfig, options: { encodeJson: J
     routing: config.routing,
     loadPollMs: config.loadPollMs,
   });
+}
+
+/** What a field an endpoint refused, and its calls now go without, changes for the run. */
+function omittedFieldNote(endpoint: string, field: string, reason: string, timeoutSeconds: number): string {
+  if (field === 'stream') {
+    return (
+      `tmas: ${endpoint} refused streamed requests (${reason}); its calls are sent without streaming from now on, each reply read whole: ` +
+      `--timeout (${timeoutSeconds} s) then covers the wait for a whole reply (the total limit alone, in the openai-reasoning dialect), and a reply still generating past it is cut and paid again: raise it for long generations (give --no-stream to send none streamed).`
+    );
+  }
+  if (field === 'system') {
+    return `tmas: ${endpoint} refused the system role (${reason}); its calls are sent with the system message opening the first user message from now on, as chat templates without a system role render it.`;
+  }
+  const effect = field === 'seed' ? "their samples do not follow the run's seeds." : "their tokens are counted with the run's tokenizer.";
+  return `tmas: ${endpoint} refused the ${field} field (${reason}); its calls are sent without it from now on: ${effect}`;
 }
 
 /** The gateway the settings describe, serialising request bodies and counting tokens on `pool`'s threads. */

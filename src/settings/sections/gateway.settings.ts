@@ -49,7 +49,7 @@ export const GATEWAY_SETTINGS = [
   setting<number>({
     flags: '--timeout <seconds>',
     section: 'gateway',
-    help: 'idle limit of a call: no byte from the server for this long (waiting for headers or inside the body) gives the attempt up and retries it',
+    help: "idle limit of a call: no byte from the server for this long (waiting for headers or inside the body) gives the attempt up and retries it; an endpoint in the openai-reasoning dialect, whose models send nothing while they think, is waited for until its first text by the total limit alone",
     parse: decimal(0.1, 86_400),
     default: 300,
     shapesCalls: false,

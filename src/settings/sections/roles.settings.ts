@@ -106,7 +106,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
     setting<string>({
       flags: `${slotFlag(slot, 'model-name')} <name>`,
       section,
-      help: slot === 'solution' ? 'model of the solution agent (default: the first model the endpoint lists)' : `model of ${agent}${follows}`,
+      help: slot === 'solution' ? 'model of the solution agent (default: the model the endpoint lists, when it lists one)' : `model of ${agent}${follows}`,
       shapesCalls: true,
       field: endpointField(slot, 'model'),
       givenAlsoBy: followed(slot, 'model-name'),
