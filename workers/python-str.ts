@@ -114,6 +114,23 @@ export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
   return left.value === right.value;
 }
 
+/** Python's str.capitalize(): the first character in upper case, the others in lower case (the library left the others as they were). */
+export function pyCapitalize(text: string): string {
+  const [first = '', ...rest] = Array.from(text);
+  return titleCase(first) + rest.join('').toLowerCase();
+}
+
+/** The digraphs whose title case is neither their upper nor their lower case. */
+const DIGRAPH_TITLES: Readonly<Record<string, string>> = { Ǆ: 'ǅ', ǅ: 'ǅ', ǆ: 'ǅ', Ǉ: 'ǈ', ǈ: 'ǈ', ǉ: 'ǈ', Ǌ: 'ǋ', ǋ: 'ǋ', ǌ: 'ǋ', Ǳ: 'ǲ', ǲ: 'ǲ', ǳ: 'ǲ' };
+
+/** A character's title case, as Python's capitalize() raises a first one: ß is Ss and ﬁ is Fi, where their upper case is SS and FI. */
+function titleCase(char: string): string {
+  const digraph = DIGRAPH_TITLES[char];
+  if (digraph !== undefined) return digraph;
+  const [head = '', ...tail] = Array.from(char.toUpperCase());
+  return head + tail.join('').toLowerCase();
+}
+
 /** The characters Python's str.strip() takes off (str.isspace()): JavaScript's trim() also takes U+FEFF, and leaves U+001C–U+001F and U+0085. */
 function isPySpace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
