@@ -23,7 +23,7 @@ import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { attributeOf, boundedRange, endOf, Environment, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
 import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
@@ -143,11 +143,19 @@ class Jinja2Interpreter extends Interpreter {
    * item, a text's length in characters (not UTF-16 units), Python's whitespace; every other filter is the library's.
    */
   private filter(node: Node, environment: Environment): Value {
+    const name = filterName((node as unknown as { filter: unknown }).filter);
+    const value = this.filterOnce(node, name, environment);
+    return GENERATING.has(name) ? asGenerator(value, name) : value;
+  }
+
+  private filterOnce(node: Node, name: string, environment: Environment): Value {
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
-    const name = filterName(filter);
     const args = filterArgs(filter);
     const value = orEmpty(this.evaluate(operand, environment), name);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
+    const consumed = consumedGenerator(value, name);
+    if (consumed !== null) return consumed;
+    if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize')) return runtime(name === 'string' ? pyStr(value) : pyCapitalize(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');

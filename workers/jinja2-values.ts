@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { pyCharAt, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -111,4 +111,29 @@ export function listMethod(items: Value[], method: string, arg: Value | undefine
   const index = given < 0 ? items.length + given : given;
   if (items.length === 0 || index < 0 || index >= items.length) throw new RangeError(items.length === 0 ? 'pop from empty list' : 'pop index out of range');
   return items.splice(index, 1)[0] as Value;
+}
+
+/** Filters whose result Python holds as a generator (reverse: of a list). */
+export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse']);
+
+/**
+ * `value`, the list `filter` gave, as the generator jinja2 gives: true in a test however few items it will give
+ * (`{% if messages | selectattr(…) %}` is always taken), printed or counted nowhere (python-str.ts refuses it).
+ */
+export function asGenerator(value: Value, filter: string): Value {
+  if (!Array.isArray(value.value)) return value;
+  noteGenerator(value, filter);
+  Object.assign(value, { __bool__: () => runtime(true) });
+  return value;
+}
+
+/** A generator as `| list` makes it, a list; `| length` or `| count` of one fails, as in jinja2. */
+export function consumedGenerator(value: Value, filter: string): Value | null {
+  const made = generatorFilter(value);
+  if (made === undefined) return null;
+  if (filter === 'length' || filter === 'count') throw generatorMisuse(made, 'cannot count ("object of type \'generator\' has no len()")');
+  if (filter !== 'list') return null;
+  const list = runtime([]);
+  list.value = [...(value.value as Value[])];
+  return list;
 }
