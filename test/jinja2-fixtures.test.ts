@@ -109,6 +109,8 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     // What jinja2 refuses too: a float times a text, a list too long to loop over.
     ["{{ problem }}\n{{ '-' * 2.5 }}", /^2: it fails to render on sample values: "\*" repeats a text or a list a whole number of times: can't multiply sequence by non-int of type 'float'/],
     ["{{ problem }}\n{% for r in references * 10 ** 6 %}{{ r }}{% endfor %}", /^2: it fails to render on sample values: a list repeated 1,000,000 times/],
+    // A format jinja2 fails on fails here too, on its line.
+    ["{{ problem }}\n{{ 'score %d' % problem }}", /^2: it fails to render on sample values: "score %d" % …: %d format: a real number is required, not str/],
     // What map, select, reject, unique and reverse give is an iterator: jinja2 prints its address, and cannot count it.
     ["{{ problem }}\n{{ references | map('upper') }}", /^2: it fails to render on sample values: "map" gives an iterator \(a generator\), which jinja2 prints as "<generator object at 0x…>", an address: add "\| list" after it/],
     ["{{ problem }}\n{% if references | select | length > 1 %}x{% endif %}", /^2: it fails to render on sample values: "select" gives an iterator \(a generator\), which jinja2 cannot count/],

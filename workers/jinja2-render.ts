@@ -22,6 +22,7 @@ import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { pyPercent } from './python-format.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
@@ -306,9 +307,10 @@ class Jinja2Interpreter extends Interpreter {
     return repeated(sequence, Math.max(0, Number(count.value)));
   }
 
-  /** `%` of two numbers as Python gives it (the remainder takes the divisor's sign); of anything else, the library's. */
+  /** `%` as Python gives it: a text formatted (python-format.ts); of two numbers (the remainder takes the divisor's sign); of anything else, the library's. */
   private modulo(node: Node, left: Node, right: Node, environment: Environment): Value {
     const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    if (typeof a.value === 'string') return runtime(pyPercent(a.value, b));
     const numbers = ['IntegerValue', 'FloatValue'];
     if (!numbers.includes(a.type) || !numbers.includes(b.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
     const remainder = pyModulo(a.value as number, b.value as number);

@@ -94,6 +94,61 @@ export function withTestArguments(tokens: readonly Token[]): Token[] {
   return out;
 }
 
+/** Tokens that end a chain of comparisons: jinja2's operators below them, and what separates expressions. */
+const CHAIN_ENDS = new Set(['Comma', 'Colon', 'Equals', 'OpenStatement', 'CloseStatement', 'OpenExpression', 'CloseExpression', 'Text', 'Comment']);
+const CHAIN_END_NAMES = new Set(['and', 'or', 'not', 'if', 'else', 'in', 'for', 'is']);
+
+function endsChain(token: Token): boolean {
+  return CHAIN_ENDS.has(token.type) || (token.type === 'Identifier' && CHAIN_END_NAMES.has(token.value));
+}
+
+/** A segment of one depth written with its chained comparisons apart: `a < b < c` as `((a < b) and (b < c))`, as jinja2 reads it. */
+function unchained(segment: Token[][]): Token[] {
+  const operands: Token[][] = [[]];
+  const operators: Token[] = [];
+  for (const part of segment) {
+    const token = part[0] as Token;
+    if (part.length === 1 && token.type === 'ComparisonBinaryOperator') {
+      operators.push(token);
+      operands.push([]);
+    } else (operands.at(-1) as Token[]).push(...part);
+  }
+  if (operators.length < 2) return segment.flat();
+  const open = { type: 'OpenParen', value: '(' };
+  const close = { type: 'CloseParen', value: ')' };
+  const pairs = operators.map((operator, i) => [open, ...(operands[i] as Token[]), operator, ...(operands[i + 1] as Token[]), close]);
+  return [open, ...pairs.flatMap((pair, i) => (i === 0 ? pair : [{ type: 'Identifier', value: 'and' }, ...pair])), close];
+}
+
+/**
+ * `tokens` with every chain of comparisons written as jinja2 reads it: the library read `0 < n < 3` as
+ * `(0 < n) < 3`, a bool compared with 3, and `(a == b) != (c == d)`, which chat templates write, is no chain.
+ */
+export function withUnchainedComparisons(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  let segment: Token[][] = [];
+  const flush = () => {
+    out.push(...unchained(segment));
+    segment = [];
+  };
+  for (let at = 0; at < tokens.length; at++) {
+    const token = tokens[at] as Token;
+    if (OPENERS.has(token.type)) {
+      // A bracketed group is one part of the segment, its inside unchained on its own.
+      const end = pastGroup(tokens, at);
+      const inner = tokens.slice(at + 1, end - 1);
+      const closing = tokens[end - 1] as Token;
+      segment.push(CLOSERS.has(closing.type) ? [token, ...withUnchainedComparisons(inner), closing] : [token, ...withUnchainedComparisons(tokens.slice(at + 1, end))]);
+      at = end - 1;
+    } else if (endsChain(token)) {
+      flush();
+      out.push(token);
+    } else segment.push([token]);
+  }
+  flush();
+  return out;
+}
+
 interface Node {
   type: string;
   [field: string]: unknown;
@@ -124,7 +179,7 @@ export function testNodesOf<T>(root: T): T {
 const NUMBERS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
 
 /** Python's type name of a value, for its error messages. */
-function pyType(value: RuntimeValue): string {
+export function pyType(value: RuntimeValue): string {
   const names: Record<string, string> = { IntegerValue: 'int', FloatValue: 'float', BooleanValue: 'bool', StringValue: 'str', NullValue: 'NoneType', ArrayValue: 'list', TupleValue: 'tuple', ObjectValue: 'dict', UndefinedValue: 'Undefined' };
   return names[value.type] ?? value.type;
 }
