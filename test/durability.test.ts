@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { describe, expect } from 'vitest';
@@ -334,6 +334,20 @@ describe('a disk that fills during the run', () => {
     const refused = await runCliLimited(['log', run], 4);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/Cannot read the store of .*: EFBIG.* tmas reads a run through a private copy of its small files in .*: the file size limit of this process stopped it .*; or set TMPDIR/);
+  });
+
+  // Before: "EFBIG: file too large, write; give --out a path in a folder that exists and is writable", and a run's
+  // metrics.json was told to "free some space": the limit was the process's, and the folder was fine.
+  test('a file size limit met writing report.html: the error names the limit, not the disk or the folder, and no part of the file is left', async ({ dir }) => {
+    const run = path.join(dir, 'run');
+    // Two problems, one call of each role: a store of some 50 kB, a report of some 600 kB (its charts' script).
+    await runInProcess(['--input-file', await writeProblems(dir, smallProblems(2)), '--output-file', run, '--no-proof', '--n-candidates', '1', '--n-verifications', '1', '--max-iterations', '1']);
+    const out = path.join(dir, 'report.html');
+    const refused = await runCliLimited(['report', run, '--out', out], 300);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`Cannot write ${out}: the file size limit of this process stopped it (EFBIG, ulimit -f), not the disk: raise the limit, or run where no such limit applies, then give the command again. [TMAS_OUTPUT]`);
+    expect(refused.stderr).not.toMatch(/free some space|writable|\n\s+at /);
+    expect(await readdir(dir)).not.toContainEqual(expect.stringMatching(/^report\.html/));
   });
 
   test('stops cleanly with a message, and the run resumes to the same results once space is freed', async ({ dir, skip }) => {

@@ -165,8 +165,9 @@ describe('prompt templates from files', () => {
     const unclosed = await write('unclosed.jinja', '{{ problem }}\n\n{% for reference in references %}\n{{ reference }}\n{% endif %}\n');
     const misspelt = await write('misspelt.jinja', 'Problem:\n{{ problem }}\n\n{% for r in refs %}{{ r }}{% endfor %}\n');
     const broken = await write('broken.jinja', 'Problem:\n{{ problem }}\nSolutions: {{ references | join(", ") + }}\n');
-    // A rollout's text is left out when the prompt does not fit: absent, a filter on it fails mid-run unless the template tests it.
-    const unguarded = await write('unguarded.jinja', '{{ problem }}\n{% for r in rollouts %}\n{{ r.text | trim }}\n{% endfor %}\n');
+    // A rollout's text is left out when the prompt does not fit: absent, tojson fails on it (in jinja2 too) unless the template tests it.
+    // (`| trim` of it is '' in jinja2, and now here: it failed before.)
+    const unguarded = await write('unguarded.jinja', '{{ problem }}\n{% for r in rollouts %}\n{{ r.text | tojson }}\n{% endfor %}\n');
     // A field a record lacks rendered as nothing in every prompt (the summaries were asked about verifications without their analyses).
     const misfield = await write('misfield.jinja', '{{ problem }}\n{% for v in verifications %}\nScore {{ v.score }}:\n{{ v.analsis }}\n{% endfor %}\n');
     // A paper's prompt as its Python code writes it: Jinja sent "{problem}" as it stands, and the run graded answers to no problem.
@@ -185,7 +186,7 @@ describe('prompt templates from files', () => {
       ['tmas', `synthesis=${unclosed}`, /the tmas strategy has no synthesis role\. The tmas strategy's roles with a template: solution, verification, summary, experience, guideline\./],
       ['tmas', `judge=${misspelt}`, /the judge's prompt is part of the shared grading/],
       ['pacore', `synthesis=${path.join(dir, 'absent.jinja')}`, /absent\.jinja .*cannot be read: ENOENT/],
-      ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*trim.*test it with \`is defined\``)],
+      ['tmas', `solution=${unguarded}`, new RegExp(`${unguarded}:3: .*it fails to render on sample values: .*tojson.*test it with \`is defined\``)],
       ['tmas', `summary=${misfield}`, new RegExp(`${misfield}:4: .*it reads v\\.analsis, a field its record does not have \\(its fields: index, score, analysis\\)`)],
       ['tmas', `solution=${formatted}`, new RegExp(`${formatted}:3: .*"\\{problem\\}" is a placeholder of Python's str\\.format, which a Jinja template sends as it stands.*write "\\{\\{ problem \\}\\}"`)],
       ['tmas', `solution=${escaped}`, new RegExp(`${escaped}:3: .*\\{\\{\\}\\} does not parse: .*Python's str\\.format writes "\\{\\}" so`)],

@@ -20,23 +20,14 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { markTuple, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { pyContains, pyTest } from './jinja2-tests.ts';
+import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { pyPercent } from './python-format.ts';
+import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
+import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
-/** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
-export const MAX_STEPS = 200_000;
-
-/**
- * Characters one render may make, in any one text or printed in all: 32 Mi, some 8 million tokens, far past any
- * model's window (a 131k window's prompt is about half a megabyte, a 1M window's a few). A template that doubles
- * a text in a loop, or prints a value a million times, made hundreds of megabytes that every call then counted
- * for minutes, to send nothing.
- */
-export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
-
-/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
-export class TemplateBoundError extends Error {
-  override name = 'TemplateBoundError';
-}
+export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
+import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node {
@@ -44,18 +35,10 @@ interface Node {
 }
 type Value = RuntimeValue;
 
-/** What this file uses of the library's runtime (its package's type declarations do not resolve it under NodeNext). */
-interface Environment {
-  variables: Map<string, Value>;
-  /** Declares a variable, converted to the library's value, which it returns; throws when it is declared already. */
-  set(name: string, value: unknown): Value;
-  lookupVariable(name: string): Value;
-}
 interface Interpreter {
   evaluate(node: Node | undefined, environment: Environment): Value;
   run(program: Node): Value;
 }
-const Environment = jinja.Environment as unknown as new () => Environment;
 const Interpreter = jinja.Interpreter as unknown as new (environment: Environment) => Interpreter;
 
 /** The node that prints the value of the expression it holds, with Python's str(). */
@@ -98,16 +81,6 @@ function withOutputs(node: Node): Node {
 
 /** Each parsed template's program with its outputs wrapped, made at its first render. */
 const programs = new WeakMap<Template, Node>();
-
-/** Where a JavaScript value is made into the library's (its constructors are not exported): one per thread. */
-let scratch: Environment | null = null;
-
-/** A JavaScript value as the library holds it. */
-function runtime(value: unknown): Value {
-  scratch ??= new Environment();
-  scratch.variables.delete('value');
-  return scratch.set('value', value);
-}
 
 /** The argument of a filter that is a call, or none. */
 function filterArgs(filter: unknown): Node[] {
@@ -154,12 +127,15 @@ class Jinja2Interpreter extends Interpreter {
         const equal = pyEquals(this.evaluate(left, environment), this.evaluate(right, environment));
         return runtime(operator.value === '==' ? equal : !equal);
       }
+      if (operator.value === '+') return this.plus(node, left, right, environment);
       if (operator.value === '~') return runtime(pyStr(this.evaluate(left, environment)) + pyStr(this.evaluate(right, environment)));
       if (operator.value === '%') return this.modulo(node, left, right, environment);
+      if (operator.value === '*') return this.times(node, left, right, environment);
       if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
-    if (node.type === 'TestExpression' && (node as unknown as { test: { value: string } }).test.value === 'iterable') return this.iterable(node, environment);
+    if (node.type === 'TestExpression') return this.test(node, environment);
+    if (node.type === 'For') return super.evaluate(this.loopOverItems(node, environment), environment);
     return super.evaluate(node, environment);
   }
 
@@ -168,21 +144,46 @@ class Jinja2Interpreter extends Interpreter {
    * item, a text's length in characters (not UTF-16 units), Python's whitespace; every other filter is the library's.
    */
   private filter(node: Node, environment: Environment): Value {
+    const name = filterName((node as unknown as { filter: unknown }).filter);
+    const value = this.filterOnce(node, name, environment);
+    return GENERATING.has(name) ? asGenerator(value, name) : value;
+  }
+
+  private filterOnce(node: Node, name: string, environment: Environment): Value {
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
-    const name = filterName(filter);
     const args = filterArgs(filter);
-    const value = this.evaluate(operand, environment);
+    const value = orEmpty(this.evaluate(operand, environment), name);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
-    if (args.length === 0 && name === 'string') return runtime(pyStr(value));
+    const consumed = consumedGenerator(value, name);
+    if (consumed !== null) return consumed;
+    if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
+    if (args.length === 0 && (name === 'string' || name === 'capitalize')) return runtime(name === 'string' ? pyStr(value) : pyCapitalize(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
+    const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
+    if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
+    if (name === 'map' && !pyTruthy(value)) return runtime([]);
+    if (name === 'map' && positional.length > 0) return this.mapped(value, positional, environment);
+    if (name === 'unique' && args.length === 0) return unique(value);
     if ((name === 'first' || name === 'last') && args.length === 0) return endOf(value, name) ?? library();
-    if (name === 'tojson') return runtime(pyToJson(value, this.indentOf(args, environment)));
+    if (name === 'tojson' && value.type === 'UndefinedValue') throw new TypeError('"tojson" of an undefined value (UndefinedValue): Object of type Undefined is not JSON serializable');
+    if (name === 'tojson') return asMarkup(runtime(pyToJson(value, this.indentOf(args, environment))));
+    if (name === 'safe') return asMarkup(runtime(pyStr(value)));
     if (args.length === 0 && typeof value.value === 'string' && (name === 'length' || name === 'trim')) {
-      return runtime(name === 'length' ? pyLength(value.value) : pyStrip(value.value, 'strip'));
+      return name === 'length' ? runtime(pyLength(value.value)) : keepMarkup(value, runtime(pyStrip(value.value, 'strip')));
     }
     if (name === 'trim' && args.length === 1 && typeof value.value === 'string') return this.trimmed(value.value, args[0] as Node, environment);
     if (name !== 'join' || !Array.isArray(value.value)) return library();
     return this.join(value.value as Value[], args, environment);
+  }
+
+  /** map(filter, …): each item given to the filter named, with the arguments that follow (the library has only map(attribute=…)). */
+  private mapped(value: Value, [name, ...args]: Node[], environment: Environment): Value {
+    const filterName = pyStr(this.evaluate(name, environment));
+    const callee = { type: 'Identifier', value: filterName };
+    const filter = args.length === 0 ? callee : { type: 'CallExpression', callee, args };
+    const list = runtime([]);
+    list.value = pyItems(value).map((item) => this.evaluate({ type: 'FilterExpression', operand: evaluated(item), filter } as Node, environment));
+    return list;
   }
 
   /** join(d='', attribute=None): Python's str() of each item, or of the attribute named (a dotted path: 'a.b', 'items.0'); the library printed a record's [object Map]. */
@@ -206,12 +207,27 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(pyStrip(text, 'strip', chars.type === 'NullValue' ? undefined : pyStr(chars)));
   }
 
-  /** `is iterable` as jinja2 tells it: a record, a tuple and an undefined value are (the library said a record and a tuple were not). */
-  private iterable(node: Node, environment: Environment): Value {
-    const { operand, negate } = node as unknown as { operand: Node; negate: boolean };
+  /** A test as jinja2 tells it, with its arguments (jinja2-tests.ts): the library's tests are JavaScript's, and take none. */
+  private test(node: Node, environment: Environment): Value {
+    const { operand, negate, test, args } = node as unknown as { operand: Node; negate: boolean; test: { value: string }; args?: Node[] };
     const value = this.evaluate(operand, environment);
-    const iterable = ['StringValue', 'ArrayValue', 'TupleValue', 'ObjectValue', 'UndefinedValue'].includes(value.type);
-    return runtime(negate ? !iterable : iterable);
+    const passed = pyTest(test.value, value, (args ?? []).map((arg) => this.evaluate(arg, environment)));
+    return runtime(negate ? !passed : passed);
+  }
+
+  /**
+   * A loop with its items evaluated as jinja2 iterates them: an undefined value as no items (the library failed,
+   * "Expected iterable", where a chat template loops over the tools it was not given), a text as its characters.
+   */
+  private loopOverItems(node: Node, environment: Environment): Node {
+    const loop = node as unknown as { iterable: Node & { lhs?: Node } };
+    const select = loop.iterable.type === 'SelectExpression';
+    const items = this.evaluate(select ? loop.iterable.lhs : loop.iterable, environment);
+    let iterable = items;
+    if (items.type === 'UndefinedValue') iterable = runtime([]);
+    else if (typeof items.value === 'string') iterable = runtime(Array.from(items.value));
+    const evaluatedItems = evaluated(iterable);
+    return { ...node, iterable: select ? { ...loop.iterable, lhs: evaluatedItems } : evaluatedItems } as Node;
   }
 
   /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
@@ -242,10 +258,17 @@ class Jinja2Interpreter extends Interpreter {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    // A text's capitalize() as Python's (the library left the rest of the text as it was); a list's append() and pop(), which the library lacks.
+    if (['capitalize', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
+      const object = this.evaluate(callee.object, environment);
+      if (method === 'capitalize' && typeof object.value === 'string' && args.length === 0) return runtime(pyCapitalize(object.value));
+      if (method === 'capitalize' || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
+      return listMethod(object.value as Value[], method, args[0] === undefined ? undefined : this.evaluate(args[0], environment));
+    }
     if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);
     const value = this.evaluate(callee.object, environment);
     const chars = args[0] === undefined ? undefined : this.evaluate(args[0], environment);
-    const stripped = (characters?: string) => runtime(pyStrip(String(value.value), method as 'strip', characters));
+    const stripped = (characters?: string) => keepMarkup(value, runtime(pyStrip(String(value.value), method as 'strip', characters)));
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
     if (chars === undefined || chars.type === 'NullValue') return stripped();
     if (chars.type !== 'StringValue') throw new Error(`${method} arg must be None or str, not ${chars.type}`);
@@ -258,17 +281,36 @@ class Jinja2Interpreter extends Interpreter {
     return list;
   }
 
-  /** `in` and `not in` a list as Python tells it, with its == (the library compares JavaScript values: true is not in [1]); the rest is the library's. */
+  /** `in` and `not in` as Python tells them: a list's items with its == (the library compares JavaScript values: true is not in [1]), a text's substrings, a record's keys. */
   private membership(node: Node, left: Node, right: Node, environment: Environment): Value {
     const [item, list] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    if (list.type !== 'ArrayValue' && list.type !== 'TupleValue') return super.evaluate({ ...node, left: evaluated(item), right: evaluated(list) } as Node, environment);
-    const found = (list.value as Value[]).some((member) => pyEquals(item, member));
+    const found = pyContains(list, item);
     return runtime((node as unknown as { operator: { value: string } }).operator.value === 'in' ? found : !found);
   }
 
-  /** `%` of two numbers as Python gives it (the remainder takes the divisor's sign); of anything else, the library's. */
+  /** `+` as Python gives it: a plain text added to a Markup (tojson's, safe's) is escaped for HTML first (jinja2-markup.ts); the rest is the library's. */
+  private plus(node: Node, left: Node, right: Node, environment: Environment): Value {
+    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    const texts = typeof a.value === 'string' && typeof b.value === 'string';
+    if (!texts || (!isMarkup(a) && !isMarkup(b))) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+    const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
+    return asMarkup(runtime(side(a) + side(b)));
+  }
+
+  /** `*` as Python gives it: a text or a list repeated (`'=' * 20`, which the library refused), within the bounds; of numbers, the library's. */
+  private times(node: Node, left: Node, right: Node, environment: Environment): Value {
+    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    const sequences = ['StringValue', 'ArrayValue', 'TupleValue'];
+    const [sequence, count] = sequences.includes(a.type) ? [a, b] : [b, a];
+    if (!sequences.includes(sequence.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+    if (count.type !== 'IntegerValue' && count.type !== 'BooleanValue') throw new TypeError(`"*" repeats a text or a list a whole number of times: can't multiply sequence by non-int of type '${count.type === 'FloatValue' ? 'float' : count.type}'`);
+    return repeated(sequence, Math.max(0, Number(count.value)));
+  }
+
+  /** `%` as Python gives it: a text formatted (python-format.ts); of two numbers (the remainder takes the divisor's sign); of anything else, the library's. */
   private modulo(node: Node, left: Node, right: Node, environment: Environment): Value {
     const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    if (typeof a.value === 'string') return runtime(pyPercent(a.value, b));
     const numbers = ['IntegerValue', 'FloatValue'];
     if (!numbers.includes(a.type) || !numbers.includes(b.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
     const remainder = pyModulo(a.value as number, b.value as number);
@@ -277,33 +319,9 @@ class Jinja2Interpreter extends Interpreter {
   }
 }
 
-/**
- * `first` and `last` of a list or a text as jinja2 gives them: an undefined value when it is empty (the library
- * failed, "Cannot read properties of undefined", and stopped the run where a list of references was empty), a
- * text's first or last character; null for anything else (the library's).
- */
-function endOf(value: Value, end: 'first' | 'last'): Value | null {
-  if (typeof value.value === 'string') return runtime(pyCharAt(value.value, end === 'first' ? 0 : -1));
-  if (!Array.isArray(value.value)) return null;
-  const items = value.value as Value[];
-  return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
-}
-
-/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
-function attributeOf(value: Value, key: string): Value {
-  const absent = runtime(undefined);
-  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
-  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
-  return absent;
-}
-
-/** Python's range(), refused past MAX_STEPS numbers before they are made. */
-function boundedRange(start: number, stop?: number, step = 1): number[] {
-  const [from, to] = stop === undefined ? [0, start] : [start, stop];
-  if (step === 0) throw new Error('range() arg 3 must not be zero');
-  const length = Math.max(0, Math.ceil((to - from) / step));
-  if (length > MAX_STEPS) throw new TemplateBoundError(`"range(" of ${length.toLocaleString('en-US')} numbers is more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
-  return Array.from({ length }, (_, index) => from + index * step);
+/** `result`, marked a Markup when `source` is one (a Markup's strip() is one). */
+function keepMarkup(source: Value, result: Value): Value {
+  return isMarkup(source) ? asMarkup(result) : result;
 }
 
 /**

@@ -56,6 +56,32 @@ export function markTuple(list: RuntimeValue): void {
   tuples.add(list);
 }
 
+/**
+ * Lists that Python holds as generators (what map, select, reject, selectattr, rejectattr, unique and reverse give), by
+ * the filter that made each: jinja2 prints one as "<generator object …>", an address, and counts none.
+ */
+const generators = new WeakMap<RuntimeValue, string>();
+
+/** Notes that `list` is a generator made by `filter`. */
+export function noteGenerator(list: RuntimeValue, filter: string): void {
+  generators.set(list, filter);
+}
+
+/** The filter that made `value` a generator, or undefined for any other value. */
+export function generatorFilter(value: RuntimeValue): string | undefined {
+  return generators.get(value);
+}
+
+/** The error of a generator printed, joined, written as JSON or counted, where jinja2 prints its address or fails. */
+export function generatorMisuse(filter: string, what: string): TypeError {
+  return new TypeError(`"${filter}" gives an iterator (a generator), which jinja2 ${what}: add "| list" after it`);
+}
+
+function refuseGenerator(value: RuntimeValue, what: string): void {
+  const filter = generators.get(value);
+  if (filter !== undefined) throw generatorMisuse(filter, what);
+}
+
 /** Whether Python holds `value` as a list, a tuple or neither: a list never equals a tuple. */
 function sequenceKind(value: RuntimeValue): string {
   return value.type === 'TupleValue' || tuples.has(value) ? 'tuple' : value.type;
@@ -63,6 +89,7 @@ function sequenceKind(value: RuntimeValue): string {
 
 /** Python's repr() of a value: what a list or a record prints of its items. */
 export function pyRepr(value: RuntimeValue): string {
+  refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
   if (value.type === 'StringValue') return pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
@@ -79,6 +106,7 @@ export function pyRepr(value: RuntimeValue): string {
 
 /** Python's str() of a value, as jinja2 prints it; an undefined value prints nothing. */
 export function pyStr(value: RuntimeValue): string {
+  refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
   switch (value.type) {
     case 'StringValue':
       return String(value.value);
@@ -112,6 +140,23 @@ export function pyEquals(left: RuntimeValue, right: RuntimeValue): boolean {
   if (left.type !== right.type) return false;
   if (left.type === 'NullValue' || left.type === 'UndefinedValue') return true;
   return left.value === right.value;
+}
+
+/** Python's str.capitalize(): the first character in upper case, the others in lower case (the library left the others as they were). */
+export function pyCapitalize(text: string): string {
+  const [first = '', ...rest] = Array.from(text);
+  return titleCase(first) + rest.join('').toLowerCase();
+}
+
+/** The digraphs whose title case is neither their upper nor their lower case. */
+const DIGRAPH_TITLES: Readonly<Record<string, string>> = { Ǆ: 'ǅ', ǅ: 'ǅ', ǆ: 'ǅ', Ǉ: 'ǈ', ǈ: 'ǈ', ǉ: 'ǈ', Ǌ: 'ǋ', ǋ: 'ǋ', ǌ: 'ǋ', Ǳ: 'ǲ', ǲ: 'ǲ', ǳ: 'ǲ' };
+
+/** A character's title case, as Python's capitalize() raises a first one: ß is Ss and ﬁ is Fi, where their upper case is SS and FI. */
+function titleCase(char: string): string {
+  const digraph = DIGRAPH_TITLES[char];
+  if (digraph !== undefined) return digraph;
+  const [head = '', ...tail] = Array.from(char.toUpperCase());
+  return head + tail.join('').toLowerCase();
 }
 
 /** The characters Python's str.strip() takes off (str.isspace()): JavaScript's trim() also takes U+FEFF, and leaves U+001C–U+001F and U+0085. */
@@ -188,6 +233,7 @@ function byCodePoint(a: string, b: string): number {
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
 function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number): string {
+  refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
     if (indent === null) return `${open}${parts.join(', ')}${close}`;

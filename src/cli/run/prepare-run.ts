@@ -17,7 +17,7 @@ import { checkRunTokenizer } from '../../settings/files/tokenizer-file.ts';
 import { AGENTS_FILE, keepPathIdentity, TOKENIZER_FILE } from '../../settings/files/file-identity.ts';
 import { readRunManifest, type RunManifest } from '../../host/run/run-manifest.ts';
 import type { ForkedFrom, Store } from '../../store/store.ts';
-import { hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
+import { checkRecordsReadable, hasStore, openStoreView, whyNoStore } from '../../store/repair/check.ts';
 import { lockedError, runLockHolder } from '../../store/run-lock.ts';
 import { checkGradable, toRunConfig, type RunFlags } from './run.command.ts';
 import { NEW_STORE_DIR } from '../../host/outputs/output-dir.ts';
@@ -132,6 +132,9 @@ export async function prepareRun(flags: RunFlags, command: Command, env: NodeJS.
     const manifest = await readRunManifest(store);
     if (!manifest) throw new UserError('TMAS_RESUME', `${runDir} holds no tmas run (no manifest in its store). Give the output directory of an earlier tmas run.`);
     checkJournalVersion(manifest, runDir);
+    // Every record read back before anything is written: a record of the wrong shape, or a gap in the message log, was met
+    // where the run read it, after the resume had logged its start and its first messages into the store.
+    await checkRecordsReadable(runDir, store);
     const problems = await store.loadProblems();
     if (flags.inputFile !== undefined) await checkSameProblems(flags, problems, runDir, 'A resume continues the run\'s own problems (kept in its store): leave --input-file out, or start a new run with another --output-file.');
     const force = flags.force === true;

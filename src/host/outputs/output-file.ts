@@ -76,8 +76,11 @@ export interface OutputFile {
   discard(): Promise<void>;
 }
 
-/** Why a file cannot be written, by the error's code, and what to do (`advice`: e.g. "give --out a path in a writable folder"). */
-const REASONS: Record<string, (folder: string, file: string, advice: string) => string> = {
+/**
+ * Why a file cannot be written, by the error's code, and what to do (`advice`: e.g. "give --out a path in a
+ * writable folder"; `retry`: how to write it again once the cause is gone, e.g. "give the command again").
+ */
+const REASONS: Record<string, (folder: string, file: string, advice: string, retry: string) => string> = {
   ENOENT: (folder, _, advice) => `the folder ${folder} does not exist. Create it, or ${advice}`,
   ENOTDIR: (folder, _, advice) => `${folder} is not a folder: ${advice}`,
   EROFS: (folder, _, advice) => `${folder} is on a read-only file system (EROFS): ${advice}`,
@@ -86,12 +89,17 @@ const REASONS: Record<string, (folder: string, file: string, advice: string) => 
   EISDIR: (_, file, advice) => `${file} is a folder: ${advice}`,
   ENOSPC: (_, __, advice) => `no space is left on its disk (ENOSPC). Free some space, or ${advice}`,
   EDQUOT: (_, __, advice) => `the disk quota is exhausted (EDQUOT). Free some space, or ${advice}`,
+  // A job scheduler's limit (ulimit -f) on the size of one file, which freeing space does not lift.
+  EFBIG: (_, __, ___, retry) => `the file size limit of this process stopped it (EFBIG, ulimit -f), not the disk: raise the limit, or run where no such limit applies, then ${retry}`,
 };
 
-/** The user error for a file system error `error` met writing `file`; `advice` says what to do instead. */
-export function outputError(file: string, error: unknown, advice: string): UserError {
+/** How a file is written again once what stopped it is gone, when the command does not say. */
+const GIVE_AGAIN = 'give the command again';
+
+/** The user error for a file system error `error` met writing `file`; `advice` says what to do instead, `retry` how to write it again. */
+export function outputError(file: string, error: unknown, advice: string, retry = GIVE_AGAIN): UserError {
   const reason = REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-  const why = reason ? reason(path.dirname(path.resolve(file)), file, advice) : `${(error as Error).message}; ${advice}`;
+  const why = reason ? reason(path.dirname(path.resolve(file)), file, advice, retry) : `${(error as Error).message}; ${advice}`;
   return new UserError('TMAS_OUTPUT', `Cannot write ${file}: ${why}.`, { cause: error });
 }
 
@@ -107,9 +115,9 @@ async function checkWritable(file: string): Promise<void> {
  * TMAS_OUTPUT, when its folder is missing or cannot be written; the temporary
  * file is made when there is something to write.
  */
-export async function createOutputFile(file: string, options: { advice: string }): Promise<OutputFile> {
+export async function createOutputFile(file: string, options: { advice: string; retry?: string }): Promise<OutputFile> {
   const partial = partialName(file);
-  const failed = (error: unknown) => outputError(file, error, options.advice);
+  const failed = (error: unknown) => outputError(file, error, options.advice, options.retry);
   await checkWritable(file).catch((error: unknown) => Promise.reject(failed(error)));
   await removeStalePartials(path.dirname(path.resolve(file)), file);
   let handle: FileHandle | null = null;
@@ -154,7 +162,7 @@ export async function createOutputFile(file: string, options: { advice: string }
 }
 
 /** Writes `text` to `file` whole or not at all (see createOutputFile). */
-export async function writeOutputFile(file: string, text: string, options: { advice: string }): Promise<void> {
+export async function writeOutputFile(file: string, text: string, options: { advice: string; retry?: string }): Promise<void> {
   const out = await createOutputFile(file, options);
   try {
     await out.write(text);

@@ -25,8 +25,9 @@ import type { StoppedIteration } from '../calls/call-failures.ts';
 import type { CallCounts } from '../calls/llm-call.ts';
 import { METRICS_VERSION } from '../../kernel/metrics-version.ts';
 
-/** What to do when the run directory cannot take its outputs. */
-const ADVICE = 'free some space or fix the folder, then write them again from the store with tmas run --resume';
+/** What to do when the run directory cannot take its outputs (a full disk and a file size limit say their own first step). */
+const RETRY = 'write them again from the store with tmas run --resume';
+const ADVICE = `fix the folder, then ${RETRY}`;
 
 /** Writes results.jsonl and metrics.json into the output directory. */
 export async function writeOutputs(options: {
@@ -57,11 +58,11 @@ export async function writeOutputs(options: {
   onProgress?: (() => void) | undefined;
 }): Promise<void> {
   const gateway = await gatewayCounters(options);
-  const results = await createOutputFile(path.join(options.outputDir, 'results.jsonl'), { advice: ADVICE });
+  const results = await createOutputFile(path.join(options.outputDir, 'results.jsonl'), { advice: ADVICE, retry: RETRY });
   let metricsFile: OutputFile | null = null;
   try {
     const { lines, sha256, problems } = await writeResults(options, results);
-    metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE });
+    metricsFile = await createOutputFile(path.join(options.outputDir, 'metrics.json'), { advice: ADVICE, retry: RETRY });
     await metricsFile.write(`${JSON.stringify(metricsOf(options, problems, { lines, sha256 }, gateway), null, 2)}\n`);
     await results.commit();
     await metricsFile.commit();

@@ -161,7 +161,8 @@ function namesOf(root: unknown): { used: Set<string>; bound: Set<string> } {
         walk(node.body);
         return;
       case 'TestExpression':
-        walk(node.operand);
+        // The test's name is not a variable; its arguments (`x is in allowed`) are.
+        walk([node.operand, node.args]);
         return;
       case 'KeywordArgumentExpression':
         walk(node.value);

@@ -1,0 +1,75 @@
+/**
+ * jinja2's filters that keep some items of a list by a test (`select`,
+ * `reject`, `selectattr`, `rejectattr`) and `unique`, as jinja2 gives them.
+ *
+ * `@huggingface/jinja` lacks `select` and `reject` (Llama 3.1's template
+ * writes `reject('equalto', 'code_interpreter')`), tells its tests as
+ * JavaScript does (jinja2-tests.ts), fails on `none | selectattr(…)` where
+ * jinja2 gives no items (it skips a falsy value: functionary's template sets
+ * its tools to none), and its `unique` tells apart what differs only in case.
+ */
+import { pyTest } from './jinja2-tests.ts';
+import { attributeOf, runtime } from './jinja2-values.ts';
+import { pyEquals, type RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+/** The filters that keep items by a test. */
+export const SELECTING = new Set(['select', 'reject', 'selectattr', 'rejectattr']);
+
+/** Python's bool() of a value: None, an undefined value, False, zero and what is empty are false. */
+export function pyTruthy(value: Value): boolean {
+  if (value.type === 'NullValue' || value.type === 'UndefinedValue') return false;
+  if (typeof value.value === 'string' || Array.isArray(value.value)) return value.value.length > 0;
+  if (value.value instanceof Map) return value.value.size > 0;
+  if (typeof value.value === 'number' || typeof value.value === 'boolean') return Boolean(value.value);
+  return true;
+}
+
+/** The items a loop over `value` gives in Python: a list's items, a text's characters, a record's keys. */
+export function pyItems(value: Value): Value[] {
+  if (Array.isArray(value.value)) return value.value as Value[];
+  if (typeof value.value === 'string') return Array.from(value.value, (char) => runtime(char));
+  if (value.value instanceof Map) return [...value.value.keys()].map((key) => runtime(key));
+  if (value.type === 'UndefinedValue') return [];
+  throw new TypeError(`'${value.type}' object is not iterable`);
+}
+
+function listOf(items: Value[]): Value {
+  const list = runtime([]);
+  list.value = items;
+  return list;
+}
+
+/**
+ * `value | select(test, …)`, `reject(test, …)`, `selectattr(attribute, test, …)` or `rejectattr(…)`, given their
+ * positional arguments evaluated: the items whose value (or attribute, a dotted path) passes the test (or is true,
+ * without one), or fails it.
+ */
+export function selected(filter: string, value: Value, args: Value[]): Value {
+  if (!pyTruthy(value)) return listOf([]);
+  const byAttribute = filter.endsWith('attr');
+  const path = byAttribute ? String(args[0]?.value ?? '').split('.') : [];
+  const [test, ...testArgs] = byAttribute ? args.slice(1) : args;
+  const keep = filter.startsWith('select');
+  return listOf(
+    pyItems(value).filter((item) => {
+      const subject = path.reduce(attributeOf, item);
+      const passed = test === undefined ? pyTruthy(subject) : pyTest(String(test.value), subject, testArgs);
+      return passed === keep;
+    }),
+  );
+}
+
+/** `value | unique` without arguments: the first of the items equal once texts are lowered, in their order. */
+export function unique(value: Value): Value {
+  const kept: Value[] = [];
+  const keys: Value[] = [];
+  for (const item of pyItems(value)) {
+    const key = typeof item.value === 'string' ? runtime(item.value.toLowerCase()) : item;
+    if (keys.some((seen) => pyEquals(seen, key))) continue;
+    keys.push(key);
+    kept.push(item);
+  }
+  return listOf(kept);
+}

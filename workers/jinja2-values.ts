@@ -1,0 +1,139 @@
+/**
+ * The values a render of a user's template makes as jinja2 makes them, and its
+ * bounds (jinja2-render.ts renders): a JavaScript value as the library holds
+ * it, an undefined value given to a filter, a text or a list repeated, the
+ * ends of a list, an attribute path, range().
+ */
+import * as jinja from '@huggingface/jinja';
+import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, type RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+/** Expressions, statements and loop passes one render may evaluate: a thousand records with twenty tags each is 20,000; the bound is a few seconds of a loaded core. */
+export const MAX_STEPS = 200_000;
+
+/**
+ * Characters one render may make, in any one text or printed in all: 32 Mi, some 8 million tokens, far past any
+ * model's window (a 131k window's prompt is about half a megabyte, a 1M window's a few). A template that doubles
+ * a text in a loop, or prints a value a million times, made hundreds of megabytes that every call then counted
+ * for minutes, to send nothing.
+ */
+export const MAX_RENDERED_CHARS = 32 * 1024 * 1024;
+
+/** A render that passed MAX_STEPS or MAX_RENDERED_CHARS, or asked for a range() longer than MAX_STEPS. */
+export class TemplateBoundError extends Error {
+  override name = 'TemplateBoundError';
+}
+
+/** What this file uses of the library's runtime (its package's type declarations do not resolve it under NodeNext). */
+export interface Environment {
+  variables: Map<string, Value>;
+  /** Declares a variable, converted to the library's value, which it returns; throws when it is declared already. */
+  set(name: string, value: unknown): Value;
+  lookupVariable(name: string): Value;
+}
+export const Environment = jinja.Environment as unknown as new () => Environment;
+
+/** Where a JavaScript value is made into the library's (its constructors are not exported): one per thread. */
+let scratch: Environment | null = null;
+
+/** A JavaScript value as the library holds it. */
+export function runtime(value: unknown): Value {
+  scratch ??= new Environment();
+  scratch.variables.delete('value');
+  return scratch.set('value', value);
+}
+
+/** Filters that iterate their value, and filters of a text: an undefined value is an empty list to the first, an empty text to the others. */
+const OVER_ITEMS = new Set(['length', 'count', 'list', 'join', 'selectattr', 'rejectattr', 'select', 'reject', 'map', 'sort', 'batch', 'sum', 'first', 'last']);
+const OVER_TEXT = new Set(['upper', 'lower', 'trim', 'string', 'capitalize', 'title', 'replace', 'truncate', 'striptags', 'wordcount', 'e', 'escape']);
+
+/**
+ * A filter's value as jinja2 gives an undefined one to it: as no items, or as an empty text (a chat template's
+ * `tools | length` is 0 where it was given no tools; the library failed, "Cannot apply filter"); other values as they are.
+ */
+export function orEmpty(value: Value, filter: string): Value {
+  if (value.type !== 'UndefinedValue') return value;
+  if (OVER_ITEMS.has(filter)) return runtime([]);
+  return OVER_TEXT.has(filter) ? runtime('') : value;
+}
+
+/** A text or a list `times` over, refused past MAX_RENDERED_CHARS characters or MAX_STEPS items before it is made. */
+export function repeated(sequence: Value, times: number): Value {
+  const length = (sequence.value as string | Value[]).length * times;
+  if (typeof sequence.value === 'string') {
+    if (length > MAX_RENDERED_CHARS) throw new TemplateBoundError(`a text repeated ${times.toLocaleString('en-US')} times ("*") makes ${length.toLocaleString('en-US')} characters, more than any context window holds (at most ${MAX_RENDERED_CHARS.toLocaleString('en-US')})`);
+    return runtime(sequence.value.repeat(times));
+  }
+  if (length > MAX_STEPS) throw new TemplateBoundError(`a list repeated ${times.toLocaleString('en-US')} times ("*") makes ${length.toLocaleString('en-US')} items, more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
+  const list = runtime([]);
+  list.value = Array.from({ length: times }, () => sequence.value as Value[]).flat();
+  return list;
+}
+
+/**
+ * `first` and `last` of a list or a text as jinja2 gives them: an undefined value when it is empty (the library
+ * failed, "Cannot read properties of undefined", and stopped the run where a list of references was empty), a
+ * text's first or last character; null for anything else (the library's).
+ */
+export function endOf(value: Value, end: 'first' | 'last'): Value | null {
+  if (typeof value.value === 'string') return runtime(pyCharAt(value.value, end === 'first' ? 0 : -1));
+  if (!Array.isArray(value.value)) return null;
+  const items = value.value as Value[];
+  return (end === 'first' ? items[0] : items[items.length - 1]) ?? runtime(undefined);
+}
+
+/** jinja2's getattr-or-item of one step of an attribute path: a record's field, a list's item at a number; undefined when absent. */
+export function attributeOf(value: Value, key: string): Value {
+  const absent = runtime(undefined);
+  if (value.value instanceof Map) return (value.value.get(key) as Value | undefined) ?? absent;
+  if (Array.isArray(value.value) && /^\d+$/.test(key)) return (value.value[Number(key)] as Value | undefined) ?? absent;
+  return absent;
+}
+
+/** Python's range(), refused past MAX_STEPS numbers before they are made. */
+export function boundedRange(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  if (step === 0) throw new Error('range() arg 3 must not be zero');
+  const length = Math.max(0, Math.ceil((to - from) / step));
+  if (length > MAX_STEPS) throw new TemplateBoundError(`"range(" of ${length.toLocaleString('en-US')} numbers is more than a prompt can loop over (at most ${MAX_STEPS.toLocaleString('en-US')})`);
+  return Array.from({ length }, (_, index) => from + index * step);
+}
+
+/** A list's append(item), which gives None, or pop(index = -1), which gives the item it takes out (Python's IndexError when there is none). */
+export function listMethod(items: Value[], method: string, arg: Value | undefined): Value {
+  if (method === 'append') {
+    if (arg === undefined) throw new TypeError('list.append() takes exactly one argument (0 given)');
+    items.push(arg);
+    return runtime(null);
+  }
+  const given = arg === undefined ? -1 : Number(arg.value);
+  const index = given < 0 ? items.length + given : given;
+  if (items.length === 0 || index < 0 || index >= items.length) throw new RangeError(items.length === 0 ? 'pop from empty list' : 'pop index out of range');
+  return items.splice(index, 1)[0] as Value;
+}
+
+/** Filters whose result Python holds as a generator (reverse: of a list). */
+export const GENERATING = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'unique', 'reverse']);
+
+/**
+ * `value`, the list `filter` gave, as the generator jinja2 gives: true in a test however few items it will give
+ * (`{% if messages | selectattr(…) %}` is always taken), printed or counted nowhere (python-str.ts refuses it).
+ */
+export function asGenerator(value: Value, filter: string): Value {
+  if (!Array.isArray(value.value)) return value;
+  noteGenerator(value, filter);
+  Object.assign(value, { __bool__: () => runtime(true) });
+  return value;
+}
+
+/** A generator as `| list` makes it, a list; `| length` or `| count` of one fails, as in jinja2. */
+export function consumedGenerator(value: Value, filter: string): Value | null {
+  const made = generatorFilter(value);
+  if (made === undefined) return null;
+  if (filter === 'length' || filter === 'count') throw generatorMisuse(made, 'cannot count ("object of type \'generator\' has no len()")');
+  if (filter !== 'list') return null;
+  const list = runtime([]);
+  list.value = [...(value.value as Value[])];
+  return list;
+}

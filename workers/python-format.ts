@@ -1,0 +1,125 @@
+/**
+ * Python's `text % values` (printf-style formatting), which jinja2 gives a
+ * template (`'%s of %d' % (name, n)`, `'%.2f' % score`, `'%(a)s' % record`)
+ * and `@huggingface/jinja` lacks ("Unknown operator %"): a template that
+ * formatted a score so failed at the first prompt that reached it. The
+ * conversions d, i, u, s, r, a, f, F, e, E, g, G, x, X, o, c and %, with
+ * their flags, width and precision; another is Python's error.
+ */
+import { pyType } from './jinja2-tests.ts';
+import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
+
+const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
+
+/** A value as Python's int() of a number for %d, %x, %o, %c; a TypeError like Python's for a text. */
+function integerOf(value: RuntimeValue, conversion: string): number {
+  if (typeof value.value === 'number' || typeof value.value === 'boolean') return Math.trunc(Number(value.value));
+  throw new TypeError(`%${conversion} format: a ${conversion === 'c' ? 'int or char' : 'real number'} is required, not ${pyType(value)}`);
+}
+
+function numberOf(value: RuntimeValue, conversion: string): number {
+  if (typeof value.value === 'number' || typeof value.value === 'boolean') return Number(value.value);
+  throw new TypeError(`must be real number, not ${pyType(value)} (%${conversion})`);
+}
+
+/** Python's exponent notation: at least two exponent digits. */
+function exponential(x: number, precision: number, upper: boolean): string {
+  const [mantissa, exponent = '0'] = x.toExponential(precision).split('e');
+  const power = Number(exponent);
+  const text = `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  return upper ? text.toUpperCase() : text;
+}
+
+/** Python's %g: fixed or exponent notation by the exponent, trailing zeros dropped unless `alternate`. */
+function general(x: number, precision: number, upper: boolean, alternate: boolean): string {
+  const digits = precision === 0 ? 1 : precision;
+  if (x === 0) return alternate ? `0.${'0'.repeat(digits - 1)}` : '0';
+  const power = Number(x.toExponential(digits - 1).split('e')[1]);
+  const text = power < -4 || power >= digits ? exponential(x, digits - 1, upper) : x.toFixed(Math.max(0, digits - 1 - power));
+  if (alternate) return text;
+  return text.replace(/\.?0+(?=e|E|$)/, (match) => (match.startsWith('.') || text.includes('.') ? '' : match));
+}
+
+/** One conversion of `value`, before its width. */
+function converted(value: RuntimeValue, conversion: string, flags: string, precision: number | undefined): string {
+  const sign = (x: number, body: string) => (x < 0 || Object.is(x, -0) ? '-' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') + body;
+  switch (conversion) {
+    case 's':
+    case 'r':
+    case 'a': {
+      const text = conversion === 's' ? pyStr(value) : pyRepr(value);
+      return precision === undefined ? text : Array.from(text).slice(0, precision).join('');
+    }
+    case 'd':
+    case 'i':
+    case 'u': {
+      const n = integerOf(value, conversion);
+      return sign(n, String(Math.abs(n)).padStart(precision ?? 1, '0'));
+    }
+    case 'x':
+    case 'X':
+    case 'o': {
+      const n = integerOf(value, conversion);
+      const digits = Math.abs(n).toString(conversion === 'o' ? 8 : 16);
+      const prefix = flags.includes('#') ? (conversion === 'o' ? '0o' : `0${conversion}`) : '';
+      return sign(n, prefix + (conversion === 'X' ? digits.toUpperCase() : digits));
+    }
+    case 'c':
+      return typeof value.value === 'string' ? value.value : String.fromCodePoint(integerOf(value, 'c'));
+    default: {
+      const x = numberOf(value, conversion);
+      if (!Number.isFinite(x)) return sign(x, pyFloat(Math.abs(x)));
+      const upper = conversion === conversion.toUpperCase();
+      const lower = conversion.toLowerCase();
+      const body = lower === 'f' ? Math.abs(x).toFixed(precision ?? 6) : lower === 'e' ? exponential(Math.abs(x), precision ?? 6, upper) : general(Math.abs(x), precision ?? 6, upper, flags.includes('#'));
+      return sign(x, body);
+    }
+  }
+}
+
+/** `converted` padded to `width`: left-justified with `-`, zeros after the sign with `0` for numbers, spaces otherwise. */
+function padded(text: string, width: number, flags: string, numeric: boolean): string {
+  const length = Array.from(text).length;
+  if (length >= width) return text;
+  if (flags.includes('-')) return text + ' '.repeat(width - length);
+  if (!flags.includes('0') || !numeric) return ' '.repeat(width - length) + text;
+  const signed = /^[-+ ]/.test(text) ? 1 : 0;
+  return text.slice(0, signed) + '0'.repeat(width - length) + text.slice(signed);
+}
+
+/** `format % values` as Python gives it (`values` a tuple's items, a record's entries for `%(name)s`, or one value); Python's error names the format. */
+export function pyPercent(format: string, values: RuntimeValue): string {
+  try {
+    return formatted(format, values);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`${JSON.stringify(format)} % …: ${message}`, { cause: error });
+  }
+}
+
+function formatted(format: string, values: RuntimeValue): string {
+  const byName = values.value instanceof Map ? (values.value as Map<string, RuntimeValue>) : null;
+  const positional = values.type === 'TupleValue' ? (values.value as RuntimeValue[]) : [values];
+  let next = 0;
+  const take = (): RuntimeValue => {
+    const value = positional[next++];
+    if (value === undefined) throw new TypeError('not enough arguments for format string');
+    return value;
+  };
+  const text = format.replace(SPEC, (_, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conversion: string | undefined) => {
+    if (conversion === '%') return '%';
+    if (conversion === undefined || !'diusrafFeEgGxXoc'.includes(conversion)) throw new Error(`unsupported format character '${conversion ?? ''}'`);
+    const widthOf = (given: string | undefined) => (given === '*' ? integerOf(take(), 'd') : given === undefined ? undefined : Number(given));
+    const [w, p] = [widthOf(width), widthOf(precision)];
+    let value: RuntimeValue;
+    if (name !== undefined) {
+      if (byName === null) throw new TypeError('format requires a mapping');
+      const found = byName.get(name);
+      if (found === undefined) throw new Error(`KeyError: '${name}'`);
+      value = found;
+    } else value = byName !== null && positional.length === 1 ? values : take();
+    return padded(converted(value, conversion, flags, p), w ?? 0, flags, !'srac'.includes(conversion));
+  });
+  if (byName === null && next < positional.length) throw new TypeError('not all arguments converted during string formatting');
+  return text;
+}
