@@ -9,7 +9,7 @@
 import { Command, CommanderError } from 'commander';
 import { io } from '../src/cli/program.ts';
 import { isUserError } from '../src/kernel/errors.ts';
-import { BENCHMARK_NAMES } from './benchmark-names.ts';
+import { BENCHMARK_NAMES, checkBenchmarkNames } from './benchmark-names.ts';
 
 /** The bench's options, parsed from `argv` (without the node and script paths); runs the chosen benchmarks and returns the exit code. */
 async function benchMain(argv: string[]): Promise<number> {
@@ -21,8 +21,10 @@ async function benchMain(argv: string[]): Promise<number> {
     .option('--keep', 'keep the run directories', false)
     .exitOverride()
     .action(async (flags: { quick: boolean; full: boolean; only: string; keep: boolean }) => {
+      const only = flags.only.split(',').filter((name) => name !== '');
+      checkBenchmarkNames(only);
       const { runBenchmarks } = await import('./runner.ts');
-      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only: flags.only.split(',').filter((name) => name !== '') }, io);
+      await runBenchmarks({ quick: flags.quick, full: flags.full, keep: flags.keep, only }, io);
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

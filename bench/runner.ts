@@ -26,8 +26,8 @@ import { openRunBenchmark } from './read-back/open-run.bench.ts';
 import { formatBenchTable, writeBenchJson } from './report.ts';
 import { tokenizerBenchmark } from './parts/tokenizer.bench.ts';
 import type { Benchmark, BenchRow } from './harness/types.ts';
-import { TmasError, UserError } from '../src/kernel/errors.ts';
-import { BENCHMARK_NAMES } from './benchmark-names.ts';
+import { TmasError } from '../src/kernel/errors.ts';
+import { BENCHMARK_NAMES, checkBenchmarkNames } from './benchmark-names.ts';
 
 /** Every benchmark, in the order of the issue. */
 export const BENCHMARKS: Benchmark[] = [overheadBenchmark, pipeliningBenchmark, capacityBenchmark, capacityReplicasBenchmark, capacityChainsBenchmark, capacityAblationsBenchmark, capacitySpreadBenchmark, scheduleBenchmark, planBenchmark, eventLoopBenchmark, streamChunksBenchmark, memoryBenchmark, storeBenchmark, dedupBenchmark, tokenizerBenchmark, replayExportBenchmark, graderBenchmark, formatBreaksBenchmark, rseWindowBenchmark, viewBenchmark, openRunBenchmark];
@@ -49,10 +49,7 @@ export interface BenchOptions {
 
 /** Runs the benchmarks, prints the table on stdout and returns the JSON path. */
 export async function runBenchmarks(options: BenchOptions, io: { stdout(line: string): void; stderr(line: string): void }): Promise<string> {
-  const unknown = options.only.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));
-  if (unknown.length > 0) {
-    throw new UserError('TMAS_USAGE', `--only names no benchmark called ${unknown.join(', ')}. The benchmarks are ${BENCHMARKS.map((benchmark) => benchmark.name).join(', ')}.`);
-  }
+  checkBenchmarkNames(options.only);
   const chosen = options.only.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => options.only.includes(benchmark.name));
   const startedAt = new Date().toISOString();
   const started = performance.now();

@@ -10,7 +10,7 @@ import { describe, expect } from 'vitest';
 import { buildFingerprint, buildRuns } from '../src/kernel/build-fingerprint.mjs';
 import { BROWSER_ENTRIES } from '../src/report/browser-bundle.mjs';
 import { browserScript } from '../src/report/browser-script.ts';
-import { REPO, smallProblems, test, writeProblems } from './fixtures.ts';
+import { REPO, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
 
 const run = promisify(execFile);
 
@@ -43,21 +43,17 @@ describe('the build', () => {
       expect(built, entry).toBe(await browserScript(entry));
     }
 
-    // A run from the build gives the results of a run from the sources.
-    // Two problems and two iterations: every role of TMAS runs, the bank carried into the second; the sources' run is mostly tsx compiling.
+    // A run from the build gives the results of a run from the sources: the same run in this process, which
+    // runs the sources the copy was built from. (A child from the sources, tsx compiling every module in its
+    // main thread and each pool thread, cost 6 s of CPU more; that the bin runs the sources is shown below.)
+    // Two problems and two iterations: every role of TMAS runs, the bank carried into the second.
     const problems = await writeProblems(dir, smallProblems(2));
-    const args = ['run', '--input-file', problems, '--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
-    const results: string[] = [];
-    for (const [name, env] of [
-      ['built', {}],
-      ['sources', { TMAS_FROM_SOURCES: '1' }],
-    ] as const) {
-      const output = path.join(dir, name);
-      await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), ...args, '--output-file', output], { cwd: copy, env: { ...process.env, ...env } });
-      results.push(await readFile(path.join(output, 'results.jsonl'), 'utf8'));
-    }
-    expect(results[0]).not.toBe('');
-    expect(results[0]).toBe(results[1]);
+    const flags = ['--input-file', problems, '--no-proof', '--max-iterations', '2', '--n-candidates', '2', '--n-verifications', '1', '--judge-passes', '0'];
+    await run(process.execPath, [path.join(copy, 'src', 'bin.mjs'), 'run', ...flags, '--output-file', path.join(dir, 'built')], { cwd: copy });
+    await runInProcess([...flags, '--output-file', path.join(dir, 'sources')]);
+    const [built, sources] = await Promise.all(['built', 'sources'].map((name) => readFile(path.join(dir, name, 'results.jsonl'), 'utf8')));
+    expect(built).not.toBe('');
+    expect(built).toBe(sources);
 
     // The build reads the version from its own copy of package.json: marking it shows which tree ran.
     const builtPackage = path.join(copy, 'dist', 'package.json');
@@ -71,8 +67,7 @@ describe('the build', () => {
     await utimes(edited, later, later);
     expect(await version(copy)).toBe(manifest.version);
     expect(buildRuns(copy)).toBe(false);
-    // A whole build, a run from it and one from the sources (tsx compiling every module): 11 s on a quiet machine,
-    // past the suite's 120 s limit at load 18 on 2 cores.
+    // A whole build, a run from it, one in this process and a start from the sources.
   }, 300_000);
 
   test('the build counts as stale after an edit dated earlier, a deleted or added file, or a changed asset', async ({ dir }) => {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { CallFailedError, createGateway } from '../src/gateway/gateway.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { additionRequest, chatChunkEvent, chatCompletionBody, listening, runCli, runCliInProcess, runInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { additionRequest, chatChunkEvent, chatCompletionBody, listening, runCli, runCliInProcess, runInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
 
 interface TestServer {
   url: string;
@@ -286,7 +286,8 @@ describe('a key refused at start', () => {
     try {
       const problems = await writeProblems(dir, PROBLEMS);
       const args = (name: string, extra: string[] = []) => ['run', '--input-file', problems, '--output-file', path.join(dir, name), '--base-url', server.url, ...SMALL, ...extra];
-      const none = await runCli(args('none'), { env: { OPENAI_API_KEY: undefined, API_KEY: undefined } });
+      // No key in this process; the refused key in a child, whose whole stderr is checked for it.
+      const none = await withEnv({ OPENAI_API_KEY: undefined, API_KEY: undefined }, () => runCliInProcess(args('none')));
       const wrong = await runCli(args('wrong'), { env: { OPENAI_API_KEY: PLANTED, API_KEY: undefined } });
       for (const outcome of [none, wrong]) {
         expect(outcome.code, outcome.stderr).toBe(2);
@@ -303,7 +304,7 @@ describe('a key refused at start', () => {
       expect(existsSync(path.join(dir, 'none')) || existsSync(path.join(dir, 'wrong'))).toBe(false);
 
       // A role with an endpoint of its own names its own flag.
-      const verify = await runCli(['run', '--input-file', problems, '--output-file', path.join(dir, 'verify'), '--verify-base-url', server.url, ...SMALL], { env: { OPENAI_API_KEY: undefined, API_KEY: undefined } });
+      const verify = await withEnv({ OPENAI_API_KEY: undefined, API_KEY: undefined }, () => runCliInProcess(['run', '--input-file', problems, '--output-file', path.join(dir, 'verify'), '--verify-base-url', server.url, ...SMALL]));
       expect(verify.code, verify.stderr).toBe(2);
       expect(verify.stderr).toMatch(/\(from --verify-base-url\).*No API key was set for the verification agent.*--verify-api-key/);
     } finally {

@@ -133,6 +133,28 @@ async function commandInProcess(args: string[]): Promise<{ code: number; stdout:
   }
 }
 
+/**
+ * `work` with the environment variables of `env` set (undefined: unset) in this process, as a child
+ * given that environment would see them; they are put back as they were when it settles. With
+ * runCliInProcess, what a command reads from the environment (API keys) is tried without the
+ * second of CPU a child costs; runCli stays for what only a child shows (everything it writes).
+ */
+export async function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const put = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  put(env);
+  try {
+    return await work();
+  } finally {
+    put(before);
+  }
+}
+
 /** Starts `tmas sim-server` as its own process; resolves its base URL. */
 export async function startSimProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, 'sim-server', '--port', '0', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -144,7 +144,8 @@ describe('tmas fork', () => {
     const reported = await runCli(['report', source, fork, '--out', report], asUser);
     expect(reported.code, reported.stderr).toBe(0);
     // The two sides read apart: the fork's settings name its module and what it came from, and so does its metrics.json.
-    const table = await runCli(['report', source, fork, '--format', 'md'], asUser);
+    // The same report as a table, in this process: the one above showed it read as the fork's user.
+    const table = await runCliInProcess(['report', source, fork, '--format', 'md']);
     const forkRow = table.stdout.split('\n').find((line) => line.includes(`fork of ${path.basename(source)}: --agents`)) ?? '';
     // By its digest too: two forks of one module edited between them read apart (by name alone they read the same).
     const digest = createHash('sha256').update(await readFile(module)).digest('hex');

@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { runCli, runCliInProcess, smallProblems, test, writeProblems } from './fixtures.ts';
+import { runCli, runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
 
 const FLAG_KEY = 'sk-PLANTED-flag-7f3a9c1e5b';
 const ENV_KEY = 'sk-PLANTED2-env-4d8e2b6a0c';
@@ -84,12 +84,12 @@ describe('secrets', () => {
       const args = ['run', '--input-file', input, '--output-file', path.join(dir, 'x'), '--base-url', url, '--model-name', 'm', '--no-proof'];
       for (const [apiKey, expected] of [[ENV_KEY, `Bearer ${ENV_KEY}`], ['', 'Bearer EMPTY']] as const) {
         sent.length = 0;
-        const refused = await runCli(args, { env: { OPENAI_API_KEY: '', API_KEY: apiKey } });
+        const refused = await withEnv({ OPENAI_API_KEY: '', API_KEY: apiKey }, () => runCliInProcess(args));
         expect(refused.code, refused.stderr).toBe(2);
         expect(refused.stderr).toContain('[TMAS_AUTH]');
         expect(new Set(sent)).toEqual(new Set([expected]));
       }
-      const empty = await runCli([...args, '--api-key', '']);
+      const empty = await runCliInProcess([...args, '--api-key', '']);
       expect(empty.code).toBe(2);
       expect(empty.stderr).toMatch(/--api-key <key>' argument '' is invalid\. expected a key, got an empty value \[TMAS_USAGE\]/);
     } finally {
@@ -112,17 +112,10 @@ describe('secrets', () => {
       expect(refused.stderr).toContain(says);
       expect(refused.stderr).not.toContain(ENV_KEY);
     }
-    const before = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = `${ENV_KEY}\r\n`;
-    try {
-      const refused = await runCliInProcess(base);
-      expect(refused.code, refused.stderr).toBe(2);
-      expect(refused.stderr).toContain('The API key in the environment variable OPENAI_API_KEY cannot be sent: it holds a line break');
-      expect(refused.stderr).not.toContain(ENV_KEY);
-    } finally {
-      if (before === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = before;
-    }
+    const refused = await withEnv({ OPENAI_API_KEY: `${ENV_KEY}\r\n` }, () => runCliInProcess(base));
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('The API key in the environment variable OPENAI_API_KEY cannot be sent: it holds a line break');
+    expect(refused.stderr).not.toContain(ENV_KEY);
     expect(existsSync(output)).toBe(false);
   });
 
