@@ -60,6 +60,24 @@ describe('cases whose conditions come before their values', () => {
     expectVerdicts('So.\n\nIf $n$ is even, the answer is $4$. If $n$ is odd, the answer is $5$.', { 4: 'unsure', 5: 'unsure' });
   });
 
+  it('leave steps of one argument that open on conditions to their last value', () => {
+    // Read as cases, each right last value was graded unsure (main before them read it, equal).
+    const steps: Array<[string, string, string]> = [
+      // A condition that restates the value before it: a chain, not two cases.
+      ["We maximize the area.\n\nIf $A'(t) = 0$, then $t = 2$. When $t = 2$, the area is $8$.", '8', '2'],
+      ['If $x = 2$, then $y = 3$. When $y = 3$, we get $z = 5$.', '5', '3'],
+      // The same condition twice, and a condition that quantifies.
+      ['Let me verify. If $k = 3$, then $4k = 12$. For $k = 3$ the constraint $k^2 < 10$ holds, so the answer is $12$.', '12', '3'],
+      ['For each $k$, the sum of the first $k$ terms is $k(k+1)/2$. When $k = 3$, this equals $6$.', '6', '3'],
+      // A value that solves for the letter the conditions are about.
+      ['If $x \\neq 5$, then $f(x) \\neq 0$. Otherwise, $f(x) = 0$, so the root is $x = 5$.', '5', '0'],
+      ['If $a + b = 10$ and $ab = 21$, then $a$ and $b$ are $3$ and $7$. For $a > b$, we get $a = \\boxed{7}$.', '7', '3'],
+      // Cases whose values agree once their left sides are set aside.
+      ['If we plug in $x = 1$, we get $f(1) = 4$. If we plug in $x = -1$, we get $f(-1) = 4$ as well.', '4', '5'],
+    ];
+    for (const [response, right, wrong] of steps) expectVerdicts(response, { [right]: 'equal', [wrong]: 'different' });
+  });
+
   it('read a condition whose mathematics holds a comma whole', () => {
     const response = 'If $n \\in \\{1, 2\\}$, the answer is $3$. If $n \\ge 3$, the answer is $2$.';
     expectVerdicts(response, { 2: 'unsure', 3: 'unsure' });
