@@ -181,6 +181,14 @@ describe('an answer given with a word of doubt', () => {
     expectVerdicts('The answer is probably $4$, or maybe $5$.', { 4: 'different', 5: 'different' });
     expectVerdicts('The answer is clearly $4$.', { 4: 'equal', 3: 'different' });
   });
+
+  it('takes the answer back where the doubt goes on to name another value', () => {
+    // Kept as the answer, 4 was graded equal, sure of it ("…; it could be $3$"); or, cut at its semicolon, "but I could
+    // be wrong" named no value, and 4 was graded equal too. Main before the hedge rule read no answer in either.
+    for (const response of ["The answer is $4$, but I'm not sure it is minimal; it could be $3$.", 'The answer is $4$, but I could be wrong; it might be $5$.']) {
+      expect(verdictOfReply(response, '4'), response).not.toBe('equal');
+    }
+  });
 });
 
 describe('a family of tuples whose parameter is renamed', () => {
