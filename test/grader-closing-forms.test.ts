@@ -243,6 +243,13 @@ describe('a proviso or an exception after the value', () => {
     expectVerdicts('Hence the maximum is $10$ and it occurs only if $a = 3$.', { 10: 'equal', 3: 'different' });
   });
 
+  it('reads "if and only if" after an equation as what solves it', () => {
+    // Read as a proviso, the right 3 (or 2) was graded unsure; a value before "only if" keeps its proviso.
+    expectVerdicts('We have $f(x) = 0$ if and only if $x = 3$.', { 3: 'equal', 0: 'different' });
+    expectVerdicts('Thus $n^2 - 4n + 3 < 0$ only if $n = 2$.', { 2: 'equal', 3: 'different' });
+    expectVerdicts('Hence the maximum is $10$ only if $a = 3$.', { 3: 'unsure' });
+  });
+
   it('leaves where a value is reached, and a chain of equalities, as they were', () => {
     expectVerdicts('Hence the maximum is $10$, achieved when $a = 3$.', { 10: 'equal', 3: 'different' });
     expectVerdicts('So the total is $x = \\frac{6}{2} = 3$.', { 3: 'equal', 2: 'different' });
