@@ -121,6 +121,14 @@ describe('a reply that closes on a list', () => {
     expectVerdicts('We found:\n- $n = 1$ fails\n- $n = 5$ works', { 5: 'unsure', 1: 'unsure' });
   });
 
+  it('reads a last item that sums up the others as the answer, and checks after an answer as checks', () => {
+    // Read as a summary with nothing before it, or as values each with a remark, the right 12 was graded unsure.
+    expectVerdicts('Adding up the cases:\n- Case A: $5$\n- Case B: $7$\n- Total: $12$', { 12: 'equal', 7: 'different' });
+    expectVerdicts('Adding up:\n- $5$ from case A\n- $7$ from case B\n- $12$ in total', { 12: 'equal', 7: 'different' });
+    // Lines labelled by a value checked: the answer before them stands (read as the list, 5 was graded different).
+    expectVerdicts('Therefore the smallest such $n$ is $5$.\n\n- $n = 1$: $2$, no\n- $n = 5$: $26$, yes', { 5: 'equal', 26: 'different' });
+  });
+
   it('leaves a list of steps in sentences to its own conclusion, and an announced list as it was', () => {
     const steps = 'We proceed.\n\n1. First, $a = 2$.\n2. Then $b = a + 3$.\n3. Hence $b = 5$.';
     expectVerdicts(steps, { 5: 'equal', 2: 'different' });

@@ -180,8 +180,10 @@ function unannouncedAnswer(response: string): string | null {
     return spansAll ? only.text : trimmed.slice(lead);
   }
   // "The solutions are:\n- $1$\n- $2$": a closing list of values is all of them; a summary restates what came before.
+  // A summary with no answer before it ("Adding up:\n- Case A: $5$\n- …") is read as any ending is, below.
   const list = closingList(trimmed);
-  if (list !== null) return list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
+  const listed = list === null ? null : list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
+  if (listed !== null) return listed;
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
