@@ -251,6 +251,14 @@ describe('a proviso or an exception after the value', () => {
     expectVerdicts('Hence the maximum is $10$ and it occurs only if $a = 3$.', { 10: 'equal', 3: 'different' });
   });
 
+  it('is as unsure where the proviso is an inequality as where it is an equation', () => {
+    // Read as the relation "3 as long as n" ≠ 0, a right 3 was graded different, sure of it (9479306: equal).
+    expectVerdicts('The answer is $3$ as long as $n \\neq 0$.', { 3: 'unsure' });
+    expectVerdicts('So the limit is $0$ as long as $|r| < 1$.', { 0: 'unsure' });
+    expectVerdicts('The sum is $6$ provided $n \\geq 1$.', { 6: 'unsure' });
+    expect(verdictOf('6 whenever n > 1', '6')).toBe('unsure');
+  });
+
   it('reads "if and only if" after an equation as what solves it', () => {
     // Read as a proviso, the right 3 (or 2) was graded unsure; a value before "only if" keeps its proviso.
     expectVerdicts('We have $f(x) = 0$ if and only if $x = 3$.', { 3: 'equal', 0: 'different' });
