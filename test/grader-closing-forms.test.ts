@@ -225,6 +225,15 @@ describe('a family of tuples whose parameter is renamed', () => {
     }
     expectVerdicts('Hence all solutions are the triples $(t, t, t)$.', { '(a, a, a)': 'equal', '(a, a, 2a)': 'different' });
   });
+  it('is no renaming where the question gives the letter as a constant of its problem', () => {
+    // The question's b is not a parameter: "(b, 2b)" was graded equal to "(a, 2a)", sure of it.
+    const given = 'Let $a$ and $b$ be distinct positive reals with $b = 2a$. Find the vertex of $y = (x-a)^2 + 2a$.';
+    expect(verdictAsked('The vertex is $(b, 2b)$.', '(a, 2a)', given)).not.toBe('equal');
+    expect(verdictAsked('The vertex is $(a, 2a)$.', '(a, 2a)', given)).toBe('equal');
+    const side = 'A square has side $s$. Find all pairs $(x, y)$ on its diagonals through the origin.';
+    expect(verdictAsked('They are $(s, 2s), (s, -2s)$.', '(t, 2t), (t, -2t)', side)).not.toBe('equal');
+    expect(verdictAsked('All pairs $(s, 2s)$.', '(t, 2t)', 'Find all pairs $(x, y)$ of reals with $y = 2x$.')).toBe('equal');
+  });
 });
 
 describe('letters side by side in the last mathematics', () => {
