@@ -60,6 +60,24 @@ describe('cases whose conditions come before their values', () => {
     expectVerdicts('So.\n\nIf $n$ is even, the answer is $4$. If $n$ is odd, the answer is $5$.', { 4: 'unsure', 5: 'unsure' });
   });
 
+  it('leave steps of one argument that open on conditions to their last value', () => {
+    // Read as cases, each right last value was graded unsure (main before them read it, equal).
+    const steps: Array<[string, string, string]> = [
+      // A condition that restates the value before it: a chain, not two cases.
+      ["We maximize the area.\n\nIf $A'(t) = 0$, then $t = 2$. When $t = 2$, the area is $8$.", '8', '2'],
+      ['If $x = 2$, then $y = 3$. When $y = 3$, we get $z = 5$.', '5', '3'],
+      // The same condition twice, and a condition that quantifies.
+      ['Let me verify. If $k = 3$, then $4k = 12$. For $k = 3$ the constraint $k^2 < 10$ holds, so the answer is $12$.', '12', '3'],
+      ['For each $k$, the sum of the first $k$ terms is $k(k+1)/2$. When $k = 3$, this equals $6$.', '6', '3'],
+      // A value that solves for the letter the conditions are about.
+      ['If $x \\neq 5$, then $f(x) \\neq 0$. Otherwise, $f(x) = 0$, so the root is $x = 5$.', '5', '0'],
+      ['If $a + b = 10$ and $ab = 21$, then $a$ and $b$ are $3$ and $7$. For $a > b$, we get $a = \\boxed{7}$.', '7', '3'],
+      // Cases whose values agree once their left sides are set aside.
+      ['If we plug in $x = 1$, we get $f(1) = 4$. If we plug in $x = -1$, we get $f(-1) = 4$ as well.', '4', '5'],
+    ];
+    for (const [response, right, wrong] of steps) expectVerdicts(response, { [right]: 'equal', [wrong]: 'different' });
+  });
+
   it('read a condition whose mathematics holds a comma whole', () => {
     const response = 'If $n \\in \\{1, 2\\}$, the answer is $3$. If $n \\ge 3$, the answer is $2$.';
     expectVerdicts(response, { 2: 'unsure', 3: 'unsure' });
@@ -101,6 +119,14 @@ describe('a reply that closes on a list', () => {
     expectVerdicts('The valid values are:\n\n1. $n=1$ (trivial)\n2. $n=2$\n3. $n=5$', { '1, 2, 5': 'equal', 5: 'different' });
     // Read as its last item, "$n = 5$ works" was graded equal to a reference 5, sure of it.
     expectVerdicts('We found:\n- $n = 1$ fails\n- $n = 5$ works', { 5: 'unsure', 1: 'unsure' });
+  });
+
+  it('reads a last item that sums up the others as the answer, and checks after an answer as checks', () => {
+    // Read as a summary with nothing before it, or as values each with a remark, the right 12 was graded unsure.
+    expectVerdicts('Adding up the cases:\n- Case A: $5$\n- Case B: $7$\n- Total: $12$', { 12: 'equal', 7: 'different' });
+    expectVerdicts('Adding up:\n- $5$ from case A\n- $7$ from case B\n- $12$ in total', { 12: 'equal', 7: 'different' });
+    // Lines labelled by a value checked: the answer before them stands (read as the list, 5 was graded different).
+    expectVerdicts('Therefore the smallest such $n$ is $5$.\n\n- $n = 1$: $2$, no\n- $n = 5$: $26$, yes', { 5: 'equal', 26: 'different' });
   });
 
   it('leaves a list of steps in sentences to its own conclusion, and an announced list as it was', () => {
@@ -171,6 +197,14 @@ describe('an answer given with a word of doubt', () => {
     expectVerdicts('The answer is probably $4$, or maybe $5$.', { 4: 'different', 5: 'different' });
     expectVerdicts('The answer is clearly $4$.', { 4: 'equal', 3: 'different' });
   });
+
+  it('takes the answer back where the doubt goes on to name another value', () => {
+    // Kept as the answer, 4 was graded equal, sure of it ("…; it could be $3$"); or, cut at its semicolon, "but I could
+    // be wrong" named no value, and 4 was graded equal too. Main before the hedge rule read no answer in either.
+    for (const response of ["The answer is $4$, but I'm not sure it is minimal; it could be $3$.", 'The answer is $4$, but I could be wrong; it might be $5$.']) {
+      expect(verdictOfReply(response, '4'), response).not.toBe('equal');
+    }
+  });
 });
 
 describe('a family of tuples whose parameter is renamed', () => {
@@ -199,6 +233,15 @@ describe('a family of tuples whose parameter is renamed', () => {
     }
     expectVerdicts('Hence all solutions are the triples $(t, t, t)$.', { '(a, a, a)': 'equal', '(a, a, 2a)': 'different' });
   });
+  it('is no renaming where the question gives the letter as a constant of its problem', () => {
+    // The question's b is not a parameter: "(b, 2b)" was graded equal to "(a, 2a)", sure of it.
+    const given = 'Let $a$ and $b$ be distinct positive reals with $b = 2a$. Find the vertex of $y = (x-a)^2 + 2a$.';
+    expect(verdictAsked('The vertex is $(b, 2b)$.', '(a, 2a)', given)).not.toBe('equal');
+    expect(verdictAsked('The vertex is $(a, 2a)$.', '(a, 2a)', given)).toBe('equal');
+    const side = 'A square has side $s$. Find all pairs $(x, y)$ on its diagonals through the origin.';
+    expect(verdictAsked('They are $(s, 2s), (s, -2s)$.', '(t, 2t), (t, -2t)', side)).not.toBe('equal');
+    expect(verdictAsked('All pairs $(s, 2s)$.', '(t, 2t)', 'Find all pairs $(x, y)$ of reals with $y = 2x$.')).toBe('equal');
+  });
 });
 
 describe('letters side by side in the last mathematics', () => {
@@ -223,6 +266,21 @@ describe('a proviso or an exception after the value', () => {
     expectVerdicts('Thus $x = 5$ whenever $y = 3$.', { 3: 'unsure' });
     expectVerdicts('Thus $n = 2$, unless $m = 0$, in which case $n = 1$.', { 0: 'unsure' });
     expectVerdicts('Hence the maximum is $10$ and it occurs only if $a = 3$.', { 10: 'equal', 3: 'different' });
+  });
+
+  it('is as unsure where the proviso is an inequality as where it is an equation', () => {
+    // Read as the relation "3 as long as n" ≠ 0, a right 3 was graded different, sure of it (9479306: equal).
+    expectVerdicts('The answer is $3$ as long as $n \\neq 0$.', { 3: 'unsure' });
+    expectVerdicts('So the limit is $0$ as long as $|r| < 1$.', { 0: 'unsure' });
+    expectVerdicts('The sum is $6$ provided $n \\geq 1$.', { 6: 'unsure' });
+    expect(verdictOf('6 whenever n > 1', '6')).toBe('unsure');
+  });
+
+  it('reads "if and only if" after an equation as what solves it', () => {
+    // Read as a proviso, the right 3 (or 2) was graded unsure; a value before "only if" keeps its proviso.
+    expectVerdicts('We have $f(x) = 0$ if and only if $x = 3$.', { 3: 'equal', 0: 'different' });
+    expectVerdicts('Thus $n^2 - 4n + 3 < 0$ only if $n = 2$.', { 2: 'equal', 3: 'different' });
+    expectVerdicts('Hence the maximum is $10$ only if $a = 3$.', { 3: 'unsure' });
   });
 
   it('leaves where a value is reached, and a chain of equalities, as they were', () => {

@@ -48,6 +48,8 @@ describe('extraction time on long and adversarial responses', () => {
       ['unclosed boxes', '\\boxed{'.repeat(20_000)],
       ['announcements of unclosed math', 'Final answer: \\['.repeat(8_000)],
       ['repeated announcements', 'so the answer is '.repeat(8_000)],
+      // Read for cases whose conditions come first, its sentences were split against every math segment each.
+      ['a paragraph of many short cases', Array.from({ length: 24_000 }, (_, k) => `If $n = ${k}$, the answer is $${k}$.`).join(' ')],
     ];
     for (const [name, response] of cases) {
       const { ms } = cpuTimed(() => [extractAnswer(response), finalAnswers(response)]);

@@ -14,6 +14,8 @@ import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
 import { countAndList } from './extract/count-and-list.ts';
 import { familyVerdict } from './compare/tuple-families.ts';
+import { mathSegments } from './extract/segments.ts';
+import { mathLetters } from './latex/math-letters.ts';
 import { otherBaseThanAsked } from './compare/numeral-base.ts';
 import { parseTop } from './parse/parse.ts';
 import { otherReadings, type Reading } from './parse/readings.ts';
@@ -100,7 +102,8 @@ export function gradeAnswer(pred: string | null, gold: string, options?: GradeOp
   if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
   const p = safePrepare(askedAnswer(pred, context) ?? pred);
-  const verdict = countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question)), g, p, options, context);
+  const verdict =
+    countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
   return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
 }
 
@@ -163,13 +166,18 @@ function sameForm(g: Prepared, p: Prepared): boolean {
   }
 }
 
-function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false): Verdict {
+/** The letters a question's mathematics names: constants of its problem ("Let $a$ and $b$ be …"), no reply's to rename. */
+function questionLetters(question: string | undefined): ReadonlySet<string> {
+  return new Set(question === undefined ? [] : mathSegments(question).flatMap((s) => mathLetters(s.text)));
+}
+
+function compareBoth(g: Prepared, p: Prepared, options: GradeOptions | undefined, howMany = false, given: ReadonlySet<string> = new Set()): Verdict {
   // Nothing to compare against: a missing reference is no reason to call an answer wrong.
   if (g.cleaned === '') return 'unsure';
   if (p.cleaned === '') return 'different';
   const comparer = new AnswerComparer(resolveOptions(options));
   // "\{(x,y): x = y\}" against "\{(t, t) : t \in \mathbb{R}\}" or "(x, x)": one family of tuples (tuple-families.ts).
-  const family = familyVerdict(g.cleaned, p.cleaned, (gold, pred) => gradeAnswer(pred, gold, options).verdict);
+  const family = familyVerdict(g.cleaned, p.cleaned, (gold, pred) => gradeAnswer(pred, gold, options).verdict, given);
   if (family !== null) return family;
   try {
     // "There are no such n" is the count 0 where the question asks how many (readings.ts).

@@ -10,7 +10,8 @@
  * over the same coordinate (that coordinate is the parameter itself), since
  * a family written with another parameter ("(2s, 2s)") may be the same set.
  * Two bare tuples each in a letter of its own ("(t, 2t)", "(s, 2s)") are two
- * families too: a reply names its parameter as it likes.
+ * families too: a reply names its parameter as it likes, unless the question
+ * gives that letter ("Let $a$ and $b$ be …": "(b, 2b)" is not "(a, 2a)").
  */
 import { isWrapped, splitTopLevel, splitTopLevelWith } from '../extract/scan.ts';
 import { mathLetters, renameMathLetter } from '../latex/math-letters.ts';
@@ -84,16 +85,18 @@ function familyOf(tex: string): Family | null {
  * The verdict on two answers of which one at least is a set of tuples one parameter runs through and the other such
  * a set or a tuple in one letter; null when they are not, and the other rules decide. `compare` grades two values.
  */
-export function familyVerdict(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict): Verdict | null {
+export function familyVerdict(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict, given: ReadonlySet<string> = new Set()): Verdict | null {
   const stated = (tex: string, other: Family | null): Family | null => familyOf(tex) ?? (other?.letters === undefined ? null : solvedFamily(other.letters, tex));
   // "x = y" against "\{(x,y): x = y\}": an equation in the set's own letters is its condition.
-  const listed = renamedFamilies(gold, pred, compare);
+  const listed = renamedFamilies(gold, pred, compare, given);
   if (listed !== null) return listed;
   const golden = stated(gold, familyOf(pred));
   const predicted = stated(pred, golden);
   // Two bare tuples in one letter each: in the same letter, they compare as tuples do; in two letters ("(t, 2t)" and
-  // "(s, 2s)"), each letter is the parameter of its family (compared as tuples, t and s differed, sure of it).
-  if (golden === null || predicted === null || (!golden.stated && !predicted.stated && golden.parameter === predicted.parameter)) return null;
+  // "(s, 2s)"), each letter is the parameter of its family (compared as tuples, t and s differed, sure of it), unless
+  // the question gives either letter: then it is a constant of the problem, not a name the reply chose.
+  if (golden === null || predicted === null) return null;
+  if (!golden.stated && !predicted.stated && (golden.parameter === predicted.parameter || given.has(golden.parameter) || given.has(predicted.parameter))) return null;
   if (golden.coordinates.length !== predicted.coordinates.length) return 'different';
   // A letter no other coordinate uses names the parameter on both sides.
   const named = predicted.coordinates.map((c) => renameMathLetter(c, predicted.parameter, golden.parameter));
@@ -115,10 +118,10 @@ function tuplesInOneLetter(tex: string): { tuples: string[]; letter: string } | 
  * Two lists of families, each in a parameter of its own ("(t, 2t), (t, -2t)" and "(s, 2s), (s, -2s)"): equal when the
  * lists are once the parameter has one name; null otherwise, for the other rules (a near miss stays as they grade it).
  */
-function renamedFamilies(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict): Verdict | null {
+function renamedFamilies(gold: string, pred: string, compare: (gold: string, pred: string) => Verdict, given: ReadonlySet<string>): Verdict | null {
   const golden = tuplesInOneLetter(gold);
   const predicted = tuplesInOneLetter(pred);
-  if (golden === null || predicted === null || golden.letter === predicted.letter) return null;
+  if (golden === null || predicted === null || golden.letter === predicted.letter || given.has(golden.letter) || given.has(predicted.letter)) return null;
   const renamed = predicted.tuples.map((tuple) => renameMathLetter(tuple, predicted.letter, golden.letter)).join(', ');
   return compare(gold, renamed) === 'equal' ? 'equal' : null;
 }

@@ -10,8 +10,11 @@ import { LIST_ITEM } from './statement.ts';
 
 export type ClosingList = { kind: 'values'; answer: string } | { kind: 'summary'; before: string };
 
-/** "Number of moves: …", "**Smallest prime:** …": a summary line opens on words and a colon. */
-const LABELLED_LINE = /^[\s*]*\p{L}[\p{L}\s'()-]{0,40}?\**\s*:/u;
+/** "Number of moves: …", "**Smallest prime:** …", "$n = 5$: …": a summary line opens on words, or a short math label, and a colon. */
+const LABELLED_LINE = /^[\s*]*(?:\p{L}[\p{L}\s'()-]{0,40}?|\$[^$\n]{1,30}\$)\**\s*:/u;
+
+/** "Total: $12$", "$12$ total", "Answer: $4$": an item that sums up the items before it. */
+const TOTAL_ITEM = /\b(?:total|in\s+all|altogether|overall|sum|answer)\b/i;
 
 /** The value an item states when it is nothing else: one math segment, or a number, with at most its closing mark and a remark in parentheses ("$n = 1$ (trivial)"). */
 function bareValue(item: string): string | null {
@@ -43,6 +46,11 @@ export function closingList(text: string): ClosingList | null {
   if (items.length < 2) return null;
   const values = items.map(bareValue);
   if (values.every((value): value is string => value !== null)) return { kind: 'values', answer: [...new Set(values)].join(', ') };
+  // "- Case A: $5$\n- Case B: $7$\n- Total: $12$": a last item that sums the others up is the answer (read as a summary,
+  // or as values each with a remark, a right 12 was graded unsure).
+  const total = items[items.length - 1] ?? '';
+  const totalMath = mathSegments(total).pop();
+  if (TOTAL_ITEM.test(total.replace(/\$[^$]*\$/g, ' ')) && totalMath !== undefined) return { kind: 'values', answer: totalMath.text };
   // "**Summary:**" above the list heads it and states nothing of the text before.
   const heading = /^[\s*#]*[\p{L}\s]{1,40}:[\s*]*$/u.test(lines[first - 1] ?? '') ? 1 : 0;
   if (items.every((item) => LABELLED_LINE.test(item))) return { kind: 'summary', before: lines.slice(0, first - heading).join('\n') };

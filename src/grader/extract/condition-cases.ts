@@ -89,6 +89,44 @@ function clausesOf(paragraph: string): Array<{ start: number; text: string }> {
   });
 }
 
+/** The right-hand side of a value ("f(-1) = 4" gives 4), without spaces; the value itself when it states no equation. */
+function lastSide(value: string): string {
+  return (value.split('=').pop() ?? value).replace(/\s+/g, '');
+}
+
+/** A condition that quantifies its letter ("for each $k$", "for all $n \ge 2$") sets a domain; it splits off no case. */
+const QUANTIFIED = /^(?:each|every|all|any|some)\b/i;
+
+/** "t = 2", "x=5": a value that solves for one letter. */
+const SOLVED_LETTER = /^\s*([a-zA-Z])\s*=/;
+
+/**
+ * Clauses that open on conditions but are steps of one argument, not alternatives: a condition that restates an
+ * earlier clause's value ("If $A'(t) = 0$, then $t = 2$. When $t = 2$, the area is $8$."), one that repeats an
+ * earlier condition ("If $k = 3$, then $4k = 12$. For $k = 3$ the constraint holds, so the answer is $12$."), one
+ * that quantifies ("For each $k$ the sum is $k(k+1)/2$. When $k = 3$ it is $6$."), or a value that solves for a letter
+ * the conditions name ("If $x \neq 5$, then $f(x) \neq 0$. Otherwise $f(x) = 0$, so $x = 5$."). Read as cases, a right
+ * last value was graded unsure.
+ */
+function isDerivation(cases: readonly CaseClause[]): boolean {
+  const flat = (tex: string): string => tex.replace(/[\s$]/g, '');
+  const conditions = cases.flatMap((c) => (c.condition === null ? [] : [c.condition]));
+  const named = new Set(conditions.join(' ').replace(/\\[a-zA-Z]+/g, ' ').match(/\b[a-zA-Z]\b/g) ?? []);
+  // What earlier clauses stated, values and conditions alike, flattened: a later condition may not restate any.
+  const stated = new Set<string>();
+  for (const c of cases) {
+    const solved = SOLVED_LETTER.exec(c.value)?.[1];
+    if (solved !== undefined && named.has(solved)) return true;
+    if (c.condition !== null) {
+      const condition = flat(c.condition);
+      if (QUANTIFIED.test(c.condition) || stated.has(condition)) return true;
+      stated.add(condition);
+    }
+    stated.add(flat(c.value));
+  }
+  return false;
+}
+
 /**
  * The answer by cases that the last clauses of `paragraph` give, each opening on its condition, as the grader reads
  * cases ("if n is even, 0; if n is odd, 1"), with where the first of them starts and whether each names one value of
@@ -108,9 +146,10 @@ export function conditionFirstCases(paragraph: string): { answer: string; start:
   if (cases.length < 2 || !cases.some((c) => c.condition !== null)) return null;
   // A lone "otherwise" must close the cases; one before another condition belongs to a case analysis that goes on.
   if (cases.slice(0, -1).some((c) => c.condition === null)) return null;
-  // "If $n$ is even, we get $4$. If $n$ is odd, we also get $4$.": cases that agree give their one value.
-  const values = new Set(cases.map((c) => c.value.replace(/\s+/g, '')));
-  const answer = values.size === 1 ? (cases[0]?.value ?? '') : cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; ');
+  if (isDerivation(cases)) return null;
+  // "If $n$ is even, we get $4$. If $n$ is odd, we also get $4$.", "… $f(1) = 4$ … $f(-1) = 4$": cases that agree give their one value.
+  const values = new Set(cases.map((c) => lastSide(c.value)));
+  const answer = values.size === 1 ? lastSide(cases[0]?.value ?? '') : cases.map((c) => (c.condition === null ? `otherwise ${c.value}` : `if ${c.condition}, ${c.value}`)).join('; ');
   return { answer, start, pointsOnly: cases.every((c) => c.condition !== null && POINT.test(c.condition)) };
 }
 

@@ -76,9 +76,11 @@ const HEDGE_BEFORE = /\b(?:might|may|could|would)\s+(?:\w+\s+)?(?:think|guess|sa
 /**
  * Words after an announcement, in its sentence, that take it back: "the answer is 5, but that misses a case" (not "but
  * only if"). "…, but I'm not sure" and "…, but I could be wrong" doubt the answer without giving another: the
- * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different).
+ * reply's answer is still 5 (read as taken back, the reply had none, and a right 5 was graded different). A doubt
+ * that names another value in its sentence ("…, but I'm not sure it is minimal; it could be $3$") still takes the
+ * answer back: kept, 5 was graded equal, sure of it.
  */
-const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b|\s+I\s+(?:could|might|may)\s+be\s+wrong\b)|however|wait)\b/i;
+const HEDGE_AFTER = /^[^.\n]{0,60}?[,;—–]\s*(?:but(?!\s+(?:only|also)\b|\s+I(?:'m|\s+am)\s+not\s+(?:\w+\s+)?(?:sure|certain|confident)\b(?![^.\n]*?[$\d])|\s+I\s+(?:could|might|may)\s+be\s+wrong\b(?![^.\n]*?[$\d]))|however|wait)\b/i;
 
 /** How far before and after a marker its sentence is read for a hedge. */
 const HEDGE_WINDOW = 120;
@@ -178,8 +180,10 @@ function unannouncedAnswer(response: string): string | null {
     return spansAll ? only.text : trimmed.slice(lead);
   }
   // "The solutions are:\n- $1$\n- $2$": a closing list of values is all of them; a summary restates what came before.
+  // A summary with no answer before it ("Adding up:\n- Case A: $5$\n- …") is read as any ending is, below.
   const list = closingList(trimmed);
-  if (list !== null) return list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
+  const listed = list === null ? null : list.kind === 'values' ? list.answer : unannouncedAnswer(list.before);
+  if (listed !== null) return listed;
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
   const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
@@ -203,7 +207,11 @@ function unannouncedAnswer(response: string): string | null {
   if (value !== null) return (value[1] ?? value[2] ?? '').trim();
   const lastMath = math[math.length - 1];
   // "Assume the answer is $5$. Then we get a contradiction.": what a hedged announcement states is no answer either.
+  // Its sentence is read whole: cut at its remark ("…, but I could be wrong; it might be $5$"), a doubt that names
+  // another value read as one that does not, and 4, doubted for 5, was graded equal to a reference 4, sure of it.
+  const uncut = paragraphs[paragraphs.length - 1] ?? '';
   if (lastMath === undefined || statedByHedge(last, lastMath.start)) return null;
+  if (uncut.startsWith(last.slice(0, lastMath.end)) && statedByHedge(uncut, lastMath.start)) return null;
   const later = concludedLater(last.slice(lastMath.end), lastMath.text);
   if (later !== null) return later;
   // "Thus $x = 2k\pi$, where $k$ is an integer.": the range of a letter of the math before belongs to that math.

@@ -26,11 +26,20 @@ export function rangedStatement(paragraph: string, math: readonly Segment[]): st
 /** Words between a value and a proviso on it: "unless", "provided (that)", "as long as", "only if", "except when". */
 const PROVISO_GAP = /^\s*,?\s*(?:unless|whenever|provided(?:\s+that)?|as\s+long\s+as|only\s+if|if\s+and\s+only\s+if|except\s+(?:when|if))\s*$/i;
 
-/** The last two math segments as one statement when the last is a proviso on the one before ("$2$ unless $n = 1$"). */
+/** "if and only if", "only if": an equivalence, whose last side solves the one before when that side has letters. */
+const EQUIVALENCE_GAP = /^\s*,?\s*(?:if\s+and\s+)?only\s+if\s*$/i;
+
+/**
+ * The last two math segments as one statement when the last is a proviso on the one before ("$2$ unless $n = 1$").
+ * "$f(x) = 0$ if and only if $x = 3$" states no value before its "only if": it says what solves it, x = 3 (read as a
+ * proviso, a right 3 was graded unsure); "$10$ only if $a = 3$" is a value with its proviso.
+ */
 export function provisoStatement(paragraph: string, math: readonly Segment[]): string | null {
   const lastMath = math[math.length - 1];
   const previous = math[math.length - 2];
-  if (lastMath === undefined || previous === undefined || !PROVISO_GAP.test(paragraph.slice(previous.end, lastMath.start))) return null;
+  if (lastMath === undefined || previous === undefined) return null;
+  const gap = paragraph.slice(previous.end, lastMath.start);
+  if (!PROVISO_GAP.test(gap) || (EQUIVALENCE_GAP.test(gap) && /[a-zA-Z]/.test(previous.text.replace(/\\[a-zA-Z]+/g, '')))) return null;
   return statementAt(paragraph, previous.start);
 }
 

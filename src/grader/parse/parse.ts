@@ -172,6 +172,9 @@ function parseCommaList(tex: string): Answer {
   return simplifyEquationList(flatten(items));
 }
 
+/** A value and then a word of proviso: "3 as long as n", "6 unless n", "2 provided that p". */
+const PROVISO_AFTER_VALUE = /^[-+(\d.\\{}\s]*\d[^a-zA-Z]*\s(?:\\text\s*\{\s*)?(?:unless|whenever|provided|as\s+long\s+as|only\s+if|if\s+and\s+only\s+if|except\s+(?:when|if))\b/i;
+
 function parseRelation(tex: string): Answer | null {
   const { parts, found } = splitTopLevelWith(tex, RELATION_SEPARATORS);
   if (found.length === 0) return null;
@@ -192,6 +195,9 @@ function parseRelation(tex: string): Answer | null {
   // "x = 5 whenever y = 3": words between two relations make a sentence, not a chain; read as one, its last side,
   // 3, was the value, graded equal to a reference 3.
   if (items.slice(1, -1).some((item) => item.kind === 'text')) return textAnswer(tex);
+  // "3 as long as n \ne 0", "6 provided n \ge 1": a value, then its proviso on one relation; read as a relation whose
+  // left side was "3 as long as n", a right 3 was graded different, sure of it.
+  if (PROVISO_AFTER_VALUE.test(texts[0] ?? '')) return textAnswer(tex);
   return { kind: 'relation', parts: items, ops: ops.map((op) => RELATION_OPS[op] ?? '=') };
 }
 
