@@ -253,6 +253,9 @@ describe('the endpoint check', () => {
       '/hosted/v1/models': [{ id: 'text-embedding-3-small' }, { id: 'gpt-4.1' }, { id: 'o3' }],
       '/lora/v1/models': [{ id: 'Qwen/Qwen3-8B', root: 'Qwen/Qwen3-8B' }, { id: 'math-lora', root: '/adapters/math', parent: 'Qwen/Qwen3-8B' }],
       '/names/v1/models': [{ id: 'qwen3', root: '/models/Qwen3-8B' }, { id: 'Qwen/Qwen3-8B', root: '/models/Qwen3-8B' }],
+      // A proxy listing its model once per deployment behind it (no root): one model.
+      '/deployments/v1/models': [{ id: 'qwen3-8b', owned_by: 'openai' }, { id: 'qwen3-8b', owned_by: 'openai' }],
+      '/aliases/v1/models': [{ id: 'qwen3-8b' }, { id: 'qwen3-8b' }, { id: 'llama-3' }],
     };
     const server = await serve((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: lists[req.url ?? ''] ?? [] })));
     const root = server.url.replace(/\/v1$/, '');
@@ -265,6 +268,8 @@ describe('the endpoint check', () => {
       await expect(resolved('hosted')).rejects.toMatchObject({ code: 'TMAS_USAGE', message: `The endpoint ${root}/hosted/v1 serves several models, and no --model-name names the one to evaluate: it serves: text-embedding-3-small, gpt-4.1, o3. Give it with --model-name (the run would have taken the first listed, text-embedding-3-small, whichever that is).` });
       await expect(resolved('lora')).rejects.toMatchObject({ code: 'TMAS_USAGE' });
       expect(await resolved('names')).toBe('qwen3');
+      expect(await resolved('deployments')).toBe('qwen3-8b');
+      await expect(resolved('aliases')).rejects.toMatchObject({ message: expect.stringContaining('it serves: qwen3-8b, llama-3. Give it with --model-name') });
     } finally {
       await server.close();
     }

@@ -127,6 +127,10 @@ describe('metrics on hand-built results with known answers', () => {
     expect(split.majority).toBe(true);
     // The same in MV@k's draws of 3 of these 4: the two draws with both 0.4s vote wrong, the two with 50% and 0.5 right.
     expect(majorityOverDraws([candidate(0, '0.4', false), candidate(1, '0.4', false), candidate(2, '50\\%', true), candidate(3, '0.5', true)], 3, 1)).toBe(0.5);
+    // Equality is not transitive (30 equals 30 cm and 30 mm): the vote must not hang on which sample came first.
+    // Before, 30 cm first tied 30 cm (with 30) against 30 mm and voted 30 cm (wrong); reversed, all four were one answer.
+    const samples: Array<[string, boolean]> = [['30 \\text{ cm}', false], ['30 \\text{ mm}', true], ['30 \\text{ mm}', true], ['30', true]];
+    for (const order of [samples, [...samples].reverse()]) expect(scoreIteration(order.map(([answer, right], i) => candidate(i, answer, right))).majority).toBe(true);
   });
 
   test('with a judge, the majority answer is graded by the verdicts on every candidate that gave it', () => {

@@ -327,7 +327,7 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
   const first = listed?.[0]?.id;
   if (!first) throw new UserError('TMAS_ENDPOINT', `The endpoint ${baseUrl} lists no model at GET /models: name the model to call with ${flag}.`);
   if (servesSeveral(listed ?? [])) {
-    const ids = (listed ?? []).map((model) => model.id);
+    const ids = [...new Set((listed ?? []).map((model) => model.id))];
     throw new UserError(
       'TMAS_USAGE',
       `The endpoint ${baseUrl} serves several models, and no ${flag} names the one to evaluate: ${servedModels('', ids)}. ` +
@@ -343,12 +343,14 @@ export function resolveModel(named: string, listed: ListedModel[] | undefined, f
  * serving LoRA adapters beside its base model. Taking the first of them
  * evaluated whichever model the server listed first (OpenAI's: any of its
  * models, an embedding model among them). Ids of one root are names of one
- * model (vLLM's `--served-model-name a b`).
+ * model (vLLM's `--served-model-name a b`), and so are entries of one id (a
+ * proxy that lists a model once per deployment behind it).
  */
 function servesSeveral(listed: readonly ListedModel[]): boolean {
-  if (listed.length < 2) return false;
-  const root = listed[0]?.root;
-  return root === undefined || listed.some((model) => model.root !== root);
+  const first = listed[0];
+  if (first === undefined) return false;
+  const others = listed.filter((model) => model.id !== first.id);
+  return others.length > 0 && (first.root === undefined || others.some((model) => model.root !== first.root));
 }
 
 /** Model ids a message names at most: a hosted API lists hundreds. */

@@ -28,26 +28,29 @@ function sameAnswer(representative: string, answer: string): boolean {
 }
 
 /**
- * Each item's answer class, as a key a vote counts by (null for an item without an answer): the index of the first
- * class, in the items' order, whose first answer the item's answer equals, else a class of its own.
+ * Each item's answer class, as a key a vote counts by (null for an item without an answer). The grader's
+ * equality is not transitive (`30` equals `30 cm` and `30 mm`, which differ), so the classes depend on which
+ * answers are taken as their firsts: taking them in the samples' order made a vote change with that order
+ * (30 cm, 30 mm, 30 mm, 30 tied 30 cm against 30 mm; reversed, all four were one answer). The distinct answers
+ * are taken most frequent first, then in code-unit order: each joins the first class whose first answer it
+ * equals, else opens its own, whatever order the samples came in.
  */
 export function answerClasses<T>(items: readonly T[], answerOf: (item: T) => string | null): Map<T, string | null> {
-  const classes: string[] = [];
-  const classOfText = new Map<string, string>();
-  const keys = new Map<T, string | null>();
+  const answers = new Map<T, string | null>();
+  const counts = new Map<string, number>();
   for (const item of items) {
     const answer = answerOf(item)?.trim() ?? null;
-    if (answer === null) {
-      keys.set(item, null);
-      continue;
-    }
-    let key = classOfText.get(answer);
-    if (key === undefined) {
-      const found = classes.findIndex((representative) => sameAnswer(representative, answer));
-      key = String(found === -1 ? classes.push(answer) - 1 : found);
-      classOfText.set(answer, key);
-    }
-    keys.set(item, key);
+    answers.set(item, answer);
+    if (answer !== null) counts.set(answer, (counts.get(answer) ?? 0) + 1);
   }
+  const byFrequency = [...counts].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0)).map(([answer]) => answer);
+  const classes: string[] = [];
+  const classOfText = new Map<string, string>();
+  for (const answer of byFrequency) {
+    const found = classes.findIndex((representative) => sameAnswer(representative, answer));
+    classOfText.set(answer, String(found === -1 ? classes.push(answer) - 1 : found));
+  }
+  const keys = new Map<T, string | null>();
+  for (const [item, answer] of answers) keys.set(item, answer === null ? null : (classOfText.get(answer) ?? null));
   return keys;
 }
