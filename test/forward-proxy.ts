@@ -11,10 +11,14 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 export interface ForwardProxyOptions {
   /** `user:password` it demands (407 without them, or with others). */
   credentials?: string;
+  /** Requests it forwards before it demands `credentials`, as when a session's credentials expire (0 unless given). */
+  credentialsAfter?: number;
   /** A status it answers every CONNECT with (403, 502). */
   refuse?: number;
   /** Takes connections and never answers. */
   silent?: boolean;
+  /** Closes a kept connection as a second request comes on it, as a proxy closes those idle past its keep-alive timeout. */
+  dropReused?: boolean;
 }
 
 /** What the proxy saw. */
@@ -29,6 +33,8 @@ export interface ProxySeen {
   connections: number;
   /** Of those, the ones closed since. */
   closed: number;
+  /** Requests whose kept connection it closed as they came (dropReused). */
+  dropped: number;
 }
 
 /** A running proxy: its URL (`http://127.0.0.1:PORT`), what it saw, and a close that drops every connection. */
@@ -45,18 +51,24 @@ function authorized(headers: IncomingHttpHeaders, credentials: string | undefine
 
 /** Starts a forward proxy on loopback. */
 export async function startForwardProxy(options: ForwardProxyOptions = {}): Promise<ForwardProxy> {
-  const seen: ProxySeen = { tunnels: [], forwarded: [], tunnelled: '', connections: 0, closed: 0 };
+  const seen: ProxySeen = { tunnels: [], forwarded: [], tunnelled: '', connections: 0, closed: 0, dropped: 0 };
+  const served = new WeakMap<Socket, number>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
+    served.set(req.socket, (served.get(req.socket) ?? 0) + 1);
+    if (options.dropReused === true && (served.get(req.socket) ?? 0) > 1) {
+      seen.dropped++;
+      return void req.socket.destroy();
+    }
     seen.forwarded.push({ url: req.url ?? '', headers: req.headers });
-    if (!authorized(req.headers, options.credentials)) {
+    if (seen.forwarded.length > (options.credentialsAfter ?? 0) && !authorized(req.headers, options.credentials)) {
       res.writeHead(407, { 'proxy-authenticate': 'Basic realm="site"', 'content-type': 'text/html' }).end('<html>407</html>');
       return;
     }
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = httpRequest(req.url ?? '', { method: req.method, headers }, (answer) => {
+    const upstream = httpRequest(req.url ?? '', { method: req.method, headers, agent: false }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -14,12 +14,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { checkEndpoints } from '../src/gateway/check.ts';
+import { createGateway } from '../src/gateway/gateway.ts';
+import { startWaitLine } from '../src/gateway/server-start.ts';
 import { createHttpTransport } from '../src/gateway/request/http-transport.ts';
 import { bypassesProxy } from '../src/gateway/request/no-proxy.ts';
 import { proxyRoute } from '../src/gateway/request/proxy-env.ts';
 import { UserError } from '../src/kernel/errors.ts';
 import { startSimServer, type SimServer } from '../src/sim/server.ts';
-import { runCli, runCliInProcess, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
+import { additionRequest, runCli, runCliInProcess, serveFixedReply, serveHttp, smallProblems, test, withEnv, writeProblems } from './fixtures.ts';
 import { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from './forward-proxy.ts';
 
 const TLS = path.join(import.meta.dirname, 'fixtures', 'tls');
@@ -63,7 +65,7 @@ function check(url: string, env: Record<string, string | undefined>): Promise<un
 const noPassword = (headers: IncomingHttpHeaders[]) => headers.every((one) => one.authorization === undefined);
 
 describe('through a proxy', () => {
-  test('a run through HTTP_PROXY reaches the simulator, on kept connections, and says so at start', async ({ dir }) => {
+  test('a run through HTTP_PROXY reaches the simulator, and says so at start', async ({ dir }) => {
     await withProxy({}, async (sim, proxy) => {
       const input = await writeProblems(dir, smallProblems(1));
       const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () =>
@@ -73,8 +75,21 @@ describe('through a proxy', () => {
       expect(ran.stderr).toContain(`tmas: ${sim.url} (from --base-url) is called through the proxy ${proxy.url} (from HTTP_PROXY)`);
       expect(proxy.seen.forwarded.map((one) => new URL(one.url).pathname)).toContain('/v1/chat/completions');
       expect(proxy.seen.tunnels).toEqual([]);
-      // The check's connection and the run's: requests share kept connections.
-      expect(proxy.seen.connections).toBeLessThan(proxy.seen.forwarded.length);
+    });
+  });
+
+  test('requests one after another through the proxy share one kept connection', async () => {
+    await withProxy({}, async (sim, proxy) => {
+      const transport = createHttpTransport();
+      try {
+        await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, async () => {
+          for (let request = 0; request < 5; request++) expect(JSON.parse(await (await transport.request(`${sim.url}/models`)).text())).toHaveProperty('data');
+        });
+        expect(proxy.seen.forwarded).toHaveLength(5);
+        expect(proxy.seen.connections).toBe(1);
+      } finally {
+        transport.close();
+      }
     });
   });
 
@@ -85,6 +100,24 @@ describe('through a proxy', () => {
     );
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).not.toContain('through the proxy');
+  });
+
+  test('a kept connection the proxy closes as it is reused: the request goes out again through the proxy, not a failed call', async () => {
+    const server = await serveFixedReply('The answer is 2.', 'stop');
+    const proxy = await startForwardProxy({ dropReused: true });
+    const gateway = createGateway({ concurrency: 4, timeoutMs: 5_000, maxRetries: 0, stream: false });
+    try {
+      await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, async () => {
+        for (let seed = 1; seed <= 4; seed++) expect((await gateway.complete({ ...additionRequest(server.url, seed), endpoint: { baseUrl: server.url, model: 'm', apiKey: 'k' } })).content).toBe('The answer is 2.');
+      });
+      expect(gateway.stats.retries).toBe(0);
+      expect(proxy.seen.dropped).toBeGreaterThan(0);
+      expect(proxy.seen.forwarded.filter((one) => one.url.endsWith('/chat/completions'))).toHaveLength(4);
+    } finally {
+      gateway.close();
+      await proxy.close();
+      await server.close();
+    }
   });
 
   test('NO_PROXY leaves the host out (a lower-case http_proxy is read as well)', async () => {
@@ -122,12 +155,14 @@ describe('through a proxy', () => {
       const front = await httpsFront(sim.url);
       try {
         const input = await writeProblems(dir, smallProblems(1));
-        const args = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--base-url', front.url, '--api-key', 'sk-secret-key'];
+        // Eight calls, two at a time: kept tunnels carry them, far fewer than one a call.
+        const args = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '8', '--concurrency', '2', '--max-iterations', '1', '--base-url', front.url, '--api-key', 'sk-secret-key'];
         const ran = await runCli(args, { env: { ...NONE, https_proxy: proxy.url, NODE_EXTRA_CA_CERTS: path.join(TLS, 'self-signed.crt') } as NodeJS.ProcessEnv });
         expect(ran.code, ran.stderr).toBe(0);
         expect(ran.stderr).toContain(`is called through the proxy ${proxy.url} (from https_proxy)`);
         expect(proxy.seen.tunnels.length).toBeGreaterThan(0);
-        expect(proxy.seen.tunnels.length).toBeLessThan(front.authorizations.length);
+        expect(front.authorizations.length).toBeGreaterThan(8);
+        expect(proxy.seen.tunnels.length).toBeLessThan(front.authorizations.length / 2);
         expect(front.authorizations.every((one) => one === 'Bearer sk-secret-key')).toBe(true);
         expect(noPassword(proxy.seen.tunnels.map((one) => one.headers))).toBe(true);
         expect(proxy.seen.tunnelled).not.toContain('sk-secret-key');
@@ -139,6 +174,23 @@ describe('through a proxy', () => {
 });
 
 describe('a proxy that fails is said to be the proxy', () => {
+  test('the wait for a server still starting names the proxy it is called through', async () => {
+    const started = performance.now();
+    const models = JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'x' }] });
+    const server = await serveHttp((_req, res) =>
+      performance.now() - started < 500 ? res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Loading model' } })) : res.writeHead(200, { 'content-type': 'application/json' }).end(models),
+    );
+    const proxy = await startForwardProxy();
+    try {
+      const lines: string[] = [];
+      await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => checkEndpoints([{ endpoint: { baseUrl: server.url, model: 'm', apiKey: 'k' }, flag: '--base-url' }], { waitMs: 30_000, onWait: (wait) => lines.push(startWaitLine(wait)) }));
+      expect(lines[0]).toContain(`tmas: ${server.url} (from --base-url) through the proxy ${proxy.url} (from HTTP_PROXY) answers HTTP 503: Loading model: waiting up to 30 s`);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
   test('407 on CONNECT, without credentials or with wrong ones: what to give, never the password', async () => {
     await withProxy({ credentials: 'alice:s3cret' }, async () => {
       const front = await httpsFront('http://127.0.0.1:9/v1');
@@ -147,7 +199,7 @@ describe('a proxy that fails is said to be the proxy', () => {
         const none = (await check(front.url, { HTTPS_PROXY: proxy.url })) as UserError;
         expect(none.code).toBe('TMAS_PROXY');
         expect(none.message).toContain(`was not called: the proxy ${proxy.url} (from HTTPS_PROXY) refused to carry the call to localhost:`);
-        expect(none.message).toMatch(/HTTP 407 .*it wants credentials \(Proxy-Authenticate: Basic realm="site"\): give them in HTTPS_PROXY=http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+/);
+        expect(none.message).toMatch(/HTTP 407 .*it wants credentials \(Proxy-Authenticate: Basic realm="site"\): put a user and password in HTTPS_PROXY, before the proxy's host \(http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+/);
         const wrong = (await check(front.url, { https_proxy: `http://alice:wrong-pass@127.0.0.1:${proxy.port}` })) as UserError;
         expect(wrong.message).toContain('it refused the credentials https_proxy gives (user alice)');
         expect(wrong.message).not.toContain('wrong-pass');
@@ -176,6 +228,20 @@ describe('a proxy that fails is said to be the proxy', () => {
       expect(refused.message).toContain('add its host to NO_PROXY');
       await proxy.close();
     }
+  });
+
+  test('a proxy that starts refusing mid-run (407: its credentials expired) stops the run at once, resumable', async ({ dir }) => {
+    await withProxy({ credentials: 'alice:s3cret', credentialsAfter: 1 }, async (sim, proxy) => {
+      const input = await writeProblems(dir, smallProblems(1));
+      const run = path.join(dir, 'run');
+      const ran = await withEnv({ ...NONE, HTTP_PROXY: proxy.url }, () => runCliInProcess(['run', '--input-file', input, '--output-file', run, '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--base-url', sim.url]));
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('is called through a proxy that refuses its calls');
+      // What tmas prints masks anything shaped as a URL's password, the placeholder too.
+      expect(ran.stderr).toMatch(/HTTP 407 .*it wants credentials .*put a user and password in HTTP_PROXY, before the proxy's host \(http:\/\/USER:\*\*\*@127\.0\.0\.1:\d+/);
+      expect(ran.stderr).toContain(`continue with: tmas run --resume ${run}`);
+      expect(ran.stderr).toContain('TMAS_PROXY');
+    });
   });
 
   test('a proxy that cannot be reached, or whose URL does not parse: the variable and the host, never the password', async () => {

@@ -52,7 +52,7 @@ function refusalAdvice(route: ProxyRoute, status: number, target: string, authen
     const asks = authenticate === null ? '' : ` (Proxy-Authenticate: ${authenticate.slice(0, 120)})`;
     return route.proxy.username !== ''
       ? `it refused the credentials ${route.variable} gives (user ${decodeURIComponent(route.proxy.username)})${asks}: check the user and password in ${route.variable}, the password percent-encoded`
-      : `it wants credentials${asks}: give them in ${route.variable}=${route.proxy.protocol}//USER:PASSWORD@${route.proxy.host} (the password percent-encoded)`;
+      : `it wants credentials${asks}: put a user and password in ${route.variable}, before the proxy's host (${route.proxy.protocol}//USER:PASSWORD@${route.proxy.host}, the password percent-encoded)`;
   }
   if (status === 403) return `its rules do not let this machine open a tunnel to ${target} (many proxies allow port 443 only): ask its administrators to allow it, or, ${bypass}`;
   if (status === 502 || status === 503 || status === 504) return `it could not reach ${target} itself: check the base URL's host and port (the proxy resolves and connects to them) and that the server runs; ${bypass}`;
