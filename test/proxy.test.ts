@@ -294,6 +294,11 @@ describe('a proxy that fails is said to be the proxy', () => {
 });
 
 describe('NO_PROXY as curl reads it', () => {
+  test('tmas run --help says that --base-url is called through the proxy the environment names', async () => {
+    const help = await runCliInProcess(['run', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('called through the proxy HTTPS_PROXY or HTTP_PROXY names, unless NO_PROXY names its host');
+  });
+
   const bypassed = (url: string, noProxy: string) => bypassesProxy(new URL(url), noProxy);
   test('names, domains, ports, addresses and networks', () => {
     expect(bypassed('https://api.example.com/v1', 'example.com')).toBe(true);
