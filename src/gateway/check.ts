@@ -219,7 +219,7 @@ interface EndpointFlags {
 /** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
 async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
   // A proxy variable that names no proxy refuses the run here, naming it (TMAS_PROXY), not as a connection failure.
-  proxyRoute(new URL(endpoint.baseUrl));
+  if (URL.canParse(endpoint.baseUrl)) proxyRoute(new URL(endpoint.baseUrl));
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });

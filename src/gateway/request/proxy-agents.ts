@@ -14,10 +14,14 @@
  *   proxy that refuses connections, does not resolve, or closes) said only
  *   `connect ECONNREFUSED 10.0.0.5:3128`, read as the endpoint's: it is a
  *   ProxyUnreachableError here;
- * - the connection to the proxy outlived an aborted call: a proxy that never
- *   answered the CONNECT held it open, unbounded. The call's signal, which
- *   the transport hands every request (CALL_SIGNAL), now closes it until the
- *   tunnel is up (only: a kept connection outlives the call that opened it).
+ * - a call aborted while its connection to the proxy was being made (a proxy
+ *   that never answers the CONNECT) waited for that connection: Node's
+ *   request reports its own destruction only once it has a socket, so the
+ *   call hung, and the connection stayed open, as long as the proxy kept
+ *   silent. The call's signal, which the transport hands every request
+ *   (CALL_SIGNAL), now closes that connection, which fails the request at
+ *   once (only until the tunnel is up: a kept connection outlives the call
+ *   that opened it).
  */
 import type { ClientRequest } from 'node:http';
 import type { Socket, TcpNetConnectOpts } from 'node:net';
@@ -108,7 +112,9 @@ function boundedConnect<T>(agent: ProxyConnecting, options: ConnectOptions, conn
   if (signal === undefined) return connect();
   const ending = new AbortController();
   const end = () => ending.abort(signal.reason);
-  signal.addEventListener('abort', end, { once: true });
+  // Aborted already (between the request and its agent's turn): the connection is closed as it opens.
+  if (signal.aborted) end();
+  else signal.addEventListener('abort', end, { once: true });
   const shared = agent.connectOpts;
   agent.connectOpts = { ...shared, signal: ending.signal };
   let pending: Promise<T>;

@@ -44,7 +44,8 @@ function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): { name: str
 
 /** `value` with the password of a URL's credentials masked, for messages. */
 export function withoutPassword(value: string): string {
-  return value.replace(/(\/\/[^/@:]*):[^/@]*@/, '$1:***@');
+  // With its scheme or without (`bob:secret@proxy:3128` is a proxy URL too).
+  return value.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/@:\s]*):[^/@\s]*@/i, '$1:***@');
 }
 
 /** A proxy as messages show it: `http://proxy.example:3128`, without its credentials. */
@@ -99,7 +100,7 @@ export function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env): Prox
 /** What a message about the endpoint at `baseUrl` says of its proxy: ` through the proxy http://proxy:3128 (from HTTPS_PROXY)`, or nothing for a direct call. */
 export function throughProxy(baseUrl: string): string {
   try {
-    const route = proxyRoute(new URL(baseUrl));
+    const route = URL.canParse(baseUrl) ? proxyRoute(new URL(baseUrl)) : null;
     return route === null ? '' : ` through the proxy ${route.shown} (from ${route.variable})`;
   } catch {
     return '';

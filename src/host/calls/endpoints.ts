@@ -65,7 +65,7 @@ function tellProxies(endpoints: ReadonlyArray<{ endpoint: { baseUrl: string; rep
   const told = new Set<string>();
   for (const { endpoint, flag } of endpoints) {
     for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
-      const route = proxyRoute(new URL(url));
+      const route = URL.canParse(url) ? proxyRoute(new URL(url)) : null;
       if (route === null || told.has(url)) continue;
       told.add(url);
       say(`tmas: ${url} (from ${flag}) is called through the proxy ${route.shown} (from ${route.variable}); a host NO_PROXY names is called directly.`);
