@@ -4,7 +4,8 @@
  * it with a full URL (for http ones), counts both, keeps what it saw, and can
  * demand credentials, refuse every tunnel, or never answer.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /** How the proxy behaves. */
@@ -19,6 +20,8 @@ export interface ForwardProxyOptions {
   silent?: boolean;
   /** Closes a kept connection as a second request comes on it, as a proxy closes those idle past its keep-alive timeout. */
   dropReused?: boolean;
+  /** Its key and certificate: an https:// proxy, spoken to over TLS. */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 /** What the proxy saw. */
@@ -37,7 +40,7 @@ export interface ProxySeen {
   dropped: number;
 }
 
-/** A running proxy: its URL (`http://127.0.0.1:PORT`), what it saw, and a close that drops every connection. */
+/** A running proxy: its URL (`http://127.0.0.1:PORT`, or `https://localhost:PORT`), what it saw, and a close that drops every connection. */
 export interface ForwardProxy {
   url: string;
   port: number;
@@ -54,7 +57,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   const seen: ProxySeen = { tunnels: [], forwarded: [], tunnelled: '', connections: 0, closed: 0, dropped: 0 };
   const served = new WeakMap<Socket, number>();
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
     served.set(req.socket, (served.get(req.socket) ?? 0) + 1);
     if (options.dropReused === true && (served.get(req.socket) ?? 0) > 1) {
       seen.dropped++;
@@ -74,8 +77,9 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
-  server.on('connection', (socket: Socket) => {
+  };
+  const server = options.tls === undefined ? createServer(forward) : createHttpsServer(options.tls, forward);
+  server.on(options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
     seen.connections++;
     sockets.add(socket);
     socket.once('close', () => {
@@ -104,7 +108,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: options.tls === undefined ? `http://127.0.0.1:${port}` : `https://localhost:${port}`,
     port,
     seen,
     close: () =>

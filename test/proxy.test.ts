@@ -171,6 +171,25 @@ describe('through a proxy', () => {
       }
     });
   }, 30_000);
+
+  test('an https:// proxy: TLS to the proxy, then the tunnel, then TLS to the endpoint inside it', async ({ dir }) => {
+    const tls = { key: await readFile(path.join(TLS, 'self-signed.key')), cert: await readFile(path.join(TLS, 'self-signed.crt')) };
+    await withProxy({ tls, credentials: 'alice:s3cret' }, async (sim, proxy) => {
+      const front = await httpsFront(sim.url);
+      try {
+        const input = await writeProblems(dir, smallProblems(1));
+        const args = ['run', '--input-file', input, '--output-file', path.join(dir, 'run'), '--no-proof', '--strategy', 'majority', '--samples', '2', '--max-iterations', '1', '--base-url', front.url];
+        const ran = await runCli(args, { env: { ...NONE, HTTPS_PROXY: `https://alice:s3cret@localhost:${proxy.port}`, NODE_EXTRA_CA_CERTS: path.join(TLS, 'self-signed.crt') } as NodeJS.ProcessEnv });
+        expect(ran.code, ran.stderr).toBe(0);
+        expect(ran.stderr).toContain(`is called through the proxy https://localhost:${proxy.port} (from HTTPS_PROXY)`);
+        expect(ran.stderr).not.toContain('s3cret');
+        expect(proxy.seen.tunnels.length).toBeGreaterThan(0);
+        expect(front.authorizations.length).toBeGreaterThan(2);
+      } finally {
+        await front.close();
+      }
+    });
+  }, 30_000);
 });
 
 describe('a proxy that fails is said to be the proxy', () => {
