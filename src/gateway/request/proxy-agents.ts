@@ -6,14 +6,14 @@
  * endpoint's full URL) for http ones; both keep their connections alive, as
  * the transport's own agents do. They are used as they are, with three
  * things added, each found by reading what they do:
- * - a proxy that refuses the tunnel (407, 403, 502) had its answer replayed
- *   to the request as if the endpoint had given it: a proxy's 403 read as
- *   the endpoint refusing the API key. It is a ProxyRefusedError here,
+ * - a proxy that refuses the tunnel (407, 403, 502) has its answer replayed
+ *   to the request as if the endpoint had given it: a proxy's 403 would read
+ *   as the endpoint refusing the API key. It is a ProxyRefusedError here,
  *   naming the proxy and what to do; so is a 407 of a forwarding proxy;
  * - a failure before the tunnel or the connection to the proxy is up (a
- *   proxy that refuses connections, does not resolve, or closes) said only
- *   `connect ECONNREFUSED 10.0.0.5:3128`, read as the endpoint's: it is a
- *   ProxyUnreachableError here;
+ *   proxy that refuses connections, does not resolve, or closes) says only
+ *   `connect ECONNREFUSED 10.0.0.5:3128`, which would read as the
+ *   endpoint's: it is a ProxyUnreachableError here;
  * - a call aborted while its connection to the proxy was being made (a proxy
  *   that never answers the CONNECT) waited for that connection: Node's
  *   request reports its own destruction only once it has a socket, so the

@@ -68,6 +68,13 @@ function parsedProxy(variable: string, value: string): URL {
     throw new UserError('TMAS_PROXY', `${variable} names a ${proxy.protocol.replace(/:$/, '')}:// proxy ("${withoutPassword(value)}"), and tmas speaks to HTTP proxies only (http:// or https://): ${fix}.`);
   }
   if (proxy.hostname === '') throw new UserError('TMAS_PROXY', `${variable} names no proxy host ("${withoutPassword(value)}"): ${fix}.`);
+  // The agents decode the user and password for Proxy-Authorization: a stray % would fail every call.
+  try {
+    decodeURIComponent(proxy.username);
+    decodeURIComponent(proxy.password);
+  } catch {
+    throw new UserError('TMAS_PROXY', `${variable} has a user or password that is not percent-encoded ("${withoutPassword(value)}"): a % there must start a code such as %40 (@) or %3A (:); write a % itself as %25.`);
+  }
   return proxy;
 }
 
