@@ -65,6 +65,11 @@ function check(url: string, env: Record<string, string | undefined>): Promise<un
 const noPassword = (headers: IncomingHttpHeaders[]) => headers.every((one) => one.authorization === undefined);
 
 describe('through a proxy', () => {
+  test('tmas run --help says that --base-url is called through the proxy the environment names', async () => {
+    const help = await runCliInProcess(['run', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('called through the proxy HTTPS_PROXY or HTTP_PROXY names, unless NO_PROXY names its host');
+  });
+
   test('a run through HTTP_PROXY reaches the simulator, and says so at start', async ({ dir }) => {
     await withProxy({}, async (sim, proxy) => {
       const input = await writeProblems(dir, smallProblems(1));
@@ -310,6 +315,12 @@ describe('a proxy that fails is said to be the proxy', () => {
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(proxy.seen.tunnels).toHaveLength(1);
       await expect.poll(() => proxy.seen.closed, { timeout: 2_000 }).toBe(1);
+      // At start, the check's time limit: the message names the proxy the endpoint was called through, and NO_PROXY.
+      const checked = await withEnv({ ...NONE, HTTPS_PROXY: proxy.url }, () =>
+        checkEndpoints([{ endpoint: { baseUrl: 'https://api.example.com/v1', model: 'm', apiKey: 'k' }, flag: '--base-url' }], { timeoutMs: 300 }).catch((error: unknown) => error),
+      );
+      expect((checked as UserError).message).toContain(`Cannot reach the model endpoint https://api.example.com/v1 (from --base-url) through the proxy ${proxy.url} (from HTTPS_PROXY): no whole answer to GET /models within 0.3 s`);
+      expect((checked as UserError).message).toContain('if the server is reached without the proxy, add its host to NO_PROXY');
     } finally {
       transport.close();
       await proxy.close();
@@ -318,10 +329,6 @@ describe('a proxy that fails is said to be the proxy', () => {
 });
 
 describe('NO_PROXY as curl reads it', () => {
-  test('tmas run --help says that --base-url is called through the proxy the environment names', async () => {
-    const help = await runCliInProcess(['run', '--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain('called through the proxy HTTPS_PROXY or HTTP_PROXY names, unless NO_PROXY names its host');
-  });
 
   const bypassed = (url: string, noProxy: string) => bypassesProxy(new URL(url), noProxy);
   test('names, domains, ports, addresses and networks', () => {
