@@ -18,6 +18,8 @@ export interface ForwardProxyOptions {
   refuse?: number;
   /** Takes connections and never answers. */
   silent?: boolean;
+  /** Answers CONNECT with headers that never end. */
+  endless?: boolean;
   /** Closes a kept connection as a second request comes on it, as a proxy closes those idle past its keep-alive timeout. */
   dropReused?: boolean;
   /** Its key and certificate: an https:// proxy, spoken to over TLS. */
@@ -91,6 +93,12 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     seen.tunnels.push({ target: req.url ?? '', headers: req.headers });
     // Silent, but it lets the connection go when the client does (an HTTP server's sockets stay half open otherwise).
     if (options.silent === true) return void client.resume().once('end', () => client.destroy());
+    if (options.endless === true) {
+      client.write('HTTP/1.1 200 Connection Established\r\n');
+      const line = `X-Padding: ${'p'.repeat(1000)}\r\n`;
+      const more = () => !client.destroyed && client.write(line.repeat(16), () => setImmediate(more));
+      return void more();
+    }
     if (options.refuse !== undefined) return void client.end(`HTTP/1.1 ${options.refuse} Refused\r\ncontent-length: 0\r\n\r\n`);
     if (!authorized(req.headers, options.credentials)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="site"\r\ncontent-length: 0\r\n\r\n');
     const [host, port] = (req.url ?? '').split(/:(?=\d+$)/) as [string, string];

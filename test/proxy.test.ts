@@ -289,6 +289,20 @@ describe('a proxy that fails is said to be the proxy', () => {
     expect(cli.stderr).toContain('TMAS_PROXY');
   });
 
+  test('a proxy whose answer to CONNECT never ends its headers: cut at 64 KiB, the proxy named', async () => {
+    const proxy = await startForwardProxy({ endless: true });
+    try {
+      const started = performance.now();
+      const endless = (await check('https://api.example.com/v1', { HTTPS_PROXY: proxy.url })) as UserError;
+      expect(endless.code).toBe('TMAS_PROXY');
+      expect(endless.message).toContain(`the proxy ${proxy.url} (from HTTPS_PROXY) failed before the tunnel to api.example.com:443 opened (its answer to CONNECT went on past 64 KiB without ending its headers)`);
+      // Before, it was gathered until the check's 10 s ran out, every read joined to all before it.
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test('an https:// proxy whose TLS certificate Node does not trust: the proxy\'s certificate, not the endpoint\'s', async () => {
     const server = createTlsServer({ key: await readFile(path.join(TLS, 'self-signed.key')), cert: await readFile(path.join(TLS, 'self-signed.crt')) }, (socket) => socket.on('error', () => {}));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

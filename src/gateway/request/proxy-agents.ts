@@ -4,8 +4,8 @@
  * its certificate checked as any other) for https endpoints, and
  * http-proxy-agent's forwarding (the request sent to the proxy with the
  * endpoint's full URL) for http ones; both keep their connections alive, as
- * the transport's own agents do. They are used as they are, with three
- * things added, each found by reading what they do:
+ * the transport's own agents do. They are used as they are, with what
+ * follows added, each found by reading what they do:
  * - a proxy that refuses the tunnel (407, 403, 502) has its answer replayed
  *   to the request as if the endpoint had given it: a proxy's 403 would read
  *   as the endpoint refusing the API key. It is a ProxyRefusedError here,
@@ -21,8 +21,10 @@
  *   silent. The call's signal, which the transport hands every request
  *   (CALL_SIGNAL), now closes that connection, which fails the request at
  *   once (only until the tunnel is up: a kept connection outlives the call
- *   that opened it).
+ *   that opened it); and an answer to CONNECT that never ends its headers is
+ *   cut at MAX_CONNECT_ANSWER_BYTES, where it was gathered without bound.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import type { Socket, TcpNetConnectOpts } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
@@ -101,29 +103,68 @@ interface ProxyConnecting {
   connectOpts: TcpNetConnectOpts & ConnectionOptions;
 }
 
+/** Bytes a proxy's answer to CONNECT may take up to its blank line: a status line and a few headers; more is no proxy's answer. */
+export const MAX_CONNECT_ANSWER_BYTES = 64 * 1024;
+
+/** A proxy whose answer to CONNECT went on past MAX_CONNECT_ANSWER_BYTES without its end. */
+export class ConnectAnswerTooLargeError extends Error {
+  constructor() {
+    super(`its answer to CONNECT went on past ${MAX_CONNECT_ANSWER_BYTES / 1024} KiB without ending its headers`);
+    this.name = 'ConnectAnswerTooLargeError';
+  }
+}
+
 /**
- * `connect()`, its connection to the proxy closed when the call's signal
- * aborts before it settles. Both agents open that connection from
- * `connectOpts`, read before their first wait: a signal put there for that
- * moment is that connection's alone (test/proxy.test.ts checks it still is).
+ * The connection to the proxy that `open()` makes (synchronously, as the
+ * agents do before their first wait), as Node's `net.client.socket` channel
+ * tells it; null for a connection of TLS (an https:// proxy), which that
+ * channel does not tell.
  */
-function boundedConnect<T>(agent: ProxyConnecting, options: ConnectOptions, connect: () => Promise<T>): Promise<T> {
+function openedConnection<T>(open: () => T): { value: T; socket: Socket | null } {
+  let socket: Socket | null = null;
+  const heard = (message: unknown) => void (socket ??= (message as { socket: Socket }).socket);
+  subscribe('net.client.socket', heard);
+  try {
+    return { value: open(), socket };
+  } finally {
+    unsubscribe('net.client.socket', heard);
+  }
+}
+
+/**
+ * `connect()`, bounded until it settles: its connection to the proxy is
+ * closed when the call's signal aborts, and, with `answerLimit`, when more
+ * bytes than that came before the tunnel was up (https-proxy-agent gathers
+ * the answer to CONNECT until its blank line, joining all it has at each
+ * read). Both agents open that connection from `connectOpts`, read before
+ * their first wait: a signal put there for that moment is that connection's
+ * alone (test/proxy.test.ts checks it still is).
+ */
+function boundedConnect<T>(agent: ProxyConnecting, options: ConnectOptions, connect: () => Promise<T>, answerLimit: number | null): Promise<T> {
   const signal = options[CALL_SIGNAL];
-  if (signal === undefined) return connect();
   const ending = new AbortController();
-  const end = () => ending.abort(signal.reason);
+  const end = () => ending.abort(signal?.reason);
   // Aborted already (between the request and its agent's turn): the connection is closed as it opens.
-  if (signal.aborted) end();
-  else signal.addEventListener('abort', end, { once: true });
+  if (signal?.aborted === true) end();
+  else signal?.addEventListener('abort', end, { once: true });
   const shared = agent.connectOpts;
   agent.connectOpts = { ...shared, signal: ending.signal };
-  let pending: Promise<T>;
+  let opened: { value: Promise<T>; socket: Socket | null };
   try {
-    pending = connect();
+    opened = openedConnection(connect);
   } finally {
     agent.connectOpts = shared;
   }
-  return pending.finally(() => signal.removeEventListener('abort', end));
+  const { socket } = opened;
+  const overflow = () => {
+    if (answerLimit !== null && socket !== null && socket.bytesRead > answerLimit) socket.destroy(new ConnectAnswerTooLargeError());
+  };
+  // Before the agent's own reader, which takes what came at each 'readable'.
+  socket?.prependListener('readable', overflow);
+  return opened.value.finally(() => {
+    signal?.removeEventListener('abort', end);
+    socket?.removeListener('readable', overflow);
+  });
 }
 
 /** The tunnel of an https endpoint through an HTTP(S) proxy. */
@@ -140,7 +181,7 @@ export class TunnelAgent extends HttpsProxyAgent<string> {
     const heard = (connect: ConnectAnswer) => void (answer = connect);
     request.once('proxyConnect', heard);
     try {
-      const socket = await boundedConnect(this, options, () => super.connect(request, options));
+      const socket = await boundedConnect(this, options, () => super.connect(request, options), MAX_CONNECT_ANSWER_BYTES);
       const answered = answer as ConnectAnswer | null;
       if (answered === null || answered.statusCode === 200) return socket;
       // What the library returns for a refusal replays the proxy's answer to the request: it goes unread.
@@ -167,7 +208,7 @@ export class ForwardingAgent extends HttpProxyAgent<string> {
 
   override async connect(request: Parameters<HttpProxyAgent<string>['connect']>[0], options: ConnectOptions): Promise<Socket> {
     try {
-      return await boundedConnect(this, options, () => super.connect(request, options));
+      return await boundedConnect(this, options, () => super.connect(request, options), null);
     } catch (error) {
       if (options[CALL_SIGNAL]?.aborted === true) throw error;
       throw new ProxyUnreachableError(this.route, targetOf(options), error);
