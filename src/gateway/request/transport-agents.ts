@@ -30,11 +30,11 @@ export function createTransportAgents(): TransportAgents {
     agentOf(url, route, fresh) {
       // A fresh request (a resend) takes a connection of its own, not another kept one that may be closed as well.
       if (route === null) return fresh ? false : direct[url.protocol === 'https:' ? 'https:' : 'http:'];
-      if (fresh) return proxyAgent(route, url.protocol, false);
-      const key = `${route.variable} ${route.proxy.href} ${url.protocol}`;
-      const kept = proxied.get(key) ?? proxyAgent(route, url.protocol, true);
-      proxied.set(key, kept);
-      return kept;
+      // An agent that keeps no connection opens one for each request: one such serves every resend, and is closed with the rest.
+      const key = `${route.variable} ${route.proxy.href} ${url.protocol}${fresh ? ' fresh' : ''}`;
+      const agent = proxied.get(key) ?? proxyAgent(route, url.protocol, !fresh);
+      proxied.set(key, agent);
+      return agent;
     },
     close() {
       direct['http:'].destroy();
