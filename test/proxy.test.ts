@@ -372,5 +372,8 @@ describe('NO_PROXY as curl reads it', () => {
     expect(route('http://a.example/v1', { ALL_PROXY: 'proxy.site:3128' })).toMatchObject({ variable: 'ALL_PROXY', shown: 'http://proxy.site:3128' });
     expect(route('http://a.example/v1', { HTTP_PROXY: '' })).toBeNull();
     expect(route('https://a.example/v1', { HTTPS_PROXY: 'https://proxy.site' })?.shown).toBe('https://proxy.site:443');
+    // A SOCKS proxy set for other tools (ALL_PROXY) refuses a run, saying how to call its endpoint directly; NO_PROXY does so.
+    expect(() => route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/ALL_PROXY names a socks5:\/\/ proxy .*unset it for tmas \(env -u ALL_PROXY tmas …\), or name the endpoint's host in NO_PROXY/);
+    expect(route('http://localhost:8000/v1', { ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: 'localhost' })).toBeNull();
   });
 });

@@ -57,7 +57,7 @@ function shownProxy(proxy: URL): string {
 /** The proxy URL `value` names (a bare `host:port` is an http:// proxy, as curl and requests read it); a UserError naming `variable` when it is none tmas can use. */
 function parsedProxy(variable: string, value: string): URL {
   const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-  const fix = `give ${variable}=http://HOST:PORT (or http://USER:PASSWORD@HOST:PORT, the password percent-encoded), or unset it`;
+  const fix = `give ${variable}=http://HOST:PORT (or http://USER:PASSWORD@HOST:PORT, the password percent-encoded), unset it for tmas (env -u ${variable} tmas …), or name the endpoint's host in NO_PROXY to call it directly`;
   let proxy: URL;
   try {
     proxy = new URL(written);
