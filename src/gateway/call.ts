@@ -57,6 +57,7 @@ const FAILURE_CODES = {
   'wait-too-long': 'TMAS_RATE_LIMITED',
   'context-length': 'TMAS_CONTEXT_LENGTH',
   auth: 'TMAS_AUTH',
+  proxy: 'TMAS_PROXY',
   quota: 'TMAS_QUOTA',
   'model-gone': 'TMAS_MODEL_NOT_SERVED',
   redirected: 'TMAS_REDIRECTED',

@@ -9,6 +9,8 @@ import { redactKeys, type Endpoint } from './gateway.ts';
 import { AnswerTooLargeError, createHttpTransport, HeadersTooLargeError } from './request/http-transport.ts';
 import { describeFailure } from './request/retry.ts';
 import { schemeAdvice, tlsAdvice } from './request/tls-trust.ts';
+import { proxyFailure } from './request/proxy-failure.ts';
+import { proxyRoute, throughProxy } from './request/proxy-env.ts';
 import { namesModel } from './endpoints/listed-model.ts';
 import { chatAnswersUnlisted } from './unlisted-models.ts';
 import { answersModelList, likelyBaseUrl } from './base-url-hint.ts';
@@ -216,6 +218,8 @@ interface EndpointFlags {
 
 /** The models one base URL lists; a UserError naming the flag when it does not answer (TMAS_ENDPOINT) or refuses the key (TMAS_AUTH). */
 async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: EndpointFlags, timeoutMs: number): Promise<ListedModel[]> {
+  // A proxy variable that names no proxy refuses the run here, naming it (TMAS_PROXY), not as a connection failure.
+  if (URL.canParse(endpoint.baseUrl)) proxyRoute(new URL(endpoint.baseUrl));
   // The gateway's transport (http-transport.ts), so that a run never loads fetch for this one request.
   const transport = createHttpTransport();
   const client = new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, maxRetries: 0, timeout: timeoutMs, fetch: transport.fetch });
@@ -243,13 +247,17 @@ async function listModels(endpoint: Endpoint, { flag, modelFlag, key }: Endpoint
       if (refused === null) return UNLISTED;
       throw wrongAnswer(noModelList(endpoint, flag, modelFlag, await likely(), redactKeys(refused, [endpoint.apiKey])));
     }
+    // The proxy's failure first: its certificate's, or its connection's, is no fault of the endpoint's.
+    const proxy = deadline.aborted ? null : proxyFailure(error, endpoint.baseUrl);
+    if (proxy !== null) throw new UserError('TMAS_PROXY', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${proxy}.`, { cause: error });
     const tls = tlsAdvice(error, endpoint.baseUrl) ?? schemeAdvice(error, endpoint.baseUrl);
-    if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called: ${tls}.`, { cause: error });
+    if (tls !== null) throw new UserError('TMAS_ENDPOINT', `The endpoint ${endpoint.baseUrl} (from ${flag}) was not called${throughProxy(endpoint.baseUrl)}: ${tls}.`, { cause: error });
+    const through = throughProxy(endpoint.baseUrl);
     throw new UserError(
       'TMAS_ENDPOINT',
-      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag}): ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
+      `Cannot reach the model endpoint ${endpoint.baseUrl} (from ${flag})${through}: ${deadline.aborted ? `no whole answer to GET /models within ${timeoutMs / 1000} s` : redactKeys(describeFailure(error), [endpoint.apiKey])}. ` +
         `Check that the server is running and that ${flag} points at its OpenAI-compatible base URL (ending in /v1), ` +
-        'and that the API key (OPENAI_API_KEY or API_KEY) is right. Leave out --base-url to use the embedded simulated model.',
+        `and that the API key (OPENAI_API_KEY or API_KEY) is right${through === '' ? '' : '; if the server is reached without the proxy, add its host to NO_PROXY'}. Leave out --base-url to use the embedded simulated model.`,
       { cause: error },
     );
   } finally {

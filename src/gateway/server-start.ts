@@ -15,6 +15,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { quotaSpent } from './request/quota-spent.ts';
+import { throughProxy } from './request/proxy-env.ts';
 
 /**
  * Statuses a server or its proxy answers while it starts (the proxy finds no
@@ -62,7 +63,8 @@ export interface StartWait {
 
 /** The line a run prints for one moment of the wait. */
 export function startWaitLine(wait: StartWait): string {
-  const where = `${wait.urls.join(', ')} (from ${wait.flag})`;
+  // Through a proxy, a 502 or 504 may be the proxy's: the line says which proxy the server is called through.
+  const where = `${wait.urls.join(', ')} (from ${wait.flag})${throughProxy(wait.urls[0] ?? '')}`;
   const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
   if (wait.stage === 'ready') return `tmas: ${where} answered after ${seconds(wait.waitedMs)} of waiting for it to start.`;
   if (wait.stage === 'still') return `tmas: still waiting for ${where} to start: ${seconds(wait.waitedMs)} of ${seconds(wait.boundMs)} (it ${wait.what}).`;

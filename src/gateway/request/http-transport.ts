@@ -32,7 +32,10 @@
  *   on another connection, as the server never read it;
  * - an answer's headers may take up to `MAX_HEADER_BYTES`, not Node's 16 KiB:
  *   a proxy's cookies and debug headers passed that, and the run was refused
- *   as 'Cannot reach the model endpoint' with a parser's 'Header overflow'.
+ *   as 'Cannot reach the model endpoint' with a parser's 'Header overflow';
+ * - an endpoint goes through the proxy the environment names for it
+ *   (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: proxy-env.ts), on agents that keep
+ *   their connections too (proxy-agents.ts); what is above holds there alike.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -42,6 +45,10 @@ import { openAiErrorBody } from './error-body.ts';
 import { keyLeftBehind, withNote, type Redirect } from './redirects.ts';
 import { streamChunks } from './stream-chunks.ts';
 import { decodedBody, decodingFailure } from './content-coding.ts';
+import { portOf } from './no-proxy.ts';
+import { proxyRoute } from './proxy-env.ts';
+import { CALL_SIGNAL, ProxyRefusedError } from './proxy-agents.ts';
+import { createTransportAgents } from './transport-agents.ts';
 
 /** Bytes of an error body kept: far more than any message worth showing. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -131,22 +138,19 @@ interface Hops {
 /** Creates a transport; each keeps its own connections. */
 export function createHttpTransport(options: { errorBodyLimit?: number; onRedirect?: (redirect: Redirect) => void } = {}): HttpTransport {
   const errorBodyLimit = options.errorBodyLimit ?? MAX_ERROR_BODY_BYTES;
-  // LIFO: the connections used most recently go first, so the idle ones close on the server's keep-alive timeout.
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
-    'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  };
+  const agents = createTransportAgents();
 
   async function send(url: URL, init: RequestInit, hops: Hops, resent = 0): Promise<TransportResponse> {
-    const agent = agents[url.protocol as keyof typeof agents];
-    if (agent === undefined) throw new TypeError(`unsupported protocol in ${url.href}: only http: and https: are`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol in ${url.href}: only http: and https: are`);
+    const route = proxyRoute(url);
     const body = bodyBytes(init.body);
     const headers = headersObject(init.headers);
     if (body !== null) headers['content-length'] = String(body.byteLength);
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
-    // A resend takes a connection of its own (agent: false), not another kept one that may be closed as well.
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: resent > 0 ? false : agent, maxHeaderSize: MAX_HEADER_BYTES });
+    // The call's signal goes to a proxy's agent too: it closes a connection to the proxy that outlives the call (proxy-agents.ts).
+    const requestOptions: http.RequestOptions & { [CALL_SIGNAL]?: AbortSignal } = { method: init.method ?? 'GET', headers, agent: agents.agentOf(url, route, resent > 0), maxHeaderSize: MAX_HEADER_BYTES, [CALL_SIGNAL]: signal };
+    const request = (url.protocol === 'https:' ? https : http).request(url, requestOptions);
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
       request.once('response', resolve);
       request.once('error', reject);
@@ -172,6 +176,12 @@ export function createHttpTransport(options: { errorBodyLimit?: number; onRedire
     // From here a broken connection surfaces as the reply's error, where the body is read.
     request.on('error', () => {});
     const status = reply.statusCode ?? 0;
+    // A forwarding proxy's 407 is its own (a tunnel's refusal never gets here: proxy-agents.ts).
+    if (route !== null && status === 407) {
+      reply.resume();
+      release();
+      throw new ProxyRefusedError(route, status, reply.statusMessage ?? '', `${url.hostname}:${portOf(url)}`, firstHeader(reply.headers['proxy-authenticate']));
+    }
     const location = reply.headers.location;
     if ((status === 307 || status === 308) && location !== undefined && hops.redirects < MAX_REDIRECTS) {
       reply.resume();
@@ -198,10 +208,13 @@ export function createHttpTransport(options: { errorBodyLimit?: number; onRedire
       return (await send(url, init, { redirects: 0, keyLeft: null })) as unknown as Response;
     },
     close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      agents.close();
     },
   };
+}
+
+function firstHeader(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
 function isClosedByServer(error: unknown): boolean {

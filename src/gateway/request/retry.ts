@@ -15,9 +15,10 @@ import { refusedField } from './refused-field.ts';
 import { perMinuteTooSmall, statedCompletionCap } from './completion-cap.ts';
 import { quotaSpent } from './quota-spent.ts';
 import { modelGone } from './model-gone.ts';
+import { ProxyRefusedError } from './proxy-agents.ts';
 
 /** How a failed attempt is classified. */
-export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
+export type FailureKind = 'transient' | 'wait-too-long' | 'context-length' | 'auth' | 'proxy' | 'quota' | 'model-gone' | 'redirected' | 'not-streamed' | 'web-page' | 'in-band' | 'refused-field' | 'fatal' | 'aborted';
 
 /**
  * The longest wait a server may ask for (a 429's or 503's Retry-After, a
@@ -52,6 +53,8 @@ function classifyStatus(error: unknown): FailureKind {
   if (error instanceof ReplyError) return 'transient';
   // A streamed request answered with JSON that is no completion: every attempt would be answered alike.
   if (error instanceof NotStreamedError) return 'not-streamed';
+  // A proxy that wants credentials, or whose rules forbid the tunnel, refuses every call alike (a 502 of it may pass).
+  if (error instanceof APIConnectionError && error.cause instanceof ProxyRefusedError && (error.cause.status === 407 || error.cause.status === 403)) return 'proxy';
   if (error instanceof APIConnectionError) return 'transient';
   // A reset or a close while the body arrived (http-transport.ts).
   if (error instanceof ConnectionLostError) return 'transient';

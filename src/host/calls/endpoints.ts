@@ -8,6 +8,7 @@ import { usesSimulator, type RunConfig, type Secrets } from '../../settings/conf
 import { defaultTokenizerWarning } from '../../settings/tokenizer-warning.ts';
 import { checkEndpoints, resolveModel, SIMULATED_OWNER, type ListedModel } from '../../gateway/check.ts';
 import { startWaitLine } from '../../gateway/server-start.ts';
+import { callDirectly, proxyRoute } from '../../gateway/request/proxy-env.ts';
 import { applyListedWindows } from './listed-windows.ts';
 import { createServerWindows, type ServerWindows } from './server-windows.ts';
 import { endpointFor } from './call-key.ts';
@@ -44,7 +45,32 @@ export async function startEmbeddedSim(config: RunConfig, problems: Problem[], s
     distillTokens: config.sim.distillTokens,
   });
   say(`tmas: no --base-url given: using the embedded simulated model at ${sim.url} (not a real LLM)`);
+  // tmas's own simulator on this machine's loopback: a proxy the environment names elsewhere could not reach it.
+  const direct = callDirectly(sim.url);
+  const close = sim.close.bind(sim);
+  sim.close = async () => {
+    direct();
+    await close();
+  };
   return sim;
+}
+
+/**
+ * Says which endpoints are called through a proxy, and which (from which
+ * variable): a run on a machine whose environment sets HTTPS_PROXY goes
+ * through it, and the user sees that before anything is called. A variable
+ * that names no proxy URL refuses the run here (TMAS_PROXY).
+ */
+function tellProxies(endpoints: ReadonlyArray<{ endpoint: { baseUrl: string; replicas?: readonly string[] }; flag: string }>, say: (line: string) => void): void {
+  const told = new Set<string>();
+  for (const { endpoint, flag } of endpoints) {
+    for (const url of endpoint.replicas ?? [endpoint.baseUrl]) {
+      const route = URL.canParse(url) ? proxyRoute(new URL(url)) : null;
+      if (route === null || told.has(url)) continue;
+      told.add(url);
+      say(`tmas: ${url} (from ${flag}) is called through the proxy ${route.shown} (from ${route.variable}); a host NO_PROXY names is called directly.`);
+    }
+  }
 }
 
 /**
@@ -70,8 +96,10 @@ export async function prepareEndpoints(
     if (options.offline) return { sim, simulatorUrl: deps.simulatorUrl, simulated: usesSimulator(config), unanswered: [], windows };
     const unanswered: string[] = [];
 
+    const toCheck = ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), modelFlag: slotFlag(role, 'model-name'), key: keyOriginOf(role, secrets[role]) }));
+    tellProxies(toCheck, options.say);
     const listed: Map<string, ListedModel[]> = await checkEndpoints(
-      ENDPOINT_SLOTS.map((role) => ({ endpoint: endpointFor(role, deps), flag: slotFlag(role, 'base-url'), modelFlag: slotFlag(role, 'model-name'), key: keyOriginOf(role, secrets[role]) })),
+      toCheck,
       {
         waitMs: config.gateway.startWaitSeconds * 1000,
         onWait: (wait) => options.say(startWaitLine(wait)),

@@ -28,6 +28,14 @@ export function runStopping(error: CallFailedError, slot: EndpointSlot, outputDi
       { cause: error },
     );
   }
+  if (error.code === 'TMAS_PROXY') {
+    return new UserError(
+      'TMAS_PROXY',
+      `The endpoint of ${slotAgent(slot)} is called through a proxy that refuses its calls: ${error.message.replace(/\.+$/, '')}. Every other call would be refused alike: ` +
+        `the run stopped at once; every completed call is kept. Fix the proxy's variable as said, then continue with: tmas run --resume ${outputDir}`,
+      { cause: error },
+    );
+  }
   if (error.code === 'TMAS_QUOTA') {
     return new UserError(
       'TMAS_QUOTA',

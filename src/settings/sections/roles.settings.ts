@@ -95,7 +95,7 @@ function slotSettings(slot: EndpointSlot): Setting[] {
       section,
       help:
         slot === 'solution'
-          ? 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1; several (comma-separated or repeated) make a replica pool (default: the embedded simulated model)'
+          ? 'OpenAI-compatible endpoint of the solution agent, e.g. http://localhost:8000/v1; several (comma-separated or repeated) make a replica pool (default: the embedded simulated model); called through the proxy HTTPS_PROXY or HTTP_PROXY names, unless NO_PROXY names its host'
           : `endpoint of ${agent}, or several for a replica pool${follows}`,
       parse: urls,
       shapesCalls: false,
