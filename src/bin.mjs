@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; case "$1" in run|fork|table1) exec node --max-semi-space-size=4 "$0" "$@";; esac; exec node "$0" "$@"
+':' //; case "$1" in run|fork|table1) h=; case "$NODE_OPTIONS" in *max-old-space-size*) ;; *) h=$(NODE_OPTIONS= node -e 'const c=process.constrainedMemory?.()||0,m=Math.min(require("os").totalmem(),c>0?c:1/0)*0.75/1048576;if(m>4096)console.log("--max-old-space-size="+Math.floor(m))');; esac; exec node --max-semi-space-size=4 $h "$0" "$@";; esac; exec node "$0" "$@"
 // The `tmas` executable: a shell script for its first two lines, JavaScript
 // after. Run as a program (`npx tmas`, `./src/bin.mjs`, `sh src/bin.mjs`), sh
 // reads line 2 and replaces itself with node on this same file; for the
@@ -16,6 +16,15 @@
 // CPU-s for the same 32 streams of 2,000 tokens, the larger ones in fewer,
 // longer pauses. The other commands (replay, export, view…) were measured with V8's own
 // size and keep it, as does `node src/bin.mjs`.
+//
+// The same commands may also grow the old generation to three quarters of the
+// machine's memory (or of the container's limit, where one is set), where that
+// is more than V8's own limit, about 4 GB whatever the machine holds: a run
+// keeps its problems' texts until their iterations are saved, and `tmas
+// table1` on 40 problems (majority's 256 samples of each among them, replies
+// that fill their window) died at V8's limit ('JavaScript heap out of
+// memory') after 17 minutes on a machine of 24 GB. A --max-old-space-size
+// already in NODE_OPTIONS is the user's, and stays.
 //
 // The executable. It runs the build in dist/ (src/build.mjs, run by
 // `npm install` and `npm run build`) while the files it was built from are as

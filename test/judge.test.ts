@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { startSimServer } from '../src/sim/server.ts';
-import { parseVerdict } from '../machines/roles/judge.role.ts';
+import { judgePrompt, parseVerdict } from '../machines/roles/judge.role.ts';
+import { judgeRequests } from '../machines/judging.ts';
 import { parseRunFlags, toRunConfig } from '../src/cli/run/run.command.ts';
-import type { CandidateResult } from '../src/kernel/protocol.ts';
+import type { CandidateResult, MessageOf } from '../src/kernel/protocol.ts';
 import type { CallRecord } from '../src/store/store.ts';
 import { readJournal, readLog, runCliInProcess, runInProcess, runStrategy, serveModel, smallProblems, test, writeProblems } from './fixtures.ts';
 import { readResults } from '../src/store/results-line.ts';
@@ -227,4 +228,23 @@ describe('the LLM judge against the simulated model', () => {
     expect(await judgedBy(path.join(dir, 'after'), `Both are 42.\nVERDICT: equivalent\n${quoted}`)).toEqual({ verdicts: [true], unusable: 0 });
     expect(await judgedBy(path.join(dir, 'none'), `Both are 42, I think. ${quoted}`)).toEqual({ verdicts: [null], unusable: 1 });
   });
+});
+
+test("a candidate's judge passes hold one copy of its response between them, not one each: majority's hundreds of samples a problem, each judged four times, filled the heap", () => {
+  // 8 MB of response; each pass's block, read as the pool's key reads it, would be a copy of its own.
+  const response = `We are asked for the sum. ${'The argument goes on. '.repeat(400_000)}So the answer is \\boxed{12}.`;
+  const setup = { problem: { id: 'p', question: 'What is the sum?', answer: '12' }, settings: { judgePasses: 4 }, base: { run: 'r', problem: 'p', iteration: 0 } };
+  const requests = judgeRequests(setup, { candidate: 0, text: response, answer: '12', cut: false, filtered: false }) as Array<MessageOf<'judge.requested'>>;
+  expect(requests).toHaveLength(4);
+  const before = process.memoryUsage().heapUsed;
+  const blocks = requests.map((request) => {
+    const block = judgePrompt(request, {}).parts.find((part) => part.id === 'candidate') as { text: string };
+    // Reading a character makes V8 lay the block out as one string: where each pass built its own, a copy each.
+    expect(block.text.charCodeAt(block.text.length - 20)).toBeGreaterThan(0);
+    return block;
+  });
+  const grown = process.memoryUsage().heapUsed - before;
+  expect(blocks.every((block) => block.text.endsWith(`${response.slice(-30)}\n</solution>`))).toBe(true);
+  // One block of the response's size, not four (a collection meanwhile only lowers the figure).
+  expect(grown).toBeLessThan(2 * response.length);
 });
