@@ -22,6 +22,7 @@ import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { asAddend, plusRefusal } from './jinja2-operators.ts';
 import { pyPercent } from './python-format.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
@@ -288,9 +289,14 @@ class Jinja2Interpreter extends Interpreter {
     return runtime((node as unknown as { operator: { value: string } }).operator.value === 'in' ? found : !found);
   }
 
-  /** `+` as Python gives it: a plain text added to a Markup (tojson's, safe's) is escaped for HTML first (jinja2-markup.ts); the rest is the library's. */
+  /**
+   * `+` as Python gives it: a TypeError for a text and a list, a record, a number or None (jinja2-operators.ts); a bool
+   * added as 0 or 1; a plain text added to a Markup (tojson's, safe's) escaped for HTML first (jinja2-markup.ts).
+   */
   private plus(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)].map((value) => asAddend(value, runtime)) as [Value, Value];
+    const refusal = plusRefusal(a, b);
+    if (refusal !== null) throw refusal;
     const texts = typeof a.value === 'string' && typeof b.value === 'string';
     if (!texts || (!isMarkup(a) && !isMarkup(b))) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
     const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
