@@ -25,10 +25,10 @@ import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { asAddend, plusRefusal } from './jinja2-operators.ts';
 import { pyPercent } from './python-format.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyReplace, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node {
@@ -153,13 +153,15 @@ class Jinja2Interpreter extends Interpreter {
   private filterOnce(node: Node, name: string, environment: Environment): Value {
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
     const args = filterArgs(filter);
-    const value = orEmpty(this.evaluate(operand, environment), name);
+    const value = asOperand(orEmpty(this.evaluate(operand, environment), name), name);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     const consumed = consumedGenerator(value, name);
     if (consumed !== null) return consumed;
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize')) return runtime(name === 'string' ? pyStr(value) : pyCapitalize(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
+    // A Markup replaced is a plain text: jinja2 replaces in its str() with autoescape off.
+    if (name === 'replace') return this.replaced(String(value.value), args, environment);
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
@@ -200,6 +202,20 @@ class Jinja2Interpreter extends Interpreter {
     const attribute = attributeNode === undefined ? null : this.evaluate(attributeNode, environment);
     const path = attribute === null || attribute.type === 'NullValue' ? [] : String(attribute.value).split('.');
     return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
+  }
+
+  /** replace(old, new, count=None) as jinja2's: Python's str.replace of the texts of its arguments (the library's took texts alone). */
+  private replaced(text: string, args: Node[], environment: Environment): Value {
+    const named = new Map<string, Value>();
+    const positional: Value[] = [];
+    for (const arg of args) {
+      if (arg.type !== 'KeywordArgumentExpression') positional.push(this.evaluate(arg, environment));
+      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), this.evaluate((arg as unknown as { value: Node }).value, environment));
+    }
+    const [old = named.get('old'), replacement = named.get('new'), count = named.get('count')] = positional;
+    if (old === undefined || replacement === undefined) throw new TypeError(`do_replace() missing 1 required positional argument: '${old === undefined ? 'old' : 'new'}'`);
+    const most = count === undefined || count.type === 'NullValue' ? -1 : Number(count.value);
+    return runtime(pyReplace(text, pyStr(old), pyStr(replacement), most));
   }
 
   /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */

@@ -268,3 +268,23 @@ export function pyToJson(value: RuntimeValue, indent: number | null): string {
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
   return pyJsonDumps(value, indent, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
 }
+
+/**
+ * Python's str.replace(): every `old` in `text` (the first `count` of them, when count is not negative) by
+ * `replacement`; an empty `old` stands before each character and after the last, characters as Python counts them.
+ */
+export function pyReplace(text: string, old: string, replacement: string, count = -1): string {
+  const most = count < 0 ? Infinity : count;
+  let out = '';
+  let made = 0;
+  if (old === '') {
+    for (const char of text) out += (made++ < most ? replacement : '') + char;
+    return made < most ? out + replacement : out;
+  }
+  let at = 0;
+  for (let found = text.indexOf(old); found >= 0 && made < most; found = text.indexOf(old, at), made++) {
+    out += text.slice(at, found) + replacement;
+    at = found + old.length;
+  }
+  return out + text.slice(at);
+}
