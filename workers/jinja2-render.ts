@@ -23,6 +23,7 @@ import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { asAddend, plusRefusal } from './jinja2-operators.ts';
+import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyPercent } from './python-format.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
 import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
@@ -158,7 +159,7 @@ class Jinja2Interpreter extends Interpreter {
     const consumed = consumedGenerator(value, name);
     if (consumed !== null) return consumed;
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
-    if (args.length === 0 && (name === 'string' || name === 'capitalize')) return runtime(name === 'string' ? pyStr(value) : pyCapitalize(pyStr(value)));
+    if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
     // A Markup replaced is a plain text: jinja2 replaces in its str() with autoescape off.
     if (name === 'replace') return this.replaced(String(value.value), args, environment);
@@ -275,11 +276,12 @@ class Jinja2Interpreter extends Interpreter {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
-    // A text's capitalize() as Python's (the library left the rest of the text as it was); a list's append() and pop(), which the library lacks.
-    if (['capitalize', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
+    // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
+    if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
       const object = this.evaluate(callee.object, environment);
-      if (method === 'capitalize' && typeof object.value === 'string' && args.length === 0) return runtime(pyCapitalize(object.value));
-      if (method === 'capitalize' || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
+      const ofText = method === 'capitalize' || method === 'title';
+      if (ofText && typeof object.value === 'string' && args.length === 0) return runtime((method === 'title' ? pyTitle : pyCapitalize)(object.value));
+      if (ofText || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
       return listMethod(object.value as Value[], method, args[0] === undefined ? undefined : this.evaluate(args[0], environment));
     }
     if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);

@@ -152,7 +152,7 @@ export function pyCapitalize(text: string): string {
 const DIGRAPH_TITLES: Readonly<Record<string, string>> = { Ǆ: 'ǅ', ǅ: 'ǅ', ǆ: 'ǅ', Ǉ: 'ǈ', ǈ: 'ǈ', ǉ: 'ǈ', Ǌ: 'ǋ', ǋ: 'ǋ', ǌ: 'ǋ', Ǳ: 'ǲ', ǲ: 'ǲ', ǳ: 'ǲ' };
 
 /** A character's title case, as Python's capitalize() raises a first one: ß is Ss and ﬁ is Fi, where their upper case is SS and FI. */
-function titleCase(char: string): string {
+export function titleCase(char: string): string {
   const digraph = DIGRAPH_TITLES[char];
   if (digraph !== undefined) return digraph;
   const [head = '', ...tail] = Array.from(char.toUpperCase());

@@ -22,15 +22,10 @@ export interface Divergence {
 
 /** Filters whose result differs from jinja2's on some values, and how. */
 const FILTERS: Readonly<Record<string, string>> = {
-  title: "it capitalizes after an apostrophe (It'S), where jinja2 does not",
   int: 'it reads the number a text begins with (111 from "111/2"), where jinja2 gives 0',
   float: 'it reads the number a text begins with (2.0 from "2/3"), where jinja2 gives 0.0',
 };
 
-/** String methods the library has under jinja2's (Python's) names, that give another text. */
-const METHODS: Readonly<Record<string, string>> = {
-  title: 'it raises the first letter of each word and leaves the others as they are, so "hello wORLD".title() is "Hello WORLD" where Python gives "Hello World"',
-};
 
 /**
  * Functions the library gives every template that jinja2 has not: chat-template
@@ -102,7 +97,6 @@ function callDivergence(node: Node): Divergence | null {
   if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
     return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
   }
-  if (Object.hasOwn(METHODS, method)) return { text: `.${method}(`, what: `the method "${method}()" renders otherwise than Python's: ${METHODS[method]}` };
   return null;
 }
 
