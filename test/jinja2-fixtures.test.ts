@@ -94,7 +94,6 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{% for r in references %}\n{{ 'Solution ' ~ loop.index0 + 1 }}\n{% endfor %}", /^2: a "~" followed by "\+" or "-"/],
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
-    ["{{ problem | int }}", /^1: the filter "int" renders otherwise/],
     // A chat template's function: jinja2 has none, and the date would change the prompt day by day.
     ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: "strftime_now" is a chat-template function that jinja2 does not have/],
     [' \n\n', /^1: it is empty/],
@@ -133,7 +132,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       // Refused before they rendered as jinja2 does (the library ignored the characters and the keywords).
       "{{ problem.strip('#') }}{{ problem.lstrip('\\n') }}{{ problem | trim('#') }}", '{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', '{{ references | tojson(indent=2) }}',
       // Refused before as the library rendered or read them otherwise; now rendered as jinja2 does (test/fixtures/jinja2).
-      '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",
+      '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",
       "{{ problem }}{{ '=' * 20 }}{% if references | length < 1e3 and 'x' is not in references %}{{ references | reject('equalto', '') | join }}{% endif %}"]) {
       expect(checkTemplate(source, variables), source).toBeNull();
     }

@@ -22,6 +22,7 @@ import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { asAddend, plusRefusal } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
 import { pyPercent } from './python-format.ts';
@@ -29,7 +30,7 @@ import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.
 import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyReplace, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node {
@@ -161,8 +162,10 @@ class Jinja2Interpreter extends Interpreter {
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
     if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
-    // A Markup replaced is a plain text: jinja2 replaces in its str() with autoescape off.
-    if (name === 'replace') return this.replaced(String(value.value), args, environment);
+    if (ARGUMENT_FILTERS.has(name)) {
+      const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
+      return argumentFilter(name, value, this.argumentsOf(args, environment), { runtime, float });
+    }
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
@@ -205,18 +208,15 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
   }
 
-  /** replace(old, new, count=None) as jinja2's: Python's str.replace of the texts of its arguments (the library's took texts alone). */
-  private replaced(text: string, args: Node[], environment: Environment): Value {
+  /** A filter's arguments evaluated, by place and by name. */
+  private argumentsOf(args: Node[], environment: Environment): FilterArguments {
     const named = new Map<string, Value>();
     const positional: Value[] = [];
     for (const arg of args) {
       if (arg.type !== 'KeywordArgumentExpression') positional.push(this.evaluate(arg, environment));
       else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), this.evaluate((arg as unknown as { value: Node }).value, environment));
     }
-    const [old = named.get('old'), replacement = named.get('new'), count = named.get('count')] = positional;
-    if (old === undefined || replacement === undefined) throw new TypeError(`do_replace() missing 1 required positional argument: '${old === undefined ? 'old' : 'new'}'`);
-    const most = count === undefined || count.type === 'NullValue' ? -1 : Number(count.value);
-    return runtime(pyReplace(text, pyStr(old), pyStr(replacement), most));
+    return { positional, named };
   }
 
   /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */

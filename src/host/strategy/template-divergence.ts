@@ -20,13 +20,6 @@ export interface Divergence {
   what: string;
 }
 
-/** Filters whose result differs from jinja2's on some values, and how. */
-const FILTERS: Readonly<Record<string, string>> = {
-  int: 'it reads the number a text begins with (111 from "111/2"), where jinja2 gives 0',
-  float: 'it reads the number a text begins with (2.0 from "2/3"), where jinja2 gives 0.0',
-};
-
-
 /**
  * Functions the library gives every template that jinja2 has not: chat-template
  * helpers. `raise_exception` stops a render in both (jinja2 fails on the
@@ -113,7 +106,6 @@ function divergenceAt(node: Node): Divergence | null {
     if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
-    if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
     if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
       return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
     }
