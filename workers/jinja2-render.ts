@@ -248,8 +248,14 @@ class Jinja2Interpreter extends Interpreter {
     return { ...node, iterable: select ? { ...loop.iterable, lhs: evaluatedItems } : evaluatedItems } as Node;
   }
 
-  /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
+  /**
+   * tojson's indent: tojson(2) or tojson(indent=2); null without one. Any other argument fails as jinja2's does
+   * (ensure_ascii= and sort_keys= are transformers' alone), where the library ignored it and wrote its JSON.
+   */
   private indentOf(args: Node[], environment: Environment): number | null {
+    const other = args.map((arg) => (arg.type === 'KeywordArgumentExpression' ? String((arg as unknown as { key: { value: unknown } }).key.value) : '')).find((key) => key !== '' && key !== 'indent');
+    if (other !== undefined) throw new TypeError(`do_tojson() got an unexpected keyword argument '${other}'`);
+    if (args.length > 1) throw new TypeError(`do_tojson() takes from 2 to 3 positional arguments but ${args.length + 2} were given`);
     const [arg] = args;
     if (arg === undefined) return null;
     const node = arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg;
