@@ -122,6 +122,16 @@ function divergenceAt(node: Node): Divergence | null {
   return null;
 }
 
+/**
+ * The branch of an `if` that never runs, in jinja2 as here: the one that needs a chat-template function that
+ * neither has (Llama 3.2's `{% if strftime_now is defined %}…{% else %}` a fixed date), or null.
+ */
+function untakenBranch(node: Node): 'body' | 'alternate' | null {
+  const test = node.type === 'If' && isNode(node.test) && node.test.type === 'TestExpression' ? node.test : null;
+  if (test === null || nameOf(test.test) !== 'defined' || !Object.hasOwn(CHAT_GLOBALS, nameOf(test.operand) ?? '')) return null;
+  return test.negate === true ? 'alternate' : 'body';
+}
+
 /** The first use in the parsed template `root` of what renders otherwise than jinja2, or null. */
 export function divergentUse(root: unknown): Divergence | null {
   const walk = (value: unknown): Divergence | null => {
@@ -135,7 +145,9 @@ export function divergentUse(root: unknown): Divergence | null {
     if (!isNode(value)) return null;
     const here = divergenceAt(value);
     if (here !== null) return here;
-    for (const child of Object.values(value)) {
+    const untaken = untakenBranch(value);
+    for (const [field, child] of Object.entries(value)) {
+      if (field === untaken) continue;
       const found = walk(child);
       if (found !== null) return found;
     }
