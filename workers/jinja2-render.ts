@@ -22,6 +22,7 @@ import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { joiner, pyDict } from './jinja2-globals.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { asAddend, plusRefusal } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
@@ -281,6 +282,10 @@ class Jinja2Interpreter extends Interpreter {
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
+    if (callee.type === 'Identifier' && (callee as unknown as { value: string }).value === 'dict' && environment.lookupVariable('dict').type === 'UndefinedValue') {
+      const { positional, named } = this.argumentsOf(args, environment);
+      return pyDict(positional, named);
+    }
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
     if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
@@ -362,6 +367,7 @@ function keepMarkup(source: Value, result: Value): Value {
 export function renderAsJinja2(template: Template, variables: Record<string, unknown>): string {
   const environment = new Environment();
   const globals: Record<string, unknown> = { false: false, true: true, none: null, False: false, True: true, None: null, range: boundedRange };
+  globals['joiner'] = joiner;
   globals['raise_exception'] = (message: unknown) => {
     throw new Error(String(message));
   };
