@@ -23,6 +23,7 @@ import type { Template } from '@huggingface/jinja';
 import { pyContains, pyTest } from './jinja2-tests.ts';
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
+import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
 import { asAddend, plusRefusal } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
@@ -264,14 +265,28 @@ class Jinja2Interpreter extends Interpreter {
     return typeof indent.value === 'number' ? indent.value : null;
   }
 
-  /** A text's character at an index, counted in characters as Python does (the library counts UTF-16 units: half an emoji); the rest is the library's. */
-  private member(node: Node, environment: Environment): Value {
-    const { object, property, computed } = node as unknown as { object: Node; property: Node; computed: boolean };
+  /** The value whose attribute or item is read: jinja2 fails where it is undefined (jinja2-undefined.ts). */
+  private owner(object: Node, environment: Environment): Value {
     const value = this.evaluate(object, environment);
-    if (!computed || property.type === 'SliceExpression' || typeof value.value !== 'string') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
-    const index = this.evaluate(property, environment);
-    if (index.type !== 'IntegerValue') return super.evaluate({ ...node, object: evaluated(value), property: evaluated(index) } as Node, environment);
-    return runtime(pyCharAt(value.value, index.value as number));
+    refuseUndefinedOwner(value, object.type === 'Identifier' ? String((object as unknown as { value: unknown }).value) : null);
+    return value;
+  }
+
+  /**
+   * An attribute or an item as jinja2 reads it: of an undefined value it fails (jinja2-undefined.ts), of None or a
+   * number it is undefined; a text's character at an index counted in characters as Python does (the library counts
+   * UTF-16 units: half an emoji); the rest is the library's.
+   */
+  private member(node: Node, environment: Environment): Value {
+    const { object, property, computed } = node as unknown as { object: Node; property: Node & { value?: unknown }; computed: boolean };
+    const value = this.owner(object, environment);
+    if (property.type === 'SliceExpression') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
+    const key = computed ? this.evaluate(property, environment) : runtime(String(property.value));
+    const missing = computed ? itemOfUnsubscriptable(value, key) : null;
+    if (missing !== null) return missing;
+    const text = typeof value.value === 'string' && key.type === 'IntegerValue';
+    const result = text ? runtime(pyCharAt(String(value.value), key.value as number)) : super.evaluate({ ...node, object: evaluated(value), property: computed ? evaluated(key) : property } as Node, environment);
+    return noteMissing(result, value, key);
   }
 
   /**
@@ -289,14 +304,14 @@ class Jinja2Interpreter extends Interpreter {
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
     // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
     if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
-      const object = this.evaluate(callee.object, environment);
+      const object = this.owner(callee.object, environment);
       const ofText = method === 'capitalize' || method === 'title';
       if (ofText && typeof object.value === 'string' && args.length === 0) return runtime((method === 'title' ? pyTitle : pyCapitalize)(object.value));
       if (ofText || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
       return listMethod(object.value as Value[], method, args[0] === undefined ? undefined : this.evaluate(args[0], environment));
     }
     if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);
-    const value = this.evaluate(callee.object, environment);
+    const value = this.owner(callee.object, environment);
     const chars = args[0] === undefined ? undefined : this.evaluate(args[0], environment);
     const stripped = (characters?: string) => keepMarkup(value, runtime(pyStrip(String(value.value), method as 'strip', characters)));
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
