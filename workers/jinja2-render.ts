@@ -20,19 +20,18 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyContains, pyTest } from './jinja2-tests.ts';
-import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { pyTest } from './jinja2-tests.ts';
+import { asMarkup, isMarkup } from './jinja2-markup.ts';
 import { joiner, pyDict } from './jinja2-globals.ts';
 import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
 import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
-import { asAddend, plusRefusal } from './jinja2-operators.ts';
+import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
 import { jinja2Title, pyTitle } from './python-title.ts';
-import { pyPercent } from './python-format.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node {
@@ -126,17 +125,12 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === 'MemberExpression') return this.member(node, environment);
     if (node.type === 'CallExpression') return this.call(node, environment);
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
-    if (node.type === 'BinaryExpression') {
+    if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
-      if (operator.value === '==' || operator.value === '!=') {
-        const equal = pyEquals(this.evaluate(left, environment), this.evaluate(right, environment));
-        return runtime(operator.value === '==' ? equal : !equal);
-      }
-      if (operator.value === '+') return this.plus(node, left, right, environment);
-      if (operator.value === '~') return runtime(pyStr(this.evaluate(left, environment)) + pyStr(this.evaluate(right, environment)));
-      if (operator.value === '%') return this.modulo(node, left, right, environment);
-      if (operator.value === '*') return this.times(node, left, right, environment);
-      if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
+      const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+      const library = () => super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+      const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
+      return pythonOperation(operator.value, a, b, { library, float });
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
@@ -324,48 +318,6 @@ class Jinja2Interpreter extends Interpreter {
   private pairs(list: Value): Value {
     if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
     return list;
-  }
-
-  /** `in` and `not in` as Python tells them: a list's items with its == (the library compares JavaScript values: true is not in [1]), a text's substrings, a record's keys. */
-  private membership(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [item, list] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    const found = pyContains(list, item);
-    return runtime((node as unknown as { operator: { value: string } }).operator.value === 'in' ? found : !found);
-  }
-
-  /**
-   * `+` as Python gives it: a TypeError for a text and a list, a record, a number or None (jinja2-operators.ts); a bool
-   * added as 0 or 1; a plain text added to a Markup (tojson's, safe's) escaped for HTML first (jinja2-markup.ts).
-   */
-  private plus(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)].map((value) => asAddend(value, runtime)) as [Value, Value];
-    const refusal = plusRefusal(a, b);
-    if (refusal !== null) throw refusal;
-    const texts = typeof a.value === 'string' && typeof b.value === 'string';
-    if (!texts || (!isMarkup(a) && !isMarkup(b))) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
-    return asMarkup(runtime(side(a) + side(b)));
-  }
-
-  /** `*` as Python gives it: a text or a list repeated (`'=' * 20`, which the library refused), within the bounds; of numbers, the library's. */
-  private times(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    const sequences = ['StringValue', 'ArrayValue', 'TupleValue'];
-    const [sequence, count] = sequences.includes(a.type) ? [a, b] : [b, a];
-    if (!sequences.includes(sequence.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    if (count.type !== 'IntegerValue' && count.type !== 'BooleanValue') throw new TypeError(`"*" repeats a text or a list a whole number of times: can't multiply sequence by non-int of type '${count.type === 'FloatValue' ? 'float' : count.type}'`);
-    return repeated(sequence, Math.max(0, Number(count.value)));
-  }
-
-  /** `%` as Python gives it: a text formatted (python-format.ts); of two numbers (the remainder takes the divisor's sign); of anything else, the library's. */
-  private modulo(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    if (typeof a.value === 'string') return runtime(pyPercent(a.value, b));
-    const numbers = ['IntegerValue', 'FloatValue'];
-    if (!numbers.includes(a.type) || !numbers.includes(b.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    const remainder = pyModulo(a.value as number, b.value as number);
-    // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
-    return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
   }
 }
 
