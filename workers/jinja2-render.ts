@@ -240,6 +240,7 @@ class Jinja2Interpreter extends Interpreter {
     let iterable = items;
     if (items.type === 'UndefinedValue') iterable = runtime([]);
     else if (typeof items.value === 'string') iterable = runtime(Array.from(items.value));
+    if ((node as unknown as { loopvar: Node }).loopvar.type === 'TupleLiteral' && Array.isArray(iterable.value)) iterable = unpackable(iterable);
     const evaluatedItems = evaluated(iterable);
     return { ...node, iterable: select ? { ...loop.iterable, lhs: evaluatedItems } : evaluatedItems } as Node;
   }
@@ -319,6 +320,24 @@ class Jinja2Interpreter extends Interpreter {
     if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
     return list;
   }
+}
+
+/**
+ * A loop's items made unpackable as Python unpacks them (`{% for a, b in [(1, 2)] %}`, `in ['xy']`): a tuple as a list
+ * marked a tuple, a text as its characters (the library unpacked lists alone: "Cannot unpack non-iterable type").
+ */
+function unpackable(items: Value): Value {
+  const list = runtime([]);
+  list.value = (items.value as Value[]).map((item) => {
+    if (item.type !== 'TupleValue' && item.type !== 'StringValue') return item;
+    const unpacked = runtime(item.type === 'StringValue' ? Array.from(String(item.value)) : []);
+    if (item.type === 'TupleValue') {
+      unpacked.value = [...(item.value as Value[])];
+      markTuple(unpacked);
+    }
+    return unpacked;
+  });
+  return list;
 }
 
 /** `result`, marked a Markup when `source` is one (a Markup's strip() is one). */
