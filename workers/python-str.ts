@@ -90,6 +90,8 @@ function sequenceKind(value: RuntimeValue): string {
 /** Python's repr() of a value: what a list or a record prints of its items. */
 export function pyRepr(value: RuntimeValue): string {
   refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
+  // jinja2's Undefined prints nothing, and shows its name in a list or a record.
+  if (value.type === 'UndefinedValue') return 'Undefined';
   if (value.type === 'StringValue') return pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
