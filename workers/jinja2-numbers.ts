@@ -9,10 +9,13 @@
  * use such literals (a date's `1e9`, a large default such as `1e20`). Here each
  * such literal inside a tag is written out as the decimal digits of the same
  * value (`100000000000000000000.0`, `0.0015`, `31`), which the library reads as
- * the same float or integer, so it prints as jinja2 prints it (`1e+20`). Text
- * outside the tags, string literals, comments and `{% raw %}` blocks are left
- * as they are, and no line moves (a literal never holds a newline).
+ * the same float or integer, so it prints as jinja2 prints it (`1e+20`). A
+ * string literal's escapes are rewritten so (jinja2-strings.ts). Text outside
+ * the tags, comments and `{% raw %}` blocks are left as they are, and no line
+ * moves (a number never holds a newline, nor does a rewritten escape).
  */
+
+import { libraryString } from './jinja2-strings.ts';
 
 /** jinja2's float_re: digits with an exponent, a fraction, or both; underscores between digits. */
 const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
@@ -66,7 +69,7 @@ function rewriteTag(source: string, start: number): { text: string; end: number 
     if (char === "'" || char === '"') {
       const quoted = matchAt(STRING, source, at);
       if (quoted === null) break;
-      text += quoted;
+      text += libraryString(quoted);
       at += quoted.length;
       continue;
     }
@@ -92,7 +95,7 @@ function rewriteTag(source: string, start: number): { text: string; end: number 
   return { text: text + source.slice(at), end: source.length };
 }
 
-/** `source` with every number literal inside its tags written as the library reads the same number. */
+/** `source` with every number and string literal inside its tags written as the library reads the same value. */
 export function withLibraryNumbers(source: string): string {
   let result = '';
   let at = 0;
