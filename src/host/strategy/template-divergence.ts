@@ -42,16 +42,13 @@ const CHAT_GLOBALS: Readonly<Record<string, string>> = {
 const LACKING_FILTERS = new Set('attr batch center count d e escape filesizeformat forceescape format groupby max min pprint random round slice striptags sum truncate urlencode urlize wordcount wordwrap xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold center count encode expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust maketrans partition removeprefix removesuffix rfind rindex rjust rpartition rsplit splitlines swapcase translate zfill ' +
+  ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
     'clear copy extend insert remove reverse sort fromkeys popitem setdefault update cycle').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
   count: 'the filter "length"',
-  find: '"in" (\'x\' in text)',
-  index: '"in" (\'x\' in text)',
   rsplit: '"split" and an index',
-  join: 'the filter "join" (items | join(\', \'))',
   format: '"~" to join texts',
   round: 'the number as it is',
   escape: 'the text as it is (a prompt is not HTML)',
