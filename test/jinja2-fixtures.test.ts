@@ -99,7 +99,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     [' \n\n', /^1: it is empty/],
     // What the library lacks, on a branch the samples do not take: it stopped the run at the first long problem, with "Cannot call something that is not a function".
     ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.rsplit(' ', 1)[0] }}\n{% endif %}", /^3: the method "rsplit\(\)" is one jinja2 has and @huggingface\/jinja does not.*write "split" and an index/],
-    ['{% for r in references %}{% if r | length > 9000 %}{{ r | wordcount }}{% endif %}{% endfor %}', /^1: the filter "wordcount" is one jinja2 has/],
+    ['{% for r in references %}{% if r | length > 9000 %}{{ r | striptags }}{% endif %}{% endfor %}', /^1: the filter "striptags" is one jinja2 has/],
     ["{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
     // jinja2 raises on it (transformers' chat templates alone take it); the library wrote escaped JSON regardless.
@@ -132,7 +132,7 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       // Refused before they rendered as jinja2 does (the library ignored the characters and the keywords).
       "{{ problem.strip('#') }}{{ problem.lstrip('\\n') }}{{ problem | trim('#') }}", '{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', '{{ references | tojson(indent=2) }}',
       // Refused before as the library rendered or read them otherwise; now rendered as jinja2 does (test/fixtures/jinja2).
-      '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{{ problem.find('Prove') }}{{ ', '.join(references) }}{{ references.index(references[0]) if references }}", '{{ problem }}\n{% raw %}{{ answer }} or {x}{% endraw %}\n{%+ if references +%}refs{% endif %}', "{{ dict(text=problem) | tojson }}{% set sep = joiner('; ') %}{% for r in references %}{{ sep() }}{{ r }}{% endfor %}",
+      '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{{ problem | wordcount }}{{ (0.5 | round(2)) ~ (references | map('length') | sum) ~ (references | max) }}{{ '%s.' | format(problem) | e | center(9) | truncate(40) }}", "{{ problem.find('Prove') }}{{ ', '.join(references) }}{{ references.index(references[0]) if references }}", '{{ problem }}\n{% raw %}{{ answer }} or {x}{% endraw %}\n{%+ if references +%}refs{% endif %}', "{{ dict(text=problem) | tojson }}{% set sep = joiner('; ') %}{% for r in references %}{{ sep() }}{{ r }}{% endfor %}",
       // Llama 3.2's guard: jinja2 has no strftime_now, so its branch never runs and the fixed date is printed, here as there.
       "{% if strftime_now is defined %}{% set date = strftime_now('%d %b %Y') %}{% else %}{% set date = '26 Jul 2024' %}{% endif %}{{ date }}\n{{ problem }}",
       "{% if strftime_now is not defined %}26 Jul 2024{% else %}{{ strftime_now('%d %b %Y') }}{% endif %}\n{{ problem }}", "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",

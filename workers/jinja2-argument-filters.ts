@@ -5,6 +5,8 @@
  * computes it (the library's replace took texts alone; its int and float
  * read the number a text begins with).
  */
+import { NUMBER_FILTERS, numberFilter } from './jinja2-number-filters.ts';
+import { TEXT_FILTERS, textFilter } from './jinja2-text-filters.ts';
 import { jinja2Int, NO_NUMBER, pyFloatOf } from './python-int-float.ts';
 import { pyReplace, pyStr, type RuntimeValue } from './python-str.ts';
 
@@ -16,13 +18,15 @@ export interface FilterArguments {
   named: Map<string, Value>;
 }
 
-/** What makes the library's values: an integer or a text (runtime), a float (which JavaScript cannot tell from an integer). */
+/** What makes the library's values: an integer or a text (runtime), a float (which JavaScript cannot tell from an integer), a tuple, a record. */
 export interface Makers {
   runtime: (value: unknown) => Value;
   float: (value: number) => Value;
+  tuple: (items: Value[]) => Value;
+  record: (entries: Map<string, Value>) => Value;
 }
 
-export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float']);
+export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', ...NUMBER_FILTERS, ...TEXT_FILTERS]);
 
 /** The argument at `place`, or the one named `name`, or undefined. */
 function argument({ positional, named }: FilterArguments, place: number, name: string): Value | undefined {
@@ -40,6 +44,9 @@ function replaced(text: string, args: FilterArguments, { runtime }: Makers): Val
 /** `name` (one of ARGUMENT_FILTERS) of `value` with its arguments, as jinja2 gives it. */
 export function argumentFilter(name: string, value: Value, args: FilterArguments, makers: Makers): Value {
   if (name === 'replace') return replaced(String(value.value), args, makers);
+  const context = { ...makers, ...args, argument: (place: number, named: string) => argument(args, place, named) };
+  if (NUMBER_FILTERS.has(name)) return numberFilter(name, value, context);
+  if (TEXT_FILTERS.has(name)) return textFilter(name, value, context);
   // jinja2's Undefined fails on int() and float() (its UndefinedError), where the library's filters gave 0.
   if (value.type === 'UndefinedValue') throw new TypeError(`"${name}" of an undefined value (UndefinedValue): jinja2 fails on it`);
   const fallback = argument(args, 0, 'default');

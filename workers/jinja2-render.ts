@@ -161,7 +161,9 @@ class Jinja2Interpreter extends Interpreter {
     if (PAIRS.has(name)) return this.pairs(library());
     if (ARGUMENT_FILTERS.has(name)) {
       const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
-      return argumentFilter(name, value, this.argumentsOf(args, environment), { runtime, float });
+      const tuple = (items: Value[]) => super.evaluate({ type: 'TupleLiteral', value: items.map(evaluated) } as Node, environment);
+      const record = (entries: Map<string, Value>) => Object.assign(runtime({}), { value: new Map(entries) });
+      return argumentFilter(name, value, this.argumentsOf(args, environment), { runtime, float, tuple, record });
     }
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));

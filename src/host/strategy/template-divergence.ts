@@ -39,7 +39,7 @@ const CHAT_GLOBALS: Readonly<Record<string, string>> = {
  * library's message for a method ("Cannot call something that is not a
  * function") names none.
  */
-const LACKING_FILTERS = new Set('attr batch center count d e escape filesizeformat forceescape format groupby max min pprint random round slice striptags sum truncate urlencode urlize wordcount wordwrap xmlattr'.split(' '));
+const LACKING_FILTERS = new Set('attr batch count d filesizeformat forceescape groupby pprint random slice striptags urlencode urlize wordwrap xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
   ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
@@ -49,13 +49,7 @@ const LACKING_METHODS = new Set(
 const INSTEAD: Readonly<Record<string, string>> = {
   count: 'the filter "length"',
   rsplit: '"split" and an index',
-  format: '"~" to join texts',
-  round: 'the number as it is',
-  escape: 'the text as it is (a prompt is not HTML)',
-  e: 'the text as it is (a prompt is not HTML)',
-  sum: 'a namespace() counter in a loop',
-  max: 'sort and last',
-  min: 'sort and first',
+  format: '"%" of the text (\'%s of %s\' % (a, b)) or "~" to join texts',
 };
 
 function lacking(kind: string, name: string): Divergence {
