@@ -243,7 +243,9 @@ function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number):
     return `${open}${inner}${parts.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
   };
   if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
-  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+  // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
+  if (value.type === 'UndefinedValue' || value.type === 'NamespaceValue') throw new TypeError(`"tojson" of a value holding ${value.type === 'UndefinedValue' ? 'an undefined value' : 'a namespace()'}: Object of type ${value.type === 'UndefinedValue' ? 'Undefined' : 'Namespace'} is not JSON serializable`);
+  if (RECORDS.has(value.type)) {
     const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
     return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
   }
@@ -253,7 +255,6 @@ function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number):
     case 'BooleanValue':
       return value.value ? 'true' : 'false';
     case 'NullValue':
-    case 'UndefinedValue':
       return 'null';
     case 'FloatValue':
       return Number.isFinite(value.value) ? pyFloat(value.value as number) : { nan: 'NaN', inf: 'Infinity', '-inf': '-Infinity' }[pyFloat(value.value as number)] ?? 'NaN';
