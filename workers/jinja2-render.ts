@@ -252,7 +252,7 @@ class Jinja2Interpreter extends Interpreter {
    * tojson's indent: tojson(2) or tojson(indent=2); null without one. Any other argument fails as jinja2's does
    * (ensure_ascii= and sort_keys= are transformers' alone), where the library ignored it and wrote its JSON.
    */
-  private indentOf(args: Node[], environment: Environment): number | null {
+  private indentOf(args: Node[], environment: Environment): number | string | null {
     const other = args.map((arg) => (arg.type === 'KeywordArgumentExpression' ? String((arg as unknown as { key: { value: unknown } }).key.value) : '')).find((key) => key !== '' && key !== 'indent');
     if (other !== undefined) throw new TypeError(`do_tojson() got an unexpected keyword argument '${other}'`);
     if (args.length > 1) throw new TypeError(`do_tojson() takes from 2 to 3 positional arguments but ${args.length + 2} were given`);
@@ -260,7 +260,9 @@ class Jinja2Interpreter extends Interpreter {
     if (arg === undefined) return null;
     const node = arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg;
     const indent = this.evaluate(node, environment);
-    return typeof indent.value === 'number' ? indent.value : null;
+    // json.dumps indents by a text as it is, by a number (a bool as 0 or 1) of spaces.
+    if (indent.type === 'BooleanValue') return indent.value ? 1 : 0;
+    return typeof indent.value === 'number' || typeof indent.value === 'string' ? indent.value : null;
   }
 
   /** The value whose attribute or item is read: jinja2 fails where it is undefined (jinja2-undefined.ts). */

@@ -234,13 +234,13 @@ function byCodePoint(a: string, b: string): number {
 }
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
-function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number): string {
+function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number): string {
   refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
     if (indent === null) return `${open}${parts.join(', ')}${close}`;
-    const inner = '\n' + ' '.repeat(indent * (depth + 1));
-    return `${open}${inner}${parts.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
+    const inner = '\n' + indent.repeat(depth + 1);
+    return `${open}${inner}${parts.join(`,${inner}`)}\n${indent.repeat(depth)}${close}`;
   };
   if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
   // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
@@ -267,9 +267,11 @@ function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number):
  * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
  * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
  */
-export function pyToJson(value: RuntimeValue, indent: number | null): string {
+export function pyToJson(value: RuntimeValue, indent: number | string | null): string {
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
-  return pyJsonDumps(value, indent, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+  // json.dumps indents by a text as it is, or by a number of spaces (none below one).
+  const unit = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
+  return pyJsonDumps(value, unit, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
 }
 
 /**
