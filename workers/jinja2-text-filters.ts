@@ -7,6 +7,8 @@
  */
 import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
 import { pyPercent } from './python-format.ts';
+import { pyType } from './jinja2-tests.ts';
+import { pySplitLines } from './python-methods.ts';
 import { pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
@@ -21,7 +23,24 @@ export interface TextFilterContext {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate']);
+export const TEXT_FILTERS = new Set(['format', 'escape', 'e', 'center', 'wordcount', 'truncate', 'indent']);
+
+/**
+ * jinja2's indent(s, width=4, first=False, blank=False): each line after the first (and the first with first=true)
+ * after `width` spaces, or after the text `width` is; blank lines too with blank=true; its lines are Python's
+ * splitlines() joined by \n (the library kept \r\n and did not break at U+2028, and refused a text width).
+ */
+function indented(value: Value, { argument }: TextFilterContext): string {
+  if (value.type === 'UndefinedValue') throw new TypeError('"indent" of an undefined value: jinja2 fails on it (UndefinedError)');
+  if (value.type !== 'StringValue') throw new TypeError(`"indent" of a ${pyType(value)}: unsupported operand type(s) for +=: '${pyType(value)}' and 'str'`);
+  const width = argument(0, 'width');
+  const unit = width?.type === 'StringValue' ? String(width.value) : ' '.repeat(Math.max(0, Number(width?.value ?? 4)));
+  const lines = pySplitLines(`${String(value.value)}\n`);
+  const blank = argument(2, 'blank')?.value === true;
+  const [head = '', ...rest] = lines;
+  const body = blank ? lines.join(`\n${unit}`) : [head, ...rest.map((line) => (line === '' ? line : unit + line))].join('\n');
+  return argument(1, 'first')?.value === true ? unit + body : body;
+}
 
 /** Python's str.center(width): the text between spaces, the odd one on the right unless the width is odd. */
 function centered(text: string, width: number): string {
@@ -46,6 +65,11 @@ function truncated(text: string, { argument }: TextFilterContext): string {
   return (space === -1 ? head : head.slice(0, space)) + end;
 }
 
+/** `result`, a Markup where `source` is one (a Markup indented is one). */
+function keepMarkup(source: Value, result: Value): Value {
+  return isMarkup(source) ? asMarkup(result) : result;
+}
+
 /** `name` (one of TEXT_FILTERS) of `value`, as jinja2 gives it. */
 export function textFilter(name: string, value: Value, context: TextFilterContext): Value {
   const { runtime, argument, positional, named } = context;
@@ -55,6 +79,7 @@ export function textFilter(name: string, value: Value, context: TextFilterContex
   // Python's \w: letters, digits of any script, and the underscore.
   if (name === 'wordcount') return runtime(text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0);
   if (name === 'truncate') return runtime(truncated(text, context));
+  if (name === 'indent') return keepMarkup(value, runtime(indented(value, context)));
   if (positional.length > 0 && named.size > 0) throw new TypeError("format: can't handle positional and keyword arguments at the same time");
   return runtime(pyPercent(text, named.size > 0 ? context.record(named) : context.tuple(positional)));
 }

@@ -20,6 +20,11 @@ export const LIST_METHODS = new Set(['index', 'count']);
 /** What Python's str.splitlines() splits at. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/g;
 
+/** Python's str.splitlines(): the lines, without their breaks; none of an empty text. */
+export function pySplitLines(text: string): string[] {
+  return text === '' ? [] : text.replace(/(\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029])$/u, '').split(LINE_BREAK);
+}
+
 /** The text argument of `method`, or Python's TypeError. */
 function textArgument(method: string, arg: Value | undefined): string {
   if (arg?.type !== 'StringValue') throw new TypeError(`${method}() argument must be str, not ${arg === undefined ? 'nothing' : pyType(arg)}`);
@@ -86,7 +91,7 @@ export function textMethod(text: string, method: string, [first, second, third]:
     case 'zfill':
       return runtime(zfilled(text, Number(first?.value ?? 0)));
     case 'splitlines':
-      return runtime(text === '' ? [] : text.replace(/(\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029])$/u, '').split(LINE_BREAK));
+      return runtime(pySplitLines(text));
     case 'removeprefix':
       return runtime(text.startsWith(textArgument(method, first)) ? text.slice(String(first?.value).length) : text);
     case 'removesuffix': {
