@@ -6,6 +6,7 @@
  * read the number a text begins with).
  */
 import { NUMBER_FILTERS, numberFilter } from './jinja2-number-filters.ts';
+import { jinja2Sort } from './jinja2-sort.ts';
 import { TEXT_FILTERS, textFilter } from './jinja2-text-filters.ts';
 import { jinja2Int, NO_NUMBER, pyFloatOf } from './python-int-float.ts';
 import { pyReplace, pyStr, type RuntimeValue } from './python-str.ts';
@@ -26,7 +27,7 @@ export interface Makers {
   record: (entries: Map<string, Value>) => Value;
 }
 
-export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', ...NUMBER_FILTERS, ...TEXT_FILTERS]);
+export const ARGUMENT_FILTERS = new Set(['replace', 'int', 'float', 'sort', ...NUMBER_FILTERS, ...TEXT_FILTERS]);
 
 /** The argument at `place`, or the one named `name`, or undefined. */
 function argument({ positional, named }: FilterArguments, place: number, name: string): Value | undefined {
@@ -45,6 +46,7 @@ function replaced(text: string, args: FilterArguments, { runtime }: Makers): Val
 export function argumentFilter(name: string, value: Value, args: FilterArguments, makers: Makers): Value {
   if (name === 'replace') return replaced(String(value.value), args, makers);
   const context = { ...makers, ...args, argument: (place: number, named: string) => argument(args, place, named) };
+  if (name === 'sort') return jinja2Sort(value, context.argument, makers.runtime);
   if (NUMBER_FILTERS.has(name)) return numberFilter(name, value, context);
   if (TEXT_FILTERS.has(name)) return textFilter(name, value, context);
   // jinja2's Undefined fails on int() and float() (its UndefinedError), where the library's filters gave 0.
