@@ -302,6 +302,7 @@ class Jinja2Interpreter extends Interpreter {
       return pyDict(positional, named);
     }
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
+    if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
     if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
       const object = this.owner(callee.object, environment);
       const { positional } = this.argumentsOf(args, environment);
@@ -325,6 +326,15 @@ class Jinja2Interpreter extends Interpreter {
     if (chars === undefined || chars.type === 'NullValue') return stripped();
     if (chars.type !== 'StringValue') throw new Error(`${method} arg must be None or str, not ${chars.type}`);
     return stripped(String(chars.value));
+  }
+
+  /** jinja2's loop.cycle(*values): the value at the pass's index, round and round (the library's loop has no cycle). */
+  private cycled(args: Node[], environment: Environment): Value {
+    const loop = this.owner({ type: 'Identifier', value: 'loop' } as Node, environment);
+    const values = args.map((arg) => this.evaluate(arg, environment));
+    if (values.length === 0) throw new TypeError('no items for cycling given');
+    const index = Number((loop.value as Map<string, Value>).get('index0')?.value ?? 0);
+    return values[index % values.length] as Value;
   }
 
   /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */

@@ -43,7 +43,7 @@ const LACKING_FILTERS = new Set('attr batch count d filesizeformat forceescape g
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
   ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
-    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update cycle').split(' '),
+    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
@@ -77,6 +77,8 @@ function callDivergence(node: Node): Divergence | null {
   if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
+  // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
+  if (method === 'cycle' && nameOf(callee?.object) !== 'loop') return lacking('method', method);
   if (LACKING_METHODS.has(method)) return lacking('method', method);
   if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
     return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
