@@ -28,7 +28,10 @@ interface Case {
   name: string;
   template: string;
   variables: Record<string, TemplateValue>;
-  expected: string;
+  /** What jinja2 rendered; absent where it failed. */
+  expected?: string;
+  /** Python's message where jinja2 failed: tmas's error holds it. */
+  error?: string;
 }
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'jinja2', 'rendered.json');
@@ -39,11 +42,15 @@ describe("templates render as Python's jinja2 renders them by default", () => {
     expect(cases.length).toBeGreaterThanOrEqual(20);
     const pool = createPool({ threads: 1 });
     try {
-      for (const [index, { name, template, variables, expected }] of cases.entries()) {
+      for (const [index, { name, template, variables, expected, error }] of cases.entries()) {
         const file = path.join(dir, `case-${index}.jinja`);
         await writeFile(file, template);
         const read = readPromptTemplates([`synthesis=${file}`]).synthesis?.template ?? '';
         const fitted = await pool.fit({ system: '', parts: [{ id: 'user', template: read, whitespace: 'jinja2', variables }], budget: 100_000 });
+        if (error !== undefined) {
+          expect(fitted.renderError, name).toContain(error);
+          continue;
+        }
         expect(fitted.renderError, name).toBeUndefined();
         expect(fitted.user, name).toBe(expected);
       }
@@ -56,7 +63,7 @@ describe("templates render as Python's jinja2 renders them by default", () => {
     const { cases } = JSON.parse(await readFile(FIXTURES, 'utf8')) as { cases: Case[] };
     const pacoreLike = cases.find((c) => c.name === 'a PaCoRe-like synthesis prompt');
     expect(pacoreLike).toBeDefined();
-    const { template, variables, expected } = pacoreLike as Case;
+    const { template, variables, expected = '' } = pacoreLike as Case;
     expect(renderTemplate(template, variables, 'jinja2')).toBe(expected);
     // Trimmed, the newline the `{% for %}` line leaves before each of the 3 references is gone, and so is the one the `{% endfor %}` line leaves.
     const trimmed = renderTemplate(template, variables, 'trimmed');
@@ -87,16 +94,13 @@ describe('what the library renders otherwise than jinja2 is refused before the r
     ["{% for r in references %}\n{{ 'Solution ' ~ loop.index0 + 1 }}\n{% endfor %}", /^2: a "~" followed by "\+" or "-"/],
     ['{% for r in references %}{% if loop.index > 2 %}{% break %}{% endif %}{{ r }}{% endfor %}', /^1: "\{% break %\}" needs an extension/],
     ['{{ problem }}\n{% generation %}{{ problem }}{% endgeneration %}', /^2: "\{% generation %\}" is a tag of chat templates/],
-    ["{{ problem | int }}", /^1: the filter "int" renders otherwise/],
-    // The method form of the filter: "hello wORLD" gives "Hello WORLD", where Python gives "Hello World".
-    ['{{ problem }}\n{{ problem.title() }}', /^2: the method "title\(\)" renders otherwise than Python's/],
     // A chat template's function: jinja2 has none, and the date would change the prompt day by day.
     ["Today is {{ strftime_now('%d %B %Y') }}.\n{{ problem }}", /^1: "strftime_now" is a chat-template function that jinja2 does not have/],
     [' \n\n', /^1: it is empty/],
     // What the library lacks, on a branch the samples do not take: it stopped the run at the first long problem, with "Cannot call something that is not a function".
-    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.find('Prove') }}\n{% endif %}", /^3: the method "find\(\)" is one jinja2 has and @huggingface\/jinja does not.*write "in"/],
-    ['{% for r in references %}{% if r | length > 9000 %}{{ r | wordcount }}{% endif %}{% endfor %}', /^1: the filter "wordcount" is one jinja2 has/],
-    ["{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
+    ["{{ problem }}\n{% if problem | length > 5000 %}\n{{ problem.rsplit(' ', 1)[0] }}\n{% endif %}", /^3: the method "rsplit\(\)" is one jinja2 has and @huggingface\/jinja does not.*write "split" and an index/],
+    ['{% for r in references %}{% if r | length > 9000 %}{{ r | striptags }}{% endif %}{% endfor %}', /^1: the filter "striptags" is one jinja2 has/],
+    ["{% for r in references %}{{ r.cycle('odd', 'even') }}{% endfor %}", /^1: the method "cycle\(\)"/],
     ['{{ problem | default }}', /^1: "default" without an argument/],
     // jinja2 raises on it (transformers' chat templates alone take it); the library wrote escaped JSON regardless.
     ['{{ problem }}\n{{ references | tojson(ensure_ascii=False) }}', /^2: "tojson" takes only an indent in jinja2/],
@@ -128,7 +132,10 @@ describe('what the library renders otherwise than jinja2 is refused before the r
       // Refused before they rendered as jinja2 does (the library ignored the characters and the keywords).
       "{{ problem.strip('#') }}{{ problem.lstrip('\\n') }}{{ problem | trim('#') }}", '{{ problem }}\n\n{{ references | join(", ", attribute="x") }}', '{{ references | tojson(indent=2) }}',
       // Refused before as the library rendered or read them otherwise; now rendered as jinja2 does (test/fixtures/jinja2).
-      '{{ problem | capitalize }}', "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",
+      '{{ problem | capitalize }}', '{{ problem | title }}{{ problem.title() }}', '{{ problem | int }}{{ problem | float(0.5) }}', "{{ problem }}{% for r in references %}{{ loop.cycle('odd', 'even') }}{% endfor %}", "{{ problem | wordcount }}{{ (0.5 | round(2)) ~ (references | map('length') | sum) ~ (references | max) }}{{ '%s.' | format(problem) | e | center(9) | truncate(40) }}", "{{ problem.find('Prove') }}{{ ', '.join(references) }}{{ references.index(references[0]) if references }}", '{{ problem }}\n{% raw %}{{ answer }} or {x}{% endraw %}\n{%+ if references +%}refs{% endif %}', "{{ dict(text=problem) | tojson }}{% set sep = joiner('; ') %}{% for r in references %}{{ sep() }}{{ r }}{% endfor %}",
+      // Llama 3.2's guard: jinja2 has no strftime_now, so its branch never runs and the fixed date is printed, here as there.
+      "{% if strftime_now is defined %}{% set date = strftime_now('%d %b %Y') %}{% else %}{% set date = '26 Jul 2024' %}{% endif %}{{ date }}\n{{ problem }}",
+      "{% if strftime_now is not defined %}26 Jul 2024{% else %}{{ strftime_now('%d %b %Y') }}{% endif %}\n{{ problem }}", "{% for r in references %}{{ r.split('\\n')[0].capitalize() }}{% endfor %}", '{{ problem }}{% if proof is float %}x{% endif %}', "{{ references | map('upper') | join(', ') }}",
       "{{ problem }}{{ '=' * 20 }}{% if references | length < 1e3 and 'x' is not in references %}{{ references | reject('equalto', '') | join }}{% endif %}"]) {
       expect(checkTemplate(source, variables), source).toBeNull();
     }

@@ -210,8 +210,8 @@ describe('prompt templates from files', () => {
     server = logging;
     const input = await writeProblems(dir, smallProblems(1));
     const template = path.join(dir, 'synthesis.jinja');
-    // The sample values tried before the run pass the `if`; a real problem reaches a filter that cannot apply to a number.
-    await writeFile(template, "{% if problem.startswith('(') %}{{ problem }}{% else %}{{ references | length | upper }}{% endif %}\n");
+    // The sample values tried before the run pass the `if`; a real problem reaches a text added to a number, which jinja2 refuses too.
+    await writeFile(template, "{% if problem.startswith('(') %}{{ problem }}{% else %}{{ 'References: ' + references | length }}{% endif %}\n");
     const output = path.join(dir, 'out');
     const args = ['run', '--input-file', input, '--output-file', output, '--strategy', 'pacore', '--no-proof', '--max-iterations', '2', '--round-widths', '2'];
     const result = await runCliInProcess([...args, '--base-url', logging.url, '--model-name', 'paper-model', '--no-stream', '--prompt', `synthesis=${template}`]);

@@ -9,10 +9,14 @@
  * use such literals (a date's `1e9`, a large default such as `1e20`). Here each
  * such literal inside a tag is written out as the decimal digits of the same
  * value (`100000000000000000000.0`, `0.0015`, `31`), which the library reads as
- * the same float or integer, so it prints as jinja2 prints it (`1e+20`). Text
- * outside the tags, string literals, comments and `{% raw %}` blocks are left
- * as they are, and no line moves (a literal never holds a newline).
+ * the same float or integer, so it prints as jinja2 prints it (`1e+20`). A
+ * string literal's escapes are rewritten so (jinja2-strings.ts). Text outside
+ * the tags, comments and `{% raw %}` blocks are left as they are, and no line
+ * moves (a number never holds a newline, nor does a rewritten escape).
  */
+
+import { rawBlockAt } from './jinja2-raw.ts';
+import { libraryString } from './jinja2-strings.ts';
 
 /** jinja2's float_re: digits with an exponent, a fraction, or both; underscores between digits. */
 const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
@@ -22,8 +26,6 @@ const INTEGER = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(
 const STRING = /'[^'\\]*(?:\\[\s\S][^'\\]*)*'|"[^"\\]*(?:\\[\s\S][^"\\]*)*"/y;
 /** A name: a letter or underscore, then letters, digits and underscores. */
 const NAME = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
-const RAW = /\{%[-+]?\s*raw\s*[-+]?%\}/y;
-const END_RAW = /\{%[-+]?\s*endraw\s*[-+]?%\}/g;
 const OPEN = /\{[{%#]/g;
 
 /** The match of a sticky pattern at `index`, or null. */
@@ -59,14 +61,16 @@ function rewriteTag(source: string, start: number): { text: string; end: number 
   const close = source[start + 1] === '{' ? '}}' : '%}';
   let text = source.slice(start, start + 2);
   let depth = 0;
-  let at = start + 2;
+  // jinja2's `{%+` and `+%}` undo lstrip_blocks and trim_blocks, which a user's template renders without: they do nothing, and the library reads neither.
+  let at = close === '%}' && source[start + 2] === '+' ? start + 3 : start + 2;
   while (at < source.length) {
     const char = source[at] as string;
     if (depth === 0 && source.startsWith(close, at)) return { text: text + close, end: at + 2 };
+    if (depth === 0 && close === '%}' && source.startsWith('+%}', at)) return { text: text + close, end: at + 3 };
     if (char === "'" || char === '"') {
       const quoted = matchAt(STRING, source, at);
       if (quoted === null) break;
-      text += quoted;
+      text += libraryString(quoted);
       at += quoted.length;
       continue;
     }
@@ -92,7 +96,7 @@ function rewriteTag(source: string, start: number): { text: string; end: number 
   return { text: text + source.slice(at), end: source.length };
 }
 
-/** `source` with every number literal inside its tags written as the library reads the same number. */
+/** `source` with every number and string literal inside its tags written as the library reads the same value. */
 export function withLibraryNumbers(source: string): string {
   let result = '';
   let at = 0;
@@ -108,12 +112,10 @@ export function withLibraryNumbers(source: string): string {
       at = stop;
       continue;
     }
-    if (matchAt(RAW, source, start) !== null) {
-      END_RAW.lastIndex = start;
-      const end = END_RAW.exec(source);
-      const stop = end === null ? source.length : end.index + end[0].length;
-      result += source.slice(start, stop);
-      at = stop;
+    const raw = rawBlockAt(source, start);
+    if (raw !== null) {
+      result += raw.text;
+      at = raw.end;
       continue;
     }
     const tag = rewriteTag(source, start);

@@ -20,14 +20,19 @@
  */
 import * as jinja from '@huggingface/jinja';
 import type { Template } from '@huggingface/jinja';
-import { pyContains, pyTest } from './jinja2-tests.ts';
-import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
-import { pyPercent } from './python-format.ts';
+import { pyTest } from './jinja2-tests.ts';
+import { asMarkup, isMarkup } from './jinja2-markup.ts';
+import { joiner, pyDict } from './jinja2-globals.ts';
+import { itemOfUnsubscriptable, noteMissing, refuseUndefinedOwner } from './jinja2-undefined.ts';
+import { ARGUMENT_FILTERS, argumentFilter, type FilterArguments } from './jinja2-argument-filters.ts';
+import { PYTHON_OPERATORS, pythonOperation } from './jinja2-operators.ts';
+import { jinja2Title, pyTitle } from './python-title.ts';
+import { LIST_METHODS, listSearch, TEXT_METHODS, textMethod } from './python-methods.ts';
 import { pyItems, pyTruthy, SELECTING, selected, unique } from './jinja2-select.ts';
-import { asGenerator, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, repeated, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
+import { asGenerator, asOperand, attributeOf, boundedRange, consumedGenerator, endOf, Environment, GENERATING, listMethod, orEmpty, runtime, TemplateBoundError, MAX_RENDERED_CHARS, MAX_STEPS } from './jinja2-values.ts';
 
 export { MAX_RENDERED_CHARS, MAX_STEPS, TemplateBoundError } from './jinja2-values.ts';
-import { markTuple, pyCapitalize, pyCharAt, pyEquals, pyLength, pyModulo, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
+import { markTuple, pyCapitalize, pyCharAt, pyLength, pyStr, pyStrip, pyToJson, type RuntimeValue } from './python-str.ts';
 
 /** A node of the parsed template (the library exports no AST types). */
 interface Node {
@@ -121,17 +126,12 @@ class Jinja2Interpreter extends Interpreter {
     if (node.type === 'MemberExpression') return this.member(node, environment);
     if (node.type === 'CallExpression') return this.call(node, environment);
     if (node.type === OUTPUT) return runtime(pyStr(this.evaluate((node as unknown as { value: Node }).value, environment)));
-    if (node.type === 'BinaryExpression') {
+    if (node.type === 'BinaryExpression' && PYTHON_OPERATORS.has((node as unknown as { operator: { value: string } }).operator.value)) {
       const { left, right, operator } = node as unknown as { left: Node; right: Node; operator: { value: string } };
-      if (operator.value === '==' || operator.value === '!=') {
-        const equal = pyEquals(this.evaluate(left, environment), this.evaluate(right, environment));
-        return runtime(operator.value === '==' ? equal : !equal);
-      }
-      if (operator.value === '+') return this.plus(node, left, right, environment);
-      if (operator.value === '~') return runtime(pyStr(this.evaluate(left, environment)) + pyStr(this.evaluate(right, environment)));
-      if (operator.value === '%') return this.modulo(node, left, right, environment);
-      if (operator.value === '*') return this.times(node, left, right, environment);
-      if (operator.value === 'in' || operator.value === 'not in') return this.membership(node, left, right, environment);
+      const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
+      const library = () => super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
+      const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
+      return pythonOperation(operator.value, a, b, { library, float });
     }
     if (node.type === 'FilterExpression') return this.filter(node, environment);
     if (node.type === 'TestExpression') return this.test(node, environment);
@@ -152,13 +152,19 @@ class Jinja2Interpreter extends Interpreter {
   private filterOnce(node: Node, name: string, environment: Environment): Value {
     const { operand, filter } = node as unknown as { operand: Node; filter: unknown };
     const args = filterArgs(filter);
-    const value = orEmpty(this.evaluate(operand, environment), name);
+    const value = asOperand(orEmpty(this.evaluate(operand, environment), name), name);
     const library = (): Value => super.evaluate({ ...node, operand: evaluated(value) } as Node, environment);
     const consumed = consumedGenerator(value, name);
     if (consumed !== null) return consumed;
     if (name === 'reverse' && typeof value.value === 'string') return runtime(Array.from(value.value).reverse().join(''));
-    if (args.length === 0 && (name === 'string' || name === 'capitalize')) return runtime(name === 'string' ? pyStr(value) : pyCapitalize(pyStr(value)));
+    if (args.length === 0 && (name === 'string' || name === 'capitalize' || name === 'title')) return runtime((name === 'string' ? String : name === 'title' ? jinja2Title : pyCapitalize)(pyStr(value)));
     if (PAIRS.has(name)) return this.pairs(library());
+    if (ARGUMENT_FILTERS.has(name)) {
+      const float = (number: number) => super.evaluate({ type: 'FloatLiteral', value: number } as Node, environment);
+      const tuple = (items: Value[]) => super.evaluate({ type: 'TupleLiteral', value: items.map(evaluated) } as Node, environment);
+      const record = (entries: Map<string, Value>) => Object.assign(runtime({}), { value: new Map(entries) });
+      return argumentFilter(name, value, this.argumentsOf(args, environment), { runtime, float, tuple, record });
+    }
     const positional = args.filter((arg) => arg.type !== 'KeywordArgumentExpression');
     if (SELECTING.has(name)) return selected(name, value, positional.map((arg) => this.evaluate(arg, environment)));
     if (name === 'map' && !pyTruthy(value)) return runtime([]);
@@ -201,6 +207,17 @@ class Jinja2Interpreter extends Interpreter {
     return runtime(items.map((item) => pyStr(path.reduce(attributeOf, item))).join(separator));
   }
 
+  /** A filter's arguments evaluated, by place and by name. */
+  private argumentsOf(args: Node[], environment: Environment): FilterArguments {
+    const named = new Map<string, Value>();
+    const positional: Value[] = [];
+    for (const arg of args) {
+      if (arg.type !== 'KeywordArgumentExpression') positional.push(this.evaluate(arg, environment));
+      else named.set(String((arg as unknown as { key: { value: unknown } }).key.value), this.evaluate((arg as unknown as { value: Node }).value, environment));
+    }
+    return { positional, named };
+  }
+
   /** trim(chars) or trim(chars=...): the characters given taken off both ends (none: whitespace). */
   private trimmed(text: string, arg: Node, environment: Environment): Value {
     const chars = this.evaluate(arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg, environment);
@@ -226,27 +243,50 @@ class Jinja2Interpreter extends Interpreter {
     let iterable = items;
     if (items.type === 'UndefinedValue') iterable = runtime([]);
     else if (typeof items.value === 'string') iterable = runtime(Array.from(items.value));
+    if ((node as unknown as { loopvar: Node }).loopvar.type === 'TupleLiteral' && Array.isArray(iterable.value)) iterable = unpackable(iterable);
     const evaluatedItems = evaluated(iterable);
     return { ...node, iterable: select ? { ...loop.iterable, lhs: evaluatedItems } : evaluatedItems } as Node;
   }
 
-  /** tojson's indent: tojson(2) or tojson(indent=2); null without one. */
-  private indentOf(args: Node[], environment: Environment): number | null {
+  /**
+   * tojson's indent: tojson(2) or tojson(indent=2); null without one. Any other argument fails as jinja2's does
+   * (ensure_ascii= and sort_keys= are transformers' alone), where the library ignored it and wrote its JSON.
+   */
+  private indentOf(args: Node[], environment: Environment): number | string | null {
+    const other = args.map((arg) => (arg.type === 'KeywordArgumentExpression' ? String((arg as unknown as { key: { value: unknown } }).key.value) : '')).find((key) => key !== '' && key !== 'indent');
+    if (other !== undefined) throw new TypeError(`do_tojson() got an unexpected keyword argument '${other}'`);
+    if (args.length > 1) throw new TypeError(`do_tojson() takes from 2 to 3 positional arguments but ${args.length + 2} were given`);
     const [arg] = args;
     if (arg === undefined) return null;
     const node = arg.type === 'KeywordArgumentExpression' ? (arg as unknown as { value: Node }).value : arg;
     const indent = this.evaluate(node, environment);
-    return typeof indent.value === 'number' ? indent.value : null;
+    // json.dumps indents by a text as it is, by a number (a bool as 0 or 1) of spaces.
+    if (indent.type === 'BooleanValue') return indent.value ? 1 : 0;
+    return typeof indent.value === 'number' || typeof indent.value === 'string' ? indent.value : null;
   }
 
-  /** A text's character at an index, counted in characters as Python does (the library counts UTF-16 units: half an emoji); the rest is the library's. */
-  private member(node: Node, environment: Environment): Value {
-    const { object, property, computed } = node as unknown as { object: Node; property: Node; computed: boolean };
+  /** The value whose attribute or item is read: jinja2 fails where it is undefined (jinja2-undefined.ts). */
+  private owner(object: Node, environment: Environment): Value {
     const value = this.evaluate(object, environment);
-    if (!computed || property.type === 'SliceExpression' || typeof value.value !== 'string') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
-    const index = this.evaluate(property, environment);
-    if (index.type !== 'IntegerValue') return super.evaluate({ ...node, object: evaluated(value), property: evaluated(index) } as Node, environment);
-    return runtime(pyCharAt(value.value, index.value as number));
+    refuseUndefinedOwner(value, object.type === 'Identifier' ? String((object as unknown as { value: unknown }).value) : null);
+    return value;
+  }
+
+  /**
+   * An attribute or an item as jinja2 reads it: of an undefined value it fails (jinja2-undefined.ts), of None or a
+   * number it is undefined; a text's character at an index counted in characters as Python does (the library counts
+   * UTF-16 units: half an emoji); the rest is the library's.
+   */
+  private member(node: Node, environment: Environment): Value {
+    const { object, property, computed } = node as unknown as { object: Node; property: Node & { value?: unknown }; computed: boolean };
+    const value = this.owner(object, environment);
+    if (property.type === 'SliceExpression') return super.evaluate({ ...node, object: evaluated(value) } as Node, environment);
+    const key = computed ? this.evaluate(property, environment) : runtime(String(property.value));
+    const missing = computed ? itemOfUnsubscriptable(value, key) : null;
+    if (missing !== null) return missing;
+    const text = typeof value.value === 'string' && key.type === 'IntegerValue';
+    const result = text ? runtime(pyCharAt(String(value.value), key.value as number)) : super.evaluate({ ...node, object: evaluated(value), property: computed ? evaluated(key) : property } as Node, environment);
+    return noteMissing(result, value, key);
   }
 
   /**
@@ -257,16 +297,29 @@ class Jinja2Interpreter extends Interpreter {
   private call(node: Node, environment: Environment): Value {
     const { callee, args } = node as unknown as { callee: Node & { object?: Node; property?: { value?: unknown }; computed?: boolean }; args: Node[] };
     const method = callee.type === 'MemberExpression' && callee.computed !== true ? String(callee.property?.value) : '';
+    if (callee.type === 'Identifier' && (callee as unknown as { value: string }).value === 'dict' && environment.lookupVariable('dict').type === 'UndefinedValue') {
+      const { positional, named } = this.argumentsOf(args, environment);
+      return pyDict(positional, named);
+    }
     if (PAIRS.has(method)) return this.pairs(super.evaluate(node, environment));
-    // A text's capitalize() as Python's (the library left the rest of the text as it was); a list's append() and pop(), which the library lacks.
-    if (['capitalize', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
-      const object = this.evaluate(callee.object, environment);
-      if (method === 'capitalize' && typeof object.value === 'string' && args.length === 0) return runtime(pyCapitalize(object.value));
-      if (method === 'capitalize' || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
+    if (method === 'cycle' && callee.object?.type === 'Identifier' && (callee.object as unknown as { value: string }).value === 'loop') return this.cycled(args, environment);
+    if ((TEXT_METHODS.has(method) || LIST_METHODS.has(method)) && callee.object !== undefined) {
+      const object = this.owner(callee.object, environment);
+      const { positional } = this.argumentsOf(args, environment);
+      if (typeof object.value === 'string' && TEXT_METHODS.has(method)) return textMethod(object.value, method, positional);
+      if (object.type === 'ArrayValue' && LIST_METHODS.has(method)) return listSearch(object.value as Value[], method, positional);
+      return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) }, args: positional.map(evaluated) } as Node, environment);
+    }
+    // A text's capitalize() and title() as Python's (the library left the rest of each word as it was); a list's append() and pop(), which the library lacks.
+    if (['capitalize', 'title', 'append', 'pop'].includes(method) && args.length <= 1 && callee.object !== undefined) {
+      const object = this.owner(callee.object, environment);
+      const ofText = method === 'capitalize' || method === 'title';
+      if (ofText && typeof object.value === 'string' && args.length === 0) return runtime((method === 'title' ? pyTitle : pyCapitalize)(object.value));
+      if (ofText || object.type !== 'ArrayValue') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(object) } } as Node, environment);
       return listMethod(object.value as Value[], method, args[0] === undefined ? undefined : this.evaluate(args[0], environment));
     }
     if (!STRIPS.has(method) || args.length > 1 || callee.object === undefined) return super.evaluate(node, environment);
-    const value = this.evaluate(callee.object, environment);
+    const value = this.owner(callee.object, environment);
     const chars = args[0] === undefined ? undefined : this.evaluate(args[0], environment);
     const stripped = (characters?: string) => keepMarkup(value, runtime(pyStrip(String(value.value), method as 'strip', characters)));
     if (typeof value.value !== 'string') return super.evaluate({ ...node, callee: { ...callee, object: evaluated(value) } } as Node, environment);
@@ -275,48 +328,38 @@ class Jinja2Interpreter extends Interpreter {
     return stripped(String(chars.value));
   }
 
+  /** jinja2's loop.cycle(*values): the value at the pass's index, round and round (the library's loop has no cycle). */
+  private cycled(args: Node[], environment: Environment): Value {
+    const loop = this.owner({ type: 'Identifier', value: 'loop' } as Node, environment);
+    const values = args.map((arg) => this.evaluate(arg, environment));
+    if (values.length === 0) throw new TypeError('no items for cycling given');
+    const index = Number((loop.value as Map<string, Value>).get('index0')?.value ?? 0);
+    return values[index % values.length] as Value;
+  }
+
   /** A list of [key, value] lists (the library's items()) marked as Python's pairs, which print as tuples; they stay lists, which a loop unpacks. */
   private pairs(list: Value): Value {
     if (list.type === 'ArrayValue') for (const pair of list.value as Value[]) if (pair.type === 'ArrayValue') markTuple(pair);
     return list;
   }
+}
 
-  /** `in` and `not in` as Python tells them: a list's items with its == (the library compares JavaScript values: true is not in [1]), a text's substrings, a record's keys. */
-  private membership(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [item, list] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    const found = pyContains(list, item);
-    return runtime((node as unknown as { operator: { value: string } }).operator.value === 'in' ? found : !found);
-  }
-
-  /** `+` as Python gives it: a plain text added to a Markup (tojson's, safe's) is escaped for HTML first (jinja2-markup.ts); the rest is the library's. */
-  private plus(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    const texts = typeof a.value === 'string' && typeof b.value === 'string';
-    if (!texts || (!isMarkup(a) && !isMarkup(b))) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
-    return asMarkup(runtime(side(a) + side(b)));
-  }
-
-  /** `*` as Python gives it: a text or a list repeated (`'=' * 20`, which the library refused), within the bounds; of numbers, the library's. */
-  private times(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    const sequences = ['StringValue', 'ArrayValue', 'TupleValue'];
-    const [sequence, count] = sequences.includes(a.type) ? [a, b] : [b, a];
-    if (!sequences.includes(sequence.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    if (count.type !== 'IntegerValue' && count.type !== 'BooleanValue') throw new TypeError(`"*" repeats a text or a list a whole number of times: can't multiply sequence by non-int of type '${count.type === 'FloatValue' ? 'float' : count.type}'`);
-    return repeated(sequence, Math.max(0, Number(count.value)));
-  }
-
-  /** `%` as Python gives it: a text formatted (python-format.ts); of two numbers (the remainder takes the divisor's sign); of anything else, the library's. */
-  private modulo(node: Node, left: Node, right: Node, environment: Environment): Value {
-    const [a, b] = [this.evaluate(left, environment), this.evaluate(right, environment)];
-    if (typeof a.value === 'string') return runtime(pyPercent(a.value, b));
-    const numbers = ['IntegerValue', 'FloatValue'];
-    if (!numbers.includes(a.type) || !numbers.includes(b.type)) return super.evaluate({ ...node, left: evaluated(a), right: evaluated(b) } as Node, environment);
-    const remainder = pyModulo(a.value as number, b.value as number);
-    // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
-    return a.type === 'FloatValue' || b.type === 'FloatValue' ? super.evaluate({ type: 'FloatLiteral', value: remainder } as Node, environment) : runtime(remainder);
-  }
+/**
+ * A loop's items made unpackable as Python unpacks them (`{% for a, b in [(1, 2)] %}`, `in ['xy']`): a tuple as a list
+ * marked a tuple, a text as its characters (the library unpacked lists alone: "Cannot unpack non-iterable type").
+ */
+function unpackable(items: Value): Value {
+  const list = runtime([]);
+  list.value = (items.value as Value[]).map((item) => {
+    if (item.type !== 'TupleValue' && item.type !== 'StringValue') return item;
+    const unpacked = runtime(item.type === 'StringValue' ? Array.from(String(item.value)) : []);
+    if (item.type === 'TupleValue') {
+      unpacked.value = [...(item.value as Value[])];
+      markTuple(unpacked);
+    }
+    return unpacked;
+  });
+  return list;
 }
 
 /** `result`, marked a Markup when `source` is one (a Markup's strip() is one). */
@@ -332,6 +375,7 @@ function keepMarkup(source: Value, result: Value): Value {
 export function renderAsJinja2(template: Template, variables: Record<string, unknown>): string {
   const environment = new Environment();
   const globals: Record<string, unknown> = { false: false, true: true, none: null, False: false, True: true, None: null, range: boundedRange };
+  globals['joiner'] = joiner;
   globals['raise_exception'] = (message: unknown) => {
     throw new Error(String(message));
   };

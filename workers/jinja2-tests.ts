@@ -184,13 +184,21 @@ export function pyType(value: RuntimeValue): string {
   return names[value.type] ?? value.type;
 }
 
-/** Python's `a < b` (-1), `==` (0), `>` (1) of numbers or of texts; a TypeError like Python's for other pairs. */
-function pyCompare(a: RuntimeValue, b: RuntimeValue, operator: string): number {
+/**
+ * Python's `a < b` (-1), `==` (0), `>` (1) of numbers, of texts (by code point) or of two lists or two tuples (at
+ * their first unequal items, else by length); a TypeError like Python's for other pairs.
+ */
+export function pyCompare(a: RuntimeValue, b: RuntimeValue, operator: string): number {
   if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return Math.sign(Number(a.value) - Number(b.value));
   if (a.type === 'StringValue' && b.type === 'StringValue') {
     const [x, y] = [Array.from(String(a.value), (c) => c.codePointAt(0) ?? 0), Array.from(String(b.value), (c) => c.codePointAt(0) ?? 0)];
     for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return Math.sign((x[i] as number) - (y[i] as number));
     return Math.sign(x.length - y.length);
+  }
+  if ((a.type === 'ArrayValue' || a.type === 'TupleValue') && a.type === b.type) {
+    const [x, y] = [a.value as RuntimeValue[], b.value as RuntimeValue[]];
+    const unequal = x.findIndex((item, index) => index < y.length && !pyEquals(item, y[index] as RuntimeValue));
+    return unequal >= 0 ? pyCompare(x[unequal] as RuntimeValue, y[unequal] as RuntimeValue, operator) : Math.sign(x.length - y.length);
   }
   throw new TypeError(`'${operator}' not supported between instances of '${pyType(a)}' and '${pyType(b)}'`);
 }

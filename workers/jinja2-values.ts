@@ -5,7 +5,7 @@
  * ends of a list, an attribute path, range().
  */
 import * as jinja from '@huggingface/jinja';
-import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, type RuntimeValue } from './python-str.ts';
+import { generatorFilter, generatorMisuse, noteGenerator, pyCharAt, pyStr, type RuntimeValue } from './python-str.ts';
 
 type Value = RuntimeValue;
 
@@ -56,6 +56,26 @@ export function orEmpty(value: Value, filter: string): Value {
   if (value.type !== 'UndefinedValue') return value;
   if (OVER_ITEMS.has(filter)) return runtime([]);
   return OVER_TEXT.has(filter) ? runtime('') : value;
+}
+
+/** Filters of a text, which jinja2 gives Python's str() of any other value. */
+const OF_TEXT = new Set(['upper', 'lower', 'trim', 'replace', 'capitalize', 'title']);
+/** Filters that iterate their value, as Python iterates a text (its characters) and a record (its keys). */
+const ITERATING = new Set(['list', 'join', 'sort', 'first', 'last', 'reverse']);
+
+/**
+ * A filter's value as jinja2 reads it: a filter of a text given a list, a record, a number or None reads its
+ * str() (`content | trim`, with content None or a list of parts, is `None` or the list's repr, where the library
+ * failed, "Unknown ArrayValue filter: trim"); a filter that iterates a record reads its keys (`tools | first` is
+ * its first key), `list` and `sort` of a text its characters. Undefined values are orEmpty's, generators as they are.
+ */
+export function asOperand(value: Value, filter: string): Value {
+  if (value.type === 'UndefinedValue' || generatorFilter(value) !== undefined) return value;
+  if (OF_TEXT.has(filter)) return typeof value.value === 'string' ? value : runtime(pyStr(value));
+  if (!ITERATING.has(filter)) return value;
+  if (value.type === 'ObjectValue') return runtime([...(value.value as Map<string, Value>).keys()]);
+  if (value.type === 'StringValue' && (filter === 'list' || filter === 'sort')) return runtime(Array.from(String(value.value)));
+  return value;
 }
 
 /** A text or a list `times` over, refused past MAX_RENDERED_CHARS characters or MAX_STEPS items before it is made. */

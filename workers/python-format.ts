@@ -7,6 +7,7 @@
  * their flags, width and precision; another is Python's error.
  */
 import { pyType } from './jinja2-tests.ts';
+import { exponentDigits, fixedDigits } from './python-float-digits.ts';
 import { pyFloat, pyRepr, pyStr, type RuntimeValue } from './python-str.ts';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([a-zA-Z%])?/g;
@@ -24,8 +25,7 @@ function numberOf(value: RuntimeValue, conversion: string): number {
 
 /** Python's exponent notation: at least two exponent digits. */
 function exponential(x: number, precision: number, upper: boolean): string {
-  const [mantissa, exponent = '0'] = x.toExponential(precision).split('e');
-  const power = Number(exponent);
+  const { mantissa, power } = exponentDigits(x, precision);
   const text = `${mantissa}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
   return upper ? text.toUpperCase() : text;
 }
@@ -34,8 +34,8 @@ function exponential(x: number, precision: number, upper: boolean): string {
 function general(x: number, precision: number, upper: boolean, alternate: boolean): string {
   const digits = precision === 0 ? 1 : precision;
   if (x === 0) return alternate ? `0.${'0'.repeat(digits - 1)}` : '0';
-  const power = Number(x.toExponential(digits - 1).split('e')[1]);
-  const text = power < -4 || power >= digits ? exponential(x, digits - 1, upper) : x.toFixed(Math.max(0, digits - 1 - power));
+  const { power } = exponentDigits(x, digits - 1);
+  const text = power < -4 || power >= digits ? exponential(x, digits - 1, upper) : fixedDigits(x, Math.max(0, digits - 1 - power));
   if (alternate) return text;
   return text.replace(/\.?0+(?=e|E|$)/, (match) => (match.startsWith('.') || text.includes('.') ? '' : match));
 }
@@ -71,7 +71,7 @@ function converted(value: RuntimeValue, conversion: string, flags: string, preci
       if (!Number.isFinite(x)) return sign(x, pyFloat(Math.abs(x)));
       const upper = conversion === conversion.toUpperCase();
       const lower = conversion.toLowerCase();
-      const body = lower === 'f' ? Math.abs(x).toFixed(precision ?? 6) : lower === 'e' ? exponential(Math.abs(x), precision ?? 6, upper) : general(Math.abs(x), precision ?? 6, upper, flags.includes('#'));
+      const body = lower === 'f' ? fixedDigits(x, precision ?? 6) : lower === 'e' ? exponential(Math.abs(x), precision ?? 6, upper) : general(Math.abs(x), precision ?? 6, upper, flags.includes('#'));
       return sign(x, body);
     }
   }

@@ -90,6 +90,8 @@ function sequenceKind(value: RuntimeValue): string {
 /** Python's repr() of a value: what a list or a record prints of its items. */
 export function pyRepr(value: RuntimeValue): string {
   refuseGenerator(value, 'prints as "<generator object at 0x…>", an address');
+  // jinja2's Undefined prints nothing, and shows its name in a list or a record.
+  if (value.type === 'UndefinedValue') return 'Undefined';
   if (value.type === 'StringValue') return pyStringRepr(String(value.value));
   if (LISTS.has(value.type)) {
     const items = (value.value as RuntimeValue[]).map(pyRepr);
@@ -152,7 +154,7 @@ export function pyCapitalize(text: string): string {
 const DIGRAPH_TITLES: Readonly<Record<string, string>> = { Ǆ: 'ǅ', ǅ: 'ǅ', ǆ: 'ǅ', Ǉ: 'ǈ', ǈ: 'ǈ', ǉ: 'ǈ', Ǌ: 'ǋ', ǋ: 'ǋ', ǌ: 'ǋ', Ǳ: 'ǲ', ǲ: 'ǲ', ǳ: 'ǲ' };
 
 /** A character's title case, as Python's capitalize() raises a first one: ß is Ss and ﬁ is Fi, where their upper case is SS and FI. */
-function titleCase(char: string): string {
+export function titleCase(char: string): string {
   const digraph = DIGRAPH_TITLES[char];
   if (digraph !== undefined) return digraph;
   const [head = '', ...tail] = Array.from(char.toUpperCase());
@@ -232,16 +234,18 @@ function byCodePoint(a: string, b: string): number {
 }
 
 /** json.dumps(value, sort_keys=True, indent=indent) of a value, at nesting `depth`. */
-function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number): string {
+function pyJsonDumps(value: RuntimeValue, indent: string | null, depth: number): string {
   refuseGenerator(value, 'writes no JSON of ("Object of type generator is not JSON serializable")');
   const items = (parts: string[], open: string, close: string): string => {
     if (parts.length === 0) return open + close;
     if (indent === null) return `${open}${parts.join(', ')}${close}`;
-    const inner = '\n' + ' '.repeat(indent * (depth + 1));
-    return `${open}${inner}${parts.join(`,${inner}`)}\n${' '.repeat(indent * depth)}${close}`;
+    const inner = '\n' + indent.repeat(depth + 1);
+    return `${open}${inner}${parts.join(`,${inner}`)}\n${indent.repeat(depth)}${close}`;
   };
   if (LISTS.has(value.type)) return items((value.value as RuntimeValue[]).map((item) => pyJsonDumps(item, indent, depth + 1)), '[', ']');
-  if (RECORDS.has(value.type) || value.type === 'NamespaceValue') {
+  // jinja2's json.dumps fails on an undefined value (a field a record lacks) and on a namespace, wherever it stands.
+  if (value.type === 'UndefinedValue' || value.type === 'NamespaceValue') throw new TypeError(`"tojson" of a value holding ${value.type === 'UndefinedValue' ? 'an undefined value' : 'a namespace()'}: Object of type ${value.type === 'UndefinedValue' ? 'Undefined' : 'Namespace'} is not JSON serializable`);
+  if (RECORDS.has(value.type)) {
     const entries = [...(value.value as Map<string, RuntimeValue>).entries()].sort(([a], [b]) => byCodePoint(a, b));
     return items(entries.map(([key, item]) => `${jsonString(key)}: ${pyJsonDumps(item, indent, depth + 1)}`), '{', '}');
   }
@@ -251,7 +255,6 @@ function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number):
     case 'BooleanValue':
       return value.value ? 'true' : 'false';
     case 'NullValue':
-    case 'UndefinedValue':
       return 'null';
     case 'FloatValue':
       return Number.isFinite(value.value) ? pyFloat(value.value as number) : { nan: 'NaN', inf: 'Infinity', '-inf': '-Infinity' }[pyFloat(value.value as number)] ?? 'NaN';
@@ -264,7 +267,29 @@ function pyJsonDumps(value: RuntimeValue, indent: number | null, depth: number):
  * jinja2's `tojson`: json.dumps with its keys sorted and, given, an indent,
  * then <, >, & and ' escaped so that it is safe in HTML (htmlsafe_json_dumps).
  */
-export function pyToJson(value: RuntimeValue, indent: number | null): string {
+export function pyToJson(value: RuntimeValue, indent: number | string | null): string {
   const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', "'": '\\u0027' };
-  return pyJsonDumps(value, indent, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+  // json.dumps indents by a text as it is, or by a number of spaces (none below one).
+  const unit = indent === null ? null : typeof indent === 'string' ? indent : ' '.repeat(Math.max(0, indent));
+  return pyJsonDumps(value, unit, 0).replace(/[<>&']/g, (char) => escapes[char] ?? char);
+}
+
+/**
+ * Python's str.replace(): every `old` in `text` (the first `count` of them, when count is not negative) by
+ * `replacement`; an empty `old` stands before each character and after the last, characters as Python counts them.
+ */
+export function pyReplace(text: string, old: string, replacement: string, count = -1): string {
+  const most = count < 0 ? Infinity : count;
+  let out = '';
+  let made = 0;
+  if (old === '') {
+    for (const char of text) out += (made++ < most ? replacement : '') + char;
+    return made < most ? out + replacement : out;
+  }
+  let at = 0;
+  for (let found = text.indexOf(old); found >= 0 && made < most; found = text.indexOf(old, at), made++) {
+    out += text.slice(at, found) + replacement;
+    at = found + old.length;
+  }
+  return out + text.slice(at);
 }

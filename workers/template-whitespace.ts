@@ -14,21 +14,27 @@
 import { parse, Template, tokenize } from '@huggingface/jinja';
 import { renderAsJinja2 } from './jinja2-render.ts';
 import { withLibraryNumbers } from './jinja2-numbers.ts';
+import { unknownTagError, unknownTagOf } from './jinja2-unknown-tags.ts';
 import { testNodesOf, withTestArguments, withUnchainedComparisons } from './jinja2-tests.ts';
 import type { TemplateWhitespace } from './tasks.ts';
 
 /** A template parsed with jinja2's defaults: the library's own constructor always turns trim_blocks and lstrip_blocks on. */
 class Jinja2Template extends Template {
+  /** A tag jinja2 refuses, which a render fails on; null when there is none. */
+  private readonly unknownTag: string | null;
+
   constructor(source: string) {
     // The base class parses its argument in trimmed mode; an empty one costs nothing, and the source is parsed here instead,
     // with jinja2's number literals, tests with arguments and chained comparisons, which the library's lexer and parser do not read, rewritten.
     super('');
     const tokens = withUnchainedComparisons(withTestArguments(tokenize(withLibraryNumbers(source), {}))) as Parameters<typeof parse>[0];
     this.parsed = testNodesOf(parse(tokens));
+    this.unknownTag = unknownTagOf(source, this.parsed);
   }
 
-  /** Rendered as jinja2 prints and compares values, within a bound (jinja2-render.ts). */
+  /** Rendered as jinja2 prints and compares values, within a bound (jinja2-render.ts); a tag jinja2 does not know fails, as there. */
   override render(items?: Record<string, unknown>): string {
+    if (this.unknownTag !== null) throw unknownTagError(this.unknownTag);
     return renderAsJinja2(this, items ?? {});
   }
 }

@@ -18,7 +18,7 @@ import type { TemplateProblem } from './template-problem.ts';
 
 
 /** Names a template may use without a role giving them: the library's globals. */
-const GLOBALS = new Set(['true', 'false', 'none', 'True', 'False', 'None', 'range', 'namespace', 'raise_exception', 'strftime_now', 'loop', 'caller']);
+const GLOBALS = new Set(['true', 'false', 'none', 'True', 'False', 'None', 'range', 'namespace', 'dict', 'joiner', 'raise_exception', 'strftime_now', 'loop', 'caller']);
 
 /** Statements that open a block, closed by `end<name>`. */
 const BLOCKS = new Set(['if', 'for', 'macro', 'call', 'filter', 'set', 'generation']);

@@ -20,18 +20,6 @@ export interface Divergence {
   what: string;
 }
 
-/** Filters whose result differs from jinja2's on some values, and how. */
-const FILTERS: Readonly<Record<string, string>> = {
-  title: "it capitalizes after an apostrophe (It'S), where jinja2 does not",
-  int: 'it reads the number a text begins with (111 from "111/2"), where jinja2 gives 0',
-  float: 'it reads the number a text begins with (2.0 from "2/3"), where jinja2 gives 0.0',
-};
-
-/** String methods the library has under jinja2's (Python's) names, that give another text. */
-const METHODS: Readonly<Record<string, string>> = {
-  title: 'it raises the first letter of each word and leaves the others as they are, so "hello wORLD".title() is "Hello WORLD" where Python gives "Hello World"',
-};
-
 /**
  * Functions the library gives every template that jinja2 has not: chat-template
  * helpers. `raise_exception` stops a render in both (jinja2 fails on the
@@ -51,26 +39,17 @@ const CHAT_GLOBALS: Readonly<Record<string, string>> = {
  * library's message for a method ("Cannot call something that is not a
  * function") names none.
  */
-const LACKING_FILTERS = new Set('attr batch center count d e escape filesizeformat forceescape format groupby max min pprint random round slice striptags sum truncate urlencode urlize wordcount wordwrap xmlattr'.split(' '));
+const LACKING_FILTERS = new Set('attr batch count d filesizeformat forceescape groupby pprint random slice striptags urlencode urlize wordwrap xmlattr'.split(' '));
 const LACKING_TESTS = new Set('filter test'.split(' '));
 const LACKING_METHODS = new Set(
-  ('casefold center count encode expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust maketrans partition removeprefix removesuffix rfind rindex rjust rpartition rsplit splitlines swapcase translate zfill ' +
-    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update cycle').split(' '),
+  ('casefold center encode expandtabs format format_map isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper ljust maketrans partition rjust rpartition rsplit swapcase translate ' +
+    'clear copy extend insert remove reverse sort fromkeys popitem setdefault update').split(' '),
 );
 /** What to write instead of the lacking ones a prompt is likeliest to use. */
 const INSTEAD: Readonly<Record<string, string>> = {
   count: 'the filter "length"',
-  find: '"in" (\'x\' in text)',
-  index: '"in" (\'x\' in text)',
   rsplit: '"split" and an index',
-  join: 'the filter "join" (items | join(\', \'))',
-  format: '"~" to join texts',
-  round: 'the number as it is',
-  escape: 'the text as it is (a prompt is not HTML)',
-  e: 'the text as it is (a prompt is not HTML)',
-  sum: 'a namespace() counter in a loop',
-  max: 'sort and last',
-  min: 'sort and first',
+  format: '"%" of the text (\'%s of %s\' % (a, b)) or "~" to join texts',
 };
 
 function lacking(kind: string, name: string): Divergence {
@@ -98,11 +77,12 @@ function callDivergence(node: Node): Divergence | null {
   if (global !== null && Object.hasOwn(CHAT_GLOBALS, global)) return { text: global, what: CHAT_GLOBALS[global] as string };
   const method = callee?.type === 'MemberExpression' ? nameOf(callee.property) : null;
   if (method === null) return null;
+  // Only a loop cycles (loop.cycle('odd', 'even')); no other value has the method.
+  if (method === 'cycle' && nameOf(callee?.object) !== 'loop') return lacking('method', method);
   if (LACKING_METHODS.has(method)) return lacking('method', method);
   if ((method === 'startswith' || method === 'endswith') && Array.isArray(node.args) && node.args.length > 1) {
     return { text: method, what: `"${method}(…)" with a start or an end ignores them here, where Python looks only within them: slice the text first (text[1:].${method}('x'))` };
   }
-  if (Object.hasOwn(METHODS, method)) return { text: `.${method}(`, what: `the method "${method}()" renders otherwise than Python's: ${METHODS[method]}` };
   return null;
 }
 
@@ -119,7 +99,6 @@ function divergenceAt(node: Node): Divergence | null {
     if (name !== null && LACKING_FILTERS.has(name)) return lacking('filter', name);
     if (name === 'default' && call === null) return { text: 'default', what: '"default" without an argument fails here, where jinja2 gives the value or \'\': write default(\'\')' };
     if (name === 'unique' && Array.isArray(call?.args) && call.args.length > 0) return { text: 'unique', what: '"unique" with an argument (case_sensitive=, attribute=) is one @huggingface/jinja renders otherwise than jinja2: write "unique" alone, which compares texts without their case as jinja2 does' };
-    if (name !== null && Object.hasOwn(FILTERS, name)) return { text: name, what: `the filter "${name}" renders otherwise than jinja2's: ${FILTERS[name]}` };
     if (name === 'tojson' && Array.isArray(call?.args) && call.args.some((arg) => isNode(arg) && arg.type === 'KeywordArgumentExpression' && nameOf(arg.key) !== 'indent')) {
       return { text: 'tojson', what: '"tojson" takes only an indent in jinja2 (tojson(indent=2)), which refuses ensure_ascii=, sort_keys= or separators= (transformers adds them for chat templates alone): jinja2 writes keys sorted and non-ASCII escaped' };
     }
@@ -136,6 +115,16 @@ function divergenceAt(node: Node): Divergence | null {
   return null;
 }
 
+/**
+ * The branch of an `if` that never runs, in jinja2 as here: the one that needs a chat-template function that
+ * neither has (Llama 3.2's `{% if strftime_now is defined %}…{% else %}` a fixed date), or null.
+ */
+function untakenBranch(node: Node): 'body' | 'alternate' | null {
+  const test = node.type === 'If' && isNode(node.test) && node.test.type === 'TestExpression' ? node.test : null;
+  if (test === null || nameOf(test.test) !== 'defined' || !Object.hasOwn(CHAT_GLOBALS, nameOf(test.operand) ?? '')) return null;
+  return test.negate === true ? 'alternate' : 'body';
+}
+
 /** The first use in the parsed template `root` of what renders otherwise than jinja2, or null. */
 export function divergentUse(root: unknown): Divergence | null {
   const walk = (value: unknown): Divergence | null => {
@@ -149,7 +138,9 @@ export function divergentUse(root: unknown): Divergence | null {
     if (!isNode(value)) return null;
     const here = divergenceAt(value);
     if (here !== null) return here;
-    for (const child of Object.values(value)) {
+    const untaken = untakenBranch(value);
+    for (const [field, child] of Object.entries(value)) {
+      if (field === untaken) continue;
       const found = walk(child);
       if (found !== null) return found;
     }

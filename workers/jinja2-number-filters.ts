@@ -1,0 +1,92 @@
+/**
+ * jinja2's filters of numbers and of lists of them that `@huggingface/jinja`
+ * lacks (it refused them: "Unknown ArrayValue filter: sum"): `round` (Python's
+ * round, which takes a tie to the even digit, or math's ceil or floor),
+ * `sum` (of items or of an attribute of each), `min` and `max` (texts
+ * compared without their case unless case_sensitive, of an attribute of each,
+ * undefined for no items). A prompt template rounds a score or sums a
+ * count with them.
+ */
+import { pyCompare } from './jinja2-tests.ts';
+import { fixedDigits } from './python-float-digits.ts';
+import { attributeOf } from './jinja2-values.ts';
+import { pyItems } from './jinja2-select.ts';
+import type { RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+/** What the filters here are given: their arguments, and what makes the library's values. */
+export interface NumberFilterContext {
+  argument: (place: number, name: string) => Value | undefined;
+  runtime: (value: unknown) => Value;
+  float: (value: number) => Value;
+}
+
+export const NUMBER_FILTERS = new Set(['round', 'sum', 'min', 'max']);
+
+/** Python's round(x, digits) of a float: the decimal nearest, a tie to the even digit (round(2.5) is 2.0, round(0.125, 2) 0.12). */
+export function pyRound(x: number, digits: number): number {
+  if (!Number.isFinite(x)) return x;
+  if (digits < 0) {
+    const scale = 10 ** -digits;
+    return pyRound(x / scale, 0) * scale;
+  }
+  return Math.sign(x) * Number(fixedDigits(x, Math.min(digits, 60)));
+}
+
+/** round(value, precision=0, method='common'): of an integer with method common, the integer itself, as Python's round gives it. */
+function rounded(value: Value, { argument, runtime, float }: NumberFilterContext): Value {
+  const precision = Number(argument(0, 'precision')?.value ?? 0);
+  const method = String(argument(1, 'method')?.value ?? 'common');
+  if (!['common', 'ceil', 'floor'].includes(method)) throw new RangeError('round: method must be common, ceil or floor');
+  if (value.type !== 'IntegerValue' && value.type !== 'FloatValue' && value.type !== 'BooleanValue') throw new TypeError(`type ${value.type === 'StringValue' ? 'str' : value.type} doesn't define __round__ method`);
+  const number = Number(value.value);
+  if (method === 'common') return value.type === 'FloatValue' ? float(pyRound(number, precision)) : runtime(precision >= 0 ? number : pyRound(number, precision));
+  const scale = 10 ** precision;
+  return float((method === 'ceil' ? Math.ceil(number * scale) : Math.floor(number * scale)) / scale);
+}
+
+/** The items of `value`, or the attribute (a dotted path) of each. */
+function itemsOf(value: Value, attribute: Value | undefined): Value[] {
+  const path = attribute === undefined || attribute.type === 'NullValue' ? [] : String(attribute.value).split('.');
+  return pyItems(value).map((item) => path.reduce(attributeOf, item));
+}
+
+/** sum(iterable, attribute=None, start=0): numbers added as Python adds them (a bool as 0 or 1), a float where one is. */
+function summed(value: Value, { argument, runtime, float }: NumberFilterContext): Value {
+  const start = argument(1, 'start');
+  let total = Number(start?.value ?? 0);
+  let isFloat = start?.type === 'FloatValue';
+  for (const item of itemsOf(value, argument(0, 'attribute'))) {
+    if (!['IntegerValue', 'FloatValue', 'BooleanValue'].includes(item.type)) throw new TypeError(`"sum" of a list holding a ${item.type === 'StringValue' ? 'str' : item.type}: unsupported operand type(s) for +`);
+    total += Number(item.value);
+    isFloat ||= item.type === 'FloatValue';
+  }
+  return isFloat ? float(total) : runtime(total);
+}
+
+/** min or max(value, case_sensitive=False, attribute=None): the first least or greatest item; undefined for none. */
+function extreme(name: string, value: Value, { argument, runtime }: NumberFilterContext): Value {
+  const caseSensitive = argument(0, 'case_sensitive')?.value === true;
+  const attribute = argument(1, 'attribute');
+  const path = attribute === undefined || attribute.type === 'NullValue' ? [] : String(attribute.value).split('.');
+  const keyOf = (item: Value): Value => {
+    const key = path.reduce(attributeOf, item);
+    return !caseSensitive && typeof key.value === 'string' ? runtime(key.value.toLowerCase()) : key;
+  };
+  const items = pyItems(value);
+  let best = items[0];
+  if (best === undefined) return runtime(undefined);
+  for (const item of items.slice(1)) {
+    const order = pyCompare(keyOf(item), keyOf(best), name === 'min' ? '<' : '>');
+    if ((name === 'min' && order < 0) || (name === 'max' && order > 0)) best = item;
+  }
+  return best;
+}
+
+/** `name` (one of NUMBER_FILTERS) of `value`, as jinja2 gives it. */
+export function numberFilter(name: string, value: Value, context: NumberFilterContext): Value {
+  if (name === 'round') return rounded(value, context);
+  if (name === 'sum') return summed(value, context);
+  return extreme(name, value, context);
+}

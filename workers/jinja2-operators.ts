@@ -1,0 +1,120 @@
+/**
+ * Python's binary operators on the values jinja2 hands them, where
+ * `@huggingface/jinja`'s are JavaScript's: `==`/`!=` compare as Python does,
+ * `~` joins Python's str() of each side, `+` adds only what Python adds (the
+ * library joined a text with whatever stood on the other side: `'<s>' +
+ * message.content` with content a list of parts gave `<s>[object Object]`,
+ * where Python raises a TypeError and jinja2's render stops), `*` repeats a
+ * text or a list, `%` formats a text or takes Python's remainder, `in`
+ * looks as Python does, and `<`, `>`, `<=`, `>=` order texts and lists as
+ * Python does (the library ordered numbers alone).
+ */
+import { asMarkup, escapeHtml, isMarkup } from './jinja2-markup.ts';
+import { pyCompare, pyContains, pyType } from './jinja2-tests.ts';
+import { repeated, runtime } from './jinja2-values.ts';
+import { pyPercent } from './python-format.ts';
+import { pyEquals, pyModulo, pyStr, type RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+/** The library's own operation on the two values, and its float (JavaScript cannot tell 1.0 from 1). */
+export interface OperatorFallbacks {
+  library: () => Value;
+  float: (number: number) => Value;
+}
+
+/** The operators computed here; `and`, `or` (which evaluate their right side only when needed), `-`, `/`, `//`, `**` are the library's. */
+export const PYTHON_OPERATORS = new Set(['==', '!=', '~', '+', '*', '%', 'in', 'not in', '<', '>', '<=', '>=']);
+
+const NUMBERS = new Set(['IntegerValue', 'FloatValue', 'BooleanValue']);
+/** Types that add only to their own kind: a text to a text, a list to a list. */
+const SEQUENCES = new Set(['StringValue', 'ArrayValue', 'TupleValue']);
+
+/** Python's name of a value's type, a Markup (what tojson and safe give) as Markup. */
+function typeName(value: Value): string {
+  return isMarkup(value) ? 'Markup' : pyType(value);
+}
+
+/**
+ * Python's TypeError for `a + b`, or null where Python adds them: two numbers,
+ * two texts, two lists. An undefined side is the library's to refuse (jinja2
+ * raises its UndefinedError there).
+ */
+function plusRefusal(a: Value, b: Value): TypeError | null {
+  if (NUMBERS.has(a.type) && NUMBERS.has(b.type)) return null;
+  if (a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return null;
+  if (SEQUENCES.has(a.type) && a.type === b.type) return null;
+  const [left, right] = [typeName(a), typeName(b)];
+  // str, list and tuple name the one type they take; a Markup defers to the other side, which has no "+" for it.
+  if (SEQUENCES.has(a.type) && left !== 'Markup') return new TypeError(`"+" between ${left} and ${right}: can only concatenate ${left} (not "${right}") to ${left}`);
+  return new TypeError(`"+" between ${left} and ${right}: unsupported operand type(s) for +: '${left}' and '${right}'`);
+}
+
+/** A bool as the integer Python adds it as (True + 1 is 2); any other value as it is. */
+function asAddend(value: Value): Value {
+  return value.type === 'BooleanValue' ? runtime(value.value ? 1 : 0) : value;
+}
+
+/** `+`: a TypeError where Python raises one; a plain text added to a Markup is escaped for HTML first (jinja2-markup.ts). */
+function plus(left: Value, right: Value, { library, float }: OperatorFallbacks): Value {
+  const [a, b] = [asAddend(left), asAddend(right)];
+  const refusal = plusRefusal(a, b);
+  if (refusal !== null) throw refusal;
+  const texts = typeof a.value === 'string' && typeof b.value === 'string';
+  if (!texts || (!isMarkup(a) && !isMarkup(b))) return a === left && b === right ? library() : numberSum(a, b, float);
+  const side = (value: Value) => (isMarkup(value) ? String(value.value) : escapeHtml(String(value.value)));
+  return asMarkup(runtime(side(a) + side(b)));
+}
+
+/** The sum of numbers one of which was a bool (the library refuses a bool): an integer, or a float where one side is. */
+function numberSum(a: Value, b: Value, float: (number: number) => Value): Value {
+  const sum = (a.value as number) + (b.value as number);
+  return a.type === 'FloatValue' || b.type === 'FloatValue' ? float(sum) : runtime(sum);
+}
+
+/** `*`: a text or a list repeated (`'=' * 20`, which the library refused), within the bounds; of numbers, the library's. */
+function times(a: Value, b: Value, { library }: OperatorFallbacks): Value {
+  const [sequence, count] = SEQUENCES.has(a.type) ? [a, b] : [b, a];
+  if (!SEQUENCES.has(sequence.type)) return library();
+  if (count.type !== 'IntegerValue' && count.type !== 'BooleanValue') throw new TypeError(`"*" repeats a text or a list a whole number of times: can't multiply sequence by non-int of type '${count.type === 'FloatValue' ? 'float' : count.type}'`);
+  return repeated(sequence, Math.max(0, Number(count.value)));
+}
+
+/** `%`: a text formatted (python-format.ts); of two numbers, the remainder with the divisor's sign; of anything else, the library's. */
+function modulo(a: Value, b: Value, { library, float }: OperatorFallbacks): Value {
+  if (typeof a.value === 'string') return runtime(pyPercent(a.value, b));
+  const numbers = ['IntegerValue', 'FloatValue'];
+  if (!numbers.includes(a.type) || !numbers.includes(b.type)) return library();
+  const remainder = pyModulo(a.value as number, b.value as number);
+  // An integer remainder of a float stays a float (7.0 % 2 is 1.0): the library's float value prints so.
+  return a.type === 'FloatValue' || b.type === 'FloatValue' ? float(remainder) : runtime(remainder);
+}
+
+/** `<`, `>`, `<=`, `>=`: texts by code point, lists item by item, a bool as 0 or 1; Python's TypeError for None or mixed types. */
+function ordering(operator: string, a: Value, b: Value, { library }: OperatorFallbacks): Value {
+  if (a.type === 'UndefinedValue' || b.type === 'UndefinedValue') return library();
+  const order = pyCompare(a, b, operator);
+  return runtime(operator === '<' ? order < 0 : operator === '>' ? order > 0 : operator === '<=' ? order <= 0 : order >= 0);
+}
+
+/** `a operator b` (one of PYTHON_OPERATORS) as Python gives it. */
+export function pythonOperation(operator: string, a: Value, b: Value, fallbacks: OperatorFallbacks): Value {
+  switch (operator) {
+    case '==':
+    case '!=':
+      return runtime(pyEquals(a, b) === (operator === '=='));
+    case '~':
+      return runtime(pyStr(a) + pyStr(b));
+    case '+':
+      return plus(a, b, fallbacks);
+    case '*':
+      return times(a, b, fallbacks);
+    case '%':
+      return modulo(a, b, fallbacks);
+    case 'in':
+    case 'not in':
+      return runtime(pyContains(b, a) === (operator === 'in'));
+    default:
+      return ordering(operator, a, b, fallbacks);
+  }
+}

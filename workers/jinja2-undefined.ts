@@ -1,0 +1,48 @@
+/**
+ * An attribute or an item of an undefined value, as jinja2 tells it: its
+ * Undefined fails (UndefinedError) where a template reads `x.y` or `x[0]` of
+ * it, so `messages[0]['content']` with no messages, or `foo.bar is defined`
+ * with no foo, stops the render; `@huggingface/jinja` gave another
+ * undefined value, and the template rendered on without it. Each undefined
+ * value an access makes keeps jinja2's reason ("'dict object' has no
+ * attribute 'x'", "list object has no element 3"), which the failure names.
+ * An item of None, a number or a bool is undefined, as in jinja2 (the
+ * library failed: "Cannot access property with non-string").
+ */
+import { pyType } from './jinja2-tests.ts';
+import { runtime } from './jinja2-values.ts';
+import type { RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+/** Why each undefined value an access made is undefined, in jinja2's words. */
+const reasons = new WeakMap<Value, string>();
+
+/** Values whose items jinja2 reads as undefined (Python cannot subscript them), where the library failed. */
+const UNSUBSCRIPTABLE = new Set(['NullValue', 'IntegerValue', 'FloatValue', 'BooleanValue']);
+
+/** jinja2's reason for `container[key]` or `container.key` being undefined. */
+function reasonOf(container: Value, key: Value): string {
+  const type = container.type === 'ObjectValue' ? 'dict' : container.type === 'NullValue' ? 'None' : pyType(container);
+  if (key.type === 'IntegerValue') return `${type === 'None' ? 'None' : `${type} object`} has no element ${String(key.value)}`;
+  return `'${type === 'None' ? 'None' : `${type} object`}' has no attribute '${String(key.value)}'`;
+}
+
+/** Throws jinja2's UndefinedError where `value`, read by an access, is undefined; `name` is the variable it was read from, if any. */
+export function refuseUndefinedOwner(value: Value, name: string | null): void {
+  if (value.type !== 'UndefinedValue') return;
+  const reason = name !== null ? `'${name}' is undefined` : (reasons.get(value) ?? 'a value is undefined');
+  throw new Error(`${reason}: jinja2 fails on an attribute or an item of an undefined value (UndefinedError)`);
+}
+
+/** An item of a value that has none (None, a number, a bool), or a record's item under a key that is not a text: undefined, with its reason. */
+export function itemOfUnsubscriptable(container: Value, key: Value): Value | null {
+  const none = UNSUBSCRIPTABLE.has(container.type) || (container.type === 'ObjectValue' && key.type !== 'StringValue');
+  return none ? noteMissing(runtime(undefined), container, key) : null;
+}
+
+/** `result` of reading `key` of `container`; an undefined one keeps jinja2's reason. */
+export function noteMissing(result: Value, container: Value, key: Value): Value {
+  if (result.type === 'UndefinedValue') reasons.set(result, reasonOf(container, key));
+  return result;
+}

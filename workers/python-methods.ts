@@ -1,0 +1,119 @@
+/**
+ * Python's str and list methods that jinja2 lets a template call and
+ * `@huggingface/jinja` lacks: `', '.join(items)`, `find`, `rfind`, `index`,
+ * `rindex`, `count`, `zfill`, `splitlines`, `removeprefix`, `removesuffix`,
+ * and a list's `index` and `count`. Prompt templates call them (promptsource's
+ * `choices.index(answer)`, `', '.join(options)`); the library failed ("Cannot
+ * call something that is not a function"), so they were refused before the
+ * run. Positions count characters, as Python's do, not UTF-16 units.
+ */
+import { pyItems } from './jinja2-select.ts';
+import { pyType } from './jinja2-tests.ts';
+import { runtime } from './jinja2-values.ts';
+import { pyEquals, pyRepr, type RuntimeValue } from './python-str.ts';
+
+type Value = RuntimeValue;
+
+export const TEXT_METHODS = new Set(['join', 'find', 'rfind', 'index', 'rindex', 'count', 'zfill', 'splitlines', 'removeprefix', 'removesuffix']);
+export const LIST_METHODS = new Set(['index', 'count']);
+
+/** What Python's str.splitlines() splits at. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/g;
+
+/** Python's str.splitlines(): the lines, without their breaks; none of an empty text. */
+export function pySplitLines(text: string): string[] {
+  return text === '' ? [] : text.replace(/(\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029])$/u, '').split(LINE_BREAK);
+}
+
+/** The text argument of `method`, or Python's TypeError. */
+function textArgument(method: string, arg: Value | undefined): string {
+  if (arg?.type !== 'StringValue') throw new TypeError(`${method}() argument must be str, not ${arg === undefined ? 'nothing' : pyType(arg)}`);
+  return String(arg.value);
+}
+
+/** Python's slice bounds start:end of `length` items (None for either: the whole). */
+function bounds(length: number, start: Value | undefined, end: Value | undefined): [number, number] {
+  const at = (value: Value | undefined, whole: number) => {
+    if (value === undefined || value.type === 'NullValue') return whole;
+    const index = Number(value.value);
+    return Math.min(length, Math.max(0, index < 0 ? length + index : index));
+  };
+  return [at(start, 0), at(end, length)];
+}
+
+/** The character index of `needle` in the characters from..to of `chars`, first or last, or -1. */
+function position(chars: readonly string[], needle: string, [from, to]: [number, number], last: boolean): number {
+  const needleLength = Array.from(needle).length;
+  const starts = Array.from({ length: Math.max(0, to - from - needleLength + 1) }, (_, offset) => from + offset);
+  const matches = (start: number) => chars.slice(start, start + needleLength).join('') === needle;
+  return (last ? starts.reverse() : starts).find(matches) ?? -1;
+}
+
+/** Non-overlapping occurrences of `needle` in the characters from..to (an empty needle: one more than the characters). */
+function occurrences(chars: readonly string[], needle: string, [from, to]: [number, number]): number {
+  if (needle === '') return Math.max(0, to - from) + 1;
+  const needleLength = Array.from(needle).length;
+  let count = 0;
+  for (let at = from; at + needleLength <= to; ) {
+    if (chars.slice(at, at + needleLength).join('') === needle) {
+      count++;
+      at += needleLength;
+    } else at++;
+  }
+  return count;
+}
+
+/** `text.join(items)`: each item must be a text, as in Python. */
+function joined(text: string, items: Value | undefined): string {
+  if (items === undefined) throw new TypeError('str.join() takes exactly one argument (0 given)');
+  return pyItems(items)
+    .map((item, index) => {
+      if (item.type !== 'StringValue') throw new TypeError(`sequence item ${index}: expected str instance, ${pyType(item)} found`);
+      return String(item.value);
+    })
+    .join(text);
+}
+
+/** Python's str.zfill(width): zeros after any sign, up to `width` characters. */
+function zfilled(text: string, width: number): string {
+  const chars = Array.from(text);
+  if (chars.length >= width) return text;
+  const sign = chars[0] === '+' || chars[0] === '-' ? (chars.shift() as string) : '';
+  return sign + '0'.repeat(width - chars.length - sign.length) + chars.join('');
+}
+
+/** `text.method(...args)` as Python gives it (one of TEXT_METHODS). */
+export function textMethod(text: string, method: string, [first, second, third]: Value[]): Value {
+  const chars = Array.from(text);
+  switch (method) {
+    case 'join':
+      return runtime(joined(text, first));
+    case 'zfill':
+      return runtime(zfilled(text, Number(first?.value ?? 0)));
+    case 'splitlines':
+      return runtime(pySplitLines(text));
+    case 'removeprefix':
+      return runtime(text.startsWith(textArgument(method, first)) ? text.slice(String(first?.value).length) : text);
+    case 'removesuffix': {
+      const suffix = textArgument(method, first);
+      return runtime(suffix !== '' && text.endsWith(suffix) ? text.slice(0, text.length - suffix.length) : text);
+    }
+    case 'count':
+      return runtime(occurrences(chars, textArgument(method, first), bounds(chars.length, second, third)));
+    default: {
+      const found = position(chars, textArgument(method, first), bounds(chars.length, second, third), method.startsWith('r'));
+      if (found < 0 && method.endsWith('index')) throw new RangeError('substring not found');
+      return runtime(found);
+    }
+  }
+}
+
+/** `list.index(item)` or `list.count(item)`, items compared with Python's ==. */
+export function listSearch(items: readonly Value[], method: string, [item, start, end]: Value[]): Value {
+  if (item === undefined) throw new TypeError(`${method} expected at least 1 argument, got 0`);
+  if (method === 'count') return runtime(items.filter((member) => pyEquals(member, item)).length);
+  const [from, to] = bounds(items.length, start, end);
+  const found = items.findIndex((member, index) => index >= from && index < to && pyEquals(member, item));
+  if (found < 0) throw new RangeError(`${pyRepr(item)} is not in list`);
+  return runtime(found);
+}
