@@ -5,7 +5,8 @@
  */
 import { boxedRuns, lastBoxEnd, lastBoxedAnswer, statesNoValue } from './boxes.ts';
 import { isAsideParagraph, withoutClosingRemarks } from './remarks.ts';
-import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse, type Segment } from './segments.ts';
+import { endWindow } from './end-window.ts';
+import { describesLetter, LONE_SYMBOL, mathSegments, numbers, proseWordCount, reduceMath, reduceProse } from './segments.ts';
 import { offeredAlternative } from './offered-alternative.ts';
 import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
@@ -140,7 +141,7 @@ export function extractAnswer(response: string): string | null {
 }
 
 /** Boxed, announced, or a trailing choice letter: what a response declares its answer. */
-function declaredAnswer(response: string): string | null {
+export function declaredAnswer(response: string): string | null {
   const boxed = lastBoxedAnswer(response);
   const announced = announcedAnswer(response);
   // "If $n$ is even, the answer is $0$. If $n$ is odd, the answer is $1$.": the last answer given is one case of several.
@@ -186,7 +187,9 @@ function unannouncedAnswer(response: string): string | null {
   if (listed !== null) return listed;
   const all = trimmed.split(/\n\s*\n/);
   // "So there are $12$ ways.\n\nIn general, … $n(n-1)$.": a last paragraph that generalises is an aside (remarks.ts).
-  const paragraphs = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  const kept = all.length > 1 && isAsideParagraph(all[all.length - 1] ?? '', all[all.length - 2] ?? '') ? all.slice(0, -1) : all;
+  // A paragraph of one clause looped until the window was full is read at its end only (end-window.ts).
+  const paragraphs = [...kept.slice(0, -1), endWindow(kept[kept.length - 1] ?? '')];
   // "If $n$ is even, the answer is $0$. If $n$ is odd, it is $1$.": cases whose conditions come first (condition-cases.ts).
   const lastParagraph = paragraphs[paragraphs.length - 1] ?? '';
   const byCases = conditionFirstCases(lastParagraph);
@@ -333,8 +336,15 @@ export function finalAnswers(response: string): string[] {
   // After a box, "Therefore the answer is 13." gives another answer as much as "Final answer: 13" does.
   const announced = boxed.length > 0 ? [...text.matchAll(ANSWER_MARKER)].filter((m) => !hedged(text, m.index, m.index + m[0].length)) : [];
   const finalMarked = [...text.matchAll(FINAL_ANSWER_MARKER)];
+  // Each place once (a "final answer" is an announcement too), by a set: a search of all markers for each was
+  // quadratic in a reply that repeats "Final answer:" thousands of times.
+  const places = new Set<number>();
   const markers = [...finalMarked, ...announced]
-    .filter((m, k, all) => m.index >= afterBoxes && all.findIndex((other) => other.index === m.index) === k)
+    .filter((m) => {
+      if (m.index < afterBoxes || places.has(m.index)) return false;
+      places.add(m.index);
+      return true;
+    })
     .sort((a, b) => a.index - b.index)
     .slice(-MARKERS_READ);
   const saysFinal = new Set(finalMarked.map((m) => m.index));
@@ -349,47 +359,4 @@ export function finalAnswers(response: string): string[] {
     .map((s) => s.answer);
   // "$\boxed{12}$. So there are $13$ ways in total.": a conclusion after the last box states an answer too.
   return [...boxed, ...stated, ...concludedAfter(text, afterBoxes, extractAnswer)];
-}
-
-/**
- * Looser extraction for responses that neither box nor announce an answer:
- * after what {@link extractAnswer} reads first (box, announcement, choice
- * letter), whichever comes last of the last math segment
- * and the last number in prose (`numbers: false` leaves numbers out, for
- * graders that only read LaTeX). Meant for grading free-form outputs (other
- * graders' test data, chat models), not for the runtime's own prompts, which
- * ask for `\boxed{}`.
- */
-export function extractFinalMath(whole: string, options?: { numbers?: boolean }): string | null {
-  // What follows the reasoning, as extractAnswer reads it; all of it when nothing does.
-  const final = afterReasoning(whole);
-  const response = final.trim() === '' ? whole : final;
-  const strict = declaredAnswer(response);
-  if (strict !== null) return strict;
-  const math = mathSegments(response);
-  const lastMath = math[math.length - 1];
-  const outside = blankOut(response, math);
-  const nums = options?.numbers === false ? [] : numbers(outside);
-  const lastNumber = nums[nums.length - 1];
-  const chosen = pickLater(lastMath, lastNumber);
-  if (chosen === undefined) return null;
-  return chosen === lastMath ? reduceMath(chosen.text) : chosen.text;
-}
-
-function pickLater(a: Segment | undefined, b: Segment | undefined): Segment | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return b.start > a.start ? b : a;
-}
-
-/** Replaces the given segments by spaces so numbers inside them are not found twice. */
-function blankOut(text: string, segments: readonly Segment[]): string {
-  const pieces: string[] = [];
-  let at = 0;
-  for (const s of segments) {
-    pieces.push(text.slice(at, s.start), ' '.repeat(s.end - s.start));
-    at = s.end;
-  }
-  pieces.push(text.slice(at));
-  return pieces.join('');
 }
