@@ -38,3 +38,35 @@ describe('an integer parameter the reply names its own way', () => {
     expect(verdictAsked('So $2t\\pi$.', '2s\\pi', cosine)).not.toBe('equal');
   });
 });
+
+describe('a caveat or a check after the answer', () => {
+  it('is a remark, not the answer', () => {
+    // Read as the last math, the caveat's n = 0 and the check's 25 were the answer: the right 12 and 5 graded different.
+    const caveats = [
+      'So the count is $12$. There is one subtlety: $n = 0$.',
+      'So the count is $12$.\n\nThere is one subtlety: $n = 0$ must be excluded.',
+      'Hence we get $12$. One caveat: $n = 0$ needs separate treatment.',
+      'Hence we get $12$. A subtle point is that $n = 0$ is allowed.',
+      'Hence we get $12$. As an aside, $n = 0$ gives $1$.',
+    ];
+    for (const response of caveats) {
+      expect(verdictOfReply(response, '12'), response).toBe('equal');
+      expect(verdictOfReply(response, '0'), response).toBe('different');
+    }
+    const checks = ['Thus $x = 5$. $5^2 = 25$ works.', 'Thus $x = 5$, and $5^2 = 25$ works.', 'Thus $x = 5$.\n\n$5^2 = 25$ holds.', 'So $x = 5$. Indeed $2 \\cdot 5 + 15 = 25$ checks out.', 'So $x = 5$; $5^2 = 25$, as required.'];
+    for (const response of checks) {
+      expect(verdictOfReply(response, '5'), response).toBe('equal');
+      expect(verdictOfReply(response, '25'), response).toBe('different');
+    }
+  });
+
+  it('keeps the answer where the same words state it', () => {
+    // A value under a letter that "works" may be the answer; arithmetic without a word of a check is a computation.
+    expect(verdictOfReply('We test small cases. So $x = 5$ works.', '5')).toBe('equal');
+    expect(verdictOfReply('We add the parts. Thus $3 \\cdot 4 = 12$.', '12')).toBe('equal');
+    expect(verdictOfReply('We solve it. There is one solution: $x = 3$.', '3')).toBe('equal');
+    expect(verdictOfReply('We solve it. There is one exception: $p = 2$.', '2')).toBe('equal');
+    expect(verdictOfReply('First $x = 2$. One subtlety aside, the answer is $12$.', '12')).toBe('equal');
+    expect(verdictOfReply('So $5^2 = 25$ works.', '25')).toBe('equal');
+  });
+});

@@ -14,6 +14,7 @@ import { mathSegments, type Segment } from './segments.ts';
 import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
+import { CAVEAT, isValueCheck } from './value-check.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -106,12 +107,17 @@ function isAside(sentence: string, before: string): boolean {
 
 /** Whether `sentence` checks, illustrates or leaves the answer stated before it in `before`: a remark, not the answer. */
 function isRemarkSentence(sentence: string, before: string): boolean {
-  return REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
+  // "$5^2 = 25$ works.", "There is one subtlety: $n = 0$.": a check or a caveat after the answer (value-check.ts).
+  const checkOrCaveat = isValueCheck(sentence) || CAVEAT.test(sentence);
+  return checkOrCaveat || REMARK_SENTENCE.test(sentence) || (SUBSTITUTION.test(sentence) && onlyChecks(sentence, before)) || isAside(sentence, before);
 }
 
-/** Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`: an aside after it. */
+/**
+ * Whether a paragraph opens on a generalisation or a counterfactual of the answer in `before`, or is a check of it or
+ * a caveat ("Thus $x = 5$.\n\n$5^2 = 25$ works."): an aside after it.
+ */
 export function isAsideParagraph(paragraph: string, before: string): boolean {
-  return isAside(paragraph, before);
+  return isAside(paragraph, before) || isValueCheck(paragraph) || CAVEAT.test(paragraph);
 }
 
 /** Where a sentence ends outside mathematics: a line break, or ".", "!", "?" before a space or the end. */
@@ -159,6 +165,8 @@ function remarkAt(rest: string, named: ReadonlySet<string>, later: readonly Segm
   }
   // "$x = -7$ rather than $7$": a value set against the answer.
   if (SET_AGAINST.test(rest)) return true;
+  // "$x = 5$, and $5^2 = 25$ works.": a clause that checks the value (value-check.ts).
+  if (/^\s*[,;]/.test(rest) && isValueCheck(rest)) return true;
   // "the count is $4$ for $n = 3$": the case a constant is reached in; "$f(x) = 0$ for $x < 0$" ranges the value's letter.
   if (/^\s+for\s*(?:\$|\\\()/.test(rest)) return !CASE_THEN_ANOTHER.test(rest) && !later.some((s) => [...letters(s.text)].some((letter) => named.has(letter)));
   const opener = REMARK_AFTER_COMMA.exec(rest);
