@@ -6,6 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { extractAnswer, gradeAnswer, type Verdict } from '../src/grader/index.ts';
 import { verdictOfReply } from './grader-verdicts.ts';
 
+/** Grades each reply against each reference, expecting its verdict ('not equal': unsure or different). */
+function expectReplies(responses: readonly string[], verdicts: Readonly<Record<string, Verdict | 'not equal'>>): void {
+  for (const response of responses) {
+    for (const [gold, verdict] of Object.entries(verdicts)) {
+      const found = verdictOfReply(response, gold);
+      if (verdict === 'not equal') expect(found, `${response} against ${gold}`).not.toBe('equal');
+      else expect(found, `${response} against ${gold}`).toBe(verdict);
+    }
+  }
+}
+
 /** The verdict a run gives a reply to `question`. */
 function verdictAsked(response: string, gold: string, question: string): Verdict {
   return gradeAnswer(extractAnswer(response), gold, undefined, { response, question }).verdict;
@@ -49,15 +60,9 @@ describe('a caveat or a check after the answer', () => {
       'Hence we get $12$. A subtle point is that $n = 0$ is allowed.',
       'Hence we get $12$. As an aside, $n = 0$ gives $1$.',
     ];
-    for (const response of caveats) {
-      expect(verdictOfReply(response, '12'), response).toBe('equal');
-      expect(verdictOfReply(response, '0'), response).toBe('different');
-    }
+    expectReplies(caveats, { 12: 'equal', 0: 'different' });
     const checks = ['Thus $x = 5$. $5^2 = 25$ works.', 'Thus $x = 5$, and $5^2 = 25$ works.', 'Thus $x = 5$.\n\n$5^2 = 25$ holds.', 'So $x = 5$. Indeed $2 \\cdot 5 + 15 = 25$ checks out.', 'So $x = 5$; $5^2 = 25$, as required.'];
-    for (const response of checks) {
-      expect(verdictOfReply(response, '5'), response).toBe('equal');
-      expect(verdictOfReply(response, '25'), response).toBe('different');
-    }
+    expectReplies(checks, { 5: 'equal', 25: 'different' });
   });
 
   it('keeps the answer where the same words state it', () => {
@@ -68,5 +73,27 @@ describe('a caveat or a check after the answer', () => {
     expect(verdictOfReply('We solve it. There is one exception: $p = 2$.', '2')).toBe('equal');
     expect(verdictOfReply('First $x = 2$. One subtlety aside, the answer is $12$.', '12')).toBe('equal');
     expect(verdictOfReply('So $5^2 = 25$ works.', '25')).toBe('equal');
+  });
+});
+
+describe('a box and another value offered after it', () => {
+  it('is a hedge between two answers, never the box alone', () => {
+    // Read as the box, "$\boxed{12}$, or perhaps $13$" was 12, graded equal to a reference 12, sure of it.
+    const hedges = [
+      'The answer is $\\boxed{12}$, or perhaps $13$.',
+      'The answer is $\\boxed{12}$ (or possibly $13$).',
+      'So $\\boxed{12}$, though it could be $13$.',
+      'So $\\boxed{12}$; possibly $13$.',
+      'Thus \\boxed{12} or maybe 13.',
+    ];
+    expectReplies(hedges, { 12: 'unsure', 13: 'not equal' });
+  });
+
+  it('keeps a restatement, two boxes of one answer, and "or" in words after the sentence', () => {
+    expect(verdictOfReply('The answer is $\\boxed{12}$ (or equivalently $\\frac{24}{2}$).', '12')).toBe('equal');
+    expect(verdictOfReply('The answer is $\\boxed{\\frac{\\sqrt3}{2}}$, or approximately $0.866$.', '\\frac{\\sqrt3}{2}')).toBe('equal');
+    expect(verdictOfReply('The solutions are $\\boxed{2}$ or $\\boxed{3}$.', '2, 3')).toBe('equal');
+    expect(verdictOfReply('Thus $\\boxed{12}$. For $n = 3$ or more, this holds.', '12')).toBe('equal');
+    expect(verdictOfReply('So the answer is $\\boxed{12}$, which counts the ways to pick $2$ or more.', '12')).toBe('equal');
   });
 });

@@ -10,6 +10,7 @@ import { AnswerComparer, textKey } from './compare/compare.ts';
 import { endsInOpenBox, lastBoxInsideValue } from './extract/boxes.ts';
 import { afterReasoning, finalAnswers } from './extract/extract.ts';
 import { reopensAnswer } from './extract/reopened-answer.ts';
+import { alternativeAfterLastBox } from './extract/offered-alternative.ts';
 import { askedAnswer, asksHowMany } from './asked-answer.ts';
 import { formKey } from './compare/form-key.ts';
 import { countAndList } from './extract/count-and-list.ts';
@@ -128,6 +129,8 @@ function inContext(verdict: Verdict, g: Prepared, p: Prepared, options: GradeOpt
   // that is only part of the value written around it ("$-\boxed{5}$", "$\boxed{5}\sqrt{2}$").
   const final = context?.response === undefined ? '' : afterReasoning(context.response);
   if (endsInOpenBox(final) || lastBoxInsideValue(final)) return 'unsure';
+  // "$\boxed{12}$, or perhaps $13$": a hedge between the box and another value (offered-alternative.ts).
+  if (alternativeAfterLastBox(final)) return 'unsure';
   // "So $\boxed{12}$. Wait, I made an error: the count is 14.": the answer given is not the last word.
   if (context?.response !== undefined && reopensAnswer(context.response)) return 'unsure';
   const asked = context?.question === undefined ? null : askedForm(context.question);

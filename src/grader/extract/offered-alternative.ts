@@ -9,6 +9,7 @@
 import { ALTERNATIVE, statementAt } from './statement.ts';
 import { JOINER } from './joined-values.ts';
 import type { Segment } from './segments.ts';
+import { lastBoxEnd } from './boxes.ts';
 
 /** The statement from the math before the last of `paragraph` when the last is offered as its alternative, else null. */
 export function offeredAlternative(paragraph: string, math: readonly Segment[]): string | null {
@@ -20,3 +21,16 @@ export function offeredAlternative(paragraph: string, math: readonly Segment[]):
   if (JOINER.test(gap) || !ALTERNATIVE.test(`${gap}$`)) return null;
   return statementAt(paragraph, previous.start);
 }
+
+/**
+ * Whether the last box of `final` is followed, in its sentence, by another value it offers: "$\boxed{12}$, or perhaps
+ * $13$", "\boxed{12} (or possibly 13)", "$\boxed{12}$, though it could be $13$". The box is then one of two candidate
+ * answers and the reply hedges between them: read alone, the box's 12 was graded equal to a reference 12, sure of it.
+ */
+export function alternativeAfterLastBox(final: string): boolean {
+  const end = lastBoxEnd(final);
+  return end >= 0 && ALTERNATIVE.test(final.slice(end, end + ALTERNATIVE_REACH));
+}
+
+/** How far after a box its alternative is looked for: the rest of its sentence. */
+const ALTERNATIVE_REACH = 200;
