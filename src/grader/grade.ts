@@ -101,12 +101,13 @@ export function normalizeAnswer(answer: string): string {
  */
 export function gradeAnswer(pred: string | null, gold: string, options?: GradeOptions, context?: GradeContext): Grade {
   const g = safePrepare(gold);
-  if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed };
+  if (pred === null) return { equal: false, verdict: 'different', pred: '', gold: g.printed, answer: null };
   // The response's answer to its question: the clause or the count it asks for (asked-answer.ts).
-  const p = safePrepare(askedAnswer(pred, context) ?? pred);
+  const answer = askedAnswer(pred, context) ?? pred;
+  const p = safePrepare(answer);
   const verdict =
     countOrListUnasked(pred, gold, options, context) ?? inContext(compareBoth(g, p, options, asksHowMany(context?.question), questionLetters(context?.question)), g, p, options, context);
-  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed };
+  return { equal: verdict === 'equal', verdict, pred: p.printed, gold: g.printed, answer };
 }
 
 /**
