@@ -97,3 +97,16 @@ describe('a box and another value offered after it', () => {
     expect(verdictOfReply('So the answer is $\\boxed{12}$, which counts the ways to pick $2$ or more.', '12')).toBe('equal');
   });
 });
+
+describe('an answer that corrects a value to another', () => {
+  it('is the value it corrects to', () => {
+    // Read whole, "not $6$ but $7$" was free text: the right 7 was unsure, left to a judge or counted wrong.
+    const corrections = ['The answer is not $6$ but $7$.', 'So the answer is not 6 but 7.', 'So the answer is not 6, but rather 7.', 'The final answer is not $6$; it is $7$.'];
+    expectReplies(corrections, { 7: 'equal', 6: 'different' });
+  });
+
+  it('keeps a denial, "not only … but also", and a correction to words', () => {
+    expectReplies(['The answer is not only $6$ but also $7$.', 'The answer is not $6$.', 'The answer is not 6 but rather something else.'], { 6: 'not equal' });
+    expectReplies(['The answer is not $6$ but $7$ or $8$.'], { 7: 'not equal' });
+  });
+});

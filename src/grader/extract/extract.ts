@@ -12,7 +12,7 @@ import { withoutDeniedValues, withoutRejections } from './denied.ts';
 import { exclusionAtEnd } from './exclusion.ts';
 import { addedSolution, concludedAfter, CONCLUDING } from './after-answer.ts';
 import { coordinatesAtEnd } from './settled-value.ts';
-import { casesAtEnd, listAt, statementAt } from './statement.ts';
+import { casesAtEnd, CORRECTED_TO, listAt, statementAt } from './statement.ts';
 import { joinedUpTo } from './joined-values.ts';
 import { closingCases, conditionFirstCases } from './condition-cases.ts';
 import { closingList } from './closing-list.ts';
@@ -90,7 +90,8 @@ const HEDGE_WINDOW = 120;
 function hedged(response: string, start: number, end: number): boolean {
   const before = response.slice(Math.max(0, start - HEDGE_WINDOW), start).split(/[.!?。\n](?:\s|$)|\n/).pop() ?? '';
   const after = response.slice(end, end + HEDGE_WINDOW);
-  return HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(after);
+  // "the answer is not 6, but rather 7": its "but" corrects the value, it takes nothing back (statement.ts).
+  return HEDGE_BEFORE.test(before) || (HEDGE_AFTER.test(after) && !CORRECTED_TO.test(after.trimStart()));
 }
 
 /** Whether the text at `at` is what a hedged announcement in its sentence states ("Suppose the answer is $5$"). */

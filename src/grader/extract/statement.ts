@@ -201,6 +201,12 @@ const REASON_AFTER = /,\s*(?:which|since|because|as|where|that\s+is|i\.\s?e\.)\b
 /** "probably", "most likely", "presumably", "I think", "certainly" before a stated value. */
 const BELIEF_ADVERB = /^(?:(?:most|very|quite)\s+)?(?:probably|likely|presumably|perhaps|maybe|possibly|certainly|definitely|surely|clearly|I\s+(?:think|believe|guess))\s*,?\s+(?=not\b|neither\b|[-$\\\d(]|\*\*)/i;
 
+/**
+ * "not $6$ but $7$", "not 6, but rather 7", "not $6$; it is $7$": a value set aside and the one the statement corrects
+ * to, up to where that one starts. Not "not only $6$ but also $7$", which gives both.
+ */
+export const CORRECTED_TO = /^not\s+(?!only\b)(?:\$[^$\n]{1,40}\$|\d[\d.,/]*|[^\s.,;$]{1,20})\s*(?:,\s*|;\s*)?(?:but(?:\s+(?:rather|instead))?|(?:it\s+is|it's|rather))\s+(?=[$\\\d(-]|\*\*)/i;
+
 /** The answer a statement starts with. */
 function statementOf(text: string): string | null {
   // A marker set in a command ("\\textbf{Final Answer:} 3", "\\text{Answer: } 3") leaves that command's brace behind.
@@ -208,6 +214,9 @@ function statementOf(text: string): string | null {
   // not $4$" keeps its "not". Kept, "probably $4$" was a text graded different from a right 4, and "probably not $4$"
   // was read as 4.
   const rest = text.replace(/^[\s*]*(?:\}[\s*]*)?/, '').replace(BELIEF_ADVERB, '');
+  // "The answer is not $6$ but $7$.": the value it corrects to is the statement; read whole, it was unsure either way.
+  const corrected = CORRECTED_TO.exec(rest);
+  if (corrected !== null) return statementOf(rest.slice(corrected[0].length));
   const segments = mathSegments(rest);
   if (segments[0]?.start === 0) return mathStatement(rest, segments);
   // The sentence ends at a line break or at a period followed by a space or
