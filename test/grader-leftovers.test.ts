@@ -110,3 +110,15 @@ describe('an answer that corrects a value to another', () => {
     expectReplies(['The answer is not $6$ but $7$ or $8$.'], { 7: 'not equal' });
   });
 });
+
+describe('a value set against the answer in a parenthesis after it, in prose', () => {
+  it('is no part of the answer', () => {
+    // Kept, "12 (and not 13, a common mistake)" was free text: the right 12 unsure, as a wrong 13 was.
+    expectReplies(['The answer is 12 (and not 13, a common mistake).', 'The answer is 12 (not 13).', 'The answer is 12 (but not 13).'], { 12: 'equal', 13: 'different' });
+  });
+
+  it('keeps a parenthesis that states no value against it', () => {
+    expectReplies(['The answer is 12 (not counting reflections).'], { 12: 'equal' });
+    expectReplies(['The answer is $12$ (not $13$), or perhaps $14$.'], { 12: 'not equal' });
+  });
+});
