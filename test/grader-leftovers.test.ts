@@ -122,3 +122,15 @@ describe('a value set against the answer in a parenthesis after it, in prose', (
     expectReplies(['The answer is $12$ (not $13$), or perhaps $14$.'], { 12: 'not equal' });
   });
 });
+
+describe('an answer announced by "Answer." at the start of a paragraph', () => {
+  it('is the statement after it', () => {
+    // Not a marker, "**Answer.** $12$" was read whole as text: the right 12 graded different, sure of it.
+    const announced = ['<think>Maybe $13$? No.</think>\n\n**Answer.** $12$', 'Answer. $12$', 'Solution.\n\nWe count.\n\n**Answer.** The number of ways is $12$.', 'Answer.\n\n$12$'];
+    expectReplies(announced, { 12: 'equal', 13: 'different' });
+  });
+
+  it('is no marker inside a sentence', () => {
+    expectReplies(['We need to check the answer. $x = 12$ fails, so $x = 13$.'], { 13: 'equal', 12: 'different' });
+  });
+});

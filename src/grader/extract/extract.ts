@@ -41,7 +41,9 @@ const ANSWER_MARKER = new RegExp(
     // ("Ответ: 110" as the tuple (Ответ, 110)), which the rule graded wrong and sure of it.
     String.raw`\b(?:antwort|endergebnis)\s*(?:lautet|ist|:|：)\s*:?|\brespuesta\s*(?:final)?\s*(?:es|:|：)\s*:?|` +
     String.raw`\brisposta\s*(?:finale)?\s*(?:è|:|：)\s*:?|\bresposta\s*(?:final)?\s*(?:é|:|：)\s*:?|ответ\s*(?:[:：]|—|(?:равен|равн[аоы]|будет|составляет)(?![а-яё]))\s*|` +
-    headingOf(String.raw`(?:final[ \t]+)?answers?`),
+    headingOf(String.raw`(?:final[ \t]+)?answers?`) +
+    // "**Answer.** $12$", "Answer. 12": a paragraph that opens on the word and a full stop, as solutions write it.
+    String.raw`|(?:^|\n)[ \t]*(?:\*\*|__)?[ \t]*(?:final[ \t]+)?answer[ \t]*\.[ \t]*(?:\*\*|__)?(?=[ \t])`,
   'gi',
 );
 
