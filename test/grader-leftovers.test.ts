@@ -134,3 +134,17 @@ describe('an answer announced by "Answer." at the start of a paragraph', () => {
     expectReplies(['We need to check the answer. $x = 12$ fails, so $x = 13$.'], { 13: 'equal', 12: 'different' });
   });
 });
+
+describe('a value rounded after the exact one', () => {
+  it('restates the answer and is no value of its own', () => {
+    // Read as the last math, the rounding was the answer: unsure against the exact reference, and ", about $3$ per
+    // case" graded a wrong 3 equal, sure of it.
+    expectReplies(['Hence $P = \\frac{1}{6}$, about $16.7\\%$.', 'Hence $P = \\frac{1}{6}$, approximately $0.1667$.', 'So $P$ is $\\frac{1}{6}$, or roughly $0.17$.'], { '\\frac16': 'equal', '\\frac17': 'different' });
+    expectReplies(['So there are $12$ ways, about $3$ per case.'], { 12: 'equal', 3: 'different' });
+  });
+
+  it('keeps a rounding stated alone, and one that the sentence leads on to', () => {
+    expectReplies(['So the length is about $1.414$.'], { '\\sqrt2': 'unsure' });
+    expectReplies(['We have $s = 2$, so the area is about $3.46$.'], { 3.46: 'equal' });
+  });
+});

@@ -23,8 +23,14 @@ import { CAVEAT, isValueCheck } from './value-check.ts';
  * their mathematics names no letter of the value ("where the side is $4$",
  * not "where $k$ is an integer"): see {@link remarkAt}.
  */
+/**
+ * ", about $16.7\%$", ", or approximately $1.414$", ", i.e. roughly …": the value again, rounded. Read as the last math,
+ * the rounding was the answer (unsure against the exact reference), and in ", about $3$ per case" another value was.
+ */
+const APPROXIMATELY = String.raw`(?:(?:or|i\.\s?e\.,?|that\s+is,?)\s+)?(?:about|approximately|approx\.?|roughly|around|nearly|almost)`;
+
 const REMARK_AFTER_COMMA = new RegExp(
-  String.raw`^\s*[,;，；]\s*(?:(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
+  String.raw`^\s*[,;，；]\s*(?:${APPROXIMATELY}|(?:(?:and\s+)?(?:indeed|as\s+a\s+check|checking)|where|with|given(?:\s+that)?|as(?!\s+(?:well|also)\b|\s+(?:is|are|does|do)\s+(?:\$|\\\(|-?\d))|since|because|(?:for|in|at)\s+which|using|obtained|attained|achieved|reached|realized|occurring|` +
     String.raw`which(?!\s+(?:gives?|yields?|equals?|simplifies|reduces|becomes|means|is\s+(?:equal|exactly|\$|\\\(|-?\d)))|` +
     String.raw`and\s+(?:it|this|equality|they)\s+(?:occurs?|holds?|is|are)\b|and\s+(?:is|are)\s+(?:attained|achieved|reached|obtained|realized)|equality\s+(?:holds|occurs)|the\s+\p{L}+\s+being|` +
     // ", not $7$": a value set against the answer (announced answers drop it as well: statement.ts).
@@ -205,6 +211,8 @@ function withoutRemarkSentences(paragraph: string): string {
  * closed before it ("(since $a=5$), that is $12$"), or a consequence ("where $s = 4$, so $V = 64$").
  */
 function leadsOn(words: string): boolean {
+  // ", i.e. about $1.414$": the value rounded leads on to nothing of its own.
+  if (new RegExp(String.raw`^\s*[,;]\s*${APPROXIMATELY}\s*\$?\s*$`, 'i').test(words)) return false;
   // Inside an aside, "that is" restates the value the aside is about; after a comma it leads on.
   if (/^\s*[(（]/.test(words)) return /[)）]/.test(words);
   // "…, since the equation is symmetric, $x = -1$": a clause in words closed by its comma, the math after it the sentence's own.
