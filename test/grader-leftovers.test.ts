@@ -148,3 +148,18 @@ describe('a value rounded after the exact one', () => {
     expectReplies(['We have $s = 2$, so the area is about $3.46$.'], { 3.46: 'equal' });
   });
 });
+
+describe('a clause that rejects its value before a semicolon', () => {
+  it('leaves the clause after the semicolon the answer', () => {
+    // Cut at the semicolon as an aside, "$n = 12$ is too large; the largest valid $n$ is $11$." was 12: a wrong 12
+    // graded equal, the right 11 different, sure of it.
+    const rejected = ['So $n = 12$ is too large; the largest valid $n$ is $11$.', 'So $n = 12$ fails; the largest valid $n$ is $11$.', 'So $12$ is too large; the largest valid value is $11$.'];
+    expectReplies(rejected, { 11: 'equal', 12: 'different' });
+    expectReplies(['Hence $n = 11$. $n = 12$ is too large.'], { 11: 'equal', 12: 'different' });
+  });
+
+  it('keeps an aside after a value it does not reject', () => {
+    expectReplies(['So $x = 5$ is the answer; the other root $-2$ is negative.', 'The count is $5$; the side is $4$.'], { 5: 'equal' });
+    expectReplies(['There are too many cases to list, so the answer is $5$.', 'We get $5$, which is not too large.'], { 5: 'equal' });
+  });
+});

@@ -15,6 +15,7 @@ import { CASE_THEN_ANOTHER } from './joined-values.ts';
 import { freeLetters, secondCoordinate } from './settled-value.ts';
 import { mathLetters } from '../latex/math-letters.ts';
 import { CAVEAT, isValueCheck } from './value-check.ts';
+import { REJECTS } from './denied.ts';
 
 /**
  * Openers of a remark after a value, in its sentence: a reason, where the
@@ -268,6 +269,9 @@ export function withoutClosingRemarks(paragraph: string): string {
     const named = new Set(before.flatMap((s) => [...freeLetters(s.text)]));
     const later = near.filter((s) => s.start > m.index);
     if (secondCoordinate(text, before[before.length - 1], later[0])) continue;
+    // "$n = 12$ is too large; the largest valid $n$ is $11$": a clause that rejects its value ends there, and the clause
+    // after the semicolon is the answer, no aside (cut as one, the rejected 12 was graded, sure of it).
+    if (/^;/.test(m[0]) && REJECTS.test(text.slice(before[before.length - 1]?.end ?? 0, m.index))) continue;
     // Words with no comma before them open a remark only right after the value: "$4$ for $n = 3$", "$x = 2$ since …".
     // "for $x = 2$ and for $x = 3$" lists where the answer holds; "$x = 2$, and since $x > 0$, $y = 4$" leads on to y.
     if (/^\s$/.test(m[0]) && text.slice(before[before.length - 1]?.end ?? 0, m.index).trim() !== '') continue;
